@@ -1,0 +1,166 @@
+# shortstroke - build, test, install.
+#
+#   make            program in build/shortstroke, libraries beside it
+#   make demo       install build deps if missing, build, open the TUI on the demo rig
+#   make check      install test deps if missing, unit tests (ASan+UBSan), CLI tests,
+#                   fuzz smoke runs, real-kernel suite in QEMU
+#   make check-vm   the real-kernel suite alone
+#   make bench      benchmarks against fio/zcav (not part of check)
+#   make install    PREFIX=/usr/local DESTDIR=
+
+BUILD   ?= build
+SAN     ?= 0
+CC      ?= gcc
+PREFIX  ?= /usr/local
+DESTDIR ?=
+FUZZ_SECONDS ?= 8
+
+RP_MAJOR := 1
+RP_VERSION := 1.0.0
+
+PKGS := libatasmart json-c libudev blkid mount fdisk ncursesw liburing
+
+WARN := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wstrict-prototypes \
+	-Wmissing-prototypes -Wno-unused-parameter
+CFLAGS_BASE := -std=gnu11 -g -D_GNU_SOURCE -Iinclude -Isrc -MMD -MP $(WARN)
+ifeq ($(SAN),1)
+CFLAGS_OPT := -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
+LDFLAGS_SAN := -fsanitize=address,undefined
+else ifeq ($(SAN),fuzz)
+CFLAGS_OPT := -O1 -fsanitize=fuzzer-no-link,address,undefined \
+	-fno-sanitize-recover=all -fno-omit-frame-pointer
+LDFLAGS_SAN := -fsanitize=address,undefined
+else
+CFLAGS_OPT := -O2
+LDFLAGS_SAN :=
+endif
+
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CFLAGS ?=
+LDFLAGS ?=
+ALL_CFLAGS = $(CFLAGS_BASE) $(CFLAGS_OPT) $(PKG_CFLAGS) $(CFLAGS)
+LIBS = $(PKG_LIBS) -lsgutils2 -lpthread -lm
+
+CORE_SRC := $(sort $(wildcard src/util/*.c src/transport/*.c src/drive/*.c \
+	src/sim/*.c src/ops/*.c src/io/*.c src/sys/*.c))
+RP_SRC   := $(sort $(wildcard src/raidplan/*.c))
+APP_SRC  := $(sort $(wildcard src/cli/*.c src/tui/*.c)) src/main.c
+UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+
+CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/obj/%.o)
+RP_OBJ   := $(RP_SRC:%.c=$(BUILD)/obj/%.o)
+APP_OBJ  := $(APP_SRC:%.c=$(BUILD)/obj/%.o)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+
+CORE_LIB := $(BUILD)/libshortstroke.a
+RP_A     := $(BUILD)/libraidplan.a
+RP_SO    := $(BUILD)/libraidplan.so.$(RP_VERSION)
+RP_MAP   := src/raidplan/raidplan.map
+PROG     := $(BUILD)/shortstroke
+
+.PHONY: all deps deps-check demo unit check check-unit check-cli check-fuzz \
+	check-vm fuzz bench install clean tests
+.DEFAULT_GOAL := all
+
+all: $(PROG) $(RP_SO) $(RP_A) $(BUILD)/raidplan.pc
+
+deps:
+	@scripts/deps.sh build
+deps-check:
+	@scripts/deps.sh check
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# libraidplan: position independent, only the header's symbols exported
+$(BUILD)/obj/src/raidplan/%.o: src/raidplan/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
+
+$(CORE_LIB): $(CORE_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(RP_A): $(RP_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(RP_SO): $(RP_OBJ) $(RP_MAP)
+	$(CC) -shared -Wl,-soname,libraidplan.so.$(RP_MAJOR) \
+		-Wl,--version-script=$(RP_MAP) $(LDFLAGS_SAN) $(LDFLAGS) -o $@ $(RP_OBJ) -lm
+	ln -sf libraidplan.so.$(RP_VERSION) $(BUILD)/libraidplan.so.$(RP_MAJOR)
+	ln -sf libraidplan.so.$(RP_MAJOR) $(BUILD)/libraidplan.so
+
+$(BUILD)/raidplan.pc: src/raidplan/raidplan.pc.in
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(RP_VERSION)|g' $< > $@
+
+$(PROG): $(APP_OBJ) $(CORE_LIB) $(RP_A)
+	$(CC) $(LDFLAGS_SAN) $(LDFLAGS) -o $@ $(APP_OBJ) $(CORE_LIB) $(RP_A) $(LIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(CORE_LIB) $(RP_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS_SAN) $(LDFLAGS) -o $@ $< $(CORE_LIB) $(RP_A) \
+		$(LIBS) -lcmocka
+
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(CORE_LIB) $(RP_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< \
+		$(CORE_LIB) $(RP_A) $(LIBS)
+
+tests: $(UNIT_BIN)
+
+# Unit tests run under AddressSanitizer and UBSan, in their own build tree.
+check-unit: deps-check
+	@$(MAKE) --no-print-directory SAN=1 BUILD=build/san build/san/shortstroke tests
+	@tests/run-unit.sh build/san/tests
+
+check-cli: deps-check all
+	@tests/cli/run.sh $(PROG)
+
+fuzz:
+	@$(MAKE) --no-print-directory CC=clang SAN=fuzz BUILD=build/fuzz fuzz-bins
+fuzz-bins: $(FUZZ_BIN)
+
+check-fuzz: deps-check fuzz
+	@tests/fuzz/run.sh build/fuzz/fuzz $(FUZZ_SECONDS)
+
+check-vm: all
+	@scripts/deps.sh vm
+	@tests/vm/run.sh $(PROG)
+
+check: deps-check
+	@$(MAKE) --no-print-directory check-unit
+	@$(MAKE) --no-print-directory check-cli
+	@$(MAKE) --no-print-directory check-fuzz
+	@$(MAKE) --no-print-directory check-vm
+
+demo: deps all
+	$(PROG) --demo tui
+
+bench: all
+	@scripts/deps.sh check
+	@tests/bench/run.sh $(PROG)
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \
+		$(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+		$(DESTDIR)$(PREFIX)/share/man/man8
+	install -m 755 $(PROG) $(DESTDIR)$(PREFIX)/bin/shortstroke
+	install -m 755 $(RP_SO) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf libraidplan.so.$(RP_VERSION) $(DESTDIR)$(PREFIX)/lib/libraidplan.so.$(RP_MAJOR)
+	ln -sf libraidplan.so.$(RP_MAJOR) $(DESTDIR)$(PREFIX)/lib/libraidplan.so
+	install -m 644 $(RP_A) $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 include/raidplan.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 $(BUILD)/raidplan.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	for m in man/*.8; do [ -f "$$m" ] && install -m 644 "$$m" \
+		$(DESTDIR)$(PREFIX)/share/man/man8/; done; true
+
+clean:
+	rm -rf build
+
+-include $(shell find $(BUILD)/obj $(BUILD)/tests $(BUILD)/fuzz -name '*.d' 2>/dev/null)

@@ -1,0 +1,108 @@
+/* drive.h - one drive, whatever transport it sits behind: identity and
+ * the helpers that send SCSI and ATA commands and turn answers into
+ * errors. */
+#ifndef SHORTSTROKE_DRIVE_H
+#define SHORTSTROKE_DRIVE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "shortstroke/ata.h"
+#include "shortstroke/error.h"
+#include "shortstroke/sense.h"
+#include "shortstroke/transport.h"
+
+enum drive_tran {
+	TRAN_UNKNOWN = 0,
+	TRAN_SATA,
+	TRAN_SAS,
+	TRAN_ATA,	/* parallel ATA */
+	TRAN_USB,
+	TRAN_SCSI,	/* parallel SCSI or unknown SCSI transport */
+	TRAN_FC,
+	TRAN_ISCSI,
+	TRAN_VIRTIO,
+	TRAN_NVME,
+};
+const char *drive_tran_name(enum drive_tran t);	/* "sata", "sas", ... */
+
+/* Capacity-limiting methods a drive supports */
+enum {
+	METHOD_HPA = 1u << 0,
+	METHOD_AMAC = 1u << 1,
+	METHOD_DCO = 1u << 2,
+	METHOD_SCSI_RESIZE = 1u << 3,
+	METHOD_SCSI_FORMAT = 1u << 4,
+	METHOD_PARTITION = 1u << 5,
+};
+
+enum zoned_model {
+	ZONED_NONE = 0,
+	ZONED_HOST_AWARE,
+	ZONED_HOST_MANAGED,
+	ZONED_DEVICE_MANAGED,
+};
+const char *zoned_model_name(enum zoned_model z);	/* "none", "host-aware", ... */
+
+struct drive_info {
+	char vendor[9];
+	char model[41];
+	char serial[41];
+	char firmware[9];
+	char wwn[40];		/* hex, "" when unknown */
+	enum drive_tran tran;
+	bool ata;		/* answers ATA PASS-THROUGH (a SATA disk behind SAT) */
+	uint32_t logical_block;
+	uint32_t physical_block;
+	uint64_t capacity_blocks;	/* current, as READ CAPACITY says */
+	uint64_t native_blocks;		/* 0 when the drive does not report it */
+	uint64_t dco_max_blocks;	/* DCO factory maximum, 0 unknown */
+	uint16_t rpm;			/* 0 unknown, 1 non-rotating */
+	uint8_t form_factor;		/* as VPD B1 encodes it */
+	unsigned methods;		/* METHOD_* */
+	bool lba48;
+	bool hpa_enabled;
+	bool sec_supported, sec_enabled, sec_locked, sec_frozen;
+	bool smart_supported, smart_enabled;
+	bool ncq;
+	enum zoned_model zoned;
+};
+
+/* "3.5\"", "2.5\"", ... or "" */
+const char *drive_form_factor_name(uint8_t ff);
+
+struct drive;
+
+/* Wrap an open transport; the drive owns it from now on. */
+int drive_new(struct transport *t, enum drive_tran tran_hint,
+	      struct drive **out, struct ss_error *err);
+void drive_free(struct drive *d);
+struct transport *drive_transport(struct drive *d);
+const char *drive_name(const struct drive *d);
+
+/* INQUIRY + VPD, READ CAPACITY (16, falling back to 10), and for ATA
+ * disks IDENTIFY DEVICE and READ NATIVE MAX (AMAC or HPA form). Sends
+ * read-only commands only. */
+int drive_identify(struct drive *d, struct drive_info *out, struct ss_error *err);
+
+/* The cached IDENTIFY data of an ATA disk, or NULL. */
+const struct ata_identify *drive_ata_identify(const struct drive *d);
+
+/*
+ * Send a SCSI command. Returns 0 on GOOD; on CHECK CONDITION returns
+ * -EIO (or -EOPNOTSUPP for ILLEGAL REQUEST / invalid opcode or field)
+ * with the decoded sense in *sense (may be NULL) and a message in err.
+ */
+int drive_scsi(struct drive *d, struct xcmd *c, struct scsi_sense *sense,
+	       struct ss_error *err);
+
+/*
+ * Send an ATA command through SAT. buf/len carry data for PIO/DMA
+ * commands (len = tf->xfer_blocks * 512). With ck_cond the returned
+ * registers land in *regs. An ATA error (ERR in status) gives -EIO, or
+ * -EOPNOTSUPP when ABRT is set, with the registers in *regs.
+ */
+int drive_ata(struct drive *d, const struct ata_tf *tf, bool ck_cond,
+	      void *buf, struct ata_regs *regs, struct ss_error *err);
+
+#endif

@@ -1,0 +1,123 @@
+/* scsi.h - SCSI command builders (pure: fill a CDB, nothing else) and
+ * parsers of the answers. Builders return the CDB length. Parsers return
+ * 0 or -EINVAL / -EPROTO on a truncated or malformed answer and never read
+ * past the length they are given. */
+#ifndef SHORTSTROKE_SCSI_H
+#define SHORTSTROKE_SCSI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SCSI_TEST_UNIT_READY	0x00
+#define SCSI_REQUEST_SENSE	0x03
+#define SCSI_FORMAT_UNIT	0x04
+#define SCSI_INQUIRY		0x12
+#define SCSI_MODE_SELECT10	0x55
+#define SCSI_MODE_SENSE10	0x5a
+#define SCSI_READ_CAPACITY10	0x25
+#define SCSI_SERVICE_ACTION_IN16 0x9e
+#define SCSI_SAI_READ_CAPACITY16 0x10
+#define SCSI_ATA_PT16		0x85
+#define SCSI_LOG_SENSE		0x4d
+#define SCSI_SEND_DIAGNOSTIC	0x1d
+#define SCSI_READ10		0x28
+#define SCSI_WRITE10		0x2a
+#define SCSI_READ16		0x88
+#define SCSI_WRITE16		0x8a
+#define SCSI_SYNC_CACHE10	0x35
+#define SCSI_ZBC_IN		0x95
+#define SCSI_ZBC_OUT		0x94
+
+/* VPD pages */
+#define VPD_SUPPORTED		0x00
+#define VPD_UNIT_SERIAL		0x80
+#define VPD_DEVICE_ID		0x83
+#define VPD_ATA_INFO		0x89
+#define VPD_BLOCK_CHARS		0xb1
+
+/* Peripheral device types */
+#define PDT_DISK		0x00
+#define PDT_ZBC			0x14
+
+unsigned scsi_build_test_unit_ready(uint8_t cdb[6]);
+unsigned scsi_build_request_sense(uint8_t cdb[6], bool desc, uint8_t alloc);
+/* evpd=false: standard INQUIRY (page must be 0) */
+unsigned scsi_build_inquiry(uint8_t cdb[6], bool evpd, uint8_t page, uint16_t alloc);
+unsigned scsi_build_read_capacity10(uint8_t cdb[10]);
+unsigned scsi_build_read_capacity16(uint8_t cdb[16], uint32_t alloc);
+/* pc: 0 current, 1 changeable, 2 default, 3 saved */
+unsigned scsi_build_mode_sense10(uint8_t cdb[10], bool llbaa, bool dbd,
+				 uint8_t pc, uint8_t page, uint8_t subpage,
+				 uint16_t alloc);
+
+struct scsi_inquiry {
+	uint8_t pdt;		/* peripheral device type */
+	uint8_t qualifier;
+	bool removable;
+	uint8_t version;
+	char vendor[9];		/* trimmed, NUL terminated */
+	char product[17];
+	char revision[5];
+};
+int scsi_parse_inquiry(const uint8_t *buf, size_t len, struct scsi_inquiry *out);
+
+/* VPD 0x00: list of supported pages */
+int scsi_parse_vpd_supported(const uint8_t *buf, size_t len, uint8_t *pages,
+			     unsigned max, unsigned *count);
+/* VPD 0x80: serial, trimmed */
+int scsi_parse_vpd_serial(const uint8_t *buf, size_t len, char *serial, size_t max);
+
+/* VPD 0x83: the best logical-unit designator (NAA preferred, then EUI-64,
+ * then SCSI name string) as hex text, e.g. "5000cca0123456789".
+ * Also reports whether an association=target-port SAS address exists. */
+struct scsi_devid {
+	char lu_id[80];		/* "" when none */
+	uint8_t lu_id_type;	/* designator type: 3 NAA, 2 EUI-64, 8 name */
+	bool has_sas_port;	/* protocol identifier 6 (SAS) seen */
+	bool has_ata_info;	/* T10 vendor id "ATA" designator seen */
+};
+int scsi_parse_vpd_devid(const uint8_t *buf, size_t len, struct scsi_devid *out);
+
+/* VPD 0xB1: block device characteristics */
+struct scsi_bdc {
+	uint16_t rotation_rate;	/* 0 not reported, 1 non-rotating, else rpm */
+	uint8_t form_factor;	/* 0 n/a, 1 5.25", 2 3.5", 3 2.5", 4 1.8", 5 <1.8" */
+	uint8_t zoned;		/* ZONED field: 0 none, 1 host aware, 2 drive managed */
+};
+int scsi_parse_vpd_bdc(const uint8_t *buf, size_t len, struct scsi_bdc *out);
+
+struct scsi_capacity {
+	uint64_t last_lba;
+	uint64_t blocks;	/* last_lba + 1 */
+	uint32_t block_len;
+	uint8_t phys_exp;	/* logical blocks per physical block exponent (RC16) */
+	bool prot_en;
+	uint8_t rc_basis;	/* RC BASIS (RC16) */
+	uint16_t lowest_aligned;
+};
+int scsi_parse_read_capacity10(const uint8_t *buf, size_t len, struct scsi_capacity *out);
+int scsi_parse_read_capacity16(const uint8_t *buf, size_t len, struct scsi_capacity *out);
+
+/* MODE SENSE (10) header and first block descriptor. */
+struct scsi_mode10 {
+	uint16_t mode_data_len;
+	uint8_t medium_type;
+	uint8_t dev_specific;
+	bool longlba;
+	uint16_t bd_len;	/* block descriptor length */
+	uint64_t bd_blocks;	/* first descriptor: number of blocks */
+	uint32_t bd_block_len;	/* first descriptor: block length */
+	bool has_bd;
+	size_t pages_off;	/* offset of the first mode page in buf */
+	size_t pages_len;	/* bytes of mode pages available from pages_off */
+};
+int scsi_parse_mode_sense10(const uint8_t *buf, size_t len, struct scsi_mode10 *out);
+
+/* Find mode page (page, subpage) in the page area of a parsed MODE SENSE
+ * answer; returns a pointer into buf and its total length, or NULL. */
+const uint8_t *scsi_mode_find_page(const uint8_t *buf, size_t len,
+				   const struct scsi_mode10 *m, uint8_t page,
+				   uint8_t subpage, size_t *page_len);
+
+#endif

@@ -1,0 +1,63 @@
+/* sim.h - the drive simulator: a rig of emulated SATA (behind SAT) and SAS
+ * drives answering CDBs exactly as a drive would. */
+#ifndef SHORTSTROKE_SIM_H
+#define SHORTSTROKE_SIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "shortstroke/error.h"
+#include "shortstroke/transport.h"
+
+struct sim_rig;
+struct sim_drive;
+
+/*
+ * Load a rig (JSON). state_dir may be NULL (state lives in memory only);
+ * otherwise each drive's state (limits, SMART counters, written data as a
+ * sparse image) persists there and is reloaded by the next run.
+ * A malformed file fails with the line and field in err; nothing is
+ * half-loaded.
+ */
+int sim_rig_load_file(const char *path, const char *state_dir,
+		      struct sim_rig **out, struct ss_error *err);
+int sim_rig_load_string(const char *json, const char *origin,
+			const char *state_dir, struct sim_rig **out,
+			struct ss_error *err);
+/* The built-in demo rig. */
+int sim_rig_demo(const char *state_dir, struct sim_rig **out, struct ss_error *err);
+/* The demo rig as JSON text (what `--demo` loads; for users to copy). */
+const char *sim_rig_demo_json(void);
+void sim_rig_free(struct sim_rig *rig);
+
+unsigned sim_rig_count(const struct sim_rig *rig);
+struct sim_drive *sim_rig_drive(struct sim_rig *rig, unsigned i);
+struct sim_drive *sim_rig_find(struct sim_rig *rig, const char *id);
+
+const char *sim_drive_id(const struct sim_drive *d);
+/* "sata" or "sas" */
+const char *sim_drive_personality(const struct sim_drive *d);
+
+/*
+ * Execute one command: fills c->status, c->sense/sense_len, the data-in
+ * buffer, c->resid and c->duration_ns (virtual time). Returns 0 when the
+ * drive answered (any status), or a negative errno when it could not
+ * (e.g. -ENODEV for a drive that vanished).
+ */
+int sim_drive_exec(struct sim_drive *d, struct xcmd *c, struct ss_error *err);
+
+/* Power-cycle: volatile settings are lost, per-power-cycle rules reset. */
+void sim_drive_power_cycle(struct sim_drive *d);
+
+/* Inject a fault by its spec text (see docs/simulator.md). */
+int sim_drive_inject(struct sim_drive *d, const char *spec, struct ss_error *err);
+
+/* Persist the drive's state now (also done after every change). */
+int sim_drive_save(struct sim_drive *d, struct ss_error *err);
+
+/* The transport over one simulated drive (does not own the drive). */
+int transport_open_sim(struct sim_drive *d, struct transport **out,
+		       struct ss_error *err);
+
+#endif

@@ -1,0 +1,41 @@
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "shortstroke/error.h"
+
+int ss_error_set(struct ss_error *err, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err)
+		return code;
+	err->code = code;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+int ss_error_prefix(struct ss_error *err, const char *fmt, ...)
+{
+	char pre[256], old[sizeof(err->msg)];
+	va_list ap;
+
+	if (!err)
+		return 0;
+	va_start(ap, fmt);
+	vsnprintf(pre, sizeof(pre), fmt, ap);
+	va_end(ap);
+	memcpy(old, err->msg, sizeof(old));
+	snprintf(err->msg, sizeof(err->msg), "%s%s", pre, old);
+	return err->code;
+}
+
+void ss_error_clear(struct ss_error *err)
+{
+	if (!err)
+		return;
+	err->code = 0;
+	err->msg[0] = '\0';
+}
