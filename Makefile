@@ -21,7 +21,7 @@ RP_VERSION := 1.0.0
 PKGS := libatasmart json-c libudev blkid mount fdisk ncursesw liburing
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wstrict-prototypes \
-	-Wmissing-prototypes -Wno-unused-parameter
+	-Wmissing-prototypes -Wno-unused-parameter -Wno-format-truncation
 CFLAGS_BASE := -std=gnu11 -g -D_GNU_SOURCE -Iinclude -Isrc -MMD -MP $(WARN)
 ifeq ($(SAN),1)
 CFLAGS_OPT := -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
@@ -46,17 +46,19 @@ LIBS = $(PKG_LIBS) -lsgutils2 -lpthread -lm
 CORE_SRC := $(sort $(wildcard src/util/*.c src/transport/*.c src/drive/*.c \
 	src/sim/*.c src/ops/*.c src/io/*.c src/sys/*.c))
 RP_SRC   := $(sort $(wildcard src/raidplan/*.c))
-APP_SRC  := $(sort $(wildcard src/cli/*.c src/tui/*.c)) src/main.c
+APP_SRC  := $(sort $(wildcard src/cli/*.c src/tui/*.c))
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/obj/%.o)
 RP_OBJ   := $(RP_SRC:%.c=$(BUILD)/obj/%.o)
 APP_OBJ  := $(APP_SRC:%.c=$(BUILD)/obj/%.o)
+MAIN_OBJ := $(BUILD)/obj/src/main.o
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 
 CORE_LIB := $(BUILD)/libshortstroke.a
+APP_LIB  := $(BUILD)/libssfront.a
 RP_A     := $(BUILD)/libraidplan.a
 RP_SO    := $(BUILD)/libraidplan.so.$(RP_VERSION)
 RP_MAP   := src/raidplan/raidplan.map
@@ -86,6 +88,10 @@ $(CORE_LIB): $(CORE_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
+$(APP_LIB): $(APP_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
 $(RP_A): $(RP_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
@@ -99,13 +105,14 @@ $(RP_SO): $(RP_OBJ) $(RP_MAP)
 $(BUILD)/raidplan.pc: src/raidplan/raidplan.pc.in
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(RP_VERSION)|g' $< > $@
 
-$(PROG): $(APP_OBJ) $(CORE_LIB) $(RP_A)
-	$(CC) $(LDFLAGS_SAN) $(LDFLAGS) -o $@ $(APP_OBJ) $(CORE_LIB) $(RP_A) $(LIBS)
+$(PROG): $(MAIN_OBJ) $(APP_LIB) $(CORE_LIB) $(RP_A)
+	$(CC) $(LDFLAGS_SAN) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(APP_LIB) $(CORE_LIB) $(RP_A) $(LIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c $(CORE_LIB) $(RP_A)
+# Unit tests link the front-end objects too (table renderer, TUI model).
+$(BUILD)/tests/%: tests/unit/%.c $(APP_LIB) $(CORE_LIB) $(RP_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS_SAN) $(LDFLAGS) -o $@ $< $(CORE_LIB) $(RP_A) \
-		$(LIBS) -lcmocka
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS_SAN) $(LDFLAGS) -o $@ $< $(APP_LIB) $(CORE_LIB) \
+		$(RP_A) $(LIBS) -lcmocka
 
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(CORE_LIB) $(RP_A)
 	@mkdir -p $(dir $@)

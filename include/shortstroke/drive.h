@@ -44,6 +44,9 @@ enum zoned_model {
 };
 const char *zoned_model_name(enum zoned_model z);	/* "none", "host-aware", ... */
 
+/* "amac,hpa,dco" ... into buf */
+void drive_methods_text(unsigned methods, char *buf, size_t len);
+
 struct drive_info {
 	char vendor[9];
 	char model[41];

@@ -1,0 +1,43 @@
+/* cli.h - the command-line front end: global context and the command table. */
+#ifndef SHORTSTROKE_CLI_H
+#define SHORTSTROKE_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "shortstroke/devices.h"
+
+/* Exit codes (DESIGN.md §5) */
+enum {
+	EXIT_DONE = 0,
+	EXIT_FAILED = 1,
+	EXIT_USAGE = 2,
+	EXIT_REFUSED = 3,
+	EXIT_PARTIAL = 4,
+};
+
+struct cli_cmd {
+	const char *name;
+	const char *summary;	/* one line for `shortstroke --help` */
+	int (*run)(struct ss_ctx *ctx, int argc, char **argv);
+};
+
+extern const struct cli_cmd *const cli_commands[];
+extern const struct cli_cmd cmd_list, cmd_info, cmd_tui;
+
+/* Print "shortstroke: <msg>" to stderr. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print a usage error plus "Try 'shortstroke CMD --help'." and return EXIT_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Map a negative errno from device work to an exit code (EXIT_REFUSED for
+ * -EPERM/-EBUSY safety refusals, EXIT_USAGE for bad input, else EXIT_FAILED). */
+int cli_exit_code(int rc);
+
+struct record;
+/* All of `info` about one drive into a record (also the TUI's detail pane). */
+void describe_drive(struct record *r, const struct dev_entry *e);
+
+/* Entry of the TUI (src/tui). */
+int tui_main(struct ss_ctx *ctx);
+
+#endif

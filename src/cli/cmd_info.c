@@ -1,0 +1,172 @@
+/* info - everything known about one drive. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "record.h"
+#include "shortstroke/units.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: shortstroke info [options] DEVICE\n"
+		"\n"
+		"Print what is known about one drive: identity, transport, block sizes,\n"
+		"current and native capacity, rotation rate, the capacity-limiting methods\n"
+		"it supports (hpa, amac, dco, scsi-resize, scsi-format, partition), security\n"
+		"state, SMART support, zoned model and whether it is free to change.\n"
+		"Only read-only identification commands are sent.\n"
+		"\n"
+		"Options:\n"
+		"  -J, --json     JSON output\n"
+		"  -h, --help     this help\n"
+		"\n"
+		"DEVICE: /dev/sdX, /dev/disk/by-id/..., or sim:ID with --demo or --rig FILE.\n");
+}
+
+static void blocks_field(struct record *r, const char *label, const char *key, uint64_t blocks,
+			 uint32_t bs)
+{
+	char text[128], human[32];
+
+	snprintf(text, sizeof(text), "%llu blocks (%s, %llu bytes)", (unsigned long long)blocks,
+		 size_human(blocks * bs, human, sizeof(human)),
+		 (unsigned long long)(blocks * bs));
+	record_mixed(r, label, text, key, json_object_new_uint64(blocks));
+}
+
+static void security_field(struct record *r, const struct drive_info *i)
+{
+	json_object *o = json_object_new_object();
+	char text[128];
+
+	json_object_object_add(o, "supported", json_object_new_boolean(i->sec_supported));
+	json_object_object_add(o, "enabled", json_object_new_boolean(i->sec_enabled));
+	json_object_object_add(o, "locked", json_object_new_boolean(i->sec_locked));
+	json_object_object_add(o, "frozen", json_object_new_boolean(i->sec_frozen));
+	if (!i->ata)
+		snprintf(text, sizeof(text), "n/a (SCSI)");
+	else if (!i->sec_supported)
+		snprintf(text, sizeof(text), "not supported");
+	else
+		snprintf(text, sizeof(text), "supported, %s, %s, %s",
+			 i->sec_enabled ? "enabled" : "not enabled",
+			 i->sec_locked ? "locked" : "not locked",
+			 i->sec_frozen ? "frozen" : "not frozen");
+	record_mixed(r, "Security", text, "security", o);
+}
+
+void describe_drive(struct record *r, const struct dev_entry *e)
+{
+	const struct drive_info *i = &e->info;
+	json_object *arr;
+	char buf[256];
+
+	record_str(r, "Device", "device", e->spec);
+	record_str(r, "Vendor", "vendor", i->vendor);
+	record_str(r, "Model", "model", i->model);
+	record_str(r, "Serial", "serial", i->serial);
+	record_str(r, "Firmware", "firmware", i->firmware);
+	record_str(r, "WWN", "wwn", i->wwn);
+	record_str(r, "Transport", "tran", drive_tran_name(i->tran));
+	record_u64(r, "Logical block", "logical_block", i->logical_block, "bytes");
+	record_u64(r, "Physical block", "physical_block", i->physical_block, "bytes");
+	blocks_field(r, "Capacity", "capacity_blocks", i->capacity_blocks, i->logical_block);
+	record_mixed(r, NULL, NULL, "capacity_bytes",
+		     json_object_new_uint64(i->capacity_blocks * i->logical_block));
+	if (i->native_blocks) {
+		blocks_field(r, "Native max", "native_blocks", i->native_blocks,
+			     i->logical_block);
+		if (i->capacity_blocks < i->native_blocks)
+			snprintf(buf, sizeof(buf), "yes, %.1f%% of native in use",
+				 100.0 * (double)i->capacity_blocks / (double)i->native_blocks);
+		else
+			snprintf(buf, sizeof(buf), "no");
+		record_mixed(r, "Limited", buf, "limited",
+			     json_object_new_boolean(i->capacity_blocks < i->native_blocks));
+	} else {
+		record_null(r, "Native max", "native_blocks", "not reported by the drive");
+		record_null(r, NULL, "limited", NULL);
+	}
+	if (i->dco_max_blocks)
+		blocks_field(r, "DCO max", "dco_max_blocks", i->dco_max_blocks,
+			     i->logical_block);
+	if (i->rpm == 1)
+		record_mixed(r, "Rotation rate", "non-rotating (solid state)", "rpm",
+			     json_object_new_int(0));
+	else if (i->rpm)
+		record_u64(r, "Rotation rate", "rpm", i->rpm, "rpm");
+	else
+		record_null(r, "Rotation rate", "rpm", "not reported");
+	record_str(r, "Form factor", "form_factor", drive_form_factor_name(i->form_factor));
+
+	arr = json_object_new_array();
+	drive_methods_text(i->methods, buf, sizeof(buf));
+	for (char *tok = strtok(strdupa(buf), ","); tok; tok = strtok(NULL, ","))
+		json_object_array_add(arr, json_object_new_string(tok));
+	record_mixed(r, "Methods", buf, "methods", arr);
+	if (i->ata)
+		record_mixed(r, "48-bit LBA", i->lba48 ? "yes" : "no", "lba48",
+			     json_object_new_boolean(i->lba48));
+	if (i->methods & METHOD_HPA)
+		record_mixed(r, "HPA", i->hpa_enabled ? "enabled" : "supported, not enabled",
+			     "hpa_enabled", json_object_new_boolean(i->hpa_enabled));
+	security_field(r, i);
+	snprintf(buf, sizeof(buf), "%s%s", i->smart_supported ? "supported" : "not supported",
+		 i->smart_supported ? (i->smart_enabled ? ", enabled" : ", disabled") : "");
+	record_mixed(r, "SMART", buf, "smart_supported",
+		     json_object_new_boolean(i->smart_supported));
+	record_mixed(r, NULL, NULL, "smart_enabled", json_object_new_boolean(i->smart_enabled));
+	if (i->ata)
+		record_mixed(r, "NCQ", i->ncq ? "yes" : "no", "ncq",
+			     json_object_new_boolean(i->ncq));
+	record_str(r, "Zoned", "zoned", zoned_model_name(i->zoned));
+	dev_state_text(e, buf, sizeof(buf));
+	record_str(r, "State", "state", buf);
+}
+
+static int info_run(struct ss_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = { { "json", no_argument, NULL, 'J' },
+					      { "help", no_argument, NULL, 'h' },
+					      { NULL, 0, NULL, 0 } };
+	struct ss_error err = { 0 };
+	struct dev_entry e;
+	struct drive *d = NULL;
+	struct record *r;
+	bool json = false;
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "Jh", opts, NULL)) != -1) {
+		if (c == 'J') {
+			json = true;
+		} else if (c == 'h') {
+			usage(stdout);
+			return EXIT_DONE;
+		} else {
+			return cli_usage_error("info", "unknown option");
+		}
+	}
+	if (optind >= argc)
+		return cli_usage_error("info", "name a device (see 'shortstroke list')");
+	if (optind + 1 < argc)
+		return cli_usage_error("info", "one device at a time");
+	rc = device_open(ctx, argv[optind], false, &d, &e, &err);
+	drive_free(d);
+	if (rc) {
+		cli_error("%s", err.msg);
+		return cli_exit_code(rc);
+	}
+	r = record_new();
+	describe_drive(r, &e);
+	record_print(r, stdout, json);
+	record_free(r);
+	return EXIT_DONE;
+}
+
+const struct cli_cmd cmd_info = {
+	.name = "info",
+	.summary = "everything known about one drive",
+	.run = info_run,
+};

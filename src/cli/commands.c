@@ -1,0 +1,13 @@
+/* commands.c - the subcommand table. One file per command family. */
+#include <stddef.h>
+
+#include "cli.h"
+
+
+
+const struct cli_cmd *const cli_commands[] = {
+	&cmd_list,
+	&cmd_info,
+	&cmd_tui,
+	NULL,
+};

@@ -1,0 +1,28 @@
+#include "output.h"
+#include "table.h"
+
+bool out_opts_take(struct out_opts *o, int opt, const char *arg)
+{
+	switch (opt) {
+	case 'J':
+		o->flags |= TABLE_JSON;
+		return true;
+	case 'o':
+		o->columns = arg;
+		return true;
+	case 'n':
+		o->flags |= TABLE_NOHEADINGS;
+		return true;
+	case 'r':
+		o->flags |= TABLE_RAW;
+		return true;
+	case 'b':
+		o->flags |= TABLE_BYTES;
+		return true;
+	case OUT_OPT_LIST_COLUMNS:
+		o->list_columns = true;
+		return true;
+	default:
+		return false;
+	}
+}

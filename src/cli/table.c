@@ -1,0 +1,322 @@
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "shortstroke/units.h"
+#include "table.h"
+#include "xalloc.h"
+
+struct cell {
+	bool set;
+	char *s;
+	uint64_t u;
+	double d;
+	bool b;
+};
+
+struct table {
+	const struct col_def *defs;
+	unsigned ndefs;
+	unsigned *cols;		/* selected column indexes into defs */
+	unsigned ncols;
+	struct cell *cells;	/* nrows * ncols */
+	unsigned nrows, cap;
+};
+
+void col_json_key(const char *name, char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; name[i] && i + 1 < len; i++)
+		buf[i] = (char)tolower((unsigned char)name[i]);
+	buf[i] = '\0';
+}
+
+static int find_def(const struct col_def *defs, unsigned ndefs, const char *name, size_t n)
+{
+	for (unsigned i = 0; i < ndefs; i++)
+		if (strlen(defs[i].name) == n && !strncasecmp(defs[i].name, name, n))
+			return (int)i;
+	return -1;
+}
+
+static int add_cols(struct table *t, const char *list, char *errbuf, size_t errlen)
+{
+	const char *p = list;
+
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		int idx = find_def(t->defs, t->ndefs, p, n);
+
+		if (n == 0) {
+			p++;
+			continue;
+		}
+		if (idx < 0) {
+			snprintf(errbuf, errlen, "unknown column: %.*s (see --list-columns)",
+				 (int)n, p);
+			return -EINVAL;
+		}
+		t->cols = xrealloc(t->cols, (t->ncols + 1) * sizeof(*t->cols));
+		t->cols[t->ncols++] = (unsigned)idx;
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+struct table *table_new(const struct col_def *defs, unsigned ndefs, const char *defaults,
+			const char *selection, char *errbuf, size_t errlen)
+{
+	struct table *t = xcalloc(1, sizeof(*t));
+
+	t->defs = defs;
+	t->ndefs = ndefs;
+	if (!selection || selection[0] == '+') {
+		if (add_cols(t, defaults, errbuf, errlen))
+			goto fail;
+		if (selection && add_cols(t, selection + 1, errbuf, errlen))
+			goto fail;
+	} else if (add_cols(t, selection, errbuf, errlen)) {
+		goto fail;
+	}
+	if (t->ncols == 0) {
+		snprintf(errbuf, errlen, "no columns selected");
+		goto fail;
+	}
+	return t;
+fail:
+	table_free(t);
+	return NULL;
+}
+
+void table_free(struct table *t)
+{
+	if (!t)
+		return;
+	for (unsigned i = 0; i < t->nrows * t->ncols; i++)
+		free(t->cells[i].s);
+	free(t->cells);
+	free(t->cols);
+	free(t);
+}
+
+void table_add_row(struct table *t)
+{
+	if (t->nrows == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 16;
+		t->cells = xrealloc(t->cells, (size_t)t->cap * t->ncols * sizeof(*t->cells));
+	}
+	memset(&t->cells[(size_t)t->nrows * t->ncols], 0, t->ncols * sizeof(*t->cells));
+	t->nrows++;
+}
+
+/* Every selected column with this name in the current row (a column may be
+ * selected twice, as lsblk allows). */
+#define FOR_CELL(t, col, c)                                                           \
+	for (unsigned _i = 0; (t)->nrows && _i < (t)->ncols; _i++)                      \
+		if (!strcasecmp((t)->defs[(t)->cols[_i]].name, (col)) &&                \
+		    ((c) = &(t)->cells[(size_t)((t)->nrows - 1) * (t)->ncols + _i]))
+
+void table_set_str(struct table *t, const char *col, const char *v)
+{
+	struct cell *c;
+
+	FOR_CELL(t, col, c)
+	{
+		free(c->s);
+		c->s = v ? xstrdup(v) : NULL;
+		c->set = v != NULL;
+	}
+}
+
+void table_set_u64(struct table *t, const char *col, uint64_t v)
+{
+	struct cell *c;
+
+	FOR_CELL(t, col, c)
+	{
+		c->u = v;
+		c->set = true;
+	}
+}
+
+void table_set_size(struct table *t, const char *col, uint64_t bytes)
+{
+	table_set_u64(t, col, bytes);
+}
+
+void table_set_bool(struct table *t, const char *col, bool v)
+{
+	struct cell *c;
+
+	FOR_CELL(t, col, c)
+	{
+		c->b = v;
+		c->set = true;
+	}
+}
+
+void table_set_double(struct table *t, const char *col, double v)
+{
+	struct cell *c;
+
+	FOR_CELL(t, col, c)
+	{
+		c->d = v;
+		c->set = true;
+	}
+}
+
+void table_set_limit(struct table *t, const char *col, bool limited, double percent)
+{
+	struct cell *c;
+
+	FOR_CELL(t, col, c)
+	{
+		c->b = limited;
+		c->d = percent;
+		c->set = true;
+	}
+}
+
+static void cell_text(const struct col_def *def, const struct cell *c, unsigned flags,
+		      char *buf, size_t len)
+{
+	if (!c->set) {
+		snprintf(buf, len, "%s", (flags & TABLE_RAW) ? "" : "-");
+		return;
+	}
+	switch (def->type) {
+	case COL_STR:
+		snprintf(buf, len, "%s", c->s);
+		break;
+	case COL_U64:
+		snprintf(buf, len, "%" PRIu64, c->u);
+		break;
+	case COL_SIZE:
+		if (flags & TABLE_BYTES)
+			snprintf(buf, len, "%" PRIu64, c->u);
+		else
+			size_human(c->u, buf, len);
+		break;
+	case COL_BOOL:
+		snprintf(buf, len, "%s", c->b ? "yes" : "no");
+		break;
+	case COL_DOUBLE:
+		snprintf(buf, len, "%.*f", def->precision, c->d);
+		break;
+	case COL_LIMIT:
+		if (c->b)
+			snprintf(buf, len, "%.*f%%", def->precision, c->d);
+		else
+			snprintf(buf, len, "no");
+		break;
+	}
+}
+
+static json_object *cell_json(const struct col_def *def, const struct cell *c)
+{
+	if (!c->set)
+		return NULL;
+	switch (def->type) {
+	case COL_STR:
+		return json_object_new_string(c->s);
+	case COL_U64:
+	case COL_SIZE:
+		return json_object_new_uint64(c->u);
+	case COL_BOOL:
+		return json_object_new_boolean(c->b);
+	case COL_DOUBLE:
+		return json_object_new_double(c->d);
+	case COL_LIMIT:
+		return c->b ? json_object_new_double(c->d) : json_object_new_boolean(false);
+	}
+	return NULL;
+}
+
+static int print_json(struct table *t, FILE *f, const char *root_key)
+{
+	json_object *root = json_object_new_object(), *arr = json_object_new_array();
+	char key[64];
+
+	for (unsigned r = 0; r < t->nrows; r++) {
+		json_object *o = json_object_new_object();
+
+		for (unsigned i = 0; i < t->ncols; i++) {
+			const struct col_def *def = &t->defs[t->cols[i]];
+
+			col_json_key(def->name, key, sizeof(key));
+			json_object_object_add(o, key,
+					       cell_json(def, &t->cells[(size_t)r * t->ncols + i]));
+		}
+		json_object_array_add(arr, o);
+	}
+	json_object_object_add(root, root_key, arr);
+	fprintf(f, "%s\n",
+		json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+							     JSON_C_TO_STRING_SPACED |
+							     JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(root);
+	return 0;
+}
+
+int table_print(struct table *t, FILE *f, unsigned flags, const char *root_key)
+{
+	size_t *w;
+	char buf[256];
+
+	if (flags & TABLE_JSON)
+		return print_json(t, f, root_key);
+
+	w = xcalloc(t->ncols, sizeof(*w));
+	for (unsigned i = 0; i < t->ncols; i++) {
+		if (!(flags & TABLE_NOHEADINGS))
+			w[i] = strlen(t->defs[t->cols[i]].name);
+		for (unsigned r = 0; r < t->nrows; r++) {
+			cell_text(&t->defs[t->cols[i]], &t->cells[(size_t)r * t->ncols + i], flags,
+				  buf, sizeof(buf));
+			if (strlen(buf) > w[i])
+				w[i] = strlen(buf);
+		}
+	}
+	for (int r = (flags & TABLE_NOHEADINGS) ? 0 : -1; r < (int)t->nrows; r++) {
+		for (unsigned i = 0; i < t->ncols; i++) {
+			const struct col_def *def = &t->defs[t->cols[i]];
+			bool last = i + 1 == t->ncols;
+
+			if (r < 0)
+				snprintf(buf, sizeof(buf), "%s", def->name);
+			else
+				cell_text(def, &t->cells[(size_t)r * t->ncols + i], flags, buf,
+					  sizeof(buf));
+			if (flags & TABLE_RAW) {
+				/* raw: spaces inside values escaped as lsblk does */
+				for (const char *p = buf; *p; p++) {
+					if (*p == ' ' || *p == '\\' || !isprint((unsigned char)*p))
+						fprintf(f, "\\x%02x", (unsigned char)*p);
+					else
+						fputc(*p, f);
+				}
+				fputs(last ? "\n" : " ", f);
+			} else if (def->right) {
+				fprintf(f, "%*s%s", (int)w[i], buf, last ? "\n" : " ");
+			} else {
+				fprintf(f, "%-*s%s", last ? 0 : (int)w[i], buf, last ? "\n" : " ");
+			}
+		}
+	}
+	free(w);
+	return 0;
+}
+
+void table_list_columns(const struct col_def *defs, unsigned ndefs, FILE *f)
+{
+	for (unsigned i = 0; i < ndefs; i++)
+		fprintf(f, "%11s  %s\n", defs[i].name, defs[i].help);
+}

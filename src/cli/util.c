@@ -1,0 +1,49 @@
+/* util.c - messages and exit codes shared by the commands. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "cli.h"
+
+void cli_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("shortstroke: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("shortstroke: ", stderr);
+	if (cmd)
+		fprintf(stderr, "%s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'shortstroke %s%s--help'.\n", cmd ? cmd : "", cmd ? " " : "");
+	return EXIT_USAGE;
+}
+
+int cli_exit_code(int rc)
+{
+	switch (rc) {
+	case 0:
+		return EXIT_DONE;
+	case -EPERM:
+		return EXIT_REFUSED;
+	case -ENOENT:
+	case -ENOTBLK:
+	case -EINVAL:
+	case -ENOTSUP:
+	case -ENODEV:
+		return EXIT_USAGE;
+	default:
+		return EXIT_FAILED;
+	}
+}

@@ -1,0 +1,486 @@
+/* drive.c - identity of one drive and the executors that send SCSI and
+ * ATA (through SAT) commands and turn device answers into errors. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shortstroke/drive.h"
+#include "shortstroke/sat.h"
+#include "shortstroke/scsi.h"
+
+struct drive {
+	struct transport *t;
+	enum drive_tran tran_hint;
+	bool have_id;
+	struct ata_identify id;
+};
+
+static const char *const tran_names[] = {
+	[TRAN_UNKNOWN] = "", [TRAN_SATA] = "sata", [TRAN_SAS] = "sas",
+	[TRAN_ATA] = "ata", [TRAN_USB] = "usb", [TRAN_SCSI] = "scsi",
+	[TRAN_FC] = "fc", [TRAN_ISCSI] = "iscsi", [TRAN_VIRTIO] = "virtio",
+	[TRAN_NVME] = "nvme",
+};
+
+const char *drive_tran_name(enum drive_tran t)
+{
+	if ((unsigned)t >= sizeof(tran_names) / sizeof(tran_names[0]))
+		return "";
+	return tran_names[t];
+}
+
+const char *zoned_model_name(enum zoned_model z)
+{
+	switch (z) {
+	case ZONED_HOST_AWARE:
+		return "host-aware";
+	case ZONED_HOST_MANAGED:
+		return "host-managed";
+	case ZONED_DEVICE_MANAGED:
+		return "device-managed";
+	default:
+		return "none";
+	}
+}
+
+const char *drive_form_factor_name(uint8_t ff)
+{
+	static const char *const names[] = { "", "5.25\"", "3.5\"", "2.5\"", "1.8\"", "<1.8\"" };
+
+	return ff < sizeof(names) / sizeof(names[0]) ? names[ff] : "";
+}
+
+void drive_methods_text(unsigned methods, char *buf, size_t len)
+{
+	static const struct {
+		unsigned bit;
+		const char *name;
+	} names[] = {
+		{ METHOD_AMAC, "amac" },
+		{ METHOD_HPA, "hpa" },
+		{ METHOD_DCO, "dco" },
+		{ METHOD_SCSI_RESIZE, "scsi-resize" },
+		{ METHOD_SCSI_FORMAT, "scsi-format" },
+		{ METHOD_PARTITION, "partition" },
+	};
+	size_t off = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!(methods & names[i].bit) || off >= len)
+			continue;
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? "," : "",
+					names[i].name);
+	}
+}
+
+int drive_new(struct transport *t, enum drive_tran tran_hint, struct drive **out,
+	      struct ss_error *err)
+{
+	struct drive *d = calloc(1, sizeof(*d));
+
+	*out = NULL;
+	if (!d)
+		return ss_error_set(err, -ENOMEM, "out of memory");
+	d->t = t;
+	d->tran_hint = tran_hint;
+	*out = d;
+	return 0;
+}
+
+void drive_free(struct drive *d)
+{
+	if (!d)
+		return;
+	transport_close(d->t);
+	free(d);
+}
+
+struct transport *drive_transport(struct drive *d)
+{
+	return d->t;
+}
+
+const char *drive_name(const struct drive *d)
+{
+	return d->t->name;
+}
+
+const struct ata_identify *drive_ata_identify(const struct drive *d)
+{
+	return d->have_id ? &d->id : NULL;
+}
+
+static int sense_to_errno(const struct scsi_sense *s)
+{
+	if (!s->valid)
+		return -EIO;
+	switch (s->key) {
+	case SK_ILLEGAL_REQUEST:
+		/* invalid opcode or invalid field: the drive does not do it */
+		if (s->asc == 0x20 || s->asc == 0x24 || s->asc == 0x26)
+			return -EOPNOTSUPP;
+		if (s->asc == 0x21)
+			return -ERANGE;
+		return -EINVAL;
+	case SK_NOT_READY:
+		return -EBUSY;
+	case SK_DATA_PROTECT:
+		return -EACCES;
+	case SK_UNIT_ATTENTION:
+		return -EAGAIN;
+	case SK_ABORTED_COMMAND:
+		return -ECANCELED;
+	default:
+		return -EIO;
+	}
+}
+
+int drive_scsi(struct drive *d, struct xcmd *c, struct scsi_sense *sense,
+	       struct ss_error *err)
+{
+	struct scsi_sense local;
+	char desc[160];
+	int rc, tries = 0;
+
+	if (!sense)
+		sense = &local;
+again:
+	memset(sense, 0, sizeof(*sense));
+	rc = transport_exec(d->t, c, err);
+	if (rc)
+		return rc;
+	if (c->status == SCSI_STATUS_GOOD)
+		return 0;
+	if (c->status != SCSI_STATUS_CHECK_CONDITION)
+		return ss_error_set(err, -EIO, "%s: command 0x%02x: SCSI status 0x%02x",
+				    d->t->name, c->cdb[0], c->status);
+	scsi_sense_decode(c->sense, c->sense_len, sense);
+	if (sense->valid && sense->key == SK_RECOVERED_ERROR)
+		return 0;
+	/* A unit attention (reset, capacity changed) is reported once: retry. */
+	if (sense->valid && sense->key == SK_UNIT_ATTENTION && tries++ < 2)
+		goto again;
+	scsi_sense_describe(sense, desc, sizeof(desc));
+	return ss_error_set(err, sense_to_errno(sense), "%s: command 0x%02x failed: %s",
+			    d->t->name, c->cdb[0], desc);
+}
+
+int drive_ata(struct drive *d, const struct ata_tf *tf, bool ck_cond, void *buf,
+	      struct ata_regs *regs, struct ss_error *err)
+{
+	struct xcmd c;
+	struct scsi_sense s;
+	struct ata_regs local;
+	char desc[160];
+	int rc;
+
+	if (!regs)
+		regs = &local;
+	memset(regs, 0, sizeof(*regs));
+	memset(&c, 0, sizeof(c));
+	c.cdb_len = sat_build_ata_pt16(c.cdb, tf, ck_cond);
+	if (tf->xfer_blocks) {
+		c.dir = tf->write ? XFER_TO_DEV : XFER_FROM_DEV;
+		c.data = buf;
+		c.data_len = (size_t)tf->xfer_blocks * 512;
+	}
+	rc = transport_exec(d->t, &c, err);
+	if (rc)
+		return rc;
+	if (c.status == SCSI_STATUS_GOOD) {
+		if (ck_cond)
+			return ss_error_set(err, -EPROTO,
+					    "%s: ATA command 0x%02x: registers were asked for "
+					    "but the SAT layer returned none",
+					    d->t->name, tf->command);
+		return 0;
+	}
+	if (c.status != SCSI_STATUS_CHECK_CONDITION)
+		return ss_error_set(err, -EIO, "%s: ATA command 0x%02x: SCSI status 0x%02x",
+				    d->t->name, tf->command, c.status);
+	scsi_sense_decode(c.sense, c.sense_len, &s);
+	if (s.ata_valid) {
+		*regs = s.ata;
+		if (regs->status & (ATA_STAT_ERR | ATA_STAT_DF)) {
+			rc = (regs->error & ATA_ERR_ABRT) ? -EOPNOTSUPP : -EIO;
+			if (regs->error & ATA_ERR_IDNF)
+				rc = -ERANGE;
+			return ss_error_set(err, rc,
+					    "%s: ATA command 0x%02x failed (status 0x%02x, "
+					    "error 0x%02x%s)",
+					    d->t->name, tf->command, regs->status,
+					    regs->error,
+					    (regs->error & ATA_ERR_ABRT) ? ": aborted by the drive" : "");
+		}
+		return 0;
+	}
+	scsi_sense_describe(&s, desc, sizeof(desc));
+	if (s.valid && s.key == SK_ILLEGAL_REQUEST && s.asc == 0x20)
+		return ss_error_set(err, -EOPNOTSUPP,
+				    "%s: does not support ATA PASS-THROUGH (%s)",
+				    d->t->name, desc);
+	return ss_error_set(err, sense_to_errno(&s), "%s: ATA command 0x%02x failed: %s",
+			    d->t->name, tf->command, desc);
+}
+
+/* ---- identification ---------------------------------------------------- */
+
+static int scsi_in(struct drive *d, const uint8_t *cdb, unsigned cdb_len, void *buf,
+		   size_t len, size_t *got, struct ss_error *err)
+{
+	struct xcmd c;
+	int rc;
+
+	memset(&c, 0, sizeof(c));
+	memcpy(c.cdb, cdb, cdb_len);
+	c.cdb_len = cdb_len;
+	c.dir = XFER_FROM_DEV;
+	c.data = buf;
+	c.data_len = len;
+	memset(buf, 0, len);
+	rc = drive_scsi(d, &c, NULL, err);
+	if (got)
+		*got = c.resid < len ? len - c.resid : 0;
+	return rc;
+}
+
+static int get_vpd(struct drive *d, uint8_t page, uint8_t *buf, size_t len, size_t *got,
+		   struct ss_error *err)
+{
+	uint8_t cdb[6];
+	unsigned n = scsi_build_inquiry(cdb, true, page, (uint16_t)len);
+
+	return scsi_in(d, cdb, n, buf, len, got, err);
+}
+
+static bool page_listed(const uint8_t *pages, unsigned n, uint8_t page)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (pages[i] == page)
+			return true;
+	return false;
+}
+
+static void copy_str(char *dst, size_t max, const char *src)
+{
+	snprintf(dst, max, "%s", src);
+}
+
+static int identify_capacity(struct drive *d, struct drive_info *out, struct ss_error *err)
+{
+	struct scsi_capacity cap;
+	uint8_t cdb[16], buf[32];
+	size_t got;
+	unsigned n;
+	int rc;
+
+	n = scsi_build_read_capacity16(cdb, sizeof(buf));
+	rc = scsi_in(d, cdb, n, buf, sizeof(buf), &got, err);
+	if (rc == 0)
+		rc = scsi_parse_read_capacity16(buf, got, &cap);
+	if (rc) {
+		n = scsi_build_read_capacity10(cdb);
+		rc = scsi_in(d, cdb, n, buf, 8, &got, err);
+		if (rc)
+			return rc;
+		rc = scsi_parse_read_capacity10(buf, got, &cap);
+		if (rc)
+			return ss_error_set(err, rc, "%s: malformed READ CAPACITY answer",
+					    d->t->name);
+	}
+	out->capacity_blocks = cap.blocks;
+	out->logical_block = cap.block_len;
+	out->physical_block = cap.block_len << (cap.phys_exp < 8 ? cap.phys_exp : 0);
+	return 0;
+}
+
+/* Native max LBA by AMAC GET NATIVE MAX or READ NATIVE MAX ADDRESS (EXT). */
+static int identify_ata_native(struct drive *d, struct drive_info *out, struct ss_error *err)
+{
+	struct ata_tf tf;
+	struct ata_regs r;
+	struct ss_error e2;
+	int rc;
+
+	if (d->id.amac_supported)
+		ata_tf_amac_get_native(&tf);
+	else if (d->id.hpa_supported)
+		ata_tf_read_native_max(&tf, d->id.lba48);
+	else
+		return 0;
+	rc = drive_ata(d, &tf, true, NULL, &r, &e2);
+	if (rc)
+		return 0; /* capacity stays as IDENTIFY says; native unknown */
+	if (r.ext && !d->id.lba48 && !tf.ext)
+		r.ext = false;
+	if (tf.ext && !r.ext)
+		return 0; /* SATL dropped the high-order bytes: not trustworthy */
+	out->native_blocks = ata_regs_lba(&r, tf.ext) + 1;
+	(void)err;
+	return 0;
+}
+
+static void identify_ata_dco(struct drive *d, struct drive_info *out)
+{
+	uint8_t buf[512];
+	struct ata_tf tf;
+
+	if (!d->id.dco_supported)
+		return;
+	ata_tf_dco_identify(&tf);
+	if (drive_ata(d, &tf, false, buf, NULL, NULL))
+		return;
+	/* DCO IDENTIFY words 3-6: maximum LBA (ACS-2 table "DCO data structure") */
+	uint64_t max = 0;
+	for (int w = 6; w >= 3; w--)
+		max = (max << 16) | (uint64_t)(buf[2 * w] | (buf[2 * w + 1] << 8));
+	if (max)
+		out->dco_max_blocks = max + 1;
+}
+
+static int identify_ata(struct drive *d, struct drive_info *out, struct ss_error *err)
+{
+	uint8_t buf[512];
+	struct ata_tf tf;
+	int rc;
+
+	ata_tf_identify(&tf);
+	rc = drive_ata(d, &tf, false, buf, NULL, err);
+	if (rc)
+		return rc;
+	rc = ata_parse_identify(buf, sizeof(buf), &d->id);
+	if (rc)
+		return ss_error_set(err, rc, "%s: malformed IDENTIFY DEVICE data", d->t->name);
+	d->have_id = true;
+	out->ata = true;
+	copy_str(out->model, sizeof(out->model), d->id.model);
+	copy_str(out->serial, sizeof(out->serial), d->id.serial);
+	copy_str(out->firmware, sizeof(out->firmware), d->id.firmware);
+	if (d->id.wwn)
+		snprintf(out->wwn, sizeof(out->wwn), "%016llx", (unsigned long long)d->id.wwn);
+	if (d->id.rotation_rate)
+		out->rpm = d->id.rotation_rate;
+	if (d->id.form_factor)
+		out->form_factor = d->id.form_factor;
+	out->lba48 = d->id.lba48;
+	out->hpa_enabled = d->id.hpa_enabled;
+	out->sec_supported = d->id.sec_supported;
+	out->sec_enabled = d->id.sec_enabled;
+	out->sec_locked = d->id.sec_locked;
+	out->sec_frozen = d->id.sec_frozen;
+	out->smart_supported = d->id.smart_supported;
+	out->smart_enabled = d->id.smart_enabled;
+	out->ncq = d->id.ncq;
+	if (d->id.zoned == 1)
+		out->zoned = ZONED_HOST_AWARE;
+	else if (d->id.zoned == 2)
+		out->zoned = ZONED_DEVICE_MANAGED;
+	if (d->id.amac_supported)
+		out->methods |= METHOD_AMAC;
+	if (d->id.hpa_supported)
+		out->methods |= METHOD_HPA;
+	if (d->id.dco_supported)
+		out->methods |= METHOD_DCO;
+	identify_ata_dco(d, out);
+	return identify_ata_native(d, out, err);
+}
+
+static void identify_scsi_smart(struct drive *d, struct drive_info *out)
+{
+	uint8_t cdb[10], buf[64];
+	struct scsi_mode10 m;
+	const uint8_t *pg;
+	size_t got, plen;
+	unsigned n;
+
+	/* Informational Exceptions Control page (0x1C): SMART on SCSI */
+	n = scsi_build_mode_sense10(cdb, false, true, 0, 0x1c, 0, sizeof(buf));
+	if (scsi_in(d, cdb, n, buf, sizeof(buf), &got, NULL))
+		return;
+	if (scsi_parse_mode_sense10(buf, got, &m))
+		return;
+	pg = scsi_mode_find_page(buf, got, &m, 0x1c, 0, &plen);
+	if (!pg || plen < 3)
+		return;
+	out->smart_supported = true;
+	out->smart_enabled = !(pg[2] & 0x08); /* DEXCPT */
+}
+
+int drive_identify(struct drive *d, struct drive_info *out, struct ss_error *err)
+{
+	struct scsi_inquiry inq;
+	struct scsi_devid id;
+	struct scsi_bdc bdc;
+	uint8_t buf[512], pages[256];
+	unsigned npages = 0, n;
+	uint8_t cdb[6];
+	size_t got;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	n = scsi_build_inquiry(cdb, false, 0, 96);
+	rc = scsi_in(d, cdb, n, buf, 96, &got, err);
+	if (rc)
+		return rc;
+	rc = scsi_parse_inquiry(buf, got, &inq);
+	if (rc)
+		return ss_error_set(err, rc, "%s: malformed INQUIRY answer", d->t->name);
+	if (inq.qualifier != 0 || (inq.pdt != PDT_DISK && inq.pdt != PDT_ZBC))
+		return ss_error_set(err, -ENOTSUP,
+				    "%s: not a disk (SCSI peripheral device type 0x%02x)",
+				    d->t->name, inq.pdt);
+	copy_str(out->vendor, sizeof(out->vendor), inq.vendor);
+	copy_str(out->model, sizeof(out->model), inq.product);
+	copy_str(out->firmware, sizeof(out->firmware), inq.revision);
+	if (inq.pdt == PDT_ZBC)
+		out->zoned = ZONED_HOST_MANAGED;
+
+	memset(&id, 0, sizeof(id));
+	if (get_vpd(d, VPD_SUPPORTED, buf, 255, &got, NULL) == 0)
+		scsi_parse_vpd_supported(buf, got, pages, sizeof(pages), &npages);
+	if (page_listed(pages, npages, VPD_UNIT_SERIAL) &&
+	    get_vpd(d, VPD_UNIT_SERIAL, buf, 255, &got, NULL) == 0)
+		scsi_parse_vpd_serial(buf, got, out->serial, sizeof(out->serial));
+	if (page_listed(pages, npages, VPD_DEVICE_ID) &&
+	    get_vpd(d, VPD_DEVICE_ID, buf, sizeof(buf), &got, NULL) == 0 &&
+	    scsi_parse_vpd_devid(buf, got, &id) == 0)
+		copy_str(out->wwn, sizeof(out->wwn), id.lu_id);
+	if (page_listed(pages, npages, VPD_BLOCK_CHARS) &&
+	    get_vpd(d, VPD_BLOCK_CHARS, buf, 64, &got, NULL) == 0 &&
+	    scsi_parse_vpd_bdc(buf, got, &bdc) == 0) {
+		out->rpm = bdc.rotation_rate;
+		out->form_factor = bdc.form_factor;
+		if (bdc.zoned == 1)
+			out->zoned = ZONED_HOST_AWARE;
+		else if (bdc.zoned == 2)
+			out->zoned = ZONED_DEVICE_MANAGED;
+	}
+
+	rc = identify_capacity(d, out, err);
+	if (rc)
+		return rc;
+
+	if (strcmp(inq.vendor, "ATA") == 0 || page_listed(pages, npages, VPD_ATA_INFO)) {
+		rc = identify_ata(d, out, err);
+		if (rc)
+			return rc;
+		out->tran = TRAN_SATA;
+		out->vendor[0] = '\0';
+		/* the model field of IDENTIFY often starts with the vendor */
+		char *sp = strchr(out->model, ' ');
+		if (sp && sp - out->model < (long)sizeof(out->vendor))
+			snprintf(out->vendor, sizeof(out->vendor), "%.*s",
+				 (int)(sp - out->model), out->model);
+	} else {
+		out->tran = id.has_sas_port ? TRAN_SAS : TRAN_SCSI;
+		out->methods |= METHOD_SCSI_RESIZE | METHOD_SCSI_FORMAT;
+		identify_scsi_smart(d, out);
+	}
+	if (d->tran_hint != TRAN_UNKNOWN)
+		out->tran = d->tran_hint;
+	out->methods |= METHOD_PARTITION;
+	return 0;
+}

@@ -1,0 +1,369 @@
+/* devices.c - name -> drive, with the safety verdict; and the drive list. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "shortstroke/devices.h"
+#include "shortstroke/protect.h"
+#include "shortstroke/sim.h"
+#include "shortstroke/sysdisk.h"
+
+void ctx_init(struct ss_ctx *ctx)
+{
+	const char *v;
+
+	memset(ctx, 0, sizeof(*ctx));
+	if ((v = getenv("SHORTSTROKE_RIG")) && *v)
+		ctx->rig_file = v;
+	if ((v = getenv("SHORTSTROKE_STATE_DIR")) && *v)
+		ctx->state_dir = v;
+	if ((v = getenv("SHORTSTROKE_SYSROOT")) && *v)
+		ctx->sysroot = v;
+	if ((v = getenv("SHORTSTROKE_PROTECT_FILE")) && *v)
+		ctx->protect_file = v;
+}
+
+void ctx_fini(struct ss_ctx *ctx)
+{
+	sim_rig_free(ctx->rig);
+	ctx->rig = NULL;
+	protect_free(ctx->protect);
+	ctx->protect = NULL;
+}
+
+bool ctx_simulated(const struct ss_ctx *ctx)
+{
+	return ctx->demo || ctx->rig_file;
+}
+
+const char *ctx_state_dir(struct ss_ctx *ctx)
+{
+	const char *v;
+
+	if (ctx->state_dir)
+		return ctx->state_dir;
+	if (geteuid() == 0)
+		return "/var/lib/shortstroke";
+	if ((v = getenv("XDG_STATE_HOME")) && *v)
+		snprintf(ctx->state_buf, sizeof(ctx->state_buf), "%s/shortstroke", v);
+	else
+		snprintf(ctx->state_buf, sizeof(ctx->state_buf), "%s/.local/state/shortstroke",
+			 getenv("HOME") ? getenv("HOME") : "/tmp");
+	return ctx->state_buf;
+}
+
+/* mkdir -p */
+static int make_dirs(const char *path, struct ss_error *err)
+{
+	char buf[PATH_MAX];
+	size_t len = strlen(path);
+
+	if (len == 0 || len >= sizeof(buf))
+		return ss_error_set(err, -ENAMETOOLONG, "state directory path too long");
+	memcpy(buf, path, len + 1);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) && errno != EEXIST)
+			return ss_error_set(err, -errno, "cannot create %s: %s", buf,
+					    strerror(errno));
+		*p = '/';
+	}
+	if (mkdir(buf, 0755) && errno != EEXIST)
+		return ss_error_set(err, -errno, "cannot create %s: %s", buf, strerror(errno));
+	return 0;
+}
+
+int ctx_rig(struct ss_ctx *ctx, struct sim_rig **out, struct ss_error *err)
+{
+	char dir[PATH_MAX], name[128];
+	const char *base;
+	int rc;
+
+	*out = NULL;
+	if (ctx->rig) {
+		*out = ctx->rig;
+		return 0;
+	}
+	if (!ctx_simulated(ctx))
+		return ss_error_set(err, -ENODEV,
+				    "no rig of simulated drives: give --demo or --rig FILE");
+	if (ctx->demo) {
+		snprintf(name, sizeof(name), "demo");
+	} else {
+		base = strrchr(ctx->rig_file, '/');
+		base = base ? base + 1 : ctx->rig_file;
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(base, "."), base);
+	}
+	snprintf(dir, sizeof(dir), "%s/sim/%s", ctx_state_dir(ctx), name);
+	rc = make_dirs(dir, err);
+	if (rc)
+		return rc;
+	if (ctx->demo)
+		rc = sim_rig_demo(dir, &ctx->rig, err);
+	else
+		rc = sim_rig_load_file(ctx->rig_file, dir, &ctx->rig, err);
+	if (rc)
+		return rc;
+	*out = ctx->rig;
+	return 0;
+}
+
+static int ctx_protect(struct ss_ctx *ctx, struct ss_error *err)
+{
+	int rc;
+
+	if (ctx->protect_loaded)
+		return 0;
+	rc = protect_load(ctx->protect_file ? ctx->protect_file : protect_default_path(),
+			  &ctx->protect, err);
+	if (rc)
+		return rc;
+	ctx->protect_loaded = true;
+	return 0;
+}
+
+void dev_state_text(const struct dev_entry *e, char *buf, size_t len)
+{
+	static const char *const names[] = { "free", "in-use", "protected", "unknown" };
+
+	if (e->why[0])
+		snprintf(buf, len, "%s: %s", names[e->state], e->why);
+	else
+		snprintf(buf, len, "%s", names[e->state]);
+}
+
+static void apply_protect(struct ss_ctx *ctx, struct dev_entry *e)
+{
+	const char *serial = e->info.serial, *wwn = e->info.wwn;
+
+	if (!protect_match(ctx->protect, serial, wwn))
+		return;
+	e->state = DEV_PROTECTED;
+	snprintf(e->why, sizeof(e->why), "listed in %s",
+		 ctx->protect_file ? ctx->protect_file : protect_default_path());
+}
+
+static void apply_usage(const char *sysroot, const struct sysdisk *sd, struct dev_entry *e)
+{
+	struct sysdisk_usage u;
+	struct ss_error err = { 0 };
+
+	if (sysdisk_in_use(sysroot, sd, &u, &err)) {
+		e->state = DEV_UNKNOWN;
+		snprintf(e->why, sizeof(e->why), "cannot check whether it is in use: %s",
+			 err.msg);
+		return;
+	}
+	if (u.in_use) {
+		e->state = DEV_IN_USE;
+		snprintf(e->why, sizeof(e->why), "%s", u.reason);
+	}
+}
+
+/* What sysfs knows, for disks we cannot (or may not) send commands to. */
+static void info_from_sysfs(const struct sysdisk *sd, struct drive_info *i)
+{
+	memset(i, 0, sizeof(*i));
+	snprintf(i->vendor, sizeof(i->vendor), "%s", sd->vendor);
+	snprintf(i->model, sizeof(i->model), "%s", sd->model);
+	snprintf(i->serial, sizeof(i->serial), "%s", sd->serial);
+	snprintf(i->firmware, sizeof(i->firmware), "%s", sd->rev);
+	snprintf(i->wwn, sizeof(i->wwn), "%s", sd->wwn);
+	i->tran = sd->tran_id;
+	i->logical_block = sd->logical_block ? sd->logical_block : 512;
+	i->physical_block = sd->physical_block ? sd->physical_block : i->logical_block;
+	i->capacity_blocks = sd->size_bytes / i->logical_block;
+	i->rpm = sd->rotational ? 0 : 1;
+}
+
+static int open_sim(struct ss_ctx *ctx, const char *spec, struct drive **out,
+		    struct dev_entry *e, struct ss_error *err)
+{
+	struct sim_rig *rig;
+	struct sim_drive *sd;
+	struct transport *t;
+	int rc;
+
+	rc = ctx_rig(ctx, &rig, err);
+	if (rc) {
+		if (rc == -ENODEV)
+			return ss_error_set(err, -ENODEV,
+					    "%s names a simulated drive; give --demo or --rig FILE",
+					    spec);
+		return rc;
+	}
+	sd = sim_rig_find(rig, spec + 4);
+	if (!sd)
+		return ss_error_set(err, -ENOENT,
+				    "%s: no such drive in the rig (see 'shortstroke list')", spec);
+	rc = transport_open_sim(sd, &t, err);
+	if (rc)
+		return rc;
+	snprintf(t->name, sizeof(t->name), "%s", spec);
+	e->sim = true;
+	snprintf(e->node, sizeof(e->node), "%s", spec);
+	return drive_new(t, TRAN_UNKNOWN, out, err);
+}
+
+static int open_real(struct ss_ctx *ctx, const char *spec, bool for_write, struct drive **out,
+		     struct dev_entry *e, struct ss_error *err)
+{
+	struct sysdisk sd;
+	struct transport *t;
+	int rc;
+
+	rc = sysdisk_lookup(ctx->sysroot, spec, &sd, err);
+	if (rc)
+		return rc;
+	snprintf(e->node, sizeof(e->node), "%s", sd.devnode);
+	e->tran_hint = sd.tran_id;
+	info_from_sysfs(&sd, &e->info);
+	apply_usage(ctx->sysroot, &sd, e);
+	if (ctx->sysroot && strcmp(ctx->sysroot, "/"))
+		return ss_error_set(err, -ENODEV,
+				    "%s: is part of the captured tree %s; no commands can be sent "
+				    "to it", spec, ctx->sysroot);
+	rc = transport_open_sgio(sd.devnode, !for_write, &t, err);
+	if (rc)
+		return rc;
+	snprintf(t->name, sizeof(t->name), "%s", spec);
+	return drive_new(t, sd.tran_id, out, err);
+}
+
+int device_open(struct ss_ctx *ctx, const char *spec, bool for_write, struct drive **out,
+		struct dev_entry *e, struct ss_error *err)
+{
+	int rc;
+
+	*out = NULL;
+	memset(e, 0, sizeof(*e));
+	snprintf(e->spec, sizeof(e->spec), "%s", spec);
+	rc = ctx_protect(ctx, err);
+	if (rc)
+		return rc;
+	if (!strncmp(spec, "sim:", 4))
+		rc = open_sim(ctx, spec, out, e, err);
+	else
+		rc = open_real(ctx, spec, for_write, out, e, err);
+	if (rc)
+		return rc;
+	rc = drive_identify(*out, &e->info, err);
+	if (rc) {
+		drive_free(*out);
+		*out = NULL;
+		return rc;
+	}
+	e->identified = true;
+	apply_protect(ctx, e);
+	return 0;
+}
+
+int device_check_safe(const struct dev_entry *e, bool force, struct ss_error *err)
+{
+	char state[300];
+
+	if (e->state == DEV_FREE || force)
+		return 0;
+	dev_state_text(e, state, sizeof(state));
+	return ss_error_set(err, -EPERM, "%s: refused, the disk is %s (--force overrides)",
+			    e->spec, state);
+}
+
+static int list_sim(struct ss_ctx *ctx, struct dev_entry **out, size_t *n, struct ss_error *err)
+{
+	struct sim_rig *rig;
+	struct dev_entry *v;
+	unsigned count;
+	int rc;
+
+	rc = ctx_rig(ctx, &rig, err);
+	if (rc)
+		return rc;
+	count = sim_rig_count(rig);
+	v = calloc(count ? count : 1, sizeof(*v));
+	if (!v)
+		return ss_error_set(err, -ENOMEM, "out of memory");
+	*n = 0;
+	for (unsigned i = 0; i < count; i++) {
+		char spec[160];
+		struct drive *d;
+		struct ss_error e2 = { 0 };
+
+		snprintf(spec, sizeof(spec), "sim:%s", sim_drive_id(sim_rig_drive(rig, i)));
+		if (device_open(ctx, spec, false, &d, &v[*n], &e2))
+			continue; /* a drive that does not answer is not listed */
+		drive_free(d);
+		(*n)++;
+	}
+	*out = v;
+	return 0;
+}
+
+static int list_real(struct ss_ctx *ctx, struct dev_entry **out, size_t *n, struct ss_error *err)
+{
+	struct sysdisk *disks = NULL;
+	struct dev_entry *v;
+	size_t count = 0;
+	bool captured = ctx->sysroot && strcmp(ctx->sysroot, "/");
+	int rc;
+
+	rc = sysdisk_enumerate(ctx->sysroot, &disks, &count, err);
+	if (rc)
+		return rc;
+	v = calloc(count ? count : 1, sizeof(*v));
+	if (!v) {
+		sysdisk_free_list(disks);
+		return ss_error_set(err, -ENOMEM, "out of memory");
+	}
+	*n = 0;
+	for (size_t i = 0; i < count; i++) {
+		struct dev_entry *e = &v[*n];
+		struct transport *t;
+		struct drive *d;
+		struct ss_error e2 = { 0 };
+
+		if (!disks[i].sgio)
+			continue; /* virtio, NVMe: not ours to talk to */
+		snprintf(e->spec, sizeof(e->spec), "%s", disks[i].devnode);
+		snprintf(e->node, sizeof(e->node), "%s", disks[i].devnode);
+		e->tran_hint = disks[i].tran_id;
+		info_from_sysfs(&disks[i], &e->info);
+		apply_usage(ctx->sysroot, &disks[i], e);
+		if (!captured && transport_open_sgio(disks[i].devnode, true, &t, &e2) == 0) {
+			if (drive_new(t, disks[i].tran_id, &d, &e2))
+				transport_close(t);
+			else if (drive_identify(d, &e->info, &e2) == 0)
+				e->identified = true;
+			else
+				info_from_sysfs(&disks[i], &e->info);
+			drive_free(d);
+		}
+		if (!e->identified)
+			snprintf(e->error, sizeof(e->error), "%s", e2.msg);
+		apply_protect(ctx, e);
+		(*n)++;
+	}
+	sysdisk_free_list(disks);
+	*out = v;
+	return 0;
+}
+
+int devices_list(struct ss_ctx *ctx, struct dev_entry **out, size_t *n, struct ss_error *err)
+{
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	rc = ctx_protect(ctx, err);
+	if (rc)
+		return rc;
+	if (ctx_simulated(ctx))
+		return list_sim(ctx, out, n, err);
+	return list_real(ctx, out, n, err);
+}

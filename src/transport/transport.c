@@ -1,0 +1,61 @@
+#include <errno.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "shortstroke/transport.h"
+
+int transport_init(struct transport *t, const struct transport_ops *ops,
+		   void *priv, const char *name, struct ss_error *err)
+{
+	if (!t || !ops || !ops->name || !ops->exec || !ops->close)
+		return ss_error_set(err, -EINVAL,
+				    "transport backend is missing a required hook");
+	memset(t, 0, sizeof(*t));
+	t->ops = ops;
+	t->priv = priv;
+	snprintf(t->name, sizeof(t->name), "%s", name ? name : "");
+	return 0;
+}
+
+int transport_exec(struct transport *t, struct xcmd *c, struct ss_error *err)
+{
+	int rc;
+
+	if (!t || !c || c->cdb_len == 0 || c->cdb_len > sizeof(c->cdb))
+		return ss_error_set(err, -EINVAL, "malformed command");
+	if (c->dir != XFER_NONE && (!c->data || c->data_len == 0))
+		return ss_error_set(err, -EINVAL, "data transfer without a buffer");
+	c->status = 0;
+	c->sense_len = 0;
+	c->resid = 0;
+	c->duration_ns = 0;
+	rc = t->ops->exec(t, c, err);
+	if (t->trace)
+		t->trace(t->trace_arg, c, rc);
+	return rc;
+}
+
+void transport_set_trace(struct transport *t, transport_trace_fn fn, void *arg)
+{
+	t->trace = fn;
+	t->trace_arg = arg;
+}
+
+void transport_close(struct transport *t)
+{
+	if (t)
+		t->ops->close(t);
+}
+
+const char *xfer_dir_name(enum xfer_dir d)
+{
+	switch (d) {
+	case XFER_FROM_DEV:
+		return "in";
+	case XFER_TO_DEV:
+		return "out";
+	default:
+		return "none";
+	}
+}

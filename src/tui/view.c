@@ -1,0 +1,257 @@
+/* view.c - draw the model: title, drive table, detail pane, key line. */
+#include <curses.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/record.h"
+#include "shortstroke/units.h"
+#include "tui.h"
+
+enum { PAIR_TITLE = 1, PAIR_FREE, PAIR_INUSE, PAIR_PROTECTED, PAIR_HEAD };
+
+static bool colour;
+
+void tui_colors_init(void)
+{
+	colour = has_colors() && getenv("NO_COLOR") == NULL;
+	if (!colour)
+		return;
+	start_color();
+	use_default_colors();
+	init_pair(PAIR_TITLE, COLOR_BLACK, COLOR_CYAN);
+	init_pair(PAIR_FREE, COLOR_GREEN, -1);
+	init_pair(PAIR_INUSE, COLOR_YELLOW, -1);
+	init_pair(PAIR_PROTECTED, COLOR_RED, -1);
+	init_pair(PAIR_HEAD, COLOR_CYAN, -1);
+}
+
+static attr_t attr_title(void)
+{
+	return colour ? COLOR_PAIR(PAIR_TITLE) | A_BOLD : A_REVERSE | A_BOLD;
+}
+
+static attr_t attr_state(enum dev_state s)
+{
+	switch (s) {
+	case DEV_FREE:
+		return colour ? COLOR_PAIR(PAIR_FREE) : A_NORMAL;
+	case DEV_IN_USE:
+	case DEV_UNKNOWN:
+		return colour ? COLOR_PAIR(PAIR_INUSE) : A_UNDERLINE;
+	default:
+		return colour ? COLOR_PAIR(PAIR_PROTECTED) | A_BOLD : A_BOLD;
+	}
+}
+
+struct tcol {
+	const char *name;
+	int width;
+	int min_cols;	/* screen width needed to show it */
+};
+
+static const struct tcol tcols[] = {
+	{ "DEVICE", 14, 0 },  { "TRAN", 5, 0 },	   { "MODEL", 22, 0 },
+	{ "SERIAL", 18, 100 }, { "SIZE", 9, 0 },   { "NATIVE", 9, 70 },
+	{ "LIMITED", 8, 60 }, { "RPM", 6, 90 },    { "STATE", 0, 0 },
+};
+#define NTCOLS (sizeof(tcols) / sizeof(tcols[0]))
+
+static void cell(const struct dev_entry *e, unsigned c, char *buf, size_t len)
+{
+	const struct drive_info *i = &e->info;
+	char h[32];
+
+	buf[0] = '\0';
+	switch (c) {
+	case 0:
+		snprintf(buf, len, "%s", e->spec);
+		break;
+	case 1:
+		snprintf(buf, len, "%s", drive_tran_name(i->tran));
+		break;
+	case 2:
+		snprintf(buf, len, "%s", i->model);
+		break;
+	case 3:
+		snprintf(buf, len, "%s", i->serial);
+		break;
+	case 4:
+		snprintf(buf, len, "%s", size_human(i->capacity_blocks * i->logical_block, h,
+						    sizeof(h)));
+		break;
+	case 5:
+		if (i->native_blocks)
+			snprintf(buf, len, "%s",
+				 size_human(i->native_blocks * i->logical_block, h, sizeof(h)));
+		else
+			snprintf(buf, len, "-");
+		break;
+	case 6:
+		if (!i->native_blocks)
+			snprintf(buf, len, "-");
+		else if (i->capacity_blocks < i->native_blocks)
+			snprintf(buf, len, "%.0f%%",
+				 100.0 * (double)i->capacity_blocks / (double)i->native_blocks);
+		else
+			snprintf(buf, len, "no");
+		break;
+	case 7:
+		if (i->rpm > 1)
+			snprintf(buf, len, "%u", i->rpm);
+		else
+			snprintf(buf, len, i->rpm == 1 ? "ssd" : "-");
+		break;
+	case 8:
+		dev_state_text(e, buf, len);
+		break;
+	}
+}
+
+static void draw_row(int y, const struct tui_model *m, const struct dev_entry *e, bool sel)
+{
+	int x = 1;
+	char buf[256];
+
+	if (sel)
+		attron(A_REVERSE);
+	mvhline(y, 0, ' ', COLS);
+	for (unsigned c = 0; c < NTCOLS && x < COLS; c++) {
+		int w = tcols[c].width ? tcols[c].width : COLS - x - 1;
+
+		if (tcols[c].min_cols > COLS)
+			continue;
+		if (e)
+			cell(e, c, buf, sizeof(buf));
+		else
+			snprintf(buf, sizeof(buf), "%s", tcols[c].name);
+		if (e && c == NTCOLS - 1 && !sel)
+			attron(attr_state(e->state));
+		mvaddnstr(y, x, buf, w > 0 ? w : 0);
+		if (e && c == NTCOLS - 1 && !sel)
+			attroff(attr_state(e->state));
+		x += w + 1;
+	}
+	if (sel)
+		attroff(A_REVERSE);
+	(void)m;
+}
+
+static void draw_detail(int y0, int h, const struct tui_model *m)
+{
+	const struct dev_entry *e = &m->devs[m->sel];
+	struct record *r = record_new();
+	unsigned n, rows, col_w;
+	const char *label, *text;
+	char buf[512];
+
+	describe_drive(r, e);
+	n = record_count(r);
+	/* two columns of fields when the screen is wide enough */
+	rows = (COLS >= 120 && (int)n > h) ? (n + 1) / 2 : n;
+	col_w = rows < n ? (unsigned)COLS / 2 : (unsigned)COLS;
+	for (unsigned i = 0; i < n; i++) {
+		int y = y0 + (int)(i % rows);
+		int x = 1 + (int)((i / rows) * col_w);
+
+		if (y >= y0 + h)
+			continue;
+		record_line(r, i, &label, &text);
+		attron(A_BOLD);
+		mvaddnstr(y, x, label, 16);
+		attroff(A_BOLD);
+		snprintf(buf, sizeof(buf), "%s", text);
+		if (x + 17 < COLS)
+			mvaddnstr(y, x + 17, buf, (int)col_w - 19 > 0 ? (int)col_w - 19 : 0);
+	}
+	record_free(r);
+}
+
+static void draw_help(void)
+{
+	static const char *const lines[] = {
+		"shortstroke - keys",
+		"",
+		"  Up/Down, j/k   move the selection",
+		"  Home/End, g/G  first / last drive",
+		"  PgUp/PgDn      ten drives up / down",
+		"  R, F5          rescan the drives",
+		"  ?              this help",
+		"  q              quit",
+		"",
+		"The detail pane shows what 'shortstroke info' prints for the",
+		"selected drive. STATE tells whether a drive is free to change,",
+		"in use (mounted, a RAID/LVM member, has partitions) or protected",
+		"(listed in the protect file).",
+		"",
+		"Press any key to close.",
+	};
+	int n = (int)(sizeof(lines) / sizeof(lines[0])), w = 68;
+	int y0 = (LINES - n - 2) / 2, x0 = (COLS - w) / 2;
+
+	if (y0 < 0)
+		y0 = 0;
+	if (x0 < 0)
+		x0 = 0;
+	for (int i = 0; i < n + 2; i++) {
+		attron(attr_title());
+		mvhline(y0 + i, x0, ' ', w);
+		if (i > 0 && i <= n)
+			mvaddnstr(y0 + i, x0 + 2, lines[i - 1], w - 4);
+		attroff(attr_title());
+	}
+}
+
+void tui_draw(const struct tui_model *m)
+{
+	int list_h, y, detail_y;
+	char buf[256];
+
+	erase();
+	attron(attr_title());
+	mvhline(0, 0, ' ', COLS);
+	snprintf(buf, sizeof(buf), " shortstroke - %s - %zu drive%s", m->source, m->n,
+		 m->n == 1 ? "" : "s");
+	mvaddnstr(0, 0, buf, COLS);
+	attroff(attr_title());
+
+	/* drive table: up to half the screen */
+	list_h = (LINES - 4) / 2;
+	if (list_h < 1)
+		list_h = 1;
+	attron(colour ? COLOR_PAIR(PAIR_HEAD) | A_BOLD : A_BOLD);
+	draw_row(1, m, NULL, false);
+	attroff(colour ? COLOR_PAIR(PAIR_HEAD) | A_BOLD : A_BOLD);
+	{
+		struct tui_model *mm = (struct tui_model *)m;
+
+		if (mm->sel < mm->top)
+			mm->top = mm->sel;
+		if (mm->sel >= mm->top + (size_t)list_h)
+			mm->top = mm->sel - (size_t)list_h + 1;
+	}
+	y = 2;
+	for (size_t i = m->top; i < m->n && y < 2 + list_h; i++, y++)
+		draw_row(y, m, &m->devs[i], i == m->sel);
+	if (m->n == 0)
+		mvaddnstr(2, 1, "No disks that shortstroke can talk to. Try --demo.", COLS - 2);
+
+	detail_y = 2 + (m->n < (size_t)list_h ? (int)m->n : list_h) + 1;
+	if (m->n) {
+		attron(attr_title());
+		mvhline(detail_y - 1 + 0, 0, ACS_HLINE, COLS);
+		snprintf(buf, sizeof(buf), " %s ", m->devs[m->sel].spec);
+		mvaddnstr(detail_y - 1, 2, buf, COLS - 4);
+		attroff(attr_title());
+		draw_detail(detail_y, LINES - 1 - detail_y, m);
+	}
+
+	attron(A_REVERSE);
+	mvhline(LINES - 1, 0, ' ', COLS);
+	snprintf(buf, sizeof(buf), " j/k move  ? help  R rescan  q quit  |  %s", m->status);
+	mvaddnstr(LINES - 1, 0, buf, COLS);
+	attroff(A_REVERSE);
+	if (m->help)
+		draw_help();
+	refresh();
+}

@@ -1,0 +1,66 @@
+# list against the demo rig, a rig file, a captured sysfs tree and this host
+
+run "$PROG" --demo list
+expect "list --demo" 0 "sim:sas15k +sas +HUS154545VLS300"
+golden list_demo.txt
+
+run "$PROG" list --demo -J
+expect "list -J (global option after the command)" 0
+golden list_demo.json
+json_check "list -J: six drives, numbers as numbers" \
+	"len(d['drives']) == 6 and all(isinstance(x['size'], int) for x in d['drives'])"
+json_check "list -J: the 15K450 holds 879,097,968 blocks of 512" \
+	"[x['size'] for x in d['drives'] if x['device'] == 'sim:sas15k'] == [879097968 * 512]"
+json_check "list -J: the disk with an HPA is limited to a percent of native" \
+	"[0 < x['limited'] < 100 for x in d['drives'] if x['device'] == 'sim:sata-hpa'] == [True]"
+json_check "list -J: unlimited ATA disks say limited false" \
+	"[x['limited'] for x in d['drives'] if x['device'] == 'sim:sata250'] == [False]"
+
+run "$PROG" --demo list -o DEVICE,SIZE -n -r -b
+expect "list -o -n -r -b" 0 "^sim:sas15k 450098159616$"
+if printf '%s\n' "$OUT" | grep -q DEVICE; then fail "list -n prints no header" "$OUT"; else pass "list -n prints no header"; fi
+
+run "$PROG" --demo list -o +WWN,METHODS
+expect "list -o +WWN appends" 0 "STATE +WWN +METHODS"
+
+run "$PROG" --demo list --list-columns
+expect "list --list-columns" 0 "LIMITED +no, or the percent"
+
+run "$PROG" --demo list -o DEVICE,BOGUS
+expect "list: unknown column is a usage error" 2 "" "unknown column: BOGUS"
+
+run "$PROG" --demo list extra
+expect "list: stray argument is a usage error" 2 "" "unexpected argument 'extra'"
+
+# the protect file marks a drive protected (by serial or WWN)
+serial=$("$PROG" --demo list -o DEVICE,SERIAL -n -r | awk '$1 == "sim:sata250" { print $2 }')
+printf '# test\nserial:%s\n' "$serial" >"$SHORTSTROKE_PROTECT_FILE"
+run "$PROG" --demo list -o DEVICE,STATE -r -n
+expect "list: a protected drive says so" 0 "^sim:sata250 protected:"
+rm -f "$SHORTSTROKE_PROTECT_FILE"
+
+# a rig file of our own, loaded through the same parser
+"$PROG" --demo list -o DEVICE -n -r >/dev/null
+cat >"$TMP/rig.json" <<'RIG'
+{ "drives": [
+  { "id": "one", "personality": "sas", "vendor": "SEAGATE", "model": "ST3300657SS",
+    "serial": "3SJ0TEST", "firmware": "0008", "wwn": "5000c50012345678",
+    "blocks": 585937500, "logical_block": 512, "physical_block": 512, "rpm": 15000,
+    "form_factor": "3.5" }
+] }
+RIG
+run "$PROG" --rig "$TMP/rig.json" list -J
+json_check "list --rig FILE" "[x['model'] for x in d['drives']] == ['ST3300657SS']"
+SHORTSTROKE_RIG="$TMP/rig.json" run "$PROG" list -o DEVICE -n
+expect "SHORTSTROKE_RIG names the rig" 0 "^sim:one$"
+
+# a captured sysfs tree: enumeration and in-use reasons without a device
+run "$PROG" --sysroot "$HERE/../data/sysroot" list -o DEVICE,TRAN,STATE -r
+expect "list --sysroot: captured disks with their state" 0 "^/dev/"
+golden list_sysroot.txt
+
+# this machine: no disk we can talk to is an empty table, exit 0
+if [ ! -e /sys/class/scsi_disk ] || [ -z "$(ls /sys/class/scsi_disk 2>/dev/null)" ]; then
+	run "$PROG" list -J
+	expect "list on a machine without SCSI/ATA disks" 0 '"drives": \[ *\]'
+fi

@@ -1,0 +1,96 @@
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "shortstroke/units.h"
+
+static void test_size_units(void **state)
+{
+	struct size_spec s;
+
+	(void)state;
+	assert_int_equal(size_parse("44GB", &s, NULL), 0);
+	assert_int_equal(s.kind, SIZE_BYTES);
+	assert_true(s.bytes == 44000000000ULL);
+	assert_int_equal(size_parse("41GiB", &s, NULL), 0);
+	assert_true(s.bytes == 41ULL << 30);
+	assert_int_equal(size_parse("44G", &s, NULL), 0); /* util-linux: G is GiB */
+	assert_true(s.bytes == 44ULL << 30);
+	assert_int_equal(size_parse("1.5T", &s, NULL), 0);
+	assert_true(s.bytes == (3ULL << 40) / 2);
+	assert_int_equal(size_parse("2TB", &s, NULL), 0);
+	assert_true(s.bytes == 2000000000000ULL);
+	assert_int_equal(size_parse("512B", &s, NULL), 0);
+	assert_true(s.bytes == 512);
+	assert_int_equal(size_parse("10%", &s, NULL), 0);
+	assert_int_equal(s.kind, SIZE_PERCENT);
+	assert_true(s.percent == 10.0);
+	assert_int_equal(size_parse("879097968", &s, NULL), 0);
+	assert_int_equal(s.kind, SIZE_BLOCKS);
+	assert_true(s.blocks == 879097968ULL);
+}
+
+static void test_size_bad(void **state)
+{
+	struct ss_error err;
+	struct size_spec s;
+	const char *bad[] = { "", "0", "0G", "-5G", "G", "10XB", "101%", "1.5", "abc",
+			      "99999999999999999999999", "20000000P", " 5G", "5 G" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		memset(&err, 0, sizeof(err));
+		assert_int_not_equal(size_parse(bad[i], &s, &err), 0);
+		assert_true(err.code < 0);
+		if (bad[i][0])
+			assert_non_null(strstr(err.msg, bad[i]));
+	}
+}
+
+static void test_u64(void **state)
+{
+	uint64_t v;
+
+	(void)state;
+	assert_int_equal(u64_parse("0x10", &v), 0);
+	assert_true(v == 16);
+	assert_int_equal(u64_parse("18446744073709551615", &v), 0);
+	assert_true(v == UINT64_MAX);
+	assert_int_not_equal(u64_parse("18446744073709551616", &v), 0);
+	assert_int_not_equal(u64_parse("-1", &v), 0);
+	assert_int_not_equal(u64_parse("12x", &v), 0);
+	assert_int_not_equal(u64_parse("", &v), 0);
+}
+
+static void test_human(void **state)
+{
+	char buf[32];
+
+	(void)state;
+	assert_string_equal(size_human(879097968ULL * 512, buf, sizeof(buf)), "450 GB");
+	assert_string_equal(size_human(488397168ULL * 512, buf, sizeof(buf)), "250 GB");
+	assert_string_equal(size_human(2000398934016ULL, buf, sizeof(buf)), "2.00 TB");
+	assert_string_equal(size_human(999, buf, sizeof(buf)), "999 B");
+	assert_string_equal(size_human(1500000, buf, sizeof(buf)), "1.50 MB");
+	assert_string_equal(duration_human(3725, buf, sizeof(buf)), "1h02m");
+	assert_string_equal(duration_human(187, buf, sizeof(buf)), "3m07s");
+	assert_string_equal(duration_human(12.4, buf, sizeof(buf)), "12s");
+	assert_string_equal(duration_human(-1, buf, sizeof(buf)), "0s");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_size_units),
+		cmocka_unit_test(test_size_bad),
+		cmocka_unit_test(test_u64),
+		cmocka_unit_test(test_human),
+	};
+
+	return cmocka_run_group_tests_name("units", tests, NULL, NULL);
+}
