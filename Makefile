@@ -22,6 +22,9 @@ PKGS := libatasmart json-c libudev blkid mount fdisk ncursesw liburing
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wstrict-prototypes \
 	-Wmissing-prototypes -Wno-unused-parameter -Wno-format-truncation
+ifneq ($(findstring clang,$(CC)),)
+WARN += -Wno-unknown-warning-option
+endif
 CFLAGS_BASE := -std=gnu11 -g -D_GNU_SOURCE -Iinclude -Isrc -MMD -MP $(WARN)
 ifeq ($(SAN),1)
 CFLAGS_OPT := -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \

@@ -54,6 +54,8 @@ struct dev_entry {
 	enum dev_state state;
 	char why[256];		/* reason for IN_USE / PROTECTED / UNKNOWN */
 	enum drive_tran tran_hint;	/* from sysfs for real disks */
+	char sys_serial[65];	/* serial and WWN as sysfs/udev show them */
+	char sys_wwn[65];
 	bool identified;
 	struct drive_info info;
 	char error[512];	/* why it could not be identified */

@@ -140,9 +140,10 @@ void dev_state_text(const struct dev_entry *e, char *buf, size_t len)
 
 static void apply_protect(struct ss_ctx *ctx, struct dev_entry *e)
 {
-	const char *serial = e->info.serial, *wwn = e->info.wwn;
-
-	if (!protect_match(ctx->protect, serial, wwn))
+	/* the drive's own answer, and what sysfs/udev show (lsblk's view, which
+	 * is what people copy into the file; USB bridges may differ) */
+	if (!protect_match(ctx->protect, e->info.serial, e->info.wwn) &&
+	    !protect_match(ctx->protect, e->sys_serial, e->sys_wwn))
 		return;
 	e->state = DEV_PROTECTED;
 	snprintf(e->why, sizeof(e->why), "listed in %s",
@@ -167,6 +168,19 @@ static void apply_usage(const char *sysroot, const struct sysdisk *sd, struct de
 }
 
 /* What sysfs knows, for disks we cannot (or may not) send commands to. */
+static bool captured_tree(const struct ss_ctx *ctx)
+{
+	return ctx->sysroot && *ctx->sysroot && strcmp(ctx->sysroot, "/");
+}
+
+static void entry_from_sysfs(struct dev_entry *e, const struct sysdisk *sd)
+{
+	snprintf(e->node, sizeof(e->node), "%s", sd->devnode);
+	snprintf(e->sys_serial, sizeof(e->sys_serial), "%s", sd->serial);
+	snprintf(e->sys_wwn, sizeof(e->sys_wwn), "%s", sd->wwn);
+	e->tran_hint = sd->tran_id;
+}
+
 static void info_from_sysfs(const struct sysdisk *sd, struct drive_info *i)
 {
 	memset(i, 0, sizeof(*i));
@@ -221,11 +235,10 @@ static int open_real(struct ss_ctx *ctx, const char *spec, bool for_write, struc
 	rc = sysdisk_lookup(ctx->sysroot, spec, &sd, err);
 	if (rc)
 		return rc;
-	snprintf(e->node, sizeof(e->node), "%s", sd.devnode);
-	e->tran_hint = sd.tran_id;
+	entry_from_sysfs(e, &sd);
 	info_from_sysfs(&sd, &e->info);
 	apply_usage(ctx->sysroot, &sd, e);
-	if (ctx->sysroot && strcmp(ctx->sysroot, "/"))
+	if (captured_tree(ctx))
 		return ss_error_set(err, -ENODEV,
 				    "%s: is part of the captured tree %s; no commands can be sent "
 				    "to it", spec, ctx->sysroot);
@@ -310,7 +323,7 @@ static int list_real(struct ss_ctx *ctx, struct dev_entry **out, size_t *n, stru
 	struct sysdisk *disks = NULL;
 	struct dev_entry *v;
 	size_t count = 0;
-	bool captured = ctx->sysroot && strcmp(ctx->sysroot, "/");
+	bool captured = captured_tree(ctx);
 	int rc;
 
 	rc = sysdisk_enumerate(ctx->sysroot, &disks, &count, err);
@@ -331,8 +344,7 @@ static int list_real(struct ss_ctx *ctx, struct dev_entry **out, size_t *n, stru
 		if (!disks[i].sgio)
 			continue; /* virtio, NVMe: not ours to talk to */
 		snprintf(e->spec, sizeof(e->spec), "%s", disks[i].devnode);
-		snprintf(e->node, sizeof(e->node), "%s", disks[i].devnode);
-		e->tran_hint = disks[i].tran_id;
+		entry_from_sysfs(e, &disks[i]);
 		info_from_sysfs(&disks[i], &e->info);
 		apply_usage(ctx->sysroot, &disks[i], e);
 		if (!captured && transport_open_sgio(disks[i].devnode, true, &t, &e2) == 0) {

@@ -64,3 +64,19 @@ if [ ! -e /sys/class/scsi_disk ] || [ -z "$(ls /sys/class/scsi_disk 2>/dev/null)
 	run "$PROG" list -J
 	expect "list on a machine without SCSI/ATA disks" 0 '"drives": \[ *\]'
 fi
+
+# protect: add a drive by device, see it, remove it
+run "$PROG" --demo protect add sim:sas15k
+expect "protect add DEVICE lists serial and WWN" 0 "^serial .*: protected" 
+run "$PROG" protect -r -n
+expect "protect list" 0 "^wwn "
+run "$PROG" --demo list -o DEVICE,STATE -r -n
+expect "protected drive in list" 0 "^sim:sas15k protected:"
+run "$PROG" --demo protect remove sim:sas15k
+expect "protect remove DEVICE" 0 "no longer protected"
+run "$PROG" --demo list -o DEVICE,STATE -r -n
+expect "drive free again" 0 "^sim:sas15k free$"
+run "$PROG" protect add --serial 'bad value with spaces'
+expect "protect add: invalid value" 2
+run "$PROG" protect add
+expect "protect add: nothing named" 2 "" "name one DEVICE"

@@ -1,0 +1,100 @@
+/* sysdisk.h - the disks of this machine as the kernel sees them: list them,
+ * turn a path a person typed into one of them (or a clear refusal), and
+ * tell whether one is in use.
+ *
+ * Everything here takes a sysroot. NULL or "/" means the running system:
+ * disks are enumerated with libudev and device nodes are real block
+ * devices. Any other directory is a captured tree (tests, bug reports):
+ * <sysroot>/sys, <sysroot>/proc/self/mountinfo, <sysroot>/proc/swaps and
+ * <sysroot>/dev are read instead, and nothing of the host is touched.
+ *
+ * Stand-in device nodes under a sysroot: <sysroot>/dev/<name> may be a
+ * regular file (it holds the disk's first bytes, for libblkid). Its
+ * major:minor then comes from the sidecar <sysroot>/dev/.devnums, one
+ * "<name> <major>:<minor>" per line ('#' comments allowed), where <name>
+ * is the path below <sysroot>/dev ("sda", "mapper/vg-root"). A regular
+ * file not listed there is "not a block device", as outside a sysroot.
+ */
+#ifndef SHORTSTROKE_SYSDISK_H
+#define SHORTSTROKE_SYSDISK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "shortstroke/drive.h"
+#include "shortstroke/error.h"
+
+/* One whole disk. Strings are "" when unknown. */
+struct sysdisk {
+	char name[32];		/* kernel name: "sda" */
+	char devnode[64];	/* "/dev/sda" (as on the system, no sysroot) */
+	char sg[32];		/* "/dev/sg0", "" when there is no sg node */
+	unsigned major, minor;
+	uint64_t size_bytes;	/* sysfs size x 512 */
+	uint32_t logical_block;
+	uint32_t physical_block;
+	bool rotational;
+	bool removable;
+	bool sgio;		/* a SCSI device SG_IO can talk to */
+	char tran[8];		/* as lsblk: "sata" "sas" "usb" "fc" "iscsi"
+				 * "scsi" "virtio" "nvme" or "" */
+	enum drive_tran tran_id;	/* the same, for drive_new()'s hint */
+	char vendor[17];
+	char model[65];
+	char rev[17];
+	char serial[65];
+	char wwn[65];		/* "0x5000c500a1b2c3d4" (naa), "eui.…", "" */
+};
+
+/*
+ * All whole disks, sorted by major:minor. Loop, ram, zram, md, dm, optical
+ * (sr) devices and partitions are left out; virtio and NVMe disks are
+ * listed with sgio false. *out is malloc'ed (free with sysdisk_free_list);
+ * with no disks *out is NULL and *n 0.
+ */
+int sysdisk_enumerate(const char *sysroot, struct sysdisk **out, size_t *n,
+		      struct ss_error *err);
+void sysdisk_free_list(struct sysdisk *list);
+
+/*
+ * Resolve what a person named (/dev/sda, /dev/disk/by-id/..., a symlink)
+ * to a whole disk we may talk to through SG_IO, and fill *out. Errors,
+ * each with a one-line message naming the device and why:
+ *   -ENOENT      no such device
+ *   -ENOTBLK     not a block device
+ *   -EINVAL      a partition ("… is a partition of /dev/sda; name the
+ *                whole disk")
+ *   -EOPNOTSUPP  loop, ram, zram, md, dm, virtio, NVMe, optical: not a
+ *                SCSI or ATA disk
+ *   -ENODEV      a block device the kernel (sysfs) does not know
+ */
+int sysdisk_lookup(const char *sysroot, const char *path, struct sysdisk *out,
+		   struct ss_error *err);
+
+/* Why a disk must not be touched. in_use is the OR of the rest. */
+struct sysdisk_usage {
+	bool in_use;
+	bool mounted;		/* the disk or a partition is mounted */
+	bool system;		/* holds /, /boot, /boot/efi, /usr or /var */
+	bool swap;		/* the disk or a partition is active swap */
+	bool held;		/* md, dm/LVM or another holder */
+	bool partitions;	/* the kernel sees partitions on it */
+	bool signature;		/* partition table or fs/RAID/LVM signature */
+	bool unprobed;		/* could not be probed: in use to be safe */
+	char reason[400];	/* "mounted at /srv; has partitions sdb1", "" */
+};
+
+/*
+ * Look for every reason not to touch disk d (from sysdisk_enumerate or
+ * sysdisk_lookup): mountinfo (libmount, through md/dm too), swaps,
+ * sysfs holders and partitions, and a read-only libblkid probe of the
+ * device node. A node that cannot be opened is reported as "could not be
+ * probed: <why>" and counts as in use; that is not an error. Errors
+ * (negative) are only for what makes the check itself impossible, such
+ * as an unreadable mountinfo.
+ */
+int sysdisk_in_use(const char *sysroot, const struct sysdisk *d,
+		   struct sysdisk_usage *out, struct ss_error *err);
+
+#endif

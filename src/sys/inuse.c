@@ -1,0 +1,422 @@
+/* inuse.c - is a disk in use? Mounts (libmount), swap, sysfs holders and
+ * partitions, and on-disk signatures (libblkid, read-only).
+ *
+ * The answer errs on the safe side: whatever cannot be checked counts as
+ * in use, with the reason saying so.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <blkid.h>
+#include <libmount.h>
+
+#include "shortstroke/sysdisk.h"
+#include "sys/sysdisk_priv.h"
+
+#define MAX_PARTS 128
+#define SLAVE_DEPTH 8
+
+/* The disk and its partitions, as sysfs has them. */
+struct disk_ctx {
+	const char *root;
+	char rootbuf[PATH_MAX];
+	const struct sysdisk *d;
+	char dir[PATH_MAX];		/* real sysfs dir of the disk */
+	size_t nparts;
+	char parts[MAX_PARTS][32];	/* partition names */
+	dev_t partdev[MAX_PARTS];
+};
+
+static void reason_add(struct sysdisk_usage *u, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static bool dir_reaches_disk(const struct disk_ctx *c, const char *dir, int depth);
+static bool devno_reaches_disk(const struct disk_ctx *c, dev_t devno,
+			       char *via, size_t vlen);
+static int scan_partitions(struct disk_ctx *c);
+static void check_holders(const char *dir, struct sysdisk_usage *u);
+static int check_mounts(const struct disk_ctx *c, struct sysdisk_usage *u,
+			struct ss_error *err);
+static void check_swaps(const struct disk_ctx *c, struct sysdisk_usage *u);
+static void check_signatures(const struct disk_ctx *c, struct sysdisk_usage *u);
+
+static void reason_add(struct sysdisk_usage *u, const char *fmt, ...)
+{
+	size_t len = strlen(u->reason);
+	va_list ap;
+
+	if (len + 3 >= sizeof(u->reason))
+		return;
+	if (len) {
+		memcpy(u->reason + len, "; ", 3);
+		len += 2;
+	}
+	va_start(ap, fmt);
+	vsnprintf(u->reason + len, sizeof(u->reason) - len, fmt, ap);
+	va_end(ap);
+}
+
+/* dir is the disk, one of its partitions, or stacks on them (slaves). */
+static bool dir_reaches_disk(const struct disk_ctx *c, const char *dir, int depth)
+{
+	char sub[PATH_MAX], real[PATH_MAX];
+	size_t dl = strlen(c->dir);
+	struct dirent *de;
+	bool hit = false;
+	DIR *dp;
+
+	if (!strcmp(dir, c->dir))
+		return true;
+	if (!strncmp(dir, c->dir, dl) && dir[dl] == '/' && !strchr(dir + dl + 1, '/'))
+		return true;	/* a partition: <disk>/<part> */
+	if (depth >= SLAVE_DEPTH)
+		return false;
+	if (snprintf(sub, sizeof(sub), "%s/slaves", dir) >= (int)sizeof(sub))
+		return false;
+	dp = opendir(sub);
+	if (!dp)
+		return false;
+	while (!hit && (de = readdir(dp))) {
+		char link[PATH_MAX];
+
+		if (de->d_name[0] == '.')
+			continue;
+		if (snprintf(link, sizeof(link), "%s/%s", sub, de->d_name) >=
+		    (int)sizeof(link))
+			continue;
+		if (realpath(link, real))
+			hit = dir_reaches_disk(c, real, depth + 1);
+	}
+	closedir(dp);
+	return hit;
+}
+
+/* via: the name of the stacked device in between ("md0"), "" if none. */
+static bool devno_reaches_disk(const struct disk_ctx *c, dev_t devno,
+			       char *via, size_t vlen)
+{
+	char dir[PATH_MAX];
+	bool hit;
+
+	if (via)
+		via[0] = '\0';
+	if (major(devno) == c->d->major && minor(devno) == c->d->minor)
+		return true;
+	for (size_t i = 0; i < c->nparts; i++)
+		if (c->partdev[i] == devno)
+			return true;
+	if (!major(devno))
+		return false;	/* anonymous: proc, tmpfs, btrfs subvolumes */
+	if (sys_devno_dir(c->root, major(devno), minor(devno), dir, sizeof(dir)))
+		return false;
+	hit = dir_reaches_disk(c, dir, 0);
+	if (hit && via)
+		snprintf(via, vlen, "%s", strrchr(dir, '/') + 1);
+	return hit;
+}
+
+/* Is the device path src ("/dev/sdb1") the disk or one of its partitions? */
+static bool source_is_disk(const struct disk_ctx *c, const char *src)
+{
+	if (!src || strncmp(src, "/dev/", 5))
+		return false;
+	src += 5;
+	if (!strcmp(src, c->d->name))
+		return true;
+	for (size_t i = 0; i < c->nparts; i++)
+		if (!strcmp(src, c->parts[i]))
+			return true;
+	return false;
+}
+
+static int scan_partitions(struct disk_ctx *c)
+{
+	struct dirent *de;
+	DIR *dp;
+
+	dp = opendir(c->dir);
+	if (!dp)
+		return -errno;
+	while ((de = readdir(dp))) {
+		char sub[PATH_MAX], buf[64];
+		unsigned ma, mi;
+
+		if (de->d_name[0] == '.' || c->nparts == MAX_PARTS ||
+		    strlen(de->d_name) >= sizeof(c->parts[0]))
+			continue;
+		if (snprintf(sub, sizeof(sub), "%s/%s", c->dir, de->d_name) >=
+		    (int)sizeof(sub))
+			continue;
+		if (!sys_attr_exists(sub, "partition"))
+			continue;
+		if (sys_attr_read(sub, "dev", buf, sizeof(buf)) < 0 ||
+		    sscanf(buf, "%u:%u", &ma, &mi) != 2)
+			continue;
+		strcpy(c->parts[c->nparts], de->d_name);
+		c->partdev[c->nparts++] = makedev(ma, mi);
+	}
+	closedir(dp);
+	/* readdir order is arbitrary; name them in order */
+	for (size_t i = 1; i < c->nparts; i++) {
+		for (size_t j = i; j > 0 && strverscmp(c->parts[j - 1], c->parts[j]) > 0; j--) {
+			char t[32];
+			dev_t td;
+
+			memcpy(t, c->parts[j], sizeof(t));
+			memcpy(c->parts[j], c->parts[j - 1], sizeof(t));
+			memcpy(c->parts[j - 1], t, sizeof(t));
+			td = c->partdev[j];
+			c->partdev[j] = c->partdev[j - 1];
+			c->partdev[j - 1] = td;
+		}
+	}
+	return 0;
+}
+
+static void check_holders(const char *dir, struct sysdisk_usage *u)
+{
+	char sub[PATH_MAX];
+	struct dirent *de;
+	DIR *dp;
+
+	if (snprintf(sub, sizeof(sub), "%s/holders", dir) >= (int)sizeof(sub))
+		return;
+	dp = opendir(sub);
+	if (!dp)
+		return;
+	while ((de = readdir(dp))) {
+		const char *h = de->d_name;
+
+		if (h[0] == '.')
+			continue;
+		u->held = true;
+		if (!strncmp(h, "md", 2))
+			reason_add(u, "member of %s", h);
+		else if (!strncmp(h, "dm-", 3))
+			reason_add(u, "held by %s (LVM/dm)", h);
+		else
+			reason_add(u, "held by %s", h);
+	}
+	closedir(dp);
+}
+
+static bool is_system_target(const char *t)
+{
+	static const char *const sys[] = { "/", "/boot", "/boot/efi", "/usr", "/var" };
+
+	for (size_t i = 0; i < sizeof(sys) / sizeof(sys[0]); i++)
+		if (!strcmp(t, sys[i]))
+			return true;
+	return false;
+}
+
+static int check_mounts(const struct disk_ctx *c, struct sysdisk_usage *u,
+			struct ss_error *err)
+{
+	char path[PATH_MAX], where[256] = "", sys[64] = "";
+	struct libmnt_table *tb;
+	struct libmnt_iter *it;
+	struct libmnt_fs *fs;
+
+	if (sys_join(path, sizeof(path), c->root, "/proc/self/mountinfo"))
+		return ss_error_set(err, -ENAMETOOLONG, "sysroot path too long");
+	if (access(path, R_OK) < 0)
+		return ss_error_set(err, -errno, "cannot read %s: %s", path,
+				    strerror(errno));
+	tb = mnt_new_table_from_file(path);
+	if (!tb)
+		return ss_error_set(err, -EIO, "cannot parse %s", path);
+	it = mnt_new_iter(MNT_ITER_FORWARD);
+	if (!it) {
+		mnt_unref_table(tb);
+		return ss_error_set(err, -ENOMEM, "out of memory");
+	}
+	while (mnt_table_next_fs(tb, it, &fs) == 0) {
+		const char *target = mnt_fs_get_target(fs);
+		size_t wl = strlen(where);
+		char via[64];
+
+		if (!target)
+			continue;
+		if (!devno_reaches_disk(c, mnt_fs_get_devno(fs), via, sizeof(via)) &&
+		    !source_is_disk(c, mnt_fs_get_srcpath(fs)))
+			continue;
+		if (!u->mounted || wl + strlen(target) + strlen(via) + 10 < sizeof(where))
+			snprintf(where + wl, sizeof(where) - wl, "%s%s%s%s%s",
+				 wl ? ", " : "", target, *via ? " (via " : "", via,
+				 *via ? ")" : "");
+		u->mounted = true;
+		if (is_system_target(target) && !*sys)
+			snprintf(sys, sizeof(sys), "%s", target);
+	}
+	mnt_free_iter(it);
+	mnt_unref_table(tb);
+	if (*sys) {
+		u->system = true;
+		reason_add(u, "system disk (holds %s)", sys);
+	}
+	if (u->mounted)
+		reason_add(u, "mounted at %s", where);
+	return 0;
+}
+
+static void check_swaps(const struct disk_ctx *c, struct sysdisk_usage *u)
+{
+	char path[PATH_MAX];
+	struct libmnt_table *tb;
+	struct libmnt_iter *it;
+	struct libmnt_fs *fs;
+
+	if (sys_join(path, sizeof(path), c->root, "/proc/swaps") ||
+	    access(path, R_OK) < 0)
+		return;
+	tb = mnt_new_table();
+	if (!tb)
+		return;
+	it = mnt_new_iter(MNT_ITER_FORWARD);
+	if (it && mnt_table_parse_swaps(tb, path) == 0) {
+		while (mnt_table_next_fs(tb, it, &fs) == 0) {
+			const char *src = mnt_fs_get_srcpath(fs);
+			unsigned ma, mi;
+
+			if (!src)
+				continue;
+			if (!source_is_disk(c, src) &&
+			    (sys_node_devno(c->root, src, &ma, &mi, NULL, 0, NULL) ||
+			     !devno_reaches_disk(c, makedev(ma, mi), NULL, 0)))
+				continue;
+			u->swap = true;
+			reason_add(u, "swap in use (%s)", src);
+		}
+	}
+	mnt_free_iter(it);
+	mnt_unref_table(tb);
+}
+
+static void report_signature(struct sysdisk_usage *u, blkid_probe pr)
+{
+	const char *type = NULL, *usage = NULL, *pt = NULL;
+
+	blkid_probe_lookup_value(pr, "PTTYPE", &pt, NULL);
+	blkid_probe_lookup_value(pr, "TYPE", &type, NULL);
+	blkid_probe_lookup_value(pr, "USAGE", &usage, NULL);
+	if (pt) {
+		u->signature = true;
+		reason_add(u, "partition table (%s)", pt);
+	}
+	if (!type)
+		return;
+	u->signature = true;
+	if (usage && !strcmp(usage, "filesystem"))
+		reason_add(u, "filesystem %s", type);
+	else if (usage && !strcmp(usage, "crypto"))
+		reason_add(u, "%s signature (encrypted)", type);
+	else
+		reason_add(u, "%s signature", type);
+}
+
+/* Read-only libblkid probe of the device node. */
+static void check_signatures(const struct disk_ctx *c, struct sysdisk_usage *u)
+{
+	char node[PATH_MAX];
+	blkid_probe pr;
+	int fd, r;
+
+	if (sys_join(node, sizeof(node), c->root, c->d->devnode)) {
+		u->unprobed = true;
+		reason_add(u, "could not be probed: path too long");
+		return;
+	}
+	fd = open(node, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		u->unprobed = true;
+		reason_add(u, "could not be probed: %s", strerror(errno));
+		return;
+	}
+	pr = blkid_new_probe();
+	if (!pr || blkid_probe_set_device(pr, fd, 0, 0) < 0) {
+		u->unprobed = true;
+		reason_add(u, "could not be probed: libblkid cannot use %s", node);
+		goto out;
+	}
+	blkid_probe_enable_partitions(pr, 1);
+	blkid_probe_set_partitions_flags(pr, 0);
+	blkid_probe_enable_superblocks(pr, 1);
+	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_USAGE);
+	r = blkid_do_safeprobe(pr);
+	if (r == 0) {
+		report_signature(u, pr);
+	} else if (r == -2) {
+		u->signature = true;
+		reason_add(u, "conflicting signatures (libblkid cannot tell which)");
+	} else if (r < 0) {
+		u->unprobed = true;
+		reason_add(u, "could not be probed: libblkid failed to read it");
+	}
+out:
+	if (pr)
+		blkid_free_probe(pr);
+	close(fd);
+}
+
+int sysdisk_in_use(const char *sysroot, const struct sysdisk *d,
+		   struct sysdisk_usage *out, struct ss_error *err)
+{
+	struct disk_ctx *c;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return ss_error_set(err, -ENOMEM, "out of memory");
+	c->root = sys_root(sysroot, c->rootbuf);
+	c->d = d;
+	r = sys_devno_dir(c->root, d->major, d->minor, c->dir, sizeof(c->dir));
+	if (r) {
+		ss_error_set(err, r, "%s: not found in sysfs (%u:%u): %s", d->devnode,
+			     d->major, d->minor, strerror(-r));
+		goto out;
+	}
+	r = scan_partitions(c);
+	if (r) {
+		ss_error_set(err, r, "%s: cannot read %s: %s", d->devnode, c->dir,
+			     strerror(-r));
+		goto out;
+	}
+	r = check_mounts(c, out, err);
+	if (r)
+		goto out;
+	check_swaps(c, out);
+	check_holders(c->dir, out);
+	for (size_t i = 0; i < c->nparts; i++) {
+		char pdir[PATH_MAX + 40];
+
+		snprintf(pdir, sizeof(pdir), "%s/%s", c->dir, c->parts[i]);
+		check_holders(pdir, out);
+	}
+	if (c->nparts) {
+		char list[256] = "";
+		size_t l = 0, i;
+
+		out->partitions = true;
+		for (i = 0; i < c->nparts && l + 40 < sizeof(list); i++)
+			l += (size_t)snprintf(list + l, sizeof(list) - l, "%s%s",
+					      i ? ", " : "", c->parts[i]);
+		if (i < c->nparts)
+			snprintf(list + l, sizeof(list) - l, ", ...");
+		reason_add(out, "has partitions %s", list);
+	}
+	check_signatures(c, out);
+	out->in_use = out->mounted || out->system || out->swap || out->held ||
+		      out->partitions || out->signature || out->unprobed;
+	r = 0;
+out:
+	free(c);
+	return r;
+}
