@@ -79,9 +79,20 @@ void ata_tf_dco_restore(struct ata_tf *tf);
 void ata_tf_dco_freeze(struct ata_tf *tf);
 void ata_tf_dco_set(struct ata_tf *tf);
 /* SMART: feature 0xd0 read data, 0xd1 thresholds, 0xda return status,
- * 0xd5 read log (log address, blocks), 0xd4 execute offline (subcommand) */
+ * 0xd5 read log (log address, blocks), 0xd6 write log, 0xd4 execute
+ * offline (subcommand in lba_low). Data commands carry their block count
+ * in count (SAT takes T_LENGTH from it); 0xd0/0xd1 always 1. */
 void ata_tf_smart(struct ata_tf *tf, uint8_t feature, uint8_t lba_low, uint8_t count);
 void ata_tf_read_log_ext(struct ata_tf *tf, uint8_t log, uint16_t page, uint16_t blocks);
+void ata_tf_security_freeze_lock(struct ata_tf *tf);
+void ata_tf_check_power_mode(struct ata_tf *tf);
+void ata_tf_flush_cache_ext(struct ata_tf *tf);
+/* READ VERIFY SECTORS EXT: blocks 0 means 65536. */
+void ata_tf_read_verify_ext(struct ata_tf *tf, uint64_t lba, uint32_t blocks);
+/* ZAC MANAGEMENT IN / REPORT ZONES EXT: pages of 512 bytes to read,
+ * options = REPORTING OPTIONS (bits 5:0), partial = PARTIAL bit. */
+void ata_tf_report_zones_ext(struct ata_tf *tf, uint64_t start_lba, uint16_t pages,
+			     uint8_t options, bool partial);
 
 /* Max LBA out of the registers a READ NATIVE MAX / GET NATIVE MAX returned. */
 uint64_t ata_regs_lba(const struct ata_regs *r, bool ext);
@@ -95,7 +106,10 @@ struct ata_identify {
 	bool lba48;
 	uint64_t capacity28;	/* words 60-61: user addressable sectors (28-bit) */
 	uint64_t capacity48;	/* words 100-103 */
-	uint64_t capacity;	/* the one that applies, in logical sectors */
+	uint64_t capacity_ext;	/* words 230-233 when word 69 bit 3, else 0 */
+	uint64_t capacity;	/* the one that applies, in logical sectors:
+				   capacity_ext, else capacity48 with lba48,
+				   else capacity28 */
 	uint32_t logical_size;	/* bytes per logical sector (512 unless word 106 says) */
 	uint32_t physical_size;
 	uint16_t rotation_rate;	/* word 217: 0 not reported, 1 non-rotating */
@@ -115,10 +129,16 @@ struct ata_identify {
 	bool gpl;		/* word 84 bit 5: general purpose logging */
 	bool checksum_valid;	/* word 255: signature 0xa5 and checksum good, or no signature */
 };
-/* buf: 512 bytes of IDENTIFY data as the device sent it (little-endian words). */
+/* buf: 512 bytes of IDENTIFY data as the device sent it (little-endian
+ * words). Returns 0; -EPROTO when len < 512, when word 255 carries the
+ * 0xa5 signature and the checksum is wrong (checksum_valid false), or when
+ * words 117-118 give a logical sector size outside 512 B..64 KiB (then
+ * logical_size stays 512); out is filled in all the same. Strings are trimmed of leading and trailing
+ * spaces; non-printable bytes become '?'. */
 int ata_parse_identify(const uint8_t *buf, size_t len, struct ata_identify *out);
 
-/* ATA string field (byte-swapped words) to trimmed C string. */
+/* ATA string field (byte-swapped words) to trimmed C string. buf must
+ * hold at least (word + nwords) * 2 bytes. */
 void ata_id_string(const uint8_t *buf, unsigned word, unsigned nwords, char *out, size_t outlen);
 
 #endif

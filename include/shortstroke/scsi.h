@@ -50,6 +50,42 @@ unsigned scsi_build_read_capacity16(uint8_t cdb[16], uint32_t alloc);
 unsigned scsi_build_mode_sense10(uint8_t cdb[10], bool llbaa, bool dbd,
 				 uint8_t pc, uint8_t page, uint8_t subpage,
 				 uint16_t alloc);
+/* MODE SELECT (10): pf = page format (set it), sp = save pages. */
+unsigned scsi_build_mode_select10(uint8_t cdb[10], bool pf, bool sp, uint16_t param_len);
+/*
+ * FORMAT UNIT. fmtdata: a parameter list follows (see
+ * scsi_build_format_param_header); cmplst: the grown defect list is
+ * replaced; dlf: defect list format (bits 2:0, 0 when no list).
+ * fmtpinfo (bits 1:0) selects the protection type, 0 for none.
+ */
+unsigned scsi_build_format_unit(uint8_t cdb[6], uint8_t fmtpinfo, bool fmtdata, bool cmplst,
+				uint8_t dlf);
+/* Short (4-byte) FORMAT UNIT parameter list header, no defect list.
+ * immed: return at once, progress is then read with REQUEST SENSE.
+ * Returns 4. */
+unsigned scsi_build_format_param_header(uint8_t buf[4], bool immed);
+/* LOG SENSE: pc as for MODE SENSE (1 = current cumulative). */
+unsigned scsi_build_log_sense(uint8_t cdb[10], bool sp, uint8_t pc, uint8_t page,
+			      uint8_t subpage, uint16_t param_ptr, uint16_t alloc);
+/* SEND DIAGNOSTIC: self_test_code 1 background short, 2 background
+ * extended, 4 abort background, 5 foreground short, 6 foreground
+ * extended (0 with selftest=true: the default self-test). */
+#define SCSI_SELFTEST_BG_SHORT		1
+#define SCSI_SELFTEST_BG_EXTENDED	2
+#define SCSI_SELFTEST_BG_ABORT		4
+#define SCSI_SELFTEST_FG_SHORT		5
+#define SCSI_SELFTEST_FG_EXTENDED	6
+unsigned scsi_build_send_diagnostic(uint8_t cdb[6], uint8_t self_test_code, bool pf,
+				    bool selftest, uint16_t param_len);
+unsigned scsi_build_read10(uint8_t cdb[10], uint32_t lba, uint16_t blocks, bool fua);
+unsigned scsi_build_write10(uint8_t cdb[10], uint32_t lba, uint16_t blocks, bool fua);
+unsigned scsi_build_read16(uint8_t cdb[16], uint64_t lba, uint32_t blocks, bool fua);
+unsigned scsi_build_write16(uint8_t cdb[16], uint64_t lba, uint32_t blocks, bool fua);
+unsigned scsi_build_sync_cache10(uint8_t cdb[10]);
+/* ZBC IN / REPORT ZONES: options = REPORTING OPTIONS (0 all zones). */
+#define SCSI_ZBC_IN_REPORT_ZONES	0x00
+unsigned scsi_build_report_zones(uint8_t cdb[16], uint64_t start_lba, uint32_t alloc,
+				 uint8_t options, bool partial);
 
 struct scsi_inquiry {
 	uint8_t pdt;		/* peripheral device type */
@@ -62,14 +98,27 @@ struct scsi_inquiry {
 };
 int scsi_parse_inquiry(const uint8_t *buf, size_t len, struct scsi_inquiry *out);
 
-/* VPD 0x00: list of supported pages */
+/*
+ * Strings out of the parsers below are trimmed of leading and trailing
+ * spaces (and NUL padding), NUL terminated; other non-printable bytes
+ * become '?'. What each parser insists on (-EPROTO otherwise):
+ * INQUIRY 36 bytes; VPD pages the right page code and a PAGE LENGTH that
+ * fits in len (B1 at least 4 bytes of page); READ CAPACITY (10) 8 bytes,
+ * (16) 16 bytes, a non-zero block length; MODE SENSE (10) the 8-byte
+ * header and every block descriptor (the page area may be cut short by
+ * the allocation length: pages_len says what is there).
+ */
+
+/* VPD 0x00: list of supported pages. Stores at most max codes; *count is
+ * the number stored. */
 int scsi_parse_vpd_supported(const uint8_t *buf, size_t len, uint8_t *pages,
 			     unsigned max, unsigned *count);
-/* VPD 0x80: serial, trimmed */
+/* VPD 0x80: serial, trimmed; -ENOSPC when max is 0. */
 int scsi_parse_vpd_serial(const uint8_t *buf, size_t len, char *serial, size_t max);
 
 /* VPD 0x83: the best logical-unit designator (NAA preferred, then EUI-64,
- * then SCSI name string) as hex text, e.g. "5000cca0123456789".
+ * then SCSI name string) as hex text, e.g. "5000cca01234567f" (the
+ * name string as text, e.g. "naa.5000CCA01234567F").
  * Also reports whether an association=target-port SAS address exists. */
 struct scsi_devid {
 	char lu_id[80];		/* "" when none */
@@ -119,5 +168,20 @@ int scsi_parse_mode_sense10(const uint8_t *buf, size_t len, struct scsi_mode10 *
 const uint8_t *scsi_mode_find_page(const uint8_t *buf, size_t len,
 				   const struct scsi_mode10 *m, uint8_t page,
 				   uint8_t subpage, size_t *page_len);
+
+/*
+ * Turn a MODE SENSE (10) answer (buf, len: as returned, with a block
+ * descriptor) into a MODE SELECT (10) parameter list that sets the first
+ * block descriptor's NUMBER OF LOGICAL BLOCKS to blocks: mode data length
+ * zeroed (SPC: reserved in MODE SELECT), medium type and device-specific
+ * parameter zeroed, block descriptors kept, mode pages dropped. Works in
+ * place (out may equal buf). Returns 0 and *out_len (8 + block descriptor
+ * length); -EPROTO for a malformed answer or one without a block
+ * descriptor, -EOVERFLOW when blocks does not fit a short (8-byte)
+ * descriptor (0xffffffff itself is allowed), -ENOSPC when out_max is too
+ * small.
+ */
+int scsi_mode_set_bd_blocks(const uint8_t *buf, size_t len, uint64_t blocks, uint8_t *out,
+			    size_t out_max, size_t *out_len);
 
 #endif

@@ -41,14 +41,27 @@ struct scsi_sense {
 	uint32_t progress;	/* 0..65536, as in the sense-key-specific field */
 	bool ata_valid;		/* ATA registers present */
 	bool ata_fixed;		/* came from fixed format: LBA 47:24 lost */
+	bool ata_count_upper_nz; /* fixed format: COUNT 15:8 was non-zero */
+	bool ata_lba_upper_nz;	/* fixed format: LBA 47:24 was non-zero */
 	struct ata_regs ata;
 };
 
-/* Decode len bytes of sense. Returns 0, or -EINVAL when buf holds no
- * recognisable sense (out->valid is then false). Never reads past len. */
+/*
+ * Decode len bytes of sense. Returns 0, or -EINVAL when buf holds no
+ * recognisable sense (out->valid is then false), -EPROTO when it is
+ * shorter than the 8-byte header. Never reads past len.
+ * ATA registers come from the ATA Status Return descriptor (0x09) of
+ * descriptor sense, or, for fixed sense with ASC/ASCQ 0x00/0x1D (ATA
+ * PASS-THROUGH information available), from the fixed fields as SAT
+ * places them (ata_fixed set; info_valid is then false, since the
+ * INFORMATION field holds registers). When ext is false, the HOB halves
+ * (count 15:8, lba 47:24) are zero.
+ */
 int scsi_sense_decode(const uint8_t *buf, size_t len, struct scsi_sense *out);
 
-/* One line, e.g. "Illegal Request: Invalid field in cdb (0x24/0x00)". */
+/* One line, e.g. "Illegal Request: Invalid field in cdb (0x24/0x00)",
+ * followed by ", progress 42%" and ", ATA status 0x51 error 0x04" when
+ * those are valid; "no sense data" when s->valid is false. */
 void scsi_sense_describe(const struct scsi_sense *s, char *buf, size_t len);
 
 #endif

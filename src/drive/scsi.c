@@ -1,0 +1,532 @@
+/*
+ * scsi.c - SCSI command builders (pure: they fill a CDB and nothing else)
+ * and parsers of the answers (SPC-4, SBC-3/4, ZBC). Parsers check every
+ * length against the buffer they are given and never read past it.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "shortstroke/scsi.h"
+
+static void put_be16(uint8_t *p, uint16_t v);
+static void put_be32(uint8_t *p, uint32_t v);
+static void put_be64(uint8_t *p, uint64_t v);
+static uint16_t get_be16(const uint8_t *p);
+static uint32_t get_be32(const uint8_t *p);
+static uint64_t get_be64(const uint8_t *p);
+static void text_copy(const uint8_t *src, size_t n, char *out, size_t outlen);
+static void hex_copy(const uint8_t *src, size_t n, char *out, size_t outlen);
+static int vpd_header(const uint8_t *buf, size_t len, uint8_t page, size_t *plen);
+static int devid_rank(uint8_t code_set, uint8_t type, const uint8_t *d, size_t dlen);
+static unsigned build_rw10(uint8_t cdb[10], uint8_t op, uint32_t lba, uint16_t blocks, bool fua);
+static unsigned build_rw16(uint8_t cdb[16], uint8_t op, uint64_t lba, uint32_t blocks, bool fua);
+
+static void put_be16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static void put_be32(uint8_t *p, uint32_t v)
+{
+	put_be16(p, (uint16_t)(v >> 16));
+	put_be16(p + 2, (uint16_t)v);
+}
+
+static void put_be64(uint8_t *p, uint64_t v)
+{
+	put_be32(p, (uint32_t)(v >> 32));
+	put_be32(p + 4, (uint32_t)v);
+}
+
+static uint16_t get_be16(const uint8_t *p)
+{
+	return (uint16_t)((p[0] << 8) | p[1]);
+}
+
+static uint32_t get_be32(const uint8_t *p)
+{
+	return ((uint32_t)get_be16(p) << 16) | get_be16(p + 2);
+}
+
+static uint64_t get_be64(const uint8_t *p)
+{
+	return ((uint64_t)get_be32(p) << 32) | get_be32(p + 4);
+}
+
+/*
+ * Copy n bytes of device text into out: leading and trailing spaces and
+ * NULs dropped, other non-printable bytes turned into '?', always NUL
+ * terminated (truncated to outlen - 1).
+ */
+static void text_copy(const uint8_t *src, size_t n, char *out, size_t outlen)
+{
+	size_t start = 0, end = n, i, o = 0;
+
+	if (!outlen)
+		return;
+	while (start < end && (src[start] == ' ' || src[start] == '\0'))
+		start++;
+	while (end > start && (src[end - 1] == ' ' || src[end - 1] == '\0'))
+		end--;
+	for (i = start; i < end && o + 1 < outlen; i++)
+		out[o++] = (src[i] >= 0x20 && src[i] < 0x7f) ? (char)src[i] : '?';
+	out[o] = '\0';
+}
+
+/* ---- builders ---------------------------------------------------------- */
+
+unsigned scsi_build_test_unit_ready(uint8_t cdb[6])
+{
+	memset(cdb, 0, 6);
+	cdb[0] = SCSI_TEST_UNIT_READY;
+	return 6;
+}
+
+unsigned scsi_build_request_sense(uint8_t cdb[6], bool desc, uint8_t alloc)
+{
+	memset(cdb, 0, 6);
+	cdb[0] = SCSI_REQUEST_SENSE;
+	cdb[1] = desc ? 0x01 : 0x00;
+	cdb[4] = alloc;
+	return 6;
+}
+
+unsigned scsi_build_inquiry(uint8_t cdb[6], bool evpd, uint8_t page, uint16_t alloc)
+{
+	memset(cdb, 0, 6);
+	cdb[0] = SCSI_INQUIRY;
+	cdb[1] = evpd ? 0x01 : 0x00;
+	cdb[2] = evpd ? page : 0;
+	put_be16(cdb + 3, alloc);
+	return 6;
+}
+
+unsigned scsi_build_read_capacity10(uint8_t cdb[10])
+{
+	memset(cdb, 0, 10);
+	cdb[0] = SCSI_READ_CAPACITY10;
+	return 10;
+}
+
+unsigned scsi_build_read_capacity16(uint8_t cdb[16], uint32_t alloc)
+{
+	memset(cdb, 0, 16);
+	cdb[0] = SCSI_SERVICE_ACTION_IN16;
+	cdb[1] = SCSI_SAI_READ_CAPACITY16;
+	put_be32(cdb + 10, alloc);
+	return 16;
+}
+
+unsigned scsi_build_mode_sense10(uint8_t cdb[10], bool llbaa, bool dbd, uint8_t pc, uint8_t page,
+				 uint8_t subpage, uint16_t alloc)
+{
+	memset(cdb, 0, 10);
+	cdb[0] = SCSI_MODE_SENSE10;
+	cdb[1] = (uint8_t)((llbaa ? 0x10 : 0) | (dbd ? 0x08 : 0));
+	cdb[2] = (uint8_t)(((pc & 0x3) << 6) | (page & 0x3f));
+	cdb[3] = subpage;
+	put_be16(cdb + 7, alloc);
+	return 10;
+}
+
+unsigned scsi_build_mode_select10(uint8_t cdb[10], bool pf, bool sp, uint16_t param_len)
+{
+	memset(cdb, 0, 10);
+	cdb[0] = SCSI_MODE_SELECT10;
+	cdb[1] = (uint8_t)((pf ? 0x10 : 0) | (sp ? 0x01 : 0));
+	put_be16(cdb + 7, param_len);
+	return 10;
+}
+
+unsigned scsi_build_format_unit(uint8_t cdb[6], uint8_t fmtpinfo, bool fmtdata, bool cmplst,
+				uint8_t dlf)
+{
+	memset(cdb, 0, 6);
+	cdb[0] = SCSI_FORMAT_UNIT;
+	cdb[1] = (uint8_t)(((fmtpinfo & 0x3) << 6) | (fmtdata ? 0x10 : 0) | (cmplst ? 0x08 : 0) |
+			   (dlf & 0x7));
+	return 6;
+}
+
+unsigned scsi_build_format_param_header(uint8_t buf[4], bool immed)
+{
+	memset(buf, 0, 4);
+	buf[1] = immed ? 0x02 : 0x00;
+	return 4;
+}
+
+unsigned scsi_build_log_sense(uint8_t cdb[10], bool sp, uint8_t pc, uint8_t page, uint8_t subpage,
+			      uint16_t param_ptr, uint16_t alloc)
+{
+	memset(cdb, 0, 10);
+	cdb[0] = SCSI_LOG_SENSE;
+	cdb[1] = sp ? 0x01 : 0x00;
+	cdb[2] = (uint8_t)(((pc & 0x3) << 6) | (page & 0x3f));
+	cdb[3] = subpage;
+	put_be16(cdb + 5, param_ptr);
+	put_be16(cdb + 7, alloc);
+	return 10;
+}
+
+unsigned scsi_build_send_diagnostic(uint8_t cdb[6], uint8_t self_test_code, bool pf, bool selftest,
+				    uint16_t param_len)
+{
+	memset(cdb, 0, 6);
+	cdb[0] = SCSI_SEND_DIAGNOSTIC;
+	cdb[1] = (uint8_t)(((self_test_code & 0x7) << 5) | (pf ? 0x10 : 0) | (selftest ? 0x04 : 0));
+	put_be16(cdb + 3, param_len);
+	return 6;
+}
+
+static unsigned build_rw10(uint8_t cdb[10], uint8_t op, uint32_t lba, uint16_t blocks, bool fua)
+{
+	memset(cdb, 0, 10);
+	cdb[0] = op;
+	cdb[1] = fua ? 0x08 : 0x00;
+	put_be32(cdb + 2, lba);
+	put_be16(cdb + 7, blocks);
+	return 10;
+}
+
+static unsigned build_rw16(uint8_t cdb[16], uint8_t op, uint64_t lba, uint32_t blocks, bool fua)
+{
+	memset(cdb, 0, 16);
+	cdb[0] = op;
+	cdb[1] = fua ? 0x08 : 0x00;
+	put_be64(cdb + 2, lba);
+	put_be32(cdb + 10, blocks);
+	return 16;
+}
+
+unsigned scsi_build_read10(uint8_t cdb[10], uint32_t lba, uint16_t blocks, bool fua)
+{
+	return build_rw10(cdb, SCSI_READ10, lba, blocks, fua);
+}
+
+unsigned scsi_build_write10(uint8_t cdb[10], uint32_t lba, uint16_t blocks, bool fua)
+{
+	return build_rw10(cdb, SCSI_WRITE10, lba, blocks, fua);
+}
+
+unsigned scsi_build_read16(uint8_t cdb[16], uint64_t lba, uint32_t blocks, bool fua)
+{
+	return build_rw16(cdb, SCSI_READ16, lba, blocks, fua);
+}
+
+unsigned scsi_build_write16(uint8_t cdb[16], uint64_t lba, uint32_t blocks, bool fua)
+{
+	return build_rw16(cdb, SCSI_WRITE16, lba, blocks, fua);
+}
+
+unsigned scsi_build_sync_cache10(uint8_t cdb[10])
+{
+	memset(cdb, 0, 10);
+	cdb[0] = SCSI_SYNC_CACHE10;
+	return 10;
+}
+
+unsigned scsi_build_report_zones(uint8_t cdb[16], uint64_t start_lba, uint32_t alloc,
+				 uint8_t options, bool partial)
+{
+	memset(cdb, 0, 16);
+	cdb[0] = SCSI_ZBC_IN;
+	cdb[1] = SCSI_ZBC_IN_REPORT_ZONES;
+	put_be64(cdb + 2, start_lba);
+	put_be32(cdb + 10, alloc);
+	cdb[14] = (uint8_t)((partial ? 0x80 : 0) | (options & 0x3f));
+	return 16;
+}
+
+/* ---- parsers ----------------------------------------------------------- */
+
+int scsi_parse_inquiry(const uint8_t *buf, size_t len, struct scsi_inquiry *out)
+{
+	memset(out, 0, sizeof(*out));
+	/* SPC: standard INQUIRY data is at least 36 bytes. */
+	if (!buf || len < 36)
+		return -EPROTO;
+	out->qualifier = buf[0] >> 5;
+	out->pdt = buf[0] & 0x1f;
+	out->removable = buf[1] & 0x80;
+	out->version = buf[2];
+	text_copy(buf + 8, 8, out->vendor, sizeof(out->vendor));
+	text_copy(buf + 16, 16, out->product, sizeof(out->product));
+	text_copy(buf + 32, 4, out->revision, sizeof(out->revision));
+	return 0;
+}
+
+/* Check a VPD page header: the page code, and a page length that fits. */
+static int vpd_header(const uint8_t *buf, size_t len, uint8_t page, size_t *plen)
+{
+	if (!buf || len < 4)
+		return -EPROTO;
+	if (buf[1] != page)
+		return -EPROTO;
+	*plen = get_be16(buf + 2);
+	if (4 + *plen > len)
+		return -EPROTO;
+	return 0;
+}
+
+int scsi_parse_vpd_supported(const uint8_t *buf, size_t len, uint8_t *pages, unsigned max,
+			     unsigned *count)
+{
+	size_t plen, i;
+	int rc;
+
+	*count = 0;
+	rc = vpd_header(buf, len, VPD_SUPPORTED, &plen);
+	if (rc)
+		return rc;
+	for (i = 0; i < plen && *count < max; i++)
+		pages[(*count)++] = buf[4 + i];
+	return 0;
+}
+
+int scsi_parse_vpd_serial(const uint8_t *buf, size_t len, char *serial, size_t max)
+{
+	size_t plen;
+	int rc;
+
+	if (!max)
+		return -ENOSPC;
+	serial[0] = '\0';
+	rc = vpd_header(buf, len, VPD_UNIT_SERIAL, &plen);
+	if (rc)
+		return rc;
+	text_copy(buf + 4, plen, serial, max);
+	return 0;
+}
+
+static void hex_copy(const uint8_t *src, size_t n, char *out, size_t outlen)
+{
+	static const char digits[] = "0123456789abcdef";
+	size_t i, o = 0;
+
+	for (i = 0; i < n && o + 2 < outlen; i++) {
+		out[o++] = digits[src[i] >> 4];
+		out[o++] = digits[src[i] & 0xf];
+	}
+	out[o] = '\0';
+}
+
+/* Rank of a logical-unit designator: higher is better, 0 unusable. */
+static int devid_rank(uint8_t code_set, uint8_t type, const uint8_t *d, size_t dlen)
+{
+	switch (type) {
+	case 3: /* NAA: binary; IEEE Registered Extended (6) beats the rest */
+		if (code_set != 1 || !dlen)
+			return 0;
+		return (d[0] >> 4) == 6 ? 6 : 5;
+	case 2: /* EUI-64 based: binary */
+		return code_set == 1 && dlen ? 4 : 0;
+	case 8: /* SCSI name string: UTF-8 */
+		return code_set == 3 && dlen ? 3 : 0;
+	default:
+		return 0;
+	}
+}
+
+int scsi_parse_vpd_devid(const uint8_t *buf, size_t len, struct scsi_devid *out)
+{
+	size_t plen, off, dlen;
+	int rc, best = 0, rank;
+
+	memset(out, 0, sizeof(*out));
+	rc = vpd_header(buf, len, VPD_DEVICE_ID, &plen);
+	if (rc)
+		return rc;
+	for (off = 4; off < 4 + plen; off += 4 + dlen) {
+		const uint8_t *h = buf + off, *d = buf + off + 4;
+		uint8_t proto, code_set, piv, assoc, type;
+
+		if (off + 4 > 4 + plen)
+			return -EPROTO;
+		dlen = h[3];
+		if (off + 4 + dlen > 4 + plen)
+			return -EPROTO;
+		proto = h[0] >> 4;
+		code_set = h[0] & 0x0f;
+		piv = h[1] & 0x80;
+		assoc = (h[1] >> 4) & 0x3;
+		type = h[1] & 0x0f;
+
+		if (piv && assoc == 1 && proto == 6)
+			out->has_sas_port = true;
+		if (assoc == 0 && type == 1 && dlen >= 3 && !memcmp(d, "ATA", 3) &&
+		    (dlen == 3 || d[3] == ' '))
+			out->has_ata_info = true;
+		if (assoc != 0)
+			continue;
+		rank = devid_rank(code_set, type, d, dlen);
+		if (rank <= best)
+			continue;
+		best = rank;
+		out->lu_id_type = type;
+		if (type == 8)
+			text_copy(d, dlen, out->lu_id, sizeof(out->lu_id));
+		else
+			hex_copy(d, dlen, out->lu_id, sizeof(out->lu_id));
+	}
+	return 0;
+}
+
+int scsi_parse_vpd_bdc(const uint8_t *buf, size_t len, struct scsi_bdc *out)
+{
+	size_t plen;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	rc = vpd_header(buf, len, VPD_BLOCK_CHARS, &plen);
+	if (rc)
+		return rc;
+	/* rotation rate (4-5) and form factor (7) at least */
+	if (plen < 4)
+		return -EPROTO;
+	out->rotation_rate = get_be16(buf + 4);
+	out->form_factor = buf[7] & 0x0f;
+	if (plen >= 5)
+		out->zoned = (buf[8] >> 4) & 0x3;
+	return 0;
+}
+
+int scsi_parse_read_capacity10(const uint8_t *buf, size_t len, struct scsi_capacity *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!buf || len < 8)
+		return -EPROTO;
+	out->last_lba = get_be32(buf);
+	out->block_len = get_be32(buf + 4);
+	if (!out->block_len)
+		return -EPROTO;
+	out->blocks = out->last_lba + 1;
+	return 0;
+}
+
+int scsi_parse_read_capacity16(const uint8_t *buf, size_t len, struct scsi_capacity *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!buf || len < 16)
+		return -EPROTO;
+	out->last_lba = get_be64(buf);
+	out->block_len = get_be32(buf + 8);
+	if (!out->block_len || out->last_lba == UINT64_MAX)
+		return -EPROTO;
+	out->blocks = out->last_lba + 1;
+	out->rc_basis = (buf[12] >> 4) & 0x3;
+	out->prot_en = buf[12] & 0x01;
+	out->phys_exp = buf[13] & 0x0f;
+	out->lowest_aligned = get_be16(buf + 14) & 0x3fff;
+	return 0;
+}
+
+int scsi_parse_mode_sense10(const uint8_t *buf, size_t len, struct scsi_mode10 *out)
+{
+	size_t total, bd_end, dsz;
+
+	memset(out, 0, sizeof(*out));
+	if (!buf || len < 8)
+		return -EPROTO;
+	out->mode_data_len = get_be16(buf);
+	out->medium_type = buf[2];
+	out->dev_specific = buf[3];
+	out->longlba = buf[4] & 0x01;
+	out->bd_len = get_be16(buf + 6);
+	/* Bytes the device says it has, limited to what we were given. */
+	total = (size_t)out->mode_data_len + 2;
+	if (total < 8)
+		return -EPROTO;
+	if (total > len)
+		total = len;
+	dsz = out->longlba ? 16 : 8;
+	if (out->bd_len % dsz)
+		return -EPROTO;
+	bd_end = 8 + (size_t)out->bd_len;
+	if (bd_end > total)
+		return -EPROTO;
+	if (out->bd_len) {
+		const uint8_t *bd = buf + 8;
+
+		out->has_bd = true;
+		if (out->longlba) {
+			out->bd_blocks = get_be64(bd);
+			out->bd_block_len = get_be32(bd + 12);
+		} else {
+			out->bd_blocks = get_be32(bd);
+			out->bd_block_len = get_be32(bd + 4) & 0x00ffffff;
+		}
+	}
+	out->pages_off = bd_end;
+	out->pages_len = total - bd_end;
+	return 0;
+}
+
+const uint8_t *scsi_mode_find_page(const uint8_t *buf, size_t len, const struct scsi_mode10 *m,
+				   uint8_t page, uint8_t subpage, size_t *page_len)
+{
+	size_t off, end, plen;
+
+	if (page_len)
+		*page_len = 0;
+	if (!buf || !m || m->pages_off > len || m->pages_len > len - m->pages_off)
+		return NULL;
+	off = m->pages_off;
+	end = m->pages_off + m->pages_len;
+	while (off + 2 <= end) {
+		const uint8_t *p = buf + off;
+		bool spf = p[0] & 0x40;
+		uint8_t code = p[0] & 0x3f, sub = 0;
+
+		if (spf) {
+			if (off + 4 > end)
+				return NULL;
+			sub = p[1];
+			plen = 4 + (size_t)get_be16(p + 2);
+		} else {
+			plen = 2 + (size_t)p[1];
+		}
+		if (off + plen > end)
+			return NULL;
+		if (code == (page & 0x3f) && sub == subpage) {
+			if (page_len)
+				*page_len = plen;
+			return p;
+		}
+		off += plen;
+	}
+	return NULL;
+}
+
+int scsi_mode_set_bd_blocks(const uint8_t *buf, size_t len, uint64_t blocks, uint8_t *out,
+			    size_t out_max, size_t *out_len)
+{
+	struct scsi_mode10 m;
+	size_t n;
+	int rc;
+
+	*out_len = 0;
+	rc = scsi_parse_mode_sense10(buf, len, &m);
+	if (rc)
+		return rc;
+	if (!m.has_bd)
+		return -EPROTO;
+	if (!m.longlba && blocks > UINT32_MAX)
+		return -EOVERFLOW;
+	n = 8 + (size_t)m.bd_len;
+	if (n > out_max)
+		return -ENOSPC;
+	memmove(out, buf, n);
+	out[0] = 0; /* MODE DATA LENGTH: reserved in MODE SELECT */
+	out[1] = 0;
+	out[2] = 0;	/* MEDIUM TYPE: 0 for direct access */
+	out[3] = 0;	/* WP ignored, DPOFUA reserved for MODE SELECT */
+	out[4] &= 0x01; /* keep LONGLBA only */
+	out[5] = 0;
+	if (m.longlba)
+		put_be64(out + 8, blocks);
+	else
+		put_be32(out + 8, (uint32_t)blocks);
+	*out_len = n;
+	return 0;
+}
