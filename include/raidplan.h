@@ -1,0 +1,359 @@
+/* raidplan.h - the shared RAID planning library (libraidplan).
+ *
+ * Pure computation: numbers in, numbers out. No I/O, no device knowledge,
+ * no printing. Every input is validated; a function either returns 0 or a
+ * negative errno-style code and, when the caller passes one, fills a
+ * struct rp_error with a sentence a person can act on.
+ *
+ * Units: bytes for sizes, MB/s (10^6 bytes per second) for rates,
+ * milliseconds for times, hours for MTTF/MTTDL/rebuild times.
+ * The model is described in docs/planning-model.md.
+ */
+#ifndef RAIDPLAN_H
+#define RAIDPLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__) && !defined(RP_STATIC)
+#define RP_EXPORT __attribute__((visibility("default")))
+#else
+#define RP_EXPORT
+#endif
+
+/* API version: bumped on incompatible changes of a struct or a function. */
+#define RP_API_VERSION 1
+#define RP_VERSION_STRING "1.0.0"
+
+/* The API version the library was built with (compare with RP_API_VERSION). */
+RP_EXPORT int rp_api_version(void);
+/* "1.0.0" */
+RP_EXPORT const char *rp_version(void);
+
+/* ---- errors ---------------------------------------------------------- */
+
+struct rp_error {
+	int code; /* negative errno, 0 when no error */
+	char msg[256];
+};
+
+/* A short text for a return code (-EINVAL -> "invalid input", ...). */
+RP_EXPORT const char *rp_strerror(int code);
+
+/* ---- disks ----------------------------------------------------------- */
+
+/* A point of a measured curve. */
+struct rp_point {
+	double x;
+	double y;
+};
+
+#define RP_CURVE_MAX 64 /* most points of a measured curve */
+
+/*
+ * One disk as the caller knows it. A field left 0 takes a datasheet-style
+ * default by rpm and size (see docs/planning-model.md); the evaluation
+ * then says that defaults were used. Only capacity is required.
+ */
+struct rp_disk {
+	uint64_t capacity;   /* bytes, required */
+	double rpm;	     /* 0: 7200 assumed */
+	double seek_t2t_ms;  /* track-to-track seek */
+	double seek_avg_ms;  /* datasheet average (all-pairs) seek */
+	double seek_full_ms; /* full-stroke seek */
+	/* Measured seek curve: x = distance as a fraction of the full stroke
+	 * (0 < x <= 1, increasing), y = ms. Overrides the three figures above. */
+	const struct rp_point *seek_curve;
+	size_t n_seek_curve;
+	double outer_mbps; /* media rate at the outer edge (LBA 0) */
+	double inner_mbps; /* media rate at the inner edge */
+	/* Measured zone profile: x = capacity fraction (0 <= x <= 1,
+	 * increasing), y = MB/s. Overrides outer/inner. */
+	const struct rp_point *zone_profile;
+	size_t n_zone_profile;
+	double cache_mb;      /* recorded; not used by the model */
+	double link_mbps;     /* the disk's own interface link; 0: no cap */
+	double overhead_ms;   /* command + controller overhead; 0: 0.3 ms */
+	double mttf_hours;    /* 0: by class (enterprise 1.0M h, desktop 0.5M h) */
+	double ure_per_bit;   /* 0: by class (1e-15 enterprise, 1e-14 desktop) */
+	unsigned shared_link; /* 0: none; k: behind path->links[k-1] */
+};
+
+/* Zero a disk (all defaults); for symmetry with future fields. */
+RP_EXPORT void rp_disk_init(struct rp_disk *d);
+
+/* A link shared by a group of disks, e.g. a SATA port multiplier. */
+struct rp_link {
+	double mbps;
+};
+
+/* The path from host to disks. 0 means "no cap". */
+struct rp_path {
+	double controller_mbps;
+	double bus_mbps;
+	const struct rp_link *links; /* referenced by rp_disk.shared_link */
+	size_t n_links;
+};
+
+/* ---- layouts --------------------------------------------------------- */
+
+enum rp_level {
+	RP_LEVEL_0,
+	RP_LEVEL_1,
+	RP_LEVEL_10,
+	RP_LEVEL_01, /* 0+1: a mirror of stripe sets */
+	RP_LEVEL_5,
+	RP_LEVEL_6,
+	RP_LEVEL_50,
+	RP_LEVEL_60,
+	RP_LEVEL_COUNT
+};
+
+#define RP_LEVEL_BIT(l) (1u << (l))
+
+/* "0", "1", "10", "0+1", "5", "6", "50", "60"; NULL for an unknown level. */
+RP_EXPORT const char *rp_level_name(int level);
+/* Parse "10", "raid10", "RAID 0+1", "01", ...; 0 or -EINVAL. */
+RP_EXPORT int rp_level_parse(const char *s, int *level, struct rp_error *err);
+
+/*
+ * One array. The members are the first n_disks of the disk list, or the
+ * disks named by members[] (indices into the disk list, no repeats).
+ * Member order matters for mirrors and groups: RAID 10 mirror set i is
+ * members [i*copies, (i+1)*copies); 0+1 stripe set j is the j-th run of
+ * n_disks/copies members; RAID 50/60 group j is the j-th run of
+ * n_disks/groups members.
+ */
+struct rp_layout {
+	int level; /* enum rp_level */
+	unsigned n_disks;
+	const unsigned *members; /* NULL: disks 0 .. n_disks-1 */
+	unsigned groups;	 /* RAID 50/60: groups (0: 2) */
+	unsigned copies;	 /* RAID 10 / 0+1: copies (0: 2); RAID 1: n_disks */
+	uint64_t chunk_bytes;	 /* 0: 512 KiB (md's default) */
+	double stroke;		 /* capacity fraction used per disk, 0 < s <= 1 */
+	double rebuild_mbps;	 /* rebuild rate limit; 0: 200 MB/s (md) */
+	double replace_hours;	 /* detection + replacement before rebuild; 0: 24 h */
+};
+
+/* Smallest number of disks a level takes (with default groups/copies). */
+RP_EXPORT unsigned rp_level_min_disks(int level);
+
+/* ---- workloads ------------------------------------------------------- */
+
+struct rp_size_share {
+	uint64_t bytes;
+	double share; /* weights; normalised to sum 1 */
+};
+
+struct rp_workload {
+	double read_share;	/* 0..1 */
+	double random_share;	/* 0..1 */
+	uint64_t request_bytes; /* used when n_sizes == 0 */
+	const struct rp_size_share *sizes;
+	size_t n_sizes;
+	unsigned queue_depth; /* outstanding requests on the array, >= 1 */
+};
+
+enum rp_profile {
+	RP_PROFILE_DATABASE,
+	RP_PROFILE_FILESERVER,
+	RP_PROFILE_WEBSERVER,
+	RP_PROFILE_WORKSTATION,
+	RP_PROFILE_SEQ_READ,
+	RP_PROFILE_SEQ_WRITE,
+	RP_PROFILE_RANDOM_ACCESS,
+	RP_PROFILE_COUNT
+};
+
+/* "database", "fileserver", ...; NULL for an unknown profile. */
+RP_EXPORT const char *rp_profile_name(int profile);
+/* Accepts the names above and "file-server", "web-server", ...; 0 or -EINVAL. */
+RP_EXPORT int rp_profile_parse(const char *s, int *profile, struct rp_error *err);
+/* Fill *wl with an IOMeter-style profile at queue depth qd (sizes point to
+ * static storage). */
+RP_EXPORT int rp_workload_profile(int profile, unsigned qd, struct rp_workload *wl,
+				  struct rp_error *err);
+
+/* ---- evaluation ------------------------------------------------------ */
+
+enum rp_figure_id {
+	RP_FIG_USABLE_CAPACITY, /* bytes */
+	RP_FIG_RADIAL_STROKE,	/* fraction of the arm's travel used */
+	RP_FIG_BAND_SEEK,	/* ms, average seek inside the band */
+	RP_FIG_ROTATION,	/* ms, average rotational latency */
+	RP_FIG_SEQ_READ_START,	/* MB/s at the outer edge of the band */
+	RP_FIG_SEQ_READ_END,	/* MB/s at the inner edge of the band */
+	RP_FIG_SEQ_WRITE_START,
+	RP_FIG_SEQ_WRITE_END,
+	RP_FIG_RAND_READ_QD1, /* IOPS, the workload's sizes */
+	RP_FIG_RAND_READ_QD,  /* IOPS at the workload's queue depth */
+	RP_FIG_RAND_WRITE_QD1,
+	RP_FIG_RAND_WRITE_QD,
+	RP_FIG_MIXED_IOPS,	   /* the workload's mix at its queue depth */
+	RP_FIG_ACCESS_TIME,	   /* ms, average random access at QD1 */
+	RP_FIG_FAILURES_TOLERATED, /* disks that may fail, any of them */
+	RP_FIG_REBUILD_TIME,	   /* hours */
+	RP_FIG_MTTDL,		   /* hours */
+	RP_FIG_URE_REBUILD,	   /* probability 0..1 */
+	RP_FIG_COUNT
+};
+
+#define RP_FIGURE_MAX_INPUTS 10
+
+struct rp_figure_input {
+	const char *name;
+	const char *unit;
+	double value;
+};
+
+/* One output figure with what it was computed from, for `plan --explain`. */
+struct rp_figure {
+	int id;		   /* enum rp_figure_id */
+	const char *key;   /* machine name, e.g. "usable_capacity" */
+	const char *label; /* e.g. "usable capacity" */
+	const char *unit;  /* "B", "MB/s", "IOPS", "ms", "disks", "h", "" */
+	double value;
+	int valid;	     /* 0: does not apply (rebuild of RAID 0) */
+	const char *formula; /* the formula, in plain text */
+	const char *source;  /* MODELS.md, Ruemmler & Wilkes, OSTEP, derived */
+	unsigned n_inputs;
+	struct rp_figure_input inputs[RP_FIGURE_MAX_INPUTS];
+};
+
+enum rp_warning_id {
+	RP_WARN_DEFAULTS,	/* datasheet-style defaults were used */
+	RP_WARN_SEEK_FIT,	/* the seek fit fell back to a = 0 */
+	RP_WARN_CAP_CONTROLLER, /* a figure is bounded by the controller */
+	RP_WARN_CAP_BUS,
+	RP_WARN_CAP_LINK,      /* ... by a shared link */
+	RP_WARN_CAP_INTERFACE, /* ... by the disks' own links */
+	RP_WARN_MIXED_SIZES,   /* value: bytes wasted */
+	RP_WARN_RAID5_WIDE,    /* more than 14 disks in a RAID 5 (group) */
+	RP_WARN_CHUNK_SMALL,   /* value: share of requests above chunk */
+	RP_WARN_CAPACITY_TINY, /* usable capacity below a request/chunk */
+	RP_WARN_URE_LIKELY,    /* value: probability */
+	RP_WARN_COUNT
+};
+
+#define RP_WARNING_TEXT 200
+
+struct rp_warning {
+	int id; /* enum rp_warning_id */
+	double value;
+	char text[RP_WARNING_TEXT];
+};
+
+/* The result of an evaluation (opaque). */
+struct rp_eval;
+
+/*
+ * Evaluate one layout. disks: the available disks (the layout picks its
+ * members from them); path may be NULL (no caps). On success *out holds a
+ * new evaluation that the caller frees with rp_eval_free().
+ */
+RP_EXPORT int rp_evaluate(const struct rp_disk *disks, size_t n_disks, const struct rp_path *path,
+			  const struct rp_layout *layout, const struct rp_workload *wl,
+			  struct rp_eval **out, struct rp_error *err);
+RP_EXPORT void rp_eval_free(struct rp_eval *ev);
+
+/* The layout as evaluated, defaults filled in (members never NULL). */
+RP_EXPORT const struct rp_layout *rp_eval_layout(const struct rp_eval *ev);
+/* A figure by id; NULL for an unknown id. */
+RP_EXPORT const struct rp_figure *rp_eval_figure(const struct rp_eval *ev, int id);
+/* Shorthand for rp_eval_figure(ev, id)->value; NaN for an unknown id. */
+RP_EXPORT double rp_eval_value(const struct rp_eval *ev, int id);
+RP_EXPORT size_t rp_eval_warning_count(const struct rp_eval *ev);
+RP_EXPORT const struct rp_warning *rp_eval_warning(const struct rp_eval *ev, size_t i);
+/* 1 when a warning of this id was raised. */
+RP_EXPORT int rp_eval_has_warning(const struct rp_eval *ev, int id);
+
+/*
+ * Whether the layout still holds all data after the given members failed
+ * (failed[] are positions 0 .. n_disks-1 inside the layout, not disk
+ * indices). Returns 1 (survives), 0 (data lost) or a negative error.
+ */
+RP_EXPORT int rp_layout_survives(const struct rp_layout *layout, const unsigned *failed,
+				 size_t n_failed, struct rp_error *err);
+
+/* ---- solver ---------------------------------------------------------- */
+
+enum rp_goal_id {
+	RP_GOAL_CAPACITY,
+	RP_GOAL_IOPS,
+	RP_GOAL_ACCESS,
+	RP_GOAL_FAILURES,
+	RP_GOAL_DISKS,
+	RP_GOAL_LEVEL,
+	RP_GOAL_COUNT
+};
+
+#define RP_GOAL_BIT(g) (1u << (g))
+
+/* What the caller asks for. 0 in a field means "no goal". */
+struct rp_goals {
+	double min_capacity;   /* usable bytes */
+	double min_iops;       /* the workload's mixed IOPS */
+	double max_access_ms;  /* average random access time at QD1 */
+	unsigned min_failures; /* failures tolerated */
+	unsigned max_disks;    /* 0: any number of the available disks */
+	unsigned level_mask;   /* RP_LEVEL_BIT()s to try; 0: all levels */
+	uint64_t chunk_bytes;  /* 0: try 4 KiB .. 1 MiB (powers of two) */
+	unsigned max_results;  /* 0: 10; at most 1000 */
+	double rebuild_mbps;   /* copied into every layout (see rp_layout) */
+	double replace_hours;
+};
+
+/* How far a layout is from each goal: 0 when met, else the relative gap
+ * ((want - have) / want), for failures the number of disks missing. */
+struct rp_shortfall {
+	double gap[RP_GOAL_COUNT];
+	double total; /* sum of the gaps: the "distance" used to rank */
+};
+
+/* The result of rp_solve (opaque). */
+struct rp_solution;
+
+/*
+ * Search levels, disk counts (the best n of the available disks), strokes
+ * and chunk sizes for layouts that meet the goals; rank the Pareto-best.
+ * An unsatisfiable goal set is not an error: the solution then has no
+ * layouts, names the goals that cannot be met and lists the closest ones.
+ */
+RP_EXPORT int rp_solve(const struct rp_disk *disks, size_t n_disks, const struct rp_path *path,
+		       const struct rp_workload *wl, const struct rp_goals *goals,
+		       struct rp_solution **out, struct rp_error *err);
+RP_EXPORT void rp_solution_free(struct rp_solution *sol);
+
+/* Layouts meeting every goal, best first. */
+RP_EXPORT size_t rp_solution_count(const struct rp_solution *sol);
+RP_EXPORT const struct rp_eval *rp_solution_get(const struct rp_solution *sol, size_t i);
+/* When nothing meets the goals: the nearest layouts, nearest first. */
+RP_EXPORT size_t rp_solution_closest_count(const struct rp_solution *sol);
+RP_EXPORT const struct rp_eval *rp_solution_closest(const struct rp_solution *sol, size_t i,
+						    struct rp_shortfall *sf);
+/* RP_GOAL_BIT()s of the goals that no layout meets even on its own. */
+RP_EXPORT unsigned rp_solution_unmet(const struct rp_solution *sol);
+/* The best value any layout reaches for a goal (capacity bytes, IOPS,
+ * access ms, failures, disks); NaN for an unknown goal. */
+RP_EXPORT double rp_solution_best(const struct rp_solution *sol, int goal);
+/* A sentence about the outcome ("3 layouts meet the goals", "no layout
+ * reaches 20 TB: at most 12 TB (RAID 0, 8 disks, full stroke)"). */
+RP_EXPORT const char *rp_solution_message(const struct rp_solution *sol);
+/* Layouts the search evaluated; whether more Pareto-best ones exist than
+ * were returned. */
+RP_EXPORT size_t rp_solution_evaluated(const struct rp_solution *sol);
+RP_EXPORT int rp_solution_truncated(const struct rp_solution *sol);
+
+/* "capacity", "iops", "access", "failures", "disks", "level"; NULL if unknown. */
+RP_EXPORT const char *rp_goal_name(int goal);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

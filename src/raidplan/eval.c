@@ -1,0 +1,625 @@
+/* eval.c - rp_evaluate: one layout's figures, their explanations, warnings. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "raidplan/raidplan_priv.h"
+
+static const struct {
+	const char *key, *label, *unit;
+} fig_meta[RP_FIG_COUNT] = {
+    [RP_FIG_USABLE_CAPACITY] = {"usable_capacity", "usable capacity", "B"},
+    [RP_FIG_RADIAL_STROKE] = {"radial_stroke", "arm travel used", "fraction"},
+    [RP_FIG_BAND_SEEK] = {"band_seek", "average seek in the band", "ms"},
+    [RP_FIG_ROTATION] = {"rotation", "average rotational latency", "ms"},
+    [RP_FIG_SEQ_READ_START] = {"seq_read_start", "sequential read, band start", "MB/s"},
+    [RP_FIG_SEQ_READ_END] = {"seq_read_end", "sequential read, band end", "MB/s"},
+    [RP_FIG_SEQ_WRITE_START] = {"seq_write_start", "sequential write, band start", "MB/s"},
+    [RP_FIG_SEQ_WRITE_END] = {"seq_write_end", "sequential write, band end", "MB/s"},
+    [RP_FIG_RAND_READ_QD1] = {"rand_read_qd1", "random read, QD 1", "IOPS"},
+    [RP_FIG_RAND_READ_QD] = {"rand_read_qd", "random read, workload QD", "IOPS"},
+    [RP_FIG_RAND_WRITE_QD1] = {"rand_write_qd1", "random write, QD 1", "IOPS"},
+    [RP_FIG_RAND_WRITE_QD] = {"rand_write_qd", "random write, workload QD", "IOPS"},
+    [RP_FIG_MIXED_IOPS] = {"mixed_iops", "workload IOPS", "IOPS"},
+    [RP_FIG_ACCESS_TIME] = {"access_time", "average access time", "ms"},
+    [RP_FIG_FAILURES_TOLERATED] = {"failures_tolerated", "failures tolerated", "disks"},
+    [RP_FIG_REBUILD_TIME] = {"rebuild_time", "rebuild time", "h"},
+    [RP_FIG_MTTDL] = {"mttdl", "mean time to data loss", "h"},
+    [RP_FIG_URE_REBUILD] = {"ure_rebuild", "P(unrecoverable read error in rebuild)", ""},
+};
+
+static const char *const cap_names[] = {
+    [RP_CAP_NONE] = "nothing",
+    [RP_CAP_CONTROLLER] = "the controller",
+    [RP_CAP_BUS] = "the bus",
+    [RP_CAP_LINK] = "a shared link",
+    [RP_CAP_INTERFACE] = "the disks' links",
+    [RP_CAP_DISKS] = "the disks",
+};
+
+static struct rp_figure *fig(struct rp_eval *ev, int id, double value, const char *formula,
+			     const char *source)
+{
+	struct rp_figure *f = &ev->fig[id];
+
+	f->id = id;
+	f->key = fig_meta[id].key;
+	f->label = fig_meta[id].label;
+	f->unit = fig_meta[id].unit;
+	f->value = isfinite(value) ? value : 0;
+	f->valid = isfinite(value);
+	f->formula = formula;
+	f->source = source;
+	f->n_inputs = 0;
+	return f;
+}
+
+static void in(struct rp_figure *f, const char *name, const char *unit, double v)
+{
+	if (f->n_inputs >= RP_FIGURE_MAX_INPUTS)
+		return;
+	f->inputs[f->n_inputs].name = name;
+	f->inputs[f->n_inputs].unit = unit;
+	f->inputs[f->n_inputs].value = v;
+	f->n_inputs++;
+}
+
+static void warn(struct rp_eval *ev, int id, double value, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void warn(struct rp_eval *ev, int id, double value, const char *fmt, ...)
+{
+	struct rp_warning *w;
+	va_list ap;
+	size_t i;
+
+	for (i = 0; i < ev->n_warn; i++)
+		if (ev->warn[i].id == id)
+			return;
+	if (ev->n_warn >= RP_WARN_COUNT)
+		return;
+	w = &ev->warn[ev->n_warn++];
+	w->id = id;
+	w->value = value;
+	va_start(ap, fmt);
+	vsnprintf(w->text, sizeof(w->text), fmt, ap);
+	va_end(ap);
+}
+
+static int cap_warning_id(int which)
+{
+	switch (which) {
+	case RP_CAP_CONTROLLER:
+		return RP_WARN_CAP_CONTROLLER;
+	case RP_CAP_BUS:
+		return RP_WARN_CAP_BUS;
+	case RP_CAP_LINK:
+		return RP_WARN_CAP_LINK;
+	case RP_CAP_INTERFACE:
+		return RP_WARN_CAP_INTERFACE;
+	default:
+		return -1;
+	}
+}
+
+static const char *mttdl_formula(int level)
+{
+	switch (level) {
+	case RP_LEVEL_0:
+		return "MTTF / N";
+	case RP_LEVEL_1:
+		return "MTTF^D / (D! MTTR^(D-1)), D copies (D = 2: MTTF^2 / (2 MTTR))";
+	case RP_LEVEL_10:
+		return "mirror set's MTTF^D / (D! MTTR^(D-1)) / (N/D) (D = 2: MTTF^2 / (N MTTR))";
+	case RP_LEVEL_01:
+		return "MTTF^D / (N (D-1)! w^(D-1) MTTR^(D-1)), w = N/D disks per stripe set";
+	case RP_LEVEL_5:
+		return "MTTF^2 / (N (N-1) MTTR)";
+	case RP_LEVEL_6:
+		return "MTTF^3 / (N (N-1) (N-2) MTTR^2)";
+	case RP_LEVEL_50:
+		return "group's MTTF^2 / (g (g-1) MTTR), divided by the G groups";
+	default:
+		return "group's MTTF^3 / (g (g-1) (g-2) MTTR^2), divided by the G groups";
+	}
+}
+
+static void figures(struct rp_eval *ev, const struct rp_geom *g, const struct rp_agg *a,
+		    const struct rp_caps *c, const struct rp_wl *w, const struct rp_dmodel *m0)
+{
+	const struct rp_numbers *o = &ev->num;
+	struct rp_figure *f;
+	static const char *const seq_formula[4] = {
+	    "streams x slowest member's rate at the band's outer edge, capped by "
+	    "min(controller, bus, shared links)",
+	    "streams x slowest member's rate at the band's inner edge Ro sqrt(1 - c(1-k^2)), "
+	    "capped by min(controller, bus, shared links)",
+	    "streams x slowest member's rate at the band's outer edge, capped by "
+	    "min(controller, bus, shared links) / write amplification",
+	    "streams x slowest member's rate at the band's inner edge, capped by "
+	    "min(controller, bus, shared links) / write amplification",
+	};
+	const char *src_arr = "MODELS.md Arrays; OSTEP ch. 38; derived (docs/planning-model.md)";
+	int i;
+
+	f = fig(ev, RP_FIG_USABLE_CAPACITY, o->usable,
+		"data members x stroke x smallest member's capacity", "MODELS.md Arrays");
+	in(f, "data members", "", g->ndata);
+	in(f, "stroke", "", g->stroke);
+	in(f, "smallest member", "B", a->cmin);
+	in(f, "sum of members", "B", a->csum);
+
+	f = fig(ev, RP_FIG_RADIAL_STROKE, a->sigma,
+		"s = c (1 + k) / (1 + sqrt(1 - c (1 - k^2))), c = stroke x smallest / member "
+		"capacity; mean over members",
+		"MODELS.md zone bit recording");
+	in(f, "capacity fraction c", "", g->stroke * a->cmin / (a->csum / a->n));
+	in(f, "k = inner/outer rate", "", a->k);
+
+	f = fig(ev, RP_FIG_BAND_SEEK, a->seek,
+		m0->n_seek
+		    ? "Int 2(1-u) t(f u) du over the measured seek curve t, f = radial stroke"
+		    : "T + a f/3 + (8/15) b sqrt(f), f = radial stroke; "
+		      "a, b fitted to track-to-track T, average A, full stroke F",
+		"Ruemmler & Wilkes 1994; MODELS.md (derived)");
+	in(f, "radial stroke f", "", a->sigma);
+	in(f, "track-to-track T", "ms", a->t2t);
+	in(f, "average seek A (member 0)", "ms", m0->seek_avg);
+	in(f, "full stroke F (member 0)", "ms", m0->seek_full);
+	if (!m0->n_seek) {
+		in(f, "a (member 0)", "ms", m0->seek_a);
+		in(f, "b (member 0)", "ms", m0->seek_b);
+	}
+
+	f = fig(ev, RP_FIG_ROTATION, a->trev / 2, "60000 / rpm / 2", "MODELS.md");
+	in(f, "revolution", "ms", a->trev);
+	in(f, "rpm (member 0)", "rpm", m0->rpm);
+
+	for (i = 0; i < 4; i++) {
+		f = fig(ev, RP_FIG_SEQ_READ_START + i, o->seq[i], seq_formula[i], src_arr);
+		in(f, "streams", "disks", i < 2 ? o->streams_r : o->streams_w);
+		in(f, "per-disk rate", "MB/s", (i & 1) ? a->re_min : a->rs_min);
+		in(f, "uncapped", "MB/s", o->seq_raw[i]);
+		in(f, "path cap", "MB/s", c->total);
+		if (i >= 2)
+			in(f, "write amplification", "", o->amp_w);
+	}
+
+	for (i = 0; i < 4; i++) {
+		double v = i == 0 ? o->rr1 : i == 1 ? o->rrq : i == 2 ? o->rw1 : o->rwq;
+
+		f = fig(ev, RP_FIG_RAND_READ_QD1 + i, v,
+			"min(q / latency, N / (ops x t_op), cap / (ops x bytes per op)); "
+			"t_op = overhead + T + (seek + rev/2 - T) q_disk^(-1/3) + bytes / rate; "
+			"harmonic mean over the workload's sizes",
+			"MODELS.md (NCQ, write penalty); derived");
+		in(f, "members N", "", g->n);
+		in(f, "queue depth q", "", (i & 1) ? w->qd : 1);
+		in(f, i < 2 ? "ops per read" : "ops per write", "", i < 2 ? o->m1 : o->ops_w1);
+		in(f, "chunks touched", "", o->m1);
+		in(f, "positioning (QD1)", "ms", o->pos1);
+		in(f, "overhead", "ms", a->ovh);
+		in(f, "harmonic band rate", "MB/s", 1 / a->inv_rate);
+		in(f, "mean request", "B", w->mean_bytes);
+		in(f, "path cap", "MB/s", c->total);
+	}
+
+	f = fig(ev, RP_FIG_MIXED_IOPS, o->mixed,
+		"1 / sum over sizes of share x (random (r / IOPS_r + w / IOPS_w) + sequential "
+		"(r S / seq_r + w S / seq_w)); for one size and no cap = N R / (r + F w)",
+		"MODELS.md mixed reads and writes; derived");
+	in(f, "read share r", "", w->read);
+	in(f, "random share", "", w->rnd);
+	in(f, "random read IOPS at q", "IOPS", o->rrq);
+	in(f, "random write IOPS at q", "IOPS", o->rwq);
+	in(f, "write ops per request F", "", o->ops_w1);
+	in(f, "sequential read, mid band", "MB/s", o->seq_mid_r);
+	in(f, "sequential write, mid band", "MB/s", o->seq_mid_w);
+	in(f, "mean request", "B", w->mean_bytes);
+	in(f, "queue depth", "", w->qd);
+
+	f = fig(ev, RP_FIG_ACCESS_TIME, o->access,
+		"overhead + seek + revolution x wait(slowest of m disks, nearest of D copies) + "
+		"bytes / rate; writes add parity reads; averaged over the workload's reads, "
+		"writes and sizes",
+		"MODELS.md access time, slowest-of-n; derived");
+	in(f, "overhead", "ms", a->ovh);
+	in(f, "band seek", "ms", a->seek);
+	in(f, "revolution", "ms", a->trev);
+	in(f, "harmonic band rate", "MB/s", 1 / a->inv_rate);
+	in(f, "read share", "", w->read);
+	in(f, "mean request", "B", w->mean_bytes);
+	in(f, "chunk", "B", g->chunk);
+
+	f = fig(ev, RP_FIG_FAILURES_TOLERATED, o->tolerated,
+		"guaranteed, any members: RAID 0: 0; 1, 10, 0+1: copies - 1; 5, 50: 1; 6, 60: 2",
+		"MODELS.md Arrays");
+	in(f, "copies", "", g->copies);
+	in(f, "parity per group", "", g->parity);
+	in(f, "groups", "", g->groups);
+
+	f = fig(ev, RP_FIG_REBUILD_TIME, o->rebuild_h,
+		"used bytes per member / min(slowest band rate, rebuild limit, path cap / "
+		"members involved)",
+		"MODELS.md reliability");
+	in(f, "used per member", "B", a->used);
+	in(f, "rebuild rate", "MB/s", o->rebuild_rate);
+	in(f, "rebuild limit", "MB/s", g->rebuild_mbps);
+
+	f = fig(ev, RP_FIG_MTTDL, o->mttdl_h, mttdl_formula(g->level), "MODELS.md reliability");
+	in(f, "MTTF", "h", o->mttf_h);
+	in(f, "MTTR = replace + rebuild", "h", o->mttr_h);
+	in(f, "members N", "", g->n);
+	in(f, "group size g", "", g->gsize);
+	in(f, "groups G", "", g->groups);
+	in(f, "copies D", "", g->copies);
+
+	f = fig(ev, RP_FIG_URE_REBUILD, o->ure_p,
+		"1 - (1 - p)^B, B = 8 x used bytes x members read to rebuild one disk",
+		"MODELS.md reliability");
+	in(f, "p per bit", "", a->ure);
+	in(f, "bits read B", "bit", o->ure_bits);
+	in(f, "redundancy left in rebuild", "disks", o->ure_left);
+}
+
+static void size_text(char *buf, size_t len, double bytes)
+{
+	static const char *const u[] = {"B", "KB", "MB", "GB", "TB", "PB", "EB"};
+	int i = 0;
+
+	while (bytes >= 1000 && i < 6) {
+		bytes /= 1000;
+		i++;
+	}
+	snprintf(buf, len, "%.3g %s", bytes, u[i]);
+}
+
+static void warnings(struct rp_eval *ev, const struct rp_geom *g, const struct rp_agg *a,
+		     const struct rp_caps *c, const struct rp_wl *w)
+{
+	const struct rp_numbers *o = &ev->num;
+	static const char *const seq_names[4] = {
+	    "sequential read at the band start",
+	    "sequential read at the band end",
+	    "sequential write at the band start",
+	    "sequential write at the band end",
+	};
+	char b1[32], b2[32];
+	int i;
+
+	if (a->defaults) {
+		unsigned d = a->defaults;
+
+		warn(ev, RP_WARN_DEFAULTS, d,
+		     "datasheet-style defaults used for:%s%s%s%s%s%s (see docs/planning-model.md)",
+		     d & RP_DEF_RPM ? " rpm" : "", d & RP_DEF_SEEK ? " seek times" : "",
+		     d & RP_DEF_RATE ? " transfer rates" : "",
+		     d & RP_DEF_OVERHEAD ? " command overhead" : "", d & RP_DEF_MTTF ? " MTTF" : "",
+		     d & RP_DEF_URE ? " URE rate" : "");
+	}
+	if (a->seek_fallback)
+		warn(ev, RP_WARN_SEEK_FIT, 0,
+		     "the seek figures do not fit t(x) = T + a x + b sqrt(x) with a, b >= 0; the "
+		     "fit keeps the average seek and drops the full-stroke figure");
+	for (i = 0; i < 4; i++) {
+		int id = cap_warning_id(o->seq_cap[i]);
+
+		if (id >= 0)
+			warn(ev, id, o->seq[i],
+			     "%s is capped by %s at %.0f MB/s (the disks could deliver %.0f MB/s)",
+			     seq_names[i], cap_names[o->seq_cap[i]], o->seq[i], o->seq_raw[i]);
+	}
+	if (cap_warning_id(o->rnd_cap) >= 0)
+		warn(ev, cap_warning_id(o->rnd_cap), c->total,
+		     "random I/O at queue depth %u is bounded by %s (%.0f MB/s)", w->qd,
+		     cap_names[o->rnd_cap], c->total);
+	if (a->iface_bound)
+		warn(ev, RP_WARN_CAP_INTERFACE, a->rs_min,
+		     "a member's own link is slower than its media: %.0f MB/s per disk", a->rs_min);
+	if (a->cmax > a->cmin) {
+		double waste = a->csum - a->n * a->cmin;
+
+		size_text(b1, sizeof(b1), waste);
+		warn(ev, RP_WARN_MIXED_SIZES, waste,
+		     "mixed disk sizes: %s of the members lie beyond the smallest disk and "
+		     "cannot be used",
+		     b1);
+	}
+	if ((g->level == RP_LEVEL_5 || g->level == RP_LEVEL_50) && g->gsize > RP_MD_RAID5_WIDE)
+		warn(ev, RP_WARN_RAID5_WIDE, g->gsize,
+		     "RAID 5 %s of %u disks: vendors (HPE) advise against more than %u",
+		     g->level == RP_LEVEL_5 ? "array" : "groups", g->gsize, RP_MD_RAID5_WIDE);
+	if (o->chunk_small_share > 0) {
+		size_text(b1, sizeof(b1), g->chunk);
+		size_text(b2, sizeof(b2), w->max_bytes);
+		warn(ev, RP_WARN_CHUNK_SMALL, o->chunk_small_share,
+		     "chunk %s is smaller than %.0f %% of the requests (up to %s): they span "
+		     "several disks",
+		     b1, 100 * o->chunk_small_share, b2);
+	}
+	if (o->usable < w->max_bytes || a->used < g->chunk) {
+		size_text(b1, sizeof(b1), o->usable);
+		warn(ev, RP_WARN_CAPACITY_TINY, o->usable,
+		     "the stroke is so short that the array holds only %s, below a request or "
+		     "a chunk",
+		     b1);
+	}
+	if (isfinite(o->ure_p) && o->ure_left <= 0 && o->ure_p > 0.1)
+		warn(ev, RP_WARN_URE_LIKELY, o->ure_p,
+		     "a rebuild reads %.3g bits with no redundancy left: an unrecoverable read "
+		     "error is %.0f %% likely",
+		     o->ure_bits, 100 * o->ure_p);
+}
+
+static int check_members(const struct rp_layout *l, size_t n_disks, unsigned *members,
+			 struct rp_error *err)
+{
+	unsigned char *seen;
+	unsigned i;
+
+	if (!l->members) {
+		for (i = 0; i < l->n_disks; i++)
+			members[i] = i;
+		return 0;
+	}
+	seen = calloc(n_disks, 1);
+	if (!seen)
+		return rp_err(err, -ENOMEM, "out of memory");
+	for (i = 0; i < l->n_disks; i++) {
+		unsigned d = l->members[i];
+
+		if (d >= n_disks) {
+			free(seen);
+			return rp_err(err, -EINVAL, "member %u: disk %u does not exist (%zu given)",
+				      i, d, n_disks);
+		}
+		if (seen[d]) {
+			free(seen);
+			return rp_err(err, -EINVAL, "member %u: disk %u is listed twice", i, d);
+		}
+		seen[d] = 1;
+		members[i] = d;
+	}
+	free(seen);
+	return 0;
+}
+
+/* Caps of a member set: shared links' worst share and the slowest own link. */
+static int member_caps(const struct rp_path *path, const struct rp_dmodel *dm,
+		       const unsigned *members, unsigned n, struct rp_caps *c, struct rp_error *err)
+{
+	unsigned *count = NULL, i, link_id = 0;
+	double ratio = 0, iface = 0;
+	size_t nl = path ? path->n_links : 0;
+
+	if (nl) {
+		count = calloc(nl + 1, sizeof(*count));
+		if (!count)
+			return rp_err(err, -ENOMEM, "out of memory");
+	}
+	for (i = 0; i < n; i++) {
+		const struct rp_dmodel *m = &dm[members[i]];
+
+		if (m->link)
+			count[m->link]++;
+		if (m->iface > 0 && (iface == 0 || m->iface < iface))
+			iface = m->iface;
+	}
+	for (i = 1; i <= nl; i++) {
+		double r;
+
+		if (!count[i])
+			continue;
+		r = path->links[i - 1].mbps / count[i];
+		if (ratio == 0 || r < ratio) {
+			ratio = r;
+			link_id = i;
+		}
+	}
+	free(count);
+	rp_caps_build(path, iface * n, ratio, link_id, n, c);
+	return 0;
+}
+
+int rp_eval_run(const struct rp_disk *disks, size_t n_disks, const struct rp_path *path,
+		const struct rp_layout *layout, const struct rp_workload *wl, struct rp_eval **out,
+		struct rp_error *err)
+{
+	struct rp_dmodel *dm = NULL;
+	struct rp_eval *ev = NULL;
+	struct rp_geom g;
+	struct rp_wl w;
+	struct rp_agg a;
+	struct rp_caps c;
+	double cmin = 0;
+	unsigned i;
+	int rc;
+
+	if (out)
+		*out = NULL;
+	if (!disks || !layout || !wl || !out)
+		return rp_err(err, -EINVAL, "rp_evaluate: %s is NULL",
+			      !disks	? "the disk list"
+			      : !layout ? "the layout"
+			      : !wl	? "the workload"
+					: "the result pointer");
+	if (n_disks < 1 || n_disks > RP_MAX_DISKS)
+		return rp_err(err, -EINVAL, "%zu disks given: 1 .. %u are modelled", n_disks,
+			      RP_MAX_DISKS);
+	if ((rc = rp_path_check(path, err)) || (rc = rp_wl_build(wl, &w, err)) ||
+	    (rc = rp_geom_build(layout, n_disks, &g, err)))
+		return rc;
+	ev = calloc(1, sizeof(*ev));
+	dm = calloc(n_disks, sizeof(*dm));
+	if (ev)
+		ev->members = calloc(g.n, sizeof(*ev->members));
+	if (!ev || !dm || !ev->members) {
+		rc = rp_err(err, -ENOMEM, "out of memory");
+		goto fail;
+	}
+	for (i = 0; i < n_disks; i++)
+		if ((rc = rp_dmodel_build(&disks[i], i, path, &dm[i], err)))
+			goto fail;
+	if ((rc = check_members(layout, n_disks, ev->members, err)))
+		goto fail;
+	for (i = 0; i < g.n; i++)
+		if (i == 0 || dm[ev->members[i]].cap < cmin)
+			cmin = dm[ev->members[i]].cap;
+	rp_agg_reset(&a);
+	for (i = 0; i < g.n; i++)
+		rp_agg_add(&a, &dm[ev->members[i]], 1, cmin, g.stroke);
+	rp_agg_finish(&a, g.stroke);
+	if ((rc = member_caps(path, dm, ev->members, g.n, &c, err)))
+		goto fail;
+	rp_numbers(&g, &a, &c, &w, &ev->num);
+
+	ev->layout = *layout;
+	ev->layout.members = ev->members;
+	ev->layout.copies = g.level == RP_LEVEL_0 || g.parity ? 0 : g.copies;
+	ev->layout.groups = g.level == RP_LEVEL_50 || g.level == RP_LEVEL_60 ? g.groups : 0;
+	ev->layout.chunk_bytes = (uint64_t)g.chunk;
+	ev->layout.rebuild_mbps = g.rebuild_mbps;
+	ev->layout.replace_hours = g.replace_h;
+	figures(ev, &g, &a, &c, &w, &dm[ev->members[0]]);
+	warnings(ev, &g, &a, &c, &w);
+	free(dm);
+	*out = ev;
+	return 0;
+fail:
+	free(dm);
+	rp_eval_free(ev);
+	return rc;
+}
+
+int rp_evaluate(const struct rp_disk *disks, size_t n_disks, const struct rp_path *path,
+		const struct rp_layout *layout, const struct rp_workload *wl, struct rp_eval **out,
+		struct rp_error *err)
+{
+	return rp_eval_run(disks, n_disks, path, layout, wl, out, err);
+}
+
+void rp_eval_free(struct rp_eval *ev)
+{
+	if (!ev)
+		return;
+	free(ev->members);
+	free(ev);
+}
+
+const struct rp_layout *rp_eval_layout(const struct rp_eval *ev)
+{
+	return ev ? &ev->layout : NULL;
+}
+
+const struct rp_figure *rp_eval_figure(const struct rp_eval *ev, int id)
+{
+	if (!ev || id < 0 || id >= RP_FIG_COUNT)
+		return NULL;
+	return &ev->fig[id];
+}
+
+double rp_eval_value(const struct rp_eval *ev, int id)
+{
+	const struct rp_figure *f = rp_eval_figure(ev, id);
+
+	return f ? f->value : NAN;
+}
+
+size_t rp_eval_warning_count(const struct rp_eval *ev)
+{
+	return ev ? ev->n_warn : 0;
+}
+
+const struct rp_warning *rp_eval_warning(const struct rp_eval *ev, size_t i)
+{
+	if (!ev || i >= ev->n_warn)
+		return NULL;
+	return &ev->warn[i];
+}
+
+int rp_eval_has_warning(const struct rp_eval *ev, int id)
+{
+	size_t i;
+
+	for (i = 0; ev && i < ev->n_warn; i++)
+		if (ev->warn[i].id == id)
+			return 1;
+	return 0;
+}
+
+int rp_layout_survives(const struct rp_layout *layout, const unsigned *failed, size_t n_failed,
+		       struct rp_error *err)
+{
+	struct rp_layout l;
+	struct rp_geom g;
+	unsigned char *down;
+	unsigned i, j, unit, ok = 1, n_down = 0;
+	int rc;
+
+	if (!layout || (n_failed && !failed))
+		return rp_err(err, -EINVAL, "rp_layout_survives: %s is NULL",
+			      !layout ? "the layout" : "the failed list");
+	l = *layout;
+	l.stroke = 1;
+	l.chunk_bytes = 0;
+	l.rebuild_mbps = l.replace_hours = 0;
+	if ((rc = rp_geom_build(&l, l.n_disks, &g, err)))
+		return rc;
+	down = calloc(g.n, 1);
+	if (!down)
+		return rp_err(err, -ENOMEM, "out of memory");
+	for (i = 0; i < n_failed; i++) {
+		if (failed[i] >= g.n) {
+			free(down);
+			return rp_err(err, -EINVAL, "failed member %u is not in the %u-disk layout",
+				      failed[i], g.n);
+		}
+		if (!down[failed[i]])
+			n_down++;
+		down[failed[i]] = 1;
+	}
+	switch (g.level) {
+	case RP_LEVEL_0:
+		ok = n_down == 0;
+		break;
+	case RP_LEVEL_1:
+		ok = n_down < g.n;
+		break;
+	case RP_LEVEL_10:
+		/* lost when every copy of one mirror set is down */
+		for (i = 0; i < g.n && ok; i += g.copies) {
+			unsigned cnt = 0;
+
+			for (j = 0; j < g.copies; j++)
+				cnt += down[i + j];
+			ok = cnt < g.copies;
+		}
+		break;
+	case RP_LEVEL_01:
+		/* alive while one stripe set is whole */
+		unit = g.n / g.copies;
+		ok = 0;
+		for (i = 0; i < g.n && !ok; i += unit) {
+			unsigned cnt = 0;
+
+			for (j = 0; j < unit; j++)
+				cnt += down[i + j];
+			ok = cnt == 0;
+		}
+		break;
+	default:
+		for (i = 0; i < g.n && ok; i += g.gsize) {
+			unsigned cnt = 0;
+
+			for (j = 0; j < g.gsize; j++)
+				cnt += down[i + j];
+			ok = cnt <= g.parity;
+		}
+		break;
+	}
+	free(down);
+	return (int)ok;
+}

@@ -1,0 +1,584 @@
+/* model.c - arrays: geometry, workload, caps, and the numbers of a layout. */
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include "raidplan/raidplan_priv.h"
+
+static bool is_mirror(int level)
+{
+	return level == RP_LEVEL_1 || level == RP_LEVEL_10 || level == RP_LEVEL_01;
+}
+
+static bool is_parity(int level)
+{
+	return level == RP_LEVEL_5 || level == RP_LEVEL_6 || level == RP_LEVEL_50 ||
+	       level == RP_LEVEL_60;
+}
+
+int rp_geom_build(const struct rp_layout *l, size_t n_avail, struct rp_geom *g,
+		  struct rp_error *err)
+{
+	unsigned n = l->n_disks, min;
+	const char *name = rp_level_name(l->level);
+
+	memset(g, 0, sizeof(*g));
+	if (!name)
+		return rp_err(err, -EINVAL,
+			      "unknown RAID level %d: use 0, 1, 10, 0+1, 5, 6, 50 or 60", l->level);
+	g->level = l->level;
+	min = rp_level_min_disks(l->level);
+	if (n < 1)
+		return rp_err(err, -EINVAL, "the layout has no disks");
+	if (n > n_avail || n > RP_MAX_DISKS)
+		return rp_err(err, -EINVAL, "the layout takes %u disks but %zu are given", n,
+			      n_avail);
+	if (n < min)
+		return rp_err(err, -EINVAL, "RAID %s needs at least %u disks; the layout has %u",
+			      name, min, n);
+	if (!rp_in(l->stroke, 0, 1) || l->stroke <= 0)
+		return rp_err(
+		    err, -EINVAL,
+		    "stroke %g is outside (0, 1]: it is the capacity fraction used per disk",
+		    l->stroke);
+	g->stroke = l->stroke;
+	if (l->chunk_bytes && (l->chunk_bytes < RP_MIN_CHUNK || l->chunk_bytes > RP_MAX_CHUNK ||
+			       l->chunk_bytes % 512))
+		return rp_err(
+		    err, -EINVAL,
+		    "chunk size %llu bytes: use a multiple of 512 between 512 B and 1 GiB",
+		    (unsigned long long)l->chunk_bytes);
+	g->chunk = (double)(l->chunk_bytes ? l->chunk_bytes : RP_DEF_CHUNK);
+	if (l->rebuild_mbps != 0 && (!rp_in(l->rebuild_mbps, 0, 1e6) || l->rebuild_mbps < 0))
+		return rp_err(err, -EINVAL, "rebuild rate %g MB/s is outside (0, 1e6]",
+			      l->rebuild_mbps);
+	if (l->replace_hours != 0 && (!rp_in(l->replace_hours, 0, 1e6) || l->replace_hours < 0))
+		return rp_err(err, -EINVAL, "replacement time %g h is outside (0, 1e6]",
+			      l->replace_hours);
+	g->rebuild_mbps = l->rebuild_mbps ? l->rebuild_mbps : RP_DEF_REBUILD_MBPS;
+	g->replace_h = l->replace_hours ? l->replace_hours : RP_DEF_REPLACE_H;
+	g->n = n;
+	g->copies = 1;
+	g->groups = 1;
+	g->gsize = n;
+
+	switch (l->level) {
+	case RP_LEVEL_0:
+		g->ndata = n;
+		break;
+	case RP_LEVEL_1:
+		if (l->copies && l->copies != n)
+			return rp_err(err, -EINVAL,
+				      "RAID 1 keeps a copy on every disk: copies %u must equal the "
+				      "%u disks (or be 0)",
+				      l->copies, n);
+		g->copies = n;
+		g->ndata = 1;
+		break;
+	case RP_LEVEL_10:
+	case RP_LEVEL_01:
+		g->copies = l->copies ? l->copies : 2;
+		if (g->copies < 2 || n % g->copies || n / g->copies < 2)
+			return rp_err(
+			    err, -EINVAL,
+			    "RAID %s with %u copies needs a multiple of %u disks, at least "
+			    "%u; the layout has %u",
+			    name, g->copies, g->copies, 2 * g->copies, n);
+		g->ndata = n / g->copies;
+		break;
+	case RP_LEVEL_5:
+	case RP_LEVEL_6:
+	case RP_LEVEL_50:
+	case RP_LEVEL_60:
+		g->parity = (l->level == RP_LEVEL_5 || l->level == RP_LEVEL_50) ? 1 : 2;
+		if (l->level == RP_LEVEL_50 || l->level == RP_LEVEL_60) {
+			g->groups = l->groups ? l->groups : 2;
+			if (g->groups < 2 || n % g->groups || n / g->groups < g->parity + 2)
+				return rp_err(
+				    err, -EINVAL,
+				    "RAID %s in %u groups needs a multiple of %u disks with "
+				    "at least %u per group; the layout has %u",
+				    name, g->groups, g->groups, g->parity + 2, n);
+		}
+		g->gsize = n / g->groups;
+		g->ndata = g->groups * (g->gsize - g->parity);
+		break;
+	}
+	return 0;
+}
+
+unsigned rp_geom_data_members(const struct rp_geom *g)
+{
+	return g->ndata;
+}
+
+int rp_wl_build(const struct rp_workload *w, struct rp_wl *o, struct rp_error *err)
+{
+	double sum = 0;
+	size_t i;
+
+	memset(o, 0, sizeof(*o));
+	if (!w)
+		return rp_err(err, -EINVAL, "no workload given");
+	if (!rp_in(w->read_share, 0, 1))
+		return rp_err(err, -EINVAL, "read share %g is outside 0..1", w->read_share);
+	if (!rp_in(w->random_share, 0, 1))
+		return rp_err(err, -EINVAL, "random share %g is outside 0..1", w->random_share);
+	if (w->queue_depth < 1 || w->queue_depth > RP_MAX_QD)
+		return rp_err(err, -EINVAL, "queue depth %u is outside 1..%u", w->queue_depth,
+			      RP_MAX_QD);
+	o->read = w->read_share;
+	o->rnd = w->random_share;
+	o->qd = w->queue_depth;
+	if (!w->n_sizes) {
+		if (w->request_bytes < 1 || w->request_bytes > RP_MAX_REQUEST)
+			return rp_err(err, -EINVAL,
+				      "request size %llu bytes is outside 1 B .. 1 GiB",
+				      (unsigned long long)w->request_bytes);
+		o->n = 1;
+		o->bytes[0] = (double)w->request_bytes;
+		o->share[0] = 1;
+	} else {
+		if (!w->sizes)
+			return rp_err(err, -EINVAL, "the workload lists %zu sizes but no data",
+				      w->n_sizes);
+		if (w->n_sizes > RP_MAX_SIZES)
+			return rp_err(err, -E2BIG, "the workload lists %zu sizes, at most %u",
+				      w->n_sizes, RP_MAX_SIZES);
+		for (i = 0; i < w->n_sizes; i++) {
+			if (w->sizes[i].bytes < 1 || w->sizes[i].bytes > RP_MAX_REQUEST)
+				return rp_err(
+				    err, -EINVAL,
+				    "workload size %zu: %llu bytes is outside 1 B .. 1 GiB", i,
+				    (unsigned long long)w->sizes[i].bytes);
+			if (!rp_in(w->sizes[i].share, 0, 1e9))
+				return rp_err(err, -EINVAL,
+					      "workload size %zu: share %g is outside 0 .. 1e9", i,
+					      w->sizes[i].share);
+			o->bytes[i] = (double)w->sizes[i].bytes;
+			o->share[i] = w->sizes[i].share;
+			sum += w->sizes[i].share;
+		}
+		if (!(sum > 0))
+			return rp_err(err, -EINVAL, "the workload's size shares add up to 0");
+		o->n = (unsigned)w->n_sizes;
+		for (i = 0; i < o->n; i++)
+			o->share[i] /= sum;
+	}
+	for (i = 0; i < o->n; i++) {
+		o->mean_bytes += o->share[i] * o->bytes[i];
+		if (o->share[i] > 0 && o->bytes[i] > o->max_bytes)
+			o->max_bytes = o->bytes[i];
+	}
+	return 0;
+}
+
+static int check_cap(double v, const char *what, struct rp_error *err)
+{
+	if (v == 0)
+		return 0;
+	if (!rp_in(v, 0, 1e9) || v < 0)
+		return rp_err(err, -EINVAL, "%s %g MB/s must be 0 (no cap) or in (0, 1e9]", what,
+			      v);
+	return 0;
+}
+
+int rp_path_check(const struct rp_path *p, struct rp_error *err)
+{
+	size_t i;
+	int rc;
+
+	if (!p)
+		return 0;
+	if ((rc = check_cap(p->controller_mbps, "controller bandwidth", err)) ||
+	    (rc = check_cap(p->bus_mbps, "bus bandwidth", err)))
+		return rc;
+	if (p->n_links && !p->links)
+		return rp_err(err, -EINVAL, "the path lists %zu shared links but no data",
+			      p->n_links);
+	if (p->n_links > RP_MAX_DISKS)
+		return rp_err(err, -E2BIG, "the path lists %zu shared links, at most %u",
+			      p->n_links, RP_MAX_DISKS);
+	for (i = 0; i < p->n_links; i++)
+		if (!rp_in(p->links[i].mbps, 0, 1e9) || p->links[i].mbps <= 0)
+			return rp_err(err, -EINVAL, "shared link %zu: %g MB/s is outside (0, 1e9]",
+				      i + 1, p->links[i].mbps);
+	return 0;
+}
+
+static void cap_take(struct rp_caps *c, double v, int which)
+{
+	if (v > 0 && (c->total == 0 || v < c->total)) {
+		c->total = v;
+		c->which = which;
+	}
+}
+
+/*
+ * Caps on the members' total traffic (MODELS.md): the controller, the
+ * bus, and each shared link carrying n_L of the n members' equal shares
+ * (so the total is at most link * n / n_L; link_ratio = min link / n_L).
+ * iface_total = n * the slowest own link: with traffic spread evenly the
+ * slowest member's link fills first.
+ */
+void rp_caps_build(const struct rp_path *p, double iface_total, double link_ratio, unsigned link_id,
+		   unsigned n, struct rp_caps *c)
+{
+	memset(c, 0, sizeof(*c));
+	if (p) {
+		c->controller = p->controller_mbps;
+		c->bus = p->bus_mbps;
+	}
+	c->link = link_ratio > 0 ? link_ratio * n : 0;
+	c->link_id = link_id;
+	cap_take(c, c->controller, RP_CAP_CONTROLLER);
+	cap_take(c, c->bus, RP_CAP_BUS);
+	cap_take(c, c->link, RP_CAP_LINK);
+	cap_take(c, iface_total, RP_CAP_INTERFACE);
+}
+
+void rp_agg_reset(struct rp_agg *g)
+{
+	memset(g, 0, sizeof(*g));
+	g->cmin = DBL_MAX;
+	g->rs_min = g->re_min = g->rh_min = g->rh_media_min = DBL_MAX;
+}
+
+/* Add count members like m to the aggregate; each uses stroke*cmin bytes. */
+void rp_agg_add(struct rp_agg *g, const struct rp_dmodel *m, unsigned count, double cmin,
+		double stroke)
+{
+	struct rp_band b;
+	double w = count, rs, re, rh;
+
+	rp_dmodel_band(m, stroke * cmin / m->cap, &b);
+	g->n += count;
+	g->csum += w * m->cap;
+	if (m->cap < g->cmin)
+		g->cmin = m->cap;
+	if (m->cap > g->cmax)
+		g->cmax = m->cap;
+	g->sigma += w * b.sigma;
+	g->seek += w * b.seek;
+	g->t2t += w * m->t2t;
+	g->ovh += w * m->ovh;
+	g->trev += w * m->trev;
+	g->inv_rate += w / b.rate_h;
+	g->k += w * m->k;
+	g->inv_mttf += w / m->mttf;
+	rs = b.rate_start;
+	re = b.rate_end;
+	rh = b.rate_h;
+	if (m->iface > 0) {
+		if (m->iface < rs)
+			g->iface_bound = true;
+		rs = fmin(rs, m->iface);
+		re = fmin(re, m->iface);
+		rh = fmin(rh, m->iface);
+	}
+	g->rs_min = fmin(g->rs_min, rs);
+	g->re_min = fmin(g->re_min, re);
+	g->rh_min = fmin(g->rh_min, rh);
+	g->rh_media_min = fmin(g->rh_media_min, b.rate_h);
+	if (m->ure > g->ure)
+		g->ure = m->ure;
+	g->defaults |= m->defaults;
+	g->seek_fallback |= m->seek_fallback;
+}
+
+void rp_agg_finish(struct rp_agg *g, double stroke)
+{
+	double n = g->n ? g->n : 1;
+
+	g->sigma /= n;
+	g->seek /= n;
+	g->t2t /= n;
+	g->ovh /= n;
+	g->trev /= n;
+	g->inv_rate /= n;
+	g->k /= n;
+	g->inv_mttf /= n;
+	g->used = stroke * g->cmin;
+}
+
+double rp_level_tolerated(const struct rp_geom *g)
+{
+	switch (g->level) {
+	case RP_LEVEL_1:
+	case RP_LEVEL_10:
+	case RP_LEVEL_01:
+		return g->copies - 1;
+	case RP_LEVEL_5:
+	case RP_LEVEL_50:
+		return 1;
+	case RP_LEVEL_6:
+	case RP_LEVEL_60:
+		return 2;
+	default:
+		return 0;
+	}
+}
+
+/* One request of a size: QD1 latency, disk operations, bytes per operation. */
+struct req {
+	double lat1; /* ms */
+	double ops;  /* disk operations per request */
+	double x;    /* bytes per operation */
+	double m;    /* chunks touched */
+};
+
+/* Expected chunks touched by an aligned request (derived): 1 + (S - a)/C. */
+static double chunks_touched(const struct rp_geom *g, double s)
+{
+	double a = fmin(s, 4096.0);
+	double m = 1.0 + (s - a) / g->chunk;
+
+	return fmin(m, (double)g->ndata);
+}
+
+static void req_read(const struct rp_geom *g, const struct rp_agg *a, double s, struct req *r)
+{
+	double copies = g->level == RP_LEVEL_1 || g->level == RP_LEVEL_10 || g->level == RP_LEVEL_01
+			    ? g->copies
+			    : 1;
+
+	r->m = chunks_touched(g, s);
+	r->x = s / r->m;
+	r->ops = r->m;
+	r->lat1 =
+	    a->ovh + a->seek + a->trev * rp_rot_wait(r->m, copies) + r->x * a->inv_rate * 1e-3;
+}
+
+static void req_write(const struct rp_geom *g, const struct rp_agg *a, double s, struct req *r)
+{
+	double xfer, base;
+
+	r->m = chunks_touched(g, s);
+	r->x = s / r->m;
+	xfer = r->x * a->inv_rate * 1e-3;
+	base = a->ovh + a->seek;
+	if (is_mirror(g->level)) {
+		r->ops = r->m * g->copies;
+		r->lat1 = base + a->trev * rp_rot_wait(r->ops, 1) + xfer;
+	} else if (is_parity(g->level)) {
+		double p = g->parity, dg = g->gsize - g->parity;
+		double gt = fmin(r->m, (double)g->groups), k = r->m / gt;
+		double rmw = 2.0 * (k + p), rcw = dg + p;
+
+		if (k >= dg) {
+			/* full stripes: no reads */
+			r->ops = gt * (dg + p) * k / dg;
+			r->lat1 = base + a->trev * rp_rot_wait(gt * (dg + p), 1) + xfer;
+		} else if (rmw <= rcw) {
+			/* read old data + parity, write both a revolution later */
+			r->ops = gt * rmw;
+			r->lat1 = base + a->trev * rp_rot_wait(gt * (k + p), 1) + a->trev + xfer;
+		} else {
+			/* read the other data chunks, then write data + parity */
+			r->ops = gt * rcw;
+			r->lat1 = base + a->trev * rp_rot_wait(gt * (dg - k), 1) + xfer +
+				  a->trev * rp_rot_wait(gt * (k + p), 1) + xfer;
+		}
+	} else {
+		r->ops = r->m;
+		r->lat1 = base + a->trev * rp_rot_wait(r->m, 1) + xfer;
+	}
+}
+
+/*
+ * IOPS at queue depth q: the smaller of Little's law over the QD1 latency
+ * (q / lat1), the disks' throughput with NCQ at their share of the queue,
+ * and the path's caps on the bytes moved.
+ */
+static double req_iops(const struct rp_geom *g, const struct rp_agg *a, const struct rp_caps *c,
+		       const struct req *r, double q, int *which)
+{
+	double pos1 = a->seek + a->trev / 2.0;
+	double qd = fmax(1.0, q * r->ops / g->n);
+	double top = a->ovh + rp_ncq_pos(pos1, a->t2t, qd) + r->x * a->inv_rate * 1e-3;
+	double little = q * 1000.0 / r->lat1;
+	double thru = g->n * 1000.0 / (r->ops * top);
+	double best = fmin(little, thru);
+
+	*which = RP_CAP_DISKS;
+	if (c->total > 0) {
+		double capped = c->total * 1e6 / (r->ops * r->x);
+
+		if (capped < best) {
+			best = capped;
+			*which = c->which;
+		}
+	}
+	return best;
+}
+
+static double seq_cap(double raw, double cap_total, int which, int *out)
+{
+	*out = RP_CAP_DISKS;
+	if (cap_total > 0 && cap_total < raw) {
+		*out = which;
+		return cap_total;
+	}
+	return raw;
+}
+
+void rp_numbers_speed(const struct rp_geom *g, const struct rp_agg *a, const struct rp_caps *c,
+		      const struct rp_wl *w, struct rp_numbers *o)
+{
+	double pg = (double)g->parity * g->groups;
+	double wcap, t_r1 = 0, t_rq = 0, t_w1 = 0, t_wq = 0, tau = 0;
+	unsigned i;
+	int which;
+
+	o->usable = g->ndata * a->used;
+	if (is_mirror(g->level)) {
+		o->streams_r = o->streams_w = g->n / (double)g->copies;
+		o->amp_w = g->copies;
+	} else if (is_parity(g->level)) {
+		o->streams_r = o->streams_w = g->n - pg;
+		o->amp_w = g->n / (g->n - pg);
+	} else {
+		o->streams_r = o->streams_w = g->n;
+		o->amp_w = 1;
+	}
+	o->seq_raw[0] = o->streams_r * a->rs_min;
+	o->seq_raw[1] = o->streams_r * a->re_min;
+	o->seq_raw[2] = o->streams_w * a->rs_min;
+	o->seq_raw[3] = o->streams_w * a->re_min;
+	wcap = c->total > 0 ? c->total / o->amp_w : 0;
+	o->seq[0] = seq_cap(o->seq_raw[0], c->total, c->which, &o->seq_cap[0]);
+	o->seq[1] = seq_cap(o->seq_raw[1], c->total, c->which, &o->seq_cap[1]);
+	o->seq[2] = seq_cap(o->seq_raw[2], wcap, c->which, &o->seq_cap[2]);
+	o->seq[3] = seq_cap(o->seq_raw[3], wcap, c->which, &o->seq_cap[3]);
+	o->seq_mid_r = seq_cap(o->streams_r * a->rh_min, c->total, c->which, &which);
+	o->seq_mid_w = seq_cap(o->streams_w * a->rh_min, wcap, c->which, &which);
+
+	o->pos1 = a->seek + a->trev / 2.0;
+	o->access = 0;
+	o->m1 = o->ops_w1 = 0;
+	o->rnd_cap = RP_CAP_DISKS;
+	o->chunk_small_share = 0;
+	for (i = 0; i < w->n; i++) {
+		struct req rd, wr;
+		double sh = w->share[i], s = w->bytes[i];
+		double rr1, rrq, rw1, rwq;
+
+		if (sh <= 0)
+			continue;
+		req_read(g, a, s, &rd);
+		req_write(g, a, s, &wr);
+		rr1 = req_iops(g, a, c, &rd, 1, &which);
+		rrq = req_iops(g, a, c, &rd, w->qd, &which);
+		if (which != RP_CAP_DISKS && w->read > 0 && w->rnd > 0)
+			o->rnd_cap = which;
+		rw1 = req_iops(g, a, c, &wr, 1, &which);
+		rwq = req_iops(g, a, c, &wr, w->qd, &which);
+		if (which != RP_CAP_DISKS && w->read < 1 && w->rnd > 0)
+			o->rnd_cap = which;
+		t_r1 += sh / rr1;
+		t_rq += sh / rrq;
+		t_w1 += sh / rw1;
+		t_wq += sh / rwq;
+		o->access += sh * (w->read * rd.lat1 + (1 - w->read) * wr.lat1);
+		o->m1 += sh * rd.m;
+		o->ops_w1 += sh * wr.ops;
+		tau += sh * (w->rnd * (w->read / rrq + (1 - w->read) / rwq) +
+			     (1 - w->rnd) * (w->read * s / (o->seq_mid_r * 1e6) +
+					     (1 - w->read) * s / (o->seq_mid_w * 1e6)));
+		if (s > g->chunk)
+			o->chunk_small_share += sh;
+	}
+	o->rr1 = 1 / t_r1;
+	o->rrq = 1 / t_rq;
+	o->rw1 = 1 / t_w1;
+	o->rwq = 1 / t_wq;
+	o->mixed = 1 / tau;
+}
+
+/* ln of a mirror set's MTTDL: D copies, serial repair: MTTF^D / (D! MTTR^(D-1)). */
+static double lgam(double x)
+{
+	int sign;
+
+	return lgamma_r(x, &sign);
+}
+
+static double ln_mirror(double mttf, double mttr, double d)
+{
+	return d * log(mttf) - lgam(d + 1.0) - (d - 1.0) * log(mttr);
+}
+
+void rp_numbers_safety(const struct rp_geom *g, const struct rp_agg *a, const struct rp_caps *c,
+		       struct rp_numbers *o)
+{
+	double n = g->n, mttf, mttr, ln = 0, readers = 1, parts = 2, rate;
+
+	o->tolerated = rp_level_tolerated(g);
+	o->mttf_h = mttf = 1.0 / a->inv_mttf;
+	if (g->level == RP_LEVEL_0) {
+		o->rebuild_h = o->rebuild_rate = NAN;
+		o->mttr_h = g->replace_h;
+		o->mttdl_h = mttf / n;
+		o->ure_bits = 0;
+		o->ure_p = NAN;
+		o->ure_left = 0;
+		return;
+	}
+	if (is_parity(g->level)) {
+		readers = g->gsize - 1;
+		parts = g->gsize;
+		o->ure_left = g->parity - 1;
+	} else {
+		o->ure_left = g->copies - 2.0;
+	}
+	rate = fmin(a->rh_min, g->rebuild_mbps);
+	if (c->total > 0)
+		rate = fmin(rate, c->total / parts);
+	o->rebuild_rate = rate;
+	o->rebuild_h = a->used / (rate * 1e6) / 3600.0;
+	o->mttr_h = mttr = g->replace_h + o->rebuild_h;
+
+	switch (g->level) {
+	case RP_LEVEL_1:
+		ln = ln_mirror(mttf, mttr, g->copies);
+		break;
+	case RP_LEVEL_10:
+		ln = ln_mirror(mttf, mttr, g->copies) - log(n / g->copies);
+		break;
+	case RP_LEVEL_01: {
+		/* derived: MTTF^D / (N (D-1)! w^(D-1) MTTR^(D-1)), w = N/D */
+		double d = g->copies, wd = n / d;
+
+		ln = d * log(mttf) - log(n) - lgam(d) - (d - 1) * log(wd) - (d - 1) * log(mttr);
+		break;
+	}
+	case RP_LEVEL_5:
+	case RP_LEVEL_50: {
+		double gs = g->gsize;
+
+		ln = 2 * log(mttf) - log(gs * (gs - 1)) - log(mttr) - log((double)g->groups);
+		break;
+	}
+	case RP_LEVEL_6:
+	case RP_LEVEL_60: {
+		double gs = g->gsize;
+
+		ln = 3 * log(mttf) - log(gs * (gs - 1) * (gs - 2)) - 2 * log(mttr) -
+		     log((double)g->groups);
+		break;
+	}
+	}
+	o->mttdl_h = exp(fmin(ln, log(1e300)));
+	o->ure_bits = 8.0 * a->used * readers;
+	/* 1 - (1 - p)^B, computed without cancellation */
+	o->ure_p = -expm1(o->ure_bits * log1p(-a->ure));
+}
+
+void rp_numbers(const struct rp_geom *g, const struct rp_agg *a, const struct rp_caps *c,
+		const struct rp_wl *w, struct rp_numbers *o)
+{
+	memset(o, 0, sizeof(*o));
+	rp_numbers_speed(g, a, c, w, o);
+	rp_numbers_safety(g, a, c, o);
+}

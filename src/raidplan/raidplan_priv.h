@@ -1,0 +1,196 @@
+/* raidplan_priv.h - internals of libraidplan, shared by its .c files. */
+#ifndef RAIDPLAN_PRIV_H
+#define RAIDPLAN_PRIV_H
+
+#include <stdbool.h>
+
+#include "raidplan.h"
+
+#define RP_HIDDEN __attribute__((visibility("hidden")))
+
+/* Input limits: beyond them the model means nothing, and the arithmetic
+ * stays far from overflow. */
+#define RP_MAX_DISKS 65536u
+#define RP_MAX_CAPACITY 1.152921504606846976e18 /* 2^60 bytes */
+#define RP_MIN_CAPACITY 65536.0
+#define RP_MAX_REQUEST (1ull << 30)
+#define RP_MIN_CHUNK 512ull
+#define RP_MAX_CHUNK (1ull << 30)
+#define RP_MAX_QD 65536u
+#define RP_MAX_SIZES 64u
+
+#define RP_DEF_CHUNK (512ull * 1024)
+#define RP_DEF_REBUILD_MBPS 204.8 /* md sync_speed_max 200,000 KiB/s */
+#define RP_DEF_REPLACE_H 24.0
+#define RP_DEF_OVERHEAD_MS 0.3
+#define RP_MD_RAID5_WIDE 14u
+
+/* Bits of rp_dmodel.defaults: which fields took a default. */
+enum {
+	RP_DEF_RPM = 1u << 0,
+	RP_DEF_SEEK = 1u << 1,
+	RP_DEF_RATE = 1u << 2,
+	RP_DEF_OVERHEAD = 1u << 3,
+	RP_DEF_MTTF = 1u << 4,
+	RP_DEF_URE = 1u << 5,
+};
+
+/* A disk with every default resolved: the model's view. Zeroed before it
+ * is filled, so that two equal disks compare equal with memcmp. */
+struct rp_dmodel {
+	double cap; /* bytes */
+	double rpm;
+	double trev;	       /* ms per revolution */
+	double ovh;	       /* ms */
+	double t2t;	       /* ms, shortest seek */
+	double seek_a, seek_b; /* fit t(x) = t2t + a x + b sqrt(x) */
+	double seek_avg, seek_full;
+	double ro, k;	   /* outer rate MB/s, inner/outer ratio */
+	double iface;	   /* MB/s, 0: none */
+	double mttf;	   /* hours */
+	double ure;	   /* per bit */
+	unsigned link;	   /* 0: none, else 1-based shared link */
+	unsigned defaults; /* RP_DEF_* */
+	bool seek_fallback;
+	unsigned n_seek, n_zone;
+	struct rp_point seek[RP_CURVE_MAX]; /* monotone, t(0) = 0 */
+	struct rp_point zone[RP_CURVE_MAX]; /* non-increasing */
+};
+
+/* Per-disk figures inside the used band (capacity fraction c). */
+struct rp_band {
+	double sigma;	   /* radial fraction of the stroke */
+	double seek;	   /* ms, average seek between random points */
+	double rate_start; /* MB/s at the band's outer edge */
+	double rate_end;   /* MB/s at the band's inner edge */
+	double rate_h;	   /* MB/s, harmonic mean over the band */
+};
+
+/* Aggregate of the members of an array at one stroke. */
+struct rp_agg {
+	unsigned n;
+	double cmin, cmax, csum;
+	double used;		       /* bytes per member = stroke * cmin */
+	double sigma;		       /* mean radial stroke */
+	double seek, t2t, ovh, trev;   /* means */
+	double inv_rate;	       /* mean of 1 / harmonic band rate */
+	double k;		       /* mean inner/outer rate ratio */
+	double rs_min, re_min, rh_min; /* slowest member, after its link */
+	double rh_media_min;	       /* slowest harmonic media rate (rebuild) */
+	double inv_mttf;	       /* mean 1 / MTTF */
+	double ure;		       /* worst per-bit URE */
+	unsigned defaults;
+	bool seek_fallback;
+	bool iface_bound; /* some member's link caps its media rate */
+};
+
+/* Caps of the path on the total member traffic (MB/s, 0: none). */
+enum rp_cap {
+	RP_CAP_NONE,
+	RP_CAP_CONTROLLER,
+	RP_CAP_BUS,
+	RP_CAP_LINK,
+	RP_CAP_INTERFACE,
+	RP_CAP_DISKS, /* not a cap: the disks themselves */
+};
+
+struct rp_caps {
+	double controller, bus, link; /* 0: none */
+	unsigned link_id;	      /* the binding shared link (1-based) */
+	double total;		      /* smallest of the above; 0: none */
+	int which;		      /* enum rp_cap of total */
+};
+
+/* The array geometry of a validated layout. */
+struct rp_geom {
+	int level;
+	unsigned n;	 /* members */
+	unsigned copies; /* mirrors: copies of each chunk */
+	unsigned groups; /* parity groups (1 for 5/6) */
+	unsigned gsize;	 /* members per parity group */
+	unsigned parity; /* parity chunks per group stripe */
+	unsigned ndata;	 /* data chunks per full stripe */
+	double chunk;	 /* bytes */
+	double stroke;
+	double rebuild_mbps, replace_h; /* resolved */
+};
+
+/* A validated workload: sizes normalised. */
+struct rp_wl {
+	double read, rnd;
+	unsigned qd;
+	unsigned n;
+	double bytes[RP_MAX_SIZES];
+	double share[RP_MAX_SIZES];
+	double max_bytes, mean_bytes;
+};
+
+/* Every number of an evaluation, and the intermediate values the
+ * explanations quote. */
+struct rp_numbers {
+	double usable;
+	double streams_r, streams_w, amp_w;
+	double seq_raw[4], seq[4]; /* read start/end, write start/end */
+	int seq_cap[4];
+	double seq_mid_r, seq_mid_w;
+	double rr1, rrq, rw1, rwq, mixed, access;
+	int rnd_cap;	   /* binding limit of random at QD */
+	double m1, ops_w1; /* chunks touched, write ops (smallest size) */
+	double pos1;	   /* ms, QD1 positioning */
+	double tolerated;
+	double rebuild_h, rebuild_rate, mttr_h, mttf_h, mttdl_h;
+	double ure_bits, ure_p, ure_left;
+	double chunk_small_share;
+};
+
+/* disk.c */
+RP_HIDDEN int rp_dmodel_build(const struct rp_disk *d, size_t idx, const struct rp_path *path,
+			      struct rp_dmodel *m, struct rp_error *err);
+RP_HIDDEN double rp_seek_band(const struct rp_dmodel *m, double f);
+RP_HIDDEN void rp_dmodel_band(const struct rp_dmodel *m, double c, struct rp_band *b);
+RP_HIDDEN double rp_zbr_stroke(double c, double k);
+RP_HIDDEN void rp_seek_fit(double t, double avg, double full, double *a, double *b, bool *fallback);
+RP_HIDDEN double rp_ncq_pos(double pos1, double t2t, double q);
+RP_HIDDEN double rp_rot_wait(double m, double copies);
+
+/* model.c */
+RP_HIDDEN void rp_agg_reset(struct rp_agg *g);
+RP_HIDDEN void rp_agg_add(struct rp_agg *g, const struct rp_dmodel *m, unsigned count, double cmin,
+			  double stroke);
+RP_HIDDEN void rp_agg_finish(struct rp_agg *g, double stroke);
+RP_HIDDEN int rp_geom_build(const struct rp_layout *l, size_t n_avail, struct rp_geom *g,
+			    struct rp_error *err);
+RP_HIDDEN int rp_wl_build(const struct rp_workload *w, struct rp_wl *o, struct rp_error *err);
+RP_HIDDEN int rp_path_check(const struct rp_path *p, struct rp_error *err);
+RP_HIDDEN void rp_caps_build(const struct rp_path *p, double iface_total, double link_ratio,
+			     unsigned link_id, unsigned n, struct rp_caps *c);
+RP_HIDDEN void rp_numbers(const struct rp_geom *g, const struct rp_agg *a, const struct rp_caps *c,
+			  const struct rp_wl *w, struct rp_numbers *o);
+RP_HIDDEN void rp_numbers_speed(const struct rp_geom *g, const struct rp_agg *a,
+				const struct rp_caps *c, const struct rp_wl *w,
+				struct rp_numbers *o);
+RP_HIDDEN void rp_numbers_safety(const struct rp_geom *g, const struct rp_agg *a,
+				 const struct rp_caps *c, struct rp_numbers *o);
+RP_HIDDEN double rp_level_tolerated(const struct rp_geom *g);
+RP_HIDDEN unsigned rp_geom_data_members(const struct rp_geom *g);
+
+/* common.c */
+RP_HIDDEN int rp_err(struct rp_error *err, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+RP_HIDDEN bool rp_in(double x, double lo, double hi);
+
+/* eval.c */
+struct rp_eval {
+	struct rp_layout layout;
+	unsigned *members;
+	struct rp_figure fig[RP_FIG_COUNT];
+	size_t n_warn;
+	struct rp_warning warn[RP_WARN_COUNT];
+	struct rp_numbers num;
+};
+
+RP_HIDDEN int rp_eval_run(const struct rp_disk *disks, size_t n_disks, const struct rp_path *path,
+			  const struct rp_layout *layout, const struct rp_workload *wl,
+			  struct rp_eval **out, struct rp_error *err);
+
+#endif

@@ -1,0 +1,1031 @@
+/* test_raidplan.c - libraidplan: formulas, properties, calibration, bad input, solver. */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "raidplan.h"
+#include "raidplan/raidplan_priv.h"
+
+#define NEAR(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
+
+/* A disk with everything given, so that no default interferes. */
+static struct rp_disk disk15k(void)
+{
+	struct rp_disk d;
+
+	rp_disk_init(&d);
+	d.capacity = 1000000000000ull; /* 1 TB */
+	d.rpm = 15000;
+	d.seek_t2t_ms = 0.2;
+	d.seek_avg_ms = 3.4;
+	d.seek_full_ms = 6.6;
+	d.outer_mbps = 200;
+	d.inner_mbps = 100;
+	d.overhead_ms = 0.3;
+	d.mttf_hours = 1e6;
+	d.ure_per_bit = 1e-14;
+	return d;
+}
+
+static struct rp_layout layout(int level, unsigned n, double stroke)
+{
+	struct rp_layout l;
+
+	memset(&l, 0, sizeof(l));
+	l.level = level;
+	l.n_disks = n;
+	l.stroke = stroke;
+	return l;
+}
+
+static struct rp_workload wl_simple(double read, double rnd, uint64_t bytes, unsigned qd)
+{
+	struct rp_workload w;
+
+	memset(&w, 0, sizeof(w));
+	w.read_share = read;
+	w.random_share = rnd;
+	w.request_bytes = bytes;
+	w.queue_depth = qd;
+	return w;
+}
+
+/* Evaluate, asserting success. */
+static struct rp_eval *eval_ok(const struct rp_disk *d, size_t n, const struct rp_path *p,
+			       const struct rp_layout *l, const struct rp_workload *w)
+{
+	struct rp_error err = {0};
+	struct rp_eval *ev = NULL;
+	int rc = rp_evaluate(d, n, p, l, w, &ev, &err);
+
+	if (rc)
+		print_error("rp_evaluate: %d %s\n", rc, err.msg);
+	assert_int_equal(rc, 0);
+	assert_non_null(ev);
+	return ev;
+}
+
+static struct rp_disk *disks_n(size_t n, struct rp_disk d)
+{
+	struct rp_disk *v = calloc(n, sizeof(*v));
+	size_t i;
+
+	assert_non_null(v);
+	for (i = 0; i < n; i++)
+		v[i] = d;
+	return v;
+}
+
+/* ---- versions and names ---------------------------------------------- */
+
+static void test_version(void **state)
+{
+	int lv;
+
+	(void)state;
+	assert_int_equal(rp_api_version(), RP_API_VERSION);
+	assert_string_equal(rp_version(), RP_VERSION_STRING);
+	assert_string_equal(rp_strerror(-EINVAL), "invalid input");
+	assert_int_equal(rp_level_parse("RAID 0+1", &lv, NULL), 0);
+	assert_int_equal(lv, RP_LEVEL_01);
+	assert_int_equal(rp_level_parse("raid60", &lv, NULL), 0);
+	assert_int_equal(lv, RP_LEVEL_60);
+	assert_int_equal(rp_level_parse("7", &lv, NULL), -EINVAL);
+	assert_int_equal(rp_profile_parse("File-Server", &lv, NULL), 0);
+	assert_int_equal(lv, RP_PROFILE_FILESERVER);
+	assert_string_equal(rp_level_name(RP_LEVEL_01), "0+1");
+	assert_null(rp_level_name(42));
+}
+
+/* ---- formulas against hand computation ---------------------------------- */
+
+/*
+ * Cheetah 15K.7: T 0.2, A 3.4, F 6.6 ms.
+ *   b = 5A - 5F/3 - 10T/3 = 17 - 11 - 0.6667 = 5.3333
+ *   a = 8F/3 - 5A + 7T/3 = 17.6 - 17 + 0.4667 = 1.0667
+ * checks: t(1) = 0.2 + 1.0667 + 5.3333 = 6.6; band(1) = 0.2 + 1.0667/3 +
+ * 8/15 * 5.3333 = 0.2 + 0.3556 + 2.8444 = 3.4.
+ * band(0.1) = 0.2 + 1.0667*0.1/3 + 0.5333*5.3333*sqrt(0.1)
+ *           = 0.2 + 0.03556 + 0.89949 = 1.13505 ms
+ */
+static void test_seek_fit(void **state)
+{
+	struct rp_dmodel m;
+	double a, b;
+	bool fb;
+
+	(void)state;
+	rp_seek_fit(0.2, 3.4, 6.6, &a, &b, &fb);
+	NEAR(a, 1.0666667, 1e-6);
+	NEAR(b, 5.3333333, 1e-6);
+	assert_false(fb);
+	memset(&m, 0, sizeof(m));
+	m.t2t = 0.2;
+	m.seek_a = a;
+	m.seek_b = b;
+	NEAR(rp_seek_band(&m, 1.0), 3.4, 1e-9);
+	NEAR(rp_seek_band(&m, 0.1), 1.1350479, 1e-6);
+	NEAR(m.t2t + a + b, 6.6, 1e-9);
+
+	/* T 0.8, A 8.5, F 10: a = 26.667 - 42.5 + 1.867 < 0, so a = 0 and
+	 * b = 15 (A - T) / 8 = 15 * 7.7 / 8 = 14.4375; band(1) = 0.8 + 8/15 b = 8.5 */
+	rp_seek_fit(0.8, 8.5, 10, &a, &b, &fb);
+	assert_true(fb);
+	NEAR(a, 0, 1e-12);
+	NEAR(b, 14.4375, 1e-9);
+	/* T 0.8, A 8.5, F 30: b = 42.5 - 50 - 2.667 < 0, so b = 0 and a = 3 (A - T) = 23.1 */
+	rp_seek_fit(0.8, 8.5, 30, &a, &b, &fb);
+	assert_true(fb);
+	NEAR(a, 23.1, 1e-9);
+	NEAR(b, 0, 1e-12);
+}
+
+/*
+ * Zone bit recording, k = 0.5, c = 0.1 (MODELS.md: "7.7 %"):
+ *   s = (1 - sqrt(1 - 0.1 * 0.75)) / 0.5 = (1 - 0.9617692) / 0.5 = 0.0764616
+ * Rate at the band's inner edge, Ro = 100: Ro (1 - s (1 - k)) = 96.1769 MB/s.
+ * Harmonic mean over the band (numeric integration of 1/R by hand-written
+ * Python, 1e5 steps): 98.0885 MB/s = (100 + 96.1769) / 2.
+ */
+static void test_zbr(void **state)
+{
+	struct rp_dmodel m;
+	struct rp_band b;
+
+	(void)state;
+	NEAR(rp_zbr_stroke(0.1, 0.5), 0.0764616, 1e-6);
+	NEAR(rp_zbr_stroke(1.0, 0.5), 1.0, 1e-12);
+	NEAR(rp_zbr_stroke(0.3, 1.0), 0.3, 1e-12); /* no ZBR: s = c */
+	NEAR(rp_zbr_stroke(0.0, 0.5), 0.0, 1e-12);
+	memset(&m, 0, sizeof(m));
+	m.ro = 100;
+	m.k = 0.5;
+	m.t2t = 1;
+	rp_dmodel_band(&m, 0.1, &b);
+	NEAR(b.sigma, 0.0764616, 1e-6);
+	NEAR(b.rate_end, 100 * (1 - 0.0764616 * 0.5), 1e-4);
+	NEAR(b.rate_end, 96.17692, 1e-4);
+	NEAR(b.rate_h, 98.08846, 1e-4);
+	NEAR(b.rate_start, 100, 1e-12);
+}
+
+/*
+ * Slowest of m, nearest of D (in revolutions):
+ *   W(1,1) = 1/2; W(3,1) = 3/4 (MODELS.md n/(n+1)); W(1,2) = 1/3 (T/(D+1));
+ *   W(2,2) = 1 - Int (1-u^2)^2 = 1 - (1 - 2/3 + 1/5) = 2/3 - 1/5 = 0.466667.
+ * NCQ: E(1) = 5.3, T = 0.2, q = 8: 0.2 + 5.1 * 8^(-1/3) = 0.2 + 2.55 = 2.75.
+ */
+static void test_rot_ncq(void **state)
+{
+	(void)state;
+	NEAR(rp_rot_wait(1, 1), 0.5, 1e-12);
+	NEAR(rp_rot_wait(3, 1), 0.75, 1e-12);
+	NEAR(rp_rot_wait(1, 2), 1.0 / 3.0, 1e-9);
+	NEAR(rp_rot_wait(2, 2), 0.4666667, 1e-6);
+	NEAR(rp_rot_wait(1, 3), 0.25, 1e-9);
+	NEAR(rp_rot_wait(0, 1), 0, 1e-12);
+	NEAR(rp_ncq_pos(5.3, 0.2, 8), 2.75, 1e-9);
+	NEAR(rp_ncq_pos(5.3, 0.2, 1), 5.3, 1e-12);
+}
+
+/*
+ * One disk, RAID 0 of 1, full stroke, 4 KiB random reads, QD1
+ * (disk15k: T 0.2 A 3.4 F 6.6, 200/100 MB/s, overhead 0.3):
+ *   access = 0.3 + 3.4 + 60000/15000/2 + 4096 B / ((200 + 100)/2 MB/s)
+ *          = 0.3 + 3.4 + 2.0 + 0.0273067 = 5.7273067 ms; IOPS = 174.602
+ * RAID 5 of 5 disks, 4 KiB random writes, QD1: read old data + parity
+ * (slowest of 2: 2/3 rev), write a revolution later:
+ *   0.3 + 3.4 + 4 * 2/3 + 4 + 0.0273067 = 10.394 ms
+ * and at a deep queue 4 disk operations per write: IOPS(q) = N R(q) / 4.
+ */
+static void test_access_formula(void **state)
+{
+	struct rp_disk d = disk15k(), *v = disks_n(5, d);
+	struct rp_layout l = layout(RP_LEVEL_0, 1, 1.0);
+	struct rp_workload w = wl_simple(1, 1, 4096, 1);
+	struct rp_eval *ev = eval_ok(&d, 1, NULL, &l, &w);
+	double xfer = 4096.0 / 150e3, top;
+
+	(void)state;
+	NEAR(rp_eval_value(ev, RP_FIG_ACCESS_TIME), 5.7273067, 1e-6);
+	NEAR(rp_eval_value(ev, RP_FIG_RAND_READ_QD1), 1000 / 5.7273067, 1e-3);
+	NEAR(rp_eval_value(ev, RP_FIG_BAND_SEEK), 3.4, 1e-9);
+	NEAR(rp_eval_value(ev, RP_FIG_ROTATION), 2.0, 1e-12);
+	rp_eval_free(ev);
+
+	l = layout(RP_LEVEL_5, 5, 1.0);
+	w = wl_simple(0, 1, 4096, 1);
+	ev = eval_ok(v, 5, NULL, &l, &w);
+	NEAR(rp_eval_value(ev, RP_FIG_ACCESS_TIME), 0.3 + 3.4 + 4.0 * 2 / 3 + 4.0 + xfer, 1e-6);
+	rp_eval_free(ev);
+
+	/* q = 64 on 5 disks, 4 ops per write: q_disk = 64*4/5 = 51.2,
+	 * t_op = 0.3 + 0.2 + (3.4 + 2 - 0.2) * 51.2^(-1/3) + xfer; IOPS = 5/(4 t_op) */
+	w.queue_depth = 64;
+	ev = eval_ok(v, 5, NULL, &l, &w);
+	top = 0.3 + 0.2 + 5.2 * pow(51.2, -1.0 / 3.0) + xfer;
+	NEAR(rp_eval_value(ev, RP_FIG_RAND_WRITE_QD), 5 * 1000 / (4 * top), 1e-6);
+	rp_eval_free(ev);
+	free(v);
+}
+
+/*
+ * Mixed IOPS, MODELS.md: N R / (r + F w). RAID 5 of 5, 4 KiB, r = 0.7,
+ * deep queue, no caps: reads cost 1 op, writes 4:
+ *   mixed = 1 / (0.7 / (N R) + 0.3 / (N R / 4)) = N R / (0.7 + 1.2) = N R / 1.9
+ */
+static void test_mixed_formula(void **state)
+{
+	struct rp_disk *v = disks_n(5, disk15k());
+	struct rp_layout l = layout(RP_LEVEL_5, 5, 1.0);
+	struct rp_workload w = wl_simple(0.7, 1, 4096, 256);
+	struct rp_eval *ev = eval_ok(v, 5, NULL, &l, &w);
+	double xfer = 4096.0 / 150e3;
+	/* per-disk q for reads 256/5, for writes 256*4/5: t_op differs a little */
+	double tr = 0.3 + 0.2 + 5.2 * pow(256.0 / 5, -1.0 / 3.0) + xfer;
+	double tw = 0.3 + 0.2 + 5.2 * pow(256.0 * 4 / 5, -1.0 / 3.0) + xfer;
+	double rr = 5000 / tr, rw = 5000 / (4 * tw);
+
+	(void)state;
+	NEAR(rp_eval_value(ev, RP_FIG_RAND_READ_QD), rr, 1e-6);
+	NEAR(rp_eval_value(ev, RP_FIG_RAND_WRITE_QD), rw, 1e-6);
+	NEAR(rp_eval_value(ev, RP_FIG_MIXED_IOPS), 1 / (0.7 / rr + 0.3 / rw), 1e-6);
+	rp_eval_free(ev);
+	free(v);
+}
+
+/*
+ * Reliability, MTTF 1e6 h, replace 24 h, rebuild 3.6e11 B at 100 MB/s = 1 h
+ * (stroke 0.36 of 1 TB; band rate >= 150 MB/s so the limit binds): MTTR 25 h.
+ *   RAID 5, N 5:   1e12 / (5*4*25)        = 2e9 h
+ *   RAID 6, N 6:   1e18 / (6*5*4*25^2)    = 1.3333e13 h
+ *   RAID 10, N 4:  1e12 / (4*25)          = 1e10 h
+ *   RAID 1, N 2:   1e12 / (2*25)          = 2e10 h
+ *   RAID 0+1, N 4: 1e12 / (4*2*25)        = 5e9 h
+ *   RAID 50, 10 in 2 groups of 5: 2e9 / 2 = 1e9 h
+ *   RAID 0, N 4:   1e6 / 4                = 2.5e5 h
+ * URE, RAID 5 of 5, p = 1e-14: B = 8 * 3.6e11 * 4 = 1.152e13 bits,
+ *   1 - (1 - 1e-14)^1.152e13 = 1 - exp(-0.1152) = 0.1088121
+ * RAID 10: B = 8 * 3.6e11 = 2.88e12: 0.0283892
+ */
+static void test_reliability(void **state)
+{
+	static const struct {
+		int level;
+		unsigned n, groups;
+		double mttdl;
+	} cases[] = {
+	    {RP_LEVEL_5, 5, 0, 2e9},   {RP_LEVEL_6, 6, 0, 1e18 / 75000}, {RP_LEVEL_10, 4, 0, 1e10},
+	    {RP_LEVEL_1, 2, 0, 2e10},  {RP_LEVEL_01, 4, 0, 5e9},	 {RP_LEVEL_50, 10, 2, 1e9},
+	    {RP_LEVEL_0, 4, 0, 2.5e5},
+	};
+	struct rp_disk *v = disks_n(10, disk15k());
+	struct rp_workload w = wl_simple(1, 1, 4096, 1);
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct rp_layout l = layout(cases[i].level, cases[i].n, 0.36);
+		struct rp_eval *ev;
+
+		l.groups = cases[i].groups;
+		l.rebuild_mbps = 100;
+		l.replace_hours = 24;
+		ev = eval_ok(v, 10, NULL, &l, &w);
+		NEAR(rp_eval_value(ev, RP_FIG_MTTDL) / cases[i].mttdl, 1.0, 1e-9);
+		if (cases[i].level != RP_LEVEL_0)
+			NEAR(rp_eval_value(ev, RP_FIG_REBUILD_TIME), 1.0, 1e-9);
+		else
+			assert_int_equal(rp_eval_figure(ev, RP_FIG_REBUILD_TIME)->valid, 0);
+		if (cases[i].level == RP_LEVEL_5)
+			NEAR(rp_eval_value(ev, RP_FIG_URE_REBUILD), 0.1088121, 1e-6);
+		if (cases[i].level == RP_LEVEL_10)
+			NEAR(rp_eval_value(ev, RP_FIG_URE_REBUILD), 0.0283892, 1e-6);
+		rp_eval_free(ev);
+	}
+	free(v);
+}
+
+/* Usable capacity and the level tables, 6 disks of 1 TB at stroke 0.5:
+ *   RAID 0: 6 * 0.5 TB = 3 TB; RAID 10: 1.5 TB; RAID 5: 2.5 TB; RAID 6: 2 TB;
+ *   RAID 50 (2 groups): 2 TB; sequential read start RAID 5: 5 * 200 MB/s. */
+static void test_capacity_table(void **state)
+{
+	static const struct {
+		int level;
+		double cap, seq;
+	} cases[] = {
+	    {RP_LEVEL_0, 3e12, 1200},	{RP_LEVEL_10, 1.5e12, 600}, {RP_LEVEL_01, 1.5e12, 600},
+	    {RP_LEVEL_5, 2.5e12, 1000}, {RP_LEVEL_6, 2e12, 800},    {RP_LEVEL_50, 2e12, 800},
+	    {RP_LEVEL_1, 0.5e12, 200},
+	};
+	struct rp_disk *v = disks_n(6, disk15k());
+	struct rp_workload w = wl_simple(1, 1, 4096, 1);
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct rp_layout l = layout(cases[i].level, 6, 0.5);
+		struct rp_eval *ev = eval_ok(v, 6, NULL, &l, &w);
+
+		NEAR(rp_eval_value(ev, RP_FIG_USABLE_CAPACITY), cases[i].cap, 1);
+		NEAR(rp_eval_value(ev, RP_FIG_SEQ_READ_START), cases[i].seq, 1e-9);
+		rp_eval_free(ev);
+	}
+	free(v);
+}
+
+/* ---- datasheet calibration ---------------------------------------------- */
+
+/*
+ * Hitachi Ultrastar 15K450: 15000 rpm, 879,097,968 x 512 B, average seek
+ * 3.3 ms read, 157 MB/s outer; track-to-track and full stroke from the 15k
+ * defaults (0.2, 6.6 ms), inner rate default k = 0.6 (94.2 MB/s), overhead
+ * default 0.3 ms:
+ *   0.3 + 3.3 + 2.0 + 4096 / ((157 + 94.2)/2 * 1e3) = 5.6326 ms
+ * Published reviews measured about 5.5 - 6 ms random access for this class
+ * of disk (issue 6 says "about 6 ms"); the band 5.3 - 6.5 ms allows the
+ * +-0.3 ms spread of command overhead between hosts.
+ */
+static void test_calibration_15k450(void **state)
+{
+	struct rp_disk d;
+	struct rp_layout l = layout(RP_LEVEL_0, 1, 1.0);
+	struct rp_workload w = wl_simple(1, 1, 4096, 1);
+	struct rp_eval *ev;
+	double acc;
+
+	(void)state;
+	rp_disk_init(&d);
+	d.capacity = 879097968ull * 512;
+	d.rpm = 15000;
+	d.seek_avg_ms = 3.3;
+	d.outer_mbps = 157;
+	ev = eval_ok(&d, 1, NULL, &l, &w);
+	acc = rp_eval_value(ev, RP_FIG_ACCESS_TIME);
+	print_message("15K450 4 KiB random read, QD1, full stroke: %.3f ms (%.0f IOPS)\n", acc,
+		      rp_eval_value(ev, RP_FIG_RAND_READ_QD1));
+	assert_true(acc >= 5.3 && acc <= 6.5);
+	NEAR(acc, 0.3 + 3.3 + 2.0 + 4096 / ((157 + 94.2) / 2 * 1e3), 1e-6);
+	assert_true(rp_eval_has_warning(ev, RP_WARN_DEFAULTS));
+	rp_eval_free(ev);
+}
+
+/* ---- properties ---------------------------------------------------------- */
+
+static void test_prop_stroke_monotone(void **state)
+{
+	static const double rpms[] = {5400, 7200, 10000, 15000};
+	static const struct rp_point seek_curve[] = {
+	    {0.001, 0.8}, {0.05, 2.5}, {0.2, 5}, {0.5, 9}, {1.0, 15},
+	};
+	static const struct rp_point zones[] = {
+	    {0, 210}, {0.3, 190}, {0.31, 195}, {0.6, 160}, {1.0, 100},
+	};
+	static const int levels[] = {RP_LEVEL_0, RP_LEVEL_1, RP_LEVEL_10, RP_LEVEL_5, RP_LEVEL_6};
+	unsigned r, li, s, variant;
+
+	(void)state;
+	for (variant = 0; variant < 3; variant++) {
+		for (r = 0; r < 4; r++) {
+			struct rp_disk d;
+			struct rp_disk *v;
+
+			rp_disk_init(&d);
+			d.capacity = 2000000000000ull;
+			d.rpm = rpms[r];
+			if (variant == 1) {
+				d.seek_curve = seek_curve;
+				d.n_seek_curve = 5;
+			}
+			if (variant == 2) {
+				d.zone_profile = zones;
+				d.n_zone_profile = 5;
+			}
+			v = disks_n(6, d);
+			for (li = 0; li < 5; li++) {
+				double prev_acc = 0, prev_iops = 1e300;
+
+				for (s = 1; s <= 100; s++) {
+					struct rp_layout l = layout(levels[li], 6, s / 100.0);
+					struct rp_workload w;
+					struct rp_eval *ev;
+					double acc, iops;
+
+					rp_workload_profile(RP_PROFILE_FILESERVER, 8, &w, NULL);
+					ev = eval_ok(v, 6, NULL, &l, &w);
+					acc = rp_eval_value(ev, RP_FIG_ACCESS_TIME);
+					iops = rp_eval_value(ev, RP_FIG_MIXED_IOPS);
+					assert_true(acc >= prev_acc - 1e-9);
+					assert_true(iops <= prev_iops * (1 + 1e-9));
+					prev_acc = acc;
+					prev_iops = iops;
+					rp_eval_free(ev);
+				}
+			}
+			free(v);
+		}
+	}
+}
+
+/* RAID 0 sequential read grows by one disk's rate per disk up to the
+ * controller's 1000 MB/s, then stays there, with a warning naming it. */
+static void test_prop_raid0_cap(void **state)
+{
+	struct rp_disk *v = disks_n(16, disk15k());
+	struct rp_path p = {.controller_mbps = 1000};
+	struct rp_workload w = wl_simple(1, 0, 1 << 20, 4);
+	unsigned n;
+
+	(void)state;
+	for (n = 1; n <= 16; n++) {
+		struct rp_layout l = layout(RP_LEVEL_0, n, 1.0);
+		struct rp_eval *ev = eval_ok(v, 16, &p, &l, &w);
+		double seq = rp_eval_value(ev, RP_FIG_SEQ_READ_START);
+
+		if (n * 200.0 <= 1000) {
+			NEAR(seq, n * 200.0, 1e-9);
+		} else {
+			NEAR(seq, 1000, 1e-9);
+			assert_true(rp_eval_has_warning(ev, RP_WARN_CAP_CONTROLLER));
+		}
+		rp_eval_free(ev);
+	}
+	free(v);
+}
+
+/* A shared link (port multiplier, 300 MB/s) for 4 of 8 disks: the array
+ * gets at most 300 * 8 / 4 = 600 MB/s of evenly spread traffic. */
+static void test_prop_shared_link(void **state)
+{
+	struct rp_disk *v = disks_n(8, disk15k());
+	struct rp_link link = {.mbps = 300};
+	struct rp_path p = {.links = &link, .n_links = 1};
+	struct rp_layout l = layout(RP_LEVEL_0, 8, 1.0);
+	struct rp_workload w = wl_simple(1, 0, 1 << 20, 4);
+	struct rp_eval *ev;
+	unsigned i;
+
+	(void)state;
+	for (i = 0; i < 4; i++)
+		v[i].shared_link = 1;
+	ev = eval_ok(v, 8, &p, &l, &w);
+	NEAR(rp_eval_value(ev, RP_FIG_SEQ_READ_START), 600, 1e-9);
+	assert_true(rp_eval_has_warning(ev, RP_WARN_CAP_LINK));
+	rp_eval_free(ev);
+	free(v);
+}
+
+/* Brute force over every failure subset: all subsets of size <= the
+ * tolerated count survive, and some subset of one more does not. */
+static void test_prop_tolerance(void **state)
+{
+	static const struct {
+		int level;
+		unsigned n, copies, groups;
+	} cases[] = {
+	    {RP_LEVEL_0, 4, 0, 0},   {RP_LEVEL_1, 3, 0, 0},   {RP_LEVEL_10, 8, 2, 0},
+	    {RP_LEVEL_10, 9, 3, 0},  {RP_LEVEL_01, 8, 2, 0},  {RP_LEVEL_5, 3, 0, 0},
+	    {RP_LEVEL_5, 9, 0, 0},   {RP_LEVEL_6, 4, 0, 0},   {RP_LEVEL_6, 10, 0, 0},
+	    {RP_LEVEL_50, 12, 0, 3}, {RP_LEVEL_60, 12, 0, 2},
+	};
+	struct rp_disk *v = disks_n(12, disk15k());
+	struct rp_workload w = wl_simple(1, 1, 4096, 1);
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct rp_layout l = layout(cases[i].level, cases[i].n, 1.0);
+		struct rp_eval *ev;
+		unsigned tol, mask, failed[16];
+		bool some_lost = false;
+
+		l.copies = cases[i].copies;
+		l.groups = cases[i].groups;
+		ev = eval_ok(v, 12, NULL, &l, &w);
+		tol = (unsigned)rp_eval_value(ev, RP_FIG_FAILURES_TOLERATED);
+		rp_eval_free(ev);
+		if (cases[i].level == RP_LEVEL_5)
+			assert_int_equal(tol, 1);
+		if (cases[i].level == RP_LEVEL_6)
+			assert_int_equal(tol, 2);
+		for (mask = 0; mask < (1u << l.n_disks); mask++) {
+			unsigned k = 0, b;
+			int rc;
+
+			for (b = 0; b < l.n_disks; b++)
+				if (mask & (1u << b))
+					failed[k++] = b;
+			if (k > tol + 1)
+				continue;
+			rc = rp_layout_survives(&l, failed, k, NULL);
+			assert_true(rc == 0 || rc == 1);
+			if (k <= tol)
+				assert_int_equal(rc, 1);
+			else if (!rc)
+				some_lost = true;
+		}
+		assert_true(some_lost);
+	}
+	free(v);
+}
+
+/* Capacity never exceeds the sum of the disks, with mixed sizes too. */
+static void test_prop_capacity_bound(void **state)
+{
+	static const int levels[] = {RP_LEVEL_0, RP_LEVEL_1, RP_LEVEL_10, RP_LEVEL_01,
+				     RP_LEVEL_5, RP_LEVEL_6, RP_LEVEL_50, RP_LEVEL_60};
+	struct rp_disk v[12];
+	struct rp_workload w = wl_simple(0.5, 1, 8192, 4);
+	unsigned seed = 12345, trial, li, i;
+
+	(void)state;
+	for (trial = 0; trial < 40; trial++) {
+		double sum = 0;
+
+		for (i = 0; i < 12; i++) {
+			v[i] = disk15k();
+			seed = seed * 1103515245u + 12345u;
+			v[i].capacity = 100000000000ull + (uint64_t)(seed % 4000) * 1000000000ull;
+			sum += (double)v[i].capacity;
+		}
+		for (li = 0; li < 8; li++) {
+			struct rp_layout l = layout(levels[li], 12, (trial % 10 + 1) / 10.0);
+			struct rp_eval *ev = eval_ok(v, 12, NULL, &l, &w);
+
+			assert_true(rp_eval_value(ev, RP_FIG_USABLE_CAPACITY) <= sum);
+			assert_true(rp_eval_has_warning(ev, RP_WARN_MIXED_SIZES));
+			rp_eval_free(ev);
+		}
+	}
+}
+
+/* The mix lies between the pure-read and pure-write figures. */
+static void test_prop_mixed_between(void **state)
+{
+	static const int levels[] = {RP_LEVEL_0, RP_LEVEL_10, RP_LEVEL_5, RP_LEVEL_6};
+	struct rp_disk *v = disks_n(8, disk15k());
+	unsigned li, r, qd, p;
+
+	(void)state;
+	for (li = 0; li < 4; li++) {
+		for (r = 0; r <= 10; r++) {
+			for (qd = 1; qd <= 256; qd *= 4) {
+				for (p = 0; p < 2; p++) {
+					struct rp_layout l = layout(levels[li], 8, 0.3);
+					struct rp_workload w;
+					struct rp_eval *ev;
+					double rr, rw, mx;
+
+					if (p)
+						rp_workload_profile(RP_PROFILE_WEBSERVER, qd, &w,
+								    NULL);
+					else
+						w = wl_simple(0, 1, 8192, qd);
+					w.read_share = r / 10.0;
+					ev = eval_ok(v, 8, NULL, &l, &w);
+					rr = rp_eval_value(ev, RP_FIG_RAND_READ_QD);
+					rw = rp_eval_value(ev, RP_FIG_RAND_WRITE_QD);
+					mx = rp_eval_value(ev, RP_FIG_MIXED_IOPS);
+					assert_true(mx >= fmin(rr, rw) * (1 - 1e-9));
+					assert_true(mx <= fmax(rr, rw) * (1 + 1e-9));
+					if (r == 10)
+						NEAR(mx / rr, 1, 1e-9);
+					rp_eval_free(ev);
+				}
+			}
+		}
+	}
+	free(v);
+}
+
+/* ---- warnings -------------------------------------------------------------- */
+
+static void test_warnings(void **state)
+{
+	struct rp_disk *v = disks_n(16, disk15k());
+	struct rp_layout l = layout(RP_LEVEL_5, 15, 1.0);
+	struct rp_workload w = wl_simple(0.5, 1, 65536, 4);
+	struct rp_eval *ev;
+
+	(void)state;
+	ev = eval_ok(v, 16, NULL, &l, &w);
+	assert_true(rp_eval_has_warning(ev, RP_WARN_RAID5_WIDE));
+	assert_false(rp_eval_has_warning(ev, RP_WARN_CHUNK_SMALL));
+	assert_false(rp_eval_has_warning(ev, RP_WARN_DEFAULTS));
+	rp_eval_free(ev);
+
+	l = layout(RP_LEVEL_0, 4, 1.0);
+	l.chunk_bytes = 4096;
+	ev = eval_ok(v, 16, NULL, &l, &w);
+	assert_true(rp_eval_has_warning(ev, RP_WARN_CHUNK_SMALL));
+	NEAR(rp_eval_warning(ev, 0)->value, 1.0, 1e-12);
+	rp_eval_free(ev);
+
+	/* 1 TB disks at stroke 1e-9: 1000 bytes per disk */
+	l = layout(RP_LEVEL_0, 4, 1e-9);
+	ev = eval_ok(v, 16, NULL, &l, &w);
+	assert_true(rp_eval_has_warning(ev, RP_WARN_CAPACITY_TINY));
+	rp_eval_free(ev);
+
+	/* mixed sizes: 1 TB + 3 TB + 1 TB waste 2 TB */
+	v[1].capacity = 3000000000000ull;
+	l = layout(RP_LEVEL_5, 3, 1.0);
+	ev = eval_ok(v, 16, NULL, &l, &w);
+	assert_true(rp_eval_has_warning(ev, RP_WARN_MIXED_SIZES));
+	NEAR(rp_eval_warning(ev, 0)->value, 2e12, 1);
+	rp_eval_free(ev);
+
+	/* 14 desktop 8 TB disks in RAID 5: a rebuild reads 13 * 8 TB * 8 bits
+	 * = 8.3e14 bits at 1e-14: URE almost certain */
+	v[1].capacity = 1000000000000ull;
+	{
+		struct rp_disk dd;
+		struct rp_disk *dv;
+
+		rp_disk_init(&dd);
+		dd.capacity = 8000000000000ull;
+		dd.rpm = 7200;
+		dv = disks_n(14, dd);
+		l = layout(RP_LEVEL_5, 14, 1.0);
+		ev = eval_ok(dv, 14, NULL, &l, &w);
+		assert_true(rp_eval_has_warning(ev, RP_WARN_URE_LIKELY));
+		assert_true(rp_eval_has_warning(ev, RP_WARN_DEFAULTS));
+		assert_true(rp_eval_value(ev, RP_FIG_URE_REBUILD) > 0.99);
+		rp_eval_free(ev);
+		free(dv);
+	}
+	free(v);
+}
+
+/* Every figure explains itself: formula, source and inputs. */
+static void test_explain(void **state)
+{
+	struct rp_disk *v = disks_n(6, disk15k());
+	struct rp_layout l = layout(RP_LEVEL_6, 6, 0.25);
+	struct rp_workload w;
+	struct rp_eval *ev;
+	int i;
+
+	(void)state;
+	rp_workload_profile(RP_PROFILE_DATABASE, 16, &w, NULL);
+	ev = eval_ok(v, 6, NULL, &l, &w);
+	for (i = 0; i < RP_FIG_COUNT; i++) {
+		const struct rp_figure *f = rp_eval_figure(ev, i);
+
+		assert_non_null(f);
+		assert_int_equal(f->id, i);
+		assert_non_null(f->key);
+		assert_non_null(f->formula);
+		assert_non_null(f->source);
+		assert_true(f->n_inputs >= 1);
+		assert_true(isfinite(f->value));
+	}
+	assert_null(rp_eval_figure(ev, RP_FIG_COUNT));
+	assert_int_equal(rp_eval_layout(ev)->chunk_bytes, 512 * 1024);
+	rp_eval_free(ev);
+	free(v);
+}
+
+/* ---- bad input ------------------------------------------------------------- */
+
+static void expect_einval(const struct rp_disk *d, size_t n, const struct rp_path *p,
+			  const struct rp_layout *l, const struct rp_workload *w)
+{
+	struct rp_error err = {0};
+	struct rp_eval *ev = (struct rp_eval *)&err;
+	int rc = rp_evaluate(d, n, p, l, w, &ev, &err);
+
+	assert_true(rc < 0);
+	assert_int_equal(err.code, rc);
+	assert_true(strlen(err.msg) > 0);
+	assert_null(ev);
+}
+
+static void test_bad_input(void **state)
+{
+	struct rp_disk v[4] = {disk15k(), disk15k(), disk15k(), disk15k()};
+	struct rp_layout l = layout(RP_LEVEL_0, 2, 0.5);
+	struct rp_workload w = wl_simple(1, 1, 4096, 1);
+	struct rp_point bad_pts[2] = {{0.5, 100}, {0.2, 90}};
+	unsigned dup[2] = {1, 1};
+	struct rp_layout x;
+	struct rp_workload y;
+	struct rp_disk d;
+	struct rp_path p = {.controller_mbps = NAN};
+	struct rp_error err = {0};
+	int lv;
+
+	(void)state;
+	/* NULL pointers */
+	expect_einval(NULL, 4, NULL, &l, &w);
+	expect_einval(v, 4, NULL, NULL, &w);
+	expect_einval(v, 4, NULL, &l, NULL);
+	assert_int_equal(rp_evaluate(v, 4, NULL, &l, &w, NULL, &err), -EINVAL);
+	assert_int_equal(rp_evaluate(v, 4, NULL, &l, &w, NULL, NULL), -EINVAL);
+	expect_einval(v, 0, NULL, &l, &w);
+	/* stroke 0, > 1, NaN, negative */
+	x = l, x.stroke = 0, expect_einval(v, 4, NULL, &x, &w);
+	x = l, x.stroke = 1.0001, expect_einval(v, 4, NULL, &x, &w);
+	x = l, x.stroke = NAN, expect_einval(v, 4, NULL, &x, &w);
+	x = l, x.stroke = -0.5, expect_einval(v, 4, NULL, &x, &w);
+	/* unknown level, level needing more disks */
+	x = l, x.level = 7, expect_einval(v, 4, NULL, &x, &w);
+	x = l, x.level = -1, expect_einval(v, 4, NULL, &x, &w);
+	x = layout(RP_LEVEL_6, 3, 1), expect_einval(v, 4, NULL, &x, &w);
+	x = layout(RP_LEVEL_5, 5, 1), expect_einval(v, 4, NULL, &x, &w);
+	x = layout(RP_LEVEL_10, 3, 1), expect_einval(v, 4, NULL, &x, &w);
+	x = layout(RP_LEVEL_0, 0, 1), expect_einval(v, 4, NULL, &x, &w);
+	/* chunk, members */
+	x = l, x.chunk_bytes = 1000, expect_einval(v, 4, NULL, &x, &w);
+	x = l, x.members = dup, expect_einval(v, 4, NULL, &x, &w);
+	dup[0] = 9;
+	x = l, x.members = dup, expect_einval(v, 4, NULL, &x, &w);
+	x = l, x.rebuild_mbps = -1, expect_einval(v, 4, NULL, &x, &w);
+	/* disks: zero size, negative rpm, NaN seek, inner > outer, bad curves */
+	d = v[0], d.capacity = 0, expect_einval(&d, 1, NULL, &x, &w);
+	x = layout(RP_LEVEL_0, 1, 1);
+	d = v[0], d.capacity = 0, expect_einval(&d, 1, NULL, &x, &w);
+	d = v[0], d.rpm = -7200, expect_einval(&d, 1, NULL, &x, &w);
+	d = v[0], d.rpm = 1e9, expect_einval(&d, 1, NULL, &x, &w);
+	d = v[0], d.seek_avg_ms = NAN, expect_einval(&d, 1, NULL, &x, &w);
+	d = v[0], d.seek_avg_ms = -3, expect_einval(&d, 1, NULL, &x, &w);
+	d = v[0], d.seek_avg_ms = 0.1, expect_einval(&d, 1, NULL, &x, &w);
+	d = v[0], d.seek_full_ms = 1, expect_einval(&d, 1, NULL, &x, &w);
+	d = v[0], d.inner_mbps = 300, expect_einval(&d, 1, NULL, &x, &w);
+	d = v[0], d.outer_mbps = INFINITY, expect_einval(&d, 1, NULL, &x, &w);
+	d = v[0], d.n_zone_profile = 2, expect_einval(&d, 1, NULL, &x, &w);
+	d = v[0], d.zone_profile = bad_pts, d.n_zone_profile = 2,
+	expect_einval(&d, 1, NULL, &x, &w);
+	d = v[0], d.seek_curve = bad_pts, d.n_seek_curve = 2, expect_einval(&d, 1, NULL, &x, &w);
+	d = v[0], d.shared_link = 1, expect_einval(&d, 1, NULL, &x, &w);
+	d = v[0], d.mttf_hours = -1, expect_einval(&d, 1, NULL, &x, &w);
+	/* workloads */
+	y = w, y.request_bytes = 0, expect_einval(v, 4, NULL, &l, &y);
+	y = w, y.queue_depth = 0, expect_einval(v, 4, NULL, &l, &y);
+	y = w, y.read_share = NAN, expect_einval(v, 4, NULL, &l, &y);
+	y = w, y.random_share = 1.5, expect_einval(v, 4, NULL, &l, &y);
+	y = w, y.n_sizes = 3, expect_einval(v, 4, NULL, &l, &y);
+	/* path */
+	expect_einval(v, 4, &p, &l, &w);
+	/* names and helpers */
+	assert_int_equal(rp_level_parse(NULL, &lv, NULL), -EINVAL);
+	assert_int_equal(rp_profile_parse("oltp", &lv, &err), -EINVAL);
+	assert_int_equal(rp_workload_profile(99, 4, &y, NULL), -EINVAL);
+	assert_int_equal(rp_workload_profile(RP_PROFILE_DATABASE, 0, &y, NULL), -EINVAL);
+	assert_int_equal(rp_layout_survives(NULL, NULL, 0, NULL), -EINVAL);
+	assert_int_equal(rp_layout_survives(&l, NULL, 1, NULL), -EINVAL);
+	dup[0] = 7;
+	assert_int_equal(rp_layout_survives(&l, dup, 1, NULL), -EINVAL);
+	assert_null(rp_eval_figure(NULL, 0));
+	assert_int_equal(rp_eval_warning_count(NULL), 0);
+	rp_eval_free(NULL);
+	rp_solution_free(NULL);
+}
+
+static void test_bad_solver_input(void **state)
+{
+	struct rp_disk v[2] = {disk15k(), disk15k()};
+	struct rp_workload w = wl_simple(1, 1, 4096, 1);
+	struct rp_goals g;
+	struct rp_solution *sol = NULL;
+	struct rp_error err = {0};
+
+	(void)state;
+	memset(&g, 0, sizeof(g));
+	assert_int_equal(rp_solve(NULL, 2, NULL, &w, &g, &sol, &err), -EINVAL);
+	assert_int_equal(rp_solve(v, 2, NULL, NULL, &g, &sol, &err), -EINVAL);
+	assert_int_equal(rp_solve(v, 2, NULL, &w, NULL, &sol, &err), -EINVAL);
+	assert_int_equal(rp_solve(v, 2, NULL, &w, &g, NULL, &err), -EINVAL);
+	g.min_capacity = NAN;
+	assert_int_equal(rp_solve(v, 2, NULL, &w, &g, &sol, &err), -EINVAL);
+	g.min_capacity = -1;
+	assert_int_equal(rp_solve(v, 2, NULL, &w, &g, &sol, &err), -EINVAL);
+	g.min_capacity = 0;
+	g.level_mask = 1u << 20;
+	assert_int_equal(rp_solve(v, 2, NULL, &w, &g, &sol, &err), -EINVAL);
+	assert_true(strlen(err.msg) > 0);
+	assert_null(sol);
+}
+
+/* ---- solver ------------------------------------------------------------------ */
+
+static bool ranked_before(const struct rp_eval *a, const struct rp_eval *b)
+{
+	const struct rp_layout *la = rp_eval_layout(a), *lb = rp_eval_layout(b);
+
+	if (la->n_disks != lb->n_disks)
+		return la->n_disks < lb->n_disks;
+	return rp_eval_value(a, RP_FIG_MIXED_IOPS) >= rp_eval_value(b, RP_FIG_MIXED_IOPS) * 0.999;
+}
+
+static void test_solver_meets_goals(void **state)
+{
+	struct rp_disk *v = disks_n(24, disk15k());
+	struct rp_workload w;
+	struct rp_goals g;
+	struct rp_solution *sol = NULL;
+	struct rp_error err = {0};
+	size_t i, n;
+
+	(void)state;
+	rp_workload_profile(RP_PROFILE_DATABASE, 16, &w, NULL);
+	memset(&g, 0, sizeof(g));
+	g.min_capacity = 3e12;
+	g.min_iops = 2000;
+	g.max_access_ms = 6.0;
+	g.min_failures = 1;
+	g.max_disks = 16;
+	assert_int_equal(rp_solve(v, 24, NULL, &w, &g, &sol, &err), 0);
+	n = rp_solution_count(sol);
+	print_message("solver: %s (%zu evaluated)\n", rp_solution_message(sol),
+		      rp_solution_evaluated(sol));
+	assert_true(n >= 1);
+	assert_int_equal(rp_solution_unmet(sol), 0);
+	for (i = 0; i < n; i++) {
+		const struct rp_eval *ev = rp_solution_get(sol, i);
+		const struct rp_layout *l = rp_eval_layout(ev);
+
+		assert_true(rp_eval_value(ev, RP_FIG_USABLE_CAPACITY) >= 3e12 * (1 - 1e-9));
+		assert_true(rp_eval_value(ev, RP_FIG_MIXED_IOPS) >= 2000 * (1 - 1e-9));
+		assert_true(rp_eval_value(ev, RP_FIG_ACCESS_TIME) <= 6.0 * (1 + 1e-9));
+		assert_true(rp_eval_value(ev, RP_FIG_FAILURES_TOLERATED) >= 1);
+		assert_true(l->n_disks <= 16);
+		assert_true(l->stroke > 0 && l->stroke <= 1);
+		if (i)
+			assert_true(ranked_before(rp_solution_get(sol, i - 1), ev));
+	}
+	assert_null(rp_solution_get(sol, n));
+	rp_solution_free(sol);
+
+	/* a fixed level */
+	g.level_mask = RP_LEVEL_BIT(RP_LEVEL_10);
+	assert_int_equal(rp_solve(v, 24, NULL, &w, &g, &sol, &err), 0);
+	assert_true(rp_solution_count(sol) >= 1);
+	for (i = 0; i < rp_solution_count(sol); i++)
+		assert_int_equal(rp_eval_layout(rp_solution_get(sol, i))->level, RP_LEVEL_10);
+	rp_solution_free(sol);
+
+	/* 40 different disks (more models than the exact search takes): the
+	 * search approximates, the returned layouts are evaluated exactly */
+	for (i = 0; i < 24; i++)
+		v[i].capacity = 1000000000000ull + i * 20000000000ull;
+	{
+		struct rp_disk *many = disks_n(40, disk15k());
+
+		for (i = 0; i < 40; i++)
+			many[i].capacity = 1000000000000ull + i * 20000000000ull;
+		memset(&g, 0, sizeof(g));
+		g.min_capacity = 5e12;
+		g.min_iops = 2500;
+		g.min_failures = 2;
+		assert_int_equal(rp_solve(many, 40, NULL, &w, &g, &sol, &err), 0);
+		assert_true(rp_solution_count(sol) >= 1);
+		for (i = 0; i < rp_solution_count(sol); i++) {
+			const struct rp_eval *ev = rp_solution_get(sol, i);
+
+			assert_true(rp_eval_value(ev, RP_FIG_USABLE_CAPACITY) >= 5e12 * (1 - 1e-9));
+			assert_true(rp_eval_value(ev, RP_FIG_MIXED_IOPS) >= 2500 * (1 - 1e-9));
+			assert_true(rp_eval_value(ev, RP_FIG_FAILURES_TOLERATED) >= 2);
+		}
+		rp_solution_free(sol);
+		free(many);
+	}
+
+	/* no capacity goal: the deepest stroke meeting the speed goals */
+	memset(&g, 0, sizeof(g));
+	g.max_access_ms = 5.0;
+	g.max_disks = 4;
+	assert_int_equal(rp_solve(v, 24, NULL, &w, &g, &sol, &err), 0);
+	assert_true(rp_solution_count(sol) >= 1);
+	for (i = 0; i < rp_solution_count(sol); i++)
+		assert_true(rp_eval_value(rp_solution_get(sol, i), RP_FIG_ACCESS_TIME) <= 5.0);
+	rp_solution_free(sol);
+	free(v);
+}
+
+static void test_solver_impossible(void **state)
+{
+	struct rp_disk *v = disks_n(8, disk15k());
+	struct rp_workload w;
+	struct rp_goals g;
+	struct rp_solution *sol = NULL;
+	struct rp_shortfall sf;
+	struct rp_error err = {0};
+
+	(void)state;
+	rp_workload_profile(RP_PROFILE_DATABASE, 16, &w, NULL);
+	memset(&g, 0, sizeof(g));
+	g.min_capacity = 20e12; /* 8 x 1 TB hold 8 TB */
+	g.min_failures = 1;
+	assert_int_equal(rp_solve(v, 8, NULL, &w, &g, &sol, &err), 0);
+	assert_int_equal(rp_solution_count(sol), 0);
+	assert_true(rp_solution_unmet(sol) & RP_GOAL_BIT(RP_GOAL_CAPACITY));
+	assert_false(rp_solution_unmet(sol) & RP_GOAL_BIT(RP_GOAL_FAILURES));
+	assert_non_null(strstr(rp_solution_message(sol), "capacity"));
+	print_message("impossible: %s\n", rp_solution_message(sol));
+	NEAR(rp_solution_best(sol, RP_GOAL_CAPACITY), 8e12, 1);
+	assert_true(rp_solution_closest_count(sol) >= 1);
+	assert_non_null(rp_solution_closest(sol, 0, &sf));
+	assert_true(sf.gap[RP_GOAL_CAPACITY] > 0);
+	assert_true(sf.total > 0);
+	rp_solution_free(sol);
+
+	/* a level that needs more disks than allowed */
+	memset(&g, 0, sizeof(g));
+	g.level_mask = RP_LEVEL_BIT(RP_LEVEL_60);
+	g.max_disks = 5;
+	assert_int_equal(rp_solve(v, 8, NULL, &w, &g, &sol, &err), 0);
+	assert_int_equal(rp_solution_count(sol), 0);
+	assert_true(rp_solution_unmet(sol) & RP_GOAL_BIT(RP_GOAL_LEVEL));
+	rp_solution_free(sol);
+
+	/* goals that hold alone but not together */
+	memset(&g, 0, sizeof(g));
+	g.min_capacity = 7e12;
+	g.min_failures = 2;
+	assert_int_equal(rp_solve(v, 8, NULL, &w, &g, &sol, &err), 0);
+	assert_int_equal(rp_solution_count(sol), 0);
+	assert_int_equal(rp_solution_unmet(sol), 0);
+	assert_true(rp_solution_closest_count(sol) >= 1);
+	rp_solution_free(sol);
+	free(v);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* 1,000 disks: report the time (not asserted: sanitizers slow it down). */
+static void test_solver_1000(void **state)
+{
+	struct rp_disk *v = disks_n(1000, disk15k());
+	struct rp_workload w;
+	struct rp_goals g;
+	struct rp_solution *sol = NULL;
+	struct rp_error err = {0};
+	double t0, t1;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 1000; i++)
+		v[i].capacity = (i % 4 + 1) * 500000000000ull; /* 4 models */
+	rp_workload_profile(RP_PROFILE_FILESERVER, 256, &w, NULL);
+	memset(&g, 0, sizeof(g));
+	g.min_capacity = 50e12;
+	g.min_iops = 20000;
+	g.min_failures = 2;
+	t0 = now();
+	assert_int_equal(rp_solve(v, 1000, NULL, &w, &g, &sol, &err), 0);
+	t1 = now();
+	print_message(
+	    "solver, 1000 disks (4 sizes), fileserver QD256: %.3f s, %zu layouts evaluated, "
+	    "%zu returned: %s\n",
+	    t1 - t0, rp_solution_evaluated(sol), rp_solution_count(sol), rp_solution_message(sol));
+	assert_true(rp_solution_count(sol) >= 1);
+	rp_solution_free(sol);
+	free(v);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_version),
+	    cmocka_unit_test(test_seek_fit),
+	    cmocka_unit_test(test_zbr),
+	    cmocka_unit_test(test_rot_ncq),
+	    cmocka_unit_test(test_access_formula),
+	    cmocka_unit_test(test_mixed_formula),
+	    cmocka_unit_test(test_reliability),
+	    cmocka_unit_test(test_capacity_table),
+	    cmocka_unit_test(test_calibration_15k450),
+	    cmocka_unit_test(test_prop_stroke_monotone),
+	    cmocka_unit_test(test_prop_raid0_cap),
+	    cmocka_unit_test(test_prop_shared_link),
+	    cmocka_unit_test(test_prop_tolerance),
+	    cmocka_unit_test(test_prop_capacity_bound),
+	    cmocka_unit_test(test_prop_mixed_between),
+	    cmocka_unit_test(test_warnings),
+	    cmocka_unit_test(test_explain),
+	    cmocka_unit_test(test_bad_input),
+	    cmocka_unit_test(test_bad_solver_input),
+	    cmocka_unit_test(test_solver_meets_goals),
+	    cmocka_unit_test(test_solver_impossible),
+	    cmocka_unit_test(test_solver_1000),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
