@@ -11,7 +11,7 @@ build_pkgs="gcc make pkg-config libsgutils2-dev libatasmart-dev libjson-c-dev \
 libudev-dev libblkid-dev libmount-dev libfdisk-dev libncurses-dev liburing-dev"
 check_pkgs="libcmocka-dev tmux clang fio"
 vm_pkgs="qemu-system-x86 linux-image-amd64 busybox-static cpio mdadm sg3-utils \
-smartmontools hdparm e2fsprogs"
+smartmontools hdparm e2fsprogs kmod"
 
 want=$build_pkgs
 case "${1:-build}" in

@@ -88,6 +88,10 @@ const char *drive_name(const struct drive *d);
  * read-only commands only. */
 int drive_identify(struct drive *d, struct drive_info *out, struct ss_error *err);
 
+/* READ CAPACITY (16), falling back to (10). */
+int drive_read_capacity(struct drive *d, uint64_t *blocks, uint32_t *block_len,
+			uint32_t *phys_block, struct ss_error *err);
+
 /* The cached IDENTIFY data of an ATA disk, or NULL. */
 const struct ata_identify *drive_ata_identify(const struct drive *d);
 
@@ -107,5 +111,11 @@ int drive_scsi(struct drive *d, struct xcmd *c, struct scsi_sense *sense,
  */
 int drive_ata(struct drive *d, const struct ata_tf *tf, bool ck_cond,
 	      void *buf, struct ata_regs *regs, struct ss_error *err);
+
+/* The Control mode page's D_SENSE bit: descriptor-format sense when set.
+ * Needed where ATA registers come back in sense (fixed format loses LBA
+ * bits 47:24). */
+int drive_get_d_sense(struct drive *d, bool *on, struct ss_error *err);
+int drive_set_d_sense(struct drive *d, bool on, struct ss_error *err);
 
 #endif

@@ -204,6 +204,13 @@ int drive_ata(struct drive *d, const struct ata_tf *tf, bool ck_cond, void *buf,
 	scsi_sense_decode(c.sense, c.sense_len, &s);
 	if (s.ata_valid) {
 		*regs = s.ata;
+		if (ck_cond && tf->ext && s.ata_fixed && s.ata_lba_upper_nz &&
+		    !(regs->status & ATA_STAT_ERR))
+			return ss_error_set(err, -EOVERFLOW,
+					    "%s: the SAT layer returned the registers of ATA "
+					    "command 0x%02x in fixed-format sense, which drops LBA "
+					    "bits 47:24; descriptor sense (D_SENSE) is needed",
+					    d->t->name, tf->command);
 		if (regs->status & (ATA_STAT_ERR | ATA_STAT_DF)) {
 			rc = (regs->error & ATA_ERR_ABRT) ? -EOPNOTSUPP : -EIO;
 			if (regs->error & ATA_ERR_IDNF)
@@ -224,6 +231,79 @@ int drive_ata(struct drive *d, const struct ata_tf *tf, bool ck_cond, void *buf,
 				    d->t->name, desc);
 	return ss_error_set(err, sense_to_errno(&s), "%s: ATA command 0x%02x failed: %s",
 			    d->t->name, tf->command, desc);
+}
+
+/* ---- sense format (Control mode page D_SENSE) -------------------------- */
+
+#define CONTROL_PAGE 0x0a
+
+static int read_control_page(struct drive *d, uint8_t *buf, size_t max, size_t *got,
+			     struct scsi_mode10 *m, const uint8_t **pg, size_t *plen,
+			     struct ss_error *err)
+{
+	struct xcmd c;
+	int rc;
+
+	memset(&c, 0, sizeof(c));
+	memset(buf, 0, max);
+	c.cdb_len = scsi_build_mode_sense10(c.cdb, false, true, 0, CONTROL_PAGE, 0,
+					    (uint16_t)max);
+	c.dir = XFER_FROM_DEV;
+	c.data = buf;
+	c.data_len = max;
+	rc = drive_scsi(d, &c, NULL, err);
+	if (rc)
+		return rc;
+	*got = max - (c.resid < max ? c.resid : max);
+	if (scsi_parse_mode_sense10(buf, *got, m) ||
+	    !(*pg = scsi_mode_find_page(buf, *got, m, CONTROL_PAGE, 0, plen)) || *plen < 4)
+		return ss_error_set(err, -EPROTO, "%s: malformed Control mode page",
+				    d->t->name);
+	return 0;
+}
+
+int drive_get_d_sense(struct drive *d, bool *on, struct ss_error *err)
+{
+	uint8_t buf[64];
+	struct scsi_mode10 m;
+	const uint8_t *pg;
+	size_t got, plen;
+	int rc;
+
+	rc = read_control_page(d, buf, sizeof(buf), &got, &m, &pg, &plen, err);
+	if (rc)
+		return rc;
+	*on = pg[2] & 0x04;
+	return 0;
+}
+
+int drive_set_d_sense(struct drive *d, bool on, struct ss_error *err)
+{
+	uint8_t buf[64], out[64];
+	struct scsi_mode10 m;
+	const uint8_t *pg;
+	size_t got, plen;
+	struct xcmd c;
+	int rc;
+
+	rc = read_control_page(d, buf, sizeof(buf), &got, &m, &pg, &plen, err);
+	if (rc)
+		return rc;
+	if (plen > sizeof(out) - 8)
+		return ss_error_set(err, -EPROTO, "%s: Control mode page too long", d->t->name);
+	memset(out, 0, 8); /* header: mode data length reserved, no block descriptor */
+	memcpy(out + 8, pg, plen);
+	out[8] &= 0x3f; /* PS is reserved in MODE SELECT */
+	if (on)
+		out[8 + 2] |= 0x04;
+	else
+		out[8 + 2] &= (uint8_t)~0x04;
+	memset(&c, 0, sizeof(c));
+	c.cdb_len = scsi_build_mode_select10(c.cdb, true, false, (uint16_t)(8 + plen));
+	c.dir = XFER_TO_DEV;
+	c.data = out;
+	c.data_len = 8 + plen;
+	return drive_scsi(d, &c, NULL, err);
 }
 
 /* ---- identification ---------------------------------------------------- */
@@ -269,7 +349,8 @@ static void copy_str(char *dst, size_t max, const char *src)
 	snprintf(dst, max, "%s", src);
 }
 
-static int identify_capacity(struct drive *d, struct drive_info *out, struct ss_error *err)
+int drive_read_capacity(struct drive *d, uint64_t *blocks, uint32_t *block_len,
+			uint32_t *phys_block, struct ss_error *err)
 {
 	struct scsi_capacity cap;
 	uint8_t cdb[16], buf[32];
@@ -291,9 +372,10 @@ static int identify_capacity(struct drive *d, struct drive_info *out, struct ss_
 			return ss_error_set(err, rc, "%s: malformed READ CAPACITY answer",
 					    d->t->name);
 	}
-	out->capacity_blocks = cap.blocks;
-	out->logical_block = cap.block_len;
-	out->physical_block = cap.block_len << (cap.phys_exp < 8 ? cap.phys_exp : 0);
+	*blocks = cap.blocks;
+	*block_len = cap.block_len;
+	if (phys_block)
+		*phys_block = cap.block_len << (cap.phys_exp < 8 ? cap.phys_exp : 0);
 	return 0;
 }
 
@@ -305,12 +387,12 @@ static int identify_ata_native(struct drive *d, struct drive_info *out, struct s
 	struct ss_error e2;
 	int rc;
 
+	/* READ NATIVE MAX is read-only: asked even when IDENTIFY does not
+	 * advertise HPA (some drives and emulators answer it all the same) */
 	if (d->id.amac_supported)
 		ata_tf_amac_get_native(&tf);
-	else if (d->id.hpa_supported)
-		ata_tf_read_native_max(&tf, d->id.lba48);
 	else
-		return 0;
+		ata_tf_read_native_max(&tf, d->id.lba48);
 	rc = drive_ata(d, &tf, true, NULL, &r, &e2);
 	if (rc)
 		return 0; /* capacity stays as IDENTIFY says; native unknown */
@@ -459,14 +541,21 @@ int drive_identify(struct drive *d, struct drive_info *out, struct ss_error *err
 			out->zoned = ZONED_DEVICE_MANAGED;
 	}
 
-	rc = identify_capacity(d, out, err);
+	rc = drive_read_capacity(d, &out->capacity_blocks, &out->logical_block,
+				 &out->physical_block, err);
 	if (rc)
 		return rc;
 
-	if (strcmp(inq.vendor, "ATA") == 0 || page_listed(pages, npages, VPD_ATA_INFO)) {
+	/* A SAT layer (libata, an HBA's SATL) names the vendor "ATA". VPD 0x89
+	 * alone is no proof: scsi_debug lists it for a SCSI disk. */
+	if (strcmp(inq.vendor, "ATA") == 0) {
 		rc = identify_ata(d, out, err);
 		if (rc)
 			return rc;
+		/* IDENTIFY is the drive's own word; a SAT layer such as libata
+		 * answers READ CAPACITY from what it cached at probe time */
+		if (d->id.capacity)
+			out->capacity_blocks = d->id.capacity;
 		out->tran = TRAN_SATA;
 		out->vendor[0] = '\0';
 		/* the model field of IDENTIFY often starts with the vendor */
