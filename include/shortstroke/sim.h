@@ -47,11 +47,26 @@ const char *sim_drive_personality(const struct sim_drive *d);
  */
 int sim_drive_exec(struct sim_drive *d, struct xcmd *c, struct ss_error *err);
 
-/* Power-cycle: volatile settings are lost, per-power-cycle rules reset. */
+/* Power-cycle: volatile settings are lost, per-power-cycle rules reset,
+ * freeze locks released (unless a "frozen" fault re-freezes at power-on),
+ * a format in progress is lost (the medium reads MEDIUM FORMAT CORRUPTED),
+ * a vanished drive answers again. The clock advances by the spin-up. */
 void sim_drive_power_cycle(struct sim_drive *d);
 
 /* Inject a fault by its spec text (see docs/simulator.md). */
 int sim_drive_inject(struct sim_drive *d, const char *spec, struct ss_error *err);
+/* Remove every injected fault (and those the rig listed). */
+void sim_drive_clear_faults(struct sim_drive *d);
+
+/* The drive's virtual clock (ns). It advances by each command's duration
+ * and, while the process runs, by real time x the rig's "time_scale"
+ * (default 1000: a real millisecond is a virtual second). */
+uint64_t sim_drive_clock_ns(struct sim_drive *d);
+/* Let ns of virtual time pass (a format in progress moves on). */
+void sim_drive_advance_clock(struct sim_drive *d, uint64_t ns);
+
+/* Current capacity in logical blocks (what READ CAPACITY answers). */
+uint64_t sim_drive_capacity(const struct sim_drive *d);
 
 /* Persist the drive's state now (also done after every change). */
 int sim_drive_save(struct sim_drive *d, struct ss_error *err);

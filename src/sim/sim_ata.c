@@ -1,0 +1,599 @@
+/* sim_ata.c - the ATA device behind the SATL: ATA PASS-THROUGH (12)/(16)
+ * commands, IDENTIFY DEVICE and the DCO structure (ACS-2/ACS-3 layouts).
+ *
+ * Capacity model: native_max (DCO may lower it from the factory value),
+ * nv_max (the non-volatile accessible max set by SET MAX ADDRESS with
+ * VV=1 or by SET ACCESSIBLE MAX ADDRESS), and a volatile SET MAX value
+ * that lasts until the next power cycle. IDENTIFY reports the accessible
+ * max + 1 in words 60-61 and 100-103.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "shortstroke/sat.h"
+#include "shortstroke/sense.h"
+#include "sim/sim_priv.h"
+
+#define ST_OK (ATA_STAT_DRDY | 0x10)		     /* 0x50 */
+#define ST_ERR (ATA_STAT_DRDY | 0x10 | ATA_STAT_ERR) /* 0x51 */
+#define ERR_UNC 0x40
+
+#define DCO_RESTORE 0xc0
+#define DCO_FREEZE 0xc1
+#define DCO_IDENTIFY 0xc2
+#define DCO_SET 0xc3
+
+static void w16(uint8_t *b, unsigned word, uint16_t v)
+{
+	b[2 * word] = (uint8_t)v;
+	b[2 * word + 1] = (uint8_t)(v >> 8);
+}
+
+static uint16_t r16(const uint8_t *b, unsigned word)
+{
+	return (uint16_t)(b[2 * word] | b[2 * word + 1] << 8);
+}
+
+static void w64(uint8_t *b, unsigned word, uint64_t v)
+{
+	unsigned i;
+
+	for (i = 0; i < 4; i++)
+		w16(b, word + i, (uint16_t)(v >> (16 * i)));
+}
+
+/* ATA string: space padded, two characters per word, first in the high byte */
+static void wstr(uint8_t *b, unsigned word, unsigned nwords, const char *s)
+{
+	size_t l = strlen(s), i;
+
+	for (i = 0; i < 2 * (size_t)nwords; i++) {
+		char ch = i < l ? s[i] : ' ';
+
+		b[2 * word + (i ^ 1)] = (uint8_t)ch;
+	}
+}
+
+static void checksum(uint8_t *b)
+{
+	uint8_t sum = 0;
+	unsigned i;
+
+	b[510] = 0xa5;
+	for (i = 0; i < 511; i++)
+		sum = (uint8_t)(sum + b[i]);
+	b[511] = (uint8_t)(0x100 - sum);
+}
+
+static bool hpa_in_effect(const struct sim_drive *d)
+{
+	return sim_ata_accessible_max(d) < d->st.native_max;
+}
+
+void sim_ata_identify(const struct sim_drive *d, uint8_t b[512])
+{
+	const struct sim_config *c = &d->cfg;
+	const struct sim_state *s = &d->st;
+	uint64_t cap = sim_ata_accessible_max(d) + 1;
+	bool modern = c->amac || c->zoned != SIM_ZONED_NONE;
+	uint16_t w82, w83, w84, w85, w86, w87, w106, w128 = 0;
+	unsigned exp = 0;
+
+	memset(b, 0, 512);
+	w16(b, 0, 0x0040); /* fixed device */
+	w16(b, 1, 16383);  /* obsolete CHS: 16383/16/63 */
+	w16(b, 2, 0xc837);
+	w16(b, 3, 16);
+	w16(b, 6, 63);
+	wstr(b, 10, 10, c->serial);
+	wstr(b, 23, 4, c->firmware);
+	wstr(b, 27, 20, c->model);
+	w16(b, 47, 0x8010); /* READ/WRITE MULTIPLE: 16 sectors */
+	w16(b, 48, 0x4000);
+	w16(b, 49, 0x2f00); /* LBA, DMA, IORDY, standby timer */
+	w16(b, 50, 0x4000);
+	w16(b, 53, 0x0007); /* words 64-70 and 88 valid */
+	w16(b, 54, 16383);
+	w16(b, 55, 16);
+	w16(b, 56, 63);
+	w16(b, 59, 0x0110);
+	w16(b, 60, (uint16_t)(cap > 0x0fffffff ? 0xffff : cap));
+	w16(b, 61, (uint16_t)(cap > 0x0fffffff ? 0x0fff : cap >> 16));
+	w16(b, 63, 0x0007); /* multiword DMA 0-2 */
+	w16(b, 64, 0x0003); /* PIO 3-4 */
+	w16(b, 65, 120);
+	w16(b, 66, 120);
+	w16(b, 67, 120);
+	w16(b, 68, 120);
+	/* word 69: zoned capabilities 1:0 (host-aware 01b; host-managed is
+	 * told by the signature), bit 3 extended number of user addressable
+	 * sectors (words 230-233) */
+	w16(b, 69,
+	    (uint16_t)((c->zoned == SIM_ZONED_HOST_AWARE ? 0x0001 : 0) | (c->amac ? 0x0008 : 0)));
+	w16(b, 75, 31);			      /* queue depth 32 */
+	w16(b, 76, modern ? 0x850e : 0x0506); /* NCQ, SATA gen 1/2(/3), PHY events */
+	w16(b, 77, 0);
+	w16(b, 78, 0x0044); /* SSP, DIPM */
+	w16(b, 79, 0x0040);
+	w16(b, 80, modern ? 0x0ff0 : 0x01f0); /* ATA-4..ATA8-ACS (..ACS-4) */
+	w16(b, 81, 0);
+
+	w82 = 0x4000 | 0x2000 | 0x1000 | 0x0040 | 0x0020 | 0x0008; /* NOP, buffers, look-ahead,
+							      write cache, PM */
+	if (c->smart.supported)
+		w82 |= 0x0001;
+	if (c->sec)
+		w82 |= 0x0002;
+	if (c->hpa)
+		w82 |= 0x0400;
+	w83 = 0x4000 | 0x1000 | 0x0008; /* FLUSH CACHE, APM */
+	if (c->lba48)
+		w83 |= 0x2000 | 0x0400; /* FLUSH EXT, 48-bit */
+	if (c->dco)
+		w83 |= 0x0800;
+	w84 = 0x4000 | 0x0020; /* GPL */
+	if (c->has_wwn)
+		w84 |= 0x0100;
+	if (c->smart.supported)
+		w84 |= 0x0003; /* error log, self-test */
+	w85 = (uint16_t)(w82 & ~0x0003 & ~0x0020);
+	if (c->smart.supported && s->smart.enabled)
+		w85 |= 0x0001;
+	if (s->sec_enabled)
+		w85 |= 0x0002;
+	if (s->wce)
+		w85 |= 0x0020;
+	w86 = (uint16_t)((w83 & ~0x4000) | 0x8000); /* words 119-120 valid */
+	w87 = w84;
+	w16(b, 82, w82);
+	w16(b, 83, w83);
+	w16(b, 84, w84);
+	w16(b, 85, w85);
+	w16(b, 86, w86);
+	w16(b, 87, w87);
+	w16(b, 88, 0x407f); /* UDMA 0-6, mode 6 selected */
+	if (c->sec) {
+		w16(b, 89, 0x0050); /* security erase time */
+		w16(b, 90, 0x0050);
+		w16(b, 92, 0xfffe); /* master password id */
+	}
+	w16(b, 93, 0);
+	if (c->lba48)
+		w64(b, 100, cap);
+	/* sector sizes */
+	while ((c->lblock << exp) < c->pblock && exp < 15)
+		exp++;
+	w106 = 0x4000;
+	if (exp)
+		w106 |= 0x2000 | exp;
+	if (c->lblock > 512)
+		w106 |= 0x1000;
+	w16(b, 106, w106);
+	if (c->has_wwn) {
+		/* words 108-111: the NAA name, most significant word first */
+		w16(b, 108, (uint16_t)(c->wwn >> 48));
+		w16(b, 109, (uint16_t)(c->wwn >> 32));
+		w16(b, 110, (uint16_t)(c->wwn >> 16));
+		w16(b, 111, (uint16_t)c->wwn);
+	}
+	if (c->lblock > 512) {
+		w16(b, 117, (uint16_t)(c->lblock / 2));
+		w16(b, 118, (uint16_t)(c->lblock / 2 >> 16));
+	}
+	w16(b, 119, (uint16_t)(0x4000 | (c->amac ? 0x0100 : 0)));
+	w16(b, 120, (uint16_t)(0x4000 | (c->amac ? 0x0100 : 0)));
+	if (c->sec) {
+		w128 = 0x0001 | 0x0020; /* supported, enhanced erase */
+		if (s->sec_enabled)
+			w128 |= 0x0002;
+		if (s->sec_locked)
+			w128 |= 0x0004;
+		if (s->sec_frozen)
+			w128 |= 0x0008;
+	}
+	w16(b, 128, w128);
+	w16(b, 168, c->form_factor & 0x0f);
+	w16(b, 209, 0x4000); /* logical sector 0 is aligned */
+	w16(b, 217, c->rpm);
+	w16(b, 222, 0x103f); /* SATA: ATA8-AST, SATA 1.0a .. 3.0 */
+	if (c->amac)
+		w64(b, 230, cap);
+	checksum(b);
+}
+
+/* The DEVICE CONFIGURATION IDENTIFY data structure */
+static void dco_identify(const struct sim_drive *d, uint8_t b[512])
+{
+	const struct sim_config *c = &d->cfg;
+	uint16_t w7 = 0;
+
+	memset(b, 0, 512);
+	w16(b, 0, 0x0002);	       /* revision */
+	w16(b, 1, 0x0007);	       /* multiword DMA modes */
+	w16(b, 2, 0x007f);	       /* UDMA modes */
+	w64(b, 3, c->dco_factory - 1); /* the maximum LBA DCO SET may configure */
+	if (c->smart.supported)
+		w7 |= 0x0007; /* SMART, self-test, error log */
+	if (c->sec)
+		w7 |= 0x0008;
+	if (c->hpa)
+		w7 |= 0x0080;
+	if (c->lba48)
+		w7 |= 0x0100;
+	w16(b, 7, w7);
+	w16(b, 8, 0x0001); /* NCQ */
+	checksum(b);
+}
+
+static bool dco_checksum_ok(const uint8_t *b)
+{
+	uint8_t sum = 0;
+	unsigned i;
+
+	if (b[510] != 0xa5)
+		return false;
+	for (i = 0; i < 512; i++)
+		sum = (uint8_t)(sum + b[i]);
+	return sum == 0;
+}
+
+/* ---- command execution ---- */
+
+struct ata_ctx {
+	struct sim_cmd *sc;
+	struct ata_tf tf;
+	struct sat_pt_fields f;
+	struct ata_regs r;
+	enum sim_rnm prev_rnm;
+};
+
+static void abrt(struct ata_ctx *a, uint8_t error)
+{
+	a->r.status = ST_ERR;
+	a->r.error = error;
+}
+
+static bool data_in_ok(struct ata_ctx *a, size_t need)
+{
+	uint8_t p = a->f.protocol;
+
+	if (!a->f.t_dir || !(p == ATA_PROTO_PIO_IN || p == ATA_PROTO_DMA ||
+			     p == ATA_PROTO_UDMA_IN || p == ATA_PROTO_FPDMA))
+		return false;
+	return a->sc->in && a->sc->in_len >= need;
+}
+
+static bool data_out_ok(struct ata_ctx *a, size_t need)
+{
+	uint8_t p = a->f.protocol;
+
+	if (a->f.t_dir || !(p == ATA_PROTO_PIO_OUT || p == ATA_PROTO_DMA ||
+			    p == ATA_PROTO_UDMA_OUT || p == ATA_PROTO_FPDMA))
+		return false;
+	return a->sc->out && a->sc->out_len >= need;
+}
+
+/* The protocol does not fit the command: the SATL refuses the CDB. */
+static void bad_protocol(struct ata_ctx *a)
+{
+	sim_bad_cdb(a->sc, 1, 4);
+}
+
+static bool frozen_for_setmax(const struct sim_drive *d)
+{
+	return d->st.setmax_frozen || d->st.sec_frozen;
+}
+
+static void set_max(struct ata_ctx *a, bool ext)
+{
+	struct sim_drive *d = a->sc->d;
+	struct sim_state *s = &d->st;
+	uint64_t lba = a->tf.lba & (ext ? 0xffffffffffffULL : 0x0fffffffULL);
+	bool vv = a->tf.count & 0x01;
+
+	if (!d->cfg.hpa || (ext && !d->cfg.lba48) || frozen_for_setmax(d) ||
+	    a->prev_rnm != (ext ? SIM_RNM_48 : SIM_RNM_28) || (vv && s->nv_setmax_done) ||
+	    lba > s->native_max) {
+		abrt(a, ATA_ERR_ABRT);
+		return;
+	}
+	if (vv) {
+		s->nv_max = lba;
+		s->vol_active = false;
+		s->nv_setmax_done = true;
+	} else {
+		s->vol_active = true;
+		s->vol_max = lba;
+	}
+	d->dirty = true;
+	a->r.lba = lba;
+	if (!ext)
+		a->r.device = (uint8_t)(0x40 | ((lba >> 24) & 0x0f));
+}
+
+static void read_native_max(struct ata_ctx *a, bool ext)
+{
+	struct sim_drive *d = a->sc->d;
+	uint64_t m = d->st.native_max;
+
+	if (!d->cfg.hpa || (ext && !d->cfg.lba48)) {
+		abrt(a, ATA_ERR_ABRT);
+		return;
+	}
+	if (!ext) {
+		if (m > 0x0fffffff)
+			m = 0x0fffffff;
+		a->r.device = (uint8_t)(0x40 | ((m >> 24) & 0x0f));
+	}
+	a->r.lba = m;
+	d->st.rnm = ext ? SIM_RNM_48 : SIM_RNM_28;
+	d->dirty = true;
+}
+
+static void cmd_set_max_28(struct ata_ctx *a)
+{
+	struct sim_drive *d = a->sc->d;
+
+	switch (a->tf.feature & 0xff) {
+	case 0x00:
+		set_max(a, false);
+		break;
+	case 0x04: /* SET MAX FREEZE LOCK */
+		if (!d->cfg.hpa) {
+			abrt(a, ATA_ERR_ABRT);
+			break;
+		}
+		d->st.setmax_frozen = true;
+		d->dirty = true;
+		break;
+	default: /* SET MAX SET PASSWORD / LOCK / UNLOCK: not supported */
+		abrt(a, ATA_ERR_ABRT);
+		break;
+	}
+}
+
+static void cmd_amac(struct ata_ctx *a)
+{
+	struct sim_drive *d = a->sc->d;
+	struct sim_state *s = &d->st;
+	uint64_t lba = a->tf.lba;
+
+	if (!d->cfg.amac) {
+		abrt(a, ATA_ERR_ABRT);
+		return;
+	}
+	switch (a->tf.feature) {
+	case 0x0000: /* GET NATIVE MAX ADDRESS EXT */
+		a->r.lba = s->native_max;
+		break;
+	case 0x0001: /* SET ACCESSIBLE MAX ADDRESS EXT */
+		if (s->amac_frozen || lba > s->native_max) {
+			abrt(a, ATA_ERR_ABRT);
+			break;
+		}
+		s->nv_max = lba;
+		s->vol_active = false;
+		d->dirty = true;
+		break;
+	case 0x0002: /* FREEZE ACCESSIBLE MAX ADDRESS EXT */
+		s->amac_frozen = true;
+		d->dirty = true;
+		break;
+	default:
+		abrt(a, ATA_ERR_ABRT);
+		break;
+	}
+}
+
+static void cmd_dco(struct ata_ctx *a)
+{
+	struct sim_cmd *sc = a->sc;
+	struct sim_drive *d = sc->d;
+	struct sim_state *s = &d->st;
+	uint8_t buf[512];
+	uint64_t max;
+
+	if (!d->cfg.dco) {
+		abrt(a, ATA_ERR_ABRT);
+		return;
+	}
+	switch (a->tf.feature & 0xff) {
+	case DCO_IDENTIFY:
+		if (!data_in_ok(a, 512)) {
+			bad_protocol(a);
+			return;
+		}
+		dco_identify(d, buf);
+		sim_data_in(sc, buf, 512);
+		break;
+	case DCO_SET:
+		if (!data_out_ok(a, 512)) {
+			bad_protocol(a);
+			return;
+		}
+		sc->moved = 512;
+		max = (uint64_t)r16(sc->out, 3) | (uint64_t)r16(sc->out, 4) << 16 |
+		      (uint64_t)r16(sc->out, 5) << 32 | (uint64_t)r16(sc->out, 6) << 48;
+		if (s->dco_frozen || hpa_in_effect(d) || !dco_checksum_ok(sc->out) ||
+		    max >= d->cfg.dco_factory || max == 0) {
+			abrt(a, ATA_ERR_ABRT);
+			break;
+		}
+		s->native_max = max;
+		s->nv_max = max;
+		s->vol_active = false;
+		d->dirty = true;
+		break;
+	case DCO_RESTORE:
+		if (s->dco_frozen || hpa_in_effect(d)) {
+			abrt(a, ATA_ERR_ABRT);
+			break;
+		}
+		s->native_max = d->cfg.dco_factory - 1;
+		s->nv_max = s->native_max;
+		s->vol_active = false;
+		d->dirty = true;
+		break;
+	case DCO_FREEZE:
+		if (s->dco_frozen) {
+			abrt(a, ATA_ERR_ABRT);
+			break;
+		}
+		s->dco_frozen = true;
+		d->dirty = true;
+		break;
+	default:
+		abrt(a, ATA_ERR_ABRT);
+		break;
+	}
+}
+
+/* READ/WRITE (DMA|SECTORS) EXT, READ VERIFY SECTORS (EXT) */
+static void cmd_rw(struct ata_ctx *a, bool write, bool verify)
+{
+	struct sim_cmd *sc = a->sc;
+	struct sim_drive *d = sc->d;
+	uint64_t lba = a->tf.lba, n, bad, max = sim_ata_accessible_max(d);
+	size_t bytes;
+
+	if (a->tf.ext) {
+		if (!d->cfg.lba48) {
+			abrt(a, ATA_ERR_ABRT);
+			return;
+		}
+		n = a->tf.count ? a->tf.count : 65536;
+	} else {
+		lba &= 0x0fffffff;
+		n = (a->tf.count & 0xff) ? (a->tf.count & 0xff) : 256;
+	}
+	bytes = (size_t)(n * d->cfg.lblock);
+	if (!verify && !(write ? data_out_ok(a, bytes) : data_in_ok(a, bytes))) {
+		bad_protocol(a);
+		return;
+	}
+	if (d->st.sec_locked) {
+		abrt(a, ATA_ERR_ABRT);
+		return;
+	}
+	if (lba > max || n - 1 > max - lba) {
+		abrt(a, ATA_ERR_IDNF);
+		a->r.error = ATA_ERR_IDNF | ATA_ERR_ABRT;
+		return;
+	}
+	sc->media_ns = sim_media_access_ns(d, lba, n);
+	if (!write && sim_medium_error(d, lba, n, &bad)) {
+		if (!verify && bad > lba && !sim_media_read(sc, lba, bad - lba, sc->in))
+			sc->moved = (size_t)((bad - lba) * d->cfg.lblock);
+		abrt(a, ERR_UNC);
+		a->r.lba = bad;
+		if (!a->tf.ext)
+			a->r.device = (uint8_t)(0x40 | ((bad >> 24) & 0x0f));
+		return;
+	}
+	if (verify)
+		return;
+	if (write ? sim_media_write(sc, lba, n, sc->out) : sim_media_read(sc, lba, n, sc->in)) {
+		abrt(a, ATA_ERR_ABRT);
+		return;
+	}
+	sc->moved = bytes;
+}
+
+void sim_ata_exec(struct sim_cmd *sc)
+{
+	struct sim_drive *d = sc->d;
+	struct ata_ctx a;
+	uint8_t buf[512];
+
+	memset(&a, 0, sizeof(a));
+	a.sc = sc;
+	if (sat_parse_ata_pt_fields(sc->c->cdb, sc->c->cdb_len, &a.tf, &a.f)) {
+		sim_bad_cdb(sc, sc->c->cdb_len == 16 || sc->c->cdb[0] == 0x85 ? 1 : 0, -1);
+		return;
+	}
+	if (a.f.t_length == 3 || a.f.protocol <= 1 || a.f.protocol == ATA_PROTO_DEV_RESET ||
+	    a.f.protocol == ATA_PROTO_RETURN_RESP || a.f.protocol == ATA_PROTO_DEV_DIAG) {
+		/* TPSIU lengths, resets, diagnostics, return response: not emulated */
+		sim_bad_cdb(sc, a.f.t_length == 3 ? 2 : 1, -1);
+		return;
+	}
+	a.prev_rnm = d->st.rnm;
+	if (d->st.rnm != SIM_RNM_NONE) {
+		d->st.rnm = SIM_RNM_NONE;
+		d->dirty = true;
+	}
+	a.r.status = ST_OK;
+	a.r.device = 0x40;
+	a.r.ext = a.tf.ext;
+
+	switch (a.tf.command) {
+	case ATA_IDENTIFY:
+		if (!data_in_ok(&a, 512)) {
+			bad_protocol(&a);
+			return;
+		}
+		sim_ata_identify(d, buf);
+		sim_data_in(sc, buf, 512);
+		break;
+	case ATA_READ_NATIVE_MAX:
+		read_native_max(&a, false);
+		break;
+	case ATA_READ_NATIVE_MAX_EXT:
+		read_native_max(&a, true);
+		break;
+	case ATA_SET_MAX:
+		cmd_set_max_28(&a);
+		break;
+	case ATA_SET_MAX_EXT:
+		set_max(&a, true);
+		break;
+	case ATA_AMAC:
+		cmd_amac(&a);
+		break;
+	case ATA_DCO:
+		cmd_dco(&a);
+		break;
+	case ATA_SECURITY_FREEZE_LOCK:
+		if (!d->cfg.sec || d->st.sec_locked) {
+			abrt(&a, ATA_ERR_ABRT);
+			break;
+		}
+		d->st.sec_frozen = true;
+		d->dirty = true;
+		break;
+	case ATA_CHECK_POWER_MODE:
+		a.r.count = 0xff; /* active or idle */
+		break;
+	case ATA_READ_DMA_EXT:
+	case 0x24: /* READ SECTORS EXT */
+	case 0xc8: /* READ DMA */
+	case 0x20: /* READ SECTORS */
+		cmd_rw(&a, false, false);
+		break;
+	case ATA_WRITE_DMA_EXT:
+	case 0x34: /* WRITE SECTORS EXT */
+	case 0xca: /* WRITE DMA */
+	case 0x30: /* WRITE SECTORS */
+		cmd_rw(&a, true, false);
+		break;
+	case ATA_READ_VERIFY_EXT:
+	case 0x40: /* READ VERIFY SECTORS */
+		cmd_rw(&a, false, true);
+		break;
+	case ATA_FLUSH_CACHE_EXT:
+	case 0xe7: /* FLUSH CACHE */
+		sc->media_ns = d->st.wce ? 1000000 : 0;
+		break;
+	default:
+		abrt(&a, ATA_ERR_ABRT);
+		break;
+	}
+	if (sc->c->status != SCSI_STATUS_GOOD)
+		return; /* the SATL itself refused the CDB */
+	if ((a.r.status & ATA_STAT_ERR) || a.f.ck_cond) {
+		sc->c->status = SCSI_STATUS_CHECK_CONDITION;
+		memset(sc->c->sense, 0, sizeof(sc->c->sense));
+		sc->c->sense_len = sat_build_ata_return_sense(sc->c->sense, sizeof(sc->c->sense),
+							      sim_dsense(d), &a.r);
+	}
+}

@@ -1,0 +1,205 @@
+/* sim_fault.c - fault specs: "abort:f9:2", "medium-error:1000-1999", ...
+ * (docs/simulator.md lists them). */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/sim_priv.h"
+
+/* Whole-string unsigned decimal (or hex when hex) number. */
+static int parse_u64(const char *s, size_t n, bool hex, uint64_t *out)
+{
+	uint64_t v = 0;
+	unsigned base = hex ? 16 : 10;
+	size_t i;
+
+	if (n == 0 || n > 20)
+		return -1;
+	for (i = 0; i < n; i++) {
+		char ch = s[i];
+		unsigned dv;
+
+		if (ch >= '0' && ch <= '9')
+			dv = (unsigned)(ch - '0');
+		else if (hex && ch >= 'a' && ch <= 'f')
+			dv = (unsigned)(ch - 'a' + 10);
+		else if (hex && ch >= 'A' && ch <= 'F')
+			dv = (unsigned)(ch - 'A' + 10);
+		else
+			return -1;
+		if (v > (UINT64_MAX - dv) / base)
+			return -1;
+		v = v * base + dv;
+	}
+	*out = v;
+	return 0;
+}
+
+__attribute__((format(printf, 3, 4))) static int fail(char *msg, size_t msglen, const char *fmt,
+						      ...)
+{
+	va_list ap;
+
+	if (msg && msglen) {
+		va_start(ap, fmt);
+		vsnprintf(msg, msglen, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+int sim_fault_parse(const char *spec, struct sim_fault *f, char *msg, size_t msglen)
+{
+	const char *arg, *colon, *dash;
+	uint64_t a, b;
+	size_t n;
+
+	memset(f, 0, sizeof(*f));
+	if (!spec || !*spec)
+		return fail(msg, msglen, "empty fault spec%s", "");
+	if (strlen(spec) > 100)
+		return fail(msg, msglen, "fault spec too long%s", "");
+	colon = strchr(spec, ':');
+	n = colon ? (size_t)(colon - spec) : strlen(spec);
+	arg = colon ? colon + 1 : NULL;
+
+	if (n == 5 && strncmp(spec, "abort", 5) == 0) {
+		f->kind = SIM_FAULT_ABORT;
+		f->count = -1;
+		if (!arg)
+			return fail(msg, msglen,
+				    "fault \"%s\": expected abort:<opcode-hex>[:count]", spec);
+		colon = strchr(arg, ':');
+		n = colon ? (size_t)(colon - arg) : strlen(arg);
+		if (n > 2 && arg[0] == '0' && (arg[1] == 'x' || arg[1] == 'X')) {
+			arg += 2;
+			n -= 2;
+		}
+		if (n > 2 || parse_u64(arg, n, true, &a))
+			return fail(msg, msglen, "fault \"%s\": opcode must be one hex byte", spec);
+		f->opcode = (uint8_t)a;
+		if (colon) {
+			if (parse_u64(colon + 1, strlen(colon + 1), false, &b) || b == 0 ||
+			    b > 1000000000)
+				return fail(msg, msglen,
+					    "fault \"%s\": count must be a positive integer", spec);
+			f->count = (int64_t)b;
+		}
+		return 0;
+	}
+	if (n == 18 && strncmp(spec, "ignore-mode-select", 18) == 0 && !arg) {
+		f->kind = SIM_FAULT_IGNORE_MODE_SELECT;
+		return 0;
+	}
+	if (n == 12 && strncmp(spec, "medium-error", 12) == 0) {
+		f->kind = SIM_FAULT_MEDIUM_ERROR;
+		if (!arg)
+			return fail(msg, msglen,
+				    "fault \"%s\": expected medium-error:<lba>[-<lba>]", spec);
+		dash = strchr(arg, '-');
+		n = dash ? (size_t)(dash - arg) : strlen(arg);
+		if (parse_u64(arg, n, false, &a))
+			return fail(msg, msglen, "fault \"%s\": LBA must be a decimal number",
+				    spec);
+		b = a;
+		if (dash && parse_u64(dash + 1, strlen(dash + 1), false, &b))
+			return fail(msg, msglen, "fault \"%s\": LBA must be a decimal number",
+				    spec);
+		if (b < a)
+			return fail(msg, msglen, "fault \"%s\": range ends before it starts", spec);
+		f->lba_first = a;
+		f->lba_last = b;
+		return 0;
+	}
+	if (n == 12 && strncmp(spec, "vanish-after", 12) == 0) {
+		f->kind = SIM_FAULT_VANISH_AFTER;
+		if (!arg || parse_u64(arg, strlen(arg), false, &a) || a > 1000000000000ULL)
+			return fail(msg, msglen, "fault \"%s\": expected vanish-after:<n>", spec);
+		f->count = (int64_t)a;
+		return 0;
+	}
+	if (n == 17 && strncmp(spec, "format-power-loss", 17) == 0) {
+		f->kind = SIM_FAULT_FORMAT_POWER_LOSS;
+		f->percent = 50;
+		if (arg) {
+			if (parse_u64(arg, strlen(arg), false, &a) || a > 99)
+				return fail(
+				    msg, msglen,
+				    "fault \"%s\": expected format-power-loss[:<percent 0-99>]",
+				    spec);
+			f->percent = (unsigned)a;
+		}
+		return 0;
+	}
+	if (n == 6 && strncmp(spec, "frozen", 6) == 0 && !arg) {
+		f->kind = SIM_FAULT_FROZEN;
+		return 0;
+	}
+	if (n == 4 && strncmp(spec, "slow", 4) == 0) {
+		char *end = NULL;
+		double v;
+
+		f->kind = SIM_FAULT_SLOW;
+		if (!arg || !*arg)
+			return fail(msg, msglen, "fault \"%s\": expected slow:<factor>", spec);
+		v = strtod(arg, &end);
+		if (!end || *end || !isfinite(v) || v < 1.0 || v > 1e6)
+			return fail(msg, msglen,
+				    "fault \"%s\": factor must be a number from 1 to 1e6", spec);
+		f->factor = v;
+		return 0;
+	}
+	return fail(msg, msglen,
+		    "unknown fault \"%s\" (abort, ignore-mode-select, medium-error, vanish-after, "
+		    "format-power-loss, frozen, slow)",
+		    spec);
+}
+
+void sim_fault_format(const struct sim_fault *f, char *buf, size_t len)
+{
+	switch (f->kind) {
+	case SIM_FAULT_ABORT:
+		if (f->count < 0)
+			snprintf(buf, len, "abort:%02x", f->opcode);
+		else
+			snprintf(buf, len, "abort:%02x:%" PRId64, f->opcode, f->count);
+		break;
+	case SIM_FAULT_IGNORE_MODE_SELECT:
+		snprintf(buf, len, "ignore-mode-select");
+		break;
+	case SIM_FAULT_MEDIUM_ERROR:
+		if (f->lba_first == f->lba_last)
+			snprintf(buf, len, "medium-error:%" PRIu64, f->lba_first);
+		else
+			snprintf(buf, len, "medium-error:%" PRIu64 "-%" PRIu64, f->lba_first,
+				 f->lba_last);
+		break;
+	case SIM_FAULT_VANISH_AFTER:
+		snprintf(buf, len, "vanish-after:%" PRId64, f->count);
+		break;
+	case SIM_FAULT_FORMAT_POWER_LOSS:
+		snprintf(buf, len, "format-power-loss:%u", f->percent);
+		break;
+	case SIM_FAULT_FROZEN:
+		snprintf(buf, len, "frozen");
+		break;
+	case SIM_FAULT_SLOW:
+		snprintf(buf, len, "slow:%.17g", f->factor);
+		break;
+	default:
+		snprintf(buf, len, "?");
+		break;
+	}
+}
+
+int sim_fault_add(struct sim_fault *arr, unsigned *n, const struct sim_fault *f)
+{
+	if (*n >= SIM_MAX_FAULTS)
+		return -ENOSPC;
+	arr[(*n)++] = *f;
+	return 0;
+}

@@ -1,0 +1,202 @@
+/* sim_media.c - the media timing model and the virtual clock.
+ *
+ * Access time = command overhead + seek(distance) + half a revolution +
+ * bytes / transfer rate (MODELS.md). A sequential access (starting where
+ * the previous one ended) costs neither seek nor rotational latency.
+ * Seek: t(x) = T + a x + b sqrt(x), x the fraction of the full stroke,
+ * fitted to the average (A), track-to-track (T) and full-stroke (F) times.
+ * Radius: capacity outside radius r grows as Ro^2 - r^2 (zone bit
+ * recording), so LBA fraction c sits at stroke fraction
+ * s = (1 - sqrt(1 - c (1 - k^2))) / (1 - k), k = inner/outer rate, and the
+ * rate there is outer * (1 - s (1 - k)).
+ */
+#include <math.h>
+#include <time.h>
+
+#include "sim/sim_priv.h"
+
+#define CMD_OVERHEAD_NS 50000ULL /* 50 us of controller time */
+
+void sim_media_defaults(struct sim_media *m, uint16_t rpm, uint8_t form_factor)
+{
+	bool small = form_factor >= 3; /* 2.5" and smaller: shorter stroke */
+
+	if (rpm == 1) { /* non-rotating */
+		m->avg_seek_ms = 0.05;
+		m->t2t_ms = 0.05;
+		m->full_ms = 0.05;
+		m->outer_mbps = 500;
+		m->inner_mbps = 500;
+	} else if (rpm >= 15000) {
+		m->avg_seek_ms = 3.4;
+		m->t2t_ms = 0.2;
+		m->full_ms = 6.6;
+		m->outer_mbps = 150;
+		m->inner_mbps = 100;
+	} else if (rpm >= 10000) {
+		m->avg_seek_ms = 4.2;
+		m->t2t_ms = 0.3;
+		m->full_ms = 8.5;
+		m->outer_mbps = 130;
+		m->inner_mbps = 85;
+	} else if (rpm >= 7200) {
+		m->avg_seek_ms = small ? 7.0 : 8.5;
+		m->t2t_ms = 0.8;
+		m->full_ms = small ? 14.0 : 16.0;
+		m->outer_mbps = 120;
+		m->inner_mbps = 60;
+	} else {
+		m->avg_seek_ms = 12.0;
+		m->t2t_ms = 1.0;
+		m->full_ms = 22.0;
+		m->outer_mbps = 100;
+		m->inner_mbps = 50;
+	}
+	m->cache_mb = 16;
+}
+
+void sim_media_fit(struct sim_media *m, uint16_t rpm)
+{
+	double A = m->avg_seek_ms, T = m->t2t_ms, F = m->full_ms;
+	double a, b;
+
+	/* E[x] = 1/3, E[sqrt x] = 8/15 over all pairs; t(1) = F */
+	b = 5 * A - (5.0 / 3) * F - (10.0 / 3) * T;
+	a = (8.0 / 3) * F - 5 * A + (7.0 / 3) * T;
+	if (a < 0) {
+		a = 0;
+		b = 15 * (A - T) / 8;
+	}
+	if (b < 0) {
+		b = 0;
+		a = 3 * (A - T);
+	}
+	if (a < 0)
+		a = 0;
+	m->seek_a_ms = a;
+	m->seek_b_ms = b;
+	m->k = m->outer_mbps > 0 ? m->inner_mbps / m->outer_mbps : 1.0;
+	if (m->k > 1.0)
+		m->k = 1.0;
+	m->rev_ns = rpm > 1 ? 60e9 / rpm : 0;
+}
+
+/* Stroke fraction of an LBA fraction c */
+static double stroke_of(const struct sim_media *m, double c)
+{
+	double k = m->k, v;
+
+	if (c <= 0)
+		return 0;
+	if (c >= 1)
+		return 1;
+	if (k >= 0.999999)
+		return c;
+	v = 1 - c * (1 - k * k);
+	if (v < 0)
+		v = 0;
+	return (1 - sqrt(v)) / (1 - k);
+}
+
+/* bytes per ns at stroke fraction s */
+static double rate_at(const struct sim_media *m, double s)
+{
+	double mbps = m->outer_mbps * (1 - s * (1 - m->k));
+
+	if (mbps < 1)
+		mbps = 1;
+	return mbps * 1e6 / 1e9;
+}
+
+static double seek_ns(const struct sim_media *m, double x)
+{
+	if (x <= 0)
+		return 0;
+	if (x > 1)
+		x = 1;
+	return (m->t2t_ms + m->seek_a_ms * x + m->seek_b_ms * sqrt(x)) * 1e6;
+}
+
+static uint64_t span_blocks(const struct sim_drive *d)
+{
+	uint64_t n = d->cfg.dco_factory > d->cfg.blocks ? d->cfg.dco_factory : d->cfg.blocks;
+
+	return n ? n : 1;
+}
+
+uint64_t sim_media_access_ns(struct sim_drive *d, uint64_t lba, uint64_t blocks)
+{
+	const struct sim_media *m = &d->cfg.media;
+	double span = (double)span_blocks(d);
+	double s_from, s_to, t = (double)CMD_OVERHEAD_NS;
+	double bytes = (double)blocks * d->cfg.lblock;
+
+	s_to = stroke_of(m, (double)lba / span);
+	if (lba != d->st.next_lba) {
+		s_from = stroke_of(m, (double)d->st.head_lba / span);
+		t += seek_ns(m, fabs(s_to - s_from));
+		t += m->rev_ns / 2;
+	}
+	t += bytes / rate_at(m, s_to);
+	d->st.head_lba = lba + blocks;
+	d->st.next_lba = lba + blocks;
+	if (t > 1e15)
+		t = 1e15;
+	return (uint64_t)t;
+}
+
+/* Time to write every block of [0, blocks) once, in slices. */
+uint64_t sim_media_format_ns(const struct sim_drive *d, uint64_t blocks)
+{
+	const struct sim_media *m = &d->cfg.media;
+	double span = (double)span_blocks(d), t = 0, per, c;
+	int i, slices = 64;
+
+	per = (double)blocks / slices;
+	for (i = 0; i < slices; i++) {
+		c = per * (i + 0.5) / span;
+		t += per * d->cfg.lblock / rate_at(m, stroke_of(m, c));
+	}
+	/* one revolution per track switch is folded into a 10 % margin */
+	t *= 1.1;
+	t += 2e9; /* start and finish */
+	if (t > 1e18)
+		t = 1e18;
+	return (uint64_t)t;
+}
+
+uint64_t sim_mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t sim_real_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t sim_clock_now(const struct sim_drive *d)
+{
+	double scale = d->rig ? d->rig->time_scale : 0;
+	uint64_t now = d->clock_base_ns;
+
+	if (scale > 0) {
+		double el = (double)(sim_mono_ns() - d->mono_base_ns) * scale;
+
+		if (el > 1e18)
+			el = 1e18;
+		now += (uint64_t)el;
+	}
+	return now;
+}
+
+void sim_clock_advance(struct sim_drive *d, uint64_t ns)
+{
+	d->clock_base_ns += ns;
+}

@@ -1,0 +1,273 @@
+/* sim_priv.h - the simulator's insides: drive configuration (from the rig
+ * file), mutable state (persisted in the state directory), faults, the
+ * media model and the command handlers. */
+#ifndef SHORTSTROKE_SIM_PRIV_H
+#define SHORTSTROKE_SIM_PRIV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "shortstroke/ata.h"
+#include "shortstroke/error.h"
+#include "shortstroke/sim.h"
+#include "shortstroke/transport.h"
+
+#define SIM_ID_MAX 32
+#define SIM_MAX_FAULTS 32
+#define SIM_MAX_DRIVES 256
+
+enum sim_zoned {
+	SIM_ZONED_NONE = 0,
+	SIM_ZONED_HOST_AWARE,
+	SIM_ZONED_HOST_MANAGED,
+};
+
+/* Mechanics, in the rig's units, plus what is derived from them. */
+struct sim_media {
+	double avg_seek_ms, t2t_ms, full_ms;
+	double outer_mbps, inner_mbps; /* MB = 10^6 bytes */
+	double cache_mb;
+	/* derived by sim_media_fit() */
+	double seek_a_ms, seek_b_ms; /* t(x) = T + a x + b sqrt(x) */
+	double k;		     /* inner/outer radius (rate) ratio */
+	double rev_ns;		     /* one revolution, 0 when not rotating */
+};
+
+struct sim_smart {
+	bool supported, enabled;
+	uint32_t temperature;
+	uint64_t power_on_hours;
+	uint64_t reallocated, pending, offline_uncorrectable, crc_errors;
+};
+
+enum sim_fault_kind {
+	SIM_FAULT_ABORT = 1,
+	SIM_FAULT_IGNORE_MODE_SELECT,
+	SIM_FAULT_MEDIUM_ERROR,
+	SIM_FAULT_VANISH_AFTER,
+	SIM_FAULT_FORMAT_POWER_LOSS,
+	SIM_FAULT_FROZEN,
+	SIM_FAULT_SLOW,
+};
+
+struct sim_fault {
+	enum sim_fault_kind kind;
+	uint8_t opcode;	    /* abort */
+	int64_t count;	    /* abort: times left, -1 forever; vanish-after: commands left */
+	uint64_t lba_first; /* medium-error */
+	uint64_t lba_last;
+	unsigned percent; /* format-power-loss: where the power goes */
+	double factor;	  /* slow */
+};
+
+/* What the rig file says about a drive; never changes after loading. */
+struct sim_config {
+	char id[SIM_ID_MAX + 1];
+	bool sata;
+	char vendor[9];
+	char model[41];
+	char serial[21];
+	char firmware[9];
+	uint64_t wwn;
+	bool has_wwn;
+	uint64_t blocks; /* native capacity at "manufacture", logical blocks */
+	uint32_t lblock, pblock;
+	uint16_t rpm;
+	uint8_t form_factor; /* as VPD B1 / IDENTIFY 168 encode it */
+	bool lba48;
+	bool hpa;
+	uint64_t hpa_blocks; /* 0: no HPA set initially */
+	bool amac;
+	bool dco;
+	bool dco_frozen;
+	uint64_t dco_factory; /* factory capacity (>= blocks) */
+	bool sec, sec_enabled, sec_frozen, sec_locked;
+	struct sim_smart smart;
+	enum sim_zoned zoned;
+	uint32_t zone_mb;
+	uint32_t conv_zones;
+	bool d_sense;
+	struct sim_media media;
+	struct sim_fault faults[SIM_MAX_FAULTS];
+	unsigned nfaults;
+};
+
+enum sim_rnm {
+	SIM_RNM_NONE = 0,
+	SIM_RNM_28, /* the previous ATA command was READ NATIVE MAX */
+	SIM_RNM_48, /* ... READ NATIVE MAX EXT */
+};
+
+/* Everything that changes. All of it is persisted (volatile settings too,
+ * with their flag: a new process is not a power cycle). */
+struct sim_state {
+	/* ATA capacity: max LBAs */
+	uint64_t native_max; /* DCO-configured native max LBA */
+	uint64_t nv_max;     /* accessible max as stored (non-volatile) */
+	bool vol_active;     /* a volatile SET MAX is in effect */
+	uint64_t vol_max;
+	bool nv_setmax_done; /* non-volatile SET MAX since power-on */
+	enum sim_rnm rnm;
+	bool setmax_frozen, amac_frozen, dco_frozen;
+	bool sec_enabled, sec_frozen, sec_locked;
+	/* SCSI */
+	uint64_t scsi_blocks; /* SAS: current capacity */
+	bool wce, saved_wce;
+	bool dsense, saved_dsense;
+	/* FORMAT UNIT */
+	bool fmt_active;
+	uint64_t fmt_start_ns, fmt_end_ns, fmt_blocks;
+	bool fmt_corrupt;
+	bool lost_power; /* format-power-loss fired: gone until power cycle */
+	bool vanished;
+	uint64_t power_cycles;
+	struct sim_smart smart;
+	struct sim_fault faults[SIM_MAX_FAULTS];
+	unsigned nfaults;
+	uint64_t head_lba; /* media model: where the heads are */
+	uint64_t next_lba; /* first LBA after the last transfer */
+};
+
+/* Written data: sparse, in memory or in <state_dir>/<id>.img. */
+struct sim_chunk {
+	uint64_t key;
+	uint8_t *data;
+};
+
+struct sim_store {
+	/* in memory: open-addressing hash of 64 KiB chunks */
+	struct sim_chunk *tab;
+	size_t cap, used;
+	/* on disk */
+	int fd; /* -1 until opened */
+	char *path;
+	uint64_t size; /* bytes the image spans */
+};
+
+struct sim_rig;
+
+struct sim_drive {
+	struct sim_rig *rig;
+	struct sim_config cfg;
+	struct sim_state st;
+	struct sim_store store;
+	char *state_path; /* NULL without a state directory */
+	/* virtual clock: base + (real elapsed) * time_scale */
+	uint64_t clock_base_ns;
+	uint64_t mono_base_ns;
+	bool dirty;
+};
+
+struct sim_rig {
+	struct sim_drive **drives;
+	unsigned count;
+	double time_scale;
+	char *state_dir;
+};
+
+/* --- rig parsing (sim_rig.c, sim_jpos.c) --- */
+
+/* Positions of values in the JSON text, mirrored from its structure. */
+struct jpos {
+	size_t key_off; /* offset of the key (objects' members), else value */
+	size_t val_off;
+	char *key; /* NULL for array elements */
+	struct jpos *kids;
+	unsigned nkids;
+};
+/* Walk JSON text (already accepted by json-c) and record positions.
+ * Returns 0, or -1 when the text is not understood (positions unknown). */
+int jpos_build(const char *text, size_t len, struct jpos *root);
+void jpos_free(struct jpos *p);
+/* Member by key (last occurrence, as json-c keeps it), or NULL. */
+const struct jpos *jpos_member(const struct jpos *p, const char *key);
+const struct jpos *jpos_index(const struct jpos *p, unsigned i);
+/* 1-based line of an offset. */
+unsigned jpos_line(const char *text, size_t off);
+
+/* --- faults (sim_fault.c) --- */
+int sim_fault_parse(const char *spec, struct sim_fault *f, char *msg, size_t msglen);
+void sim_fault_format(const struct sim_fault *f, char *buf, size_t len);
+int sim_fault_add(struct sim_fault *arr, unsigned *n, const struct sim_fault *f);
+
+/* --- state (sim_state.c) --- */
+void sim_state_init(struct sim_drive *d);
+int sim_state_load(struct sim_drive *d, struct ss_error *err);
+int sim_state_save(struct sim_drive *d, struct ss_error *err);
+void sim_store_init(struct sim_store *s);
+void sim_store_free(struct sim_store *s);
+int sim_store_read(struct sim_drive *d, uint64_t off, void *buf, size_t len);
+int sim_store_write(struct sim_drive *d, uint64_t off, const void *buf, size_t len);
+int sim_store_wipe(struct sim_drive *d);
+
+/* --- media model and clock (sim_media.c) --- */
+void sim_media_defaults(struct sim_media *m, uint16_t rpm, uint8_t form_factor);
+void sim_media_fit(struct sim_media *m, uint16_t rpm);
+uint64_t sim_media_access_ns(struct sim_drive *d, uint64_t lba, uint64_t blocks);
+uint64_t sim_media_format_ns(const struct sim_drive *d, uint64_t blocks);
+uint64_t sim_mono_ns(void);
+uint64_t sim_real_ns(void);
+uint64_t sim_clock_now(const struct sim_drive *d);
+void sim_clock_advance(struct sim_drive *d, uint64_t ns);
+
+/* --- command execution (sim_drive.c, sim_scsi.c, sim_ata.c) --- */
+
+/* One command in flight. */
+struct sim_cmd {
+	struct sim_drive *d;
+	struct xcmd *c;
+	uint8_t *in; /* data-in buffer, NULL when none */
+	size_t in_len;
+	const uint8_t *out; /* data-out buffer */
+	size_t out_len;
+	size_t moved;
+	uint64_t media_ns; /* time the media took, 0 for a control command */
+	uint64_t now_ns;   /* virtual time when the command arrived */
+	int rc;		   /* negative errno: the drive did not answer */
+};
+
+struct sim_sense_x {
+	bool info_valid;
+	uint64_t info;
+	bool sks_valid;
+	uint8_t sks[3]; /* byte 0 without SKSV */
+};
+
+void sim_sense(struct sim_cmd *sc, uint8_t key, uint8_t asc, uint8_t ascq);
+void sim_sense_x(struct sim_cmd *sc, uint8_t key, uint8_t asc, uint8_t ascq,
+		 const struct sim_sense_x *x);
+/* ILLEGAL REQUEST, INVALID FIELD IN CDB, field pointer at byte/bit */
+void sim_bad_cdb(struct sim_cmd *sc, unsigned byte, int bit);
+/* ILLEGAL REQUEST, INVALID FIELD IN PARAMETER LIST, pointer at byte */
+void sim_bad_param(struct sim_cmd *sc, unsigned byte);
+void sim_bad_opcode(struct sim_cmd *sc);
+/* Build len bytes of sense into buf the way REQUEST SENSE returns it */
+unsigned sim_sense_build(uint8_t *buf, unsigned max, bool desc, uint8_t key, uint8_t asc,
+			 uint8_t ascq, const struct sim_sense_x *x);
+void sim_data_in(struct sim_cmd *sc, const void *src, size_t n);
+bool sim_dsense(const struct sim_drive *d);
+void sim_mark_dirty(struct sim_drive *d);
+
+/* Current capacity in logical blocks as READ CAPACITY reports it */
+uint64_t sim_capacity(const struct sim_drive *d);
+/* ATA: current accessible max LBA */
+uint64_t sim_ata_accessible_max(const struct sim_drive *d);
+/* Format progress 0..65535 when a format runs */
+uint32_t sim_format_progress(const struct sim_drive *d, uint64_t now);
+
+/* medium-error fault covering [lba, lba+n): returns true and the first bad LBA */
+bool sim_medium_error(const struct sim_drive *d, uint64_t lba, uint64_t n, uint64_t *bad);
+
+void sim_scsi_exec(struct sim_cmd *sc);
+void sim_ata_exec(struct sim_cmd *sc);
+/* Build the 512-byte IDENTIFY DEVICE data */
+void sim_ata_identify(const struct sim_drive *d, uint8_t buf[512]);
+/* Read or write blocks through the data store (shared by SCSI and ATA) */
+int sim_media_read(struct sim_cmd *sc, uint64_t lba, uint64_t n, uint8_t *dst);
+int sim_media_write(struct sim_cmd *sc, uint64_t lba, uint64_t n, const uint8_t *src);
+
+/* Parse a drive config from a rig entry (sim_rig.c) */
+const char *sim_form_factor_text(uint8_t ff);
+
+#endif

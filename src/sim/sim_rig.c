@@ -1,0 +1,998 @@
+/* sim_rig.c - rig files: JSON in, simulated drives out.
+ *
+ * The text is parsed by json-c (strict mode); a second pass over the same
+ * text (sim_jpos.c) records where every key and value starts, so that an
+ * error names its line: "rig.json:14: drive "sata1": field "blocks":
+ * expected a positive integer". Members are validated in the order they
+ * appear in the file, so the first mistake in the file is the one
+ * reported. Nothing is kept from a rig that fails.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <json-c/json.h>
+
+#include "sim/sim_priv.h"
+
+#define RIG_MAX_BYTES (16u << 20)
+#define ATA48_MAX_BLOCKS (1ULL << 48)
+#define ATA28_MAX_BLOCKS (1ULL << 28)
+
+struct rp {
+	const char *origin;
+	const char *text;
+	struct ss_error *err;
+	char label[64]; /* drive "sas0" */
+	int rc;
+};
+
+__attribute__((format(printf, 4, 5))) static int rp_fail(struct rp *p, const struct jpos *pos,
+							 const char *field, const char *fmt, ...)
+{
+	char what[300];
+	unsigned line = pos ? jpos_line(p->text, pos->key_off) : 1;
+	va_list ap;
+
+	if (p->rc)
+		return p->rc;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	if (p->label[0] && field)
+		ss_error_set(p->err, -EINVAL, "%s:%u: %s: field \"%s\": %s", p->origin, line,
+			     p->label, field, what);
+	else if (p->label[0])
+		ss_error_set(p->err, -EINVAL, "%s:%u: %s: %s", p->origin, line, p->label, what);
+	else if (field)
+		ss_error_set(p->err, -EINVAL, "%s:%u: field \"%s\": %s", p->origin, line, field,
+			     what);
+	else
+		ss_error_set(p->err, -EINVAL, "%s:%u: %s", p->origin, line, what);
+	p->rc = -EINVAL;
+	return p->rc;
+}
+
+/* ---- value readers: 0 or the error ---- */
+
+static int rd_bool(struct rp *p, struct json_object *v, const struct jpos *pos, const char *f,
+		   bool *out)
+{
+	if (!json_object_is_type(v, json_type_boolean))
+		return rp_fail(p, pos, f, "expected true or false");
+	*out = json_object_get_boolean(v);
+	return 0;
+}
+
+static int rd_u64(struct rp *p, struct json_object *v, const struct jpos *pos, const char *f,
+		  uint64_t min, uint64_t max, uint64_t *out)
+{
+	int64_t n;
+
+	if (!json_object_is_type(v, json_type_int))
+		goto bad;
+	errno = 0;
+	n = json_object_get_int64(v);
+	if (n < 0 || (uint64_t)n < min || (uint64_t)n > max ||
+	    (n == INT64_MAX && json_object_get_uint64(v) != (uint64_t)INT64_MAX))
+		goto bad;
+	*out = (uint64_t)n;
+	return 0;
+bad:
+	if (min == 1 && max >= (uint64_t)INT64_MAX)
+		return rp_fail(p, pos, f, "expected a positive integer");
+	if (min == 0 && max >= (uint64_t)INT64_MAX)
+		return rp_fail(p, pos, f, "expected a non-negative integer");
+	return rp_fail(p, pos, f, "expected an integer from %" PRIu64 " to %" PRIu64, min, max);
+}
+
+static int rd_num(struct rp *p, struct json_object *v, const struct jpos *pos, const char *f,
+		  double min, double max, double *out)
+{
+	double d;
+
+	if (!json_object_is_type(v, json_type_int) && !json_object_is_type(v, json_type_double))
+		return rp_fail(p, pos, f, "expected a number");
+	d = json_object_get_double(v);
+	if (!isfinite(d) || d < min || d > max)
+		return rp_fail(p, pos, f, "expected a number from %g to %g", min, max);
+	*out = d;
+	return 0;
+}
+
+static int rd_str(struct rp *p, struct json_object *v, const struct jpos *pos, const char *f,
+		  size_t maxlen, char *out)
+{
+	const char *s;
+	size_t n, i;
+
+	if (!json_object_is_type(v, json_type_string))
+		return rp_fail(p, pos, f, "expected a string");
+	s = json_object_get_string(v);
+	n = (size_t)json_object_get_string_len(v);
+	if (n == 0 || n > maxlen)
+		return rp_fail(p, pos, f, "expected 1 to %zu characters", maxlen);
+	for (i = 0; i < n; i++)
+		if (s[i] < 0x20 || s[i] > 0x7e)
+			return rp_fail(p, pos, f, "only printable ASCII characters are allowed");
+	memcpy(out, s, n);
+	out[n] = '\0';
+	return 0;
+}
+
+/* Members of an object must all be known. */
+static int check_keys(struct rp *p, struct json_object *o, const struct jpos *pos,
+		      const char *prefix, const char *const *known)
+{
+	struct json_object_iterator it = json_object_iter_begin(o);
+	struct json_object_iterator end = json_object_iter_end(o);
+	char name[160];
+	unsigned i;
+
+	for (; !json_object_iter_equal(&it, &end); json_object_iter_next(&it)) {
+		const char *k = json_object_iter_peek_name(&it);
+		bool ok = false;
+
+		for (i = 0; known[i]; i++)
+			if (strcmp(known[i], k) == 0)
+				ok = true;
+		if (!ok) {
+			snprintf(name, sizeof(name), "%s%s", prefix, k);
+			return rp_fail(p, jpos_member(pos, k), NULL, "unknown field \"%s\"", name);
+		}
+	}
+	return 0;
+}
+
+static int rd_wwn(struct rp *p, struct json_object *v, const struct jpos *pos, uint64_t *out)
+{
+	const char *s;
+	uint64_t w = 0;
+	size_t n, i;
+
+	if (!json_object_is_type(v, json_type_string))
+		return rp_fail(p, pos, "wwn", "expected a string of 16 hex digits");
+	s = json_object_get_string(v);
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	n = strlen(s);
+	if (n != 16)
+		goto bad;
+	for (i = 0; i < n; i++) {
+		char ch = s[i];
+		unsigned dv;
+
+		if (ch >= '0' && ch <= '9')
+			dv = (unsigned)(ch - '0');
+		else if (ch >= 'a' && ch <= 'f')
+			dv = (unsigned)(ch - 'a' + 10);
+		else if (ch >= 'A' && ch <= 'F')
+			dv = (unsigned)(ch - 'A' + 10);
+		else
+			goto bad;
+		w = w << 4 | dv;
+	}
+	if ((w >> 60) != 5)
+		return rp_fail(p, pos, "wwn",
+			       "expected an NAA 5 (IEEE registered) name, "
+			       "16 hex digits starting with 5");
+	*out = w;
+	return 0;
+bad:
+	return rp_fail(p, pos, "wwn", "expected a string of 16 hex digits");
+}
+
+static int rd_form_factor(struct rp *p, struct json_object *v, const struct jpos *pos, uint8_t *out)
+{
+	static const struct {
+		const char *txt;
+		double num;
+		uint8_t code;
+	} ff[] = {
+	    {"5.25", 5.25, 1},
+	    {"3.5", 3.5, 2},
+	    {"2.5", 2.5, 3},
+	    {"1.8", 1.8, 4},
+	};
+	unsigned i;
+
+	for (i = 0; i < sizeof(ff) / sizeof(ff[0]); i++) {
+		if (json_object_is_type(v, json_type_string) &&
+		    strcmp(json_object_get_string(v), ff[i].txt) == 0)
+			break;
+		if (json_object_is_type(v, json_type_double) &&
+		    fabs(json_object_get_double(v) - ff[i].num) < 1e-9)
+			break;
+	}
+	if (i == sizeof(ff) / sizeof(ff[0]))
+		return rp_fail(p, pos, "form_factor",
+			       "expected \"5.25\", \"3.5\", \"2.5\" or \"1.8\"");
+	*out = ff[i].code;
+	return 0;
+}
+
+const char *sim_form_factor_text(uint8_t ff)
+{
+	switch (ff) {
+	case 1:
+		return "5.25";
+	case 2:
+		return "3.5";
+	case 3:
+		return "2.5";
+	case 4:
+		return "1.8";
+	default:
+		return "";
+	}
+}
+
+/* hpa: true/false or {"supported":bool,"max":blocks} */
+static int rd_hpa(struct rp *p, struct sim_config *c, struct json_object *v, const struct jpos *pos)
+{
+	static const char *const keys[] = {"supported", "max", NULL};
+	struct json_object *x;
+	uint64_t n;
+
+	if (json_object_is_type(v, json_type_boolean))
+		return rd_bool(p, v, pos, "hpa", &c->hpa);
+	if (!json_object_is_type(v, json_type_object))
+		return rp_fail(p, pos, "hpa", "expected true, false or an object");
+	if (check_keys(p, v, pos, "hpa.", keys))
+		return p->rc;
+	c->hpa = true;
+	if (json_object_object_get_ex(v, "supported", &x) &&
+	    rd_bool(p, x, jpos_member(pos, "supported"), "hpa.supported", &c->hpa))
+		return p->rc;
+	if (json_object_object_get_ex(v, "max", &x)) {
+		if (rd_u64(p, x, jpos_member(pos, "max"), "hpa.max", 1, INT64_MAX, &n))
+			return p->rc;
+		if (!c->hpa)
+			return rp_fail(p, jpos_member(pos, "max"), "hpa.max",
+				       "an HPA limit needs \"supported\": true");
+		c->hpa_blocks = n;
+	}
+	return 0;
+}
+
+static int rd_dco(struct rp *p, struct sim_config *c, struct json_object *v, const struct jpos *pos)
+{
+	static const char *const keys[] = {"supported", "frozen", "factory_blocks", NULL};
+	struct json_object *x;
+
+	if (json_object_is_type(v, json_type_boolean))
+		return rd_bool(p, v, pos, "dco", &c->dco);
+	if (!json_object_is_type(v, json_type_object))
+		return rp_fail(p, pos, "dco", "expected true, false or an object");
+	if (check_keys(p, v, pos, "dco.", keys))
+		return p->rc;
+	c->dco = true;
+	if (json_object_object_get_ex(v, "supported", &x) &&
+	    rd_bool(p, x, jpos_member(pos, "supported"), "dco.supported", &c->dco))
+		return p->rc;
+	if (json_object_object_get_ex(v, "frozen", &x) &&
+	    rd_bool(p, x, jpos_member(pos, "frozen"), "dco.frozen", &c->dco_frozen))
+		return p->rc;
+	if (json_object_object_get_ex(v, "factory_blocks", &x) &&
+	    rd_u64(p, x, jpos_member(pos, "factory_blocks"), "dco.factory_blocks", 1, INT64_MAX,
+		   &c->dco_factory))
+		return p->rc;
+	return 0;
+}
+
+static int rd_security(struct rp *p, struct sim_config *c, struct json_object *v,
+		       const struct jpos *pos)
+{
+	static const char *const keys[] = {"supported", "enabled", "frozen", "locked", NULL};
+	static const char *const names[] = {"security.supported", "security.enabled",
+					    "security.frozen", "security.locked"};
+	bool *dst[] = {&c->sec, &c->sec_enabled, &c->sec_frozen, &c->sec_locked};
+	struct json_object *x;
+	unsigned i;
+
+	if (json_object_is_type(v, json_type_boolean))
+		return rd_bool(p, v, pos, "security", &c->sec);
+	if (!json_object_is_type(v, json_type_object))
+		return rp_fail(p, pos, "security", "expected true, false or an object");
+	if (check_keys(p, v, pos, "security.", keys))
+		return p->rc;
+	c->sec = true;
+	for (i = 0; i < 4; i++)
+		if (json_object_object_get_ex(v, keys[i], &x) &&
+		    rd_bool(p, x, jpos_member(pos, keys[i]), names[i], dst[i]))
+			return p->rc;
+	if (!c->sec && (c->sec_enabled || c->sec_frozen || c->sec_locked))
+		return rp_fail(p, pos, "security", "a state needs \"supported\": true");
+	return 0;
+}
+
+static int rd_smart(struct rp *p, struct sim_config *c, struct json_object *v,
+		    const struct jpos *pos)
+{
+	static const char *const keys[] = {
+	    "supported",   "enabled", "temperature",	       "power_on_hours",
+	    "reallocated", "pending", "offline_uncorrectable", "crc_errors",
+	    NULL};
+	struct sim_smart *s = &c->smart;
+	uint64_t *cnt[] = {&s->power_on_hours, &s->reallocated, &s->pending,
+			   &s->offline_uncorrectable, &s->crc_errors};
+	struct json_object *x;
+	char name[64];
+	uint64_t t;
+	unsigned i;
+
+	if (json_object_is_type(v, json_type_boolean)) {
+		if (rd_bool(p, v, pos, "smart", &s->supported))
+			return p->rc;
+		s->enabled = s->supported;
+		return 0;
+	}
+	if (!json_object_is_type(v, json_type_object))
+		return rp_fail(p, pos, "smart", "expected true, false or an object");
+	if (check_keys(p, v, pos, "smart.", keys))
+		return p->rc;
+	s->supported = s->enabled = true;
+	if (json_object_object_get_ex(v, "supported", &x) &&
+	    rd_bool(p, x, jpos_member(pos, "supported"), "smart.supported", &s->supported))
+		return p->rc;
+	s->enabled = s->supported;
+	if (json_object_object_get_ex(v, "enabled", &x) &&
+	    rd_bool(p, x, jpos_member(pos, "enabled"), "smart.enabled", &s->enabled))
+		return p->rc;
+	if (json_object_object_get_ex(v, "temperature", &x)) {
+		if (rd_u64(p, x, jpos_member(pos, "temperature"), "smart.temperature", 0, 127, &t))
+			return p->rc;
+		s->temperature = (uint32_t)t;
+	}
+	for (i = 0; i < 5; i++) {
+		if (!json_object_object_get_ex(v, keys[3 + i], &x))
+			continue;
+		snprintf(name, sizeof(name), "smart.%s", keys[3 + i]);
+		if (rd_u64(p, x, jpos_member(pos, keys[3 + i]), name, 0, 0xffffffffffffULL, cnt[i]))
+			return p->rc;
+	}
+	return 0;
+}
+
+static int rd_media(struct rp *p, struct sim_config *c, struct json_object *v,
+		    const struct jpos *pos)
+{
+	static const char *const keys[] = {"avg_seek_ms", "track_to_track_ms", "full_stroke_ms",
+					   "outer_mbps",  "inner_mbps",	       "cache_mb",
+					   NULL};
+	struct sim_media *m = &c->media;
+	double *dst[] = {&m->avg_seek_ms, &m->t2t_ms,	  &m->full_ms,
+			 &m->outer_mbps,  &m->inner_mbps, &m->cache_mb};
+	static const double maxv[] = {1000, 1000, 1000, 100000, 100000, 1048576};
+	struct json_object *x;
+	char name[64];
+	unsigned i;
+
+	if (!json_object_is_type(v, json_type_object))
+		return rp_fail(p, pos, "media", "expected an object");
+	if (check_keys(p, v, pos, "media.", keys))
+		return p->rc;
+	for (i = 0; keys[i]; i++) {
+		if (!json_object_object_get_ex(v, keys[i], &x))
+			continue;
+		snprintf(name, sizeof(name), "media.%s", keys[i]);
+		if (rd_num(p, x, jpos_member(pos, keys[i]), name, i == 5 ? 0 : 0.001, maxv[i],
+			   dst[i]))
+			return p->rc;
+	}
+	return 0;
+}
+
+/* Fill what the rig left out from the rpm table, then check the whole. */
+static int media_finish(struct rp *p, struct sim_config *c, const struct jpos *pos)
+{
+	struct sim_media *m = &c->media, def;
+
+	sim_media_defaults(&def, c->rpm, c->form_factor);
+	if (isnan(m->avg_seek_ms))
+		m->avg_seek_ms = def.avg_seek_ms;
+	if (isnan(m->t2t_ms))
+		m->t2t_ms = def.t2t_ms;
+	if (isnan(m->full_ms))
+		m->full_ms = def.full_ms;
+	if (isnan(m->outer_mbps))
+		m->outer_mbps = def.outer_mbps;
+	if (isnan(m->inner_mbps))
+		m->inner_mbps = m->outer_mbps * def.inner_mbps / def.outer_mbps;
+	if (isnan(m->cache_mb))
+		m->cache_mb = def.cache_mb;
+	if (m->t2t_ms > m->avg_seek_ms || m->avg_seek_ms > m->full_ms) {
+		if (m->full_ms < m->avg_seek_ms && pos && !jpos_member(pos, "full_stroke_ms"))
+			m->full_ms = 2 * m->avg_seek_ms;
+		if (m->t2t_ms > m->avg_seek_ms && pos && !jpos_member(pos, "track_to_track_ms"))
+			m->t2t_ms = m->avg_seek_ms / 4;
+	}
+	if (m->t2t_ms > m->avg_seek_ms || m->avg_seek_ms > m->full_ms)
+		return rp_fail(p, pos, "media",
+			       "seek times must satisfy track_to_track_ms <= avg_seek_ms <= "
+			       "full_stroke_ms");
+	if (m->inner_mbps > m->outer_mbps)
+		return rp_fail(p, pos, "media", "inner_mbps must not exceed outer_mbps");
+	sim_media_fit(m, c->rpm);
+	return 0;
+}
+
+static int rd_faults(struct rp *p, struct sim_config *c, struct json_object *v,
+		     const struct jpos *pos)
+{
+	char name[32], msg[256];
+	size_t i, n;
+
+	if (!json_object_is_type(v, json_type_array))
+		return rp_fail(p, pos, "faults", "expected an array of fault strings");
+	n = json_object_array_length(v);
+	for (i = 0; i < n; i++) {
+		struct json_object *e = json_object_array_get_idx(v, i);
+		const struct jpos *ep = jpos_index(pos, (unsigned)i);
+		struct sim_fault f;
+
+		snprintf(name, sizeof(name), "faults[%zu]", i);
+		if (!json_object_is_type(e, json_type_string))
+			return rp_fail(p, ep, name, "expected a fault string");
+		if (sim_fault_parse(json_object_get_string(e), &f, msg, sizeof(msg)))
+			return rp_fail(p, ep, name, "%s", msg);
+		if (sim_fault_add(c->faults, &c->nfaults, &f))
+			return rp_fail(p, ep, name, "more than %d faults", SIM_MAX_FAULTS);
+	}
+	return 0;
+}
+
+static bool valid_id(const char *s)
+{
+	size_t i;
+
+	if (!s[0] || s[0] == '.' || s[0] == '-')
+		return false;
+	for (i = 0; s[i]; i++) {
+		char ch = s[i];
+
+		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+		      (ch >= '0' && ch <= '9') || ch == '.' || ch == '_' || ch == '-'))
+			return false;
+	}
+	return true;
+}
+
+static int parse_member(struct rp *p, struct sim_config *c, const char *k, struct json_object *v,
+			const struct jpos *pos, bool *seen_lblock)
+{
+	uint64_t n;
+	bool b = false;
+
+	if (!strcmp(k, "id") || !strcmp(k, "personality"))
+		return 0; /* done first */
+	if (!strcmp(k, "model"))
+		return rd_str(p, v, pos, k, c->sata ? 40 : 16, c->model);
+	if (!strcmp(k, "serial"))
+		return rd_str(p, v, pos, k, 20, c->serial);
+	if (!strcmp(k, "firmware"))
+		return rd_str(p, v, pos, k, c->sata ? 8 : 4, c->firmware);
+	if (!strcmp(k, "wwn")) {
+		if (rd_wwn(p, v, pos, &c->wwn))
+			return p->rc;
+		c->has_wwn = true;
+		return 0;
+	}
+	if (!strcmp(k, "blocks"))
+		return rd_u64(p, v, pos, k, 1, INT64_MAX, &c->blocks);
+	if (!strcmp(k, "logical_block")) {
+		if (rd_u64(p, v, pos, k, 1, INT64_MAX, &n))
+			return p->rc;
+		if (n != 512 && n != 4096)
+			return rp_fail(p, pos, k, "expected 512 or 4096");
+		c->lblock = (uint32_t)n;
+		*seen_lblock = true;
+		return 0;
+	}
+	if (!strcmp(k, "physical_block")) {
+		if (rd_u64(p, v, pos, k, 1, INT64_MAX, &n))
+			return p->rc;
+		if (n < 512 || n > 65536 || (n & (n - 1)))
+			return rp_fail(p, pos, k, "expected a power of two from 512 to 65536");
+		c->pblock = (uint32_t)n;
+		return 0;
+	}
+	if (!strcmp(k, "rpm")) {
+		if (rd_u64(p, v, pos, k, 0, 65534, &n))
+			return p->rc;
+		if (n > 1 && (n < 1000 || n > 30000))
+			return rp_fail(
+			    p, pos, k,
+			    "expected 0 (not reported), 1 (non-rotating) or 1000 to 30000");
+		c->rpm = (uint16_t)n;
+		return 0;
+	}
+	if (!strcmp(k, "form_factor"))
+		return rd_form_factor(p, v, pos, &c->form_factor);
+	if (!strcmp(k, "lba48"))
+		return rd_bool(p, v, pos, k, &c->lba48);
+	if (!strcmp(k, "hpa") || !strcmp(k, "amac") || !strcmp(k, "dco") ||
+	    !strcmp(k, "security")) {
+		if (!c->sata)
+			return rp_fail(p, pos, k, "an ATA feature; only a \"sata\" drive has it");
+		if (!strcmp(k, "hpa"))
+			return rd_hpa(p, c, v, pos);
+		if (!strcmp(k, "amac"))
+			return rd_bool(p, v, pos, k, &c->amac);
+		if (!strcmp(k, "dco"))
+			return rd_dco(p, c, v, pos);
+		return rd_security(p, c, v, pos);
+	}
+	if (!strcmp(k, "smart"))
+		return rd_smart(p, c, v, pos);
+	if (!strcmp(k, "zoned")) {
+		const char *s =
+		    json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "";
+
+		if (!strcmp(s, "none"))
+			c->zoned = SIM_ZONED_NONE;
+		else if (!strcmp(s, "host-aware"))
+			c->zoned = SIM_ZONED_HOST_AWARE;
+		else if (!strcmp(s, "host-managed"))
+			c->zoned = SIM_ZONED_HOST_MANAGED;
+		else
+			return rp_fail(p, pos, k,
+				       "expected \"none\", \"host-aware\" or \"host-managed\"");
+		return 0;
+	}
+	if (!strcmp(k, "zone_size_mb")) {
+		if (rd_u64(p, v, pos, k, 1, 65536, &n))
+			return p->rc;
+		if (n & (n - 1))
+			return rp_fail(p, pos, k, "expected a power of two (MiB)");
+		c->zone_mb = (uint32_t)n;
+		return 0;
+	}
+	if (!strcmp(k, "conventional_zones")) {
+		if (rd_u64(p, v, pos, k, 0, UINT32_MAX, &n))
+			return p->rc;
+		c->conv_zones = (uint32_t)n;
+		return 0;
+	}
+	if (!strcmp(k, "d_sense")) {
+		if (rd_bool(p, v, pos, k, &b))
+			return p->rc;
+		c->d_sense = b;
+		return 0;
+	}
+	if (!strcmp(k, "media"))
+		return rd_media(p, c, v, pos);
+	if (!strcmp(k, "faults"))
+		return rd_faults(p, c, v, pos);
+	return rp_fail(p, pos, NULL, "unknown field \"%s\"", k);
+}
+
+static int parse_drive(struct rp *p, struct json_object *o, const struct jpos *pos, unsigned idx,
+		       struct sim_config *c)
+{
+	struct json_object *x, *media = NULL;
+	const struct jpos *mp;
+	bool seen_lblock = false;
+	char vendor_tmp[41] = "";
+	int rc;
+
+	snprintf(p->label, sizeof(p->label), "drive #%u", idx + 1);
+	if (!json_object_is_type(o, json_type_object))
+		return rp_fail(p, pos, NULL, "expected an object");
+	memset(c, 0, sizeof(*c));
+
+	if (!json_object_object_get_ex(o, "id", &x))
+		return rp_fail(p, pos, NULL, "missing field \"id\"");
+	if (!json_object_is_type(x, json_type_string) ||
+	    json_object_get_string_len(x) > SIM_ID_MAX || !valid_id(json_object_get_string(x)))
+		return rp_fail(p, jpos_member(pos, "id"), "id",
+			       "expected 1 to %d letters, digits, '.', '_' or '-'", SIM_ID_MAX);
+	snprintf(c->id, sizeof(c->id), "%s", json_object_get_string(x));
+	snprintf(p->label, sizeof(p->label), "drive \"%s\"", c->id);
+
+	if (!json_object_object_get_ex(o, "personality", &x))
+		return rp_fail(p, pos, NULL, "missing field \"personality\"");
+	if (!json_object_is_type(x, json_type_string) ||
+	    (strcmp(json_object_get_string(x), "sata") && strcmp(json_object_get_string(x), "sas")))
+		return rp_fail(p, jpos_member(pos, "personality"), "personality",
+			       "expected \"sata\" or \"sas\"");
+	c->sata = !strcmp(json_object_get_string(x), "sata");
+
+	/* defaults */
+	c->lblock = 512;
+	c->rpm = 7200;
+	c->form_factor = 2;
+	c->lba48 = true;
+	c->d_sense = c->sata;
+	c->zone_mb = 256;
+	c->media.avg_seek_ms = c->media.t2t_ms = c->media.full_ms = NAN;
+	c->media.outer_mbps = c->media.inner_mbps = c->media.cache_mb = NAN;
+	json_object_object_get_ex(o, "media", &media);
+
+	/* every member, in file order */
+	{
+		struct json_object_iterator it = json_object_iter_begin(o);
+		struct json_object_iterator end = json_object_iter_end(o);
+
+		for (; !json_object_iter_equal(&it, &end); json_object_iter_next(&it)) {
+			const char *k = json_object_iter_peek_name(&it);
+			struct json_object *v = json_object_iter_peek_value(&it);
+			const struct jpos *kp = jpos_member(pos, k);
+
+			if (!strcmp(k, "vendor")) {
+				rc = rd_str(p, v, kp, k, c->sata ? 40 : 8,
+					    c->sata ? vendor_tmp : c->vendor);
+			} else if (!strcmp(k, "media")) {
+				rc = rd_media(p, c, v, kp);
+			} else {
+				rc = parse_member(p, c, k, v, kp, &seen_lblock);
+			}
+			if (rc)
+				return p->rc;
+		}
+	}
+	if (c->sata)
+		snprintf(c->vendor, sizeof(c->vendor), "ATA");
+
+	/* required members */
+	if (!c->model[0])
+		return rp_fail(p, pos, NULL, "missing field \"model\"");
+	if (!c->serial[0])
+		return rp_fail(p, pos, NULL, "missing field \"serial\"");
+	if (!c->firmware[0])
+		return rp_fail(p, pos, NULL, "missing field \"firmware\"");
+	if (!c->blocks)
+		return rp_fail(p, pos, NULL, "missing field \"blocks\"");
+	if (!c->sata && !c->vendor[0])
+		return rp_fail(p, pos, NULL, "missing field \"vendor\"");
+	if (!c->sata && !c->has_wwn)
+		return rp_fail(p, pos, NULL, "missing field \"wwn\" (a SAS drive has a name)");
+
+	/* consistency */
+	if (!c->pblock)
+		c->pblock = c->lblock;
+	if (c->pblock < c->lblock || c->pblock / c->lblock > 32768)
+		return rp_fail(p, jpos_member(pos, "physical_block"), "physical_block",
+			       "must be a multiple of logical_block (%u)", c->lblock);
+	if (c->sata) {
+		uint64_t lim = c->lba48 ? ATA48_MAX_BLOCKS : ATA28_MAX_BLOCKS;
+
+		if (c->blocks > lim)
+			return rp_fail(p, jpos_member(pos, "blocks"), "blocks",
+				       "more than %s addressing allows (%" PRIu64 ")",
+				       c->lba48 ? "48-bit" : "28-bit", lim);
+	} else if (c->blocks > (1ULL << 56)) {
+		return rp_fail(p, jpos_member(pos, "blocks"), "blocks", "too large");
+	}
+	if (c->blocks > UINT64_MAX / c->lblock / 2)
+		return rp_fail(p, jpos_member(pos, "blocks"), "blocks", "too large");
+	if (c->hpa_blocks > c->blocks)
+		return rp_fail(p, jpos_member(jpos_member(pos, "hpa"), "max"), "hpa.max",
+			       "%" PRIu64 " is beyond the native capacity (%" PRIu64 " blocks)",
+			       c->hpa_blocks, c->blocks);
+	if (c->hpa_blocks == c->blocks)
+		c->hpa_blocks = 0;
+	if (!c->dco_factory)
+		c->dco_factory = c->blocks;
+	if (c->dco_factory < c->blocks)
+		return rp_fail(p, jpos_member(jpos_member(pos, "dco"), "factory_blocks"),
+			       "dco.factory_blocks", "smaller than \"blocks\" (%" PRIu64 ")",
+			       c->blocks);
+	if (c->dco_factory > c->blocks && !c->dco)
+		return rp_fail(p, jpos_member(pos, "dco"), "dco",
+			       "factory_blocks beyond blocks needs \"supported\": true");
+	if (c->sata && c->lba48 && c->dco_factory > ATA48_MAX_BLOCKS)
+		return rp_fail(p, jpos_member(pos, "dco"), "dco.factory_blocks", "too large");
+	if (!c->sata && c->dco_factory != c->blocks)
+		c->dco_factory = c->blocks;
+	if (c->zoned != SIM_ZONED_NONE) {
+		uint64_t zb = (uint64_t)c->zone_mb * 1048576 / c->lblock;
+		uint64_t zones = (c->blocks + zb - 1) / zb;
+
+		if (c->conv_zones > zones)
+			return rp_fail(p, jpos_member(pos, "conventional_zones"),
+				       "conventional_zones",
+				       "more than the drive's %" PRIu64 " zones", zones);
+	}
+
+	/* media: the rig's figures, the rest from the rpm table */
+	mp = media ? jpos_member(pos, "media") : NULL;
+	if (media_finish(p, c, mp ? mp : pos))
+		return p->rc;
+	p->label[0] = '\0';
+	return 0;
+}
+
+static struct sim_drive *drive_new(struct sim_rig *rig, const struct sim_config *c)
+{
+	struct sim_drive *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return NULL;
+	d->rig = rig;
+	d->cfg = *c;
+	sim_store_init(&d->store);
+	d->store.size = c->dco_factory * c->lblock;
+	sim_state_init(d);
+	d->mono_base_ns = sim_mono_ns();
+	return d;
+}
+
+static void drive_free(struct sim_drive *d)
+{
+	if (!d)
+		return;
+	sim_store_free(&d->store);
+	free(d->state_path);
+	free(d);
+}
+
+void sim_rig_free(struct sim_rig *rig)
+{
+	unsigned i;
+
+	if (!rig)
+		return;
+	for (i = 0; i < rig->count; i++) {
+		if (rig->drives[i] && rig->drives[i]->state_path)
+			sim_state_save(rig->drives[i], NULL);
+		drive_free(rig->drives[i]);
+	}
+	free(rig->drives);
+	free(rig->state_dir);
+	free(rig);
+}
+
+static int open_state_dir(const char *dir, struct ss_error *err)
+{
+	struct stat sb;
+
+	if (stat(dir, &sb) == 0) {
+		if (!S_ISDIR(sb.st_mode))
+			return ss_error_set(err, -ENOTDIR,
+					    "%s: the state directory is not a directory", dir);
+		return 0;
+	}
+	if (errno != ENOENT)
+		return ss_error_set(err, -errno, "%s: %s", dir, strerror(errno));
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+		return ss_error_set(err, -errno, "%s: cannot create the state directory: %s", dir,
+				    strerror(errno));
+	return 0;
+}
+
+static int rig_build(struct rp *p, struct json_object *root, const struct jpos *rpos,
+		     const char *state_dir, struct sim_rig **out)
+{
+	static const char *const top_keys[] = {"drives", "time_scale", NULL};
+	struct json_object *drives, *x;
+	const struct jpos *dpos;
+	struct sim_config *cfgs = NULL;
+	struct sim_rig *rig = NULL;
+	size_t n, i, j;
+	int rc;
+
+	if (!json_object_is_type(root, json_type_object))
+		return rp_fail(p, rpos, NULL, "expected an object {\"drives\": [...]}");
+	if (check_keys(p, root, rpos, "", top_keys))
+		return p->rc;
+	rig = calloc(1, sizeof(*rig));
+	if (!rig)
+		return ss_error_set(p->err, -ENOMEM, "out of memory");
+	rig->time_scale = 1000;
+	if (json_object_object_get_ex(root, "time_scale", &x) &&
+	    rd_num(p, x, jpos_member(rpos, "time_scale"), "time_scale", 0, 1e9, &rig->time_scale))
+		goto fail;
+	if (!json_object_object_get_ex(root, "drives", &drives)) {
+		rp_fail(p, rpos, NULL, "missing field \"drives\"");
+		goto fail;
+	}
+	dpos = jpos_member(rpos, "drives");
+	if (!json_object_is_type(drives, json_type_array) ||
+	    (n = json_object_array_length(drives)) == 0) {
+		rp_fail(p, dpos, "drives", "expected a non-empty array of drives");
+		goto fail;
+	}
+	if (n > SIM_MAX_DRIVES) {
+		rp_fail(p, dpos, "drives", "more than %d drives", SIM_MAX_DRIVES);
+		goto fail;
+	}
+	cfgs = calloc(n, sizeof(*cfgs));
+	rig->drives = calloc(n, sizeof(*rig->drives));
+	if (!cfgs || !rig->drives) {
+		rc = ss_error_set(p->err, -ENOMEM, "out of memory");
+		p->rc = rc;
+		goto fail;
+	}
+	for (i = 0; i < n; i++) {
+		const struct jpos *ep = jpos_index(dpos, (unsigned)i);
+
+		if (parse_drive(p, json_object_array_get_idx(drives, i), ep, (unsigned)i, &cfgs[i]))
+			goto fail;
+		for (j = 0; j < i; j++) {
+			if (strcmp(cfgs[j].id, cfgs[i].id) == 0) {
+				snprintf(p->label, sizeof(p->label), "drive \"%s\"", cfgs[i].id);
+				rp_fail(p, jpos_member(ep, "id"), "id",
+					"the id is already used by drive #%zu", j + 1);
+				goto fail;
+			}
+		}
+	}
+	if (state_dir) {
+		rc = open_state_dir(state_dir, p->err);
+		if (rc) {
+			p->rc = rc;
+			goto fail;
+		}
+		rig->state_dir = strdup(state_dir);
+		if (!rig->state_dir) {
+			p->rc = ss_error_set(p->err, -ENOMEM, "out of memory");
+			goto fail;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		struct sim_drive *d = drive_new(rig, &cfgs[i]);
+
+		if (!d) {
+			p->rc = ss_error_set(p->err, -ENOMEM, "out of memory");
+			goto fail;
+		}
+		rig->drives[rig->count++] = d;
+		if (state_dir) {
+			if (asprintf(&d->state_path, "%s/%s.json", state_dir, d->cfg.id) < 0 ||
+			    asprintf(&d->store.path, "%s/%s.img", state_dir, d->cfg.id) < 0) {
+				d->state_path = NULL;
+				d->store.path = NULL;
+				p->rc = ss_error_set(p->err, -ENOMEM, "out of memory");
+				goto fail;
+			}
+			rc = sim_state_load(d, p->err);
+			if (rc) {
+				p->rc = rc;
+				goto fail;
+			}
+		}
+	}
+	free(cfgs);
+	*out = rig;
+	return 0;
+fail:
+	/* nothing was changed on disk: do not save on the way out */
+	for (i = 0; rig && i < rig->count; i++) {
+		free(rig->drives[i]->state_path);
+		rig->drives[i]->state_path = NULL;
+	}
+	free(cfgs);
+	sim_rig_free(rig);
+	return p->rc ? p->rc : -EINVAL;
+}
+
+int sim_rig_load_string(const char *json, const char *origin, const char *state_dir,
+			struct sim_rig **out, struct ss_error *err)
+{
+	struct rp p = {.origin = origin ? origin : "<rig>", .text = json, .err = err};
+	struct json_tokener *tok;
+	struct json_object *root;
+	struct jpos rpos;
+	enum json_tokener_error jerr;
+	size_t len, end;
+	int rc;
+
+	if (!out)
+		return ss_error_set(err, -EINVAL, "no place for the rig");
+	*out = NULL;
+	if (!json)
+		return ss_error_set(err, -EINVAL, "%s: no rig text", p.origin);
+	len = strlen(json);
+	if (len > RIG_MAX_BYTES)
+		return ss_error_set(err, -EFBIG, "%s: rig file larger than %u MiB", p.origin,
+				    RIG_MAX_BYTES >> 20);
+	tok = json_tokener_new_ex(32);
+	if (!tok)
+		return ss_error_set(err, -ENOMEM, "out of memory");
+	/* trailing text is checked below, for a clearer message */
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_ALLOW_TRAILING_CHARS);
+	root = json_tokener_parse_ex(tok, json, (int)len);
+	jerr = json_tokener_get_error(tok);
+	end = json_tokener_get_parse_end(tok);
+	if (!root && jerr == json_tokener_continue)
+		jerr = json_tokener_error_parse_eof;
+	if (jerr != json_tokener_success || !root) {
+		rc = ss_error_set(err, -EINVAL, "%s:%u: JSON syntax error: %s", p.origin,
+				  jpos_line(json, end), json_tokener_error_desc(jerr));
+		json_tokener_free(tok);
+		json_object_put(root);
+		return rc;
+	}
+	json_tokener_free(tok);
+	while (end < len &&
+	       (json[end] == ' ' || json[end] == '\t' || json[end] == '\n' || json[end] == '\r'))
+		end++;
+	if (end < len) {
+		json_object_put(root);
+		return ss_error_set(err, -EINVAL, "%s:%u: JSON syntax error: text after the rig",
+				    p.origin, jpos_line(json, end));
+	}
+	if (jpos_build(json, len, &rpos))
+		memset(&rpos, 0, sizeof(rpos)); /* lines fall back to 1 */
+	rc = rig_build(&p, root, &rpos, state_dir, out);
+	jpos_free(&rpos);
+	json_object_put(root);
+	return rc;
+}
+
+int sim_rig_load_file(const char *path, const char *state_dir, struct sim_rig **out,
+		      struct ss_error *err)
+{
+	FILE *f;
+	char *buf;
+	size_t len = 0, n;
+	int rc;
+
+	if (!out || !path)
+		return ss_error_set(err, -EINVAL, "no rig file given");
+	*out = NULL;
+	f = fopen(path, "re");
+	if (!f)
+		return ss_error_set(err, -errno, "%s: cannot open the rig file: %s", path,
+				    strerror(errno));
+	buf = malloc(RIG_MAX_BYTES + 2);
+	if (!buf) {
+		fclose(f);
+		return ss_error_set(err, -ENOMEM, "out of memory");
+	}
+	while ((n = fread(buf + len, 1, RIG_MAX_BYTES + 1 - len, f)) > 0) {
+		len += n;
+		if (len > RIG_MAX_BYTES)
+			break;
+	}
+	if (ferror(f)) {
+		rc = ss_error_set(err, -EIO, "%s: cannot read the rig file", path);
+		goto out;
+	}
+	if (len > RIG_MAX_BYTES) {
+		rc = ss_error_set(err, -EFBIG, "%s: rig file larger than %u MiB", path,
+				  RIG_MAX_BYTES >> 20);
+		goto out;
+	}
+	buf[len] = '\0';
+	if (memchr(buf, '\0', len)) {
+		rc = ss_error_set(err, -EINVAL, "%s:%u: a NUL byte in the rig file", path,
+				  jpos_line(buf, strlen(buf)));
+		goto out;
+	}
+	rc = sim_rig_load_string(buf, path, state_dir, out, err);
+out:
+	free(buf);
+	fclose(f);
+	return rc;
+}
+
+unsigned sim_rig_count(const struct sim_rig *rig)
+{
+	return rig ? rig->count : 0;
+}
+
+struct sim_drive *sim_rig_drive(struct sim_rig *rig, unsigned i)
+{
+	if (!rig || i >= rig->count)
+		return NULL;
+	return rig->drives[i];
+}
+
+struct sim_drive *sim_rig_find(struct sim_rig *rig, const char *id)
+{
+	unsigned i;
+
+	if (!rig || !id)
+		return NULL;
+	for (i = 0; i < rig->count; i++)
+		if (strcmp(rig->drives[i]->cfg.id, id) == 0)
+			return rig->drives[i];
+	return NULL;
+}

@@ -1,0 +1,640 @@
+/* sim_state.c - a drive's mutable state in <state_dir>/<id>.json (written
+ * atomically: temp file, fsync, rename) and its written data, sparse, in
+ * memory or in <state_dir>/<id>.img. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "sim/sim_priv.h"
+
+#define STATE_VERSION 1
+#define CHUNK_SHIFT 16
+#define CHUNK_SIZE (1u << CHUNK_SHIFT)
+
+void sim_state_init(struct sim_drive *d)
+{
+	const struct sim_config *c = &d->cfg;
+	struct sim_state *s = &d->st;
+	unsigned i;
+
+	memset(s, 0, sizeof(*s));
+	s->native_max = c->blocks - 1;
+	s->nv_max = c->hpa_blocks ? c->hpa_blocks - 1 : s->native_max;
+	s->dco_frozen = c->dco_frozen;
+	s->sec_enabled = c->sec_enabled || c->sec_locked;
+	s->sec_locked = c->sec_locked;
+	s->sec_frozen = c->sec_frozen;
+	s->scsi_blocks = c->blocks;
+	s->wce = s->saved_wce = true;
+	s->dsense = s->saved_dsense = c->d_sense;
+	s->smart = c->smart;
+	for (i = 0; i < c->nfaults; i++) {
+		s->faults[i] = c->faults[i];
+		if (c->faults[i].kind == SIM_FAULT_FROZEN && c->sec)
+			s->sec_frozen = true;
+	}
+	s->nfaults = c->nfaults;
+}
+
+/* ---- saving ---- */
+
+static void put_u64(struct json_object *o, const char *k, uint64_t v)
+{
+	json_object_object_add(o, k,
+			       json_object_new_int64((int64_t)(v > INT64_MAX ? INT64_MAX : v)));
+}
+
+static void put_bool(struct json_object *o, const char *k, bool v)
+{
+	json_object_object_add(o, k, json_object_new_boolean(v));
+}
+
+static struct json_object *state_to_json(const struct sim_drive *d)
+{
+	const struct sim_state *s = &d->st;
+	struct json_object *o = json_object_new_object(), *f, *sm, *fl;
+	char buf[128];
+	unsigned i;
+
+	if (!o)
+		return NULL;
+	put_u64(o, "version", STATE_VERSION);
+	json_object_object_add(o, "id", json_object_new_string(d->cfg.id));
+	put_u64(o, "blocks", d->cfg.blocks);
+	put_u64(o, "logical_block", d->cfg.lblock);
+	put_u64(o, "clock_ns", sim_clock_now(d));
+	put_u64(o, "saved_at_realtime_ns", sim_real_ns());
+	put_u64(o, "power_cycles", s->power_cycles);
+	put_u64(o, "native_max", s->native_max);
+	put_u64(o, "nv_max", s->nv_max);
+	put_bool(o, "vol_active", s->vol_active);
+	put_u64(o, "vol_max", s->vol_max);
+	put_bool(o, "nv_setmax_done", s->nv_setmax_done);
+	put_u64(o, "rnm", s->rnm);
+	put_bool(o, "setmax_frozen", s->setmax_frozen);
+	put_bool(o, "amac_frozen", s->amac_frozen);
+	put_bool(o, "dco_frozen", s->dco_frozen);
+	put_bool(o, "sec_enabled", s->sec_enabled);
+	put_bool(o, "sec_frozen", s->sec_frozen);
+	put_bool(o, "sec_locked", s->sec_locked);
+	put_u64(o, "scsi_blocks", s->scsi_blocks);
+	put_bool(o, "wce", s->wce);
+	put_bool(o, "saved_wce", s->saved_wce);
+	put_bool(o, "dsense", s->dsense);
+	put_bool(o, "saved_dsense", s->saved_dsense);
+	f = json_object_new_object();
+	put_bool(f, "active", s->fmt_active);
+	put_u64(f, "start_ns", s->fmt_start_ns);
+	put_u64(f, "end_ns", s->fmt_end_ns);
+	put_u64(f, "blocks", s->fmt_blocks);
+	put_bool(f, "corrupt", s->fmt_corrupt);
+	json_object_object_add(o, "format", f);
+	put_bool(o, "lost_power", s->lost_power);
+	put_bool(o, "vanished", s->vanished);
+	sm = json_object_new_object();
+	put_bool(sm, "enabled", s->smart.enabled);
+	put_u64(sm, "temperature", s->smart.temperature);
+	put_u64(sm, "power_on_hours", s->smart.power_on_hours);
+	put_u64(sm, "reallocated", s->smart.reallocated);
+	put_u64(sm, "pending", s->smart.pending);
+	put_u64(sm, "offline_uncorrectable", s->smart.offline_uncorrectable);
+	put_u64(sm, "crc_errors", s->smart.crc_errors);
+	json_object_object_add(o, "smart", sm);
+	fl = json_object_new_array();
+	for (i = 0; i < s->nfaults; i++) {
+		sim_fault_format(&s->faults[i], buf, sizeof(buf));
+		json_object_array_add(fl, json_object_new_string(buf));
+	}
+	json_object_object_add(o, "faults", fl);
+	put_u64(o, "head_lba", s->head_lba);
+	put_u64(o, "next_lba", s->next_lba);
+	return o;
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+int sim_state_save(struct sim_drive *d, struct ss_error *err)
+{
+	struct json_object *o;
+	const char *txt;
+	char *tmp = NULL;
+	int fd = -1, rc;
+
+	if (!d->state_path) {
+		d->dirty = false;
+		return 0;
+	}
+	o = state_to_json(d);
+	if (!o)
+		return ss_error_set(err, -ENOMEM, "out of memory");
+	txt = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED);
+	if (asprintf(&tmp, "%s.tmp.%ld", d->state_path, (long)getpid()) < 0) {
+		json_object_put(o);
+		return ss_error_set(err, -ENOMEM, "out of memory");
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		rc = -errno;
+		goto fail;
+	}
+	rc = write_all(fd, txt, strlen(txt));
+	if (!rc)
+		rc = write_all(fd, "\n", 1);
+	if (!rc && fsync(fd) < 0)
+		rc = -errno;
+	if (close(fd) < 0 && !rc)
+		rc = -errno;
+	fd = -1;
+	if (rc)
+		goto fail;
+	if (rename(tmp, d->state_path) < 0) {
+		rc = -errno;
+		goto fail;
+	}
+	json_object_put(o);
+	free(tmp);
+	d->dirty = false;
+	return 0;
+fail:
+	ss_error_set(err, rc, "%s: cannot save the simulated drive's state: %s", d->state_path,
+		     strerror(-rc));
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+	free(tmp);
+	json_object_put(o);
+	return rc;
+}
+
+/* ---- loading ---- */
+
+struct loader {
+	const char *path;
+	struct ss_error *err;
+	int rc;
+};
+
+static bool get_u64(struct loader *l, struct json_object *o, const char *k, uint64_t *v)
+{
+	struct json_object *x;
+	int64_t n;
+
+	if (l->rc || !json_object_object_get_ex(o, k, &x))
+		return false;
+	if (!json_object_is_type(x, json_type_int) || (n = json_object_get_int64(x)) < 0) {
+		l->rc =
+		    ss_error_set(l->err, -EINVAL,
+				 "%s: field \"%s\": expected a non-negative integer", l->path, k);
+		return false;
+	}
+	*v = (uint64_t)n;
+	return true;
+}
+
+static void get_bool(struct loader *l, struct json_object *o, const char *k, bool *v)
+{
+	struct json_object *x;
+
+	if (l->rc || !json_object_object_get_ex(o, k, &x))
+		return;
+	if (!json_object_is_type(x, json_type_boolean)) {
+		l->rc = ss_error_set(l->err, -EINVAL, "%s: field \"%s\": expected true or false",
+				     l->path, k);
+		return;
+	}
+	*v = json_object_get_boolean(x);
+}
+
+static void get_u64_into(struct loader *l, struct json_object *o, const char *k, uint64_t *v)
+{
+	uint64_t t;
+
+	if (get_u64(l, o, k, &t))
+		*v = t;
+}
+
+static void get_u32_into(struct loader *l, struct json_object *o, const char *k, uint32_t *v)
+{
+	uint64_t t;
+
+	if (get_u64(l, o, k, &t))
+		*v = t > UINT32_MAX ? UINT32_MAX : (uint32_t)t;
+}
+
+static int read_file(const char *path, char **out, size_t *outlen)
+{
+	FILE *f = fopen(path, "re");
+	char *buf = NULL;
+	size_t len = 0, cap = 0, n;
+
+	if (!f)
+		return -errno;
+	for (;;) {
+		if (cap - len < 4096) {
+			char *nb;
+
+			if (cap > (64u << 20)) {
+				free(buf);
+				fclose(f);
+				return -EFBIG;
+			}
+			nb = realloc(buf, cap + 65536);
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				return -ENOMEM;
+			}
+			buf = nb;
+			cap += 65536;
+		}
+		n = fread(buf + len, 1, cap - len - 1, f);
+		len += n;
+		if (n == 0)
+			break;
+	}
+	if (ferror(f)) {
+		int e = errno ? -errno : -EIO;
+
+		free(buf);
+		fclose(f);
+		return e;
+	}
+	fclose(f);
+	buf[len] = '\0';
+	*out = buf;
+	*outlen = len;
+	return 0;
+}
+
+int sim_state_load(struct sim_drive *d, struct ss_error *err)
+{
+	struct loader l = {.path = d->state_path, .err = err, .rc = 0};
+	struct sim_state s = d->st;
+	struct json_object *o, *x, *f;
+	uint64_t v, clock = 0, saved_at = 0, rnm = 0;
+	size_t len, i, n;
+	char *txt = NULL;
+	int rc;
+
+	rc = read_file(d->state_path, &txt, &len);
+	if (rc == -ENOENT)
+		return 0; /* a fresh drive */
+	if (rc)
+		return ss_error_set(err, rc, "%s: cannot read: %s", d->state_path, strerror(-rc));
+	o = json_tokener_parse(txt);
+	free(txt);
+	if (!o || !json_object_is_type(o, json_type_object)) {
+		json_object_put(o);
+		return ss_error_set(err, -EINVAL,
+				    "%s: not a simulator state file (remove it to start afresh)",
+				    d->state_path);
+	}
+	if (!get_u64(&l, o, "version", &v) || v != STATE_VERSION) {
+		json_object_put(o);
+		if (l.rc)
+			return l.rc;
+		return ss_error_set(err, -EINVAL, "%s: unknown state version (expected %d)",
+				    d->state_path, STATE_VERSION);
+	}
+	if (!json_object_object_get_ex(o, "id", &x) ||
+	    strcmp(json_object_get_string(x), d->cfg.id) != 0 || !get_u64(&l, o, "blocks", &v) ||
+	    v != d->cfg.blocks || !get_u64(&l, o, "logical_block", &v) || v != d->cfg.lblock) {
+		json_object_put(o);
+		if (l.rc)
+			return l.rc;
+		return ss_error_set(err, -EINVAL,
+				    "%s: the state was saved for a drive with another id or "
+				    "capacity than the rig describes; remove it to start afresh",
+				    d->state_path);
+	}
+	get_u64_into(&l, o, "clock_ns", &clock);
+	get_u64_into(&l, o, "saved_at_realtime_ns", &saved_at);
+	get_u64_into(&l, o, "power_cycles", &s.power_cycles);
+	get_u64_into(&l, o, "native_max", &s.native_max);
+	get_u64_into(&l, o, "nv_max", &s.nv_max);
+	get_bool(&l, o, "vol_active", &s.vol_active);
+	get_u64_into(&l, o, "vol_max", &s.vol_max);
+	get_bool(&l, o, "nv_setmax_done", &s.nv_setmax_done);
+	get_u64_into(&l, o, "rnm", &rnm);
+	get_bool(&l, o, "setmax_frozen", &s.setmax_frozen);
+	get_bool(&l, o, "amac_frozen", &s.amac_frozen);
+	get_bool(&l, o, "dco_frozen", &s.dco_frozen);
+	get_bool(&l, o, "sec_enabled", &s.sec_enabled);
+	get_bool(&l, o, "sec_frozen", &s.sec_frozen);
+	get_bool(&l, o, "sec_locked", &s.sec_locked);
+	get_u64_into(&l, o, "scsi_blocks", &s.scsi_blocks);
+	get_bool(&l, o, "wce", &s.wce);
+	get_bool(&l, o, "saved_wce", &s.saved_wce);
+	get_bool(&l, o, "dsense", &s.dsense);
+	get_bool(&l, o, "saved_dsense", &s.saved_dsense);
+	if (!l.rc && json_object_object_get_ex(o, "format", &f)) {
+		get_bool(&l, f, "active", &s.fmt_active);
+		get_u64_into(&l, f, "start_ns", &s.fmt_start_ns);
+		get_u64_into(&l, f, "end_ns", &s.fmt_end_ns);
+		get_u64_into(&l, f, "blocks", &s.fmt_blocks);
+		get_bool(&l, f, "corrupt", &s.fmt_corrupt);
+	}
+	get_bool(&l, o, "lost_power", &s.lost_power);
+	get_bool(&l, o, "vanished", &s.vanished);
+	if (!l.rc && json_object_object_get_ex(o, "smart", &f)) {
+		get_bool(&l, f, "enabled", &s.smart.enabled);
+		get_u32_into(&l, f, "temperature", &s.smart.temperature);
+		get_u64_into(&l, f, "power_on_hours", &s.smart.power_on_hours);
+		get_u64_into(&l, f, "reallocated", &s.smart.reallocated);
+		get_u64_into(&l, f, "pending", &s.smart.pending);
+		get_u64_into(&l, f, "offline_uncorrectable", &s.smart.offline_uncorrectable);
+		get_u64_into(&l, f, "crc_errors", &s.smart.crc_errors);
+	}
+	if (!l.rc && json_object_object_get_ex(o, "faults", &f)) {
+		if (!json_object_is_type(f, json_type_array)) {
+			l.rc = ss_error_set(err, -EINVAL, "%s: field \"faults\": expected an array",
+					    d->state_path);
+		} else {
+			n = json_object_array_length(f);
+			s.nfaults = 0;
+			for (i = 0; i < n && !l.rc; i++) {
+				struct json_object *e = json_object_array_get_idx(f, i);
+				struct sim_fault flt;
+				char msg[200];
+
+				if (!json_object_is_type(e, json_type_string) ||
+				    sim_fault_parse(json_object_get_string(e), &flt, msg,
+						    sizeof(msg)) ||
+				    sim_fault_add(s.faults, &s.nfaults, &flt))
+					l.rc = ss_error_set(err, -EINVAL,
+							    "%s: field \"faults\": bad entry %zu",
+							    d->state_path, i);
+			}
+		}
+	}
+	get_u64_into(&l, o, "head_lba", &s.head_lba);
+	get_u64_into(&l, o, "next_lba", &s.next_lba);
+	json_object_put(o);
+	if (l.rc)
+		return l.rc;
+
+	/* sanity: never trust a file beyond what the drive can be */
+	if (s.native_max >= d->cfg.dco_factory || s.nv_max > s.native_max ||
+	    (s.vol_active && s.vol_max > s.native_max) || s.scsi_blocks == 0 ||
+	    s.scsi_blocks > d->cfg.blocks || rnm > SIM_RNM_48 ||
+	    (s.fmt_active && s.fmt_end_ns < s.fmt_start_ns))
+		return ss_error_set(err, -EINVAL,
+				    "%s: inconsistent state (a limit beyond the native capacity); "
+				    "remove it to start afresh",
+				    d->state_path);
+	s.rnm = (enum sim_rnm)rnm;
+	d->st = s;
+	/* the drive stayed powered while no process ran: its clock went on */
+	d->clock_base_ns = clock;
+	if (saved_at && d->rig && d->rig->time_scale > 0) {
+		uint64_t now = sim_real_ns();
+
+		if (now > saved_at) {
+			double el = (double)(now - saved_at) * d->rig->time_scale;
+
+			d->clock_base_ns += el > 1e18 ? (uint64_t)1e18 : (uint64_t)el;
+		}
+	}
+	d->mono_base_ns = sim_mono_ns();
+	return 0;
+}
+
+/* ---- the data store ---- */
+
+void sim_store_init(struct sim_store *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->fd = -1;
+}
+
+static void store_free_mem(struct sim_store *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->cap; i++)
+		free(s->tab[i].data);
+	free(s->tab);
+	s->tab = NULL;
+	s->cap = 0;
+	s->used = 0;
+}
+
+void sim_store_free(struct sim_store *s)
+{
+	store_free_mem(s);
+	if (s->fd >= 0)
+		close(s->fd);
+	s->fd = -1;
+	free(s->path);
+	s->path = NULL;
+}
+
+static size_t slot_of(const struct sim_store *s, uint64_t key)
+{
+	return (size_t)((key * 0x9e3779b97f4a7c15ULL) >> 20) & (s->cap - 1);
+}
+
+static uint8_t *chunk_find(const struct sim_store *s, uint64_t key)
+{
+	size_t i;
+
+	if (!s->cap)
+		return NULL;
+	for (i = slot_of(s, key);; i = (i + 1) & (s->cap - 1)) {
+		if (!s->tab[i].data)
+			return NULL;
+		if (s->tab[i].key == key)
+			return s->tab[i].data;
+	}
+}
+
+static int chunk_grow(struct sim_store *s)
+{
+	struct sim_store n = {.fd = -1};
+	size_t i, j;
+
+	n.cap = s->cap ? s->cap * 2 : 64;
+	n.tab = calloc(n.cap, sizeof(*n.tab));
+	if (!n.tab)
+		return -ENOMEM;
+	for (i = 0; i < s->cap; i++) {
+		if (!s->tab[i].data)
+			continue;
+		for (j = slot_of(&n, s->tab[i].key); n.tab[j].data; j = (j + 1) & (n.cap - 1))
+			;
+		n.tab[j] = s->tab[i];
+	}
+	free(s->tab);
+	s->tab = n.tab;
+	s->cap = n.cap;
+	return 0;
+}
+
+static uint8_t *chunk_get(struct sim_store *s, uint64_t key)
+{
+	uint8_t *p = chunk_find(s, key);
+	size_t i;
+
+	if (p)
+		return p;
+	if ((s->used + 1) * 4 > s->cap * 3 && chunk_grow(s))
+		return NULL;
+	p = calloc(1, CHUNK_SIZE);
+	if (!p)
+		return NULL;
+	for (i = slot_of(s, key); s->tab[i].data; i = (i + 1) & (s->cap - 1))
+		;
+	s->tab[i].key = key;
+	s->tab[i].data = p;
+	s->used++;
+	return p;
+}
+
+static int store_open(struct sim_drive *d, bool create)
+{
+	struct sim_store *s = &d->store;
+	struct stat sb;
+
+	if (s->fd >= 0)
+		return 0;
+	s->fd = open(s->path, O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0), 0644);
+	if (s->fd < 0)
+		return -errno;
+	if (fstat(s->fd, &sb) == 0 && (uint64_t)sb.st_size < s->size &&
+	    ftruncate(s->fd, (off_t)s->size) < 0) {
+		int e = -errno;
+
+		close(s->fd);
+		s->fd = -1;
+		return e;
+	}
+	return 0;
+}
+
+int sim_store_read(struct sim_drive *d, uint64_t off, void *buf, size_t len)
+{
+	struct sim_store *s = &d->store;
+	uint8_t *out = buf;
+	int rc;
+
+	if (s->path) {
+		rc = store_open(d, false);
+		if (rc == -ENOENT) {
+			memset(buf, 0, len);
+			return 0;
+		}
+		if (rc)
+			return rc;
+		while (len) {
+			ssize_t r = pread(s->fd, out, len, (off_t)off);
+
+			if (r < 0) {
+				if (errno == EINTR)
+					continue;
+				return -errno;
+			}
+			if (r == 0) {
+				memset(out, 0, len);
+				break;
+			}
+			out += r;
+			off += (uint64_t)r;
+			len -= (size_t)r;
+		}
+		return 0;
+	}
+	while (len) {
+		uint64_t key = off >> CHUNK_SHIFT;
+		size_t in = (size_t)(off & (CHUNK_SIZE - 1)), n = CHUNK_SIZE - in;
+		const uint8_t *p = chunk_find(s, key);
+
+		if (n > len)
+			n = len;
+		if (p)
+			memcpy(out, p + in, n);
+		else
+			memset(out, 0, n);
+		out += n;
+		off += n;
+		len -= n;
+	}
+	return 0;
+}
+
+int sim_store_write(struct sim_drive *d, uint64_t off, const void *buf, size_t len)
+{
+	struct sim_store *s = &d->store;
+	const uint8_t *src = buf;
+	int rc;
+
+	if (s->path) {
+		rc = store_open(d, true);
+		if (rc)
+			return rc;
+		while (len) {
+			ssize_t w = pwrite(s->fd, src, len, (off_t)off);
+
+			if (w < 0) {
+				if (errno == EINTR)
+					continue;
+				return -errno;
+			}
+			src += w;
+			off += (uint64_t)w;
+			len -= (size_t)w;
+		}
+		return 0;
+	}
+	while (len) {
+		uint64_t key = off >> CHUNK_SHIFT;
+		size_t in = (size_t)(off & (CHUNK_SIZE - 1)), n = CHUNK_SIZE - in;
+		uint8_t *p = chunk_get(s, key);
+
+		if (!p)
+			return -ENOMEM;
+		if (n > len)
+			n = len;
+		memcpy(p + in, src, n);
+		src += n;
+		off += n;
+		len -= n;
+	}
+	return 0;
+}
+
+int sim_store_wipe(struct sim_drive *d)
+{
+	struct sim_store *s = &d->store;
+
+	store_free_mem(s);
+	if (s->path) {
+		if (s->fd >= 0) {
+			close(s->fd);
+			s->fd = -1;
+		}
+		if (unlink(s->path) < 0 && errno != ENOENT)
+			return -errno;
+	}
+	return 0;
+}
