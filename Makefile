@@ -50,6 +50,7 @@ CORE_SRC := $(sort $(wildcard src/util/*.c src/transport/*.c src/drive/*.c \
 	src/sim/*.c src/ops/*.c src/io/*.c src/sys/*.c))
 RP_SRC   := $(sort $(wildcard src/raidplan/*.c))
 APP_SRC  := $(sort $(wildcard src/cli/*.c src/tui/*.c))
+SIMD_SRC := $(sort $(wildcard src/simd/*.c))
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 
@@ -57,6 +58,7 @@ CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/obj/%.o)
 RP_OBJ   := $(RP_SRC:%.c=$(BUILD)/obj/%.o)
 APP_OBJ  := $(APP_SRC:%.c=$(BUILD)/obj/%.o)
 MAIN_OBJ := $(BUILD)/obj/src/main.o
+SIMD_OBJ := $(SIMD_SRC:%.c=$(BUILD)/obj/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 
@@ -66,12 +68,13 @@ RP_A     := $(BUILD)/libraidplan.a
 RP_SO    := $(BUILD)/libraidplan.so.$(RP_VERSION)
 RP_MAP   := src/raidplan/raidplan.map
 PROG     := $(BUILD)/shortstroke
+SIMD     := $(if $(SIMD_SRC),$(BUILD)/shortstroke-simd)
 
 .PHONY: all deps deps-check demo unit check check-unit check-cli check-fuzz \
 	check-vm fuzz bench install clean tests
 .DEFAULT_GOAL := all
 
-all: $(PROG) $(RP_SO) $(RP_A) $(BUILD)/raidplan.pc
+all: $(PROG) $(SIMD) $(RP_SO) $(RP_A) $(BUILD)/raidplan.pc
 
 deps:
 	@scripts/deps.sh build
@@ -110,6 +113,10 @@ $(BUILD)/raidplan.pc: src/raidplan/raidplan.pc.in
 
 $(PROG): $(MAIN_OBJ) $(APP_LIB) $(CORE_LIB) $(RP_A)
 	$(CC) $(LDFLAGS_SAN) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(APP_LIB) $(CORE_LIB) $(RP_A) $(LIBS)
+
+# The TCMU handler: serves simulated drives to the kernel as SCSI disks.
+$(BUILD)/shortstroke-simd: $(SIMD_OBJ) $(CORE_LIB)
+	$(CC) $(LDFLAGS_SAN) $(LDFLAGS) -o $@ $(SIMD_OBJ) $(CORE_LIB) $(LIBS)
 
 # Unit tests link the front-end objects too (table renderer, TUI model).
 $(BUILD)/tests/%: tests/unit/%.c $(APP_LIB) $(CORE_LIB) $(RP_A)

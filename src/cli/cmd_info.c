@@ -109,9 +109,15 @@ void describe_drive(struct record *r, const struct dev_entry *e)
 	if (i->ata)
 		record_mixed(r, "48-bit LBA", i->lba48 ? "yes" : "no", "lba48",
 			     json_object_new_boolean(i->lba48));
-	if (i->methods & METHOD_HPA)
-		record_mixed(r, "HPA", i->hpa_enabled ? "enabled" : "supported, not enabled",
-			     "hpa_enabled", json_object_new_boolean(i->hpa_enabled));
+	if (i->methods & METHOD_HPA) {
+		/* an HPA is in effect when the max address is below the native max
+		 * (IDENTIFY's "enabled" bit is set by most drives regardless) */
+		bool set = i->native_blocks && i->capacity_blocks < i->native_blocks;
+
+		record_mixed(r, "HPA", set ? "set (max address below the native max)"
+					   : "supported, not set",
+			     "hpa_set", json_object_new_boolean(set));
+	}
 	security_field(r, i);
 	snprintf(buf, sizeof(buf), "%s%s", i->smart_supported ? "supported" : "not supported",
 		 i->smart_supported ? (i->smart_enabled ? ", enabled" : ", disabled") : "");

@@ -18,7 +18,7 @@ static const struct col_def list_cols[] = {
 	{ "WWN", COL_STR, false, 0, "world wide name" },
 	{ "SIZE", COL_SIZE, true, 0, "current capacity (what the host can use)" },
 	{ "NATIVE", COL_SIZE, true, 0, "native max capacity, where the disk reports it" },
-	{ "LIMITED", COL_LIMIT, true, 0,
+	{ "LIMITED", COL_LIMIT, true, 1,
 	  "no, or the percent of the native capacity in use (JSON: false or the percent)" },
 	{ "RPM", COL_U64, true, 0, "rotation rate (0: non-rotating)" },
 	{ "LOG-SEC", COL_U64, true, 0, "logical block size" },

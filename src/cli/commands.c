@@ -8,7 +8,10 @@
 const struct cli_cmd *const cli_commands[] = {
 	&cmd_list,
 	&cmd_info,
+	&cmd_limit,
+	&cmd_restore,
 	&cmd_protect,
+	&cmd_sim,
 	&cmd_tui,
 	NULL,
 };

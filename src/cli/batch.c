@@ -1,0 +1,352 @@
+/* batch.c - the machinery shared by the commands that change disks. */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "batch.h"
+#include "shortstroke/units.h"
+#include "xalloc.h"
+
+static struct batch_item *add_item(struct batch *b, const char *spec)
+{
+	struct batch_item *it;
+
+	for (unsigned i = 0; i < b->n; i++)
+		if (!strcmp(b->items[i].e.spec, spec))
+			return NULL; /* named twice: once is enough */
+	b->items = xrealloc(b->items, (b->n + 1) * sizeof(*b->items));
+	it = &b->items[b->n++];
+	memset(it, 0, sizeof(*it));
+	snprintf(it->e.spec, sizeof(it->e.spec), "%s", spec);
+	it->json = json_object_new_object();
+	return it;
+}
+
+int batch_collect(struct batch *b, int argc, char **argv)
+{
+	for (int i = 0; i < argc; i++)
+		add_item(b, argv[i]);
+	if (b->model_glob || b->serial_filter) {
+		struct ss_error err = { 0 };
+		struct dev_entry *devs;
+		size_t n;
+		int rc = devices_list(b->ctx, &devs, &n, &err);
+
+		if (rc) {
+			cli_error("%s: %s", b->cmd, err.msg);
+			return cli_exit_code(rc);
+		}
+		for (size_t i = 0; i < n; i++) {
+			if (b->model_glob && fnmatch(b->model_glob, devs[i].info.model, 0))
+				continue;
+			if (b->serial_filter && strcmp(b->serial_filter, devs[i].info.serial))
+				continue;
+			add_item(b, devs[i].spec);
+		}
+		free(devs);
+	}
+	if (b->n == 0) {
+		if (b->model_glob || b->serial_filter) {
+			cli_error("%s: no disk matches the filter", b->cmd);
+			return EXIT_FAILED;
+		}
+		return cli_usage_error(b->cmd, "name at least one device (or --model/--serial)");
+	}
+	return EXIT_DONE;
+}
+
+static void item_fail(struct batch_item *it, int rc, int exit_hint)
+{
+	it->ready = false;
+	it->rc = rc ? rc : -EIO;
+	it->exit_hint = exit_hint;
+	drive_free(it->d);
+	it->d = NULL;
+}
+
+void batch_open(struct batch *b)
+{
+	for (unsigned i = 0; i < b->n; i++) {
+		struct batch_item *it = &b->items[i];
+		char spec[sizeof(it->e.spec)];
+		int rc;
+
+		snprintf(spec, sizeof(spec), "%s", it->e.spec);
+		rc = device_open(b->ctx, spec, true, &it->d, &it->e, &it->err);
+		if (rc) {
+			item_fail(it, rc, cli_exit_code(rc));
+			continue;
+		}
+		rc = device_check_safe(&it->e, b->force, &it->err);
+		if (rc) {
+			item_fail(it, rc, EXIT_REFUSED);
+			continue;
+		}
+		it->ready = true;
+	}
+}
+
+static bool read_line(char *buf, size_t len)
+{
+	if (!fgets(buf, (int)len, stdin))
+		return false;
+	buf[strcspn(buf, "\r\n")] = '\0';
+	return true;
+}
+
+int batch_confirm(struct batch *b, const char *action)
+{
+	bool tty = isatty(STDIN_FILENO) && isatty(STDERR_FILENO);
+	unsigned ready = 0;
+	char line[256];
+
+	for (unsigned i = 0; i < b->n; i++)
+		ready += b->items[i].ready;
+	if (!ready)
+		return EXIT_DONE;
+	if (!b->json || b->dry_run) {
+		for (unsigned i = 0; i < b->n; i++)
+			if (b->items[i].ready)
+				fprintf(b->json ? stderr : stdout, "%s: %s\n", b->items[i].e.spec,
+					b->items[i].plan);
+	}
+	if (b->dry_run)
+		return EXIT_DONE;
+	/* An override of a protected or in-use disk always needs the serial
+	 * typed on a terminal, --yes or not. */
+	for (unsigned i = 0; i < b->n; i++) {
+		struct batch_item *it = &b->items[i];
+		bool override = it->ready && it->e.state != DEV_FREE;
+
+		if (!it->ready || (b->yes && !override))
+			continue;
+		if (!tty) {
+			if (override && b->yes)
+				continue; /* scripts: --force --yes is the explicit override */
+			snprintf(it->err.msg, sizeof(it->err.msg),
+				 "%s: not confirmed: %s destroys data; pass --yes in scripts",
+				 it->e.spec, action);
+			item_fail(it, -EPERM, EXIT_REFUSED);
+			continue;
+		}
+		fprintf(stderr,
+			"%s%s will %s %s (%s %s). All data on it may be lost.\n"
+			"Type its serial number (%s) to go ahead, anything else to skip: ",
+			override ? "WARNING: overriding the safety check: " : "", it->e.spec,
+			action, it->e.info.model, it->e.info.serial,
+			override ? it->e.why : "", it->e.info.serial);
+		fflush(stderr);
+		if (!read_line(line, sizeof(line)) || strcmp(line, it->e.info.serial) ||
+		    !it->e.info.serial[0]) {
+			snprintf(it->err.msg, sizeof(it->err.msg), "%s: not confirmed; skipped",
+				 it->e.spec);
+			item_fail(it, -EPERM, EXIT_REFUSED);
+		}
+	}
+	return EXIT_DONE;
+}
+
+void batch_log(struct batch_item *it, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(line))
+		n = sizeof(line) - 1;
+	it->log = xrealloc(it->log, it->log_len + (size_t)n + 2);
+	memcpy(it->log + it->log_len, line, (size_t)n);
+	it->log_len += (size_t)n;
+	it->log[it->log_len++] = '\n';
+	it->log[it->log_len] = '\0';
+}
+
+void batch_show_cmd(void *arg, const struct xcmd *c, const char *what)
+{
+	struct batch_item *it = arg;
+	char hex[3 * 32 + 1];
+
+	for (unsigned i = 0; i < c->cdb_len && i < 32; i++)
+		snprintf(hex + 3 * i, sizeof(hex) - 3 * i, "%02x ", c->cdb[i]);
+	hex[c->cdb_len ? 3 * c->cdb_len - 1 : 0] = '\0';
+	batch_log(it, "  %s  %s%s", hex, what ? what : "", "");
+}
+
+/* ---- running ------------------------------------------------------------------ */
+
+struct run {
+	struct batch *b;
+	struct batch_item *it;
+	job_fn fn;
+};
+
+static int run_item(void *arg, const struct progress_sink *sink, struct ss_error *err)
+{
+	struct run *r = arg;
+
+	return r->fn(r->it, sink, err);
+}
+
+static void nap_ms(unsigned ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+static void draw(struct batch *b, struct job **jobs, unsigned lines_before, bool final)
+{
+	char eta[32], bar[24];
+
+	if (lines_before)
+		fprintf(stderr, "\033[%uA", lines_before);
+	for (unsigned i = 0; i < b->n; i++) {
+		struct job_status st;
+		unsigned fill;
+
+		if (!jobs[i])
+			continue;
+		job_status(jobs[i], &st);
+		fill = (unsigned)(st.fraction * 20.0 + 0.5);
+		for (unsigned k = 0; k < 20; k++)
+			bar[k] = k < fill ? '#' : '.';
+		bar[20] = '\0';
+		if (st.done)
+			snprintf(eta, sizeof(eta), "%s", st.result ? "failed" : "done");
+		else if (st.eta_s >= 0)
+			duration_human(st.eta_s, eta, sizeof(eta));
+		else
+			snprintf(eta, sizeof(eta), "--");
+		fprintf(stderr, "\033[2K%-18.18s [%s] %3.0f%%  %-8s %s\n", b->items[i].e.spec, bar,
+			st.fraction * 100.0, eta, st.phase);
+	}
+	(void)final;
+	fflush(stderr);
+}
+
+void batch_run(struct batch *b, job_fn fn)
+{
+	struct job **jobs = xcalloc(b->n, sizeof(*jobs));
+	struct run *runs = xcalloc(b->n, sizeof(*runs));
+	bool tty = isatty(STDERR_FILENO) && !b->dry_run;
+	unsigned started = 0, lines = 0;
+
+	for (unsigned i = 0; i < b->n; i++) {
+		struct batch_item *it = &b->items[i];
+
+		if (!it->ready)
+			continue;
+		runs[i] = (struct run){ b, it, fn };
+		if (b->dry_run) {
+			/* sequential: the command log reads in order */
+			it->rc = fn(it, NULL, &it->err);
+			continue;
+		}
+		if (job_start(it->e.spec, run_item, &runs[i], &jobs[i], &it->err)) {
+			it->rc = it->err.code;
+			continue;
+		}
+		started++;
+	}
+	while (started && tty) {
+		bool all = true;
+
+		for (unsigned i = 0; i < b->n; i++) {
+			struct job_status st;
+
+			if (!jobs[i])
+				continue;
+			job_status(jobs[i], &st);
+			all &= st.done;
+		}
+		draw(b, jobs, lines, all);
+		lines = started;
+		if (all)
+			break;
+		nap_ms(200);
+	}
+	for (unsigned i = 0; i < b->n; i++) {
+		if (!jobs[i])
+			continue;
+		b->items[i].rc = job_wait(jobs[i], &b->items[i].err);
+		job_free(jobs[i]);
+	}
+	free(jobs);
+	free(runs);
+}
+
+int batch_finish(struct batch *b)
+{
+	unsigned ok = 0, failed = 0;
+	int worst_fail = EXIT_DONE;
+	json_object *arr = NULL;
+
+	if (b->json)
+		arr = json_object_new_array();
+	for (unsigned i = 0; i < b->n; i++) {
+		struct batch_item *it = &b->items[i];
+		bool good = it->rc == 0;
+
+		if (good)
+			ok++;
+		else
+			failed++;
+		if (!good) {
+			int code = it->exit_hint ? it->exit_hint : cli_exit_code(it->rc);
+
+			if (code == EXIT_DONE)
+				code = EXIT_FAILED;
+			if (worst_fail == EXIT_DONE || code == EXIT_FAILED)
+				worst_fail = code;
+		}
+		if (b->json) {
+			json_object_object_add(it->json, "device", json_object_new_string(it->e.spec));
+			json_object_object_add(it->json, "ok", json_object_new_boolean(good));
+			json_object_object_add(it->json, "error",
+					       good ? NULL : json_object_new_string(it->err.msg));
+			if (it->log)
+				json_object_object_add(it->json, "commands",
+						       json_object_new_string(it->log));
+			json_object_array_add(arr, json_object_get(it->json));
+		} else {
+			if (it->log)
+				fputs(it->log, stdout);
+			if (good)
+				printf("%s: %s\n", it->e.spec, it->result);
+			else
+				cli_error("%s", it->err.msg);
+		}
+	}
+	if (b->json) {
+		json_object *root = json_object_new_object();
+
+		json_object_object_add(root, "results", arr);
+		printf("%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+									    JSON_C_TO_STRING_SPACED |
+									    JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(root);
+	}
+	for (unsigned i = 0; i < b->n; i++) {
+		drive_free(b->items[i].d);
+		json_object_put(b->items[i].json);
+		free(b->items[i].log);
+		free(b->items[i].op);
+	}
+	free(b->items);
+	b->items = NULL;
+	if (failed == 0)
+		return EXIT_DONE;
+	if (ok == 0)
+		return worst_fail;
+	return EXIT_PARTIAL;
+}

@@ -1,0 +1,59 @@
+/* batch.h - what every command that changes disks shares: picking the
+ * disks (names, --model/--serial filters), the safety refusal, the
+ * confirmation (serial typed on a TTY, --yes in scripts), running one job
+ * per disk in parallel with a progress line each, and the results (text or
+ * one JSON object per disk, exit 4 for a partial batch). */
+#ifndef SHORTSTROKE_CLI_BATCH_H
+#define SHORTSTROKE_CLI_BATCH_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <json-c/json.h>
+
+#include "cli.h"
+#include "shortstroke/job.h"
+
+struct batch_item {
+	struct dev_entry e;
+	struct drive *d;
+	bool ready;		/* opened, safe, planned: will run */
+	int rc;			/* result, or why it was not run */
+	int exit_hint;		/* EXIT_* for a failure before running */
+	struct ss_error err;
+	char plan[512];		/* one line shown before confirmation */
+	char result[512];	/* one line after */
+	json_object *json;	/* per-disk result fields (owned) */
+	char *log;		/* dry-run / verbose command lines (owned) */
+	size_t log_len;
+	void *op;		/* the command's own state */
+};
+
+struct batch {
+	const char *cmd;	/* "limit" */
+	struct ss_ctx *ctx;
+	struct batch_item *items;
+	unsigned n;
+	bool json, yes, force, dry_run, verbose;
+	const char *model_glob, *serial_filter;
+};
+
+/* Add the named devices and those matching --model/--serial. Returns an
+ * exit code (EXIT_DONE when at least one disk was named). */
+int batch_collect(struct batch *b, int argc, char **argv);
+/* Open each disk read-write and check it is safe (protected / in use
+ * refused unless --force). */
+void batch_open(struct batch *b);
+/* Show the plans and get the go-ahead. Returns EXIT_DONE or EXIT_REFUSED. */
+int batch_confirm(struct batch *b, const char *action);
+/* Run fn for every ready item on its own thread; progress lines on a TTY. */
+void batch_run(struct batch *b, job_fn fn);
+/* Print results, free everything, and return the batch's exit code. */
+int batch_finish(struct batch *b);
+
+/* Append a command line to an item's log (thread-safe per item). */
+void batch_log(struct batch_item *it, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A cap_show_fn/transport trace that logs "CDB hex  decoded" to the item. */
+void batch_show_cmd(void *item, const struct xcmd *c, const char *what);
+
+#endif

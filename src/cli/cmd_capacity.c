@@ -1,0 +1,354 @@
+/* limit, restore - short-stroke disks and bring them back. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "batch.h"
+#include "shortstroke/capacity.h"
+#include "shortstroke/units.h"
+#include "xalloc.h"
+
+struct cap_job {
+	struct batch *b;
+	struct cap_request req;
+	struct cap_plan plan;
+	bool restore;
+	enum cap_method method;
+	bool volatile_;
+};
+
+static void limit_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: shortstroke limit [options] DEVICE...\n"
+		"       shortstroke limit [options] --model PATTERN | --serial SERIAL\n"
+		"\n"
+		"Limit disks to the outer part of their capacity (short-stroke them): the\n"
+		"disk then reports the smaller size, and only its fast outer zones are used.\n"
+		"The original state is journaled first; 'shortstroke restore' undoes it.\n"
+		"\n"
+		"Size (one of):\n"
+		"  -s, --size SIZE       44GB (10^9), 41G or 41GiB (2^30), ...\n"
+		"  -p, --percent P       P %% of the native capacity\n"
+		"      --blocks N        N logical blocks\n"
+		"      --lba LBA         the new maximum LBA (N = LBA + 1)\n"
+		"The limit is rounded down to the physical block and to --align.\n"
+		"\n"
+		"Options:\n"
+		"  -m, --method M        auto (default: amac, else hpa, else scsi-resize),\n"
+		"                        amac, hpa, dco, scsi-resize, scsi-format (FORMAT UNIT,\n"
+		"                        destroys data), partition (a GPT partition on the\n"
+		"                        outer part, for disks behind bridges blocking\n"
+		"                        pass-through; never chosen by auto)\n"
+		"      --align SIZE      round the limit down to a multiple (default 1MiB)\n"
+		"      --volatile        HPA only: a trial that a power cycle undoes\n"
+		"      --model PATTERN   every disk whose model matches (shell pattern)\n"
+		"      --serial SERIAL   the disk with this serial number\n"
+		"  -n, --dry-run         print every command that would be sent; send none\n"
+		"  -y, --yes             do not ask (scripts); without it a terminal asks for\n"
+		"                        each disk's serial number\n"
+		"  -f, --force           allow a limit under 1 GiB, and a disk that is in use\n"
+		"                        or protected (the serial is still asked on a terminal)\n"
+		"  -J, --json            one result object per disk\n"
+		"  -h, --help            this help\n"
+		"\n"
+		"Exit status: 0 done, 1 failed, 2 usage error, 3 refused (protected, in use,\n"
+		"not confirmed), 4 some disks failed.\n"
+		"Examples:\n"
+		"  shortstroke limit --percent 20 /dev/sdb\n"
+		"  shortstroke limit --size 100GB --yes --model 'ST3300657SS' -J\n");
+}
+
+static void restore_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: shortstroke restore [options] DEVICE...\n"
+		"\n"
+		"Bring disks back to their journaled original capacity, by the method that\n"
+		"limited them. A disk with nothing journaled goes back to its native maximum\n"
+		"(ATA: AMAC or HPA; SCSI: MODE SELECT to the maximum block count).\n"
+		"\n"
+		"Options:\n"
+		"  -m, --method M        force a method (dco restores the factory maximum,\n"
+		"                        scsi-format reformats to the journaled block count)\n"
+		"      --volatile        HPA only: undone by a power cycle\n"
+		"      --model PATTERN, --serial SERIAL   select disks as 'list' shows them\n"
+		"  -n, --dry-run         print every command that would be sent; send none\n"
+		"  -y, --yes             do not ask; -f, --force  override in-use/protected\n"
+		"  -J, --json            one result object per disk\n"
+		"  -h, --help            this help\n");
+}
+
+static void plan_line(struct batch_item *it, const struct cap_plan *p)
+{
+	char h1[32];
+
+	if (p->noop)
+		snprintf(it->plan, sizeof(it->plan), "%s", p->note);
+	else
+		snprintf(it->plan, sizeof(it->plan), "%s %s (%s): %s -> %s by %s%s",
+			 it->e.info.model, it->e.info.serial, drive_tran_name(it->e.info.tran),
+			 size_human(p->current * p->block_len, h1, sizeof(h1)), p->note,
+			 cap_method_name(p->method), p->volatile_ ? " (volatile)" : "");
+}
+
+static void plan_all(struct batch *b, const struct cap_job *tmpl)
+{
+	for (unsigned i = 0; i < b->n; i++) {
+		struct batch_item *it = &b->items[i];
+		struct cap_job *j;
+		struct journal_entry orig;
+		struct cap_ctx c = { 0 };
+		bool have_orig;
+
+		if (!it->ready)
+			continue;
+		j = xcalloc(1, sizeof(*j));
+		*j = *tmpl;
+		it->op = j;
+		if (j->restore) {
+			snprintf(it->plan, sizeof(it->plan), "%s %s: restore%s%s",
+				 it->e.info.model, it->e.info.serial,
+				 j->method != CAP_AUTO ? " by " : "",
+				 j->method != CAP_AUTO ? cap_method_name(j->method) : "");
+			continue;
+		}
+		c.d = it->d;
+		c.e = &it->e;
+		if (cap_refresh_native(&c, &it->err)) {
+			it->ready = false;
+			it->rc = it->err.code;
+			continue;
+		}
+		have_orig = journal_original(ctx_state_dir(b->ctx), it->e.info.serial,
+					     it->e.info.wwn, &orig, NULL) == 0;
+		if (cap_plan_limit(&it->e.info, have_orig ? &orig : NULL, &j->req, &j->plan,
+				   &it->err)) {
+			it->ready = false;
+			it->rc = it->err.code;
+			it->exit_hint = it->rc == -EPERM ? EXIT_REFUSED : EXIT_FAILED;
+			if (it->rc == -EINVAL || it->rc == -ERANGE)
+				it->exit_hint = EXIT_USAGE;
+			ss_error_prefix(&it->err, "%s: ", it->e.spec);
+			continue;
+		}
+		plan_line(it, &j->plan);
+	}
+}
+
+static void result_json(struct batch_item *it, const struct cap_result *r)
+{
+	json_object *o = it->json;
+
+	json_object_object_add(o, "method", json_object_new_string(cap_method_name(r->method)));
+	json_object_object_add(o, "block_len", json_object_new_uint64(r->block_len));
+	json_object_object_add(o, "before_blocks", json_object_new_uint64(r->before));
+	json_object_object_add(o, "after_blocks", json_object_new_uint64(r->after));
+	json_object_object_add(o, "native_blocks",
+			       r->native ? json_object_new_uint64(r->native) : NULL);
+	json_object_object_add(o, "changed", json_object_new_boolean(!r->noop && !r->dry_run));
+	json_object_object_add(o, "dry_run", json_object_new_boolean(r->dry_run));
+	json_object_object_add(o, "message", json_object_new_string(r->message));
+}
+
+static int cap_job_run(void *arg, const struct progress_sink *sink, struct ss_error *err)
+{
+	struct batch_item *it = arg;
+	struct cap_job *j = it->op;
+	struct cap_result res;
+	struct cap_ctx c = {
+		.d = it->d,
+		.e = &it->e,
+		.state_dir = ctx_state_dir(j->b->ctx),
+		.dry_run = j->b->dry_run,
+		.show = (j->b->dry_run || j->b->verbose) ? batch_show_cmd : NULL,
+		.show_arg = it,
+		.progress = sink,
+	};
+	int rc;
+
+	if (j->b->dry_run)
+		batch_log(it, "%s: commands that would be sent:", it->e.spec);
+	rc = j->restore ? cap_restore(&c, j->method, j->volatile_, &res, err)
+			: cap_limit(&c, &j->plan, &res, err);
+	if (rc)
+		return rc;
+	snprintf(it->result, sizeof(it->result), "%s", res.message);
+	result_json(it, &res);
+	return 0;
+}
+
+static int parse_size_opt(const char *cmd, int opt, const char *arg, struct cap_request *r,
+			  int *given)
+{
+	struct ss_error err = { 0 };
+	struct size_spec s;
+
+	(*given)++;
+	switch (opt) {
+	case 's':
+		if (size_parse(arg, &s, &err))
+			return cli_usage_error(cmd, "--size: %s", err.msg);
+		if (s.kind == SIZE_PERCENT) {
+			r->by = CAP_BY_PERCENT;
+			r->percent = s.percent;
+		} else if (s.kind == SIZE_BLOCKS) {
+			return cli_usage_error(cmd, "--size needs a unit (44GB, 41GiB); "
+						    "for a block count use --blocks");
+		} else {
+			r->by = CAP_BY_BYTES;
+			r->bytes = s.bytes;
+		}
+		return 0;
+	case 'p': {
+		char *end;
+		double p = strtod(arg, &end);
+
+		if (*end == '%')
+			end++;
+		if (*end || !(p > 0 && p <= 100))
+			return cli_usage_error(cmd, "--percent: '%s' is not in (0, 100]", arg);
+		r->by = CAP_BY_PERCENT;
+		r->percent = p;
+		return 0;
+	}
+	case 'B':
+		if (u64_parse(arg, &r->blocks) || r->blocks == 0)
+			return cli_usage_error(cmd, "--blocks: '%s' is not a positive number",
+					       arg);
+		r->by = CAP_BY_BLOCKS;
+		return 0;
+	default: /* 'L' */
+		if (u64_parse(arg, &r->lba))
+			return cli_usage_error(cmd, "--lba: '%s' is not a number", arg);
+		r->by = CAP_BY_LBA;
+		return 0;
+	}
+}
+
+static int capacity_main(struct ss_ctx *ctx, int argc, char **argv, bool restore)
+{
+	static const struct option opts[] = {
+		{ "size", required_argument, NULL, 's' },
+		{ "percent", required_argument, NULL, 'p' },
+		{ "blocks", required_argument, NULL, 'B' },
+		{ "lba", required_argument, NULL, 'L' },
+		{ "method", required_argument, NULL, 'm' },
+		{ "align", required_argument, NULL, 'A' },
+		{ "volatile", no_argument, NULL, 'V' },
+		{ "model", required_argument, NULL, 'M' },
+		{ "serial", required_argument, NULL, 'S' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "yes", no_argument, NULL, 'y' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *cmd = restore ? "restore" : "limit";
+	struct batch b = { .cmd = cmd, .ctx = ctx, .verbose = ctx->verbose };
+	struct cap_job tmpl = { .b = &b, .restore = restore };
+	struct ss_error err = { 0 };
+	int c, rc, sizes = 0;
+
+	while ((c = getopt_long(argc, argv, restore ? "m:nyfJh" : "s:p:m:nyfJh", opts, NULL)) !=
+	       -1) {
+		switch (c) {
+		case 's':
+		case 'p':
+		case 'B':
+		case 'L':
+			if (restore)
+				return cli_usage_error(cmd, "restore takes no size: it goes back "
+							    "to the journaled original");
+			rc = parse_size_opt(cmd, c, optarg, &tmpl.req, &sizes);
+			if (rc)
+				return rc;
+			break;
+		case 'm':
+			if (cap_method_parse(optarg, &tmpl.req.method))
+				return cli_usage_error(cmd,
+						       "unknown method '%s' (auto, amac, hpa, dco, "
+						       "scsi-resize, scsi-format, partition)",
+						       optarg);
+			tmpl.method = tmpl.req.method;
+			break;
+		case 'A': {
+			struct size_spec s;
+
+			if (size_parse(optarg, &s, &err) || s.kind == SIZE_PERCENT)
+				return cli_usage_error(cmd, "--align: %s",
+						       err.msg[0] ? err.msg : "give a size");
+			tmpl.req.align = s.kind == SIZE_BLOCKS ? s.blocks * 512 : s.bytes;
+			break;
+		}
+		case 'V':
+			tmpl.req.volatile_ = tmpl.volatile_ = true;
+			break;
+		case 'M':
+			b.model_glob = optarg;
+			break;
+		case 'S':
+			b.serial_filter = optarg;
+			break;
+		case 'n':
+			b.dry_run = true;
+			break;
+		case 'y':
+			b.yes = true;
+			break;
+		case 'f':
+			b.force = tmpl.req.force = true;
+			break;
+		case 'J':
+			b.json = true;
+			break;
+		case 'h':
+			(restore ? restore_usage : limit_usage)(stdout);
+			return EXIT_DONE;
+		default:
+			return cli_usage_error(cmd, "unknown option");
+		}
+	}
+	if (!restore && sizes != 1)
+		return cli_usage_error(cmd, sizes ? "give only one of --size, --percent, "
+						    "--blocks, --lba"
+						  : "how much to keep? --size, --percent, --blocks "
+						    "or --lba");
+	rc = batch_collect(&b, argc - optind, argv + optind);
+	if (rc) {
+		free(b.items);
+		return rc;
+	}
+	batch_open(&b);
+	plan_all(&b, &tmpl);
+	rc = batch_confirm(&b, restore ? "restore" : "limit");
+	if (rc == EXIT_DONE)
+		batch_run(&b, cap_job_run);
+	return batch_finish(&b);
+}
+
+static int limit_run(struct ss_ctx *ctx, int argc, char **argv)
+{
+	return capacity_main(ctx, argc, argv, false);
+}
+
+static int restore_run(struct ss_ctx *ctx, int argc, char **argv)
+{
+	return capacity_main(ctx, argc, argv, true);
+}
+
+const struct cli_cmd cmd_limit = {
+	.name = "limit",
+	.summary = "short-stroke disks: limit them to their outer capacity",
+	.run = limit_run,
+};
+
+const struct cli_cmd cmd_restore = {
+	.name = "restore",
+	.summary = "bring limited disks back to their original capacity",
+	.run = restore_run,
+};

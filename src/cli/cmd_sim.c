@@ -1,0 +1,116 @@
+/* sim - drive the simulator from outside: power cycles, faults, the demo
+ * rig's JSON. For demos, tests and trying a procedure before a real disk. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "shortstroke/sim.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: shortstroke [--demo | --rig FILE] sim COMMAND ...\n"
+		"\n"
+		"  sim power-cycle sim:ID...     power the simulated drives off and on:\n"
+		"                                volatile limits are lost, freeze locks lifted,\n"
+		"                                the one-change-per-power-cycle rule reset\n"
+		"  sim fault sim:ID SPEC         inject a fault (see docs/simulator.md), e.g.\n"
+		"                                medium-error:1000-1999, ignore-mode-select,\n"
+		"                                abort:f9, vanish-after:3, format-power-loss\n"
+		"  sim fault --clear sim:ID      remove every injected fault\n"
+		"  sim rig                       print the demo rig (JSON) to copy and edit\n"
+		"\n"
+		"State persists in the state directory (--state-dir), so the next command\n"
+		"sees the change.\n");
+}
+
+static int find(struct ss_ctx *ctx, const char *spec, struct sim_drive **out)
+{
+	struct ss_error err = { 0 };
+	struct sim_rig *rig;
+	int rc;
+
+	if (strncmp(spec, "sim:", 4))
+		return cli_usage_error("sim", "'%s' is not a simulated drive (sim:ID)", spec);
+	rc = ctx_rig(ctx, &rig, &err);
+	if (rc) {
+		cli_error("sim: %s", err.msg);
+		return cli_exit_code(rc);
+	}
+	*out = sim_rig_find(rig, spec + 4);
+	if (!*out) {
+		cli_error("%s: no such drive in the rig", spec);
+		return EXIT_USAGE;
+	}
+	return EXIT_DONE;
+}
+
+static int save(struct sim_drive *d, const char *spec)
+{
+	struct ss_error err = { 0 };
+
+	if (sim_drive_save(d, &err)) {
+		cli_error("%s: %s", spec, err.msg);
+		return EXIT_FAILED;
+	}
+	return EXIT_DONE;
+}
+
+static int sim_run(struct ss_ctx *ctx, int argc, char **argv)
+{
+	struct ss_error err = { 0 };
+	struct sim_drive *d;
+	int rc;
+
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? EXIT_USAGE : EXIT_DONE;
+	}
+	if (!strcmp(argv[1], "rig")) {
+		fputs(sim_rig_demo_json(), stdout);
+		return EXIT_DONE;
+	}
+	if (!strcmp(argv[1], "power-cycle")) {
+		if (argc < 3)
+			return cli_usage_error("sim", "power-cycle: name the drives");
+		for (int i = 2; i < argc; i++) {
+			rc = find(ctx, argv[i], &d);
+			if (rc)
+				return rc;
+			sim_drive_power_cycle(d);
+			rc = save(d, argv[i]);
+			if (rc)
+				return rc;
+			printf("%s: power-cycled\n", argv[i]);
+		}
+		return EXIT_DONE;
+	}
+	if (!strcmp(argv[1], "fault")) {
+		bool clear = argc == 4 && !strcmp(argv[2], "--clear");
+
+		if (argc != 4)
+			return cli_usage_error("sim", "fault: sim:ID SPEC, or --clear sim:ID");
+		rc = find(ctx, clear ? argv[3] : argv[2], &d);
+		if (rc)
+			return rc;
+		if (clear) {
+			sim_drive_clear_faults(d);
+		} else if (sim_drive_inject(d, argv[3], &err)) {
+			cli_error("%s: %s", argv[2], err.msg);
+			return EXIT_USAGE;
+		}
+		rc = save(d, clear ? argv[3] : argv[2]);
+		if (rc == EXIT_DONE)
+			printf("%s: %s\n", clear ? argv[3] : argv[2],
+			       clear ? "faults cleared" : "fault injected");
+		return rc;
+	}
+	return cli_usage_error("sim", "unknown sim command '%s'", argv[1]);
+}
+
+const struct cli_cmd cmd_sim = {
+	.name = "sim",
+	.summary = "power-cycle simulated drives, inject faults, print the demo rig",
+	.run = sim_run,
+};

@@ -1,0 +1,267 @@
+/* partition.c - the partition method: for disks behind controllers or
+ * bridges that block ATA/SCSI pass-through, a GPT (built by libfdisk) with
+ * one partition on the outer part of the disk. The label is built in a
+ * sparse image of the disk's size, then its written blocks are copied to
+ * the disk with WRITE(16) through the same transport as every other
+ * command, so real and simulated disks take the same path. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <libfdisk/libfdisk.h>
+
+#include "shortstroke/scsi.h"
+#include "capacity_priv.h"
+
+#define GPT_SIG "EFI PART"
+
+static int write_blocks(struct cap_ctx *c, uint64_t lba, void *buf, uint32_t blocks,
+			struct ss_error *err)
+{
+	struct xcmd x;
+
+	memset(&x, 0, sizeof(x));
+	x.cdb_len = scsi_build_write16(x.cdb, lba, blocks, true);
+	x.dir = XFER_TO_DEV;
+	x.data = buf;
+	x.data_len = (size_t)blocks * c->e->info.logical_block;
+	if (c->show) {
+		char what[96];
+
+		snprintf(what, sizeof(what), "WRITE(16) LBA %" PRIu64 ", %u blocks (GPT)", lba,
+			 blocks);
+		c->show(c->show_arg, &x, what);
+	}
+	if (c->dry_run)
+		return 0;
+	return drive_scsi(c->d, &x, NULL, err);
+}
+
+static int read_blocks(struct cap_ctx *c, uint64_t lba, void *buf, uint32_t blocks,
+		       struct ss_error *err)
+{
+	struct xcmd x;
+
+	memset(&x, 0, sizeof(x));
+	x.cdb_len = scsi_build_read16(x.cdb, lba, blocks, false);
+	x.dir = XFER_FROM_DEV;
+	x.data = buf;
+	x.data_len = (size_t)blocks * c->e->info.logical_block;
+	return drive_scsi(c->d, &x, NULL, err);
+}
+
+/* Copy every data extent of the image (SEEK_DATA/SEEK_HOLE) to the disk. */
+static int copy_extents(struct cap_ctx *c, int fd, uint64_t size, struct ss_error *err)
+{
+	uint32_t bs = c->e->info.logical_block;
+	uint8_t *buf = malloc((size_t)bs * 64);
+	off_t pos = 0;
+	int rc = 0;
+
+	if (!buf)
+		return ss_error_set(err, -ENOMEM, "out of memory");
+	while ((uint64_t)pos < size) {
+		off_t data = lseek(fd, pos, SEEK_DATA), hole;
+
+		if (data < 0)
+			break; /* no more data */
+		hole = lseek(fd, data, SEEK_HOLE);
+		if (hole < 0)
+			hole = (off_t)size;
+		data -= data % bs;
+		for (off_t off = data; off < hole && !rc; off += (off_t)bs * 64) {
+			uint32_t n = (uint32_t)(((uint64_t)(hole - off) + bs - 1) / bs);
+
+			if (n > 64)
+				n = 64;
+			memset(buf, 0, (size_t)bs * n);
+			if (pread(fd, buf, (size_t)bs * n, off) < 0) {
+				rc = ss_error_set(err, -errno, "reading the label image: %s",
+						  strerror(errno));
+				break;
+			}
+			rc = write_blocks(c, (uint64_t)off / bs, buf, n, err);
+		}
+		if (rc)
+			break;
+		pos = hole;
+	}
+	free(buf);
+	return rc;
+}
+
+static int build_label(const char *path, uint32_t bs, uint32_t pbs, uint64_t blocks,
+		       uint64_t end, struct ss_error *err)
+{
+	struct fdisk_context *cxt = fdisk_new_context();
+	struct fdisk_partition *pa = NULL;
+	struct fdisk_parttype *type = NULL;
+	struct fdisk_label *lb;
+	uint64_t start;
+	int rc;
+
+	if (!cxt)
+		return ss_error_set(err, -ENOMEM, "out of memory");
+	fdisk_save_user_sector_size(cxt, pbs, bs);
+	rc = fdisk_assign_device(cxt, path, 0);
+	if (rc == 0)
+		rc = fdisk_disable_dialogs(cxt, 1);
+	if (rc == 0)
+		rc = fdisk_create_disklabel(cxt, "gpt");
+	if (rc) {
+		fdisk_unref_context(cxt);
+		return ss_error_set(err, rc < 0 ? rc : -EIO, "libfdisk: cannot create a GPT: %s",
+				    strerror(rc < 0 ? -rc : EIO));
+	}
+	start = (1u << 20) / bs; /* 1 MiB, as fdisk aligns */
+	if (end <= start + 1) {
+		fdisk_unref_context(cxt);
+		return ss_error_set(err, -EINVAL, "the limit is too small for a partition");
+	}
+	lb = fdisk_get_label(cxt, NULL);
+	pa = fdisk_new_partition();
+	type = fdisk_label_get_parttype_from_string(lb, "0FC63DAF-8483-4772-8E79-3D69D8477DE4");
+	fdisk_partition_set_partno(pa, 0);
+	fdisk_partition_set_start(pa, start);
+	fdisk_partition_set_size(pa, end - start);
+	if (type)
+		fdisk_partition_set_type(pa, type);
+	rc = fdisk_add_partition(cxt, pa, NULL);
+	if (rc == 0)
+		rc = fdisk_write_disklabel(cxt);
+	fdisk_unref_partition(pa);
+	if (type)
+		fdisk_unref_parttype(type);
+	fdisk_deassign_device(cxt, 0);
+	fdisk_unref_context(cxt);
+	if (rc)
+		return ss_error_set(err, rc < 0 ? rc : -EIO,
+				    "libfdisk: cannot add a partition ending at block %" PRIu64
+				    " of %" PRIu64 ": %s",
+				    end, blocks, strerror(rc < 0 ? -rc : EIO));
+	return 0;
+}
+
+static int image_path(struct cap_ctx *c, char *path, size_t len, struct ss_error *err)
+{
+	int fd;
+
+	snprintf(path, len, "%s/.gpt-XXXXXX", c->state_dir);
+	fd = mkstemp(path);
+	if (fd < 0)
+		return ss_error_set(err, -errno, "cannot create a scratch file in %s: %s",
+				    c->state_dir, strerror(errno));
+	return fd;
+}
+
+/* Ask the kernel to re-read the partition table of a real disk. */
+static void reread_partitions(struct cap_ctx *c)
+{
+	int fd;
+
+	if (c->e->sim || c->dry_run)
+		return;
+	fd = open(c->e->node, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	ioctl(fd, BLKRRPART);
+	close(fd);
+}
+
+int part_limit(struct cap_ctx *c, uint64_t blocks, struct ss_error *err)
+{
+	const struct drive_info *i = &c->e->info;
+	uint64_t size = i->capacity_blocks * i->logical_block;
+	char path[4200];
+	int fd, rc;
+
+	fd = image_path(c, path, sizeof(path), err);
+	if (fd < 0)
+		return fd;
+	if (ftruncate(fd, (off_t)size)) {
+		rc = ss_error_set(err, -errno, "cannot size the scratch image: %s",
+				  strerror(errno));
+		goto out;
+	}
+	rc = build_label(path, i->logical_block, i->physical_block, i->capacity_blocks, blocks,
+			 err);
+	if (rc == 0)
+		rc = copy_extents(c, fd, size, err);
+	if (rc == 0)
+		reread_partitions(c);
+out:
+	close(fd);
+	unlink(path);
+	return rc;
+}
+
+int part_read_end(struct cap_ctx *c, uint64_t *end, struct ss_error *err)
+{
+	uint32_t bs = c->e->info.logical_block;
+	uint8_t *buf = calloc(2, bs);
+	uint64_t entries_lba = 0, last = 0;
+	uint32_t esize;
+	int rc;
+
+	if (!buf)
+		return ss_error_set(err, -ENOMEM, "out of memory");
+	rc = read_blocks(c, 1, buf, 1, err);
+	if (rc)
+		goto out;
+	if (memcmp(buf, GPT_SIG, 8)) {
+		rc = -ENOENT;
+		goto out;
+	}
+	for (int b = 7; b >= 0; b--)
+		entries_lba = (entries_lba << 8) | buf[72 + b];
+	esize = (uint32_t)buf[84] | (uint32_t)buf[85] << 8 | (uint32_t)buf[86] << 16 |
+		(uint32_t)buf[87] << 24;
+	if (esize < 128 || esize > bs) {
+		rc = ss_error_set(err, -EPROTO, "malformed GPT header");
+		goto out;
+	}
+	rc = read_blocks(c, entries_lba, buf, 1, err);
+	if (rc)
+		goto out;
+	for (int b = 7; b >= 0; b--) /* first entry: ending LBA at offset 40 */
+		last = (last << 8) | buf[40 + b];
+	*end = last + 1;
+out:
+	free(buf);
+	return rc;
+}
+
+int part_restore(struct cap_ctx *c, struct ss_error *err)
+{
+	const struct drive_info *i = &c->e->info;
+	uint32_t bs = i->logical_block;
+	uint32_t n = (uint32_t)((34 * 512 + bs - 1) / bs); /* MBR + header + 128 entries */
+	uint8_t *zero = calloc(n, bs);
+	uint64_t end;
+	int rc;
+
+	if (!zero)
+		return ss_error_set(err, -ENOMEM, "out of memory");
+	rc = part_read_end(c, &end, err);
+	if (rc == -ENOENT) {
+		rc = ss_error_set(err, -ENOENT, "%s: holds no GPT; nothing to restore",
+				  c->e->spec);
+		goto out;
+	}
+	if (rc)
+		goto out;
+	rc = write_blocks(c, 0, zero, n, err);
+	if (rc == 0)
+		rc = write_blocks(c, i->capacity_blocks - n, zero, n, err);
+	if (rc == 0)
+		reread_partitions(c);
+out:
+	free(zero);
+	return rc;
+}

@@ -1,0 +1,135 @@
+# limit / restore on the simulated drives: every method, rule and fault,
+# checking what the drive ended with, the journal, the output and the exit code.
+
+J="$SHORTSTROKE_STATE_DIR/journal.jsonl"
+blocks() { "$PROG" --demo info -J "$1" | python3 -c "import json,sys; print(json.load(sys.stdin)['capacity_blocks'])"; }
+lines() { [ -f "$J" ] && wc -l <"$J" || echo 0; }
+# expected: floor(native * pct / 100) rounded down to 1 MiB of 512-byte blocks
+pct_blocks() { python3 -c "n=$1*$2//100; print(n - n % 2048)"; }
+
+# --- HPA on a SATA disk ------------------------------------------------------
+want=$(pct_blocks 488397168 20)
+run "$PROG" --demo limit --percent 20 --yes sim:sata250
+expect "limit --percent 20: HPA on sim:sata250" 0 "^sim:sata250: limited to $want blocks .* by hpa$"
+[ "$(blocks sim:sata250)" = "$want" ] && pass "drive reports the limit" || fail "drive reports the limit" "$(blocks sim:sata250)"
+run "$PROG" --demo list -o DEVICE,LIMITED -r -n
+expect "list shows it limited to 20%" 0 "^sim:sata250 20.0%$"
+grep -q '"event":"limit","device":"sim:sata250"' "$J" && grep -q '"event":"limit-done"' "$J" \
+	&& pass "journal: limit and limit-done" || fail "journal: limit and limit-done" "$(cat "$J" 2>&1)"
+grep -q "\"original_blocks\":488397168,\"target_blocks\":$want" "$J" \
+	&& pass "journal: original and target" || fail "journal: original and target" "$(cat "$J")"
+
+n=$(lines)
+run "$PROG" --demo limit --percent 20 --yes sim:sata250
+expect "second run is a no-op" 0 "already limited to $want blocks.*nothing sent"
+[ "$(lines)" = "$n" ] && pass "no-op writes no journal entry" || fail "no-op writes no journal entry"
+
+run "$PROG" --demo limit --percent 30 --yes sim:sata250
+expect "a second permanent SET MAX in one power cycle is refused by the drive" 1 "" "refused SET MAX ADDRESS twice.*power-cycle"
+[ "$(blocks sim:sata250)" = "$want" ] && pass "refused change left the drive as it was" || fail "refused change left the drive as it was"
+
+run "$PROG" --demo sim power-cycle sim:sata250
+expect "sim power-cycle" 0 "power-cycled"
+[ "$(blocks sim:sata250)" = "$want" ] && pass "a non-volatile limit survives a power cycle" || fail "a non-volatile limit survives a power cycle" "$(blocks sim:sata250)"
+
+run "$PROG" --demo restore --yes sim:sata250
+expect "restore from the journal" 0 "^sim:sata250: restored to 488397168 blocks .* by hpa$"
+[ "$(blocks sim:sata250)" = 488397168 ] && pass "drive back to native" || fail "drive back to native"
+grep -q '"event":"restore-done","device":"sim:sata250"' "$J" && pass "journal: restore-done" || fail "journal: restore-done"
+run "$PROG" --demo restore --yes sim:sata250
+expect "restore again is a no-op" 0 "nothing sent"
+
+# --- volatile HPA: a power cycle undoes it -------------------------------------
+run "$PROG" --demo sim power-cycle sim:sata250
+run "$PROG" --demo limit --size 100GB --volatile --yes sim:sata250
+want=$(python3 -c "n=100*10**9//512; print(n - n % 2048)")
+expect "limit --volatile" 0 "limited to $want blocks .*volatile"
+run "$PROG" --demo sim power-cycle sim:sata250
+[ "$(blocks sim:sata250)" = 488397168 ] && pass "volatile limit gone after a power cycle" || fail "volatile limit gone after a power cycle" "$(blocks sim:sata250)"
+
+# --- AMAC on the SMR disk ---------------------------------------------------------
+run "$PROG" --demo limit --size 2TB --yes sim:smr
+expect "AMAC preferred where supported" 0 "by amac$"
+run "$PROG" --demo restore --yes sim:smr
+expect "restore AMAC" 0 "by amac$"
+
+# --- DCO -------------------------------------------------------------------------
+run "$PROG" --demo sim power-cycle sim:sata250
+run "$PROG" --demo limit --method dco --percent 50 --yes sim:sata250
+expect "DCO set" 0 "by dco$"
+run "$PROG" --demo info -J sim:sata250
+json_check "DCO lowers the native max too" "d['native_blocks'] == d['capacity_blocks'] < 488397168"
+run "$PROG" --demo restore --yes sim:sata250
+expect "DCO restore" 0 "restored to 488397168 blocks .* by dco$"
+
+# --- security frozen ------------------------------------------------------------
+run "$PROG" --demo limit --percent 50 --yes sim:sata320
+expect "security-frozen drive: clear message, failure" 1 "" "security-frozen.*power-cycle"
+
+# --- SCSI resize and format ---------------------------------------------------------
+want=$(pct_blocks 879097968 10)
+run "$PROG" --demo limit --percent 10 --yes sim:sas15k
+expect "SCSI resize by MODE SELECT" 0 "limited to $want blocks .* by scsi-resize$"
+[ "$(blocks sim:sas15k)" = "$want" ] && pass "READ CAPACITY shows the resize" || fail "READ CAPACITY shows the resize"
+run "$PROG" --demo restore --yes sim:sas15k
+expect "SCSI restore to the journaled original" 0 "restored to 879097968 blocks"
+
+run "$PROG" --demo limit --method scsi-format --size 100GB --yes sim:sas4kn
+want=$(python3 -c "n=100*10**9//4096; print(n - n % 256)")
+expect "FORMAT UNIT to a block count (4Kn)" 0 "limited to $want blocks .* by scsi-format$"
+run "$PROG" --demo restore --yes sim:sas4kn
+expect "restore a formatted disk" 0 "restored to 488378646 blocks"
+
+run "$PROG" --demo sim fault sim:sas15k ignore-mode-select
+run "$PROG" --demo limit --percent 10 --yes sim:sas15k
+expect "a drive that ignores MODE SELECT is caught" 1 "" "did not take it"
+run "$PROG" --demo sim fault --clear sim:sas15k
+
+# --- dry run --------------------------------------------------------------------
+n=$(lines)
+run "$PROG" --demo limit --percent 50 --dry-run sim:sata250
+expect "--dry-run prints the ATA PASS-THROUGH CDBs" 0 "^  85 0[67] .*SET MAX ADDRESS EXT"
+[ "$(blocks sim:sata250)" = 488397168 ] && pass "--dry-run changed nothing" || fail "--dry-run changed nothing"
+[ "$(lines)" = "$n" ] && pass "--dry-run journals nothing" || fail "--dry-run journals nothing"
+run "$PROG" --demo limit --percent 10 --dry-run sim:sas15k
+expect "--dry-run prints MODE SELECT" 0 "^  55 11 .*MODE SELECT"
+
+# --- confirmation and safety ---------------------------------------------------------
+run "$PROG" --demo limit --percent 50 sim:sata250 </dev/null
+expect "no --yes and no terminal: refused" 3 "" "not confirmed.*--yes"
+"$PROG" --demo protect add sim:sata250 >/dev/null
+run "$PROG" --demo limit --percent 50 --yes sim:sata250
+expect "protected drive refused" 3 "" "refused, the disk is protected"
+[ "$(blocks sim:sata250)" = 488397168 ] && pass "protected drive unchanged" || fail "protected drive unchanged"
+"$PROG" --demo protect remove sim:sata250 >/dev/null
+
+# --- bad input ---------------------------------------------------------------------
+run "$PROG" --demo limit --yes sim:sata250
+expect "no size" 2 "" "how much to keep"
+run "$PROG" --demo limit --size 0 --yes sim:sata250
+expect "size zero" 2 "" "greater than zero"
+run "$PROG" --demo limit --percent 150 --yes sim:sata250
+expect "percent over 100" 2 "" "not in \(0, 100\]"
+run "$PROG" --demo limit --size 1TB --yes sim:sata250
+expect "beyond the native max" 2 "" "beyond the native maximum"
+run "$PROG" --demo limit --size 500MB --yes sim:sata250
+expect "under 1 GiB needs --force" 2 "" "under 1 GiB.*--force"
+run "$PROG" --demo limit --size 10GB --percent 5 --yes sim:sata250
+expect "two sizes" 2 "" "only one of"
+run "$PROG" --demo limit --method magic --percent 5 --yes sim:sata250
+expect "unknown method" 2 "" "unknown method 'magic'"
+run "$PROG" --demo limit --method dco --percent 50 --yes sim:sas15k
+expect "method the drive lacks" 1 "" "does not support the dco method"
+run "$PROG" --demo limit --percent 50 --yes
+expect "no device" 2 "" "name at least one device"
+run "$PROG" --demo limit --percent 50 --yes /dev/nonexistent-disk
+expect "unknown device" 2 "" "nonexistent-disk"
+
+# --- batches ---------------------------------------------------------------------------
+run "$PROG" --demo limit --percent 50 --yes -J sim:sata250 sim:sata320
+expect "batch with one failure exits 4" 4
+json_check "batch JSON: one result per disk" \
+	"[(r['device'], r['ok']) for r in d['results']] == [('sim:sata250', True), ('sim:sata320', False)] and 'security-frozen' in d['results'][1]['error']"
+run "$PROG" --demo sim power-cycle sim:sata250
+run "$PROG" --demo restore --yes -J --model 'Hitachi HDT*'
+json_check "restore --model selects by model" "[r['device'] for r in d['results']] == ['sim:sata250'] and d['results'][0]['after_blocks'] == 488397168"
