@@ -144,7 +144,7 @@ fuzz:
 fuzz-bins: $(FUZZ_BIN)
 
 check-fuzz: deps-check fuzz
-	@tests/fuzz/run.sh build/fuzz/fuzz $(FUZZ_SECONDS)
+	@tests/fuzz/run.sh build/fuzz/fuzz/fuzz $(FUZZ_SECONDS)
 
 check-vm: all
 	@scripts/deps.sh vm

@@ -157,8 +157,9 @@ static void draw_detail(int y0, int h, const struct tui_model *m)
 		if (y >= y0 + h)
 			continue;
 		record_line(r, i, &label, &text);
+		snprintf(buf, sizeof(buf), "%s:", label);
 		attron(A_BOLD);
-		mvaddnstr(y, x, label, 16);
+		mvaddnstr(y, x, buf, 16);
 		attroff(A_BOLD);
 		snprintf(buf, sizeof(buf), "%s", text);
 		if (x + 17 < COLS)
