@@ -184,4 +184,71 @@ const uint8_t *scsi_mode_find_page(const uint8_t *buf, size_t len,
 int scsi_mode_set_bd_blocks(const uint8_t *buf, size_t len, uint64_t blocks, uint8_t *out,
 			    size_t out_max, size_t *out_len);
 
+/* ---- geometry mode pages (SBC-2; obsolete in later SBC but still
+ * reported by many disks). Parsers take one page as scsi_mode_find_page
+ * returns it (header included) and insist on the page code and on a
+ * PAGE LENGTH that covers the fields and fits in len; -EPROTO otherwise.
+ * Implemented in src/drive/geometry.c. */
+#define MODE_PAGE_FORMAT	0x03
+#define MODE_PAGE_RIGID		0x04
+#define MODE_PAGE_NOTCH		0x0c
+#define MODE_PAGE_CONTROL	0x0a
+
+/* 0x03 Format Device. With a notched drive the values are those of the
+ * active notch. */
+struct scsi_format_page {
+	uint16_t tracks_per_zone;
+	uint16_t alt_sectors_per_zone;
+	uint16_t alt_tracks_per_zone;
+	uint16_t alt_tracks_per_lu;
+	uint16_t sectors_per_track;
+	uint16_t bytes_per_sector;	/* data bytes per physical sector */
+	uint16_t interleave;
+	uint16_t track_skew;
+	uint16_t cylinder_skew;
+	bool ssec, hsec, rmb, surf;
+};
+int scsi_parse_format_page(const uint8_t *page, size_t len, struct scsi_format_page *out);
+
+/* 0x04 Rigid Disk Geometry */
+struct scsi_rigid_page {
+	uint32_t cylinders;		/* 24 bits */
+	uint8_t heads;
+	uint32_t write_precomp_cyl;
+	uint32_t reduced_current_cyl;
+	uint16_t step_rate;
+	uint32_t landing_zone_cyl;
+	uint8_t rpl;			/* rotational position locking */
+	uint8_t rotational_offset;
+	uint16_t rpm;			/* MEDIUM ROTATION RATE, 0 not reported */
+};
+int scsi_parse_rigid_page(const uint8_t *page, size_t len, struct scsi_rigid_page *out);
+
+/* 0x0C Notch and Partition. notch 0 as the ACTIVE NOTCH refers to the
+ * parameters common to all notches; notches are numbered 1..max. With
+ * LPN the boundaries are LBAs; without it each is a physical address:
+ * cylinder in bits 31:8 and head in 7:0. */
+struct scsi_notch_page {
+	bool nd;			/* notched drive */
+	bool lpn;			/* logical (LBA) boundaries */
+	uint16_t max_notches;
+	uint16_t active_notch;
+	uint32_t start;			/* STARTING BOUNDARY of the active notch */
+	uint32_t end;			/* ENDING BOUNDARY */
+	uint64_t pages_notched;		/* bit n: mode page n differs per notch */
+};
+int scsi_parse_notch_page(const uint8_t *page, size_t len, struct scsi_notch_page *out);
+
+/* The MODE SELECT (10) parameter list that makes notch the active one:
+ * an 8-byte header (no block descriptor) and the notch page as sensed
+ * (page, plen) with PS cleared and ACTIVE NOTCH set. Pure. Returns 0 and
+ * *out_len; -EPROTO for a page that is not a valid notch page, -ENOSPC
+ * when out_max is too small. */
+int scsi_build_notch_select(const uint8_t *page, size_t plen, uint16_t notch, uint8_t *out,
+			    size_t out_max, size_t *out_len);
+
+/* Control mode page (0x0A): EXTENDED SELF-TEST COMPLETION TIME in
+ * seconds (bytes 10-11); -EPROTO when the page is too short to hold it. */
+int scsi_parse_control_selftest_time(const uint8_t *page, size_t len, uint16_t *seconds);
+
 #endif

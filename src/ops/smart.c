@@ -1,0 +1,1005 @@
+/*
+ * smart.c - drive health and self-tests: the common API (smart_read,
+ * selftest_*), and the ATA half: SMART data, thresholds, status and logs
+ * read through drive_ata(), handed to libatasmart as a blob (the record
+ * format of sk_disk_set_blob), and the ATA logs parsed here (ACS-3).
+ */
+#include <stddef.h>
+
+#include <atasmart.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "shortstroke/ata.h"
+#include "shortstroke/smart.h"
+
+/* SMART feature register values (ACS-3 7.48) */
+#define SMART_READ_DATA 0xd0
+#define SMART_READ_THRESHOLDS 0xd1
+#define SMART_EXEC_OFFLINE 0xd4
+#define SMART_READ_LOG 0xd5
+#define SMART_RETURN_STATUS 0xda
+
+#define LOG_SUMMARY_ERROR 0x01
+#define LOG_SELFTEST 0x06
+#define LOG_EXT_SELFTEST 0x07
+
+#define OFFLINE_SHORT 0x01
+#define OFFLINE_EXTENDED 0x02
+#define OFFLINE_CONVEYANCE 0x03
+#define OFFLINE_ABORT 0x7f
+
+#define ST_STATUS_IN_PROGRESS 0xf
+
+/* SkSmartOverall values, kept as ints in the report */
+#define OVERALL_NONE -1
+
+static uint16_t le16(const uint8_t *p);
+static uint32_t le32(const uint8_t *p);
+static uint64_t le48(const uint8_t *p);
+static bool sector_sum_ok(const uint8_t *buf);
+static void put_be32(uint8_t *p, uint32_t v);
+static void fill_entry(struct selftest_entry *e, uint8_t code, uint8_t status, uint16_t hours,
+		       uint64_t lba, bool lba_all_ones);
+static void attr_cb(SkDisk *sk, const SkSmartAttributeParsedData *a, void *arg);
+static void key_figures(struct smart_report *r);
+static const struct smart_attr *find_bad_attr(const struct smart_report *r, bool now);
+static void ata_verdict(struct smart_report *r, uint64_t bad);
+static int ata_smart_cmd(struct drive *d, uint8_t feature, uint8_t lba_low, uint8_t *buf,
+			 struct ss_error *err);
+static int ata_read_selftest_log(struct drive *d, const struct ata_identify *id,
+				 struct selftest_entry *out, size_t max, size_t *count,
+				 struct ss_error *err);
+static int ata_check_smart(struct drive *d, const struct drive_info *info, struct ss_error *err);
+static int smart_read_ata(struct drive *d, const struct drive_info *info, struct smart_report *out,
+			  struct ss_error *err);
+static int ata_selftest_start(struct drive *d, const struct drive_info *info,
+			      enum selftest_kind kind, struct ss_error *err);
+static int ata_selftest_poll(struct drive *d, const struct drive_info *info,
+			     struct selftest_status *st, struct ss_error *err);
+static void nap_ms(unsigned ms);
+
+/* ---- small helpers ---------------------------------------------------------- */
+
+static uint16_t le16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | (p[1] << 8));
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+	return (uint32_t)le16(p) | (uint32_t)le16(p + 2) << 16;
+}
+
+static uint64_t le48(const uint8_t *p)
+{
+	return (uint64_t)le32(p) | (uint64_t)le16(p + 4) << 32;
+}
+
+static void put_be32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+/* ATA data structures end in a checksum byte: all 512 bytes sum to 0. */
+static bool sector_sum_ok(const uint8_t *buf)
+{
+	uint8_t sum = 0;
+
+	for (unsigned i = 0; i < SMART_SECTOR; i++)
+		sum = (uint8_t)(sum + buf[i]);
+	return sum == 0;
+}
+
+const char *smart_verdict_name(enum smart_verdict v)
+{
+	switch (v) {
+	case SMART_PASSED:
+		return "PASSED";
+	case SMART_WARNING:
+		return "WARNING";
+	case SMART_FAILED:
+		return "FAILED";
+	default:
+		return "UNKNOWN";
+	}
+}
+
+const char *selftest_kind_name(enum selftest_kind k)
+{
+	switch (k) {
+	case SELFTEST_SHORT:
+		return "short";
+	case SELFTEST_EXTENDED:
+		return "extended";
+	case SELFTEST_CONVEYANCE:
+		return "conveyance";
+	default:
+		return "other";
+	}
+}
+
+const char *smart_page_state_name(enum smart_page_state s)
+{
+	switch (s) {
+	case SMART_PAGE_OK:
+		return "ok";
+	case SMART_PAGE_ERROR:
+		return "error";
+	default:
+		return "not supported";
+	}
+}
+
+void smart_report_verdict(struct smart_report *r, enum smart_verdict v, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (v < r->verdict || (v == r->verdict && r->reason[0]))
+		return;
+	r->verdict = v;
+	va_start(ap, fmt);
+	vsnprintf(r->reason, sizeof(r->reason), fmt, ap);
+	va_end(ap);
+}
+
+void smart_report_free(struct smart_report *r)
+{
+	if (!r)
+		return;
+	free(r->attrs);
+	r->attrs = NULL;
+	r->nattrs = 0;
+}
+
+void smart_attr_pretty(const struct smart_attr *a, char *buf, size_t len)
+{
+	const char *u = a->pretty_unit;
+	unsigned long long v = (unsigned long long)a->pretty;
+
+	if (!strcmp(u, "mK"))
+		snprintf(buf, len, "%.0f C", ((double)a->pretty - 273150.0) / 1000.0);
+	else if (!strcmp(u, "ms") && a->pretty >= 3600000ULL)
+		snprintf(buf, len, "%.1f h", (double)a->pretty / 3600000.0);
+	else if (!strcmp(u, "ms") && a->pretty >= 1000ULL)
+		snprintf(buf, len, "%.1f s", (double)a->pretty / 1000.0);
+	else if (!strcmp(u, "?"))
+		snprintf(buf, len, "%llu", (unsigned long long)le48(a->raw));
+	else if (!strcmp(u, "%"))
+		snprintf(buf, len, "%llu%%", v);
+	else if (u[0])
+		snprintf(buf, len, "%llu %s", v, u);
+	else
+		snprintf(buf, len, "%llu", v);
+}
+
+/* ---- ATA pure parsers ------------------------------------------------------- */
+
+int smart_ata_parse_data(const uint8_t *buf, size_t len, struct smart_ata_data *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!buf || len < SMART_SECTOR)
+		return -EPROTO;
+	out->offline_status = buf[362];
+	out->selftest_byte = buf[363];
+	out->offline_seconds = le16(buf + 364);
+	out->offline_caps = buf[367];
+	out->smart_caps = le16(buf + 368);
+	out->errlog_supported = buf[370] & 0x01;
+	out->abort_supported = buf[367] & 0x01;
+	out->selftest_supported = buf[367] & 0x10;
+	out->conveyance_supported = buf[367] & 0x20;
+	out->short_minutes = buf[372];
+	out->extended_minutes = buf[373] == 0xff ? le16(buf + 375) : buf[373];
+	out->conveyance_minutes = buf[374];
+	out->checksum_ok = sector_sum_ok(buf);
+	return 0;
+}
+
+const char *smart_ata_selftest_status_text(uint8_t status)
+{
+	switch (status) {
+	case 0x0:
+		return "completed without error";
+	case 0x1:
+		return "aborted by the host";
+	case 0x2:
+		return "interrupted by a reset";
+	case 0x3:
+		return "fatal error: the test could not complete";
+	case 0x4:
+		return "failed: unknown test element";
+	case 0x5:
+		return "failed: electrical element";
+	case 0x6:
+		return "failed: servo/seek element";
+	case 0x7:
+		return "failed: read element";
+	case 0x8:
+		return "failed: handling damage suspected";
+	case ST_STATUS_IN_PROGRESS:
+		return "in progress";
+	default:
+		return "reserved status";
+	}
+}
+
+static void fill_entry(struct selftest_entry *e, uint8_t code, uint8_t status, uint16_t hours,
+		       uint64_t lba, bool lba_all_ones)
+{
+	uint8_t nib = status >> 4;
+
+	memset(e, 0, sizeof(*e));
+	e->code = code;
+	e->captive = code & 0x80;
+	switch (code & 0x7f) {
+	case OFFLINE_SHORT:
+		e->kind = SELFTEST_SHORT;
+		break;
+	case OFFLINE_EXTENDED:
+		e->kind = SELFTEST_EXTENDED;
+		break;
+	case OFFLINE_CONVEYANCE:
+		e->kind = SELFTEST_CONVEYANCE;
+		break;
+	default:
+		e->kind = SELFTEST_NONE;
+		break;
+	}
+	e->status = nib;
+	e->running = nib == ST_STATUS_IN_PROGRESS;
+	e->passed = nib == 0;
+	e->aborted = nib == 1 || nib == 2;
+	e->failed = nib >= 3 && nib <= 8;
+	e->remaining_pct = e->running ? (status & 0x0f) * 10u : 0;
+	e->power_on_hours = hours;
+	e->lba_valid = e->failed && !lba_all_ones;
+	e->failing_lba = e->lba_valid ? lba : 0;
+	if (e->running)
+		snprintf(e->result, sizeof(e->result), "in progress, %u%% remaining",
+			 e->remaining_pct);
+	else
+		snprintf(e->result, sizeof(e->result), "%s", smart_ata_selftest_status_text(nib));
+}
+
+/*
+ * Log 0x06: revision (0-1), 21 descriptors of 24 bytes from byte 2,
+ * descriptor index at 508. Log 0x07 (per 512-byte page): revision (0),
+ * descriptor index (2-3, over the whole log), 19 descriptors of 26 bytes
+ * from byte 4. Descriptor: test (LBA low) 0, status 1, life timestamp
+ * 2-3, checkpoint 4, failing LBA 5-8 (0x06) or 5-10 (0x07).
+ */
+int smart_ata_parse_selftest_log(const uint8_t *buf, size_t len, bool ext,
+				 struct selftest_entry *out, size_t max, size_t *count)
+{
+	size_t slots, dlen, index, pages;
+
+	*count = 0;
+	if (!buf || len < SMART_SECTOR)
+		return -EPROTO;
+	pages = len / SMART_SECTOR;
+	if (ext) {
+		slots = 19 * pages;
+		dlen = 26;
+		index = le16(buf + 2);
+	} else {
+		slots = 21;
+		dlen = 24;
+		index = buf[508];
+	}
+	if (index == 0)
+		return 0; /* no descriptor written yet */
+	if (index > slots)
+		index = slots; /* the newest is beyond what we read */
+	for (size_t k = 0; k < slots && *count < max; k++) {
+		size_t slot = (index - 1 + slots - k) % slots;
+		const uint8_t *d;
+		uint64_t lba;
+		bool ones;
+
+		if (ext)
+			d = buf + (slot / 19) * SMART_SECTOR + 4 + (slot % 19) * dlen;
+		else
+			d = buf + 2 + slot * dlen;
+		if (d[0] == 0 && d[1] == 0)
+			continue; /* unused */
+		if (ext) {
+			lba = le48(d + 5);
+			ones = lba == 0xffffffffffffULL;
+		} else {
+			lba = le32(d + 5);
+			ones = lba == 0xffffffffULL || lba == 0x0fffffffULL;
+		}
+		fill_entry(&out[*count], d[0], d[1], le16(d + 2), lba, ones);
+		(*count)++;
+	}
+	return 0;
+}
+
+/*
+ * Summary error log (0x01): version 0, index of the newest error data
+ * structure 1 (1..5, 0 none), five structures of 90 bytes from byte 2,
+ * device error count 452-453. A structure: five 12-byte command
+ * structures (the fifth the failing command: features 1, command 7),
+ * then error 61, count 62, LBA 63-65, device 66, status 67, state 87,
+ * life timestamp 88-89.
+ */
+int smart_ata_parse_error_log(const uint8_t *buf, size_t len, struct smart_ata_errlog *out)
+{
+	unsigned index;
+
+	memset(out, 0, sizeof(*out));
+	if (!buf || len < SMART_SECTOR)
+		return -EPROTO;
+	out->error_count = le16(buf + 452);
+	out->checksum_ok = sector_sum_ok(buf);
+	index = buf[1];
+	if (index == 0 || index > 5)
+		return 0;
+	for (unsigned k = 0; k < 5; k++) {
+		unsigned slot = (index - 1 + 5 - k) % 5;
+		const uint8_t *s = buf + 2 + slot * 90;
+		const uint8_t *cmd = s + 4 * 12;
+		const uint8_t *e = s + 60;
+		struct smart_ata_error *o;
+		bool used = false;
+
+		for (unsigned i = 0; i < 90; i++)
+			used = used || s[i];
+		if (!used)
+			continue;
+		o = &out->e[out->count++];
+		o->feature = cmd[1];
+		o->command = cmd[7];
+		o->error = e[1];
+		o->status = e[7];
+		o->lba = (uint32_t)e[3] | (uint32_t)e[4] << 8 | (uint32_t)e[5] << 16 |
+			 (uint32_t)(e[6] & 0x0f) << 24;
+		o->state = e[27];
+		o->power_on_hours = le16(e + 28);
+	}
+	return 0;
+}
+
+int smart_ata_status_from_regs(const struct ata_regs *r)
+{
+	uint8_t mid = (uint8_t)(r->lba >> 8), high = (uint8_t)(r->lba >> 16);
+
+	if (mid == 0x4f && high == 0xc2)
+		return 1;
+	if (mid == 0xf4 && high == 0x2c)
+		return 0;
+	return -EPROTO;
+}
+
+int smart_ata_build_blob(const uint8_t *identify, const uint8_t *data, const uint8_t *thresholds,
+			 int status, uint8_t *out, size_t out_max, size_t *out_len)
+{
+	const struct {
+		const char *tag;
+		const uint8_t *p;
+	} recs[] = {
+	    {"IDFY", identify},
+	    {"SMST", NULL},
+	    {"SMDT", data},
+	    {"SMTH", thresholds},
+	};
+	size_t need = 0, off = 0;
+
+	*out_len = 0;
+	if (!identify)
+		return -EINVAL;
+	for (size_t i = 0; i < sizeof(recs) / sizeof(recs[0]); i++) {
+		if (i == 1)
+			need += status >= 0 ? 12 : 0;
+		else if (recs[i].p)
+			need += 8 + SMART_SECTOR;
+	}
+	if (need > out_max)
+		return -ENOSPC;
+	for (size_t i = 0; i < sizeof(recs) / sizeof(recs[0]); i++) {
+		if (i == 1 && status < 0)
+			continue;
+		if (i != 1 && !recs[i].p)
+			continue;
+		memcpy(out + off, recs[i].tag, 4);
+		if (i == 1) {
+			put_be32(out + off + 4, 4);
+			put_be32(out + off + 8, status ? 1 : 0);
+			off += 12;
+		} else {
+			put_be32(out + off + 4, SMART_SECTOR);
+			memcpy(out + off + 8, recs[i].p, SMART_SECTOR);
+			off += 8 + SMART_SECTOR;
+		}
+	}
+	*out_len = off;
+	return 0;
+}
+
+/* ---- libatasmart ------------------------------------------------------------ */
+
+struct attr_ctx {
+	struct smart_report *r;
+	size_t cap;
+	bool nomem;
+};
+
+static void attr_cb(SkDisk *sk, const SkSmartAttributeParsedData *a, void *arg)
+{
+	struct attr_ctx *c = arg;
+	struct smart_report *r = c->r;
+	struct smart_attr *o;
+	const char *unit;
+
+	(void)sk;
+	if (c->nomem)
+		return;
+	if (r->nattrs == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 32;
+		struct smart_attr *n = realloc(r->attrs, cap * sizeof(*n));
+
+		if (!n) {
+			c->nomem = true;
+			return;
+		}
+		r->attrs = n;
+		c->cap = cap;
+	}
+	o = &r->attrs[r->nattrs++];
+	memset(o, 0, sizeof(*o));
+	o->id = a->id;
+	snprintf(o->name, sizeof(o->name), "%s", a->name ? a->name : "");
+	o->flags = a->flags;
+	o->prefailure = a->prefailure;
+	o->online = a->online;
+	o->current = a->current_value;
+	o->worst = a->worst_value;
+	o->threshold = a->threshold;
+	o->current_valid = a->current_value_valid;
+	o->worst_valid = a->worst_value_valid;
+	o->threshold_valid = a->threshold_valid;
+	memcpy(o->raw, a->raw, sizeof(o->raw));
+	o->pretty = a->pretty_value;
+	unit = sk_smart_attribute_unit_to_string(a->pretty_unit);
+	snprintf(o->pretty_unit, sizeof(o->pretty_unit), "%s", unit ? unit : "?");
+	o->good_now = a->good_now;
+	o->good_now_valid = a->good_now_valid;
+	o->good_past = a->good_in_the_past;
+	o->good_past_valid = a->good_in_the_past_valid;
+	o->warn = a->warn;
+}
+
+/* Reallocated, pending, offline uncorrectable, CRC errors by the names
+ * libatasmart gives the attributes (its quirk table renames some). */
+static void key_figures(struct smart_report *r)
+{
+	static const struct {
+		const char *name;
+		size_t off;
+	} keys[] = {
+	    {"reallocated-sector-count", offsetof(struct smart_report, reallocated)},
+	    {"current-pending-sector", offsetof(struct smart_report, pending)},
+	    {"offline-uncorrectable", offsetof(struct smart_report, offline_uncorrectable)},
+	    {"udma-crc-error-count", offsetof(struct smart_report, crc_errors)},
+	};
+
+	for (size_t i = 0; i < r->nattrs; i++) {
+		const struct smart_attr *a = &r->attrs[i];
+
+		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+			struct smart_num *n = (struct smart_num *)((char *)r + keys[k].off);
+
+			if (strcmp(a->name, keys[k].name) || !strcmp(a->pretty_unit, "?"))
+				continue;
+			if (!n->known || (int64_t)a->pretty > n->value) {
+				n->known = true;
+				n->value = (int64_t)a->pretty;
+			}
+		}
+	}
+}
+
+static const struct smart_attr *find_bad_attr(const struct smart_report *r, bool now)
+{
+	for (size_t i = 0; i < r->nattrs; i++) {
+		const struct smart_attr *a = &r->attrs[i];
+
+		if (!a->prefailure)
+			continue;
+		if (now && a->good_now_valid && !a->good_now)
+			return a;
+		if (!now && a->good_past_valid && !a->good_past)
+			return a;
+	}
+	return NULL;
+}
+
+static void ata_verdict(struct smart_report *r, uint64_t bad)
+{
+	const struct smart_attr *a;
+
+	switch (r->overall) {
+	case SK_SMART_OVERALL_BAD_STATUS:
+		smart_report_verdict(r, SMART_FAILED,
+				     "SMART health self-assessment: FAILING (the drive predicts "
+				     "its own failure)");
+		return;
+	case SK_SMART_OVERALL_BAD_SECTOR_MANY:
+		/* libatasmart versions differ in when they say "many" (Debian's
+		 * drops the log2 heuristic); name the attribute when one is
+		 * below its threshold */
+		a = find_bad_attr(r, true);
+		if (a)
+			smart_report_verdict(r, SMART_FAILED,
+					     "%" PRIu64
+					     " bad sectors; pre-failure attribute %s (%u) "
+					     "at or below its threshold: value %u, threshold %u",
+					     bad, a->name, a->id, a->current, a->threshold);
+		else
+			smart_report_verdict(
+			    r, SMART_FAILED,
+			    "%" PRIu64 " bad sectors (reallocated + pending): too many", bad);
+		return;
+	case SK_SMART_OVERALL_GOOD:
+		smart_report_verdict(r, SMART_PASSED, "%s", "");
+		break;
+	default:
+		break;
+	}
+	/* the rest, also when libatasmart gave no overall (no status) */
+	a = find_bad_attr(r, true);
+	if (a) {
+		smart_report_verdict(r, SMART_FAILED,
+				     "pre-failure attribute %s (%u) at or below its threshold: "
+				     "value %u, threshold %u",
+				     a->name, a->id, a->current, a->threshold);
+		return;
+	}
+	if (bad > 0)
+		smart_report_verdict(r, SMART_WARNING,
+				     "%" PRIu64 " bad sectors (reallocated %" PRId64
+				     ", pending %" PRId64 ")",
+				     bad, r->reallocated.known ? r->reallocated.value : 0,
+				     r->pending.known ? r->pending.value : 0);
+	a = find_bad_attr(r, false);
+	if (a)
+		smart_report_verdict(r, SMART_WARNING,
+				     "pre-failure attribute %s (%u) was at or below its threshold "
+				     "in the past: worst %u, threshold %u",
+				     a->name, a->id, a->worst, a->threshold);
+	if (r->offline_uncorrectable.known && r->offline_uncorrectable.value > 0)
+		smart_report_verdict(r, SMART_WARNING, "%" PRId64 " offline-uncorrectable sectors",
+				     r->offline_uncorrectable.value);
+	if (r->overall == OVERALL_NONE)
+		smart_report_verdict(r, SMART_UNKNOWN,
+				     "the drive did not return its SMART health status");
+}
+
+void smart_report_selftests_verdict(struct smart_report *r)
+{
+	bool newest = true;
+
+	for (size_t i = 0; i < r->nselftests; i++) {
+		const struct selftest_entry *e = &r->selftests[i];
+		char at[48] = "";
+
+		if (e->running)
+			continue;
+		if (e->failed) {
+			if (e->lba_valid)
+				snprintf(at, sizeof(at), " at LBA %" PRIu64, e->failing_lba);
+			if (newest)
+				smart_report_verdict(r, SMART_FAILED,
+						     "the last self-test (%s) failed: %s%s",
+						     selftest_kind_name(e->kind), e->result, at);
+			else
+				smart_report_verdict(r, SMART_WARNING,
+						     "an earlier self-test (%s, at %" PRIu32
+						     " power-on hours) failed: %s%s",
+						     selftest_kind_name(e->kind), e->power_on_hours,
+						     e->result, at);
+			return;
+		}
+		newest = false;
+	}
+}
+
+int smart_ata_evaluate(const uint8_t *blob, size_t blob_len, struct smart_report *out,
+		       struct ss_error *err)
+{
+	struct attr_ctx ctx = {.r = out};
+	const SkSmartParsedData *spd;
+	SkSmartOverall ov;
+	uint64_t v, bad = 0;
+	SkDisk *sk = NULL;
+
+	out->ata = true;
+	out->overall = OVERALL_NONE;
+	if (sk_disk_open(NULL, &sk) < 0)
+		return ss_error_set(err, -ENOMEM, "libatasmart: out of memory");
+	if (sk_disk_set_blob(sk, blob, blob_len) < 0) {
+		sk_disk_free(sk);
+		return ss_error_set(err, -EINVAL, "libatasmart refused the SMART data blob");
+	}
+	if (sk_disk_smart_parse(sk, &spd) < 0) {
+		sk_disk_free(sk);
+		return ss_error_set(err, -EINVAL, "libatasmart: no SMART data to parse");
+	}
+	if (sk_disk_smart_parse_attributes(sk, attr_cb, &ctx) < 0 || ctx.nomem) {
+		sk_disk_free(sk);
+		return ss_error_set(err, -ENOMEM, "out of memory reading SMART attributes");
+	}
+	if (sk_disk_smart_get_overall(sk, &ov) == 0)
+		out->overall = (int)ov;
+	if (sk_disk_smart_get_temperature(sk, &v) == 0) {
+		out->temperature_c.known = true;
+		out->temperature_c.value = ((int64_t)v - 273150 + 500) / 1000;
+	}
+	if (sk_disk_smart_get_power_on(sk, &v) == 0) {
+		out->power_on_hours.known = true;
+		out->power_on_hours.value = (int64_t)(v / 3600000ULL);
+	}
+	if (sk_disk_smart_get_bad(sk, &v) == 0)
+		bad = v;
+	sk_disk_free(sk);
+
+	key_figures(out);
+	ata_verdict(out, bad);
+	smart_report_selftests_verdict(out);
+	return 0;
+}
+
+/* ---- ATA through the transport ------------------------------------------------ */
+
+/* A one-sector SMART command (READ DATA, THRESHOLDS, READ LOG) into buf. */
+static int ata_smart_cmd(struct drive *d, uint8_t feature, uint8_t lba_low, uint8_t *buf,
+			 struct ss_error *err)
+{
+	struct ata_tf tf;
+
+	memset(buf, 0, SMART_SECTOR);
+	ata_tf_smart(&tf, feature, lba_low, 1);
+	return drive_ata(d, &tf, false, buf, NULL, err);
+}
+
+static int ata_check_smart(struct drive *d, const struct drive_info *info, struct ss_error *err)
+{
+	if (!info->smart_supported)
+		return ss_error_set(err, -EOPNOTSUPP, "%s: SMART is not supported by this drive",
+				    drive_name(d));
+	if (!info->smart_enabled)
+		return ss_error_set(
+		    err, -EOPNOTSUPP,
+		    "%s: SMART is disabled on this drive; enable it (smartctl -s on) "
+		    "and retry",
+		    drive_name(d));
+	return 0;
+}
+
+/* Self-test log: SMART log 0x06, else GPL log 0x07 (first page). */
+static int ata_read_selftest_log(struct drive *d, const struct ata_identify *id,
+				 struct selftest_entry *out, size_t max, size_t *count,
+				 struct ss_error *err)
+{
+	uint8_t buf[SMART_SECTOR];
+	struct ss_error e2 = {0};
+	struct ata_tf tf;
+	int rc;
+
+	*count = 0;
+	rc = ata_smart_cmd(d, SMART_READ_LOG, LOG_SELFTEST, buf, &e2);
+	if (rc == 0)
+		return smart_ata_parse_selftest_log(buf, sizeof(buf), false, out, max, count);
+	if (id && id->gpl) {
+		memset(buf, 0, sizeof(buf));
+		ata_tf_read_log_ext(&tf, LOG_EXT_SELFTEST, 0, 1);
+		if (drive_ata(d, &tf, false, buf, NULL, NULL) == 0)
+			return smart_ata_parse_selftest_log(buf, sizeof(buf), true, out, max,
+							    count);
+	}
+	return ss_error_set(err, rc, "%s: cannot read the self-test log: %s", drive_name(d),
+			    e2.msg);
+}
+
+static int smart_read_ata(struct drive *d, const struct drive_info *info, struct smart_report *out,
+			  struct ss_error *err)
+{
+	uint8_t ident[SMART_SECTOR], data[SMART_SECTOR], thr[SMART_SECTOR];
+	uint8_t blob[SMART_BLOB_MAX], log[SMART_SECTOR];
+	const struct ata_identify *id = drive_ata_identify(d);
+	const char *name = drive_name(d);
+	bool have_thr;
+	struct ata_regs regs;
+	struct ata_tf tf;
+	size_t blen;
+	int rc, status = -1;
+
+	rc = ata_check_smart(d, info, err);
+	if (rc)
+		return rc;
+	ata_tf_identify(&tf);
+	rc = drive_ata(d, &tf, false, ident, NULL, err);
+	if (rc)
+		return rc;
+	rc = ata_smart_cmd(d, SMART_READ_DATA, 0, data, err);
+	if (rc == -EOPNOTSUPP)
+		return ss_error_set(err, rc,
+				    "%s: the drive rejected SMART READ DATA: SMART is not "
+				    "supported by this drive",
+				    name);
+	if (rc)
+		return rc;
+	smart_ata_parse_data(data, sizeof(data), &out->data);
+	have_thr = ata_smart_cmd(d, SMART_READ_THRESHOLDS, 0, thr, NULL) == 0;
+	ata_tf_smart(&tf, SMART_RETURN_STATUS, 0, 0);
+	if (drive_ata(d, &tf, true, NULL, &regs, NULL) == 0) {
+		rc = smart_ata_status_from_regs(&regs);
+		status = rc >= 0 ? rc : -1;
+	}
+	out->ata_status = status;
+
+	if (out->data.selftest_supported || (id && id->smart_selftest))
+		out->selftest_log_read =
+		    ata_read_selftest_log(d, id, out->selftests, SELFTEST_LOG_MAX, &out->nselftests,
+					  NULL) == 0;
+	if (out->data.errlog_supported &&
+	    ata_smart_cmd(d, SMART_READ_LOG, LOG_SUMMARY_ERROR, log, NULL) == 0)
+		out->errlog_read = smart_ata_parse_error_log(log, sizeof(log), &out->errlog) == 0;
+
+	rc = smart_ata_build_blob(ident, data, have_thr ? thr : NULL, status, blob, sizeof(blob),
+				  &blen);
+	if (rc)
+		return ss_error_set(err, rc, "%s: cannot build the SMART blob", name);
+	rc = smart_ata_evaluate(blob, blen, out, err);
+	if (rc)
+		ss_error_prefix(err, "%s: ", name);
+	return rc;
+}
+
+int smart_read(struct drive *d, const struct drive_info *info, struct smart_report *out,
+	       struct ss_error *err)
+{
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	out->ata_status = -1;
+	out->overall = OVERALL_NONE;
+	if (info->ata)
+		rc = smart_read_ata(d, info, out, err);
+	else
+		rc = smart_scsi_read(d, info, out, err);
+	if (rc)
+		smart_report_free(out);
+	return rc;
+}
+
+/* ---- self-tests: ATA half ------------------------------------------------------ */
+
+static int ata_selftest_start(struct drive *d, const struct drive_info *info,
+			      enum selftest_kind kind, struct ss_error *err)
+{
+	const char *name = drive_name(d);
+	struct smart_ata_data sd;
+	uint8_t data[SMART_SECTOR];
+	struct ata_tf tf;
+	uint8_t sub;
+	int rc;
+
+	rc = ata_check_smart(d, info, err);
+	if (rc)
+		return rc;
+	rc = ata_smart_cmd(d, SMART_READ_DATA, 0, data, err);
+	if (rc)
+		return rc;
+	smart_ata_parse_data(data, sizeof(data), &sd);
+	if (!sd.selftest_supported)
+		return ss_error_set(err, -EOPNOTSUPP, "%s: the drive has no SMART self-tests",
+				    name);
+	if (kind == SELFTEST_CONVEYANCE && !sd.conveyance_supported)
+		return ss_error_set(err, -EOPNOTSUPP, "%s: the drive has no conveyance self-test",
+				    name);
+	if ((sd.selftest_byte >> 4) == ST_STATUS_IN_PROGRESS)
+		return ss_error_set(err, -EBUSY,
+				    "%s: a self-test is already running (%u%% remaining); abort "
+				    "it first",
+				    name, (sd.selftest_byte & 0x0f) * 10u);
+	switch (kind) {
+	case SELFTEST_SHORT:
+		sub = OFFLINE_SHORT;
+		break;
+	case SELFTEST_EXTENDED:
+		sub = OFFLINE_EXTENDED;
+		break;
+	case SELFTEST_CONVEYANCE:
+		sub = OFFLINE_CONVEYANCE;
+		break;
+	default:
+		return ss_error_set(err, -EINVAL, "%s: unknown self-test kind", name);
+	}
+	ata_tf_smart(&tf, SMART_EXEC_OFFLINE, sub, 0);
+	rc = drive_ata(d, &tf, false, NULL, NULL, err);
+	if (rc == -EOPNOTSUPP)
+		return ss_error_set(err, rc, "%s: the drive rejected the %s self-test", name,
+				    selftest_kind_name(kind));
+	return rc;
+}
+
+static int ata_selftest_poll(struct drive *d, const struct drive_info *info,
+			     struct selftest_status *st, struct ss_error *err)
+{
+	uint8_t data[SMART_SECTOR];
+	struct smart_ata_data sd;
+	struct selftest_entry log[SELFTEST_LOG_MAX];
+	size_t n = 0;
+	unsigned minutes = 0;
+	int rc;
+
+	rc = ata_check_smart(d, info, err);
+	if (rc)
+		return rc;
+	rc = ata_smart_cmd(d, SMART_READ_DATA, 0, data, err);
+	if (rc)
+		return rc;
+	smart_ata_parse_data(data, sizeof(data), &sd);
+	switch (st->kind) {
+	case SELFTEST_SHORT:
+		minutes = sd.short_minutes;
+		break;
+	case SELFTEST_EXTENDED:
+		minutes = sd.extended_minutes;
+		break;
+	case SELFTEST_CONVEYANCE:
+		minutes = sd.conveyance_minutes;
+		break;
+	default:
+		break;
+	}
+	st->expected_s = minutes * 60u;
+	st->running = (sd.selftest_byte >> 4) == ST_STATUS_IN_PROGRESS;
+	if (st->running) {
+		unsigned rem = (sd.selftest_byte & 0x0f) * 10u;
+
+		if (rem > 100)
+			rem = 100;
+		st->fraction = (100 - rem) / 100.0;
+		st->fraction_valid = true;
+		st->eta_s = st->expected_s ? st->expected_s * (rem / 100.0) : -1;
+		snprintf(st->text, sizeof(st->text), "%s%sself-test: %u%% done",
+			 st->kind ? selftest_kind_name(st->kind) : "", st->kind ? " " : "",
+			 100 - rem);
+		return 0;
+	}
+	st->fraction = 1.0;
+	st->fraction_valid = true;
+	st->eta_s = 0;
+	/* the result: the log's newest entry has the LBA; the status byte
+	 * says it too when the log cannot be read */
+	if (ata_read_selftest_log(d, drive_ata_identify(d), log, SELFTEST_LOG_MAX, &n, NULL) == 0 &&
+	    n > 0) {
+		st->last = log[0];
+	} else {
+		fill_entry(&st->last, 0, sd.selftest_byte, 0, 0, true);
+		st->last.kind = st->kind;
+	}
+	st->has_last = true;
+	snprintf(st->text, sizeof(st->text), "last self-test: %s", st->last.result);
+	return 0;
+}
+
+int selftest_start(struct drive *d, const struct drive_info *info, enum selftest_kind kind,
+		   struct ss_error *err)
+{
+	if (kind != SELFTEST_SHORT && kind != SELFTEST_EXTENDED && kind != SELFTEST_CONVEYANCE)
+		return ss_error_set(err, -EINVAL, "%s: unknown self-test kind", drive_name(d));
+	if (info->ata)
+		return ata_selftest_start(d, info, kind, err);
+	return smart_scsi_selftest_start(d, kind, err);
+}
+
+int selftest_abort(struct drive *d, const struct drive_info *info, struct ss_error *err)
+{
+	struct ata_tf tf;
+	int rc;
+
+	if (!info->ata)
+		return smart_scsi_selftest_abort(d, err);
+	rc = ata_check_smart(d, info, err);
+	if (rc)
+		return rc;
+	ata_tf_smart(&tf, SMART_EXEC_OFFLINE, OFFLINE_ABORT, 0);
+	rc = drive_ata(d, &tf, false, NULL, NULL, err);
+	if (rc == -EOPNOTSUPP)
+		return ss_error_set(err, rc, "%s: the drive refused to abort the self-test",
+				    drive_name(d));
+	return rc;
+}
+
+int selftest_poll(struct drive *d, const struct drive_info *info, struct selftest_status *st,
+		  struct ss_error *err)
+{
+	enum selftest_kind kind = st->kind;
+
+	memset(st, 0, sizeof(*st));
+	st->kind = kind;
+	st->eta_s = -1;
+	if (info->ata)
+		return ata_selftest_poll(d, info, st, err);
+	return smart_scsi_selftest_poll(d, st, err);
+}
+
+int selftest_log(struct drive *d, const struct drive_info *info, struct selftest_entry *out,
+		 size_t max, size_t *count, struct ss_error *err)
+{
+	int rc;
+
+	*count = 0;
+	if (!info->ata)
+		return smart_scsi_selftest_log(d, out, max, count, err);
+	rc = ata_check_smart(d, info, err);
+	if (rc)
+		return rc;
+	return ata_read_selftest_log(d, drive_ata_identify(d), out, max, count, err);
+}
+
+static void nap_ms(unsigned ms)
+{
+	struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+
+	nanosleep(&ts, NULL);
+}
+
+int selftest_wait(struct drive *d, const struct drive_info *info, enum selftest_kind kind,
+		  const struct progress_sink *sink, struct ss_error *err)
+{
+	struct selftest_status st;
+	unsigned delay = 50;
+	char phase[128];
+	int rc;
+
+	for (;;) {
+		if (progress_cancelled(sink))
+			return ss_error_set(
+			    err, -ECANCELED,
+			    "%s: stopped watching; the self-test goes on inside the "
+			    "drive (selftest --abort stops it)",
+			    drive_name(d));
+		memset(&st, 0, sizeof(st));
+		st.kind = kind;
+		rc = selftest_poll(d, info, &st, err);
+		if (rc)
+			return rc;
+		if (!st.running)
+			break;
+		snprintf(phase, sizeof(phase), "%s", st.text);
+		progress_report(sink, st.fraction_valid ? st.fraction : 0, phase, st.eta_s);
+		nap_ms(delay);
+		if (delay < 2000)
+			delay *= 2;
+	}
+	progress_report(sink, 1.0, st.text, 0);
+	if (!st.has_last || st.last.passed)
+		return 0;
+	if (st.last.aborted)
+		return ss_error_set(err, -ECANCELED, "%s: the self-test was %s", drive_name(d),
+				    st.last.result);
+	if (st.last.failed) {
+		if (st.last.lba_valid)
+			return ss_error_set(err, -EIO,
+					    "%s: the %s self-test failed: %s, first failing LBA "
+					    "%" PRIu64,
+					    drive_name(d), selftest_kind_name(st.last.kind),
+					    st.last.result, st.last.failing_lba);
+		return ss_error_set(err, -EIO, "%s: the %s self-test failed: %s", drive_name(d),
+				    selftest_kind_name(st.last.kind), st.last.result);
+	}
+	return 0;
+}
