@@ -1,0 +1,1424 @@
+/* plan - plan a short-stroked array with libraidplan: ranked layouts for
+ * goals, one layout evaluated, --explain, the plan file (--output-plan)
+ * and its check (--check). */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "cli.h"
+#include "output.h"
+#include "raidplan.h"
+#include "shortstroke/planfile.h"
+#include "shortstroke/units.h"
+#include "table.h"
+#include "xalloc.h"
+
+#define HOURS_PER_YEAR 8766.0
+#define DEFAULT_DISK_SIZE 1000000000000ull /* --disks N alone: 1 TB */
+#define DEFAULT_QD 16
+#define MAX_NOTES PLAN_MAX_NOTES
+
+static const struct col_def plan_cols[] = {
+    {"RANK", COL_U64, true, 0, "rank (1 = best: fewest disks, then most IOPS, ...)"},
+    {"LEVEL", COL_STR, false, 0, "RAID level: 0, 1, 10, 0+1, 5, 6, 50, 60"},
+    {"DISKS", COL_U64, true, 0, "member disks"},
+    {"GROUPS", COL_U64, true, 0,
+     "RAID 50/60 groups, RAID 10 mirror sets, 0+1 stripe sets; 1 otherwise"},
+    {"COPIES", COL_U64, true, 0, "copies of each block (mirrors), 1 otherwise"},
+    {"CHUNK", COL_U64, true, 0, "chunk size in KiB"},
+    {"STROKE", COL_DOUBLE, true, 1, "percent of each disk's capacity used (outer band)"},
+    {"RADIAL", COL_DOUBLE, true, 1, "percent of the arm's travel the band spans"},
+    {"LIMIT", COL_SIZE, true, 0, "capacity each member is limited to (1 MiB aligned)"},
+    {"CAPACITY", COL_SIZE, true, 0, "usable capacity of the array"},
+    {"SEQ-READ", COL_DOUBLE, true, 0, "sequential read, MB/s at the band start"},
+    {"SEQ-WRITE", COL_DOUBLE, true, 0, "sequential write, MB/s at the band start"},
+    {"SEQ-READ-END", COL_DOUBLE, true, 0, "sequential read, MB/s at the band end"},
+    {"SEQ-WRITE-END", COL_DOUBLE, true, 0, "sequential write, MB/s at the band end"},
+    {"IOPS", COL_DOUBLE, true, 0, "the workload's IOPS at its queue depth (--qd)"},
+    {"IOPS-QD1", COL_DOUBLE, true, 0, "the workload's IOPS at queue depth 1"},
+    {"READ-IOPS", COL_DOUBLE, true, 0, "random read IOPS at the queue depth"},
+    {"WRITE-IOPS", COL_DOUBLE, true, 0, "random write IOPS at the queue depth"},
+    {"ACCESS", COL_DOUBLE, true, 2, "average random access time at QD 1, ms"},
+    {"SEEK", COL_DOUBLE, true, 2, "average seek inside the band, ms"},
+    {"TOLERATES", COL_U64, true, 0, "disks that may fail (any of them) without loss"},
+    {"REBUILD", COL_DOUBLE, true, 1, "rebuild time of one disk, hours"},
+    {"MTTDL", COL_DOUBLE, true, 0, "mean time to data loss, years"},
+    {"URE", COL_DOUBLE, true, 2, "percent chance of an unrecoverable read error during a rebuild"},
+    {"WARNINGS", COL_STR, false, 0, "warnings (--explain says more)"},
+    {"SHORTFALL", COL_STR, false, 0, "how far a layout is from each goal it misses"},
+};
+#define N_COLS (sizeof(plan_cols) / sizeof(plan_cols[0]))
+#define PLAN_DEFAULT                                                                               \
+	"RANK,LEVEL,DISKS,GROUPS,CHUNK,STROKE,CAPACITY,SEQ-READ,SEQ-WRITE,IOPS,IOPS-QD1,"          \
+	"ACCESS,TOLERATES,REBUILD,MTTDL,URE,WARNINGS"
+
+static const char *const warn_names[RP_WARN_COUNT] = {
+    [RP_WARN_DEFAULTS] = "defaults",
+    [RP_WARN_SEEK_FIT] = "seek-fit",
+    [RP_WARN_CAP_CONTROLLER] = "cap-controller",
+    [RP_WARN_CAP_BUS] = "cap-bus",
+    [RP_WARN_CAP_LINK] = "cap-link",
+    [RP_WARN_CAP_INTERFACE] = "cap-interface",
+    [RP_WARN_MIXED_SIZES] = "mixed-sizes",
+    [RP_WARN_RAID5_WIDE] = "raid5-wide",
+    [RP_WARN_CHUNK_SMALL] = "chunk-small",
+    [RP_WARN_CAPACITY_TINY] = "capacity-tiny",
+    [RP_WARN_URE_LIKELY] = "ure-likely",
+};
+
+enum {
+	OPT_DISKS = 0x2001,
+	OPT_MODEL_OF,
+	OPT_RPM,
+	OPT_DISK_SIZE,
+	OPT_LEVEL,
+	OPT_CAPACITY,
+	OPT_IOPS,
+	OPT_ACCESS,
+	OPT_TOLERATE,
+	OPT_MAX_DISKS,
+	OPT_WORKLOAD,
+	OPT_QD,
+	OPT_CHUNK,
+	OPT_STROKE,
+	OPT_GROUPS,
+	OPT_COPIES,
+	OPT_CONTROLLER,
+	OPT_BUS,
+	OPT_TOP,
+	OPT_EXPLAIN,
+	OPT_CHECK,
+};
+
+struct popts {
+	unsigned n_disks; /* --disks, 0: not given */
+	const char *model_of;
+	double rpm;
+	uint64_t disk_size;
+	unsigned level_mask;
+	int level; /* the only level of the mask, -1 for none or several */
+	double capacity, iops, access_ms;
+	unsigned tolerate, max_disks;
+	int profile;
+	unsigned qd;
+	uint64_t chunk;
+	double stroke; /* 0: search */
+	unsigned groups, copies;
+	double controller_mbps, bus_mbps;
+	unsigned top;
+	struct out_opts out;
+	bool explain;
+	const char *output_plan;
+	const char *check;
+};
+
+/* What the command works out, shared by the printing helpers. */
+struct pstate {
+	struct popts *o;
+	struct plan_disk *pool; /* the disks available, as rp_disk in .rp */
+	struct rp_disk *rd;
+	size_t n;
+	struct rp_workload wl;
+	struct rp_path path;
+	struct rp_goals goals;
+	char notes[MAX_NOTES][256];
+	size_t n_notes;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(
+	    f,
+	    "Usage: shortstroke plan [options] DEVICE...\n"
+	    "       shortstroke plan [options] --disks N [--model-of DEVICE | --rpm R --disk-size "
+	    "S]\n"
+	    "       shortstroke plan --check PLAN.json [--explain] [-J]\n"
+	    "\n"
+	    "Plan a short-stroked RAID array: which level, how many disks, how deep a\n"
+	    "stroke (the share of each disk's capacity, from the fast outer edge) and\n"
+	    "which chunk size give the capacity, speed and safety you ask for. The\n"
+	    "figures come from libraidplan's model (docs/planning-model.md). Disks named\n"
+	    "are only identified (read-only commands); nothing is changed.\n"
+	    "\n"
+	    "Disks:\n"
+	    "  DEVICE...             the disks to plan with (/dev/sdX, sim:ID with --demo)\n"
+	    "      --disks N         N disks in all: the DEVICEs named, then copies of\n"
+	    "                        --model-of DEVICE (default: the first DEVICE); with\n"
+	    "                        no DEVICE, datasheet-style disks of --rpm and --disk-size\n"
+	    "      --model-of DEV    the disk the extra (still to be bought) disks copy\n"
+	    "      --rpm R           rpm of --disks without devices (default 7200)\n"
+	    "      --disk-size SIZE  size of --disks without devices (default 1TB)\n"
+	    "\n"
+	    "Goals (a search over levels, disk counts, strokes and chunks):\n"
+	    "      --capacity SIZE   usable capacity at least SIZE (2T, 500GB)\n"
+	    "      --iops N          the workload's IOPS at least N (at --qd)\n"
+	    "      --access-ms MS    average random access time at most MS\n"
+	    "      --tolerate K      survive any K failed disks\n"
+	    "      --max-disks N     use at most N disks\n"
+	    "      --level L[,L...]  only these RAID levels: 0 1 10 0+1 5 6 50 60\n"
+	    "      --chunk SIZE      only this chunk size (4K .. 1M, a power of two)\n"
+	    "      --top N           show the N best layouts (default 10)\n"
+	    "\n"
+	    "One layout (no search): --level L --stroke S [--chunk SIZE] [--groups G]\n"
+	    "  [--copies D]: evaluates RAID L over all the disks (or --max-disks) at\n"
+	    "  stroke S; goals given are checked against it.\n"
+	    "      --stroke S        25%% or 0.25: share of each disk's capacity used\n"
+	    "      --groups G        RAID 50/60 groups (default 2)\n"
+	    "      --copies D        RAID 10/0+1 copies (default 2)\n"
+	    "\n"
+	    "Workload and path:\n"
+	    "      --workload NAME   database (default), fileserver, webserver,\n"
+	    "                        workstation, seq-read, seq-write, random-access\n"
+	    "      --qd N            queue depth on the array (default %d)\n"
+	    "      --controller-mbps N  controller bandwidth cap, MB/s\n"
+	    "      --bus-mbps N      bus (PCIe) bandwidth cap, MB/s\n"
+	    "\n"
+	    "Output:\n" OUT_HELP
+	    "      --explain         every figure of the best layout with its formula,\n"
+	    "                        source and inputs, and the warnings\n"
+	    "  -O, --output-plan FILE  write the best layout as a plan file for 'apply'\n"
+	    "      --check FILE      validate a plan file and re-evaluate it\n"
+	    "  -h, --help            this help\n"
+	    "\n"
+	    "Default columns: " PLAN_DEFAULT "\n"
+	    "\n"
+	    "Exit status: 0 a layout meets the goals; 1 none does (the closest are\n"
+	    "listed and the goal that cannot be met is named); 2 bad input.\n"
+	    "\n"
+	    "Examples:\n"
+	    "  shortstroke --demo plan sim:sas15k --disks 4 --level 10 --capacity 200G\n"
+	    "  shortstroke plan --disks 8 --rpm 15000 --disk-size 600GB --iops 3000 --tolerate 2\n"
+	    "  shortstroke plan /dev/sd[b-e] --capacity 1T --workload fileserver -O plan.json\n"
+	    "  shortstroke --demo plan sim:sas15k --level 0 --stroke 100%% --explain\n"
+	    "  shortstroke plan --check plan.json\n",
+	    DEFAULT_QD);
+}
+
+static void note(struct pstate *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void note(struct pstate *s, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	for (size_t i = 0; i < s->n_notes; i++)
+		if (!strcmp(s->notes[i], buf))
+			return;
+	if (s->n_notes < MAX_NOTES)
+		memcpy(s->notes[s->n_notes++], buf, sizeof(buf));
+}
+
+/* ---- option parsing ---------------------------------------------------- */
+
+static int parse_uint(const char *opt, const char *arg, unsigned min, unsigned max, unsigned *out)
+{
+	uint64_t v;
+
+	if (u64_parse(arg, &v) || v < min || v > max)
+		return cli_usage_error("plan", "%s: expected a whole number %u .. %u, got '%s'",
+				       opt, min, max, arg);
+	*out = (unsigned)v;
+	return 0;
+}
+
+static int parse_pos(const char *opt, const char *arg, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || end == arg || *end || !isfinite(v) || v <= 0)
+		return cli_usage_error("plan", "%s: expected a number greater than 0, got '%s'",
+				       opt, arg);
+	*out = v;
+	return 0;
+}
+
+static int parse_bytes(const char *opt, const char *arg, uint64_t *out)
+{
+	struct ss_error err = {0};
+	struct size_spec sp;
+
+	if (size_parse(arg, &sp, &err))
+		return cli_usage_error("plan", "%s: %s", opt, err.msg);
+	if (sp.kind != SIZE_BYTES)
+		return cli_usage_error("plan", "%s: give a size with a unit (500G, 2TB), got '%s'",
+				       opt, arg);
+	*out = sp.bytes;
+	return 0;
+}
+
+static int parse_stroke(const char *arg, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (!errno && end != arg && isfinite(v) && v > 0) {
+		if (!strcmp(end, "%") && v <= 100) {
+			*out = v / 100;
+			return 0;
+		}
+		if (!*end && v <= 1) {
+			*out = v;
+			return 0;
+		}
+	}
+	return cli_usage_error("plan",
+			       "--stroke: expected a percent (25%%) or a fraction (0.25) above 0 "
+			       "and at most 100%%, got '%s'",
+			       arg);
+}
+
+static int parse_levels(const char *arg, struct popts *o)
+{
+	char buf[128], *save = NULL;
+	unsigned count = 0;
+
+	snprintf(buf, sizeof(buf), "%s", arg);
+	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		struct rp_error rerr = {0};
+		int l;
+
+		if (rp_level_parse(tok, &l, &rerr))
+			return cli_usage_error("plan", "--level: %s", rerr.msg);
+		if (!(o->level_mask & RP_LEVEL_BIT(l)))
+			count++;
+		o->level_mask |= RP_LEVEL_BIT(l);
+		o->level = l;
+	}
+	if (!count)
+		return cli_usage_error("plan", "--level: no level in '%s'", arg);
+	if (count > 1)
+		o->level = -1;
+	return 0;
+}
+
+static int take_opt(struct popts *o, int c, const char *arg)
+{
+	struct rp_error rerr = {0};
+
+	switch (c) {
+	case OPT_DISKS:
+		return parse_uint("--disks", arg, 1, PLAN_MAX_DISKS, &o->n_disks);
+	case OPT_MODEL_OF:
+		o->model_of = arg;
+		return 0;
+	case OPT_RPM:
+		if (parse_pos("--rpm", arg, &o->rpm))
+			return EXIT_USAGE;
+		if (o->rpm < 3600 || o->rpm > 20000)
+			return cli_usage_error("plan",
+					       "--rpm: %s is not a spinning disk's speed "
+					       "(3600 .. 20000)",
+					       arg);
+		return 0;
+	case OPT_DISK_SIZE:
+		return parse_bytes("--disk-size", arg, &o->disk_size);
+	case OPT_LEVEL:
+		return parse_levels(arg, o);
+	case OPT_CAPACITY: {
+		uint64_t b;
+
+		if (parse_bytes("--capacity", arg, &b))
+			return EXIT_USAGE;
+		o->capacity = (double)b;
+		return 0;
+	}
+	case OPT_IOPS:
+		return parse_pos("--iops", arg, &o->iops);
+	case OPT_ACCESS:
+		return parse_pos("--access-ms", arg, &o->access_ms);
+	case OPT_TOLERATE:
+		return parse_uint("--tolerate", arg, 0, PLAN_MAX_DISKS, &o->tolerate);
+	case OPT_MAX_DISKS:
+		return parse_uint("--max-disks", arg, 1, PLAN_MAX_DISKS, &o->max_disks);
+	case OPT_WORKLOAD:
+		if (rp_profile_parse(arg, &o->profile, &rerr))
+			return cli_usage_error("plan",
+					       "--workload: unknown workload '%s': use database, "
+					       "fileserver, webserver, workstation, seq-read, "
+					       "seq-write or random-access",
+					       arg);
+		return 0;
+	case OPT_QD:
+		return parse_uint("--qd", arg, 1, 65536, &o->qd);
+	case OPT_CHUNK:
+		if (parse_bytes("--chunk", arg, &o->chunk))
+			return EXIT_USAGE;
+		if (o->chunk < 4096 || o->chunk > (1u << 30) || (o->chunk & (o->chunk - 1)))
+			return cli_usage_error("plan",
+					       "--chunk: a chunk is a power of two from 4K to 1G, "
+					       "got '%s'",
+					       arg);
+		return 0;
+	case OPT_STROKE:
+		return parse_stroke(arg, &o->stroke);
+	case OPT_GROUPS:
+		return parse_uint("--groups", arg, 2, PLAN_MAX_DISKS, &o->groups);
+	case OPT_COPIES:
+		return parse_uint("--copies", arg, 2, PLAN_MAX_DISKS, &o->copies);
+	case OPT_CONTROLLER:
+		return parse_pos("--controller-mbps", arg, &o->controller_mbps);
+	case OPT_BUS:
+		return parse_pos("--bus-mbps", arg, &o->bus_mbps);
+	case OPT_TOP:
+		return parse_uint("--top", arg, 1, 1000, &o->top);
+	case OPT_EXPLAIN:
+		o->explain = true;
+		return 0;
+	case 'O':
+		if (!*arg)
+			return cli_usage_error("plan", "--output-plan: empty file name");
+		o->output_plan = arg;
+		return 0;
+	case OPT_CHECK:
+		o->check = arg;
+		return 0;
+	}
+	return cli_usage_error("plan", "unknown option");
+}
+
+/* ---- the disks --------------------------------------------------------- */
+
+/* Identify one device (read-only) into a pool entry. */
+static int disk_from_device(struct ss_ctx *ctx, struct pstate *s, const char *spec,
+			    struct plan_disk *pd)
+{
+	struct ss_error err = {0};
+	struct dev_entry e;
+	struct drive *d = NULL;
+	const struct drive_info *i = &e.info;
+	int rc;
+
+	rc = device_open(ctx, spec, false, &d, &e, &err);
+	drive_free(d);
+	if (rc) {
+		cli_error("%s", err.msg);
+		return cli_exit_code(rc);
+	}
+	if (i->rpm == 1) {
+		cli_error("%s is solid state: the planner models spinning disks (seek, rotation,"
+			  " zones) and short-stroking does not speed up an SSD",
+			  spec);
+		return EXIT_USAGE;
+	}
+	if (!i->logical_block || !i->capacity_blocks) {
+		cli_error("%s reports no capacity; cannot plan with it", spec);
+		return EXIT_FAILED;
+	}
+	memset(pd, 0, sizeof(*pd));
+	snprintf(pd->device, sizeof(pd->device), "%s", e.spec);
+	snprintf(pd->serial, sizeof(pd->serial), "%s", i->serial);
+	snprintf(pd->wwn, sizeof(pd->wwn), "%s", i->wwn);
+	snprintf(pd->model, sizeof(pd->model), "%s", i->model);
+	pd->block_size = i->logical_block;
+	/* plan on the native capacity: the stroke is a share of the whole disk */
+	pd->capacity_blocks = i->native_blocks ? i->native_blocks : i->capacity_blocks;
+	if (i->native_blocks && i->native_blocks != i->capacity_blocks)
+		note(s,
+		     "%s is limited to %llu of %llu blocks now; the plan uses its native "
+		     "capacity",
+		     spec, (unsigned long long)i->capacity_blocks,
+		     (unsigned long long)i->native_blocks);
+	else if (!i->native_blocks)
+		note(s,
+		     "%s does not report a native max; the plan uses its current capacity "
+		     "(%llu blocks)",
+		     spec, (unsigned long long)i->capacity_blocks);
+	rp_disk_init(&pd->rp);
+	pd->rp.capacity = pd->capacity_blocks * pd->block_size;
+	pd->rp.rpm = i->rpm;
+	if (i->rpm)
+		note(s,
+		     "%s: capacity and rpm (%u) from the drive; seek times, transfer rates, "
+		     "MTTF and URE rate are datasheet-style defaults for its class",
+		     spec, i->rpm);
+	else
+		note(s,
+		     "%s reports no rotation rate: 7200 rpm and datasheet-style seek times, "
+		     "rates, MTTF and URE rate assumed",
+		     spec);
+	if (i->zoned == ZONED_HOST_MANAGED || i->zoned == ZONED_HOST_AWARE)
+		note(s,
+		     "%s is a %s SMR disk: the model does not cover SMR; its figures are "
+		     "indicative only",
+		     spec, zoned_model_name(i->zoned));
+	return 0;
+}
+
+static int build_pool(struct ss_ctx *ctx, struct pstate *s, char **devs, size_t ndev)
+{
+	struct popts *o = s->o;
+	size_t total = o->n_disks ? o->n_disks : ndev;
+	struct plan_disk model;
+	int rc;
+
+	if (!ndev && !o->n_disks)
+		return cli_usage_error("plan", "name the disks (DEVICE...) or give --disks N");
+	if (o->n_disks && ndev > o->n_disks)
+		return cli_usage_error("plan", "--disks %u but %zu devices named", o->n_disks,
+				       ndev);
+	if (o->model_of && !o->n_disks)
+		return cli_usage_error("plan", "--model-of needs --disks N (how many disks)");
+	if ((o->rpm || o->disk_size) && (ndev || o->model_of))
+		return cli_usage_error("plan", "--rpm and --disk-size describe disks that are not "
+					       "named; with DEVICE or --model-of the drive says");
+	s->pool = xcalloc(total, sizeof(*s->pool));
+	s->n = total;
+	for (size_t i = 0; i < ndev; i++) {
+		if ((rc = disk_from_device(ctx, s, devs[i], &s->pool[i])))
+			return rc;
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(s->pool[j].device, s->pool[i].device) ||
+			    (s->pool[i].serial[0] && !strcmp(s->pool[j].serial, s->pool[i].serial)))
+				return cli_usage_error("plan", "%s is named twice", devs[i]);
+	}
+	if (total == ndev)
+		return 0;
+	if (o->model_of) {
+		if ((rc = disk_from_device(ctx, s, o->model_of, &model)))
+			return rc;
+	} else if (ndev) {
+		model = s->pool[0];
+		snprintf(model.device, sizeof(model.device), "%s", devs[0]);
+	} else {
+		memset(&model, 0, sizeof(model));
+		rp_disk_init(&model.rp);
+		model.block_size = 512;
+		model.capacity_blocks = (o->disk_size ? o->disk_size : DEFAULT_DISK_SIZE) / 512;
+		model.rp.rpm = o->rpm ? o->rpm : 7200;
+		model.rp.capacity = model.capacity_blocks * 512;
+		note(s,
+		     "no disks named: %u datasheet-style disks of %s, %.0f rpm%s (seek, rates, "
+		     "MTTF, URE by class; docs/planning-model.md)",
+		     o->n_disks, size_human(model.rp.capacity, (char[32]){0}, 32), model.rp.rpm,
+		     o->disk_size ? "" : " (no --disk-size: 1 TB assumed)");
+		if (!o->rpm)
+			note(s, "no --rpm: 7200 rpm assumed");
+	}
+	for (size_t i = ndev; i < total; i++) {
+		struct plan_disk *pd = &s->pool[i];
+
+		*pd = model;
+		pd->placeholder = true;
+		snprintf(pd->model_of, sizeof(pd->model_of), "%s", model.device);
+		pd->device[0] = pd->serial[0] = pd->wwn[0] = '\0';
+	}
+	if (ndev || o->model_of)
+		note(s,
+		     "%zu of the %zu disks are copies of %s (to be named when the plan is "
+		     "applied)",
+		     total - ndev, total, model.device);
+	return 0;
+}
+
+/* ---- rows --------------------------------------------------------------- */
+
+static double fig_value(const struct rp_eval *ev, int id, bool *valid)
+{
+	const struct rp_figure *f = rp_eval_figure(ev, id);
+
+	*valid = f && f->valid && isfinite(f->value);
+	return f ? f->value : NAN;
+}
+
+static void set_fig(struct table *t, const char *col, const struct rp_eval *ev, int id,
+		    double scale)
+{
+	bool valid;
+	double v = fig_value(ev, id, &valid);
+
+	if (valid)
+		table_set_double(t, col, v * scale);
+}
+
+static unsigned layout_groups(const struct rp_layout *l)
+{
+	switch (l->level) {
+	case RP_LEVEL_10:
+		return l->copies ? l->n_disks / l->copies : 1;
+	case RP_LEVEL_01:
+		return l->copies;
+	case RP_LEVEL_50:
+	case RP_LEVEL_60:
+		return l->groups;
+	default:
+		return 1;
+	}
+}
+
+static unsigned layout_copies(const struct rp_layout *l)
+{
+	switch (l->level) {
+	case RP_LEVEL_1:
+		return l->n_disks;
+	case RP_LEVEL_10:
+	case RP_LEVEL_01:
+		return l->copies;
+	default:
+		return 1;
+	}
+}
+
+static uint64_t layout_cmin(const struct pstate *s, const struct rp_layout *l)
+{
+	uint64_t cmin = UINT64_MAX;
+
+	for (unsigned i = 0; i < l->n_disks; i++)
+		if (s->rd[l->members[i]].capacity < cmin)
+			cmin = s->rd[l->members[i]].capacity;
+	return cmin;
+}
+
+/* The workload's IOPS at queue depth 1 (the same layout evaluated at QD 1). */
+static bool iops_qd1(const struct pstate *s, const struct rp_eval *ev, double *out)
+{
+	struct rp_workload w = s->wl;
+	struct rp_eval *e1 = NULL;
+	bool ok;
+
+	w.queue_depth = 1;
+	if (rp_evaluate(s->rd, s->n, &s->path, rp_eval_layout(ev), &w, &e1, NULL))
+		return false;
+	*out = fig_value(e1, RP_FIG_MIXED_IOPS, &ok);
+	rp_eval_free(e1);
+	return ok;
+}
+
+static void warnings_text(const struct rp_eval *ev, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < rp_eval_warning_count(ev); i++) {
+		const struct rp_warning *w = rp_eval_warning(ev, i);
+		const char *name;
+
+		if (w->id == RP_WARN_DEFAULTS || w->id < 0 || w->id >= RP_WARN_COUNT)
+			continue; /* defaults are said once, in the notes */
+		name = warn_names[w->id];
+		if (strstr(buf, name))
+			continue;
+		used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s",
+					 used ? "," : "", name);
+	}
+}
+
+static void shortfall_text(const struct rp_shortfall *sf, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int g = 0; g < RP_GOAL_COUNT; g++) {
+		if (!(sf->gap[g] > 0))
+			continue;
+		if (g == RP_GOAL_FAILURES)
+			used +=
+			    (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s -%.0f",
+					     used ? "," : "", rp_goal_name(g), sf->gap[g]);
+		else
+			used += (size_t)snprintf(buf + used, used < len ? len - used : 0,
+						 "%s%s -%.0f%%", used ? "," : "", rp_goal_name(g),
+						 100 * sf->gap[g]);
+	}
+}
+
+static void add_row(struct table *t, const struct pstate *s, unsigned rank,
+		    const struct rp_eval *ev, const struct rp_shortfall *sf)
+{
+	const struct rp_layout *l = rp_eval_layout(ev);
+	char buf[256];
+	bool valid;
+	double v;
+
+	table_add_row(t);
+	table_set_u64(t, "RANK", rank);
+	table_set_str(t, "LEVEL", rp_level_name(l->level));
+	table_set_u64(t, "DISKS", l->n_disks);
+	table_set_u64(t, "GROUPS", layout_groups(l));
+	table_set_u64(t, "COPIES", layout_copies(l));
+	table_set_u64(t, "CHUNK", l->chunk_bytes / 1024);
+	table_set_double(t, "STROKE", 100 * l->stroke);
+	set_fig(t, "RADIAL", ev, RP_FIG_RADIAL_STROKE, 100);
+	table_set_size(t, "LIMIT", plan_limit_bytes(l->stroke, layout_cmin(s, l)));
+	v = fig_value(ev, RP_FIG_USABLE_CAPACITY, &valid);
+	if (valid)
+		table_set_size(t, "CAPACITY", (uint64_t)v);
+	set_fig(t, "SEQ-READ", ev, RP_FIG_SEQ_READ_START, 1);
+	set_fig(t, "SEQ-WRITE", ev, RP_FIG_SEQ_WRITE_START, 1);
+	set_fig(t, "SEQ-READ-END", ev, RP_FIG_SEQ_READ_END, 1);
+	set_fig(t, "SEQ-WRITE-END", ev, RP_FIG_SEQ_WRITE_END, 1);
+	set_fig(t, "IOPS", ev, RP_FIG_MIXED_IOPS, 1);
+	if (iops_qd1(s, ev, &v))
+		table_set_double(t, "IOPS-QD1", v);
+	set_fig(t, "READ-IOPS", ev, RP_FIG_RAND_READ_QD, 1);
+	set_fig(t, "WRITE-IOPS", ev, RP_FIG_RAND_WRITE_QD, 1);
+	set_fig(t, "ACCESS", ev, RP_FIG_ACCESS_TIME, 1);
+	set_fig(t, "SEEK", ev, RP_FIG_BAND_SEEK, 1);
+	v = fig_value(ev, RP_FIG_FAILURES_TOLERATED, &valid);
+	if (valid)
+		table_set_u64(t, "TOLERATES", (uint64_t)v);
+	set_fig(t, "REBUILD", ev, RP_FIG_REBUILD_TIME, 1);
+	set_fig(t, "MTTDL", ev, RP_FIG_MTTDL, 1 / HOURS_PER_YEAR);
+	set_fig(t, "URE", ev, RP_FIG_URE_REBUILD, 100);
+	warnings_text(ev, buf, sizeof(buf));
+	table_set_str(t, "WARNINGS", buf[0] ? buf : NULL);
+	if (sf) {
+		shortfall_text(sf, buf, sizeof(buf));
+		table_set_str(t, "SHORTFALL", buf[0] ? buf : NULL);
+	}
+}
+
+/* The table's rows as a JSON array (the one renderer makes them). */
+static json_object *table_rows_json(struct table *t, unsigned flags)
+{
+	json_object *root, *arr = NULL;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return json_object_new_array();
+	table_print(t, f, flags | TABLE_JSON, "rows");
+	fclose(f);
+	root = json_tokener_parse(buf);
+	free(buf);
+	if (root && json_object_object_get_ex(root, "rows", &arr))
+		json_object_get(arr);
+	json_object_put(root);
+	return arr ? arr : json_object_new_array();
+}
+
+/* ---- --explain ---------------------------------------------------------- */
+
+static void value_text(const struct rp_figure *f, char *buf, size_t len)
+{
+	char h[32];
+
+	if (!f->valid || !isfinite(f->value)) {
+		snprintf(buf, len, "n/a");
+	} else if (!strcmp(f->unit, "B")) {
+		snprintf(buf, len, "%s (%.0f bytes)", size_human((uint64_t)f->value, h, sizeof(h)),
+			 f->value);
+	} else if (f->id == RP_FIG_MTTDL) {
+		snprintf(buf, len, "%.4g h (%.4g years)", f->value, f->value / HOURS_PER_YEAR);
+	} else if (f->id == RP_FIG_URE_REBUILD) {
+		snprintf(buf, len, "%.4g (%.4g %%)", f->value, 100 * f->value);
+	} else if (!strcmp(f->unit, "fraction")) {
+		snprintf(buf, len, "%.4g (%.2f %%)", f->value, 100 * f->value);
+	} else if (!strcmp(f->unit, "ms")) {
+		snprintf(buf, len, "%.3f ms", f->value);
+	} else if (!strcmp(f->unit, "IOPS") || !strcmp(f->unit, "MB/s")) {
+		snprintf(buf, len, "%.1f %s", f->value, f->unit);
+	} else {
+		snprintf(buf, len, "%.4g%s%s", f->value, *f->unit ? " " : "", f->unit);
+	}
+}
+
+static void layout_title(const struct pstate *s, const struct rp_eval *ev, char *buf, size_t len)
+{
+	const struct rp_layout *l = rp_eval_layout(ev);
+	char lim[32];
+	int n;
+
+	n = snprintf(buf, len, "RAID %s on %u disk%s", rp_level_name(l->level), l->n_disks,
+		     l->n_disks == 1 ? "" : "s");
+	if (l->level == RP_LEVEL_10 || l->level == RP_LEVEL_01)
+		n += snprintf(buf + n, len - (size_t)n, " (%u copies)", l->copies);
+	if (l->level == RP_LEVEL_50 || l->level == RP_LEVEL_60)
+		n += snprintf(buf + n, len - (size_t)n, " (%u groups)", l->groups);
+	snprintf(buf + n, len - (size_t)n, ", chunk %llu KiB, stroke %.2f %% (%s per disk)",
+		 (unsigned long long)(l->chunk_bytes / 1024), 100 * l->stroke,
+		 size_human(plan_limit_bytes(l->stroke, layout_cmin(s, l)), lim, sizeof(lim)));
+}
+
+static void explain_text(const struct pstate *s, const struct rp_eval *ev, const char *what,
+			 FILE *f)
+{
+	const struct rp_layout *l = rp_eval_layout(ev);
+	char buf[256];
+
+	layout_title(s, ev, buf, sizeof(buf));
+	fprintf(f, "\n%s: %s\n", what, buf);
+	fprintf(f, "Members:");
+	for (unsigned i = 0; i < l->n_disks; i++) {
+		const struct plan_disk *pd = &s->pool[l->members[i]];
+
+		fprintf(f, "%s%s", i ? ", " : " ", pd->placeholder ? "(a disk like " : "");
+		fprintf(f, "%s%s",
+			pd->placeholder ? (*pd->model_of ? pd->model_of : "the default")
+					: pd->device,
+			pd->placeholder ? ")" : "");
+	}
+	fprintf(f, "\nWorkload: %s, queue depth %u\n", rp_profile_name(s->o->profile),
+		s->wl.queue_depth);
+	for (int id = 0; id < RP_FIG_COUNT; id++) {
+		const struct rp_figure *fg = rp_eval_figure(ev, id);
+
+		if (!fg)
+			continue;
+		value_text(fg, buf, sizeof(buf));
+		fprintf(f, "\n  %s: %s\n", fg->label, buf);
+		if (!fg->valid) {
+			fprintf(f, "    does not apply to this level\n");
+			continue;
+		}
+		fprintf(f, "    formula: %s\n", fg->formula ? fg->formula : "-");
+		fprintf(f, "    source:  %s\n", fg->source ? fg->source : "-");
+		for (unsigned k = 0; k < fg->n_inputs && k < RP_FIGURE_MAX_INPUTS; k++)
+			fprintf(f,
+				fg->inputs[k].unit && !strcmp(fg->inputs[k].unit, "B")
+				    ? "    %-8s%s = %.0f%s%s\n"
+				    : "    %-8s%s = %.6g%s%s\n",
+				k ? "" : "inputs:", fg->inputs[k].name, fg->inputs[k].value,
+				fg->inputs[k].unit && *fg->inputs[k].unit ? " " : "",
+				fg->inputs[k].unit ? fg->inputs[k].unit : "");
+	}
+	fprintf(f, "\nWarnings:%s\n", rp_eval_warning_count(ev) ? "" : " none");
+	for (size_t i = 0; i < rp_eval_warning_count(ev); i++) {
+		const struct rp_warning *w = rp_eval_warning(ev, i);
+
+		fprintf(f, "  - %s: %s\n",
+			w->id >= 0 && w->id < RP_WARN_COUNT ? warn_names[w->id] : "?", w->text);
+	}
+}
+
+static json_object *explain_json(const struct pstate *s, const struct rp_eval *ev)
+{
+	const struct rp_layout *l = rp_eval_layout(ev);
+	json_object *o = json_object_new_object(), *figs = json_object_new_array();
+	json_object *ws = json_object_new_array(), *mem = json_object_new_array();
+	char buf[256];
+
+	layout_title(s, ev, buf, sizeof(buf));
+	json_object_object_add(o, "layout", json_object_new_string(buf));
+	for (unsigned i = 0; i < l->n_disks; i++) {
+		const struct plan_disk *pd = &s->pool[l->members[i]];
+
+		json_object_array_add(mem,
+				      pd->placeholder ? NULL : json_object_new_string(pd->device));
+	}
+	json_object_object_add(o, "members", mem);
+	for (int id = 0; id < RP_FIG_COUNT; id++) {
+		const struct rp_figure *fg = rp_eval_figure(ev, id);
+		json_object *x, *in;
+
+		if (!fg)
+			continue;
+		x = json_object_new_object();
+		in = json_object_new_array();
+		json_object_object_add(x, "key", json_object_new_string(fg->key));
+		json_object_object_add(x, "label", json_object_new_string(fg->label));
+		json_object_object_add(x, "unit", json_object_new_string(fg->unit));
+		json_object_object_add(
+		    x, "value",
+		    fg->valid && isfinite(fg->value) ? json_object_new_double(fg->value) : NULL);
+		json_object_object_add(x, "formula",
+				       fg->formula ? json_object_new_string(fg->formula) : NULL);
+		json_object_object_add(x, "source",
+				       fg->source ? json_object_new_string(fg->source) : NULL);
+		for (unsigned k = 0; k < fg->n_inputs && k < RP_FIGURE_MAX_INPUTS; k++) {
+			json_object *i = json_object_new_object();
+
+			json_object_object_add(i, "name",
+					       json_object_new_string(fg->inputs[k].name));
+			json_object_object_add(
+			    i, "unit",
+			    json_object_new_string(fg->inputs[k].unit ? fg->inputs[k].unit : ""));
+			json_object_object_add(i, "value",
+					       isfinite(fg->inputs[k].value)
+						   ? json_object_new_double(fg->inputs[k].value)
+						   : NULL);
+			json_object_array_add(in, i);
+		}
+		json_object_object_add(x, "inputs", in);
+		json_object_array_add(figs, x);
+	}
+	json_object_object_add(o, "figures", figs);
+	for (size_t i = 0; i < rp_eval_warning_count(ev); i++) {
+		const struct rp_warning *w = rp_eval_warning(ev, i);
+		json_object *x = json_object_new_object();
+
+		json_object_object_add(x, "id",
+				       json_object_new_string(w->id >= 0 && w->id < RP_WARN_COUNT
+								  ? warn_names[w->id]
+								  : "?"));
+		json_object_object_add(x, "text", json_object_new_string(w->text));
+		json_object_array_add(ws, x);
+	}
+	json_object_object_add(o, "warnings", ws);
+	return o;
+}
+
+/* ---- the plan file -------------------------------------------------------- */
+
+static struct plan *plan_from_eval(const struct pstate *s, const struct rp_eval *ev)
+{
+	const struct rp_layout *l = rp_eval_layout(ev);
+	struct ss_error err = {0};
+	struct plan *p = plan_new();
+
+	if (!p) {
+		cli_error("out of memory");
+		exit(EXIT_FAILED);
+	}
+	p->n_disks = l->n_disks;
+	p->disks = xcalloc(l->n_disks, sizeof(*p->disks));
+	for (unsigned i = 0; i < l->n_disks; i++) {
+		p->disks[i] = s->pool[l->members[i]];
+		p->disks[i].rp.seek_curve = NULL;
+		p->disks[i].rp.zone_profile = NULL;
+	}
+	p->layout = *l;
+	p->layout.members = NULL;
+	snprintf(p->profile, sizeof(p->profile), "%s", rp_profile_name(s->o->profile));
+	p->workload = s->wl;
+	p->workload.n_sizes = s->wl.n_sizes < PLAN_MAX_SIZES ? s->wl.n_sizes : PLAN_MAX_SIZES;
+	for (size_t i = 0; i < p->workload.n_sizes; i++)
+		p->sizes[i] = s->wl.sizes[i];
+	p->workload.sizes = p->workload.n_sizes ? p->sizes : NULL;
+	p->path = s->path;
+	p->path.links = NULL;
+	p->path.n_links = 0;
+	p->goals = s->goals;
+	for (int id = 0; id < RP_FIG_COUNT; id++) {
+		bool valid;
+
+		p->predicted[id] = fig_value(ev, id, &valid);
+		p->predicted_set[id] = valid;
+	}
+	for (size_t i = 0; i < s->n_notes && i < PLAN_MAX_NOTES; i++)
+		snprintf(p->notes[p->n_notes++], sizeof(p->notes[0]), "%s", s->notes[i]);
+	if (plan_set_limits(p, &err)) {
+		cli_error("%s", err.msg);
+		plan_free(p);
+		return NULL;
+	}
+	return p;
+}
+
+static int write_plan(const struct pstate *s, const struct rp_eval *ev)
+{
+	struct ss_error err = {0};
+	struct plan *p = plan_from_eval(s, ev);
+	int rc;
+
+	if (!p)
+		return EXIT_FAILED;
+	rc = planfile_write(s->o->output_plan, p, &err);
+	if (rc)
+		cli_error("%s", err.msg);
+	else if (!(s->o->out.flags & TABLE_JSON))
+		fprintf(stderr, "plan written to %s\n", s->o->output_plan);
+	plan_free(p);
+	return rc ? EXIT_FAILED : EXIT_DONE;
+}
+
+/* ---- output ----------------------------------------------------------- */
+
+static void print_notes(const struct pstate *s)
+{
+	for (size_t i = 0; i < s->n_notes; i++)
+		fprintf(stderr, "note: %s\n", s->notes[i]);
+}
+
+static json_object *notes_json(const struct pstate *s)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < s->n_notes; i++)
+		json_object_array_add(a, json_object_new_string(s->notes[i]));
+	return a;
+}
+
+static void print_json(json_object *root)
+{
+	printf("%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+								JSON_C_TO_STRING_SPACED |
+								JSON_C_TO_STRING_NOSLASHESCAPE));
+}
+
+static struct table *new_table(const struct pstate *s, bool closest)
+{
+	char msg[256];
+	struct table *t =
+	    table_new(plan_cols, N_COLS, closest ? PLAN_DEFAULT ",SHORTFALL" : PLAN_DEFAULT,
+		      s->o->out.columns, msg, sizeof(msg));
+
+	if (!t)
+		cli_usage_error("plan", "%s", msg);
+	return t;
+}
+
+/* Goals checked against one evaluated layout; returns RP_GOAL_BIT()s missed. */
+static unsigned goals_missed(const struct pstate *s, const struct rp_eval *ev)
+{
+	const struct rp_goals *g = &s->goals;
+	unsigned m = 0;
+	bool v;
+
+	if (g->min_capacity > 0 &&
+	    fig_value(ev, RP_FIG_USABLE_CAPACITY, &v) < g->min_capacity * (1 - 1e-9))
+		m |= RP_GOAL_BIT(RP_GOAL_CAPACITY);
+	if (g->min_iops > 0 && fig_value(ev, RP_FIG_MIXED_IOPS, &v) < g->min_iops * (1 - 1e-9))
+		m |= RP_GOAL_BIT(RP_GOAL_IOPS);
+	if (g->max_access_ms > 0 &&
+	    fig_value(ev, RP_FIG_ACCESS_TIME, &v) > g->max_access_ms * (1 + 1e-9))
+		m |= RP_GOAL_BIT(RP_GOAL_ACCESS);
+	if (fig_value(ev, RP_FIG_FAILURES_TOLERATED, &v) < g->min_failures)
+		m |= RP_GOAL_BIT(RP_GOAL_FAILURES);
+	return m;
+}
+
+static void missed_text(unsigned m, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int g = 0; g < RP_GOAL_COUNT; g++)
+		if (m & RP_GOAL_BIT(g))
+			used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s",
+						 used ? ", " : "", rp_goal_name(g));
+}
+
+static json_object *goal_names_json(unsigned m)
+{
+	json_object *a = json_object_new_array();
+
+	for (int g = 0; g < RP_GOAL_COUNT; g++)
+		if (m & RP_GOAL_BIT(g))
+			json_object_array_add(a, json_object_new_string(rp_goal_name(g)));
+	return a;
+}
+
+/* One layout, no search. */
+static int run_eval(struct pstate *s)
+{
+	struct popts *o = s->o;
+	struct rp_layout l = {0};
+	struct rp_error rerr = {0};
+	struct rp_eval *ev = NULL;
+	struct table *t;
+	unsigned missed;
+	char msg[512], buf[128];
+	int rc = EXIT_DONE;
+
+	l.level = o->level;
+	l.n_disks = (unsigned)(o->max_disks && o->max_disks < s->n ? o->max_disks : s->n);
+	l.groups = o->groups;
+	l.copies = o->copies;
+	l.chunk_bytes = o->chunk;
+	l.stroke = o->stroke;
+	if (rp_evaluate(s->rd, s->n, &s->path, &l, &s->wl, &ev, &rerr))
+		return cli_usage_error("plan", "RAID %s on %u disks: %s", rp_level_name(l.level),
+				       l.n_disks, rerr.msg);
+	if (!(t = new_table(s, false))) {
+		rp_eval_free(ev);
+		return EXIT_USAGE;
+	}
+	add_row(t, s, 1, ev, NULL);
+	missed = goals_missed(s, ev);
+	if (missed) {
+		missed_text(missed, buf, sizeof(buf));
+		snprintf(msg, sizeof(msg), "the layout does not meet the goal%s: %s",
+			 strchr(buf, ',') ? "s" : "", buf);
+	} else {
+		layout_title(s, ev, msg, sizeof(msg));
+	}
+	if (o->out.flags & TABLE_JSON) {
+		json_object *root = json_object_new_object();
+
+		json_object_object_add(root, "plans", table_rows_json(t, o->out.flags));
+		json_object_object_add(root, "message", json_object_new_string(msg));
+		json_object_object_add(root, "unmet", goal_names_json(missed));
+		json_object_object_add(root, "notes", notes_json(s));
+		if (o->explain)
+			json_object_object_add(root, "explain", explain_json(s, ev));
+		print_json(root);
+		json_object_put(root);
+	} else {
+		print_notes(s);
+		table_print(t, stdout, o->out.flags, "plans");
+		if (o->explain)
+			explain_text(s, ev, "Layout", stdout);
+		if (missed)
+			cli_error("%s", msg);
+	}
+	if (missed)
+		rc = EXIT_FAILED;
+	else if (o->output_plan)
+		rc = write_plan(s, ev);
+	table_free(t);
+	rp_eval_free(ev);
+	return rc;
+}
+
+/* Whether closest layout i differs from an earlier one only by its chunk. */
+static bool same_as_earlier(const struct rp_solution *sol, size_t i)
+{
+	const struct rp_layout *a = rp_eval_layout(rp_solution_closest(sol, i, NULL));
+
+	for (size_t j = 0; j < i; j++) {
+		const struct rp_layout *b = rp_eval_layout(rp_solution_closest(sol, j, NULL));
+
+		if (a->level == b->level && a->n_disks == b->n_disks && a->groups == b->groups &&
+		    a->copies == b->copies && a->stroke == b->stroke &&
+		    !memcmp(a->members, b->members, a->n_disks * sizeof(*a->members)))
+			return true;
+	}
+	return false;
+}
+
+/* The search. */
+static int run_solve(struct pstate *s)
+{
+	struct popts *o = s->o;
+	struct rp_solution *sol = NULL;
+	struct rp_error rerr = {0};
+	struct table *t;
+	size_t n;
+	bool met;
+	int rc = EXIT_DONE;
+
+	if (rp_solve(s->rd, s->n, &s->path, &s->wl, &s->goals, &sol, &rerr)) {
+		cli_error("%s", rerr.msg);
+		return EXIT_USAGE;
+	}
+	n = rp_solution_count(sol);
+	met = n > 0;
+	if (!(t = new_table(s, !met))) {
+		rp_solution_free(sol);
+		return EXIT_USAGE;
+	}
+	if (met) {
+		for (size_t i = 0; i < n; i++)
+			add_row(t, s, (unsigned)i + 1, rp_solution_get(sol, i), NULL);
+	} else {
+		unsigned rank = 0;
+
+		/* the chunk variants of one layout read alike: keep the nearest */
+		for (size_t i = 0; i < rp_solution_closest_count(sol); i++) {
+			struct rp_shortfall sf;
+			const struct rp_eval *ev = rp_solution_closest(sol, i, &sf);
+
+			if (!same_as_earlier(sol, i))
+				add_row(t, s, ++rank, ev, &sf);
+		}
+		n = rank;
+	}
+	if (o->out.flags & TABLE_JSON) {
+		json_object *root = json_object_new_object(),
+			    *rows = table_rows_json(t, o->out.flags);
+		json_object *best = json_object_new_object();
+
+		json_object_object_add(root, "plans", met ? rows : json_object_new_array());
+		if (!met)
+			json_object_object_add(root, "closest", rows);
+		json_object_object_add(root, "message",
+				       json_object_new_string(rp_solution_message(sol)));
+		json_object_object_add(root, "unmet", goal_names_json(rp_solution_unmet(sol)));
+		for (int g = 0; g < RP_GOAL_COUNT; g++) {
+			double v = rp_solution_best(sol, g);
+
+			if (isfinite(v))
+				json_object_object_add(best, rp_goal_name(g),
+						       json_object_new_double(v));
+		}
+		if (!met)
+			json_object_object_add(root, "best", best);
+		else
+			json_object_put(best);
+		json_object_object_add(root, "evaluated",
+				       json_object_new_uint64(rp_solution_evaluated(sol)));
+		json_object_object_add(root, "truncated",
+				       json_object_new_boolean(rp_solution_truncated(sol)));
+		json_object_object_add(root, "notes", notes_json(s));
+		if (o->explain && n)
+			json_object_object_add(
+			    root, "explain",
+			    explain_json(s, met ? rp_solution_get(sol, 0)
+						: rp_solution_closest(sol, 0, NULL)));
+		print_json(root);
+		json_object_put(root);
+	} else {
+		print_notes(s);
+		if (!met)
+			cli_error("%s", rp_solution_message(sol));
+		else
+			fprintf(stderr, "%s (%zu layouts evaluated)\n", rp_solution_message(sol),
+				rp_solution_evaluated(sol));
+		if (n)
+			table_print(t, stdout, o->out.flags, "plans");
+		if (o->explain && n)
+			explain_text(
+			    s, met ? rp_solution_get(sol, 0) : rp_solution_closest(sol, 0, NULL),
+			    met ? "Layout 1" : "Closest layout", stdout);
+	}
+	if (!met)
+		rc = EXIT_FAILED;
+	else if (o->output_plan)
+		rc = write_plan(s, rp_solution_get(sol, 0));
+	table_free(t);
+	rp_solution_free(sol);
+	return rc;
+}
+
+/* ---- --check ------------------------------------------------------------ */
+
+static int run_check(struct popts *o)
+{
+	struct ss_error err = {0};
+	struct rp_error rerr = {0};
+	struct pstate s = {.o = o};
+	struct plan *p = NULL;
+	struct rp_eval *ev = NULL;
+	struct table *t = NULL;
+	json_object *diffs = json_object_new_array();
+	unsigned missed;
+	char buf[256], lim[32];
+	int rc;
+
+	rc = planfile_load(o->check, &p, &err);
+	if (rc) {
+		json_object_put(diffs);
+		cli_error("%s", err.msg);
+		return rc == -ENOMEM ? EXIT_FAILED : EXIT_USAGE;
+	}
+	s.n = p->n_disks;
+	s.pool = p->disks;
+	s.rd = xcalloc(p->n_disks, sizeof(*s.rd));
+	for (size_t i = 0; i < p->n_disks; i++)
+		s.rd[i] = p->disks[i].rp;
+	s.wl = p->workload;
+	s.path = p->path;
+	s.goals = p->goals;
+	if (p->profile[0])
+		rp_profile_parse(p->profile, &o->profile, NULL);
+	for (size_t i = 0; i < p->n_notes; i++)
+		note(&s, "%s", p->notes[i]);
+	if (rp_evaluate(s.rd, s.n, &s.path, &p->layout, &s.wl, &ev, &rerr)) {
+		cli_error("%s: %s", o->check, rerr.msg); /* the parser checked this already */
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	for (int id = 0; id < RP_FIG_COUNT; id++) {
+		bool valid;
+		double now = fig_value(ev, id, &valid);
+		double was = p->predicted[id];
+
+		if (!p->predicted_set[id] || !valid)
+			continue;
+		if (fabs(now - was) <= 1e-6 * fmax(fabs(now), fabs(was)))
+			continue;
+		snprintf(buf, sizeof(buf), "%s: the plan predicted %.6g, the model now gives %.6g",
+			 rp_eval_figure(ev, id)->label, was, now);
+		json_object_array_add(diffs, json_object_new_string(buf));
+	}
+	if (!(t = new_table(&s, false))) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	add_row(t, &s, 1, ev, NULL);
+	missed = goals_missed(&s, ev);
+	if (o->out.flags & TABLE_JSON) {
+		json_object *root = json_object_new_object(), *pj = NULL;
+		char *text = NULL;
+
+		if (!planfile_format(p, &text, &err))
+			pj = json_tokener_parse(text);
+		free(text);
+		json_object_object_add(root, "plan", pj);
+		json_object_object_add(root, "valid", json_object_new_boolean(true));
+		json_object_object_add(root, "plans", table_rows_json(t, o->out.flags));
+		json_object_object_add(root, "differences", diffs);
+		diffs = NULL;
+		json_object_object_add(root, "unmet", goal_names_json(missed));
+		json_object_object_add(root, "notes", notes_json(&s));
+		if (o->explain)
+			json_object_object_add(root, "explain", explain_json(&s, ev));
+		print_json(root);
+		json_object_put(root);
+	} else {
+		printf("Plan:      %s (format %u, created %s by %s)\n", o->check, p->version,
+		       p->created, p->generator[0] ? p->generator : "?");
+		layout_title(&s, ev, buf, sizeof(buf));
+		printf("Layout:    %s\n", buf);
+		printf("Workload:  %s, queue depth %u\n", p->profile[0] ? p->profile : "custom",
+		       p->workload.queue_depth);
+		for (size_t i = 0; i < p->n_disks; i++) {
+			const struct plan_disk *d = &p->disks[i];
+
+			printf("Disk %-4zu  %s  %s  %s  %llu x %u B, limit %llu blocks (%s)\n", i,
+			       d->placeholder ? "(to be named)" : d->device,
+			       d->model[0] ? d->model : "-", d->serial[0] ? d->serial : "-",
+			       (unsigned long long)d->capacity_blocks, d->block_size,
+			       (unsigned long long)d->limit_blocks,
+			       size_human(d->limit_blocks * d->block_size, lim, sizeof(lim)));
+		}
+		printf("\n");
+		table_print(t, stdout, o->out.flags, "plans");
+		if (o->explain)
+			explain_text(&s, ev, "Layout", stdout);
+		for (size_t i = 0; i < json_object_array_length(diffs); i++)
+			fprintf(stderr, "note: %s\n",
+				json_object_get_string(json_object_array_get_idx(diffs, i)));
+		fprintf(stderr, "%s: valid; %s\n", o->check,
+			json_object_array_length(diffs) ? "the model's figures changed since"
+							: "the figures match the plan's");
+		if (missed) {
+			missed_text(missed, buf, sizeof(buf));
+			cli_error("the plan no longer meets its goal(s): %s", buf);
+		}
+	}
+	rc = missed ? EXIT_FAILED : EXIT_DONE;
+out:
+	json_object_put(diffs);
+	table_free(t);
+	rp_eval_free(ev);
+	free(s.rd);
+	plan_free(p);
+	return rc;
+}
+
+/* ---- the command ---------------------------------------------------------- */
+
+static int check_level_fits(const struct pstate *s)
+{
+	const struct popts *o = s->o;
+	unsigned avail = (unsigned)(o->max_disks && o->max_disks < s->n ? o->max_disks : s->n);
+	unsigned fits = 0, need = UINT32_MAX;
+
+	if (!o->level_mask)
+		return 0;
+	for (int l = 0; l < RP_LEVEL_COUNT; l++) {
+		if (!(o->level_mask & RP_LEVEL_BIT(l)))
+			continue;
+		if (rp_level_min_disks(l) <= avail)
+			fits++;
+		else if (rp_level_min_disks(l) < need)
+			need = rp_level_min_disks(l);
+	}
+	if (fits)
+		return 0;
+	if (o->level >= 0)
+		return cli_usage_error("plan", "RAID %s needs at least %u disks; %u %s",
+				       rp_level_name(o->level), need, avail,
+				       avail == 1 ? "is given" : "are given");
+	return cli_usage_error("plan", "each level asked for needs at least %u disks; %u %s", need,
+			       avail, avail == 1 ? "is given" : "are given");
+}
+
+static int plan_run(struct ss_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {
+	    OUT_LONG_OPTS,
+	    {"disks", required_argument, NULL, OPT_DISKS},
+	    {"model-of", required_argument, NULL, OPT_MODEL_OF},
+	    {"rpm", required_argument, NULL, OPT_RPM},
+	    {"disk-size", required_argument, NULL, OPT_DISK_SIZE},
+	    {"level", required_argument, NULL, OPT_LEVEL},
+	    {"capacity", required_argument, NULL, OPT_CAPACITY},
+	    {"iops", required_argument, NULL, OPT_IOPS},
+	    {"access-ms", required_argument, NULL, OPT_ACCESS},
+	    {"tolerate", required_argument, NULL, OPT_TOLERATE},
+	    {"max-disks", required_argument, NULL, OPT_MAX_DISKS},
+	    {"workload", required_argument, NULL, OPT_WORKLOAD},
+	    {"qd", required_argument, NULL, OPT_QD},
+	    {"chunk", required_argument, NULL, OPT_CHUNK},
+	    {"stroke", required_argument, NULL, OPT_STROKE},
+	    {"groups", required_argument, NULL, OPT_GROUPS},
+	    {"copies", required_argument, NULL, OPT_COPIES},
+	    {"controller-mbps", required_argument, NULL, OPT_CONTROLLER},
+	    {"bus-mbps", required_argument, NULL, OPT_BUS},
+	    {"top", required_argument, NULL, OPT_TOP},
+	    {"explain", no_argument, NULL, OPT_EXPLAIN},
+	    {"output-plan", required_argument, NULL, 'O'},
+	    {"check", required_argument, NULL, OPT_CHECK},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	struct popts o = {.level = -1, .profile = RP_PROFILE_DATABASE, .qd = DEFAULT_QD};
+	struct pstate s = {.o = &o};
+	struct rp_error rerr = {0};
+	bool planning = false;
+	int c, rc;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":" OUT_SHORT_OPTS "hO:", opts, NULL)) != -1) {
+		if (out_opts_take(&o.out, c, optarg))
+			continue;
+		if (c == 'h') {
+			usage(stdout);
+			return EXIT_DONE;
+		}
+		if (c == '?' || c == ':')
+			return cli_usage_error("plan", "%s '%s'",
+					       c == ':' ? "missing value for option"
+							: "unknown option",
+					       argv[optind - 1]);
+		if (c != OPT_EXPLAIN && c != 'O' && c != OPT_CHECK)
+			planning = true;
+		if ((rc = take_opt(&o, c, optarg)))
+			return rc;
+	}
+	if (o.out.list_columns) {
+		table_list_columns(plan_cols, N_COLS, stdout);
+		return EXIT_DONE;
+	}
+	if (o.check) {
+		if (planning || optind < argc || o.output_plan)
+			return cli_usage_error("plan", "--check FILE takes only --explain and the "
+						       "output options");
+		return run_check(&o);
+	}
+	if (o.stroke && o.level < 0)
+		return cli_usage_error("plan", "--stroke evaluates one layout: give one --level");
+	if ((o.groups || o.copies) && !o.stroke)
+		return cli_usage_error("plan",
+				       "--groups and --copies shape one layout: give "
+				       "--level and --stroke too (a search tries them all)");
+	if ((rc = build_pool(ctx, &s, argv + optind, (size_t)(argc - optind))))
+		goto out;
+	s.rd = xcalloc(s.n, sizeof(*s.rd));
+	for (size_t i = 0; i < s.n; i++)
+		s.rd[i] = s.pool[i].rp;
+	if (rp_workload_profile(o.profile, o.qd, &s.wl, &rerr)) {
+		rc = cli_usage_error("plan", "%s", rerr.msg);
+		goto out;
+	}
+	s.path.controller_mbps = o.controller_mbps;
+	s.path.bus_mbps = o.bus_mbps;
+	s.goals.min_capacity = o.capacity;
+	s.goals.min_iops = o.iops;
+	s.goals.max_access_ms = o.access_ms;
+	s.goals.min_failures = o.tolerate;
+	s.goals.max_disks = o.max_disks;
+	s.goals.level_mask = o.level_mask;
+	s.goals.chunk_bytes = o.chunk;
+	s.goals.max_results = o.top;
+	if ((rc = check_level_fits(&s)))
+		goto out;
+	rc = o.stroke ? run_eval(&s) : run_solve(&s);
+out:
+	free(s.rd);
+	free(s.pool);
+	return rc;
+}
+
+const struct cli_cmd cmd_plan = {
+    .name = "plan",
+    .summary = "plan a short-stroked RAID array (levels, disks, stroke, chunk)",
+    .run = plan_run,
+};
