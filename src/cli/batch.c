@@ -78,6 +78,12 @@ void batch_open(struct batch *b)
 
 		snprintf(spec, sizeof(spec), "%s", it->e.spec);
 		rc = device_open(b->ctx, spec, true, &it->d, &it->e, &it->err);
+		if (rc && it->e.state != DEV_FREE && !b->force) {
+			/* the safety verdict is the more important news */
+			device_check_safe(&it->e, false, &it->err);
+			item_fail(it, -EPERM, EXIT_REFUSED);
+			continue;
+		}
 		if (rc) {
 			item_fail(it, rc, cli_exit_code(rc));
 			continue;
