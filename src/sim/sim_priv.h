@@ -4,6 +4,7 @@
 #ifndef SHORTSTROKE_SIM_PRIV_H
 #define SHORTSTROKE_SIM_PRIV_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -157,6 +158,9 @@ struct sim_drive {
 	uint64_t clock_base_ns;
 	uint64_t mono_base_ns;
 	bool dirty;
+	/* one command at a time, whichever thread sends it (the TUI's jobs,
+	 * a batch's parallel jobs on different drives of one rig) */
+	pthread_mutex_t lock;
 };
 
 struct sim_rig {

@@ -720,6 +720,7 @@ static struct sim_drive *drive_new(struct sim_rig *rig, const struct sim_config 
 	d->store.size = c->dco_factory * c->lblock;
 	sim_state_init(d);
 	d->mono_base_ns = sim_mono_ns();
+	pthread_mutex_init(&d->lock, NULL);
 	return d;
 }
 
@@ -729,6 +730,7 @@ static void drive_free(struct sim_drive *d)
 		return;
 	sim_store_free(&d->store);
 	free(d->state_path);
+	pthread_mutex_destroy(&d->lock);
 	free(d);
 }
 

@@ -5,11 +5,18 @@
 #include <stdlib.h>
 
 #include "shortstroke/sim.h"
+#include "sim_priv.h"
 #include "shortstroke/transport.h"
 
 static int sim_exec(struct transport *t, struct xcmd *c, struct ss_error *err)
 {
-	return sim_drive_exec(t->priv, c, err);
+	struct sim_drive *d = t->priv;
+	int rc;
+
+	pthread_mutex_lock(&d->lock);
+	rc = sim_drive_exec(d, c, err);
+	pthread_mutex_unlock(&d->lock);
+	return rc;
 }
 
 static void sim_close(struct transport *t)
