@@ -119,10 +119,11 @@ $(BUILD)/shortstroke-simd: $(SIMD_OBJ) $(CORE_LIB)
 	$(CC) $(LDFLAGS_SAN) $(LDFLAGS) -o $@ $(SIMD_OBJ) $(CORE_LIB) $(LIBS)
 
 # Unit tests link the front-end objects too (table renderer, TUI model).
-$(BUILD)/tests/%: tests/unit/%.c $(APP_LIB) $(CORE_LIB) $(RP_A)
+SIMD_LIB_OBJ := $(filter-out %/simd_main.o,$(SIMD_OBJ))
+$(BUILD)/tests/%: tests/unit/%.c $(APP_LIB) $(SIMD_LIB_OBJ) $(CORE_LIB) $(RP_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS_SAN) $(LDFLAGS) -o $@ $< $(APP_LIB) $(CORE_LIB) \
-		$(RP_A) $(LIBS) -lcmocka
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS_SAN) $(LDFLAGS) -o $@ $< $(APP_LIB) $(SIMD_LIB_OBJ) \
+		$(CORE_LIB) $(RP_A) $(LIBS) -lcmocka
 
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(CORE_LIB) $(RP_A)
 	@mkdir -p $(dir $@)

@@ -568,7 +568,10 @@ int drive_identify(struct drive *d, struct drive_info *out, struct ss_error *err
 		out->methods |= METHOD_SCSI_RESIZE | METHOD_SCSI_FORMAT;
 		identify_scsi_smart(d, out);
 	}
-	if (d->tran_hint != TRAN_UNKNOWN)
+	/* sysfs knows the bus (usb, a libata port, an FC or SAS HBA); a plain
+	 * "scsi" host (tcm_loop, scsi_debug, a RAID HBA) says less than the
+	 * drive's own answers */
+	if (d->tran_hint != TRAN_UNKNOWN && d->tran_hint != TRAN_SCSI)
 		out->tran = d->tran_hint;
 	out->methods |= METHOD_PARTITION;
 	return 0;

@@ -257,6 +257,13 @@ int device_open(struct ss_ctx *ctx, const char *spec, bool for_write, struct dri
 	*out = NULL;
 	memset(e, 0, sizeof(*e));
 	snprintf(e->spec, sizeof(e->spec), "%s", spec);
+	if (for_write) {
+		/* before a change, the protect file as it is now (a long-lived
+		 * TUI must see an entry added since it started) */
+		protect_free(ctx->protect);
+		ctx->protect = NULL;
+		ctx->protect_loaded = false;
+	}
 	rc = ctx_protect(ctx, err);
 	if (rc)
 		return rc;
@@ -372,6 +379,9 @@ int devices_list(struct ss_ctx *ctx, struct dev_entry **out, size_t *n, struct s
 
 	*out = NULL;
 	*n = 0;
+	protect_free(ctx->protect); /* a listing shows the file as it is now */
+	ctx->protect = NULL;
+	ctx->protect_loaded = false;
 	rc = ctx_protect(ctx, err);
 	if (rc)
 		return rc;

@@ -1,8 +1,13 @@
-/* model.c - what the TUI shows, refreshed without curses. */
+/* model.c - what the TUI shows, refreshed without curses: the drives, the
+ * marks, the dialog, the jobs. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "shortstroke/sim.h"
 #include "tui.h"
 
 int tui_model_refresh(struct tui_model *m)
@@ -12,10 +17,26 @@ int tui_model_refresh(struct tui_model *m)
 	size_t n = 0;
 	int rc;
 
+	if (m->ntasks) {
+		/* never talk to a drive a job is working on: rescan afterwards */
+		m->rescan_pending = true;
+		return 0;
+	}
+	m->rescan_pending = false;
+	if (m->ctx->rig && !m->dlg) {
+		/* simulated drives: reload them from the state directory, so
+		 * what other processes did (sim power-cycle, limit) shows */
+		sim_rig_free(m->ctx->rig);
+		m->ctx->rig = NULL;
+	}
 	rc = devices_list(m->ctx, &devs, &n, &err);
 	if (rc) {
 		snprintf(m->status, sizeof(m->status), "%s", err.msg);
 		return rc;
+	}
+	if (n != m->n) {
+		free(m->marked);
+		m->marked = calloc(n ? n : 1, sizeof(*m->marked));
 	}
 	free(m->devs);
 	m->devs = devs;
@@ -28,14 +49,25 @@ int tui_model_refresh(struct tui_model *m)
 		snprintf(m->source, sizeof(m->source), "rig %s", m->ctx->rig_file);
 	else
 		snprintf(m->source, sizeof(m->source), "this machine");
-	snprintf(m->status, sizeof(m->status), "%zu drive%s", n, n == 1 ? "" : "s");
+	if (!m->status[0])
+		snprintf(m->status, sizeof(m->status), "%zu drive%s", n, n == 1 ? "" : "s");
 	return 0;
 }
 
 void tui_model_free(struct tui_model *m)
 {
+	for (unsigned i = 0; i < m->ntasks; i++) {
+		job_cancel(m->tasks[i].job);
+		job_wait(m->tasks[i].job, NULL);
+	}
+	while (m->ntasks)
+		tui_tasks_poll(m);
+	tui_dialog_free(m->dlg);
+	m->dlg = NULL;
 	free(m->devs);
+	free(m->marked);
 	m->devs = NULL;
+	m->marked = NULL;
 	m->n = 0;
 }
 
@@ -52,16 +84,214 @@ void tui_model_move(struct tui_model *m, long delta)
 	m->sel = (size_t)s;
 }
 
+void tui_status(struct tui_model *m, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(m->status, sizeof(m->status), fmt, ap);
+	va_end(ap);
+}
+
+/* ---- dialogs ---------------------------------------------------------------- */
+
+struct tui_dialog *tui_dialog_new(const char *title)
+{
+	struct tui_dialog *d = calloc(1, sizeof(*d));
+
+	if (d)
+		snprintf(d->title, sizeof(d->title), "%s", title);
+	return d;
+}
+
+void tui_dialog_line(struct tui_dialog *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!d || d->nlines >= TUI_DIALOG_LINES)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(d->lines[d->nlines++], sizeof(d->lines[0]), fmt, ap);
+	va_end(ap);
+}
+
+void tui_dialog_free(struct tui_dialog *d)
+{
+	if (!d)
+		return;
+	if (d->free_arg)
+		d->free_arg(d->arg);
+	free(d);
+}
+
+enum tui_action tui_alert(struct tui_model *m, const char *title, const char *fmt, ...)
+{
+	struct tui_dialog *d = tui_dialog_new(title);
+	char buf[1024];
+	const char *p;
+	va_list ap;
+
+	if (!d)
+		return TUI_REDRAW;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	/* wrap at 64 columns */
+	for (p = buf; *p && d->nlines < TUI_DIALOG_LINES;) {
+		size_t n = strlen(p), cut = n;
+
+		if (n > 64) {
+			cut = 64;
+			while (cut > 20 && p[cut] != ' ')
+				cut--;
+		}
+		tui_dialog_line(d, "%.*s", (int)cut, p);
+		p += cut;
+		while (*p == ' ')
+			p++;
+	}
+	d->alert = true;
+	tui_dialog_free(m->dlg);
+	m->dlg = d;
+	return TUI_REDRAW;
+}
+
+static enum tui_action dialog_key(struct tui_model *m, int key)
+{
+	struct tui_dialog *d = m->dlg;
+	size_t len = strlen(d->text);
+	enum tui_action a;
+
+	if (key == TK_TICK)
+		return TUI_NONE;
+	if (key == TK_ESC || (!d->input && !d->submit)) {
+		m->dlg = NULL;
+		tui_dialog_free(d);
+		return TUI_REDRAW;
+	}
+	if (key == TK_ENTER) {
+		if (!d->submit) {
+			m->dlg = NULL;
+			tui_dialog_free(d);
+			return TUI_REDRAW;
+		}
+		a = d->submit(m, d);
+		if (m->dlg != d)
+			tui_dialog_free(d);
+		return a == TUI_NONE ? TUI_REDRAW : a;
+	}
+	if (!d->input)
+		return TUI_NONE;
+	if (key == TK_BACKSPACE) {
+		if (len)
+			d->text[len - 1] = '\0';
+		return TUI_REDRAW;
+	}
+	if (key >= 0x20 && key < 0x7f && len + 1 < sizeof(d->text)) {
+		d->text[len] = (char)key;
+		d->text[len + 1] = '\0';
+		return TUI_REDRAW;
+	}
+	return TUI_NONE;
+}
+
+/* ---- jobs ------------------------------------------------------------------- */
+
+struct tui_task *tui_task_for(struct tui_model *m, const char *spec)
+{
+	for (unsigned i = 0; i < m->ntasks; i++)
+		if (!strcmp(m->tasks[i].spec, spec))
+			return &m->tasks[i];
+	return NULL;
+}
+
+int tui_task_start(struct tui_model *m, const char *spec, const char *what, job_fn fn,
+		   void *arg, void (*finish)(struct tui_model *, struct tui_task *, int,
+					     const struct ss_error *))
+{
+	struct ss_error err = { 0 };
+	struct tui_task *t;
+	int rc;
+
+	if (m->ntasks >= TUI_MAX_TASKS)
+		return -EBUSY;
+	t = &m->tasks[m->ntasks];
+	memset(t, 0, sizeof(*t));
+	snprintf(t->spec, sizeof(t->spec), "%s", spec);
+	snprintf(t->what, sizeof(t->what), "%s", what);
+	t->arg = arg;
+	t->finish = finish;
+	rc = job_start(spec, fn, arg, &t->job, &err);
+	if (rc)
+		return rc;
+	m->ntasks++;
+	return 0;
+}
+
+bool tui_tasks_poll(struct tui_model *m)
+{
+	bool changed = false;
+
+	for (unsigned i = 0; i < m->ntasks;) {
+		struct tui_task t = m->tasks[i];
+		struct job_status st;
+		struct ss_error err = { 0 };
+		int rc;
+
+		job_status(t.job, &st);
+		changed = true; /* progress moved */
+		if (!st.done) {
+			i++;
+			continue;
+		}
+		rc = job_wait(t.job, &err);
+		job_free(t.job);
+		memmove(&m->tasks[i], &m->tasks[i + 1], (m->ntasks - i - 1) * sizeof(m->tasks[0]));
+		m->ntasks--;
+		if (t.finish)
+			t.finish(m, &t, rc, &err);
+	}
+	if (!m->ntasks && m->rescan_pending)
+		tui_model_refresh(m);
+	return changed;
+}
+
+size_t tui_targets(const struct tui_model *m, size_t *idx, size_t max)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < m->n && k < max; i++)
+		if (m->marked && m->marked[i])
+			idx[k++] = i;
+	if (k == 0 && m->n && max)
+		idx[k++] = m->sel;
+	return k;
+}
+
+/* ---- keys ---------------------------------------------------------------------- */
+
 enum tui_action tui_handle_key(struct tui_model *m, int key)
 {
+	if (m->dlg)
+		return dialog_key(m, key);
 	if (m->help) {
+		if (key == TK_TICK)
+			return TUI_NONE;
 		/* any key closes help; q still quits */
 		m->help = false;
 		return key == 'q' ? TUI_QUIT : TUI_REDRAW;
 	}
 	switch (key) {
+	case TK_TICK:
+		return tui_tasks_poll(m) ? TUI_REDRAW : TUI_NONE;
 	case 'q':
 	case 'Q' - '@': /* ^Q */
+		if (m->ntasks)
+			return tui_alert(m, "Jobs are running",
+					 "%u job%s still running. Wait for them to end before "
+					 "quitting (a format goes on inside the drive; run "
+					 "'shortstroke limit' again to watch it).",
+					 m->ntasks, m->ntasks == 1 ? " is" : "s are");
 		return TUI_QUIT;
 	case TK_UP:
 	case 'k':
@@ -85,6 +315,12 @@ enum tui_action tui_handle_key(struct tui_model *m, int key)
 	case TK_PGDN:
 		tui_model_move(m, 10);
 		return TUI_REDRAW;
+	case ' ':
+		if (m->n && m->marked) {
+			m->marked[m->sel] = !m->marked[m->sel];
+			tui_model_move(m, 1);
+		}
+		return TUI_REDRAW;
 	case '?':
 	case 'h':
 		m->help = true;
@@ -96,6 +332,9 @@ enum tui_action tui_handle_key(struct tui_model *m, int key)
 	case 'L' - '@': /* ^L */
 		return TUI_REDRAW;
 	default:
+		for (const struct tui_key_action *a = tui_actions; a->run; a++)
+			if (a->key == key)
+				return a->run(m);
 		return TUI_NONE;
 	}
 }

@@ -46,6 +46,18 @@ static int map_key(int ch)
 		return TK_RESIZE;
 	case KEY_F(5):
 		return TK_F5;
+	case KEY_ENTER:
+	case '\n':
+	case '\r':
+		return TK_ENTER;
+	case 27:
+		return TK_ESC;
+	case KEY_BACKSPACE:
+	case 127:
+	case 8:
+		return TK_BACKSPACE;
+	case ERR:
+		return TK_TICK;
 	default:
 		return ch;
 	}
@@ -77,17 +89,21 @@ int tui_main(struct ss_ctx *ctx)
 	noecho();
 	keypad(stdscr, TRUE);
 	curs_set(0);
+	set_escdelay(25);
+	timeout(250); /* wake up to draw job progress */
 	tui_colors_init();
 
+	tui_draw(&m);
 	for (;;) {
 		enum tui_action a;
 
-		tui_draw(&m);
 		a = tui_handle_key(&m, map_key(getch()));
 		if (a == TUI_QUIT)
 			break;
 		if (a == TUI_RESCAN)
 			tui_model_refresh(&m);
+		if (a != TUI_NONE)
+			tui_draw(&m);
 	}
 	tui_stop();
 	tui_model_free(&m);
@@ -100,7 +116,9 @@ static int tui_run(struct ss_ctx *ctx, int argc, char **argv)
 		printf("Usage: shortstroke tui\n"
 		       "\n"
 		       "Open the interactive screen: a table of the drives and a detail pane for\n"
-		       "the selected one. Keys: arrows or j/k move, ? help, R rescan, q quit.\n"
+		       "the selected one. Keys: arrows or j/k move, Space marks drives, l limits\n"
+		       "and r restores the selected or marked drives (with the serial typed to\n"
+		       "confirm, progress shown in the table), ? help, R rescan, q quit.\n"
 		       "'shortstroke' with no command on a terminal does the same.\n"
 		       "With --demo it opens on the built-in rig of simulated drives.\n");
 		return EXIT_DONE;

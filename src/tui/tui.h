@@ -1,6 +1,7 @@
 /* tui.h - the interactive front end. The model is filled by code that never
  * touches curses; views only draw from the model; key handlers return what
- * happened. tui.c alone starts and stops curses. */
+ * happened. tui.c alone starts and stops curses. Work that takes time runs
+ * as a job (job.h) and reports progress into the model. */
 #ifndef SHORTSTROKE_TUI_H
 #define SHORTSTROKE_TUI_H
 
@@ -8,17 +9,9 @@
 #include <stddef.h>
 
 #include "shortstroke/devices.h"
+#include "shortstroke/job.h"
 
-struct tui_model {
-	struct ss_ctx *ctx;
-	struct dev_entry *devs;
-	size_t n;
-	size_t sel;		/* selected row */
-	size_t top;		/* first row shown */
-	bool help;		/* the help overlay is open */
-	char status[256];	/* bottom line message */
-	char source[128];	/* "demo rig", "rig FILE", "this machine" */
-};
+struct tui_model;
 
 enum tui_action {
 	TUI_NONE,		/* key not handled */
@@ -27,11 +20,87 @@ enum tui_action {
 	TUI_QUIT,
 };
 
+#define TUI_DIALOG_LINES 12
+
+/* A dialog over the screen: text, an optional input field, and what
+ * Enter does. Pure model: view.c draws it, model.c feeds it keys. */
+struct tui_dialog {
+	char title[96];
+	char lines[TUI_DIALOG_LINES][160];
+	unsigned nlines;
+	bool input;		/* has an input field */
+	char prompt[64];
+	char text[128];		/* what was typed */
+	bool alert;		/* an error or refusal: drawn in the alert colour */
+	/* Enter: returns what to do next; may replace m->dlg (the dialog is
+	 * freed by the caller when m->dlg no longer points at it). */
+	enum tui_action (*submit)(struct tui_model *m, struct tui_dialog *d);
+	void *arg;
+	void (*free_arg)(void *arg);
+};
+
+/* One job running on a drive. */
+struct tui_task {
+	struct job *job;
+	char spec[256];
+	char what[32];		/* "limit", "restore", ... */
+	void *arg;
+	/* called on the UI thread when the job has ended: sets the status
+	 * line, frees arg */
+	void (*finish)(struct tui_model *m, struct tui_task *t, int rc,
+		       const struct ss_error *err);
+};
+
+#define TUI_MAX_TASKS 64
+
+struct tui_model {
+	struct ss_ctx *ctx;
+	struct dev_entry *devs;
+	size_t n;
+	bool *marked;		/* n entries: drives picked with Space */
+	size_t sel;		/* selected row */
+	size_t top;		/* first row shown */
+	bool help;		/* the help overlay is open */
+	char status[256];	/* bottom line message */
+	char source[128];	/* "demo rig", "rig FILE", "this machine" */
+	struct tui_dialog *dlg;
+	struct tui_task tasks[TUI_MAX_TASKS];
+	unsigned ntasks;
+	bool rescan_pending;	/* rescan once no job is running */
+};
+
+/* A key on the main screen that starts something (actions.c). */
+struct tui_key_action {
+	int key;
+	const char *keyname;	/* as the help shows it */
+	const char *help;
+	enum tui_action (*run)(struct tui_model *m);
+};
+extern const struct tui_key_action tui_actions[];
+
 /* model.c (no curses) */
 int tui_model_refresh(struct tui_model *m);
 void tui_model_free(struct tui_model *m);
 void tui_model_move(struct tui_model *m, long delta);
 enum tui_action tui_handle_key(struct tui_model *m, int key);
+/* Reap ended jobs; true when something changed on screen. */
+bool tui_tasks_poll(struct tui_model *m);
+/* The running task on a drive, or NULL. */
+struct tui_task *tui_task_for(struct tui_model *m, const char *spec);
+int tui_task_start(struct tui_model *m, const char *spec, const char *what, job_fn fn,
+		   void *arg, void (*finish)(struct tui_model *, struct tui_task *, int,
+					     const struct ss_error *));
+/* The drives an action applies to: the marked ones, else the selected one.
+ * Returns how many indexes were written. */
+size_t tui_targets(const struct tui_model *m, size_t *idx, size_t max);
+struct tui_dialog *tui_dialog_new(const char *title);
+void tui_dialog_line(struct tui_dialog *d, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void tui_dialog_free(struct tui_dialog *d);
+/* Show a message box that any key closes. */
+enum tui_action tui_alert(struct tui_model *m, const char *title, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void tui_status(struct tui_model *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* view.c */
 void tui_colors_init(void);
@@ -47,6 +116,10 @@ enum {
 	TK_PGDN,
 	TK_RESIZE,
 	TK_F5,
+	TK_ENTER,
+	TK_ESC,
+	TK_BACKSPACE,
+	TK_TICK,	/* no key: the periodic refresh */
 };
 
 #endif

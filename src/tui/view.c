@@ -1,6 +1,7 @@
 /* view.c - draw the model: title, drive table, detail pane, key line. */
 #include <curses.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -108,20 +109,51 @@ static void cell(const struct dev_entry *e, unsigned c, char *buf, size_t len)
 	}
 }
 
+/* The STATE cell of a drive a job is working on: a progress bar. */
+static bool task_cell(const struct tui_model *m, const struct dev_entry *e, char *buf,
+		      size_t len)
+{
+	char bar[21], eta[24];
+	struct job_status st;
+	struct tui_task *t = tui_task_for((struct tui_model *)m, e->spec);
+	unsigned fill;
+
+	if (!t)
+		return false;
+	job_status(t->job, &st);
+	fill = (unsigned)(st.fraction * 20.0 + 0.5);
+	for (unsigned k = 0; k < 20; k++)
+		bar[k] = k < fill ? '#' : '.';
+	bar[20] = '\0';
+	if (st.eta_s >= 0)
+		duration_human(st.eta_s, eta, sizeof(eta));
+	else
+		snprintf(eta, sizeof(eta), "--");
+	snprintf(buf, len, "%s [%s] %3.0f%% %s %s", t->what, bar, st.fraction * 100.0, eta,
+		 st.phase);
+	return true;
+}
+
 static void draw_row(int y, const struct tui_model *m, const struct dev_entry *e, bool sel)
 {
 	int x = 1;
 	char buf[256];
+	size_t idx = e ? (size_t)(e - m->devs) : 0;
+
+	if (e && m->marked && m->marked[idx])
+		mvaddch(y, 0, '*');
 
 	if (sel)
 		attron(A_REVERSE);
-	mvhline(y, 0, ' ', COLS);
+	mvhline(y, 1, ' ', COLS - 1);
 	for (unsigned c = 0; c < NTCOLS && x < COLS; c++) {
 		int w = tcols[c].width ? tcols[c].width : COLS - x - 1;
 
 		if (tcols[c].min_cols > COLS)
 			continue;
-		if (e)
+		if (e && c == NTCOLS - 1 && task_cell(m, e, buf, sizeof(buf)))
+			;
+		else if (e)
 			cell(e, c, buf, sizeof(buf));
 		else
 			snprintf(buf, sizeof(buf), "%s", tcols[c].name);
@@ -134,7 +166,6 @@ static void draw_row(int y, const struct tui_model *m, const struct dev_entry *e
 	}
 	if (sel)
 		attroff(A_REVERSE);
-	(void)m;
 }
 
 static void draw_detail(int y0, int h, const struct tui_model *m)
@@ -170,24 +201,38 @@ static void draw_detail(int y0, int h, const struct tui_model *m)
 
 static void draw_help(void)
 {
-	static const char *const lines[] = {
+	static const char *const head[] = {
 		"shortstroke - keys",
 		"",
 		"  Up/Down, j/k   move the selection",
 		"  Home/End, g/G  first / last drive",
 		"  PgUp/PgDn      ten drives up / down",
+		"  Space          mark / unmark a drive (actions apply to marked)",
 		"  R, F5          rescan the drives",
+	};
+	static const char *const tail[] = {
 		"  ?              this help",
 		"  q              quit",
 		"",
 		"The detail pane shows what 'shortstroke info' prints for the",
 		"selected drive. STATE tells whether a drive is free to change,",
 		"in use (mounted, a RAID/LVM member, has partitions) or protected",
-		"(listed in the protect file).",
+		"(listed in the protect file); a running job shows its progress.",
 		"",
 		"Press any key to close.",
 	};
-	int n = (int)(sizeof(lines) / sizeof(lines[0])), w = 68;
+	const char *lines[48];
+	char acts[16][80];
+	int n = 0, w = 70, k = 0;
+
+	for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++)
+		lines[n++] = head[i];
+	for (const struct tui_key_action *a = tui_actions; a->run && k < 16; a++, k++) {
+		snprintf(acts[k], sizeof(acts[k]), "  %-14s %s", a->keyname, a->help);
+		lines[n++] = acts[k];
+	}
+	for (size_t i = 0; i < sizeof(tail) / sizeof(tail[0]); i++)
+		lines[n++] = tail[i];
 	int y0 = (LINES - n - 2) / 2, x0 = (COLS - w) / 2;
 
 	if (y0 < 0)
@@ -200,6 +245,43 @@ static void draw_help(void)
 		if (i > 0 && i <= n)
 			mvaddnstr(y0 + i, x0 + 2, lines[i - 1], w - 4);
 		attroff(attr_title());
+	}
+}
+
+static void draw_dialog(const struct tui_dialog *d)
+{
+	int w = COLS - 4 < 78 ? COLS - 4 : 78;
+	int h = (int)d->nlines + (d->input ? 4 : 3);
+	int y0 = (LINES - h) / 2, x0 = (COLS - w) / 2;
+	attr_t a = d->alert ? attr_state(DEV_PROTECTED) | A_REVERSE : attr_title();
+	char buf[256];
+
+	if (y0 < 0)
+		y0 = 0;
+	if (x0 < 0)
+		x0 = 0;
+	attron(a);
+	for (int i = 0; i < h; i++)
+		mvhline(y0 + i, x0, ' ', w);
+	snprintf(buf, sizeof(buf), " %s ", d->title);
+	mvaddnstr(y0, x0 + 2, buf, w - 4);
+	for (unsigned i = 0; i < d->nlines; i++)
+		mvaddnstr(y0 + 1 + (int)i, x0 + 2, d->lines[i], w - 4);
+	attroff(a);
+	if (d->input) {
+		int y = y0 + 2 + (int)d->nlines;
+
+		attron(a);
+		mvaddnstr(y, x0 + 2, d->prompt, w - 4);
+		attroff(a);
+		snprintf(buf, sizeof(buf), " %s_", d->text);
+		mvhline(y, x0 + 3 + (int)strlen(d->prompt), ' ', w - 5 - (int)strlen(d->prompt));
+		mvaddnstr(y, x0 + 3 + (int)strlen(d->prompt), buf,
+			  w - 5 - (int)strlen(d->prompt));
+	} else {
+		attron(a);
+		mvaddnstr(y0 + h - 1, x0 + 2, "Press any key.", w - 4);
+		attroff(a);
 	}
 }
 
@@ -249,10 +331,13 @@ void tui_draw(const struct tui_model *m)
 
 	attron(A_REVERSE);
 	mvhline(LINES - 1, 0, ' ', COLS);
-	snprintf(buf, sizeof(buf), " j/k move  ? help  R rescan  q quit  |  %s", m->status);
+	snprintf(buf, sizeof(buf), " %s  |  j/k move  Space mark  l limit  r restore  ? help  q quit",
+		 m->status);
 	mvaddnstr(LINES - 1, 0, buf, COLS);
 	attroff(A_REVERSE);
 	if (m->help)
 		draw_help();
+	if (m->dlg)
+		draw_dialog(m->dlg);
 	refresh();
 }

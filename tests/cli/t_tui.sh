@@ -17,7 +17,7 @@ else
 		return 1
 	}
 	tmx -f /dev/null new-session -d -s tui -x 120 -y 40 \
-		"env SHORTSTROKE_STATE_DIR=$SHORTSTROKE_STATE_DIR TERM=xterm-256color $PROG --demo; echo TUI-EXITED \$?; sleep 5"
+		"env SHORTSTROKE_STATE_DIR=$SHORTSTROKE_STATE_DIR SHORTSTROKE_PROTECT_FILE=$SHORTSTROKE_PROTECT_FILE TERM=xterm-256color $PROG --demo; echo TUI-EXITED \$?; sleep 5"
 	if wait_for "shortstroke - demo rig - 6 drives"; then pass "tui: opens on the demo rig"; else fail "tui: opens on the demo rig" "$SCREEN"; fi
 	if printf '%s\n' "$SCREEN" | grep -qE "sim:sas15k +sas +HUS154545VLS300"; then pass "tui: drive table"; else fail "tui: drive table" "$SCREEN"; fi
 	if printf '%s\n' "$SCREEN" | grep -qE "Model: +HUS154545VLS300"; then pass "tui: detail pane shows the first drive"; else fail "tui: detail pane shows the first drive" "$SCREEN"; fi
@@ -33,6 +33,34 @@ else
 	if wait_for "Device: +sim:sata250" && ! printf '%s\n' "$SCREEN" | grep -q "shortstroke - keys"; then pass "tui: a key closes help"; else fail "tui: a key closes help" "$SCREEN"; fi
 	tmx resize-window -t tui -x 80 -y 24 2>/dev/null || tmx resize-pane -t tui -x 80 -y 24
 	if wait_for "Device: +sim:sata250" && [ "$(printf '%s\n' "$SCREEN" | wc -l)" -le 24 ]; then pass "tui: redraws after a resize"; else fail "tui: redraws after a resize" "$SCREEN"; fi
+	# limit from the TUI: size dialog, serial confirmation, job, new size in the table
+	tmx send-keys -t tui g j l
+	if wait_for "Limit \(short-stroke\)"; then pass "tui: l opens the limit dialog"; else fail "tui: l opens the limit dialog" "$SCREEN"; fi
+	tmx send-keys -t tui 2 0 % Enter
+	if wait_for "Type the serial \(STF607MS2A4K7P\)"; then pass "tui: the plan asks for the serial"; else fail "tui: the plan asks for the serial" "$SCREEN"; fi
+	if printf '%s\n' "$SCREEN" | grep -q "20.0% of 250 GB) by hpa"; then pass "tui: the plan shows size and method"; else fail "tui: the plan shows size and method" "$SCREEN"; fi
+	tmx send-keys -t tui WRONG Enter
+	if wait_for "Not the serial"; then pass "tui: a wrong serial is not accepted"; else fail "tui: a wrong serial is not accepted" "$SCREEN"; fi
+	tmx send-keys -t tui BSpace BSpace BSpace BSpace BSpace STF607MS2A4K7P Enter
+	if wait_for "sim:sata250 +sata .* 50.0 GB +250 GB +20%"; then pass "tui: limit ran; the table shows 20%"; else fail "tui: limit ran; the table shows 20%" "$SCREEN"; fi
+	if printf '%s\n' "$SCREEN" | grep -q "sim:sata250: limit done"; then pass "tui: status line reports the result"; else fail "tui: status line reports the result" "$SCREEN"; fi
+	# restore in the same power cycle: the drive refuses; the TUI says why
+	tmx send-keys -t tui r
+	if wait_for "Confirm restore"; then pass "tui: r asks to confirm a restore"; else fail "tui: r asks to confirm a restore" "$SCREEN"; fi
+	tmx send-keys -t tui STF607MS2A4K7P Enter
+	if wait_for "Restore failed"; then pass "tui: a refused restore is shown"; else fail "tui: a refused restore is shown" "$SCREEN"; fi
+	tmx send-keys -t tui Escape P
+	if wait_for "1 simulated drive power-cycled"; then pass "tui: P power-cycles a simulated drive"; else fail "tui: P power-cycles a simulated drive" "$SCREEN"; fi
+	tmx send-keys -t tui r
+	wait_for "Confirm restore" >/dev/null
+	tmx send-keys -t tui STF607MS2A4K7P Enter
+	if wait_for "sim:sata250 +sata .* 250 GB +250 GB +no"; then pass "tui: restore after a power cycle"; else fail "tui: restore after a power cycle" "$SCREEN"; fi
+	# a protected drive is refused in the TUI too
+	"$PROG" --demo protect add sim:sata320 >/dev/null
+	tmx send-keys -t tui R j l
+	if wait_for "Refused"; then pass "tui: protected drive refused"; else fail "tui: protected drive refused" "$SCREEN"; fi
+	tmx send-keys -t tui Escape
+	"$PROG" --demo protect remove sim:sata320 >/dev/null
 	tmx send-keys -t tui q
 	if wait_for "TUI-EXITED 0"; then pass "tui: q quits with status 0"; else fail "tui: q quits with status 0" "$SCREEN"; fi
 	tmx kill-server 2>/dev/null
