@@ -17,14 +17,14 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
 # Modules loaded in the guest; their dependencies are resolved below.
-# configfs, target_core_*, tcm_loop and uio are for the TCMU cases (later).
+# configfs, target_core_*, tcm_loop and uio are for the TCMU cases (cases-70).
 MODULES="ahci libata sd_mod sg scsi_debug md_mod raid0 raid1 raid10 raid456 \
 ext4 loop configfs target_core_mod target_core_user tcm_loop uio"
 
 # Peer tools copied with their libraries (whatever is missing on the host is
 # skipped with a warning: the cases that need it then fail in the guest).
 TOOLS="sg_inq sg_readcap sg_vpd sg_modes sg_logs sg_rep_zones sg_turs \
-sg_sat_identify sg_dd smartctl hdparm mdadm mke2fs"
+sg_sat_identify sg_dd sg_raw sg_format sg_requests smartctl hdparm mdadm mke2fs"
 
 die() { echo "mkinitramfs: $*" >&2; exit 1; }
 
@@ -54,14 +54,20 @@ for t in $TOOLS; do
 done
 
 [ -x "$prog" ] || prog=""
+# The TCMU handler built beside PROG serves simulated drives to the guest's
+# kernel (tests/vm/guest/cases-70-tcmu.sh).
+simd=""
+[ -n "$prog" ] && [ -x "$(dirname "$prog")/shortstroke-simd" ] &&
+	simd=$(dirname "$prog")/shortstroke-simd
+[ -n "$simd" ] || echo "mkinitramfs: warning: no shortstroke-simd beside $2, the TCMU cases will fail" >&2
 # Libraries: "name => /path (addr)" and the loader "/lib64/ld-linux... (addr)".
 libs_of() {
 	ldd "$@" 2>/dev/null | awk '
 		$2 == "=>" && $3 ~ /^\// { print $1 " " $3 }
 		$1 ~ /^\// && $2 ~ /^\(/ { print "LOADER " $1 }' | sort -u
 }
-libs=$(libs_of $tools $prog)
-missing=$(ldd $tools $prog 2>/dev/null | grep 'not found' || true)
+libs=$(libs_of $tools $prog $simd)
+missing=$(ldd $tools $prog $simd 2>/dev/null | grep 'not found' || true)
 [ -z "$missing" ] || echo "mkinitramfs: warning: unresolved libraries:
 $missing" >&2
 
@@ -70,8 +76,8 @@ self=$(readlink -f "$0")
 key=$( {
 	echo "kver $kver"
 	echo "modules $MODULES"
-	echo "prog ${prog:-none}"
-	sha256sum "$self" "$busybox" $mods $tools $prog $(echo "$libs" | awk '{ print $2 }') \
+	echo "prog ${prog:-none} simd ${simd:-none}"
+	sha256sum "$self" "$busybox" $mods $tools $prog $simd $(echo "$libs" | awk '{ print $2 }') \
 		"$modroot/modules.builtin" "$modroot/modules.order" /etc/mke2fs.conf 2>/dev/null
 } | sha256sum | cut -c1-16)
 cpio_out=$out/base-$key.cpio
@@ -103,6 +109,12 @@ done
 if [ -n "$prog" ]; then
 	cp "$prog" usr/bin/shortstroke
 fi
+if [ -n "$simd" ]; then
+	cp "$simd" usr/bin/shortstroke-simd
+fi
+# State of the simulated drives the TCMU cases serve (the rig file travels
+# with the test scripts: /vmtest/tcmu-rig.json).
+mkdir -p var/lib/shortstroke-sim
 echo "$libs" | while read -r name path; do
 	[ -n "$name" ] || continue
 	if [ "$name" = LOADER ]; then
