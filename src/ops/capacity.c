@@ -725,14 +725,17 @@ static int apply_method(struct cap_ctx *c, enum cap_method m, uint64_t blocks, b
 
 /* A SCSI drive busy formatting (a run interrupted earlier): watch it to
  * the end first. A corrupted format only a new format can cure. */
-static int scsi_settle(struct cap_ctx *c, enum cap_method m, struct ss_error *err)
+static int scsi_settle(struct cap_ctx *c, enum cap_method m, bool *corrupt,
+		       struct ss_error *err)
 {
 	struct scsi_sense s;
 	int st;
 
+	*corrupt = false;
 	if (c->e->info.ata)
 		return 0;
 	st = unit_state(c, &s, err);
+	*corrupt = st == 2;
 	if (st == 1) {
 		progress_report(c->progress, 0, "format in progress: watching", -1);
 		return format_wait(c, err);
@@ -749,6 +752,7 @@ static int scsi_settle(struct cap_ctx *c, enum cap_method m, struct ss_error *er
 int cap_limit(struct cap_ctx *c, const struct cap_plan *p, struct cap_result *res,
 	      struct ss_error *err)
 {
+	bool corrupt;
 	char h1[32];
 	int rc;
 
@@ -758,10 +762,10 @@ int cap_limit(struct cap_ctx *c, const struct cap_plan *p, struct cap_result *re
 	res->before = p->current;
 	res->native = p->native;
 	res->dry_run = c->dry_run;
-	rc = scsi_settle(c, p->method, err);
+	rc = scsi_settle(c, p->method, &corrupt, err);
 	if (rc)
 		return rc;
-	if (p->noop) {
+	if (p->noop && !corrupt) { /* a corrupted medium needs the format all the same */
 		res->noop = true;
 		res->after = p->current;
 		snprintf(res->message, sizeof(res->message), "%s", p->note);
@@ -869,6 +873,7 @@ int cap_restore(struct cap_ctx *c, enum cap_method forced, bool vol, struct cap_
 	const struct drive_info *i = &c->e->info;
 	enum cap_method m = CAP_AUTO;
 	uint64_t target = 0, before = i->capacity_blocks, native = i->native_blocks;
+	bool corrupt;
 	char h1[32];
 	int rc;
 
@@ -889,10 +894,10 @@ int cap_restore(struct cap_ctx *c, enum cap_method forced, bool vol, struct cap_
 				    dev_name(c), cap_method_name(m));
 	if (m == CAP_HPA && i->sec_frozen)
 		return check_method_rules(i, m, false, dev_name(c), err);
-	rc = scsi_settle(c, m, err);
+	rc = scsi_settle(c, m, &corrupt, err);
 	if (rc)
 		return rc;
-	if (target == before && m != CAP_DCO && m != CAP_PARTITION) {
+	if (target == before && m != CAP_DCO && m != CAP_PARTITION && !corrupt) {
 		res->noop = true;
 		res->after = before;
 		snprintf(res->message, sizeof(res->message),
