@@ -118,7 +118,10 @@ static void plan_all(struct batch *b, const struct cap_job *tmpl)
 		}
 		c.d = it->d;
 		c.e = &it->e;
-		if (cap_refresh_native(&c, &it->err)) {
+		/* reading a native max hidden by fixed-format sense toggles D_SENSE:
+		 * a mode change, so not in a dry run (a percentage is then of the
+		 * current capacity, and the plan says so) */
+		if (!b->dry_run && cap_refresh_native(&c, &it->err)) {
 			it->ready = false;
 			it->rc = it->err.code;
 			continue;
