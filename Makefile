@@ -13,7 +13,7 @@ SAN     ?= 0
 CC      ?= gcc
 PREFIX  ?= /usr/local
 DESTDIR ?=
-FUZZ_SECONDS ?= 8
+FUZZ_SECONDS ?= 4
 
 RP_MAJOR := 1
 RP_VERSION := 1.0.0
