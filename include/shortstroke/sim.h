@@ -65,6 +65,16 @@ uint64_t sim_drive_clock_ns(struct sim_drive *d);
 /* Let ns of virtual time pass (a format in progress moves on). */
 void sim_drive_advance_clock(struct sim_drive *d, uint64_t ns);
 
+/* Positioning time (virtual ns) the drive needs from where its heads are
+ * to start a transfer at lba: seek plus rotational wait, 0 when lba
+ * continues the previous transfer. Changes nothing. What a drive with
+ * command queuing compares to pick the next queued command (shortest
+ * positioning time first); the simulated I/O engine uses it. */
+uint64_t sim_drive_position_ns(const struct sim_drive *d, uint64_t lba);
+/* Of n queued commands starting at lba[0..n), the index of the one with
+ * the shortest positioning time (the first on a tie). */
+unsigned sim_drive_queue_pick(const struct sim_drive *d, const uint64_t *lba, unsigned n);
+
 /* Current capacity in logical blocks (what READ CAPACITY answers). */
 uint64_t sim_drive_capacity(const struct sim_drive *d);
 

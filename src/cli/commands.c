@@ -13,6 +13,7 @@ const struct cli_cmd *const cli_commands[] = {
 	&cmd_protect,
 	&cmd_sim,
 	&cmd_plan,
+	&cmd_smart, &cmd_selftest, &cmd_zones,
 	&cmd_tui,
 	NULL,
 };

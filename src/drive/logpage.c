@@ -486,4 +486,7 @@ void log_asc_text(uint8_t asc, uint8_t ascq, char *buf, size_t len)
 		return;
 	buf[0] = '\0';
 	sg_get_asc_ascq_str(asc, ascq, (int)len, buf);
+	/* sg_lib says "Additional sense: Failure prediction threshold exceeded" */
+	if (!strncmp(buf, "Additional sense: ", 18))
+		memmove(buf, buf + 18, strlen(buf + 18) + 1);
 }

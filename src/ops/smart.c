@@ -216,15 +216,15 @@ const char *smart_ata_selftest_status_text(uint8_t status)
 	case 0x3:
 		return "fatal error: the test could not complete";
 	case 0x4:
-		return "failed: unknown test element";
+		return "an unknown test element failed";
 	case 0x5:
-		return "failed: electrical element";
+		return "the electrical element failed";
 	case 0x6:
-		return "failed: servo/seek element";
+		return "the servo/seek element failed";
 	case 0x7:
-		return "failed: read element";
+		return "the read element failed";
 	case 0x8:
-		return "failed: handling damage suspected";
+		return "handling damage suspected";
 	case ST_STATUS_IN_PROGRESS:
 		return "in progress";
 	default:
@@ -541,13 +541,15 @@ static void ata_verdict(struct smart_report *r, uint64_t bad)
 		if (a)
 			smart_report_verdict(r, SMART_FAILED,
 					     "%" PRIu64
-					     " bad sectors; pre-failure attribute %s (%u) "
+					     " bad sector%s; pre-failure attribute %s (%u) "
 					     "at or below its threshold: value %u, threshold %u",
-					     bad, a->name, a->id, a->current, a->threshold);
+					     bad, bad == 1 ? "" : "s", a->name, a->id, a->current,
+					     a->threshold);
 		else
 			smart_report_verdict(
 			    r, SMART_FAILED,
-			    "%" PRIu64 " bad sectors (reallocated + pending): too many", bad);
+			    "%" PRIu64 " bad sector%s (reallocated + pending): too many", bad,
+			    bad == 1 ? "" : "s");
 		return;
 	case SK_SMART_OVERALL_GOOD:
 		smart_report_verdict(r, SMART_PASSED, "%s", "");
@@ -566,9 +568,9 @@ static void ata_verdict(struct smart_report *r, uint64_t bad)
 	}
 	if (bad > 0)
 		smart_report_verdict(r, SMART_WARNING,
-				     "%" PRIu64 " bad sectors (reallocated %" PRId64
+				     "%" PRIu64 " bad sector%s (reallocated %" PRId64
 				     ", pending %" PRId64 ")",
-				     bad, r->reallocated.known ? r->reallocated.value : 0,
+				     bad, bad == 1 ? "" : "s", r->reallocated.known ? r->reallocated.value : 0,
 				     r->pending.known ? r->pending.value : 0);
 	a = find_bad_attr(r, false);
 	if (a)
@@ -599,12 +601,12 @@ void smart_report_selftests_verdict(struct smart_report *r)
 				snprintf(at, sizeof(at), " at LBA %" PRIu64, e->failing_lba);
 			if (newest)
 				smart_report_verdict(r, SMART_FAILED,
-						     "the last self-test (%s) failed: %s%s",
+						     "the last self-test (%s) ended in error: %s%s",
 						     selftest_kind_name(e->kind), e->result, at);
 			else
 				smart_report_verdict(r, SMART_WARNING,
 						     "an earlier self-test (%s, at %" PRIu32
-						     " power-on hours) failed: %s%s",
+						     " power-on hours) ended in error: %s%s",
 						     selftest_kind_name(e->kind), e->power_on_hours,
 						     e->result, at);
 			return;
@@ -994,11 +996,11 @@ int selftest_wait(struct drive *d, const struct drive_info *info, enum selftest_
 	if (st.last.failed) {
 		if (st.last.lba_valid)
 			return ss_error_set(err, -EIO,
-					    "%s: the %s self-test failed: %s, first failing LBA "
+					    "%s: the %s self-test ended in error: %s, first failing LBA "
 					    "%" PRIu64,
 					    drive_name(d), selftest_kind_name(st.last.kind),
 					    st.last.result, st.last.failing_lba);
-		return ss_error_set(err, -EIO, "%s: the %s self-test failed: %s", drive_name(d),
+		return ss_error_set(err, -EIO, "%s: the %s self-test ended in error: %s", drive_name(d),
 				    selftest_kind_name(st.last.kind), st.last.result);
 	}
 	return 0;

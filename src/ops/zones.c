@@ -217,7 +217,10 @@ static int select_notch(struct drive *d, const uint8_t *page, size_t plen, uint1
 }
 
 /* Select each notch in turn, read its boundaries (and sectors per track),
- * then put the original active notch back. */
+ * then put the original active notch back. Each MODE SELECT sends the
+ * page as the drive last reported it (the boundaries follow the active
+ * notch; a drive may refuse a page whose unchangeable fields differ from
+ * its current values), with only ACTIVE NOTCH changed. */
 static int list_notches(struct drive *d, struct zone_geometry *g, const uint8_t *page, size_t plen,
 			struct ss_error *err)
 {
@@ -261,6 +264,8 @@ static int list_notches(struct drive *d, struct zone_geometry *g, const uint8_t 
 		z->lba = np.lpn;
 		z->start = np.start;
 		z->end = np.end;
+		if (len == plen)
+			memcpy(saved, pg, plen); /* the current page, for the next select */
 		if (mode_page(d, MODE_PAGE_FORMAT, buf, &pg, &len, NULL) == 0 &&
 		    scsi_parse_format_page(pg, len, &fp) == 0) {
 			z->has_format = true;

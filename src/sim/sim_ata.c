@@ -120,7 +120,7 @@ void sim_ata_identify(const struct sim_drive *d, uint8_t b[512])
 
 	w82 = 0x4000 | 0x2000 | 0x1000 | 0x0040 | 0x0020 | 0x0008; /* NOP, buffers, look-ahead,
 							      write cache, PM */
-	if (c->smart.supported)
+	if (sim_smart_supported(d))
 		w82 |= 0x0001;
 	if (c->sec)
 		w82 |= 0x0002;
@@ -134,10 +134,10 @@ void sim_ata_identify(const struct sim_drive *d, uint8_t b[512])
 	w84 = 0x4000 | 0x0020; /* GPL */
 	if (c->has_wwn)
 		w84 |= 0x0100;
-	if (c->smart.supported)
+	if (sim_smart_supported(d))
 		w84 |= 0x0003; /* error log, self-test */
 	w85 = (uint16_t)(w82 & ~0x0003 & ~0x0020);
-	if (c->smart.supported && s->smart.enabled)
+	if (sim_smart_supported(d) && s->smart.enabled)
 		w85 |= 0x0001;
 	if (s->sec_enabled)
 		w85 |= 0x0002;
@@ -239,21 +239,18 @@ static bool dco_checksum_ok(const uint8_t *b)
 
 /* ---- command execution ---- */
 
-struct ata_ctx {
-	struct sim_cmd *sc;
-	struct ata_tf tf;
-	struct sat_pt_fields f;
-	struct ata_regs r;
-	enum sim_rnm prev_rnm;
-};
-
-static void abrt(struct ata_ctx *a, uint8_t error)
+static void abrt(struct sim_ata *a, uint8_t error)
 {
 	a->r.status = ST_ERR;
 	a->r.error = error;
 }
 
-static bool data_in_ok(struct ata_ctx *a, size_t need)
+void sim_ata_abrt(struct sim_ata *a, uint8_t error)
+{
+	abrt(a, error);
+}
+
+static bool data_in_ok(struct sim_ata *a, size_t need)
 {
 	uint8_t p = a->f.protocol;
 
@@ -263,7 +260,12 @@ static bool data_in_ok(struct ata_ctx *a, size_t need)
 	return a->sc->in && a->sc->in_len >= need;
 }
 
-static bool data_out_ok(struct ata_ctx *a, size_t need)
+bool sim_ata_data_in_ok(struct sim_ata *a, size_t need)
+{
+	return data_in_ok(a, need);
+}
+
+static bool data_out_ok(struct sim_ata *a, size_t need)
 {
 	uint8_t p = a->f.protocol;
 
@@ -274,7 +276,7 @@ static bool data_out_ok(struct ata_ctx *a, size_t need)
 }
 
 /* The protocol does not fit the command: the SATL refuses the CDB. */
-static void bad_protocol(struct ata_ctx *a)
+static void bad_protocol(struct sim_ata *a)
 {
 	sim_bad_cdb(a->sc, 1, 4);
 }
@@ -284,7 +286,7 @@ static bool frozen_for_setmax(const struct sim_drive *d)
 	return d->st.setmax_frozen || d->st.sec_frozen;
 }
 
-static void set_max(struct ata_ctx *a, bool ext)
+static void set_max(struct sim_ata *a, bool ext)
 {
 	struct sim_drive *d = a->sc->d;
 	struct sim_state *s = &d->st;
@@ -311,7 +313,7 @@ static void set_max(struct ata_ctx *a, bool ext)
 		a->r.device = (uint8_t)(0x40 | ((lba >> 24) & 0x0f));
 }
 
-static void read_native_max(struct ata_ctx *a, bool ext)
+static void read_native_max(struct sim_ata *a, bool ext)
 {
 	struct sim_drive *d = a->sc->d;
 	uint64_t m = d->st.native_max;
@@ -330,7 +332,7 @@ static void read_native_max(struct ata_ctx *a, bool ext)
 	d->dirty = true;
 }
 
-static void cmd_set_max_28(struct ata_ctx *a)
+static void cmd_set_max_28(struct sim_ata *a)
 {
 	struct sim_drive *d = a->sc->d;
 
@@ -352,7 +354,7 @@ static void cmd_set_max_28(struct ata_ctx *a)
 	}
 }
 
-static void cmd_amac(struct ata_ctx *a)
+static void cmd_amac(struct sim_ata *a)
 {
 	struct sim_drive *d = a->sc->d;
 	struct sim_state *s = &d->st;
@@ -385,7 +387,7 @@ static void cmd_amac(struct ata_ctx *a)
 	}
 }
 
-static void cmd_dco(struct ata_ctx *a)
+static void cmd_dco(struct sim_ata *a)
 {
 	struct sim_cmd *sc = a->sc;
 	struct sim_drive *d = sc->d;
@@ -449,7 +451,7 @@ static void cmd_dco(struct ata_ctx *a)
 }
 
 /* READ/WRITE (DMA|SECTORS) EXT, READ VERIFY SECTORS (EXT) */
-static void cmd_rw(struct ata_ctx *a, bool write, bool verify)
+static void cmd_rw(struct sim_ata *a, bool write, bool verify)
 {
 	struct sim_cmd *sc = a->sc;
 	struct sim_drive *d = sc->d;
@@ -480,6 +482,12 @@ static void cmd_rw(struct ata_ctx *a, bool write, bool verify)
 		a->r.error = ATA_ERR_IDNF | ATA_ERR_ABRT;
 		return;
 	}
+	if (write && sim_zone_write_check(d, lba, n)) {
+		/* a host-managed zone written off its write pointer, or across
+		 * a zone boundary: the ZAC device aborts the command */
+		abrt(a, ATA_ERR_ABRT);
+		return;
+	}
 	sc->media_ns = sim_media_access_ns(d, lba, n);
 	if (!write && sim_medium_error(d, lba, n, &bad)) {
 		if (!verify && bad > lba && !sim_media_read(sc, lba, bad - lba, sc->in))
@@ -488,6 +496,7 @@ static void cmd_rw(struct ata_ctx *a, bool write, bool verify)
 		a->r.lba = bad;
 		if (!a->tf.ext)
 			a->r.device = (uint8_t)(0x40 | ((bad >> 24) & 0x0f));
+		sim_errlog_add(d, a->tf.command, ERR_UNC, bad);
 		return;
 	}
 	if (verify)
@@ -496,13 +505,15 @@ static void cmd_rw(struct ata_ctx *a, bool write, bool verify)
 		abrt(a, ATA_ERR_ABRT);
 		return;
 	}
+	if (write)
+		sim_zone_written(d, lba, n);
 	sc->moved = bytes;
 }
 
 void sim_ata_exec(struct sim_cmd *sc)
 {
 	struct sim_drive *d = sc->d;
-	struct ata_ctx a;
+	struct sim_ata a;
 	uint8_t buf[512];
 
 	memset(&a, 0, sizeof(a));
@@ -563,6 +574,19 @@ void sim_ata_exec(struct sim_cmd *sc)
 		break;
 	case ATA_CHECK_POWER_MODE:
 		a.r.count = 0xff; /* active or idle */
+		break;
+	case ATA_SMART:
+		sim_ata_smart(&a);
+		break;
+	case ATA_READ_LOG_EXT:
+	case ATA_READ_LOG_DMA_EXT:
+		sim_ata_read_log_ext(&a);
+		break;
+	case ATA_ZAC_MGMT_IN:
+		sim_ata_zac_in(&a);
+		break;
+	case 0x9f: /* ZAC MANAGEMENT OUT */
+		sim_ata_zac_out(&a);
 		break;
 	case ATA_READ_DMA_EXT:
 	case 0x24: /* READ SECTORS EXT */

@@ -226,6 +226,7 @@ static void format_complete(struct sim_drive *d)
 	s->fmt_active = false;
 	s->fmt_corrupt = false;
 	sim_store_wipe(d);
+	sim_zones_reset_all(d);
 	d->dirty = true;
 }
 
@@ -328,6 +329,7 @@ int sim_drive_exec(struct sim_drive *d, struct xcmd *c, struct ss_error *err)
 	sc.c = c;
 	sc.now_ns = sim_clock_now(d);
 	format_tick(d, sc.now_ns);
+	sim_selftest_tick(d, sc.now_ns);
 
 	if (d->st.vanished || d->st.lost_power) {
 		rc = gone(d, err);
@@ -409,6 +411,8 @@ void sim_drive_power_cycle(struct sim_drive *d)
 		s->fmt_active = false;
 		s->fmt_corrupt = true;
 	}
+	sim_selftest_interrupt(d, sim_clock_now(d));
+	s->active_notch = 0;
 	s->lost_power = false;
 	s->vanished = false;
 	s->power_cycles++;
@@ -479,6 +483,7 @@ void sim_drive_advance_clock(struct sim_drive *d, uint64_t ns)
 		return;
 	sim_clock_advance(d, ns);
 	format_tick(d, sim_clock_now(d));
+	sim_selftest_tick(d, sim_clock_now(d));
 	if (d->dirty && d->state_path)
 		sim_state_save(d, NULL);
 }

@@ -153,9 +153,43 @@ int sim_fault_parse(const char *spec, struct sim_fault *f, char *msg, size_t msg
 		f->factor = v;
 		return 0;
 	}
+	if (n == 13 && strncmp(spec, "smart-degrade", 13) == 0) {
+		f->kind = SIM_FAULT_SMART_DEGRADE;
+		if (!arg)
+			return fail(msg, msglen,
+				    "fault \"%s\": expected smart-degrade:<reallocated>[:<pending>]",
+				    spec);
+		colon = strchr(arg, ':');
+		n = colon ? (size_t)(colon - arg) : strlen(arg);
+		if (parse_u64(arg, n, false, &a) || a > 0xffffffffULL ||
+		    (colon && (parse_u64(colon + 1, strlen(colon + 1), false, &b) ||
+			       b > 0xffffffffULL)))
+			return fail(msg, msglen,
+				    "fault \"%s\": counts must be decimal numbers up to 4294967295",
+				    spec);
+		f->reallocated = a;
+		f->pending = colon ? b : 0;
+		return 0;
+	}
+	if (n == 10 && strncmp(spec, "smart-fail", 10) == 0 && !arg) {
+		f->kind = SIM_FAULT_SMART_FAIL;
+		return 0;
+	}
+	if (n == 13 && strncmp(spec, "selftest-fail", 13) == 0) {
+		f->kind = SIM_FAULT_SELFTEST_FAIL;
+		if (!arg || parse_u64(arg, strlen(arg), false, &a))
+			return fail(msg, msglen, "fault \"%s\": expected selftest-fail:<lba>", spec);
+		f->lba_first = a;
+		return 0;
+	}
+	if (n == 8 && strncmp(spec, "no-smart", 8) == 0 && !arg) {
+		f->kind = SIM_FAULT_NO_SMART;
+		return 0;
+	}
 	return fail(msg, msglen,
 		    "unknown fault \"%s\" (abort, ignore-mode-select, medium-error, vanish-after, "
-		    "format-power-loss, frozen, slow)",
+		    "format-power-loss, frozen, slow, smart-degrade, smart-fail, selftest-fail, "
+		    "no-smart)",
 		    spec);
 }
 
@@ -189,6 +223,18 @@ void sim_fault_format(const struct sim_fault *f, char *buf, size_t len)
 		break;
 	case SIM_FAULT_SLOW:
 		snprintf(buf, len, "slow:%.17g", f->factor);
+		break;
+	case SIM_FAULT_SMART_DEGRADE:
+		snprintf(buf, len, "smart-degrade:%" PRIu64 ":%" PRIu64, f->reallocated, f->pending);
+		break;
+	case SIM_FAULT_SMART_FAIL:
+		snprintf(buf, len, "smart-fail");
+		break;
+	case SIM_FAULT_SELFTEST_FAIL:
+		snprintf(buf, len, "selftest-fail:%" PRIu64, f->lba_first);
+		break;
+	case SIM_FAULT_NO_SMART:
+		snprintf(buf, len, "no-smart");
 		break;
 	default:
 		snprintf(buf, len, "?");

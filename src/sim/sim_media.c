@@ -9,6 +9,15 @@
  * recording), so LBA fraction c sits at stroke fraction
  * s = (1 - sqrt(1 - c (1 - k^2))) / (1 - k), k = inner/outer rate, and the
  * rate there is outer * (1 - s (1 - k)).
+ * Rotational position: a track at stroke fraction s holds rate(s) x one
+ * revolution of data, so LBA l sits at angle frac(l / blocks_per_track(s)).
+ * The platter turns while the heads seek; the wait is the angle still to
+ * go when they arrive. The head's angle is taken where the previous
+ * transfer ended (idle time between commands is not counted, so the model
+ * stays deterministic whatever the rig's time_scale). Averaged over random
+ * targets the wait is half a revolution; with several commands queued the
+ * drive picks the one with the shortest seek + wait
+ * (sim_drive_position_ns).
  */
 #include <math.h>
 #include <time.h>
@@ -124,19 +133,94 @@ static uint64_t span_blocks(const struct sim_drive *d)
 	return n ? n : 1;
 }
 
+/* Angle of an LBA at stroke fraction s, as a fraction of a revolution */
+static double angle_at(const struct sim_drive *d, uint64_t lba, double s)
+{
+	const struct sim_media *m = &d->cfg.media;
+	double per_track = rate_at(m, s) * m->rev_ns / d->cfg.lblock;
+
+	if (per_track < 1)
+		per_track = 1;
+	return fmod((double)lba / per_track, 1.0);
+}
+
+/* Where the heads are: stroke fraction and angle at the end of the last
+ * transfer. */
+struct head_pos {
+	double s, angle, span;
+};
+
+static void head_now(const struct sim_drive *d, struct head_pos *h)
+{
+	h->span = (double)span_blocks(d);
+	h->s = stroke_of(&d->cfg.media, (double)d->st.head_lba / h->span);
+	h->angle = d->cfg.media.rev_ns > 0 ? angle_at(d, d->st.head_lba, h->s) : 0;
+}
+
+/* Seek + rotational wait from the heads to lba, when the command's own
+ * overhead of before_ns passes first; > limit_ns (early out) when the
+ * seek alone is longer than limit_ns. */
+static double position_ns(const struct sim_drive *d, const struct head_pos *h, uint64_t lba,
+			  double before_ns, double limit_ns)
+{
+	const struct sim_media *m = &d->cfg.media;
+	double s_to, seek, a;
+
+	if (lba == d->st.next_lba)
+		return 0;
+	s_to = stroke_of(m, (double)lba / h->span);
+	seek = seek_ns(m, fabs(s_to - h->s));
+	if (m->rev_ns <= 0 || seek > limit_ns)
+		return seek;
+	a = angle_at(d, lba, s_to) - h->angle - (before_ns + seek) / m->rev_ns;
+	a -= floor(a);
+	return seek + a * m->rev_ns;
+}
+
+uint64_t sim_drive_position_ns(const struct sim_drive *d, uint64_t lba)
+{
+	struct head_pos h;
+	double t;
+
+	if (!d)
+		return 0;
+	head_now(d, &h);
+	t = position_ns(d, &h, lba, (double)CMD_OVERHEAD_NS, 1e300);
+	return t > 1e15 ? (uint64_t)1e15 : (uint64_t)t;
+}
+
+unsigned sim_drive_queue_pick(const struct sim_drive *d, const uint64_t *lba, unsigned n)
+{
+	struct head_pos h;
+	double best = 1e300, t;
+	unsigned b = 0;
+
+	if (!d || n <= 1)
+		return 0;
+	head_now(d, &h);
+	for (unsigned i = 0; i < n; i++) {
+		t = position_ns(d, &h, lba[i], (double)CMD_OVERHEAD_NS, best);
+		if (t < best) {
+			best = t;
+			b = i;
+			if (t <= 0)
+				break;
+		}
+	}
+	return b;
+}
+
 uint64_t sim_media_access_ns(struct sim_drive *d, uint64_t lba, uint64_t blocks)
 {
 	const struct sim_media *m = &d->cfg.media;
 	double span = (double)span_blocks(d);
-	double s_from, s_to, t = (double)CMD_OVERHEAD_NS;
+	double s_to, t = (double)CMD_OVERHEAD_NS;
 	double bytes = (double)blocks * d->cfg.lblock;
+	struct head_pos h;
 
+	head_now(d, &h);
 	s_to = stroke_of(m, (double)lba / span);
-	if (lba != d->st.next_lba) {
-		s_from = stroke_of(m, (double)d->st.head_lba / span);
-		t += seek_ns(m, fabs(s_to - s_from));
-		t += m->rev_ns / 2;
-	}
+	t += position_ns(d, &h, lba, (double)CMD_OVERHEAD_NS, 1e300);
 	t += bytes / rate_at(m, s_to);
 	d->st.head_lba = lba + blocks;
 	d->st.next_lba = lba + blocks;

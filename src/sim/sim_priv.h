@@ -11,6 +11,7 @@
 
 #include "shortstroke/ata.h"
 #include "shortstroke/error.h"
+#include "shortstroke/sat.h"
 #include "shortstroke/sim.h"
 #include "shortstroke/transport.h"
 
@@ -50,14 +51,19 @@ enum sim_fault_kind {
 	SIM_FAULT_FORMAT_POWER_LOSS,
 	SIM_FAULT_FROZEN,
 	SIM_FAULT_SLOW,
+	SIM_FAULT_SMART_DEGRADE,
+	SIM_FAULT_SMART_FAIL,
+	SIM_FAULT_SELFTEST_FAIL,
+	SIM_FAULT_NO_SMART,
 };
 
 struct sim_fault {
 	enum sim_fault_kind kind;
 	uint8_t opcode;	    /* abort */
 	int64_t count;	    /* abort: times left, -1 forever; vanish-after: commands left */
-	uint64_t lba_first; /* medium-error */
+	uint64_t lba_first; /* medium-error; selftest-fail: the failing LBA */
 	uint64_t lba_last;
+	uint64_t reallocated, pending; /* smart-degrade: added to the counters */
 	unsigned percent; /* format-power-loss: where the power goes */
 	double factor;	  /* slow */
 };
@@ -94,6 +100,62 @@ struct sim_config {
 	unsigned nfaults;
 };
 
+/* --- self-tests (sim_smart.c): one engine for both personalities --- */
+
+enum sim_st_kind {
+	SIM_ST_SHORT = 1,
+	SIM_ST_EXTENDED = 2,
+	SIM_ST_CONVEYANCE = 3, /* ATA only */
+};
+
+enum sim_st_outcome {
+	SIM_ST_OK = 0,
+	SIM_ST_ABORTED,	    /* by the host */
+	SIM_ST_INTERRUPTED, /* by a power cycle (ATA "reset") */
+	SIM_ST_READ_FAIL,   /* stopped at the first unreadable LBA */
+};
+
+struct sim_st_entry {
+	uint8_t kind; /* enum sim_st_kind */
+	bool captive; /* ATA captive / SCSI foreground */
+	uint8_t outcome;
+	uint32_t hours; /* power-on hours when it ended */
+	bool lba_valid;
+	uint64_t lba;
+};
+
+#define SIM_ST_LOG 21 /* the ATA self-test log's descriptors */
+
+struct sim_selftest {
+	bool active;
+	uint8_t kind;
+	uint64_t start_ns, end_ns;
+	bool fails; /* stops at fail_lba, at fail_ns */
+	uint64_t fail_lba, fail_ns;
+	struct sim_st_entry log[SIM_ST_LOG]; /* ring: the newest at (total - 1) % SIM_ST_LOG */
+	uint32_t total;
+};
+
+/* ATA summary error log: the last 5 errors */
+#define SIM_ERR_LOG 5
+struct sim_ata_err {
+	uint8_t command, error, status;
+	uint64_t lba;
+	uint32_t hours;
+};
+
+struct sim_errlog {
+	struct sim_ata_err e[SIM_ERR_LOG]; /* ring, like the self-test log */
+	uint32_t total;
+};
+
+/* SCSI error counter log pages; updated without marking the state dirty
+ * (saved with the next change or when the rig is freed) */
+struct sim_counters {
+	uint64_t read_bytes, write_bytes, verify_bytes;
+	uint64_t read_unc, verify_unc;
+};
+
 enum sim_rnm {
 	SIM_RNM_NONE = 0,
 	SIM_RNM_28, /* the previous ATA command was READ NATIVE MAX */
@@ -124,6 +186,10 @@ struct sim_state {
 	bool vanished;
 	uint64_t power_cycles;
 	struct sim_smart smart;
+	struct sim_selftest test;
+	struct sim_errlog errlog;
+	struct sim_counters ctr;
+	uint16_t active_notch; /* SAS notch page; 0 = all notches */
 	struct sim_fault faults[SIM_MAX_FAULTS];
 	unsigned nfaults;
 	uint64_t head_lba; /* media model: where the heads are */
@@ -158,6 +224,10 @@ struct sim_drive {
 	uint64_t clock_base_ns;
 	uint64_t mono_base_ns;
 	bool dirty;
+	/* zoned drives: each zone's write pointer (sim_zones.c); persisted as
+	 * the list of zones that are not empty */
+	uint64_t *zone_wp;
+	uint32_t nzones;
 	/* one command at a time, whichever thread sends it (the TUI's jobs,
 	 * a batch's parallel jobs on different drives of one rig) */
 	pthread_mutex_t lock;
@@ -270,6 +340,89 @@ void sim_ata_identify(const struct sim_drive *d, uint8_t buf[512]);
 /* Read or write blocks through the data store (shared by SCSI and ATA) */
 int sim_media_read(struct sim_cmd *sc, uint64_t lba, uint64_t n, uint8_t *dst);
 int sim_media_write(struct sim_cmd *sc, uint64_t lba, uint64_t n, const uint8_t *src);
+
+/* --- ATA commands handled outside sim_ata.c --- */
+
+/* One ATA command in flight (sim_ata.c fills it; handlers set r). */
+struct sim_ata {
+	struct sim_cmd *sc;
+	struct ata_tf tf;
+	struct sat_pt_fields f;
+	struct ata_regs r;
+	enum sim_rnm prev_rnm;
+};
+/* status ERR with this error (ABRT, IDNF, UNC) */
+void sim_ata_abrt(struct sim_ata *a, uint8_t error);
+/* the pass-through's protocol and buffer fit a data-in command of need bytes */
+bool sim_ata_data_in_ok(struct sim_ata *a, size_t need);
+
+/* --- SMART (sim_smart.c) --- */
+
+/* The fault of this kind the drive has, or NULL */
+const struct sim_fault *sim_fault_active(const struct sim_drive *d, enum sim_fault_kind k);
+/* SMART supported (the rig says so and no no-smart fault) */
+bool sim_smart_supported(const struct sim_drive *d);
+/* The counters as the drive reports them now: the state's, smart-degrade
+ * added, power-on hours advanced by the virtual clock, a temperature */
+void sim_smart_now(const struct sim_drive *d, struct sim_smart *out);
+/* The health check fails: smart-fail, or a pre-failure attribute at or
+ * below its threshold (too many reallocated sectors) */
+bool sim_smart_failing(const struct sim_drive *d, bool *too_many_reassigns);
+/* SMART (B0h) */
+void sim_ata_smart(struct sim_ata *a);
+/* READ LOG EXT / READ LOG DMA EXT */
+void sim_ata_read_log_ext(struct sim_ata *a);
+/* Record an ATA error in the summary error log */
+void sim_errlog_add(struct sim_drive *d, uint8_t command, uint8_t error, uint64_t lba);
+
+/* Self-tests. Start: 0, or -EBUSY (one runs), -EINVAL (unknown kind);
+ * captive runs it to the end now and returns its duration in *dur_ns. */
+int sim_selftest_start(struct sim_drive *d, uint8_t kind, bool captive, uint64_t now,
+		       uint64_t *dur_ns);
+/* Abort the running one: true when one ran */
+bool sim_selftest_abort(struct sim_drive *d, uint64_t now);
+/* Let time pass: a running self-test ends (or fails) when its time comes */
+void sim_selftest_tick(struct sim_drive *d, uint64_t now);
+/* A power cycle interrupts a running self-test */
+void sim_selftest_interrupt(struct sim_drive *d, uint64_t now);
+/* Seconds a self-test of this kind takes on this drive */
+uint64_t sim_selftest_seconds(const struct sim_drive *d, uint8_t kind);
+/* Progress of the running self-test, 0..65535 */
+uint32_t sim_selftest_progress(const struct sim_drive *d, uint64_t now);
+/* The newest finished self-test, or NULL */
+const struct sim_st_entry *sim_selftest_last(const struct sim_drive *d, unsigned back);
+uint32_t sim_power_on_hours(const struct sim_drive *d, uint64_t now);
+
+/* --- SCSI log pages and diagnostics (sim_log.c) --- */
+void sim_scsi_log_sense(struct sim_cmd *sc);
+void sim_scsi_send_diag(struct sim_cmd *sc);
+
+/* --- zones (sim_zones.c) --- */
+
+/* Allocate the write pointers of a zoned drive (all zones empty) */
+int sim_zones_init(struct sim_drive *d);
+void sim_zones_free(struct sim_drive *d);
+uint64_t sim_zone_blocks(const struct sim_drive *d);
+/* Every write pointer back to its zone's start (a format, a reset-all) */
+void sim_zones_reset_all(struct sim_drive *d);
+/* A write of [lba, lba+n) breaks the sequential-write rules: 0 fine, or
+ * the ASCQ under ASC 21h (04h unaligned write, 05h write boundary
+ * violation) */
+uint8_t sim_zone_write_check(const struct sim_drive *d, uint64_t lba, uint64_t n);
+/* A write of [lba, lba+n) happened: move the write pointers */
+void sim_zone_written(struct sim_drive *d, uint64_t lba, uint64_t n);
+/* ZBC IN / ZBC OUT (SCSI; a SATL translates them as libata does) */
+void sim_scsi_zbc_in(struct sim_cmd *sc);
+void sim_scsi_zbc_out(struct sim_cmd *sc);
+/* ZAC MANAGEMENT IN (REPORT ZONES EXT) / OUT (RESET WRITE POINTER ...) */
+void sim_ata_zac_in(struct sim_ata *a);
+void sim_ata_zac_out(struct sim_ata *a);
+
+/* Notches (SAS): the recording zones of the media model */
+unsigned sim_notch_count(const struct sim_drive *d);
+/* Notch n (1..count): first and last LBA, sectors per track */
+void sim_notch_bounds(const struct sim_drive *d, unsigned n, uint64_t *first, uint64_t *last,
+		      unsigned *spt);
 
 /* Parse a drive config from a rig entry (sim_rig.c) */
 const char *sim_form_factor_text(uint8_t ff);

@@ -698,6 +698,9 @@ static int parse_drive(struct rp *p, struct json_object *o, const struct jpos *p
 			return rp_fail(p, jpos_member(pos, "conventional_zones"),
 				       "conventional_zones",
 				       "more than the drive's %" PRIu64 " zones", zones);
+		if (zones > (1u << 24))
+			return rp_fail(p, jpos_member(pos, "zone_size_mb"), "zone_size_mb",
+				       "too small: more than 16777216 zones");
 	}
 
 	/* media: the rig's figures, the rest from the rpm table */
@@ -720,6 +723,10 @@ static struct sim_drive *drive_new(struct sim_rig *rig, const struct sim_config 
 	d->store.size = c->dco_factory * c->lblock;
 	sim_state_init(d);
 	d->mono_base_ns = sim_mono_ns();
+	if (sim_zones_init(d)) {
+		free(d);
+		return NULL;
+	}
 	pthread_mutex_init(&d->lock, NULL);
 	return d;
 }
@@ -729,6 +736,7 @@ static void drive_free(struct sim_drive *d)
 	if (!d)
 		return;
 	sim_store_free(&d->store);
+	sim_zones_free(d);
 	free(d->state_path);
 	pthread_mutex_destroy(&d->lock);
 	free(d);

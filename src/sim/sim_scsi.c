@@ -10,6 +10,7 @@
 #define OP_TUR 0x00
 #define OP_REQ_SENSE 0x03
 #define OP_FORMAT 0x04
+#define OP_SEND_DIAG 0x1d
 #define OP_INQUIRY 0x12
 #define OP_MSEL6 0x15
 #define OP_MSENSE6 0x1a
@@ -18,6 +19,7 @@
 #define OP_WRITE10 0x2a
 #define OP_VERIFY10 0x2f
 #define OP_SYNC10 0x35
+#define OP_LOG_SENSE 0x4d
 #define OP_MSEL10 0x55
 #define OP_MSENSE10 0x5a
 #define OP_ATA16 0x85
@@ -25,6 +27,8 @@
 #define OP_WRITE16 0x8a
 #define OP_VERIFY16 0x8f
 #define OP_SYNC16 0x91
+#define OP_ZBC_OUT 0x94
+#define OP_ZBC_IN 0x95
 #define OP_SAI16 0x9e
 #define OP_REPORT_LUNS 0xa0
 #define OP_ATA12 0xa1
@@ -125,7 +129,13 @@ static bool supported(const struct sim_drive *d, uint8_t op)
 	case OP_REPORT_LUNS:
 		return true;
 	case OP_FORMAT:
+	case OP_SEND_DIAG:
 		return !d->cfg.sata;
+	case OP_LOG_SENSE:
+		return !d->cfg.sata && sim_smart_supported(d);
+	case OP_ZBC_IN:
+	case OP_ZBC_OUT:
+		return d->cfg.zoned != SIM_ZONED_NONE;
 	case OP_ATA16:
 	case OP_ATA12:
 		return d->cfg.sata;
@@ -364,6 +374,14 @@ static void cmd_request_sense(struct sim_cmd *sc)
 		x.sks[1] = (uint8_t)(p >> 8);
 		x.sks[2] = (uint8_t)p;
 		n = sim_sense_build(b, sizeof(b), desc, SK_NOT_READY, 0x04, 0x04, &x);
+	} else if (!sc->d->cfg.sata && sc->d->st.test.active) {
+		/* a background self-test: NO SENSE, SELF-TEST IN PROGRESS, progress */
+		uint32_t p = sim_selftest_progress(sc->d, sc->now_ns);
+
+		x.sks_valid = true;
+		x.sks[1] = (uint8_t)(p >> 8);
+		x.sks[2] = (uint8_t)p;
+		n = sim_sense_build(b, sizeof(b), desc, SK_NO_SENSE, 0x04, 0x09, &x);
 	} else {
 		n = sim_sense_build(b, sizeof(b), desc, SK_NO_SENSE, 0x00, 0x00, NULL);
 	}
@@ -449,6 +467,10 @@ static unsigned page_codes(const struct sim_drive *d, uint8_t *codes)
 	}
 	codes[n++] = 0x08;
 	codes[n++] = 0x0a;
+	if (!d->cfg.sata && sim_notch_count(d))
+		codes[n++] = 0x0c;
+	if (!d->cfg.sata && sim_smart_supported(d))
+		codes[n++] = 0x1c;
 	return n;
 }
 
@@ -508,6 +530,16 @@ static unsigned build_page(const struct sim_drive *d, uint8_t code, int pc, uint
 	case 0x0a:
 		len = 12;
 		break;
+	case 0x0c:
+		if (!sas || !sim_notch_count(d))
+			return 0;
+		len = 24;
+		break;
+	case 0x1c:
+		if (!sas || !sim_smart_supported(d))
+			return 0;
+		len = 12;
+		break;
 	default:
 		return 0;
 	}
@@ -517,6 +549,10 @@ static unsigned build_page(const struct sim_drive *d, uint8_t code, int pc, uint
 	if (pc == PC_CHG) {
 		if (code == 0x08 || code == 0x0a)
 			p[2] = 0x04; /* WCE; D_SENSE */
+		if (code == 0x0c)
+			put16(p + 6, 0xffff); /* ACTIVE NOTCH */
+		if (code == 0x1c)
+			p[2] = 0x08; /* DEXCPT */
 		return len;
 	}
 	switch (code) {
@@ -529,6 +565,11 @@ static unsigned build_page(const struct sim_drive *d, uint8_t code, int pc, uint
 		break;
 	case 0x03:
 		geometry(d, &heads, &spt, &cyl);
+		if (pc == PC_CUR && s->active_notch && sim_notch_count(d)) {
+			uint64_t first, last;
+
+			sim_notch_bounds(d, s->active_notch, &first, &last, &spt);
+		}
 		put16(p + 2, 1); /* tracks per zone */
 		put16(p + 10, (uint16_t)spt);
 		put16(p + 12, (uint16_t)d->cfg.lblock);
@@ -554,7 +595,37 @@ static unsigned build_page(const struct sim_drive *d, uint8_t code, int pc, uint
 		p[2] = (dsense ? 0x04 : 0) | (sas ? 0x02 : 0); /* D_SENSE, GLTSD */
 		p[3] = 0x10;				       /* unrestricted reordering */
 		put16(p + 8, 0xffff);			       /* busy timeout period */
-		put16(p + 10, sas ? 3600 : 30 * 60);	       /* extended self-test seconds */
+		/* extended self-test completion time, seconds */
+		if (sas) {
+			uint64_t st = sim_selftest_seconds(d, SIM_ST_EXTENDED);
+
+			put16(p + 10, st > 0xffff ? 0xffff : (uint16_t)st);
+		} else {
+			put16(p + 10, 30 * 60);
+		}
+		break;
+	case 0x0c: {
+		uint16_t an = pc == PC_CUR ? s->active_notch : 0;
+		uint64_t first, last;
+		unsigned nspt;
+
+		p[2] = 0xc0; /* ND, LPN */
+		put16(p + 4, (uint16_t)sim_notch_count(d));
+		put16(p + 6, an);
+		if (an) {
+			sim_notch_bounds(d, an, &first, &last, &nspt);
+		} else {
+			first = 0;
+			last = d->cfg.blocks - 1;
+		}
+		put32(p + 8, (uint32_t)first);
+		put32(p + 12, (uint32_t)last);
+		p[23] = 0x08; /* pages notched: 03h */
+		break;
+	}
+	case 0x1c:
+		p[2] = s->smart.enabled ? 0 : 0x08; /* DEXCPT */
+		p[3] = 0x06;			     /* MRIE: report on request */
 		break;
 	default:
 		break;
@@ -660,7 +731,8 @@ static void cmd_mode_select(struct sim_cmd *sc, bool ten)
 	bool pf = cdb[1] & 0x10, sp = cdb[1] & 0x01;
 	unsigned plen = ten ? be16(cdb + 7) : cdb[4];
 	unsigned hdr = ten ? 8 : 4, bdlen, off, i, len, clen;
-	bool longlba, wce = d->st.wce, dsense = d->st.dsense;
+	bool longlba, wce = d->st.wce, dsense = d->st.dsense, smart_on = d->st.smart.enabled;
+	uint16_t notch = d->st.active_notch;
 	uint64_t nb, new_blocks = 0;
 	uint32_t bl;
 	uint8_t cur[64], chg[64];
@@ -755,11 +827,23 @@ static void cmd_mode_select(struct sim_cmd *sc, bool ten)
 			wce = p[off + 2] & 0x04;
 		if (code == 0x0a)
 			dsense = p[off + 2] & 0x04;
+		if (code == 0x0c) {
+			notch = be16(p + off + 6);
+			if (notch > sim_notch_count(d)) {
+				sim_bad_param(sc, off + 6);
+				return;
+			}
+		}
+		if (code == 0x1c)
+			smart_on = !(p[off + 2] & 0x08);
 	}
 
 	/* everything checked: apply */
-	if (wce != d->st.wce || dsense != d->st.dsense)
+	if (wce != d->st.wce || dsense != d->st.dsense || notch != d->st.active_notch ||
+	    smart_on != d->st.smart.enabled)
 		d->dirty = true;
+	d->st.active_notch = notch;
+	d->st.smart.enabled = smart_on;
 	d->st.wce = wce;
 	d->st.dsense = dsense;
 	if (sp && (d->st.saved_wce != wce || d->st.saved_dsense != dsense)) {
@@ -840,6 +924,7 @@ static void cmd_format(struct sim_cmd *sc)
 	s->fmt_corrupt = false;
 	s->scsi_blocks = s->fmt_blocks;
 	sim_store_wipe(d);
+	sim_zones_reset_all(d);
 }
 
 /* ---- media access ---- */
@@ -900,6 +985,15 @@ static void cmd_rw(struct sim_cmd *sc, enum rw_kind kind, bool sixteen)
 		sim_bad_cdb(sc, lenbyte, -1);
 		return;
 	}
+	if (kind == RW_WRITE) {
+		uint8_t zq = sim_zone_write_check(d, lba, n);
+
+		if (zq) {
+			/* UNALIGNED WRITE COMMAND / WRITE BOUNDARY VIOLATION */
+			sim_sense(sc, SK_ILLEGAL_REQUEST, 0x21, zq);
+			return;
+		}
+	}
 	sc->media_ns = sim_media_access_ns(d, lba, n);
 	if (kind != RW_WRITE && sim_medium_error(d, lba, n, &bad)) {
 		struct sim_sense_x x = {.info_valid = true, .info = bad};
@@ -909,17 +1003,33 @@ static void cmd_rw(struct sim_cmd *sc, enum rw_kind kind, bool sixteen)
 			if (!rc)
 				sc->moved = (size_t)((bad - lba) * lb);
 		}
+		if (kind == RW_READ) {
+			d->st.ctr.read_bytes += sc->moved;
+			d->st.ctr.read_unc++;
+		} else {
+			d->st.ctr.verify_unc++;
+		}
+		if (d->cfg.sata) /* the SATL sent READ/VERIFY EXT; the drive logs it */
+			sim_errlog_add(d, kind == RW_READ ? ATA_READ_DMA_EXT : ATA_READ_VERIFY_EXT,
+				       0x40, bad);
 		sim_sense_x(sc, SK_MEDIUM_ERROR, 0x11, 0x00, &x);
 		return;
 	}
 	if (kind == RW_READ) {
 		rc = sim_media_read(sc, lba, n, sc->in);
-		if (!rc)
+		if (!rc) {
 			sc->moved = (size_t)bytes;
+			d->st.ctr.read_bytes += bytes;
+		}
 	} else if (kind == RW_WRITE) {
 		rc = sim_media_write(sc, lba, n, sc->out);
-		if (!rc)
+		if (!rc) {
 			sc->moved = (size_t)bytes;
+			d->st.ctr.write_bytes += bytes;
+			sim_zone_written(d, lba, n);
+		}
+	} else {
+		d->st.ctr.verify_bytes += bytes;
 	}
 	if (rc) {
 		sc->moved = 0;
@@ -976,6 +1086,10 @@ void sim_scsi_exec(struct sim_cmd *sc)
 	}
 	switch (op) {
 	case OP_TUR:
+		/* after an interrupted format the drive is not ready until a
+		 * new format completes */
+		if (d->st.fmt_corrupt)
+			sim_sense(sc, SK_NOT_READY, 0x31, 0x00);
 		break;
 	case OP_REQ_SENSE:
 		cmd_request_sense(sc);
@@ -1032,6 +1146,18 @@ void sim_scsi_exec(struct sim_cmd *sc)
 	case OP_ATA16:
 	case OP_ATA12:
 		sim_ata_exec(sc);
+		break;
+	case OP_LOG_SENSE:
+		sim_scsi_log_sense(sc);
+		break;
+	case OP_SEND_DIAG:
+		sim_scsi_send_diag(sc);
+		break;
+	case OP_ZBC_IN:
+		sim_scsi_zbc_in(sc);
+		break;
+	case OP_ZBC_OUT:
+		sim_scsi_zbc_out(sc);
 		break;
 	default:
 		sim_bad_opcode(sc);

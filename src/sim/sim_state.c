@@ -56,6 +56,76 @@ static void put_bool(struct json_object *o, const char *k, bool v)
 	json_object_object_add(o, k, json_object_new_boolean(v));
 }
 
+/* Self-test engine, error log, counters, notch, zones */
+static void health_to_json(const struct sim_drive *d, struct json_object *o)
+{
+	const struct sim_state *s = &d->st;
+	const struct sim_selftest *t = &s->test;
+	struct json_object *x, *arr, *e;
+	unsigned i, n;
+
+	x = json_object_new_object();
+	put_bool(x, "active", t->active);
+	put_u64(x, "kind", t->kind);
+	put_u64(x, "start_ns", t->start_ns);
+	put_u64(x, "end_ns", t->end_ns);
+	put_bool(x, "fails", t->fails);
+	put_u64(x, "fail_lba", t->fail_lba);
+	put_u64(x, "fail_ns", t->fail_ns);
+	put_u64(x, "total", t->total);
+	arr = json_object_new_array();
+	n = t->total < SIM_ST_LOG ? t->total : SIM_ST_LOG;
+	for (i = 0; i < n; i++) {
+		e = json_object_new_object();
+		put_u64(e, "kind", t->log[i].kind);
+		put_bool(e, "captive", t->log[i].captive);
+		put_u64(e, "outcome", t->log[i].outcome);
+		put_u64(e, "hours", t->log[i].hours);
+		put_bool(e, "lba_valid", t->log[i].lba_valid);
+		put_u64(e, "lba", t->log[i].lba);
+		json_object_array_add(arr, e);
+	}
+	json_object_object_add(x, "log", arr);
+	json_object_object_add(o, "selftest", x);
+
+	x = json_object_new_object();
+	put_u64(x, "total", s->errlog.total);
+	arr = json_object_new_array();
+	n = s->errlog.total < SIM_ERR_LOG ? s->errlog.total : SIM_ERR_LOG;
+	for (i = 0; i < n; i++) {
+		e = json_object_new_object();
+		put_u64(e, "command", s->errlog.e[i].command);
+		put_u64(e, "error", s->errlog.e[i].error);
+		put_u64(e, "status", s->errlog.e[i].status);
+		put_u64(e, "lba", s->errlog.e[i].lba);
+		put_u64(e, "hours", s->errlog.e[i].hours);
+		json_object_array_add(arr, e);
+	}
+	json_object_object_add(x, "entries", arr);
+	json_object_object_add(o, "errlog", x);
+
+	x = json_object_new_object();
+	put_u64(x, "read_bytes", s->ctr.read_bytes);
+	put_u64(x, "write_bytes", s->ctr.write_bytes);
+	put_u64(x, "verify_bytes", s->ctr.verify_bytes);
+	put_u64(x, "read_unc", s->ctr.read_unc);
+	put_u64(x, "verify_unc", s->ctr.verify_unc);
+	json_object_object_add(o, "counters", x);
+	put_u64(o, "active_notch", s->active_notch);
+
+	/* zones: [index, write pointer] of those not empty */
+	arr = json_object_new_array();
+	for (i = 0; i < d->nzones; i++) {
+		if (d->zone_wp[i] == (uint64_t)i * sim_zone_blocks(d))
+			continue;
+		e = json_object_new_array();
+		json_object_array_add(e, json_object_new_int64(i));
+		json_object_array_add(e, json_object_new_int64((int64_t)d->zone_wp[i]));
+		json_object_array_add(arr, e);
+	}
+	json_object_object_add(o, "zones", arr);
+}
+
 static struct json_object *state_to_json(const struct sim_drive *d)
 {
 	const struct sim_state *s = &d->st;
@@ -115,6 +185,7 @@ static struct json_object *state_to_json(const struct sim_drive *d)
 	json_object_object_add(o, "faults", fl);
 	put_u64(o, "head_lba", s->head_lba);
 	put_u64(o, "next_lba", s->next_lba);
+	health_to_json(d, o);
 	return o;
 }
 
@@ -287,6 +358,172 @@ static int read_file(const char *path, char **out, size_t *outlen)
 	return 0;
 }
 
+static void get_u8_into(struct loader *l, struct json_object *o, const char *k, uint8_t *v,
+			unsigned max)
+{
+	uint64_t t;
+
+	if (!get_u64(l, o, k, &t))
+		return;
+	if (t > max) {
+		l->rc = ss_error_set(l->err, -EINVAL, "%s: field \"%s\": out of range", l->path, k);
+		return;
+	}
+	*v = (uint8_t)t;
+}
+
+static struct json_object *get_array(struct loader *l, struct json_object *o, const char *k,
+				     size_t max)
+{
+	struct json_object *a;
+
+	if (l->rc || !json_object_object_get_ex(o, k, &a))
+		return NULL;
+	if (!json_object_is_type(a, json_type_array) || json_object_array_length(a) > max) {
+		l->rc = ss_error_set(l->err, -EINVAL, "%s: field \"%s\": expected an array of at "
+				     "most %zu entries", l->path, k, max);
+		return NULL;
+	}
+	return a;
+}
+
+static void health_from_json(struct loader *l, struct json_object *o, struct sim_drive *d,
+			     struct sim_state *s)
+{
+	struct json_object *x, *arr, *e;
+	uint64_t v;
+	size_t i, n;
+
+	if (!l->rc && json_object_object_get_ex(o, "selftest", &x)) {
+		struct sim_selftest *t = &s->test;
+
+		get_bool(l, x, "active", &t->active);
+		get_u8_into(l, x, "kind", &t->kind, SIM_ST_CONVEYANCE);
+		get_u64_into(l, x, "start_ns", &t->start_ns);
+		get_u64_into(l, x, "end_ns", &t->end_ns);
+		get_bool(l, x, "fails", &t->fails);
+		get_u64_into(l, x, "fail_lba", &t->fail_lba);
+		get_u64_into(l, x, "fail_ns", &t->fail_ns);
+		if (get_u64(l, x, "total", &v))
+			t->total = v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+		arr = get_array(l, x, "log", SIM_ST_LOG);
+		n = arr ? json_object_array_length(arr) : 0;
+		if (arr && n != (t->total < SIM_ST_LOG ? t->total : SIM_ST_LOG))
+			l->rc = ss_error_set(l->err, -EINVAL,
+					     "%s: field \"selftest\": log and total disagree",
+					     l->path);
+		for (i = 0; i < n && !l->rc; i++) {
+			struct sim_st_entry *se = &t->log[i];
+
+			e = json_object_array_get_idx(arr, i);
+			if (!json_object_is_type(e, json_type_object)) {
+				l->rc = ss_error_set(l->err, -EINVAL,
+						     "%s: field \"selftest\": bad log entry",
+						     l->path);
+				break;
+			}
+			get_u8_into(l, e, "kind", &se->kind, SIM_ST_CONVEYANCE);
+			get_bool(l, e, "captive", &se->captive);
+			get_u8_into(l, e, "outcome", &se->outcome, SIM_ST_READ_FAIL);
+			get_u32_into(l, e, "hours", &se->hours);
+			get_bool(l, e, "lba_valid", &se->lba_valid);
+			get_u64_into(l, e, "lba", &se->lba);
+		}
+		if (t->active && (t->kind < SIM_ST_SHORT || t->end_ns < t->start_ns))
+			l->rc = ss_error_set(l->err, -EINVAL,
+					     "%s: field \"selftest\": inconsistent", l->path);
+	}
+	if (!l->rc && json_object_object_get_ex(o, "errlog", &x)) {
+		if (get_u64(l, x, "total", &v))
+			s->errlog.total = v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+		arr = get_array(l, x, "entries", SIM_ERR_LOG);
+		n = arr ? json_object_array_length(arr) : 0;
+		if (arr && n != (s->errlog.total < SIM_ERR_LOG ? s->errlog.total : SIM_ERR_LOG))
+			l->rc = ss_error_set(l->err, -EINVAL,
+					     "%s: field \"errlog\": entries and total disagree",
+					     l->path);
+		for (i = 0; i < n && !l->rc; i++) {
+			struct sim_ata_err *ae = &s->errlog.e[i];
+
+			e = json_object_array_get_idx(arr, i);
+			if (!json_object_is_type(e, json_type_object)) {
+				l->rc = ss_error_set(l->err, -EINVAL,
+						     "%s: field \"errlog\": bad entry", l->path);
+				break;
+			}
+			get_u8_into(l, e, "command", &ae->command, 0xff);
+			get_u8_into(l, e, "error", &ae->error, 0xff);
+			get_u8_into(l, e, "status", &ae->status, 0xff);
+			get_u64_into(l, e, "lba", &ae->lba);
+			get_u32_into(l, e, "hours", &ae->hours);
+		}
+	}
+	if (!l->rc && json_object_object_get_ex(o, "counters", &x)) {
+		get_u64_into(l, x, "read_bytes", &s->ctr.read_bytes);
+		get_u64_into(l, x, "write_bytes", &s->ctr.write_bytes);
+		get_u64_into(l, x, "verify_bytes", &s->ctr.verify_bytes);
+		get_u64_into(l, x, "read_unc", &s->ctr.read_unc);
+		get_u64_into(l, x, "verify_unc", &s->ctr.verify_unc);
+	}
+	if (get_u64(l, o, "active_notch", &v)) {
+		if (v > sim_notch_count(d))
+			l->rc = ss_error_set(l->err, -EINVAL,
+					     "%s: field \"active_notch\": out of range", l->path);
+		else
+			s->active_notch = (uint16_t)v;
+	}
+	arr = get_array(l, o, "zones", d->nzones);
+	n = arr ? json_object_array_length(arr) : 0;
+	for (i = 0; i < n && !l->rc; i++) {
+		struct json_object *zi, *zw;
+		int64_t zn, wp;
+		uint64_t zs, zl;
+
+		e = json_object_array_get_idx(arr, i);
+		if (!json_object_is_type(e, json_type_array) || json_object_array_length(e) != 2 ||
+		    !json_object_is_type(zi = json_object_array_get_idx(e, 0), json_type_int) ||
+		    !json_object_is_type(zw = json_object_array_get_idx(e, 1), json_type_int)) {
+			l->rc = ss_error_set(l->err, -EINVAL,
+					     "%s: field \"zones\": expected [zone, write pointer]",
+					     l->path);
+			break;
+		}
+		zn = json_object_get_int64(zi);
+		wp = json_object_get_int64(zw);
+		zs = (uint64_t)(zn < 0 ? 0 : zn) * sim_zone_blocks(d);
+		zl = zs < d->cfg.blocks ? d->cfg.blocks - zs : 0;
+		if (zl > sim_zone_blocks(d))
+			zl = sim_zone_blocks(d);
+		if (zn < 0 || (uint64_t)zn >= d->nzones || wp < 0 || (uint64_t)wp < zs ||
+		    (uint64_t)wp > zs + zl) {
+			l->rc = ss_error_set(l->err, -EINVAL,
+					     "%s: field \"zones\": a write pointer outside its "
+					     "zone", l->path);
+			break;
+		}
+		/* applied after the whole file checked out: kept aside in the loop */
+	}
+}
+
+/* The write pointers, once the state file is accepted */
+static void zones_apply(struct json_object *o, struct sim_drive *d)
+{
+	struct json_object *arr, *e;
+	size_t i, n;
+
+	if (!d->nzones)
+		return;
+	sim_zones_reset_all(d);
+	if (!json_object_object_get_ex(o, "zones", &arr))
+		return;
+	n = json_object_array_length(arr);
+	for (i = 0; i < n; i++) {
+		e = json_object_array_get_idx(arr, i);
+		d->zone_wp[json_object_get_int64(json_object_array_get_idx(e, 0))] =
+		    (uint64_t)json_object_get_int64(json_object_array_get_idx(e, 1));
+	}
+}
+
 int sim_state_load(struct sim_drive *d, struct ss_error *err)
 {
 	struct loader l = {.path = d->state_path, .err = err, .rc = 0};
@@ -390,6 +627,9 @@ int sim_state_load(struct sim_drive *d, struct ss_error *err)
 	}
 	get_u64_into(&l, o, "head_lba", &s.head_lba);
 	get_u64_into(&l, o, "next_lba", &s.next_lba);
+	health_from_json(&l, o, d, &s);
+	if (!l.rc)
+		zones_apply(o, d);
 	json_object_put(o);
 	if (l.rc)
 		return l.rc;

@@ -133,3 +133,72 @@ json_check "batch JSON: one result per disk" \
 run "$PROG" --demo sim power-cycle sim:sata250
 run "$PROG" --demo restore --yes -J --model 'Hitachi HDT*'
 json_check "restore --model selects by model" "[r['device'] for r in d['results']] == ['sim:sata250'] and d['results'][0]['after_blocks'] == 488397168"
+
+# --- the partition method: a GPT on the outer part, only when asked ------------------
+run "$PROG" --demo limit --method partition --size 100GB --yes sim:sas15k
+want=$(python3 -c "n=100*10**9//512; print(n - n % 2048)")
+expect "partition method" 0 "limited to $want blocks .* by partition$"
+gpt_end() {
+	python3 - "$SHORTSTROKE_STATE_DIR/sim/demo/$1.img" "$2" <<'PY'
+import struct, sys
+f = open(sys.argv[1], 'rb'); bs = int(sys.argv[2])
+f.seek(bs); h = f.read(92)
+if h[:8] != b'EFI PART': print('none'); sys.exit()
+entries = struct.unpack_from('<Q', h, 72)[0]
+f.seek(entries * bs); e = f.read(128)
+print(struct.unpack_from('<Q', e, 40)[0] + 1)
+PY
+}
+[ "$(gpt_end sas15k 512)" = "$want" ] && pass "the GPT's partition ends at the limit" || fail "the GPT's partition ends at the limit" "$(gpt_end sas15k 512)"
+[ "$(blocks sim:sas15k)" = 879097968 ] && pass "partition method leaves the drive's capacity alone" || fail "partition method leaves the drive's capacity alone"
+run "$PROG" --demo restore --yes sim:sas15k
+expect "restore wipes the GPT" 0 "by partition$"
+[ "$(gpt_end sas15k 512)" = none ] && pass "no GPT after restore" || fail "no GPT after restore"
+
+# --- a format interrupted by power loss ------------------------------------------------------
+run "$PROG" --demo sim fault sim:sas4kn format-power-loss
+run "$PROG" --demo limit --method scsi-format --size 100GB --yes sim:sas4kn
+[ "$RC" -ne 0 ] && pass "format interrupted: limit fails" || fail "format interrupted: limit fails" "$OUT"
+run "$PROG" --demo sim power-cycle sim:sas4kn
+run "$PROG" --demo sim fault --clear sim:sas4kn
+run "$PROG" --demo limit --percent 10 --yes sim:sas4kn
+expect "medium format corrupted: says so and offers the reformat" 1 "" "MEDIUM FORMAT CORRUPTED.*--method scsi-format"
+run "$PROG" --demo limit --method scsi-format --size 100GB --yes sim:sas4kn
+expect "a new format cures it" 0 "by scsi-format$"
+run "$PROG" --demo restore --yes sim:sas4kn
+expect "and restore works after it" 0 "restored to 488378646 blocks"
+
+# --- faults: aborted command, a drive that vanishes ------------------------------------
+run "$PROG" --demo sim power-cycle sim:sata250
+run "$PROG" --demo sim fault sim:sata250 abort:37:2
+run "$PROG" --demo limit --percent 40 --yes sim:sata250
+expect "SET MAX aborted twice: the pair is retried, then a clear failure" 1 "" "refused SET MAX ADDRESS twice"
+run "$PROG" --demo sim fault --clear sim:sata250
+run "$PROG" --demo sim fault sim:sata250 abort:37:1
+run "$PROG" --demo limit --percent 40 --yes sim:sata250
+expect "SET MAX aborted once: the retried pair succeeds" 0 "by hpa$"
+run "$PROG" --demo sim fault --clear sim:sata250
+run "$PROG" --demo sim power-cycle sim:sata250
+run "$PROG" --demo restore --yes sim:sata250
+run "$PROG" --demo sim fault sim:sas15k vanish-after:6
+run "$PROG" --demo limit --percent 10 --yes sim:sas15k
+[ "$RC" -ne 0 ] && pass "a drive that vanishes mid-operation fails cleanly (exit $RC)" || fail "a drive that vanishes mid-operation fails cleanly"
+run "$PROG" --demo sim power-cycle sim:sas15k
+run "$PROG" --demo sim fault --clear sim:sas15k
+
+# --- a SAT layer answering in fixed-format sense (LBA 47:24 lost): D_SENSE toggled -------
+cat >"$TMP/fixed.json" <<'RIG'
+{ "drives": [
+  { "id": "fixed", "personality": "sata", "vendor": "ATA", "model": "ST3500418AS", "serial": "9VM1ABCD",
+    "firmware": "CC38", "wwn": "5000c5001a2b3c4d", "blocks": 976773168, "logical_block": 512,
+    "physical_block": 512, "rpm": 7200, "form_factor": "3.5", "hpa": { "supported": true },
+    "d_sense": false }
+] }
+RIG
+run "$PROG" --rig "$TMP/fixed.json" info -J sim:fixed
+json_check "fixed-format sense: info does not guess the native max" "d['native_blocks'] is None"
+run "$PROG" --rig "$TMP/fixed.json" limit --percent 50 --yes sim:fixed
+expect "fixed-format sense: limit reads the native max with D_SENSE on" 0 "limited to 488386560 blocks"
+grep -q '"serial":"9VM1ABCD".*"native_blocks":976773168' "$J" && pass "journal has the true native max" || fail "journal has the true native max"
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d['dsense'] is False else 1)" \
+	"$SHORTSTROKE_STATE_DIR/sim/fixed/fixed.json" && pass "D_SENSE switched back off" || fail "D_SENSE switched back off"

@@ -906,7 +906,10 @@ static void test_mode_sense(void **state)
 	assert_int_equal(be(b + 6, 2), 16);
 	assert_true(be(b + 8, 8) == 1000000);
 	assert_int_equal(be(b + 20, 4), 512);
-	assert_int_equal(n, 8 + 16 + 12 + 24 + 24 + 20 + 12);
+	/* 01h, 03h, 04h, 08h, 0Ah and the notch page 0Ch (no SMART: no 1Ch) */
+	assert_int_equal(n, 8 + 16 + 12 + 24 + 24 + 20 + 12 + 24);
+	assert_non_null(find_page(b, n, 0x0c));
+	assert_null(find_page(b, n, 0x1c));
 	assert_non_null(find_page(b, n, 0x01));
 	assert_non_null(p = find_page(b, n, 0x04));
 	assert_int_equal(be(p + 20, 2), 15000);
@@ -934,7 +937,7 @@ static void test_mode_sense(void **state)
 	assert_int_equal(cmd(t, &c, cdb6, 6, XFER_FROM_DEV, b, 255), 0);
 	expect_ok(&c);
 	assert_int_equal(b[3], 8);
-	assert_int_equal(b[0] + 1, 4 + 8 + 12 + 24 + 24 + 20 + 12);
+	assert_int_equal(b[0] + 1, 4 + 8 + 12 + 24 + 24 + 20 + 12 + 24);
 	/* SATA: D_SENSE set by default, no geometry pages, no saved values */
 	n = mode_sense10(s, &c, false, 0, 0x0a, b, 512);
 	expect_ok(&c);
@@ -1411,7 +1414,7 @@ static void test_fault_format_power_loss(void **state)
 	assert_non_null(strstr(err.msg, "power"));
 	sim_drive_power_cycle(d);
 	tur(t, &c);
-	expect_ok(&c);
+	expect_sense(&c, 0x02, 0x31, 0x00); /* not ready: medium format corrupted */
 	assert_int_equal(read10(t, &c, 0, 1, b, 512), 0);
 	expect_sense(&c, 0x03, 0x31, 0x00);
 	write10(t, &c, 0, 1);

@@ -347,7 +347,7 @@ static void test_selftest_log(void **state)
 	assert_true(e[0].lba_valid);
 	assert_true(e[0].failing_lba == 0xabcdef);
 	assert_int_equal(e[0].power_on_hours, 0x105);
-	assert_string_equal(e[0].result, "failed: read element");
+	assert_string_equal(e[0].result, "the read element failed");
 	assert_int_equal(e[1].kind, SELFTEST_SHORT);
 	assert_true(e[1].passed);
 	assert_false(e[1].lba_valid);
@@ -451,7 +451,7 @@ static void test_selftest_in_verdict(void **state)
 			 0);
 	assert_int_equal(smart_ata_evaluate(blob, len, &r, NULL), 0);
 	assert_int_equal(r.verdict, SMART_FAILED);
-	assert_non_null(strstr(r.reason, "last self-test (extended) failed"));
+	assert_non_null(strstr(r.reason, "last self-test (extended) ended in error"));
 	assert_non_null(strstr(r.reason, "LBA 11259375"));
 	smart_report_free(&r);
 }
@@ -514,7 +514,7 @@ static void test_scsi_verdict(void **state)
 	assert_true(r.selftests[0].failing_lba == 0x1000);
 	assert_true(r.selftests[1].passed);
 	assert_int_equal(r.verdict, SMART_FAILED);
-	assert_non_null(strstr(r.reason, "last self-test (extended) failed"));
+	assert_non_null(strstr(r.reason, "last self-test (extended) ended in error"));
 
 	/* an informational exception fails it, with sg_lib's text */
 	r.scsi.selftest_st = SMART_PAGE_NOT_SUPPORTED;
@@ -778,7 +778,7 @@ static void test_ata_selftest(void **state)
 	f.fail_test = true;
 	assert_int_equal(selftest_start(d, &sata_info, SELFTEST_SHORT, &err), 0);
 	assert_int_equal(selftest_wait(d, &sata_info, SELFTEST_SHORT, NULL, &err), -EIO);
-	assert_non_null(strstr(err.msg, "short self-test failed: failed: read element"));
+	assert_non_null(strstr(err.msg, "short self-test ended in error: the read element failed"));
 	assert_non_null(strstr(err.msg, "LBA 123456"));
 	{
 		struct smart_report r;

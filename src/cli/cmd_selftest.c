@@ -1,0 +1,345 @@
+/* selftest - start, watch, abort and query the drives' own self-tests,
+ * on several disks at once. Self-tests only read: no confirmation, and
+ * disks in use are fine. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "batch.h"
+#include "shortstroke/smart.h"
+#include "shortstroke/units.h"
+
+enum st_action { ACT_NONE = 0, ACT_START, ACT_ABORT, ACT_STATUS };
+
+struct st_opts {
+	enum st_action action;
+	enum selftest_kind kind;
+	bool wait;
+	bool json;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: shortstroke selftest (--short | --long | --conveyance) [--wait] DEVICE...\n"
+		"       shortstroke selftest --abort DEVICE...\n"
+		"       shortstroke selftest --status DEVICE...\n"
+		"\n"
+		"Run the drives' own self-tests (ATA SMART off-line self-tests, SCSI background\n"
+		"self-tests by SEND DIAGNOSTIC), on every named disk at once. They run inside\n"
+		"the drive, read-only, while the disk stays usable.\n"
+		"\n"
+		"Test (one of):\n"
+		"      --short           a couple of minutes: electrical, mechanical and a read\n"
+		"                        sample\n"
+		"      --long            extended: reads the whole surface (an hour or more; the\n"
+		"                        drive says how long)\n"
+		"      --conveyance      ATA only: damage from transport, a few minutes\n"
+		"      --abort           stop the running self-test\n"
+		"      --status          the running test's progress, or the last result\n"
+		"\n"
+		"Options:\n"
+		"  -w, --wait            stay until the tests end: a progress line per disk with\n"
+		"                        its ETA (on a terminal), then each result and the log\n"
+		"      --model PATTERN   every disk whose model matches (shell pattern)\n"
+		"      --serial SERIAL   the disk with this serial number\n"
+		"  -J, --json            one result object per disk\n"
+		"  -h, --help            this help\n"
+		"\n"
+		"Without --wait the command returns once the tests are started; '--status'\n"
+		"shows how far they got, 'smart -l' the log. A disk without SMART, one that\n"
+		"has no such test, or one already testing is reported, the others go on.\n"
+		"\n"
+		"Exit status: 0 done (started, or with --wait: passed); 1 failed (the test\n"
+		"failed or was aborted, the drive rejected it, no SMART); 2 usage error;\n"
+		"4 some disks failed and others did not.\n"
+		"Examples:\n"
+		"  shortstroke selftest --short --wait /dev/sdb /dev/sdc\n"
+		"  shortstroke selftest --long --model 'HUS726*'; shortstroke selftest --status "
+		"/dev/sdb\n");
+}
+
+static void log_text(struct batch_item *it, const struct selftest_entry *e, size_t n)
+{
+	batch_log(it, "  %-4s %-11s %-42s %8s  %s", "NUM", "TEST", "RESULT", "HOURS", "LBA");
+	for (size_t i = 0; i < n; i++) {
+		char lba[32] = "-";
+
+		if (e[i].lba_valid)
+			snprintf(lba, sizeof(lba), "%" PRIu64, e[i].failing_lba);
+		batch_log(it, "  %-4zu %-11s %-42s %8" PRIu32 "  %s", i + 1,
+			  selftest_kind_name(e[i].kind), e[i].result, e[i].power_on_hours, lba);
+	}
+}
+
+static json_object *log_json(const struct selftest_entry *e, size_t n)
+{
+	json_object *arr = json_object_new_array();
+
+	for (size_t i = 0; i < n; i++) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "num", json_object_new_uint64(i + 1));
+		json_object_object_add(o, "test", json_object_new_string(selftest_kind_name(e[i].kind)));
+		json_object_object_add(o, "result", json_object_new_string(e[i].result));
+		json_object_object_add(o, "passed", json_object_new_boolean(e[i].passed));
+		json_object_object_add(o, "failed", json_object_new_boolean(e[i].failed));
+		json_object_object_add(o, "hours", json_object_new_uint64(e[i].power_on_hours));
+		json_object_object_add(o, "lba", e[i].lba_valid
+							 ? json_object_new_uint64(e[i].failing_lba)
+							 : NULL);
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+/* The log after a test: text lines before the result, or JSON */
+static void add_log(struct batch_item *it, const struct st_opts *o)
+{
+	struct selftest_entry e[SELFTEST_LOG_MAX];
+	size_t n = 0;
+
+	if (selftest_log(it->d, &it->e.info, e, SELFTEST_LOG_MAX, &n, NULL))
+		return;
+	if (n > 5 && !o->json)
+		n = 5; /* the newest; 'smart -l' shows them all */
+	if (o->json)
+		json_object_object_add(it->json, "log", log_json(e, n));
+	else if (n)
+		log_text(it, e, n);
+}
+
+static void status_fields(struct batch_item *it, const struct selftest_status *st)
+{
+	json_object *o = it->json;
+
+	json_object_object_add(o, "running", json_object_new_boolean(st->running));
+	json_object_object_add(o, "percent_done",
+			       st->running && st->fraction_valid
+				   ? json_object_new_double((double)(int)(st->fraction * 1000) / 10)
+				   : NULL);
+	json_object_object_add(o, "eta_s",
+			       st->running && st->eta_s >= 0 ? json_object_new_int64((int64_t)st->eta_s)
+							     : NULL);
+	json_object_object_add(o, "last_result",
+			       st->has_last ? json_object_new_string(st->last.result) : NULL);
+	json_object_object_add(o, "last_lba", st->has_last && st->last.lba_valid
+						      ? json_object_new_uint64(st->last.failing_lba)
+						      : NULL);
+}
+
+static int do_status(struct batch_item *it, struct ss_error *err)
+{
+	struct selftest_status st = { 0 };
+	char eta[32], at[48] = "";
+	int rc = selftest_poll(it->d, &it->e.info, &st, err);
+
+	if (rc)
+		return rc;
+	status_fields(it, &st);
+	if (st.has_last && st.last.lba_valid)
+		snprintf(at, sizeof(at), " at LBA %" PRIu64, st.last.failing_lba);
+	if (st.running && st.eta_s >= 0)
+		snprintf(it->result, sizeof(it->result), "%s, about %s left", st.text,
+			 duration_human(st.eta_s, eta, sizeof(eta)));
+	else if (st.running)
+		snprintf(it->result, sizeof(it->result), "%s", st.text);
+	else if (st.has_last)
+		snprintf(it->result, sizeof(it->result), "no self-test running; last: %s %s%s",
+			 selftest_kind_name(st.last.kind), st.last.result, at);
+	else
+		snprintf(it->result, sizeof(it->result), "no self-test running, none logged");
+	return 0;
+}
+
+static int do_abort(struct batch_item *it, struct ss_error *err)
+{
+	struct selftest_status st = { 0 };
+	int rc = selftest_poll(it->d, &it->e.info, &st, err);
+
+	if (rc)
+		return rc;
+	if (!st.running) {
+		snprintf(it->result, sizeof(it->result), "no self-test running; nothing to abort");
+		json_object_object_add(it->json, "aborted", json_object_new_boolean(false));
+		return 0;
+	}
+	rc = selftest_abort(it->d, &it->e.info, err);
+	if (rc)
+		return rc;
+	snprintf(it->result, sizeof(it->result), "%s aborted",
+		 st.kind ? selftest_kind_name(st.kind) : "self-test");
+	json_object_object_add(it->json, "aborted", json_object_new_boolean(true));
+	return 0;
+}
+
+static int do_start(struct batch_item *it, const struct st_opts *o,
+		    const struct progress_sink *sink, struct ss_error *err)
+{
+	struct selftest_status st = { .kind = o->kind };
+	const char *kind = selftest_kind_name(o->kind);
+	char eta[32];
+	int rc;
+
+	rc = selftest_start(it->d, &it->e.info, o->kind, err);
+	if (rc)
+		return rc;
+	json_object_object_add(it->json, "test", json_object_new_string(kind));
+	json_object_object_add(it->json, "started", json_object_new_boolean(true));
+	if (!o->wait) {
+		if (selftest_poll(it->d, &it->e.info, &st, NULL) == 0 && st.expected_s)
+			snprintf(it->result, sizeof(it->result),
+				 "%s self-test started, about %s ('selftest --status' to follow)",
+				 kind, duration_human(st.expected_s, eta, sizeof(eta)));
+		else
+			snprintf(it->result, sizeof(it->result),
+				 "%s self-test started ('selftest --status' to follow)", kind);
+		json_object_object_add(it->json, "expected_s",
+				       st.expected_s ? json_object_new_int64(st.expected_s) : NULL);
+		return 0;
+	}
+	rc = selftest_wait(it->d, &it->e.info, o->kind, sink, err);
+	json_object_object_add(it->json, "passed", json_object_new_boolean(rc == 0));
+	add_log(it, o);
+	if (rc)
+		return rc;
+	snprintf(it->result, sizeof(it->result), "%s self-test completed without error", kind);
+	return 0;
+}
+
+static int st_job(void *arg, const struct progress_sink *sink, struct ss_error *err)
+{
+	struct batch_item *it = arg;
+	const struct st_opts *o = it->op;
+	int rc;
+
+	switch (o->action) {
+	case ACT_STATUS:
+		rc = do_status(it, err);
+		break;
+	case ACT_ABORT:
+		rc = do_abort(it, err);
+		break;
+	default:
+		rc = do_start(it, o, sink, err);
+		break;
+	}
+	if (rc)
+		it->exit_hint = EXIT_FAILED; /* no SMART, rejected, failed: not a usage error */
+	return rc;
+}
+
+static int set_action(struct st_opts *o, enum st_action a, enum selftest_kind k)
+{
+	if (o->action != ACT_NONE)
+		return cli_usage_error("selftest", "give one of --short, --long, --conveyance, "
+						   "--abort, --status");
+	o->action = a;
+	o->kind = k;
+	return 0;
+}
+
+static int selftest_run(struct ss_ctx *ctx, int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "short", no_argument, NULL, 'S' },
+		{ "long", no_argument, NULL, 'L' },
+		{ "extended", no_argument, NULL, 'L' },
+		{ "conveyance", no_argument, NULL, 'C' },
+		{ "abort", no_argument, NULL, 'A' },
+		{ "status", no_argument, NULL, 'T' },
+		{ "wait", no_argument, NULL, 'w' },
+		{ "model", required_argument, NULL, 'M' },
+		{ "serial", required_argument, NULL, 's' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct batch b = { .cmd = "selftest", .ctx = ctx, .verbose = ctx->verbose };
+	struct st_opts o = { 0 };
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "wJh", lopts, NULL)) != -1) {
+		rc = 0;
+		switch (c) {
+		case 'S':
+			rc = set_action(&o, ACT_START, SELFTEST_SHORT);
+			break;
+		case 'L':
+			rc = set_action(&o, ACT_START, SELFTEST_EXTENDED);
+			break;
+		case 'C':
+			rc = set_action(&o, ACT_START, SELFTEST_CONVEYANCE);
+			break;
+		case 'A':
+			rc = set_action(&o, ACT_ABORT, SELFTEST_NONE);
+			break;
+		case 'T':
+			rc = set_action(&o, ACT_STATUS, SELFTEST_NONE);
+			break;
+		case 'w':
+			o.wait = true;
+			break;
+		case 'M':
+			b.model_glob = optarg;
+			break;
+		case 's':
+			b.serial_filter = optarg;
+			break;
+		case 'J':
+			b.json = o.json = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return EXIT_DONE;
+		default:
+			return cli_usage_error("selftest", "unknown option");
+		}
+		if (rc)
+			return rc;
+	}
+	if (o.action == ACT_NONE)
+		return cli_usage_error("selftest", "which test? --short, --long, --conveyance "
+						   "(or --abort, --status)");
+	if (o.wait && o.action != ACT_START)
+		return cli_usage_error("selftest", "--wait goes with --short, --long or "
+						   "--conveyance");
+	rc = batch_collect(&b, argc - optind, argv + optind);
+	if (rc) {
+		free(b.items);
+		return rc;
+	}
+	/* read-only: opened without the safety refusal limit/restore need */
+	for (unsigned i = 0; i < b.n; i++) {
+		struct batch_item *it = &b.items[i];
+		char spec[sizeof(it->e.spec)];
+
+		snprintf(spec, sizeof(spec), "%s", it->e.spec);
+		rc = device_open(ctx, spec, false, &it->d, &it->e, &it->err);
+		if (rc) {
+			it->rc = rc;
+			it->exit_hint = cli_exit_code(rc);
+			drive_free(it->d);
+			it->d = NULL;
+			continue;
+		}
+		it->op = malloc(sizeof(o));
+		if (!it->op) {
+			it->rc = -ENOMEM;
+			continue;
+		}
+		memcpy(it->op, &o, sizeof(o));
+		it->ready = true;
+	}
+	batch_run(&b, st_job);
+	return batch_finish(&b);
+}
+
+const struct cli_cmd cmd_selftest = {
+	.name = "selftest",
+	.summary = "run, watch, abort the drives' self-tests on several disks at once",
+	.run = selftest_run,
+};

@@ -1,0 +1,156 @@
+# smart and selftest on the simulated drives: verdicts of the demo disks, every SMART
+# fault, self-tests on several disks at once, a failing test with its LBA, JSON shapes.
+# Power-on hours follow the virtual clock (at the demo's time_scale an hour passes every
+# 3.6 s), so the goldens leave that line out.
+
+nohours() { OUT=$(printf '%s\n' "$OUT" | grep -v 'Power-on hours'); }
+fault() { "$PROG" --demo sim fault "$@" >/dev/null; }
+clear() { "$PROG" --demo sim fault --clear "$1" >/dev/null; }
+
+# --- verdicts of the demo rig -------------------------------------------------------------
+run "$PROG" --demo smart sim:sata250
+expect "healthy SATA disk: PASSED" 0 "^sim:sata250: PASSED$"
+expect "key figures, a CRC error marked" 0 "Temperature: +38 C$" 
+expect "CRC errors marked as alarming" 0 "CRC errors: +2  \(!\)$"
+nohours
+golden smart_sata250.txt
+run "$PROG" --demo smart -a -o ID,NAME,VALUE,WORST,THRESH,FLAGS,STATUS sim:sata250
+nohours
+golden smart_sata250_attrs.txt
+run "$PROG" --demo smart sim:sas15k
+expect "healthy SAS disk: PASSED from its log pages" 0 "^sim:sas15k: PASSED$"
+nohours
+golden smart_sas15k.txt
+run "$PROG" --demo smart sim:sata250 sim:smr sim:sas15k sim:sas4kn
+expect "all healthy: exit 0" 0
+run "$PROG" --demo smart sim:sata320
+expect "reallocated sectors: WARNING with the reason, exit 4" 4 \
+	"^sim:sata320: WARNING: 3 bad sectors \(reallocated 3, pending 0\)$"
+expect "the reallocated count is marked" 4 "Reallocated: +3 sectors  \(!\)"
+run "$PROG" --demo smart sim:sata-hpa sim:sata250
+expect "a pending sector: WARNING; mixed with PASSED exits 4" 4 "^sim:sata-hpa: WARNING: .*pending 1"
+
+# --- JSON ------------------------------------------------------------------------------------
+run "$PROG" --demo smart -J sim:sata250 sim:sas15k
+expect "smart -J" 0
+json_check "JSON: one object per disk, verdicts and figures" \
+	"[(x['device'], x['verdict'], x['type']) for x in d['disks']] == [('sim:sata250', 'PASSED', 'ata'), ('sim:sas15k', 'PASSED', 'scsi')] and d['disks'][0]['temperature_c'] == 38 and d['disks'][0]['crc_errors'] == 2 and d['disks'][0]['alarms'] == ['crc_errors'] and d['disks'][0]['reason'] is None"
+json_check "JSON: the ATA attribute table (14 attributes, lsblk keys)" \
+	"[a['id'] for a in d['disks'][0]['attributes']] == [1, 3, 4, 5, 7, 9, 10, 12, 193, 194, 196, 197, 198, 199] and d['disks'][0]['attributes'][3] == {'id': 5, 'name': 'reallocated-sector-count', 'value': 100, 'worst': 100, 'thresh': 36, 'raw': 0, 'pretty': '0 sectors', 'flags': 'PO--CK', 'status': 'ok'} and d['disks'][0]['smart_status'] == 'good'"
+json_check "JSON: SCSI error counters and log page states" \
+	"[c['log'] for c in d['disks'][1]['error_counters']] == ['read', 'write', 'verify'] and d['disks'][1]['log_pages']['informational_exceptions'] == 'ok' and d['disks'][1]['temperature_c'] == 34 and d['disks'][1]['selftests'] == []"
+
+# --- faults ------------------------------------------------------------------------------------
+fault sim:sata250 smart-degrade:10:2
+run "$PROG" --demo smart sim:sata250
+expect "smart-degrade under the threshold: WARNING" 4 "^sim:sata250: WARNING: 12 bad sectors \(reallocated 10, pending 2\)$"
+clear sim:sata250
+fault sim:sata250 smart-degrade:2000:5
+run "$PROG" --demo smart -a sim:sata250
+expect "smart-degrade over the threshold: FAILED, status says so" 1 "^sim:sata250: FAILED: .*FAILING"
+expect "the attribute below its threshold is flagged" 1 "^  5 reallocated-sector-count +1 +1 +36 +2000 .*FAILING$"
+expect "SMART status threshold exceeded" 1 "SMART status: +threshold exceeded \(!\)"
+clear sim:sata250
+run "$PROG" --demo smart sim:sata250
+expect "clearing the fault brings it back" 0 "PASSED"
+fault sim:sata250 smart-fail
+run "$PROG" --demo smart -J sim:sata250
+expect "smart-fail: exit 1" 1
+json_check "smart-fail: FAILED with the reason, status threshold-exceeded" \
+	"d['disks'][0]['verdict'] == 'FAILED' and 'FAILING' in d['disks'][0]['reason'] and d['disks'][0]['smart_status'] == 'threshold-exceeded'"
+clear sim:sata250
+fault sim:sas15k smart-fail
+run "$PROG" --demo smart sim:sas15k
+expect "SAS smart-fail: informational exception 5Dh" 1 "^sim:sas15k: FAILED: informational exception: Failure prediction threshold exceeded \(5d/00\)$"
+clear sim:sas15k
+fault sim:sas15k smart-degrade:2000:3
+run "$PROG" --demo smart -a sim:sas15k
+expect "SAS degrade: too many block reassigns" 1 "too many block reassigns \(5d/14\)"
+expect "SAS degrade: uncorrected read errors counted" 1 "^read +2000 +2000 .* 3$"
+clear sim:sas15k
+fault sim:smr no-smart
+run "$PROG" --demo smart sim:smr
+expect "no-smart: a clear message, exit 1" 1 "" "^shortstroke: sim:smr: SMART is not supported by this drive$"
+run "$PROG" --demo smart -J sim:smr sim:sata250
+expect "no-smart in a batch: exit 1" 1
+json_check "no-smart in JSON: UNKNOWN with the error; the other disk still read" \
+	"d['disks'][0]['verdict'] == 'UNKNOWN' and 'not supported' in d['disks'][0]['error'] and d['disks'][1]['verdict'] == 'PASSED'"
+clear sim:smr
+fault sim:sas4kn no-smart
+run "$PROG" --demo smart sim:sas4kn
+expect "SAS without SMART: no log pages" 1 "" "sim:sas4kn: .*not supported"
+clear sim:sas4kn
+
+# --- self-tests ---------------------------------------------------------------------------------
+run "$PROG" --demo selftest --short --wait sim:sata250 sim:sas15k
+expect "short self-test on two disks at once, --wait" 0 "^sim:sata250: short self-test completed without error$"
+expect "... the SAS disk too" 0 "^sim:sas15k: short self-test completed without error$"
+expect "... with the log" 0 "^  1 +short +completed without error"
+run "$PROG" --demo smart -l -J sim:sata250 sim:sas15k
+json_check "the self-test logs hold the result" \
+	"[x['selftests'][0]['result'] for x in d['disks']] == ['completed without error'] * 2"
+
+# the long tests of the two biggest disks: they outlast this file (hours of virtual time)
+run "$PROG" --demo selftest --long sim:smr sim:sas4kn
+expect "extended self-test started, with its duration" 0 "^sim:smr: extended self-test started, about 22h41m"
+expect "... SAS: the Control page's time" 0 "^sim:sas4kn: extended self-test started, about 3h18m"
+run "$PROG" --demo selftest --short sim:smr
+expect "a second test while one runs: refused" 1 "" "already running.*abort it first"
+run "$PROG" --demo selftest --status sim:smr sim:sas4kn
+expect "--status: progress" 0 "^sim:smr: self-test: [0-9]+% done"
+expect "--status: SAS progress with ETA" 0 "^sim:sas4kn: extended self-test: [0-9]+% done, about"
+run "$PROG" --demo selftest --status -J sim:sas4kn
+json_check "--status JSON" "d['results'][0]['running'] is True and d['results'][0]['percent_done'] >= 0 and d['results'][0]['eta_s'] > 0"
+run "$PROG" --demo selftest --abort sim:smr sim:sas4kn
+expect "--abort" 0 "^sim:smr: self-test aborted$"
+expect "--abort SAS" 0 "^sim:sas4kn: extended aborted$"
+run "$PROG" --demo selftest --status sim:smr
+expect "after --abort: the last result" 0 "no self-test running; last: extended aborted by the host$"
+run "$PROG" --demo selftest --abort sim:smr
+expect "--abort with nothing running" 0 "nothing to abort"
+run "$PROG" --demo smart sim:smr sim:sas4kn
+expect "an aborted test does not fail the disk" 0 "^sim:smr: PASSED"
+
+fault sim:sata320 medium-error:100000000-100000099
+run "$PROG" --demo selftest --short --wait sim:sata320
+expect "a self-test over a medium error fails with its LBA" 1 "^  1 +short +the read element failed +[0-9]+ +100000000$" \
+	"sim:sata320: the short self-test ended in error: the read element failed, first failing LBA 100000000"
+run "$PROG" --demo smart sim:sata320
+expect "then smart says FAILED, with the LBA" 1 "^sim:sata320: FAILED: the last self-test \(short\) ended in error: .* at LBA 100000000$"
+clear sim:sata320
+
+fault sim:sas4kn selftest-fail:12345
+run "$PROG" --demo selftest --short --wait -J sim:sas4kn sim:sata-hpa
+expect "selftest-fail in a batch: exit 4" 4
+json_check "JSON: the failing disk with the LBA, the other passed" \
+	"[(r['device'], r['ok'], r['passed']) for r in d['results']] == [('sim:sas4kn', False, False), ('sim:sata-hpa', True, True)] and d['results'][0]['log'][0]['lba'] == 12345 and 'first failing LBA 12345' in d['results'][0]['error']"
+clear sim:sas4kn
+
+fault sim:smr no-smart
+run "$PROG" --demo selftest --short sim:smr
+expect "self-test on a disk without SMART" 1 "" "^shortstroke: sim:smr: SMART is not supported by this drive$"
+clear sim:smr
+run "$PROG" --demo selftest --conveyance sim:sas15k
+expect "conveyance on SAS: rejected with the reason" 1 "" "no conveyance self-test"
+run "$PROG" --demo selftest --conveyance --wait sim:smr
+expect "conveyance on SATA" 0 "conveyance self-test completed without error"
+
+# --- bad input -----------------------------------------------------------------------------------
+run "$PROG" --demo selftest sim:sata250
+expect "selftest without a test" 2 "" "which test"
+run "$PROG" --demo selftest --short --long sim:sata250
+expect "two tests" 2 "" "give one of"
+run "$PROG" --demo selftest --status --wait sim:sata250
+expect "--wait with --status" 2 "" "--wait goes with"
+run "$PROG" --demo selftest --short
+expect "no device" 2 "" "name at least one device"
+run "$PROG" --demo smart
+expect "smart without a device" 2 "" "name at least one device"
+run "$PROG" --demo smart -o ID,BOGUS sim:sata250
+expect "unknown column" 2 "" "BOGUS"
+run "$PROG" --demo smart sim:nosuch
+expect "unknown device" 2 "" "nosuch"
+run "$PROG" smart --help
+expect "smart --help explains the verdicts and exit codes" 0 "WARNING  look closer" 
+run "$PROG" selftest --help
+expect "selftest --help" 0 "--wait"
