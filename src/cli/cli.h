@@ -26,6 +26,8 @@ extern const struct cli_cmd *const cli_commands[];
 extern const struct cli_cmd cmd_list, cmd_info, cmd_limit, cmd_restore, cmd_protect, cmd_sim, cmd_tui;
 extern const struct cli_cmd cmd_plan;
 extern const struct cli_cmd cmd_smart, cmd_selftest, cmd_zones;
+extern const struct cli_cmd cmd_bench;
+extern const struct cli_cmd cmd_profile;
 
 /* Print "shortstroke: <msg>" to stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

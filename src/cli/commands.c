@@ -14,6 +14,8 @@ const struct cli_cmd *const cli_commands[] = {
 	&cmd_sim,
 	&cmd_plan,
 	&cmd_smart, &cmd_selftest, &cmd_zones,
+	&cmd_bench,
+	&cmd_profile,
 	&cmd_tui,
 	NULL,
 };

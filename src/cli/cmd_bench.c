@@ -1,0 +1,555 @@
+/* bench - what a disk does under a workload: MB/s, IOPS and latency per
+ * queue depth, on the whole disk or inside a span (what a short-stroke
+ * limit would give, without setting one). Workloads that write need
+ * --destructive and go through the same protections and confirmation as
+ * limit (batch.c). */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "batch.h"
+#include "output.h"
+#include "shortstroke/io.h"
+#include "shortstroke/units.h"
+#include "table.h"
+#include "xalloc.h"
+
+#define QD_LIST_MAX 16
+#define TIME_MAX_NS (24ull * 3600 * 1000000000ull)
+
+struct bench_opts {
+	enum io_workload wl;
+	unsigned qd[QD_LIST_MAX];
+	unsigned nqd;
+	uint64_t time_ns;
+	bool span_given;
+	struct size_spec span;
+	uint32_t bs;
+	uint64_t seed;
+	bool destructive;
+};
+
+struct bench_item {
+	const struct bench_opts *o;
+	struct io_dev *io;
+	struct io_job job;
+	bool raw;		/* a block device we only read (loop, md, NVMe ...) */
+	unsigned done;		/* queue depths measured */
+	struct io_result res[QD_LIST_MAX];
+	/* progress mapping */
+	const struct progress_sink *outer;
+	unsigned cur;
+};
+
+static const struct col_def bench_cols[] = {
+	{ "DEVICE", COL_STR, false, 0, "the device as named" },
+	{ "WORKLOAD", COL_STR, false, 0, "the access pattern" },
+	{ "QD", COL_U64, true, 0, "queue depth: requests in flight" },
+	{ "BS", COL_STR, true, 0, "request size (mixed: the profile's distribution)" },
+	{ "MB/S", COL_DOUBLE, true, 1, "throughput, 10^6 bytes per second" },
+	{ "IOPS", COL_DOUBLE, true, 0, "requests per second" },
+	{ "AVG-MS", COL_DOUBLE, true, 2, "mean latency of a request, ms" },
+	{ "P50-MS", COL_DOUBLE, true, 2, "median latency, ms" },
+	{ "P90-MS", COL_DOUBLE, true, 2, "90th percentile latency, ms" },
+	{ "P99-MS", COL_DOUBLE, true, 2, "99th percentile latency, ms" },
+	{ "P99.9-MS", COL_DOUBLE, true, 2, "99.9th percentile latency, ms" },
+	{ "MAX-MS", COL_DOUBLE, true, 2, "slowest request, ms" },
+	{ "ERRORS", COL_U64, true, 0, "failed requests" },
+	{ "TIME-S", COL_DOUBLE, true, 1, "time measured (virtual on a simulated drive)" },
+	{ "CPU-S", COL_DOUBLE, true, 2, "CPU seconds the run used" },
+	{ "VIRTUAL", COL_BOOL, false, 0, "times are the simulator's virtual clock" },
+};
+#define BENCH_DEFAULT_COLS "DEVICE,WORKLOAD,QD,BS,MB/S,IOPS,AVG-MS,P50-MS,P99-MS"
+
+static void bench_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: shortstroke bench [options] DEVICE...\n"
+		"\n"
+		"Measure throughput, IOPS and latency under a workload, at each queue depth.\n"
+		"On a simulated drive (sim:ID) the run takes virtual time: a 30 s test costs\n"
+		"milliseconds. DEVICE may also be any block device (loop, md, NVMe) for\n"
+		"workloads that only read.\n"
+		"\n"
+		"Options:\n"
+		"  -w, --workload W      seq-read (default), seq-write, random-access (4 KiB\n"
+		"                        random reads), database (8 KiB, 67%% reads), fileserver,\n"
+		"                        webserver, workstation (IOMeter access specifications)\n"
+		"  -q, --qd LIST         queue depths, 1 to 256 (default 1,4,16,64)\n"
+		"  -t, --time T          per queue depth: 30s, 500ms, 2m (default 30s)\n"
+		"  -s, --span SIZE       only the outer SIZE of the disk: 10%%, 100GB, or a block\n"
+		"                        count; shows what a limit would give without setting it\n"
+		"      --bs SIZE         request size for seq-read, seq-write and random-access:\n"
+		"                        512 to 4M (default 1M sequential, 4K random)\n"
+		"      --seed N          seed of the random offsets (default 1: reproducible)\n"
+		"      --destructive     allow workloads that write: the data in the span is lost\n"
+		"  -y, --yes             with --destructive: do not ask (scripts); without it a\n"
+		"                        terminal asks for each disk's serial number\n"
+		"  -f, --force           with --destructive: allow a disk in use or protected\n"
+		"      --model PATTERN, --serial SERIAL   select disks as 'list' shows them\n"
+		OUT_HELP
+		"  -h, --help            this help\n"
+		"\n"
+		"Exit status: 0 done, 1 failed, 2 usage error, 3 refused, 4 some disks failed.\n"
+		"Examples:\n"
+		"  shortstroke bench --workload random-access --qd 1,32 --time 10s /dev/sdb\n"
+		"  shortstroke bench --workload database --span 10%% --destructive --yes /dev/sdc\n");
+}
+
+/* "30s", "500ms", "2m", "1h", "1.5s"; a bare number is seconds. */
+static int parse_time(const char *s, uint64_t *ns)
+{
+	char *end;
+	double v, mul = 1e9;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno || !(v > 0) || !isfinite(v))
+		return -EINVAL;
+	if (!strcmp(end, "ms"))
+		mul = 1e6;
+	else if (!strcmp(end, "s") || !*end)
+		mul = 1e9;
+	else if (!strcmp(end, "m") || !strcmp(end, "min"))
+		mul = 60e9;
+	else if (!strcmp(end, "h"))
+		mul = 3600e9;
+	else
+		return -EINVAL;
+	if (v * mul > (double)TIME_MAX_NS || v * mul < 1e6)
+		return -ERANGE;
+	*ns = (uint64_t)(v * mul);
+	return 0;
+}
+
+static int parse_qd(const char *s, struct bench_opts *o)
+{
+	const char *p = s;
+
+	o->nqd = 0;
+	while (*p) {
+		char *end;
+		unsigned long v;
+
+		if (o->nqd >= QD_LIST_MAX || *p < '0' || *p > '9')
+			return -EINVAL;
+		errno = 0;
+		v = strtoul(p, &end, 10);
+		if (errno || v < 1 || v > IO_QD_MAX || (*end && *end != ','))
+			return -EINVAL;
+		o->qd[o->nqd++] = (unsigned)v;
+		p = *end ? end + 1 : end;
+		if (*end && !*p)
+			return -EINVAL;
+	}
+	return o->nqd ? 0 : -EINVAL;
+}
+
+static int parse_bs(const char *s, uint32_t *bs)
+{
+	struct size_spec sp;
+	uint64_t v;
+
+	if (size_parse(s, &sp, NULL) || sp.kind == SIZE_PERCENT)
+		return -EINVAL;
+	v = sp.kind == SIZE_BLOCKS ? sp.blocks : sp.bytes; /* a bare number: bytes */
+	if (v < IO_BS_MIN || v > IO_BS_MAX || v % 512)
+		return -ERANGE;
+	*bs = (uint32_t)v;
+	return 0;
+}
+
+static const char *bs_text(const struct io_job *job, char *buf, size_t len)
+{
+	if (!job->bs)
+		return "mixed";
+	if (job->bs % (1u << 20) == 0)
+		snprintf(buf, len, "%uM", job->bs >> 20);
+	else if (job->bs % 1024 == 0)
+		snprintf(buf, len, "%uK", job->bs >> 10);
+	else
+		snprintf(buf, len, "%u", job->bs);
+	return buf;
+}
+
+/* ---- opening ------------------------------------------------------------------ */
+
+static bool is_block_device(const char *path)
+{
+	struct stat st;
+
+	return path[0] == '/' && stat(path, &st) == 0 && S_ISBLK(st.st_mode);
+}
+
+static void item_refuse(struct batch_item *it, int rc, int hint)
+{
+	it->ready = false;
+	it->rc = rc ? rc : -EIO;
+	it->exit_hint = hint;
+}
+
+/* Reads only: open without asking for write access and without refusing
+ * a disk in use (reading harms nothing). A block device that is not a
+ * SCSI/ATA disk (loop, md, NVMe) is measured as it is. */
+static void open_for_reading(struct batch *b)
+{
+	for (unsigned i = 0; i < b->n; i++) {
+		struct batch_item *it = &b->items[i];
+		struct bench_item *bi = it->op;
+		char spec[sizeof(it->e.spec)];
+		int rc;
+
+		snprintf(spec, sizeof(spec), "%s", it->e.spec);
+		rc = device_open(b->ctx, spec, false, &it->d, &it->e, &it->err);
+		if (rc == -EOPNOTSUPP && is_block_device(spec)) {
+			memset(&it->e, 0, sizeof(it->e));
+			snprintf(it->e.spec, sizeof(it->e.spec), "%s", spec);
+			snprintf(it->e.node, sizeof(it->e.node), "%s", spec);
+			ss_error_clear(&it->err);
+			bi->raw = true;
+			rc = 0;
+		}
+		if (rc) {
+			item_refuse(it, rc, cli_exit_code(rc));
+			continue;
+		}
+		it->ready = true;
+	}
+}
+
+/* Open the engine and check the job at every queue depth: bad spans and
+ * sizes are usage errors, found before any I/O. */
+static void plan_item(struct batch *b, struct batch_item *it, bool write)
+{
+	struct bench_item *bi = it->op;
+	const struct bench_opts *o = bi->o;
+	struct sim_rig *rig = NULL;
+	const struct io_geom *g;
+	char h1[32], h2[32], bsb[16];
+	uint64_t end;
+	int rc;
+
+	if (it->e.sim && (rc = ctx_rig(b->ctx, &rig, &it->err))) {
+		item_refuse(it, rc, EXIT_FAILED);
+		return;
+	}
+	rc = io_dev_open_name(it->e.node, rig, write, &bi->io, &it->err);
+	if (rc) {
+		ss_error_prefix(&it->err, "%s: ", it->e.spec);
+		item_refuse(it, rc, rc == -EBUSY ? EXIT_REFUSED : cli_exit_code(rc));
+		return;
+	}
+	g = io_dev_geom(bi->io);
+	io_job_init(&bi->job);
+	io_job_set_workload(&bi->job, o->wl);
+	if (o->bs)
+		bi->job.bs = o->bs;
+	bi->job.time_ns = o->time_ns;
+	bi->job.seed = o->seed;
+	end = g->blocks;
+	if (o->span_given) {
+		if (o->span.kind == SIZE_PERCENT)
+			end = (uint64_t)((double)g->blocks * o->span.percent / 100.0);
+		else if (o->span.kind == SIZE_BYTES)
+			end = o->span.bytes / g->lblock;
+		else
+			end = o->span.blocks;
+		if (end > g->blocks) {
+			ss_error_set(&it->err, -ERANGE, "%s: --span %s is beyond the disk (%s)",
+				     it->e.spec,
+				     size_human(end * g->lblock, h1, sizeof(h1)),
+				     size_human(g->blocks * g->lblock, h2, sizeof(h2)));
+			item_refuse(it, -ERANGE, EXIT_USAGE);
+			return;
+		}
+	}
+	bi->job.end_lba = end;
+	for (unsigned k = 0; k < o->nqd; k++) {
+		bi->job.qd = o->qd[k];
+		rc = io_job_check(&bi->job, g, write, &it->err);
+		if (rc) {
+			ss_error_prefix(&it->err, "%s: ", it->e.spec);
+			item_refuse(it, rc, rc == -EPERM ? EXIT_REFUSED : EXIT_USAGE);
+			return;
+		}
+	}
+	snprintf(it->plan, sizeof(it->plan), "%s %s: %s, %s requests, over %s (%.3g%% of %s)%s",
+		 bi->raw ? "block device" : it->e.info.model, bi->raw ? "" : it->e.info.serial,
+		 io_workload_name(o->wl), bs_text(&bi->job, bsb, sizeof(bsb)),
+		 size_human(end * g->lblock, h1, sizeof(h1)),
+		 100.0 * (double)end / (double)g->blocks,
+		 size_human(g->blocks * g->lblock, h2, sizeof(h2)),
+		 write ? ": the data there is overwritten" : "");
+}
+
+/* ---- running ------------------------------------------------------------------ */
+
+static void sub_report(void *arg, double f, const char *phase, double eta)
+{
+	struct bench_item *bi = arg;
+	char text[96];
+
+	(void)phase;
+	(void)eta;
+	snprintf(text, sizeof(text), "%s QD %u", io_workload_name(bi->o->wl), bi->o->qd[bi->cur]);
+	progress_report(bi->outer, (bi->cur + f) / bi->o->nqd, text, -1);
+}
+
+static bool sub_cancelled(void *arg)
+{
+	struct bench_item *bi = arg;
+
+	return progress_cancelled(bi->outer);
+}
+
+static json_object *run_json(unsigned qd, const struct io_result *r)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "qd", json_object_new_int((int)qd));
+	json_object_object_add(o, "mbps", json_object_new_double(r->mbps));
+	json_object_object_add(o, "iops", json_object_new_double(r->iops));
+	json_object_object_add(o, "bytes", json_object_new_uint64(r->bytes));
+	json_object_object_add(o, "ios", json_object_new_uint64(r->ios));
+	json_object_object_add(o, "reads", json_object_new_uint64(r->reads));
+	json_object_object_add(o, "writes", json_object_new_uint64(r->writes));
+	json_object_object_add(o, "errors", json_object_new_uint64(r->errors));
+	json_object_object_add(o, "elapsed_s", json_object_new_double((double)r->elapsed_ns / 1e9));
+	json_object_object_add(o, "lat_avg_ms", json_object_new_double(r->lat_avg_ns / 1e6));
+	json_object_object_add(o, "lat_p50_ms", json_object_new_double((double)r->lat_p50_ns / 1e6));
+	json_object_object_add(o, "lat_p90_ms", json_object_new_double((double)r->lat_p90_ns / 1e6));
+	json_object_object_add(o, "lat_p99_ms", json_object_new_double((double)r->lat_p99_ns / 1e6));
+	json_object_object_add(o, "lat_p99_9_ms",
+			       json_object_new_double((double)r->lat_p999_ns / 1e6));
+	json_object_object_add(o, "lat_max_ms", json_object_new_double((double)r->lat_max_ns / 1e6));
+	json_object_object_add(o, "cpu_s", json_object_new_double(r->cpu_s));
+	return o;
+}
+
+static int bench_job_run(void *arg, const struct progress_sink *sink, struct ss_error *err)
+{
+	struct batch_item *it = arg;
+	struct bench_item *bi = it->op;
+	const struct bench_opts *o = bi->o;
+	const struct io_geom *g = io_dev_geom(bi->io);
+	struct progress_sink sub = { sub_report, sub_cancelled, bi };
+	json_object *runs = json_object_new_array();
+	char tbuf[32];
+	int rc = 0;
+
+	bi->outer = sink;
+	bi->job.progress = &sub;
+	for (bi->cur = 0; bi->cur < o->nqd; bi->cur++) {
+		bi->job.qd = o->qd[bi->cur];
+		rc = io_dev_run(bi->io, &bi->job, &bi->res[bi->cur], err);
+		if (rc)
+			break;
+		json_object_array_add(runs, run_json(bi->job.qd, &bi->res[bi->cur]));
+		bi->done++;
+	}
+	json_object_object_add(it->json, "workload", json_object_new_string(io_workload_name(o->wl)));
+	json_object_object_add(it->json, "block_size",
+			       bi->job.bs ? json_object_new_int64(bi->job.bs) : NULL);
+	json_object_object_add(it->json, "logical_block", json_object_new_int64(g->lblock));
+	json_object_object_add(it->json, "span_blocks", json_object_new_uint64(bi->job.end_lba));
+	json_object_object_add(it->json, "capacity_blocks", json_object_new_uint64(g->blocks));
+	json_object_object_add(it->json, "span_percent",
+			       json_object_new_double(100.0 * (double)bi->job.end_lba /
+						      (double)g->blocks));
+	json_object_object_add(it->json, "virtual_time",
+			       json_object_new_boolean(io_dev_engine(bi->io)->caps &
+						       IO_CAP_VIRTUAL_TIME));
+	json_object_object_add(it->json, "seed", json_object_new_uint64(o->seed));
+	json_object_object_add(it->json, "runs", runs);
+	snprintf(it->result, sizeof(it->result), "%s, %u queue depth%s, %s each%s",
+		 io_workload_name(o->wl), bi->done, bi->done == 1 ? "" : "s",
+		 duration_human((double)o->time_ns / 1e9, tbuf, sizeof(tbuf)),
+		 io_dev_engine(bi->io)->caps & IO_CAP_VIRTUAL_TIME ? " (virtual time)" : "");
+	io_dev_close(bi->io);
+	bi->io = NULL;
+	return rc;
+}
+
+static int print_table(struct batch *b, const struct out_opts *oo)
+{
+	char errbuf[256], bsb[16];
+	struct table *t;
+	unsigned rows = 0;
+
+	t = table_new(bench_cols, sizeof(bench_cols) / sizeof(bench_cols[0]), BENCH_DEFAULT_COLS,
+		      oo->columns, errbuf, sizeof(errbuf));
+	if (!t)
+		return cli_usage_error("bench", "%s", errbuf);
+	for (unsigned i = 0; i < b->n; i++) {
+		struct bench_item *bi = b->items[i].op;
+
+		for (unsigned k = 0; bi && k < bi->done; k++) {
+			const struct io_result *r = &bi->res[k];
+
+			table_add_row(t);
+			rows++;
+			table_set_str(t, "DEVICE", b->items[i].e.spec);
+			table_set_str(t, "WORKLOAD", io_workload_name(bi->o->wl));
+			table_set_u64(t, "QD", bi->o->qd[k]);
+			table_set_str(t, "BS", bs_text(&bi->job, bsb, sizeof(bsb)));
+			table_set_double(t, "MB/S", r->mbps);
+			table_set_double(t, "IOPS", r->iops);
+			table_set_double(t, "AVG-MS", r->lat_avg_ns / 1e6);
+			table_set_double(t, "P50-MS", (double)r->lat_p50_ns / 1e6);
+			table_set_double(t, "P90-MS", (double)r->lat_p90_ns / 1e6);
+			table_set_double(t, "P99-MS", (double)r->lat_p99_ns / 1e6);
+			table_set_double(t, "P99.9-MS", (double)r->lat_p999_ns / 1e6);
+			table_set_double(t, "MAX-MS", (double)r->lat_max_ns / 1e6);
+			table_set_u64(t, "ERRORS", r->errors);
+			table_set_double(t, "TIME-S", (double)r->elapsed_ns / 1e9);
+			table_set_double(t, "CPU-S", r->cpu_s);
+			table_set_bool(t, "VIRTUAL", r->virtual_time);
+		}
+	}
+	if (rows)
+		table_print(t, stdout, oo->flags & ~TABLE_JSON, "bench");
+	table_free(t);
+	return EXIT_DONE;
+}
+
+/* ---- the command ------------------------------------------------------------------ */
+
+static int bench_run(struct ss_ctx *ctx, int argc, char **argv)
+{
+	enum { OPT_BS = 0x2001, OPT_SEED, OPT_DESTRUCTIVE, OPT_MODEL, OPT_SERIAL };
+	static const struct option opts[] = {
+		{ "workload", required_argument, NULL, 'w' },
+		{ "qd", required_argument, NULL, 'q' },
+		{ "time", required_argument, NULL, 't' },
+		{ "span", required_argument, NULL, 's' },
+		{ "bs", required_argument, NULL, OPT_BS },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "destructive", no_argument, NULL, OPT_DESTRUCTIVE },
+		{ "model", required_argument, NULL, OPT_MODEL },
+		{ "serial", required_argument, NULL, OPT_SERIAL },
+		{ "yes", no_argument, NULL, 'y' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		OUT_LONG_OPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	struct bench_opts o = { .wl = IO_WL_SEQ_READ, .qd = { 1, 4, 16, 64 }, .nqd = 4,
+				.time_ns = 30ull * 1000000000ull, .seed = 1 };
+	struct batch b = { .cmd = "bench", .ctx = ctx, .verbose = ctx->verbose };
+	struct out_opts oo = { 0 };
+	struct ss_error err = { 0 };
+	bool write;
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "w:q:t:s:yfh" OUT_SHORT_OPTS, opts, NULL)) != -1) {
+		if (out_opts_take(&oo, c, optarg))
+			continue;
+		switch (c) {
+		case 'w':
+			if (io_workload_parse(optarg, &o.wl))
+				return cli_usage_error("bench", "unknown workload '%s' (seq-read, "
+						       "seq-write, random-access, database, "
+						       "fileserver, webserver, workstation)", optarg);
+			break;
+		case 'q':
+			if (parse_qd(optarg, &o))
+				return cli_usage_error("bench", "--qd '%s': give queue depths of 1 to "
+						       "%u, comma separated (at most %u)", optarg,
+						       IO_QD_MAX, QD_LIST_MAX);
+			break;
+		case 't':
+			if (parse_time(optarg, &o.time_ns))
+				return cli_usage_error("bench", "--time '%s': give a duration of 1ms "
+						       "to 24h, such as 30s, 500ms or 2m", optarg);
+			break;
+		case 's':
+			if (size_parse(optarg, &o.span, &err))
+				return cli_usage_error("bench", "--span: %s", err.msg);
+			o.span_given = true;
+			break;
+		case OPT_BS:
+			if (parse_bs(optarg, &o.bs))
+				return cli_usage_error("bench", "--bs '%s': block sizes of 512 B to "
+						       "4 MiB in multiples of 512 are supported",
+						       optarg);
+			break;
+		case OPT_SEED:
+			if (u64_parse(optarg, &o.seed))
+				return cli_usage_error("bench", "--seed '%s' is not a number", optarg);
+			break;
+		case OPT_DESTRUCTIVE:
+			o.destructive = true;
+			break;
+		case OPT_MODEL:
+			b.model_glob = optarg;
+			break;
+		case OPT_SERIAL:
+			b.serial_filter = optarg;
+			break;
+		case 'y':
+			b.yes = true;
+			break;
+		case 'f':
+			b.force = true;
+			break;
+		case 'h':
+			bench_usage(stdout);
+			return EXIT_DONE;
+		default:
+			return cli_usage_error("bench", "unknown option");
+		}
+	}
+	if (oo.list_columns) {
+		table_list_columns(bench_cols, sizeof(bench_cols) / sizeof(bench_cols[0]), stdout);
+		return EXIT_DONE;
+	}
+	b.json = oo.flags & TABLE_JSON;
+	write = io_workload_writes(o.wl);
+	if (o.bs && !io_workload_fixed_size(o.wl))
+		return cli_usage_error("bench", "--bs: the %s profile fixes its own request sizes",
+				       io_workload_name(o.wl));
+	if (write && !o.destructive)
+		return cli_usage_error("bench", "the %s workload writes to the disk and destroys "
+				       "its data: add --destructive", io_workload_name(o.wl));
+	rc = batch_collect(&b, argc - optind, argv + optind);
+	if (rc) {
+		free(b.items);
+		return rc;
+	}
+	for (unsigned i = 0; i < b.n; i++) {
+		struct bench_item *bi = xcalloc(1, sizeof(*bi));
+
+		bi->o = &o;
+		b.items[i].op = bi;
+	}
+	if (write)
+		batch_open(&b);
+	else
+		open_for_reading(&b);
+	for (unsigned i = 0; i < b.n; i++)
+		if (b.items[i].ready)
+			plan_item(&b, &b.items[i], write);
+	rc = write ? batch_confirm(&b, "write benchmark data over the span of") : EXIT_DONE;
+	if (rc == EXIT_DONE)
+		batch_run(&b, bench_job_run);
+	for (unsigned i = 0; i < b.n; i++) {
+		struct bench_item *bi = b.items[i].op;
+
+		io_dev_close(bi->io); /* not run: refused or not confirmed */
+		bi->io = NULL;
+	}
+	if (!b.json)
+		print_table(&b, &oo);
+	return batch_finish(&b);
+}
+
+const struct cli_cmd cmd_bench = {
+	.name = "bench",
+	.summary = "measure MB/s, IOPS and latency per queue depth under a workload",
+	.run = bench_run,
+};

@@ -1,0 +1,406 @@
+/* profile - the measured zone-bit-recording profile of a disk (as zcav):
+ * a chart of the read rate across the disk, the zones found in it, and
+ * where a short-stroke limit could cut. Reads only. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "batch.h"
+#include "shortstroke/io.h"
+#include "shortstroke/units.h"
+#include "shortstroke/zprofile.h"
+#include "table.h"
+#include "xalloc.h"
+
+#define CHART_W 64
+#define CHART_H 12
+
+struct prof_item {
+	struct zprofile_opts zo;
+	struct io_dev *io;
+	struct zprofile *z;
+	bool raw;
+};
+
+static const struct col_def zone_cols[] = {
+	{ "ZONE", COL_U64, true, 0, "zone number, 0 outermost" },
+	{ "START", COL_SIZE, true, 0, "where the zone starts" },
+	{ "END", COL_SIZE, true, 0, "where it ends" },
+	{ "SAMPLES", COL_U64, true, 0, "samples in the zone" },
+	{ "AVG-MB/S", COL_DOUBLE, true, 1, "mean read rate" },
+	{ "MIN-MB/S", COL_DOUBLE, true, 1, "slowest sample" },
+	{ "MAX-MB/S", COL_DOUBLE, true, 1, "fastest sample" },
+};
+
+static const struct col_def cut_cols[] = {
+	{ "CUT", COL_STR, false, 0, "limit at the end of this zone" },
+	{ "KEEP", COL_SIZE, true, 0, "capacity kept" },
+	{ "KEEP-%", COL_DOUBLE, true, 1, "capacity kept, % of the disk" },
+	{ "WORST-MB/S", COL_DOUBLE, true, 1, "slowest rate kept" },
+	{ "WORST-%", COL_DOUBLE, true, 1, "slowest rate kept, % of the outer rate" },
+	{ "AVG-MB/S", COL_DOUBLE, true, 1, "mean rate over what is kept" },
+	{ "BLOCKS", COL_U64, true, 0, "for 'shortstroke limit --blocks'" },
+	{ "NOTE", COL_STR, false, 0, "the recommended cut" },
+};
+
+static void profile_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: shortstroke profile [options] DEVICE\n"
+		"\n"
+		"Measure the read rate at many positions across the disk (as zcav does), find\n"
+		"the recording zones from the steps in the curve, and list the cut points a\n"
+		"short-stroke limit could use: the capacity kept and the worst rate kept.\n"
+		"Reads only. On a simulated drive the sweep runs in virtual time.\n"
+		"\n"
+		"Options:\n"
+		"  -p, --points N        samples across the disk, 2 to 10000 (default 200)\n"
+		"      --sample SIZE     read at each sample (default 4M)\n"
+		"      --step PCT        a new zone where the rate moves by more than PCT %% of\n"
+		"                        the outer rate (default 3)\n"
+		"      --keep PCT        recommend the deepest cut keeping PCT %% of the outer\n"
+		"                        rate (default 90)\n"
+		"  -J, --json            JSON: samples, zones and cuts, numbers as numbers\n"
+		"  -b, --bytes           sizes in bytes\n"
+		"  -h, --help            this help\n"
+		"Example:\n"
+		"  shortstroke profile --points 500 /dev/sdb\n");
+}
+
+static bool is_block_device(const char *path)
+{
+	struct stat st;
+
+	return path[0] == '/' && stat(path, &st) == 0 && S_ISBLK(st.st_mode);
+}
+
+/* Read-only open; a block device that is not a SCSI/ATA disk is swept as
+ * it is. Then the engine. */
+static int open_item(struct batch *b, struct batch_item *it)
+{
+	struct prof_item *pi = it->op;
+	struct sim_rig *rig = NULL;
+	char spec[sizeof(it->e.spec)];
+	int rc;
+
+	snprintf(spec, sizeof(spec), "%s", it->e.spec);
+	rc = device_open(b->ctx, spec, false, &it->d, &it->e, &it->err);
+	if (rc == -EOPNOTSUPP && is_block_device(spec)) {
+		memset(&it->e, 0, sizeof(it->e));
+		snprintf(it->e.spec, sizeof(it->e.spec), "%s", spec);
+		snprintf(it->e.node, sizeof(it->e.node), "%s", spec);
+		ss_error_clear(&it->err);
+		pi->raw = true;
+		rc = 0;
+	}
+	if (!rc && it->e.sim)
+		rc = ctx_rig(b->ctx, &rig, &it->err);
+	if (!rc) {
+		rc = io_dev_open_name(it->e.node, rig, false, &pi->io, &it->err);
+		if (rc)
+			ss_error_prefix(&it->err, "%s: ", it->e.spec);
+	}
+	if (rc) {
+		it->rc = rc;
+		it->exit_hint = cli_exit_code(rc);
+		return rc;
+	}
+	it->ready = true;
+	return 0;
+}
+
+static json_object *profile_json(const struct zprofile *z)
+{
+	json_object *o = json_object_new_object(), *a;
+
+	json_object_object_add(o, "capacity_bytes",
+			       json_object_new_uint64(z->blocks * z->lblock));
+	json_object_object_add(o, "logical_block", json_object_new_int64(z->lblock));
+	json_object_object_add(o, "virtual_time", json_object_new_boolean(z->virtual_time));
+	json_object_object_add(o, "elapsed_s", json_object_new_double(z->elapsed_s));
+	json_object_object_add(o, "outer_mbps", json_object_new_double(z->outer_mbps));
+	json_object_object_add(o, "inner_mbps", json_object_new_double(z->inner_mbps));
+	json_object_object_add(o, "failed_samples", json_object_new_int64(z->errors));
+	a = json_object_new_array();
+	for (unsigned i = 0; i < z->npoints; i++) {
+		json_object *p = json_object_new_object();
+
+		json_object_object_add(p, "lba", json_object_new_uint64(z->points[i].lba));
+		json_object_object_add(p, "mbps", z->points[i].error
+							  ? NULL
+							  : json_object_new_double(z->points[i].mbps));
+		json_object_array_add(a, p);
+	}
+	json_object_object_add(o, "samples", a);
+	a = json_object_new_array();
+	for (unsigned k = 0; k < z->nzones; k++) {
+		const struct zprofile_zone *zn = &z->zones[k];
+		json_object *p = json_object_new_object();
+
+		json_object_object_add(p, "zone", json_object_new_int64(k));
+		json_object_object_add(p, "first_lba", json_object_new_uint64(zn->first_lba));
+		json_object_object_add(p, "end_lba", json_object_new_uint64(zn->end_lba));
+		json_object_object_add(p, "samples", json_object_new_int64(zn->npoints));
+		json_object_object_add(p, "avg_mbps", json_object_new_double(zn->avg_mbps));
+		json_object_object_add(p, "min_mbps", json_object_new_double(zn->min_mbps));
+		json_object_object_add(p, "max_mbps", json_object_new_double(zn->max_mbps));
+		json_object_array_add(a, p);
+	}
+	json_object_object_add(o, "zones", a);
+	a = json_object_new_array();
+	for (unsigned k = 0; k < z->ncuts; k++) {
+		const struct zprofile_cut *c = &z->cuts[k];
+		json_object *p = json_object_new_object();
+
+		json_object_object_add(p, "zone", json_object_new_int64(c->zone));
+		json_object_object_add(p, "blocks", json_object_new_uint64(c->blocks));
+		json_object_object_add(p, "bytes", json_object_new_uint64(c->bytes));
+		json_object_object_add(p, "capacity_percent", json_object_new_double(c->capacity_pct));
+		json_object_object_add(p, "worst_mbps", json_object_new_double(c->worst_mbps));
+		json_object_object_add(p, "worst_percent", json_object_new_double(c->worst_pct));
+		json_object_object_add(p, "avg_mbps", json_object_new_double(c->avg_mbps));
+		json_object_object_add(p, "recommended", json_object_new_boolean(c->recommended));
+		json_object_array_add(a, p);
+	}
+	json_object_object_add(o, "cuts", a);
+	json_object_object_add(o, "recommended_cut",
+			       z->recommended >= 0 ? json_object_new_int64(z->recommended) : NULL);
+	return o;
+}
+
+static int profile_job(void *arg, const struct progress_sink *sink, struct ss_error *err)
+{
+	struct batch_item *it = arg;
+	struct prof_item *pi = it->op;
+	char t[32];
+	int rc;
+
+	pi->zo.progress = sink;
+	rc = zprofile_measure(pi->io, &pi->zo, &pi->z, err);
+	io_dev_close(pi->io);
+	pi->io = NULL;
+	if (rc)
+		return rc;
+	json_object_object_add(it->json, "profile", profile_json(pi->z));
+	snprintf(it->result, sizeof(it->result), "%u samples, %u zones, swept in %s%s",
+		 pi->z->npoints, pi->z->nzones, duration_human(pi->z->elapsed_s, t, sizeof(t)),
+		 pi->z->virtual_time ? " (virtual time)" : "");
+	return 0;
+}
+
+/* A bar per column: the mean of the samples that fall in it. */
+static void print_chart(const struct zprofile *z)
+{
+	double col[CHART_W], lo = 1e300, hi = 0, range;
+	unsigned w = z->npoints < CHART_W ? z->npoints : CHART_W;
+
+	for (unsigned c = 0; c < w; c++) {
+		unsigned a = c * z->npoints / w, e = (c + 1) * z->npoints / w, good = 0;
+		double sum = 0;
+
+		for (unsigned i = a; i < e; i++) {
+			if (z->points[i].error)
+				continue;
+			sum += z->points[i].mbps;
+			good++;
+		}
+		col[c] = good ? sum / good : -1;
+		if (good && col[c] < lo)
+			lo = col[c];
+		if (good && col[c] > hi)
+			hi = col[c];
+	}
+	if (hi <= 0)
+		return;
+	lo = floor(lo * 0.9);
+	range = hi - lo > 1e-9 ? hi - lo : 1;
+	printf("Read rate across the disk, MB/s (%u samples):\n", z->npoints);
+	for (int r = CHART_H; r >= 1; r--) {
+		double level = lo + range * (r - 0.5) / CHART_H;
+
+		if (r == CHART_H)
+			printf("%7.1f |", hi);
+		else if (r == 1)
+			printf("%7.1f |", lo);
+		else
+			printf("        |");
+		for (unsigned c = 0; c < w; c++)
+			putchar(col[c] < 0 ? 'x' : col[c] >= level ? '#' : ' ');
+		putchar('\n');
+	}
+	printf("        +");
+	for (unsigned c = 0; c < w; c++)
+		putchar('-');
+	printf("\n         0%%%*s\n", (int)w - 2, "100%");
+}
+
+static void print_profile(const struct batch_item *it, unsigned flags)
+{
+	const struct prof_item *pi = it->op;
+	double keep = pi->zo.keep_pct > 0 ? pi->zo.keep_pct : ZPROFILE_KEEP_DEFAULT;
+	const struct zprofile *z = pi->z;
+	char errbuf[128], name[32];
+	struct table *t;
+
+	printf("%s: outer %.1f MB/s, inner %.1f MB/s (%.0f%%)%s\n", it->e.spec, z->outer_mbps,
+	       z->inner_mbps, z->outer_mbps > 0 ? 100.0 * z->inner_mbps / z->outer_mbps : 0,
+	       z->errors ? ", some samples failed (x)" : "");
+	print_chart(z);
+	putchar('\n');
+	t = table_new(zone_cols, sizeof(zone_cols) / sizeof(zone_cols[0]),
+		      "ZONE,START,END,SAMPLES,AVG-MB/S,MIN-MB/S,MAX-MB/S", NULL, errbuf,
+		      sizeof(errbuf));
+	for (unsigned k = 0; t && k < z->nzones; k++) {
+		const struct zprofile_zone *zn = &z->zones[k];
+
+		table_add_row(t);
+		table_set_u64(t, "ZONE", k);
+		table_set_size(t, "START", zn->first_lba * z->lblock);
+		table_set_size(t, "END", zn->end_lba * z->lblock);
+		table_set_u64(t, "SAMPLES", zn->npoints);
+		table_set_double(t, "AVG-MB/S", zn->avg_mbps);
+		table_set_double(t, "MIN-MB/S", zn->min_mbps);
+		table_set_double(t, "MAX-MB/S", zn->max_mbps);
+	}
+	if (t)
+		table_print(t, stdout, flags, "zones");
+	table_free(t);
+	putchar('\n');
+	t = table_new(cut_cols, sizeof(cut_cols) / sizeof(cut_cols[0]),
+		      "CUT,KEEP,KEEP-%,WORST-MB/S,WORST-%,AVG-MB/S,BLOCKS,NOTE", NULL, errbuf,
+		      sizeof(errbuf));
+	for (unsigned k = 0; t && k < z->ncuts; k++) {
+		const struct zprofile_cut *c = &z->cuts[k];
+
+		table_add_row(t);
+		snprintf(name, sizeof(name), k + 1 == z->ncuts ? "whole disk" : "zone %u", c->zone);
+		table_set_str(t, "CUT", name);
+		table_set_size(t, "KEEP", c->bytes);
+		table_set_double(t, "KEEP-%", c->capacity_pct);
+		table_set_double(t, "WORST-MB/S", c->worst_mbps);
+		table_set_double(t, "WORST-%", c->worst_pct);
+		table_set_double(t, "AVG-MB/S", c->avg_mbps);
+		table_set_u64(t, "BLOCKS", c->blocks);
+		table_set_str(t, "NOTE", c->recommended ? "recommended" : "");
+	}
+	if (t)
+		table_print(t, stdout, flags, "cuts");
+	table_free(t);
+	if (z->recommended < 0 && z->ncuts && z->cuts[z->ncuts - 1].worst_pct >= keep)
+		printf("\nNo cut recommended: the whole disk keeps %.0f%% of the outer rate.\n",
+		       z->cuts[z->ncuts - 1].worst_pct);
+	else if (z->recommended < 0)
+		printf("\nNo cut recommended: no zone keeps %.0f%% of the outer rate (an uneven "
+		       "profile: try more --points or a larger --sample).\n", keep);
+	putchar('\n');
+}
+
+static int parse_pct(const char *s, double *out)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || (*end && strcmp(end, "%")) || !(v > 0 && v < 100))
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int profile_run(struct ss_ctx *ctx, int argc, char **argv)
+{
+	enum { OPT_SAMPLE = 0x2101, OPT_STEP, OPT_KEEP };
+	static const struct option opts[] = {
+		{ "points", required_argument, NULL, 'p' },
+		{ "sample", required_argument, NULL, OPT_SAMPLE },
+		{ "step", required_argument, NULL, OPT_STEP },
+		{ "keep", required_argument, NULL, OPT_KEEP },
+		{ "json", no_argument, NULL, 'J' },
+		{ "bytes", no_argument, NULL, 'b' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct batch b = { .cmd = "profile", .ctx = ctx, .verbose = ctx->verbose };
+	struct prof_item tmpl = { 0 };
+	struct ss_error err = { 0 };
+	struct size_spec sp;
+	unsigned flags = 0;
+	uint64_t v;
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "p:Jbh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			if (u64_parse(optarg, &v) || v < ZPROFILE_POINTS_MIN ||
+			    v > ZPROFILE_POINTS_MAX)
+				return cli_usage_error("profile", "--points '%s': give %u to %u",
+						       optarg, ZPROFILE_POINTS_MIN,
+						       ZPROFILE_POINTS_MAX);
+			tmpl.zo.points = (unsigned)v;
+			break;
+		case OPT_SAMPLE:
+			if (size_parse(optarg, &sp, &err) || sp.kind == SIZE_PERCENT ||
+			    (sp.kind == SIZE_BYTES && (sp.bytes < 4096 || sp.bytes > (1u << 30) ||
+						       sp.bytes % 4096)))
+				return cli_usage_error("profile", "--sample '%s': give 4K to 1G in "
+						       "multiples of 4K", optarg);
+			tmpl.zo.sample_bytes = sp.kind == SIZE_BYTES ? sp.bytes : sp.blocks * 512;
+			break;
+		case OPT_STEP:
+			if (parse_pct(optarg, &tmpl.zo.step_pct))
+				return cli_usage_error("profile", "--step '%s': a percentage", optarg);
+			break;
+		case OPT_KEEP:
+			if (parse_pct(optarg, &tmpl.zo.keep_pct))
+				return cli_usage_error("profile", "--keep '%s': a percentage", optarg);
+			break;
+		case 'J':
+			flags |= TABLE_JSON;
+			break;
+		case 'b':
+			flags |= TABLE_BYTES;
+			break;
+		case 'h':
+			profile_usage(stdout);
+			return EXIT_DONE;
+		default:
+			return cli_usage_error("profile", "unknown option");
+		}
+	}
+	if (argc - optind != 1)
+		return cli_usage_error("profile", "name one device");
+	b.json = flags & TABLE_JSON;
+	rc = batch_collect(&b, argc - optind, argv + optind);
+	if (rc) {
+		free(b.items);
+		return rc;
+	}
+	for (unsigned i = 0; i < b.n; i++) {
+		struct prof_item *pi = xcalloc(1, sizeof(*pi));
+
+		*pi = tmpl;
+		b.items[i].op = pi;
+		open_item(&b, &b.items[i]);
+	}
+	batch_run(&b, profile_job);
+	for (unsigned i = 0; i < b.n; i++) {
+		struct prof_item *pi = b.items[i].op;
+
+		io_dev_close(pi->io);
+		pi->io = NULL;
+		if (pi->z && !b.json && b.items[i].rc == 0)
+			print_profile(&b.items[i], flags & TABLE_BYTES);
+		zprofile_free(pi->z);
+		pi->z = NULL;
+	}
+	return batch_finish(&b);
+}
+
+const struct cli_cmd cmd_profile = {
+	.name = "profile",
+	.summary = "measure the zone profile (read rate across the disk) and cut points",
+	.run = profile_run,
+};

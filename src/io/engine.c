@@ -1,0 +1,626 @@
+/* engine.c - the engine registry, job validation, the request generator,
+ * the latency histogram, the PRNG and the IOMeter workloads. */
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "io/io_priv.h"
+#include "shortstroke/sim.h"
+
+#define MAX_ENGINES 8
+
+/* ---- PRNG ---------------------------------------------------------------- */
+
+static uint64_t splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+void io_rng_seed(struct io_rng *r, uint64_t seed)
+{
+	for (int i = 0; i < 4; i++)
+		r->s[i] = splitmix64(&seed);
+}
+
+static inline uint64_t rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+uint64_t io_rng_next(struct io_rng *r)
+{
+	uint64_t *s = r->s;
+	uint64_t result = rotl(s[1] * 5, 7) * 9;
+	uint64_t t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return result;
+}
+
+uint64_t io_rng_below(struct io_rng *r, uint64_t n)
+{
+	if (n <= 1)
+		return 0;
+	/* Lemire's multiply-shift; the bias (n / 2^64) is far below measurement */
+	return (uint64_t)(((unsigned __int128)io_rng_next(r) * n) >> 64);
+}
+
+/* ---- histogram ------------------------------------------------------------- */
+
+void io_hist_init(struct io_hist *h)
+{
+	memset(h, 0, sizeof(*h));
+}
+
+unsigned io_hist_bucket_of(uint64_t ns)
+{
+	unsigned msb, shift, i;
+
+	if (ns < 2 * IO_HIST_SUB)
+		return (unsigned)ns;
+	msb = 63u - (unsigned)__builtin_clzll(ns);
+	shift = msb - 5; /* ns >> shift in [32, 64) */
+	if (shift > IO_HIST_MAX_SHIFT)
+		return IO_HIST_BUCKETS - 1;
+	i = shift * IO_HIST_SUB + (unsigned)(ns >> shift);
+	return i < IO_HIST_BUCKETS ? i : IO_HIST_BUCKETS - 1;
+}
+
+void io_hist_bucket_range(unsigned i, uint64_t *low, uint64_t *high)
+{
+	unsigned shift;
+	uint64_t mant;
+
+	if (i < 2 * IO_HIST_SUB) {
+		*low = *high = i;
+		return;
+	}
+	shift = i / IO_HIST_SUB - 1;
+	mant = i - shift * IO_HIST_SUB;
+	*low = mant << shift;
+	*high = ((mant + 1) << shift) - 1;
+}
+
+void io_hist_add(struct io_hist *h, uint64_t ns)
+{
+	if (!h->count || ns < h->min_ns)
+		h->min_ns = ns;
+	if (ns > h->max_ns)
+		h->max_ns = ns;
+	h->count++;
+	h->sum_ns += (double)ns;
+	h->bucket[io_hist_bucket_of(ns)]++;
+}
+
+void io_hist_merge(struct io_hist *dst, const struct io_hist *src)
+{
+	if (!src->count)
+		return;
+	if (!dst->count || src->min_ns < dst->min_ns)
+		dst->min_ns = src->min_ns;
+	if (src->max_ns > dst->max_ns)
+		dst->max_ns = src->max_ns;
+	dst->count += src->count;
+	dst->sum_ns += src->sum_ns;
+	for (unsigned i = 0; i < IO_HIST_BUCKETS; i++)
+		dst->bucket[i] += src->bucket[i];
+}
+
+double io_hist_mean(const struct io_hist *h)
+{
+	return h->count ? h->sum_ns / (double)h->count : 0;
+}
+
+uint64_t io_hist_percentile(const struct io_hist *h, double p)
+{
+	uint64_t rank, seen = 0, low, high, v;
+
+	if (!h->count)
+		return 0;
+	if (p <= 0)
+		return h->min_ns;
+	if (p >= 100)
+		return h->max_ns;
+	/* the smallest value with at least p % of the samples at or below it */
+	rank = (uint64_t)ceil(p / 100.0 * (double)h->count);
+	if (rank < 1)
+		rank = 1;
+	for (unsigned i = 0; i < IO_HIST_BUCKETS; i++) {
+		seen += h->bucket[i];
+		if (seen < rank)
+			continue;
+		io_hist_bucket_range(i, &low, &high);
+		v = low + (high - low) / 2;
+		if (v < h->min_ns)
+			v = h->min_ns;
+		if (v > h->max_ns)
+			v = h->max_ns;
+		return v;
+	}
+	return h->max_ns;
+}
+
+/* ---- workloads ---------------------------------------------------------------- */
+
+static const char *const wl_names[IO_WL_COUNT] = {
+	"seq-read", "seq-write", "random-access", "database",
+	"fileserver", "webserver", "workstation",
+};
+
+const char *io_workload_name(enum io_workload w)
+{
+	return (unsigned)w < IO_WL_COUNT ? wl_names[w] : "?";
+}
+
+int io_workload_parse(const char *name, enum io_workload *out)
+{
+	for (unsigned i = 0; i < IO_WL_COUNT; i++) {
+		if (!strcmp(name, wl_names[i])) {
+			*out = (enum io_workload)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+bool io_workload_fixed_size(enum io_workload w)
+{
+	return w == IO_WL_SEQ_READ || w == IO_WL_SEQ_WRITE || w == IO_WL_RANDOM_ACCESS;
+}
+
+bool io_workload_writes(enum io_workload w)
+{
+	return w == IO_WL_SEQ_WRITE || w == IO_WL_DATABASE || w == IO_WL_FILESERVER ||
+	       w == IO_WL_WORKSTATION;
+}
+
+static void set_sizes(struct io_job *job, const struct io_size_weight *s, unsigned n)
+{
+	job->bs = 0;
+	job->nsizes = n;
+	memcpy(job->sizes, s, n * sizeof(*s));
+}
+
+void io_job_set_workload(struct io_job *job, enum io_workload w)
+{
+	/* MODELS.md, "Workloads (IOMeter access specifications)" */
+	static const struct io_size_weight fileserver[] = {
+		{ 512, 10 }, { 1024, 5 }, { 2048, 5 }, { 4096, 60 },
+		{ 8192, 2 }, { 16384, 4 }, { 32768, 4 }, { 65536, 10 },
+	};
+	static const struct io_size_weight webserver[] = {
+		{ 512, 22 }, { 1024, 15 }, { 2048, 8 }, { 4096, 23 }, { 8192, 15 },
+		{ 16384, 2 }, { 32768, 6 }, { 65536, 7 }, { 131072, 1 }, { 524288, 1 },
+	};
+
+	job->nsizes = 0;
+	switch (w) {
+	case IO_WL_SEQ_READ:
+	case IO_WL_SEQ_WRITE:
+		job->read_pct = w == IO_WL_SEQ_READ ? 100 : 0;
+		job->random_pct = 0;
+		job->bs = 1u << 20;
+		break;
+	case IO_WL_RANDOM_ACCESS:
+		job->read_pct = 100;
+		job->random_pct = 100;
+		job->bs = 4096;
+		break;
+	case IO_WL_DATABASE:
+		job->read_pct = 67;
+		job->random_pct = 100;
+		job->bs = 8192;
+		break;
+	case IO_WL_FILESERVER:
+		job->read_pct = 80;
+		job->random_pct = 100;
+		set_sizes(job, fileserver, sizeof(fileserver) / sizeof(fileserver[0]));
+		break;
+	case IO_WL_WEBSERVER:
+		job->read_pct = 100;
+		job->random_pct = 100;
+		set_sizes(job, webserver, sizeof(webserver) / sizeof(webserver[0]));
+		break;
+	case IO_WL_WORKSTATION:
+	default:
+		job->read_pct = 80;
+		job->random_pct = 80;
+		job->bs = 8192;
+		break;
+	}
+}
+
+void io_job_init(struct io_job *job)
+{
+	memset(job, 0, sizeof(*job));
+	io_job_set_workload(job, IO_WL_SEQ_READ);
+	job->qd = 1;
+	job->seed = 1;
+}
+
+/* ---- validation ------------------------------------------------------------------ */
+
+static uint32_t round_up_u32(uint32_t v, uint32_t m)
+{
+	return (v + m - 1) / m * m;
+}
+
+uint32_t io_job_max_bytes(const struct io_job *job, uint32_t lblock)
+{
+	uint32_t m = job->bs;
+
+	if (!lblock)
+		lblock = 512;
+	for (unsigned i = 0; i < job->nsizes && i < IO_SIZES_MAX; i++)
+		if (round_up_u32(job->sizes[i].bytes, lblock) > m)
+			m = round_up_u32(job->sizes[i].bytes, lblock);
+	return m;
+}
+
+static int check_size(uint32_t bs, uint32_t lblock, bool dist, struct ss_error *err)
+{
+	if (bs < IO_BS_MIN || bs > IO_BS_MAX || bs % 512)
+		return ss_error_set(err, -EINVAL,
+				    "block size %u B is not supported: give 512 B to 4 MiB in "
+				    "multiples of 512 B", bs);
+	if (!dist && bs % lblock)
+		return ss_error_set(err, -EINVAL,
+				    "block size %u B is not a multiple of the disk's %u-byte "
+				    "logical block", bs, lblock);
+	return 0;
+}
+
+int io_job_check(const struct io_job *job, const struct io_geom *g, bool writable,
+		 struct ss_error *err)
+{
+	uint64_t end, span, total = 0;
+	uint32_t maxb;
+	int rc;
+
+	if (!job || !g || !g->lblock || !g->blocks)
+		return ss_error_set(err, -EINVAL, "no job or an empty device");
+	if (job->qd < 1 || job->qd > IO_QD_MAX)
+		return ss_error_set(err, -EINVAL, "queue depth %u is not supported: give 1 to %u",
+				    job->qd, IO_QD_MAX);
+	if (job->read_pct > 100 || job->random_pct > 100)
+		return ss_error_set(err, -EINVAL, "read and random shares are percentages (0-100)");
+	if (job->nsizes > IO_SIZES_MAX)
+		return ss_error_set(err, -EINVAL, "at most %u sizes in a distribution",
+				    IO_SIZES_MAX);
+	if (job->nsizes && job->bs)
+		return ss_error_set(err, -EINVAL, "give one block size or a size distribution, "
+						  "not both");
+	if (!job->nsizes) {
+		rc = check_size(job->bs, g->lblock, false, err);
+		if (rc)
+			return rc;
+	}
+	for (unsigned i = 0; i < job->nsizes; i++) {
+		rc = check_size(job->sizes[i].bytes, g->lblock, true, err);
+		if (rc)
+			return rc;
+		total += job->sizes[i].weight;
+	}
+	if (job->nsizes && !total)
+		return ss_error_set(err, -EINVAL, "the size distribution has no weight");
+	if (job->align && job->align % g->lblock)
+		return ss_error_set(err, -EINVAL,
+				    "alignment %u B is not a multiple of the %u-byte logical block",
+				    job->align, g->lblock);
+	if (!job->time_ns && !job->bytes)
+		return ss_error_set(err, -EINVAL, "give a time or a byte limit (a time of 0 "
+						  "runs nothing)");
+	end = job->end_lba ? job->end_lba : g->blocks;
+	if (end > g->blocks)
+		return ss_error_set(err, -ERANGE,
+				    "span [%llu, %llu) goes beyond the disk's %llu blocks",
+				    (unsigned long long)job->start_lba, (unsigned long long)end,
+				    (unsigned long long)g->blocks);
+	if (job->start_lba >= end)
+		return ss_error_set(err, -ERANGE, "span [%llu, %llu) is empty",
+				    (unsigned long long)job->start_lba, (unsigned long long)end);
+	span = end - job->start_lba;
+	maxb = io_job_max_bytes(job, g->lblock);
+	if (span < maxb / g->lblock)
+		return ss_error_set(err, -ERANGE,
+				    "span of %llu blocks is smaller than one %u-byte request",
+				    (unsigned long long)span, maxb);
+	if (job->read_pct < 100 && !writable)
+		return ss_error_set(err, -EPERM,
+				    "the job writes but the device was opened read-only");
+	return 0;
+}
+
+/* ---- request generator --------------------------------------------------------------- */
+
+void io_gen_init(struct io_gen *g, const struct io_job *job, const struct io_geom *geom)
+{
+	uint64_t cum = 0;
+
+	memset(g, 0, sizeof(*g));
+	g->job = job;
+	g->lblock = geom->lblock;
+	g->start = job->start_lba;
+	g->end = job->end_lba ? job->end_lba : geom->blocks;
+	g->next_seq = g->start;
+	g->limit = job->bytes;
+	g->align_blocks = job->align ? job->align / geom->lblock : 0;
+	io_rng_seed(&g->rng, job->seed);
+	if (job->nsizes) {
+		g->nsizes = job->nsizes;
+		for (unsigned i = 0; i < job->nsizes; i++) {
+			g->size_blocks[i] = round_up_u32(job->sizes[i].bytes, g->lblock) /
+					    g->lblock;
+			cum += job->sizes[i].weight;
+			g->cum_weight[i] = cum;
+		}
+	} else {
+		g->nsizes = 1;
+		g->size_blocks[0] = job->bs / g->lblock;
+		g->cum_weight[0] = 1;
+	}
+	for (unsigned i = 0; i < g->nsizes; i++)
+		if (g->size_blocks[i] > g->max_blocks)
+			g->max_blocks = g->size_blocks[i];
+}
+
+static uint32_t pick_size(struct io_gen *g)
+{
+	uint64_t w;
+	unsigned i;
+
+	if (g->nsizes == 1)
+		return g->size_blocks[0];
+	w = io_rng_below(&g->rng, g->cum_weight[g->nsizes - 1]);
+	for (i = 0; i < g->nsizes - 1 && w >= g->cum_weight[i]; i++)
+		;
+	return g->size_blocks[i];
+}
+
+static uint64_t random_lba(struct io_gen *g, uint32_t blocks)
+{
+	uint64_t a = g->align_blocks ? g->align_blocks : blocks, first, last;
+
+	first = (g->start + a - 1) / a * a;
+	last = g->end - blocks;
+	if (first > last)
+		return g->start;
+	return first + io_rng_below(&g->rng, (last - first) / a + 1) * a;
+}
+
+bool io_gen_next(struct io_gen *g, struct io_req *r)
+{
+	const struct io_job *job = g->job;
+	uint64_t bytes;
+	uint32_t blocks;
+	bool rnd;
+
+	if (g->limit && g->issued >= g->limit)
+		return false;
+	blocks = pick_size(g);
+	if (g->limit) {
+		bytes = g->limit - g->issued;
+		if ((uint64_t)blocks * g->lblock > bytes)
+			blocks = (uint32_t)((bytes + g->lblock - 1) / g->lblock);
+	}
+	rnd = job->random_pct >= 100 ? true
+	      : job->random_pct == 0 ? false
+				     : io_rng_below(&g->rng, 100) < job->random_pct;
+	r->write = job->read_pct >= 100 ? false
+		   : job->read_pct == 0 ? true
+					: io_rng_below(&g->rng, 100) >= job->read_pct;
+	if (rnd) {
+		r->lba = random_lba(g, blocks);
+	} else {
+		if (g->next_seq + blocks > g->end)
+			g->next_seq = g->start; /* wrap around the span */
+		r->lba = g->next_seq;
+	}
+	r->blocks = blocks;
+	g->next_seq = r->lba + blocks;
+	g->issued += (uint64_t)blocks * g->lblock;
+	return true;
+}
+
+/* ---- results ------------------------------------------------------------------------------ */
+
+void io_result_finish(struct io_result *res)
+{
+	double s = (double)res->elapsed_ns / 1e9;
+	const struct io_hist *h = &res->hist;
+
+	res->mbps = s > 0 ? (double)res->bytes / 1e6 / s : 0;
+	res->iops = s > 0 ? (double)res->ios / s : 0;
+	res->lat_avg_ns = io_hist_mean(h);
+	res->lat_min_ns = h->min_ns;
+	res->lat_p50_ns = io_hist_percentile(h, 50);
+	res->lat_p90_ns = io_hist_percentile(h, 90);
+	res->lat_p99_ns = io_hist_percentile(h, 99);
+	res->lat_p999_ns = io_hist_percentile(h, 99.9);
+	res->lat_max_ns = h->max_ns;
+}
+
+double io_thread_cpu_s(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru))
+		return 0;
+	return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+	       (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+}
+
+uint64_t io_mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- registry ---------------------------------------------------------------------------- */
+
+static const struct io_engine_ops *engines[MAX_ENGINES];
+static unsigned nengines;
+static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t builtin_once = PTHREAD_ONCE_INIT;
+
+static int reg_locked(const struct io_engine_ops *ops, struct ss_error *err)
+{
+	if (!ops || !ops->name || !ops->name[0])
+		return ss_error_set(err, -EINVAL, "I/O engine without a name");
+	if (!ops->open || !ops->close || !ops->run)
+		return ss_error_set(err, -EINVAL,
+				    "I/O engine %s lacks a required hook (open, close, run)",
+				    ops->name);
+	if (ops->caps & ~IO_CAP_ALL)
+		return ss_error_set(err, -EINVAL, "I/O engine %s has unknown capability bits "
+						  "0x%x", ops->name, ops->caps & ~IO_CAP_ALL);
+	for (unsigned i = 0; i < nengines; i++)
+		if (!strcmp(engines[i]->name, ops->name))
+			return ss_error_set(err, -EEXIST, "I/O engine %s is already registered",
+					    ops->name);
+	if (nengines >= MAX_ENGINES)
+		return ss_error_set(err, -ENOSPC, "too many I/O engines");
+	engines[nengines++] = ops;
+	return 0;
+}
+
+static void register_builtin(void)
+{
+	pthread_mutex_lock(&reg_lock);
+	reg_locked(&io_engine_uring, NULL);
+	reg_locked(&io_engine_sim, NULL);
+	pthread_mutex_unlock(&reg_lock);
+}
+
+int io_engine_register(const struct io_engine_ops *ops, struct ss_error *err)
+{
+	int rc;
+
+	pthread_once(&builtin_once, register_builtin);
+	pthread_mutex_lock(&reg_lock);
+	rc = reg_locked(ops, err);
+	pthread_mutex_unlock(&reg_lock);
+	return rc;
+}
+
+const struct io_engine_ops *io_engine_find(const char *name)
+{
+	const struct io_engine_ops *found = NULL;
+
+	pthread_once(&builtin_once, register_builtin);
+	pthread_mutex_lock(&reg_lock);
+	for (unsigned i = 0; i < nengines && name; i++)
+		if (!strcmp(engines[i]->name, name))
+			found = engines[i];
+	pthread_mutex_unlock(&reg_lock);
+	return found;
+}
+
+/* ---- devices ----------------------------------------------------------------------------- */
+
+struct io_dev {
+	const struct io_engine_ops *ops;
+	void *priv;
+	struct io_geom geom;
+	bool write;
+};
+
+int io_dev_open(const char *engine, const struct io_target *t, struct io_dev **out,
+		struct ss_error *err)
+{
+	const struct io_engine_ops *ops = io_engine_find(engine);
+	struct io_dev *dev;
+	int rc;
+
+	*out = NULL;
+	if (!ops)
+		return ss_error_set(err, -ENOENT, "no I/O engine named %s", engine ? engine : "");
+	if (t->write && !(ops->caps & IO_CAP_WRITE))
+		return ss_error_set(err, -EOPNOTSUPP, "the %s engine cannot write", ops->name);
+	dev = calloc(1, sizeof(*dev));
+	if (!dev)
+		return ss_error_set(err, -ENOMEM, "out of memory");
+	dev->ops = ops;
+	dev->write = t->write;
+	rc = ops->open(t, &dev->priv, &dev->geom, err);
+	if (rc) {
+		free(dev);
+		return rc;
+	}
+	*out = dev;
+	return 0;
+}
+
+int io_dev_open_name(const char *name, struct sim_rig *rig, bool write,
+		     struct io_dev **out, struct ss_error *err)
+{
+	struct io_target t = { .write = write };
+
+	if (!strncmp(name, "sim:", 4)) {
+		t.sim = rig ? sim_rig_find(rig, name + 4) : NULL;
+		if (!t.sim)
+			return ss_error_set(err, -ENOENT, "%s: no such simulated drive", name);
+		return io_dev_open("sim", &t, out, err);
+	}
+	t.path = name;
+	return io_dev_open("uring", &t, out, err);
+}
+
+void io_dev_close(struct io_dev *dev)
+{
+	if (!dev)
+		return;
+	dev->ops->close(dev->priv);
+	free(dev);
+}
+
+const struct io_geom *io_dev_geom(const struct io_dev *dev)
+{
+	return &dev->geom;
+}
+
+const struct io_engine_ops *io_dev_engine(const struct io_dev *dev)
+{
+	return dev->ops;
+}
+
+bool io_dev_writable(const struct io_dev *dev)
+{
+	return dev->write;
+}
+
+int io_dev_run(struct io_dev *dev, const struct io_job *job, struct io_result *res,
+	       struct ss_error *err)
+{
+	double cpu0;
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	io_hist_init(&res->hist);
+	rc = io_job_check(job, &dev->geom, dev->write, err);
+	if (!rc && dev->ops->check)
+		rc = dev->ops->check(dev->priv, job, err);
+	if (rc)
+		return rc;
+	res->virtual_time = dev->ops->caps & IO_CAP_VIRTUAL_TIME;
+	cpu0 = io_thread_cpu_s();
+	rc = dev->ops->run(dev->priv, job, res, err);
+	res->cpu_s = io_thread_cpu_s() - cpu0;
+	io_result_finish(res);
+	return rc;
+}

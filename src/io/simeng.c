@@ -1,0 +1,256 @@
+/* simeng.c - the simulated engine: the same jobs over a simulated drive,
+ * in virtual time.
+ *
+ * Every request goes to the drive as a READ(16) or WRITE(16) CDB through
+ * the sim transport and the drive layer, as any command does. The run's
+ * clock is the sum of the drive's service times (xcmd.duration_ns): the
+ * drive is never idle while requests are queued. With qd requests
+ * outstanding the drive holds up to its queue depth of them (NCQ: 32 on
+ * SATA; 64 on SAS) and serves next the one with the shortest positioning
+ * time (sim_drive_position_ns: seek + rotational wait), unless the oldest
+ * has waited AGE_LIMIT_NS, as drive firmware ages requests against
+ * starvation. A request's latency is its completion time minus the time
+ * it was queued. Data is read into one reusable buffer; writes send
+ * zeros (the payload of a benchmark does not matter to the model).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/io_priv.h"
+#include "shortstroke/drive.h"
+#include "shortstroke/scsi.h"
+#include "shortstroke/sim.h"
+
+#define AGE_LIMIT_NS 500000000ULL /* 0.5 s */
+#define QUEUE_SATA 32u
+#define QUEUE_SAS 64u
+#define REPORT_EVERY 512u
+
+struct sdev {
+	struct sim_drive *sd;
+	struct drive *d;
+	struct io_geom g;
+	unsigned drive_queue;
+	bool write;
+	void *buf;
+	size_t buflen;
+};
+
+struct sreq {
+	uint64_t lba;
+	uint64_t t_queued;	/* handed to the drive (the host's queue) */
+	uint64_t t_drive;	/* entered the drive's own queue, UINT64_MAX not yet */
+	uint32_t blocks;
+	bool write;
+};
+
+static int s_open(const struct io_target *t, void **priv, struct io_geom *g, struct ss_error *err)
+{
+	struct transport *tr;
+	struct sdev *s;
+	int rc;
+
+	if (!t->sim)
+		return ss_error_set(err, -EINVAL, "sim engine: no simulated drive");
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return ss_error_set(err, -ENOMEM, "out of memory");
+	s->sd = t->sim;
+	s->write = t->write;
+	rc = transport_open_sim(t->sim, &tr, err);
+	if (rc)
+		goto fail;
+	snprintf(tr->name, sizeof(tr->name), "sim:%s", sim_drive_id(t->sim));
+	rc = drive_new(tr, TRAN_UNKNOWN, &s->d, err);
+	if (rc)
+		goto fail;
+	rc = drive_read_capacity(s->d, &s->g.blocks, &s->g.lblock, &s->g.pblock, err);
+	if (rc)
+		goto fail;
+	if (!s->g.lblock || !s->g.blocks) {
+		rc = ss_error_set(err, -EIO, "sim:%s reports no capacity", sim_drive_id(t->sim));
+		goto fail;
+	}
+	s->g.mem_align = 4096;
+	s->drive_queue = strcmp(sim_drive_personality(t->sim), "sas") ? QUEUE_SATA : QUEUE_SAS;
+	*g = s->g;
+	*priv = s;
+	return 0;
+fail:
+	drive_free(s->d);
+	free(s);
+	return rc;
+}
+
+static void s_close(void *priv)
+{
+	struct sdev *s = priv;
+
+	if (!s)
+		return;
+	drive_free(s->d);
+	free(s->buf);
+	free(s);
+}
+
+static int need_buffer(struct sdev *s, size_t len)
+{
+	void *p;
+
+	if (s->buflen >= len)
+		return 0;
+	if (posix_memalign(&p, 4096, len))
+		return -ENOMEM;
+	memset(p, 0, len);
+	free(s->buf);
+	s->buf = p;
+	s->buflen = len;
+	return 0;
+}
+
+/* Which of the first n queued requests the drive serves next. Requests
+ * enter the drive's queue in order as it has room; the time they did is
+ * what ageing counts. */
+static unsigned pick(const struct sdev *s, struct sreq *q, uint64_t *lbas, unsigned n,
+		     uint64_t now)
+{
+	if (n > s->drive_queue)
+		n = s->drive_queue;
+	for (unsigned i = 0; i < n; i++) {
+		if (q[i].t_drive == UINT64_MAX)
+			q[i].t_drive = now;
+		lbas[i] = q[i].lba;
+	}
+	if (n <= 1 || now - q[0].t_drive >= AGE_LIMIT_NS)
+		return 0;
+	return sim_drive_queue_pick(s->sd, lbas, n);
+}
+
+/* A request the drive failed. Returns true to stop the run. */
+static bool failed(struct sdev *s, const struct io_job *job, const struct sreq *r,
+		   const struct xcmd *c, const struct scsi_sense *sense, int rc,
+		   struct io_result *res, int *run_rc, struct ss_error *cerr, struct ss_error *err)
+{
+	uint64_t first = r->lba;
+	uint32_t lb = s->g.lblock;
+	int cb = 0;
+
+	if (sense->valid && sense->info_valid && sense->info >= r->lba &&
+	    sense->info < r->lba + r->blocks)
+		first = sense->info;
+	else if (c->resid < c->data_len)
+		first = r->lba + (c->data_len - c->resid) / lb;
+	res->bytes += (first - r->lba) * lb;
+	if (!res->errors)
+		res->first_error_lba = first;
+	res->errors++;
+	/* a drive that no longer answers ends the run whatever was asked */
+	if (rc == -ENODEV) {
+		*run_rc = rc;
+		*err = *cerr;
+		return true;
+	}
+	if (job->on_error)
+		cb = job->on_error(job->on_error_arg, first, (uint32_t)(r->lba + r->blocks - first),
+				   r->write, rc);
+	if (!cb && job->continue_on_error)
+		return false;
+	*run_rc = cb ? cb : rc;
+	if (cb)
+		ss_error_set(err, cb, "sim:%s: stopped at LBA %llu", sim_drive_id(s->sd),
+			     (unsigned long long)first);
+	else
+		ss_error_set(err, rc, "%s (LBA %llu)", cerr->msg, (unsigned long long)first);
+	return true;
+}
+
+static int s_run(void *priv, const struct io_job *job, struct io_result *res,
+		 struct ss_error *err)
+{
+	struct sdev *s = priv;
+	struct io_gen gen;
+	struct sreq *q;
+	uint64_t *lbas;
+	struct io_req nr;
+	uint64_t vt = 0;
+	unsigned n = 0, done = 0;
+	bool stop = false;
+	int rc = 0;
+
+	if (need_buffer(s, io_job_max_bytes(job, s->g.lblock)))
+		return ss_error_set(err, -ENOMEM, "out of memory");
+	q = calloc(job->qd, sizeof(*q));
+	lbas = calloc(job->qd, sizeof(*lbas));
+	if (!q || !lbas) {
+		free(q);
+		free(lbas);
+		return ss_error_set(err, -ENOMEM, "out of memory");
+	}
+	io_gen_init(&gen, job, &s->g);
+	while (n < job->qd && io_gen_next(&gen, &nr))
+		q[n++] = (struct sreq){ nr.lba, 0, UINT64_MAX, nr.blocks, nr.write };
+
+	while (n) {
+		struct ss_error cerr = { 0 };
+		struct scsi_sense sense;
+		struct xcmd c;
+		unsigned i = pick(s, q, lbas, n, vt);
+		struct sreq r = q[i];
+		int crc;
+
+		memset(&c, 0, sizeof(c));
+		c.cdb_len = r.write ? scsi_build_write16(c.cdb, r.lba, r.blocks, false)
+				    : scsi_build_read16(c.cdb, r.lba, r.blocks, false);
+		c.dir = r.write ? XFER_TO_DEV : XFER_FROM_DEV;
+		c.data = s->buf;
+		c.data_len = (size_t)r.blocks * s->g.lblock;
+		crc = drive_scsi(s->d, &c, &sense, &cerr);
+		vt += c.duration_ns;
+		memmove(q + i, q + i + 1, (n - i - 1) * sizeof(*q));
+		n--;
+		if (crc) {
+			if (failed(s, job, &r, &c, &sense, crc, res, &rc, &cerr, err))
+				break;
+		} else {
+			io_hist_add(&res->hist, vt - r.t_queued);
+			res->bytes += c.data_len;
+			res->ios++;
+			if (r.write)
+				res->writes++;
+			else
+				res->reads++;
+		}
+		if (job->time_ns && vt >= job->time_ns)
+			break; /* time is up: what is still queued is not counted */
+		if (++done % REPORT_EVERY == 0) {
+			double f = job->time_ns ? (double)vt / (double)job->time_ns : 0;
+
+			if (job->bytes && (double)gen.issued / (double)job->bytes > f)
+				f = (double)gen.issued / (double)job->bytes;
+			progress_report(job->progress, f > 1 ? 1 : f, job->phase ? job->phase : "",
+					-1);
+			if (progress_cancelled(job->progress)) {
+				rc = ss_error_set(err, -ECANCELED, "cancelled");
+				break;
+			}
+		}
+		if (!stop && io_gen_next(&gen, &nr))
+			q[n++] = (struct sreq){ nr.lba, vt, UINT64_MAX, nr.blocks, nr.write };
+		else
+			stop = true;
+	}
+	res->elapsed_ns = vt;
+	free(q);
+	free(lbas);
+	return rc;
+}
+
+const struct io_engine_ops io_engine_sim = {
+	.name = "sim",
+	.caps = IO_CAP_WRITE | IO_CAP_QUEUE | IO_CAP_VIRTUAL_TIME | IO_CAP_ERROR_LBA,
+	.open = s_open,
+	.close = s_close,
+	.run = s_run,
+};
