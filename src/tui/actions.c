@@ -8,6 +8,7 @@
 
 #include "shortstroke/capacity.h"
 #include "shortstroke/sim.h"
+#include "shortstroke/smart.h"
 #include "shortstroke/units.h"
 #include "tui.h"
 
@@ -291,9 +292,139 @@ static enum tui_action act_power_cycle(struct tui_model *m)
 	return TUI_RESCAN;
 }
 
+/* A report of the selected drive, by the command-line renderer. */
+static enum tui_action view_of(struct tui_model *m, const char *what, const char *const *args)
+{
+	const char *spec;
+	const char *argv[12];
+	char title[160];
+	int n = 0;
+
+	if (!m->n)
+		return TUI_NONE;
+	spec = m->devs[m->sel].spec;
+	if (tui_task_for(m, spec))
+		return tui_alert(m, "Busy", "%s: a job is running on it; wait for it to end.", spec);
+	for (; args[n] && n < 10; n++)
+		argv[n] = args[n];
+	argv[n++] = spec;
+	argv[n] = NULL;
+	snprintf(title, sizeof(title), "%s of %s  (q closes, arrows scroll)", what, spec);
+	if (tui_run_view(m, spec, title, argv))
+		return tui_alert(m, what, "%s: cannot start", spec);
+	tui_status(m, "%s: reading %s...", spec, what);
+	return TUI_REDRAW;
+}
+
+static enum tui_action act_smart(struct tui_model *m)
+{
+	static const char *const args[] = { "smart", "--attributes", "--log", NULL };
+
+	return view_of(m, "SMART", args);
+}
+
+static enum tui_action act_zones(struct tui_model *m)
+{
+	static const char *const args[] = { "zones", NULL };
+
+	return view_of(m, "Zones", args);
+}
+
+/* ---- self-test: a job on the drive with a progress bar --------------------------- */
+
+struct st_op {
+	struct drive *d;
+	struct dev_entry e;
+	enum selftest_kind kind;
+};
+
+static int st_job(void *arg, const struct progress_sink *sink, struct ss_error *err)
+{
+	struct st_op *op = arg;
+	int rc;
+
+	rc = selftest_start(op->d, &op->e.info, op->kind, err);
+	if (rc)
+		return rc;
+	return selftest_wait(op->d, &op->e.info, op->kind, sink, err);
+}
+
+static void st_finish(struct tui_model *m, struct tui_task *t, int rc, const struct ss_error *err)
+{
+	struct st_op *op = t->arg;
+
+	if (rc)
+		tui_alert(m, "Self-test", "%s", err->msg);
+	else
+		tui_status(m, "%s: %s self-test completed without error", op->e.spec,
+			   selftest_kind_name(op->kind));
+	drive_free(op->d);
+	free(op);
+}
+
+static enum tui_action st_submit(struct tui_model *m, struct tui_dialog *d)
+{
+	size_t idx[MAX_TARGETS], n = tui_targets(m, idx, MAX_TARGETS);
+	enum selftest_kind kind;
+	struct ss_error err = { 0 };
+	unsigned started = 0;
+
+	if (!strcmp(d->text, "s") || !strcmp(d->text, "short") || !d->text[0])
+		kind = SELFTEST_SHORT;
+	else if (!strcmp(d->text, "l") || !strcmp(d->text, "long"))
+		kind = SELFTEST_EXTENDED;
+	else if (!strcmp(d->text, "c") || !strcmp(d->text, "conveyance"))
+		kind = SELFTEST_CONVEYANCE;
+	else
+		return tui_alert(m, "Self-test", "'%s': type s (short), l (long) or c (conveyance)",
+				 d->text);
+	m->dlg = NULL; /* the caller frees d */
+	for (size_t i = 0; i < n; i++) {
+		struct st_op *op = calloc(1, sizeof(*op));
+		const char *spec = m->devs[idx[i]].spec;
+
+		if (!op)
+			break;
+		op->kind = kind;
+		if (tui_task_for(m, spec) ||
+		    device_open(m->ctx, spec, false, &op->d, &op->e, &err) ||
+		    tui_task_start(m, spec, "self-test", st_job, op, st_finish)) {
+			drive_free(op->d);
+			free(op);
+			return tui_alert(m, "Self-test", "%s: %s", spec,
+					 err.msg[0] ? err.msg : "busy");
+		}
+		started++;
+	}
+	tui_status(m, "%s self-test started on %u drive%s", selftest_kind_name(kind), started,
+		   started == 1 ? "" : "s");
+	return TUI_REDRAW;
+}
+
+static enum tui_action act_selftest(struct tui_model *m)
+{
+	struct tui_dialog *d;
+
+	if (!m->n)
+		return TUI_NONE;
+	d = tui_dialog_new("SMART self-test");
+	tui_dialog_line(d, "Runs on the selected (or marked) drives; progress shows in the table.");
+	tui_dialog_line(d, "s: short (about 2 min)   l: long (hours)   c: conveyance (ATA)");
+	d->input = true;
+	snprintf(d->prompt, sizeof(d->prompt), "Kind [s]:");
+	d->submit = st_submit;
+	tui_dialog_free(m->dlg);
+	m->dlg = d;
+	return TUI_REDRAW;
+}
+
 const struct tui_key_action tui_actions[] = {
 	{ 'l', "l", "limit the selected (or marked) drives", act_limit },
 	{ 'r', "r", "restore the selected (or marked) drives", act_restore },
+	{ 's', "s", "SMART report of the selected drive", act_smart },
+	{ 't', "t", "start a self-test on the selected (or marked) drives", act_selftest },
+	{ 'z', "z", "zones of the selected drive (ZBC/ZAC zones, recording zones)",
+	  act_zones },
 	{ 'P', "P", "power-cycle simulated drives (volatile limits go)", act_power_cycle },
 	{ 0, NULL, NULL, NULL },
 };

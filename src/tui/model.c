@@ -8,7 +8,44 @@
 #include <string.h>
 
 #include "shortstroke/sim.h"
+#include "shortstroke/smart.h"
 #include "tui.h"
+
+/* "PASSED  38 C, 31877 h, reallocated 0, pending 0" (read-only commands) */
+static void health_line(struct ss_ctx *ctx, const struct dev_entry *e, char *buf, size_t len)
+{
+	struct smart_report r;
+	struct ss_error err = { 0 };
+	struct dev_entry fresh;
+	struct drive *d = NULL;
+	size_t off;
+
+	buf[0] = '\0';
+	if (!e->identified || device_open(ctx, e->spec, false, &d, &fresh, &err)) {
+		drive_free(d);
+		return;
+	}
+	if (smart_read(d, &fresh.info, &r, &err)) {
+		snprintf(buf, len, "%s", err.msg);
+		drive_free(d);
+		return;
+	}
+	off = (size_t)snprintf(buf, len, "%s%s%s", smart_verdict_name(r.verdict),
+			       r.reason[0] ? ": " : "", r.reason);
+	if (r.temperature_c.known && off < len)
+		off += (size_t)snprintf(buf + off, len - off, "; %lld C",
+					(long long)r.temperature_c.value);
+	if (r.power_on_hours.known && off < len)
+		off += (size_t)snprintf(buf + off, len - off, ", %lld h",
+					(long long)r.power_on_hours.value);
+	if (r.reallocated.known && off < len)
+		off += (size_t)snprintf(buf + off, len - off, ", reallocated %lld",
+					(long long)r.reallocated.value);
+	if (r.pending.known && off < len)
+		snprintf(buf + off, len - off, ", pending %lld", (long long)r.pending.value);
+	smart_report_free(&r);
+	drive_free(d);
+}
 
 int tui_model_refresh(struct tui_model *m)
 {
@@ -38,6 +75,10 @@ int tui_model_refresh(struct tui_model *m)
 		free(m->marked);
 		m->marked = calloc(n ? n : 1, sizeof(*m->marked));
 	}
+	free(m->health);
+	m->health = calloc(n ? n : 1, sizeof(*m->health));
+	for (size_t i = 0; m->health && i < n; i++)
+		health_line(m->ctx, &devs[i], m->health[i], sizeof(m->health[i]));
 	free(m->devs);
 	m->devs = devs;
 	m->n = n;
@@ -64,10 +105,14 @@ void tui_model_free(struct tui_model *m)
 		tui_tasks_poll(m);
 	tui_dialog_free(m->dlg);
 	m->dlg = NULL;
+	tui_pager_free(m->pager);
+	m->pager = NULL;
 	free(m->devs);
 	free(m->marked);
+	free(m->health);
 	m->devs = NULL;
 	m->marked = NULL;
+	m->health = NULL;
 	m->n = 0;
 }
 
@@ -270,10 +315,96 @@ size_t tui_targets(const struct tui_model *m, size_t *idx, size_t max)
 
 /* ---- keys ---------------------------------------------------------------------- */
 
+/* ---- pager ------------------------------------------------------------------- */
+
+void tui_pager_free(struct tui_pager *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->n; i++)
+		free(p->lines[i]);
+	free(p->lines);
+	free(p);
+}
+
+void tui_pager_open(struct tui_model *m, const char *title, const char *text)
+{
+	struct tui_pager *p = calloc(1, sizeof(*p));
+	const char *s = text;
+
+	if (!p)
+		return;
+	snprintf(p->title, sizeof(p->title), "%s", title);
+	while (*s) {
+		size_t len = strcspn(s, "\n");
+		char **nl = realloc(p->lines, (p->n + 1) * sizeof(*nl));
+
+		if (!nl)
+			break;
+		p->lines = nl;
+		p->lines[p->n] = strndup(s, len);
+		if (!p->lines[p->n])
+			break;
+		p->n++;
+		s += len;
+		if (*s == '\n')
+			s++;
+	}
+	tui_pager_free(m->pager);
+	m->pager = p;
+}
+
+static enum tui_action pager_key(struct tui_model *m, int key)
+{
+	struct tui_pager *p = m->pager;
+
+	switch (key) {
+	case TK_TICK:
+		return tui_tasks_poll(m) ? TUI_REDRAW : TUI_NONE;
+	case 'q':
+	case TK_ESC:
+	case TK_ENTER:
+		tui_pager_free(p);
+		m->pager = NULL;
+		return TUI_REDRAW;
+	case TK_UP:
+	case 'k':
+		if (p->top)
+			p->top--;
+		return TUI_REDRAW;
+	case TK_DOWN:
+	case 'j':
+		if (p->top + 1 < p->n)
+			p->top++;
+		return TUI_REDRAW;
+	case TK_PGUP:
+		p->top = p->top > 20 ? p->top - 20 : 0;
+		return TUI_REDRAW;
+	case TK_PGDN:
+	case ' ':
+		p->top = p->top + 20 < p->n ? p->top + 20 : (p->n ? p->n - 1 : 0);
+		return TUI_REDRAW;
+	case TK_HOME:
+	case 'g':
+		p->top = 0;
+		return TUI_REDRAW;
+	case TK_END:
+	case 'G':
+		p->top = p->n ? p->n - 1 : 0;
+		return TUI_REDRAW;
+	case TK_RESIZE:
+		return TUI_REDRAW;
+	default:
+		return TUI_NONE;
+	}
+}
+
 enum tui_action tui_handle_key(struct tui_model *m, int key)
 {
 	if (m->dlg)
 		return dialog_key(m, key);
+	if (m->pager)
+		return pager_key(m, key);
 	if (m->help) {
 		if (key == TK_TICK)
 			return TUI_NONE;

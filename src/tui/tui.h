@@ -53,17 +53,27 @@ struct tui_task {
 
 #define TUI_MAX_TASKS 64
 
+/* A full-screen text view (SMART report, zones, a benchmark's table). */
+struct tui_pager {
+	char title[160];
+	char **lines;
+	size_t n;
+	size_t top;
+};
+
 struct tui_model {
 	struct ss_ctx *ctx;
 	struct dev_entry *devs;
 	size_t n;
 	bool *marked;		/* n entries: drives picked with Space */
+	char (*health)[200];	/* n entries: SMART verdict and key figures */
 	size_t sel;		/* selected row */
 	size_t top;		/* first row shown */
 	bool help;		/* the help overlay is open */
 	char status[256];	/* bottom line message */
 	char source[128];	/* "demo rig", "rig FILE", "this machine" */
 	struct tui_dialog *dlg;
+	struct tui_pager *pager;	/* on top of everything while open */
 	struct tui_task tasks[TUI_MAX_TASKS];
 	unsigned ntasks;
 	bool rescan_pending;	/* rescan once no job is running */
@@ -101,6 +111,18 @@ void tui_dialog_free(struct tui_dialog *d);
 enum tui_action tui_alert(struct tui_model *m, const char *title, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void tui_status(struct tui_model *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Open a pager on text (split at newlines; the pager copies it). */
+void tui_pager_open(struct tui_model *m, const char *title, const char *text);
+void tui_pager_free(struct tui_pager *p);
+/*
+ * Run "shortstroke [the context's global options] ARGS..." as a child
+ * process on a job; when it ends its output (stdout and stderr) opens in
+ * a pager titled title. The front ends' own renderers thus fill the
+ * views, with nothing printed twice.
+ */
+int tui_run_view(struct tui_model *m, const char *spec, const char *title,
+		 const char *const *args);
 
 /* view.c */
 void tui_colors_init(void);

@@ -176,6 +176,8 @@ static void draw_detail(int y0, int h, const struct tui_model *m)
 	const char *label, *text;
 	char buf[512];
 
+	if (m->health && m->health[m->sel][0])
+		record_mixed(r, "SMART health", m->health[m->sel], NULL, NULL);
 	describe_drive(r, e);
 	n = record_count(r);
 	/* two columns of fields when the screen is wide enough */
@@ -285,8 +287,32 @@ static void draw_dialog(const struct tui_dialog *d)
 	}
 }
 
+static void draw_pager(const struct tui_pager *p)
+{
+	erase();
+	attron(attr_title());
+	mvhline(0, 0, ' ', COLS);
+	mvaddnstr(0, 1, p->title, COLS - 2);
+	attroff(attr_title());
+	for (int y = 1; y < LINES - 1 && p->top + (size_t)(y - 1) < p->n; y++)
+		mvaddnstr(y, 0, p->lines[p->top + (size_t)(y - 1)], COLS);
+	attron(A_REVERSE);
+	mvhline(LINES - 1, 0, ' ', COLS);
+	mvprintw(LINES - 1, 1, "lines %zu-%zu of %zu  |  j/k PgUp/PgDn scroll  q close",
+		 p->n ? p->top + 1 : 0,
+		 p->top + (size_t)(LINES - 2) < p->n ? p->top + (size_t)(LINES - 2) : p->n, p->n);
+	attroff(A_REVERSE);
+}
+
 void tui_draw(const struct tui_model *m)
 {
+	if (m->pager) {
+		draw_pager(m->pager);
+		if (m->dlg)
+			draw_dialog(m->dlg);
+		refresh();
+		return;
+	}
 	int list_h, y, detail_y;
 	char buf[256];
 

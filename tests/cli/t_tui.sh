@@ -65,3 +65,29 @@ else
 	if wait_for "TUI-EXITED 0"; then pass "tui: q quits with status 0"; else fail "tui: q quits with status 0" "$SCREEN"; fi
 	tmx kill-server 2>/dev/null
 fi
+
+# SMART, self-test and zone views
+if command -v tmux >/dev/null 2>&1; then
+	tmx -f /dev/null new-session -d -s tui2 -x 120 -y 40 \
+		"env SHORTSTROKE_STATE_DIR=$SHORTSTROKE_STATE_DIR SHORTSTROKE_PROTECT_FILE=$SHORTSTROKE_PROTECT_FILE TERM=xterm-256color $PROG --demo; echo TUI-EXITED \$?; sleep 5"
+	wait_for2() {
+		i=0
+		while [ $i -lt 100 ]; do
+			SCREEN=$(tmx capture-pane -p -t tui2 2>/dev/null)
+			printf '%s\n' "$SCREEN" | grep -qE -- "$1" && return 0
+			sleep 0.1
+			i=$((i + 1))
+		done
+		return 1
+	}
+	if wait_for2 "SMART health: +UNKNOWN|SMART health: +PASSED"; then pass "tui: the detail pane shows the SMART verdict"; else fail "tui: the detail pane shows the SMART verdict" "$SCREEN"; fi
+	tmx send-keys -t tui2 j s
+	if wait_for2 "SMART of sim:sata250" && printf '%s\n' "$SCREEN" | grep -q "reallocated-sector-count"; then pass "tui: s shows the SMART report with attributes"; else fail "tui: s shows the SMART report with attributes" "$SCREEN"; fi
+	tmx send-keys -t tui2 q t Enter
+	if wait_for2 "short self-test completed without error"; then pass "tui: t runs a self-test to the end"; else fail "tui: t runs a self-test to the end" "$SCREEN"; fi
+	tmx send-keys -t tui2 j j j z
+	if wait_for2 "Zones of sim:smr" && printf '%s\n' "$SCREEN" | grep -qi "conventional"; then pass "tui: z shows the zones of the SMR disk"; else fail "tui: z shows the zones of the SMR disk" "$SCREEN"; fi
+	tmx send-keys -t tui2 q q
+	if wait_for2 "TUI-EXITED 0"; then pass "tui: quits after the views"; else fail "tui: quits after the views" "$SCREEN"; fi
+	tmx kill-server 2>/dev/null
+fi
