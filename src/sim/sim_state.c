@@ -822,6 +822,43 @@ int sim_store_read(struct sim_drive *d, uint64_t off, void *buf, size_t len)
 	return 0;
 }
 
+static bool all_zero(const uint8_t *p, size_t n)
+{
+	for (; n && ((uintptr_t)p & 7); n--, p++)
+		if (*p)
+			return false;
+	for (; n >= 8; n -= 8, p += 8)
+		if (*(const uint64_t *)(const void *)p)
+			return false;
+	for (; n; n--, p++)
+		if (*p)
+			return false;
+	return true;
+}
+
+static int file_write(struct sim_store *s, uint64_t off, const uint8_t *src, size_t len)
+{
+	while (len) {
+		ssize_t w = pwrite(s->fd, src, len, (off_t)off);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		src += w;
+		off += (uint64_t)w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+/*
+ * Written data is kept in 64 KiB pieces. A piece of zeros costs nothing: it
+ * is dropped where nothing was stored, and stored as a hole in the image
+ * file (reads of holes and of unwritten space give zeros), so a benchmark
+ * that writes zeros over a whole simulated disk stays small and fast.
+ */
 int sim_store_write(struct sim_drive *d, uint64_t off, const void *buf, size_t len)
 {
 	struct sim_store *s = &d->store;
@@ -832,30 +869,34 @@ int sim_store_write(struct sim_drive *d, uint64_t off, const void *buf, size_t l
 		rc = store_open(d, true);
 		if (rc)
 			return rc;
-		while (len) {
-			ssize_t w = pwrite(s->fd, src, len, (off_t)off);
-
-			if (w < 0) {
-				if (errno == EINTR)
-					continue;
-				return -errno;
-			}
-			src += w;
-			off += (uint64_t)w;
-			len -= (size_t)w;
-		}
-		return 0;
 	}
 	while (len) {
 		uint64_t key = off >> CHUNK_SHIFT;
 		size_t in = (size_t)(off & (CHUNK_SIZE - 1)), n = CHUNK_SIZE - in;
-		uint8_t *p = chunk_get(s, key);
+		bool zero;
+		uint8_t *p;
 
-		if (!p)
-			return -ENOMEM;
 		if (n > len)
 			n = len;
-		memcpy(p + in, src, n);
+		zero = all_zero(src, n);
+		if (s->path) {
+			if (!zero)
+				rc = file_write(s, off, src, n);
+			else if (fallocate(s->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+					   (off_t)off, (off_t)n) == 0)
+				rc = 0;
+			else /* a filesystem without holes: write the zeros */
+				rc = file_write(s, off, src, n);
+			if (rc)
+				return rc;
+		} else if (zero && !chunk_find(s, key)) {
+			/* nothing stored there: it already reads as zeros */
+		} else {
+			p = chunk_get(s, key);
+			if (!p)
+				return -ENOMEM;
+			memcpy(p + in, src, n);
+		}
 		src += n;
 		off += n;
 		len -= n;
