@@ -53,6 +53,8 @@ struct dev_entry {
 	bool sim;
 	enum dev_state state;
 	char why[256];		/* reason for IN_USE / PROTECTED / UNKNOWN */
+	bool label_only;	/* IN_USE only for a partition table or signature:
+				   nothing mounted, held, swapped or the system */
 	enum drive_tran tran_hint;	/* from sysfs for real disks */
 	char sys_serial[65];	/* serial and WWN as sysfs/udev show them */
 	char sys_wwn[65];

@@ -89,6 +89,8 @@ void batch_open(struct batch *b)
 			continue;
 		}
 		rc = device_check_safe(&it->e, b->force, &it->err);
+		if (rc && b->allow_unsafe && b->allow_unsafe(b, it))
+			rc = 0;
 		if (rc) {
 			item_fail(it, rc, EXIT_REFUSED);
 			continue;

@@ -36,6 +36,9 @@ struct batch {
 	unsigned n;
 	bool json, yes, force, dry_run, verbose;
 	const char *model_glob, *serial_filter;
+	/* may an unsafe disk go ahead all the same? (restore of the partition
+	 * method: the partition table it wrote is the only "use") */
+	bool (*allow_unsafe)(struct batch *b, struct batch_item *it);
 };
 
 /* Add the named devices and those matching --model/--serial. Returns an

@@ -232,6 +232,20 @@ static int parse_size_opt(const char *cmd, int opt, const char *arg, struct cap_
 	}
 }
 
+/* restore may take back a GPT that limit --method partition wrote: that
+ * partition table is the disk's only "use" (nothing mounted or held) */
+static bool restore_own_label(struct batch *b, struct batch_item *it)
+{
+	struct journal_entry orig;
+
+	if (it->e.state != DEV_IN_USE || !it->e.label_only)
+		return false;
+	if (journal_original(ctx_state_dir(b->ctx), it->e.info.serial, it->e.info.wwn, &orig,
+			     NULL))
+		return false;
+	return !strcmp(orig.method, "partition");
+}
+
 static int capacity_main(struct ss_ctx *ctx, int argc, char **argv, bool restore)
 {
 	static const struct option opts[] = {
@@ -321,6 +335,8 @@ static int capacity_main(struct ss_ctx *ctx, int argc, char **argv, bool restore
 						    "--blocks, --lba"
 						  : "how much to keep? --size, --percent, --blocks "
 						    "or --lba");
+	if (restore)
+		b.allow_unsafe = restore_own_label;
 	rc = batch_collect(&b, argc - optind, argv + optind);
 	if (rc) {
 		free(b.items);

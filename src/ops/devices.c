@@ -164,6 +164,7 @@ static void apply_usage(const char *sysroot, const struct sysdisk *sd, struct de
 	if (u.in_use) {
 		e->state = DEV_IN_USE;
 		snprintf(e->why, sizeof(e->why), "%s", u.reason);
+		e->label_only = !(u.mounted || u.system || u.swap || u.held || u.unprobed);
 	}
 }
 
