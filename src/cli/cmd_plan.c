@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "output.h"
+#include "plan_common.h"
 #include "raidplan.h"
 #include "shortstroke/planfile.h"
 #include "shortstroke/units.h"
@@ -22,7 +23,6 @@
 #define HOURS_PER_YEAR 8766.0
 #define DEFAULT_DISK_SIZE 1000000000000ull /* --disks N alone: 1 TB */
 #define DEFAULT_QD 16
-#define MAX_NOTES PLAN_MAX_NOTES
 
 static const struct col_def plan_cols[] = {
     {"RANK", COL_U64, true, 0, "rank (1 = best: fewest disks, then most IOPS, ...)"},
@@ -127,8 +127,7 @@ struct pstate {
 	struct rp_workload wl;
 	struct rp_path path;
 	struct rp_goals goals;
-	char notes[MAX_NOTES][256];
-	size_t n_notes;
+	struct plan_notes notes;
 };
 
 static void usage(FILE *f)
@@ -210,11 +209,7 @@ static void note(struct pstate *s, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	for (size_t i = 0; i < s->n_notes; i++)
-		if (!strcmp(s->notes[i], buf))
-			return;
-	if (s->n_notes < MAX_NOTES)
-		memcpy(s->notes[s->n_notes++], buf, sizeof(buf));
+	plan_note(&s->notes, "%s", buf);
 }
 
 /* ---- option parsing ---------------------------------------------------- */
@@ -397,65 +392,11 @@ static int disk_from_device(struct ss_ctx *ctx, struct pstate *s, const char *sp
 			    struct plan_disk *pd)
 {
 	struct ss_error err = {0};
-	struct dev_entry e;
-	struct drive *d = NULL;
-	const struct drive_info *i = &e.info;
-	int rc;
+	int rc = plan_disk_from_device(ctx, spec, pd, &s->notes, &err);
 
-	rc = device_open(ctx, spec, false, &d, &e, &err);
-	drive_free(d);
-	if (rc) {
+	if (rc)
 		cli_error("%s", err.msg);
-		return cli_exit_code(rc);
-	}
-	if (i->rpm == 1) {
-		cli_error("%s is solid state: the planner models spinning disks (seek, rotation,"
-			  " zones) and short-stroking does not speed up an SSD",
-			  spec);
-		return EXIT_USAGE;
-	}
-	if (!i->logical_block || !i->capacity_blocks) {
-		cli_error("%s reports no capacity; cannot plan with it", spec);
-		return EXIT_FAILED;
-	}
-	memset(pd, 0, sizeof(*pd));
-	snprintf(pd->device, sizeof(pd->device), "%s", e.spec);
-	snprintf(pd->serial, sizeof(pd->serial), "%s", i->serial);
-	snprintf(pd->wwn, sizeof(pd->wwn), "%s", i->wwn);
-	snprintf(pd->model, sizeof(pd->model), "%s", i->model);
-	pd->block_size = i->logical_block;
-	/* plan on the native capacity: the stroke is a share of the whole disk */
-	pd->capacity_blocks = i->native_blocks ? i->native_blocks : i->capacity_blocks;
-	if (i->native_blocks && i->native_blocks != i->capacity_blocks)
-		note(s,
-		     "%s is limited to %llu of %llu blocks now; the plan uses its native "
-		     "capacity",
-		     spec, (unsigned long long)i->capacity_blocks,
-		     (unsigned long long)i->native_blocks);
-	else if (!i->native_blocks)
-		note(s,
-		     "%s does not report a native max; the plan uses its current capacity "
-		     "(%llu blocks)",
-		     spec, (unsigned long long)i->capacity_blocks);
-	rp_disk_init(&pd->rp);
-	pd->rp.capacity = pd->capacity_blocks * pd->block_size;
-	pd->rp.rpm = i->rpm;
-	if (i->rpm)
-		note(s,
-		     "%s: capacity and rpm (%u) from the drive; seek times, transfer rates, "
-		     "MTTF and URE rate are datasheet-style defaults for its class",
-		     spec, i->rpm);
-	else
-		note(s,
-		     "%s reports no rotation rate: 7200 rpm and datasheet-style seek times, "
-		     "rates, MTTF and URE rate assumed",
-		     spec);
-	if (i->zoned == ZONED_HOST_MANAGED || i->zoned == ZONED_HOST_AWARE)
-		note(s,
-		     "%s is a %s SMR disk: the model does not cover SMR; its figures are "
-		     "indicative only",
-		     spec, zoned_model_name(i->zoned));
-	return 0;
+	return rc ? cli_exit_code(rc) : 0;
 }
 
 static int build_pool(struct ss_ctx *ctx, struct pstate *s, char **devs, size_t ndev)
@@ -864,59 +805,24 @@ static json_object *explain_json(const struct pstate *s, const struct rp_eval *e
 
 /* ---- the plan file -------------------------------------------------------- */
 
-static struct plan *plan_from_eval(const struct pstate *s, const struct rp_eval *ev)
-{
-	const struct rp_layout *l = rp_eval_layout(ev);
-	struct ss_error err = {0};
-	struct plan *p = plan_new();
-
-	if (!p) {
-		cli_error("out of memory");
-		exit(EXIT_FAILED);
-	}
-	p->n_disks = l->n_disks;
-	p->disks = xcalloc(l->n_disks, sizeof(*p->disks));
-	for (unsigned i = 0; i < l->n_disks; i++) {
-		p->disks[i] = s->pool[l->members[i]];
-		p->disks[i].rp.seek_curve = NULL;
-		p->disks[i].rp.zone_profile = NULL;
-	}
-	p->layout = *l;
-	p->layout.members = NULL;
-	snprintf(p->profile, sizeof(p->profile), "%s", rp_profile_name(s->o->profile));
-	p->workload = s->wl;
-	p->workload.n_sizes = s->wl.n_sizes < PLAN_MAX_SIZES ? s->wl.n_sizes : PLAN_MAX_SIZES;
-	for (size_t i = 0; i < p->workload.n_sizes; i++)
-		p->sizes[i] = s->wl.sizes[i];
-	p->workload.sizes = p->workload.n_sizes ? p->sizes : NULL;
-	p->path = s->path;
-	p->path.links = NULL;
-	p->path.n_links = 0;
-	p->goals = s->goals;
-	for (int id = 0; id < RP_FIG_COUNT; id++) {
-		bool valid;
-
-		p->predicted[id] = fig_value(ev, id, &valid);
-		p->predicted_set[id] = valid;
-	}
-	for (size_t i = 0; i < s->n_notes && i < PLAN_MAX_NOTES; i++)
-		snprintf(p->notes[p->n_notes++], sizeof(p->notes[0]), "%s", s->notes[i]);
-	if (plan_set_limits(p, &err)) {
-		cli_error("%s", err.msg);
-		plan_free(p);
-		return NULL;
-	}
-	return p;
-}
-
 static int write_plan(const struct pstate *s, const struct rp_eval *ev)
 {
 	struct ss_error err = {0};
-	struct plan *p = plan_from_eval(s, ev);
+	struct plan_source src = {
+	    .pool = s->pool,
+	    .profile = s->o->profile,
+	    .wl = &s->wl,
+	    .path = &s->path,
+	    .goals = &s->goals,
+	    .notes = &s->notes,
+	};
+	struct plan *p = plan_from_eval(&src, ev, &err);
 	int rc;
 
-	if (!p)
+	if (!p) {
+		cli_error("%s", err.msg);
 		return EXIT_FAILED;
+	}
 	rc = planfile_write(s->o->output_plan, p, &err);
 	if (rc)
 		cli_error("%s", err.msg);
@@ -930,16 +836,16 @@ static int write_plan(const struct pstate *s, const struct rp_eval *ev)
 
 static void print_notes(const struct pstate *s)
 {
-	for (size_t i = 0; i < s->n_notes; i++)
-		fprintf(stderr, "note: %s\n", s->notes[i]);
+	for (size_t i = 0; i < s->notes.n; i++)
+		fprintf(stderr, "note: %s\n", s->notes.text[i]);
 }
 
 static json_object *notes_json(const struct pstate *s)
 {
 	json_object *a = json_object_new_array();
 
-	for (size_t i = 0; i < s->n_notes; i++)
-		json_object_array_add(a, json_object_new_string(s->notes[i]));
+	for (size_t i = 0; i < s->notes.n; i++)
+		json_object_array_add(a, json_object_new_string(s->notes.text[i]));
 	return a;
 }
 

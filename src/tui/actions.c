@@ -425,6 +425,10 @@ const struct tui_key_action tui_actions[] = {
 	{ 't', "t", "start a self-test on the selected (or marked) drives", act_selftest },
 	{ 'z', "z", "zones of the selected drive (ZBC/ZAC zones, recording zones)",
 	  act_zones },
+	{ 'p', "p", "plan an array of the selected (or marked) drives: goals, layouts, save",
+	  tui_planner_open },
+	{ 'b', "b", "benchmark the selected (or marked) drives: random reads, QD 1 and 16",
+	  tui_bench_start },
 	{ 'P', "P", "power-cycle simulated drives (volatile limits go)", act_power_cycle },
 	{ 0, NULL, NULL, NULL },
 };

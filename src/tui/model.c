@@ -107,6 +107,8 @@ void tui_model_free(struct tui_model *m)
 	m->dlg = NULL;
 	tui_pager_free(m->pager);
 	m->pager = NULL;
+	tui_planner_free(m->planner);
+	m->planner = NULL;
 	free(m->devs);
 	free(m->marked);
 	free(m->health);
@@ -405,6 +407,8 @@ enum tui_action tui_handle_key(struct tui_model *m, int key)
 		return dialog_key(m, key);
 	if (m->pager)
 		return pager_key(m, key);
+	if (m->planner)
+		return tui_planner_key(m, key);
 	if (m->help) {
 		if (key == TK_TICK)
 			return TUI_NONE;

@@ -36,6 +36,14 @@ static int map_key(int ch)
 		return TK_DOWN;
 	case KEY_HOME:
 		return TK_HOME;
+	case KEY_LEFT:
+		return TK_LEFT;
+	case KEY_RIGHT:
+		return TK_RIGHT;
+	case '\t':
+		return TK_TAB;
+	case KEY_BTAB:
+		return TK_BTAB;
 	case KEY_END:
 		return TK_END;
 	case KEY_PPAGE:
@@ -118,7 +126,9 @@ static int tui_run(struct ss_ctx *ctx, int argc, char **argv)
 		       "Open the interactive screen: a table of the drives and a detail pane for\n"
 		       "the selected one. Keys: arrows or j/k move, Space marks drives, l limits\n"
 		       "and r restores the selected or marked drives (with the serial typed to\n"
-		       "confirm, progress shown in the table), ? help, R rescan, q quit.\n"
+		       "confirm, progress shown in the table), p plans an array of them\n"
+		       "(goals, ranked layouts, the plan saved to a file), b benchmarks them\n"
+		       "(random reads at QD 1 and 16), ? help, R rescan, q quit.\n"
 		       "'shortstroke' with no command on a terminal does the same.\n"
 		       "With --demo it opens on the built-in rig of simulated drives.\n");
 		return EXIT_DONE;

@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "cli/plan_common.h"
+#include "raidplan.h"
 #include "shortstroke/devices.h"
 #include "shortstroke/job.h"
 
@@ -61,6 +63,56 @@ struct tui_pager {
 	size_t top;
 };
 
+/* The planner screen (planner.c fills it, view.c draws it): goals typed
+ * into a form, libraidplan re-solving on every change, the ranked
+ * layouts, and the chosen one saved as a plan file. */
+enum tui_plan_field {
+	TPF_LEVEL,	/* a choice: any, 0, 1, 10, ... */
+	TPF_CAPACITY,
+	TPF_IOPS,
+	TPF_ACCESS,
+	TPF_TOLERATE,
+	TPF_WORKLOAD,	/* a choice: database, fileserver, ... */
+	TPF_COUNT
+};
+
+#define TUI_PLAN_ROWS 10
+#define TUI_PLAN_QD 16
+
+struct tui_plan_row {
+	char level[24];		/* "10", "10 (3 copies)", "50 (2 groups)" */
+	unsigned disks;
+	double stroke;		/* capacity fraction */
+	uint64_t capacity;	/* usable bytes */
+	double iops;		/* the workload's IOPS at TUI_PLAN_QD */
+	double access_ms;
+	unsigned tolerates;
+	double mttdl_h;		/* NaN: not applicable */
+	char shortfall[64];	/* closest layouts: how far from the goals */
+};
+
+struct tui_planner {
+	size_t n;			/* the drives planned with */
+	struct plan_disk *pool;
+	struct rp_disk *rd;
+	struct plan_notes notes;
+	unsigned field;			/* enum tui_plan_field with the cursor */
+	int level;			/* -1: any */
+	int profile;			/* enum rp_profile */
+	char text[TPF_COUNT][24];	/* what was typed in the text fields */
+	char error[200];		/* a field that does not parse */
+	struct rp_solution *sol;
+	bool met;			/* rows meet every goal (else: closest) */
+	char message[320];		/* the solver's sentence */
+	char unmet[96];			/* goals no layout meets, by name */
+	const struct rp_eval *evs[TUI_PLAN_ROWS];
+	struct tui_plan_row rows[TUI_PLAN_ROWS];
+	size_t nrows;
+	size_t chosen;			/* the row s/Enter saves */
+	size_t evaluated;
+	char saved[300];		/* "plan written to FILE" */
+};
+
 struct tui_model {
 	struct ss_ctx *ctx;
 	struct dev_entry *devs;
@@ -74,6 +126,7 @@ struct tui_model {
 	char source[128];	/* "demo rig", "rig FILE", "this machine" */
 	struct tui_dialog *dlg;
 	struct tui_pager *pager;	/* on top of everything while open */
+	struct tui_planner *planner;	/* the planner screen while open */
 	struct tui_task tasks[TUI_MAX_TASKS];
 	unsigned ntasks;
 	bool rescan_pending;	/* rescan once no job is running */
@@ -124,6 +177,17 @@ void tui_pager_free(struct tui_pager *p);
 int tui_run_view(struct tui_model *m, const char *spec, const char *title,
 		 const char *const *args);
 
+/* planner.c (no curses): p opens it over the selected or marked drives */
+enum tui_action tui_planner_open(struct tui_model *m);
+/* Parse the fields and solve again; fills rows, message, error. */
+void tui_planner_update(struct tui_planner *p);
+enum tui_action tui_planner_key(struct tui_model *m, int key);
+void tui_planner_free(struct tui_planner *p);
+extern const char *const tui_plan_field_names[TPF_COUNT];
+
+/* bench.c: b benchmarks the selected or marked drives (random reads) */
+enum tui_action tui_bench_start(struct tui_model *m);
+
 /* view.c */
 void tui_colors_init(void);
 void tui_draw(const struct tui_model *m);
@@ -142,6 +206,10 @@ enum {
 	TK_ESC,
 	TK_BACKSPACE,
 	TK_TICK,	/* no key: the periodic refresh */
+	TK_LEFT,
+	TK_RIGHT,
+	TK_TAB,
+	TK_BTAB,	/* Shift-Tab */
 };
 
 #endif

@@ -1,5 +1,6 @@
 /* view.c - draw the model: title, drive table, detail pane, key line. */
 #include <curses.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -304,10 +305,150 @@ static void draw_pager(const struct tui_pager *p)
 	attroff(A_REVERSE);
 }
 
+/* ---- the planner screen ------------------------------------------------------- */
+
+static void planner_field_value(const struct tui_planner *p, unsigned f, char *buf, size_t len)
+{
+	if (f == TPF_LEVEL)
+		snprintf(buf, len, "%s", p->level < 0 ? "any" : rp_level_name(p->level));
+	else if (f == TPF_WORKLOAD)
+		snprintf(buf, len, "%s", rp_profile_name(p->profile));
+	else
+		snprintf(buf, len, "%s", p->text[f]);
+}
+
+static const char *const planner_hints[TPF_COUNT] = {
+	[TPF_LEVEL] = "Left/Right: any, 0, 1, 10, 0+1, 5, 6, 50, 60",
+	[TPF_CAPACITY] = "usable capacity at least (500G, 2T); empty: no goal",
+	[TPF_IOPS] = "the workload's IOPS at least, at queue depth 16",
+	[TPF_ACCESS] = "average random access time at most, ms (QD 1)",
+	[TPF_TOLERATE] = "disks that may fail without loss, at least",
+	[TPF_WORKLOAD] = "Left/Right: database, fileserver, webserver, ...",
+};
+
+static void mttdl_text(double h, char *buf, size_t len)
+{
+	double y = h / 8766.0;
+
+	if (!isfinite(h))
+		snprintf(buf, len, "-");
+	else if (y >= 1e6)
+		snprintf(buf, len, "%.1e", y);
+	else
+		snprintf(buf, len, "%.0f", y);
+}
+
+static void draw_planner(const struct tui_model *m, const struct tui_planner *p)
+{
+	char buf[512], v[64], cap[32];
+	int y = 0, used;
+
+	erase();
+	attron(attr_title());
+	mvhline(0, 0, ' ', COLS);
+	used = snprintf(buf, sizeof(buf), " Planner - %zu drive%s:", p->n, p->n == 1 ? "" : "s");
+	for (size_t i = 0; i < p->n && used < (int)sizeof(buf); i++)
+		used += snprintf(buf + used, sizeof(buf) - (size_t)used, " %s", p->pool[i].device);
+	mvaddnstr(0, 0, buf, COLS);
+	attroff(attr_title());
+
+	y = 2;
+	for (unsigned f = 0; f < TPF_COUNT; f++, y++) {
+		bool cur = f == p->field;
+
+		planner_field_value(p, f, v, sizeof(v));
+		attron(A_BOLD);
+		mvaddnstr(y, 2, tui_plan_field_names[f], 12);
+		attroff(A_BOLD);
+		snprintf(buf, sizeof(buf), "[%s%-*s]", v,
+			 cur && strlen(v) < 13 ? 14 - (int)strlen(v) : 1,
+			 cur && f != TPF_LEVEL && f != TPF_WORKLOAD ? "_" : "");
+		if (!cur || f == TPF_LEVEL || f == TPF_WORKLOAD)
+			snprintf(buf, sizeof(buf), "[%-14s]", v);
+		if (cur)
+			attron(A_REVERSE);
+		mvaddnstr(y, 15, buf, COLS - 16);
+		if (cur)
+			attroff(A_REVERSE);
+		if (cur && COLS > 34)
+			mvaddnstr(y, 33, planner_hints[f], COLS - 34);
+	}
+	y++;
+	if (p->error[0]) {
+		attron(attr_state(DEV_PROTECTED));
+		mvaddnstr(y++, 2, p->error, COLS - 3);
+		attroff(attr_state(DEV_PROTECTED));
+	} else if (!p->met) {
+		if (p->unmet[0])
+			snprintf(buf, sizeof(buf), "Impossible (unmet: %s): %s", p->unmet,
+				 p->message);
+		else
+			snprintf(buf, sizeof(buf), "Impossible: %s", p->message);
+		attron(attr_state(DEV_PROTECTED) | A_BOLD);
+		mvaddnstr(y++, 2, buf, COLS - 3);
+		attroff(attr_state(DEV_PROTECTED) | A_BOLD);
+	} else {
+		snprintf(buf, sizeof(buf), "%s (%zu layouts evaluated)", p->message, p->evaluated);
+		attron(attr_state(DEV_FREE));
+		mvaddnstr(y++, 2, buf, COLS - 3);
+		attroff(attr_state(DEV_FREE));
+	}
+	y++;
+	if (p->nrows) {
+		snprintf(buf, sizeof(buf), "  %-3s %-15s %5s %7s %9s %8s %7s %4s %9s  %s", "#",
+			 p->met ? "LEVEL" : "CLOSEST LEVEL", "DISKS", "STROKE", "CAPACITY",
+			 "IOPS", "ACC-MS", "TOL", "MTTDL-Y", p->met ? "" : "SHORT OF");
+		attron(colour ? COLOR_PAIR(PAIR_HEAD) | A_BOLD : A_BOLD);
+		mvaddnstr(y++, 0, buf, COLS);
+		attroff(colour ? COLOR_PAIR(PAIR_HEAD) | A_BOLD : A_BOLD);
+	}
+	for (size_t i = 0; i < p->nrows && y < LINES - 3; i++, y++) {
+		const struct tui_plan_row *r = &p->rows[i];
+		attr_t a = A_NORMAL;
+
+		mttdl_text(r->mttdl_h, v, sizeof(v));
+		snprintf(buf, sizeof(buf), "%c %-3zu %-15s %5u %6.1f%% %9s %8.0f %7.2f %4u %9s  %s",
+			 i == p->chosen ? '>' : ' ', i + 1, r->level, r->disks, 100 * r->stroke,
+			 size_human(r->capacity, cap, sizeof(cap)), r->iops, r->access_ms,
+			 r->tolerates, v, r->shortfall);
+		if (i == 0 && p->met)
+			a |= (colour ? COLOR_PAIR(PAIR_FREE) : 0) | A_BOLD;
+		if (i == p->chosen)
+			a |= A_REVERSE;
+		attron(a);
+		mvhline(y, 0, ' ', COLS);
+		mvaddnstr(y, 0, buf, COLS);
+		attroff(a);
+	}
+	y++;
+	for (size_t i = 0; i < p->notes.n && y < LINES - 2; i++, y++) {
+		snprintf(buf, sizeof(buf), "note: %s", p->notes.text[i]);
+		mvaddnstr(y, 2, buf, COLS - 3);
+	}
+	if (p->saved[0]) {
+		attron(attr_state(DEV_FREE) | A_BOLD);
+		mvaddnstr(LINES - 2, 2, p->saved, COLS - 3);
+		attroff(attr_state(DEV_FREE) | A_BOLD);
+	}
+	attron(A_REVERSE);
+	mvhline(LINES - 1, 0, ' ', COLS);
+	snprintf(buf, sizeof(buf), " Tab/Up/Down field  Left/Right choose  PgUp/PgDn pick layout  "
+				   "s/Enter save  Esc close  |  %s", m->status);
+	mvaddnstr(LINES - 1, 0, buf, COLS);
+	attroff(A_REVERSE);
+}
+
 void tui_draw(const struct tui_model *m)
 {
 	if (m->pager) {
 		draw_pager(m->pager);
+		if (m->dlg)
+			draw_dialog(m->dlg);
+		refresh();
+		return;
+	}
+	if (m->planner) {
+		draw_planner(m, m->planner);
 		if (m->dlg)
 			draw_dialog(m->dlg);
 		refresh();

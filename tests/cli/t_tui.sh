@@ -68,6 +68,7 @@ fi
 
 # SMART, self-test and zone views
 if command -v tmux >/dev/null 2>&1; then
+	sock="$TMP/tmux2.sock" # a fresh server: the last one may still be going away
 	tmx -f /dev/null new-session -d -s tui2 -x 120 -y 40 \
 		"env SHORTSTROKE_STATE_DIR=$SHORTSTROKE_STATE_DIR SHORTSTROKE_PROTECT_FILE=$SHORTSTROKE_PROTECT_FILE TERM=xterm-256color $PROG --demo; echo TUI-EXITED \$?; sleep 5"
 	wait_for2() {
@@ -89,5 +90,56 @@ if command -v tmux >/dev/null 2>&1; then
 	if wait_for2 "Zones of sim:smr" && printf '%s\n' "$SCREEN" | grep -qi "conventional"; then pass "tui: z shows the zones of the SMR disk"; else fail "tui: z shows the zones of the SMR disk" "$SCREEN"; fi
 	tmx send-keys -t tui2 q q
 	if wait_for2 "TUI-EXITED 0"; then pass "tui: quits after the views"; else fail "tui: quits after the views" "$SCREEN"; fi
+	tmx kill-server 2>/dev/null
+fi
+
+# The planner (p) and the quick benchmark (b)
+if command -v tmux >/dev/null 2>&1; then
+	sock="$TMP/tmux3.sock"
+	tmx -f /dev/null new-session -d -s tui3 -x 120 -y 40 \
+		"env SHORTSTROKE_STATE_DIR=$SHORTSTROKE_STATE_DIR SHORTSTROKE_PROTECT_FILE=$SHORTSTROKE_PROTECT_FILE TERM=xterm-256color $PROG --demo; echo TUI-EXITED \$?; sleep 5"
+	wait_for3() {
+		i=0
+		while [ $i -lt 100 ]; do
+			SCREEN=$(tmx capture-pane -p -t tui3 2>/dev/null)
+			printf '%s\n' "$SCREEN" | grep -qE -- "$1" && return 0
+			sleep 0.1
+			i=$((i + 1))
+		done
+		return 1
+	}
+	wait_for3 "shortstroke - demo rig" >/dev/null
+	# mark the first four drives, open the planner on them
+	tmx send-keys -t tui3 Space Space Space Space p
+	if wait_for3 "Planner - 4 drives: sim:sas15k sim:sata250 sim:sata320 sim:sas4kn"; then pass "tui: p opens the planner on the marked drives"; else fail "tui: p opens the planner on the marked drives" "$SCREEN"; fi
+	tmx send-keys -t tui3 2 0 0 G
+	if wait_for3 "Capacity +\[200G_" && wait_for3 "layouts meet the goals" && printf '%s\n' "$SCREEN" | grep -qE "^> 1 +[0-9]"; then pass "tui: planner: a capacity goal gives ranked layouts"; else fail "tui: planner: a capacity goal gives ranked layouts" "$SCREEN"; fi
+	if printf '%s\n' "$SCREEN" | grep -qE "LEVEL +DISKS +STROKE +CAPACITY +IOPS +ACC-MS +TOL +MTTDL-Y"; then pass "tui: planner: the layout table's columns"; else fail "tui: planner: the layout table's columns" "$SCREEN"; fi
+	# RAID 10 only: every row is RAID 10
+	tmx send-keys -t tui3 BTab Right Right Right
+	if wait_for3 "RAID level +\[10 " && wait_for3 "^> 1 +10 \(2 copies\) +4 "; then pass "tui: planner: the level choice re-solves"; else fail "tui: planner: the level choice re-solves" "$SCREEN"; fi
+	tmx send-keys -t tui3 Left Left Left Tab Tab 9 9 9 9 9
+	if wait_for3 "Impossible \(unmet: iops\): no layout reaches 99999 IOPS"; then pass "tui: planner: an impossible goal is named"; else fail "tui: planner: an impossible goal is named" "$SCREEN"; fi
+	tmx send-keys -t tui3 s
+	if wait_for3 "nothing to save"; then pass "tui: planner: nothing to save when no layout fits"; else fail "tui: planner: nothing to save when no layout fits" "$SCREEN"; fi
+	tmx send-keys -t tui3 Escape BSpace BSpace BSpace BSpace BSpace
+	if wait_for3 "layouts meet the goals"; then pass "tui: planner: deleting the goal gives layouts again"; else fail "tui: planner: deleting the goal gives layouts again" "$SCREEN"; fi
+	tmx send-keys -t tui3 PageDown s
+	if wait_for3 "Save plan" && wait_for3 "Layout 2: RAID"; then pass "tui: planner: s asks where to save the chosen layout"; else fail "tui: planner: s asks where to save the chosen layout" "$SCREEN"; fi
+	tmx send-keys -t tui3 "$TMP/tui-plan.json" Enter
+	if wait_for3 "plan written to $TMP/tui-plan.json"; then pass "tui: planner: plan saved"; else fail "tui: planner: plan saved" "$SCREEN"; fi
+	if "$PROG" --demo plan --check "$TMP/tui-plan.json" >"$TMP/tui-check.out" 2>&1 &&
+		grep -q "valid; the figures match the plan's" "$TMP/tui-check.out"; then
+		pass "tui: planner: the saved plan passes plan --check"
+	else
+		fail "tui: planner: the saved plan passes plan --check" "$(cat "$TMP/tui-check.out")"
+	fi
+	tmx send-keys -t tui3 Escape
+	if wait_for3 "shortstroke - demo rig"; then pass "tui: planner: Esc closes it"; else fail "tui: planner: Esc closes it" "$SCREEN"; fi
+	# b on the four marked drives: jobs, then the results in a pager
+	tmx send-keys -t tui3 b
+	if wait_for3 "Benchmark: 4 KiB random reads" && printf '%s\n' "$SCREEN" | grep -qE "sim:sas15k +QD 1 +[0-9]+ IOPS +[0-9.]+ ms +QD 16 +[0-9]+ IOPS"; then pass "tui: b benchmarks the drives and shows the results"; else fail "tui: b benchmarks the drives and shows the results" "$SCREEN"; fi
+	tmx send-keys -t tui3 q q
+	if wait_for3 "TUI-EXITED 0"; then pass "tui: quits after the planner and the benchmark"; else fail "tui: quits after the planner and the benchmark" "$SCREEN"; fi
 	tmx kill-server 2>/dev/null
 fi

@@ -1,0 +1,131 @@
+/* plan_common.c - a drive as a planner disk, and a plan from a layout:
+ * shared by `plan` (cmd_plan.c) and the TUI planner (src/tui/planner.c). */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan_common.h"
+
+void plan_note(struct plan_notes *notes, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	for (size_t i = 0; i < notes->n; i++)
+		if (!strcmp(notes->text[i], buf))
+			return;
+	if (notes->n < PLAN_MAX_NOTES)
+		memcpy(notes->text[notes->n++], buf, sizeof(buf));
+}
+
+int plan_disk_from_device(struct ss_ctx *ctx, const char *spec, struct plan_disk *pd,
+			  struct plan_notes *notes, struct ss_error *err)
+{
+	struct dev_entry e;
+	struct drive *d = NULL;
+	const struct drive_info *i = &e.info;
+	int rc;
+
+	rc = device_open(ctx, spec, false, &d, &e, err);
+	drive_free(d);
+	if (rc)
+		return rc;
+	if (i->rpm == 1)
+		return ss_error_set(err, -ENOTSUP,
+				    "%s is solid state: the planner models spinning disks (seek, "
+				    "rotation, zones) and short-stroking does not speed up an SSD",
+				    spec);
+	if (!i->logical_block || !i->capacity_blocks)
+		return ss_error_set(err, -EIO, "%s reports no capacity; cannot plan with it", spec);
+	memset(pd, 0, sizeof(*pd));
+	snprintf(pd->device, sizeof(pd->device), "%s", e.spec);
+	snprintf(pd->serial, sizeof(pd->serial), "%s", i->serial);
+	snprintf(pd->wwn, sizeof(pd->wwn), "%s", i->wwn);
+	snprintf(pd->model, sizeof(pd->model), "%s", i->model);
+	pd->block_size = i->logical_block;
+	/* plan on the native capacity: the stroke is a share of the whole disk */
+	pd->capacity_blocks = i->native_blocks ? i->native_blocks : i->capacity_blocks;
+	if (i->native_blocks && i->native_blocks != i->capacity_blocks)
+		plan_note(notes,
+			  "%s is limited to %llu of %llu blocks now; the plan uses its native "
+			  "capacity",
+			  spec, (unsigned long long)i->capacity_blocks,
+			  (unsigned long long)i->native_blocks);
+	else if (!i->native_blocks)
+		plan_note(notes,
+			  "%s does not report a native max; the plan uses its current capacity "
+			  "(%llu blocks)",
+			  spec, (unsigned long long)i->capacity_blocks);
+	rp_disk_init(&pd->rp);
+	pd->rp.capacity = pd->capacity_blocks * pd->block_size;
+	pd->rp.rpm = i->rpm;
+	if (i->rpm)
+		plan_note(notes,
+			  "%s: capacity and rpm (%u) from the drive; seek times, transfer rates, "
+			  "MTTF and URE rate are datasheet-style defaults for its class",
+			  spec, i->rpm);
+	else
+		plan_note(notes,
+			  "%s reports no rotation rate: 7200 rpm and datasheet-style seek times, "
+			  "rates, MTTF and URE rate assumed",
+			  spec);
+	if (i->zoned == ZONED_HOST_MANAGED || i->zoned == ZONED_HOST_AWARE)
+		plan_note(notes,
+			  "%s is a %s SMR disk: the model does not cover SMR; its figures are "
+			  "indicative only",
+			  spec, zoned_model_name(i->zoned));
+	return 0;
+}
+
+struct plan *plan_from_eval(const struct plan_source *src, const struct rp_eval *ev,
+			    struct ss_error *err)
+{
+	const struct rp_layout *l = rp_eval_layout(ev);
+	const struct rp_workload *wl = src->wl;
+	struct plan *p = plan_new();
+
+	if (!p || !(p->disks = calloc(l->n_disks ? l->n_disks : 1, sizeof(*p->disks)))) {
+		plan_free(p);
+		ss_error_set(err, -ENOMEM, "out of memory");
+		return NULL;
+	}
+	p->n_disks = l->n_disks;
+	for (unsigned i = 0; i < l->n_disks; i++) {
+		p->disks[i] = src->pool[l->members[i]];
+		p->disks[i].rp.seek_curve = NULL;
+		p->disks[i].rp.zone_profile = NULL;
+	}
+	p->layout = *l;
+	p->layout.members = NULL;
+	if (src->profile >= 0)
+		snprintf(p->profile, sizeof(p->profile), "%s", rp_profile_name(src->profile));
+	p->workload = *wl;
+	p->workload.n_sizes = wl->n_sizes < PLAN_MAX_SIZES ? wl->n_sizes : PLAN_MAX_SIZES;
+	for (size_t i = 0; i < p->workload.n_sizes; i++)
+		p->sizes[i] = wl->sizes[i];
+	p->workload.sizes = p->workload.n_sizes ? p->sizes : NULL;
+	if (src->path)
+		p->path = *src->path;
+	p->path.links = NULL;
+	p->path.n_links = 0;
+	p->goals = *src->goals;
+	for (int id = 0; id < RP_FIG_COUNT; id++) {
+		const struct rp_figure *f = rp_eval_figure(ev, id);
+
+		p->predicted[id] = f ? f->value : NAN;
+		p->predicted_set[id] = f && f->valid && isfinite(f->value);
+	}
+	for (size_t i = 0; src->notes && i < src->notes->n && i < PLAN_MAX_NOTES; i++)
+		snprintf(p->notes[p->n_notes++], sizeof(p->notes[0]), "%s", src->notes->text[i]);
+	if (plan_set_limits(p, err)) {
+		plan_free(p);
+		return NULL;
+	}
+	return p;
+}

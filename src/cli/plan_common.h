@@ -1,0 +1,49 @@
+/* plan_common.h - what `plan` and the TUI planner share: a drive's
+ * parameters as a planner disk (with notes saying what the model takes
+ * from the drive and what it defaults), and the plan file made from an
+ * evaluated layout. One mapping, so both front ends plan alike. */
+#ifndef SHORTSTROKE_PLAN_COMMON_H
+#define SHORTSTROKE_PLAN_COMMON_H
+
+#include <stddef.h>
+
+#include "raidplan.h"
+#include "shortstroke/devices.h"
+#include "shortstroke/planfile.h"
+
+/* Notes about the disks (defaults used, limits ignored, ...); each text
+ * once, at most PLAN_MAX_NOTES. */
+struct plan_notes {
+	size_t n;
+	char text[PLAN_MAX_NOTES][256];
+};
+
+void plan_note(struct plan_notes *notes, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * Identify spec (read-only commands) into a pool entry: device, serial,
+ * WWN, model, block size, native capacity, and the rp_disk the model
+ * uses (capacity and rpm from the drive, the rest defaults by class).
+ * Errors: what device_open returns; -ENOTSUP for a solid-state disk;
+ * -EIO for a drive that reports no capacity. err says why.
+ */
+int plan_disk_from_device(struct ss_ctx *ctx, const char *spec, struct plan_disk *pd,
+			  struct plan_notes *notes, struct ss_error *err);
+
+/* What a plan file is made of besides the layout. */
+struct plan_source {
+	const struct plan_disk *pool; /* the disks the layout's members index */
+	int profile;		      /* enum rp_profile, or -1 for a custom workload */
+	const struct rp_workload *wl;
+	const struct rp_path *path;
+	const struct rp_goals *goals;
+	const struct plan_notes *notes;
+};
+
+/* A plan of an evaluated layout (limits set), for planfile_write(); NULL
+ * with err filled when it cannot be made. */
+struct plan *plan_from_eval(const struct plan_source *src, const struct rp_eval *ev,
+			    struct ss_error *err);
+
+#endif

@@ -1,0 +1,416 @@
+/* planner.c - the planner screen's model: a form of goals over the selected
+ * (or marked) drives, solved again through libraidplan on every change
+ * (milliseconds, in-process), the ranked layouts, and the chosen one saved
+ * with the plan-file writer `plan -O` uses. No curses here: view.c draws
+ * struct tui_planner. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shortstroke/planfile.h"
+#include "shortstroke/units.h"
+#include "tui.h"
+
+#define MAX_TARGETS PLAN_MAX_DISKS
+
+const char *const tui_plan_field_names[TPF_COUNT] = {
+	[TPF_LEVEL] = "RAID level",
+	[TPF_CAPACITY] = "Capacity",
+	[TPF_IOPS] = "IOPS",
+	[TPF_ACCESS] = "Access ms",
+	[TPF_TOLERATE] = "Tolerates",
+	[TPF_WORKLOAD] = "Workload",
+};
+
+static bool is_choice(unsigned f)
+{
+	return f == TPF_LEVEL || f == TPF_WORKLOAD;
+}
+
+void tui_planner_free(struct tui_planner *p)
+{
+	if (!p)
+		return;
+	rp_solution_free(p->sol);
+	free(p->pool);
+	free(p->rd);
+	free(p);
+}
+
+static void level_text(const struct rp_layout *l, char *buf, size_t len)
+{
+	if (l->level == RP_LEVEL_10 || l->level == RP_LEVEL_01)
+		snprintf(buf, len, "%s (%u copies)", rp_level_name(l->level), l->copies);
+	else if (l->level == RP_LEVEL_50 || l->level == RP_LEVEL_60)
+		snprintf(buf, len, "%s (%u groups)", rp_level_name(l->level), l->groups);
+	else
+		snprintf(buf, len, "%s", rp_level_name(l->level));
+}
+
+static double fig(const struct rp_eval *ev, int id)
+{
+	const struct rp_figure *f = rp_eval_figure(ev, id);
+
+	return f && f->valid && isfinite(f->value) ? f->value : NAN;
+}
+
+static void shortfall_text(const struct rp_shortfall *sf, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int g = 0; g < RP_GOAL_COUNT; g++) {
+		if (!(sf->gap[g] > 0) || used >= len)
+			continue;
+		if (g == RP_GOAL_FAILURES)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s -%.0f",
+						 used ? "," : "", rp_goal_name(g), sf->gap[g]);
+		else
+			used += (size_t)snprintf(buf + used, len - used, "%s%s -%.0f%%",
+						 used ? "," : "", rp_goal_name(g), 100 * sf->gap[g]);
+	}
+}
+
+/* The same layout but for the chunk (the closest list has every chunk). */
+static bool same_layout(const struct rp_layout *a, const struct rp_layout *b)
+{
+	return a->level == b->level && a->n_disks == b->n_disks && a->groups == b->groups &&
+	       a->copies == b->copies && a->stroke == b->stroke &&
+	       !memcmp(a->members, b->members, a->n_disks * sizeof(*a->members));
+}
+
+static void add_row(struct tui_planner *p, const struct rp_eval *ev,
+		    const struct rp_shortfall *sf)
+{
+	const struct rp_layout *l = rp_eval_layout(ev);
+	struct tui_plan_row *r;
+	double v;
+
+	if (p->nrows >= TUI_PLAN_ROWS)
+		return;
+	for (size_t i = 0; i < p->nrows; i++)
+		if (same_layout(rp_eval_layout(p->evs[i]), l))
+			return;
+	r = &p->rows[p->nrows];
+	memset(r, 0, sizeof(*r));
+	p->evs[p->nrows++] = ev;
+	level_text(l, r->level, sizeof(r->level));
+	r->disks = l->n_disks;
+	r->stroke = l->stroke;
+	v = fig(ev, RP_FIG_USABLE_CAPACITY);
+	r->capacity = isfinite(v) && v > 0 ? (uint64_t)v : 0;
+	r->iops = fig(ev, RP_FIG_MIXED_IOPS);
+	r->access_ms = fig(ev, RP_FIG_ACCESS_TIME);
+	v = fig(ev, RP_FIG_FAILURES_TOLERATED);
+	r->tolerates = isfinite(v) && v > 0 ? (unsigned)v : 0;
+	r->mttdl_h = fig(ev, RP_FIG_MTTDL);
+	if (sf)
+		shortfall_text(sf, r->shortfall, sizeof(r->shortfall));
+}
+
+static void clear_result(struct tui_planner *p)
+{
+	rp_solution_free(p->sol);
+	p->sol = NULL;
+	p->nrows = 0;
+	p->met = false;
+	p->message[0] = p->unmet[0] = p->error[0] = '\0';
+	p->evaluated = 0;
+}
+
+/* A text field as a number; false (and p->error) when it does not parse. */
+static bool field_number(struct tui_planner *p, unsigned f, double max, double *out)
+{
+	const char *t = p->text[f];
+	char *end;
+	double v;
+
+	*out = 0;
+	if (!t[0])
+		return true;
+	errno = 0;
+	v = strtod(t, &end);
+	if (errno || end == t || *end || !isfinite(v) || v <= 0 || v > max) {
+		snprintf(p->error, sizeof(p->error), "%s: '%s' is not a number above 0%s",
+			 tui_plan_field_names[f], t, max < 1e300 ? " (or too large)" : "");
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+/* Goals from the form; false with p->error when a field is wrong. */
+static bool goals_of(struct tui_planner *p, struct rp_goals *g)
+{
+	struct ss_error err = { 0 };
+	struct size_spec sp;
+	double v;
+
+	memset(g, 0, sizeof(*g));
+	g->max_results = 100;
+	if (p->level >= 0)
+		g->level_mask = RP_LEVEL_BIT(p->level);
+	if (p->text[TPF_CAPACITY][0]) {
+		if (size_parse(p->text[TPF_CAPACITY], &sp, &err)) {
+			snprintf(p->error, sizeof(p->error), "Capacity: %s", err.msg);
+			return false;
+		}
+		if (sp.kind != SIZE_BYTES) {
+			snprintf(p->error, sizeof(p->error),
+				 "Capacity: give a size with a unit (500G, 2TB), not '%s'",
+				 p->text[TPF_CAPACITY]);
+			return false;
+		}
+		g->min_capacity = (double)sp.bytes;
+	}
+	if (!field_number(p, TPF_IOPS, 1e300, &g->min_iops) ||
+	    !field_number(p, TPF_ACCESS, 1e300, &g->max_access_ms) ||
+	    !field_number(p, TPF_TOLERATE, PLAN_MAX_DISKS, &v))
+		return false;
+	if (v != floor(v)) {
+		snprintf(p->error, sizeof(p->error), "Tolerates: a whole number of disks, not '%s'",
+			 p->text[TPF_TOLERATE]);
+		return false;
+	}
+	g->min_failures = (unsigned)v;
+	return true;
+}
+
+void tui_planner_update(struct tui_planner *p)
+{
+	struct rp_error rerr = { 0 };
+	struct rp_workload wl;
+	struct rp_goals g;
+	size_t n;
+
+	clear_result(p);
+	p->saved[0] = '\0';
+	if (!goals_of(p, &g))
+		return;
+	if (p->level >= 0 && rp_level_min_disks(p->level) > p->n) {
+		snprintf(p->message, sizeof(p->message),
+			 "RAID %s needs at least %u disks; %zu %s marked (Space on the drive table)",
+			 rp_level_name(p->level), rp_level_min_disks(p->level), p->n,
+			 p->n == 1 ? "is" : "are");
+		snprintf(p->unmet, sizeof(p->unmet), "%s", rp_goal_name(RP_GOAL_LEVEL));
+		return;
+	}
+	if (rp_workload_profile(p->profile, TUI_PLAN_QD, &wl, &rerr) ||
+	    rp_solve(p->rd, p->n, NULL, &wl, &g, &p->sol, &rerr)) {
+		snprintf(p->error, sizeof(p->error), "%s", rerr.msg);
+		return;
+	}
+	p->evaluated = rp_solution_evaluated(p->sol);
+	snprintf(p->message, sizeof(p->message), "%s", rp_solution_message(p->sol));
+	n = rp_solution_count(p->sol);
+	p->met = n > 0;
+	if (p->met) {
+		for (size_t i = 0; i < n && p->nrows < TUI_PLAN_ROWS; i++)
+			add_row(p, rp_solution_get(p->sol, i), NULL);
+	} else {
+		unsigned m = rp_solution_unmet(p->sol);
+		size_t used = 0;
+
+		for (int k = 0; k < RP_GOAL_COUNT; k++)
+			if ((m & RP_GOAL_BIT(k)) && used < sizeof(p->unmet))
+				used += (size_t)snprintf(p->unmet + used, sizeof(p->unmet) - used,
+							 "%s%s", used ? ", " : "", rp_goal_name(k));
+		for (size_t i = 0; i < rp_solution_closest_count(p->sol); i++) {
+			struct rp_shortfall sf;
+			const struct rp_eval *ev = rp_solution_closest(p->sol, i, &sf);
+
+			add_row(p, ev, &sf);
+		}
+	}
+	if (p->chosen >= p->nrows)
+		p->chosen = 0;
+}
+
+enum tui_action tui_planner_open(struct tui_model *m)
+{
+	size_t *idx, k;
+	struct tui_planner *p;
+	struct ss_error err = { 0 };
+
+	if (!m->n)
+		return TUI_NONE;
+	idx = calloc(m->n, sizeof(*idx));
+	p = calloc(1, sizeof(*p));
+	if (!idx || !p)
+		goto nomem;
+	k = tui_targets(m, idx, m->n);
+	p->pool = calloc(k, sizeof(*p->pool));
+	p->rd = calloc(k, sizeof(*p->rd));
+	if (!p->pool || !p->rd)
+		goto nomem;
+	for (size_t i = 0; i < k; i++) {
+		const char *spec = m->devs[idx[i]].spec;
+
+		if (plan_disk_from_device(m->ctx, spec, &p->pool[i], &p->notes, &err)) {
+			free(idx);
+			tui_planner_free(p);
+			return tui_alert(m, "Planner", "%s", err.msg);
+		}
+		p->rd[i] = p->pool[i].rp;
+	}
+	free(idx);
+	p->n = k;
+	p->level = -1;
+	p->profile = RP_PROFILE_DATABASE;
+	p->field = TPF_CAPACITY;
+	tui_planner_update(p);
+	tui_planner_free(m->planner);
+	m->planner = p;
+	return TUI_REDRAW;
+nomem:
+	free(idx);
+	tui_planner_free(p);
+	return tui_alert(m, "Planner", "out of memory");
+}
+
+/* ---- saving ------------------------------------------------------------------ */
+
+static enum tui_action save_submit(struct tui_model *m, struct tui_dialog *d)
+{
+	struct tui_planner *p = m->planner;
+	struct ss_error err = { 0 };
+	struct rp_workload wl;
+	struct rp_goals g;
+	struct plan_source src;
+	struct plan *plan;
+
+	if (!d->text[0]) {
+		snprintf(d->prompt, sizeof(d->prompt), "A file name, please:");
+		d->alert = true;
+		return TUI_REDRAW;
+	}
+	if (!p || p->chosen >= p->nrows || !goals_of(p, &g) ||
+	    rp_workload_profile(p->profile, TUI_PLAN_QD, &wl, NULL))
+		return tui_alert(m, "Save plan", "The layouts changed; choose one again.");
+	src = (struct plan_source){
+		.pool = p->pool,
+		.profile = p->profile,
+		.wl = &wl,
+		.path = NULL,
+		.goals = &g,
+		.notes = &p->notes,
+	};
+	plan = plan_from_eval(&src, p->evs[p->chosen], &err);
+	if (!plan || planfile_write(d->text, plan, &err)) {
+		plan_free(plan);
+		return tui_alert(m, "Save plan", "%s", err.msg);
+	}
+	plan_free(plan);
+	snprintf(p->saved, sizeof(p->saved), "plan written to %s (layout %zu: RAID %s)", d->text,
+		 p->chosen + 1, p->rows[p->chosen].level);
+	tui_status(m, "%s", p->saved);
+	m->dlg = NULL; /* the caller frees d */
+	return TUI_REDRAW;
+}
+
+static enum tui_action planner_save(struct tui_model *m)
+{
+	struct tui_planner *p = m->planner;
+	struct tui_dialog *d;
+
+	if (!p->met || !p->nrows)
+		return tui_alert(m, "Save plan",
+				 "No layout meets the goals: nothing to save. Change a goal first.");
+	d = tui_dialog_new("Save plan");
+	tui_dialog_line(d, "Layout %zu: RAID %s on %u disk%s, stroke %.1f %%.", p->chosen + 1,
+			p->rows[p->chosen].level, p->rows[p->chosen].disks,
+			p->rows[p->chosen].disks == 1 ? "" : "s", 100 * p->rows[p->chosen].stroke);
+	tui_dialog_line(d, "The plan file is what 'shortstroke plan -O FILE' writes;");
+	tui_dialog_line(d, "'shortstroke plan --check FILE' re-evaluates it.");
+	d->input = true;
+	snprintf(d->prompt, sizeof(d->prompt), "File:");
+	d->submit = save_submit;
+	tui_dialog_free(m->dlg);
+	m->dlg = d;
+	return TUI_REDRAW;
+}
+
+/* ---- keys -------------------------------------------------------------------- */
+
+static void choice_step(struct tui_planner *p, int delta)
+{
+	if (p->field == TPF_LEVEL) {
+		/* -1 (any), 0 .. RP_LEVEL_COUNT - 1 */
+		p->level += delta;
+		if (p->level < -1)
+			p->level = RP_LEVEL_COUNT - 1;
+		if (p->level >= RP_LEVEL_COUNT)
+			p->level = -1;
+	} else {
+		p->profile += delta;
+		if (p->profile < 0)
+			p->profile = RP_PROFILE_COUNT - 1;
+		if (p->profile >= RP_PROFILE_COUNT)
+			p->profile = 0;
+	}
+}
+
+enum tui_action tui_planner_key(struct tui_model *m, int key)
+{
+	struct tui_planner *p = m->planner;
+	char *t = p->text[p->field];
+	size_t len = strlen(t);
+
+	switch (key) {
+	case TK_TICK:
+		return tui_tasks_poll(m) ? TUI_REDRAW : TUI_NONE;
+	case TK_ESC:
+	case 'q':
+		tui_planner_free(p);
+		m->planner = NULL;
+		return TUI_REDRAW;
+	case TK_TAB:
+	case TK_DOWN:
+		p->field = (p->field + 1) % TPF_COUNT;
+		return TUI_REDRAW;
+	case TK_BTAB:
+	case TK_UP:
+		p->field = (p->field + TPF_COUNT - 1) % TPF_COUNT;
+		return TUI_REDRAW;
+	case TK_PGDN:
+		if (p->chosen + 1 < p->nrows)
+			p->chosen++;
+		return TUI_REDRAW;
+	case TK_PGUP:
+		if (p->chosen)
+			p->chosen--;
+		return TUI_REDRAW;
+	case TK_ENTER:
+	case 's':
+		return planner_save(m);
+	case TK_RESIZE:
+		return TUI_REDRAW;
+	case TK_LEFT:
+	case TK_RIGHT:
+	case ' ':
+		if (!is_choice(p->field))
+			return TUI_NONE;
+		choice_step(p, key == TK_LEFT ? -1 : 1);
+		p->chosen = 0;
+		tui_planner_update(p);
+		return TUI_REDRAW;
+	case TK_BACKSPACE:
+		if (is_choice(p->field) || !len)
+			return TUI_NONE;
+		t[len - 1] = '\0';
+		p->chosen = 0;
+		tui_planner_update(p);
+		return TUI_REDRAW;
+	default:
+		if (is_choice(p->field) || key < 0x21 || key >= 0x7f ||
+		    len + 1 >= sizeof(p->text[0]))
+			return TUI_NONE;
+		t[len] = (char)key;
+		t[len + 1] = '\0';
+		p->chosen = 0;
+		tui_planner_update(p);
+		return TUI_REDRAW;
+	}
+}
