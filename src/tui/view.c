@@ -54,8 +54,8 @@ struct tcol {
 
 static const struct tcol tcols[] = {
 	{ "DEVICE", 14, 0 },  { "TRAN", 5, 0 },	   { "MODEL", 22, 0 },
-	{ "SERIAL", 18, 100 }, { "SIZE", 9, 0 },   { "NATIVE", 9, 70 },
-	{ "LIMITED", 8, 60 }, { "RPM", 6, 90 },    { "STATE", 0, 0 },
+	{ "SERIAL", 18, 118 }, { "SIZE", 9, 0 },   { "NATIVE", 9, 70 },
+	{ "LIMITED", 8, 60 }, { "RPM", 6, 100 },    { "STATE", 0, 0 },
 };
 #define NTCOLS (sizeof(tcols) / sizeof(tcols[0]))
 
