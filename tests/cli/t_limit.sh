@@ -202,3 +202,35 @@ expect "fixed-format sense: limit reads the native max with D_SENSE on" 0 "limit
 grep -q '"serial":"9VM1ABCD".*"native_blocks":976773168' "$J" && pass "journal has the true native max" || fail "journal has the true native max"
 python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d['dsense'] is False else 1)" \
 	"$SHORTSTROKE_STATE_DIR/sim/fixed/fixed.json" && pass "D_SENSE switched back off" || fail "D_SENSE switched back off"
+
+# --- a batch on a terminal: one progress line per disk, with an ETA ---------------------
+if command -v tmux >/dev/null 2>&1; then
+	cat >"$TMP/slow.json" <<'RIG'
+{ "time_scale": 100, "drives": [
+  { "id": "a", "personality": "sas", "vendor": "SEAGATE", "model": "ST3300657SS", "serial": "3SJ0AAAA",
+    "firmware": "0008", "wwn": "5000c50012340001", "blocks": 585937500, "logical_block": 512,
+    "physical_block": 512, "rpm": 15000, "form_factor": "3.5" },
+  { "id": "b", "personality": "sas", "vendor": "SEAGATE", "model": "ST3300657SS", "serial": "3SJ0BBBB",
+    "firmware": "0008", "wwn": "5000c50012340002", "blocks": 585937500, "logical_block": 512,
+    "physical_block": 512, "rpm": 15000, "form_factor": "3.5" }
+] }
+RIG
+	sock="$TMP/tmux-limit.sock"
+	tmux -S "$sock" -f /dev/null new-session -d -s lim -x 120 -y 20 \
+		"env SHORTSTROKE_STATE_DIR=$SHORTSTROKE_STATE_DIR $PROG --rig $TMP/slow.json limit --method scsi-format --size 50GB --yes sim:a sim:b; echo BATCH-EXIT \$?; sleep 30"
+	seen=""
+	i=0
+	while [ $i -lt 300 ]; do
+		SCREEN=$(tmux -S "$sock" capture-pane -p -t lim 2>/dev/null)
+		if printf '%s\n' "$SCREEN" | grep -qE "^sim:a +\[#*\.+\] +[0-9]+% +[0-9]+[ms].* formatting$" &&
+		   printf '%s\n' "$SCREEN" | grep -qE "^sim:b +\[#*\.+\] +[0-9]+%"; then
+			seen=yes
+		fi
+		printf '%s\n' "$SCREEN" | grep -q "BATCH-EXIT" && break
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ -n "$seen" ] && pass "batch on a TTY: a progress line per disk with an ETA, mid-format" || fail "batch on a TTY: a progress line per disk with an ETA, mid-format" "$SCREEN"
+	printf '%s\n' "$SCREEN" | grep -q "BATCH-EXIT 0" && pass "batch format on two disks done" || fail "batch format on two disks done" "$SCREEN"
+	tmux -S "$sock" kill-server 2>/dev/null
+fi
