@@ -28,6 +28,12 @@ extern const struct cli_cmd cmd_plan;
 extern const struct cli_cmd cmd_smart, cmd_selftest, cmd_zones;
 extern const struct cli_cmd cmd_bench;
 extern const struct cli_cmd cmd_profile;
+extern const struct cli_cmd cmd_qualify;
+/* The measured zone profile (cmd_profile.c; profile and zones --measure). */
+struct zprofile;
+struct json_object;
+void profile_print(const char *spec, const struct zprofile *z, double keep_pct, unsigned flags);
+struct json_object *profile_json(const struct zprofile *z);
 
 /* Print "shortstroke: <msg>" to stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

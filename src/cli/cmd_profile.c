@@ -113,7 +113,8 @@ static int open_item(struct batch *b, struct batch_item *it)
 	return 0;
 }
 
-static json_object *profile_json(const struct zprofile *z)
+/* The profile as JSON: samples, zones and cuts (also zones --measure). */
+json_object *profile_json(const struct zprofile *z)
 {
 	json_object *o = json_object_new_object(), *a;
 
@@ -238,15 +239,15 @@ static void print_chart(const struct zprofile *z)
 	printf("\n         0%%%*s\n", (int)w - 2, "100%");
 }
 
-static void print_profile(const struct batch_item *it, unsigned flags)
+/* Chart, zone table and cut table (also zones --measure). keep_pct: what
+ * the recommendation used, 0 for the default. */
+void profile_print(const char *spec, const struct zprofile *z, double keep_pct, unsigned flags)
 {
-	const struct prof_item *pi = it->op;
-	double keep = pi->zo.keep_pct > 0 ? pi->zo.keep_pct : ZPROFILE_KEEP_DEFAULT;
-	const struct zprofile *z = pi->z;
+	double keep = keep_pct > 0 ? keep_pct : ZPROFILE_KEEP_DEFAULT;
 	char errbuf[128], name[32];
 	struct table *t;
 
-	printf("%s: outer %.1f MB/s, inner %.1f MB/s (%.0f%%)%s\n", it->e.spec, z->outer_mbps,
+	printf("%s: outer %.1f MB/s, inner %.1f MB/s (%.0f%%)%s\n", spec, z->outer_mbps,
 	       z->inner_mbps, z->outer_mbps > 0 ? 100.0 * z->inner_mbps / z->outer_mbps : 0,
 	       z->errors ? ", some samples failed (x)" : "");
 	print_chart(z);
@@ -392,7 +393,7 @@ static int profile_run(struct ss_ctx *ctx, int argc, char **argv)
 		io_dev_close(pi->io);
 		pi->io = NULL;
 		if (pi->z && !b.json && b.items[i].rc == 0)
-			print_profile(&b.items[i], flags & TABLE_BYTES);
+			profile_print(b.items[i].e.spec, pi->z, pi->zo.keep_pct, flags & TABLE_BYTES);
 		zprofile_free(pi->z);
 		pi->z = NULL;
 	}

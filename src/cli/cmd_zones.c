@@ -7,13 +7,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "output.h"
 #include "record.h"
 #include "table.h"
+#include "shortstroke/io.h"
 #include "shortstroke/units.h"
 #include "shortstroke/zones.h"
+#include "shortstroke/zprofile.h"
 
 static const struct col_def zone_cols[] = {
 	{ "START", COL_U64, true, 0, "first LBA of the zone" },
@@ -51,7 +54,14 @@ static void usage(FILE *f)
 		"a SATL do not). Listing the notches selects each one in turn (MODE SELECT\n"
 		"of the Notch page) and puts the active notch back; nothing else changes.\n"
 		"\n"
+		"With --measure, also the measured zone-bit-recording profile (as 'profile'\n"
+		"does): the read rate sampled across the disk, a chart, the zones found in it\n"
+		"and the cut points a short-stroke limit could use. Reads only; works on\n"
+		"drives that report no zones too.\n"
+		"\n"
 		"Options:\n"
+		"  -m, --measure         measure the transfer-rate profile across the disk\n"
+		"  -p, --points N        with --measure: samples, 2 to 10000 (default 200)\n"
 		"  -a, --all             every zone of a zoned drive (START, LENGTH, TYPE,\n"
 		"                        CONDITION, WP)\n"
 		"  -J, --json            JSON output\n"
@@ -61,26 +71,7 @@ static void usage(FILE *f)
 		"  -h, --help            this help\n"
 		"\n"
 		"Exit status: 0 shown; 1 the drive reports no zone information (not zoned and\n"
-		"no geometry pages) or could not be read; 2 usage error.\n");
-}
-
-static json_object *table_json(struct table *t, const char *key)
-{
-	json_object *root, *arr = NULL;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	if (!f)
-		return NULL;
-	table_print(t, f, TABLE_JSON, key);
-	fclose(f);
-	root = json_tokener_parse(buf);
-	free(buf);
-	if (root && json_object_object_get_ex(root, key, &arr))
-		json_object_get(arr);
-	json_object_put(root);
-	return arr;
+		"no geometry pages, and no --measure) or could not be read; 2 usage error.\n");
 }
 
 /* "524 conventional, 51632 seq-required" and {"conventional": 524, ...} */
@@ -98,7 +89,7 @@ static void count_add(json_object *o, char *text, size_t len, const char *name, 
 /* ---- zoned drives ---- */
 
 static int show_zbc(const struct dev_entry *e, const struct zone_report *z, const char *sel,
-		    unsigned flags, bool all)
+		    unsigned flags, bool all, const struct zprofile *zp)
 {
 	const struct zone_summary *s = &z->summary;
 	uint32_t bs = e->info.logical_block;
@@ -177,15 +168,21 @@ static int show_zbc(const struct dev_entry *e, const struct zone_report *z, cons
 			table_set_size(t, "WRITTEN",
 				       (d->wp - d->start > d->len ? d->len : d->wp - d->start) * bs);
 	}
+	if (zp)
+		record_mixed(r, "Measured", "see the profile below", "profile", profile_json(zp));
 	if (flags & TABLE_JSON) {
 		if (t)
-			record_mixed(r, NULL, NULL, "zone_list", table_json(t, "zones"));
+			record_mixed(r, NULL, NULL, "zone_list", table_json_rows(t));
 		record_print(r, stdout, true);
 	} else {
 		record_print(r, stdout, false);
 		if (t) {
 			printf("\n");
 			table_print(t, stdout, flags, "zones");
+		}
+		if (zp) {
+			printf("\n");
+			profile_print(e->spec, zp, 0, flags & TABLE_BYTES);
 		}
 	}
 	table_free(t);
@@ -198,10 +195,11 @@ static int show_zbc(const struct dev_entry *e, const struct zone_report *z, cons
 /*
  * A measured transfer-rate profile, when one was taken: the zones as the
  * heads see them, beside the drive's own account. zones_geometry() leaves
- * it empty; the measurement (zones --measure, a later addition) fills
- * g->measured and this prints it.
+ * it empty; zones --measure fills g->measured (fill_measured) and this
+ * puts it in the record; the chart and tables follow the record.
  */
-static void show_measured(struct record *r, const struct zone_geometry *g, unsigned flags)
+static void show_measured(struct record *r, const struct zone_geometry *g,
+			  const struct zprofile *zp, unsigned flags)
 {
 	json_object *arr;
 
@@ -218,11 +216,68 @@ static void show_measured(struct record *r, const struct zone_geometry *g, unsig
 		json_object_array_add(arr, o);
 	}
 	record_mixed(r, "Measured", "see the profile below", "measured", arr);
+	if (zp)
+		record_mixed(r, NULL, NULL, "profile", profile_json(zp));
 	(void)flags;
 }
 
+/* The profile's samples as the geometry's measured points. */
+static int fill_measured(struct zone_geometry *g, const struct zprofile *zp)
+{
+	g->measured = calloc(zp->npoints ? zp->npoints : 1, sizeof(*g->measured));
+	if (!g->measured)
+		return -ENOMEM;
+	for (unsigned i = 0; i < zp->npoints; i++) {
+		uint64_t end = i + 1 < zp->npoints ? zp->points[i + 1].lba : zp->blocks;
+
+		g->measured[i].lba = zp->points[i].lba;
+		g->measured[i].blocks = end > zp->points[i].lba ? end - zp->points[i].lba : 0;
+		g->measured[i].mib_per_s = zp->points[i].error ? 0
+							       : zp->points[i].mbps * 1e6 / 1048576.0;
+	}
+	g->nmeasured = zp->npoints;
+	return 0;
+}
+
+static void measure_report(void *arg, double f, const char *phase, double eta)
+{
+	(void)arg;
+	(void)eta;
+	fprintf(stderr, "\r\033[2K%s: %3.0f%%", phase ? phase : "zone profile", f * 100);
+	fflush(stderr);
+}
+
+/* Sweep the disk (read-only), a progress line on a terminal. */
+static int measure(struct ss_ctx *ctx, const struct dev_entry *e, unsigned points,
+		   struct zprofile **out, struct ss_error *err)
+{
+	struct progress_sink sink = { measure_report, NULL, NULL };
+	struct zprofile_opts zo = { .points = points };
+	struct sim_rig *rig = NULL;
+	struct io_dev *io = NULL;
+	bool tty = isatty(STDERR_FILENO);
+	int rc = 0;
+
+	if (e->sim)
+		rc = ctx_rig(ctx, &rig, err);
+	if (!rc)
+		rc = io_dev_open_name(e->node, rig, false, &io, err);
+	if (rc) {
+		ss_error_prefix(err, "%s: ", e->spec);
+		return rc;
+	}
+	zo.progress = tty ? &sink : NULL;
+	rc = zprofile_measure(io, &zo, out, err);
+	if (tty)
+		fprintf(stderr, "\r\033[2K");
+	io_dev_close(io);
+	if (rc)
+		ss_error_prefix(err, "%s: ", e->spec);
+	return rc;
+}
+
 static int show_geometry(const struct dev_entry *e, const struct zone_geometry *g,
-			 const char *sel, unsigned flags)
+			 const char *sel, unsigned flags, const struct zprofile *zp)
 {
 	uint32_t bs = e->info.logical_block;
 	struct record *r = record_new();
@@ -277,7 +332,7 @@ static int show_geometry(const struct dev_entry *e, const struct zone_geometry *
 	}
 	if (g->note[0])
 		record_str(r, "Note", "note", g->note);
-	show_measured(r, g, flags);
+	show_measured(r, g, zp, flags);
 
 	for (size_t i = 0; t && i < g->nnotches; i++) {
 		const struct zone_notch *n = &g->notches[i];
@@ -295,7 +350,7 @@ static int show_geometry(const struct dev_entry *e, const struct zone_geometry *
 	}
 	if (flags & TABLE_JSON) {
 		if (t)
-			record_mixed(r, NULL, NULL, "notch_list", table_json(t, "notches"));
+			record_mixed(r, NULL, NULL, "notch_list", table_json_rows(t));
 		record_print(r, stdout, true);
 	} else {
 		record_print(r, stdout, false);
@@ -303,7 +358,10 @@ static int show_geometry(const struct dev_entry *e, const struct zone_geometry *
 			printf("\n");
 			table_print(t, stdout, flags, "notches");
 		}
-		if (g->nmeasured) {
+		if (zp) {
+			printf("\n");
+			profile_print(e->spec, zp, 0, flags & TABLE_BYTES);
+		} else if (g->nmeasured) {
 			printf("\nMeasured transfer rate:\n");
 			for (size_t i = 0; i < g->nmeasured; i++)
 				printf("  LBA %12" PRIu64 "  %8.1f MiB/s\n", g->measured[i].lba,
@@ -319,20 +377,33 @@ static int zones_run(struct ss_ctx *ctx, int argc, char **argv)
 {
 	static const struct option lopts[] = { OUT_LONG_OPTS,
 					       { "all", no_argument, NULL, 'a' },
+					       { "measure", no_argument, NULL, 'm' },
+					       { "points", required_argument, NULL, 'p' },
 					       { "help", no_argument, NULL, 'h' },
 					       { NULL, 0, NULL, 0 } };
 	struct out_opts out = { 0 };
 	struct ss_error err = { 0 };
 	struct dev_entry e;
 	struct drive *d = NULL;
-	bool all = false;
+	struct zprofile *zp = NULL;
+	bool all = false, measuring = false;
+	unsigned points = 0;
+	uint64_t v;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, OUT_SHORT_OPTS "ah", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, OUT_SHORT_OPTS "amp:h", lopts, NULL)) != -1) {
 		if (out_opts_take(&out, c, optarg))
 			continue;
 		if (c == 'a') {
 			all = true;
+		} else if (c == 'm') {
+			measuring = true;
+		} else if (c == 'p') {
+			if (u64_parse(optarg, &v) || v < ZPROFILE_POINTS_MIN ||
+			    v > ZPROFILE_POINTS_MAX)
+				return cli_usage_error("zones", "--points '%s': give %u to %u", optarg,
+						       ZPROFILE_POINTS_MIN, ZPROFILE_POINTS_MAX);
+			points = (unsigned)v;
 		} else if (c == 'h') {
 			usage(stdout);
 			return EXIT_DONE;
@@ -351,10 +422,20 @@ static int zones_run(struct ss_ctx *ctx, int argc, char **argv)
 		return cli_usage_error("zones", "name a device (see 'shortstroke list')");
 	if (optind + 1 < argc)
 		return cli_usage_error("zones", "one device at a time");
+	if (points && !measuring)
+		return cli_usage_error("zones", "--points goes with --measure");
 	rc = device_open(ctx, argv[optind], false, &d, &e, &err);
 	if (rc) {
 		cli_error("%s", err.msg);
 		return cli_exit_code(rc);
+	}
+	if (measuring) {
+		rc = measure(ctx, &e, points, &zp, &err);
+		if (rc) {
+			drive_free(d);
+			cli_error("%s", err.msg);
+			return cli_exit_code(rc);
+		}
 	}
 
 	/* the drive's own account of its zones: ZBC/ZAC zones, or the geometry
@@ -364,13 +445,26 @@ static int zones_run(struct ss_ctx *ctx, int argc, char **argv)
 
 		rc = zones_report(d, &e.info, &z, &err);
 		if (rc == 0) {
-			rc = show_zbc(&e, &z, out.columns, out.flags, all);
+			rc = show_zbc(&e, &z, out.columns, out.flags, all, zp);
 			zone_report_free(&z);
 		}
 	} else {
 		struct zone_geometry g;
 
 		rc = zones_geometry(d, &e.info, &g, &err);
+		if (rc == -EOPNOTSUPP && zp) {
+			/* nothing reported, but measured */
+			memset(&g, 0, sizeof(g));
+			snprintf(g.note, sizeof(g.note),
+				 "the drive reports no geometry mode pages%s; the profile below is "
+				 "measured",
+				 e.info.ata ? " (an ATA disk behind a SATL keeps its recording "
+					      "zones to itself)"
+					    : "");
+			rc = 0;
+		}
+		if (rc == 0 && zp && fill_measured(&g, zp))
+			rc = ss_error_set(&err, -ENOMEM, "out of memory");
 		if (rc == -EOPNOTSUPP)
 			ss_error_set(&err, rc,
 				     "%s: reports no zone information: not a zoned drive, and no "
@@ -380,10 +474,11 @@ static int zones_run(struct ss_ctx *ctx, int argc, char **argv)
 						  "zones to itself"
 						: "");
 		if (rc == 0) {
-			rc = show_geometry(&e, &g, out.columns, out.flags);
+			rc = show_geometry(&e, &g, out.columns, out.flags, zp);
 			zone_geometry_free(&g);
 		}
 	}
+	zprofile_free(zp);
 	drive_free(d);
 	if (rc < 0) {
 		cli_error("%s", err.msg);

@@ -16,6 +16,7 @@ const struct cli_cmd *const cli_commands[] = {
 	&cmd_smart, &cmd_selftest, &cmd_zones,
 	&cmd_bench,
 	&cmd_profile,
+	&cmd_qualify,
 	&cmd_tui,
 	NULL,
 };

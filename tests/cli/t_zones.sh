@@ -51,3 +51,20 @@ run "$PROG" --demo zones sim:nosuch
 expect "zones: unknown device" 2 "" "nosuch"
 run "$PROG" zones --help
 expect "zones --help" 0 "notches"
+
+# --- zones --measure: the measured profile beside what the drive reports -------------------------
+run "$PROG" --demo zones --measure --points 40 sim:sata250
+expect "zones --measure on a SATA disk that reports no zones" 0 "^Read rate across the disk, MB/s \\(40 samples\\):$"
+expect "zones --measure: the note" 0 "^Note: +the drive reports no geometry mode pages .*the profile below is measured$"
+expect "zones --measure: the zone table" 0 "^ZONE +START +END +SAMPLES +AVG-MB/S +MIN-MB/S +MAX-MB/S$"
+expect "zones --measure: a recommended cut" 0 "recommended$"
+run "$PROG" --demo zones --measure -p 30 sim:sas15k
+expect "zones --measure on a SAS disk: the notches and the profile" 0 "^ +18 +840931368 +879097967 "
+expect "zones --measure on a SAS disk: the chart" 0 "^Read rate across the disk, MB/s \\(30 samples\\):$"
+run "$PROG" --demo zones --measure -p 30 -J sim:sas15k
+json_check "zones --measure -J: measured points and the profile" \
+	"len(d['measured']) == 30 and d['measured'][0]['lba'] == 0 and all(p['mib_per_s'] > 0 for p in d['measured']) and len(d['profile']['zones']) == len(d['profile']['cuts']) and 150 < d['profile']['outer_mbps'] <= 157 and len(d['notch_list']) == 18"
+run "$PROG" --demo zones --points 30 sim:sas15k
+expect "zones --points without --measure" 2 "" "--points goes with --measure"
+run "$PROG" --demo zones --measure --points 1 sim:sas15k
+expect "zones --measure --points 1" 2 "" "--points '1': give 2 to 10000"

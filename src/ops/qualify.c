@@ -1,0 +1,1268 @@
+/* qualify.c - pre-deployment qualification: the thresholds file, the
+ * profiles, the checks on one disk, the comparison of siblings and the
+ * verdict. Reads only. docs/qualify.md. */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "shortstroke/qualify.h"
+#include "shortstroke/units.h"
+
+#define MIB (1024ull * 1024)
+
+/* ---- names ---------------------------------------------------------------------- */
+
+static const char *const profile_names[] = {"quick", "standard", "full"};
+
+const char *qualify_profile_name(enum qualify_profile p)
+{
+	return (unsigned)p < 3 ? profile_names[p] : "?";
+}
+
+int qualify_profile_parse(const char *s, enum qualify_profile *out)
+{
+	for (unsigned i = 0; i < 3; i++) {
+		if (!strcmp(s, profile_names[i])) {
+			*out = (enum qualify_profile)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+const char *qualify_status_name(enum qualify_status s)
+{
+	switch (s) {
+	case QUALIFY_PASS:
+		return "PASS";
+	case QUALIFY_FAIL:
+		return "FAIL";
+	default:
+		return "SKIP";
+	}
+}
+
+static const char *const check_names[QC_COUNT] = {
+    "identity", "smart", "selftest", "scan", "zones", "access", "siblings",
+};
+
+const char *qualify_check_name(enum qualify_check c)
+{
+	return (unsigned)c < QC_COUNT ? check_names[c] : "?";
+}
+
+/* ---- profiles ----------------------------------------------------------------------- */
+
+void qualify_plan_for(enum qualify_profile p, uint64_t capacity_bytes, struct qualify_plan *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->scan_bs = 1u << 20;
+	o->qd[0] = 1;
+	switch (p) {
+	case QUALIFY_QUICK:
+		o->scan_stripes = 64;
+		o->scan_stripe_bytes = 4 * MIB;
+		o->zone_points = 40;
+		o->zone_sample = 2 * MIB;
+		o->qd[1] = 32;
+		o->nqd = 2;
+		o->access_ns = 2000000000ull;
+		break;
+	case QUALIFY_STANDARD:
+		o->selftest = true;
+		o->scan_stripes = 100;
+		o->scan_stripe_bytes = capacity_bytes / 1000 / MIB * MIB; /* 10 % in all */
+		o->zone_points = 100;
+		o->zone_sample = 4 * MIB;
+		o->qd[1] = 4;
+		o->qd[2] = 16;
+		o->qd[3] = 32;
+		o->nqd = 4;
+		o->access_ns = 3000000000ull;
+		break;
+	default:
+		o->selftest = true;
+		o->scan_stripes = 1;
+		o->scan_stripe_bytes = capacity_bytes;
+		o->zone_points = 200;
+		o->zone_sample = 4 * MIB;
+		o->qd[1] = 4;
+		o->qd[2] = 16;
+		o->qd[3] = 32;
+		o->nqd = 4;
+		o->access_ns = 5000000000ull;
+		break;
+	}
+	if (o->scan_stripe_bytes < MIB)
+		o->scan_stripe_bytes = MIB;
+	/* a small disk: fewer stripes, or all of it */
+	if ((uint64_t)o->scan_stripes * o->scan_stripe_bytes >= capacity_bytes) {
+		o->scan_stripes = 1;
+		o->scan_stripe_bytes = capacity_bytes;
+	}
+	o->scan_share_pct = capacity_bytes
+				? 100.0 * (double)o->scan_stripes * (double)o->scan_stripe_bytes /
+				      (double)capacity_bytes
+				: 0;
+	if (o->scan_share_pct > 100)
+		o->scan_share_pct = 100;
+}
+
+/* ---- thresholds ---------------------------------------------------------------------- */
+
+struct thr_key {
+	const char *key;
+	size_t off;
+	bool integer;
+	double min, max;
+	const char *help;
+};
+
+/* clang-format off */
+#define TK(k, i, lo, hi, h) { #k, offsetof(struct qualify_thresholds, k), i, lo, hi, h }
+/* clang-format on */
+static const struct thr_key thr_keys[] = {
+    TK(max_temperature_c, true, 0, 150, "hottest the drive may report, degrees C"),
+    TK(max_reallocated, true, 0, 1e12, "reallocated sectors (SMART 5 / SCSI grown defects)"),
+    TK(max_pending, true, 0, 1e12, "sectors pending reallocation (SMART 197)"),
+    TK(max_offline_uncorrectable, true, 0, 1e12, "offline uncorrectable sectors (SMART 198)"),
+    TK(max_bad_blocks, true, 0, 1e15, "unreadable blocks the surface scan may find"),
+    TK(min_seq_read_mbps, false, 0, 1e6,
+       "sequential read in the outer zone, MB/s (10^6 B/s); 0: not checked"),
+    TK(min_inner_read_mbps, false, 0, 1e6,
+       "sequential read in the innermost zone, MB/s; 0: not checked"),
+    TK(max_access_ms, false, 0, 1e6, "mean random 4 KiB read at queue depth 1, ms; 0: not checked"),
+    TK(min_iops_qd32, false, 0, 1e9, "random 4 KiB read IOPS at queue depth 32; 0: not checked"),
+    TK(sibling_slowdown_pct, false, 0, 100,
+       "flag a disk slower than the median of its model by more than this %"),
+};
+#define NKEYS (sizeof(thr_keys) / sizeof(thr_keys[0]))
+
+static double *thr_field(struct qualify_thresholds *t, const struct thr_key *k)
+{
+	return (double *)((char *)t + k->off);
+}
+
+void qualify_thresholds_default(struct qualify_thresholds *t)
+{
+	*t = (struct qualify_thresholds){
+	    .max_temperature_c = 55,
+	    .max_reallocated = 0,
+	    .max_pending = 0,
+	    .max_offline_uncorrectable = 0,
+	    .max_bad_blocks = 0,
+	    .min_seq_read_mbps = 80,
+	    .min_inner_read_mbps = 0,
+	    .max_access_ms = 15,
+	    .min_iops_qd32 = 0,
+	    .sibling_slowdown_pct = 15,
+	};
+}
+
+const char *qualify_thresholds_key(unsigned i, const struct qualify_thresholds *t, double *value)
+{
+	if (i >= NKEYS)
+		return NULL;
+	if (value)
+		*value = *thr_field((struct qualify_thresholds *)t, &thr_keys[i]);
+	return thr_keys[i].key;
+}
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
+/* Copy [s, e) trimmed into buf; false when it does not fit. */
+static bool trimmed(const char *s, const char *e, char *buf, size_t len)
+{
+	while (s < e && is_blank(*s))
+		s++;
+	while (e > s && is_blank(e[-1]))
+		e--;
+	if ((size_t)(e - s) >= len)
+		return false;
+	memcpy(buf, s, (size_t)(e - s));
+	buf[e - s] = '\0';
+	return true;
+}
+
+static int parse_value(const char *v, bool integer, double *out)
+{
+	char *end;
+	double d;
+
+	if (!*v || isspace((unsigned char)*v))
+		return -EINVAL;
+	for (const char *p = v; *p; p++)
+		if (!strchr("0123456789+-.eE", *p))
+			return -EINVAL;
+	errno = 0;
+	d = strtod(v, &end);
+	if (end == v || *end || errno || !isfinite(d))
+		return -EINVAL;
+	if (integer && d != floor(d))
+		return -EDOM;
+	*out = d;
+	return 0;
+}
+
+int qualify_thresholds_parse(const char *text, size_t len, const char *name,
+			     struct qualify_thresholds *t, struct ss_error *err)
+{
+	struct qualify_thresholds tmp = *t;
+	unsigned seen[NKEYS] = {0};
+	const char *p = text, *end = text + len;
+	unsigned line = 0;
+
+	if (!name)
+		name = "thresholds";
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end, *eq, *hash;
+		char key[64], val[64];
+		const struct thr_key *k = NULL;
+		double d;
+		int rc;
+
+		line++;
+		if (memchr(p, '\0', (size_t)(le - p)))
+			return ss_error_set(err, -EINVAL, "%s:%u: a NUL byte: not a text file",
+					    name, line);
+		/* a comment runs to the end of the line */
+		hash = memchr(p, '#', (size_t)(le - p));
+		if (hash)
+			le = hash;
+		eq = memchr(p, '=', (size_t)(le - p));
+		if (!eq) {
+			const char *s = p;
+
+			while (s < le && is_blank(*s))
+				s++;
+			if (s != le)
+				return ss_error_set(err, -EINVAL,
+						    "%s:%u: expected 'key = value' (such as "
+						    "'max_temperature_c = 55')",
+						    name, line);
+			p = nl ? nl + 1 : end;
+			continue;
+		}
+		if (!trimmed(p, eq, key, sizeof(key)) || !key[0])
+			return ss_error_set(err, -EINVAL, "%s:%u: %s before '='", name, line,
+					    key[0] ? "a key too long" : "no key");
+		for (unsigned i = 0; i < NKEYS; i++)
+			if (!strcmp(key, thr_keys[i].key))
+				k = &thr_keys[i];
+		if (!k) {
+			char known[512] = "";
+
+			for (unsigned i = 0; i < NKEYS; i++) {
+				size_t l = strlen(known);
+
+				snprintf(known + l, sizeof(known) - l, "%s%s", i ? ", " : "",
+					 thr_keys[i].key);
+			}
+			return ss_error_set(err, -EINVAL, "%s:%u: unknown key '%.63s' (known: %s)",
+					    name, line, key, known);
+		}
+		if (seen[k - thr_keys])
+			return ss_error_set(err, -EINVAL,
+					    "%s:%u: %s given twice (first on line %u)", name, line,
+					    k->key, seen[k - thr_keys]);
+		seen[k - thr_keys] = line;
+		if (!trimmed(eq + 1, le, val, sizeof(val)))
+			return ss_error_set(err, -EINVAL, "%s:%u: %s: the value is too long", name,
+					    line, k->key);
+		rc = parse_value(val, k->integer, &d);
+		if (rc == -EDOM)
+			return ss_error_set(err, -EINVAL, "%s:%u: %s: '%s' is not a whole number",
+					    name, line, k->key, val);
+		if (rc)
+			return ss_error_set(err, -EINVAL, "%s:%u: %s: '%s' is not a number%s", name,
+					    line, k->key, val,
+					    val[0] ? "" : " (the value is missing)");
+		if (d < k->min || d > k->max)
+			return ss_error_set(err, -EINVAL,
+					    "%s:%u: %s: %s is out of range (%g to %g)", name, line,
+					    k->key, val, k->min, k->max);
+		*thr_field(&tmp, k) = d;
+		p = nl ? nl + 1 : end;
+	}
+	*t = tmp;
+	return 0;
+}
+
+int qualify_thresholds_load(const char *path, struct qualify_thresholds *t, struct ss_error *err)
+{
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
+
+	if (fd < 0) {
+		rc = -errno;
+		return ss_error_set(err, rc, "%s: %s", path, strerror(-rc));
+	}
+	for (;;) {
+		ssize_t n;
+
+		if (len == cap) {
+			char *nb;
+
+			if (cap >= (1u << 20)) {
+				close(fd);
+				free(buf);
+				return ss_error_set(
+				    err, -EFBIG, "%s: too large for a thresholds file (over 1 MiB)",
+				    path);
+			}
+			cap = cap ? cap * 2 : 4096;
+			nb = realloc(buf, cap);
+			if (!nb) {
+				close(fd);
+				free(buf);
+				return ss_error_set(err, -ENOMEM, "out of memory");
+			}
+			buf = nb;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = -errno;
+			close(fd);
+			free(buf);
+			return ss_error_set(err, rc, "%s: %s", path, strerror(-rc));
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	rc = qualify_thresholds_parse(buf ? buf : "", len, path, t, err);
+	free(buf);
+	return rc;
+}
+
+int qualify_thresholds_format(const struct qualify_thresholds *t, char **out, struct ss_error *err)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return ss_error_set(err, -ENOMEM, "out of memory");
+	fprintf(f, "# shortstroke qualify thresholds: 'key = value', '#' starts a comment.\n"
+		   "# Copy this file, edit it, and pass it with --thresholds FILE.\n");
+	for (unsigned i = 0; i < NKEYS; i++) {
+		double v = *thr_field((struct qualify_thresholds *)t, &thr_keys[i]);
+
+		fprintf(f, "\n# %s\n", thr_keys[i].help);
+		if (thr_keys[i].integer)
+			fprintf(f, "%s = %.0f\n", thr_keys[i].key, v);
+		else
+			fprintf(f, "%s = %.17g\n", thr_keys[i].key, v);
+	}
+	if (fclose(f)) {
+		free(buf);
+		return ss_error_set(err, -ENOMEM, "out of memory");
+	}
+	*out = buf;
+	return 0;
+}
+
+/* ---- results --------------------------------------------------------------------------- */
+
+void qualify_result_init(struct qualify_result *r, const char *device,
+			 const struct drive_info *info, enum qualify_profile p)
+{
+	memset(r, 0, sizeof(*r));
+	snprintf(r->device, sizeof(r->device), "%s", device ? device : "");
+	if (info)
+		r->info = *info;
+	r->profile = p;
+	io_hist_init(&r->hist);
+	for (unsigned i = 0; i < QC_COUNT; i++)
+		snprintf(r->check[i].detail, sizeof(r->check[i].detail), "not run");
+}
+
+void qualify_result_free(struct qualify_result *r)
+{
+	if (!r)
+		return;
+	free(r->bad);
+	r->bad = NULL;
+	r->nbad = 0;
+	zprofile_free(r->zp);
+	r->zp = NULL;
+}
+
+void qualify_result_add_bad(struct qualify_result *r, uint64_t lba, uint64_t blocks)
+{
+	unsigned i;
+
+	if (!blocks)
+		return;
+	/* the first range that ends at or after lba */
+	for (i = 0; i < r->nbad && r->bad[i].lba + r->bad[i].blocks < lba; i++)
+		;
+	if (i < r->nbad && r->bad[i].lba <= lba + blocks) {
+		/* overlaps or touches: grow it, then swallow followers */
+		uint64_t lo = r->bad[i].lba < lba ? r->bad[i].lba : lba;
+		uint64_t hi = r->bad[i].lba + r->bad[i].blocks;
+
+		if (lba + blocks > hi)
+			hi = lba + blocks;
+		while (i + 1 < r->nbad && r->bad[i + 1].lba <= hi) {
+			uint64_t e = r->bad[i + 1].lba + r->bad[i + 1].blocks;
+
+			if (e > hi)
+				hi = e;
+			memmove(&r->bad[i + 1], &r->bad[i + 2],
+				(r->nbad - i - 2) * sizeof(r->bad[0]));
+			r->nbad--;
+		}
+		r->bad[i].lba = lo;
+		r->bad[i].blocks = hi - lo;
+	} else {
+		struct qualify_bad_range *nb;
+
+		if (r->nbad >= QUALIFY_BAD_RANGES_MAX) {
+			r->bad_truncated = true;
+			return;
+		}
+		nb = realloc(r->bad, (r->nbad + 1) * sizeof(*nb));
+		if (!nb) {
+			r->bad_truncated = true;
+			return;
+		}
+		r->bad = nb;
+		memmove(&r->bad[i + 1], &r->bad[i], (r->nbad - i) * sizeof(*nb));
+		r->bad[i].lba = lba;
+		r->bad[i].blocks = blocks;
+		r->nbad++;
+	}
+	r->bad_blocks = 0;
+	for (unsigned k = 0; k < r->nbad; k++)
+		r->bad_blocks += r->bad[k].blocks;
+}
+
+static void set_check(struct qualify_result *r, enum qualify_check c, enum qualify_status s,
+		      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void set_check(struct qualify_result *r, enum qualify_check c, enum qualify_status s,
+		      const char *fmt, ...)
+{
+	va_list ap;
+
+	r->check[c].status = s;
+	va_start(ap, fmt);
+	vsnprintf(r->check[c].detail, sizeof(r->check[c].detail), fmt, ap);
+	va_end(ap);
+}
+
+/* Append "; text" to a detail line (or set it when it is empty). */
+static void add_detail(char *buf, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void add_detail(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t l = strlen(buf);
+	va_list ap;
+
+	if (l && l + 2 < len) {
+		memcpy(buf + l, "; ", 3);
+		l += 2;
+	}
+	va_start(ap, fmt);
+	vsnprintf(buf + l, len - l, fmt, ap);
+	va_end(ap);
+}
+
+bool qualify_result_verdict(struct qualify_result *r)
+{
+	bool pass = !r->vanished;
+
+	for (unsigned i = 0; i < QC_COUNT; i++)
+		if (r->check[i].status == QUALIFY_FAIL)
+			pass = false;
+	r->pass = pass;
+	return pass;
+}
+
+/* ---- running: progress over the phases ------------------------------------------------- */
+
+enum { PH_SMART, PH_SELFTEST, PH_SCAN, PH_ZONES, PH_ACCESS, PH_COUNT };
+
+struct qrun {
+	const struct qualify_opts *o;
+	const struct qualify_thresholds *thr;
+	struct qualify_plan plan;
+	struct qualify_result *r;
+	struct io_dev *io;
+	double weight[PH_COUNT], before[PH_COUNT], total;
+	int phase;
+	char text[96]; /* phase text of the sub-step */
+	/* scan */
+	unsigned stripe;
+	uint64_t suspects_lba[256];
+	uint64_t suspects_blocks[256];
+	unsigned nsuspects;
+	bool suspects_lost;
+	uint64_t refine_budget;
+	unsigned cur; /* access: the queue depth running */
+};
+
+static void report(struct qrun *q, double f, const char *text)
+{
+	double done = q->before[q->phase] + f * q->weight[q->phase];
+
+	progress_report(q->o->progress, q->total > 0 ? done / q->total : 0, text, -1);
+}
+
+static void sub_report(void *arg, double f, const char *phase, double eta)
+{
+	struct qrun *q = arg;
+	char text[96];
+
+	(void)eta;
+	if (q->phase == PH_SCAN) {
+		double per = 1.0 / q->plan.scan_stripes;
+
+		f = q->stripe * per + f * per;
+		snprintf(text, sizeof(text), "surface scan %.0f%%", f * 100);
+	} else if (q->phase == PH_SELFTEST) {
+		snprintf(text, sizeof(text), "short self-test %.0f%%", f * 100);
+	} else if (q->phase == PH_ZONES) {
+		snprintf(text, sizeof(text), "zone profile %.0f%%", f * 100);
+	} else {
+		if (q->phase == PH_ACCESS && q->plan.nqd)
+			f = (q->cur + f) / q->plan.nqd;
+		snprintf(text, sizeof(text), "%s", q->text[0] ? q->text : phase ? phase : "");
+	}
+	report(q, f, text);
+}
+
+static bool sub_cancelled(void *arg)
+{
+	struct qrun *q = arg;
+
+	return progress_cancelled(q->o->progress);
+}
+
+/* ---- the checks ------------------------------------------------------------------------ */
+
+static void check_identity(struct qrun *q)
+{
+	struct qualify_result *r = q->r;
+	const struct drive_info *i = &r->info;
+	char cap[32], nat[32];
+
+	if (!i->model[0] || !i->capacity_blocks) {
+		set_check(r, QC_IDENTITY, QUALIFY_FAIL, "the drive did not identify itself");
+		return;
+	}
+	set_check(r, QC_IDENTITY, i->serial[0] ? QUALIFY_PASS : QUALIFY_FAIL,
+		  "%s%s%s, serial %s, firmware %s, %s, %s%s",
+		  i->vendor[0] && !i->ata ? i->vendor : "", i->vendor[0] && !i->ata ? " " : "",
+		  i->model, i->serial[0] ? i->serial : "none", i->firmware[0] ? i->firmware : "?",
+		  size_human(i->capacity_blocks * i->logical_block, cap, sizeof(cap)),
+		  i->ata		? "ATA"
+		  : i->tran == TRAN_SAS ? "SAS"
+					: drive_tran_name(i->tran),
+		  i->serial[0] ? "" : " (no serial number)");
+	if (i->native_blocks > i->capacity_blocks)
+		add_detail(r->check[QC_IDENTITY].detail, sizeof(r->check[QC_IDENTITY].detail),
+			   "capacity limited (native %s): only the accessible part is qualified",
+			   size_human(i->native_blocks * i->logical_block, nat, sizeof(nat)));
+}
+
+static void num_check(struct qualify_result *r, const struct smart_num *v, double max,
+		      const char *what, bool *fail)
+{
+	char *d = r->check[QC_SMART].detail;
+	size_t len = sizeof(r->check[QC_SMART].detail);
+
+	if (!v->known)
+		return;
+	if ((double)v->value > max) {
+		*fail = true;
+		add_detail(d, len, "%s %" PRId64 " (at most %.0f)", what, v->value, max);
+	}
+}
+
+static int check_smart(struct qrun *q, struct drive *d, struct ss_error *err)
+{
+	struct qualify_result *r = q->r;
+	const struct qualify_thresholds *t = q->thr;
+	struct smart_report rep;
+	char *det = r->check[QC_SMART].detail;
+	size_t len = sizeof(r->check[QC_SMART].detail);
+	bool fail = false;
+	int rc;
+
+	memset(&rep, 0, sizeof(rep));
+	report(q, 0, "SMART");
+	rc = smart_read(d, &r->info, &rep, err);
+	if (rc == -ENODEV)
+		return rc;
+	if (rc == -EOPNOTSUPP) {
+		set_check(r, QC_SMART, QUALIFY_SKIP, "%s", err ? err->msg : "no SMART");
+		smart_report_free(&rep);
+		return 0;
+	}
+	if (rc) {
+		set_check(r, QC_SMART, QUALIFY_FAIL, "could not read SMART: %s",
+			  err ? err->msg : "error");
+		smart_report_free(&rep);
+		return 0;
+	}
+	r->smart_read = true;
+	r->smart_verdict = rep.verdict;
+	r->temperature_c = rep.temperature_c;
+	r->reallocated = rep.reallocated;
+	r->pending = rep.pending;
+	r->offline_uncorrectable = rep.offline_uncorrectable;
+	r->power_on_hours = rep.power_on_hours;
+	det[0] = '\0';
+	if (rep.verdict == SMART_FAILED || rep.verdict == SMART_WARNING) {
+		fail = true;
+		add_detail(det, len, "%s: %s", smart_verdict_name(rep.verdict), rep.reason);
+	}
+	num_check(r, &rep.temperature_c, t->max_temperature_c, "temperature", &fail);
+	num_check(r, &rep.reallocated, t->max_reallocated, "reallocated", &fail);
+	num_check(r, &rep.pending, t->max_pending, "pending", &fail);
+	num_check(r, &rep.offline_uncorrectable, t->max_offline_uncorrectable,
+		  "offline uncorrectable", &fail);
+	if (!fail) {
+		size_t l;
+
+		snprintf(det, len, "%s", smart_verdict_name(rep.verdict));
+		l = strlen(det);
+		if (rep.temperature_c.known)
+			l += (size_t)snprintf(det + l, len - l, ", %" PRId64 " C",
+					      rep.temperature_c.value);
+		if (rep.reallocated.known && l < len)
+			l += (size_t)snprintf(det + l, len - l, ", %" PRId64 " reallocated",
+					      rep.reallocated.value);
+		if (rep.pending.known && l < len)
+			snprintf(det + l, len - l, ", %" PRId64 " pending", rep.pending.value);
+	}
+	r->check[QC_SMART].status = fail ? QUALIFY_FAIL : QUALIFY_PASS;
+	smart_report_free(&rep);
+	return 0;
+}
+
+static int check_selftest(struct qrun *q, struct drive *d, struct ss_error *err)
+{
+	struct qualify_result *r = q->r;
+	struct progress_sink sub = {sub_report, sub_cancelled, q};
+	int rc;
+
+	if (!q->plan.selftest) {
+		set_check(r, QC_SELFTEST, QUALIFY_SKIP, "not in the %s profile",
+			  qualify_profile_name(q->o->profile));
+		return 0;
+	}
+	report(q, 0, "short self-test");
+	rc = selftest_start(d, &r->info, SELFTEST_SHORT, err);
+	if (rc == -ENODEV)
+		return rc;
+	if (rc == -EOPNOTSUPP) {
+		set_check(r, QC_SELFTEST, QUALIFY_SKIP, "%s", err->msg);
+		return 0;
+	}
+	if (rc) {
+		set_check(r, QC_SELFTEST, QUALIFY_FAIL, "could not start: %s", err->msg);
+		return 0;
+	}
+	rc = selftest_wait(d, &r->info, SELFTEST_SHORT, &sub, err);
+	if (rc == -ENODEV)
+		return rc;
+	if (rc == -ECANCELED && progress_cancelled(q->o->progress)) {
+		selftest_abort(d, &r->info, NULL);
+		return rc;
+	}
+	if (rc) {
+		const char *m = err->msg, *dev = drive_name(d);
+		size_t l = dev ? strlen(dev) : 0;
+
+		if (l && !strncmp(m, dev, l) && !strncmp(m + l, ": ", 2))
+			m += l + 2; /* the table says which disk */
+		set_check(r, QC_SELFTEST, QUALIFY_FAIL, "%s", m);
+		return 0;
+	}
+	set_check(r, QC_SELFTEST, QUALIFY_PASS, "short self-test completed without error");
+	return 0;
+}
+
+static int scan_error(void *arg, uint64_t first, uint32_t blocks, bool write, int error)
+{
+	struct qrun *q = arg;
+
+	(void)write;
+	(void)error;
+	if (q->nsuspects < sizeof(q->suspects_lba) / sizeof(q->suspects_lba[0])) {
+		q->suspects_lba[q->nsuspects] = first;
+		q->suspects_blocks[q->nsuspects] = blocks;
+		q->nsuspects++;
+	} else {
+		/* too many to look at block by block: keep them as they came */
+		qualify_result_add_bad(q->r, first, blocks);
+		q->suspects_lost = true;
+	}
+	return 0;
+}
+
+static int refine_error(void *arg, uint64_t first, uint32_t blocks, bool write, int error)
+{
+	struct qrun *q = arg;
+
+	(void)write;
+	(void)error;
+	(void)blocks;
+	qualify_result_add_bad(q->r, first, 1);
+	return 0;
+}
+
+/* Read a failed stretch block by block: which blocks are unreadable. */
+static int refine(struct qrun *q, uint64_t lba, uint64_t blocks, struct ss_error *err)
+{
+	const struct io_geom *g = io_dev_geom(q->io);
+	struct io_result res;
+	struct io_job job;
+	int rc;
+
+	if (blocks > q->refine_budget) {
+		qualify_result_add_bad(q->r, lba, blocks);
+		return 0;
+	}
+	q->refine_budget -= blocks;
+	io_job_init(&job);
+	job.bs = g->lblock;
+	job.qd = 1;
+	job.start_lba = lba;
+	job.end_lba = lba + blocks;
+	job.bytes = blocks * g->lblock;
+	job.continue_on_error = true;
+	job.on_error = refine_error;
+	job.on_error_arg = q;
+	rc = io_dev_run(q->io, &job, &res, err);
+	if (rc && rc != -ENODEV && rc != -ECANCELED) {
+		/* could not look closer: keep the stretch */
+		qualify_result_add_bad(q->r, lba, blocks);
+		return 0;
+	}
+	return rc;
+}
+
+/* Read [start, start + blocks) sequentially in requests of bs_blocks. */
+static int scan_span(struct qrun *q, uint64_t start, uint64_t blocks, uint64_t bs_blocks,
+		     double *elapsed, struct ss_error *err)
+{
+	struct qualify_result *r = q->r;
+	const struct io_geom *g = io_dev_geom(q->io);
+	struct progress_sink sub = {sub_report, sub_cancelled, q};
+	struct io_result res;
+	struct io_job job;
+	int rc;
+
+	io_job_init(&job);
+	job.bs = (uint32_t)(bs_blocks * g->lblock);
+	job.qd = 2;
+	job.start_lba = start;
+	job.end_lba = start + blocks;
+	job.bytes = blocks * g->lblock;
+	job.continue_on_error = true;
+	job.on_error = scan_error;
+	job.on_error_arg = q;
+	job.progress = &sub;
+	memset(&res, 0, sizeof(res));
+	rc = io_dev_run(q->io, &job, &res, err);
+	r->scan_bytes += res.bytes;
+	r->scan_errors += res.errors;
+	*elapsed += (double)res.elapsed_ns / 1e9;
+	if (res.virtual_time)
+		r->virtual_time = true;
+	if (rc == -ENODEV)
+		ss_error_set(err, rc,
+			     "the disk stopped answering during the surface scan (near LBA "
+			     "%" PRIu64 "): it vanished or its link went down",
+			     res.errors ? res.first_error_lba : start);
+	return rc;
+}
+
+static int check_scan(struct qrun *q, struct ss_error *err)
+{
+	struct qualify_result *r = q->r;
+	const struct qualify_plan *p = &q->plan;
+	const struct io_geom *g = io_dev_geom(q->io);
+	uint64_t stripe_blocks = p->scan_stripe_bytes / g->lblock;
+	double elapsed = 0;
+	char h[32];
+	int rc = 0;
+
+	r->scan_target_bytes = (uint64_t)p->scan_stripes * stripe_blocks * g->lblock;
+	r->scan_share_pct = p->scan_share_pct;
+	q->refine_budget = 65536;
+	for (q->stripe = 0; q->stripe < p->scan_stripes; q->stripe++) {
+		uint64_t start, bs_blocks, main_blocks;
+
+		if (p->scan_stripes == 1)
+			start = 0;
+		else
+			start = (g->blocks - stripe_blocks) * q->stripe / (p->scan_stripes - 1);
+		start -= start % (MIB / g->lblock ? MIB / g->lblock : 1);
+		bs_blocks = p->scan_bs / g->lblock;
+		if (bs_blocks > stripe_blocks)
+			bs_blocks = stripe_blocks;
+		/* whole requests, then the rest in one (a sequential stream
+		 * would wrap to the start of the span rather than read it) */
+		main_blocks = stripe_blocks / bs_blocks * bs_blocks;
+		rc = scan_span(q, start, main_blocks, bs_blocks, &elapsed, err);
+		if (!rc && stripe_blocks > main_blocks)
+			rc = scan_span(q, start + main_blocks, stripe_blocks - main_blocks,
+				       stripe_blocks - main_blocks, &elapsed, err);
+		if (rc)
+			return rc;
+	}
+	snprintf(q->text, sizeof(q->text), "surface scan: checking bad blocks");
+	for (unsigned i = 0; i < q->nsuspects; i++) {
+		rc = refine(q, q->suspects_lba[i], q->suspects_blocks[i], err);
+		if (rc == -ENODEV) {
+			ss_error_set(err, rc,
+				     "the disk stopped answering during the surface scan "
+				     "(re-reading bad blocks): it vanished or its link went down");
+			return rc;
+		}
+		if (rc)
+			return rc;
+	}
+	q->text[0] = '\0';
+	r->scan_mbps = elapsed > 0 ? (double)r->scan_bytes / elapsed / 1e6 : 0;
+	if (r->nbad == 0 && r->scan_errors)
+		/* errors without a block to show: count the requests */
+		r->bad_blocks = r->scan_errors;
+	set_check(r, QC_SCAN,
+		  (double)r->bad_blocks > q->thr->max_bad_blocks ? QUALIFY_FAIL : QUALIFY_PASS,
+		  "%s read (%.3g%% of the disk%s), %.1f MB/s, %" PRIu64 " bad block%s",
+		  size_human(r->scan_bytes, h, sizeof(h)), r->scan_share_pct,
+		  p->scan_stripes > 1 ? ", sampled" : "", r->scan_mbps, r->bad_blocks,
+		  r->bad_blocks == 1 ? "" : "s");
+	if (r->nbad) {
+		char *d = r->check[QC_SCAN].detail;
+		size_t len = sizeof(r->check[QC_SCAN].detail), l;
+
+		add_detail(d, len, "at LBA ");
+		for (unsigned i = 0; i < r->nbad && i < 4; i++) {
+			l = strlen(d);
+			if (r->bad[i].blocks == 1)
+				snprintf(d + l, len - l, "%s%" PRIu64, i ? ", " : "",
+					 r->bad[i].lba);
+			else
+				snprintf(d + l, len - l, "%s%" PRIu64 "-%" PRIu64, i ? ", " : "",
+					 r->bad[i].lba, r->bad[i].lba + r->bad[i].blocks - 1);
+		}
+		if (r->nbad > 4) {
+			l = strlen(d);
+			snprintf(d + l, len - l, " and %u more ranges", r->nbad - 4);
+		}
+	}
+	if ((double)r->bad_blocks > q->thr->max_bad_blocks)
+		add_detail(r->check[QC_SCAN].detail, sizeof(r->check[QC_SCAN].detail),
+			   "at most %.0f allowed", q->thr->max_bad_blocks);
+	return 0;
+}
+
+static int check_zones(struct qrun *q, struct ss_error *err)
+{
+	struct qualify_result *r = q->r;
+	const struct qualify_thresholds *t = q->thr;
+	struct progress_sink sub = {sub_report, sub_cancelled, q};
+	struct zprofile_opts zo = {
+	    .points = q->plan.zone_points, .sample_bytes = q->plan.zone_sample, .progress = &sub};
+	const struct io_geom *g = io_dev_geom(q->io);
+	char *d = r->check[QC_ZONES].detail;
+	size_t len = sizeof(r->check[QC_ZONES].detail);
+	double sum = 0, w = 0;
+	bool fail = false;
+	int rc;
+
+	if ((uint64_t)zo.points * (zo.sample_bytes + MIB) > g->blocks * g->lblock)
+		zo.points = ZPROFILE_POINTS_MIN;
+	rc = zprofile_measure(q->io, &zo, &r->zp, err);
+	if (rc == -ENODEV) {
+		ss_error_set(err, rc,
+			     "the disk stopped answering during the zone profile: it "
+			     "vanished or its link went down");
+		return rc;
+	}
+	if (rc == -ECANCELED)
+		return rc;
+	if (rc) {
+		set_check(r, QC_ZONES, QUALIFY_FAIL, "%s", err->msg);
+		return 0;
+	}
+	if (r->zp->virtual_time)
+		r->virtual_time = true;
+	for (unsigned k = 0; k < r->zp->nzones; k++) {
+		double b = (double)(r->zp->zones[k].end_lba - r->zp->zones[k].first_lba);
+
+		sum += r->zp->zones[k].avg_mbps * b;
+		w += b;
+	}
+	r->mean_mbps = w > 0 ? sum / w : 0;
+	snprintf(d, len, "outer %.1f MB/s, inner %.1f MB/s, mean %.1f MB/s, %u zones",
+		 r->zp->outer_mbps, r->zp->inner_mbps, r->mean_mbps, r->zp->nzones);
+	if (t->min_seq_read_mbps > 0 && r->zp->outer_mbps < t->min_seq_read_mbps) {
+		fail = true;
+		add_detail(d, len, "outer rate below %.1f MB/s", t->min_seq_read_mbps);
+	}
+	if (t->min_inner_read_mbps > 0 && r->zp->inner_mbps < t->min_inner_read_mbps) {
+		fail = true;
+		add_detail(d, len, "inner rate below %.1f MB/s", t->min_inner_read_mbps);
+	}
+	if (r->zp->errors)
+		add_detail(d, len, "%u sample%s failed to read", r->zp->errors,
+			   r->zp->errors == 1 ? "" : "s");
+	r->check[QC_ZONES].status = fail ? QUALIFY_FAIL : QUALIFY_PASS;
+	return 0;
+}
+
+static int access_error(void *arg, uint64_t first, uint32_t blocks, bool write, int error)
+{
+	(void)arg;
+	(void)first;
+	(void)blocks;
+	(void)write;
+	(void)error;
+	return 0;
+}
+
+static int check_access(struct qrun *q, struct ss_error *err)
+{
+	struct qualify_result *r = q->r;
+	const struct qualify_thresholds *t = q->thr;
+	struct progress_sink sub = {sub_report, sub_cancelled, q};
+	char *d = r->check[QC_ACCESS].detail;
+	size_t len = sizeof(r->check[QC_ACCESS].detail);
+	double iops32 = -1;
+	bool fail = false;
+	int rc;
+
+	for (unsigned k = 0; k < q->plan.nqd; k++) {
+		struct io_result res;
+		struct io_job job;
+
+		io_job_init(&job);
+		io_job_set_workload(&job, IO_WL_RANDOM_ACCESS);
+		job.qd = q->plan.qd[k];
+		job.time_ns = q->plan.access_ns;
+		job.seed = q->o->seed ? q->o->seed : 1;
+		job.continue_on_error = true;
+		job.on_error = access_error;
+		job.progress = &sub;
+		snprintf(q->text, sizeof(q->text), "random reads QD %u", job.qd);
+		memset(&res, 0, sizeof(res));
+		q->cur = k;
+		rc = io_dev_run(q->io, &job, &res, err);
+		if (rc == -ENODEV) {
+			ss_error_set(err, rc,
+				     "the disk stopped answering during the access-time "
+				     "test: it vanished or its link went down");
+			return rc;
+		}
+		if (rc == -ECANCELED)
+			return rc;
+		if (rc) {
+			set_check(r, QC_ACCESS, QUALIFY_FAIL, "%s", err->msg);
+			return 0;
+		}
+		if (res.virtual_time)
+			r->virtual_time = true;
+		r->qd[r->nqd] = job.qd;
+		r->iops[r->nqd] = res.iops;
+		r->lat_avg_ms[r->nqd] = res.lat_avg_ns / 1e6;
+		r->lat_p99_ms[r->nqd] = (double)res.lat_p99_ns / 1e6;
+		r->nqd++;
+		r->access_errors += res.errors;
+		if (job.qd == 1) {
+			r->access_ms = res.lat_avg_ns / 1e6;
+			r->hist = res.hist;
+		}
+		if (job.qd == 32)
+			iops32 = res.iops;
+		report(q, (double)(k + 1) / q->plan.nqd, q->text);
+	}
+	q->text[0] = '\0';
+	snprintf(d, len, "access %.2f ms (QD 1, %.0f IOPS)", r->access_ms,
+		 r->nqd ? r->iops[0] : 0.0);
+	if (iops32 >= 0)
+		add_detail(d, len, "%.0f IOPS at QD 32", iops32);
+	if (t->max_access_ms > 0 && r->access_ms > t->max_access_ms) {
+		fail = true;
+		add_detail(d, len, "access time above %.2f ms", t->max_access_ms);
+	}
+	if (t->min_iops_qd32 > 0 && iops32 >= 0 && iops32 < t->min_iops_qd32) {
+		fail = true;
+		add_detail(d, len, "below %.0f IOPS at QD 32", t->min_iops_qd32);
+	}
+	if (r->access_errors)
+		add_detail(d, len, "%" PRIu64 " read%s failed", r->access_errors,
+			   r->access_errors == 1 ? "" : "s");
+	r->check[QC_ACCESS].status = fail ? QUALIFY_FAIL : QUALIFY_PASS;
+	return 0;
+}
+
+int qualify_disk(struct drive *d, struct io_dev *io, const struct qualify_opts *o,
+		 struct qualify_result *r, struct ss_error *err)
+{
+	struct qualify_thresholds defaults;
+	struct qrun q;
+	const struct io_geom *g = io_dev_geom(io);
+	uint64_t cap = g->blocks * g->lblock;
+	int rc = 0;
+
+	memset(&q, 0, sizeof(q));
+	q.o = o;
+	q.r = r;
+	q.io = io;
+	if (o->thr) {
+		q.thr = o->thr;
+	} else {
+		qualify_thresholds_default(&defaults);
+		q.thr = &defaults;
+	}
+	qualify_plan_for(o->profile, cap, &q.plan);
+	/* progress weights: rough seconds each phase takes */
+	q.weight[PH_SMART] = 1;
+	q.weight[PH_SELFTEST] = q.plan.selftest ? 120 : 0;
+	q.weight[PH_SCAN] = (double)q.plan.scan_stripes * (double)q.plan.scan_stripe_bytes / 100e6 +
+			    q.plan.scan_stripes * 0.01;
+	q.weight[PH_ZONES] = q.plan.zone_points * ((double)q.plan.zone_sample / 100e6 + 0.03);
+	q.weight[PH_ACCESS] = q.plan.nqd * (double)q.plan.access_ns / 1e9;
+	for (int i = 0; i < PH_COUNT; i++) {
+		q.before[i] = q.total;
+		q.total += q.weight[i];
+	}
+	r->profile = o->profile;
+	for (unsigned i = 0; i < QC_COUNT; i++)
+		set_check(r, (enum qualify_check)i, QUALIFY_SKIP, "not run");
+	set_check(r, QC_SIBLINGS, QUALIFY_SKIP, "not compared");
+
+	q.phase = PH_SMART;
+	if (d)
+		check_identity(&q);
+	else
+		set_check(r, QC_IDENTITY, QUALIFY_SKIP, "not a SCSI/ATA disk: read as it is");
+	rc = d ? check_smart(&q, d, err) : 0;
+	if (!d)
+		set_check(r, QC_SMART, QUALIFY_SKIP, "not a SCSI/ATA disk");
+	if (!rc && !progress_cancelled(o->progress)) {
+		q.phase = PH_SELFTEST;
+		if (d)
+			rc = check_selftest(&q, d, err);
+		else
+			set_check(r, QC_SELFTEST, QUALIFY_SKIP, "not a SCSI/ATA disk");
+	}
+	if (!rc && !progress_cancelled(o->progress)) {
+		q.phase = PH_SCAN;
+		rc = check_scan(&q, err);
+	}
+	if (!rc && !progress_cancelled(o->progress)) {
+		q.phase = PH_ZONES;
+		rc = check_zones(&q, err);
+	}
+	if (!rc && !progress_cancelled(o->progress)) {
+		q.phase = PH_ACCESS;
+		rc = check_access(&q, err);
+	}
+	if (!rc && progress_cancelled(o->progress))
+		rc = ss_error_set(err, -ECANCELED, "%s: qualification cancelled", r->device);
+	if (rc == -ENODEV) {
+		static const enum qualify_check at[PH_COUNT] = {QC_SMART, QC_SELFTEST, QC_SCAN,
+								QC_ZONES, QC_ACCESS};
+		enum qualify_check c = at[q.phase];
+
+		r->vanished = true;
+		if (err && !strstr(err->msg, "stopped answering"))
+			ss_error_set(err, rc,
+				     "the disk stopped answering during the %s check: it "
+				     "vanished or its link went down",
+				     qualify_check_name(c));
+		set_check(r, c, QUALIFY_FAIL, "%s", err ? err->msg : "the disk vanished");
+		for (unsigned i = c + 1; i < QC_COUNT; i++)
+			set_check(r, (enum qualify_check)i, QUALIFY_SKIP,
+				  "not run: the disk vanished");
+		ss_error_prefix(err, "%s: ", r->device);
+	} else if (rc) {
+		ss_error_prefix(err, "%s: ", r->device);
+	} else {
+		report(&q, 1.0, "done");
+	}
+	qualify_result_verdict(r);
+	return rc;
+}
+
+/* ---- siblings --------------------------------------------------------------------------- */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+double qualify_median(double *v, unsigned n)
+{
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+enum { M_SEQ, M_IOPS1, M_IOPSDEEP, M_COUNT };
+
+/* A metric of a disk (higher is better); false when not measured. */
+static bool metric(const struct qualify_result *r, int m, double *out, unsigned *qd)
+{
+	if (r->vanished)
+		return false;
+	switch (m) {
+	case M_SEQ:
+		if (!r->zp || r->check[QC_ZONES].status == QUALIFY_SKIP || r->zp->outer_mbps <= 0)
+			return false;
+		*out = r->zp->outer_mbps;
+		return true;
+	case M_IOPS1:
+		if (!r->nqd || r->qd[0] != 1 || r->iops[0] <= 0)
+			return false;
+		*out = r->iops[0];
+		return true;
+	default:
+		if (r->nqd < 2 || r->iops[r->nqd - 1] <= 0)
+			return false;
+		*out = r->iops[r->nqd - 1];
+		*qd = r->qd[r->nqd - 1];
+		return true;
+	}
+}
+
+void qualify_compare_siblings(struct qualify_result *const *r, unsigned n,
+			      const struct qualify_thresholds *thr)
+{
+	struct qualify_thresholds defaults;
+	unsigned *group;
+	double *vals;
+	bool *done;
+
+	if (!thr) {
+		qualify_thresholds_default(&defaults);
+		thr = &defaults;
+	}
+	vals = calloc(n ? n : 1, sizeof(*vals));
+	done = calloc(n ? n : 1, sizeof(*done));
+	group = calloc(n ? n : 1, sizeof(*group));
+	if (!vals || !done || !group) {
+		free(vals);
+		free(done);
+		free(group);
+		return;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		unsigned ng = 0;
+		double median[M_COUNT];
+		bool have[M_COUNT];
+		unsigned deep_qd = 0;
+
+		if (done[i])
+			continue;
+		for (unsigned j = i; j < n; j++) {
+			if (!done[j] && !strcmp(r[i]->info.model, r[j]->info.model)) {
+				group[ng++] = j;
+				done[j] = true;
+			}
+		}
+		for (int m = 0; m < M_COUNT; m++) {
+			unsigned nv = 0, qd = 0, first_qd = 0;
+
+			have[m] = true;
+			for (unsigned k = 0; k < ng; k++) {
+				double v;
+
+				if (metric(r[group[k]], m, &v, &qd)) {
+					if (m == M_IOPSDEEP && nv && qd != first_qd)
+						continue; /* compare like with like */
+					if (!nv)
+						first_qd = qd;
+					vals[nv++] = v;
+				}
+			}
+			if (m == M_IOPSDEEP)
+				deep_qd = first_qd;
+			have[m] = nv >= 2;
+			median[m] = have[m] ? qualify_median(vals, nv) : 0;
+		}
+		for (unsigned k = 0; k < ng; k++) {
+			struct qualify_result *x = r[group[k]];
+			double worst = -1e300;
+			int worst_m = -1;
+
+			x->siblings = ng;
+			if (ng < 2) {
+				set_check(x, QC_SIBLINGS, QUALIFY_SKIP,
+					  "no other disk of this model");
+				continue;
+			}
+			for (int m = 0; m < M_COUNT; m++) {
+				double v, s;
+				unsigned qd = 0;
+
+				if (!have[m] || median[m] <= 0 || !metric(x, m, &v, &qd))
+					continue;
+				if (m == M_IOPSDEEP && qd != deep_qd)
+					continue;
+				s = 100.0 * (median[m] - v) / median[m];
+				if (s > worst) {
+					worst = s;
+					worst_m = m;
+				}
+			}
+			if (worst_m < 0) {
+				set_check(x, QC_SIBLINGS, QUALIFY_SKIP,
+					  "no other disk of this model (%u in all) has the figures "
+					  "to compare with",
+					  ng);
+				continue;
+			}
+			x->slowdown_pct = worst;
+			if (worst_m == M_SEQ)
+				snprintf(x->slowdown_metric, sizeof(x->slowdown_metric),
+					 "sequential read");
+			else
+				snprintf(x->slowdown_metric, sizeof(x->slowdown_metric),
+					 "IOPS at QD %u", worst_m == M_IOPS1 ? 1 : deep_qd);
+			if (worst > thr->sibling_slowdown_pct)
+				set_check(x, QC_SIBLINGS, QUALIFY_FAIL,
+					  "%.0f%% slower than the median of the %u disks of this "
+					  "model in %s (more than %.0f%%)",
+					  worst, ng, x->slowdown_metric, thr->sibling_slowdown_pct);
+			else
+				set_check(
+				    x, QC_SIBLINGS, QUALIFY_PASS,
+				    "within %.0f%% of the median of the %u disks of this model "
+				    "(worst: %s, %+.1f%%)",
+				    thr->sibling_slowdown_pct, ng, x->slowdown_metric,
+				    fabs(worst) < 0.05 ? 0.0 : -worst);
+		}
+		for (unsigned k = 0; k < ng; k++)
+			qualify_result_verdict(r[group[k]]);
+	}
+	free(vals);
+	free(done);
+	free(group);
+}

@@ -1,0 +1,524 @@
+/* report_html.c - the qualification report: one self-contained HTML page
+ * (inline CSS, inline SVG charts drawn here, no scripts, no external
+ * resources), every text escaped, written atomically. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "shortstroke/qualify.h"
+#include "shortstroke/units.h"
+
+/* ---- text ---- */
+
+static void esc(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		case '\'':
+			fputs("&#39;", f);
+			break;
+		default:
+			/* control characters are dropped: not valid in HTML */
+			if ((unsigned char)*s >= 0x20 || *s == '\t' || *s == '\n')
+				fputc(*s, f);
+			break;
+		}
+	}
+}
+
+static const char *status_class(enum qualify_status s)
+{
+	return s == QUALIFY_PASS ? "pass" : s == QUALIFY_FAIL ? "fail" : "skip";
+}
+
+static const char css[] =
+    "body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:24px;"
+    "color:#1d2330;background:#fff;max-width:1180px}"
+    "h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 8px;"
+    "border-bottom:1px solid #d5d9e0;padding-bottom:4px}"
+    "h3{font-size:14px;margin:12px 0 4px;color:#4a5468}"
+    ".meta{color:#5b6577;font-size:13px;margin-bottom:16px}"
+    "table{border-collapse:collapse;font-size:13px;margin:6px 0}"
+    "th,td{border:1px solid #d5d9e0;padding:4px 8px;text-align:left;vertical-align:top}"
+    "th{background:#f1f3f7}"
+    "td.pass,span.pass{background:#dff3e3;color:#17612b;font-weight:600}"
+    "td.fail,span.fail{background:#fbe0e0;color:#9b1c1c;font-weight:600}"
+    "td.skip,span.skip{background:#f3f4f6;color:#6b7280}"
+    "span.pass,span.fail,span.skip{padding:2px 8px;border-radius:4px;font-size:13px}"
+    ".note{font-size:13px;color:#7a4b00;background:#fff6e0;padding:4px 8px;"
+    "border-radius:4px;display:inline-block;margin:4px 0}"
+    ".charts{display:flex;flex-wrap:wrap;gap:12px}"
+    ".chart{border:1px solid #e3e6eb;border-radius:6px;padding:6px}"
+    ".chart svg{display:block}"
+    "svg text{font-family:system-ui,sans-serif;font-size:11px;fill:#374151}"
+    "svg .title{font-size:13px;font-weight:600;fill:#1d2330}"
+    "svg .grid{stroke:#e5e7eb;stroke-width:1}"
+    "svg .axis{stroke:#6b7280;stroke-width:1}"
+    "svg .line{fill:none;stroke:#2563eb;stroke-width:2}"
+    "svg .bars{fill:#60a5fa;stroke:#2563eb;stroke-width:0.5}"
+    "svg .dot{fill:#2563eb}svg .bad{fill:#dc2626}"
+    "td.num{text-align:right;font-variant-numeric:tabular-nums}";
+
+/* ---- charts ---- */
+
+#define CW 540
+#define CH 250
+#define ML 58
+#define MR 16
+#define MT 28
+#define MB 42
+#define PW (CW - ML - MR)
+#define PH (CH - MT - MB)
+
+static double nice_step(double range, int n)
+{
+	double raw = range / n, mag, f;
+
+	if (!(raw > 0) || !isfinite(raw))
+		return 1;
+	mag = pow(10, floor(log10(raw)));
+	f = raw / mag;
+	return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
+}
+
+static void svg_open(FILE *f, const char *title, const char *label)
+{
+	fprintf(f,
+		"<div class=\"chart\"><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+		"height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"",
+		CW, CH, CW, CH);
+	esc(f, label);
+	fprintf(f, "\"><text class=\"title\" x=\"%d\" y=\"16\">", ML);
+	esc(f, title);
+	fputs("</text>\n", f);
+}
+
+static void svg_close(FILE *f)
+{
+	fputs("</svg></div>\n", f);
+}
+
+/* y axis from 0 to ymax with grid lines; returns the top value used */
+static double y_axis(FILE *f, double ymax, const char *label)
+{
+	double step = nice_step(ymax > 0 ? ymax : 1, 5), top;
+
+	top = ceil((ymax > 0 ? ymax : 1) / step) * step;
+	for (double v = 0; v <= top + step / 2; v += step) {
+		double y = MT + PH - v / top * PH;
+
+		fprintf(f, "<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>", ML,
+			y, ML + PW, y);
+		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n", ML - 5,
+			y + 4, v);
+	}
+	fprintf(f, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>", ML, MT, ML,
+		MT + PH);
+	fprintf(f, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n", ML, MT + PH,
+		ML + PW, MT + PH);
+	fprintf(f,
+		"<text x=\"14\" y=\"%d\" text-anchor=\"middle\" transform=\"rotate(-90 14 %d)\">",
+		MT + PH / 2, MT + PH / 2);
+	esc(f, label);
+	fputs("</text>\n", f);
+	return top;
+}
+
+static void x_label(FILE *f, const char *label)
+{
+	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">", ML + PW / 2, CH - 6);
+	esc(f, label);
+	fputs("</text>\n", f);
+}
+
+static void chart_profile(FILE *f, const struct qualify_result *r)
+{
+	const struct zprofile *z = r->zp;
+	double ymax = 0, top;
+	unsigned good = 0;
+
+	for (unsigned i = 0; i < z->npoints; i++) {
+		if (!z->points[i].error && z->points[i].mbps > ymax)
+			ymax = z->points[i].mbps;
+		good += !z->points[i].error;
+	}
+	svg_open(f, "Zone profile: sequential read across the disk", "zone profile chart");
+	top = y_axis(f, ymax * 1.05, "MB/s");
+	for (int p = 0; p <= 100; p += 20) {
+		double x = ML + PW * p / 100.0;
+
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%d%%</text>", x,
+			MT + PH + 15, p);
+	}
+	x_label(f, "position on the disk (0 % = outer edge, LBA 0)");
+	if (good) {
+		fputs("<polyline class=\"line\" points=\"", f);
+		for (unsigned i = 0; i < z->npoints; i++) {
+			double x, y;
+
+			if (z->points[i].error)
+				continue;
+			x = ML +
+			    PW * (double)z->points[i].lba / (double)(z->blocks ? z->blocks : 1);
+			y = MT + PH - z->points[i].mbps / top * PH;
+			fprintf(f, "%.1f,%.1f ", x, y);
+		}
+		fputs("\"/>\n", f);
+	}
+	for (unsigned i = 0; i < z->npoints; i++) {
+		if (!z->points[i].error)
+			continue;
+		fprintf(f, "<circle class=\"bad\" cx=\"%.1f\" cy=\"%d\" r=\"3\"/>",
+			ML + PW * (double)z->points[i].lba / (double)(z->blocks ? z->blocks : 1),
+			MT + PH - 3);
+	}
+	svg_close(f);
+}
+
+#define HBINS 40
+
+static void chart_latency(FILE *f, const struct qualify_result *r)
+{
+	const struct io_hist *h = &r->hist;
+	double lo = log10((double)(h->min_ns ? h->min_ns : 1) / 1e6);
+	double hi = log10((double)(h->max_ns ? h->max_ns : 1) / 1e6), top, bins[HBINS] = {0};
+	double ymax = 0;
+
+	if (hi - lo < 0.3) {
+		double mid = (hi + lo) / 2;
+
+		lo = mid - 0.15;
+		hi = mid + 0.15;
+	}
+	lo = floor(lo * 10) / 10;
+	hi = ceil(hi * 10) / 10;
+	for (unsigned b = 0; b < IO_HIST_BUCKETS; b++) {
+		uint64_t a, e;
+		double v;
+		int k;
+
+		if (!h->bucket[b])
+			continue;
+		io_hist_bucket_range(b, &a, &e);
+		v = log10(((double)a + (double)e) / 2 / 1e6);
+		k = (int)((v - lo) / (hi - lo) * HBINS);
+		if (k < 0)
+			k = 0;
+		if (k >= HBINS)
+			k = HBINS - 1;
+		bins[k] += 100.0 * (double)h->bucket[b] / (double)h->count;
+	}
+	for (int k = 0; k < HBINS; k++)
+		if (bins[k] > ymax)
+			ymax = bins[k];
+	svg_open(f, "Latency of random 4 KiB reads at QD 1", "latency histogram chart");
+	top = y_axis(f, ymax * 1.05, "% of requests");
+	/* decade and half-decade ticks on the log axis */
+	for (double d = floor(lo); d <= hi; d += 1) {
+		static const double m[] = {1, 2, 5};
+
+		for (unsigned i = 0; i < 3; i++) {
+			double v = d + log10(m[i]), x;
+
+			if (v < lo - 1e-9 || v > hi + 1e-9)
+				continue;
+			x = ML + PW * (v - lo) / (hi - lo);
+			fprintf(
+			    f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>",
+			    x, MT, x, MT + PH);
+			fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g</text>", x,
+				MT + PH + 15, pow(10, v));
+		}
+	}
+	x_label(f, "latency, ms (log scale)");
+	fputs("<path class=\"bars\" d=\"", f);
+	for (int k = 0; k < HBINS; k++) {
+		double x0 = ML + PW * (double)k / HBINS, w = (double)PW / HBINS;
+		double y = MT + PH - bins[k] / top * PH;
+
+		if (bins[k] <= 0)
+			continue;
+		fprintf(f, "M%.1f %dV%.1fH%.1fV%dZ", x0, MT + PH, y, x0 + w - 1, MT + PH);
+	}
+	fputs("\"/>\n", f);
+	svg_close(f);
+}
+
+static void chart_iops(FILE *f, const struct qualify_result *r)
+{
+	double ymax = 0, top, lo = log2(r->qd[0]), hi = log2(r->qd[r->nqd - 1]);
+
+	if (hi - lo < 1) {
+		lo -= 0.5;
+		hi += 0.5;
+	}
+	for (unsigned k = 0; k < r->nqd; k++)
+		if (r->iops[k] > ymax)
+			ymax = r->iops[k];
+	svg_open(f, "Random 4 KiB read IOPS against queue depth", "IOPS against queue depth chart");
+	top = y_axis(f, ymax * 1.15, "IOPS");
+	x_label(f, "queue depth (log scale)");
+	for (unsigned k = 0; k < r->nqd; k++) {
+		double x = ML + 20 + (PW - 40) * (log2(r->qd[k]) - lo) / (hi - lo);
+
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%u</text>", x,
+			MT + PH + 15, r->qd[k]);
+	}
+	fputs("<polyline class=\"line\" points=\"", f);
+	for (unsigned k = 0; k < r->nqd; k++)
+		fprintf(f, "%.1f,%.1f ", ML + 20 + (PW - 40) * (log2(r->qd[k]) - lo) / (hi - lo),
+			MT + PH - r->iops[k] / top * PH);
+	fputs("\"/>\n", f);
+	for (unsigned k = 0; k < r->nqd; k++) {
+		double x = ML + 20 + (PW - 40) * (log2(r->qd[k]) - lo) / (hi - lo);
+		double y = MT + PH - r->iops[k] / top * PH;
+
+		fprintf(f, "<circle class=\"dot\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\"/>", x, y);
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.0f</text>\n", x,
+			y - 8, r->iops[k]);
+	}
+	svg_close(f);
+}
+
+/* ---- the page ---- */
+
+static void summary(FILE *f, const struct qualify_result *const *r, unsigned n)
+{
+	fputs("<h2>Summary</h2>\n<table><thead><tr><th>Disk</th><th>Model</th><th>Serial</th>", f);
+	for (unsigned c = 0; c < QC_COUNT; c++) {
+		fputs("<th>", f);
+		esc(f, qualify_check_name((enum qualify_check)c));
+		fputs("</th>", f);
+	}
+	fputs("<th>Overall</th></tr></thead>\n<tbody>\n", f);
+	for (unsigned i = 0; i < n; i++) {
+		fputs("<tr><td><a href=\"#disk", f);
+		fprintf(f, "%u\">", i);
+		esc(f, r[i]->device);
+		fputs("</a></td><td>", f);
+		esc(f, r[i]->info.model);
+		fputs("</td><td>", f);
+		esc(f, r[i]->info.serial);
+		fputs("</td>", f);
+		for (unsigned c = 0; c < QC_COUNT; c++)
+			fprintf(f, "<td class=\"%s\">%s</td>", status_class(r[i]->check[c].status),
+				qualify_status_name(r[i]->check[c].status));
+		fprintf(f, "<td class=\"%s\">%s</td></tr>\n", r[i]->pass ? "pass" : "fail",
+			r[i]->pass ? "PASS" : "FAIL");
+	}
+	fputs("</tbody></table>\n", f);
+}
+
+static void disk_section(FILE *f, const struct qualify_result *r, unsigned idx)
+{
+	char h[32];
+
+	fprintf(f, "<h2 id=\"disk%u\">", idx);
+	esc(f, r->device);
+	fputs(" &#8212; ", f);
+	esc(f, r->info.model);
+	fprintf(f, " <span class=\"%s\">%s</span></h2>\n", r->pass ? "pass" : "fail",
+		r->pass ? "PASS" : "FAIL");
+	fputs("<div class=\"meta\">Serial ", f);
+	esc(f, r->info.serial[0] ? r->info.serial : "-");
+	fputs(", firmware ", f);
+	esc(f, r->info.firmware[0] ? r->info.firmware : "-");
+	fputs(", ", f);
+	esc(f, size_human(r->info.capacity_blocks * r->info.logical_block, h, sizeof(h)));
+	fprintf(f, ", %u-byte blocks", r->info.logical_block);
+	if (r->virtual_time)
+		fputs(", measured on a simulated drive (virtual time)", f);
+	fputs("</div>\n", f);
+	if (r->vanished)
+		fputs("<div class=\"note\">The disk stopped answering during the "
+		      "qualification.</div>\n",
+		      f);
+	fputs(
+	    "<table><thead><tr><th>Check</th><th>Result</th><th>Detail</th></tr></thead><tbody>\n",
+	    f);
+	for (unsigned c = 0; c < QC_COUNT; c++) {
+		fputs("<tr><td>", f);
+		esc(f, qualify_check_name((enum qualify_check)c));
+		fprintf(f, "</td><td class=\"%s\">%s</td><td>", status_class(r->check[c].status),
+			qualify_status_name(r->check[c].status));
+		esc(f, r->check[c].detail);
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</tbody></table>\n", f);
+	if (r->nbad) {
+		fputs("<h3>Unreadable blocks</h3>\n<table><thead><tr><th>First LBA</th><th>Last LBA"
+		      "</th><th>Blocks</th></tr></thead><tbody>\n",
+		      f);
+		for (unsigned i = 0; i < r->nbad; i++)
+			fprintf(f,
+				"<tr><td class=\"num\">%" PRIu64 "</td><td class=\"num\">%" PRIu64
+				"</td><td class=\"num\">%" PRIu64 "</td></tr>\n",
+				r->bad[i].lba, r->bad[i].lba + r->bad[i].blocks - 1,
+				r->bad[i].blocks);
+		fputs("</tbody></table>\n", f);
+		if (r->bad_truncated)
+			fputs("<div class=\"note\">More ranges than the list holds.</div>\n", f);
+	}
+	if (r->nqd) {
+		fputs("<h3>Random 4 KiB reads</h3>\n<table><thead><tr><th>QD</th><th>IOPS</th>"
+		      "<th>Mean ms</th><th>P99 ms</th></tr></thead><tbody>\n",
+		      f);
+		for (unsigned k = 0; k < r->nqd; k++)
+			fprintf(f,
+				"<tr><td class=\"num\">%u</td><td class=\"num\">%.0f</td>"
+				"<td class=\"num\">%.2f</td><td class=\"num\">%.2f</td></tr>\n",
+				r->qd[k], r->iops[k], r->lat_avg_ms[k], r->lat_p99_ms[k]);
+		fputs("</tbody></table>\n", f);
+	}
+	if ((r->zp && r->zp->npoints) || r->hist.count || r->nqd) {
+		fputs("<div class=\"charts\">\n", f);
+		if (r->zp && r->zp->npoints)
+			chart_profile(f, r);
+		if (r->hist.count)
+			chart_latency(f, r);
+		if (r->nqd)
+			chart_iops(f, r);
+		fputs("</div>\n", f);
+	}
+}
+
+int qualify_report_html(const struct qualify_report_meta *m, const struct qualify_result *const *r,
+			unsigned n, char **out, size_t *len, struct ss_error *err)
+{
+	const char *title = m && m->title ? m->title : "Disk qualification";
+	unsigned passed = 0;
+	char *buf = NULL;
+	size_t l = 0;
+	FILE *f = open_memstream(&buf, &l);
+
+	if (!f)
+		return ss_error_set(err, -ENOMEM, "out of memory");
+	for (unsigned i = 0; i < n; i++)
+		passed += r[i]->pass;
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", f);
+	esc(f, title);
+	fputs("</title>\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+	      "<style>",
+	      f);
+	fputs(css, f);
+	fputs("</style>\n</head>\n<body>\n<h1>", f);
+	esc(f, title);
+	fputs("</h1>\n<div class=\"meta\">", f);
+	fprintf(f, "shortstroke qualify, profile %s; %u of %u disk%s passed",
+		qualify_profile_name(m ? m->profile : QUALIFY_QUICK), passed, n, n == 1 ? "" : "s");
+	if (m && m->host) {
+		fputs("; host ", f);
+		esc(f, m->host);
+	}
+	if (m && m->generated) {
+		fputs("; ", f);
+		esc(f, m->generated);
+	}
+	fputs("</div>\n", f);
+	summary(f, r, n);
+	for (unsigned i = 0; i < n; i++)
+		disk_section(f, r[i], i);
+	if (m && m->thr) {
+		char *text = NULL;
+
+		fputs("<h2>Thresholds</h2>\n<table><tbody>\n", f);
+		if (qualify_thresholds_format(m->thr, &text, NULL) == 0) {
+			char *save = NULL;
+
+			for (char *line = strtok_r(text, "\n", &save); line;
+			     line = strtok_r(NULL, "\n", &save)) {
+				char *eq = strchr(line, '=');
+
+				if (line[0] == '#' || !eq)
+					continue;
+				eq[-1] = '\0';
+				fputs("<tr><td>", f);
+				esc(f, line);
+				fputs("</td><td class=\"num\">", f);
+				esc(f, eq + 2);
+				fputs("</td></tr>\n", f);
+			}
+			free(text);
+		}
+		fputs("</tbody></table>\n", f);
+	}
+	fputs("</body>\n</html>\n", f);
+	if (fclose(f)) {
+		free(buf);
+		return ss_error_set(err, -ENOMEM, "out of memory");
+	}
+	*out = buf;
+	if (len)
+		*len = l;
+	return 0;
+}
+
+int qualify_report_write(const char *path, const struct qualify_report_meta *m,
+			 const struct qualify_result *const *r, unsigned n, struct ss_error *err)
+{
+	char tmp[4096], dir[4096], *text = NULL;
+	size_t len = 0, off = 0;
+	int fd, rc;
+
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path) >= sizeof(tmp))
+		return ss_error_set(err, -ENAMETOOLONG, "%s: path too long", path);
+	rc = qualify_report_html(m, r, n, &text, &len, err);
+	if (rc)
+		return rc;
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		rc = -errno;
+		free(text);
+		return ss_error_set(err, rc, "cannot write the report %s: %s", path, strerror(-rc));
+	}
+	while (off < len) {
+		ssize_t w = write(fd, text + off, len - off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0) {
+			rc = -errno;
+			break;
+		}
+		off += (size_t)w;
+	}
+	free(text);
+	if (!rc && fchmod(fd, 0644))
+		rc = -errno;
+	if (!rc && fsync(fd))
+		rc = -errno;
+	if (close(fd) && !rc)
+		rc = -errno;
+	if (!rc && rename(tmp, path))
+		rc = -errno;
+	if (rc) {
+		unlink(tmp);
+		return ss_error_set(err, rc, "cannot write the report %s: %s", path, strerror(-rc));
+	}
+	snprintf(dir, sizeof(dir), "%s", path);
+	fd = open(dirname(dir), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+	return 0;
+}

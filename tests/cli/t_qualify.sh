@@ -1,0 +1,156 @@
+# qualify: the checks on the demo drives, the sibling comparison (three
+# identical SAS disks, one slow:2), medium errors (FAIL with the LBAs, the
+# others PASS), a disk that vanishes mid-scan, -J, the HTML report, the
+# thresholds file (errors before any I/O) and the exit codes.
+
+cat >"$TMP/qrig.json" <<'RIG'
+{
+  "time_scale": 1000,
+  "drives": [
+    { "id": "a", "personality": "sas", "vendor": "SEAGATE", "model": "ST900MM0168", "serial": "S4A0001",
+      "firmware": "N003", "wwn": "5000c50000000001", "blocks": 4194304, "rpm": 10000, "smart": true },
+    { "id": "b", "personality": "sas", "vendor": "SEAGATE", "model": "ST900MM0168", "serial": "S4A0002",
+      "firmware": "N003", "wwn": "5000c50000000002", "blocks": 4194304, "rpm": 10000, "smart": true },
+    { "id": "c", "personality": "sas", "vendor": "SEAGATE", "model": "ST900MM0168", "serial": "S4A0003",
+      "firmware": "N003", "wwn": "5000c50000000003", "blocks": 4194304, "rpm": 10000, "smart": true,
+      "faults": ["slow:2"] },
+    { "id": "bad", "personality": "sata", "model": "WDC WD20EFRX-68EUZN0", "serial": "WD-WCC4M0000001",
+      "firmware": "82.00A82", "blocks": 4194304, "smart": true,
+      "faults": ["medium-error:1000000-1000099", "medium-error:3000000"] },
+    { "id": "gone", "personality": "sata", "model": "WDC WD20EFRX-68EUZN0", "serial": "WD-WCC4M0000002",
+      "firmware": "82.00A82", "blocks": 4194304, "smart": true, "faults": ["vanish-after:300"] }
+  ]
+}
+RIG
+Q="$PROG --rig $TMP/qrig.json"
+
+# --- the demo drives, quick profile ----------------------------------------------------
+run "$PROG" --demo qualify sim:sas15k sim:sata250 sim:sata320
+expect "qualify: summary table" 4 "^DEVICE +MODEL +SERIAL +IDENTITY +SMART +SELFTEST +SCAN +ZONES +ACCESS +SIBLINGS +RESULT$"
+expect "qualify: the 15K SAS disk passes" 4 "^sim:sas15k +HUS154545VLS300 +JWV2S8KC +PASS +PASS +SKIP +PASS +PASS +PASS +SKIP +PASS$"
+expect "qualify: reallocated sectors fail SMART" 4 "^  smart +FAIL .*reallocated 3 \\(at most 0\\)"
+expect "qualify: quick has no self-test" 4 "^  selftest +SKIP +not in the quick profile$"
+expect "qualify: the closing line" 4 "^qualify \\(quick profile, virtual time\\): 2 of 3 disks passed$"
+
+run "$PROG" --demo qualify -J sim:sas15k
+expect "qualify -J: all pass, exit 0" 0
+json_check "qualify -J: shape" 'd["profile"] == "quick" and d["passed"] == 1 and d["failed"] == 0 and len(d["disks"]) == 1 and d["thresholds"]["max_temperature_c"] == 55'
+json_check "qualify -J: every check" 'list(d["disks"][0]["checks"]) == ["identity","smart","selftest","scan","zones","access","siblings"] and all(c["result"] in ("PASS","FAIL","SKIP") and c["detail"] for c in d["disks"][0]["checks"].values())'
+json_check "qualify -J: figures as numbers" '(x := d["disks"][0]) and 150 < x["zone_profile"]["outer_mbps"] < 158 and len(x["zone_profile"]["samples"]) == 40 and [r["qd"] for r in x["access"]["runs"]] == [1, 32] and 4 < x["access"]["access_ms"] < 7 and x["scan"]["bad_blocks"] == 0 and x["smart"]["temperature_c"] == 34 and x["verdict"] == "PASS" and x["virtual_time"] is True'
+
+run "$PROG" --demo qualify sim:sata320
+expect "qualify: every disk failed, exit 1" 1 "^sim:sata320 .* FAIL$"
+
+# --- siblings: one of three identical disks is slow ----------------------------------------
+run $Q qualify -J sim:a sim:b sim:c
+expect "qualify siblings: mixed, exit 4" 4
+json_check "qualify siblings: the slow disk is flagged" '(x := {r["device"]: r for r in d["disks"]}) and x["sim:c"]["checks"]["siblings"]["result"] == "FAIL" and x["sim:c"]["siblings"]["slowdown_percent"] > 40 and x["sim:c"]["verdict"] == "FAIL"'
+json_check "qualify siblings: the others pass" '(x := {r["device"]: r for r in d["disks"]}) and all(x[k]["checks"]["siblings"]["result"] == "PASS" and x[k]["verdict"] == "PASS" and x[k]["siblings"]["count"] == 3 for k in ("sim:a", "sim:b"))'
+run $Q qualify sim:a sim:b sim:c
+expect "qualify siblings: text" 4 "^  siblings +FAIL +[0-9]+% slower than the median of the 3 disks of this model"
+
+# --- medium errors: FAIL with the LBAs, the others unaffected ----------------------------------
+run $Q qualify --profile full -J sim:bad sim:a
+expect "qualify medium errors: mixed, exit 4" 4
+json_check "qualify medium errors: the bad blocks" '(x := d["disks"][0]) and x["verdict"] == "FAIL" and x["checks"]["scan"]["result"] == "FAIL" and x["scan"]["bad_ranges"] == [{"first_lba": 1000000, "last_lba": 1000099, "blocks": 100}, {"first_lba": 3000000, "last_lba": 3000000, "blocks": 1}] and x["scan"]["bad_blocks"] == 101 and x["scan"]["share_percent"] == 100'
+json_check "qualify medium errors: the self-test fails too" 'd["disks"][0]["checks"]["selftest"]["result"] == "FAIL" and "1000000" in d["disks"][0]["checks"]["selftest"]["detail"]'
+json_check "qualify medium errors: the other disk passes" 'd["disks"][1]["verdict"] == "PASS" and d["disks"][1]["checks"]["scan"]["result"] == "PASS"'
+run $Q qualify --profile full sim:bad
+expect "qualify medium errors: text lists the LBAs" 1 "^  bad blocks: LBA 1000000-1000099 \\(100 blocks\\)$"
+
+# --- a disk that vanishes mid-scan ----------------------------------------------------------------
+run $Q qualify --profile full -J sim:gone sim:b
+expect "qualify vanished disk: mixed, exit 4" 4 "" "sim:gone: the disk stopped answering during the surface scan"
+json_check "qualify vanished disk: FAIL with a clear message" '(x := d["disks"][0]) and x["verdict"] == "FAIL" and x["vanished"] is True and x["checks"]["scan"]["result"] == "FAIL" and "stopped answering" in x["checks"]["scan"]["detail"] and x["checks"]["zones"]["result"] == "SKIP"'
+json_check "qualify vanished disk: the other passes" 'd["disks"][1]["verdict"] == "PASS"'
+
+# --- the HTML report ---------------------------------------------------------------------------------
+run $Q qualify --report "$TMP/r.html" sim:a sim:b sim:c
+expect "qualify --report" 4
+cat >"$TMP/html_check.py" <<'PY'
+import sys
+from html.parser import HTMLParser
+VOID = {"meta", "br", "hr", "img", "input", "link", "area", "base", "col", "embed", "source", "track", "wbr", "param"}
+class P(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.stack, self.svgs, self.errors = [], [], []
+        self.tags = set()
+    def handle_starttag(self, tag, attrs):
+        self.tags.add(tag)
+        a = dict(attrs)
+        if tag == "svg":
+            self.svgs.append({"shapes": 0})
+        if tag in ("polyline", "path") and self.svgs:
+            data = a.get("points") or a.get("d") or ""
+            if data.strip():
+                self.svgs[-1]["shapes"] += 1
+        for k, v in attrs:
+            if v and ("http://" in v or "https://" in v) and k != "xmlns":
+                self.errors.append("external resource: %s=%s" % (k, v))
+        if tag not in VOID:
+            self.stack.append(tag)
+    def handle_startendtag(self, tag, attrs):
+        self.tags.add(tag)
+        a = dict(attrs)
+        if tag in ("polyline", "path") and self.svgs:
+            if (a.get("points") or a.get("d") or "").strip():
+                self.svgs[-1]["shapes"] += 1
+    def handle_endtag(self, tag):
+        if not self.stack or self.stack[-1] != tag:
+            self.errors.append("unexpected </%s> (open: %s)" % (tag, self.stack[-3:]))
+        else:
+            self.stack.pop()
+p = P()
+text = open(sys.argv[1], encoding="utf-8").read()
+p.feed(text); p.close()
+if p.stack: p.errors.append("unclosed: %s" % p.stack)
+if "script" in p.tags: p.errors.append("a script")
+if "link" in p.tags: p.errors.append("a link element")
+want = int(sys.argv[2])
+if len(p.svgs) != want: p.errors.append("%d svgs, expected %d" % (len(p.svgs), want))
+if any(s["shapes"] == 0 for s in p.svgs): p.errors.append("an svg without a path or polyline")
+for e in p.errors: print(e)
+sys.exit(1 if p.errors else 0)
+PY
+if python3 "$TMP/html_check.py" "$TMP/r.html" 9 >"$TMP/hc" 2>&1; then
+	pass "qualify --report: well-formed, no scripts or external resources, 3 charts per disk"
+else
+	fail "qualify --report: well-formed, no scripts or external resources, 3 charts per disk" "$(cat "$TMP/hc")"
+fi
+grep -q '<td class="fail">FAIL</td></tr>' "$TMP/r.html" && grep -q '<title>Disk qualification</title>' "$TMP/r.html" &&
+	pass "qualify --report: the summary says which failed" || fail "qualify --report: the summary says which failed"
+ls "$TMP"/r.html.tmp.* >/dev/null 2>&1 && fail "qualify --report: no temporary file left" || pass "qualify --report: no temporary file left"
+run $Q qualify --report /nonexistent-dir/r.html sim:a
+expect "qualify --report into a missing directory: an error" 1 "" "cannot write the report /nonexistent-dir/r.html"
+
+# --- thresholds --------------------------------------------------------------------------------------
+run "$PROG" qualify --print-thresholds
+expect "qualify --print-thresholds" 0 "^max_temperature_c = 55$"
+printf '%s\n' "$OUT" | sed 's/^sibling_slowdown_pct = 15$/sibling_slowdown_pct = 99/; s/^min_seq_read_mbps = 80$/min_seq_read_mbps = 10/' >"$TMP/thr.conf"
+run $Q qualify -J -t "$TMP/thr.conf" sim:a sim:b sim:c
+json_check "qualify -t: an edited file is used" 'd["thresholds"]["sibling_slowdown_pct"] == 99 and all(x["verdict"] == "PASS" for x in d["disks"])'
+run "$PROG" qualify -t "$TMP/thr.conf" --print-thresholds
+expect "qualify --print-thresholds shows the file's values" 0 "^sibling_slowdown_pct = 99$"
+printf 'max_temperature_c = 50\n\nmax_temprature = 40\n' >"$TMP/bad.conf"
+# a rig that does not exist: the thresholds are read before anything else
+run "$PROG" --rig "$TMP/no-such-rig.json" qualify -t "$TMP/bad.conf" sim:a
+expect "qualify: unknown key, exit 2 before any I/O" 2 "" "bad.conf:3: unknown key 'max_temprature'"
+[ -z "$OUT" ] && pass "qualify: bad thresholds print nothing on stdout" || fail "qualify: bad thresholds print nothing on stdout" "$OUT"
+printf 'max_bad_blocks = some\n' >"$TMP/bad2.conf"
+run "$PROG" --rig "$TMP/no-such-rig.json" qualify -t "$TMP/bad2.conf" sim:a
+expect "qualify: malformed value, exit 2" 2 "" "bad2.conf:1: max_bad_blocks: 'some' is not a number"
+run "$PROG" qualify -t "$TMP/missing.conf" sim:a
+expect "qualify: missing thresholds file, exit 2" 2 "" "missing.conf: No such file"
+
+# --- bad input, read-only on protected disks ------------------------------------------------------------
+run "$PROG" --demo qualify --profile thorough sim:sas15k
+expect "qualify: unknown profile" 2 "" "unknown profile 'thorough' \\(quick, standard, full\\)"
+run "$PROG" --demo qualify
+expect "qualify without a device" 2 "" "name at least one device"
+run "$PROG" --demo qualify sim:nope
+expect "qualify unknown drive" 2 "" "no such drive"
+"$PROG" --demo protect add sim:sas15k >/dev/null
+run "$PROG" --demo qualify sim:sas15k
+expect "qualify reads a protected disk, and says so" 0 "^  note: protected.*qualified anyway, read-only"
+"$PROG" --demo protect remove sim:sas15k >/dev/null
