@@ -622,26 +622,6 @@ static void add_row(struct table *t, const struct pstate *s, unsigned rank,
 	}
 }
 
-/* The table's rows as a JSON array (the one renderer makes them). */
-static json_object *table_rows_json(struct table *t, unsigned flags)
-{
-	json_object *root, *arr = NULL;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	if (!f)
-		return json_object_new_array();
-	table_print(t, f, flags | TABLE_JSON, "rows");
-	fclose(f);
-	root = json_tokener_parse(buf);
-	free(buf);
-	if (root && json_object_object_get_ex(root, "rows", &arr))
-		json_object_get(arr);
-	json_object_put(root);
-	return arr ? arr : json_object_new_array();
-}
-
 /* ---- --explain ---------------------------------------------------------- */
 
 static void value_text(const struct rp_figure *f, char *buf, size_t len)
@@ -946,7 +926,7 @@ static int run_eval(struct pstate *s)
 	if (o->out.flags & TABLE_JSON) {
 		json_object *root = json_object_new_object();
 
-		json_object_object_add(root, "plans", table_rows_json(t, o->out.flags));
+		json_object_object_add(root, "plans", table_json_rows(t));
 		json_object_object_add(root, "message", json_object_new_string(msg));
 		json_object_object_add(root, "unmet", goal_names_json(missed));
 		json_object_object_add(root, "notes", notes_json(s));
@@ -1026,7 +1006,7 @@ static int run_solve(struct pstate *s)
 	}
 	if (o->out.flags & TABLE_JSON) {
 		json_object *root = json_object_new_object(),
-			    *rows = table_rows_json(t, o->out.flags);
+			    *rows = table_json_rows(t);
 		json_object *best = json_object_new_object();
 
 		json_object_object_add(root, "plans", met ? rows : json_object_new_array());
@@ -1147,7 +1127,7 @@ static int run_check(struct popts *o)
 		free(text);
 		json_object_object_add(root, "plan", pj);
 		json_object_object_add(root, "valid", json_object_new_boolean(true));
-		json_object_object_add(root, "plans", table_rows_json(t, o->out.flags));
+		json_object_object_add(root, "plans", table_json_rows(t));
 		json_object_object_add(root, "differences", diffs);
 		diffs = NULL;
 		json_object_object_add(root, "unmet", goal_names_json(missed));

@@ -96,26 +96,6 @@ static void usage(FILE *f)
 		"  shortstroke smart -J /dev/sd[b-e] | jq '.disks[] | [.device, .verdict]'\n");
 }
 
-/* A table as JSON (its rows under key), through the one renderer */
-static json_object *table_json(struct table *t, const char *key)
-{
-	json_object *root, *arr = NULL;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	if (!f)
-		return NULL;
-	table_print(t, f, TABLE_JSON, key);
-	fclose(f);
-	root = json_tokener_parse(buf);
-	free(buf);
-	if (root && json_object_object_get_ex(root, key, &arr))
-		json_object_get(arr);
-	json_object_put(root);
-	return arr;
-}
-
 static void attr_flags(const struct smart_attr *a, char *buf)
 {
 	const char letters[] = "POSRCK";
@@ -401,7 +381,7 @@ static json_object *disk_json(const struct dev_entry *e, const struct smart_repo
 		t = attr_table(r, o->out.columns, NULL, 0);
 		if (!t)
 			t = attr_table(r, NULL, NULL, 0);
-		json_object_object_add(d, "attributes", t ? table_json(t, "attributes") : NULL);
+		json_object_object_add(d, "attributes", t ? table_json_rows(t) : NULL);
 		table_free(t);
 		json_object_object_add(d, "error_count",
 				       r->errlog_read ? json_object_new_int(r->errlog.error_count)
@@ -411,7 +391,7 @@ static json_object *disk_json(const struct dev_entry *e, const struct smart_repo
 		json_object *pages = json_object_new_object();
 
 		t = err_table(r, NULL, NULL, 0);
-		json_object_object_add(d, "error_counters", t ? table_json(t, "counters") : NULL);
+		json_object_object_add(d, "error_counters", t ? table_json_rows(t) : NULL);
 		table_free(t);
 		json_object_object_add(
 		    d, "non_medium_errors",
@@ -441,7 +421,7 @@ static json_object *disk_json(const struct dev_entry *e, const struct smart_repo
 		json_object_object_add(d, "log_pages", pages);
 	}
 	t = st_table(r, TABLE_JSON);
-	json_object_object_add(d, "selftests", t ? table_json(t, "selftests") : NULL);
+	json_object_object_add(d, "selftests", t ? table_json_rows(t) : NULL);
 	table_free(t);
 	json_object_object_add(d, "error", NULL);
 	return d;

@@ -240,9 +240,9 @@ static json_object *cell_json(const struct col_def *def, const struct cell *c)
 	return NULL;
 }
 
-static int print_json(struct table *t, FILE *f, const char *root_key)
+json_object *table_json_rows(struct table *t)
 {
-	json_object *root = json_object_new_object(), *arr = json_object_new_array();
+	json_object *arr = json_object_new_array();
 	char key[64];
 
 	for (unsigned r = 0; r < t->nrows; r++) {
@@ -257,7 +257,14 @@ static int print_json(struct table *t, FILE *f, const char *root_key)
 		}
 		json_object_array_add(arr, o);
 	}
-	json_object_object_add(root, root_key, arr);
+	return arr;
+}
+
+static int print_json(struct table *t, FILE *f, const char *root_key)
+{
+	json_object *root = json_object_new_object();
+
+	json_object_object_add(root, root_key, table_json_rows(t));
 	fprintf(f, "%s\n",
 		json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
 							     JSON_C_TO_STRING_SPACED |

@@ -54,6 +54,10 @@ void table_set_limit(struct table *t, const char *col, bool limited, double perc
 /* Print. JSON: {"<root_key>": [ {col: value, ...}, ... ]} with lower-case keys. */
 int table_print(struct table *t, FILE *f, unsigned flags, const char *root_key);
 
+/* The rows as a JSON array (the same objects -J prints), for commands that
+ * nest a table inside a larger JSON document. The caller owns it. */
+struct json_object *table_json_rows(struct table *t);
+
 /* --list-columns */
 void table_list_columns(const struct col_def *defs, unsigned ndefs, FILE *f);
 

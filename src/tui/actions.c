@@ -429,6 +429,8 @@ const struct tui_key_action tui_actions[] = {
 	  tui_planner_open },
 	{ 'b', "b", "benchmark the selected (or marked) drives: random reads, QD 1 and 16",
 	  tui_bench_start },
+	{ 'Q', "Q", "qualify the selected (or marked) drives: quick, read-only checks",
+	  tui_qualify_start },
 	{ 'P', "P", "power-cycle simulated drives (volatile limits go)", act_power_cycle },
 	{ 0, NULL, NULL, NULL },
 };

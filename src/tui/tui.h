@@ -187,6 +187,8 @@ extern const char *const tui_plan_field_names[TPF_COUNT];
 
 /* bench.c: b benchmarks the selected or marked drives (random reads) */
 enum tui_action tui_bench_start(struct tui_model *m);
+/* qualify.c: Q, quick read-only qualification of the selected or marked drives. */
+enum tui_action tui_qualify_start(struct tui_model *m);
 
 /* view.c */
 void tui_colors_init(void);

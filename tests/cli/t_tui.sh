@@ -143,3 +143,27 @@ if command -v tmux >/dev/null 2>&1; then
 	if wait_for3 "TUI-EXITED 0"; then pass "tui: quits after the planner and the benchmark"; else fail "tui: quits after the planner and the benchmark" "$SCREEN"; fi
 	tmx kill-server 2>/dev/null
 fi
+
+# Q: quick qualification of two marked drives, jobs with progress, results in a pager
+if command -v tmux >/dev/null 2>&1; then
+	qsock="$TMP/tmux-q.sock"
+	tmux -S "$qsock" -f /dev/null new-session -d -s tq -x 120 -y 40 \
+		"env SHORTSTROKE_STATE_DIR=$SHORTSTROKE_STATE_DIR SHORTSTROKE_PROTECT_FILE=$SHORTSTROKE_PROTECT_FILE TERM=xterm-256color $PROG --demo; echo TUI-EXITED \$?; sleep 5"
+	i=0; SCREEN=""
+	while [ $i -lt 100 ] && ! printf '%s\n' "$SCREEN" | grep -q "demo rig"; do
+		SCREEN=$(tmux -S "$qsock" capture-pane -p -t tq 2>/dev/null); sleep 0.1; i=$((i + 1))
+	done
+	tmux -S "$qsock" send-keys -t tq ' ' ' ' Q
+	i=0
+	while [ $i -lt 200 ] && ! printf '%s\n' "$SCREEN" | grep -q "Qualification (quick profile"; do
+		SCREEN=$(tmux -S "$qsock" capture-pane -p -t tq 2>/dev/null); sleep 0.1; i=$((i + 1))
+	done
+	if printf '%s\n' "$SCREEN" | grep -qE "^sim:sas15k .* PASS$" && printf '%s\n' "$SCREEN" | grep -qE "^sim:sata250 .* PASS$" &&
+	   printf '%s\n' "$SCREEN" | grep -qE "^  access +PASS +access [0-9.]+ ms"; then
+		pass "tui: Q qualifies the marked drives and shows every check"
+	else
+		fail "tui: Q qualifies the marked drives and shows every check" "$SCREEN"
+	fi
+	tmux -S "$qsock" send-keys -t tq q q
+	tmux -S "$qsock" kill-server 2>/dev/null
+fi
