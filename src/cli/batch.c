@@ -8,7 +8,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <sys/stat.h>
+
 #include "batch.h"
+#include "shortstroke/io.h"
 #include "shortstroke/units.h"
 #include "xalloc.h"
 
@@ -97,6 +100,47 @@ void batch_open(struct batch *b)
 		}
 		it->ready = true;
 	}
+}
+
+static bool is_block_device(const char *path)
+{
+	struct stat st;
+
+	return path[0] == '/' && stat(path, &st) == 0 && S_ISBLK(st.st_mode);
+}
+
+int batch_open_reading(struct batch *b, struct batch_item *it, bool *raw, struct io_dev **io)
+{
+	struct sim_rig *rig = NULL;
+	char spec[sizeof(it->e.spec)];
+	int rc;
+
+	*raw = false;
+	snprintf(spec, sizeof(spec), "%s", it->e.spec);
+	rc = device_open(b->ctx, spec, false, &it->d, &it->e, &it->err);
+	if (rc == -EOPNOTSUPP && is_block_device(spec)) {
+		memset(&it->e, 0, sizeof(it->e));
+		snprintf(it->e.spec, sizeof(it->e.spec), "%s", spec);
+		snprintf(it->e.node, sizeof(it->e.node), "%s", spec);
+		ss_error_clear(&it->err);
+		*raw = true;
+		rc = 0;
+	}
+	if (!rc && io && it->e.sim)
+		rc = ctx_rig(b->ctx, &rig, &it->err);
+	if (!rc && io) {
+		rc = io_dev_open_name(it->e.node, rig, false, io, &it->err);
+		if (rc)
+			ss_error_prefix(&it->err, "%s: ", it->e.spec);
+	}
+	if (rc) {
+		it->ready = false;
+		it->rc = rc;
+		it->exit_hint = cli_exit_code(rc);
+		return rc;
+	}
+	it->ready = true;
+	return 0;
 }
 
 static bool read_line(char *buf, size_t len)

@@ -47,6 +47,15 @@ int batch_collect(struct batch *b, int argc, char **argv);
 /* Open each disk read-write and check it is safe (protected / in use
  * refused unless --force). */
 void batch_open(struct batch *b);
+/*
+ * Open one disk for reading only (bench, profile, qualify): nothing is
+ * refused for being in use or protected, since reading harms nothing; a
+ * block device that is not a SCSI/ATA disk (loop, md, NVMe) is taken as it
+ * is, with *raw set. With io non-NULL the I/O engine is opened on it too.
+ * On failure it->rc and it->exit_hint are set; returns it->rc.
+ */
+struct io_dev;
+int batch_open_reading(struct batch *b, struct batch_item *it, bool *raw, struct io_dev **io);
 /* Show the plans and get the go-ahead. Returns EXIT_DONE or EXIT_REFUSED. */
 int batch_confirm(struct batch *b, const char *action);
 /* Run fn for every ready item on its own thread; progress lines on a TTY. */

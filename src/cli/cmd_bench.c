@@ -179,13 +179,6 @@ static const char *bs_text(const struct io_job *job, char *buf, size_t len)
 
 /* ---- opening ------------------------------------------------------------------ */
 
-static bool is_block_device(const char *path)
-{
-	struct stat st;
-
-	return path[0] == '/' && stat(path, &st) == 0 && S_ISBLK(st.st_mode);
-}
-
 static void item_refuse(struct batch_item *it, int rc, int hint)
 {
 	it->ready = false;
@@ -193,32 +186,13 @@ static void item_refuse(struct batch_item *it, int rc, int hint)
 	it->exit_hint = hint;
 }
 
-/* Reads only: open without asking for write access and without refusing
- * a disk in use (reading harms nothing). A block device that is not a
- * SCSI/ATA disk (loop, md, NVMe) is measured as it is. */
+/* Reads only: see batch_open_reading. */
 static void open_for_reading(struct batch *b)
 {
 	for (unsigned i = 0; i < b->n; i++) {
-		struct batch_item *it = &b->items[i];
-		struct bench_item *bi = it->op;
-		char spec[sizeof(it->e.spec)];
-		int rc;
+		struct bench_item *bi = b->items[i].op;
 
-		snprintf(spec, sizeof(spec), "%s", it->e.spec);
-		rc = device_open(b->ctx, spec, false, &it->d, &it->e, &it->err);
-		if (rc == -EOPNOTSUPP && is_block_device(spec)) {
-			memset(&it->e, 0, sizeof(it->e));
-			snprintf(it->e.spec, sizeof(it->e.spec), "%s", spec);
-			snprintf(it->e.node, sizeof(it->e.node), "%s", spec);
-			ss_error_clear(&it->err);
-			bi->raw = true;
-			rc = 0;
-		}
-		if (rc) {
-			item_refuse(it, rc, cli_exit_code(rc));
-			continue;
-		}
-		it->ready = true;
+		batch_open_reading(b, &b->items[i], &bi->raw, NULL);
 	}
 }
 

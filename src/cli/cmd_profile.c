@@ -71,46 +71,13 @@ static void profile_usage(FILE *f)
 		"  shortstroke profile --points 500 /dev/sdb\n");
 }
 
-static bool is_block_device(const char *path)
-{
-	struct stat st;
-
-	return path[0] == '/' && stat(path, &st) == 0 && S_ISBLK(st.st_mode);
-}
-
 /* Read-only open; a block device that is not a SCSI/ATA disk is swept as
  * it is. Then the engine. */
 static int open_item(struct batch *b, struct batch_item *it)
 {
 	struct prof_item *pi = it->op;
-	struct sim_rig *rig = NULL;
-	char spec[sizeof(it->e.spec)];
-	int rc;
 
-	snprintf(spec, sizeof(spec), "%s", it->e.spec);
-	rc = device_open(b->ctx, spec, false, &it->d, &it->e, &it->err);
-	if (rc == -EOPNOTSUPP && is_block_device(spec)) {
-		memset(&it->e, 0, sizeof(it->e));
-		snprintf(it->e.spec, sizeof(it->e.spec), "%s", spec);
-		snprintf(it->e.node, sizeof(it->e.node), "%s", spec);
-		ss_error_clear(&it->err);
-		pi->raw = true;
-		rc = 0;
-	}
-	if (!rc && it->e.sim)
-		rc = ctx_rig(b->ctx, &rig, &it->err);
-	if (!rc) {
-		rc = io_dev_open_name(it->e.node, rig, false, &pi->io, &it->err);
-		if (rc)
-			ss_error_prefix(&it->err, "%s: ", it->e.spec);
-	}
-	if (rc) {
-		it->rc = rc;
-		it->exit_hint = cli_exit_code(rc);
-		return rc;
-	}
-	it->ready = true;
-	return 0;
+	return batch_open_reading(b, it, &pi->raw, &pi->io);
 }
 
 /* The profile as JSON: samples, zones and cuts (also zones --measure). */

@@ -67,44 +67,15 @@ static void usage(FILE *f)
 	    "/dev/sdb\n");
 }
 
-static bool is_block_device(const char *path)
-{
-	struct stat st;
-
-	return path[0] == '/' && stat(path, &st) == 0 && S_ISBLK(st.st_mode);
-}
-
 /* Read-only opens: nothing is refused for being in use or protected, but
  * the note says so. */
 static void open_item(struct batch *b, struct batch_item *it)
 {
 	struct q_item *qi = it->op;
-	struct sim_rig *rig = NULL;
-	char spec[sizeof(it->e.spec)], st[300];
-	int rc;
+	char st[300];
 
-	snprintf(spec, sizeof(spec), "%s", it->e.spec);
-	rc = device_open(b->ctx, spec, false, &it->d, &it->e, &it->err);
-	if (rc == -EOPNOTSUPP && is_block_device(spec)) {
-		memset(&it->e, 0, sizeof(it->e));
-		snprintf(it->e.spec, sizeof(it->e.spec), "%s", spec);
-		snprintf(it->e.node, sizeof(it->e.node), "%s", spec);
-		ss_error_clear(&it->err);
-		qi->raw = true;
-		rc = 0;
-	}
-	if (!rc && it->e.sim)
-		rc = ctx_rig(b->ctx, &rig, &it->err);
-	if (!rc) {
-		rc = io_dev_open_name(it->e.node, rig, false, &qi->io, &it->err);
-		if (rc)
-			ss_error_prefix(&it->err, "%s: ", it->e.spec);
-	}
-	if (rc) {
-		it->rc = rc;
-		it->exit_hint = cli_exit_code(rc);
+	if (batch_open_reading(b, it, &qi->raw, &qi->io))
 		return;
-	}
 	if (it->e.state != DEV_FREE) {
 		dev_state_text(&it->e, st, sizeof(st));
 		snprintf(qi->note, sizeof(qi->note),

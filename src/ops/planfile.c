@@ -15,6 +15,7 @@
 
 #include <json-c/json.h>
 
+#include "shortstroke/fileio.h"
 #include "shortstroke/planfile.h"
 
 #define PLAN_GENERATOR "shortstroke 0.1.0"
@@ -279,26 +280,10 @@ int planfile_format(const struct plan *p, char **text, struct ss_error *err)
 	return 0;
 }
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 int planfile_write(const char *path, struct plan *p, struct ss_error *err)
 {
-	char tmp[4096], dir[4096], *text = NULL;
-	int fd, rc;
+	char *text = NULL;
+	int rc;
 
 	if (!p->created[0]) {
 		time_t now = time(NULL);
@@ -307,38 +292,12 @@ int planfile_write(const char *path, struct plan *p, struct ss_error *err)
 		gmtime_r(&now, &tm);
 		strftime(p->created, sizeof(p->created), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	}
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path) >= sizeof(tmp))
-		return ss_error_set(err, -ENAMETOOLONG, "%s: path too long", path);
 	rc = planfile_format(p, &text, err);
 	if (rc)
 		return rc;
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		rc = -errno;
-		free(text);
-		return ss_error_set(err, rc, "cannot create %s: %s", tmp, strerror(-rc));
-	}
-	rc = write_all(fd, text, strlen(text));
+	rc = file_write_atomic(path, text, strlen(text), 0644, "the plan", err);
 	free(text);
-	if (!rc && fchmod(fd, 0644))
-		rc = -errno;
-	if (!rc && fsync(fd))
-		rc = -errno;
-	if (close(fd) && !rc)
-		rc = -errno;
-	if (!rc && rename(tmp, path))
-		rc = -errno;
-	if (rc) {
-		unlink(tmp);
-		return ss_error_set(err, rc, "cannot write the plan %s: %s", path, strerror(-rc));
-	}
-	snprintf(dir, sizeof(dir), "%s", path);
-	fd = open(dirname(dir), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0) {
-		fsync(fd);
-		close(fd);
-	}
-	return 0;
+	return rc;
 }
 
 /* ---- parser ------------------------------------------------------------ */

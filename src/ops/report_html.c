@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "shortstroke/fileio.h"
 #include "shortstroke/qualify.h"
 #include "shortstroke/units.h"
 
@@ -475,50 +476,14 @@ int qualify_report_html(const struct qualify_report_meta *m, const struct qualif
 int qualify_report_write(const char *path, const struct qualify_report_meta *m,
 			 const struct qualify_result *const *r, unsigned n, struct ss_error *err)
 {
-	char tmp[4096], dir[4096], *text = NULL;
-	size_t len = 0, off = 0;
-	int fd, rc;
+	char *text = NULL;
+	size_t len = 0;
+	int rc;
 
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path) >= sizeof(tmp))
-		return ss_error_set(err, -ENAMETOOLONG, "%s: path too long", path);
 	rc = qualify_report_html(m, r, n, &text, &len, err);
 	if (rc)
 		return rc;
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		rc = -errno;
-		free(text);
-		return ss_error_set(err, rc, "cannot write the report %s: %s", path, strerror(-rc));
-	}
-	while (off < len) {
-		ssize_t w = write(fd, text + off, len - off);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0) {
-			rc = -errno;
-			break;
-		}
-		off += (size_t)w;
-	}
+	rc = file_write_atomic(path, text, len, 0644, "the report", err);
 	free(text);
-	if (!rc && fchmod(fd, 0644))
-		rc = -errno;
-	if (!rc && fsync(fd))
-		rc = -errno;
-	if (close(fd) && !rc)
-		rc = -errno;
-	if (!rc && rename(tmp, path))
-		rc = -errno;
-	if (rc) {
-		unlink(tmp);
-		return ss_error_set(err, rc, "cannot write the report %s: %s", path, strerror(-rc));
-	}
-	snprintf(dir, sizeof(dir), "%s", path);
-	fd = open(dirname(dir), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0) {
-		fsync(fd);
-		close(fd);
-	}
-	return 0;
+	return rc;
 }

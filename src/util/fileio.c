@@ -1,0 +1,56 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "shortstroke/fileio.h"
+
+int file_write_atomic(const char *path, const void *data, size_t len, mode_t mode,
+		      const char *what, struct ss_error *err)
+{
+	char tmp[4096], dir[4096];
+	const char *p = data;
+	size_t off = 0;
+	int fd, rc = 0;
+
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path) >= sizeof(tmp))
+		return ss_error_set(err, -ENAMETOOLONG, "%s: path too long", path);
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return ss_error_set(err, -errno, "cannot write %s %s: %s", what, path,
+				    strerror(errno));
+	while (off < len) {
+		ssize_t w = write(fd, p + off, len - off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0) {
+			rc = -errno;
+			break;
+		}
+		off += (size_t)w;
+	}
+	if (!rc && fchmod(fd, mode))
+		rc = -errno;
+	if (!rc && fsync(fd))
+		rc = -errno;
+	if (close(fd) && !rc)
+		rc = -errno;
+	if (!rc && rename(tmp, path))
+		rc = -errno;
+	if (rc) {
+		unlink(tmp);
+		return ss_error_set(err, rc, "cannot write %s %s: %s", what, path, strerror(-rc));
+	}
+	snprintf(dir, sizeof(dir), "%s", path);
+	fd = open(dirname(dir), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+	return 0;
+}
