@@ -246,3 +246,12 @@ row("wall time, s", "ours_zone_wall", "zcav_zone_wall")
 if "ours_zone_zones" in med:
     print(f"{'zones found (a loop device is flat)':<40} {med['ours_zone_zones']:>12.0f}")
 EOF
+
+# The RAID planner's solver on 1,000 disks (pure computation, no device).
+bdir=$(dirname "$PROG")
+if [ -f "$bdir/libraidplan.a" ] && cc -O2 -Iinclude -Isrc tests/bench/raidplan_bench.c \
+	"$bdir/libraidplan.a" -lm -o "$bdir/raidplan_bench"; then
+	echo
+	echo "libraidplan solver, 1,000 disks (wall time per solve):"
+	"$bdir/raidplan_bench"
+fi
