@@ -15,6 +15,8 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 FUZZ_SECONDS ?= 4
 
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+
 RP_MAJOR := 1
 RP_VERSION := 1.0.0
 
@@ -134,20 +136,22 @@ tests: $(UNIT_BIN)
 
 # Unit tests run under AddressSanitizer and UBSan, in their own build tree.
 check-unit: deps-check
-	@$(MAKE) --no-print-directory SAN=1 BUILD=build/san build/san/shortstroke tests
+	@$(MAKE) --no-print-directory -j$(JOBS) SAN=1 BUILD=build/san build/san/shortstroke tests
 	@tests/run-unit.sh build/san/tests
 
-check-cli: deps-check all
+check-cli: deps-check
+	@$(MAKE) --no-print-directory -j$(JOBS) all
 	@tests/cli/run.sh $(PROG)
 
 fuzz:
-	@$(MAKE) --no-print-directory CC=clang SAN=fuzz BUILD=build/fuzz fuzz-bins
+	@$(MAKE) --no-print-directory -j$(JOBS) CC=clang SAN=fuzz BUILD=build/fuzz fuzz-bins
 fuzz-bins: $(FUZZ_BIN)
 
 check-fuzz: deps-check fuzz
 	@tests/fuzz/run.sh build/fuzz/fuzz/fuzz $(FUZZ_SECONDS)
 
-check-vm: all
+check-vm:
+	@$(MAKE) --no-print-directory -j$(JOBS) all
 	@scripts/deps.sh vm
 	@tests/vm/run.sh $(PROG)
 
