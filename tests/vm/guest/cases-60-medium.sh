@@ -35,3 +35,15 @@ ss_info_bad() {
 	expect_eq capacity_bytes "$(jget $F .capacity_bytes)" 16777216
 }
 t ss-info-medium-error-disk ss_info_bad
+
+# A full qualification scans the whole disk through the kernel: the unreadable
+# range is reported exactly, and the disk FAILs.
+ss_qualify_bad() {
+	[ -n "$DEV_M" ] || fail "no disk with medium errors"
+	need_ss
+	run $SS qualify --profile full /dev/$DEV_M
+	expect_eq "qualify exit status" $RC 1
+	expect_grep "qualify output" $OUT "scan +FAIL"
+	expect_grep "bad-block range" $OUT "$BAD_LBA-$((BAD_LBA + BAD_COUNT - 1))"
+}
+t ss-qualify-medium-errors ss_qualify_bad
