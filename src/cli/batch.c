@@ -256,33 +256,62 @@ static void nap_ms(unsigned ms)
 	nanosleep(&ts, NULL);
 }
 
-static void draw(struct batch *b, struct job **jobs, unsigned lines_before, bool final)
+static void bar(char *buf, double f)
 {
-	char eta[32], bar[24];
+	unsigned fill = (unsigned)(f * 20.0 + 0.5);
+
+	for (unsigned k = 0; k < 20; k++)
+		buf[k] = k < fill ? '#' : '.';
+	buf[20] = '\0';
+}
+
+/* A line per disk (bar, percent, ETA, phase) and, when b->overall is set,
+ * a last line for the whole batch: the mean progress and the longest ETA. */
+static void draw(struct batch *b, struct job **jobs, unsigned lines_before)
+{
+	double sum = 0, eta_max = 0;
+	unsigned n = 0;
+	bool eta_known = true, all = true;
+	char eta[32], bb[24];
 
 	if (lines_before)
 		fprintf(stderr, "\033[%uA", lines_before);
 	for (unsigned i = 0; i < b->n; i++) {
 		struct job_status st;
-		unsigned fill;
+		double f;
 
 		if (!jobs[i])
 			continue;
 		job_status(jobs[i], &st);
-		fill = (unsigned)(st.fraction * 20.0 + 0.5);
-		for (unsigned k = 0; k < 20; k++)
-			bar[k] = k < fill ? '#' : '.';
-		bar[20] = '\0';
+		f = st.done && !st.result ? 1.0 : st.fraction;
+		n++;
+		sum += st.done ? 1.0 : f;
+		all &= st.done;
 		if (st.done)
 			snprintf(eta, sizeof(eta), "%s", st.result ? "failed" : "done");
 		else if (st.eta_s >= 0)
 			duration_human(st.eta_s, eta, sizeof(eta));
 		else
 			snprintf(eta, sizeof(eta), "--");
-		fprintf(stderr, "\033[2K%-18.18s [%s] %3.0f%%  %-8s %s\n", b->items[i].e.spec, bar,
-			st.fraction * 100.0, eta, st.phase);
+		if (!st.done && st.eta_s < 0)
+			eta_known = false;
+		if (!st.done && st.eta_s > eta_max)
+			eta_max = st.eta_s;
+		bar(bb, f);
+		fprintf(stderr, "\033[2K%-18.18s [%s] %3.0f%%  %-8s %s\n", b->items[i].e.spec, bb,
+			f * 100.0, eta, st.phase);
 	}
-	(void)final;
+	if (b->overall) {
+		bar(bb, n ? sum / n : 0);
+		if (all)
+			snprintf(eta, sizeof(eta), "done");
+		else if (eta_known)
+			duration_human(eta_max, eta, sizeof(eta));
+		else
+			snprintf(eta, sizeof(eta), "--");
+		fprintf(stderr, "\033[2K%-18.18s [%s] %3.0f%%  %-8s %u disk%s\n", "overall", bb,
+			n ? 100.0 * sum / n : 0, eta, n, n == 1 ? "" : "s");
+	}
 	fflush(stderr);
 }
 
@@ -321,8 +350,8 @@ void batch_run(struct batch *b, job_fn fn)
 			job_status(jobs[i], &st);
 			all &= st.done;
 		}
-		draw(b, jobs, lines, all);
-		lines = started;
+		draw(b, jobs, lines);
+		lines = started + (b->overall ? 1 : 0);
 		if (all)
 			break;
 		nap_ms(200);

@@ -36,6 +36,7 @@ struct batch {
 	unsigned n;
 	bool json, yes, force, dry_run, verbose;
 	const char *model_glob, *serial_filter;
+	bool overall;		/* progress: also a line for the whole batch */
 	/* may an unsafe disk go ahead all the same? (restore of the partition
 	 * method: the partition table it wrote is the only "use") */
 	bool (*allow_unsafe)(struct batch *b, struct batch_item *it);

@@ -107,111 +107,6 @@ static int q_job(void *arg, const struct progress_sink *sink, struct ss_error *e
 	return rc;
 }
 
-/* ---- running, with a line per disk and an overall ETA -------------------------- */
-
-static void nap_ms(unsigned ms)
-{
-	struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-
-	nanosleep(&ts, NULL);
-}
-
-static void bar(char *buf, double f)
-{
-	unsigned fill = (unsigned)(f * 20.0 + 0.5);
-
-	for (unsigned k = 0; k < 20; k++)
-		buf[k] = k < fill ? '#' : '.';
-	buf[20] = '\0';
-}
-
-static void draw(struct batch *b, struct job **jobs, unsigned lines)
-{
-	double sum = 0, eta_max = 0;
-	unsigned n = 0;
-	bool eta_known = true, all = true;
-	char eta[32], bb[24];
-
-	if (lines)
-		fprintf(stderr, "\033[%uA", lines);
-	for (unsigned i = 0; i < b->n; i++) {
-		struct job_status st;
-
-		if (!jobs[i])
-			continue;
-		job_status(jobs[i], &st);
-		n++;
-		sum += st.done ? 1.0 : st.fraction;
-		all &= st.done;
-		if (st.done)
-			snprintf(eta, sizeof(eta), "%s", st.result ? "stopped" : "done");
-		else if (st.eta_s >= 0)
-			duration_human(st.eta_s, eta, sizeof(eta));
-		else
-			snprintf(eta, sizeof(eta), "--");
-		if (!st.done && st.eta_s < 0)
-			eta_known = false;
-		if (!st.done && st.eta_s > eta_max)
-			eta_max = st.eta_s;
-		bar(bb, st.done ? 1.0 : st.fraction);
-		fprintf(stderr, "\033[2K%-18.18s [%s] %3.0f%%  %-8s %s\n", b->items[i].e.spec, bb,
-			(st.done ? 1.0 : st.fraction) * 100.0, eta, st.done ? "" : st.phase);
-	}
-	bar(bb, n ? sum / n : 0);
-	if (all)
-		snprintf(eta, sizeof(eta), "done");
-	else if (eta_known)
-		duration_human(eta_max, eta, sizeof(eta));
-	else
-		snprintf(eta, sizeof(eta), "--");
-	fprintf(stderr, "\033[2K%-18.18s [%s] %3.0f%%  %-8s %u disk%s\n", "overall", bb,
-		n ? 100.0 * sum / n : 0, eta, n, n == 1 ? "" : "s");
-	fflush(stderr);
-}
-
-static void run_all(struct batch *b)
-{
-	struct job **jobs = xcalloc(b->n, sizeof(*jobs));
-	bool tty = isatty(STDERR_FILENO);
-	unsigned started = 0, lines = 0;
-
-	for (unsigned i = 0; i < b->n; i++) {
-		struct batch_item *it = &b->items[i];
-
-		if (!it->ready)
-			continue;
-		if (job_start(it->e.spec, q_job, it, &jobs[i], &it->err)) {
-			it->rc = it->err.code ? it->err.code : -EIO;
-			continue;
-		}
-		started++;
-	}
-	while (started && tty) {
-		bool all = true;
-
-		for (unsigned i = 0; i < b->n; i++) {
-			struct job_status st;
-
-			if (!jobs[i])
-				continue;
-			job_status(jobs[i], &st);
-			all &= st.done;
-		}
-		draw(b, jobs, lines);
-		lines = started + 1;
-		if (all)
-			break;
-		nap_ms(200);
-	}
-	for (unsigned i = 0; i < b->n; i++) {
-		if (!jobs[i])
-			continue;
-		b->items[i].rc = job_wait(jobs[i], &b->items[i].err);
-		job_free(jobs[i]);
-	}
-	free(jobs);
-}
-
 /* ---- output --------------------------------------------------------------------------- */
 
 static json_object *num_or_null(const struct smart_num *n)
@@ -439,7 +334,7 @@ static int write_report(struct batch *b, const struct qualify_opts *o, const cha
 {
 	const struct qualify_result **r = xcalloc(b->n ? b->n : 1, sizeof(*r));
 	struct qualify_report_meta m = {.profile = o->profile, .thr = o->thr};
-	struct qualify_result *stubs = xcalloc(b->n ? b->n : 1, sizeof(*stubs));
+	struct qualify_result *unopened = xcalloc(b->n ? b->n : 1, sizeof(*unopened));
 	struct ss_error err = {0};
 	char when[64], host[256];
 	time_t now = time(NULL);
@@ -461,18 +356,18 @@ static int write_report(struct batch *b, const struct qualify_opts *o, const cha
 			continue;
 		}
 		/* not opened: a row that says why */
-		qualify_result_init(&stubs[i], b->items[i].e.spec, &b->items[i].e.info, o->profile);
-		snprintf(stubs[i].check[QC_IDENTITY].detail, sizeof(stubs[i].check[0].detail), "%s",
+		qualify_result_init(&unopened[i], b->items[i].e.spec, &b->items[i].e.info, o->profile);
+		snprintf(unopened[i].check[QC_IDENTITY].detail, sizeof(unopened[i].check[0].detail), "%s",
 			 b->items[i].err.msg);
-		stubs[i].check[QC_IDENTITY].status = QUALIFY_FAIL;
-		qualify_result_verdict(&stubs[i]);
-		r[i] = &stubs[i];
+		unopened[i].check[QC_IDENTITY].status = QUALIFY_FAIL;
+		qualify_result_verdict(&unopened[i]);
+		r[i] = &unopened[i];
 	}
 	rc = qualify_report_write(path, &m, r, b->n, &err);
 	if (rc)
 		cli_error("%s", err.msg);
 	free(r);
-	free(stubs);
+	free(unopened);
 	return rc;
 }
 
@@ -570,7 +465,8 @@ static int qualify_run(struct ss_ctx *ctx, int argc, char **argv)
 		b.items[i].op = qi;
 		open_item(&b, &b.items[i]);
 	}
-	run_all(&b);
+	b.overall = true;
+	batch_run(&b, q_job);
 	/* the siblings: every disk that ran */
 	{
 		struct qualify_result **rs = xcalloc(b.n ? b.n : 1, sizeof(*rs));
