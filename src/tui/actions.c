@@ -325,7 +325,7 @@ static enum tui_action act_smart(struct tui_model *m)
 
 static enum tui_action act_zones(struct tui_model *m)
 {
-	static const char *const args[] = { "zones", NULL };
+	static const char *const args[] = { "zones", "--measure", NULL };
 
 	return view_of(m, "Zones", args);
 }

@@ -392,7 +392,8 @@ static enum tui_action pager_key(struct tui_model *m, int key)
 		return TUI_REDRAW;
 	case TK_END:
 	case 'G':
-		p->top = p->n ? p->n - 1 : 0;
+		/* the last screenful (about 20 lines), not the last line alone */
+		p->top = p->n > 20 ? p->n - 20 : 0;
 		return TUI_REDRAW;
 	case TK_RESIZE:
 		return TUI_REDRAW;

@@ -88,6 +88,12 @@ if command -v tmux >/dev/null 2>&1; then
 	if wait_for2 "short self-test completed without error"; then pass "tui: t runs a self-test to the end"; else fail "tui: t runs a self-test to the end" "$SCREEN"; fi
 	tmx send-keys -t tui2 j j j z
 	if wait_for2 "Zones of sim:smr" && printf '%s\n' "$SCREEN" | grep -qi "conventional"; then pass "tui: z shows the zones of the SMR disk"; else fail "tui: z shows the zones of the SMR disk" "$SCREEN"; fi
+	for k in 1 2 3 4 5 6; do
+		printf '%s\n' "$SCREEN" | grep -q "Read rate across the disk" && break
+		tmx send-keys -t tui2 NPage
+		wait_for2 "Read rate across the disk" >/dev/null
+	done
+	if printf '%s\n' "$SCREEN" | grep -q "Read rate across the disk"; then pass "tui: the zone view draws the measured profile as a chart"; else fail "tui: the zone view draws the measured profile as a chart" "$SCREEN"; fi
 	tmx send-keys -t tui2 q q
 	if wait_for2 "TUI-EXITED 0"; then pass "tui: quits after the views"; else fail "tui: quits after the views" "$SCREEN"; fi
 	tmx kill-server 2>/dev/null
