@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "shortstroke/fileio.h"
 #include "shortstroke/protect.h"
 
 #define PROTECT_VALUE_MAX 64
@@ -472,21 +473,6 @@ static void text_free(struct protect_text *t)
 	protect_free(t->list);
 }
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t w = write(fd, buf, len);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -errno;
-		buf += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
 /* The directory part of path ("." when none), in buf. */
 static void dir_of(const char *path, char *buf, size_t len)
 {
@@ -509,9 +495,8 @@ static void dir_of(const char *path, char *buf, size_t len)
 static int write_atomic(const char *path, const char *buf, size_t len,
 			mode_t mode, struct ss_error *err)
 {
-	char target[PATH_MAX], dir[PATH_MAX], tmp[PATH_MAX + 16];
+	char target[PATH_MAX], dir[PATH_MAX];
 	struct stat st;
-	int fd, dfd, r;
 
 	/* a symlinked protect file: replace what it points to */
 	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
@@ -524,34 +509,7 @@ static int write_atomic(const char *path, const char *buf, size_t len,
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
 		return ss_error_set(err, -errno, "cannot create %s: %s", dir,
 				    strerror(errno));
-	snprintf(tmp, sizeof(tmp), "%s.tmpXXXXXX", target);
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0)
-		return ss_error_set(err, -errno, "cannot create a file in %s: %s",
-				    dir, strerror(errno));
-	r = fchmod(fd, mode) < 0 ? -errno : 0;
-	if (!r)
-		r = write_all(fd, buf, len);
-	if (!r && fsync(fd) < 0)
-		r = -errno;
-	if (close(fd) < 0 && !r)
-		r = -errno;
-	if (!r && rename(tmp, target) < 0)
-		r = -errno;
-	if (r) {
-		unlink(tmp);
-		return ss_error_set(err, r, "cannot write %s: %s", target,
-				    strerror(-r));
-	}
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd >= 0) {
-		r = fsync(dfd) < 0 ? -errno : 0;
-		close(dfd);
-		if (r)
-			return ss_error_set(err, r, "%s written, but syncing %s failed: %s",
-					    target, dir, strerror(-r));
-	}
-	return 0;
+	return file_write_atomic(target, buf, len, mode, "the protect file", err);
 }
 
 int protect_add(const char *path, enum protect_kind kind, const char *value,
