@@ -1,5 +1,6 @@
 /* main.c - shortstroke: global options, then a subcommand (or the TUI). */
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,6 +161,7 @@ int main(int argc, char **argv)
 		if (strcmp((*c)->name, argv[1]))
 			continue;
 		optind = 1;
+		opterr = 0; /* a bad option gets one line, from cli_bad_option() */
 		rc = (*c)->run(&ctx, argc - 1, argv + 1);
 		ctx_fini(&ctx);
 		return rc;

@@ -138,7 +138,7 @@ static int protect_run(struct ss_ctx *ctx, int argc, char **argv)
 	const char *serial = NULL, *wwn = NULL, *verb = "list";
 	int c;
 
-	while ((c = getopt_long(argc, argv, OUT_SHORT_OPTS "h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":" OUT_SHORT_OPTS "h", opts, NULL)) != -1) {
 		if (out_opts_take(&out, c, optarg))
 			continue;
 		switch (c) {
@@ -152,7 +152,7 @@ static int protect_run(struct ss_ctx *ctx, int argc, char **argv)
 			usage(stdout);
 			return EXIT_DONE;
 		default:
-			return cli_usage_error("protect", "unknown option");
+			return cli_bad_option("protect", c, argv);
 		}
 	}
 	if (optind < argc)

@@ -1,7 +1,9 @@
 /* util.c - messages and exit codes shared by the commands. */
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 
@@ -28,6 +30,20 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\nTry 'shortstroke %s%s--help'.\n", cmd ? cmd : "", cmd ? " " : "");
 	return EXIT_USAGE;
+}
+
+int cli_bad_option(const char *cmd, int c, char **argv)
+{
+	const char *word = optind > 0 ? argv[optind - 1] : "";
+
+	if (c == ':')
+		return cli_usage_error(cmd, "option '%s' needs a value", word);
+	if (optopt && !strncmp(word, "--", 2) && strchr(word, '='))
+		return cli_usage_error(cmd, "option '%.*s' takes no value",
+				       (int)(strchr(word, '=') - word), word);
+	if (optopt > ' ' && optopt < 0x7f)
+		return cli_usage_error(cmd, "unknown option '-%c'", optopt);
+	return cli_usage_error(cmd, "unknown option '%s'", word);
 }
 
 int cli_exit_code(int rc)
