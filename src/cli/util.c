@@ -3,9 +3,9 @@
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "cli.h"
+#include "shortstroke/error.h"
 
 void cli_error(const char *fmt, ...)
 {
@@ -34,16 +34,10 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 
 int cli_bad_option(const char *cmd, int c, char **argv)
 {
-	const char *word = optind > 0 ? argv[optind - 1] : "";
+	struct ss_error err;
 
-	if (c == ':')
-		return cli_usage_error(cmd, "option '%s' needs a value", word);
-	if (optopt && !strncmp(word, "--", 2) && strchr(word, '='))
-		return cli_usage_error(cmd, "option '%.*s' takes no value",
-				       (int)(strchr(word, '=') - word), word);
-	if (optopt > ' ' && optopt < 0x7f)
-		return cli_usage_error(cmd, "unknown option '-%c'", optopt);
-	return cli_usage_error(cmd, "unknown option '%s'", word);
+	ss_error_getopt(&err, c, optopt, optind > 0 ? argv[optind - 1] : "");
+	return cli_usage_error(cmd, "%s", err.msg);
 }
 
 int cli_exit_code(int rc)

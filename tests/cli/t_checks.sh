@@ -89,6 +89,21 @@ expect "limit --size (no value): says what is missing" 2 "" "^shortstroke: limit
 one_error "limit --size (no value): one error line"
 run "$PROG" --demo list --json=yes
 expect "list --json=yes: takes no value" 2 "" "^shortstroke: list: option '--json' takes no value$"
+SIMD=$(dirname "$PROG")/shortstroke-simd
+if [ -x "$SIMD" ]; then
+	for a in --bogus -x "--rig" "--demo extra"; do
+		run "$SIMD" $a
+		expect "shortstroke-simd $a: exit 2" 2
+		n=$(printf '%s\n' "$ERR" | wc -l)
+		if [ "$n" = 2 ] && printf '%s\n' "$ERR" | head -n 1 | grep -qE "^shortstroke-simd: (unknown option '(--bogus|-x)'|option '--rig' needs a value|unexpected argument 'extra')$"; then
+			pass "shortstroke-simd $a: one line and the hint, not the whole usage"
+		else
+			fail "shortstroke-simd $a: one line and the hint, not the whole usage" "$ERR"
+		fi
+	done
+else
+	skip "shortstroke-simd: a bad option is one line" "no $SIMD beside the program"
+fi
 
 # ---- each name once ----
 # doubled: "sim:x: sim:x: ..." on one line
