@@ -193,8 +193,8 @@ static void usage(FILE *f)
 	    "\n"
 	    "Examples:\n"
 	    "  shortstroke --demo plan sim:sas15k --disks 4 --level 10 --capacity 200G\n"
-	    "  shortstroke plan --disks 8 --rpm 15000 --disk-size 600GB --iops 3000 --tolerate 2\n"
-	    "  shortstroke plan /dev/sd[b-e] --capacity 1T --workload fileserver -O plan.json\n"
+	    "  shortstroke plan --disks 8 --rpm 15000 --disk-size 600GB --iops 2000 --tolerate 2\n"
+	    "  shortstroke plan /dev/sd[b-e] --capacity 500G --workload fileserver -O plan.json\n"
 	    "  shortstroke --demo plan sim:sas15k --level 0 --stroke 100%% --explain\n"
 	    "  shortstroke plan --check plan.json\n",
 	    DEFAULT_QD);

@@ -14,93 +14,114 @@ for m in "$HERE"/../../man/*.8; do
 	[ -z "$w" ] && pass "man page $(basename "$m") renders cleanly" || fail "man page $(basename "$m")" "$w"
 done
 
-# Every example command of README.md and the man page's EXAMPLES runs as written on the demo
-# rig: /dev/sdX become simulated drives (below), --demo is added, the examples run in order in
-# this file's fresh state dir, and one that would ask for the serial on a terminal gets --yes.
-# Each must exit 0 unless docs_want says otherwise (and why).
+# Every example command of README.md, of the man page's EXAMPLES and of each command's --help
+# runs as written on the demo rig: /dev/sdX become simulated drives (the map below), --demo is
+# added, the examples of one place (README, the man page, one command's --help) run in order
+# in a fresh state dir (so "plan -O plan.json" then "plan --check plan.json" works), and one
+# that would ask for the serial on a terminal gets --yes. Each must exit 0 unless docs_want
+# says otherwise (and why).
 DOCS_ROOT=$HERE/../..
+# sdb is SAS so that limit and then restore both work without the power cycle an HPA disk
+# needs between two changes; the 2 TB and 14 TB disks stay out of the globs (a qualification
+# of them takes minutes).
+DOCS_DISKS="sda=sim:sata320 sdb=sim:sas15k sdc=sim:sata250 sdd=sim:sata-hpa"
+# one line per example: WHERE <tab> AS WRITTEN <tab> AS RUN (a sh -c command line)
 docs_examples() {
-	python3 - "$DOCS_ROOT/README.md" "$DOCS_ROOT/man/shortstroke.8" <<'PY'
-import re, sys
-readme, man = sys.argv[1], sys.argv[2]
+	python3 - "$DOCS_ROOT/README.md" "$DOCS_ROOT/man/shortstroke.8" "$PROG" "$DOCS_DISKS" <<'PY'
+import fnmatch, re, shlex, subprocess, sys
+readme, man, prog, disks = sys.argv[1:5]
+disks = [kv.split("=", 1) for kv in disks.split()]
+out = []
 for n, line in enumerate(open(readme), 1):
     # code blocks are indented by 4; a trailing "# ..." is a comment
     m = re.match(r"    (shortstroke(\s.*)?)$", line.rstrip("\n"))
     if m:
-        print("README.md:%d\t%s" % (n, re.sub(r"\s+#.*$", "", m.group(1)).strip()))
+        out.append(("README.md:%d" % n, re.sub(r"\s+#.*$", "", m.group(1)).strip()))
 inex = False
 for n, line in enumerate(open(man), 1):
     line = line.rstrip("\n")
     if line.startswith(".SH"):
         inex = line.strip() == ".SH EXAMPLES"
     elif inex and line.startswith("shortstroke"):
-        print("shortstroke.8:%d\t%s" % (n, line.replace("\\-", "-")))
+        out.append(("shortstroke.8:%d" % n, line.replace("\\-", "-")))
+helptext = subprocess.run([prog, "--help"], capture_output=True, text=True).stdout
+cmds = re.findall(r"^  ([a-z]+) ", helptext.split("Commands:")[1].split("\n\n")[0], re.M)
+for c in cmds:
+    h = subprocess.run([prog, c, "--help"], capture_output=True, text=True).stdout
+    on = False
+    for line in h.splitlines():
+        if re.match(r"Examples?:", line):
+            on = True
+        elif on and line.startswith("  shortstroke"):
+            out.append(("%s --help" % c, line.strip()))
+        elif on and not line.startswith("  "):
+            on = False
+
+def disk(w):
+    if not w.startswith("/dev/sd"):
+        return [w]
+    m = [sim for name, sim in disks if fnmatch.fnmatchcase(name, w[5:])]
+    return m or [w]
+
+def one(cmd):
+    # one shortstroke command (a pipe or a redirection after it is kept as written)
+    rest = ""
+    m = re.search(r"\s([|>].*)$", cmd)
+    if m:
+        cmd, rest = cmd[:m.start()], " " + m.group(1)
+    words = [x for w in shlex.split(cmd)[1:] for x in disk(w)]
+    if not any(w in ("--demo", "--rig") for w in words):
+        words.insert(0, "--demo")
+    sub = next((w for w in words if not w.startswith("-") and w != "--demo"), "")
+    if sub in ("limit", "restore") and not set(words) & {"--yes", "-y", "--dry-run", "-n"}:
+        words.append("--yes")
+    return '"$PROG" ' + " ".join(shlex.quote(w) for w in words) + rest
+
+for where, cmd in out:
+    if cmd == "shortstroke":
+        continue  # the TUI needs a terminal: tests/cli/t_tui.sh drives it in tmux
+    run = "; ".join(one(c.strip()) for c in cmd.split("; "))
+    print("%s\t%s\t%s" % (where, cmd, run))
 PY
 }
-# /dev/sdX on the demo rig; a glob such as /dev/sd[b-e] takes every mapped name it matches.
-# sdb is SAS so that limit and then restore both work without the power cycle an HPA disk
-# needs between two changes; the 2 TB and 14 TB disks stay out of the globs (a standard
-# qualification of them takes a minute).
-DOCS_DISKS="sda=sim:sata320 sdb=sim:sas15k sdc=sim:sata250 sdd=sim:sata-hpa"
-docs_map() {
-	out=""
-	for w in $1; do
-		case $w in
-		/dev/sd*)
-			m=""
-			for kv in $DOCS_DISKS; do
-				# shellcheck disable=SC2254
-				case ${kv%%=*} in ${w#/dev/}) m="$m ${kv#*=}" ;; esac
-			done
-			[ -n "$m" ] || m=" $w"
-			w=${m# }
-			;;
-		esac
-		out="$out $w"
-	done
-	echo "${out# }"
-}
-# the exit an example is documented to give when it is not 0
+# the exit an example is documented to give when it is not 0; "skip: why" when it cannot run
 docs_want() {
 	case $1 in
 	# sim:sata-hpa has a pending sector: smart says WARNING (exit 4, "smart --help"), and
 	# qualify fails its SMART check while the others pass (exit 4, "qualify --help")
 	"shortstroke smart /dev/sd[b-e]" | "shortstroke qualify "*"/dev/sd[b-y]") echo 4 ;;
+	"shortstroke qualify --profile full "*)
+		echo "skip: a full surface scan of three demo disks takes minutes of CPU" ;;
+	*"| jq "*) command -v jq >/dev/null 2>&1 && echo 0 || echo "skip: jq is not installed" ;;
 	*) echo 0 ;;
 	esac
 }
 docs_count=0
-docs_dir=$(mktemp -d)
 docs_old=$PWD
-cd "$docs_dir" || exit 1
+docs_group=""
 TAB=$(printf '\t')
 docs_examples >"$TMP/examples"
-while IFS="$TAB" read -r where cmd; do
-	args=$(docs_map "${cmd#shortstroke}")
-	case " $args " in
-	"  ")
-		# the TUI needs a terminal: tests/cli/t_tui.sh drives it in tmux
-		continue ;;
-	esac
-	case " $args " in *" --demo "* | *" --rig "*) ;; *) args="--demo $args" ;; esac
-	case " $args " in
-	*" limit "* | *" restore "*)
-		case " $args " in
-		*" --yes "* | *" -y "* | *" --dry-run "* | *" -n "*) ;;
-		*) args="$args --yes" ;;
-		esac ;;
-	esac
-	want=$(docs_want "$cmd")
+while IFS="$TAB" read -r where cmd as; do
+	if [ "${where%%:*}" != "$docs_group" ]; then
+		docs_group=${where%%:*}
+		docs_dir=$(mktemp -d "$TMP/docs.XXXXXX")
+		cd "$docs_dir" || exit 1
+		SHORTSTROKE_STATE_DIR=$docs_dir/state
+	fi
 	docs_count=$((docs_count + 1))
-	eval "run \"\$PROG\" $args" </dev/null
-	expect "docs: $where: $cmd (as: shortstroke $args)" "$want"
+	want=$(docs_want "$cmd")
+	case $want in
+	skip:*) skip "docs: $where: $cmd" "${want#skip: }"; continue ;;
+	esac
+	run sh -c "$as" </dev/null
+	expect "docs: $where: $cmd (as: $as)" "$want"
 done <"$TMP/examples"
 cd "$docs_old" || exit 1
-rm -rf "$docs_dir"
-if [ "$docs_count" -ge 20 ]; then
-	pass "docs: $docs_count example commands found in README.md and shortstroke.8"
+SHORTSTROKE_STATE_DIR=$TMP/state
+if [ "$docs_count" -ge 35 ]; then
+	pass "docs: $docs_count example commands found in README.md, shortstroke.8 and --help"
 else
-	fail "docs: example commands found in README.md and shortstroke.8" "only $docs_count: has the extraction broken?"
+	fail "docs: example commands found in README.md, shortstroke.8 and --help" "only $docs_count: has the extraction broken?"
 fi
 
 # Whatever a user is pointed to is in the repository: nothing refers to the "shared" folder
