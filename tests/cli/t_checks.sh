@@ -24,6 +24,11 @@ for c in "list" "protect" "smart sim:nosuch" "bench sim:nosuch" "zones sim:nosuc
 	expect "$c -o BAR: unknown column, exit 2" 2 "" "unknown column: BAR"
 	one_error "$c -o BAR: one error line"
 done
+run "$PROG" --demo protect add -o BAR --serial ABC123
+expect "protect add -o BAR: exit 2" 2 "" "unknown column: BAR"
+run "$PROG" --demo protect list
+expect "protect add -o BAR: the file did not change" 0
+printf '%s\n' "$OUT" | grep -q ABC123 && fail "protect add -o BAR: ABC123 not added" "$OUT" || pass "protect add -o BAR: ABC123 not added"
 run "$PROG" --demo bench -t 1s -o BAR sim:sata250
 expect "bench -o BAR sim:sata250: exit 2" 2 "" "unknown column: BAR"
 no_output "bench -o BAR sim:sata250: no benchmark ran"
