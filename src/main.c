@@ -93,7 +93,7 @@ static int take_globals(struct ss_ctx *ctx, int *argc, char **argv, bool *help, 
 			} else if (i + 1 < *argc) {
 				val = argv[++i];
 			} else {
-				cli_usage_error(NULL, "option '%s' needs an argument", a);
+				cli_usage_error(NULL, "option '%s' needs a value", a);
 				return -1;
 			}
 		}
@@ -166,7 +166,8 @@ int main(int argc, char **argv)
 		ctx_fini(&ctx);
 		return rc;
 	}
-	rc = cli_usage_error(NULL, "unknown command '%s'", argv[1]);
+	rc = cli_usage_error(NULL, "unknown %s '%s'", argv[1][0] == '-' ? "option" : "command",
+			     argv[1]);
 	ctx_fini(&ctx);
 	return rc;
 }

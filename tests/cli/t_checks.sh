@@ -87,6 +87,9 @@ for c in $("$PROG" --help | awk '/^Commands:/ { on = 1; next } on && /^  [a-z]/ 
 	expect "$c --bogus: exit 2" 2 "" "^shortstroke: $c: unknown option '--bogus'$"
 	one_error "$c --bogus: one error line"
 done
+run "$PROG" --bogus list
+expect "shortstroke --bogus: an unknown option, not a command" 2 "" "^shortstroke: unknown option '--bogus'$"
+one_error "shortstroke --bogus: one error line"
 run "$PROG" --demo list -x
 expect "list -x: the letter named" 2 "" "^shortstroke: list: unknown option '-x'$"
 run "$PROG" --demo limit --size
