@@ -168,3 +168,47 @@ if printf '%s\n' "$OUT" | grep -q "source: .*docs/models.md" && [ -f "$DOCS_ROOT
 else
 	fail "plan --explain: its sources are files of the repository (docs/models.md)" "$OUT"
 fi
+
+# docs/architecture.md's "may include" column holds: each folder of src/ includes only the
+# public headers of the folders it lists (the simulator: only the pure codecs of src/drive).
+layers=$(python3 - "$DOCS_ROOT" <<'PY'
+import glob, os, re, sys
+root = sys.argv[1]
+owner = {"error": "util", "units": "util", "fileio": "util", "transport": "transport",
+         "sim": "sim", "drive": "drive", "scsi": "drive", "ata": "drive", "sat": "drive",
+         "sense": "drive", "logpage": "drive", "zones": "drive ops", "io": "io",
+         "sysdisk": "sys", "devices": "ops", "capacity": "ops", "journal": "ops",
+         "protect": "ops", "smart": "ops", "zprofile": "ops", "qualify": "ops",
+         "planfile": "ops", "job": "ops"}
+allowed = {
+    "util": "", "transport": "util", "sim": "util transport ata sat sense",
+    "drive": "util transport", "io": "util drive sim", "sys": "util",
+    "ops": "util transport sim drive io sys raidplan", "raidplan": "",
+    "cli": "ops io raidplan util sim cli", "tui": "ops io raidplan util sim cli tui",
+    "simd": "ops sim transport sense",
+}
+for folder, ok in allowed.items():
+    ok = set(ok.split()) | {folder}
+    for f in sorted(glob.glob(os.path.join(root, "src", folder, "*.[ch]"))):
+        for n, line in enumerate(open(f), 1):
+            m = re.match(r'#include "(shortstroke/(\w+)\.h|raidplan\.h|(\w+)/\w+\.h)"', line)
+            if not m:
+                continue
+            if m.group(2):
+                h = m.group(2)
+                owners = set(owner.get(h, "?").split())
+                if not (owners & ok or h in ok):
+                    print("%s:%d: src/%s includes %s (of src/%s)" % (
+                        os.path.relpath(f, root), n, folder, m.group(1), "/".join(owners)))
+            elif m.group(1) == "raidplan.h":
+                if "raidplan" not in ok:
+                    print("%s:%d: src/%s includes raidplan.h" % (os.path.relpath(f, root), n, folder))
+            elif m.group(3) not in ok:
+                print("%s:%d: src/%s includes %s" % (os.path.relpath(f, root), n, folder, m.group(1)))
+PY
+)
+if [ -z "$layers" ]; then
+	pass "docs: every folder includes what docs/architecture.md says it may"
+else
+	fail "docs: every folder includes what docs/architecture.md says it may" "$layers"
+fi
