@@ -37,6 +37,9 @@ struct batch {
 	bool json, yes, force, dry_run, verbose;
 	const char *model_glob, *serial_filter;
 	bool overall;		/* progress: also a line for the whole batch */
+	bool log_after;		/* text: an item's log goes under its result line
+				 * (a report about the disk), not above it (the
+				 * commands that led to the result) */
 	/* may an unsafe disk go ahead all the same? (restore of the partition
 	 * method: the partition table it wrote is the only "use") */
 	bool (*allow_unsafe)(struct batch *b, struct batch_item *it);

@@ -7,7 +7,7 @@
 
 #include "shortstroke/devices.h"
 
-/* Exit codes (DESIGN.md §5) */
+/* Exit codes (docs/architecture.md, "Exit codes") */
 enum {
 	EXIT_DONE = 0,
 	EXIT_FAILED = 1,
@@ -39,6 +39,10 @@ struct json_object *profile_json(const struct zprofile *z);
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print a usage error plus "Try 'shortstroke CMD --help'." and return EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The one line for what getopt_long() returned on a bad option: c is '?'
+ * (unknown) or ':' (missing value; the option string starts with ':').
+ * getopt's own message is off (opterr = 0 in main). Returns EXIT_USAGE. */
+int cli_bad_option(const char *cmd, int c, char **argv);
 /* Map a negative errno from device work to an exit code (EXIT_REFUSED for
  * -EPERM/-EBUSY safety refusals, EXIT_USAGE for bad input, else EXIT_FAILED). */
 int cli_exit_code(int rc);

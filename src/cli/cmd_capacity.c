@@ -59,7 +59,7 @@ static void limit_usage(FILE *f)
 		"not confirmed), 4 some disks failed.\n"
 		"Examples:\n"
 		"  shortstroke limit --percent 20 /dev/sdb\n"
-		"  shortstroke limit --size 100GB --yes --model 'ST3300657SS' -J\n");
+		"  shortstroke limit --size 100GB --yes --model 'HUS154545*' -J\n");
 }
 
 static void restore_usage(FILE *f)
@@ -271,7 +271,7 @@ static int capacity_main(struct ss_ctx *ctx, int argc, char **argv, bool restore
 	struct ss_error err = { 0 };
 	int c, rc, sizes = 0;
 
-	while ((c = getopt_long(argc, argv, restore ? "m:nyfJh" : "s:p:m:nyfJh", opts, NULL)) !=
+	while ((c = getopt_long(argc, argv, restore ? ":m:nyfJh" : ":s:p:m:nyfJh", opts, NULL)) !=
 	       -1) {
 		switch (c) {
 		case 's':
@@ -327,7 +327,7 @@ static int capacity_main(struct ss_ctx *ctx, int argc, char **argv, bool restore
 			(restore ? restore_usage : limit_usage)(stdout);
 			return EXIT_DONE;
 		default:
-			return cli_usage_error(cmd, "unknown option");
+			return cli_bad_option(cmd, c, argv);
 		}
 	}
 	if (!restore && sizes != 1)

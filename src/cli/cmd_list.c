@@ -85,14 +85,14 @@ static int list_run(struct ss_ctx *ctx, int argc, char **argv)
 	size_t n = 0;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, OUT_SHORT_OPTS "h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":" OUT_SHORT_OPTS "h", opts, NULL)) != -1) {
 		if (out_opts_take(&out, c, optarg))
 			continue;
 		if (c == 'h') {
 			usage(stdout);
 			return EXIT_DONE;
 		}
-		return cli_usage_error("list", "unknown option");
+		return cli_bad_option("list", c, argv);
 	}
 	if (optind < argc)
 		return cli_usage_error("list", "unexpected argument '%s'", argv[optind]);
