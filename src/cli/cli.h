@@ -29,6 +29,7 @@ extern const struct cli_cmd cmd_smart, cmd_selftest, cmd_zones;
 extern const struct cli_cmd cmd_bench;
 extern const struct cli_cmd cmd_profile;
 extern const struct cli_cmd cmd_qualify;
+extern const struct cli_cmd cmd_reapply;
 /* The measured zone profile (cmd_profile.c; profile and zones --measure). */
 struct zprofile;
 struct json_object;
