@@ -48,6 +48,12 @@ struct record;
 /* All of `info` about one drive into a record (also the TUI's detail pane). */
 void describe_drive(struct record *r, const struct dev_entry *e);
 
+/* The kernel will undo an HPA limit on this disk (libata.ignore_hpa=1, now
+ * or at the next boot; e NULL: on any libata disk): the warning, and what to
+ * do, in buf (cli_hpa_warning) or as a line on stderr (cli_hpa_warn). */
+bool cli_hpa_warning(struct ss_ctx *ctx, const struct dev_entry *e, char *buf, size_t len);
+void cli_hpa_warn(struct ss_ctx *ctx, const struct dev_entry *e);
+
 /* Entry of the TUI (src/tui). */
 int tui_main(struct ss_ctx *ctx);
 

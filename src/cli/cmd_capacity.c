@@ -95,6 +95,17 @@ static void plan_line(struct batch_item *it, const struct cap_plan *p)
 			 cap_method_name(p->method), p->volatile_ ? " (volatile)" : "");
 }
 
+/* The kernel will undo this HPA: said on stderr and in the JSON. */
+static void hpa_warn_item(struct batch *b, struct batch_item *it)
+{
+	char w[1024];
+
+	if (!cli_hpa_warning(b->ctx, &it->e, w, sizeof(w)))
+		return;
+	fprintf(stderr, "shortstroke: %s: %s\n", it->e.spec, w);
+	json_object_object_add(it->json, "warning", json_object_new_string(w));
+}
+
 static void plan_all(struct batch *b, const struct cap_job *tmpl)
 {
 	for (unsigned i = 0; i < b->n; i++) {
@@ -139,6 +150,8 @@ static void plan_all(struct batch *b, const struct cap_job *tmpl)
 			continue;
 		}
 		plan_line(it, &j->plan);
+		if (j->plan.method == CAP_HPA)
+			hpa_warn_item(b, it);
 	}
 }
 

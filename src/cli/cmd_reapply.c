@@ -170,6 +170,7 @@ static void open_needed(struct batch *b, struct batch_item *it)
 		json_object_object_add(it->json, "status", json_object_new_string("failed"));
 		return;
 	}
+	cli_hpa_warn(b->ctx, &it->e);
 	snprintf(it->plan, sizeof(it->plan), "%s %s: re-apply the volatile limit, %s",
 		 it->e.info.model, it->e.info.serial, j->plan.note);
 	it->ready = true;
