@@ -13,7 +13,7 @@ export ANSIBLE_ROLES_PATH="$ROLES" ANSIBLE_HOME="$TMP/ansible" ANSIBLE_LOCAL_TEM
 	ANSIBLE_RETRY_FILES_ENABLED=0 ANSIBLE_DEPRECATION_WARNINGS=0 ANSIBLE_STDOUT_CALLBACK=default \
 	ANSIBLE_LOCALHOST_WARNING=0 ANSIBLE_INVENTORY_UNPARSED_WARNING=0
 for h in h1 h2 h3; do
-	mkdir -p "$TMP/$h"
+	mkdir -p "$TMP/$h/bin"
 	smart=true
 	[ $h = h2 ] && smart='true, "faults": ["smart-degrade:2000"]'
 	cat >"$TMP/$h/rig.json" <<RIG
@@ -32,11 +32,12 @@ tmp, prog = sys.argv[1], sys.argv[2]
 hosts = {h: dict(shortstroke_rig='%s/%s/rig.json' % (tmp, h),
                  shortstroke_state_dir='%s/%s/state' % (tmp, h),
                  shortstroke_protect_file='%s/%s/protect.conf' % (tmp, h),
-                 shortstroke_report_dir='%s/%s/reports' % (tmp, h))
+                 shortstroke_report_dir='%s/%s/reports' % (tmp, h),
+                 shortstroke_bin='%s/%s/bin/shortstroke' % (tmp, h))
          for h in ('h1', 'h2', 'h3')}
 print(json.dumps({'fleet': {'hosts': hosts, 'vars': dict(
     ansible_connection='local', ansible_python_interpreter='/usr/bin/python3',
-    shortstroke_bin=prog, shortstroke_fetch_dir=tmp + '/fleet',
+    shortstroke_install_src=prog, shortstroke_fetch_dir=tmp + '/fleet',
     shortstroke_limits=[{'disks': ['sim:b'], 'percent': 50}])}}))
 PY
 for a in qualify limit; do
@@ -53,6 +54,8 @@ blk() { "$PROG" --rig "$TMP/$1/rig.json" --state-dir "$TMP/$1/state" info -J sim
 play "$TMP/qualify.yml"
 expect "ansible qualify: the play fails for h2 only (exit 2)" 2 "h2 .*qualification|FAILED"
 expect "ansible qualify: h2's task names the disk and the reason" 2 "h2: sim:b \\(WDC WD20EFRX-68EUZN0 h2-W1\\): smart: FAILED: SMART health"
+cmp -s "$PROG" "$TMP/h3/bin/shortstroke" && [ -x "$TMP/h3/bin/shortstroke" ] \
+	&& pass "the role installed the controller's build on each host" || fail "the role installed the controller's build on each host"
 case "$(recap h1)" in *failed=0*) pass "recap: h1 not failed" ;; *) fail "recap: h1 not failed" "$(recap h1)" ;; esac
 case "$(recap h2)" in *failed=1*) pass "recap: h2 failed" ;; *) fail "recap: h2 failed" "$(recap h2)" ;; esac
 case "$(recap h3)" in *failed=0*) pass "recap: h3 not failed" ;; *) fail "recap: h3 not failed" "$(recap h3)" ;; esac
