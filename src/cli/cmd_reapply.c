@@ -216,11 +216,17 @@ static void add_record(struct batch *b, const struct journal_entry *r, bool inco
 		return;
 	limit_text(r, lim, sizeof(lim));
 	if (idx < 0) {
+		unsigned unknown = 0;
+
+		for (size_t i = 0; i < nd; i++)
+			unknown += !devs[i].identified;
 		settle(it, r, "missing", 0, 0,
 		       "missing: no attached disk has serial %s%s%s (journaled as %s, %s %s); "
-		       "nothing done",
+		       "nothing done%s",
 		       r->serial[0] ? r->serial : "-", r->wwn[0] ? " / WWN " : "", r->wwn,
-		       r->device, r->model, lim);
+		       r->device, r->model, lim,
+		       unknown ? " (some disks could not be identified: see 'shortstroke list')"
+			       : "");
 		return;
 	}
 	it->e = devs[idx];
@@ -318,7 +324,12 @@ static int reapply_run(struct ss_ctx *ctx, int argc, char **argv)
 		if (!named[i] || !(it = batch_add(&b, devs[i].spec)))
 			continue; /* already there: it has a record */
 		it->e = devs[i];
-		settle(it, NULL, "none", 0, 0, "nothing journaled for this disk");
+		if (!devs[i].identified)
+			settle(it, NULL, "failed", -EIO, EXIT_FAILED,
+			       "could not be identified, so not matched with the journal: %s",
+			       devs[i].error);
+		else
+			settle(it, NULL, "none", 0, 0, "nothing journaled for this disk");
 	}
 	if (b.n == 0 && !b.json)
 		printf("reapply: nothing to re-apply: the journal holds no open limit\n");

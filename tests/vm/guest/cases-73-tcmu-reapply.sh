@@ -38,6 +38,42 @@ ss_tcmu_reapply() {
 }
 t ss-tcmu-reapply ss_tcmu_reapply
 
+# A file system made while the disk was limited: after the power cycle its
+# signature alone does not stop the re-apply (it gives the file system back
+# the size it was made at); once mounted, the disk is in use and refused.
+ss_tcmu_reapply_inuse() {
+	need_tcmu
+	need_ss
+	dv=$(tcmu_dev tsata)
+	cap_run tsata limit --yes --volatile --blocks 2097152
+	size_check tsata 2097152
+	must mkfs.ext4 -q -F -E lazy_itable_init=1,nodiscard /dev/$dv
+	must tcmu_power_cycle tsata
+	echo 1 > /sys/block/$dv/device/rescan
+	expect_eq "full size after the power cycle" "$(cat /sys/block/$dv/size)" 8388608
+	ss_json tcmu-reapply-fs reapply -J /dev/$dv
+	expect_eq "a signature only: re-applied" "$(jget $F .results[0].status)" reapplied
+	size_check tsata 2097152
+	mkdir -p /mnt/tra
+	must mount -t ext4 /dev/$dv /mnt/tra
+	must tcmu_power_cycle tsata
+	run $SS reapply -J /dev/$dv
+	umount /mnt/tra
+	expect_eq "mounted: refused, exit" $RC 3
+	cp $OUT /tmp/tra.json
+	jflat /tmp/tra.json
+	expect_eq "mounted: status" "$(jget /tmp/tra.json.flat .results[0].status)" refused
+	expect_match "mounted: the reason" "$(jget /tmp/tra.json.flat .results[0].error)" "mounted at /mnt/tra"
+	must sg_readcap -l /dev/$dv
+	expect_grep "the refused disk was not touched" $OUT "Number of logical blocks=8388608\$"
+	# clean up for the next cases: no signature, the journal closed
+	must dd if=/dev/zero of=/dev/$dv bs=1M count=4 conv=fsync
+	echo 1 > /sys/block/$dv/device/rescan
+	cap_run tsata restore --yes
+	size_check tsata 8388608
+}
+t ss-tcmu-reapply-inuse ss_tcmu_reapply_inuse
+
 # libata.ignore_hpa=1 on the running kernel (a writable module parameter):
 # list warns once on stderr (the AHCI disks are libata's); 0 again: silent.
 ss_reapply_ignore_hpa() {
