@@ -30,6 +30,11 @@ static struct batch_item *add_item(struct batch *b, const char *spec)
 	return it;
 }
 
+struct batch_item *batch_add(struct batch *b, const char *spec)
+{
+	return add_item(b, spec);
+}
+
 int batch_collect(struct batch *b, int argc, char **argv)
 {
 	for (int i = 0; i < argc; i++)

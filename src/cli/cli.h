@@ -29,6 +29,7 @@ extern const struct cli_cmd cmd_smart, cmd_selftest, cmd_zones;
 extern const struct cli_cmd cmd_bench;
 extern const struct cli_cmd cmd_profile;
 extern const struct cli_cmd cmd_qualify;
+extern const struct cli_cmd cmd_reapply;
 /* The measured zone profile (cmd_profile.c; profile and zones --measure). */
 struct zprofile;
 struct json_object;
@@ -50,6 +51,12 @@ int cli_exit_code(int rc);
 struct record;
 /* All of `info` about one drive into a record (also the TUI's detail pane). */
 void describe_drive(struct record *r, const struct dev_entry *e);
+
+/* The kernel will undo an HPA limit on this disk (libata.ignore_hpa=1, now
+ * or at the next boot; e NULL: on any libata disk): the warning, and what to
+ * do, in buf (cli_hpa_warning) or as a line on stderr (cli_hpa_warn). */
+bool cli_hpa_warning(struct ss_ctx *ctx, const struct dev_entry *e, char *buf, size_t len);
+void cli_hpa_warn(struct ss_ctx *ctx, const struct dev_entry *e);
 
 /* Entry of the TUI (src/tui). */
 int tui_main(struct ss_ctx *ctx);

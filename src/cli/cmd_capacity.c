@@ -95,6 +95,17 @@ static void plan_line(struct batch_item *it, const struct cap_plan *p)
 			 cap_method_name(p->method), p->volatile_ ? " (volatile)" : "");
 }
 
+/* The kernel will undo this HPA: said on stderr and in the JSON. */
+static void hpa_warn_item(struct batch *b, struct batch_item *it)
+{
+	char w[1024];
+
+	if (!cli_hpa_warning(b->ctx, &it->e, w, sizeof(w)))
+		return;
+	fprintf(stderr, "shortstroke: %s: %s\n", it->e.spec, w);
+	json_object_object_add(it->json, "warning", json_object_new_string(w));
+}
+
 static void plan_all(struct batch *b, const struct cap_job *tmpl)
 {
 	for (unsigned i = 0; i < b->n; i++) {
@@ -139,6 +150,8 @@ static void plan_all(struct batch *b, const struct cap_job *tmpl)
 			continue;
 		}
 		plan_line(it, &j->plan);
+		if (j->plan.method == CAP_HPA)
+			hpa_warn_item(b, it);
 	}
 }
 
@@ -157,24 +170,31 @@ static void result_json(struct batch_item *it, const struct cap_result *r)
 	json_object_object_add(o, "message", json_object_new_string(r->message));
 }
 
+void batch_cap_ctx(struct cap_ctx *c, struct batch *b, struct batch_item *it,
+		   const struct progress_sink *sink)
+{
+	*c = (struct cap_ctx){
+		.d = it->d,
+		.e = &it->e,
+		.state_dir = ctx_state_dir(b->ctx),
+		.dry_run = b->dry_run,
+		.show = (b->dry_run || b->verbose) ? batch_show_cmd : NULL,
+		.show_arg = it,
+		.progress = sink,
+	};
+	if (b->dry_run)
+		batch_log(it, "%s: commands that would be sent:", it->e.spec);
+}
+
 static int cap_job_run(void *arg, const struct progress_sink *sink, struct ss_error *err)
 {
 	struct batch_item *it = arg;
 	struct cap_job *j = it->op;
 	struct cap_result res;
-	struct cap_ctx c = {
-		.d = it->d,
-		.e = &it->e,
-		.state_dir = ctx_state_dir(j->b->ctx),
-		.dry_run = j->b->dry_run,
-		.show = (j->b->dry_run || j->b->verbose) ? batch_show_cmd : NULL,
-		.show_arg = it,
-		.progress = sink,
-	};
+	struct cap_ctx c;
 	int rc;
 
-	if (j->b->dry_run)
-		batch_log(it, "%s: commands that would be sent:", it->e.spec);
+	batch_cap_ctx(&c, j->b, it, sink);
 	rc = j->restore ? cap_restore(&c, j->method, j->volatile_, &res, err)
 			: cap_limit(&c, &j->plan, &res, err);
 	if (rc)

@@ -168,6 +168,8 @@ static int info_run(struct ss_ctx *ctx, int argc, char **argv)
 	describe_drive(r, &e);
 	record_print(r, stdout, json);
 	record_free(r);
+	if (e.info.ata && (e.info.methods & METHOD_HPA))
+		cli_hpa_warn(ctx, &e);
 	return EXIT_DONE;
 }
 

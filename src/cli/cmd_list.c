@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "output.h"
+#include "shortstroke/sysdisk.h"
 #include "table.h"
 
 static const struct col_def list_cols[] = {
@@ -113,6 +114,11 @@ static int list_run(struct ss_ctx *ctx, int argc, char **argv)
 	for (size_t i = 0; i < n; i++)
 		list_fill_row(t, &devs[i]);
 	table_print(t, stdout, out.flags, "drives");
+	for (size_t i = 0; i < n; i++)
+		if (!devs[i].sim && sysdisk_tran_libata(devs[i].tran_hint)) {
+			cli_hpa_warn(ctx, NULL); /* one line for all SATA disks */
+			break;
+		}
 	table_free(t);
 	free(devs);
 	return EXIT_DONE;
