@@ -212,6 +212,8 @@ static enum tui_action dialog_key(struct tui_model *m, int key)
 
 	if (key == TK_TICK)
 		return TUI_NONE;
+	if (key == TK_RESIZE)
+		return TUI_REDRAW; /* redraw at the new size, the dialog stays */
 	if (key == TK_ESC || (!d->input && !d->submit)) {
 		m->dlg = NULL;
 		tui_dialog_free(d);

@@ -1,11 +1,21 @@
 # The TUI in tmux: every dialog gets refused and nonsense input and must
 # stay up and say why inside the dialog (limit, restore, planner fields and
 # save, self-test, bench, qualify, power cycle), at 80x24 and at 120x40.
-# Then the jobs: the abort key, q with a self-test running, a format that
-# cannot be aborted, and the help box at 200 and 80 columns.
+# Each dialog gets a fresh TUI, so that one crash does not hide another.
 
 if command -v tmux >/dev/null 2>&1; then
 	. "$HERE/tui_lib.sh"
+	# rf_fresh NAME [RIG-ARGS]: a new TUI (on the demo rig) at $w x $h
+	rf_fresh() {
+		n=$1
+		shift
+		[ $# -gt 0 ] || set -- --demo
+		tui_stop
+		tui_start "$n$size" "$w" "$h" "$@"
+		tui_wait "rig.* - 6 drives" >/dev/null
+	}
+	# a rig in real time: a long self-test stays busy while the keys arrive
+	"$PROG" --demo sim rig | sed 's/"time_scale": *[0-9.]*/"time_scale": 1/' >"$TMP/slow.json"
 	for size in 80x24 120x40; do
 		w=${size%x*} h=${size#*x}
 		st="$TMP/state-$size"
@@ -13,10 +23,8 @@ if command -v tmux >/dev/null 2>&1; then
 		"$PROG" --demo sim fault sim:sata320 no-smart >/dev/null
 		"$PROG" --demo limit --size 20% --yes sim:sas4kn >/dev/null
 		"$PROG" --demo sim fault sim:sas4kn medium-error:0-999999999 >/dev/null
-		tui_start "d$size" "$w" "$h" --demo
-		tui_wait "demo rig - 6 drives" >/dev/null
-
 		# limit: sizes the drive refuses, sizes that do not parse
+		rf_fresh limit
 		tui_keys j l
 		tui_wait "Limit \(short-stroke\)" >/dev/null
 		tui_type 900GB
@@ -39,10 +47,10 @@ if command -v tmux >/dev/null 2>&1; then
 		tui_wait "Limit \(short-stroke\)" >/dev/null
 		tui_type 20%
 		tui_check "tui $size: limit on a frozen drive: refused inline" "security-frozen"
-		tui_keys Escape k
 
 		# restore: what the drive gets back, or why not
-		tui_keys r
+		rf_fresh restore
+		tui_keys j r
 		tui_check "tui $size: restore of a full-size drive: nothing to do, inline" \
 			"Nothing to do: already at 488397168 blocks \(250 GB\)"
 		tui_keys Enter j j r
@@ -58,7 +66,8 @@ if command -v tmux >/dev/null 2>&1; then
 		tui_keys Escape
 
 		# self-test: nonsense kinds, a test the drive has not, a drive without SMART
-		tui_keys g t
+		rf_fresh selftest
+		tui_keys t
 		tui_wait "SMART self-test" >/dev/null
 		tui_type xyz
 		tui_check "tui $size: self-test: an unknown kind is refused inline" "'xyz' is not a kind"
@@ -73,7 +82,8 @@ if command -v tmux >/dev/null 2>&1; then
 		tui_keys Escape
 
 		# planner: fields that do not parse, a file that cannot be written
-		tui_keys p
+		rf_fresh planner
+		tui_keys j j p
 		tui_wait "Planner - 1 drive" >/dev/null
 		tui_keys -l 'abc'
 		tui_check "tui $size: planner: a capacity that is not a size" "Capacity: "
@@ -92,8 +102,9 @@ if command -v tmux >/dev/null 2>&1; then
 			"no/such/dir/plan.json"
 		tui_keys Escape Escape
 
-		# bench and qualify on a busy drive; bench on a drive that fails
-		tui_keys g j j j b
+		# bench and qualify on a drive that fails
+		rf_fresh bench
+		tui_keys j j j b
 		tui_check "tui $size: bench on a drive with medium errors: says why" \
 			"sim:sas4kn: benchmark failed|sim:sas4kn .*failed"
 		tui_keys q Q
@@ -101,8 +112,9 @@ if command -v tmux >/dev/null 2>&1; then
 			"^sim:sas4kn .*FAIL"
 		tui_keys q
 
-		# power cycle: a drive with a job is left alone, and the TUI says so
-		tui_keys g t
+		# power cycle, bench and qualify on a drive a job runs on
+		rf_fresh busy --rig "$TMP/slow.json"
+		tui_keys t
 		tui_wait "SMART self-test" >/dev/null
 		tui_type l
 		tui_keys P
@@ -122,6 +134,24 @@ if command -v tmux >/dev/null 2>&1; then
 		fi
 		tui_stop
 	done
+
+	# a resize while a dialog is open redraws at the new size; the dialog stays
+	size=120x40 w=120 h=40
+	rf_fresh resize
+	tui_keys j l
+	tui_wait "Limit \(short-stroke\)" >/dev/null
+	tui_type 900GB
+	tui_wait "900 GB" >/dev/null
+	tmux -S "$tui_sock" resize-window -t tui -x 80 -y 24 2>/dev/null
+	if tui_wait "^ DEVICE +TRAN +MODEL +SIZE +LIMITED" && tui_wait "900 GB\) is" &&
+	   [ "$(printf '%s\n' "$SCREEN" | wc -l)" -le 24 ]; then
+		pass "tui: a resize redraws the screen under an open dialog, refusal kept"
+	else
+		fail "tui: a resize redraws the screen under an open dialog, refusal kept" "$SCREEN"
+	fi
+	tui_type 20%
+	tui_check "tui: the dialog still works after the resize" "Type the serial"
+	tui_stop
 else
 	fail "t_tui_refusals: tmux is installed (scripts/deps.sh check installs it)"
 fi
