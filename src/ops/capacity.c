@@ -749,8 +749,17 @@ static int scsi_settle(struct cap_ctx *c, enum cap_method m, bool *corrupt,
 	return st < 0 ? st : 0;
 }
 
-int cap_limit(struct cap_ctx *c, const struct cap_plan *p, struct cap_result *res,
-	      struct ss_error *err)
+/* One process at a time changes a disk (a dry run changes nothing). */
+static int disk_lock(struct cap_ctx *c, int *fd, struct ss_error *err)
+{
+	*fd = -1;
+	if (c->dry_run)
+		return 0;
+	return journal_lock_disk(c->state_dir, c->e->info.serial, c->e->info.wwn, fd, err);
+}
+
+static int limit_locked(struct cap_ctx *c, const struct cap_plan *p, struct cap_result *res,
+			struct ss_error *err)
 {
 	bool corrupt;
 	char h1[32];
@@ -815,6 +824,20 @@ int cap_limit(struct cap_ctx *c, const struct cap_plan *p, struct cap_result *re
 	return 0;
 }
 
+int cap_limit(struct cap_ctx *c, const struct cap_plan *p, struct cap_result *res,
+	      struct ss_error *err)
+{
+	int fd, rc;
+
+	memset(res, 0, sizeof(*res));
+	rc = disk_lock(c, &fd, err);
+	if (rc)
+		return rc;
+	rc = limit_locked(c, p, res, err);
+	journal_unlock_disk(fd);
+	return rc;
+}
+
 /* What restore will aim for and how, from the journal or from the drive. */
 static int restore_plan(struct cap_ctx *c, enum cap_method forced, enum cap_method *m,
 			uint64_t *target, struct ss_error *err)
@@ -867,8 +890,8 @@ static int restore_plan(struct cap_ctx *c, enum cap_method forced, enum cap_meth
 	return 0;
 }
 
-int cap_restore(struct cap_ctx *c, enum cap_method forced, bool vol, struct cap_result *res,
-		struct ss_error *err)
+static int restore_locked(struct cap_ctx *c, enum cap_method forced, bool vol,
+			  struct cap_result *res, struct ss_error *err)
 {
 	const struct drive_info *i = &c->e->info;
 	enum cap_method m = CAP_AUTO;
@@ -960,4 +983,18 @@ int cap_restore(struct cap_ctx *c, enum cap_method forced, bool vol, struct cap_
 		 res->after, human(res->after * i->logical_block, h1, sizeof(h1)),
 		 cap_method_name(m));
 	return 0;
+}
+
+int cap_restore(struct cap_ctx *c, enum cap_method forced, bool vol, struct cap_result *res,
+		struct ss_error *err)
+{
+	int fd, rc;
+
+	memset(res, 0, sizeof(*res));
+	rc = disk_lock(c, &fd, err);
+	if (rc)
+		return rc;
+	rc = restore_locked(c, forced, vol, res, err);
+	journal_unlock_disk(fd);
+	return rc;
 }
