@@ -54,7 +54,7 @@ int journal_parse_line(const char *line, size_t len, struct journal_entry *out,
  * Call fn for every entry of the disk with this serial/WWN (either may be
  * empty; a disk matches when a non-empty serial or WWN is equal), oldest
  * first. A missing journal is not an error (fn is never called).
- * A line that cannot be read is an error naming file:line when it concerns
+ * A line that cannot be read is an error (-EBADMSG) naming file:line when it concerns
  * this disk or its disk cannot be told, and a warning when it names another
  * disk; a record torn by a crash (incomplete JSON) is a warning: it was
  * never fsynced, so the command it describes was never sent.

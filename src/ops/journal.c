@@ -652,7 +652,7 @@ static int check_bad(struct jcache *c, const char *serial, const char *wwn, size
 		bool mine = same_disk_ids(b->serial, b->wwn, serial, wwn);
 
 		if (!b->torn && (mine || !told))
-			return ss_error_set(err, -EINVAL,
+			return ss_error_set(err, -EBADMSG,
 					    "%s:%u: a line that cannot be read (%s) %s: '%s'; "
 					    "nothing is guessed from the journal until it is "
 					    "repaired",

@@ -121,7 +121,7 @@ static void test_malformed(void **state)
 	fputs("{\"event\":\"limit\",\"serial\":\"S9\",\"original_blocks\":5}\n", f);
 	fputs("garbage\n", f);
 	fclose(f);
-	assert_int_equal(journal_original(dir, "S9", "", &got, &err), -EINVAL);
+	assert_int_equal(journal_original(dir, "S9", "", &got, &err), -EBADMSG);
 	assert_non_null(strstr(err.msg, "journal.jsonl:2:"));
 }
 
@@ -344,7 +344,7 @@ static void test_unreadable_lines(void **state)
 	assert_non_null(strstr(warned[1], "journal.jsonl:3:"));
 	assert_non_null(strstr(warned[1], "serial OTHER2"));
 	/* for the disk a bad line concerns, it is an error naming the line */
-	assert_int_equal(journal_original(dir, "OTHER", "", &got, &err), -EINVAL);
+	assert_int_equal(journal_original(dir, "OTHER", "", &got, &err), -EBADMSG);
 	assert_non_null(strstr(err.msg, "journal.jsonl:2:"));
 	assert_non_null(strstr(err.msg, "concerns this disk"));
 	assert_non_null(strstr(err.msg, "block_len"));
