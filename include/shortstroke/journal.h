@@ -70,6 +70,10 @@ int journal_for_disk(const char *state_dir, const char *serial, const char *wwn,
 int journal_original(const char *state_dir, const char *serial, const char *wwn,
 		     struct journal_entry *out, struct ss_error *err);
 
+/* The disk's newest record. -ENOENT when the journal holds none. */
+int journal_last(const char *state_dir, const char *serial, const char *wwn,
+		 struct journal_entry *out, struct ss_error *err);
+
 /*
  * Is the record plausible on its own: a block length that is a power of two
  * from 512 to 64 KiB, an original capacity that is not 0, not beyond the

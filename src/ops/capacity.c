@@ -1164,6 +1164,37 @@ static int restore_locked(struct cap_ctx *c, enum cap_method forced, bool vol,
 	return 0;
 }
 
+/*
+ * A re-run of a restore (a batch run again after a kill): the journal's
+ * newest record of the disk is the "restore-done" of the size it has now,
+ * so there is nothing to bring back. True with the result filled in.
+ */
+static bool restored_already(struct cap_ctx *c, enum cap_method forced, struct cap_result *res)
+{
+	const struct drive_info *i = &c->e->info;
+	struct journal_entry last, orig;
+	char h1[32];
+
+	if (forced != CAP_AUTO || i->format != DRIVE_FORMAT_NONE ||
+	    journal_original(c->state_dir, i->serial, i->wwn, &orig, NULL) != -ENOENT ||
+	    journal_last(c->state_dir, i->serial, i->wwn, &last, NULL) ||
+	    strcmp(last.event, "restore-done") || last.target_blocks != i->capacity_blocks ||
+	    last.block_len != i->logical_block)
+		return false;
+	res->noop = true;
+	res->before = res->after = i->capacity_blocks;
+	res->block_len = i->logical_block;
+	res->native = i->native_blocks;
+	res->dry_run = c->dry_run;
+	if (cap_method_parse(last.method, &res->method))
+		res->method = CAP_AUTO;
+	snprintf(res->message, sizeof(res->message),
+		 "already restored to %" PRIu64 " blocks (%s; journal line %u); nothing sent",
+		 i->capacity_blocks, human(i->capacity_blocks * i->logical_block, h1, sizeof(h1)),
+		 last.line);
+	return true;
+}
+
 int cap_restore(struct cap_ctx *c, enum cap_method forced, bool vol, struct cap_result *res,
 		struct ss_error *err)
 {
@@ -1180,7 +1211,7 @@ int cap_restore(struct cap_ctx *c, enum cap_method forced, bool vol, struct cap_
 		rc = settle_format(c, res, err);
 		watched = !rc;
 	}
-	if (!rc)
+	if (!rc && !restored_already(c, forced, res))
 		rc = restore_locked(c, forced, vol, res, err);
 	journal_unlock_disk(fd);
 	res->watched_format = watched;

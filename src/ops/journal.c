@@ -731,20 +731,43 @@ static int original_cb(void *arg, const struct journal_entry *e)
 	return 0;
 }
 
-int journal_original(const char *state_dir, const char *serial, const char *wwn,
-		     struct journal_entry *out, struct ss_error *err)
+/* The record cb picks of the disk's, or -ENOENT. */
+static int pick(const char *state_dir, const char *serial, const char *wwn,
+		int (*cb)(void *arg, const struct journal_entry *e), struct journal_entry *out,
+		struct ss_error *err)
 {
 	struct original_scan s;
 	int rc;
 
 	memset(&s, 0, sizeof(s));
-	rc = journal_for_disk(state_dir, serial, wwn, original_cb, &s, err);
+	rc = journal_for_disk(state_dir, serial, wwn, cb, &s, err);
 	if (rc)
 		return rc;
 	if (!s.open)
 		return -ENOENT;
 	*out = s.first;
 	return 0;
+}
+
+int journal_original(const char *state_dir, const char *serial, const char *wwn,
+		     struct journal_entry *out, struct ss_error *err)
+{
+	return pick(state_dir, serial, wwn, original_cb, out, err);
+}
+
+static int last_cb(void *arg, const struct journal_entry *e)
+{
+	struct original_scan *s = arg;
+
+	s->first = *e;
+	s->open = true;
+	return 0;
+}
+
+int journal_last(const char *state_dir, const char *serial, const char *wwn,
+		 struct journal_entry *out, struct ss_error *err)
+{
+	return pick(state_dir, serial, wwn, last_cb, out, err);
 }
 
 /* ---- one process per disk ------------------------------------------------------ */

@@ -59,6 +59,13 @@ expect "both records of the line are read: sata250 back to its original" 0 \
 expect "... and sata-hpa back to its own HPA, not the native max" 0 \
 	"sim:sata-hpa: restored to 488386584 blocks"
 
+# a batch run again (after a kill): a disk already restored stays as it is
+run "$PROG" --demo restore --yes sim:sata-hpa
+expect "restore again: already restored, its own HPA kept" 0 \
+	"sim:sata-hpa: already restored to 488386584 blocks \(250 GB; journal line [0-9]+\); nothing sent"
+[ "$(size_of sim:sata-hpa)" = 488386584 ] && pass "restore again: the HPA is still there" ||
+	fail "restore again: the HPA is still there" "$(size_of sim:sata-hpa) blocks"
+
 # --- a torn last line, an unreadable line of another disk ---------------------------------
 printf '{"time":"2026-01-01T00:00:00Z","event":"limit","device":"sim:sata250","serial":"STF6' >>"$J"
 run "$PROG" --demo sim power-cycle sim:sata250
