@@ -1,15 +1,16 @@
 /* sim_state.c - a drive's mutable state in <state_dir>/<id>.json (written
- * atomically: temp file, fsync, rename) and its written data, sparse, in
- * memory or in <state_dir>/<id>.img. */
+ * atomically: temp file, fsync, rename; under <id>.lock, shared by every
+ * process using the directory) and its written data, sparse, in memory or
+ * in <state_dir>/<id>.img. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <dirent.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
@@ -47,8 +48,6 @@ void sim_state_init(struct sim_drive *d)
 }
 
 /* ---- saving ---- */
-
-static int file_load(struct sim_drive *d, struct ss_error *err);
 
 static void put_u64(struct json_object *o, const char *k, uint64_t v)
 {
