@@ -79,8 +79,11 @@ static void cell(const struct dev_entry *e, unsigned c, char *buf, size_t len)
 		snprintf(buf, len, "%s", i->serial);
 		break;
 	case 4:
-		snprintf(buf, len, "%s", size_human(i->capacity_blocks * i->logical_block, h,
-						    sizeof(h)));
+		if (i->format == DRIVE_FORMAT_RUNNING) /* unknown until it ends */
+			snprintf(buf, len, "-");
+		else
+			snprintf(buf, len, "%s", size_human(i->capacity_blocks * i->logical_block,
+							    h, sizeof(h)));
 		break;
 	case 5:
 		if (i->native_blocks)
