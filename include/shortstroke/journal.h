@@ -63,6 +63,11 @@ int journal_for_disk(const char *state_dir, const char *serial, const char *wwn,
 		     int (*fn)(void *arg, const struct journal_entry *e), void *arg,
 		     struct ss_error *err);
 
+/* Every entry of every disk, oldest first, read as journal_for_disk reads
+ * them (a line that names no disk is an error, one of a disk a warning). */
+int journal_for_each(const char *state_dir, int (*fn)(void *arg, const struct journal_entry *e),
+		     void *arg, struct ss_error *err);
+
 /*
  * The disk's original state: the first "limit" entry after its last
  * "restore-done" (or ever). -ENOENT when the journal holds no open limit.

@@ -679,9 +679,9 @@ static int check_bad(struct jcache *c, const char *serial, const char *wwn, size
 	return 0;
 }
 
-int journal_for_disk(const char *state_dir, const char *serial, const char *wwn,
-		     int (*fn)(void *arg, const struct journal_entry *e), void *arg,
-		     struct ss_error *err)
+static int for_entries(const char *state_dir, const char *serial, const char *wwn, bool all,
+		       int (*fn)(void *arg, const struct journal_entry *e), void *arg,
+		       struct ss_error *err)
 {
 	struct journal_entry *mine = NULL;
 	char path[4096];
@@ -702,7 +702,7 @@ int journal_for_disk(const char *state_dir, const char *serial, const char *wwn,
 		if (!mine)
 			rc = ss_error_set(err, -ENOMEM, "out of memory");
 		for (size_t i = 0; mine && i < c->n; i++)
-			if (same_disk(&c->v[i], serial, wwn))
+			if (all || same_disk(&c->v[i], serial, wwn))
 				mine[n++] = c->v[i];
 	}
 	pthread_mutex_unlock(&cache_mu);
@@ -711,6 +711,19 @@ int journal_for_disk(const char *state_dir, const char *serial, const char *wwn,
 		rc = fn(arg, &mine[i]);
 	free(mine);
 	return rc;
+}
+
+int journal_for_disk(const char *state_dir, const char *serial, const char *wwn,
+		     int (*fn)(void *arg, const struct journal_entry *e), void *arg,
+		     struct ss_error *err)
+{
+	return for_entries(state_dir, serial, wwn, false, fn, arg, err);
+}
+
+int journal_for_each(const char *state_dir, int (*fn)(void *arg, const struct journal_entry *e),
+		     void *arg, struct ss_error *err)
+{
+	return for_entries(state_dir, NULL, NULL, true, fn, arg, err);
 }
 
 struct original_scan {

@@ -68,50 +68,27 @@ static int take(struct slots *s, enum slot_state want, struct journal_entry **ou
 	return 0;
 }
 
-static int scan(FILE *f, const char *path, struct slots *s, struct ss_error *err)
+/* One journal entry: the disk's last limit, or its restore. */
+static int scan_entry(void *arg, const struct journal_entry *e)
 {
-	char *line = NULL;
-	size_t cap = 0;
-	unsigned lineno = 0;
-	ssize_t len;
-	int rc = 0;
+	struct slots *s = arg;
+	struct slot *sl = slot_for(s, e);
 
-	while ((len = getline(&line, &cap, f)) >= 0) {
-		struct journal_entry e;
-		struct slot *sl;
-
-		lineno++;
-		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-			line[--len] = '\0';
-		if (len == 0)
-			continue;
-		rc = journal_parse_line(line, (size_t)len, &e, err);
-		if (rc) {
-			ss_error_prefix(err, "%s:%u: ", path, lineno);
-			break;
-		}
-		sl = slot_for(s, &e);
-		if (!sl) {
-			rc = ss_error_set(err, -ENOMEM, "out of memory");
-			break;
-		}
-		if (!strcmp(e.event, "limit") || !strcmp(e.event, "limit-done")) {
-			sl->last = e;
-			sl->state = e.event[5] ? SLOT_DONE : SLOT_STARTED;
-		} else if (!strncmp(e.event, "restore", 7)) {
-			sl->state = SLOT_NONE;
-		}
+	if (!sl)
+		return -ENOMEM;
+	if (!strcmp(e->event, "limit") || !strcmp(e->event, "limit-done")) {
+		sl->last = *e;
+		sl->state = e->event[5] ? SLOT_DONE : SLOT_STARTED;
+	} else if (!strncmp(e->event, "restore", 7)) {
+		sl->state = SLOT_NONE;
 	}
-	free(line);
-	return rc;
+	return 0;
 }
 
 int reapply_pending(const char *state_dir, struct journal_entry **out, size_t *n,
 		    struct journal_entry **stale, size_t *n_stale, struct ss_error *err)
 {
 	struct slots s = { 0 };
-	char path[4096];
-	FILE *f;
 	int rc;
 
 	*out = NULL;
@@ -120,16 +97,7 @@ int reapply_pending(const char *state_dir, struct journal_entry **out, size_t *n
 		*stale = NULL;
 		*n_stale = 0;
 	}
-	journal_path(state_dir, path, sizeof(path));
-	f = fopen(path, "re");
-	if (!f) {
-		if (errno == ENOENT)
-			return 0;
-		return ss_error_set(err, -errno, "cannot read the journal %s: %s", path,
-				    strerror(errno));
-	}
-	rc = scan(f, path, &s, err);
-	fclose(f);
+	rc = journal_for_each(state_dir, scan_entry, &s, err);
 	if (!rc)
 		rc = take(&s, SLOT_DONE, out, n);
 	if (!rc && stale)

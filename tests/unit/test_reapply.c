@@ -127,7 +127,7 @@ static void test_malformed_journal(void **state)
 	assert_non_null(f);
 	fputs("{not json\n", f);
 	fclose(f);
-	assert_int_equal(reapply_pending(dir, &p, &n, NULL, NULL, &err), -EINVAL);
+	assert_int_equal(reapply_pending(dir, &p, &n, NULL, NULL, &err), -EBADMSG);
 	assert_non_null(strstr(err.msg, "journal.jsonl:2:"));
 	assert_null(p);
 }
