@@ -104,12 +104,10 @@ static void bench_usage(FILE *f)
 /* "30s", "500ms", "2m", "1h", "1.5s"; a bare number is seconds. */
 static int parse_time(const char *s, uint64_t *ns)
 {
-	char *end;
+	const char *end;
 	double v, mul = 1e9;
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || errno || !(v > 0) || !isfinite(v))
+	if (decimal_parse(s, &v, &end) || !(v > 0))
 		return -EINVAL;
 	if (!strcmp(end, "ms"))
 		mul = 1e6;

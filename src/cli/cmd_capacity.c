@@ -207,10 +207,10 @@ static int parse_size_opt(const char *cmd, int opt, const char *arg, struct cap_
 		}
 		return 0;
 	case 'p': {
-		char *end;
-		double p = strtod(arg, &end);
+		const char *end = "";
+		double p = 0;
 
-		if (*end == '%')
+		if (decimal_parse(arg, &p, &end) == 0 && *end == '%')
 			end++;
 		if (*end || !(p > 0 && p <= 100))
 			return cli_usage_error(cmd, "--percent: '%s' is not in (0, 100]", arg);

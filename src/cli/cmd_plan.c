@@ -227,12 +227,9 @@ static int parse_uint(const char *opt, const char *arg, unsigned min, unsigned m
 
 static int parse_pos(const char *opt, const char *arg, double *out)
 {
-	char *end;
 	double v;
 
-	errno = 0;
-	v = strtod(arg, &end);
-	if (errno || end == arg || *end || !isfinite(v) || v <= 0)
+	if (decimal_parse(arg, &v, NULL) || v <= 0)
 		return cli_usage_error("plan", "%s: expected a number greater than 0, got '%s'",
 				       opt, arg);
 	*out = v;
@@ -255,12 +252,10 @@ static int parse_bytes(const char *opt, const char *arg, uint64_t *out)
 
 static int parse_stroke(const char *arg, double *out)
 {
-	char *end;
+	const char *end;
 	double v;
 
-	errno = 0;
-	v = strtod(arg, &end);
-	if (!errno && end != arg && isfinite(v) && v > 0) {
+	if (!decimal_parse(arg, &v, &end) && v > 0) {
 		if (!strcmp(end, "%") && v <= 100) {
 			*out = v / 100;
 			return 0;
