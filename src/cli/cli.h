@@ -39,9 +39,10 @@ struct json_object *profile_json(const struct zprofile *z);
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print a usage error plus "Try 'shortstroke CMD --help'." and return EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Map a negative errno from device work to an exit code (EXIT_REFUSED for
- * -EPERM/-EBUSY safety refusals, EXIT_USAGE for bad input, else EXIT_FAILED). */
-int cli_exit_code(int rc);
+/* The exit code of a failed operation: EXIT_REFUSED for an -EPERM safety
+ * refusal, EXIT_USAGE when err is marked as the user's input (ss_error_usage),
+ * else EXIT_FAILED, whatever the errno. */
+int cli_exit_code(int rc, const struct ss_error *err);
 
 struct record;
 /* All of `info` about one drive into a record (also the TUI's detail pane). */

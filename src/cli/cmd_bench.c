@@ -213,7 +213,7 @@ static void plan_item(struct batch *b, struct batch_item *it, bool write)
 	rc = io_dev_open_name(it->e.node, rig, write, &bi->io, &it->err);
 	if (rc) {
 		ss_error_prefix(&it->err, "%s: ", it->e.spec);
-		item_refuse(it, rc, rc == -EBUSY ? EXIT_REFUSED : cli_exit_code(rc));
+		item_refuse(it, rc, rc == -EBUSY ? EXIT_REFUSED : cli_exit_code(rc, &it->err));
 		return;
 	}
 	g = io_dev_geom(bi->io);

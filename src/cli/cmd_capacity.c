@@ -132,9 +132,7 @@ static void plan_all(struct batch *b, const struct cap_job *tmpl)
 				   &it->err)) {
 			it->ready = false;
 			it->rc = it->err.code;
-			it->exit_hint = it->rc == -EPERM ? EXIT_REFUSED : EXIT_FAILED;
-			if (it->rc == -EINVAL || it->rc == -ERANGE)
-				it->exit_hint = EXIT_USAGE;
+			it->exit_hint = cli_exit_code(it->rc, &it->err);
 			ss_error_prefix(&it->err, "%s: ", it->e.spec);
 			continue;
 		}

@@ -162,7 +162,7 @@ static int info_run(struct ss_ctx *ctx, int argc, char **argv)
 	drive_free(d);
 	if (rc) {
 		cli_error("%s", err.msg);
-		return cli_exit_code(rc);
+		return cli_exit_code(rc, &err);
 	}
 	r = record_new();
 	describe_drive(r, &e);

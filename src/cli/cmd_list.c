@@ -108,7 +108,7 @@ static int list_run(struct ss_ctx *ctx, int argc, char **argv)
 	if (rc) {
 		cli_error("%s", err.msg);
 		table_free(t);
-		return cli_exit_code(rc);
+		return cli_exit_code(rc, &err);
 	}
 	for (size_t i = 0; i < n; i++)
 		list_fill_row(t, &devs[i]);

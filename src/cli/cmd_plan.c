@@ -391,7 +391,7 @@ static int disk_from_device(struct ss_ctx *ctx, struct pstate *s, const char *sp
 
 	if (rc)
 		cli_error("%s", err.msg);
-	return rc ? cli_exit_code(rc) : 0;
+	return rc ? cli_exit_code(rc, &err) : 0;
 }
 
 static int build_pool(struct ss_ctx *ctx, struct pstate *s, char **devs, size_t ndev)

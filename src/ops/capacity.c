@@ -104,10 +104,10 @@ static int check_method_rules(const struct drive_info *i, enum cap_method m, boo
 			      const char *dev, struct ss_error *err)
 {
 	if (vol && m != CAP_HPA)
-		return ss_error_set(err, -EINVAL,
-				    "%s: --volatile needs the HPA method (SET MAX ADDRESS); %s "
-				    "changes are permanent",
-				    dev, cap_method_name(m));
+		return ss_error_usage(err, -EINVAL,
+				      "%s: --volatile needs the HPA method (SET MAX ADDRESS); %s "
+				      "changes are permanent",
+				      dev, cap_method_name(m));
 	if (m == CAP_HPA && i->sec_frozen)
 		return ss_error_set(err, -EACCES,
 				    "%s: the drive is security-frozen (the BIOS froze it at "
@@ -167,7 +167,7 @@ int cap_plan_limit(const struct drive_info *i, const struct journal_entry *orig,
 		break;
 	case CAP_BY_PERCENT:
 		if (!(r->percent > 0 && r->percent <= 100))
-			return ss_error_set(err, -EINVAL, "percentage must be in (0, 100]");
+			return ss_error_usage(err, -EINVAL, "percentage must be in (0, 100]");
 		target = (uint64_t)floor((double)ref * r->percent / 100.0);
 		break;
 	case CAP_BY_BLOCKS:
@@ -175,28 +175,30 @@ int cap_plan_limit(const struct drive_info *i, const struct journal_entry *orig,
 		break;
 	case CAP_BY_LBA:
 		if (r->lba == UINT64_MAX)
-			return ss_error_set(err, -ERANGE, "LBA out of range");
+			return ss_error_usage(err, -ERANGE, "LBA out of range");
 		target = r->lba + 1;
 		break;
 	default:
-		return ss_error_set(err, -EINVAL, "no size given");
+		return ss_error_usage(err, -EINVAL, "no size given");
 	}
 	if (target == 0 || (r->by == CAP_BY_BYTES && r->bytes == 0) ||
 	    (r->by == CAP_BY_BLOCKS && r->blocks == 0))
-		return ss_error_set(err, -EINVAL, "a limit of zero would leave nothing usable");
+		return ss_error_usage(err, -EINVAL, "a limit of zero would leave nothing usable");
 	if (target > ref) {
 		if (p->native)
-			return ss_error_set(err, -ERANGE,
-					    "%s: %" PRIu64 " blocks (%s) is beyond the native maximum "
-					    "of %" PRIu64 " blocks (%s)",
-					    dev, target, human(target * p->block_len, h1, sizeof(h1)),
-					    ref, human(ref * p->block_len, h2, sizeof(h2)));
-		return ss_error_set(err, -ERANGE,
-				    "%s: %" PRIu64 " blocks (%s) is beyond the current capacity of "
-				    "%" PRIu64 " blocks (%s), and the drive reports no native "
-				    "maximum; restore it first",
-				    dev, target, human(target * p->block_len, h1, sizeof(h1)), ref,
-				    human(ref * p->block_len, h2, sizeof(h2)));
+			return ss_error_usage(
+			    err, -ERANGE,
+			    "%s: %" PRIu64 " blocks (%s) is beyond the native maximum "
+			    "of %" PRIu64 " blocks (%s)",
+			    dev, target, human(target * p->block_len, h1, sizeof(h1)), ref,
+			    human(ref * p->block_len, h2, sizeof(h2)));
+		return ss_error_usage(err, -ERANGE,
+				      "%s: %" PRIu64
+				      " blocks (%s) is beyond the current capacity of "
+				      "%" PRIu64 " blocks (%s), and the drive reports no native "
+				      "maximum; restore it first",
+				      dev, target, human(target * p->block_len, h1, sizeof(h1)),
+				      ref, human(ref * p->block_len, h2, sizeof(h2)));
 	}
 
 	/* round down to the physical block and to the alignment */
@@ -205,15 +207,16 @@ int cap_plan_limit(const struct drive_info *i, const struct journal_entry *orig,
 	if (unit > 1)
 		target -= target % unit;
 	if (target == 0)
-		return ss_error_set(err, -EINVAL,
-				    "%s: the limit is smaller than one alignment unit (%" PRIu64
-				    " blocks); nothing would be left",
-				    dev, unit);
+		return ss_error_usage(err, -EINVAL,
+				      "%s: the limit is smaller than one alignment unit (%" PRIu64
+				      " blocks); nothing would be left",
+				      dev, unit);
 	if (target * p->block_len < CAP_MIN_BYTES && !r->force)
-		return ss_error_set(err, -EINVAL,
-				    "%s: a limit of %s is under 1 GiB, almost certainly a mistake; "
-				    "--force allows it",
-				    dev, human(target * p->block_len, h1, sizeof(h1)));
+		return ss_error_usage(
+		    err, -EINVAL,
+		    "%s: a limit of %s is under 1 GiB, almost certainly a mistake; "
+		    "--force allows it",
+		    dev, human(target * p->block_len, h1, sizeof(h1)));
 	p->target = target;
 	if (target == p->current) {
 		p->noop = true;
@@ -428,12 +431,16 @@ static int amac_set(struct cap_ctx *c, uint64_t blocks, struct ss_error *err)
 
 	ata_tf_amac_set_accessible(&tf, blocks - 1);
 	rc = change_ata(c, &tf, false, NULL, NULL, "ATA SET ACCESSIBLE MAX ADDRESS", err);
+	/* ABRT says no more than "refused": a freeze is one reason, not the
+	 * known one (nothing in IDENTIFY reports an AMAC freeze) */
 	if (rc == -EOPNOTSUPP)
 		return ss_error_set(err, -EACCES,
-				    "%s: the drive refused SET ACCESSIBLE MAX ADDRESS: the "
-				    "accessible max address is frozen (FREEZE ACCESSIBLE MAX "
-				    "ADDRESS, often by the BIOS); power-cycle the drive and retry",
-				    dev_name(c));
+				    "%s: the drive aborted SET ACCESSIBLE MAX ADDRESS to %" PRIu64
+				    " blocks (ATA ABRT) and gives no reason; a FREEZE ACCESSIBLE "
+				    "MAX ADDRESS since power-on (some BIOSes send one) would do "
+				    "that. Power-cycle the drive and retry; if it still refuses, "
+				    "the drive does not take the change",
+				    dev_name(c), blocks);
 	return rc;
 }
 
@@ -630,6 +637,25 @@ static int format_wait(struct cap_ctx *c, struct ss_error *err)
 	return 0;
 }
 
+/* The block count is set (MODE SELECT took it) but the format did not
+ * complete: the drive is neither as it was nor as asked; say so. */
+static void format_failed(struct cap_ctx *c, uint64_t blocks, struct ss_error *err)
+{
+	char cause[sizeof(err->msg)];
+	const char *why = err->msg;
+	size_t n = strlen(dev_name(c));
+
+	if (!strncmp(why, dev_name(c), n) && !strncmp(why + n, ": ", 2))
+		why += n + 2; /* the device is named once, in front */
+	snprintf(cause, sizeof(cause), "%s", why);
+	snprintf(err->msg, sizeof(err->msg),
+		 "%s: the format failed after the block count had been set to %" PRIu64
+		 " (MODE SELECT): %s. The medium is not formatted to that count until a format "
+		 "completes: power-cycle the drive if it does not answer, then run the same "
+		 "limit again (or 'restore --method scsi-format')",
+		 dev_name(c), blocks, cause);
+}
+
 static int scsi_format(struct cap_ctx *c, uint64_t blocks, struct ss_error *err)
 {
 	uint8_t param[4];
@@ -648,9 +674,11 @@ static int scsi_format(struct cap_ctx *c, uint64_t blocks, struct ss_error *err)
 	x.timeout_ms = 120 * 1000;
 	progress_report(c->progress, 0, "starting format", -1);
 	rc = change_scsi(c, &x, "FORMAT UNIT FMTDATA=1 IMMED=1 (destroys all data)", NULL, err);
-	if (rc || c->dry_run)
-		return rc;
-	return format_wait(c, err);
+	if (!rc && !c->dry_run)
+		rc = format_wait(c, err);
+	if (rc && !progress_cancelled(c->progress)) /* not a watch the user stopped */
+		format_failed(c, blocks, err);
+	return rc;
 }
 
 /* ---- verification ------------------------------------------------------------ */

@@ -91,8 +91,8 @@ int ctx_rig(struct ss_ctx *ctx, struct sim_rig **out, struct ss_error *err)
 		return 0;
 	}
 	if (!ctx_simulated(ctx))
-		return ss_error_set(err, -ENODEV,
-				    "no rig of simulated drives: give --demo or --rig FILE");
+		return ss_error_usage(err, -ENODEV,
+				      "no rig of simulated drives: give --demo or --rig FILE");
 	if (ctx->demo) {
 		snprintf(name, sizeof(name), "demo");
 	} else {
@@ -104,10 +104,13 @@ int ctx_rig(struct ss_ctx *ctx, struct sim_rig **out, struct ss_error *err)
 	rc = make_dirs(dir, err);
 	if (rc)
 		return rc;
-	if (ctx->demo)
+	if (ctx->demo) {
 		rc = sim_rig_demo(dir, &ctx->rig, err);
-	else
+	} else {
 		rc = sim_rig_load_file(ctx->rig_file, dir, &ctx->rig, err);
+		if (rc && rc != -ENOMEM)
+			ss_error_mark_usage(err); /* the rig file named is wrong */
+	}
 	if (rc)
 		return rc;
 	*out = ctx->rig;
@@ -122,6 +125,8 @@ static int ctx_protect(struct ss_ctx *ctx, struct ss_error *err)
 		return 0;
 	rc = protect_load(ctx->protect_file ? ctx->protect_file : protect_default_path(),
 			  &ctx->protect, err);
+	if (rc && rc != -ENOMEM)
+		ss_error_mark_usage(err); /* the protect file is the user's to fix */
 	if (rc)
 		return rc;
 	ctx->protect_loaded = true;
@@ -208,15 +213,15 @@ static int open_sim(struct ss_ctx *ctx, const char *spec, struct drive **out,
 	rc = ctx_rig(ctx, &rig, err);
 	if (rc) {
 		if (rc == -ENODEV)
-			return ss_error_set(err, -ENODEV,
-					    "%s names a simulated drive; give --demo or --rig FILE",
-					    spec);
+			return ss_error_usage(
+			    err, -ENODEV, "%s names a simulated drive; give --demo or --rig FILE",
+			    spec);
 		return rc;
 	}
 	sd = sim_rig_find(rig, spec + 4);
 	if (!sd)
-		return ss_error_set(err, -ENOENT,
-				    "%s: no such drive in the rig (see 'shortstroke list')", spec);
+		return ss_error_usage(
+		    err, -ENOENT, "%s: no such drive in the rig (see 'shortstroke list')", spec);
 	rc = transport_open_sim(sd, &t, err);
 	if (rc)
 		return rc;
@@ -240,9 +245,10 @@ static int open_real(struct ss_ctx *ctx, const char *spec, bool for_write, struc
 	info_from_sysfs(&sd, &e->info);
 	apply_usage(ctx->sysroot, &sd, e);
 	if (captured_tree(ctx))
-		return ss_error_set(err, -ENODEV,
-				    "%s: is part of the captured tree %s; no commands can be sent "
-				    "to it", spec, ctx->sysroot);
+		return ss_error_usage(err, -ENODEV,
+				      "%s: is part of the captured tree %s; no commands can be "
+				      "sent to it",
+				      spec, ctx->sysroot);
 	rc = transport_open_sgio(sd.devnode, !for_write, &t, err);
 	if (rc)
 		return rc;
