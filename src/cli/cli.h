@@ -48,6 +48,10 @@ struct record;
 /* All of `info` about one drive into a record (also the TUI's detail pane). */
 void describe_drive(struct record *r, const struct dev_entry *e);
 
+/* --verbose: print every command sent to a drive (CDB, data, status, sense)
+ * to stderr, through the transport layer's watch hook (trace.c). */
+void cli_trace_install(void);
+
 /* Entry of the TUI (src/tui). */
 int tui_main(struct ss_ctx *ctx);
 

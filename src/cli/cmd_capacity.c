@@ -165,7 +165,7 @@ static int cap_job_run(void *arg, const struct progress_sink *sink, struct ss_er
 		.e = &it->e,
 		.state_dir = ctx_state_dir(j->b->ctx),
 		.dry_run = j->b->dry_run,
-		.show = (j->b->dry_run || j->b->verbose) ? batch_show_cmd : NULL,
+		.show = j->b->dry_run ? batch_show_cmd : NULL, /* -v: the transport trace */
 		.show_arg = it,
 		.progress = sink,
 	};
