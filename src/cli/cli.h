@@ -44,6 +44,14 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
  * else EXIT_FAILED, whatever the errno. */
 int cli_exit_code(int rc, const struct ss_error *err);
 
+/* How a disk is limited (limitinfo.c): "20.0% of 450 GB, scsi-resize
+ * (journal)", "no", or "-" when nothing tells (a SCSI disk reports no native
+ * capacity and the journal holds no limit); its JSON object (NULL: null). */
+struct json_object;
+bool limit_known(const struct dev_entry *e);
+void limit_text(const struct dev_entry *e, char *buf, size_t len);
+struct json_object *limit_json(const struct dev_entry *e);
+
 struct record;
 /* All of `info` about one drive into a record (also the TUI's detail pane). */
 void describe_drive(struct record *r, const struct dev_entry *e);

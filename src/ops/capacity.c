@@ -127,6 +127,7 @@ int cap_plan_limit(const struct drive_info *i, const struct journal_entry *orig,
 {
 	const char *dev = i->model[0] ? i->model : "drive";
 	uint64_t ref, target, unit, align_blocks;
+	enum cap_full_source full;
 	char h1[96], h2[32];
 	int rc;
 
@@ -155,11 +156,8 @@ int cap_plan_limit(const struct drive_info *i, const struct journal_entry *orig,
 		return rc;
 
 	/* the full capacity a percentage and the upper bound refer to */
-	if (i->native_blocks)
-		p->native = i->native_blocks;
-	else if (orig && orig->original_blocks && orig->block_len == i->logical_block)
-		p->native = orig->native_blocks ? orig->native_blocks : orig->original_blocks;
-	ref = p->native ? p->native : p->current;
+	full = cap_full_capacity(i, orig, &ref);
+	p->native = full == CAP_FULL_CURRENT ? 0 : ref;
 
 	switch (r->by) {
 	case CAP_BY_BYTES:
@@ -186,12 +184,12 @@ int cap_plan_limit(const struct drive_info *i, const struct journal_entry *orig,
 		return ss_error_usage(err, -EINVAL, "a limit of zero would leave nothing usable");
 	if (target > ref) {
 		if (p->native)
-			return ss_error_usage(
-			    err, -ERANGE,
-			    "%s: %" PRIu64 " blocks (%s) is beyond the native maximum "
-			    "of %" PRIu64 " blocks (%s)",
-			    dev, target, human(target * p->block_len, h1, sizeof(h1)), ref,
-			    human(ref * p->block_len, h2, sizeof(h2)));
+			return ss_error_usage(err, -ERANGE,
+					      "%s: %" PRIu64 " blocks (%s) is beyond %s of %" PRIu64
+					      " blocks (%s)",
+					      dev, target, human(target * p->block_len, h1, sizeof(h1)),
+					      cap_full_source_name(full), ref,
+					      human(ref * p->block_len, h2, sizeof(h2)));
 		return ss_error_usage(err, -ERANGE,
 				      "%s: %" PRIu64
 				      " blocks (%s) is beyond the current capacity of "
@@ -225,10 +223,10 @@ int cap_plan_limit(const struct drive_info *i, const struct journal_entry *orig,
 			 human(target * p->block_len, h1, sizeof(h1)));
 		return 0;
 	}
-	snprintf(p->note, sizeof(p->note), "%" PRIu64 " blocks (%s, %.1f%% of %s)", target,
+	snprintf(p->note, sizeof(p->note), "%" PRIu64 " blocks (%s, %.1f%% of %s, %s)", target,
 		 human(target * p->block_len, h1, sizeof(h1)),
 		 100.0 * (double)target / (double)ref,
-		 human(ref * p->block_len, h2, sizeof(h2)));
+		 human(ref * p->block_len, h2, sizeof(h2)), cap_full_source_name(full));
 	return 0;
 }
 

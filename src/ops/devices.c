@@ -7,7 +7,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "shortstroke/capacity.h"
 #include "shortstroke/devices.h"
+#include "shortstroke/journal.h"
 #include "shortstroke/protect.h"
 #include "shortstroke/sim.h"
 #include "shortstroke/sysdisk.h"
@@ -155,6 +157,17 @@ static void apply_protect(struct ss_ctx *ctx, struct dev_entry *e)
 		 ctx->protect_file ? ctx->protect_file : protect_default_path());
 }
 
+/* Limited or not, from the drive or from the journal (a journal that
+ * cannot be read tells nothing here; limit and restore report it). */
+static void apply_limit(struct ss_ctx *ctx, struct dev_entry *e)
+{
+	struct journal_entry orig;
+	bool have = journal_original(ctx_state_dir(ctx), e->info.serial, e->info.wwn, &orig,
+				     NULL) == 0;
+
+	cap_limit_state(&e->info, have ? &orig : NULL, &e->limit);
+}
+
 static void apply_usage(const char *sysroot, const struct sysdisk *sd, struct dev_entry *e)
 {
 	struct sysdisk_usage u;
@@ -288,6 +301,7 @@ int device_open(struct ss_ctx *ctx, const char *spec, bool for_write, struct dri
 	}
 	e->identified = true;
 	apply_protect(ctx, e);
+	apply_limit(ctx, e);
 	return 0;
 }
 
@@ -373,6 +387,7 @@ static int list_real(struct ss_ctx *ctx, struct dev_entry **out, size_t *n, stru
 		if (!e->identified)
 			snprintf(e->error, sizeof(e->error), "%s", e2.msg);
 		apply_protect(ctx, e);
+		apply_limit(ctx, e);
 		(*n)++;
 	}
 	sysdisk_free_list(disks);
