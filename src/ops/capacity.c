@@ -223,10 +223,12 @@ int cap_plan_limit(const struct drive_info *i, const struct journal_entry *orig,
 			 human(target * p->block_len, h1, sizeof(h1)));
 		return 0;
 	}
-	snprintf(p->note, sizeof(p->note), "%" PRIu64 " blocks (%s, %.1f%% of %s, %s)", target,
+	/* of the native max unless said otherwise */
+	snprintf(p->note, sizeof(p->note), "%" PRIu64 " blocks (%s, %.1f%% of %s%s%s)", target,
 		 human(target * p->block_len, h1, sizeof(h1)),
-		 100.0 * (double)target / (double)ref,
-		 human(ref * p->block_len, h2, sizeof(h2)), cap_full_source_name(full));
+		 100.0 * (double)target / (double)ref, human(ref * p->block_len, h2, sizeof(h2)),
+		 full == CAP_FULL_NATIVE ? "" : ", ",
+		 full == CAP_FULL_NATIVE ? "" : cap_full_source_name(full));
 	return 0;
 }
 

@@ -43,7 +43,7 @@ run "$PROG" --demo limit -n --percent 50 sim:sas15k
 expect "limit --percent on a resized SAS disk: of the journaled original" 0 \
 	"-> 439547904 blocks \\(225 GB, 50.0% of 450 GB, the journaled original\\)"
 run "$PROG" --demo limit -n --percent 40 sim:sata-hpa
-expect "limit --percent on an ATA disk: of the native maximum" 0 "40.0% of 500 GB, the native maximum"
+expect "limit --percent on an ATA disk: of the native maximum" 0 "40.0% of 500 GB\\) by hpa"
 run "$PROG" --demo plan --disks 2 --level 0 --stroke 20% -o LEVEL,DISKS,STROKE,CAPACITY -n sim:sas15k
 expect "plan: a resized SAS disk is planned on its journaled original" 0 "180 GB" \
 	"sim:sas15k is limited to 175779840 of 879097968 blocks now; the plan uses the journaled original"
@@ -62,3 +62,10 @@ limcheck "list: restored partition disk is no longer limited" sim:sas4kn "-"
 # a format: the drive cannot say either
 "$PROG" --demo limit -m scsi-format --size 100GB --yes sim:sas15k >/dev/null
 limcheck "list: a SCSI format shows, from the journal" sim:sas15k "22.2% of 450 GB, scsi-format (journal)"
+
+# neither a native max nor a journal: the current capacity, said so
+SHORTSTROKE_STATE_DIR="$TMP/limitstate-fresh"
+run "$PROG" --demo limit -n --percent 50 sim:sas15k
+expect "limit --percent with nothing to go by: of the current capacity, said so" 0 \
+	"50.0% of 450 GB, the current capacity\\)"
+SHORTSTROKE_STATE_DIR="$TMP/state"
