@@ -661,9 +661,9 @@ int sysdisk_lookup(const char *sysroot, const char *path, struct sysdisk *out,
 		return r;
 	r = sys_devno_dir(root, ma, mi, dir, sizeof(dir));
 	if (r == -ENODEV)
-		return ss_error_set(err, r,
-				    "%s: block device %u:%u is not known to the kernel",
-				    path, ma, mi);
+		return ss_error_usage(err, r,
+				      "%s: block device %u:%u is not known to the kernel",
+				      path, ma, mi);
 	if (r)
 		return ss_error_set(err, r, "%s: sysfs entry of %u:%u: %s", path,
 				    ma, mi, strerror(-r));
