@@ -122,12 +122,25 @@ static int check_method_rules(const struct drive_info *i, enum cap_method m, boo
 	return 0;
 }
 
+/* What a percentage was of, for the plan line: the native max goes unsaid. */
+static const char *ref_source(enum cap_full_source full, bool dco_ref)
+{
+	if (dco_ref)
+		return ", the DCO maximum";
+	if (full == CAP_FULL_JOURNAL)
+		return ", the journaled original";
+	if (full == CAP_FULL_CURRENT)
+		return ", the current capacity";
+	return "";
+}
+
 int cap_plan_limit(const struct drive_info *i, const struct journal_entry *orig,
 		   const struct cap_request *r, struct cap_plan *p, struct ss_error *err)
 {
 	const char *dev = i->model[0] ? i->model : "drive";
 	uint64_t ref, target, unit, align_blocks;
 	enum cap_full_source full;
+	bool dco_ref;
 	char h1[96], h2[32];
 	int rc;
 
@@ -157,6 +170,9 @@ int cap_plan_limit(const struct drive_info *i, const struct journal_entry *orig,
 
 	/* the full capacity a percentage and the upper bound refer to */
 	full = cap_full_capacity(i, orig, &ref);
+	dco_ref = p->method == CAP_DCO && i->dco_max_blocks > ref;
+	if (dco_ref)
+		ref = i->dco_max_blocks; /* DCO sets the native max itself, up to this */
 	p->native = full == CAP_FULL_CURRENT ? 0 : ref;
 
 	switch (r->by) {
@@ -223,12 +239,9 @@ int cap_plan_limit(const struct drive_info *i, const struct journal_entry *orig,
 			 human(target * p->block_len, h1, sizeof(h1)));
 		return 0;
 	}
-	/* of the native max unless said otherwise */
-	snprintf(p->note, sizeof(p->note), "%" PRIu64 " blocks (%s, %.1f%% of %s%s%s)", target,
-		 human(target * p->block_len, h1, sizeof(h1)),
-		 100.0 * (double)target / (double)ref, human(ref * p->block_len, h2, sizeof(h2)),
-		 full == CAP_FULL_NATIVE ? "" : ", ",
-		 full == CAP_FULL_NATIVE ? "" : cap_full_source_name(full));
+	snprintf(p->note, sizeof(p->note), "%" PRIu64 " blocks (%s, %.1f%% of %s%s)", target,
+		 human(target * p->block_len, h1, sizeof(h1)), 100.0 * (double)target / (double)ref,
+		 human(ref * p->block_len, h2, sizeof(h2)), ref_source(full, dco_ref));
 	return 0;
 }
 
@@ -459,10 +472,25 @@ static void dco_put_max(uint8_t *buf, uint64_t max_lba)
 	buf[511] = (uint8_t)(0x100 - sum);
 }
 
-static const char *const dco_refused =
-	"%s: the drive refused DEVICE CONFIGURATION %s: DCO is frozen (DEVICE "
-	"CONFIGURATION FREEZE LOCK, often set by the BIOS), or an HPA is set (restore "
-	"it first); power-cycle the drive and retry";
+/* DCO aborted (ATA ABRT): an HPA in effect is a known reason (the drive
+ * shows it); a DCO freeze lock is only a possible one (nothing reports it). */
+static int dco_refused(struct cap_ctx *c, const char *what, struct ss_error *err)
+{
+	const struct drive_info *i = &c->e->info;
+
+	if (i->native_blocks && i->capacity_blocks < i->native_blocks)
+		return ss_error_set(err, -EACCES,
+				    "%s: the drive aborted DEVICE CONFIGURATION %s: an HPA is set "
+				    "(accessible max below the native max), and DCO refuses to "
+				    "work under one; restore the HPA first",
+				    dev_name(c), what);
+	return ss_error_set(err, -EACCES,
+			    "%s: the drive aborted DEVICE CONFIGURATION %s (ATA ABRT) and gives "
+			    "no reason; a DEVICE CONFIGURATION FREEZE LOCK since power-on (some "
+			    "BIOSes send one) would do that. Power-cycle the drive and retry; if "
+			    "it still refuses, the drive does not take the change",
+			    dev_name(c), what);
+}
 
 static int dco_set(struct cap_ctx *c, uint64_t blocks, struct ss_error *err)
 {
@@ -474,14 +502,14 @@ static int dco_set(struct cap_ctx *c, uint64_t blocks, struct ss_error *err)
 	ata_tf_dco_identify(&tf);
 	rc = drive_ata(c->d, &tf, false, buf, NULL, err); /* read-only */
 	if (rc == -EOPNOTSUPP)
-		return ss_error_set(err, -EACCES, dco_refused, dev_name(c), "IDENTIFY");
+		return dco_refused(c, "IDENTIFY", err);
 	if (rc)
 		return rc;
 	dco_put_max(buf, blocks - 1);
 	ata_tf_dco_set(&tf);
 	rc = change_ata(c, &tf, false, buf, NULL, "ATA DEVICE CONFIGURATION SET", err);
 	if (rc == -EOPNOTSUPP)
-		return ss_error_set(err, -EACCES, dco_refused, dev_name(c), "SET");
+		return dco_refused(c, "SET", err);
 	return rc;
 }
 
@@ -493,7 +521,7 @@ static int dco_restore(struct cap_ctx *c, struct ss_error *err)
 	ata_tf_dco_restore(&tf);
 	rc = change_ata(c, &tf, false, NULL, NULL, "ATA DEVICE CONFIGURATION RESTORE", err);
 	if (rc == -EOPNOTSUPP)
-		return ss_error_set(err, -EACCES, dco_refused, dev_name(c), "RESTORE");
+		return dco_refused(c, "RESTORE", err);
 	return rc;
 }
 

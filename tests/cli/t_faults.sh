@@ -104,3 +104,16 @@ run "$PROG" --demo selftest --short --wait sim:sas15k
 expect "faults: vanish-after:6 under selftest --wait on SAS is a failure" 1 "" "does not answer"
 SHORTSTROKE_STATE_DIR=$FAULT_STATE
 export SHORTSTROKE_STATE_DIR
+
+# DCO under an HPA: the drive shows the HPA, so that is the reason given
+SHORTSTROKE_STATE_DIR="$TMP/fault-msg5"
+run "$PROG" --demo limit -m dco --percent 50 --yes sim:sata-hpa
+expect "faults: DCO refused under an HPA says the HPA is the reason" 1 "" \
+	"aborted DEVICE CONFIGURATION SET: an HPA is set"
+SHORTSTROKE_STATE_DIR="$TMP/fault-msg6"
+"$PROG" --demo sim fault sim:sata250 abort:b1 >/dev/null
+run "$PROG" --demo restore -m dco --yes sim:sata250
+expect "faults: a DCO abort is an abort, not a known freeze" 1 "" \
+	"aborted DEVICE CONFIGURATION RESTORE \\(ATA ABRT\\) and gives no reason"
+SHORTSTROKE_STATE_DIR=$FAULT_STATE
+export SHORTSTROKE_STATE_DIR

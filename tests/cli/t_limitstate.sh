@@ -69,3 +69,14 @@ run "$PROG" --demo limit -n --percent 50 sim:sas15k
 expect "limit --percent with nothing to go by: of the current capacity, said so" 0 \
 	"50.0% of 450 GB, the current capacity\\)"
 SHORTSTROKE_STATE_DIR="$TMP/state"
+
+# DCO sets the native max itself: its full size is the DCO maximum, and the
+# same limit run again is a no-op, not "beyond the native maximum"
+SHORTSTROKE_STATE_DIR="$TMP/limitstate-dco"
+"$PROG" --demo limit -m dco --size 200GB --yes sim:sata250 >/dev/null
+run "$PROG" --demo limit -m dco --size 200GB --yes sim:sata250
+expect "limit -m dco run twice: the second is a no-op" 0 "already limited to 390623232 blocks" ""
+run "$PROG" --demo limit -n -m dco --percent 90 sim:sata250
+expect "limit -m dco --percent: of the DCO maximum, said so" 0 \
+	"90.0% of 250 GB, the DCO maximum\\) by dco"
+SHORTSTROKE_STATE_DIR="$TMP/state"
