@@ -200,12 +200,12 @@ int cap_plan_limit(const struct drive_info *i, const struct journal_entry *orig,
 		return ss_error_usage(err, -EINVAL, "a limit of zero would leave nothing usable");
 	if (target > ref) {
 		if (p->native)
-			return ss_error_usage(err, -ERANGE,
-					      "%s: %" PRIu64 " blocks (%s) is beyond %s of %" PRIu64
-					      " blocks (%s)",
-					      dev, target, human(target * p->block_len, h1, sizeof(h1)),
-					      cap_full_source_name(full), ref,
-					      human(ref * p->block_len, h2, sizeof(h2)));
+			return ss_error_usage(
+			    err, -ERANGE,
+			    "%s: %" PRIu64 " blocks (%s) is beyond %s of %" PRIu64 " blocks (%s)",
+			    dev, target, human(target * p->block_len, h1, sizeof(h1)),
+			    dco_ref ? "the DCO maximum" : cap_full_source_name(full), ref,
+			    human(ref * p->block_len, h2, sizeof(h2)));
 		return ss_error_usage(err, -ERANGE,
 				      "%s: %" PRIu64
 				      " blocks (%s) is beyond the current capacity of "
