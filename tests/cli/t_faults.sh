@@ -61,6 +61,8 @@ fault_bg() {
 }
 for op in $ata_ops; do fault_bg sim:sata250 "abort:$op"; done
 for op in $scsi_ops; do fault_bg sim:sas15k "abort:$op"; done
+# the host-managed SMR disk: AMAC and ZAC
+for op in 78 4a ec b0; do fault_bg sim:smr "abort:$op"; done
 for f in $other_faults; do
 	fault_bg sim:sata250 "$f"
 	fault_bg sim:sas15k "$f"
