@@ -33,7 +33,8 @@ static void usage(FILE *f)
 		"                      for root, else ~/.local/state/shortstroke)\n"
 		"  --sysroot DIR       read sysfs, /dev and /proc under DIR (for tests)\n"
 		"  --protect-file FILE disks never to touch (default /etc/shortstroke/protect.conf)\n"
-		"  -v, --verbose       print every command sent to a drive\n"
+		"  -v, --verbose       print every command sent to a drive (CDB, status,\n"
+		"                      sense) on stderr\n"
 		"  -h, --help          this help; 'shortstroke COMMAND --help' for a command\n"
 		"  -V, --version       print the version\n"
 		"\n"
@@ -172,6 +173,8 @@ int main(int argc, char **argv)
 	for (const struct cli_cmd *const *c = cli_commands; *c; c++) {
 		if (strcmp((*c)->name, argv[1]))
 			continue;
+		if (ctx.verbose && *c != &cmd_tui)
+			cli_trace_install(); /* not under curses: it owns the terminal */
 		optind = 1;
 		opterr = 0; /* a bad option gets one line, from cli_bad_option() */
 		rc = (*c)->run(&ctx, argc - 1, argv + 1);

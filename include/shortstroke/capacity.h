@@ -78,6 +78,34 @@ struct cap_plan {
 int cap_plan_limit(const struct drive_info *info, const struct journal_entry *orig,
 		   const struct cap_request *req, struct cap_plan *plan, struct ss_error *err);
 
+/* Where the full capacity of a disk comes from. */
+enum cap_full_source {
+	CAP_FULL_NATIVE,	/* the drive's native max */
+	CAP_FULL_JOURNAL,	/* the journaled original: the drive reports none */
+	CAP_FULL_CURRENT,	/* neither: the current capacity */
+};
+/* "the native maximum", "the journaled original", "the current capacity" */
+const char *cap_full_source_name(enum cap_full_source s);
+
+/*
+ * The full capacity a stroke or a percentage is a share of, in blocks:
+ * the native max where the drive reports one, else the original capacity
+ * of orig (the journal's open limit for this disk, may be NULL) when its
+ * block size matches, else the current capacity.
+ */
+enum cap_full_source cap_full_capacity(const struct drive_info *i,
+				       const struct journal_entry *orig, uint64_t *blocks);
+
+/*
+ * Whether the disk is limited and its original capacity (see struct
+ * dev_limit): from the drive where it can say (native max, DCO maximum),
+ * else from orig (the journal's open limit, may be NULL) when that record
+ * still matches the drive (same block size; a smaller capacity, or the
+ * full one with the partition method).
+ */
+void cap_limit_state(const struct drive_info *i, const struct journal_entry *orig,
+		     struct dev_limit *out);
+
 /* Called for each command of a change: in dry-run instead of sending it,
  * otherwise before sending it (for --verbose). what decodes it. */
 typedef void (*cap_show_fn)(void *arg, const struct xcmd *c, const char *what);

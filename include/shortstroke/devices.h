@@ -40,6 +40,20 @@ const char *ctx_state_dir(struct ss_ctx *ctx);
 /* Load the rig if the context names one (sim state under <state>/sim/<name>). */
 int ctx_rig(struct ss_ctx *ctx, struct sim_rig **out, struct ss_error *err);
 
+/*
+ * Whether a disk is limited, by what, and its capacity before: what the
+ * drive reports where it can (an ATA native max above the accessible one,
+ * a DCO maximum above the native one), else the journal's open record (a
+ * SCSI resize or format, the partition method), checked against the drive.
+ */
+struct dev_limit {
+	bool limited;
+	bool from_journal;	/* the drive cannot tell: the journal's record */
+	char method[24];	/* "hpa", "amac", "dco", "scsi-resize", "scsi-format", "partition" */
+	uint64_t original_blocks; /* the full capacity, before any limit */
+	uint64_t limit_blocks;	/* what is in use now (the partition, for "partition") */
+};
+
 enum dev_state {
 	DEV_FREE = 0,
 	DEV_IN_USE,
@@ -60,6 +74,7 @@ struct dev_entry {
 	char sys_wwn[65];
 	bool identified;
 	struct drive_info info;
+	struct dev_limit limit;	/* worked out when identified */
 	char error[512];	/* why it could not be identified */
 };
 

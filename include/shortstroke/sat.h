@@ -3,6 +3,7 @@
 #define SHORTSTROKE_SAT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "shortstroke/ata.h"
@@ -69,5 +70,10 @@ int sat_parse_ata_pt_fields(const uint8_t *cdb, unsigned len, struct ata_tf *tf,
  * At most max bytes are written; the return value is the bytes written. */
 unsigned sat_build_ata_return_sense(uint8_t *sense, unsigned max, bool desc,
 				    const struct ata_regs *regs);
+
+/* The command a CDB carries, for a trace: the ATA command of an ATA
+ * PASS-THROUGH ("ATA IDENTIFY DEVICE", "ATA SMART READ DATA"), else the SCSI
+ * command as sg_lib names it ("Inquiry", "Read capacity(16)"). */
+void sat_cdb_describe(const uint8_t *cdb, unsigned len, char *buf, size_t n);
 
 #endif

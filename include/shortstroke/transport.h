@@ -80,6 +80,17 @@ int transport_exec(struct transport *t, struct xcmd *c, struct ss_error *err);
 
 void transport_set_trace(struct transport *t, transport_trace_fn fn, void *arg);
 
+/*
+ * A hook every transport calls after every command it delivered (or
+ * failed to deliver), after its own trace: --verbose installs one, so
+ * that nothing above the transport has to remember to log. Set it once,
+ * before any command is sent or thread started; NULL removes it. fn may
+ * be called from several threads at once (a batch): it serialises itself.
+ */
+typedef void (*transport_watch_fn)(void *arg, const struct transport *t, const struct xcmd *c,
+				   int rc);
+void transport_set_watch(transport_watch_fn fn, void *arg);
+
 /* Close and free a transport returned by one of the openers. NULL is fine. */
 void transport_close(struct transport *t);
 

@@ -28,8 +28,17 @@ struct size_spec {
  */
 int size_parse(const char *text, struct size_spec *out, struct ss_error *err);
 
-/* Parse a plain unsigned number (decimal or 0x hex), whole string. */
+/* Parse a plain unsigned decimal number, the whole string: digits only (no
+ * sign, space, 0x hex, and a leading 0 is not octal). */
 int u64_parse(const char *text, uint64_t *out);
+
+/*
+ * A decimal number at the start of text: "12", "1.5", ".5", "2." (no sign,
+ * exponent, hex, inf or nan, which strtod takes). With rest, *rest points
+ * past the number (a unit may follow); without it the whole string must be
+ * the number. -EINVAL otherwise.
+ */
+int decimal_parse(const char *text, double *out, const char **rest);
 
 /* Human size: "450 GB" (decimal, 3 significant digits) into buf. */
 const char *size_human(uint64_t bytes, char *buf, size_t len);

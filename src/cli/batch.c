@@ -47,7 +47,7 @@ int batch_collect(struct batch *b, int argc, char **argv)
 
 		if (rc) {
 			cli_error("%s: %s", b->cmd, err.msg);
-			return cli_exit_code(rc);
+			return cli_exit_code(rc, &err);
 		}
 		for (size_t i = 0; i < n; i++) {
 			if (b->model_glob && fnmatch(b->model_glob, devs[i].info.model, 0))
@@ -93,7 +93,7 @@ void batch_open(struct batch *b)
 			continue;
 		}
 		if (rc) {
-			item_fail(it, rc, cli_exit_code(rc));
+			item_fail(it, rc, cli_exit_code(rc, &it->err));
 			continue;
 		}
 		rc = device_check_safe(&it->e, b->force, &it->err);
@@ -141,7 +141,7 @@ int batch_open_reading(struct batch *b, struct batch_item *it, bool *raw, struct
 	if (rc) {
 		it->ready = false;
 		it->rc = rc;
-		it->exit_hint = cli_exit_code(rc);
+		it->exit_hint = cli_exit_code(rc, &it->err);
 		return rc;
 	}
 	it->ready = true;
@@ -388,7 +388,7 @@ int batch_finish(struct batch *b)
 		else
 			failed++;
 		if (!good) {
-			int code = it->exit_hint ? it->exit_hint : cli_exit_code(it->rc);
+			int code = it->exit_hint ? it->exit_hint : cli_exit_code(it->rc, &it->err);
 
 			if (code == EXIT_DONE)
 				code = EXIT_FAILED;

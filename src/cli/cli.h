@@ -44,9 +44,18 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
  * (unknown) or ':' (missing value; the option string starts with ':').
  * getopt's own message is off (opterr = 0 in main). Returns EXIT_USAGE. */
 int cli_bad_option(const char *cmd, int c, char **argv);
-/* Map a negative errno from device work to an exit code (EXIT_REFUSED for
- * -EPERM/-EBUSY safety refusals, EXIT_USAGE for bad input, else EXIT_FAILED). */
-int cli_exit_code(int rc);
+/* The exit code of a failed operation: EXIT_REFUSED for an -EPERM safety
+ * refusal, EXIT_USAGE when err is marked as the user's input (ss_error_usage),
+ * else EXIT_FAILED, whatever the errno. */
+int cli_exit_code(int rc, const struct ss_error *err);
+
+/* How a disk is limited (limitinfo.c): "20.0% of 450 GB, scsi-resize
+ * (journal)", "no", or "-" when nothing tells (a SCSI disk reports no native
+ * capacity and the journal holds no limit); its JSON object (NULL: null). */
+struct json_object;
+bool limit_known(const struct dev_entry *e);
+void limit_text(const struct dev_entry *e, char *buf, size_t len);
+struct json_object *limit_json(const struct dev_entry *e);
 
 struct record;
 /* All of `info` about one drive into a record (also the TUI's detail pane). */
@@ -57,6 +66,9 @@ void describe_drive(struct record *r, const struct dev_entry *e);
  * do, in buf (cli_hpa_warning) or as a line on stderr (cli_hpa_warn). */
 bool cli_hpa_warning(struct ss_ctx *ctx, const struct dev_entry *e, char *buf, size_t len);
 void cli_hpa_warn(struct ss_ctx *ctx, const struct dev_entry *e);
+/* --verbose: print every command sent to a drive (CDB, data, status, sense)
+ * to stderr, through the transport layer's watch hook (trace.c). */
+void cli_trace_install(void);
 
 /* Entry of the TUI (src/tui). */
 int tui_main(struct ss_ctx *ctx);

@@ -104,12 +104,10 @@ static void bench_usage(FILE *f)
 /* "30s", "500ms", "2m", "1h", "1.5s"; a bare number is seconds. */
 static int parse_time(const char *s, uint64_t *ns)
 {
-	char *end;
+	const char *end;
 	double v, mul = 1e9;
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || errno || !(v > 0) || !isfinite(v))
+	if (decimal_parse(s, &v, &end) || !(v > 0))
 		return -EINVAL;
 	if (!strcmp(end, "ms"))
 		mul = 1e6;
@@ -215,7 +213,7 @@ static void plan_item(struct batch *b, struct batch_item *it, bool write)
 	rc = io_dev_open_name(it->e.node, rig, write, &bi->io, &it->err);
 	if (rc) {
 		ss_error_prefix(&it->err, "%s: ", it->e.spec);
-		item_refuse(it, rc, rc == -EBUSY ? EXIT_REFUSED : cli_exit_code(rc));
+		item_refuse(it, rc, rc == -EBUSY ? EXIT_REFUSED : cli_exit_code(rc, &it->err));
 		return;
 	}
 	g = io_dev_geom(bi->io);

@@ -33,8 +33,8 @@ static void limit_usage(FILE *f)
 		"Size (one of):\n"
 		"  -s, --size SIZE       44GB (10^9), 41G or 41GiB (2^30), ...\n"
 		"  -p, --percent P       P %% of the native capacity\n"
-		"      --blocks N        N logical blocks\n"
-		"      --lba LBA         the new maximum LBA (N = LBA + 1)\n"
+		"      --blocks N        N logical blocks (decimal)\n"
+		"      --lba LBA         the new maximum LBA, decimal (N = LBA + 1)\n"
 		"The limit is rounded down to the physical block and to --align.\n"
 		"\n"
 		"Options:\n"
@@ -143,9 +143,7 @@ static void plan_all(struct batch *b, const struct cap_job *tmpl)
 				   &it->err)) {
 			it->ready = false;
 			it->rc = it->err.code;
-			it->exit_hint = it->rc == -EPERM ? EXIT_REFUSED : EXIT_FAILED;
-			if (it->rc == -EINVAL || it->rc == -ERANGE)
-				it->exit_hint = EXIT_USAGE;
+			it->exit_hint = cli_exit_code(it->rc, &it->err);
 			ss_error_prefix(&it->err, "%s: ", it->e.spec);
 			continue;
 		}
@@ -178,7 +176,7 @@ void batch_cap_ctx(struct cap_ctx *c, struct batch *b, struct batch_item *it,
 		.e = &it->e,
 		.state_dir = ctx_state_dir(b->ctx),
 		.dry_run = b->dry_run,
-		.show = (b->dry_run || b->verbose) ? batch_show_cmd : NULL,
+		.show = b->dry_run ? batch_show_cmd : NULL, /* -v: the transport trace */
 		.show_arg = it,
 		.progress = sink,
 	};
@@ -227,10 +225,10 @@ static int parse_size_opt(const char *cmd, int opt, const char *arg, struct cap_
 		}
 		return 0;
 	case 'p': {
-		char *end;
-		double p = strtod(arg, &end);
+		const char *end = "";
+		double p = 0;
 
-		if (*end == '%')
+		if (decimal_parse(arg, &p, &end) == 0 && *end == '%')
 			end++;
 		if (*end || !(p > 0 && p <= 100))
 			return cli_usage_error(cmd, "--percent: '%s' is not in (0, 100]", arg);

@@ -36,6 +36,29 @@ static void blocks_field(struct record *r, const char *label, const char *key, u
 	record_mixed(r, label, text, key, json_object_new_uint64(blocks));
 }
 
+/* "yes, 20.0% of 450 GB (879097968 blocks) in use, by scsi-resize (from the
+ * journal: the drive does not report its full capacity)" */
+static void limited_field(struct record *r, const struct dev_entry *e)
+{
+	const struct dev_limit *l = &e->limit;
+	char text[384], h[32];
+
+	if (!l->limited) {
+		snprintf(text, sizeof(text), "%s",
+			 limit_known(e) ? "no"
+					: "not known (the drive reports no native capacity and "
+					  "the journal holds no limit)");
+		record_mixed(r, "Limited", text, "limited", NULL);
+		return;
+	}
+	snprintf(text, sizeof(text), "yes, %.1f%% of %s (%llu blocks) in use, by %s%s",
+		 100.0 * (double)l->limit_blocks / (double)l->original_blocks,
+		 size_human(l->original_blocks * e->info.logical_block, h, sizeof(h)),
+		 (unsigned long long)l->original_blocks, l->method,
+		 l->from_journal ? " (from the journal: the drive does not report it)" : "");
+	record_mixed(r, "Limited", text, "limited", limit_json(e));
+}
+
 static void security_field(struct record *r, const struct drive_info *i)
 {
 	json_object *o = json_object_new_object();
@@ -111,20 +134,12 @@ void describe_drive(struct record *r, const struct dev_entry *e)
 		record_mixed(r, NULL, NULL, "capacity_bytes",
 			     json_object_new_uint64(i->capacity_blocks * i->logical_block));
 	}
-	if (i->native_blocks) {
+	if (i->native_blocks)
 		blocks_field(r, "Native max", "native_blocks", i->native_blocks,
 			     i->logical_block);
-		if (i->capacity_blocks < i->native_blocks)
-			snprintf(buf, sizeof(buf), "yes, %.1f%% of native in use",
-				 100.0 * (double)i->capacity_blocks / (double)i->native_blocks);
-		else
-			snprintf(buf, sizeof(buf), "no");
-		record_mixed(r, "Limited", buf, "limited",
-			     json_object_new_boolean(i->capacity_blocks < i->native_blocks));
-	} else {
+	else
 		record_null(r, "Native max", "native_blocks", "not reported by the drive");
-		record_null(r, NULL, "limited", NULL);
-	}
+	limited_field(r, e);
 	if (i->dco_max_blocks)
 		blocks_field(r, "DCO max", "dco_max_blocks", i->dco_max_blocks,
 			     i->logical_block);
@@ -198,7 +213,7 @@ static int info_run(struct ss_ctx *ctx, int argc, char **argv)
 	drive_free(d);
 	if (rc) {
 		cli_error("%s", err.msg);
-		return cli_exit_code(rc);
+		return cli_exit_code(rc, &err);
 	}
 	r = record_new();
 	describe_drive(r, &e);

@@ -19,8 +19,9 @@ static const struct col_def list_cols[] = {
 	{ "WWN", COL_STR, false, 0, "world wide name" },
 	{ "SIZE", COL_SIZE, true, 0, "current capacity (what the host can use)" },
 	{ "NATIVE", COL_SIZE, true, 0, "native max capacity, where the disk reports it" },
-	{ "LIMITED", COL_LIMIT, true, 1,
-	  "no, or the percent of the native capacity in use (JSON: false or the percent)" },
+	{ "LIMITED", COL_LIMIT, false, 1,
+	  "no, or the share in use of the original capacity and the method, from the drive "
+	  "or the journal (JSON: null, or an object)" },
 	{ "RPM", COL_U64, true, 0, "rotation rate (0: non-rotating)" },
 	{ "LOG-SEC", COL_U64, true, 0, "logical block size" },
 	{ "PHY-SEC", COL_U64, true, 0, "physical block size" },
@@ -60,11 +61,10 @@ static void list_fill_row(struct table *t, const struct dev_entry *e)
 	table_set_str(t, "WWN", *i->wwn ? i->wwn : NULL);
 	if (i->format != DRIVE_FORMAT_RUNNING) /* unknown until the format ends */
 		table_set_size(t, "SIZE", size);
-	if (i->native_blocks) {
+	if (i->native_blocks)
 		table_set_size(t, "NATIVE", i->native_blocks * i->logical_block);
-		table_set_limit(t, "LIMITED", i->capacity_blocks < i->native_blocks,
-				100.0 * (double)i->capacity_blocks / (double)i->native_blocks);
-	}
+	limit_text(e, buf, sizeof(buf));
+	table_set_limit(t, "LIMITED", buf, limit_json(e));
 	if (i->rpm)
 		table_set_u64(t, "RPM", i->rpm == 1 ? 0 : i->rpm);
 	if (i->logical_block)
@@ -113,7 +113,7 @@ static int list_run(struct ss_ctx *ctx, int argc, char **argv)
 	if (rc) {
 		cli_error("%s", err.msg);
 		table_free(t);
-		return cli_exit_code(rc);
+		return cli_exit_code(rc, &err);
 	}
 	for (size_t i = 0; i < n; i++)
 		list_fill_row(t, &devs[i]);

@@ -228,12 +228,9 @@ static int parse_uint(const char *opt, const char *arg, unsigned min, unsigned m
 
 static int parse_pos(const char *opt, const char *arg, double *out)
 {
-	char *end;
 	double v;
 
-	errno = 0;
-	v = strtod(arg, &end);
-	if (errno || end == arg || *end || !isfinite(v) || v <= 0)
+	if (decimal_parse(arg, &v, NULL) || v <= 0)
 		return cli_usage_error("plan", "%s: expected a number greater than 0, got '%s'",
 				       opt, arg);
 	*out = v;
@@ -256,12 +253,10 @@ static int parse_bytes(const char *opt, const char *arg, uint64_t *out)
 
 static int parse_stroke(const char *arg, double *out)
 {
-	char *end;
+	const char *end;
 	double v;
 
-	errno = 0;
-	v = strtod(arg, &end);
-	if (!errno && end != arg && isfinite(v) && v > 0) {
+	if (!decimal_parse(arg, &v, &end) && v > 0) {
 		if (!strcmp(end, "%") && v <= 100) {
 			*out = v / 100;
 			return 0;
@@ -397,7 +392,7 @@ static int disk_from_device(struct ss_ctx *ctx, struct pstate *s, const char *sp
 
 	if (rc)
 		cli_error("%s", err.msg);
-	return rc ? cli_exit_code(rc) : 0;
+	return rc ? cli_exit_code(rc, &err) : 0;
 }
 
 static int build_pool(struct ss_ctx *ctx, struct pstate *s, char **devs, size_t ndev)

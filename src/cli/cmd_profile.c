@@ -269,10 +269,10 @@ void profile_print(const char *spec, const struct zprofile *z, double keep_pct, 
 
 static int parse_pct(const char *s, double *out)
 {
-	char *end;
-	double v = strtod(s, &end);
+	const char *end;
+	double v;
 
-	if (end == s || (*end && strcmp(end, "%")) || !(v > 0 && v < 100))
+	if (decimal_parse(s, &v, &end) || (*end && strcmp(end, "%")) || !(v > 0 && v < 100))
 		return -EINVAL;
 	*out = v;
 	return 0;

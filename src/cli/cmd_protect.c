@@ -110,7 +110,7 @@ static int edit_device(struct ss_ctx *ctx, bool add, const char *spec)
 	drive_free(d);
 	if (rc) {
 		cli_error("%s", err.msg);
-		return cli_exit_code(rc);
+		return cli_exit_code(rc, &err);
 	}
 	if (!e.info.serial[0] && !e.info.wwn[0]) {
 		cli_error("%s: reports neither a serial number nor a WWN; nothing to list", spec);

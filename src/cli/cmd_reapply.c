@@ -93,7 +93,7 @@ static void settle(struct batch_item *it, const struct journal_entry *r, const c
 	json_object_object_add(it->json, "message", json_object_new_string(msg));
 }
 
-static const char *limit_text(const struct journal_entry *r, char *buf, size_t len)
+static const char *reapply_limit_text(const struct journal_entry *r, char *buf, size_t len)
 {
 	char h[32];
 
@@ -138,7 +138,7 @@ static void open_needed(struct batch *b, struct batch_item *it)
 	rc = device_open(b->ctx, spec, true, &it->d, &it->e, &it->err);
 	if (rc) {
 		it->rc = rc;
-		it->exit_hint = cli_exit_code(rc);
+		it->exit_hint = cli_exit_code(rc, &it->err);
 		json_object_object_add(it->json, "status", json_object_new_string("failed"));
 		return;
 	}
@@ -165,7 +165,7 @@ static void open_needed(struct batch *b, struct batch_item *it)
 	if ((!b->dry_run && cap_refresh_native(&c, &it->err)) ||
 	    cap_plan_limit(&it->e.info, NULL, &req, &j->plan, &it->err)) {
 		it->rc = it->err.code ? it->err.code : -EIO;
-		it->exit_hint = cli_exit_code(it->rc);
+		it->exit_hint = cli_exit_code(it->rc, &it->err);
 		ss_error_prefix(&it->err, "%s: ", it->e.spec);
 		json_object_object_add(it->json, "status", json_object_new_string("failed"));
 		return;
@@ -214,7 +214,7 @@ static void add_record(struct batch *b, const struct journal_entry *r, bool inco
 	it = batch_add(b, idx >= 0 ? devs[idx].spec : (r->serial[0] ? r->serial : r->wwn));
 	if (!it)
 		return;
-	limit_text(r, lim, sizeof(lim));
+	reapply_limit_text(r, lim, sizeof(lim));
 	if (idx < 0) {
 		unsigned unknown = 0;
 
@@ -298,7 +298,7 @@ static int reapply_run(struct ss_ctx *ctx, int argc, char **argv)
 		cli_error("reapply: %s", err.msg);
 		free(pend);
 		free(stale);
-		return cli_exit_code(rc);
+		return cli_exit_code(rc, &err);
 	}
 	named = xcalloc(nd + 1, sizeof(*named));
 	for (int i = optind; i < argc; i++) {

@@ -322,7 +322,7 @@ static int selftest_run(struct ss_ctx *ctx, int argc, char **argv)
 		rc = device_open(ctx, spec, false, &it->d, &it->e, &it->err);
 		if (rc) {
 			it->rc = rc;
-			it->exit_hint = cli_exit_code(rc);
+			it->exit_hint = cli_exit_code(rc, &it->err);
 			drive_free(it->d);
 			it->d = NULL;
 			continue;

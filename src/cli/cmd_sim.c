@@ -36,7 +36,7 @@ static int find(struct ss_ctx *ctx, const char *spec, struct sim_drive **out)
 	rc = ctx_rig(ctx, &rig, &err);
 	if (rc) {
 		cli_error("sim: %s", err.msg);
-		return cli_exit_code(rc);
+		return cli_exit_code(rc, &err);
 	}
 	*out = sim_rig_find(rig, spec + 4);
 	if (!*out) {

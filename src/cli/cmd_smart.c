@@ -493,7 +493,7 @@ static int smart_run(struct ss_ctx *ctx, int argc, char **argv)
 
 		memset(&e, 0, sizeof(e));
 		rc = device_open(ctx, argv[i], false, &d, &e, &err);
-		if (rc && cli_exit_code(rc) == EXIT_USAGE)
+		if (rc && cli_exit_code(rc, &err) == EXIT_USAGE)
 			bad_name = true; /* no such disk, a partition, ... */
 		if (!rc) {
 			rc = smart_read(d, &e.info, &r, &err);

@@ -456,14 +456,14 @@ static int zones_run(struct ss_ctx *ctx, int argc, char **argv)
 	rc = device_open(ctx, argv[optind], false, &d, &e, &err);
 	if (rc) {
 		cli_error("%s", err.msg);
-		return cli_exit_code(rc);
+		return cli_exit_code(rc, &err);
 	}
 	if (measuring) {
 		rc = measure(ctx, &e, points, &zp, &err);
 		if (rc) {
 			drive_free(d);
 			cli_error("%s", err.msg);
-			return cli_exit_code(rc);
+			return cli_exit_code(rc, &err);
 		}
 	}
 

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "plan_common.h"
+#include "shortstroke/capacity.h"
+#include "shortstroke/journal.h"
 
 void plan_note(struct plan_notes *notes, const char *fmt, ...)
 {
@@ -22,6 +24,34 @@ void plan_note(struct plan_notes *notes, const char *fmt, ...)
 			return;
 	if (notes->n < PLAN_MAX_NOTES)
 		memcpy(notes->text[notes->n++], buf, sizeof(buf));
+}
+
+/* Plan on the whole disk: the stroke is a share of it. The native max
+ * where the drive reports one, else the journaled original (a SCSI disk
+ * limited by resize or format reports only its current size), else the
+ * current capacity; a note says which. */
+static uint64_t full_capacity(struct ss_ctx *ctx, const struct dev_entry *e,
+			      struct plan_notes *notes)
+{
+	const struct drive_info *i = &e->info;
+	struct journal_entry orig;
+	bool have = journal_original(ctx_state_dir(ctx), i->serial, i->wwn, &orig, NULL) == 0;
+	uint64_t full;
+	enum cap_full_source src = cap_full_capacity(i, have ? &orig : NULL, &full);
+
+	if (src == CAP_FULL_CURRENT)
+		plan_note(notes,
+			  "%s does not report a native max and the journal holds no limit of it; "
+			  "the plan uses its current capacity (%llu blocks)",
+			  e->spec, (unsigned long long)i->capacity_blocks);
+	else if (full != i->capacity_blocks)
+		plan_note(notes,
+			  "%s is limited to %llu of %llu blocks now; the plan uses %s (%llu "
+			  "blocks)",
+			  e->spec, (unsigned long long)i->capacity_blocks,
+			  (unsigned long long)full, cap_full_source_name(src),
+			  (unsigned long long)full);
+	return full;
 }
 
 int plan_disk_from_device(struct ss_ctx *ctx, const char *spec, struct plan_disk *pd,
@@ -49,19 +79,7 @@ int plan_disk_from_device(struct ss_ctx *ctx, const char *spec, struct plan_disk
 	snprintf(pd->wwn, sizeof(pd->wwn), "%s", i->wwn);
 	snprintf(pd->model, sizeof(pd->model), "%s", i->model);
 	pd->block_size = i->logical_block;
-	/* plan on the native capacity: the stroke is a share of the whole disk */
-	pd->capacity_blocks = i->native_blocks ? i->native_blocks : i->capacity_blocks;
-	if (i->native_blocks && i->native_blocks != i->capacity_blocks)
-		plan_note(notes,
-			  "%s is limited to %llu of %llu blocks now; the plan uses its native "
-			  "capacity",
-			  spec, (unsigned long long)i->capacity_blocks,
-			  (unsigned long long)i->native_blocks);
-	else if (!i->native_blocks)
-		plan_note(notes,
-			  "%s does not report a native max; the plan uses its current capacity "
-			  "(%llu blocks)",
-			  spec, (unsigned long long)i->capacity_blocks);
+	pd->capacity_blocks = full_capacity(ctx, &e, notes);
 	rp_disk_init(&pd->rp);
 	pd->rp.capacity = pd->capacity_blocks * pd->block_size;
 	pd->rp.rpm = i->rpm;

@@ -16,6 +16,7 @@ struct cell {
 	uint64_t u;
 	double d;
 	bool b;
+	json_object *j;		/* COL_LIMIT: its JSON (NULL: null) */
 };
 
 struct table {
@@ -110,8 +111,10 @@ void table_free(struct table *t)
 {
 	if (!t)
 		return;
-	for (unsigned i = 0; i < t->nrows * t->ncols; i++)
+	for (unsigned i = 0; i < t->nrows * t->ncols; i++) {
 		free(t->cells[i].s);
+		json_object_put(t->cells[i].j);
+	}
 	free(t->cells);
 	free(t->cols);
 	free(t);
@@ -184,16 +187,19 @@ void table_set_double(struct table *t, const char *col, double v)
 	}
 }
 
-void table_set_limit(struct table *t, const char *col, bool limited, double percent)
+void table_set_limit(struct table *t, const char *col, const char *text, json_object *j)
 {
 	struct cell *c;
 
 	FOR_CELL(t, col, c)
 	{
-		c->b = limited;
-		c->d = percent;
+		free(c->s);
+		json_object_put(c->j);
+		c->s = xstrdup(text);
+		c->j = json_object_get(j);
 		c->set = true;
 	}
+	json_object_put(j);
 }
 
 static void cell_text(const struct col_def *def, const struct cell *c, unsigned flags,
@@ -223,10 +229,7 @@ static void cell_text(const struct col_def *def, const struct cell *c, unsigned 
 		snprintf(buf, len, "%.*f", def->precision, c->d);
 		break;
 	case COL_LIMIT:
-		if (c->b)
-			snprintf(buf, len, "%.*f%%", def->precision, c->d);
-		else
-			snprintf(buf, len, "no");
+		snprintf(buf, len, "%s", c->s);
 		break;
 	}
 }
@@ -246,7 +249,7 @@ static json_object *cell_json(const struct col_def *def, const struct cell *c)
 	case COL_DOUBLE:
 		return json_object_new_double(c->d);
 	case COL_LIMIT:
-		return c->b ? json_object_new_double(c->d) : json_object_new_boolean(false);
+		return json_object_get(c->j);
 	}
 	return NULL;
 }

@@ -14,7 +14,7 @@ enum col_type {
 	COL_SIZE,	/* bytes: text "450 GB", JSON number (bytes) */
 	COL_BOOL,	/* text yes/no; JSON true/false */
 	COL_DOUBLE,	/* text with the column's precision; JSON number */
-	COL_LIMIT,	/* "no" / false, or the percent in use: "50%" / 50.0 */
+	COL_LIMIT,	/* text as given; JSON an object, or null when not limited */
 };
 
 struct col_def {
@@ -53,8 +53,9 @@ void table_set_u64(struct table *t, const char *col, uint64_t v);
 void table_set_size(struct table *t, const char *col, uint64_t bytes);
 void table_set_bool(struct table *t, const char *col, bool v);
 void table_set_double(struct table *t, const char *col, double v);
-/* COL_LIMIT: limited false -> "no"; true -> percent of native in use */
-void table_set_limit(struct table *t, const char *col, bool limited, double percent);
+/* COL_LIMIT: the text, and the JSON (taken; NULL for null). */
+struct json_object;
+void table_set_limit(struct table *t, const char *col, const char *text, struct json_object *j);
 /* Print. JSON: {"<root_key>": [ {col: value, ...}, ... ]} with lower-case keys. */
 int table_print(struct table *t, FILE *f, unsigned flags, const char *root_key);
 

@@ -40,20 +40,16 @@ int cli_bad_option(const char *cmd, int c, char **argv)
 	return cli_usage_error(cmd, "%s", err.msg);
 }
 
-int cli_exit_code(int rc)
+int cli_exit_code(int rc, const struct ss_error *err)
 {
-	switch (rc) {
-	case 0:
+	if (rc == 0)
 		return EXIT_DONE;
-	case -EPERM:
+	if (rc == -EPERM)
 		return EXIT_REFUSED;
-	case -ENOENT:
-	case -ENOTBLK:
-	case -EINVAL:
-	case -ENOTSUP:
-	case -ENODEV:
+	/* only what the user typed is a usage error: the code that checked the
+	 * input said so; an errno from a drive (-ENODEV for one that vanished,
+	 * -EINVAL, -ENOTSUP for a command it refused) is a failure */
+	if (err && err->usage)
 		return EXIT_USAGE;
-	default:
-		return EXIT_FAILED;
-	}
+	return EXIT_FAILED;
 }

@@ -104,10 +104,10 @@ static int check_method_rules(const struct drive_info *i, enum cap_method m, boo
 			      const char *dev, struct ss_error *err)
 {
 	if (vol && m != CAP_HPA)
-		return ss_error_set(err, -EINVAL,
-				    "%s: --volatile needs the HPA method (SET MAX ADDRESS); %s "
-				    "changes are permanent",
-				    dev, cap_method_name(m));
+		return ss_error_usage(err, -EINVAL,
+				      "%s: --volatile needs the HPA method (SET MAX ADDRESS); %s "
+				      "changes are permanent",
+				      dev, cap_method_name(m));
 	if (m == CAP_HPA && i->sec_frozen)
 		return ss_error_set(err, -EACCES,
 				    "%s: the drive is security-frozen (the BIOS froze it at "
@@ -147,11 +147,25 @@ static int plan_after_format(const struct drive_info *i, const struct cap_reques
 	return 0;
 }
 
+/* What a percentage was of, for the plan line: the native max goes unsaid. */
+static const char *ref_source(enum cap_full_source full, bool dco_ref)
+{
+	if (dco_ref)
+		return ", the DCO maximum";
+	if (full == CAP_FULL_JOURNAL)
+		return ", the journaled original";
+	if (full == CAP_FULL_CURRENT)
+		return ", the current capacity";
+	return "";
+}
+
 int cap_plan_limit(const struct drive_info *i, const struct journal_entry *orig,
 		   const struct cap_request *r, struct cap_plan *p, struct ss_error *err)
 {
 	const char *dev = i->model[0] ? i->model : "drive";
 	uint64_t ref, target, unit, align_blocks;
+	enum cap_full_source full;
+	bool dco_ref;
 	char h1[96], h2[32];
 	int rc;
 
@@ -184,11 +198,11 @@ int cap_plan_limit(const struct drive_info *i, const struct journal_entry *orig,
 		return corrupt_error(dev, err);
 
 	/* the full capacity a percentage and the upper bound refer to */
-	if (i->native_blocks)
-		p->native = i->native_blocks;
-	else if (orig && orig->original_blocks && orig->block_len == i->logical_block)
-		p->native = orig->native_blocks ? orig->native_blocks : orig->original_blocks;
-	ref = p->native ? p->native : p->current;
+	full = cap_full_capacity(i, orig, &ref);
+	dco_ref = p->method == CAP_DCO && i->dco_max_blocks > ref;
+	if (dco_ref)
+		ref = i->dco_max_blocks; /* DCO sets the native max itself, up to this */
+	p->native = full == CAP_FULL_CURRENT ? 0 : ref;
 
 	switch (r->by) {
 	case CAP_BY_BYTES:
@@ -196,7 +210,7 @@ int cap_plan_limit(const struct drive_info *i, const struct journal_entry *orig,
 		break;
 	case CAP_BY_PERCENT:
 		if (!(r->percent > 0 && r->percent <= 100))
-			return ss_error_set(err, -EINVAL, "percentage must be in (0, 100]");
+			return ss_error_usage(err, -EINVAL, "percentage must be in (0, 100]");
 		target = (uint64_t)floor((double)ref * r->percent / 100.0);
 		break;
 	case CAP_BY_BLOCKS:
@@ -204,28 +218,30 @@ int cap_plan_limit(const struct drive_info *i, const struct journal_entry *orig,
 		break;
 	case CAP_BY_LBA:
 		if (r->lba == UINT64_MAX)
-			return ss_error_set(err, -ERANGE, "LBA out of range");
+			return ss_error_usage(err, -ERANGE, "LBA out of range");
 		target = r->lba + 1;
 		break;
 	default:
-		return ss_error_set(err, -EINVAL, "no size given");
+		return ss_error_usage(err, -EINVAL, "no size given");
 	}
 	if (target == 0 || (r->by == CAP_BY_BYTES && r->bytes == 0) ||
 	    (r->by == CAP_BY_BLOCKS && r->blocks == 0))
-		return ss_error_set(err, -EINVAL, "a limit of zero would leave nothing usable");
+		return ss_error_usage(err, -EINVAL, "a limit of zero would leave nothing usable");
 	if (target > ref) {
 		if (p->native)
-			return ss_error_set(err, -ERANGE,
-					    "%s: %" PRIu64 " blocks (%s) is beyond the native maximum "
-					    "of %" PRIu64 " blocks (%s)",
-					    dev, target, human(target * p->block_len, h1, sizeof(h1)),
-					    ref, human(ref * p->block_len, h2, sizeof(h2)));
-		return ss_error_set(err, -ERANGE,
-				    "%s: %" PRIu64 " blocks (%s) is beyond the current capacity of "
-				    "%" PRIu64 " blocks (%s), and the drive reports no native "
-				    "maximum; restore it first",
-				    dev, target, human(target * p->block_len, h1, sizeof(h1)), ref,
-				    human(ref * p->block_len, h2, sizeof(h2)));
+			return ss_error_usage(
+			    err, -ERANGE,
+			    "%s: %" PRIu64 " blocks (%s) is beyond %s of %" PRIu64 " blocks (%s)",
+			    dev, target, human(target * p->block_len, h1, sizeof(h1)),
+			    dco_ref ? "the DCO maximum" : cap_full_source_name(full), ref,
+			    human(ref * p->block_len, h2, sizeof(h2)));
+		return ss_error_usage(err, -ERANGE,
+				      "%s: %" PRIu64
+				      " blocks (%s) is beyond the current capacity of "
+				      "%" PRIu64 " blocks (%s), and the drive reports no native "
+				      "maximum; restore it first",
+				      dev, target, human(target * p->block_len, h1, sizeof(h1)),
+				      ref, human(ref * p->block_len, h2, sizeof(h2)));
 	}
 
 	/* round down to the physical block and to the alignment */
@@ -234,15 +250,16 @@ int cap_plan_limit(const struct drive_info *i, const struct journal_entry *orig,
 	if (unit > 1)
 		target -= target % unit;
 	if (target == 0)
-		return ss_error_set(err, -EINVAL,
-				    "%s: the limit is smaller than one alignment unit (%" PRIu64
-				    " blocks); nothing would be left",
-				    dev, unit);
+		return ss_error_usage(err, -EINVAL,
+				      "%s: the limit is smaller than one alignment unit (%" PRIu64
+				      " blocks); nothing would be left",
+				      dev, unit);
 	if (target * p->block_len < CAP_MIN_BYTES && !r->force)
-		return ss_error_set(err, -EINVAL,
-				    "%s: a limit of %s is under 1 GiB, almost certainly a mistake; "
-				    "--force allows it",
-				    dev, human(target * p->block_len, h1, sizeof(h1)));
+		return ss_error_usage(
+		    err, -EINVAL,
+		    "%s: a limit of %s is under 1 GiB, almost certainly a mistake; "
+		    "--force allows it",
+		    dev, human(target * p->block_len, h1, sizeof(h1)));
 	p->target = target;
 	if (target == p->current && i->format == DRIVE_FORMAT_CORRUPT) {
 		snprintf(p->note, sizeof(p->note),
@@ -258,10 +275,9 @@ int cap_plan_limit(const struct drive_info *i, const struct journal_entry *orig,
 			 human(target * p->block_len, h1, sizeof(h1)));
 		return 0;
 	}
-	snprintf(p->note, sizeof(p->note), "%" PRIu64 " blocks (%s, %.1f%% of %s)", target,
-		 human(target * p->block_len, h1, sizeof(h1)),
-		 100.0 * (double)target / (double)ref,
-		 human(ref * p->block_len, h2, sizeof(h2)));
+	snprintf(p->note, sizeof(p->note), "%" PRIu64 " blocks (%s, %.1f%% of %s%s)", target,
+		 human(target * p->block_len, h1, sizeof(h1)), 100.0 * (double)target / (double)ref,
+		 human(ref * p->block_len, h2, sizeof(h2)), ref_source(full, dco_ref));
 	return 0;
 }
 
@@ -464,12 +480,16 @@ static int amac_set(struct cap_ctx *c, uint64_t blocks, struct ss_error *err)
 
 	ata_tf_amac_set_accessible(&tf, blocks - 1);
 	rc = change_ata(c, &tf, false, NULL, NULL, "ATA SET ACCESSIBLE MAX ADDRESS", err);
+	/* ABRT says no more than "refused": a freeze is one reason, not the
+	 * known one (nothing in IDENTIFY reports an AMAC freeze) */
 	if (rc == -EOPNOTSUPP)
 		return ss_error_set(err, -EACCES,
-				    "%s: the drive refused SET ACCESSIBLE MAX ADDRESS: the "
-				    "accessible max address is frozen (FREEZE ACCESSIBLE MAX "
-				    "ADDRESS, often by the BIOS); power-cycle the drive and retry",
-				    dev_name(c));
+				    "%s: the drive aborted SET ACCESSIBLE MAX ADDRESS to %" PRIu64
+				    " blocks (ATA ABRT) and gives no reason; a FREEZE ACCESSIBLE "
+				    "MAX ADDRESS since power-on (some BIOSes send one) would do "
+				    "that. Power-cycle the drive and retry; if it still refuses, "
+				    "the drive does not take the change",
+				    dev_name(c), blocks);
 	return rc;
 }
 
@@ -488,10 +508,25 @@ static void dco_put_max(uint8_t *buf, uint64_t max_lba)
 	buf[511] = (uint8_t)(0x100 - sum);
 }
 
-static const char *const dco_refused =
-	"%s: the drive refused DEVICE CONFIGURATION %s: DCO is frozen (DEVICE "
-	"CONFIGURATION FREEZE LOCK, often set by the BIOS), or an HPA is set (restore "
-	"it first); power-cycle the drive and retry";
+/* DCO aborted (ATA ABRT): an HPA in effect is a known reason (the drive
+ * shows it); a DCO freeze lock is only a possible one (nothing reports it). */
+static int dco_refused(struct cap_ctx *c, const char *what, struct ss_error *err)
+{
+	const struct drive_info *i = &c->e->info;
+
+	if (i->native_blocks && i->capacity_blocks < i->native_blocks)
+		return ss_error_set(err, -EACCES,
+				    "%s: the drive aborted DEVICE CONFIGURATION %s: an HPA is set "
+				    "(accessible max below the native max), and DCO refuses to "
+				    "work under one; restore the HPA first",
+				    dev_name(c), what);
+	return ss_error_set(err, -EACCES,
+			    "%s: the drive aborted DEVICE CONFIGURATION %s (ATA ABRT) and gives "
+			    "no reason; a DEVICE CONFIGURATION FREEZE LOCK since power-on (some "
+			    "BIOSes send one) would do that. Power-cycle the drive and retry; if "
+			    "it still refuses, the drive does not take the change",
+			    dev_name(c), what);
+}
 
 static int dco_set(struct cap_ctx *c, uint64_t blocks, struct ss_error *err)
 {
@@ -503,14 +538,14 @@ static int dco_set(struct cap_ctx *c, uint64_t blocks, struct ss_error *err)
 	ata_tf_dco_identify(&tf);
 	rc = drive_ata(c->d, &tf, false, buf, NULL, err); /* read-only */
 	if (rc == -EOPNOTSUPP)
-		return ss_error_set(err, -EACCES, dco_refused, dev_name(c), "IDENTIFY");
+		return dco_refused(c, "IDENTIFY", err);
 	if (rc)
 		return rc;
 	dco_put_max(buf, blocks - 1);
 	ata_tf_dco_set(&tf);
 	rc = change_ata(c, &tf, false, buf, NULL, "ATA DEVICE CONFIGURATION SET", err);
 	if (rc == -EOPNOTSUPP)
-		return ss_error_set(err, -EACCES, dco_refused, dev_name(c), "SET");
+		return dco_refused(c, "SET", err);
 	return rc;
 }
 
@@ -522,7 +557,7 @@ static int dco_restore(struct cap_ctx *c, struct ss_error *err)
 	ata_tf_dco_restore(&tf);
 	rc = change_ata(c, &tf, false, NULL, NULL, "ATA DEVICE CONFIGURATION RESTORE", err);
 	if (rc == -EOPNOTSUPP)
-		return ss_error_set(err, -EACCES, dco_refused, dev_name(c), "RESTORE");
+		return dco_refused(c, "RESTORE", err);
 	return rc;
 }
 
@@ -678,11 +713,11 @@ static int format_failed(struct cap_ctx *c, uint64_t blocks, int rc, struct ss_e
 		w += n + 2; /* named once is enough */
 	snprintf(why, sizeof(why), "%s", w);
 	return ss_error_set(err, -EIO,
-			    "%s: the format did not finish (%s). MODE SELECT had set the block "
-			    "count to %" PRIu64 ": once the drive answers again its medium reads "
-			    "MEDIUM FORMAT CORRUPTED until a new format; run the same command "
-			    "again",
-			    dev_name(c), why, blocks);
+			    "%s: the format failed after the block count had been set to %" PRIu64
+			    " (MODE SELECT): %s. The medium reads MEDIUM FORMAT CORRUPTED until a "
+			    "format completes: power-cycle the drive if it does not answer, then run "
+			    "the same command again (or 'restore --method scsi-format')",
+			    dev_name(c), blocks, why);
 }
 
 static int scsi_format(struct cap_ctx *c, uint64_t blocks, struct ss_error *err)

@@ -7,7 +7,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "shortstroke/capacity.h"
 #include "shortstroke/devices.h"
+#include "shortstroke/journal.h"
 #include "shortstroke/protect.h"
 #include "shortstroke/sim.h"
 #include "shortstroke/sysdisk.h"
@@ -91,8 +93,8 @@ int ctx_rig(struct ss_ctx *ctx, struct sim_rig **out, struct ss_error *err)
 		return 0;
 	}
 	if (!ctx_simulated(ctx))
-		return ss_error_set(err, -ENODEV,
-				    "no rig of simulated drives: give --demo or --rig FILE");
+		return ss_error_usage(err, -ENODEV,
+				      "no rig of simulated drives: give --demo or --rig FILE");
 	if (ctx->demo) {
 		snprintf(name, sizeof(name), "demo");
 	} else {
@@ -104,10 +106,13 @@ int ctx_rig(struct ss_ctx *ctx, struct sim_rig **out, struct ss_error *err)
 	rc = make_dirs(dir, err);
 	if (rc)
 		return rc;
-	if (ctx->demo)
+	if (ctx->demo) {
 		rc = sim_rig_demo(dir, &ctx->rig, err);
-	else
+	} else {
 		rc = sim_rig_load_file(ctx->rig_file, dir, &ctx->rig, err);
+		if (rc && rc != -ENOMEM)
+			ss_error_mark_usage(err); /* the rig file named is wrong */
+	}
 	if (rc)
 		return rc;
 	*out = ctx->rig;
@@ -122,6 +127,8 @@ static int ctx_protect(struct ss_ctx *ctx, struct ss_error *err)
 		return 0;
 	rc = protect_load(ctx->protect_file ? ctx->protect_file : protect_default_path(),
 			  &ctx->protect, err);
+	if (rc && rc != -ENOMEM)
+		ss_error_mark_usage(err); /* the protect file is the user's to fix */
 	if (rc)
 		return rc;
 	ctx->protect_loaded = true;
@@ -166,6 +173,17 @@ static void apply_protect(struct ss_ctx *ctx, struct dev_entry *e)
 	e->state = DEV_PROTECTED;
 	snprintf(e->why, sizeof(e->why), "listed in %s",
 		 ctx->protect_file ? ctx->protect_file : protect_default_path());
+}
+
+/* Limited or not, from the drive or from the journal (a journal that
+ * cannot be read tells nothing here; limit and restore report it). */
+static void apply_limit(struct ss_ctx *ctx, struct dev_entry *e)
+{
+	struct journal_entry orig;
+	bool have = journal_original(ctx_state_dir(ctx), e->info.serial, e->info.wwn, &orig,
+				     NULL) == 0;
+
+	cap_limit_state(&e->info, have ? &orig : NULL, &e->limit);
 }
 
 static void apply_usage(const char *sysroot, const struct sysdisk *sd, struct dev_entry *e)
@@ -226,15 +244,15 @@ static int open_sim(struct ss_ctx *ctx, const char *spec, struct drive **out,
 	rc = ctx_rig(ctx, &rig, err);
 	if (rc) {
 		if (rc == -ENODEV)
-			return ss_error_set(err, -ENODEV,
-					    "%s names a simulated drive; give --demo or --rig FILE",
-					    spec);
+			return ss_error_usage(
+			    err, -ENODEV, "%s names a simulated drive; give --demo or --rig FILE",
+			    spec);
 		return rc;
 	}
 	sd = sim_rig_find(rig, spec + 4);
 	if (!sd)
-		return ss_error_set(err, -ENOENT,
-				    "%s: no such drive in the rig (see 'shortstroke list')", spec);
+		return ss_error_usage(
+		    err, -ENOENT, "%s: no such drive in the rig (see 'shortstroke list')", spec);
 	rc = transport_open_sim(sd, &t, err);
 	if (rc)
 		return rc;
@@ -258,9 +276,10 @@ static int open_real(struct ss_ctx *ctx, const char *spec, bool for_write, struc
 	info_from_sysfs(&sd, &e->info);
 	apply_usage(ctx->sysroot, &sd, e);
 	if (captured_tree(ctx))
-		return ss_error_set(err, -ENODEV,
-				    "%s: is part of the captured tree %s; no commands can be sent "
-				    "to it", spec, ctx->sysroot);
+		return ss_error_usage(err, -ENODEV,
+				      "%s: is part of the captured tree %s; no commands can be "
+				      "sent to it",
+				      spec, ctx->sysroot);
 	rc = transport_open_sgio(sd.devnode, !for_write, &t, err);
 	if (rc)
 		return rc;
@@ -300,6 +319,7 @@ int device_open(struct ss_ctx *ctx, const char *spec, bool for_write, struct dri
 	}
 	e->identified = true;
 	apply_protect(ctx, e);
+	apply_limit(ctx, e);
 	return 0;
 }
 
@@ -385,6 +405,7 @@ static int list_real(struct ss_ctx *ctx, struct dev_entry **out, size_t *n, stru
 		if (!e->identified)
 			snprintf(e->error, sizeof(e->error), "%s", e2.msg);
 		apply_protect(ctx, e);
+		apply_limit(ctx, e);
 		(*n)++;
 	}
 	sysdisk_free_list(disks);

@@ -595,6 +595,32 @@ static void num_check(struct qualify_result *r, const struct smart_num *v, doubl
 	}
 }
 
+/* A check whose command the drive refused (-EOPNOTSUPP): SKIP only when the
+ * drive does not claim the feature; one that claims it and cannot do it
+ * fails the check, with the reason. */
+static void set_refused(struct qualify_result *r, enum qualify_check c, bool claimed,
+			const char *claim, const struct ss_error *err)
+{
+	const char *m = err && err->msg[0] ? err->msg : "refused by the drive";
+
+	if (claimed)
+		set_check(r, c, QUALIFY_FAIL, "the drive reports %s but could not do it: %s", claim,
+			  m);
+	else
+		set_check(r, c, QUALIFY_SKIP, "%s", m);
+}
+
+/* Does the drive claim self-tests? ATA: SMART and IDENTIFY word 84 bit 1;
+ * SCSI: the Informational Exceptions page (SMART) it answered. */
+static bool claims_selftest(struct drive *d, const struct drive_info *i)
+{
+	const struct ata_identify *id = drive_ata_identify(d);
+
+	if (i->ata)
+		return i->smart_supported && id && id->smart_selftest;
+	return i->smart_supported;
+}
+
 static int check_smart(struct qrun *q, struct drive *d, struct ss_error *err)
 {
 	struct qualify_result *r = q->r;
@@ -611,7 +637,7 @@ static int check_smart(struct qrun *q, struct drive *d, struct ss_error *err)
 	if (rc == -ENODEV)
 		return rc;
 	if (rc == -EOPNOTSUPP) {
-		set_check(r, QC_SMART, QUALIFY_SKIP, "%s", err ? err->msg : "no SMART");
+		set_refused(r, QC_SMART, r->info.smart_supported, "SMART", err);
 		smart_report_free(&rep);
 		return 0;
 	}
@@ -673,7 +699,7 @@ static int check_selftest(struct qrun *q, struct drive *d, struct ss_error *err)
 	if (rc == -ENODEV)
 		return rc;
 	if (rc == -EOPNOTSUPP) {
-		set_check(r, QC_SELFTEST, QUALIFY_SKIP, "%s", err->msg);
+		set_refused(r, QC_SELFTEST, claims_selftest(d, &r->info), "self-tests", err);
 		return 0;
 	}
 	if (rc) {

@@ -687,6 +687,25 @@ static int ata_check_smart(struct drive *d, const struct drive_info *info, struc
 	return 0;
 }
 
+/* SMART READ DATA of a drive that reports SMART supported and enabled
+ * (ata_check_smart passed): an abort is the drive failing the feature it
+ * claims, not a drive without SMART. */
+static int ata_smart_read_data(struct drive *d, uint8_t *data, struct ss_error *err)
+{
+	struct ss_error e2 = {0};
+	int rc = ata_smart_cmd(d, SMART_READ_DATA, 0, data, &e2);
+
+	if (rc == -EOPNOTSUPP)
+		return ss_error_set(err, -EIO,
+				    "%s: the drive reports SMART supported and enabled (IDENTIFY) "
+				    "but aborted SMART READ DATA (ATA ABRT): its SMART data cannot "
+				    "be read",
+				    drive_name(d));
+	if (rc && err)
+		*err = e2;
+	return rc;
+}
+
 /* Self-test log: SMART log 0x06, else GPL log 0x07 (first page). */
 static int ata_read_selftest_log(struct drive *d, const struct ata_identify *id,
 				 struct selftest_entry *out, size_t max, size_t *count,
@@ -732,12 +751,7 @@ static int smart_read_ata(struct drive *d, const struct drive_info *info, struct
 	rc = drive_ata(d, &tf, false, ident, NULL, err);
 	if (rc)
 		return rc;
-	rc = ata_smart_cmd(d, SMART_READ_DATA, 0, data, err);
-	if (rc == -EOPNOTSUPP)
-		return ss_error_set(err, rc,
-				    "%s: the drive rejected SMART READ DATA: SMART is not "
-				    "supported by this drive",
-				    name);
+	rc = ata_smart_read_data(d, data, err);
 	if (rc)
 		return rc;
 	smart_ata_parse_data(data, sizeof(data), &out->data);
@@ -799,7 +813,7 @@ static int ata_selftest_start(struct drive *d, const struct drive_info *info,
 	rc = ata_check_smart(d, info, err);
 	if (rc)
 		return rc;
-	rc = ata_smart_cmd(d, SMART_READ_DATA, 0, data, err);
+	rc = ata_smart_read_data(d, data, err);
 	if (rc)
 		return rc;
 	smart_ata_parse_data(data, sizeof(data), &sd);
@@ -829,9 +843,11 @@ static int ata_selftest_start(struct drive *d, const struct drive_info *info,
 	}
 	ata_tf_smart(&tf, SMART_EXEC_OFFLINE, sub, 0);
 	rc = drive_ata(d, &tf, false, NULL, NULL, err);
-	if (rc == -EOPNOTSUPP)
-		return ss_error_set(err, rc, "%s: the drive rejected the %s self-test", name,
-				    selftest_kind_name(kind));
+	if (rc == -EOPNOTSUPP) /* its SMART data says it has the test */
+		return ss_error_set(err, -EIO,
+				    "%s: the drive reports the %s self-test (SMART data) but "
+				    "aborted SMART EXECUTE OFF-LINE IMMEDIATE for it (ATA ABRT)",
+				    name, selftest_kind_name(kind));
 	return rc;
 }
 
@@ -848,7 +864,7 @@ static int ata_selftest_poll(struct drive *d, const struct drive_info *info,
 	rc = ata_check_smart(d, info, err);
 	if (rc)
 		return rc;
-	rc = ata_smart_cmd(d, SMART_READ_DATA, 0, data, err);
+	rc = ata_smart_read_data(d, data, err);
 	if (rc)
 		return rc;
 	smart_ata_parse_data(data, sizeof(data), &sd);

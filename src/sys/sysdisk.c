@@ -212,13 +212,13 @@ int sys_node_devno(const char *root, const char *path, unsigned *major,
 	int r;
 
 	if (!path || !*path)
-		return ss_error_set(err, -EINVAL, "no device named");
+		return ss_error_usage(err, -EINVAL, "no device named");
 	if (sys_join(full, sizeof(full), root, path))
-		return ss_error_set(err, -ENAMETOOLONG, "%s: path too long", path);
+		return ss_error_usage(err, -ENAMETOOLONG, "%s: path too long", path);
 	if (!realpath(full, real)) {
 		r = -errno;
 		if (r == -ENOENT || r == -ENOTDIR)
-			return ss_error_set(err, -ENOENT, "%s: no such device", path);
+			return ss_error_usage(err, -ENOENT, "%s: no such device", path);
 		return ss_error_set(err, r, "%s: %s", path, strerror(-r));
 	}
 	if (*root) {
@@ -227,9 +227,8 @@ int sys_node_devno(const char *root, const char *path, unsigned *major,
 					    strerror(errno));
 		rl = strlen(realroot);
 		if (strncmp(real, realroot, rl) || real[rl] != '/')
-			return ss_error_set(err, -ENOENT,
-					    "%s: resolves outside the sysroot %s",
-					    path, root);
+			return ss_error_usage(err, -ENOENT, "%s: resolves outside the sysroot %s",
+					      path, root);
 		shown = real + rl;
 	} else {
 		shown = real;
@@ -248,10 +247,10 @@ int sys_node_devno(const char *root, const char *path, unsigned *major,
 	    devnums_lookup(root, shown + 5, major, minor) == 0)
 		return 0;
 	if (S_ISCHR(st.st_mode))
-		return ss_error_set(err, -ENOTBLK,
-				    "%s is a character device, not a block device; name the disk (/dev/sdX)",
-				    path);
-	return ss_error_set(err, -ENOTBLK, "%s is not a block device", path);
+		return ss_error_usage(
+		    err, -ENOTBLK,
+		    "%s is a character device, not a block device; name the disk (/dev/sdX)", path);
+	return ss_error_usage(err, -ENOTBLK, "%s is not a block device", path);
 }
 
 /* ---- classification ---- */
@@ -662,9 +661,9 @@ int sysdisk_lookup(const char *sysroot, const char *path, struct sysdisk *out,
 		return r;
 	r = sys_devno_dir(root, ma, mi, dir, sizeof(dir));
 	if (r == -ENODEV)
-		return ss_error_set(err, r,
-				    "%s: block device %u:%u is not known to the kernel",
-				    path, ma, mi);
+		return ss_error_usage(err, r,
+				      "%s: block device %u:%u is not known to the kernel",
+				      path, ma, mi);
 	if (r)
 		return ss_error_set(err, r, "%s: sysfs entry of %u:%u: %s", path,
 				    ma, mi, strerror(-r));
@@ -681,9 +680,9 @@ int sysdisk_lookup(const char *sysroot, const char *path, struct sysdisk *out,
 		*strrchr(parent, '/') = '\0';
 		pname = strrchr(parent, '/');
 		pname = pname ? pname + 1 : parent;
-		return ss_error_set(err, -EINVAL,
-				    "%s%s is a partition of /dev/%s; name the whole disk",
-				    path, also, pname);
+		return ss_error_usage(err, -EINVAL,
+				      "%s%s is a partition of /dev/%s; name the whole disk", path,
+				      also, pname);
 	}
 	kind = name_kind(name);
 	if (!kind) {
@@ -702,9 +701,10 @@ int sysdisk_lookup(const char *sysroot, const char *path, struct sysdisk *out,
 	}
 	if (kind) {
 		memset(out, 0, sizeof(*out));
-		return ss_error_set(err, -EOPNOTSUPP,
-				    "%s%s is %s, not a SCSI or ATA disk; shortstroke talks to disks through SG_IO",
-				    path, also, kind);
+		return ss_error_usage(
+		    err, -EOPNOTSUPP,
+		    "%s%s is %s, not a SCSI or ATA disk; shortstroke talks to disks through SG_IO",
+		    path, also, kind);
 	}
 	if (!*root)
 		lookup_overlay_udev(out);

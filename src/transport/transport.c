@@ -5,6 +5,15 @@
 
 #include "shortstroke/transport.h"
 
+static transport_watch_fn watch_fn;
+static void *watch_arg;
+
+void transport_set_watch(transport_watch_fn fn, void *arg)
+{
+	watch_fn = fn;
+	watch_arg = arg;
+}
+
 int transport_init(struct transport *t, const struct transport_ops *ops,
 		   void *priv, const char *name, struct ss_error *err)
 {
@@ -33,6 +42,8 @@ int transport_exec(struct transport *t, struct xcmd *c, struct ss_error *err)
 	rc = t->ops->exec(t, c, err);
 	if (t->trace)
 		t->trace(t->trace_arg, c, rc);
+	if (watch_fn)
+		watch_fn(watch_arg, t, c, rc);
 	return rc;
 }
 

@@ -124,15 +124,12 @@ static void clear_result(struct tui_planner *p)
 static bool field_number(struct tui_planner *p, unsigned f, double max, double *out)
 {
 	const char *t = p->text[f];
-	char *end;
 	double v;
 
 	*out = 0;
 	if (!t[0])
 		return true;
-	errno = 0;
-	v = strtod(t, &end);
-	if (errno || end == t || *end || !isfinite(v) || v <= 0 || v > max) {
+	if (decimal_parse(t, &v, NULL) || v <= 0 || v > max) {
 		snprintf(p->error, sizeof(p->error), "%s: '%s' is not a number above 0%s",
 			 tui_plan_field_names[f], t, max < 1e300 ? " (or too large)" : "");
 		return false;

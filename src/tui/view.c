@@ -92,14 +92,14 @@ static void cell(const struct dev_entry *e, unsigned c, char *buf, size_t len)
 		else
 			snprintf(buf, len, "-");
 		break;
-	case 6:
-		if (!i->native_blocks)
-			snprintf(buf, len, "-");
-		else if (i->capacity_blocks < i->native_blocks)
-			snprintf(buf, len, "%.0f%%",
-				 100.0 * (double)i->capacity_blocks / (double)i->native_blocks);
+	case 6: /* the detail pane says by what, and from where */
+		if (e->limit.limited && e->limit.original_blocks)
+			snprintf(buf, len, "%.0f%%%s",
+				 100.0 * (double)e->limit.limit_blocks /
+					 (double)e->limit.original_blocks,
+				 e->limit.from_journal ? " (j)" : "");
 		else
-			snprintf(buf, len, "no");
+			snprintf(buf, len, "%s", limit_known(e) ? "no" : "-");
 		break;
 	case 7:
 		if (i->rpm > 1)

@@ -5,17 +5,42 @@
 
 #include "shortstroke/error.h"
 
+static int error_vset(struct ss_error *err, int code, bool usage, const char *fmt, va_list ap)
+{
+	if (!err)
+		return code;
+	err->code = code;
+	err->usage = usage;
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	return code;
+}
+
 int ss_error_set(struct ss_error *err, int code, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!err)
-		return code;
-	err->code = code;
 	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	error_vset(err, code, false, fmt, ap);
 	va_end(ap);
 	return code;
+}
+
+int ss_error_usage(struct ss_error *err, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	error_vset(err, code, true, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+int ss_error_mark_usage(struct ss_error *err)
+{
+	if (!err)
+		return 0;
+	err->usage = true;
+	return err->code;
 }
 
 int ss_error_prefix(struct ss_error *err, const char *fmt, ...)
@@ -52,5 +77,6 @@ void ss_error_clear(struct ss_error *err)
 	if (!err)
 		return;
 	err->code = 0;
+	err->usage = false;
 	err->msg[0] = '\0';
 }

@@ -13,13 +13,39 @@ int u64_parse(const char *text, uint64_t *out)
 	char *end;
 	unsigned long long v;
 
-	if (!text || !*text || *text == '-' || *text == '+' || isspace((unsigned char)*text))
+	/* digits only: no sign, space, 0x or a leading 0 read as octal */
+	if (!text || !*text || text[strspn(text, "0123456789")])
 		return -EINVAL;
 	errno = 0;
-	v = strtoull(text, &end, 0);
+	v = strtoull(text, &end, 10);
 	if (errno || *end)
 		return errno ? -errno : -EINVAL;
 	*out = v;
+	return 0;
+}
+
+int decimal_parse(const char *text, double *out, const char **rest)
+{
+	size_t whole, frac = 0;
+	char *end;
+	double v;
+
+	if (!text)
+		return -EINVAL;
+	whole = strspn(text, "0123456789");
+	if (text[whole] == '.')
+		frac = strspn(text + whole + 1, "0123456789");
+	if (whole + frac == 0)
+		return -EINVAL; /* also "0x10", "inf", "-1", " 1", "1e3" read as 1 */
+	errno = 0;
+	v = strtod(text, &end);
+	if (errno || !isfinite(v) || end != text + whole + (text[whole] == '.' ? 1 + frac : 0))
+		return -EINVAL;
+	*out = v;
+	if (rest)
+		*rest = end;
+	else if (*end)
+		return -EINVAL;
 	return 0;
 }
 

@@ -23,4 +23,4 @@ run "$PROG" --demo info -J sim:smr
 json_check "info -J: host-managed SMR with AMAC" "d['zoned'] == 'host-managed' and 'amac' in d['methods']"
 run "$PROG" --demo info -J sim:sata-hpa
 json_check "info -J: an HPA already set" \
-	"d['limited'] is True and d['native_blocks'] > d['capacity_blocks']"
+	"d['limited']['method'] == 'hpa' and d['limited']['source'] == 'drive' and d['native_blocks'] > d['capacity_blocks']"

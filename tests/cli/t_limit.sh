@@ -13,7 +13,7 @@ run "$PROG" --demo limit --percent 20 --yes sim:sata250
 expect "limit --percent 20: HPA on sim:sata250" 0 "^sim:sata250: limited to $want blocks .* by hpa$"
 [ "$(blocks sim:sata250)" = "$want" ] && pass "drive reports the limit" || fail "drive reports the limit" "$(blocks sim:sata250)"
 run "$PROG" --demo list -o DEVICE,LIMITED -r -n
-expect "list shows it limited to 20%" 0 "^sim:sata250 20.0%$"
+expect "list shows it limited to 20% by hpa" 0 "^sim:sata250 20.0%\\\\x20of\\\\x20250\\\\x20GB,\\\\x20hpa$"
 grep -q '"event":"limit","device":"sim:sata250"' "$J" && grep -q '"event":"limit-done"' "$J" \
 	&& pass "journal: limit and limit-done" || fail "journal: limit and limit-done" "$(cat "$J" 2>&1)"
 grep -q "\"original_blocks\":488397168,\"target_blocks\":$want" "$J" \

@@ -11,10 +11,10 @@ json_check "list -J: six drives, numbers as numbers" \
 	"len(d['drives']) == 6 and all(isinstance(x['size'], int) for x in d['drives'])"
 json_check "list -J: the 15K450 holds 879,097,968 blocks of 512" \
 	"[x['size'] for x in d['drives'] if x['device'] == 'sim:sas15k'] == [879097968 * 512]"
-json_check "list -J: the disk with an HPA is limited to a percent of native" \
-	"[0 < x['limited'] < 100 for x in d['drives'] if x['device'] == 'sim:sata-hpa'] == [True]"
-json_check "list -J: unlimited ATA disks say limited false" \
-	"[x['limited'] for x in d['drives'] if x['device'] == 'sim:sata250'] == [False]"
+json_check "list -J: the disk with an HPA is limited, by hpa, from its native max" \
+	"[(x['limited']['method'], x['limited']['source'], x['limited']['original_blocks'], 0 < x['limited']['percent'] < 100) for x in d['drives'] if x['device'] == 'sim:sata-hpa'] == [('hpa', 'drive', 976773168, True)]"
+json_check "list -J: limited is an object or null, never false or a number" \
+	"all(x['limited'] is None or isinstance(x['limited'], dict) for x in d['drives']) and [x['limited'] for x in d['drives'] if x['device'] == 'sim:sata250'] == [None]"
 
 run "$PROG" --demo list -o DEVICE,SIZE -n -r -b
 expect "list -o -n -r -b" 0 "^sim:sas15k 450098159616$"
@@ -24,7 +24,7 @@ run "$PROG" --demo list -o +WWN,METHODS
 expect "list -o +WWN appends" 0 "STATE +WWN +METHODS"
 
 run "$PROG" --demo list --list-columns
-expect "list --list-columns" 0 "LIMITED +no, or the percent"
+expect "list --list-columns" 0 "LIMITED +no, or the share in use of the original capacity"
 
 run "$PROG" --demo list -o DEVICE,BOGUS
 expect "list: unknown column is a usage error" 2 "" "unknown column: BOGUS"

@@ -79,7 +79,7 @@ fi
 run "$PROG" --demo sim fault sim:sas4kn format-power-loss:40
 run "$PROG" --demo limit --method scsi-format --size 100GB --yes sim:sas4kn
 expect "power loss mid-format: the run fails (exit 1, not 2) and says what to do" 1 "" \
-	"the format did not finish \(the drive lost power during a format.*run the same command again"
+	"the format failed after the block count had been set to [0-9]+ \(MODE SELECT\): the drive lost power during a format.*run the same command again"
 run "$PROG" --demo sim power-cycle sim:sas4kn
 run "$PROG" --demo list
 expect "power loss: list shows the corrupted medium" 0 \

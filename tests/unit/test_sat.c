@@ -280,6 +280,39 @@ static void test_return_sense_fixed(void **state)
 	assert_int_equal(s[8], 0x80);
 }
 
+static void test_cdb_describe(void **state)
+{
+	uint8_t cdb[16];
+	struct ata_tf tf;
+	char buf[96];
+	unsigned n;
+
+	(void)state;
+	ata_tf_identify(&tf);
+	n = sat_build_ata_pt16(cdb, &tf, false);
+	sat_cdb_describe(cdb, n, buf, sizeof(buf));
+	assert_string_equal(buf, "ATA IDENTIFY DEVICE");
+	ata_tf_amac_set_accessible(&tf, 1000);
+	n = sat_build_ata_pt16(cdb, &tf, false);
+	sat_cdb_describe(cdb, n, buf, sizeof(buf));
+	assert_string_equal(buf, "ATA SET ACCESSIBLE MAX ADDRESS EXT");
+	tf.command = 0x99; /* not one of ours */
+	n = sat_build_ata_pt16(cdb, &tf, false);
+	sat_cdb_describe(cdb, n, buf, sizeof(buf));
+	assert_string_equal(buf, "ATA command 99h");
+	/* SCSI: sg_lib's names, service actions included */
+	memset(cdb, 0, sizeof(cdb));
+	cdb[0] = 0x12;
+	sat_cdb_describe(cdb, 6, buf, sizeof(buf));
+	assert_string_equal(buf, "Inquiry");
+	cdb[0] = 0x9e;
+	cdb[1] = 0x10;
+	sat_cdb_describe(cdb, 16, buf, sizeof(buf));
+	assert_string_equal(buf, "Read capacity(16)");
+	sat_cdb_describe(cdb, 16, buf, 4); /* cut, terminated */
+	assert_int_equal(strlen(buf), 3);
+}
+
 static void test_return_sense_truncated(void **state)
 {
 	struct ata_regs r = {.status = 0x50, .device = 0x40};
@@ -304,6 +337,7 @@ int main(void)
 	    cmocka_unit_test(test_parse_pt12),
 	    cmocka_unit_test(test_parse_bytes_and_t_type),
 	    cmocka_unit_test(test_parse_rejects),
+	    cmocka_unit_test(test_cdb_describe),
 	    cmocka_unit_test(test_return_sense_descriptor),
 	    cmocka_unit_test(test_return_sense_error_and_28bit),
 	    cmocka_unit_test(test_return_sense_fixed),

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <json-c/json.h>
 
 #include "cli/table.h"
 
@@ -36,6 +37,7 @@ static struct table *two_rows(const char *sel)
 {
 	char msg[128];
 	struct table *t = table_new(cols, NCOLS, "NAME,SIZE,RPM,LIMITED", sel, msg, sizeof(msg));
+	json_object *lim;
 
 	assert_non_null(t);
 	table_add_row(t);
@@ -43,12 +45,14 @@ static struct table *two_rows(const char *sel)
 	table_set_size(t, "SIZE", 450098159616ULL);
 	table_set_u64(t, "RPM", 15000);
 	table_set_bool(t, "ROTA", true);
-	table_set_limit(t, "LIMITED", true, 50.0);
+	lim = json_object_new_object();
+	json_object_object_add(lim, "percent", json_object_new_double(50.0));
+	table_set_limit(t, "LIMITED", "50.0%", lim);
 	table_set_u64(t, "LOG-SEC", 512);
 	table_add_row(t);
 	table_set_str(t, "NAME", "c");
 	table_set_size(t, "SIZE", 1000);
-	table_set_limit(t, "LIMITED", false, 0);
+	table_set_limit(t, "LIMITED", "no", NULL);
 	return t;
 }
 
@@ -78,8 +82,11 @@ static void test_json(void **state)
 	assert_non_null(strstr(s, "\"drives\""));
 	assert_non_null(strstr(s, "\"size\": 450098159616"));
 	assert_non_null(strstr(s, "\"rpm\": null"));
-	assert_non_null(strstr(s, "\"limited\": 50.0"));
-	assert_non_null(strstr(s, "\"limited\": false"));
+	/* one type: an object, or null */
+	assert_non_null(strstr(s, "\"limited\": {"));
+	assert_non_null(strstr(s, "\"percent\": 50.0"));
+	assert_non_null(strstr(s, "\"limited\": null"));
+	assert_null(strstr(s, "\"limited\": false"));
 	assert_non_null(strstr(s, "\"rota\": true"));
 	assert_non_null(strstr(s, "\"log-sec\": 512"));
 	free(s);

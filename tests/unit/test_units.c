@@ -57,14 +57,43 @@ static void test_u64(void **state)
 	uint64_t v;
 
 	(void)state;
-	assert_int_equal(u64_parse("0x10", &v), 0);
-	assert_true(v == 16);
+	/* counts are decimal: a leading 0 is not octal, 0x is not hex */
+	assert_int_equal(u64_parse("0100000000", &v), 0);
+	assert_true(v == 100000000);
+	assert_int_not_equal(u64_parse("0x5F5E100", &v), 0);
+	assert_int_not_equal(u64_parse(" 12", &v), 0);
+	assert_int_not_equal(u64_parse("+12", &v), 0);
 	assert_int_equal(u64_parse("18446744073709551615", &v), 0);
 	assert_true(v == UINT64_MAX);
 	assert_int_not_equal(u64_parse("18446744073709551616", &v), 0);
 	assert_int_not_equal(u64_parse("-1", &v), 0);
 	assert_int_not_equal(u64_parse("12x", &v), 0);
 	assert_int_not_equal(u64_parse("", &v), 0);
+}
+
+static void test_decimal(void **state)
+{
+	const char *rest;
+	double v;
+
+	(void)state;
+	assert_int_equal(decimal_parse("12.5", &v, NULL), 0);
+	assert_true(v == 12.5);
+	assert_int_equal(decimal_parse(".5%", &v, &rest), 0);
+	assert_true(v == 0.5);
+	assert_string_equal(rest, "%");
+	assert_int_equal(decimal_parse("010", &v, NULL), 0);
+	assert_true(v == 10);
+	/* strtod takes all of these */
+	assert_int_not_equal(decimal_parse("0x32", &v, NULL), 0);
+	assert_int_not_equal(decimal_parse("0x32", &v, &rest), 0);
+	assert_int_not_equal(decimal_parse("1e2", &v, NULL), 0);
+	assert_int_not_equal(decimal_parse("inf", &v, NULL), 0);
+	assert_int_not_equal(decimal_parse("nan", &v, NULL), 0);
+	assert_int_not_equal(decimal_parse("-1", &v, NULL), 0);
+	assert_int_not_equal(decimal_parse(" 1", &v, NULL), 0);
+	assert_int_not_equal(decimal_parse(".", &v, NULL), 0);
+	assert_int_not_equal(decimal_parse("", &v, NULL), 0);
 }
 
 static void test_human(void **state)
@@ -89,6 +118,7 @@ int main(void)
 		cmocka_unit_test(test_size_units),
 		cmocka_unit_test(test_size_bad),
 		cmocka_unit_test(test_u64),
+		cmocka_unit_test(test_decimal),
 		cmocka_unit_test(test_human),
 	};
 

@@ -33,7 +33,9 @@ ss_tcmu_hpa() {
 	expect_grep "hdparm -N after limit" $OUT "max sectors += 4194304/8388608, HPA is enabled"
 	ss_json tcmu-hpa info -J /dev/$dv
 	expect_eq native_blocks "$(jget $F .native_blocks)" 8388608
-	expect_eq limited "$(jget $F .limited)" true
+	expect_eq limited "$(jget $F .limited.method)" hpa
+	expect_eq "limited, from the drive" "$(jget $F .limited.source)" drive
+	expect_eq "limited, original" "$(jget $F .limited.original_blocks)" 8388608
 	# a drive takes one non-volatile SET MAX per power cycle: the restore
 	# needs a power cycle first, as on a real disk
 	run $SS restore --yes /dev/$dv

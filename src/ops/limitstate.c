@@ -1,0 +1,89 @@
+/* limitstate.c - is a disk limited, by what, and what did it have before:
+ * from the drive where it reports it, from the journal where it cannot
+ * (list, info, the TUI, the planner and limit all ask the same). */
+#include <stdio.h>
+#include <string.h>
+
+#include "shortstroke/capacity.h"
+
+const char *cap_full_source_name(enum cap_full_source s)
+{
+	switch (s) {
+	case CAP_FULL_NATIVE:
+		return "the native maximum";
+	case CAP_FULL_JOURNAL:
+		return "the journaled original";
+	default:
+		return "the current capacity";
+	}
+}
+
+/* The journal's record still describes the disk as it is now. */
+static bool orig_matches(const struct drive_info *i, const struct journal_entry *orig)
+{
+	if (!orig || !orig->original_blocks || orig->block_len != i->logical_block)
+		return false;
+	if (!strcmp(orig->method, "partition"))
+		return i->capacity_blocks == orig->original_blocks &&
+		       orig->target_blocks < orig->original_blocks;
+	return i->capacity_blocks < orig->original_blocks;
+}
+
+enum cap_full_source cap_full_capacity(const struct drive_info *i,
+				       const struct journal_entry *orig, uint64_t *blocks)
+{
+	if (i->native_blocks) {
+		*blocks = i->native_blocks;
+		return CAP_FULL_NATIVE;
+	}
+	if (orig && orig->original_blocks && orig->block_len == i->logical_block &&
+	    i->capacity_blocks <= orig->original_blocks) {
+		*blocks = orig->native_blocks ? orig->native_blocks : orig->original_blocks;
+		return CAP_FULL_JOURNAL;
+	}
+	*blocks = i->capacity_blocks;
+	return CAP_FULL_CURRENT;
+}
+
+/* What the drive itself says: an accessible max under the native max
+ * (HPA or AMAC), a native max under the DCO maximum (DCO). */
+static bool drive_limit(const struct drive_info *i, struct dev_limit *out)
+{
+	if (i->native_blocks && i->dco_max_blocks > i->native_blocks) {
+		snprintf(out->method, sizeof(out->method), "dco");
+		out->original_blocks = i->dco_max_blocks;
+	} else if (i->native_blocks && i->capacity_blocks < i->native_blocks) {
+		snprintf(out->method, sizeof(out->method), "%s",
+			 (i->methods & METHOD_HPA) || !(i->methods & METHOD_AMAC) ? "hpa"
+										  : "amac");
+		out->original_blocks = i->native_blocks;
+	} else {
+		return false;
+	}
+	out->limited = true;
+	out->limit_blocks = i->capacity_blocks;
+	return true;
+}
+
+void cap_limit_state(const struct drive_info *i, const struct journal_entry *orig,
+		     struct dev_limit *out)
+{
+	bool match = orig_matches(i, orig);
+
+	memset(out, 0, sizeof(*out));
+	if (drive_limit(i, out)) {
+		/* the journal knows AMAC from HPA, which the registers do not */
+		if (match && (!strcmp(orig->method, "amac") || !strcmp(orig->method, "hpa")) &&
+		    strcmp(out->method, "dco"))
+			snprintf(out->method, sizeof(out->method), "%s", orig->method);
+		return;
+	}
+	if (!match)
+		return;
+	out->limited = true;
+	out->from_journal = true;
+	snprintf(out->method, sizeof(out->method), "%s", orig->method);
+	out->original_blocks = orig->original_blocks;
+	out->limit_blocks = strcmp(orig->method, "partition") ? i->capacity_blocks
+							     : orig->target_blocks;
+}

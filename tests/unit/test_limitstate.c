@@ -1,0 +1,149 @@
+/* test_limitstate.c - is a disk limited, by what, from where (list, info,
+ * the planner and limit --percent all go by this). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "shortstroke/capacity.h"
+
+static struct drive_info ata(uint64_t cap, uint64_t native, uint64_t dco)
+{
+	struct drive_info i;
+
+	memset(&i, 0, sizeof(i));
+	i.ata = true;
+	i.logical_block = 512;
+	i.capacity_blocks = cap;
+	i.native_blocks = native;
+	i.dco_max_blocks = dco;
+	i.methods = METHOD_HPA | METHOD_DCO | METHOD_PARTITION;
+	return i;
+}
+
+static struct drive_info scsi(uint64_t cap)
+{
+	struct drive_info i;
+
+	memset(&i, 0, sizeof(i));
+	i.logical_block = 512;
+	i.capacity_blocks = cap;
+	i.methods = METHOD_SCSI_RESIZE | METHOD_SCSI_FORMAT | METHOD_PARTITION;
+	return i;
+}
+
+static struct journal_entry rec(const char *method, uint64_t original, uint64_t target)
+{
+	struct journal_entry j;
+
+	memset(&j, 0, sizeof(j));
+	snprintf(j.event, sizeof(j.event), "limit");
+	snprintf(j.method, sizeof(j.method), "%s", method);
+	j.block_len = 512;
+	j.original_blocks = original;
+	j.target_blocks = target;
+	return j;
+}
+
+static void test_from_the_drive(void **state)
+{
+	struct drive_info i = ata(500, 1000, 1000);
+	struct journal_entry j = rec("amac", 1000, 500);
+	struct dev_limit l;
+
+	(void)state;
+	cap_limit_state(&i, NULL, &l);
+	assert_true(l.limited);
+	assert_false(l.from_journal);
+	assert_string_equal(l.method, "hpa");
+	assert_int_equal(l.original_blocks, 1000);
+	assert_int_equal(l.limit_blocks, 500);
+	/* the journal tells AMAC from HPA; the numbers stay the drive's */
+	cap_limit_state(&i, &j, &l);
+	assert_string_equal(l.method, "amac");
+	assert_false(l.from_journal);
+	/* DCO: the native max itself is below the DCO maximum */
+	i = ata(800, 800, 1000);
+	cap_limit_state(&i, NULL, &l);
+	assert_true(l.limited);
+	assert_string_equal(l.method, "dco");
+	assert_int_equal(l.original_blocks, 1000);
+	/* not limited */
+	i = ata(1000, 1000, 1000);
+	cap_limit_state(&i, NULL, &l);
+	assert_false(l.limited);
+}
+
+static void test_from_the_journal(void **state)
+{
+	struct drive_info i = scsi(200);
+	struct journal_entry j = rec("scsi-resize", 1000, 200);
+	struct dev_limit l;
+
+	(void)state;
+	cap_limit_state(&i, NULL, &l);
+	assert_false(l.limited); /* nothing tells */
+	cap_limit_state(&i, &j, &l);
+	assert_true(l.limited);
+	assert_true(l.from_journal);
+	assert_string_equal(l.method, "scsi-resize");
+	assert_int_equal(l.original_blocks, 1000);
+	assert_int_equal(l.limit_blocks, 200);
+	/* the partition method: the disk keeps its size, the partition is in use */
+	i = scsi(1000);
+	j = rec("partition", 1000, 300);
+	cap_limit_state(&i, &j, &l);
+	assert_true(l.limited);
+	assert_string_equal(l.method, "partition");
+	assert_int_equal(l.limit_blocks, 300);
+}
+
+static void test_stale_journal(void **state)
+{
+	struct drive_info i = scsi(1000);
+	struct journal_entry j = rec("scsi-resize", 1000, 200);
+	struct dev_limit l;
+
+	(void)state;
+	/* restored by another tool: the record no longer matches the drive */
+	cap_limit_state(&i, &j, &l);
+	assert_false(l.limited);
+	/* another block size: not this format any more */
+	i = scsi(200);
+	j.block_len = 4096;
+	cap_limit_state(&i, &j, &l);
+	assert_false(l.limited);
+}
+
+static void test_full_capacity(void **state)
+{
+	struct drive_info i = ata(500, 1000, 1000);
+	struct journal_entry j = rec("scsi-resize", 1000, 200);
+	uint64_t b;
+
+	(void)state;
+	assert_int_equal(cap_full_capacity(&i, NULL, &b), CAP_FULL_NATIVE);
+	assert_int_equal(b, 1000);
+	i = scsi(200);
+	assert_int_equal(cap_full_capacity(&i, &j, &b), CAP_FULL_JOURNAL);
+	assert_int_equal(b, 1000);
+	assert_int_equal(cap_full_capacity(&i, NULL, &b), CAP_FULL_CURRENT);
+	assert_int_equal(b, 200);
+	assert_string_equal(cap_full_source_name(CAP_FULL_JOURNAL), "the journaled original");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_from_the_drive),
+	    cmocka_unit_test(test_from_the_journal),
+	    cmocka_unit_test(test_stale_journal),
+	    cmocka_unit_test(test_full_capacity),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
