@@ -73,7 +73,7 @@ PROG     := $(BUILD)/shortstroke
 SIMD     := $(if $(SIMD_SRC),$(BUILD)/shortstroke-simd)
 
 .PHONY: all deps deps-check demo unit check check-unit check-cli check-fuzz \
-	check-vm fuzz bench install clean tests
+	check-vm fuzz bench install install-contrib clean tests
 .DEFAULT_GOAL := all
 
 all: $(PROG) $(SIMD) $(RP_SO) $(RP_A) $(BUILD)/raidplan.pc
@@ -181,6 +181,25 @@ install: all
 	install -m 644 $(BUILD)/raidplan.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
 	for m in man/*.8; do [ -f "$$m" ] && install -m 644 "$$m" \
 		$(DESTDIR)$(PREFIX)/share/man/man8/; done; true
+	@$(MAKE) --no-print-directory install-contrib
+
+# contrib/: the boot-time units (installed, not enabled), the udev rule (kept
+# aside until linked into /etc/udev/rules.d), shell completion, the Ansible role.
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
+CONTRIBDIR ?= $(PREFIX)/share/shortstroke
+install-contrib:
+	install -d $(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(CONTRIBDIR)/udev \
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
+	for u in contrib/systemd/*.service; do \
+		sed 's|@BINDIR@|$(PREFIX)/bin|g' "$$u" > $(DESTDIR)$(SYSTEMDUNITDIR)/$${u##*/} && \
+		chmod 644 $(DESTDIR)$(SYSTEMDUNITDIR)/$${u##*/} || exit 1; done
+	install -m 644 contrib/udev/*.rules $(DESTDIR)$(CONTRIBDIR)/udev/
+	install -m 644 contrib/completion/shortstroke.bash $(DESTDIR)$(BASHCOMPDIR)/shortstroke
+	install -m 644 contrib/completion/_shortstroke $(DESTDIR)$(ZSHCOMPDIR)/_shortstroke
+	cp -R contrib/ansible $(DESTDIR)$(CONTRIBDIR)/
+	install -m 644 contrib/README.md $(DESTDIR)$(CONTRIBDIR)/
 
 clean:
 	rm -rf build

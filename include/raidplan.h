@@ -220,7 +220,7 @@ struct rp_figure {
 	double value;
 	int valid;	     /* 0: does not apply (rebuild of RAID 0) */
 	const char *formula; /* the formula, in plain text */
-	const char *source;  /* MODELS.md, Ruemmler & Wilkes, OSTEP, derived */
+	const char *source;  /* docs/models.md, Ruemmler & Wilkes, OSTEP, derived */
 	unsigned n_inputs;
 	struct rp_figure_input inputs[RP_FIGURE_MAX_INPUTS];
 };

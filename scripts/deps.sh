@@ -9,7 +9,8 @@ set -eu
 
 build_pkgs="gcc make pkg-config libsgutils2-dev libatasmart-dev libjson-c-dev \
 libudev-dev libblkid-dev libmount-dev libfdisk-dev libncurses-dev liburing-dev"
-check_pkgs="libcmocka-dev tmux clang fio python3 e2fsprogs groff-base"
+check_pkgs="libcmocka-dev tmux clang fio python3 e2fsprogs groff-base jq bash-completion zsh \
+ansible-core"
 vm_pkgs="qemu-system-x86 linux-image-amd64 busybox-static cpio mdadm sg3-utils \
 smartmontools hdparm e2fsprogs kmod"
 

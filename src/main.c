@@ -1,5 +1,6 @@
 /* main.c - shortstroke: global options, then a subcommand (or the TUI). */
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,7 +93,7 @@ static int take_globals(struct ss_ctx *ctx, int *argc, char **argv, bool *help, 
 			} else if (i + 1 < *argc) {
 				val = argv[++i];
 			} else {
-				cli_usage_error(NULL, "option '%s' needs an argument", a);
+				cli_usage_error(NULL, "option '%s' needs a value", a);
 				return -1;
 			}
 		}
@@ -160,11 +161,13 @@ int main(int argc, char **argv)
 		if (strcmp((*c)->name, argv[1]))
 			continue;
 		optind = 1;
+		opterr = 0; /* a bad option gets one line, from cli_bad_option() */
 		rc = (*c)->run(&ctx, argc - 1, argv + 1);
 		ctx_fini(&ctx);
 		return rc;
 	}
-	rc = cli_usage_error(NULL, "unknown command '%s'", argv[1]);
+	rc = cli_usage_error(NULL, "unknown %s '%s'", argv[1][0] == '-' ? "option" : "command",
+			     argv[1]);
 	ctx_fini(&ctx);
 	return rc;
 }

@@ -115,4 +115,12 @@ int cap_limit(struct cap_ctx *c, const struct cap_plan *plan, struct cap_result 
 int cap_restore(struct cap_ctx *c, enum cap_method method, bool volatile_,
 		struct cap_result *res, struct ss_error *err);
 
+/* What cap_restore would do, without sending anything: the method, the
+ * target (UINT64_MAX: the drive's maximum, known only once it is there),
+ * noop when the drive is already there, and in note the size it gets back
+ * ("97679360 blocks (50.0 GB), the journaled original"). Fails with the
+ * reason cap_restore would refuse with. */
+int cap_plan_restore(struct cap_ctx *c, enum cap_method method, bool volatile_,
+		     struct cap_plan *plan, struct ss_error *err);
+
 #endif

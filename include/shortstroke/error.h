@@ -26,4 +26,10 @@ int ss_error_prefix(struct ss_error *err, const char *fmt, ...)
 
 void ss_error_clear(struct ss_error *err);
 
+/* The sentence for what getopt_long() returned on a bad option, for a
+ * program that turned getopt's own message off (opterr = 0) and starts its
+ * option string with ':'. c is '?' (unknown option) or ':' (missing value),
+ * opt is getopt's optopt, word is argv[optind - 1]. Sets -EINVAL. */
+int ss_error_getopt(struct ss_error *err, int c, int opt, const char *word);
+
 #endif

@@ -14,4 +14,10 @@
 int file_write_atomic(const char *path, const void *data, size_t len, mode_t mode,
 		      const char *what, struct ss_error *err);
 
+/* Can file_write_atomic() write path? Its directory must exist and be
+ * writable, and path must not be a directory: checked before the work whose
+ * result goes there, so that a typo fails first rather than last.
+ * 0, or a negative errno with "what path: why" in err. */
+int file_check_writable(const char *path, const char *what, struct ss_error *err);
+
 #endif

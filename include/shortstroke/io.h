@@ -119,7 +119,7 @@ struct io_result {
 	struct io_hist hist;	/* per-request latency */
 };
 
-/* ---- workloads (IOMeter access specifications, MODELS.md) ---- */
+/* ---- workloads (IOMeter access specifications, docs/models.md) ---- */
 
 enum io_workload {
 	IO_WL_SEQ_READ = 0,

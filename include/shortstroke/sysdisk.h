@@ -110,4 +110,23 @@ int sysdisk_reread_capacity(const char *sysroot, const char *name, bool reprobe,
 			    uint64_t expected_bytes, unsigned timeout_ms, char *new_node,
 			    size_t new_node_len, uint64_t *size_bytes, struct ss_error *err);
 
+/*
+ * Whether the kernel undoes HPA limits (libata.ignore_hpa=1: libata lifts
+ * every HPA of a disk it probes, at boot, a reset or a hot-add). now: the
+ * running kernel does (<root>/sys/module/libata/parameters/ignore_hpa, or
+ * <root>/proc/cmdline); next_boot: the boot configuration sets it
+ * (<root>/etc/default/grub, <root>/etc/kernel/cmdline,
+ * <root>/etc/modprobe.d/ *.conf). where names each place found.
+ */
+struct sysdisk_hpa_unlock {
+	bool now;
+	bool next_boot;
+	char where[512];	/* "/sys/module/libata/parameters/ignore_hpa = 1; ..." */
+};
+void sysdisk_hpa_unlock(const char *sysroot, struct sysdisk_hpa_unlock *out);
+
+/* True for a disk whose HPA libata handles (tran sata or ata): a SATA disk
+ * behind a SAS HBA's translation layer is not libata's. */
+bool sysdisk_tran_libata(enum drive_tran tran);
+
 #endif

@@ -30,6 +30,11 @@ static struct batch_item *add_item(struct batch *b, const char *spec)
 	return it;
 }
 
+struct batch_item *batch_add(struct batch *b, const char *spec)
+{
+	return add_item(b, spec);
+}
+
 int batch_collect(struct batch *b, int argc, char **argv)
 {
 	for (int i = 0; i < argc; i++)
@@ -187,10 +192,10 @@ int batch_confirm(struct batch *b, const char *action)
 			continue;
 		}
 		fprintf(stderr,
-			"%s%s will %s %s (%s %s). All data on it may be lost.\n"
+			"%s%s will %s %s (%s%s%s). All data on it may be lost.\n"
 			"Type its serial number (%s) to go ahead, anything else to skip: ",
 			override ? "WARNING: overriding the safety check: " : "", it->e.spec,
-			action, it->e.info.model, it->e.info.serial,
+			action, it->e.info.model, it->e.info.serial, override ? "; " : "",
 			override ? it->e.why : "", it->e.info.serial);
 		fflush(stderr);
 		if (!read_line(line, sizeof(line)) || strcmp(line, it->e.info.serial) ||
@@ -400,12 +405,14 @@ int batch_finish(struct batch *b)
 						       json_object_new_string(it->log));
 			json_object_array_add(arr, json_object_get(it->json));
 		} else {
-			if (it->log)
+			if (it->log && !b->log_after)
 				fputs(it->log, stdout);
 			if (good)
 				printf("%s: %s\n", it->e.spec, it->result);
 			else
 				cli_error("%s", it->err.msg);
+			if (it->log && b->log_after)
+				fputs(it->log, stdout);
 		}
 	}
 	if (b->json) {

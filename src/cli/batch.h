@@ -37,6 +37,9 @@ struct batch {
 	bool json, yes, force, dry_run, verbose;
 	const char *model_glob, *serial_filter;
 	bool overall;		/* progress: also a line for the whole batch */
+	bool log_after;		/* text: an item's log goes under its result line
+				 * (a report about the disk), not above it (the
+				 * commands that led to the result) */
 	/* may an unsafe disk go ahead all the same? (restore of the partition
 	 * method: the partition table it wrote is the only "use") */
 	bool (*allow_unsafe)(struct batch *b, struct batch_item *it);
@@ -45,6 +48,8 @@ struct batch {
 /* Add the named devices and those matching --model/--serial. Returns an
  * exit code (EXIT_DONE when at least one disk was named). */
 int batch_collect(struct batch *b, int argc, char **argv);
+/* Add one item (NULL when that spec is already in the batch). */
+struct batch_item *batch_add(struct batch *b, const char *spec);
 /* Open each disk read-write and check it is safe (protected / in use
  * refused unless --force). */
 void batch_open(struct batch *b);
@@ -66,6 +71,12 @@ int batch_finish(struct batch *b);
 
 /* Append a command line to an item's log (thread-safe per item). */
 void batch_log(struct batch_item *it, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The capacity context of an item's job (cmd_capacity.c): its drive, the
+ * state directory, dry-run and the command log; a dry run's log gets its
+ * header line. */
+struct cap_ctx;
+void batch_cap_ctx(struct cap_ctx *c, struct batch *b, struct batch_item *it,
+		   const struct progress_sink *sink);
 /* A cap_show_fn/transport trace that logs "CDB hex  decoded" to the item. */
 void batch_show_cmd(void *item, const struct xcmd *c, const char *what);
 

@@ -7,7 +7,7 @@
 
 #include "shortstroke/devices.h"
 
-/* Exit codes (DESIGN.md §5) */
+/* Exit codes (docs/architecture.md, "Exit codes") */
 enum {
 	EXIT_DONE = 0,
 	EXIT_FAILED = 1,
@@ -29,6 +29,7 @@ extern const struct cli_cmd cmd_smart, cmd_selftest, cmd_zones;
 extern const struct cli_cmd cmd_bench;
 extern const struct cli_cmd cmd_profile;
 extern const struct cli_cmd cmd_qualify;
+extern const struct cli_cmd cmd_reapply;
 /* The measured zone profile (cmd_profile.c; profile and zones --measure). */
 struct zprofile;
 struct json_object;
@@ -39,6 +40,10 @@ struct json_object *profile_json(const struct zprofile *z);
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print a usage error plus "Try 'shortstroke CMD --help'." and return EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The one line for what getopt_long() returned on a bad option: c is '?'
+ * (unknown) or ':' (missing value; the option string starts with ':').
+ * getopt's own message is off (opterr = 0 in main). Returns EXIT_USAGE. */
+int cli_bad_option(const char *cmd, int c, char **argv);
 /* Map a negative errno from device work to an exit code (EXIT_REFUSED for
  * -EPERM/-EBUSY safety refusals, EXIT_USAGE for bad input, else EXIT_FAILED). */
 int cli_exit_code(int rc);
@@ -46,6 +51,12 @@ int cli_exit_code(int rc);
 struct record;
 /* All of `info` about one drive into a record (also the TUI's detail pane). */
 void describe_drive(struct record *r, const struct dev_entry *e);
+
+/* The kernel will undo an HPA limit on this disk (libata.ignore_hpa=1, now
+ * or at the next boot; e NULL: on any libata disk): the warning, and what to
+ * do, in buf (cli_hpa_warning) or as a line on stderr (cli_hpa_warn). */
+bool cli_hpa_warning(struct ss_ctx *ctx, const struct dev_entry *e, char *buf, size_t len);
+void cli_hpa_warn(struct ss_ctx *ctx, const struct dev_entry *e);
 
 /* Entry of the TUI (src/tui). */
 int tui_main(struct ss_ctx *ctx);

@@ -417,10 +417,11 @@ static int bench_run(struct ss_ctx *ctx, int argc, char **argv)
 	struct batch b = { .cmd = "bench", .ctx = ctx, .verbose = ctx->verbose };
 	struct out_opts oo = { 0 };
 	struct ss_error err = { 0 };
+	char errbuf[256];
 	bool write;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "w:q:t:s:yfh" OUT_SHORT_OPTS, opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":w:q:t:s:yfh" OUT_SHORT_OPTS, opts, NULL)) != -1) {
 		if (out_opts_take(&oo, c, optarg))
 			continue;
 		switch (c) {
@@ -475,13 +476,17 @@ static int bench_run(struct ss_ctx *ctx, int argc, char **argv)
 			bench_usage(stdout);
 			return EXIT_DONE;
 		default:
-			return cli_usage_error("bench", "unknown option");
+			return cli_bad_option("bench", c, argv);
 		}
 	}
 	if (oo.list_columns) {
 		table_list_columns(bench_cols, sizeof(bench_cols) / sizeof(bench_cols[0]), stdout);
 		return EXIT_DONE;
 	}
+	/* the columns before any I/O: a typo must not cost a benchmark */
+	if (table_check_columns(bench_cols, sizeof(bench_cols) / sizeof(bench_cols[0]),
+				BENCH_DEFAULT_COLS, oo.columns, errbuf, sizeof(errbuf)))
+		return cli_usage_error("bench", "%s", errbuf);
 	b.json = oo.flags & TABLE_JSON;
 	write = io_workload_writes(o.wl);
 	if (o.bs && !io_workload_fixed_size(o.wl))

@@ -59,7 +59,7 @@ static void limit_usage(FILE *f)
 		"not confirmed), 4 some disks failed.\n"
 		"Examples:\n"
 		"  shortstroke limit --percent 20 /dev/sdb\n"
-		"  shortstroke limit --size 100GB --yes --model 'ST3300657SS' -J\n");
+		"  shortstroke limit --size 100GB --yes --model 'HUS154545*' -J\n");
 }
 
 static void restore_usage(FILE *f)
@@ -93,6 +93,17 @@ static void plan_line(struct batch_item *it, const struct cap_plan *p)
 			 it->e.info.model, it->e.info.serial, drive_tran_name(it->e.info.tran),
 			 size_human(p->current * p->block_len, h1, sizeof(h1)), p->note,
 			 cap_method_name(p->method), p->volatile_ ? " (volatile)" : "");
+}
+
+/* The kernel will undo this HPA: said on stderr and in the JSON. */
+static void hpa_warn_item(struct batch *b, struct batch_item *it)
+{
+	char w[1024];
+
+	if (!cli_hpa_warning(b->ctx, &it->e, w, sizeof(w)))
+		return;
+	fprintf(stderr, "shortstroke: %s: %s\n", it->e.spec, w);
+	json_object_object_add(it->json, "warning", json_object_new_string(w));
 }
 
 static void plan_all(struct batch *b, const struct cap_job *tmpl)
@@ -139,6 +150,8 @@ static void plan_all(struct batch *b, const struct cap_job *tmpl)
 			continue;
 		}
 		plan_line(it, &j->plan);
+		if (j->plan.method == CAP_HPA)
+			hpa_warn_item(b, it);
 	}
 }
 
@@ -157,24 +170,31 @@ static void result_json(struct batch_item *it, const struct cap_result *r)
 	json_object_object_add(o, "message", json_object_new_string(r->message));
 }
 
+void batch_cap_ctx(struct cap_ctx *c, struct batch *b, struct batch_item *it,
+		   const struct progress_sink *sink)
+{
+	*c = (struct cap_ctx){
+		.d = it->d,
+		.e = &it->e,
+		.state_dir = ctx_state_dir(b->ctx),
+		.dry_run = b->dry_run,
+		.show = (b->dry_run || b->verbose) ? batch_show_cmd : NULL,
+		.show_arg = it,
+		.progress = sink,
+	};
+	if (b->dry_run)
+		batch_log(it, "%s: commands that would be sent:", it->e.spec);
+}
+
 static int cap_job_run(void *arg, const struct progress_sink *sink, struct ss_error *err)
 {
 	struct batch_item *it = arg;
 	struct cap_job *j = it->op;
 	struct cap_result res;
-	struct cap_ctx c = {
-		.d = it->d,
-		.e = &it->e,
-		.state_dir = ctx_state_dir(j->b->ctx),
-		.dry_run = j->b->dry_run,
-		.show = (j->b->dry_run || j->b->verbose) ? batch_show_cmd : NULL,
-		.show_arg = it,
-		.progress = sink,
-	};
+	struct cap_ctx c;
 	int rc;
 
-	if (j->b->dry_run)
-		batch_log(it, "%s: commands that would be sent:", it->e.spec);
+	batch_cap_ctx(&c, j->b, it, sink);
 	rc = j->restore ? cap_restore(&c, j->method, j->volatile_, &res, err)
 			: cap_limit(&c, &j->plan, &res, err);
 	if (rc)
@@ -271,7 +291,7 @@ static int capacity_main(struct ss_ctx *ctx, int argc, char **argv, bool restore
 	struct ss_error err = { 0 };
 	int c, rc, sizes = 0;
 
-	while ((c = getopt_long(argc, argv, restore ? "m:nyfJh" : "s:p:m:nyfJh", opts, NULL)) !=
+	while ((c = getopt_long(argc, argv, restore ? ":m:nyfJh" : ":s:p:m:nyfJh", opts, NULL)) !=
 	       -1) {
 		switch (c) {
 		case 's':
@@ -327,7 +347,7 @@ static int capacity_main(struct ss_ctx *ctx, int argc, char **argv, bool restore
 			(restore ? restore_usage : limit_usage)(stdout);
 			return EXIT_DONE;
 		default:
-			return cli_usage_error(cmd, "unknown option");
+			return cli_bad_option(cmd, c, argv);
 		}
 	}
 	if (!restore && sizes != 1)

@@ -144,14 +144,14 @@ static int info_run(struct ss_ctx *ctx, int argc, char **argv)
 	bool json = false;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "Jh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":Jh", opts, NULL)) != -1) {
 		if (c == 'J') {
 			json = true;
 		} else if (c == 'h') {
 			usage(stdout);
 			return EXIT_DONE;
 		} else {
-			return cli_usage_error("info", "unknown option");
+			return cli_bad_option("info", c, argv);
 		}
 	}
 	if (optind >= argc)
@@ -168,6 +168,8 @@ static int info_run(struct ss_ctx *ctx, int argc, char **argv)
 	describe_drive(r, &e);
 	record_print(r, stdout, json);
 	record_free(r);
+	if (e.info.ata && (e.info.methods & METHOD_HPA))
+		cli_hpa_warn(ctx, &e);
 	return EXIT_DONE;
 }
 

@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "output.h"
+#include "shortstroke/sysdisk.h"
 #include "table.h"
 
 static const struct col_def list_cols[] = {
@@ -85,14 +86,14 @@ static int list_run(struct ss_ctx *ctx, int argc, char **argv)
 	size_t n = 0;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, OUT_SHORT_OPTS "h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":" OUT_SHORT_OPTS "h", opts, NULL)) != -1) {
 		if (out_opts_take(&out, c, optarg))
 			continue;
 		if (c == 'h') {
 			usage(stdout);
 			return EXIT_DONE;
 		}
-		return cli_usage_error("list", "unknown option");
+		return cli_bad_option("list", c, argv);
 	}
 	if (optind < argc)
 		return cli_usage_error("list", "unexpected argument '%s'", argv[optind]);
@@ -113,6 +114,11 @@ static int list_run(struct ss_ctx *ctx, int argc, char **argv)
 	for (size_t i = 0; i < n; i++)
 		list_fill_row(t, &devs[i]);
 	table_print(t, stdout, out.flags, "drives");
+	for (size_t i = 0; i < n; i++)
+		if (!devs[i].sim && sysdisk_tran_libata(devs[i].tran_hint)) {
+			cli_hpa_warn(ctx, NULL); /* one line for all SATA disks */
+			break;
+		}
 	table_free(t);
 	free(devs);
 	return EXIT_DONE;

@@ -15,6 +15,7 @@
 #include "output.h"
 #include "plan_common.h"
 #include "raidplan.h"
+#include "shortstroke/fileio.h"
 #include "shortstroke/planfile.h"
 #include "shortstroke/units.h"
 #include "table.h"
@@ -192,8 +193,8 @@ static void usage(FILE *f)
 	    "\n"
 	    "Examples:\n"
 	    "  shortstroke --demo plan sim:sas15k --disks 4 --level 10 --capacity 200G\n"
-	    "  shortstroke plan --disks 8 --rpm 15000 --disk-size 600GB --iops 3000 --tolerate 2\n"
-	    "  shortstroke plan /dev/sd[b-e] --capacity 1T --workload fileserver -O plan.json\n"
+	    "  shortstroke plan --disks 8 --rpm 15000 --disk-size 600GB --iops 2000 --tolerate 2\n"
+	    "  shortstroke plan /dev/sd[b-e] --capacity 500G --workload fileserver -O plan.json\n"
 	    "  shortstroke --demo plan sim:sas15k --level 0 --stroke 100%% --explain\n"
 	    "  shortstroke plan --check plan.json\n",
 	    DEFAULT_QD);
@@ -1239,9 +1240,10 @@ static int plan_run(struct ss_ctx *ctx, int argc, char **argv)
 	struct pstate s = {.o = &o};
 	struct rp_error rerr = {0};
 	bool planning = false;
+	struct ss_error serr = {0};
+	char msg[256];
 	int c, rc;
 
-	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":" OUT_SHORT_OPTS "hO:", opts, NULL)) != -1) {
 		if (out_opts_take(&o.out, c, optarg))
 			continue;
@@ -1250,10 +1252,7 @@ static int plan_run(struct ss_ctx *ctx, int argc, char **argv)
 			return EXIT_DONE;
 		}
 		if (c == '?' || c == ':')
-			return cli_usage_error("plan", "%s '%s'",
-					       c == ':' ? "missing value for option"
-							: "unknown option",
-					       argv[optind - 1]);
+			return cli_bad_option("plan", c, argv);
 		if (c != OPT_EXPLAIN && c != 'O' && c != OPT_CHECK)
 			planning = true;
 		if ((rc = take_opt(&o, c, optarg)))
@@ -1262,6 +1261,14 @@ static int plan_run(struct ss_ctx *ctx, int argc, char **argv)
 	if (o.out.list_columns) {
 		table_list_columns(plan_cols, N_COLS, stdout);
 		return EXIT_DONE;
+	}
+	/* the columns before a disk or a file is read */
+	if (table_check_columns(plan_cols, N_COLS, PLAN_DEFAULT ",SHORTFALL", o.out.columns, msg,
+				sizeof(msg)))
+		return cli_usage_error("plan", "%s", msg);
+	if (o.output_plan && file_check_writable(o.output_plan, "--output-plan", &serr)) {
+		cli_error("plan: %s", serr.msg);
+		return EXIT_USAGE;
 	}
 	if (o.check) {
 		if (planning || optind < argc || o.output_plan)

@@ -299,7 +299,7 @@ static int profile_run(struct ss_ctx *ctx, int argc, char **argv)
 	uint64_t v;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "p:Jbh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":p:Jbh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			if (u64_parse(optarg, &v) || v < ZPROFILE_POINTS_MIN ||
@@ -335,7 +335,7 @@ static int profile_run(struct ss_ctx *ctx, int argc, char **argv)
 			profile_usage(stdout);
 			return EXIT_DONE;
 		default:
-			return cli_usage_error("profile", "unknown option");
+			return cli_bad_option("profile", c, argv);
 		}
 	}
 	if (argc - optind != 1)

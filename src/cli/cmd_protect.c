@@ -136,9 +136,10 @@ static int protect_run(struct ss_ctx *ctx, int argc, char **argv)
 					      { NULL, 0, NULL, 0 } };
 	struct out_opts out = { 0 };
 	const char *serial = NULL, *wwn = NULL, *verb = "list";
+	char msg[256];
 	int c;
 
-	while ((c = getopt_long(argc, argv, OUT_SHORT_OPTS "h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":" OUT_SHORT_OPTS "h", opts, NULL)) != -1) {
 		if (out_opts_take(&out, c, optarg))
 			continue;
 		switch (c) {
@@ -152,9 +153,12 @@ static int protect_run(struct ss_ctx *ctx, int argc, char **argv)
 			usage(stdout);
 			return EXIT_DONE;
 		default:
-			return cli_usage_error("protect", "unknown option");
+			return cli_bad_option("protect", c, argv);
 		}
 	}
+	/* the columns whatever the action: a typo is refused before the file changes */
+	if (table_check_columns(protect_cols, 3, PROTECT_DEFAULT, out.columns, msg, sizeof(msg)))
+		return cli_usage_error("protect", "%s", msg);
 	if (optind < argc)
 		verb = argv[optind++];
 	if (!strcmp(verb, "list")) {

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "batch.h"
+#include "shortstroke/fileio.h"
 #include "shortstroke/io.h"
 #include "shortstroke/qualify.h"
 #include "shortstroke/units.h"
@@ -270,6 +271,17 @@ static const struct col_def sum_cols[] = {
     {"RESULT", COL_STR, false, 0, "overall"},
 };
 
+/* An error message without its leading "DEVICE: ", for a line printed
+ * under the device's own heading (the name once, not twice). */
+static const char *unnamed(const char *msg, const char *spec)
+{
+	size_t n = strlen(spec);
+
+	if (n && !strncmp(msg, spec, n) && msg[n] == ':' && msg[n + 1] == ' ')
+		return msg + n + 2;
+	return msg;
+}
+
 static void print_text(struct batch *b, const struct qualify_opts *o, unsigned passed)
 {
 	static const char *const cols[QC_COUNT] = {"IDENTITY", "SMART",	 "SELFTEST", "SCAN",
@@ -309,7 +321,7 @@ static void print_text(struct batch *b, const struct qualify_opts *o, unsigned p
 		if (qi->note[0])
 			printf("  note: %s\n", qi->note);
 		if (!qi->ran) {
-			printf("  not qualified: %s\n", it->err.msg);
+			printf("  not qualified: %s\n", unnamed(it->err.msg, it->e.spec));
 			continue;
 		}
 		for (unsigned c = 0; c < QC_COUNT; c++)
@@ -322,7 +334,7 @@ static void print_text(struct batch *b, const struct qualify_opts *o, unsigned p
 		if (r->nbad > 20)
 			printf("  bad blocks: %u more ranges (-J lists them all)\n", r->nbad - 20);
 		if (it->rc && it->rc != -ENODEV)
-			printf("  stopped: %s\n", it->err.msg);
+			printf("  stopped: %s\n", unnamed(it->err.msg, it->e.spec));
 	}
 	printf("\nqualify (%s profile%s): %u of %u disk%s passed\n",
 	       qualify_profile_name(o->profile),
@@ -358,7 +370,7 @@ static int write_report(struct batch *b, const struct qualify_opts *o, const cha
 		/* not opened: a row that says why */
 		qualify_result_init(&unopened[i], b->items[i].e.spec, &b->items[i].e.info, o->profile);
 		snprintf(unopened[i].check[QC_IDENTITY].detail, sizeof(unopened[i].check[0].detail), "%s",
-			 b->items[i].err.msg);
+			 unnamed(b->items[i].err.msg, b->items[i].e.spec));
 		unopened[i].check[QC_IDENTITY].status = QUALIFY_FAIL;
 		qualify_result_verdict(&unopened[i]);
 		r[i] = &unopened[i];
@@ -396,7 +408,7 @@ static int qualify_run(struct ss_ctx *ctx, int argc, char **argv)
 	int c, rc, worst = EXIT_DONE;
 
 	qualify_thresholds_default(&thr);
-	while ((c = getopt_long(argc, argv, "p:t:Jh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":p:t:Jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			if (qualify_profile_parse(optarg, &o.profile))
@@ -432,7 +444,7 @@ static int qualify_run(struct ss_ctx *ctx, int argc, char **argv)
 			usage(stdout);
 			return EXIT_DONE;
 		default:
-			return cli_usage_error("qualify", "unknown option");
+			return cli_bad_option("qualify", c, argv);
 		}
 	}
 	/* the thresholds before anything reaches a disk */
@@ -453,6 +465,11 @@ static int qualify_run(struct ss_ctx *ctx, int argc, char **argv)
 	}
 	if (report && !report[0])
 		return cli_usage_error("qualify", "--report: give a file name");
+	/* where the report goes, before a disk is read: not after an hour's scan */
+	if (report && file_check_writable(report, "--report", &err)) {
+		cli_error("qualify: %s", err.msg);
+		return EXIT_USAGE;
+	}
 	rc = batch_collect(&b, argc - optind, argv + optind);
 	if (rc) {
 		free(b.items);

@@ -96,7 +96,7 @@ static json_object *log_json(const struct selftest_entry *e, size_t n)
 	return arr;
 }
 
-/* The log after a test: text lines before the result, or JSON */
+/* The log after a test: text lines under the result, or JSON */
 static void add_log(struct batch_item *it, const struct st_opts *o)
 {
 	struct selftest_entry e[SELFTEST_LOG_MAX];
@@ -258,11 +258,12 @@ static int selftest_run(struct ss_ctx *ctx, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct batch b = { .cmd = "selftest", .ctx = ctx, .verbose = ctx->verbose };
+	struct batch b = { .cmd = "selftest", .ctx = ctx, .verbose = ctx->verbose,
+			   .log_after = true };
 	struct st_opts o = { 0 };
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "wJh", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":wJh", lopts, NULL)) != -1) {
 		rc = 0;
 		switch (c) {
 		case 'S':
@@ -296,7 +297,7 @@ static int selftest_run(struct ss_ctx *ctx, int argc, char **argv)
 			usage(stdout);
 			return EXIT_DONE;
 		default:
-			return cli_usage_error("selftest", "unknown option");
+			return cli_bad_option("selftest", c, argv);
 		}
 		if (rc)
 			return rc;

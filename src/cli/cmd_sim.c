@@ -97,7 +97,7 @@ static int sim_run(struct ss_ctx *ctx, int argc, char **argv)
 		if (clear) {
 			sim_drive_clear_faults(d);
 		} else if (sim_drive_inject(d, argv[3], &err)) {
-			cli_error("%s: %s", argv[2], err.msg);
+			cli_error("%s", err.msg); /* it names the drive */
 			return EXIT_USAGE;
 		}
 		rc = save(d, clear ? argv[3] : argv[2]);

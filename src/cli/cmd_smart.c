@@ -455,7 +455,7 @@ static int smart_run(struct ss_ctx *ctx, int argc, char **argv)
 	char eb[256];
 	int c;
 
-	while ((c = getopt_long(argc, argv, OUT_SHORT_OPTS "alh", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":" OUT_SHORT_OPTS "alh", lopts, NULL)) != -1) {
 		if (out_opts_take(&o.out, c, optarg))
 			continue;
 		switch (c) {
@@ -469,7 +469,7 @@ static int smart_run(struct ss_ctx *ctx, int argc, char **argv)
 			usage(stdout);
 			return EXIT_DONE;
 		default:
-			return cli_usage_error("smart", "unknown option");
+			return cli_bad_option("smart", c, argv);
 		}
 	}
 	if (o.out.list_columns) {
@@ -478,14 +478,9 @@ static int smart_run(struct ss_ctx *ctx, int argc, char **argv)
 	}
 	if (optind >= argc)
 		return cli_usage_error("smart", "name at least one device (see 'shortstroke list')");
-	if (o.out.columns) {
-		struct table *t = table_new(attr_cols, sizeof(attr_cols) / sizeof(attr_cols[0]),
-					    ATTR_DEFAULT, o.out.columns, eb, sizeof(eb));
-
-		if (!t)
-			return cli_usage_error("smart", "%s", eb);
-		table_free(t);
-	}
+	if (table_check_columns(attr_cols, sizeof(attr_cols) / sizeof(attr_cols[0]), ATTR_DEFAULT,
+				o.out.columns, eb, sizeof(eb)))
+		return cli_usage_error("smart", "%s", eb);
 	if (o.out.flags & TABLE_JSON)
 		disks = json_object_new_array();
 

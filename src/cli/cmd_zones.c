@@ -373,6 +373,32 @@ static int show_geometry(const struct dev_entry *e, const struct zone_geometry *
 	return EXIT_DONE;
 }
 
+/* -o names columns of the zone table or of the notch table (which one
+ * prints depends on the drive): a name in neither is refused before the
+ * drive is opened. */
+static int check_columns(const char *sel, char *eb, size_t el)
+{
+	char name[64];
+
+	if (!sel)
+		return 0;
+	if (!sel[0]) /* "no columns selected" */
+		return table_check_columns(zone_cols, sizeof(zone_cols) / sizeof(zone_cols[0]),
+					   ZONE_DEFAULT, sel, eb, el);
+	for (const char *p = sel[0] == '+' ? sel + 1 : sel; *p;) {
+		size_t n = strcspn(p, ",");
+
+		snprintf(name, sizeof(name), "%.*s", (int)n, p);
+		if (n && table_check_columns(zone_cols, sizeof(zone_cols) / sizeof(zone_cols[0]),
+					     ZONE_DEFAULT, name, eb, el) &&
+		    table_check_columns(notch_cols, sizeof(notch_cols) / sizeof(notch_cols[0]),
+					NOTCH_DEFAULT, name, eb, el))
+			return -EINVAL;
+		p += n + (p[n] == ',');
+	}
+	return 0;
+}
+
 static int zones_run(struct ss_ctx *ctx, int argc, char **argv)
 {
 	static const struct option lopts[] = { OUT_LONG_OPTS,
@@ -388,10 +414,11 @@ static int zones_run(struct ss_ctx *ctx, int argc, char **argv)
 	struct zprofile *zp = NULL;
 	bool all = false, measuring = false;
 	unsigned points = 0;
+	char eb[256];
 	uint64_t v;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, OUT_SHORT_OPTS "amp:h", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":" OUT_SHORT_OPTS "amp:h", lopts, NULL)) != -1) {
 		if (out_opts_take(&out, c, optarg))
 			continue;
 		if (c == 'a') {
@@ -408,7 +435,7 @@ static int zones_run(struct ss_ctx *ctx, int argc, char **argv)
 			usage(stdout);
 			return EXIT_DONE;
 		} else {
-			return cli_usage_error("zones", "unknown option");
+			return cli_bad_option("zones", c, argv);
 		}
 	}
 	if (out.list_columns) {
@@ -418,6 +445,8 @@ static int zones_run(struct ss_ctx *ctx, int argc, char **argv)
 		table_list_columns(notch_cols, sizeof(notch_cols) / sizeof(notch_cols[0]), stdout);
 		return EXIT_DONE;
 	}
+	if (check_columns(out.columns, eb, sizeof(eb)))
+		return cli_usage_error("zones", "%s", eb);
 	if (optind >= argc)
 		return cli_usage_error("zones", "name a device (see 'shortstroke list')");
 	if (optind + 1 < argc)

@@ -95,6 +95,17 @@ fail:
 	return NULL;
 }
 
+int table_check_columns(const struct col_def *defs, unsigned ndefs, const char *defaults,
+			const char *selection, char *errbuf, size_t errlen)
+{
+	struct table *t = table_new(defs, ndefs, defaults, selection, errbuf, errlen);
+
+	if (!t)
+		return -EINVAL;
+	table_free(t);
+	return 0;
+}
+
 void table_free(struct table *t)
 {
 	if (!t)

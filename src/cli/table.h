@@ -41,6 +41,10 @@ enum table_flags {
  */
 struct table *table_new(const struct col_def *defs, unsigned ndefs, const char *defaults,
 			const char *selection, char *errbuf, size_t errlen);
+/* The same check of a selection without keeping the table: a command calls
+ * it before any I/O, so that a mistyped column costs nothing. 0 or -EINVAL. */
+int table_check_columns(const struct col_def *defs, unsigned ndefs, const char *defaults,
+			const char *selection, char *errbuf, size_t errlen);
 void table_free(struct table *t);
 void table_add_row(struct table *t);
 /* Set a cell of the current row by column name; unselected columns are ignored. */

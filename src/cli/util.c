@@ -1,9 +1,11 @@
 /* util.c - messages and exit codes shared by the commands. */
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 
 #include "cli.h"
+#include "shortstroke/error.h"
 
 void cli_error(const char *fmt, ...)
 {
@@ -28,6 +30,14 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\nTry 'shortstroke %s%s--help'.\n", cmd ? cmd : "", cmd ? " " : "");
 	return EXIT_USAGE;
+}
+
+int cli_bad_option(const char *cmd, int c, char **argv)
+{
+	struct ss_error err;
+
+	ss_error_getopt(&err, c, optopt, optind > 0 ? argv[optind - 1] : "");
+	return cli_usage_error(cmd, "%s", err.msg);
 }
 
 int cli_exit_code(int rc)

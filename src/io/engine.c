@@ -196,7 +196,7 @@ static void set_sizes(struct io_job *job, const struct io_size_weight *s, unsign
 
 void io_job_set_workload(struct io_job *job, enum io_workload w)
 {
-	/* MODELS.md, "Workloads (IOMeter access specifications)" */
+	/* docs/models.md, "Workloads (IOMeter access specifications)" */
 	static const struct io_size_weight fileserver[] = {
 		{ 512, 10 }, { 1024, 5 }, { 2048, 5 }, { 4096, 60 },
 		{ 8192, 2 }, { 16384, 4 }, { 32768, 4 }, { 65536, 10 },

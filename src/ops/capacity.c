@@ -867,12 +867,50 @@ static int restore_plan(struct cap_ctx *c, enum cap_method forced, enum cap_meth
 	return 0;
 }
 
+int cap_plan_restore(struct cap_ctx *c, enum cap_method forced, bool vol, struct cap_plan *p,
+		     struct ss_error *err)
+{
+	const struct drive_info *i = &c->e->info;
+	struct journal_entry orig;
+	bool journaled;
+	char h1[32];
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	p->block_len = i->logical_block;
+	p->phys_block = i->physical_block;
+	p->current = i->capacity_blocks;
+	p->native = i->native_blocks;
+	p->volatile_ = vol;
+	rc = restore_plan(c, forced, &p->method, &p->target, err);
+	if (rc)
+		return rc;
+	if (vol && p->method != CAP_HPA)
+		return ss_error_set(err, -EINVAL, "%s: --volatile needs the HPA method",
+				    dev_name(c));
+	if (!(i->methods & method_bit(p->method)))
+		return ss_error_set(err, -EOPNOTSUPP, "%s: the drive does not support the %s method",
+				    dev_name(c), cap_method_name(p->method));
+	if (p->method == CAP_HPA && i->sec_frozen)
+		return check_method_rules(i, p->method, false, dev_name(c), err);
+	p->noop = p->target == p->current && p->method != CAP_DCO && p->method != CAP_PARTITION;
+	journaled = journal_original(c->state_dir, i->serial, i->wwn, &orig, NULL) == 0;
+	if (p->target == UINT64_MAX)
+		snprintf(p->note, sizeof(p->note), "the drive's full capacity");
+	else
+		snprintf(p->note, sizeof(p->note), "%" PRIu64 " blocks (%s), the %s", p->target,
+			 human(p->target * i->logical_block, h1, sizeof(h1)),
+			 journaled ? "journaled original" : "native maximum");
+	return 0;
+}
+
 int cap_restore(struct cap_ctx *c, enum cap_method forced, bool vol, struct cap_result *res,
 		struct ss_error *err)
 {
 	const struct drive_info *i = &c->e->info;
-	enum cap_method m = CAP_AUTO;
-	uint64_t target = 0, before = i->capacity_blocks, native = i->native_blocks;
+	uint64_t target, before = i->capacity_blocks, native = i->native_blocks;
+	struct cap_plan plan;
+	enum cap_method m;
 	bool corrupt;
 	char h1[32];
 	int rc;
@@ -882,18 +920,11 @@ int cap_restore(struct cap_ctx *c, enum cap_method forced, bool vol, struct cap_
 	res->block_len = i->logical_block;
 	res->native = native;
 	res->dry_run = c->dry_run;
-	rc = restore_plan(c, forced, &m, &target, err);
+	rc = cap_plan_restore(c, forced, vol, &plan, err);
 	if (rc)
 		return rc;
-	res->method = m;
-	if (vol && m != CAP_HPA)
-		return ss_error_set(err, -EINVAL, "%s: --volatile needs the HPA method",
-				    dev_name(c));
-	if (!(i->methods & method_bit(m)))
-		return ss_error_set(err, -EOPNOTSUPP, "%s: the drive does not support the %s method",
-				    dev_name(c), cap_method_name(m));
-	if (m == CAP_HPA && i->sec_frozen)
-		return check_method_rules(i, m, false, dev_name(c), err);
+	m = res->method = plan.method;
+	target = plan.target;
 	rc = scsi_settle(c, m, &corrupt, err);
 	if (rc)
 		return rc;

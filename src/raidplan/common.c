@@ -169,7 +169,7 @@ int rp_profile_parse(const char *s, int *profile, struct rp_error *err)
 
 #define KIB 1024ull
 
-/* IOMeter access specifications as storage reviews use them (MODELS.md). */
+/* IOMeter access specifications as storage reviews use them (docs/models.md). */
 static const struct rp_size_share fileserver_sizes[] = {
     {512, 10},	  {1 * KIB, 5},	 {2 * KIB, 5},	{4 * KIB, 60},
     {8 * KIB, 2}, {16 * KIB, 4}, {32 * KIB, 4}, {64 * KIB, 10},

@@ -52,7 +52,7 @@ static double default_outer(const struct rpm_class *c, double cap)
 
 /*
  * Fit t(x) = T + a x + b sqrt(x) to track-to-track T, average A, full F
- * (MODELS.md, derived): the all-pairs average has E[x] = 1/3,
+ * (docs/models.md, derived): the all-pairs average has E[x] = 1/3,
  * E[sqrt x] = 8/15, so A = T + a/3 + 8b/15 and F = T + a + b.
  * Falls back when a < 0 (a = 0, b = 15(A-T)/8: keeps A, gives up F) and
  * when b < 0 (b = 0, a = 3(A-T): keeps A, a linear curve).
@@ -95,7 +95,7 @@ static double curve_at(const struct rp_point *p, unsigned n, double x)
 /*
  * Average seek between two random points of an outer band spanning a
  * fraction f of the full stroke. The distance u (in units of the band)
- * has density 2(1-u) (MODELS.md); for the fit the integral is closed:
+ * has density 2(1-u) (docs/models.md); for the fit the integral is closed:
  * T + a f/3 + (8/15) b sqrt(f).
  */
 double rp_seek_band(const struct rp_dmodel *m, double f)
@@ -118,7 +118,7 @@ double rp_seek_band(const struct rp_dmodel *m, double f)
 }
 
 /*
- * Stroke fraction s needed for capacity fraction c (MODELS.md):
+ * Stroke fraction s needed for capacity fraction c (docs/models.md):
  * s = (1 - sqrt(1 - c(1-k^2))) / (1 - k), written as
  * c (1 + k) / (1 + sqrt(1 - c(1-k^2))) so that k = 1 needs no division by 0.
  */
@@ -140,7 +140,7 @@ void rp_dmodel_band(const struct rp_dmodel *m, double c, struct rp_band *b)
 
 		b->sigma = rp_zbr_stroke(c, m->k);
 		b->rate_start = m->ro;
-		/* MODELS.md: Rmax (1 - s(1-k)) = Rmax sqrt(1 - c(1-k^2)) */
+		/* docs/models.md: Rmax (1 - s(1-k)) = Rmax sqrt(1 - c(1-k^2)) */
 		b->rate_end = m->ro * root;
 		/* derived: rate(c') = Ro sqrt(1 - c' beta); the harmonic mean
 		 * over [0, c] works out to the mean of both edges. */
@@ -168,7 +168,6 @@ void rp_dmodel_band(const struct rp_dmodel *m, double c, struct rp_band *b)
 	b->seek = rp_seek_band(m, b->sigma);
 }
 
-/* NCQ/TCQ, MODELS.md (derived): E(q) = T + (E(1) - T) q^(-1/3). */
 static size_t memo_slot(double a, double b)
 {
 	uint64_t x, y;
@@ -207,6 +206,7 @@ static double qpow(struct rp_memo *memo, double q)
 	return memo->pw[i].v;
 }
 
+/* NCQ/TCQ, docs/models.md (derived): E(q) = T + (E(1) - T) q^(-1/3). */
 double rp_ncq_pos(struct rp_memo *memo, double pos1, double t2t, double q)
 {
 	if (q <= 1)
@@ -219,7 +219,7 @@ double rp_ncq_pos(struct rp_memo *memo, double pos1, double t2t, double q)
  * when each may read the nearest of D copies (derived): with the nearest
  * copy's wait distributed as min of D uniforms, E[max of m] =
  * 1 - Int_0^1 (1 - u^D)^m du = 1 - B(1/D, m+1) / D. D = 1 gives
- * MODELS.md's m/(m+1), m = 1 gives 1/(D+1). Real m interpolates.
+ * docs/models.md's m/(m+1), m = 1 gives 1/(D+1). Real m interpolates.
  */
 static double rot_wait_copies(double m, double copies)
 {

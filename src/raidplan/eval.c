@@ -142,11 +142,12 @@ static void figures(struct rp_eval *ev, const struct rp_geom *g, const struct rp
 	    "streams x slowest member's rate at the band's inner edge, capped by "
 	    "min(controller, bus, shared links) / write amplification",
 	};
-	const char *src_arr = "MODELS.md Arrays; OSTEP ch. 38; derived (docs/planning-model.md)";
+	const char *src_arr =
+	    "docs/models.md, Arrays; OSTEP ch. 38; derived (docs/planning-model.md)";
 	int i;
 
 	f = fig(ev, RP_FIG_USABLE_CAPACITY, o->usable,
-		"data members x stroke x smallest member's capacity", "MODELS.md Arrays");
+		"data members x stroke x smallest member's capacity", "docs/models.md, Arrays");
 	in(f, "data members", "", g->ndata);
 	in(f, "stroke", "", g->stroke);
 	in(f, "smallest member", "B", a->cmin);
@@ -155,7 +156,7 @@ static void figures(struct rp_eval *ev, const struct rp_geom *g, const struct rp
 	f = fig(ev, RP_FIG_RADIAL_STROKE, a->sigma,
 		"s = c (1 + k) / (1 + sqrt(1 - c (1 - k^2))), c = stroke x smallest / member "
 		"capacity; mean over members",
-		"MODELS.md zone bit recording");
+		"docs/models.md, zone bit recording");
 	in(f, "capacity fraction c", "", g->stroke * a->cmin / (a->csum / a->n));
 	in(f, "k = inner/outer rate", "", a->k);
 
@@ -164,7 +165,7 @@ static void figures(struct rp_eval *ev, const struct rp_geom *g, const struct rp
 		    ? "Int 2(1-u) t(f u) du over the measured seek curve t, f = radial stroke"
 		    : "T + a f/3 + (8/15) b sqrt(f), f = radial stroke; "
 		      "a, b fitted to track-to-track T, average A, full stroke F",
-		"Ruemmler & Wilkes 1994; MODELS.md (derived)");
+		"Ruemmler & Wilkes 1994; docs/models.md (derived)");
 	in(f, "radial stroke f", "", a->sigma);
 	in(f, "track-to-track T", "ms", a->t2t);
 	in(f, "average seek A (member 0)", "ms", m0->seek_avg);
@@ -174,7 +175,7 @@ static void figures(struct rp_eval *ev, const struct rp_geom *g, const struct rp
 		in(f, "b (member 0)", "ms", m0->seek_b);
 	}
 
-	f = fig(ev, RP_FIG_ROTATION, a->trev / 2, "60000 / rpm / 2", "MODELS.md");
+	f = fig(ev, RP_FIG_ROTATION, a->trev / 2, "60000 / rpm / 2", "docs/models.md");
 	in(f, "revolution", "ms", a->trev);
 	in(f, "rpm (member 0)", "rpm", m0->rpm);
 
@@ -195,7 +196,7 @@ static void figures(struct rp_eval *ev, const struct rp_geom *g, const struct rp
 			"min(q / latency, N / (ops x t_op), cap / (ops x bytes per op)); "
 			"t_op = overhead + T + (seek + rev/2 - T) q_disk^(-1/3) + bytes / rate; "
 			"harmonic mean over the workload's sizes",
-			"MODELS.md (NCQ, write penalty); derived");
+			"docs/models.md (NCQ, write penalty); derived");
 		in(f, "members N", "", g->n);
 		in(f, "queue depth q", "", (i & 1) ? w->qd : 1);
 		in(f, i < 2 ? "ops per read" : "ops per write", "", i < 2 ? o->m1 : o->ops_w1);
@@ -210,7 +211,7 @@ static void figures(struct rp_eval *ev, const struct rp_geom *g, const struct rp
 	f = fig(ev, RP_FIG_MIXED_IOPS, o->mixed,
 		"1 / sum over sizes of share x (random (r / IOPS_r + w / IOPS_w) + sequential "
 		"(r S / seq_r + w S / seq_w)); for one size and no cap = N R / (r + F w)",
-		"MODELS.md mixed reads and writes; derived");
+		"docs/models.md, mixed reads and writes; derived");
 	in(f, "read share r", "", w->read);
 	in(f, "random share", "", w->rnd);
 	in(f, "random read IOPS at q", "IOPS", o->rrq);
@@ -225,7 +226,7 @@ static void figures(struct rp_eval *ev, const struct rp_geom *g, const struct rp
 		"overhead + seek + revolution x wait(slowest of m disks, nearest of D copies) + "
 		"bytes / rate; writes add parity reads; averaged over the workload's reads, "
 		"writes and sizes",
-		"MODELS.md access time, slowest-of-n; derived");
+		"docs/models.md, access time, slowest-of-n; derived");
 	in(f, "overhead", "ms", a->ovh);
 	in(f, "band seek", "ms", a->seek);
 	in(f, "revolution", "ms", a->trev);
@@ -236,7 +237,7 @@ static void figures(struct rp_eval *ev, const struct rp_geom *g, const struct rp
 
 	f = fig(ev, RP_FIG_FAILURES_TOLERATED, o->tolerated,
 		"guaranteed, any members: RAID 0: 0; 1, 10, 0+1: copies - 1; 5, 50: 1; 6, 60: 2",
-		"MODELS.md Arrays");
+		"docs/models.md, Arrays");
 	in(f, "copies", "", g->copies);
 	in(f, "parity per group", "", g->parity);
 	in(f, "groups", "", g->groups);
@@ -244,12 +245,13 @@ static void figures(struct rp_eval *ev, const struct rp_geom *g, const struct rp
 	f = fig(ev, RP_FIG_REBUILD_TIME, o->rebuild_h,
 		"used bytes per member / min(slowest band rate, rebuild limit, path cap / "
 		"members involved)",
-		"MODELS.md reliability");
+		"docs/models.md, reliability");
 	in(f, "used per member", "B", a->used);
 	in(f, "rebuild rate", "MB/s", o->rebuild_rate);
 	in(f, "rebuild limit", "MB/s", g->rebuild_mbps);
 
-	f = fig(ev, RP_FIG_MTTDL, o->mttdl_h, mttdl_formula(g->level), "MODELS.md reliability");
+	f = fig(ev, RP_FIG_MTTDL, o->mttdl_h, mttdl_formula(g->level),
+		"docs/models.md, reliability");
 	in(f, "MTTF", "h", o->mttf_h);
 	in(f, "MTTR = replace + rebuild", "h", o->mttr_h);
 	in(f, "members N", "", g->n);
@@ -259,7 +261,7 @@ static void figures(struct rp_eval *ev, const struct rp_geom *g, const struct rp
 
 	f = fig(ev, RP_FIG_URE_REBUILD, o->ure_p,
 		"1 - (1 - p)^B, B = 8 x used bytes x members read to rebuild one disk",
-		"MODELS.md reliability");
+		"docs/models.md, reliability");
 	in(f, "p per bit", "", a->ure);
 	in(f, "bits read B", "bit", o->ure_bits);
 	in(f, "redundancy left in rebuild", "disks", o->ure_left);

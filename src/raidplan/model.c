@@ -216,7 +216,7 @@ static void cap_take(struct rp_caps *c, double v, int which)
 }
 
 /*
- * Caps on the members' total traffic (MODELS.md): the controller, the
+ * Caps on the members' total traffic (docs/models.md): the controller, the
  * bus, and each shared link carrying n_L of the n members' equal shares
  * (so the total is at most link * n / n_L; link_ratio = min link / n_L).
  * iface_total = n * the slowest own link: with traffic spread evenly the

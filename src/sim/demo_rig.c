@@ -1,5 +1,5 @@
 /* demo_rig.c - the built-in demo rig: drives modelled on published ones.
- * Capacities and mechanics follow the datasheets (MODELS.md); serials,
+ * Capacities and mechanics follow the datasheets (docs/models.md); serials,
  * firmware revisions and WWNs are invented but well-formed (NAA 5 names
  * under each vendor's IEEE OUI). Loaded through the same parser as any
  * rig file. */

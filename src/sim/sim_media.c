@@ -1,7 +1,7 @@
 /* sim_media.c - the media timing model and the virtual clock.
  *
  * Access time = command overhead + seek(distance) + half a revolution +
- * bytes / transfer rate (MODELS.md). A sequential access (starting where
+ * bytes / transfer rate (docs/models.md). A sequential access (starting where
  * the previous one ended) costs neither seek nor rotational latency.
  * Seek: t(x) = T + a x + b sqrt(x), x the fraction of the full stroke,
  * fitted to the average (A), track-to-track (T) and full-stroke (F) times.

@@ -519,7 +519,8 @@ int main(int argc, char **argv)
 
 	setvbuf(stderr, NULL, _IOLBF, 0);
 	ctx_init(&g.ctx);
-	while ((c = getopt_long(argc, argv, "dr:s:pu:vh", opts, NULL)) != -1) {
+	opterr = 0; /* one line of ours instead of getopt's and the whole usage */
+	while ((c = getopt_long(argc, argv, ":dr:s:pu:vh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			g.ctx.demo = true;
@@ -547,14 +548,19 @@ int main(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
-		default:
-			usage(stderr);
+		default: {
+			struct ss_error err;
+
+			ss_error_getopt(&err, c, optopt, argv[optind - 1]);
+			say("%s", err.msg);
+			fputs("Try 'shortstroke-simd --help'.\n", stderr);
 			return 2;
+		}
 		}
 	}
 	if (optind < argc) {
 		say("unexpected argument '%s'", argv[optind]);
-		usage(stderr);
+		fputs("Try 'shortstroke-simd --help'.\n", stderr);
 		return 2;
 	}
 	if (g.ctx.demo && rig_given) {

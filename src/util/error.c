@@ -1,3 +1,4 @@
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -30,6 +31,20 @@ int ss_error_prefix(struct ss_error *err, const char *fmt, ...)
 	memcpy(old, err->msg, sizeof(old));
 	snprintf(err->msg, sizeof(err->msg), "%s%s", pre, old);
 	return err->code;
+}
+
+int ss_error_getopt(struct ss_error *err, int c, int opt, const char *word)
+{
+	const char *eq = strchr(word, '=');
+
+	if (c == ':')
+		return ss_error_set(err, -EINVAL, "option '%s' needs a value", word);
+	if (opt && !strncmp(word, "--", 2) && eq)
+		return ss_error_set(err, -EINVAL, "option '%.*s' takes no value", (int)(eq - word),
+				    word);
+	if (opt > ' ' && opt < 0x7f)
+		return ss_error_set(err, -EINVAL, "unknown option '-%c'", opt);
+	return ss_error_set(err, -EINVAL, "unknown option '%s'", word);
 }
 
 void ss_error_clear(struct ss_error *err)

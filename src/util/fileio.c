@@ -9,6 +9,32 @@
 
 #include "shortstroke/fileio.h"
 
+int file_check_writable(const char *path, const char *what, struct ss_error *err)
+{
+	char buf[4096];
+	const char *dir;
+	struct stat st;
+
+	if (!path[0])
+		return ss_error_set(err, -EINVAL, "%s: no file name given", what);
+	if ((size_t)snprintf(buf, sizeof(buf), "%s", path) >= sizeof(buf))
+		return ss_error_set(err, -ENAMETOOLONG, "%s %s: path too long", what, path);
+	if (path[strlen(path) - 1] == '/' || (stat(path, &st) == 0 && S_ISDIR(st.st_mode)))
+		return ss_error_set(err, -EISDIR, "%s %s: is a directory, give a file name", what,
+				    path);
+	dir = dirname(buf);
+	if (stat(dir, &st))
+		return ss_error_set(err, -errno, "%s %s: directory %s: %s", what, path, dir,
+				    strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return ss_error_set(err, -ENOTDIR, "%s %s: %s is not a directory", what, path,
+				    dir);
+	if (access(dir, W_OK | X_OK))
+		return ss_error_set(err, -errno, "%s %s: cannot write in %s: %s", what, path, dir,
+				    strerror(errno));
+	return 0;
+}
+
 int file_write_atomic(const char *path, const void *data, size_t len, mode_t mode,
 		      const char *what, struct ss_error *err)
 {

@@ -1,14 +1,17 @@
 #!/bin/sh
-# run.sh PROG - the CLI tests: every tests/cli/t_*.sh against the simulator.
-# Closing line: "cli: N passed, N failed".
+# run.sh PROG [FILE...] - the CLI tests: every tests/cli/t_*.sh (or the FILEs named)
+# against the simulator.
+# Closing line: "cli: N passed, N failed" (", N skipped" when checks could not run here).
 set -u
 PROG=$(realpath "${1:-build/shortstroke}")
+[ $# -gt 0 ] && shift
 HERE=$(cd "$(dirname "$0")" && pwd)
 GOLDEN=$HERE/golden
 export PROG GOLDEN
 . "$HERE/lib.sh"
 
-for t in "$HERE"/t_*.sh; do
+[ $# -gt 0 ] || set -- "$HERE"/t_*.sh
+for t in "$@"; do
 	TMP=$(mktemp -d)
 	export SHORTSTROKE_STATE_DIR="$TMP/state"
 	export SHORTSTROKE_PROTECT_FILE="$TMP/protect.conf"
@@ -17,5 +20,5 @@ for t in "$HERE"/t_*.sh; do
 	. "$t"
 	rm -rf "$TMP"
 done
-echo "cli: $PASS passed, $FAIL failed"
+echo "cli: $PASS passed, $FAIL failed$([ "$SKIP" -eq 0 ] || echo ", $SKIP skipped")"
 [ "$FAIL" -eq 0 ] || { echo "failed:$FAILED_NAMES"; exit 1; }

@@ -37,7 +37,7 @@ run "$PROG" --demo --rig /dev/null list
 expect "--demo with --rig" 2 "" "use one"
 
 run "$PROG" --rig
-expect "--rig without a file" 2 "" "needs an argument"
+expect "--rig without a file" 2 "" "needs a value"
 
 run "$PROG" --rig "$TMP/missing.json" list
 expect "missing rig file" 2 "" "missing.json"

@@ -17,7 +17,7 @@ expect "bench: -o columns" 0 "^ *1 +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +yes$"
 run "$PROG" --demo bench --list-columns
 expect "bench: --list-columns" 0 "P99.9-MS"
 
-# --- JSON: numbers, and the model (MODELS.md: 15K450 QD1 175-185 IOPS) ----------
+# --- JSON: numbers, and the model (docs/models.md's access time, 15K450: QD1 175-185 IOPS) ----------
 run "$PROG" --demo bench -w random-access --qd 1,32 --time 10s -J sim:sas15k
 expect "bench -J" 0
 json_check "bench -J: shape" 'd["results"][0]["ok"] and len(d["results"][0]["runs"]) == 2 and d["results"][0]["virtual_time"] is True and d["results"][0]["block_size"] == 4096'

@@ -1,12 +1,216 @@
-# Every command answers --help; the man pages render without warnings.
+# Every command answers --help; the examples of README, the man page and --help run as
+# written; nothing points outside the repository. (The man pages' rendering: t_man.sh.)
 
 for c in $("$PROG" --help | awk '/^Commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { exit }'); do
 	run "$PROG" "$c" --help
 	expect "$c --help" 0 "Usage: shortstroke"
 done
-if command -v groff >/dev/null 2>&1; then
-	for m in "$HERE"/../../man/*.8; do
-		w=$(groff -man -ww -z "$m" 2>&1)
-		[ -z "$w" ] && pass "man page $(basename "$m") renders cleanly" || fail "man page $(basename "$m")" "$w"
-	done
+
+# Every example command of README.md, of the man page's EXAMPLES and of each command's --help
+# runs as written on the demo rig: /dev/sdX become simulated drives (the map below), --demo is
+# added, the examples of one place (README, the man page, one command's --help) run in order
+# in a fresh state dir (so "plan -O plan.json" then "plan --check plan.json" works), and one
+# that would ask for the serial on a terminal gets --yes. Each must exit 0 unless docs_want
+# says otherwise (and why).
+DOCS_ROOT=$HERE/../..
+# sdb is SAS so that limit and then restore both work without the power cycle an HPA disk
+# needs between two changes; the 2 TB and 14 TB disks stay out of the globs (a qualification
+# of them takes minutes).
+DOCS_DISKS="sda=sim:sata320 sdb=sim:sas15k sdc=sim:sata250 sdd=sim:sata-hpa"
+# one line per example: WHERE <tab> AS WRITTEN <tab> AS RUN (a sh -c command line)
+docs_examples() {
+	python3 - "$DOCS_ROOT/README.md" "$DOCS_ROOT/man/shortstroke.8" "$PROG" "$DOCS_DISKS" <<'PY'
+import fnmatch, re, shlex, subprocess, sys
+readme, man, prog, disks = sys.argv[1:5]
+disks = [kv.split("=", 1) for kv in disks.split()]
+out = []
+for n, line in enumerate(open(readme), 1):
+    # code blocks are indented by 4; a trailing "# ..." is a comment
+    m = re.match(r"    (shortstroke(\s.*)?)$", line.rstrip("\n"))
+    if m:
+        out.append(("README.md:%d" % n, re.sub(r"\s+#.*$", "", m.group(1)).strip()))
+inex = False
+for n, line in enumerate(open(man), 1):
+    line = line.rstrip("\n")
+    if line.startswith(".SH"):
+        inex = line.strip() == ".SH EXAMPLES"
+    elif inex and line.startswith("shortstroke"):
+        out.append(("shortstroke.8:%d" % n, line.replace("\\-", "-")))
+helptext = subprocess.run([prog, "--help"], capture_output=True, text=True).stdout
+cmds = re.findall(r"^  ([a-z]+) ", helptext.split("Commands:")[1].split("\n\n")[0], re.M)
+for c in cmds:
+    h = subprocess.run([prog, c, "--help"], capture_output=True, text=True).stdout
+    on = False
+    for line in h.splitlines():
+        if re.match(r"Examples?:", line):
+            on = True
+        elif on and line.startswith("  shortstroke"):
+            out.append(("%s --help" % c, line.strip()))
+        elif on and not line.startswith("  "):
+            on = False
+
+def disk(w):
+    if not w.startswith("/dev/sd"):
+        return [w]
+    m = [sim for name, sim in disks if fnmatch.fnmatchcase(name, w[5:])]
+    return m or [w]
+
+def one(cmd):
+    # one shortstroke command (a pipe or a redirection after it is kept as written)
+    rest = ""
+    m = re.search(r"\s([|>].*)$", cmd)
+    if m:
+        cmd, rest = cmd[:m.start()], " " + m.group(1)
+    words = [x for w in shlex.split(cmd)[1:] for x in disk(w)]
+    if not any(w in ("--demo", "--rig") for w in words):
+        words.insert(0, "--demo")
+    sub = next((w for w in words if not w.startswith("-") and w != "--demo"), "")
+    if sub in ("limit", "restore") and not set(words) & {"--yes", "-y", "--dry-run", "-n"}:
+        words.append("--yes")
+    return '"$PROG" ' + " ".join(shlex.quote(w) for w in words) + rest
+
+for where, cmd in out:
+    if cmd == "shortstroke":
+        continue  # the TUI needs a terminal: tests/cli/t_tui.sh drives it in tmux
+    run = "; ".join(one(c.strip()) for c in cmd.split("; "))
+    print("%s\t%s\t%s" % (where, cmd, run))
+PY
+}
+# the exit an example is documented to give when it is not 0; "skip: why" when it cannot run
+docs_want() {
+	case $1 in
+	# sim:sata-hpa has a pending sector: smart says WARNING (exit 4, "smart --help"), and
+	# qualify fails its SMART check while the others pass (exit 4, "qualify --help")
+	"shortstroke smart /dev/sd[b-e]" | "shortstroke qualify "*"/dev/sd[b-y]") echo 4 ;;
+	"shortstroke qualify --profile full "*)
+		echo "skip: a full surface scan of three demo disks takes minutes of CPU" ;;
+	*"| jq "*) command -v jq >/dev/null 2>&1 && echo 0 || echo "skip: jq is not installed" ;;
+	*) echo 0 ;;
+	esac
+}
+docs_count=0
+docs_old=$PWD
+docs_group=""
+TAB=$(printf '\t')
+docs_examples >"$TMP/examples"
+while IFS="$TAB" read -r where cmd as; do
+	if [ "${where%%:*}" != "$docs_group" ]; then
+		docs_group=${where%%:*}
+		docs_dir=$(mktemp -d "$TMP/docs.XXXXXX")
+		cd "$docs_dir" || exit 1
+		SHORTSTROKE_STATE_DIR=$docs_dir/state
+	fi
+	docs_count=$((docs_count + 1))
+	want=$(docs_want "$cmd")
+	case $want in
+	skip:*) skip "docs: $where: $cmd" "${want#skip: }"; continue ;;
+	esac
+	run sh -c "$as" </dev/null
+	expect "docs: $where: $cmd (as: $as)" "$want"
+done <"$TMP/examples"
+cd "$docs_old" || exit 1
+SHORTSTROKE_STATE_DIR=$TMP/state
+if [ "$docs_count" -ge 35 ]; then
+	pass "docs: $docs_count example commands found in README.md, shortstroke.8 and --help"
+else
+	fail "docs: example commands found in README.md, shortstroke.8 and --help" "only $docs_count: has the extraction broken?"
+fi
+
+# Whatever a user is pointed to is in the repository: nothing refers to the "shared" folder
+# beside it, and every markdown page a file names (the design or models page, docs/...) is here.
+refs=$(python3 - "$DOCS_ROOT" <<'PY'
+import os, re, sys
+root = os.path.realpath(sys.argv[1])
+files, names = [], set()
+for d, dirs, fs in os.walk(root):
+    top = os.path.relpath(d, root) == "."
+    dirs[:] = [x for x in dirs if x != ".git" and not (top and x.startswith("build"))]
+    for f in fs:
+        files.append(os.path.join(d, f))
+        names.add(f)
+for p in files:
+    try:
+        text = open(p, encoding="utf-8").read()
+    except (UnicodeDecodeError, OSError):
+        continue
+    rel = os.path.relpath(p, root)
+    for n, line in enumerate(text.splitlines(), 1):
+        line = re.sub(r"\\f[BIRP]", " ", line)  # man page font changes
+        if re.search(r"(\.\.|/work)/shar[e]d\b", line):
+            print("%s:%d: points outside the repository: %s" % (rel, n, line.strip()))
+        for m in re.finditer(r"(?<![\w$./-])[\w./-]*\b[\w-]+\.md\b", line):
+            ref = m.group(0)
+            if ref.startswith("share/"):
+                continue  # a path in an installed tree (make install), not in the repository
+            if "/" in ref:
+                ok = any(os.path.exists(c) for c in (os.path.join(root, ref.lstrip("./")),
+                                                     os.path.join(os.path.dirname(p), ref)))
+            else:
+                ok = ref in names
+            if not ok:
+                print("%s:%d: %s is not in the repository" % (rel, n, ref))
+for must in ("README.md", "docs/architecture.md"):
+    if not os.path.exists(os.path.join(root, must)):
+        print("%s is missing" % must)
+PY
+)
+if [ -z "$refs" ]; then
+	pass "docs: every file a user is pointed to is in the repository"
+else
+	fail "docs: every file a user is pointed to is in the repository" "$refs"
+fi
+if grep -q '`docs/architecture.md`' "$DOCS_ROOT/README.md"; then
+	pass "docs: README links docs/architecture.md"
+else
+	fail "docs: README links docs/architecture.md"
+fi
+run "$PROG" --demo plan sim:sas15k --level 0 --stroke 100% --explain
+if printf '%s\n' "$OUT" | grep -q "source: .*docs/models.md" && [ -f "$DOCS_ROOT/docs/models.md" ]; then
+	pass "plan --explain: its sources are files of the repository (docs/models.md)"
+else
+	fail "plan --explain: its sources are files of the repository (docs/models.md)" "$OUT"
+fi
+
+# docs/architecture.md's "may include" column holds: each folder of src/ includes only the
+# public headers of the folders it lists (the simulator: only the pure codecs of src/drive).
+layers=$(python3 - "$DOCS_ROOT" <<'PY'
+import glob, os, re, sys
+root = sys.argv[1]
+owner = {"error": "util", "units": "util", "fileio": "util", "transport": "transport",
+         "sim": "sim", "drive": "drive", "scsi": "drive", "ata": "drive", "sat": "drive",
+         "sense": "drive", "logpage": "drive", "zones": "drive ops", "io": "io",
+         "sysdisk": "sys", "devices": "ops", "capacity": "ops", "journal": "ops",
+         "protect": "ops", "smart": "ops", "zprofile": "ops", "qualify": "ops",
+         "planfile": "ops", "job": "ops", "reapply": "ops"}
+allowed = {
+    "util": "", "transport": "util", "sim": "util transport ata sat sense",
+    "drive": "util transport", "io": "util drive sim", "sys": "util",
+    "ops": "util transport sim drive io sys raidplan", "raidplan": "",
+    "cli": "ops io raidplan util sys sim cli", "tui": "ops io raidplan util sim cli tui",
+    "simd": "ops sim transport sense",
+}
+for folder, ok in allowed.items():
+    ok = set(ok.split()) | {folder}
+    for f in sorted(glob.glob(os.path.join(root, "src", folder, "*.[ch]"))):
+        for n, line in enumerate(open(f), 1):
+            m = re.match(r'#include "(shortstroke/(\w+)\.h|raidplan\.h|(\w+)/\w+\.h)"', line)
+            if not m:
+                continue
+            if m.group(2):
+                h = m.group(2)
+                owners = set(owner.get(h, "?").split())
+                if not (owners & ok or h in ok):
+                    print("%s:%d: src/%s includes %s (of src/%s)" % (
+                        os.path.relpath(f, root), n, folder, m.group(1), "/".join(owners)))
+            elif m.group(1) == "raidplan.h":
+                if "raidplan" not in ok:
+                    print("%s:%d: src/%s includes raidplan.h" % (os.path.relpath(f, root), n, folder))
+            elif m.group(3) not in ok:
+                print("%s:%d: src/%s includes %s" % (os.path.relpath(f, root), n, folder, m.group(1)))
+PY
+)
+if [ -z "$layers" ]; then
+	pass "docs: every folder includes what docs/architecture.md says it may"
+else
+	fail "docs: every folder includes what docs/architecture.md says it may" "$layers"
 fi

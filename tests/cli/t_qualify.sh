@@ -122,7 +122,7 @@ grep -q '<td class="fail">FAIL</td></tr>' "$TMP/r.html" && grep -q '<title>Disk 
 	pass "qualify --report: the summary says which failed" || fail "qualify --report: the summary says which failed"
 ls "$TMP"/r.html.tmp.* >/dev/null 2>&1 && fail "qualify --report: no temporary file left" || pass "qualify --report: no temporary file left"
 run $Q qualify --report /nonexistent-dir/r.html sim:a
-expect "qualify --report into a missing directory: an error" 1 "" "cannot write the report /nonexistent-dir/r.html"
+expect "qualify --report into a missing directory: an error before any disk is read" 2 "" "--report /nonexistent-dir/r.html: directory /nonexistent-dir: No such file"
 
 # --- thresholds --------------------------------------------------------------------------------------
 run "$PROG" qualify --print-thresholds

@@ -416,7 +416,7 @@ static void test_sim_model(void **state)
 
 	(void)state;
 	assert_int_equal(blocks, 879097968ULL);
-	/* MODELS.md: 15K450 random 4 KiB reads at QD 1, full stroke:
+	/* docs/models.md (access time, 15K450 figures): random 4 KiB reads at QD 1, full stroke:
 	 * 175-185 IOPS, 5.5-6 ms each */
 	qd1 = run_iops(dev, 1, 0, &avg);
 	print_message("15K450 4K random QD1: %.1f IOPS, %.2f ms\n", qd1, avg);
@@ -436,7 +436,7 @@ static void test_sim_model(void **state)
 	short1 = run_iops(dev, 1, blocks / 10, NULL);
 	print_message("10%% span QD1: %.1f IOPS\n", short1);
 	assert_true(short1 > qd1 * 1.4);
-	/* NCQ: the drive picks by positioning time; MODELS.md's first model
+	/* NCQ: the drive picks by positioning time; docs/models.md's first model
 	 * E(q) = T + (E(1) - T) q^(-1/3) gives about 490 IOPS at QD 32 */
 	qd32 = run_iops(dev, 32, 0, NULL);
 	print_message("QD32: %.1f IOPS\n", qd32);

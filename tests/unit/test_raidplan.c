@@ -150,7 +150,7 @@ static void test_seek_fit(void **state)
 }
 
 /*
- * Zone bit recording, k = 0.5, c = 0.1 (MODELS.md: "7.7 %"):
+ * Zone bit recording, k = 0.5, c = 0.1 (docs/models.md: "7.7 %"):
  *   s = (1 - sqrt(1 - 0.1 * 0.75)) / 0.5 = (1 - 0.9617692) / 0.5 = 0.0764616
  * Rate at the band's inner edge, Ro = 100: Ro (1 - s (1 - k)) = 96.1769 MB/s.
  * Harmonic mean over the band (numeric integration of 1/R by hand-written
@@ -180,7 +180,7 @@ static void test_zbr(void **state)
 
 /*
  * Slowest of m, nearest of D (in revolutions):
- *   W(1,1) = 1/2; W(3,1) = 3/4 (MODELS.md n/(n+1)); W(1,2) = 1/3 (T/(D+1));
+ *   W(1,1) = 1/2; W(3,1) = 3/4 (docs/models.md n/(n+1)); W(1,2) = 1/3 (T/(D+1));
  *   W(2,2) = 1 - Int (1-u^2)^2 = 1 - (1 - 2/3 + 1/5) = 2/3 - 1/5 = 0.466667.
  * NCQ: E(1) = 5.3, T = 0.2, q = 8: 0.2 + 5.1 * 8^(-1/3) = 0.2 + 2.55 = 2.75.
  */
@@ -260,7 +260,7 @@ static void test_access_formula(void **state)
 }
 
 /*
- * Mixed IOPS, MODELS.md: N R / (r + F w). RAID 5 of 5, 4 KiB, r = 0.7,
+ * Mixed IOPS, docs/models.md: N R / (r + F w). RAID 5 of 5, 4 KiB, r = 0.7,
  * deep queue, no caps: reads cost 1 op, writes 4:
  *   mixed = 1 / (0.7 / (N R) + 0.3 / (N R / 4)) = N R / (0.7 + 1.2) = N R / 1.9
  */

@@ -1,3 +1,4 @@
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -107,12 +108,31 @@ static void test_selection(void **state)
 	assert_null(table_new(cols, NCOLS, "NAME", ",", msg, sizeof(msg)));
 }
 
+/* The check a command makes before any I/O agrees with table_new. */
+static void test_check_columns(void **state)
+{
+	char msg[128];
+
+	(void)state;
+	assert_int_equal(table_check_columns(cols, NCOLS, "NAME", NULL, msg, sizeof(msg)), 0);
+	assert_int_equal(table_check_columns(cols, NCOLS, "NAME", "+rpm,LOG-SEC", msg,
+					     sizeof(msg)), 0);
+	assert_int_equal(table_check_columns(cols, NCOLS, "NAME", "SIZE,BAR", msg, sizeof(msg)),
+			 -EINVAL);
+	assert_string_equal(msg, "unknown column: BAR (see --list-columns)");
+	assert_int_equal(table_check_columns(cols, NCOLS, "NAME", "+BAR", msg, sizeof(msg)),
+			 -EINVAL);
+	assert_int_equal(table_check_columns(cols, NCOLS, "NAME", "", msg, sizeof(msg)), -EINVAL);
+	assert_string_equal(msg, "no columns selected");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_selection),
+		cmocka_unit_test(test_check_columns),
 	};
 
 	return cmocka_run_group_tests_name("table", tests, NULL, NULL);

@@ -1,0 +1,216 @@
+/* reapply.c - which journaled limits to put back after a power cycle, and
+ * on which disk (see reapply.h). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "shortstroke/reapply.h"
+
+enum slot_state { SLOT_NONE, SLOT_STARTED, SLOT_DONE };
+
+struct slot {
+	struct journal_entry last;	/* the last limit or limit-done */
+	enum slot_state state;
+};
+
+struct slots {
+	struct slot *v;
+	size_t n;
+};
+
+bool reapply_same_disk(const struct journal_entry *e, const char *serial, const char *wwn)
+{
+	bool wwn_both = wwn && *wwn && e->wwn[0];
+	bool serial_both = serial && *serial && e->serial[0];
+
+	if (!wwn_both && !serial_both)
+		return false;
+	if (wwn_both && strcasecmp(wwn, e->wwn))
+		return false;
+	return !(serial_both && strcmp(serial, e->serial));
+}
+
+static struct slot *slot_for(struct slots *s, const struct journal_entry *e)
+{
+	struct slot *v;
+
+	for (size_t i = 0; i < s->n; i++)
+		if (reapply_same_disk(&s->v[i].last, e->serial, e->wwn))
+			return &s->v[i];
+	v = realloc(s->v, (s->n + 1) * sizeof(*v));
+	if (!v)
+		return NULL;
+	s->v = v;
+	memset(&v[s->n], 0, sizeof(v[0]));
+	v[s->n].last = *e;
+	return &v[s->n++];
+}
+
+static int take(struct slots *s, enum slot_state want, struct journal_entry **out, size_t *n)
+{
+	size_t k = 0;
+
+	*out = NULL;
+	*n = 0;
+	for (size_t i = 0; i < s->n; i++)
+		k += s->v[i].state == want;
+	if (!k)
+		return 0;
+	*out = calloc(k, sizeof(**out));
+	if (!*out)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->n; i++)
+		if (s->v[i].state == want)
+			(*out)[(*n)++] = s->v[i].last;
+	return 0;
+}
+
+static int scan(FILE *f, const char *path, struct slots *s, struct ss_error *err)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	unsigned lineno = 0;
+	ssize_t len;
+	int rc = 0;
+
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		struct journal_entry e;
+		struct slot *sl;
+
+		lineno++;
+		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = '\0';
+		if (len == 0)
+			continue;
+		rc = journal_parse_line(line, (size_t)len, &e, err);
+		if (rc) {
+			ss_error_prefix(err, "%s:%u: ", path, lineno);
+			break;
+		}
+		sl = slot_for(s, &e);
+		if (!sl) {
+			rc = ss_error_set(err, -ENOMEM, "out of memory");
+			break;
+		}
+		if (!strcmp(e.event, "limit") || !strcmp(e.event, "limit-done")) {
+			sl->last = e;
+			sl->state = e.event[5] ? SLOT_DONE : SLOT_STARTED;
+		} else if (!strncmp(e.event, "restore", 7)) {
+			sl->state = SLOT_NONE;
+		}
+	}
+	free(line);
+	return rc;
+}
+
+int reapply_pending(const char *state_dir, struct journal_entry **out, size_t *n,
+		    struct journal_entry **stale, size_t *n_stale, struct ss_error *err)
+{
+	struct slots s = { 0 };
+	char path[4096];
+	FILE *f;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (stale) {
+		*stale = NULL;
+		*n_stale = 0;
+	}
+	journal_path(state_dir, path, sizeof(path));
+	f = fopen(path, "re");
+	if (!f) {
+		if (errno == ENOENT)
+			return 0;
+		return ss_error_set(err, -errno, "cannot read the journal %s: %s", path,
+				    strerror(errno));
+	}
+	rc = scan(f, path, &s, err);
+	fclose(f);
+	if (!rc)
+		rc = take(&s, SLOT_DONE, out, n);
+	if (!rc && stale)
+		rc = take(&s, SLOT_STARTED, stale, n_stale);
+	free(s.v);
+	if (rc == -ENOMEM)
+		ss_error_set(err, rc, "out of memory");
+	if (rc) {
+		free(*out);
+		*out = NULL;
+		*n = 0;
+	}
+	return rc;
+}
+
+int reapply_find(const struct journal_entry *e, const struct dev_entry *devs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (devs[i].identified &&
+		    reapply_same_disk(e, devs[i].info.serial, devs[i].info.wwn))
+			return (int)i;
+	return -1;
+}
+
+const char *reapply_state_name(enum reapply_state s)
+{
+	switch (s) {
+	case REAPPLY_IN_PLACE:
+		return "in-place";
+	case REAPPLY_NEEDED:
+		return "needed";
+	case REAPPLY_LOST:
+		return "lost";
+	default:
+		return "changed";
+	}
+}
+
+enum reapply_state reapply_check(const struct journal_entry *e, const struct drive_info *i,
+				 char *why, size_t len)
+{
+	snprintf(why, len, "%s", "");
+	if (!strcmp(e->method, "partition")) {
+		/* the limit is a GPT partition: the capacity never changed */
+		snprintf(why, len, "a partition limit: nothing a power cycle undoes");
+		return REAPPLY_IN_PLACE;
+	}
+	if (e->model[0] && i->model[0] && strcmp(e->model, i->model)) {
+		snprintf(why, len, "the disk is now a %s, the journal recorded a %s", i->model,
+			 e->model);
+		return REAPPLY_CHANGED;
+	}
+	if (e->block_len != i->logical_block) {
+		snprintf(why, len, "the disk now has %u-byte blocks, the journal recorded %u",
+			 i->logical_block, e->block_len);
+		return REAPPLY_CHANGED;
+	}
+	/* DCO lowers the native max itself */
+	if (e->native_blocks && i->native_blocks && e->native_blocks != i->native_blocks &&
+	    strcmp(e->method, "dco")) {
+		snprintf(why, len,
+			 "the native capacity is now %" PRIu64 " blocks, the journal recorded %"
+			 PRIu64 " (a DCO change?)",
+			 i->native_blocks, e->native_blocks);
+		return REAPPLY_CHANGED;
+	}
+	if (i->capacity_blocks == e->target_blocks)
+		return REAPPLY_IN_PLACE;
+	if (i->capacity_blocks == e->original_blocks) {
+		if (e->volatile_ && !strcmp(e->method, "hpa"))
+			return REAPPLY_NEEDED;
+		snprintf(why, len,
+			 "the permanent %s limit of %" PRIu64 " blocks is gone: the disk reports "
+			 "its original %" PRIu64 " blocks (restored by another tool, or a kernel "
+			 "booted with libata.ignore_hpa=1)",
+			 e->method, e->target_blocks, e->original_blocks);
+		return REAPPLY_LOST;
+	}
+	snprintf(why, len,
+		 "the disk reports %" PRIu64 " blocks: neither the journaled limit (%" PRIu64
+		 ") nor the original (%" PRIu64 "); something else changed it",
+		 i->capacity_blocks, e->target_blocks, e->original_blocks);
+	return REAPPLY_CHANGED;
+}

@@ -1,0 +1,92 @@
+# contrib/ansible: the shortstroke role run by ansible-playbook against three
+# hosts (all connection: local), each with its own rig, state directory and
+# protect file. h2 has a disk with a failing SMART health, h3 a protected
+# one. Qualify (fetched reports, fleet summary, h2 fails alone), limit in
+# check mode (nothing sent), limit, a re-run (unchanged), the refusal on h3.
+
+if ! command -v ansible-playbook >/dev/null 2>&1; then
+	fail "ansible-playbook is installed (scripts/deps.sh check: ansible-core)"
+else
+ROLES=$(cd "$HERE/../../contrib/ansible/roles" && pwd)
+export ANSIBLE_ROLES_PATH="$ROLES" ANSIBLE_HOME="$TMP/ansible" ANSIBLE_LOCAL_TEMP="$TMP/ansible/tmp" \
+	ANSIBLE_REMOTE_TEMP="$TMP/ansible/rtmp" ANSIBLE_NOCOLOR=1 ANSIBLE_FORCE_COLOR=0 \
+	ANSIBLE_RETRY_FILES_ENABLED=0 ANSIBLE_DEPRECATION_WARNINGS=0 ANSIBLE_STDOUT_CALLBACK=default \
+	ANSIBLE_LOCALHOST_WARNING=0 ANSIBLE_INVENTORY_UNPARSED_WARNING=0
+for h in h1 h2 h3; do
+	mkdir -p "$TMP/$h/bin"
+	smart=true
+	[ $h = h2 ] && smart='true, "faults": ["smart-degrade:2000"]'
+	cat >"$TMP/$h/rig.json" <<RIG
+{ "drives": [
+  { "id": "a", "personality": "sas", "vendor": "SEAGATE", "model": "ST900MM0168", "serial": "$h-S1",
+    "firmware": "N003", "wwn": "5000c5000000000${h#h}", "blocks": 4194304, "smart": true },
+  { "id": "b", "personality": "sata", "model": "WDC WD20EFRX-68EUZN0", "serial": "$h-W1",
+    "firmware": "82.00A82", "blocks": 8388608, "hpa": true, "smart": $smart }
+] }
+RIG
+done
+echo "serial:h3-W1" >"$TMP/h3/protect.conf"
+python3 - "$TMP" "$PROG" >"$TMP/inventory.yml" <<'PY'
+import json, sys
+tmp, prog = sys.argv[1], sys.argv[2]
+hosts = {h: dict(shortstroke_rig='%s/%s/rig.json' % (tmp, h),
+                 shortstroke_state_dir='%s/%s/state' % (tmp, h),
+                 shortstroke_protect_file='%s/%s/protect.conf' % (tmp, h),
+                 shortstroke_report_dir='%s/%s/reports' % (tmp, h),
+                 shortstroke_bin='%s/%s/bin/shortstroke' % (tmp, h))
+         for h in ('h1', 'h2', 'h3')}
+print(json.dumps({'fleet': {'hosts': hosts, 'vars': dict(
+    ansible_connection='local', ansible_python_interpreter='/usr/bin/python3',
+    shortstroke_install_src=prog, shortstroke_fetch_dir=tmp + '/fleet',
+    shortstroke_limits=[{'disks': ['sim:b'], 'percent': 50}])}}))
+PY
+for a in qualify limit; do
+	printf -- '- hosts: fleet\n  gather_facts: false\n  roles:\n    - role: shortstroke\n      shortstroke_action: %s\n' \
+		$a >"$TMP/$a.yml"
+done
+play() { OUT=$(ansible-playbook -i "$TMP/inventory.yml" "$@" 2>&1); RC=$?; ERR=; }
+# recap HOST: "ok=N changed=N ... failed=N" of the play recap
+recap() { printf '%s\n' "$OUT" | sed -n "/PLAY RECAP/,\$ s/^$1 *: //p" | tr -s ' '; }
+blk() { "$PROG" --rig "$TMP/$1/rig.json" --state-dir "$TMP/$1/state" info -J sim:b |
+	python3 -c "import json,sys; print(json.load(sys.stdin)['capacity_blocks'])"; }
+
+# --- qualify ---------------------------------------------------------------------------
+play "$TMP/qualify.yml"
+expect "ansible qualify: the play fails for h2 only (exit 2)" 2 "h2 .*qualification|FAILED"
+expect "ansible qualify: h2's task names the disk and the reason" 2 "h2: sim:b \\(WDC WD20EFRX-68EUZN0 h2-W1\\): smart: FAILED: SMART health"
+cmp -s "$PROG" "$TMP/h3/bin/shortstroke" && [ -x "$TMP/h3/bin/shortstroke" ] \
+	&& pass "the role installed the controller's build on each host" || fail "the role installed the controller's build on each host"
+case "$(recap h1)" in *failed=0*) pass "recap: h1 not failed" ;; *) fail "recap: h1 not failed" "$(recap h1)" ;; esac
+case "$(recap h2)" in *failed=1*) pass "recap: h2 failed" ;; *) fail "recap: h2 failed" "$(recap h2)" ;; esac
+case "$(recap h3)" in *failed=0*) pass "recap: h3 not failed" ;; *) fail "recap: h3 not failed" "$(recap h3)" ;; esac
+for h in h1 h2 h3; do
+	[ -s "$TMP/fleet/$h/qualify.json" ] && grep -q "<html" "$TMP/fleet/$h/qualify.html" \
+		&& pass "fetched $h's JSON and HTML" || fail "fetched $h's JSON and HTML" "$(ls -R "$TMP/fleet" 2>&1)"
+done
+OUT=$(cat "$TMP/fleet/fleet.json" 2>/dev/null)
+json_check "fleet.json: every host, h2 failed with the reason" 'd["hosts"] == ["h1", "h2", "h3"] and d["failed_hosts"] == ["h2"] and d["passed"] == 4 and d["failed"] == 1 and (x := [r for r in d["disks"] if r["verdict"] == "FAIL"][0]) and x["host"] == "h2" and x["serial"] == "h2-W1" and "SMART health" in x["reasons"][0]'
+json_check "no disks named: every free disk (h3's protected disk left out)" '[(r["host"], r["device"]) for r in d["disks"]] == [("h1", "sim:a"), ("h1", "sim:b"), ("h2", "sim:a"), ("h2", "sim:b"), ("h3", "sim:a")]'
+grep -q '<a href="h2/qualify.html">h2</a>' "$TMP/fleet/fleet.html" && grep -q 'hosts with a failure: h2' "$TMP/fleet/fleet.html" \
+	&& ! grep -qE '(src|href)="https?:' "$TMP/fleet/fleet.html" \
+	&& pass "fleet.html: self-contained, links each host's report, names h2" \
+	|| fail "fleet.html: self-contained, links each host's report, names h2" "$(cat "$TMP/fleet/fleet.html")"
+
+# --- limit: check mode, the change, a re-run, the refusal ------------------------------------
+play "$TMP/limit.yml" --check
+expect "ansible limit --check: h3 refused" 2 "h3.*refused.*protected"
+case "$(recap h1)" in *changed=1*failed=0*) pass "check mode: h1 would change" ;; *) fail "check mode: h1 would change" "$(recap h1)" ;; esac
+[ "$(blk h1)" = 8388608 ] && [ ! -e "$TMP/h1/state/journal.jsonl" ] && pass "check mode sent nothing, journaled nothing" \
+	|| fail "check mode sent nothing, journaled nothing" "$(blk h1)"
+
+play "$TMP/limit.yml"
+expect "ansible limit: h3's refusal shown, the others done" 2 "h3.*shortstroke limit refused: sim:b: .*protected"
+case "$(recap h1)" in *changed=1*failed=0*) pass "limit: h1 changed" ;; *) fail "limit: h1 changed" "$(recap h1)" ;; esac
+case "$(recap h2)" in *changed=1*failed=0*) pass "limit: h2 changed" ;; *) fail "limit: h2 changed" "$(recap h2)" ;; esac
+case "$(recap h3)" in *changed=0*failed=1*) pass "limit: h3 failed, unchanged" ;; *) fail "limit: h3 failed, unchanged" "$(recap h3)" ;; esac
+[ "$(blk h1)" = 4194304 ] && [ "$(blk h2)" = 4194304 ] && [ "$(blk h3)" = 8388608 ] \
+	&& pass "the drives: h1, h2 limited to 50%, h3 untouched" || fail "the drives: h1, h2 limited to 50%, h3 untouched" "$(blk h1) $(blk h2) $(blk h3)"
+
+play "$TMP/limit.yml" --limit h1,h2
+expect "ansible limit again" 0
+case "$(recap h1) $(recap h2)" in *changed=0*changed=0*) pass "re-run: unchanged (idempotent)" ;; *) fail "re-run: unchanged (idempotent)" "$(recap h1) / $(recap h2)" ;; esac
+fi

@@ -1,0 +1,104 @@
+/* test_fileio.c - the output-path check (file_check_writable) and the atomic writer. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "shortstroke/fileio.h"
+
+static char dir[64];
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/test_fileio.XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static void test_check(void **state)
+{
+	struct ss_error err = { 0 };
+	char p[256], cwd[4096];
+	FILE *f;
+
+	(void)state;
+	/* a new file in an existing directory, and a file that exists */
+	snprintf(p, sizeof(p), "%s/report.html", dir);
+	assert_int_equal(file_check_writable(p, "--report", &err), 0);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fclose(f);
+	assert_int_equal(file_check_writable(p, "--report", &err), 0);
+	/* a bare name: the current directory */
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	assert_int_equal(chdir(dir), 0);
+	assert_int_equal(file_check_writable("x.html", "--report", &err), 0);
+	assert_int_equal(chdir(cwd), 0);
+
+	/* a missing directory */
+	snprintf(p, sizeof(p), "%s/no/such/report.html", dir);
+	assert_int_equal(file_check_writable(p, "--report", &err), -ENOENT);
+	assert_non_null(strstr(err.msg, "--report "));
+	assert_non_null(strstr(err.msg, "/no/such: No such file or directory"));
+	/* a directory where a file should be, with or without the slash */
+	assert_int_equal(file_check_writable(dir, "--report", &err), -EISDIR);
+	assert_non_null(strstr(err.msg, "is a directory"));
+	snprintf(p, sizeof(p), "%s/", dir);
+	assert_int_equal(file_check_writable(p, "--report", &err), -EISDIR);
+	/* a file where the directory should be */
+	snprintf(p, sizeof(p), "%s/report.html/x", dir);
+	assert_int_equal(file_check_writable(p, "--report", &err), -ENOTDIR);
+	assert_int_equal(file_check_writable("", "--report", &err), -EINVAL);
+	/* a directory nobody may write in (root may: not checked then) */
+	if (geteuid() != 0) {
+		snprintf(p, sizeof(p), "%s/ro", dir);
+		assert_int_equal(mkdir(p, 0555), 0);
+		snprintf(p, sizeof(p), "%s/ro/x.html", dir);
+		assert_int_equal(file_check_writable(p, "--report", &err), -EACCES);
+	}
+}
+
+/* What the check lets through, the writer can write. */
+static void test_check_then_write(void **state)
+{
+	struct ss_error err = { 0 };
+	char p[256], buf[16] = { 0 };
+	FILE *f;
+
+	(void)state;
+	snprintf(p, sizeof(p), "%s/plan.json", dir);
+	assert_int_equal(file_check_writable(p, "--output-plan", &err), 0);
+	assert_int_equal(file_write_atomic(p, "{}\n", 3, 0644, "the plan", &err), 0);
+	f = fopen(p, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	assert_string_equal(buf, "{}\n");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_check),
+		cmocka_unit_test(test_check_then_write),
+	};
+
+	return cmocka_run_group_tests_name("fileio", tests, setup, teardown);
+}

@@ -1,0 +1,110 @@
+/* libata.ignore_hpa detection (src/sys/hpaunlock.c) and the warning the
+ * front ends print for a disk (src/cli/hpawarn.c), on captured trees. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "cli/cli.h"
+#include "shortstroke/sysdisk.h"
+
+static char root[256];
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(root, sizeof(root), "/tmp/ss-hpawarn-XXXXXX");
+	return mkdtemp(root) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[300];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	return system(cmd);
+}
+
+static void put(const char *rel, const char *text)
+{
+	char path[512], cmd[600];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s%s", root, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
+	assert_int_equal(system(cmd), 0);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_detect(void **state)
+{
+	struct sysdisk_hpa_unlock u;
+
+	(void)state;
+	sysdisk_hpa_unlock(root, &u);
+	assert_false(u.now || u.next_boot);
+	assert_string_equal(u.where, "");
+	put("/sys/module/libata/parameters/ignore_hpa", "0\n");
+	sysdisk_hpa_unlock(root, &u);
+	assert_false(u.now);
+	put("/sys/module/libata/parameters/ignore_hpa", "1\n");
+	put("/etc/modprobe.d/a.conf", "# options libata ignore_hpa=1\noptions libata ignore_hpa=1\n");
+	put("/etc/modprobe.d/b.conf", "options libata_other ignore_hpa=1\noptions libata ignore_hpa=0\n");
+	put("/etc/kernel/cmdline", "root=/dev/sda1 libata.ignore_hpa=1\n");
+	sysdisk_hpa_unlock(root, &u);
+	assert_true(u.now);
+	assert_true(u.next_boot);
+	assert_string_equal(u.where, "/sys/module/libata/parameters/ignore_hpa = 1; "
+				     "/etc/kernel/cmdline: libata.ignore_hpa=1; "
+				     "/etc/modprobe.d/a.conf: options libata ignore_hpa=1");
+}
+
+static void test_warning_for_a_disk(void **state)
+{
+	struct ss_ctx ctx;
+	struct dev_entry e;
+	char buf[1024];
+
+	(void)state;
+	memset(&ctx, 0, sizeof(ctx));
+	memset(&e, 0, sizeof(e));
+	ctx.sysroot = root;
+	e.tran_hint = TRAN_SATA;
+	snprintf(e.spec, sizeof(e.spec), "/dev/sdb");
+	assert_false(cli_hpa_warning(&ctx, &e, buf, sizeof(buf))); /* nothing set */
+	put("/etc/default/grub", "GRUB_CMDLINE_LINUX=\"libata.ignore_hpa=1\"\n");
+	assert_true(cli_hpa_warning(&ctx, &e, buf, sizeof(buf)));
+	assert_non_null(strstr(buf, "the next boot sets libata.ignore_hpa=1 (/etc/default/grub"));
+	assert_non_null(strstr(buf, "--method dco"));
+	put("/proc/cmdline", "quiet libata.ignore_hpa=1\n");
+	assert_true(cli_hpa_warning(&ctx, &e, buf, sizeof(buf)));
+	assert_non_null(strstr(buf, "the running kernel has"));
+	assert_true(cli_hpa_warning(&ctx, NULL, buf, sizeof(buf))); /* any disk (list) */
+	e.tran_hint = TRAN_SAS; /* a SATA disk behind a SAS HBA: not libata's */
+	assert_false(cli_hpa_warning(&ctx, &e, buf, sizeof(buf)));
+	e.tran_hint = TRAN_ATA;
+	assert_true(cli_hpa_warning(&ctx, &e, buf, sizeof(buf)));
+	e.sim = true; /* a simulated drive: the kernel never probes it */
+	assert_false(cli_hpa_warning(&ctx, &e, buf, sizeof(buf)));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_detect, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_warning_for_a_disk, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
