@@ -156,9 +156,8 @@ for p in $PROFILES; do
 		throttle "$bps" "$bps" 0 0 "$D1"
 		pair "${name}_seqr" seq-read "--bs $SEQ_BS" read "$SEQ_BS" 8 1 "$D1"
 		if [ "$FULL" = 1 ]; then
-			# ours: bench writes only to SCSI/ATA disks (the destructive
-			# path's safety checks need one): a loop device gets fio alone
-			pair "${name}_seqw" - "" write "$SEQ_BS" 8 1 "$D1"
+			pair "${name}_seqw" seq-write "--bs $SEQ_BS --destructive --yes" write \
+				"$SEQ_BS" 8 1 "$D1"
 			[ "$name" != 7200 ] || pair "${name}_seqr1m" seq-read "--bs 1M" read 1M 8 1 "$D1"
 		fi
 		throttle "$bps" "$bps" "$iops" "$iops" "$D1"
