@@ -36,6 +36,10 @@ struct xcmd {
 	void *data;
 	size_t data_len;
 	unsigned timeout_ms;	/* 0: the transport's default (60 s) */
+	/* a read whose data the caller never looks at (a scan, a benchmark):
+	 * the transport may leave data as it was, as SG_FLAG_NO_DXFER does;
+	 * status, sense, resid and timing are those of the full read */
+	bool discard;
 
 	uint8_t status;		/* SCSI status byte */
 	uint8_t sense[XCMD_SENSE_MAX];

@@ -11,10 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include "batch.h"
 #include "output.h"
 #include "shortstroke/io.h"
+#include "shortstroke/sysdisk.h"
 #include "shortstroke/units.h"
 #include "table.h"
 #include "xalloc.h"
@@ -38,7 +40,7 @@ struct bench_item {
 	const struct bench_opts *o;
 	struct io_dev *io;
 	struct io_job job;
-	bool raw;		/* a block device we only read (loop, md, NVMe ...) */
+	bool raw;		/* a block device, not a SCSI/ATA disk (loop, md, NVMe ...) */
 	unsigned done;		/* queue depths measured */
 	struct io_result res[QD_LIST_MAX];
 	/* progress mapping */
@@ -73,8 +75,9 @@ static void bench_usage(FILE *f)
 		"\n"
 		"Measure throughput, IOPS and latency under a workload, at each queue depth.\n"
 		"On a simulated drive (sim:ID) the run takes virtual time: a 30 s test costs\n"
-		"milliseconds. DEVICE may also be any block device (loop, md, NVMe) for\n"
-		"workloads that only read.\n"
+		"milliseconds. DEVICE may also be any block device (loop, md, NVMe); one\n"
+		"written to must not be mounted, the system's, swap or held by md/dm, and\n"
+		"without --force must have no partitions or signature; it takes --yes.\n"
 		"\n"
 		"Options:\n"
 		"  -w, --workload W      seq-read (default), seq-write, random-access (4 KiB\n"
@@ -192,6 +195,54 @@ static void open_for_reading(struct batch *b)
 
 		batch_open_reading(b, &b->items[i], &bi->raw, NULL);
 	}
+}
+
+/*
+ * A write benchmark on a block device that is not a SCSI/ATA disk (a loop
+ * device, md, NVMe): batch_open refused it (-EOPNOTSUPP). It gets the
+ * checks a disk gets, from sysfs, mountinfo and a libblkid probe; what is
+ * mounted, the system's, swap or held by md/dm is refused even with
+ * --force (a benchmark has no business there), partitions or a signature
+ * only without it. Without a serial a terminal cannot confirm it: --yes.
+ */
+static void open_raw_for_writing(struct batch *b, struct batch_item *it)
+{
+	struct bench_item *bi = it->op;
+	struct sysdisk d;
+	struct sysdisk_usage u;
+	struct stat st;
+	char spec[sizeof(it->e.spec)];
+
+	snprintf(spec, sizeof(spec), "%s", it->e.spec);
+	if (it->rc != -EOPNOTSUPP || spec[0] != '/' || stat(spec, &st) || !S_ISBLK(st.st_mode))
+		return;
+	memset(&d, 0, sizeof(d));
+	snprintf(d.devnode, sizeof(d.devnode), "%s", spec);
+	d.major = major(st.st_rdev);
+	d.minor = minor(st.st_rdev);
+	memset(&it->e, 0, sizeof(it->e));
+	snprintf(it->e.spec, sizeof(it->e.spec), "%s", spec);
+	snprintf(it->e.node, sizeof(it->e.node), "%s", spec);
+	ss_error_clear(&it->err);
+	if (sysdisk_in_use(b->ctx->sysroot, &d, &u, &it->err)) {
+		item_refuse(it, it->err.code, EXIT_REFUSED);
+		return;
+	}
+	if (u.in_use) {
+		bool hard = u.mounted || u.system || u.swap || u.held || u.unprobed;
+
+		it->e.state = DEV_IN_USE;
+		snprintf(it->e.why, sizeof(it->e.why), "%s", u.reason);
+		if (hard || !b->force) {
+			ss_error_set(&it->err, -EPERM, "%s: refused, the device is in use: %s%s",
+				     spec, u.reason, hard ? "" : " (--force overrides)");
+			item_refuse(it, -EPERM, EXIT_REFUSED);
+			return;
+		}
+	}
+	bi->raw = true;
+	it->rc = 0;
+	it->ready = true;
 }
 
 /* Open the engine and check the job at every queue depth: bad spans and
@@ -504,10 +555,14 @@ static int bench_run(struct ss_ctx *ctx, int argc, char **argv)
 		bi->o = &o;
 		b.items[i].op = bi;
 	}
-	if (write)
+	if (write) {
 		batch_open(&b);
-	else
+		for (unsigned i = 0; i < b.n; i++)
+			if (!b.items[i].ready)
+				open_raw_for_writing(&b, &b.items[i]);
+	} else {
 		open_for_reading(&b);
+	}
 	for (unsigned i = 0; i < b.n; i++)
 		if (b.items[i].ready)
 			plan_item(&b, &b.items[i], write);

@@ -10,8 +10,10 @@
  * time (sim_drive_position_ns: seek + rotational wait), unless the oldest
  * has waited AGE_LIMIT_NS, as drive firmware ages requests against
  * starvation. A request's latency is its completion time minus the time
- * it was queued. Data is read into one reusable buffer; writes send
- * zeros (the payload of a benchmark does not matter to the model).
+ * it was queued. Reads are sent with xcmd.discard (no job looks at the
+ * data, so the drive need not copy it); writes send zeros from one
+ * reusable buffer (the payload of a benchmark does not matter to the
+ * model).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -206,6 +208,7 @@ static int s_run(void *priv, const struct io_job *job, struct io_result *res,
 		c.dir = r.write ? XFER_TO_DEV : XFER_FROM_DEV;
 		c.data = s->buf;
 		c.data_len = (size_t)r.blocks * s->g.lblock;
+		c.discard = !r.write; /* nothing here looks at what was read */
 		crc = drive_scsi(s->d, &c, &sense, &cerr);
 		vt += c.duration_ns;
 		memmove(q + i, q + i + 1, (n - i - 1) * sizeof(*q));

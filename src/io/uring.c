@@ -322,6 +322,16 @@ static double fraction(const struct io_job *job, uint64_t el, uint64_t bytes)
 
 static void urun_free(struct urun *r)
 {
+	/*
+	 * The ring's teardown is asynchronous (a kernel worker): a file still
+	 * registered with it stays open after we close ours, and a block
+	 * device opened O_EXCL for writing stays claimed, so a second write
+	 * run right after ours found it "in use". Unregistering is synchronous.
+	 */
+	if (r->ring_ok && r->fixed_file)
+		io_uring_unregister_files(&r->ring);
+	if (r->ring_ok && r->fixed_buf)
+		io_uring_unregister_buffers(&r->ring);
 	if (r->ring_ok)
 		io_uring_queue_exit(&r->ring);
 	free(r->mem);

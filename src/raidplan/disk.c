@@ -1,6 +1,8 @@
 /* disk.c - one disk's mechanics: defaults, seek curve, zone bit recording. */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "raidplan/raidplan_priv.h"
@@ -166,12 +168,50 @@ void rp_dmodel_band(const struct rp_dmodel *m, double c, struct rp_band *b)
 	b->seek = rp_seek_band(m, b->sigma);
 }
 
+static size_t memo_slot(double a, double b)
+{
+	uint64_t x, y;
+
+	memcpy(&x, &a, sizeof(x));
+	memcpy(&y, &b, sizeof(y));
+	x = (x ^ (y * 0xff51afd7ed558ccdULL)) * 0x9e3779b97f4a7c15ULL;
+	return (size_t)(x >> 40) % RP_MEMO_SLOTS;
+}
+
+struct rp_memo *rp_memo_new(void)
+{
+	struct rp_memo *m = malloc(sizeof(*m));
+	size_t i;
+
+	if (!m)
+		return NULL;
+	for (i = 0; i < RP_MEMO_SLOTS; i++) {
+		m->rot[i].m = m->pw[i].q = NAN; /* equal to nothing */
+		m->rot[i].copies = m->rot[i].v = m->pw[i].v = 0;
+	}
+	return m;
+}
+
+static double qpow(struct rp_memo *memo, double q)
+{
+	size_t i;
+
+	if (!memo)
+		return pow(q, -1.0 / 3.0);
+	i = memo_slot(q, 0);
+	if (memo->pw[i].q != q) {
+		memo->pw[i].q = q;
+		memo->pw[i].v = pow(q, -1.0 / 3.0);
+	}
+	return memo->pw[i].v;
+}
+
 /* NCQ/TCQ, docs/models.md (derived): E(q) = T + (E(1) - T) q^(-1/3). */
-double rp_ncq_pos(double pos1, double t2t, double q)
+double rp_ncq_pos(struct rp_memo *memo, double pos1, double t2t, double q)
 {
 	if (q <= 1)
 		return pos1;
-	return t2t + (pos1 - t2t) * pow(q, -1.0 / 3.0);
+	return t2t + (pos1 - t2t) * qpow(memo, q);
 }
 
 /*
@@ -181,18 +221,33 @@ double rp_ncq_pos(double pos1, double t2t, double q)
  * 1 - Int_0^1 (1 - u^D)^m du = 1 - B(1/D, m+1) / D. D = 1 gives
  * docs/models.md's m/(m+1), m = 1 gives 1/(D+1). Real m interpolates.
  */
-double rp_rot_wait(double m, double copies)
+static double rot_wait_copies(double m, double copies)
 {
 	double inv, lb;
 	int s1, s2, s3;
+
+	inv = 1.0 / copies;
+	lb = lgamma_r(inv, &s1) + lgamma_r(m + 1.0, &s2) - lgamma_r(m + 1.0 + inv, &s3);
+	return 1.0 - exp(lb) * inv;
+}
+
+double rp_rot_wait(struct rp_memo *memo, double m, double copies)
+{
+	size_t i;
 
 	if (m <= 0)
 		return 0;
 	if (copies <= 1)
 		return m / (m + 1.0);
-	inv = 1.0 / copies;
-	lb = lgamma_r(inv, &s1) + lgamma_r(m + 1.0, &s2) - lgamma_r(m + 1.0 + inv, &s3);
-	return 1.0 - exp(lb) * inv;
+	if (!memo)
+		return rot_wait_copies(m, copies);
+	i = memo_slot(m, copies);
+	if (memo->rot[i].m != m || memo->rot[i].copies != copies) {
+		memo->rot[i].m = m;
+		memo->rot[i].copies = copies;
+		memo->rot[i].v = rot_wait_copies(m, copies);
+	}
+	return memo->rot[i].v;
 }
 
 static int check_curve(const struct rp_point *p, size_t n, bool zero_ok, double ymax,

@@ -430,13 +430,9 @@ int rp_eval_run(const struct rp_disk *disks, size_t n_disks, const struct rp_pat
 		const struct rp_layout *layout, const struct rp_workload *wl, struct rp_eval **out,
 		struct rp_error *err)
 {
-	struct rp_dmodel *dm = NULL;
-	struct rp_eval *ev = NULL;
+	struct rp_dmodel *dm;
 	struct rp_geom g;
 	struct rp_wl w;
-	struct rp_agg a;
-	struct rp_caps c;
-	double cmin = 0;
 	unsigned i;
 	int rc;
 
@@ -451,20 +447,48 @@ int rp_eval_run(const struct rp_disk *disks, size_t n_disks, const struct rp_pat
 	if (n_disks < 1 || n_disks > RP_MAX_DISKS)
 		return rp_err(err, -EINVAL, "%zu disks given: 1 .. %u are modelled", n_disks,
 			      RP_MAX_DISKS);
+	/* the layout's errors come before the disks' (rp_eval_models checks
+	 * them again, at no cost) */
+	if ((rc = rp_path_check(path, err)) || (rc = rp_wl_build(wl, &w, err)) ||
+	    (rc = rp_geom_build(layout, n_disks, &g, err)))
+		return rc;
+	dm = calloc(n_disks, sizeof(*dm));
+	if (!dm)
+		return rp_err(err, -ENOMEM, "out of memory");
+	for (i = 0; i < n_disks; i++)
+		if ((rc = rp_dmodel_build(&disks[i], i, path, &dm[i], err))) {
+			free(dm);
+			return rc;
+		}
+	rc = rp_eval_models(dm, n_disks, path, layout, wl, out, err);
+	free(dm);
+	return rc;
+}
+
+int rp_eval_models(const struct rp_dmodel *dm, size_t n_disks, const struct rp_path *path,
+		   const struct rp_layout *layout, const struct rp_workload *wl,
+		   struct rp_eval **out, struct rp_error *err)
+{
+	struct rp_eval *ev = NULL;
+	struct rp_geom g;
+	struct rp_wl w;
+	struct rp_agg a;
+	struct rp_caps c;
+	double cmin = 0;
+	unsigned i;
+	int rc;
+
+	*out = NULL;
 	if ((rc = rp_path_check(path, err)) || (rc = rp_wl_build(wl, &w, err)) ||
 	    (rc = rp_geom_build(layout, n_disks, &g, err)))
 		return rc;
 	ev = calloc(1, sizeof(*ev));
-	dm = calloc(n_disks, sizeof(*dm));
 	if (ev)
 		ev->members = calloc(g.n, sizeof(*ev->members));
-	if (!ev || !dm || !ev->members) {
+	if (!ev || !ev->members) {
 		rc = rp_err(err, -ENOMEM, "out of memory");
 		goto fail;
 	}
-	for (i = 0; i < n_disks; i++)
-		if ((rc = rp_dmodel_build(&disks[i], i, path, &dm[i], err)))
-			goto fail;
 	if ((rc = check_members(layout, n_disks, ev->members, err)))
 		goto fail;
 	for (i = 0; i < g.n; i++)
@@ -487,11 +511,9 @@ int rp_eval_run(const struct rp_disk *disks, size_t n_disks, const struct rp_pat
 	ev->layout.replace_hours = g.replace_h;
 	figures(ev, &g, &a, &c, &w, &dm[ev->members[0]]);
 	warnings(ev, &g, &a, &c, &w);
-	free(dm);
 	*out = ev;
 	return 0;
 fail:
-	free(dm);
 	rp_eval_free(ev);
 	return rc;
 }

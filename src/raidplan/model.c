@@ -337,7 +337,8 @@ static double chunks_touched(const struct rp_geom *g, double s)
 	return fmin(m, (double)g->ndata);
 }
 
-static void req_read(const struct rp_geom *g, const struct rp_agg *a, double s, struct req *r)
+static void req_read(const struct rp_geom *g, const struct rp_agg *a, const struct rp_wl *w,
+		     double s, struct req *r)
 {
 	double copies = g->level == RP_LEVEL_1 || g->level == RP_LEVEL_10 || g->level == RP_LEVEL_01
 			    ? g->copies
@@ -347,10 +348,11 @@ static void req_read(const struct rp_geom *g, const struct rp_agg *a, double s, 
 	r->x = s / r->m;
 	r->ops = r->m;
 	r->lat1 =
-	    a->ovh + a->seek + a->trev * rp_rot_wait(r->m, copies) + r->x * a->inv_rate * 1e-3;
+	    a->ovh + a->seek + a->trev * rp_rot_wait(w->memo, r->m, copies) + r->x * a->inv_rate * 1e-3;
 }
 
-static void req_write(const struct rp_geom *g, const struct rp_agg *a, double s, struct req *r)
+static void req_write(const struct rp_geom *g, const struct rp_agg *a, const struct rp_wl *w,
+		      double s, struct req *r)
 {
 	double xfer, base;
 
@@ -360,7 +362,7 @@ static void req_write(const struct rp_geom *g, const struct rp_agg *a, double s,
 	base = a->ovh + a->seek;
 	if (is_mirror(g->level)) {
 		r->ops = r->m * g->copies;
-		r->lat1 = base + a->trev * rp_rot_wait(r->ops, 1) + xfer;
+		r->lat1 = base + a->trev * rp_rot_wait(w->memo, r->ops, 1) + xfer;
 	} else if (is_parity(g->level)) {
 		double p = g->parity, dg = g->gsize - g->parity;
 		double gt = fmin(r->m, (double)g->groups), k = r->m / gt;
@@ -369,20 +371,20 @@ static void req_write(const struct rp_geom *g, const struct rp_agg *a, double s,
 		if (k >= dg) {
 			/* full stripes: no reads */
 			r->ops = gt * (dg + p) * k / dg;
-			r->lat1 = base + a->trev * rp_rot_wait(gt * (dg + p), 1) + xfer;
+			r->lat1 = base + a->trev * rp_rot_wait(w->memo, gt * (dg + p), 1) + xfer;
 		} else if (rmw <= rcw) {
 			/* read old data + parity, write both a revolution later */
 			r->ops = gt * rmw;
-			r->lat1 = base + a->trev * rp_rot_wait(gt * (k + p), 1) + a->trev + xfer;
+			r->lat1 = base + a->trev * rp_rot_wait(w->memo, gt * (k + p), 1) + a->trev + xfer;
 		} else {
 			/* read the other data chunks, then write data + parity */
 			r->ops = gt * rcw;
-			r->lat1 = base + a->trev * rp_rot_wait(gt * (dg - k), 1) + xfer +
-				  a->trev * rp_rot_wait(gt * (k + p), 1) + xfer;
+			r->lat1 = base + a->trev * rp_rot_wait(w->memo, gt * (dg - k), 1) + xfer +
+				  a->trev * rp_rot_wait(w->memo, gt * (k + p), 1) + xfer;
 		}
 	} else {
 		r->ops = r->m;
-		r->lat1 = base + a->trev * rp_rot_wait(r->m, 1) + xfer;
+		r->lat1 = base + a->trev * rp_rot_wait(w->memo, r->m, 1) + xfer;
 	}
 }
 
@@ -392,11 +394,11 @@ static void req_write(const struct rp_geom *g, const struct rp_agg *a, double s,
  * and the path's caps on the bytes moved.
  */
 static double req_iops(const struct rp_geom *g, const struct rp_agg *a, const struct rp_caps *c,
-		       const struct req *r, double q, int *which)
+		       const struct rp_wl *w, const struct req *r, double q, int *which)
 {
 	double pos1 = a->seek + a->trev / 2.0;
 	double qd = fmax(1.0, q * r->ops / g->n);
-	double top = a->ovh + rp_ncq_pos(pos1, a->t2t, qd) + r->x * a->inv_rate * 1e-3;
+	double top = a->ovh + rp_ncq_pos(w->memo, pos1, a->t2t, qd) + r->x * a->inv_rate * 1e-3;
 	double little = q * 1000.0 / r->lat1;
 	double thru = g->n * 1000.0 / (r->ops * top);
 	double best = fmin(little, thru);
@@ -423,8 +425,10 @@ static double seq_cap(double raw, double cap_total, int which, int *out)
 	return raw;
 }
 
-void rp_numbers_speed(const struct rp_geom *g, const struct rp_agg *a, const struct rp_caps *c,
-		      const struct rp_wl *w, struct rp_numbers *o)
+/* full: every figure; else only what mixed and access need (the search's
+ * summary pass), computed by the same operations in the same order. */
+static void speed(const struct rp_geom *g, const struct rp_agg *a, const struct rp_caps *c,
+		  const struct rp_wl *w, struct rp_numbers *o, bool full)
 {
 	double pg = (double)g->parity * g->groups;
 	double wcap, t_r1 = 0, t_rq = 0, t_w1 = 0, t_wq = 0, tau = 0;
@@ -442,15 +446,17 @@ void rp_numbers_speed(const struct rp_geom *g, const struct rp_agg *a, const str
 		o->streams_r = o->streams_w = g->n;
 		o->amp_w = 1;
 	}
-	o->seq_raw[0] = o->streams_r * a->rs_min;
-	o->seq_raw[1] = o->streams_r * a->re_min;
-	o->seq_raw[2] = o->streams_w * a->rs_min;
-	o->seq_raw[3] = o->streams_w * a->re_min;
 	wcap = c->total > 0 ? c->total / o->amp_w : 0;
-	o->seq[0] = seq_cap(o->seq_raw[0], c->total, c->which, &o->seq_cap[0]);
-	o->seq[1] = seq_cap(o->seq_raw[1], c->total, c->which, &o->seq_cap[1]);
-	o->seq[2] = seq_cap(o->seq_raw[2], wcap, c->which, &o->seq_cap[2]);
-	o->seq[3] = seq_cap(o->seq_raw[3], wcap, c->which, &o->seq_cap[3]);
+	if (full) {
+		o->seq_raw[0] = o->streams_r * a->rs_min;
+		o->seq_raw[1] = o->streams_r * a->re_min;
+		o->seq_raw[2] = o->streams_w * a->rs_min;
+		o->seq_raw[3] = o->streams_w * a->re_min;
+		o->seq[0] = seq_cap(o->seq_raw[0], c->total, c->which, &o->seq_cap[0]);
+		o->seq[1] = seq_cap(o->seq_raw[1], c->total, c->which, &o->seq_cap[1]);
+		o->seq[2] = seq_cap(o->seq_raw[2], wcap, c->which, &o->seq_cap[2]);
+		o->seq[3] = seq_cap(o->seq_raw[3], wcap, c->which, &o->seq_cap[3]);
+	}
 	o->seq_mid_r = seq_cap(o->streams_r * a->rh_min, c->total, c->which, &which);
 	o->seq_mid_w = seq_cap(o->streams_w * a->rh_min, wcap, c->which, &which);
 
@@ -462,23 +468,27 @@ void rp_numbers_speed(const struct rp_geom *g, const struct rp_agg *a, const str
 	for (i = 0; i < w->n; i++) {
 		struct req rd, wr;
 		double sh = w->share[i], s = w->bytes[i];
-		double rr1, rrq, rw1, rwq;
+		double rr1 = 0, rrq, rw1 = 0, rwq;
 
 		if (sh <= 0)
 			continue;
-		req_read(g, a, s, &rd);
-		req_write(g, a, s, &wr);
-		rr1 = req_iops(g, a, c, &rd, 1, &which);
-		rrq = req_iops(g, a, c, &rd, w->qd, &which);
+		req_read(g, a, w, s, &rd);
+		req_write(g, a, w, s, &wr);
+		if (full)
+			rr1 = req_iops(g, a, c, w, &rd, 1, &which);
+		rrq = req_iops(g, a, c, w, &rd, w->qd, &which);
 		if (which != RP_CAP_DISKS && w->read > 0 && w->rnd > 0)
 			o->rnd_cap = which;
-		rw1 = req_iops(g, a, c, &wr, 1, &which);
-		rwq = req_iops(g, a, c, &wr, w->qd, &which);
+		if (full)
+			rw1 = req_iops(g, a, c, w, &wr, 1, &which);
+		rwq = req_iops(g, a, c, w, &wr, w->qd, &which);
 		if (which != RP_CAP_DISKS && w->read < 1 && w->rnd > 0)
 			o->rnd_cap = which;
-		t_r1 += sh / rr1;
+		if (full) {
+			t_r1 += sh / rr1;
+			t_w1 += sh / rw1;
+		}
 		t_rq += sh / rrq;
-		t_w1 += sh / rw1;
 		t_wq += sh / rwq;
 		o->access += sh * (w->read * rd.lat1 + (1 - w->read) * wr.lat1);
 		o->m1 += sh * rd.m;
@@ -489,11 +499,23 @@ void rp_numbers_speed(const struct rp_geom *g, const struct rp_agg *a, const str
 		if (s > g->chunk)
 			o->chunk_small_share += sh;
 	}
-	o->rr1 = 1 / t_r1;
+	o->rr1 = full ? 1 / t_r1 : 0;
 	o->rrq = 1 / t_rq;
-	o->rw1 = 1 / t_w1;
+	o->rw1 = full ? 1 / t_w1 : 0;
 	o->rwq = 1 / t_wq;
 	o->mixed = 1 / tau;
+}
+
+void rp_numbers_speed(const struct rp_geom *g, const struct rp_agg *a, const struct rp_caps *c,
+		      const struct rp_wl *w, struct rp_numbers *o)
+{
+	speed(g, a, c, w, o, true);
+}
+
+void rp_numbers_mixed(const struct rp_geom *g, const struct rp_agg *a, const struct rp_caps *c,
+		      const struct rp_wl *w, struct rp_numbers *o)
+{
+	speed(g, a, c, w, o, false);
 }
 
 /* ln of a mirror set's MTTDL: D copies, serial repair: MTTF^D / (D! MTTR^(D-1)). */

@@ -115,8 +115,25 @@ struct rp_geom {
 	double rebuild_mbps, replace_h; /* resolved */
 };
 
+/*
+ * Values of the model's costly pure functions that the search asks for
+ * again and again: the same arguments give the same bits, so a value found
+ * here is the value computed. Direct-mapped; a slot whose key differs is
+ * recomputed and replaced.
+ */
+#define RP_MEMO_SLOTS 512
+struct rp_memo {
+	struct {
+		double m, copies, v;
+	} rot[RP_MEMO_SLOTS];
+	struct {
+		double q, v;
+	} pw[RP_MEMO_SLOTS];
+};
+
 /* A validated workload: sizes normalised. */
 struct rp_wl {
+	struct rp_memo *memo; /* NULL: none (rp_wl_build); the search sets one */
 	double read, rnd;
 	unsigned qd;
 	unsigned n;
@@ -150,8 +167,9 @@ RP_HIDDEN double rp_seek_band(const struct rp_dmodel *m, double f);
 RP_HIDDEN void rp_dmodel_band(const struct rp_dmodel *m, double c, struct rp_band *b);
 RP_HIDDEN double rp_zbr_stroke(double c, double k);
 RP_HIDDEN void rp_seek_fit(double t, double avg, double full, double *a, double *b, bool *fallback);
-RP_HIDDEN double rp_ncq_pos(double pos1, double t2t, double q);
-RP_HIDDEN double rp_rot_wait(double m, double copies);
+RP_HIDDEN double rp_ncq_pos(struct rp_memo *memo, double pos1, double t2t, double q);
+RP_HIDDEN double rp_rot_wait(struct rp_memo *memo, double m, double copies);
+RP_HIDDEN struct rp_memo *rp_memo_new(void);
 
 /* model.c */
 RP_HIDDEN void rp_agg_reset(struct rp_agg *g);
@@ -167,6 +185,11 @@ RP_HIDDEN void rp_caps_build(const struct rp_path *p, double iface_total, double
 RP_HIDDEN void rp_numbers(const struct rp_geom *g, const struct rp_agg *a, const struct rp_caps *c,
 			  const struct rp_wl *w, struct rp_numbers *o);
 RP_HIDDEN void rp_numbers_speed(const struct rp_geom *g, const struct rp_agg *a,
+				const struct rp_caps *c, const struct rp_wl *w,
+				struct rp_numbers *o);
+/* Only mixed and access (and what they are made of) of rp_numbers_speed:
+ * the same values, for less work; the other figures are not set. */
+RP_HIDDEN void rp_numbers_mixed(const struct rp_geom *g, const struct rp_agg *a,
 				const struct rp_caps *c, const struct rp_wl *w,
 				struct rp_numbers *o);
 RP_HIDDEN void rp_numbers_safety(const struct rp_geom *g, const struct rp_agg *a,
@@ -192,5 +215,10 @@ struct rp_eval {
 RP_HIDDEN int rp_eval_run(const struct rp_disk *disks, size_t n_disks, const struct rp_path *path,
 			  const struct rp_layout *layout, const struct rp_workload *wl,
 			  struct rp_eval **out, struct rp_error *err);
+/* The same with the disks' models built (rp_dmodel_build) by the caller. */
+RP_HIDDEN int rp_eval_models(const struct rp_dmodel *dm, size_t n_disks,
+			     const struct rp_path *path, const struct rp_layout *layout,
+			     const struct rp_workload *wl, struct rp_eval **out,
+			     struct rp_error *err);
 
 #endif

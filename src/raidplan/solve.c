@@ -102,6 +102,24 @@ struct search {
 	double best_cap, best_tol, best_iops, best_access;
 	struct cand best_cap_c;
 	bool best_pass;
+	/* the ranked answer as far as the prefixes searched settle it */
+	struct cand *kept;
+	unsigned n_kept, k;
+	size_t prefix_start; /* first candidate of the current prefix */
+	bool settled;	     /* no larger prefix can change the answer */
+	/* the k smallest distances of the candidates so far (unordered) */
+	double *near;
+	unsigned n_near;
+	double near_max; /* the largest of them once there are k */
+	/* the current prefix: the aggregate at the last capacity stroke, and
+	 * the safety figures of the last geometry (chunks do not change them) */
+	struct rp_agg agg_c;
+	double agg_c_stroke;
+	bool agg_c_ok;
+	struct rp_geom safe_g;
+	const struct rp_agg *safe_a;
+	double safe_tol, safe_mttdl;
+	bool safe_ok;
 };
 
 static int check_goals(const struct rp_goals *g, struct rp_error *err)
@@ -168,6 +186,8 @@ static bool same_class(const struct rp_dmodel *a, const struct rp_dmodel *b)
 	size_t l0 = offsetof(struct rp_dmodel, link), l1 = offsetof(struct rp_dmodel, defaults);
 	size_t end = offsetof(struct rp_dmodel, seek);
 
+	if (a->cap != b->cap) /* the usual difference, without a call */
+		return false;
 	return memcmp(a, b, l0) == 0 &&
 	       memcmp((const char *)a + l1, (const char *)b + l1, end - l1) == 0 &&
 	       memcmp(a->seek, b->seek, sizeof(a->seek[0]) * a->n_seek) == 0 &&
@@ -384,12 +404,84 @@ static void numbers_at(struct search *s, const struct rp_geom *g, const struct r
 	s->evaluated++;
 }
 
+/* Keep the k smallest distances seen (k = the closest layouts returned). */
+static void note_dist(struct search *s, double d)
+{
+	unsigned i, worst = 0;
+
+	if (s->n_near < s->k) {
+		s->near[s->n_near++] = d;
+		if (s->n_near < s->k)
+			return;
+	} else if (d < s->near_max) {
+		for (i = 1; i < s->k; i++)
+			if (s->near[i] > s->near[worst])
+				worst = i;
+		s->near[worst] = d;
+	} else {
+		return;
+	}
+	s->near_max = s->near[0];
+	for (i = 1; i < s->k; i++)
+		if (s->near[i] > s->near_max)
+			s->near_max = s->near[i];
+}
+
+/*
+ * A layout whose usable capacity (and tolerance) are known before its
+ * numbers are computed can be left out when they alone put it further from
+ * the goals than k layouts already found: it then meets no goal set (so it
+ * is not among the best), and with a larger distance it ranks after those k
+ * among the closest. The shortfall sum over non-negative gaps only grows
+ * with the gaps left out here (rounding is monotone), so this distance is
+ * a lower bound of the layout's own.
+ */
+static bool cannot_place(struct search *s, const struct rp_geom *g, double cap)
+{
+	struct cand c;
+	double gap[RP_GOAL_COUNT];
+
+	if (s->best_pass || s->n_near < s->k)
+		return false;
+	memset(&c, 0, sizeof(c));
+	c.cap = cap;
+	c.tol = rp_level_tolerated(g);
+	c.iops = DBL_MAX;
+	return shortfalls(s->goals, &c, gap) > s->near_max;
+}
+
+/* rp_numbers_safety does not depend on the chunk: once per geometry. */
+static void safety_at(struct search *s, const struct rp_geom *g, const struct rp_agg *ap,
+		      struct rp_numbers *o)
+{
+	if (!s->safe_ok || s->safe_a != ap || s->safe_g.level != g->level ||
+	    s->safe_g.n != g->n || s->safe_g.copies != g->copies ||
+	    s->safe_g.groups != g->groups || s->safe_g.stroke != g->stroke ||
+	    s->safe_g.rebuild_mbps != g->rebuild_mbps || s->safe_g.replace_h != g->replace_h) {
+		rp_numbers_safety(g, ap, &s->caps, o);
+		s->safe_g = *g;
+		s->safe_a = ap;
+		s->safe_tol = o->tolerated;
+		s->safe_mttdl = o->mttdl_h;
+		s->safe_ok = true;
+	}
+	o->tolerated = s->safe_tol;
+	o->mttdl_h = s->safe_mttdl;
+}
+
+/* With a capacity goal: the exact smallest stroke that reaches it. */
+static double cap_stroke(const struct search *s, const struct rp_geom *g)
+{
+	double st = s->goals->min_capacity / (g->ndata * s->cmin) * (1 + 1e-12);
+
+	return st > 1 ? 1 : st;
+}
+
 /* One level/variant/chunk at the current prefix. */
 static int try_layout(struct search *s, struct rp_geom *g)
 {
 	const struct rp_goals *goals = s->goals;
 	struct rp_numbers o;
-	struct rp_agg a;
 	const struct rp_agg *ap;
 	struct cand c;
 	double gap[RP_GOAL_COUNT];
@@ -399,7 +491,8 @@ static int try_layout(struct search *s, struct rp_geom *g)
 		/* the fastest this layout gets: the shallowest grid stroke */
 		ap = grid_agg(s, 1);
 		g->stroke = 1.0 / GRID;
-		numbers_at(s, g, ap, &o);
+		rp_numbers_mixed(g, ap, &s->caps, &s->wl, &o);
+		s->evaluated++;
 		if (o.mixed > s->best_iops)
 			s->best_iops = o.mixed;
 		if (s->best_access == 0 || o.access < s->best_access)
@@ -407,11 +500,15 @@ static int try_layout(struct search *s, struct rp_geom *g)
 		return 0;
 	}
 	if (goals->min_capacity > 0) {
-		double st = goals->min_capacity / (g->ndata * s->cmin) * (1 + 1e-12);
-
-		g->stroke = st > 1 ? 1 : st;
-		agg_at(s, g->stroke, &a);
-		ap = &a;
+		g->stroke = cap_stroke(s, g);
+		if (cannot_place(s, g, g->ndata * (g->stroke * s->cmin)))
+			return 0;
+		if (!s->agg_c_ok || s->agg_c_stroke != g->stroke) {
+			agg_at(s, g->stroke, &s->agg_c);
+			s->agg_c_stroke = g->stroke;
+			s->agg_c_ok = true;
+		}
+		ap = &s->agg_c;
 	} else if (goals->min_iops > 0 || goals->max_access_ms > 0) {
 		unsigned lo = 1, hi = GRID, mid;
 
@@ -431,10 +528,12 @@ static int try_layout(struct search *s, struct rp_geom *g)
 		ap = grid_agg(s, lo);
 	} else {
 		g->stroke = 1;
+		if (cannot_place(s, g, g->ndata * (g->stroke * s->cmin)))
+			return 0;
 		ap = grid_agg(s, GRID);
 	}
 	numbers_at(s, g, ap, &o);
-	rp_numbers_safety(g, ap, &s->caps, &o);
+	safety_at(s, g, ap, &o);
 	c.level = g->level;
 	c.n = g->n;
 	c.copies = g->copies;
@@ -448,6 +547,7 @@ static int try_layout(struct search *s, struct rp_geom *g)
 	c.cap = o.usable;
 	c.dist = shortfalls(goals, &c, gap);
 	c.ok = c.dist == 0;
+	note_dist(s, c.dist);
 	return push(s, &c);
 }
 
@@ -470,6 +570,13 @@ static int try_geom(struct search *s, const struct rp_layout *l)
 	}
 	if (rp_level_tolerated(&g) > s->best_tol)
 		s->best_tol = rp_level_tolerated(&g);
+	if (s->settled)
+		return 0;
+	/* the capacity is that of every chunk (the full stroke bounds it when
+	 * a speed goal sets the stroke) */
+	if (cannot_place(s, &g,
+			 g.ndata * ((s->goals->min_capacity > 0 ? cap_stroke(s, &g) : 1) * s->cmin)))
+		return 0;
 	for (i = 0; i < s->n_chunks; i++) {
 		g.chunk = s->chunks[i];
 		if ((rc = try_layout(s, &g)))
@@ -522,6 +629,52 @@ static int try_prefix(struct search *s)
 	return 0;
 }
 
+static int rank_cmp(const void *pa, const void *pb);
+static bool dominates(const struct cand *a, const struct cand *b);
+
+/*
+ * After a prefix: rank its feasible layouts and keep those that no layout
+ * kept before dominates, as collect_best will. Disks are the first ranking
+ * key and every layout of a prefix has its n disks, so once k are kept and
+ * one more is not dominated, the answer (k layouts, "more exist") is what
+ * the whole search would give: larger prefixes only add layouts ranked
+ * after these. The search then goes on only for what the summary reports
+ * (the most capacity and tolerance any geometry gives).
+ */
+static int settle_prefix(struct search *s)
+{
+	size_t i, j, n_ok = 0;
+	struct cand *ok;
+
+	if (s->best_pass || s->settled)
+		return 0;
+	for (i = s->prefix_start; i < s->n_c; i++)
+		n_ok += s->c[i].ok;
+	if (!n_ok)
+		return 0;
+	ok = malloc(n_ok * sizeof(*ok));
+	if (!ok)
+		return -ENOMEM;
+	for (i = s->prefix_start, j = 0; i < s->n_c; i++)
+		if (s->c[i].ok)
+			ok[j++] = s->c[i];
+	qsort(ok, n_ok, sizeof(*ok), rank_cmp);
+	for (i = 0; i < n_ok && !s->settled; i++) {
+		bool dom = false;
+
+		for (j = 0; j < s->n_kept && !dom; j++)
+			dom = dominates(&s->kept[j], &ok[i]);
+		if (dom)
+			continue;
+		if (s->n_kept == s->k)
+			s->settled = true;
+		else
+			s->kept[s->n_kept++] = ok[i];
+	}
+	free(ok);
+	return 0;
+}
+
 static int run(struct search *s)
 {
 	unsigned i, *lcount = NULL, link_id = 0;
@@ -551,7 +704,9 @@ static int run(struct search *s)
 			iface = m->iface;
 		rp_caps_build(s->path, iface * s->n, ratio, link_id, s->n, &s->caps);
 		memset(s->grid_ok, 0, sizeof(s->grid_ok));
-		if ((rc = try_prefix(s)))
+		s->agg_c_ok = s->safe_ok = false;
+		s->prefix_start = s->n_c;
+		if ((rc = try_prefix(s)) || (rc = settle_prefix(s)))
 			break;
 	}
 	free(lcount);
@@ -613,7 +768,8 @@ static int make_eval(const struct rp_disk *disks, size_t n_disks, struct search 
 	l.stroke = c->stroke;
 	l.rebuild_mbps = s->goals->rebuild_mbps;
 	l.replace_hours = s->goals->replace_hours;
-	return rp_eval_run(disks, n_disks, s->path, &l, s->wlp, ev, err);
+	(void)disks; /* their models were built once, by prepare() */
+	return rp_eval_models(s->dm, n_disks, s->path, &l, s->wlp, ev, err);
 }
 
 static void free_search(struct search *s)
@@ -625,6 +781,9 @@ static void free_search(struct search *s)
 	free(s->cls_of);
 	free(s->cls);
 	free(s->c);
+	free(s->kept);
+	free(s->near);
+	free(s->wl.memo);
 }
 
 void rp_solution_free(struct rp_solution *sol)
@@ -759,14 +918,43 @@ static int collect_best(const struct rp_disk *disks, size_t n_disks, struct sear
 	return rc;
 }
 
+/*
+ * The first n of c[] in close_cmp order to the front, sorted: the same as
+ * sorting them all (close_cmp is a total order on distinct layouts), in one
+ * pass with an insertion into the n kept.
+ */
+static void select_first(struct cand *c, size_t n_c, size_t n)
+{
+	size_t i, lo, hi, mid;
+	struct cand t;
+
+	if (!n)
+		return;
+	qsort(c, n, sizeof(*c), close_cmp);
+	for (i = n; i < n_c; i++) {
+		if (close_cmp(&c[i], &c[n - 1]) >= 0)
+			continue;
+		t = c[i];
+		c[i] = c[n - 1];
+		for (lo = 0, hi = n - 1; lo < hi;) {
+			mid = (lo + hi) / 2;
+			if (close_cmp(&t, &c[mid]) < 0)
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+		memmove(&c[lo + 1], &c[lo], (n - 1 - lo) * sizeof(*c));
+		c[lo] = t;
+	}
+}
+
 static int collect_close(const struct rp_disk *disks, size_t n_disks, struct search *s,
 			 struct rp_solution *sol, unsigned k, struct rp_error *err)
 {
 	size_t i, n = s->n_c < k ? s->n_c : k;
 	int rc = 0;
 
-	if (s->n_c)
-		qsort(s->c, s->n_c, sizeof(*s->c), close_cmp);
+	select_first(s->c, s->n_c, n);
 	sol->close = calloc(n ? n : 1, sizeof(*sol->close));
 	sol->sf = calloc(n ? n : 1, sizeof(*sol->sf));
 	if (!sol->close || !sol->sf)
@@ -810,6 +998,11 @@ int rp_solve(const struct rp_disk *disks, size_t n_disks, const struct rp_path *
 	if ((rc = rp_path_check(path, err)) || (rc = rp_wl_build(wl, &s->wl, err)) ||
 	    (rc = check_goals(goals, err)) || (rc = prepare(s, disks, n_disks, err)))
 		goto out;
+	s->wl.memo = rp_memo_new();
+	if (!s->wl.memo) {
+		rc = rp_err(err, -ENOMEM, "out of memory");
+		goto out;
+	}
 	s->n_max =
 	    goals->max_disks && goals->max_disks < n_disks ? goals->max_disks : (unsigned)n_disks;
 	if (goals->chunk_bytes)
@@ -818,6 +1011,13 @@ int rp_solve(const struct rp_disk *disks, size_t n_disks, const struct rp_path *
 		for (ch = 4096; ch <= (1u << 20); ch *= 2)
 			s->chunks[s->n_chunks++] = (double)ch;
 	k = goals->max_results ? goals->max_results : 10;
+	s->k = k;
+	s->kept = calloc(k, sizeof(*s->kept));
+	s->near = calloc(k, sizeof(*s->near));
+	if (!s->kept || !s->near) {
+		rc = rp_err(err, -ENOMEM, "out of memory");
+		goto out;
+	}
 	if (s->n_cls > MAX_EXACT_CLASSES) {
 		s->approx = true;
 		if (build_prefix(s)) {

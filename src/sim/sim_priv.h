@@ -210,6 +210,11 @@ struct sim_store {
 	int fd; /* -1 until opened */
 	char *path;
 	uint64_t size; /* bytes the image spans */
+	bool absent; /* the image was found missing: reads give zeros */
+	/* a range of the image known to be a hole (reads give zeros without
+	 * reading the file); empty when hole_end <= hole_start */
+	uint64_t hole_start, hole_end;
+	uint64_t file_read; /* bytes read from the image file (tests, bench) */
 };
 
 struct sim_rig;

@@ -935,6 +935,8 @@ int sim_media_read(struct sim_cmd *sc, uint64_t lba, uint64_t n, uint8_t *dst)
 {
 	uint32_t lb = sc->d->cfg.lblock;
 
+	if (sc->c->discard)
+		return 0; /* the host does not want the data: nothing to copy */
 	return sim_store_read(sc->d, lba * lb, dst, (size_t)(n * lb));
 }
 

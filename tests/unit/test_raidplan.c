@@ -187,14 +187,35 @@ static void test_zbr(void **state)
 static void test_rot_ncq(void **state)
 {
 	(void)state;
-	NEAR(rp_rot_wait(1, 1), 0.5, 1e-12);
-	NEAR(rp_rot_wait(3, 1), 0.75, 1e-12);
-	NEAR(rp_rot_wait(1, 2), 1.0 / 3.0, 1e-9);
-	NEAR(rp_rot_wait(2, 2), 0.4666667, 1e-6);
-	NEAR(rp_rot_wait(1, 3), 0.25, 1e-9);
-	NEAR(rp_rot_wait(0, 1), 0, 1e-12);
-	NEAR(rp_ncq_pos(5.3, 0.2, 8), 2.75, 1e-9);
-	NEAR(rp_ncq_pos(5.3, 0.2, 1), 5.3, 1e-12);
+	NEAR(rp_rot_wait(NULL, 1, 1), 0.5, 1e-12);
+	NEAR(rp_rot_wait(NULL, 3, 1), 0.75, 1e-12);
+	NEAR(rp_rot_wait(NULL, 1, 2), 1.0 / 3.0, 1e-9);
+	NEAR(rp_rot_wait(NULL, 2, 2), 0.4666667, 1e-6);
+	NEAR(rp_rot_wait(NULL, 1, 3), 0.25, 1e-9);
+	NEAR(rp_rot_wait(NULL, 0, 1), 0, 1e-12);
+	NEAR(rp_ncq_pos(NULL, 5.3, 0.2, 8), 2.75, 1e-9);
+	NEAR(rp_ncq_pos(NULL, 5.3, 0.2, 1), 5.3, 1e-12);
+	/* with a memo: the same bits, whatever was asked before */
+	{
+		struct rp_memo *mm = rp_memo_new();
+		double m, q;
+
+		assert_non_null(mm);
+		for (m = 0.5; m < 2000; m = m * 1.37 + 0.25) {
+			double a = rp_rot_wait(NULL, m, 2 + fmod(m, 3));
+
+			assert_true(rp_rot_wait(mm, m, 2 + fmod(m, 3)) == a);
+			assert_true(rp_rot_wait(mm, m, 2 + fmod(m, 3)) == a);
+			assert_true(rp_rot_wait(mm, m, 5) == rp_rot_wait(NULL, m, 5));
+		}
+		for (q = 1.5; q < 70000; q = q * 1.11 + 0.5) {
+			double a = rp_ncq_pos(NULL, 5.3, 0.2, q);
+
+			assert_true(rp_ncq_pos(mm, 5.3, 0.2, q) == a);
+			assert_true(rp_ncq_pos(mm, 4.1, 0.3, q) == rp_ncq_pos(NULL, 4.1, 0.3, q));
+		}
+		free(mm);
+	}
 }
 
 /*

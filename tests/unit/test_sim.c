@@ -18,6 +18,7 @@
 #include "shortstroke/sat.h"
 #include "shortstroke/sim.h"
 #include "shortstroke/transport.h"
+#include "sim/sim_priv.h"
 
 /* ---- the test rig ---- */
 
@@ -1306,6 +1307,50 @@ static void test_fault_ignore_mode_select(void **state)
 	assert_true(rc16(t, NULL, NULL) == 1000000);
 }
 
+/* A read with xcmd.discard is the full read (status, sense, resid, time)
+ * without the data: the buffer is left as it was. */
+static void test_read_discard(void **state)
+{
+	struct fx *f = *state;
+	struct transport *t = open_t(f, "sas0");
+	uint8_t cdb[10] = {0x28}, b[20 * 512];
+	struct xcmd c;
+
+	write10(t, &c, 10, 0x77);
+	expect_ok(&c);
+	cdb[8] = 20;
+	memset(b, 0xee, sizeof(b));
+	memset(&c, 0, sizeof(c));
+	memcpy(c.cdb, cdb, 10);
+	c.cdb_len = 10;
+	c.dir = XFER_FROM_DEV;
+	c.data = b;
+	c.data_len = sizeof(b);
+	c.discard = true;
+	assert_int_equal(transport_exec(t, &c, &err), 0);
+	expect_ok(&c);
+	assert_int_equal(c.resid, 0);
+	assert_true(c.duration_ns > 0);
+	assert_int_equal(b[10 * 512], 0xee);
+	assert_int_equal(b[0], 0xee);
+	/* a bad block is still reported, with how much came before it */
+	assert_int_equal(sim_drive_inject(sim_rig_find(f->rig, "sas0"), "medium-error:15", &err),
+			 0);
+	c.status = 0;
+	c.sense_len = 0;
+	c.resid = 0;
+	assert_int_equal(transport_exec(t, &c, &err), 0);
+	expect_sense(&c, 0x03, 0x11, 0x00);
+	assert_true(s_info(&c) == 15);
+	assert_int_equal(c.resid, 5 * 512);
+	assert_int_equal(b[10 * 512], 0xee);
+	/* without discard the same read brings the data */
+	assert_int_equal(read10(t, &c, 0, 15, b, sizeof(b)), 0);
+	expect_ok(&c);
+	assert_int_equal(b[10 * 512], 0x77);
+	assert_int_equal(b[9 * 512], 0);
+}
+
 static void test_fault_medium_error(void **state)
 {
 	struct fx *f = *state;
@@ -1558,6 +1603,72 @@ static void test_state_persistence(void **state)
 	assert_int_equal(sim_rig_load_string(test_rig, "test.json", dir, &f.rig, &err), -EINVAL);
 	assert_null(f.rig);
 	assert_non_null(strstr(err.msg, "sas0.json"));
+	rmstate(dir);
+}
+
+/* Holes of the image read as zeros without the file being read: a scan of
+ * a written but sparse image costs what one of a fresh drive does. */
+static void test_store_reads_skip_holes(void **state)
+{
+	static uint8_t b[128 * 512];
+	struct fx f = {0};
+	char *dir = mkstate();
+	struct sim_drive *d;
+	struct transport *t;
+	struct xcmd c;
+	uint32_t lba;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(sim_rig_load_string(test_rig, "test.json", dir, &f.rig, &err), 0);
+	d = sim_rig_find(f.rig, "sas0");
+	t = open_t(&f, "sas0");
+	write10(t, &c, 1234, 0x77);
+	expect_ok(&c);
+	/* 16 MiB read in 64 KiB commands: only the block written is data */
+	for (lba = 0; lba < 32768; lba += 128) {
+		assert_int_equal(read10(t, &c, lba, 128, b, sizeof(b)), 0);
+		expect_ok(&c);
+		for (i = 0; i < sizeof(b); i++)
+			if (b[i] != (lba + i / 512 == 1234 ? 0x77 : 0))
+				fail_msg("LBA %u byte %zu: %#x", lba, i, b[i]);
+	}
+	assert_true(d->store.file_read > 0);
+	assert_true(d->store.file_read <= 64 * 1024);
+	/* data written into the hole just read is seen by the next read */
+	write10(t, &c, 20000, 0x55);
+	expect_ok(&c);
+	assert_int_equal(read10(t, &c, 19968, 128, b, sizeof(b)), 0);
+	expect_ok(&c);
+	assert_int_equal(b[32 * 512], 0x55);
+	assert_int_equal(b[32 * 512 + 511], 0x55);
+	assert_int_equal(b[31 * 512], 0);
+	assert_int_equal(b[33 * 512], 0);
+	/* one write of data, zeros and data over data: each part reads back */
+	{
+		static uint8_t w[512 * 512];
+		uint8_t cdb[10] = {0x2a};
+
+		cdb[2] = 0x00;
+		cdb[3] = 0x01;
+		cdb[4] = 0x00; /* LBA 65536 */
+		cdb[7] = 0x02; /* 512 blocks */
+		memset(w, 0x33, sizeof(w));
+		assert_int_equal(cmd(t, &c, cdb, 10, XFER_TO_DEV, w, sizeof(w)), 0);
+		expect_ok(&c);
+		memset(w, 0, sizeof(w));
+		memset(w, 0x11, 128 * 512);
+		memset(w + 384 * 512, 0x22, 128 * 512);
+		w[200 * 512] = 0x44; /* one byte of data among the zeros */
+		assert_int_equal(cmd(t, &c, cdb, 10, XFER_TO_DEV, w, sizeof(w)), 0);
+		expect_ok(&c);
+		for (lba = 0; lba < 512; lba += 128) {
+			assert_int_equal(read10(t, &c, 65536 + lba, 128, b, sizeof(b)), 0);
+			expect_ok(&c);
+			assert_memory_equal(b, w + lba * 512, sizeof(b));
+		}
+	}
+	close_all(&f);
 	rmstate(dir);
 }
 
@@ -1852,6 +1963,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_fault_format_power_loss, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_fault_frozen_and_slow, setup, teardown),
 	    cmocka_unit_test(test_state_persistence),
+	    cmocka_unit_test(test_store_reads_skip_holes),
+	    cmocka_unit_test_setup_teardown(test_read_discard, setup, teardown),
 	    cmocka_unit_test(test_format_progress_across_processes),
 	    cmocka_unit_test(test_state_shared),
 	    cmocka_unit_test(test_rig_errors),
