@@ -4,11 +4,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "shortstroke/devices.h"
 #include "shortstroke/protect.h"
+#include "shortstroke/scsi.h"
 #include "shortstroke/sim.h"
 #include "shortstroke/sysdisk.h"
 
@@ -150,22 +152,124 @@ static void apply_protect(struct ss_ctx *ctx, struct dev_entry *e)
 		 ctx->protect_file ? ctx->protect_file : protect_default_path());
 }
 
-static void apply_usage(const char *sysroot, const struct sysdisk *sd, struct dev_entry *e)
+/* The verdict of a usage check, added to what the entry already has. */
+static void apply_verdict(struct dev_entry *e, const struct sysdisk_usage *u)
+{
+	bool label = !(u->mounted || u->system || u->swap || u->held || u->unprobed);
+	size_t l;
+
+	if (!u->in_use)
+		return;
+	if (e->state == DEV_FREE) {
+		e->state = DEV_IN_USE;
+		e->label_only = label;
+		e->why[0] = '\0';
+	} else {
+		e->label_only = e->label_only && label;
+	}
+	l = strlen(e->why);
+	snprintf(e->why + l, sizeof(e->why) - l, "%s%s", l ? "; " : "", u->reason);
+}
+
+/* Mounts, swap, holders, partitions (sysfs); the stand-in node's
+ * signatures too under a captured tree, where no command can be sent. */
+static void apply_usage(const char *sysroot, const struct sysdisk *sd, bool probe_node,
+			struct dev_entry *e)
 {
 	struct sysdisk_usage u;
 	struct ss_error err = { 0 };
 
-	if (sysdisk_in_use(sysroot, sd, &u, &err)) {
+	if (sysdisk_in_use(sysroot, sd, probe_node, &u, &err)) {
 		e->state = DEV_UNKNOWN;
 		snprintf(e->why, sizeof(e->why), "cannot check whether it is in use: %s",
 			 err.msg);
 		return;
 	}
-	if (u.in_use) {
-		e->state = DEV_IN_USE;
-		snprintf(e->why, sizeof(e->why), "%s", u.reason);
-		e->label_only = !(u.mounted || u.system || u.swap || u.held || u.unprobed);
+	apply_verdict(e, &u);
+}
+
+/* Read blocks [lba, lba + n) through the drive into the same offset of fd. */
+static int probe_copy(struct drive *d, int fd, uint64_t lba, uint32_t n, uint32_t bs,
+		      struct scsi_sense *sense, struct ss_error *err)
+{
+	size_t len = (size_t)n * bs;
+	uint8_t *buf = malloc(len);
+	struct xcmd x;
+	int rc;
+
+	if (!buf)
+		return ss_error_set(err, -ENOMEM, "out of memory");
+	memset(&x, 0, sizeof(x));
+	x.cdb_len = scsi_build_read16(x.cdb, lba, n, false);
+	x.dir = XFER_FROM_DEV;
+	x.data = buf;
+	x.data_len = len;
+	rc = drive_scsi(d, &x, sense, err);
+	if (rc == 0 && pwrite(fd, buf, len, (off_t)(lba * bs)) != (ssize_t)len)
+		rc = ss_error_set(err, -errno, "cannot keep the blocks read: %s", strerror(errno));
+	free(buf);
+	return rc;
+}
+
+/*
+ * Partition tables and signatures, read through the drive like every other
+ * command (simulated disks, pass-through and kernel disks alike): the first
+ * and last PROBE_SPAN bytes (MBR, GPT and its backup, filesystem and LVM
+ * labels, md superblocks at either end) are read with READ(16) into a
+ * sparse memfd of the disk's size, which libblkid then probes.
+ */
+#define PROBE_SPAN (1u << 20)
+
+static void probe_through_drive(struct drive *d, const struct drive_info *i,
+				struct sysdisk_usage *u)
+{
+	uint64_t blocks = i->capacity_blocks;
+	uint32_t bs = i->logical_block, n;
+	struct ss_error err = { 0 };
+	struct scsi_sense sense = { 0 };
+	int fd, rc;
+
+	if (!bs || !blocks)
+		return; /* nothing to read, nothing to hold a label */
+	n = PROBE_SPAN / bs ? PROBE_SPAN / bs : 1;
+	if (n > blocks)
+		n = (uint32_t)blocks;
+	fd = memfd_create("shortstroke-probe", MFD_CLOEXEC);
+	if (fd < 0 || ftruncate(fd, (off_t)(blocks * bs)) < 0) {
+		sysdisk_usage_note_unprobed(u, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return;
 	}
+	rc = probe_copy(d, fd, 0, n, bs, &sense, &err);
+	if (rc == 0 && blocks > n)
+		rc = probe_copy(d, fd, blocks - n, n, bs, &sense, &err);
+	if (rc == 0)
+		sysdisk_probe_signatures(fd, u);
+	else if (!(sense.valid && sense.asc == 0x31))
+		sysdisk_usage_note_unprobed(u, err.msg);
+	/* MEDIUM FORMAT CORRUPTED: no block can be read, so none holds data
+	 * to lose; only a new format brings the disk back */
+	close(fd);
+}
+
+/* Signatures read through the drive (see probe_through_drive). */
+static void probe_verdict(struct drive *d, struct dev_entry *e)
+{
+	struct sysdisk_usage u;
+
+	memset(&u, 0, sizeof(u));
+	probe_through_drive(d, &e->info, &u);
+	apply_verdict(e, &u);
+}
+
+static void unprobed_verdict(struct dev_entry *e, const char *why)
+{
+	struct sysdisk_usage u;
+
+	memset(&u, 0, sizeof(u));
+	sysdisk_usage_note_unprobed(&u, why);
+	apply_verdict(e, &u);
 }
 
 /* What sysfs knows, for disks we cannot (or may not) send commands to. */
@@ -238,7 +342,7 @@ static int open_real(struct ss_ctx *ctx, const char *spec, bool for_write, struc
 		return rc;
 	entry_from_sysfs(e, &sd);
 	info_from_sysfs(&sd, &e->info);
-	apply_usage(ctx->sysroot, &sd, e);
+	apply_usage(ctx->sysroot, &sd, captured_tree(ctx), e);
 	if (captured_tree(ctx))
 		return ss_error_set(err, -ENODEV,
 				    "%s: is part of the captured tree %s; no commands can be sent "
@@ -281,6 +385,7 @@ int device_open(struct ss_ctx *ctx, const char *spec, bool for_write, struct dri
 		return rc;
 	}
 	e->identified = true;
+	probe_verdict(*out, e);
 	apply_protect(ctx, e);
 	return 0;
 }
@@ -354,18 +459,22 @@ static int list_real(struct ss_ctx *ctx, struct dev_entry **out, size_t *n, stru
 		snprintf(e->spec, sizeof(e->spec), "%s", disks[i].devnode);
 		entry_from_sysfs(e, &disks[i]);
 		info_from_sysfs(&disks[i], &e->info);
-		apply_usage(ctx->sysroot, &disks[i], e);
+		apply_usage(ctx->sysroot, &disks[i], captured, e);
 		if (!captured && transport_open_sgio(disks[i].devnode, true, &t, &e2) == 0) {
-			if (drive_new(t, disks[i].tran_id, &d, &e2))
+			if (drive_new(t, disks[i].tran_id, &d, &e2)) {
 				transport_close(t);
-			else if (drive_identify(d, &e->info, &e2) == 0)
+			} else if (drive_identify(d, &e->info, &e2) == 0) {
 				e->identified = true;
-			else
+				probe_verdict(d, e);
+			} else {
 				info_from_sysfs(&disks[i], &e->info);
+			}
 			drive_free(d);
 		}
 		if (!e->identified)
 			snprintf(e->error, sizeof(e->error), "%s", e2.msg);
+		if (!e->identified && !captured)
+			unprobed_verdict(e, e2.msg);
 		apply_protect(ctx, e);
 		(*n)++;
 	}

@@ -37,7 +37,7 @@ serial=$("$PROG" --demo list -o DEVICE,SERIAL -n -r | awk '$1 == "sim:sata250" {
 printf '# test\nserial:%s\n' "$serial" >"$SHORTSTROKE_PROTECT_FILE"
 run "$PROG" --demo list -o DEVICE,STATE -r -n
 expect "list: a protected drive says so" 0 "^sim:sata250 protected:"
-rm -f "$SHORTSTROKE_PROTECT_FILE"
+: >"$SHORTSTROKE_PROTECT_FILE"
 
 # a rig file of our own, loaded through the same parser
 "$PROG" --demo list -o DEVICE -n -r >/dev/null

@@ -49,4 +49,4 @@ run "$PROG" --demo limit --percent 10 --yes --force sim:sas15k
 expect "--force --yes overrides in a script" 0 "by scsi-resize"
 run "$PROG" --demo restore --yes --force sim:sas15k
 expect "restore with --force" 0 "restored"
-rm -f "$SHORTSTROKE_PROTECT_FILE"
+: >"$SHORTSTROKE_PROTECT_FILE"
