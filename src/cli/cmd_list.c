@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "output.h"
 #include "table.h"
+#include "shortstroke/protect.h"
 
 static const struct col_def list_cols[] = {
 	{ "DEVICE", COL_STR, false, 0, "device path, or sim:ID for a simulated drive" },
@@ -115,6 +116,9 @@ static int list_run(struct ss_ctx *ctx, int argc, char **argv)
 	table_print(t, stdout, out.flags, "drives");
 	table_free(t);
 	free(devs);
+	if (!ctx_protect_in_force(ctx))
+		fprintf(stderr, "note: no protect file in force (%s does not exist): no disk is "
+				"protected\n", protect_default_path());
 	return EXIT_DONE;
 }
 

@@ -25,8 +25,10 @@ void ctx_init(struct ss_ctx *ctx)
 		ctx->state_dir = v;
 	if ((v = getenv("SHORTSTROKE_SYSROOT")) && *v)
 		ctx->sysroot = v;
-	if ((v = getenv("SHORTSTROKE_PROTECT_FILE")) && *v)
+	if ((v = getenv("SHORTSTROKE_PROTECT_FILE")) && *v) {
 		ctx->protect_file = v;
+		ctx->protect_origin = "SHORTSTROKE_PROTECT_FILE";
+	}
 }
 
 void ctx_fini(struct ss_ctx *ctx)
@@ -116,18 +118,59 @@ int ctx_rig(struct ss_ctx *ctx, struct sim_rig **out, struct ss_error *err)
 	return 0;
 }
 
+static const char *protect_path(const struct ss_ctx *ctx)
+{
+	return ctx->protect_file ? ctx->protect_file : protect_default_path();
+}
+
 static int ctx_protect(struct ss_ctx *ctx, struct ss_error *err)
 {
+	const char *path = protect_path(ctx);
 	int rc;
 
 	if (ctx->protect_loaded)
 		return 0;
-	rc = protect_load(ctx->protect_file ? ctx->protect_file : protect_default_path(),
-			  &ctx->protect, err);
-	if (rc)
+	ctx->protect_missing = false;
+	if (access(path, F_OK) < 0 && errno == ENOENT) {
+		/* a named file that is not there protects nothing: a typo */
+		if (ctx->protect_file && !ctx->protect_editing)
+			return ss_error_set(err, -ENOENT,
+					    "%s %s: no such file; nothing would be protected",
+					    ctx->protect_origin ? ctx->protect_origin
+								: "protect file",
+					    path);
+		ctx->protect_missing = true;
+	}
+	rc = protect_load(path, &ctx->protect, err);
+	if (rc) {
+		if (ctx->protect_file && ctx->protect_origin)
+			ss_error_prefix(err, "%s: ", ctx->protect_origin);
 		return rc;
+	}
 	ctx->protect_loaded = true;
 	return 0;
+}
+
+static void protect_forget(struct ss_ctx *ctx)
+{
+	protect_free(ctx->protect);
+	ctx->protect = NULL;
+	ctx->protect_loaded = false;
+}
+
+int ctx_protect_check(struct ss_ctx *ctx, struct ss_error *err)
+{
+	protect_forget(ctx);
+	return ctx_protect(ctx, err);
+}
+
+const char *ctx_protect_in_force(struct ss_ctx *ctx)
+{
+	struct ss_error err = { 0 };
+
+	if (ctx_protect(ctx, &err) || ctx->protect_missing)
+		return NULL;
+	return protect_path(ctx);
 }
 
 void dev_state_text(const struct dev_entry *e, char *buf, size_t len)
@@ -148,8 +191,7 @@ static void apply_protect(struct ss_ctx *ctx, struct dev_entry *e)
 	    !protect_match(ctx->protect, e->sys_serial, e->sys_wwn))
 		return;
 	e->state = DEV_PROTECTED;
-	snprintf(e->why, sizeof(e->why), "listed in %s",
-		 ctx->protect_file ? ctx->protect_file : protect_default_path());
+	snprintf(e->why, sizeof(e->why), "listed in %s", protect_path(ctx));
 }
 
 /* The verdict of a usage check, added to what the entry already has. */
@@ -365,9 +407,7 @@ int device_open(struct ss_ctx *ctx, const char *spec, bool for_write, struct dri
 	if (for_write) {
 		/* before a change, the protect file as it is now (a long-lived
 		 * TUI must see an entry added since it started) */
-		protect_free(ctx->protect);
-		ctx->protect = NULL;
-		ctx->protect_loaded = false;
+		protect_forget(ctx);
 	}
 	rc = ctx_protect(ctx, err);
 	if (rc)
@@ -489,9 +529,7 @@ int devices_list(struct ss_ctx *ctx, struct dev_entry **out, size_t *n, struct s
 
 	*out = NULL;
 	*n = 0;
-	protect_free(ctx->protect); /* a listing shows the file as it is now */
-	ctx->protect = NULL;
-	ctx->protect_loaded = false;
+	protect_forget(ctx); /* a listing shows the file as it is now */
 	rc = ctx_protect(ctx, err);
 	if (rc)
 		return rc;

@@ -50,3 +50,51 @@ expect "--force --yes overrides in a script" 0 "by scsi-resize"
 run "$PROG" --demo restore --yes --force sim:sas15k
 expect "restore with --force" 0 "restored"
 : >"$SHORTSTROKE_PROTECT_FILE"
+
+# a protect file that was named but cannot be read protects nothing: exit 2, nothing sent
+blocks_of() {
+	"$PROG" --demo info -J "$1" | python3 -c "import json,sys; print(json.load(sys.stdin)['capacity_blocks'])"
+}
+before=$(blocks_of sim:sas15k)
+run "$PROG" --demo --protect-file "$TMP/prot.conff" limit --size 100GB --yes sim:sas15k
+expect "--protect-file with a typo: exit 2" 2 "" "--protect-file $TMP/prot.conff: no such file"
+run env SHORTSTROKE_PROTECT_FILE="$TMP/nope.conf" "$PROG" --demo limit --size 100GB --yes sim:sas15k
+expect "SHORTSTROKE_PROTECT_FILE missing: exit 2" 2 "" "SHORTSTROKE_PROTECT_FILE $TMP/nope.conf: no such file"
+printf 'serial:JWV2S8KC\n' >"$TMP/unreadable.conf"
+chmod 000 "$TMP/unreadable.conf"
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	run setpriv --reuid=65534 --regid=65534 --clear-groups env SHORTSTROKE_STATE_DIR="$TMP/nobody" \
+		"$PROG" --demo --protect-file "$TMP/unreadable.conf" limit --size 100GB --yes sim:sas15k
+	expect "unreadable --protect-file: exit 2" 2 "" "Permission denied"
+elif [ "$(id -u)" != 0 ]; then
+	run "$PROG" --demo --protect-file "$TMP/unreadable.conf" limit --size 100GB --yes sim:sas15k
+	expect "unreadable --protect-file: exit 2" 2 "" "Permission denied"
+else
+	skip "unreadable --protect-file" "root reads any file and setpriv is missing"
+fi
+printf 'two words\n' >"$TMP/bad.conf"
+run "$PROG" --demo --protect-file "$TMP/bad.conf" limit --size 100GB --yes sim:sas15k
+expect "malformed --protect-file: exit 2" 2 "" "bad.conf:1:"
+after=$(blocks_of sim:sas15k)
+[ "$before" = "$after" ] && pass "bad protect files: nothing was changed" ||
+	fail "bad protect files: nothing was changed" "$before -> $after blocks"
+# the TUI and the read-only commands check it too
+run "$PROG" --demo --protect-file "$TMP/prot.conff" list
+expect "list with a missing --protect-file: exit 2" 2 "" "no such file"
+# protect add creates the file it is told to
+run "$PROG" --demo --protect-file "$TMP/new.conf" protect add sim:sas15k
+expect "protect add creates a named file" 0 "protected \($TMP/new.conf\)"
+run "$PROG" --demo --protect-file "$TMP/new.conf" info sim:sas15k
+expect "info names the protect file in force" 0 "^Protect file: +$TMP/new.conf"
+# the default file missing is fine, and info/list say that nothing is protected
+if [ ! -e /etc/shortstroke/protect.conf ]; then
+	run env -u SHORTSTROKE_PROTECT_FILE "$PROG" --demo info sim:sas15k
+	expect "no protect file: info says so" 0 \
+		"^Protect file: +none in force \(/etc/shortstroke/protect.conf does not exist\)"
+	run env -u SHORTSTROKE_PROTECT_FILE "$PROG" --demo list
+	expect "no protect file: list says so" 0 "^sim:sas15k" "no protect file in force"
+	run env -u SHORTSTROKE_PROTECT_FILE "$PROG" --demo info -J sim:sas15k
+	json_check "no protect file: info -J has protect_file null" "d['protect_file'] is None"
+else
+	skip "no default protect file" "/etc/shortstroke/protect.conf exists on this machine"
+fi
