@@ -84,6 +84,8 @@ struct cap_ctx {
 	cap_show_fn show;
 	void *show_arg;
 	const struct progress_sink *progress;
+	bool to_native;			/* restore: with nothing journaled, go to the
+					   native maximum (else refused) */
 };
 
 struct cap_result {
@@ -107,10 +109,33 @@ int cap_refresh_native(struct cap_ctx *c, struct ss_error *err);
 int cap_limit(struct cap_ctx *c, const struct cap_plan *plan, struct cap_result *res,
 	      struct ss_error *err);
 
+/* What restore will do, worked out (and checked) before anything is sent. */
+struct cap_restore_plan {
+	enum cap_method method;
+	uint32_t block_len;
+	uint64_t current;		/* blocks now */
+	uint64_t target;		/* blocks after; UINT64_MAX: the drive's maximum
+					   (SCSI MODE SELECT, DCO factory max) */
+	bool journaled;			/* target is the journaled original */
+	char note[256];			/* "488397168 blocks (250 GB), the journaled original" */
+};
+
+/*
+ * Plan a restore: the journaled original by the method that limited the
+ * disk. With nothing journaled the disk was not limited by this tool (a
+ * vendor's HPA, another tool): -EPERM saying its current and native sizes,
+ * unless c->to_native asks for the native maximum. Also refused here, before
+ * any command: a method the drive does not support, --volatile off HPA, a
+ * security-frozen or locked drive.
+ */
+int cap_plan_restore(struct cap_ctx *c, enum cap_method method, bool volatile_,
+		     struct cap_restore_plan *plan, struct ss_error *err);
+
 /*
  * Bring the drive back to its journaled original capacity by the method
  * that limited it; without a journal entry, to the native maximum by the
- * method the drive supports (method may force one; CAP_AUTO otherwise).
+ * method the drive supports when c->to_native is set (method may force one;
+ * CAP_AUTO otherwise). The plan is made (and checked) by cap_plan_restore.
  */
 int cap_restore(struct cap_ctx *c, enum cap_method method, bool volatile_,
 		struct cap_result *res, struct ss_error *err);

@@ -508,7 +508,11 @@ static int bench_run(struct ss_ctx *ctx, int argc, char **argv)
 	for (unsigned i = 0; i < b.n; i++)
 		if (b.items[i].ready)
 			plan_item(&b, &b.items[i], write);
-	rc = write ? batch_confirm(&b, "write benchmark data over the span of") : EXIT_DONE;
+	/* a write benchmark changes disks: every one must pass before any runs */
+	if (write && !batch_check_all(&b))
+		rc = b.exit_code;
+	else
+		rc = write ? batch_confirm(&b, "write benchmark data over the span of") : EXIT_DONE;
 	if (rc == EXIT_DONE)
 		batch_run(&b, bench_job_run);
 	for (unsigned i = 0; i < b.n; i++) {

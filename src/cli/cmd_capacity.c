@@ -18,6 +18,7 @@ struct cap_job {
 	bool restore;
 	enum cap_method method;
 	bool volatile_;
+	bool to_native;		/* restore: nothing journaled, go to the native max */
 };
 
 static void limit_usage(FILE *f)
@@ -68,13 +69,16 @@ static void restore_usage(FILE *f)
 		"Usage: shortstroke restore [options] DEVICE...\n"
 		"\n"
 		"Bring disks back to their journaled original capacity, by the method that\n"
-		"limited them. A disk with nothing journaled goes back to its native maximum\n"
-		"(ATA: AMAC or HPA; SCSI: MODE SELECT to the maximum block count).\n"
+		"limited them. A disk with nothing journaled was not limited by shortstroke\n"
+		"(a vendor's recovery area, another tool) and is refused, with its current\n"
+		"and native sizes; --to-native takes it to its native maximum (ATA: AMAC or\n"
+		"HPA; SCSI: MODE SELECT to the maximum block count).\n"
 		"\n"
 		"Options:\n"
 		"  -m, --method M        force a method (dco restores the factory maximum,\n"
 		"                        scsi-format reformats to the journaled block count)\n"
 		"      --volatile        HPA only: undone by a power cycle\n"
+		"      --to-native       with nothing journaled, go to the native maximum\n"
 		"      --model PATTERN, --serial SERIAL   select disks as 'list' shows them\n"
 		"  -n, --dry-run         print every command that would be sent; send none\n"
 		"  -y, --yes             do not ask; -f, --force  override in-use/protected\n"
@@ -95,6 +99,33 @@ static void plan_line(struct batch_item *it, const struct cap_plan *p)
 			 cap_method_name(p->method), p->volatile_ ? " (volatile)" : "");
 }
 
+/* An item whose plan was refused: not run, with the right exit code. */
+static void plan_failed(struct batch_item *it)
+{
+	it->ready = false;
+	it->rc = it->err.code;
+	it->exit_hint = it->rc == -EPERM ? EXIT_REFUSED : EXIT_FAILED;
+	if (it->rc == -EINVAL || it->rc == -ERANGE)
+		it->exit_hint = EXIT_USAGE;
+}
+
+/* restore: the size each disk gets back, and every refusal, before the
+ * confirmation */
+static void plan_restore(struct batch *b, struct batch_item *it, struct cap_job *j,
+			 struct cap_ctx *c)
+{
+	struct cap_restore_plan p;
+
+	c->state_dir = ctx_state_dir(b->ctx);
+	c->to_native = j->to_native;
+	if (cap_plan_restore(c, j->method, j->volatile_, &p, &it->err)) {
+		plan_failed(it);
+		return;
+	}
+	snprintf(it->plan, sizeof(it->plan), "%s %s: restore to %s by %s", it->e.info.model,
+		 it->e.info.serial, p.note, cap_method_name(p.method));
+}
+
 static void plan_all(struct batch *b, const struct cap_job *tmpl)
 {
 	for (unsigned i = 0; i < b->n; i++) {
@@ -109,15 +140,12 @@ static void plan_all(struct batch *b, const struct cap_job *tmpl)
 		j = xcalloc(1, sizeof(*j));
 		*j = *tmpl;
 		it->op = j;
-		if (j->restore) {
-			snprintf(it->plan, sizeof(it->plan), "%s %s: restore%s%s",
-				 it->e.info.model, it->e.info.serial,
-				 j->method != CAP_AUTO ? " by " : "",
-				 j->method != CAP_AUTO ? cap_method_name(j->method) : "");
-			continue;
-		}
 		c.d = it->d;
 		c.e = &it->e;
+		if (j->restore) {
+			plan_restore(b, it, j, &c);
+			continue;
+		}
 		/* reading a native max hidden by fixed-format sense toggles D_SENSE:
 		 * a mode change, so not in a dry run (a percentage is then of the
 		 * current capacity, and the plan says so) */
@@ -130,11 +158,7 @@ static void plan_all(struct batch *b, const struct cap_job *tmpl)
 					     it->e.info.wwn, &orig, NULL) == 0;
 		if (cap_plan_limit(&it->e.info, have_orig ? &orig : NULL, &j->req, &j->plan,
 				   &it->err)) {
-			it->ready = false;
-			it->rc = it->err.code;
-			it->exit_hint = it->rc == -EPERM ? EXIT_REFUSED : EXIT_FAILED;
-			if (it->rc == -EINVAL || it->rc == -ERANGE)
-				it->exit_hint = EXIT_USAGE;
+			plan_failed(it);
 			ss_error_prefix(&it->err, "%s: ", it->e.spec);
 			continue;
 		}
@@ -170,6 +194,7 @@ static int cap_job_run(void *arg, const struct progress_sink *sink, struct ss_er
 		.show = (j->b->dry_run || j->b->verbose) ? batch_show_cmd : NULL,
 		.show_arg = it,
 		.progress = sink,
+		.to_native = j->to_native,
 	};
 	int rc;
 
@@ -256,6 +281,7 @@ static int capacity_main(struct ss_ctx *ctx, int argc, char **argv, bool restore
 		{ "method", required_argument, NULL, 'm' },
 		{ "align", required_argument, NULL, 'A' },
 		{ "volatile", no_argument, NULL, 'V' },
+		{ "to-native", no_argument, NULL, 'T' },
 		{ "model", required_argument, NULL, 'M' },
 		{ "serial", required_argument, NULL, 'S' },
 		{ "dry-run", no_argument, NULL, 'n' },
@@ -305,6 +331,11 @@ static int capacity_main(struct ss_ctx *ctx, int argc, char **argv, bool restore
 		case 'V':
 			tmpl.req.volatile_ = tmpl.volatile_ = true;
 			break;
+		case 'T':
+			if (!restore)
+				return cli_usage_error(cmd, "--to-native goes with restore");
+			tmpl.to_native = true;
+			break;
 		case 'M':
 			b.model_glob = optarg;
 			break;
@@ -344,6 +375,8 @@ static int capacity_main(struct ss_ctx *ctx, int argc, char **argv, bool restore
 	}
 	batch_open(&b);
 	plan_all(&b, &tmpl);
+	if (!batch_check_all(&b))
+		return batch_finish(&b);
 	rc = batch_confirm(&b, restore ? "restore" : "limit");
 	if (rc == EXIT_DONE)
 		batch_run(&b, cap_job_run);

@@ -815,6 +815,27 @@ int cap_limit(struct cap_ctx *c, const struct cap_plan *p, struct cap_result *re
 	return 0;
 }
 
+/* No journal record: this tool did not limit the disk. Say what it has. */
+static int restore_unjournaled(struct cap_ctx *c, struct ss_error *err)
+{
+	const struct drive_info *i = &c->e->info;
+	char h1[32], h2[32], native[96];
+
+	if (i->native_blocks)
+		snprintf(native, sizeof(native), "a native maximum of %" PRIu64 " blocks (%s)",
+			 i->native_blocks,
+			 human(i->native_blocks * i->logical_block, h2, sizeof(h2)));
+	else
+		snprintf(native, sizeof(native), "no native maximum reported by the drive");
+	return ss_error_set(err, -EPERM,
+			    "%s: refused: nothing journaled, so shortstroke did not limit this "
+			    "disk (a vendor's recovery area or another tool may have). It has "
+			    "%" PRIu64 " blocks (%s) and %s; --to-native takes it to its native "
+			    "maximum",
+			    dev_name(c), i->capacity_blocks,
+			    human(i->capacity_blocks * i->logical_block, h1, sizeof(h1)), native);
+}
+
 /* What restore will aim for and how, from the journal or from the drive. */
 static int restore_plan(struct cap_ctx *c, enum cap_method forced, enum cap_method *m,
 			uint64_t *target, struct ss_error *err)
@@ -840,7 +861,9 @@ static int restore_plan(struct cap_ctx *c, enum cap_method forced, enum cap_meth
 		*target = orig.original_blocks;
 		return 0;
 	}
-	/* nothing journaled: back to the drive's native maximum */
+	/* nothing journaled: back to the drive's native maximum, if asked to */
+	if (!c->to_native && !(i->native_blocks && i->capacity_blocks == i->native_blocks))
+		return restore_unjournaled(c, err); /* (at the native max: nothing to do) */
 	*m = forced;
 	if (*m == CAP_AUTO) {
 		if (i->ata && (i->methods & METHOD_AMAC))
@@ -867,12 +890,56 @@ static int restore_plan(struct cap_ctx *c, enum cap_method forced, enum cap_meth
 	return 0;
 }
 
+/* The rules a restore by m must meet, known before anything is sent. */
+static int restore_rules(struct cap_ctx *c, enum cap_method m, bool vol, struct ss_error *err)
+{
+	const struct drive_info *i = &c->e->info;
+
+	if (vol && m != CAP_HPA)
+		return ss_error_set(err, -EINVAL, "%s: --volatile needs the HPA method",
+				    dev_name(c));
+	if (!(i->methods & method_bit(m)))
+		return ss_error_set(err, -EOPNOTSUPP, "%s: the drive does not support the %s method",
+				    dev_name(c), cap_method_name(m));
+	if (m == CAP_HPA && i->sec_frozen)
+		return check_method_rules(i, m, false, dev_name(c), err);
+	return 0;
+}
+
+int cap_plan_restore(struct cap_ctx *c, enum cap_method forced, bool vol,
+		     struct cap_restore_plan *p, struct ss_error *err)
+{
+	const struct drive_info *i = &c->e->info;
+	struct journal_entry orig;
+	char h1[32];
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	p->block_len = i->logical_block;
+	p->current = i->capacity_blocks;
+	rc = restore_plan(c, forced, &p->method, &p->target, err);
+	if (rc == 0)
+		rc = restore_rules(c, p->method, vol, err);
+	if (rc)
+		return rc;
+	p->journaled = journal_original(c->state_dir, i->serial, i->wwn, &orig, NULL) == 0;
+	if (p->target == UINT64_MAX || p->method == CAP_DCO)
+		snprintf(p->note, sizeof(p->note), "the drive's %s maximum",
+			 p->method == CAP_DCO ? "factory" : "native");
+	else
+		snprintf(p->note, sizeof(p->note), "%" PRIu64 " blocks (%s, %s)", p->target,
+			 human(p->target * p->block_len, h1, sizeof(h1)),
+			 p->journaled ? "the journaled original" : "the native maximum");
+	return 0;
+}
+
 int cap_restore(struct cap_ctx *c, enum cap_method forced, bool vol, struct cap_result *res,
 		struct ss_error *err)
 {
 	const struct drive_info *i = &c->e->info;
 	enum cap_method m = CAP_AUTO;
 	uint64_t target = 0, before = i->capacity_blocks, native = i->native_blocks;
+	struct cap_restore_plan plan;
 	bool corrupt;
 	char h1[32];
 	int rc;
@@ -882,18 +949,12 @@ int cap_restore(struct cap_ctx *c, enum cap_method forced, bool vol, struct cap_
 	res->block_len = i->logical_block;
 	res->native = native;
 	res->dry_run = c->dry_run;
-	rc = restore_plan(c, forced, &m, &target, err);
+	rc = cap_plan_restore(c, forced, vol, &plan, err);
 	if (rc)
 		return rc;
+	m = plan.method;
+	target = plan.target;
 	res->method = m;
-	if (vol && m != CAP_HPA)
-		return ss_error_set(err, -EINVAL, "%s: --volatile needs the HPA method",
-				    dev_name(c));
-	if (!(i->methods & method_bit(m)))
-		return ss_error_set(err, -EOPNOTSUPP, "%s: the drive does not support the %s method",
-				    dev_name(c), cap_method_name(m));
-	if (m == CAP_HPA && i->sec_frozen)
-		return check_method_rules(i, m, false, dev_name(c), err);
 	rc = scsi_settle(c, m, &corrupt, err);
 	if (rc)
 		return rc;
@@ -929,8 +990,10 @@ int cap_restore(struct cap_ctx *c, enum cap_method forced, bool vol, struct cap_
 	if (rc)
 		return rc;
 	if (c->dry_run) {
+		res->after = target == UINT64_MAX ? 0 : target;
 		snprintf(res->message, sizeof(res->message),
-			 "dry run: would restore by %s; nothing was sent", cap_method_name(m));
+			 "dry run: would restore to %s by %s; nothing was sent", plan.note,
+			 cap_method_name(m));
 		return 0;
 	}
 	if (target == UINT64_MAX || m == CAP_DCO || m == CAP_PARTITION) {

@@ -9,4 +9,6 @@ if command -v groff >/dev/null 2>&1; then
 		w=$(groff -man -ww -z "$m" 2>&1)
 		[ -z "$w" ] && pass "man page $(basename "$m") renders cleanly" || fail "man page $(basename "$m")" "$w"
 	done
+else
+	skip "the man pages render cleanly" "groff not found"
 fi

@@ -98,3 +98,38 @@ if [ ! -e /etc/shortstroke/protect.conf ]; then
 else
 	skip "no default protect file" "/etc/shortstroke/protect.conf exists on this machine"
 fi
+
+# a batch changes no disk until every named disk has passed its checks
+b15=$(blocks_of sim:sas15k)
+run "$PROG" --demo limit --size 100GB --yes sim:sas15kk sim:sas15k
+expect "batch with a typo: exit 2, the typo named" 2 "" "sim:sas15kk: no such drive"
+expect "batch with a typo: the good disk is not sent anything" 2 "" "sim:sas15k: nothing sent"
+[ "$(blocks_of sim:sas15k)" = "$b15" ] && pass "batch with a typo: sim:sas15k unchanged" ||
+	fail "batch with a typo: sim:sas15k unchanged" "$b15 -> $(blocks_of sim:sas15k)"
+run "$PROG" --demo limit --size 300GB --yes sim:sas15k sim:sata250
+expect "batch with a size one disk cannot take: exit 2" 2 "" "sim:sata250: .*beyond the native maximum"
+[ "$(blocks_of sim:sas15k)" = "$b15" ] && pass "batch with a bad size: sim:sas15k unchanged" ||
+	fail "batch with a bad size: sim:sas15k unchanged" "$b15 -> $(blocks_of sim:sas15k)"
+serial=$("$PROG" --demo info -J sim:sata250 | python3 -c "import json,sys; print(json.load(sys.stdin)['serial'])")
+printf 'serial:%s\n' "$serial" >"$SHORTSTROKE_PROTECT_FILE"
+run "$PROG" --demo limit --size 100GB --yes sim:sas15k sim:sata250 sim:nope
+expect "batch with a protected disk and a typo: exit 3" 3 "" "sim:sata250: refused, the disk is protected"
+expect "batch with a protected disk and a typo: each bad disk named" 3 "" "sim:nope: no such drive"
+: >"$SHORTSTROKE_PROTECT_FILE"
+[ "$(blocks_of sim:sas15k)" = "$b15" ] && pass "batch with a protected disk: sim:sas15k unchanged" ||
+	fail "batch with a protected disk: sim:sas15k unchanged" "$b15 -> $(blocks_of sim:sas15k)"
+# restore and bench --destructive too
+run "$PROG" --demo limit --size 100GB --yes sim:sas15k
+expect "limit sim:sas15k" 0 "limited to"
+b15=$(blocks_of sim:sas15k)
+run "$PROG" --demo restore --yes sim:sas15k sim:sas15kk
+expect "restore batch with a typo: exit 2" 2 "" "sim:sas15k: nothing sent"
+[ "$(blocks_of sim:sas15k)" = "$b15" ] && pass "restore batch with a typo: still limited" ||
+	fail "restore batch with a typo: still limited" "$b15 -> $(blocks_of sim:sas15k)"
+run "$PROG" --demo restore --yes sim:sas15k
+expect "restore sim:sas15k" 0 "restored"
+run "$PROG" --demo bench --workload seq-write --destructive --time 1s --yes sim:sata250 sim:nope
+expect "bench --destructive batch with a typo: exit 2" 2 "" "sim:sata250: nothing sent"
+run "$PROG" --demo bench --workload seq-write --destructive --time 1s --yes -J sim:sata250 sim:nope
+json_check "bench --destructive batch with a typo: nothing measured" \
+	"all(not r['ok'] for r in d['results'])"
