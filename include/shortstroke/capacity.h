@@ -72,6 +72,16 @@ struct cap_plan {
 int cap_plan_limit(const struct drive_info *info, const struct journal_entry *orig,
 		   const struct cap_request *req, struct cap_plan *plan, struct ss_error *err);
 
+/*
+ * On a zoned disk (host-managed or host-aware SMR) a limit ends on a zone
+ * boundary: read the zones (REPORT ZONES, read-only) and round plan->target
+ * down to the start of the zone it falls in, saying so in plan->note (a
+ * plan that ends up at the current capacity becomes a no-op). Other disks
+ * and no-op plans are left as they are.
+ */
+int cap_plan_zones(struct drive *d, const struct drive_info *info, struct cap_plan *plan,
+		   struct ss_error *err);
+
 /* Called for each command of a change: in dry-run instead of sending it,
  * otherwise before sending it (for --verbose). what decodes it. */
 typedef void (*cap_show_fn)(void *arg, const struct xcmd *c, const char *what);

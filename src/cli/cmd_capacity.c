@@ -157,7 +157,8 @@ static void plan_all(struct batch *b, const struct cap_job *tmpl)
 		have_orig = journal_original(ctx_state_dir(b->ctx), it->e.info.serial,
 					     it->e.info.wwn, &orig, NULL) == 0;
 		if (cap_plan_limit(&it->e.info, have_orig ? &orig : NULL, &j->req, &j->plan,
-				   &it->err)) {
+				   &it->err) ||
+		    cap_plan_zones(it->d, &it->e.info, &j->plan, &it->err)) {
 			plan_failed(it);
 			ss_error_prefix(&it->err, "%s: ", it->e.spec);
 			continue;

@@ -573,6 +573,9 @@ int drive_identify(struct drive *d, struct drive_info *out, struct ss_error *err
 	 * drive's own answers */
 	if (d->tran_hint != TRAN_UNKNOWN && d->tran_hint != TRAN_SCSI)
 		out->tran = d->tran_hint;
-	out->methods |= METHOD_PARTITION;
+	/* a GPT ends in the last blocks: a sequential-write-required zone on a
+	 * host-managed disk, where it cannot be written in place */
+	if (out->zoned != ZONED_HOST_MANAGED)
+		out->methods |= METHOD_PARTITION;
 	return 0;
 }

@@ -144,6 +144,12 @@ int cap_plan_limit(const struct drive_info *i, const struct journal_entry *orig,
 				    "%s: supports none of AMAC, HPA or a SCSI resize; "
 				    "--method partition limits it with a partition instead",
 				    dev);
+	if (p->method == CAP_PARTITION && i->zoned == ZONED_HOST_MANAGED)
+		return ss_error_set(err, -EOPNOTSUPP,
+				    "%s: a host-managed zoned disk cannot take the partition method: "
+				    "the backup GPT goes in its last blocks, a sequential-write-"
+				    "required zone",
+				    dev);
 	if (!(i->methods & method_bit(p->method))) {
 		drive_methods_text(i->methods, h1, sizeof(h1));
 		return ss_error_set(err, -EOPNOTSUPP,
@@ -749,10 +755,34 @@ static int scsi_settle(struct cap_ctx *c, enum cap_method m, bool *corrupt,
 	return st < 0 ? st : 0;
 }
 
+/*
+ * The change failed on a disk that had no open journal record before it.
+ * When the drive shows it did not take (the capacity is the original one
+ * and, for the partition method, no GPT header is there), the record is
+ * closed, so that no restore is needed for it. Else it stays open for
+ * restore to undo. (On a disk limited before, the open record keeps the
+ * original state, which a failed change does not alter.)
+ */
+static void limit_failed(struct cap_ctx *c, const struct cap_plan *p)
+{
+	struct drive_info now;
+	uint64_t end;
+
+	if (c->dry_run || drive_identify(c->d, &now, NULL))
+		return;
+	if (now.capacity_blocks != p->current || now.logical_block != p->block_len)
+		return;
+	if (p->method == CAP_PARTITION && part_read_end(c, &end, NULL) != -ENOENT)
+		return;
+	journal_event(c, "restore-done", p->method, p->native, p->current, p->current,
+		      p->volatile_, NULL);
+}
+
 int cap_limit(struct cap_ctx *c, const struct cap_plan *p, struct cap_result *res,
 	      struct ss_error *err)
 {
-	bool corrupt;
+	struct journal_entry orig;
+	bool corrupt, was_open;
 	char h1[32];
 	int rc;
 
@@ -774,14 +804,19 @@ int cap_limit(struct cap_ctx *c, const struct cap_plan *p, struct cap_result *re
 	rc = journal_close_stale(c, err);
 	if (rc)
 		return rc;
+	was_open = journal_original(c->state_dir, c->e->info.serial, c->e->info.wwn, &orig,
+				    NULL) == 0;
 	rc = journal_event(c, "limit", p->method, p->native, p->current, p->target,
 			   p->volatile_, err);
 	if (rc)
 		return rc;
 	progress_report(c->progress, 0, cap_method_name(p->method), -1);
 	rc = apply_method(c, p->method, p->target, p->volatile_, err);
-	if (rc)
+	if (rc) {
+		if (!was_open)
+			limit_failed(c, p);
 		return rc;
+	}
 	if (c->dry_run) {
 		res->after = p->target;
 		snprintf(res->message, sizeof(res->message),
@@ -890,6 +925,15 @@ static int restore_plan(struct cap_ctx *c, enum cap_method forced, enum cap_meth
 	return 0;
 }
 
+/* A disk with no GPT header has no partition to remove (a limit by the
+ * partition method that failed before it wrote one). */
+static bool no_gpt(struct cap_ctx *c)
+{
+	uint64_t end;
+
+	return part_read_end(c, &end, NULL) == -ENOENT;
+}
+
 /* The rules a restore by m must meet, known before anything is sent. */
 static int restore_rules(struct cap_ctx *c, enum cap_method m, bool vol, struct ss_error *err)
 {
@@ -958,7 +1002,8 @@ int cap_restore(struct cap_ctx *c, enum cap_method forced, bool vol, struct cap_
 	rc = scsi_settle(c, m, &corrupt, err);
 	if (rc)
 		return rc;
-	if (target == before && m != CAP_DCO && m != CAP_PARTITION && !corrupt) {
+	if (target == before && m != CAP_DCO && !corrupt &&
+	    (m != CAP_PARTITION || no_gpt(c))) {
 		res->noop = true;
 		res->after = before;
 		snprintf(res->message, sizeof(res->message),
