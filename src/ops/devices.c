@@ -230,25 +230,35 @@ static void apply_usage(const char *sysroot, const struct sysdisk *sd, bool prob
 	apply_verdict(e, &u);
 }
 
+/* One READ(16) at most: 64 KiB, which every host adapter takes in one
+ * command (SG_IO refuses what exceeds a queue's segment or sector limits) */
+#define PROBE_CHUNK (64u << 10)
+
 /* Read blocks [lba, lba + n) through the drive into the same offset of fd. */
 static int probe_copy(struct drive *d, int fd, uint64_t lba, uint32_t n, uint32_t bs,
 		      struct scsi_sense *sense, struct ss_error *err)
 {
-	size_t len = (size_t)n * bs;
-	uint8_t *buf = malloc(len);
-	struct xcmd x;
-	int rc;
+	uint32_t per = PROBE_CHUNK / bs ? PROBE_CHUNK / bs : 1;
+	uint8_t *buf = malloc((size_t)per * bs);
+	int rc = 0;
 
 	if (!buf)
 		return ss_error_set(err, -ENOMEM, "out of memory");
-	memset(&x, 0, sizeof(x));
-	x.cdb_len = scsi_build_read16(x.cdb, lba, n, false);
-	x.dir = XFER_FROM_DEV;
-	x.data = buf;
-	x.data_len = len;
-	rc = drive_scsi(d, &x, sense, err);
-	if (rc == 0 && pwrite(fd, buf, len, (off_t)(lba * bs)) != (ssize_t)len)
-		rc = ss_error_set(err, -errno, "cannot keep the blocks read: %s", strerror(errno));
+	for (uint32_t done = 0; done < n && rc == 0; done += per) {
+		uint32_t k = n - done < per ? n - done : per;
+		size_t len = (size_t)k * bs;
+		struct xcmd x;
+
+		memset(&x, 0, sizeof(x));
+		x.cdb_len = scsi_build_read16(x.cdb, lba + done, k, false);
+		x.dir = XFER_FROM_DEV;
+		x.data = buf;
+		x.data_len = len;
+		rc = drive_scsi(d, &x, sense, err);
+		if (rc == 0 && pwrite(fd, buf, len, (off_t)((lba + done) * bs)) != (ssize_t)len)
+			rc = ss_error_set(err, -errno, "cannot keep the blocks read: %s",
+					  strerror(errno));
+	}
 	free(buf);
 	return rc;
 }
