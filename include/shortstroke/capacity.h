@@ -82,6 +82,15 @@ int cap_plan_limit(const struct drive_info *info, const struct journal_entry *or
 int cap_plan_zones(struct drive *d, const struct drive_info *info, struct cap_plan *plan,
 		   struct ss_error *err);
 
+/*
+ * True when the last change journaled for the disk was a permanent SET MAX
+ * ADDRESS (HPA, non-volatile), with its time in when. Drives take one such
+ * change per power cycle: unless the disk was power-cycled since, another
+ * will be refused. (Nothing on the drive tells; the journal is a hint.)
+ */
+bool cap_hpa_changed_before(const char *state_dir, const struct drive_info *info, char *when,
+			    size_t len);
+
 /* Called for each command of a change: in dry-run instead of sending it,
  * otherwise before sending it (for --verbose). what decodes it. */
 typedef void (*cap_show_fn)(void *arg, const struct xcmd *c, const char *what);

@@ -99,6 +99,22 @@ static void plan_line(struct batch_item *it, const struct cap_plan *p)
 			 cap_method_name(p->method), p->volatile_ ? " (volatile)" : "");
 }
 
+/* Said before the confirmation: the drive may refuse a second permanent
+ * SET MAX in one power cycle, which only the journal can hint at. */
+static void hpa_note(struct batch *b, struct batch_item *it, enum cap_method m, bool vol)
+{
+	char when[32];
+	size_t l = strlen(it->plan);
+
+	if (m != CAP_HPA || vol ||
+	    !cap_hpa_changed_before(ctx_state_dir(b->ctx), &it->e.info, when, sizeof(when)))
+		return;
+	snprintf(it->plan + l, sizeof(it->plan) - l,
+		 "\n  note: a permanent SET MAX ADDRESS was sent to it at %s; drives take one "
+		 "per power cycle, so unless it was power-cycled since it will refuse this one",
+		 when);
+}
+
 /* An item whose plan was refused: not run, with the right exit code. */
 static void plan_failed(struct batch_item *it)
 {
@@ -124,6 +140,7 @@ static void plan_restore(struct batch *b, struct batch_item *it, struct cap_job 
 	}
 	snprintf(it->plan, sizeof(it->plan), "%s %s: restore to %s by %s", it->e.info.model,
 		 it->e.info.serial, p.note, cap_method_name(p.method));
+	hpa_note(b, it, p.method, j->volatile_);
 }
 
 static void plan_all(struct batch *b, const struct cap_job *tmpl)
@@ -164,6 +181,8 @@ static void plan_all(struct batch *b, const struct cap_job *tmpl)
 			continue;
 		}
 		plan_line(it, &j->plan);
+		if (!j->plan.noop)
+			hpa_note(b, it, j->plan.method, j->plan.volatile_);
 	}
 }
 

@@ -100,6 +100,16 @@ static enum cap_method pick_method(const struct drive_info *i, const struct cap_
 	return CAP_AUTO;
 }
 
+/* DCO SET and RESTORE abort while an HPA is in effect. */
+static int dco_hpa_set(const struct drive_info *i, const char *dev, struct ss_error *err)
+{
+	return ss_error_set(err, -EACCES,
+			    "%s: an HPA is in effect (%" PRIu64 " of %" PRIu64 " blocks), and "
+			    "drives refuse DEVICE CONFIGURATION SET and RESTORE until it is "
+			    "removed: restore the HPA first",
+			    dev, i->capacity_blocks, i->native_blocks);
+}
+
 static int check_method_rules(const struct drive_info *i, enum cap_method m, bool vol,
 			      const char *dev, struct ss_error *err)
 {
@@ -108,6 +118,8 @@ static int check_method_rules(const struct drive_info *i, enum cap_method m, boo
 				    "%s: --volatile needs the HPA method (SET MAX ADDRESS); %s "
 				    "changes are permanent",
 				    dev, cap_method_name(m));
+	if (m == CAP_DCO && i->native_blocks && i->capacity_blocks < i->native_blocks)
+		return dco_hpa_set(i, dev, err);
 	if (m == CAP_HPA && i->sec_frozen)
 		return ss_error_set(err, -EACCES,
 				    "%s: the drive is security-frozen (the BIOS froze it at "
@@ -945,7 +957,7 @@ static int restore_rules(struct cap_ctx *c, enum cap_method m, bool vol, struct 
 	if (!(i->methods & method_bit(m)))
 		return ss_error_set(err, -EOPNOTSUPP, "%s: the drive does not support the %s method",
 				    dev_name(c), cap_method_name(m));
-	if (m == CAP_HPA && i->sec_frozen)
+	if ((m == CAP_HPA && i->sec_frozen) || m == CAP_DCO)
 		return check_method_rules(i, m, false, dev_name(c), err);
 	return 0;
 }

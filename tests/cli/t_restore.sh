@@ -51,3 +51,25 @@ case $ERR in
 *"not confirmed"*) fail "frozen drive: no confirmation asked for" "$ERR" ;;
 *) pass "frozen drive: no confirmation asked for" ;;
 esac
+
+# what the drive will refuse is said before the serial is asked for: a second permanent
+# SET MAX in one power cycle (the journal hints at it), and DCO while an HPA is in effect
+run "$PROG" --demo sim power-cycle sim:sata250
+run "$PROG" --demo restore --yes sim:sata250
+expect "restore sim:sata250 (after a power cycle)" 0 "restored to 488397168 blocks"
+run "$PROG" --demo sim power-cycle sim:sata250
+run "$PROG" --demo limit --percent 20 --yes sim:sata250
+expect "limit sim:sata250 by HPA" 0 "by hpa"
+run "$PROG" --demo limit --percent 30 sim:sata250 </dev/null
+expect "second permanent SET MAX: the plan warns before the confirmation" 3 \
+	"note: a permanent SET MAX ADDRESS was sent to it at .*one per power cycle" "not confirmed"
+run "$PROG" --demo limit --method dco --percent 30 sim:sata250 </dev/null
+expect "DCO with an HPA in effect: refused before the confirmation" 1 "" \
+	"an HPA is in effect.*restore the HPA first"
+case $ERR in
+*"not confirmed"*) fail "DCO with an HPA in effect: no confirmation asked for" "$ERR" ;;
+*) pass "DCO with an HPA in effect: no confirmation asked for" ;;
+esac
+run "$PROG" --demo sim power-cycle sim:sata250
+run "$PROG" --demo restore --yes sim:sata250
+expect "restore sim:sata250" 0 "restored to 488397168 blocks"
