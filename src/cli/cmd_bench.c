@@ -208,6 +208,15 @@ static void plan_item(struct batch *b, struct batch_item *it, bool write)
 	uint64_t end;
 	int rc;
 
+	if (write && !bi->raw && it->e.info.zoned == ZONED_HOST_MANAGED) {
+		/* the drive would fail it part-way (UNALIGNED WRITE COMMAND) */
+		ss_error_set(&it->err, -EOPNOTSUPP,
+			     "%s: a host-managed zoned disk takes writes in its sequential zones "
+			     "only at each zone's write pointer; write benchmarks are not run on it",
+			     it->e.spec);
+		item_refuse(it, -EOPNOTSUPP, EXIT_FAILED);
+		return;
+	}
 	if (it->e.sim && (rc = ctx_rig(b->ctx, &rig, &it->err))) {
 		item_refuse(it, rc, EXIT_FAILED);
 		return;

@@ -57,3 +57,11 @@ expect "resize with MODE SELECT aborted: fails" 1
 [ "$(last_event sim:sas15k)" = restore-done ] && pass "failed resize: the journal record is closed" ||
 	fail "failed resize: the journal record is closed" "last event: $(last_event sim:sas15k)"
 run "$PROG" --demo sim fault --clear sim:sas15k
+
+# a write benchmark on a host-managed disk would fail part-way: refused before any write
+run "$PROG" --demo bench --workload database --destructive --yes --time 1s --qd 1 sim:smr
+expect "host-managed: write benchmark refused" 1 "" "host-managed zoned disk.*write benchmarks are not run"
+run "$PROG" --demo zones -J sim:smr
+json_check "host-managed: the refused benchmark wrote nothing" "d['written_blocks'] == 0"
+run "$PROG" --demo bench --workload random-access --time 1s --qd 1 sim:smr
+expect "host-managed: a read benchmark runs" 0 "random-access"
