@@ -244,4 +244,6 @@ RIG
 	[ -n "$seen" ] && pass "batch on a TTY: a progress line per disk with an ETA, mid-format" || fail "batch on a TTY: a progress line per disk with an ETA, mid-format" "$SCREEN"
 	printf '%s\n' "$SCREEN" | grep -q "BATCH-EXIT 0" && pass "batch format on two disks done" || fail "batch format on two disks done" "$SCREEN"
 	tmux -S "$sock" kill-server 2>/dev/null
+else
+	skip "a batch on a terminal: progress lines" "tmux not found"
 fi
