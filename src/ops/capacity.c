@@ -790,6 +790,21 @@ static void limit_failed(struct cap_ctx *c, const struct cap_plan *p)
 		      p->volatile_, NULL);
 }
 
+/* A plan for a zoned disk that was not rounded by cap_plan_zones. */
+static int zone_guard(struct cap_ctx *c, const struct cap_plan *p, struct ss_error *err)
+{
+	struct cap_plan q = *p;
+	int rc;
+
+	rc = cap_plan_zones(c->d, &c->e->info, &q, err);
+	if (rc || q.target == p->target)
+		return rc;
+	return ss_error_set(err, -EINVAL,
+			    "%s: %" PRIu64 " blocks is not on a zone boundary of this zoned disk "
+			    "(the zone starts at block %" PRIu64 "); nothing sent",
+			    dev_name(c), p->target, q.target);
+}
+
 int cap_limit(struct cap_ctx *c, const struct cap_plan *p, struct cap_result *res,
 	      struct ss_error *err)
 {
@@ -804,6 +819,9 @@ int cap_limit(struct cap_ctx *c, const struct cap_plan *p, struct cap_result *re
 	res->before = p->current;
 	res->native = p->native;
 	res->dry_run = c->dry_run;
+	rc = zone_guard(c, p, err);
+	if (rc)
+		return rc;
 	rc = scsi_settle(c, p->method, &corrupt, err);
 	if (rc)
 		return rc;
