@@ -75,19 +75,28 @@ static void plan_percent(struct rigdrive *r, double pct, struct cap_plan *p)
 	assert_int_equal(cap_plan_limit(&r->e.info, NULL, &req, p, &err), 0);
 }
 
-static void test_zones_rounded(void **state)
+/* Plan pct % of drive id and round it with cap_plan_zones; the target
+ * before rounding goes into *before. */
+static void plan_rounded(const char *id, double pct, struct rigdrive *r, struct cap_plan *p,
+			 uint64_t *before)
 {
 	struct ss_error err = { 0 };
+
+	open_drive(id, r);
+	plan_percent(r, pct, p);
+	*before = p->target;
+	assert_int_equal(cap_plan_zones(r->d, &r->e.info, p, &err), 0);
+}
+
+static void test_zones_rounded(void **state)
+{
 	struct rigdrive r;
 	struct cap_plan p;
 	uint64_t before;
 
 	(void)state;
-	open_drive("smr", &r);
+	plan_rounded("smr", 30, &r, &p, &before);
 	assert_int_equal(r.e.info.zoned, ZONED_HOST_MANAGED);
-	plan_percent(&r, 30, &p);
-	before = p.target;
-	assert_int_equal(cap_plan_zones(r.d, &r.e.info, &p, &err), 0);
 	assert_true(p.target < before);
 	assert_int_equal(p.target % 65536, 0);	/* 256 MiB zones of 4 KiB blocks */
 	assert_true(before - p.target < 65536);
@@ -120,16 +129,12 @@ static void test_zone_guard(void **state)
 
 static void test_not_zoned(void **state)
 {
-	struct ss_error err = { 0 };
 	struct rigdrive r;
 	struct cap_plan p;
 	uint64_t before;
 
 	(void)state;
-	open_drive("sas15k", &r);
-	plan_percent(&r, 30, &p);
-	before = p.target;
-	assert_int_equal(cap_plan_zones(r.d, &r.e.info, &p, &err), 0);
+	plan_rounded("sas15k", 30, &r, &p, &before);
 	assert_int_equal(p.target, before);
 	close_drive(&r);
 }
