@@ -32,7 +32,8 @@ static void usage(FILE *f)
 		"  --state-dir DIR     journal and simulator state (default /var/lib/shortstroke\n"
 		"                      for root, else ~/.local/state/shortstroke)\n"
 		"  --sysroot DIR       read sysfs, /dev and /proc under DIR (for tests)\n"
-		"  --protect-file FILE disks never to touch (default /etc/shortstroke/protect.conf)\n"
+		"  --protect-file FILE disks never to touch (default /etc/shortstroke/protect.conf);\n"
+		"                      a FILE named here that cannot be read is an error\n"
 		"  -v, --verbose       print every command sent to a drive (CDB, status,\n"
 		"                      sense) on stderr\n"
 		"  -h, --help          this help; 'shortstroke COMMAND --help' for a command\n"
@@ -107,8 +108,10 @@ static int take_globals(struct ss_ctx *ctx, int *argc, char **argv, bool *help, 
 			ctx->state_dir = val;
 		else if (!strcmp(globals[g].name, "--sysroot"))
 			ctx->sysroot = val;
-		else if (!strcmp(globals[g].name, "--protect-file"))
+		else if (!strcmp(globals[g].name, "--protect-file")) {
 			ctx->protect_file = val;
+			ctx->protect_origin = "--protect-file";
+		}
 		else if (!strcmp(globals[g].name, "--verbose") || !strcmp(globals[g].name, "-v"))
 			ctx->verbose = true;
 		else
@@ -130,6 +133,21 @@ static void journal_warning(void *arg, const char *msg)
 {
 	(void)arg;
 	fprintf(stderr, "shortstroke: warning: %s\n", msg);
+}
+
+/* A protect file that was named but cannot be read (a typo protects
+ * nothing), or one that does not parse: exit 2 before anything is sent.
+ * 'protect' itself edits the file (and creates it), so it is let through. */
+static bool protect_file_ok(struct ss_ctx *ctx, const char *cmd)
+{
+	struct ss_error err = { 0 };
+
+	if (cmd && !strcmp(cmd, "protect"))
+		return true;
+	if (ctx_protect_check(ctx, &err) == 0)
+		return true;
+	cli_error("%s", err.msg);
+	return false;
 }
 
 int main(int argc, char **argv)
@@ -157,6 +175,10 @@ int main(int argc, char **argv)
 	if (argc < 2) {
 		if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
 			journal_set_warn(NULL, NULL); /* not over the screen */
+			if (!protect_file_ok(&ctx, NULL)) {
+				ctx_fini(&ctx);
+				return EXIT_USAGE;
+			}
 			rc = tui_main(&ctx);
 			ctx_fini(&ctx);
 			return rc;
@@ -175,6 +197,10 @@ int main(int argc, char **argv)
 			continue;
 		if (ctx.verbose && *c != &cmd_tui)
 			cli_trace_install(); /* not under curses: it owns the terminal */
+		if (!protect_file_ok(&ctx, (*c)->name)) {
+			ctx_fini(&ctx);
+			return EXIT_USAGE;
+		}
 		optind = 1;
 		opterr = 0; /* a bad option gets one line, from cli_bad_option() */
 		rc = (*c)->run(&ctx, argc - 1, argv + 1);

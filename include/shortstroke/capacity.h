@@ -106,6 +106,25 @@ enum cap_full_source cap_full_capacity(const struct drive_info *i,
 void cap_limit_state(const struct drive_info *i, const struct journal_entry *orig,
 		     struct dev_limit *out);
 
+/*
+ * On a zoned disk (host-managed or host-aware SMR) a limit ends on a zone
+ * boundary: read the zones (REPORT ZONES, read-only) and round plan->target
+ * down to the start of the zone it falls in, saying so in plan->note (a
+ * plan that ends up at the current capacity becomes a no-op). Other disks
+ * and no-op plans are left as they are.
+ */
+int cap_plan_zones(struct drive *d, const struct drive_info *info, struct cap_plan *plan,
+		   struct ss_error *err);
+
+/*
+ * True when the last change journaled for the disk was a permanent SET MAX
+ * ADDRESS (HPA, non-volatile), with its time in when. Drives take one such
+ * change per power cycle: unless the disk was power-cycled since, another
+ * will be refused. (Nothing on the drive tells; the journal is a hint.)
+ */
+bool cap_hpa_changed_before(const char *state_dir, const struct drive_info *info, char *when,
+			    size_t len);
+
 /* Called for each command of a change: in dry-run instead of sending it,
  * otherwise before sending it (for --verbose). what decodes it. */
 typedef void (*cap_show_fn)(void *arg, const struct xcmd *c, const char *what);
@@ -118,6 +137,8 @@ struct cap_ctx {
 	cap_show_fn show;
 	void *show_arg;
 	const struct progress_sink *progress;
+	bool to_native;			/* restore: with nothing journaled, go to the
+					   native maximum (else refused) */
 };
 
 struct cap_result {
@@ -145,7 +166,8 @@ int cap_limit(struct cap_ctx *c, const struct cap_plan *plan, struct cap_result 
 /*
  * Bring the drive back to its journaled original capacity by the method
  * that limited it; without a journal entry, to the native maximum by the
- * method the drive supports (method may force one; CAP_AUTO otherwise).
+ * method the drive supports when c->to_native is set (method may force one;
+ * CAP_AUTO otherwise). The plan is made (and checked) by cap_plan_restore.
  */
 int cap_restore(struct cap_ctx *c, enum cap_method method, bool volatile_,
 		struct cap_result *res, struct ss_error *err);
@@ -154,7 +176,11 @@ int cap_restore(struct cap_ctx *c, enum cap_method method, bool volatile_,
  * target (UINT64_MAX: the drive's maximum, known only once it is there),
  * noop when the drive is already there, and in note the size it gets back
  * ("97679360 blocks (50.0 GB), the journaled original"). Fails with the
- * reason cap_restore would refuse with. */
+ * reason cap_restore would refuse with: with nothing journaled the disk was
+ * not limited by this tool (a vendor's HPA, another tool): -EPERM saying its
+ * current and native sizes, unless c->to_native asks for the native
+ * maximum; a method the drive does not support, --volatile off HPA, a
+ * security-frozen or locked drive. */
 int cap_plan_restore(struct cap_ctx *c, enum cap_method method, bool volatile_,
 		     struct cap_plan *plan, struct ss_error *err);
 

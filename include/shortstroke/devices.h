@@ -21,12 +21,17 @@ struct ss_ctx {
 	const char *state_dir;	/* NULL: the default (see ctx_state_dir) */
 	const char *sysroot;	/* NULL: the running system */
 	const char *protect_file; /* NULL: /etc/shortstroke/protect.conf */
+	const char *protect_origin; /* who named protect_file: "--protect-file",
+				       "SHORTSTROKE_PROTECT_FILE" */
 	bool verbose;
 
 	/* loaded lazily */
 	struct sim_rig *rig;
 	struct protect_list *protect;
 	bool protect_loaded;
+	bool protect_missing;	/* the file does not exist */
+	bool protect_editing;	/* 'protect' edits (creates) the file: a named
+				   file may be missing */
 	char state_buf[4096];
 };
 
@@ -37,6 +42,16 @@ bool ctx_simulated(const struct ss_ctx *ctx);
 /* The state directory: --state-dir, $SHORTSTROKE_STATE_DIR, /var/lib/shortstroke
  * for root, else $XDG_STATE_HOME/shortstroke or ~/.local/state/shortstroke. */
 const char *ctx_state_dir(struct ss_ctx *ctx);
+/*
+ * Load the protect file now, to refuse a bad one before anything is sent: a
+ * file named by --protect-file or SHORTSTROKE_PROTECT_FILE must exist and be
+ * readable (-ENOENT, -EACCES ...); any file there must parse (-EINVAL). A
+ * missing default file is no error: nothing is protected then.
+ */
+int ctx_protect_check(struct ss_ctx *ctx, struct ss_error *err);
+/* The protect file in force, or NULL when there is none (the default file
+ * does not exist). Loads it if needed. */
+const char *ctx_protect_in_force(struct ss_ctx *ctx);
 /* Load the rig if the context names one (sim state under <state>/sim/<name>). */
 int ctx_rig(struct ss_ctx *ctx, struct sim_rig **out, struct ss_error *err);
 

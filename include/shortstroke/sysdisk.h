@@ -87,15 +87,30 @@ struct sysdisk_usage {
 
 /*
  * Look for every reason not to touch disk d (from sysdisk_enumerate or
- * sysdisk_lookup): mountinfo (libmount, through md/dm too), swaps,
- * sysfs holders and partitions, and a read-only libblkid probe of the
- * device node. A node that cannot be opened is reported as "could not be
- * probed: <why>" and counts as in use; that is not an error. Errors
- * (negative) are only for what makes the check itself impossible, such
- * as an unreadable mountinfo.
+ * sysdisk_lookup): mountinfo (libmount, through md/dm too), swaps, sysfs
+ * holders and partitions. With probe_node, also a read-only libblkid probe
+ * of the device node (under a captured tree, the stand-in file); on the
+ * running system the caller probes what it reads through the drive's
+ * transport instead (sysdisk_probe_signatures), so that the same path
+ * serves every disk. A node that cannot be opened is reported as "could
+ * not be probed: <why>" and counts as in use; that is not an error.
+ * Errors (negative) are only for what makes the check itself impossible,
+ * such as an unreadable mountinfo.
  */
-int sysdisk_in_use(const char *sysroot, const struct sysdisk *d,
+int sysdisk_in_use(const char *sysroot, const struct sysdisk *d, bool probe_node,
 		   struct sysdisk_usage *out, struct ss_error *err);
+
+/*
+ * Probe an open file with libblkid (partition tables, filesystem, RAID, LVM
+ * and crypto signatures), read-only: the disk itself, an image, or a sparse
+ * copy of the blocks that hold a disk's labels. Adds what it finds to u
+ * (signature, or unprobed when libblkid fails) and updates u->in_use.
+ */
+void sysdisk_probe_signatures(int fd, struct sysdisk_usage *u);
+/* Record that the disk could not be probed ("could not be probed: why"). */
+void sysdisk_usage_note_unprobed(struct sysdisk_usage *u, const char *why);
+/* u->in_use from the other fields. */
+void sysdisk_usage_sum(struct sysdisk_usage *u);
 
 /*
  * Make the kernel see a disk's new capacity after a change made through

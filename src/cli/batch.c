@@ -107,6 +107,48 @@ void batch_open(struct batch *b)
 	}
 }
 
+/* The exit code of an item that failed before it ran. */
+static int item_exit(const struct batch_item *it)
+{
+	int code = it->exit_hint ? it->exit_hint : cli_exit_code(it->rc, &it->err);
+
+	return code == EXIT_DONE ? EXIT_FAILED : code;
+}
+
+bool batch_check_all(struct batch *b)
+{
+	unsigned bad = 0;
+	int code = EXIT_DONE;
+
+	for (unsigned i = 0; i < b->n; i++) {
+		const struct batch_item *it = &b->items[i];
+		int c;
+
+		if (it->ready)
+			continue;
+		bad++;
+		c = item_exit(it);
+		if (c == EXIT_REFUSED || code == EXIT_DONE ||
+		    (c == EXIT_USAGE && code != EXIT_REFUSED))
+			code = c;
+	}
+	if (!bad)
+		return true;
+	for (unsigned i = 0; i < b->n; i++) {
+		struct batch_item *it = &b->items[i];
+
+		if (!it->ready)
+			continue;
+		ss_error_set(&it->err, -ECANCELED,
+			     "%s: nothing sent: %u of the %u disks named failed the checks, and "
+			     "a batch changes no disk until every one passes",
+			     it->e.spec, bad, b->n);
+		item_fail(it, -ECANCELED, code);
+	}
+	b->exit_code = code;
+	return false;
+}
+
 static bool is_block_device(const char *path)
 {
 	struct stat st;
@@ -388,10 +430,8 @@ int batch_finish(struct batch *b)
 		else
 			failed++;
 		if (!good) {
-			int code = it->exit_hint ? it->exit_hint : cli_exit_code(it->rc, &it->err);
+			int code = item_exit(it);
 
-			if (code == EXIT_DONE)
-				code = EXIT_FAILED;
 			if (worst_fail == EXIT_DONE || code == EXIT_FAILED)
 				worst_fail = code;
 		}
@@ -432,6 +472,8 @@ int batch_finish(struct batch *b)
 	}
 	free(b->items);
 	b->items = NULL;
+	if (b->exit_code)
+		return b->exit_code;
 	if (failed == 0)
 		return EXIT_DONE;
 	if (ok == 0)

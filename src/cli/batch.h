@@ -40,6 +40,7 @@ struct batch {
 	bool log_after;		/* text: an item's log goes under its result line
 				 * (a report about the disk), not above it (the
 				 * commands that led to the result) */
+	int exit_code;		/* set by batch_check_all: the batch's exit code */
 	/* may an unsafe disk go ahead all the same? (restore of the partition
 	 * method: the partition table it wrote is the only "use") */
 	bool (*allow_unsafe)(struct batch *b, struct batch_item *it);
@@ -62,6 +63,15 @@ void batch_open(struct batch *b);
  */
 struct io_dev;
 int batch_open_reading(struct batch *b, struct batch_item *it, bool *raw, struct io_dev **io);
+/*
+ * For commands that change disks: every named disk must have passed its
+ * checks (opened, identified, safe, planned) before any is changed. When one
+ * has not, no disk is changed: the others are marked "nothing sent" and the
+ * batch exits 3 when a disk was refused for safety, else 2 when one was bad
+ * input (an unknown name, a size the disk cannot take), else 1. Each bad
+ * disk's own error is printed by batch_finish. Returns true when all passed.
+ */
+bool batch_check_all(struct batch *b);
 /* Show the plans and get the go-ahead. Returns EXIT_DONE or EXIT_REFUSED. */
 int batch_confirm(struct batch *b, const char *action);
 /* Run fn for every ready item on its own thread; progress lines on a TTY. */

@@ -224,7 +224,7 @@ static void open_raw_for_writing(struct batch *b, struct batch_item *it)
 	snprintf(it->e.spec, sizeof(it->e.spec), "%s", spec);
 	snprintf(it->e.node, sizeof(it->e.node), "%s", spec);
 	ss_error_clear(&it->err);
-	if (sysdisk_in_use(b->ctx->sysroot, &d, &u, &it->err)) {
+	if (sysdisk_in_use(b->ctx->sysroot, &d, true, &u, &it->err)) {
 		item_refuse(it, it->err.code, EXIT_REFUSED);
 		return;
 	}
@@ -257,6 +257,15 @@ static void plan_item(struct batch *b, struct batch_item *it, bool write)
 	uint64_t end;
 	int rc;
 
+	if (write && !bi->raw && it->e.info.zoned == ZONED_HOST_MANAGED) {
+		/* the drive would fail it part-way (UNALIGNED WRITE COMMAND) */
+		ss_error_set(&it->err, -EOPNOTSUPP,
+			     "%s: a host-managed zoned disk takes writes in its sequential zones "
+			     "only at each zone's write pointer; write benchmarks are not run on it",
+			     it->e.spec);
+		item_refuse(it, -EOPNOTSUPP, EXIT_FAILED);
+		return;
+	}
 	if (it->e.sim && (rc = ctx_rig(b->ctx, &rig, &it->err))) {
 		item_refuse(it, rc, EXIT_FAILED);
 		return;
@@ -566,7 +575,11 @@ static int bench_run(struct ss_ctx *ctx, int argc, char **argv)
 	for (unsigned i = 0; i < b.n; i++)
 		if (b.items[i].ready)
 			plan_item(&b, &b.items[i], write);
-	rc = write ? batch_confirm(&b, "write benchmark data over the span of") : EXIT_DONE;
+	/* a write benchmark changes disks: every one must pass before any runs */
+	if (write && !batch_check_all(&b))
+		rc = b.exit_code;
+	else
+		rc = write ? batch_confirm(&b, "write benchmark data over the span of") : EXIT_DONE;
 	if (rc == EXIT_DONE)
 		batch_run(&b, bench_job_run);
 	for (unsigned i = 0; i < b.n; i++) {

@@ -18,6 +18,7 @@ struct cap_job {
 	bool restore;
 	enum cap_method method;
 	bool volatile_;
+	bool to_native;		/* restore: nothing journaled, go to the native max */
 };
 
 static void limit_usage(FILE *f)
@@ -68,13 +69,16 @@ static void restore_usage(FILE *f)
 		"Usage: shortstroke restore [options] DEVICE...\n"
 		"\n"
 		"Bring disks back to their journaled original capacity, by the method that\n"
-		"limited them. A disk with nothing journaled goes back to its native maximum\n"
-		"(ATA: AMAC or HPA; SCSI: MODE SELECT to the maximum block count).\n"
+		"limited them. A disk with nothing journaled was not limited by shortstroke\n"
+		"(a vendor's recovery area, another tool) and is refused, with its current\n"
+		"and native sizes; --to-native takes it to its native maximum (ATA: AMAC or\n"
+		"HPA; SCSI: MODE SELECT to the maximum block count).\n"
 		"\n"
 		"Options:\n"
 		"  -m, --method M        force a method (dco restores the factory maximum,\n"
 		"                        scsi-format reformats to the journaled block count)\n"
 		"      --volatile        HPA only: undone by a power cycle\n"
+		"      --to-native       with nothing journaled, go to the native maximum\n"
 		"      --model PATTERN, --serial SERIAL   select disks as 'list' shows them\n"
 		"  -n, --dry-run         print every command that would be sent; send none\n"
 		"  -y, --yes             do not ask; -f, --force  override in-use/protected\n"
@@ -106,6 +110,48 @@ static void hpa_warn_item(struct batch *b, struct batch_item *it)
 	json_object_object_add(it->json, "warning", json_object_new_string(w));
 }
 
+/* Said before the confirmation: the drive may refuse a second permanent
+ * SET MAX in one power cycle, which only the journal can hint at. */
+static void hpa_note(struct batch *b, struct batch_item *it, enum cap_method m, bool vol)
+{
+	char when[32];
+	size_t l = strlen(it->plan);
+
+	if (m != CAP_HPA || vol ||
+	    !cap_hpa_changed_before(ctx_state_dir(b->ctx), &it->e.info, when, sizeof(when)))
+		return;
+	snprintf(it->plan + l, sizeof(it->plan) - l,
+		 "\n  note: a permanent SET MAX ADDRESS was sent to it at %s; drives take one "
+		 "per power cycle, so unless it was power-cycled since it will refuse this one",
+		 when);
+}
+
+/* An item whose plan was refused: not run, with the right exit code. */
+static void plan_failed(struct batch_item *it)
+{
+	it->ready = false;
+	it->rc = it->err.code;
+	it->exit_hint = cli_exit_code(it->rc, &it->err);
+}
+
+/* restore: the size each disk gets back, and every refusal, before the
+ * confirmation */
+static void plan_restore(struct batch *b, struct batch_item *it, struct cap_job *j,
+			 struct cap_ctx *c)
+{
+	struct cap_plan p;
+
+	c->state_dir = ctx_state_dir(b->ctx);
+	c->to_native = j->to_native;
+	if (cap_plan_restore(c, j->method, j->volatile_, &p, &it->err)) {
+		plan_failed(it);
+		return;
+	}
+	snprintf(it->plan, sizeof(it->plan), "%s %s: restore to %s by %s", it->e.info.model,
+		 it->e.info.serial, p.note, cap_method_name(p.method));
+	hpa_note(b, it, p.method, j->volatile_);
+}
+
 static void plan_all(struct batch *b, const struct cap_job *tmpl)
 {
 	for (unsigned i = 0; i < b->n; i++) {
@@ -120,15 +166,12 @@ static void plan_all(struct batch *b, const struct cap_job *tmpl)
 		j = xcalloc(1, sizeof(*j));
 		*j = *tmpl;
 		it->op = j;
-		if (j->restore) {
-			snprintf(it->plan, sizeof(it->plan), "%s %s: restore%s%s",
-				 it->e.info.model, it->e.info.serial,
-				 j->method != CAP_AUTO ? " by " : "",
-				 j->method != CAP_AUTO ? cap_method_name(j->method) : "");
-			continue;
-		}
 		c.d = it->d;
 		c.e = &it->e;
+		if (j->restore) {
+			plan_restore(b, it, j, &c);
+			continue;
+		}
 		/* reading a native max hidden by fixed-format sense toggles D_SENSE:
 		 * a mode change, so not in a dry run (a percentage is then of the
 		 * current capacity, and the plan says so) */
@@ -140,16 +183,17 @@ static void plan_all(struct batch *b, const struct cap_job *tmpl)
 		have_orig = journal_original(ctx_state_dir(b->ctx), it->e.info.serial,
 					     it->e.info.wwn, &orig, NULL) == 0;
 		if (cap_plan_limit(&it->e.info, have_orig ? &orig : NULL, &j->req, &j->plan,
-				   &it->err)) {
-			it->ready = false;
-			it->rc = it->err.code;
-			it->exit_hint = cli_exit_code(it->rc, &it->err);
+				   &it->err) ||
+		    cap_plan_zones(it->d, &it->e.info, &j->plan, &it->err)) {
+			plan_failed(it);
 			ss_error_prefix(&it->err, "%s: ", it->e.spec);
 			continue;
 		}
 		plan_line(it, &j->plan);
 		if (j->plan.method == CAP_HPA)
 			hpa_warn_item(b, it);
+		if (!j->plan.noop)
+			hpa_note(b, it, j->plan.method, j->plan.volatile_);
 	}
 }
 
@@ -193,6 +237,7 @@ static int cap_job_run(void *arg, const struct progress_sink *sink, struct ss_er
 	int rc;
 
 	batch_cap_ctx(&c, j->b, it, sink);
+	c.to_native = j->to_native;
 	rc = j->restore ? cap_restore(&c, j->method, j->volatile_, &res, err)
 			: cap_limit(&c, &j->plan, &res, err);
 	if (rc)
@@ -274,6 +319,7 @@ static int capacity_main(struct ss_ctx *ctx, int argc, char **argv, bool restore
 		{ "method", required_argument, NULL, 'm' },
 		{ "align", required_argument, NULL, 'A' },
 		{ "volatile", no_argument, NULL, 'V' },
+		{ "to-native", no_argument, NULL, 'T' },
 		{ "model", required_argument, NULL, 'M' },
 		{ "serial", required_argument, NULL, 'S' },
 		{ "dry-run", no_argument, NULL, 'n' },
@@ -323,6 +369,11 @@ static int capacity_main(struct ss_ctx *ctx, int argc, char **argv, bool restore
 		case 'V':
 			tmpl.req.volatile_ = tmpl.volatile_ = true;
 			break;
+		case 'T':
+			if (!restore)
+				return cli_usage_error(cmd, "--to-native goes with restore");
+			tmpl.to_native = true;
+			break;
 		case 'M':
 			b.model_glob = optarg;
 			break;
@@ -362,6 +413,8 @@ static int capacity_main(struct ss_ctx *ctx, int argc, char **argv, bool restore
 	}
 	batch_open(&b);
 	plan_all(&b, &tmpl);
+	if (!batch_check_all(&b))
+		return batch_finish(&b);
 	rc = batch_confirm(&b, restore ? "restore" : "limit");
 	if (rc == EXIT_DONE)
 		batch_run(&b, cap_job_run);

@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "record.h"
+#include "shortstroke/protect.h"
 #include "shortstroke/units.h"
 
 static void usage(FILE *f)
@@ -183,6 +184,21 @@ void describe_drive(struct record *r, const struct dev_entry *e)
 	record_str(r, "State", "state", buf);
 }
 
+/* Which protect file the state above was checked against, if any. */
+static void protect_field(struct record *r, struct ss_ctx *ctx)
+{
+	const char *path = ctx_protect_in_force(ctx);
+	char buf[300];
+
+	if (path) {
+		record_str(r, "Protect file", "protect_file", path);
+		return;
+	}
+	snprintf(buf, sizeof(buf), "none in force (%s does not exist): no disk is protected",
+		 protect_default_path());
+	record_null(r, "Protect file", "protect_file", buf);
+}
+
 static int info_run(struct ss_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = { { "json", no_argument, NULL, 'J' },
@@ -217,6 +233,7 @@ static int info_run(struct ss_ctx *ctx, int argc, char **argv)
 	}
 	r = record_new();
 	describe_drive(r, &e);
+	protect_field(r, ctx);
 	record_print(r, stdout, json);
 	record_free(r);
 	if (e.info.ata && (e.info.methods & METHOD_HPA))

@@ -8,6 +8,7 @@
 #include "output.h"
 #include "shortstroke/sysdisk.h"
 #include "table.h"
+#include "shortstroke/protect.h"
 
 static const struct col_def list_cols[] = {
 	{ "DEVICE", COL_STR, false, 0, "device path, or sim:ID for a simulated drive" },
@@ -125,6 +126,9 @@ static int list_run(struct ss_ctx *ctx, int argc, char **argv)
 		}
 	table_free(t);
 	free(devs);
+	if (!ctx_protect_in_force(ctx))
+		fprintf(stderr, "note: no protect file in force (%s does not exist): no disk is "
+				"protected\n", protect_default_path());
 	return EXIT_DONE;
 }
 

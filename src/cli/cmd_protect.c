@@ -139,6 +139,7 @@ static int protect_run(struct ss_ctx *ctx, int argc, char **argv)
 	char msg[256];
 	int c;
 
+	ctx->protect_editing = true; /* add creates a file named but missing */
 	while ((c = getopt_long(argc, argv, ":" OUT_SHORT_OPTS "h", opts, NULL)) != -1) {
 		if (out_opts_take(&out, c, optarg))
 			continue;

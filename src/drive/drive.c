@@ -608,6 +608,9 @@ int drive_identify(struct drive *d, struct drive_info *out, struct ss_error *err
 		scsi_tran(d, &id, out);
 		identify_scsi_smart(d, out);
 	}
-	out->methods |= METHOD_PARTITION;
+	/* a GPT ends in the last blocks: a sequential-write-required zone on a
+	 * host-managed disk, where it cannot be written in place */
+	if (out->zoned != ZONED_HOST_MANAGED)
+		out->methods |= METHOD_PARTITION;
 	return 0;
 }

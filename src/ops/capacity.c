@@ -100,6 +100,16 @@ static enum cap_method pick_method(const struct drive_info *i, const struct cap_
 	return CAP_AUTO;
 }
 
+/* DCO SET and RESTORE abort while an HPA is in effect. */
+static int dco_hpa_set(const struct drive_info *i, const char *dev, struct ss_error *err)
+{
+	return ss_error_set(err, -EACCES,
+			    "%s: an HPA is in effect (%" PRIu64 " of %" PRIu64 " blocks), and "
+			    "drives refuse DEVICE CONFIGURATION SET and RESTORE until it is "
+			    "removed: restore the HPA first",
+			    dev, i->capacity_blocks, i->native_blocks);
+}
+
 static int check_method_rules(const struct drive_info *i, enum cap_method m, bool vol,
 			      const char *dev, struct ss_error *err)
 {
@@ -108,6 +118,8 @@ static int check_method_rules(const struct drive_info *i, enum cap_method m, boo
 				      "%s: --volatile needs the HPA method (SET MAX ADDRESS); %s "
 				      "changes are permanent",
 				      dev, cap_method_name(m));
+	if (m == CAP_DCO && i->native_blocks && i->capacity_blocks < i->native_blocks)
+		return dco_hpa_set(i, dev, err);
 	if (m == CAP_HPA && i->sec_frozen)
 		return ss_error_set(err, -EACCES,
 				    "%s: the drive is security-frozen (the BIOS froze it at "
@@ -182,6 +194,12 @@ int cap_plan_limit(const struct drive_info *i, const struct journal_entry *orig,
 		return ss_error_set(err, -EOPNOTSUPP,
 				    "%s: supports none of AMAC, HPA or a SCSI resize; "
 				    "--method partition limits it with a partition instead",
+				    dev);
+	if (p->method == CAP_PARTITION && i->zoned == ZONED_HOST_MANAGED)
+		return ss_error_set(err, -EOPNOTSUPP,
+				    "%s: a host-managed zoned disk cannot take the partition method: "
+				    "the backup GPT goes in its last blocks, a sequential-write-"
+				    "required zone",
 				    dev);
 	if (!(i->methods & method_bit(p->method))) {
 		drive_methods_text(i->methods, h1, sizeof(h1));
@@ -860,10 +878,49 @@ static int disk_lock(struct cap_ctx *c, int *fd, struct ss_error *err)
 	return journal_lock_disk(c->state_dir, c->e->info.serial, c->e->info.wwn, fd, err);
 }
 
+/*
+ * The change failed on a disk that had no open journal record before it.
+ * When the drive shows it did not take (the capacity is the original one
+ * and, for the partition method, no GPT header is there), the record is
+ * closed, so that no restore is needed for it. Else it stays open for
+ * restore to undo. (On a disk limited before, the open record keeps the
+ * original state, which a failed change does not alter.)
+ */
+static void limit_failed(struct cap_ctx *c, const struct cap_plan *p)
+{
+	struct drive_info now;
+	uint64_t end;
+
+	if (c->dry_run || drive_identify(c->d, &now, NULL))
+		return;
+	if (now.capacity_blocks != p->current || now.logical_block != p->block_len)
+		return;
+	if (p->method == CAP_PARTITION && part_read_end(c, &end, NULL) != -ENOENT)
+		return;
+	journal_event(c, "restore-done", p->method, p->native, p->current, p->current,
+		      p->volatile_, NULL);
+}
+
+/* A plan for a zoned disk that was not rounded by cap_plan_zones. */
+static int zone_guard(struct cap_ctx *c, const struct cap_plan *p, struct ss_error *err)
+{
+	struct cap_plan q = *p;
+	int rc;
+
+	rc = cap_plan_zones(c->d, &c->e->info, &q, err);
+	if (rc || q.target == p->target)
+		return rc;
+	return ss_error_set(err, -EINVAL,
+			    "%s: %" PRIu64 " blocks is not on a zone boundary of this zoned disk "
+			    "(the zone starts at block %" PRIu64 "); nothing sent",
+			    dev_name(c), p->target, q.target);
+}
+
 static int limit_locked(struct cap_ctx *c, const struct cap_plan *p, struct cap_result *res,
 			struct ss_error *err)
 {
-	bool corrupt;
+	struct journal_entry orig;
+	bool corrupt, was_open;
 	char h1[32];
 	int rc;
 
@@ -873,6 +930,9 @@ static int limit_locked(struct cap_ctx *c, const struct cap_plan *p, struct cap_
 	res->before = p->current;
 	res->native = p->native;
 	res->dry_run = c->dry_run;
+	rc = zone_guard(c, p, err);
+	if (rc)
+		return rc;
 	rc = scsi_settle(c, p->method, &corrupt, err);
 	if (rc)
 		return rc;
@@ -885,14 +945,19 @@ static int limit_locked(struct cap_ctx *c, const struct cap_plan *p, struct cap_
 	rc = journal_close_stale(c, err);
 	if (rc)
 		return rc;
+	was_open = journal_original(c->state_dir, c->e->info.serial, c->e->info.wwn, &orig,
+				    NULL) == 0;
 	rc = journal_event(c, "limit", p->method, p->native, p->current, p->target,
 			   p->volatile_, err);
 	if (rc)
 		return rc;
 	progress_report(c->progress, 0, cap_method_name(p->method), -1);
 	rc = apply_method(c, p->method, p->target, p->volatile_, err);
-	if (rc)
+	if (rc) {
+		if (!was_open)
+			limit_failed(c, p);
 		return rc;
+	}
 	if (c->dry_run) {
 		res->after = p->target;
 		snprintf(res->message, sizeof(res->message),
@@ -1049,6 +1114,27 @@ static int record_check(struct cap_ctx *c, const struct journal_entry *o, enum c
 			    dev_name(c), o->line, why.msg, text);
 }
 
+/* No journal record: this tool did not limit the disk. Say what it has. */
+static int restore_unjournaled(struct cap_ctx *c, struct ss_error *err)
+{
+	const struct drive_info *i = &c->e->info;
+	char h1[32], h2[32], native[96];
+
+	if (i->native_blocks)
+		snprintf(native, sizeof(native), "a native maximum of %" PRIu64 " blocks (%s)",
+			 i->native_blocks,
+			 human(i->native_blocks * i->logical_block, h2, sizeof(h2)));
+	else
+		snprintf(native, sizeof(native), "no native maximum reported by the drive");
+	return ss_error_set(err, -EPERM,
+			    "%s: refused: nothing journaled, so shortstroke did not limit this "
+			    "disk (a vendor's recovery area or another tool may have). It has "
+			    "%" PRIu64 " blocks (%s) and %s; --to-native takes it to its native "
+			    "maximum",
+			    dev_name(c), i->capacity_blocks,
+			    human(i->capacity_blocks * i->logical_block, h1, sizeof(h1)), native);
+}
+
 /* What restore will aim for and how, from the journal or from the drive. */
 static int restore_plan(struct cap_ctx *c, enum cap_method forced, enum cap_method *m,
 			uint64_t *target, struct ss_error *err)
@@ -1077,7 +1163,9 @@ static int restore_plan(struct cap_ctx *c, enum cap_method forced, enum cap_meth
 		*target = orig.original_blocks;
 		return 0;
 	}
-	/* nothing journaled: back to the drive's native maximum */
+	/* nothing journaled: back to the drive's native maximum, if asked to */
+	if (!c->to_native && !(i->native_blocks && i->capacity_blocks == i->native_blocks))
+		return restore_unjournaled(c, err); /* (at the native max: nothing to do) */
 	*m = forced;
 	if (*m == CAP_AUTO) {
 		if (i->ata && (i->methods & METHOD_AMAC))
@@ -1104,6 +1192,46 @@ static int restore_plan(struct cap_ctx *c, enum cap_method forced, enum cap_meth
 	return 0;
 }
 
+/* A disk with no GPT header has no partition to remove (a limit by the
+ * partition method that failed before it wrote one). */
+static bool no_gpt(struct cap_ctx *c)
+{
+	uint64_t end;
+
+	return part_read_end(c, &end, NULL) == -ENOENT;
+}
+
+/* The rules a restore by m must meet, known before anything is sent. */
+static int restore_rules(struct cap_ctx *c, enum cap_method m, bool vol, struct ss_error *err)
+{
+	const struct drive_info *i = &c->e->info;
+
+	if (vol && m != CAP_HPA)
+		return ss_error_usage(err, -EINVAL, "%s: --volatile needs the HPA method",
+				      dev_name(c));
+	if (!(i->methods & method_bit(m)))
+		return ss_error_set(err, -EOPNOTSUPP, "%s: the drive does not support the %s method",
+				    dev_name(c), cap_method_name(m));
+	if ((m == CAP_HPA && i->sec_frozen) || m == CAP_DCO)
+		return check_method_rules(i, m, false, dev_name(c), err);
+	return 0;
+}
+
+/* The journal's newest record of the disk is the "restore-done" of the
+ * size it has now, and no limit is open: a restore already happened. */
+static bool last_restore_holds(struct cap_ctx *c, enum cap_method forced,
+			       struct journal_entry *last)
+{
+	const struct drive_info *i = &c->e->info;
+	struct journal_entry orig;
+
+	return forced == CAP_AUTO && i->format == DRIVE_FORMAT_NONE &&
+	       journal_original(c->state_dir, i->serial, i->wwn, &orig, NULL) == -ENOENT &&
+	       !journal_last(c->state_dir, i->serial, i->wwn, last, NULL) &&
+	       !strcmp(last->event, "restore-done") && last->target_blocks == i->capacity_blocks &&
+	       last->block_len == i->logical_block;
+}
+
 int cap_plan_restore(struct cap_ctx *c, enum cap_method forced, bool vol, struct cap_plan *p,
 		     struct ss_error *err)
 {
@@ -1119,23 +1247,29 @@ int cap_plan_restore(struct cap_ctx *c, enum cap_method forced, bool vol, struct
 	p->current = i->capacity_blocks;
 	p->native = i->native_blocks;
 	p->volatile_ = vol;
+	if (last_restore_holds(c, forced, &orig)) { /* a re-run after a kill */
+		if (cap_method_parse(orig.method, &p->method))
+			p->method = CAP_AUTO;
+		p->target = p->current;
+		p->noop = true;
+		snprintf(p->note, sizeof(p->note),
+			 "%" PRIu64 " blocks (%s, already restored: journal line %u)", p->target,
+			 human(p->target * i->logical_block, h1, sizeof(h1)), orig.line);
+		return 0;
+	}
 	rc = restore_plan(c, forced, &p->method, &p->target, err);
+	if (rc == 0)
+		rc = restore_rules(c, p->method, vol, err);
 	if (rc)
 		return rc;
-	if (vol && p->method != CAP_HPA)
-		return ss_error_set(err, -EINVAL, "%s: --volatile needs the HPA method",
-				    dev_name(c));
-	if (!(i->methods & method_bit(p->method)))
-		return ss_error_set(err, -EOPNOTSUPP, "%s: the drive does not support the %s method",
-				    dev_name(c), cap_method_name(p->method));
-	if (p->method == CAP_HPA && i->sec_frozen)
-		return check_method_rules(i, p->method, false, dev_name(c), err);
-	p->noop = p->target == p->current && p->method != CAP_DCO && p->method != CAP_PARTITION;
+	p->noop = p->target == p->current && p->method != CAP_DCO &&
+		  (p->method != CAP_PARTITION || no_gpt(c));
 	journaled = journal_original(c->state_dir, i->serial, i->wwn, &orig, NULL) == 0;
-	if (p->target == UINT64_MAX)
-		snprintf(p->note, sizeof(p->note), "the drive's full capacity");
+	if (p->target == UINT64_MAX || p->method == CAP_DCO)
+		snprintf(p->note, sizeof(p->note), "the drive's %s maximum",
+			 p->method == CAP_DCO ? "factory" : "native");
 	else
-		snprintf(p->note, sizeof(p->note), "%" PRIu64 " blocks (%s), the %s", p->target,
+		snprintf(p->note, sizeof(p->note), "%" PRIu64 " blocks (%s, the %s)", p->target,
 			 human(p->target * i->logical_block, h1, sizeof(h1)),
 			 journaled ? "journaled original" : "native maximum");
 	return 0;
@@ -1165,7 +1299,8 @@ static int restore_locked(struct cap_ctx *c, enum cap_method forced, bool vol,
 	rc = scsi_settle(c, m, &corrupt, err);
 	if (rc)
 		return rc;
-	if (target == before && m != CAP_DCO && m != CAP_PARTITION && !corrupt) {
+	if (target == before && m != CAP_DCO && !corrupt &&
+	    (m != CAP_PARTITION || no_gpt(c))) {
 		res->noop = true;
 		res->after = before;
 		snprintf(res->message, sizeof(res->message),
@@ -1197,8 +1332,10 @@ static int restore_locked(struct cap_ctx *c, enum cap_method forced, bool vol,
 	if (rc)
 		return rc;
 	if (c->dry_run) {
+		res->after = target == UINT64_MAX ? 0 : target;
 		snprintf(res->message, sizeof(res->message),
-			 "dry run: would restore by %s; nothing was sent", cap_method_name(m));
+			 "dry run: would restore to %s by %s; nothing was sent", plan.note,
+			 cap_method_name(m));
 		return 0;
 	}
 	if (target == UINT64_MAX || m == CAP_DCO || m == CAP_PARTITION) {
@@ -1238,14 +1375,10 @@ static int restore_locked(struct cap_ctx *c, enum cap_method forced, bool vol,
 static bool restored_already(struct cap_ctx *c, enum cap_method forced, struct cap_result *res)
 {
 	const struct drive_info *i = &c->e->info;
-	struct journal_entry last, orig;
+	struct journal_entry last;
 	char h1[32];
 
-	if (forced != CAP_AUTO || i->format != DRIVE_FORMAT_NONE ||
-	    journal_original(c->state_dir, i->serial, i->wwn, &orig, NULL) != -ENOENT ||
-	    journal_last(c->state_dir, i->serial, i->wwn, &last, NULL) ||
-	    strcmp(last.event, "restore-done") || last.target_blocks != i->capacity_blocks ||
-	    last.block_len != i->logical_block)
+	if (!last_restore_holds(c, forced, &last))
 		return false;
 	res->noop = true;
 	res->before = res->after = i->capacity_blocks;

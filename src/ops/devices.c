@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -11,6 +12,7 @@
 #include "shortstroke/devices.h"
 #include "shortstroke/journal.h"
 #include "shortstroke/protect.h"
+#include "shortstroke/scsi.h"
 #include "shortstroke/sim.h"
 #include "shortstroke/sysdisk.h"
 
@@ -25,8 +27,10 @@ void ctx_init(struct ss_ctx *ctx)
 		ctx->state_dir = v;
 	if ((v = getenv("SHORTSTROKE_SYSROOT")) && *v)
 		ctx->sysroot = v;
-	if ((v = getenv("SHORTSTROKE_PROTECT_FILE")) && *v)
+	if ((v = getenv("SHORTSTROKE_PROTECT_FILE")) && *v) {
 		ctx->protect_file = v;
+		ctx->protect_origin = "SHORTSTROKE_PROTECT_FILE";
+	}
 }
 
 void ctx_fini(struct ss_ctx *ctx)
@@ -119,18 +123,37 @@ int ctx_rig(struct ss_ctx *ctx, struct sim_rig **out, struct ss_error *err)
 	return 0;
 }
 
+static const char *protect_path(const struct ss_ctx *ctx)
+{
+	return ctx->protect_file ? ctx->protect_file : protect_default_path();
+}
+
 static int ctx_protect(struct ss_ctx *ctx, struct ss_error *err)
 {
+	const char *path = protect_path(ctx);
 	int rc;
 
 	if (ctx->protect_loaded)
 		return 0;
-	rc = protect_load(ctx->protect_file ? ctx->protect_file : protect_default_path(),
-			  &ctx->protect, err);
-	if (rc && rc != -ENOMEM)
-		ss_error_mark_usage(err); /* the protect file is the user's to fix */
-	if (rc)
+	ctx->protect_missing = false;
+	if (access(path, F_OK) < 0 && errno == ENOENT) {
+		/* a named file that is not there protects nothing: a typo */
+		if (ctx->protect_file && !ctx->protect_editing)
+			return ss_error_usage(err, -ENOENT,
+					      "%s %s: no such file; nothing would be protected",
+					      ctx->protect_origin ? ctx->protect_origin
+								  : "protect file",
+					      path);
+		ctx->protect_missing = true;
+	}
+	rc = protect_load(path, &ctx->protect, err);
+	if (rc) {
+		if (rc != -ENOMEM)
+			ss_error_mark_usage(err); /* the protect file is the user's to fix */
+		if (ctx->protect_file && ctx->protect_origin)
+			ss_error_prefix(err, "%s: ", ctx->protect_origin);
 		return rc;
+	}
 	ctx->protect_loaded = true;
 	return 0;
 }
@@ -146,6 +169,28 @@ static void medium_text(const struct drive_info *i, char *buf, size_t len)
 		snprintf(buf, len, "medium format corrupted");
 	else
 		buf[0] = '\0';
+}
+
+static void protect_forget(struct ss_ctx *ctx)
+{
+	protect_free(ctx->protect);
+	ctx->protect = NULL;
+	ctx->protect_loaded = false;
+}
+
+int ctx_protect_check(struct ss_ctx *ctx, struct ss_error *err)
+{
+	protect_forget(ctx);
+	return ctx_protect(ctx, err);
+}
+
+const char *ctx_protect_in_force(struct ss_ctx *ctx)
+{
+	struct ss_error err = { 0 };
+
+	if (ctx_protect(ctx, &err) || ctx->protect_missing)
+		return NULL;
+	return protect_path(ctx);
 }
 
 void dev_state_text(const struct dev_entry *e, char *buf, size_t len)
@@ -171,8 +216,7 @@ static void apply_protect(struct ss_ctx *ctx, struct dev_entry *e)
 	    !protect_match(ctx->protect, e->sys_serial, e->sys_wwn))
 		return;
 	e->state = DEV_PROTECTED;
-	snprintf(e->why, sizeof(e->why), "listed in %s",
-		 ctx->protect_file ? ctx->protect_file : protect_default_path());
+	snprintf(e->why, sizeof(e->why), "listed in %s", protect_path(ctx));
 }
 
 /* Limited or not, from the drive or from the journal (a journal that
@@ -186,22 +230,134 @@ static void apply_limit(struct ss_ctx *ctx, struct dev_entry *e)
 	cap_limit_state(&e->info, have ? &orig : NULL, &e->limit);
 }
 
-static void apply_usage(const char *sysroot, const struct sysdisk *sd, struct dev_entry *e)
+/* The verdict of a usage check, added to what the entry already has. */
+static void apply_verdict(struct dev_entry *e, const struct sysdisk_usage *u)
+{
+	bool label = !(u->mounted || u->system || u->swap || u->held || u->unprobed);
+	size_t l;
+
+	if (!u->in_use)
+		return;
+	if (e->state == DEV_FREE) {
+		e->state = DEV_IN_USE;
+		e->label_only = label;
+		e->why[0] = '\0';
+	} else {
+		e->label_only = e->label_only && label;
+	}
+	l = strlen(e->why);
+	snprintf(e->why + l, sizeof(e->why) - l, "%s%s", l ? "; " : "", u->reason);
+}
+
+/* Mounts, swap, holders, partitions (sysfs); the stand-in node's
+ * signatures too under a captured tree, where no command can be sent. */
+static void apply_usage(const char *sysroot, const struct sysdisk *sd, bool probe_node,
+			struct dev_entry *e)
 {
 	struct sysdisk_usage u;
 	struct ss_error err = { 0 };
 
-	if (sysdisk_in_use(sysroot, sd, &u, &err)) {
+	if (sysdisk_in_use(sysroot, sd, probe_node, &u, &err)) {
 		e->state = DEV_UNKNOWN;
 		snprintf(e->why, sizeof(e->why), "cannot check whether it is in use: %s",
 			 err.msg);
 		return;
 	}
-	if (u.in_use) {
-		e->state = DEV_IN_USE;
-		snprintf(e->why, sizeof(e->why), "%s", u.reason);
-		e->label_only = !(u.mounted || u.system || u.swap || u.held || u.unprobed);
+	apply_verdict(e, &u);
+}
+
+/* One READ(16) at most: 64 KiB, which every host adapter takes in one
+ * command (SG_IO refuses what exceeds a queue's segment or sector limits) */
+#define PROBE_CHUNK (64u << 10)
+
+/* Read blocks [lba, lba + n) through the drive into the same offset of fd. */
+static int probe_copy(struct drive *d, int fd, uint64_t lba, uint32_t n, uint32_t bs,
+		      struct scsi_sense *sense, struct ss_error *err)
+{
+	uint32_t per = PROBE_CHUNK / bs ? PROBE_CHUNK / bs : 1;
+	uint8_t *buf = malloc((size_t)per * bs);
+	int rc = 0;
+
+	if (!buf)
+		return ss_error_set(err, -ENOMEM, "out of memory");
+	for (uint32_t done = 0; done < n && rc == 0; done += per) {
+		uint32_t k = n - done < per ? n - done : per;
+		size_t len = (size_t)k * bs;
+		struct xcmd x;
+
+		memset(&x, 0, sizeof(x));
+		x.cdb_len = scsi_build_read16(x.cdb, lba + done, k, false);
+		x.dir = XFER_FROM_DEV;
+		x.data = buf;
+		x.data_len = len;
+		rc = drive_scsi(d, &x, sense, err);
+		if (rc == 0 && pwrite(fd, buf, len, (off_t)((lba + done) * bs)) != (ssize_t)len)
+			rc = ss_error_set(err, -errno, "cannot keep the blocks read: %s",
+					  strerror(errno));
 	}
+	free(buf);
+	return rc;
+}
+
+/*
+ * Partition tables and signatures, read through the drive like every other
+ * command (simulated disks, pass-through and kernel disks alike): the first
+ * and last PROBE_SPAN bytes (MBR, GPT and its backup, filesystem and LVM
+ * labels, md superblocks at either end) are read with READ(16) into a
+ * sparse memfd of the disk's size, which libblkid then probes.
+ */
+#define PROBE_SPAN (1u << 20)
+
+static void probe_through_drive(struct drive *d, const struct drive_info *i,
+				struct sysdisk_usage *u)
+{
+	uint64_t blocks = i->capacity_blocks;
+	uint32_t bs = i->logical_block, n;
+	struct ss_error err = { 0 };
+	struct scsi_sense sense = { 0 };
+	int fd, rc;
+
+	if (!bs || !blocks)
+		return; /* nothing to read, nothing to hold a label */
+	n = PROBE_SPAN / bs ? PROBE_SPAN / bs : 1;
+	if (n > blocks)
+		n = (uint32_t)blocks;
+	fd = memfd_create("shortstroke-probe", MFD_CLOEXEC);
+	if (fd < 0 || ftruncate(fd, (off_t)(blocks * bs)) < 0) {
+		sysdisk_usage_note_unprobed(u, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	rc = probe_copy(d, fd, 0, n, bs, &sense, &err);
+	if (rc == 0 && blocks > n)
+		rc = probe_copy(d, fd, blocks - n, n, bs, &sense, &err);
+	if (rc == 0)
+		sysdisk_probe_signatures(fd, u);
+	else if (!(sense.valid && sense.asc == 0x31))
+		sysdisk_usage_note_unprobed(u, err.msg);
+	/* MEDIUM FORMAT CORRUPTED: no block can be read, so none holds data
+	 * to lose; only a new format brings the disk back */
+	close(fd);
+}
+
+/* Signatures read through the drive (see probe_through_drive). */
+static void probe_verdict(struct drive *d, struct dev_entry *e)
+{
+	struct sysdisk_usage u;
+
+	memset(&u, 0, sizeof(u));
+	probe_through_drive(d, &e->info, &u);
+	apply_verdict(e, &u);
+}
+
+static void unprobed_verdict(struct dev_entry *e, const char *why)
+{
+	struct sysdisk_usage u;
+
+	memset(&u, 0, sizeof(u));
+	sysdisk_usage_note_unprobed(&u, why);
+	apply_verdict(e, &u);
 }
 
 /* What sysfs knows, for disks we cannot (or may not) send commands to. */
@@ -274,7 +430,7 @@ static int open_real(struct ss_ctx *ctx, const char *spec, bool for_write, struc
 		return rc;
 	entry_from_sysfs(e, &sd);
 	info_from_sysfs(&sd, &e->info);
-	apply_usage(ctx->sysroot, &sd, e);
+	apply_usage(ctx->sysroot, &sd, captured_tree(ctx), e);
 	if (captured_tree(ctx))
 		return ss_error_usage(err, -ENODEV,
 				      "%s: is part of the captured tree %s; no commands can be "
@@ -298,9 +454,7 @@ int device_open(struct ss_ctx *ctx, const char *spec, bool for_write, struct dri
 	if (for_write) {
 		/* before a change, the protect file as it is now (a long-lived
 		 * TUI must see an entry added since it started) */
-		protect_free(ctx->protect);
-		ctx->protect = NULL;
-		ctx->protect_loaded = false;
+		protect_forget(ctx);
 	}
 	rc = ctx_protect(ctx, err);
 	if (rc)
@@ -318,6 +472,7 @@ int device_open(struct ss_ctx *ctx, const char *spec, bool for_write, struct dri
 		return rc;
 	}
 	e->identified = true;
+	probe_verdict(*out, e);
 	apply_protect(ctx, e);
 	apply_limit(ctx, e);
 	return 0;
@@ -392,18 +547,22 @@ static int list_real(struct ss_ctx *ctx, struct dev_entry **out, size_t *n, stru
 		snprintf(e->spec, sizeof(e->spec), "%s", disks[i].devnode);
 		entry_from_sysfs(e, &disks[i]);
 		info_from_sysfs(&disks[i], &e->info);
-		apply_usage(ctx->sysroot, &disks[i], e);
+		apply_usage(ctx->sysroot, &disks[i], captured, e);
 		if (!captured && transport_open_sgio(disks[i].devnode, true, &t, &e2) == 0) {
-			if (drive_new(t, disks[i].tran_id, &d, &e2))
+			if (drive_new(t, disks[i].tran_id, &d, &e2)) {
 				transport_close(t);
-			else if (drive_identify(d, &e->info, &e2) == 0)
+			} else if (drive_identify(d, &e->info, &e2) == 0) {
 				e->identified = true;
-			else
+				probe_verdict(d, e);
+			} else {
 				info_from_sysfs(&disks[i], &e->info);
+			}
 			drive_free(d);
 		}
 		if (!e->identified)
 			snprintf(e->error, sizeof(e->error), "%s", e2.msg);
+		if (!e->identified && !captured)
+			unprobed_verdict(e, e2.msg);
 		apply_protect(ctx, e);
 		apply_limit(ctx, e);
 		(*n)++;
@@ -419,9 +578,7 @@ int devices_list(struct ss_ctx *ctx, struct dev_entry **out, size_t *n, struct s
 
 	*out = NULL;
 	*n = 0;
-	protect_free(ctx->protect); /* a listing shows the file as it is now */
-	ctx->protect = NULL;
-	ctx->protect_loaded = false;
+	protect_forget(ctx); /* a listing shows the file as it is now */
 	rc = ctx_protect(ctx, err);
 	if (rc)
 		return rc;

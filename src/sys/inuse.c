@@ -1,5 +1,6 @@
 /* inuse.c - is a disk in use? Mounts (libmount), swap, sysfs holders and
- * partitions, and on-disk signatures (libblkid, read-only).
+ * partitions, and on-disk signatures (libblkid, read-only, of a file the
+ * caller fills from the drive, or of a captured tree's stand-in node).
  *
  * The answer errs on the safe side: whatever cannot be checked counts as
  * in use, with the reason saying so.
@@ -321,28 +322,17 @@ static void report_signature(struct sysdisk_usage *u, blkid_probe pr)
 		reason_add(u, "%s signature", type);
 }
 
-/* Read-only libblkid probe of the device node. */
-static void check_signatures(const struct disk_ctx *c, struct sysdisk_usage *u)
+/* Read-only libblkid probe of an open file: a device node, a disk image,
+ * or a sparse copy of the parts of a disk that hold its labels. */
+void sysdisk_probe_signatures(int fd, struct sysdisk_usage *u)
 {
-	char node[PATH_MAX];
 	blkid_probe pr;
-	int fd, r;
+	int r;
 
-	if (sys_join(node, sizeof(node), c->root, c->d->devnode)) {
-		u->unprobed = true;
-		reason_add(u, "could not be probed: path too long");
-		return;
-	}
-	fd = open(node, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0) {
-		u->unprobed = true;
-		reason_add(u, "could not be probed: %s", strerror(errno));
-		return;
-	}
 	pr = blkid_new_probe();
 	if (!pr || blkid_probe_set_device(pr, fd, 0, 0) < 0) {
 		u->unprobed = true;
-		reason_add(u, "could not be probed: libblkid cannot use %s", node);
+		reason_add(u, "could not be probed: libblkid cannot use it");
 		goto out;
 	}
 	blkid_probe_enable_partitions(pr, 1);
@@ -362,10 +352,42 @@ static void check_signatures(const struct disk_ctx *c, struct sysdisk_usage *u)
 out:
 	if (pr)
 		blkid_free_probe(pr);
+	sysdisk_usage_sum(u);
+}
+
+void sysdisk_usage_note_unprobed(struct sysdisk_usage *u, const char *why)
+{
+	u->unprobed = true;
+	reason_add(u, "could not be probed: %s", why);
+	sysdisk_usage_sum(u);
+}
+
+void sysdisk_usage_sum(struct sysdisk_usage *u)
+{
+	u->in_use = u->mounted || u->system || u->swap || u->held || u->partitions ||
+		    u->signature || u->unprobed;
+}
+
+/* The stand-in node of a captured tree (no commands can be sent there). */
+static void check_signatures(const struct disk_ctx *c, struct sysdisk_usage *u)
+{
+	char node[PATH_MAX];
+	int fd;
+
+	if (sys_join(node, sizeof(node), c->root, c->d->devnode)) {
+		sysdisk_usage_note_unprobed(u, "path too long");
+		return;
+	}
+	fd = open(node, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		sysdisk_usage_note_unprobed(u, strerror(errno));
+		return;
+	}
+	sysdisk_probe_signatures(fd, u);
 	close(fd);
 }
 
-int sysdisk_in_use(const char *sysroot, const struct sysdisk *d,
+int sysdisk_in_use(const char *sysroot, const struct sysdisk *d, bool probe_node,
 		   struct sysdisk_usage *out, struct ss_error *err)
 {
 	struct disk_ctx *c;
@@ -412,9 +434,9 @@ int sysdisk_in_use(const char *sysroot, const struct sysdisk *d,
 			snprintf(list + l, sizeof(list) - l, ", ...");
 		reason_add(out, "has partitions %s", list);
 	}
-	check_signatures(c, out);
-	out->in_use = out->mounted || out->system || out->swap || out->held ||
-		      out->partitions || out->signature || out->unprobed;
+	if (probe_node)
+		check_signatures(c, out);
+	sysdisk_usage_sum(out);
 	r = 0;
 out:
 	free(c);

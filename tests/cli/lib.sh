@@ -5,10 +5,15 @@ PASS=0
 FAIL=0
 SKIP=0
 FAILED_NAMES=""
+SKIPPED_NAMES=""
 
 pass() { PASS=$((PASS + 1)); echo "ok - $1"; }
-# skip NAME REASON: a check that could not run here; counted in the summary
-skip() { SKIP=$((SKIP + 1)); echo "skip - $1: $2"; }
+# skip NAME REASON: a check that could not run here; counted and named in the summary
+skip() {
+	SKIP=$((SKIP + 1)); SKIPPED_NAMES="$SKIPPED_NAMES
+  $1: $2"
+	echo "skip - $1: $2"
+}
 fail() {
 	FAIL=$((FAIL + 1)); FAILED_NAMES="$FAILED_NAMES
   $1"

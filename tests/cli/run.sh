@@ -14,11 +14,14 @@ export PROG GOLDEN
 for t in "$@"; do
 	TMP=$(mktemp -d)
 	export SHORTSTROKE_STATE_DIR="$TMP/state"
+	# an empty protect file: one named in the environment must be readable
 	export SHORTSTROKE_PROTECT_FILE="$TMP/protect.conf"
+	: >"$SHORTSTROKE_PROTECT_FILE"
 	unset SHORTSTROKE_RIG SHORTSTROKE_SYSROOT
 	echo "# $(basename "$t")"
 	. "$t"
 	rm -rf "$TMP"
 done
+[ "$SKIP" -eq 0 ] || echo "skipped:$SKIPPED_NAMES"
 echo "cli: $PASS passed, $FAIL failed$([ "$SKIP" -eq 0 ] || echo ", $SKIP skipped")"
 [ "$FAIL" -eq 0 ] || { echo "failed:$FAILED_NAMES"; exit 1; }

@@ -25,6 +25,7 @@ for h in h1 h2 h3; do
 ] }
 RIG
 done
+: >"$TMP/h1/protect.conf"; : >"$TMP/h2/protect.conf"
 echo "serial:h3-W1" >"$TMP/h3/protect.conf"
 python3 - "$TMP" "$PROG" >"$TMP/inventory.yml" <<'PY'
 import json, sys

@@ -1,11 +1,13 @@
-# info on every demo drive, text and JSON
+# info on every demo drive, text and JSON (the per-test protect file named as PROTECT_FILE)
 
 for id in sas15k sata250 sata320 sas4kn smr sata-hpa; do
 	run "$PROG" --demo info "sim:$id"
 	expect "info sim:$id" 0 "^Device: +sim:$id$"
+	OUT=$(printf '%s\n' "$OUT" | sed "s|$SHORTSTROKE_PROTECT_FILE|PROTECT_FILE|")
 	golden "info_$id.txt"
 	run "$PROG" --demo info -J "sim:$id"
 	expect "info -J sim:$id" 0
+	OUT=$(printf '%s\n' "$OUT" | sed "s|$SHORTSTROKE_PROTECT_FILE|PROTECT_FILE|")
 	golden "info_$id.json"
 done
 

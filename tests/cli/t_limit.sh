@@ -126,10 +126,21 @@ run "$PROG" --demo limit --percent 50 --yes /dev/nonexistent-disk
 expect "unknown device" 2 "" "nonexistent-disk"
 
 # --- batches ---------------------------------------------------------------------------
+# a disk that fails the checks (sim:sata320 is security-frozen): no disk is changed
 run "$PROG" --demo limit --percent 50 --yes -J sim:sata250 sim:sata320
-expect "batch with one failure exits 4" 4
+expect "batch with a disk that fails the checks: nothing changed, exit 1" 1
+json_check "batch JSON: one result per disk, the good one not sent" \
+	"[(r['device'], r['ok']) for r in d['results']] == [('sim:sata250', False), ('sim:sata320', False)] and 'nothing sent' in d['results'][0]['error'] and 'security-frozen' in d['results'][1]['error']"
+run "$PROG" --demo info -J sim:sata250
+json_check "the good disk of that batch was not limited" "d['capacity_blocks'] == 488397168"
+# a disk that fails during the batch (its MODE SELECT aborted): exit 4
+run "$PROG" --demo sim fault sim:sas15k abort:55
+run "$PROG" --demo limit --percent 50 --yes -J sim:sata250 sim:sas15k
+expect "batch with one failure during the run exits 4" 4
 json_check "batch JSON: one result per disk" \
-	"[(r['device'], r['ok']) for r in d['results']] == [('sim:sata250', True), ('sim:sata320', False)] and 'security-frozen' in d['results'][1]['error']"
+	"[(r['device'], r['ok']) for r in d['results']] == [('sim:sata250', True), ('sim:sas15k', False)]"
+run "$PROG" --demo sim fault --clear sim:sas15k
+run "$PROG" --demo restore --yes sim:sas15k
 run "$PROG" --demo sim power-cycle sim:sata250
 run "$PROG" --demo restore --yes -J --model 'Hitachi HDT*'
 json_check "restore --model selects by model" "[r['device'] for r in d['results']] == ['sim:sata250'] and d['results'][0]['after_blocks'] == 488397168"
@@ -233,4 +244,6 @@ RIG
 	[ -n "$seen" ] && pass "batch on a TTY: a progress line per disk with an ETA, mid-format" || fail "batch on a TTY: a progress line per disk with an ETA, mid-format" "$SCREEN"
 	printf '%s\n' "$SCREEN" | grep -q "BATCH-EXIT 0" && pass "batch format on two disks done" || fail "batch format on two disks done" "$SCREEN"
 	tmux -S "$sock" kill-server 2>/dev/null
+else
+	skip "a batch on a terminal: progress lines" "tmux not found"
 fi

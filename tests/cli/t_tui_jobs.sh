@@ -49,7 +49,7 @@ if command -v tmux >/dev/null 2>&1; then
 	tui_wait "rig .* 6 drives" >/dev/null
 	tui_keys r
 	tui_check "tui jobs: restore by format shows what the disk gets back" \
-		"gets back 879097968 blocks \(450 GB\), the journaled original"
+		"gets back 879097968 blocks \(450 GB, the journaled original\)"
 	tui_keys JWV2S8KC Enter
 	tui_wait "sim:sas15k .*restore" >/dev/null
 	tui_keys a

@@ -350,7 +350,7 @@ static void usage_of(const char *name, struct sysdisk_usage *u)
 	} else {
 		assert_int_equal(sysdisk_lookup(copy, path, &d, &err), 0);
 	}
-	if (sysdisk_in_use(copy, &d, u, &err) != 0)
+	if (sysdisk_in_use(copy, &d, true, u, &err) != 0)
 		fail_msg("in_use %s: %s", name, err.msg);
 }
 
@@ -436,7 +436,7 @@ static void test_in_use_unprobed(void **state)
 	assert_int_equal(sysdisk_lookup(copy, "/dev/sde", &d, &err), 0);
 	snprintf(node, sizeof(node), "%s/dev/sde", copy);
 	assert_int_equal(unlink(node), 0);
-	assert_int_equal(sysdisk_in_use(copy, &d, &u, &err), 0);
+	assert_int_equal(sysdisk_in_use(copy, &d, true, &u, &err), 0);
 	assert_true(u.in_use);
 	assert_true(u.unprobed);
 	assert_string_equal(u.reason, "could not be probed: No such file or directory");
@@ -472,14 +472,14 @@ static void test_in_use_errors(void **state)
 	snprintf(mi, sizeof(mi), "%s/proc/self/mountinfo", copy);
 	snprintf(moved, sizeof(moved), "%s.away", mi);
 	assert_int_equal(rename(mi, moved), 0);
-	assert_int_equal(sysdisk_in_use(copy, &d, &u, &err), -ENOENT);
+	assert_int_equal(sysdisk_in_use(copy, &d, true, &u, &err), -ENOENT);
 	assert_int_equal(rename(moved, mi), 0);
 	has(err.msg, "proc/self/mountinfo");
 	assert_false(u.in_use);
 
 	/* a disk that vanished: its number is gone from sysfs */
 	d.minor = 250;
-	assert_int_equal(sysdisk_in_use(copy, &d, &u, &err), -ENODEV);
+	assert_int_equal(sysdisk_in_use(copy, &d, true, &u, &err), -ENODEV);
 	has(err.msg, "/dev/sde");
 }
 
