@@ -181,7 +181,7 @@ owner = {"error": "util", "units": "util", "fileio": "util", "transport": "trans
          "sense": "drive", "logpage": "drive", "zones": "drive ops", "io": "io",
          "sysdisk": "sys", "devices": "ops", "capacity": "ops", "journal": "ops",
          "protect": "ops", "smart": "ops", "zprofile": "ops", "qualify": "ops",
-         "planfile": "ops", "job": "ops", "reapply": "ops"}
+         "planfile": "ops", "job": "ops", "reapply": "ops", "array": "ops"}
 allowed = {
     "util": "", "transport": "util", "sim": "util transport ata sat sense",
     "drive": "util transport", "io": "util drive sim", "sys": "util",
