@@ -308,15 +308,16 @@ int array_member_check(const struct plan_disk *pd, const struct drive_info *i,
 {
 	uint64_t cap = i->native_blocks ? i->native_blocks : i->capacity_blocks;
 
-	if (pd->serial[0] && strcmp(pd->serial, i->serial))
+	/* a placeholder carries the identity of the disk it copies: not its own */
+	if (!pd->placeholder && pd->serial[0] && strcmp(pd->serial, i->serial))
 		return ss_error_set(err, -EPERM,
 				    "not the disk the plan recorded: serial %s, the plan has %s",
 				    i->serial[0] ? i->serial : "(none)", pd->serial);
-	if (pd->wwn[0] && strcasecmp(wwn_bare(pd->wwn), wwn_bare(i->wwn)))
+	if (!pd->placeholder && pd->wwn[0] && strcasecmp(wwn_bare(pd->wwn), wwn_bare(i->wwn)))
 		return ss_error_set(err, -EPERM,
 				    "not the disk the plan recorded: WWN %s, the plan has %s",
 				    i->wwn[0] ? i->wwn : "(none)", pd->wwn);
-	if (pd->model[0] && strcmp(pd->model, i->model))
+	if (!pd->placeholder && pd->model[0] && strcmp(pd->model, i->model))
 		return ss_error_set(err, -EPERM,
 				    "not the disk the plan recorded: model %s, the plan has %s",
 				    i->model, pd->model);

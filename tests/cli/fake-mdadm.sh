@@ -2,7 +2,7 @@
 # fake-mdadm.sh - stands in for mdadm in tests/cli/t_apply.sh ONLY (SHORTSTROKE_MDADM points
 # here): it writes no superblock and creates no array. It logs each call to $FAKE_MDADM_LOG,
 # fails the calls whose mode is listed in $FAKE_MDADM_FAIL (create, detail, stop, zero, add,
-# remove), and answers --detail --export from $FAKE_MDADM_STATE (written by --create).
+# remove), kills its caller at $FAKE_MDADM_KILL, and answers --detail --export from $FAKE_MDADM_STATE (written by --create).
 echo "mdadm $*" >>"${FAKE_MDADM_LOG:-/dev/null}"
 mode=
 case " $* " in
@@ -13,6 +13,8 @@ case " $* " in
 *" --remove "*) mode=remove ;;
 *" --add "* | *" --add-spare "* | *" --replace "*) mode=add ;;
 esac
+# FAKE_MDADM_KILL=MODE: kill -9 the caller (shortstroke) there, as a power loss would stop it
+[ -n "$mode" ] && [ "${FAKE_MDADM_KILL:-}" = "$mode" ] && kill -9 "$PPID"
 case " ${FAKE_MDADM_FAIL:-} " in
 *" $mode "*) echo "mdadm: fake failure of $mode" >&2; exit 1 ;;
 esac
