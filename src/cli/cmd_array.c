@@ -75,8 +75,8 @@ static void apply_usage(FILE *f)
 		"error, 3 refused (a member in use, protected, not the disk the plan recorded,\n"
 		"not confirmed).\n"
 		"Examples:\n"
-		"  shortstroke plan --level 0 --stroke 25%% /dev/sda /dev/sdc -O r0.json\n"
-		"  shortstroke apply r0.json --name fast0 --dry-run\n");
+		"  shortstroke plan --level 1 --stroke 25%% /dev/sdb /dev/sdc -O r1.json\n"
+		"  shortstroke apply r1.json --name fast0 --dry-run\n");
 }
 
 static void array_usage(FILE *f)
