@@ -122,8 +122,9 @@ bool array_prog_found(const char *prog);
  */
 int array_md_check(const char *sysroot, const char *level, struct ss_error *err);
 
-/* Does /dev/md/NAME (or an md device of that name in sysroot's /sys/block)
- * exist? */
+/* Is the name in use: /dev/md/NAME exists, and when it is a link, the md
+ * device it points to is still in sysroot's /sys/block (a stopped array
+ * leaves a stale link where no udev removes it)? */
 bool array_md_exists(const char *sysroot, const char *name);
 
 /*

@@ -732,6 +732,9 @@ static int apply_main(struct ss_ctx *ctx, struct apply_opts *o)
 
 		if (it->rc == 0) {
 			r->m[i].state = AM_LIMITED;
+			/* the kernel may have given the disk a new node on the re-read */
+			if (!it->e.sim)
+				snprintf(r->m[i].node, sizeof(r->m[i].node), "%s", it->e.node);
 			r->m[i].volatile_ = j->res.method == CAP_HPA && j->plan.volatile_;
 			fprintf(log, "%s: %s\n", it->e.spec, it->result);
 		} else if (!err.msg[0]) {
@@ -1020,7 +1023,8 @@ static int arr_status(struct ss_ctx *ctx, const char *name, bool json)
 				printf("%s: %" PRIu64 " blocks (the limit is %" PRIu64 ": %s)%s\n",
 				       m->spec, e.info.capacity_blocks, m->limit_blocks,
 				       e.info.capacity_blocks == m->limit_blocks ? "limited"
-										 : "NOT limited",
+				       : m->state == AM_RESTORED ? "restored"
+								 : "NOT limited",
 				       m->volatile_ ? "; volatile" : "");
 			else
 				printf("%s: cannot be read: %s\n", m->spec, err.msg);

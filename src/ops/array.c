@@ -560,11 +560,19 @@ int array_md_check(const char *sysroot, const char *level, struct ss_error *err)
 
 bool array_md_exists(const char *sysroot, const char *name)
 {
-	char path[4096];
+	const char *root = sysroot && *sysroot ? sysroot : "";
+	char path[4096], kname[64];
 	struct stat st;
 
-	snprintf(path, sizeof(path), "%s/dev/md/%s", sysroot && *sysroot ? sysroot : "", name);
-	return lstat(path, &st) == 0;
+	snprintf(path, sizeof(path), "%s/dev/md/%s", root, name);
+	if (lstat(path, &st))
+		return false;
+	/* without udev a stopped array leaves its link behind: only a link to
+	 * an md device the kernel still has is the name in use */
+	if (!S_ISLNK(st.st_mode) || array_md_kname(path, kname, sizeof(kname)))
+		return true;
+	snprintf(path, sizeof(path), "%s/sys/block/%s", root, kname);
+	return stat(path, &st) == 0;
 }
 
 /* ---- mdadm and mkfs argv ---------------------------------------------------- */
