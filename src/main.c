@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "shortstroke/journal.h"
 
 #define VERSION "0.1.0"
 
@@ -121,6 +122,15 @@ static int take_globals(struct ss_ctx *ctx, int *argc, char **argv, bool *help, 
 	return 0;
 }
 
+/* The journal's readers warn (a torn last line, another disk's unreadable
+ * line); the commands print it, the TUI does not take over the terminal
+ * until later and keeps its own messages. */
+static void journal_warning(void *arg, const char *msg)
+{
+	(void)arg;
+	fprintf(stderr, "shortstroke: warning: %s\n", msg);
+}
+
 int main(int argc, char **argv)
 {
 	struct ss_ctx ctx;
@@ -128,6 +138,7 @@ int main(int argc, char **argv)
 	int rc;
 
 	ctx_init(&ctx);
+	journal_set_warn(journal_warning, NULL);
 	if (take_globals(&ctx, &argc, argv, &help, &version)) {
 		ctx_fini(&ctx);
 		return EXIT_USAGE;
@@ -144,6 +155,7 @@ int main(int argc, char **argv)
 	}
 	if (argc < 2) {
 		if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
+			journal_set_warn(NULL, NULL); /* not over the screen */
 			rc = tui_main(&ctx);
 			ctx_fini(&ctx);
 			return rc;

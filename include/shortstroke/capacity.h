@@ -57,6 +57,9 @@ struct cap_plan {
 	uint64_t target;	/* blocks after the change */
 	bool volatile_;
 	bool noop;		/* the drive already has this capacity: nothing to send */
+	bool wait_format;	/* a format runs: cap_limit watches it to its end, then
+				   plans again from req (target unknown until then) */
+	struct cap_request req;
 	char note[256];		/* how target was derived, or why noop */
 };
 
@@ -68,6 +71,9 @@ struct cap_plan {
  * supported, volatile on a method that has no volatile form, security or
  * DCO frozen). orig (may be NULL) is the journaled original state, the
  * reference for a percentage on SCSI disks that report no native capacity.
+ * A SCSI disk in the middle of a format gives a plan with wait_format set;
+ * one with a corrupted medium can only be limited by scsi-format, which is
+ * then never a no-op.
  */
 int cap_plan_limit(const struct drive_info *info, const struct journal_entry *orig,
 		   const struct cap_request *req, struct cap_plan *plan, struct ss_error *err);
@@ -94,6 +100,7 @@ struct cap_result {
 	uint64_t native;
 	bool noop;
 	bool dry_run;
+	bool watched_format;		/* a format in progress was watched to its end first */
 	char message[512];		/* one line for the user */
 };
 
@@ -114,5 +121,13 @@ int cap_limit(struct cap_ctx *c, const struct cap_plan *plan, struct cap_result 
  */
 int cap_restore(struct cap_ctx *c, enum cap_method method, bool volatile_,
 		struct cap_result *res, struct ss_error *err);
+
+/* What cap_restore would do, without sending anything: the method, the
+ * target (UINT64_MAX: the drive's maximum, known only once it is there),
+ * noop when the drive is already there, and in note the size it gets back
+ * ("97679360 blocks (50.0 GB), the journaled original"). Fails with the
+ * reason cap_restore would refuse with. */
+int cap_plan_restore(struct cap_ctx *c, enum cap_method method, bool volatile_,
+		     struct cap_plan *plan, struct ss_error *err);
 
 #endif

@@ -63,7 +63,9 @@ struct dev_entry {
 	char error[512];	/* why it could not be identified */
 };
 
-/* "free", "in-use: mounted at /srv", "protected: serial in protect.conf" */
+/* "free", "in-use: mounted at /srv", "protected: serial in protect.conf";
+ * a SCSI disk's medium when it is not ready: "formatting 42 %", "medium
+ * format corrupted" */
 void dev_state_text(const struct dev_entry *e, char *buf, size_t len);
 
 /*

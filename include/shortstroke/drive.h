@@ -47,6 +47,15 @@ const char *zoned_model_name(enum zoned_model z);	/* "none", "host-aware", ... *
 /* "amac,hpa,dco" ... into buf */
 void drive_methods_text(unsigned methods, char *buf, size_t len);
 
+/* A SCSI disk's medium, as TEST UNIT READY tells it */
+enum drive_format {
+	DRIVE_FORMAT_NONE = 0,
+	DRIVE_FORMAT_RUNNING,	/* FORMAT UNIT in progress (NOT READY 04h/04h): the
+				   capacity and block size are unknown until it ends */
+	DRIVE_FORMAT_CORRUPT,	/* MEDIUM FORMAT CORRUPTED (31h): a format was
+				   interrupted; only a new format cures it */
+};
+
 struct drive_info {
 	char vendor[9];
 	char model[41];
@@ -69,6 +78,8 @@ struct drive_info {
 	bool smart_supported, smart_enabled;
 	bool ncq;
 	enum zoned_model zoned;
+	enum drive_format format;
+	double format_progress;		/* 0..1 while RUNNING (-1: not reported) */
 };
 
 /* "3.5\"", "2.5\"", ... or "" */
@@ -84,8 +95,10 @@ struct transport *drive_transport(struct drive *d);
 const char *drive_name(const struct drive *d);
 
 /* INQUIRY + VPD, READ CAPACITY (16, falling back to 10), and for ATA
- * disks IDENTIFY DEVICE and READ NATIVE MAX (AMAC or HPA form). Sends
- * read-only commands only. */
+ * disks IDENTIFY DEVICE and READ NATIVE MAX (AMAC or HPA form); for SCSI
+ * disks TEST UNIT READY, for the state of a format (while one runs, the
+ * capacity and block sizes stay 0 and identification still succeeds).
+ * Sends read-only commands only. */
 int drive_identify(struct drive *d, struct drive_info *out, struct ss_error *err);
 
 /* READ CAPACITY (16), falling back to (10). */

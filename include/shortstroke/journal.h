@@ -1,6 +1,13 @@
 /* journal.h - the record of every capacity change, written before the
  * change is sent: JSON lines, one object per event, fsynced, in
- * <state_dir>/journal.jsonl. `restore` and idempotent re-runs read it. */
+ * <state_dir>/journal.jsonl. `restore` and idempotent re-runs read it.
+ *
+ * Every process using a state directory shares <state_dir>/journal.lock
+ * (flock): an append is one write() of the record and its newline on an
+ * O_APPEND descriptor under the exclusive lock, fsynced before the caller
+ * sends the command; readers read under the shared lock, so they never see
+ * half a record. A last line cut short by a crash is ignored with a
+ * warning, and old journals with two records on one line are read whole. */
 #ifndef SHORTSTROKE_JOURNAL_H
 #define SHORTSTROKE_JOURNAL_H
 
@@ -23,6 +30,7 @@ struct journal_entry {
 	uint64_t original_blocks;	/* capacity before this change */
 	uint64_t target_blocks;		/* capacity asked for */
 	bool volatile_;		/* HPA volatile: a power cycle undoes it */
+	unsigned line;		/* where the reader found it (1-based), 0 when not read */
 };
 
 /* Path of the journal in a state directory. */
@@ -32,7 +40,13 @@ void journal_path(const char *state_dir, char *buf, size_t len);
  * created, its directory. The directory is created when missing. */
 int journal_append(const char *state_dir, struct journal_entry *e, struct ss_error *err);
 
-/* Parse one line. -EINVAL on anything malformed (err says what). */
+/* Warnings of the readers (a torn last line, an unreadable line of another
+ * disk): library code does not print, a front end may take them. Each is
+ * given once per process. NULL drops them (the default). */
+typedef void (*journal_warn_fn)(void *arg, const char *msg);
+void journal_set_warn(journal_warn_fn fn, void *arg);
+
+/* Parse one line holding one record. -EINVAL on anything malformed (err says what). */
 int journal_parse_line(const char *line, size_t len, struct journal_entry *out,
 		       struct ss_error *err);
 
@@ -40,7 +54,10 @@ int journal_parse_line(const char *line, size_t len, struct journal_entry *out,
  * Call fn for every entry of the disk with this serial/WWN (either may be
  * empty; a disk matches when a non-empty serial or WWN is equal), oldest
  * first. A missing journal is not an error (fn is never called).
- * A malformed line is an error naming file:line.
+ * A line that cannot be read is an error (-EBADMSG) naming file:line when it concerns
+ * this disk or its disk cannot be told, and a warning when it names another
+ * disk; a record torn by a crash (incomplete JSON) is a warning: it was
+ * never fsynced, so the command it describes was never sent.
  */
 int journal_for_disk(const char *state_dir, const char *serial, const char *wwn,
 		     int (*fn)(void *arg, const struct journal_entry *e), void *arg,
@@ -52,5 +69,30 @@ int journal_for_disk(const char *state_dir, const char *serial, const char *wwn,
  */
 int journal_original(const char *state_dir, const char *serial, const char *wwn,
 		     struct journal_entry *out, struct ss_error *err);
+
+/* The disk's newest record. -ENOENT when the journal holds none. */
+int journal_last(const char *state_dir, const char *serial, const char *wwn,
+		 struct journal_entry *out, struct ss_error *err);
+
+/*
+ * Is the record plausible on its own: a block length that is a power of two
+ * from 512 to 64 KiB, an original capacity that is not 0, not beyond the
+ * native capacity it names, and under 2^60 bytes? -EINVAL with what is wrong
+ * otherwise. (restore also checks it against the drive.)
+ */
+int journal_entry_check(const struct journal_entry *e, struct ss_error *err);
+
+/* The record as one line of JSON, as the journal holds it (for messages). */
+void journal_entry_text(const struct journal_entry *e, char *buf, size_t len);
+
+/*
+ * Only one process changes a disk at a time: an exclusive, non-blocking
+ * lock on <state_dir>/locks/<WWN or serial>.lock. -EBUSY when another
+ * process holds it. *fd is -1 when the disk names neither (nothing to lock
+ * by). journal_unlock_disk(-1) does nothing.
+ */
+int journal_lock_disk(const char *state_dir, const char *serial, const char *wwn, int *fd,
+		      struct ss_error *err);
+void journal_unlock_disk(int fd);
 
 #endif

@@ -86,7 +86,7 @@ static void plan_line(struct batch_item *it, const struct cap_plan *p)
 {
 	char h1[32];
 
-	if (p->noop)
+	if (p->noop || p->wait_format)
 		snprintf(it->plan, sizeof(it->plan), "%s", p->note);
 	else
 		snprintf(it->plan, sizeof(it->plan), "%s %s (%s): %s -> %s by %s%s",

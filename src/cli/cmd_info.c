@@ -57,6 +57,32 @@ static void security_field(struct record *r, const struct drive_info *i)
 	record_mixed(r, "Security", text, "security", o);
 }
 
+/* A SCSI disk's medium that is not ready: a format running or broken off. */
+static void format_field(struct record *r, const struct drive_info *i)
+{
+	json_object *o = json_object_new_object();
+	char text[256];
+
+	json_object_object_add(o, "state", json_object_new_string(
+						   i->format == DRIVE_FORMAT_RUNNING ? "in-progress"
+										     : "corrupted"));
+	if (i->format == DRIVE_FORMAT_RUNNING && i->format_progress >= 0) {
+		json_object_object_add(o, "progress",
+				       json_object_new_double(i->format_progress * 100.0));
+		snprintf(text, sizeof(text),
+			 "in progress, %.0f %% (capacity and block size are known when it ends)",
+			 i->format_progress * 100.0);
+	} else if (i->format == DRIVE_FORMAT_RUNNING) {
+		snprintf(text, sizeof(text),
+			 "in progress (capacity and block size are known when it ends)");
+	} else {
+		snprintf(text, sizeof(text),
+			 "MEDIUM FORMAT CORRUPTED: a format was interrupted; every read fails "
+			 "until a new one ('limit' or 'restore' with --method scsi-format)");
+	}
+	record_mixed(r, "Format", text, "format", o);
+}
+
 void describe_drive(struct record *r, const struct dev_entry *e)
 {
 	const struct drive_info *i = &e->info;
@@ -70,11 +96,21 @@ void describe_drive(struct record *r, const struct dev_entry *e)
 	record_str(r, "Firmware", "firmware", i->firmware);
 	record_str(r, "WWN", "wwn", i->wwn);
 	record_str(r, "Transport", "tran", drive_tran_name(i->tran));
-	record_u64(r, "Logical block", "logical_block", i->logical_block, "bytes");
-	record_u64(r, "Physical block", "physical_block", i->physical_block, "bytes");
-	blocks_field(r, "Capacity", "capacity_blocks", i->capacity_blocks, i->logical_block);
-	record_mixed(r, NULL, NULL, "capacity_bytes",
-		     json_object_new_uint64(i->capacity_blocks * i->logical_block));
+	if (i->format != DRIVE_FORMAT_NONE)
+		format_field(r, i);
+	if (i->format == DRIVE_FORMAT_RUNNING) {
+		record_null(r, "Logical block", "logical_block", "unknown while formatting");
+		record_null(r, "Physical block", "physical_block", "unknown while formatting");
+		record_null(r, "Capacity", "capacity_blocks", "unknown while formatting");
+		record_null(r, NULL, "capacity_bytes", NULL);
+	} else {
+		record_u64(r, "Logical block", "logical_block", i->logical_block, "bytes");
+		record_u64(r, "Physical block", "physical_block", i->physical_block, "bytes");
+		blocks_field(r, "Capacity", "capacity_blocks", i->capacity_blocks,
+			     i->logical_block);
+		record_mixed(r, NULL, NULL, "capacity_bytes",
+			     json_object_new_uint64(i->capacity_blocks * i->logical_block));
+	}
 	if (i->native_blocks) {
 		blocks_field(r, "Native max", "native_blocks", i->native_blocks,
 			     i->logical_block);

@@ -26,7 +26,8 @@ static const struct col_def list_cols[] = {
 	{ "PHY-SEC", COL_U64, true, 0, "physical block size" },
 	{ "METHODS", COL_STR, false, 0, "capacity-limiting methods the drive supports" },
 	{ "ZONED", COL_STR, false, 0, "zoned model" },
-	{ "STATE", COL_STR, false, 0, "free, in-use: why, or protected" },
+	{ "STATE", COL_STR, false, 0,
+	  "free, in-use: why, or protected; formatting N %, medium format corrupted" },
 };
 #define LIST_DEFAULT "DEVICE,TRAN,MODEL,SERIAL,FIRMWARE,SIZE,NATIVE,LIMITED,RPM,STATE"
 
@@ -57,7 +58,8 @@ static void list_fill_row(struct table *t, const struct dev_entry *e)
 	table_set_str(t, "SERIAL", *i->serial ? i->serial : NULL);
 	table_set_str(t, "FIRMWARE", *i->firmware ? i->firmware : NULL);
 	table_set_str(t, "WWN", *i->wwn ? i->wwn : NULL);
-	table_set_size(t, "SIZE", size);
+	if (i->format != DRIVE_FORMAT_RUNNING) /* unknown until the format ends */
+		table_set_size(t, "SIZE", size);
 	if (i->native_blocks) {
 		table_set_size(t, "NATIVE", i->native_blocks * i->logical_block);
 		table_set_limit(t, "LIMITED", i->capacity_blocks < i->native_blocks,
@@ -65,8 +67,10 @@ static void list_fill_row(struct table *t, const struct dev_entry *e)
 	}
 	if (i->rpm)
 		table_set_u64(t, "RPM", i->rpm == 1 ? 0 : i->rpm);
-	table_set_u64(t, "LOG-SEC", i->logical_block);
-	table_set_u64(t, "PHY-SEC", i->physical_block);
+	if (i->logical_block)
+		table_set_u64(t, "LOG-SEC", i->logical_block);
+	if (i->physical_block)
+		table_set_u64(t, "PHY-SEC", i->physical_block);
 	drive_methods_text(i->methods, buf, sizeof(buf));
 	table_set_str(t, "METHODS", buf);
 	table_set_str(t, "ZONED", zoned_model_name(i->zoned));

@@ -276,7 +276,7 @@ static int reapply_run(struct ss_ctx *ctx, int argc, char **argv)
 	bool *named;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "nJh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":nJh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			b.dry_run = true;
@@ -288,7 +288,7 @@ static int reapply_run(struct ss_ctx *ctx, int argc, char **argv)
 			usage(stdout);
 			return EXIT_DONE;
 		default:
-			return cli_usage_error("reapply", "unknown option");
+			return cli_bad_option("reapply", c, argv);
 		}
 	}
 	rc = reapply_pending(ctx_state_dir(ctx), &pend, &np, &stale, &ns, &err);

@@ -491,6 +491,36 @@ static void identify_scsi_smart(struct drive *d, struct drive_info *out)
 	out->smart_enabled = !(pg[2] & 0x08); /* DEXCPT */
 }
 
+/* TEST UNIT READY: a format running, or one that was interrupted. */
+static void identify_format_state(struct drive *d, struct drive_info *out)
+{
+	struct scsi_sense s;
+	struct xcmd c;
+
+	memset(&c, 0, sizeof(c));
+	memset(&s, 0, sizeof(s));
+	c.cdb_len = scsi_build_test_unit_ready(c.cdb);
+	if (drive_scsi(d, &c, &s, NULL) == 0 || !s.valid)
+		return;
+	if (s.asc == 0x04 && s.ascq == 0x04) {
+		out->format = DRIVE_FORMAT_RUNNING;
+		out->format_progress = s.progress_valid ? s.progress / 65536.0 : -1;
+	} else if (s.asc == 0x31) {
+		out->format = DRIVE_FORMAT_CORRUPT;
+	}
+}
+
+static void scsi_tran(struct drive *d, const struct scsi_devid *id, struct drive_info *out)
+{
+	out->tran = id->has_sas_port ? TRAN_SAS : TRAN_SCSI;
+	out->methods |= METHOD_SCSI_RESIZE | METHOD_SCSI_FORMAT;
+	/* sysfs knows the bus (usb, a libata port, an FC or SAS HBA); a plain
+	 * "scsi" host (tcm_loop, scsi_debug, a RAID HBA) says less than the
+	 * drive's own answers */
+	if (d->tran_hint != TRAN_UNKNOWN && d->tran_hint != TRAN_SCSI)
+		out->tran = d->tran_hint;
+}
+
 int drive_identify(struct drive *d, struct drive_info *out, struct ss_error *err)
 {
 	struct scsi_inquiry inq;
@@ -541,6 +571,15 @@ int drive_identify(struct drive *d, struct drive_info *out, struct ss_error *err
 			out->zoned = ZONED_DEVICE_MANAGED;
 	}
 
+	if (strcmp(inq.vendor, "ATA") != 0) {
+		identify_format_state(d, out);
+		if (out->format == DRIVE_FORMAT_RUNNING) {
+			/* READ CAPACITY and MODE SENSE wait for the end of it */
+			scsi_tran(d, &id, out);
+			out->methods |= METHOD_PARTITION;
+			return 0;
+		}
+	}
 	rc = drive_read_capacity(d, &out->capacity_blocks, &out->logical_block,
 				 &out->physical_block, err);
 	if (rc)
@@ -563,16 +602,12 @@ int drive_identify(struct drive *d, struct drive_info *out, struct ss_error *err
 		if (sp && sp - out->model < (long)sizeof(out->vendor))
 			snprintf(out->vendor, sizeof(out->vendor), "%.*s",
 				 (int)(sp - out->model), out->model);
+		if (d->tran_hint != TRAN_UNKNOWN && d->tran_hint != TRAN_SCSI)
+			out->tran = d->tran_hint;
 	} else {
-		out->tran = id.has_sas_port ? TRAN_SAS : TRAN_SCSI;
-		out->methods |= METHOD_SCSI_RESIZE | METHOD_SCSI_FORMAT;
+		scsi_tran(d, &id, out);
 		identify_scsi_smart(d, out);
 	}
-	/* sysfs knows the bus (usb, a libata port, an FC or SAS HBA); a plain
-	 * "scsi" host (tcm_loop, scsi_debug, a RAID HBA) says less than the
-	 * drive's own answers */
-	if (d->tran_hint != TRAN_UNKNOWN && d->tran_hint != TRAN_SCSI)
-		out->tran = d->tran_hint;
 	out->methods |= METHOD_PARTITION;
 	return 0;
 }

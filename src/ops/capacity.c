@@ -122,6 +122,31 @@ static int check_method_rules(const struct drive_info *i, enum cap_method m, boo
 	return 0;
 }
 
+static int corrupt_error(const char *dev, struct ss_error *err)
+{
+	return ss_error_set(err, -EIO,
+			    "%s: MEDIUM FORMAT CORRUPTED: a format was interrupted (power loss?). "
+			    "The drive needs a new format: run 'shortstroke limit --method "
+			    "scsi-format' (or 'restore --method scsi-format') on it",
+			    dev);
+}
+
+/* A format runs: nothing can be known of the drive's size until it ends. */
+static int plan_after_format(const struct drive_info *i, const struct cap_request *r,
+			     struct cap_plan *p)
+{
+	char pct[32] = "";
+
+	p->wait_format = true;
+	p->req = *r;
+	if (i->format_progress >= 0)
+		snprintf(pct, sizeof(pct), " (%.0f %%)", 100.0 * i->format_progress);
+	snprintf(p->note, sizeof(p->note),
+		 "a format is in progress%s: watching it to its end, then limiting by %s",
+		 pct, cap_method_name(p->method));
+	return 0;
+}
+
 int cap_plan_limit(const struct drive_info *i, const struct journal_entry *orig,
 		   const struct cap_request *r, struct cap_plan *p, struct ss_error *err)
 {
@@ -131,7 +156,7 @@ int cap_plan_limit(const struct drive_info *i, const struct journal_entry *orig,
 	int rc;
 
 	memset(p, 0, sizeof(*p));
-	if (!i->logical_block)
+	if (!i->logical_block && i->format != DRIVE_FORMAT_RUNNING)
 		return ss_error_set(err, -EPROTO, "%s: unknown block size", dev);
 	p->block_len = i->logical_block;
 	p->phys_block = i->physical_block >= i->logical_block ? i->physical_block
@@ -153,6 +178,10 @@ int cap_plan_limit(const struct drive_info *i, const struct journal_entry *orig,
 	rc = check_method_rules(i, p->method, r->volatile_, dev, err);
 	if (rc)
 		return rc;
+	if (i->format == DRIVE_FORMAT_RUNNING)
+		return plan_after_format(i, r, p);
+	if (i->format == DRIVE_FORMAT_CORRUPT && p->method != CAP_SCSI_FORMAT)
+		return corrupt_error(dev, err);
 
 	/* the full capacity a percentage and the upper bound refer to */
 	if (i->native_blocks)
@@ -215,6 +244,13 @@ int cap_plan_limit(const struct drive_info *i, const struct journal_entry *orig,
 				    "--force allows it",
 				    dev, human(target * p->block_len, h1, sizeof(h1)));
 	p->target = target;
+	if (target == p->current && i->format == DRIVE_FORMAT_CORRUPT) {
+		snprintf(p->note, sizeof(p->note),
+			 "%" PRIu64 " blocks (%s) again (the medium is corrupted: a format was "
+			 "interrupted)",
+			 target, human(target * p->block_len, h1, sizeof(h1)));
+		return 0;
+	}
 	if (target == p->current) {
 		p->noop = true;
 		snprintf(p->note, sizeof(p->note),
@@ -630,6 +666,25 @@ static int format_wait(struct cap_ctx *c, struct ss_error *err)
 	return 0;
 }
 
+/* The drive failed (or vanished) with the block count already changed: a
+ * failure of the drive, not of what the user typed, and the next step. */
+static int format_failed(struct cap_ctx *c, uint64_t blocks, int rc, struct ss_error *err)
+{
+	char why[sizeof(err->msg)];
+	size_t n = strlen(dev_name(c));
+	const char *w = err && err->msg[0] ? err->msg : strerror(-rc);
+
+	if (!strncmp(w, dev_name(c), n) && !strncmp(w + n, ": ", 2))
+		w += n + 2; /* named once is enough */
+	snprintf(why, sizeof(why), "%s", w);
+	return ss_error_set(err, -EIO,
+			    "%s: the format did not finish (%s). MODE SELECT had set the block "
+			    "count to %" PRIu64 ": once the drive answers again its medium reads "
+			    "MEDIUM FORMAT CORRUPTED until a new format; run the same command "
+			    "again",
+			    dev_name(c), why, blocks);
+}
+
 static int scsi_format(struct cap_ctx *c, uint64_t blocks, struct ss_error *err)
 {
 	uint8_t param[4];
@@ -648,18 +703,19 @@ static int scsi_format(struct cap_ctx *c, uint64_t blocks, struct ss_error *err)
 	x.timeout_ms = 120 * 1000;
 	progress_report(c->progress, 0, "starting format", -1);
 	rc = change_scsi(c, &x, "FORMAT UNIT FMTDATA=1 IMMED=1 (destroys all data)", NULL, err);
-	if (rc || c->dry_run)
-		return rc;
-	return format_wait(c, err);
+	if (!rc && !c->dry_run)
+		rc = format_wait(c, err);
+	if (rc && rc != -ECANCELED)
+		return format_failed(c, blocks, rc, err);
+	return rc;
 }
 
 /* ---- verification ------------------------------------------------------------ */
 
-/* Re-read the drive and, for a real disk, make the kernel see the size. */
-static int verify(struct cap_ctx *c, uint64_t want, struct cap_result *res, struct ss_error *err)
+/* What the drive says now, into c->e->info. */
+static int reidentify(struct cap_ctx *c, struct ss_error *err)
 {
 	struct drive_info now;
-	char h1[32], h2[32];
 	int rc;
 
 	rc = drive_identify(c->d, &now, err);
@@ -668,6 +724,21 @@ static int verify(struct cap_ctx *c, uint64_t want, struct cap_result *res, stru
 	if (c->e->tran_hint != TRAN_UNKNOWN)
 		now.tran = c->e->tran_hint;
 	c->e->info = now;
+	return 0;
+}
+
+/* Re-read the drive and, for a real disk, make the kernel see the size. */
+static int verify(struct cap_ctx *c, uint64_t want, struct cap_result *res, struct ss_error *err)
+{
+	const struct drive_info *i = &c->e->info;
+	struct drive_info now;
+	char h1[32], h2[32];
+	int rc;
+
+	rc = reidentify(c, err);
+	if (rc)
+		return rc;
+	now = *i;
 	res->after = now.capacity_blocks;
 	if (now.capacity_blocks != want)
 		return ss_error_set(err, -EIO,
@@ -741,16 +812,21 @@ static int scsi_settle(struct cap_ctx *c, enum cap_method m, bool *corrupt,
 		return format_wait(c, err);
 	}
 	if (st == 2 && m != CAP_SCSI_FORMAT)
-		return ss_error_set(err, -EIO,
-				    "%s: MEDIUM FORMAT CORRUPTED: a format was interrupted (power "
-				    "loss?). The drive needs a new format: run 'shortstroke limit "
-				    "--method scsi-format' (or 'restore --method scsi-format') on it",
-				    dev_name(c));
+		return corrupt_error(dev_name(c), err);
 	return st < 0 ? st : 0;
 }
 
-int cap_limit(struct cap_ctx *c, const struct cap_plan *p, struct cap_result *res,
-	      struct ss_error *err)
+/* One process at a time changes a disk (a dry run changes nothing). */
+static int disk_lock(struct cap_ctx *c, int *fd, struct ss_error *err)
+{
+	*fd = -1;
+	if (c->dry_run)
+		return 0;
+	return journal_lock_disk(c->state_dir, c->e->info.serial, c->e->info.wwn, fd, err);
+}
+
+static int limit_locked(struct cap_ctx *c, const struct cap_plan *p, struct cap_result *res,
+			struct ss_error *err)
 {
 	bool corrupt;
 	char h1[32];
@@ -815,6 +891,129 @@ int cap_limit(struct cap_ctx *c, const struct cap_plan *p, struct cap_result *re
 	return 0;
 }
 
+/* A format that ran when the command began: watched to its end, and the
+ * drive seen as it is after it. */
+static int settle_format(struct cap_ctx *c, struct cap_result *res, struct ss_error *err)
+{
+	int rc;
+
+	progress_report(c->progress, 0, "format in progress: watching", -1);
+	rc = format_wait(c, err);
+	if (!rc)
+		rc = reidentify(c, err);
+	if (!rc && c->e->info.format == DRIVE_FORMAT_RUNNING)
+		rc = ss_error_set(err, -EBUSY, "%s: the drive still reports a format in progress",
+				  dev_name(c));
+	res->watched_format = !rc;
+	return rc;
+}
+
+/* The plan made while the format ran, made again now that it is over. */
+static int replan(struct cap_ctx *c, const struct cap_plan *p, struct cap_plan *fresh,
+		  struct ss_error *err)
+{
+	const struct drive_info *i = &c->e->info;
+	struct journal_entry orig;
+	bool have;
+	int rc;
+
+	rc = cap_refresh_native(c, err);
+	if (rc)
+		return rc;
+	have = journal_original(c->state_dir, i->serial, i->wwn, &orig, NULL) == 0;
+	rc = cap_plan_limit(i, have ? &orig : NULL, &p->req, fresh, err);
+	if (rc)
+		ss_error_prefix(err, "after the format in progress: ");
+	return rc;
+}
+
+/* A dry run does not wait for a format (it may take hours). */
+static int dry_run_formatting(enum cap_method m, struct cap_result *res)
+{
+	res->dry_run = true;
+	res->method = m;
+	snprintf(res->message, sizeof(res->message),
+		 "dry run: the drive is in the middle of a format; what to send is known "
+		 "when it ends; nothing was sent");
+	return 0;
+}
+
+static void note_watched(struct cap_result *res)
+{
+	char msg[sizeof(res->message)];
+
+	if (!res->watched_format)
+		return;
+	snprintf(msg, sizeof(msg), "%s", res->message);
+	snprintf(res->message, sizeof(res->message),
+		 "watched the format in progress to its end; %s", msg);
+}
+
+int cap_limit(struct cap_ctx *c, const struct cap_plan *p, struct cap_result *res,
+	      struct ss_error *err)
+{
+	struct cap_plan fresh;
+	bool watched;
+	int fd, rc;
+
+	memset(res, 0, sizeof(*res));
+	if (p->wait_format && c->dry_run)
+		return dry_run_formatting(p->method, res);
+	rc = disk_lock(c, &fd, err);
+	if (rc)
+		return rc;
+	if (p->wait_format) {
+		rc = settle_format(c, res, err);
+		if (!rc)
+			rc = replan(c, p, &fresh, err);
+		p = &fresh;
+	}
+	watched = res->watched_format;
+	if (!rc)
+		rc = limit_locked(c, p, res, err);
+	journal_unlock_disk(fd);
+	res->watched_format = watched;
+	note_watched(res);
+	return rc;
+}
+
+/*
+ * A journal record is checked against the drive before restore trusts it:
+ * an original of 0 or beyond the native maximum, or smaller than what the
+ * drive has now (restore would shrink it), is refused with the record.
+ */
+static int record_check(struct cap_ctx *c, const struct journal_entry *o, enum cap_method m,
+			struct ss_error *err)
+{
+	const struct drive_info *i = &c->e->info;
+	/* DCO lowers the native max itself: its bound is the factory max */
+	uint64_t max = m == CAP_DCO ? i->dco_max_blocks : i->native_blocks;
+	struct ss_error why = { 0 };
+	char text[700];
+	int rc;
+
+	rc = journal_entry_check(o, &why);
+	if (!rc && o->block_len == i->logical_block) {
+		if (o->original_blocks < i->capacity_blocks)
+			rc = ss_error_set(&why, -EINVAL,
+					  "an original capacity of %" PRIu64 " blocks, less than the "
+					  "%" PRIu64 " the drive has now",
+					  o->original_blocks, i->capacity_blocks);
+		else if (max && o->original_blocks > max)
+			rc = ss_error_set(&why, -EINVAL,
+					  "an original capacity of %" PRIu64 " blocks, beyond the "
+					  "drive's native maximum of %" PRIu64,
+					  o->original_blocks, max);
+	}
+	if (!rc)
+		return 0;
+	journal_entry_text(o, text, sizeof(text));
+	return ss_error_set(err, -EPERM,
+			    "%s: refused: the journal's record (line %u) says %s; it does not "
+			    "describe this drive, so restore will not trust it. The record: %s",
+			    dev_name(c), o->line, why.msg, text);
+}
+
 /* What restore will aim for and how, from the journal or from the drive. */
 static int restore_plan(struct cap_ctx *c, enum cap_method forced, enum cap_method *m,
 			uint64_t *target, struct ss_error *err)
@@ -832,6 +1031,9 @@ static int restore_plan(struct cap_ctx *c, enum cap_method forced, enum cap_meth
 		else if (cap_method_parse(orig.method, m))
 			return ss_error_set(err, -EINVAL, "journal names an unknown method '%s'",
 					    orig.method);
+		rc = record_check(c, &orig, *m, err);
+		if (rc)
+			return rc;
 		if (orig.block_len != i->logical_block && *m != CAP_SCSI_FORMAT)
 			return ss_error_set(err, -EINVAL,
 					    "%s: the journal recorded %u-byte blocks, the drive now "
@@ -867,12 +1069,50 @@ static int restore_plan(struct cap_ctx *c, enum cap_method forced, enum cap_meth
 	return 0;
 }
 
-int cap_restore(struct cap_ctx *c, enum cap_method forced, bool vol, struct cap_result *res,
-		struct ss_error *err)
+int cap_plan_restore(struct cap_ctx *c, enum cap_method forced, bool vol, struct cap_plan *p,
+		     struct ss_error *err)
 {
 	const struct drive_info *i = &c->e->info;
-	enum cap_method m = CAP_AUTO;
-	uint64_t target = 0, before = i->capacity_blocks, native = i->native_blocks;
+	struct journal_entry orig;
+	bool journaled;
+	char h1[32];
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	p->block_len = i->logical_block;
+	p->phys_block = i->physical_block;
+	p->current = i->capacity_blocks;
+	p->native = i->native_blocks;
+	p->volatile_ = vol;
+	rc = restore_plan(c, forced, &p->method, &p->target, err);
+	if (rc)
+		return rc;
+	if (vol && p->method != CAP_HPA)
+		return ss_error_set(err, -EINVAL, "%s: --volatile needs the HPA method",
+				    dev_name(c));
+	if (!(i->methods & method_bit(p->method)))
+		return ss_error_set(err, -EOPNOTSUPP, "%s: the drive does not support the %s method",
+				    dev_name(c), cap_method_name(p->method));
+	if (p->method == CAP_HPA && i->sec_frozen)
+		return check_method_rules(i, p->method, false, dev_name(c), err);
+	p->noop = p->target == p->current && p->method != CAP_DCO && p->method != CAP_PARTITION;
+	journaled = journal_original(c->state_dir, i->serial, i->wwn, &orig, NULL) == 0;
+	if (p->target == UINT64_MAX)
+		snprintf(p->note, sizeof(p->note), "the drive's full capacity");
+	else
+		snprintf(p->note, sizeof(p->note), "%" PRIu64 " blocks (%s), the %s", p->target,
+			 human(p->target * i->logical_block, h1, sizeof(h1)),
+			 journaled ? "journaled original" : "native maximum");
+	return 0;
+}
+
+static int restore_locked(struct cap_ctx *c, enum cap_method forced, bool vol,
+			  struct cap_result *res, struct ss_error *err)
+{
+	const struct drive_info *i = &c->e->info;
+	uint64_t target, before = i->capacity_blocks, native = i->native_blocks;
+	struct cap_plan plan;
+	enum cap_method m;
 	bool corrupt;
 	char h1[32];
 	int rc;
@@ -882,18 +1122,11 @@ int cap_restore(struct cap_ctx *c, enum cap_method forced, bool vol, struct cap_
 	res->block_len = i->logical_block;
 	res->native = native;
 	res->dry_run = c->dry_run;
-	rc = restore_plan(c, forced, &m, &target, err);
+	rc = cap_plan_restore(c, forced, vol, &plan, err);
 	if (rc)
 		return rc;
-	res->method = m;
-	if (vol && m != CAP_HPA)
-		return ss_error_set(err, -EINVAL, "%s: --volatile needs the HPA method",
-				    dev_name(c));
-	if (!(i->methods & method_bit(m)))
-		return ss_error_set(err, -EOPNOTSUPP, "%s: the drive does not support the %s method",
-				    dev_name(c), cap_method_name(m));
-	if (m == CAP_HPA && i->sec_frozen)
-		return check_method_rules(i, m, false, dev_name(c), err);
+	m = res->method = plan.method;
+	target = plan.target;
 	rc = scsi_settle(c, m, &corrupt, err);
 	if (rc)
 		return rc;
@@ -960,4 +1193,59 @@ int cap_restore(struct cap_ctx *c, enum cap_method forced, bool vol, struct cap_
 		 res->after, human(res->after * i->logical_block, h1, sizeof(h1)),
 		 cap_method_name(m));
 	return 0;
+}
+
+/*
+ * A re-run of a restore (a batch run again after a kill): the journal's
+ * newest record of the disk is the "restore-done" of the size it has now,
+ * so there is nothing to bring back. True with the result filled in.
+ */
+static bool restored_already(struct cap_ctx *c, enum cap_method forced, struct cap_result *res)
+{
+	const struct drive_info *i = &c->e->info;
+	struct journal_entry last, orig;
+	char h1[32];
+
+	if (forced != CAP_AUTO || i->format != DRIVE_FORMAT_NONE ||
+	    journal_original(c->state_dir, i->serial, i->wwn, &orig, NULL) != -ENOENT ||
+	    journal_last(c->state_dir, i->serial, i->wwn, &last, NULL) ||
+	    strcmp(last.event, "restore-done") || last.target_blocks != i->capacity_blocks ||
+	    last.block_len != i->logical_block)
+		return false;
+	res->noop = true;
+	res->before = res->after = i->capacity_blocks;
+	res->block_len = i->logical_block;
+	res->native = i->native_blocks;
+	res->dry_run = c->dry_run;
+	if (cap_method_parse(last.method, &res->method))
+		res->method = CAP_AUTO;
+	snprintf(res->message, sizeof(res->message),
+		 "already restored to %" PRIu64 " blocks (%s; journal line %u); nothing sent",
+		 i->capacity_blocks, human(i->capacity_blocks * i->logical_block, h1, sizeof(h1)),
+		 last.line);
+	return true;
+}
+
+int cap_restore(struct cap_ctx *c, enum cap_method forced, bool vol, struct cap_result *res,
+		struct ss_error *err)
+{
+	bool watched = false;
+	int fd, rc;
+
+	memset(res, 0, sizeof(*res));
+	if (c->e->info.format == DRIVE_FORMAT_RUNNING && c->dry_run)
+		return dry_run_formatting(forced, res);
+	rc = disk_lock(c, &fd, err);
+	if (rc)
+		return rc;
+	if (c->e->info.format == DRIVE_FORMAT_RUNNING) {
+		rc = settle_format(c, res, err);
+		watched = !rc;
+	}
+	if (!rc && !restored_already(c, forced, res))
+		rc = restore_locked(c, forced, vol, res, err);
+	journal_unlock_disk(fd);
+	res->watched_format = watched;
+	note_watched(res);
+	return rc;
 }

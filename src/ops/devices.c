@@ -128,14 +128,32 @@ static int ctx_protect(struct ss_ctx *ctx, struct ss_error *err)
 	return 0;
 }
 
+/* "formatting 42 %", "medium format corrupted", or "" */
+static void medium_text(const struct drive_info *i, char *buf, size_t len)
+{
+	if (i->format == DRIVE_FORMAT_RUNNING && i->format_progress >= 0)
+		snprintf(buf, len, "formatting %.0f %%", 100.0 * i->format_progress);
+	else if (i->format == DRIVE_FORMAT_RUNNING)
+		snprintf(buf, len, "formatting");
+	else if (i->format == DRIVE_FORMAT_CORRUPT)
+		snprintf(buf, len, "medium format corrupted");
+	else
+		buf[0] = '\0';
+}
+
 void dev_state_text(const struct dev_entry *e, char *buf, size_t len)
 {
 	static const char *const names[] = { "free", "in-use", "protected", "unknown" };
+	char medium[64];
 
-	if (e->why[0])
-		snprintf(buf, len, "%s: %s", names[e->state], e->why);
+	medium_text(&e->info, medium, sizeof(medium));
+	if (medium[0] && e->state == DEV_FREE && !e->why[0])
+		snprintf(buf, len, "%s", medium); /* free, but not usable as it is */
+	else if (e->why[0])
+		snprintf(buf, len, "%s: %s%s%s", names[e->state], e->why, medium[0] ? "; " : "",
+			 medium);
 	else
-		snprintf(buf, len, "%s", names[e->state]);
+		snprintf(buf, len, "%s%s%s", names[e->state], medium[0] ? ", " : "", medium);
 }
 
 static void apply_protect(struct ss_ctx *ctx, struct dev_entry *e)

@@ -324,6 +324,10 @@ int sim_drive_exec(struct sim_drive *d, struct xcmd *c, struct ss_error *err)
 	c->sense_len = 0;
 	c->resid = c->data_len;
 	c->duration_ns = 0;
+	/* what another process did to the drive comes first */
+	rc = sim_state_lock(d, err);
+	if (rc)
+		return rc;
 	memset(&sc, 0, sizeof(sc));
 	sc.d = d;
 	sc.c = c;
@@ -380,8 +384,8 @@ int sim_drive_exec(struct sim_drive *d, struct xcmd *c, struct ss_error *err)
 			ss_error_set(err, rc, "sim:%s: %s", d->cfg.id, strerror(-rc));
 	}
 out:
-	if (d->dirty && d->state_path) {
-		int src = sim_state_save(d, rc ? NULL : err);
+	{
+		int src = sim_state_unlock(d, false, rc ? NULL : err);
 
 		if (src && !rc)
 			rc = src;
@@ -393,7 +397,7 @@ void sim_drive_power_cycle(struct sim_drive *d)
 {
 	struct sim_state *s;
 
-	if (!d)
+	if (!d || sim_state_lock(d, NULL))
 		return;
 	s = &d->st;
 	s->vol_active = false;
@@ -426,8 +430,7 @@ void sim_drive_power_cycle(struct sim_drive *d)
 	s->next_lba = UINT64_MAX;
 	sim_clock_advance(d, d->cfg.rpm > 1 ? SPIN_UP_NS : 100000000ULL);
 	d->dirty = true;
-	if (d->state_path)
-		sim_state_save(d, NULL);
+	sim_state_unlock(d, false, NULL);
 }
 
 int sim_drive_inject(struct sim_drive *d, const char *spec, struct ss_error *err)
@@ -441,10 +444,15 @@ int sim_drive_inject(struct sim_drive *d, const char *spec, struct ss_error *err
 	rc = sim_fault_parse(spec, &f, msg, sizeof(msg));
 	if (rc)
 		return ss_error_set(err, rc, "sim:%s: %s", d->cfg.id, msg);
-	rc = sim_fault_add(d->st.faults, &d->st.nfaults, &f);
+	rc = sim_state_lock(d, err);
 	if (rc)
+		return rc;
+	rc = sim_fault_add(d->st.faults, &d->st.nfaults, &f);
+	if (rc) {
+		sim_state_unlock(d, false, NULL);
 		return ss_error_set(err, rc, "sim:%s: more than %d faults", d->cfg.id,
 				    SIM_MAX_FAULTS);
+	}
 	if (f.kind == SIM_FAULT_FROZEN) {
 		d->st.sec_frozen = d->cfg.sec;
 		d->st.setmax_frozen = d->cfg.hpa;
@@ -452,24 +460,28 @@ int sim_drive_inject(struct sim_drive *d, const char *spec, struct ss_error *err
 		d->st.dco_frozen = d->cfg.dco;
 	}
 	d->dirty = true;
-	return sim_drive_save(d, err);
+	return sim_state_unlock(d, false, err);
 }
 
 void sim_drive_clear_faults(struct sim_drive *d)
 {
-	if (!d)
+	if (!d || sim_state_lock(d, NULL))
 		return;
 	d->st.nfaults = 0;
 	d->dirty = true;
-	if (d->state_path)
-		sim_state_save(d, NULL);
+	sim_state_unlock(d, false, NULL);
 }
 
 int sim_drive_save(struct sim_drive *d, struct ss_error *err)
 {
+	int rc;
+
 	if (!d)
 		return ss_error_set(err, -EINVAL, "no drive");
-	return sim_state_save(d, err);
+	if (!sim_state_unsaved(d))
+		return 0;
+	rc = sim_state_lock(d, err);
+	return rc ? rc : sim_state_unlock(d, true, err);
 }
 
 uint64_t sim_drive_clock_ns(struct sim_drive *d)
@@ -479,13 +491,13 @@ uint64_t sim_drive_clock_ns(struct sim_drive *d)
 
 void sim_drive_advance_clock(struct sim_drive *d, uint64_t ns)
 {
-	if (!d)
+	if (!d || sim_state_lock(d, NULL))
 		return;
 	sim_clock_advance(d, ns);
+	d->dirty = true; /* time that passed is the drive's to keep */
 	format_tick(d, sim_clock_now(d));
 	sim_selftest_tick(d, sim_clock_now(d));
-	if (d->dirty && d->state_path)
-		sim_state_save(d, NULL);
+	sim_state_unlock(d, false, NULL);
 }
 
 uint64_t sim_drive_capacity(const struct sim_drive *d)

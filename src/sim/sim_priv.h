@@ -220,6 +220,13 @@ struct sim_drive {
 	struct sim_state st;
 	struct sim_store store;
 	char *state_path; /* NULL without a state directory */
+	/* sharing the state directory (sim_state.c): <id>.lock, -1 until
+	 * opened; the save count of the state we hold; the counters as saved */
+	int lock_fd;
+	bool lock_ro;
+	bool loaded;
+	uint64_t gen;
+	struct sim_counters ctr_saved;
 	/* virtual clock: base + (real elapsed) * time_scale */
 	uint64_t clock_base_ns;
 	uint64_t mono_base_ns;
@@ -267,7 +274,18 @@ int sim_fault_add(struct sim_fault *arr, unsigned *n, const struct sim_fault *f)
 
 /* --- state (sim_state.c) --- */
 void sim_state_init(struct sim_drive *d);
-int sim_state_load(struct sim_drive *d, struct ss_error *err);
+/* Before a command or change: the drive's lock, shared by every process
+ * using the state directory, and the state another process saved since
+ * (loaded the first time). After it: saved when this process changed the
+ * drive (dirty; with_counters: the traffic counters moved too), unlocked.
+ * Without a state directory both do nothing. */
+int sim_state_lock(struct sim_drive *d, struct ss_error *err);
+int sim_state_unlock(struct sim_drive *d, bool with_counters, struct ss_error *err);
+/* Something this process changed is not saved yet. */
+bool sim_state_unsaved(const struct sim_drive *d);
+/* Remove <id>.json.tmp.* left by a process killed in the middle of a save. */
+void sim_state_clean_tmp(struct sim_rig *rig);
+/* Write the state file (under the lock). */
 int sim_state_save(struct sim_drive *d, struct ss_error *err);
 void sim_store_init(struct sim_store *s);
 void sim_store_free(struct sim_store *s);

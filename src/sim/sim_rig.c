@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -720,6 +721,7 @@ static struct sim_drive *drive_new(struct sim_rig *rig, const struct sim_config 
 	d->rig = rig;
 	d->cfg = *c;
 	sim_store_init(&d->store);
+	d->lock_fd = -1;
 	d->store.size = c->dco_factory * c->lblock;
 	sim_state_init(d);
 	d->mono_base_ns = sim_mono_ns();
@@ -738,6 +740,8 @@ static void drive_free(struct sim_drive *d)
 	sim_store_free(&d->store);
 	sim_zones_free(d);
 	free(d->state_path);
+	if (d->lock_fd >= 0)
+		close(d->lock_fd);
 	pthread_mutex_destroy(&d->lock);
 	free(d);
 }
@@ -749,9 +753,13 @@ void sim_rig_free(struct sim_rig *rig)
 	if (!rig)
 		return;
 	for (i = 0; i < rig->count; i++) {
-		if (rig->drives[i] && rig->drives[i]->state_path)
-			sim_state_save(rig->drives[i], NULL);
-		drive_free(rig->drives[i]);
+		struct sim_drive *d = rig->drives[i];
+
+		/* only what this process changed: saving every drive would undo
+		 * what another process did to the others meanwhile */
+		if (d && sim_state_unsaved(d) && sim_state_lock(d, NULL) == 0)
+			sim_state_unlock(d, true, NULL);
+		drive_free(d);
 	}
 	free(rig->drives);
 	free(rig->state_dir);
@@ -861,13 +869,16 @@ static int rig_build(struct rp *p, struct json_object *root, const struct jpos *
 				p->rc = ss_error_set(p->err, -ENOMEM, "out of memory");
 				goto fail;
 			}
-			rc = sim_state_load(d, p->err);
+			rc = sim_state_lock(d, p->err);
 			if (rc) {
 				p->rc = rc;
 				goto fail;
 			}
+			sim_state_unlock(d, false, NULL);
 		}
 	}
+	if (state_dir)
+		sim_state_clean_tmp(rig);
 	free(cfgs);
 	*out = rig;
 	return 0;

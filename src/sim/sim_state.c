@@ -1,17 +1,21 @@
 /* sim_state.c - a drive's mutable state in <state_dir>/<id>.json (written
- * atomically: temp file, fsync, rename) and its written data, sparse, in
- * memory or in <state_dir>/<id>.img. */
+ * atomically: temp file, fsync, rename; under <id>.lock, shared by every
+ * process using the directory) and its written data, sparse, in memory or
+ * in <state_dir>/<id>.img. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
 
+#include "shortstroke/fileio.h"
 #include "sim/sim_priv.h"
 
 #define STATE_VERSION 1
@@ -189,73 +193,33 @@ static struct json_object *state_to_json(const struct sim_drive *d)
 	return o;
 }
 
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
+/* Under the drive's lock (sim_state_unlock). */
 int sim_state_save(struct sim_drive *d, struct ss_error *err)
 {
 	struct json_object *o;
-	const char *txt;
-	char *tmp = NULL;
-	int fd = -1, rc;
+	char *txt = NULL;
+	int rc;
 
 	if (!d->state_path) {
 		d->dirty = false;
 		return 0;
 	}
 	o = state_to_json(d);
-	if (!o)
-		return ss_error_set(err, -ENOMEM, "out of memory");
-	txt = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED);
-	if (asprintf(&tmp, "%s.tmp.%ld", d->state_path, (long)getpid()) < 0) {
+	if (!o || asprintf(&txt, "%s\n",
+			   json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+								 JSON_C_TO_STRING_SPACED)) < 0) {
 		json_object_put(o);
 		return ss_error_set(err, -ENOMEM, "out of memory");
 	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		rc = -errno;
-		goto fail;
-	}
-	rc = write_all(fd, txt, strlen(txt));
-	if (!rc)
-		rc = write_all(fd, "\n", 1);
-	if (!rc && fsync(fd) < 0)
-		rc = -errno;
-	if (close(fd) < 0 && !rc)
-		rc = -errno;
-	fd = -1;
+	json_object_put(o);
+	rc = file_write_atomic(d->state_path, txt, strlen(txt), 0644,
+			       "the simulated drive's state", err);
+	free(txt);
 	if (rc)
-		goto fail;
-	if (rename(tmp, d->state_path) < 0) {
-		rc = -errno;
-		goto fail;
-	}
-	json_object_put(o);
-	free(tmp);
+		return rc;
 	d->dirty = false;
+	d->ctr_saved = d->st.ctr;
 	return 0;
-fail:
-	ss_error_set(err, rc, "%s: cannot save the simulated drive's state: %s", d->state_path,
-		     strerror(-rc));
-	if (fd >= 0)
-		close(fd);
-	unlink(tmp);
-	free(tmp);
-	json_object_put(o);
-	return rc;
 }
 
 /* ---- loading ---- */
@@ -524,7 +488,9 @@ static void zones_apply(struct json_object *o, struct sim_drive *d)
 	}
 }
 
-int sim_state_load(struct sim_drive *d, struct ss_error *err)
+/* The state file into d->st; -ENOENT (and nothing changed) when there is
+ * none: a fresh drive. */
+static int file_load(struct sim_drive *d, struct ss_error *err)
 {
 	struct loader l = {.path = d->state_path, .err = err, .rc = 0};
 	struct sim_state s = d->st;
@@ -536,7 +502,7 @@ int sim_state_load(struct sim_drive *d, struct ss_error *err)
 
 	rc = read_file(d->state_path, &txt, &len);
 	if (rc == -ENOENT)
-		return 0; /* a fresh drive */
+		return rc;
 	if (rc)
 		return ss_error_set(err, rc, "%s: cannot read: %s", d->state_path, strerror(-rc));
 	o = json_tokener_parse(txt);
@@ -658,6 +624,192 @@ int sim_state_load(struct sim_drive *d, struct ss_error *err)
 	}
 	d->mono_base_ns = sim_mono_ns();
 	return 0;
+}
+
+/* ---- sharing the state directory between processes ---- */
+
+/*
+ * <state_dir>/<id>.lock: an flock taken around every command and change,
+ * by every process using the state directory. Its first 8 bytes count the
+ * saves of <id>.json (bumped before the rename, so that a save is never
+ * missed; a save that did not happen costs a needless reload only). A
+ * process that finds the count changed since it last loaded or saved
+ * reloads the file before it goes on, adding what it counted meanwhile.
+ */
+static uint64_t gen_read(int fd)
+{
+	uint8_t b[8];
+	uint64_t g = 0;
+
+	if (pread(fd, b, sizeof(b), 0) != (ssize_t)sizeof(b))
+		return 0;
+	for (int i = 7; i >= 0; i--)
+		g = g << 8 | b[i];
+	return g;
+}
+
+static void gen_write(int fd, uint64_t g)
+{
+	uint8_t b[8];
+
+	for (int i = 0; i < 8; i++)
+		b[i] = (uint8_t)(g >> (8 * i));
+	if (pwrite(fd, b, sizeof(b), 0) != (ssize_t)sizeof(b)) {
+		/* the others reload on the next count that does get through */
+	}
+}
+
+static int lock_open(struct sim_drive *d, struct ss_error *err)
+{
+	char *path = NULL;
+
+	if (d->lock_fd >= 0 || d->lock_ro)
+		return 0;
+	if (asprintf(&path, "%s/%s.lock", d->rig->state_dir, d->cfg.id) < 0)
+		return ss_error_set(err, -ENOMEM, "out of memory");
+	d->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (d->lock_fd < 0 && (errno == EACCES || errno == EROFS)) {
+		d->lock_ro = true; /* a state directory we may only read */
+		free(path);
+		return 0;
+	}
+	if (d->lock_fd < 0) {
+		int rc = -errno;
+
+		ss_error_set(err, rc, "%s: cannot open: %s", path, strerror(-rc));
+		free(path);
+		return rc;
+	}
+	free(path);
+	return 0;
+}
+
+static void ctr_merge(struct sim_counters *now, const struct sim_counters *mine,
+		      const struct sim_counters *base)
+{
+	now->read_bytes += mine->read_bytes - base->read_bytes;
+	now->write_bytes += mine->write_bytes - base->write_bytes;
+	now->verify_bytes += mine->verify_bytes - base->verify_bytes;
+	now->read_unc += mine->read_unc - base->read_unc;
+	now->verify_unc += mine->verify_unc - base->verify_unc;
+}
+
+/* What another process saved, with this process's counts and clock kept. */
+static int reload(struct sim_drive *d, struct ss_error *err)
+{
+	struct sim_counters mine = d->st.ctr, base = d->ctr_saved;
+	uint64_t before = sim_clock_now(d), after;
+	int rc = file_load(d, err);
+
+	if (rc == -ENOENT)
+		rc = 0; /* none saved yet: what we have stands */
+	else if (rc == 0) {
+		d->ctr_saved = d->st.ctr;
+		if (d->loaded)
+			ctr_merge(&d->st.ctr, &mine, &base);
+		after = sim_clock_now(d);
+		if (d->loaded && before > after)
+			d->clock_base_ns += before - after; /* time never runs back */
+		if (d->store.fd >= 0) { /* a format may have replaced the image */
+			close(d->store.fd);
+			d->store.fd = -1;
+		}
+	}
+	return rc;
+}
+
+int sim_state_lock(struct sim_drive *d, struct ss_error *err)
+{
+	uint64_t g;
+	int rc;
+
+	if (!d->state_path)
+		return 0;
+	rc = lock_open(d, err);
+	if (rc)
+		return rc;
+	if (d->lock_fd >= 0) {
+		while (flock(d->lock_fd, LOCK_EX) < 0) {
+			if (errno != EINTR)
+				return ss_error_set(err, -errno, "sim:%s: cannot lock its state: %s",
+						    d->cfg.id, strerror(errno));
+		}
+	}
+	g = d->lock_fd >= 0 ? gen_read(d->lock_fd) : 0;
+	if (d->loaded && g == d->gen)
+		return 0;
+	rc = reload(d, err);
+	if (rc) {
+		if (d->lock_fd >= 0)
+			flock(d->lock_fd, LOCK_UN);
+		return rc;
+	}
+	d->gen = g;
+	d->loaded = true;
+	return 0;
+}
+
+static bool counters_moved(const struct sim_drive *d)
+{
+	return memcmp(&d->st.ctr, &d->ctr_saved, sizeof(d->ctr_saved)) != 0;
+}
+
+int sim_state_unlock(struct sim_drive *d, bool with_counters, struct ss_error *err)
+{
+	int rc = 0;
+
+	if (!d->state_path) {
+		d->dirty = false;
+		return 0;
+	}
+	if (d->dirty || (with_counters && counters_moved(d))) {
+		if (d->lock_fd >= 0)
+			gen_write(d->lock_fd, ++d->gen);
+		rc = sim_state_save(d, err);
+	}
+	if (d->lock_fd >= 0)
+		flock(d->lock_fd, LOCK_UN);
+	return rc;
+}
+
+bool sim_state_unsaved(const struct sim_drive *d)
+{
+	return d->state_path && (d->dirty || counters_moved(d));
+}
+
+/* "<id>.json.tmp.<anything without a dot>": a save cut short */
+static struct sim_drive *tmp_owner(struct sim_rig *rig, const char *name)
+{
+	for (unsigned i = 0; i < rig->count; i++) {
+		const char *id = rig->drives[i]->cfg.id;
+		size_t n = strlen(id);
+
+		if (!strncmp(name, id, n) && !strncmp(name + n, ".json.tmp.", 10) &&
+		    name[n + 10] && !strchr(name + n + 10, '.'))
+			return rig->drives[i];
+	}
+	return NULL;
+}
+
+void sim_state_clean_tmp(struct sim_rig *rig)
+{
+	DIR *dir = rig->state_dir ? opendir(rig->state_dir) : NULL;
+	struct dirent *de;
+
+	if (!dir)
+		return;
+	while ((de = readdir(dir))) {
+		struct sim_drive *d = strstr(de->d_name, ".json.tmp.") ? tmp_owner(rig, de->d_name)
+									: NULL;
+
+		/* under the drive's lock no save is under way: what is there is
+		 * left by a process that died in the middle of one */
+		if (!d || sim_state_lock(d, NULL))
+			continue;
+		unlinkat(dirfd(dir), de->d_name, 0);
+		sim_state_unlock(d, false, NULL);
+	}
+	closedir(dir);
 }
 
 /* ---- the data store ---- */

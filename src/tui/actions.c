@@ -2,9 +2,11 @@
  * dialogs and jobs on the model; none of it touches curses. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "shortstroke/capacity.h"
 #include "shortstroke/sim.h"
@@ -20,6 +22,7 @@ struct cap_op {
 	struct dev_entry e;
 	struct cap_plan plan;
 	bool restore;
+	char refused[320];	/* restore: why it would be refused (nothing to confirm) */
 	char state_dir[4096];
 };
 
@@ -79,6 +82,17 @@ static void cap_finish(struct tui_model *m, struct tui_task *t, int rc,
 
 static enum tui_action confirm_next(struct tui_model *m, struct cap_flow *f);
 
+/* A drive of the flow with nothing to confirm: on to the next one. */
+static enum tui_action skip_submit(struct tui_model *m, struct tui_dialog *d)
+{
+	struct cap_flow *f = d->arg;
+
+	cap_op_free(f->ops[f->next++]);
+	d->arg = NULL;
+	d->free_arg = NULL;
+	return confirm_next(m, f);
+}
+
 static enum tui_action confirm_submit(struct tui_model *m, struct tui_dialog *d)
 {
 	struct cap_flow *f = d->arg;
@@ -96,6 +110,17 @@ static enum tui_action confirm_submit(struct tui_model *m, struct tui_dialog *d)
 			   cap_finish)) {
 		tui_status(m, "%s: cannot start the job", op->e.spec);
 		cap_op_free(op);
+	} else {
+		struct tui_task *t = tui_task_for(m, op->e.spec);
+
+		if (op->plan.method == CAP_SCSI_FORMAT)
+			snprintf(t->no_abort, sizeof(t->no_abort),
+				 "a format in progress cannot be aborted: FORMAT UNIT runs inside "
+				 "the drive to the end (a power cycle leaves the medium unreadable)");
+		else
+			snprintf(t->no_abort, sizeof(t->no_abort),
+				 "a %s cannot be aborted halfway; it ends in a moment",
+				 f->restore ? "restore" : "limit");
 	}
 	/* the dialog is freed by the caller once m->dlg moves on; keep the
 	 * remaining ops alive in a fresh dialog */
@@ -118,8 +143,24 @@ static enum tui_action confirm_next(struct tui_model *m, struct cap_flow *f)
 	op = f->ops[f->next];
 	d = tui_dialog_new(f->restore ? "Confirm restore" : "Confirm limit");
 	tui_dialog_line(d, "%s  %s  serial %s", op->e.spec, op->e.info.model, op->e.info.serial);
+	if (f->restore && (op->refused[0] || op->plan.noop)) {
+		/* nothing to confirm: say why, Enter goes on to the next drive */
+		if (op->refused[0])
+			tui_dialog_error(d, "Refused: %s", op->refused);
+		else
+			tui_dialog_error(d, "Nothing to do: already at %s.", op->plan.note);
+		d->submit = skip_submit;
+		d->arg = f;
+		d->free_arg = cap_flow_free;
+		m->dlg = d;
+		return TUI_REDRAW;
+	}
 	if (f->restore) {
-		tui_dialog_line(d, "Restore to the journaled original (or native) capacity.");
+		tui_dialog_line(d, "Now %s; gets back %s by %s.",
+				size_human(op->plan.current * op->plan.block_len, h1, sizeof(h1)),
+				op->plan.note, cap_method_name(op->plan.method));
+		if (op->plan.method == CAP_SCSI_FORMAT)
+			tui_dialog_line(d, "FORMAT UNIT destroys every byte on the drive.");
 	} else {
 		tui_dialog_line(d, "Now %s; after: %s by %s%s.",
 				size_human(op->plan.current * op->plan.block_len, h1, sizeof(h1)),
@@ -176,19 +217,25 @@ fail:
 	return NULL;
 }
 
+/* "spec: msg", unless msg already starts with the drive's name */
+static const char *named(const char *spec, const char *msg, char *buf, size_t len)
+{
+	if (!strncmp(msg, spec, strlen(spec)))
+		return msg;
+	snprintf(buf, len, "%s: %s", spec, msg);
+	return buf;
+}
+
 static enum tui_action limit_submit(struct tui_model *m, struct tui_dialog *d)
 {
+	char buf[sizeof(d->error)];
 	struct cap_flow *f = d->arg;
 	struct cap_request req = { 0 };
 	struct ss_error err = { 0 };
 	struct size_spec s;
 
-	if (size_parse(d->text, &s, &err)) {
-		snprintf(d->prompt, sizeof(d->prompt), "Size (e.g. 100GB, 20%%):");
-		tui_dialog_line(d, "%s", err.msg);
-		d->alert = true;
-		return TUI_REDRAW;
-	}
+	if (size_parse(d->text, &s, &err))
+		return tui_dialog_error(d, "%s", err.msg);
 	req.method = CAP_AUTO;
 	if (s.kind == SIZE_PERCENT) {
 		req.by = CAP_BY_PERCENT;
@@ -208,11 +255,12 @@ static enum tui_action limit_submit(struct tui_model *m, struct tui_dialog *d)
 					     &orig, NULL) == 0;
 
 		if (cap_refresh_native(&c, &err) ||
-		    cap_plan_limit(&op->e.info, have ? &orig : NULL, &req, &op->plan, &err)) {
-			return tui_alert(m, "Cannot limit", "%s: %s", op->e.spec, err.msg);
-		}
+		    cap_plan_limit(&op->e.info, have ? &orig : NULL, &req, &op->plan, &err))
+			return tui_dialog_error(d, "%s", named(op->e.spec, err.msg, buf,
+								      sizeof(buf)));
 		if (op->plan.noop)
-			return tui_alert(m, "Nothing to do", "%s: %s", op->e.spec, op->plan.note);
+			return tui_dialog_error(d, "Nothing to do: %s: %s", op->e.spec,
+						op->plan.note);
 	}
 	d->arg = NULL; /* the flow moves to the confirmation dialogs */
 	d->free_arg = NULL;
@@ -262,6 +310,14 @@ static enum tui_action act_restore(struct tui_model *m)
 	f = open_targets(m, true);
 	if (!f)
 		return TUI_REDRAW;
+	for (size_t i = 0; i < f->n; i++) {
+		struct cap_op *op = f->ops[i];
+		struct cap_ctx c = { .d = op->d, .e = &op->e, .state_dir = op->state_dir };
+		struct ss_error err = { 0 };
+
+		if (cap_plan_restore(&c, CAP_AUTO, false, &op->plan, &err))
+			snprintf(op->refused, sizeof(op->refused), "%s", err.msg);
+	}
 	return confirm_next(m, f);
 }
 
@@ -270,6 +326,8 @@ static enum tui_action act_power_cycle(struct tui_model *m)
 	size_t idx[MAX_TARGETS], n = tui_targets(m, idx, MAX_TARGETS);
 	struct ss_error err = { 0 };
 	struct sim_rig *rig;
+	char skipped[320] = "";
+	size_t used = 0;
 	unsigned done = 0;
 
 	if (!n)
@@ -280,15 +338,23 @@ static enum tui_action act_power_cycle(struct tui_model *m)
 	for (size_t i = 0; i < n; i++) {
 		const char *spec = m->devs[idx[i]].spec;
 		struct sim_drive *d = strncmp(spec, "sim:", 4) ? NULL : sim_rig_find(rig, spec + 4);
+		const char *why = !d ? "not a simulated drive"
+				  : tui_task_for(m, spec) ? "a job is running on it" : NULL;
 
-		if (!d || tui_task_for(m, spec))
+		if (why) {
+			if (used < sizeof(skipped))
+				used += (size_t)snprintf(skipped + used, sizeof(skipped) - used,
+							 "%s%s: %s", used ? "; " : "", spec, why);
 			continue;
+		}
 		sim_drive_power_cycle(d);
 		if (sim_drive_save(d, &err))
 			return tui_alert(m, "Power cycle", "%s: %s", spec, err.msg);
 		done++;
 	}
 	tui_status(m, "%u simulated drive%s power-cycled", done, done == 1 ? "" : "s");
+	if (skipped[0])
+		tui_alert(m, "Power cycle", "%u power-cycled. Not power-cycled: %s", done, skipped);
 	return TUI_RESCAN;
 }
 
@@ -336,6 +402,7 @@ struct st_op {
 	struct drive *d;
 	struct dev_entry e;
 	enum selftest_kind kind;
+	atomic_bool abort;	/* set by the abort key: stop it inside the drive too */
 };
 
 static int st_job(void *arg, const struct progress_sink *sink, struct ss_error *err)
@@ -343,17 +410,31 @@ static int st_job(void *arg, const struct progress_sink *sink, struct ss_error *
 	struct st_op *op = arg;
 	int rc;
 
-	rc = selftest_start(op->d, &op->e.info, op->kind, err);
+	rc = selftest_wait(op->d, &op->e.info, op->kind, sink, err);
+	if (rc != -ECANCELED || !atomic_load(&op->abort))
+		return rc;
+	rc = selftest_abort(op->d, &op->e.info, err);
 	if (rc)
 		return rc;
-	return selftest_wait(op->d, &op->e.info, op->kind, sink, err);
+	return ss_error_set(err, -ECANCELED, "%s: the %s self-test was aborted on the drive",
+			    op->e.spec, selftest_kind_name(op->kind));
+}
+
+static void st_abort(struct tui_task *t)
+{
+	struct st_op *op = t->arg;
+
+	atomic_store(&op->abort, true);
+	job_cancel(t->job);
 }
 
 static void st_finish(struct tui_model *m, struct tui_task *t, int rc, const struct ss_error *err)
 {
 	struct st_op *op = t->arg;
 
-	if (rc)
+	if (rc == -ECANCELED && atomic_load(&op->abort))
+		tui_status(m, "%s", err->msg);
+	else if (rc)
 		tui_alert(m, "Self-test", "%s", err->msg);
 	else
 		tui_status(m, "%s: %s self-test completed without error", op->e.spec,
@@ -362,11 +443,41 @@ static void st_finish(struct tui_model *m, struct tui_task *t, int rc, const str
 	free(op);
 }
 
+/* Start the test on one drive (one command, on this thread, so that a
+ * refusal shows in the dialog) and a job that watches it. */
+static int st_start_one(struct tui_model *m, const char *spec, enum selftest_kind kind,
+			struct ss_error *err)
+{
+	struct st_op *op;
+	int rc;
+
+	if (tui_task_for(m, spec))
+		return ss_error_set(err, -EBUSY, "%s: a job is running on it", spec);
+	op = calloc(1, sizeof(*op));
+	if (!op)
+		return ss_error_set(err, -ENOMEM, "out of memory");
+	op->kind = kind;
+	atomic_init(&op->abort, false);
+	rc = device_open(m->ctx, spec, false, &op->d, &op->e, err);
+	if (!rc)
+		rc = selftest_start(op->d, &op->e.info, kind, err);
+	if (!rc && tui_task_start(m, spec, "self-test", st_job, op, st_finish))
+		rc = ss_error_set(err, -EBUSY, "%s: cannot start a job", spec);
+	if (rc) {
+		drive_free(op->d);
+		free(op);
+		return rc;
+	}
+	tui_task_for(m, spec)->abort = st_abort;
+	return 0;
+}
+
 static enum tui_action st_submit(struct tui_model *m, struct tui_dialog *d)
 {
 	size_t idx[MAX_TARGETS], n = tui_targets(m, idx, MAX_TARGETS);
 	enum selftest_kind kind;
-	struct ss_error err = { 0 };
+	char failed[sizeof(d->error)] = "";
+	size_t used = 0;
 	unsigned started = 0;
 
 	if (!strcmp(d->text, "s") || !strcmp(d->text, "short") || !d->text[0])
@@ -376,29 +487,26 @@ static enum tui_action st_submit(struct tui_model *m, struct tui_dialog *d)
 	else if (!strcmp(d->text, "c") || !strcmp(d->text, "conveyance"))
 		kind = SELFTEST_CONVEYANCE;
 	else
-		return tui_alert(m, "Self-test", "'%s': type s (short), l (long) or c (conveyance)",
-				 d->text);
-	m->dlg = NULL; /* the caller frees d */
+		return tui_dialog_error(d, "'%s' is not a kind: type s (short), l (long) or c "
+					   "(conveyance)", d->text);
 	for (size_t i = 0; i < n; i++) {
-		struct st_op *op = calloc(1, sizeof(*op));
-		const char *spec = m->devs[idx[i]].spec;
+		struct ss_error err = { 0 };
 
-		if (!op)
-			break;
-		op->kind = kind;
-		if (tui_task_for(m, spec) ||
-		    device_open(m->ctx, spec, false, &op->d, &op->e, &err) ||
-		    tui_task_start(m, spec, "self-test", st_job, op, st_finish)) {
-			drive_free(op->d);
-			free(op);
-			return tui_alert(m, "Self-test", "%s: %s", spec,
-					 err.msg[0] ? err.msg : "busy");
-		}
-		started++;
+		if (!st_start_one(m, m->devs[idx[i]].spec, kind, &err))
+			started++;
+		else if (used < sizeof(failed))
+			used += (size_t)snprintf(failed + used, sizeof(failed) - used, "%s%s",
+						 used ? "; " : "", err.msg);
 	}
 	tui_status(m, "%s self-test started on %u drive%s", selftest_kind_name(kind), started,
 		   started == 1 ? "" : "s");
-	return TUI_REDRAW;
+	if (!failed[0]) {
+		m->dlg = NULL; /* the caller frees d */
+		return TUI_REDRAW;
+	}
+	if (started)
+		return tui_dialog_error(d, "Started on %u of %zu drives. %s", started, n, failed);
+	return tui_dialog_error(d, "%s", failed);
 }
 
 static enum tui_action act_selftest(struct tui_model *m)
@@ -410,9 +518,157 @@ static enum tui_action act_selftest(struct tui_model *m)
 	d = tui_dialog_new("SMART self-test");
 	tui_dialog_line(d, "Runs on the selected (or marked) drives; progress shows in the table.");
 	tui_dialog_line(d, "s: short (about 2 min)   l: long (hours)   c: conveyance (ATA)");
+	tui_dialog_line(d, "a aborts a running test; q leaves it running inside the drive.");
 	d->input = true;
 	snprintf(d->prompt, sizeof(d->prompt), "Kind [s]:");
 	d->submit = st_submit;
+	tui_dialog_free(m->dlg);
+	m->dlg = d;
+	return TUI_REDRAW;
+}
+
+/* ---- the abort key and quitting while jobs run ------------------------------------ */
+
+static bool said_yes(const char *t)
+{
+	return !strcasecmp(t, "y") || !strcasecmp(t, "yes");
+}
+
+/* One line about a running job: "sim:sata250: self-test 40% 1 h 12 min left" */
+static void task_line(struct tui_task *t, char *buf, size_t len)
+{
+	struct job_status st;
+	char eta[24] = "";
+
+	job_status(t->job, &st);
+	if (st.eta_s >= 0)
+		duration_human(st.eta_s, eta, sizeof(eta));
+	snprintf(buf, len, "%s: %s %.0f%%%s%s", t->spec, t->what, st.fraction * 100.0,
+		 eta[0] ? ", left " : "", eta);
+}
+
+/* The specs the abort dialog was opened on (the jobs may end meanwhile). */
+struct abort_list {
+	size_t n;
+	char spec[MAX_TARGETS][256];
+};
+
+static enum tui_action abort_submit(struct tui_model *m, struct tui_dialog *d)
+{
+	struct abort_list *l = d->arg;
+	unsigned done = 0;
+
+	if (!said_yes(d->text)) {
+		m->dlg = NULL;
+		tui_status(m, "nothing aborted");
+		return TUI_REDRAW;
+	}
+	for (size_t i = 0; i < l->n; i++) {
+		struct tui_task *t = tui_task_for(m, l->spec[i]);
+
+		if (!t || t->no_abort[0])
+			continue;
+		if (t->abort)
+			t->abort(t);
+		else
+			job_cancel(t->job);
+		done++;
+	}
+	m->dlg = NULL;
+	tui_status(m, "aborting %u job%s...", done, done == 1 ? "" : "s");
+	return TUI_REDRAW;
+}
+
+static enum tui_action act_abort(struct tui_model *m)
+{
+	size_t idx[MAX_TARGETS], n = tui_targets(m, idx, MAX_TARGETS);
+	struct abort_list *l;
+	struct tui_dialog *d;
+	char line[200], why[320] = "";
+	size_t used = 0;
+
+	if (!n)
+		return TUI_NONE;
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return tui_alert(m, "Abort", "out of memory");
+	d = tui_dialog_new("Abort jobs");
+	for (size_t i = 0; i < n; i++) {
+		struct tui_task *t = tui_task_for(m, m->devs[idx[i]].spec);
+
+		if (!t)
+			continue;
+		if (t->no_abort[0]) {
+			if (used < sizeof(why))
+				used += (size_t)snprintf(why + used, sizeof(why) - used, "%s%s: %s",
+							 used ? "; " : "", t->spec, t->no_abort);
+			continue;
+		}
+		task_line(t, line, sizeof(line));
+		if (l->n < TUI_DIALOG_LINES - 3)
+			tui_dialog_line(d, "%s", line);
+		snprintf(l->spec[l->n++], sizeof(l->spec[0]), "%s", t->spec);
+	}
+	if (!l->n) {
+		free(l);
+		tui_dialog_free(d);
+		if (why[0])
+			return tui_alert(m, "Abort", "%s", why);
+		return tui_alert(m, "Abort", "No job is running on %s.",
+				 n == 1 ? m->devs[idx[0]].spec : "the marked drives");
+	}
+	tui_dialog_line(d, "A self-test is stopped inside the drive; a benchmark, a");
+	tui_dialog_line(d, "qualification or a report stops here.");
+	if (why[0])
+		tui_dialog_error(d, "Not aborted: %s", why);
+	d->input = true;
+	snprintf(d->prompt, sizeof(d->prompt), "Abort %s? [y/N]:",
+		 l->n == 1 ? "it" : "them");
+	d->submit = abort_submit;
+	d->arg = l;
+	d->free_arg = free;
+	m->dlg = d;
+	return TUI_REDRAW;
+}
+
+static enum tui_action quit_submit(struct tui_model *m, struct tui_dialog *d)
+{
+	if (said_yes(d->text))
+		return TUI_QUIT;
+	m->dlg = NULL;
+	tui_status(m, "not quitting: %u job%s running", m->ntasks, m->ntasks == 1 ? "" : "s");
+	return TUI_REDRAW;
+}
+
+enum tui_action tui_quit(struct tui_model *m)
+{
+	struct tui_dialog *d;
+	char line[200];
+	unsigned shown = 0;
+
+	if (!m->ntasks)
+		return TUI_QUIT;
+	for (unsigned i = 0; i < m->ntasks; i++)
+		if (m->tasks[i].no_abort[0])
+			return tui_alert(m, "Jobs are running",
+					 "%s: a %s is running and cannot be left: %s. Quit once it "
+					 "has ended.",
+					 m->tasks[i].spec, m->tasks[i].what, m->tasks[i].no_abort);
+	d = tui_dialog_new("Quit while jobs run?");
+	for (unsigned i = 0; i < m->ntasks; i++) {
+		if (shown >= TUI_DIALOG_LINES - 4)
+			break;
+		task_line(&m->tasks[i], line, sizeof(line));
+		tui_dialog_line(d, "%s", line);
+		shown++;
+	}
+	if (shown < m->ntasks)
+		tui_dialog_line(d, "... and %u more", m->ntasks - shown);
+	tui_dialog_line(d, "Self-tests go on inside the drives ('shortstroke selftest");
+	tui_dialog_line(d, "--status' shows them, '--abort' stops them); the rest stops.");
+	d->input = true;
+	snprintf(d->prompt, sizeof(d->prompt), "Quit? [y/N]:");
+	d->submit = quit_submit;
 	tui_dialog_free(m->dlg);
 	m->dlg = d;
 	return TUI_REDRAW;
@@ -432,5 +688,7 @@ const struct tui_key_action tui_actions[] = {
 	{ 'Q', "Q", "qualify the selected (or marked) drives: quick, read-only checks",
 	  tui_qualify_start },
 	{ 'P', "P", "power-cycle simulated drives (volatile limits go)", act_power_cycle },
+	{ 'a', "a", "abort the job on the selected (or marked) drives (a self-test stops "
+		    "inside the drive; a format cannot be aborted)", act_abort },
 	{ 0, NULL, NULL, NULL },
 };

@@ -166,37 +166,38 @@ void tui_dialog_free(struct tui_dialog *d)
 {
 	if (!d)
 		return;
+	if (d->busy) {
+		/* its submit is still running (an alert replaced it): the key
+		 * handler frees it when submit returns */
+		d->dead = true;
+		return;
+	}
 	if (d->free_arg)
 		d->free_arg(d->arg);
 	free(d);
 }
 
+enum tui_action tui_dialog_error(struct tui_dialog *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(d->error, sizeof(d->error), fmt, ap);
+	va_end(ap);
+	d->alert = true;
+	return TUI_REDRAW;
+}
+
 enum tui_action tui_alert(struct tui_model *m, const char *title, const char *fmt, ...)
 {
 	struct tui_dialog *d = tui_dialog_new(title);
-	char buf[1024];
-	const char *p;
 	va_list ap;
 
 	if (!d)
 		return TUI_REDRAW;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	vsnprintf(d->error, sizeof(d->error), fmt, ap); /* drawn wrapped to the box */
 	va_end(ap);
-	/* wrap at 64 columns */
-	for (p = buf; *p && d->nlines < TUI_DIALOG_LINES;) {
-		size_t n = strlen(p), cut = n;
-
-		if (n > 64) {
-			cut = 64;
-			while (cut > 20 && p[cut] != ' ')
-				cut--;
-		}
-		tui_dialog_line(d, "%.*s", (int)cut, p);
-		p += cut;
-		while (*p == ' ')
-			p++;
-	}
 	d->alert = true;
 	tui_dialog_free(m->dlg);
 	m->dlg = d;
@@ -211,6 +212,8 @@ static enum tui_action dialog_key(struct tui_model *m, int key)
 
 	if (key == TK_TICK)
 		return TUI_NONE;
+	if (key == TK_RESIZE)
+		return TUI_REDRAW; /* redraw at the new size, the dialog stays */
 	if (key == TK_ESC || (!d->input && !d->submit)) {
 		m->dlg = NULL;
 		tui_dialog_free(d);
@@ -222,7 +225,12 @@ static enum tui_action dialog_key(struct tui_model *m, int key)
 			tui_dialog_free(d);
 			return TUI_REDRAW;
 		}
+		d->error[0] = '\0';
+		d->busy = true;
 		a = d->submit(m, d);
+		d->busy = false;
+		if (m->dlg == d && d->dead)
+			m->dlg = NULL;
 		if (m->dlg != d)
 			tui_dialog_free(d);
 		return a == TUI_NONE ? TUI_REDRAW : a;
@@ -402,6 +410,39 @@ static enum tui_action pager_key(struct tui_model *m, int key)
 	}
 }
 
+/* The help box: arrows, j/k and PgUp/PgDn scroll it; q quits; any other
+ * key closes it. */
+static enum tui_action help_key(struct tui_model *m, int key)
+{
+	switch (key) {
+	case TK_UP:
+	case 'k':
+		if (m->help_top)
+			m->help_top--;
+		return TUI_REDRAW;
+	case TK_DOWN:
+	case 'j':
+		if (m->help_top < m->help_max)
+			m->help_top++;
+		return TUI_REDRAW;
+	case TK_PGUP:
+		m->help_top = m->help_top > 10 ? m->help_top - 10 : 0;
+		return TUI_REDRAW;
+	case TK_PGDN:
+	case ' ':
+		m->help_top = m->help_top + 10 < m->help_max ? m->help_top + 10 : m->help_max;
+		return TUI_REDRAW;
+	case TK_RESIZE:
+		return TUI_REDRAW;
+	case 'q':
+		m->help = false;
+		return tui_quit(m);
+	default:
+		m->help = false;
+		return TUI_REDRAW;
+	}
+}
+
 enum tui_action tui_handle_key(struct tui_model *m, int key)
 {
 	if (m->dlg)
@@ -413,22 +454,14 @@ enum tui_action tui_handle_key(struct tui_model *m, int key)
 	if (m->help) {
 		if (key == TK_TICK)
 			return TUI_NONE;
-		/* any key closes help; q still quits */
-		m->help = false;
-		return key == 'q' ? TUI_QUIT : TUI_REDRAW;
+		return help_key(m, key);
 	}
 	switch (key) {
 	case TK_TICK:
 		return tui_tasks_poll(m) ? TUI_REDRAW : TUI_NONE;
 	case 'q':
 	case 'Q' - '@': /* ^Q */
-		if (m->ntasks)
-			return tui_alert(m, "Jobs are running",
-					 "%u job%s still running. Wait for them to end before "
-					 "quitting (a format goes on inside the drive; run "
-					 "'shortstroke limit' again to watch it).",
-					 m->ntasks, m->ntasks == 1 ? " is" : "s are");
-		return TUI_QUIT;
+		return tui_quit(m);
 	case TK_UP:
 	case 'k':
 		tui_model_move(m, -1);
@@ -460,6 +493,7 @@ enum tui_action tui_handle_key(struct tui_model *m, int key)
 	case '?':
 	case 'h':
 		m->help = true;
+		m->help_top = 0;
 		return TUI_REDRAW;
 	case TK_F5:
 	case 'R':

@@ -281,14 +281,11 @@ static enum tui_action save_submit(struct tui_model *m, struct tui_dialog *d)
 	struct plan_source src;
 	struct plan *plan;
 
-	if (!d->text[0]) {
-		snprintf(d->prompt, sizeof(d->prompt), "A file name, please:");
-		d->alert = true;
-		return TUI_REDRAW;
-	}
+	if (!d->text[0])
+		return tui_dialog_error(d, "A file name, please.");
 	if (!p || p->chosen >= p->nrows || !goals_of(p, &g) ||
 	    rp_workload_profile(p->profile, TUI_PLAN_QD, &wl, NULL))
-		return tui_alert(m, "Save plan", "The layouts changed; choose one again.");
+		return tui_dialog_error(d, "The layouts changed; Esc, then choose one again.");
 	src = (struct plan_source){
 		.pool = p->pool,
 		.profile = p->profile,
@@ -300,7 +297,7 @@ static enum tui_action save_submit(struct tui_model *m, struct tui_dialog *d)
 	plan = plan_from_eval(&src, p->evs[p->chosen], &err);
 	if (!plan || planfile_write(d->text, plan, &err)) {
 		plan_free(plan);
-		return tui_alert(m, "Save plan", "%s", err.msg);
+		return tui_dialog_error(d, "%s", err.msg);
 	}
 	plan_free(plan);
 	snprintf(p->saved, sizeof(p->saved), "plan written to %s (layout %zu: RAID %s)", d->text,

@@ -3,7 +3,10 @@
  * what it printed. One renderer per report, shared by both front ends. */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <spawn.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +24,7 @@ struct view_run {
 	char *out;
 	size_t len;
 	int status;
+	bool stopped;		/* cancelled: the child was stopped */
 };
 
 static void view_run_free(struct view_run *v)
@@ -54,9 +58,22 @@ static int view_job(void *arg, const struct progress_sink *sink, struct ss_error
 		close(pipefd[0]);
 		return ss_error_set(err, -rc, "cannot run %s: %s", v->argv[0], strerror(rc));
 	}
-	while ((n = read(pipefd[0], buf, sizeof(buf))) > 0) {
-		char *o = realloc(v->out, v->len + (size_t)n + 1);
+	for (;;) {
+		struct pollfd pfd = { .fd = pipefd[0], .events = POLLIN };
+		char *o;
 
+		if (progress_cancelled(sink)) {
+			/* the abort key, or quitting: stop the child */
+			kill(pid, SIGTERM);
+			v->stopped = true;
+			break;
+		}
+		if (poll(&pfd, 1, 200) <= 0)
+			continue;
+		n = read(pipefd[0], buf, sizeof(buf));
+		if (n <= 0)
+			break;
+		o = realloc(v->out, v->len + (size_t)n + 1);
 		if (!o)
 			break;
 		v->out = o;
@@ -76,6 +93,8 @@ static void view_finish(struct tui_model *m, struct tui_task *t, int rc,
 
 	if (rc)
 		tui_alert(m, v->title, "%s", err->msg);
+	else if (v->stopped)
+		tui_status(m, "%s: stopped", t->spec);
 	else
 		tui_pager_open(m, v->title, v->out ? v->out : "(no output)");
 	view_run_free(v);

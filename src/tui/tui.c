@@ -128,7 +128,9 @@ static int tui_run(struct ss_ctx *ctx, int argc, char **argv)
 		       "and r restores the selected or marked drives (with the serial typed to\n"
 		       "confirm, progress shown in the table), p plans an array of them\n"
 		       "(goals, ranked layouts, the plan saved to a file), b benchmarks them\n"
-		       "(random reads at QD 1 and 16), ? help, R rescan, q quit.\n"
+		       "(random reads at QD 1 and 16), a aborts their job (a self-test stops\n"
+		       "inside the drive; a format cannot be aborted), ? help, R rescan, q quit\n"
+		       "(with self-tests running it asks first; they go on inside the drives).\n"
 		       "'shortstroke' with no command on a terminal does the same.\n"
 		       "With --demo it opens on the built-in rig of simulated drives.\n");
 		return EXIT_DONE;

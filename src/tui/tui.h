@@ -34,11 +34,17 @@ struct tui_dialog {
 	char prompt[64];
 	char text[128];		/* what was typed */
 	bool alert;		/* an error or refusal: drawn in the alert colour */
+	char error[640];	/* why the last Enter was refused, an alert's text (wrapped) */
 	/* Enter: returns what to do next; may replace m->dlg (the dialog is
-	 * freed by the caller when m->dlg no longer points at it). */
+	 * freed by the caller when m->dlg no longer points at it). A submit
+	 * that puts the reason of a refusal into error (tui_dialog_error)
+	 * keeps the dialog open for another try. */
 	enum tui_action (*submit)(struct tui_model *m, struct tui_dialog *d);
 	void *arg;
 	void (*free_arg)(void *arg);
+	/* set while submit runs: tui_dialog_free then only marks it dead and
+	 * the key handler frees it (with arg) once submit has returned */
+	bool busy, dead;
 };
 
 /* One job running on a drive. */
@@ -51,6 +57,10 @@ struct tui_task {
 	 * line, frees arg */
 	void (*finish)(struct tui_model *m, struct tui_task *t, int rc,
 		       const struct ss_error *err);
+	/* the abort key: no_abort set: it cannot be stopped, this says why;
+	 * else abort (NULL: job_cancel) stops it */
+	void (*abort)(struct tui_task *t);
+	char no_abort[160];
 };
 
 #define TUI_MAX_TASKS 64
@@ -122,6 +132,8 @@ struct tui_model {
 	size_t sel;		/* selected row */
 	size_t top;		/* first row shown */
 	bool help;		/* the help overlay is open */
+	size_t help_top;	/* its first row shown (it scrolls on a short screen) */
+	size_t help_max;	/* the last help_top that still fills the box (view.c) */
 	char status[256];	/* bottom line message */
 	char source[128];	/* "demo rig", "rig FILE", "this machine" */
 	struct tui_dialog *dlg;
@@ -140,6 +152,9 @@ struct tui_key_action {
 	enum tui_action (*run)(struct tui_model *m);
 };
 extern const struct tui_key_action tui_actions[];
+/* q: quit at once, or with jobs running ask first (self-tests go on in the
+ * drives); refused while a job that cannot be left (a format) runs. */
+enum tui_action tui_quit(struct tui_model *m);
 
 /* model.c (no curses) */
 int tui_model_refresh(struct tui_model *m);
@@ -160,6 +175,9 @@ struct tui_dialog *tui_dialog_new(const char *title);
 void tui_dialog_line(struct tui_dialog *d, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void tui_dialog_free(struct tui_dialog *d);
+/* A refusal shown inside d (wrapped, in the alert colour); d stays open. */
+enum tui_action tui_dialog_error(struct tui_dialog *d, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* Show a message box that any key closes. */
 enum tui_action tui_alert(struct tui_model *m, const char *title, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

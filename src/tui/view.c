@@ -54,7 +54,7 @@ struct tcol {
 
 static const struct tcol tcols[] = {
 	{ "DEVICE", 14, 0 },  { "TRAN", 5, 0 },	   { "MODEL", 22, 0 },
-	{ "SERIAL", 18, 118 }, { "SIZE", 9, 0 },   { "NATIVE", 9, 70 },
+	{ "SERIAL", 18, 118 }, { "SIZE", 9, 0 },   { "NATIVE", 9, 90 },
 	{ "LIMITED", 8, 60 }, { "RPM", 6, 100 },    { "STATE", 0, 0 },
 };
 #define NTCOLS (sizeof(tcols) / sizeof(tcols[0]))
@@ -79,8 +79,11 @@ static void cell(const struct dev_entry *e, unsigned c, char *buf, size_t len)
 		snprintf(buf, len, "%s", i->serial);
 		break;
 	case 4:
-		snprintf(buf, len, "%s", size_human(i->capacity_blocks * i->logical_block, h,
-						    sizeof(h)));
+		if (i->format == DRIVE_FORMAT_RUNNING) /* unknown until it ends */
+			snprintf(buf, len, "-");
+		else
+			snprintf(buf, len, "%s", size_human(i->capacity_blocks * i->logical_block,
+							    h, sizeof(h)));
 		break;
 	case 5:
 		if (i->native_blocks)
@@ -111,8 +114,8 @@ static void cell(const struct dev_entry *e, unsigned c, char *buf, size_t len)
 }
 
 /* The STATE cell of a drive a job is working on: a progress bar. */
-static bool task_cell(const struct tui_model *m, const struct dev_entry *e, char *buf,
-		      size_t len)
+static bool task_cell(const struct tui_model *m, const struct dev_entry *e, int width,
+		      char *buf, size_t len)
 {
 	char bar[21], eta[24];
 	struct job_status st;
@@ -130,8 +133,11 @@ static bool task_cell(const struct tui_model *m, const struct dev_entry *e, char
 		duration_human(st.eta_s, eta, sizeof(eta));
 	else
 		snprintf(eta, sizeof(eta), "--");
-	snprintf(buf, len, "%s [%s] %3.0f%% %s %s", t->what, bar, st.fraction * 100.0, eta,
-		 st.phase);
+	if (width < 40) /* a narrow screen: the figures without the bar */
+		snprintf(buf, len, "%.0f%% %s %s", st.fraction * 100.0, t->what, eta);
+	else
+		snprintf(buf, len, "%s [%s] %3.0f%% %s %s", t->what, bar, st.fraction * 100.0,
+			 eta, st.phase);
 	return true;
 }
 
@@ -152,7 +158,7 @@ static void draw_row(int y, const struct tui_model *m, const struct dev_entry *e
 
 		if (tcols[c].min_cols > COLS)
 			continue;
-		if (e && c == NTCOLS - 1 && task_cell(m, e, buf, sizeof(buf)))
+		if (e && c == NTCOLS - 1 && task_cell(m, e, w, buf, sizeof(buf)))
 			;
 		else if (e)
 			cell(e, c, buf, sizeof(buf));
@@ -202,7 +208,56 @@ static void draw_detail(int y0, int h, const struct tui_model *m)
 	record_free(r);
 }
 
-static void draw_help(void)
+/* The length of the next row of p at most width wide: cut at the last
+ * space that fits, else in the middle of a word. */
+static size_t wrap_cut(const char *p, int width)
+{
+	size_t n = strlen(p), cut;
+
+	if (width < 1)
+		width = 1;
+	if (n <= (size_t)width)
+		return n;
+	for (cut = (size_t)width; cut > 0 && p[cut] != ' '; cut--)
+		;
+	return cut ? cut : (size_t)width;
+}
+
+/* Rows that text needs at width (a paragraph per line of the dialog). */
+static int wrap_rows(const char *p, int width)
+{
+	int rows = 0;
+
+	while (*p) {
+		p += wrap_cut(p, width);
+		while (*p == ' ')
+			p++;
+		rows++;
+	}
+	return rows;
+}
+
+/* Draw p wrapped at width from (y, x), at most max rows; the rows drawn. */
+static int wrap_draw(int y, int x, const char *p, int width, int max)
+{
+	int rows = 0;
+
+	while (*p && rows < max) {
+		size_t cut = wrap_cut(p, width);
+
+		mvaddnstr(y + rows, x, p, (int)cut);
+		p += cut;
+		while (*p == ' ')
+			p++;
+		rows++;
+	}
+	return rows;
+}
+
+/* The help box: as wide as the longest line needs (up to the screen), its
+ * lines wrapped to that width, scrolled by m->help_top when the screen is
+ * too short. */
+static void draw_help(const struct tui_model *m)
 {
 	static const char *const head[] = {
 		"shortstroke - keys",
@@ -215,50 +270,96 @@ static void draw_help(void)
 	};
 	static const char *const tail[] = {
 		"  ?              this help",
-		"  q              quit",
+		"  q              quit (with jobs running: asks first; self-tests go on inside "
+		"the drives)",
 		"",
-		"The detail pane shows what 'shortstroke info' prints for the",
-		"selected drive. STATE tells whether a drive is free to change,",
-		"in use (mounted, a RAID/LVM member, has partitions) or protected",
-		"(listed in the protect file); a running job shows its progress.",
-		"",
-		"Press any key to close.",
+		"The detail pane shows what 'shortstroke info' prints for the selected drive. "
+		"STATE tells whether a drive is free to change, in use (mounted, a RAID/LVM "
+		"member, has partitions) or protected (listed in the protect file); a running "
+		"job shows its progress.",
 	};
-	const char *lines[48];
-	char acts[16][80];
-	int n = 0, w = 70, k = 0;
+	enum { MAXL = 48, MAXR = 160, IND = 17 };
+	const char *lines[MAXL];
+	char acts[24][200], rows[MAXR][256], foot[128];
+	int n = 0, nr = 0, k = 0, longest = 0, w, tw, vis, top, y0, x0;
+	struct tui_model *mm = (struct tui_model *)m;
 
 	for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++)
 		lines[n++] = head[i];
-	for (const struct tui_key_action *a = tui_actions; a->run && k < 16; a++, k++) {
+	for (const struct tui_key_action *a = tui_actions; a->run && k < 24; a++, k++) {
 		snprintf(acts[k], sizeof(acts[k]), "  %-14s %s", a->keyname, a->help);
 		lines[n++] = acts[k];
 	}
-	for (size_t i = 0; i < sizeof(tail) / sizeof(tail[0]); i++)
+	for (size_t i = 0; i < sizeof(tail) / sizeof(tail[0]) && n < MAXL; i++)
 		lines[n++] = tail[i];
-	int y0 = (LINES - n - 2) / 2, x0 = (COLS - w) / 2;
+	for (int i = 0; i < n; i++)
+		if ((int)strlen(lines[i]) > longest)
+			longest = (int)strlen(lines[i]);
+	w = COLS - 2 < longest + 4 ? COLS - 2 : longest + 4;
+	if (w < 24)
+		w = COLS;
+	tw = w - 4 > 1 ? w - 4 : 1;
+	/* wrap: a key line's continuation goes under its text */
+	for (int i = 0; i < n && nr < MAXR; i++) {
+		const char *p = lines[i];
+		int ind = 0;
 
+		if (!*p)
+			rows[nr++][0] = '\0';
+		while (*p && nr < MAXR) {
+			size_t cut = wrap_cut(p, tw - ind);
+
+			snprintf(rows[nr++], sizeof(rows[0]), "%*s%.*s", ind, "", (int)cut, p);
+			p += cut;
+			while (*p == ' ')
+				p++;
+			if (lines[i][0] == ' ' && lines[i][1] == ' ' && tw > IND + 10)
+				ind = IND;
+		}
+	}
+	vis = LINES - 4 < nr ? LINES - 4 : nr;
+	if (vis < 1)
+		vis = 1;
+	mm->help_max = (size_t)(nr - vis);
+	if (mm->help_top > mm->help_max)
+		mm->help_top = mm->help_max;
+	top = (int)mm->help_top;
+	if (nr > vis)
+		snprintf(foot, sizeof(foot), "lines %d-%d of %d: j/k PgUp/PgDn scroll, any other "
+			 "key closes", top + 1, top + vis, nr);
+	else
+		snprintf(foot, sizeof(foot), "Press any key to close.");
+	y0 = (LINES - vis - 3) / 2;
+	x0 = (COLS - w) / 2;
 	if (y0 < 0)
 		y0 = 0;
 	if (x0 < 0)
 		x0 = 0;
-	for (int i = 0; i < n + 2; i++) {
-		attron(attr_title());
+	attron(attr_title());
+	for (int i = 0; i < vis + 3 && y0 + i < LINES; i++) {
 		mvhline(y0 + i, x0, ' ', w);
-		if (i > 0 && i <= n)
-			mvaddnstr(y0 + i, x0 + 2, lines[i - 1], w - 4);
-		attroff(attr_title());
+		if (i > 0 && i <= vis)
+			mvaddnstr(y0 + i, x0 + 2, rows[top + i - 1], tw);
 	}
+	mvaddnstr(y0 + vis + 2 < LINES ? y0 + vis + 2 : LINES - 1, x0 + 2, foot, tw);
+	attroff(attr_title());
 }
 
 static void draw_dialog(const struct tui_dialog *d)
 {
 	int w = COLS - 4 < 78 ? COLS - 4 : 78;
-	int h = (int)d->nlines + (d->input ? 4 : 3);
-	int y0 = (LINES - h) / 2, x0 = (COLS - w) / 2;
+	int tw = w - 4 > 1 ? w - 4 : 1;
+	int rows = d->error[0] ? wrap_rows(d->error, tw) : 0;
+	int h, y0, x0 = (COLS - w) / 2, y;
 	attr_t a = d->alert ? attr_state(DEV_PROTECTED) | A_REVERSE : attr_title();
 	char buf[256];
 
+	for (unsigned i = 0; i < d->nlines; i++)
+		rows += d->lines[i][0] ? wrap_rows(d->lines[i], tw) : 1;
+	h = rows + (d->input ? 4 : 3);
+	if (h > LINES)
+		h = LINES;
+	y0 = (LINES - h) / 2;
 	if (y0 < 0)
 		y0 = 0;
 	if (x0 < 0)
@@ -268,12 +369,17 @@ static void draw_dialog(const struct tui_dialog *d)
 		mvhline(y0 + i, x0, ' ', w);
 	snprintf(buf, sizeof(buf), " %s ", d->title);
 	mvaddnstr(y0, x0 + 2, buf, w - 4);
+	y = y0 + 1;
 	for (unsigned i = 0; i < d->nlines; i++)
-		mvaddnstr(y0 + 1 + (int)i, x0 + 2, d->lines[i], w - 4);
+		y += d->lines[i][0] ? wrap_draw(y, x0 + 2, d->lines[i], tw, LINES - y - 1) : 1;
+	if (d->error[0]) {
+		attron(A_BOLD);
+		y += wrap_draw(y, x0 + 2, d->error, tw, LINES - y - 1);
+		attroff(A_BOLD);
+	}
 	attroff(a);
 	if (d->input) {
-		int y = y0 + 2 + (int)d->nlines;
-
+		y++;
 		attron(a);
 		mvaddnstr(y, x0 + 2, d->prompt, w - 4);
 		attroff(a);
@@ -283,7 +389,8 @@ static void draw_dialog(const struct tui_dialog *d)
 			  w - 5 - (int)strlen(d->prompt));
 	} else {
 		attron(a);
-		mvaddnstr(y0 + h - 1, x0 + 2, "Press any key.", w - 4);
+		mvaddnstr(y0 + h - 1, x0 + 2, d->submit ? "Enter goes on, Esc cancels." :
+			  "Press any key.", w - 4);
 		attroff(a);
 	}
 }
@@ -503,7 +610,7 @@ void tui_draw(const struct tui_model *m)
 	mvaddnstr(LINES - 1, 0, buf, COLS);
 	attroff(A_REVERSE);
 	if (m->help)
-		draw_help();
+		draw_help(m);
 	if (m->dlg)
 		draw_dialog(m->dlg);
 	refresh();

@@ -1586,6 +1586,70 @@ static void test_format_progress_across_processes(void **state)
 	rmstate(dir);
 }
 
+static bool exists(const char *dir, const char *name)
+{
+	char path[300];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return stat(path, &st) == 0;
+}
+
+static void touch(const char *dir, const char *name)
+{
+	char path[300];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs("{ \"half\": ", fp);
+	fclose(fp);
+}
+
+/*
+ * Two rigs on one state directory, as two processes have them: a command
+ * sees what the other saved (reloaded under the drive's lock), and each
+ * saves only the drives it changed, so neither undoes the other.
+ */
+static void test_state_shared(void **state)
+{
+	struct fx a = {0}, b = {0}, c3 = {0};
+	char *dir = mkstate();
+	struct xcmd c;
+
+	(void)state;
+	assert_int_equal(sim_rig_load_string(test_rig, "t", dir, &a.rig, &err), 0);
+	assert_int_equal(sim_rig_load_string(test_rig, "t", dir, &b.rig, &err), 0);
+	/* a limits sata0 by HPA; b, loaded before, puts a fault on sas0 */
+	read_native_max_ext(open_t(&a, "sata0"));
+	set_max_ext(open_t(&a, "sata0"), &c, 999999, true);
+	expect_ok(&c);
+	assert_int_equal(sim_drive_inject(sim_rig_find(b.rig, "sas0"), "abort:00:5", &err), 0);
+	/* b's next command to sata0 sees a's limit */
+	assert_true(rc16(open_t(&b, "sata0"), NULL, NULL) == 1000000);
+	/* the other way round: a sees b's fault */
+	tur(open_t(&a, "sas0"), &c);
+	expect_sense(&c, 0x0b, 0x00, 0x00);
+	/* b ends last: saving every drive would put sata0 back */
+	close_all(&a);
+	close_all(&b);
+
+	/* what killed processes leave: half-written temporary state files */
+	touch(dir, "sata0.json.tmp.4242");
+	touch(dir, "sas0.json.tmp.Ab12Cd");
+	touch(dir, "keep.txt");
+	assert_int_equal(sim_rig_load_string(test_rig, "t", dir, &c3.rig, &err), 0);
+	assert_false(exists(dir, "sata0.json.tmp.4242"));
+	assert_false(exists(dir, "sas0.json.tmp.Ab12Cd"));
+	assert_true(exists(dir, "keep.txt"));
+	assert_true(rc16(open_t(&c3, "sata0"), NULL, NULL) == 1000000);
+	tur(open_t(&c3, "sas0"), &c); /* 5 - 1 aborts left */
+	expect_sense(&c, 0x0b, 0x00, 0x00);
+	close_all(&c3);
+	rmstate(dir);
+}
+
 struct bad_rig {
 	const char *json;
 	const char *msg; /* the whole message, or a prefix ending in '*' */
@@ -1789,6 +1853,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_fault_frozen_and_slow, setup, teardown),
 	    cmocka_unit_test(test_state_persistence),
 	    cmocka_unit_test(test_format_progress_across_processes),
+	    cmocka_unit_test(test_state_shared),
 	    cmocka_unit_test(test_rig_errors),
 	    cmocka_unit_test(test_rig_file),
 	    cmocka_unit_test(test_random_cdbs),

@@ -1,0 +1,42 @@
+# tui_lib.sh - drive the TUI in tmux, for the t_tui*.sh case files.
+# tui_start NAME W H ARGS...  a TUI ("$PROG ARGS") in a fresh tmux server of
+#                             that size; "TUI-EXITED <status>" shows when it ends
+#                             (ASAN_OPTIONS and UBSAN_OPTIONS are passed on)
+# tui_keys KEYS...            tmux send-keys to it
+# tui_wait PATTERN            poll the screen for up to 10 s; SCREEN holds it
+# tui_check NAME PATTERN      pass when the screen shows PATTERN and the TUI
+#                             still runs (did not crash or quit)
+# tui_type TEXT               clear an input field, type TEXT, Enter
+# tui_stop                    end the tmux server (and the TUI with it)
+
+tui_start() {
+	tui_sock="$TMP/tui-$1.sock"
+	tui_w=$2 tui_h=$3
+	shift 3
+	tmux -S "$tui_sock" -f /dev/null new-session -d -s tui -x "$tui_w" -y "$tui_h" \
+		"env SHORTSTROKE_STATE_DIR=$SHORTSTROKE_STATE_DIR SHORTSTROKE_PROTECT_FILE=$SHORTSTROKE_PROTECT_FILE ${ASAN_OPTIONS:+ASAN_OPTIONS=$ASAN_OPTIONS} ${UBSAN_OPTIONS:+UBSAN_OPTIONS=$UBSAN_OPTIONS} TERM=xterm-256color $PROG $*; echo TUI-EXITED \$?; sleep 20"
+}
+tui_keys() { tmux -S "$tui_sock" send-keys -t tui "$@"; }
+tui_stop() { [ -z "${tui_sock:-}" ] || tmux -S "$tui_sock" kill-server 2>/dev/null; }
+tui_wait() {
+	i=0
+	while [ $i -lt 100 ]; do
+		SCREEN=$(tmux -S "$tui_sock" capture-pane -p -t tui 2>/dev/null)
+		printf '%s\n' "$SCREEN" | grep -qE -- "$1" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+tui_check() {
+	if tui_wait "$2" && ! printf '%s\n' "$SCREEN" | grep -q "TUI-EXITED"; then
+		pass "$1"
+	else
+		fail "$1" "$SCREEN"
+	fi
+}
+tui_type() {
+	tui_keys BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace
+	tui_keys -l -- "$1"
+	tui_keys Enter
+}
