@@ -49,9 +49,6 @@ ap_readback() {
 	echo "ok: $1: the checksummed file reads back"
 }
 
-# md resyncs as fast as the emulation goes
-ap_fast_sync() { echo 500000 > /proc/sys/dev/raid/speed_limit_min 2>/dev/null; }
-
 # ap_sync_wait NAME: until md's resync or recovery is over (mdadm --wait exits 1 when there
 # was none to wait for)
 ap_sync_wait() {
@@ -70,7 +67,6 @@ ap_sync_wait() {
 ap_apply() {
 	_lvl=$1 _name=$2
 	shift 2
-	ap_fast_sync
 	must $SS plan --level $_lvl --stroke 25% $(ap_devs "$@") -O /tmp/$_name.json
 	must $SS apply /tmp/$_name.json --name $_name --mkfs ext4 --yes
 	expect_grep "$_name created" $OUT "/dev/md/$_name: created: RAID $_lvl over $# members, ext4"
@@ -104,9 +100,19 @@ ap_undo() {
 	done
 }
 
+# these cases build and resync real arrays through one handler thread: more time each
+AP_CASE_TIMEOUT=$CASE_TIMEOUT
+[ "$CASE_TIMEOUT" -lt 150 ] && CASE_TIMEOUT=150
+
 ss_tcmu_apply_raid0() {
 	need_tcmu
 	ap_apply 0 ap0 tap1 tbp1
+	# bench on the array and on one member, beside the plan's prediction (docs/arrays.md)
+	must umount /mnt/ap0
+	must $SS bench /dev/md/ap0 --workload seq-read --qd 1,4 --time 2s
+	must $SS bench /dev/$(tcmu_dev tbp1) --workload seq-read --qd 1,4 --time 2s
+	must $SS plan --check /tmp/ap0.json
+	must mount -t ext4 /dev/md/ap0 /mnt/ap0
 	# one non-volatile SET MAX per power cycle: the HPA member's restore needs one first
 	must tcmu_power_cycle tap1
 	ap_undo ap0 tap1 tbp1
@@ -177,3 +183,4 @@ ss_tcmu_apply_kill() {
 	ap_sizes $AP_FULL tbp1 tbp3
 }
 t ss-tcmu-apply-kill-undo ss_tcmu_apply_kill
+CASE_TIMEOUT=$AP_CASE_TIMEOUT
