@@ -2,10 +2,11 @@
 # SATA, MODE SELECT resize on SAS), the real mdadm and md, mkfs.ext4, a checksummed file
 # written and read back, array undo back to the original capacities (sysfs, hdparm -N,
 # sg_readcap), a kill -9 in the middle of apply, array replace of a failed member.
-# The drives: tap1 tap2 (SATA), tbp1..tbp4 (SAS), 512 MiB each; stroke 25% = 128 MiB.
+# The drives: tap1 tap2 (SATA), tbp1..tbp4 (SAS), 512 MiB each; stroke 12.5% = 64 MiB per member
+# (small: md resyncs them in seconds).
 
 AP_FULL=1048576
-AP_LIM=262144
+AP_LIM=131072
 
 # ap_sizes BLOCKS ID...: each drive has BLOCKS 512-byte blocks, by sysfs and by the drive
 # (hdparm -N on SATA: the accessible max; sg_readcap on SAS)
@@ -62,12 +63,12 @@ ap_sync_wait() {
 	expect_eq "$1 sync_action" "$(cat /sys/block/$_k/md/sync_action)" idle
 }
 
-# ap_apply LEVEL NAME ID...: plan LEVEL at stroke 25% over the drives, apply it with ext4,
+# ap_apply LEVEL NAME ID...: plan LEVEL at stroke 12.5% over the drives, apply it with ext4,
 # check md and the members, write the file
 ap_apply() {
 	_lvl=$1 _name=$2
 	shift 2
-	must $SS plan --level $_lvl --stroke 25% $(ap_devs "$@") -O /tmp/$_name.json
+	must $SS plan --level $_lvl --stroke 12.5% $(ap_devs "$@") -O /tmp/$_name.json
 	must $SS apply /tmp/$_name.json --name $_name --mkfs ext4 --yes
 	expect_grep "$_name created" $OUT "/dev/md/$_name: created: RAID $_lvl over $# members, ext4"
 	expect_grep "$_name ARRAY line" $OUT "^ARRAY /dev/md/$_name metadata=1.2 UUID="
@@ -102,16 +103,19 @@ ap_undo() {
 
 # these cases build and resync real arrays through one handler thread: more time each
 AP_CASE_TIMEOUT=$CASE_TIMEOUT
-[ "$CASE_TIMEOUT" -lt 150 ] && CASE_TIMEOUT=150
+[ "$CASE_TIMEOUT" -lt 200 ] && CASE_TIMEOUT=200
 
 ss_tcmu_apply_raid0() {
 	need_tcmu
 	ap_apply 0 ap0 tap1 tbp1
 	# bench on the array and on one member, beside the plan's prediction (docs/arrays.md)
 	must umount /mnt/ap0
-	must $SS bench /dev/md/ap0 --workload seq-read --qd 1,4 --time 2s
-	must $SS bench /dev/$(tcmu_dev tbp1) --workload seq-read --qd 1,4 --time 2s
+	for _d in /dev/md/ap0 /dev/$(tcmu_dev tbp1); do
+		must $SS bench $_d --workload seq-read --qd 1,4 --time 1s
+		sed "s|^|VMTEST INFO bench $_d: |" $OUT > /dev/console
+	done
 	must $SS plan --check /tmp/ap0.json
+	grep -E "SEQ|^ *1 " $OUT | sed "s|^|VMTEST INFO plan ap0: |" > /dev/console
 	must mount -t ext4 /dev/md/ap0 /mnt/ap0
 	# one non-volatile SET MAX per power cycle: the HPA member's restore needs one first
 	must tcmu_power_cycle tap1
@@ -146,8 +150,8 @@ ss_tcmu_apply_raid5_replace() {
 	grep -q "$new" $OUT || fail "$new is not in the array"
 	ap_readback ap5
 	ap_undo ap5 tbp1 tbp4 tbp3
-	# the failed member left the array limited, with its superblock: what a user would do
-	must mdadm --zero-superblock $old
+	# the failed member left the array limited (undo wiped its stale superblock): restore it
+	run mdadm --zero-superblock $old
 	must $SS restore --yes $old
 	ap_sizes $AP_FULL tbp2
 }
@@ -161,7 +165,7 @@ ss_tcmu_apply_kill() {
 	printf '#!/bin/sh\nmdadm "$@"\nrc=$?\ncase " $* " in *" --create "*) kill -9 $PPID ;; esac\nexit $rc\n' \
 		> /tmp/mdadm-kill.sh
 	chmod +x /tmp/mdadm-kill.sh
-	must $SS plan --level 0 --stroke 25% $(ap_devs tbp1 tbp3) -O /tmp/apk.json
+	must $SS plan --level 0 --stroke 12.5% $(ap_devs tbp1 tbp3) -O /tmp/apk.json
 	# a member holding a filesystem is refused before anything is changed
 	must mkfs.ext4 -F -q /dev/$(tcmu_dev tbp3)
 	run $SS apply /tmp/apk.json --name apk --yes
