@@ -25,6 +25,7 @@ struct cli_cmd {
 extern const struct cli_cmd *const cli_commands[];
 extern const struct cli_cmd cmd_list, cmd_info, cmd_limit, cmd_restore, cmd_protect, cmd_sim, cmd_tui;
 extern const struct cli_cmd cmd_plan;
+extern const struct cli_cmd cmd_apply, cmd_array;
 extern const struct cli_cmd cmd_smart, cmd_selftest, cmd_zones;
 extern const struct cli_cmd cmd_bench;
 extern const struct cli_cmd cmd_profile;

@@ -14,6 +14,7 @@ const struct cli_cmd *const cli_commands[] = {
 	&cmd_protect,
 	&cmd_sim,
 	&cmd_plan,
+	&cmd_apply, &cmd_array,
 	&cmd_smart, &cmd_selftest, &cmd_zones,
 	&cmd_bench,
 	&cmd_profile,

@@ -1,0 +1,179 @@
+/* array.h - short-stroked md arrays: what `apply` and `array` need below the
+ * front end. The array record (one JSON file per array in
+ * <state_dir>/arrays/NAME.json, rewritten atomically before each step), the
+ * checks a plan's members must pass, the checks that md can build the array
+ * on this machine, and mdadm run by an argument vector (fork/execvp, never a
+ * shell). md superblocks are only ever written by mdadm. See docs/arrays.md. */
+#ifndef SHORTSTROKE_ARRAY_H
+#define SHORTSTROKE_ARRAY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "shortstroke/drive.h"
+#include "shortstroke/error.h"
+#include "shortstroke/planfile.h"
+
+#define ARRAY_NAME_MAX 20 /* "md:NAME" fits a journal entry's method */
+#define ARRAY_MAX_MEMBERS 64
+
+/* A member's progress through a transaction. */
+enum array_mstate {
+	AM_PENDING = 0, /* nothing done to it yet */
+	AM_LIMITING,	/* its limit was (maybe) sent */
+	AM_LIMITED,	/* limited and verified */
+	AM_RESTORED,	/* back to its original capacity */
+	AM_REPLACED,	/* left the array (array replace); restored or not */
+	AM_MSTATE_COUNT
+};
+const char *array_mstate_name(enum array_mstate s);
+
+/* The array's progress. */
+enum array_state {
+	AS_LIMITING = 0,	 /* members being limited */
+	AS_CREATING,		 /* mdadm --create running or done */
+	AS_MKFS,		 /* the filesystem being made */
+	AS_DONE,		 /* applied */
+	AS_ROLLING_BACK,	 /* a failure is being undone */
+	AS_ROLLBACK_INCOMPLETE,	 /* a rollback or undo failed: `array undo` finishes */
+	AS_UNDONE,		 /* rolled back or undone: the name is free again */
+	AS_STATE_COUNT
+};
+const char *array_state_name(enum array_state s);
+
+struct array_member {
+	char spec[256];		/* as the user named it */
+	char node[256];		/* what mdadm is given (/dev/sdX; the spec for a simulated disk) */
+	char serial[48];
+	char wwn[48];
+	char model[48];
+	uint32_t block_len;
+	uint64_t before_blocks;	/* its capacity when this program first found it */
+	uint64_t limit_blocks;	/* the plan's limit */
+	char method[24];	/* the limit method used ("" before) */
+	bool volatile_;
+	enum array_mstate state;
+};
+
+struct array_rec {
+	char name[ARRAY_NAME_MAX + 1];
+	char plan[1024];	/* the plan file applied (absolute path) */
+	char level[8];		/* "0", "1", "10", "5", "6" */
+	unsigned copies;	/* RAID 10 */
+	uint64_t chunk_bytes;
+	char md_dev[64];	/* /dev/md/NAME */
+	char uuid[64];		/* MD_UUID once created */
+	char fs[8];		/* "", "ext4", "xfs" */
+	enum array_state state;
+	char step[256];		/* the step started last, for the user */
+	char remains[512];	/* after a failed rollback: what is left to do */
+	char created[32];	/* ISO 8601 UTC */
+	size_t n;
+	struct array_member m[ARRAY_MAX_MEMBERS];
+};
+
+/* A name md and this program accept: 1..32 of [A-Za-z0-9_-]. */
+int array_name_check(const char *name, struct ss_error *err);
+
+/* <state_dir>/arrays/NAME.json */
+void array_rec_path(const char *state_dir, const char *name, char *buf, size_t len);
+/* Load a record; -ENOENT when there is none. */
+int array_rec_load(const char *state_dir, const char *name, struct array_rec *out,
+		   struct ss_error *err);
+/* Write a record atomically (temporary file, fsync, rename, fsync of the directory). */
+int array_rec_save(const char *state_dir, const struct array_rec *r, struct ss_error *err);
+/* The names of every record, sorted; *names freed with free() (one block). */
+int array_rec_names(const char *state_dir, char (**names)[ARRAY_NAME_MAX + 1], size_t *n,
+		    struct ss_error *err);
+/* The record as JSON text (for -J); freed with free(). */
+char *array_rec_json(const struct array_rec *r);
+
+/*
+ * A plan's member against the disk bound to it. A recorded serial, WWN or
+ * model must match (a WWN without case or "0x"); a placeholder must be like
+ * the disk it copies: the same block size, at least the planned capacity,
+ * the same rpm class. -EPERM with the reason in err (the disk is not the
+ * one planned: refused for safety).
+ */
+int array_member_check(const struct plan_disk *pd, const struct drive_info *i,
+		       struct ss_error *err);
+
+/* Can md build this plan's level? RAID 50/60 and 0+1 are nested arrays,
+ * which apply does not build (-EOPNOTSUPP with the reason); a host-managed
+ * SMR member cannot hold an md array (-EOPNOTSUPP). infos may be NULL. */
+int array_level_check(const struct plan *p, const struct drive_info *const *infos,
+		      struct ss_error *err);
+/* The md level for a plan level ("10" for RAID 10), NULL for none. */
+const char *array_md_level(int rp_level);
+/* Data-bearing members of the stripe (for the filesystem's alignment). */
+unsigned array_data_disks(const char *level, size_t n, unsigned copies);
+
+/* The programs run: $SHORTSTROKE_MDADM or "mdadm", $SHORTSTROKE_MODPROBE or
+ * "modprobe" (tests point them at fakes). */
+const char *array_mdadm_prog(void);
+/* Is prog an executable (a path, or found in $PATH)? */
+bool array_prog_found(const char *prog);
+
+/*
+ * md on this machine: mdadm present, the md driver (sysroot/proc/mdstat,
+ * else `modprobe -n md_mod`) and the level's personality (listed in
+ * /proc/mdstat, else `modprobe -n raidN`). -EOPNOTSUPP with the reason.
+ */
+int array_md_check(const char *sysroot, const char *level, struct ss_error *err);
+
+/* Is the name in use: /dev/md/NAME exists, and when it is a link, the md
+ * device it points to is still in sysroot's /sys/block (a stopped array
+ * leaves a stale link where no udev removes it)? */
+bool array_md_exists(const char *sysroot, const char *name);
+
+/*
+ * Run argv[0] with argv (fork/execvp; no shell), stdin /dev/null, stdout and
+ * stderr captured into out (NUL-terminated, truncated to len). Returns the
+ * exit status (0..255), or a negative errno when it could not run (-ENOENT:
+ * not found), with err set on a non-zero status too.
+ */
+int array_exec(char *const argv[], char *out, size_t len, struct ss_error *err);
+
+/* argv for mdadm --create (pointers into r and nodes; argv has room for
+ * 16 + n entries; bufs holds the option strings). */
+#define ARRAY_ARGV_MAX (16 + ARRAY_MAX_MEMBERS)
+struct array_argv {
+	char *argv[ARRAY_ARGV_MAX + 1];
+	char buf[16][96];
+	size_t n;
+};
+void array_create_argv(const struct array_rec *r, struct array_argv *a);
+/* mkfs.ext4 (-E stride=,stripe_width=) or mkfs.xfs (-d su=,sw=) on the array. */
+int array_mkfs_argv(const struct array_rec *r, struct array_argv *a, struct ss_error *err);
+/* argv as one line for the user ("mdadm --create /dev/md/fast0 ..."). */
+void array_argv_text(const struct array_argv *a, char *buf, size_t len);
+
+/* What `mdadm --detail --export DEV` says. */
+struct array_detail {
+	char level[16];		/* MD_LEVEL: "raid10" */
+	unsigned devices;	/* MD_DEVICES */
+	char uuid[64];		/* MD_UUID */
+	char name[96];		/* MD_NAME */
+	char metadata[16];	/* MD_METADATA */
+	char devname[64];	/* MD_DEVNAME */
+};
+int array_detail_parse(const char *text, struct array_detail *out);
+int array_detail_read(const char *md_dev, struct array_detail *out, struct ss_error *err);
+
+/* The md kernel device behind /dev/md/NAME ("md127"), from the link. */
+int array_md_kname(const char *md_dev, char *buf, size_t len);
+/* sysfs md/ of that device: array_state, sync_action, sync_completed, degraded. */
+struct array_sysfs {
+	char array_state[32];
+	char sync_action[32];
+	double sync_fraction;	/* -1 when idle */
+	int degraded;		/* -1 unknown */
+	char holders[256];	/* what holds the array (LVM, another md), "" none */
+};
+int array_sysfs_read(const char *sysroot, const char *kname, struct array_sysfs *out);
+/* Is the array (by any of its names) mounted (sysroot/proc/self/mounts)? */
+bool array_mounted(const char *sysroot, const char *md_dev, const char *kname, char *where,
+		   size_t len);
+
+#endif

@@ -1,0 +1,822 @@
+/* array.c - the array record, member and md checks, mdadm by argv. */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <stdarg.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "shortstroke/array.h"
+#include "shortstroke/fileio.h"
+
+static const char *const mstate_names[AM_MSTATE_COUNT] = {
+	"pending", "limiting", "limited", "restored", "replaced",
+};
+static const char *const state_names[AS_STATE_COUNT] = {
+	"limiting", "creating", "mkfs", "done", "rolling-back", "rollback-incomplete", "undone",
+};
+
+const char *array_mstate_name(enum array_mstate s)
+{
+	return (unsigned)s < AM_MSTATE_COUNT ? mstate_names[s] : "?";
+}
+
+const char *array_state_name(enum array_state s)
+{
+	return (unsigned)s < AS_STATE_COUNT ? state_names[s] : "?";
+}
+
+int array_name_check(const char *name, struct ss_error *err)
+{
+	size_t n = strlen(name);
+
+	if (n == 0 || n > ARRAY_NAME_MAX)
+		return ss_error_set(err, -EINVAL, "array name '%s': give 1 to %d characters", name,
+				    ARRAY_NAME_MAX);
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)name[i]) && name[i] != '_' && name[i] != '-')
+			return ss_error_set(err, -EINVAL,
+					    "array name '%s': only letters, digits, '_' and '-'",
+					    name);
+	return 0;
+}
+
+/* ---- the record -------------------------------------------------------------- */
+
+void array_rec_path(const char *state_dir, const char *name, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/arrays/%s.json", state_dir, name);
+}
+
+static json_object *rec_to_json(const struct array_rec *r)
+{
+	json_object *o = json_object_new_object(), *ms = json_object_new_array();
+
+	json_object_object_add(o, "name", json_object_new_string(r->name));
+	json_object_object_add(o, "md_dev", json_object_new_string(r->md_dev));
+	json_object_object_add(o, "state", json_object_new_string(array_state_name(r->state)));
+	json_object_object_add(o, "level", json_object_new_string(r->level));
+	json_object_object_add(o, "copies", json_object_new_uint64(r->copies));
+	json_object_object_add(o, "chunk_bytes", json_object_new_uint64(r->chunk_bytes));
+	json_object_object_add(o, "uuid", json_object_new_string(r->uuid));
+	json_object_object_add(o, "fs", json_object_new_string(r->fs));
+	json_object_object_add(o, "plan", json_object_new_string(r->plan));
+	json_object_object_add(o, "step", json_object_new_string(r->step));
+	json_object_object_add(o, "remains", json_object_new_string(r->remains));
+	json_object_object_add(o, "created", json_object_new_string(r->created));
+	for (size_t i = 0; i < r->n; i++) {
+		const struct array_member *m = &r->m[i];
+		json_object *j = json_object_new_object();
+
+		json_object_object_add(j, "device", json_object_new_string(m->spec));
+		json_object_object_add(j, "node", json_object_new_string(m->node));
+		json_object_object_add(j, "serial", json_object_new_string(m->serial));
+		json_object_object_add(j, "wwn", json_object_new_string(m->wwn));
+		json_object_object_add(j, "model", json_object_new_string(m->model));
+		json_object_object_add(j, "block_len", json_object_new_uint64(m->block_len));
+		json_object_object_add(j, "before_blocks", json_object_new_uint64(m->before_blocks));
+		json_object_object_add(j, "limit_blocks", json_object_new_uint64(m->limit_blocks));
+		json_object_object_add(j, "method", json_object_new_string(m->method));
+		json_object_object_add(j, "volatile", json_object_new_boolean(m->volatile_));
+		json_object_object_add(j, "state",
+				       json_object_new_string(array_mstate_name(m->state)));
+		json_object_array_add(ms, j);
+	}
+	json_object_object_add(o, "members", ms);
+	return o;
+}
+
+char *array_rec_json(const struct array_rec *r)
+{
+	json_object *o = rec_to_json(r);
+	char *s = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+								   JSON_C_TO_STRING_SPACED |
+								   JSON_C_TO_STRING_NOSLASHESCAPE));
+
+	json_object_put(o);
+	return s;
+}
+
+static int mkdir_one(const char *path)
+{
+	if (mkdir(path, 0755) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+int array_rec_save(const char *state_dir, const struct array_rec *r, struct ss_error *err)
+{
+	char path[4096];
+	json_object *o;
+	const char *text;
+	int rc;
+
+	if (mkdir_one(state_dir) || mkdir_one((snprintf(path, sizeof(path), "%s/arrays",
+							state_dir), path)))
+		return ss_error_set(err, -errno, "cannot create %s: %s", path, strerror(errno));
+	array_rec_path(state_dir, r->name, path, sizeof(path));
+	o = rec_to_json(r);
+	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+							 JSON_C_TO_STRING_NOSLASHESCAPE);
+	rc = file_write_atomic(path, text, strlen(text), 0644, "the array record", err);
+	json_object_put(o);
+	return rc;
+}
+
+static void get_str(json_object *o, const char *key, char *buf, size_t len)
+{
+	json_object *v;
+
+	buf[0] = '\0';
+	if (json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string))
+		snprintf(buf, len, "%s", json_object_get_string(v));
+}
+
+static uint64_t get_u64(json_object *o, const char *key)
+{
+	json_object *v;
+
+	if (json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_int))
+		return json_object_get_uint64(v);
+	return 0;
+}
+
+static int name_index(const char *const *names, unsigned count, const char *s)
+{
+	for (unsigned i = 0; i < count; i++)
+		if (!strcmp(names[i], s))
+			return (int)i;
+	return -1;
+}
+
+int array_rec_load(const char *state_dir, const char *name, struct array_rec *r,
+		   struct ss_error *err)
+{
+	char path[4096], buf[64];
+	json_object *o, *ms, *v;
+	int st;
+
+	array_rec_path(state_dir, name, path, sizeof(path));
+	if (access(path, F_OK))
+		return ss_error_set(err, -ENOENT, "no array '%s' was created by shortstroke", name);
+	o = json_object_from_file(path);
+	if (!o || !json_object_is_type(o, json_type_object)) {
+		json_object_put(o);
+		return ss_error_set(err, -EINVAL, "%s: not an array record", path);
+	}
+	memset(r, 0, sizeof(*r));
+	get_str(o, "name", r->name, sizeof(r->name));
+	get_str(o, "md_dev", r->md_dev, sizeof(r->md_dev));
+	get_str(o, "level", r->level, sizeof(r->level));
+	get_str(o, "uuid", r->uuid, sizeof(r->uuid));
+	get_str(o, "fs", r->fs, sizeof(r->fs));
+	get_str(o, "plan", r->plan, sizeof(r->plan));
+	get_str(o, "step", r->step, sizeof(r->step));
+	get_str(o, "remains", r->remains, sizeof(r->remains));
+	get_str(o, "created", r->created, sizeof(r->created));
+	r->copies = (unsigned)get_u64(o, "copies");
+	r->chunk_bytes = get_u64(o, "chunk_bytes");
+	get_str(o, "state", buf, sizeof(buf));
+	st = name_index(state_names, AS_STATE_COUNT, buf);
+	if (st < 0 || strcmp(r->name, name) ||
+	    !json_object_object_get_ex(o, "members", &ms) ||
+	    !json_object_is_type(ms, json_type_array) ||
+	    json_object_array_length(ms) > ARRAY_MAX_MEMBERS) {
+		json_object_put(o);
+		return ss_error_set(err, -EINVAL, "%s: a malformed array record", path);
+	}
+	r->state = (enum array_state)st;
+	r->n = json_object_array_length(ms);
+	for (size_t i = 0; i < r->n; i++) {
+		struct array_member *m = &r->m[i];
+		json_object *j = json_object_array_get_idx(ms, i);
+		int ms_i;
+
+		get_str(j, "device", m->spec, sizeof(m->spec));
+		get_str(j, "node", m->node, sizeof(m->node));
+		get_str(j, "serial", m->serial, sizeof(m->serial));
+		get_str(j, "wwn", m->wwn, sizeof(m->wwn));
+		get_str(j, "model", m->model, sizeof(m->model));
+		get_str(j, "method", m->method, sizeof(m->method));
+		m->block_len = (uint32_t)get_u64(j, "block_len");
+		m->before_blocks = get_u64(j, "before_blocks");
+		m->limit_blocks = get_u64(j, "limit_blocks");
+		m->volatile_ = json_object_object_get_ex(j, "volatile", &v) &&
+			       json_object_get_boolean(v);
+		get_str(j, "state", buf, sizeof(buf));
+		ms_i = name_index(mstate_names, AM_MSTATE_COUNT, buf);
+		if (ms_i < 0 || !m->spec[0]) {
+			json_object_put(o);
+			return ss_error_set(err, -EINVAL, "%s: members[%zu]: malformed", path, i);
+		}
+		m->state = (enum array_mstate)ms_i;
+	}
+	json_object_put(o);
+	return 0;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+int array_rec_names(const char *state_dir, char (**names)[ARRAY_NAME_MAX + 1], size_t *n,
+		    struct ss_error *err)
+{
+	char path[4096];
+	struct dirent *de;
+	DIR *d;
+	size_t cap = 0;
+
+	*names = NULL;
+	*n = 0;
+	snprintf(path, sizeof(path), "%s/arrays", state_dir);
+	d = opendir(path);
+	if (!d)
+		return errno == ENOENT ? 0 : ss_error_set(err, -errno, "%s: %s", path,
+							  strerror(errno));
+	while ((de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+		char name[ARRAY_NAME_MAX + 1];
+
+		if (len < 6 || len - 5 > ARRAY_NAME_MAX || strcmp(de->d_name + len - 5, ".json"))
+			continue;
+		snprintf(name, sizeof(name), "%.*s", (int)(len - 5), de->d_name);
+		if (array_name_check(name, NULL))
+			continue;
+		if (*n == cap) {
+			void *p = realloc(*names, (cap = cap ? 2 * cap : 8) * sizeof(**names));
+
+			if (!p) {
+				closedir(d);
+				free(*names);
+				*names = NULL;
+				return ss_error_set(err, -ENOMEM, "out of memory");
+			}
+			*names = p;
+		}
+		memcpy((*names)[(*n)++], name, sizeof(name));
+	}
+	closedir(d);
+	if (*n)
+		qsort(*names, *n, sizeof(**names), cmp_name);
+	return 0;
+}
+
+/* ---- members and levels ------------------------------------------------------ */
+
+static const char *wwn_bare(const char *w)
+{
+	if (!strncasecmp(w, "wwn-", 4))
+		w += 4;
+	if (!strncasecmp(w, "naa.", 4))
+		w += 4;
+	if (!strncasecmp(w, "0x", 2))
+		w += 2;
+	return w;
+}
+
+/* 5400, 7200, 10000, 15000 classes; 1 non-rotating; 0 unknown */
+static unsigned rpm_class(double rpm)
+{
+	if (rpm <= 0)
+		return 0;
+	if (rpm < 2)
+		return 1;
+	if (rpm < 6500)
+		return 5400;
+	if (rpm < 8600)
+		return 7200;
+	if (rpm < 12500)
+		return 10000;
+	return 15000;
+}
+
+int array_member_check(const struct plan_disk *pd, const struct drive_info *i,
+		       struct ss_error *err)
+{
+	uint64_t cap = i->native_blocks ? i->native_blocks : i->capacity_blocks;
+
+	/* a placeholder carries the identity of the disk it copies: not its own */
+	if (!pd->placeholder && pd->serial[0] && strcmp(pd->serial, i->serial))
+		return ss_error_set(err, -EPERM,
+				    "not the disk the plan recorded: serial %s, the plan has %s",
+				    i->serial[0] ? i->serial : "(none)", pd->serial);
+	if (!pd->placeholder && pd->wwn[0] && strcasecmp(wwn_bare(pd->wwn), wwn_bare(i->wwn)))
+		return ss_error_set(err, -EPERM,
+				    "not the disk the plan recorded: WWN %s, the plan has %s",
+				    i->wwn[0] ? i->wwn : "(none)", pd->wwn);
+	if (!pd->placeholder && pd->model[0] && strcmp(pd->model, i->model))
+		return ss_error_set(err, -EPERM,
+				    "not the disk the plan recorded: model %s, the plan has %s",
+				    i->model, pd->model);
+	if (pd->block_size != i->logical_block)
+		return ss_error_set(err, -EPERM,
+				    "%u-byte blocks, the plan%s has %u-byte blocks",
+				    i->logical_block, pd->placeholder ? "'s disk it copies" : "",
+				    pd->block_size);
+	if (pd->placeholder && cap < pd->capacity_blocks)
+		return ss_error_set(err, -EPERM,
+				    "%" PRIu64 " blocks, smaller than the %" PRIu64
+				    " of the disk the plan copies (%s)",
+				    cap, pd->capacity_blocks, pd->model_of);
+	if (cap < pd->limit_blocks)
+		return ss_error_set(err, -EPERM,
+				    "%" PRIu64 " blocks, fewer than the plan's limit of %" PRIu64,
+				    cap, pd->limit_blocks);
+	if (pd->placeholder && rpm_class(pd->rp.rpm) && rpm_class(i->rpm) &&
+	    rpm_class(pd->rp.rpm) != rpm_class(i->rpm))
+		return ss_error_set(err, -EPERM,
+				    "a %u rpm disk; the plan's disk it copies (%s) spins at %.0f rpm",
+				    i->rpm, pd->model_of, pd->rp.rpm);
+	return 0;
+}
+
+const char *array_md_level(int l)
+{
+	switch (l) {
+	case RP_LEVEL_0:
+		return "0";
+	case RP_LEVEL_1:
+		return "1";
+	case RP_LEVEL_10:
+		return "10";
+	case RP_LEVEL_5:
+		return "5";
+	case RP_LEVEL_6:
+		return "6";
+	default:
+		return NULL;
+	}
+}
+
+int array_level_check(const struct plan *p, const struct drive_info *const *infos,
+		      struct ss_error *err)
+{
+	int l = p->layout.level;
+
+	if (l == RP_LEVEL_50 || l == RP_LEVEL_60 || l == RP_LEVEL_01)
+		return ss_error_set(err, -EOPNOTSUPP,
+				    "md has no RAID %s level: it is a %s over RAID %s arrays, and "
+				    "apply does not build nested arrays; plan RAID %s instead, or "
+				    "build the nested arrays with mdadm over disks limited with "
+				    "'shortstroke limit'",
+				    rp_level_name(l), l == RP_LEVEL_01 ? "RAID 1" : "RAID 0",
+				    l == RP_LEVEL_01 ? "0" : l == RP_LEVEL_50 ? "5" : "6",
+				    l == RP_LEVEL_01 ? "10" : l == RP_LEVEL_50 ? "5 or 10" : "6");
+	if (!array_md_level(l))
+		return ss_error_set(err, -EOPNOTSUPP, "md cannot build RAID %s", rp_level_name(l));
+	for (size_t i = 0; infos && i < p->n_disks; i++)
+		if (infos[i] && infos[i]->zoned == ZONED_HOST_MANAGED)
+			return ss_error_set(err, -EOPNOTSUPP,
+					    "member %zu (%s) is a host-managed SMR disk: it takes "
+					    "only sequential writes in its zones, which md does not "
+					    "do; such a disk cannot be an md member",
+					    i + 1, infos[i]->model);
+	return 0;
+}
+
+unsigned array_data_disks(const char *level, size_t n, unsigned copies)
+{
+	if (!strcmp(level, "0"))
+		return (unsigned)n;
+	if (!strcmp(level, "10"))
+		return (unsigned)(n / (copies ? copies : 2));
+	if (!strcmp(level, "5"))
+		return (unsigned)n - 1;
+	if (!strcmp(level, "6"))
+		return (unsigned)n - 2;
+	return 1;
+}
+
+/* ---- programs ---------------------------------------------------------------- */
+
+const char *array_mdadm_prog(void)
+{
+	const char *v = getenv("SHORTSTROKE_MDADM");
+
+	return v && *v ? v : "mdadm";
+}
+
+static const char *modprobe_prog(void)
+{
+	const char *v = getenv("SHORTSTROKE_MODPROBE");
+
+	return v && *v ? v : "modprobe";
+}
+
+bool array_prog_found(const char *prog)
+{
+	const char *path = getenv("PATH");
+	char buf[4096];
+
+	if (strchr(prog, '/'))
+		return access(prog, X_OK) == 0;
+	if (!path || !*path)
+		path = "/usr/sbin:/usr/bin:/sbin:/bin";
+	while (*path) {
+		size_t len = strcspn(path, ":");
+
+		snprintf(buf, sizeof(buf), "%.*s/%s", (int)len, len ? path : ".", prog);
+		if (access(buf, X_OK) == 0)
+			return true;
+		path += len;
+		if (*path == ':')
+			path++;
+	}
+	return false;
+}
+
+int array_exec(char *const argv[], char *out, size_t len, struct ss_error *err)
+{
+	int pfd[2], status;
+	size_t got = 0;
+	pid_t pid;
+
+	if (pipe(pfd))
+		return ss_error_set(err, -errno, "pipe: %s", strerror(errno));
+	pid = fork();
+	if (pid < 0) {
+		close(pfd[0]);
+		close(pfd[1]);
+		return ss_error_set(err, -errno, "fork: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		int nul = open("/dev/null", O_RDONLY);
+
+		if (nul >= 0)
+			dup2(nul, STDIN_FILENO);
+		dup2(pfd[1], STDOUT_FILENO);
+		dup2(pfd[1], STDERR_FILENO);
+		close(pfd[0]);
+		close(pfd[1]);
+		execvp(argv[0], argv);
+		_exit(errno == ENOENT ? 127 : 126);
+	}
+	close(pfd[1]);
+	for (;;) {
+		char tmp[4096];
+		ssize_t r = read(pfd[0], tmp, sizeof(tmp));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		if (out && len > 1 && got < len - 1) {
+			size_t k = (size_t)r < len - 1 - got ? (size_t)r : len - 1 - got;
+
+			memcpy(out + got, tmp, k);
+			got += k;
+		}
+	}
+	close(pfd[0]);
+	if (out && len)
+		out[got] = '\0';
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return ss_error_set(err, -errno, "waitpid: %s", strerror(errno));
+	if (!WIFEXITED(status))
+		return ss_error_set(err, -EIO, "%s was killed by signal %d", argv[0],
+				    WTERMSIG(status));
+	if (WEXITSTATUS(status) == 127)
+		return ss_error_set(err, -ENOENT, "%s: not found", argv[0]);
+	if (WEXITSTATUS(status)) {
+		char first[256] = "";
+
+		if (out)
+			snprintf(first, sizeof(first), "%.*s", (int)strcspn(out, "\n"), out);
+		ss_error_set(err, -EIO, "%s exited with %d%s%s", argv[0], WEXITSTATUS(status),
+			     first[0] ? ": " : "", first);
+	}
+	return WEXITSTATUS(status);
+}
+
+static int modprobe_n(const char *module)
+{
+	char *argv[] = { (char *)modprobe_prog(), "-n", "-q", (char *)module, NULL };
+
+	return array_exec(argv, NULL, 0, NULL);
+}
+
+static const char *personality(const char *level)
+{
+	if (!strcmp(level, "5") || !strcmp(level, "6"))
+		return "raid456";
+	if (!strcmp(level, "0"))
+		return "raid0";
+	if (!strcmp(level, "1"))
+		return "raid1";
+	return "raid10";
+}
+
+int array_md_check(const char *sysroot, const char *level, struct ss_error *err)
+{
+	const char *prog = array_mdadm_prog(), *pers = personality(level);
+	char path[4096], line[1024] = "", want[40];
+	FILE *f;
+
+	if (!array_prog_found(prog))
+		return ss_error_set(err, -EOPNOTSUPP,
+				    "mdadm is not installed (%s not found); install the mdadm "
+				    "package", prog);
+	snprintf(path, sizeof(path), "%s/proc/mdstat", sysroot && *sysroot ? sysroot : "");
+	f = fopen(path, "r");
+	if (!f) {
+		if (modprobe_n("md_mod") != 0)
+			return ss_error_set(err, -EOPNOTSUPP,
+					    "this kernel has no md (no %s, and modprobe -n md_mod "
+					    "finds no module): md arrays cannot be built here",
+					    path);
+		if (modprobe_n(pers) != 0)
+			return ss_error_set(err, -EOPNOTSUPP,
+					    "the md personality for RAID %s (%s) is not available "
+					    "(modprobe -n %s fails)", level, pers, pers);
+		return 0;
+	}
+	if (!fgets(line, sizeof(line), f))
+		line[0] = '\0';
+	fclose(f);
+	snprintf(want, sizeof(want), "[%s]", !strcmp(pers, "raid456") ? "raid5" : pers);
+	if (strstr(line, want))
+		return 0;
+	if (modprobe_n(pers) != 0)
+		return ss_error_set(err, -EOPNOTSUPP,
+				    "the md personality for RAID %s (%s) is not loaded (%s lists "
+				    "none) and modprobe -n %s finds no module",
+				    level, pers, path, pers);
+	return 0;
+}
+
+bool array_md_exists(const char *sysroot, const char *name)
+{
+	const char *root = sysroot && *sysroot ? sysroot : "";
+	char path[4096], kname[64];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/dev/md/%s", root, name);
+	if (lstat(path, &st))
+		return false;
+	/* without udev a stopped array leaves its link behind: only a link to
+	 * an md device the kernel still has is the name in use */
+	if (!S_ISLNK(st.st_mode) || array_md_kname(path, kname, sizeof(kname)))
+		return true;
+	snprintf(path, sizeof(path), "%s/sys/block/%s", root, kname);
+	return stat(path, &st) == 0;
+}
+
+/* ---- mdadm and mkfs argv ---------------------------------------------------- */
+
+static char *abuf(struct array_argv *a, unsigned k, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static char *abuf(struct array_argv *a, unsigned k, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(a->buf[k], sizeof(a->buf[k]), fmt, ap);
+	va_end(ap);
+	return a->buf[k];
+}
+
+static void push(struct array_argv *a, char *s)
+{
+	if (a->n < ARRAY_ARGV_MAX)
+		a->argv[a->n++] = s;
+	a->argv[a->n] = NULL;
+}
+
+void array_create_argv(const struct array_rec *r, struct array_argv *a)
+{
+	bool redundant = strcmp(r->level, "0") != 0;
+
+	memset(a, 0, sizeof(*a));
+	push(a, (char *)array_mdadm_prog());
+	push(a, "--create");
+	push(a, (char *)r->md_dev);
+	push(a, "--run");
+	push(a, "--metadata=1.2");
+	push(a, abuf(a, 0, "--level=%s", r->level));
+	push(a, abuf(a, 1, "--raid-devices=%zu", r->n));
+	if (strcmp(r->level, "1"))
+		push(a, abuf(a, 2, "--chunk=%" PRIu64 "K", r->chunk_bytes / 1024));
+	if (!strcmp(r->level, "10"))
+		push(a, abuf(a, 3, "--layout=n%u", r->copies ? r->copies : 2));
+	if (redundant)
+		push(a, "--bitmap=internal");
+	push(a, abuf(a, 4, "--name=%s", r->name));
+	for (size_t i = 0; i < r->n; i++)
+		push(a, (char *)r->m[i].node);
+}
+
+int array_mkfs_argv(const struct array_rec *r, struct array_argv *a, struct ss_error *err)
+{
+	unsigned data = array_data_disks(r->level, r->n, r->copies);
+	uint64_t chunk = r->chunk_bytes ? r->chunk_bytes : 512 * 1024;
+
+	memset(a, 0, sizeof(*a));
+	if (!strcmp(r->fs, "ext4")) {
+		unsigned stride = (unsigned)(chunk / 4096);
+
+		push(a, "mkfs.ext4");
+		push(a, "-F");
+		push(a, "-q");
+		push(a, "-b");
+		push(a, "4096");
+		if (strcmp(r->level, "1")) {
+			push(a, "-E");
+			push(a, abuf(a, 0, "stride=%u,stripe_width=%u", stride, stride * data));
+		}
+	} else if (!strcmp(r->fs, "xfs")) {
+		push(a, "mkfs.xfs");
+		push(a, "-f");
+		push(a, "-q");
+		if (strcmp(r->level, "1")) {
+			push(a, "-d");
+			push(a, abuf(a, 0, "su=%" PRIu64 "k,sw=%u", chunk / 1024, data));
+		}
+	} else {
+		return ss_error_set(err, -EINVAL, "--mkfs: '%s' is not ext4 or xfs", r->fs);
+	}
+	push(a, (char *)r->md_dev);
+	return 0;
+}
+
+void array_argv_text(const struct array_argv *a, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < a->n && used < len; i++) {
+		int k = snprintf(buf + used, len - used, "%s%s", i ? " " : "", a->argv[i]);
+
+		if (k < 0)
+			break;
+		used += (size_t)k;
+	}
+}
+
+/* ---- what md says ------------------------------------------------------------ */
+
+int array_detail_parse(const char *text, struct array_detail *d)
+{
+	const char *p = text;
+
+	memset(d, 0, sizeof(*d));
+	while (p && *p) {
+		size_t len = strcspn(p, "\n");
+		const char *eq = memchr(p, '=', len);
+
+		if (eq) {
+			size_t kl = (size_t)(eq - p), vl = len - kl - 1;
+			char val[128];
+
+			snprintf(val, sizeof(val), "%.*s", (int)vl, eq + 1);
+#define KEY(k) (kl == strlen(k) && !strncmp(p, k, kl))
+			if (KEY("MD_LEVEL"))
+				snprintf(d->level, sizeof(d->level), "%s", val);
+			else if (KEY("MD_DEVICES"))
+				d->devices = (unsigned)strtoul(val, NULL, 10);
+			else if (KEY("MD_UUID"))
+				snprintf(d->uuid, sizeof(d->uuid), "%s", val);
+			else if (KEY("MD_NAME"))
+				snprintf(d->name, sizeof(d->name), "%s", val);
+			else if (KEY("MD_METADATA"))
+				snprintf(d->metadata, sizeof(d->metadata), "%s", val);
+			else if (KEY("MD_DEVNAME"))
+				snprintf(d->devname, sizeof(d->devname), "%s", val);
+#undef KEY
+		}
+		p += len;
+		if (*p == '\n')
+			p++;
+	}
+	return d->level[0] ? 0 : -EINVAL;
+}
+
+int array_detail_read(const char *md_dev, struct array_detail *out, struct ss_error *err)
+{
+	char *argv[] = { (char *)array_mdadm_prog(), "--detail", "--export", (char *)md_dev,
+			 NULL };
+	char text[8192];
+	int rc = array_exec(argv, text, sizeof(text), err);
+
+	if (rc < 0)
+		return rc;
+	if (rc)
+		return -EIO;
+	if (array_detail_parse(text, out))
+		return ss_error_set(err, -EIO, "mdadm --detail --export %s: no MD_LEVEL in its "
+					       "answer", md_dev);
+	return 0;
+}
+
+int array_md_kname(const char *md_dev, char *buf, size_t len)
+{
+	char target[PATH_MAX];
+	ssize_t n = readlink(md_dev, target, sizeof(target) - 1);
+	const char *base;
+
+	if (n < 0) {
+		base = strrchr(md_dev, '/');
+		base = base ? base + 1 : md_dev;
+		if (strncmp(base, "md", 2))
+			return -ENOENT;
+		snprintf(buf, len, "%s", base);
+		return 0;
+	}
+	target[n] = '\0';
+	base = strrchr(target, '/');
+	snprintf(buf, len, "%s", base ? base + 1 : target);
+	return 0;
+}
+
+static void read_line_file(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	if (fgets(buf, (int)len, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
+int array_sysfs_read(const char *sysroot, const char *kname, struct array_sysfs *s)
+{
+	const char *root = sysroot && *sysroot ? sysroot : "";
+	char path[4096], buf[128];
+	unsigned long long done, total;
+	struct dirent *de;
+	DIR *d;
+
+	memset(s, 0, sizeof(*s));
+	s->sync_fraction = -1;
+	s->degraded = -1;
+	snprintf(path, sizeof(path), "%s/sys/block/%s/md/array_state", root, kname);
+	read_line_file(path, s->array_state, sizeof(s->array_state));
+	if (!s->array_state[0])
+		return -ENOENT;
+	snprintf(path, sizeof(path), "%s/sys/block/%s/md/sync_action", root, kname);
+	read_line_file(path, s->sync_action, sizeof(s->sync_action));
+	snprintf(path, sizeof(path), "%s/sys/block/%s/md/sync_completed", root, kname);
+	read_line_file(path, buf, sizeof(buf));
+	if (sscanf(buf, "%llu / %llu", &done, &total) == 2 && total)
+		s->sync_fraction = (double)done / (double)total;
+	snprintf(path, sizeof(path), "%s/sys/block/%s/md/degraded", root, kname);
+	read_line_file(path, buf, sizeof(buf));
+	if (buf[0])
+		s->degraded = atoi(buf);
+	snprintf(path, sizeof(path), "%s/sys/block/%s/holders", root, kname);
+	d = opendir(path);
+	if (d) {
+		while ((de = readdir(d))) {
+			size_t used = strlen(s->holders);
+
+			if (de->d_name[0] == '.')
+				continue;
+			snprintf(s->holders + used, sizeof(s->holders) - used, "%s%s",
+				 used ? " " : "", de->d_name);
+		}
+		closedir(d);
+	}
+	return 0;
+}
+
+bool array_mounted(const char *sysroot, const char *md_dev, const char *kname, char *where,
+		   size_t len)
+{
+	char path[4096], line[4096], kdev[80];
+	bool found = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/proc/self/mounts", sysroot && *sysroot ? sysroot : "");
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	snprintf(kdev, sizeof(kdev), "/dev/%s", kname ? kname : "");
+	while (!found && fgets(line, sizeof(line), f)) {
+		char dev[1024], mnt[1024];
+
+		if (sscanf(line, "%1023s %1023s", dev, mnt) != 2)
+			continue;
+		if (!strcmp(dev, md_dev) || (kname && *kname && !strcmp(dev, kdev))) {
+			found = true;
+			snprintf(where, len, "%s", mnt);
+		}
+	}
+	fclose(f);
+	return found;
+}

@@ -1,0 +1,319 @@
+# apply / array on simulated drives: binding, identity, placeholders, every refusal, the
+# dry run, the transaction and its rollback at each step, kill -9 and the re-run, undo,
+# replace. mdadm is tests/cli/fake-mdadm.sh (SHORTSTROKE_MDADM): it writes nothing to the
+# disks; what needs a kernel array runs in the guest (tests/vm/guest/cases-77-tcmu-apply.sh).
+
+AR_RIG=$HERE/../data/array-rig.json
+AR_FAKE=$HERE/fake-mdadm.sh
+AR=$TMP/ar
+mkdir -p "$AR/root/proc" "$AR/nomd/proc" "$AR/bin"
+echo "Personalities : [raid0] [raid1] [raid10] [raid6] [raid5] [raid4]" >"$AR/root/proc/mdstat"
+J="$SHORTSTROKE_STATE_DIR/journal.jsonl"
+# a fake mkfs (in $AR/bin, first on PATH for the commands that ask for one)
+printf '#!/bin/sh\necho "mkfs $*" >>"%s/log"\n[ -z "${FAKE_MKFS_FAIL:-}" ]\n' "$AR" >"$AR/bin/mkfs.ext4"
+chmod +x "$AR/bin/mkfs.ext4"
+: >"$AR/log"
+
+# ss ARGS: shortstroke on the array rig with md "present" (a sysroot whose /proc/mdstat lists
+# every personality) and the fake mdadm
+ss() {
+	env SHORTSTROKE_RIG="$AR_RIG" SHORTSTROKE_SYSROOT="$AR/root" SHORTSTROKE_MDADM="$AR_FAKE" \
+		SHORTSTROKE_MODPROBE=false FAKE_MDADM_LOG="$AR/log" FAKE_MDADM_STATE="$AR/md.state" \
+		PATH="$AR/bin:$PATH" "$PROG" "$@"
+}
+cap() { ss info -J "$1" | python3 -c "import json,sys; print(json.load(sys.stdin)['capacity_blocks'])"; }
+jlines() { [ -f "$J" ] && wc -l <"$J" || echo 0; }
+full=195312500
+# every drive of the list at its full capacity?
+all_full() {
+	for d in "$@"; do [ "$(cap "$d")" = $full ] || { echo "$d: $(cap "$d")"; return 1; }; done
+}
+recstate() { python3 -c "import json; print(json.load(open('$SHORTSTROKE_STATE_DIR/arrays/$1.json'))['state'])"; }
+
+cd "$AR" || exit 1
+ss plan --level 10 --stroke 25% sim:a1 sim:a2 sim:s1 sim:s2 -O r10.json >/dev/null 2>&1
+ss plan --level 5 --stroke 25% sim:s1 sim:a1 sim:s2 sim:a2 sim:s3 -O r5.json >/dev/null 2>&1
+ss plan --disks 4 --model-of sim:a1 --level 0 --stroke 25% sim:a1 -O ph.json >/dev/null 2>&1
+[ -f r10.json ] && [ -f r5.json ] && [ -f ph.json ] && pass "apply: plans written" || fail "apply: plans written"
+lim=$(python3 -c "import json; print(json.load(open('r10.json'))['disks'][0]['limit_blocks'])")
+
+# --- no md on this machine: said before a member is touched ---------------------------------
+run env SHORTSTROKE_RIG="$AR_RIG" SHORTSTROKE_SYSROOT="$AR/nomd" SHORTSTROKE_MODPROBE=false \
+	"$PROG" apply r10.json --name fast0 --yes
+expect "apply: no md (no /proc/mdstat, modprobe -n fails): refused" 1 "" "this kernel has no md.*nothing was changed"
+all_full sim:a1 sim:a2 sim:s1 sim:s2 >/dev/null && [ "$(jlines)" = 0 ] \
+	&& pass "apply: no md: no member touched, nothing journaled" || fail "apply: no md: no member touched" "$(cat "$J" 2>&1)"
+if [ ! -e /proc/mdstat ] && ! modprobe -n -q md_mod 2>/dev/null; then
+	run env SHORTSTROKE_RIG="$AR_RIG" "$PROG" apply r10.json --name fast0 --yes
+	expect "apply: this host has no md: refused" 1 "" "this kernel has no md"
+	run env SHORTSTROKE_RIG="$AR_RIG" "$PROG" apply r10.json --name fast0 --dry-run
+	expect "apply --dry-run on this host: every step, then why it would stop" 1 \
+		"would run: mdadm --create /dev/md/fast0" ""
+	printf '%s\n' "$OUT" | grep -q "a real run would stop before the first change: this kernel has no md" \
+		&& pass "apply --dry-run: the reason it would stop" || fail "apply --dry-run: the reason it would stop" "$OUT"
+else
+	skip "apply: this host's md refusal" "this host has md"
+fi
+run env SHORTSTROKE_RIG="$AR_RIG" SHORTSTROKE_SYSROOT="$AR/nomd" SHORTSTROKE_MDADM="$AR/bin/none" \
+	"$PROG" apply r10.json --name fast0 --yes
+expect "apply: mdadm not installed: refused" 1 "" "mdadm is not installed"
+mkdir -p "$AR/r1only/proc"
+echo "Personalities : [raid1]" >"$AR/r1only/proc/mdstat"
+run env SHORTSTROKE_RIG="$AR_RIG" SHORTSTROKE_SYSROOT="$AR/r1only" SHORTSTROKE_MDADM="$AR_FAKE" \
+	SHORTSTROKE_MODPROBE=false "$PROG" apply r10.json --name fast0 --yes
+expect "apply: no raid10 personality: refused" 1 "" "personality for RAID 10 \(raid10\) is not loaded"
+# a safety refusal is reported first, before the md one
+ss protect add serial:SAS00002 >/dev/null 2>&1 || printf 'serial:SAS00002\n' >>"$SHORTSTROKE_PROTECT_FILE"
+run env SHORTSTROKE_RIG="$AR_RIG" SHORTSTROKE_SYSROOT="$AR/nomd" SHORTSTROKE_MODPROBE=false \
+	"$PROG" apply r10.json --name fast0 --yes
+expect "apply: a protected member is refused (exit 3) before the md check" 3 "" "sim:s2.*protect"
+printf '%s\n' "$ERR" | grep -q "no md" && fail "apply: protected: no md message after the refusal" "$ERR" \
+	|| pass "apply: protected: the safety refusal alone"
+run ss apply r10.json --name fast0 --yes
+expect "apply: a protected member is refused (md present)" 3 "" "sim:s2"
+all_full sim:a1 sim:a2 sim:s1 >/dev/null && pass "apply: protected: nothing changed" || fail "apply: protected: nothing changed"
+: >"$SHORTSTROKE_PROTECT_FILE"
+
+# --- dry run ----------------------------------------------------------------------------------
+run ss apply r10.json --name fast0 --mkfs ext4 --dry-run
+expect "apply --dry-run (md present): exit 0" 0 "dry run: nothing was sent"
+for pat in "^sim:a1: commands that would be sent:" "ATA SET ACCESSIBLE MAX ADDRESS" \
+	"^sim:s2: commands that would be sent:" "MODE SELECT\(10\)" \
+	"would run: .*fake-mdadm.sh --create /dev/md/fast0 --run --metadata=1.2 --level=10 --raid-devices=4 --chunk=512K --layout=n2 --bitmap=internal --name=fast0 sim:a1 sim:a2 sim:s1 sim:s2" \
+	"would run: mkfs.ext4 -F -q -b 4096 -E stride=128,stripe_width=256 /dev/md/fast0"; do
+	printf '%s\n' "$OUT" | grep -qE -- "$pat" && pass "apply --dry-run shows /$pat/" || fail "apply --dry-run shows /$pat/" "$OUT"
+done
+all_full sim:a1 sim:a2 sim:s1 sim:s2 >/dev/null && [ "$(jlines)" = 0 ] && [ ! -s "$AR/log" ] \
+	&& pass "apply --dry-run: nothing sent, journaled or run" || fail "apply --dry-run: nothing sent" "$(cat "$AR/log")"
+run ss apply r5.json --name r5 --mkfs ext4 --dry-run
+expect "apply --dry-run RAID 5: no layout, ext4 stripe over 4 data disks" 0 \
+	"--level=5 --raid-devices=5 --chunk=512K --bitmap=internal --name=r5 sim:s1 sim:a1 sim:s2 sim:a2 sim:s3"
+printf '%s\n' "$OUT" | grep -q "stride=128,stripe_width=512" && pass "apply --dry-run RAID 5: stripe_width 4 x stride" \
+	|| fail "apply --dry-run RAID 5: stripe_width 4 x stride" "$OUT"
+run ss apply r10.json --name fast0 --dry-run -J
+printf '%s' "$OUT" | python3 -c "
+import json,sys; o=json.load(sys.stdin); a=o['array']
+assert o['ok'] and a['level']=='10' and len(a['members'])==4 and a['members'][3]['device']=='sim:s2', o
+assert 'MODE SELECT' in o['log']" && pass "apply --dry-run -J" || fail "apply --dry-run -J" "$OUT"
+
+# --- binding and identity ----------------------------------------------------------------------
+run ss apply ph.json --name ph --dry-run
+expect "apply: placeholders need --members" 2 "" "placeholders: name them with --members"
+run ss apply ph.json --name ph --dry-run --members sim:a2 sim:a3
+expect "apply: --members of the wrong count" 2 "" "4 members \(3 placeholders\)"
+run ss apply ph.json --name ph --dry-run --members sim:a2 sim:a3 sim:a4
+expect "apply: placeholders bound by --members in layout order" 0 "sim:a1 sim:a2 sim:a3 sim:a4$"
+run ss apply ph.json --name ph --dry-run --members sim:a1 sim:a4 sim:a3 sim:a2
+expect "apply: --members for every member, in order" 0 "sim:a1 sim:a4 sim:a3 sim:a2$"
+run ss apply ph.json --name ph --dry-run --members sim:a3 sim:a4 sim:a2 sim:big
+expect "apply: a named member bound to another disk: refused" 3 "" "sim:a3 \(member 1\): not the disk the plan recorded: serial AMAC-0003, the plan has AMAC-0001"
+run ss apply r10.json --name fast0 --dry-run --members sim:a1 sim:a3 sim:s1 sim:s2
+expect "apply: identity mismatch (serial) is refused, naming the disk" 3 "" "sim:a3 \(member 2\): not the disk"
+run ss apply ph.json --name ph --dry-run --members sim:a2 sim:a3 sim:big
+expect "apply: a bigger disk of the same kind fills a placeholder" 0 "sim:big"
+run ss apply ph.json --name ph --dry-run --members sim:a2 sim:a3 sim:small
+expect "apply: a placeholder smaller than the disk it copies: refused" 3 "" "sim:small \(member 4\): 97656250 blocks, smaller than"
+run ss apply ph.json --name ph --dry-run --members sim:a2 sim:a3 sim:slow
+expect "apply: a placeholder of another rpm class: refused" 3 "" "sim:slow \(member 4\): a 5400 rpm disk"
+run ss apply ph.json --name ph --dry-run --members sim:a2 sim:a3 sim:k4
+expect "apply: a placeholder with another block size: refused" 3 "" "sim:k4 \(member 4\): 4096-byte blocks"
+run ss apply ph.json --name ph --dry-run --members sim:a2 sim:a2 sim:a3
+expect "apply: the same disk twice" 2 "" "named twice"
+
+# --- levels md cannot build ---------------------------------------------------------------------
+ss plan --level 0 --stroke 25% sim:smr sim:k4 -O smr.json >/dev/null 2>&1
+run ss apply smr.json --name z --yes
+expect "apply: a host-managed SMR member: refused with the reason" 1 "" "sim:smr|host-managed SMR disk.*cannot be an md member"
+ss plan --level 50 --stroke 25% sim:a1 sim:a2 sim:a3 sim:s1 sim:s2 sim:s3 -O r50.json >/dev/null 2>&1
+run ss apply r50.json --name r50 --yes
+expect "apply: RAID 50 is refused with the reason" 1 "" "md has no RAID 50 level: it is a RAID 0 over RAID 5 arrays"
+all_full sim:a1 sim:a2 sim:a3 sim:s1 sim:s2 sim:s3 >/dev/null && pass "apply: refused levels changed nothing" \
+	|| fail "apply: refused levels changed nothing"
+
+# --- the later steps, checked first --------------------------------------------------------------
+mkdir -p "$AR/root/dev/md" && : >"$AR/root/dev/md/taken"
+run ss apply r10.json --name taken --yes
+expect "apply: the name is taken (/dev/md/NAME exists)" 1 "" "/dev/md/taken already exists"
+rm -f "$AR/root/dev/md/taken"
+run env SHORTSTROKE_RIG="$AR_RIG" SHORTSTROKE_SYSROOT="$AR/root" SHORTSTROKE_MDADM="$AR_FAKE" \
+	PATH=/nonexistent "$PROG" apply r10.json --name fast0 --mkfs ext4 --yes
+expect "apply --mkfs: mkfs missing is refused first" 1 "" "mkfs.ext4 is not installed"
+run ss apply r10.json --name fast0 --conf /nonexistent/mdadm.conf --yes
+expect "apply --conf: an unwritable file is refused first" 1 "" "nonexistent"
+all_full sim:a1 sim:a2 sim:s1 sim:s2 >/dev/null && [ "$(jlines)" = 0 ] \
+	&& pass "apply: the pre-checks changed nothing" || fail "apply: the pre-checks changed nothing"
+run ss apply r10.json --name fast0
+expect "apply: not confirmed without --yes in a script" 3 "" "not confirmed"
+
+# --- the transaction ------------------------------------------------------------------------------
+: >"$AR/log"
+run ss apply r10.json --name fast0 --mkfs ext4 --conf "$AR/mdadm.conf" --yes
+expect "apply RAID 10: done" 0 "/dev/md/fast0: created: RAID 10 over 4 members, ext4"
+for d in sim:a1 sim:a2 sim:s1 sim:s2; do
+	[ "$(cap $d)" = "$lim" ] || { fail "apply: $d limited to the plan's $lim" "$(cap $d)"; continue; }
+	pass "apply: $d limited to the plan's limit"
+done
+grep -q "^mdadm --create /dev/md/fast0 --run --metadata=1.2 --level=10 --raid-devices=4 --chunk=512K --layout=n2 --bitmap=internal --name=fast0 sim:a1 sim:a2 sim:s1 sim:s2$" "$AR/log" \
+	&& grep -q "^mdadm --detail --export /dev/md/fast0" "$AR/log" \
+	&& grep -q "^mkfs -F -q -b 4096 -E stride=128,stripe_width=256 /dev/md/fast0$" "$AR/log" \
+	&& pass "apply: mdadm --create, --detail --export, mkfs by argv" || fail "apply: mdadm and mkfs calls" "$(cat "$AR/log")"
+grep -q "^ARRAY /dev/md/fast0 metadata=1.2 UUID=01234567:89abcdef:01234567:89abcdef name=fakehost:fast0$" "$AR/mdadm.conf" \
+	&& pass "apply --conf: the ARRAY line appended" || fail "apply --conf: the ARRAY line" "$(cat "$AR/mdadm.conf" 2>&1)"
+[ "$(recstate fast0)" = done ] && pass "apply: the record says done" || fail "apply: the record says done" "$(recstate fast0)"
+for ev in array-apply array-create array-created; do
+	[ "$(grep -c "\"event\":\"$ev\".*\"method\":\"md:fast0\"" "$J")" = 4 ] \
+		&& pass "journal: $ev for each member" || fail "journal: $ev for each member" "$(cat "$J")"
+done
+grep -q '"event":"limit-done","device":"sim:a1".*"original_blocks":195312500' "$J" \
+	&& pass "journal: the members' original capacities" || fail "journal: the members' original capacities"
+n=$(jlines)
+: >"$AR/log"
+run ss apply r10.json --name fast0 --yes
+expect "apply again: a no-op that says so" 0 "already applied.*nothing to do"
+[ "$(jlines)" = "$n" ] && [ ! -s "$AR/log" ] && pass "apply again: nothing journaled, mdadm not run" \
+	|| fail "apply again: nothing journaled, mdadm not run" "$(cat "$AR/log")"
+run ss apply r5.json --name fast0 --yes
+expect "apply of another plan under a taken name: refused" 1 "" "the name fast0 is taken"
+run ss array list
+expect "array list" 0 "^fast0 +done +10 +25.0% +25.0 GB +sim:a1,sim:a2,sim:s1,sim:s2$"
+run ss array list -J
+printf '%s' "$OUT" | python3 -c "
+import json,sys; a=json.load(sys.stdin)['arrays'][0]
+assert a['name']=='fast0' and a['state']=='done' and [m['state'] for m in a['members']]==['limited']*4
+assert a['members'][0]['before_blocks']==$full and a['members'][0]['limit_blocks']==$lim" \
+	&& pass "array list -J" || fail "array list -J" "$OUT"
+run ss array status fast0
+expect "array status: md and every member's limit from the drive" 0 "md: raid10 over 4 devices"
+[ "$(printf '%s\n' "$OUT" | grep -c "blocks (the limit is $lim: limited)")" = 4 ] \
+	&& pass "array status: each member limited" || fail "array status: each member limited" "$OUT"
+
+# --- undo refusals, then undo ------------------------------------------------------------------------
+mkdir -p "$AR/root/proc/self"
+echo "/dev/md/fast0 /srv ext4 rw 0 0" >"$AR/root/proc/self/mounts"
+run ss array undo fast0 --yes
+expect "array undo: a mounted array is refused" 3 "" "mounted on /srv"
+rm -f "$AR/root/proc/self/mounts"
+ln -sf ../md127 "$AR/root/dev/md/fast0"
+mkdir -p "$AR/root/sys/block/md127/md" "$AR/root/sys/block/md127/holders/dm-0"
+echo clean >"$AR/root/sys/block/md127/md/array_state"
+run ss array undo fast0 --yes
+expect "array undo: an array held by LVM/dm is refused" 3 "" "held by dm-0"
+rm -rf "$AR/root/sys/block/md127/holders" "$AR/root/dev/md/fast0"
+[ "$(cap sim:a1)" = "$lim" ] && pass "array undo refused: nothing changed" || fail "array undo refused: nothing changed"
+
+# --- replace -----------------------------------------------------------------------------------------
+run ss array replace fast0 sim:s2 sim:k4 --yes
+expect "array replace: a disk unlike the members is refused" 3 "" "sim:k4: 4096-byte blocks"
+run ss array replace fast0 sim:s2 sim:a1 --yes
+expect "array replace: a member cannot replace another" 2 "" "already a member"
+: >"$AR/log"
+run ss array replace fast0 sim:s2 sim:s3 --yes
+expect "array replace: done" 0 "sim:s3 added in the place of sim:s2"
+[ "$(cap sim:s3)" = "$lim" ] && pass "array replace: the new disk gets exactly the members' limit" \
+	|| fail "array replace: the new disk gets the members' limit" "$(cap sim:s3)"
+grep -q "^mdadm /dev/md/fast0 --add-spare sim:s3$" "$AR/log" && grep -q "^mdadm /dev/md/fast0 --replace sim:s2 --with sim:s3$" "$AR/log" \
+	&& pass "array replace: an active member: --add-spare, then --replace" || fail "array replace: mdadm calls" "$(cat "$AR/log")"
+grep -q '"event":"array-replace"' "$J" && pass "journal: array-replace" || fail "journal: array-replace"
+run ss array list
+expect "array list after replace" 0 "sim:a1,sim:a2,sim:s1,sim:s3$"
+
+: >"$AR/log"
+run ss array undo fast0 --yes
+expect "array undo" 0 "undone: every member restored"
+all_full sim:a1 sim:a2 sim:s1 sim:s3 && pass "array undo: every member back to its original capacity" \
+	|| fail "array undo: members back"
+grep -q "^mdadm --stop /dev/md/fast0$" "$AR/log" && [ "$(grep -c -- "--zero-superblock" "$AR/log")" = 4 ] \
+	&& pass "array undo: stop, zero-superblock each member" || fail "array undo: mdadm calls" "$(cat "$AR/log")"
+[ "$(recstate fast0)" = undone ] && pass "array undo: the record says undone" || fail "array undo: record"
+run ss restore --yes sim:s2
+expect "the replaced member is restored by restore" 0 "restored to $full"
+run ss array undo fast0 --yes
+expect "array undo again: nothing to do" 0 "already undone"
+
+# --- rollback at each step -----------------------------------------------------------------------------
+# a member's limit fails: the first, the middle, the last of RAID 5 over s1 a1 s2 a2 s3
+for m in s1 s2 s3; do
+	ss sim fault sim:$m abort:55 >/dev/null
+	run ss apply r5.json --name r5 --yes
+	ss sim fault --clear sim:$m >/dev/null
+	expect "apply: the limit of sim:$m fails: exit 1, rolled back" 1 "" \
+		"sim:$m: command 0x55 failed.*rolled back: every member is back to its original capacity"
+	all_full sim:s1 sim:a1 sim:s2 sim:a2 sim:s3 && pass "apply: sim:$m failed: every member at its original capacity" \
+		|| fail "apply: sim:$m failed: members restored"
+	[ "$(recstate r5)" = undone ] && pass "apply: sim:$m failed: the record says undone" || fail "record after sim:$m" "$(recstate r5)"
+done
+grep -q '"event":"array-undone".*"method":"md:r5"' "$J" && pass "journal: array-undone" || fail "journal: array-undone"
+# mdadm --create fails; then the check of what md built; then mkfs
+for step in create detail mkfs; do
+	: >"$AR/log"
+	if [ $step = mkfs ]; then
+		run env SHORTSTROKE_RIG="$AR_RIG" SHORTSTROKE_SYSROOT="$AR/root" \
+			SHORTSTROKE_MDADM="$AR_FAKE" FAKE_MDADM_LOG="$AR/log" FAKE_MDADM_STATE="$AR/md.state" \
+			FAKE_MKFS_FAIL=1 PATH="$AR/bin:$PATH" "$PROG" apply r5.json --name r5 --mkfs ext4 --yes
+	else
+		run env FAKE_MDADM_FAIL=$step SHORTSTROKE_RIG="$AR_RIG" SHORTSTROKE_SYSROOT="$AR/root" \
+			SHORTSTROKE_MDADM="$AR_FAKE" FAKE_MDADM_LOG="$AR/log" FAKE_MDADM_STATE="$AR/md.state" \
+			"$PROG" apply r5.json --name r5 --yes
+	fi
+	expect "apply: $step fails: exit 1, rolled back" 1 "" "rolled back: every member is back"
+	all_full sim:s1 sim:a1 sim:s2 sim:a2 sim:s3 && pass "apply: $step failed: members restored" \
+		|| fail "apply: $step failed: members restored"
+	[ "$(grep -c -- "--zero-superblock" "$AR/log")" = 5 ] && pass "apply: $step failed: md metadata of this run wiped" \
+		|| fail "apply: $step failed: zero-superblock" "$(cat "$AR/log")"
+	case $step in
+	create) grep -q -- "--stop" "$AR/log" && fail "apply: create failed: no array to stop" "$(cat "$AR/log")" \
+		|| pass "apply: create failed: no array to stop" ;;
+	mkfs) grep -q -- "--stop /dev/md/r5" "$AR/log" && pass "apply: mkfs failed: the array stopped" \
+		|| fail "apply: mkfs failed: the array stopped" "$(cat "$AR/log")" ;;
+	esac
+	rm -f "$AR/md.state"
+done
+
+# a rollback that fails (an HPA member: one SET MAX per power cycle) leaves the record saying
+# what remains, and array undo finishes it after the power cycle
+ss plan --level 1 --stroke 25% sim:h1 sim:s4 -O h.json >/dev/null 2>&1
+run env FAKE_MDADM_FAIL=create SHORTSTROKE_RIG="$AR_RIG" SHORTSTROKE_SYSROOT="$AR/root" \
+	SHORTSTROKE_MDADM="$AR_FAKE" "$PROG" apply h.json --name h --yes
+expect "apply: a failed rollback says what remains" 1 "" "the rollback is incomplete: .*sim:h1.*array undo h"
+[ "$(recstate h)" = rollback-incomplete ] && pass "apply: failed rollback: record rollback-incomplete" \
+	|| fail "apply: failed rollback: record" "$(recstate h)"
+run ss array status h
+expect "array status: shows what remains" 0 "remains: .*sim:h1"
+run ss array undo h --yes
+expect "array undo before the power cycle fails again" 1 "" "sim:h1"
+ss sim power-cycle sim:h1 >/dev/null
+run ss array undo h --yes
+expect "array undo after the power cycle finishes the rollback" 0 "undone"
+all_full sim:h1 sim:s4 && pass "array undo: the failed rollback finished" || fail "array undo: failed rollback finished"
+
+# --- kill -9 in the middle, then a re-run finishes; or array undo ---------------------------------------
+ss sim power-cycle sim:h1 >/dev/null
+for how in rerun undo; do
+	# (a shell in between reports the kill to the captured stderr, not to the test log)
+	run sh -c '"$@"' _ env FAKE_MDADM_KILL=create SHORTSTROKE_RIG="$AR_RIG" SHORTSTROKE_SYSROOT="$AR/root" \
+		SHORTSTROKE_MDADM="$AR_FAKE" FAKE_MDADM_STATE="$AR/md.state" "$PROG" apply r10.json --name k --yes
+	[ "$RC" = 137 ] && [ "$(recstate k)" = creating ] && [ "$(cap sim:a1)" = "$lim" ] \
+		&& pass "kill -9 at mdadm --create ($how): the record says creating, members limited" \
+		|| fail "kill -9 at mdadm --create ($how)" "rc $RC, $(recstate k)" "$ERR"
+	if [ $how = rerun ]; then
+		run ss apply r10.json --name k --yes
+		expect "apply after kill -9: the earlier run rolled back, then applied" 0 \
+			"/dev/md/k: created" "stopped at 'mdadm --create': rolling it back first"
+		[ "$(recstate k)" = done ] && [ "$(cap sim:s2)" = "$lim" ] && pass "apply after kill -9: done" \
+			|| fail "apply after kill -9: done"
+		run ss array undo k --yes
+	else
+		run ss array undo k --yes
+	fi
+	expect "array undo after kill -9 ($how)" 0 "undone"
+	all_full sim:a1 sim:a2 sim:s1 sim:s2 && pass "kill -9 ($how): members back to their original capacity" \
+		|| fail "kill -9 ($how): members back"
+	rm -f "$AR/md.state"
+done
+run ss array bogus
+expect "array: an unknown subcommand" 2 "" "unknown subcommand"
+run ss array undo nosuch --yes
+expect "array undo of an unknown name" 2 "" "no array 'nosuch'"
+run ss apply r10.json --name 'bad/name' --dry-run
+expect "apply --name with a slash" 2 "" "only letters"
+cd "$HERE" || exit 1

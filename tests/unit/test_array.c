@@ -1,0 +1,284 @@
+/* Unit tests of src/ops/array.c: the mdadm and mkfs argument vectors, the
+ * --detail --export parser, member and level checks, the record round trip,
+ * running a program by argv. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "shortstroke/array.h"
+
+static void rec_fill(struct array_rec *r, const char *level, size_t n)
+{
+	memset(r, 0, sizeof(*r));
+	snprintf(r->name, sizeof(r->name), "fast0");
+	snprintf(r->md_dev, sizeof(r->md_dev), "/dev/md/fast0");
+	snprintf(r->level, sizeof(r->level), "%s", level);
+	r->copies = 2;
+	r->chunk_bytes = 256 * 1024;
+	r->n = n;
+	for (size_t i = 0; i < n; i++) {
+		snprintf(r->m[i].spec, sizeof(r->m[i].spec), "/dev/sd%c", (char)('b' + i));
+		snprintf(r->m[i].node, sizeof(r->m[i].node), "/dev/sd%c", (char)('b' + i));
+		snprintf(r->m[i].serial, sizeof(r->m[i].serial), "S%zu", i);
+	}
+}
+
+static void test_create_argv(void **state)
+{
+	struct array_rec r;
+	struct array_argv a;
+	char line[1024];
+
+	(void)state;
+	unsetenv("SHORTSTROKE_MDADM");
+	rec_fill(&r, "10", 4);
+	array_create_argv(&r, &a);
+	array_argv_text(&a, line, sizeof(line));
+	assert_string_equal(line, "mdadm --create /dev/md/fast0 --run --metadata=1.2 --level=10 "
+				  "--raid-devices=4 --chunk=256K --layout=n2 --bitmap=internal "
+				  "--name=fast0 /dev/sdb /dev/sdc /dev/sdd /dev/sde");
+	assert_null(a.argv[a.n]);
+	rec_fill(&r, "0", 2);
+	array_create_argv(&r, &a);
+	array_argv_text(&a, line, sizeof(line));
+	/* RAID 0 has no bitmap and no layout */
+	assert_string_equal(line, "mdadm --create /dev/md/fast0 --run --metadata=1.2 --level=0 "
+				  "--raid-devices=2 --chunk=256K --name=fast0 /dev/sdb /dev/sdc");
+	rec_fill(&r, "1", 2);
+	array_create_argv(&r, &a);
+	array_argv_text(&a, line, sizeof(line));
+	/* RAID 1 has no chunk */
+	assert_null(strstr(line, "--chunk"));
+	assert_non_null(strstr(line, "--bitmap=internal"));
+	setenv("SHORTSTROKE_MDADM", "/opt/mdadm", 1);
+	array_create_argv(&r, &a);
+	assert_string_equal(a.argv[0], "/opt/mdadm");
+	unsetenv("SHORTSTROKE_MDADM");
+}
+
+static void test_mkfs_argv(void **state)
+{
+	struct array_rec r;
+	struct array_argv a;
+	struct ss_error err = { 0 };
+	char line[512];
+
+	(void)state;
+	rec_fill(&r, "5", 5);
+	snprintf(r.fs, sizeof(r.fs), "ext4");
+	assert_int_equal(array_mkfs_argv(&r, &a, &err), 0);
+	array_argv_text(&a, line, sizeof(line));
+	/* 256 KiB chunk = 64 blocks of 4 KiB; 4 data disks */
+	assert_string_equal(line, "mkfs.ext4 -F -q -b 4096 -E stride=64,stripe_width=256 "
+				  "/dev/md/fast0");
+	rec_fill(&r, "10", 6);
+	snprintf(r.fs, sizeof(r.fs), "xfs");
+	assert_int_equal(array_mkfs_argv(&r, &a, &err), 0);
+	array_argv_text(&a, line, sizeof(line));
+	assert_string_equal(line, "mkfs.xfs -f -q -d su=256k,sw=3 /dev/md/fast0");
+	snprintf(r.fs, sizeof(r.fs), "btrfs");
+	assert_int_equal(array_mkfs_argv(&r, &a, &err), -EINVAL);
+	assert_int_equal(array_data_disks("6", 6, 0), 4);
+	assert_int_equal(array_data_disks("0", 3, 0), 3);
+	assert_int_equal(array_data_disks("10", 6, 3), 2);
+}
+
+static void test_detail_parse(void **state)
+{
+	struct array_detail d;
+
+	(void)state;
+	assert_int_equal(array_detail_parse("MD_LEVEL=raid10\nMD_DEVICES=4\nMD_METADATA=1.2\n"
+					    "MD_UUID=a1b2c3d4:00000000:11111111:22222222\n"
+					    "MD_DEVNAME=fast0\nMD_NAME=host:fast0\n", &d),
+			 0);
+	assert_string_equal(d.level, "raid10");
+	assert_int_equal(d.devices, 4);
+	assert_string_equal(d.uuid, "a1b2c3d4:00000000:11111111:22222222");
+	assert_string_equal(d.name, "host:fast0");
+	assert_string_equal(d.devname, "fast0");
+	assert_int_equal(array_detail_parse("mdadm: cannot open /dev/md/x\n", &d), -EINVAL);
+	assert_int_equal(array_detail_parse("", &d), -EINVAL);
+}
+
+static void test_member_check(void **state)
+{
+	struct plan_disk pd = { 0 };
+	struct drive_info i = { 0 };
+	struct ss_error err = { 0 };
+
+	(void)state;
+	snprintf(pd.serial, sizeof(pd.serial), "ABC");
+	snprintf(pd.wwn, sizeof(pd.wwn), "0x5000CCA0");
+	snprintf(pd.model, sizeof(pd.model), "M1");
+	pd.block_size = 512;
+	pd.capacity_blocks = 1000000;
+	pd.limit_blocks = 250000;
+	snprintf(i.serial, sizeof(i.serial), "ABC");
+	snprintf(i.wwn, sizeof(i.wwn), "5000cca0");
+	snprintf(i.model, sizeof(i.model), "M1");
+	i.logical_block = 512;
+	i.capacity_blocks = 1000000;
+	i.rpm = 7200;
+	assert_int_equal(array_member_check(&pd, &i, &err), 0);
+	snprintf(i.serial, sizeof(i.serial), "ABD");
+	assert_int_equal(array_member_check(&pd, &i, &err), -EPERM);
+	assert_non_null(strstr(err.msg, "serial ABD, the plan has ABC"));
+	snprintf(i.serial, sizeof(i.serial), "ABC");
+	snprintf(i.wwn, sizeof(i.wwn), "5000cca1");
+	assert_int_equal(array_member_check(&pd, &i, &err), -EPERM);
+	/* a placeholder: not its model's identity, but its kind */
+	pd.placeholder = true;
+	pd.rp.rpm = 7200;
+	snprintf(pd.model_of, sizeof(pd.model_of), "/dev/sdb");
+	snprintf(i.serial, sizeof(i.serial), "OTHER");
+	assert_int_equal(array_member_check(&pd, &i, &err), 0);
+	i.rpm = 5400;
+	assert_int_equal(array_member_check(&pd, &i, &err), -EPERM);
+	assert_non_null(strstr(err.msg, "5400 rpm"));
+	i.rpm = 7200;
+	i.capacity_blocks = 999999;
+	assert_int_equal(array_member_check(&pd, &i, &err), -EPERM);
+	i.capacity_blocks = 1000000;
+	i.logical_block = 4096;
+	assert_int_equal(array_member_check(&pd, &i, &err), -EPERM);
+	assert_non_null(strstr(err.msg, "4096-byte blocks"));
+}
+
+static void test_level_check(void **state)
+{
+	struct plan p = { 0 };
+	struct drive_info smr = { 0 }, cmr = { 0 };
+	const struct drive_info *infos[2] = { &cmr, &smr };
+	struct ss_error err = { 0 };
+
+	(void)state;
+	p.n_disks = 2;
+	p.layout.level = RP_LEVEL_50;
+	assert_int_equal(array_level_check(&p, NULL, &err), -EOPNOTSUPP);
+	assert_non_null(strstr(err.msg, "RAID 0 over RAID 5 arrays"));
+	p.layout.level = RP_LEVEL_01;
+	assert_int_equal(array_level_check(&p, NULL, &err), -EOPNOTSUPP);
+	p.layout.level = RP_LEVEL_1;
+	assert_int_equal(array_level_check(&p, infos, &err), 0);
+	smr.zoned = ZONED_HOST_MANAGED;
+	assert_int_equal(array_level_check(&p, infos, &err), -EOPNOTSUPP);
+	assert_non_null(strstr(err.msg, "member 2"));
+	assert_string_equal(array_md_level(RP_LEVEL_10), "10");
+	assert_null(array_md_level(RP_LEVEL_60));
+}
+
+static void test_record_round_trip(void **state)
+{
+	char dir[] = "/tmp/ss-array-XXXXXX";
+	struct array_rec r, back;
+	struct ss_error err = { 0 };
+	char(*names)[ARRAY_NAME_MAX + 1];
+	size_t n;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	rec_fill(&r, "6", 4);
+	r.state = AS_ROLLBACK_INCOMPLETE;
+	r.m[2].state = AM_LIMITED;
+	r.m[2].before_blocks = 12345;
+	snprintf(r.remains, sizeof(r.remains), "/dev/sdd: power-cycle it");
+	assert_int_equal(array_rec_save(dir, &r, &err), 0);
+	assert_int_equal(array_rec_load(dir, "fast0", &back, &err), 0);
+	assert_int_equal(back.state, AS_ROLLBACK_INCOMPLETE);
+	assert_int_equal(back.n, 4);
+	assert_int_equal(back.m[2].state, AM_LIMITED);
+	assert_int_equal(back.m[2].before_blocks, 12345);
+	assert_string_equal(back.remains, r.remains);
+	assert_string_equal(back.m[3].node, "/dev/sde");
+	assert_int_equal(array_rec_load(dir, "nosuch", &back, &err), -ENOENT);
+	assert_int_equal(array_rec_names(dir, &names, &n, &err), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(names[0], "fast0");
+	free(names);
+	assert_int_equal(array_name_check("fast_0-a", &err), 0);
+	assert_int_equal(array_name_check("a/b", &err), -EINVAL);
+	assert_int_equal(array_name_check("", &err), -EINVAL);
+	assert_int_equal(array_name_check("abcdefghijklmnopqrstu", &err), -EINVAL);
+	{
+		char cmd[300];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+		assert_int_equal(system(cmd), 0);
+	}
+}
+
+static void test_exec(void **state)
+{
+	char *ok[] = { "sh", "-c", "echo hello; echo err >&2", NULL };
+	char *bad[] = { "sh", "-c", "echo 'mdadm: no such array' >&2; exit 3", NULL };
+	char *none[] = { "/nonexistent/prog", NULL };
+	char out[256];
+	struct ss_error err = { 0 };
+
+	(void)state;
+	assert_int_equal(array_exec(ok, out, sizeof(out), &err), 0);
+	assert_string_equal(out, "hello\nerr\n");
+	assert_int_equal(array_exec(bad, out, sizeof(out), &err), 3);
+	assert_non_null(strstr(err.msg, "exited with 3: mdadm: no such array"));
+	assert_int_equal(array_exec(none, out, sizeof(out), &err), -ENOENT);
+	assert_true(array_prog_found("sh"));
+	assert_false(array_prog_found("no-such-program-here"));
+}
+
+static void test_md_check(void **state)
+{
+	char dir[] = "/tmp/ss-mdroot-XXXXXX", path[300];
+	struct ss_error err = { 0 };
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	setenv("SHORTSTROKE_MDADM", "sh", 1);
+	setenv("SHORTSTROKE_MODPROBE", "false", 1);
+	/* no /proc/mdstat, no module */
+	assert_int_equal(array_md_check(dir, "5", &err), -EOPNOTSUPP);
+	assert_non_null(strstr(err.msg, "no md"));
+	snprintf(path, sizeof(path), "%s/proc", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/proc/mdstat", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("Personalities : [raid1] [raid6] [raid5] [raid4]\nunused devices: <none>\n", f);
+	fclose(f);
+	assert_int_equal(array_md_check(dir, "5", &err), 0);
+	assert_int_equal(array_md_check(dir, "6", &err), 0);
+	assert_int_equal(array_md_check(dir, "1", &err), 0);
+	assert_int_equal(array_md_check(dir, "10", &err), -EOPNOTSUPP);
+	assert_non_null(strstr(err.msg, "raid10"));
+	setenv("SHORTSTROKE_MODPROBE", "true", 1);
+	assert_int_equal(array_md_check(dir, "10", &err), 0);
+	setenv("SHORTSTROKE_MDADM", "/nonexistent/mdadm", 1);
+	assert_int_equal(array_md_check(dir, "1", &err), -EOPNOTSUPP);
+	assert_non_null(strstr(err.msg, "mdadm is not installed"));
+	unsetenv("SHORTSTROKE_MDADM");
+	unsetenv("SHORTSTROKE_MODPROBE");
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	assert_int_equal(system(path), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_create_argv),  cmocka_unit_test(test_mkfs_argv),
+		cmocka_unit_test(test_detail_parse), cmocka_unit_test(test_member_check),
+		cmocka_unit_test(test_level_check),  cmocka_unit_test(test_record_round_trip),
+		cmocka_unit_test(test_exec),	      cmocka_unit_test(test_md_check),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
