@@ -121,7 +121,19 @@ run ss apply ph.json --name ph --dry-run --members sim:a2 sim:a2 sim:a3
 expect "apply: the same disk twice" 2 "" "named twice"
 
 # --- levels md cannot build ---------------------------------------------------------------------
-ss plan --level 0 --stroke 25% sim:smr sim:k4 -O smr.json >/dev/null 2>&1
+run ss plan --level 0 --stroke 25% sim:smr sim:k4 -O smr.json
+expect "plan: a host-managed SMR disk is kept out of md layouts" 1 "" "sim:smr.*host-managed"
+# a plan file that names one all the same (written by hand, or by an older version)
+ss plan --level 0 --stroke 25% sim:k4 sim:a1 -O smr.json >/dev/null 2>&1
+ss info -J sim:smr | python3 -c '
+import json, sys
+smr = json.load(sys.stdin)
+p = json.load(open("smr.json"))
+for d in p["disks"]:
+    if d.get("device") == "sim:k4":
+        d.update(device="sim:smr", serial=smr["serial"], wwn=smr["wwn"], model=smr["model"])
+json.dump(p, open("smr.json", "w"), indent=2)
+'
 run ss apply smr.json --name z --yes
 expect "apply: a host-managed SMR member: refused with the reason" 1 "" "sim:smr|host-managed SMR disk.*cannot be an md member"
 ss plan --level 50 --stroke 25% sim:a1 sim:a2 sim:a3 sim:s1 sim:s2 sim:s3 -O r50.json >/dev/null 2>&1
