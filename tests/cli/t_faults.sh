@@ -110,8 +110,9 @@ export SHORTSTROKE_STATE_DIR
 # DCO under an HPA: the drive shows the HPA, so that is the reason given
 SHORTSTROKE_STATE_DIR="$TMP/fault-msg5"
 run "$PROG" --demo limit -m dco --percent 50 --yes sim:sata-hpa
+# (checked before anything is sent: the drive would abort DCO SET under an HPA)
 expect "faults: DCO refused under an HPA says the HPA is the reason" 1 "" \
-	"aborted DEVICE CONFIGURATION SET: an HPA is set"
+	"an HPA is in effect .*restore the HPA first"
 SHORTSTROKE_STATE_DIR="$TMP/fault-msg6"
 "$PROG" --demo sim fault sim:sata250 abort:b1 >/dev/null
 run "$PROG" --demo restore -m dco --yes sim:sata250
