@@ -122,7 +122,7 @@ expect "apply: the same disk twice" 2 "" "named twice"
 
 # --- levels md cannot build ---------------------------------------------------------------------
 run ss plan --level 0 --stroke 25% sim:smr sim:k4 -O smr.json
-expect "plan: a host-managed SMR disk is kept out of md layouts" 1 "" "sim:smr.*host-managed"
+expect "plan: a host-managed SMR disk is kept out of md layouts" 2 "" "sim:smr.*host-managed"
 # a plan file that names one all the same (written by hand, or by an older version)
 ss plan --level 0 --stroke 25% sim:k4 sim:a1 -O smr.json >/dev/null 2>&1
 ss info -J sim:smr | python3 -c '
