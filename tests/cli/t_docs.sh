@@ -19,7 +19,7 @@ DOCS_ROOT=$HERE/../..
 DOCS_DISKS="sda=sim:sata320 sdb=sim:sas15k sdc=sim:sata250 sdd=sim:sata-hpa"
 # one line per example: WHERE <tab> AS WRITTEN <tab> AS RUN (a sh -c command line)
 docs_examples() {
-	python3 - "$DOCS_ROOT/README.md" "$DOCS_ROOT/man/shortstroke.8" "$PROG" "$DOCS_DISKS" <<'PY'
+	python3 - "$DOCS_ROOT/README.md" "$DOCS_ROOT/docs/man/shortstroke.8" "$PROG" "$DOCS_DISKS" <<'PY'
 import fnmatch, re, shlex, subprocess, sys
 readme, man, prog, disks = sys.argv[1:5]
 disks = [kv.split("=", 1) for kv in disks.split()]
@@ -216,4 +216,17 @@ if [ -z "$layers" ]; then
 	pass "docs: every folder includes what docs/architecture.md says it may"
 else
 	fail "docs: every folder includes what docs/architecture.md says it may" "$layers"
+fi
+
+# The top level is the one the project names: Makefile, src, include, tests, docs, contrib and
+# README.md (dotfiles aside).
+if top=$(git -C "$DOCS_ROOT" ls-files 2>/dev/null) && [ -n "$top" ]; then
+	top=$(printf '%s\n' "$top" | sed 's|/.*||' | grep -v '^\.' | sort -u | tr '\n' ' ')
+	if [ "$top" = "Makefile README.md contrib docs include src tests " ]; then
+		pass "top level: Makefile README.md contrib docs include src tests"
+	else
+		fail "top level: Makefile README.md contrib docs include src tests" "found: $top"
+	fi
+else
+	skip "top level: Makefile README.md contrib docs include src tests" "not a git checkout"
 fi
