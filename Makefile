@@ -5,6 +5,8 @@
 #   make check      install test deps if missing, unit tests (ASan+UBSan), CLI tests,
 #                   fuzz smoke runs, real-kernel suite in QEMU
 #   make check-vm   the real-kernel suite alone
+#   make check-layers  the include rules of docs/architecture.md
+#   V=1             print the full commands
 #   make bench      benchmarks against fio/zcav (not part of check)
 #   make install    PREFIX=/usr/local DESTDIR=
 
@@ -83,7 +85,7 @@ PROG     := $(BUILD)/shortstroke
 SIMD     := $(if $(SIMD_SRC),$(BUILD)/shortstroke-simd)
 
 .PHONY: all deps deps-check demo unit check check-unit check-cli check-fuzz \
-	check-vm fuzz bench install install-man install-contrib clean tests
+	check-vm check-layers fuzz bench install install-man install-contrib clean tests
 .DEFAULT_GOAL := all
 
 all: $(PROG) $(SIMD) $(RP_SO) $(RP_A) $(BUILD)/raidplan.pc
@@ -159,6 +161,10 @@ fuzz-bins: $(FUZZ_BIN)
 
 check-fuzz: deps-check fuzz
 	@tests/fuzz/run.sh build/fuzz/fuzz/fuzz $(FUZZ_SECONDS)
+
+# the include rules of docs/architecture.md (also run by the CLI suite, tests/cli/t_docs.sh)
+check-layers:
+	@tests/check-layers.sh
 
 check-vm:
 	@$(MAKE) --no-print-directory -j$(JOBS) all
