@@ -3,7 +3,8 @@
 #   make            program in build/shortstroke, libraries beside it
 #   make demo       install build deps if missing, build, open the TUI on the demo rig
 #   make check      install test deps if missing, unit tests (ASan+UBSan), CLI tests,
-#                   fuzz smoke runs, real-kernel suite in QEMU
+#                   fuzz smoke runs, real-kernel suite in QEMU; every suite runs, and it
+#                   ends with each suite's "N passed, N failed" line and the total
 #   make check-vm   the real-kernel suite alone
 #   make check-layers  the include rules of docs/architecture.md
 #   V=1             print the full commands
@@ -123,10 +124,12 @@ $(RP_SO): $(RP_OBJ) $(RP_MAP)
 	$(Q)ln -sf libraidplan.so.$(RP_MAJOR) $(BUILD)/libraidplan.so
 
 $(BUILD)/raidplan.pc: src/raidplan/raidplan.pc.in
-	$(Q)$(call say,GEN,$@)sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(RP_VERSION)|g' $< > $@
+	$(Q)$(call say,GEN,$@)sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(RP_VERSION)|g' \
+		$< > $@
 
 $(PROG): $(MAIN_OBJ) $(APP_LIB) $(CORE_LIB) $(RP_A)
-	$(Q)$(call say,LD,$@)$(CC) $(LDFLAGS_SAN) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(APP_LIB) $(CORE_LIB) $(RP_A) $(LIBS)
+	$(Q)$(call say,LD,$@)$(CC) $(LDFLAGS_SAN) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(APP_LIB) \
+		$(CORE_LIB) $(RP_A) $(LIBS)
 
 # The TCMU handler: serves simulated drives to the kernel as SCSI disks.
 $(BUILD)/shortstroke-simd: $(SIMD_OBJ) $(CORE_LIB)
@@ -136,8 +139,8 @@ $(BUILD)/shortstroke-simd: $(SIMD_OBJ) $(CORE_LIB)
 SIMD_LIB_OBJ := $(filter-out %/simd_main.o,$(SIMD_OBJ))
 $(BUILD)/tests/%: tests/unit/%.c $(APP_LIB) $(SIMD_LIB_OBJ) $(CORE_LIB) $(RP_A)
 	@mkdir -p $(dir $@)
-	$(Q)$(call say,CC,$<)$(CC) $(ALL_CFLAGS) $(LDFLAGS_SAN) $(LDFLAGS) -o $@ $< $(APP_LIB) $(SIMD_LIB_OBJ) \
-		$(CORE_LIB) $(RP_A) $(LIBS) -lcmocka
+	$(Q)$(call say,CC,$<)$(CC) $(ALL_CFLAGS) $(LDFLAGS_SAN) $(LDFLAGS) -o $@ $< $(APP_LIB) \
+		$(SIMD_LIB_OBJ) $(CORE_LIB) $(RP_A) $(LIBS) -lcmocka
 
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(CORE_LIB) $(RP_A)
 	@mkdir -p $(dir $@)

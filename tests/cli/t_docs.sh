@@ -179,7 +179,8 @@ fi
 # listed here as comments.
 layers=$(sh "$DOCS_ROOT/tests/check-layers.sh" "$DOCS_ROOT" 2>&1); rc=$?
 printf '%s\n' "$layers" | sed -n 's/^known/# known/p'
-if [ $rc = 0 ] && printf '%s\n' "$layers" | grep -q '^layers: [0-9]* includes in [0-9]* files checked, 0 violations$'; then
+if [ $rc = 0 ] && printf '%s\n' "$layers" |
+	grep -q '^layers: [0-9]* includes in [0-9]* files checked, 0 violations$'; then
 	pass "layers: every folder includes what docs/architecture.md says it may"
 else
 	fail "layers: every folder includes what docs/architecture.md says it may" "$layers"
@@ -200,21 +201,28 @@ layers_fresh() {
 }
 layers_fresh
 printf '#include "shortstroke/devices.h"\n' >>"$TMP/layers/src/util/units.c"
-layers_try "util including ops" "^src/util/units.c:[0-9]*: src/util may not include shortstroke/devices.h (of src/ops)$"
+layers_try "util including ops" \
+	"^src/util/units.c:[0-9]*: src/util may not include shortstroke/devices.h (of src/ops)$"
 layers_fresh
 printf '#include "shortstroke/drive.h"\n' >>"$TMP/layers/src/sim/sim_rig.c"
-layers_try "the simulator including drive.h (only the codecs are allowed)" "^src/sim/sim_rig.c:[0-9]*: src/sim may not include shortstroke/drive.h"
+layers_try "the simulator including drive.h (only the codecs are allowed)" \
+	"^src/sim/sim_rig.c:[0-9]*: src/sim may not include shortstroke/drive.h"
 layers_fresh
 printf '#include "cli/cli.h"\n' >>"$TMP/layers/src/tui/model.c"
-layers_try "a new TUI file including cli.h" "^src/tui/model.c:[0-9]*: the TUI includes the CLI (cli/cli.h)$"
+layers_try "a new TUI file including cli.h" \
+	"^src/tui/model.c:[0-9]*: the TUI includes the CLI (cli/cli.h)$"
 layers_fresh
-sed -i 's/^| `src\/util` | \(.*\) | the C library only |$/| `src\/util` | \1 | `io` |/' "$TMP/layers/docs/architecture.md"
+sed -i 's/^| `src\/util` | \(.*\) | the C library only |$/| `src\/util` | \1 | `io` |/' \
+	"$TMP/layers/docs/architecture.md"
 printf '#include "shortstroke/io.h"\n' >>"$TMP/layers/src/util/units.c"
-layers_try "an include of a higher layer the table allows" "^src/util/units.c:[0-9]*: src/util (layer 0) includes shortstroke/io.h of a higher layer (src/io, layer 3)$"
-layers_try "a circle of includes between folders" "^include circle between folders [a-z >-]*util -> io: .*, util -> io at src/util/units.c:[0-9]* (shortstroke/io.h)$"
+layers_try "an include of a higher layer the table allows" \
+	"^src/util/units.c:[0-9]*: src/util (layer 0) includes shortstroke/io.h of a higher layer (src/io, layer 3)$"
+layers_try "a circle of includes between folders" \
+	"^include circle between folders [a-z >-]*util -> io: .*, util -> io at src/util/units.c:[0-9]* (shortstroke/io.h)$"
 layers_fresh
 sed -i '/#include "cli\/cli.h"/d' "$TMP/layers/src/tui/view.c"
-layers_try "a known violation that is gone" "^known violation src/tui/view.c includes cli/cli.h is gone"
+layers_try "a known violation that is gone" \
+	"^known violation src/tui/view.c includes cli/cli.h is gone"
 layers_fresh
 : >"$TMP/layers/include/shortstroke/extra.h"
 printf '#include "shortstroke/extra.h"\n' >>"$TMP/layers/src/ops/job.c"
