@@ -98,6 +98,10 @@ for line in doc:
 if not allow:
     sys.exit("check-layers: no \"| folder | owns | may include |\" table in docs/architecture.md")
 for f in allow:
+    for d in allow[f][0]:
+        if d not in allow:
+            bad.append("docs/architecture.md: %s may include `%s`, which is no folder of the table"
+                       % (f, d))
     if f not in rank:
         bad.append("docs/architecture.md: folder %s is in the table but not on the Layers line" % f)
 
