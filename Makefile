@@ -3,8 +3,11 @@
 #   make            program in build/shortstroke, libraries beside it
 #   make demo       install build deps if missing, build, open the TUI on the demo rig
 #   make check      install test deps if missing, unit tests (ASan+UBSan), CLI tests,
-#                   fuzz smoke runs, real-kernel suite in QEMU
+#                   fuzz smoke runs, real-kernel suite in QEMU; every suite runs, and it
+#                   ends with each suite's "N passed, N failed" line and the total
 #   make check-vm   the real-kernel suite alone
+#   make check-layers  the include rules of docs/architecture.md
+#   V=1             print the full commands
 #   make bench      benchmarks against fio/zcav (not part of check)
 #   make install    PREFIX=/usr/local DESTDIR=
 
@@ -16,6 +19,16 @@ DESTDIR ?=
 FUZZ_SECONDS ?= 4
 
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+
+# One short line per file built ("CC src/ops/capacity.c"); V=1 prints the full commands.
+V ?= 0
+ifeq ($(V),1)
+Q :=
+say :=
+else
+Q := @
+say = printf '  %-3s %s\n' $(1) $(2);
+endif
 
 RP_MAJOR := 1
 RP_VERSION := 1.0.0
@@ -73,63 +86,65 @@ PROG     := $(BUILD)/shortstroke
 SIMD     := $(if $(SIMD_SRC),$(BUILD)/shortstroke-simd)
 
 .PHONY: all deps deps-check demo unit check check-unit check-cli check-fuzz \
-	check-vm fuzz bench install install-contrib clean tests
+	check-vm check-layers fuzz bench install install-man install-contrib clean tests
 .DEFAULT_GOAL := all
 
 all: $(PROG) $(SIMD) $(RP_SO) $(RP_A) $(BUILD)/raidplan.pc
 
 deps:
-	@scripts/deps.sh build
+	@tests/deps.sh build
 deps-check:
-	@scripts/deps.sh check
+	@tests/deps.sh check
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(Q)$(call say,CC,$<)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 # libraidplan: position independent, only the header's symbols exported
 $(BUILD)/obj/src/raidplan/%.o: src/raidplan/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
+	$(Q)$(call say,CC,$<)$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
 
 $(CORE_LIB): $(CORE_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	$(Q)$(call say,AR,$@)ar rcs $@ $^
 
 $(APP_LIB): $(APP_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	$(Q)$(call say,AR,$@)ar rcs $@ $^
 
 $(RP_A): $(RP_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	$(Q)$(call say,AR,$@)ar rcs $@ $^
 
 $(RP_SO): $(RP_OBJ) $(RP_MAP)
-	$(CC) -shared -Wl,-soname,libraidplan.so.$(RP_MAJOR) \
+	$(Q)$(call say,LD,$@)$(CC) -shared -Wl,-soname,libraidplan.so.$(RP_MAJOR) \
 		-Wl,--version-script=$(RP_MAP) $(LDFLAGS_SAN) $(LDFLAGS) -o $@ $(RP_OBJ) -lm
-	ln -sf libraidplan.so.$(RP_VERSION) $(BUILD)/libraidplan.so.$(RP_MAJOR)
-	ln -sf libraidplan.so.$(RP_MAJOR) $(BUILD)/libraidplan.so
+	$(Q)ln -sf libraidplan.so.$(RP_VERSION) $(BUILD)/libraidplan.so.$(RP_MAJOR)
+	$(Q)ln -sf libraidplan.so.$(RP_MAJOR) $(BUILD)/libraidplan.so
 
 $(BUILD)/raidplan.pc: src/raidplan/raidplan.pc.in
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(RP_VERSION)|g' $< > $@
+	$(Q)$(call say,GEN,$@)sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(RP_VERSION)|g' \
+		$< > $@
 
 $(PROG): $(MAIN_OBJ) $(APP_LIB) $(CORE_LIB) $(RP_A)
-	$(CC) $(LDFLAGS_SAN) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(APP_LIB) $(CORE_LIB) $(RP_A) $(LIBS)
+	$(Q)$(call say,LD,$@)$(CC) $(LDFLAGS_SAN) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(APP_LIB) \
+		$(CORE_LIB) $(RP_A) $(LIBS)
 
 # The TCMU handler: serves simulated drives to the kernel as SCSI disks.
 $(BUILD)/shortstroke-simd: $(SIMD_OBJ) $(CORE_LIB)
-	$(CC) $(LDFLAGS_SAN) $(LDFLAGS) -o $@ $(SIMD_OBJ) $(CORE_LIB) $(LIBS)
+	$(Q)$(call say,LD,$@)$(CC) $(LDFLAGS_SAN) $(LDFLAGS) -o $@ $(SIMD_OBJ) $(CORE_LIB) $(LIBS)
 
 # Unit tests link the front-end objects too (table renderer, TUI model).
 SIMD_LIB_OBJ := $(filter-out %/simd_main.o,$(SIMD_OBJ))
 $(BUILD)/tests/%: tests/unit/%.c $(APP_LIB) $(SIMD_LIB_OBJ) $(CORE_LIB) $(RP_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS_SAN) $(LDFLAGS) -o $@ $< $(APP_LIB) $(SIMD_LIB_OBJ) \
-		$(CORE_LIB) $(RP_A) $(LIBS) -lcmocka
+	$(Q)$(call say,CC,$<)$(CC) $(ALL_CFLAGS) $(LDFLAGS_SAN) $(LDFLAGS) -o $@ $< $(APP_LIB) \
+		$(SIMD_LIB_OBJ) $(CORE_LIB) $(RP_A) $(LIBS) -lcmocka
 
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(CORE_LIB) $(RP_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< \
+	$(Q)$(call say,CC,$<)$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< \
 		$(CORE_LIB) $(RP_A) $(LIBS)
 
 tests: $(UNIT_BIN)
@@ -150,28 +165,36 @@ fuzz-bins: $(FUZZ_BIN)
 check-fuzz: deps-check fuzz
 	@tests/fuzz/run.sh build/fuzz/fuzz/fuzz $(FUZZ_SECONDS)
 
+# the include rules of docs/architecture.md (also run by the CLI suite, tests/cli/t_docs.sh)
+check-layers:
+	@tests/check-layers.sh
+
 check-vm:
 	@$(MAKE) --no-print-directory -j$(JOBS) all
-	@scripts/deps.sh vm
+	@tests/deps.sh vm
 	@tests/vm/run.sh $(PROG)
 
+# Every suite runs even when one before it failed; each one's output is kept in
+# build/check/SUITE.log, and the closing lines are summed up at the end.
+CHECK_SUITES := unit cli fuzz vm
 check: deps-check
-	@$(MAKE) --no-print-directory check-unit
-	@$(MAKE) --no-print-directory check-cli
-	@$(MAKE) --no-print-directory check-fuzz
-	@$(MAKE) --no-print-directory check-vm
+	@mkdir -p build/check && rm -f build/check/*.log build/check/*.rc
+	@for s in $(CHECK_SUITES); do \
+		{ $(MAKE) --no-print-directory check-$$s 2>&1; echo $$? > build/check/$$s.rc; } | \
+			tee build/check/$$s.log; \
+	done
+	@tests/check-summary.sh build/check $(CHECK_SUITES)
 
 demo: deps all
 	$(PROG) --demo tui
 
 bench: all
-	@scripts/deps.sh check
+	@tests/deps.sh check
 	@tests/bench/run.sh $(PROG)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \
-		$(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig \
-		$(DESTDIR)$(PREFIX)/share/man/man8
+		$(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 755 $(PROG) $(DESTDIR)$(PREFIX)/bin/shortstroke
 	install -m 755 $(RP_SO) $(DESTDIR)$(PREFIX)/lib/
 	ln -sf libraidplan.so.$(RP_VERSION) $(DESTDIR)$(PREFIX)/lib/libraidplan.so.$(RP_MAJOR)
@@ -179,9 +202,12 @@ install: all
 	install -m 644 $(RP_A) $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 include/raidplan.h $(DESTDIR)$(PREFIX)/include/
 	install -m 644 $(BUILD)/raidplan.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
-	for m in man/*.8; do [ -f "$$m" ] && install -m 644 "$$m" \
-		$(DESTDIR)$(PREFIX)/share/man/man8/; done; true
-	@$(MAKE) --no-print-directory install-contrib
+	@$(MAKE) --no-print-directory install-man install-contrib
+
+# the man pages of docs/man/
+install-man:
+	install -d $(DESTDIR)$(PREFIX)/share/man/man8
+	install -m 644 docs/man/*.8 $(DESTDIR)$(PREFIX)/share/man/man8/
 
 # contrib/: the boot-time units (installed, not enabled), the udev rule (kept
 # aside until linked into /etc/udev/rules.d), shell completion, the Ansible role.

@@ -5,7 +5,7 @@
 # check mode (nothing sent), limit, a re-run (unchanged), the refusal on h3.
 
 if ! command -v ansible-playbook >/dev/null 2>&1; then
-	fail "ansible-playbook is installed (scripts/deps.sh check: ansible-core)"
+	fail "ansible-playbook is installed (tests/deps.sh check: ansible-core)"
 else
 ROLES=$(cd "$HERE/../../contrib/ansible/roles" && pwd)
 export ANSIBLE_ROLES_PATH="$ROLES" ANSIBLE_HOME="$TMP/ansible" ANSIBLE_LOCAL_TEMP="$TMP/ansible/tmp" \

@@ -28,3 +28,17 @@ if command -v systemd-analyze >/dev/null 2>&1; then
 		[ $RC = 0 ] && [ -z "$OUT" ] && pass "systemd-analyze verify $n" || fail "systemd-analyze verify $n" "$OUT"
 	done
 fi
+
+# make install-man (part of make install): every page of docs/man/, where man finds it.
+D=$TMP/root-man
+OUT=$(make --no-print-directory -C "$HERE/../.." install-man DESTDIR="$D" PREFIX=/usr 2>&1); RC=$?; ERR=
+expect "make install-man" 0
+missing=
+for m in "$HERE"/../../docs/man/*.8; do
+	cmp -s "$m" "$D/usr/share/man/man8/$(basename "$m")" || missing="$missing $(basename "$m")"
+done
+[ -z "$missing" ] && [ -f "$D/usr/share/man/man8/shortstroke.8" ] \
+	&& [ -f "$D/usr/share/man/man8/shortstroke-simd.8" ] \
+	&& pass "installed: the man pages of docs/man (shortstroke.8, shortstroke-simd.8)" \
+	|| fail "installed: the man pages of docs/man (shortstroke.8, shortstroke-simd.8)" \
+		"missing or different:$missing; $(ls -R "$D" 2>&1)"

@@ -118,7 +118,7 @@ if command -v tmux >/dev/null 2>&1; then
 	tmux -S "$sock" send-keys -t fmt q
 	tmux -S "$sock" kill-server 2>/dev/null
 else
-	fail "power loss: tmux is installed for the TUI check (scripts/deps.sh check installs it)"
+	fail "power loss: tmux is installed for the TUI check (tests/deps.sh check installs it)"
 fi
 run "$PROG" --demo limit --method scsi-format --size 100GB --yes sim:sas4kn
 expect "power loss: the re-run formats again, one result line" 0 \

@@ -1,7 +1,7 @@
 # The TUI in tmux on the demo rig: table, selection, detail pane, help, quit.
 
 if ! command -v tmux >/dev/null 2>&1; then
-	fail "tui: tmux is installed (scripts/deps.sh check installs it)"
+	fail "tui: tmux is installed (tests/deps.sh check installs it)"
 else
 	sock="$TMP/tmux.sock"
 	tmx() { tmux -S "$sock" "$@"; }

@@ -85,5 +85,5 @@ if command -v tmux >/dev/null 2>&1; then
 	if tui_wait "TUI-EXITED 0"; then pass "tui help: quits after the help"; else fail "tui help: quits after the help" "$SCREEN"; fi
 	tui_stop
 else
-	fail "t_tui_jobs: tmux is installed (scripts/deps.sh check installs it)"
+	fail "t_tui_jobs: tmux is installed (tests/deps.sh check installs it)"
 fi

@@ -156,5 +156,5 @@ if command -v tmux >/dev/null 2>&1; then
 	tui_check "tui: the dialog still works after the resize" "Type the serial"
 	tui_stop
 else
-	fail "t_tui_refusals: tmux is installed (scripts/deps.sh check installs it)"
+	fail "t_tui_refusals: tmux is installed (tests/deps.sh check installs it)"
 fi

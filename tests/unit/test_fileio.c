@@ -14,23 +14,7 @@
 
 #include "shortstroke/fileio.h"
 
-static char dir[64];
-
-static int setup(void **state)
-{
-	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/test_fileio.XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	char cmd[128];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
-}
+#include "fixture.h"
 
 static void test_check(void **state)
 {
@@ -40,7 +24,7 @@ static void test_check(void **state)
 
 	(void)state;
 	/* a new file in an existing directory, and a file that exists */
-	snprintf(p, sizeof(p), "%s/report.html", dir);
+	snprintf(p, sizeof(p), "%s/report.html", fixture_dir);
 	assert_int_equal(file_check_writable(p, "--report", &err), 0);
 	f = fopen(p, "w");
 	assert_non_null(f);
@@ -48,29 +32,29 @@ static void test_check(void **state)
 	assert_int_equal(file_check_writable(p, "--report", &err), 0);
 	/* a bare name: the current directory */
 	assert_non_null(getcwd(cwd, sizeof(cwd)));
-	assert_int_equal(chdir(dir), 0);
+	assert_int_equal(chdir(fixture_dir), 0);
 	assert_int_equal(file_check_writable("x.html", "--report", &err), 0);
 	assert_int_equal(chdir(cwd), 0);
 
 	/* a missing directory */
-	snprintf(p, sizeof(p), "%s/no/such/report.html", dir);
+	snprintf(p, sizeof(p), "%s/no/such/report.html", fixture_dir);
 	assert_int_equal(file_check_writable(p, "--report", &err), -ENOENT);
 	assert_non_null(strstr(err.msg, "--report "));
 	assert_non_null(strstr(err.msg, "/no/such: No such file or directory"));
 	/* a directory where a file should be, with or without the slash */
-	assert_int_equal(file_check_writable(dir, "--report", &err), -EISDIR);
+	assert_int_equal(file_check_writable(fixture_dir, "--report", &err), -EISDIR);
 	assert_non_null(strstr(err.msg, "is a directory"));
-	snprintf(p, sizeof(p), "%s/", dir);
+	snprintf(p, sizeof(p), "%s/", fixture_dir);
 	assert_int_equal(file_check_writable(p, "--report", &err), -EISDIR);
 	/* a file where the directory should be */
-	snprintf(p, sizeof(p), "%s/report.html/x", dir);
+	snprintf(p, sizeof(p), "%s/report.html/x", fixture_dir);
 	assert_int_equal(file_check_writable(p, "--report", &err), -ENOTDIR);
 	assert_int_equal(file_check_writable("", "--report", &err), -EINVAL);
 	/* a directory nobody may write in (root may: not checked then) */
 	if (geteuid() != 0) {
-		snprintf(p, sizeof(p), "%s/ro", dir);
+		snprintf(p, sizeof(p), "%s/ro", fixture_dir);
 		assert_int_equal(mkdir(p, 0555), 0);
-		snprintf(p, sizeof(p), "%s/ro/x.html", dir);
+		snprintf(p, sizeof(p), "%s/ro/x.html", fixture_dir);
 		assert_int_equal(file_check_writable(p, "--report", &err), -EACCES);
 	}
 }
@@ -83,7 +67,7 @@ static void test_check_then_write(void **state)
 	FILE *f;
 
 	(void)state;
-	snprintf(p, sizeof(p), "%s/plan.json", dir);
+	snprintf(p, sizeof(p), "%s/plan.json", fixture_dir);
 	assert_int_equal(file_check_writable(p, "--output-plan", &err), 0);
 	assert_int_equal(file_write_atomic(p, "{}\n", 3, 0644, "the plan", &err), 0);
 	f = fopen(p, "r");
@@ -100,5 +84,5 @@ int main(void)
 		cmocka_unit_test(test_check_then_write),
 	};
 
-	return cmocka_run_group_tests_name("fileio", tests, setup, teardown);
+	return cmocka_run_group_tests_name("fileio", tests, fixture_dir_setup, fixture_dir_teardown);
 }

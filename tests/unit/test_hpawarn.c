@@ -15,30 +15,14 @@
 #include "cli/cli.h"
 #include "shortstroke/sysdisk.h"
 
-static char root[256];
-
-static int setup(void **state)
-{
-	(void)state;
-	snprintf(root, sizeof(root), "/tmp/ss-hpawarn-XXXXXX");
-	return mkdtemp(root) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	char cmd[300];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	return system(cmd);
-}
+#include "fixture.h"
 
 static void put(const char *rel, const char *text)
 {
 	char path[512], cmd[600];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s%s", root, rel);
+	snprintf(path, sizeof(path), "%s%s", fixture_dir, rel);
 	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
 	assert_int_equal(system(cmd), 0);
 	f = fopen(path, "w");
@@ -52,17 +36,17 @@ static void test_detect(void **state)
 	struct sysdisk_hpa_unlock u;
 
 	(void)state;
-	sysdisk_hpa_unlock(root, &u);
+	sysdisk_hpa_unlock(fixture_dir, &u);
 	assert_false(u.now || u.next_boot);
 	assert_string_equal(u.where, "");
 	put("/sys/module/libata/parameters/ignore_hpa", "0\n");
-	sysdisk_hpa_unlock(root, &u);
+	sysdisk_hpa_unlock(fixture_dir, &u);
 	assert_false(u.now);
 	put("/sys/module/libata/parameters/ignore_hpa", "1\n");
 	put("/etc/modprobe.d/a.conf", "# options libata ignore_hpa=1\noptions libata ignore_hpa=1\n");
 	put("/etc/modprobe.d/b.conf", "options libata_other ignore_hpa=1\noptions libata ignore_hpa=0\n");
-	put("/etc/kernel/cmdline", "root=/dev/sda1 libata.ignore_hpa=1\n");
-	sysdisk_hpa_unlock(root, &u);
+	put("/etc/kernel/cmdline", "fixture_dir=/dev/sda1 libata.ignore_hpa=1\n");
+	sysdisk_hpa_unlock(fixture_dir, &u);
 	assert_true(u.now);
 	assert_true(u.next_boot);
 	assert_string_equal(u.where, "/sys/module/libata/parameters/ignore_hpa = 1; "
@@ -79,7 +63,7 @@ static void test_warning_for_a_disk(void **state)
 	(void)state;
 	memset(&ctx, 0, sizeof(ctx));
 	memset(&e, 0, sizeof(e));
-	ctx.sysroot = root;
+	ctx.sysroot = fixture_dir;
 	e.tran_hint = TRAN_SATA;
 	snprintf(e.spec, sizeof(e.spec), "/dev/sdb");
 	assert_false(cli_hpa_warning(&ctx, &e, buf, sizeof(buf))); /* nothing set */
@@ -102,8 +86,8 @@ static void test_warning_for_a_disk(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_detect, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_warning_for_a_disk, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_detect, fixture_dir_setup, fixture_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_warning_for_a_disk, fixture_dir_setup, fixture_dir_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,23 +14,7 @@
 
 #include "shortstroke/journal.h"
 
-static char dir[256];
-
-static int setup(void **state)
-{
-	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/ss-journal-XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	char cmd[300];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd);
-}
+#include "fixture.h"
 
 static struct journal_entry entry(const char *event, const char *serial, uint64_t orig,
 				  uint64_t target)
@@ -57,9 +41,9 @@ static void test_roundtrip_and_original(void **state)
 
 	(void)state;
 	/* nothing journaled yet */
-	assert_int_equal(journal_original(dir, "S1", "", &got, &err), -ENOENT);
+	assert_int_equal(journal_original(fixture_dir, "S1", "", &got, &err), -ENOENT);
 
-	snprintf(sub, sizeof(sub), "%s/nested/state", dir); /* created on demand */
+	snprintf(sub, sizeof(sub), "%s/nested/state", fixture_dir); /* created on demand */
 	e = entry("limit", "S1", 1000000, 500000);
 	assert_int_equal(journal_append(sub, &e, &err), 0);
 	assert_int_equal(strlen(e.time), 20);
@@ -92,8 +76,8 @@ static void test_wwn_match(void **state)
 	(void)state;
 	e = entry("limit", "", 10, 5);
 	snprintf(e.wwn, sizeof(e.wwn), "5000CCA012345678");
-	assert_int_equal(journal_append(dir, &e, &err), 0);
-	assert_int_equal(journal_original(dir, "", "5000cca012345678", &got, &err), 0);
+	assert_int_equal(journal_append(fixture_dir, &e, &err), 0);
+	assert_int_equal(journal_original(fixture_dir, "", "5000cca012345678", &got, &err), 0);
 	assert_true(got.original_blocks == 10);
 }
 
@@ -115,13 +99,13 @@ static void test_malformed(void **state)
 		0);
 	assert_non_null(strstr(err.msg, "target_blocks"));
 
-	journal_path(dir, path, sizeof(path));
+	journal_path(fixture_dir, path, sizeof(path));
 	f = fopen(path, "w");
 	assert_non_null(f);
 	fputs("{\"event\":\"limit\",\"serial\":\"S9\",\"original_blocks\":5}\n", f);
 	fputs("garbage\n", f);
 	fclose(f);
-	assert_int_equal(journal_original(dir, "S9", "", &got, &err), -EBADMSG);
+	assert_int_equal(journal_original(fixture_dir, "S9", "", &got, &err), -EBADMSG);
 	assert_non_null(strstr(err.msg, "journal.jsonl:2:"));
 }
 
@@ -155,7 +139,7 @@ static void append_many(const char *who)
 		struct ss_error err = { 0 };
 
 		snprintf(e.device, sizeof(e.device), "sim:%s-%u", who, i);
-		if (journal_append(dir, &e, &err))
+		if (journal_append(fixture_dir, &e, &err))
 			fail_msg("append: %s", err.msg);
 	}
 }
@@ -195,12 +179,12 @@ static void check_all_written(const char names[WRITERS][8])
 		struct tally t;
 
 		memset(&t, 0, sizeof(t));
-		assert_int_equal(journal_for_disk(dir, names[w], "", tally_cb, &t, &err), 0);
+		assert_int_equal(journal_for_disk(fixture_dir, names[w], "", tally_cb, &t, &err), 0);
 		assert_int_equal(t.total, PER_WRITER);
 		for (unsigned i = 0; i < PER_WRITER; i++)
 			assert_int_equal(t.seen[i], 1);
 	}
-	journal_path(dir, path, sizeof(path));
+	journal_path(fixture_dir, path, sizeof(path));
 	f = fopen(path, "r");
 	assert_non_null(f);
 	while ((n = getline(&line, &cap, f)) >= 0) {
@@ -257,7 +241,7 @@ static void write_raw(const char *text)
 	char path[300];
 	FILE *f;
 
-	journal_path(dir, path, sizeof(path));
+	journal_path(fixture_dir, path, sizeof(path));
 	f = fopen(path, "a");
 	assert_non_null(f);
 	fputs(text, f);
@@ -273,28 +257,28 @@ static void test_torn_last_line(void **state)
 	(void)state;
 	warnings_reset();
 	e = entry("limit", "S1", 900, 450);
-	assert_int_equal(journal_append(dir, &e, &err), 0);
+	assert_int_equal(journal_append(fixture_dir, &e, &err), 0);
 	/* a crash in the middle of the next append */
 	write_raw("{\"time\":\"2026-01-01T00:00:00Z\",\"event\":\"restore-done\",\"serial\":\"S1\",\"or");
-	assert_int_equal(journal_original(dir, "S1", "", &got, &err), 0);
+	assert_int_equal(journal_original(fixture_dir, "S1", "", &got, &err), 0);
 	assert_true(got.original_blocks == 900);
 	assert_int_equal(got.line, 1);
 	assert_int_equal(nwarned, 1);
 	assert_non_null(strstr(warned[0], "journal.jsonl:2: the last line is incomplete"));
 	/* asked again: the same warning is not repeated */
-	assert_int_equal(journal_original(dir, "S1", "", &got, &err), 0);
+	assert_int_equal(journal_original(fixture_dir, "S1", "", &got, &err), 0);
 	assert_int_equal(nwarned, 1);
 
 	/* the next append starts a line of its own: nothing after the tear is lost */
 	e = entry("limit", "S2", 800, 400);
-	assert_int_equal(journal_append(dir, &e, &err), 0);
-	assert_int_equal(journal_original(dir, "S2", "", &got, &err), 0);
+	assert_int_equal(journal_append(fixture_dir, &e, &err), 0);
+	assert_int_equal(journal_original(fixture_dir, "S2", "", &got, &err), 0);
 	assert_true(got.original_blocks == 800);
 	assert_int_equal(got.line, 3);
 	memset(&t, 0, sizeof(t));
-	assert_int_equal(journal_for_disk(dir, "S1", "", tally_cb, &t, &err), 0);
+	assert_int_equal(journal_for_disk(fixture_dir, "S1", "", tally_cb, &t, &err), 0);
 	assert_int_equal(t.total, 1);
-	assert_int_equal(journal_original(dir, "S1", "", &got, &err), 0); /* still open */
+	assert_int_equal(journal_original(fixture_dir, "S1", "", &got, &err), 0); /* still open */
 	assert_int_equal(nwarned, 2);
 	assert_non_null(strstr(warned[1], "journal.jsonl:2: an incomplete record"));
 	journal_set_warn(NULL, NULL);
@@ -314,14 +298,14 @@ static void test_two_records_on_one_line(void **state)
 		  "{\"event\":\"limit-done\",\"serial\":\"A\",\"original_blocks\":1000000}  "
 		  "{\"event\":\"restore-done\",\"serial\":\"A\"}"
 		  "{\"event\":\"limit\",\"serial\":\"A\",\"block_len\":512,\"original_blocks\":1000002}\n");
-	assert_int_equal(journal_original(dir, "B", "", &got, &err), 0);
+	assert_int_equal(journal_original(fixture_dir, "B", "", &got, &err), 0);
 	assert_true(got.original_blocks == 1000001);
 	assert_int_equal(got.line, 1);
-	assert_int_equal(journal_original(dir, "A", "", &got, &err), 0);
+	assert_int_equal(journal_original(fixture_dir, "A", "", &got, &err), 0);
 	assert_true(got.original_blocks == 1000002); /* after A's restore-done on line 3 */
 	assert_int_equal(got.line, 3);
 	memset(&t, 0, sizeof(t));
-	assert_int_equal(journal_for_disk(dir, "A", "", tally_cb, &t, &err), 0);
+	assert_int_equal(journal_for_disk(fixture_dir, "A", "", tally_cb, &t, &err), 0);
 	assert_int_equal(t.total, 4);
 }
 
@@ -336,7 +320,7 @@ static void test_unreadable_lines(void **state)
 		  "{\"event\":\"limit\",\"serial\":\"OTHER\",\"block_len\":\"x\"}\n"
 		  "{\"event\":\"limit\",\"serial\":\"OTHER2\",orig: 5}\n");
 	/* other disks' bad lines: warnings naming them, and MINE is read */
-	assert_int_equal(journal_original(dir, "MINE", "", &got, &err), 0);
+	assert_int_equal(journal_original(fixture_dir, "MINE", "", &got, &err), 0);
 	assert_true(got.original_blocks == 7);
 	assert_int_equal(nwarned, 2);
 	assert_non_null(strstr(warned[0], "journal.jsonl:2:"));
@@ -344,7 +328,7 @@ static void test_unreadable_lines(void **state)
 	assert_non_null(strstr(warned[1], "journal.jsonl:3:"));
 	assert_non_null(strstr(warned[1], "serial OTHER2"));
 	/* for the disk a bad line concerns, it is an error naming the line */
-	assert_int_equal(journal_original(dir, "OTHER", "", &got, &err), -EBADMSG);
+	assert_int_equal(journal_original(fixture_dir, "OTHER", "", &got, &err), -EBADMSG);
 	assert_non_null(strstr(err.msg, "journal.jsonl:2:"));
 	assert_non_null(strstr(err.msg, "concerns this disk"));
 	assert_non_null(strstr(err.msg, "block_len"));
@@ -375,8 +359,8 @@ static void test_absurd_record(void **state)
 	assert_non_null(strstr(err.msg, "2^60"));
 
 	/* read back, not dropped: the caller decides, and can show it */
-	assert_int_equal(journal_append(dir, &e, &err), 0);
-	assert_int_equal(journal_original(dir, "S1", "", &got, &err), 0);
+	assert_int_equal(journal_append(fixture_dir, &e, &err), 0);
+	assert_int_equal(journal_original(fixture_dir, "S1", "", &got, &err), 0);
 	assert_true(got.original_blocks == UINT64_C(1) << 62);
 	assert_int_equal(got.line, 1);
 	journal_entry_text(&got, text, sizeof(text));
@@ -390,34 +374,34 @@ static void test_disk_lock(void **state)
 	int fd1, fd2;
 
 	(void)state;
-	assert_int_equal(journal_lock_disk(dir, "S1", "", &fd1, &err), 0);
+	assert_int_equal(journal_lock_disk(fixture_dir, "S1", "", &fd1, &err), 0);
 	assert_true(fd1 >= 0);
 	/* another holder (another descriptor, as another process has) is refused */
-	assert_int_equal(journal_lock_disk(dir, "S1", "", &fd2, &err), -EBUSY);
+	assert_int_equal(journal_lock_disk(fixture_dir, "S1", "", &fd2, &err), -EBUSY);
 	assert_int_equal(fd2, -1);
 	assert_non_null(strstr(err.msg, "another shortstroke process"));
-	assert_int_equal(journal_lock_disk(dir, "S2", "", &fd2, &err), 0);
+	assert_int_equal(journal_lock_disk(fixture_dir, "S2", "", &fd2, &err), 0);
 	journal_unlock_disk(fd2);
 	journal_unlock_disk(fd1);
-	assert_int_equal(journal_lock_disk(dir, "S1", "", &fd1, &err), 0);
+	assert_int_equal(journal_lock_disk(fixture_dir, "S1", "", &fd1, &err), 0);
 	journal_unlock_disk(fd1);
-	assert_int_equal(journal_lock_disk(dir, "", "", &fd1, &err), 0);
+	assert_int_equal(journal_lock_disk(fixture_dir, "", "", &fd1, &err), 0);
 	assert_int_equal(fd1, -1);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_roundtrip_and_original, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_wwn_match, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_malformed, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_concurrent_threads, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_concurrent_processes, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_torn_last_line, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_two_records_on_one_line, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_unreadable_lines, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_absurd_record, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_disk_lock, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_roundtrip_and_original, fixture_dir_setup, fixture_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_wwn_match, fixture_dir_setup, fixture_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_malformed, fixture_dir_setup, fixture_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_concurrent_threads, fixture_dir_setup, fixture_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_concurrent_processes, fixture_dir_setup, fixture_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_torn_last_line, fixture_dir_setup, fixture_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_two_records_on_one_line, fixture_dir_setup, fixture_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_unreadable_lines, fixture_dir_setup, fixture_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_absurd_record, fixture_dir_setup, fixture_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_disk_lock, fixture_dir_setup, fixture_dir_teardown),
 	};
 
 	return cmocka_run_group_tests_name("journal", tests, NULL, NULL);

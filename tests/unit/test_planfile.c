@@ -18,25 +18,9 @@
 #include "raidplan.h"
 #include "shortstroke/planfile.h"
 
+#include "fixture.h"
+
 #define MIB (1024ull * 1024)
-
-static char dir[256];
-
-static int setup(void **state)
-{
-	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/ss-planfile-XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	char cmd[300];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd);
-}
 
 /* RAID 10 of four 15k disks (the last one 4Kn), database workload, 25 %. */
 static struct plan *make_plan(void)
@@ -128,12 +112,12 @@ static void test_roundtrip(void **state)
 	int files = 0;
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s/plan.json", dir);
+	snprintf(path, sizeof(path), "%s/plan.json", fixture_dir);
 	assert_int_equal(planfile_write(path, p, &err), 0);
 	assert_int_equal(planfile_write(path, p, &err), 0); /* replaces it */
 	assert_int_equal(stat(path, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0644);
-	d = opendir(dir);
+	d = opendir(fixture_dir);
 	while ((de = readdir(d)))
 		files += de->d_name[0] != '.';
 	closedir(d);
@@ -462,11 +446,11 @@ static void test_load_errors(void **state)
 	char path[300];
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s/missing.json", dir);
+	snprintf(path, sizeof(path), "%s/missing.json", fixture_dir);
 	assert_int_equal(planfile_load(path, &p, &err), -ENOENT);
 	assert_non_null(strstr(err.msg, "cannot open the plan"));
-	assert_int_equal(planfile_load(dir, &p, &err), -EISDIR);
-	snprintf(path, sizeof(path), "%s/no/such/dir/plan.json", dir);
+	assert_int_equal(planfile_load(fixture_dir, &p, &err), -EISDIR);
+	snprintf(path, sizeof(path), "%s/no/such/fixture_dir/plan.json", fixture_dir);
 	p = make_plan();
 	assert_int_equal(planfile_write(path, p, &err), -ENOENT);
 	assert_non_null(strstr(err.msg, "cannot write the plan"));
@@ -482,5 +466,5 @@ int main(void)
 	    cmocka_unit_test(test_load_errors),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, fixture_dir_setup, fixture_dir_teardown);
 }

@@ -15,7 +15,7 @@
 
 #include "shortstroke/protect.h"
 
-static char tmpdir[64];
+#include "fixture.h"
 
 static struct protect_list *parse_ok(const char *text)
 {
@@ -61,21 +61,6 @@ static void spew(const char *path, const char *text)
 	assert_non_null(f);
 	fputs(text, f);
 	fclose(f);
-}
-
-static int setup_dir(void **state)
-{
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/ss-protect-XXXXXX");
-	assert_non_null(mkdtemp(tmpdir));
-	return 0;
-}
-
-static int teardown_dir(void **state)
-{
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	return system(cmd) == 0 ? 0 : -1;
 }
 
 static void test_default_path(void **state)
@@ -199,12 +184,12 @@ static void test_load(void **state)
 	char path[128];
 
 	/* missing: empty list */
-	snprintf(path, sizeof(path), "%s/none.conf", tmpdir);
+	snprintf(path, sizeof(path), "%s/none.conf", fixture_dir);
 	assert_int_equal(protect_load(path, &l, &err), 0);
 	assert_int_equal(protect_count(l), 0);
 	protect_free(l);
 
-	snprintf(path, sizeof(path), "%s/p.conf", tmpdir);
+	snprintf(path, sizeof(path), "%s/p.conf", fixture_dir);
 	spew(path, "# x\nserial:ZFL0ABCD\n");
 	assert_int_equal(protect_load(path, &l, &err), 0);
 	assert_true(protect_match(l, "ZFL0ABCD", NULL));
@@ -215,10 +200,10 @@ static void test_load(void **state)
 	assert_int_equal(protect_load(path, &l, &err), -EINVAL);
 	assert_null(l);
 	assert_non_null(strstr(err.msg, "p.conf:3: unknown kind"));
-	assert_int_equal(strncmp(err.msg, tmpdir, strlen(tmpdir)), 0);
+	assert_int_equal(strncmp(err.msg, fixture_dir, strlen(fixture_dir)), 0);
 
 	/* a directory is not a protect file */
-	assert_int_equal(protect_load(tmpdir, &l, &err), -EISDIR);
+	assert_int_equal(protect_load(fixture_dir, &l, &err), -EISDIR);
 	assert_null(l);
 
 	/* unreadable (root reads everything; only check when not root) */
@@ -239,7 +224,7 @@ static void test_add_remove(void **state)
 	struct stat st;
 
 	/* created with its directory when missing */
-	snprintf(path, sizeof(path), "%s/etc/protect.conf", tmpdir);
+	snprintf(path, sizeof(path), "%s/etc/protect.conf", fixture_dir);
 	assert_int_equal(protect_add(path, PROTECT_SERIAL, "ZFL0ABCD", &err), 0);
 	assert_string_equal(slurp(path), "serial:ZFL0ABCD\n");
 	assert_int_equal(stat(path, &st), 0);
@@ -299,7 +284,7 @@ static void test_add_remove(void **state)
 	assert_string_equal(slurp(path), "serial:A\nbogus:B\n");
 
 	/* no temporary files left behind */
-	snprintf(tmp, sizeof(tmp), "%s/etc", tmpdir);
+	snprintf(tmp, sizeof(tmp), "%s/etc", fixture_dir);
 	{
 		char cmd[256];
 
@@ -311,7 +296,7 @@ static void test_add_remove(void **state)
 	{
 		char link[160];
 
-		snprintf(link, sizeof(link), "%s/link.conf", tmpdir);
+		snprintf(link, sizeof(link), "%s/link.conf", fixture_dir);
 		spew(path, "serial:A\n");
 		assert_int_equal(symlink(path, link), 0);
 		assert_int_equal(protect_add(link, PROTECT_SERIAL, "B", &err), 0);
@@ -332,5 +317,5 @@ int main(void)
 		cmocka_unit_test(test_add_remove),
 	};
 
-	return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
+	return cmocka_run_group_tests(tests, fixture_dir_setup, fixture_dir_teardown);
 }

@@ -14,23 +14,7 @@
 
 #include "shortstroke/reapply.h"
 
-static char dir[256];
-
-static int setup(void **state)
-{
-	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/ss-reapply-XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	char cmd[300];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd);
-}
+#include "fixture.h"
 
 static struct journal_entry rec(const char *event, const char *serial, const char *wwn,
 				uint64_t target, bool vol)
@@ -56,7 +40,7 @@ static void put(struct journal_entry e)
 {
 	struct ss_error err = { 0 };
 
-	assert_int_equal(journal_append(dir, &e, &err), 0);
+	assert_int_equal(journal_append(fixture_dir, &e, &err), 0);
 }
 
 static void test_same_disk(void **state)
@@ -81,7 +65,7 @@ static void test_pending(void **state)
 	size_t n, ns;
 
 	(void)state;
-	assert_int_equal(reapply_pending(dir, &p, &n, &st, &ns, &err), 0); /* no journal */
+	assert_int_equal(reapply_pending(fixture_dir, &p, &n, &st, &ns, &err), 0); /* no journal */
 	assert_int_equal(n, 0);
 	/* A: volatile, done; B: done then restored; C: a limit that never
 	 * completed after a done one; D: volatile replaced by a permanent one */
@@ -97,7 +81,7 @@ static void test_pending(void **state)
 	put(rec("restore-done", "D", "", 1000000, false));
 	put(rec("limit", "D", "", 700000, false));
 	put(rec("limit-done", "D", "", 700000, false));
-	assert_int_equal(reapply_pending(dir, &p, &n, &st, &ns, &err), 0);
+	assert_int_equal(reapply_pending(fixture_dir, &p, &n, &st, &ns, &err), 0);
 	assert_int_equal(n, 2);
 	assert_string_equal(p[0].serial, "A");
 	assert_true(p[0].volatile_);
@@ -122,12 +106,12 @@ static void test_malformed_journal(void **state)
 
 	(void)state;
 	put(rec("limit-done", "A", "", 500000, true));
-	journal_path(dir, path, sizeof(path));
+	journal_path(fixture_dir, path, sizeof(path));
 	f = fopen(path, "a");
 	assert_non_null(f);
 	fputs("{not json\n", f);
 	fclose(f);
-	assert_int_equal(reapply_pending(dir, &p, &n, NULL, NULL, &err), -EBADMSG);
+	assert_int_equal(reapply_pending(fixture_dir, &p, &n, NULL, NULL, &err), -EBADMSG);
 	assert_non_null(strstr(err.msg, "journal.jsonl:2:"));
 	assert_null(p);
 }
@@ -181,8 +165,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_same_disk),
-		cmocka_unit_test_setup_teardown(test_pending, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_malformed_journal, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pending, fixture_dir_setup, fixture_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_malformed_journal, fixture_dir_setup, fixture_dir_teardown),
 		cmocka_unit_test(test_find_and_check),
 	};
 

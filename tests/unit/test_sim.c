@@ -20,6 +20,8 @@
 #include "shortstroke/transport.h"
 #include "sim/sim_priv.h"
 
+#include "fixture.h"
+
 /* ---- the test rig ---- */
 
 static const char test_rig[] =
@@ -86,8 +88,7 @@ static int setup(void **state)
 {
 	struct fx *f = calloc(1, sizeof(*f));
 
-	if (!f || sim_rig_load_string(test_rig, "test.json", NULL, &f->rig, &err)) {
-		fprintf(stderr, "%s\n", err.msg);
+	if (!f || fixture_rig_load(test_rig, NULL, &f->rig)) {
 		free(f);
 		return -1;
 	}
@@ -1505,19 +1506,15 @@ static void test_fault_frozen_and_slow(void **state)
 
 static char *mkstate(void)
 {
-	char tmpl[] = "/tmp/test_sim.XXXXXX";
-	char *p = mkdtemp(tmpl);
+	char tmpl[256];
 
-	assert_non_null(p);
-	return strdup(p);
+	assert_int_equal(fixture_mkdtemp(tmpl, sizeof(tmpl)), 0);
+	return strdup(tmpl);
 }
 
 static void rmstate(char *dir)
 {
-	char cmdline[256];
-
-	snprintf(cmdline, sizeof(cmdline), "rm -rf '%s'", dir);
-	assert_int_equal(system(cmdline), 0);
+	assert_int_equal(fixture_rmtree(dir), 0);
 	free(dir);
 }
 

@@ -21,6 +21,8 @@
 #include "shortstroke/smart.h"
 #include "shortstroke/zones.h"
 
+#include "fixture.h"
+
 static const char rig_json[] =
     "{\n"
     "  \"time_scale\": 0,\n"
@@ -56,8 +58,7 @@ static int setup(void **state)
 {
 	struct fx *f = calloc(1, sizeof(*f));
 
-	if (!f || sim_rig_load_string(rig_json, "test.json", NULL, &f->rig, &err)) {
-		fprintf(stderr, "%s\n", err.msg);
+	if (!f || fixture_rig_load(rig_json, NULL, &f->rig)) {
 		free(f);
 		return -1;
 	}
@@ -696,7 +697,7 @@ static void test_geometry_notches(void **state)
 
 static void test_state_persists(void **state)
 {
-	char dir[] = "/tmp/ss-simsmart-XXXXXX";
+	char dir[256];
 	struct sim_rig *rig = NULL;
 	struct drive_info info;
 	struct selftest_entry log[SELFTEST_LOG_MAX];
@@ -704,10 +705,9 @@ static void test_state_persists(void **state)
 	struct scsi_sense s;
 	struct drive *d;
 	size_t n;
-	char cmd[128];
 
 	(void)state;
-	assert_non_null(mkdtemp(dir));
+	assert_int_equal(fixture_mkdtemp(dir, sizeof(dir)), 0);
 	assert_int_equal(sim_rig_load_string(rig_json, "t.json", dir, &rig, &err), 0);
 	d = open_drive(rig, "sata0", &info);
 	assert_int_equal(selftest_start(d, &info, SELFTEST_SHORT, &err), 0);
@@ -746,8 +746,7 @@ static void test_state_persists(void **state)
 	}
 	drive_free(d);
 	sim_rig_free(rig);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(fixture_rmtree(dir), 0);
 }
 
 int main(void)

@@ -30,11 +30,11 @@ secs() { awk -v ms="$1" 'BEGIN { printf "%.1f", ms / 1000 }'; }
 
 # --- host packages --------------------------------------------------------
 if [ "$(id -u)" -eq 0 ]; then
-	scripts/deps.sh vm || die "could not install the packages for the VM suite"
+	tests/deps.sh vm || die "could not install the packages for the VM suite"
 fi
 for c in qemu-system-x86_64 busybox cpio modprobe depmod mkfs.ext4 truncate; do
 	PATH=$PATH:/usr/sbin:/sbin command -v "$c" >/dev/null ||
-		die "$c missing: run scripts/deps.sh vm as root"
+		die "$c missing: run tests/deps.sh vm as root"
 done
 export PATH=$PATH:/usr/sbin:/sbin
 

@@ -1,8 +1,8 @@
 #!/bin/sh
 # Install the Debian packages shortstroke needs to build and test.
-#   scripts/deps.sh build   - compilers and -dev libraries
-#   scripts/deps.sh check   - build deps plus test tools (tmux, fio, clang for fuzzing)
-#   scripts/deps.sh vm      - packages for the real-kernel suite (QEMU, kernel, busybox, peers)
+#   tests/deps.sh build   - compilers and -dev libraries
+#   tests/deps.sh check   - build deps plus test tools (tmux, fio, clang for fuzzing)
+#   tests/deps.sh vm      - packages for the real-kernel suite (QEMU, kernel, busybox, peers)
 # As root, missing packages are installed with apt-get; otherwise the one
 # command needed is printed and the script fails.
 set -eu
