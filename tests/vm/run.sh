@@ -5,7 +5,7 @@
 #   tests/vm/run.sh [PROG]          PROG defaults to build/shortstroke
 # Environment:
 #   VM_ONLY=ERE      run only the cases whose name matches (e.g. VM_ONLY=info)
-#   VM_TIMEOUT=SECS  give up on the guest after SECS (default 480)
+#   VM_TIMEOUT=SECS  give up on the guest after SECS (default 900)
 #   VM_CASE_TIMEOUT=SECS  fail a single case after SECS (default 60)
 #   VM_KVER=VERSION  kernel to boot (default: newest with /boot/vmlinuz-*)
 #   VM_KEEP_LOG=1    print the guest log even when every case passed
@@ -20,7 +20,7 @@ prog=${1:-build/shortstroke}
 case "$prog" in /*) ;; *) prog=$PWD/$prog ;; esac
 cd "$root"
 out=build/vm
-timeout=${VM_TIMEOUT:-480}
+timeout=${VM_TIMEOUT:-900}
 only=${VM_ONLY:-}
 
 say() { echo "vm: $*"; }
