@@ -208,6 +208,9 @@ const struct cap_method_ops *cap_method_at(size_t k);
 const struct cap_method_ops *cap_method_pick(const struct drive_info *i, bool prefer_volatile);
 /* The method's flags; 0 for an unknown name. */
 unsigned cap_method_flags(const char *name);
+/* "auto, amac, hpa, ...": the names --method takes, but those with any of
+ * the flags without (0: every one). */
+void cap_method_names(char *buf, size_t len, unsigned without);
 
 /* For an ATA drive whose native max could not be read at identification
  * (registers in fixed-format sense), read it with descriptor sense switched

@@ -296,16 +296,6 @@ static int parse_size_opt(const char *cmd, int opt, const char *arg, struct cap_
 	}
 }
 
-/* "auto, amac, hpa, ...": the methods --method takes, from the table. */
-static void method_names(char *buf, size_t len)
-{
-	const struct cap_method_ops *o;
-	size_t off = (size_t)snprintf(buf, len, "auto");
-
-	for (size_t k = 0; (o = cap_method_at(k)) && off < len; k++)
-		off += (size_t)snprintf(buf + off, len - off, ", %s", o->name);
-}
-
 /* restore may take back a GPT that limit --method partition wrote: that
  * partition table is the disk's only "use" (nothing mounted or held) */
 static bool restore_own_label(struct batch *b, struct batch_item *it)
@@ -364,7 +354,7 @@ static int capacity_main(struct ss_ctx *ctx, int argc, char **argv, bool restore
 			if (cap_method_parse(optarg, &tmpl.req.method)) {
 				char names[128];
 
-				method_names(names, sizeof(names));
+				cap_method_names(names, sizeof(names), 0);
 				return cli_usage_error(cmd, "unknown method '%s' (%s)", optarg,
 						       names);
 			}

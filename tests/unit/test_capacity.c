@@ -189,7 +189,11 @@ static void test_method_table(void **state)
 		if (o->flags & CAPM_AUTO)
 			assert_true(!!(o->flags & CAPM_ATA) != !!(o->flags & CAPM_SCSI));
 	}
-	assert_int_equal(k, CAP_PARTITION); /* every value of the enum but CAP_AUTO */
+	/* every value of the enum but CAP_AUTO, each once */
+	for (m = CAP_AUTO + 1; cap_method_get(m); m++)
+		;
+	assert_int_equal((size_t)m - 1, k);
+	assert_true(k >= CAP_PARTITION);
 	assert_null(cap_method_get(CAP_AUTO));
 	assert_string_equal(cap_method_name(CAP_AUTO), "auto");
 	assert_int_equal(cap_method_parse("auto", &m), 0);
@@ -200,6 +204,23 @@ static void test_method_table(void **state)
 	assert_true(cap_method_flags("scsi-format") & CAPM_DESTROYS);
 	assert_true(cap_method_flags("hpa") & CAPM_VOLATILE);
 	assert_false(cap_method_flags("amac") & CAPM_VOLATILE);
+}
+
+/* The list an unknown --method is answered with (limit, restore; apply
+ * leaves out what keeps the size). */
+static void test_method_names(void **state)
+{
+	char buf[128], small[12];
+
+	(void)state;
+	cap_method_names(buf, sizeof(buf), 0);
+	assert_string_equal(buf, "auto, amac, hpa, dco, scsi-resize, scsi-format, partition");
+	cap_method_names(buf, sizeof(buf), CAPM_KEEPS_SIZE);
+	assert_string_equal(buf, "auto, amac, hpa, dco, scsi-resize, scsi-format");
+	cap_method_names(buf, sizeof(buf), CAPM_ATA | CAPM_KEEPS_SIZE);
+	assert_string_equal(buf, "auto, scsi-resize, scsi-format");
+	cap_method_names(small, sizeof(small), 0); /* cut, still a string */
+	assert_string_equal(small, "auto, amac,");
 }
 
 static const char *picked(unsigned methods, bool ata, bool vol)
@@ -257,6 +278,7 @@ int main(void)
 		cmocka_unit_test(test_not_zoned),
 		cmocka_unit_test(test_restore_unjournaled),
 		cmocka_unit_test(test_method_table),
+		cmocka_unit_test(test_method_names),
 		cmocka_unit_test(test_method_pick),
 	};
 

@@ -63,6 +63,15 @@ unsigned cap_method_flags(const char *name)
 	return cap_method_parse(name, &m) || m == CAP_AUTO ? 0 : cap_method_get(m)->flags;
 }
 
+void cap_method_names(char *buf, size_t len, unsigned without)
+{
+	size_t off = (size_t)snprintf(buf, len, "auto");
+
+	for (size_t k = 0; k < N_METHODS && off < len; k++)
+		if (!(methods[k]->flags & without))
+			off += (size_t)snprintf(buf + off, len - off, ", %s", methods[k]->name);
+}
+
 /* Whether the drive reports the capability m needs. */
 static bool supports(const struct drive_info *i, const struct cap_method_ops *o)
 {
