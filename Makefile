@@ -62,7 +62,7 @@ ALL_CFLAGS = $(CFLAGS_BASE) $(CFLAGS_OPT) $(PKG_CFLAGS) $(CFLAGS)
 LIBS = $(PKG_LIBS) -lsgutils2 -lpthread -lm
 
 CORE_SRC := $(sort $(wildcard src/util/*.c src/transport/*.c src/drive/*.c \
-	src/sim/*.c src/ops/*.c src/io/*.c src/sys/*.c))
+	src/sim/*.c src/ops/*.c src/ops/capacity/*.c src/io/*.c src/sys/*.c))
 RP_SRC   := $(sort $(wildcard src/raidplan/*.c))
 APP_SRC  := $(sort $(wildcard src/cli/*.c src/tui/*.c))
 SIMD_SRC := $(sort $(wildcard src/simd/*.c))

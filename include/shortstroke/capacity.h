@@ -6,6 +6,7 @@
 #define SHORTSTROKE_CAPACITY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "shortstroke/devices.h"
@@ -152,6 +153,64 @@ struct cap_result {
 	bool watched_format;		/* a format in progress was watched to its end first */
 	char message[512];		/* one line for the user */
 };
+
+/*
+ * The limit methods are one table of ops (src/ops/capacity/: a file per
+ * method), in the order auto prefers them. Front ends read the name and the
+ * flags; the hooks are the engine's (cap_limit, cap_restore), which journals,
+ * locks and verifies around them.
+ */
+enum {
+	CAPM_AUTO = 1u << 0,		/* auto may pick it (the first one the drive supports) */
+	CAPM_ATA = 1u << 1,		/* ATA commands: auto picks it on ATA drives only */
+	CAPM_SCSI = 1u << 2,		/* SCSI commands: auto picks it on SCSI drives only */
+	CAPM_VOLATILE = 1u << 3,	/* has a form a power cycle undoes (--volatile) */
+	CAPM_POWER_CYCLE = 1u << 4,	/* a drive takes one permanent change per power cycle */
+	CAPM_DESTROYS = 1u << 5,	/* destroys every byte on the drive */
+	CAPM_FORMATS = 1u << 6,		/* formats the medium: the one method a corrupted medium
+					   or a new block size takes */
+	CAPM_SETS_NATIVE = 1u << 7,	/* moves the native max itself, up to the factory max,
+					   which restore goes back to */
+	CAPM_KEEPS_SIZE = 1u << 8,	/* the drive keeps its capacity: the kernel sees the
+					   limit through a label on the disk */
+};
+
+struct cap_method_ops {
+	enum cap_method id;
+	const char *name;		/* as --method and the journal spell it */
+	unsigned need;			/* the METHOD_* bit the drive must report */
+	unsigned flags;			/* CAPM_* */
+	/* Optional: why this drive can never take the method, checked before
+	 * the METHOD_* bit when a limit is planned. */
+	int (*fits)(const struct drive_info *i, const char *dev, struct ss_error *err);
+	/* Optional: the method's own rules, checked when a limit (restore
+	 * false) or a restore is planned, after the generic ones. */
+	int (*plan)(const struct drive_info *i, bool restore, const char *dev,
+		    struct ss_error *err);
+	/* Limit to blocks; restore to blocks (UINT64_MAX: the drive's maximum). */
+	int (*set)(struct cap_ctx *c, uint64_t blocks, bool vol, struct ss_error *err);
+	int (*restore)(struct cap_ctx *c, uint64_t blocks, bool vol, struct ss_error *err);
+	/* Optional: check the drive after a change (default: the drive and the
+	 * kernel report want blocks), res->after set. */
+	int (*verify)(struct cap_ctx *c, bool restore, uint64_t want, struct cap_result *res,
+		      struct ss_error *err);
+	/* Optional: nothing the method writes is on the disk (default: the
+	 * capacity says it all). */
+	bool (*undone)(struct cap_ctx *c);
+};
+
+/* The method m (NULL for CAP_AUTO or none), and the k-th of the table in
+ * preference order (NULL past its end). */
+const struct cap_method_ops *cap_method_get(enum cap_method m);
+const struct cap_method_ops *cap_method_at(size_t k);
+/* The first method auto takes on this drive (NULL: none it supports);
+ * prefer_volatile picks the first with a volatile form when there is one. */
+const struct cap_method_ops *cap_method_pick(const struct drive_info *i, bool prefer_volatile);
+/* The method's flags; 0 for an unknown name. */
+unsigned cap_method_flags(const char *name);
+/* "auto, amac, hpa, ...": the names --method takes, but those with any of
+ * the flags without (0: every one). */
+void cap_method_names(char *buf, size_t len, unsigned without);
 
 /* For an ATA drive whose native max could not be read at identification
  * (registers in fixed-format sense), read it with descriptor sense switched

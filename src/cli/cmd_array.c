@@ -823,9 +823,14 @@ static int apply_run(struct ss_ctx *ctx, int argc, char **argv)
 			o.conf = optarg;
 			break;
 		case 'm':
-			if (cap_method_parse(optarg, &o.method) || o.method == CAP_PARTITION) {
-				code = cli_usage_error("apply", "unknown method '%s' (auto, amac, "
-						       "hpa, dco, scsi-resize, scsi-format)", optarg);
+			/* md takes the whole disk: a method that keeps the size cannot serve */
+			if (cap_method_parse(optarg, &o.method) ||
+			    (cap_method_flags(optarg) & CAPM_KEEPS_SIZE)) {
+				char names[128];
+
+				cap_method_names(names, sizeof(names), CAPM_KEEPS_SIZE);
+				code = cli_usage_error("apply", "unknown method '%s' (%s)", optarg,
+						       names);
 				goto out;
 			}
 			break;

@@ -114,10 +114,11 @@ static void hpa_warn_item(struct batch *b, struct batch_item *it)
  * SET MAX in one power cycle, which only the journal can hint at. */
 static void hpa_note(struct batch *b, struct batch_item *it, enum cap_method m, bool vol)
 {
-	char when[32];
+	const struct cap_method_ops *o = cap_method_get(m);
 	size_t l = strlen(it->plan);
+	char when[32];
 
-	if (m != CAP_HPA || vol ||
+	if (!o || !(o->flags & CAPM_POWER_CYCLE) || vol ||
 	    !cap_hpa_changed_before(ctx_state_dir(b->ctx), &it->e.info, when, sizeof(when)))
 		return;
 	snprintf(it->plan + l, sizeof(it->plan) - l,
@@ -306,7 +307,7 @@ static bool restore_own_label(struct batch *b, struct batch_item *it)
 	if (journal_original(ctx_state_dir(b->ctx), it->e.info.serial, it->e.info.wwn, &orig,
 			     NULL))
 		return false;
-	return !strcmp(orig.method, "partition");
+	return (cap_method_flags(orig.method) & CAPM_KEEPS_SIZE) != 0;
 }
 
 static int capacity_main(struct ss_ctx *ctx, int argc, char **argv, bool restore)
@@ -350,11 +351,13 @@ static int capacity_main(struct ss_ctx *ctx, int argc, char **argv, bool restore
 				return rc;
 			break;
 		case 'm':
-			if (cap_method_parse(optarg, &tmpl.req.method))
-				return cli_usage_error(cmd,
-						       "unknown method '%s' (auto, amac, hpa, dco, "
-						       "scsi-resize, scsi-format, partition)",
-						       optarg);
+			if (cap_method_parse(optarg, &tmpl.req.method)) {
+				char names[128];
+
+				cap_method_names(names, sizeof(names), 0);
+				return cli_usage_error(cmd, "unknown method '%s' (%s)", optarg,
+						       names);
+			}
 			tmpl.method = tmpl.req.method;
 			break;
 		case 'A': {

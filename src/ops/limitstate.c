@@ -23,7 +23,7 @@ static bool orig_matches(const struct drive_info *i, const struct journal_entry 
 {
 	if (!orig || !orig->original_blocks || orig->block_len != i->logical_block)
 		return false;
-	if (!strcmp(orig->method, "partition"))
+	if (cap_method_flags(orig->method) & CAPM_KEEPS_SIZE) /* a label, not a capacity */
 		return i->capacity_blocks == orig->original_blocks &&
 		       orig->target_blocks < orig->original_blocks;
 	return i->capacity_blocks < orig->original_blocks;
@@ -84,6 +84,6 @@ void cap_limit_state(const struct drive_info *i, const struct journal_entry *ori
 	out->from_journal = true;
 	snprintf(out->method, sizeof(out->method), "%s", orig->method);
 	out->original_blocks = orig->original_blocks;
-	out->limit_blocks = strcmp(orig->method, "partition") ? i->capacity_blocks
-							     : orig->target_blocks;
+	out->limit_blocks = cap_method_flags(orig->method) & CAPM_KEEPS_SIZE ? orig->target_blocks
+									    : i->capacity_blocks;
 }

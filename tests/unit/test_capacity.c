@@ -1,6 +1,7 @@
 /* test_capacity.c - capacity operations on drives of the in-memory demo rig:
  * zone boundaries on SMR disks (cap_plan_zones, and cap_limit's guard for a
- * plan that was not rounded), and restore planning with nothing journaled. */
+ * plan that was not rounded), restore planning with nothing journaled, and
+ * the table of limit methods (every entry whole, auto's pick in order). */
 #include <errno.h>
 #include <ftw.h>
 #include <setjmp.h>
@@ -161,6 +162,114 @@ static void test_restore_unjournaled(void **state)
 	close_drive(&r);
 }
 
+/* Every method of the table is whole, and found by its id and its name. */
+static void test_method_table(void **state)
+{
+	const struct cap_method_ops *o;
+	enum cap_method m;
+	size_t k;
+
+	(void)state;
+	for (k = 0; (o = cap_method_at(k)); k++) {
+		assert_non_null(o->name);
+		assert_true(o->name[0] != '\0');
+		assert_non_null(o->set);
+		assert_non_null(o->restore);
+		assert_true(o->need != 0);
+		assert_ptr_equal(cap_method_get(o->id), o);
+		assert_string_equal(cap_method_name(o->id), o->name);
+		assert_int_equal(cap_method_parse(o->name, &m), 0);
+		assert_int_equal(m, o->id);
+		assert_int_equal(cap_method_flags(o->name), o->flags);
+		for (size_t j = 0; j < k; j++) {
+			assert_true(cap_method_at(j)->id != o->id);
+			assert_true(cap_method_at(j)->need != o->need);
+		}
+		/* auto takes a method of the drive's own command set */
+		if (o->flags & CAPM_AUTO)
+			assert_true(!!(o->flags & CAPM_ATA) != !!(o->flags & CAPM_SCSI));
+	}
+	/* every value of the enum but CAP_AUTO, each once */
+	for (m = CAP_AUTO + 1; cap_method_get(m); m++)
+		;
+	assert_int_equal((size_t)m - 1, k);
+	assert_true(k >= CAP_PARTITION);
+	assert_null(cap_method_get(CAP_AUTO));
+	assert_string_equal(cap_method_name(CAP_AUTO), "auto");
+	assert_int_equal(cap_method_parse("auto", &m), 0);
+	assert_int_equal(m, CAP_AUTO);
+	assert_int_equal(cap_method_parse("gpt", &m), -EINVAL);
+	assert_int_equal(cap_method_flags("gpt"), 0);
+	assert_true(cap_method_flags("partition") & CAPM_KEEPS_SIZE);
+	assert_true(cap_method_flags("scsi-format") & CAPM_DESTROYS);
+	assert_true(cap_method_flags("hpa") & CAPM_VOLATILE);
+	assert_false(cap_method_flags("amac") & CAPM_VOLATILE);
+}
+
+/* The list an unknown --method is answered with (limit, restore; apply
+ * leaves out what keeps the size). */
+static void test_method_names(void **state)
+{
+	char buf[128], small[12];
+
+	(void)state;
+	cap_method_names(buf, sizeof(buf), 0);
+	assert_string_equal(buf, "auto, amac, hpa, dco, scsi-resize, scsi-format, partition");
+	cap_method_names(buf, sizeof(buf), CAPM_KEEPS_SIZE);
+	assert_string_equal(buf, "auto, amac, hpa, dco, scsi-resize, scsi-format");
+	cap_method_names(buf, sizeof(buf), CAPM_ATA | CAPM_KEEPS_SIZE);
+	assert_string_equal(buf, "auto, scsi-resize, scsi-format");
+	cap_method_names(small, sizeof(small), 0); /* cut, still a string */
+	assert_string_equal(small, "auto, amac,");
+}
+
+static const char *picked(unsigned methods, bool ata, bool vol)
+{
+	struct drive_info i = { .ata = ata, .methods = methods };
+	const struct cap_method_ops *o = cap_method_pick(&i, vol);
+
+	return o ? o->name : "none";
+}
+
+/* Auto walks the table in order: AMAC, HPA, SCSI resize, within the drive's
+ * command set; a trial (volatile) takes the first with a volatile form. */
+static void test_method_pick(void **state)
+{
+	struct drive_info i = { .ata = true, .logical_block = 512, .physical_block = 512,
+				.capacity_blocks = 976773168, .native_blocks = 976773168,
+				.methods = METHOD_AMAC | METHOD_HPA };
+	struct cap_request req = { .method = CAP_AUTO, .by = CAP_BY_PERCENT, .percent = 50 };
+	struct ss_error err = { 0 };
+	struct cap_plan p;
+
+	(void)state;
+	assert_string_equal(picked(METHOD_AMAC | METHOD_HPA | METHOD_DCO, true, false), "amac");
+	assert_string_equal(picked(METHOD_AMAC | METHOD_HPA, true, true), "hpa");
+	assert_string_equal(picked(METHOD_AMAC, true, true), "amac");
+	assert_string_equal(picked(METHOD_HPA | METHOD_DCO | METHOD_PARTITION, true, false),
+			    "hpa");
+	assert_string_equal(picked(METHOD_DCO | METHOD_PARTITION, true, false), "none");
+	assert_string_equal(picked(METHOD_SCSI_RESIZE | METHOD_SCSI_FORMAT, false, false),
+			    "scsi-resize");
+	assert_string_equal(picked(METHOD_SCSI_FORMAT | METHOD_PARTITION, false, false), "none");
+	assert_string_equal(picked(METHOD_SCSI_RESIZE, true, false), "none");
+	assert_string_equal(picked(METHOD_AMAC | METHOD_HPA, false, false), "none");
+
+	assert_int_equal(cap_plan_limit(&i, NULL, &req, &p, &err), 0);
+	assert_int_equal(p.method, CAP_AMAC);
+	assert_int_equal(p.target, 976773168 / 2 / 2048 * 2048);
+	req.volatile_ = true;
+	assert_int_equal(cap_plan_limit(&i, NULL, &req, &p, &err), 0);
+	assert_int_equal(p.method, CAP_HPA);
+	i.methods = METHOD_AMAC; /* no volatile form: refused, not made permanent */
+	assert_int_equal(cap_plan_limit(&i, NULL, &req, &p, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "--volatile needs the HPA method"));
+	i.methods = METHOD_DCO;
+	req.volatile_ = false;
+	assert_int_equal(cap_plan_limit(&i, NULL, &req, &p, &err), -EOPNOTSUPP);
+	assert_non_null(strstr(err.msg, "supports none of AMAC, HPA or a SCSI resize"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -168,6 +277,9 @@ int main(void)
 		cmocka_unit_test(test_zone_guard),
 		cmocka_unit_test(test_not_zoned),
 		cmocka_unit_test(test_restore_unjournaled),
+		cmocka_unit_test(test_method_table),
+		cmocka_unit_test(test_method_names),
+		cmocka_unit_test(test_method_pick),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -16,7 +16,6 @@
 
 #include <libfdisk/libfdisk.h>
 
-#include "shortstroke/scsi.h"
 #include "capacity_priv.h"
 
 #define GPT_SIG "EFI PART"
@@ -174,7 +173,7 @@ static void reread_partitions(struct cap_ctx *c)
 	close(fd);
 }
 
-int part_limit(struct cap_ctx *c, uint64_t blocks, struct ss_error *err)
+static int part_set(struct cap_ctx *c, uint64_t blocks, bool vol, struct ss_error *err)
 {
 	const struct drive_info *i = &c->e->info;
 	uint64_t size = i->capacity_blocks * i->logical_block;
@@ -201,7 +200,9 @@ out:
 	return rc;
 }
 
-int part_read_end(struct cap_ctx *c, uint64_t *end, struct ss_error *err)
+/* The end (exclusive, in blocks) of partition 1 of the GPT on the drive;
+ * -ENOENT when there is no GPT. */
+static int part_read_end(struct cap_ctx *c, uint64_t *end, struct ss_error *err)
 {
 	uint32_t bs = c->e->info.logical_block;
 	uint8_t *buf = calloc(2, bs);
@@ -237,7 +238,8 @@ out:
 	return rc;
 }
 
-int part_restore(struct cap_ctx *c, struct ss_error *err)
+/* Wipe the GPT part_set wrote (primary and backup). */
+static int part_restore(struct cap_ctx *c, uint64_t blocks, bool vol, struct ss_error *err)
 {
 	const struct drive_info *i = &c->e->info;
 	uint32_t bs = i->logical_block;
@@ -265,3 +267,59 @@ out:
 	free(zero);
 	return rc;
 }
+
+/* A disk with no GPT header has no partition to remove (a limit by the
+ * partition method that failed before it wrote one). */
+static bool part_undone(struct cap_ctx *c)
+{
+	uint64_t end;
+
+	return part_read_end(c, &end, NULL) == -ENOENT;
+}
+
+/* The drive keeps its capacity: a limit is checked by the partition's
+ * end, a restore by the capacity and the GPT gone. */
+static int part_verify(struct cap_ctx *c, bool restore, uint64_t want, struct cap_result *res,
+		       struct ss_error *err)
+{
+	uint64_t end = 0;
+	int rc;
+
+	if (restore) {
+		rc = cap_verify(c, want, res, err);
+		if (rc == 0 && !part_undone(c))
+			rc = ss_error_set(err, -EIO, "%s: the GPT is still there after the wipe",
+					  cap_dev(c));
+		return rc;
+	}
+	rc = part_read_end(c, &end, err);
+	if (rc == 0 && end != want)
+		rc = ss_error_set(err, -EIO,
+				  "%s: the partition written ends at block %" PRIu64 ", not %" PRIu64,
+				  cap_dev(c), end, want);
+	res->after = end;
+	return rc;
+}
+
+static int part_fits(const struct drive_info *i, const char *dev, struct ss_error *err)
+{
+	if (i->zoned == ZONED_HOST_MANAGED)
+		return ss_error_set(err, -EOPNOTSUPP,
+				    "%s: a host-managed zoned disk cannot take the partition method: "
+				    "the backup GPT goes in its last blocks, a sequential-write-"
+				    "required zone",
+				    dev);
+	return 0;
+}
+
+const struct cap_method_ops cap_partition_ops = {
+	.id = CAP_PARTITION,
+	.name = "partition",
+	.need = METHOD_PARTITION,
+	.flags = CAPM_KEEPS_SIZE,
+	.fits = part_fits,
+	.set = part_set,
+	.restore = part_restore,
+	.verify = part_verify,
+	.undone = part_undone,
+};

@@ -1,61 +1,112 @@
-/* capacity.c - limit and restore a drive's capacity (short-stroking). */
+/* capacity.c - limit and restore a drive's capacity (short-stroking): the
+ * engine. It plans (the target, the rules every method shares), journals,
+ * locks the disk, watches a format in progress, and verifies; what each
+ * method sends is its struct cap_method_ops, one file each in this folder. */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "shortstroke/capacity.h"
 #include "shortstroke/sat.h"
-#include "shortstroke/scsi.h"
 #include "shortstroke/sysdisk.h"
 #include "shortstroke/units.h"
 #include "capacity_priv.h"
 
-static const char *const method_names[] = {
-	[CAP_AUTO] = "auto",		[CAP_AMAC] = "amac",
-	[CAP_HPA] = "hpa",		[CAP_DCO] = "dco",
-	[CAP_SCSI_RESIZE] = "scsi-resize", [CAP_SCSI_FORMAT] = "scsi-format",
-	[CAP_PARTITION] = "partition",
+/* The methods in the order auto prefers them. */
+static const struct cap_method_ops *const methods[] = {
+	&cap_amac_ops,	 &cap_hpa_ops,	  &cap_dco_ops,
+	&cap_resize_ops, &cap_format_ops, &cap_partition_ops,
 };
+#define N_METHODS (sizeof(methods) / sizeof(methods[0]))
+
+const struct cap_method_ops *cap_method_at(size_t k)
+{
+	return k < N_METHODS ? methods[k] : NULL;
+}
+
+const struct cap_method_ops *cap_method_get(enum cap_method m)
+{
+	for (size_t k = 0; k < N_METHODS; k++)
+		if (methods[k]->id == m)
+			return methods[k];
+	return NULL;
+}
 
 const char *cap_method_name(enum cap_method m)
 {
-	return (unsigned)m < sizeof(method_names) / sizeof(method_names[0]) ? method_names[m]
-									      : "?";
+	const struct cap_method_ops *o = cap_method_get(m);
+
+	return o ? o->name : m == CAP_AUTO ? "auto" : "?";
 }
 
 int cap_method_parse(const char *s, enum cap_method *out)
 {
-	for (unsigned i = 0; i < sizeof(method_names) / sizeof(method_names[0]); i++) {
-		if (!strcmp(s, method_names[i])) {
-			*out = (enum cap_method)i;
+	if (!strcmp(s, "auto")) {
+		*out = CAP_AUTO;
+		return 0;
+	}
+	for (size_t k = 0; k < N_METHODS; k++) {
+		if (!strcmp(s, methods[k]->name)) {
+			*out = methods[k]->id;
 			return 0;
 		}
 	}
 	return -EINVAL;
 }
 
-static unsigned method_bit(enum cap_method m)
+unsigned cap_method_flags(const char *name)
 {
-	switch (m) {
-	case CAP_AMAC:
-		return METHOD_AMAC;
-	case CAP_HPA:
-		return METHOD_HPA;
-	case CAP_DCO:
-		return METHOD_DCO;
-	case CAP_SCSI_RESIZE:
-		return METHOD_SCSI_RESIZE;
-	case CAP_SCSI_FORMAT:
-		return METHOD_SCSI_FORMAT;
-	case CAP_PARTITION:
-		return METHOD_PARTITION;
-	default:
-		return 0;
+	enum cap_method m;
+
+	return cap_method_parse(name, &m) || m == CAP_AUTO ? 0 : cap_method_get(m)->flags;
+}
+
+void cap_method_names(char *buf, size_t len, unsigned without)
+{
+	size_t off = (size_t)snprintf(buf, len, "auto");
+
+	for (size_t k = 0; k < N_METHODS && off < len; k++)
+		if (!(methods[k]->flags & without))
+			off += (size_t)snprintf(buf + off, len - off, ", %s", methods[k]->name);
+}
+
+/* Whether the drive reports the capability m needs. */
+static bool supports(const struct drive_info *i, const struct cap_method_ops *o)
+{
+	return (i->methods & o->need) != 0;
+}
+
+const struct cap_method_ops *cap_method_pick(const struct drive_info *i, bool prefer_volatile)
+{
+	const struct cap_method_ops *first = NULL;
+
+	for (size_t k = 0; k < N_METHODS; k++) {
+		const struct cap_method_ops *o = methods[k];
+		unsigned family = i->ata ? CAPM_ATA : CAPM_SCSI;
+
+		if (!(o->flags & CAPM_AUTO) || !(o->flags & family) || !supports(i, o))
+			continue;
+		if (!prefer_volatile || (o->flags & CAPM_VOLATILE))
+			return o;
+		if (!first)
+			first = o; /* no volatile form: taken if none has one */
 	}
+	return first;
+}
+
+/* The ops of a plan's method (never CAP_AUTO there). */
+static const struct cap_method_ops *ops_of(enum cap_method m)
+{
+	return cap_method_get(m);
+}
+
+static unsigned flags_of(enum cap_method m)
+{
+	const struct cap_method_ops *o = ops_of(m);
+
+	return o ? o->flags : 0;
 }
 
 static const char *human(uint64_t bytes, char *buf, size_t len)
@@ -85,52 +136,38 @@ static uint64_t lcm(uint64_t a, uint64_t b)
 
 static enum cap_method pick_method(const struct drive_info *i, const struct cap_request *r)
 {
+	const struct cap_method_ops *o;
+
 	if (r->method != CAP_AUTO)
 		return r->method;
-	if (i->ata) {
-		/* AMAC has no volatile form: a trial run uses HPA */
-		if ((i->methods & METHOD_AMAC) && !(r->volatile_ && (i->methods & METHOD_HPA)))
-			return CAP_AMAC;
-		if (i->methods & METHOD_HPA)
-			return CAP_HPA;
-		return CAP_AUTO;
-	}
-	if (i->methods & METHOD_SCSI_RESIZE)
-		return CAP_SCSI_RESIZE;
-	return CAP_AUTO;
+	/* AMAC has no volatile form: a trial run uses HPA */
+	o = cap_method_pick(i, r->volatile_);
+	return o ? o->id : CAP_AUTO;
 }
 
-/* DCO SET and RESTORE abort while an HPA is in effect. */
-static int dco_hpa_set(const struct drive_info *i, const char *dev, struct ss_error *err)
+int cap_locked_error(const char *dev, struct ss_error *err)
 {
 	return ss_error_set(err, -EACCES,
-			    "%s: an HPA is in effect (%" PRIu64 " of %" PRIu64 " blocks), and "
-			    "drives refuse DEVICE CONFIGURATION SET and RESTORE until it is "
-			    "removed: restore the HPA first",
-			    dev, i->capacity_blocks, i->native_blocks);
+			    "%s: the drive is security-locked; unlock it first (hdparm "
+			    "--security-unlock)",
+			    dev);
 }
 
-static int check_method_rules(const struct drive_info *i, enum cap_method m, bool vol,
-			      const char *dev, struct ss_error *err)
+static int check_method_rules(const struct drive_info *i, const struct cap_method_ops *o,
+			      bool vol, const char *dev, struct ss_error *err)
 {
-	if (vol && m != CAP_HPA)
+	int rc;
+
+	if (vol && !(o->flags & CAPM_VOLATILE))
 		return ss_error_usage(err, -EINVAL,
 				      "%s: --volatile needs the HPA method (SET MAX ADDRESS); %s "
 				      "changes are permanent",
-				      dev, cap_method_name(m));
-	if (m == CAP_DCO && i->native_blocks && i->capacity_blocks < i->native_blocks)
-		return dco_hpa_set(i, dev, err);
-	if (m == CAP_HPA && i->sec_frozen)
-		return ss_error_set(err, -EACCES,
-				    "%s: the drive is security-frozen (the BIOS froze it at "
-				    "boot), so it will refuse SET MAX ADDRESS; power-cycle it or "
-				    "suspend and resume the machine, then retry",
-				    dev);
+				      dev, o->name);
+	rc = o->plan ? o->plan(i, false, dev, err) : 0;
+	if (rc)
+		return rc;
 	if (i->sec_locked)
-		return ss_error_set(err, -EACCES,
-				    "%s: the drive is security-locked; unlock it first (hdparm "
-				    "--security-unlock)",
-				    dev);
+		return cap_locked_error(dev, err);
 	return 0;
 }
 
@@ -175,6 +212,7 @@ int cap_plan_limit(const struct drive_info *i, const struct journal_entry *orig,
 		   const struct cap_request *r, struct cap_plan *p, struct ss_error *err)
 {
 	const char *dev = i->model[0] ? i->model : "drive";
+	const struct cap_method_ops *o;
 	uint64_t ref, target, unit, align_blocks;
 	enum cap_full_source full;
 	bool dco_ref;
@@ -195,29 +233,29 @@ int cap_plan_limit(const struct drive_info *i, const struct journal_entry *orig,
 				    "%s: supports none of AMAC, HPA or a SCSI resize; "
 				    "--method partition limits it with a partition instead",
 				    dev);
-	if (p->method == CAP_PARTITION && i->zoned == ZONED_HOST_MANAGED)
-		return ss_error_set(err, -EOPNOTSUPP,
-				    "%s: a host-managed zoned disk cannot take the partition method: "
-				    "the backup GPT goes in its last blocks, a sequential-write-"
-				    "required zone",
-				    dev);
-	if (!(i->methods & method_bit(p->method))) {
+	o = ops_of(p->method);
+	if (!o)
+		return ss_error_set(err, -EINVAL, "%s: no such method", dev);
+	rc = o->fits ? o->fits(i, dev, err) : 0;
+	if (rc)
+		return rc;
+	if (!supports(i, o)) {
 		drive_methods_text(i->methods, h1, sizeof(h1));
 		return ss_error_set(err, -EOPNOTSUPP,
 				    "%s: the drive does not support the %s method (it supports: %s)",
-				    dev, cap_method_name(p->method), h1);
+				    dev, o->name, h1);
 	}
-	rc = check_method_rules(i, p->method, r->volatile_, dev, err);
+	rc = check_method_rules(i, o, r->volatile_, dev, err);
 	if (rc)
 		return rc;
 	if (i->format == DRIVE_FORMAT_RUNNING)
 		return plan_after_format(i, r, p);
-	if (i->format == DRIVE_FORMAT_CORRUPT && p->method != CAP_SCSI_FORMAT)
+	if (i->format == DRIVE_FORMAT_CORRUPT && !(o->flags & CAPM_FORMATS))
 		return corrupt_error(dev, err);
 
 	/* the full capacity a percentage and the upper bound refer to */
 	full = cap_full_capacity(i, orig, &ref);
-	dco_ref = p->method == CAP_DCO && i->dco_max_blocks > ref;
+	dco_ref = (o->flags & CAPM_SETS_NATIVE) && i->dco_max_blocks > ref;
 	if (dco_ref)
 		ref = i->dco_max_blocks; /* DCO sets the native max itself, up to this */
 	p->native = full == CAP_FULL_CURRENT ? 0 : ref;
@@ -301,6 +339,11 @@ int cap_plan_limit(const struct drive_info *i, const struct journal_entry *orig,
 
 /* ---- sending the change -------------------------------------------------- */
 
+const char *cap_dev(const struct cap_ctx *c)
+{
+	return c->e->spec;
+}
+
 static void show(struct cap_ctx *c, const struct xcmd *x, const char *what)
 {
 	if (c->show)
@@ -308,8 +351,8 @@ static void show(struct cap_ctx *c, const struct xcmd *x, const char *what)
 }
 
 /* A SCSI command that changes the drive: shown, and sent unless dry-run. */
-static int change_scsi(struct cap_ctx *c, struct xcmd *x, const char *what,
-		       struct scsi_sense *sense, struct ss_error *err)
+int cap_send_scsi(struct cap_ctx *c, struct xcmd *x, const char *what, struct scsi_sense *sense,
+		  struct ss_error *err)
 {
 	show(c, x, what);
 	if (c->dry_run)
@@ -318,8 +361,8 @@ static int change_scsi(struct cap_ctx *c, struct xcmd *x, const char *what,
 }
 
 /* An ATA command of a change, through SAT. */
-static int change_ata(struct cap_ctx *c, const struct ata_tf *tf, bool ck_cond, void *buf,
-		      struct ata_regs *regs, const char *what, struct ss_error *err)
+int cap_send_ata(struct cap_ctx *c, const struct ata_tf *tf, bool ck_cond, void *buf,
+		 struct ata_regs *regs, const char *what, struct ss_error *err)
 {
 	struct xcmd x;
 
@@ -385,383 +428,6 @@ static int journal_close_stale(struct cap_ctx *c, struct ss_error *err)
 			     orig.original_blocks, orig.volatile_, err);
 }
 
-/* ---- ATA: HPA, AMAC, DCO ---------------------------------------------------- */
-
-static const char *dev_name(struct cap_ctx *c)
-{
-	return c->e->spec;
-}
-
-/* The native max through registers; switches D_SENSE on for the command
- * when the SAT layer answers in fixed format (which drops LBA 47:24). */
-static int ata_read_native(struct cap_ctx *c, uint64_t *native, struct ss_error *err)
-{
-	const struct ata_identify *id = drive_ata_identify(c->d);
-	struct ata_tf tf;
-	struct ata_regs r;
-	bool dsense;
-	int rc, rc2;
-
-	if (!id)
-		return ss_error_set(err, -EPROTO, "%s: not identified as an ATA drive",
-				    dev_name(c));
-	if (id->amac_supported)
-		ata_tf_amac_get_native(&tf);
-	else
-		ata_tf_read_native_max(&tf, id->lba48);
-	rc = drive_ata(c->d, &tf, true, NULL, &r, err);
-	if (rc != -EOVERFLOW) {
-		if (rc == 0)
-			*native = ata_regs_lba(&r, tf.ext) + 1;
-		return rc;
-	}
-	/* fixed-format sense: turn descriptor sense on for this command */
-	rc = drive_get_d_sense(c->d, &dsense, err);
-	if (rc == 0)
-		rc = drive_set_d_sense(c->d, true, err);
-	if (rc)
-		return ss_error_set(err, rc,
-				    "%s: the SAT layer returns ATA registers in fixed-format "
-				    "sense (LBA bits 47:24 lost) and refuses to switch to "
-				    "descriptor sense; cannot read the native max address safely",
-				    dev_name(c));
-	rc = drive_ata(c->d, &tf, true, NULL, &r, err);
-	if (rc == 0)
-		*native = ata_regs_lba(&r, tf.ext) + 1;
-	rc2 = drive_set_d_sense(c->d, dsense, NULL);
-	if (rc == 0 && rc2)
-		rc = ss_error_set(err, rc2, "%s: could not switch D_SENSE back off", dev_name(c));
-	return rc;
-}
-
-int cap_refresh_native(struct cap_ctx *c, struct ss_error *err)
-{
-	struct drive_info *i = &c->e->info;
-	uint64_t native = 0;
-	int rc;
-
-	if (!i->ata || i->native_blocks || !(i->methods & (METHOD_HPA | METHOD_AMAC)))
-		return 0;
-	rc = ata_read_native(c, &native, err);
-	if (rc)
-		return rc;
-	i->native_blocks = native;
-	return 0;
-}
-
-static int hpa_set(struct cap_ctx *c, uint64_t blocks, bool vol, struct ss_error *err)
-{
-	const struct ata_identify *id = drive_ata_identify(c->d);
-	bool ext = id->lba48;
-	struct ata_tf rd, set;
-	int rc = 0;
-
-	if (!ext && blocks - 1 > 0x0fffffff)
-		return ss_error_set(err, -ERANGE,
-				    "%s: the drive has no 48-bit addressing; 28-bit SET MAX "
-				    "reaches 128 GiB at most",
-				    dev_name(c));
-	ata_tf_read_native_max(&rd, ext);
-	ata_tf_set_max_address(&set, ext, blocks - 1, vol);
-	/* READ NATIVE MAX must come right before SET MAX: retry the pair once
-	 * when the drive aborts, in case another command slipped in between. */
-	for (int attempt = 0; attempt < 2; attempt++) {
-		rc = change_ata(c, &rd, false, NULL, NULL,
-				ext ? "ATA READ NATIVE MAX ADDRESS EXT"
-				    : "ATA READ NATIVE MAX ADDRESS",
-				err);
-		if (rc)
-			return rc;
-		rc = change_ata(c, &set, false, NULL, NULL,
-				vol ? (ext ? "ATA SET MAX ADDRESS EXT (volatile)"
-					   : "ATA SET MAX ADDRESS (volatile)")
-				    : (ext ? "ATA SET MAX ADDRESS EXT (non-volatile)"
-					   : "ATA SET MAX ADDRESS (non-volatile)"),
-				err);
-		if (rc != -EOPNOTSUPP)
-			break;
-	}
-	if (rc == -EOPNOTSUPP)
-		return ss_error_set(err, -EACCES,
-				    "%s: the drive refused SET MAX ADDRESS twice. Drives allow one "
-				    "permanent change per power cycle and refuse all after SET MAX "
-				    "FREEZE LOCK or a security freeze: power-cycle the drive and "
-				    "retry",
-				    dev_name(c));
-	return rc;
-}
-
-static int amac_set(struct cap_ctx *c, uint64_t blocks, struct ss_error *err)
-{
-	struct ata_tf tf;
-	int rc;
-
-	ata_tf_amac_set_accessible(&tf, blocks - 1);
-	rc = change_ata(c, &tf, false, NULL, NULL, "ATA SET ACCESSIBLE MAX ADDRESS", err);
-	/* ABRT says no more than "refused": a freeze is one reason, not the
-	 * known one (nothing in IDENTIFY reports an AMAC freeze) */
-	if (rc == -EOPNOTSUPP)
-		return ss_error_set(err, -EACCES,
-				    "%s: the drive aborted SET ACCESSIBLE MAX ADDRESS to %" PRIu64
-				    " blocks (ATA ABRT) and gives no reason; a FREEZE ACCESSIBLE "
-				    "MAX ADDRESS since power-on (some BIOSes send one) would do "
-				    "that. Power-cycle the drive and retry; if it still refuses, "
-				    "the drive does not take the change",
-				    dev_name(c), blocks);
-	return rc;
-}
-
-static void dco_put_max(uint8_t *buf, uint64_t max_lba)
-{
-	uint8_t sum = 0;
-
-	for (int w = 3; w <= 6; w++) {
-		buf[2 * w] = (uint8_t)(max_lba >> (16 * (w - 3)));
-		buf[2 * w + 1] = (uint8_t)(max_lba >> (16 * (w - 3) + 8));
-	}
-	/* word 255: signature A5h and checksum (ACS: two's complement of the sum) */
-	buf[510] = 0xa5;
-	for (int b = 0; b < 511; b++)
-		sum = (uint8_t)(sum + buf[b]);
-	buf[511] = (uint8_t)(0x100 - sum);
-}
-
-/* DCO aborted (ATA ABRT): an HPA in effect is a known reason (the drive
- * shows it); a DCO freeze lock is only a possible one (nothing reports it). */
-static int dco_refused(struct cap_ctx *c, const char *what, struct ss_error *err)
-{
-	const struct drive_info *i = &c->e->info;
-
-	if (i->native_blocks && i->capacity_blocks < i->native_blocks)
-		return ss_error_set(err, -EACCES,
-				    "%s: the drive aborted DEVICE CONFIGURATION %s: an HPA is set "
-				    "(accessible max below the native max), and DCO refuses to "
-				    "work under one; restore the HPA first",
-				    dev_name(c), what);
-	return ss_error_set(err, -EACCES,
-			    "%s: the drive aborted DEVICE CONFIGURATION %s (ATA ABRT) and gives "
-			    "no reason; a DEVICE CONFIGURATION FREEZE LOCK since power-on (some "
-			    "BIOSes send one) would do that. Power-cycle the drive and retry; if "
-			    "it still refuses, the drive does not take the change",
-			    dev_name(c), what);
-}
-
-static int dco_set(struct cap_ctx *c, uint64_t blocks, struct ss_error *err)
-{
-	uint8_t buf[512];
-	struct ata_tf tf;
-	int rc;
-
-	memset(buf, 0, sizeof(buf));
-	ata_tf_dco_identify(&tf);
-	rc = drive_ata(c->d, &tf, false, buf, NULL, err); /* read-only */
-	if (rc == -EOPNOTSUPP)
-		return dco_refused(c, "IDENTIFY", err);
-	if (rc)
-		return rc;
-	dco_put_max(buf, blocks - 1);
-	ata_tf_dco_set(&tf);
-	rc = change_ata(c, &tf, false, buf, NULL, "ATA DEVICE CONFIGURATION SET", err);
-	if (rc == -EOPNOTSUPP)
-		return dco_refused(c, "SET", err);
-	return rc;
-}
-
-static int dco_restore(struct cap_ctx *c, struct ss_error *err)
-{
-	struct ata_tf tf;
-	int rc;
-
-	ata_tf_dco_restore(&tf);
-	rc = change_ata(c, &tf, false, NULL, NULL, "ATA DEVICE CONFIGURATION RESTORE", err);
-	if (rc == -EOPNOTSUPP)
-		return dco_refused(c, "RESTORE", err);
-	return rc;
-}
-
-/* ---- SCSI: MODE SELECT resize, FORMAT UNIT --------------------------------- */
-
-#define MODE_BUF 256
-
-static int mode_sense_bd(struct cap_ctx *c, uint8_t *buf, size_t *len, struct scsi_mode10 *m,
-			 struct ss_error *err)
-{
-	struct xcmd x;
-	int rc;
-
-	memset(&x, 0, sizeof(x));
-	memset(buf, 0, MODE_BUF);
-	/* page 0x01 with its block descriptor, long LBA asked for */
-	x.cdb_len = scsi_build_mode_sense10(x.cdb, true, false, 0, 0x01, 0, MODE_BUF);
-	x.dir = XFER_FROM_DEV;
-	x.data = buf;
-	x.data_len = MODE_BUF;
-	rc = drive_scsi(c->d, &x, NULL, err);
-	if (rc)
-		return rc;
-	*len = MODE_BUF - (x.resid < MODE_BUF ? x.resid : MODE_BUF);
-	if (scsi_parse_mode_sense10(buf, *len, m) || !m->has_bd)
-		return ss_error_set(err, -EPROTO,
-				    "%s: MODE SENSE returned no block descriptor; the drive "
-				    "cannot be resized this way",
-				    dev_name(c));
-	return 0;
-}
-
-/* MODE SELECT the block count (UINT64_MAX: the drive's maximum). */
-static int scsi_select_blocks(struct cap_ctx *c, uint64_t blocks, struct ss_error *err)
-{
-	uint8_t buf[MODE_BUF], out[MODE_BUF];
-	struct scsi_mode10 m;
-	struct scsi_sense sense;
-	size_t len, out_len;
-	struct xcmd x;
-	int rc;
-
-	rc = mode_sense_bd(c, buf, &len, &m, err);
-	if (rc)
-		return rc;
-	if (blocks == UINT64_MAX && !m.longlba)
-		blocks = 0xffffffff; /* all ones in a short descriptor: the maximum */
-	rc = scsi_mode_set_bd_blocks(buf, len, blocks, out, sizeof(out), &out_len);
-	if (rc == -EOVERFLOW)
-		return ss_error_set(err, rc,
-				    "%s: %" PRIu64 " blocks do not fit the drive's short block "
-				    "descriptor and it refuses long LBA descriptors",
-				    dev_name(c), blocks);
-	if (rc)
-		return ss_error_set(err, rc, "%s: malformed MODE SENSE answer", dev_name(c));
-	for (int sp = 1; sp >= 0; sp--) {
-		memset(&x, 0, sizeof(x));
-		x.cdb_len = scsi_build_mode_select10(x.cdb, true, sp, (uint16_t)out_len);
-		x.dir = XFER_TO_DEV;
-		x.data = out;
-		x.data_len = out_len;
-		rc = change_scsi(c, &x,
-				 sp ? "MODE SELECT(10) PF=1 SP=1: block descriptor count"
-				    : "MODE SELECT(10) PF=1 SP=0: block descriptor count",
-				 &sense, err);
-		/* a drive that cannot save pages says ILLEGAL REQUEST: retry SP=0 */
-		if (!(rc && sp && sense.valid && sense.key == SK_ILLEGAL_REQUEST))
-			break;
-	}
-	return rc;
-}
-
-static bool format_in_progress(const struct scsi_sense *s)
-{
-	return s->valid && s->asc == 0x04 && s->ascq == 0x04;
-}
-
-/* TEST UNIT READY: 0 ready; 1 formatting; 2 medium format corrupted. */
-static int unit_state(struct cap_ctx *c, struct scsi_sense *s, struct ss_error *err)
-{
-	struct xcmd x;
-	int rc;
-
-	memset(&x, 0, sizeof(x));
-	x.cdb_len = scsi_build_test_unit_ready(x.cdb);
-	rc = drive_scsi(c->d, &x, s, err);
-	if (rc == 0)
-		return 0;
-	if (format_in_progress(s))
-		return 1;
-	if (s->valid && s->asc == 0x31)
-		return 2;
-	return rc;
-}
-
-static void nap_ms(unsigned ms)
-{
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
-
-/* Poll REQUEST SENSE for the progress of a format until it ends. */
-static int format_wait(struct cap_ctx *c, struct ss_error *err)
-{
-	unsigned delay = 50;
-	int rc;
-
-	for (;;) {
-		uint8_t buf[252];
-		struct scsi_sense s;
-		struct xcmd x;
-		size_t got;
-
-		if (progress_cancelled(c->progress))
-			return ss_error_set(err, -ECANCELED,
-					    "%s: stopped watching; the format goes on inside the "
-					    "drive. Run the same command again to watch it to the end",
-					    dev_name(c));
-		memset(&x, 0, sizeof(x));
-		memset(buf, 0, sizeof(buf));
-		x.cdb_len = scsi_build_request_sense(x.cdb, false, sizeof(buf));
-		x.dir = XFER_FROM_DEV;
-		x.data = buf;
-		x.data_len = sizeof(buf);
-		rc = drive_scsi(c->d, &x, NULL, err);
-		if (rc)
-			return rc;
-		got = sizeof(buf) - (x.resid < sizeof(buf) ? x.resid : sizeof(buf));
-		scsi_sense_decode(buf, got, &s);
-		if (!(format_in_progress(&s) || (s.valid && s.key == SK_NO_SENSE &&
-						 s.progress_valid)))
-			break;
-		progress_report(c->progress, s.progress_valid ? s.progress / 65536.0 : 0,
-				"formatting", -1);
-		nap_ms(delay);
-		if (delay < 1000)
-			delay *= 2;
-	}
-	progress_report(c->progress, 1.0, "format complete", 0);
-	return 0;
-}
-
-/* The drive failed (or vanished) with the block count already changed: a
- * failure of the drive, not of what the user typed, and the next step. */
-static int format_failed(struct cap_ctx *c, uint64_t blocks, int rc, struct ss_error *err)
-{
-	char why[sizeof(err->msg)];
-	size_t n = strlen(dev_name(c));
-	const char *w = err && err->msg[0] ? err->msg : strerror(-rc);
-
-	if (!strncmp(w, dev_name(c), n) && !strncmp(w + n, ": ", 2))
-		w += n + 2; /* named once is enough */
-	snprintf(why, sizeof(why), "%s", w);
-	return ss_error_set(err, -EIO,
-			    "%s: the format failed after the block count had been set to %" PRIu64
-			    " (MODE SELECT): %s. The medium reads MEDIUM FORMAT CORRUPTED until a "
-			    "format completes: power-cycle the drive if it does not answer, then run "
-			    "the same command again (or 'restore --method scsi-format')",
-			    dev_name(c), blocks, why);
-}
-
-static int scsi_format(struct cap_ctx *c, uint64_t blocks, struct ss_error *err)
-{
-	uint8_t param[4];
-	struct xcmd x;
-	int rc;
-
-	rc = scsi_select_blocks(c, blocks, err);
-	if (rc)
-		return rc;
-	memset(&x, 0, sizeof(x));
-	x.cdb_len = scsi_build_format_unit(x.cdb, 0, true, false, 0);
-	scsi_build_format_param_header(param, true);
-	x.dir = XFER_TO_DEV;
-	x.data = param;
-	x.data_len = sizeof(param);
-	x.timeout_ms = 120 * 1000;
-	progress_report(c->progress, 0, "starting format", -1);
-	rc = change_scsi(c, &x, "FORMAT UNIT FMTDATA=1 IMMED=1 (destroys all data)", NULL, err);
-	if (!rc && !c->dry_run)
-		rc = format_wait(c, err);
-	if (rc && rc != -ECANCELED)
-		return format_failed(c, blocks, rc, err);
-	return rc;
-}
 
 /* ---- verification ------------------------------------------------------------ */
 
@@ -781,7 +447,7 @@ static int reidentify(struct cap_ctx *c, struct ss_error *err)
 }
 
 /* Re-read the drive and, for a real disk, make the kernel see the size. */
-static int verify(struct cap_ctx *c, uint64_t want, struct cap_result *res, struct ss_error *err)
+int cap_verify(struct cap_ctx *c, uint64_t want, struct cap_result *res, struct ss_error *err)
 {
 	const struct drive_info *i = &c->e->info;
 	struct drive_info now;
@@ -798,7 +464,7 @@ static int verify(struct cap_ctx *c, uint64_t want, struct cap_result *res, stru
 				    "%s: the drive reports %" PRIu64 " blocks (%s) after the change, "
 				    "not %" PRIu64 " (%s): it did not take it. Power-cycle the drive "
 				    "and check with 'shortstroke info'",
-				    dev_name(c), now.capacity_blocks,
+				    cap_dev(c), now.capacity_blocks,
 				    human(now.capacity_blocks * now.logical_block, h1, sizeof(h1)),
 				    want, human(want * now.logical_block, h2, sizeof(h2)));
 	if (!c->e->sim) {
@@ -816,7 +482,7 @@ static int verify(struct cap_ctx *c, uint64_t want, struct cap_result *res, stru
 			return ss_error_set(err, -EIO,
 					    "%s: the drive took the new capacity (%s) but the kernel "
 					    "still sees %s; reboot or power-cycle before using it",
-					    dev_name(c), human(want * now.logical_block, h1, sizeof(h1)),
+					    cap_dev(c), human(want * now.logical_block, h1, sizeof(h1)),
 					    human(kbytes, h2, sizeof(h2)));
 		if (strcmp(node, c->e->node))
 			snprintf(c->e->node, sizeof(c->e->node), "%s", node);
@@ -826,30 +492,9 @@ static int verify(struct cap_ctx *c, uint64_t want, struct cap_result *res, stru
 
 /* ---- limit and restore ------------------------------------------------------- */
 
-static int apply_method(struct cap_ctx *c, enum cap_method m, uint64_t blocks, bool vol,
-			struct ss_error *err)
-{
-	switch (m) {
-	case CAP_HPA:
-		return hpa_set(c, blocks, vol, err);
-	case CAP_AMAC:
-		return amac_set(c, blocks, err);
-	case CAP_DCO:
-		return dco_set(c, blocks, err);
-	case CAP_SCSI_RESIZE:
-		return scsi_select_blocks(c, blocks, err);
-	case CAP_SCSI_FORMAT:
-		return scsi_format(c, blocks, err);
-	case CAP_PARTITION:
-		return part_limit(c, blocks, err);
-	default:
-		return ss_error_set(err, -EINVAL, "no method");
-	}
-}
-
 /* A SCSI drive busy formatting (a run interrupted earlier): watch it to
  * the end first. A corrupted format only a new format can cure. */
-static int scsi_settle(struct cap_ctx *c, enum cap_method m, bool *corrupt,
+static int scsi_settle(struct cap_ctx *c, const struct cap_method_ops *o, bool *corrupt,
 		       struct ss_error *err)
 {
 	struct scsi_sense s;
@@ -858,14 +503,14 @@ static int scsi_settle(struct cap_ctx *c, enum cap_method m, bool *corrupt,
 	*corrupt = false;
 	if (c->e->info.ata)
 		return 0;
-	st = unit_state(c, &s, err);
+	st = cap_unit_state(c, &s, err);
 	*corrupt = st == 2;
 	if (st == 1) {
 		progress_report(c->progress, 0, "format in progress: watching", -1);
-		return format_wait(c, err);
+		return cap_format_wait(c, err);
 	}
-	if (st == 2 && m != CAP_SCSI_FORMAT)
-		return corrupt_error(dev_name(c), err);
+	if (st == 2 && !(o && (o->flags & CAPM_FORMATS)))
+		return corrupt_error(cap_dev(c), err);
 	return st < 0 ? st : 0;
 }
 
@@ -888,14 +533,14 @@ static int disk_lock(struct cap_ctx *c, int *fd, struct ss_error *err)
  */
 static void limit_failed(struct cap_ctx *c, const struct cap_plan *p)
 {
+	const struct cap_method_ops *o = ops_of(p->method);
 	struct drive_info now;
-	uint64_t end;
 
 	if (c->dry_run || drive_identify(c->d, &now, NULL))
 		return;
 	if (now.capacity_blocks != p->current || now.logical_block != p->block_len)
 		return;
-	if (p->method == CAP_PARTITION && part_read_end(c, &end, NULL) != -ENOENT)
+	if (o->undone && !o->undone(c))
 		return;
 	journal_event(c, "restore-done", p->method, p->native, p->current, p->current,
 		      p->volatile_, NULL);
@@ -913,12 +558,22 @@ static int zone_guard(struct cap_ctx *c, const struct cap_plan *p, struct ss_err
 	return ss_error_set(err, -EINVAL,
 			    "%s: %" PRIu64 " blocks is not on a zone boundary of this zoned disk "
 			    "(the zone starts at block %" PRIu64 "); nothing sent",
-			    dev_name(c), p->target, q.target);
+			    cap_dev(c), p->target, q.target);
+}
+
+/* The method's check of the drive after a change, or the capacity's. */
+static int verify_by(struct cap_ctx *c, const struct cap_method_ops *o, bool restore,
+		     uint64_t want, struct cap_result *res, struct ss_error *err)
+{
+	if (o->verify)
+		return o->verify(c, restore, want, res, err);
+	return cap_verify(c, want, res, err);
 }
 
 static int limit_locked(struct cap_ctx *c, const struct cap_plan *p, struct cap_result *res,
 			struct ss_error *err)
 {
+	const struct cap_method_ops *o = ops_of(p->method);
 	struct journal_entry orig;
 	bool corrupt, was_open;
 	char h1[32];
@@ -930,10 +585,12 @@ static int limit_locked(struct cap_ctx *c, const struct cap_plan *p, struct cap_
 	res->before = p->current;
 	res->native = p->native;
 	res->dry_run = c->dry_run;
+	if (!o)
+		return ss_error_set(err, -EINVAL, "%s: the plan names no method", cap_dev(c));
 	rc = zone_guard(c, p, err);
 	if (rc)
 		return rc;
-	rc = scsi_settle(c, p->method, &corrupt, err);
+	rc = scsi_settle(c, o, &corrupt, err);
 	if (rc)
 		return rc;
 	if (p->noop && !corrupt) { /* a corrupted medium needs the format all the same */
@@ -952,7 +609,7 @@ static int limit_locked(struct cap_ctx *c, const struct cap_plan *p, struct cap_
 	if (rc)
 		return rc;
 	progress_report(c->progress, 0, cap_method_name(p->method), -1);
-	rc = apply_method(c, p->method, p->target, p->volatile_, err);
+	rc = o->set(c, p->target, p->volatile_, err);
 	if (rc) {
 		if (!was_open)
 			limit_failed(c, p);
@@ -965,19 +622,7 @@ static int limit_locked(struct cap_ctx *c, const struct cap_plan *p, struct cap_
 			 cap_method_name(p->method));
 		return 0;
 	}
-	if (p->method == CAP_PARTITION) {
-		uint64_t end = 0;
-
-		rc = part_read_end(c, &end, err);
-		if (rc == 0 && end != p->target)
-			rc = ss_error_set(err, -EIO,
-					  "%s: the partition written ends at block %" PRIu64
-					  ", not %" PRIu64,
-					  dev_name(c), end, p->target);
-		res->after = end;
-	} else {
-		rc = verify(c, p->target, res, err);
-	}
+	rc = verify_by(c, o, false, p->target, res, err);
 	if (rc)
 		return rc;
 	rc = journal_event(c, "limit-done", p->method, p->native, p->current, p->target,
@@ -998,12 +643,12 @@ static int settle_format(struct cap_ctx *c, struct cap_result *res, struct ss_er
 	int rc;
 
 	progress_report(c->progress, 0, "format in progress: watching", -1);
-	rc = format_wait(c, err);
+	rc = cap_format_wait(c, err);
 	if (!rc)
 		rc = reidentify(c, err);
 	if (!rc && c->e->info.format == DRIVE_FORMAT_RUNNING)
 		rc = ss_error_set(err, -EBUSY, "%s: the drive still reports a format in progress",
-				  dev_name(c));
+				  cap_dev(c));
 	res->watched_format = !rc;
 	return rc;
 }
@@ -1086,8 +731,9 @@ static int record_check(struct cap_ctx *c, const struct journal_entry *o, enum c
 			struct ss_error *err)
 {
 	const struct drive_info *i = &c->e->info;
+	const struct cap_method_ops *mo = ops_of(m);
 	/* DCO lowers the native max itself: its bound is the factory max */
-	uint64_t max = m == CAP_DCO ? i->dco_max_blocks : i->native_blocks;
+	uint64_t max = mo && (mo->flags & CAPM_SETS_NATIVE) ? i->dco_max_blocks : i->native_blocks;
 	struct ss_error why = { 0 };
 	char text[700];
 	int rc;
@@ -1111,7 +757,7 @@ static int record_check(struct cap_ctx *c, const struct journal_entry *o, enum c
 	return ss_error_set(err, -EPERM,
 			    "%s: refused: the journal's record (line %u) says %s; it does not "
 			    "describe this drive, so restore will not trust it. The record: %s",
-			    dev_name(c), o->line, why.msg, text);
+			    cap_dev(c), o->line, why.msg, text);
 }
 
 /* No journal record: this tool did not limit the disk. Say what it has. */
@@ -1131,7 +777,7 @@ static int restore_unjournaled(struct cap_ctx *c, struct ss_error *err)
 			    "disk (a vendor's recovery area or another tool may have). It has "
 			    "%" PRIu64 " blocks (%s) and %s; --to-native takes it to its native "
 			    "maximum",
-			    dev_name(c), i->capacity_blocks,
+			    cap_dev(c), i->capacity_blocks,
 			    human(i->capacity_blocks * i->logical_block, h1, sizeof(h1)), native);
 }
 
@@ -1155,11 +801,11 @@ static int restore_plan(struct cap_ctx *c, enum cap_method forced, enum cap_meth
 		rc = record_check(c, &orig, *m, err);
 		if (rc)
 			return rc;
-		if (orig.block_len != i->logical_block && *m != CAP_SCSI_FORMAT)
+		if (orig.block_len != i->logical_block && !(flags_of(*m) & CAPM_FORMATS))
 			return ss_error_set(err, -EINVAL,
 					    "%s: the journal recorded %u-byte blocks, the drive now "
 					    "has %u; restore it with --method scsi-format",
-					    dev_name(c), orig.block_len, i->logical_block);
+					    cap_dev(c), orig.block_len, i->logical_block);
 		*target = orig.original_blocks;
 		return 0;
 	}
@@ -1168,23 +814,20 @@ static int restore_plan(struct cap_ctx *c, enum cap_method forced, enum cap_meth
 		return restore_unjournaled(c, err); /* (at the native max: nothing to do) */
 	*m = forced;
 	if (*m == CAP_AUTO) {
-		if (i->ata && (i->methods & METHOD_AMAC))
-			*m = CAP_AMAC;
-		else if (i->ata && (i->methods & METHOD_HPA))
-			*m = CAP_HPA;
-		else if (!i->ata && (i->methods & METHOD_SCSI_RESIZE))
-			*m = CAP_SCSI_RESIZE;
-		else
+		const struct cap_method_ops *o = cap_method_pick(i, false);
+
+		if (!o)
 			return ss_error_set(err, -EOPNOTSUPP,
 					    "%s: nothing journaled and no method to restore with",
-					    dev_name(c));
+					    cap_dev(c));
+		*m = o->id;
 	}
-	if (i->ata && *m != CAP_DCO) {
+	if (i->ata && !(flags_of(*m) & CAPM_SETS_NATIVE)) {
 		if (!i->native_blocks)
 			return ss_error_set(err, -EOPNOTSUPP,
 					    "%s: nothing journaled and the drive does not report "
 					    "its native max address",
-					    dev_name(c));
+					    cap_dev(c));
 		*target = i->native_blocks;
 	} else {
 		*target = UINT64_MAX; /* SCSI: the maximum; DCO: factory max */
@@ -1192,13 +835,13 @@ static int restore_plan(struct cap_ctx *c, enum cap_method forced, enum cap_meth
 	return 0;
 }
 
-/* A disk with no GPT header has no partition to remove (a limit by the
- * partition method that failed before it wrote one). */
-static bool no_gpt(struct cap_ctx *c)
+/* The drive has the size restore aims for and nothing else to undo (o is
+ * NULL for a restore already done). */
+static bool at_target(struct cap_ctx *c, const struct cap_method_ops *o, uint64_t target)
 {
-	uint64_t end;
-
-	return part_read_end(c, &end, NULL) == -ENOENT;
+	if (target != c->e->info.capacity_blocks)
+		return false;
+	return !o || (!(o->flags & CAPM_SETS_NATIVE) && (!o->undone || o->undone(c)));
 }
 
 /* The rules a restore by m must meet, known before anything is sent. */
@@ -1206,15 +849,15 @@ static int restore_rules(struct cap_ctx *c, enum cap_method m, bool vol, struct 
 {
 	const struct drive_info *i = &c->e->info;
 
-	if (vol && m != CAP_HPA)
+	const struct cap_method_ops *o = ops_of(m);
+
+	if (vol && !(flags_of(m) & CAPM_VOLATILE))
 		return ss_error_usage(err, -EINVAL, "%s: --volatile needs the HPA method",
-				      dev_name(c));
-	if (!(i->methods & method_bit(m)))
+				      cap_dev(c));
+	if (!o || !supports(i, o))
 		return ss_error_set(err, -EOPNOTSUPP, "%s: the drive does not support the %s method",
-				    dev_name(c), cap_method_name(m));
-	if ((m == CAP_HPA && i->sec_frozen) || m == CAP_DCO)
-		return check_method_rules(i, m, false, dev_name(c), err);
-	return 0;
+				    cap_dev(c), cap_method_name(m));
+	return o->plan ? o->plan(i, true, cap_dev(c), err) : 0;
 }
 
 /* The journal's newest record of the disk is the "restore-done" of the
@@ -1236,6 +879,7 @@ int cap_plan_restore(struct cap_ctx *c, enum cap_method forced, bool vol, struct
 		     struct ss_error *err)
 {
 	const struct drive_info *i = &c->e->info;
+	const struct cap_method_ops *o;
 	struct journal_entry orig;
 	bool journaled;
 	char h1[32];
@@ -1262,12 +906,12 @@ int cap_plan_restore(struct cap_ctx *c, enum cap_method forced, bool vol, struct
 		rc = restore_rules(c, p->method, vol, err);
 	if (rc)
 		return rc;
-	p->noop = p->target == p->current && p->method != CAP_DCO &&
-		  (p->method != CAP_PARTITION || no_gpt(c));
+	o = ops_of(p->method);
+	p->noop = at_target(c, o, p->target);
 	journaled = journal_original(c->state_dir, i->serial, i->wwn, &orig, NULL) == 0;
-	if (p->target == UINT64_MAX || p->method == CAP_DCO)
+	if (p->target == UINT64_MAX || (o->flags & CAPM_SETS_NATIVE))
 		snprintf(p->note, sizeof(p->note), "the drive's %s maximum",
-			 p->method == CAP_DCO ? "factory" : "native");
+			 (o->flags & CAPM_SETS_NATIVE) ? "factory" : "native");
 	else
 		snprintf(p->note, sizeof(p->note), "%" PRIu64 " blocks (%s, the %s)", p->target,
 			 human(p->target * i->logical_block, h1, sizeof(h1)),
@@ -1280,6 +924,7 @@ static int restore_locked(struct cap_ctx *c, enum cap_method forced, bool vol,
 {
 	const struct drive_info *i = &c->e->info;
 	uint64_t target, before = i->capacity_blocks, native = i->native_blocks;
+	const struct cap_method_ops *o;
 	struct cap_plan plan;
 	enum cap_method m;
 	bool corrupt;
@@ -1295,12 +940,12 @@ static int restore_locked(struct cap_ctx *c, enum cap_method forced, bool vol,
 	if (rc)
 		return rc;
 	m = res->method = plan.method;
+	o = ops_of(m);
 	target = plan.target;
-	rc = scsi_settle(c, m, &corrupt, err);
+	rc = scsi_settle(c, o, &corrupt, err);
 	if (rc)
 		return rc;
-	if (target == before && m != CAP_DCO && !corrupt &&
-	    (m != CAP_PARTITION || no_gpt(c))) {
+	if (!corrupt && at_target(c, o, target)) {
 		res->noop = true;
 		res->after = before;
 		snprintf(res->message, sizeof(res->message),
@@ -1310,25 +955,12 @@ static int restore_locked(struct cap_ctx *c, enum cap_method forced, bool vol,
 			journal_event(c, "restore-done", m, native, before, before, false, NULL);
 		return 0;
 	}
+	if (!o)
+		return ss_error_set(err, -EINVAL, "%s: no method to restore with", cap_dev(c));
 	rc = journal_event(c, "restore", m, native, before, target, vol, err);
 	if (rc)
 		return rc;
-	switch (m) {
-	case CAP_DCO:
-		rc = dco_restore(c, err);
-		break;
-	case CAP_SCSI_RESIZE:
-	case CAP_SCSI_FORMAT:
-		rc = m == CAP_SCSI_FORMAT ? scsi_format(c, target, err)
-					  : scsi_select_blocks(c, target, err);
-		break;
-	case CAP_PARTITION:
-		rc = part_restore(c, err);
-		break;
-	default:
-		rc = apply_method(c, m, target, vol, err);
-		break;
-	}
+	rc = o->restore(c, target, vol, err);
 	if (rc)
 		return rc;
 	if (c->dry_run) {
@@ -1338,24 +970,17 @@ static int restore_locked(struct cap_ctx *c, enum cap_method forced, bool vol,
 			 cap_method_name(m));
 		return 0;
 	}
-	if (target == UINT64_MAX || m == CAP_DCO || m == CAP_PARTITION) {
+	if (target == UINT64_MAX || (o->flags & (CAPM_SETS_NATIVE | CAPM_KEEPS_SIZE))) {
 		struct drive_info now;
 
 		rc = drive_identify(c->d, &now, err);
 		if (rc)
 			return rc;
 		target = now.capacity_blocks;
-		if (now.native_blocks && m == CAP_DCO)
+		if (now.native_blocks && (o->flags & CAPM_SETS_NATIVE))
 			target = now.native_blocks;
 	}
-	rc = verify(c, target, res, err);
-	if (rc == 0 && m == CAP_PARTITION) {
-		uint64_t end;
-
-		if (part_read_end(c, &end, NULL) != -ENOENT)
-			rc = ss_error_set(err, -EIO, "%s: the GPT is still there after the wipe",
-					  dev_name(c));
-	}
+	rc = verify_by(c, o, true, target, res, err);
 	if (rc)
 		return rc;
 	rc = journal_event(c, "restore-done", m, native, before, res->after, vol, err);

@@ -1,0 +1,42 @@
+/* capacity_priv.h - the limit methods of src/ops/capacity/ (one file each)
+ * and what the engine (capacity.c) lends them. */
+#ifndef SHORTSTROKE_CAPACITY_PRIV_H
+#define SHORTSTROKE_CAPACITY_PRIV_H
+
+#include "shortstroke/capacity.h"
+#include "shortstroke/scsi.h"
+
+/* The methods, one per file; the engine's table lists them in the order
+ * auto prefers them. */
+extern const struct cap_method_ops cap_amac_ops;	/* amac.c */
+extern const struct cap_method_ops cap_hpa_ops;		/* hpa.c */
+extern const struct cap_method_ops cap_dco_ops;		/* dco.c */
+extern const struct cap_method_ops cap_resize_ops;	/* resize.c */
+extern const struct cap_method_ops cap_format_ops;	/* format.c */
+extern const struct cap_method_ops cap_partition_ops;	/* partition.c */
+
+/* ---- the engine (capacity.c) ---- */
+
+/* The disk's name in messages. */
+const char *cap_dev(const struct cap_ctx *c);
+/* A command of a change: shown (dry run, --verbose), and sent unless dry run. */
+int cap_send_scsi(struct cap_ctx *c, struct xcmd *x, const char *what, struct scsi_sense *sense,
+		  struct ss_error *err);
+int cap_send_ata(struct cap_ctx *c, const struct ata_tf *tf, bool ck_cond, void *buf,
+		 struct ata_regs *regs, const char *what, struct ss_error *err);
+/* A security-locked drive refuses every change. */
+int cap_locked_error(const char *dev, struct ss_error *err);
+/* Re-read the drive and, for a real disk, make the kernel see want blocks;
+ * res->after is what the drive has. */
+int cap_verify(struct cap_ctx *c, uint64_t want, struct cap_result *res, struct ss_error *err);
+
+/* ---- resize.c, format.c: shared by the SCSI methods and the engine ---- */
+
+/* MODE SELECT the block count (UINT64_MAX: the drive's maximum). */
+int cap_scsi_select_blocks(struct cap_ctx *c, uint64_t blocks, struct ss_error *err);
+/* TEST UNIT READY: 0 ready; 1 formatting; 2 medium format corrupted. */
+int cap_unit_state(struct cap_ctx *c, struct scsi_sense *s, struct ss_error *err);
+/* Poll REQUEST SENSE for the progress of a format until it ends. */
+int cap_format_wait(struct cap_ctx *c, struct ss_error *err);
+
+#endif

@@ -1,0 +1,134 @@
+/* format.c - the scsi-format method: SCSI FORMAT UNIT to a block count (MODE
+ * SELECT of the count, then the format, watched to its end). It destroys
+ * every byte, and it is the one method that cures a corrupted medium (a
+ * format that was interrupted) or changes the block size. Also the watching
+ * of a format in progress, which the engine does for every SCSI drive. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "capacity_priv.h"
+
+static bool format_in_progress(const struct scsi_sense *s)
+{
+	return s->valid && s->asc == 0x04 && s->ascq == 0x04;
+}
+
+int cap_unit_state(struct cap_ctx *c, struct scsi_sense *s, struct ss_error *err)
+{
+	struct xcmd x;
+	int rc;
+
+	memset(&x, 0, sizeof(x));
+	x.cdb_len = scsi_build_test_unit_ready(x.cdb);
+	rc = drive_scsi(c->d, &x, s, err);
+	if (rc == 0)
+		return 0;
+	if (format_in_progress(s))
+		return 1;
+	if (s->valid && s->asc == 0x31)
+		return 2;
+	return rc;
+}
+
+static void nap_ms(unsigned ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+int cap_format_wait(struct cap_ctx *c, struct ss_error *err)
+{
+	unsigned delay = 50;
+	int rc;
+
+	for (;;) {
+		uint8_t buf[252];
+		struct scsi_sense s;
+		struct xcmd x;
+		size_t got;
+
+		if (progress_cancelled(c->progress))
+			return ss_error_set(err, -ECANCELED,
+					    "%s: stopped watching; the format goes on inside the "
+					    "drive. Run the same command again to watch it to the end",
+					    cap_dev(c));
+		memset(&x, 0, sizeof(x));
+		memset(buf, 0, sizeof(buf));
+		x.cdb_len = scsi_build_request_sense(x.cdb, false, sizeof(buf));
+		x.dir = XFER_FROM_DEV;
+		x.data = buf;
+		x.data_len = sizeof(buf);
+		rc = drive_scsi(c->d, &x, NULL, err);
+		if (rc)
+			return rc;
+		got = sizeof(buf) - (x.resid < sizeof(buf) ? x.resid : sizeof(buf));
+		scsi_sense_decode(buf, got, &s);
+		if (!(format_in_progress(&s) || (s.valid && s.key == SK_NO_SENSE &&
+						 s.progress_valid)))
+			break;
+		progress_report(c->progress, s.progress_valid ? s.progress / 65536.0 : 0,
+				"formatting", -1);
+		nap_ms(delay);
+		if (delay < 1000)
+			delay *= 2;
+	}
+	progress_report(c->progress, 1.0, "format complete", 0);
+	return 0;
+}
+
+/* The drive failed (or vanished) with the block count already changed: a
+ * failure of the drive, not of what the user typed, and the next step. */
+static int format_failed(struct cap_ctx *c, uint64_t blocks, int rc, struct ss_error *err)
+{
+	char why[sizeof(err->msg)];
+	size_t n = strlen(cap_dev(c));
+	const char *w = err && err->msg[0] ? err->msg : strerror(-rc);
+
+	if (!strncmp(w, cap_dev(c), n) && !strncmp(w + n, ": ", 2))
+		w += n + 2; /* named once is enough */
+	snprintf(why, sizeof(why), "%s", w);
+	return ss_error_set(err, -EIO,
+			    "%s: the format failed after the block count had been set to %" PRIu64
+			    " (MODE SELECT): %s. The medium reads MEDIUM FORMAT CORRUPTED until a "
+			    "format completes: power-cycle the drive if it does not answer, then run "
+			    "the same command again (or 'restore --method scsi-format')",
+			    cap_dev(c), blocks, why);
+}
+
+static int scsi_format(struct cap_ctx *c, uint64_t blocks, bool vol, struct ss_error *err)
+{
+	uint8_t param[4];
+	struct xcmd x;
+	int rc;
+
+	rc = cap_scsi_select_blocks(c, blocks, err);
+	if (rc)
+		return rc;
+	memset(&x, 0, sizeof(x));
+	x.cdb_len = scsi_build_format_unit(x.cdb, 0, true, false, 0);
+	scsi_build_format_param_header(param, true);
+	x.dir = XFER_TO_DEV;
+	x.data = param;
+	x.data_len = sizeof(param);
+	x.timeout_ms = 120 * 1000;
+	progress_report(c->progress, 0, "starting format", -1);
+	rc = cap_send_scsi(c, &x, "FORMAT UNIT FMTDATA=1 IMMED=1 (destroys all data)", NULL, err);
+	if (!rc && !c->dry_run)
+		rc = cap_format_wait(c, err);
+	if (rc && rc != -ECANCELED)
+		return format_failed(c, blocks, rc, err);
+	return rc;
+}
+
+const struct cap_method_ops cap_format_ops = {
+	.id = CAP_SCSI_FORMAT,
+	.name = "scsi-format",
+	.need = METHOD_SCSI_FORMAT,
+	.flags = CAPM_SCSI | CAPM_DESTROYS | CAPM_FORMATS,
+	.set = scsi_format,
+	.restore = scsi_format,	/* to the journaled block count */
+};
