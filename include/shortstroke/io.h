@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #include "shortstroke/error.h"
-#include "shortstroke/job.h"
+#include "shortstroke/progress.h"
 
 struct sim_drive;
 struct sim_rig;

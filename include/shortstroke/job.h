@@ -6,19 +6,7 @@
 #include <stdbool.h>
 
 #include "shortstroke/error.h"
-
-/* What a long operation reports into. Operations take a (possibly NULL)
- * pointer to one and call progress_report()/progress_cancelled(). */
-struct progress_sink {
-	/* eta_s < 0: let the receiver estimate from elapsed time */
-	void (*report)(void *arg, double fraction, const char *phase, double eta_s);
-	bool (*cancelled)(void *arg);
-	void *arg;
-};
-
-void progress_report(const struct progress_sink *p, double fraction, const char *phase,
-		     double eta_s);
-bool progress_cancelled(const struct progress_sink *p);
+#include "shortstroke/progress.h" /* the sink a job reports into */
 
 struct job;
 

@@ -19,18 +19,6 @@ struct job {
 	struct progress_sink sink;
 };
 
-void progress_report(const struct progress_sink *p, double fraction, const char *phase,
-		     double eta_s)
-{
-	if (p && p->report)
-		p->report(p->arg, fraction, phase, eta_s);
-}
-
-bool progress_cancelled(const struct progress_sink *p)
-{
-	return p && p->cancelled && p->cancelled(p->arg);
-}
-
 static double since(const struct timespec *t0)
 {
 	struct timespec now;
