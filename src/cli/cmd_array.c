@@ -396,12 +396,16 @@ static int report_unready(struct batch *b)
 	return code;
 }
 
-static void json_out(const struct array_rec *r, bool ok, const char *error, const char *log)
+/* changed: this run sent a change to a disk or md, or rewrote the record
+ * (false for --dry-run and for the no-op re-run). */
+static void json_out(const struct array_rec *r, bool ok, bool changed, const char *error,
+		     const char *log)
 {
 	json_object *o = json_object_new_object();
 	char *rec = array_rec_json(r);
 
 	json_object_object_add(o, "ok", json_object_new_boolean(ok));
+	json_object_object_add(o, "changed", json_object_new_boolean(changed));
 	json_object_object_add(o, "error", error && *error ? json_object_new_string(error) : NULL);
 	json_object_object_add(o, "array", json_tokener_parse(rec));
 	json_object_object_add(o, "log", json_object_new_string(log ? log : ""));
@@ -542,7 +546,7 @@ static int apply_main(struct ss_ctx *ctx, struct apply_opts *o)
 			same = !p->disks[i].serial[0] || !strcmp(p->disks[i].serial, old->m[i].serial);
 		if (same) {
 			if (o->json)
-				json_out(old, true, NULL, "already applied: nothing to do");
+				json_out(old, true, false, NULL, "already applied: nothing to do");
 			else
 				printf("%s: already applied from %s (%s over %zu members): nothing "
 				       "to do\n", old->md_dev, old->plan, old->level, old->n);
@@ -699,7 +703,7 @@ static int apply_main(struct ss_ctx *ctx, struct apply_opts *o)
 			fprintf(log, "dry run: nothing was sent\n");
 		fflush(log);
 		if (o->json)
-			json_out(r, !why[0], why, logbuf);
+			json_out(r, !why[0], false, why, logbuf);
 		else
 			fputs(logbuf, stdout);
 		code = why[0] ? EXIT_FAILED : EXIT_DONE;
@@ -761,7 +765,7 @@ static int apply_main(struct ss_ctx *ctx, struct apply_opts *o)
 				 r->name);
 		fflush(log);
 		if (o->json)
-			json_out(r, false, err.msg, logbuf);
+			json_out(r, false, true, err.msg, logbuf);
 		else
 			fputs(logbuf, stdout);
 		cli_error("apply: %s", err.msg);
@@ -774,7 +778,7 @@ static int apply_main(struct ss_ctx *ctx, struct apply_opts *o)
 		r->fs[0] ? ", " : "", r->fs);
 	fflush(log);
 	if (o->json)
-		json_out(r, true, NULL, logbuf);
+		json_out(r, true, true, NULL, logbuf);
 	else
 		fputs(logbuf, stdout);
 	code = EXIT_DONE;
@@ -1084,7 +1088,10 @@ static int arr_undo(struct ss_ctx *ctx, const char *name, bool yes, bool dry_run
 		return err.code == -ENOENT ? EXIT_USAGE : EXIT_FAILED;
 	}
 	if (r->state == AS_UNDONE) {
-		printf("%s: already undone: nothing to do\n", r->md_dev);
+		if (json)
+			json_out(r, true, false, NULL, "already undone: nothing to do");
+		else
+			printf("%s: already undone: nothing to do\n", r->md_dev);
 		free(r);
 		return EXIT_DONE;
 	}
@@ -1117,7 +1124,7 @@ static int arr_undo(struct ss_ctx *ctx, const char *name, bool yes, bool dry_run
 	}
 	fclose(log);
 	if (json)
-		json_out(r, code == EXIT_DONE, code ? err.msg : NULL, logbuf);
+		json_out(r, code == EXIT_DONE, !dry_run, code ? err.msg : NULL, logbuf);
 	else
 		fputs(logbuf, stdout);
 	if (code)

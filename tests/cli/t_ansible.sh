@@ -3,6 +3,9 @@
 # protect file. h2 has a disk with a failing SMART health, h3 a protected
 # one. Qualify (fetched reports, fleet summary, h2 fails alone), limit in
 # check mode (nothing sent), limit, a re-run (unchanged), the refusal on h3.
+# Then apply of a RAID 1 plan on two more drives per host (md is
+# tests/cli/fake-mdadm.sh through shortstroke_environment): check mode, the
+# apply (h1 with mkfs), h3 refused (a protected member), a re-run, the undo.
 
 if ! command -v ansible-playbook >/dev/null 2>&1; then
 	fail "ansible-playbook is installed (tests/deps.sh check: ansible-core)"
@@ -24,17 +27,45 @@ for h in h1 h2 h3; do
     "firmware": "82.00A82", "blocks": 8388608, "hpa": true, "smart": $smart }
 ] }
 RIG
+	# the drives of the apply tests, and a sysroot whose /proc/mdstat has md
+	cat >"$TMP/$h/arig.json" <<RIG
+{ "drives": [
+  { "id": "c1", "personality": "sas", "vendor": "SEAGATE", "model": "ST900MM0168", "serial": "$h-C1",
+    "firmware": "N003", "wwn": "5000c5000000010${h#h}", "blocks": 4194304 },
+  { "id": "c2", "personality": "sas", "vendor": "SEAGATE", "model": "ST900MM0168", "serial": "$h-C2",
+    "firmware": "N003", "wwn": "5000c5000000020${h#h}", "blocks": 4194304 }
+] }
+RIG
+	mkdir -p "$TMP/$h/root/proc" "$TMP/$h/fbin"
+	echo "Personalities : [raid0] [raid1] [raid10] [raid6] [raid5] [raid4]" >"$TMP/$h/root/proc/mdstat"
+	"$PROG" --rig "$TMP/$h/arig.json" --state-dir "$TMP/$h/state" plan --level 1 --stroke 25% \
+		sim:c1 sim:c2 -O "$TMP/$h/r1.json" >/dev/null 2>&1
 done
+# a fake mkfs for h1's --mkfs ext4
+printf '#!/bin/sh\necho "mkfs $*" >>"%s/h1/mdadm.log"\n' "$TMP" >"$TMP/h1/fbin/mkfs.ext4"
+chmod +x "$TMP/h1/fbin/mkfs.ext4"
 : >"$TMP/h1/protect.conf"; : >"$TMP/h2/protect.conf"
 echo "serial:h3-W1" >"$TMP/h3/protect.conf"
-python3 - "$TMP" "$PROG" >"$TMP/inventory.yml" <<'PY'
-import json, sys
-tmp, prog = sys.argv[1], sys.argv[2]
+python3 - "$TMP" "$PROG" "$HERE/fake-mdadm.sh" >"$TMP/inventory.yml" <<'PY'
+import json, os, sys
+tmp, prog, mdadm = sys.argv[1:4]
+def array(h):
+    a = dict(name='fast0', plan='%s/%s/r1.json' % (tmp, h))
+    if h == 'h1':
+        a.update(mkfs='ext4', conf='%s/h1/mdadm.conf' % tmp)
+    return a
 hosts = {h: dict(shortstroke_rig='%s/%s/rig.json' % (tmp, h),
                  shortstroke_state_dir='%s/%s/state' % (tmp, h),
                  shortstroke_protect_file='%s/%s/protect.conf' % (tmp, h),
                  shortstroke_report_dir='%s/%s/reports' % (tmp, h),
-                 shortstroke_bin='%s/%s/bin/shortstroke' % (tmp, h))
+                 shortstroke_bin='%s/%s/bin/shortstroke' % (tmp, h),
+                 apply_rig='%s/%s/arig.json' % (tmp, h), apply_sysroot='%s/%s/root' % (tmp, h),
+                 apply_arrays=[array(h)],
+                 shortstroke_environment=dict(
+                     SHORTSTROKE_MDADM=mdadm, SHORTSTROKE_MODPROBE='false',
+                     FAKE_MDADM_LOG='%s/%s/mdadm.log' % (tmp, h),
+                     FAKE_MDADM_STATE='%s/%s/md.state' % (tmp, h),
+                     PATH='%s/%s/fbin:%s' % (tmp, h, os.environ['PATH'])))
          for h in ('h1', 'h2', 'h3')}
 print(json.dumps({'fleet': {'hosts': hosts, 'vars': dict(
     ansible_connection='local', ansible_python_interpreter='/usr/bin/python3',
@@ -44,6 +75,12 @@ PY
 for a in qualify limit; do
 	printf -- '- hosts: fleet\n  gather_facts: false\n  roles:\n    - role: shortstroke\n      shortstroke_action: %s\n' \
 		$a >"$TMP/$a.yml"
+done
+# apply.yml / undo.yml: the role on the apply drives, each host's apply_arrays (undo: state absent)
+for a in apply undo; do
+	st=; [ $a = undo ] && st=" | map('combine', {'state': 'absent'}) | list"
+	printf -- '- hosts: fleet\n  gather_facts: false\n  roles:\n    - role: shortstroke\n      shortstroke_action: apply\n      shortstroke_rig: "{{ apply_rig }}"\n      shortstroke_sysroot: "{{ apply_sysroot }}"\n      shortstroke_arrays: "{{ apply_arrays%s }}"\n' \
+		"$st" >"$TMP/$a.yml"
 done
 play() { OUT=$(ansible-playbook -i "$TMP/inventory.yml" "$@" 2>&1); RC=$?; ERR=; }
 # recap HOST: "ok=N changed=N ... failed=N" of the play recap
@@ -90,4 +127,68 @@ case "$(recap h3)" in *changed=0*failed=1*) pass "limit: h3 failed, unchanged" ;
 play "$TMP/limit.yml" --limit h1,h2
 expect "ansible limit again" 0
 case "$(recap h1) $(recap h2)" in *changed=0*changed=0*) pass "re-run: unchanged (idempotent)" ;; *) fail "re-run: unchanged (idempotent)" "$(recap h1) / $(recap h2)" ;; esac
+# --- apply: check mode, the apply, h3's refusal, a re-run, the undo ------------------------------
+echo "serial:h3-C2" >>"$TMP/h3/protect.conf"
+# acap HOST DRIVE: a drive's capacity on the apply rig
+acap() { "$PROG" --rig "$TMP/$1/arig.json" --state-dir "$TMP/$1/state" info -J "sim:$2" |
+	python3 -c "import json,sys; print(json.load(sys.stdin)['capacity_blocks'])"; }
+# snap HOST: the journal and the array records of the state dir, with their checksums (the
+# simulated drives keep their own state there too, which any command touches)
+snap() { (cd "$TMP/$1/state" && find journal.jsonl arrays -type f 2>/dev/null | sort | xargs md5sum); }
+before="$(snap h1)$(snap h2)"
+play "$TMP/apply.yml" --check
+expect "ansible apply --check: h3 refused (a protected member)" 2 "h3.*sim:c2: refused, the disk is protected"
+case "$(recap h1) $(recap h2)" in *changed=1*failed=0*changed=1*failed=0*) pass "apply check mode: h1, h2 would change" ;;
+*) fail "apply check mode: h1, h2 would change" "$(recap h1) / $(recap h2)" ;; esac
+[ "$before" = "$(snap h1)$(snap h2)" ] && [ ! -e "$TMP/h1/state/arrays/fast0.json" ] && [ ! -s "$TMP/h1/mdadm.log" ] \
+	&& [ "$(acap h1 c1)" = 4194304 ] && pass "apply check mode: state dir and journal unchanged, nothing run or sent" \
+	|| fail "apply check mode: state dir and journal unchanged, nothing run or sent" "$before" "$(snap h1)$(snap h2)"
+
+play "$TMP/apply.yml"
+expect "ansible apply: h3's refusal shown, the others done" 2 "h3.*shortstroke: apply: sim:c2: refused, the disk is protected"
+case "$(recap h1)" in *changed=1*failed=0*) pass "apply: h1 changed" ;; *) fail "apply: h1 changed" "$(recap h1)" ;; esac
+case "$(recap h2)" in *changed=1*failed=0*) pass "apply: h2 changed" ;; *) fail "apply: h2 changed" "$(recap h2)" ;; esac
+case "$(recap h3)" in *changed=0*failed=1*) pass "apply: h3 failed, unchanged" ;; *) fail "apply: h3 failed, unchanged" "$(recap h3)" ;; esac
+lim=$(python3 -c "import json; print(json.load(open('$TMP/h1/r1.json'))['disks'][0]['limit_blocks'])")
+[ "$(acap h1 c1)" = "$lim" ] && [ "$(acap h1 c2)" = "$lim" ] && [ "$(acap h2 c2)" = "$lim" ] \
+	&& [ "$(acap h3 c1)" = 4194304 ] && [ "$(acap h3 c2)" = 4194304 ] \
+	&& pass "apply: h1, h2 members at the plan's limit, h3 untouched" \
+	|| fail "apply: h1, h2 members at the plan's limit, h3 untouched" "$(acap h1 c1) $(acap h2 c2) $(acap h3 c1)"
+grep -q -- "--create /dev/md/fast0 .*--level=1 --raid-devices=2 .*sim:c1 sim:c2" "$TMP/h2/mdadm.log" \
+	&& grep -q "^mkfs .*/dev/md/fast0" "$TMP/h1/mdadm.log" && ! grep -q "^mkfs" "$TMP/h2/mdadm.log" \
+	&& grep -q "^ARRAY /dev/md/fast0 " "$TMP/h1/mdadm.conf" && [ ! -e "$TMP/h3/mdadm.log" ] \
+	&& pass "apply: mdadm --create on h1, h2; h1's mkfs and ARRAY line; nothing on h3" \
+	|| fail "apply: mdadm --create on h1, h2; h1's mkfs and ARRAY line; nothing on h3" "$(cat "$TMP"/h*/mdadm.log 2>&1)"
+for h in h1 h2; do
+	[ "$(python3 -c "import json; print(json.load(open('$TMP/$h/state/arrays/fast0.json'))['state'])")" = done ] \
+		&& pass "apply: $h's record says done" || fail "apply: $h's record says done"
+done
+
+before="$(snap h1)$(snap h2)"
+play "$TMP/apply.yml" --limit h1,h2
+expect "ansible apply again" 0
+case "$(recap h1) $(recap h2)" in *changed=0*failed=0*changed=0*failed=0*) pass "apply re-run: changed=0 (idempotent)" ;;
+*) fail "apply re-run: changed=0 (idempotent)" "$(recap h1) / $(recap h2)" ;; esac
+[ "$before" = "$(snap h1)$(snap h2)" ] && pass "apply re-run: state dirs unchanged" || fail "apply re-run: state dirs unchanged"
+play "$TMP/apply.yml" --limit h1,h2 --check
+case "$RC $(recap h1) $(recap h2)" in "0 "*changed=0*changed=0*) pass "apply --check after the apply: nothing would change" ;;
+*) fail "apply --check after the apply: nothing would change" "$RC $(recap h1) / $(recap h2)" "$OUT" ;; esac
+
+play "$TMP/undo.yml" --limit h1,h2 --check
+case "$RC $(recap h1) $(recap h2)" in "0 "*changed=1*changed=1*) pass "undo --check: would change" ;;
+*) fail "undo --check: would change" "$RC $(recap h1) / $(recap h2)" "$OUT" ;; esac
+[ "$(acap h1 c1)" = "$lim" ] && [ "$before" = "$(snap h1)$(snap h2)" ] && pass "undo --check: nothing changed" \
+	|| fail "undo --check: nothing changed" "$before" "$(snap h1)$(snap h2)"
+play "$TMP/undo.yml"
+expect "ansible undo" 0
+case "$(recap h1) $(recap h2) $(recap h3)" in *changed=1*failed=0*changed=1*failed=0*changed=0*failed=0*)
+	pass "undo: h1, h2 changed; h3 (never applied) already absent" ;;
+*) fail "undo: h1, h2 changed; h3 (never applied) already absent" "$(recap h1) / $(recap h2) / $(recap h3)" ;; esac
+[ "$(acap h1 c1)" = 4194304 ] && [ "$(acap h1 c2)" = 4194304 ] && [ "$(acap h2 c1)" = 4194304 ] \
+	&& [ "$(acap h2 c2)" = 4194304 ] && grep -q -- "--stop /dev/md/fast0" "$TMP/h2/mdadm.log" \
+	&& pass "undo: every member back to its original capacity, the array stopped" \
+	|| fail "undo: every member back to its original capacity" "$(acap h1 c1) $(acap h2 c2)"
+play "$TMP/undo.yml" --limit h1,h2
+case "$RC $(recap h1) $(recap h2)" in "0 "*changed=0*changed=0*) pass "undo re-run: changed=0" ;;
+*) fail "undo re-run: changed=0" "$RC $(recap h1) / $(recap h2)" "$OUT" ;; esac
 fi

@@ -93,7 +93,7 @@ printf '%s\n' "$OUT" | grep -q "stride=128,stripe_width=512" && pass "apply --dr
 run ss apply r10.json --name fast0 --dry-run -J
 printf '%s' "$OUT" | python3 -c "
 import json,sys; o=json.load(sys.stdin); a=o['array']
-assert o['ok'] and a['level']=='10' and len(a['members'])==4 and a['members'][3]['device']=='sim:s2', o
+assert o['ok'] and o['changed'] is False and a['level']=='10' and len(a['members'])==4 and a['members'][3]['device']=='sim:s2', o
 assert 'MODE SELECT' in o['log']" && pass "apply --dry-run -J" || fail "apply --dry-run -J" "$OUT"
 
 # --- binding and identity ----------------------------------------------------------------------
@@ -322,6 +322,41 @@ for how in rerun undo; do
 		|| fail "kill -9 ($how): members back"
 	rm -f "$AR/md.state"
 done
+# --- -J: "changed" says whether this run changed anything --------------------------------------
+# chg LABEL RC OK CHANGED LOG-REGEX: the exit code and the object apply -J / array undo -J printed
+chg() {
+	[ "$RC" = "$2" ] && printf '%s' "$OUT" | python3 -c "
+import json, re, sys; o = json.load(sys.stdin)
+assert o['ok'] is $3 and o['changed'] is $4 and re.search(sys.argv[1], o['log']), o" "$5" \
+		&& pass "$1" || fail "$1" "exit $RC, expected $2" "$OUT" "$ERR"
+}
+ss plan --level 1 --stroke 25% sim:a3 sim:a4 -O j1.json >/dev/null 2>&1
+run env FAKE_MDADM_FAIL=create SHORTSTROKE_RIG="$AR_RIG" SHORTSTROKE_SYSROOT="$AR/root" \
+	SHORTSTROKE_MDADM="$AR_FAKE" "$PROG" apply j1.json --name j1 --yes -J
+chg "apply -J failed, rolled back: ok false, changed true (members and record were)" 1 \
+	False True "rolling back"
+n=$(jlines)
+run ss apply j1.json --name j1 --dry-run -J
+chg "apply --dry-run -J: changed false" 0 True False "dry run: nothing was sent"
+[ "$(jlines)" = "$n" ] && [ "$(recstate j1)" = undone ] && pass "apply --dry-run -J: nothing journaled" \
+	|| fail "apply --dry-run -J: nothing journaled" "$(recstate j1)"
+run ss apply j1.json --name j1 --yes -J
+chg "apply -J: changed true" 0 True True "created: RAID 1 over 2 members"
+n=$(jlines)
+run ss apply j1.json --name j1 --yes -J
+chg "apply -J again: changed false" 0 True False "already applied: nothing to do"
+[ "$(jlines)" = "$n" ] && pass "apply -J again: nothing journaled" || fail "apply -J again: nothing journaled"
+run ss array undo j1 --dry-run -J
+chg "array undo --dry-run -J: changed false" 0 True False "would restore"
+[ "$(recstate j1)" = done ] && [ "$(cap sim:a3)" = "$lim" ] && pass "array undo --dry-run -J: nothing changed" \
+	|| fail "array undo --dry-run -J: nothing changed" "$(recstate j1)"
+run ss array undo j1 --yes -J
+chg "array undo -J: changed true" 0 True True "undone: every member restored"
+all_full sim:a3 sim:a4 && pass "array undo -J: members back" || fail "array undo -J: members back"
+run ss array undo j1 --yes -J
+chg "array undo -J again: JSON, changed false" 0 True False "already undone"
+rm -f "$AR/md.state"
+
 run ss array bogus
 expect "array: an unknown subcommand" 2 "" "unknown subcommand"
 run ss array undo nosuch --yes

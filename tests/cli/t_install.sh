@@ -10,7 +10,10 @@ for f in lib/systemd/system/shortstroke-reapply.service lib/systemd/system/short
 	share/shortstroke/udev/60-shortstroke-reapply.rules share/bash-completion/completions/shortstroke \
 	share/zsh/site-functions/_shortstroke share/shortstroke/README.md \
 	share/shortstroke/ansible/roles/shortstroke/tasks/qualify.yml \
-	share/shortstroke/ansible/roles/shortstroke/library/shortstroke_limit.py; do
+	share/shortstroke/ansible/roles/shortstroke/library/shortstroke_limit.py \
+	share/shortstroke/ansible/roles/shortstroke/tasks/apply.yml \
+	share/shortstroke/ansible/roles/shortstroke/library/shortstroke_apply.py \
+	share/shortstroke/ansible/roles/shortstroke/module_utils/shortstroke.py; do
 	[ -f "$D/usr/$f" ] || missing="$missing $f"
 done
 [ -z "$missing" ] && pass "installed: units, udev rule, completions, role" || fail "installed: units, udev rule, completions, role" "missing:$missing"

@@ -19,20 +19,15 @@ options:
   align: {type: str}
   volatile: {type: bool, default: false}
   force: {type: bool, default: false}
-  bin: {type: str, default: shortstroke}
-  rig: {type: path}
-  demo: {type: bool, default: false}
-  state_dir: {type: path}
-  protect_file: {type: path}
-  sysroot: {type: path}
+  # and the global options of module_utils/shortstroke.py: bin, rig, demo,
+  # state_dir, protect_file, sysroot (the role sets them with module_defaults)
 '''
 RETURN = r'''
 results: {description: one object per disk, as shortstroke limit -J prints it, type: list}
 changed_disks: {description: the disks that changed (check mode - would change), type: list}
 '''
 
-from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.shortstroke import GLOBAL_ARGS, base_cmd, run_json
+from ansible.module_utils.shortstroke import base_cmd, run_json, shortstroke_module
 
 
 def main():
@@ -48,10 +43,8 @@ def main():
         volatile=dict(type='bool', default=False),
         force=dict(type='bool', default=False),
     )
-    args.update(GLOBAL_ARGS)
-    module = AnsibleModule(argument_spec=args, supports_check_mode=True,
-                           required_one_of=[('size', 'percent', 'blocks')],
-                           mutually_exclusive=[('size', 'percent', 'blocks')])
+    module = shortstroke_module(args, required_one_of=[('size', 'percent', 'blocks')],
+                                mutually_exclusive=[('size', 'percent', 'blocks')])
     p = module.params
     cmd = base_cmd(module) + ['limit', '-J', '--yes', '--method', p['method']]
     if p['size'] is not None:

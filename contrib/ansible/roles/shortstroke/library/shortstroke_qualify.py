@@ -17,12 +17,8 @@ options:
   thresholds: {type: path}
   report_path: {type: path, required: true}
   json_path: {type: path, required: true}
-  bin: {type: str, default: shortstroke}
-  rig: {type: path}
-  demo: {type: bool, default: false}
-  state_dir: {type: path}
-  protect_file: {type: path}
-  sysroot: {type: path}
+  # and the global options of module_utils/shortstroke.py: bin, rig, demo,
+  # state_dir, protect_file, sysroot (the role sets them with module_defaults)
 '''
 RETURN = r'''
 disks: {description: "per disk: device, model, serial, verdict, reasons", type: list}
@@ -33,8 +29,7 @@ reasons: {description: "one line per failed disk: device: check: detail", type: 
 import json
 import os
 
-from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.shortstroke import GLOBAL_ARGS, base_cmd, failed_checks, run_json
+from ansible.module_utils.shortstroke import base_cmd, failed_checks, run_json, shortstroke_module
 
 
 def main():
@@ -45,8 +40,7 @@ def main():
         report_path=dict(type='path', required=True),
         json_path=dict(type='path', required=True),
     )
-    args.update(GLOBAL_ARGS)
-    module = AnsibleModule(argument_spec=args, supports_check_mode=True)
+    module = shortstroke_module(args)
     p = module.params
     disks = p['disks']
     if not disks:

@@ -1,7 +1,10 @@
 # -*- coding: utf-8 -*-
 # Shared by the shortstroke modules: the global options every command takes
-# and running the program with -J.
+# (bin, rig, demo, state_dir, protect_file, sysroot), the module made with
+# them, the command line they start, and running the program with -J.
 import json
+
+from ansible.module_utils.basic import AnsibleModule
 
 GLOBAL_ARGS = dict(
     bin=dict(type='str', default='shortstroke'),
@@ -13,7 +16,16 @@ GLOBAL_ARGS = dict(
 )
 
 
+def shortstroke_module(argument_spec, **kwargs):
+    """An AnsibleModule with the module's own options and the global ones;
+    every shortstroke module supports check mode."""
+    spec = dict(argument_spec)
+    spec.update(GLOBAL_ARGS)
+    return AnsibleModule(argument_spec=spec, supports_check_mode=True, **kwargs)
+
+
 def base_cmd(module):
+    """The program and the global options, as a list to append a command to."""
     p = module.params
     cmd = [module.get_bin_path(p['bin'], required=True) if '/' not in p['bin'] else p['bin']]
     if p['demo']:
@@ -25,17 +37,25 @@ def base_cmd(module):
     return cmd
 
 
+def cli_errors(text):
+    """What the program said went wrong: its "shortstroke: ..." lines of
+    stderr (the other lines are progress and plans), else all of it."""
+    lines = [x for x in text.splitlines() if x.startswith('shortstroke:')]
+    return ' | '.join(lines) if lines else text.strip()
+
+
 def run_json(module, cmd, ok_codes):
-    """Run cmd; return (rc, parsed JSON). Fails the task when the exit code
-    is not in ok_codes and no JSON came back, with what the program said."""
+    """Run cmd; return (rc, parsed JSON, stderr). Fails the task when no JSON
+    came back: with what the program said when the exit code is not in
+    ok_codes (a refusal before anything was done prints no JSON)."""
     rc, out, err = module.run_command(cmd)
     try:
         data = json.loads(out) if out.strip() else None
     except ValueError:
         data = None
     if data is None and rc not in ok_codes:
-        module.fail_json(msg=(err.strip() or out.strip() or 'shortstroke exited %d' % rc),
-                         rc=rc, cmd=cmd, stderr=err)
+        module.fail_json(msg=(cli_errors(err) or out.strip() or 'shortstroke exited %d' % rc),
+                         rc=rc, cmd=cmd, stderr=err, changed=False)
     if data is None:
         module.fail_json(msg='shortstroke printed no JSON', rc=rc, cmd=cmd, stdout=out,
                          stderr=err)
