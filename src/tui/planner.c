@@ -388,8 +388,12 @@ enum tui_action tui_planner_key(struct tui_model *m, int key)
 	case TK_ENTER:
 	case 's':
 		return planner_save(m);
-	case 'a':
+	case 'A' - '@': /* ^A; a on a choice field (a text field takes the letter) */
 		return tui_apply_open(m);
+	case 'a':
+		if (is_choice(p->field))
+			return tui_apply_open(m);
+		break;
 	case TK_RESIZE:
 		return TUI_REDRAW;
 	case TK_LEFT:
@@ -409,13 +413,13 @@ enum tui_action tui_planner_key(struct tui_model *m, int key)
 		tui_planner_update(p);
 		return TUI_REDRAW;
 	default:
-		if (is_choice(p->field) || key < 0x21 || key >= 0x7f ||
-		    len + 1 >= sizeof(p->text[0]))
-			return TUI_NONE;
-		t[len] = (char)key;
-		t[len + 1] = '\0';
-		p->chosen = 0;
-		tui_planner_update(p);
-		return TUI_REDRAW;
+		break;
 	}
+	if (is_choice(p->field) || key < 0x21 || key >= 0x7f || len + 1 >= sizeof(p->text[0]))
+		return TUI_NONE;
+	t[len] = (char)key;
+	t[len + 1] = '\0';
+	p->chosen = 0;
+	tui_planner_update(p);
+	return TUI_REDRAW;
 }

@@ -541,7 +541,7 @@ static void draw_planner(const struct tui_model *m, const struct tui_planner *p)
 	attron(A_REVERSE);
 	mvhline(LINES - 1, 0, ' ', COLS);
 	snprintf(buf, sizeof(buf), " Tab/Up/Down field  Left/Right choose  PgUp/PgDn pick layout  "
-				   "s/Enter save  a apply  Esc close  |  %s", m->status);
+				   "s/Enter save  ^A apply  Esc close  |  %s", m->status);
 	mvaddnstr(LINES - 1, 0, buf, COLS);
 	attroff(A_REVERSE);
 }

@@ -40,12 +40,12 @@ if command -v tmux >/dev/null 2>&1; then
 		tui_keys -l 10
 		tui_wait "RAID level +\[1 " >/dev/null
 		tui_wait "> 1 +1 +2 +[1-9][0-9]?\.[0-9]%" >/dev/null
-		tui_keys a
+		tui_keys C-a
 	}
 
 	# refusals: nothing is changed by any of them
 	ta_open nomd nomd
-	tui_check "tui apply: a in the planner asks for the array's name" \
+	tui_check "tui apply: ^A in the planner asks for the array's name" \
 		"Apply layout: create the md array"
 	printf '%s\n' "$SCREEN" | grep -q "member 2: sim:a2 .*serial AMAC-0002" \
 		&& pass "tui apply: the dialog lists the layout's members with their serials" \
