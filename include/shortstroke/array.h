@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "shortstroke/capacity.h"
+#include "shortstroke/devices.h"
 #include "shortstroke/drive.h"
 #include "shortstroke/error.h"
 #include "shortstroke/planfile.h"
@@ -175,5 +177,125 @@ int array_sysfs_read(const char *sysroot, const char *kname, struct array_sysfs 
 /* Is the array (by any of its names) mounted (sysroot/proc/self/mounts)? */
 bool array_mounted(const char *sysroot, const char *md_dev, const char *kname, char *where,
 		   size_t len);
+
+/* ---- the transaction (apply.c) ------------------------------------------------ */
+
+/* One journal entry per member (event "array-apply", "array-undo", ...):
+ * the array's steps are on each disk's record. */
+void array_journal(const char *state_dir, const struct array_rec *r, const char *event);
+/* Set the state and step and save the record. */
+int array_rec_step(const char *state_dir, struct array_rec *r, enum array_state st,
+		   const char *step, struct ss_error *err);
+
+/*
+ * The devices of a plan's members, in layout order: given names every
+ * member, or only the placeholders (plan --disks N), or none (the plan's
+ * own devices). -EINVAL with err->usage set when the count does not fit.
+ */
+int array_bind_members(const struct plan *p, const char *const *given, size_t n_given,
+		       const char **specs, struct ss_error *err);
+
+struct array_apply_opts {
+	const struct plan *plan;
+	const char *plan_path;		/* recorded (absolute); re-applying it is a no-op */
+	const char *const *members;	/* NULL: the plan's own devices (array_bind_members) */
+	size_t n_members;
+	const char *name;		/* checked with array_name_check */
+	const char *mkfs;		/* NULL, "ext4" or "xfs" */
+	const char *conf;		/* append the ARRAY line there; NULL: into the log */
+	enum cap_method method;
+	bool dry_run;			/* every step into the log, nothing sent */
+	bool check_only;		/* every check a real run makes, then stop */
+	bool yes;			/* confirmed by the caller (no confirm callback needed) */
+	bool force;			/* members in use or protected are allowed */
+};
+
+/* Where an apply stopped, for the front end's exit code. */
+enum array_apply_stage {
+	AAS_INPUT = 0,	/* what was given: the binding, a member named twice (usage) */
+	AAS_MEMBERS,	/* a member failed its checks or was not confirmed: see m[] */
+	AAS_CHECKS,	/* the plan, the name or this machine cannot take it */
+	AAS_RUN,	/* the transaction failed and was rolled back (rec.remains: not all) */
+	AAS_DONE,	/* applied, already applied, checked, or a dry run */
+};
+
+/* How a member's failure before any change counts. */
+enum array_refusal {
+	AR_BY_RC = 0,	/* by its error code (-EPERM refused, err.usage, else failed) */
+	AR_REFUSED,	/* refused for safety: in use, protected, not the planned disk */
+	AR_FAILED,	/* failed */
+};
+
+struct array_apply_member {
+	struct dev_entry e;
+	struct drive *d;		/* open while the apply runs */
+	bool ready;			/* passed every check: will be (was) limited */
+	int rc;
+	enum array_refusal refusal;
+	struct ss_error err;
+	struct cap_plan plan;
+	struct cap_result res;
+	char plan_text[512];		/* "member 1, MODEL SERIAL: ... by amac" */
+	char result[512];		/* after the limit */
+	char *log;			/* a dry run's commands */
+	size_t log_len;
+};
+
+struct array_apply_result {
+	enum array_apply_stage stage;
+	bool already;			/* applied before from the same plan: nothing done */
+	bool changed;			/* an array was made (or a failed rollback left changes) */
+	char why[1024];			/* a dry run: why a real run would stop ("" none) */
+	struct array_rec rec;		/* the record (the old one when already applied) */
+	size_t n;
+	struct array_apply_member m[ARRAY_MAX_MEMBERS];
+	char *log;			/* what was run and done, one line each */
+};
+
+struct array_apply_cb {
+	/* a member's limit: progress while it runs (on the caller's thread) */
+	void (*member)(void *arg, size_t i, double fraction, const char *phase);
+	/* a step starts: "checking the members", "limiting the members",
+	 * "mdadm --create", "mkfs", "rolling back", "done" ... */
+	void (*step)(void *arg, const char *step);
+	/* every check passed, nothing changed yet (a dry run too): show the
+	 * plans and get the go-ahead; a member not confirmed gets ready false
+	 * and its err set. NULL: opts.yes decides. */
+	void (*confirm)(void *arg, struct array_apply_result *res);
+	/* news before the transaction (an earlier interrupted apply rolled back) */
+	void (*note)(void *arg, const char *text);
+	void *arg;
+};
+
+/*
+ * Apply a plan as one journaled transaction: bind and open the members,
+ * check each is safe and the planned disk and that its limit works, check
+ * md, the name, mkfs and the conf file, confirm, then limit every member
+ * (in parallel), mdadm --create, check what md built, mkfs, the ARRAY line,
+ * the record at each step; a failure after the first change rolls back
+ * what this run did. Returns 0 (res->stage AAS_DONE) or a negative errno
+ * with err filled and res->stage saying where it stopped. res is the
+ * caller's (large: allocate it); free it with array_apply_result_free.
+ */
+int array_apply(struct ss_ctx *ctx, const struct array_apply_opts *o,
+		const struct array_apply_cb *cb, struct array_apply_result *res,
+		struct ss_error *err);
+void array_apply_result_free(struct array_apply_result *res);
+
+/*
+ * Undo an array: load its record (-ENOENT: no such array) and refuse
+ * (-EPERM) when it is mounted or held (LVM, dm, another md). An undone
+ * array loads fine (r->state AS_UNDONE: nothing to do).
+ */
+int array_undo_check(struct ss_ctx *ctx, const char *name, struct array_rec *r,
+		     struct ss_error *err);
+/*
+ * Stop the array, wipe its md metadata (mdadm --zero-superblock), restore
+ * every member to its journaled original. *log gets what was done (freed
+ * with free()). -EIO with err "MD: undo incomplete: ..." and r->remains
+ * when something is left. *changed: the record or a member changed.
+ */
+int array_undo_run(struct ss_ctx *ctx, struct array_rec *r, bool dry_run, char **log,
+		   bool *changed, struct ss_error *err);
 
 #endif

@@ -109,187 +109,6 @@ static void array_usage(FILE *f)
 		"  shortstroke array list -J\n");
 }
 
-/* ---- journal ----------------------------------------------------------------- */
-
-/* One journal entry per member: the array's steps are on each disk's record. */
-static void journal_array(struct ss_ctx *ctx, const struct array_rec *r, const char *event)
-{
-	for (size_t i = 0; i < r->n; i++) {
-		const struct array_member *m = &r->m[i];
-		struct journal_entry e = { 0 };
-
-		if (!m->serial[0] && !m->wwn[0])
-			continue;
-		snprintf(e.event, sizeof(e.event), "%s", event);
-		snprintf(e.device, sizeof(e.device), "%s", m->spec);
-		snprintf(e.serial, sizeof(e.serial), "%s", m->serial);
-		snprintf(e.wwn, sizeof(e.wwn), "%s", m->wwn);
-		snprintf(e.model, sizeof(e.model), "%s", m->model);
-		snprintf(e.method, sizeof(e.method), "md:%s", r->name);
-		e.block_len = m->block_len;
-		e.original_blocks = m->before_blocks;
-		e.target_blocks = m->limit_blocks;
-		journal_append(ctx_state_dir(ctx), &e, NULL);
-	}
-}
-
-static void now_iso(char *buf, size_t len)
-{
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-static int save_step(struct ss_ctx *ctx, struct array_rec *r, enum array_state st,
-		     const char *step, struct ss_error *err)
-{
-	r->state = st;
-	snprintf(r->step, sizeof(r->step), "%s", step);
-	return array_rec_save(ctx_state_dir(ctx), r, err);
-}
-
-/* ---- teardown: rollback and undo ------------------------------------------- */
-
-static void add_remains(struct array_rec *r, const char *what, const char *why)
-{
-	size_t used = strlen(r->remains);
-
-	snprintf(r->remains + used, sizeof(r->remains) - used, "%s%s%s%s", used ? "; " : "",
-		 what, what[0] ? ": " : "", why);
-}
-
-static bool is_blockdev(const char *p)
-{
-	struct stat st;
-
-	return p[0] == '/' && stat(p, &st) == 0 && S_ISBLK(st.st_mode);
-}
-
-static bool md_present(struct ss_ctx *ctx, const struct array_rec *r)
-{
-	struct array_detail d;
-
-	return array_md_exists(ctx->sysroot, r->name) ||
-	       array_detail_read(r->md_dev, &d, NULL) == 0;
-}
-
-/* Restore one member to its journaled original; 0 done (or untouched). */
-static int restore_member(struct ss_ctx *ctx, struct array_member *m, bool dry_run, FILE *log,
-			  struct ss_error *err)
-{
-	struct journal_entry orig;
-	struct dev_entry e;
-	struct drive *d = NULL;
-	struct cap_result res;
-	struct cap_ctx c;
-	int rc;
-
-	rc = device_open(ctx, m->spec, !dry_run, &d, &e, err);
-	if (rc)
-		return rc;
-	rc = -EPERM;
-	if (m->serial[0] && strcmp(m->serial, e.info.serial)) {
-		ss_error_set(err, -EPERM, "%s is now serial %s, not the member %s: not touched",
-			     m->spec, e.info.serial, m->serial);
-		goto out;
-	}
-	if (device_check_safe(&e, false, err))
-		goto out;
-	if (journal_original(ctx_state_dir(ctx), e.info.serial, e.info.wwn, &orig, NULL) &&
-	    e.info.capacity_blocks == m->before_blocks) {
-		fprintf(log, "%s: untouched: still %" PRIu64 " blocks\n", m->spec,
-			e.info.capacity_blocks);
-		rc = 0;
-		goto out;
-	}
-	c = (struct cap_ctx){ .d = d, .e = &e, .state_dir = ctx_state_dir(ctx),
-			      .dry_run = dry_run };
-	rc = cap_restore(&c, CAP_AUTO, false, &res, err);
-	if (rc == 0)
-		fprintf(log, "%s: %s\n", m->spec, res.message);
-	else
-		ss_error_prefix(err, "%s: ", m->spec);
-out:
-	drive_free(d);
-	return rc;
-}
-
-/*
- * Stop the array (when it exists), wipe the md metadata this program's
- * mdadm wrote, restore every member it limited. What could not be done
- * goes into r->remains and the record stays "rollback-incomplete".
- * Returns 0 when everything was undone.
- */
-static int teardown(struct ss_ctx *ctx, struct array_rec *r, bool dry_run, FILE *log)
-{
-	char out[4096];
-	bool md_touched = r->state == AS_CREATING || r->state == AS_MKFS || r->state == AS_DONE ||
-			  r->uuid[0] || strstr(r->step, "mdadm");
-
-	r->remains[0] = '\0';
-	if (!dry_run) {
-		save_step(ctx, r, AS_ROLLING_BACK, "rolling back", NULL);
-		journal_array(ctx, r, "array-undo");
-	}
-	if (md_touched && md_present(ctx, r)) {
-		char *argv[] = { (char *)array_mdadm_prog(), "--stop", r->md_dev, NULL };
-		struct ss_error err = { 0 };
-
-		if (dry_run)
-			fprintf(log, "would run: %s --stop %s\n", argv[0], r->md_dev);
-		else if (array_exec(argv, out, sizeof(out), &err))
-			add_remains(r, r->md_dev, err.msg);
-		else
-			fprintf(log, "%s: stopped\n", r->md_dev);
-	}
-	for (size_t i = 0; md_touched && !r->remains[0] && i < r->n; i++) {
-		char *argv[] = { (char *)array_mdadm_prog(), "--zero-superblock", r->m[i].node,
-				 NULL };
-		struct ss_error err = { 0 };
-		int rc;
-
-		if (r->m[i].state == AM_REPLACED && !is_blockdev(r->m[i].node))
-			continue;
-		if (dry_run) {
-			fprintf(log, "would run: %s --zero-superblock %s\n", argv[0], r->m[i].node);
-			continue;
-		}
-		rc = array_exec(argv, out, sizeof(out), &err);
-		/* nothing md wrote can be on what is not a block device; and mdadm
-		 * says "Unrecognised md component" where no superblock is */
-		if (rc && is_blockdev(r->m[i].node) && !strstr(out, "Unrecognised"))
-			add_remains(r, r->m[i].node, err.msg);
-		else if (rc == 0)
-			fprintf(log, "%s: md metadata wiped\n", r->m[i].node);
-	}
-	for (size_t i = 0; !r->remains[0] && i < r->n; i++) {
-		struct array_member *m = &r->m[i];
-		struct ss_error err = { 0 };
-
-		if (m->state == AM_PENDING || m->state == AM_RESTORED || m->state == AM_REPLACED)
-			continue;
-		if (restore_member(ctx, m, dry_run, log, &err))
-			add_remains(r, "", err.msg);
-		else if (!dry_run)
-			m->state = AM_RESTORED;
-	}
-	/* members not reached stay as they were: the record says what remains */
-	for (size_t i = 0; r->remains[0] && i < r->n; i++)
-		if (r->m[i].state == AM_LIMITING || r->m[i].state == AM_LIMITED)
-			add_remains(r, r->m[i].spec, "still to restore");
-	if (dry_run)
-		return r->remains[0] ? -EIO : 0;
-	if (r->remains[0]) {
-		save_step(ctx, r, AS_ROLLBACK_INCOMPLETE, "rollback incomplete", NULL);
-		return -EIO;
-	}
-	save_step(ctx, r, AS_UNDONE, "undone", NULL);
-	journal_array(ctx, r, "array-undone");
-	return 0;
-}
-
 /* ---- apply ------------------------------------------------------------------- */
 
 /* --members takes every word after it that is not an option. */
@@ -312,32 +131,6 @@ static int split_members(int argc, char **argv, struct apply_opts *o, char **res
 	}
 	rest[n] = NULL;
 	return n;
-}
-
-static int bind_members(const struct plan *p, const struct apply_opts *o, const char **specs)
-{
-	size_t ph = 0, k = 0;
-
-	for (size_t i = 0; i < p->n_disks; i++)
-		ph += p->disks[i].placeholder;
-	if ((size_t)o->n_members == p->n_disks) {
-		for (size_t i = 0; i < p->n_disks; i++)
-			specs[i] = o->members[i];
-		return 0;
-	}
-	if (o->n_members && (size_t)o->n_members != ph)
-		return cli_usage_error("apply",
-				       "the plan has %zu members (%zu placeholders): give "
-				       "--members with %zu devices, or %zu for the placeholders",
-				       p->n_disks, ph, p->n_disks, ph);
-	if (!o->n_members && ph)
-		return cli_usage_error("apply",
-				       "the plan has %zu placeholder%s: name %s with --members, "
-				       "in layout order", ph, ph == 1 ? "" : "s",
-				       ph == 1 ? "it" : "them");
-	for (size_t i = 0; i < p->n_disks; i++)
-		specs[i] = p->disks[i].placeholder ? o->members[k++] : p->disks[i].device;
-	return 0;
 }
 
 static int member_job(void *arg, const struct progress_sink *sink, struct ss_error *err)
@@ -417,102 +210,114 @@ static void json_out(const struct array_rec *r, bool ok, bool changed, const cha
 }
 
 /* mdadm --create, check what md built, mkfs, the ARRAY line. */
-static int create_array(struct ss_ctx *ctx, struct array_rec *r, const struct apply_opts *o,
-			FILE *log, struct ss_error *err)
+/* What the apply's callbacks need: the options, and the progress lines. */
+struct apply_ui {
+	struct ss_ctx *ctx;
+	const struct apply_opts *o;
+	size_t n;
+	bool tty, drawn;
+};
+
+/* The plans shown, then the go-ahead as every command that changes disks
+ * asks it (batch_confirm): a member not confirmed is not ready. */
+static void apply_confirm(void *arg, struct array_apply_result *res)
 {
-	struct array_argv a;
-	struct array_detail d;
-	char out[8192], line[2048], want[16];
-	int rc;
+	struct apply_ui *u = arg;
+	const struct apply_opts *o = u->o;
+	const struct array_rec *r = &res->rec;
+	struct batch b = { .cmd = "apply", .ctx = u->ctx, .dry_run = o->dry_run, .yes = o->yes,
+			   .force = o->force, .json = o->json };
 
-	array_create_argv(r, &a);
-	array_argv_text(&a, line, sizeof(line));
-	rc = save_step(ctx, r, AS_CREATING, "mdadm --create", err);
-	if (rc)
-		return rc;
-	journal_array(ctx, r, "array-create");
-	fprintf(log, "running: %s\n", line);
-	rc = array_exec(a.argv, out, sizeof(out), err);
-	if (rc)
-		return ss_error_prefix(err, "creating the array: "), -EIO;
-	rc = array_detail_read(r->md_dev, &d, err);
-	if (rc)
-		return ss_error_prefix(err, "the array was created but: "), rc ? rc : -EIO;
-	snprintf(want, sizeof(want), "raid%s", r->level);
-	if (strcmp(d.level, want) || d.devices != r->n)
-		return ss_error_set(err, -EIO,
-				    "mdadm --detail %s says %s over %u devices, not %s over %zu",
-				    r->md_dev, d.level, d.devices, want, r->n);
-	snprintf(r->uuid, sizeof(r->uuid), "%s", d.uuid);
-	if (o->mkfs) {
-		rc = save_step(ctx, r, AS_MKFS, "mkfs", err);
-		if (rc)
-			return rc;
-		rc = array_mkfs_argv(r, &a, err);
-		if (rc)
-			return rc;
-		array_argv_text(&a, line, sizeof(line));
-		fprintf(log, "running: %s\n", line);
-		rc = array_exec(a.argv, out, sizeof(out), err);
-		if (rc)
-			return ss_error_prefix(err, "making the filesystem: "), -EIO;
+	if (!o->dry_run && !o->json)
+		printf("array %s: RAID %s over %zu members, chunk %" PRIu64 " KiB%s%s\n", r->md_dev,
+		       r->level, r->n, r->chunk_bytes / 1024, o->mkfs ? ", mkfs " : "",
+		       o->mkfs ? o->mkfs : "");
+	b.items = xcalloc(res->n, sizeof(*b.items));
+	b.n = (unsigned)res->n;
+	for (size_t i = 0; i < res->n; i++) {
+		b.items[i].e = res->m[i].e;
+		b.items[i].ready = res->m[i].ready;
+		snprintf(b.items[i].plan, sizeof(b.items[i].plan), "%s", res->m[i].plan_text);
 	}
-	snprintf(line, sizeof(line), "ARRAY %s metadata=1.2 UUID=%s name=%s\n", r->md_dev,
-		 d.uuid, d.name[0] ? d.name : r->name);
-	if (o->conf) {
-		int fd = open(o->conf, O_WRONLY | O_APPEND | O_CREAT, 0644);
-
-		if (fd < 0 || write(fd, line, strlen(line)) != (ssize_t)strlen(line) ||
-		    fsync(fd)) {
-			rc = ss_error_set(err, -errno, "%s: cannot append the ARRAY line: %s",
-					  o->conf, strerror(errno));
-			if (fd >= 0)
-				close(fd);
-			return rc;
-		}
-		close(fd);
-		fprintf(log, "ARRAY line appended to %s\n", o->conf);
-	} else {
-		fputs(line, log);
+	batch_confirm(&b, o->dry_run ? "limit" : "limit for the md array");
+	for (size_t i = 0; i < res->n; i++) {
+		if (!res->m[i].ready || b.items[i].ready)
+			continue;
+		res->m[i].ready = false;
+		res->m[i].rc = b.items[i].rc;
+		res->m[i].err = b.items[i].err;
+		res->m[i].refusal = AR_REFUSED;
 	}
-	return 0;
+	free(b.items);
+	u->n = res->n;
+	u->tty = !o->dry_run && isatty(STDERR_FILENO);
 }
 
-/* The checks of every later step (md, name, mkfs, --conf); "" when all pass. */
-static void later_steps_check(struct ss_ctx *ctx, const struct array_rec *r,
-			      const struct apply_opts *o, char *why, size_t len)
+/* A progress line per member on a terminal, redrawn in place. */
+static void apply_member(void *arg, size_t i, double fraction, const char *phase)
 {
-	struct ss_error err = { 0 };
-	const char *fsprog = o->mkfs ? (!strcmp(o->mkfs, "xfs") ? "mkfs.xfs" : "mkfs.ext4") : NULL;
+	struct apply_ui *u = arg;
+	unsigned fill = (unsigned)(fraction * 20.0 + 0.5);
+	char bar[21];
 
-	why[0] = '\0';
-	if (array_md_check(ctx->sysroot, r->level, &err))
-		snprintf(why, len, "%s", err.msg);
-	else if (array_md_exists(ctx->sysroot, r->name))
-		snprintf(why, len, "%s already exists: the name is taken", r->md_dev);
-	else if (fsprog && !array_prog_found(fsprog))
-		snprintf(why, len, "--mkfs %s: %s is not installed", o->mkfs, fsprog);
-	else if (o->conf && file_check_writable(o->conf, "--conf", &err))
-		snprintf(why, len, "%s", err.msg);
+	if (!u->tty || i >= u->n)
+		return;
+	if (!u->drawn) {
+		for (size_t k = 0; k < u->n; k++)
+			fputc('\n', stderr);
+		u->drawn = true;
+	}
+	for (unsigned k = 0; k < 20; k++)
+		bar[k] = k < fill ? '#' : '.';
+	bar[20] = '\0';
+	fprintf(stderr, "\033[%zuA\r  member %zu [%s] %3.0f%% %s\033[K\033[%zuB\r", u->n - i,
+		i + 1, bar, 100.0 * fraction, phase ? phase : "", u->n - i);
+	fflush(stderr);
 }
 
-static bool same_plan(const struct array_rec *r, const char *plan_abs)
+/* An earlier apply of the name being rolled back: its first line, then
+ * what was done. */
+static void apply_note(void *arg, const char *text)
 {
-	return !strcmp(r->plan, plan_abs);
+	(void)arg;
+	if (strchr(text, '\n'))
+		fputs(text, stderr);
+	else
+		fprintf(stderr, "shortstroke: apply: %s\n", text);
+}
+
+/* Every member's failure before the first change; the exit code. */
+static int apply_unready(const struct array_apply_result *res)
+{
+	int code = EXIT_DONE;
+
+	for (size_t i = 0; i < res->n; i++) {
+		const struct array_apply_member *am = &res->m[i];
+		int c;
+
+		if (am->ready)
+			continue;
+		cli_error("apply: %s", am->err.msg[0] ? am->err.msg : "failed");
+		c = am->refusal == AR_REFUSED ? EXIT_REFUSED
+		    : am->refusal == AR_FAILED ? EXIT_FAILED : cli_exit_code(am->rc, &am->err);
+		if (c == EXIT_DONE)
+			c = EXIT_FAILED;
+		if (code == EXIT_DONE || c == EXIT_REFUSED)
+			code = c;
+	}
+	return code;
 }
 
 static int apply_main(struct ss_ctx *ctx, struct apply_opts *o)
 {
-	struct batch b = { .cmd = "apply", .ctx = ctx, .verbose = ctx->verbose };
 	struct ss_error err = { 0 };
 	struct plan *p = NULL;
-	struct array_rec *r = xcalloc(1, sizeof(*r)), *old = xcalloc(1, sizeof(*old));
-	const char **specs = NULL;
-	const struct drive_info **infos = NULL;
-	char plan_abs[PATH_MAX], why[1024], line[2048];
-	char *logbuf = NULL;
-	size_t loglen = 0;
-	FILE *log = NULL;
+	struct array_apply_result *res = xcalloc(1, sizeof(*res));
+	struct apply_ui ui = { .ctx = ctx, .o = o };
+	struct array_apply_cb cb = { .member = apply_member, .confirm = apply_confirm,
+				     .note = apply_note, .arg = &ui };
+	struct array_apply_opts ao;
+	char plan_abs[PATH_MAX];
 	int rc, code = EXIT_FAILED;
 
 	rc = planfile_load(o->plan_path, &p, &err);
@@ -523,275 +328,62 @@ static int apply_main(struct ss_ctx *ctx, struct apply_opts *o)
 	}
 	if (!realpath(o->plan_path, plan_abs))
 		snprintf(plan_abs, sizeof(plan_abs), "%s", o->plan_path);
-	if (p->n_disks > ARRAY_MAX_MEMBERS) {
-		cli_error("apply: %zu members: at most %d", p->n_disks, ARRAY_MAX_MEMBERS);
-		goto out;
-	}
-	specs = xcalloc(p->n_disks, sizeof(*specs));
-	code = bind_members(p, o, specs);
-	if (code)
-		goto out;
-	code = EXIT_FAILED;
-
-	/* an array of this name already recorded */
-	rc = array_rec_load(ctx_state_dir(ctx), o->name, old, &err);
-	if (rc && rc != -ENOENT) {
+	ao = (struct array_apply_opts){
+		.plan = p,
+		.plan_path = plan_abs,
+		.members = (const char *const *)o->members,
+		.n_members = (size_t)o->n_members,
+		.name = o->name,
+		.mkfs = o->mkfs,
+		.conf = o->conf,
+		.method = o->method,
+		.dry_run = o->dry_run,
+		.yes = o->yes,
+		.force = o->force,
+	};
+	rc = array_apply(ctx, &ao, &cb, res, &err);
+	if (ui.drawn)
+		fflush(stderr);
+	switch (res->stage) {
+	case AAS_INPUT:
+		code = cli_usage_error("apply", "%s", err.msg);
+		break;
+	case AAS_MEMBERS:
+		code = apply_unready(res);
+		break;
+	case AAS_CHECKS:
 		cli_error("apply: %s", err.msg);
-		goto out;
-	}
-	if (rc == 0 && old->state == AS_DONE) {
-		bool same = same_plan(old, plan_abs) && old->n == p->n_disks;
-
-		for (size_t i = 0; same && i < old->n; i++)
-			same = !p->disks[i].serial[0] || !strcmp(p->disks[i].serial, old->m[i].serial);
-		if (same) {
+		break;
+	case AAS_RUN:
+		if (o->json)
+			json_out(&res->rec, false, true, err.msg, res->log);
+		else
+			fputs(res->log ? res->log : "", stdout);
+		cli_error("apply: %s", err.msg);
+		break;
+	case AAS_DONE:
+		if (res->already) {
 			if (o->json)
-				json_out(old, true, false, NULL, "already applied: nothing to do");
+				json_out(&res->rec, true, false, NULL, "already applied: nothing to do");
 			else
 				printf("%s: already applied from %s (%s over %zu members): nothing "
-				       "to do\n", old->md_dev, old->plan, old->level, old->n);
+				       "to do\n", res->rec.md_dev, res->rec.plan, res->rec.level,
+				       res->rec.n);
 			code = EXIT_DONE;
-		} else {
-			cli_error("apply: the name %s is taken by an array shortstroke created from "
-				  "%s; 'shortstroke array undo %s' first, or choose another name",
-				  o->name, old->plan, o->name);
+			break;
 		}
-		goto out;
-	}
-	if (rc == 0 && old->state != AS_UNDONE) {
-		if (!same_plan(old, plan_abs)) {
-			cli_error("apply: an apply of %s from %s stopped at '%s'; finish it with "
-				  "'shortstroke array undo %s' first", o->name, old->plan, old->step,
-				  o->name);
-			goto out;
-		}
-		fprintf(stderr, "shortstroke: apply: an earlier apply of %s stopped at '%s': "
-				"rolling it back first\n", o->name, old->step);
-		if (!o->dry_run && teardown(ctx, old, false, stderr)) {
-			cli_error("apply: the earlier apply could not be rolled back: %s; "
-				  "'shortstroke array undo %s' finishes it", old->remains, o->name);
-			goto out;
-		}
-	}
-
-	/* every member: safe, the planned disk, a limit that works */
-	for (size_t i = 0; i < p->n_disks; i++)
-		if (!batch_add(&b, specs[i])) {
-			code = cli_usage_error("apply", "%s is named twice", specs[i]);
-			goto out;
-		}
-	b.dry_run = o->dry_run;
-	b.yes = o->yes;
-	b.force = o->force;
-	b.json = o->json;
-	batch_open(&b);
-	infos = xcalloc(p->n_disks, sizeof(*infos));
-	for (unsigned i = 0; i < b.n; i++) {
-		struct batch_item *it = &b.items[i];
-		const struct plan_disk *pd = &p->disks[i];
-		struct cap_request req = { .method = o->method, .by = CAP_BY_BLOCKS,
-					   .blocks = pd->limit_blocks, .force = true };
-		struct journal_entry orig;
-		struct mjob *j;
-		struct cap_ctx c = { .d = it->d, .e = &it->e };
-
-		if (!it->ready)
-			continue;
-		infos[i] = &it->e.info;
-		if (array_member_check(pd, &it->e.info, &it->err)) {
-			ss_error_prefix(&it->err, "%s (member %u): ", it->e.spec, i + 1);
-			it->ready = false;
-			it->rc = -EPERM;
-			it->exit_hint = EXIT_REFUSED;
-			continue;
-		}
-		j = xcalloc(1, sizeof(*j));
-		j->b = &b;
-		it->op = j;
-		if (!o->dry_run && cap_refresh_native(&c, &it->err)) {
-			it->ready = false;
-			it->rc = it->err.code;
-			continue;
-		}
-		if (cap_plan_limit(&it->e.info,
-				   journal_original(ctx_state_dir(ctx), it->e.info.serial,
-						    it->e.info.wwn, &orig, NULL) == 0 ? &orig : NULL,
-				   &req, &j->plan, &it->err) ||
-		    (j->plan.target != pd->limit_blocks &&
-		     ss_error_set(&it->err, -EINVAL, "the limit rounds to %" PRIu64
-			     " blocks, not the plan's %" PRIu64, j->plan.target,
-			     pd->limit_blocks))) {
-			ss_error_prefix(&it->err, "%s: ", it->e.spec);
-			it->ready = false;
-			it->rc = it->err.code;
-			it->exit_hint = it->rc == -EPERM ? EXIT_REFUSED : EXIT_FAILED;
-			continue;
-		}
-		snprintf(it->plan, sizeof(it->plan), "member %u, %s %s: %s by %s", i + 1,
-			 it->e.info.model, it->e.info.serial, j->plan.noop ? "already limited"
-									 : j->plan.note,
-			 cap_method_name(j->plan.method));
-	}
-	code = report_unready(&b);
-	if (code != EXIT_DONE)
-		goto out;
-	code = EXIT_FAILED;
-	if (array_level_check(p, infos, &err)) {
-		cli_error("apply: refused: %s; nothing was changed", err.msg);
-		goto out;
-	}
-
-	/* the record of this run */
-	snprintf(r->name, sizeof(r->name), "%s", o->name);
-	snprintf(r->md_dev, sizeof(r->md_dev), "/dev/md/%s", o->name);
-	snprintf(r->plan, sizeof(r->plan), "%s", plan_abs);
-	snprintf(r->level, sizeof(r->level), "%s", array_md_level(p->layout.level));
-	snprintf(r->fs, sizeof(r->fs), "%s", o->mkfs ? o->mkfs : "");
-	r->copies = p->layout.copies ? p->layout.copies : 2;
-	r->chunk_bytes = p->layout.chunk_bytes;
-	now_iso(r->created, sizeof(r->created));
-	r->n = b.n;
-	for (unsigned i = 0; i < b.n; i++) {
-		struct batch_item *it = &b.items[i];
-		struct array_member *m = &r->m[i];
-		struct mjob *j = it->op;
-
-		snprintf(m->spec, sizeof(m->spec), "%s", it->e.spec);
-		snprintf(m->node, sizeof(m->node), "%s", it->e.sim ? it->e.spec : it->e.node);
-		snprintf(m->serial, sizeof(m->serial), "%s", it->e.info.serial);
-		snprintf(m->wwn, sizeof(m->wwn), "%s", it->e.info.wwn);
-		snprintf(m->model, sizeof(m->model), "%s", it->e.info.model);
-		snprintf(m->method, sizeof(m->method), "%s", cap_method_name(j->plan.method));
-		m->block_len = it->e.info.logical_block;
-		m->before_blocks = it->e.info.capacity_blocks;
-		m->limit_blocks = p->disks[i].limit_blocks;
-	}
-	later_steps_check(ctx, r, o, why, sizeof(why));
-	if (why[0] && !o->dry_run) {
-		cli_error("apply: cannot build the array: %s; nothing was changed", why);
-		goto out;
-	}
-
-	log = open_memstream(&logbuf, &loglen);
-	if (o->dry_run) {
-		struct array_argv a;
-
-		batch_confirm(&b, "limit");
-		for (unsigned i = 0; i < b.n; i++)
-			b.items[i].rc = member_job(&b.items[i], NULL, &b.items[i].err);
-		for (unsigned i = 0; i < b.n; i++) {
-			struct batch_item *it = &b.items[i];
-
-			fputs(it->log ? it->log : "", log);
-			if (it->rc)
-				fprintf(log, "%s: %s\n", it->e.spec, it->err.msg);
-		}
-		array_create_argv(r, &a);
-		array_argv_text(&a, line, sizeof(line));
-		fprintf(log, "would run: %s\n", line);
-		fprintf(log, "would check: %s --detail --export %s (level raid%s, %zu devices)\n",
-			array_mdadm_prog(), r->md_dev, r->level, r->n);
-		if (o->mkfs && array_mkfs_argv(r, &a, &err) == 0) {
-			array_argv_text(&a, line, sizeof(line));
-			fprintf(log, "would run: %s\n", line);
-		}
-		fprintf(log, "would %s the ARRAY line%s%s\n", o->conf ? "append" : "print",
-			o->conf ? " to " : "", o->conf ? o->conf : "");
-		if (why[0])
-			fprintf(log, "a real run would stop before the first change: %s\n", why);
-		else
-			fprintf(log, "dry run: nothing was sent\n");
-		fflush(log);
 		if (o->json)
-			json_out(r, !why[0], false, why, logbuf);
+			json_out(&res->rec, !res->why[0], !o->dry_run, res->why, res->log);
 		else
-			fputs(logbuf, stdout);
-		code = why[0] ? EXIT_FAILED : EXIT_DONE;
-		goto out;
+			fputs(res->log ? res->log : "", stdout);
+		code = o->dry_run && res->why[0] ? EXIT_FAILED : EXIT_DONE;
+		break;
 	}
-
-	if (!o->json)
-		printf("array %s: RAID %s over %zu members, chunk %" PRIu64 " KiB%s%s\n", r->md_dev,
-		       r->level, r->n, r->chunk_bytes / 1024, o->mkfs ? ", mkfs " : "",
-		       o->mkfs ? o->mkfs : "");
-	batch_confirm(&b, "limit for the md array");
-	code = report_unready(&b);
-	if (code != EXIT_DONE)
-		goto out;
-	code = EXIT_FAILED;
-
-	/* the transaction */
-	for (size_t i = 0; i < r->n; i++)
-		r->m[i].state = AM_LIMITING;
-	if (save_step(ctx, r, AS_LIMITING, "limiting the members", &err)) {
-		cli_error("apply: %s; nothing was changed", err.msg);
-		goto out;
-	}
-	journal_array(ctx, r, "array-apply");
-	batch_run(&b, member_job);
-	err.msg[0] = '\0';
-	for (unsigned i = 0; i < b.n; i++) {
-		struct batch_item *it = &b.items[i];
-		struct mjob *j = it->op;
-
-		if (it->rc == 0) {
-			r->m[i].state = AM_LIMITED;
-			/* the kernel may have given the disk a new node on the re-read */
-			if (!it->e.sim)
-				snprintf(r->m[i].node, sizeof(r->m[i].node), "%s", it->e.node);
-			r->m[i].volatile_ = j->res.method == CAP_HPA && j->plan.volatile_;
-			fprintf(log, "%s: %s\n", it->e.spec, it->result);
-		} else if (!err.msg[0]) {
-			ss_error_set(&err, it->rc, "%s", it->err.msg);
-		} else {
-			fprintf(log, "%s: also failed: %s\n", it->e.spec, it->err.msg);
-		}
-	}
-	close_drives(&b);
-	rc = err.msg[0] ? -EIO : save_step(ctx, r, AS_LIMITING, "members limited", &err);
-	if (rc == 0)
-		rc = create_array(ctx, r, o, log, &err);
-	if (rc) {
-		char failed[512];
-
-		snprintf(failed, sizeof(failed), "%s", err.msg);
-		fprintf(log, "failed: %s\nrolling back:\n", failed);
-		if (teardown(ctx, r, false, log) == 0)
-			snprintf(err.msg, sizeof(err.msg), "%s; rolled back: every member is "
-				 "back to its original capacity", failed);
-		else
-			snprintf(err.msg, sizeof(err.msg), "%s; the rollback is incomplete: %s; "
-				 "'shortstroke array undo %s' finishes it", failed, r->remains,
-				 r->name);
-		fflush(log);
-		if (o->json)
-			json_out(r, false, true, err.msg, logbuf);
-		else
-			fputs(logbuf, stdout);
-		cli_error("apply: %s", err.msg);
-		code = EXIT_FAILED;
-		goto out;
-	}
-	save_step(ctx, r, AS_DONE, "done", NULL);
-	journal_array(ctx, r, "array-created");
-	fprintf(log, "%s: created: RAID %s over %zu members%s%s\n", r->md_dev, r->level, r->n,
-		r->fs[0] ? ", " : "", r->fs);
-	fflush(log);
-	if (o->json)
-		json_out(r, true, true, NULL, logbuf);
-	else
-		fputs(logbuf, stdout);
-	code = EXIT_DONE;
+	(void)rc;
 out:
-	if (log)
-		fclose(log);
-	free(logbuf);
-	free_batch(&b);
-	free(infos);
-	free(specs);
+	array_apply_result_free(res);
+	free(res);
 	plan_free(p);
-	free(r);
-	free(old);
 	return code;
 }
 
@@ -1076,16 +668,16 @@ static int arr_undo(struct ss_ctx *ctx, const char *name, bool yes, bool dry_run
 {
 	struct array_rec *r = xcalloc(1, sizeof(*r));
 	struct ss_error err = { 0 };
-	struct array_sysfs s;
-	char kname[64] = "", mdpath[4096], where[1024], *logbuf = NULL;
-	size_t loglen = 0;
-	FILE *log;
-	int code = EXIT_FAILED;
+	char *logbuf = NULL, *text = NULL;
+	size_t len = 0;
+	bool changed = false;
+	int rc, code = EXIT_FAILED;
 
-	if (array_rec_load(ctx_state_dir(ctx), name, r, &err)) {
+	rc = array_undo_check(ctx, name, r, &err);
+	if (rc) {
 		cli_error("array undo: %s", err.msg);
 		free(r);
-		return err.code == -ENOENT ? EXIT_USAGE : EXIT_FAILED;
+		return rc == -ENOENT ? EXIT_USAGE : rc == -EPERM ? EXIT_REFUSED : EXIT_FAILED;
 	}
 	if (r->state == AS_UNDONE) {
 		if (json)
@@ -1095,40 +687,28 @@ static int arr_undo(struct ss_ctx *ctx, const char *name, bool yes, bool dry_run
 		free(r);
 		return EXIT_DONE;
 	}
-	snprintf(mdpath, sizeof(mdpath), "%s%s", ctx->sysroot ? ctx->sysroot : "", r->md_dev);
-	array_md_kname(mdpath, kname, sizeof(kname));
-	if (array_mounted(ctx->sysroot, r->md_dev, kname, where, sizeof(where))) {
-		cli_error("array undo: refused: %s is mounted on %s; unmount it first", r->md_dev,
-			  where);
-		free(r);
-		return EXIT_REFUSED;
-	}
-	if (kname[0] && array_sysfs_read(ctx->sysroot, kname, &s) == 0 && s.holders[0]) {
-		cli_error("array undo: refused: %s (%s) is held by %s (LVM, dm or another md "
-			  "array); take it out of there first", r->md_dev, kname, s.holders);
-		free(r);
-		return EXIT_REFUSED;
-	}
 	if (!dry_run && !confirm_name(yes, "undo", name)) {
 		free(r);
 		return EXIT_REFUSED;
 	}
-	log = open_memstream(&logbuf, &loglen);
-	if (teardown(ctx, r, dry_run, log) == 0) {
-		fprintf(log, "%s: %s\n", r->md_dev,
+	rc = array_undo_run(ctx, r, dry_run, &logbuf, &changed, &err);
+	(void)changed;
+	if (rc == 0) {
+		FILE *f = open_memstream(&text, &len);
+
+		fputs(logbuf ? logbuf : "", f);
+		fprintf(f, "%s: %s\n", r->md_dev,
 			dry_run ? "dry run: nothing was changed" : "undone: every member restored");
+		fclose(f);
 		code = EXIT_DONE;
-	} else {
-		snprintf(err.msg, sizeof(err.msg), "%s: undo incomplete: %s", r->md_dev,
-			 r->remains);
 	}
-	fclose(log);
 	if (json)
-		json_out(r, code == EXIT_DONE, !dry_run, code ? err.msg : NULL, logbuf);
+		json_out(r, code == EXIT_DONE, !dry_run, code ? err.msg : NULL, text ? text : logbuf);
 	else
-		fputs(logbuf, stdout);
+		fputs(text ? text : logbuf ? logbuf : "", stdout);
 	if (code)
 		cli_error("array undo: %s", err.msg);
+	free(text);
 	free(logbuf);
 	free(r);
 	return code;
@@ -1284,20 +864,20 @@ static int arr_replace(struct ss_ctx *ctx, const char *name, const char *old_spe
 	r->m[idx] = nm;
 	om = &r->m[r->n];
 	r->n++;
-	save_step(ctx, r, AS_DONE, "replace: limiting the new member", NULL);
-	journal_array(ctx, r, "array-replace");
+	array_rec_step(ctx_state_dir(ctx), r, AS_DONE, "replace: limiting the new member", NULL);
+	array_journal(ctx_state_dir(ctx), r, "array-replace");
 	batch_run(&b, member_job);
 	if (it->rc) {
 		cli_error("array replace: %s; %s is unchanged", it->err.msg, r->md_dev);
 		r->m[idx] = *om;
 		r->n--;
-		save_step(ctx, r, AS_DONE, "done", NULL);
+		array_rec_step(ctx_state_dir(ctx), r, AS_DONE, "done", NULL);
 		goto out;
 	}
 	printf("%s: %s\n", new_spec, it->result);
 	r->m[idx].state = AM_LIMITED;
 	close_drives(&b);
-	save_step(ctx, r, AS_DONE, "replace: mdadm --add", NULL);
+	array_rec_step(ctx_state_dir(ctx), r, AS_DONE, "replace: mdadm --add", NULL);
 	{
 		char *rm[] = { (char *)array_mdadm_prog(), r->md_dev, "--remove", om->node, NULL };
 		char *add[] = { (char *)array_mdadm_prog(), r->md_dev, "--add", r->m[idx].node,
@@ -1323,11 +903,11 @@ static int arr_replace(struct ss_ctx *ctx, const char *name, const char *old_spe
 			r->m[idx] = *om;
 			r->m[idx].state = AM_LIMITED;
 			r->n--;
-			save_step(ctx, r, AS_DONE, "done", NULL);
+			array_rec_step(ctx_state_dir(ctx), r, AS_DONE, "done", NULL);
 			goto out;
 		}
 	}
-	save_step(ctx, r, AS_DONE, "done", NULL);
+	array_rec_step(ctx_state_dir(ctx), r, AS_DONE, "done", NULL);
 	printf("%s: %s added in the place of %s; md rebuilds it\n", r->md_dev, new_spec,
 	       old_spec);
 	if (wait)

@@ -683,6 +683,8 @@ const struct tui_key_action tui_actions[] = {
 	  act_zones },
 	{ 'p', "p", "plan an array of the selected (or marked) drives: goals, layouts, save",
 	  tui_planner_open },
+	{ 'A', "A", "the arrays shortstroke created (planner a applies a layout): members, "
+		    "state, stroke; u undoes one", tui_arrays_open },
 	{ 'b', "b", "benchmark the selected (or marked) drives: random reads, QD 1 and 16",
 	  tui_bench_start },
 	{ 'Q', "Q", "qualify the selected (or marked) drives: quick, read-only checks",

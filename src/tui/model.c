@@ -109,6 +109,10 @@ void tui_model_free(struct tui_model *m)
 	m->pager = NULL;
 	tui_planner_free(m->planner);
 	m->planner = NULL;
+	tui_arrays_free(m->arrays);
+	m->arrays = NULL;
+	tui_applying_free(m->applying);
+	m->applying = NULL;
 	free(m->devs);
 	free(m->marked);
 	free(m->health);
@@ -449,6 +453,10 @@ enum tui_action tui_handle_key(struct tui_model *m, int key)
 		return dialog_key(m, key);
 	if (m->pager)
 		return pager_key(m, key);
+	if (m->applying)
+		return tui_applying_key(m, key);
+	if (m->arrays)
+		return tui_arrays_key(m, key);
 	if (m->planner)
 		return tui_planner_key(m, key);
 	if (m->help) {

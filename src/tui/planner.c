@@ -269,20 +269,18 @@ nomem:
 
 /* ---- saving ------------------------------------------------------------------ */
 
-static enum tui_action save_submit(struct tui_model *m, struct tui_dialog *d)
+struct plan *tui_planner_plan(const struct tui_planner *p, struct ss_error *err)
 {
-	struct tui_planner *p = m->planner;
-	struct ss_error err = { 0 };
+	struct tui_planner *pp = (struct tui_planner *)p;
 	struct rp_workload wl;
 	struct rp_goals g;
 	struct plan_source src;
-	struct plan *plan;
 
-	if (!d->text[0])
-		return tui_dialog_error(d, "A file name, please.");
-	if (!p || p->chosen >= p->nrows || !goals_of(p, &g) ||
-	    rp_workload_profile(p->profile, TUI_PLAN_QD, &wl, NULL))
-		return tui_dialog_error(d, "The layouts changed; Esc, then choose one again.");
+	if (!p || p->chosen >= p->nrows || !goals_of(pp, &g) ||
+	    rp_workload_profile(p->profile, TUI_PLAN_QD, &wl, NULL)) {
+		ss_error_set(err, -EINVAL, "The layouts changed; Esc, then choose one again.");
+		return NULL;
+	}
 	src = (struct plan_source){
 		.pool = p->pool,
 		.profile = p->profile,
@@ -291,7 +289,18 @@ static enum tui_action save_submit(struct tui_model *m, struct tui_dialog *d)
 		.goals = &g,
 		.notes = &p->notes,
 	};
-	plan = plan_from_eval(&src, p->evs[p->chosen], &err);
+	return plan_from_eval(&src, p->evs[p->chosen], err);
+}
+
+static enum tui_action save_submit(struct tui_model *m, struct tui_dialog *d)
+{
+	struct tui_planner *p = m->planner;
+	struct ss_error err = { 0 };
+	struct plan *plan;
+
+	if (!d->text[0])
+		return tui_dialog_error(d, "A file name, please.");
+	plan = tui_planner_plan(p, &err);
 	if (!plan || planfile_write(d->text, plan, &err)) {
 		plan_free(plan);
 		return tui_dialog_error(d, "%s", err.msg);
@@ -379,6 +388,12 @@ enum tui_action tui_planner_key(struct tui_model *m, int key)
 	case TK_ENTER:
 	case 's':
 		return planner_save(m);
+	case 'A' - '@': /* ^A; a on a choice field (a text field takes the letter) */
+		return tui_apply_open(m);
+	case 'a':
+		if (is_choice(p->field))
+			return tui_apply_open(m);
+		break;
 	case TK_RESIZE:
 		return TUI_REDRAW;
 	case TK_LEFT:
@@ -398,13 +413,13 @@ enum tui_action tui_planner_key(struct tui_model *m, int key)
 		tui_planner_update(p);
 		return TUI_REDRAW;
 	default:
-		if (is_choice(p->field) || key < 0x21 || key >= 0x7f ||
-		    len + 1 >= sizeof(p->text[0]))
-			return TUI_NONE;
-		t[len] = (char)key;
-		t[len + 1] = '\0';
-		p->chosen = 0;
-		tui_planner_update(p);
-		return TUI_REDRAW;
+		break;
 	}
+	if (is_choice(p->field) || key < 0x21 || key >= 0x7f || len + 1 >= sizeof(p->text[0]))
+		return TUI_NONE;
+	t[len] = (char)key;
+	t[len + 1] = '\0';
+	p->chosen = 0;
+	tui_planner_update(p);
+	return TUI_REDRAW;
 }

@@ -5,11 +5,13 @@
 #ifndef SHORTSTROKE_TUI_H
 #define SHORTSTROKE_TUI_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "cli/plan_common.h"
 #include "raidplan.h"
+#include "shortstroke/array.h"
 #include "shortstroke/devices.h"
 #include "shortstroke/job.h"
 
@@ -123,6 +125,42 @@ struct tui_planner {
 	char saved[300];		/* "plan written to FILE" */
 };
 
+/* A running apply (arrays.c runs it, view.c draws it): one bar per member,
+ * the step, then the array's state. The job writes under lock. */
+struct tui_apply_member {
+	char spec[256];
+	char serial[48];
+	double fraction;
+	char phase[96];
+};
+
+struct tui_applying {
+	pthread_mutex_t lock;
+	char name[ARRAY_NAME_MAX + 1];
+	char title[160];	/* "RAID 10 over 4 drives, ext4" */
+	size_t n;
+	struct tui_apply_member m[ARRAY_MAX_MEMBERS];
+	char step[256];
+	bool done;
+	int rc;
+	char result[640];	/* when done: the array's state, or why it failed */
+	/* the job's own: its context, the plan, the result */
+	struct ss_ctx ctx;
+	struct plan *plan;
+	char plan_path[4096];
+	char mkfs[8];
+	const struct progress_sink *sink;
+	struct array_apply_result *res;
+};
+
+/* The arrays screen (A): the records of the arrays apply created. */
+struct tui_arrays {
+	size_t n, sel;
+	struct array_rec *recs;
+	char error[512];	/* the records could not be read */
+	char busy[300];		/* an undo running: "undoing fast0 ..." */
+};
+
 struct tui_model {
 	struct ss_ctx *ctx;
 	struct dev_entry *devs;
@@ -139,6 +177,8 @@ struct tui_model {
 	struct tui_dialog *dlg;
 	struct tui_pager *pager;	/* on top of everything while open */
 	struct tui_planner *planner;	/* the planner screen while open */
+	struct tui_arrays *arrays;	/* the arrays screen while open */
+	struct tui_applying *applying;	/* an apply's progress, over everything */
 	struct tui_task tasks[TUI_MAX_TASKS];
 	unsigned ntasks;
 	bool rescan_pending;	/* rescan once no job is running */
@@ -202,6 +242,20 @@ void tui_planner_update(struct tui_planner *p);
 enum tui_action tui_planner_key(struct tui_model *m, int key);
 void tui_planner_free(struct tui_planner *p);
 extern const char *const tui_plan_field_names[TPF_COUNT];
+
+/* The plan of the chosen layout (for saving or applying); NULL with err. */
+struct plan *tui_planner_plan(const struct tui_planner *p, struct ss_error *err);
+
+/* arrays.c (no curses): a in the planner applies the chosen layout (name,
+ * filesystem, every member's serial typed, then a job); A opens the
+ * arrays screen, where u undoes the selected array */
+enum tui_action tui_apply_open(struct tui_model *m);
+enum tui_action tui_applying_key(struct tui_model *m, int key);
+void tui_applying_free(struct tui_applying *a);
+enum tui_action tui_arrays_open(struct tui_model *m);
+void tui_arrays_reload(struct tui_arrays *a, struct ss_ctx *ctx);
+enum tui_action tui_arrays_key(struct tui_model *m, int key);
+void tui_arrays_free(struct tui_arrays *a);
 
 /* bench.c: b benchmarks the selected or marked drives (random reads) */
 enum tui_action tui_bench_start(struct tui_model *m);

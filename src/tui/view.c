@@ -1,5 +1,6 @@
 /* view.c - draw the model: title, drive table, detail pane, key line. */
 #include <curses.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -540,13 +541,161 @@ static void draw_planner(const struct tui_model *m, const struct tui_planner *p)
 	attron(A_REVERSE);
 	mvhline(LINES - 1, 0, ' ', COLS);
 	snprintf(buf, sizeof(buf), " Tab/Up/Down field  Left/Right choose  PgUp/PgDn pick layout  "
-				   "s/Enter save  Esc close  |  %s", m->status);
+				   "s/Enter save  ^A apply  Esc close  |  %s", m->status);
+	mvaddnstr(LINES - 1, 0, buf, COLS);
+	attroff(A_REVERSE);
+}
+
+/* ---- arrays: an apply's progress, the arrays screen ---------------------------- */
+
+static void bar_text(double f, char *buf)
+{
+	unsigned fill = (unsigned)(f * 20.0 + 0.5);
+
+	for (unsigned k = 0; k < 20; k++)
+		buf[k] = k < fill ? '#' : '.';
+	buf[20] = '\0';
+}
+
+static void draw_applying(const struct tui_model *m, struct tui_applying *ap)
+{
+	char buf[512], bar[21];
+	int y = 2;
+
+	erase();
+	pthread_mutex_lock(&ap->lock);
+	attron(attr_title());
+	mvhline(0, 0, ' ', COLS);
+	snprintf(buf, sizeof(buf), " Apply /dev/md/%s - %s", ap->name, ap->title);
+	mvaddnstr(0, 0, buf, COLS);
+	attroff(attr_title());
+	for (size_t i = 0; i < ap->n && y < LINES - 6; i++, y++) {
+		bar_text(ap->m[i].fraction, bar);
+		snprintf(buf, sizeof(buf), " member %-2zu %-14s %-18s [%s] %3.0f%% %s", i + 1,
+			 ap->m[i].spec, ap->m[i].serial, bar, 100.0 * ap->m[i].fraction,
+			 ap->m[i].phase);
+		mvaddnstr(y, 0, buf, COLS);
+	}
+	y++;
+	attron(A_BOLD);
+	snprintf(buf, sizeof(buf), " Step: %s", ap->step);
+	mvaddnstr(y++, 0, buf, COLS);
+	attroff(A_BOLD);
+	if (ap->done) {
+		attr_t a = ap->rc ? attr_state(DEV_PROTECTED) | A_BOLD : attr_state(DEV_FREE) | A_BOLD;
+
+		y++;
+		attron(a);
+		snprintf(buf, sizeof(buf), " %s %s", ap->rc ? "Failed:" : "Done:", ap->result);
+		y += wrap_draw(y, 1, buf, COLS - 2, LINES - y - 1);
+		attroff(a);
+	}
+	pthread_mutex_unlock(&ap->lock);
+	attron(A_REVERSE);
+	mvhline(LINES - 1, 0, ' ', COLS);
+	snprintf(buf, sizeof(buf), " %s  |  %s", ap->done ? "any key: the arrays screen"
+							 : "running: it cannot be aborted halfway",
+		 m->status);
+	mvaddnstr(LINES - 1, 0, buf, COLS);
+	attroff(A_REVERSE);
+}
+
+static double rec_stroke(const struct array_member *m)
+{
+	return m->before_blocks ? (double)m->limit_blocks / (double)m->before_blocks : 0;
+}
+
+static void draw_arrays(const struct tui_model *m, const struct tui_arrays *a)
+{
+	char buf[512], members[300], h[32];
+	int y = 1;
+
+	erase();
+	attron(attr_title());
+	mvhline(0, 0, ' ', COLS);
+	snprintf(buf, sizeof(buf), " Arrays shortstroke created - %zu", a->n);
+	mvaddnstr(0, 0, buf, COLS);
+	attroff(attr_title());
+	attron(colour ? COLOR_PAIR(PAIR_HEAD) | A_BOLD : A_BOLD);
+	snprintf(buf, sizeof(buf), "  %-20s %-19s %-5s %-7s %-10s %s", "NAME", "STATE", "LEVEL",
+		 "STROKE", "LIMIT", "MEMBERS");
+	mvaddnstr(y++, 0, buf, COLS);
+	attroff(colour ? COLOR_PAIR(PAIR_HEAD) | A_BOLD : A_BOLD);
+	if (!a->n)
+		mvaddnstr(y++, 2, a->error[0] ? a->error
+				 : "No arrays yet: in the planner (p), a applies the chosen layout.",
+			  COLS - 3);
+	for (size_t i = 0; i < a->n && y < LINES / 2; i++, y++) {
+		const struct array_rec *r = &a->recs[i];
+		size_t used = 0;
+
+		members[0] = '\0';
+		for (size_t k = 0; k < r->n && used < sizeof(members); k++)
+			if (r->m[k].state != AM_REPLACED)
+				used += (size_t)snprintf(members + used, sizeof(members) - used,
+							 "%s%s", used ? "," : "", r->m[k].spec);
+		snprintf(buf, sizeof(buf), "%c %-20s %-19s %-5s %5.1f%%  %-10s %s",
+			 i == a->sel ? '>' : ' ', r->name, array_state_name(r->state), r->level,
+			 r->n ? 100.0 * rec_stroke(&r->m[0]) : 0,
+			 r->n ? size_human(r->m[0].limit_blocks * r->m[0].block_len, h, sizeof(h))
+			      : "-", members);
+		if (i == a->sel)
+			attron(A_REVERSE);
+		mvhline(y, 0, ' ', COLS);
+		mvaddnstr(y, 0, buf, COLS);
+		if (i == a->sel)
+			attroff(A_REVERSE);
+	}
+	y++;
+	if (a->n) {
+		const struct array_rec *r = &a->recs[a->sel];
+
+		snprintf(buf, sizeof(buf), " %s: RAID %s, chunk %" PRIu64 " KiB%s%s, created %s; "
+			 "step: %s", r->md_dev, r->level, r->chunk_bytes / 1024,
+			 r->fs[0] ? ", " : "", r->fs, r->created, r->step);
+		attron(A_BOLD);
+		mvaddnstr(y++, 0, buf, COLS);
+		attroff(A_BOLD);
+		if (r->remains[0]) {
+			snprintf(buf, sizeof(buf), " remains: %s", r->remains);
+			attron(attr_state(DEV_PROTECTED));
+			y += wrap_draw(y, 1, buf, COLS - 2, LINES - y - 2);
+			attroff(attr_state(DEV_PROTECTED));
+		}
+		for (size_t k = 0; k < r->n && y < LINES - 2; k++, y++) {
+			const struct array_member *mb = &r->m[k];
+
+			snprintf(buf, sizeof(buf), "   %-14s %-18s %-9s %" PRIu64 " of %" PRIu64
+				 " blocks (%.1f%%) %s%s", mb->spec, mb->serial,
+				 array_mstate_name(mb->state), mb->limit_blocks, mb->before_blocks,
+				 100.0 * rec_stroke(mb), mb->method, mb->volatile_ ? ", volatile" : "");
+			mvaddnstr(y, 0, buf, COLS);
+		}
+	}
+	if (a->busy[0]) {
+		attron(attr_state(DEV_IN_USE) | A_BOLD);
+		mvaddnstr(LINES - 2, 1, a->busy, COLS - 2);
+		attroff(attr_state(DEV_IN_USE) | A_BOLD);
+	}
+	attron(A_REVERSE);
+	mvhline(LINES - 1, 0, ' ', COLS);
+	snprintf(buf, sizeof(buf), " j/k select  u undo  R reload  Esc close  |  %s", m->status);
 	mvaddnstr(LINES - 1, 0, buf, COLS);
 	attroff(A_REVERSE);
 }
 
 void tui_draw(const struct tui_model *m)
 {
+	if (m->applying || m->arrays) {
+		if (m->applying)
+			draw_applying(m, m->applying);
+		else
+			draw_arrays(m, m->arrays);
+		if (m->dlg)
+			draw_dialog(m->dlg);
+		refresh();
+		return;
+	}
 	if (m->pager) {
 		draw_pager(m->pager);
 		if (m->dlg)

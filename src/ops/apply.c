@@ -1,0 +1,900 @@
+/* apply.c - the apply transaction and the undo of an array, for every front
+ * end: bind and check the members, limit each, mdadm --create, mkfs, the
+ * record at each step, and the rollback of what a failed run did. Progress
+ * and the plans to confirm go to the caller's callbacks, the log of what was
+ * run into the result; nothing is printed here. See docs/arrays.md. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "shortstroke/array.h"
+#include "shortstroke/capacity.h"
+#include "shortstroke/fileio.h"
+#include "shortstroke/job.h"
+#include "shortstroke/journal.h"
+
+/* ---- the record and the journal ------------------------------------------------ */
+
+void array_journal(const char *state_dir, const struct array_rec *r, const char *event)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		const struct array_member *m = &r->m[i];
+		struct journal_entry e = { 0 };
+
+		if (!m->serial[0] && !m->wwn[0])
+			continue;
+		snprintf(e.event, sizeof(e.event), "%s", event);
+		snprintf(e.device, sizeof(e.device), "%s", m->spec);
+		snprintf(e.serial, sizeof(e.serial), "%s", m->serial);
+		snprintf(e.wwn, sizeof(e.wwn), "%s", m->wwn);
+		snprintf(e.model, sizeof(e.model), "%s", m->model);
+		snprintf(e.method, sizeof(e.method), "md:%s", r->name);
+		e.block_len = m->block_len;
+		e.original_blocks = m->before_blocks;
+		e.target_blocks = m->limit_blocks;
+		journal_append(state_dir, &e, NULL);
+	}
+}
+
+int array_rec_step(const char *state_dir, struct array_rec *r, enum array_state st,
+		   const char *step, struct ss_error *err)
+{
+	r->state = st;
+	snprintf(r->step, sizeof(r->step), "%s", step);
+	return array_rec_save(state_dir, r, err);
+}
+
+static void now_iso(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* The running apply: the callbacks get each step as it is saved. */
+struct tx {
+	struct ss_ctx *ctx;
+	const struct array_apply_cb *cb;
+};
+
+static void tell_step(const struct tx *t, const char *step)
+{
+	if (t && t->cb && t->cb->step)
+		t->cb->step(t->cb->arg, step);
+}
+
+static int save_step(const struct tx *t, struct array_rec *r, enum array_state st,
+		     const char *step, struct ss_error *err)
+{
+	tell_step(t, step);
+	return array_rec_step(ctx_state_dir(t->ctx), r, st, step, err);
+}
+
+/* ---- teardown: rollback and undo ------------------------------------------- */
+
+static void add_remains(struct array_rec *r, const char *what, const char *why)
+{
+	size_t used = strlen(r->remains);
+
+	snprintf(r->remains + used, sizeof(r->remains) - used, "%s%s%s%s", used ? "; " : "",
+		 what, what[0] ? ": " : "", why);
+}
+
+static bool is_blockdev(const char *p)
+{
+	struct stat st;
+
+	return p[0] == '/' && stat(p, &st) == 0 && S_ISBLK(st.st_mode);
+}
+
+static bool md_present(struct ss_ctx *ctx, const struct array_rec *r)
+{
+	struct array_detail d;
+
+	return array_md_exists(ctx->sysroot, r->name) ||
+	       array_detail_read(r->md_dev, &d, NULL) == 0;
+}
+
+/* Restore one member to its journaled original; 0 done (or untouched). */
+static int restore_member(struct ss_ctx *ctx, struct array_member *m, bool dry_run, FILE *log,
+			  struct ss_error *err)
+{
+	struct journal_entry orig;
+	struct dev_entry e;
+	struct drive *d = NULL;
+	struct cap_result res;
+	struct cap_ctx c;
+	int rc;
+
+	rc = device_open(ctx, m->spec, !dry_run, &d, &e, err);
+	if (rc)
+		return rc;
+	rc = -EPERM;
+	if (m->serial[0] && strcmp(m->serial, e.info.serial)) {
+		ss_error_set(err, -EPERM, "%s is now serial %s, not the member %s: not touched",
+			     m->spec, e.info.serial, m->serial);
+		goto out;
+	}
+	if (device_check_safe(&e, false, err))
+		goto out;
+	if (journal_original(ctx_state_dir(ctx), e.info.serial, e.info.wwn, &orig, NULL) &&
+	    e.info.capacity_blocks == m->before_blocks) {
+		fprintf(log, "%s: untouched: still %" PRIu64 " blocks\n", m->spec,
+			e.info.capacity_blocks);
+		rc = 0;
+		goto out;
+	}
+	c = (struct cap_ctx){ .d = d, .e = &e, .state_dir = ctx_state_dir(ctx),
+			      .dry_run = dry_run };
+	rc = cap_restore(&c, CAP_AUTO, false, &res, err);
+	if (rc == 0)
+		fprintf(log, "%s: %s\n", m->spec, res.message);
+	else
+		ss_error_prefix(err, "%s: ", m->spec);
+out:
+	drive_free(d);
+	return rc;
+}
+
+/*
+ * Stop the array (when it exists), wipe the md metadata this program's
+ * mdadm wrote, restore every member it limited. What could not be done
+ * goes into r->remains and the record stays "rollback-incomplete".
+ * Returns 0 when everything was undone.
+ */
+static int teardown(const struct tx *t, struct array_rec *r, bool dry_run, FILE *log)
+{
+	struct ss_ctx *ctx = t->ctx;
+	char out[4096];
+	bool md_touched = r->state == AS_CREATING || r->state == AS_MKFS || r->state == AS_DONE ||
+			  r->uuid[0] || strstr(r->step, "mdadm");
+
+	r->remains[0] = '\0';
+	if (!dry_run) {
+		save_step(t, r, AS_ROLLING_BACK, "rolling back", NULL);
+		array_journal(ctx_state_dir(ctx), r, "array-undo");
+	}
+	if (md_touched && md_present(ctx, r)) {
+		char *argv[] = { (char *)array_mdadm_prog(), "--stop", r->md_dev, NULL };
+		struct ss_error err = { 0 };
+
+		if (dry_run)
+			fprintf(log, "would run: %s --stop %s\n", argv[0], r->md_dev);
+		else if (array_exec(argv, out, sizeof(out), &err))
+			add_remains(r, r->md_dev, err.msg);
+		else
+			fprintf(log, "%s: stopped\n", r->md_dev);
+	}
+	for (size_t i = 0; md_touched && !r->remains[0] && i < r->n; i++) {
+		char *argv[] = { (char *)array_mdadm_prog(), "--zero-superblock", r->m[i].node,
+				 NULL };
+		struct ss_error err = { 0 };
+		int rc;
+
+		if (r->m[i].state == AM_REPLACED && !is_blockdev(r->m[i].node))
+			continue;
+		if (dry_run) {
+			fprintf(log, "would run: %s --zero-superblock %s\n", argv[0], r->m[i].node);
+			continue;
+		}
+		rc = array_exec(argv, out, sizeof(out), &err);
+		/* nothing md wrote can be on what is not a block device; and mdadm
+		 * says "Unrecognised md component" where no superblock is */
+		if (rc && is_blockdev(r->m[i].node) && !strstr(out, "Unrecognised"))
+			add_remains(r, r->m[i].node, err.msg);
+		else if (rc == 0)
+			fprintf(log, "%s: md metadata wiped\n", r->m[i].node);
+	}
+	for (size_t i = 0; !r->remains[0] && i < r->n; i++) {
+		struct array_member *m = &r->m[i];
+		struct ss_error err = { 0 };
+
+		if (m->state == AM_PENDING || m->state == AM_RESTORED || m->state == AM_REPLACED)
+			continue;
+		if (!dry_run)
+			tell_step(t, m->spec);
+		if (restore_member(ctx, m, dry_run, log, &err))
+			add_remains(r, "", err.msg);
+		else if (!dry_run)
+			m->state = AM_RESTORED;
+	}
+	/* members not reached stay as they were: the record says what remains */
+	for (size_t i = 0; r->remains[0] && i < r->n; i++)
+		if (r->m[i].state == AM_LIMITING || r->m[i].state == AM_LIMITED)
+			add_remains(r, r->m[i].spec, "still to restore");
+	if (dry_run)
+		return r->remains[0] ? -EIO : 0;
+	if (r->remains[0]) {
+		save_step(t, r, AS_ROLLBACK_INCOMPLETE, "rollback incomplete", NULL);
+		return -EIO;
+	}
+	save_step(t, r, AS_UNDONE, "undone", NULL);
+	array_journal(ctx_state_dir(ctx), r, "array-undone");
+	return 0;
+}
+
+/* ---- undo -------------------------------------------------------------------- */
+
+int array_undo_check(struct ss_ctx *ctx, const char *name, struct array_rec *r,
+		     struct ss_error *err)
+{
+	struct array_sysfs s;
+	char kname[64] = "", mdpath[4096], where[1024];
+	int rc;
+
+	rc = array_rec_load(ctx_state_dir(ctx), name, r, err);
+	if (rc)
+		return rc;
+	if (r->state == AS_UNDONE)
+		return 0;
+	snprintf(mdpath, sizeof(mdpath), "%s%s", ctx->sysroot ? ctx->sysroot : "", r->md_dev);
+	array_md_kname(mdpath, kname, sizeof(kname));
+	if (array_mounted(ctx->sysroot, r->md_dev, kname, where, sizeof(where)))
+		return ss_error_set(err, -EPERM, "refused: %s is mounted on %s; unmount it first",
+				    r->md_dev, where);
+	if (kname[0] && array_sysfs_read(ctx->sysroot, kname, &s) == 0 && s.holders[0])
+		return ss_error_set(err, -EPERM,
+				    "refused: %s (%s) is held by %s (LVM, dm or another md "
+				    "array); take it out of there first", r->md_dev, kname,
+				    s.holders);
+	return 0;
+}
+
+int array_undo_run(struct ss_ctx *ctx, struct array_rec *r, bool dry_run, char **log,
+		   bool *changed, struct ss_error *err)
+{
+	struct tx t = { .ctx = ctx };
+	size_t len = 0;
+	FILE *f;
+	int rc;
+
+	*log = NULL;
+	if (changed)
+		*changed = false;
+	f = open_memstream(log, &len);
+	if (!f)
+		return ss_error_set(err, -ENOMEM, "out of memory");
+	rc = teardown(&t, r, dry_run, f);
+	fclose(f);
+	if (changed)
+		*changed = !dry_run;
+	if (rc)
+		return ss_error_set(err, -EIO, "%s: undo incomplete: %s", r->md_dev, r->remains);
+	return 0;
+}
+
+/* ---- apply ------------------------------------------------------------------- */
+
+int array_bind_members(const struct plan *p, const char *const *given, size_t n_given,
+		       const char **specs, struct ss_error *err)
+{
+	size_t ph = 0, k = 0;
+
+	for (size_t i = 0; i < p->n_disks; i++)
+		ph += p->disks[i].placeholder;
+	if (given && n_given == p->n_disks) {
+		for (size_t i = 0; i < p->n_disks; i++)
+			specs[i] = given[i];
+		return 0;
+	}
+	if (n_given && n_given != ph)
+		return ss_error_usage(err, -EINVAL,
+				      "the plan has %zu members (%zu placeholders): give "
+				      "--members with %zu devices, or %zu for the placeholders",
+				      p->n_disks, ph, p->n_disks, ph);
+	if (!n_given && ph)
+		return ss_error_usage(err, -EINVAL,
+				      "the plan has %zu placeholder%s: name %s with --members, "
+				      "in layout order", ph, ph == 1 ? "" : "s",
+				      ph == 1 ? "it" : "them");
+	for (size_t i = 0; i < p->n_disks; i++)
+		specs[i] = p->disks[i].placeholder ? given[k++] : p->disks[i].device;
+	return 0;
+}
+
+static void member_fail(struct array_apply_member *am, int rc, enum array_refusal how)
+{
+	am->ready = false;
+	am->rc = rc;
+	am->refusal = how;
+}
+
+/* A line of a dry run's log (the member's stream). */
+static void mlog(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void mlog(FILE *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!f)
+		return;
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fputc('\n', f);
+}
+
+/* A dry run's command: "  CDB hex  decoded" into the member's log. */
+static void show_cmd(void *arg, const struct xcmd *c, const char *what)
+{
+	char hex[3 * 32 + 1];
+
+	for (unsigned i = 0; i < c->cdb_len && i < 32; i++)
+		snprintf(hex + 3 * i, sizeof(hex) - 3 * i, "%02x ", c->cdb[i]);
+	hex[c->cdb_len ? 3 * c->cdb_len - 1 : 0] = '\0';
+	mlog(arg, "  %s  %s", hex, what ? what : "");
+}
+
+/* One member's limit (a job of its own, or in order for a dry run). */
+struct mrun {
+	struct array_apply_member *am;
+	const char *state_dir;
+	bool dry_run;
+	FILE *log;	/* a dry run's: the member's log */
+};
+
+static int member_limit(void *arg, const struct progress_sink *sink, struct ss_error *err)
+{
+	struct mrun *r = arg;
+	struct array_apply_member *am = r->am;
+	struct cap_ctx c = {
+		.d = am->d,
+		.e = &am->e,
+		.state_dir = r->state_dir,
+		.dry_run = r->dry_run,
+		.show = r->dry_run ? show_cmd : NULL,
+		.show_arg = r->log,
+		.progress = sink,
+	};
+	int rc;
+
+	if (r->dry_run)
+		mlog(r->log, "%s: commands that would be sent:", am->e.spec);
+	rc = cap_limit(&c, &am->plan, &am->res, err);
+	if (rc == 0)
+		snprintf(am->result, sizeof(am->result), "%s", am->res.message);
+	return rc;
+}
+
+static void nap_ms(unsigned ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* Limit every ready member in parallel, reporting each one's progress. */
+static void limit_all(const struct tx *t, struct array_apply_result *res)
+{
+	struct job *jobs[ARRAY_MAX_MEMBERS] = { 0 };
+	struct mrun runs[ARRAY_MAX_MEMBERS];
+	unsigned started = 0;
+
+	for (size_t i = 0; i < res->n; i++) {
+		struct array_apply_member *am = &res->m[i];
+
+		if (!am->ready)
+			continue;
+		runs[i] = (struct mrun){ am, ctx_state_dir(t->ctx), false, NULL };
+		if (job_start(am->e.spec, member_limit, &runs[i], &jobs[i], &am->err)) {
+			am->rc = am->err.code ? am->err.code : -EIO;
+			continue;
+		}
+		started++;
+	}
+	while (started) {
+		bool all = true;
+
+		for (size_t i = 0; i < res->n; i++) {
+			struct job_status st;
+
+			if (!jobs[i])
+				continue;
+			job_status(jobs[i], &st);
+			all &= st.done;
+			if (t->cb && t->cb->member)
+				t->cb->member(t->cb->arg, i, st.done && !st.result ? 1.0 : st.fraction,
+					      st.phase);
+		}
+		if (all)
+			break;
+		nap_ms(100);
+	}
+	for (size_t i = 0; i < res->n; i++) {
+		if (!jobs[i])
+			continue;
+		res->m[i].rc = job_wait(jobs[i], &res->m[i].err);
+		job_free(jobs[i]);
+	}
+}
+
+static void close_drives(struct array_apply_result *res)
+{
+	for (size_t i = 0; i < res->n; i++) {
+		drive_free(res->m[i].d);
+		res->m[i].d = NULL;
+	}
+}
+
+void array_apply_result_free(struct array_apply_result *res)
+{
+	if (!res)
+		return;
+	close_drives(res);
+	for (size_t i = 0; i < res->n; i++) {
+		free(res->m[i].log);
+		res->m[i].log = NULL;
+	}
+	free(res->log);
+	res->log = NULL;
+}
+
+/* mdadm --create, check what md built, mkfs, the ARRAY line. */
+static int create_array(const struct tx *t, struct array_rec *r,
+			const struct array_apply_opts *o, FILE *log, struct ss_error *err)
+{
+	struct array_argv a;
+	struct array_detail d;
+	char out[8192], line[2048], want[16];
+	int rc;
+
+	array_create_argv(r, &a);
+	array_argv_text(&a, line, sizeof(line));
+	rc = save_step(t, r, AS_CREATING, "mdadm --create", err);
+	if (rc)
+		return rc;
+	array_journal(ctx_state_dir(t->ctx), r, "array-create");
+	fprintf(log, "running: %s\n", line);
+	rc = array_exec(a.argv, out, sizeof(out), err);
+	if (rc)
+		return ss_error_prefix(err, "creating the array: "), -EIO;
+	rc = array_detail_read(r->md_dev, &d, err);
+	if (rc)
+		return ss_error_prefix(err, "the array was created but: "), rc ? rc : -EIO;
+	snprintf(want, sizeof(want), "raid%s", r->level);
+	if (strcmp(d.level, want) || d.devices != r->n)
+		return ss_error_set(err, -EIO,
+				    "mdadm --detail %s says %s over %u devices, not %s over %zu",
+				    r->md_dev, d.level, d.devices, want, r->n);
+	snprintf(r->uuid, sizeof(r->uuid), "%s", d.uuid);
+	if (o->mkfs) {
+		rc = save_step(t, r, AS_MKFS, "mkfs", err);
+		if (rc)
+			return rc;
+		rc = array_mkfs_argv(r, &a, err);
+		if (rc)
+			return rc;
+		array_argv_text(&a, line, sizeof(line));
+		fprintf(log, "running: %s\n", line);
+		rc = array_exec(a.argv, out, sizeof(out), err);
+		if (rc)
+			return ss_error_prefix(err, "making the filesystem: "), -EIO;
+	}
+	snprintf(line, sizeof(line), "ARRAY %s metadata=1.2 UUID=%s name=%s\n", r->md_dev,
+		 d.uuid, d.name[0] ? d.name : r->name);
+	if (o->conf) {
+		int fd = open(o->conf, O_WRONLY | O_APPEND | O_CREAT, 0644);
+
+		if (fd < 0 || write(fd, line, strlen(line)) != (ssize_t)strlen(line) ||
+		    fsync(fd)) {
+			rc = ss_error_set(err, -errno, "%s: cannot append the ARRAY line: %s",
+					  o->conf, strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			return rc;
+		}
+		close(fd);
+		fprintf(log, "ARRAY line appended to %s\n", o->conf);
+	} else {
+		fputs(line, log);
+	}
+	return 0;
+}
+
+/* The checks of every later step (md, name, mkfs, --conf); "" when all pass. */
+static void later_steps_check(struct ss_ctx *ctx, const struct array_rec *r,
+			      const struct array_apply_opts *o, char *why, size_t len)
+{
+	struct ss_error err = { 0 };
+	const char *fsprog = o->mkfs ? (!strcmp(o->mkfs, "xfs") ? "mkfs.xfs" : "mkfs.ext4") : NULL;
+
+	why[0] = '\0';
+	if (array_md_check(ctx->sysroot, r->level, &err))
+		snprintf(why, len, "%s", err.msg);
+	else if (array_md_exists(ctx->sysroot, r->name))
+		snprintf(why, len, "%s already exists: the name is taken", r->md_dev);
+	else if (fsprog && !array_prog_found(fsprog))
+		snprintf(why, len, "--mkfs %s: %s is not installed", o->mkfs, fsprog);
+	else if (o->conf && file_check_writable(o->conf, "--conf", &err))
+		snprintf(why, len, "%s", err.msg);
+}
+
+/* Is the recorded array old the one this plan would make? */
+static bool same_array(const struct array_rec *old, const struct array_apply_opts *o)
+{
+	const struct plan *p = o->plan;
+	bool same = !strcmp(old->plan, o->plan_path) && old->n == p->n_disks;
+
+	for (size_t i = 0; same && i < old->n; i++)
+		same = !p->disks[i].serial[0] || !strcmp(p->disks[i].serial, old->m[i].serial);
+	return same;
+}
+
+/* An array of this name already recorded: 1 go on, 0 done (already
+ * applied), < 0 refused. An interrupted earlier apply of the same plan is
+ * rolled back first. */
+static int check_old(const struct tx *t, const struct array_apply_opts *o,
+		     struct array_apply_result *res, struct ss_error *err)
+{
+	struct array_rec *old = calloc(1, sizeof(*old));
+	char line[512];
+	int rc;
+
+	if (!old)
+		return ss_error_set(err, -ENOMEM, "out of memory");
+	rc = array_rec_load(ctx_state_dir(t->ctx), o->name, old, err);
+	if (rc == -ENOENT || (rc == 0 && old->state == AS_UNDONE)) {
+		ss_error_clear(err);
+		free(old);
+		return 1;
+	}
+	if (rc)
+		goto out;
+	if (old->state == AS_DONE) {
+		if (same_array(old, o)) {
+			res->already = true;
+			res->rec = *old;
+			rc = 0;
+		} else {
+			rc = ss_error_set(err, -EEXIST,
+					  "the name %s is taken by an array shortstroke created "
+					  "from %s; 'shortstroke array undo %s' first, or choose "
+					  "another name", o->name, old->plan, o->name);
+		}
+		goto out;
+	}
+	if (strcmp(old->plan, o->plan_path)) {
+		rc = ss_error_set(err, -EEXIST,
+				  "an apply of %s from %s stopped at '%s'; finish it with "
+				  "'shortstroke array undo %s' first", o->name, old->plan,
+				  old->step, o->name);
+		goto out;
+	}
+	snprintf(line, sizeof(line), "an earlier apply of %s stopped at '%s': rolling it back "
+		 "first", o->name, old->step);
+	if (t->cb && t->cb->note)
+		t->cb->note(t->cb->arg, line);
+	rc = 1;
+	if (!o->dry_run && !o->check_only) {
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+		int trc;
+
+		if (!f) {
+			rc = ss_error_set(err, -ENOMEM, "out of memory");
+			goto out;
+		}
+		trc = teardown(t, old, false, f);
+		fclose(f);
+		if (text && text[0] && t->cb && t->cb->note)
+			t->cb->note(t->cb->arg, text);
+		free(text);
+		if (trc)
+			rc = ss_error_set(err, -EIO, "the earlier apply could not be rolled back: "
+					  "%s; 'shortstroke array undo %s' finishes it",
+					  old->remains, o->name);
+	}
+out:
+	free(old);
+	return rc;
+}
+
+/* Every member: open, safe, the planned disk, a limit that works. */
+static void check_members(struct ss_ctx *ctx, const struct array_apply_opts *o,
+			  struct array_apply_result *res, const struct drive_info **infos)
+{
+	const struct plan *p = o->plan;
+
+	for (size_t i = 0; i < res->n; i++) {
+		struct array_apply_member *am = &res->m[i];
+		const struct plan_disk *pd = &p->disks[i];
+		struct cap_request req = { .method = o->method, .by = CAP_BY_BLOCKS,
+					   .blocks = pd->limit_blocks, .force = true };
+		struct journal_entry orig;
+		char spec[sizeof(am->e.spec)];
+		struct cap_ctx c;
+		int rc;
+
+		snprintf(spec, sizeof(spec), "%s", am->e.spec);
+		rc = device_open(ctx, spec, true, &am->d, &am->e, &am->err);
+		if (rc && am->e.state != DEV_FREE && !o->force) {
+			/* the safety verdict is the more important news */
+			device_check_safe(&am->e, false, &am->err);
+			member_fail(am, -EPERM, AR_REFUSED);
+			continue;
+		}
+		if (rc) {
+			member_fail(am, rc, AR_BY_RC);
+			continue;
+		}
+		if (device_check_safe(&am->e, o->force, &am->err)) {
+			member_fail(am, -EPERM, AR_REFUSED);
+			continue;
+		}
+		infos[i] = &am->e.info;
+		if (array_member_check(pd, &am->e.info, &am->err)) {
+			ss_error_prefix(&am->err, "%s (member %zu): ", am->e.spec, i + 1);
+			member_fail(am, -EPERM, AR_REFUSED);
+			continue;
+		}
+		c = (struct cap_ctx){ .d = am->d, .e = &am->e };
+		if (!o->dry_run && cap_refresh_native(&c, &am->err)) {
+			member_fail(am, am->err.code, AR_BY_RC);
+			continue;
+		}
+		if (cap_plan_limit(&am->e.info,
+				   journal_original(ctx_state_dir(ctx), am->e.info.serial,
+						    am->e.info.wwn, &orig, NULL) == 0 ? &orig : NULL,
+				   &req, &am->plan, &am->err) ||
+		    (am->plan.target != pd->limit_blocks &&
+		     ss_error_set(&am->err, -EINVAL, "the limit rounds to %" PRIu64
+			     " blocks, not the plan's %" PRIu64, am->plan.target,
+			     pd->limit_blocks))) {
+			ss_error_prefix(&am->err, "%s: ", am->e.spec);
+			member_fail(am, am->err.code, am->err.code == -EPERM ? AR_REFUSED : AR_FAILED);
+			continue;
+		}
+		am->ready = true;
+		snprintf(am->plan_text, sizeof(am->plan_text), "member %zu, %s %s: %s by %s", i + 1,
+			 am->e.info.model, am->e.info.serial,
+			 am->plan.noop ? "already limited" : am->plan.note,
+			 cap_method_name(am->plan.method));
+	}
+}
+
+/* Stop before the first change when a member is not ready. */
+static int members_ready(struct array_apply_result *res, struct ss_error *err)
+{
+	for (size_t i = 0; i < res->n; i++) {
+		if (res->m[i].ready)
+			continue;
+		res->stage = AAS_MEMBERS;
+		ss_error_set(err, res->m[i].rc ? res->m[i].rc : -EIO, "%s",
+			     res->m[i].err.msg[0] ? res->m[i].err.msg : "failed");
+		err->usage = res->m[i].err.usage;
+		return err->code;
+	}
+	return 0;
+}
+
+static void fill_record(const struct array_apply_opts *o, struct array_apply_result *res)
+{
+	const struct plan *p = o->plan;
+	struct array_rec *r = &res->rec;
+
+	snprintf(r->name, sizeof(r->name), "%s", o->name);
+	snprintf(r->md_dev, sizeof(r->md_dev), "/dev/md/%s", o->name);
+	snprintf(r->plan, sizeof(r->plan), "%s", o->plan_path);
+	snprintf(r->level, sizeof(r->level), "%s", array_md_level(p->layout.level));
+	snprintf(r->fs, sizeof(r->fs), "%s", o->mkfs ? o->mkfs : "");
+	r->copies = p->layout.copies ? p->layout.copies : 2;
+	r->chunk_bytes = p->layout.chunk_bytes;
+	now_iso(r->created, sizeof(r->created));
+	r->n = res->n;
+	for (size_t i = 0; i < res->n; i++) {
+		const struct array_apply_member *am = &res->m[i];
+		struct array_member *m = &r->m[i];
+
+		snprintf(m->spec, sizeof(m->spec), "%s", am->e.spec);
+		snprintf(m->node, sizeof(m->node), "%s", am->e.sim ? am->e.spec : am->e.node);
+		snprintf(m->serial, sizeof(m->serial), "%s", am->e.info.serial);
+		snprintf(m->wwn, sizeof(m->wwn), "%s", am->e.info.wwn);
+		snprintf(m->model, sizeof(m->model), "%s", am->e.info.model);
+		snprintf(m->method, sizeof(m->method), "%s", cap_method_name(am->plan.method));
+		m->block_len = am->e.info.logical_block;
+		m->before_blocks = am->e.info.capacity_blocks;
+		m->limit_blocks = p->disks[i].limit_blocks;
+	}
+}
+
+/* The dry run: every member's commands, then the md and mkfs steps. */
+static void dry_run(const struct array_apply_opts *o, struct array_apply_result *res,
+		    const char *state_dir, FILE *log)
+{
+	struct array_rec *r = &res->rec;
+	struct array_argv a;
+	struct ss_error err = { 0 };
+	char line[2048];
+
+	for (size_t i = 0; i < res->n; i++) {
+		struct array_apply_member *am = &res->m[i];
+		struct mrun run = { am, state_dir, true,
+				    open_memstream(&am->log, &am->log_len) };
+
+		am->rc = member_limit(&run, NULL, &am->err);
+		if (run.log)
+			fclose(run.log);
+	}
+	for (size_t i = 0; i < res->n; i++) {
+		struct array_apply_member *am = &res->m[i];
+
+		fputs(am->log ? am->log : "", log);
+		if (am->rc)
+			fprintf(log, "%s: %s\n", am->e.spec, am->err.msg);
+	}
+	array_create_argv(r, &a);
+	array_argv_text(&a, line, sizeof(line));
+	fprintf(log, "would run: %s\n", line);
+	fprintf(log, "would check: %s --detail --export %s (level raid%s, %zu devices)\n",
+		array_mdadm_prog(), r->md_dev, r->level, r->n);
+	if (o->mkfs && array_mkfs_argv(r, &a, &err) == 0) {
+		array_argv_text(&a, line, sizeof(line));
+		fprintf(log, "would run: %s\n", line);
+	}
+	fprintf(log, "would %s the ARRAY line%s%s\n", o->conf ? "append" : "print",
+		o->conf ? " to " : "", o->conf ? o->conf : "");
+	if (res->why[0])
+		fprintf(log, "a real run would stop before the first change: %s\n", res->why);
+	else
+		fprintf(log, "dry run: nothing was sent\n");
+}
+
+/* The transaction, once everything is checked and confirmed. */
+static int transact(const struct tx *t, const struct array_apply_opts *o,
+		    struct array_apply_result *res, FILE *log, struct ss_error *err)
+{
+	struct array_rec *r = &res->rec;
+	char failed[512];
+	int rc;
+
+	for (size_t i = 0; i < r->n; i++)
+		r->m[i].state = AM_LIMITING;
+	if (save_step(t, r, AS_LIMITING, "limiting the members", err)) {
+		snprintf(failed, sizeof(failed), "%s", err->msg);
+		ss_error_set(err, err->code ? err->code : -EIO, "%.470s; nothing was changed",
+			     failed);
+		res->stage = AAS_CHECKS;
+		return err->code;
+	}
+	array_journal(ctx_state_dir(t->ctx), r, "array-apply");
+	limit_all(t, res);
+	ss_error_clear(err);
+	for (size_t i = 0; i < res->n; i++) {
+		struct array_apply_member *am = &res->m[i];
+
+		if (am->rc == 0) {
+			r->m[i].state = AM_LIMITED;
+			/* the kernel may have given the disk a new node on the re-read */
+			if (!am->e.sim)
+				snprintf(r->m[i].node, sizeof(r->m[i].node), "%s", am->e.node);
+			r->m[i].volatile_ = am->res.method == CAP_HPA && am->plan.volatile_;
+			fprintf(log, "%s: %s\n", am->e.spec, am->result);
+		} else if (!err->msg[0]) {
+			ss_error_set(err, am->rc, "%s", am->err.msg);
+		} else {
+			fprintf(log, "%s: also failed: %s\n", am->e.spec, am->err.msg);
+		}
+	}
+	close_drives(res);
+	rc = err->msg[0] ? -EIO : save_step(t, r, AS_LIMITING, "members limited", err);
+	if (rc == 0)
+		rc = create_array(t, r, o, log, err);
+	if (rc == 0) {
+		save_step(t, r, AS_DONE, "done", NULL);
+		array_journal(ctx_state_dir(t->ctx), r, "array-created");
+		fprintf(log, "%s: created: RAID %s over %zu members%s%s\n", r->md_dev, r->level,
+			r->n, r->fs[0] ? ", " : "", r->fs);
+		res->changed = true;
+		return 0;
+	}
+	snprintf(failed, sizeof(failed), "%s", err->msg);
+	fprintf(log, "failed: %s\nrolling back:\n", failed);
+	res->stage = AAS_RUN;
+	if (teardown(t, r, false, log) == 0) {
+		snprintf(err->msg, sizeof(err->msg), "%.400s; rolled back: every member is "
+			 "back to its original capacity", failed);
+	} else {
+		snprintf(err->msg, sizeof(err->msg), "%.200s; the rollback is incomplete: %.200s; "
+			 "'shortstroke array undo %s' finishes it", failed, r->remains, r->name);
+		res->changed = true;
+	}
+	err->code = rc < 0 ? rc : -EIO;
+	return err->code;
+}
+
+int array_apply(struct ss_ctx *ctx, const struct array_apply_opts *o,
+		const struct array_apply_cb *cb, struct array_apply_result *res,
+		struct ss_error *err)
+{
+	const struct plan *p = o->plan;
+	struct tx t = { .ctx = ctx, .cb = cb };
+	const char *specs[ARRAY_MAX_MEMBERS];
+	const struct drive_info *infos[ARRAY_MAX_MEMBERS] = { 0 };
+	size_t loglen = 0;
+	FILE *log = NULL;
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	res->stage = AAS_CHECKS;
+	if (p->n_disks > ARRAY_MAX_MEMBERS)
+		return ss_error_set(err, -E2BIG, "%zu members: at most %d", p->n_disks,
+				    ARRAY_MAX_MEMBERS);
+	if (array_name_check(o->name, err)) {
+		res->stage = AAS_INPUT;
+		return ss_error_mark_usage(err);
+	}
+	rc = array_bind_members(p, o->members, o->n_members, specs, err);
+	if (rc) {
+		res->stage = AAS_INPUT;
+		return rc;
+	}
+	rc = check_old(&t, o, res, err);
+	if (rc <= 0) {
+		if (rc == 0)
+			res->stage = AAS_DONE;
+		return rc;
+	}
+
+	tell_step(&t, "checking the members");
+	for (size_t i = 0; i < p->n_disks; i++) {
+		for (size_t k = 0; k < i; k++)
+			if (!strcmp(specs[k], specs[i])) {
+				res->stage = AAS_INPUT;
+				return ss_error_usage(err, -EINVAL, "%s is named twice", specs[i]);
+			}
+		snprintf(res->m[i].e.spec, sizeof(res->m[i].e.spec), "%s", specs[i]);
+	}
+	res->n = p->n_disks;
+	check_members(ctx, o, res, infos);
+	rc = members_ready(res, err);
+	if (rc)
+		return rc;
+	if (array_level_check(p, infos, err)) {
+		char why[sizeof(err->msg)];
+
+		snprintf(why, sizeof(why), "%s", err->msg);
+		return ss_error_set(err, err->code, "refused: %.470s; nothing was changed", why);
+	}
+	fill_record(o, res);
+	later_steps_check(ctx, &res->rec, o, res->why, sizeof(res->why));
+	if (res->why[0] && !o->dry_run)
+		return ss_error_set(err, -EOPNOTSUPP, "cannot build the array: %.450s; nothing "
+				    "was changed", res->why);
+	if (o->check_only) {
+		res->stage = AAS_DONE;
+		return 0;
+	}
+	if (cb && cb->confirm)
+		cb->confirm(cb->arg, res);
+	else if (!o->yes && !o->dry_run)
+		for (size_t i = 0; i < res->n; i++) {
+			ss_error_set(&res->m[i].err, -EPERM, "%s: not confirmed", res->m[i].e.spec);
+			member_fail(&res->m[i], -EPERM, AR_REFUSED);
+		}
+	log = open_memstream(&res->log, &loglen);
+	if (!log)
+		return ss_error_set(err, -ENOMEM, "out of memory");
+	if (o->dry_run) {
+		dry_run(o, res, ctx_state_dir(ctx), log);
+		fclose(log);
+		res->stage = AAS_DONE;
+		return 0;
+	}
+	rc = members_ready(res, err);
+	if (rc == 0) {
+		rc = transact(&t, o, res, log, err);
+		if (rc == 0)
+			res->stage = AAS_DONE;
+	}
+	fclose(log);
+	return rc;
+}
