@@ -256,7 +256,7 @@ static char *mutate(const char *path, const char *value)
 	struct plan *p = make_plan();
 	char *text = plan_text(p), last[64], *out;
 	json_object *root = json_tokener_parse(text), *parent, *v = NULL;
-	int idx;
+	int idx = -1;
 
 	plan_free(p);
 	free(text);
