@@ -175,14 +175,21 @@ check-vm:
 	@tests/vm/run.sh $(PROG)
 
 # Every suite runs even when one before it failed; each one's output is kept in
-# build/check/SUITE.log, and the closing lines are summed up at the end.
+# build/check/SUITE.log, and the closing lines are summed up at the end. The
+# guest suite (mostly one QEMU TCG thread) runs beside the others once the
+# program is built, and its log is printed when it ends.
 CHECK_SUITES := unit cli fuzz vm
+CHECK_FG := unit cli fuzz
 check: deps-check
 	@mkdir -p build/check && rm -f build/check/*.log build/check/*.rc
-	@for s in $(CHECK_SUITES); do \
+	@$(MAKE) --no-print-directory -j$(JOBS) all
+	@{ $(MAKE) --no-print-directory check-vm > build/check/vm.log 2>&1; \
+		echo $$? > build/check/vm.rc; } & \
+	for s in $(CHECK_FG); do \
 		{ $(MAKE) --no-print-directory check-$$s 2>&1; echo $$? > build/check/$$s.rc; } | \
 			tee build/check/$$s.log; \
-	done
+	done; \
+	echo "== waiting for the guest suite (build/check/vm.log)"; wait; cat build/check/vm.log
 	@tests/check-summary.sh build/check $(CHECK_SUITES)
 
 demo: deps all

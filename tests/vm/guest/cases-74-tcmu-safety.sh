@@ -27,7 +27,9 @@ ss_tcmu_inuse() {
 	need_tcmu
 	need_ss
 	dv=$(tcmu_dev tfs)
-	must mkfs.ext4 -q -F -L tcmu-fs /dev/$dv
+	# no lazy init: the kernel zeroing inode tables after mount would change the
+	# bytes this case checks for untouched
+	must mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 -L tcmu-fs /dev/$dv
 	mkdir -p /mnt/tfs
 	must mount -t ext4 /dev/$dv /mnt/tfs
 	echo "kept safe" > /mnt/tfs/file
