@@ -623,7 +623,7 @@ static void draw_arrays(const struct tui_model *m, const struct tui_arrays *a)
 	attroff(colour ? COLOR_PAIR(PAIR_HEAD) | A_BOLD : A_BOLD);
 	if (!a->n)
 		mvaddnstr(y++, 2, a->error[0] ? a->error
-				 : "No arrays yet: in the planner (p), a applies the chosen layout.",
+				 : "No arrays yet: in the planner (p), ^A applies the chosen layout.",
 			  COLS - 3);
 	for (size_t i = 0; i < a->n && y < LINES / 2; i++, y++) {
 		const struct array_rec *r = &a->recs[i];

@@ -1,4 +1,4 @@
-# The TUI's arrays in tmux: from the planner, a applies the chosen layout to the marked
+# The TUI's arrays in tmux: from the planner, ^A applies the chosen layout to the marked
 # drives (name, filesystem, every member's serial typed; wrong input refused inside the
 # dialog with nothing changed; the no-md and protected-member refusals shown before any
 # change), the job's progress, the array on the arrays screen (A), and undo from there.
