@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include <scsi/sg_unaligned.h>
+
 #include "shortstroke/ata.h"
 
 #define ATA_DEV_LBA 0x40	       /* device register: LBA mode */
@@ -196,19 +198,20 @@ uint64_t ata_regs_lba(const struct ata_regs *r, bool ext)
 
 /* ---- IDENTIFY DEVICE --------------------------------------------------- */
 
+/* IDENTIFY data: little-endian words, numbered from 0 */
 static uint16_t id_word(const uint8_t *buf, unsigned w)
 {
-	return (uint16_t)(buf[2 * w] | buf[2 * w + 1] << 8);
+	return sg_get_unaligned_le16(buf + 2 * w);
 }
 
 static uint32_t id_dword(const uint8_t *buf, unsigned w)
 {
-	return id_word(buf, w) | (uint32_t)id_word(buf, w + 1) << 16;
+	return sg_get_unaligned_le32(buf + 2 * w);
 }
 
 static uint64_t id_qword(const uint8_t *buf, unsigned w)
 {
-	return id_dword(buf, w) | (uint64_t)id_dword(buf, w + 2) << 32;
+	return sg_get_unaligned_le64(buf + 2 * w);
 }
 
 /* Words 83, 84, 87, 106, 119...: bit 15 clear and bit 14 set = valid. */

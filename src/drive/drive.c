@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <scsi/sg_unaligned.h>
+
 #include "shortstroke/drive.h"
 #include "shortstroke/sat.h"
 #include "shortstroke/scsi.h"
@@ -416,9 +418,7 @@ static void identify_ata_dco(struct drive *d, struct drive_info *out)
 	if (drive_ata(d, &tf, false, buf, NULL, NULL))
 		return;
 	/* DCO IDENTIFY words 3-6: maximum LBA (ACS-2 table "DCO data structure") */
-	uint64_t max = 0;
-	for (int w = 6; w >= 3; w--)
-		max = (max << 16) | (uint64_t)(buf[2 * w] | (buf[2 * w + 1] << 8));
+	uint64_t max = sg_get_unaligned_le64(buf + 2 * 3);
 	if (max)
 		out->dco_max_blocks = max + 1;
 }

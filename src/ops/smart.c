@@ -15,6 +15,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <scsi/sg_unaligned.h>
+
 #include "shortstroke/ata.h"
 #include "shortstroke/smart.h"
 
@@ -39,11 +41,7 @@
 /* SkSmartOverall values, kept as ints in the report */
 #define OVERALL_NONE -1
 
-static uint16_t le16(const uint8_t *p);
-static uint32_t le32(const uint8_t *p);
-static uint64_t le48(const uint8_t *p);
 static bool sector_sum_ok(const uint8_t *buf);
-static void put_be32(uint8_t *p, uint32_t v);
 static void fill_entry(struct selftest_entry *e, uint8_t code, uint8_t status, uint16_t hours,
 		       uint64_t lba, bool lba_all_ones);
 static void attr_cb(SkDisk *sk, const SkSmartAttributeParsedData *a, void *arg);
@@ -65,29 +63,6 @@ static int ata_selftest_poll(struct drive *d, const struct drive_info *info,
 static void nap_ms(unsigned ms);
 
 /* ---- small helpers ---------------------------------------------------------- */
-
-static uint16_t le16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | (p[1] << 8));
-}
-
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)le16(p) | (uint32_t)le16(p + 2) << 16;
-}
-
-static uint64_t le48(const uint8_t *p)
-{
-	return (uint64_t)le32(p) | (uint64_t)le16(p + 4) << 32;
-}
-
-static void put_be32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
 
 /* ATA data structures end in a checksum byte: all 512 bytes sum to 0. */
 static bool sector_sum_ok(const uint8_t *buf)
@@ -172,7 +147,7 @@ void smart_attr_pretty(const struct smart_attr *a, char *buf, size_t len)
 	else if (!strcmp(u, "ms") && a->pretty >= 1000ULL)
 		snprintf(buf, len, "%.1f s", (double)a->pretty / 1000.0);
 	else if (!strcmp(u, "?"))
-		snprintf(buf, len, "%llu", (unsigned long long)le48(a->raw));
+		snprintf(buf, len, "%llu", (unsigned long long)sg_get_unaligned_le48(a->raw));
 	else if (!strcmp(u, "%"))
 		snprintf(buf, len, "%llu%%", v);
 	else if (u[0])
@@ -190,15 +165,15 @@ int smart_ata_parse_data(const uint8_t *buf, size_t len, struct smart_ata_data *
 		return -EPROTO;
 	out->offline_status = buf[362];
 	out->selftest_byte = buf[363];
-	out->offline_seconds = le16(buf + 364);
+	out->offline_seconds = sg_get_unaligned_le16(buf + 364);
 	out->offline_caps = buf[367];
-	out->smart_caps = le16(buf + 368);
+	out->smart_caps = sg_get_unaligned_le16(buf + 368);
 	out->errlog_supported = buf[370] & 0x01;
 	out->abort_supported = buf[367] & 0x01;
 	out->selftest_supported = buf[367] & 0x10;
 	out->conveyance_supported = buf[367] & 0x20;
 	out->short_minutes = buf[372];
-	out->extended_minutes = buf[373] == 0xff ? le16(buf + 375) : buf[373];
+	out->extended_minutes = buf[373] == 0xff ? sg_get_unaligned_le16(buf + 375) : buf[373];
 	out->conveyance_minutes = buf[374];
 	out->checksum_ok = sector_sum_ok(buf);
 	return 0;
@@ -289,7 +264,7 @@ int smart_ata_parse_selftest_log(const uint8_t *buf, size_t len, bool ext,
 	if (ext) {
 		slots = 19 * pages;
 		dlen = 26;
-		index = le16(buf + 2);
+		index = sg_get_unaligned_le16(buf + 2);
 	} else {
 		slots = 21;
 		dlen = 24;
@@ -312,13 +287,13 @@ int smart_ata_parse_selftest_log(const uint8_t *buf, size_t len, bool ext,
 		if (d[0] == 0 && d[1] == 0)
 			continue; /* unused */
 		if (ext) {
-			lba = le48(d + 5);
+			lba = sg_get_unaligned_le48(d + 5);
 			ones = lba == 0xffffffffffffULL;
 		} else {
-			lba = le32(d + 5);
+			lba = sg_get_unaligned_le32(d + 5);
 			ones = lba == 0xffffffffULL || lba == 0x0fffffffULL;
 		}
-		fill_entry(&out[*count], d[0], d[1], le16(d + 2), lba, ones);
+		fill_entry(&out[*count], d[0], d[1], sg_get_unaligned_le16(d + 2), lba, ones);
 		(*count)++;
 	}
 	return 0;
@@ -339,7 +314,7 @@ int smart_ata_parse_error_log(const uint8_t *buf, size_t len, struct smart_ata_e
 	memset(out, 0, sizeof(*out));
 	if (!buf || len < SMART_SECTOR)
 		return -EPROTO;
-	out->error_count = le16(buf + 452);
+	out->error_count = sg_get_unaligned_le16(buf + 452);
 	out->checksum_ok = sector_sum_ok(buf);
 	index = buf[1];
 	if (index == 0 || index > 5)
@@ -361,10 +336,9 @@ int smart_ata_parse_error_log(const uint8_t *buf, size_t len, struct smart_ata_e
 		o->command = cmd[7];
 		o->error = e[1];
 		o->status = e[7];
-		o->lba = (uint32_t)e[3] | (uint32_t)e[4] << 8 | (uint32_t)e[5] << 16 |
-			 (uint32_t)(e[6] & 0x0f) << 24;
+		o->lba = sg_get_unaligned_le24(e + 3) | (uint32_t)(e[6] & 0x0f) << 24;
 		o->state = e[27];
-		o->power_on_hours = le16(e + 28);
+		o->power_on_hours = sg_get_unaligned_le16(e + 28);
 	}
 	return 0;
 }
@@ -412,11 +386,11 @@ int smart_ata_build_blob(const uint8_t *identify, const uint8_t *data, const uin
 			continue;
 		memcpy(out + off, recs[i].tag, 4);
 		if (i == 1) {
-			put_be32(out + off + 4, 4);
-			put_be32(out + off + 8, status ? 1 : 0);
+			sg_put_unaligned_be32(4, out + off + 4);
+			sg_put_unaligned_be32(status ? 1 : 0, out + off + 8);
 			off += 12;
 		} else {
-			put_be32(out + off + 4, SMART_SECTOR);
+			sg_put_unaligned_be32(SMART_SECTOR, out + off + 4);
 			memcpy(out + off + 8, recs[i].p, SMART_SECTOR);
 			off += 8 + SMART_SECTOR;
 		}
