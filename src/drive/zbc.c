@@ -14,7 +14,8 @@
 
 #include <scsi/sg_unaligned.h>
 
-#include "shortstroke/zones.h"
+#include "shortstroke/scsi.h"
+#include "shortstroke/zbc.h"
 
 static uint32_t field32(const uint8_t *p, bool le);
 static uint64_t field64(const uint8_t *p, bool le);

@@ -336,7 +336,4 @@ void zone_geometry_free(struct zone_geometry *g)
 	free(g->notches);
 	g->notches = NULL;
 	g->nnotches = 0;
-	free(g->measured);
-	g->measured = NULL;
-	g->nmeasured = 0;
 }

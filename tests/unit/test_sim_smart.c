@@ -19,6 +19,7 @@
 #include "shortstroke/scsi.h"
 #include "shortstroke/sim.h"
 #include "shortstroke/smart.h"
+#include "shortstroke/zbc.h"
 #include "shortstroke/zones.h"
 
 #include "fixture.h"
