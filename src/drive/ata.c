@@ -245,12 +245,29 @@ void ata_id_string(const uint8_t *buf, unsigned word, unsigned nwords, char *out
 	out[o] = '\0';
 }
 
+static uint8_t sum511(const uint8_t *buf)
+{
+	uint8_t sum = 0;
+
+	for (unsigned i = 0; i < 511; i++)
+		sum = (uint8_t)(sum + buf[i]);
+	return sum;
+}
+
+bool ata_checksum_ok(const uint8_t *buf)
+{
+	return (uint8_t)(sum511(buf) + buf[511]) == 0;
+}
+
+void ata_checksum_set(uint8_t *buf)
+{
+	buf[511] = (uint8_t)(0x100 - sum511(buf));
+}
+
 int ata_parse_identify(const uint8_t *buf, size_t len, struct ata_identify *out)
 {
 	uint16_t w69, w83, w84, w85, w86, w87, w106, w119, w128, w255;
 	bool v82, v84, bad = false;
-	unsigned i;
-	uint8_t sum;
 
 	memset(out, 0, sizeof(*out));
 	if (!buf || len < 512)
@@ -348,13 +365,9 @@ int ata_parse_identify(const uint8_t *buf, size_t len, struct ata_identify *out)
 
 	/* word 255: signature 0xa5 in 7:0, then all 512 bytes sum to 0 */
 	out->checksum_valid = true;
-	if ((w255 & 0xff) == 0xa5) {
-		for (sum = 0, i = 0; i < 512; i++)
-			sum = (uint8_t)(sum + buf[i]);
-		if (sum) {
-			out->checksum_valid = false;
-			return -EPROTO;
-		}
+	if ((w255 & 0xff) == 0xa5 && !ata_checksum_ok(buf)) {
+		out->checksum_valid = false;
+		return -EPROTO;
 	}
 	return bad ? -EPROTO : 0;
 }

@@ -48,15 +48,11 @@ static void wstr(uint8_t *b, unsigned word, unsigned nwords, const char *s)
 	}
 }
 
+/* word 255: signature A5h and checksum */
 static void checksum(uint8_t *b)
 {
-	uint8_t sum = 0;
-	unsigned i;
-
 	b[510] = 0xa5;
-	for (i = 0; i < 511; i++)
-		sum = (uint8_t)(sum + b[i]);
-	b[511] = (uint8_t)(0x100 - sum);
+	ata_checksum_set(b);
 }
 
 static bool hpa_in_effect(const struct sim_drive *d)
@@ -221,14 +217,7 @@ static void dco_identify(const struct sim_drive *d, uint8_t b[512])
 
 static bool dco_checksum_ok(const uint8_t *b)
 {
-	uint8_t sum = 0;
-	unsigned i;
-
-	if (b[510] != 0xa5)
-		return false;
-	for (i = 0; i < 512; i++)
-		sum = (uint8_t)(sum + b[i]);
-	return sum == 0;
+	return b[510] == 0xa5 && ata_checksum_ok(b);
 }
 
 /* ---- command execution ---- */

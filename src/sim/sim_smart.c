@@ -172,16 +172,6 @@ static void attr_value(const struct sim_drive *d, const struct sim_smart *s, uin
 	}
 }
 
-static void sector_checksum(uint8_t *b)
-{
-	uint8_t sum = 0;
-	unsigned i;
-
-	for (i = 0; i < 511; i++)
-		sum = (uint8_t)(sum + b[i]);
-	b[511] = (uint8_t)(0x100 - sum);
-}
-
 uint64_t sim_selftest_seconds(const struct sim_drive *d, uint8_t kind)
 {
 	const struct sim_media *m = &d->cfg.media;
@@ -277,7 +267,7 @@ static void smart_data(const struct sim_drive *d, uint64_t now, uint8_t *b)
 		sg_put_unaligned_le16((uint16_t)ext_min, b + 375);
 	}
 	b[374] = CONVEYANCE_S / 60;
-	sector_checksum(b);
+	ata_checksum_set(b);
 }
 
 static void smart_thresholds(uint8_t *b)
@@ -290,7 +280,7 @@ static void smart_thresholds(uint8_t *b)
 		b[2 + 12 * i] = attrs[i].id;
 		b[3 + 12 * i] = attrs[i].threshold;
 	}
-	sector_checksum(b);
+	ata_checksum_set(b);
 }
 
 /* ---- self-tests ---- */
@@ -451,7 +441,7 @@ static void selftest_log(const struct sim_drive *d, uint8_t *b)
 		sg_put_unaligned_le32(lba, p + 5);
 	}
 	b[508] = n ? (uint8_t)((t->total - 1) % SIM_ST_LOG + 1) : 0;
-	sector_checksum(b);
+	ata_checksum_set(b);
 }
 
 /* GPL log 0x07, page 0: revision 1, descriptor index at 2-3, 19
@@ -523,7 +513,7 @@ static void error_log(const struct sim_drive *d, uint8_t *b)
 	}
 	b[1] = n ? (uint8_t)((l->total - 1) % SIM_ERR_LOG + 1) : 0;
 	sg_put_unaligned_le16((uint16_t)(l->total > 0xffff ? 0xffff : l->total), b + 452);
-	sector_checksum(b);
+	ata_checksum_set(b);
 }
 
 /* ---- the SMART command ---- */
