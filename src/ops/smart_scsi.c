@@ -11,10 +11,12 @@
 
 #include "shortstroke/scsi.h"
 #include "shortstroke/smart.h"
+#include "smart_priv.h"
 
 #define LOG_BUF_MAX 0xfffc	 /* LOG SENSE allocation length is 16 bits */
 #define SPC_SHORT_SELFTEST_S 120 /* SPC-4: a short self-test takes 2 minutes at most */
 
+static void entry_from_log(const struct log_selftest_entry *in, struct selftest_entry *out);
 static int read_page(struct drive *d, const struct log_supported *sup, uint8_t page, uint8_t *buf,
 		     size_t *got, enum smart_page_state *st);
 static void scsi_figures(struct smart_report *r);
@@ -70,7 +72,8 @@ int smart_scsi_log_sense(struct drive *d, uint8_t page, uint8_t *buf, size_t max
 	return 0;
 }
 
-void smart_scsi_selftest_entry(const struct log_selftest_entry *in, struct selftest_entry *out)
+/* A SCSI self-test log entry (page 0x10) as a struct selftest_entry. */
+static void entry_from_log(const struct log_selftest_entry *in, struct selftest_entry *out)
 {
 	char asc[80];
 
@@ -144,8 +147,7 @@ void smart_scsi_evaluate(struct smart_report *r)
 	if (p->selftest_st == SMART_PAGE_OK) {
 		for (unsigned i = 0; i < p->selftest.count && r->nselftests < SELFTEST_LOG_MAX; i++)
 			if (!p->selftest.e[i].empty)
-				smart_scsi_selftest_entry(&p->selftest.e[i],
-							  &r->selftests[r->nselftests++]);
+				entry_from_log(&p->selftest.e[i], &r->selftests[r->nselftests++]);
 		sources = true;
 	}
 	if (p->ie_st == SMART_PAGE_OK && p->ie.has)
@@ -436,7 +438,7 @@ int smart_scsi_selftest_poll(struct drive *d, struct selftest_status *st, struct
 		for (unsigned i = 0; i < lst.count; i++) {
 			if (lst.e[i].empty)
 				continue;
-			smart_scsi_selftest_entry(&lst.e[i], &st->last);
+			entry_from_log(&lst.e[i], &st->last);
 			st->has_last = true;
 			break;
 		}
@@ -458,6 +460,6 @@ int smart_scsi_selftest_log(struct drive *d, struct selftest_entry *out, size_t 
 		return rc;
 	for (unsigned i = 0; i < lst.count && *count < max; i++)
 		if (!lst.e[i].empty)
-			smart_scsi_selftest_entry(&lst.e[i], &out[(*count)++]);
+			entry_from_log(&lst.e[i], &out[(*count)++]);
 	return 0;
 }
