@@ -46,14 +46,11 @@ static int write_blocks(struct cap_ctx *c, uint64_t lba, void *buf, uint32_t blo
 static int read_blocks(struct cap_ctx *c, uint64_t lba, void *buf, uint32_t blocks,
 		       struct ss_error *err)
 {
-	struct xcmd x;
+	uint8_t cdb[16];
+	unsigned n = scsi_build_read16(cdb, lba, blocks, false);
 
-	memset(&x, 0, sizeof(x));
-	x.cdb_len = scsi_build_read16(x.cdb, lba, blocks, false);
-	x.dir = XFER_FROM_DEV;
-	x.data = buf;
-	x.data_len = (size_t)blocks * c->e->info.logical_block;
-	return drive_scsi(c->d, &x, NULL, err);
+	return drive_scsi_in(c->d, cdb, n, buf, (size_t)blocks * c->e->info.logical_block, NULL,
+			     NULL, err);
 }
 
 /* Copy every data extent of the image (SEEK_DATA/SEEK_HOLE) to the disk. */
