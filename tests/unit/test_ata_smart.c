@@ -16,6 +16,8 @@
 
 #include "shortstroke/ata_smart.h"
 
+#include "fixture.h"
+
 /* byte 511: the two's complement of the sum of bytes 0-510 */
 static void seal(uint8_t *s)
 {
@@ -26,25 +28,12 @@ static void seal(uint8_t *s)
 	s[511] = (uint8_t)(0x100 - sum);
 }
 
-/* SMART READ DATA with an empty attribute table: off-line collection
- * completed, the self-test byte given, every capability, 2 / 480 / 5
- * minutes for the short, extended (in 375-376) and conveyance tests. */
+/* SMART READ DATA with an empty attribute table (fixture_smart_fields) */
 static void make_data(uint8_t *data, uint8_t st_byte)
 {
 	memset(data, 0, 512);
-	data[0] = 0x10;		/* revision */
-	data[362] = 0x82;	/* offline collection completed, auto on */
-	data[363] = st_byte;	/* self-test execution status */
-	data[364] = 0x10;	/* 0x0210 s offline */
-	data[365] = 0x02;
-	data[367] = 0x7b;	/* offline caps: abort, self-test, conveyance, ... */
-	data[368] = 0x03;	/* SMART caps */
-	data[370] = 0x01;	/* error logging */
-	data[372] = 2;		/* short: 2 min */
-	data[373] = 0xff;	/* extended: see 375-376 */
-	data[374] = 5;		/* conveyance: 5 min */
-	data[375] = 0xe0;	/* extended 480 min */
-	data[376] = 0x01;
+	data[0] = 0x10; /* revision */
+	fixture_smart_fields(data, st_byte);
 	seal(data);
 }
 

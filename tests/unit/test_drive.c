@@ -12,9 +12,9 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <scsi/sg_lib.h>
 
 #include "shortstroke/drive.h"
-#include "shortstroke/scsi.h"
 
 struct loop {
 	unsigned commands;
@@ -34,11 +34,8 @@ static int loop_exec(struct transport *t, struct xcmd *c, struct ss_error *err)
 	l->first = c->data_len ? ((uint8_t *)c->data)[0] : 0;
 	if (l->reject) {
 		c->status = SCSI_STATUS_CHECK_CONDITION;
-		memset(c->sense, 0, 18);
-		c->sense[0] = 0x70;
-		c->sense[2] = SK_ILLEGAL_REQUEST;
-		c->sense[7] = 10;
-		c->sense[12] = 0x20;
+		memset(c->sense, 0, sizeof(c->sense));
+		sg_build_sense_buffer(false, c->sense, SK_ILLEGAL_REQUEST, 0x20, 0x00);
 		c->sense_len = 18;
 		c->resid = c->data_len;
 		return 0;
@@ -64,16 +61,17 @@ static void test_scsi_in(void **state)
 	struct scsi_sense s;
 	struct transport t;
 	struct drive *d;
-	uint8_t cdb[10], buf[64];
+	/* INQUIRY, 64 bytes (SPC-4) */
+	const uint8_t cdb[6] = { 0x12, 0x00, 0x00, 0x00, 0x40, 0x00 };
+	unsigned n = sizeof(cdb);
+	uint8_t buf[64];
 	size_t got = 99;
-	unsigned n;
 
 	assert_int_equal(transport_init(&t, &loop_ops, &l, "loop", NULL), 0);
 	assert_int_equal(drive_new(&t, TRAN_UNKNOWN, &d, NULL), 0);
 
 	/* the CDB as built, data in, the buffer zeroed before it is sent;
 	 * got from the residual, the rest of the buffer left zero */
-	n = scsi_build_mode_sense10(cdb, false, true, 0, 0x0a, 0, sizeof(buf));
 	memset(buf, 0xaa, sizeof(buf));
 	assert_int_equal(drive_scsi_in(d, cdb, n, buf, sizeof(buf), &got, NULL, &err), 0);
 	assert_int_equal(l.commands, 1);

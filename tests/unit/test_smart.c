@@ -22,6 +22,8 @@
 #include "shortstroke/scsi.h"
 #include "shortstroke/smart.h"
 
+#include "fixture.h"
+
 /* ---- ATA structures, built from the spec ------------------------------------- */
 
 static void checksum(uint8_t *s)
@@ -90,18 +92,7 @@ static void make_smart(uint8_t *data, uint8_t *thr, const struct attr_def *a, si
 		t[0] = a[i].id;
 		t[1] = a[i].thr;
 	}
-	data[362] = 0x82;	/* offline collection completed */
-	data[363] = st_byte;	/* self-test execution status */
-	data[364] = 0x10;	/* 0x0210 s offline */
-	data[365] = 0x02;
-	data[367] = 0x7b;	/* offline caps: self-test, conveyance, abort, ... */
-	data[368] = 0x03;
-	data[370] = 0x01;	/* error logging */
-	data[372] = 2;		/* short: 2 min */
-	data[373] = 0xff;	/* extended: see 375-376 */
-	data[374] = 5;		/* conveyance: 5 min */
-	data[375] = 0xe0;	/* extended 480 min */
-	data[376] = 0x01;
+	fixture_smart_fields(data, st_byte);
 	checksum(data);
 	checksum(thr);
 }
