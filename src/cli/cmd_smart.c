@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <json-c/json.h>
+#include <scsi/sg_unaligned.h>
 
 #include "cli.h"
 #include "output.h"
@@ -116,15 +117,6 @@ static const char *attr_status(const struct smart_attr *a)
 	return "ok";
 }
 
-static uint64_t raw48(const uint8_t raw[6])
-{
-	uint64_t v = 0;
-
-	for (int i = 5; i >= 0; i--)
-		v = v << 8 | raw[i];
-	return v;
-}
-
 static struct table *attr_table(const struct smart_report *r, const char *sel, char *eb,
 				size_t el)
 {
@@ -146,7 +138,7 @@ static struct table *attr_table(const struct smart_report *r, const char *sel, c
 			table_set_u64(t, "WORST", a->worst);
 		if (a->threshold_valid)
 			table_set_u64(t, "THRESH", a->threshold);
-		table_set_u64(t, "RAW", raw48(a->raw));
+		table_set_u64(t, "RAW", sg_get_unaligned_le48(a->raw));
 		smart_attr_pretty(a, buf, sizeof(buf));
 		table_set_str(t, "PRETTY", buf);
 		attr_flags(a, buf);

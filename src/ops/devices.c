@@ -237,14 +237,10 @@ static int probe_copy(struct drive *d, int fd, uint64_t lba, uint32_t n, uint32_
 	for (uint32_t done = 0; done < n && rc == 0; done += per) {
 		uint32_t k = n - done < per ? n - done : per;
 		size_t len = (size_t)k * bs;
-		struct xcmd x;
+		uint8_t cdb[16];
+		unsigned nc = scsi_build_read16(cdb, lba + done, k, false);
 
-		memset(&x, 0, sizeof(x));
-		x.cdb_len = scsi_build_read16(x.cdb, lba + done, k, false);
-		x.dir = XFER_FROM_DEV;
-		x.data = buf;
-		x.data_len = len;
-		rc = drive_scsi(d, &x, sense, err);
+		rc = drive_scsi_in(d, cdb, nc, buf, len, NULL, sense, err);
 		if (rc == 0 && pwrite(fd, buf, len, (off_t)((lba + done) * bs)) != (ssize_t)len)
 			rc = ss_error_set(err, -errno, "cannot keep the blocks read: %s",
 					  strerror(errno));
