@@ -30,8 +30,9 @@ Q := @
 say = printf '  %-3s %s\n' $(1) $(2);
 endif
 
-RP_MAJOR := 1
-RP_VERSION := 1.0.0
+# libraidplan's version and soname come from its header (RP_VERSION_STRING, RP_API_VERSION)
+RP_VERSION := $(shell sed -n 's/^\#define RP_VERSION_STRING "\(.*\)"/\1/p' include/raidplan.h)
+RP_MAJOR := $(shell sed -n 's/^\#define RP_API_VERSION \([0-9]*\)$$/\1/p' include/raidplan.h)
 
 PKGS := libatasmart json-c libudev blkid mount fdisk ncursesw liburing
 
@@ -86,7 +87,7 @@ PROG     := $(BUILD)/shortstroke
 SIMD     := $(if $(SIMD_SRC),$(BUILD)/shortstroke-simd)
 
 .PHONY: all deps deps-check demo unit check check-unit check-cli check-fuzz \
-	check-vm check-layers fuzz bench install install-man install-contrib clean tests
+	check-vm check-layers raidplan fuzz bench install install-man install-contrib clean tests
 .DEFAULT_GOAL := all
 
 all: $(PROG) $(SIMD) $(RP_SO) $(RP_A) $(BUILD)/raidplan.pc
@@ -123,7 +124,9 @@ $(RP_SO): $(RP_OBJ) $(RP_MAP)
 	$(Q)ln -sf libraidplan.so.$(RP_VERSION) $(BUILD)/libraidplan.so.$(RP_MAJOR)
 	$(Q)ln -sf libraidplan.so.$(RP_MAJOR) $(BUILD)/libraidplan.so
 
-$(BUILD)/raidplan.pc: src/raidplan/raidplan.pc.in
+raidplan: $(RP_SO) $(RP_A) $(BUILD)/raidplan.pc
+
+$(BUILD)/raidplan.pc: src/raidplan/raidplan.pc.in include/raidplan.h
 	$(Q)$(call say,GEN,$@)sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(RP_VERSION)|g' \
 		$< > $@
 
