@@ -126,9 +126,10 @@ $(RP_SO): $(RP_OBJ) $(RP_MAP)
 
 raidplan: $(RP_SO) $(RP_A) $(BUILD)/raidplan.pc
 
+# (make install writes it again, for the PREFIX it installs to)
+RP_PC_SED = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(RP_VERSION)|g' src/raidplan/raidplan.pc.in
 $(BUILD)/raidplan.pc: src/raidplan/raidplan.pc.in include/raidplan.h
-	$(Q)$(call say,GEN,$@)sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(RP_VERSION)|g' \
-		$< > $@
+	$(Q)$(call say,GEN,$@)$(RP_PC_SED) > $@
 
 $(PROG): $(MAIN_OBJ) $(APP_LIB) $(CORE_LIB) $(RP_A)
 	$(Q)$(call say,LD,$@)$(CC) $(LDFLAGS_SAN) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(APP_LIB) \
@@ -211,7 +212,8 @@ install: all
 	ln -sf libraidplan.so.$(RP_MAJOR) $(DESTDIR)$(PREFIX)/lib/libraidplan.so
 	install -m 644 $(RP_A) $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 include/raidplan.h $(DESTDIR)$(PREFIX)/include/
-	install -m 644 $(BUILD)/raidplan.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	$(RP_PC_SED) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/raidplan.pc
+	chmod 644 $(DESTDIR)$(PREFIX)/lib/pkgconfig/raidplan.pc
 	@$(MAKE) --no-print-directory install-man install-contrib
 
 # the man pages of docs/man/
