@@ -3,10 +3,13 @@
 #   make            program in build/shortstroke, libraries beside it
 #   make demo       install build deps if missing, build, open the TUI on the demo rig
 #   make check      install test deps if missing, unit tests (ASan+UBSan), CLI tests,
-#                   fuzz smoke runs, real-kernel suite in QEMU; every suite runs, and it
-#                   ends with each suite's "N passed, N failed" line and the total
+#                   fuzz smoke runs, libraidplan's ABI, real-kernel suite in QEMU; every
+#                   suite runs, and it ends with each suite's "N passed, N failed" line
+#                   and the total
 #   make check-vm   the real-kernel suite alone
 #   make check-layers  the include rules of docs/architecture.md
+#   make check-abi  libraidplan's ABI against tests/abi/ (abidiff, part of check)
+#   make abi-baseline  record the built libraidplan's ABI as the new baseline
 #   V=1             print the full commands
 #   make bench      benchmarks against fio/zcav (not part of check)
 #   make install    PREFIX=/usr/local DESTDIR=
@@ -87,7 +90,8 @@ PROG     := $(BUILD)/shortstroke
 SIMD     := $(if $(SIMD_SRC),$(BUILD)/shortstroke-simd)
 
 .PHONY: all deps deps-check demo unit check check-unit check-cli check-fuzz \
-	check-vm check-layers raidplan fuzz bench install install-man install-contrib clean tests
+	check-vm check-layers check-abi abi-baseline raidplan fuzz bench install install-man \
+	install-contrib clean tests
 .DEFAULT_GOAL := all
 
 all: $(PROG) $(SIMD) $(RP_SO) $(RP_A) $(BUILD)/raidplan.pc
@@ -173,6 +177,16 @@ check-fuzz: deps-check fuzz
 check-layers:
 	@tests/check-layers.sh
 
+# libraidplan's ABI against the baseline of its soname, tests/abi/libraidplan.so.N.abi
+# (docs/planning-model.md, "The library's ABI"); the suite installs into a DESTDIR too
+check-abi: deps-check
+	@$(MAKE) --no-print-directory -j$(JOBS) all
+	@tests/abi/run.sh $(BUILD)
+
+abi-baseline: raidplan
+	@tests/deps.sh check
+	@tests/abi/run.sh --baseline $(BUILD)
+
 check-vm:
 	@$(MAKE) --no-print-directory -j$(JOBS) all
 	@tests/deps.sh vm
@@ -182,8 +196,8 @@ check-vm:
 # build/check/SUITE.log, and the closing lines are summed up at the end. The
 # guest suite (mostly one QEMU TCG thread) runs beside the others once the
 # program is built, and its log is printed when it ends.
-CHECK_SUITES := unit cli fuzz vm
-CHECK_FG := unit cli fuzz
+CHECK_SUITES := unit cli fuzz abi vm
+CHECK_FG := unit cli fuzz abi
 check: deps-check
 	@mkdir -p build/check && rm -f build/check/*.log build/check/*.rc
 	@$(MAKE) --no-print-directory -j$(JOBS) all
