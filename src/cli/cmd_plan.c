@@ -59,20 +59,6 @@ static const struct col_def plan_cols[] = {
 	"RANK,LEVEL,DISKS,GROUPS,CHUNK,STROKE,CAPACITY,SEQ-READ,SEQ-WRITE,IOPS,IOPS-QD1,"          \
 	"ACCESS,TOLERATES,REBUILD,MTTDL,URE,WARNINGS"
 
-static const char *const warn_names[RP_WARN_COUNT] = {
-    [RP_WARN_DEFAULTS] = "defaults",
-    [RP_WARN_SEEK_FIT] = "seek-fit",
-    [RP_WARN_CAP_CONTROLLER] = "cap-controller",
-    [RP_WARN_CAP_BUS] = "cap-bus",
-    [RP_WARN_CAP_LINK] = "cap-link",
-    [RP_WARN_CAP_INTERFACE] = "cap-interface",
-    [RP_WARN_MIXED_SIZES] = "mixed-sizes",
-    [RP_WARN_RAID5_WIDE] = "raid5-wide",
-    [RP_WARN_CHUNK_SMALL] = "chunk-small",
-    [RP_WARN_CAPACITY_TINY] = "capacity-tiny",
-    [RP_WARN_URE_LIKELY] = "ure-likely",
-};
-
 enum {
 	OPT_DISKS = 0x2001,
 	OPT_MODEL_OF,
@@ -541,11 +527,10 @@ static void warnings_text(const struct rp_eval *ev, char *buf, size_t len)
 	buf[0] = '\0';
 	for (size_t i = 0; i < rp_eval_warning_count(ev); i++) {
 		const struct rp_warning *w = rp_eval_warning(ev, i);
-		const char *name;
+		const char *name = rp_warning_key(w->id);
 
-		if (w->id == RP_WARN_DEFAULTS || w->id < 0 || w->id >= RP_WARN_COUNT)
+		if (w->id == RP_WARN_DEFAULTS || !name)
 			continue; /* defaults are said once, in the notes */
-		name = warn_names[w->id];
 		if (strstr(buf, name))
 			continue;
 		used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s",
@@ -553,27 +538,31 @@ static void warnings_text(const struct rp_eval *ev, char *buf, size_t len)
 	}
 }
 
-static void shortfall_text(const struct rp_shortfall *sf, char *buf, size_t len)
+/* Closest layout i's gaps. */
+static void shortfall_text(const struct rp_solution *sol, size_t i, char *buf, size_t len)
 {
 	size_t used = 0;
 
 	buf[0] = '\0';
-	for (int g = 0; g < RP_GOAL_COUNT; g++) {
-		if (!(sf->gap[g] > 0))
+	for (int g = 0; g < rp_goal_count(); g++) {
+		double gap = rp_solution_closest_gap(sol, i, g);
+
+		if (!(gap > 0))
 			continue;
 		if (g == RP_GOAL_FAILURES)
 			used +=
 			    (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s -%.0f",
-					     used ? "," : "", rp_goal_name(g), sf->gap[g]);
+					     used ? "," : "", rp_goal_name(g), gap);
 		else
 			used += (size_t)snprintf(buf + used, used < len ? len - used : 0,
 						 "%s%s -%.0f%%", used ? "," : "", rp_goal_name(g),
-						 100 * sf->gap[g]);
+						 100 * gap);
 	}
 }
 
+/* sol: the closest layout i's shortfall in a column; NULL: none. */
 static void add_row(struct table *t, const struct pstate *s, unsigned rank,
-		    const struct rp_eval *ev, const struct rp_shortfall *sf)
+		    const struct rp_eval *ev, const struct rp_solution *sol, size_t i)
 {
 	const struct rp_layout *l = rp_eval_layout(ev);
 	char buf[256];
@@ -612,8 +601,8 @@ static void add_row(struct table *t, const struct pstate *s, unsigned rank,
 	set_fig(t, "URE", ev, RP_FIG_URE_REBUILD, 100);
 	warnings_text(ev, buf, sizeof(buf));
 	table_set_str(t, "WARNINGS", buf[0] ? buf : NULL);
-	if (sf) {
-		shortfall_text(sf, buf, sizeof(buf));
+	if (sol) {
+		shortfall_text(sol, i, buf, sizeof(buf));
 		table_set_str(t, "SHORTFALL", buf[0] ? buf : NULL);
 	}
 }
@@ -681,7 +670,7 @@ static void explain_text(const struct pstate *s, const struct rp_eval *ev, const
 	}
 	fprintf(f, "\nWorkload: %s, queue depth %u\n", rp_profile_name(s->o->profile),
 		s->wl.queue_depth);
-	for (int id = 0; id < RP_FIG_COUNT; id++) {
+	for (int id = 0; id < rp_figure_count(); id++) {
 		const struct rp_figure *fg = rp_eval_figure(ev, id);
 
 		if (!fg)
@@ -707,8 +696,8 @@ static void explain_text(const struct pstate *s, const struct rp_eval *ev, const
 	for (size_t i = 0; i < rp_eval_warning_count(ev); i++) {
 		const struct rp_warning *w = rp_eval_warning(ev, i);
 
-		fprintf(f, "  - %s: %s\n",
-			w->id >= 0 && w->id < RP_WARN_COUNT ? warn_names[w->id] : "?", w->text);
+		fprintf(f, "  - %s: %s\n", rp_warning_key(w->id) ? rp_warning_key(w->id) : "?",
+			w->text);
 	}
 }
 
@@ -728,7 +717,7 @@ static json_object *explain_json(const struct pstate *s, const struct rp_eval *e
 				      pd->placeholder ? NULL : json_object_new_string(pd->device));
 	}
 	json_object_object_add(o, "members", mem);
-	for (int id = 0; id < RP_FIG_COUNT; id++) {
+	for (int id = 0; id < rp_figure_count(); id++) {
 		const struct rp_figure *fg = rp_eval_figure(ev, id);
 		json_object *x, *in;
 
@@ -768,10 +757,9 @@ static json_object *explain_json(const struct pstate *s, const struct rp_eval *e
 		const struct rp_warning *w = rp_eval_warning(ev, i);
 		json_object *x = json_object_new_object();
 
-		json_object_object_add(x, "id",
-				       json_object_new_string(w->id >= 0 && w->id < RP_WARN_COUNT
-								  ? warn_names[w->id]
-								  : "?"));
+		json_object_object_add(
+		    x, "id",
+		    json_object_new_string(rp_warning_key(w->id) ? rp_warning_key(w->id) : "?"));
 		json_object_object_add(x, "text", json_object_new_string(w->text));
 		json_object_array_add(ws, x);
 	}
@@ -869,7 +857,7 @@ static void missed_text(unsigned m, char *buf, size_t len)
 	size_t used = 0;
 
 	buf[0] = '\0';
-	for (int g = 0; g < RP_GOAL_COUNT; g++)
+	for (int g = 0; g < rp_goal_count(); g++)
 		if (m & RP_GOAL_BIT(g))
 			used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s",
 						 used ? ", " : "", rp_goal_name(g));
@@ -879,7 +867,7 @@ static json_object *goal_names_json(unsigned m)
 {
 	json_object *a = json_object_new_array();
 
-	for (int g = 0; g < RP_GOAL_COUNT; g++)
+	for (int g = 0; g < rp_goal_count(); g++)
 		if (m & RP_GOAL_BIT(g))
 			json_object_array_add(a, json_object_new_string(rp_goal_name(g)));
 	return a;
@@ -889,7 +877,7 @@ static json_object *goal_names_json(unsigned m)
 static int run_eval(struct pstate *s)
 {
 	struct popts *o = s->o;
-	struct rp_layout l = {0};
+	struct rp_layout l;
 	struct rp_error rerr = {0};
 	struct rp_eval *ev = NULL;
 	struct table *t;
@@ -897,6 +885,7 @@ static int run_eval(struct pstate *s)
 	char msg[512], buf[128];
 	int rc = EXIT_DONE;
 
+	rp_layout_init(&l);
 	l.level = o->level;
 	l.n_disks = (unsigned)(o->max_disks && o->max_disks < s->n ? o->max_disks : s->n);
 	l.groups = o->groups;
@@ -910,7 +899,7 @@ static int run_eval(struct pstate *s)
 		rp_eval_free(ev);
 		return EXIT_USAGE;
 	}
-	add_row(t, s, 1, ev, NULL);
+	add_row(t, s, 1, ev, NULL, 0);
 	missed = goals_missed(s, ev);
 	if (missed) {
 		missed_text(missed, buf, sizeof(buf));
@@ -950,10 +939,10 @@ static int run_eval(struct pstate *s)
 /* Whether closest layout i differs from an earlier one only by its chunk. */
 static bool same_as_earlier(const struct rp_solution *sol, size_t i)
 {
-	const struct rp_layout *a = rp_eval_layout(rp_solution_closest(sol, i, NULL));
+	const struct rp_layout *a = rp_eval_layout(rp_solution_closest(sol, i));
 
 	for (size_t j = 0; j < i; j++) {
-		const struct rp_layout *b = rp_eval_layout(rp_solution_closest(sol, j, NULL));
+		const struct rp_layout *b = rp_eval_layout(rp_solution_closest(sol, j));
 
 		if (a->level == b->level && a->n_disks == b->n_disks && a->groups == b->groups &&
 		    a->copies == b->copies && a->stroke == b->stroke &&
@@ -986,17 +975,16 @@ static int run_solve(struct pstate *s)
 	}
 	if (met) {
 		for (size_t i = 0; i < n; i++)
-			add_row(t, s, (unsigned)i + 1, rp_solution_get(sol, i), NULL);
+			add_row(t, s, (unsigned)i + 1, rp_solution_get(sol, i), NULL, 0);
 	} else {
 		unsigned rank = 0;
 
 		/* the chunk variants of one layout read alike: keep the nearest */
 		for (size_t i = 0; i < rp_solution_closest_count(sol); i++) {
-			struct rp_shortfall sf;
-			const struct rp_eval *ev = rp_solution_closest(sol, i, &sf);
+			const struct rp_eval *ev = rp_solution_closest(sol, i);
 
 			if (!same_as_earlier(sol, i))
-				add_row(t, s, ++rank, ev, &sf);
+				add_row(t, s, ++rank, ev, sol, i);
 		}
 		n = rank;
 	}
@@ -1011,7 +999,7 @@ static int run_solve(struct pstate *s)
 		json_object_object_add(root, "message",
 				       json_object_new_string(rp_solution_message(sol)));
 		json_object_object_add(root, "unmet", goal_names_json(rp_solution_unmet(sol)));
-		for (int g = 0; g < RP_GOAL_COUNT; g++) {
+		for (int g = 0; g < rp_goal_count(); g++) {
 			double v = rp_solution_best(sol, g);
 
 			if (isfinite(v))
@@ -1028,10 +1016,9 @@ static int run_solve(struct pstate *s)
 				       json_object_new_boolean(rp_solution_truncated(sol)));
 		json_object_object_add(root, "notes", notes_json(s));
 		if (o->explain && n)
-			json_object_object_add(
-			    root, "explain",
-			    explain_json(s, met ? rp_solution_get(sol, 0)
-						: rp_solution_closest(sol, 0, NULL)));
+			json_object_object_add(root, "explain",
+					       explain_json(s, met ? rp_solution_get(sol, 0)
+								   : rp_solution_closest(sol, 0)));
 		print_json(root);
 		json_object_put(root);
 	} else {
@@ -1044,9 +1031,8 @@ static int run_solve(struct pstate *s)
 		if (n)
 			table_print(t, stdout, o->out.flags, "plans");
 		if (o->explain && n)
-			explain_text(
-			    s, met ? rp_solution_get(sol, 0) : rp_solution_closest(sol, 0, NULL),
-			    met ? "Layout 1" : "Closest layout", stdout);
+			explain_text(s, met ? rp_solution_get(sol, 0) : rp_solution_closest(sol, 0),
+				     met ? "Layout 1" : "Closest layout", stdout);
 	}
 	if (!met)
 		rc = EXIT_FAILED;
@@ -1095,7 +1081,7 @@ static int run_check(struct popts *o)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	for (int id = 0; id < RP_FIG_COUNT; id++) {
+	for (int id = 0; id < plan_figure_count(); id++) {
 		bool valid;
 		double now = fig_value(ev, id, &valid);
 		double was = p->predicted[id];
@@ -1112,7 +1098,7 @@ static int run_check(struct popts *o)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	add_row(t, &s, 1, ev, NULL);
+	add_row(t, &s, 1, ev, NULL, 0);
 	missed = goals_missed(&s, ev);
 	if (o->out.flags & TABLE_JSON) {
 		json_object *root = json_object_new_object(), *pj = NULL;
@@ -1184,7 +1170,7 @@ static int check_level_fits(const struct pstate *s)
 
 	if (!o->level_mask)
 		return 0;
-	for (int l = 0; l < RP_LEVEL_COUNT; l++) {
+	for (int l = 0; l < rp_level_count(); l++) {
 		if (!(o->level_mask & RP_LEVEL_BIT(l)))
 			continue;
 		if (rp_level_min_disks(l) <= avail)
@@ -1282,6 +1268,9 @@ static int plan_run(struct ss_ctx *ctx, int argc, char **argv)
 	s.rd = xcalloc(s.n, sizeof(*s.rd));
 	for (size_t i = 0; i < s.n; i++)
 		s.rd[i] = s.pool[i].rp;
+	rp_workload_init(&s.wl);
+	rp_path_init(&s.path);
+	rp_goals_init(&s.goals);
 	if (rp_workload_profile(o.profile, o.qd, &s.wl, &rerr)) {
 		rc = cli_usage_error("plan", "%s", rerr.msg);
 		goto out;

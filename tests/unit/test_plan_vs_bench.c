@@ -55,11 +55,13 @@ static void disk_of(const struct sim_drive *d, struct rp_disk *rd)
 
 static void predict(const struct rp_disk *rd, double stroke, struct predicted *p)
 {
-	struct rp_layout l = { .level = RP_LEVEL_0, .n_disks = 1, .stroke = stroke };
+	struct rp_layout l = { RP_SIZED(struct rp_layout), .level = RP_LEVEL_0, .n_disks = 1,
+			       .stroke = stroke };
 	struct rp_workload wl;
 	struct rp_error err = { 0 };
 	struct rp_eval *ev = NULL;
 
+	rp_workload_init(&wl);
 	assert_int_equal(rp_workload_profile(RP_PROFILE_RANDOM_ACCESS, 1, &wl, &err), 0);
 	assert_int_equal(rp_evaluate(rd, 1, NULL, &l, &wl, &ev, &err), 0);
 	p->access_ms = rp_eval_value(ev, RP_FIG_ACCESS_TIME);
