@@ -791,10 +791,18 @@ static void dry_run(const struct array_apply_opts *o, struct array_apply_result 
 	}
 	fprintf(log, "would %s the ARRAY line%s%s\n", o->conf ? "append" : "print",
 		o->conf ? " to " : "", o->conf ? o->conf : "");
-	if (res->why[0])
+	if (res->why[0]) {
 		fprintf(log, "a real run would stop before the first change: %s\n", res->why);
-	else
-		fprintf(log, "dry run: nothing was sent\n");
+		return;
+	}
+	for (size_t i = 0; i < res->n; i++)
+		if (res->m[i].rc) { /* the dry run of its limit failed: so would a real one */
+			snprintf(res->why, sizeof(res->why), "%s: %s", res->m[i].e.spec,
+				 res->m[i].err.msg);
+			fprintf(log, "a real run would fail: %s\n", res->why);
+			return;
+		}
+	fprintf(log, "dry run: nothing was sent\n");
 }
 
 /* The transaction, once everything is checked and confirmed. */

@@ -214,6 +214,17 @@ static void test_partition_member(void **state)
 	snprintf(e.spec, sizeof(e.spec), "sim:p1");
 	cap_partition_node(&e, node, sizeof(node));
 	assert_string_equal(node, "sim:p1-part1");
+	assert_int_equal(cap_partition_wait(&e, 250000, 100, node, sizeof(node), &err), 0);
+	/* a real disk whose partition the kernel does not show: a clear failure */
+	e.sim = false;
+	e.info.logical_block = 512;
+	snprintf(e.spec, sizeof(e.spec), "/dev/sdz");
+	snprintf(e.node, sizeof(e.node), "/nonexistent/sdz");
+	assert_int_equal(cap_partition_wait(&e, 250000, 200, node, sizeof(node), &err),
+			 -ETIMEDOUT);
+	assert_string_equal(node, "/nonexistent/sdz1");
+	assert_non_null(strstr(err.msg, "/dev/sdz: the kernel shows no partition "
+					"/nonexistent/sdz1 0.2 s after its table was written"));
 
 	assert_int_equal(cap_partition_start(512), 2048);
 	assert_int_equal(cap_partition_start(4096), 256);

@@ -163,10 +163,16 @@ static int build_label(const char *path, uint32_t bs, uint32_t pbs, uint64_t blo
 
 static int image_path(struct cap_ctx *c, char *path, size_t len, struct ss_error *err)
 {
+	const char *tmp = getenv("TMPDIR");
 	int fd;
 
 	snprintf(path, len, "%s/.gpt-XXXXXX", c->state_dir);
 	fd = mkstemp(path);
+	if (fd < 0 && errno == ENOENT && c->dry_run) {
+		/* a dry run creates no state directory: the image is scratch */
+		snprintf(path, len, "%s/.gpt-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+		fd = mkstemp(path);
+	}
 	if (fd < 0)
 		return ss_error_set(err, -errno, "cannot create a scratch file in %s: %s",
 				    c->state_dir, strerror(errno));
@@ -393,13 +399,16 @@ int cap_partition_wait(const struct dev_entry *e, uint64_t limit, unsigned timeo
 		       char *node, size_t len, struct ss_error *err)
 {
 	uint32_t bs = e->info.logical_block;
-	uint64_t want = (limit - cap_partition_start(bs)) * bs, got = 0;
+	uint64_t want, got = 0;
 	unsigned waited = 0;
 	int rc;
 
 	cap_partition_node(e, node, len);
 	if (e->sim)
 		return 0;
+	if (!bs)
+		return ss_error_set(err, -EPROTO, "%s: unknown block size", e->spec);
+	want = (limit - cap_partition_start(bs)) * bs;
 	for (;;) {
 		struct timespec ts = { 0, 100 * 1000000L };
 
