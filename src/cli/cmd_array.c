@@ -941,18 +941,6 @@ static int arr_replace(struct ss_ctx *ctx, const char *name, const char *old_spe
 	printf("%s: %s\n", new_spec, it->result);
 	r->m[idx].state = AM_LIMITED;
 	close_drives(&b);
-	if (array_by_partition(j->plan.method) &&
-	    cap_partition_wait(&it->e, nm.limit_blocks, ARRAY_PART_WAIT_MS, r->m[idx].node,
-			       sizeof(r->m[idx].node), &err)) {
-		cli_error("array replace: %s; %s stays limited (restore it with 'shortstroke "
-			  "restore %s'); %s is unchanged", err.msg, new_spec, new_spec, r->md_dev);
-		r->m[idx] = *om;
-		r->m[idx].state = AM_LIMITED;
-		r->n--;
-		array_rec_step(ctx_state_dir(ctx), r, AS_DONE, "done", NULL);
-		goto out;
-	}
-	array_rec_step(ctx_state_dir(ctx), r, AS_DONE, "replace: mdadm --add", NULL);
 	{
 		char *rm[] = { (char *)array_mdadm_prog(), r->md_dev, "--remove", om->node, NULL };
 		char *add[] = { (char *)array_mdadm_prog(), r->md_dev, "--add", r->m[idx].node,
@@ -961,12 +949,19 @@ static int arr_replace(struct ss_ctx *ctx, const char *name, const char *old_spe
 				  r->m[idx].node, NULL };
 		char *repl[] = { (char *)array_mdadm_prog(), r->md_dev, "--replace", om->node,
 				 "--with", r->m[idx].node, NULL };
-		int rc;
+		int rc = 0;
 
-		if (array_exec(rm, out, sizeof(out), NULL) == 0) {
+		/* a partition: md gets its node once the kernel shows it */
+		if (array_by_partition(j->plan.method))
+			rc = cap_partition_wait(&it->e, nm.limit_blocks, ARRAY_PART_WAIT_MS,
+						r->m[idx].node, sizeof(r->m[idx].node), &err);
+		if (rc == 0)
+			array_rec_step(ctx_state_dir(ctx), r, AS_DONE, "replace: mdadm --add",
+				       NULL);
+		if (rc == 0 && array_exec(rm, out, sizeof(out), NULL) == 0) {
 			printf("%s: %s removed\n", r->md_dev, om->node);
 			rc = array_exec(add, out, sizeof(out), &err);
-		} else {
+		} else if (rc == 0) {
 			rc = array_exec(spare, out, sizeof(out), &err);
 			if (rc == 0)
 				rc = array_exec(repl, out, sizeof(out), &err);
