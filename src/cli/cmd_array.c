@@ -611,7 +611,7 @@ static int arr_status(struct ss_ctx *ctx, const char *name, bool json)
 		/* a partition member: the limit is where its partition ends */
 		bool part = cap_method_flags(m->method) & CAPM_KEEPS_SIZE;
 		uint64_t now = 0, end = 0;
-		char where[128] = "";
+		char where[320] = "";
 		bool ok;
 
 		if (m->state == AM_REPLACED) {

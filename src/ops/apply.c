@@ -770,15 +770,16 @@ static void dry_run(const struct array_apply_opts *o, struct array_apply_result 
 	}
 	for (size_t i = 0; i < res->n; i++) {
 		struct array_apply_member *am = &res->m[i];
-		uint64_t start = cap_partition_start(am->e.info.logical_block);
+		const struct array_member *m = &r->m[i];
 
 		fputs(am->log ? am->log : "", log);
 		if (am->rc)
 			fprintf(log, "%s: %s\n", am->e.spec, am->err.msg);
 		else if (array_by_partition(am->plan.method))
 			fprintf(log, "%s: would wait for %s: partition 1, blocks %" PRIu64 "..%"
-				PRIu64 " (%" PRIu64 " blocks for md)\n", am->e.spec, r->m[i].node,
-				start, r->m[i].limit_blocks - 1, r->m[i].limit_blocks - start);
+				PRIu64 " (%" PRIu64 " blocks for md)\n", am->e.spec, m->node,
+				cap_partition_start(m->block_len), m->limit_blocks - 1,
+				m->limit_blocks - cap_partition_start(m->block_len));
 	}
 	array_create_argv(r, &a);
 	array_argv_text(&a, line, sizeof(line));

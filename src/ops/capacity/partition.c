@@ -27,13 +27,6 @@ uint64_t cap_partition_start(uint32_t block_len)
 	return (1u << 20) / block_len; /* 1 MiB, as fdisk aligns */
 }
 
-/* MBR + GPT header + 128 entries of 128 bytes, in blocks: what the backup
- * GPT takes at the end of the disk (less its MBR) and what restore wipes */
-static uint32_t label_blocks(uint32_t bs)
-{
-	return (uint32_t)((34 * 512 + bs - 1) / bs);
-}
-
 static int write_blocks(struct cap_ctx *c, uint64_t lba, void *buf, uint32_t blocks,
 			struct ss_error *err)
 {
@@ -267,7 +260,7 @@ static int part_restore(struct cap_ctx *c, uint64_t blocks, bool vol, struct ss_
 {
 	const struct drive_info *i = &c->e->info;
 	uint32_t bs = i->logical_block;
-	uint32_t n = label_blocks(bs);
+	uint32_t n = (uint32_t)((34 * 512 + bs - 1) / bs); /* MBR + header + 128 entries */
 	uint8_t *zero = calloc(n, bs);
 	uint64_t end;
 	int rc;
