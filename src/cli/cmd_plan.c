@@ -13,7 +13,7 @@
 
 #include "cli.h"
 #include "output.h"
-#include "plan_common.h"
+#include "shortstroke/planning.h"
 #include "raidplan.h"
 #include "shortstroke/fileio.h"
 #include "shortstroke/planfile.h"

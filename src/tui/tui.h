@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "cli/plan_common.h"
+#include "shortstroke/planning.h"
 #include "raidplan.h"
 #include "shortstroke/array.h"
 #include "shortstroke/devices.h"
