@@ -11,9 +11,9 @@
 #include <sys/stat.h>
 
 #include "batch.h"
+#include "front/xalloc.h"
 #include "shortstroke/io.h"
 #include "shortstroke/units.h"
-#include "xalloc.h"
 
 static struct batch_item *add_item(struct batch *b, const char *spec)
 {

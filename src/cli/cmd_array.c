@@ -23,7 +23,7 @@
 #include "shortstroke/journal.h"
 #include "shortstroke/planfile.h"
 #include "shortstroke/units.h"
-#include "xalloc.h"
+#include "front/xalloc.h"
 
 struct apply_opts {
 	const char *plan_path;

@@ -14,12 +14,12 @@
 #include <sys/sysmacros.h>
 
 #include "batch.h"
+#include "front/table.h"
+#include "front/xalloc.h"
 #include "output.h"
 #include "shortstroke/io.h"
 #include "shortstroke/sysdisk.h"
 #include "shortstroke/units.h"
-#include "table.h"
-#include "xalloc.h"
 
 #define QD_LIST_MAX 16
 #define TIME_MAX_NS (24ull * 3600 * 1000000000ull)

@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "batch.h"
+#include "front/xalloc.h"
 #include "shortstroke/capacity.h"
 #include "shortstroke/units.h"
-#include "xalloc.h"
 
 struct cap_job {
 	struct batch *b;

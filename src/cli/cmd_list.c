@@ -5,10 +5,11 @@
 #include <string.h>
 
 #include "cli.h"
+#include "front/drives.h"
+#include "front/table.h"
 #include "output.h"
-#include "shortstroke/sysdisk.h"
-#include "table.h"
 #include "shortstroke/protect.h"
+#include "shortstroke/sysdisk.h"
 
 static const struct col_def list_cols[] = {
 	{ "DEVICE", COL_STR, false, 0, "device path, or sim:ID for a simulated drive" },

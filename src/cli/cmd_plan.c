@@ -12,14 +12,15 @@
 #include <json-c/json.h>
 
 #include "cli.h"
+#include "front/layouts.h"
+#include "front/table.h"
+#include "front/xalloc.h"
 #include "output.h"
-#include "shortstroke/planning.h"
 #include "raidplan.h"
 #include "shortstroke/fileio.h"
 #include "shortstroke/planfile.h"
+#include "shortstroke/planning.h"
 #include "shortstroke/units.h"
-#include "table.h"
-#include "xalloc.h"
 
 #define HOURS_PER_YEAR 8766.0
 #define DEFAULT_DISK_SIZE 1000000000000ull /* --disks N alone: 1 TB */
@@ -553,25 +554,6 @@ static void warnings_text(const struct rp_eval *ev, char *buf, size_t len)
 	}
 }
 
-static void shortfall_text(const struct rp_shortfall *sf, char *buf, size_t len)
-{
-	size_t used = 0;
-
-	buf[0] = '\0';
-	for (int g = 0; g < RP_GOAL_COUNT; g++) {
-		if (!(sf->gap[g] > 0))
-			continue;
-		if (g == RP_GOAL_FAILURES)
-			used +=
-			    (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s -%.0f",
-					     used ? "," : "", rp_goal_name(g), sf->gap[g]);
-		else
-			used += (size_t)snprintf(buf + used, used < len ? len - used : 0,
-						 "%s%s -%.0f%%", used ? "," : "", rp_goal_name(g),
-						 100 * sf->gap[g]);
-	}
-}
-
 static void add_row(struct table *t, const struct pstate *s, unsigned rank,
 		    const struct rp_eval *ev, const struct rp_shortfall *sf)
 {
@@ -613,7 +595,7 @@ static void add_row(struct table *t, const struct pstate *s, unsigned rank,
 	warnings_text(ev, buf, sizeof(buf));
 	table_set_str(t, "WARNINGS", buf[0] ? buf : NULL);
 	if (sf) {
-		shortfall_text(sf, buf, sizeof(buf));
+		layout_shortfall_text(sf, buf, sizeof(buf));
 		table_set_str(t, "SHORTFALL", buf[0] ? buf : NULL);
 	}
 }
@@ -955,9 +937,7 @@ static bool same_as_earlier(const struct rp_solution *sol, size_t i)
 	for (size_t j = 0; j < i; j++) {
 		const struct rp_layout *b = rp_eval_layout(rp_solution_closest(sol, j, NULL));
 
-		if (a->level == b->level && a->n_disks == b->n_disks && a->groups == b->groups &&
-		    a->copies == b->copies && a->stroke == b->stroke &&
-		    !memcmp(a->members, b->members, a->n_disks * sizeof(*a->members)))
+		if (layout_same_but_chunk(a, b))
 			return true;
 	}
 	return false;

@@ -10,11 +10,11 @@
 #include <sys/stat.h>
 
 #include "batch.h"
+#include "front/table.h"
+#include "front/xalloc.h"
 #include "shortstroke/io.h"
 #include "shortstroke/units.h"
 #include "shortstroke/zprofile.h"
-#include "table.h"
-#include "xalloc.h"
 
 #define CHART_W 64
 #define CHART_H 12

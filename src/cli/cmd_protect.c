@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "cli.h"
+#include "front/table.h"
 #include "output.h"
 #include "shortstroke/protect.h"
-#include "table.h"
 
 static const struct col_def protect_cols[] = {
 	{ "KIND", COL_STR, false, 0, "serial, wwn, or any (matched as either)" },

@@ -14,12 +14,12 @@
 #include <unistd.h>
 
 #include "batch.h"
+#include "front/table.h"
+#include "front/xalloc.h"
 #include "shortstroke/fileio.h"
 #include "shortstroke/io.h"
 #include "shortstroke/qualify.h"
 #include "shortstroke/units.h"
-#include "table.h"
-#include "xalloc.h"
 
 struct q_item {
 	const struct qualify_opts *o;

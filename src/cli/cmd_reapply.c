@@ -12,10 +12,10 @@
 #include <string.h>
 
 #include "batch.h"
+#include "front/xalloc.h"
 #include "shortstroke/capacity.h"
 #include "shortstroke/reapply.h"
 #include "shortstroke/units.h"
-#include "xalloc.h"
 
 struct ra_job {
 	struct batch *b;

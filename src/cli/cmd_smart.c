@@ -11,8 +11,8 @@
 #include <json-c/json.h>
 
 #include "cli.h"
+#include "front/table.h"
 #include "output.h"
-#include "table.h"
 #include "shortstroke/smart.h"
 
 #define HOT_C 55 /* a temperature worth a mark */

@@ -10,9 +10,9 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "front/record.h"
+#include "front/table.h"
 #include "output.h"
-#include "record.h"
-#include "table.h"
 #include "shortstroke/io.h"
 #include "shortstroke/units.h"
 #include "shortstroke/zones.h"

@@ -1,5 +1,5 @@
+#include "front/table.h"
 #include "output.h"
-#include "table.h"
 
 bool out_opts_take(struct out_opts *o, int opt, const char *arg)
 {

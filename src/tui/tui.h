@@ -9,13 +9,17 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "shortstroke/planning.h"
 #include "raidplan.h"
 #include "shortstroke/array.h"
 #include "shortstroke/devices.h"
 #include "shortstroke/job.h"
+#include "shortstroke/planning.h"
 
 struct tui_model;
+
+/* Run the TUI on the terminal until the user quits (`shortstroke tui`, or no
+ * command on a terminal): 0, or a negative errno with err (no terminal). */
+int tui_main(struct ss_ctx *ctx, struct ss_error *err);
 
 enum tui_action {
 	TUI_NONE,		/* key not handled */

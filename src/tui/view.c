@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
-#include "cli/record.h"
+#include "front/drives.h"
+#include "front/record.h"
 #include "shortstroke/units.h"
 #include "tui.h"
 

@@ -10,7 +10,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "cli/table.h"
+#include "front/table.h"
 
 static const struct col_def cols[] = {
 	{ "NAME", COL_STR, false, 0, "name" },

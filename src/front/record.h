@@ -1,7 +1,7 @@
 /* record.h - one object printed as "Label: value" lines or as JSON, from
  * the same calls (info and the other single-drive commands). */
-#ifndef SHORTSTROKE_CLI_RECORD_H
-#define SHORTSTROKE_CLI_RECORD_H
+#ifndef SHORTSTROKE_FRONT_RECORD_H
+#define SHORTSTROKE_FRONT_RECORD_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,10 +1,10 @@
-/* limitinfo.c - how a disk is limited, as list, info and the TUI show it:
- * one text and one JSON object from the dev_limit devices.c worked out. */
+/* limit.c - how a disk is limited, as list, info and the TUI show it: one
+ * text and one JSON object from the dev_limit devices.c worked out. */
 #include <stdio.h>
 
 #include <json-c/json.h>
 
-#include "cli.h"
+#include "drives.h"
 #include "shortstroke/units.h"
 
 static double limit_percent(const struct dev_limit *l)

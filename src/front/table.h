@@ -1,8 +1,8 @@
-/* table.h - one renderer for every table and record the CLI prints:
+/* table.h - one renderer for every table and record both front ends print:
  * text (aligned), raw (space separated, no alignment) and JSON, from the
  * same rows. Columns come from a registry each command declares once. */
-#ifndef SHORTSTROKE_CLI_TABLE_H
-#define SHORTSTROKE_CLI_TABLE_H
+#ifndef SHORTSTROKE_FRONT_TABLE_H
+#define SHORTSTROKE_FRONT_TABLE_H
 
 #include <stdbool.h>
 #include <stdint.h>
