@@ -31,11 +31,12 @@ extern const struct cli_cmd cmd_bench;
 extern const struct cli_cmd cmd_profile;
 extern const struct cli_cmd cmd_qualify;
 extern const struct cli_cmd cmd_reapply;
-/* The measured zone profile (cmd_profile.c; profile and zones --measure). */
+/* The measured zone profile (cmd_profile.c; profile and zones --measure):
+ * its chart and tables, and its record under key. */
 struct zprofile;
-struct json_object;
+struct record;
 void profile_print(const char *spec, const struct zprofile *z, double keep_pct, unsigned flags);
-struct json_object *profile_json(const struct zprofile *z);
+void profile_record(struct record *r, const char *key, const struct zprofile *z);
 
 /* Print "shortstroke: <msg>" to stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

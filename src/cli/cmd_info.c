@@ -76,7 +76,7 @@ static int info_run(struct ss_ctx *ctx, int argc, char **argv)
 	r = record_new();
 	describe_drive(r, &e);
 	protect_field(r, ctx);
-	record_print(r, stdout, json);
+	record_print(r, stdout, json ? TABLE_JSON : 0);
 	record_free(r);
 	if (e.info.ata && (e.info.methods & METHOD_HPA))
 		cli_hpa_warn(ctx, &e);

@@ -1,3 +1,4 @@
+/* output.c - the output options every listing command takes (output.h). */
 #include "front/table.h"
 #include "output.h"
 

@@ -1,4 +1,5 @@
-/* drives.c - a drive as both front ends show it: the record of `info`. */
+/* drives.c - a drive as both front ends show it: the drive table's columns
+ * and rows, and the record of `info`. */
 #include <stdio.h>
 #include <string.h>
 
@@ -6,15 +7,80 @@
 #include "record.h"
 #include "shortstroke/units.h"
 
+const struct col_def drive_cols[DRV_COUNT] = {
+	[DRV_DEVICE] = { "DEVICE", COL_STR, false, 0, 14,
+			 "device path, or sim:ID for a simulated drive" },
+	[DRV_TRAN] = { "TRAN", COL_STR, false, 0, 5,
+		       "transport: sata, sas, usb, ata, scsi, fc, iscsi" },
+	[DRV_VENDOR] = { "VENDOR", COL_STR, false, 0, 8, "vendor" },
+	[DRV_MODEL] = { "MODEL", COL_STR, false, 0, 22, "model" },
+	[DRV_SERIAL] = { "SERIAL", COL_STR, false, 0, 18, "serial number" },
+	[DRV_FIRMWARE] = { "FIRMWARE", COL_STR, false, 0, 8, "firmware revision" },
+	[DRV_WWN] = { "WWN", COL_STR, false, 0, 18, "world wide name" },
+	[DRV_SIZE] = { "SIZE", COL_SIZE, true, 0, 9, "current capacity (what the host can use)" },
+	[DRV_NATIVE] = { "NATIVE", COL_SIZE, true, 0, 9,
+			 "native max capacity, where the disk reports it" },
+	[DRV_LIMITED] = { "LIMITED", COL_LIMIT, false, 1, 8,
+			  "no, or the share in use of the original capacity and the method, "
+			  "from the drive or the journal (JSON: null, or an object)" },
+	[DRV_RPM] = { "RPM", COL_U64, true, 0, 6, "rotation rate (0: non-rotating)" },
+	[DRV_LOG_SEC] = { "LOG-SEC", COL_U64, true, 0, 7, "logical block size" },
+	[DRV_PHY_SEC] = { "PHY-SEC", COL_U64, true, 0, 7, "physical block size" },
+	[DRV_METHODS] = { "METHODS", COL_STR, false, 0, 20,
+			  "capacity-limiting methods the drive supports" },
+	[DRV_ZONED] = { "ZONED", COL_STR, false, 0, 12, "zoned model" },
+	[DRV_STATE] = { "STATE", COL_STR, false, 0, 0,
+			"free, in-use: why, or protected; formatting N %, medium format "
+			"corrupted" },
+};
+
+static const char *or_null(const char *s)
+{
+	return s && *s ? s : NULL;
+}
+
+void drive_row(struct table *t, const struct dev_entry *e)
+{
+	const struct drive_info *i = &e->info;
+	char buf[256];
+
+	table_add_row(t);
+	table_set_str(t, DRV_DEVICE, e->spec);
+	table_set_str(t, DRV_TRAN, or_null(drive_tran_name(i->tran)));
+	table_set_str(t, DRV_VENDOR, or_null(i->vendor));
+	table_set_str(t, DRV_MODEL, or_null(i->model));
+	table_set_str(t, DRV_SERIAL, or_null(i->serial));
+	table_set_str(t, DRV_FIRMWARE, or_null(i->firmware));
+	table_set_str(t, DRV_WWN, or_null(i->wwn));
+	if (i->format != DRIVE_FORMAT_RUNNING) /* unknown until the format ends */
+		table_set_size(t, DRV_SIZE, i->capacity_blocks * i->logical_block);
+	if (i->native_blocks)
+		table_set_size(t, DRV_NATIVE, i->native_blocks * i->logical_block);
+	table_set_limit(t, DRV_LIMITED, e);
+	if (i->rpm) /* 1: non-rotating */
+		table_set_u64(t, DRV_RPM, i->rpm == 1 ? 0 : i->rpm);
+	if (i->logical_block)
+		table_set_u64(t, DRV_LOG_SEC, i->logical_block);
+	if (i->physical_block)
+		table_set_u64(t, DRV_PHY_SEC, i->physical_block);
+	drive_methods_text(i->methods, buf, sizeof(buf));
+	table_set_str(t, DRV_METHODS, buf);
+	table_set_str(t, DRV_ZONED, zoned_model_name(i->zoned));
+	dev_state_text(e, buf, sizeof(buf));
+	table_set_str(t, DRV_STATE, buf);
+}
+
+/* ---- info ---------------------------------------------------------------------- */
+
 static void blocks_field(struct record *r, const char *label, const char *key, uint64_t blocks,
 			 uint32_t bs)
 {
-	char text[128], human[32];
+	char human[32];
 
-	snprintf(text, sizeof(text), "%llu blocks (%s, %llu bytes)", (unsigned long long)blocks,
-		 size_human(blocks * bs, human, sizeof(human)),
-		 (unsigned long long)(blocks * bs));
-	record_mixed(r, label, text, key, json_object_new_uint64(blocks));
+	record_text(r, label, "%llu blocks (%s, %llu bytes)", (unsigned long long)blocks,
+		    size_human(blocks * bs, human, sizeof(human)),
+		    (unsigned long long)(blocks * bs));
+	record_set_u64(r, key, blocks);
 }
 
 /* "yes, 20.0% of 450 GB (879097968 blocks) in use, by scsi-resize (from the
@@ -22,75 +88,70 @@ static void blocks_field(struct record *r, const char *label, const char *key, u
 static void limited_field(struct record *r, const struct dev_entry *e)
 {
 	const struct dev_limit *l = &e->limit;
-	char text[384], h[32];
+	char h[32];
 
-	if (!l->limited) {
-		snprintf(text, sizeof(text), "%s",
-			 limit_known(e) ? "no"
-					: "not known (the drive reports no native capacity and "
-					  "the journal holds no limit)");
-		record_mixed(r, "Limited", text, "limited", NULL);
-		return;
-	}
-	snprintf(text, sizeof(text), "yes, %.1f%% of %s (%llu blocks) in use, by %s%s",
-		 100.0 * (double)l->limit_blocks / (double)l->original_blocks,
-		 size_human(l->original_blocks * e->info.logical_block, h, sizeof(h)),
-		 (unsigned long long)l->original_blocks, l->method,
-		 l->from_journal ? " (from the journal: the drive does not report it)" : "");
-	record_mixed(r, "Limited", text, "limited", limit_json(e));
+	if (!l->limited)
+		record_text(r, "Limited", "%s",
+			    limit_known(e) ? "no"
+					   : "not known (the drive reports no native capacity and "
+					     "the journal holds no limit)");
+	else
+		record_text(r, "Limited", "yes, %.1f%% of %s (%llu blocks) in use, by %s%s",
+			    100.0 * (double)l->limit_blocks / (double)l->original_blocks,
+			    size_human(l->original_blocks * e->info.logical_block, h, sizeof(h)),
+			    (unsigned long long)l->original_blocks, l->method,
+			    l->from_journal ? " (from the journal: the drive does not report it)"
+					    : "");
+	limit_record(r, "limited", e);
 }
 
 static void security_field(struct record *r, const struct drive_info *i)
 {
-	json_object *o = json_object_new_object();
-	char text[128];
+	struct record *o;
 
-	json_object_object_add(o, "supported", json_object_new_boolean(i->sec_supported));
-	json_object_object_add(o, "enabled", json_object_new_boolean(i->sec_enabled));
-	json_object_object_add(o, "locked", json_object_new_boolean(i->sec_locked));
-	json_object_object_add(o, "frozen", json_object_new_boolean(i->sec_frozen));
 	if (!i->ata)
-		snprintf(text, sizeof(text), "n/a (SCSI)");
+		record_text(r, "Security", "n/a (SCSI)");
 	else if (!i->sec_supported)
-		snprintf(text, sizeof(text), "not supported");
+		record_text(r, "Security", "not supported");
 	else
-		snprintf(text, sizeof(text), "supported, %s, %s, %s",
-			 i->sec_enabled ? "enabled" : "not enabled",
-			 i->sec_locked ? "locked" : "not locked",
-			 i->sec_frozen ? "frozen" : "not frozen");
-	record_mixed(r, "Security", text, "security", o);
+		record_text(r, "Security", "supported, %s, %s, %s",
+			    i->sec_enabled ? "enabled" : "not enabled",
+			    i->sec_locked ? "locked" : "not locked",
+			    i->sec_frozen ? "frozen" : "not frozen");
+	o = record_set_object(r, "security");
+	record_set_bool(o, "supported", i->sec_supported);
+	record_set_bool(o, "enabled", i->sec_enabled);
+	record_set_bool(o, "locked", i->sec_locked);
+	record_set_bool(o, "frozen", i->sec_frozen);
 }
 
 /* A SCSI disk's medium that is not ready: a format running or broken off. */
 static void format_field(struct record *r, const struct drive_info *i)
 {
-	json_object *o = json_object_new_object();
-	char text[256];
+	bool running = i->format == DRIVE_FORMAT_RUNNING;
+	struct record *o;
 
-	json_object_object_add(o, "state", json_object_new_string(
-						   i->format == DRIVE_FORMAT_RUNNING ? "in-progress"
-										     : "corrupted"));
-	if (i->format == DRIVE_FORMAT_RUNNING && i->format_progress >= 0) {
-		json_object_object_add(o, "progress",
-				       json_object_new_double(i->format_progress * 100.0));
-		snprintf(text, sizeof(text),
-			 "in progress, %.0f %% (capacity and block size are known when it ends)",
-			 i->format_progress * 100.0);
-	} else if (i->format == DRIVE_FORMAT_RUNNING) {
-		snprintf(text, sizeof(text),
-			 "in progress (capacity and block size are known when it ends)");
-	} else {
-		snprintf(text, sizeof(text),
-			 "MEDIUM FORMAT CORRUPTED: a format was interrupted; every read fails "
-			 "until a new one ('limit' or 'restore' with --method scsi-format)");
-	}
-	record_mixed(r, "Format", text, "format", o);
+	if (running && i->format_progress >= 0)
+		record_text(r, "Format",
+			    "in progress, %.0f %% (capacity and block size are known when it ends)",
+			    i->format_progress * 100.0);
+	else if (running)
+		record_text(r, "Format",
+			    "in progress (capacity and block size are known when it ends)");
+	else
+		record_text(r, "Format",
+			    "MEDIUM FORMAT CORRUPTED: a format was interrupted; every read fails "
+			    "until a new one ('limit' or 'restore' with --method scsi-format)");
+	o = record_set_object(r, "format");
+	record_set_str(o, "state", running ? "in-progress" : "corrupted");
+	if (running && i->format_progress >= 0)
+		record_set_double(o, "progress", i->format_progress * 100.0);
 }
 
 void describe_drive(struct record *r, const struct dev_entry *e)
 {
 	const struct drive_info *i = &e->info;
-	json_object *arr;
+	struct record *arr;
 	char buf[256];
 
 	record_str(r, "Device", "device", e->spec);
@@ -106,14 +167,13 @@ void describe_drive(struct record *r, const struct dev_entry *e)
 		record_null(r, "Logical block", "logical_block", "unknown while formatting");
 		record_null(r, "Physical block", "physical_block", "unknown while formatting");
 		record_null(r, "Capacity", "capacity_blocks", "unknown while formatting");
-		record_null(r, NULL, "capacity_bytes", NULL);
+		record_set_null(r, "capacity_bytes");
 	} else {
 		record_u64(r, "Logical block", "logical_block", i->logical_block, "bytes");
 		record_u64(r, "Physical block", "physical_block", i->physical_block, "bytes");
 		blocks_field(r, "Capacity", "capacity_blocks", i->capacity_blocks,
 			     i->logical_block);
-		record_mixed(r, NULL, NULL, "capacity_bytes",
-			     json_object_new_uint64(i->capacity_blocks * i->logical_block));
+		record_set_u64(r, "capacity_bytes", i->capacity_blocks * i->logical_block);
 	}
 	if (i->native_blocks)
 		blocks_field(r, "Native max", "native_blocks", i->native_blocks,
@@ -124,41 +184,39 @@ void describe_drive(struct record *r, const struct dev_entry *e)
 	if (i->dco_max_blocks)
 		blocks_field(r, "DCO max", "dco_max_blocks", i->dco_max_blocks,
 			     i->logical_block);
-	if (i->rpm == 1)
-		record_mixed(r, "Rotation rate", "non-rotating (solid state)", "rpm",
-			     json_object_new_int(0));
-	else if (i->rpm)
+	if (i->rpm == 1) {
+		record_text(r, "Rotation rate", "non-rotating (solid state)");
+		record_set_u64(r, "rpm", 0);
+	} else if (i->rpm) {
 		record_u64(r, "Rotation rate", "rpm", i->rpm, "rpm");
-	else
+	} else {
 		record_null(r, "Rotation rate", "rpm", "not reported");
+	}
 	record_str(r, "Form factor", "form_factor", drive_form_factor_name(i->form_factor));
 
-	arr = json_object_new_array();
 	drive_methods_text(i->methods, buf, sizeof(buf));
+	record_text(r, "Methods", "%s", buf);
+	arr = record_set_list(r, "methods");
 	for (char *tok = strtok(strdupa(buf), ","); tok; tok = strtok(NULL, ","))
-		json_object_array_add(arr, json_object_new_string(tok));
-	record_mixed(r, "Methods", buf, "methods", arr);
+		record_set_str(arr, NULL, tok);
 	if (i->ata)
-		record_mixed(r, "48-bit LBA", i->lba48 ? "yes" : "no", "lba48",
-			     json_object_new_boolean(i->lba48));
+		record_bool(r, "48-bit LBA", "lba48", i->lba48);
 	if (i->methods & METHOD_HPA) {
 		/* an HPA is in effect when the max address is below the native max
 		 * (IDENTIFY's "enabled" bit is set by most drives regardless) */
 		bool set = i->native_blocks && i->capacity_blocks < i->native_blocks;
 
-		record_mixed(r, "HPA", set ? "set (max address below the native max)"
-					   : "supported, not set",
-			     "hpa_set", json_object_new_boolean(set));
+		record_text(r, "HPA", "%s",
+			    set ? "set (max address below the native max)" : "supported, not set");
+		record_set_bool(r, "hpa_set", set);
 	}
 	security_field(r, i);
-	snprintf(buf, sizeof(buf), "%s%s", i->smart_supported ? "supported" : "not supported",
-		 i->smart_supported ? (i->smart_enabled ? ", enabled" : ", disabled") : "");
-	record_mixed(r, "SMART", buf, "smart_supported",
-		     json_object_new_boolean(i->smart_supported));
-	record_mixed(r, NULL, NULL, "smart_enabled", json_object_new_boolean(i->smart_enabled));
+	record_text(r, "SMART", "%s%s", i->smart_supported ? "supported" : "not supported",
+		    i->smart_supported ? (i->smart_enabled ? ", enabled" : ", disabled") : "");
+	record_set_bool(r, "smart_supported", i->smart_supported);
+	record_set_bool(r, "smart_enabled", i->smart_enabled);
 	if (i->ata)
-		record_mixed(r, "NCQ", i->ncq ? "yes" : "no", "ncq",
-			     json_object_new_boolean(i->ncq));
+		record_bool(r, "NCQ", "ncq", i->ncq);
 	record_str(r, "Zoned", "zoned", zoned_model_name(i->zoned));
 	dev_state_text(e, buf, sizeof(buf));
 	record_str(r, "State", "state", buf);

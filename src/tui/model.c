@@ -7,9 +7,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "front/drives.h"
 #include "shortstroke/sim.h"
 #include "shortstroke/smart.h"
 #include "tui.h"
+
+const struct tui_col tui_cols[] = {
+	{ "DEVICE", 0 }, { "TRAN", 0 },	     { "MODEL", 0 }, { "SERIAL", 118 }, { "SIZE", 0 },
+	{ "NATIVE", 90 }, { "LIMITED", 60 }, { "RPM", 100 }, { "STATE", 0 },	{ NULL, 0 },
+};
+
+struct table *tui_drive_table(struct ss_error *err)
+{
+	char names[256], msg[128];
+	size_t used = 0;
+	struct table *t;
+
+	names[0] = '\0';
+	for (const struct tui_col *c = tui_cols; c->name && used < sizeof(names); c++)
+		used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s",
+					 used ? "," : "", c->name);
+	t = table_new(drive_cols, DRV_COUNT, names, NULL, msg, sizeof(msg));
+	if (!t)
+		ss_error_set(err, -EINVAL, "the drive table: %s", msg);
+	return t;
+}
 
 /* "PASSED  38 C, 31877 h, reallocated 0, pending 0" (read-only commands) */
 static void health_line(struct ss_ctx *ctx, const struct dev_entry *e, char *buf, size_t len)
@@ -79,6 +101,10 @@ int tui_model_refresh(struct tui_model *m)
 	m->health = calloc(n ? n : 1, sizeof(*m->health));
 	for (size_t i = 0; m->health && i < n; i++)
 		health_line(m->ctx, &devs[i], m->health[i], sizeof(m->health[i]));
+	table_free(m->drives);
+	m->drives = tui_drive_table(&err);
+	for (size_t i = 0; m->drives && i < n; i++)
+		drive_row(m->drives, &devs[i]);
 	free(m->devs);
 	m->devs = devs;
 	m->n = n;
@@ -116,6 +142,8 @@ void tui_model_free(struct tui_model *m)
 	free(m->devs);
 	free(m->marked);
 	free(m->health);
+	table_free(m->drives);
+	m->drives = NULL;
 	m->devs = NULL;
 	m->marked = NULL;
 	m->health = NULL;

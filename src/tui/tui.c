@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "front/table.h"
 #include "tui.h"
 
 static bool curses_on;
@@ -74,9 +75,14 @@ int tui_main(struct ss_ctx *ctx, struct ss_error *err)
 {
 	struct tui_model m;
 	int sigs[] = { SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGTERM, SIGHUP };
+	struct table *t;
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
 		return ss_error_usage(err, -ENOTTY, "needs a terminal");
+	t = tui_drive_table(err); /* its columns are names: one misspelt is an error */
+	if (!t)
+		return err->code;
+	table_free(t);
 	memset(&m, 0, sizeof(m));
 	m.ctx = ctx;
 	tui_model_refresh(&m);

@@ -16,6 +16,7 @@
 #include "shortstroke/planning.h"
 
 struct tui_model;
+struct table;
 
 /* Run the TUI on the terminal until the user quits (`shortstroke tui`, or no
  * command on a terminal): 0, or a negative errno with err (no terminal). */
@@ -169,6 +170,7 @@ struct tui_model {
 	struct ss_ctx *ctx;
 	struct dev_entry *devs;
 	size_t n;
+	struct table *drives;	/* the drive table: a row per entry of devs */
 	bool *marked;		/* n entries: drives picked with Space */
 	char (*health)[200];	/* n entries: SMART verdict and key figures */
 	size_t sel;		/* selected row */
@@ -199,6 +201,18 @@ extern const struct tui_key_action tui_actions[];
 /* q: quit at once, or with jobs running ask first (self-tests go on in the
  * drives); refused while a job that cannot be left (a format) runs. */
 enum tui_action tui_quit(struct tui_model *m);
+
+/* The drive table's columns: names of the registry `list` uses
+ * (front/drives.h), each with the screen width it needs to be shown; the
+ * widths are the registry's. NULL name ends it. */
+struct tui_col {
+	const char *name;
+	int min_cols;
+};
+extern const struct tui_col tui_cols[];
+/* An empty drive table of tui_cols; NULL with err when a name is not a
+ * column of the registry. */
+struct table *tui_drive_table(struct ss_error *err);
 
 /* model.c (no curses) */
 int tui_model_refresh(struct tui_model *m);
