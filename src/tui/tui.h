@@ -229,6 +229,35 @@ int tui_task_start(struct tui_model *m, const char *spec, const char *what, job_
 /* The drives an action applies to: the marked ones, else the selected one.
  * Returns how many indexes were written. */
 size_t tui_targets(const struct tui_model *m, size_t *idx, size_t max);
+
+/*
+ * A job on each drive an action applies to (tui_targets), each a task with
+ * its progress in the table, and the results once the last has ended
+ * (bench.c, qualify.c). The skeleton allocates the run's state (flow) and
+ * each drive's (op), zeroed, and frees them; the hooks fill and release
+ * what they hold.
+ */
+struct tui_fanout_ops {
+	const char *what;	/* the task's name in the table: "bench" */
+	const char *title;	/* of the alert when it cannot start: "Benchmark" */
+	size_t flow_size, op_size;
+	/* One drive's job into op; non-zero with err: the drive is left out and
+	 * the status line says why. */
+	int (*prepare)(struct tui_model *m, void *flow, const struct dev_entry *e, void *op,
+		       struct ss_error *err);
+	job_fn run;		/* off the UI thread, with op */
+	/* On the UI thread when a drive's job has ended (or could not start):
+	 * its result into flow, the status line; releases what op holds. */
+	void (*done)(struct tui_model *m, void *flow, void *op, int rc,
+		     const struct ss_error *err);
+	/* When the last has ended (started: how many jobs ran; 0: none could
+	 * start): the results; releases what flow holds. */
+	void (*end)(struct tui_model *m, void *flow, unsigned started);
+};
+/* Start it; *started says how many jobs run (the status line is the caller's). */
+enum tui_action tui_fanout_start(struct tui_model *m, const struct tui_fanout_ops *ops,
+				 unsigned *started);
+
 struct tui_dialog *tui_dialog_new(const char *title);
 void tui_dialog_line(struct tui_dialog *d, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
