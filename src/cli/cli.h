@@ -37,6 +37,8 @@ struct zprofile;
 struct record;
 void profile_print(const char *spec, const struct zprofile *z, double keep_pct, unsigned flags);
 void profile_record(struct record *r, const char *key, const struct zprofile *z);
+/* Its samples alone, under "samples" (qualify's zone check too). */
+void profile_samples(struct record *r, const struct zprofile *z);
 
 /* Print "shortstroke: <msg>" to stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

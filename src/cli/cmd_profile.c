@@ -102,6 +102,21 @@ static int open_item(struct batch *b, struct batch_item *it)
 	return batch_open_reading(b, it, &pi->raw, &pi->io);
 }
 
+void profile_samples(struct record *r, const struct zprofile *z)
+{
+	struct record *a = record_set_list(r, "samples");
+
+	for (unsigned i = 0; i < z->npoints; i++) {
+		struct record *p = record_set_object(a, NULL);
+
+		record_set_u64(p, "lba", z->points[i].lba);
+		if (z->points[i].error)
+			record_set_null(p, "mbps");
+		else
+			record_set_double(p, "mbps", z->points[i].mbps);
+	}
+}
+
 /* The profile under key: samples, zones and cuts (also zones --measure). */
 void profile_record(struct record *r, const char *key, const struct zprofile *z)
 {
@@ -114,16 +129,7 @@ void profile_record(struct record *r, const char *key, const struct zprofile *z)
 	record_set_double(o, "outer_mbps", z->outer_mbps);
 	record_set_double(o, "inner_mbps", z->inner_mbps);
 	record_set_i64(o, "failed_samples", z->errors);
-	a = record_set_list(o, "samples");
-	for (unsigned i = 0; i < z->npoints; i++) {
-		struct record *p = record_set_object(a, NULL);
-
-		record_set_u64(p, "lba", z->points[i].lba);
-		if (z->points[i].error)
-			record_set_null(p, "mbps");
-		else
-			record_set_double(p, "mbps", z->points[i].mbps);
-	}
+	profile_samples(o, z);
 	a = record_set_list(o, "zones");
 	for (unsigned k = 0; k < z->nzones; k++) {
 		const struct zprofile_zone *zn = &z->zones[k];

@@ -201,13 +201,7 @@ static void speed_records(struct record *d, const struct qualify_result *r)
 		record_set_double(x, "mean_mbps", r->mean_mbps);
 		record_set_i64(x, "zones", r->zp->nzones);
 		record_set_i64(x, "failed_samples", r->zp->errors);
-		a = record_set_list(x, "samples");
-		for (unsigned i = 0; i < r->zp->npoints; i++) {
-			struct record *p = record_set_object(a, NULL);
-
-			record_set_u64(p, "lba", r->zp->points[i].lba);
-			double_or_null(p, "mbps", !r->zp->points[i].error, r->zp->points[i].mbps);
-		}
+		profile_samples(x, r->zp);
 	} else {
 		record_set_null(d, "zone_profile");
 	}
