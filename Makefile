@@ -3,10 +3,13 @@
 #   make            program in build/shortstroke, libraries beside it
 #   make demo       install build deps if missing, build, open the TUI on the demo rig
 #   make check      install test deps if missing, unit tests (ASan+UBSan), CLI tests,
-#                   fuzz smoke runs, real-kernel suite in QEMU; every suite runs, and it
-#                   ends with each suite's "N passed, N failed" line and the total
+#                   fuzz smoke runs, libraidplan's ABI, real-kernel suite in QEMU; every
+#                   suite runs, and it ends with each suite's "N passed, N failed" line
+#                   and the total
 #   make check-vm   the real-kernel suite alone
 #   make check-layers  the include rules of docs/architecture.md
+#   make check-abi  libraidplan's ABI against tests/abi/ (abidiff, part of check)
+#   make abi-baseline  record the built libraidplan's ABI as the new baseline
 #   V=1             print the full commands
 #   make bench      benchmarks against fio/zcav (not part of check)
 #   make install    PREFIX=/usr/local DESTDIR=
@@ -30,8 +33,9 @@ Q := @
 say = printf '  %-3s %s\n' $(1) $(2);
 endif
 
-RP_MAJOR := 1
-RP_VERSION := 1.0.0
+# libraidplan's version and soname come from its header (RP_VERSION_STRING, RP_API_VERSION)
+RP_VERSION := $(shell sed -n 's/^\#define RP_VERSION_STRING "\(.*\)"/\1/p' include/raidplan.h)
+RP_MAJOR := $(shell sed -n 's/^\#define RP_API_VERSION \([0-9]*\)$$/\1/p' include/raidplan.h)
 
 PKGS := libatasmart json-c libudev blkid mount fdisk ncursesw liburing
 
@@ -40,7 +44,10 @@ WARN := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wstrict-prototypes \
 ifneq ($(findstring clang,$(CC)),)
 WARN += -Wno-unknown-warning-option
 endif
-CFLAGS_BASE := -std=gnu11 -g -D_GNU_SOURCE -Iinclude -Isrc -MMD -MP $(WARN)
+# HAVE_BYTESWAP_H: sg3_utils' <scsi/sg_unaligned.h> then reads and writes big- and
+# little-endian fields with memcpy and bswap; its generic form shifts a byte left by
+# 24 as an int, which overflows (UBSan stops the unit tests there).
+CFLAGS_BASE := -std=gnu11 -g -D_GNU_SOURCE -DHAVE_BYTESWAP_H -Iinclude -Isrc -MMD -MP $(WARN)
 ifeq ($(SAN),1)
 CFLAGS_OPT := -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
@@ -86,7 +93,8 @@ PROG     := $(BUILD)/shortstroke
 SIMD     := $(if $(SIMD_SRC),$(BUILD)/shortstroke-simd)
 
 .PHONY: all deps deps-check demo unit check check-unit check-cli check-fuzz \
-	check-vm check-layers fuzz bench install install-man install-contrib clean tests
+	check-vm check-layers check-abi abi-baseline raidplan fuzz bench install install-man \
+	install-contrib clean tests
 .DEFAULT_GOAL := all
 
 all: $(PROG) $(SIMD) $(RP_SO) $(RP_A) $(BUILD)/raidplan.pc
@@ -123,9 +131,12 @@ $(RP_SO): $(RP_OBJ) $(RP_MAP)
 	$(Q)ln -sf libraidplan.so.$(RP_VERSION) $(BUILD)/libraidplan.so.$(RP_MAJOR)
 	$(Q)ln -sf libraidplan.so.$(RP_MAJOR) $(BUILD)/libraidplan.so
 
-$(BUILD)/raidplan.pc: src/raidplan/raidplan.pc.in
-	$(Q)$(call say,GEN,$@)sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(RP_VERSION)|g' \
-		$< > $@
+raidplan: $(RP_SO) $(RP_A) $(BUILD)/raidplan.pc
+
+# (make install writes it again, for the PREFIX it installs to)
+RP_PC_SED = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(RP_VERSION)|g' src/raidplan/raidplan.pc.in
+$(BUILD)/raidplan.pc: src/raidplan/raidplan.pc.in include/raidplan.h
+	$(Q)$(call say,GEN,$@)$(RP_PC_SED) > $@
 
 $(PROG): $(MAIN_OBJ) $(APP_LIB) $(CORE_LIB) $(RP_A)
 	$(Q)$(call say,LD,$@)$(CC) $(LDFLAGS_SAN) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(APP_LIB) \
@@ -169,6 +180,16 @@ check-fuzz: deps-check fuzz
 check-layers:
 	@tests/check-layers.sh
 
+# libraidplan's ABI against the baseline of its soname, tests/abi/libraidplan.so.N.abi
+# (docs/planning-model.md, "The library's ABI"); the suite installs into a DESTDIR too
+check-abi: deps-check
+	@$(MAKE) --no-print-directory -j$(JOBS) all
+	@tests/abi/run.sh $(BUILD)
+
+abi-baseline: raidplan
+	@tests/deps.sh check
+	@tests/abi/run.sh --baseline $(BUILD)
+
 check-vm:
 	@$(MAKE) --no-print-directory -j$(JOBS) all
 	@tests/deps.sh vm
@@ -178,8 +199,8 @@ check-vm:
 # build/check/SUITE.log, and the closing lines are summed up at the end. The
 # guest suite (mostly one QEMU TCG thread) runs beside the others once the
 # program is built, and its log is printed when it ends.
-CHECK_SUITES := unit cli fuzz vm
-CHECK_FG := unit cli fuzz
+CHECK_SUITES := unit cli fuzz abi vm
+CHECK_FG := unit cli fuzz abi
 check: deps-check
 	@mkdir -p build/check && rm -f build/check/*.log build/check/*.rc
 	@$(MAKE) --no-print-directory -j$(JOBS) all
@@ -208,7 +229,8 @@ install: all
 	ln -sf libraidplan.so.$(RP_MAJOR) $(DESTDIR)$(PREFIX)/lib/libraidplan.so
 	install -m 644 $(RP_A) $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 include/raidplan.h $(DESTDIR)$(PREFIX)/include/
-	install -m 644 $(BUILD)/raidplan.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	$(RP_PC_SED) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/raidplan.pc
+	chmod 644 $(DESTDIR)$(PREFIX)/lib/pkgconfig/raidplan.pc
 	@$(MAKE) --no-print-directory install-man install-contrib
 
 # the man pages of docs/man/

@@ -8,12 +8,24 @@
  * Units: bytes for sizes, MB/s (10^6 bytes per second) for rates,
  * milliseconds for times, hours for MTTF/MTTDL/rebuild times.
  * The model is described in docs/planning-model.md.
+ *
+ * ABI (docs/planning-model.md, "The library's ABI"): every struct the
+ * library reads from the caller starts with `uint32_t size`, set by its
+ * rp_*_init() (or RP_SIZED() in an initializer) to the size the program was
+ * built with. The library reads what that size covers: a program built
+ * against an older 2.x header gets defaults for the fields it does not
+ * have; one built against a newer header gets -E2BIG when it sets a field
+ * this library does not know. Arrays of such structs are read with the
+ * stride of element 0's size. Structs the library returns by const pointer
+ * (rp_figure, rp_warning, rp_eval_layout's layout) may grow at the end:
+ * read only the fields your header has, and keep a copy with RP_COPY().
  */
 #ifndef RAIDPLAN_H
 #define RAIDPLAN_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -25,32 +37,84 @@ extern "C" {
 #define RP_EXPORT
 #endif
 
-/* API version: bumped on incompatible changes of a struct or a function. */
-#define RP_API_VERSION 1
-#define RP_VERSION_STRING "1.0.0"
+/* API version: bumped on incompatible changes of a struct or a function,
+ * with the soname (libraidplan.so.RP_API_VERSION). A field appended to a
+ * sized struct, a function or an enumerator added is a compatible change:
+ * the version string's minor number grows. */
+#define RP_API_VERSION 2
+#define RP_VERSION_STRING "2.0.0"
 
 /* The API version the library was built with (compare with RP_API_VERSION). */
 RP_EXPORT int rp_api_version(void);
-/* "1.0.0" */
+/* "2.0.0" */
 RP_EXPORT const char *rp_version(void);
+
+/* ---- sized structs ----------------------------------------------------- */
+
+/* In an initializer: struct rp_path p = {RP_SIZED(struct rp_path), .bus_mbps = 3200}; */
+#define RP_SIZED(type) .size = sizeof(type)
+
+/* Zero *p (every field its default) and set its size. Inline: the size is
+ * the one this program was built with, whatever library it runs with. */
+#define RP_INIT_SIZED(p)                                                                           \
+	do {                                                                                       \
+		memset((p), 0, sizeof(*(p)));                                                      \
+		(p)->size = sizeof(*(p));                                                          \
+	} while (0)
+
+/* Element i of an array of sized structs that the library made (a
+ * profile's sizes): its stride is element 0's size, which may be larger
+ * than this header's struct when the library is newer. */
+static inline const void *rp_elem(const void *array, size_t i)
+{
+	uint32_t size;
+
+	memcpy(&size, array, sizeof(size));
+	return (const char *)array + i * size;
+}
+#define RP_ELEM(type, array, i) ((const type *)rp_elem((array), (i)))
+
+/* Copy a sized struct the library returned (rp_eval_layout) into one of
+ * this program's own: the fields both know, the rest 0, size set to this
+ * program's. An assignment (*dst = *src) would keep the library's size,
+ * which may be larger than dst. */
+static inline void rp_copy_sized(void *dst, size_t dst_size, const void *src)
+{
+	uint32_t size, own = (uint32_t)dst_size;
+
+	memcpy(&size, src, sizeof(size));
+	memset(dst, 0, dst_size);
+	memcpy(dst, src, size < dst_size ? size : dst_size);
+	memcpy(dst, &own, sizeof(own));
+}
+#define RP_COPY(dst, src) rp_copy_sized((dst), sizeof(*(dst)), (src))
 
 /* ---- errors ---------------------------------------------------------- */
 
+/* Filled by the library in the caller's storage: fixed for libraidplan.so.2. */
 struct rp_error {
 	int code; /* negative errno, 0 when no error */
 	char msg[256];
 };
 
-/* A short text for a return code (-EINVAL -> "invalid input", ...). */
+/* A short text for a return code (-EINVAL -> "invalid input", ...).
+ * -E2BIG: too many points, sizes or disks, or a struct sets a field this
+ * library does not know (the program was built against a newer header). */
 RP_EXPORT const char *rp_strerror(int code);
 
 /* ---- disks ----------------------------------------------------------- */
 
 /* A point of a measured curve. */
 struct rp_point {
+	uint32_t size; /* rp_point_init() */
 	double x;
 	double y;
 };
+
+static inline void rp_point_init(struct rp_point *p)
+{
+	RP_INIT_SIZED(p);
+}
 
 #define RP_CURVE_MAX 64 /* most points of a measured curve */
 
@@ -60,11 +124,13 @@ struct rp_point {
  * then says that defaults were used. Only capacity is required.
  */
 struct rp_disk {
-	uint64_t capacity;   /* bytes, required */
-	double rpm;	     /* 0: 7200 assumed */
-	double seek_t2t_ms;  /* track-to-track seek */
-	double seek_avg_ms;  /* datasheet average (all-pairs) seek */
-	double seek_full_ms; /* full-stroke seek */
+	uint32_t size;	      /* rp_disk_init() */
+	unsigned shared_link; /* 0: none; k: behind path->links[k-1] */
+	uint64_t capacity;    /* bytes, required */
+	double rpm;	      /* 0: 7200 assumed */
+	double seek_t2t_ms;   /* track-to-track seek */
+	double seek_avg_ms;   /* datasheet average (all-pairs) seek */
+	double seek_full_ms;  /* full-stroke seek */
 	/* Measured seek curve: x = distance as a fraction of the full stroke
 	 * (0 < x <= 1, increasing), y = ms. Overrides the three figures above. */
 	const struct rp_point *seek_curve;
@@ -75,32 +141,47 @@ struct rp_disk {
 	 * increasing), y = MB/s. Overrides outer/inner. */
 	const struct rp_point *zone_profile;
 	size_t n_zone_profile;
-	double cache_mb;      /* recorded; not used by the model */
-	double link_mbps;     /* the disk's own interface link; 0: no cap */
-	double overhead_ms;   /* command + controller overhead; 0: 0.3 ms */
-	double mttf_hours;    /* 0: by class (enterprise 1.0M h, desktop 0.5M h) */
-	double ure_per_bit;   /* 0: by class (1e-15 enterprise, 1e-14 desktop) */
-	unsigned shared_link; /* 0: none; k: behind path->links[k-1] */
+	double cache_mb;    /* recorded; not used by the model */
+	double link_mbps;   /* the disk's own interface link; 0: no cap */
+	double overhead_ms; /* command + controller overhead; 0: 0.3 ms */
+	double mttf_hours;  /* 0: by class (enterprise 1.0M h, desktop 0.5M h) */
+	double ure_per_bit; /* 0: by class (1e-15 enterprise, 1e-14 desktop) */
 };
 
-/* Zero a disk (all defaults); for symmetry with future fields. */
-RP_EXPORT void rp_disk_init(struct rp_disk *d);
+/* Every field its default; size set. */
+static inline void rp_disk_init(struct rp_disk *d)
+{
+	RP_INIT_SIZED(d);
+}
 
 /* A link shared by a group of disks, e.g. a SATA port multiplier. */
 struct rp_link {
+	uint32_t size; /* rp_link_init() */
 	double mbps;
 };
 
+static inline void rp_link_init(struct rp_link *l)
+{
+	RP_INIT_SIZED(l);
+}
+
 /* The path from host to disks. 0 means "no cap". */
 struct rp_path {
+	uint32_t size; /* rp_path_init() */
 	double controller_mbps;
 	double bus_mbps;
 	const struct rp_link *links; /* referenced by rp_disk.shared_link */
 	size_t n_links;
 };
 
+static inline void rp_path_init(struct rp_path *p)
+{
+	RP_INIT_SIZED(p);
+}
+
 /* ---- layouts --------------------------------------------------------- */
 
+/* Levels; more may follow (rp_level_count()). */
 enum rp_level {
 	RP_LEVEL_0,
 	RP_LEVEL_1,
@@ -110,11 +191,12 @@ enum rp_level {
 	RP_LEVEL_6,
 	RP_LEVEL_50,
 	RP_LEVEL_60,
-	RP_LEVEL_COUNT
 };
 
 #define RP_LEVEL_BIT(l) (1u << (l))
 
+/* How many levels this library has: 0 .. rp_level_count() - 1. */
+RP_EXPORT int rp_level_count(void);
 /* "0", "1", "10", "0+1", "5", "6", "50", "60"; NULL for an unknown level. */
 RP_EXPORT const char *rp_level_name(int level);
 /* Parse "10", "raid10", "RAID 0+1", "01", ...; 0 or -EINVAL. */
@@ -129,16 +211,22 @@ RP_EXPORT int rp_level_parse(const char *s, int *level, struct rp_error *err);
  * n_disks/groups members.
  */
 struct rp_layout {
-	int level; /* enum rp_level */
+	uint32_t size; /* rp_layout_init() */
+	int level;     /* enum rp_level */
 	unsigned n_disks;
-	const unsigned *members; /* NULL: disks 0 .. n_disks-1 */
 	unsigned groups;	 /* RAID 50/60: groups (0: 2) */
 	unsigned copies;	 /* RAID 10 / 0+1: copies (0: 2); RAID 1: n_disks */
+	const unsigned *members; /* NULL: disks 0 .. n_disks-1 */
 	uint64_t chunk_bytes;	 /* 0: 512 KiB (md's default) */
 	double stroke;		 /* capacity fraction used per disk, 0 < s <= 1 */
 	double rebuild_mbps;	 /* rebuild rate limit; 0: 200 MB/s (md) */
 	double replace_hours;	 /* detection + replacement before rebuild; 0: 24 h */
 };
+
+static inline void rp_layout_init(struct rp_layout *l)
+{
+	RP_INIT_SIZED(l);
+}
 
 /* Smallest number of disks a level takes (with default groups/copies). */
 RP_EXPORT unsigned rp_level_min_disks(int level);
@@ -146,19 +234,32 @@ RP_EXPORT unsigned rp_level_min_disks(int level);
 /* ---- workloads ------------------------------------------------------- */
 
 struct rp_size_share {
+	uint32_t size; /* rp_size_share_init() */
 	uint64_t bytes;
 	double share; /* weights; normalised to sum 1 */
 };
 
+static inline void rp_size_share_init(struct rp_size_share *s)
+{
+	RP_INIT_SIZED(s);
+}
+
 struct rp_workload {
+	uint32_t size;		/* rp_workload_init() */
+	unsigned queue_depth;	/* outstanding requests on the array, >= 1 */
 	double read_share;	/* 0..1 */
 	double random_share;	/* 0..1 */
 	uint64_t request_bytes; /* used when n_sizes == 0 */
 	const struct rp_size_share *sizes;
 	size_t n_sizes;
-	unsigned queue_depth; /* outstanding requests on the array, >= 1 */
 };
 
+static inline void rp_workload_init(struct rp_workload *w)
+{
+	RP_INIT_SIZED(w);
+}
+
+/* IOMeter-style profiles; more may follow (rp_profile_count()). */
 enum rp_profile {
 	RP_PROFILE_DATABASE,
 	RP_PROFILE_FILESERVER,
@@ -167,20 +268,24 @@ enum rp_profile {
 	RP_PROFILE_SEQ_READ,
 	RP_PROFILE_SEQ_WRITE,
 	RP_PROFILE_RANDOM_ACCESS,
-	RP_PROFILE_COUNT
 };
 
+/* How many profiles this library has: 0 .. rp_profile_count() - 1. */
+RP_EXPORT int rp_profile_count(void);
 /* "database", "fileserver", ...; NULL for an unknown profile. */
 RP_EXPORT const char *rp_profile_name(int profile);
 /* Accepts the names above and "file-server", "web-server", ...; 0 or -EINVAL. */
 RP_EXPORT int rp_profile_parse(const char *s, int *profile, struct rp_error *err);
-/* Fill *wl with an IOMeter-style profile at queue depth qd (sizes point to
- * static storage). */
+/* Fill *wl (initialised with rp_workload_init()) with an IOMeter-style
+ * profile at queue depth qd. The fields the library knows are set, the
+ * others keep their values; sizes point to the library's static storage
+ * (index them with RP_ELEM()). */
 RP_EXPORT int rp_workload_profile(int profile, unsigned qd, struct rp_workload *wl,
 				  struct rp_error *err);
 
 /* ---- evaluation ------------------------------------------------------ */
 
+/* Figures; more may follow (rp_figure_count()). */
 enum rp_figure_id {
 	RP_FIG_USABLE_CAPACITY, /* bytes */
 	RP_FIG_RADIAL_STROKE,	/* fraction of the arm's travel used */
@@ -200,10 +305,14 @@ enum rp_figure_id {
 	RP_FIG_REBUILD_TIME,	   /* hours */
 	RP_FIG_MTTDL,		   /* hours */
 	RP_FIG_URE_REBUILD,	   /* probability 0..1 */
-	RP_FIG_COUNT
 };
 
-#define RP_FIGURE_MAX_INPUTS 10
+/* How many figures an evaluation has: ids 0 .. rp_figure_count() - 1. */
+RP_EXPORT int rp_figure_count(void);
+/* A figure's machine name ("usable_capacity"); NULL for an unknown id. */
+RP_EXPORT const char *rp_figure_key(int id);
+
+#define RP_FIGURE_MAX_INPUTS 10 /* fixed for libraidplan.so.2 */
 
 struct rp_figure_input {
 	const char *name;
@@ -211,7 +320,8 @@ struct rp_figure_input {
 	double value;
 };
 
-/* One output figure with what it was computed from, for `plan --explain`. */
+/* One output figure with what it was computed from, for `plan --explain`.
+ * Returned by const pointer; may grow at the end. */
 struct rp_figure {
 	int id;		   /* enum rp_figure_id */
 	const char *key;   /* machine name, e.g. "usable_capacity" */
@@ -225,6 +335,7 @@ struct rp_figure {
 	struct rp_figure_input inputs[RP_FIGURE_MAX_INPUTS];
 };
 
+/* Warnings; more may follow (rp_warning_count()). */
 enum rp_warning_id {
 	RP_WARN_DEFAULTS,	/* datasheet-style defaults were used */
 	RP_WARN_SEEK_FIT,	/* the seek fit fell back to a = 0 */
@@ -237,11 +348,18 @@ enum rp_warning_id {
 	RP_WARN_CHUNK_SMALL,   /* value: share of requests above chunk */
 	RP_WARN_CAPACITY_TINY, /* usable capacity below a request/chunk */
 	RP_WARN_URE_LIKELY,    /* value: probability */
-	RP_WARN_COUNT
 };
 
-#define RP_WARNING_TEXT 200
+/* How many warning ids this library has: 0 .. rp_warning_count() - 1 (not
+ * the warnings of one evaluation: rp_eval_warning_count()). */
+RP_EXPORT int rp_warning_count(void);
+/* A warning id's machine name ("defaults", "seek-fit", "cap-controller",
+ * ...); NULL for an unknown id. */
+RP_EXPORT const char *rp_warning_key(int id);
 
+#define RP_WARNING_TEXT 200 /* fixed for libraidplan.so.2 */
+
+/* Returned by const pointer; may grow at the end. */
 struct rp_warning {
 	int id; /* enum rp_warning_id */
 	double value;
@@ -261,7 +379,8 @@ RP_EXPORT int rp_evaluate(const struct rp_disk *disks, size_t n_disks, const str
 			  struct rp_eval **out, struct rp_error *err);
 RP_EXPORT void rp_eval_free(struct rp_eval *ev);
 
-/* The layout as evaluated, defaults filled in (members never NULL). */
+/* The layout as evaluated, defaults filled in (members never NULL); its
+ * size is the library's (RP_COPY() keeps a copy of it). */
 RP_EXPORT const struct rp_layout *rp_eval_layout(const struct rp_eval *ev);
 /* A figure by id; NULL for an unknown id. */
 RP_EXPORT const struct rp_figure *rp_eval_figure(const struct rp_eval *ev, int id);
@@ -282,6 +401,7 @@ RP_EXPORT int rp_layout_survives(const struct rp_layout *layout, const unsigned 
 
 /* ---- solver ---------------------------------------------------------- */
 
+/* Goals; more may follow (rp_goal_count()). */
 enum rp_goal_id {
 	RP_GOAL_CAPACITY,
 	RP_GOAL_IOPS,
@@ -289,31 +409,34 @@ enum rp_goal_id {
 	RP_GOAL_FAILURES,
 	RP_GOAL_DISKS,
 	RP_GOAL_LEVEL,
-	RP_GOAL_COUNT
 };
 
 #define RP_GOAL_BIT(g) (1u << (g))
 
+/* How many goals this library has: ids 0 .. rp_goal_count() - 1. */
+RP_EXPORT int rp_goal_count(void);
+/* "capacity", "iops", "access", "failures", "disks", "level"; NULL if unknown. */
+RP_EXPORT const char *rp_goal_name(int goal);
+
 /* What the caller asks for. 0 in a field means "no goal". */
 struct rp_goals {
-	double min_capacity;   /* usable bytes */
-	double min_iops;       /* the workload's mixed IOPS */
-	double max_access_ms;  /* average random access time at QD1 */
+	uint32_t size;	       /* rp_goals_init() */
 	unsigned min_failures; /* failures tolerated */
 	unsigned max_disks;    /* 0: any number of the available disks */
 	unsigned level_mask;   /* RP_LEVEL_BIT()s to try; 0: all levels */
-	uint64_t chunk_bytes;  /* 0: try 4 KiB .. 1 MiB (powers of two) */
 	unsigned max_results;  /* 0: 10; at most 1000 */
+	double min_capacity;   /* usable bytes */
+	double min_iops;       /* the workload's mixed IOPS */
+	double max_access_ms;  /* average random access time at QD1 */
+	uint64_t chunk_bytes;  /* 0: try 4 KiB .. 1 MiB (powers of two) */
 	double rebuild_mbps;   /* copied into every layout (see rp_layout) */
 	double replace_hours;
 };
 
-/* How far a layout is from each goal: 0 when met, else the relative gap
- * ((want - have) / want), for failures the number of disks missing. */
-struct rp_shortfall {
-	double gap[RP_GOAL_COUNT];
-	double total; /* sum of the gaps: the "distance" used to rank */
-};
+static inline void rp_goals_init(struct rp_goals *g)
+{
+	RP_INIT_SIZED(g);
+}
 
 /* The result of rp_solve (opaque). */
 struct rp_solution;
@@ -334,8 +457,14 @@ RP_EXPORT size_t rp_solution_count(const struct rp_solution *sol);
 RP_EXPORT const struct rp_eval *rp_solution_get(const struct rp_solution *sol, size_t i);
 /* When nothing meets the goals: the nearest layouts, nearest first. */
 RP_EXPORT size_t rp_solution_closest_count(const struct rp_solution *sol);
-RP_EXPORT const struct rp_eval *rp_solution_closest(const struct rp_solution *sol, size_t i,
-						    struct rp_shortfall *sf);
+RP_EXPORT const struct rp_eval *rp_solution_closest(const struct rp_solution *sol, size_t i);
+/* How far closest layout i is from a goal: 0 when met, else the relative
+ * gap ((want - have) / want), for failures the number of disks missing;
+ * NaN for an unknown layout or goal. */
+RP_EXPORT double rp_solution_closest_gap(const struct rp_solution *sol, size_t i, int goal);
+/* The sum of closest layout i's gaps: the distance the closest are ranked
+ * by; NaN for an unknown layout. */
+RP_EXPORT double rp_solution_closest_distance(const struct rp_solution *sol, size_t i);
 /* RP_GOAL_BIT()s of the goals that no layout meets even on its own. */
 RP_EXPORT unsigned rp_solution_unmet(const struct rp_solution *sol);
 /* The best value any layout reaches for a goal (capacity bytes, IOPS,
@@ -348,9 +477,6 @@ RP_EXPORT const char *rp_solution_message(const struct rp_solution *sol);
  * were returned. */
 RP_EXPORT size_t rp_solution_evaluated(const struct rp_solution *sol);
 RP_EXPORT int rp_solution_truncated(const struct rp_solution *sol);
-
-/* "capacity", "iops", "access", "failures", "disks", "level"; NULL if unknown. */
-RP_EXPORT const char *rp_goal_name(int goal);
 
 #ifdef __cplusplus
 }

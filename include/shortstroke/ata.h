@@ -137,6 +137,13 @@ struct ata_identify {
  * spaces; non-printable bytes become '?'. */
 int ata_parse_identify(const uint8_t *buf, size_t len, struct ata_identify *out);
 
+/* The 512-byte data structures of ATA (IDENTIFY, SMART data and logs, the
+ * DCO structure) end in a checksum: byte 511 makes all 512 bytes sum to 0
+ * (mod 256). ok: they do; set: write byte 511 so that they do (a structure
+ * with a signature byte 510 gets it first). */
+bool ata_checksum_ok(const uint8_t *buf);
+void ata_checksum_set(uint8_t *buf);
+
 /* ATA string field (byte-swapped words) to trimmed C string. buf must
  * hold at least (word + nwords) * 2 bytes. */
 void ata_id_string(const uint8_t *buf, unsigned word, unsigned nwords, char *out, size_t outlen);

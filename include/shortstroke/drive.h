@@ -117,6 +117,15 @@ int drive_scsi(struct drive *d, struct xcmd *c, struct scsi_sense *sense,
 	       struct ss_error *err);
 
 /*
+ * Send a SCSI command that reads data in: cdb (cdb_len bytes) with buf,
+ * len bytes, zeroed first, for the answer. *got (may be NULL): the bytes
+ * that came (len less the residual), 0 when the command failed. Returns
+ * and sense as drive_scsi.
+ */
+int drive_scsi_in(struct drive *d, const uint8_t *cdb, unsigned cdb_len, void *buf, size_t len,
+		  size_t *got, struct scsi_sense *sense, struct ss_error *err);
+
+/*
  * Send an ATA command through SAT. buf/len carry data for PIO/DMA
  * commands (len = tf->xfer_blocks * 512). With ck_cond the returned
  * registers land in *regs. An ATA error (ERR in status) gives -EIO, or

@@ -22,6 +22,7 @@
 #define PLAN_LIMIT_ALIGN (1u << 20) /* per-disk limits are multiples of 1 MiB */
 #define PLAN_MAX_SIZES 64u	    /* request sizes of a workload */
 #define PLAN_MAX_NOTES 64u
+#define PLAN_MAX_FIGURES 64 /* predicted figures kept (libraidplan has 18) */
 
 /* One member of the planned array, in layout order. */
 struct plan_disk {
@@ -42,7 +43,7 @@ struct plan_disk {
 struct plan {
 	unsigned version;   /* PLAN_VERSION */
 	char created[32];   /* ISO 8601 UTC, "2024-05-01T12:00:00Z" */
-	char generator[64]; /* "shortstroke 0.1.0, libraidplan 1.0.0" */
+	char generator[64]; /* "shortstroke 0.1.0, libraidplan 2.0.0" */
 	size_t n_disks;
 	struct plan_disk *disks; /* the members, in layout order */
 	/* members NULL (disks 0 .. n_disks-1); n_disks == plan.n_disks */
@@ -53,14 +54,20 @@ struct plan {
 	struct rp_size_share sizes[PLAN_MAX_SIZES];
 	struct rp_path path; /* links unused (NULL) */
 	struct rp_goals goals;
-	/* The figures predicted when the plan was made (RP_FIG_* order). */
-	double predicted[RP_FIG_COUNT];
-	bool predicted_set[RP_FIG_COUNT];
+	/* The figures predicted when the plan was made (RP_FIG_* order), the
+	 * first plan_figure_count(). */
+	double predicted[PLAN_MAX_FIGURES];
+	bool predicted_set[PLAN_MAX_FIGURES];
 	size_t n_notes; /* free-text notes (defaults used, ...) */
 	char notes[PLAN_MAX_NOTES][256];
 };
 
-/* A new empty plan (version and generator set), or NULL. */
+/* How many of libraidplan's figures a plan keeps: rp_figure_count(), at
+ * most PLAN_MAX_FIGURES. */
+int plan_figure_count(void);
+
+/* A new empty plan (version and generator set, its libraidplan structs
+ * initialised), or NULL. */
 struct plan *plan_new(void);
 void plan_free(struct plan *p);
 

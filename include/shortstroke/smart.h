@@ -6,9 +6,10 @@
  * names, pretty values and its overall assessment. SCSI: the LOG SENSE
  * pages of logpage.h. Both end in one plain struct smart_report.
  *
- * The pure parts (blob building, the ATA data/log parsers, the verdict
+ * The pure parts (the blob, the self-test log as entries, the verdict
  * from a blob or from SCSI pages) are declared here too, so that tests
- * and fuzz targets drive them without a device.
+ * and fuzz targets drive them without a device; the ATA data and log
+ * parsers are the drive layer's (ata_smart.h).
  */
 #ifndef SHORTSTROKE_SMART_H
 #define SHORTSTROKE_SMART_H
@@ -17,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "shortstroke/ata_smart.h"
 #include "shortstroke/drive.h"
 #include "shortstroke/error.h"
 #include "shortstroke/job.h"
@@ -80,60 +82,13 @@ struct selftest_entry {
 };
 #define SELFTEST_LOG_MAX 21
 
-/* ---- ATA pure parsers ----------------------------------------------------- */
+/* ---- ATA, pure ------------------------------------------------------------- */
 
-#define SMART_SECTOR 512
-
-/* SMART READ DATA, the fields outside the attribute table (ACS-3). */
-struct smart_ata_data {
-	uint8_t offline_status;		/* byte 362 */
-	uint8_t selftest_byte;		/* byte 363: status (7:4), remaining/10 (3:0) */
-	uint16_t offline_seconds;	/* bytes 364-365 */
-	uint8_t offline_caps;		/* byte 367 */
-	uint16_t smart_caps;		/* bytes 368-369 */
-	bool errlog_supported;		/* byte 370 bit 0 */
-	bool selftest_supported;	/* byte 367 bit 4 */
-	bool conveyance_supported;	/* byte 367 bit 5 */
-	bool abort_supported;		/* byte 367 bit 0 (execute offline immediate) */
-	uint8_t short_minutes;		/* byte 372 */
-	uint16_t extended_minutes;	/* byte 373, or bytes 375-376 when it is 0xFF */
-	uint8_t conveyance_minutes;	/* byte 374 */
-	bool checksum_ok;		/* byte 511 makes the sector sum to 0 */
-};
-/* -EPROTO when len < 512. */
-int smart_ata_parse_data(const uint8_t *buf, size_t len, struct smart_ata_data *out);
-
-/* Status nibble of the self-test execution status byte as text. */
-const char *smart_ata_selftest_status_text(uint8_t status);
-
-/* Self-test log: SMART log 0x06 (21 descriptors of 24 bytes, 28-bit LBA)
- * or, ext, the first page of GPL log 0x07 (19 of 26 bytes, 48-bit LBA).
- * Entries newest first (from the descriptor index), empty slots skipped;
- * at most max stored. -EPROTO when len < 512. */
+/* A self-test log (ata_smart_parse_selftest_log) as entries: kind,
+ * outcome and result text. At most max (SELFTEST_LOG_MAX at most) stored,
+ * newest first. -EPROTO when len < 512. */
 int smart_ata_parse_selftest_log(const uint8_t *buf, size_t len, bool ext,
 				 struct selftest_entry *out, size_t max, size_t *count);
-
-/* Summary SMART error log (log 0x01): 5 error data structures. */
-struct smart_ata_error {
-	uint8_t command;	/* the command that failed (5th command structure) */
-	uint8_t feature;
-	uint8_t error, status;
-	uint32_t lba;		/* 28-bit, from the error structure */
-	uint8_t state;
-	uint16_t power_on_hours;
-};
-struct smart_ata_errlog {
-	uint16_t error_count;	/* DEVICE ERROR COUNT (bytes 452-453) */
-	unsigned count;		/* entries stored, newest first */
-	struct smart_ata_error e[5];
-	bool checksum_ok;
-};
-/* -EPROTO when len < 512. */
-int smart_ata_parse_error_log(const uint8_t *buf, size_t len, struct smart_ata_errlog *out);
-
-/* SMART RETURN STATUS as registers: 1 good (LBA mid/high 4Fh/C2h),
- * 0 threshold exceeded (F4h/2Ch), -EPROTO for anything else. */
-int smart_ata_status_from_regs(const struct ata_regs *r);
 
 /*
  * The blob libatasmart's sk_disk_set_blob() accepts: a sequence of
@@ -145,7 +100,7 @@ int smart_ata_status_from_regs(const struct ata_regs *r);
  * record out. Returns 0 and *out_len, -ENOSPC when out_max is too small
  * (SMART_BLOB_MAX always fits), -EINVAL without identify.
  */
-#define SMART_BLOB_MAX (3 * (8 + SMART_SECTOR) + 12)
+#define SMART_BLOB_MAX (3 * (8 + ATA_SMART_SECTOR) + 12)
 int smart_ata_build_blob(const uint8_t *identify, const uint8_t *data, const uint8_t *thresholds,
 			 int status, uint8_t *out, size_t out_max, size_t *out_len);
 
@@ -189,10 +144,10 @@ struct smart_report {
 	size_t nattrs;
 	int ata_status;			/* RETURN STATUS: 1 good, 0 exceeded, -1 unknown */
 	int overall;			/* libatasmart SkSmartOverall, -1 when it gave none */
-	struct smart_ata_data data;
+	struct ata_smart_data data;
 	bool selftest_log_read;
 	bool errlog_read;
-	struct smart_ata_errlog errlog;
+	struct ata_smart_errlog errlog;
 
 	/* both: the self-test log, newest first */
 	struct selftest_entry selftests[SELFTEST_LOG_MAX];
@@ -277,23 +232,5 @@ void smart_report_verdict(struct smart_report *r, enum smart_verdict v, const ch
 /* The self-test rule of both verdicts: the newest finished test in
  * r->selftests failed -> FAILED; an older one failed -> WARNING. */
 void smart_report_selftests_verdict(struct smart_report *r);
-
-/* ---- the SCSI half (src/ops/smart_scsi.c); smart_read() and the
- * selftest_*() functions dispatch to these for non-ATA drives ---------------- */
-
-/* LOG SENSE one page (current cumulative values) into buf: header first,
- * then the whole page up to max bytes. -EOPNOTSUPP when the drive
- * rejects the page. */
-int smart_scsi_log_sense(struct drive *d, uint8_t page, uint8_t *buf, size_t max, size_t *got,
-			 struct ss_error *err);
-/* SCSI self-test log entry (page 0x10) as a struct selftest_entry. */
-void smart_scsi_selftest_entry(const struct log_selftest_entry *in, struct selftest_entry *out);
-int smart_scsi_read(struct drive *d, const struct drive_info *info, struct smart_report *out,
-		    struct ss_error *err);
-int smart_scsi_selftest_start(struct drive *d, enum selftest_kind kind, struct ss_error *err);
-int smart_scsi_selftest_abort(struct drive *d, struct ss_error *err);
-int smart_scsi_selftest_poll(struct drive *d, struct selftest_status *st, struct ss_error *err);
-int smart_scsi_selftest_log(struct drive *d, struct selftest_entry *out, size_t max,
-			    size_t *count, struct ss_error *err);
 
 #endif

@@ -97,20 +97,6 @@ static const struct col_def plan_cols[PC_COUNT] = {
 	"RANK,LEVEL,DISKS,GROUPS,CHUNK,STROKE,CAPACITY,SEQ-READ,SEQ-WRITE,IOPS,IOPS-QD1,"          \
 	"ACCESS,TOLERATES,REBUILD,MTTDL,URE,WARNINGS"
 
-static const char *const warn_names[RP_WARN_COUNT] = {
-    [RP_WARN_DEFAULTS] = "defaults",
-    [RP_WARN_SEEK_FIT] = "seek-fit",
-    [RP_WARN_CAP_CONTROLLER] = "cap-controller",
-    [RP_WARN_CAP_BUS] = "cap-bus",
-    [RP_WARN_CAP_LINK] = "cap-link",
-    [RP_WARN_CAP_INTERFACE] = "cap-interface",
-    [RP_WARN_MIXED_SIZES] = "mixed-sizes",
-    [RP_WARN_RAID5_WIDE] = "raid5-wide",
-    [RP_WARN_CHUNK_SMALL] = "chunk-small",
-    [RP_WARN_CAPACITY_TINY] = "capacity-tiny",
-    [RP_WARN_URE_LIKELY] = "ure-likely",
-};
-
 enum {
 	OPT_DISKS = 0x2001,
 	OPT_MODEL_OF,
@@ -579,11 +565,10 @@ static void warnings_text(const struct rp_eval *ev, char *buf, size_t len)
 	buf[0] = '\0';
 	for (size_t i = 0; i < rp_eval_warning_count(ev); i++) {
 		const struct rp_warning *w = rp_eval_warning(ev, i);
-		const char *name;
+		const char *name = rp_warning_key(w->id);
 
-		if (w->id == RP_WARN_DEFAULTS || w->id < 0 || w->id >= RP_WARN_COUNT)
+		if (w->id == RP_WARN_DEFAULTS || !name)
 			continue; /* defaults are said once, in the notes */
-		name = warn_names[w->id];
 		if (strstr(buf, name))
 			continue;
 		used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s",
@@ -591,8 +576,9 @@ static void warnings_text(const struct rp_eval *ev, char *buf, size_t len)
 	}
 }
 
+/* sol: the closest layout i's shortfall in a column; NULL: none. */
 static void add_row(struct table *t, const struct pstate *s, unsigned rank,
-		    const struct rp_eval *ev, const struct rp_shortfall *sf)
+		    const struct rp_eval *ev, const struct rp_solution *sol, size_t i)
 {
 	const struct rp_layout *l = rp_eval_layout(ev);
 	char buf[256];
@@ -631,8 +617,8 @@ static void add_row(struct table *t, const struct pstate *s, unsigned rank,
 	set_fig(t, PC_URE, ev, RP_FIG_URE_REBUILD, 100);
 	warnings_text(ev, buf, sizeof(buf));
 	table_set_str(t, PC_WARNINGS, buf[0] ? buf : NULL);
-	if (sf) {
-		layout_shortfall_text(sf, buf, sizeof(buf));
+	if (sol) {
+		layout_shortfall_text(sol, i, buf, sizeof(buf));
 		table_set_str(t, PC_SHORTFALL, buf[0] ? buf : NULL);
 	}
 }
@@ -682,7 +668,9 @@ static void layout_title(const struct pstate *s, const struct rp_eval *ev, char 
 
 static const char *warn_name(const struct rp_warning *w)
 {
-	return w->id >= 0 && w->id < RP_WARN_COUNT ? warn_names[w->id] : "?";
+	const char *key = rp_warning_key(w->id);
+
+	return key ? key : "?";
 }
 
 /* One figure of --explain: its value, formula, source and inputs. */
@@ -766,7 +754,7 @@ static void explain_record(struct record *r, const struct pstate *s, const struc
 	record_line(x, "Workload: %s, queue depth %u", rp_profile_name(s->o->profile),
 		    s->wl.queue_depth);
 	figs = record_set_list(x, "figures");
-	for (int id = 0; id < RP_FIG_COUNT; id++) {
+	for (int id = 0; id < rp_figure_count(); id++) {
 		const struct rp_figure *fg = rp_eval_figure(ev, id);
 
 		if (fg)
@@ -867,7 +855,7 @@ static void missed_text(unsigned m, char *buf, size_t len)
 	size_t used = 0;
 
 	buf[0] = '\0';
-	for (int g = 0; g < RP_GOAL_COUNT; g++)
+	for (int g = 0; g < rp_goal_count(); g++)
 		if (m & RP_GOAL_BIT(g))
 			used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s",
 						 used ? ", " : "", rp_goal_name(g));
@@ -877,7 +865,7 @@ static void goal_names(struct record *r, const char *key, unsigned m)
 {
 	struct record *a = record_set_list(r, key);
 
-	for (int g = 0; g < RP_GOAL_COUNT; g++)
+	for (int g = 0; g < rp_goal_count(); g++)
 		if (m & RP_GOAL_BIT(g))
 			record_set_str(a, NULL, rp_goal_name(g));
 }
@@ -886,7 +874,7 @@ static void goal_names(struct record *r, const char *key, unsigned m)
 static int run_eval(struct pstate *s)
 {
 	struct popts *o = s->o;
-	struct rp_layout l = {0};
+	struct rp_layout l;
 	struct rp_error rerr = {0};
 	struct rp_eval *ev = NULL;
 	struct record *r;
@@ -895,6 +883,7 @@ static int run_eval(struct pstate *s)
 	char msg[512], buf[128];
 	int rc = EXIT_DONE;
 
+	rp_layout_init(&l);
 	l.level = o->level;
 	l.n_disks = (unsigned)(o->max_disks && o->max_disks < s->n ? o->max_disks : s->n);
 	l.groups = o->groups;
@@ -908,7 +897,7 @@ static int run_eval(struct pstate *s)
 		rp_eval_free(ev);
 		return EXIT_USAGE;
 	}
-	add_row(t, s, 1, ev, NULL);
+	add_row(t, s, 1, ev, NULL, 0);
 	missed = goals_missed(s, ev);
 	if (missed) {
 		missed_text(missed, buf, sizeof(buf));
@@ -942,10 +931,10 @@ static int run_eval(struct pstate *s)
 /* Whether closest layout i differs from an earlier one only by its chunk. */
 static bool same_as_earlier(const struct rp_solution *sol, size_t i)
 {
-	const struct rp_layout *a = rp_eval_layout(rp_solution_closest(sol, i, NULL));
+	const struct rp_layout *a = rp_eval_layout(rp_solution_closest(sol, i));
 
 	for (size_t j = 0; j < i; j++) {
-		const struct rp_layout *b = rp_eval_layout(rp_solution_closest(sol, j, NULL));
+		const struct rp_layout *b = rp_eval_layout(rp_solution_closest(sol, j));
 
 		if (layout_same_but_chunk(a, b))
 			return true;
@@ -977,17 +966,16 @@ static int run_solve(struct pstate *s)
 	}
 	if (met) {
 		for (size_t i = 0; i < n; i++)
-			add_row(t, s, (unsigned)i + 1, rp_solution_get(sol, i), NULL);
+			add_row(t, s, (unsigned)i + 1, rp_solution_get(sol, i), NULL, 0);
 	} else {
 		unsigned rank = 0;
 
 		/* the chunk variants of one layout read alike: keep the nearest */
 		for (size_t i = 0; i < rp_solution_closest_count(sol); i++) {
-			struct rp_shortfall sf;
-			const struct rp_eval *ev = rp_solution_closest(sol, i, &sf);
+			const struct rp_eval *ev = rp_solution_closest(sol, i);
 
 			if (!same_as_earlier(sol, i))
-				add_row(t, s, ++rank, ev, &sf);
+				add_row(t, s, ++rank, ev, sol, i);
 		}
 		n = rank;
 	}
@@ -1006,7 +994,7 @@ static int run_solve(struct pstate *s)
 	if (!met) {
 		struct record *best = record_set_object(r, "best");
 
-		for (int g = 0; g < RP_GOAL_COUNT; g++)
+		for (int g = 0; g < rp_goal_count(); g++)
 			if (isfinite(rp_solution_best(sol, g)))
 				record_set_double(best, rp_goal_name(g), rp_solution_best(sol, g));
 	}
@@ -1015,7 +1003,7 @@ static int run_solve(struct pstate *s)
 	notes_list(r, s);
 	if (o->explain && n)
 		explain_record(r, s,
-			       met ? rp_solution_get(sol, 0) : rp_solution_closest(sol, 0, NULL),
+			       met ? rp_solution_get(sol, 0) : rp_solution_closest(sol, 0),
 			       met ? "Layout 1" : "Closest layout");
 	if (!(o->out.flags & TABLE_JSON)) {
 		print_notes(s);
@@ -1046,7 +1034,7 @@ static int run_check(struct popts *o)
 	struct rp_eval *ev = NULL;
 	struct table *t = NULL;
 	struct record *r = NULL, *dl;
-	char diffs[RP_FIG_COUNT][256];
+	char diffs[PLAN_MAX_FIGURES][256];
 	unsigned missed, nd = 0;
 	char buf[256], lim[32], *text = NULL;
 	int rc;
@@ -1073,7 +1061,7 @@ static int run_check(struct popts *o)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	for (int id = 0; id < RP_FIG_COUNT; id++) {
+	for (int id = 0; id < plan_figure_count(); id++) {
 		bool valid;
 		double now = fig_value(ev, id, &valid);
 		double was = p->predicted[id];
@@ -1090,7 +1078,7 @@ static int run_check(struct popts *o)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	add_row(t, &s, 1, ev, NULL);
+	add_row(t, &s, 1, ev, NULL, 0);
 	missed = goals_missed(&s, ev);
 
 	r = record_new();
@@ -1158,7 +1146,7 @@ static int check_level_fits(const struct pstate *s)
 
 	if (!o->level_mask)
 		return 0;
-	for (int l = 0; l < RP_LEVEL_COUNT; l++) {
+	for (int l = 0; l < rp_level_count(); l++) {
 		if (!(o->level_mask & RP_LEVEL_BIT(l)))
 			continue;
 		if (rp_level_min_disks(l) <= avail)
@@ -1256,6 +1244,9 @@ static int plan_run(struct ss_ctx *ctx, int argc, char **argv)
 	s.rd = xcalloc(s.n, sizeof(*s.rd));
 	for (size_t i = 0; i < s.n; i++)
 		s.rd[i] = s.pool[i].rp;
+	rp_workload_init(&s.wl);
+	rp_path_init(&s.path);
+	rp_goals_init(&s.goals);
 	if (rp_workload_profile(o.profile, o.qd, &s.wl, &rerr)) {
 		rc = cli_usage_error("plan", "%s", rerr.msg);
 		goto out;

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <scsi/sg_unaligned.h>
+
 #include "cli.h"
 #include "front/record.h"
 #include "front/table.h"
@@ -125,15 +127,6 @@ static const char *attr_status(const struct smart_attr *a)
 	return "ok";
 }
 
-static uint64_t raw48(const uint8_t raw[6])
-{
-	uint64_t v = 0;
-
-	for (int i = 5; i >= 0; i--)
-		v = v << 8 | raw[i];
-	return v;
-}
-
 static struct table *attr_table(const struct smart_report *r, const char *sel, char *eb,
 				size_t el)
 {
@@ -155,7 +148,7 @@ static struct table *attr_table(const struct smart_report *r, const char *sel, c
 			table_set_u64(t, AC_WORST, a->worst);
 		if (a->threshold_valid)
 			table_set_u64(t, AC_THRESH, a->threshold);
-		table_set_u64(t, AC_RAW, raw48(a->raw));
+		table_set_u64(t, AC_RAW, sg_get_unaligned_le48(a->raw));
 		smart_attr_pretty(a, buf, sizeof(buf));
 		table_set_str(t, AC_PRETTY, buf);
 		attr_flags(a, buf);

@@ -208,48 +208,29 @@ static int show_zbc(const struct dev_entry *e, const struct zone_report *z, cons
 /* ---- geometry pages ---- */
 
 /*
- * A measured transfer-rate profile, when one was taken: the zones as the
- * heads see them, beside the drive's own account. zones_geometry() leaves
- * it empty; zones --measure fills g->measured (fill_measured) and this
- * puts it in the record; the chart and tables follow the record.
+ * A measured transfer-rate profile, when one was taken (zones --measure):
+ * the zones as the heads see them, beside the drive's own account. One
+ * point per sample (LBA, blocks to the next sample, MiB/s) in the record;
+ * the chart and tables follow the record.
  */
-static void show_measured(struct record *r, const struct zone_geometry *g,
-			  const struct zprofile *zp, unsigned flags)
+static void show_measured(struct record *r, const struct zprofile *zp)
 {
 	struct record *arr;
 
-	if (!g->nmeasured)
+	if (!zp || !zp->npoints)
 		return;
 	record_text(r, "Measured", "see the profile below");
 	arr = record_set_list(r, "measured");
-	for (size_t i = 0; i < g->nmeasured; i++) {
+	for (unsigned i = 0; i < zp->npoints; i++) {
+		const struct zprofile_point *p = &zp->points[i];
+		uint64_t end = i + 1 < zp->npoints ? zp->points[i + 1].lba : zp->blocks;
 		struct record *o = record_set_object(arr, NULL);
 
-		record_set_u64(o, "lba", g->measured[i].lba);
-		record_set_u64(o, "blocks", g->measured[i].blocks);
-		record_set_double(o, "mib_per_s", g->measured[i].mib_per_s);
+		record_set_u64(o, "lba", p->lba);
+		record_set_u64(o, "blocks", end > p->lba ? end - p->lba : 0);
+		record_set_double(o, "mib_per_s", p->error ? 0 : p->mbps * 1e6 / 1048576.0);
 	}
-	if (zp)
-		profile_record(r, "profile", zp);
-	(void)flags;
-}
-
-/* The profile's samples as the geometry's measured points. */
-static int fill_measured(struct zone_geometry *g, const struct zprofile *zp)
-{
-	g->measured = calloc(zp->npoints ? zp->npoints : 1, sizeof(*g->measured));
-	if (!g->measured)
-		return -ENOMEM;
-	for (unsigned i = 0; i < zp->npoints; i++) {
-		uint64_t end = i + 1 < zp->npoints ? zp->points[i + 1].lba : zp->blocks;
-
-		g->measured[i].lba = zp->points[i].lba;
-		g->measured[i].blocks = end > zp->points[i].lba ? end - zp->points[i].lba : 0;
-		g->measured[i].mib_per_s = zp->points[i].error ? 0
-							       : zp->points[i].mbps * 1e6 / 1048576.0;
-	}
-	g->nmeasured = zp->npoints;
-	return 0;
+	profile_record(r, "profile", zp);
 }
 
 static void measure_report(void *arg, double f, const char *phase, double eta)
@@ -266,15 +247,11 @@ static int measure(struct ss_ctx *ctx, const struct dev_entry *e, unsigned point
 {
 	struct progress_sink sink = { measure_report, NULL, NULL };
 	struct zprofile_opts zo = { .points = points };
-	struct sim_rig *rig = NULL;
 	struct io_dev *io = NULL;
 	bool tty = isatty(STDERR_FILENO);
-	int rc = 0;
+	int rc;
 
-	if (e->sim)
-		rc = ctx_rig(ctx, &rig, err);
-	if (!rc)
-		rc = io_dev_open_name(e->node, rig, false, &io, err);
+	rc = io_dev_open_name(e->node, ctx_sources(ctx), false, &io, err);
 	if (rc) {
 		ss_error_prefix(err, "%s: ", e->spec);
 		return rc;
@@ -343,7 +320,7 @@ static int show_geometry(const struct dev_entry *e, const struct zone_geometry *
 	}
 	if (g->note[0])
 		record_str(r, "Note", "note", g->note);
-	show_measured(r, g, zp, flags);
+	show_measured(r, zp);
 
 	for (size_t i = 0; t && i < g->nnotches; i++) {
 		const struct zone_notch *n = &g->notches[i];
@@ -369,11 +346,6 @@ static int show_geometry(const struct dev_entry *e, const struct zone_geometry *
 		if (zp) {
 			printf("\n");
 			profile_print(e->spec, zp, 0, flags & TABLE_BYTES);
-		} else if (g->nmeasured) {
-			printf("\nMeasured transfer rate:\n");
-			for (size_t i = 0; i < g->nmeasured; i++)
-				printf("  LBA %12" PRIu64 "  %8.1f MiB/s\n", g->measured[i].lba,
-				       g->measured[i].mib_per_s);
 		}
 	}
 	record_free(r);
@@ -499,8 +471,6 @@ static int zones_run(struct ss_ctx *ctx, int argc, char **argv)
 					    : "");
 			rc = 0;
 		}
-		if (rc == 0 && zp && fill_measured(&g, zp))
-			rc = ss_error_set(&err, -ENOMEM, "out of memory");
 		if (rc == -EOPNOTSUPP)
 			ss_error_set(&err, rc,
 				     "%s: reports no zone information: not a zoned drive, and no "

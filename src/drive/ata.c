@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include <scsi/sg_unaligned.h>
+
 #include "shortstroke/ata.h"
 
 #define ATA_DEV_LBA 0x40	       /* device register: LBA mode */
@@ -196,19 +198,20 @@ uint64_t ata_regs_lba(const struct ata_regs *r, bool ext)
 
 /* ---- IDENTIFY DEVICE --------------------------------------------------- */
 
+/* IDENTIFY data: little-endian words, numbered from 0 */
 static uint16_t id_word(const uint8_t *buf, unsigned w)
 {
-	return (uint16_t)(buf[2 * w] | buf[2 * w + 1] << 8);
+	return sg_get_unaligned_le16(buf + 2 * w);
 }
 
 static uint32_t id_dword(const uint8_t *buf, unsigned w)
 {
-	return id_word(buf, w) | (uint32_t)id_word(buf, w + 1) << 16;
+	return sg_get_unaligned_le32(buf + 2 * w);
 }
 
 static uint64_t id_qword(const uint8_t *buf, unsigned w)
 {
-	return id_dword(buf, w) | (uint64_t)id_dword(buf, w + 2) << 32;
+	return sg_get_unaligned_le64(buf + 2 * w);
 }
 
 /* Words 83, 84, 87, 106, 119...: bit 15 clear and bit 14 set = valid. */
@@ -242,12 +245,29 @@ void ata_id_string(const uint8_t *buf, unsigned word, unsigned nwords, char *out
 	out[o] = '\0';
 }
 
+static uint8_t sum511(const uint8_t *buf)
+{
+	uint8_t sum = 0;
+
+	for (unsigned i = 0; i < 511; i++)
+		sum = (uint8_t)(sum + buf[i]);
+	return sum;
+}
+
+bool ata_checksum_ok(const uint8_t *buf)
+{
+	return (uint8_t)(sum511(buf) + buf[511]) == 0;
+}
+
+void ata_checksum_set(uint8_t *buf)
+{
+	buf[511] = (uint8_t)(0x100 - sum511(buf));
+}
+
 int ata_parse_identify(const uint8_t *buf, size_t len, struct ata_identify *out)
 {
 	uint16_t w69, w83, w84, w85, w86, w87, w106, w119, w128, w255;
 	bool v82, v84, bad = false;
-	unsigned i;
-	uint8_t sum;
 
 	memset(out, 0, sizeof(*out));
 	if (!buf || len < 512)
@@ -345,13 +365,9 @@ int ata_parse_identify(const uint8_t *buf, size_t len, struct ata_identify *out)
 
 	/* word 255: signature 0xa5 in 7:0, then all 512 bytes sum to 0 */
 	out->checksum_valid = true;
-	if ((w255 & 0xff) == 0xa5) {
-		for (sum = 0, i = 0; i < 512; i++)
-			sum = (uint8_t)(sum + buf[i]);
-		if (sum) {
-			out->checksum_valid = false;
-			return -EPROTO;
-		}
+	if ((w255 & 0xff) == 0xa5 && !ata_checksum_ok(buf)) {
+		out->checksum_valid = false;
+		return -EPROTO;
 	}
 	return bad ? -EPROTO : 0;
 }

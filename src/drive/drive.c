@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <scsi/sg_unaligned.h>
+
 #include "shortstroke/drive.h"
 #include "shortstroke/sat.h"
 #include "shortstroke/scsi.h"
@@ -168,6 +170,29 @@ again:
 			    d->t->name, c->cdb[0], desc);
 }
 
+int drive_scsi_in(struct drive *d, const uint8_t *cdb, unsigned cdb_len, void *buf, size_t len,
+		  size_t *got, struct scsi_sense *sense, struct ss_error *err)
+{
+	struct xcmd c;
+	int rc;
+
+	if (got)
+		*got = 0;
+	memset(&c, 0, sizeof(c));
+	if (cdb_len > sizeof(c.cdb))
+		return ss_error_set(err, -EINVAL, "%s: a CDB of %u bytes", d->t->name, cdb_len);
+	memcpy(c.cdb, cdb, cdb_len);
+	c.cdb_len = cdb_len;
+	c.dir = XFER_FROM_DEV;
+	c.data = buf;
+	c.data_len = len;
+	memset(buf, 0, len);
+	rc = drive_scsi(d, &c, sense, err);
+	if (got && rc == 0)
+		*got = c.resid < len ? len - c.resid : 0;
+	return rc;
+}
+
 int drive_ata(struct drive *d, const struct ata_tf *tf, bool ck_cond, void *buf,
 	      struct ata_regs *regs, struct ss_error *err)
 {
@@ -241,20 +266,13 @@ static int read_control_page(struct drive *d, uint8_t *buf, size_t max, size_t *
 			     struct scsi_mode10 *m, const uint8_t **pg, size_t *plen,
 			     struct ss_error *err)
 {
-	struct xcmd c;
+	uint8_t cdb[10];
+	unsigned n = scsi_build_mode_sense10(cdb, false, true, 0, CONTROL_PAGE, 0, (uint16_t)max);
 	int rc;
 
-	memset(&c, 0, sizeof(c));
-	memset(buf, 0, max);
-	c.cdb_len = scsi_build_mode_sense10(c.cdb, false, true, 0, CONTROL_PAGE, 0,
-					    (uint16_t)max);
-	c.dir = XFER_FROM_DEV;
-	c.data = buf;
-	c.data_len = max;
-	rc = drive_scsi(d, &c, NULL, err);
+	rc = drive_scsi_in(d, cdb, n, buf, max, got, NULL, err);
 	if (rc)
 		return rc;
-	*got = max - (c.resid < max ? c.resid : max);
 	if (scsi_parse_mode_sense10(buf, *got, m) ||
 	    !(*pg = scsi_mode_find_page(buf, *got, m, CONTROL_PAGE, 0, plen)) || *plen < 4)
 		return ss_error_set(err, -EPROTO, "%s: malformed Control mode page",
@@ -308,32 +326,13 @@ int drive_set_d_sense(struct drive *d, bool on, struct ss_error *err)
 
 /* ---- identification ---------------------------------------------------- */
 
-static int scsi_in(struct drive *d, const uint8_t *cdb, unsigned cdb_len, void *buf,
-		   size_t len, size_t *got, struct ss_error *err)
-{
-	struct xcmd c;
-	int rc;
-
-	memset(&c, 0, sizeof(c));
-	memcpy(c.cdb, cdb, cdb_len);
-	c.cdb_len = cdb_len;
-	c.dir = XFER_FROM_DEV;
-	c.data = buf;
-	c.data_len = len;
-	memset(buf, 0, len);
-	rc = drive_scsi(d, &c, NULL, err);
-	if (got)
-		*got = c.resid < len ? len - c.resid : 0;
-	return rc;
-}
-
 static int get_vpd(struct drive *d, uint8_t page, uint8_t *buf, size_t len, size_t *got,
 		   struct ss_error *err)
 {
 	uint8_t cdb[6];
 	unsigned n = scsi_build_inquiry(cdb, true, page, (uint16_t)len);
 
-	return scsi_in(d, cdb, n, buf, len, got, err);
+	return drive_scsi_in(d, cdb, n, buf, len, got, NULL, err);
 }
 
 static bool page_listed(const uint8_t *pages, unsigned n, uint8_t page)
@@ -359,12 +358,12 @@ int drive_read_capacity(struct drive *d, uint64_t *blocks, uint32_t *block_len,
 	int rc;
 
 	n = scsi_build_read_capacity16(cdb, sizeof(buf));
-	rc = scsi_in(d, cdb, n, buf, sizeof(buf), &got, err);
+	rc = drive_scsi_in(d, cdb, n, buf, sizeof(buf), &got, NULL, err);
 	if (rc == 0)
 		rc = scsi_parse_read_capacity16(buf, got, &cap);
 	if (rc) {
 		n = scsi_build_read_capacity10(cdb);
-		rc = scsi_in(d, cdb, n, buf, 8, &got, err);
+		rc = drive_scsi_in(d, cdb, n, buf, 8, &got, NULL, err);
 		if (rc)
 			return rc;
 		rc = scsi_parse_read_capacity10(buf, got, &cap);
@@ -416,9 +415,7 @@ static void identify_ata_dco(struct drive *d, struct drive_info *out)
 	if (drive_ata(d, &tf, false, buf, NULL, NULL))
 		return;
 	/* DCO IDENTIFY words 3-6: maximum LBA (ACS-2 table "DCO data structure") */
-	uint64_t max = 0;
-	for (int w = 6; w >= 3; w--)
-		max = (max << 16) | (uint64_t)(buf[2 * w] | (buf[2 * w + 1] << 8));
+	uint64_t max = sg_get_unaligned_le64(buf + 2 * 3);
 	if (max)
 		out->dco_max_blocks = max + 1;
 }
@@ -480,7 +477,7 @@ static void identify_scsi_smart(struct drive *d, struct drive_info *out)
 
 	/* Informational Exceptions Control page (0x1C): SMART on SCSI */
 	n = scsi_build_mode_sense10(cdb, false, true, 0, 0x1c, 0, sizeof(buf));
-	if (scsi_in(d, cdb, n, buf, sizeof(buf), &got, NULL))
+	if (drive_scsi_in(d, cdb, n, buf, sizeof(buf), &got, NULL, NULL))
 		return;
 	if (scsi_parse_mode_sense10(buf, got, &m))
 		return;
@@ -534,7 +531,7 @@ int drive_identify(struct drive *d, struct drive_info *out, struct ss_error *err
 
 	memset(out, 0, sizeof(*out));
 	n = scsi_build_inquiry(cdb, false, 0, 96);
-	rc = scsi_in(d, cdb, n, buf, 96, &got, err);
+	rc = drive_scsi_in(d, cdb, n, buf, 96, &got, NULL, err);
 	if (rc)
 		return rc;
 	rc = scsi_parse_inquiry(buf, got, &inq);

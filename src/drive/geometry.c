@@ -8,36 +8,13 @@
 #include <errno.h>
 #include <string.h>
 
+#include <scsi/sg_unaligned.h>
+
 #include "shortstroke/scsi.h"
 
 #define MODE10_HDR_LEN 8
 
-static uint16_t get_be16(const uint8_t *p);
-static uint32_t get_be24(const uint8_t *p);
-static uint32_t get_be32(const uint8_t *p);
-static void put_be16(uint8_t *p, uint16_t v);
 static int page_check(const uint8_t *page, size_t len, uint8_t code, size_t need);
-
-static uint16_t get_be16(const uint8_t *p)
-{
-	return (uint16_t)((p[0] << 8) | p[1]);
-}
-
-static uint32_t get_be24(const uint8_t *p)
-{
-	return ((uint32_t)p[0] << 16) | ((uint32_t)p[1] << 8) | p[2];
-}
-
-static uint32_t get_be32(const uint8_t *p)
-{
-	return ((uint32_t)get_be16(p) << 16) | get_be16(p + 2);
-}
-
-static void put_be16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
 
 /*
  * A page_0 format page (SPF clear) with this code, whose PAGE LENGTH
@@ -65,15 +42,15 @@ int scsi_parse_format_page(const uint8_t *page, size_t len, struct scsi_format_p
 	rc = page_check(page, len, MODE_PAGE_FORMAT, 21);
 	if (rc)
 		return rc;
-	out->tracks_per_zone = get_be16(page + 2);
-	out->alt_sectors_per_zone = get_be16(page + 4);
-	out->alt_tracks_per_zone = get_be16(page + 6);
-	out->alt_tracks_per_lu = get_be16(page + 8);
-	out->sectors_per_track = get_be16(page + 10);
-	out->bytes_per_sector = get_be16(page + 12);
-	out->interleave = get_be16(page + 14);
-	out->track_skew = get_be16(page + 16);
-	out->cylinder_skew = get_be16(page + 18);
+	out->tracks_per_zone = sg_get_unaligned_be16(page + 2);
+	out->alt_sectors_per_zone = sg_get_unaligned_be16(page + 4);
+	out->alt_tracks_per_zone = sg_get_unaligned_be16(page + 6);
+	out->alt_tracks_per_lu = sg_get_unaligned_be16(page + 8);
+	out->sectors_per_track = sg_get_unaligned_be16(page + 10);
+	out->bytes_per_sector = sg_get_unaligned_be16(page + 12);
+	out->interleave = sg_get_unaligned_be16(page + 14);
+	out->track_skew = sg_get_unaligned_be16(page + 16);
+	out->cylinder_skew = sg_get_unaligned_be16(page + 18);
 	out->ssec = page[20] & 0x80;
 	out->hsec = page[20] & 0x40;
 	out->rmb = page[20] & 0x20;
@@ -90,15 +67,15 @@ int scsi_parse_rigid_page(const uint8_t *page, size_t len, struct scsi_rigid_pag
 	rc = page_check(page, len, MODE_PAGE_RIGID, 22);
 	if (rc)
 		return rc;
-	out->cylinders = get_be24(page + 2);
+	out->cylinders = sg_get_unaligned_be24(page + 2);
 	out->heads = page[5];
-	out->write_precomp_cyl = get_be24(page + 6);
-	out->reduced_current_cyl = get_be24(page + 9);
-	out->step_rate = get_be16(page + 12);
-	out->landing_zone_cyl = get_be24(page + 14);
+	out->write_precomp_cyl = sg_get_unaligned_be24(page + 6);
+	out->reduced_current_cyl = sg_get_unaligned_be24(page + 9);
+	out->step_rate = sg_get_unaligned_be16(page + 12);
+	out->landing_zone_cyl = sg_get_unaligned_be24(page + 14);
 	out->rpl = page[17] & 0x03;
 	out->rotational_offset = page[18];
-	out->rpm = get_be16(page + 20);
+	out->rpm = sg_get_unaligned_be16(page + 20);
 	return 0;
 }
 
@@ -113,11 +90,11 @@ int scsi_parse_notch_page(const uint8_t *page, size_t len, struct scsi_notch_pag
 		return rc;
 	out->nd = page[2] & 0x80;
 	out->lpn = page[2] & 0x40;
-	out->max_notches = get_be16(page + 4);
-	out->active_notch = get_be16(page + 6);
-	out->start = get_be32(page + 8);
-	out->end = get_be32(page + 12);
-	out->pages_notched = ((uint64_t)get_be32(page + 16) << 32) | get_be32(page + 20);
+	out->max_notches = sg_get_unaligned_be16(page + 4);
+	out->active_notch = sg_get_unaligned_be16(page + 6);
+	out->start = sg_get_unaligned_be32(page + 8);
+	out->end = sg_get_unaligned_be32(page + 12);
+	out->pages_notched = sg_get_unaligned_be64(page + 16);
 	return 0;
 }
 
@@ -140,7 +117,7 @@ int scsi_build_notch_select(const uint8_t *page, size_t plen, uint16_t notch, ui
 	memset(out, 0, MODE10_HDR_LEN);
 	memmove(out + MODE10_HDR_LEN, page, total);
 	out[MODE10_HDR_LEN] &= 0x3f; /* PS is reserved in MODE SELECT */
-	put_be16(out + MODE10_HDR_LEN + 6, notch);
+	sg_put_unaligned_be16(notch, out + MODE10_HDR_LEN + 6);
 	*out_len = MODE10_HDR_LEN + total;
 	return 0;
 }
@@ -153,6 +130,6 @@ int scsi_parse_control_selftest_time(const uint8_t *page, size_t len, uint16_t *
 	rc = page_check(page, len, MODE_PAGE_CONTROL, 12);
 	if (rc)
 		return rc;
-	*seconds = get_be16(page + 10);
+	*seconds = sg_get_unaligned_be16(page + 10);
 	return 0;
 }

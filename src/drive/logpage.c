@@ -7,44 +7,16 @@
 #include <string.h>
 
 #include <scsi/sg_lib.h>
+#include <scsi/sg_unaligned.h>
 
 #include "shortstroke/logpage.h"
 
 #define LOG_HDR_LEN 4
 #define LOG_PARAM_HDR_LEN 4
 
-static uint16_t get_be16(const uint8_t *p);
-static uint32_t get_be32(const uint8_t *p);
-static uint64_t get_be64(const uint8_t *p);
-static uint64_t get_be_n(const uint8_t *p, size_t n);
 static int typed_header(const uint8_t *buf, size_t len, uint8_t page, struct log_page *pg);
 static void ascii_copy(const uint8_t *src, size_t n, char *out, size_t outlen);
 static bool all_zero(const uint8_t *p, size_t n);
-
-static uint16_t get_be16(const uint8_t *p)
-{
-	return (uint16_t)((p[0] << 8) | p[1]);
-}
-
-static uint32_t get_be32(const uint8_t *p)
-{
-	return ((uint32_t)get_be16(p) << 16) | get_be16(p + 2);
-}
-
-static uint64_t get_be64(const uint8_t *p)
-{
-	return ((uint64_t)get_be32(p) << 32) | get_be32(p + 4);
-}
-
-/* n <= 8 bytes, big-endian */
-static uint64_t get_be_n(const uint8_t *p, size_t n)
-{
-	uint64_t v = 0;
-
-	for (size_t i = 0; i < n; i++)
-		v = (v << 8) | p[i];
-	return v;
-}
 
 static bool all_zero(const uint8_t *p, size_t n)
 {
@@ -74,7 +46,7 @@ int logpage_parse(const uint8_t *buf, size_t len, struct log_page *out)
 	out->spf = buf[0] & 0x40;
 	out->code = buf[0] & 0x3f;
 	out->subpage = buf[1];
-	out->page_len = get_be16(buf + 2);
+	out->page_len = sg_get_unaligned_be16(buf + 2);
 	out->len = out->page_len;
 	if (LOG_HDR_LEN + out->len > len) {
 		out->len = len - LOG_HDR_LEN;
@@ -101,7 +73,7 @@ int logpage_next_param(struct log_page *pg, size_t *off, struct log_param *p)
 		pg->truncated = true;
 		return 0;
 	}
-	p->code = get_be16(h);
+	p->code = sg_get_unaligned_be16(h);
 	p->control = h[2];
 	p->len = h[3];
 	p->val = h + LOG_PARAM_HDR_LEN;
@@ -136,7 +108,7 @@ int log_param_u64(const struct log_param *p, uint64_t *v)
 		q += n - 8;
 		n = 8;
 	}
-	*v = get_be_n(q, n);
+	*v = sg_get_unaligned_be((int)n, q);
 	return 0;
 }
 
@@ -303,25 +275,25 @@ int logpage_parse_start_stop(const uint8_t *buf, size_t len, struct log_start_st
 		case 0x0003:
 			if (p.len >= 4) {
 				out->has_specified_cycles = true;
-				out->specified_cycles = get_be32(p.val);
+				out->specified_cycles = sg_get_unaligned_be32(p.val);
 			}
 			break;
 		case 0x0004:
 			if (p.len >= 4) {
 				out->has_cycles = true;
-				out->cycles = get_be32(p.val);
+				out->cycles = sg_get_unaligned_be32(p.val);
 			}
 			break;
 		case 0x0005:
 			if (p.len >= 4) {
 				out->has_specified_load_unload = true;
-				out->specified_load_unload = get_be32(p.val);
+				out->specified_load_unload = sg_get_unaligned_be32(p.val);
 			}
 			break;
 		case 0x0006:
 			if (p.len >= 4) {
 				out->has_load_unload = true;
-				out->load_unload = get_be32(p.val);
+				out->load_unload = sg_get_unaligned_be32(p.val);
 			}
 			break;
 		default:
@@ -363,8 +335,8 @@ int logpage_parse_selftest(const uint8_t *buf, size_t len, struct log_selftest *
 		e->code = p.val[0] >> 5;
 		e->result = p.val[0] & 0x0f;
 		e->number = p.val[1];
-		e->power_on_hours = get_be16(p.val + 2);
-		e->first_failure_lba = get_be64(p.val + 4);
+		e->power_on_hours = sg_get_unaligned_be16(p.val + 2);
+		e->first_failure_lba = sg_get_unaligned_be64(p.val + 4);
 		e->lba_valid = e->first_failure_lba != UINT64_MAX;
 		e->sense_key = p.val[12] & 0x0f;
 		e->asc = p.val[13];
@@ -424,11 +396,11 @@ int logpage_parse_bg_scan(const uint8_t *buf, size_t len, struct log_bgscan *out
 				continue;
 			}
 			out->has_status = true;
-			out->power_on_minutes = get_be32(p.val);
+			out->power_on_minutes = sg_get_unaligned_be32(p.val);
 			out->status = p.val[5];
-			out->scans_performed = get_be16(p.val + 6);
-			out->progress = get_be16(p.val + 8);
-			out->medium_scans_performed = get_be16(p.val + 10);
+			out->scans_performed = sg_get_unaligned_be16(p.val + 6);
+			out->progress = sg_get_unaligned_be16(p.val + 8);
+			out->medium_scans_performed = sg_get_unaligned_be16(p.val + 10);
 		} else if (p.code >= 0x0001 && p.code <= 0x0800) {
 			struct log_bgscan_entry *e;
 
@@ -441,12 +413,12 @@ int logpage_parse_bg_scan(const uint8_t *buf, size_t len, struct log_bgscan *out
 				continue;
 			e = &out->e[out->count++];
 			e->param = p.code;
-			e->power_on_minutes = get_be32(p.val);
+			e->power_on_minutes = sg_get_unaligned_be32(p.val);
 			e->reassign_status = p.val[4] >> 4;
 			e->sense_key = p.val[4] & 0x0f;
 			e->asc = p.val[5];
 			e->ascq = p.val[6];
-			e->lba = get_be64(p.val + 12);
+			e->lba = sg_get_unaligned_be64(p.val + 12);
 		}
 	}
 	out->truncated = out->truncated || pg.truncated;

@@ -6,53 +6,16 @@
 #include <errno.h>
 #include <string.h>
 
+#include <scsi/sg_unaligned.h>
+
 #include "shortstroke/scsi.h"
 
-static void put_be16(uint8_t *p, uint16_t v);
-static void put_be32(uint8_t *p, uint32_t v);
-static void put_be64(uint8_t *p, uint64_t v);
-static uint16_t get_be16(const uint8_t *p);
-static uint32_t get_be32(const uint8_t *p);
-static uint64_t get_be64(const uint8_t *p);
 static void text_copy(const uint8_t *src, size_t n, char *out, size_t outlen);
 static void hex_copy(const uint8_t *src, size_t n, char *out, size_t outlen);
 static int vpd_header(const uint8_t *buf, size_t len, uint8_t page, size_t *plen);
 static int devid_rank(uint8_t code_set, uint8_t type, const uint8_t *d, size_t dlen);
 static unsigned build_rw10(uint8_t cdb[10], uint8_t op, uint32_t lba, uint16_t blocks, bool fua);
 static unsigned build_rw16(uint8_t cdb[16], uint8_t op, uint64_t lba, uint32_t blocks, bool fua);
-
-static void put_be16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static void put_be32(uint8_t *p, uint32_t v)
-{
-	put_be16(p, (uint16_t)(v >> 16));
-	put_be16(p + 2, (uint16_t)v);
-}
-
-static void put_be64(uint8_t *p, uint64_t v)
-{
-	put_be32(p, (uint32_t)(v >> 32));
-	put_be32(p + 4, (uint32_t)v);
-}
-
-static uint16_t get_be16(const uint8_t *p)
-{
-	return (uint16_t)((p[0] << 8) | p[1]);
-}
-
-static uint32_t get_be32(const uint8_t *p)
-{
-	return ((uint32_t)get_be16(p) << 16) | get_be16(p + 2);
-}
-
-static uint64_t get_be64(const uint8_t *p)
-{
-	return ((uint64_t)get_be32(p) << 32) | get_be32(p + 4);
-}
 
 /*
  * Copy n bytes of device text into out: leading and trailing spaces and
@@ -98,7 +61,7 @@ unsigned scsi_build_inquiry(uint8_t cdb[6], bool evpd, uint8_t page, uint16_t al
 	cdb[0] = SCSI_INQUIRY;
 	cdb[1] = evpd ? 0x01 : 0x00;
 	cdb[2] = evpd ? page : 0;
-	put_be16(cdb + 3, alloc);
+	sg_put_unaligned_be16(alloc, cdb + 3);
 	return 6;
 }
 
@@ -114,7 +77,7 @@ unsigned scsi_build_read_capacity16(uint8_t cdb[16], uint32_t alloc)
 	memset(cdb, 0, 16);
 	cdb[0] = SCSI_SERVICE_ACTION_IN16;
 	cdb[1] = SCSI_SAI_READ_CAPACITY16;
-	put_be32(cdb + 10, alloc);
+	sg_put_unaligned_be32(alloc, cdb + 10);
 	return 16;
 }
 
@@ -126,7 +89,7 @@ unsigned scsi_build_mode_sense10(uint8_t cdb[10], bool llbaa, bool dbd, uint8_t 
 	cdb[1] = (uint8_t)((llbaa ? 0x10 : 0) | (dbd ? 0x08 : 0));
 	cdb[2] = (uint8_t)(((pc & 0x3) << 6) | (page & 0x3f));
 	cdb[3] = subpage;
-	put_be16(cdb + 7, alloc);
+	sg_put_unaligned_be16(alloc, cdb + 7);
 	return 10;
 }
 
@@ -135,7 +98,7 @@ unsigned scsi_build_mode_select10(uint8_t cdb[10], bool pf, bool sp, uint16_t pa
 	memset(cdb, 0, 10);
 	cdb[0] = SCSI_MODE_SELECT10;
 	cdb[1] = (uint8_t)((pf ? 0x10 : 0) | (sp ? 0x01 : 0));
-	put_be16(cdb + 7, param_len);
+	sg_put_unaligned_be16(param_len, cdb + 7);
 	return 10;
 }
 
@@ -164,8 +127,8 @@ unsigned scsi_build_log_sense(uint8_t cdb[10], bool sp, uint8_t pc, uint8_t page
 	cdb[1] = sp ? 0x01 : 0x00;
 	cdb[2] = (uint8_t)(((pc & 0x3) << 6) | (page & 0x3f));
 	cdb[3] = subpage;
-	put_be16(cdb + 5, param_ptr);
-	put_be16(cdb + 7, alloc);
+	sg_put_unaligned_be16(param_ptr, cdb + 5);
+	sg_put_unaligned_be16(alloc, cdb + 7);
 	return 10;
 }
 
@@ -175,7 +138,7 @@ unsigned scsi_build_send_diagnostic(uint8_t cdb[6], uint8_t self_test_code, bool
 	memset(cdb, 0, 6);
 	cdb[0] = SCSI_SEND_DIAGNOSTIC;
 	cdb[1] = (uint8_t)(((self_test_code & 0x7) << 5) | (pf ? 0x10 : 0) | (selftest ? 0x04 : 0));
-	put_be16(cdb + 3, param_len);
+	sg_put_unaligned_be16(param_len, cdb + 3);
 	return 6;
 }
 
@@ -184,8 +147,8 @@ static unsigned build_rw10(uint8_t cdb[10], uint8_t op, uint32_t lba, uint16_t b
 	memset(cdb, 0, 10);
 	cdb[0] = op;
 	cdb[1] = fua ? 0x08 : 0x00;
-	put_be32(cdb + 2, lba);
-	put_be16(cdb + 7, blocks);
+	sg_put_unaligned_be32(lba, cdb + 2);
+	sg_put_unaligned_be16(blocks, cdb + 7);
 	return 10;
 }
 
@@ -194,8 +157,8 @@ static unsigned build_rw16(uint8_t cdb[16], uint8_t op, uint64_t lba, uint32_t b
 	memset(cdb, 0, 16);
 	cdb[0] = op;
 	cdb[1] = fua ? 0x08 : 0x00;
-	put_be64(cdb + 2, lba);
-	put_be32(cdb + 10, blocks);
+	sg_put_unaligned_be64(lba, cdb + 2);
+	sg_put_unaligned_be32(blocks, cdb + 10);
 	return 16;
 }
 
@@ -232,8 +195,8 @@ unsigned scsi_build_report_zones(uint8_t cdb[16], uint64_t start_lba, uint32_t a
 	memset(cdb, 0, 16);
 	cdb[0] = SCSI_ZBC_IN;
 	cdb[1] = SCSI_ZBC_IN_REPORT_ZONES;
-	put_be64(cdb + 2, start_lba);
-	put_be32(cdb + 10, alloc);
+	sg_put_unaligned_be64(start_lba, cdb + 2);
+	sg_put_unaligned_be32(alloc, cdb + 10);
 	cdb[14] = (uint8_t)((partial ? 0x80 : 0) | (options & 0x3f));
 	return 16;
 }
@@ -263,7 +226,7 @@ static int vpd_header(const uint8_t *buf, size_t len, uint8_t page, size_t *plen
 		return -EPROTO;
 	if (buf[1] != page)
 		return -EPROTO;
-	*plen = get_be16(buf + 2);
+	*plen = sg_get_unaligned_be16(buf + 2);
 	if (4 + *plen > len)
 		return -EPROTO;
 	return 0;
@@ -384,7 +347,7 @@ int scsi_parse_vpd_bdc(const uint8_t *buf, size_t len, struct scsi_bdc *out)
 	/* rotation rate (4-5) and form factor (7) at least */
 	if (plen < 4)
 		return -EPROTO;
-	out->rotation_rate = get_be16(buf + 4);
+	out->rotation_rate = sg_get_unaligned_be16(buf + 4);
 	out->form_factor = buf[7] & 0x0f;
 	if (plen >= 5)
 		out->zoned = (buf[8] >> 4) & 0x3;
@@ -396,8 +359,8 @@ int scsi_parse_read_capacity10(const uint8_t *buf, size_t len, struct scsi_capac
 	memset(out, 0, sizeof(*out));
 	if (!buf || len < 8)
 		return -EPROTO;
-	out->last_lba = get_be32(buf);
-	out->block_len = get_be32(buf + 4);
+	out->last_lba = sg_get_unaligned_be32(buf);
+	out->block_len = sg_get_unaligned_be32(buf + 4);
 	if (!out->block_len)
 		return -EPROTO;
 	out->blocks = out->last_lba + 1;
@@ -409,15 +372,15 @@ int scsi_parse_read_capacity16(const uint8_t *buf, size_t len, struct scsi_capac
 	memset(out, 0, sizeof(*out));
 	if (!buf || len < 16)
 		return -EPROTO;
-	out->last_lba = get_be64(buf);
-	out->block_len = get_be32(buf + 8);
+	out->last_lba = sg_get_unaligned_be64(buf);
+	out->block_len = sg_get_unaligned_be32(buf + 8);
 	if (!out->block_len || out->last_lba == UINT64_MAX)
 		return -EPROTO;
 	out->blocks = out->last_lba + 1;
 	out->rc_basis = (buf[12] >> 4) & 0x3;
 	out->prot_en = buf[12] & 0x01;
 	out->phys_exp = buf[13] & 0x0f;
-	out->lowest_aligned = get_be16(buf + 14) & 0x3fff;
+	out->lowest_aligned = sg_get_unaligned_be16(buf + 14) & 0x3fff;
 	return 0;
 }
 
@@ -428,11 +391,11 @@ int scsi_parse_mode_sense10(const uint8_t *buf, size_t len, struct scsi_mode10 *
 	memset(out, 0, sizeof(*out));
 	if (!buf || len < 8)
 		return -EPROTO;
-	out->mode_data_len = get_be16(buf);
+	out->mode_data_len = sg_get_unaligned_be16(buf);
 	out->medium_type = buf[2];
 	out->dev_specific = buf[3];
 	out->longlba = buf[4] & 0x01;
-	out->bd_len = get_be16(buf + 6);
+	out->bd_len = sg_get_unaligned_be16(buf + 6);
 	/* Bytes the device says it has, limited to what we were given. */
 	total = (size_t)out->mode_data_len + 2;
 	if (total < 8)
@@ -450,11 +413,11 @@ int scsi_parse_mode_sense10(const uint8_t *buf, size_t len, struct scsi_mode10 *
 
 		out->has_bd = true;
 		if (out->longlba) {
-			out->bd_blocks = get_be64(bd);
-			out->bd_block_len = get_be32(bd + 12);
+			out->bd_blocks = sg_get_unaligned_be64(bd);
+			out->bd_block_len = sg_get_unaligned_be32(bd + 12);
 		} else {
-			out->bd_blocks = get_be32(bd);
-			out->bd_block_len = get_be32(bd + 4) & 0x00ffffff;
+			out->bd_blocks = sg_get_unaligned_be32(bd);
+			out->bd_block_len = sg_get_unaligned_be32(bd + 4) & 0x00ffffff;
 		}
 	}
 	out->pages_off = bd_end;
@@ -482,7 +445,7 @@ const uint8_t *scsi_mode_find_page(const uint8_t *buf, size_t len, const struct 
 			if (off + 4 > end)
 				return NULL;
 			sub = p[1];
-			plen = 4 + (size_t)get_be16(p + 2);
+			plen = 4 + (size_t)sg_get_unaligned_be16(p + 2);
 		} else {
 			plen = 2 + (size_t)p[1];
 		}
@@ -524,9 +487,9 @@ int scsi_mode_set_bd_blocks(const uint8_t *buf, size_t len, uint64_t blocks, uin
 	out[4] &= 0x01; /* keep LONGLBA only */
 	out[5] = 0;
 	if (m.longlba)
-		put_be64(out + 8, blocks);
+		sg_put_unaligned_be64(blocks, out + 8);
 	else
-		put_be32(out + 8, (uint32_t)blocks);
+		sg_put_unaligned_be32((uint32_t)blocks, out + 8);
 	*out_len = n;
 	return 0;
 }

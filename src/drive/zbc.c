@@ -12,25 +12,24 @@
 #include <errno.h>
 #include <string.h>
 
-#include "shortstroke/zones.h"
+#include <scsi/sg_unaligned.h>
 
-static uint32_t get32(const uint8_t *p, bool le);
-static uint64_t get64(const uint8_t *p, bool le);
+#include "shortstroke/scsi.h"
+#include "shortstroke/zbc.h"
+
+static uint32_t field32(const uint8_t *p, bool le);
+static uint64_t field64(const uint8_t *p, bool le);
 static void count_cond(struct zone_summary *s, const struct zone_desc *z);
 
-static uint32_t get32(const uint8_t *p, bool le)
+/* ZBC fields are big-endian, ZAC's the same fields little-endian */
+static uint32_t field32(const uint8_t *p, bool le)
 {
-	if (le)
-		return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-		       (uint32_t)p[3] << 24;
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+	return le ? sg_get_unaligned_le32(p) : sg_get_unaligned_be32(p);
 }
 
-static uint64_t get64(const uint8_t *p, bool le)
+static uint64_t field64(const uint8_t *p, bool le)
 {
-	if (le)
-		return (uint64_t)get32(p + 4, true) << 32 | get32(p, true);
-	return (uint64_t)get32(p, false) << 32 | get32(p + 4, false);
+	return le ? sg_get_unaligned_le64(p) : sg_get_unaligned_be64(p);
 }
 
 int zones_parse_list(const uint8_t *buf, size_t len, bool zac, struct zone_list_hdr *hdr,
@@ -42,9 +41,9 @@ int zones_parse_list(const uint8_t *buf, size_t len, bool zac, struct zone_list_
 	*count = 0;
 	if (!buf || len < ZONES_HDR_LEN)
 		return -EPROTO;
-	hdr->list_len = get32(buf, zac);
+	hdr->list_len = field32(buf, zac);
 	hdr->same = buf[4] & 0x0f;
-	hdr->max_lba = get64(buf + 8, zac);
+	hdr->max_lba = field64(buf + 8, zac);
 	hdr->total = hdr->list_len / ZONES_DESC_LEN;
 
 	avail = (len - ZONES_HDR_LEN) / ZONES_DESC_LEN;
@@ -62,9 +61,9 @@ int zones_parse_list(const uint8_t *buf, size_t len, bool zac, struct zone_list_
 		z->cond = d[1] >> 4;
 		z->non_seq = d[1] & 0x02;
 		z->reset = d[1] & 0x01;
-		z->len = get64(d + 8, zac);
-		z->start = get64(d + 16, zac);
-		z->wp = get64(d + 24, zac);
+		z->len = field64(d + 8, zac);
+		z->start = field64(d + 16, zac);
+		z->wp = field64(d + 24, zac);
 	}
 	*count = n;
 	return 0;

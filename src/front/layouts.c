@@ -4,21 +4,22 @@
 
 #include "layouts.h"
 
-void layout_shortfall_text(const struct rp_shortfall *sf, char *buf, size_t len)
+void layout_shortfall_text(const struct rp_solution *sol, size_t i, char *buf, size_t len)
 {
 	size_t used = 0;
 
 	buf[0] = '\0';
-	for (int g = 0; g < RP_GOAL_COUNT; g++) {
-		if (!(sf->gap[g] > 0) || used >= len)
+	for (int g = 0; g < rp_goal_count(); g++) {
+		double gap = rp_solution_closest_gap(sol, i, g);
+
+		if (!(gap > 0) || used >= len)
 			continue;
 		if (g == RP_GOAL_FAILURES)
 			used += (size_t)snprintf(buf + used, len - used, "%s%s -%.0f",
-						 used ? "," : "", rp_goal_name(g), sf->gap[g]);
+						 used ? "," : "", rp_goal_name(g), gap);
 		else
 			used += (size_t)snprintf(buf + used, len - used, "%s%s -%.0f%%",
-						 used ? "," : "", rp_goal_name(g),
-						 100 * sf->gap[g]);
+						 used ? "," : "", rp_goal_name(g), 100 * gap);
 	}
 }
 

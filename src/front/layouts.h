@@ -8,8 +8,9 @@
 
 #include "raidplan.h"
 
-/* How far a layout is from each goal it misses: "capacity -12%,failures -1". */
-void layout_shortfall_text(const struct rp_shortfall *sf, char *buf, size_t len);
+/* How far closest layout i of sol is from each goal it misses:
+ * "capacity -12%,failures -1". */
+void layout_shortfall_text(const struct rp_solution *sol, size_t i, char *buf, size_t len);
 /* The same layout but for the chunk (the closest list has every chunk of
  * one layout, which read alike). */
 bool layout_same_but_chunk(const struct rp_layout *a, const struct rp_layout *b);

@@ -26,6 +26,7 @@
 
 #include <json-c/json.h>
 
+#include "shortstroke/fileio.h"
 #include "shortstroke/journal.h"
 
 #define LINE_MAX_BYTES (1 << 16)
@@ -250,27 +251,6 @@ static void lock_drop(int fd)
 
 /* ---- appending ------------------------------------------------------------ */
 
-static int mkdir_p(const char *path)
-{
-	char buf[4096];
-	size_t len = strlen(path);
-
-	if (len == 0 || len >= sizeof(buf))
-		return -ENAMETOOLONG;
-	memcpy(buf, path, len + 1);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(buf, 0755) && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
 static void fsync_dir(const char *dir)
 {
 	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -316,7 +296,7 @@ int journal_append(const char *state_dir, struct journal_entry *e, struct ss_err
 	size_t len;
 	int fd, lfd, rc;
 
-	rc = mkdir_p(state_dir);
+	rc = file_mkdirs(state_dir, NULL);
 	if (rc)
 		return ss_error_set(err, rc, "cannot create the state directory %s: %s",
 				    state_dir, strerror(-rc));
@@ -803,7 +783,7 @@ int journal_lock_disk(const char *state_dir, const char *serial, const char *wwn
 				    : '_';
 	name[k] = '\0';
 	snprintf(dir, sizeof(dir), "%s/locks", state_dir);
-	rc = mkdir_p(dir);
+	rc = file_mkdirs(dir, NULL);
 	if (rc)
 		return ss_error_set(err, rc, "cannot create %s: %s", dir, strerror(-rc));
 	snprintf(path, sizeof(path), "%s/%s.lock", dir, name);

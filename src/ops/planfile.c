@@ -20,28 +20,6 @@
 
 #define PLAN_GENERATOR "shortstroke 0.1.0"
 
-/* Figure keys as libraidplan names them (a unit test compares them). */
-static const char *const fig_keys[RP_FIG_COUNT] = {
-    [RP_FIG_USABLE_CAPACITY] = "usable_capacity",
-    [RP_FIG_RADIAL_STROKE] = "radial_stroke",
-    [RP_FIG_BAND_SEEK] = "band_seek",
-    [RP_FIG_ROTATION] = "rotation",
-    [RP_FIG_SEQ_READ_START] = "seq_read_start",
-    [RP_FIG_SEQ_READ_END] = "seq_read_end",
-    [RP_FIG_SEQ_WRITE_START] = "seq_write_start",
-    [RP_FIG_SEQ_WRITE_END] = "seq_write_end",
-    [RP_FIG_RAND_READ_QD1] = "rand_read_qd1",
-    [RP_FIG_RAND_READ_QD] = "rand_read_qd",
-    [RP_FIG_RAND_WRITE_QD1] = "rand_write_qd1",
-    [RP_FIG_RAND_WRITE_QD] = "rand_write_qd",
-    [RP_FIG_MIXED_IOPS] = "mixed_iops",
-    [RP_FIG_ACCESS_TIME] = "access_time",
-    [RP_FIG_FAILURES_TOLERATED] = "failures_tolerated",
-    [RP_FIG_REBUILD_TIME] = "rebuild_time",
-    [RP_FIG_MTTDL] = "mttdl",
-    [RP_FIG_URE_REBUILD] = "ure_rebuild",
-};
-
 /* The optional model figures of a disk: key and offset in struct rp_disk. */
 static const struct {
 	const char *key;
@@ -71,12 +49,23 @@ static double disk_fig_get(const struct rp_disk *d, size_t i)
 	return *(const double *)((const char *)d + disk_figs[i].off);
 }
 
+int plan_figure_count(void)
+{
+	return rp_figure_count() < PLAN_MAX_FIGURES ? rp_figure_count() : PLAN_MAX_FIGURES;
+}
+
 struct plan *plan_new(void)
 {
 	struct plan *p = calloc(1, sizeof(*p));
 
 	if (!p)
 		return NULL;
+	rp_layout_init(&p->layout);
+	rp_workload_init(&p->workload);
+	for (size_t i = 0; i < PLAN_MAX_SIZES; i++)
+		rp_size_share_init(&p->sizes[i]);
+	rp_path_init(&p->path);
+	rp_goals_init(&p->goals);
 	p->version = PLAN_VERSION;
 	snprintf(p->generator, sizeof(p->generator), "%s, libraidplan %s", PLAN_GENERATOR,
 		 rp_version());
@@ -225,7 +214,7 @@ static json_object *goals_json(const struct rp_goals *g)
 	add(o, "access_ms", jdouble(g->max_access_ms));
 	add(o, "tolerate", json_object_new_uint64(g->min_failures));
 	add(o, "max_disks", json_object_new_uint64(g->max_disks));
-	for (int l = 0; l < RP_LEVEL_COUNT; l++)
+	for (int l = 0; l < rp_level_count(); l++)
 		if (g->level_mask & RP_LEVEL_BIT(l))
 			json_object_array_add(lv, json_object_new_string(rp_level_name(l)));
 	add(o, "levels", lv);
@@ -253,8 +242,8 @@ static json_object *plan_json(const struct plan *p)
 	add(o, "path", path);
 	add(o, "goals", goals_json(&p->goals));
 	pr = json_object_new_object();
-	for (int i = 0; i < RP_FIG_COUNT; i++)
-		add(pr, fig_keys[i], p->predicted_set[i] ? jdouble(p->predicted[i]) : NULL);
+	for (int i = 0; i < plan_figure_count(); i++)
+		add(pr, rp_figure_key(i), p->predicted_set[i] ? jdouble(p->predicted[i]) : NULL);
 	add(o, "predicted", pr);
 	arr = json_object_new_array();
 	for (size_t i = 0; i < p->n_notes; i++)
@@ -520,6 +509,7 @@ static int parse_disk(struct pctx *c, json_object *v, size_t i, struct plan_disk
 	int rc;
 
 	snprintf(ob.name, sizeof(ob.name), "disks[%zu]", i);
+	rp_disk_init(&d->rp);
 	if (!json_object_is_type(v, json_type_object))
 		return bad(c, &ob, NULL, "expected an object, got %s", type_name(v));
 	if ((rc = only_keys(c, &ob, keys)) ||
@@ -686,7 +676,7 @@ static int parse_goals(struct pctx *c, const struct obj *root, struct plan *p)
 	    (rc = get_uint(c, &ob, "tolerate", false, 0, PLAN_MAX_DISKS, &g->min_failures)) ||
 	    (rc = get_uint(c, &ob, "max_disks", false, 0, 65536, &g->max_disks)) ||
 	    (rc = get_u64(c, &ob, "chunk_bytes", false, 0, 1ull << 30, &g->chunk_bytes)) ||
-	    (rc = get_array(c, &ob, "levels", false, RP_LEVEL_COUNT * 4, &arr)))
+	    (rc = get_array(c, &ob, "levels", false, (size_t)rp_level_count() * 4, &arr)))
 		return rc;
 	for (size_t i = 0; arr && i < json_object_array_length(arr); i++) {
 		json_object *v = json_object_array_get_idx(arr, i);
@@ -718,12 +708,12 @@ static int parse_rest(struct pctx *c, const struct obj *root, struct plan *p)
 	/* predicted figures: informational; known keys must be numbers */
 	if ((rc = get_obj(c, root, "predicted", false, &ob)))
 		return rc;
-	for (int i = 0; ob.o && i < RP_FIG_COUNT; i++) {
+	for (int i = 0; ob.o && i < plan_figure_count(); i++) {
 		json_object *v = NULL;
 
-		if (!json_object_object_get_ex(ob.o, fig_keys[i], &v) || !v)
+		if (!json_object_object_get_ex(ob.o, rp_figure_key(i), &v) || !v)
 			continue;
-		if ((rc = get_num(c, &ob, fig_keys[i], false, -1e308, false, 1e308,
+		if ((rc = get_num(c, &ob, rp_figure_key(i), false, -1e308, false, 1e308,
 				  &p->predicted[i])))
 			return rc;
 		p->predicted_set[i] = true;

@@ -139,7 +139,7 @@ struct plan *plan_from_eval(const struct plan_source *src, const struct rp_eval 
 	p->path.links = NULL;
 	p->path.n_links = 0;
 	p->goals = *src->goals;
-	for (int id = 0; id < RP_FIG_COUNT; id++) {
+	for (int id = 0; id < plan_figure_count(); id++) {
 		const struct rp_figure *f = rp_eval_figure(ev, id);
 
 		p->predicted[id] = f ? f->value : NAN;

@@ -1,22 +1,26 @@
 /*
  * smart.c - drive health and self-tests: the common API (smart_read,
- * selftest_*), and the ATA half: SMART data, thresholds, status and logs
- * read through drive_ata(), handed to libatasmart as a blob (the record
- * format of sk_disk_set_blob), and the ATA logs parsed here (ACS-3).
+ * selftest_*), which hands SCSI drives to smart_scsi.c, and the ATA half:
+ * SMART data, thresholds, status and logs read through drive_ata(),
+ * parsed by the drive layer (ata_smart.h) and handed to libatasmart as a
+ * blob (the record format of sk_disk_set_blob).
  */
 #include <stddef.h>
 
 #include <atasmart.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include <scsi/sg_unaligned.h>
+
 #include "shortstroke/ata.h"
+#include "shortstroke/ata_smart.h"
 #include "shortstroke/smart.h"
+#include "smart_priv.h"
 
 /* SMART feature register values (ACS-3 7.48) */
 #define SMART_READ_DATA 0xd0
@@ -34,24 +38,17 @@
 #define OFFLINE_CONVEYANCE 0x03
 #define OFFLINE_ABORT 0x7f
 
-#define ST_STATUS_IN_PROGRESS 0xf
-
 /* SkSmartOverall values, kept as ints in the report */
 #define OVERALL_NONE -1
 
-static uint16_t le16(const uint8_t *p);
-static uint32_t le32(const uint8_t *p);
-static uint64_t le48(const uint8_t *p);
-static bool sector_sum_ok(const uint8_t *buf);
-static void put_be32(uint8_t *p, uint32_t v);
 static void fill_entry(struct selftest_entry *e, uint8_t code, uint8_t status, uint16_t hours,
 		       uint64_t lba, bool lba_all_ones);
 static void attr_cb(SkDisk *sk, const SkSmartAttributeParsedData *a, void *arg);
 static void key_figures(struct smart_report *r);
 static const struct smart_attr *find_bad_attr(const struct smart_report *r, bool now);
 static void ata_verdict(struct smart_report *r, uint64_t bad);
-static int ata_smart_cmd(struct drive *d, uint8_t feature, uint8_t lba_low, uint8_t *buf,
-			 struct ss_error *err);
+static int smart_cmd(struct drive *d, uint8_t feature, uint8_t lba_low, uint8_t *buf,
+		     struct ss_error *err);
 static int ata_read_selftest_log(struct drive *d, const struct ata_identify *id,
 				 struct selftest_entry *out, size_t max, size_t *count,
 				 struct ss_error *err);
@@ -64,174 +61,9 @@ static int ata_selftest_poll(struct drive *d, const struct drive_info *info,
 			     struct selftest_status *st, struct ss_error *err);
 static void nap_ms(unsigned ms);
 
-/* ---- small helpers ---------------------------------------------------------- */
+/* ---- ATA, pure: log entries and the blob ------------------------------------ */
 
-static uint16_t le16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | (p[1] << 8));
-}
-
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)le16(p) | (uint32_t)le16(p + 2) << 16;
-}
-
-static uint64_t le48(const uint8_t *p)
-{
-	return (uint64_t)le32(p) | (uint64_t)le16(p + 4) << 32;
-}
-
-static void put_be32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
-
-/* ATA data structures end in a checksum byte: all 512 bytes sum to 0. */
-static bool sector_sum_ok(const uint8_t *buf)
-{
-	uint8_t sum = 0;
-
-	for (unsigned i = 0; i < SMART_SECTOR; i++)
-		sum = (uint8_t)(sum + buf[i]);
-	return sum == 0;
-}
-
-const char *smart_verdict_name(enum smart_verdict v)
-{
-	switch (v) {
-	case SMART_PASSED:
-		return "PASSED";
-	case SMART_WARNING:
-		return "WARNING";
-	case SMART_FAILED:
-		return "FAILED";
-	default:
-		return "UNKNOWN";
-	}
-}
-
-const char *selftest_kind_name(enum selftest_kind k)
-{
-	switch (k) {
-	case SELFTEST_SHORT:
-		return "short";
-	case SELFTEST_EXTENDED:
-		return "extended";
-	case SELFTEST_CONVEYANCE:
-		return "conveyance";
-	default:
-		return "other";
-	}
-}
-
-const char *smart_page_state_name(enum smart_page_state s)
-{
-	switch (s) {
-	case SMART_PAGE_OK:
-		return "ok";
-	case SMART_PAGE_ERROR:
-		return "error";
-	default:
-		return "not supported";
-	}
-}
-
-void smart_report_verdict(struct smart_report *r, enum smart_verdict v, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (v < r->verdict || (v == r->verdict && r->reason[0]))
-		return;
-	r->verdict = v;
-	va_start(ap, fmt);
-	vsnprintf(r->reason, sizeof(r->reason), fmt, ap);
-	va_end(ap);
-}
-
-void smart_report_free(struct smart_report *r)
-{
-	if (!r)
-		return;
-	free(r->attrs);
-	r->attrs = NULL;
-	r->nattrs = 0;
-}
-
-void smart_attr_pretty(const struct smart_attr *a, char *buf, size_t len)
-{
-	const char *u = a->pretty_unit;
-	unsigned long long v = (unsigned long long)a->pretty;
-
-	if (!strcmp(u, "mK"))
-		snprintf(buf, len, "%.0f C", ((double)a->pretty - 273150.0) / 1000.0);
-	else if (!strcmp(u, "ms") && a->pretty >= 3600000ULL)
-		snprintf(buf, len, "%.1f h", (double)a->pretty / 3600000.0);
-	else if (!strcmp(u, "ms") && a->pretty >= 1000ULL)
-		snprintf(buf, len, "%.1f s", (double)a->pretty / 1000.0);
-	else if (!strcmp(u, "?"))
-		snprintf(buf, len, "%llu", (unsigned long long)le48(a->raw));
-	else if (!strcmp(u, "%"))
-		snprintf(buf, len, "%llu%%", v);
-	else if (u[0])
-		snprintf(buf, len, "%llu %s", v, u);
-	else
-		snprintf(buf, len, "%llu", v);
-}
-
-/* ---- ATA pure parsers ------------------------------------------------------- */
-
-int smart_ata_parse_data(const uint8_t *buf, size_t len, struct smart_ata_data *out)
-{
-	memset(out, 0, sizeof(*out));
-	if (!buf || len < SMART_SECTOR)
-		return -EPROTO;
-	out->offline_status = buf[362];
-	out->selftest_byte = buf[363];
-	out->offline_seconds = le16(buf + 364);
-	out->offline_caps = buf[367];
-	out->smart_caps = le16(buf + 368);
-	out->errlog_supported = buf[370] & 0x01;
-	out->abort_supported = buf[367] & 0x01;
-	out->selftest_supported = buf[367] & 0x10;
-	out->conveyance_supported = buf[367] & 0x20;
-	out->short_minutes = buf[372];
-	out->extended_minutes = buf[373] == 0xff ? le16(buf + 375) : buf[373];
-	out->conveyance_minutes = buf[374];
-	out->checksum_ok = sector_sum_ok(buf);
-	return 0;
-}
-
-const char *smart_ata_selftest_status_text(uint8_t status)
-{
-	switch (status) {
-	case 0x0:
-		return "completed without error";
-	case 0x1:
-		return "aborted by the host";
-	case 0x2:
-		return "interrupted by a reset";
-	case 0x3:
-		return "fatal error: the test could not complete";
-	case 0x4:
-		return "an unknown test element failed";
-	case 0x5:
-		return "the electrical element failed";
-	case 0x6:
-		return "the servo/seek element failed";
-	case 0x7:
-		return "the read element failed";
-	case 0x8:
-		return "handling damage suspected";
-	case ST_STATUS_IN_PROGRESS:
-		return "in progress";
-	default:
-		return "reserved status";
-	}
-}
-
+/* A self-test log descriptor or execution status byte as an entry. */
 static void fill_entry(struct selftest_entry *e, uint8_t code, uint8_t status, uint16_t hours,
 		       uint64_t lba, bool lba_all_ones)
 {
@@ -255,7 +87,7 @@ static void fill_entry(struct selftest_entry *e, uint8_t code, uint8_t status, u
 		break;
 	}
 	e->status = nib;
-	e->running = nib == ST_STATUS_IN_PROGRESS;
+	e->running = nib == ATA_SELFTEST_IN_PROGRESS;
 	e->passed = nib == 0;
 	e->aborted = nib == 1 || nib == 2;
 	e->failed = nib >= 3 && nib <= 8;
@@ -267,117 +99,20 @@ static void fill_entry(struct selftest_entry *e, uint8_t code, uint8_t status, u
 		snprintf(e->result, sizeof(e->result), "in progress, %u%% remaining",
 			 e->remaining_pct);
 	else
-		snprintf(e->result, sizeof(e->result), "%s", smart_ata_selftest_status_text(nib));
+		snprintf(e->result, sizeof(e->result), "%s", ata_smart_selftest_status_text(nib));
 }
 
-/*
- * Log 0x06: revision (0-1), 21 descriptors of 24 bytes from byte 2,
- * descriptor index at 508. Log 0x07 (per 512-byte page): revision (0),
- * descriptor index (2-3, over the whole log), 19 descriptors of 26 bytes
- * from byte 4. Descriptor: test (LBA low) 0, status 1, life timestamp
- * 2-3, checkpoint 4, failing LBA 5-8 (0x06) or 5-10 (0x07).
- */
 int smart_ata_parse_selftest_log(const uint8_t *buf, size_t len, bool ext,
 				 struct selftest_entry *out, size_t max, size_t *count)
 {
-	size_t slots, dlen, index, pages;
+	struct ata_selftest_desc d[SELFTEST_LOG_MAX];
+	int rc;
 
-	*count = 0;
-	if (!buf || len < SMART_SECTOR)
-		return -EPROTO;
-	pages = len / SMART_SECTOR;
-	if (ext) {
-		slots = 19 * pages;
-		dlen = 26;
-		index = le16(buf + 2);
-	} else {
-		slots = 21;
-		dlen = 24;
-		index = buf[508];
-	}
-	if (index == 0)
-		return 0; /* no descriptor written yet */
-	if (index > slots)
-		index = slots; /* the newest is beyond what we read */
-	for (size_t k = 0; k < slots && *count < max; k++) {
-		size_t slot = (index - 1 + slots - k) % slots;
-		const uint8_t *d;
-		uint64_t lba;
-		bool ones;
-
-		if (ext)
-			d = buf + (slot / 19) * SMART_SECTOR + 4 + (slot % 19) * dlen;
-		else
-			d = buf + 2 + slot * dlen;
-		if (d[0] == 0 && d[1] == 0)
-			continue; /* unused */
-		if (ext) {
-			lba = le48(d + 5);
-			ones = lba == 0xffffffffffffULL;
-		} else {
-			lba = le32(d + 5);
-			ones = lba == 0xffffffffULL || lba == 0x0fffffffULL;
-		}
-		fill_entry(&out[*count], d[0], d[1], le16(d + 2), lba, ones);
-		(*count)++;
-	}
-	return 0;
-}
-
-/*
- * Summary error log (0x01): version 0, index of the newest error data
- * structure 1 (1..5, 0 none), five structures of 90 bytes from byte 2,
- * device error count 452-453. A structure: five 12-byte command
- * structures (the fifth the failing command: features 1, command 7),
- * then error 61, count 62, LBA 63-65, device 66, status 67, state 87,
- * life timestamp 88-89.
- */
-int smart_ata_parse_error_log(const uint8_t *buf, size_t len, struct smart_ata_errlog *out)
-{
-	unsigned index;
-
-	memset(out, 0, sizeof(*out));
-	if (!buf || len < SMART_SECTOR)
-		return -EPROTO;
-	out->error_count = le16(buf + 452);
-	out->checksum_ok = sector_sum_ok(buf);
-	index = buf[1];
-	if (index == 0 || index > 5)
-		return 0;
-	for (unsigned k = 0; k < 5; k++) {
-		unsigned slot = (index - 1 + 5 - k) % 5;
-		const uint8_t *s = buf + 2 + slot * 90;
-		const uint8_t *cmd = s + 4 * 12;
-		const uint8_t *e = s + 60;
-		struct smart_ata_error *o;
-		bool used = false;
-
-		for (unsigned i = 0; i < 90; i++)
-			used = used || s[i];
-		if (!used)
-			continue;
-		o = &out->e[out->count++];
-		o->feature = cmd[1];
-		o->command = cmd[7];
-		o->error = e[1];
-		o->status = e[7];
-		o->lba = (uint32_t)e[3] | (uint32_t)e[4] << 8 | (uint32_t)e[5] << 16 |
-			 (uint32_t)(e[6] & 0x0f) << 24;
-		o->state = e[27];
-		o->power_on_hours = le16(e + 28);
-	}
-	return 0;
-}
-
-int smart_ata_status_from_regs(const struct ata_regs *r)
-{
-	uint8_t mid = (uint8_t)(r->lba >> 8), high = (uint8_t)(r->lba >> 16);
-
-	if (mid == 0x4f && high == 0xc2)
-		return 1;
-	if (mid == 0xf4 && high == 0x2c)
-		return 0;
-	return -EPROTO;
+	rc = ata_smart_parse_selftest_log(buf, len, ext, d,
+					  max < SELFTEST_LOG_MAX ? max : SELFTEST_LOG_MAX, count);
+	for (size_t i = 0; i < *count; i++)
+		fill_entry(&out[i], d[i].test, d[i].status, d[i].hours, d[i].lba, d[i].lba_unset);
+	return rc;
 }
 
 int smart_ata_build_blob(const uint8_t *identify, const uint8_t *data, const uint8_t *thresholds,
@@ -401,7 +136,7 @@ int smart_ata_build_blob(const uint8_t *identify, const uint8_t *data, const uin
 		if (i == 1)
 			need += status >= 0 ? 12 : 0;
 		else if (recs[i].p)
-			need += 8 + SMART_SECTOR;
+			need += 8 + ATA_SMART_SECTOR;
 	}
 	if (need > out_max)
 		return -ENOSPC;
@@ -412,13 +147,13 @@ int smart_ata_build_blob(const uint8_t *identify, const uint8_t *data, const uin
 			continue;
 		memcpy(out + off, recs[i].tag, 4);
 		if (i == 1) {
-			put_be32(out + off + 4, 4);
-			put_be32(out + off + 8, status ? 1 : 0);
+			sg_put_unaligned_be32(4, out + off + 4);
+			sg_put_unaligned_be32(status ? 1 : 0, out + off + 8);
 			off += 12;
 		} else {
-			put_be32(out + off + 4, SMART_SECTOR);
-			memcpy(out + off + 8, recs[i].p, SMART_SECTOR);
-			off += 8 + SMART_SECTOR;
+			sg_put_unaligned_be32(ATA_SMART_SECTOR, out + off + 4);
+			memcpy(out + off + 8, recs[i].p, ATA_SMART_SECTOR);
+			off += 8 + ATA_SMART_SECTOR;
 		}
 	}
 	*out_len = off;
@@ -586,35 +321,6 @@ static void ata_verdict(struct smart_report *r, uint64_t bad)
 				     "the drive did not return its SMART health status");
 }
 
-void smart_report_selftests_verdict(struct smart_report *r)
-{
-	bool newest = true;
-
-	for (size_t i = 0; i < r->nselftests; i++) {
-		const struct selftest_entry *e = &r->selftests[i];
-		char at[48] = "";
-
-		if (e->running)
-			continue;
-		if (e->failed) {
-			if (e->lba_valid)
-				snprintf(at, sizeof(at), " at LBA %" PRIu64, e->failing_lba);
-			if (newest)
-				smart_report_verdict(r, SMART_FAILED,
-						     "the last self-test (%s) ended in error: %s%s",
-						     selftest_kind_name(e->kind), e->result, at);
-			else
-				smart_report_verdict(r, SMART_WARNING,
-						     "an earlier self-test (%s, at %" PRIu32
-						     " power-on hours) ended in error: %s%s",
-						     selftest_kind_name(e->kind), e->power_on_hours,
-						     e->result, at);
-			return;
-		}
-		newest = false;
-	}
-}
-
 int smart_ata_evaluate(const uint8_t *blob, size_t blob_len, struct smart_report *out,
 		       struct ss_error *err)
 {
@@ -663,12 +369,12 @@ int smart_ata_evaluate(const uint8_t *blob, size_t blob_len, struct smart_report
 /* ---- ATA through the transport ------------------------------------------------ */
 
 /* A one-sector SMART command (READ DATA, THRESHOLDS, READ LOG) into buf. */
-static int ata_smart_cmd(struct drive *d, uint8_t feature, uint8_t lba_low, uint8_t *buf,
-			 struct ss_error *err)
+static int smart_cmd(struct drive *d, uint8_t feature, uint8_t lba_low, uint8_t *buf,
+		     struct ss_error *err)
 {
 	struct ata_tf tf;
 
-	memset(buf, 0, SMART_SECTOR);
+	memset(buf, 0, ATA_SMART_SECTOR);
 	ata_tf_smart(&tf, feature, lba_low, 1);
 	return drive_ata(d, &tf, false, buf, NULL, err);
 }
@@ -690,10 +396,10 @@ static int ata_check_smart(struct drive *d, const struct drive_info *info, struc
 /* SMART READ DATA of a drive that reports SMART supported and enabled
  * (ata_check_smart passed): an abort is the drive failing the feature it
  * claims, not a drive without SMART. */
-static int ata_smart_read_data(struct drive *d, uint8_t *data, struct ss_error *err)
+static int read_smart_data(struct drive *d, uint8_t *data, struct ss_error *err)
 {
 	struct ss_error e2 = {0};
-	int rc = ata_smart_cmd(d, SMART_READ_DATA, 0, data, &e2);
+	int rc = smart_cmd(d, SMART_READ_DATA, 0, data, &e2);
 
 	if (rc == -EOPNOTSUPP)
 		return ss_error_set(err, -EIO,
@@ -711,13 +417,13 @@ static int ata_read_selftest_log(struct drive *d, const struct ata_identify *id,
 				 struct selftest_entry *out, size_t max, size_t *count,
 				 struct ss_error *err)
 {
-	uint8_t buf[SMART_SECTOR];
+	uint8_t buf[ATA_SMART_SECTOR];
 	struct ss_error e2 = {0};
 	struct ata_tf tf;
 	int rc;
 
 	*count = 0;
-	rc = ata_smart_cmd(d, SMART_READ_LOG, LOG_SELFTEST, buf, &e2);
+	rc = smart_cmd(d, SMART_READ_LOG, LOG_SELFTEST, buf, &e2);
 	if (rc == 0)
 		return smart_ata_parse_selftest_log(buf, sizeof(buf), false, out, max, count);
 	if (id && id->gpl) {
@@ -734,8 +440,8 @@ static int ata_read_selftest_log(struct drive *d, const struct ata_identify *id,
 static int smart_read_ata(struct drive *d, const struct drive_info *info, struct smart_report *out,
 			  struct ss_error *err)
 {
-	uint8_t ident[SMART_SECTOR], data[SMART_SECTOR], thr[SMART_SECTOR];
-	uint8_t blob[SMART_BLOB_MAX], log[SMART_SECTOR];
+	uint8_t ident[ATA_SMART_SECTOR], data[ATA_SMART_SECTOR], thr[ATA_SMART_SECTOR];
+	uint8_t blob[SMART_BLOB_MAX], log[ATA_SMART_SECTOR];
 	const struct ata_identify *id = drive_ata_identify(d);
 	const char *name = drive_name(d);
 	bool have_thr;
@@ -751,14 +457,14 @@ static int smart_read_ata(struct drive *d, const struct drive_info *info, struct
 	rc = drive_ata(d, &tf, false, ident, NULL, err);
 	if (rc)
 		return rc;
-	rc = ata_smart_read_data(d, data, err);
+	rc = read_smart_data(d, data, err);
 	if (rc)
 		return rc;
-	smart_ata_parse_data(data, sizeof(data), &out->data);
-	have_thr = ata_smart_cmd(d, SMART_READ_THRESHOLDS, 0, thr, NULL) == 0;
+	ata_smart_parse_data(data, sizeof(data), &out->data);
+	have_thr = smart_cmd(d, SMART_READ_THRESHOLDS, 0, thr, NULL) == 0;
 	ata_tf_smart(&tf, SMART_RETURN_STATUS, 0, 0);
 	if (drive_ata(d, &tf, true, NULL, &regs, NULL) == 0) {
-		rc = smart_ata_status_from_regs(&regs);
+		rc = ata_smart_status_from_regs(&regs);
 		status = rc >= 0 ? rc : -1;
 	}
 	out->ata_status = status;
@@ -768,8 +474,8 @@ static int smart_read_ata(struct drive *d, const struct drive_info *info, struct
 		    ata_read_selftest_log(d, id, out->selftests, SELFTEST_LOG_MAX, &out->nselftests,
 					  NULL) == 0;
 	if (out->data.errlog_supported &&
-	    ata_smart_cmd(d, SMART_READ_LOG, LOG_SUMMARY_ERROR, log, NULL) == 0)
-		out->errlog_read = smart_ata_parse_error_log(log, sizeof(log), &out->errlog) == 0;
+	    smart_cmd(d, SMART_READ_LOG, LOG_SUMMARY_ERROR, log, NULL) == 0)
+		out->errlog_read = ata_smart_parse_error_log(log, sizeof(log), &out->errlog) == 0;
 
 	rc = smart_ata_build_blob(ident, data, have_thr ? thr : NULL, status, blob, sizeof(blob),
 				  &blen);
@@ -804,8 +510,8 @@ static int ata_selftest_start(struct drive *d, const struct drive_info *info,
 			      enum selftest_kind kind, struct ss_error *err)
 {
 	const char *name = drive_name(d);
-	struct smart_ata_data sd;
-	uint8_t data[SMART_SECTOR];
+	struct ata_smart_data sd;
+	uint8_t data[ATA_SMART_SECTOR];
 	struct ata_tf tf;
 	uint8_t sub;
 	int rc;
@@ -813,17 +519,17 @@ static int ata_selftest_start(struct drive *d, const struct drive_info *info,
 	rc = ata_check_smart(d, info, err);
 	if (rc)
 		return rc;
-	rc = ata_smart_read_data(d, data, err);
+	rc = read_smart_data(d, data, err);
 	if (rc)
 		return rc;
-	smart_ata_parse_data(data, sizeof(data), &sd);
+	ata_smart_parse_data(data, sizeof(data), &sd);
 	if (!sd.selftest_supported)
 		return ss_error_set(err, -EOPNOTSUPP, "%s: the drive has no SMART self-tests",
 				    name);
 	if (kind == SELFTEST_CONVEYANCE && !sd.conveyance_supported)
 		return ss_error_set(err, -EOPNOTSUPP, "%s: the drive has no conveyance self-test",
 				    name);
-	if ((sd.selftest_byte >> 4) == ST_STATUS_IN_PROGRESS)
+	if ((sd.selftest_byte >> 4) == ATA_SELFTEST_IN_PROGRESS)
 		return ss_error_set(err, -EBUSY,
 				    "%s: a self-test is already running (%u%% remaining); abort "
 				    "it first",
@@ -854,8 +560,8 @@ static int ata_selftest_start(struct drive *d, const struct drive_info *info,
 static int ata_selftest_poll(struct drive *d, const struct drive_info *info,
 			     struct selftest_status *st, struct ss_error *err)
 {
-	uint8_t data[SMART_SECTOR];
-	struct smart_ata_data sd;
+	uint8_t data[ATA_SMART_SECTOR];
+	struct ata_smart_data sd;
 	struct selftest_entry log[SELFTEST_LOG_MAX];
 	size_t n = 0;
 	unsigned minutes = 0;
@@ -864,10 +570,10 @@ static int ata_selftest_poll(struct drive *d, const struct drive_info *info,
 	rc = ata_check_smart(d, info, err);
 	if (rc)
 		return rc;
-	rc = ata_smart_read_data(d, data, err);
+	rc = read_smart_data(d, data, err);
 	if (rc)
 		return rc;
-	smart_ata_parse_data(data, sizeof(data), &sd);
+	ata_smart_parse_data(data, sizeof(data), &sd);
 	switch (st->kind) {
 	case SELFTEST_SHORT:
 		minutes = sd.short_minutes;
@@ -882,7 +588,7 @@ static int ata_selftest_poll(struct drive *d, const struct drive_info *info,
 		break;
 	}
 	st->expected_s = minutes * 60u;
-	st->running = (sd.selftest_byte >> 4) == ST_STATUS_IN_PROGRESS;
+	st->running = (sd.selftest_byte >> 4) == ATA_SELFTEST_IN_PROGRESS;
 	if (st->running) {
 		unsigned rem = (sd.selftest_byte & 0x0f) * 10u;
 

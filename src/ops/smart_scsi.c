@@ -9,12 +9,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <scsi/sg_unaligned.h>
+
 #include "shortstroke/scsi.h"
 #include "shortstroke/smart.h"
+#include "smart_priv.h"
 
 #define LOG_BUF_MAX 0xfffc	 /* LOG SENSE allocation length is 16 bits */
 #define SPC_SHORT_SELFTEST_S 120 /* SPC-4: a short self-test takes 2 minutes at most */
 
+static void entry_from_log(const struct log_selftest_entry *in, struct selftest_entry *out);
 static int read_page(struct drive *d, const struct log_supported *sup, uint8_t page, uint8_t *buf,
 		     size_t *got, enum smart_page_state *st);
 static void scsi_figures(struct smart_report *r);
@@ -26,8 +30,9 @@ static int send_diag(struct drive *d, uint8_t code, struct ss_error *err);
 int smart_scsi_log_sense(struct drive *d, uint8_t page, uint8_t *buf, size_t max, size_t *got,
 			 struct ss_error *err)
 {
-	struct xcmd c;
-	size_t need;
+	uint8_t cdb[10];
+	size_t need, hdr;
+	unsigned n;
 	int rc;
 
 	*got = 0;
@@ -36,41 +41,29 @@ int smart_scsi_log_sense(struct drive *d, uint8_t page, uint8_t *buf, size_t max
 	if (max > LOG_BUF_MAX)
 		max = LOG_BUF_MAX;
 	/* the header first, for the page length */
-	memset(&c, 0, sizeof(c));
-	memset(buf, 0, 4);
-	c.cdb_len = scsi_build_log_sense(c.cdb, false, 1, page, 0, 0, 4);
-	c.dir = XFER_FROM_DEV;
-	c.data = buf;
-	c.data_len = 4;
-	rc = drive_scsi(d, &c, NULL, err);
+	n = scsi_build_log_sense(cdb, false, 1, page, 0, 0, 4);
+	rc = drive_scsi_in(d, cdb, n, buf, 4, &hdr, NULL, err);
 	if (rc == -EOPNOTSUPP)
 		return ss_error_set(err, rc, "%s: log page 0x%02x is not supported by this drive",
 				    drive_name(d), page);
 	if (rc)
 		return rc;
-	if (c.resid > 0)
+	if (hdr < 4)
 		return ss_error_set(err, -EPROTO, "%s: log page 0x%02x: short header",
 				    drive_name(d), page);
-	need = 4 + (size_t)((buf[2] << 8) | buf[3]);
+	need = 4 + (size_t)sg_get_unaligned_be16(buf + 2);
 	if (need > max)
 		need = max;
-	memset(&c, 0, sizeof(c));
-	memset(buf, 0, need);
-	c.cdb_len = scsi_build_log_sense(c.cdb, false, 1, page, 0, 0, (uint16_t)need);
-	c.dir = XFER_FROM_DEV;
-	c.data = buf;
-	c.data_len = need;
-	rc = drive_scsi(d, &c, NULL, err);
+	n = scsi_build_log_sense(cdb, false, 1, page, 0, 0, (uint16_t)need);
+	rc = drive_scsi_in(d, cdb, n, buf, need, got, NULL, err);
 	if (rc == -EOPNOTSUPP)
 		return ss_error_set(err, rc, "%s: log page 0x%02x is not supported by this drive",
 				    drive_name(d), page);
-	if (rc)
-		return rc;
-	*got = need - (c.resid < need ? c.resid : need);
-	return 0;
+	return rc;
 }
 
-void smart_scsi_selftest_entry(const struct log_selftest_entry *in, struct selftest_entry *out)
+/* A SCSI self-test log entry (page 0x10) as a struct selftest_entry. */
+static void entry_from_log(const struct log_selftest_entry *in, struct selftest_entry *out)
 {
 	char asc[80];
 
@@ -144,8 +137,7 @@ void smart_scsi_evaluate(struct smart_report *r)
 	if (p->selftest_st == SMART_PAGE_OK) {
 		for (unsigned i = 0; i < p->selftest.count && r->nselftests < SELFTEST_LOG_MAX; i++)
 			if (!p->selftest.e[i].empty)
-				smart_scsi_selftest_entry(&p->selftest.e[i],
-							  &r->selftests[r->nselftests++]);
+				entry_from_log(&p->selftest.e[i], &r->selftests[r->nselftests++]);
 		sources = true;
 	}
 	if (p->ie_st == SMART_PAGE_OK && p->ie.has)
@@ -332,26 +324,19 @@ int smart_scsi_selftest_abort(struct drive *d, struct ss_error *err)
 /* Control mode page: EXTENDED SELF-TEST COMPLETION TIME. */
 static int selftest_time(struct drive *d, unsigned *seconds)
 {
-	uint8_t buf[64];
+	uint8_t cdb[10], buf[64];
 	struct scsi_mode10 m;
 	const uint8_t *pg;
-	struct xcmd c;
 	uint16_t s;
 	size_t got, plen;
+	unsigned n;
 	int rc;
 
 	*seconds = 0;
-	memset(&c, 0, sizeof(c));
-	memset(buf, 0, sizeof(buf));
-	c.cdb_len =
-	    scsi_build_mode_sense10(c.cdb, false, true, 0, MODE_PAGE_CONTROL, 0, sizeof(buf));
-	c.dir = XFER_FROM_DEV;
-	c.data = buf;
-	c.data_len = sizeof(buf);
-	rc = drive_scsi(d, &c, NULL, NULL);
+	n = scsi_build_mode_sense10(cdb, false, true, 0, MODE_PAGE_CONTROL, 0, sizeof(buf));
+	rc = drive_scsi_in(d, cdb, n, buf, sizeof(buf), &got, NULL, NULL);
 	if (rc)
 		return rc;
-	got = sizeof(buf) - (c.resid < sizeof(buf) ? c.resid : sizeof(buf));
 	if (scsi_parse_mode_sense10(buf, got, &m))
 		return -EPROTO;
 	pg = scsi_mode_find_page(buf, got, &m, MODE_PAGE_CONTROL, 0, &plen);
@@ -363,21 +348,14 @@ static int selftest_time(struct drive *d, unsigned *seconds)
 
 static int request_sense_progress(struct drive *d, struct scsi_sense *s)
 {
-	uint8_t buf[252];
-	struct xcmd c;
+	uint8_t cdb[6], buf[252];
+	unsigned n = scsi_build_request_sense(cdb, false, sizeof(buf));
 	size_t got;
 	int rc;
 
-	memset(&c, 0, sizeof(c));
-	memset(buf, 0, sizeof(buf));
-	c.cdb_len = scsi_build_request_sense(c.cdb, false, sizeof(buf));
-	c.dir = XFER_FROM_DEV;
-	c.data = buf;
-	c.data_len = sizeof(buf);
-	rc = drive_scsi(d, &c, NULL, NULL);
+	rc = drive_scsi_in(d, cdb, n, buf, sizeof(buf), &got, NULL, NULL);
 	if (rc)
 		return rc;
-	got = sizeof(buf) - (c.resid < sizeof(buf) ? c.resid : sizeof(buf));
 	return scsi_sense_decode(buf, got, s);
 }
 
@@ -436,7 +414,7 @@ int smart_scsi_selftest_poll(struct drive *d, struct selftest_status *st, struct
 		for (unsigned i = 0; i < lst.count; i++) {
 			if (lst.e[i].empty)
 				continue;
-			smart_scsi_selftest_entry(&lst.e[i], &st->last);
+			entry_from_log(&lst.e[i], &st->last);
 			st->has_last = true;
 			break;
 		}
@@ -458,6 +436,6 @@ int smart_scsi_selftest_log(struct drive *d, struct selftest_entry *out, size_t 
 		return rc;
 	for (unsigned i = 0; i < lst.count && *count < max; i++)
 		if (!lst.e[i].empty)
-			smart_scsi_selftest_entry(&lst.e[i], &out[(*count)++]);
+			entry_from_log(&lst.e[i], &out[(*count)++]);
 	return 0;
 }

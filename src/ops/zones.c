@@ -36,27 +36,21 @@ static int zones_fetch(struct drive *d, bool zac, uint64_t lba, uint8_t *buf, si
 		       struct ss_error *err)
 {
 	struct ata_tf tf;
-	struct xcmd c;
+	uint8_t cdb[16];
+	unsigned n;
 	int rc;
 
-	memset(buf, 0, ZONES_BUF_LEN);
 	*got = 0;
 	if (zac) {
+		memset(buf, 0, ZONES_BUF_LEN);
 		zones_tf_report(&tf, lba, ZONES_BUF_LEN / 512);
 		rc = drive_ata(d, &tf, false, buf, NULL, err);
 		if (rc == 0)
 			*got = ZONES_BUF_LEN; /* the header's list length bounds the parse */
 		return rc;
 	}
-	memset(&c, 0, sizeof(c));
-	c.cdb_len = zones_build_report_scsi(c.cdb, lba, ZONES_BUF_LEN);
-	c.dir = XFER_FROM_DEV;
-	c.data = buf;
-	c.data_len = ZONES_BUF_LEN;
-	rc = drive_scsi(d, &c, NULL, err);
-	if (rc == 0)
-		*got = ZONES_BUF_LEN - (c.resid < ZONES_BUF_LEN ? c.resid : ZONES_BUF_LEN);
-	return rc;
+	n = zones_build_report_scsi(cdb, lba, ZONES_BUF_LEN);
+	return drive_scsi_in(d, cdb, n, buf, ZONES_BUF_LEN, got, NULL, err);
 }
 
 static int zones_grow(struct zone_report *r, size_t need, size_t *cap)
@@ -174,22 +168,17 @@ static int mode_page(struct drive *d, uint8_t page, uint8_t *buf, const uint8_t 
 		     struct ss_error *err)
 {
 	struct scsi_mode10 m;
-	struct xcmd c;
+	uint8_t cdb[10];
 	size_t got;
+	unsigned n;
 	int rc;
 
 	*pg = NULL;
 	*plen = 0;
-	memset(&c, 0, sizeof(c));
-	memset(buf, 0, MODE_BUF_LEN);
-	c.cdb_len = scsi_build_mode_sense10(c.cdb, false, true, 0, page, 0, MODE_BUF_LEN);
-	c.dir = XFER_FROM_DEV;
-	c.data = buf;
-	c.data_len = MODE_BUF_LEN;
-	rc = drive_scsi(d, &c, NULL, err);
+	n = scsi_build_mode_sense10(cdb, false, true, 0, page, 0, MODE_BUF_LEN);
+	rc = drive_scsi_in(d, cdb, n, buf, MODE_BUF_LEN, &got, NULL, err);
 	if (rc)
 		return rc;
-	got = MODE_BUF_LEN - (c.resid < MODE_BUF_LEN ? c.resid : MODE_BUF_LEN);
 	if (scsi_parse_mode_sense10(buf, got, &m) ||
 	    !(*pg = scsi_mode_find_page(buf, got, &m, page, 0, plen)))
 		return ss_error_set(err, -EPROTO, "%s: mode page 0x%02x missing from the answer",
@@ -336,7 +325,4 @@ void zone_geometry_free(struct zone_geometry *g)
 	free(g->notches);
 	g->notches = NULL;
 	g->nnotches = 0;
-	free(g->measured);
-	g->measured = NULL;
-	g->nmeasured = 0;
 }

@@ -29,7 +29,7 @@ const char *rp_strerror(int code)
 	case -ENOMEM:
 		return "out of memory";
 	case -E2BIG:
-		return "too many points or disks";
+		return "too many points, sizes or disks, or a field this library does not know";
 	default:
 		return "unknown error";
 	}
@@ -54,10 +54,19 @@ bool rp_in(double x, double lo, double hi)
 	return x >= lo && x <= hi;
 }
 
-void rp_disk_init(struct rp_disk *d)
+int rp_level_count(void)
 {
-	if (d)
-		memset(d, 0, sizeof(*d));
+	return RP_LEVEL_COUNT;
+}
+
+int rp_profile_count(void)
+{
+	return RP_PROFILE_COUNT;
+}
+
+int rp_goal_count(void)
+{
+	return RP_GOAL_COUNT;
 }
 
 static const char *const level_names[RP_LEVEL_COUNT] = {
@@ -168,25 +177,28 @@ int rp_profile_parse(const char *s, int *profile, struct rp_error *err)
 }
 
 #define KIB 1024ull
+#define SZ(b, w) {RP_SIZED(struct rp_size_share), .bytes = (b), .share = (w)}
 
 /* IOMeter access specifications as storage reviews use them (docs/models.md). */
 static const struct rp_size_share fileserver_sizes[] = {
-    {512, 10},	  {1 * KIB, 5},	 {2 * KIB, 5},	{4 * KIB, 60},
-    {8 * KIB, 2}, {16 * KIB, 4}, {32 * KIB, 4}, {64 * KIB, 10},
+    SZ(512, 10),    SZ(1 * KIB, 5),  SZ(2 * KIB, 5),  SZ(4 * KIB, 60),
+    SZ(8 * KIB, 2), SZ(16 * KIB, 4), SZ(32 * KIB, 4), SZ(64 * KIB, 10),
 };
 
 static const struct rp_size_share webserver_sizes[] = {
-    {512, 22},	   {1 * KIB, 15}, {2 * KIB, 8},	 {4 * KIB, 23},	 {8 * KIB, 15},
-    {16 * KIB, 2}, {32 * KIB, 6}, {64 * KIB, 7}, {128 * KIB, 1}, {512 * KIB, 1},
+    SZ(512, 22),     SZ(1 * KIB, 15), SZ(2 * KIB, 8),  SZ(4 * KIB, 23),   SZ(8 * KIB, 15),
+    SZ(16 * KIB, 2), SZ(32 * KIB, 6), SZ(64 * KIB, 7), SZ(128 * KIB, 1), SZ(512 * KIB, 1),
 };
 
-int rp_workload_profile(int profile, unsigned qd, struct rp_workload *wl, struct rp_error *err)
+int rp_workload_profile(int profile, unsigned qd, struct rp_workload *out, struct rp_error *err)
 {
-	if (!wl)
+	struct rp_workload w, *wl = &w;
+
+	if (!out)
 		return rp_err(err, -EINVAL, "no workload to fill");
 	if (qd < 1 || qd > RP_MAX_QD)
 		return rp_err(err, -EINVAL, "queue depth %u is outside 1..%u", qd, RP_MAX_QD);
-	memset(wl, 0, sizeof(*wl));
+	rp_workload_init(wl);
 	wl->queue_depth = qd;
 	switch (profile) {
 	case RP_PROFILE_DATABASE:
@@ -229,7 +241,7 @@ int rp_workload_profile(int profile, unsigned qd, struct rp_workload *wl, struct
 	default:
 		return rp_err(err, -EINVAL, "unknown workload profile %d", profile);
 	}
-	return 0;
+	return rp_out_workload(wl, out, err);
 }
 
 const char *rp_goal_name(int goal)

@@ -74,7 +74,7 @@ void rp_seek_fit(double t, double avg, double full, double *a, double *b, bool *
 }
 
 /* Piecewise-linear y(x) through pts, flat beyond the ends. */
-static double curve_at(const struct rp_point *p, unsigned n, double x)
+static double curve_at(const struct rp_xy *p, unsigned n, double x)
 {
 	unsigned i;
 
@@ -250,10 +250,13 @@ double rp_rot_wait(struct rp_memo *memo, double m, double copies)
 	return memo->rot[i].v;
 }
 
-static int check_curve(const struct rp_point *p, size_t n, bool zero_ok, double ymax,
-		       const char *what, size_t idx, struct rp_error *err)
+/* The caller's curve of n points read into pts (checked there, before the
+ * model smooths it). */
+static int read_curve(const struct rp_point *p, size_t n, bool zero_ok, double ymax,
+		      const char *what, size_t idx, struct rp_xy *pts, struct rp_error *err)
 {
 	size_t i;
+	int rc;
 
 	if (!p)
 		return rp_err(err, -EINVAL, "disk %zu: %s has %zu points but no data", idx, what,
@@ -261,15 +264,17 @@ static int check_curve(const struct rp_point *p, size_t n, bool zero_ok, double 
 	if (n > RP_CURVE_MAX)
 		return rp_err(err, -E2BIG, "disk %zu: %s has %zu points, at most %d are taken", idx,
 			      what, n, RP_CURVE_MAX);
+	if ((rc = rp_in_points(p, n, pts, what, idx, err)))
+		return rc;
 	for (i = 0; i < n; i++) {
-		if (!rp_in(p[i].x, 0, 1) || (!zero_ok && p[i].x <= 0))
+		if (!rp_in(pts[i].x, 0, 1) || (!zero_ok && pts[i].x <= 0))
 			return rp_err(err, -EINVAL, "disk %zu: %s point %zu: x must be in %s1]",
 				      idx, what, i, zero_ok ? "[0, " : "(0, ");
-		if (i && !(p[i].x > p[i - 1].x))
+		if (i && !(pts[i].x > pts[i - 1].x))
 			return rp_err(err, -EINVAL,
 				      "disk %zu: %s point %zu: x must increase from point to point",
 				      idx, what, i);
-		if (!rp_in(p[i].y, 0, ymax) || p[i].y <= 0)
+		if (!rp_in(pts[i].y, 0, ymax) || pts[i].y <= 0)
 			return rp_err(err, -EINVAL,
 				      "disk %zu: %s point %zu: value must be in (0, %g]", idx, what,
 				      i, ymax);
@@ -295,15 +300,14 @@ static int build_seek(const struct rp_disk *d, size_t idx, const struct rpm_clas
 	size_t i;
 
 	if (d->n_seek_curve) {
-		rc = check_curve(d->seek_curve, d->n_seek_curve, false, 1000, "seek curve", idx,
-				 err);
+		rc = read_curve(d->seek_curve, d->n_seek_curve, false, 1000, "seek curve", idx,
+				m->seek, err);
 		if (rc)
 			return rc;
 		m->n_seek = (unsigned)d->n_seek_curve;
-		for (i = 0; i < d->n_seek_curve; i++) {
-			m->seek[i] = d->seek_curve[i];
+		for (i = 1; i < d->n_seek_curve; i++) {
 			/* seek time never falls with distance: smooth noise */
-			if (i && m->seek[i].y < m->seek[i - 1].y)
+			if (m->seek[i].y < m->seek[i - 1].y)
 				m->seek[i].y = m->seek[i - 1].y;
 		}
 		m->t2t = m->seek[0].y;
@@ -338,15 +342,14 @@ static int build_rate(const struct rp_disk *d, size_t idx, const struct rpm_clas
 	size_t i;
 
 	if (d->n_zone_profile) {
-		rc = check_curve(d->zone_profile, d->n_zone_profile, true, 100000, "zone profile",
-				 idx, err);
+		rc = read_curve(d->zone_profile, d->n_zone_profile, true, 100000, "zone profile",
+				idx, m->zone, err);
 		if (rc)
 			return rc;
 		m->n_zone = (unsigned)d->n_zone_profile;
-		for (i = 0; i < d->n_zone_profile; i++) {
-			m->zone[i] = d->zone_profile[i];
+		for (i = 1; i < d->n_zone_profile; i++) {
 			/* outer zones are never slower: smooth noise */
-			if (i && m->zone[i].y > m->zone[i - 1].y)
+			if (m->zone[i].y > m->zone[i - 1].y)
 				m->zone[i].y = m->zone[i - 1].y;
 		}
 		m->ro = m->zone[0].y;

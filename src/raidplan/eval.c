@@ -31,6 +31,40 @@ static const struct {
     [RP_FIG_URE_REBUILD] = {"ure_rebuild", "P(unrecoverable read error in rebuild)", ""},
 };
 
+static const char *const warn_keys[RP_WARN_COUNT] = {
+    [RP_WARN_DEFAULTS] = "defaults",
+    [RP_WARN_SEEK_FIT] = "seek-fit",
+    [RP_WARN_CAP_CONTROLLER] = "cap-controller",
+    [RP_WARN_CAP_BUS] = "cap-bus",
+    [RP_WARN_CAP_LINK] = "cap-link",
+    [RP_WARN_CAP_INTERFACE] = "cap-interface",
+    [RP_WARN_MIXED_SIZES] = "mixed-sizes",
+    [RP_WARN_RAID5_WIDE] = "raid5-wide",
+    [RP_WARN_CHUNK_SMALL] = "chunk-small",
+    [RP_WARN_CAPACITY_TINY] = "capacity-tiny",
+    [RP_WARN_URE_LIKELY] = "ure-likely",
+};
+
+int rp_figure_count(void)
+{
+	return RP_FIG_COUNT;
+}
+
+const char *rp_figure_key(int id)
+{
+	return id >= 0 && id < RP_FIG_COUNT ? fig_meta[id].key : NULL;
+}
+
+int rp_warning_count(void)
+{
+	return RP_WARN_COUNT;
+}
+
+const char *rp_warning_key(int id)
+{
+	return id >= 0 && id < RP_WARN_COUNT ? warn_keys[id] : NULL;
+}
+
 static const char *const cap_names[] = {
     [RP_CAP_NONE] = "nothing",
     [RP_CAP_CONTROLLER] = "the controller",
@@ -430,7 +464,13 @@ int rp_eval_run(const struct rp_disk *disks, size_t n_disks, const struct rp_pat
 		const struct rp_layout *layout, const struct rp_workload *wl, struct rp_eval **out,
 		struct rp_error *err)
 {
-	struct rp_dmodel *dm;
+	struct rp_size_share sizes[RP_MAX_SIZES];
+	struct rp_link *links = NULL;
+	struct rp_dmodel *dm = NULL;
+	struct rp_layout l;
+	struct rp_workload wc;
+	struct rp_path pc;
+	struct rp_disk d;
 	struct rp_geom g;
 	struct rp_wl w;
 	unsigned i;
@@ -447,21 +487,29 @@ int rp_eval_run(const struct rp_disk *disks, size_t n_disks, const struct rp_pat
 	if (n_disks < 1 || n_disks > RP_MAX_DISKS)
 		return rp_err(err, -EINVAL, "%zu disks given: 1 .. %u are modelled", n_disks,
 			      RP_MAX_DISKS);
+	/* the caller's structs as the library's (abi.c) */
+	if ((rc = rp_in_path(path, &pc, &links, err)) ||
+	    (rc = rp_in_workload(wl, &wc, sizes, err)) || (rc = rp_in_layout(layout, &l, err)))
+		goto out;
+	path = path ? &pc : NULL;
 	/* the layout's errors come before the disks' (rp_eval_models checks
 	 * them again, at no cost) */
-	if ((rc = rp_path_check(path, err)) || (rc = rp_wl_build(wl, &w, err)) ||
-	    (rc = rp_geom_build(layout, n_disks, &g, err)))
-		return rc;
+	if ((rc = rp_path_check(path, err)) || (rc = rp_wl_build(&wc, &w, err)) ||
+	    (rc = rp_geom_build(&l, n_disks, &g, err)))
+		goto out;
 	dm = calloc(n_disks, sizeof(*dm));
-	if (!dm)
-		return rp_err(err, -ENOMEM, "out of memory");
+	if (!dm) {
+		rc = rp_err(err, -ENOMEM, "out of memory");
+		goto out;
+	}
 	for (i = 0; i < n_disks; i++)
-		if ((rc = rp_dmodel_build(&disks[i], i, path, &dm[i], err))) {
-			free(dm);
-			return rc;
-		}
-	rc = rp_eval_models(dm, n_disks, path, layout, wl, out, err);
+		if ((rc = rp_in_disk(disks, i, &d, err)) ||
+		    (rc = rp_dmodel_build(&d, i, path, &dm[i], err)))
+			goto out;
+	rc = rp_eval_models(dm, n_disks, path, &l, &wc, out, err);
+out:
 	free(dm);
+	free(links);
 	return rc;
 }
 
@@ -503,6 +551,7 @@ int rp_eval_models(const struct rp_dmodel *dm, size_t n_disks, const struct rp_p
 	rp_numbers(&g, &a, &c, &w, &ev->num);
 
 	ev->layout = *layout;
+	ev->layout.size = sizeof(ev->layout);
 	ev->layout.members = ev->members;
 	ev->layout.copies = g.level == RP_LEVEL_0 || g.parity ? 0 : g.copies;
 	ev->layout.groups = g.level == RP_LEVEL_50 || g.level == RP_LEVEL_60 ? g.groups : 0;
@@ -586,7 +635,8 @@ int rp_layout_survives(const struct rp_layout *layout, const unsigned *failed, s
 	if (!layout || (n_failed && !failed))
 		return rp_err(err, -EINVAL, "rp_layout_survives: %s is NULL",
 			      !layout ? "the layout" : "the failed list");
-	l = *layout;
+	if ((rc = rp_in_layout(layout, &l, err)))
+		return rc;
 	l.stroke = 1;
 	l.chunk_bytes = 0;
 	l.rebuild_mbps = l.replace_hours = 0;

@@ -8,6 +8,14 @@
 
 #define RP_HIDDEN __attribute__((visibility("hidden")))
 
+/* How many of each enum this library has (the public header has functions:
+ * rp_level_count(), ...). An id added goes before its count. */
+#define RP_LEVEL_COUNT (RP_LEVEL_60 + 1)
+#define RP_PROFILE_COUNT (RP_PROFILE_RANDOM_ACCESS + 1)
+#define RP_FIG_COUNT (RP_FIG_URE_REBUILD + 1)
+#define RP_WARN_COUNT (RP_WARN_URE_LIKELY + 1)
+#define RP_GOAL_COUNT (RP_GOAL_LEVEL + 1)
+
 /* Input limits: beyond them the model means nothing, and the arithmetic
  * stays far from overflow. */
 #define RP_MAX_DISKS 65536u
@@ -35,6 +43,11 @@ enum {
 	RP_DEF_URE = 1u << 5,
 };
 
+/* A point of a curve inside the library (struct rp_point without its size). */
+struct rp_xy {
+	double x, y;
+};
+
 /* A disk with every default resolved: the model's view. Zeroed before it
  * is filled, so that two equal disks compare equal with memcmp. */
 struct rp_dmodel {
@@ -53,8 +66,8 @@ struct rp_dmodel {
 	unsigned defaults; /* RP_DEF_* */
 	bool seek_fallback;
 	unsigned n_seek, n_zone;
-	struct rp_point seek[RP_CURVE_MAX]; /* monotone, t(0) = 0 */
-	struct rp_point zone[RP_CURVE_MAX]; /* non-increasing */
+	struct rp_xy seek[RP_CURVE_MAX]; /* monotone, t(0) = 0 */
+	struct rp_xy zone[RP_CURVE_MAX]; /* non-increasing */
 };
 
 /* Per-disk figures inside the used band (capacity fraction c). */
@@ -159,6 +172,35 @@ struct rp_numbers {
 	double ure_bits, ure_p, ure_left;
 	double chunk_small_share;
 };
+
+/*
+ * abi.c: the caller's structs as this library's (docs/planning-model.md,
+ * "The library's ABI"). Each copy is the library's full struct: the bytes
+ * the caller's size covers, zero beyond them; the size field is the
+ * library's. Pointers inside are the caller's, except where said.
+ */
+RP_HIDDEN int rp_in_layout(const struct rp_layout *src, struct rp_layout *dst,
+			   struct rp_error *err);
+RP_HIDDEN int rp_in_goals(const struct rp_goals *src, struct rp_goals *dst, struct rp_error *err);
+/* A workload and its sizes: dst->sizes points to sizes[] (RP_MAX_SIZES of
+ * them), copied when there are 1 .. RP_MAX_SIZES (else left for
+ * rp_wl_build to refuse). */
+RP_HIDDEN int rp_in_workload(const struct rp_workload *src, struct rp_workload *dst,
+			     struct rp_size_share *sizes, struct rp_error *err);
+/* A path and its links: dst->links is a new array (*links, freed by the
+ * caller) when there are 1 .. RP_MAX_DISKS; NULL src: *dst zeroed. */
+RP_HIDDEN int rp_in_path(const struct rp_path *src, struct rp_path *dst, struct rp_link **links,
+			 struct rp_error *err);
+/* Disk i of an array of n (the stride is disks[0].size, checked with i = 0). */
+RP_HIDDEN int rp_in_disk(const struct rp_disk *disks, size_t i, struct rp_disk *dst,
+			 struct rp_error *err);
+/* n points of a disk's curve (n <= RP_CURVE_MAX) as rp_xy. */
+RP_HIDDEN int rp_in_points(const struct rp_point *src, size_t n, struct rp_xy *dst,
+			   const char *what, size_t disk, struct rp_error *err);
+/* Write a workload into a caller's struct (rp_workload_profile): the
+ * bytes its size covers and the library knows. */
+RP_HIDDEN int rp_out_workload(const struct rp_workload *src, struct rp_workload *dst,
+			      struct rp_error *err);
 
 /* disk.c */
 RP_HIDDEN int rp_dmodel_build(const struct rp_disk *d, size_t idx, const struct rp_path *path,

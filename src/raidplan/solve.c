@@ -36,11 +36,17 @@ struct cand {
 	bool ok;
 };
 
+/* How far a layout is from each goal. */
+struct shortfall {
+	double gap[RP_GOAL_COUNT];
+	double total; /* sum of the gaps: the "distance" used to rank */
+};
+
 struct rp_solution {
 	struct rp_eval **best;
 	size_t n_best;
 	struct rp_eval **close;
-	struct rp_shortfall *sf;
+	struct shortfall *sf;
 	size_t n_close;
 	unsigned unmet;
 	double bestv[RP_GOAL_COUNT];
@@ -73,9 +79,15 @@ struct dclass {
 };
 
 struct search {
-	const struct rp_path *path;
+	const struct rp_path *path; /* NULL or &path_in */
 	const struct rp_goals *goals;
 	const struct rp_workload *wlp;
+	/* the caller's structs as the library's (abi.c) */
+	struct rp_path path_in;
+	struct rp_link *links_in;
+	struct rp_goals goals_in;
+	struct rp_workload wl_in;
+	struct rp_size_share sizes_in[RP_MAX_SIZES];
 	struct rp_wl wl;
 	struct rp_dmodel *dm;
 	unsigned *order;  /* disk indices, best first */
@@ -211,7 +223,10 @@ static int prepare(struct search *s, const struct rp_disk *disks, size_t n_disks
 		return rp_err(err, -ENOMEM, "out of memory");
 	}
 	for (i = 0; i < n_disks; i++) {
-		if ((rc = rp_dmodel_build(&disks[i], i, s->path, &s->dm[i], err))) {
+		struct rp_disk d;
+
+		if ((rc = rp_in_disk(disks, i, &d, err)) ||
+		    (rc = rp_dmodel_build(&d, i, s->path, &s->dm[i], err))) {
 			free(key);
 			return rc;
 		}
@@ -784,6 +799,7 @@ static void free_search(struct search *s)
 	free(s->kept);
 	free(s->near);
 	free(s->wl.memo);
+	free(s->links_in);
 }
 
 void rp_solution_free(struct rp_solution *sol)
@@ -992,10 +1008,14 @@ int rp_solve(const struct rp_disk *disks, size_t n_disks, const struct rp_path *
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return rp_err(err, -ENOMEM, "out of memory");
-	s->path = path;
-	s->goals = goals;
-	s->wlp = wl;
-	if ((rc = rp_path_check(path, err)) || (rc = rp_wl_build(wl, &s->wl, err)) ||
+	if ((rc = rp_in_path(path, &s->path_in, &s->links_in, err)) ||
+	    (rc = rp_in_workload(wl, &s->wl_in, s->sizes_in, err)) ||
+	    (rc = rp_in_goals(goals, &s->goals_in, err)))
+		goto out;
+	s->path = path ? &s->path_in : NULL;
+	s->goals = goals = &s->goals_in;
+	s->wlp = &s->wl_in;
+	if ((rc = rp_path_check(s->path, err)) || (rc = rp_wl_build(s->wlp, &s->wl, err)) ||
 	    (rc = check_goals(goals, err)) || (rc = prepare(s, disks, n_disks, err)))
 		goto out;
 	s->wl.memo = rp_memo_new();
@@ -1090,14 +1110,25 @@ size_t rp_solution_closest_count(const struct rp_solution *sol)
 	return sol ? sol->n_close : 0;
 }
 
-const struct rp_eval *rp_solution_closest(const struct rp_solution *sol, size_t i,
-					  struct rp_shortfall *sf)
+const struct rp_eval *rp_solution_closest(const struct rp_solution *sol, size_t i)
 {
 	if (!sol || i >= sol->n_close)
 		return NULL;
-	if (sf)
-		*sf = sol->sf[i];
 	return sol->close[i];
+}
+
+double rp_solution_closest_gap(const struct rp_solution *sol, size_t i, int goal)
+{
+	if (!sol || i >= sol->n_close || goal < 0 || goal >= RP_GOAL_COUNT)
+		return NAN;
+	return sol->sf[i].gap[goal];
+}
+
+double rp_solution_closest_distance(const struct rp_solution *sol, size_t i)
+{
+	if (!sol || i >= sol->n_close)
+		return NAN;
+	return sol->sf[i].total;
 }
 
 unsigned rp_solution_unmet(const struct rp_solution *sol)

@@ -10,6 +10,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include <scsi/sg_unaligned.h>
+
 #include "shortstroke/sat.h"
 #include "shortstroke/sense.h"
 #include "sim/sim_priv.h"
@@ -23,23 +25,15 @@
 #define DCO_IDENTIFY 0xc2
 #define DCO_SET 0xc3
 
+/* IDENTIFY and DCO data are little-endian words */
 static void w16(uint8_t *b, unsigned word, uint16_t v)
 {
-	b[2 * word] = (uint8_t)v;
-	b[2 * word + 1] = (uint8_t)(v >> 8);
-}
-
-static uint16_t r16(const uint8_t *b, unsigned word)
-{
-	return (uint16_t)(b[2 * word] | b[2 * word + 1] << 8);
+	sg_put_unaligned_le16(v, b + 2 * word);
 }
 
 static void w64(uint8_t *b, unsigned word, uint64_t v)
 {
-	unsigned i;
-
-	for (i = 0; i < 4; i++)
-		w16(b, word + i, (uint16_t)(v >> (16 * i)));
+	sg_put_unaligned_le64(v, b + 2 * word);
 }
 
 /* ATA string: space padded, two characters per word, first in the high byte */
@@ -54,15 +48,11 @@ static void wstr(uint8_t *b, unsigned word, unsigned nwords, const char *s)
 	}
 }
 
+/* word 255: signature A5h and checksum */
 static void checksum(uint8_t *b)
 {
-	uint8_t sum = 0;
-	unsigned i;
-
 	b[510] = 0xa5;
-	for (i = 0; i < 511; i++)
-		sum = (uint8_t)(sum + b[i]);
-	b[511] = (uint8_t)(0x100 - sum);
+	ata_checksum_set(b);
 }
 
 static bool hpa_in_effect(const struct sim_drive *d)
@@ -227,14 +217,7 @@ static void dco_identify(const struct sim_drive *d, uint8_t b[512])
 
 static bool dco_checksum_ok(const uint8_t *b)
 {
-	uint8_t sum = 0;
-	unsigned i;
-
-	if (b[510] != 0xa5)
-		return false;
-	for (i = 0; i < 512; i++)
-		sum = (uint8_t)(sum + b[i]);
-	return sum == 0;
+	return b[510] == 0xa5 && ata_checksum_ok(b);
 }
 
 /* ---- command execution ---- */
@@ -414,8 +397,7 @@ static void cmd_dco(struct sim_ata *a)
 			return;
 		}
 		sc->moved = 512;
-		max = (uint64_t)r16(sc->out, 3) | (uint64_t)r16(sc->out, 4) << 16 |
-		      (uint64_t)r16(sc->out, 5) << 32 | (uint64_t)r16(sc->out, 6) << 48;
+		max = sg_get_unaligned_le64(sc->out + 2 * 3);
 		if (s->dco_frozen || hpa_in_effect(d) || !dco_checksum_ok(sc->out) ||
 		    max >= d->cfg.dco_factory || max == 0) {
 			abrt(a, ATA_ERR_ABRT);

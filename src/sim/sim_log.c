@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <scsi/sg_unaligned.h>
+
 #include "shortstroke/sense.h"
 #include "sim/sim_priv.h"
 
@@ -20,24 +22,6 @@
 #define REF_TEMP_C 60
 
 static const uint8_t pages[] = {0x00, 0x02, 0x03, 0x05, 0x06, 0x0d, 0x0e, 0x10, 0x15, 0x2f};
-
-static void put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	put16(p, (uint16_t)(v >> 16));
-	put16(p + 2, (uint16_t)v);
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-	put32(p, (uint32_t)(v >> 32));
-	put32(p + 4, (uint32_t)v);
-}
 
 struct pagebuf {
 	uint8_t b[LOG_MAX];
@@ -52,7 +36,7 @@ static uint8_t *param(struct pagebuf *pb, uint16_t code, uint8_t control, uint8_
 	if (pb->n + 4u + len > sizeof(pb->b))
 		return NULL;
 	p = pb->b + pb->n;
-	put16(p, code);
+	sg_put_unaligned_be16(code, p);
 	p[2] = control;
 	p[3] = len;
 	memset(p + 4, 0, len);
@@ -65,7 +49,7 @@ static void counter(struct pagebuf *pb, uint16_t code, uint64_t v)
 	uint8_t *p = param(pb, code, 0x02, 8);
 
 	if (p)
-		put64(p, v);
+		sg_put_unaligned_be64(v, p);
 }
 
 static void error_page(const struct sim_drive *d, uint8_t page, struct pagebuf *pb)
@@ -133,8 +117,8 @@ static void st_param(struct pagebuf *pb, uint16_t code, const struct sim_st_entr
 		res = 0xf;
 	p[0] = (uint8_t)(st_code(e) << 5 | res);
 	p[1] = res == 0x7 ? 4 : 0; /* segment: the read scan */
-	put16(p + 2, (uint16_t)(e->hours > 0xffff ? 0xffff : e->hours));
-	put64(p + 4, e->lba_valid ? e->lba : UINT64_MAX);
+	sg_put_unaligned_be16((uint16_t)(e->hours > 0xffff ? 0xffff : e->hours), p + 2);
+	sg_put_unaligned_be64(e->lba_valid ? e->lba : UINT64_MAX, p + 4);
 	if (res == 0x7) {
 		p[12] = SK_MEDIUM_ERROR;
 		p[13] = 0x11;
@@ -161,19 +145,20 @@ static void bg_scan_page(const struct sim_drive *d, struct pagebuf *pb)
 {
 	struct sim_smart s;
 	uint8_t *p;
-	uint16_t code = 1;
+	uint16_t code = 1, weeks;
+	uint32_t minutes;
 	unsigned i;
 
 	sim_smart_now(d, &s);
+	minutes = (uint32_t)(s.power_on_hours * 60 > UINT32_MAX ? UINT32_MAX : s.power_on_hours * 60);
+	weeks = (uint16_t)(s.power_on_hours / 168 > 0xffff ? 0xffff : s.power_on_hours / 168);
 	p = param(pb, 0x0000, 0x03, 12);
 	if (!p)
 		return;
-	put32(p,
-	      (uint32_t)(s.power_on_hours * 60 > UINT32_MAX ? UINT32_MAX : s.power_on_hours * 60));
+	sg_put_unaligned_be32(minutes, p);
 	p[5] = 0x00; /* no scan active */
-	put16(p + 6, (uint16_t)(s.power_on_hours / 168 > 0xffff ? 0xffff : s.power_on_hours / 168));
-	put16(p + 10,
-	      (uint16_t)(s.power_on_hours / 168 > 0xffff ? 0xffff : s.power_on_hours / 168));
+	sg_put_unaligned_be16(weeks, p + 6);
+	sg_put_unaligned_be16(weeks, p + 10);
 	/* what the scans found: each medium-error range's first LBA */
 	for (i = 0; i < d->st.nfaults && code <= 0x800; i++) {
 		const struct sim_fault *f = &d->st.faults[i];
@@ -183,11 +168,10 @@ static void bg_scan_page(const struct sim_drive *d, struct pagebuf *pb)
 		p = param(pb, code++, 0x03, 20);
 		if (!p)
 			return;
-		put32(p, (uint32_t)(s.power_on_hours * 60 > UINT32_MAX ? UINT32_MAX
-								       : s.power_on_hours * 60));
+		sg_put_unaligned_be32(minutes, p);
 		p[4] = 0x10 | SK_MEDIUM_ERROR; /* reassign status 1: not reassigned yet */
 		p[5] = 0x11;
-		put64(p + 12, f->lba_first);
+		sg_put_unaligned_be64(f->lba_first, p + 12);
 	}
 }
 
@@ -237,13 +221,13 @@ static int build(const struct sim_drive *d, uint8_t page, bool subpages, uint64_
 		p = param(pb, 0x0002, 0x01, 6);
 		memcpy(p, "      ", 6); /* accounting date: not set */
 		p = param(pb, 0x0003, 0x03, 4);
-		put32(p, 50000);
+		sg_put_unaligned_be32(50000, p);
 		p = param(pb, 0x0004, 0x03, 4);
-		put32(p, cycles);
+		sg_put_unaligned_be32(cycles, p);
 		p = param(pb, 0x0005, 0x03, 4);
-		put32(p, 600000);
+		sg_put_unaligned_be32(600000, p);
 		p = param(pb, 0x0006, 0x03, 4);
-		put32(p, cycles * 3);
+		sg_put_unaligned_be32(cycles * 3, p);
 		return 0;
 	}
 	case 0x10:
@@ -269,7 +253,7 @@ void sim_scsi_log_sense(struct sim_cmd *sc)
 {
 	const uint8_t *cdb = sc->c->cdb;
 	uint8_t page = cdb[2] & 0x3f, sub = cdb[3];
-	unsigned ptr = (unsigned)cdb[5] << 8 | cdb[6], alloc = (unsigned)cdb[7] << 8 | cdb[8];
+	unsigned ptr = sg_get_unaligned_be16(cdb + 5), alloc = sg_get_unaligned_be16(cdb + 7);
 	struct pagebuf pb, out;
 	unsigned off;
 
@@ -288,7 +272,7 @@ void sim_scsi_log_sense(struct sim_cmd *sc)
 		out.n += pb.n;
 	} else {
 		for (off = 0; off + 4 <= pb.n; off += 4u + pb.b[off + 3]) {
-			unsigned code = (unsigned)pb.b[off] << 8 | pb.b[off + 1];
+			unsigned code = sg_get_unaligned_be16(pb.b + off);
 			unsigned len = 4u + pb.b[off + 3];
 
 			if (code < ptr)
@@ -299,7 +283,7 @@ void sim_scsi_log_sense(struct sim_cmd *sc)
 	}
 	out.b[0] = page | (sub == 0xff ? 0x40 : 0);
 	out.b[1] = sub;
-	put16(out.b + 2, (uint16_t)(out.n - 4));
+	sg_put_unaligned_be16((uint16_t)(out.n - 4), out.b + 2);
 	sim_data_in(sc, out.b, alloc < out.n ? alloc : out.n);
 }
 
@@ -319,7 +303,7 @@ void sim_scsi_send_diag(struct sim_cmd *sc)
 	const uint8_t *cdb = sc->c->cdb;
 	uint8_t code = cdb[1] >> 5;
 	bool selftest = cdb[1] & 0x04;
-	unsigned plen = (unsigned)cdb[3] << 8 | cdb[4];
+	unsigned plen = sg_get_unaligned_be16(cdb + 3);
 	const struct sim_st_entry *e;
 	uint64_t dur;
 	int rc;

@@ -4,6 +4,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include <scsi/sg_unaligned.h>
+
 #include "shortstroke/sense.h"
 #include "sim/sim_priv.h"
 
@@ -32,43 +34,6 @@
 #define OP_SAI16 0x9e
 #define OP_REPORT_LUNS 0xa0
 #define OP_ATA12 0xa1
-
-/* ---- byte helpers ---- */
-
-static uint16_t be16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static uint32_t be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static uint64_t be64(const uint8_t *p)
-{
-	return (uint64_t)be32(p) << 32 | be32(p + 4);
-}
-
-static void put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-	put32(p, (uint32_t)(v >> 32));
-	put32(p + 4, (uint32_t)v);
-}
 
 /* Space-padded, not terminated */
 static void put_text(uint8_t *p, const char *s, size_t n)
@@ -182,12 +147,12 @@ static void inquiry_std(struct sim_cmd *sc, unsigned alloc)
 			put_text(b + 32, fw + 4, 4);
 		else
 			put_text(b + 32, fw, 4);
-		put16(b + 58, 0x0060); /* SAM-3 */
-		put16(b + 60, 0x0300); /* SPC-3 */
-		put16(b + 62, 0x0320); /* SBC-2 */
-		put16(b + 64, 0x1ea0); /* SAT-2 */
+		sg_put_unaligned_be16(0x0060, b + 58); /* SAM-3 */
+		sg_put_unaligned_be16(0x0300, b + 60); /* SPC-3 */
+		sg_put_unaligned_be16(0x0320, b + 62); /* SBC-2 */
+		sg_put_unaligned_be16(0x1ea0, b + 64); /* SAT-2 */
 		if (is_zbc(d))
-			put16(b + 66, 0x0600); /* ZBC */
+			sg_put_unaligned_be16(0x0600, b + 66); /* ZBC */
 	} else {
 		b[2] = 0x06; /* SPC-4 */
 		b[3] = 0x12; /* HISUP, response data format 2 */
@@ -197,12 +162,12 @@ static void inquiry_std(struct sim_cmd *sc, unsigned alloc)
 		put_text(b + 16, d->cfg.model, 16);
 		put_text(b + 32, d->cfg.firmware, 4);
 		put_text(b + 36, d->cfg.serial, 20);
-		put16(b + 58, 0x00a0); /* SAM-5 */
-		put16(b + 60, 0x0460); /* SPC-4 */
-		put16(b + 62, 0x04c0); /* SBC-3 */
-		put16(b + 64, 0x0c00); /* SAS */
+		sg_put_unaligned_be16(0x00a0, b + 58); /* SAM-5 */
+		sg_put_unaligned_be16(0x0460, b + 60); /* SPC-4 */
+		sg_put_unaligned_be16(0x04c0, b + 62); /* SBC-3 */
+		sg_put_unaligned_be16(0x0c00, b + 64); /* SAS */
 		if (is_zbc(d))
-			put16(b + 66, 0x0600); /* ZBC */
+			sg_put_unaligned_be16(0x0600, b + 66); /* ZBC */
 	}
 	sim_data_in(sc, b, alloc < sizeof(b) ? alloc : sizeof(b));
 }
@@ -246,24 +211,24 @@ static unsigned vpd_devid(const struct sim_drive *d, uint8_t *b)
 		put_text(v + 48, d->cfg.serial, 20);
 		n += designator(b + n, 0x02, 0x01, v, 68);
 		if (d->cfg.has_wwn) {
-			put64(v, d->cfg.wwn);
+			sg_put_unaligned_be64(d->cfg.wwn, v);
 			n += designator(b + n, 0x01, 0x03, v, 8);
 		}
 	} else {
 		/* the logical unit's NAA name */
-		put64(v, d->cfg.wwn);
+		sg_put_unaligned_be64(d->cfg.wwn, v);
 		n += designator(b + n, 0x01, 0x03, v, 8);
 		/* target port: SAS address (protocol 6, PIV, association 1, NAA) */
-		put64(v, d->cfg.wwn + 1);
+		sg_put_unaligned_be64(d->cfg.wwn + 1, v);
 		n += designator(b + n, 0x61, 0x93, v, 8);
 		/* relative target port identifier 1 */
-		put32(v, 1);
+		sg_put_unaligned_be32(1, v);
 		n += designator(b + n, 0x61, 0x94, v, 4);
 		/* target device name (association 2) */
-		put64(v, d->cfg.wwn + 3);
+		sg_put_unaligned_be64(d->cfg.wwn + 3, v);
 		n += designator(b + n, 0x61, 0xa3, v, 8);
 	}
-	put16(b + 2, (uint16_t)(n - 4));
+	sg_put_unaligned_be16((uint16_t)(n - 4), b + 2);
 	return n;
 }
 
@@ -302,7 +267,7 @@ static void inquiry_vpd(struct sim_cmd *sc, uint8_t page, unsigned alloc)
 	case 0x89:
 		if (!d->cfg.sata)
 			goto bad;
-		put16(b + 2, 0x238);
+		sg_put_unaligned_be16(0x238, b + 2);
 		put_text(b + 8, "linux", 8);
 		put_text(b + 16, "libata", 16);
 		put_text(b + 32, "sim", 4);
@@ -321,8 +286,8 @@ static void inquiry_vpd(struct sim_cmd *sc, uint8_t page, unsigned alloc)
 		n = 572;
 		break;
 	case 0xb1:
-		put16(b + 2, 0x3c);
-		put16(b + 4, d->cfg.rpm);
+		sg_put_unaligned_be16(0x3c, b + 2);
+		sg_put_unaligned_be16(d->cfg.rpm, b + 4);
 		b[7] = d->cfg.form_factor & 0x0f;
 		if (d->cfg.zoned == SIM_ZONED_HOST_AWARE)
 			b[8] = 0x10;
@@ -340,7 +305,7 @@ bad:
 static void cmd_inquiry(struct sim_cmd *sc)
 {
 	const uint8_t *cdb = sc->c->cdb;
-	unsigned alloc = be16(cdb + 3);
+	unsigned alloc = sg_get_unaligned_be16(cdb + 3);
 
 	if (cdb[1] & 0x02) {
 		sim_bad_cdb(sc, 1, 1); /* CMDDT */
@@ -391,7 +356,7 @@ static void cmd_request_sense(struct sim_cmd *sc)
 static void cmd_report_luns(struct sim_cmd *sc)
 {
 	const uint8_t *cdb = sc->c->cdb;
-	uint32_t alloc = be32(cdb + 6);
+	uint32_t alloc = sg_get_unaligned_be32(cdb + 6);
 	uint8_t b[16];
 
 	if (cdb[2] > 2) {
@@ -403,7 +368,7 @@ static void cmd_report_luns(struct sim_cmd *sc)
 		return;
 	}
 	memset(b, 0, sizeof(b));
-	put32(b, 8);
+	sg_put_unaligned_be32(8, b);
 	sim_data_in(sc, b, sizeof(b));
 }
 
@@ -413,12 +378,12 @@ static void cmd_read_capacity10(struct sim_cmd *sc)
 	uint64_t last = sim_capacity(sc->d) - 1;
 	uint8_t b[8];
 
-	if (!(cdb[8] & 0x01) && be32(cdb + 2)) {
+	if (!(cdb[8] & 0x01) && sg_get_unaligned_be32(cdb + 2)) {
 		sim_bad_cdb(sc, 2, -1);
 		return;
 	}
-	put32(b, last > 0xfffffffeULL ? 0xffffffffU : (uint32_t)last);
-	put32(b + 4, sc->d->cfg.lblock);
+	sg_put_unaligned_be32(last > 0xfffffffeULL ? 0xffffffffU : (uint32_t)last, b);
+	sg_put_unaligned_be32(sc->d->cfg.lblock, b + 4);
 	sim_data_in(sc, b, sizeof(b));
 }
 
@@ -437,7 +402,7 @@ static void cmd_sai16(struct sim_cmd *sc)
 {
 	const struct sim_drive *d = sc->d;
 	const uint8_t *cdb = sc->c->cdb;
-	uint32_t alloc = be32(cdb + 10);
+	uint32_t alloc = sg_get_unaligned_be32(cdb + 10);
 	uint8_t b[32];
 
 	if ((cdb[1] & 0x1f) != 0x10) {
@@ -445,8 +410,8 @@ static void cmd_sai16(struct sim_cmd *sc)
 		return;
 	}
 	memset(b, 0, sizeof(b));
-	put64(b, sim_capacity(d) - 1);
-	put32(b + 8, d->cfg.lblock);
+	sg_put_unaligned_be64(sim_capacity(d) - 1, b);
+	sg_put_unaligned_be32(d->cfg.lblock, b + 8);
 	b[12] = 0x10; /* RC BASIS 01b: the capacity of the logical unit */
 	b[13] = (uint8_t)(log2u(d->cfg.pblock / d->cfg.lblock) & 0x0f);
 	sim_data_in(sc, b, alloc < sizeof(b) ? alloc : sizeof(b));
@@ -550,7 +515,7 @@ static unsigned build_page(const struct sim_drive *d, uint8_t code, int pc, uint
 		if (code == 0x08 || code == 0x0a)
 			p[2] = 0x04; /* WCE; D_SENSE */
 		if (code == 0x0c)
-			put16(p + 6, 0xffff); /* ACTIVE NOTCH */
+			sg_put_unaligned_be16(0xffff, p + 6); /* ACTIVE NOTCH */
 		if (code == 0x1c)
 			p[2] = 0x08; /* DEXCPT */
 		return len;
@@ -570,38 +535,36 @@ static unsigned build_page(const struct sim_drive *d, uint8_t code, int pc, uint
 
 			sim_notch_bounds(d, s->active_notch, &first, &last, &spt);
 		}
-		put16(p + 2, 1); /* tracks per zone */
-		put16(p + 10, (uint16_t)spt);
-		put16(p + 12, (uint16_t)d->cfg.lblock);
-		put16(p + 14, 1); /* interleave */
+		sg_put_unaligned_be16(1, p + 2); /* tracks per zone */
+		sg_put_unaligned_be16((uint16_t)spt, p + 10);
+		sg_put_unaligned_be16((uint16_t)d->cfg.lblock, p + 12);
+		sg_put_unaligned_be16(1, p + 14); /* interleave */
 		p[20] = 0x40;	  /* HSEC */
 		break;
 	case 0x04:
 		geometry(d, &heads, &spt, &cyl);
-		p[2] = (uint8_t)(cyl >> 16);
-		p[3] = (uint8_t)(cyl >> 8);
-		p[4] = (uint8_t)cyl;
+		sg_put_unaligned_be24(cyl, p + 2);
 		p[5] = (uint8_t)heads;
-		put16(p + 20, d->cfg.rpm > 1 ? d->cfg.rpm : 0);
+		sg_put_unaligned_be16(d->cfg.rpm > 1 ? d->cfg.rpm : 0, p + 20);
 		break;
 	case 0x08:
 		p[2] = wce ? 0x04 : 0;
-		put16(p + 4, 0xffff);	/* disable pre-fetch transfer length */
-		put16(p + 8, 0xffff);	/* maximum pre-fetch */
-		put16(p + 10, 0xffff);	/* maximum pre-fetch ceiling */
+		sg_put_unaligned_be16(0xffff, p + 4);  /* disable pre-fetch transfer length */
+		sg_put_unaligned_be16(0xffff, p + 8);  /* maximum pre-fetch */
+		sg_put_unaligned_be16(0xffff, p + 10); /* maximum pre-fetch ceiling */
 		p[13] = sas ? 0x10 : 0; /* cache segments */
 		break;
 	case 0x0a:
 		p[2] = (dsense ? 0x04 : 0) | (sas ? 0x02 : 0); /* D_SENSE, GLTSD */
 		p[3] = 0x10;				       /* unrestricted reordering */
-		put16(p + 8, 0xffff);			       /* busy timeout period */
+		sg_put_unaligned_be16(0xffff, p + 8);		       /* busy timeout period */
 		/* extended self-test completion time, seconds */
 		if (sas) {
 			uint64_t st = sim_selftest_seconds(d, SIM_ST_EXTENDED);
 
-			put16(p + 10, st > 0xffff ? 0xffff : (uint16_t)st);
+			sg_put_unaligned_be16(st > 0xffff ? 0xffff : (uint16_t)st, p + 10);
 		} else {
-			put16(p + 10, 30 * 60);
+			sg_put_unaligned_be16(30 * 60, p + 10);
 		}
 		break;
 	case 0x0c: {
@@ -610,16 +573,16 @@ static unsigned build_page(const struct sim_drive *d, uint8_t code, int pc, uint
 		unsigned nspt;
 
 		p[2] = 0xc0; /* ND, LPN */
-		put16(p + 4, (uint16_t)sim_notch_count(d));
-		put16(p + 6, an);
+		sg_put_unaligned_be16((uint16_t)sim_notch_count(d), p + 4);
+		sg_put_unaligned_be16(an, p + 6);
 		if (an) {
 			sim_notch_bounds(d, an, &first, &last, &nspt);
 		} else {
 			first = 0;
 			last = d->cfg.blocks - 1;
 		}
-		put32(p + 8, (uint32_t)first);
-		put32(p + 12, (uint32_t)last);
+		sg_put_unaligned_be32((uint32_t)first, p + 8);
+		sg_put_unaligned_be32((uint32_t)last, p + 12);
 		p[23] = 0x08; /* pages notched: 03h */
 		break;
 	}
@@ -640,7 +603,7 @@ static void cmd_mode_sense(struct sim_cmd *sc, bool ten)
 	bool dbd = cdb[1] & 0x08, llbaa = ten && (cdb[1] & 0x10);
 	int pc = cdb[2] >> 6;
 	uint8_t page = cdb[2] & 0x3f, sub = cdb[3];
-	unsigned alloc = ten ? be16(cdb + 7) : cdb[4];
+	unsigned alloc = ten ? sg_get_unaligned_be16(cdb + 7) : cdb[4];
 	unsigned hdr = ten ? 8 : 4, n, bdlen = 0, i, cnt;
 	uint8_t b[512], codes[8];
 	uint64_t blocks;
@@ -669,16 +632,14 @@ static void cmd_mode_sense(struct sim_cmd *sc, bool ten)
 		}
 		if (llbaa) {
 			bdlen = 16;
-			put64(b + n, blocks);
+			sg_put_unaligned_be64(blocks, b + n);
 			if (pc != PC_CHG)
-				put32(b + n + 12, d->cfg.lblock);
+				sg_put_unaligned_be32(d->cfg.lblock, b + n + 12);
 		} else {
 			bdlen = 8;
-			put32(b + n, blocks > 0xffffffffULL ? 0xffffffffU : (uint32_t)blocks);
+			sg_put_unaligned_be32(blocks > 0xffffffffULL ? 0xffffffffU : (uint32_t)blocks, b + n);
 			if (pc != PC_CHG) {
-				b[n + 5] = (uint8_t)(d->cfg.lblock >> 16);
-				b[n + 6] = (uint8_t)(d->cfg.lblock >> 8);
-				b[n + 7] = (uint8_t)d->cfg.lblock;
+				sg_put_unaligned_be24(d->cfg.lblock, b + n + 5);
 			}
 		}
 		n += bdlen;
@@ -697,10 +658,10 @@ static void cmd_mode_sense(struct sim_cmd *sc, bool ten)
 		n += l;
 	}
 	if (ten) {
-		put16(b, (uint16_t)(n - 2));
+		sg_put_unaligned_be16((uint16_t)(n - 2), b);
 		b[3] = 0x10; /* DPOFUA */
 		b[4] = llbaa && bdlen ? 0x01 : 0;
-		put16(b + 6, (uint16_t)bdlen);
+		sg_put_unaligned_be16((uint16_t)bdlen, b + 6);
 	} else {
 		b[0] = (uint8_t)(n - 1);
 		b[2] = 0x10;
@@ -729,7 +690,7 @@ static void cmd_mode_select(struct sim_cmd *sc, bool ten)
 	struct sim_drive *d = sc->d;
 	const uint8_t *cdb = sc->c->cdb, *p;
 	bool pf = cdb[1] & 0x10, sp = cdb[1] & 0x01;
-	unsigned plen = ten ? be16(cdb + 7) : cdb[4];
+	unsigned plen = ten ? sg_get_unaligned_be16(cdb + 7) : cdb[4];
 	unsigned hdr = ten ? 8 : 4, bdlen, off, i, len, clen;
 	bool longlba, wce = d->st.wce, dsense = d->st.dsense, smart_on = d->st.smart.enabled;
 	uint16_t notch = d->st.active_notch;
@@ -751,7 +712,7 @@ static void cmd_mode_select(struct sim_cmd *sc, bool ten)
 	p = sc->out;
 	sc->moved = plen;
 	longlba = ten && (p[4] & 0x01);
-	bdlen = ten ? be16(p + 6) : p[3];
+	bdlen = ten ? sg_get_unaligned_be16(p + 6) : p[3];
 	if (bdlen != 0 && bdlen != (longlba ? 16u : 8u)) {
 		sim_bad_param(sc, ten ? 6 : 3);
 		return;
@@ -765,12 +726,12 @@ static void cmd_mode_select(struct sim_cmd *sc, bool ten)
 		bool ones;
 
 		if (longlba) {
-			nb = be64(b);
-			bl = be32(b + 12);
+			nb = sg_get_unaligned_be64(b);
+			bl = sg_get_unaligned_be32(b + 12);
 			ones = nb == UINT64_MAX;
 		} else {
-			nb = be32(b);
-			bl = (uint32_t)b[5] << 16 | (uint32_t)b[6] << 8 | b[7];
+			nb = sg_get_unaligned_be32(b);
+			bl = sg_get_unaligned_be24(b + 5);
 			ones = nb == 0xffffffffULL;
 		}
 		if (bl != d->cfg.lblock) {
@@ -828,7 +789,7 @@ static void cmd_mode_select(struct sim_cmd *sc, bool ten)
 		if (code == 0x0a)
 			dsense = p[off + 2] & 0x04;
 		if (code == 0x0c) {
-			notch = be16(p + off + 6);
+			notch = sg_get_unaligned_be16(p + off + 6);
 			if (notch > sim_notch_count(d)) {
 				sim_bad_param(sc, off + 6);
 				return;
@@ -884,13 +845,13 @@ static void cmd_format(struct sim_cmd *sc)
 			return;
 		}
 		immed = p[1] & 0x02;
-		need = hdr + (longlist ? be32(p + 4) : be16(p + 2));
+		need = hdr + (longlist ? sg_get_unaligned_be32(p + 4) : sg_get_unaligned_be16(p + 2));
 		if (p[1] & 0x08) { /* IP: an initialization pattern descriptor */
 			if (sc->out_len < hdr + 4) {
 				param_len_error(sc);
 				return;
 			}
-			need += 4 + be16(p + hdr + 2);
+			need += 4 + sg_get_unaligned_be16(p + hdr + 2);
 		}
 		if (sc->out_len < need) {
 			param_len_error(sc);
@@ -951,8 +912,8 @@ static void cmd_rw(struct sim_cmd *sc, enum rw_kind kind, bool sixteen)
 {
 	struct sim_drive *d = sc->d;
 	const uint8_t *cdb = sc->c->cdb;
-	uint64_t lba = sixteen ? be64(cdb + 2) : be32(cdb + 2);
-	uint64_t n = sixteen ? be32(cdb + 10) : be16(cdb + 7);
+	uint64_t lba = sixteen ? sg_get_unaligned_be64(cdb + 2) : sg_get_unaligned_be32(cdb + 2);
+	uint64_t n = sixteen ? sg_get_unaligned_be32(cdb + 10) : sg_get_unaligned_be16(cdb + 7);
 	uint64_t cap = sim_capacity(d), bad, bytes;
 	uint32_t lb = d->cfg.lblock;
 	unsigned lenbyte = sixteen ? 10 : 7;

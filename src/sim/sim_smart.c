@@ -16,6 +16,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include <scsi/sg_unaligned.h>
+
 #include "sim/sim_priv.h"
 
 #define SMART_READ_DATA 0xd0
@@ -170,22 +172,6 @@ static void attr_value(const struct sim_drive *d, const struct sim_smart *s, uin
 	}
 }
 
-static void put16le(uint8_t *b, uint16_t v)
-{
-	b[0] = (uint8_t)v;
-	b[1] = (uint8_t)(v >> 8);
-}
-
-static void sector_checksum(uint8_t *b)
-{
-	uint8_t sum = 0;
-	unsigned i;
-
-	for (i = 0; i < 511; i++)
-		sum = (uint8_t)(sum + b[i]);
-	b[511] = (uint8_t)(0x100 - sum);
-}
-
 uint64_t sim_selftest_seconds(const struct sim_drive *d, uint8_t kind)
 {
 	const struct sim_media *m = &d->cfg.media;
@@ -250,39 +236,38 @@ static void smart_data(const struct sim_drive *d, uint64_t now, uint8_t *b)
 {
 	struct sim_smart s;
 	uint64_t ext_min = sim_selftest_seconds(d, SIM_ST_EXTENDED) / 60;
-	unsigned i, k;
+	unsigned i;
 
 	sim_smart_now(d, &s);
 	memset(b, 0, 512);
-	put16le(b, 0x0010); /* revision */
+	sg_put_unaligned_le16(0x0010, b); /* revision */
 	for (i = 0; i < NATTRS; i++) {
 		uint8_t *p = b + 2 + 12 * i, value;
 		uint64_t raw;
 
 		attr_value(d, &s, attrs[i].id, &value, &raw);
 		p[0] = attrs[i].id;
-		put16le(p + 1, attrs[i].flags);
+		sg_put_unaligned_le16(attrs[i].flags, p + 1);
 		p[3] = value;
 		p[4] = value; /* worst */
-		for (k = 0; k < 6; k++)
-			p[5 + k] = (uint8_t)(raw >> (8 * k));
+		sg_put_unaligned_le48(raw, p + 5);
 	}
 	b[362] = 0x82; /* off-line data collection completed, auto off-line on */
 	b[363] = selftest_byte(d, now);
-	put16le(b + 364, 600);	  /* off-line data collection: 600 s */
-	b[367] = 0x7b;		  /* immediate, auto, read scan, self-test, conveyance, selective */
-	put16le(b + 368, 0x0003); /* saves data before power saving, attribute autosave */
-	b[370] = 0x01;		  /* error logging */
+	sg_put_unaligned_le16(600, b + 364); /* off-line data collection: 600 s */
+	b[367] = 0x7b; /* immediate, auto, read scan, self-test, conveyance, selective */
+	sg_put_unaligned_le16(0x0003, b + 368); /* saves data before power saving, autosave */
+	b[370] = 0x01;				/* error logging */
 	b[372] = SHORT_S / 60;
 	if (ext_min >= 0xff) {
 		b[373] = 0xff;
-		put16le(b + 375, ext_min > 0xffff ? 0xffff : (uint16_t)ext_min);
+		sg_put_unaligned_le16(ext_min > 0xffff ? 0xffff : (uint16_t)ext_min, b + 375);
 	} else {
 		b[373] = (uint8_t)ext_min;
-		put16le(b + 375, (uint16_t)ext_min);
+		sg_put_unaligned_le16((uint16_t)ext_min, b + 375);
 	}
 	b[374] = CONVEYANCE_S / 60;
-	sector_checksum(b);
+	ata_checksum_set(b);
 }
 
 static void smart_thresholds(uint8_t *b)
@@ -290,12 +275,12 @@ static void smart_thresholds(uint8_t *b)
 	unsigned i;
 
 	memset(b, 0, 512);
-	put16le(b, 0x0010);
+	sg_put_unaligned_le16(0x0010, b);
 	for (i = 0; i < NATTRS; i++) {
 		b[2 + 12 * i] = attrs[i].id;
 		b[3 + 12 * i] = attrs[i].threshold;
 	}
-	sector_checksum(b);
+	ata_checksum_set(b);
 }
 
 /* ---- self-tests ---- */
@@ -441,7 +426,7 @@ static void selftest_log(const struct sim_drive *d, uint8_t *b)
 	uint32_t n = t->total < SIM_ST_LOG ? t->total : SIM_ST_LOG, k;
 
 	memset(b, 0, 512);
-	put16le(b, 0x0001);
+	sg_put_unaligned_le16(0x0001, b);
 	for (k = 0; k < n; k++) {
 		uint32_t num = t->total - 1 - k; /* entry number, 0-based */
 		const struct sim_st_entry *e = &t->log[num % SIM_ST_LOG];
@@ -451,15 +436,12 @@ static void selftest_log(const struct sim_drive *d, uint8_t *b)
 
 		p[0] = (uint8_t)(e->kind | (e->captive ? 0x80 : 0));
 		p[1] = (uint8_t)(ata_status_nibble(e->outcome) << 4);
-		put16le(p + 2, (uint16_t)(e->hours > 0xffff ? 0xffff : e->hours));
+		sg_put_unaligned_le16((uint16_t)(e->hours > 0xffff ? 0xffff : e->hours), p + 2);
 		p[4] = 0;
-		p[5] = (uint8_t)lba;
-		p[6] = (uint8_t)(lba >> 8);
-		p[7] = (uint8_t)(lba >> 16);
-		p[8] = (uint8_t)(lba >> 24);
+		sg_put_unaligned_le32(lba, p + 5);
 	}
 	b[508] = n ? (uint8_t)((t->total - 1) % SIM_ST_LOG + 1) : 0;
-	sector_checksum(b);
+	ata_checksum_set(b);
 }
 
 /* GPL log 0x07, page 0: revision 1, descriptor index at 2-3, 19
@@ -476,15 +458,13 @@ static void ext_selftest_log(const struct sim_drive *d, uint8_t *b)
 		const struct sim_st_entry *e = &t->log[num % SIM_ST_LOG];
 		uint8_t *p = b + 4 + 26 * (num % 19);
 		uint64_t lba = e->lba_valid ? e->lba : 0xffffffffffffULL;
-		unsigned i;
 
 		p[0] = (uint8_t)(e->kind | (e->captive ? 0x80 : 0));
 		p[1] = (uint8_t)(ata_status_nibble(e->outcome) << 4);
-		put16le(p + 2, (uint16_t)(e->hours > 0xffff ? 0xffff : e->hours));
-		for (i = 0; i < 6; i++)
-			p[5 + i] = (uint8_t)(lba >> (8 * i));
+		sg_put_unaligned_le16((uint16_t)(e->hours > 0xffff ? 0xffff : e->hours), p + 2);
+		sg_put_unaligned_le48(lba, p + 5);
 	}
-	put16le(b + 2, (uint16_t)(n ? (t->total - 1) % 19 + 1 : 0));
+	sg_put_unaligned_le16((uint16_t)(n ? (t->total - 1) % 19 + 1 : 0), b + 2);
 }
 
 void sim_errlog_add(struct sim_drive *d, uint8_t command, uint8_t error, uint64_t lba)
@@ -520,24 +500,20 @@ static void error_log(const struct sim_drive *d, uint8_t *b)
 		/* the command that failed: the fifth command data structure */
 		cmd[1] = 0;
 		cmd[2] = 8;
-		cmd[3] = (uint8_t)lba;
-		cmd[4] = (uint8_t)(lba >> 8);
-		cmd[5] = (uint8_t)(lba >> 16);
+		sg_put_unaligned_le24(lba, cmd + 3);
 		cmd[6] = (uint8_t)(0x40 | ((lba >> 24) & 0x0f));
 		cmd[7] = e->command;
 		er[1] = e->error;
 		er[2] = 8;
-		er[3] = (uint8_t)lba;
-		er[4] = (uint8_t)(lba >> 8);
-		er[5] = (uint8_t)(lba >> 16);
+		sg_put_unaligned_le24(lba, er + 3);
 		er[6] = (uint8_t)(0x40 | ((lba >> 24) & 0x0f));
 		er[7] = e->status;
 		er[27] = 0x03; /* active or idle */
-		put16le(er + 28, (uint16_t)(e->hours > 0xffff ? 0xffff : e->hours));
+		sg_put_unaligned_le16((uint16_t)(e->hours > 0xffff ? 0xffff : e->hours), er + 28);
 	}
 	b[1] = n ? (uint8_t)((l->total - 1) % SIM_ERR_LOG + 1) : 0;
-	put16le(b + 452, (uint16_t)(l->total > 0xffff ? 0xffff : l->total));
-	sector_checksum(b);
+	sg_put_unaligned_le16((uint16_t)(l->total > 0xffff ? 0xffff : l->total), b + 452);
+	ata_checksum_set(b);
 }
 
 /* ---- the SMART command ---- */
@@ -597,9 +573,9 @@ static void read_log(struct sim_ata *a)
 	memset(b, 0, sizeof(b));
 	switch (log) {
 	case 0x00: /* SMART log directory */
-		put16le(b, 0x0001);
-		put16le(b + 2 * 0x01, 1);
-		put16le(b + 2 * 0x06, 1);
+		sg_put_unaligned_le16(0x0001, b);
+		sg_put_unaligned_le16(1, b + 2 * 0x01);
+		sg_put_unaligned_le16(1, b + 2 * 0x06);
 		break;
 	case 0x01:
 		if (n != 1)
@@ -697,9 +673,9 @@ void sim_ata_read_log_ext(struct sim_ata *a)
 	}
 	switch (log) {
 	case 0x00: /* GPL directory: version, then pages per log */
-		put16le(b, 0x0001);
+		sg_put_unaligned_le16(0x0001, b);
 		if (sim_smart_supported(d))
-			put16le(b + 2 * 0x07, 1);
+			sg_put_unaligned_le16(1, b + 2 * 0x07);
 		break;
 	case 0x07:
 		if (!sim_smart_supported(d) || !d->st.smart.enabled) {

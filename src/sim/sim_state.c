@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <json-c/json.h>
+#include <scsi/sg_unaligned.h>
 
 #include "shortstroke/fileio.h"
 #include "sim/sim_priv.h"
@@ -639,21 +640,17 @@ static int file_load(struct sim_drive *d, struct ss_error *err)
 static uint64_t gen_read(int fd)
 {
 	uint8_t b[8];
-	uint64_t g = 0;
 
 	if (pread(fd, b, sizeof(b), 0) != (ssize_t)sizeof(b))
 		return 0;
-	for (int i = 7; i >= 0; i--)
-		g = g << 8 | b[i];
-	return g;
+	return sg_get_unaligned_le64(b);
 }
 
 static void gen_write(int fd, uint64_t g)
 {
 	uint8_t b[8];
 
-	for (int i = 0; i < 8; i++)
-		b[i] = (uint8_t)(g >> (8 * i));
+	sg_put_unaligned_le64(g, b);
 	if (pwrite(fd, b, sizeof(b), 0) != (ssize_t)sizeof(b)) {
 		/* the others reload on the next count that does get through */
 	}

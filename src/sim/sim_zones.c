@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <scsi/sg_unaligned.h>
+
 #include "shortstroke/sense.h"
 #include "sim/sim_priv.h"
 
@@ -183,12 +185,21 @@ static bool option_ok(uint8_t opt)
 	return opt <= 0x07 || opt == 0x10 || opt == 0x11 || opt == 0x3f;
 }
 
-static void put_n(uint8_t *p, unsigned n, uint64_t v, bool le)
+/* ZBC fields are big-endian, ZAC's the same fields little-endian */
+static void set_field32(uint8_t *p, uint32_t v, bool le)
 {
-	unsigned i;
+	if (le)
+		sg_put_unaligned_le32(v, p);
+	else
+		sg_put_unaligned_be32(v, p);
+}
 
-	for (i = 0; i < n; i++)
-		p[le ? i : n - 1 - i] = (uint8_t)(v >> (8 * i));
+static void set_field64(uint8_t *p, uint64_t v, bool le)
+{
+	if (le)
+		sg_put_unaligned_le64(v, p);
+	else
+		sg_put_unaligned_be64(v, p);
 }
 
 /* The SAME field: 1 all zones alike, 2 alike but the last shorter,
@@ -224,18 +235,18 @@ static size_t build_report(const struct sim_drive *d, uint64_t start, uint8_t op
 		p = buf + n;
 		p[0] = zone_type(d, z);
 		p[1] = (uint8_t)(zone_cond(d, z) << 4);
-		put_n(p + 8, 8, zone_len(d, z), le);
-		put_n(p + 16, 8, zone_start(d, z), le);
-		put_n(p + 24, 8, zone_conv(d, z) ? UINT64_MAX : d->zone_wp[z], le);
+		set_field64(p + 8, zone_len(d, z), le);
+		set_field64(p + 16, zone_start(d, z), le);
+		set_field64(p + 24, zone_conv(d, z) ? UINT64_MAX : d->zone_wp[z], le);
 		n += 64;
 		here++;
 	}
 	if (max >= 64) {
 		uint64_t listed = partial ? here : total;
 
-		put_n(buf, 4, listed * 64 > UINT32_MAX ? UINT32_MAX : listed * 64, le);
+		set_field32(buf, (uint32_t)(listed * 64 > UINT32_MAX ? UINT32_MAX : listed * 64), le);
 		buf[4] = same_code(d);
-		put_n(buf + 8, 8, d->cfg.blocks - 1, le);
+		set_field64(buf + 8, d->cfg.blocks - 1, le);
 	}
 	return n < max ? n : max;
 }
@@ -253,19 +264,16 @@ void sim_scsi_zbc_in(struct sim_cmd *sc)
 {
 	const struct sim_drive *d = sc->d;
 	const uint8_t *cdb = sc->c->cdb;
-	uint64_t start = 0, alloc = 0;
+	uint64_t start, alloc;
 	uint8_t opt = cdb[14] & 0x3f, *buf;
 	size_t len, n;
-	unsigned i;
 
 	if ((cdb[1] & 0x1f) != ZBC_REPORT_ZONES) {
 		sim_bad_cdb(sc, 1, 4);
 		return;
 	}
-	for (i = 0; i < 8; i++)
-		start = start << 8 | cdb[2 + i];
-	for (i = 0; i < 4; i++)
-		alloc = alloc << 8 | cdb[10 + i];
+	start = sg_get_unaligned_be64(cdb + 2);
+	alloc = sg_get_unaligned_be32(cdb + 10);
 	if (start >= d->cfg.blocks) {
 		sim_sense(sc, SK_ILLEGAL_REQUEST, 0x21, 0x00);
 		return;
@@ -362,16 +370,14 @@ void sim_scsi_zbc_out(struct sim_cmd *sc)
 {
 	const uint8_t *cdb = sc->c->cdb;
 	uint8_t action = cdb[1] & 0x1f;
-	uint64_t id = 0;
-	unsigned i;
+	uint64_t id;
 	int rc;
 
 	if (!action_ok(action)) {
 		sim_bad_cdb(sc, 1, 4);
 		return;
 	}
-	for (i = 0; i < 8; i++)
-		id = id << 8 | cdb[2 + i];
+	id = sg_get_unaligned_be64(cdb + 2);
 	rc = zone_action(sc->d, action, id, cdb[14] & 0x01);
 	if (rc == -ERANGE)
 		sim_sense(sc, SK_ILLEGAL_REQUEST, 0x21, 0x00);

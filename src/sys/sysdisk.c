@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include <libudev.h>
+#include <scsi/sg_unaligned.h>
 
 #include "shortstroke/sysdisk.h"
 #include "sys/sysdisk_priv.h"
@@ -342,7 +343,7 @@ static void serial_from_vpd80(const char *devdir, struct sysdisk *d)
 	close(fd);
 	if (got < 4 || buf[1] != 0x80)
 		return;
-	len = ((size_t)buf[2] << 8) | buf[3];
+	len = sg_get_unaligned_be16(buf + 2);
 	if (len > (size_t)got - 4)
 		len = (size_t)got - 4;
 	if (len >= sizeof(d->serial))

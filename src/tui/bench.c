@@ -25,7 +25,7 @@ struct tb_flow {
 struct tb_op {
 	char spec[256];
 	char node[256];
-	struct sim_rig *rig;	/* NULL for a real disk */
+	struct dev_env *env;	/* where it came from, for the I/O engine */
 	struct io_result res[TB_NQD];
 	unsigned done;
 	bool virtual_time;
@@ -74,7 +74,7 @@ static int tb_job(void *arg, const struct progress_sink *sink, struct ss_error *
 	int rc;
 
 	op->outer = sink;
-	rc = io_dev_open_name(op->node, op->rig, false, &dev, err);
+	rc = io_dev_open_name(op->node, op->env, false, &dev, err);
 	if (rc)
 		return rc;
 	op->virtual_time = io_dev_engine(dev)->caps & IO_CAP_VIRTUAL_TIME;
@@ -145,7 +145,8 @@ static int tb_prepare(struct tui_model *m, void *flow, const struct dev_entry *e
 		flow_add(f, "DEVICE                random reads of 4 KiB: IOPS and mean latency");
 	snprintf(op->spec, sizeof(op->spec), "%s", e->spec);
 	snprintf(op->node, sizeof(op->node), "%s", e->node);
-	return e->sim ? ctx_rig(m->ctx, &op->rig, err) : 0;
+	op->env = ctx_sources(m->ctx);
+	return 0;
 }
 
 static const struct tui_fanout_ops tb_ops = {

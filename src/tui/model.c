@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "front/drives.h"
-#include "shortstroke/sim.h"
 #include "shortstroke/smart.h"
 #include "tui.h"
 
@@ -82,11 +81,10 @@ int tui_model_refresh(struct tui_model *m)
 		return 0;
 	}
 	m->rescan_pending = false;
-	if (m->ctx->rig && !m->dlg) {
+	if (!m->dlg) {
 		/* simulated drives: reload them from the state directory, so
 		 * what other processes did (sim power-cycle, limit) shows */
-		sim_rig_free(m->ctx->rig);
-		m->ctx->rig = NULL;
+		ctx_sources_release(m->ctx);
 	}
 	rc = devices_list(m->ctx, &devs, &n, &err);
 	if (rc) {

@@ -57,8 +57,8 @@ static double fig(const struct rp_eval *ev, int id)
 	return f && f->valid && isfinite(f->value) ? f->value : NAN;
 }
 
-static void add_row(struct tui_planner *p, const struct rp_eval *ev,
-		    const struct rp_shortfall *sf)
+/* closest: ev is p->sol's closest layout ci (its shortfall is shown). */
+static void add_row(struct tui_planner *p, const struct rp_eval *ev, bool closest, size_t ci)
 {
 	const struct rp_layout *l = rp_eval_layout(ev);
 	struct tui_plan_row *r;
@@ -82,8 +82,8 @@ static void add_row(struct tui_planner *p, const struct rp_eval *ev,
 	v = fig(ev, RP_FIG_FAILURES_TOLERATED);
 	r->tolerates = isfinite(v) && v > 0 ? (unsigned)v : 0;
 	r->mttdl_h = fig(ev, RP_FIG_MTTDL);
-	if (sf)
-		layout_shortfall_text(sf, r->shortfall, sizeof(r->shortfall));
+	if (closest)
+		layout_shortfall_text(p->sol, ci, r->shortfall, sizeof(r->shortfall));
 }
 
 static void clear_result(struct tui_planner *p)
@@ -121,7 +121,7 @@ static bool goals_of(struct tui_planner *p, struct rp_goals *g)
 	struct size_spec sp;
 	double v;
 
-	memset(g, 0, sizeof(*g));
+	rp_goals_init(g);
 	g->max_results = 100;
 	if (p->level >= 0)
 		g->level_mask = RP_LEVEL_BIT(p->level);
@@ -170,6 +170,7 @@ void tui_planner_update(struct tui_planner *p)
 		snprintf(p->unmet, sizeof(p->unmet), "%s", rp_goal_name(RP_GOAL_LEVEL));
 		return;
 	}
+	rp_workload_init(&wl);
 	if (rp_workload_profile(p->profile, TUI_PLAN_QD, &wl, &rerr) ||
 	    rp_solve(p->rd, p->n, NULL, &wl, &g, &p->sol, &rerr)) {
 		snprintf(p->error, sizeof(p->error), "%s", rerr.msg);
@@ -181,21 +182,17 @@ void tui_planner_update(struct tui_planner *p)
 	p->met = n > 0;
 	if (p->met) {
 		for (size_t i = 0; i < n && p->nrows < TUI_PLAN_ROWS; i++)
-			add_row(p, rp_solution_get(p->sol, i), NULL);
+			add_row(p, rp_solution_get(p->sol, i), false, 0);
 	} else {
 		unsigned m = rp_solution_unmet(p->sol);
 		size_t used = 0;
 
-		for (int k = 0; k < RP_GOAL_COUNT; k++)
+		for (int k = 0; k < rp_goal_count(); k++)
 			if ((m & RP_GOAL_BIT(k)) && used < sizeof(p->unmet))
 				used += (size_t)snprintf(p->unmet + used, sizeof(p->unmet) - used,
 							 "%s%s", used ? ", " : "", rp_goal_name(k));
-		for (size_t i = 0; i < rp_solution_closest_count(p->sol); i++) {
-			struct rp_shortfall sf;
-			const struct rp_eval *ev = rp_solution_closest(p->sol, i, &sf);
-
-			add_row(p, ev, &sf);
-		}
+		for (size_t i = 0; i < rp_solution_closest_count(p->sol); i++)
+			add_row(p, rp_solution_closest(p->sol, i), true, i);
 	}
 	if (p->chosen >= p->nrows)
 		p->chosen = 0;
@@ -252,6 +249,7 @@ struct plan *tui_planner_plan(const struct tui_planner *p, struct ss_error *err)
 	struct rp_goals g;
 	struct plan_source src;
 
+	rp_workload_init(&wl);
 	if (!p || p->chosen >= p->nrows || !goals_of(pp, &g) ||
 	    rp_workload_profile(p->profile, TUI_PLAN_QD, &wl, NULL)) {
 		ss_error_set(err, -EINVAL, "The layouts changed; Esc, then choose one again.");
@@ -316,17 +314,17 @@ static enum tui_action planner_save(struct tui_model *m)
 static void choice_step(struct tui_planner *p, int delta)
 {
 	if (p->field == TPF_LEVEL) {
-		/* -1 (any), 0 .. RP_LEVEL_COUNT - 1 */
+		/* -1 (any), 0 .. rp_level_count() - 1 */
 		p->level += delta;
 		if (p->level < -1)
-			p->level = RP_LEVEL_COUNT - 1;
-		if (p->level >= RP_LEVEL_COUNT)
+			p->level = rp_level_count() - 1;
+		if (p->level >= rp_level_count())
 			p->level = -1;
 	} else {
 		p->profile += delta;
 		if (p->profile < 0)
-			p->profile = RP_PROFILE_COUNT - 1;
-		if (p->profile >= RP_PROFILE_COUNT)
+			p->profile = rp_profile_count() - 1;
+		if (p->profile >= rp_profile_count())
 			p->profile = 0;
 	}
 }

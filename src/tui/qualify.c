@@ -18,7 +18,7 @@ struct tq_flow {
 struct tq_op {
 	struct drive *d;
 	struct dev_entry e;
-	struct sim_rig *rig;
+	struct dev_env *env;	/* where it came from, for the I/O engine */
 	struct qualify_result *res;
 };
 
@@ -29,7 +29,7 @@ static int tq_job(void *arg, const struct progress_sink *sink, struct ss_error *
 	struct io_dev *io = NULL;
 	int rc;
 
-	rc = io_dev_open_name(op->e.node, op->rig, false, &io, err);
+	rc = io_dev_open_name(op->e.node, op->env, false, &io, err);
 	if (rc)
 		return rc;
 	rc = qualify_disk(op->d, io, &o, op->res, err);
@@ -127,14 +127,13 @@ static int tq_prepare(struct tui_model *m, void *flow, const struct dev_entry *e
 	if (!r)
 		return ss_error_set(err, -ENOMEM, "out of memory");
 	rc = device_open(m->ctx, e->spec, false, &op->d, &op->e, err);
-	if (!rc && op->e.sim)
-		rc = ctx_rig(m->ctx, &op->rig, err);
 	if (rc) {
 		drive_free(op->d);
 		free(r);
 		return rc;
 	}
 	qualify_result_init(r, e->spec, &op->e.info, QUALIFY_QUICK);
+	op->env = ctx_sources(m->ctx);
 	op->res = r;
 	f->res[f->n++] = r;
 	return 0;

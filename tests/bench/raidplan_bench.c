@@ -49,6 +49,7 @@ static int run(const char *what, struct rp_disk *v, size_t n, int profile, unsig
 	double wall = 1e9, cpu = 1e9, t0, c0;
 	int r;
 
+	rp_workload_init(&w);
 	rp_workload_profile(profile, qd, &w, NULL);
 	for (r = 0; r < REPS; r++) {
 		rp_solution_free(sol);
@@ -84,7 +85,7 @@ int main(void)
 	       "outcome");
 	for (kind = 0; kind < 3; kind++) {
 		fill(v, n, kind);
-		memset(&g, 0, sizeof(g));
+		rp_goals_init(&g);
 		g.min_capacity = 20e12;
 		g.min_iops = 5000;
 		g.min_failures = 1;
@@ -92,12 +93,12 @@ int main(void)
 		rc |= run(name, v, n, RP_PROFILE_DATABASE, 64, &g);
 		snprintf(name, sizeof(name), "%s, fileserver QD256, capacity", kinds[kind]);
 		rc |= run(name, v, n, RP_PROFILE_FILESERVER, 256, &g);
-		memset(&g, 0, sizeof(g));
+		rp_goals_init(&g);
 		g.max_access_ms = 4.5;
 		g.min_iops = 5000;
 		snprintf(name, sizeof(name), "%s, database QD64, no capacity", kinds[kind]);
 		rc |= run(name, v, n, RP_PROFILE_DATABASE, 64, &g);
-		memset(&g, 0, sizeof(g));
+		rp_goals_init(&g);
 		g.min_capacity = 1e18;
 		snprintf(name, sizeof(name), "%s, impossible capacity", kinds[kind]);
 		rc |= run(name, v, n, RP_PROFILE_DATABASE, 64, &g);

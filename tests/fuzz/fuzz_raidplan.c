@@ -1,6 +1,9 @@
 /* fuzz_raidplan.c - libFuzzer target: arbitrary (absurd, NaN, inf) inputs to
  * rp_evaluate, rp_solve and rp_layout_survives must give an error code or
- * finite figures, never a crash or undefined behaviour. */
+ * finite figures, never a crash or undefined behaviour. The structs are
+ * sized (docs/planning-model.md, "The library's ABI"): the input's last
+ * byte lays them out as a program built against another header would, with
+ * a larger size and stride (the tail zero or not), a short size or none. */
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -72,22 +75,87 @@ static void points(struct src *s, struct rp_point *pt, size_t *n)
 
 	*n = byte(s) % 8;
 	for (i = 0; i < *n; i++) {
+		rp_point_init(&pt[i]);
 		pt[i].x = num(s);
 		pt[i].y = num(s);
 	}
 }
 
 #define MAXD 8
+#define EXTRA 16 /* bytes a newer program's structs have */
+
+/* Which struct the sizes are played with, and how (the input's last byte). */
+enum { K_DISK, K_POINT, K_LINK, K_PATH, K_LAYOUT, K_WORKLOAD, K_SHARE, K_GOALS, K_N };
+enum { M_NONE, M_LARGER, M_TAIL, M_SHORT, M_ZERO, M_N };
+
+struct abi_mode {
+	int kind, mode;
+};
+
+/*
+ * n structs of elem bytes at v laid out for the library: as they are, or
+ * (for the kind played with) at the stride elem + EXTRA with a zero tail,
+ * a nonzero byte in the last element's tail, a short size or size 0 in
+ * the last element. buf holds n * (elem + EXTRA) bytes, aligned.
+ */
+static const void *lay(const void *v, size_t n, size_t elem, int kind, const struct abi_mode *m,
+		       void *buf)
+{
+	size_t stride = elem + EXTRA, i;
+	unsigned char *b = buf;
+	uint32_t size;
+
+	if (m->kind != kind || m->mode == M_NONE || !n)
+		return v;
+	if (m->mode == M_SHORT || m->mode == M_ZERO) {
+		memcpy(b, v, n * elem);
+		size = m->mode == M_SHORT ? (uint32_t)elem / 2 : 0;
+		memcpy(b + (n - 1) * elem, &size, sizeof(size));
+		return b;
+	}
+	memset(b, 0, n * stride);
+	size = (uint32_t)stride;
+	for (i = 0; i < n; i++) {
+		memcpy(b + i * stride, (const char *)v + i * elem, elem);
+		memcpy(b + i * stride, &size, sizeof(size));
+	}
+	if (m->mode == M_TAIL)
+		b[(n - 1) * stride + elem + (n % EXTRA)] = 0x80;
+	return b;
+}
+
+/* A refused size is an error with a message, never a result. */
+static int bad_size(const struct abi_mode *m)
+{
+	return m->mode == M_TAIL || m->mode == M_SHORT || m->mode == M_ZERO;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct src s = {data, size};
-	struct rp_disk disks[MAXD];
+	struct abi_mode am = {size ? data[size - 1] % K_N : 0,
+			      size ? data[size - 1] / K_N % M_N : 0};
+	struct rp_disk disks[MAXD], dx[MAXD];
 	struct rp_point seek[MAXD][8], zone[MAXD][8];
 	struct rp_link links[3];
-	struct rp_path path;
+	/* the structs as the library is given them (lay()) */
+	_Alignas(16) unsigned char b_disks[MAXD * (sizeof(struct rp_disk) + EXTRA)];
+	_Alignas(16) unsigned char b_pts[2 * MAXD][8 * (sizeof(struct rp_point) + EXTRA)];
+	_Alignas(16) unsigned char b_links[3 * (sizeof(struct rp_link) + EXTRA)];
+	_Alignas(16) unsigned char b_path[sizeof(struct rp_path) + EXTRA];
+	_Alignas(16) unsigned char b_layout[sizeof(struct rp_layout) + EXTRA];
+	_Alignas(16) unsigned char b_wl[sizeof(struct rp_workload) + EXTRA];
+	_Alignas(16) unsigned char b_sizes[6 * (sizeof(struct rp_size_share) + EXTRA)];
+	_Alignas(16) unsigned char b_goals[sizeof(struct rp_goals) + EXTRA];
+	const struct rp_disk *xd;
+	const struct rp_path *xp;
+	const struct rp_layout *xl;
+	const struct rp_workload *xw;
+	const struct rp_goals *xg;
+	int bad_in, use_path;
+	struct rp_path path, px;
 	struct rp_layout l;
-	struct rp_workload w;
+	struct rp_workload w, wx;
 	struct rp_size_share sizes[6];
 	struct rp_goals g;
 	struct rp_error err;
@@ -124,16 +192,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			d->zone_profile = zone[i];
 		}
 		d->shared_link = byte(&s) % 5;
+		dx[i] = *d;
+		if (d->seek_curve)
+			dx[i].seek_curve = lay(seek[i], d->n_seek_curve, sizeof(seek[i][0]),
+					       K_POINT, &am, b_pts[2 * i]);
+		if (d->zone_profile)
+			dx[i].zone_profile = lay(zone[i], d->n_zone_profile, sizeof(zone[i][0]),
+						 K_POINT, &am, b_pts[2 * i + 1]);
 	}
-	memset(&path, 0, sizeof(path));
+	xd = lay(dx, nd, sizeof(dx[0]), K_DISK, &am, b_disks);
+	rp_path_init(&path);
 	path.controller_mbps = num(&s);
 	path.bus_mbps = num(&s);
 	path.n_links = byte(&s) % 4;
-	for (i = 0; i < path.n_links; i++)
+	for (i = 0; i < path.n_links; i++) {
+		rp_link_init(&links[i]);
 		links[i].mbps = num(&s);
+	}
 	path.links = links;
+	px = path;
+	px.links = lay(links, path.n_links, sizeof(links[0]), K_LINK, &am, b_links);
+	xp = lay(&px, 1, sizeof(px), K_PATH, &am, b_path);
 
-	memset(&l, 0, sizeof(l));
+	rp_layout_init(&l);
 	l.level = (int)(byte(&s) % 10) - 1;
 	l.n_disks = byte(&s) % (MAXD + 2);
 	l.groups = byte(&s) % 5;
@@ -148,9 +229,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		l.members = members;
 	}
 
-	memset(&w, 0, sizeof(w));
+	xl = lay(&l, 1, sizeof(l), K_LAYOUT, &am, b_layout);
+
+	rp_workload_init(&w);
 	if (byte(&s) & 1) {
-		rp_workload_profile(byte(&s) % (RP_PROFILE_COUNT + 1), byte(&s), &w, NULL);
+		rp_workload_profile(byte(&s) % (rp_profile_count() + 1), byte(&s), &w, NULL);
 	} else {
 		w.read_share = num(&s);
 		w.random_share = num(&s);
@@ -158,16 +241,44 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		w.queue_depth = (unsigned)size_val(&s);
 		w.n_sizes = byte(&s) % 7;
 		for (i = 0; i < w.n_sizes; i++) {
+			rp_size_share_init(&sizes[i]);
 			sizes[i].bytes = size_val(&s);
 			sizes[i].share = num(&s);
 		}
 		w.sizes = sizes;
 	}
+	wx = w;
+	if (w.sizes == sizes)
+		wx.sizes = lay(sizes, w.n_sizes, sizeof(sizes[0]), K_SHARE, &am, b_sizes);
+	xw = lay(&wx, 1, sizeof(wx), K_WORKLOAD, &am, b_wl);
 
+	/* a refused size is an error whatever the rest (the kinds whose
+	 * struct every call reads) */
+	bad_in = bad_size(&am) && (am.kind == K_DISK || am.kind == K_LAYOUT ||
+				   am.kind == K_WORKLOAD || am.kind == K_PATH);
 	memset(&err, 0, sizeof(err));
-	rc = rp_evaluate(disks, nd, byte(&s) & 1 ? &path : NULL, &l, &w, &ev, &err);
+	use_path = am.kind == K_PATH || (byte(&s) & 1);
+	rc = rp_evaluate(xd, nd, use_path ? xp : NULL, xl, xw, &ev, &err);
+	if (rc == 0 && bad_in)
+		abort();
+	if (am.mode == M_LARGER) {
+		/* a newer program's layout, its fields unset: the same to the bit */
+		struct rp_eval *e2 = NULL;
+
+		if (rp_evaluate(disks, nd, use_path ? &path : NULL, &l, &w, &e2, NULL) != rc)
+			abort();
+		for (j = 0; rc == 0 && j < rp_figure_count(); j++) {
+			double a = rp_eval_value(ev, j), b = rp_eval_value(e2, j);
+
+			if (memcmp(&a, &b, sizeof(a)))
+				abort();
+		}
+		if (rc == 0 && rp_eval_warning_count(ev) != rp_eval_warning_count(e2))
+			abort();
+		rp_eval_free(e2);
+	}
 	if (rc == 0) {
-		for (j = 0; j < RP_FIG_COUNT; j++)
+		for (j = 0; j < rp_figure_count(); j++)
 			if (!isfinite(rp_eval_value(ev, j)))
 				abort();
 		for (i = 0; i < rp_eval_warning_count(ev); i++)
@@ -181,9 +292,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	nf = byte(&s) % (MAXD + 1);
 	for (i = 0; i < nf; i++)
 		failed[i] = byte(&s) % (MAXD + 1);
-	rp_layout_survives(&l, failed, nf, &err);
+	rc = rp_layout_survives(xl, failed, nf, &err);
+	if (rc >= 0 && am.kind == K_LAYOUT && bad_size(&am))
+		abort();
 
-	memset(&g, 0, sizeof(g));
+	rp_goals_init(&g);
 	g.min_capacity = num(&s);
 	g.min_iops = num(&s);
 	g.max_access_ms = num(&s);
@@ -192,13 +305,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	g.level_mask = byte(&s) & 1 ? (unsigned)u64(&s) : 0;
 	g.chunk_bytes = byte(&s) & 1 ? size_val(&s) : 0;
 	g.max_results = byte(&s) % 20;
-	rc = rp_solve(disks, nd, &path, &w, &g, &sol, &err);
+	xg = lay(&g, 1, sizeof(g), K_GOALS, &am, b_goals);
+	rc = rp_solve(xd, nd, xp, xw, xg, &sol, &err);
+	if (rc == 0 && bad_size(&am) && am.kind != K_LAYOUT && (bad_in || am.kind == K_GOALS))
+		abort();
 	if (rc == 0) {
 		for (i = 0; i < rp_solution_count(sol); i++)
 			if (!isfinite(rp_eval_value(rp_solution_get(sol, i), RP_FIG_MIXED_IOPS)))
 				abort();
 		for (i = 0; i < rp_solution_closest_count(sol); i++)
-			if (!rp_solution_closest(sol, i, NULL))
+			if (!rp_solution_closest(sol, i) ||
+			    !(rp_solution_closest_distance(sol, i) >= 0))
 				abort();
 		(void)rp_solution_message(sol);
 		rp_solution_free(sol);

@@ -1,6 +1,7 @@
 /*
  * fuzz_smart.c - the ATA SMART parsers (SMART data, self-test logs 0x06
- * and 0x07, summary error log) and libatasmart through our blob.
+ * and 0x07 as descriptors and as entries, summary error log) and
+ * libatasmart through our blob.
  *
  * The input is cut into sectors: IDENTIFY, SMART data, thresholds, a
  * log (missing bytes are zero). IDENTIFY gets the "SMART supported and
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "shortstroke/ata_smart.h"
 #include "shortstroke/smart.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -29,20 +31,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	uint8_t id[512], sd[512], thr[512], log[512], blob[SMART_BLOB_MAX];
 	struct selftest_entry e[SELFTEST_LOG_MAX];
-	struct smart_ata_errlog el;
-	struct smart_ata_data d;
+	struct ata_selftest_desc raw[64];
+	struct ata_smart_errlog el;
+	struct ata_smart_data d;
 	struct smart_report r;
 	size_t n, blen;
 	int status;
 
 	/* the parsers on the raw input: exact-size buffers catch overreads */
-	smart_ata_parse_data(data, size, &d);
+	ata_smart_parse_data(data, size, &d);
 	if (smart_ata_parse_selftest_log(data, size, false, e, SELFTEST_LOG_MAX, &n) == 0 &&
 	    n > SELFTEST_LOG_MAX)
 		abort();
 	if (smart_ata_parse_selftest_log(data, size, true, e, 5, &n) == 0 && n > 5)
 		abort();
-	if (smart_ata_parse_error_log(data, size, &el) == 0 && el.count > 5)
+	/* the descriptors themselves, over every page of a long GPL log */
+	if (ata_smart_parse_selftest_log(data, size, true, raw, 64, &n) == 0 && n > 64)
+		abort();
+	if (ata_smart_parse_error_log(data, size, &el) == 0 && el.count > 5)
 		abort();
 
 	sector(data, size, 0, id);

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "shortstroke/zones.h"
+#include "shortstroke/zbc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

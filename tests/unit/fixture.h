@@ -1,6 +1,7 @@
 /*
  * fixture.h - what the unit tests share instead of copying it: a temporary directory made
- * before a test and removed after it, and a simulator rig loaded from a JSON string.
+ * before a test and removed after it, a simulator rig loaded from a JSON string, and the
+ * I/O engine on one of its drives, and the fields of a SMART READ DATA sector.
  *
  * Header only (each test is one program); everything is static inline or unused-marked, so a
  * test includes it and uses what it needs.
@@ -10,11 +11,13 @@
 
 #include <errno.h>
 #include <ftw.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 
 #include "shortstroke/error.h"
+#include "shortstroke/io.h"
 #include "shortstroke/sim.h"
 
 /* The directory of the running test, made by fixture_dir_setup() */
@@ -64,6 +67,40 @@ static inline int fixture_rig_load(const char *json, const char *state_dir, stru
 	if (rc)
 		fprintf(stderr, "fixture: the test rig does not load: %s\n", err.msg);
 	return rc;
+}
+
+/* The sim I/O engine on drive id of rig (what io_dev_open_name opens for sim:ID through the
+ * rig's device source). */
+static inline int fixture_sim_io(struct sim_rig *rig, const char *id, bool write,
+				 struct io_dev **out, struct ss_error *err)
+{
+	struct io_target t = { .sim = sim_rig_find(rig, id), .write = write };
+
+	return io_dev_open("sim", &t, out, err);
+}
+
+/*
+ * The fields of SMART READ DATA outside the attribute table (ACS-3), into a
+ * 512-byte sector (the checksum is the caller's, after the attributes):
+ * off-line collection completed (0x82), the self-test execution status
+ * byte st_byte, 0x0210 s off-line, every capability (0x7b: abort,
+ * self-test, conveyance, ...), error logging, 2 / 480 (in 375-376) / 5
+ * minutes for the short, extended and conveyance tests.
+ */
+static inline void fixture_smart_fields(uint8_t *data, uint8_t st_byte)
+{
+	data[362] = 0x82;
+	data[363] = st_byte;
+	data[364] = 0x10;
+	data[365] = 0x02;
+	data[367] = 0x7b;
+	data[368] = 0x03;
+	data[370] = 0x01;
+	data[372] = 2;
+	data[373] = 0xff;
+	data[374] = 5;
+	data[375] = 0xe0;
+	data[376] = 0x01;
 }
 
 #endif

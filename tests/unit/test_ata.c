@@ -357,6 +357,35 @@ static void test_identify_checksum_and_truncated(void **state)
 	assert_int_equal(ata_parse_identify(NULL, 512, &id), -EPROTO);
 }
 
+/* Byte 511 makes the 512 bytes sum to 0: the value set is the one ACS
+ * gives (two's complement of the sum of bytes 0-510), and one changed
+ * byte anywhere, the checksum byte included, is found. */
+static void test_checksum(void **state)
+{
+	uint8_t buf[512];
+
+	memset(buf, 0, sizeof(buf));
+	assert_true(ata_checksum_ok(buf));
+	for (unsigned i = 0; i < 511; i++)
+		buf[i] = (uint8_t)(i * 7 + 3);
+	buf[511] = 0x55;
+	assert_false(ata_checksum_ok(buf));
+	ata_checksum_set(buf);
+	/* bytes 0-510 sum to 0x04 (mod 256): 913668 = 0xdf104 */
+	assert_int_equal(buf[511], 0x100 - 0x04);
+	assert_true(ata_checksum_ok(buf));
+	buf[0] ^= 0x80;
+	assert_false(ata_checksum_ok(buf));
+	buf[0] ^= 0x80;
+	buf[511]++;
+	assert_false(ata_checksum_ok(buf));
+	/* a structure with its signature: the checksum covers it */
+	make_identify(buf);
+	assert_true(ata_checksum_ok(buf));
+	buf[510] = 0;
+	assert_false(ata_checksum_ok(buf));
+}
+
 static void test_id_string(void **state)
 {
 	/* "WDC " as stored: byte-swapped per word, with a control byte and
@@ -385,6 +414,7 @@ int main(void)
 		cmocka_unit_test(test_identify_ext_4kn_zoned),
 		cmocka_unit_test(test_identify_28bit_and_validity),
 		cmocka_unit_test(test_identify_checksum_and_truncated),
+		cmocka_unit_test(test_checksum),
 		cmocka_unit_test(test_id_string),
 	};
 

@@ -22,6 +22,8 @@
 #include "shortstroke/sim.h"
 #include "sim/sim_priv.h"
 
+#include "fixture.h"
+
 #define TOLERANCE 0.10
 #define RUN_NS (30ull * 1000000000ull) /* 30 s of virtual time per case */
 #define SIM_OVERHEAD_MS 0.05	       /* CMD_OVERHEAD_NS in src/sim/sim_media.c */
@@ -53,11 +55,13 @@ static void disk_of(const struct sim_drive *d, struct rp_disk *rd)
 
 static void predict(const struct rp_disk *rd, double stroke, struct predicted *p)
 {
-	struct rp_layout l = { .level = RP_LEVEL_0, .n_disks = 1, .stroke = stroke };
+	struct rp_layout l = { RP_SIZED(struct rp_layout), .level = RP_LEVEL_0, .n_disks = 1,
+			       .stroke = stroke };
 	struct rp_workload wl;
 	struct rp_error err = { 0 };
 	struct rp_eval *ev = NULL;
 
+	rp_workload_init(&wl);
 	assert_int_equal(rp_workload_profile(RP_PROFILE_RANDOM_ACCESS, 1, &wl, &err), 0);
 	assert_int_equal(rp_evaluate(rd, 1, NULL, &l, &wl, &ev, &err), 0);
 	p->access_ms = rp_eval_value(ev, RP_FIG_ACCESS_TIME);
@@ -73,11 +77,9 @@ static void measure(const char *id, double stroke, struct measured *out)
 	struct ss_error err = { 0 };
 	struct io_result res;
 	struct io_job j;
-	char name[64];
 
 	assert_int_equal(sim_rig_demo(NULL, &rig, &err), 0);
-	snprintf(name, sizeof(name), "sim:%s", id);
-	assert_int_equal(io_dev_open_name(name, rig, false, &dev, &err), 0);
+	assert_int_equal(fixture_sim_io(rig, id, false, &dev, &err), 0);
 	io_job_init(&j);
 	io_job_set_workload(&j, IO_WL_RANDOM_ACCESS);
 	j.qd = 1;

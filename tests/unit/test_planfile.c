@@ -62,7 +62,7 @@ static struct plan *make_plan(void)
 	p->goals.level_mask = RP_LEVEL_BIT(RP_LEVEL_10) | RP_LEVEL_BIT(RP_LEVEL_01);
 	p->path.controller_mbps = 1000;
 	assert_int_equal(rp_evaluate(rd, 4, &p->path, &p->layout, &p->workload, &ev, NULL), 0);
-	for (int id = 0; id < RP_FIG_COUNT; id++) {
+	for (int id = 0; id < plan_figure_count(); id++) {
 		p->predicted[id] = rp_eval_value(ev, id);
 		p->predicted_set[id] = rp_eval_figure(ev, id)->valid;
 	}
@@ -153,7 +153,7 @@ static void test_roundtrip(void **state)
 	assert_int_equal(q->goals.min_failures, 1);
 	assert_int_equal(q->goals.level_mask, p->goals.level_mask);
 	assert_true(q->path.controller_mbps == 1000);
-	for (int id = 0; id < RP_FIG_COUNT; id++) {
+	for (int id = 0; id < plan_figure_count(); id++) {
 		assert_int_equal(q->predicted_set[id], p->predicted_set[id]);
 		if (p->predicted_set[id])
 			assert_true(q->predicted[id] == p->predicted[id]); /* exact */
@@ -192,19 +192,22 @@ static void test_figure_keys(void **state)
 	char *text = plan_text(p);
 	json_object *o = json_tokener_parse(text), *pr;
 	struct rp_disk d;
-	struct rp_layout l = {.level = RP_LEVEL_0, .n_disks = 1, .stroke = 1};
+	struct rp_layout l = {RP_SIZED(struct rp_layout), .level = RP_LEVEL_0, .n_disks = 1,
+			      .stroke = 1};
 	struct rp_workload w;
 	struct rp_eval *ev = NULL;
 
 	(void)state;
 	rp_disk_init(&d);
 	d.capacity = 1000000000000ull;
+	rp_workload_init(&w);
 	assert_int_equal(rp_workload_profile(RP_PROFILE_DATABASE, 1, &w, NULL), 0);
 	assert_int_equal(rp_evaluate(&d, 1, NULL, &l, &w, &ev, NULL), 0);
 	assert_true(json_object_object_get_ex(o, "predicted", &pr));
-	for (int id = 0; id < RP_FIG_COUNT; id++)
+	assert_int_equal(plan_figure_count(), rp_figure_count());
+	for (int id = 0; id < rp_figure_count(); id++)
 		assert_true(json_object_object_get_ex(pr, rp_eval_figure(ev, id)->key, NULL));
-	assert_int_equal(json_object_object_length(pr), RP_FIG_COUNT);
+	assert_int_equal(json_object_object_length(pr), rp_figure_count());
 	rp_eval_free(ev);
 	json_object_put(o);
 	free(text);

@@ -40,7 +40,7 @@ static struct rp_layout layout(int level, unsigned n, double stroke)
 {
 	struct rp_layout l;
 
-	memset(&l, 0, sizeof(l));
+	rp_layout_init(&l);
 	l.level = level;
 	l.n_disks = n;
 	l.stroke = stroke;
@@ -51,13 +51,25 @@ static struct rp_workload wl_simple(double read, double rnd, uint64_t bytes, uns
 {
 	struct rp_workload w;
 
-	memset(&w, 0, sizeof(w));
+	rp_workload_init(&w);
 	w.read_share = read;
 	w.random_share = rnd;
 	w.request_bytes = bytes;
 	w.queue_depth = qd;
 	return w;
 }
+
+/* A profile's workload, asserting success. */
+static struct rp_workload profile(int prof, unsigned qd)
+{
+	struct rp_workload w;
+
+	rp_workload_init(&w);
+	assert_int_equal(rp_workload_profile(prof, qd, &w, NULL), 0);
+	return w;
+}
+
+#define PT(px, py) {RP_SIZED(struct rp_point), .x = (px), .y = (py)}
 
 /* Evaluate, asserting success. */
 static struct rp_eval *eval_ok(const struct rp_disk *d, size_t n, const struct rp_path *p,
@@ -93,7 +105,9 @@ static void test_version(void **state)
 
 	(void)state;
 	assert_int_equal(rp_api_version(), RP_API_VERSION);
+	assert_int_equal(rp_api_version(), 2);
 	assert_string_equal(rp_version(), RP_VERSION_STRING);
+	assert_memory_equal(rp_version(), "2.", 2);
 	assert_string_equal(rp_strerror(-EINVAL), "invalid input");
 	assert_int_equal(rp_level_parse("RAID 0+1", &lv, NULL), 0);
 	assert_int_equal(lv, RP_LEVEL_01);
@@ -407,10 +421,10 @@ static void test_prop_stroke_monotone(void **state)
 {
 	static const double rpms[] = {5400, 7200, 10000, 15000};
 	static const struct rp_point seek_curve[] = {
-	    {0.001, 0.8}, {0.05, 2.5}, {0.2, 5}, {0.5, 9}, {1.0, 15},
+	    PT(0.001, 0.8), PT(0.05, 2.5), PT(0.2, 5), PT(0.5, 9), PT(1.0, 15),
 	};
 	static const struct rp_point zones[] = {
-	    {0, 210}, {0.3, 190}, {0.31, 195}, {0.6, 160}, {1.0, 100},
+	    PT(0, 210), PT(0.3, 190), PT(0.31, 195), PT(0.6, 160), PT(1.0, 100),
 	};
 	static const int levels[] = {RP_LEVEL_0, RP_LEVEL_1, RP_LEVEL_10, RP_LEVEL_5, RP_LEVEL_6};
 	unsigned r, li, s, variant;
@@ -442,7 +456,7 @@ static void test_prop_stroke_monotone(void **state)
 					struct rp_eval *ev;
 					double acc, iops;
 
-					rp_workload_profile(RP_PROFILE_FILESERVER, 8, &w, NULL);
+					w = profile(RP_PROFILE_FILESERVER, 8);
 					ev = eval_ok(v, 6, NULL, &l, &w);
 					acc = rp_eval_value(ev, RP_FIG_ACCESS_TIME);
 					iops = rp_eval_value(ev, RP_FIG_MIXED_IOPS);
@@ -463,7 +477,7 @@ static void test_prop_stroke_monotone(void **state)
 static void test_prop_raid0_cap(void **state)
 {
 	struct rp_disk *v = disks_n(16, disk15k());
-	struct rp_path p = {.controller_mbps = 1000};
+	struct rp_path p = {RP_SIZED(struct rp_path), .controller_mbps = 1000};
 	struct rp_workload w = wl_simple(1, 0, 1 << 20, 4);
 	unsigned n;
 
@@ -489,8 +503,8 @@ static void test_prop_raid0_cap(void **state)
 static void test_prop_shared_link(void **state)
 {
 	struct rp_disk *v = disks_n(8, disk15k());
-	struct rp_link link = {.mbps = 300};
-	struct rp_path p = {.links = &link, .n_links = 1};
+	struct rp_link link = {RP_SIZED(struct rp_link), .mbps = 300};
+	struct rp_path p = {RP_SIZED(struct rp_path), .links = &link, .n_links = 1};
 	struct rp_layout l = layout(RP_LEVEL_0, 8, 1.0);
 	struct rp_workload w = wl_simple(1, 0, 1 << 20, 4);
 	struct rp_eval *ev;
@@ -608,8 +622,7 @@ static void test_prop_mixed_between(void **state)
 					double rr, rw, mx;
 
 					if (p)
-						rp_workload_profile(RP_PROFILE_WEBSERVER, qd, &w,
-								    NULL);
+						w = profile(RP_PROFILE_WEBSERVER, qd);
 					else
 						w = wl_simple(0, 1, 8192, qd);
 					w.read_share = r / 10.0;
@@ -698,9 +711,9 @@ static void test_explain(void **state)
 	int i;
 
 	(void)state;
-	rp_workload_profile(RP_PROFILE_DATABASE, 16, &w, NULL);
+	w = profile(RP_PROFILE_DATABASE, 16);
 	ev = eval_ok(v, 6, NULL, &l, &w);
-	for (i = 0; i < RP_FIG_COUNT; i++) {
+	for (i = 0; i < rp_figure_count(); i++) {
 		const struct rp_figure *f = rp_eval_figure(ev, i);
 
 		assert_non_null(f);
@@ -711,9 +724,365 @@ static void test_explain(void **state)
 		assert_true(f->n_inputs >= 1);
 		assert_true(isfinite(f->value));
 	}
-	assert_null(rp_eval_figure(ev, RP_FIG_COUNT));
+	assert_null(rp_eval_figure(ev, rp_figure_count()));
 	assert_int_equal(rp_eval_layout(ev)->chunk_bytes, 512 * 1024);
 	rp_eval_free(ev);
+	free(v);
+}
+
+/* ---- the ABI: sized structs (docs/planning-model.md, "The library's ABI") ----- */
+
+/* The counts the *_COUNT enumerators were, and the names they bound. */
+static void test_counts(void **state)
+{
+	struct rp_disk *v = disks_n(6, disk15k());
+	struct rp_layout l = layout(RP_LEVEL_5, 6, 0.5);
+	struct rp_workload w = profile(RP_PROFILE_DATABASE, 16);
+	struct rp_eval *ev;
+	int i, j;
+
+	(void)state;
+	assert_int_equal(rp_level_count(), 8);
+	assert_int_equal(rp_profile_count(), 7);
+	assert_int_equal(rp_figure_count(), 18);
+	assert_int_equal(rp_warning_count(), 11);
+	assert_int_equal(rp_goal_count(), 6);
+	assert_string_equal(rp_level_name(rp_level_count() - 1), "60");
+	assert_null(rp_level_name(rp_level_count()));
+	assert_string_equal(rp_profile_name(rp_profile_count() - 1), "random-access");
+	assert_null(rp_profile_name(rp_profile_count()));
+	assert_string_equal(rp_goal_name(rp_goal_count() - 1), "level");
+	assert_null(rp_goal_name(rp_goal_count()));
+	assert_null(rp_figure_key(rp_figure_count()));
+	assert_null(rp_figure_key(-1));
+	assert_string_equal(rp_warning_key(RP_WARN_DEFAULTS), "defaults");
+	assert_string_equal(rp_warning_key(rp_warning_count() - 1), "ure-likely");
+	assert_null(rp_warning_key(rp_warning_count()));
+	assert_null(rp_warning_key(-1));
+	for (i = 0; i < rp_warning_count(); i++)
+		for (j = 0; j < i; j++)
+			assert_string_not_equal(rp_warning_key(i), rp_warning_key(j));
+	/* the figure keys are the figures' own */
+	ev = eval_ok(v, 6, NULL, &l, &w);
+	for (i = 0; i < rp_figure_count(); i++)
+		assert_string_equal(rp_figure_key(i), rp_eval_figure(ev, i)->key);
+	rp_eval_free(ev);
+	free(v);
+}
+
+/* An error whose message names what is wrong. */
+static void expect_msg(int rc, const struct rp_error *err, int want, const char *a, const char *b)
+{
+	if (rc != want || !strstr(err->msg, a) || (b && !strstr(err->msg, b)))
+		print_error("rc %d, \"%s\"; want %d with \"%s\" and \"%s\"\n", rc, err->msg, want,
+			    a, b ? b : "");
+	assert_int_equal(rc, want);
+	assert_non_null(strstr(err->msg, a));
+	if (b)
+		assert_non_null(strstr(err->msg, b));
+}
+
+static int eval_rc(const struct rp_disk *d, size_t n, const struct rp_path *p,
+		   const struct rp_layout *l, const struct rp_workload *w, struct rp_error *err)
+{
+	struct rp_eval *ev = NULL;
+	int rc;
+
+	memset(err, 0, sizeof(*err));
+	rc = rp_evaluate(d, n, p, l, w, &ev, err);
+	if (rc)
+		assert_null(ev);
+	rp_eval_free(ev);
+	return rc;
+}
+
+/* Size 0, a size below 2.0's and a size no struct has are refused, and
+ * the message names the struct and its init function. */
+static void test_sizes_refused(void **state)
+{
+	struct rp_disk v[2] = {disk15k(), disk15k()}, d;
+	struct rp_layout l = layout(RP_LEVEL_0, 2, 0.5), x;
+	struct rp_workload w = wl_simple(1, 1, 4096, 4), y;
+	struct rp_size_share sizes[2] = {{RP_SIZED(struct rp_size_share), 4096, 1},
+					 {RP_SIZED(struct rp_size_share), 65536, 1}};
+	struct rp_point pts[2] = {PT(0.5, 5), PT(1, 9)};
+	struct rp_link link = {RP_SIZED(struct rp_link), .mbps = 300};
+	struct rp_path p = {RP_SIZED(struct rp_path), .links = &link, .n_links = 1};
+	struct rp_goals g;
+	struct rp_solution *sol = NULL;
+	struct rp_error err;
+	unsigned failed = 0;
+
+	(void)state;
+	assert_int_equal(eval_rc(v, 2, &p, &l, &w, &err), 0);
+	x = l, x.size = 0;
+	expect_msg(eval_rc(v, 2, &p, &x, &w, &err), &err, -EINVAL, "struct rp_layout: size is 0",
+		   "rp_layout_init()");
+	x = l, x.size = 8;
+	expect_msg(eval_rc(v, 2, &p, &x, &w, &err), &err, -EINVAL, "struct rp_layout: size 8",
+		   "libraidplan 2.0");
+	x = l, x.size = sizeof(x) - 1;
+	expect_msg(eval_rc(v, 2, &p, &x, &w, &err), &err, -EINVAL, "struct rp_layout", "below");
+	x = l, x.size = 1u << 20; /* never read that far */
+	expect_msg(eval_rc(v, 2, &p, &x, &w, &err), &err, -EINVAL, "struct rp_layout",
+		   "not initialised");
+	y = w, y.size = 0;
+	expect_msg(eval_rc(v, 2, &p, &l, &y, &err), &err, -EINVAL, "struct rp_workload",
+		   "rp_workload_init()");
+	y = w, y.sizes = sizes, y.n_sizes = 2;
+	assert_int_equal(eval_rc(v, 2, &p, &l, &y, &err), 0);
+	sizes[1].size = 0;
+	expect_msg(eval_rc(v, 2, &p, &l, &y, &err), &err, -EINVAL,
+		   "workload size 1: struct rp_size_share: size 0 differs from workload size 0's",
+		   NULL);
+	sizes[1].size = sizes[0].size;
+	p.size = 4;
+	expect_msg(eval_rc(v, 2, &p, &l, &w, &err), &err, -EINVAL, "struct rp_path: size 4",
+		   "rp_path_init()");
+	p.size = sizeof(p);
+	link.size = 0;
+	expect_msg(eval_rc(v, 2, &p, &l, &w, &err), &err, -EINVAL,
+		   "shared link 1: struct rp_link: size is 0", NULL);
+	link.size = sizeof(link);
+	d = v[1];
+	v[1].size = 0;
+	expect_msg(eval_rc(v, 2, &p, &l, &w, &err), &err, -EINVAL,
+		   "disk 1: struct rp_disk: size 0 differs from disk 0's", "rp_disk_init()");
+	v[0].size = 0;
+	expect_msg(eval_rc(v, 2, &p, &l, &w, &err), &err, -EINVAL,
+		   "disk 0: struct rp_disk: size is 0", NULL);
+	v[0] = v[1] = d;
+	v[1].zone_profile = pts;
+	v[1].n_zone_profile = 2;
+	pts[0].x = 0;
+	assert_int_equal(eval_rc(v, 2, &p, &l, &w, &err), 0);
+	pts[1].size = 16;
+	expect_msg(eval_rc(v, 2, &p, &l, &w, &err), &err, -EINVAL,
+		   "disk 1: zone profile point 1: struct rp_point: size 16 differs", NULL);
+	pts[1].size = sizeof(pts[1]);
+	/* the solver's goals, the other entry points */
+	rp_goals_init(&g);
+	g.min_capacity = 1e12;
+	assert_int_equal(rp_solve(v, 2, &p, &w, &g, &sol, &err), 0);
+	rp_solution_free(sol);
+	g.size = 0;
+	expect_msg(rp_solve(v, 2, &p, &w, &g, &sol, &err), &err, -EINVAL,
+		   "struct rp_goals: size is 0", "rp_goals_init()");
+	assert_null(sol);
+	x = l, x.size = 0;
+	expect_msg(rp_layout_survives(&x, &failed, 1, &err), &err, -EINVAL, "struct rp_layout",
+		   NULL);
+	assert_int_equal(rp_layout_survives(&l, &failed, 1, &err), 0);
+	y.size = 0;
+	expect_msg(rp_workload_profile(RP_PROFILE_DATABASE, 4, &y, &err), &err, -EINVAL,
+		   "struct rp_workload: size is 0", NULL);
+}
+
+/* Bytes a program built against a newer header has beyond this library's
+ * structs. */
+#define EXTRA 24
+
+/* n structs of elem bytes as a newer program's: stride elem + EXTRA, tail 0. */
+static void *grown(const void *src, size_t n, size_t elem)
+{
+	size_t stride = elem + EXTRA, i;
+	unsigned char *b = calloc(n, stride);
+	uint32_t size = (uint32_t)stride;
+
+	assert_non_null(b);
+	for (i = 0; i < n; i++) {
+		memcpy(b + i * stride, (const char *)src + i * elem, elem);
+		memcpy(b + i * stride, &size, sizeof(size));
+	}
+	return b;
+}
+
+static void same_eval(const struct rp_eval *a, const struct rp_eval *b)
+{
+	int i;
+
+	for (i = 0; i < rp_figure_count(); i++) {
+		const struct rp_figure *fa = rp_eval_figure(a, i), *fb = rp_eval_figure(b, i);
+
+		assert_memory_equal(&fa->value, &fb->value, sizeof(fa->value));
+		assert_int_equal(fa->valid, fb->valid);
+	}
+	assert_int_equal(rp_eval_warning_count(a), rp_eval_warning_count(b));
+	for (i = 0; i < (int)rp_eval_warning_count(a); i++)
+		assert_string_equal(rp_eval_warning(a, i)->text, rp_eval_warning(b, i)->text);
+	assert_int_equal(rp_eval_layout(a)->n_disks, rp_eval_layout(b)->n_disks);
+}
+
+/* A nonzero byte beyond what the library knows: -E2BIG, naming the offset. */
+static void expect_e2big(unsigned char *tail, size_t known, const struct rp_disk *d,
+			 const struct rp_path *p, const struct rp_layout *l,
+			 const struct rp_workload *w, const char *name)
+{
+	struct rp_error err;
+	char want[64];
+
+	*tail = 1;
+	snprintf(want, sizeof(want), "field at offset %zu unknown", known + 3);
+	expect_msg(eval_rc(d, 4, p, l, w, &err), &err, -E2BIG, name, want);
+	assert_non_null(strstr(err.msg, "older than the program"));
+	*tail = 0;
+	assert_int_equal(eval_rc(d, 4, p, l, w, &err), 0);
+}
+
+/*
+ * A program built against a newer header: every struct EXTRA bytes longer
+ * (arrays at that stride), the bytes beyond this library's structs 0. The
+ * figures are the same to the bit; a nonzero byte there is -E2BIG.
+ */
+static void test_sizes_newer_program(void **state)
+{
+	struct rp_point zones[3] = {PT(0, 200), PT(0.5, 170), PT(1, 100)};
+	struct rp_point seeks[3] = {PT(0.01, 1), PT(0.3, 4), PT(1, 7)};
+	struct rp_link links[2] = {{RP_SIZED(struct rp_link), .mbps = 300},
+				   {RP_SIZED(struct rp_link), .mbps = 150}};
+	struct rp_size_share sizes[3] = {{RP_SIZED(struct rp_size_share), 4096, 5},
+					 {RP_SIZED(struct rp_size_share), 65536, 2},
+					 {RP_SIZED(struct rp_size_share), 1 << 20, 1}};
+	struct rp_disk v[4], v2[4], *gd;
+	struct rp_path p = {RP_SIZED(struct rp_path), .controller_mbps = 900, .links = links,
+			    .n_links = 2},
+		       p2, *gp;
+	unsigned members[4] = {3, 1, 0, 2};
+	struct rp_layout l = layout(RP_LEVEL_5, 4, 0.4), *gl;
+	struct rp_workload w = wl_simple(0.7, 0.9, 0, 32), w2, *gw;
+	struct rp_goals g, *gg;
+	struct rp_point *gz, *gs;
+	struct rp_link *glk;
+	struct rp_size_share *gsz;
+	struct rp_solution *s0 = NULL, *s1 = NULL;
+	struct rp_eval *e0, *e1;
+	struct rp_error err = {0};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 4; i++) {
+		v[i] = disk15k();
+		v[i].capacity = 1000000000000ull + i * 100000000000ull; /* each its own */
+		v[i].shared_link = (unsigned)(i % 3);
+	}
+	v[1].zone_profile = zones;
+	v[1].n_zone_profile = 3;
+	v[2].seek_curve = seeks;
+	v[2].n_seek_curve = 3;
+	l.members = members;
+	w.sizes = sizes;
+	w.n_sizes = 3;
+	e0 = eval_ok(v, 4, &p, &l, &w);
+
+	/* the same inputs, as the newer program lays them out */
+	gz = grown(zones, 3, sizeof(zones[0]));
+	gs = grown(seeks, 3, sizeof(seeks[0]));
+	memcpy(v2, v, sizeof(v));
+	v2[1].zone_profile = gz;
+	v2[2].seek_curve = gs;
+	gd = grown(v2, 4, sizeof(v2[0]));
+	glk = grown(links, 2, sizeof(links[0]));
+	p2 = p;
+	p2.links = glk;
+	gp = grown(&p2, 1, sizeof(p2));
+	gl = grown(&l, 1, sizeof(l));
+	gsz = grown(sizes, 3, sizeof(sizes[0]));
+	w2 = w;
+	w2.sizes = gsz;
+	gw = grown(&w2, 1, sizeof(w2));
+	assert_int_equal(rp_evaluate(gd, 4, gp, gl, gw, &e1, &err), 0);
+	same_eval(e0, e1);
+	/* the stride is element 0's size: disk 3 is read where it is */
+	assert_int_equal(rp_eval_layout(e1)->members[0], 3);
+	rp_eval_free(e1);
+
+	/* the solver: the same ranked answer */
+	rp_goals_init(&g);
+	g.min_capacity = 1e12;
+	g.max_results = 5;
+	gg = grown(&g, 1, sizeof(g));
+	assert_int_equal(rp_solve(v, 4, &p, &w, &g, &s0, &err), 0);
+	assert_int_equal(rp_solve(gd, 4, gp, gw, gg, &s1, &err), 0);
+	assert_true(rp_solution_count(s0) >= 1);
+	assert_int_equal(rp_solution_count(s0), rp_solution_count(s1));
+	for (i = 0; i < rp_solution_count(s0); i++)
+		same_eval(rp_solution_get(s0, i), rp_solution_get(s1, i));
+	rp_solution_free(s0);
+	rp_solution_free(s1);
+
+	/* a field this library does not know, set: -E2BIG naming its offset */
+	expect_e2big((unsigned char *)gd + 2 * (sizeof(struct rp_disk) + EXTRA) +
+			 sizeof(struct rp_disk) + 3,
+		     sizeof(struct rp_disk), gd, gp, gl, gw, "disk 2: struct rp_disk");
+	expect_e2big((unsigned char *)gz + 2 * (sizeof(struct rp_point) + EXTRA) +
+			 sizeof(struct rp_point) + 3,
+		     sizeof(struct rp_point), gd, gp, gl, gw,
+		     "disk 1: zone profile point 2: struct rp_point");
+	expect_e2big((unsigned char *)gs + sizeof(struct rp_point) + 3, sizeof(struct rp_point), gd,
+		     gp, gl, gw, "disk 2: seek curve point 0: struct rp_point");
+	expect_e2big((unsigned char *)glk + 2 * sizeof(struct rp_link) + EXTRA + 3,
+		     sizeof(struct rp_link), gd, gp, gl, gw, "shared link 2: struct rp_link");
+	expect_e2big((unsigned char *)gp + sizeof(struct rp_path) + 3, sizeof(struct rp_path), gd,
+		     gp, gl, gw, "struct rp_path");
+	expect_e2big((unsigned char *)gl + sizeof(struct rp_layout) + 3, sizeof(struct rp_layout),
+		     gd, gp, gl, gw, "struct rp_layout");
+	expect_e2big((unsigned char *)gw + sizeof(struct rp_workload) + 3,
+		     sizeof(struct rp_workload), gd, gp, gl, gw, "struct rp_workload");
+	expect_e2big((unsigned char *)gsz + sizeof(struct rp_size_share) + 3,
+		     sizeof(struct rp_size_share), gd, gp, gl, gw,
+		     "workload size 0: struct rp_size_share");
+	((unsigned char *)gg)[sizeof(struct rp_goals) + EXTRA - 1] = 1;
+	expect_msg(rp_solve(gd, 4, gp, gw, gg, &s1, &err), &err, -E2BIG, "struct rp_goals",
+		   "older than the program");
+	assert_null(s1);
+	rp_eval_free(e0);
+	free(gz), free(gs), free(gd), free(glk), free(gp), free(gl), free(gsz), free(gw), free(gg);
+}
+
+/* RP_ELEM, RP_COPY and rp_workload_profile with a larger caller's struct. */
+static void test_sized_helpers(void **state)
+{
+	struct rp_disk *v = disks_n(4, disk15k());
+	struct rp_layout l = layout(RP_LEVEL_10, 4, 0.5), c;
+	struct rp_workload w = profile(RP_PROFILE_FILESERVER, 4), *gw;
+	struct rp_eval *ev;
+	unsigned char *tail;
+	size_t i;
+
+	(void)state;
+	/* the profile's sizes, read at their stride */
+	assert_true(w.n_sizes >= 4);
+	assert_int_equal(RP_ELEM(struct rp_size_share, w.sizes, 3)->bytes, 4096);
+	assert_int_equal(RP_ELEM(struct rp_size_share, w.sizes, 3)->size,
+			 sizeof(struct rp_size_share));
+	/* a copy of the evaluated layout: this program's size, the fields */
+	ev = eval_ok(v, 4, NULL, &l, &w);
+	memset(&c, 0x5a, sizeof(c));
+	RP_COPY(&c, rp_eval_layout(ev));
+	assert_int_equal(c.size, sizeof(c));
+	assert_int_equal(c.copies, 2);
+	assert_int_equal(c.chunk_bytes, 512 * 1024);
+	assert_ptr_equal(c.members, rp_eval_layout(ev)->members);
+	rp_eval_free(ev);
+	/* from a larger struct (a newer library's): what this header knows */
+	gw = grown(&w, 1, sizeof(w));
+	memset(&w, 0x5a, sizeof(w));
+	RP_COPY(&w, gw);
+	assert_int_equal(w.size, sizeof(w));
+	assert_int_equal(w.queue_depth, 4);
+	/* the profile into a newer program's struct: its fields set, the
+	 * bytes the library does not know left as they were */
+	memset(gw, 0, sizeof(w));
+	gw->size = sizeof(w) + EXTRA;
+	tail = (unsigned char *)gw + sizeof(w);
+	memset(tail, 0xa5, EXTRA);
+	assert_int_equal(rp_workload_profile(RP_PROFILE_DATABASE, 8, gw, NULL), 0);
+	assert_int_equal(gw->size, sizeof(w) + EXTRA);
+	assert_int_equal(gw->queue_depth, 8);
+	assert_int_equal(gw->request_bytes, 8192);
+	for (i = 0; i < EXTRA; i++)
+		assert_int_equal(tail[i], 0xa5);
+	free(gw);
 	free(v);
 }
 
@@ -737,12 +1106,12 @@ static void test_bad_input(void **state)
 	struct rp_disk v[4] = {disk15k(), disk15k(), disk15k(), disk15k()};
 	struct rp_layout l = layout(RP_LEVEL_0, 2, 0.5);
 	struct rp_workload w = wl_simple(1, 1, 4096, 1);
-	struct rp_point bad_pts[2] = {{0.5, 100}, {0.2, 90}};
+	struct rp_point bad_pts[2] = {PT(0.5, 100), PT(0.2, 90)};
 	unsigned dup[2] = {1, 1};
 	struct rp_layout x;
 	struct rp_workload y;
 	struct rp_disk d;
-	struct rp_path p = {.controller_mbps = NAN};
+	struct rp_path p = {RP_SIZED(struct rp_path), .controller_mbps = NAN};
 	struct rp_error err = {0};
 	int lv;
 
@@ -822,7 +1191,7 @@ static void test_bad_solver_input(void **state)
 	struct rp_error err = {0};
 
 	(void)state;
-	memset(&g, 0, sizeof(g));
+	rp_goals_init(&g);
 	assert_int_equal(rp_solve(NULL, 2, NULL, &w, &g, &sol, &err), -EINVAL);
 	assert_int_equal(rp_solve(v, 2, NULL, NULL, &g, &sol, &err), -EINVAL);
 	assert_int_equal(rp_solve(v, 2, NULL, &w, NULL, &sol, &err), -EINVAL);
@@ -859,8 +1228,8 @@ static void test_solver_meets_goals(void **state)
 	size_t i, n;
 
 	(void)state;
-	rp_workload_profile(RP_PROFILE_DATABASE, 16, &w, NULL);
-	memset(&g, 0, sizeof(g));
+	w = profile(RP_PROFILE_DATABASE, 16);
+	rp_goals_init(&g);
 	g.min_capacity = 3e12;
 	g.min_iops = 2000;
 	g.max_access_ms = 6.0;
@@ -905,7 +1274,7 @@ static void test_solver_meets_goals(void **state)
 
 		for (i = 0; i < 40; i++)
 			many[i].capacity = 1000000000000ull + i * 20000000000ull;
-		memset(&g, 0, sizeof(g));
+		rp_goals_init(&g);
 		g.min_capacity = 5e12;
 		g.min_iops = 2500;
 		g.min_failures = 2;
@@ -923,7 +1292,7 @@ static void test_solver_meets_goals(void **state)
 	}
 
 	/* no capacity goal: the deepest stroke meeting the speed goals */
-	memset(&g, 0, sizeof(g));
+	rp_goals_init(&g);
 	g.max_access_ms = 5.0;
 	g.max_disks = 4;
 	assert_int_equal(rp_solve(v, 24, NULL, &w, &g, &sol, &err), 0);
@@ -940,12 +1309,11 @@ static void test_solver_impossible(void **state)
 	struct rp_workload w;
 	struct rp_goals g;
 	struct rp_solution *sol = NULL;
-	struct rp_shortfall sf;
 	struct rp_error err = {0};
 
 	(void)state;
-	rp_workload_profile(RP_PROFILE_DATABASE, 16, &w, NULL);
-	memset(&g, 0, sizeof(g));
+	w = profile(RP_PROFILE_DATABASE, 16);
+	rp_goals_init(&g);
 	g.min_capacity = 20e12; /* 8 x 1 TB hold 8 TB */
 	g.min_failures = 1;
 	assert_int_equal(rp_solve(v, 8, NULL, &w, &g, &sol, &err), 0);
@@ -956,13 +1324,18 @@ static void test_solver_impossible(void **state)
 	print_message("impossible: %s\n", rp_solution_message(sol));
 	NEAR(rp_solution_best(sol, RP_GOAL_CAPACITY), 8e12, 1);
 	assert_true(rp_solution_closest_count(sol) >= 1);
-	assert_non_null(rp_solution_closest(sol, 0, &sf));
-	assert_true(sf.gap[RP_GOAL_CAPACITY] > 0);
-	assert_true(sf.total > 0);
+	assert_non_null(rp_solution_closest(sol, 0));
+	assert_true(rp_solution_closest_gap(sol, 0, RP_GOAL_CAPACITY) > 0);
+	assert_true(rp_solution_closest_distance(sol, 0) >=
+		    rp_solution_closest_gap(sol, 0, RP_GOAL_CAPACITY));
+	assert_true(isnan(rp_solution_closest_gap(sol, 0, rp_goal_count())));
+	assert_true(isnan(rp_solution_closest_gap(sol, rp_solution_closest_count(sol), 0)));
+	assert_true(isnan(rp_solution_closest_distance(sol, rp_solution_closest_count(sol))));
+	assert_null(rp_solution_closest(sol, rp_solution_closest_count(sol)));
 	rp_solution_free(sol);
 
 	/* a level that needs more disks than allowed */
-	memset(&g, 0, sizeof(g));
+	rp_goals_init(&g);
 	g.level_mask = RP_LEVEL_BIT(RP_LEVEL_60);
 	g.max_disks = 5;
 	assert_int_equal(rp_solve(v, 8, NULL, &w, &g, &sol, &err), 0);
@@ -971,7 +1344,7 @@ static void test_solver_impossible(void **state)
 	rp_solution_free(sol);
 
 	/* goals that hold alone but not together */
-	memset(&g, 0, sizeof(g));
+	rp_goals_init(&g);
 	g.min_capacity = 7e12;
 	g.min_failures = 2;
 	assert_int_equal(rp_solve(v, 8, NULL, &w, &g, &sol, &err), 0);
@@ -1004,8 +1377,8 @@ static void test_solver_1000(void **state)
 	(void)state;
 	for (i = 0; i < 1000; i++)
 		v[i].capacity = (i % 4 + 1) * 500000000000ull; /* 4 models */
-	rp_workload_profile(RP_PROFILE_FILESERVER, 256, &w, NULL);
-	memset(&g, 0, sizeof(g));
+	w = profile(RP_PROFILE_FILESERVER, 256);
+	rp_goals_init(&g);
 	g.min_capacity = 50e12;
 	g.min_iops = 20000;
 	g.min_failures = 2;
@@ -1041,6 +1414,10 @@ int main(void)
 	    cmocka_unit_test(test_prop_mixed_between),
 	    cmocka_unit_test(test_warnings),
 	    cmocka_unit_test(test_explain),
+	    cmocka_unit_test(test_counts),
+	    cmocka_unit_test(test_sizes_refused),
+	    cmocka_unit_test(test_sizes_newer_program),
+	    cmocka_unit_test(test_sized_helpers),
 	    cmocka_unit_test(test_bad_input),
 	    cmocka_unit_test(test_bad_solver_input),
 	    cmocka_unit_test(test_solver_meets_goals),

@@ -14,14 +14,17 @@
 
 #include <cmocka.h>
 
+#include "shortstroke/ata_smart.h"
 #include "shortstroke/drive.h"
 #include "shortstroke/sat.h"
 #include "shortstroke/scsi.h"
 #include "shortstroke/sim.h"
 #include "shortstroke/smart.h"
+#include "shortstroke/zbc.h"
 #include "shortstroke/zones.h"
 
 #include "fixture.h"
+#include "ops/smart_priv.h"
 
 static const char rig_json[] =
     "{\n"
@@ -242,7 +245,7 @@ static void test_ata_smart_raw(void **state)
 
 	ata_tf_smart(&tf, 0xda, 0, 0);
 	assert_int_equal(drive_ata(d, &tf, true, NULL, &regs, &err), 0);
-	assert_int_equal(smart_ata_status_from_regs(&regs), 1);
+	assert_int_equal(ata_smart_status_from_regs(&regs), 1);
 	ata_tf_smart(&tf, 0xd0, 0, 1);
 	tf.lba = 0; /* LBA mid/high not 4Fh/C2h */
 	assert_int_equal(drive_ata(d, &tf, false, buf, NULL, &err), -EOPNOTSUPP);

@@ -1,10 +1,11 @@
 /*
  * test_smart.c - SMART: the libatasmart blob (its bytes, then parsed by
  * libatasmart), the verdicts of a good disk and of failing ones, the ATA
- * data / self-test log / error log parsers, the SCSI verdict from log
- * pages, and the operations over loopback drives: a SATA disk behind SAT
- * answering SMART commands, and a SAS disk answering LOG SENSE and SEND
- * DIAGNOSTIC. Answers are written from ACS-3, SAT-3, SPC-4 and SBC-3.
+ * self-test logs as entries (the byte parsers are test_ata_smart.c's), the
+ * SCSI verdict from log pages, and the operations over loopback drives: a
+ * SATA disk behind SAT answering SMART commands, and a SAS disk answering
+ * LOG SENSE and SEND DIAGNOSTIC. Answers are written from ACS-3, SAT-3,
+ * SPC-4 and SBC-3.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -20,6 +21,8 @@
 #include "shortstroke/sat.h"
 #include "shortstroke/scsi.h"
 #include "shortstroke/smart.h"
+
+#include "fixture.h"
 
 /* ---- ATA structures, built from the spec ------------------------------------- */
 
@@ -89,18 +92,7 @@ static void make_smart(uint8_t *data, uint8_t *thr, const struct attr_def *a, si
 		t[0] = a[i].id;
 		t[1] = a[i].thr;
 	}
-	data[362] = 0x82;	/* offline collection completed */
-	data[363] = st_byte;	/* self-test execution status */
-	data[364] = 0x10;	/* 0x0210 s offline */
-	data[365] = 0x02;
-	data[367] = 0x7b;	/* offline caps: self-test, conveyance, abort, ... */
-	data[368] = 0x03;
-	data[370] = 0x01;	/* error logging */
-	data[372] = 2;		/* short: 2 min */
-	data[373] = 0xff;	/* extended: see 375-376 */
-	data[374] = 5;		/* conveyance: 5 min */
-	data[375] = 0xe0;	/* extended 480 min */
-	data[376] = 0x01;
+	fixture_smart_fields(data, st_byte);
 	checksum(data);
 	checksum(thr);
 }
@@ -284,33 +276,6 @@ static void test_blob_refused(void **state)
 
 /* ---- ATA parsers ------------------------------------------------------------ */
 
-static void test_parse_data(void **state)
-{
-	uint8_t data[512], thr[512];
-	struct smart_ata_data d;
-
-	make_smart(data, thr, good_attrs, NATTRS, 0xf3);
-	assert_int_equal(smart_ata_parse_data(data, sizeof(data), &d), 0);
-	assert_int_equal(d.offline_status, 0x82);
-	assert_int_equal(d.selftest_byte, 0xf3);
-	assert_int_equal(d.offline_seconds, 0x210);
-	assert_true(d.selftest_supported);
-	assert_true(d.conveyance_supported);
-	assert_true(d.abort_supported);
-	assert_true(d.errlog_supported);
-	assert_int_equal(d.short_minutes, 2);
-	assert_int_equal(d.extended_minutes, 480);
-	assert_int_equal(d.conveyance_minutes, 5);
-	assert_true(d.checksum_ok);
-	data[100] ^= 1;
-	assert_int_equal(smart_ata_parse_data(data, sizeof(data), &d), 0);
-	assert_false(d.checksum_ok);
-	assert_int_equal(smart_ata_parse_data(data, 511, &d), -EPROTO);
-	data[373] = 20;
-	smart_ata_parse_data(data, sizeof(data), &d);
-	assert_int_equal(d.extended_minutes, 20);
-}
-
 /* Self-test log (0x06): two descriptors, index 2 -> slot 1 newest */
 static void make_selftest_log(uint8_t *log)
 {
@@ -387,52 +352,6 @@ static void test_ext_selftest_log(void **state)
 	assert_true(e[0].failed);
 	assert_true(e[0].failing_lba == 0x060504030201ULL);
 	assert_int_equal(e[0].power_on_hours, 0x10);
-}
-
-static void test_error_log(void **state)
-{
-	uint8_t log[512];
-	struct smart_ata_errlog el;
-	uint8_t *s;
-
-	memset(log, 0, sizeof(log));
-	log[0] = 0x01;
-	log[1] = 0x01;		/* newest: structure 1 */
-	s = log + 2;
-	s[4 * 12 + 1] = 0x00;	/* 5th command structure: READ DMA EXT */
-	s[4 * 12 + 7] = 0x25;
-	s[60 + 1] = 0x40;	/* error: UNC */
-	s[60 + 3] = 0x78;	/* LBA 0x0a345678 */
-	s[60 + 4] = 0x56;
-	s[60 + 5] = 0x34;
-	s[60 + 6] = 0xea;
-	s[60 + 7] = 0x51;	/* status */
-	s[60 + 27] = 0x01;
-	s[60 + 28] = 0x39;	/* 12345 h */
-	s[60 + 29] = 0x30;
-	log[452] = 0x07;	/* 7 errors over the lifetime */
-	checksum(log);
-	assert_int_equal(smart_ata_parse_error_log(log, sizeof(log), &el), 0);
-	assert_int_equal(el.error_count, 7);
-	assert_int_equal(el.count, 1);
-	assert_int_equal(el.e[0].command, 0x25);
-	assert_int_equal(el.e[0].error, 0x40);
-	assert_int_equal(el.e[0].status, 0x51);
-	assert_int_equal(el.e[0].lba, 0x0a345678);
-	assert_int_equal(el.e[0].power_on_hours, 12345);
-	assert_true(el.checksum_ok);
-	assert_int_equal(smart_ata_parse_error_log(log, 100, &el), -EPROTO);
-}
-
-static void test_status_regs(void **state)
-{
-	struct ata_regs r = { .status = 0x50, .lba = 0xc24f00 };
-
-	assert_int_equal(smart_ata_status_from_regs(&r), 1);
-	r.lba = 0x2cf400;
-	assert_int_equal(smart_ata_status_from_regs(&r), 0);
-	r.lba = 0;
-	assert_int_equal(smart_ata_status_from_regs(&r), -EPROTO);
 }
 
 static void test_selftest_in_verdict(void **state)
@@ -962,11 +881,8 @@ int main(void)
 		cmocka_unit_test(test_some_reallocated),
 		cmocka_unit_test(test_status_failing_and_unknown),
 		cmocka_unit_test(test_blob_refused),
-		cmocka_unit_test(test_parse_data),
 		cmocka_unit_test(test_selftest_log),
 		cmocka_unit_test(test_ext_selftest_log),
-		cmocka_unit_test(test_error_log),
-		cmocka_unit_test(test_status_regs),
 		cmocka_unit_test(test_selftest_in_verdict),
 		cmocka_unit_test(test_scsi_verdict),
 		cmocka_unit_test(test_ata_smart_read),

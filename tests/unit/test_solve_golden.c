@@ -78,7 +78,11 @@ static const struct gcase cases[] = {
      {.max_access_ms = 6, .min_capacity = 10e12}, 2},
 };
 
-static const struct rp_link links[] = {{300}, {600}, {1200}};
+static const struct rp_link links[] = {
+    {RP_SIZED(struct rp_link), .mbps = 300},
+    {RP_SIZED(struct rp_link), .mbps = 600},
+    {RP_SIZED(struct rp_link), .mbps = 1200},
+};
 
 static void fill(struct rp_disk *v, unsigned n, int kind, int path)
 {
@@ -120,7 +124,7 @@ static void put_eval(FILE *f, const char *what, size_t i, const struct rp_eval *
 		   "members %016llx\n",
 		what, i, rp_level_name(l->level), l->n_disks, l->groups, l->copies,
 		(unsigned long long)l->chunk_bytes, l->stroke, (unsigned long long)h);
-	for (id = 0; id < RP_FIG_COUNT; id++) {
+	for (id = 0; id < rp_figure_count(); id++) {
 		const struct rp_figure *fg = rp_eval_figure(ev, id);
 
 		fprintf(f, "  %s %d %.17g\n", fg->key, fg->valid, fg->value);
@@ -136,14 +140,18 @@ static void put_eval(FILE *f, const char *what, size_t i, const struct rp_eval *
 static void put_case(FILE *f, const struct gcase *c)
 {
 	static struct rp_disk v[MAX_DISKS];
-	struct rp_path path = {0};
+	struct rp_path path;
 	struct rp_workload w;
+	struct rp_goals goals = c->g;
 	struct rp_solution *sol = NULL;
 	struct rp_error err = {0};
 	size_t i;
 	int g, j;
 
 	fill(v, c->n, c->kind, c->path);
+	rp_path_init(&path);
+	rp_workload_init(&w);
+	goals.size = sizeof(goals); /* the table gives the fields */
 	if (c->path == 1) {
 		path.controller_mbps = 2000;
 		path.bus_mbps = 3200;
@@ -153,7 +161,7 @@ static void put_case(FILE *f, const struct gcase *c)
 	}
 	assert_int_equal(rp_workload_profile(c->profile, c->qd, &w, NULL), 0);
 	fprintf(f, "case %s\n", c->name);
-	if (rp_solve(v, c->n, c->path ? &path : NULL, &w, &c->g, &sol, &err)) {
+	if (rp_solve(v, c->n, c->path ? &path : NULL, &w, &goals, &sol, &err)) {
 		fprintf(f, "error %s\n", err.msg);
 		return;
 	}
@@ -161,18 +169,15 @@ static void put_case(FILE *f, const struct gcase *c)
 	fprintf(f, "count %zu closest %zu unmet %#x truncated %d\n", rp_solution_count(sol),
 		rp_solution_closest_count(sol), rp_solution_unmet(sol),
 		rp_solution_truncated(sol));
-	for (g = 0; g < RP_GOAL_COUNT; g++)
+	for (g = 0; g < rp_goal_count(); g++)
 		fprintf(f, "best %s %.17g\n", rp_goal_name(g), rp_solution_best(sol, g));
 	for (i = 0; i < rp_solution_count(sol); i++)
 		put_eval(f, "layout", i, rp_solution_get(sol, i));
 	for (i = 0; i < rp_solution_closest_count(sol); i++) {
-		struct rp_shortfall sf;
-		const struct rp_eval *ev = rp_solution_closest(sol, i, &sf);
-
-		put_eval(f, "closest", i, ev);
-		fprintf(f, "  shortfall %.17g", sf.total);
-		for (j = 0; j < RP_GOAL_COUNT; j++)
-			fprintf(f, " %.17g", sf.gap[j]);
+		put_eval(f, "closest", i, rp_solution_closest(sol, i));
+		fprintf(f, "  shortfall %.17g", rp_solution_closest_distance(sol, i));
+		for (j = 0; j < rp_goal_count(); j++)
+			fprintf(f, " %.17g", rp_solution_closest_gap(sol, i, j));
 		fprintf(f, "\n");
 	}
 	rp_solution_free(sol);

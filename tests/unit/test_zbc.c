@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "shortstroke/sat.h"
+#include "shortstroke/zbc.h"
 #include "shortstroke/zones.h"
 
 /* A ZBC answer written from ZBC-2 6.x: header (3 zones, SAME 0, max LBA

@@ -6,21 +6,16 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include <scsi/sg_unaligned.h>
+
 #include "capacity_priv.h"
 
 static void dco_put_max(uint8_t *buf, uint64_t max_lba)
 {
-	uint8_t sum = 0;
-
-	for (int w = 3; w <= 6; w++) {
-		buf[2 * w] = (uint8_t)(max_lba >> (16 * (w - 3)));
-		buf[2 * w + 1] = (uint8_t)(max_lba >> (16 * (w - 3) + 8));
-	}
-	/* word 255: signature A5h and checksum (ACS: two's complement of the sum) */
+	sg_put_unaligned_le64(max_lba, buf + 2 * 3); /* words 3-6 */
+	/* word 255: signature A5h and checksum */
 	buf[510] = 0xa5;
-	for (int b = 0; b < 511; b++)
-		sum = (uint8_t)(sum + buf[b]);
-	buf[511] = (uint8_t)(0x100 - sum);
+	ata_checksum_set(buf);
 }
 
 /* DCO aborted (ATA ABRT): an HPA in effect is a known reason (the drive

@@ -46,26 +46,20 @@ int cap_format_wait(struct cap_ctx *c, struct ss_error *err)
 	int rc;
 
 	for (;;) {
-		uint8_t buf[252];
+		uint8_t cdb[6], buf[252];
 		struct scsi_sense s;
-		struct xcmd x;
 		size_t got;
+		unsigned n;
 
 		if (progress_cancelled(c->progress))
 			return ss_error_set(err, -ECANCELED,
 					    "%s: stopped watching; the format goes on inside the "
 					    "drive. Run the same command again to watch it to the end",
 					    cap_dev(c));
-		memset(&x, 0, sizeof(x));
-		memset(buf, 0, sizeof(buf));
-		x.cdb_len = scsi_build_request_sense(x.cdb, false, sizeof(buf));
-		x.dir = XFER_FROM_DEV;
-		x.data = buf;
-		x.data_len = sizeof(buf);
-		rc = drive_scsi(c->d, &x, NULL, err);
+		n = scsi_build_request_sense(cdb, false, sizeof(buf));
+		rc = drive_scsi_in(c->d, cdb, n, buf, sizeof(buf), &got, NULL, err);
 		if (rc)
 			return rc;
-		got = sizeof(buf) - (x.resid < sizeof(buf) ? x.resid : sizeof(buf));
 		scsi_sense_decode(buf, got, &s);
 		if (!(format_in_progress(&s) || (s.valid && s.key == SK_NO_SENSE &&
 						 s.progress_valid)))

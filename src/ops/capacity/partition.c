@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <libfdisk/libfdisk.h>
+#include <scsi/sg_unaligned.h>
 
 #include "capacity_priv.h"
 
@@ -45,14 +46,11 @@ static int write_blocks(struct cap_ctx *c, uint64_t lba, void *buf, uint32_t blo
 static int read_blocks(struct cap_ctx *c, uint64_t lba, void *buf, uint32_t blocks,
 		       struct ss_error *err)
 {
-	struct xcmd x;
+	uint8_t cdb[16];
+	unsigned n = scsi_build_read16(cdb, lba, blocks, false);
 
-	memset(&x, 0, sizeof(x));
-	x.cdb_len = scsi_build_read16(x.cdb, lba, blocks, false);
-	x.dir = XFER_FROM_DEV;
-	x.data = buf;
-	x.data_len = (size_t)blocks * c->e->info.logical_block;
-	return drive_scsi(c->d, &x, NULL, err);
+	return drive_scsi_in(c->d, cdb, n, buf, (size_t)blocks * c->e->info.logical_block, NULL,
+			     NULL, err);
 }
 
 /* Copy every data extent of the image (SEEK_DATA/SEEK_HOLE) to the disk. */
@@ -219,10 +217,8 @@ static int part_read_end(struct cap_ctx *c, uint64_t *end, struct ss_error *err)
 		rc = -ENOENT;
 		goto out;
 	}
-	for (int b = 7; b >= 0; b--)
-		entries_lba = (entries_lba << 8) | buf[72 + b];
-	esize = (uint32_t)buf[84] | (uint32_t)buf[85] << 8 | (uint32_t)buf[86] << 16 |
-		(uint32_t)buf[87] << 24;
+	entries_lba = sg_get_unaligned_le64(buf + 72);
+	esize = sg_get_unaligned_le32(buf + 84);
 	if (esize < 128 || esize > bs) {
 		rc = ss_error_set(err, -EPROTO, "malformed GPT header");
 		goto out;
@@ -230,8 +226,7 @@ static int part_read_end(struct cap_ctx *c, uint64_t *end, struct ss_error *err)
 	rc = read_blocks(c, entries_lba, buf, 1, err);
 	if (rc)
 		goto out;
-	for (int b = 7; b >= 0; b--) /* first entry: ending LBA at offset 40 */
-		last = (last << 8) | buf[40 + b];
+	last = sg_get_unaligned_le64(buf + 40); /* first entry: ending LBA */
 	*end = last + 1;
 out:
 	free(buf);

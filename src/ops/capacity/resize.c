@@ -12,20 +12,15 @@
 static int mode_sense_bd(struct cap_ctx *c, uint8_t *buf, size_t *len, struct scsi_mode10 *m,
 			 struct ss_error *err)
 {
-	struct xcmd x;
+	uint8_t cdb[10];
+	unsigned n;
 	int rc;
 
-	memset(&x, 0, sizeof(x));
-	memset(buf, 0, MODE_BUF);
 	/* page 0x01 with its block descriptor, long LBA asked for */
-	x.cdb_len = scsi_build_mode_sense10(x.cdb, true, false, 0, 0x01, 0, MODE_BUF);
-	x.dir = XFER_FROM_DEV;
-	x.data = buf;
-	x.data_len = MODE_BUF;
-	rc = drive_scsi(c->d, &x, NULL, err);
+	n = scsi_build_mode_sense10(cdb, true, false, 0, 0x01, 0, MODE_BUF);
+	rc = drive_scsi_in(c->d, cdb, n, buf, MODE_BUF, len, NULL, err);
 	if (rc)
 		return rc;
-	*len = MODE_BUF - (x.resid < MODE_BUF ? x.resid : MODE_BUF);
 	if (scsi_parse_mode_sense10(buf, *len, m) || !m->has_bd)
 		return ss_error_set(err, -EPROTO,
 				    "%s: MODE SENSE returned no block descriptor; the drive "
