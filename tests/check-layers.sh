@@ -149,7 +149,7 @@ def check(path, folders):
             key = next((k for k in ((rel, inc), (frm, inc)) if k in KNOWN), None)
             if key:
                 seen_known.add(key)
-                known.append("known, issue 14: %s:%d: %s; %s" % (rel, n, why, KNOWN[key]))
+                known.append("known: %s:%d: %s; %s" % (rel, n, why, KNOWN[key]))
             else:
                 bad.append("%s:%d: %s" % (rel, n, why))
     return n_inc
