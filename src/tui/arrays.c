@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "shortstroke/array.h"
+#include "shortstroke/fileio.h"
 #include "shortstroke/planfile.h"
 #include "shortstroke/units.h"
 #include "tui.h"
@@ -186,9 +186,7 @@ static enum tui_action start_apply(struct tui_model *m, struct apply_flow *f)
 	array_apply_result_free(f->chk);
 	snprintf(dir, sizeof(dir), "%s", f->plan_path);
 	*strrchr(dir, '/') = '\0';
-	mkdir(ctx_state_dir(m->ctx), 0755);
-	mkdir(dir, 0755);
-	if (planfile_write(ap->plan_path, ap->plan, &err)) {
+	if (file_mkdirs(dir, &err) || planfile_write(ap->plan_path, ap->plan, &err)) {
 		tui_applying_free(ap);
 		return tui_alert(m, "Apply", "%s; nothing was changed", err.msg);
 	}
