@@ -215,8 +215,10 @@ void profile_print(FILE *f, const char *spec, const struct zprofile *z, double k
 		fprintf(f, "\nNo cut recommended: the whole disk keeps %.0f%% of the outer rate.\n",
 			z->cuts[z->ncuts - 1].worst_pct);
 	else if (z->recommended < 0)
-		fprintf(f, "\nNo cut recommended: no zone keeps %.0f%% of the outer rate (an uneven "
-			"profile: try more --points or a larger --sample).\n", keep);
+		fprintf(f,
+			"\nNo cut recommended: no zone keeps %.0f%% of the outer rate (an uneven "
+			"profile: try more --points or a larger --sample).\n",
+			keep);
 	fputc('\n', f);
 }
 

@@ -61,7 +61,8 @@ static struct record *zbc_record(const struct dev_entry *e, const struct zone_re
 	r = record_new();
 	record_str(r, "Device", "device", e->spec);
 	record_str(r, "Zoned", "zoned", zoned_model_name(z->model));
-	record_str(r, "Zone report", "source", z->zac ? "REPORT ZONES EXT (ZAC)" : "REPORT ZONES (ZBC)");
+	record_str(r, "Zone report", "source",
+		   z->zac ? "REPORT ZONES EXT (ZAC)" : "REPORT ZONES (ZBC)");
 	snprintf(text, sizeof(text), "%" PRIu64, s->zones);
 	if (z->count && z->zones[0].len) {
 		snprintf(text, sizeof(text), "%" PRIu64 " (%s each%s)", s->zones,
@@ -270,7 +271,10 @@ int zones_print(FILE *f, const struct dev_entry *e, const struct zones_info *zi,
 		if (!t)
 			return -EINVAL;
 	}
-	r = zi->zoned ? zbc_record(e, &zi->report, t, zp) : geometry_record(e, &zi->geometry, t, zp);
+	if (zi->zoned)
+		r = zbc_record(e, &zi->report, t, zp);
+	else
+		r = geometry_record(e, &zi->geometry, t, zp);
 	record_print(r, f, flags);
 	if (zp && !(flags & TABLE_JSON)) {
 		fputc('\n', f);

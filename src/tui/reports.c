@@ -158,7 +158,8 @@ static enum tui_action report_open(struct tui_model *m, enum report_kind kind)
 		return TUI_NONE;
 	spec = m->devs[m->sel].spec;
 	if (tui_task_for(m, spec))
-		return tui_alert(m, "Busy", "%s: a job is running on it; wait for it to end.", spec);
+		return tui_alert(m, "Busy", "%s: a job is running on it; wait for it to end.",
+				 spec);
 	r = calloc(1, sizeof(*r));
 	p = calloc(1, sizeof(*p));
 	if (!r || !p) {
