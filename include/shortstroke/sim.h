@@ -96,6 +96,127 @@ int transport_open_sim(struct sim_drive *d, struct transport **out,
 int sim_rig_open(const char *rig_file, bool demo, const char *state_dir,
 		 struct sim_rig **out, struct ss_error *err);
 
+/* ---- simulated md arrays (the rig's "arrays", docs/simulator.md) ----------
+ *
+ * An array is a name over member drives of the rig, laid out as md lays RAID
+ * 0, 1, 10 (near copies), 5 and 6 (left-symmetric) and 50/60 (RAID 0 over
+ * groups of RAID 5/6). It is a model for timing, not a RAID for data: the
+ * simulated I/O engine (src/io) runs benchmarks on it in virtual time, each
+ * request becoming the member commands md would send (sim_md_*). */
+struct sim_array;
+
+#define SIM_ARRAY_MAX_MEMBERS 64
+
+unsigned sim_rig_array_count(const struct sim_rig *rig);
+struct sim_array *sim_rig_array(struct sim_rig *rig, unsigned i);
+struct sim_array *sim_rig_find_array(struct sim_rig *rig, const char *name);
+
+const char *sim_array_name(const struct sim_array *a);
+/* "RAID 5", "RAID 10" */
+const char *sim_array_level_text(const struct sim_array *a);
+unsigned sim_array_members(const struct sim_array *a);
+struct sim_drive *sim_array_member(const struct sim_array *a, unsigned i);
+/* The path cap (MB/s, 0: none) on what the members read and what they are
+ * written, and the controller's latency per array request (ns: the rig's
+ * latency_us + per_member_us x members). */
+void sim_array_path(const struct sim_array *a, double *read_mbps, double *write_mbps);
+uint64_t sim_array_latency_ns(const struct sim_array *a);
+
+/* md's layout of an array whose members give member_blocks each (pure). */
+struct sim_md {
+	int level;		/* 0, 1, 10, 5, 6, 50, 60 */
+	unsigned n;		/* members */
+	unsigned copies;	/* RAID 1: n; RAID 10: near copies; else 1 */
+	unsigned groups;	/* RAID 50/60: groups; else 1 */
+	unsigned gsize;		/* members per group (n for RAID 5/6) */
+	unsigned parity;	/* parity chunks per stripe: 1 (5, 50), 2 (6, 60), else 0 */
+	unsigned dg;		/* data chunks per group stripe (gsize - parity) */
+	uint64_t chunk;		/* blocks */
+	uint64_t member_blocks;	/* what each member gives (whole chunks) */
+	uint64_t blocks;	/* the array's capacity */
+};
+
+/* Whether a level takes n members with these copies (RAID 10; 0: 2) and
+ * groups (RAID 50/60; 0: 2): 0, or -EINVAL with why in msg ("RAID 6 needs
+ * at least 4 members, it has 3"). */
+int sim_md_check(int level, unsigned n, unsigned copies, unsigned groups, char *msg,
+		 size_t msglen);
+/* The layout of an array (the rig's settings) over members of member_blocks
+ * (the smallest member's capacity) blocks of lblock bytes: -EINVAL when
+ * that holds no chunk. */
+int sim_array_md(const struct sim_array *a, uint64_t member_blocks, uint32_t lblock,
+		 struct sim_md *g, struct ss_error *err);
+
+/* One member command. */
+struct sim_md_op {
+	unsigned member;	/* index in the array, md's role number */
+	uint64_t lba;		/* on the member */
+	uint32_t blocks;
+	bool write;
+	bool after;		/* parity: sent once the reads of its stripe are done */
+};
+
+/* A growing list of member commands (free v with free()). */
+struct sim_md_ops {
+	struct sim_md_op *v;
+	unsigned n, cap;
+};
+
+/* For reads of mirrored data: which of the ncopies copies (member[i] at
+ * lba[i]) to read; NULL takes the first. */
+typedef unsigned (*sim_md_choose_fn)(void *arg, const unsigned *member, const uint64_t *lba,
+				     unsigned ncopies, uint32_t blocks);
+
+/*
+ * The member commands of a read, or of a write to RAID 0, 1 or 10, of
+ * [lba, lba + blocks) (inside the array): split at chunk boundaries (RAID 1
+ * is not), every copy written, one copy read (choose), contiguous pieces on
+ * one member merged. Parity writes go by stripe (sim_md_parts). Appends to
+ * ops; 0 or -ENOMEM.
+ */
+int sim_md_map(const struct sim_md *g, uint64_t lba, uint32_t blocks, bool write,
+	       sim_md_choose_fn choose, void *arg, struct sim_md_ops *ops);
+
+/* The part of a write that falls in one stripe of one group: [start, end)
+ * blocks of the stripe's data (dg chunks, in md's data order). */
+struct sim_md_part {
+	unsigned group;
+	uint64_t stripe;
+	uint64_t start, end;
+};
+
+/* The stripes a parity write of [lba, lba + blocks) touches, in order:
+ * how many there are (parts gets at most max of them). */
+unsigned sim_md_parts(const struct sim_md *g, uint64_t lba, uint32_t blocks,
+		      struct sim_md_part *parts, unsigned max);
+
+/* How md wrote a stripe: row ranges by way, in blocks per member. */
+struct sim_md_how {
+	uint64_t full;		/* every data block of the row written: no reads */
+	uint64_t rmw;		/* read-modify-write: old data and parity read */
+	uint64_t rcw;		/* reconstruct-write: the other data read */
+};
+
+/*
+ * The member commands that write the parts [r[i].start, r[i].end) of one
+ * stripe (one group's; sorted or not, they may touch): row by row, the way
+ * md's stripe cache chooses - a row all of whose data is written is written
+ * with its parity and no reads; otherwise read-modify-write (read the old
+ * data and parity, then write both) when that reads fewer blocks than
+ * reconstruct-write (read the data not written, then write the new data and
+ * the parity), reconstruct-write on a tie. Rows that go the same way merge.
+ * Appends to ops (the writes that wait for reads have after set); how (may
+ * be NULL) gets the rows by way. 0 or -ENOMEM.
+ */
+int sim_md_stripe_write(const struct sim_md *g, unsigned group, uint64_t stripe,
+			const struct sim_md_part *r, unsigned nr, struct sim_md_ops *ops,
+			struct sim_md_how *how);
+
+/* Where data chunk i (0 .. dg-1) and the parity chunks of a stripe of a
+ * group are: member indices (q is -1 without a second parity). */
+void sim_md_stripe_members(const struct sim_md *g, unsigned group, uint64_t stripe,
+			   unsigned *data, int *p, int *q);
+
 /* The simulated-rig device source (devsrc.h, src/sim/sim_source.c): the
  * drives of the rig env names (sim_rig_open), named "sim:ID"; they can be
  * power-cycled. */

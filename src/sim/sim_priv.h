@@ -245,11 +245,32 @@ struct sim_drive {
 	pthread_mutex_t lock;
 };
 
+/* A simulated md array (the rig's "arrays"): members in md's order and the
+ * layout's settings; what a request becomes on them is sim_array.c's, its
+ * timing the simulated I/O engine's (src/io). */
+#define SIM_MAX_ARRAYS 64
+
+struct sim_array {
+	char name[SIM_ID_MAX + 1];
+	int level;		/* 0, 1, 10, 5, 6, 50, 60 */
+	unsigned n;		/* members */
+	struct sim_drive *member[SIM_ARRAY_MAX_MEMBERS];
+	uint32_t chunk_kib;	/* RAID 0, 10, 5, 6, 50, 60 */
+	unsigned copies;	/* RAID 1 (n), 10 (near copies); 1 otherwise */
+	unsigned groups;	/* RAID 50, 60; 1 otherwise */
+	double read_mbps;	/* path cap on member reads, 0 none */
+	double write_mbps;	/* ... on member writes */
+	double latency_us;	/* controller latency per array request */
+	double per_member_us;	/* ... and per member */
+};
+
 struct sim_rig {
 	struct sim_drive **drives;
 	unsigned count;
 	double time_scale;
 	char *state_dir;
+	struct sim_array *arrays;
+	unsigned narrays;
 };
 
 /* --- rig parsing (sim_rig.c, sim_jpos.c) --- */
