@@ -504,6 +504,7 @@ static void register_builtin(void)
 	pthread_mutex_lock(&reg_lock);
 	reg_locked(&io_engine_uring, NULL);
 	reg_locked(&io_engine_sim, NULL);
+	reg_locked(&io_engine_sim_array, NULL);
 	pthread_mutex_unlock(&reg_lock);
 }
 

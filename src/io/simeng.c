@@ -8,7 +8,7 @@
  * outstanding the drive holds up to its queue depth of them (NCQ: 32 on
  * SATA; 64 on SAS) and serves next the one with the shortest positioning
  * time (sim_drive_position_ns: seek + rotational wait), unless the oldest
- * has waited AGE_LIMIT_NS, as drive firmware ages requests against
+ * has waited IO_SIM_AGE_LIMIT_NS, as drive firmware ages requests against
  * starvation. A request's latency is its completion time minus the time
  * it was queued. Reads are sent with xcmd.discard (no job looks at the
  * data, so the drive need not copy it); writes send zeros from one
@@ -25,7 +25,6 @@
 #include "shortstroke/scsi.h"
 #include "shortstroke/sim.h"
 
-#define AGE_LIMIT_NS 500000000ULL /* 0.5 s */
 #define QUEUE_SATA 32u
 #define QUEUE_SAS 64u
 #define REPORT_EVERY 512u
@@ -47,6 +46,11 @@ struct sreq {
 	uint32_t blocks;
 	bool write;
 };
+
+unsigned io_sim_queue_depth(const struct sim_drive *sd)
+{
+	return strcmp(sim_drive_personality(sd), "sas") ? QUEUE_SATA : QUEUE_SAS;
+}
 
 static int s_open(const struct io_target *t, void **priv, struct io_geom *g, struct ss_error *err)
 {
@@ -77,7 +81,7 @@ static int s_open(const struct io_target *t, void **priv, struct io_geom *g, str
 		goto fail;
 	}
 	s->g.mem_align = 4096;
-	s->drive_queue = strcmp(sim_drive_personality(t->sim), "sas") ? QUEUE_SATA : QUEUE_SAS;
+	s->drive_queue = io_sim_queue_depth(t->sim);
 	*g = s->g;
 	*priv = s;
 	return 0;
@@ -126,7 +130,7 @@ static unsigned pick(const struct sdev *s, struct sreq *q, uint64_t *lbas, unsig
 			q[i].t_drive = now;
 		lbas[i] = q[i].lba;
 	}
-	if (n <= 1 || now - q[0].t_drive >= AGE_LIMIT_NS)
+	if (n <= 1 || now - q[0].t_drive >= IO_SIM_AGE_LIMIT_NS)
 		return 0;
 	return sim_drive_queue_pick(s->sd, lbas, n);
 }
