@@ -583,6 +583,7 @@ int io_dev_open_name(const char *name, struct dev_env *env, bool write, struct i
 		return rc;
 	t.path = dio.path;
 	t.sim = dio.drive;
+	t.array = dio.array;
 	return io_dev_open(dio.engine, &t, out, err);
 }
 
