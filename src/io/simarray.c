@@ -7,12 +7,16 @@
  * parity write goes by stripe, sim_md_stripe_write, its writes sent once its
  * reads are done). Each member drive keeps its own queue: it holds up to its
  * queue depth of commands and serves the one with the shortest positioning
- * time (or the oldest after AGE_LIMIT_NS), as simeng.c does for one drive;
- * a command takes what the drive says it took (xcmd.duration_ns). A path
- * cap is one link that the members' data crosses in turn (reads after the
- * drive read them, writes before the drive gets them), at the rig's MB/s
- * for each direction. A request completes when its last member command
- * does; its latency runs from the moment it was handed to the array.
+ * time (or the oldest after IO_SIM_AGE_LIMIT_NS), as simeng.c does for one
+ * drive; a command takes what the drive says it took (xcmd.duration_ns). A
+ * path cap is one link that the members' data crosses in turn, at the rig's
+ * MB/s for each direction: a write's data when its drive starts the
+ * command (it positions meanwhile; the command ends when both are done), a
+ * read's as the drive reads it (it streams during the end of the command;
+ * what the link could not take by then follows). A link that keeps up adds
+ * nothing; a busy one makes the commands wait for it. A request completes
+ * when its last member command does; its latency runs from the moment it
+ * was handed to the array.
  *
  * md's choices: a read of mirrored data goes to the copy md's read_balance
  * picks (RAID 1: the member whose last read it continues, else an idle
@@ -52,6 +56,7 @@ struct mop {
 	uint64_t lba;
 	uint32_t blocks;
 	bool write, after;
+	uint64_t dur;		/* what the drive took */
 };
 
 /* One member drive. Its queue is FIFO, the drive's own queue its first
@@ -107,7 +112,7 @@ struct stripe_ent {
 	struct stripe_ent *next;
 };
 
-enum ev_type { EV_START, EV_ENQ, EV_DONE, EV_XFER };
+enum ev_type { EV_START, EV_DONE, EV_XFER };
 
 struct ev {
 	uint64_t t, seq;
@@ -310,15 +315,15 @@ static void no_memory(struct aeng *e)
 	fail_run(e, -ENOMEM);
 }
 
-/* The path: data of bytes crosses it from now on (or when it is free);
+/* The path: data of bytes crosses it from from_ns on (or when it is free);
  * returns when it has crossed. */
-static uint64_t link_cross(struct aeng *e, uint64_t bytes, bool write)
+static uint64_t link_cross(struct aeng *e, uint64_t bytes, bool write, double from_ns)
 {
 	double per = e->ns_per_byte[write], start;
 
 	if (per <= 0)
 		return e->now;
-	start = e->link_free > (double)e->now ? e->link_free : (double)e->now;
+	start = e->link_free > from_ns ? e->link_free : from_ns;
 	e->link_free = start + per * (double)bytes;
 	return (uint64_t)(e->link_free + 0.999999);
 }
@@ -379,6 +384,7 @@ static void member_kick(struct aeng *e, unsigned mi)
 	struct scsi_sense sense;
 	struct xcmd c;
 	struct mop *op;
+	uint64_t end;
 	unsigned i;
 	int crc;
 
@@ -401,7 +407,15 @@ static void member_kick(struct aeng *e, unsigned mi)
 	if (crc)
 		job_op_failed(e, op->job, crc, &cerr);
 	m->cur = op;
-	if (ev_push(e, e->now + c.duration_ns, EV_DONE, mi, NULL))
+	op->dur = c.duration_ns;
+	end = e->now + c.duration_ns;
+	if (op->write && e->ns_per_byte[1] > 0) {
+		/* the data crosses the path while the drive positions */
+		uint64_t t = link_cross(e, c.data_len, true, (double)e->now);
+
+		end = t > end ? t : end;
+	}
+	if (ev_push(e, end, EV_DONE, mi, NULL))
 		no_memory(e);
 }
 
@@ -412,9 +426,6 @@ static int send_op(struct aeng *e, struct mop *op)
 	struct amember *m = &e->m[op->member];
 
 	m->pending++;
-	if (op->write && e->ns_per_byte[1] > 0)
-		return ev_push(e, link_cross(e, (uint64_t)op->blocks * e->geom.lblock, true),
-			       EV_ENQ, op->member, op);
 	return member_enqueue(m, op);
 }
 
@@ -431,7 +442,7 @@ static int send_ops(struct aeng *e, struct sjob *j, bool after)
 		op = malloc(sizeof(*op));
 		if (!op)
 			return -ENOMEM;
-		*op = (struct mop){ j, o->member, o->lba, o->blocks, o->write, o->after };
+		*op = (struct mop){ j, o->member, o->lba, o->blocks, o->write, o->after, 0 };
 		if (send_op(e, op)) {
 			free(op);
 			return -ENOMEM;
@@ -781,23 +792,26 @@ static void handle(struct aeng *e, const struct ev *v)
 		if (req_start(e, v->p))
 			no_memory(e);
 		break;
-	case EV_ENQ:
-		if (member_enqueue(&e->m[v->member], v->p))
-			no_memory(e);
-		break;
 	case EV_DONE:
 		m = &e->m[v->member];
 		op = m->cur;
 		m->cur = NULL;
 		m->head = op->lba + op->blocks;
 		if (!op->write && e->ns_per_byte[0] > 0) {
-			uint64_t t = link_cross(e, (uint64_t)op->blocks * e->geom.lblock, false);
+			/* streamed from the end of the command back as far as the
+			 * link could take it (not before the command began) */
+			uint64_t bytes = (uint64_t)op->blocks * e->geom.lblock;
+			double x = e->ns_per_byte[0] * (double)bytes;
+			double from = (double)e->now - (x < (double)op->dur ? x : (double)op->dur);
+			uint64_t t = link_cross(e, bytes, false, from);
 
-			if (ev_push(e, t, EV_XFER, v->member, op))
-				no_memory(e);
-		} else {
-			op_done(e, op);
+			if (t > e->now) {
+				if (ev_push(e, t, EV_XFER, v->member, op))
+					no_memory(e);
+				break;
+			}
 		}
+		op_done(e, op);
 		break;
 	case EV_XFER:
 		op_done(e, v->p);
@@ -823,7 +837,7 @@ static void run_free(struct aeng *e)
 		m->cur = NULL;
 	}
 	for (unsigned i = 0; i < e->nheap; i++)
-		if (e->heap[i].type == EV_ENQ || e->heap[i].type == EV_XFER)
+		if (e->heap[i].type == EV_XFER)
 			free(e->heap[i].p); /* a command; EV_START's request is in e->reqs */
 	for (unsigned b = 0; b < STRIPE_BUCKETS; b++) {
 		while (e->bucket[b]) {
