@@ -77,6 +77,16 @@ uint64_t sim_drive_position_ns(const struct sim_drive *d, uint64_t lba);
  * the shortest positioning time (the first on a tie). */
 unsigned sim_drive_queue_pick(const struct sim_drive *d, const uint64_t *lba, unsigned n);
 
+/* The drive did nothing for ns (an engine that keeps its own clock, with
+ * drives that wait for each other, says so before the next command): the
+ * platter turned meanwhile, so the next command's rotational wait starts
+ * from where it turned to. Otherwise the model takes a command to follow
+ * the last one at once. A command that continues the last transfer still
+ * needs no positioning. */
+void sim_drive_idle(struct sim_drive *d, uint64_t ns);
+/* One revolution of the platters (ns; 0 for a drive that does not rotate). */
+double sim_drive_rev_ns(const struct sim_drive *d);
+
 /* Current capacity in logical blocks (what READ CAPACITY answers). */
 uint64_t sim_drive_capacity(const struct sim_drive *d);
 

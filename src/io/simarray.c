@@ -18,6 +18,16 @@
  * when its last member command does; its latency runs from the moment it
  * was handed to the array.
  *
+ * The members' platters turn independently, as spindles that are not
+ * synchronised do (SBC's rotational position locking, RPL, is off unless
+ * set up): each drive starts at its own rotational phase and turns on while
+ * it waits for the others (sim_drive_idle), and its speed differs from its
+ * nominal one by up to DRIFT, so that the drives' relative phases wander
+ * over a run as real ones do over a longer one. Member i starts at phase
+ * frac(i sqrt 2) of a turn with a speed offset of DRIFT frac(1/2 + i phi)
+ * (spread evenly, whatever the number of members). A write to two copies
+ * then waits for the slower of two rotational latencies that differ.
+ *
  * md's choices: a read of mirrored data goes to the copy md's read_balance
  * picks (RAID 1: the member whose last read it continues, else an idle
  * one, else the nearest head; RAID 10 near: an idle copy, else the nearest
@@ -34,6 +44,7 @@
  * the other copy or reconstruct).
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +55,7 @@
 #include "shortstroke/sim.h"
 
 #define REPORT_EVERY 256u
+#define DRIFT 5e-3 /* speeds spread over 0.5 % of the nominal */
 #define STRIPE_BUCKETS 1024u
 
 struct areq;
@@ -72,6 +84,9 @@ struct amember {
 	unsigned pending;	/* md's nr_pending: sent, not completed */
 	uint64_t head;		/* md's head_position: where the last completed one ended */
 	uint64_t next_seq;	/* RAID 1: where the last read sent to it ended */
+	uint64_t idle_from;	/* when its last command ended (the run's clock) */
+	uint64_t turned_to;	/* up to when its speed's drift was added */
+	double drift;		/* its speed's deviation, 0 .. DRIFT */
 };
 
 /* The member commands of a request (or, for a parity write, of a stripe:
@@ -206,6 +221,9 @@ static int a_open(const struct io_target *t, void **priv, struct io_geom *g,
 
 		m->sd = sim_array_member(e->a, i);
 		m->depth = io_sim_queue_depth(m->sd);
+		/* its own phase and speed */
+		sim_drive_idle(m->sd, (uint64_t)(sim_drive_rev_ns(m->sd) * fmod(i * M_SQRT2, 1.0)));
+		m->drift = DRIFT * fmod(0.5 + i * 0.6180339887498949, 1.0);
 		rc = transport_open_sim(m->sd, &tr, err);
 		if (rc)
 			break;
@@ -396,6 +414,15 @@ static void member_kick(struct aeng *e, unsigned mi)
 	memmove(m->lba + i, m->lba + i + 1, (m->nq - i - 1) * sizeof(*m->lba));
 	memmove(m->t_drive + i, m->t_drive + i + 1, (m->nq - i - 1) * sizeof(*m->t_drive));
 	m->nq--;
+	{
+		/* idle, and the drift of its speed since the last command */
+		uint64_t idle = e->now > m->idle_from ? e->now - m->idle_from : 0;
+
+		idle += (uint64_t)(m->drift * (double)(e->now - m->turned_to));
+		m->turned_to = e->now;
+		if (idle)
+			sim_drive_idle(m->sd, idle);
+	}
 	memset(&c, 0, sizeof(c));
 	c.cdb_len = op->write ? scsi_build_write16(c.cdb, op->lba, op->blocks, false)
 			      : scsi_build_read16(c.cdb, op->lba, op->blocks, false);
@@ -797,6 +824,7 @@ static void handle(struct aeng *e, const struct ev *v)
 		op = m->cur;
 		m->cur = NULL;
 		m->head = op->lba + op->blocks;
+		m->idle_from = e->now;
 		if (!op->write && e->ns_per_byte[0] > 0) {
 			/* streamed from the end of the command back as far as the
 			 * link could take it (not before the command began) */
@@ -835,6 +863,7 @@ static void run_free(struct aeng *e)
 		m->lba = m->t_drive = NULL;
 		m->nq = m->capq = m->pending = 0;
 		m->cur = NULL;
+		m->idle_from = m->turned_to = 0; /* the next run's clock starts at 0 */
 	}
 	for (unsigned i = 0; i < e->nheap; i++)
 		if (e->heap[i].type == EV_XFER)

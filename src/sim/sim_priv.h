@@ -243,6 +243,9 @@ struct sim_drive {
 	/* one command at a time, whichever thread sends it (the TUI's jobs,
 	 * a batch's parallel jobs on different drives of one rig) */
 	pthread_mutex_t lock;
+	/* revolutions the platter turned since the last transfer ended while
+	 * the drive idled (sim_drive_idle); runtime only */
+	double spin;
 };
 
 /* A simulated md array (the rig's "arrays"): members in md's order and the

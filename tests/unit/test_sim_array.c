@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <math.h>
 
 #include "shortstroke/io.h"
 #include "shortstroke/sim.h"
@@ -695,17 +696,19 @@ static void test_engine_mirror(void **state)
 		fail_msg("RAID 1 random reads at QD 16: %.0f IOPS, one drive %.0f", rnd.iops,
 			 rnd1.iops);
 	sim_rig_free(rig);
-	/* writes go to both members: on identical fresh drives, as fast as one */
+	/* writes go to both members and wait for the slower of two spindles that
+	 * turn independently: 2/3 of a revolution on average instead of 1/2 */
 	rig = rig_load(2, "{\"name\": \"r1\", \"level\": 1, \"members\": [\"d0\", \"d1\"]}");
-	measure(rig, "r1", NULL, 0, 100, 65536, 1, 2000, &rnd);
-	near((double)sim_rig_find(rig, "d1")->st.ctr.write_bytes, rnd.mbps * 2e6, 0.001,
+	measure(rig, "r1", NULL, 0, 100, 65536, 1, 10000, &rnd);
+	near((double)sim_rig_find(rig, "d1")->st.ctr.write_bytes, rnd.mbps * 1e7, 0.002,
 	     "RAID 1 writes on member 1, bytes");
-	near((double)sim_rig_find(rig, "d0")->st.ctr.write_bytes, rnd.mbps * 2e6, 0.001,
+	near((double)sim_rig_find(rig, "d0")->st.ctr.write_bytes, rnd.mbps * 1e7, 0.002,
 	     "RAID 1 writes on member 0, bytes");
 	sim_rig_free(rig);
 	rig = rig_load(2, "{\"name\": \"r1\", \"level\": 1, \"members\": [\"d0\", \"d1\"]}");
-	measure(rig, NULL, "d0", 0, 100, 65536, 1, 2000, &rnd1);
-	near(rnd.iops, rnd1.iops, 0.001, "RAID 1 writes, IOPS");
+	measure(rig, NULL, "d0", 0, 100, 65536, 1, 10000, &rnd1);
+	near(rnd.avg_ms - rnd1.avg_ms, (2.0 / 3 - 0.5) * 4.0, 0.2,
+	     "RAID 1 write: the slower of two rotations, ms more");
 	sim_rig_free(rig);
 }
 
@@ -738,14 +741,15 @@ static void test_engine_path_and_latency(void **state)
 	measure(rig, "r0", NULL, 100, 100, 65536, 1, 0, &slow);
 	near(slow.avg_ms, fast.avg_ms, 1e-9, "latency behind a link that keeps up, ms");
 	sim_rig_free(rig);
-	/* the same requests on the same fresh mechanics, 0.5 ms later each */
+	/* the same sequential requests (no rotational waits) on the same fresh
+	 * mechanics, 0.5 ms later each */
 	rig = rig_load(2, "{\"name\": \"r0\", \"level\": 0, \"members\": [\"d0\", \"d1\"]}");
-	measure(rig, "r0", NULL, 100, 100, 4096, 1, 0, &fast);
+	measure(rig, "r0", NULL, 100, 0, 512 * 1024, 1, 0, &fast);
 	sim_rig_free(rig);
 	rig = rig_load(2, "{\"name\": \"r0\", \"level\": 0, \"members\": [\"d0\", \"d1\"], "
 			  "\"controller\": {\"latency_us\": 300, \"per_member_us\": 100}}");
-	measure(rig, "r0", NULL, 100, 100, 4096, 1, 0, &slow);
-	near(slow.avg_ms - fast.avg_ms, 0.5, 0.001, "controller latency, ms");
+	measure(rig, "r0", NULL, 100, 0, 512 * 1024, 1, 0, &slow);
+	near(slow.avg_ms - fast.avg_ms, 0.5, 1e-6, "controller latency, ms");
 	sim_rig_free(rig);
 }
 
@@ -793,11 +797,36 @@ static void test_engine_parity_writes(void **state)
 	near(half.mbps, full.mbps, 0.1, "half-stripe stream, MB/s");
 	r0 = member_reads(rig, 5);
 	w0 = member_writes(rig, 5);
-	measure(rig, "r5", NULL, 0, 100, 4096, 1, 1000, &rnd);
-	/* read-modify-write: as much read as written, twice the user's writes */
-	near((double)(member_reads(rig, 5) - r0), (double)(member_writes(rig, 5) - w0), 0.001,
-	     "RMW reads");
-	near((double)(member_writes(rig, 5) - w0), 2 * rnd.mbps * 1e6, 0.01, "RMW writes");
+	measure(rig, "r5", NULL, 0, 100, 4096, 1, 0, &rnd);
+	/* read-modify-write: old data and parity read, new data and parity written */
+	near((double)(member_reads(rig, 5) - r0), 2 * 400 * 4096, 1e-9, "RMW reads");
+	near((double)(member_writes(rig, 5) - w0), 2 * 400 * 4096, 1e-9, "RMW writes");
+	sim_rig_free(rig);
+}
+
+/* A drive that idled: the platter turned on, its rotational wait with it. */
+static void test_spindle_idle(void **state)
+{
+	struct sim_rig *rig;
+	struct sim_drive *d;
+	double rev;
+	uint64_t p0, p1;
+
+	(void)state;
+	rig = rig_load(1, "");
+	d = sim_rig_find(rig, "d0");
+	rev = d->cfg.media.rev_ns; /* 4 ms at 15000 rpm */
+	assert_true(rev > 3.9e6 && rev < 4.1e6);
+	p0 = sim_drive_position_ns(d, 123456789);
+	sim_drive_idle(d, (uint64_t)(rev / 4));
+	p1 = sim_drive_position_ns(d, 123456789);
+	/* the same seek, a quarter turn less to wait (modulo a turn) */
+	near(fmod((double)p0 - (double)p1 + 4 * rev, rev), rev / 4, 1e-6, "a quarter turn");
+	/* a whole turn changes nothing; continuing the last transfer needs none */
+	sim_drive_idle(d, (uint64_t)rev);
+	near((double)sim_drive_position_ns(d, 123456789), (double)p1, 1e-6, "a whole turn");
+	sim_drive_idle(d, (uint64_t)(rev / 3));
+	assert_int_equal(sim_drive_position_ns(d, d->st.next_lba), 0);
 	sim_rig_free(rig);
 }
 
@@ -877,6 +906,7 @@ int main(void)
 		cmocka_unit_test(test_engine_path_and_latency),
 		cmocka_unit_test(test_engine_parity_writes),
 		cmocka_unit_test(test_engine_errors),
+		cmocka_unit_test(test_spindle_idle),
 		cmocka_unit_test(test_engine_deterministic),
 		cmocka_unit_test(test_engine_open),
 	};
