@@ -110,12 +110,7 @@ static int teardown(void **state)
 static int cmd(struct transport *t, struct xcmd *c, const uint8_t *cdb, unsigned len,
 	       enum xfer_dir dir, void *buf, size_t n)
 {
-	memset(c, 0, sizeof(*c));
-	memcpy(c->cdb, cdb, len);
-	c->cdb_len = len;
-	c->dir = dir;
-	c->data = buf;
-	c->data_len = n;
+	fixture_xcmd(c, cdb, len, dir, buf, n);
 	return transport_exec(t, c, &err);
 }
 
