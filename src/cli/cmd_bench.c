@@ -102,14 +102,15 @@ static void bench_usage(FILE *f)
 		"\n"
 		"Options:\n"
 		"  -w, --workload W      seq-read (default), seq-write, random-access (4 KiB\n"
-		"                        random reads), database (8 KiB, 67%% reads), fileserver,\n"
-		"                        webserver, workstation (IOMeter access specifications)\n"
+		"                        random reads), random-write (4 KiB random writes),\n"
+		"                        database (8 KiB, 67%% reads), fileserver, webserver,\n"
+		"                        workstation (IOMeter access specifications)\n"
 		"  -q, --qd LIST         queue depths, 1 to 256 (default 1,4,16,64)\n"
 		"  -t, --time T          per queue depth: 30s, 500ms, 2m (default 30s)\n"
 		"  -s, --span SIZE       only the outer SIZE of the disk: 10%%, 100GB, or a block\n"
 		"                        count; shows what a limit would give without setting it\n"
-		"      --bs SIZE         request size for seq-read, seq-write and random-access:\n"
-		"                        512 to 4M (default 1M sequential, 4K random)\n"
+		"      --bs SIZE         request size for seq-read, seq-write, random-access and\n"
+		"                        random-write: 512 to 4M (default 1M sequential, 4K random)\n"
 		"      --seed N          seed of the random offsets (default 1: reproducible)\n"
 		"      --destructive     allow workloads that write: the data in the span is lost\n"
 		"  -y, --yes             with --destructive: do not ask (scripts); without it a\n"
@@ -499,8 +500,9 @@ static int bench_run(struct ss_ctx *ctx, int argc, char **argv)
 		case 'w':
 			if (io_workload_parse(optarg, &o.wl))
 				return cli_usage_error("bench", "unknown workload '%s' (seq-read, "
-						       "seq-write, random-access, database, "
-						       "fileserver, webserver, workstation)", optarg);
+						       "seq-write, random-access, random-write, "
+						       "database, fileserver, webserver, "
+						       "workstation)", optarg);
 			break;
 		case 'q':
 			if (parse_qd(optarg, &o))
