@@ -76,6 +76,7 @@ static void restore_usage(FILE *f)
 		"\n"
 		"Options:\n"
 		"  -m, --method M        force a method (dco restores the factory maximum,\n"
+		"                        with nothing journaled only with --to-native;\n"
 		"                        scsi-format reformats to the journaled block count)\n"
 		"      --volatile        HPA only: undone by a power cycle\n"
 		"      --to-native       with nothing journaled, go to the native maximum\n"

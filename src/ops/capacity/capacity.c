@@ -764,9 +764,16 @@ static int record_check(struct cap_ctx *c, const struct journal_entry *o, enum c
 static int restore_unjournaled(struct cap_ctx *c, struct ss_error *err)
 {
 	const struct drive_info *i = &c->e->info;
-	char h1[32], h2[32], native[96];
+	bool dco = i->native_blocks && i->dco_max_blocks > i->native_blocks;
+	char h1[32], h2[32], native[128];
 
-	if (i->native_blocks)
+	if (dco)
+		snprintf(native, sizeof(native),
+			 "a native maximum of %" PRIu64 " blocks (%s), lowered by a DCO from "
+			 "%" PRIu64 " blocks",
+			 i->native_blocks, human(i->native_blocks * i->logical_block, h2, sizeof(h2)),
+			 i->dco_max_blocks);
+	else if (i->native_blocks)
 		snprintf(native, sizeof(native), "a native maximum of %" PRIu64 " blocks (%s)",
 			 i->native_blocks,
 			 human(i->native_blocks * i->logical_block, h2, sizeof(h2)));
@@ -776,9 +783,10 @@ static int restore_unjournaled(struct cap_ctx *c, struct ss_error *err)
 			    "%s: refused: nothing journaled, so shortstroke did not limit this "
 			    "disk (a vendor's recovery area or another tool may have). It has "
 			    "%" PRIu64 " blocks (%s) and %s; --to-native takes it to its native "
-			    "maximum",
+			    "maximum%s",
 			    cap_dev(c), i->capacity_blocks,
-			    human(i->capacity_blocks * i->logical_block, h1, sizeof(h1)), native);
+			    human(i->capacity_blocks * i->logical_block, h1, sizeof(h1)), native,
+			    dco ? ", --to-native --method dco to the DCO's factory maximum" : "");
 }
 
 /* What restore will aim for and how, from the journal or from the drive. */
@@ -822,6 +830,11 @@ static int restore_plan(struct cap_ctx *c, enum cap_method forced, enum cap_meth
 					    cap_dev(c));
 		*m = o->id;
 	}
+	/* at the native max, where there is nothing to undo; but a method that
+	 * moves the native max itself (DCO RESTORE: the factory maximum) would
+	 * undo what a vendor or another tool did: only with --to-native */
+	if (!c->to_native && (flags_of(*m) & CAPM_SETS_NATIVE))
+		return restore_unjournaled(c, err);
 	if (i->ata && !(flags_of(*m) & CAPM_SETS_NATIVE)) {
 		if (!i->native_blocks)
 			return ss_error_set(err, -EOPNOTSUPP,

@@ -1,0 +1,46 @@
+# What a new user (or a hostile tester) tried that changed a disk it should have refused, or
+# answered wrongly. What a drive was sent is read from the -v trace: changes() lists the
+# commands of a trace that change a drive's capacity, data or settings.
+
+changes() {
+	grep -E "\[(ATA SET MAX|ATA SET ACCESSIBLE|ATA FREEZE ACCESSIBLE|ATA DEVICE CONFIGURATION (SET|RESTORE|FREEZE)|ATA SECURITY|ATA WRITE|Mode select|Write|Format|Unmap)" "$1"
+}
+# sent_nothing NAME FILE: the trace FILE holds no command that changes a drive
+sent_nothing() {
+	if changes "$2" >/dev/null; then
+		fail "$1" "$(changes "$2")"
+	else
+		pass "$1"
+	fi
+}
+
+# --- restore --method dco of a disk shortstroke never limited ---------------------------------
+# A vendor's DCO lowered this disk's native max (80 of its 100 GB). Nothing is journaled, and
+# the disk is at its (lowered) native max: restore --method dco must not send DEVICE
+# CONFIGURATION RESTORE, which would give it the factory 100 GB back.
+NU_DCO=$TMP/nu-dco.json
+cat >"$NU_DCO" <<'EOF'
+{ "time_scale": 0, "drives": [
+  { "id": "vdco", "personality": "sata", "model": "VENDOR DCO 80G", "serial": "VDCO0001",
+    "firmware": "F1", "wwn": "5000c500c00000d1", "blocks": 156250000, "hpa": true,
+    "dco": { "supported": true, "factory_blocks": 195312500 } }
+] }
+EOF
+for m in dco auto; do
+	OUT=$("$PROG" --rig "$NU_DCO" -v restore --yes ${m:+--method $m} sim:vdco 2>"$TMP/trace")
+	RC=$?
+	ERR=$(grep -v ': cdb: ' "$TMP/trace")
+	if [ $m = dco ]; then
+		expect "restore --method dco, nothing journaled, a vendor's DCO: refused (exit 3)" 3 "" \
+			"sim:vdco: refused: nothing journaled.*DCO"
+	else
+		expect "restore, nothing journaled, at the DCO-lowered native max: nothing to do" 0 \
+			"already at 156250000 blocks"
+	fi
+	sent_nothing "restore --method $m of a vendor's DCO: nothing changing sent" "$TMP/trace"
+done
+run "$PROG" --rig "$NU_DCO" info -J sim:vdco
+json_check "the vendor's DCO is still in place" "d['capacity_blocks'] == 156250000"
+# --to-native is the explicit way, and with --method dco it goes to the factory maximum
+run "$PROG" --rig "$NU_DCO" restore --yes --to-native --method dco sim:vdco
+expect "restore --to-native --method dco: the factory maximum" 0 "restored to 195312500 blocks"
