@@ -44,3 +44,17 @@ json_check "the vendor's DCO is still in place" "d['capacity_blocks'] == 1562500
 # --to-native is the explicit way, and with --method dco it goes to the factory maximum
 run "$PROG" --rig "$NU_DCO" restore --yes --to-native --method dco sim:vdco
 expect "restore --to-native --method dco: the factory maximum" 0 "restored to 195312500 blocks"
+
+# --- an empty global option (an unset shell variable) ----------------------------------------
+# --state-dir "" put the simulator state and the journal in / (/sim, /journal.jsonl); --sysroot ""
+# read the real machine. Run from a directory of our own, so nothing lands in the current one.
+mkdir -p "$TMP/nu-cwd"
+for o in --state-dir --sysroot --rig --protect-file; do
+	run sh -c 'cd "$1" && shift && exec "$@"' sh "$TMP/nu-cwd" "$PROG" --demo "$o" "" limit --size 100GB \
+		--dry-run sim:sata250
+	expect "$o \"\": a usage error (exit 2)" 2 "" "option '$o' needs a value, not an empty string"
+	run sh -c 'cd "$1" && shift && exec "$@"' sh "$TMP/nu-cwd" "$PROG" --demo "$o=" list
+	expect "$o=: a usage error (exit 2)" 2 "" "option '$o' needs a value, not an empty string"
+done
+[ -z "$(ls -A "$TMP/nu-cwd")" ] && pass "empty global options: nothing written in the current directory" ||
+	fail "empty global options: nothing written in the current directory" "$(ls -A "$TMP/nu-cwd")"
