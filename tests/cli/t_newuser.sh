@@ -58,3 +58,32 @@ for o in --state-dir --sysroot --rig --protect-file; do
 done
 [ -z "$(ls -A "$TMP/nu-cwd")" ] && pass "empty global options: nothing written in the current directory" ||
 	fail "empty global options: nothing written in the current directory" "$(ls -A "$TMP/nu-cwd")"
+
+# --- one disk named twice (/dev/sdb and its /dev/disk/by-id link) ------------------------------
+# Two rig drives with one identity stand in for two names of one disk: the batch ran two jobs
+# on it at once, changed it by the first, refused the second as "another shortstroke process"
+# and exited 4. Now it is a usage error before anything is sent.
+NU_DUP=$TMP/nu-dup.json
+cat >"$NU_DUP" <<'EOF2'
+{ "time_scale": 0, "drives": [
+  { "id": "d1", "personality": "sata", "model": "DUP 100G", "serial": "SAME0001", "firmware": "F1",
+    "wwn": "5000c500c0000009", "blocks": 195312500, "hpa": true, "amac": true },
+  { "id": "d2", "personality": "sata", "model": "DUP 100G", "serial": "SAME0001", "firmware": "F1",
+    "wwn": "5000c500c0000009", "blocks": 195312500, "hpa": true, "amac": true },
+  { "id": "d3", "personality": "sata", "model": "DUP 100G", "serial": "OTHER001", "firmware": "F1",
+    "blocks": 195312500, "hpa": true, "amac": true }
+] }
+EOF2
+OUT=$("$PROG" --rig "$NU_DUP" -v limit --size 50GB --yes sim:d1 sim:d3 sim:d2 2>"$TMP/trace")
+RC=$?
+ERR=$(grep -v ': cdb: ' "$TMP/trace")
+expect "limit of one disk under two names: a usage error (exit 2)" 2 "" \
+	"sim:d2: the same disk as sim:d1 \(serial SAME0001, WWN 5000c500c0000009\): name each disk once"
+expect "... and the other disks are sent nothing" 2 "" "sim:d3: nothing sent"
+sent_nothing "one disk under two names: nothing changing sent" "$TMP/trace"
+run "$PROG" --rig "$NU_DUP" bench --workload seq-write --destructive --time 1s --yes sim:d1 sim:d2
+expect "bench --destructive of one disk under two names: exit 2" 2 "" "sim:d2: the same disk as sim:d1"
+run "$PROG" --rig "$NU_DUP" limit --size 50GB --yes sim:d1 sim:d3
+expect "two different disks (one without a WWN) are not the same disk" 0 "sim:d3: limited to"
+run "$PROG" --rig "$NU_DUP" restore --yes sim:d1 sim:d2 sim:d3
+expect "restore of one disk under two names: exit 2" 2 "" "sim:d2: the same disk as sim:d1"
