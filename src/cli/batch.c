@@ -36,6 +36,15 @@ struct batch_item *batch_add(struct batch *b, const char *spec)
 	return add_item(b, spec);
 }
 
+int batch_filter(struct batch *b, const char **slot, const char *opt, const char *value)
+{
+	if (*slot)
+		return cli_usage_error(b->cmd, "%s given twice (it takes one value); name several "
+				       "disks as DEVICE arguments", opt);
+	*slot = value;
+	return EXIT_DONE;
+}
+
 int batch_collect(struct batch *b, int argc, char **argv)
 {
 	for (int i = 0; i < argc; i++)

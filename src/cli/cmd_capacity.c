@@ -379,10 +379,12 @@ static int capacity_main(struct ss_ctx *ctx, int argc, char **argv, bool restore
 			tmpl.to_native = true;
 			break;
 		case 'M':
-			b.model_glob = optarg;
+			if (batch_filter(&b, &b.model_glob, "--model", optarg))
+				return EXIT_USAGE;
 			break;
 		case 'S':
-			b.serial_filter = optarg;
+			if (batch_filter(&b, &b.serial_filter, "--serial", optarg))
+				return EXIT_USAGE;
 			break;
 		case 'n':
 			b.dry_run = true;

@@ -87,3 +87,13 @@ run "$PROG" --rig "$NU_DUP" limit --size 50GB --yes sim:d1 sim:d3
 expect "two different disks (one without a WWN) are not the same disk" 0 "sim:d3: limited to"
 run "$PROG" --rig "$NU_DUP" restore --yes sim:d1 sim:d2 sim:d3
 expect "restore of one disk under two names: exit 2" 2 "" "sim:d2: the same disk as sim:d1"
+
+# --- --serial or --model given twice -------------------------------------------------------------
+# only the last one was used: "limit --serial A --serial B" limited B alone and said nothing of A
+for c in "limit --size 100GB --dry-run" "restore --dry-run" "selftest --status" "qualify" \
+	"bench --time 100ms"; do
+	run "$PROG" --demo $c --serial STF607MS2A4K7P --serial JWV2S8KC
+	expect "${c%% *} --serial twice: a usage error" 2 "" "--serial given twice"
+	run "$PROG" --demo $c --model 'Hitachi*' --model 'HUS*'
+	expect "${c%% *} --model twice: a usage error" 2 "" "--model given twice"
+done
