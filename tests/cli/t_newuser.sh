@@ -97,3 +97,29 @@ for c in "limit --size 100GB --dry-run" "restore --dry-run" "selftest --status" 
 	run "$PROG" --demo $c --model 'Hitachi*' --model 'HUS*'
 	expect "${c%% *} --model twice: a usage error" 2 "" "--model given twice"
 done
+
+# --- an output file that is not a file ----------------------------------------------------------
+# "plan -O /dev/null" as root renamed the plan over /dev/null: a regular file from then on.
+# A character device of our own (1,3 is what /dev/null is) stands in for it.
+if [ "$(id -u)" = 0 ] && mknod "$TMP/nu-null" c 1 3 2>/dev/null; then
+	run "$PROG" --demo plan --level 1 --stroke 25% sim:sata250 sim:sata320 -O "$TMP/nu-null"
+	expect "plan -O a character device: a usage error" 2 "" \
+		"--output-plan $TMP/nu-null: is a character device, not a file to write"
+	run "$PROG" --demo qualify --report "$TMP/nu-null" sim:sata250
+	expect "qualify --report a character device: refused before the run" 2 "" \
+		"--report $TMP/nu-null: is a character device"
+	run "$PROG" --demo --protect-file "$TMP/nu-null" protect add --serial NU0001
+	expect "protect add to a character device: refused" 2 "" "nu-null: not a regular file"
+	[ -c "$TMP/nu-null" ] && pass "the character device is still one" ||
+		fail "the character device is still one" "$(ls -l "$TMP/nu-null")"
+else
+	skip "plan -O a character device" "needs root to make a device node"
+fi
+# a symbolic link to the plan file is written through: the link stays
+: >"$TMP/nu-plan.json"
+ln -s "$TMP/nu-plan.json" "$TMP/nu-link.json"
+run "$PROG" --demo plan --level 1 --stroke 25% sim:sata250 sim:sata320 -O "$TMP/nu-link.json"
+expect "plan -O a symbolic link" 0
+[ -L "$TMP/nu-link.json" ] && grep -q shortstroke-plan "$TMP/nu-plan.json" &&
+	pass "plan -O a symbolic link: the link stays, its file has the plan" ||
+	fail "plan -O a symbolic link: the link stays, its file has the plan" "$(ls -l "$TMP"/nu-*.json)"
