@@ -123,3 +123,20 @@ expect "plan -O a symbolic link" 0
 [ -L "$TMP/nu-link.json" ] && grep -q shortstroke-plan "$TMP/nu-plan.json" &&
 	pass "plan -O a symbolic link: the link stays, its file has the plan" ||
 	fail "plan -O a symbolic link: the link stays, its file has the plan" "$(ls -l "$TMP"/nu-*.json)"
+
+# --- restore --method partition of a disk shortstroke never limited -------------------------------
+# a GPT another tool wrote (here: one the partition method wrote under another state directory,
+# so this journal knows nothing of it); the disk is at its native max, so restore let the
+# partition method's restore run, and --force (for the in-use GPT) wiped the table
+NU_OTHER="$TMP/nu-other-state"
+SHORTSTROKE_STATE_DIR=$NU_OTHER "$PROG" --demo limit --method partition --size 100GB --yes sim:sata250 >/dev/null
+"$PROG" --demo list >/dev/null	# makes this state directory's drive files
+cp --sparse=always "$NU_OTHER/sim/demo/sata250.img" "$SHORTSTROKE_STATE_DIR/sim/demo/sata250.img"
+OUT=$("$PROG" --demo -v restore --yes --force --method partition sim:sata250 2>"$TMP/trace")
+RC=$?
+ERR=$(grep -v ': cdb: ' "$TMP/trace")
+expect "restore --force --method partition, nothing journaled: refused" 3 "" \
+	"sim:sata250: refused: nothing journaled"
+sent_nothing "restore --method partition of a foreign GPT: nothing written" "$TMP/trace"
+run "$PROG" --demo info sim:sata250
+expect "the foreign GPT is still there" 0 "^State: +in-use: partition table \(gpt\)"

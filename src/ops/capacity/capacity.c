@@ -830,10 +830,12 @@ static int restore_plan(struct cap_ctx *c, enum cap_method forced, enum cap_meth
 					    cap_dev(c));
 		*m = o->id;
 	}
-	/* at the native max, where there is nothing to undo; but a method that
-	 * moves the native max itself (DCO RESTORE: the factory maximum) would
-	 * undo what a vendor or another tool did: only with --to-native */
-	if (!c->to_native && (flags_of(*m) & CAPM_SETS_NATIVE))
+	/* at the native max, where there is nothing to undo; but a method whose
+	 * restore does more than set the capacity would undo what a vendor or
+	 * another tool did (DCO RESTORE: the factory maximum; the partition
+	 * method: wipe the GPT there, whoever wrote it; a format): only with
+	 * --to-native */
+	if (!c->to_native && (flags_of(*m) & (CAPM_SETS_NATIVE | CAPM_KEEPS_SIZE | CAPM_FORMATS)))
 		return restore_unjournaled(c, err);
 	if (i->ata && !(flags_of(*m) & CAPM_SETS_NATIVE)) {
 		if (!i->native_blocks)
