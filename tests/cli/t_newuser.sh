@@ -140,3 +140,29 @@ expect "restore --force --method partition, nothing journaled: refused" 3 "" \
 sent_nothing "restore --method partition of a foreign GPT: nothing written" "$TMP/trace"
 run "$PROG" --demo info sim:sata250
 expect "the foreign GPT is still there" 0 "^State: +in-use: partition table \(gpt\)"
+
+# --- reapply with two attached disks of one serial (USB bridges, no WWN) ------------------------
+# the volatile limit of one went back on the first disk found with the serial: after a reboot
+# that may be the other one, and a limit on it cuts its data short
+NU_USB=$TMP/nu-usb.json
+cat >"$NU_USB" <<'EOF2'
+{ "time_scale": 0, "drives": [
+  { "id": "u1", "personality": "sata", "model": "USB BRIDGE DISK", "serial": "000000000001",
+    "firmware": "F1", "blocks": 195312500, "hpa": true },
+  { "id": "u2", "personality": "sata", "model": "USB BRIDGE DISK", "serial": "000000000001",
+    "firmware": "F1", "blocks": 195312500, "hpa": true }
+] }
+EOF2
+NU_SAVED=$SHORTSTROKE_STATE_DIR
+SHORTSTROKE_STATE_DIR=$TMP/nu-usb-state	# a journal of its own
+"$PROG" --rig "$NU_USB" limit --volatile --size 50GB --yes sim:u1 >/dev/null
+"$PROG" --rig "$NU_USB" sim power-cycle sim:u1 sim:u2 >/dev/null
+for a in "" "sim:u2"; do
+	OUT=$("$PROG" --rig "$NU_USB" -v reapply $a 2>"$TMP/trace")
+	RC=$?
+	ERR=$(grep -v ': cdb: ' "$TMP/trace")
+	expect "reapply ${a:-(all)}: two disks with the journaled serial: failed, none touched" 1 "" \
+		"more than one attached disk has serial 000000000001.*none is touched"
+	sent_nothing "reapply ${a:-(all)}: two disks with the journaled serial: nothing sent" "$TMP/trace"
+done
+SHORTSTROKE_STATE_DIR=$NU_SAVED
