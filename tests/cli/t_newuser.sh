@@ -166,3 +166,37 @@ for a in "" "sim:u2"; do
 	sent_nothing "reapply ${a:-(all)}: two disks with the journaled serial: nothing sent" "$TMP/trace"
 done
 SHORTSTROKE_STATE_DIR=$NU_SAVED
+
+# --- limit above what the disk has now, over an HPA shortstroke did not set ----------------------
+# sim:sata-hpa came with a vendor's HPA: 250 of its 500 GB. "limit --size 400GB" (or --percent
+# 80, a share of the native 500) raised it to 400 GB: a "limit" that exposed 150 GB of the hidden
+# area, which restore refuses to do without --to-native.
+for a in "--size 400GB" "--percent 80" "--blocks 781248512"; do
+	OUT=$("$PROG" --demo -v limit $a --yes sim:sata-hpa 2>"$TMP/trace")
+	RC=$?
+	ERR=$(grep -v ': cdb: ' "$TMP/trace")
+	expect "limit $a over a vendor's HPA at 250 GB: refused" 2 "" \
+		"sim:sata-hpa: .*more than the 488386584 blocks \(250 GB\) it has now.*restore --to-native"
+	sent_nothing "limit $a over a vendor's HPA: nothing changing sent" "$TMP/trace"
+done
+run "$PROG" --demo limit --size 100GB --yes sim:sata-hpa
+expect "limit under the vendor's HPA still works" 0 "sim:sata-hpa: limited to 195311616 blocks"
+# once limited by shortstroke, a new limit may go back up to the journaled original, not above
+# (a power cycle between: HPA takes one permanent change per power cycle)
+"$PROG" --demo sim power-cycle sim:sata-hpa >/dev/null
+run "$PROG" --demo limit --size 200GB --yes sim:sata-hpa
+expect "a new limit up to the journaled original" 0 "limited to 390623232 blocks"
+run "$PROG" --demo limit --size 300GB --yes sim:sata-hpa
+expect "a new limit above the journaled original: refused" 2 "" \
+	"more than the 488386584 blocks \(250 GB\) it had before shortstroke limited it"
+"$PROG" --demo sim power-cycle sim:sata-hpa >/dev/null
+run "$PROG" --demo restore --yes sim:sata-hpa
+expect "restore: back to the vendor's HPA" 0 "restored to 488386584 blocks"
+# the same over a vendor's DCO (80 of its 100 GB): DCO SET up to the factory maximum was allowed
+OUT=$(SHORTSTROKE_STATE_DIR=$TMP/nu-dco-state "$PROG" --rig "$NU_DCO" -v limit --method dco \
+	--size 90GB --yes sim:vdco 2>"$TMP/trace")
+RC=$?
+ERR=$(grep -v ': cdb: ' "$TMP/trace")
+expect "limit --method dco above a vendor's DCO: refused" 2 "" \
+	"sim:vdco: .*more than the 156250000 blocks \(80.0 GB\) it has now"
+sent_nothing "limit --method dco above a vendor's DCO: nothing changing sent" "$TMP/trace"

@@ -208,6 +208,33 @@ static const char *ref_source(enum cap_full_source full, bool dco_ref)
 	return "";
 }
 
+/*
+ * A limit lowers a disk: it never gives back more than the disk had before
+ * shortstroke limited it (the journaled original), or, with nothing
+ * journaled, more than it has now. Above that lies what a vendor's HPA or
+ * DCO, or another tool, hid: restore --to-native gives that back, after its
+ * own checks.
+ */
+static int above_own(const struct drive_info *i, const struct journal_entry *orig,
+		     uint64_t target, const char *dev, struct ss_error *err)
+{
+	bool journaled = orig && orig->original_blocks && orig->block_len == i->logical_block;
+	uint64_t bound = i->capacity_blocks;
+	char h1[32], h2[32];
+
+	if (journaled && orig->original_blocks > bound)
+		bound = orig->original_blocks;
+	if (target <= bound || !i->capacity_blocks)
+		return 0;
+	return ss_error_usage(err, -ERANGE,
+			      "%s: %" PRIu64 " blocks (%s) is more than the %" PRIu64 " blocks (%s) "
+			      "it %s; a limit does not give back what shortstroke did not hide (a "
+			      "vendor's HPA or DCO, another tool): restore --to-native does",
+			      dev, target, human(target * i->logical_block, h1, sizeof(h1)), bound,
+			      human(bound * i->logical_block, h2, sizeof(h2)),
+			      journaled ? "had before shortstroke limited it" : "has now");
+}
+
 int cap_plan_limit(const struct drive_info *i, const struct journal_entry *orig,
 		   const struct cap_request *r, struct cap_plan *p, struct ss_error *err)
 {
@@ -299,6 +326,9 @@ int cap_plan_limit(const struct drive_info *i, const struct journal_entry *orig,
 				      dev, target, human(target * p->block_len, h1, sizeof(h1)),
 				      ref, human(ref * p->block_len, h2, sizeof(h2)));
 	}
+	rc = above_own(i, orig, target, dev, err);
+	if (rc)
+		return rc;
 
 	/* round down to the physical block and to the alignment */
 	align_blocks = (r->align ? r->align : (1u << 20)) / p->block_len;
