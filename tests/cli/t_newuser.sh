@@ -200,3 +200,37 @@ ERR=$(grep -v ': cdb: ' "$TMP/trace")
 expect "limit --method dco above a vendor's DCO: refused" 2 "" \
 	"sim:vdco: .*more than the 156250000 blocks \(80.0 GB\) it has now"
 sent_nothing "limit --method dco above a vendor's DCO: nothing changing sent" "$TMP/trace"
+
+# --- array undo after the device names moved (a reboot) -----------------------------------------
+# The record keeps each member's node; after a reboot that node may be another disk. undo ran
+# mdadm --zero-superblock on it without a look (restore checked the serial, the wipe did not),
+# wiping the md metadata of a disk that is no member of this array.
+NU_AR=$TMP/nu-ar
+mkdir -p "$NU_AR/root/proc"
+echo "Personalities : [raid0] [raid1] [raid10] [raid6] [raid5] [raid4]" >"$NU_AR/root/proc/mdstat"
+: >"$NU_AR/log"
+nu_ss() {
+	env SHORTSTROKE_STATE_DIR="$NU_AR/state" SHORTSTROKE_RIG="$HERE/../data/array-rig.json" \
+		SHORTSTROKE_SYSROOT="$NU_AR/root" SHORTSTROKE_MDADM="$HERE/fake-mdadm.sh" \
+		SHORTSTROKE_MODPROBE=false FAKE_MDADM_LOG="$NU_AR/log" \
+		FAKE_MDADM_STATE="$NU_AR/md.state" "$PROG" "$@"
+}
+nu_ss plan --level 1 --stroke 25% sim:a1 sim:a2 -O "$NU_AR/r1.json" >/dev/null 2>&1
+nu_ss apply "$NU_AR/r1.json" --name moved --yes >/dev/null 2>&1
+# member 1's names now lead to sim:a3, a disk of no array of ours
+python3 - "$NU_AR/state/arrays/moved.json" <<'EOF2'
+import json, sys
+p = sys.argv[1]
+d = json.load(open(p))
+d['members'][0]['device'] = d['members'][0]['node'] = 'sim:a3'
+json.dump(d, open(p, 'w'), indent=1)
+EOF2
+: >"$NU_AR/log"
+run nu_ss array undo moved --yes
+expect "array undo, a member's node now another disk: incomplete (exit 1)" 1 "" \
+	"sim:a3 is now serial AMAC-0003, not the member AMAC-0001"
+if grep -q -- "--zero-superblock sim:a3" "$NU_AR/log"; then
+	fail "array undo: no mdadm --zero-superblock of the disk that moved in" "$(cat "$NU_AR/log")"
+else
+	pass "array undo: no mdadm --zero-superblock of the disk that moved in"
+fi
