@@ -188,8 +188,12 @@ static void plan_all(struct batch *b, const struct cap_job *tmpl)
 		if (cap_plan_limit(&it->e.info, have_orig ? &orig : NULL, &j->req, &j->plan,
 				   &it->err) ||
 		    cap_plan_zones(it->d, &it->e.info, &j->plan, &it->err)) {
+			size_t n = strlen(it->e.spec);
+
 			plan_failed(it);
-			ss_error_prefix(&it->err, "%s: ", it->e.spec);
+			/* (the zone report's errors name the device already) */
+			if (strncmp(it->err.msg, it->e.spec, n) || it->err.msg[n] != ':')
+				ss_error_prefix(&it->err, "%s: ", it->e.spec);
 			continue;
 		}
 		plan_line(it, &j->plan);

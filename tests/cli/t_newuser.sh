@@ -234,3 +234,16 @@ if grep -q -- "--zero-superblock sim:a3" "$NU_AR/log"; then
 else
 	pass "array undo: no mdadm --zero-superblock of the disk that moved in"
 fi
+
+# --- messages that named the wrong thing ----------------------------------------------------------
+# a zoned disk whose zone report fails: "sim:smr: sim:smr: ..."
+"$PROG" --demo sim fault sim:smr abort:4a >/dev/null
+run "$PROG" --demo limit --size 100GB --yes sim:smr
+expect "limit, the zone report rejected: the device named once" 1 "" "^shortstroke: sim:smr: [^s]"
+"$PROG" --demo sim fault --clear sim:smr >/dev/null
+# array replace's refusals said "apply:"
+nu_ss plan --level 1 --stroke 25% sim:a3 sim:a4 -O "$NU_AR/r1b.json" >/dev/null 2>&1
+nu_ss apply "$NU_AR/r1b.json" --name repl --yes >/dev/null 2>&1
+run nu_ss array replace repl sim:a3 sim:a4 --yes
+expect "array replace NEW already a member: said by array replace" 2 "" \
+	"^shortstroke: array replace: sim:a4 is already a member of repl"
