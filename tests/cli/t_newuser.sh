@@ -247,3 +247,33 @@ nu_ss apply "$NU_AR/r1b.json" --name repl --yes >/dev/null 2>&1
 run nu_ss array replace repl sim:a3 sim:a4 --yes
 expect "array replace NEW already a member: said by array replace" 2 "" \
 	"^shortstroke: array replace: sim:a4 is already a member of repl"
+
+# --- a real device named with --demo or --rig -------------------------------------------------------
+# "--demo" reads as "a sandbox", but a /dev path named with it was the real disk: bench
+# --destructive --demo wrote over a loop device, and limit --demo would have limited a real disk
+if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null; then
+	truncate -s 64M "$TMP/nu-loop.img"
+	nu_loop=$(losetup -f --show "$TMP/nu-loop.img" 2>/dev/null)
+	if [ -n "$nu_loop" ]; then
+		before=$(md5sum <"$TMP/nu-loop.img")
+		run "$PROG" --demo bench --workload seq-write --destructive --time 100ms --yes "$nu_loop"
+		expect "bench --destructive --demo of a real block device: a usage error" 2 "" \
+			"$nu_loop names a real device, but --demo is given"
+		run "$PROG" --rig "$NU_DCO" bench --time 100ms "$nu_loop"
+		expect "bench --rig of a real block device: a usage error" 2 "" \
+			"$nu_loop names a real device, but --rig \(or SHORTSTROKE_RIG\) is given"
+		sync
+		[ "$(md5sum <"$TMP/nu-loop.img")" = "$before" ] && pass "the loop device's bytes are unchanged" ||
+			fail "the loop device's bytes are unchanged"
+		losetup -d "$nu_loop"
+	else
+		skip "bench --demo of a loop device" "cannot attach a loop device here"
+	fi
+else
+	skip "bench --demo of a loop device" "needs root and losetup"
+fi
+# a captured tree's disk stands in for a real one: the same refusal, whatever the command
+for c in "limit --size 10GB --dry-run" "restore --dry-run" "info" "smart" "protect add"; do
+	run "$PROG" --demo --sysroot "$HERE/../data/sysroot" $c /dev/sdc
+	expect "${c%% *} --demo /dev/sdc: a usage error" 2 "" "/dev/sdc names a real device, but --demo is given"
+done
