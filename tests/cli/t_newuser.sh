@@ -277,3 +277,11 @@ for c in "limit --size 10GB --dry-run" "restore --dry-run" "info" "smart" "prote
 	run "$PROG" --demo --sysroot "$HERE/../data/sysroot" $c /dev/sdc
 	expect "${c%% *} --demo /dev/sdc: a usage error" 2 "" "/dev/sdc names a real device, but --demo is given"
 done
+
+# --- a loop of symbolic links is a bad name (exit 2), as a missing device is --------------------
+ln -s "$TMP/nu-loop-b" "$TMP/nu-loop-a"
+ln -s "$TMP/nu-loop-a" "$TMP/nu-loop-b"
+for c in info "limit --size 10GB --dry-run"; do
+	run "$PROG" $c "$TMP/nu-loop-a"
+	expect "${c%% *} of a loop of symbolic links: a usage error" 2 "" "nu-loop-a: a loop of symbolic links"
+done
