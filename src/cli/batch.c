@@ -70,8 +70,14 @@ int batch_collect(struct batch *b, int argc, char **argv)
 	}
 	if (b->n == 0) {
 		if (b->model_glob || b->serial_filter) {
-			cli_error("%s: no disk matches the filter", b->cmd);
-			return EXIT_FAILED;
+			/* a serial or model that names no disk is a bad name: exit 2 */
+			cli_error("%s: no disk has %s%s%s%s%s (see 'shortstroke list')", b->cmd,
+				  b->serial_filter ? "serial " : "",
+				  b->serial_filter ? b->serial_filter : "",
+				  b->serial_filter && b->model_glob ? " and " : "",
+				  b->model_glob ? "a model matching " : "",
+				  b->model_glob ? b->model_glob : "");
+			return EXIT_USAGE;
 		}
 		return cli_usage_error(b->cmd, "name at least one device (or --model/--serial)");
 	}

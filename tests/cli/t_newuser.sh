@@ -285,3 +285,9 @@ for c in info "limit --size 10GB --dry-run"; do
 	run "$PROG" $c "$TMP/nu-loop-a"
 	expect "${c%% *} of a loop of symbolic links: a usage error" 2 "" "nu-loop-a: a loop of symbolic links"
 done
+
+# --- --serial or --model that names no disk: a bad name (exit 2), as an unknown device is ----------
+run "$PROG" --demo limit --size 100GB --yes --serial STF607MS2A4K7Q
+expect "limit --serial of no disk: a usage error" 2 "" "limit: no disk has serial STF607MS2A4K7Q"
+run "$PROG" --demo selftest --short --model 'NOSUCH*'
+expect "selftest --model of no disk: a usage error" 2 "" "selftest: no disk has a model matching NOSUCH\*"
