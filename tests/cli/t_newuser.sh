@@ -5,6 +5,13 @@
 changes() {
 	grep -E "\[(ATA SET MAX|ATA SET ACCESSIBLE|ATA FREEZE ACCESSIBLE|ATA DEVICE CONFIGURATION (SET|RESTORE|FREEZE)|ATA SECURITY|ATA WRITE|Mode select|Write|Format|Unmap)" "$1"
 }
+# run_traced CMD...: as run, with -v's trace of every command sent kept in $TMP/trace and left
+# out of ERR (put -v in CMD)
+run_traced() {
+	OUT=$("$@" 2>"$TMP/trace")
+	RC=$?
+	ERR=$(grep -v ': cdb: ' "$TMP/trace")
+}
 # sent_nothing NAME FILE: the trace FILE holds no command that changes a drive
 sent_nothing() {
 	if changes "$2" >/dev/null; then
@@ -27,9 +34,7 @@ cat >"$NU_DCO" <<'EOF'
 ] }
 EOF
 for m in dco auto; do
-	OUT=$("$PROG" --rig "$NU_DCO" -v restore --yes ${m:+--method $m} sim:vdco 2>"$TMP/trace")
-	RC=$?
-	ERR=$(grep -v ': cdb: ' "$TMP/trace")
+	run_traced "$PROG" --rig "$NU_DCO" -v restore --yes ${m:+--method $m} sim:vdco
 	if [ $m = dco ]; then
 		expect "restore --method dco, nothing journaled, a vendor's DCO: refused (exit 3)" 3 "" \
 			"sim:vdco: refused: nothing journaled.*DCO"
@@ -74,9 +79,7 @@ cat >"$NU_DUP" <<'EOF2'
     "blocks": 195312500, "hpa": true, "amac": true }
 ] }
 EOF2
-OUT=$("$PROG" --rig "$NU_DUP" -v limit --size 50GB --yes sim:d1 sim:d3 sim:d2 2>"$TMP/trace")
-RC=$?
-ERR=$(grep -v ': cdb: ' "$TMP/trace")
+run_traced "$PROG" --rig "$NU_DUP" -v limit --size 50GB --yes sim:d1 sim:d3 sim:d2
 expect "limit of one disk under two names: a usage error (exit 2)" 2 "" \
 	"sim:d2: the same disk as sim:d1 \(serial SAME0001, WWN 5000c500c0000009\): name each disk once"
 expect "... and the other disks are sent nothing" 2 "" "sim:d3: nothing sent"
@@ -132,9 +135,7 @@ NU_OTHER="$TMP/nu-other-state"
 SHORTSTROKE_STATE_DIR=$NU_OTHER "$PROG" --demo limit --method partition --size 100GB --yes sim:sata250 >/dev/null
 "$PROG" --demo list >/dev/null	# makes this state directory's drive files
 cp --sparse=always "$NU_OTHER/sim/demo/sata250.img" "$SHORTSTROKE_STATE_DIR/sim/demo/sata250.img"
-OUT=$("$PROG" --demo -v restore --yes --force --method partition sim:sata250 2>"$TMP/trace")
-RC=$?
-ERR=$(grep -v ': cdb: ' "$TMP/trace")
+run_traced "$PROG" --demo -v restore --yes --force --method partition sim:sata250
 expect "restore --force --method partition, nothing journaled: refused" 3 "" \
 	"sim:sata250: refused: nothing journaled"
 sent_nothing "restore --method partition of a foreign GPT: nothing written" "$TMP/trace"
@@ -158,9 +159,7 @@ SHORTSTROKE_STATE_DIR=$TMP/nu-usb-state	# a journal of its own
 "$PROG" --rig "$NU_USB" limit --volatile --size 50GB --yes sim:u1 >/dev/null
 "$PROG" --rig "$NU_USB" sim power-cycle sim:u1 sim:u2 >/dev/null
 for a in "" "sim:u2"; do
-	OUT=$("$PROG" --rig "$NU_USB" -v reapply $a 2>"$TMP/trace")
-	RC=$?
-	ERR=$(grep -v ': cdb: ' "$TMP/trace")
+	run_traced "$PROG" --rig "$NU_USB" -v reapply $a
 	expect "reapply ${a:-(all)}: two disks with the journaled serial: failed, none touched" 1 "" \
 		"more than one attached disk has serial 000000000001.*none is touched"
 	sent_nothing "reapply ${a:-(all)}: two disks with the journaled serial: nothing sent" "$TMP/trace"
@@ -172,9 +171,7 @@ SHORTSTROKE_STATE_DIR=$NU_SAVED
 # 80, a share of the native 500) raised it to 400 GB: a "limit" that exposed 150 GB of the hidden
 # area, which restore refuses to do without --to-native.
 for a in "--size 400GB" "--percent 80" "--blocks 781248512"; do
-	OUT=$("$PROG" --demo -v limit $a --yes sim:sata-hpa 2>"$TMP/trace")
-	RC=$?
-	ERR=$(grep -v ': cdb: ' "$TMP/trace")
+	run_traced "$PROG" --demo -v limit $a --yes sim:sata-hpa
 	expect "limit $a over a vendor's HPA at 250 GB: refused" 2 "" \
 		"sim:sata-hpa: .*more than the 488386584 blocks \(250 GB\) it has now.*restore --to-native"
 	sent_nothing "limit $a over a vendor's HPA: nothing changing sent" "$TMP/trace"
@@ -193,10 +190,8 @@ expect "a new limit above the journaled original: refused" 2 "" \
 run "$PROG" --demo restore --yes sim:sata-hpa
 expect "restore: back to the vendor's HPA" 0 "restored to 488386584 blocks"
 # the same over a vendor's DCO (80 of its 100 GB): DCO SET up to the factory maximum was allowed
-OUT=$(SHORTSTROKE_STATE_DIR=$TMP/nu-dco-state "$PROG" --rig "$NU_DCO" -v limit --method dco \
-	--size 90GB --yes sim:vdco 2>"$TMP/trace")
-RC=$?
-ERR=$(grep -v ': cdb: ' "$TMP/trace")
+run_traced env SHORTSTROKE_STATE_DIR="$TMP/nu-dco-state" "$PROG" --rig "$NU_DCO" -v limit --method dco \
+	--size 90GB --yes sim:vdco
 expect "limit --method dco above a vendor's DCO: refused" 2 "" \
 	"sim:vdco: .*more than the 156250000 blocks \(80.0 GB\) it has now"
 sent_nothing "limit --method dco above a vendor's DCO: nothing changing sent" "$TMP/trace"
