@@ -5,15 +5,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <sys/stat.h>
 
 #include "batch.h"
+#include "front/table.h"
+#include "front/xalloc.h"
 #include "shortstroke/io.h"
 #include "shortstroke/units.h"
-#include "xalloc.h"
 
 static struct batch_item *add_item(struct batch *b, const char *spec)
 {
@@ -26,13 +28,22 @@ static struct batch_item *add_item(struct batch *b, const char *spec)
 	it = &b->items[b->n++];
 	memset(it, 0, sizeof(*it));
 	snprintf(it->e.spec, sizeof(it->e.spec), "%s", spec);
-	it->json = json_object_new_object();
+	it->rec = record_new();
 	return it;
 }
 
 struct batch_item *batch_add(struct batch *b, const char *spec)
 {
 	return add_item(b, spec);
+}
+
+int batch_filter(struct batch *b, const char **slot, const char *opt, const char *value)
+{
+	if (*slot)
+		return cli_usage_error(b->cmd, "%s given twice (it takes one value); name several "
+				       "disks as DEVICE arguments", opt);
+	*slot = value;
+	return EXIT_DONE;
 }
 
 int batch_collect(struct batch *b, int argc, char **argv)
@@ -60,8 +71,14 @@ int batch_collect(struct batch *b, int argc, char **argv)
 	}
 	if (b->n == 0) {
 		if (b->model_glob || b->serial_filter) {
-			cli_error("%s: no disk matches the filter", b->cmd);
-			return EXIT_FAILED;
+			/* a serial or model that names no disk is a bad name: exit 2 */
+			cli_error("%s: no disk has %s%s%s%s%s (see 'shortstroke list')", b->cmd,
+				  b->serial_filter ? "serial " : "",
+				  b->serial_filter ? b->serial_filter : "",
+				  b->serial_filter && b->model_glob ? " and " : "",
+				  b->model_glob ? "a model matching " : "",
+				  b->model_glob ? b->model_glob : "");
+			return EXIT_USAGE;
 		}
 		return cli_usage_error(b->cmd, "name at least one device (or --model/--serial)");
 	}
@@ -115,11 +132,49 @@ static int item_exit(const struct batch_item *it)
 	return code == EXIT_DONE ? EXIT_FAILED : code;
 }
 
+/* Two names of one disk (/dev/sdb and its /dev/disk/by-id link, or two
+ * links): the same node, the same WWN, or with no WWN the same model and
+ * serial. */
+static bool same_disk(const struct dev_entry *a, const struct dev_entry *b)
+{
+	const struct drive_info *x = &a->info, *y = &b->info;
+
+	if (!a->identified || !b->identified)
+		return false;
+	if (!a->sim && !b->sim && a->node[0] && !strcmp(a->node, b->node))
+		return true;
+	if (x->wwn[0] && y->wwn[0])
+		return !strcasecmp(x->wwn, y->wwn);
+	return x->serial[0] && !strcmp(x->serial, y->serial) && !strcmp(x->model, y->model);
+}
+
+/* A disk named twice would get two jobs at once, the second refused by the
+ * first one's lock as if another process held it: a usage error instead. */
+static void refuse_named_twice(struct batch *b)
+{
+	for (unsigned i = 0; i < b->n; i++) {
+		struct batch_item *it = &b->items[i];
+
+		for (unsigned k = 0; k < i && it->ready; k++) {
+			const struct dev_entry *first = &b->items[k].e;
+
+			if (!same_disk(first, &it->e))
+				continue;
+			ss_error_set(&it->err, -EINVAL,
+				     "%s: the same disk as %s (serial %s%s%s): name each disk once",
+				     it->e.spec, first->spec, it->e.info.serial,
+				     it->e.info.wwn[0] ? ", WWN " : "", it->e.info.wwn);
+			item_fail(it, -EINVAL, EXIT_USAGE);
+		}
+	}
+}
+
 bool batch_check_all(struct batch *b)
 {
 	unsigned bad = 0;
 	int code = EXIT_DONE;
 
+	refuse_named_twice(b);
 	for (unsigned i = 0; i < b->n; i++) {
 		const struct batch_item *it = &b->items[i];
 		int c;
@@ -417,10 +472,8 @@ int batch_finish(struct batch *b)
 {
 	unsigned ok = 0, failed = 0;
 	int worst_fail = EXIT_DONE;
-	json_object *arr = NULL;
+	struct record *root = record_new(), *arr = record_set_list(root, "results");
 
-	if (b->json)
-		arr = json_object_new_array();
 	for (unsigned i = 0; i < b->n; i++) {
 		struct batch_item *it = &b->items[i];
 		bool good = it->rc == 0;
@@ -436,14 +489,13 @@ int batch_finish(struct batch *b)
 				worst_fail = code;
 		}
 		if (b->json) {
-			json_object_object_add(it->json, "device", json_object_new_string(it->e.spec));
-			json_object_object_add(it->json, "ok", json_object_new_boolean(good));
-			json_object_object_add(it->json, "error",
-					       good ? NULL : json_object_new_string(it->err.msg));
+			record_set_str(it->rec, "device", it->e.spec);
+			record_set_bool(it->rec, "ok", good);
+			record_set_str(it->rec, "error", good ? NULL : it->err.msg);
 			if (it->log)
-				json_object_object_add(it->json, "commands",
-						       json_object_new_string(it->log));
-			json_object_array_add(arr, json_object_get(it->json));
+				record_set_str(it->rec, "commands", it->log);
+			record_adopt(arr, NULL, it->rec);
+			it->rec = NULL;
 		} else {
 			if (it->log && !b->log_after)
 				fputs(it->log, stdout);
@@ -455,18 +507,12 @@ int batch_finish(struct batch *b)
 				fputs(it->log, stdout);
 		}
 	}
-	if (b->json) {
-		json_object *root = json_object_new_object();
-
-		json_object_object_add(root, "results", arr);
-		printf("%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-									    JSON_C_TO_STRING_SPACED |
-									    JSON_C_TO_STRING_NOSLASHESCAPE));
-		json_object_put(root);
-	}
+	if (b->json)
+		record_print(root, stdout, TABLE_JSON);
+	record_free(root);
 	for (unsigned i = 0; i < b->n; i++) {
 		drive_free(b->items[i].d);
-		json_object_put(b->items[i].json);
+		record_free(b->items[i].rec);
 		free(b->items[i].log);
 		free(b->items[i].op);
 	}

@@ -9,9 +9,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include <json-c/json.h>
-
 #include "cli.h"
+#include "front/record.h"
 #include "shortstroke/job.h"
 
 struct batch_item {
@@ -23,7 +22,7 @@ struct batch_item {
 	struct ss_error err;
 	char plan[512];		/* one line shown before confirmation */
 	char result[512];	/* one line after */
-	json_object *json;	/* per-disk result fields (owned) */
+	struct record *rec;	/* per-disk result fields (owned) */
 	char *log;		/* dry-run / verbose command lines (owned) */
 	size_t log_len;
 	void *op;		/* the command's own state */
@@ -46,6 +45,9 @@ struct batch {
 	bool (*allow_unsafe)(struct batch *b, struct batch_item *it);
 };
 
+/* Set --model or --serial (opt) to value: a usage error (the exit code) when
+ * it was given already, else EXIT_DONE. */
+int batch_filter(struct batch *b, const char **slot, const char *opt, const char *value);
 /* Add the named devices and those matching --model/--serial. Returns an
  * exit code (EXIT_DONE when at least one disk was named). */
 int batch_collect(struct batch *b, int argc, char **argv);

@@ -23,7 +23,8 @@
 #include "shortstroke/journal.h"
 #include "shortstroke/planfile.h"
 #include "shortstroke/units.h"
-#include "xalloc.h"
+#include "front/table.h"
+#include "front/xalloc.h"
 
 struct apply_opts {
 	const char *plan_path;
@@ -54,6 +55,9 @@ static void apply_usage(FILE *f)
 		"for redundant levels), and --mkfs makes a filesystem aligned to the stripe.\n"
 		"Everything is checked before the first change; a failure after it rolls\n"
 		"back what this run did. 'shortstroke array undo NAME' undoes the array.\n"
+		"A member limited by the partition method (a GPT with one partition on the\n"
+		"outer part) is given to md as that partition (/dev/sdX1), once the kernel\n"
+		"shows it; undo takes the GPT away again.\n"
 		"\n"
 		"Options:\n"
 		"      --name NAME       the array's name: /dev/md/NAME (letters, digits, _ -)\n"
@@ -62,7 +66,10 @@ static void apply_usage(FILE *f)
 		"                        plan's own devices are used when not given\n"
 		"      --mkfs FS         ext4 (stride, stripe_width) or xfs (su, sw)\n"
 		"      --conf FILE       append the ARRAY line to FILE (mdadm.conf); else printed\n"
-		"  -m, --method M        the limit method (default auto, as 'limit')\n"
+		"  -m, --method M        the limit method of every member (default: the plan's,\n"
+		"                        else auto: AMAC, HPA or a SCSI resize as 'limit' picks;\n"
+		"                        a disk with none of them, such as one behind a\n"
+		"                        controller that blocks them, gets the partition method)\n"
 		"  -n, --dry-run         print every CDB per member and the mdadm and mkfs\n"
 		"                        steps, with the reason a real run would stop; change\n"
 		"                        nothing\n"
@@ -160,7 +167,7 @@ static void free_batch(struct batch *b)
 {
 	for (unsigned i = 0; i < b->n; i++) {
 		drive_free(b->items[i].d);
-		json_object_put(b->items[i].json);
+		record_free(b->items[i].rec);
 		free(b->items[i].log);
 		free(b->items[i].op);
 	}
@@ -179,7 +186,7 @@ static int report_unready(struct batch *b)
 
 		if (it->ready)
 			continue;
-		cli_error("apply: %s", it->err.msg[0] ? it->err.msg : "failed");
+		cli_error("%s: %s", b->cmd, it->err.msg[0] ? it->err.msg : "failed");
 		c = it->exit_hint ? it->exit_hint : cli_exit_code(it->rc, &it->err);
 		if (c == EXIT_DONE)
 			c = EXIT_FAILED;
@@ -194,18 +201,16 @@ static int report_unready(struct batch *b)
 static void json_out(const struct array_rec *r, bool ok, bool changed, const char *error,
 		     const char *log)
 {
-	json_object *o = json_object_new_object();
+	struct record *o = record_new();
 	char *rec = array_rec_json(r);
 
-	json_object_object_add(o, "ok", json_object_new_boolean(ok));
-	json_object_object_add(o, "changed", json_object_new_boolean(changed));
-	json_object_object_add(o, "error", error && *error ? json_object_new_string(error) : NULL);
-	json_object_object_add(o, "array", json_tokener_parse(rec));
-	json_object_object_add(o, "log", json_object_new_string(log ? log : ""));
-	printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-								 JSON_C_TO_STRING_SPACED |
-								 JSON_C_TO_STRING_NOSLASHESCAPE));
-	json_object_put(o);
+	record_set_bool(o, "ok", ok);
+	record_set_bool(o, "changed", changed);
+	record_set_str(o, "error", error && *error ? error : NULL);
+	record_set_json_text(o, "array", rec);
+	record_set_str(o, "log", log ? log : "");
+	record_print(o, stdout, TABLE_JSON);
+	record_free(o);
 	free(rec);
 }
 
@@ -419,12 +424,10 @@ static int apply_run(struct ss_ctx *ctx, int argc, char **argv)
 			o.conf = optarg;
 			break;
 		case 'm':
-			/* md takes the whole disk: a method that keeps the size cannot serve */
-			if (cap_method_parse(optarg, &o.method) ||
-			    (cap_method_flags(optarg) & CAPM_KEEPS_SIZE)) {
-				char names[128];
+			if (cap_method_parse(optarg, &o.method)) {
+				char names[160];
 
-				cap_method_names(names, sizeof(names), CAPM_KEEPS_SIZE);
+				cap_method_names(names, sizeof(names), 0);
 				code = cli_usage_error("apply", "unknown method '%s' (%s)", optarg,
 						       names);
 				goto out;
@@ -487,13 +490,13 @@ static int arr_list(struct ss_ctx *ctx, bool json)
 {
 	char (*names)[ARRAY_NAME_MAX + 1];
 	struct ss_error err = { 0 };
-	json_object *arr = json ? json_object_new_array() : NULL;
+	struct record *root = record_new(), *arr = record_set_list(root, "arrays");
 	size_t n;
 	int code = EXIT_DONE;
 
 	if (array_rec_names(ctx_state_dir(ctx), &names, &n, &err)) {
 		cli_error("array list: %s", err.msg);
-		json_object_put(arr);
+		record_free(root);
 		return EXIT_FAILED;
 	}
 	if (!json)
@@ -512,7 +515,7 @@ static int arr_list(struct ss_ctx *ctx, bool json)
 		if (json) {
 			char *s = array_rec_json(r);
 
-			json_object_array_add(arr, json_tokener_parse(s));
+			record_set_json_text(arr, NULL, s);
 			free(s);
 		} else {
 			for (size_t k = 0; k < r->n; k++) {
@@ -533,15 +536,9 @@ static int arr_list(struct ss_ctx *ctx, bool json)
 		}
 		free(r);
 	}
-	if (json) {
-		json_object *root = json_object_new_object();
-
-		json_object_object_add(root, "arrays", arr);
-		printf("%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-									    JSON_C_TO_STRING_SPACED |
-									    JSON_C_TO_STRING_NOSLASHESCAPE));
-		json_object_put(root);
-	}
+	if (json)
+		record_print(root, stdout, TABLE_JSON);
+	record_free(root);
 	free(names);
 	return code;
 }
@@ -553,15 +550,14 @@ static int arr_status(struct ss_ctx *ctx, const char *name, bool json)
 	struct array_detail d;
 	struct array_sysfs s;
 	char kname[64] = "", mdpath[4096];
-	json_object *o = json_object_new_object(), *ms = json_object_new_array();
+	struct record *o = record_new(), *ms;
 	bool have_detail, have_sysfs = false;
 	int code = EXIT_DONE;
 
 	if (array_rec_load(ctx_state_dir(ctx), name, r, &err)) {
 		cli_error("array status: %s", err.msg);
 		free(r);
-		json_object_put(o);
-		json_object_put(ms);
+		record_free(o);
 		return err.code == -ENOENT ? EXIT_USAGE : EXIT_FAILED;
 	}
 	have_detail = array_detail_read(r->md_dev, &d, NULL) == 0;
@@ -588,58 +584,77 @@ static int arr_status(struct ss_ctx *ctx, const char *name, bool json)
 			printf("\n");
 		}
 	}
-	json_object_object_add(o, "name", json_object_new_string(r->name));
-	json_object_object_add(o, "state", json_object_new_string(array_state_name(r->state)));
-	json_object_object_add(o, "md_active", json_object_new_boolean(have_detail));
-	json_object_object_add(o, "md_level", have_detail ? json_object_new_string(d.level) : NULL);
-	json_object_object_add(o, "array_state",
-			       have_sysfs ? json_object_new_string(s.array_state) : NULL);
-	json_object_object_add(o, "sync_action",
-			       have_sysfs ? json_object_new_string(s.sync_action) : NULL);
-	json_object_object_add(o, "sync_fraction", have_sysfs && s.sync_fraction >= 0
-							   ? json_object_new_double(s.sync_fraction)
-							   : NULL);
+	record_set_str(o, "name", r->name);
+	record_set_str(o, "state", array_state_name(r->state));
+	record_set_bool(o, "md_active", have_detail);
+	record_set_str(o, "md_level", have_detail ? d.level : NULL);
+	record_set_str(o, "array_state", have_sysfs ? s.array_state : NULL);
+	record_set_str(o, "sync_action", have_sysfs ? s.sync_action : NULL);
+	if (have_sysfs && s.sync_fraction >= 0)
+		record_set_double(o, "sync_fraction", s.sync_fraction);
+	else
+		record_set_null(o, "sync_fraction");
+	ms = record_set_list(o, "members");
 	for (size_t i = 0; i < r->n; i++) {
 		struct array_member *m = &r->m[i];
 		struct dev_entry e;
 		struct drive *dr = NULL;
-		json_object *j = json_object_new_object();
+		struct record *j;
+		/* a partition member: the limit is where its partition ends */
+		bool part = cap_method_flags(m->method) & CAPM_KEEPS_SIZE;
+		uint64_t now = 0, end = 0;
+		char where[320] = "";
 		bool ok;
 
-		if (m->state == AM_REPLACED) {
-			json_object_put(j);
+		if (m->state == AM_REPLACED)
 			continue;
-		}
+		j = record_set_object(ms, NULL);
 		ok = device_open(ctx, m->spec, false, &dr, &e, &err) == 0;
-		json_object_object_add(j, "device", json_object_new_string(m->spec));
-		json_object_object_add(j, "limit_blocks", json_object_new_uint64(m->limit_blocks));
-		json_object_object_add(j, "capacity_blocks",
-				       ok ? json_object_new_uint64(e.info.capacity_blocks) : NULL);
-		json_object_object_add(j, "limited", ok ? json_object_new_boolean(
-								  e.info.capacity_blocks ==
-								  m->limit_blocks) : NULL);
-		json_object_array_add(ms, j);
+		if (ok) {
+			now = e.info.capacity_blocks;
+			if (part && cap_partition_end(dr, &e, &end, NULL) == 0) {
+				now = end;
+				snprintf(where, sizeof(where), ", its partition %s ends at block %"
+					 PRIu64, m->node, end);
+			} else if (part) {
+				snprintf(where, sizeof(where), ", no partition %s", m->node);
+			}
+		}
+		record_set_str(j, "device", m->spec);
+		record_set_str(j, "node", m->node);
+		record_set_str(j, "method", m->method);
+		record_set_u64(j, "limit_blocks", m->limit_blocks);
+		if (ok) {
+			record_set_u64(j, "capacity_blocks", e.info.capacity_blocks);
+			if (part && end)
+				record_set_u64(j, "partition_end_blocks", end);
+			else
+				record_set_null(j, "partition_end_blocks");
+			record_set_bool(j, "limited", now == m->limit_blocks);
+		} else {
+			record_set_null(j, "capacity_blocks");
+			record_set_null(j, "partition_end_blocks");
+			record_set_null(j, "limited");
+		}
 		if (!json) {
 			if (ok)
-				printf("%s: %" PRIu64 " blocks (the limit is %" PRIu64 ": %s)%s\n",
-				       m->spec, e.info.capacity_blocks, m->limit_blocks,
-				       e.info.capacity_blocks == m->limit_blocks ? "limited"
+				printf("%s: %" PRIu64 " blocks%s (the limit is %" PRIu64 ": %s)%s%s%s\n",
+				       m->spec, e.info.capacity_blocks, where, m->limit_blocks,
+				       now == m->limit_blocks ? "limited"
 				       : m->state == AM_RESTORED ? "restored"
 								 : "NOT limited",
+				       m->method[0] ? ", by " : "", m->method,
 				       m->volatile_ ? "; volatile" : "");
 			else
 				printf("%s: cannot be read: %s\n", m->spec, err.msg);
 		}
-		if (ok && e.info.capacity_blocks != m->limit_blocks && r->state == AS_DONE)
+		if (ok && now != m->limit_blocks && r->state == AS_DONE)
 			code = EXIT_FAILED;
 		drive_free(dr);
 	}
-	json_object_object_add(o, "members", ms);
 	if (json)
-		printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-								 JSON_C_TO_STRING_SPACED |
-								 JSON_C_TO_STRING_NOSLASHESCAPE));
-	json_object_put(o);
+		record_print(o, stdout, TABLE_JSON);
+	record_free(o);
 	free(r);
 	return code;
 }
@@ -746,6 +761,40 @@ static void wait_rebuild(struct ss_ctx *ctx, const char *md_dev)
 	fprintf(stderr, "%s: rebuild done (%s)\n", md_dev, s.array_state);
 }
 
+/* What md gets of a member limited to limit blocks: the whole limit, or its
+ * partition (from the first MiB). */
+static uint64_t md_blocks(bool part, uint32_t block_len, uint64_t limit)
+{
+	return part ? limit - cap_partition_start(block_len) : limit;
+}
+
+/* A new member limited by the partition method: the same partition as the
+ * others, with room for it, and never smaller than the member it replaces
+ * gave md (a whole disk gives it the first MiB too). */
+static void replace_fits(const struct array_member *om, const struct mjob *j,
+			 struct batch_item *it, const char *new_spec)
+{
+	bool was = cap_method_flags(om->method) & CAPM_KEEPS_SIZE;
+	uint64_t need = md_blocks(was, om->block_len, om->limit_blocks);
+	uint64_t got = md_blocks(array_by_partition(j->plan.method), it->e.info.logical_block,
+				 om->limit_blocks);
+
+	if (!array_by_partition(j->plan.method))
+		return;
+	if (cap_partition_fits(&it->e.info, om->limit_blocks, &it->err)) {
+		ss_error_prefix(&it->err, "%s: the partition method: ", new_spec);
+		it->ready = false;
+	} else if (got < need) {
+		ss_error_set(&it->err, -EINVAL,
+			     "%s: only a partition can limit it, which would give md %" PRIu64
+			     " blocks, fewer than the %" PRIu64 " of the member it replaces (%s, "
+			     "the whole disk limited by %s)",
+			     new_spec, got, need, om->spec, om->method);
+		it->ready = false;
+		it->exit_hint = EXIT_REFUSED;
+	}
+}
+
 static int arr_replace(struct ss_ctx *ctx, const char *name, const char *old_spec,
 			 const char *new_spec, bool yes, bool dry_run, bool wait)
 {
@@ -811,7 +860,7 @@ static int arr_replace(struct ss_ctx *ctx, const char *name, const char *old_spe
 		/* the members' method where the new disk has it, else its best */
 		if (cap_method_parse(om->method, &req.method) ||
 		    cap_plan_limit(&it->e.info, have ? &orig : NULL, &req, &j->plan, NULL)) {
-			req.method = CAP_AUTO;
+			req.method = array_auto_method(&it->e.info);
 			if (cap_plan_limit(&it->e.info, have ? &orig : NULL, &req, &j->plan,
 					   &it->err)) {
 				ss_error_prefix(&it->err, "%s: ", new_spec);
@@ -824,6 +873,8 @@ static int arr_replace(struct ss_ctx *ctx, const char *name, const char *old_spe
 				     PRIu64, new_spec, j->plan.target, om->limit_blocks);
 			it->ready = false;
 		}
+		if (it->ready)
+			replace_fits(om, j, it, new_spec);
 		snprintf(it->plan, sizeof(it->plan), "replaces %s in %s: %s by %s", old_spec,
 			 r->md_dev, j->plan.noop ? "already limited" : j->plan.note,
 			 cap_method_name(j->plan.method));
@@ -839,7 +890,10 @@ static int arr_replace(struct ss_ctx *ctx, const char *name, const char *old_spe
 	}
 	memset(&nm, 0, sizeof(nm));
 	snprintf(nm.spec, sizeof(nm.spec), "%s", it->e.spec);
-	snprintf(nm.node, sizeof(nm.node), "%s", it->e.sim ? it->e.spec : it->e.node);
+	if (array_by_partition(j->plan.method))
+		cap_partition_node(&it->e, nm.node, sizeof(nm.node));
+	else
+		snprintf(nm.node, sizeof(nm.node), "%s", it->e.sim ? it->e.spec : it->e.node);
 	snprintf(nm.serial, sizeof(nm.serial), "%s", it->e.info.serial);
 	snprintf(nm.wwn, sizeof(nm.wwn), "%s", it->e.info.wwn);
 	snprintf(nm.model, sizeof(nm.model), "%s", it->e.info.model);
@@ -851,6 +905,9 @@ static int arr_replace(struct ss_ctx *ctx, const char *name, const char *old_spe
 	if (dry_run) {
 		it->rc = member_job(it, NULL, &it->err);
 		fputs(it->log ? it->log : "", stdout);
+		if (array_by_partition(j->plan.method))
+			printf("would wait for %s: partition 1, blocks %" PRIu64 "..%" PRIu64 "\n",
+			       nm.node, cap_partition_start(nm.block_len), nm.limit_blocks - 1);
 		printf("would run: %s %s --remove %s (or, while it is active, --add-spare %s "
 		       "and --replace %s --with %s)\nwould run: %s %s --add %s\n",
 		       array_mdadm_prog(), r->md_dev, om->node, nm.node, om->node, nm.node,
@@ -877,7 +934,6 @@ static int arr_replace(struct ss_ctx *ctx, const char *name, const char *old_spe
 	printf("%s: %s\n", new_spec, it->result);
 	r->m[idx].state = AM_LIMITED;
 	close_drives(&b);
-	array_rec_step(ctx_state_dir(ctx), r, AS_DONE, "replace: mdadm --add", NULL);
 	{
 		char *rm[] = { (char *)array_mdadm_prog(), r->md_dev, "--remove", om->node, NULL };
 		char *add[] = { (char *)array_mdadm_prog(), r->md_dev, "--add", r->m[idx].node,
@@ -886,12 +942,19 @@ static int arr_replace(struct ss_ctx *ctx, const char *name, const char *old_spe
 				  r->m[idx].node, NULL };
 		char *repl[] = { (char *)array_mdadm_prog(), r->md_dev, "--replace", om->node,
 				 "--with", r->m[idx].node, NULL };
-		int rc;
+		int rc = 0;
 
-		if (array_exec(rm, out, sizeof(out), NULL) == 0) {
+		/* a partition: md gets its node once the kernel shows it */
+		if (array_by_partition(j->plan.method))
+			rc = cap_partition_wait(&it->e, nm.limit_blocks, ARRAY_PART_WAIT_MS,
+						r->m[idx].node, sizeof(r->m[idx].node), &err);
+		if (rc == 0)
+			array_rec_step(ctx_state_dir(ctx), r, AS_DONE, "replace: mdadm --add",
+				       NULL);
+		if (rc == 0 && array_exec(rm, out, sizeof(out), NULL) == 0) {
 			printf("%s: %s removed\n", r->md_dev, om->node);
 			rc = array_exec(add, out, sizeof(out), &err);
-		} else {
+		} else if (rc == 0) {
 			rc = array_exec(spare, out, sizeof(out), &err);
 			if (rc == 0)
 				rc = array_exec(repl, out, sizeof(out), &err);

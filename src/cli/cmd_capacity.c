@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "batch.h"
+#include "front/xalloc.h"
 #include "shortstroke/capacity.h"
 #include "shortstroke/units.h"
-#include "xalloc.h"
 
 struct cap_job {
 	struct batch *b;
@@ -76,7 +76,9 @@ static void restore_usage(FILE *f)
 		"\n"
 		"Options:\n"
 		"  -m, --method M        force a method (dco restores the factory maximum,\n"
-		"                        scsi-format reformats to the journaled block count)\n"
+		"                        scsi-format reformats to the journaled block count,\n"
+		"                        partition wipes the GPT; with nothing journaled these\n"
+		"                        need --to-native)\n"
 		"      --volatile        HPA only: undone by a power cycle\n"
 		"      --to-native       with nothing journaled, go to the native maximum\n"
 		"      --model PATTERN, --serial SERIAL   select disks as 'list' shows them\n"
@@ -107,7 +109,7 @@ static void hpa_warn_item(struct batch *b, struct batch_item *it)
 	if (!cli_hpa_warning(b->ctx, &it->e, w, sizeof(w)))
 		return;
 	fprintf(stderr, "shortstroke: %s: %s\n", it->e.spec, w);
-	json_object_object_add(it->json, "warning", json_object_new_string(w));
+	record_set_str(it->rec, "warning", w);
 }
 
 /* Said before the confirmation: the drive may refuse a second permanent
@@ -186,8 +188,12 @@ static void plan_all(struct batch *b, const struct cap_job *tmpl)
 		if (cap_plan_limit(&it->e.info, have_orig ? &orig : NULL, &j->req, &j->plan,
 				   &it->err) ||
 		    cap_plan_zones(it->d, &it->e.info, &j->plan, &it->err)) {
+			size_t n = strlen(it->e.spec);
+
 			plan_failed(it);
-			ss_error_prefix(&it->err, "%s: ", it->e.spec);
+			/* (the zone report's errors name the device already) */
+			if (strncmp(it->err.msg, it->e.spec, n) || it->err.msg[n] != ':')
+				ss_error_prefix(&it->err, "%s: ", it->e.spec);
 			continue;
 		}
 		plan_line(it, &j->plan);
@@ -198,19 +204,21 @@ static void plan_all(struct batch *b, const struct cap_job *tmpl)
 	}
 }
 
-static void result_json(struct batch_item *it, const struct cap_result *r)
+static void result_fields(struct batch_item *it, const struct cap_result *r)
 {
-	json_object *o = it->json;
+	struct record *o = it->rec;
 
-	json_object_object_add(o, "method", json_object_new_string(cap_method_name(r->method)));
-	json_object_object_add(o, "block_len", json_object_new_uint64(r->block_len));
-	json_object_object_add(o, "before_blocks", json_object_new_uint64(r->before));
-	json_object_object_add(o, "after_blocks", json_object_new_uint64(r->after));
-	json_object_object_add(o, "native_blocks",
-			       r->native ? json_object_new_uint64(r->native) : NULL);
-	json_object_object_add(o, "changed", json_object_new_boolean(!r->noop && !r->dry_run));
-	json_object_object_add(o, "dry_run", json_object_new_boolean(r->dry_run));
-	json_object_object_add(o, "message", json_object_new_string(r->message));
+	record_set_str(o, "method", cap_method_name(r->method));
+	record_set_u64(o, "block_len", r->block_len);
+	record_set_u64(o, "before_blocks", r->before);
+	record_set_u64(o, "after_blocks", r->after);
+	if (r->native)
+		record_set_u64(o, "native_blocks", r->native);
+	else
+		record_set_null(o, "native_blocks");
+	record_set_bool(o, "changed", !r->noop && !r->dry_run);
+	record_set_bool(o, "dry_run", r->dry_run);
+	record_set_str(o, "message", r->message);
 }
 
 void batch_cap_ctx(struct cap_ctx *c, struct batch *b, struct batch_item *it,
@@ -244,7 +252,7 @@ static int cap_job_run(void *arg, const struct progress_sink *sink, struct ss_er
 	if (rc)
 		return rc;
 	snprintf(it->result, sizeof(it->result), "%s", res.message);
-	result_json(it, &res);
+	result_fields(it, &res);
 	return 0;
 }
 
@@ -300,14 +308,7 @@ static int parse_size_opt(const char *cmd, int opt, const char *arg, struct cap_
  * partition table is the disk's only "use" (nothing mounted or held) */
 static bool restore_own_label(struct batch *b, struct batch_item *it)
 {
-	struct journal_entry orig;
-
-	if (it->e.state != DEV_IN_USE || !it->e.label_only)
-		return false;
-	if (journal_original(ctx_state_dir(b->ctx), it->e.info.serial, it->e.info.wwn, &orig,
-			     NULL))
-		return false;
-	return (cap_method_flags(orig.method) & CAPM_KEEPS_SIZE) != 0;
+	return cap_label_is_ours(ctx_state_dir(b->ctx), &it->e);
 }
 
 static int capacity_main(struct ss_ctx *ctx, int argc, char **argv, bool restore)
@@ -378,10 +379,12 @@ static int capacity_main(struct ss_ctx *ctx, int argc, char **argv, bool restore
 			tmpl.to_native = true;
 			break;
 		case 'M':
-			b.model_glob = optarg;
+			if (batch_filter(&b, &b.model_glob, "--model", optarg))
+				return EXIT_USAGE;
 			break;
 		case 'S':
-			b.serial_filter = optarg;
+			if (batch_filter(&b, &b.serial_filter, "--serial", optarg))
+				return EXIT_USAGE;
 			break;
 		case 'n':
 			b.dry_run = true;

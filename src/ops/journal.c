@@ -72,6 +72,8 @@ static json_object *entry_to_json(const struct journal_entry *e)
 	json_object_object_add(o, "time", json_object_new_string(e->time));
 	json_object_object_add(o, "event", json_object_new_string(e->event));
 	json_object_object_add(o, "device", json_object_new_string(e->device));
+	if (e->node[0])
+		json_object_object_add(o, "node", json_object_new_string(e->node));
 	json_object_object_add(o, "serial", json_object_new_string(e->serial));
 	json_object_object_add(o, "wwn", json_object_new_string(e->wwn));
 	json_object_object_add(o, "model", json_object_new_string(e->model));
@@ -140,6 +142,7 @@ static int entry_from_json(json_object *o, struct journal_entry *out, struct ss_
 	if ((rc = get_str(o, "time", out->time, sizeof(out->time), false, err)) ||
 	    (rc = get_str(o, "event", out->event, sizeof(out->event), true, err)) ||
 	    (rc = get_str(o, "device", out->device, sizeof(out->device), false, err)) ||
+	    (rc = get_str(o, "node", out->node, sizeof(out->node), false, err)) ||
 	    (rc = get_str(o, "serial", out->serial, sizeof(out->serial), false, err)) ||
 	    (rc = get_str(o, "wwn", out->wwn, sizeof(out->wwn), false, err)) ||
 	    (rc = get_str(o, "model", out->model, sizeof(out->model), false, err)) ||

@@ -11,7 +11,7 @@
 #include "raidplan.h"
 #include "sim/sim_priv.h"
 
-#define FIXTURE_SIM_OVERHEAD_MS 0.05 /* CMD_OVERHEAD_NS in src/sim/sim_media.c */
+#define FIXTURE_SIM_CONTROL_MS 0.02 /* CONTROL_CMD_NS in src/sim/sim_drive.c */
 
 /* The planner's disk, from the simulator's configuration of drive d. */
 static inline void fixture_plan_disk(const struct sim_drive *d, struct rp_disk *rd)
@@ -27,7 +27,7 @@ static inline void fixture_plan_disk(const struct sim_drive *d, struct rp_disk *
 	rd->seek_full_ms = c->media.full_ms;
 	rd->outer_mbps = c->media.outer_mbps;
 	rd->inner_mbps = c->media.inner_mbps;
-	rd->overhead_ms = FIXTURE_SIM_OVERHEAD_MS;
+	rd->overhead_ms = (double)c->overhead_ns / 1e6 + FIXTURE_SIM_CONTROL_MS;
 }
 
 #endif

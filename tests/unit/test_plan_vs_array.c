@@ -75,7 +75,7 @@ struct known {
 };
 
 static const struct known known[] = {
-	{ 0, 6, RAND_WRITE_QD16, WHY_QUEUE },	{ 0, 7, RAND_WRITE_QD16, WHY_QUEUE },
+	{ 0, 7, RAND_WRITE_QD16, WHY_QUEUE },
 	{ 0, 8, RAND_WRITE_QD16, WHY_QUEUE },	{ 10, 6, RAND_WRITE_QD16, WHY_QUEUE },
 	{ 10, 8, RAND_WRITE_QD16, WHY_QUEUE },	{ 5, 3, RAND_WRITE_QD1, WHY_RCW },
 	{ 5, 4, RAND_WRITE_QD1, WHY_RCW },	{ 5, 3, RAND_WRITE_QD16, WHY_QUEUE },
