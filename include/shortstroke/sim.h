@@ -139,6 +139,9 @@ struct sim_drive *sim_array_member(const struct sim_array *a, unsigned i);
  * latency_us + per_member_us x members). */
 void sim_array_path(const struct sim_array *a, double *read_mbps, double *write_mbps);
 uint64_t sim_array_latency_ns(const struct sim_array *a);
+/* md's stripe_cache_size: the 4 KiB rows of stripes its stripe cache holds
+ * (RAID 5, 6, 50, 60; per group). */
+unsigned sim_array_stripe_cache(const struct sim_array *a);
 
 /* md's layout of an array whose members give member_blocks each (pure). */
 struct sim_md {
@@ -152,6 +155,7 @@ struct sim_md {
 	uint64_t chunk;		/* blocks */
 	uint64_t member_blocks;	/* what each member gives (whole chunks) */
 	uint64_t blocks;	/* the array's capacity */
+	uint32_t row_blocks;	/* blocks of a row of md's stripe cache (4 KiB, at least 1) */
 };
 
 /* Whether a level takes n members with these copies (RAID 10; 0: 2) and
@@ -213,22 +217,38 @@ struct sim_md_how {
 	uint64_t full;		/* every data block of the row written: no reads */
 	uint64_t rmw;		/* read-modify-write: old data and parity read */
 	uint64_t rcw;		/* reconstruct-write: the other data read */
+	uint64_t cached;	/* what either way needed was in the stripe cache */
 };
+
+/* What md's stripe cache holds of one stripe: for each block of it (its data
+ * chunks in md's data order, then P, then Q), the 4 KiB rows that are up to
+ * date (read, or written, since the stripe came into the cache). */
+#define SIM_MD_ROWS_MAX 1024 /* rows of the largest chunk, 4 MiB */
+struct sim_md_cached {
+	uint64_t up[SIM_ARRAY_MAX_MEMBERS][SIM_MD_ROWS_MAX / 64];
+};
+
+/* The rows of which a stripe's cache entry holds something. */
+unsigned sim_md_cached_rows(const struct sim_md *g, const struct sim_md_cached *c);
 
 /*
  * The member commands that write the parts [r[i].start, r[i].end) of one
  * stripe (one group's; sorted or not, they may touch): row by row, the way
- * md's stripe cache chooses - a row all of whose data is written is written
- * with its parity and no reads; otherwise read-modify-write (read the old
- * data and parity, then write both) when that reads fewer blocks than
- * reconstruct-write (read the data not written, then write the new data and
- * the parity), reconstruct-write on a tie. Rows that go the same way merge.
- * Appends to ops (the writes that wait for reads have after set); how (may
- * be NULL) gets the rows by way. 0 or -ENOMEM.
+ * md's stripe cache chooses. Each way counts the blocks it would read that
+ * the cache does not hold: read-modify-write the old data written and the
+ * parity, reconstruct-write the data not written. Read-modify-write when it
+ * reads fewer (and some), reconstruct-write when it reads as few or fewer
+ * (and some), else no reads (a row all of whose data is written, or one the
+ * cache holds enough of); then the new data and the parity are written.
+ * Rows that go the same way merge. Appends to ops (the writes that wait for
+ * reads have after set); how (may be NULL) gets the rows by way. cache (may
+ * be NULL: nothing cached) is what the stripe cache holds of the stripe, and
+ * afterwards what it holds then: what was read and what was written.
+ * 0 or -ENOMEM.
  */
 int sim_md_stripe_write(const struct sim_md *g, unsigned group, uint64_t stripe,
-			const struct sim_md_part *r, unsigned nr, struct sim_md_ops *ops,
-			struct sim_md_how *how);
+			const struct sim_md_part *r, unsigned nr, struct sim_md_cached *cache,
+			struct sim_md_ops *ops, struct sim_md_how *how);
 
 /* Where data chunk i (0 .. dg-1) and the parity chunks of a stripe of a
  * group are: member indices (q is -1 without a second parity). */

@@ -29,6 +29,11 @@
  * (spread evenly, whatever the number of members). A write to two copies
  * then waits for the slower of two rotational latencies that differ.
  *
+ * md's stripe cache keeps what was read and written of a stripe once the
+ * write is done: a later write to it reads only what the cache does not
+ * hold, until the least recently used stripes leave the cache (its size is
+ * the array's stripe_cache, md's stripe_cache_size, in 4 KiB rows).
+ *
  * md's choices: a read of mirrored data goes to the copy md's read_balance
  * picks (RAID 1: the member whose last read it continues, else an idle
  * one, else the nearest head; RAID 10 near: an idle copy, else the nearest
@@ -128,6 +133,12 @@ struct stripe_ent {
 	struct sjob *active, *waiting;
 	bool dirty;		/* may start its waiting job at the end of this moment */
 	struct stripe_ent *next;
+	/* md's stripe cache: what it holds of the stripe, the rows that takes,
+	 * and its place among the idle stripes, least recently used first */
+	struct sim_md_cached *cache;
+	unsigned rows;
+	struct stripe_ent *lru_prev, *lru_next;
+	bool in_lru;
 };
 
 enum ev_type { EV_START, EV_DONE, EV_XFER };
@@ -157,6 +168,8 @@ struct aeng {
 	struct stripe_ent *bucket[STRIPE_BUCKETS];
 	struct stripe_ent **dirty;
 	unsigned ndirty, capdirty;
+	struct stripe_ent *lru_head, *lru_tail; /* idle stripes the cache holds rows of */
+	unsigned cached_rows, cache_rows_max;	 /* md's stripe_cache_size, per group */
 	bool stop;
 	int rc;
 	struct ss_error *err;
@@ -261,6 +274,7 @@ static int a_open(const struct io_target *t, void **priv, struct io_geom *g,
 	e->ns_per_byte[0] = rd > 0 ? 1e3 / rd : 0; /* MB/s = bytes per us */
 	e->ns_per_byte[1] = wr > 0 ? 1e3 / wr : 0;
 	e->latency_ns = sim_array_latency_ns(e->a);
+	e->cache_rows_max = sim_array_stripe_cache(e->a) * e->g.groups;
 	e->geom.lblock = lblock;
 	e->geom.pblock = pblock;
 	e->geom.blocks = e->g.blocks;
@@ -576,15 +590,71 @@ static struct stripe_ent *stripe_find(struct aeng *e, unsigned group, uint64_t s
 	return s;
 }
 
+static void lru_unlink(struct aeng *e, struct stripe_ent *s)
+{
+	if (!s->in_lru)
+		return;
+	if (s->lru_prev)
+		s->lru_prev->lru_next = s->lru_next;
+	else
+		e->lru_head = s->lru_next;
+	if (s->lru_next)
+		s->lru_next->lru_prev = s->lru_prev;
+	else
+		e->lru_tail = s->lru_prev;
+	s->lru_prev = s->lru_next = NULL;
+	s->in_lru = false;
+}
+
 static void stripe_drop(struct aeng *e, struct stripe_ent *s)
 {
 	unsigned b = (unsigned)((s->stripe * 31 + s->group) % STRIPE_BUCKETS);
 	struct stripe_ent **pp = &e->bucket[b];
 
+	lru_unlink(e, s);
+	e->cached_rows -= s->rows;
 	while (*pp != s)
 		pp = &(*pp)->next;
 	*pp = s->next;
+	free(s->cache);
 	free(s);
+}
+
+/* What the cache holds of stripe s now (after a write), and room made for it:
+ * the least recently used idle stripes leave; if s alone is more than the
+ * cache holds, it keeps nothing of s either. */
+static void stripe_account(struct aeng *e, struct stripe_ent *s)
+{
+	unsigned rows = s->cache ? sim_md_cached_rows(&e->g, s->cache) : 0;
+
+	e->cached_rows += rows - s->rows;
+	s->rows = rows;
+	while (e->cached_rows > e->cache_rows_max && e->lru_head && e->lru_head != s)
+		stripe_drop(e, e->lru_head);
+	if (e->cached_rows > e->cache_rows_max && s->cache) {
+		memset(s->cache, 0, sizeof(*s->cache));
+		e->cached_rows -= s->rows;
+		s->rows = 0;
+	}
+}
+
+/* A stripe nothing is written to any more: the cache keeps what it holds of
+ * it, as its most recently used idle stripe. */
+static void stripe_idle(struct aeng *e, struct stripe_ent *s)
+{
+	stripe_account(e, s);
+	if (!s->rows) {
+		stripe_drop(e, s);
+		return;
+	}
+	s->lru_prev = e->lru_tail;
+	s->lru_next = NULL;
+	if (e->lru_tail)
+		e->lru_tail->lru_next = s;
+	else
+		e->lru_head = s;
+	e->lru_tail = s;
+	s->in_lru = true;
 }
 
 static int mark_dirty(struct aeng *e, struct stripe_ent *s)
@@ -635,13 +705,17 @@ static int stripes_settle(struct aeng *e)
 		if (s->active)
 			continue;
 		if (!j) {
-			stripe_drop(e, s);
+			stripe_idle(e, s);
 			continue;
 		}
+		lru_unlink(e, s);
+		stripe_account(e, s); /* the last write's rows, if it just ended */
 		s->active = j;
 		s->waiting = NULL;
-		if (sim_md_stripe_write(&e->g, j->group, j->key, j->parts, j->nparts, &j->ops,
-					NULL) ||
+		if (!s->cache && !(s->cache = calloc(1, sizeof(*s->cache))))
+			return -ENOMEM;
+		if (sim_md_stripe_write(&e->g, j->group, j->key, j->parts, j->nparts, s->cache,
+					&j->ops, NULL) ||
 		    job_start(e, j))
 			return -ENOMEM;
 	}
@@ -886,9 +960,12 @@ static void run_free(struct aeng *e)
 			struct stripe_ent *st = e->bucket[b];
 
 			e->bucket[b] = st->next;
+			free(st->cache);
 			free(st);
 		}
 	}
+	e->lru_head = e->lru_tail = NULL;
+	e->cached_rows = 0;
 	while (e->jobs)
 		job_free(e, e->jobs);
 	while (e->reqs) {

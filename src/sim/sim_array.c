@@ -91,6 +91,11 @@ uint64_t sim_array_latency_ns(const struct sim_array *a)
 	return (uint64_t)((a->latency_us + a->per_member_us * a->n) * 1e3 + 0.5);
 }
 
+unsigned sim_array_stripe_cache(const struct sim_array *a)
+{
+	return a->stripe_cache;
+}
+
 /* ---- geometry ------------------------------------------------------------ */
 
 static bool is_parity(int level)
@@ -179,6 +184,7 @@ int sim_array_md(const struct sim_array *a, uint64_t member_blocks, uint32_t lbl
 	g->parity = a->level == 5 || a->level == 50 ? 1 : a->level == 6 || a->level == 60 ? 2 : 0;
 	g->dg = g->gsize - g->parity;
 	g->chunk = (uint64_t)a->chunk_kib * 1024 / lblock;
+	g->row_blocks = lblock < 4096 ? 4096 / lblock : 1;
 	if (a->level == 1) {
 		g->member_blocks = member_blocks;
 		g->blocks = member_blocks;
@@ -402,63 +408,102 @@ static bool written(const struct sim_md *g, const struct sim_md_part *r, unsigne
 	return false;
 }
 
-/* The commands of the rows [x, y) of a stripe whose data chunks in mask are
- * written. */
-static int put_rows(const struct sim_md *g, uint64_t stripe, const unsigned *data, int p, int q,
-		    uint64_t mask, uint64_t x, uint64_t y, struct sim_md_ops *ops,
-		    struct sim_md_how *how)
+/* Whether block b (data 0 .. dg-1, P, Q) of the stripe holds row x up to date. */
+static bool cached_at(const struct sim_md *g, const struct sim_md_cached *c, unsigned b,
+		      uint64_t x)
 {
-	unsigned k = (unsigned)__builtin_popcountll(mask);
+	uint64_t row = x / g->row_blocks;
+
+	return c && row < SIM_MD_ROWS_MAX && (c->up[b][row / 64] >> (row % 64) & 1);
+}
+
+static void cache_rows(const struct sim_md *g, struct sim_md_cached *c, unsigned b, uint64_t x,
+		       uint64_t y)
+{
+	for (uint64_t row = x / g->row_blocks; c && row * g->row_blocks < y && row < SIM_MD_ROWS_MAX;
+	     row++)
+		c->up[b][row / 64] |= 1ULL << (row % 64);
+}
+
+unsigned sim_md_cached_rows(const struct sim_md *g, const struct sim_md_cached *c)
+{
+	unsigned n = 0, blocks = g->dg + g->parity;
+
+	for (unsigned w = 0; w < SIM_MD_ROWS_MAX / 64; w++) {
+		uint64_t any = 0;
+
+		for (unsigned b = 0; b < blocks; b++)
+			any |= c->up[b][w];
+		n += (unsigned)__builtin_popcountll(any);
+	}
+	return n;
+}
+
+/* The commands of the rows [x, y) of a stripe whose data chunks in mask are
+ * written (members data[], parity p and q). */
+static int put_rows(const struct sim_md *g, uint64_t stripe, const unsigned *data, int p, int q,
+		    uint64_t mask, uint64_t x, uint64_t y, struct sim_md_cached *cache,
+		    struct sim_md_ops *ops, struct sim_md_how *how)
+{
+	unsigned blocks = g->dg + g->parity, member[SIM_ARRAY_MAX_MEMBERS];
+	unsigned rmw = 0, rcw = 0, way; /* way: 0 no reads, 1 rmw, 2 rcw */
+	bool up[SIM_ARRAY_MAX_MEMBERS], written_b[SIM_ARRAY_MAX_MEMBERS];
 	uint64_t at = stripe * g->chunk + x;
 	uint32_t len = (uint32_t)(y - x);
-	bool full = k == g->dg;
-	/* md counts the blocks each way would have to read, and takes
-	 * read-modify-write only when it reads fewer */
-	bool rmw = !full && k + g->parity < g->dg - k;
 	int rc = 0;
 
-	for (unsigned i = 0; i < g->dg && !rc; i++) {
-		bool w = mask >> i & 1;
-		struct sim_md_op rd = { data[i], at, len, false, false };
-		struct sim_md_op wr = { data[i], at, len, true, !full };
-
-		if (w && rmw)
-			rc = push(ops, &rd);
-		if (!w && !full && !rmw)
-			rc = rc ? rc : push(ops, &rd);
-		if (w)
-			rc = rc ? rc : push(ops, &wr);
+	for (unsigned b = 0; b < blocks; b++) {
+		member[b] = b < g->dg ? data[b] : (unsigned)(b == g->dg ? p : q);
+		written_b[b] = b >= g->dg || (mask >> b & 1); /* parity is always written */
+		up[b] = cached_at(g, cache, b, x);
+		if (written_b[b] && !up[b])
+			rmw++;
+		if (!written_b[b] && !up[b])
+			rcw++;
 	}
-	for (int m = 0; m < 2 && !rc; m++) {
-		int pm = m ? q : p;
-		struct sim_md_op rd = { (unsigned)pm, at, len, false, false };
-		struct sim_md_op wr = { (unsigned)pm, at, len, true, !full };
+	/* md: read-modify-write only when it reads fewer, and reads at all;
+	 * reconstruct-write on a tie */
+	way = rmw < rcw && rmw > 0 ? 1 : rcw <= rmw && rcw > 0 ? 2 : 0;
+	for (unsigned b = 0; b < blocks && !rc; b++) {
+		struct sim_md_op rd = { member[b], at, len, false, false };
 
-		if (pm < 0)
-			continue;
-		if (rmw)
+		if (!up[b] && ((way == 1 && written_b[b]) || (way == 2 && !written_b[b]))) {
 			rc = push(ops, &rd);
-		rc = rc ? rc : push(ops, &wr);
+			cache_rows(g, cache, b, x, y);
+		}
+	}
+	for (unsigned b = 0; b < blocks && !rc; b++) {
+		struct sim_md_op wr = { member[b], at, len, true, way != 0 };
+
+		if (written_b[b]) {
+			rc = push(ops, &wr);
+			cache_rows(g, cache, b, x, y);
+		}
 	}
 	if (how)
-		*(full ? &how->full : rmw ? &how->rmw : &how->rcw) += len;
+		*((unsigned)__builtin_popcountll(mask) == g->dg ? &how->full
+		  : way == 1				     ? &how->rmw
+		  : way == 2				     ? &how->rcw
+							     : &how->cached) += len;
 	return rc;
 }
 
 int sim_md_stripe_write(const struct sim_md *g, unsigned group, uint64_t stripe,
-			const struct sim_md_part *r, unsigned nr, struct sim_md_ops *ops,
-			struct sim_md_how *how)
+			const struct sim_md_part *r, unsigned nr, struct sim_md_cached *cache,
+			struct sim_md_ops *ops, struct sim_md_how *how)
 {
-	unsigned data[SIM_ARRAY_MAX_MEMBERS], nb = 0;
-	uint64_t *bp;
+	unsigned data[SIM_ARRAY_MAX_MEMBERS], nb = 0, blocks = g->dg + g->parity;
+	uint64_t rows = (g->chunk + g->row_blocks - 1) / g->row_blocks, *bp;
 	int p, q, rc = 0;
 
 	if (how)
 		memset(how, 0, sizeof(*how));
 	if (!is_parity(g->level) || group >= g->groups)
 		return -EINVAL;
-	/* row offsets where what is written changes */
-	bp = malloc((2 * (size_t)nr * g->dg + 2) * sizeof(*bp));
+	if (rows > SIM_MD_ROWS_MAX)
+		rows = SIM_MD_ROWS_MAX;
+	/* row offsets where what is written, or what the cache holds, changes */
+	bp = malloc((2 * (size_t)nr * g->dg + 2 + (cache ? rows : 0)) * sizeof(*bp));
 	if (!bp)
 		return -ENOMEM;
 	bp[nb++] = 0;
@@ -475,8 +520,17 @@ int sim_md_stripe_write(const struct sim_md *g, unsigned group, uint64_t stripe,
 			}
 		}
 	}
+	for (uint64_t row = 1; cache && row < rows; row++)
+		for (unsigned b = 0; b < blocks; b++)
+			if (cached_at(g, cache, b, row * g->row_blocks) !=
+			    cached_at(g, cache, b, (row - 1) * g->row_blocks)) {
+				bp[nb++] = row * g->row_blocks;
+				break;
+			}
 	nb = sort_unique(bp, nb);
 	sim_md_stripe_members(g, group, stripe, data, &p, &q);
+	/* the row ranges are disjoint: what one adds to the cache does not change
+	 * what the next finds (but for writes of less than a 4 KiB row) */
 	for (unsigned e = 0; e + 1 < nb && !rc; e++) {
 		uint64_t mask = 0;
 
@@ -484,7 +538,8 @@ int sim_md_stripe_write(const struct sim_md *g, unsigned group, uint64_t stripe,
 			if (written(g, r, nr, i, bp[e]))
 				mask |= 1ULL << i;
 		if (mask)
-			rc = put_rows(g, stripe, data, p, q, mask, bp[e], bp[e + 1], ops, how);
+			rc = put_rows(g, stripe, data, p, q, mask, bp[e], bp[e + 1], cache, ops,
+				      how);
 	}
 	free(bp);
 	return rc;

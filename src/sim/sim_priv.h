@@ -326,6 +326,7 @@ struct sim_array {
 	double write_mbps;	/* ... on member writes */
 	double latency_us;	/* controller latency per array request */
 	double per_member_us;	/* ... and per member */
+	unsigned stripe_cache;	/* RAID 5, 6, 50, 60: md's stripe_cache_size */
 };
 
 struct sim_rig {

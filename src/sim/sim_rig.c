@@ -928,6 +928,13 @@ static int parse_array_member(struct rp *p, struct sim_array *a, const char *k,
 	}
 	if (!strcmp(k, "layout"))
 		return rd_str(p, v, kp, k, 31, layout);
+	if (!strcmp(k, "stripe_cache")) {
+		/* md's stripe_cache_size and its limits (md.rst) */
+		if (rd_u64(p, v, kp, k, 17, 32768, &n))
+			return p->rc;
+		a->stripe_cache = (unsigned)n;
+		return 0;
+	}
 	if (!strcmp(k, "path"))
 		return rd_numbers(p, v, kp, k, path_keys, path_dst, path_min, path_max);
 	if (!strcmp(k, "controller"))
@@ -989,6 +996,11 @@ static int parse_array(struct rp *p, struct json_object *o, const struct jpos *p
 		return not_for_level(p, pos, "groups", a, "has no groups (RAID 50 and 60 do)");
 	if (a->level == 1 && jpos_member(pos, "chunk_kib"))
 		return not_for_level(p, pos, "chunk_kib", a, "has no chunks");
+	if (a->stripe_cache && !parity)
+		return not_for_level(p, pos, "stripe_cache", a,
+				     "has no stripe cache (RAID 5, 6, 50 and 60 do)");
+	if (parity && !a->stripe_cache)
+		a->stripe_cache = 256; /* md's default */
 	if (layout[0] && !(a->level == 10 && !strcmp(layout, "near")) &&
 	    !(parity && !strcmp(layout, "left-symmetric")))
 		return rp_fail(p, jpos_member(pos, "layout"), "layout",
