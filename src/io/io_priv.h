@@ -48,7 +48,13 @@ uint64_t io_mono_ns(void);
  * against starvation), and holds at most io_sim_queue_depth of them. */
 #define IO_SIM_AGE_LIMIT_NS 500000000ULL /* 0.5 s */
 struct sim_drive;
+struct drive;
 unsigned io_sim_queue_depth(const struct sim_drive *sd);
+/* A simulated drive through the sim transport and the drive layer, as any
+ * drive, and its capacity and block sizes (READ CAPACITY). On failure *d may
+ * be set: drive_free it. */
+int io_sim_drive_open(struct sim_drive *sd, struct drive **d, struct io_geom *g,
+		      struct ss_error *err);
 
 extern const struct io_engine_ops io_engine_uring;
 extern const struct io_engine_ops io_engine_sim;

@@ -231,37 +231,25 @@ static int a_open(const struct io_target *t, void **priv, struct io_geom *g,
 	e->a = t->array;
 	for (unsigned i = 0; i < sim_array_members(e->a) && !rc; i++) {
 		struct amember *m = &e->m[i];
-		struct transport *tr;
-		uint64_t blocks;
-		uint32_t lb, pb;
+		struct io_geom mg;
 
 		m->sd = sim_array_member(e->a, i);
 		m->depth = io_sim_queue_depth(m->sd);
 		/* its own phase and speed */
 		sim_drive_idle(m->sd, (uint64_t)(sim_drive_rev_ns(m->sd) * fmod(i * M_SQRT2, 1.0)));
 		m->drift = DRIFT * fmod(0.5 + i * 0.6180339887498949, 1.0);
-		rc = transport_open_sim(m->sd, &tr, err);
+		rc = io_sim_drive_open(m->sd, &m->d, &mg, err);
+		e->nm = i + 1; /* a_close frees what opened */
 		if (rc)
 			break;
-		rc = drive_new(tr, TRAN_UNKNOWN, &m->d, err);
-		if (rc) {
-			transport_close(tr);
-			break;
-		}
-		e->nm = i + 1;
-		rc = drive_read_capacity(m->d, &blocks, &lb, &pb, err);
-		if (!rc && (!lb || !blocks))
-			rc = ss_error_set(err, -EIO, "%s reports no capacity", drive_name(m->d));
-		if (rc)
-			break;
-		if (blocks < min_blocks)
-			min_blocks = blocks;
+		if (mg.blocks < min_blocks)
+			min_blocks = mg.blocks;
 		if (!lblock) {
-			lblock = lb;
-			pblock = pb;
-		} else if (lb != lblock) {
+			lblock = mg.lblock;
+			pblock = mg.pblock;
+		} else if (mg.lblock != lblock) {
 			rc = ss_error_set(err, -EINVAL, "%s has %u-byte blocks, the others %u",
-					  drive_name(m->d), lb, lblock);
+					  drive_name(m->d), mg.lblock, lblock);
 		}
 	}
 	if (!rc)

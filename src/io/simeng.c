@@ -62,9 +62,31 @@ unsigned io_sim_queue_depth(const struct sim_drive *sd)
 	return n ? n : 1;
 }
 
-static int s_open(const struct io_target *t, void **priv, struct io_geom *g, struct ss_error *err)
+int io_sim_drive_open(struct sim_drive *sd, struct drive **d, struct io_geom *g,
+		      struct ss_error *err)
 {
 	struct transport *tr;
+	int rc;
+
+	*d = NULL;
+	memset(g, 0, sizeof(*g));
+	rc = transport_open_sim(sd, &tr, err);
+	if (rc)
+		return rc;
+	rc = drive_new(tr, TRAN_UNKNOWN, d, err); /* the transport names it sim:ID */
+	if (rc) {
+		transport_close(tr);
+		return rc;
+	}
+	rc = drive_read_capacity(*d, &g->blocks, &g->lblock, &g->pblock, err);
+	if (!rc && (!g->lblock || !g->blocks))
+		rc = ss_error_set(err, -EIO, "%s reports no capacity", drive_name(*d));
+	g->mem_align = 4096;
+	return rc;
+}
+
+static int s_open(const struct io_target *t, void **priv, struct io_geom *g, struct ss_error *err)
+{
 	struct sdev *s;
 	int rc;
 
@@ -75,22 +97,9 @@ static int s_open(const struct io_target *t, void **priv, struct io_geom *g, str
 		return ss_error_set(err, -ENOMEM, "out of memory");
 	s->sd = t->sim;
 	s->write = t->write;
-	rc = transport_open_sim(t->sim, &tr, err);
+	rc = io_sim_drive_open(t->sim, &s->d, &s->g, err);
 	if (rc)
 		goto fail;
-	rc = drive_new(tr, TRAN_UNKNOWN, &s->d, err); /* the transport names it sim:ID */
-	if (rc) {
-		transport_close(tr);
-		goto fail;
-	}
-	rc = drive_read_capacity(s->d, &s->g.blocks, &s->g.lblock, &s->g.pblock, err);
-	if (rc)
-		goto fail;
-	if (!s->g.lblock || !s->g.blocks) {
-		rc = ss_error_set(err, -EIO, "%s reports no capacity", drive_name(s->d));
-		goto fail;
-	}
-	s->g.mem_align = 4096;
 	s->drive_queue = io_sim_queue_depth(t->sim);
 	*g = s->g;
 	*priv = s;

@@ -316,18 +316,12 @@ static void test_sim_array_name(void **state)
 	struct dev_entry e;
 	struct drive *d = NULL;
 	struct io_dev *io = NULL;
-	FILE *f;
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s/rig.json", fixture_dir);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(rig, f);
-	fclose(f);
+	assert_int_equal(fixture_write_file(path, rig), 0);
 	snprintf(prot, sizeof(prot), "%s/protect.conf", fixture_dir);
-	f = fopen(prot, "w");
-	assert_non_null(f);
-	fclose(f);
+	assert_int_equal(fixture_write_file(prot, ""), 0);
 	ctx_init(&ctx);
 	ctx.state_dir = fixture_dir;
 	ctx.rig_file = path;
@@ -357,10 +351,7 @@ static void test_sim_array_name(void **state)
 
 	/* before a write every member is checked as a drive is */
 	assert_int_equal(device_volume_check(&ctx, "sim:md:m", false, &err), 0);
-	f = fopen(prot, "w");
-	assert_non_null(f);
-	fputs("SER-B\n", f);
-	fclose(f);
+	assert_int_equal(fixture_write_file(prot, "SER-B\n"), 0);
 	assert_int_equal(device_volume_check(&ctx, "sim:md:m", false, &err), -EPERM);
 	assert_non_null(strstr(err.msg, "sim:md:m: refused, its member sim:b is protected"));
 	assert_int_equal(device_volume_check(&ctx, "sim:md:m", true, &err), 0);
