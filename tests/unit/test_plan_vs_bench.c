@@ -27,10 +27,10 @@
 #include "sim/sim_priv.h"
 
 #include "fixture.h"
+#include "plan_fixture.h"
 
 #define TOLERANCE 0.10
 #define RUN_NS (30ull * 1000000000ull) /* 30 s of virtual time per case */
-#define SIM_CONTROL_MS 0.02	       /* CONTROL_CMD_NS in src/sim/sim_drive.c */
 
 struct measured {
 	double iops, avg_ms;
@@ -39,23 +39,6 @@ struct measured {
 struct predicted {
 	double iops, access_ms;
 };
-
-/* The planner's disk, from the simulator's configuration of it. */
-static void disk_of(const struct sim_drive *d, struct rp_disk *rd)
-{
-	const struct sim_config *c = &d->cfg;
-	uint64_t blocks = c->dco_factory > c->blocks ? c->dco_factory : c->blocks;
-
-	rp_disk_init(rd);
-	rd->capacity = blocks * c->lblock;
-	rd->rpm = c->rpm;
-	rd->seek_t2t_ms = c->media.t2t_ms;
-	rd->seek_avg_ms = c->media.avg_seek_ms;
-	rd->seek_full_ms = c->media.full_ms;
-	rd->outer_mbps = c->media.outer_mbps;
-	rd->inner_mbps = c->media.inner_mbps;
-	rd->overhead_ms = (double)c->overhead_ns / 1e6 + SIM_CONTROL_MS;
-}
 
 static void predict(const struct rp_disk *rd, double stroke, struct predicted *p)
 {
@@ -107,7 +90,7 @@ static void check_disk(const char *id)
 
 	assert_int_equal(sim_rig_demo(NULL, &rig, &err), 0);
 	assert_non_null(sim_rig_find(rig, id));
-	disk_of(sim_rig_find(rig, id), &rd);
+	fixture_plan_disk(sim_rig_find(rig, id), &rd);
 	sim_rig_free(rig);
 	/* what `plan DEVICE` knows today: capacity and rpm, the rest defaults
 	 * by class (printed for docs/planning-model.md, not asserted) */
@@ -120,7 +103,7 @@ static void check_disk(const char *id)
 		struct rp_disk given = def;
 		struct predicted a, b;
 
-		given.overhead_ms = rd.overhead_ms - SIM_CONTROL_MS;
+		given.overhead_ms = rd.overhead_ms - FIXTURE_SIM_CONTROL_MS;
 		predict(&def, 1.0, &a);
 		predict(&given, 1.0, &b);
 		print_message("%-8s class default overhead: access %.4f ms, with the "
