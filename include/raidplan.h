@@ -143,7 +143,8 @@ struct rp_disk {
 	size_t n_zone_profile;
 	double cache_mb;    /* recorded; not used by the model */
 	double link_mbps;   /* the disk's own interface link; 0: no cap */
-	double overhead_ms; /* command + controller overhead; 0: 0.3 ms */
+	double overhead_ms; /* command + controller overhead; 0: by class
+			       (enterprise 0.2 ms, desktop 0.5 ms) */
 	double mttf_hours;  /* 0: by class (enterprise 1.0M h, desktop 0.5M h) */
 	double ure_per_bit; /* 0: by class (1e-15 enterprise, 1e-14 desktop) */
 };

@@ -45,6 +45,9 @@ struct batch {
 	bool (*allow_unsafe)(struct batch *b, struct batch_item *it);
 };
 
+/* Set --model or --serial (opt) to value: a usage error (the exit code) when
+ * it was given already, else EXIT_DONE. */
+int batch_filter(struct batch *b, const char **slot, const char *opt, const char *value);
 /* Add the named devices and those matching --model/--serial. Returns an
  * exit code (EXIT_DONE when at least one disk was named). */
 int batch_collect(struct batch *b, int argc, char **argv);
@@ -56,8 +59,9 @@ void batch_open(struct batch *b);
 /*
  * Open one disk for reading only (bench, profile, qualify): nothing is
  * refused for being in use or protected, since reading harms nothing; a
- * block device that is not a SCSI/ATA disk (loop, md, NVMe) is taken as it
- * is, with *raw set. With io non-NULL the I/O engine is opened on it too.
+ * block device that is not a SCSI/ATA disk (loop, md, NVMe), or a volume of
+ * drives (a simulated array, it->e.volume), is taken as it is, with *raw
+ * set. With io non-NULL the I/O engine is opened on it too.
  * On failure it->rc and it->exit_hint are set; returns it->rc.
  */
 struct io_dev;

@@ -102,14 +102,15 @@ static void bench_usage(FILE *f)
 		"\n"
 		"Options:\n"
 		"  -w, --workload W      seq-read (default), seq-write, random-access (4 KiB\n"
-		"                        random reads), database (8 KiB, 67%% reads), fileserver,\n"
-		"                        webserver, workstation (IOMeter access specifications)\n"
+		"                        random reads), random-write (4 KiB random writes),\n"
+		"                        database (8 KiB, 67%% reads), fileserver, webserver,\n"
+		"                        workstation (IOMeter access specifications)\n"
 		"  -q, --qd LIST         queue depths, 1 to 256 (default 1,4,16,64)\n"
 		"  -t, --time T          per queue depth: 30s, 500ms, 2m (default 30s)\n"
 		"  -s, --span SIZE       only the outer SIZE of the disk: 10%%, 100GB, or a block\n"
 		"                        count; shows what a limit would give without setting it\n"
-		"      --bs SIZE         request size for seq-read, seq-write and random-access:\n"
-		"                        512 to 4M (default 1M sequential, 4K random)\n"
+		"      --bs SIZE         request size for seq-read, seq-write, random-access and\n"
+		"                        random-write: 512 to 4M (default 1M sequential, 4K random)\n"
 		"      --seed N          seed of the random offsets (default 1: reproducible)\n"
 		"      --destructive     allow workloads that write: the data in the span is lost\n"
 		"  -y, --yes             with --destructive: do not ask (scripts); without it a\n"
@@ -233,8 +234,22 @@ static void open_raw_for_writing(struct batch *b, struct batch_item *it)
 	struct sysdisk_usage u;
 	struct stat st;
 	char spec[sizeof(it->e.spec)];
+	int rc;
 
 	snprintf(spec, sizeof(spec), "%s", it->e.spec);
+	if (it->rc == -EOPNOTSUPP && it->e.volume) {
+		/* a simulated array: every member gets a drive's checks */
+		ss_error_clear(&it->err);
+		rc = device_volume_check(b->ctx, spec, b->force, &it->err);
+		if (rc) {
+			item_refuse(it, rc, rc == -EPERM ? EXIT_REFUSED : cli_exit_code(rc, &it->err));
+			return;
+		}
+		bi->raw = true;
+		it->rc = 0;
+		it->ready = true;
+		return;
+	}
 	if (it->rc != -EOPNOTSUPP || spec[0] != '/' || stat(spec, &st) || !S_ISBLK(st.st_mode))
 		return;
 	memset(&d, 0, sizeof(d));
@@ -327,7 +342,8 @@ static void plan_item(struct batch *b, struct batch_item *it, bool write)
 		}
 	}
 	snprintf(it->plan, sizeof(it->plan), "%s %s: %s, %s requests, over %s (%.3g%% of %s)%s",
-		 bi->raw ? "block device" : it->e.info.model, bi->raw ? "" : it->e.info.serial,
+		 it->e.volume ? "simulated array" : bi->raw ? "block device" : it->e.info.model,
+		 bi->raw ? "" : it->e.info.serial,
 		 io_workload_name(o->wl), bs_text(&bi->job, bsb, sizeof(bsb)),
 		 size_human(end * g->lblock, h1, sizeof(h1)),
 		 100.0 * (double)end / (double)g->blocks,
@@ -405,6 +421,7 @@ static int bench_job_run(void *arg, const struct progress_sink *sink, struct ss_
 	record_set_u64(it->rec, "capacity_blocks", g->blocks);
 	record_set_double(it->rec, "span_percent",
 			  100.0 * (double)bi->job.end_lba / (double)g->blocks);
+	record_set_str(it->rec, "engine", io_dev_engine(bi->io)->name);
 	record_set_bool(it->rec, "virtual_time",
 			io_dev_engine(bi->io)->caps & IO_CAP_VIRTUAL_TIME);
 	record_set_u64(it->rec, "seed", o->seed);
@@ -499,8 +516,9 @@ static int bench_run(struct ss_ctx *ctx, int argc, char **argv)
 		case 'w':
 			if (io_workload_parse(optarg, &o.wl))
 				return cli_usage_error("bench", "unknown workload '%s' (seq-read, "
-						       "seq-write, random-access, database, "
-						       "fileserver, webserver, workstation)", optarg);
+						       "seq-write, random-access, random-write, "
+						       "database, fileserver, webserver, "
+						       "workstation)", optarg);
 			break;
 		case 'q':
 			if (parse_qd(optarg, &o))
@@ -532,10 +550,12 @@ static int bench_run(struct ss_ctx *ctx, int argc, char **argv)
 			o.destructive = true;
 			break;
 		case OPT_MODEL:
-			b.model_glob = optarg;
+			if (batch_filter(&b, &b.model_glob, "--model", optarg))
+				return EXIT_USAGE;
 			break;
 		case OPT_SERIAL:
-			b.serial_filter = optarg;
+			if (batch_filter(&b, &b.serial_filter, "--serial", optarg))
+				return EXIT_USAGE;
 			break;
 		case 'y':
 			b.yes = true;

@@ -357,6 +357,21 @@ static int open_found(struct dev_env *env, const struct dev_source_ops *src,
 	return rc;
 }
 
+/* --demo reads as a sandbox: while simulated drives are the ones listed (a
+ * rig is given), a real disk is never reached through a name. */
+static int sandboxed(const struct ss_ctx *ctx, const struct dev_env *env,
+		     const struct dev_source_ops *src, const char *spec, struct ss_error *err)
+{
+	const struct dev_source_ops *listed = dev_env_listed(env);
+
+	if (!listed || !(listed->caps & DEVSRC_SIMULATED) || (src->caps & DEVSRC_SIMULATED))
+		return 0;
+	return ss_error_usage(err, -ENODEV,
+			      "%s names a real device, but %s is given (simulated drives, "
+			      "sim:ID); drop it to act on real disks",
+			      spec, ctx->demo ? "--demo" : "--rig (or SHORTSTROKE_RIG)");
+}
+
 int device_open(struct ss_ctx *ctx, const char *spec, bool for_write, struct drive **out,
 		struct dev_entry *e, struct ss_error *err)
 {
@@ -367,6 +382,7 @@ int device_open(struct ss_ctx *ctx, const char *spec, bool for_write, struct dri
 
 	*out = NULL;
 	memset(e, 0, sizeof(*e));
+	memset(&f, 0, sizeof(f));
 	snprintf(e->spec, sizeof(e->spec), "%s", spec);
 	if (for_write) {
 		/* before a change, the protect file as it is now (a long-lived
@@ -377,7 +393,14 @@ int device_open(struct ss_ctx *ctx, const char *spec, bool for_write, struct dri
 	if (!rc)
 		rc = dev_env_source(env, spec, &src, err);
 	if (!rc)
+		rc = sandboxed(ctx, env, src, spec, err);
+	if (!rc)
 		rc = src->find(env, spec, &f, err);
+	if (rc == -EOPNOTSUPP && f.volume) {
+		/* no drive: the caller may still run the I/O engine on it */
+		entry_from_found(e, src, &f);
+		e->volume = true;
+	}
 	if (rc)
 		return rc;
 	entry_from_found(e, src, &f);
@@ -406,6 +429,40 @@ int device_check_safe(const struct dev_entry *e, bool force, struct ss_error *er
 	dev_state_text(e, state, sizeof(state));
 	return ss_error_set(err, -EPERM, "%s: refused, the disk is %s (--force overrides)",
 			    e->spec, state);
+}
+
+int device_volume_check(struct ss_ctx *ctx, const char *spec, bool force, struct ss_error *err)
+{
+	struct dev_env *env = ctx_sources(ctx);
+	const struct dev_source_ops *src;
+	struct dev_found *m = NULL;
+	size_t n = 0;
+	int rc;
+
+	rc = dev_env_source(env, spec, &src, err);
+	if (!rc && !src->members)
+		rc = ss_error_set(err, -EOPNOTSUPP, "%s: its members are not known", spec);
+	if (!rc)
+		rc = src->members(env, spec, &m, &n, err);
+	for (size_t i = 0; i < n && !rc; i++) {
+		struct dev_entry e;
+		struct drive *d;
+
+		char state[300];
+
+		rc = device_open(ctx, m[i].name, true, &d, &e, err);
+		drive_free(d);
+		if (rc) {
+			ss_error_prefix(err, "%s: member %s: ", spec, m[i].name);
+		} else if (e.state != DEV_FREE && !force) {
+			dev_state_text(&e, state, sizeof(state));
+			rc = ss_error_set(err, -EPERM,
+					  "%s: refused, its member %s is %s (--force overrides)",
+					  spec, m[i].name, state);
+		}
+	}
+	free(m);
+	return rc;
 }
 
 int device_power_cycle(struct ss_ctx *ctx, const char *spec, bool check, struct ss_error *err)

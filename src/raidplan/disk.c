@@ -414,7 +414,8 @@ int rp_dmodel_build(const struct rp_disk *d, size_t idx, const struct rp_path *p
 		return rc;
 	if ((rc = build_seek(d, idx, cl, m, err)) || (rc = build_rate(d, idx, cl, m, err)))
 		return rc;
-	m->ovh = d->overhead_ms ? d->overhead_ms : RP_DEF_OVERHEAD_MS;
+	m->ovh = d->overhead_ms ? d->overhead_ms
+				: cl->enterprise ? RP_DEF_OVERHEAD_ENT_MS : RP_DEF_OVERHEAD_DESK_MS;
 	if (!d->overhead_ms)
 		m->defaults |= RP_DEF_OVERHEAD;
 	m->iface = d->link_mbps;

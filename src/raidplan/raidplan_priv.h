@@ -30,7 +30,11 @@
 #define RP_DEF_CHUNK (512ull * 1024)
 #define RP_DEF_REBUILD_MBPS 204.8 /* md sync_speed_max 200,000 KiB/s */
 #define RP_DEF_REPLACE_H 24.0
-#define RP_DEF_OVERHEAD_MS 0.3
+/* Command overhead by class: the simulator's defaults by personality
+ * (docs/simulator.md), enterprise (>= 10k rpm: SAS) 0.2 ms, desktop
+ * (SATA) 0.5 ms */
+#define RP_DEF_OVERHEAD_ENT_MS 0.2
+#define RP_DEF_OVERHEAD_DESK_MS 0.5
 #define RP_MD_RAID5_WIDE 14u
 
 /* Bits of rp_dmodel.defaults: which fields took a default. */
