@@ -216,15 +216,6 @@ struct tui_env {
 	char rig[300];
 };
 
-static void write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	assert_non_null(f);
-	assert_int_equal(fputs(text, f) >= 0, 1);
-	assert_int_equal(fclose(f), 0);
-}
-
 static void env_up(struct tui_model *m, struct tui_env *t, const char *rig_json)
 {
 	memset(t, 0, sizeof(*t));
@@ -233,7 +224,7 @@ static void env_up(struct tui_model *m, struct tui_env *t, const char *rig_json)
 	t->ctx.state_dir = t->dir;
 	if (rig_json) {
 		snprintf(t->rig, sizeof(t->rig), "%s/rig.json", t->dir);
-		write_file(t->rig, rig_json);
+		assert_int_equal(fixture_write_file(t->rig, rig_json), 0);
 		t->ctx.rig_file = t->rig;
 	} else {
 		t->ctx.demo = true;
@@ -387,8 +378,9 @@ static void test_rescan_job_swap(void **state)
 	m.marked[row_of(&m, "sim:d1")] = true;
 	m.marked[row_of(&m, "sim:d2")] = true;
 
-	write_file(t.rig, "{\"drives\": [" RIG_DRIVE("e1", "SC") ", " RIG_DRIVE("e2", "SX") ", "
-			RIG_DRIVE("e3", "SA") "]}");
+	assert_int_equal(fixture_write_file(t.rig, "{\"drives\": [" RIG_DRIVE("e1", "SC") ", "
+					   RIG_DRIVE("e2", "SX") ", " RIG_DRIVE("e3", "SA") "]}"),
+			 0);
 	assert_int_equal(tui_model_refresh(&m), 0);
 	assert_non_null(m.scan);
 	/* a second request while it runs is coalesced into one more scan */
