@@ -106,6 +106,12 @@ enum cap_full_source cap_full_capacity(const struct drive_info *i,
  */
 void cap_limit_state(const struct drive_info *i, const struct journal_entry *orig,
 		     struct dev_limit *out);
+/* A limit by HPA that the journal's newest record of the disk (last, may be
+ * NULL) says was set volatile, to the capacity the drive has now: a power
+ * cycle undoes it. Nothing on the drive tells a volatile SET MAX from a
+ * permanent one. */
+bool cap_limit_volatile(const struct drive_info *i, const struct dev_limit *l,
+			const struct journal_entry *last);
 
 /*
  * The disk is in use only for a label (a partition table or signature:
