@@ -47,14 +47,16 @@ struct cmdlog_text {
 	char data[64];		/* "no data", "in 512 bytes", "in 255 bytes, resid 246" */
 	char answer[600];	/* "GOOD (0x00)", "CHECK CONDITION (0x02): <sense>; sense: <hex>",
 				   "not delivered: <errno text>" */
-	char status[32];	/* "GOOD", "CHECK CONDITION", "not delivered" */
+	char status[40];	/* "GOOD", "CHECK CONDITION", "CHECK CONDITION (recovered)",
+				   "not delivered" */
 };
 void cmdlog_entry_text(const struct cmdlog_entry *e, struct cmdlog_text *out);
 
 /* -v's line, without a newline: "DEV: cdb: HEX  [NAME] DATA -> ANSWER". */
 void cmdlog_entry_line(const struct cmdlog_entry *e, char *buf, size_t len);
 
-/* Delivered and answered GOOD. */
+/* Delivered and done: GOOD, or CHECK CONDITION with RECOVERED ERROR (an
+ * ATA PASS-THROUGH returning the registers it was asked for). */
 bool cmdlog_entry_ok(const struct cmdlog_entry *e);
 
 /* A read or write of the medium (sat_cdb_is_media): a benchmark's or a
@@ -78,6 +80,12 @@ void cmdlog_free(struct cmdlog *l);
 
 /* Take one command (a transport_watch_fn: arg is the log). */
 void cmdlog_add(void *log, const struct transport *t, const struct xcmd *c, int rc);
+
+/* Make l the transport's watch hook (transport_set_watch): every command
+ * sent from now on goes into it. Once, before any command is sent or
+ * thread started; NULL removes it (l must then outlive every thread that
+ * may still be sending). */
+void cmdlog_install(struct cmdlog *l);
 
 /* The seq of the newest entry: it changes when one is added (0: none yet). */
 uint64_t cmdlog_last(struct cmdlog *l);

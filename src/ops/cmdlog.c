@@ -56,6 +56,8 @@ static const char *status_name(uint8_t s)
 	}
 }
 
+bool cmdlog_entry_ok(const struct cmdlog_entry *e);
+
 void cmdlog_entry_text(const struct cmdlog_entry *e, struct cmdlog_text *out)
 {
 	char desc[200], hex[3 * XCMD_SENSE_MAX + 1];
@@ -78,7 +80,9 @@ void cmdlog_entry_text(const struct cmdlog_entry *e, struct cmdlog_text *out)
 		snprintf(out->answer, sizeof(out->answer), "not delivered: %s", strerror(-e->rc));
 		return;
 	}
-	snprintf(out->status, sizeof(out->status), "%s", status_name(e->status));
+	snprintf(out->status, sizeof(out->status), "%s%s", status_name(e->status),
+		 e->status == SCSI_STATUS_CHECK_CONDITION && cmdlog_entry_ok(e) ? " (recovered)"
+										  : "");
 	if (!e->sense_len) {
 		snprintf(out->answer, sizeof(out->answer), "%s (0x%02x)", status_name(e->status),
 			 e->status);
@@ -101,7 +105,15 @@ void cmdlog_entry_line(const struct cmdlog_entry *e, char *buf, size_t len)
 
 bool cmdlog_entry_ok(const struct cmdlog_entry *e)
 {
-	return e->rc == 0 && e->status == SCSI_STATUS_GOOD;
+	struct scsi_sense s;
+
+	if (e->rc || (e->status != SCSI_STATUS_GOOD && e->status != SCSI_STATUS_CHECK_CONDITION))
+		return false;
+	if (e->status == SCSI_STATUS_GOOD)
+		return true;
+	/* RECOVERED ERROR: done (an ATA PASS-THROUGH returning its registers) */
+	scsi_sense_decode(e->sense, e->sense_len, &s);
+	return s.valid && s.key == 0x01;
 }
 
 bool cmdlog_entry_media(const struct cmdlog_entry *e)
@@ -174,6 +186,11 @@ void cmdlog_add(void *log, const struct transport *t, const struct xcmd *c, int 
 	r->e[r->next] = e;
 	r->next = (r->next + 1) % r->cap;
 	pthread_mutex_unlock(&l->lock);
+}
+
+void cmdlog_install(struct cmdlog *l)
+{
+	transport_set_watch(l ? cmdlog_add : NULL, l);
 }
 
 uint64_t cmdlog_last(struct cmdlog *l)
