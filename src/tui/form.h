@@ -134,7 +134,7 @@ struct tui_logview {
 	size_t sel, top;	/* in rows */
 	bool follow;		/* on the newest: stay there as commands come */
 	bool media;		/* show the medium's reads and writes too */
-	char filter[128];	/* a device name, or a part of one ("" all) */
+	char filter[128];	/* a part of a device's or a command's name ("" all) */
 	bool editing;		/* the filter is being typed */
 };
 

@@ -3,8 +3,8 @@
  * the sense decoded), so that an administrator sees what the tool did to a
  * disk. The commands come from the transport's watch hook into a cmdlog
  * (ops) that tui_main installs; this screen shows a copy of what it keeps,
- * filtered by device, with the medium's reads and writes (a benchmark's, a
- * scan's) hidden unless asked for. No curses here. */
+ * filtered by device (or by a command's name), with the medium's reads and
+ * writes (a benchmark's, a scan's) hidden unless asked for. No curses here. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,8 +49,13 @@ static void log_filter(struct tui_logview *v)
 
 		if (!v->media && cmdlog_entry_media(e))
 			continue;
-		if (v->filter[0] && !strstr(e->dev, v->filter))
-			continue;
+		if (v->filter[0] && !strcasestr(e->dev, v->filter)) {
+			struct cmdlog_text t;
+
+			cmdlog_entry_text(e, &t);
+			if (!strcasestr(t.name, v->filter))
+				continue;
+		}
 		rows[k++] = i;
 	}
 	free(v->rows);
@@ -115,7 +120,8 @@ static void log_move(struct tui_logview *v, long delta)
 	v->follow = v->sel + 1 == v->nrows;
 }
 
-/* Typing the device filter: live, Enter keeps it, Esc drops it. */
+/* Typing the filter (a device, or a command's name): live, Enter keeps it,
+ * Esc drops it. */
 static enum tui_action filter_key(struct tui_model *m, int key)
 {
 	struct tui_logview *v = m->logview;
@@ -135,7 +141,7 @@ static enum tui_action filter_key(struct tui_model *m, int key)
 	} else if (key == TK_BACKSPACE) {
 		if (len)
 			v->filter[len - 1] = '\0';
-	} else if (key > 0x20 && key < 0x7f && len + 1 < sizeof(v->filter)) {
+	} else if (key >= 0x20 && key < 0x7f && len + 1 < sizeof(v->filter)) {
 		v->filter[len] = (char)key;
 		v->filter[len + 1] = '\0';
 	} else {

@@ -232,7 +232,7 @@ void tui_draw_log(const struct tui_model *m)
 		 CMDLOG_KEEP_MEDIA);
 	mvaddnstr(0, 0, buf, COLS);
 	attroff(tui_attr_title());
-	snprintf(buf, sizeof(buf), " Device: %s%s   Reads/writes of the medium: %s",
+	snprintf(buf, sizeof(buf), " Device or command: %s%s   Reads/writes of the medium: %s",
 		 v->filter[0] ? v->filter : (v->editing ? "" : "all"), v->editing ? "_" : "",
 		 v->media ? "shown" : "hidden (m shows them)");
 	mvaddnstr(y++, 0, buf, COLS);
@@ -257,7 +257,7 @@ void tui_draw_log(const struct tui_model *m)
 		mv->top = mv->sel - (size_t)list_h + 1;
 	if (!v->nrows)
 		mvaddnstr(y, 1,
-			  v->n ? "No command of this device (/ types another, d the selected drive)."
+			  v->n ? "No command matches (/ types another filter, d the selected drive)."
 			       : "No command sent yet.",
 			  COLS - 2);
 	for (size_t r = v->top; r < v->nrows && y < 3 + list_h; r++, y++) {
@@ -302,8 +302,8 @@ void tui_draw_log(const struct tui_model *m)
 	attron(A_REVERSE);
 	mvhline(LINES - 1, 0, ' ', COLS);
 	snprintf(buf, sizeof(buf),
-		 v->editing ? " type a device name (live)  Enter keeps it  Esc drops it"
-			    : " j/k PgUp/PgDn move  / device  d the selected drive  m reads/writes  "
+		 v->editing ? " type a device or a command's name (live)  Enter keeps it  Esc drops it"
+			    : " j/k PgUp/PgDn move  / filter  d the selected drive  m reads/writes  "
 			      "q close  |  %s",
 		 m->status);
 	mvaddnstr(LINES - 1, 0, buf, COLS);

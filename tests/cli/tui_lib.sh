@@ -40,3 +40,30 @@ tui_type() {
 	tui_keys -l -- "$1"
 	tui_keys Enter
 }
+
+# What a refused or cancelled dialog must leave as it was (t_tui_limit.sh, t_tui_bench.sh, ...):
+# drive_state ID [RIG]    what simulated drive ID (of the demo rig, or of RIG, a rig file's
+#                         name without .json) holds that a command can change, one line: its
+#                         capacity, HPA/AMAC/DCO/security settings, format, write cache, faults,
+#                         self-test and error logs, the bytes written; not its clock, its head or
+#                         what was read
+# journal_lines           the journal's lines (0 when there is none)
+drive_state() {
+	python3 - "$SHORTSTROKE_STATE_DIR/sim/${2:-demo}/$1.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for k in ("clock_ns", "saved_at_realtime_ns", "head_lba", "next_lba"):
+    d.pop(k, None)
+d.get("smart", {}).pop("power_on_hours", None)
+d.get("smart", {}).pop("temperature", None)
+c = d.pop("counters", {})
+print(json.dumps(d, sort_keys=True), "written:", c.get("write_bytes"))
+PY
+}
+journal_lines() {
+	if [ -f "$SHORTSTROKE_STATE_DIR/journal.jsonl" ]; then
+		wc -l <"$SHORTSTROKE_STATE_DIR/journal.jsonl"
+	else
+		echo 0
+	fi
+}
