@@ -257,10 +257,12 @@ static void tb_end(struct tui_model *m, void *flow, unsigned started)
 		io_dev_close(f->d[i].io); /* a drive whose job could not start */
 	if (started) {
 		text = tui_lines_join(&f->out);
+		if (f->o.time_ns < 60000000000ull)
+			snprintf(t, sizeof(t), "%gs", (double)f->o.time_ns / 1e9);
+		else
+			duration_human((double)f->o.time_ns / 1e9, t, sizeof(t));
 		snprintf(title, sizeof(title), "Benchmark: %s, %s per queue depth%s  (q closes)",
-			 io_workload_name(f->o.wl), duration_human((double)f->o.time_ns / 1e9, t,
-								     sizeof(t)),
-			 f->virtual_time ? " (virtual time)" : "");
+			 io_workload_name(f->o.wl), t, f->virtual_time ? " (virtual time)" : "");
 		tui_pager_open(m, title, text ? text : "out of memory");
 		free(text);
 	}

@@ -45,19 +45,21 @@ tui_type() {
 # drive_state ID [RIG]    what simulated drive ID (of the demo rig, or of RIG, a rig file's
 #                         name without .json) holds that a command can change, one line: its
 #                         capacity, HPA/AMAC/DCO/security settings, format, write cache, faults,
-#                         self-test and error logs, the bytes written; not its clock, its head or
-#                         what was read
+#                         self-test and error logs, and its data image (made by the first write;
+#                         zeros stay holes, so a write shows as the image, its blocks as data);
+#                         not its clock, its head or its traffic counters (saved lazily)
 # journal_lines           the journal's lines (0 when there is none)
 drive_state() {
-	python3 - "$SHORTSTROKE_STATE_DIR/sim/${2:-demo}/$1.json" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-for k in ("clock_ns", "saved_at_realtime_ns", "head_lba", "next_lba"):
+	python3 - "$SHORTSTROKE_STATE_DIR/sim/${2:-demo}/$1" <<'PY'
+import json, os, sys
+d = json.load(open(sys.argv[1] + ".json"))
+for k in ("clock_ns", "saved_at_realtime_ns", "head_lba", "next_lba", "counters"):
     d.pop(k, None)
 d.get("smart", {}).pop("power_on_hours", None)
 d.get("smart", {}).pop("temperature", None)
-c = d.pop("counters", {})
-print(json.dumps(d, sort_keys=True), "written:", c.get("write_bytes"))
+img = sys.argv[1] + ".img"
+st = os.stat(img) if os.path.exists(img) else None
+print(json.dumps(d, sort_keys=True), "image:", (st.st_size, st.st_blocks) if st else None)
 PY
 }
 journal_lines() {
