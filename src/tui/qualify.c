@@ -82,18 +82,31 @@ static void checks_text(struct tq_flow *f, struct tui_lines *out)
 	}
 }
 
-/* The table qualify prints, an OUTLIER column added. */
+/* The table qualify prints (the model is under it), an OUTLIER column
+ * added, and the outliers said above it. */
 static void table_text(struct tq_flow *f, struct tui_lines *out)
 {
-	struct table *t = qualify_summary_new("+OUTLIER");
+	struct table *t = qualify_summary_new("DEVICE,SERIAL,IDENTITY,SMART,SELFTEST,SCAN,ZONES,"
+					      "ACCESS,SIBLINGS,RESULT,OUTLIER");
 	char *text = NULL, *line, *save = NULL;
 	size_t len = 0;
 	FILE *mem;
 
+	char outlier[96];
+	unsigned k = 0;
+
 	if (!t)
 		return;
-	for (unsigned i = 0; i < f->n; i++)
+	for (unsigned i = 0; i < f->n; i++) {
 		qualify_summary_row(t, f->res[i]->device, &f->res[i]->info, f->res[i]);
+		if (!qualify_outlier_text(f->res[i], outlier, sizeof(outlier)))
+			continue;
+		if (!k++)
+			tui_lines_add(out, "Outliers, slower than the other disks of their model:");
+		tui_lines_add(out, "  << %s: %s", f->res[i]->device, outlier);
+	}
+	if (k)
+		tui_lines_add(out, "%s", "");
 	mem = open_memstream(&text, &len);
 	if (mem) {
 		table_print(t, mem, 0, "qualify");

@@ -22,11 +22,6 @@ for line in open(sys.argv[1]):
     print(" ".join(out))
 PY
 	}
-	# put TEXT: clear the field with the focus and type TEXT (no Enter)
-	put() {
-		tui_keys BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace
-		[ -z "$1" ] || tui_keys -l -- "$1"
-	}
 	for size in 80x24 200x60; do
 		w=${size%x*} h=${size#*x}
 		export SHORTSTROKE_STATE_DIR="$TMP/bench-$size"
@@ -45,31 +40,31 @@ PY
 		tui_check "tui bench $size: queue depth 0: refused" "Queue depths '0'"
 		tui_type 300
 		tui_check "tui bench $size: queue depth 300: refused" "Queue depths '300'"
-		put 2,8
+		tui_put 2,8
 		tui_keys Tab
 		tui_type 900GB
 		tui_check "tui bench $size: a span beyond the disk: refused" \
 			"sim:sas15k: --span 900 GB is beyond the disk \(450 GB\)"
 		tui_type 101%
 		tui_check "tui bench $size: a span of 101%: refused" "Span: invalid size '101%'"
-		put 50%
+		tui_put 50%
 		tui_keys Tab
 		tui_type soon
 		tui_check "tui bench $size: a time that is no duration: refused" "Time 'soon'"
 		tui_type 0s
 		tui_check "tui bench $size: a time of 0: refused" "Time '0s'"
-		put 1s
+		tui_put 1s
 		tui_keys Tab
 		tui_type 100
 		tui_check "tui bench $size: a request size not of 512: refused" "Request size '100'"
-		put ""
+		tui_put ""
 		tui_keys BTab BTab BTab BTab
 		tui_keys -l webserver
 		tui_keys Tab Tab Tab Tab
 		tui_type 4K
 		tui_check "tui bench $size: a request size the profile fixes: refused" \
 			"the webserver profile fixes its own request sizes"
-		put ""
+		tui_put ""
 		tui_keys BTab BTab BTab BTab
 		tui_keys -l seq-write
 		tui_keys Enter
@@ -93,11 +88,11 @@ PY
 		tui_wait "Workload" >/dev/null
 		tui_keys -l webserver
 		tui_keys Tab
-		put 2,8
+		tui_put 2,8
 		tui_keys Tab
-		put 50%
+		tui_put 50%
 		tui_keys Tab
-		put 1s
+		tui_put 1s
 		tui_keys Tab Tab
 		tui_type 7
 		tui_check "tui bench $size: the results" "Benchmark: webserver, 1s per queue depth"
@@ -116,7 +111,7 @@ PY
 		tui_keys b
 		tui_wait "Workload" >/dev/null
 		tui_keys Tab
-		put 1,16
+		tui_put 1,16
 		tui_keys Tab Tab
 		tui_type 1s
 		tui_wait "Benchmark: random-access" >/dev/null
@@ -127,7 +122,7 @@ PY
 		tui_keys b
 		tui_wait "Workload" >/dev/null
 		tui_keys Tab
-		put 1,16
+		tui_put 1,16
 		tui_keys Tab Tab
 		tui_type 1s
 		tui_check "tui bench $size: after a limit, the earlier run beside it" \
@@ -144,11 +139,11 @@ PY
 		tui_wait "Workload" >/dev/null
 		tui_keys -l seq-write
 		tui_keys Tab
-		put 1
+		tui_put 1
 		tui_keys Tab
-		put 1GB
+		tui_put 1GB
 		tui_keys Tab
-		put 100ms
+		tui_put 100ms
 		tui_keys Tab Tab Tab Space Enter
 		tui_wait "Confirm write benchmark" >/dev/null
 		tui_type JWV2S8KC

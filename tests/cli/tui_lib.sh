@@ -7,6 +7,7 @@
 # tui_check NAME PATTERN      pass when the screen shows PATTERN and the TUI
 #                             still runs (did not crash or quit)
 # tui_type TEXT               clear an input field, type TEXT, Enter
+# tui_put TEXT                clear a field however long, type TEXT (no Enter)
 # tui_stop                    end the tmux server (and the TUI with it)
 
 tui_start() {
@@ -39,6 +40,10 @@ tui_type() {
 	tui_keys BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace
 	tui_keys -l -- "$1"
 	tui_keys Enter
+}
+tui_put() {
+	tui_keys -N 120 BSpace
+	[ -z "$1" ] || tui_keys -l -- "$1"
 }
 
 # What a refused or cancelled dialog must leave as it was (t_tui_limit.sh, t_tui_bench.sh, ...):
