@@ -218,7 +218,7 @@ void tui_draw_log(const struct tui_model *m)
 {
 	const struct tui_logview *v = m->logview;
 	struct tui_logview *mv = m->logview;
-	int detail_h = COLS >= 120 ? 3 : 4, list_h, y = 1, devw = 14;
+	int detail_h = COLS >= 120 ? 3 : 4, list_h, y = 1, devw = 14, timew;
 	char buf[1200], when[24];
 	struct cmdlog_text t;
 
@@ -243,9 +243,11 @@ void tui_draw_log(const struct tui_model *m)
 	}
 	if (devw > COLS / 4)
 		devw = COLS / 4;
+	/* the time when there is room for it (the detail below has it too) */
+	timew = COLS >= 100 ? 13 : 0;
 	attron(tui_attr_head());
-	snprintf(buf, sizeof(buf), " %-12s %-*s %-34s %s", "TIME", devw, "DEVICE", "COMMAND",
-		 "STATUS");
+	snprintf(buf, sizeof(buf), " %-*.*s%-*s %-34s %s", timew, timew, "TIME", devw, "DEVICE",
+		 "COMMAND", "STATUS");
 	mvaddnstr(y++, 0, buf, COLS);
 	attroff(tui_attr_head());
 	list_h = LINES - y - detail_h - 2;
@@ -255,6 +257,8 @@ void tui_draw_log(const struct tui_model *m)
 		mv->top = mv->sel;
 	if (mv->sel >= mv->top + (size_t)list_h)
 		mv->top = mv->sel - (size_t)list_h + 1;
+	if (mv->top + (size_t)list_h > mv->nrows) /* a shorter list: its last page full */
+		mv->top = mv->nrows > (size_t)list_h ? mv->nrows - (size_t)list_h : 0;
 	if (!v->nrows)
 		mvaddnstr(y, 1,
 			  v->n ? "No command matches (/ types another filter, d the selected drive)."
@@ -267,8 +271,8 @@ void tui_draw_log(const struct tui_model *m)
 
 		cmdlog_entry_text(e, &t);
 		when_text(&e->when, when, sizeof(when));
-		snprintf(buf, sizeof(buf), " %-12s %-*.*s %-34.34s ", when, devw, devw, e->dev,
-			 t.name);
+		snprintf(buf, sizeof(buf), " %-*.*s%-*.*s %-34.34s ", timew, timew, when, devw, devw,
+			 e->dev, t.name);
 		if (sel)
 			attron(A_REVERSE);
 		mvhline(y, 0, ' ', COLS);
@@ -294,8 +298,9 @@ void tui_draw_log(const struct tui_model *m)
 
 		cmdlog_entry_line(e, buf, sizeof(buf));
 		at = strlen(buf);
+		when_text(&e->when, when, sizeof(when));
 		if (at < sizeof(buf))
-			snprintf(buf + at, sizeof(buf) - at, "  (%.3f ms)",
+			snprintf(buf + at, sizeof(buf) - at, "  (at %s, %.3f ms)", when,
 				 (double)e->duration_ns / 1e6);
 		tui_wrap_draw(y, 1, buf, COLS - 2, detail_h);
 	}
