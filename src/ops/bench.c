@@ -14,6 +14,7 @@
 
 #include "shortstroke/bench.h"
 #include "shortstroke/fileio.h"
+#include "json_priv.h"
 
 void bench_opts_default(struct bench_opts *o)
 {
@@ -234,15 +235,6 @@ static json_object *run_to_json(const struct bench_run *r)
 	return o;
 }
 
-static void str_of(json_object *o, const char *key, char *buf, size_t len)
-{
-	json_object *v;
-
-	buf[0] = '\0';
-	if (json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string))
-		snprintf(buf, len, "%s", json_object_get_string(v));
-}
-
 static double num_of(json_object *o, const char *key)
 {
 	json_object *v;
@@ -263,12 +255,12 @@ static int run_from_json(json_object *o, struct bench_run *r)
 	if (!json_object_is_type(o, json_type_object) ||
 	    !json_object_object_get_ex(o, "runs", &pts) || !json_object_is_type(pts, json_type_array))
 		return -EINVAL;
-	str_of(o, "time", r->time, sizeof(r->time));
-	str_of(o, "device", r->device, sizeof(r->device));
-	str_of(o, "serial", r->serial, sizeof(r->serial));
-	str_of(o, "wwn", r->wwn, sizeof(r->wwn));
-	str_of(o, "model", r->model, sizeof(r->model));
-	str_of(o, "workload", r->workload, sizeof(r->workload));
+	ops_json_str(o, "time", r->time, sizeof(r->time));
+	ops_json_str(o, "device", r->device, sizeof(r->device));
+	ops_json_str(o, "serial", r->serial, sizeof(r->serial));
+	ops_json_str(o, "wwn", r->wwn, sizeof(r->wwn));
+	ops_json_str(o, "model", r->model, sizeof(r->model));
+	ops_json_str(o, "workload", r->workload, sizeof(r->workload));
 	if (!r->workload[0] || (d = num_of(o, "block_size")) < 0 || d > IO_BS_MAX)
 		return -EINVAL;
 	r->bs = (uint32_t)d;

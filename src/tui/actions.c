@@ -187,13 +187,10 @@ static enum tui_action act_selftest(struct tui_model *m)
 	if (!m->n)
 		return TUI_NONE;
 	f = calloc(1, sizeof(*f));
-	d = tui_dialog_new("SMART self-test");
-	fm = d ? tui_dialog_form(d) : NULL;
-	if (!f || !fm) {
-		free(f);
-		tui_dialog_free(d);
-		return tui_alert(m, "Self-test", "out of memory");
-	}
+	fm = f ? tui_form_open(m, "SMART self-test", f, free, st_submit) : NULL;
+	if (!fm)
+		return f ? TUI_REDRAW : tui_alert(m, "Self-test", "out of memory");
+	d = m->dlg;
 	f->n = tui_targets(m, f->idx, MAX_TARGETS);
 	memset(mins, 0, sizeof(mins));
 	for (size_t i = 0; i < f->n; i++) {
@@ -242,11 +239,6 @@ static enum tui_action act_selftest(struct tui_model *m)
 	}
 	tui_dialog_line(d, "Runs on the selected (or marked) drives, inside each drive (it "
 			   "reads only); progress shows in the table.");
-	d->arg = f;
-	d->free_arg = free;
-	d->submit = st_submit;
-	tui_dialog_free(m->dlg);
-	m->dlg = d;
 	return TUI_REDRAW;
 }
 

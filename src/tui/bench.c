@@ -367,23 +367,17 @@ static enum tui_action confirm_next(struct tui_model *m, struct tui_dialog *old,
 	if (f->n > 1)
 		snprintf(title, sizeof(title), "Confirm write benchmark (drive %zu of %zu)",
 			 f->next + 1, f->n);
-	d = tui_dialog_new(title);
-	fm = d ? tui_dialog_form(d) : NULL;
-	if (!fm) {
-		tui_dialog_free(d);
-		form_free(f);
-		return tui_alert(m, "Benchmark", "out of memory");
-	}
+	m->dlg = NULL; /* old: the key handler frees it */
+	fm = tui_form_open(m, title, f, form_free, confirm_submit);
+	if (!fm)
+		return TUI_REDRAW;
+	d = m->dlg;
 	tui_dialog_line(d, "%s", x->plan);
 	tui_dialog_line(d, "Every block written over the span is lost. Esc cancels%s: nothing has "
 			   "been written.",
 			f->n > 1 ? " them all" : "");
 	snprintf(label, sizeof(label), "Type the serial (%s):", x->e.info.serial);
 	tui_form_text(fm, label, NULL, NULL);
-	d->arg = f;
-	d->free_arg = form_free;
-	d->submit = confirm_submit;
-	m->dlg = d;
 	return TUI_REDRAW;
 }
 
@@ -496,25 +490,15 @@ static void workloads(struct tui_field *x)
 enum tui_action tui_bench_start(struct tui_model *m)
 {
 	size_t idx[MAX_TARGETS], n = tui_targets(m, idx, MAX_TARGETS);
-	struct tb_form *f;
 	struct tui_dialog *d;
 	struct tui_form *fm;
 	struct tui_field *x;
+	enum tui_action a;
 
-	if (!n)
-		return TUI_NONE;
-	for (size_t i = 0; i < n; i++)
-		if (tui_task_for(m, m->devs[idx[i]].spec))
-			return tui_alert(m, "Busy", "%s: a job is running on it; wait for it to end.",
-					 m->devs[idx[i]].spec);
-	f = calloc(1, sizeof(*f));
-	d = tui_dialog_new("Benchmark");
-	fm = d ? tui_dialog_form(d) : NULL;
-	if (!f || !fm) {
-		free(f);
-		tui_dialog_free(d);
-		return tui_alert(m, "Benchmark", "out of memory");
-	}
+	fm = tui_targets_form(m, "Benchmark", sizeof(struct tb_form), form_free, form_submit, &a);
+	if (!fm)
+		return a;
+	d = m->dlg;
 	if (n == 1)
 		tui_dialog_line(d, "%s  %s", m->devs[idx[0]].spec, m->devs[idx[0]].info.model);
 	else
@@ -541,10 +525,5 @@ enum tui_action tui_bench_start(struct tui_model *m)
 	tui_form_check(fm, "Destructive", false,
 		       "allow a workload that writes: the data in the span is lost (each drive's "
 		       "serial is asked for)");
-	d->arg = f;
-	d->free_arg = form_free;
-	d->submit = form_submit;
-	tui_dialog_free(m->dlg);
-	m->dlg = d;
 	return TUI_REDRAW;
 }

@@ -22,6 +22,51 @@ struct tui_form *tui_dialog_form(struct tui_dialog *d)
 	return f;
 }
 
+struct tui_form *tui_form_open(struct tui_model *m, const char *title, void *arg,
+			       void (*free_arg)(void *arg),
+			       enum tui_action (*submit)(struct tui_model *m, struct tui_dialog *d))
+{
+	struct tui_dialog *d = tui_dialog_new(title);
+	struct tui_form *f = d ? tui_dialog_form(d) : NULL;
+
+	if (!f) {
+		tui_dialog_free(d);
+		if (free_arg)
+			free_arg(arg);
+		tui_alert(m, title, "out of memory");
+		return NULL;
+	}
+	d->arg = arg;
+	d->free_arg = free_arg;
+	d->submit = submit;
+	tui_dialog_free(m->dlg);
+	m->dlg = d;
+	return f;
+}
+
+struct tui_form *tui_targets_form(struct tui_model *m, const char *title, size_t size,
+				  void (*free_arg)(void *arg),
+				  enum tui_action (*submit)(struct tui_model *m, struct tui_dialog *d),
+				  enum tui_action *a)
+{
+	size_t idx[1];
+	void *arg;
+
+	*a = TUI_REDRAW;
+	if (!tui_targets(m, idx, 1)) {
+		*a = TUI_NONE;
+		return NULL;
+	}
+	if (tui_targets_busy(m))
+		return NULL;
+	arg = calloc(1, size);
+	if (!arg) {
+		tui_alert(m, title, "out of memory");
+		return NULL;
+	}
+	return tui_form_open(m, title, arg, free_arg, submit);
+}
+
 void tui_lines_clear(struct tui_lines *l)
 {
 	for (size_t i = 0; i < l->n; i++)

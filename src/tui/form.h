@@ -81,6 +81,20 @@ struct tui_form {
 	void (*changed)(struct tui_dialog *d);
 };
 
+/* A dialog with a form, titled title, over the screen (m->dlg, replacing
+ * any), with its arg (freed with it by free_arg) and submit; the caller adds
+ * its lines and fields. NULL when out of memory: arg freed, an alert says so. */
+struct tui_form *tui_form_open(struct tui_model *m, const char *title, void *arg,
+			       void (*free_arg)(void *arg),
+			       enum tui_action (*submit)(struct tui_model *m, struct tui_dialog *d));
+/* tui_form_open for the drives an action applies to (tui_targets), with a
+ * zeroed arg of size bytes (m->dlg->arg): NULL with *a TUI_NONE when there
+ * is no drive, TUI_REDRAW when an alert says why not (a job runs on one,
+ * out of memory). */
+struct tui_form *tui_targets_form(struct tui_model *m, const char *title, size_t size,
+				  void (*free_arg)(void *arg),
+				  enum tui_action (*submit)(struct tui_model *m, struct tui_dialog *d),
+				  enum tui_action *a);
 /* A form on d (replacing any); NULL when out of memory. */
 struct tui_form *tui_dialog_form(struct tui_dialog *d);
 void tui_form_free(struct tui_form *f);

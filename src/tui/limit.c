@@ -186,16 +186,14 @@ static enum tui_action confirm_next(struct tui_model *m, struct cap_flow *f)
 			 f->n);
 	else
 		snprintf(title, sizeof(title), "Confirm %s", verb);
-	d = tui_dialog_new(title);
-	fm = d ? tui_dialog_form(d) : NULL;
-	if (!fm) {
-		tui_dialog_free(d);
-		cap_flow_free(f);
-		return tui_alert(m, "Limit", "out of memory");
-	}
+	m->dlg = NULL; /* the one before: the key handler frees it */
+	fm = tui_form_open(m, title, f, cap_flow_free,
+			   f->restore && (op->refused[0] || op->plan.noop) ? skip_submit
+									  : confirm_submit);
+	if (!fm)
+		return TUI_REDRAW;
+	d = m->dlg;
 	tui_dialog_line(d, "%s  %s  serial %s", op->e.spec, op->e.info.model, op->e.info.serial);
-	d->arg = f;
-	d->free_arg = cap_flow_free;
 	snprintf(fm->pane_title, sizeof(fm->pane_title), "Preview: what %s will do", verb);
 	for (size_t i = 0; i < op->preview.n; i++)
 		tui_lines_add(&fm->pane, "%s", op->preview.v[i]);
@@ -208,8 +206,6 @@ static enum tui_action confirm_next(struct tui_model *m, struct cap_flow *f)
 		tui_dialog_line(d, "Enter goes on%s, Esc cancels%s.",
 				f->next + 1 < f->n ? " to the next drive" : "",
 				f->n > 1 ? " them all" : "");
-		d->submit = skip_submit;
-		m->dlg = d;
 		return TUI_REDRAW;
 	}
 	if (op->plan.method == CAP_SCSI_FORMAT)
@@ -221,8 +217,6 @@ static enum tui_action confirm_next(struct tui_model *m, struct cap_flow *f)
 			f->n > 1 ? " them all" : "", f->next + 1 < f->n ? " to the next drive" : "");
 	snprintf(label, sizeof(label), "Type the serial (%s):", op->e.info.serial);
 	tui_form_text(fm, label, NULL, NULL);
-	d->submit = confirm_submit;
-	m->dlg = d;
 	return TUI_REDRAW;
 }
 
@@ -328,17 +322,13 @@ static struct cap_flow *open_targets(struct tui_model *m, bool restore)
 	struct cap_flow *f = calloc(1, sizeof(*f));
 	struct ss_error err = { 0 };
 
-	if (!f)
-		return NULL;
+	if (!f || tui_targets_busy(m))
+		goto fail;
 	f->restore = restore;
 	for (size_t i = 0; i < n; i++) {
 		const char *spec = m->devs[idx[i]].spec;
 		struct cap_op *op;
 
-		if (tui_task_for(m, spec)) {
-			tui_alert(m, "Busy", "%s: a job is running on it; wait for it to end.", spec);
-			goto fail;
-		}
 		op = calloc(1, sizeof(*op));
 		if (!op)
 			goto fail;
@@ -503,46 +493,50 @@ static enum tui_action limit_submit(struct tui_model *m, struct tui_dialog *d)
 	return flow_next(m, d, f);
 }
 
-static enum tui_action act_limit(struct tui_model *m)
+/* The form of limit or restore over the drives opened, a line each, then
+ * what it does; NULL: an alert says why not. */
+static struct tui_form *cap_form(struct tui_model *m, bool restore, const char *title,
+				 enum tui_action (*submit)(struct tui_model *, struct tui_dialog *),
+				 const char *what)
 {
 	struct cap_flow *f;
-	struct tui_dialog *d;
+	struct tui_form *fm;
+
+	if (!m->n)
+		return NULL;
+	f = open_targets(m, restore);
+	if (!f)
+		return NULL;
+	fm = tui_form_open(m, title, f, cap_flow_free, submit);
+	if (!fm)
+		return NULL;
+	drive_lines(m->dlg, f);
+	tui_dialog_line(m->dlg, "%s", what);
+	return fm;
+}
+
+static enum tui_action act_limit(struct tui_model *m)
+{
 	struct tui_form *fm;
 	struct tui_field *x;
 
-	if (!m->n)
-		return TUI_NONE;
-	f = open_targets(m, false);
-	if (!f)
-		return TUI_REDRAW;
-	d = tui_dialog_new("Limit (short-stroke)");
-	fm = d ? tui_dialog_form(d) : NULL;
-	if (!fm) {
-		tui_dialog_free(d);
-		cap_flow_free(f);
-		return tui_alert(m, "Limit", "out of memory");
-	}
-	drive_lines(d, f);
-	tui_dialog_line(d, "Keep the outer part of the disk: it then reports the smaller size. "
-			   "Enter shows what would be sent; nothing is sent before the serial is "
-			   "typed.");
-	d->arg = f;
-	d->free_arg = cap_flow_free;
+	fm = cap_form(m, false, "Limit (short-stroke)", limit_submit,
+		      "Keep the outer part of the disk: it then reports the smaller size. Enter "
+		      "shows what would be sent; nothing is sent before the serial is typed.");
+	if (!fm)
+		return m->dlg ? TUI_REDRAW : TUI_NONE;
 	tui_form_text(fm, "Size", NULL,
 		      "how much to keep: a size (100GB is 10^9, 93GiB 2^30), a percent of native "
 		      "(20%) or a block count");
 	x = tui_form_choice(fm, "Method",
 			    "auto: AMAC, else HPA, else a SCSI resize (as 'limit --method auto'); "
 			    "Left/Right or a name picks another");
-	method_options(x, f);
+	method_options(x, m->dlg->arg);
 	tui_form_check(fm, "Volatile", false,
 		       "a trial that a power cycle undoes (HPA's volatile SET MAX ADDRESS)");
 	tui_form_text(fm, "Align", "1MiB", "the limit is rounded down to a multiple of it");
 	fm->changed = limit_changed;
-	limit_changed(d);
-	d->submit = limit_submit;
-	tui_dialog_free(m->dlg);
-	m->dlg = d;
+	limit_changed(m->dlg);
 	return TUI_REDRAW;
 }
 
@@ -577,28 +571,14 @@ static enum tui_action restore_submit(struct tui_model *m, struct tui_dialog *d)
 
 static enum tui_action act_restore(struct tui_model *m)
 {
-	struct cap_flow *f;
-	struct tui_dialog *d;
 	struct tui_form *fm;
 	struct tui_field *x;
 
-	if (!m->n)
-		return TUI_NONE;
-	f = open_targets(m, true);
-	if (!f)
-		return TUI_REDRAW;
-	d = tui_dialog_new("Restore");
-	fm = d ? tui_dialog_form(d) : NULL;
-	if (!fm) {
-		tui_dialog_free(d);
-		cap_flow_free(f);
-		return tui_alert(m, "Restore", "out of memory");
-	}
-	drive_lines(d, f);
-	tui_dialog_line(d, "Bring the drives back to their capacity before shortstroke limited "
-			   "them. Enter shows what each gets back and what would be sent.");
-	d->arg = f;
-	d->free_arg = cap_flow_free;
+	fm = cap_form(m, true, "Restore", restore_submit,
+		      "Bring the drives back to their capacity before shortstroke limited them. "
+		      "Enter shows what each gets back and what would be sent.");
+	if (!fm)
+		return m->dlg ? TUI_REDRAW : TUI_NONE;
 	x = tui_form_choice(fm, "To",
 			    "original: the journaled capacity before the limit; native: with "
 			    "nothing journaled, the native maximum (--to-native): a vendor's HPA "
@@ -609,13 +589,10 @@ static enum tui_action act_restore(struct tui_model *m)
 			    "auto: the method that limited it (the journal's); a method forced "
 			    "(dco: the factory maximum, scsi-format: a format, partition: wipe the "
 			    "GPT)");
-	method_options(x, f);
+	method_options(x, m->dlg->arg);
 	tui_form_check(fm, "Volatile", false, "HPA only: a power cycle undoes the restore");
 	fm->changed = restore_changed;
-	restore_changed(d);
-	d->submit = restore_submit;
-	tui_dialog_free(m->dlg);
-	m->dlg = d;
+	restore_changed(m->dlg);
 	return TUI_REDRAW;
 }
 

@@ -277,6 +277,20 @@ size_t tui_targets(const struct tui_model *m, size_t *idx, size_t max)
 	return k;
 }
 
+bool tui_targets_busy(struct tui_model *m)
+{
+	size_t idx[TUI_MAX_TASKS], n = tui_targets(m, idx, TUI_MAX_TASKS);
+
+	for (size_t i = 0; i < n; i++) {
+		if (!tui_task_for(m, m->devs[idx[i]].spec))
+			continue;
+		tui_alert(m, "Busy", "%s: a job is running on it; wait for it to end.",
+			  m->devs[idx[i]].spec);
+		return true;
+	}
+	return false;
+}
+
 /* ---- a job on each target ------------------------------------------------------ */
 
 struct fanout {
@@ -335,11 +349,8 @@ enum tui_action tui_fanout_start(struct tui_model *m, const struct tui_fanout_op
 	*started = 0;
 	if (!n)
 		return TUI_NONE;
-	for (size_t i = 0; i < n; i++)
-		if (tui_task_for(m, m->devs[idx[i]].spec))
-			return tui_alert(m, "Busy",
-					 "%s: a job is running on it; wait for it to end.",
-					 m->devs[idx[i]].spec);
+	if (tui_targets_busy(m))
+		return TUI_REDRAW;
 	f = calloc(1, sizeof(*f));
 	if (f)
 		f->flow = calloc(1, ops->flow_size ? ops->flow_size : 1);

@@ -259,25 +259,15 @@ static enum tui_action form_submit(struct tui_model *m, struct tui_dialog *d)
 enum tui_action tui_qualify_start(struct tui_model *m)
 {
 	size_t idx[TUI_MAX_TASKS], n = tui_targets(m, idx, TUI_MAX_TASKS);
-	struct tq_form *f;
 	struct tui_dialog *d;
 	struct tui_form *fm;
 	struct tui_field *x;
+	enum tui_action a;
 
-	if (!n)
-		return TUI_NONE;
-	for (size_t i = 0; i < n; i++)
-		if (tui_task_for(m, m->devs[idx[i]].spec))
-			return tui_alert(m, "Busy", "%s: a job is running on it; wait for it to end.",
-					 m->devs[idx[i]].spec);
-	f = calloc(1, sizeof(*f));
-	d = tui_dialog_new("Qualify");
-	fm = d ? tui_dialog_form(d) : NULL;
-	if (!f || !fm) {
-		free(f);
-		tui_dialog_free(d);
-		return tui_alert(m, "Qualify", "out of memory");
-	}
+	fm = tui_targets_form(m, "Qualify", sizeof(struct tq_form), free, form_submit, &a);
+	if (!fm)
+		return a;
+	d = m->dlg;
 	tui_dialog_line(d, "Identity, SMART, a surface read scan, the zone profile, access time "
 			   "and IOPS, each against thresholds; then disks of the same model "
 			   "compared.");
@@ -295,10 +285,5 @@ enum tui_action tui_qualify_start(struct tui_model *m)
 	tui_form_text(fm, "HTML report", NULL,
 		      "write a self-contained HTML report with charts to this file; empty: none");
 	tui_form_text(fm, "Seed", "1", "of the random reads");
-	d->arg = f;
-	d->free_arg = free;
-	d->submit = form_submit;
-	tui_dialog_free(m->dlg);
-	m->dlg = d;
 	return TUI_REDRAW;
 }

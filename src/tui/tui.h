@@ -299,6 +299,8 @@ int tui_task_start(struct tui_model *m, const char *spec, const char *what, job_
 /* The drives an action applies to: the marked ones, else the selected one.
  * Returns how many indexes were written. */
 size_t tui_targets(const struct tui_model *m, size_t *idx, size_t max);
+/* A job runs on one of them: an alert says which (true). */
+bool tui_targets_busy(struct tui_model *m);
 
 /*
  * A job on each drive an action applies to (tui_targets), each a task with

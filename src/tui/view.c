@@ -201,6 +201,27 @@ int tui_wrap_rows(const char *p, int width)
 	return rows;
 }
 
+int tui_wrap_into(const char *p, int width, int ind, char (*rows)[256], int max)
+{
+	int n = 0, in = 0;
+
+	if (!*p && max > 0) {
+		rows[n++][0] = '\0';
+		return n;
+	}
+	while (*p && n < max) {
+		size_t cut = tui_wrap_cut(p, width - in);
+
+		snprintf(rows[n++], sizeof(rows[0]), "%*s%.*s", in, "", (int)cut, p);
+		p += cut;
+		while (*p == ' ')
+			p++;
+		if (width > ind + 10)
+			in = ind;
+	}
+	return n;
+}
+
 /* Draw p wrapped at width from (y, x), at most max rows; the rows drawn. */
 int tui_wrap_draw(int y, int x, const char *p, int width, int max)
 {
@@ -264,23 +285,9 @@ static void draw_help(const struct tui_model *m)
 		w = COLS;
 	tw = w - 4 > 1 ? w - 4 : 1;
 	/* wrap: a key line's continuation goes under its text */
-	for (int i = 0; i < n && nr < MAXR; i++) {
-		const char *p = lines[i];
-		int ind = 0;
-
-		if (!*p)
-			rows[nr++][0] = '\0';
-		while (*p && nr < MAXR) {
-			size_t cut = tui_wrap_cut(p, tw - ind);
-
-			snprintf(rows[nr++], sizeof(rows[0]), "%*s%.*s", ind, "", (int)cut, p);
-			p += cut;
-			while (*p == ' ')
-				p++;
-			if (lines[i][0] == ' ' && lines[i][1] == ' ' && tw > IND + 10)
-				ind = IND;
-		}
-	}
+	for (int i = 0; i < n && nr < MAXR; i++)
+		nr += tui_wrap_into(lines[i], tw, lines[i][0] == ' ' && lines[i][1] == ' ' ? IND : 0,
+				    rows + nr, MAXR - nr);
 	vis = LINES - 4 < nr ? LINES - 4 : nr;
 	if (vis < 1)
 		vis = 1;

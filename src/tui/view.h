@@ -20,6 +20,10 @@ size_t tui_wrap_cut(const char *p, int width);
 /* Rows text needs wrapped at width; draw it wrapped from (y, x), at most
  * max rows, the rows drawn. */
 int tui_wrap_rows(const char *p, int width);
+/* p wrapped at width into rows, a continuation indented by ind (where the
+ * width leaves room for it); an empty p is one empty row. The rows made, at
+ * most max. */
+int tui_wrap_into(const char *p, int width, int ind, char (*rows)[256], int max);
 int tui_wrap_draw(int y, int x, const char *p, int width, int max);
 
 #endif

@@ -14,29 +14,6 @@
 
 #define ROWS_MAX 400
 
-/* Text wrapped at width into rows (a continuation indented by ind); the
- * rows made, at most max. */
-static int wrap_rows_into(const char *p, int width, int ind, char (*rows)[256], int max)
-{
-	int n = 0, in = 0;
-
-	if (!*p && max > 0) {
-		rows[n++][0] = '\0';
-		return n;
-	}
-	while (*p && n < max) {
-		size_t cut = tui_wrap_cut(p, width - in);
-
-		snprintf(rows[n++], sizeof(rows[0]), "%*s%.*s", in, "", (int)cut, p);
-		p += cut;
-		while (*p == ' ')
-			p++;
-		if (width > ind + 20)
-			in = ind;
-	}
-	return n;
-}
-
 /* How a field's value shows: "[20%_     ]", "< hpa >", "[x]". */
 static void field_value(const struct tui_field *x, bool focus, char *buf, size_t len)
 {
@@ -122,7 +99,7 @@ void tui_draw_form(const struct tui_dialog *d)
 	nkeys = tui_wrap_rows(keys, tw);
 	/* the pane: its lines wrapped, as many rows as the screen leaves */
 	for (size_t i = 0; i < f->pane.n && npane < ROWS_MAX; i++)
-		npane += wrap_rows_into(f->pane.v[i], tw - 2, 6, rows + npane, ROWS_MAX - npane);
+		npane += tui_wrap_into(f->pane.v[i], tw - 2, 6, rows + npane, ROWS_MAX - npane);
 	h = 1 + intro + (f->n ? 1 + (int)f->n : 0) + nhelp + nerr + 1 + nkeys + 1;
 	if (npane) {
 		pane_h = npane;

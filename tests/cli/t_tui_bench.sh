@@ -22,6 +22,15 @@ for line in open(sys.argv[1]):
     print(" ".join(out))
 PY
 	}
+	# bench_random: random-access at QD 1 and 16, 1 s each, over the whole disk
+	bench_random() {
+		tui_keys b
+		tui_wait "Workload" >/dev/null
+		tui_keys Tab
+		tui_put 1,16
+		tui_keys Tab Tab
+		tui_type 1s
+	}
 	for size in 80x24 200x60; do
 		w=${size%x*} h=${size#*x}
 		export SHORTSTROKE_STATE_DIR="$TMP/bench-$size"
@@ -108,23 +117,13 @@ PY
 		tui_keys q
 
 		# random-access over the whole disk, then after a limit to 20 %: the gain
-		tui_keys b
-		tui_wait "Workload" >/dev/null
-		tui_keys Tab
-		tui_put 1,16
-		tui_keys Tab Tab
-		tui_type 1s
+		bench_random
 		tui_wait "Benchmark: random-access" >/dev/null
 		tui_keys q
 		"$PROG" --demo limit -p 20 --yes sim:sas15k >/dev/null
 		tui_keys R
 		tui_wait "sim:sas15k .* 20.0%" >/dev/null
-		tui_keys b
-		tui_wait "Workload" >/dev/null
-		tui_keys Tab
-		tui_put 1,16
-		tui_keys Tab Tab
-		tui_type 1s
+		bench_random
 		tui_check "tui bench $size: after a limit, the earlier run beside it" \
 			"before: the run of .* over 450 GB \(100% of 450 GB\)"
 		tui_check "tui bench $size: ... the gain in %" "^ +1 +[0-9]+ .* +[0-9]+ +\+[0-9]+\.[0-9]%$"
