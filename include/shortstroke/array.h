@@ -300,7 +300,10 @@ void array_apply_result_free(struct array_apply_result *res);
 
 /*
  * Undo an array: load its record (-ENOENT: no such array) and refuse
- * (-EPERM) when it is mounted or held (LVM, dm, another md). An undone
+ * (-EPERM) when it is mounted or held (LVM, dm, another md), or when the
+ * partition of a member by the partition method holds more than md's
+ * superblock (a filesystem made in it: its GPT is not the undo's to wipe).
+ * An undone
  * array loads fine (r->state AS_UNDONE: nothing to do).
  */
 int array_undo_check(struct ss_ctx *ctx, const char *name, struct array_rec *r,

@@ -91,6 +91,9 @@ struct dev_entry {
 	char why[256];		/* reason for IN_USE / PROTECTED / UNKNOWN */
 	bool label_only;	/* IN_USE only for a partition table or signature:
 				   nothing mounted, held, swapped or the system */
+	bool part_data;		/* a partition holds a filesystem, RAID or LVM
+				   signature (what the partition table is for) */
+	bool part_not_md;	/* ... one that is no md superblock */
 	enum drive_tran tran_hint;	/* from sysfs for real disks */
 	char sys_serial[65];	/* serial and WWN as sysfs/udev show them */
 	char sys_wwn[65];

@@ -305,10 +305,11 @@ static int parse_size_opt(const char *cmd, int opt, const char *arg, struct cap_
 }
 
 /* restore may take back a GPT that limit --method partition wrote: that
- * partition table is the disk's only "use" (nothing mounted or held) */
+ * partition table is the disk's only "use" (nothing mounted or held, and its
+ * partition holds no filesystem, RAID or LVM signature) */
 static bool restore_own_label(struct batch *b, struct batch_item *it)
 {
-	return cap_label_is_ours(ctx_state_dir(b->ctx), &it->e);
+	return cap_label_is_ours(ctx_state_dir(b->ctx), &it->e, false);
 }
 
 static int capacity_main(struct ss_ctx *ctx, int argc, char **argv, bool restore)

@@ -207,6 +207,8 @@ static void apply_verdict(struct dev_entry *e, const struct dev_usage *u)
 	} else {
 		e->label_only = e->label_only && u->label_only;
 	}
+	e->part_data |= u->part_data;
+	e->part_not_md |= u->part_not_md;
 	l = strlen(e->why);
 	snprintf(e->why + l, sizeof(e->why) - l, "%s%s", l ? "; " : "", u->why);
 }
@@ -254,24 +256,58 @@ static int probe_copy(struct drive *d, int fd, uint64_t lba, uint32_t n, uint32_
  * command (simulated disks, pass-through and kernel disks alike): the first
  * and last PROBE_SPAN bytes (MBR, GPT and its backup, filesystem and LVM
  * labels, md superblocks at either end) are read with READ(16) into a
- * sparse memfd of the disk's size, which libblkid then probes.
+ * sparse memfd of the disk's size, then the first and last PROBE_SPAN bytes
+ * of each partition the table there names (what a partition holds: a
+ * filesystem, an md superblock), which libblkid then probes.
  */
 #define PROBE_SPAN (1u << 20)
+
+/* The first and last PROBE_SPAN bytes of blocks [first, first + count). */
+static int probe_ends(struct drive *d, int fd, uint64_t first, uint64_t count, uint32_t bs,
+		      struct scsi_sense *sense, struct ss_error *err)
+{
+	uint64_t n = PROBE_SPAN / bs ? PROBE_SPAN / bs : 1;
+	int rc;
+
+	if (n > count)
+		n = count;
+	rc = probe_copy(d, fd, first, (uint32_t)n, bs, sense, err);
+	if (rc == 0 && count > n)
+		rc = probe_copy(d, fd, first + count - n, (uint32_t)n, bs, sense, err);
+	return rc;
+}
+
+/* The ends of each partition the table read so far names (within the disk). */
+static int probe_partitions(struct drive *d, int fd, uint64_t blocks, uint32_t bs,
+			    struct scsi_sense *sense, struct ss_error *err)
+{
+	struct sysdisk_part p[SYSDISK_PROBE_PARTS];
+	size_t n = sysdisk_probe_partitions(fd, bs, p, SYSDISK_PROBE_PARTS);
+	int rc = 0;
+
+	for (size_t k = 0; k < n && k < SYSDISK_PROBE_PARTS && rc == 0; k++) {
+		uint64_t first = p[k].start / bs, count = p[k].size / bs;
+
+		if (first >= blocks || !count)
+			continue;
+		if (count > blocks - first)
+			count = blocks - first;
+		rc = probe_ends(d, fd, first, count, bs, sense, err);
+	}
+	return rc;
+}
 
 static void probe_through_drive(struct drive *d, const struct drive_info *i,
 				struct sysdisk_usage *u)
 {
 	uint64_t blocks = i->capacity_blocks;
-	uint32_t bs = i->logical_block, n;
+	uint32_t bs = i->logical_block;
 	struct ss_error err = { 0 };
 	struct scsi_sense sense = { 0 };
 	int fd, rc;
 
 	if (!bs || !blocks)
 		return; /* nothing to read, nothing to hold a label */
-	n = PROBE_SPAN / bs ? PROBE_SPAN / bs : 1;
-	if (n > blocks)
-		n = (uint32_t)blocks;
 	fd = memfd_create("shortstroke-probe", MFD_CLOEXEC);
 	if (fd < 0 || ftruncate(fd, (off_t)(blocks * bs)) < 0) {
 		sysdisk_usage_note_unprobed(u, strerror(errno));
@@ -279,11 +315,11 @@ static void probe_through_drive(struct drive *d, const struct drive_info *i,
 			close(fd);
 		return;
 	}
-	rc = probe_copy(d, fd, 0, n, bs, &sense, &err);
-	if (rc == 0 && blocks > n)
-		rc = probe_copy(d, fd, blocks - n, n, bs, &sense, &err);
+	rc = probe_ends(d, fd, 0, blocks, bs, &sense, &err);
 	if (rc == 0)
-		sysdisk_probe_signatures(fd, u);
+		rc = probe_partitions(d, fd, blocks, bs, &sense, &err);
+	if (rc == 0)
+		sysdisk_probe_signatures(fd, bs, u);
 	else if (!(sense.valid && sense.asc == 0x31))
 		sysdisk_usage_note_unprobed(u, err.msg);
 	/* MEDIUM FORMAT CORRUPTED: no block can be read, so none holds data

@@ -286,3 +286,86 @@ run "$PROG" --demo limit --size 100GB --yes --serial STF607MS2A4K7Q
 expect "limit --serial of no disk: a usage error" 2 "" "limit: no disk has serial STF607MS2A4K7Q"
 run "$PROG" --demo selftest --short --model 'NOSUCH*'
 expect "selftest --model of no disk: a usage error" 2 "" "selftest: no disk has a model matching NOSUCH\*"
+
+# --- restore of a partition method's partition that holds data ----------------------------------
+# limit --method partition wrote a GPT, and a filesystem was then made in its partition (an ext4
+# image at 1 MiB: inside partition 1). restore wiped the GPT (exit 0) and the filesystem was
+# unreachable: the in-use probe read the disk's first and last MiB, not its partitions.
+# nu_ext4_at FILE OFFSET: an ext4 filesystem (8 MiB) written into FILE at byte OFFSET
+nu_ext4_at() {
+	[ -f "$TMP/nu-ext4.img" ] || { truncate -s 8M "$TMP/nu-ext4.img" &&
+		mkfs.ext4 -q -F "$TMP/nu-ext4.img" >/dev/null 2>&1; }
+	dd if="$TMP/nu-ext4.img" of="$1" bs=1M seek=$(($2 / 1048576)) conv=notrunc,sparse status=none
+}
+# nu_md_at FILE OFFSET: an md 1.2 superblock (as mdadm --create writes on a member) at OFFSET + 4 KiB
+nu_md_at() {
+	python3 - "$1" "$2" <<'PY'
+import struct, sys
+sb = bytearray(260)
+struct.pack_into('<II', sb, 0, 0xa92b4efc, 1)       # magic, major version
+sb[16:32] = bytes(range(1, 17))                     # set uuid
+sb[32:40] = b'host:md0'
+struct.pack_into('<IIQII', sb, 72, 1, 0, 1 << 20, 0, 2)   # raid1, size, 2 disks
+struct.pack_into('<QQQ', sb, 128, 2048, 1 << 20, 8)       # data offset, size, super offset
+struct.pack_into('<I', sb, 220, 2)                  # max_dev
+s = sum(struct.unpack_from('<65I', sb))
+struct.pack_into('<I', sb, 216, ((s & 0xffffffff) + (s >> 32)) & 0xffffffff)
+with open(sys.argv[1], 'r+b') as f:
+    f.seek(int(sys.argv[2]) + 4096)
+    f.write(sb)
+PY
+}
+if command -v mkfs.ext4 >/dev/null; then
+	"$PROG" --demo limit --method partition --size 100GB --yes sim:sas15k >/dev/null
+	nu_ext4_at "$SHORTSTROKE_STATE_DIR/sim/demo/sas15k.img" 1048576
+	run_traced "$PROG" --demo -v restore --yes sim:sas15k
+	expect "restore, ext4 in the partition it wrote: refused (exit 3), saying what is there" 3 "" \
+		"sim:sas15k: refused, the disk is in-use: partition table \(gpt\); partition 1 holds filesystem ext4"
+	sent_nothing "restore, ext4 in its partition: nothing changing sent" "$TMP/trace"
+	run_traced "$PROG" --demo -v limit --method partition --size 50GB --yes sim:sas15k
+	expect "limit again, ext4 in its partition: refused (exit 3)" 3 "" \
+		"sim:sas15k: refused, the disk is in-use: partition table \(gpt\); partition 1 holds filesystem ext4"
+	sent_nothing "limit again, ext4 in its partition: nothing changing sent" "$TMP/trace"
+	run "$PROG" --demo info sim:sas15k
+	expect "the GPT and its filesystem are still there" 0 "^State: +in-use: partition table \(gpt\); partition 1 holds filesystem ext4"
+	run "$PROG" --demo restore --yes --force sim:sas15k
+	expect "restore --force --yes (a script's explicit override) takes the GPT back" 0 "restored to"
+else
+	skip "restore of a partition that holds ext4" "mkfs.ext4 not found"
+fi
+
+# array undo and apply's rollback take the partitions' GPTs back too: md's superblock on a
+# member's partition is expected (md's stop and --zero-superblock deal with it; the fake mdadm
+# writes none, so one is put there), anything else there is refused
+nu_img() { printf '%s/state/sim/array-rig/%s.img' "$NU_AR" "$1"; }
+nu_ss plan --level 1 --stroke 25% sim:s1 sim:s2 --method partition -O "$NU_AR/s12.json" >/dev/null 2>&1
+nu_ss apply "$NU_AR/s12.json" --name parts --yes >/dev/null 2>&1
+nu_md_at "$(nu_img s1)" 1048576
+nu_md_at "$(nu_img s2)" 1048576
+if command -v mkfs.ext4 >/dev/null; then
+	cp --sparse=always "$(nu_img s2)" "$TMP/nu-s2.img"
+	nu_ext4_at "$(nu_img s2)" 1048576
+	: >"$NU_AR/log"
+	run nu_ss array undo parts --yes
+	expect "array undo, ext4 in a member's partition: refused (exit 3)" 3 "" \
+		"refused: sim:s2 \(member 2\) is in-use: partition table \(gpt\); partition 1 holds filesystem ext4"
+	[ ! -s "$NU_AR/log" ] && [ "$(python3 -c "import json; print(json.load(open('$NU_AR/state/arrays/parts.json'))['state'])")" = done ] &&
+		pass "array undo refused: mdadm not run, the array still recorded" ||
+		fail "array undo refused: mdadm not run, the array still recorded" "$(cat "$NU_AR/log")"
+	cp --sparse=always "$TMP/nu-s2.img" "$(nu_img s2)"
+else
+	skip "array undo, ext4 in a member's partition" "mkfs.ext4 not found"
+fi
+run nu_ss array undo parts --yes
+expect "array undo, md superblocks in the members' partitions: undone" 0 "undone: every member restored"
+# a rollback: a disk that held ext4 at 1 MiB (its old GPT wiped, so it is free) shows it again
+# in the partition the apply wrote; the rollback leaves that GPT and says why
+if command -v mkfs.ext4 >/dev/null; then
+	nu_ss plan --level 1 --stroke 25% sim:s3 sim:s4 --method partition -O "$NU_AR/s34.json" >/dev/null 2>&1
+	nu_ext4_at "$(nu_img s4)" 1048576
+	export FAKE_MDADM_FAIL=create
+	run nu_ss apply "$NU_AR/s34.json" --name parts2 --yes
+	unset FAKE_MDADM_FAIL
+	expect "apply's rollback, ext4 in a member's new partition: that GPT is left" 1 "" \
+		"the rollback is incomplete: .*sim:s4: refused, the disk is in-use: partition table \(gpt\); partition 1 holds filesystem ext4"
+fi
