@@ -74,6 +74,8 @@ static void usage(FILE *f)
 		"drive still reports those mode pages (many SAS drives do; ATA disks behind\n"
 		"a SATL do not). Listing the notches selects each one in turn (MODE SELECT\n"
 		"of the Notch page) and puts the active notch back; nothing else changes.\n"
+		"On a disk that is in use or protected that is a setting changed all the\n"
+		"same: only the pages are read and the notch list is left out (--force).\n"
 		"\n"
 		"With --measure, also the measured zone-bit-recording profile (as 'profile'\n"
 		"does): the read rate sampled across the disk, a chart, the zones found in it\n"
@@ -85,6 +87,7 @@ static void usage(FILE *f)
 		"  -p, --points N        with --measure: samples, 2 to 10000 (default 200)\n"
 		"  -a, --all             every zone of a zoned drive (START, LENGTH, TYPE,\n"
 		"                        CONDITION, WP)\n"
+		"  -f, --force           list the notches of a disk in use or protected too\n"
 		"  -J, --json            JSON output\n"
 		"  -o, --output LIST     columns of the zone (or notch) table; +LIST appends\n"
 		"  -n, --noheadings, -r, --raw, -b, --bytes    as for 'list'\n"
@@ -266,6 +269,19 @@ static int measure(struct ss_ctx *ctx, const struct dev_entry *e, unsigned point
 	return rc;
 }
 
+/* Why the notch list of a disk that may not be changed is left out. */
+static void notches_skipped(struct record *r, const struct dev_entry *e)
+{
+	const char *state = e->state == DEV_PROTECTED ? "protected"
+			    : e->state == DEV_IN_USE  ? "in use"
+						      : "not checked";
+	char text[128];
+
+	snprintf(text, sizeof(text), "%s: per-zone notch detail needs MODE SELECT; --force to allow",
+		 state);
+	record_str(r, "Notch list", "notch_list_missing", text);
+}
+
 static int show_geometry(const struct dev_entry *e, const struct zone_geometry *g,
 			 const char *sel, unsigned flags, const struct zprofile *zp)
 {
@@ -318,6 +334,8 @@ static int show_geometry(const struct dev_entry *e, const struct zone_geometry *
 	} else {
 		record_set_null(r, "notches");
 	}
+	if (g->notches_skipped)
+		notches_skipped(r, e);
 	if (g->note[0])
 		record_str(r, "Note", "note", g->note);
 	show_measured(r, zp);
@@ -383,6 +401,7 @@ static int zones_run(struct ss_ctx *ctx, int argc, char **argv)
 	static const struct option lopts[] = { OUT_LONG_OPTS,
 					       { "all", no_argument, NULL, 'a' },
 					       { "measure", no_argument, NULL, 'm' },
+					       { "force", no_argument, NULL, 'f' },
 					       { "points", required_argument, NULL, 'p' },
 					       { "help", no_argument, NULL, 'h' },
 					       { NULL, 0, NULL, 0 } };
@@ -391,19 +410,21 @@ static int zones_run(struct ss_ctx *ctx, int argc, char **argv)
 	struct dev_entry e;
 	struct drive *d = NULL;
 	struct zprofile *zp = NULL;
-	bool all = false, measuring = false;
+	bool all = false, measuring = false, force = false;
 	unsigned points = 0;
 	char eb[256];
 	uint64_t v;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, ":" OUT_SHORT_OPTS "amp:h", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":" OUT_SHORT_OPTS "amfp:h", lopts, NULL)) != -1) {
 		if (out_opts_take(&out, c, optarg))
 			continue;
 		if (c == 'a') {
 			all = true;
 		} else if (c == 'm') {
 			measuring = true;
+		} else if (c == 'f') {
+			force = true;
 		} else if (c == 'p') {
 			if (u64_parse(optarg, &v) || v < ZPROFILE_POINTS_MIN ||
 			    v > ZPROFILE_POINTS_MAX)
@@ -459,7 +480,8 @@ static int zones_run(struct ss_ctx *ctx, int argc, char **argv)
 	} else {
 		struct zone_geometry g;
 
-		rc = zones_geometry(d, &e.info, &g, &err);
+		/* the notch walk is a MODE SELECT: not on a disk we may not change */
+		rc = zones_geometry(d, &e.info, e.state == DEV_FREE || force, &g, &err);
 		if (rc == -EOPNOTSUPP && zp) {
 			/* nothing reported, but measured */
 			memset(&g, 0, sizeof(g));

@@ -273,8 +273,8 @@ static int list_notches(struct drive *d, struct zone_geometry *g, const uint8_t 
 	return rc;
 }
 
-int zones_geometry(struct drive *d, const struct drive_info *info, struct zone_geometry *out,
-		   struct ss_error *err)
+int zones_geometry(struct drive *d, const struct drive_info *info, bool walk,
+		   struct zone_geometry *out, struct ss_error *err)
 {
 	uint8_t buf[MODE_BUF_LEN];
 	const uint8_t *pg;
@@ -310,6 +310,10 @@ int zones_geometry(struct drive *d, const struct drive_info *info, struct zone_g
 			snprintf(out->note, sizeof(out->note),
 				 "not a notched drive: one recording zone as far as the mode "
 				 "pages tell");
+		return 0;
+	}
+	if (!walk) {
+		out->notches_skipped = true;
 		return 0;
 	}
 	rc = list_notches(d, out, pg, plen, err);

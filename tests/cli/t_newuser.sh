@@ -369,3 +369,25 @@ if command -v mkfs.ext4 >/dev/null; then
 	expect "apply's rollback, ext4 in a member's new partition: that GPT is left" 1 "" \
 		"the rollback is incomplete: .*sim:s4: refused, the disk is in-use: partition table \(gpt\); partition 1 holds filesystem ext4"
 fi
+
+# --- zones of a disk in use or protected: read-only commands only ---------------------------------
+# listing the notches selects each one with MODE SELECT (then puts the active one back): a setting
+# of a disk the user may not change. Now only the pages are read, and a line says why.
+"$PROG" --demo limit --method partition --size 100GB --yes sim:sas15k >/dev/null
+run_traced "$PROG" --demo -v zones sim:sas15k
+expect "zones of a disk in use: the pages, and why the notch list is missing" 0 \
+	"^Notch list: +in use: per-zone notch detail needs MODE SELECT; --force to allow$"
+sent_nothing "zones of a disk in use: no MODE SELECT" "$TMP/trace"
+printf '%s\n' "$OUT" | grep -q "^Notch page (0Ch): .*18 recording zones" &&
+	pass "zones of a disk in use: the notch page itself is read" ||
+	fail "zones of a disk in use: the notch page itself is read" "$OUT"
+run "$PROG" --demo zones --force sim:sas15k
+expect "zones --force of a disk in use: the notch list" 0 "^ +18 +840931368 +879097967 "
+"$PROG" --demo info -J sim:sas4kn | python3 -c "import json,sys; print('serial:' + json.load(sys.stdin)['serial'])" \
+	>"$SHORTSTROKE_PROTECT_FILE"
+run_traced "$PROG" --demo -v zones -J sim:sas4kn
+json_check "zones -J of a protected disk: notch_list_missing says why" \
+	"d['notch_list_missing'] == 'protected: per-zone notch detail needs MODE SELECT; --force to allow' and 'notch_list' not in d"
+sent_nothing "zones of a protected disk: no MODE SELECT" "$TMP/trace"
+: >"$SHORTSTROKE_PROTECT_FILE"
+"$PROG" --demo restore --yes sim:sas15k >/dev/null
