@@ -226,25 +226,41 @@ static void apply_sys_verdict(struct dev_entry *e, const struct sysdisk_usage *u
  * command (SG_IO refuses what exceeds a queue's segment or sector limits) */
 #define PROBE_CHUNK (64u << 10)
 
+/* The reads of one probe: where they go, and how the last one failed. */
+struct probe {
+	struct drive *d;
+	int fd;			/* a sparse copy of the disk's blocks */
+	uint32_t bs;
+	uint64_t blocks;
+	struct scsi_sense sense;	/* of a read the drive refused */
+	bool lost;		/* a read got no answer: the drive is gone or hung */
+	struct ss_error err;
+};
+
 /* Read blocks [lba, lba + n) through the drive into the same offset of fd. */
-static int probe_copy(struct drive *d, int fd, uint64_t lba, uint32_t n, uint32_t bs,
-		      struct scsi_sense *sense, struct ss_error *err)
+static int probe_copy(struct probe *p, uint64_t lba, uint32_t n)
 {
-	uint32_t per = PROBE_CHUNK / bs ? PROBE_CHUNK / bs : 1;
-	uint8_t *buf = malloc((size_t)per * bs);
+	uint32_t per = PROBE_CHUNK / p->bs ? PROBE_CHUNK / p->bs : 1;
+	uint8_t *buf = malloc((size_t)per * p->bs);
 	int rc = 0;
 
 	if (!buf)
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_set(&p->err, -ENOMEM, "out of memory");
 	for (uint32_t done = 0; done < n && rc == 0; done += per) {
 		uint32_t k = n - done < per ? n - done : per;
-		size_t len = (size_t)k * bs;
-		uint8_t cdb[16];
-		unsigned nc = scsi_build_read16(cdb, lba + done, k, false);
+		struct xcmd x;
 
-		rc = drive_scsi_in(d, cdb, nc, buf, len, NULL, sense, err);
-		if (rc == 0 && pwrite(fd, buf, len, (off_t)((lba + done) * bs)) != (ssize_t)len)
-			rc = ss_error_set(err, -errno, "cannot keep the blocks read: %s",
+		memset(&x, 0, sizeof(x));
+		x.cdb_len = scsi_build_read16(x.cdb, lba + done, k, false);
+		x.dir = XFER_FROM_DEV;
+		x.data = buf;
+		x.data_len = (size_t)k * p->bs;
+		rc = drive_scsi(p->d, &x, &p->sense, &p->err);
+		/* no status and no sense: the transport could not deliver it */
+		p->lost = rc && x.status == SCSI_STATUS_GOOD && !p->sense.valid;
+		if (rc == 0 &&
+		    pwrite(p->fd, buf, x.data_len, (off_t)((lba + done) * p->bs)) != (ssize_t)x.data_len)
+			rc = ss_error_set(&p->err, -errno, "cannot keep the blocks read: %s",
 					  strerror(errno));
 	}
 	free(buf);
@@ -263,78 +279,82 @@ static int probe_copy(struct drive *d, int fd, uint64_t lba, uint32_t n, uint32_
 #define PROBE_SPAN (1u << 20)
 
 /* The first and last PROBE_SPAN bytes of blocks [first, first + count). */
-static int probe_ends(struct drive *d, int fd, uint64_t first, uint64_t count, uint32_t bs,
-		      struct scsi_sense *sense, struct ss_error *err)
+static int probe_ends(struct probe *p, uint64_t first, uint64_t count)
 {
-	uint64_t n = PROBE_SPAN / bs ? PROBE_SPAN / bs : 1;
+	uint64_t n = PROBE_SPAN / p->bs ? PROBE_SPAN / p->bs : 1;
 	int rc;
 
 	if (n > count)
 		n = count;
-	rc = probe_copy(d, fd, first, (uint32_t)n, bs, sense, err);
+	rc = probe_copy(p, first, (uint32_t)n);
 	if (rc == 0 && count > n)
-		rc = probe_copy(d, fd, first + count - n, (uint32_t)n, bs, sense, err);
+		rc = probe_copy(p, first + count - n, (uint32_t)n);
 	return rc;
 }
 
 /* The ends of each partition the table read so far names (within the disk). */
-static int probe_partitions(struct drive *d, int fd, uint64_t blocks, uint32_t bs,
-			    struct scsi_sense *sense, struct ss_error *err)
+static int probe_partitions(struct probe *p)
 {
-	struct sysdisk_part p[SYSDISK_PROBE_PARTS];
-	size_t n = sysdisk_probe_partitions(fd, bs, p, SYSDISK_PROBE_PARTS);
+	struct sysdisk_part part[SYSDISK_PROBE_PARTS];
+	size_t n = sysdisk_probe_partitions(p->fd, p->bs, part, SYSDISK_PROBE_PARTS);
 	int rc = 0;
 
 	for (size_t k = 0; k < n && k < SYSDISK_PROBE_PARTS && rc == 0; k++) {
-		uint64_t first = p[k].start / bs, count = p[k].size / bs;
+		uint64_t first = part[k].start / p->bs, count = part[k].size / p->bs;
 
-		if (first >= blocks || !count)
+		if (first >= p->blocks || !count)
 			continue;
-		if (count > blocks - first)
-			count = blocks - first;
-		rc = probe_ends(d, fd, first, count, bs, sense, err);
+		if (count > p->blocks - first)
+			count = p->blocks - first;
+		rc = probe_ends(p, first, count);
 	}
 	return rc;
 }
 
-static void probe_through_drive(struct drive *d, const struct drive_info *i,
-				struct sysdisk_usage *u)
+/* What the probe found, into u; a drive that stopped answering is no
+ * verdict but a failure: its error, with err filled. */
+static int probe_through_drive(struct drive *d, const struct drive_info *i,
+			       struct sysdisk_usage *u, struct ss_error *err)
 {
-	uint64_t blocks = i->capacity_blocks;
-	uint32_t bs = i->logical_block;
-	struct ss_error err = { 0 };
-	struct scsi_sense sense = { 0 };
-	int fd, rc;
+	struct probe p = { .d = d, .bs = i->logical_block, .blocks = i->capacity_blocks };
+	int rc;
 
-	if (!bs || !blocks)
-		return; /* nothing to read, nothing to hold a label */
-	fd = memfd_create("shortstroke-probe", MFD_CLOEXEC);
-	if (fd < 0 || ftruncate(fd, (off_t)(blocks * bs)) < 0) {
+	if (!p.bs || !p.blocks)
+		return 0; /* nothing to read, nothing to hold a label */
+	p.fd = memfd_create("shortstroke-probe", MFD_CLOEXEC);
+	if (p.fd < 0 || ftruncate(p.fd, (off_t)(p.blocks * p.bs)) < 0) {
 		sysdisk_usage_note_unprobed(u, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return;
+		if (p.fd >= 0)
+			close(p.fd);
+		return 0;
 	}
-	rc = probe_ends(d, fd, 0, blocks, bs, &sense, &err);
+	rc = probe_ends(&p, 0, p.blocks);
 	if (rc == 0)
-		rc = probe_partitions(d, fd, blocks, bs, &sense, &err);
+		rc = probe_partitions(&p);
 	if (rc == 0)
-		sysdisk_probe_signatures(fd, bs, u);
-	else if (!(sense.valid && sense.asc == 0x31))
-		sysdisk_usage_note_unprobed(u, err.msg);
+		sysdisk_probe_signatures(p.fd, p.bs, u);
+	else if (p.lost)
+		ss_error_set(err, rc, "%s (reading its labels, to check whether it is in use)",
+			     p.err.msg);
+	else if (!(p.sense.valid && p.sense.asc == 0x31))
+		sysdisk_usage_note_unprobed(u, p.err.msg);
 	/* MEDIUM FORMAT CORRUPTED: no block can be read, so none holds data
 	 * to lose; only a new format brings the disk back */
-	close(fd);
+	close(p.fd);
+	return p.lost ? rc : 0;
 }
 
 /* Signatures read through the drive (see probe_through_drive). */
-static void probe_verdict(struct drive *d, struct dev_entry *e)
+static int probe_verdict(struct drive *d, struct dev_entry *e, struct ss_error *err)
 {
 	struct sysdisk_usage u;
+	int rc;
 
 	memset(&u, 0, sizeof(u));
-	probe_through_drive(d, &e->info, &u);
-	apply_sys_verdict(e, &u);
+	rc = probe_through_drive(d, &e->info, &u, err);
+	if (rc == 0)
+		apply_sys_verdict(e, &u);
+	return rc;
 }
 
 static void unprobed_verdict(struct dev_entry *e, const char *why)
@@ -432,7 +452,12 @@ int device_open(struct ss_ctx *ctx, const char *spec, bool for_write, struct dri
 		return rc;
 	}
 	e->identified = true;
-	probe_verdict(*out, e);
+	rc = probe_verdict(*out, e, err);
+	if (rc) { /* it stopped answering: a failure, not a verdict */
+		drive_free(*out);
+		*out = NULL;
+		return rc;
+	}
 	apply_protect(ctx, e);
 	apply_limit(ctx, e);
 	return 0;
@@ -487,7 +512,8 @@ static bool list_one(struct ss_ctx *ctx, struct dev_env *env, const struct dev_s
 	if (!f->mute && open_found(env, src, f, false, &d, &e2) == 0) {
 		if (drive_identify(d, &e->info, &e2) == 0) {
 			e->identified = true;
-			probe_verdict(d, e);
+			if (probe_verdict(d, e, &e2)) /* listed, as one not checked */
+				unprobed_verdict(e, e2.msg);
 		} else if (f->described) {
 			e->info = f->info;
 		}

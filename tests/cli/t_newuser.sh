@@ -391,3 +391,22 @@ json_check "zones -J of a protected disk: notch_list_missing says why" \
 sent_nothing "zones of a protected disk: no MODE SELECT" "$TMP/trace"
 : >"$SHORTSTROKE_PROTECT_FILE"
 "$PROG" --demo restore --yes sim:sas15k >/dev/null
+
+# --- a drive that stops answering during the in-use probe ------------------------------------------
+# it was "refused, the disk is in-use: could not be probed" (exit 3): a dead drive is a failure
+# (exit 1), not a safety refusal; it is still not changed, --force or not
+nu_before_read=$("$PROG" --demo -v info sim:sata320 2>&1 >/dev/null | sed -n '/\[Read(16)\]/{=;q}')
+for f in "" --force; do
+	"$PROG" --demo sim fault sim:sata320 vanish-after:$((nu_before_read)) >/dev/null
+	run_traced "$PROG" --demo -v limit --size 100GB --yes $f sim:sata320
+	expect "limit${f:+ $f}, the drive stops answering during the in-use probe: failed (exit 1)" 1 "" \
+		"sim:sata320: the drive does not answer any more .*\(reading its labels, to check whether it is in use\)"
+	sent_nothing "limit${f:+ $f}, the drive stops answering: nothing changing sent" "$TMP/trace"
+	"$PROG" --demo sim power-cycle sim:sata320 >/dev/null
+done
+# a block that cannot be read is still in use (what it holds is unknown): refused, exit 3
+"$PROG" --demo sim fault sim:sata320 medium-error:0-7 >/dev/null
+run "$PROG" --demo limit --size 100GB --yes sim:sata320
+expect "limit, the label area unreadable: still refused for safety (exit 3)" 3 "" \
+	"sim:sata320: refused, the disk is in-use: could not be probed: .*Medium Error"
+"$PROG" --demo sim fault --clear sim:sata320 >/dev/null

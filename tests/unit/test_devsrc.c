@@ -365,6 +365,51 @@ static void test_dev_name(void **state)
 	ctx_fini(&ctx);
 }
 
+/* A drive that stops answering while it is opened, at any command: a failure (-ENODEV, the
+ * drive's "does not answer"), never an entry that reads "in use: could not be probed" (the
+ * in-use probe's reads come after identification: a refusal for safety is for a drive that
+ * answers, a dead one is a failure). */
+static void test_vanish_while_opened(void **state)
+{
+	char rig[PATH_MAX], dir[PATH_MAX];
+	unsigned failed = 0;
+
+	(void)state;
+	for (unsigned k = 0; k < 40; k++) {
+		struct ss_ctx ctx;
+		struct ss_error err = { 0 };
+		struct dev_entry e;
+		struct drive *d = NULL;
+		FILE *f;
+		int rc;
+
+		snprintf(dir, sizeof(dir), "%s/s%u", fixture_dir, k);
+		snprintf(rig, sizeof(rig), "%s/rig%u.json", fixture_dir, k);
+		f = fopen(rig, "w");
+		assert_non_null(f);
+		fprintf(f, "{ \"time_scale\": 0, \"drives\": [ { \"id\": \"v1\", "
+			   "\"personality\": \"sata\", \"model\": \"VANISH 1G\", \"serial\": "
+			   "\"VAN00001\", \"firmware\": \"F1\", \"blocks\": 2000000, \"faults\": "
+			   "[\"vanish-after:%u\"] } ] }\n", k);
+		fclose(f);
+		ctx_init(&ctx);
+		ctx.state_dir = dir;
+		ctx.rig_file = rig;
+		rc = device_open(&ctx, "sim:v1", false, &d, &e, &err);
+		if (rc == 0) {
+			assert_int_equal(e.state, DEV_FREE); /* a blank drive, all of it read */
+			drive_free(d);
+		} else {
+			assert_int_equal(rc, -ENODEV);
+			assert_null(d);
+			assert_non_null(strstr(err.msg, "does not answer"));
+			failed++;
+		}
+		ctx_fini(&ctx);
+	}
+	assert_true(failed > 10); /* the probe's reads are among those that failed */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -375,6 +420,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sim_name, fixture_dir_setup,
 						fixture_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_sim_without_rig, fixture_dir_setup,
+						fixture_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_vanish_while_opened, fixture_dir_setup,
 						fixture_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_dev_name, fixture_dir_setup,
 						fixture_dir_teardown),
