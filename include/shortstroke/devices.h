@@ -129,6 +129,14 @@ int devices_list(struct ss_ctx *ctx, struct dev_entry **out, size_t *n, struct s
 int device_open(struct ss_ctx *ctx, const char *spec, bool for_write, struct drive **out,
 		struct dev_entry *entry, struct ss_error *err);
 
+/* Whether e names the disk first names already (/dev/sdb and its
+ * /dev/disk/by-id link, or two links: the same node, the same WWN, or with
+ * no WWN the same model and serial), both identified: then err says so, as
+ * a usage error ("name each disk once"). A disk named twice in one command
+ * would get two jobs at once, the second refused by the first one's lock. */
+bool device_named_twice(const struct dev_entry *first, const struct dev_entry *e,
+			struct ss_error *err);
+
 /* -EPERM with a message when the entry is protected or in use and force is
  * false; 0 otherwise. */
 int device_check_safe(const struct dev_entry *e, bool force, struct ss_error *err);

@@ -690,6 +690,17 @@ static enum cap_method member_method(const struct array_apply_opts *o, const str
 	return array_auto_method(i);
 }
 
+/* Member i's disk is one of the members before it under another name (a
+ * placeholder bound to /dev/sdb and the plan's by-id link of it): a usage
+ * error, found before anything is sent. */
+static bool named_before(const struct array_apply_result *res, size_t i, struct ss_error *err)
+{
+	for (size_t k = 0; k < i; k++)
+		if (res->m[k].d && device_named_twice(&res->m[k].e, &res->m[i].e, err))
+			return true;
+	return false;
+}
+
 /* Every member: open, safe, the planned disk, a limit that works. */
 static void check_members(struct ss_ctx *ctx, const struct array_apply_opts *o,
 			  struct array_apply_result *res, const struct drive_info **infos)
@@ -716,6 +727,10 @@ static void check_members(struct ss_ctx *ctx, const struct array_apply_opts *o,
 		}
 		if (rc) {
 			member_fail(am, rc, AR_BY_RC);
+			continue;
+		}
+		if (named_before(res, i, &am->err)) {
+			member_fail(am, -EINVAL, AR_BY_RC);
 			continue;
 		}
 		if (device_check_safe(&am->e, o->force, &am->err)) {

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -461,6 +462,31 @@ int device_open(struct ss_ctx *ctx, const char *spec, bool for_write, struct dri
 	apply_protect(ctx, e);
 	apply_limit(ctx, e);
 	return 0;
+}
+
+/* The same node, the same WWN, or with no WWN the same model and serial. */
+static bool same_disk(const struct dev_entry *a, const struct dev_entry *b)
+{
+	const struct drive_info *x = &a->info, *y = &b->info;
+
+	if (!a->identified || !b->identified)
+		return false;
+	if (!a->sim && !b->sim && a->node[0] && !strcmp(a->node, b->node))
+		return true;
+	if (x->wwn[0] && y->wwn[0])
+		return !strcasecmp(x->wwn, y->wwn);
+	return x->serial[0] && !strcmp(x->serial, y->serial) && !strcmp(x->model, y->model);
+}
+
+bool device_named_twice(const struct dev_entry *first, const struct dev_entry *e,
+			struct ss_error *err)
+{
+	if (!same_disk(first, e))
+		return false;
+	ss_error_usage(err, -EINVAL, "%s: the same disk as %s (serial %s%s%s): name each disk once",
+		       e->spec, first->spec, e->info.serial, e->info.wwn[0] ? ", WWN " : "",
+		       e->info.wwn);
+	return true;
 }
 
 int device_check_safe(const struct dev_entry *e, bool force, struct ss_error *err)

@@ -410,3 +410,18 @@ run "$PROG" --demo limit --size 100GB --yes sim:sata320
 expect "limit, the label area unreadable: still refused for safety (exit 3)" 3 "" \
 	"sim:sata320: refused, the disk is in-use: could not be probed: .*Medium Error"
 "$PROG" --demo sim fault --clear sim:sata320 >/dev/null
+
+# --- apply: a placeholder bound to a disk the plan names already, under another name ----------------
+# (/dev/sdb and its by-id link; here two rig drives with one identity): apply limited the first,
+# the second was refused by its lock as "another shortstroke process", and it was rolled back.
+# Now it is a usage error before anything is sent, as in a batch.
+"$PROG" --rig "$NU_DUP" plan --disks 2 --model-of sim:d1 --level 1 --stroke 25% sim:d1 \
+	-O "$TMP/nu-dup-plan.json" >/dev/null 2>&1
+run_traced env SHORTSTROKE_STATE_DIR="$TMP/nu-dup-state" SHORTSTROKE_SYSROOT="$NU_AR/root" \
+	SHORTSTROKE_MDADM="$HERE/fake-mdadm.sh" SHORTSTROKE_MODPROBE=false FAKE_MDADM_LOG="$NU_AR/log" \
+	"$PROG" --rig "$NU_DUP" -v apply "$TMP/nu-dup-plan.json" --name dup --members sim:d2 --yes
+expect "apply --members, a placeholder bound to the planned disk's other name: a usage error" 2 "" \
+	"sim:d2: the same disk as sim:d1 \(serial SAME0001, WWN 5000c500c0000009\): name each disk once"
+sent_nothing "apply, one disk under two names: nothing changing sent" "$TMP/trace"
+[ ! -e "$TMP/nu-dup-state/journal.jsonl" ] && pass "apply, one disk under two names: nothing journaled" ||
+	fail "apply, one disk under two names: nothing journaled" "$(cat "$TMP/nu-dup-state/journal.jsonl")"

@@ -365,6 +365,49 @@ static void test_dev_name(void **state)
 	ctx_fini(&ctx);
 }
 
+/* One disk under two names: the same node, the same WWN, or with no WWN the same model and
+ * serial (what batches and apply refuse as a usage error before anything is sent). */
+static void test_named_twice(void **state)
+{
+	struct dev_entry a, b;
+	struct ss_error err = { 0 };
+
+	(void)state;
+	memset(&a, 0, sizeof(a));
+	a.identified = true;
+	snprintf(a.spec, sizeof(a.spec), "/dev/sdb");
+	snprintf(a.node, sizeof(a.node), "/dev/sdb");
+	snprintf(a.info.model, sizeof(a.info.model), "DISK 100G");
+	snprintf(a.info.serial, sizeof(a.info.serial), "S0001");
+	snprintf(a.info.wwn, sizeof(a.info.wwn), "0x5000c500c0000001");
+	b = a;
+	snprintf(b.spec, sizeof(b.spec), "/dev/disk/by-id/wwn-0x5000c500c0000001");
+	assert_true(device_named_twice(&a, &b, &err));
+	assert_true(err.usage);
+	assert_int_equal(err.code, -EINVAL);
+	assert_string_equal(err.msg, "/dev/disk/by-id/wwn-0x5000c500c0000001: the same disk as "
+				     "/dev/sdb (serial S0001, WWN 0x5000c500c0000001): name each "
+				     "disk once");
+	/* the node moved (a rescan), the WWN is the disk's: still the same */
+	snprintf(b.node, sizeof(b.node), "/dev/sdc");
+	snprintf(b.info.wwn, sizeof(b.info.wwn), "0X5000C500C0000001");
+	assert_true(device_named_twice(&a, &b, &err));
+	/* another WWN: another disk, whatever its serial says */
+	snprintf(b.info.wwn, sizeof(b.info.wwn), "0x5000c500c0000002");
+	ss_error_clear(&err);
+	assert_false(device_named_twice(&a, &b, &err));
+	assert_string_equal(err.msg, "");
+	/* no WWN: model and serial */
+	a.info.wwn[0] = b.info.wwn[0] = '\0';
+	assert_true(device_named_twice(&a, &b, &err));
+	snprintf(b.info.model, sizeof(b.info.model), "DISK 200G");
+	assert_false(device_named_twice(&a, &b, &err));
+	/* one not identified: nothing to compare */
+	b = a;
+	b.identified = false;
+	assert_false(device_named_twice(&a, &b, &err));
+}
+
 /* A drive that stops answering while it is opened, at any command: a failure (-ENODEV, the
  * drive's "does not answer"), never an entry that reads "in use: could not be probed" (the
  * in-use probe's reads come after identification: a refusal for safety is for a drive that
@@ -421,6 +464,7 @@ int main(void)
 						fixture_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_sim_without_rig, fixture_dir_setup,
 						fixture_dir_teardown),
+		cmocka_unit_test(test_named_twice),
 		cmocka_unit_test_setup_teardown(test_vanish_while_opened, fixture_dir_setup,
 						fixture_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_dev_name, fixture_dir_setup,
