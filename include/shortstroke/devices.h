@@ -137,6 +137,17 @@ int device_open(struct ss_ctx *ctx, const char *spec, bool for_write, struct dri
 bool device_named_twice(const struct dev_entry *first, const struct dev_entry *e,
 			struct ss_error *err);
 
+/*
+ * Before a change the journal records: -EPERM, naming the other disk, when
+ * another attached disk of its source has the entry's serial number and one
+ * of the two has no WWN (disks behind USB bridges): the journal,
+ * keyed by serial, would give one disk's records to the other. The other
+ * disks are known by what the system describes (sysfs), so nothing is sent
+ * to them; simulated drives are asked. 0 when force, or when none does.
+ */
+int device_check_serial(struct ss_ctx *ctx, const struct dev_entry *e, bool force,
+			struct ss_error *err);
+
 /* -EPERM with a message when the entry is protected or in use and force is
  * false; 0 otherwise. */
 int device_check_safe(const struct dev_entry *e, bool force, struct ss_error *err);

@@ -115,6 +115,8 @@ void batch_open(struct batch *b)
 		rc = device_check_safe(&it->e, b->force, &it->err);
 		if (rc && b->allow_unsafe && b->allow_unsafe(b, it))
 			rc = 0;
+		if (!rc && b->journaled)
+			rc = device_check_serial(b->ctx, &it->e, b->force, &it->err);
 		if (rc) {
 			item_fail(it, rc, EXIT_REFUSED);
 			continue;

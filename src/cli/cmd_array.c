@@ -798,7 +798,8 @@ static void replace_fits(const struct array_member *om, const struct mjob *j,
 static int arr_replace(struct ss_ctx *ctx, const char *name, const char *old_spec,
 			 const char *new_spec, bool yes, bool dry_run, bool wait)
 {
-	struct batch b = { .cmd = "array replace", .ctx = ctx, .yes = yes, .dry_run = dry_run };
+	struct batch b = { .cmd = "array replace", .ctx = ctx, .yes = yes, .dry_run = dry_run,
+			   .journaled = true };
 	struct array_rec *r = xcalloc(1, sizeof(*r));
 	struct ss_error err = { 0 };
 	struct plan_disk pd = { 0 };

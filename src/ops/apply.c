@@ -733,7 +733,8 @@ static void check_members(struct ss_ctx *ctx, const struct array_apply_opts *o,
 			member_fail(am, -EINVAL, AR_BY_RC);
 			continue;
 		}
-		if (device_check_safe(&am->e, o->force, &am->err)) {
+		if (device_check_safe(&am->e, o->force, &am->err) ||
+		    device_check_serial(ctx, &am->e, o->force, &am->err)) {
 			member_fail(am, -EPERM, AR_REFUSED);
 			continue;
 		}

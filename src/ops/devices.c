@@ -489,6 +489,75 @@ bool device_named_twice(const struct dev_entry *first, const struct dev_entry *e
 	return true;
 }
 
+/* Serial and WWN of a drive its source lists: what the system describes (no
+ * command goes to a disk the user did not name), else, for a simulated
+ * drive, its answers. false when neither can be had. */
+static bool found_ids(struct dev_env *env, const struct dev_source_ops *src,
+		      const struct dev_found *f, struct drive_info *out)
+{
+	struct ss_error ignored = { 0 };
+	struct drive *d;
+	bool ok;
+
+	if (f->described) {
+		*out = f->info;
+		if (!out->serial[0])
+			snprintf(out->serial, sizeof(out->serial), "%s", f->sys_serial);
+		if (!out->wwn[0])
+			snprintf(out->wwn, sizeof(out->wwn), "%s", f->sys_wwn);
+		return true;
+	}
+	if (!(src->caps & DEVSRC_SIMULATED) || f->mute ||
+	    open_found(env, src, f, false, &d, &ignored))
+		return false;
+	ok = drive_identify(d, out, &ignored) == 0;
+	drive_free(d);
+	return ok;
+}
+
+/* Another disk the journal cannot tell from e: the same serial, and not
+ * both with a WWN (two WWNs that differ are two disks; the same WWN is e
+ * under another name) */
+static bool serial_shared(const struct dev_entry *e, const struct drive_info *o)
+{
+	const char *wwn = e->info.wwn[0] ? e->info.wwn : e->sys_wwn;
+
+	if (!o->serial[0] ||
+	    (strcmp(o->serial, e->info.serial) && strcmp(o->serial, e->sys_serial)))
+		return false;
+	return !(wwn[0] && o->wwn[0]);
+}
+
+int device_check_serial(struct ss_ctx *ctx, const struct dev_entry *e, bool force,
+			struct ss_error *err)
+{
+	struct dev_env *env = ctx_sources(ctx);
+	const struct dev_source_ops *src;
+	struct dev_found *found = NULL;
+	size_t n = 0;
+	int rc;
+
+	if (force || !e->identified || (!e->info.serial[0] && !e->sys_serial[0]))
+		return 0;
+	rc = dev_env_source(env, e->spec, &src, err);
+	if (!rc)
+		rc = src->list(env, &found, &n, err);
+	for (size_t i = 0; !rc && i < n; i++) {
+		struct drive_info o;
+
+		if (!strcmp(found[i].name, e->spec) || !strcmp(found[i].node, e->node) ||
+		    !found_ids(env, src, &found[i], &o) || !serial_shared(e, &o))
+			continue;
+		rc = ss_error_set(err, -EPERM,
+				  "%s: refused: %s has the same serial number (%s) and no WWN tells "
+				  "them apart, so the journal (keyed by serial) would mix up their "
+				  "records (--force overrides)",
+				  e->spec, found[i].name, o.serial);
+	}
+	free(found);
+	return rc;
+}
+
 int device_check_safe(const struct dev_entry *e, bool force, struct ss_error *err)
 {
 	char state[300];

@@ -156,7 +156,7 @@ cat >"$NU_USB" <<'EOF2'
 EOF2
 NU_SAVED=$SHORTSTROKE_STATE_DIR
 SHORTSTROKE_STATE_DIR=$TMP/nu-usb-state	# a journal of its own
-"$PROG" --rig "$NU_USB" limit --volatile --size 50GB --yes sim:u1 >/dev/null
+"$PROG" --rig "$NU_USB" limit --volatile --size 50GB --yes --force sim:u1 >/dev/null
 "$PROG" --rig "$NU_USB" sim power-cycle sim:u1 sim:u2 >/dev/null
 for a in "" "sim:u2"; do
 	run_traced "$PROG" --rig "$NU_USB" -v reapply $a
@@ -425,3 +425,39 @@ expect "apply --members, a placeholder bound to the planned disk's other name: a
 sent_nothing "apply, one disk under two names: nothing changing sent" "$TMP/trace"
 [ ! -e "$TMP/nu-dup-state/journal.jsonl" ] && pass "apply, one disk under two names: nothing journaled" ||
 	fail "apply, one disk under two names: nothing journaled" "$(cat "$TMP/nu-dup-state/journal.jsonl")"
+
+# --- limit / restore of a disk whose serial another attached disk carries (no WWN) -------------------
+# the journal is keyed by serial (or WWN): a record of one is the other's too, so restoring one
+# closed the other's record, or restored it to the other's original. A single run refuses such a
+# disk (exit 3) and names the other; --force is the explicit override.
+NU_USB_STATE=$TMP/nu-usb2-state
+for c in "limit --size 50GB" "restore"; do
+	run_traced env SHORTSTROKE_STATE_DIR="$NU_USB_STATE" "$PROG" --rig "$NU_USB" -v $c --yes sim:u1
+	expect "${c%% *} of a disk whose serial another attached disk has: refused (exit 3)" 3 "" \
+		"sim:u1: refused: sim:u2 has the same serial number \(000000000001\) and no WWN tells them apart"
+	sent_nothing "${c%% *} of a disk whose serial another disk has: nothing changing sent" "$TMP/trace"
+done
+run env SHORTSTROKE_STATE_DIR="$NU_USB_STATE" "$PROG" --rig "$NU_USB" limit --size 50GB --yes --force sim:u1
+expect "limit --force --yes of such a disk: the explicit override" 0 "sim:u1: limited to"
+run env SHORTSTROKE_STATE_DIR="$NU_USB_STATE" "$PROG" --rig "$NU_USB" restore --yes sim:u2
+expect "restore of the other one: refused, its record would be sim:u1's" 3 "" \
+	"sim:u2: refused: sim:u1 has the same serial number"
+# two WWNs that differ tell the disks apart; one disk without a WWN does not
+NU_WWN=$TMP/nu-wwn.json
+cat >"$NU_WWN" <<'EOF2'
+{ "time_scale": 0, "drives": [
+  { "id": "w1", "personality": "sata", "model": "SAME SERIAL", "serial": "SS0001", "firmware": "F1",
+    "wwn": "5000c500c0000101", "blocks": 195312500, "hpa": true },
+  { "id": "w2", "personality": "sata", "model": "SAME SERIAL", "serial": "SS0001", "firmware": "F1",
+    "wwn": "5000c500c0000102", "blocks": 195312500, "hpa": true },
+  { "id": "w3", "personality": "sata", "model": "SAME SERIAL", "serial": "SS0003", "firmware": "F1",
+    "wwn": "5000c500c0000103", "blocks": 195312500, "hpa": true },
+  { "id": "w4", "personality": "sata", "model": "SAME SERIAL", "serial": "SS0003", "firmware": "F1",
+    "blocks": 195312500, "hpa": true }
+] }
+EOF2
+run env SHORTSTROKE_STATE_DIR="$TMP/nu-wwn-state" "$PROG" --rig "$NU_WWN" limit --size 50GB --yes --dry-run sim:w1
+expect "one serial, two WWNs that differ: not refused" 0 "sim:w1: commands that would be sent"
+run env SHORTSTROKE_STATE_DIR="$TMP/nu-wwn-state" "$PROG" --rig "$NU_WWN" limit --size 50GB --yes --dry-run sim:w3
+expect "one serial, one of the disks without a WWN: refused" 3 "" \
+	"sim:w3: refused: sim:w4 has the same serial number \(SS0003\)"

@@ -408,6 +408,65 @@ static void test_named_twice(void **state)
 	assert_false(device_named_twice(&a, &b, &err));
 }
 
+/* A serial another attached disk carries, and no WWN on one of them: the journal would mix up
+ * their records, so a change is refused (unless forced); two WWNs tell two disks apart. */
+static void test_serial_shared(void **state)
+{
+	static const char rig[] =
+		"{ \"time_scale\": 0, \"drives\": ["
+		" { \"id\": \"u1\", \"personality\": \"sata\", \"model\": \"USB DISK\", "
+		"\"serial\": \"000000000001\", \"firmware\": \"F1\", \"blocks\": 2000000 },"
+		" { \"id\": \"u2\", \"personality\": \"sata\", \"model\": \"USB DISK\", "
+		"\"serial\": \"000000000001\", \"firmware\": \"F1\", \"blocks\": 2000000 },"
+		" { \"id\": \"u3\", \"personality\": \"sata\", \"model\": \"USB DISK\", "
+		"\"serial\": \"000000000003\", \"firmware\": \"F1\", \"blocks\": 2000000 },"
+		" { \"id\": \"w1\", \"personality\": \"sata\", \"model\": \"WWN DISK\", "
+		"\"serial\": \"W0001\", \"wwn\": \"5000cca0c0000001\", \"firmware\": \"F1\", "
+		"\"blocks\": 2000000 },"
+		" { \"id\": \"w2\", \"personality\": \"sata\", \"model\": \"WWN DISK\", "
+		"\"serial\": \"W0001\", \"wwn\": \"5000cca0c0000002\", \"firmware\": \"F1\", "
+		"\"blocks\": 2000000 } ] }\n";
+	static const struct {
+		const char *name;
+		int rc;
+		const char *msg;
+	} cases[] = {
+		{ "sim:u1", -EPERM,
+		  "sim:u1: refused: sim:u2 has the same serial number (000000000001) and no WWN tells "
+		  "them apart, so the journal (keyed by serial) would mix up their records (--force "
+		  "overrides)" },
+		{ "sim:u2", -EPERM, "sim:u2: refused: sim:u1 has the same serial number" },
+		{ "sim:u3", 0, NULL },
+		{ "sim:w1", 0, NULL },
+	};
+	char path[PATH_MAX];
+	struct ss_ctx ctx;
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/rig.json", fixture_dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(rig, f);
+	fclose(f);
+	ctx_init(&ctx);
+	ctx.state_dir = fixture_dir;
+	ctx.rig_file = path;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct ss_error err = { 0 };
+		struct dev_entry e;
+		struct drive *d = NULL;
+
+		assert_int_equal(device_open(&ctx, cases[i].name, true, &d, &e, &err), 0);
+		assert_int_equal(device_check_serial(&ctx, &e, false, &err), cases[i].rc);
+		if (cases[i].msg)
+			assert_int_equal(strncmp(err.msg, cases[i].msg, strlen(cases[i].msg)), 0);
+		assert_int_equal(device_check_serial(&ctx, &e, true, &err), 0); /* --force */
+		drive_free(d);
+	}
+	ctx_fini(&ctx);
+}
+
 /* A drive that stops answering while it is opened, at any command: a failure (-ENODEV, the
  * drive's "does not answer"), never an entry that reads "in use: could not be probed" (the
  * in-use probe's reads come after identification: a refusal for safety is for a drive that
@@ -465,6 +524,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sim_without_rig, fixture_dir_setup,
 						fixture_dir_teardown),
 		cmocka_unit_test(test_named_twice),
+		cmocka_unit_test_setup_teardown(test_serial_shared, fixture_dir_setup,
+						fixture_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_vanish_while_opened, fixture_dir_setup,
 						fixture_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_dev_name, fixture_dir_setup,
