@@ -850,6 +850,12 @@ static int arr_replace(struct ss_ctx *ctx, const char *name, const char *old_spe
 		it->ready = false;
 		it->exit_hint = EXIT_USAGE;
 	}
+	if (it->ready &&
+	    array_member_elsewhere(ctx_state_dir(ctx), name, &it->e.info, &it->err)) {
+		ss_error_prefix(&it->err, "%s: ", new_spec);
+		it->ready = false;
+		it->exit_hint = EXIT_REFUSED;
+	}
 	j = xcalloc(1, sizeof(*j));
 	j->b = &b;
 	it->op = j;

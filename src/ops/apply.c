@@ -739,7 +739,8 @@ static void check_members(struct ss_ctx *ctx, const struct array_apply_opts *o,
 			continue;
 		}
 		infos[i] = &am->e.info;
-		if (array_member_check(pd, &am->e.info, &am->err)) {
+		if (array_member_elsewhere(ctx_state_dir(ctx), o->name, &am->e.info, &am->err) ||
+		    array_member_check(pd, &am->e.info, &am->err)) {
 			ss_error_prefix(&am->err, "%s (member %zu): ", am->e.spec, i + 1);
 			member_fail(am, -EPERM, AR_REFUSED);
 			continue;

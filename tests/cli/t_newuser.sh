@@ -461,3 +461,17 @@ expect "one serial, two WWNs that differ: not refused" 0 "sim:w1: commands that 
 run env SHORTSTROKE_STATE_DIR="$TMP/nu-wwn-state" "$PROG" --rig "$NU_WWN" limit --size 50GB --yes --dry-run sim:w3
 expect "one serial, one of the disks without a WWN: refused" 3 "" \
 	"sim:w3: refused: sim:w4 has the same serial number \(SS0003\)"
+
+# --- array replace: a NEW disk that another shortstroke array has as a member ------------------------
+# the fake mdadm writes no superblock, so only the records show it (on real disks md's
+# superblock makes it in use): replace limited it and gave it to the second array too
+nu_ss plan --level 1 --stroke 25% sim:big sim:s1 -O "$NU_AR/r1c.json" >/dev/null 2>&1
+run nu_ss apply "$NU_AR/r1c.json" --name other --yes
+expect "apply of another array over sim:big" 0 "/dev/md/other: created"
+: >"$NU_AR/log"
+run_traced nu_ss -v array replace repl sim:a3 sim:big --yes
+expect "array replace, NEW a member of another array: refused (exit 3)" 3 "" \
+	"sim:big: a member of the array other \(/dev/md/other, member 1, done\), as shortstroke's records have it"
+sent_nothing "array replace, NEW another array's member: nothing changing sent" "$TMP/trace"
+[ ! -s "$NU_AR/log" ] && pass "array replace, NEW another array's member: mdadm not run" ||
+	fail "array replace, NEW another array's member: mdadm not run" "$(cat "$NU_AR/log")"
