@@ -129,6 +129,12 @@ int devices_list(struct ss_ctx *ctx, struct dev_entry **out, size_t *n, struct s
 int device_open(struct ss_ctx *ctx, const char *spec, bool for_write, struct drive **out,
 		struct dev_entry *entry, struct ss_error *err);
 
+/* Whether spec names a drive of a device source, sending nothing to it: 0,
+ * or device_open's error for a bad name (unknown, a partition, a real device
+ * with --demo; a usage error). For commands that check every name before
+ * they read or change any disk. */
+int device_lookup(struct ss_ctx *ctx, const char *spec, struct ss_error *err);
+
 /* Whether e names the disk first names already (/dev/sdb and its
  * /dev/disk/by-id link, or two links: the same node, the same WWN, or with
  * no WWN the same model and serial), both identified: then err says so, as

@@ -417,6 +417,30 @@ static int sandboxed(const struct ss_ctx *ctx, const struct dev_env *env,
 			      spec, ctx->demo ? "--demo" : "--rig (or SHORTSTROKE_RIG)");
 }
 
+/* The source of a name and what it knows of it, sending nothing. */
+static int find_spec(struct ss_ctx *ctx, const char *spec, const struct dev_source_ops **src,
+		     struct dev_found *f, struct ss_error *err)
+{
+	struct dev_env *env = ctx_sources(ctx);
+	int rc = ctx_protect(ctx, err);
+
+	if (!rc)
+		rc = dev_env_source(env, spec, src, err);
+	if (!rc)
+		rc = sandboxed(ctx, env, *src, spec, err);
+	if (!rc)
+		rc = (*src)->find(env, spec, f, err);
+	return rc;
+}
+
+int device_lookup(struct ss_ctx *ctx, const char *spec, struct ss_error *err)
+{
+	const struct dev_source_ops *src;
+	struct dev_found f;
+
+	return find_spec(ctx, spec, &src, &f, err);
+}
+
 int device_open(struct ss_ctx *ctx, const char *spec, bool for_write, struct drive **out,
 		struct dev_entry *e, struct ss_error *err)
 {
@@ -433,13 +457,7 @@ int device_open(struct ss_ctx *ctx, const char *spec, bool for_write, struct dri
 		 * TUI must see an entry added since it started) */
 		protect_forget(ctx);
 	}
-	rc = ctx_protect(ctx, err);
-	if (!rc)
-		rc = dev_env_source(env, spec, &src, err);
-	if (!rc)
-		rc = sandboxed(ctx, env, src, spec, err);
-	if (!rc)
-		rc = src->find(env, spec, &f, err);
+	rc = find_spec(ctx, spec, &src, &f, err);
 	if (rc)
 		return rc;
 	entry_from_found(e, src, &f);

@@ -475,3 +475,12 @@ expect "array replace, NEW a member of another array: refused (exit 3)" 3 "" \
 sent_nothing "array replace, NEW another array's member: nothing changing sent" "$TMP/trace"
 [ ! -s "$NU_AR/log" ] && pass "array replace, NEW another array's member: mdadm not run" ||
 	fail "array replace, NEW another array's member: mdadm not run" "$(cat "$NU_AR/log")"
+
+# --- small things a new user tripped over -------------------------------------------------------------
+# reapply with a name that is no disk: exit 1 ("not a disk shortstroke can talk to"); a bad name
+# is a usage error (2), as --help says, found before any disk is read
+run_traced "$PROG" --demo -v reapply sim:nosuch sim:sata250
+expect "reapply sim:nosuch: a usage error (exit 2)" 2 "" \
+	"reapply: sim:nosuch: no such drive in the rig \(see 'shortstroke list'\)"
+grep -q ': cdb: ' "$TMP/trace" && fail "reapply sim:nosuch: no disk read" "$(head -3 "$TMP/trace")" ||
+	pass "reapply sim:nosuch: no disk read"
