@@ -484,3 +484,15 @@ expect "reapply sim:nosuch: a usage error (exit 2)" 2 "" \
 	"reapply: sim:nosuch: no such drive in the rig \(see 'shortstroke list'\)"
 grep -q ': cdb: ' "$TMP/trace" && fail "reapply sim:nosuch: no disk read" "$(head -3 "$TMP/trace")" ||
 	pass "reapply sim:nosuch: no disk read"
+# smart of a FAILED disk and a typo: exit 2 hid the FAILED result printed before it. Every name is
+# checked first now: the typo is a usage error before any disk is read (nothing is printed as
+# read); without the typo the FAILED disk gives its exit 1
+"$PROG" --demo sim fault sim:sata250 smart-fail >/dev/null
+run_traced "$PROG" --demo -v smart sim:sata250 sim:nosuch
+expect "smart FAILED-disk typo: a usage error, nothing read" 2 "" \
+	"sim:nosuch: no such drive in the rig"
+[ -z "$OUT" ] && ! grep -q ': cdb: ' "$TMP/trace" && pass "smart FAILED-disk typo: no disk read" ||
+	fail "smart FAILED-disk typo: no disk read" "$OUT" "$(head -3 "$TMP/trace")"
+run "$PROG" --demo smart sim:sata250
+expect "smart of the FAILED disk alone: exit 1" 1 "^sim:sata250: FAILED"
+"$PROG" --demo sim fault --clear sim:sata250 >/dev/null
