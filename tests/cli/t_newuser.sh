@@ -496,3 +496,12 @@ expect "smart FAILED-disk typo: a usage error, nothing read" 2 "" \
 run "$PROG" --demo smart sim:sata250
 expect "smart of the FAILED disk alone: exit 1" 1 "^sim:sata250: FAILED"
 "$PROG" --demo sim fault --clear sim:sata250 >/dev/null
+# extra arguments were ignored: "qualify --print-thresholds sim:sata250" printed the thresholds and
+# exited 0 (the disk was not qualified), "sim rig extra" printed the rig
+run "$PROG" --demo qualify --print-thresholds sim:sata250
+expect "qualify --print-thresholds DEVICE: a usage error" 2 "" \
+	"qualify: --print-thresholds takes no device \('sim:sata250'\)"
+[ -z "$OUT" ] && pass "qualify --print-thresholds DEVICE: nothing printed" ||
+	fail "qualify --print-thresholds DEVICE: nothing printed" "$OUT"
+run "$PROG" sim rig extra
+expect "sim rig extra: a usage error" 2 "" "sim: rig takes no argument \('extra'\)"
