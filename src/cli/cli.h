@@ -48,6 +48,9 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
  * (unknown) or ':' (missing value; the option string starts with ':').
  * getopt's own message is off (opterr = 0 in main). Returns EXIT_USAGE. */
 int cli_bad_option(const char *cmd, int c, char **argv);
+/* An option that takes one value: *slot = value, EXIT_DONE; given a second
+ * time it is a usage error (printed; EXIT_USAGE), not the last one silently. */
+int cli_option_once(const char *cmd, const char **slot, const char *opt, const char *value);
 /* The exit code of a failed operation: EXIT_REFUSED for an -EPERM safety
  * refusal, EXIT_USAGE when err is marked as the user's input (ss_error_usage),
  * else EXIT_FAILED, whatever the errno. */

@@ -408,22 +408,26 @@ static int apply_run(struct ss_ctx *ctx, int argc, char **argv)
 	};
 	struct apply_opts o = { 0 };
 	struct ss_error err = { 0 };
+	const char *method = NULL;
 	char **rest = xcalloc((size_t)argc + 1, sizeof(char *));
-	int n = split_members(argc, argv, &o, rest), c, code;
+	int n = split_members(argc, argv, &o, rest), c, code = EXIT_DONE;
 
 	optind = 1;
 	while ((c = getopt_long(n, rest, ":m:nyfJh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'N':
-			o.name = optarg;
+			code = cli_option_once("apply", &o.name, "--name", optarg);
 			break;
 		case 'F':
-			o.mkfs = optarg;
+			code = cli_option_once("apply", &o.mkfs, "--mkfs", optarg);
 			break;
 		case 'C':
-			o.conf = optarg;
+			code = cli_option_once("apply", &o.conf, "--conf", optarg);
 			break;
 		case 'm':
+			code = cli_option_once("apply", &method, "--method", optarg);
+			if (code)
+				goto out;
 			if (cap_method_parse(optarg, &o.method)) {
 				char names[160];
 
@@ -453,6 +457,8 @@ static int apply_run(struct ss_ctx *ctx, int argc, char **argv)
 			code = cli_bad_option("apply", c, rest);
 			goto out;
 		}
+		if (code)
+			goto out;
 	}
 	if (optind != n - 1) {
 		code = cli_usage_error("apply", optind >= n ? "name the plan file"

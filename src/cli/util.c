@@ -32,6 +32,15 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+int cli_option_once(const char *cmd, const char **slot, const char *opt, const char *value)
+{
+	if (*slot)
+		return cli_usage_error(cmd, "%s given twice ('%s', then '%s'): it takes one value",
+				       opt, *slot, value);
+	*slot = value;
+	return EXIT_DONE;
+}
+
 int cli_bad_option(const char *cmd, int c, char **argv)
 {
 	struct ss_error err;

@@ -505,3 +505,11 @@ expect "qualify --print-thresholds DEVICE: a usage error" 2 "" \
 	fail "qualify --print-thresholds DEVICE: nothing printed" "$OUT"
 run "$PROG" sim rig extra
 expect "sim rig extra: a usage error" 2 "" "sim: rig takes no argument \('extra'\)"
+# apply --name a --name b made the array b and said nothing of a (as --serial twice did)
+for o in --name --mkfs --conf --method; do
+	case $o in --name) v1=a v2=b ;; --mkfs) v1=ext4 v2=xfs ;; --conf) v1=$TMP/a.conf v2=$TMP/b.conf ;;
+	--method) v1=amac v2=hpa ;; esac
+	[ $o = --name ] && nm= || nm="--name x"
+	run "$PROG" --demo apply "$TMP/nu-plan.json" $nm $o "$v1" $o "$v2" --dry-run
+	expect "apply $o twice: a usage error" 2 "" "apply: $o given twice \('$v1', then '$v2'\)"
+done
