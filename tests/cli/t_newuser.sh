@@ -513,3 +513,7 @@ for o in --name --mkfs --conf --method; do
 	run "$PROG" --demo apply "$TMP/nu-plan.json" $nm $o "$v1" $o "$v2" --dry-run
 	expect "apply $o twice: a usage error" 2 "" "apply: $o given twice \('$v1', then '$v2'\)"
 done
+# --size 0x10G: "must be greater than zero" (the 0 before the x was read as the number)
+run "$PROG" --demo limit --size 0x10G --dry-run sim:sata320
+expect "limit --size 0x10G: the number cannot be parsed" 2 "" \
+	"--size: invalid size '0x10G': the number cannot be parsed"
