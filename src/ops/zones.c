@@ -98,10 +98,14 @@ int zones_report(struct drive *d, const struct drive_info *info, struct zone_rep
 
 		rc = zones_fetch(d, out->zac, lba, buf, &got, err);
 		if (rc == -EOPNOTSUPP && first) {
-			rc = not_zoned(d,
-				       out->zac ? "the drive rejected REPORT ZONES EXT"
-						: "the drive rejected REPORT ZONES",
-				       err);
+			/* it says it is zoned: the command failed, not the drive's kind */
+			rc = ss_error_set(err, rc,
+					  "%s: the drive %s %s: it reports itself %s, but its zones "
+					  "cannot be read",
+					  drive_name(d), out->zac ? "aborted" : "rejected",
+					  out->zac ? "REPORT ZONES EXT (ATA ABRT)"
+						   : "REPORT ZONES (ILLEGAL REQUEST)",
+					  zoned_model_name(info->zoned));
 			break;
 		}
 		if (rc)

@@ -517,3 +517,9 @@ done
 run "$PROG" --demo limit --size 0x10G --dry-run sim:sata320
 expect "limit --size 0x10G: the number cannot be parsed" 2 "" \
 	"--size: invalid size '0x10G': the number cannot be parsed"
+# a host-managed drive that aborts REPORT ZONES EXT was called "not a zoned drive"
+"$PROG" --demo sim fault sim:smr abort:4a >/dev/null
+run "$PROG" --demo zones sim:smr
+expect "zones, REPORT ZONES EXT aborted: the drive aborted the command, not 'not zoned'" 1 "" \
+	"^shortstroke: sim:smr: the drive aborted REPORT ZONES EXT \(ATA ABRT\): it reports itself host-managed, but its zones cannot be read$"
+"$PROG" --demo sim fault --clear sim:smr >/dev/null
