@@ -523,3 +523,21 @@ run "$PROG" --demo zones sim:smr
 expect "zones, REPORT ZONES EXT aborted: the drive aborted the command, not 'not zoned'" 1 "" \
 	"^shortstroke: sim:smr: the drive aborted REPORT ZONES EXT \(ATA ABRT\): it reports itself host-managed, but its zones cannot be read$"
 "$PROG" --demo sim fault --clear sim:smr >/dev/null
+
+# --- the TUI at its edges ---------------------------------------------------------------------------
+if command -v tmux >/dev/null 2>&1; then
+	. "$HERE/tui_lib.sh"
+	NU_SAVED=$SHORTSTROKE_STATE_DIR
+	SHORTSTROKE_STATE_DIR=$TMP/nu-tui-state	# a fresh demo rig: every drive free
+	# at 20x10 a dialog's input line was drawn below the screen: typing went nowhere visible
+	tui_start nu-small 20 10 --demo
+	tui_wait "shortstroke" >/dev/null
+	tui_keys l
+	tui_check "tui 20x10: the limit dialog's input line is on the screen" "Size: +_"
+	tui_keys -l 20
+	tui_check "tui 20x10: what is typed shows" "Size: +20_"
+	tui_stop
+	SHORTSTROKE_STATE_DIR=$NU_SAVED
+else
+	skip "the TUI at its edges" "tmux is not installed"
+fi
