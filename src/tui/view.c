@@ -409,11 +409,13 @@ static void draw_planner(const struct tui_model *m, const struct tui_planner *p)
 		attron(A_BOLD);
 		mvaddnstr(y, 2, tui_plan_field_names[f], 12);
 		attroff(A_BOLD);
-		snprintf(buf, sizeof(buf), "[%s%-*s]", v,
-			 cur && strlen(v) < 13 ? 14 - (int)strlen(v) : 1,
-			 cur && f != TPF_LEVEL && f != TPF_WORKLOAD ? "_" : "");
-		if (!cur || f == TPF_LEVEL || f == TPF_WORKLOAD)
-			snprintf(buf, sizeof(buf), "[%-14s]", v);
+		/* 14 columns between the brackets: a longer value is clipped (its
+		 * end while it is typed, where the cursor is) */
+		if (cur && f != TPF_LEVEL && f != TPF_WORKLOAD)
+			snprintf(buf, sizeof(buf), "[%-14s]",
+				 strcat(v + (strlen(v) > 13 ? strlen(v) - 13 : 0), "_"));
+		else
+			snprintf(buf, sizeof(buf), "[%-14.14s]", v);
 		if (cur)
 			attron(A_REVERSE);
 		mvaddnstr(y, 15, buf, COLS - 16);

@@ -537,6 +537,16 @@ if command -v tmux >/dev/null 2>&1; then
 	tui_keys -l 20
 	tui_check "tui 20x10: what is typed shows" "Size: +20_"
 	tui_stop
+	# a long Tolerates value drew over its field's closing bracket (and into the hint)
+	tui_start nu-planner 80 24 --demo
+	tui_wait "demo rig - 6 drives" >/dev/null
+	tui_keys j j p
+	tui_wait "Planner - 1 drive" >/dev/null
+	tui_keys Tab Tab Tab
+	tui_keys -l 12345678901234567890
+	tui_check "tui planner: a long Tolerates value is clipped inside its brackets" \
+		"^  Tolerates +\[[0-9]{13}_\] +disks that may fail"
+	tui_stop
 	SHORTSTROKE_STATE_DIR=$NU_SAVED
 else
 	skip "the TUI at its edges" "tmux is not installed"
