@@ -72,9 +72,12 @@ int tui_model_refresh(struct tui_model *m)
 {
 	struct ss_error err = { 0 };
 	struct dev_entry *devs = NULL;
+	char count[32];
 	size_t n = 0;
 	int rc;
 
+	/* the status line's count of an earlier scan, which this one updates */
+	snprintf(count, sizeof(count), "%zu drive%s", m->n, m->n == 1 ? "" : "s");
 	if (m->ntasks) {
 		/* never talk to a drive a job is working on: rescan afterwards */
 		m->rescan_pending = true;
@@ -114,7 +117,7 @@ int tui_model_refresh(struct tui_model *m)
 		snprintf(m->source, sizeof(m->source), "rig %s", m->ctx->rig_file);
 	else
 		snprintf(m->source, sizeof(m->source), "this machine");
-	if (!m->status[0])
+	if (!m->status[0] || !strcmp(m->status, count)) /* as the header counts them */
 		snprintf(m->status, sizeof(m->status), "%zu drive%s", n, n == 1 ? "" : "s");
 	return 0;
 }

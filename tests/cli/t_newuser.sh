@@ -547,6 +547,18 @@ if command -v tmux >/dev/null 2>&1; then
 	tui_check "tui planner: a long Tolerates value is clipped inside its brackets" \
 		"^  Tolerates +\[[0-9]{13}_\] +disks that may fail"
 	tui_stop
+	# a drive that vanished: the header said 5 drives after a rescan, the status line still 6
+	tui_start nu-vanish 100 30 --demo
+	tui_wait "demo rig - 6 drives" >/dev/null
+	"$PROG" --demo sim fault sim:sata320 vanish-after:0 >/dev/null
+	tui_keys R
+	tui_check "tui: a drive vanished: the header counts 5 drives" "demo rig - 5 drives"
+	if printf '%s\n' "$SCREEN" | grep -q "6 drives"; then
+		fail "tui: a drive vanished: the status line agrees with the header" "$SCREEN"
+	else
+		pass "tui: a drive vanished: the status line agrees with the header"
+	fi
+	tui_stop
 	SHORTSTROKE_STATE_DIR=$NU_SAVED
 else
 	skip "the TUI at its edges" "tmux is not installed"
