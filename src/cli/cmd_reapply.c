@@ -294,7 +294,7 @@ static int reapply_run(struct ss_ctx *ctx, int argc, char **argv)
 	struct ss_error err = { 0 };
 	struct dev_entry *devs = NULL;
 	size_t np = 0, ns = 0, nd = 0;
-	bool *named, bad_name = false;
+	bool *named;
 	int c, rc;
 
 	while ((c = getopt_long(argc, argv, ":nJh", opts, NULL)) != -1) {
@@ -313,15 +313,7 @@ static int reapply_run(struct ss_ctx *ctx, int argc, char **argv)
 		}
 	}
 	/* a bad name is a usage error, found before any disk is read */
-	for (int i = optind; i < argc; i++) {
-		struct ss_error e2 = { 0 };
-
-		if (device_lookup(ctx, argv[i], &e2) && e2.usage) {
-			cli_error("reapply: %s", e2.msg);
-			bad_name = true;
-		}
-	}
-	if (bad_name)
+	if (cli_check_names(ctx, "reapply", argv + optind, argc - optind))
 		return EXIT_USAGE;
 	rc = reapply_pending(ctx_state_dir(ctx), &pend, &np, &stale, &ns, &err);
 	if (!rc)

@@ -466,15 +466,7 @@ static int smart_run(struct ss_ctx *ctx, int argc, char **argv)
 		return cli_usage_error("smart", "%s", eb);
 	/* every name first: a typo is a usage error before any disk is read,
 	 * not an exit 2 that hides a FAILED disk read before it */
-	for (int i = optind; i < argc; i++) {
-		struct ss_error err = { 0 };
-
-		if (device_lookup(ctx, argv[i], &err) && err.usage) {
-			cli_error("%s", err.msg);
-			bad_name = true;
-		}
-	}
-	if (bad_name)
+	if (cli_check_names(ctx, "smart", argv + optind, argc - optind))
 		return EXIT_USAGE;
 	/* every disk goes under "disks"; text prints each as soon as it is read */
 	root = record_new();
