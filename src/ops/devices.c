@@ -517,12 +517,8 @@ static bool found_ids(struct dev_env *env, const struct dev_source_ops *src,
 	struct drive *d;
 	bool ok;
 
-	if (f->described) {
+	if (f->described) { /* sysfs: its serial and WWN as udev has them */
 		*out = f->info;
-		if (!out->serial[0])
-			snprintf(out->serial, sizeof(out->serial), "%s", f->sys_serial);
-		if (!out->wwn[0])
-			snprintf(out->wwn, sizeof(out->wwn), "%s", f->sys_wwn);
 		return true;
 	}
 	if (!(src->caps & DEVSRC_SIMULATED) || f->mute ||
