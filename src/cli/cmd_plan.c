@@ -17,6 +17,7 @@
 #include "raidplan.h"
 #include "shortstroke/fileio.h"
 #include "shortstroke/planfile.h"
+#include "shortstroke/planspec.h"
 #include "shortstroke/units.h"
 #include "table.h"
 #include "xalloc.h"
@@ -51,13 +52,24 @@ static const struct col_def plan_cols[] = {
     {"REBUILD", COL_DOUBLE, true, 1, "rebuild time of one disk, hours"},
     {"MTTDL", COL_DOUBLE, true, 0, "mean time to data loss, years"},
     {"URE", COL_DOUBLE, true, 2, "percent chance of an unrecoverable read error during a rebuild"},
+    {"RISK", COL_STR, false, 0,
+     "risk band (low, medium, high): parity group width, URE in a rebuild, data loss in 5 "
+     "years; the first ranking key"},
+    {"DEGRADED", COL_DOUBLE, true, 0, "the workload's IOPS with one member lost"},
+    {"DEGRADED2", COL_DOUBLE, true, 0, "the workload's IOPS with two members lost"},
+    {"REBUILD-IOPS", COL_DOUBLE, true, 0,
+     "the workload's IOPS while one member rebuilds (md at its sync_speed_min)"},
+    {"REBUILD-LOAD", COL_DOUBLE, true, 0,
+     "hours the rebuild takes under the workload (md at its sync_speed_min)"},
+    {"QUEUE-POS", COL_DOUBLE, true, 2,
+     "a member's positioning time at the workload's queue depth (SPTF), ms"},
     {"WARNINGS", COL_STR, false, 0, "warnings (--explain says more)"},
     {"SHORTFALL", COL_STR, false, 0, "how far a layout is from each goal it misses"},
 };
 #define N_COLS (sizeof(plan_cols) / sizeof(plan_cols[0]))
 #define PLAN_DEFAULT                                                                               \
 	"RANK,LEVEL,DISKS,GROUPS,CHUNK,STROKE,CAPACITY,SEQ-READ,SEQ-WRITE,IOPS,IOPS-QD1,"          \
-	"ACCESS,TOLERATES,REBUILD,MTTDL,URE,WARNINGS"
+	"ACCESS,TOLERATES,REBUILD,MTTDL,URE,RISK,WARNINGS"
 
 enum {
 	OPT_DISKS = 0x2001,
@@ -81,6 +93,9 @@ enum {
 	OPT_TOP,
 	OPT_EXPLAIN,
 	OPT_CHECK,
+	OPT_MECH,
+	OPT_LATENCY,
+	OPT_CACHE,
 };
 
 struct popts {
@@ -92,12 +107,17 @@ struct popts {
 	int level; /* the only level of the mask, -1 for none or several */
 	double capacity, iops, access_ms;
 	unsigned tolerate, max_disks;
+	bool tolerate_set;
 	int profile;
+	const char *workload; /* --workload as given (a profile or custom:...) */
+	struct plan_workload pw;
+	const char *mech;     /* --mech KEY=VALUE,... */
 	unsigned qd;
 	uint64_t chunk;
 	double stroke; /* 0: search */
 	unsigned groups, copies;
-	double controller_mbps, bus_mbps;
+	double controller_mbps, bus_mbps, controller_w_mbps, bus_w_mbps;
+	double latency_ms, latency_disk_ms, cache_mb, cache_mbps;
 	unsigned top;
 	struct out_opts out;
 	bool explain;
@@ -140,12 +160,18 @@ static void usage(FILE *f)
 	    "      --model-of DEV    the disk the extra (still to be bought) disks copy\n"
 	    "      --rpm R           rpm of --disks without devices (default 7200)\n"
 	    "      --disk-size SIZE  size of --disks without devices (default 1TB)\n"
+	    "      --mech KEY=V,...  the disks' mechanics instead of the defaults by class\n"
+	    "                        (simulated disks: the rig's): t2t, avg, full (seek ms),\n"
+	    "                        outer, inner (MB/s), overhead (ms), queue (commands\n"
+	    "                        the disk queues: 32 SATA, 64 SAS), cache (MB),\n"
+	    "                        wcache (on|off), link (MB/s), mttf (h), ure (per bit)\n"
 	    "\n"
 	    "Goals (a search over levels, disk counts, strokes and chunks):\n"
 	    "      --capacity SIZE   usable capacity at least SIZE (2T, 500GB)\n"
 	    "      --iops N          the workload's IOPS at least N (at --qd)\n"
 	    "      --access-ms MS    average random access time at most MS\n"
-	    "      --tolerate K      survive any K failed disks\n"
+	    "      --tolerate K      survive any K failed disks (default 1; 0 unless a\n"
+	    "                        --level includes RAID 0)\n"
 	    "      --max-disks N     use at most N disks\n"
 	    "      --level L[,L...]  only these RAID levels: 0 1 10 0+1 5 6 50 60\n"
 	    "      --chunk SIZE      only this chunk size (4K .. 1M, a power of two)\n"
@@ -160,19 +186,25 @@ static void usage(FILE *f)
 	    "\n"
 	    "Workload and path:\n"
 	    "      --workload NAME   database (default), fileserver, webserver,\n"
-	    "                        workstation, seq-read, seq-write, random-access\n"
+	    "                        workstation, seq-read, seq-write, random-access, or\n"
+	    "                        custom:bs=SIZE[:W][/SIZE:W...][,read=R][,random=X]\n"
+	    "                        (R, X: 0.7 or 70%%; e.g. custom:bs=64K,read=0,random=1)\n"
 	    "      --qd N            queue depth on the array (default %d)\n"
-	    "      --controller-mbps N  controller bandwidth cap, MB/s\n"
-	    "      --bus-mbps N      bus (PCIe) bandwidth cap, MB/s\n"
+	    "      --controller-mbps N[/W]  controller bandwidth cap, MB/s (W: writes)\n"
+	    "      --bus-mbps N[/W]  bus (PCIe) bandwidth cap, MB/s (W: writes)\n"
+	    "      --controller-latency MS[+MS]  per request, + per member of the array\n"
+	    "      --controller-cache SIZE[@MBPS]  a write-back controller cache\n"
 	    "\n"
 	    "Output:\n" OUT_HELP
 	    "      --explain         every figure of the best layout with its formula,\n"
-	    "                        source and inputs, and the warnings\n"
+	    "                        source and inputs, the warnings, and why it is first\n"
 	    "  -O, --output-plan FILE  write the best layout as a plan file for 'apply'\n"
 	    "      --check FILE      validate a plan file and re-evaluate it\n"
 	    "  -h, --help            this help\n"
 	    "\n"
 	    "Default columns: " PLAN_DEFAULT "\n"
+	    "Ranked by risk band (low first), then fewest disks, most IOPS, shortest\n"
+	    "access, most failures tolerated, longest MTTDL, most capacity.\n"
 	    "\n"
 	    "Exit status: 0 a layout meets the goals; 1 none does (the closest are\n"
 	    "listed and the goal that cannot be met is named); 2 bad input.\n"
@@ -182,6 +214,8 @@ static void usage(FILE *f)
 	    "  shortstroke plan --disks 8 --rpm 15000 --disk-size 600GB --iops 2000 --tolerate 2\n"
 	    "  shortstroke plan /dev/sd[b-e] --capacity 500G --workload fileserver -O plan.json\n"
 	    "  shortstroke --demo plan sim:sas15k --level 0 --stroke 100%% --explain\n"
+	    "  shortstroke plan --disks 8 --rpm 7200 --mech queue=32,overhead=0.5 \\\n"
+	    "      --workload custom:bs=64K,read=0,random=1 --controller-mbps 1200/600\n"
 	    "  shortstroke plan --check plan.json\n",
 	    DEFAULT_QD);
 }
@@ -282,10 +316,40 @@ static int parse_levels(const char *arg, struct popts *o)
 	return 0;
 }
 
+/* The model's options beyond the goals: path caps, latency, cache, mechanics. */
+static int take_model_opt(struct popts *o, int c, const char *arg)
+{
+	struct ss_error err = {0};
+	struct rp_disk probe;
+
+	switch (c) {
+	case OPT_CONTROLLER:
+		if (plan_rate_pair_parse(arg, &o->controller_mbps, &o->controller_w_mbps, &err))
+			return cli_usage_error("plan", "--controller-mbps: %s", err.msg);
+		return 0;
+	case OPT_BUS:
+		if (plan_rate_pair_parse(arg, &o->bus_mbps, &o->bus_w_mbps, &err))
+			return cli_usage_error("plan", "--bus-mbps: %s", err.msg);
+		return 0;
+	case OPT_LATENCY:
+		if (plan_latency_parse(arg, &o->latency_ms, &o->latency_disk_ms, &err))
+			return cli_usage_error("plan", "--controller-latency: %s", err.msg);
+		return 0;
+	case OPT_CACHE:
+		if (plan_cache_parse(arg, &o->cache_mb, &o->cache_mbps, &err))
+			return cli_usage_error("plan", "--controller-cache: %s", err.msg);
+		return 0;
+	default: /* OPT_MECH: checked now, applied to every disk of the pool */
+		rp_disk_init(&probe);
+		if (plan_mech_parse(arg, &probe, &err))
+			return cli_usage_error("plan", "%s", err.msg);
+		o->mech = arg;
+		return 0;
+	}
+}
+
 static int take_opt(struct popts *o, int c, const char *arg)
 {
-	struct rp_error rerr = {0};
-
 	switch (c) {
 	case OPT_DISKS:
 		return parse_uint("--disks", arg, 1, PLAN_MAX_DISKS, &o->n_disks);
@@ -318,16 +382,12 @@ static int take_opt(struct popts *o, int c, const char *arg)
 	case OPT_ACCESS:
 		return parse_pos("--access-ms", arg, &o->access_ms);
 	case OPT_TOLERATE:
+		o->tolerate_set = true;
 		return parse_uint("--tolerate", arg, 0, PLAN_MAX_DISKS, &o->tolerate);
 	case OPT_MAX_DISKS:
 		return parse_uint("--max-disks", arg, 1, PLAN_MAX_DISKS, &o->max_disks);
 	case OPT_WORKLOAD:
-		if (rp_profile_parse(arg, &o->profile, &rerr))
-			return cli_usage_error("plan",
-					       "--workload: unknown workload '%s': use database, "
-					       "fileserver, webserver, workstation, seq-read, "
-					       "seq-write or random-access",
-					       arg);
+		o->workload = arg; /* parsed with the queue depth (take_path_opts) */
 		return 0;
 	case OPT_QD:
 		return parse_uint("--qd", arg, 1, 65536, &o->qd);
@@ -347,9 +407,11 @@ static int take_opt(struct popts *o, int c, const char *arg)
 	case OPT_COPIES:
 		return parse_uint("--copies", arg, 2, PLAN_MAX_DISKS, &o->copies);
 	case OPT_CONTROLLER:
-		return parse_pos("--controller-mbps", arg, &o->controller_mbps);
 	case OPT_BUS:
-		return parse_pos("--bus-mbps", arg, &o->bus_mbps);
+	case OPT_LATENCY:
+	case OPT_CACHE:
+	case OPT_MECH:
+		return take_model_opt(o, c, arg);
 	case OPT_TOP:
 		return parse_uint("--top", arg, 1, 1000, &o->top);
 	case OPT_EXPLAIN:
@@ -560,6 +622,22 @@ static void shortfall_text(const struct rp_solution *sol, size_t i, char *buf, s
 	}
 }
 
+/* The columns of the queueing, degraded and risk figures. */
+static void add_model_cells(struct table *t, const struct rp_eval *ev)
+{
+	static const char *const bands[] = {"low", "medium", "high"};
+	bool valid;
+	double v = fig_value(ev, RP_FIG_RISK, &valid);
+
+	if (valid && v >= 0 && v <= 2)
+		table_set_str(t, "RISK", bands[(int)v]);
+	set_fig(t, "DEGRADED", ev, RP_FIG_DEGRADED_IOPS, 1);
+	set_fig(t, "DEGRADED2", ev, RP_FIG_DEGRADED2_IOPS, 1);
+	set_fig(t, "REBUILD-IOPS", ev, RP_FIG_REBUILD_IOPS, 1);
+	set_fig(t, "REBUILD-LOAD", ev, RP_FIG_REBUILD_LOADED, 1);
+	set_fig(t, "QUEUE-POS", ev, RP_FIG_QUEUE_POSITION, 1);
+}
+
 /* sol: the closest layout i's shortfall in a column; NULL: none. */
 static void add_row(struct table *t, const struct pstate *s, unsigned rank,
 		    const struct rp_eval *ev, const struct rp_solution *sol, size_t i)
@@ -599,6 +677,7 @@ static void add_row(struct table *t, const struct pstate *s, unsigned rank,
 	set_fig(t, "REBUILD", ev, RP_FIG_REBUILD_TIME, 1);
 	set_fig(t, "MTTDL", ev, RP_FIG_MTTDL, 1 / HOURS_PER_YEAR);
 	set_fig(t, "URE", ev, RP_FIG_URE_REBUILD, 100);
+	add_model_cells(t, ev);
 	warnings_text(ev, buf, sizeof(buf));
 	table_set_str(t, "WARNINGS", buf[0] ? buf : NULL);
 	if (sol) {
@@ -650,14 +729,23 @@ static void layout_title(const struct pstate *s, const struct rp_eval *ev, char 
 		 size_human(plan_limit_bytes(l->stroke, layout_cmin(s, l)), lim, sizeof(lim)));
 }
 
+static const char *workload_name(const struct pstate *s)
+{
+	if (s->o->profile >= 0)
+		return rp_profile_name(s->o->profile);
+	return s->o->pw.text[0] ? s->o->pw.text : "custom";
+}
+
 static void explain_text(const struct pstate *s, const struct rp_eval *ev, const char *what,
-			 FILE *f)
+			 const char *why, FILE *f)
 {
 	const struct rp_layout *l = rp_eval_layout(ev);
 	char buf[256];
 
 	layout_title(s, ev, buf, sizeof(buf));
 	fprintf(f, "\n%s: %s\n", what, buf);
+	if (why && *why)
+		fprintf(f, "Why: %s\n", why);
 	fprintf(f, "Members:");
 	for (unsigned i = 0; i < l->n_disks; i++) {
 		const struct plan_disk *pd = &s->pool[l->members[i]];
@@ -668,8 +756,7 @@ static void explain_text(const struct pstate *s, const struct rp_eval *ev, const
 					: pd->device,
 			pd->placeholder ? ")" : "");
 	}
-	fprintf(f, "\nWorkload: %s, queue depth %u\n", rp_profile_name(s->o->profile),
-		s->wl.queue_depth);
+	fprintf(f, "\nWorkload: %s, queue depth %u\n", workload_name(s), s->wl.queue_depth);
 	for (int id = 0; id < rp_figure_count(); id++) {
 		const struct rp_figure *fg = rp_eval_figure(ev, id);
 
@@ -923,7 +1010,7 @@ static int run_eval(struct pstate *s)
 		print_notes(s);
 		table_print(t, stdout, o->out.flags, "plans");
 		if (o->explain)
-			explain_text(s, ev, "Layout", stdout);
+			explain_text(s, ev, "Layout", NULL, stdout);
 		if (missed)
 			cli_error("%s", msg);
 	}
@@ -1014,6 +1101,8 @@ static int run_solve(struct pstate *s)
 				       json_object_new_uint64(rp_solution_evaluated(sol)));
 		json_object_object_add(root, "truncated",
 				       json_object_new_boolean(rp_solution_truncated(sol)));
+		json_object_object_add(root, "reason",
+				       json_object_new_string(rp_solution_reason(sol)));
 		json_object_object_add(root, "notes", notes_json(s));
 		if (o->explain && n)
 			json_object_object_add(root, "explain",
@@ -1032,7 +1121,8 @@ static int run_solve(struct pstate *s)
 			table_print(t, stdout, o->out.flags, "plans");
 		if (o->explain && n)
 			explain_text(s, met ? rp_solution_get(sol, 0) : rp_solution_closest(sol, 0),
-				     met ? "Layout 1" : "Closest layout", stdout);
+				     met ? "Layout 1" : "Closest layout", rp_solution_reason(sol),
+				     stdout);
 	}
 	if (!met)
 		rc = EXIT_FAILED;
@@ -1072,8 +1162,12 @@ static int run_check(struct popts *o)
 	s.wl = p->workload;
 	s.path = p->path;
 	s.goals = p->goals;
-	if (p->profile[0])
+	if (p->profile[0]) {
 		rp_profile_parse(p->profile, &o->profile, NULL);
+	} else {
+		o->profile = -1;
+		snprintf(o->pw.text, sizeof(o->pw.text), "custom");
+	}
 	for (size_t i = 0; i < p->n_notes; i++)
 		note(&s, "%s", p->notes[i]);
 	if (rp_evaluate(s.rd, s.n, &s.path, &p->layout, &s.wl, &ev, &rerr)) {
@@ -1138,7 +1232,7 @@ static int run_check(struct popts *o)
 		printf("\n");
 		table_print(t, stdout, o->out.flags, "plans");
 		if (o->explain)
-			explain_text(&s, ev, "Layout", stdout);
+			explain_text(&s, ev, "Layout", NULL, stdout);
 		for (size_t i = 0; i < json_object_array_length(diffs); i++)
 			fprintf(stderr, "note: %s\n",
 				json_object_get_string(json_object_array_get_idx(diffs, i)));
@@ -1188,6 +1282,47 @@ static int check_level_fits(const struct pstate *s)
 			       avail, avail == 1 ? "is given" : "are given");
 }
 
+/* The workload, the path and the disks' mechanics from the options; the
+ * default tolerance (one failure unless --tolerate or a RAID 0 is asked). */
+static int model_inputs(struct pstate *s)
+{
+	struct popts *o = s->o;
+	struct rp_disk probe;
+	struct ss_error err = {0};
+
+	if (plan_workload_parse(o->workload ? o->workload : "database", o->qd, &o->pw, &err))
+		return cli_usage_error("plan", "--workload: %s", err.msg);
+	o->profile = o->pw.profile;
+	s->wl = o->pw.wl;
+	plan_workload_fix(&o->pw);
+	s->wl.sizes = o->pw.wl.sizes;
+	rp_path_init(&s->path);
+	s->path.controller_mbps = o->controller_mbps;
+	s->path.bus_mbps = o->bus_mbps;
+	s->path.controller_write_mbps = o->controller_w_mbps;
+	s->path.bus_write_mbps = o->bus_w_mbps;
+	s->path.latency_ms = o->latency_ms;
+	s->path.latency_per_disk_ms = o->latency_disk_ms;
+	s->path.cache_mb = o->cache_mb;
+	s->path.cache_mbps = o->cache_mbps;
+	rp_goals_init(&s->goals);
+	if (!o->tolerate_set && !(o->level_mask & RP_LEVEL_BIT(RP_LEVEL_0))) {
+		o->tolerate = 1;
+		note(s, "no --tolerate: layouts survive one failed disk (--tolerate 0 or --level "
+			"0 for none)");
+	}
+	for (size_t i = 0; o->mech && i < s->n; i++) {
+		probe = s->pool[i].rp;
+		if (plan_mech_parse(o->mech, &probe, &err))
+			return cli_usage_error("plan", "%s", err.msg);
+		s->pool[i].rp = probe;
+		s->rd[i] = probe;
+	}
+	if (o->mech)
+		note(s, "mechanics from --mech %s", o->mech);
+	return 0;
+}
+
 static int plan_run(struct ss_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -1210,6 +1345,9 @@ static int plan_run(struct ss_ctx *ctx, int argc, char **argv)
 	    {"copies", required_argument, NULL, OPT_COPIES},
 	    {"controller-mbps", required_argument, NULL, OPT_CONTROLLER},
 	    {"bus-mbps", required_argument, NULL, OPT_BUS},
+	    {"controller-latency", required_argument, NULL, OPT_LATENCY},
+	    {"controller-cache", required_argument, NULL, OPT_CACHE},
+	    {"mech", required_argument, NULL, OPT_MECH},
 	    {"top", required_argument, NULL, OPT_TOP},
 	    {"explain", no_argument, NULL, OPT_EXPLAIN},
 	    {"output-plan", required_argument, NULL, 'O'},
@@ -1219,7 +1357,6 @@ static int plan_run(struct ss_ctx *ctx, int argc, char **argv)
 	};
 	struct popts o = {.level = -1, .profile = RP_PROFILE_DATABASE, .qd = DEFAULT_QD};
 	struct pstate s = {.o = &o};
-	struct rp_error rerr = {0};
 	bool planning = false;
 	struct ss_error serr = {0};
 	char msg[256];
@@ -1268,15 +1405,8 @@ static int plan_run(struct ss_ctx *ctx, int argc, char **argv)
 	s.rd = xcalloc(s.n, sizeof(*s.rd));
 	for (size_t i = 0; i < s.n; i++)
 		s.rd[i] = s.pool[i].rp;
-	rp_workload_init(&s.wl);
-	rp_path_init(&s.path);
-	rp_goals_init(&s.goals);
-	if (rp_workload_profile(o.profile, o.qd, &s.wl, &rerr)) {
-		rc = cli_usage_error("plan", "%s", rerr.msg);
+	if ((rc = model_inputs(&s)))
 		goto out;
-	}
-	s.path.controller_mbps = o.controller_mbps;
-	s.path.bus_mbps = o.bus_mbps;
 	s.goals.min_capacity = o.capacity;
 	s.goals.min_iops = o.iops;
 	s.goals.max_access_ms = o.access_ms;
