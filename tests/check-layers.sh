@@ -11,11 +11,9 @@
 # An include fails when the table does not allow it, when it reaches a higher layer, when the
 # TUI includes the CLI's cli.h, or when it names a public header no folder owns. Circles of
 # includes between folders (a file of A includes a header of B, and one of B, maybe through
-# others, a header of A) fail too. Two violations are known and listed, not failed (issue 14):
-# the simulator's use of the pure codecs of src/drive (the document's exception) and the TUI
-# files that still include cli/cli.h; a known one that is gone fails, so the list stays true.
-# --headers checks the public headers of include/ too (as their owners' code); today that finds
-# sysdisk.h's drive.h.
+# others, a header of A) fail too. One violation is known and listed, not failed (issue 14):
+# the TUI files that still include cli/cli.h; a known one that is gone fails, so the list stays
+# true. --headers checks the public headers of include/ too (as their owners' code).
 # Closing line: "layers: N includes in N files checked, N violations".
 set -u
 headers=0
@@ -31,9 +29,6 @@ bad, known, seen_known = [], [], set()
 
 # Known by issue 14: (including folder or file, header). Remove an entry when its fix lands.
 KNOWN = {
-    ("sim", "shortstroke/ata.h"): "the simulator decodes with the pure codecs of src/drive",
-    ("sim", "shortstroke/sat.h"): "the simulator decodes with the pure codecs of src/drive",
-    ("sim", "shortstroke/sense.h"): "the simulator decodes with the pure codecs of src/drive",
     ("src/tui/tui.c", "cli/cli.h"): "the TUI includes the CLI (cmd_tui belongs to the CLI)",
     ("src/tui/view.c", "cli/cli.h"): "the TUI includes the CLI",
 }

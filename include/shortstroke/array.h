@@ -19,6 +19,9 @@
 
 #define ARRAY_NAME_MAX 20 /* "md:NAME" fits a journal entry's method */
 #define ARRAY_MAX_MEMBERS 64
+/* How long apply waits for the kernel (and udev) to show a partition
+ * member's partition after its table was written. */
+#define ARRAY_PART_WAIT_MS 15000
 
 /* A member's progress through a transaction. */
 enum array_mstate {
@@ -46,7 +49,9 @@ const char *array_state_name(enum array_state s);
 
 struct array_member {
 	char spec[256];		/* as the user named it */
-	char node[256];		/* what mdadm is given (/dev/sdX; the spec for a simulated disk) */
+	char node[256];		/* what mdadm is given: /dev/sdX, or its partition /dev/sdX1
+				   when limited by the partition method; for a simulated
+				   disk its spec (sim:ID, sim:ID-part1) */
 	char serial[48];
 	char wwn[48];
 	char model[48];
@@ -100,6 +105,17 @@ char *array_rec_json(const struct array_rec *r);
  */
 int array_member_check(const struct plan_disk *pd, const struct drive_info *i,
 		       struct ss_error *err);
+
+/*
+ * The method auto takes for a member: CAP_AUTO (AMAC, HPA or a SCSI resize,
+ * as limit picks them) where the drive has one, else the partition method
+ * (a disk behind a controller that blocks them, scsi_debug, an emulated
+ * disk), which limit's auto never picks.
+ */
+enum cap_method array_auto_method(const struct drive_info *i);
+/* A method that keeps the drive's size (the partition method): md is given
+ * the member's partition (cap_partition_node), not the whole disk. */
+bool array_by_partition(enum cap_method m);
 
 /* Can md build this plan's level? RAID 50/60 and 0+1 are nested arrays,
  * which apply does not build (-EOPNOTSUPP with the reason); a host-managed

@@ -108,6 +108,14 @@ void cap_limit_state(const struct drive_info *i, const struct journal_entry *ori
 		     struct dev_limit *out);
 
 /*
+ * The disk is in use only for a label (a partition table or signature:
+ * nothing mounted, held or swapped), and the journal's open limit is by a
+ * method that keeps the size: the label is the one the partition method
+ * wrote, which restore (and array undo) may take back.
+ */
+bool cap_label_is_ours(const char *state_dir, const struct dev_entry *e);
+
+/*
  * On a zoned disk (host-managed or host-aware SMR) a limit ends on a zone
  * boundary: read the zones (REPORT ZONES, read-only) and round plan->target
  * down to the start of the zone it falls in, saying so in plan->note (a
@@ -211,6 +219,31 @@ unsigned cap_method_flags(const char *name);
 /* "auto, amac, hpa, ...": the names --method takes, but those with any of
  * the flags without (0: every one). */
 void cap_method_names(char *buf, size_t len, unsigned without);
+
+/*
+ * The partition method's partition as an md member (src/ops/capacity/
+ * partition.c): partition 1 of a GPT, from cap_partition_start (1 MiB)
+ * to the limit, so md gets (limit - start) blocks of the outer band.
+ */
+uint64_t cap_partition_start(uint32_t block_len);
+/* Room for it: past the first MiB, and the backup GPT after it (-EINVAL). */
+int cap_partition_fits(const struct drive_info *i, uint64_t limit, struct ss_error *err);
+/* Its node: /dev/sdb1 (/dev/nvme0n1p1 where the disk's name ends in a
+ * digit, as the kernel names them); sim:ID-part1 for a simulated disk. */
+void cap_partition_node(const struct dev_entry *e, char *buf, size_t len);
+/* Where the partition of the GPT on the drive ends (exclusive, blocks),
+ * read through the drive; -ENOENT when it holds no GPT. */
+int cap_partition_end(struct drive *d, struct dev_entry *e, uint64_t *end,
+		      struct ss_error *err);
+/*
+ * After a limit by the partition method: wait (up to timeout_ms) until the
+ * kernel shows the partition as a block device of the size written, asking
+ * it to re-read the table (BLKRRPART) each second; node gets its name. A
+ * simulated disk has nothing to wait for. -ETIMEDOUT when it does not
+ * appear, -EIO when its size is not the partition's, with the reason.
+ */
+int cap_partition_wait(const struct dev_entry *e, uint64_t limit, unsigned timeout_ms,
+		       char *node, size_t len, struct ss_error *err);
 
 /* For an ATA drive whose native max could not be read at identification
  * (registers in fixed-format sense), read it with descriptor sense switched

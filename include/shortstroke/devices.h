@@ -6,10 +6,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "shortstroke/devsrc.h"
 #include "shortstroke/drive.h"
 #include "shortstroke/error.h"
 
-struct sim_rig;
 struct protect_list;
 
 /* Where drives come from and where state lives. Filled from the
@@ -26,7 +26,7 @@ struct ss_ctx {
 	bool verbose;
 
 	/* loaded lazily */
-	struct sim_rig *rig;
+	struct dev_env sources;	/* the device sources and their state (ctx_sources) */
 	struct protect_list *protect;
 	bool protect_loaded;
 	bool protect_missing;	/* the file does not exist */
@@ -37,8 +37,6 @@ struct ss_ctx {
 
 void ctx_init(struct ss_ctx *ctx);
 void ctx_fini(struct ss_ctx *ctx);
-/* True when drives come from a rig (demo or --rig) rather than the system. */
-bool ctx_simulated(const struct ss_ctx *ctx);
 /* The state directory: --state-dir, $SHORTSTROKE_STATE_DIR, /var/lib/shortstroke
  * for root, else $XDG_STATE_HOME/shortstroke or ~/.local/state/shortstroke. */
 const char *ctx_state_dir(struct ss_ctx *ctx);
@@ -52,8 +50,17 @@ int ctx_protect_check(struct ss_ctx *ctx, struct ss_error *err);
 /* The protect file in force, or NULL when there is none (the default file
  * does not exist). Loads it if needed. */
 const char *ctx_protect_in_force(struct ss_ctx *ctx);
-/* Load the rig if the context names one (sim state under <state>/sim/<name>). */
-int ctx_rig(struct ss_ctx *ctx, struct sim_rig **out, struct ss_error *err);
+/*
+ * The device sources (devsrc.h) with the context's options: a rig of
+ * simulated drives (src/sim, its state under <state>/sim/<name>), then the
+ * machine's disks (src/sys). What the I/O engine opens a drive through
+ * (io_dev_open_name); sources load their state (a rig) on first use.
+ */
+struct dev_env *ctx_sources(struct ss_ctx *ctx);
+/* Forget what the sources loaded (a rig): the next use reads it again from
+ * the state directory, with what other processes changed. Nothing opened
+ * from them may be in use. */
+void ctx_sources_release(struct ss_ctx *ctx);
 
 /*
  * Whether a disk is limited, by what, and its capacity before: what the
@@ -99,16 +106,19 @@ struct dev_entry {
 void dev_state_text(const struct dev_entry *e, char *buf, size_t len);
 
 /*
- * Every drive we can talk to: the rig's drives when the context is
- * simulated, else the machine's SCSI/ATA disks. Each is identified with
- * read-only commands and given its safety state. Disks that cannot be
- * talked to are left out. *out is freed with free().
+ * Every drive we can talk to, from the first device source the context
+ * makes active: the rig's drives when it names one, else the machine's
+ * SCSI/ATA disks. Each is identified with read-only commands and given its
+ * safety state. A drive that does not answer is listed with its error when
+ * the system describes it (a kernel disk), else left out. *out is freed
+ * with free().
  */
 int devices_list(struct ss_ctx *ctx, struct dev_entry **out, size_t *n, struct ss_error *err);
 
 /*
- * Resolve, validate and open one named device: "sim:<id>" (needs a rig),
- * a /dev path or /dev/disk/by-id link. Bad names (unknown, a partition, a
+ * Resolve, validate and open one named device through the device source
+ * it belongs to: "sim:<id>" (needs a rig), a /dev path or /dev/disk/by-id
+ * link. Bad names (unknown, a partition, a
  * file, a loop or virtio disk) fail with one clear line and nothing sent.
  * The entry gets the safety state; for_write opens read-write. The caller
  * decides whether to refuse (see device_check_safe).
@@ -119,5 +129,14 @@ int device_open(struct ss_ctx *ctx, const char *spec, bool for_write, struct dri
 /* -EPERM with a message when the entry is protected or in use and force is
  * false; 0 otherwise. */
 int device_check_safe(const struct dev_entry *e, bool force, struct ss_error *err);
+
+/*
+ * Power a drive off and on, keeping its state (simulated drives; its source
+ * must have the hook). -EOPNOTSUPP when its source cannot, -ENOENT when it
+ * has no such drive. With check, only whether it could. With spec NULL (and
+ * check): whether the context has drives that can be power-cycled (0, or
+ * why not: "no rig of simulated drives ...").
+ */
+int device_power_cycle(struct ss_ctx *ctx, const char *spec, bool check, struct ss_error *err);
 
 #endif

@@ -1,5 +1,5 @@
 /* fileio.h - writing a whole file so that a crash leaves the old one or the
- * new one, never half of either. */
+ * new one, never half of either; making the directories it goes in. */
 #ifndef SHORTSTROKE_FILEIO_H
 #define SHORTSTROKE_FILEIO_H
 
@@ -19,5 +19,10 @@ int file_write_atomic(const char *path, const void *data, size_t len, mode_t mod
  * result goes there, so that a typo fails first rather than last.
  * 0, or a negative errno with "what path: why" in err. */
 int file_check_writable(const char *path, const char *what, struct ss_error *err);
+
+/* mkdir -p: path and every directory above it that is missing (mode 0755).
+ * 0, or a negative errno with "cannot create DIR: why" in err (DIR the one
+ * that failed). */
+int file_mkdirs(const char *path, struct ss_error *err);
 
 #endif

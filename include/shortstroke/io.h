@@ -20,7 +20,7 @@
 #include "shortstroke/progress.h"
 
 struct sim_drive;
-struct sim_rig;
+struct dev_env;
 
 #define IO_QD_MAX 256
 #define IO_BS_MIN 512u
@@ -190,9 +190,10 @@ struct io_dev;
 
 int io_dev_open(const char *engine, const struct io_target *t, struct io_dev **out,
 		struct ss_error *err);
-/* "sim:<id>" opens the sim engine on that drive of rig (which may be NULL
- * for other names); anything else the uring engine on the path. */
-int io_dev_open_name(const char *name, struct sim_rig *rig, bool write,
+/* A device by name, through the device source it belongs to (devsrc.h; env:
+ * ctx_sources in devices.h), which says which engine runs on it: a rig's
+ * drive the sim engine, a path the uring engine. */
+int io_dev_open_name(const char *name, struct dev_env *env, bool write,
 		     struct io_dev **out, struct ss_error *err);
 void io_dev_close(struct io_dev *dev);
 const struct io_geom *io_dev_geom(const struct io_dev *dev);

@@ -21,6 +21,8 @@ struct journal_entry {
 	char time[32];		/* ISO 8601 UTC, filled by journal_append */
 	char event[24];		/* "limit", "limit-done", "restore", "restore-done", "format-start" */
 	char device[256];	/* as the user named it */
+	char node[256];		/* array events: what md was given ("/dev/sdb1" for a
+				   partition member); "" (not written) otherwise */
 	char serial[48];
 	char wwn[48];
 	char model[48];

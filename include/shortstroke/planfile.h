@@ -31,6 +31,7 @@ struct plan_disk {
 	char wwn[48];		  /* "" unknown */
 	char model[48];		  /* "" unknown */
 	char model_of[256];	  /* placeholder: the device it copies, or "" */
+	char method[24];	  /* the limit method apply uses ("partition", ...); "" auto */
 	bool placeholder;	  /* a disk still to be named (--disks N) */
 	uint64_t capacity_blocks; /* the full capacity planned on (native max) */
 	uint32_t block_size;	  /* bytes per logical block */

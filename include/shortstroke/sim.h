@@ -12,6 +12,8 @@
 
 struct sim_rig;
 struct sim_drive;
+struct dev_env;
+struct dev_source_ops;
 
 /*
  * Load a rig (JSON). state_dir may be NULL (state lives in memory only);
@@ -84,5 +86,21 @@ int sim_drive_save(struct sim_drive *d, struct ss_error *err);
 /* The transport over one simulated drive (does not own the drive). */
 int transport_open_sim(struct sim_drive *d, struct transport **out,
 		       struct ss_error *err);
+
+/*
+ * The rig a context names: the demo rig, else the rig file, with its state
+ * under <state_dir>/sim/<name> ("demo", or the file's name up to its first
+ * '.'), made when missing. Neither named: -ENODEV, a usage error ("give
+ * --demo or --rig FILE"); a rig file that does not load is a usage error.
+ */
+int sim_rig_open(const char *rig_file, bool demo, const char *state_dir,
+		 struct sim_rig **out, struct ss_error *err);
+
+/* The simulated-rig device source (devsrc.h, src/sim/sim_source.c): the
+ * drives of the rig env names (sim_rig_open), named "sim:ID"; they can be
+ * power-cycled. */
+extern const struct dev_source_ops sim_dev_source;
+/* Its rig in env, loaded on first use (env keeps it; dev_env_release frees it). */
+int sim_source_rig(struct dev_env *env, struct sim_rig **out, struct ss_error *err);
 
 #endif

@@ -25,6 +25,9 @@
 #include "shortstroke/drive.h"
 #include "shortstroke/error.h"
 
+struct dev_usage;
+struct dev_source_ops;
+
 /* One whole disk. Strings are "" when unknown. */
 struct sysdisk {
 	char name[32];		/* kernel name: "sda" */
@@ -111,6 +114,14 @@ void sysdisk_probe_signatures(int fd, struct sysdisk_usage *u);
 void sysdisk_usage_note_unprobed(struct sysdisk_usage *u, const char *why);
 /* u->in_use from the other fields. */
 void sysdisk_usage_sum(struct sysdisk_usage *u);
+/* The same as a device source's verdict (devsrc.h): in use, and whether
+ * only for a label (nothing mounted, system, swap, held or unprobed). */
+void sysdisk_usage_verdict(const struct sysdisk_usage *u, struct dev_usage *out);
+
+/* The kernel-disk device source (devsrc.h, src/sys/kernel_source.c): the
+ * disks of sysroot that SG_IO can talk to, by path; every name no other
+ * source claims is its to resolve (sysdisk_lookup) or refuse. */
+extern const struct dev_source_ops kernel_dev_source;
 
 /*
  * Make the kernel see a disk's new capacity after a change made through

@@ -158,7 +158,6 @@ static bool is_block_device(const char *path)
 
 int batch_open_reading(struct batch *b, struct batch_item *it, bool *raw, struct io_dev **io)
 {
-	struct sim_rig *rig = NULL;
 	char spec[sizeof(it->e.spec)];
 	int rc;
 
@@ -173,10 +172,8 @@ int batch_open_reading(struct batch *b, struct batch_item *it, bool *raw, struct
 		*raw = true;
 		rc = 0;
 	}
-	if (!rc && io && it->e.sim)
-		rc = ctx_rig(b->ctx, &rig, &it->err);
 	if (!rc && io) {
-		rc = io_dev_open_name(it->e.node, rig, false, io, &it->err);
+		rc = io_dev_open_name(it->e.node, ctx_sources(b->ctx), false, io, &it->err);
 		if (rc)
 			ss_error_prefix(&it->err, "%s: ", it->e.spec);
 	}

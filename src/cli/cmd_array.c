@@ -54,6 +54,9 @@ static void apply_usage(FILE *f)
 		"for redundant levels), and --mkfs makes a filesystem aligned to the stripe.\n"
 		"Everything is checked before the first change; a failure after it rolls\n"
 		"back what this run did. 'shortstroke array undo NAME' undoes the array.\n"
+		"A member limited by the partition method (a GPT with one partition on the\n"
+		"outer part) is given to md as that partition (/dev/sdX1), once the kernel\n"
+		"shows it; undo takes the GPT away again.\n"
 		"\n"
 		"Options:\n"
 		"      --name NAME       the array's name: /dev/md/NAME (letters, digits, _ -)\n"
@@ -62,7 +65,10 @@ static void apply_usage(FILE *f)
 		"                        plan's own devices are used when not given\n"
 		"      --mkfs FS         ext4 (stride, stripe_width) or xfs (su, sw)\n"
 		"      --conf FILE       append the ARRAY line to FILE (mdadm.conf); else printed\n"
-		"  -m, --method M        the limit method (default auto, as 'limit')\n"
+		"  -m, --method M        the limit method of every member (default: the plan's,\n"
+		"                        else auto: AMAC, HPA or a SCSI resize as 'limit' picks;\n"
+		"                        a disk with none of them, such as one behind a\n"
+		"                        controller that blocks them, gets the partition method)\n"
 		"  -n, --dry-run         print every CDB per member and the mdadm and mkfs\n"
 		"                        steps, with the reason a real run would stop; change\n"
 		"                        nothing\n"
@@ -419,12 +425,10 @@ static int apply_run(struct ss_ctx *ctx, int argc, char **argv)
 			o.conf = optarg;
 			break;
 		case 'm':
-			/* md takes the whole disk: a method that keeps the size cannot serve */
-			if (cap_method_parse(optarg, &o.method) ||
-			    (cap_method_flags(optarg) & CAPM_KEEPS_SIZE)) {
-				char names[128];
+			if (cap_method_parse(optarg, &o.method)) {
+				char names[160];
 
-				cap_method_names(names, sizeof(names), CAPM_KEEPS_SIZE);
+				cap_method_names(names, sizeof(names), 0);
 				code = cli_usage_error("apply", "unknown method '%s' (%s)", optarg,
 						       names);
 				goto out;
@@ -604,6 +608,10 @@ static int arr_status(struct ss_ctx *ctx, const char *name, bool json)
 		struct dev_entry e;
 		struct drive *dr = NULL;
 		json_object *j = json_object_new_object();
+		/* a partition member: the limit is where its partition ends */
+		bool part = cap_method_flags(m->method) & CAPM_KEEPS_SIZE;
+		uint64_t now = 0, end = 0;
+		char where[320] = "";
 		bool ok;
 
 		if (m->state == AM_REPLACED) {
@@ -611,26 +619,40 @@ static int arr_status(struct ss_ctx *ctx, const char *name, bool json)
 			continue;
 		}
 		ok = device_open(ctx, m->spec, false, &dr, &e, &err) == 0;
+		if (ok) {
+			now = e.info.capacity_blocks;
+			if (part && cap_partition_end(dr, &e, &end, NULL) == 0) {
+				now = end;
+				snprintf(where, sizeof(where), ", its partition %s ends at block %"
+					 PRIu64, m->node, end);
+			} else if (part) {
+				snprintf(where, sizeof(where), ", no partition %s", m->node);
+			}
+		}
 		json_object_object_add(j, "device", json_object_new_string(m->spec));
+		json_object_object_add(j, "node", json_object_new_string(m->node));
+		json_object_object_add(j, "method", json_object_new_string(m->method));
 		json_object_object_add(j, "limit_blocks", json_object_new_uint64(m->limit_blocks));
 		json_object_object_add(j, "capacity_blocks",
 				       ok ? json_object_new_uint64(e.info.capacity_blocks) : NULL);
-		json_object_object_add(j, "limited", ok ? json_object_new_boolean(
-								  e.info.capacity_blocks ==
-								  m->limit_blocks) : NULL);
+		json_object_object_add(j, "partition_end_blocks",
+				       ok && part && end ? json_object_new_uint64(end) : NULL);
+		json_object_object_add(j, "limited",
+				       ok ? json_object_new_boolean(now == m->limit_blocks) : NULL);
 		json_object_array_add(ms, j);
 		if (!json) {
 			if (ok)
-				printf("%s: %" PRIu64 " blocks (the limit is %" PRIu64 ": %s)%s\n",
-				       m->spec, e.info.capacity_blocks, m->limit_blocks,
-				       e.info.capacity_blocks == m->limit_blocks ? "limited"
+				printf("%s: %" PRIu64 " blocks%s (the limit is %" PRIu64 ": %s)%s%s%s\n",
+				       m->spec, e.info.capacity_blocks, where, m->limit_blocks,
+				       now == m->limit_blocks ? "limited"
 				       : m->state == AM_RESTORED ? "restored"
 								 : "NOT limited",
+				       m->method[0] ? ", by " : "", m->method,
 				       m->volatile_ ? "; volatile" : "");
 			else
 				printf("%s: cannot be read: %s\n", m->spec, err.msg);
 		}
-		if (ok && e.info.capacity_blocks != m->limit_blocks && r->state == AS_DONE)
+		if (ok && now != m->limit_blocks && r->state == AS_DONE)
 			code = EXIT_FAILED;
 		drive_free(dr);
 	}
@@ -746,6 +768,40 @@ static void wait_rebuild(struct ss_ctx *ctx, const char *md_dev)
 	fprintf(stderr, "%s: rebuild done (%s)\n", md_dev, s.array_state);
 }
 
+/* What md gets of a member limited to limit blocks: the whole limit, or its
+ * partition (from the first MiB). */
+static uint64_t md_blocks(bool part, uint32_t block_len, uint64_t limit)
+{
+	return part ? limit - cap_partition_start(block_len) : limit;
+}
+
+/* A new member limited by the partition method: the same partition as the
+ * others, with room for it, and never smaller than the member it replaces
+ * gave md (a whole disk gives it the first MiB too). */
+static void replace_fits(const struct array_member *om, const struct mjob *j,
+			 struct batch_item *it, const char *new_spec)
+{
+	bool was = cap_method_flags(om->method) & CAPM_KEEPS_SIZE;
+	uint64_t need = md_blocks(was, om->block_len, om->limit_blocks);
+	uint64_t got = md_blocks(array_by_partition(j->plan.method), it->e.info.logical_block,
+				 om->limit_blocks);
+
+	if (!array_by_partition(j->plan.method))
+		return;
+	if (cap_partition_fits(&it->e.info, om->limit_blocks, &it->err)) {
+		ss_error_prefix(&it->err, "%s: the partition method: ", new_spec);
+		it->ready = false;
+	} else if (got < need) {
+		ss_error_set(&it->err, -EINVAL,
+			     "%s: only a partition can limit it, which would give md %" PRIu64
+			     " blocks, fewer than the %" PRIu64 " of the member it replaces (%s, "
+			     "the whole disk limited by %s)",
+			     new_spec, got, need, om->spec, om->method);
+		it->ready = false;
+		it->exit_hint = EXIT_REFUSED;
+	}
+}
+
 static int arr_replace(struct ss_ctx *ctx, const char *name, const char *old_spec,
 			 const char *new_spec, bool yes, bool dry_run, bool wait)
 {
@@ -811,7 +867,7 @@ static int arr_replace(struct ss_ctx *ctx, const char *name, const char *old_spe
 		/* the members' method where the new disk has it, else its best */
 		if (cap_method_parse(om->method, &req.method) ||
 		    cap_plan_limit(&it->e.info, have ? &orig : NULL, &req, &j->plan, NULL)) {
-			req.method = CAP_AUTO;
+			req.method = array_auto_method(&it->e.info);
 			if (cap_plan_limit(&it->e.info, have ? &orig : NULL, &req, &j->plan,
 					   &it->err)) {
 				ss_error_prefix(&it->err, "%s: ", new_spec);
@@ -824,6 +880,8 @@ static int arr_replace(struct ss_ctx *ctx, const char *name, const char *old_spe
 				     PRIu64, new_spec, j->plan.target, om->limit_blocks);
 			it->ready = false;
 		}
+		if (it->ready)
+			replace_fits(om, j, it, new_spec);
 		snprintf(it->plan, sizeof(it->plan), "replaces %s in %s: %s by %s", old_spec,
 			 r->md_dev, j->plan.noop ? "already limited" : j->plan.note,
 			 cap_method_name(j->plan.method));
@@ -839,7 +897,10 @@ static int arr_replace(struct ss_ctx *ctx, const char *name, const char *old_spe
 	}
 	memset(&nm, 0, sizeof(nm));
 	snprintf(nm.spec, sizeof(nm.spec), "%s", it->e.spec);
-	snprintf(nm.node, sizeof(nm.node), "%s", it->e.sim ? it->e.spec : it->e.node);
+	if (array_by_partition(j->plan.method))
+		cap_partition_node(&it->e, nm.node, sizeof(nm.node));
+	else
+		snprintf(nm.node, sizeof(nm.node), "%s", it->e.sim ? it->e.spec : it->e.node);
 	snprintf(nm.serial, sizeof(nm.serial), "%s", it->e.info.serial);
 	snprintf(nm.wwn, sizeof(nm.wwn), "%s", it->e.info.wwn);
 	snprintf(nm.model, sizeof(nm.model), "%s", it->e.info.model);
@@ -851,6 +912,9 @@ static int arr_replace(struct ss_ctx *ctx, const char *name, const char *old_spe
 	if (dry_run) {
 		it->rc = member_job(it, NULL, &it->err);
 		fputs(it->log ? it->log : "", stdout);
+		if (array_by_partition(j->plan.method))
+			printf("would wait for %s: partition 1, blocks %" PRIu64 "..%" PRIu64 "\n",
+			       nm.node, cap_partition_start(nm.block_len), nm.limit_blocks - 1);
 		printf("would run: %s %s --remove %s (or, while it is active, --add-spare %s "
 		       "and --replace %s --with %s)\nwould run: %s %s --add %s\n",
 		       array_mdadm_prog(), r->md_dev, om->node, nm.node, om->node, nm.node,
@@ -877,7 +941,6 @@ static int arr_replace(struct ss_ctx *ctx, const char *name, const char *old_spe
 	printf("%s: %s\n", new_spec, it->result);
 	r->m[idx].state = AM_LIMITED;
 	close_drives(&b);
-	array_rec_step(ctx_state_dir(ctx), r, AS_DONE, "replace: mdadm --add", NULL);
 	{
 		char *rm[] = { (char *)array_mdadm_prog(), r->md_dev, "--remove", om->node, NULL };
 		char *add[] = { (char *)array_mdadm_prog(), r->md_dev, "--add", r->m[idx].node,
@@ -886,12 +949,19 @@ static int arr_replace(struct ss_ctx *ctx, const char *name, const char *old_spe
 				  r->m[idx].node, NULL };
 		char *repl[] = { (char *)array_mdadm_prog(), r->md_dev, "--replace", om->node,
 				 "--with", r->m[idx].node, NULL };
-		int rc;
+		int rc = 0;
 
-		if (array_exec(rm, out, sizeof(out), NULL) == 0) {
+		/* a partition: md gets its node once the kernel shows it */
+		if (array_by_partition(j->plan.method))
+			rc = cap_partition_wait(&it->e, nm.limit_blocks, ARRAY_PART_WAIT_MS,
+						r->m[idx].node, sizeof(r->m[idx].node), &err);
+		if (rc == 0)
+			array_rec_step(ctx_state_dir(ctx), r, AS_DONE, "replace: mdadm --add",
+				       NULL);
+		if (rc == 0 && array_exec(rm, out, sizeof(out), NULL) == 0) {
 			printf("%s: %s removed\n", r->md_dev, om->node);
 			rc = array_exec(add, out, sizeof(out), &err);
-		} else {
+		} else if (rc == 0) {
 			rc = array_exec(spare, out, sizeof(out), &err);
 			if (rc == 0)
 				rc = array_exec(repl, out, sizeof(out), &err);

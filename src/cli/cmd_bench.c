@@ -251,7 +251,6 @@ static void plan_item(struct batch *b, struct batch_item *it, bool write)
 {
 	struct bench_item *bi = it->op;
 	const struct bench_opts *o = bi->o;
-	struct sim_rig *rig = NULL;
 	const struct io_geom *g;
 	char h1[32], h2[32], bsb[16];
 	uint64_t end;
@@ -266,11 +265,7 @@ static void plan_item(struct batch *b, struct batch_item *it, bool write)
 		item_refuse(it, -EOPNOTSUPP, EXIT_FAILED);
 		return;
 	}
-	if (it->e.sim && (rc = ctx_rig(b->ctx, &rig, &it->err))) {
-		item_refuse(it, rc, EXIT_FAILED);
-		return;
-	}
-	rc = io_dev_open_name(it->e.node, rig, write, &bi->io, &it->err);
+	rc = io_dev_open_name(it->e.node, ctx_sources(b->ctx), write, &bi->io, &it->err);
 	if (rc) {
 		ss_error_prefix(&it->err, "%s: ", it->e.spec);
 		item_refuse(it, rc, rc == -EBUSY ? EXIT_REFUSED : cli_exit_code(rc, &it->err));

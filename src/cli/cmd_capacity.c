@@ -300,14 +300,7 @@ static int parse_size_opt(const char *cmd, int opt, const char *arg, struct cap_
  * partition table is the disk's only "use" (nothing mounted or held) */
 static bool restore_own_label(struct batch *b, struct batch_item *it)
 {
-	struct journal_entry orig;
-
-	if (it->e.state != DEV_IN_USE || !it->e.label_only)
-		return false;
-	if (journal_original(ctx_state_dir(b->ctx), it->e.info.serial, it->e.info.wwn, &orig,
-			     NULL))
-		return false;
-	return (cap_method_flags(orig.method) & CAPM_KEEPS_SIZE) != 0;
+	return cap_label_is_ours(ctx_state_dir(b->ctx), &it->e);
 }
 
 static int capacity_main(struct ss_ctx *ctx, int argc, char **argv, bool restore)

@@ -15,6 +15,7 @@
 #include "output.h"
 #include "plan_common.h"
 #include "raidplan.h"
+#include "shortstroke/capacity.h"
 #include "shortstroke/fileio.h"
 #include "shortstroke/planfile.h"
 #include "shortstroke/planspec.h"
@@ -96,6 +97,7 @@ enum {
 	OPT_MECH,
 	OPT_LATENCY,
 	OPT_CACHE,
+	OPT_METHOD,
 };
 
 struct popts {
@@ -122,6 +124,7 @@ struct popts {
 	struct out_opts out;
 	bool explain;
 	const char *output_plan;
+	const char *method; /* written into the plan file for apply; NULL auto */
 	const char *check;
 };
 
@@ -199,6 +202,8 @@ static void usage(FILE *f)
 	    "      --explain         every figure of the best layout with its formula,\n"
 	    "                        source and inputs, the warnings, and why it is first\n"
 	    "  -O, --output-plan FILE  write the best layout as a plan file for 'apply'\n"
+	    "      --method M        with -O: the limit method apply is to use on every\n"
+	    "                        member (e.g. partition; default auto)\n"
 	    "      --check FILE      validate a plan file and re-evaluate it\n"
 	    "  -h, --help            this help\n"
 	    "\n"
@@ -425,6 +430,17 @@ static int take_opt(struct popts *o, int c, const char *arg)
 	case OPT_CHECK:
 		o->check = arg;
 		return 0;
+	case OPT_METHOD: {
+		enum cap_method m;
+		char names[160];
+
+		if (cap_method_parse(arg, &m) == 0) {
+			o->method = arg;
+			return 0;
+		}
+		cap_method_names(names, sizeof(names), 0);
+		return cli_usage_error("plan", "--method: unknown method '%s' (%s)", arg, names);
+	}
 	}
 	return cli_usage_error("plan", "unknown option");
 }
@@ -874,6 +890,8 @@ static int write_plan(const struct pstate *s, const struct rp_eval *ev)
 		cli_error("%s", err.msg);
 		return EXIT_FAILED;
 	}
+	for (size_t i = 0; s->o->method && i < p->n_disks; i++)
+		snprintf(p->disks[i].method, sizeof(p->disks[i].method), "%s", s->o->method);
 	rc = planfile_write(s->o->output_plan, p, &err);
 	if (rc)
 		cli_error("%s", err.msg);
@@ -1352,6 +1370,7 @@ static int plan_run(struct ss_ctx *ctx, int argc, char **argv)
 	    {"explain", no_argument, NULL, OPT_EXPLAIN},
 	    {"output-plan", required_argument, NULL, 'O'},
 	    {"check", required_argument, NULL, OPT_CHECK},
+	    {"method", required_argument, NULL, OPT_METHOD},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
@@ -1371,7 +1390,7 @@ static int plan_run(struct ss_ctx *ctx, int argc, char **argv)
 		}
 		if (c == '?' || c == ':')
 			return cli_bad_option("plan", c, argv);
-		if (c != OPT_EXPLAIN && c != 'O' && c != OPT_CHECK)
+		if (c != OPT_EXPLAIN && c != 'O' && c != OPT_CHECK && c != OPT_METHOD)
 			planning = true;
 		if ((rc = take_opt(&o, c, optarg)))
 			return rc;
@@ -1388,6 +1407,8 @@ static int plan_run(struct ss_ctx *ctx, int argc, char **argv)
 		cli_error("plan: %s", serr.msg);
 		return EXIT_USAGE;
 	}
+	if (o.method && !o.output_plan)
+		return cli_usage_error("plan", "--method goes into the plan file: give -O FILE");
 	if (o.check) {
 		if (planning || optind < argc || o.output_plan)
 			return cli_usage_error("plan", "--check FILE takes only --explain and the "

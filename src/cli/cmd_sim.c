@@ -33,7 +33,7 @@ static int find(struct ss_ctx *ctx, const char *spec, struct sim_drive **out)
 
 	if (strncmp(spec, "sim:", 4))
 		return cli_usage_error("sim", "'%s' is not a simulated drive (sim:ID)", spec);
-	rc = ctx_rig(ctx, &rig, &err);
+	rc = sim_source_rig(ctx_sources(ctx), &rig, &err);
 	if (rc) {
 		cli_error("sim: %s", err.msg);
 		return cli_exit_code(rc, &err);

@@ -235,15 +235,11 @@ static int measure(struct ss_ctx *ctx, const struct dev_entry *e, unsigned point
 {
 	struct progress_sink sink = { measure_report, NULL, NULL };
 	struct zprofile_opts zo = { .points = points };
-	struct sim_rig *rig = NULL;
 	struct io_dev *io = NULL;
 	bool tty = isatty(STDERR_FILENO);
-	int rc = 0;
+	int rc;
 
-	if (e->sim)
-		rc = ctx_rig(ctx, &rig, err);
-	if (!rc)
-		rc = io_dev_open_name(e->node, rig, false, &io, err);
+	rc = io_dev_open_name(e->node, ctx_sources(ctx), false, &io, err);
 	if (rc) {
 		ss_error_prefix(err, "%s: ", e->spec);
 		return rc;

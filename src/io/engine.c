@@ -9,7 +9,7 @@
 #include <time.h>
 
 #include "io/io_priv.h"
-#include "shortstroke/sim.h"
+#include "shortstroke/devsrc.h"
 
 #define MAX_ENGINES 8
 
@@ -566,19 +566,23 @@ int io_dev_open(const char *engine, const struct io_target *t, struct io_dev **o
 	return 0;
 }
 
-int io_dev_open_name(const char *name, struct sim_rig *rig, bool write,
-		     struct io_dev **out, struct ss_error *err)
+int io_dev_open_name(const char *name, struct dev_env *env, bool write, struct io_dev **out,
+		     struct ss_error *err)
 {
 	struct io_target t = { .write = write };
+	const struct dev_source_ops *src;
+	struct dev_io dio;
+	int rc;
 
-	if (!strncmp(name, "sim:", 4)) {
-		t.sim = rig ? sim_rig_find(rig, name + 4) : NULL;
-		if (!t.sim)
-			return ss_error_set(err, -ENOENT, "%s: no such simulated drive", name);
-		return io_dev_open("sim", &t, out, err);
-	}
-	t.path = name;
-	return io_dev_open("uring", &t, out, err);
+	*out = NULL;
+	rc = dev_env_source(env, name, &src, err);
+	if (!rc)
+		rc = src->io(env, name, &dio, err);
+	if (rc)
+		return rc;
+	t.path = dio.path;
+	t.sim = dio.drive;
+	return io_dev_open(dio.engine, &t, out, err);
 }
 
 void io_dev_close(struct io_dev *dev)

@@ -64,15 +64,16 @@ static int s_open(const struct io_target *t, void **priv, struct io_geom *g, str
 	rc = transport_open_sim(t->sim, &tr, err);
 	if (rc)
 		goto fail;
-	snprintf(tr->name, sizeof(tr->name), "sim:%s", sim_drive_id(t->sim));
-	rc = drive_new(tr, TRAN_UNKNOWN, &s->d, err);
-	if (rc)
+	rc = drive_new(tr, TRAN_UNKNOWN, &s->d, err); /* the transport names it sim:ID */
+	if (rc) {
+		transport_close(tr);
 		goto fail;
+	}
 	rc = drive_read_capacity(s->d, &s->g.blocks, &s->g.lblock, &s->g.pblock, err);
 	if (rc)
 		goto fail;
 	if (!s->g.lblock || !s->g.blocks) {
-		rc = ss_error_set(err, -EIO, "sim:%s reports no capacity", sim_drive_id(t->sim));
+		rc = ss_error_set(err, -EIO, "%s reports no capacity", drive_name(s->d));
 		goto fail;
 	}
 	s->g.mem_align = 4096;
@@ -161,7 +162,7 @@ static bool failed(struct sdev *s, const struct io_job *job, const struct sreq *
 		return false;
 	*run_rc = cb ? cb : rc;
 	if (cb)
-		ss_error_set(err, cb, "sim:%s: stopped at LBA %llu", sim_drive_id(s->sd),
+		ss_error_set(err, cb, "%s: stopped at LBA %llu", drive_name(s->d),
 			     (unsigned long long)first);
 	else
 		ss_error_set(err, rc, "%s (LBA %llu)", cerr->msg, (unsigned long long)first);

@@ -32,6 +32,7 @@ void array_journal(const char *state_dir, const struct array_rec *r, const char 
 			continue;
 		snprintf(e.event, sizeof(e.event), "%s", event);
 		snprintf(e.device, sizeof(e.device), "%s", m->spec);
+		snprintf(e.node, sizeof(e.node), "%s", m->node);
 		snprintf(e.serial, sizeof(e.serial), "%s", m->serial);
 		snprintf(e.wwn, sizeof(e.wwn), "%s", m->wwn);
 		snprintf(e.model, sizeof(e.model), "%s", m->model);
@@ -124,7 +125,8 @@ static int restore_member(struct ss_ctx *ctx, struct array_member *m, bool dry_r
 			     m->spec, e.info.serial, m->serial);
 		goto out;
 	}
-	if (device_check_safe(&e, false, err))
+	/* a partition member's disk holds the GPT the limit wrote: its only use */
+	if (!cap_label_is_ours(ctx_state_dir(ctx), &e) && device_check_safe(&e, false, err))
 		goto out;
 	if (journal_original(ctx_state_dir(ctx), e.info.serial, e.info.wwn, &orig, NULL) &&
 	    e.info.capacity_blocks == m->before_blocks) {
@@ -598,6 +600,34 @@ out:
 	return rc;
 }
 
+enum cap_method array_auto_method(const struct drive_info *i)
+{
+	if (!cap_method_pick(i, false) && (i->methods & METHOD_PARTITION))
+		return CAP_PARTITION;
+	return CAP_AUTO;
+}
+
+bool array_by_partition(enum cap_method m)
+{
+	const struct cap_method_ops *o = cap_method_get(m);
+
+	return o && (o->flags & CAPM_KEEPS_SIZE);
+}
+
+/* The limit method of a member: --method, else the plan's, else auto (or
+ * the partition method where auto has none). */
+static enum cap_method member_method(const struct array_apply_opts *o, const struct plan_disk *pd,
+				     const struct drive_info *i)
+{
+	enum cap_method m = CAP_AUTO;
+
+	if (o->method != CAP_AUTO)
+		return o->method;
+	if (pd->method[0] && cap_method_parse(pd->method, &m) == 0 && m != CAP_AUTO)
+		return m;
+	return array_auto_method(i);
+}
+
 /* Every member: open, safe, the planned disk, a limit that works. */
 static void check_members(struct ss_ctx *ctx, const struct array_apply_opts *o,
 			  struct array_apply_result *res, const struct drive_info **infos)
@@ -610,7 +640,7 @@ static void check_members(struct ss_ctx *ctx, const struct array_apply_opts *o,
 		struct cap_request req = { .method = o->method, .by = CAP_BY_BLOCKS,
 					   .blocks = pd->limit_blocks, .force = true };
 		struct journal_entry orig;
-		char spec[sizeof(am->e.spec)];
+		char spec[sizeof(am->e.spec)], node[sizeof(am->e.node) + 8], part[300];
 		struct cap_ctx c;
 		int rc;
 
@@ -636,6 +666,7 @@ static void check_members(struct ss_ctx *ctx, const struct array_apply_opts *o,
 			member_fail(am, -EPERM, AR_REFUSED);
 			continue;
 		}
+		req.method = member_method(o, pd, &am->e.info);
 		c = (struct cap_ctx){ .d = am->d, .e = &am->e };
 		if (!o->dry_run && cap_refresh_native(&c, &am->err)) {
 			member_fail(am, am->err.code, AR_BY_RC);
@@ -653,11 +684,21 @@ static void check_members(struct ss_ctx *ctx, const struct array_apply_opts *o,
 			member_fail(am, am->err.code, am->err.code == -EPERM ? AR_REFUSED : AR_FAILED);
 			continue;
 		}
+		part[0] = '\0';
+		if (array_by_partition(am->plan.method)) {
+			if (cap_partition_fits(&am->e.info, pd->limit_blocks, &am->err)) {
+				ss_error_prefix(&am->err, "%s: the partition method: ", am->e.spec);
+				member_fail(am, am->err.code, AR_FAILED);
+				continue;
+			}
+			cap_partition_node(&am->e, node, sizeof(node));
+			snprintf(part, sizeof(part), "; md gets its partition %s", node);
+		}
 		am->ready = true;
-		snprintf(am->plan_text, sizeof(am->plan_text), "member %zu, %s %s: %s by %s", i + 1,
+		snprintf(am->plan_text, sizeof(am->plan_text), "member %zu, %s %s: %s by %s%s", i + 1,
 			 am->e.info.model, am->e.info.serial,
 			 am->plan.noop ? "already limited" : am->plan.note,
-			 cap_method_name(am->plan.method));
+			 cap_method_name(am->plan.method), part);
 	}
 }
 
@@ -695,7 +736,10 @@ static void fill_record(const struct array_apply_opts *o, struct array_apply_res
 		struct array_member *m = &r->m[i];
 
 		snprintf(m->spec, sizeof(m->spec), "%s", am->e.spec);
-		snprintf(m->node, sizeof(m->node), "%s", am->e.sim ? am->e.spec : am->e.node);
+		if (array_by_partition(am->plan.method))
+			cap_partition_node(&am->e, m->node, sizeof(m->node));
+		else
+			snprintf(m->node, sizeof(m->node), "%s", am->e.sim ? am->e.spec : am->e.node);
 		snprintf(m->serial, sizeof(m->serial), "%s", am->e.info.serial);
 		snprintf(m->wwn, sizeof(m->wwn), "%s", am->e.info.wwn);
 		snprintf(m->model, sizeof(m->model), "%s", am->e.info.model);
@@ -726,10 +770,16 @@ static void dry_run(const struct array_apply_opts *o, struct array_apply_result 
 	}
 	for (size_t i = 0; i < res->n; i++) {
 		struct array_apply_member *am = &res->m[i];
+		const struct array_member *m = &r->m[i];
 
 		fputs(am->log ? am->log : "", log);
 		if (am->rc)
 			fprintf(log, "%s: %s\n", am->e.spec, am->err.msg);
+		else if (array_by_partition(am->plan.method))
+			fprintf(log, "%s: would wait for %s: partition 1, blocks %" PRIu64 "..%"
+				PRIu64 " (%" PRIu64 " blocks for md)\n", am->e.spec, m->node,
+				cap_partition_start(m->block_len), m->limit_blocks - 1,
+				m->limit_blocks - cap_partition_start(m->block_len));
 	}
 	array_create_argv(r, &a);
 	array_argv_text(&a, line, sizeof(line));
@@ -742,10 +792,18 @@ static void dry_run(const struct array_apply_opts *o, struct array_apply_result 
 	}
 	fprintf(log, "would %s the ARRAY line%s%s\n", o->conf ? "append" : "print",
 		o->conf ? " to " : "", o->conf ? o->conf : "");
-	if (res->why[0])
+	if (res->why[0]) {
 		fprintf(log, "a real run would stop before the first change: %s\n", res->why);
-	else
-		fprintf(log, "dry run: nothing was sent\n");
+		return;
+	}
+	for (size_t i = 0; i < res->n; i++)
+		if (res->m[i].rc) { /* the dry run of its limit failed: so would a real one */
+			snprintf(res->why, sizeof(res->why), "%s: %s", res->m[i].e.spec,
+				 res->m[i].err.msg);
+			fprintf(log, "a real run would fail: %s\n", res->why);
+			return;
+		}
+	fprintf(log, "dry run: nothing was sent\n");
 }
 
 /* The transaction, once everything is checked and confirmed. */
@@ -774,10 +832,19 @@ static int transact(const struct tx *t, const struct array_apply_opts *o,
 		if (am->rc == 0) {
 			r->m[i].state = AM_LIMITED;
 			/* the kernel may have given the disk a new node on the re-read */
-			if (!am->e.sim)
+			if (!am->e.sim && !array_by_partition(am->plan.method))
 				snprintf(r->m[i].node, sizeof(r->m[i].node), "%s", am->e.node);
 			r->m[i].volatile_ = am->res.method == CAP_HPA && am->plan.volatile_;
 			fprintf(log, "%s: %s\n", am->e.spec, am->result);
+			if (array_by_partition(am->plan.method))
+				am->rc = cap_partition_wait(&am->e, r->m[i].limit_blocks,
+							    ARRAY_PART_WAIT_MS, r->m[i].node,
+							    sizeof(r->m[i].node), &am->err);
+			if (am->rc == 0 && array_by_partition(am->plan.method))
+				fprintf(log, "%s: md gets %s\n", am->e.spec, r->m[i].node);
+		}
+		if (am->rc == 0) {
+			continue;
 		} else if (!err->msg[0]) {
 			ss_error_set(err, am->rc, "%s", am->err.msg);
 		} else {

@@ -1,11 +1,10 @@
-/* devices.c - name -> drive, with the safety verdict; and the drive list. */
+/* devices.c - name -> drive through the device sources (devsrc.h), with the safety
+ * verdict; and the drive list. */
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "shortstroke/capacity.h"
@@ -15,6 +14,13 @@
 #include "shortstroke/scsi.h"
 #include "shortstroke/sim.h"
 #include "shortstroke/sysdisk.h"
+
+/* The device sources, in preference order (a rig stands in for the machine's
+ * disks). A new source: its file in its folder, and a line here. */
+static const struct dev_source_ops *const sources[] = {
+	&sim_dev_source,	/* a rig of simulated drives, sim:ID (src/sim/sim_source.c) */
+	&kernel_dev_source,	/* the machine's disks, by path (src/sys/kernel_source.c) */
+};
 
 void ctx_init(struct ss_ctx *ctx)
 {
@@ -35,15 +41,9 @@ void ctx_init(struct ss_ctx *ctx)
 
 void ctx_fini(struct ss_ctx *ctx)
 {
-	sim_rig_free(ctx->rig);
-	ctx->rig = NULL;
+	dev_env_release(&ctx->sources);
 	protect_free(ctx->protect);
 	ctx->protect = NULL;
-}
-
-bool ctx_simulated(const struct ss_ctx *ctx)
-{
-	return ctx->demo || ctx->rig_file;
 }
 
 const char *ctx_state_dir(struct ss_ctx *ctx)
@@ -62,65 +62,23 @@ const char *ctx_state_dir(struct ss_ctx *ctx)
 	return ctx->state_buf;
 }
 
-/* mkdir -p */
-static int make_dirs(const char *path, struct ss_error *err)
+struct dev_env *ctx_sources(struct ss_ctx *ctx)
 {
-	char buf[PATH_MAX];
-	size_t len = strlen(path);
+	struct dev_env *env = &ctx->sources;
 
-	if (len == 0 || len >= sizeof(buf))
-		return ss_error_set(err, -ENAMETOOLONG, "state directory path too long");
-	memcpy(buf, path, len + 1);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) && errno != EEXIST)
-			return ss_error_set(err, -errno, "cannot create %s: %s", buf,
-					    strerror(errno));
-		*p = '/';
-	}
-	if (mkdir(buf, 0755) && errno != EEXIST)
-		return ss_error_set(err, -errno, "cannot create %s: %s", buf, strerror(errno));
-	return 0;
+	if (!env->n) /* the first use: the table (test_devsrc checks that each entry is taken) */
+		for (size_t i = 0; i < sizeof(sources) / sizeof(sources[0]); i++)
+			dev_env_add(env, sources[i], NULL);
+	env->rig_file = ctx->rig_file;
+	env->demo = ctx->demo;
+	env->state_dir = ctx_state_dir(ctx);
+	env->sysroot = ctx->sysroot;
+	return env;
 }
 
-int ctx_rig(struct ss_ctx *ctx, struct sim_rig **out, struct ss_error *err)
+void ctx_sources_release(struct ss_ctx *ctx)
 {
-	char dir[PATH_MAX], name[128];
-	const char *base;
-	int rc;
-
-	*out = NULL;
-	if (ctx->rig) {
-		*out = ctx->rig;
-		return 0;
-	}
-	if (!ctx_simulated(ctx))
-		return ss_error_usage(err, -ENODEV,
-				      "no rig of simulated drives: give --demo or --rig FILE");
-	if (ctx->demo) {
-		snprintf(name, sizeof(name), "demo");
-	} else {
-		base = strrchr(ctx->rig_file, '/');
-		base = base ? base + 1 : ctx->rig_file;
-		snprintf(name, sizeof(name), "%.*s", (int)strcspn(base, "."), base);
-	}
-	snprintf(dir, sizeof(dir), "%s/sim/%s", ctx_state_dir(ctx), name);
-	rc = make_dirs(dir, err);
-	if (rc)
-		return rc;
-	if (ctx->demo) {
-		rc = sim_rig_demo(dir, &ctx->rig, err);
-	} else {
-		rc = sim_rig_load_file(ctx->rig_file, dir, &ctx->rig, err);
-		if (rc && rc != -ENOMEM)
-			ss_error_mark_usage(err); /* the rig file named is wrong */
-	}
-	if (rc)
-		return rc;
-	*out = ctx->rig;
-	return 0;
+	dev_env_release(&ctx->sources);
 }
 
 static const char *protect_path(const struct ss_ctx *ctx)
@@ -231,39 +189,35 @@ static void apply_limit(struct ss_ctx *ctx, struct dev_entry *e)
 }
 
 /* The verdict of a usage check, added to what the entry already has. */
-static void apply_verdict(struct dev_entry *e, const struct sysdisk_usage *u)
+static void apply_verdict(struct dev_entry *e, const struct dev_usage *u)
 {
-	bool label = !(u->mounted || u->system || u->swap || u->held || u->unprobed);
 	size_t l;
 
+	if (u->unknown) {
+		e->state = DEV_UNKNOWN;
+		snprintf(e->why, sizeof(e->why), "%s", u->why);
+		return;
+	}
 	if (!u->in_use)
 		return;
 	if (e->state == DEV_FREE) {
 		e->state = DEV_IN_USE;
-		e->label_only = label;
+		e->label_only = u->label_only;
 		e->why[0] = '\0';
 	} else {
-		e->label_only = e->label_only && label;
+		e->label_only = e->label_only && u->label_only;
 	}
 	l = strlen(e->why);
-	snprintf(e->why + l, sizeof(e->why) - l, "%s%s", l ? "; " : "", u->reason);
+	snprintf(e->why + l, sizeof(e->why) - l, "%s%s", l ? "; " : "", u->why);
 }
 
-/* Mounts, swap, holders, partitions (sysfs); the stand-in node's
- * signatures too under a captured tree, where no command can be sent. */
-static void apply_usage(const char *sysroot, const struct sysdisk *sd, bool probe_node,
-			struct dev_entry *e)
+/* The same for what the system found (sysfs, libblkid). */
+static void apply_sys_verdict(struct dev_entry *e, const struct sysdisk_usage *u)
 {
-	struct sysdisk_usage u;
-	struct ss_error err = { 0 };
+	struct dev_usage du;
 
-	if (sysdisk_in_use(sysroot, sd, probe_node, &u, &err)) {
-		e->state = DEV_UNKNOWN;
-		snprintf(e->why, sizeof(e->why), "cannot check whether it is in use: %s",
-			 err.msg);
-		return;
-	}
-	apply_verdict(e, &u);
+	sysdisk_usage_verdict(u, &du);
+	apply_verdict(e, &du);
 }
 
 /* One READ(16) at most: 64 KiB, which every host adapter takes in one
@@ -344,7 +298,7 @@ static void probe_verdict(struct drive *d, struct dev_entry *e)
 
 	memset(&u, 0, sizeof(u));
 	probe_through_drive(d, &e->info, &u);
-	apply_verdict(e, &u);
+	apply_sys_verdict(e, &u);
 }
 
 static void unprobed_verdict(struct dev_entry *e, const char *why)
@@ -353,95 +307,50 @@ static void unprobed_verdict(struct dev_entry *e, const char *why)
 
 	memset(&u, 0, sizeof(u));
 	sysdisk_usage_note_unprobed(&u, why);
-	apply_verdict(e, &u);
+	apply_sys_verdict(e, &u);
 }
 
-/* What sysfs knows, for disks we cannot (or may not) send commands to. */
-static bool captured_tree(const struct ss_ctx *ctx)
+/* What the source knew before anything was sent: node, attachment, and for a
+ * disk the system describes its identity and whether it is in use. */
+static void entry_from_found(struct dev_entry *e, const struct dev_source_ops *src,
+			     const struct dev_found *f)
 {
-	return ctx->sysroot && *ctx->sysroot && strcmp(ctx->sysroot, "/");
+	snprintf(e->node, sizeof(e->node), "%s", f->node);
+	e->sim = src->caps & DEVSRC_SIMULATED;
+	e->tran_hint = f->tran;
+	if (!f->described)
+		return;
+	e->info = f->info;
+	snprintf(e->sys_serial, sizeof(e->sys_serial), "%s", f->sys_serial);
+	snprintf(e->sys_wwn, sizeof(e->sys_wwn), "%s", f->sys_wwn);
+	apply_verdict(e, &f->usage);
 }
 
-static void entry_from_sysfs(struct dev_entry *e, const struct sysdisk *sd)
+/* A drive over the source's transport, named as the user (or the listing) named it. */
+static int open_found(struct dev_env *env, const struct dev_source_ops *src,
+		      const struct dev_found *f, bool for_write, struct drive **out,
+		      struct ss_error *err)
 {
-	snprintf(e->node, sizeof(e->node), "%s", sd->devnode);
-	snprintf(e->sys_serial, sizeof(e->sys_serial), "%s", sd->serial);
-	snprintf(e->sys_wwn, sizeof(e->sys_wwn), "%s", sd->wwn);
-	e->tran_hint = sd->tran_id;
-}
-
-static void info_from_sysfs(const struct sysdisk *sd, struct drive_info *i)
-{
-	memset(i, 0, sizeof(*i));
-	snprintf(i->vendor, sizeof(i->vendor), "%s", sd->vendor);
-	snprintf(i->model, sizeof(i->model), "%s", sd->model);
-	snprintf(i->serial, sizeof(i->serial), "%s", sd->serial);
-	snprintf(i->firmware, sizeof(i->firmware), "%s", sd->rev);
-	snprintf(i->wwn, sizeof(i->wwn), "%s", sd->wwn);
-	i->tran = sd->tran_id;
-	i->logical_block = sd->logical_block ? sd->logical_block : 512;
-	i->physical_block = sd->physical_block ? sd->physical_block : i->logical_block;
-	i->capacity_blocks = sd->size_bytes / i->logical_block;
-	i->rpm = sd->rotational ? 0 : 1;
-}
-
-static int open_sim(struct ss_ctx *ctx, const char *spec, struct drive **out,
-		    struct dev_entry *e, struct ss_error *err)
-{
-	struct sim_rig *rig;
-	struct sim_drive *sd;
 	struct transport *t;
 	int rc;
 
-	rc = ctx_rig(ctx, &rig, err);
-	if (rc) {
-		if (rc == -ENODEV)
-			return ss_error_usage(
-			    err, -ENODEV, "%s names a simulated drive; give --demo or --rig FILE",
-			    spec);
-		return rc;
-	}
-	sd = sim_rig_find(rig, spec + 4);
-	if (!sd)
-		return ss_error_usage(
-		    err, -ENOENT, "%s: no such drive in the rig (see 'shortstroke list')", spec);
-	rc = transport_open_sim(sd, &t, err);
+	*out = NULL;
+	rc = src->open(env, f, for_write, &t, err);
 	if (rc)
 		return rc;
-	snprintf(t->name, sizeof(t->name), "%s", spec);
-	e->sim = true;
-	snprintf(e->node, sizeof(e->node), "%s", spec);
-	return drive_new(t, TRAN_UNKNOWN, out, err);
-}
-
-static int open_real(struct ss_ctx *ctx, const char *spec, bool for_write, struct drive **out,
-		     struct dev_entry *e, struct ss_error *err)
-{
-	struct sysdisk sd;
-	struct transport *t;
-	int rc;
-
-	rc = sysdisk_lookup(ctx->sysroot, spec, &sd, err);
+	snprintf(t->name, sizeof(t->name), "%s", f->name);
+	rc = drive_new(t, f->tran, out, err);
 	if (rc)
-		return rc;
-	entry_from_sysfs(e, &sd);
-	info_from_sysfs(&sd, &e->info);
-	apply_usage(ctx->sysroot, &sd, captured_tree(ctx), e);
-	if (captured_tree(ctx))
-		return ss_error_usage(err, -ENODEV,
-				      "%s: is part of the captured tree %s; no commands can be "
-				      "sent to it",
-				      spec, ctx->sysroot);
-	rc = transport_open_sgio(sd.devnode, !for_write, &t, err);
-	if (rc)
-		return rc;
-	snprintf(t->name, sizeof(t->name), "%s", spec);
-	return drive_new(t, sd.tran_id, out, err);
+		transport_close(t);
+	return rc;
 }
 
 int device_open(struct ss_ctx *ctx, const char *spec, bool for_write, struct drive **out,
 		struct dev_entry *e, struct ss_error *err)
 {
+	struct dev_env *env = ctx_sources(ctx);
+	const struct dev_source_ops *src;
+	struct dev_found f;
 	int rc;
 
 	*out = NULL;
@@ -453,12 +362,14 @@ int device_open(struct ss_ctx *ctx, const char *spec, bool for_write, struct dri
 		protect_forget(ctx);
 	}
 	rc = ctx_protect(ctx, err);
+	if (!rc)
+		rc = dev_env_source(env, spec, &src, err);
+	if (!rc)
+		rc = src->find(env, spec, &f, err);
 	if (rc)
 		return rc;
-	if (!strncmp(spec, "sim:", 4))
-		rc = open_sim(ctx, spec, out, e, err);
-	else
-		rc = open_real(ctx, spec, for_write, out, e, err);
+	entry_from_found(e, src, &f);
+	rc = open_found(env, src, &f, for_write, out, err);
 	if (rc)
 		return rc;
 	rc = drive_identify(*out, &e->info, err);
@@ -485,91 +396,68 @@ int device_check_safe(const struct dev_entry *e, bool force, struct ss_error *er
 			    e->spec, state);
 }
 
-static int list_sim(struct ss_ctx *ctx, struct dev_entry **out, size_t *n, struct ss_error *err)
+int device_power_cycle(struct ss_ctx *ctx, const char *spec, bool check, struct ss_error *err)
 {
-	struct sim_rig *rig;
-	struct dev_entry *v;
-	unsigned count;
-	int rc;
+	struct dev_env *env = ctx_sources(ctx);
+	const struct dev_source_ops *src;
+	int rc = -EOPNOTSUPP;
 
-	rc = ctx_rig(ctx, &rig, err);
+	if (!spec) {
+		for (unsigned i = 0; i < env->n; i++)
+			if (env->src[i]->power_cycle &&
+			    !(rc = env->src[i]->power_cycle(env, NULL, true, err)))
+				return 0;
+		return rc == -EOPNOTSUPP
+			       ? ss_error_set(err, rc, "no drive here can be power-cycled")
+			       : rc;
+	}
+	rc = dev_env_source(env, spec, &src, err);
 	if (rc)
 		return rc;
-	count = sim_rig_count(rig);
-	v = calloc(count ? count : 1, sizeof(*v));
-	if (!v)
-		return ss_error_set(err, -ENOMEM, "out of memory");
-	*n = 0;
-	for (unsigned i = 0; i < count; i++) {
-		char spec[160];
-		struct drive *d;
-		struct ss_error e2 = { 0 };
-
-		snprintf(spec, sizeof(spec), "sim:%s", sim_drive_id(sim_rig_drive(rig, i)));
-		if (device_open(ctx, spec, false, &d, &v[*n], &e2))
-			continue; /* a drive that does not answer is not listed */
-		drive_free(d);
-		(*n)++;
-	}
-	*out = v;
-	return 0;
+	if (!src->power_cycle)
+		return ss_error_set(err, -EOPNOTSUPP, "%s: cannot be power-cycled from here",
+				    spec);
+	return src->power_cycle(env, spec, check, err);
 }
 
-static int list_real(struct ss_ctx *ctx, struct dev_entry **out, size_t *n, struct ss_error *err)
+/* One listed drive: identified through its source, or (when the system describes
+ * it) listed with why it could not be. false: leave it out. */
+static bool list_one(struct ss_ctx *ctx, struct dev_env *env, const struct dev_source_ops *src,
+		     const struct dev_found *f, struct dev_entry *e)
 {
-	struct sysdisk *disks = NULL;
-	struct dev_entry *v;
-	size_t count = 0;
-	bool captured = captured_tree(ctx);
-	int rc;
+	struct ss_error e2 = { 0 };
+	struct drive *d;
 
-	rc = sysdisk_enumerate(ctx->sysroot, &disks, &count, err);
-	if (rc)
-		return rc;
-	v = calloc(count ? count : 1, sizeof(*v));
-	if (!v) {
-		sysdisk_free_list(disks);
-		return ss_error_set(err, -ENOMEM, "out of memory");
-	}
-	*n = 0;
-	for (size_t i = 0; i < count; i++) {
-		struct dev_entry *e = &v[*n];
-		struct transport *t;
-		struct drive *d;
-		struct ss_error e2 = { 0 };
-
-		if (!disks[i].sgio)
-			continue; /* virtio, NVMe: not ours to talk to */
-		snprintf(e->spec, sizeof(e->spec), "%s", disks[i].devnode);
-		entry_from_sysfs(e, &disks[i]);
-		info_from_sysfs(&disks[i], &e->info);
-		apply_usage(ctx->sysroot, &disks[i], captured, e);
-		if (!captured && transport_open_sgio(disks[i].devnode, true, &t, &e2) == 0) {
-			if (drive_new(t, disks[i].tran_id, &d, &e2)) {
-				transport_close(t);
-			} else if (drive_identify(d, &e->info, &e2) == 0) {
-				e->identified = true;
-				probe_verdict(d, e);
-			} else {
-				info_from_sysfs(&disks[i], &e->info);
-			}
-			drive_free(d);
+	memset(e, 0, sizeof(*e));
+	snprintf(e->spec, sizeof(e->spec), "%s", f->name);
+	entry_from_found(e, src, f);
+	if (!f->mute && open_found(env, src, f, false, &d, &e2) == 0) {
+		if (drive_identify(d, &e->info, &e2) == 0) {
+			e->identified = true;
+			probe_verdict(d, e);
+		} else if (f->described) {
+			e->info = f->info;
 		}
-		if (!e->identified)
-			snprintf(e->error, sizeof(e->error), "%s", e2.msg);
-		if (!e->identified && !captured)
-			unprobed_verdict(e, e2.msg);
-		apply_protect(ctx, e);
-		apply_limit(ctx, e);
-		(*n)++;
+		drive_free(d);
 	}
-	sysdisk_free_list(disks);
-	*out = v;
-	return 0;
+	if (!e->identified && !f->described)
+		return false; /* a drive that does not answer is not listed */
+	if (!e->identified)
+		snprintf(e->error, sizeof(e->error), "%s", e2.msg);
+	if (!e->identified && !f->mute)
+		unprobed_verdict(e, e2.msg);
+	apply_protect(ctx, e);
+	apply_limit(ctx, e);
+	return true;
 }
 
 int devices_list(struct ss_ctx *ctx, struct dev_entry **out, size_t *n, struct ss_error *err)
 {
+	struct dev_env *env = ctx_sources(ctx);
+	const struct dev_source_ops *src = dev_env_listed(env);
+	struct dev_found *found = NULL;
+	struct dev_entry *v;
+	size_t count = 0;
 	int rc;
 
 	*out = NULL;
@@ -578,7 +466,20 @@ int devices_list(struct ss_ctx *ctx, struct dev_entry **out, size_t *n, struct s
 	rc = ctx_protect(ctx, err);
 	if (rc)
 		return rc;
-	if (ctx_simulated(ctx))
-		return list_sim(ctx, out, n, err);
-	return list_real(ctx, out, n, err);
+	if (!src)
+		return ss_error_set(err, -ENODEV, "no device source is active");
+	rc = src->list(env, &found, &count, err);
+	if (rc)
+		return rc;
+	v = calloc(count ? count : 1, sizeof(*v));
+	if (!v) {
+		free(found);
+		return ss_error_set(err, -ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < count; i++)
+		if (list_one(ctx, env, src, &found[i], &v[*n]))
+			(*n)++;
+	free(found);
+	*out = v;
+	return 0;
 }

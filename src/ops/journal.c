@@ -26,6 +26,7 @@
 
 #include <json-c/json.h>
 
+#include "shortstroke/fileio.h"
 #include "shortstroke/journal.h"
 
 #define LINE_MAX_BYTES (1 << 16)
@@ -71,6 +72,8 @@ static json_object *entry_to_json(const struct journal_entry *e)
 	json_object_object_add(o, "time", json_object_new_string(e->time));
 	json_object_object_add(o, "event", json_object_new_string(e->event));
 	json_object_object_add(o, "device", json_object_new_string(e->device));
+	if (e->node[0])
+		json_object_object_add(o, "node", json_object_new_string(e->node));
 	json_object_object_add(o, "serial", json_object_new_string(e->serial));
 	json_object_object_add(o, "wwn", json_object_new_string(e->wwn));
 	json_object_object_add(o, "model", json_object_new_string(e->model));
@@ -139,6 +142,7 @@ static int entry_from_json(json_object *o, struct journal_entry *out, struct ss_
 	if ((rc = get_str(o, "time", out->time, sizeof(out->time), false, err)) ||
 	    (rc = get_str(o, "event", out->event, sizeof(out->event), true, err)) ||
 	    (rc = get_str(o, "device", out->device, sizeof(out->device), false, err)) ||
+	    (rc = get_str(o, "node", out->node, sizeof(out->node), false, err)) ||
 	    (rc = get_str(o, "serial", out->serial, sizeof(out->serial), false, err)) ||
 	    (rc = get_str(o, "wwn", out->wwn, sizeof(out->wwn), false, err)) ||
 	    (rc = get_str(o, "model", out->model, sizeof(out->model), false, err)) ||
@@ -250,27 +254,6 @@ static void lock_drop(int fd)
 
 /* ---- appending ------------------------------------------------------------ */
 
-static int mkdir_p(const char *path)
-{
-	char buf[4096];
-	size_t len = strlen(path);
-
-	if (len == 0 || len >= sizeof(buf))
-		return -ENAMETOOLONG;
-	memcpy(buf, path, len + 1);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(buf, 0755) && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
 static void fsync_dir(const char *dir)
 {
 	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -316,7 +299,7 @@ int journal_append(const char *state_dir, struct journal_entry *e, struct ss_err
 	size_t len;
 	int fd, lfd, rc;
 
-	rc = mkdir_p(state_dir);
+	rc = file_mkdirs(state_dir, NULL);
 	if (rc)
 		return ss_error_set(err, rc, "cannot create the state directory %s: %s",
 				    state_dir, strerror(-rc));
@@ -803,7 +786,7 @@ int journal_lock_disk(const char *state_dir, const char *serial, const char *wwn
 				    : '_';
 	name[k] = '\0';
 	snprintf(dir, sizeof(dir), "%s/locks", state_dir);
-	rc = mkdir_p(dir);
+	rc = file_mkdirs(dir, NULL);
 	if (rc)
 		return ss_error_set(err, rc, "cannot create %s: %s", dir, strerror(-rc));
 	snprintf(path, sizeof(path), "%s/%s.lock", dir, name);

@@ -87,3 +87,14 @@ void cap_limit_state(const struct drive_info *i, const struct journal_entry *ori
 	out->limit_blocks = cap_method_flags(orig->method) & CAPM_KEEPS_SIZE ? orig->target_blocks
 									    : i->capacity_blocks;
 }
+
+bool cap_label_is_ours(const char *state_dir, const struct dev_entry *e)
+{
+	struct journal_entry orig;
+
+	if (e->state != DEV_IN_USE || !e->label_only)
+		return false;
+	if (journal_original(state_dir, e->info.serial, e->info.wwn, &orig, NULL))
+		return false;
+	return (cap_method_flags(orig.method) & CAPM_KEEPS_SIZE) != 0;
+}

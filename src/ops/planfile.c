@@ -15,6 +15,7 @@
 
 #include <json-c/json.h>
 
+#include "shortstroke/capacity.h"
 #include "shortstroke/fileio.h"
 #include "shortstroke/planfile.h"
 
@@ -157,6 +158,8 @@ static json_object *disk_json(const struct plan_disk *d)
 	add(o, "serial", jstr_or_null(d->serial));
 	add(o, "wwn", jstr_or_null(d->wwn));
 	add(o, "model", jstr_or_null(d->model));
+	if (d->method[0])
+		add(o, "method", json_object_new_string(d->method));
 	add(o, "capacity_blocks", json_object_new_uint64(d->capacity_blocks));
 	add(o, "block_size", json_object_new_uint64(d->block_size));
 	add(o, "limit_blocks", json_object_new_uint64(d->limit_blocks));
@@ -502,8 +505,9 @@ static int parse_disk(struct pctx *c, json_object *v, size_t i, struct plan_disk
 	    "model",	   "capacity_blocks", "block_size",   "limit_blocks", "rpm",
 	    "seek_t2t_ms", "seek_avg_ms",     "seek_full_ms", "outer_mbps",   "inner_mbps",
 	    "cache_mb",	   "link_mbps",	      "overhead_ms",  "mttf_hours",   "ure_per_bit",
-	    NULL,
+	    "method",	   NULL,
 	};
+	enum cap_method m;
 	struct obj ob = {.o = v};
 	uint64_t bs;
 	int rc;
@@ -519,6 +523,7 @@ static int parse_disk(struct pctx *c, json_object *v, size_t i, struct plan_disk
 	    (rc = get_str(c, &ob, "serial", false, d->serial, sizeof(d->serial))) ||
 	    (rc = get_str(c, &ob, "wwn", false, d->wwn, sizeof(d->wwn))) ||
 	    (rc = get_str(c, &ob, "model", false, d->model, sizeof(d->model))) ||
+	    (rc = get_str(c, &ob, "method", false, d->method, sizeof(d->method))) ||
 	    (rc = get_u64(c, &ob, "block_size", true, 512, 65536, &bs)) ||
 	    (rc = get_u64(c, &ob, "capacity_blocks", true, 1, UINT64_MAX / bs,
 			  &d->capacity_blocks)) ||
@@ -539,6 +544,12 @@ static int parse_disk(struct pctx *c, json_object *v, size_t i, struct plan_disk
 		return bad(c, &ob, "device", "missing (or set \"placeholder\": true)");
 	if (!d->placeholder && d->model_of[0])
 		return bad(c, &ob, "model_of", "only a placeholder disk is a model of another");
+	if (d->method[0] && cap_method_parse(d->method, &m)) {
+		char names[160];
+
+		cap_method_names(names, sizeof(names), 0);
+		return bad(c, &ob, "method", "unknown method '%s' (%s)", d->method, names);
+	}
 	d->rp.capacity = d->capacity_blocks * d->block_size;
 	return 0;
 }

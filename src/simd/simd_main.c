@@ -394,9 +394,7 @@ static int load_rig(struct sim_rig **out)
 	struct ss_error err = { 0 };
 	int rc;
 
-	g.ctx.rig = NULL;
-	rc = ctx_rig(&g.ctx, out, &err);
-	g.ctx.rig = NULL;	/* ours, not the context's */
+	rc = sim_rig_open(g.ctx.rig_file, g.ctx.demo, ctx_state_dir(&g.ctx), out, &err);
 	if (rc)
 		say("%s", err.msg);
 	return rc;

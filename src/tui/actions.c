@@ -9,7 +9,6 @@
 #include <strings.h>
 
 #include "shortstroke/capacity.h"
-#include "shortstroke/sim.h"
 #include "shortstroke/smart.h"
 #include "shortstroke/units.h"
 #include "tui.h"
@@ -325,20 +324,19 @@ static enum tui_action act_power_cycle(struct tui_model *m)
 {
 	size_t idx[MAX_TARGETS], n = tui_targets(m, idx, MAX_TARGETS);
 	struct ss_error err = { 0 };
-	struct sim_rig *rig;
 	char skipped[320] = "";
 	size_t used = 0;
 	unsigned done = 0;
 
 	if (!n)
 		return TUI_NONE;
-	if (ctx_rig(m->ctx, &rig, &err))
+	if (device_power_cycle(m->ctx, NULL, true, &err))
 		return tui_alert(m, "Power cycle", "Only simulated drives can be power-cycled "
 						   "from here: %s", err.msg);
 	for (size_t i = 0; i < n; i++) {
 		const char *spec = m->devs[idx[i]].spec;
-		struct sim_drive *d = strncmp(spec, "sim:", 4) ? NULL : sim_rig_find(rig, spec + 4);
-		const char *why = !d ? "not a simulated drive"
+		bool can = !device_power_cycle(m->ctx, spec, true, &err);
+		const char *why = !can ? "not a simulated drive"
 				  : tui_task_for(m, spec) ? "a job is running on it" : NULL;
 
 		if (why) {
@@ -347,8 +345,7 @@ static enum tui_action act_power_cycle(struct tui_model *m)
 							 "%s%s: %s", used ? "; " : "", spec, why);
 			continue;
 		}
-		sim_drive_power_cycle(d);
-		if (sim_drive_save(d, &err))
+		if (device_power_cycle(m->ctx, spec, false, &err))
 			return tui_alert(m, "Power cycle", "%s: %s", spec, err.msg);
 		done++;
 	}
@@ -534,7 +531,7 @@ static bool said_yes(const char *t)
 	return !strcasecmp(t, "y") || !strcasecmp(t, "yes");
 }
 
-/* One line about a running job: "sim:sata250: self-test 40% 1 h 12 min left" */
+/* One line about a running job, e.g. sim:sata250: self-test 40% 1 h 12 min left */
 static void task_line(struct tui_task *t, char *buf, size_t len)
 {
 	struct job_status st;

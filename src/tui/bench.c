@@ -28,7 +28,7 @@ struct tb_op {
 	struct tb_flow *f;
 	char spec[256];
 	char node[256];
-	struct sim_rig *rig;	/* NULL for a real disk */
+	struct dev_env *env;	/* where it came from, for the I/O engine */
 	struct io_result res[TB_NQD];
 	unsigned done;
 	bool virtual_time;
@@ -77,7 +77,7 @@ static int tb_job(void *arg, const struct progress_sink *sink, struct ss_error *
 	int rc;
 
 	op->outer = sink;
-	rc = io_dev_open_name(op->node, op->rig, false, &dev, err);
+	rc = io_dev_open_name(op->node, op->env, false, &dev, err);
 	if (rc)
 		return rc;
 	op->virtual_time = io_dev_engine(dev)->caps & IO_CAP_VIRTUAL_TIME;
@@ -134,7 +134,6 @@ static void tb_finish(struct tui_model *m, struct tui_task *t, int rc, const str
 enum tui_action tui_bench_start(struct tui_model *m)
 {
 	size_t idx[TB_MAX], n = tui_targets(m, idx, TB_MAX);
-	struct ss_error err = { 0 };
 	struct tb_flow *f;
 	unsigned started = 0;
 
@@ -158,11 +157,7 @@ enum tui_action tui_bench_start(struct tui_model *m)
 		op->f = f;
 		snprintf(op->spec, sizeof(op->spec), "%s", e->spec);
 		snprintf(op->node, sizeof(op->node), "%s", e->node);
-		if (e->sim && ctx_rig(m->ctx, &op->rig, &err)) {
-			free(op);
-			tui_status(m, "%s: %s", e->spec, err.msg);
-			continue;
-		}
+		op->env = ctx_sources(m->ctx);
 		f->pending++;
 		if (tui_task_start(m, e->spec, "bench", tb_job, op, tb_finish)) {
 			f->pending--;

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "shortstroke/sim.h"
 #include "shortstroke/smart.h"
 #include "tui.h"
 
@@ -60,11 +59,10 @@ int tui_model_refresh(struct tui_model *m)
 		return 0;
 	}
 	m->rescan_pending = false;
-	if (m->ctx->rig && !m->dlg) {
+	if (!m->dlg) {
 		/* simulated drives: reload them from the state directory, so
 		 * what other processes did (sim power-cycle, limit) shows */
-		sim_rig_free(m->ctx->rig);
-		m->ctx->rig = NULL;
+		ctx_sources_release(m->ctx);
 	}
 	rc = devices_list(m->ctx, &devs, &n, &err);
 	if (rc) {

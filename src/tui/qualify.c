@@ -22,7 +22,7 @@ struct tq_op {
 	struct tq_flow *f;
 	struct drive *d;
 	struct dev_entry e;
-	struct sim_rig *rig;
+	struct dev_env *env;	/* where it came from, for the I/O engine */
 	struct qualify_result *res;
 };
 
@@ -33,7 +33,7 @@ static int tq_job(void *arg, const struct progress_sink *sink, struct ss_error *
 	struct io_dev *io = NULL;
 	int rc;
 
-	rc = io_dev_open_name(op->e.node, op->rig, false, &io, err);
+	rc = io_dev_open_name(op->e.node, op->env, false, &io, err);
 	if (rc)
 		return rc;
 	rc = qualify_disk(op->d, io, &o, op->res, err);
@@ -136,8 +136,7 @@ enum tui_action tui_qualify_start(struct tui_model *m)
 		struct tq_op *op = calloc(1, sizeof(*op));
 		struct qualify_result *r = calloc(1, sizeof(*r));
 
-		if (!op || !r || device_open(m->ctx, spec, false, &op->d, &op->e, &err) ||
-		    (op->e.sim && ctx_rig(m->ctx, &op->rig, &err))) {
+		if (!op || !r || device_open(m->ctx, spec, false, &op->d, &op->e, &err)) {
 			tui_status(m, "%s: %s", spec, err.msg[0] ? err.msg : "out of memory");
 			if (op)
 				drive_free(op->d);
@@ -146,6 +145,7 @@ enum tui_action tui_qualify_start(struct tui_model *m)
 			continue;
 		}
 		qualify_result_init(r, spec, &op->e.info, QUALIFY_QUICK);
+		op->env = ctx_sources(m->ctx);
 		op->f = f;
 		op->res = r;
 		f->res[f->n++] = r;

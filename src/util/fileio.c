@@ -1,6 +1,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,29 @@
 #include <unistd.h>
 
 #include "shortstroke/fileio.h"
+
+int file_mkdirs(const char *path, struct ss_error *err)
+{
+	char buf[PATH_MAX];
+	size_t len = strlen(path);
+
+	if (len == 0 || len >= sizeof(buf))
+		return ss_error_set(err, -ENAMETOOLONG, "cannot create %s: %s", path,
+				    strerror(ENAMETOOLONG));
+	memcpy(buf, path, len + 1);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) && errno != EEXIST)
+			return ss_error_set(err, -errno, "cannot create %s: %s", buf,
+					    strerror(errno));
+		*p = '/';
+	}
+	if (mkdir(buf, 0755) && errno != EEXIST)
+		return ss_error_set(err, -errno, "cannot create %s: %s", buf, strerror(errno));
+	return 0;
+}
 
 int file_check_writable(const char *path, const char *what, struct ss_error *err)
 {

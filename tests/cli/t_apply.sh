@@ -357,6 +357,166 @@ run ss array undo j1 --yes -J
 chg "array undo -J again: JSON, changed false" 0 True False "already undone"
 rm -f "$AR/md.state"
 
+# --- arrays over partitions ---------------------------------------------------------------------
+# p1..p3: SATA disks with no HPA, AMAC or DCO (behind a controller that blocks them, like QEMU's
+# AHCI disk): auto gives them the partition method and md their partition, sim:ID-part1 (the
+# simulator's name for it, as udev's by-id links end in -part1). q1 (AMAC) and r1 (SAS) keep a
+# method that changes the drive's capacity unless the plan or --method names the partition.
+PR=$AR/part-rig.json
+cat >"$PR" <<'RIG'
+{ "drives": [
+ {"id": "p1", "personality": "sata", "vendor": "SSTEST", "model": "SSTEST PLAIN 100G",
+  "serial": "PLAIN-0001", "firmware": "F1", "wwn": "5000c500d0000001", "blocks": 195312500, "rpm": 7200},
+ {"id": "p2", "personality": "sata", "vendor": "SSTEST", "model": "SSTEST PLAIN 100G",
+  "serial": "PLAIN-0002", "firmware": "F1", "wwn": "5000c500d0000002", "blocks": 195312500, "rpm": 7200},
+ {"id": "p3", "personality": "sata", "vendor": "SSTEST", "model": "SSTEST PLAIN 100G",
+  "serial": "PLAIN-0003", "firmware": "F1", "wwn": "5000c500d0000003", "blocks": 195312500, "rpm": 7200},
+ {"id": "q1", "personality": "sata", "vendor": "SSTEST", "model": "SSTEST PLAIN 100G",
+  "serial": "AMAC-Q001", "firmware": "F1", "wwn": "5000c500d0000011", "blocks": 195312500, "rpm": 7200,
+  "hpa": {"supported": true}, "amac": true},
+ {"id": "r1", "personality": "sas", "vendor": "SSTEST", "model": "SSSAS100G",
+  "serial": "SASR0001", "firmware": "S1", "wwn": "5000cca0d0000021", "blocks": 195312500, "rpm": 7200}
+] }
+RIG
+sp() { env SHORTSTROKE_RIG="$PR" SHORTSTROKE_SYSROOT="$AR/root" SHORTSTROKE_MDADM="$AR_FAKE" \
+	SHORTSTROKE_MODPROBE=false FAKE_MDADM_LOG="$AR/log" FAKE_MDADM_STATE="$AR/md.state" \
+	PATH="$AR/bin:$PATH" "$PROG" "$@"; }
+pcap() { sp info -J "$1" | python3 -c "import json,sys; print(json.load(sys.stdin)['capacity_blocks'])"; }
+pstate() { sp list -J | python3 -c "import json,sys; print([d['state'] for d in json.load(sys.stdin)['drives'] if d['device']=='$1'][0])"; }
+# gpt_end ID: where partition 1 of the GPT on the simulated drive's image ends, or "none"
+gpt_end() {
+	python3 - "$SHORTSTROKE_STATE_DIR/sim/part-rig/$1.img" <<'PY'
+import struct, sys
+try:
+    f = open(sys.argv[1], 'rb')
+except OSError:
+    print('none'); sys.exit()
+f.seek(512); h = f.read(92)
+if h[:8] != b'EFI PART': print('none'); sys.exit()
+f.seek(struct.unpack_from('<Q', h, 72)[0] * 512)
+print(struct.unpack_from('<Q', f.read(128), 40)[0] + 1)
+PY
+}
+# bare ID...: full capacity, no GPT, free
+bare() {
+	for d in "$@"; do
+		[ "$(pcap sim:$d)" = $full ] && [ "$(gpt_end $d)" = none ] && [ "$(pstate sim:$d)" = free ] \
+			|| { echo "sim:$d: $(pcap sim:$d) blocks, GPT end $(gpt_end $d), $(pstate sim:$d)"; return 1; }
+	done
+}
+sp plan --level 1 --stroke 25% sim:p1 sim:q1 -O pq.json >/dev/null 2>&1
+sp plan --level 0 --stroke 25% sim:p1 sim:p2 sim:p3 -O p3.json >/dev/null 2>&1
+run sp plan --level 1 --stroke 25% sim:q1 sim:r1 --method partition -O qr.json
+expect "plan --method partition: written into the plan file" 0
+python3 -c "import json; assert [d['method'] for d in json.load(open('qr.json'))['disks']] == ['partition']*2" \
+	&& pass "plan --method: every member's method in the plan" || fail "plan --method: in the plan" "$(cat qr.json)"
+run sp plan --level 1 --stroke 25% sim:q1 sim:r1 --method partition
+expect "plan --method without -O: usage" 2 "" "--method goes into the plan file"
+run sp plan --level 1 --stroke 25% sim:q1 sim:r1 --method gpt -O x.json
+expect "plan --method: an unknown method" 2 "" "unknown method 'gpt'"
+plim=$(python3 -c "import json; print(json.load(open('pq.json'))['disks'][0]['limit_blocks'])")
+
+run sp apply pq.json --name pq --dry-run
+expect "apply --dry-run: auto takes the partition where the drive has no other method" 0 \
+	"sim:p1: would wait for sim:p1-part1: partition 1, blocks 2048\.\.$((plim - 1)) \($((plim - 2048)) blocks for md\)"
+for pat in "^sim:p1: commands that would be sent:" "WRITE\(16\) LBA 0, .* blocks \(GPT\)" \
+	"ATA SET ACCESSIBLE MAX ADDRESS" \
+	"would run: .*fake-mdadm.sh --create /dev/md/pq --run --metadata=1.2 --level=1 --raid-devices=2 --bitmap=internal --name=pq sim:p1-part1 sim:q1$"; do
+	printf '%s\n' "$OUT" | grep -qE -- "$pat" && pass "apply --dry-run (partition) shows /$pat/" \
+		|| fail "apply --dry-run (partition) shows /$pat/" "$OUT"
+done
+printf '%s\n' "$OUT" | grep -q "sim:p1: member 1, .* by partition; md gets its partition sim:p1-part1" \
+	&& printf '%s\n' "$OUT" | grep -q "sim:q1: member 2, .* by amac$" \
+	&& pass "apply --dry-run: each member's method (q1 keeps amac)" || fail "apply --dry-run: methods" "$OUT"
+bare p1 q1 >/dev/null && pass "apply --dry-run (partition): nothing written" || fail "apply --dry-run (partition): nothing written"
+
+# a member that holds a partition table already is in use: refused before anything changes
+sp limit --method partition --percent 10 --yes sim:p3 >/dev/null 2>&1
+run sp apply p3.json --name p3 --yes
+expect "apply: a member with a partition table is refused" 3 "" "sim:p3.*partition table"
+[ "$(gpt_end p1)" = none ] && [ "$(gpt_end p2)" = none ] && pass "apply refused: no GPT written on the others" \
+	|| fail "apply refused: no GPT written on the others"
+sp restore --yes sim:p3 >/dev/null 2>&1
+
+# mdadm --create fails: the partitions' md metadata wiped, the GPTs removed, the record undone
+: >"$AR/log"
+run env FAKE_MDADM_FAIL=create SHORTSTROKE_RIG="$PR" SHORTSTROKE_SYSROOT="$AR/root" \
+	SHORTSTROKE_MDADM="$AR_FAKE" FAKE_MDADM_LOG="$AR/log" "$PROG" apply p3.json --name p3 --yes
+expect "apply over partitions: create fails: rolled back" 1 "sim:p3: md gets sim:p3-part1" \
+	"rolled back: every member is back to its original capacity"
+grep -q -- "--create .* sim:p1-part1 sim:p2-part1 sim:p3-part1$" "$AR/log" \
+	&& [ "$(grep -c -- "--zero-superblock sim:p[123]-part1$" "$AR/log")" = 3 ] \
+	&& pass "apply over partitions: md given the partitions, their metadata wiped" \
+	|| fail "apply over partitions: mdadm calls" "$(cat "$AR/log")"
+bare p1 p2 p3 && pass "rollback: no partition table left, every member free" || fail "rollback: members bare"
+[ "$(recstate p3)" = undone ] && pass "rollback: the record says undone" || fail "rollback: record" "$(recstate p3)"
+
+# the plan names the partition method: disks that could change their capacity keep it
+: >"$AR/log"
+n=$(jlines)
+run sp apply qr.json --name qr --yes
+expect "apply: the plan's partition method" 0 "/dev/md/qr: created: RAID 1 over 2 members"
+grep -q -- "--create .* sim:q1-part1 sim:r1-part1$" "$AR/log" && pass "apply: md given the partitions sim:q1-part1 sim:r1-part1" \
+	|| fail "apply: md given the partitions" "$(cat "$AR/log")"
+[ "$(pcap sim:q1)" = $full ] && [ "$(pcap sim:r1)" = $full ] && [ "$(gpt_end q1)" = "$plim" ] && [ "$(gpt_end r1)" = "$plim" ] \
+	&& pass "apply by partition: capacities kept, each GPT's partition ends at the limit" \
+	|| fail "apply by partition: GPTs" "$(gpt_end q1) $(gpt_end r1)"
+python3 -c "
+import json; a = json.load(open('$SHORTSTROKE_STATE_DIR/arrays/qr.json'))
+assert [(m['node'], m['method'], m['state']) for m in a['members']] == [('sim:q1-part1', 'partition', 'limited'), ('sim:r1-part1', 'partition', 'limited')], a" \
+	&& pass "the record: each member's node (its partition) and method" || fail "the record: partition nodes"
+[ "$(tail -n +$((n + 1)) "$J" | grep -c '"event":"array-created","device":"sim:[qr]1","node":"sim:[qr]1-part1"')" = 2 ] \
+	&& pass "journal: array-created names the node md was given" || fail "journal: the node md got" "$(tail -n 4 "$J")"
+run sp array status qr
+expect "array status: a partition member's limit is where its partition ends" 0 \
+	"^sim:q1: $full blocks, its partition sim:q1-part1 ends at block $plim \(the limit is $plim: limited\), by partition$"
+run sp array status qr -J
+json_check "array status -J: method, node, partition_end_blocks" \
+	"[(m['method'], m['node'], m['partition_end_blocks'], m['limited']) for m in d['members']] == [('partition', 'sim:q1-part1', $plim, True), ('partition', 'sim:r1-part1', $plim, True)]"
+[ "$(pstate sim:q1)" != free ] && pass "a partition member is not free (its GPT)" || fail "a partition member is not free"
+: >"$AR/log"
+run sp apply qr.json --name qr --yes
+expect "apply over partitions again: a no-op" 0 "already applied"
+[ ! -s "$AR/log" ] && pass "apply over partitions again: mdadm not run" || fail "apply again: mdadm not run" "$(cat "$AR/log")"
+
+# replace: the new disk gets the same partition, md --add of its partition node
+: >"$AR/log"
+run sp array replace qr sim:r1-part1 sim:p3 --yes
+expect "array replace of a partition member (named by its node)" 0 "sim:p3 added in the place of sim:r1-part1"
+grep -q -- "--add-spare sim:p3-part1$" "$AR/log" && grep -q -- "--replace sim:r1-part1 --with sim:p3-part1$" "$AR/log" \
+	&& pass "array replace: mdadm --add-spare and --replace with the partition nodes" \
+	|| fail "array replace: partition nodes" "$(cat "$AR/log")"
+[ "$(gpt_end p3)" = "$plim" ] && [ "$(pcap sim:p3)" = $full ] && pass "array replace: the new disk's partition ends at the limit" \
+	|| fail "array replace: the new disk's partition" "$(gpt_end p3)"
+run sp restore --yes sim:r1
+expect "the replaced partition member: restore takes its GPT away" 0 "by partition"
+[ "$(gpt_end r1)" = none ] && pass "the replaced member: no GPT left" || fail "the replaced member: no GPT left"
+
+# undo: stop, zero the partitions' superblocks, every member's GPT removed
+: >"$AR/log"
+run sp array undo qr --yes
+expect "array undo over partitions" 0 "undone: every member restored"
+grep -q -- "^mdadm --stop /dev/md/qr$" "$AR/log" && grep -q -- "--zero-superblock sim:q1-part1$" "$AR/log" \
+	&& grep -q -- "--zero-superblock sim:p3-part1$" "$AR/log" \
+	&& pass "array undo: mdadm --zero-superblock on the partitions" || fail "array undo: mdadm calls" "$(cat "$AR/log")"
+bare q1 p3 && pass "array undo: no partition table left, capacity back, free" || fail "array undo: members bare"
+[ "$(recstate qr)" = undone ] && pass "array undo over partitions: the record says undone" || fail "array undo: record"
+
+# a whole-disk member cannot be replaced by a disk that only a partition can limit: the
+# partition would give md a MiB less than the member it replaces
+run sp apply pq.json --name pq --yes
+expect "apply: auto, one partition member and one AMAC member" 0 "/dev/md/pq: created"
+run sp array replace pq sim:q1 sim:p2 --yes
+expect "array replace: a partition smaller than the whole-disk member is refused" 3 "" \
+	"sim:p2: only a partition can limit it, which would give md $((plim - 2048)) blocks, fewer than the $plim"
+bare p2 && pass "array replace refused: the new disk untouched" || fail "array replace refused: untouched"
+run sp apply qr.json --name qr2 --method amac --dry-run
+expect "apply --method overrides the plan's method" 1 "" "sim:r1: .*does not support the amac method"
+run sp array undo pq --yes
+expect "array undo (partition and AMAC members)" 0 "undone"
+bare p1 && [ "$(pcap sim:q1)" = $full ] && pass "array undo: both members back" || fail "array undo: both members back"
+rm -f "$AR/md.state"
+
 run ss array bogus
 expect "array: an unknown subcommand" 2 "" "unknown subcommand"
 run ss array undo nosuch --yes

@@ -1,7 +1,7 @@
 /*
  * fixture.h - what the unit tests share instead of copying it: a temporary directory made
  * before a test and removed after it, a simulator rig loaded from a JSON string, and the
- * fields of a SMART READ DATA sector.
+ * I/O engine on one of its drives, and the fields of a SMART READ DATA sector.
  *
  * Header only (each test is one program); everything is static inline or unused-marked, so a
  * test includes it and uses what it needs.
@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "shortstroke/error.h"
+#include "shortstroke/io.h"
 #include "shortstroke/sim.h"
 
 /* The directory of the running test, made by fixture_dir_setup() */
@@ -66,6 +67,16 @@ static inline int fixture_rig_load(const char *json, const char *state_dir, stru
 	if (rc)
 		fprintf(stderr, "fixture: the test rig does not load: %s\n", err.msg);
 	return rc;
+}
+
+/* The sim I/O engine on drive id of rig (what io_dev_open_name opens for sim:ID through the
+ * rig's device source). */
+static inline int fixture_sim_io(struct sim_rig *rig, const char *id, bool write,
+				 struct io_dev **out, struct ss_error *err)
+{
+	struct io_target t = { .sim = sim_rig_find(rig, id), .write = write };
+
+	return io_dev_open("sim", &t, out, err);
 }
 
 /*

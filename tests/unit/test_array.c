@@ -177,6 +177,69 @@ static void test_level_check(void **state)
 	assert_null(array_md_level(RP_LEVEL_60));
 }
 
+/* A member with no method that changes its capacity gets the partition
+ * method, and md its partition: the node as the kernel names it, room for
+ * the GPT checked before anything is written. */
+static void test_partition_member(void **state)
+{
+	struct drive_info i = { 0 };
+	struct dev_entry e = { 0 };
+	struct ss_error err = { 0 };
+	char node[300];
+
+	(void)state;
+	i.logical_block = 512;
+	i.capacity_blocks = 1000000;
+	i.ata = true;
+	i.methods = METHOD_PARTITION;
+	assert_int_equal(array_auto_method(&i), CAP_PARTITION);
+	i.methods |= METHOD_HPA;
+	assert_int_equal(array_auto_method(&i), CAP_AUTO);
+	i.ata = false;
+	i.methods = METHOD_SCSI_RESIZE | METHOD_PARTITION;
+	assert_int_equal(array_auto_method(&i), CAP_AUTO);
+	i.methods = 0; /* a host-managed disk has no partition method either */
+	assert_int_equal(array_auto_method(&i), CAP_AUTO);
+	assert_true(array_by_partition(CAP_PARTITION));
+	assert_false(array_by_partition(CAP_AMAC));
+	assert_false(array_by_partition(CAP_AUTO));
+
+	snprintf(e.node, sizeof(e.node), "/dev/sdb");
+	cap_partition_node(&e, node, sizeof(node));
+	assert_string_equal(node, "/dev/sdb1");
+	snprintf(e.node, sizeof(e.node), "/dev/nvme0n1");
+	cap_partition_node(&e, node, sizeof(node));
+	assert_string_equal(node, "/dev/nvme0n1p1");
+	e.sim = true;
+	snprintf(e.spec, sizeof(e.spec), "sim:p1");
+	cap_partition_node(&e, node, sizeof(node));
+	assert_string_equal(node, "sim:p1-part1");
+	assert_int_equal(cap_partition_wait(&e, 250000, 100, node, sizeof(node), &err), 0);
+	/* a real disk whose partition the kernel does not show: a clear failure */
+	e.sim = false;
+	e.info.logical_block = 512;
+	snprintf(e.spec, sizeof(e.spec), "/dev/sdz");
+	snprintf(e.node, sizeof(e.node), "/nonexistent/sdz");
+	assert_int_equal(cap_partition_wait(&e, 250000, 200, node, sizeof(node), &err),
+			 -ETIMEDOUT);
+	assert_string_equal(node, "/nonexistent/sdz1");
+	assert_non_null(strstr(err.msg, "/dev/sdz: the kernel shows no partition "
+					"/nonexistent/sdz1 0.2 s after its table was written"));
+
+	assert_int_equal(cap_partition_start(512), 2048);
+	assert_int_equal(cap_partition_start(4096), 256);
+	assert_int_equal(cap_partition_fits(&i, 250000, &err), 0);
+	/* the backup GPT (header and 32 blocks of entries) after the partition */
+	assert_int_equal(cap_partition_fits(&i, 1000000 - 33, &err), 0);
+	assert_int_equal(cap_partition_fits(&i, 1000000 - 32, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "no room for the backup GPT"));
+	assert_int_equal(cap_partition_fits(&i, 2049, &err), -EINVAL);
+	i.logical_block = 4096;
+	i.capacity_blocks = 100000;
+	assert_int_equal(cap_partition_fits(&i, 100000 - 5, &err), 0);
+	assert_int_equal(cap_partition_fits(&i, 100000 - 4, &err), -EINVAL);
+}
+
 static void test_record_round_trip(void **state)
 {
 	char dir[] = "/tmp/ss-array-XXXXXX";
@@ -277,6 +340,7 @@ int main(void)
 		cmocka_unit_test(test_create_argv),  cmocka_unit_test(test_mkfs_argv),
 		cmocka_unit_test(test_detail_parse), cmocka_unit_test(test_member_check),
 		cmocka_unit_test(test_level_check),  cmocka_unit_test(test_record_round_trip),
+		cmocka_unit_test(test_partition_member),
 		cmocka_unit_test(test_exec),	      cmocka_unit_test(test_md_check),
 	};
 

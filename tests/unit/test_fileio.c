@@ -77,11 +77,39 @@ static void test_check_then_write(void **state)
 	assert_string_equal(buf, "{}\n");
 }
 
+/* mkdir -p: every missing level, nothing for what exists, and the level that failed named. */
+static void test_mkdirs(void **state)
+{
+	struct ss_error err = { 0 };
+	char p[300], q[320];
+	struct stat st;
+	FILE *f;
+
+	(void)state;
+	snprintf(p, sizeof(p), "%s/a/b/c", fixture_dir);
+	assert_int_equal(file_mkdirs(p, &err), 0);
+	assert_int_equal(stat(p, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	assert_int_equal(file_mkdirs(p, &err), 0); /* already there */
+	snprintf(p, sizeof(p), "%s/a/b/c/", fixture_dir); /* a trailing slash is the same */
+	assert_int_equal(file_mkdirs(p, &err), 0);
+
+	snprintf(p, sizeof(p), "%s/a/file", fixture_dir);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fclose(f);
+	snprintf(q, sizeof(q), "%s/d/e", p);
+	assert_int_equal(file_mkdirs(q, &err), -ENOTDIR);
+	snprintf(q, sizeof(q), "cannot create %s/d: Not a directory", p);
+	assert_string_equal(err.msg, q);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_check),
 		cmocka_unit_test(test_check_then_write),
+		cmocka_unit_test(test_mkdirs),
 	};
 
 	return cmocka_run_group_tests_name("fileio", tests, fixture_dir_setup, fixture_dir_teardown);

@@ -19,6 +19,8 @@
 #include "shortstroke/io.h"
 #include "shortstroke/sim.h"
 
+#include "fixture.h"
+
 static const char rig_json[] =
 	"{\"time_scale\": 0, \"drives\": [\n"
 	" {\"id\": \"k15\", \"personality\": \"sas\", \"vendor\": \"HITACHI\",\n"
@@ -40,12 +42,12 @@ static struct sim_rig *rig_load(void)
 	return rig;
 }
 
-static struct io_dev *sim_dev(struct sim_rig *rig, const char *name, bool write)
+static struct io_dev *sim_dev(struct sim_rig *rig, const char *id, bool write)
 {
 	struct io_dev *dev = NULL;
 	struct ss_error err = { 0 };
 
-	assert_int_equal(io_dev_open_name(name, rig, write, &dev, &err), 0);
+	assert_int_equal(fixture_sim_io(rig, id, write, &dev, &err), 0);
 	return dev;
 }
 
@@ -410,7 +412,7 @@ static double run_iops(struct io_dev *dev, unsigned qd, uint64_t end_lba, double
 static void test_sim_model(void **state)
 {
 	struct sim_rig *rig = rig_load();
-	struct io_dev *dev = sim_dev(rig, "sim:k15", false);
+	struct io_dev *dev = sim_dev(rig, "k15", false);
 	uint64_t blocks = io_dev_geom(dev)->blocks;
 	double avg, qd1, qd32, short1, again;
 
@@ -425,7 +427,7 @@ static void test_sim_model(void **state)
 	/* deterministic: the same seed on a fresh drive gives the same result */
 	{
 		struct sim_rig *rig2 = rig_load();
-		struct io_dev *dev2 = sim_dev(rig2, "sim:k15", false);
+		struct io_dev *dev2 = sim_dev(rig2, "k15", false);
 
 		again = run_iops(dev2, 1, 0, NULL);
 		assert_true(again == qd1);
@@ -450,7 +452,7 @@ static void test_sim_model(void **state)
 static void test_sim_sequential(void **state)
 {
 	struct sim_rig *rig = rig_load();
-	struct io_dev *dev = sim_dev(rig, "sim:k15", false);
+	struct io_dev *dev = sim_dev(rig, "k15", false);
 	struct io_result *res = malloc(sizeof(*res));
 	struct ss_error err = { 0 };
 	uint64_t blocks = io_dev_geom(dev)->blocks;
@@ -515,7 +517,7 @@ static int on_err_any(void *arg, uint64_t lba, uint32_t blocks, bool write, int 
 static void test_sim_errors(void **state)
 {
 	struct sim_rig *rig = rig_load();
-	struct io_dev *dev = sim_dev(rig, "sim:bad", false);
+	struct io_dev *dev = sim_dev(rig, "bad", false);
 	struct io_result *res = malloc(sizeof(*res));
 	struct ss_error err = { 0 };
 	struct errlist l = { .n = 0 };

@@ -66,6 +66,15 @@ static void test_roundtrip_and_original(void **state)
 	assert_int_equal(journal_original(sub, "S1", "", &got, &err), -ENOENT);
 	assert_int_equal(journal_original(sub, "OTHER", "", &got, &err), 0);
 	assert_true(got.original_blocks == 77);
+	assert_string_equal(got.node, ""); /* no node: none written, none read */
+
+	/* an array event names the node md was given */
+	e = entry("array-create", "S1", 1000000, 500000);
+	snprintf(e.node, sizeof(e.node), "/dev/sdb1");
+	assert_int_equal(journal_append(sub, &e, &err), 0);
+	assert_int_equal(journal_last(sub, "S1", "", &got, &err), 0);
+	assert_string_equal(got.event, "array-create");
+	assert_string_equal(got.node, "/dev/sdb1");
 }
 
 static void test_wwn_match(void **state)

@@ -22,6 +22,8 @@
 #include "shortstroke/sim.h"
 #include "sim/sim_priv.h"
 
+#include "fixture.h"
+
 #define TOLERANCE 0.10
 #define RUN_NS (30ull * 1000000000ull) /* 30 s of virtual time per case */
 #define SIM_OVERHEAD_MS 0.05	       /* CMD_OVERHEAD_NS in src/sim/sim_media.c */
@@ -75,11 +77,9 @@ static void measure(const char *id, double stroke, struct measured *out)
 	struct ss_error err = { 0 };
 	struct io_result res;
 	struct io_job j;
-	char name[64];
 
 	assert_int_equal(sim_rig_demo(NULL, &rig, &err), 0);
-	snprintf(name, sizeof(name), "sim:%s", id);
-	assert_int_equal(io_dev_open_name(name, rig, false, &dev, &err), 0);
+	assert_int_equal(fixture_sim_io(rig, id, false, &dev, &err), 0);
 	io_job_init(&j);
 	io_job_set_workload(&j, IO_WL_RANDOM_ACCESS);
 	j.qd = 1;

@@ -168,6 +168,7 @@ static void test_roundtrip(void **state)
 	p->disks[2].wwn[0] = '\0';
 	p->disks[2].placeholder = true;
 	snprintf(p->disks[2].model_of, sizeof(p->disks[2].model_of), "sim:d0");
+	snprintf(p->disks[1].method, sizeof(p->disks[1].method), "partition");
 	snprintf(p->profile, sizeof(p->profile), "fileserver");
 	assert_int_equal(rp_workload_profile(RP_PROFILE_FILESERVER, 4, &p->workload, NULL), 0);
 	assert_int_equal(planfile_write(path, p, &err), 0);
@@ -175,6 +176,8 @@ static void test_roundtrip(void **state)
 	assert_true(q->disks[2].placeholder);
 	assert_string_equal(q->disks[2].device, "");
 	assert_string_equal(q->disks[2].model_of, "sim:d0");
+	assert_string_equal(q->disks[1].method, "partition");
+	assert_string_equal(q->disks[0].method, ""); /* auto: not written */
 	assert_int_equal(q->workload.n_sizes, p->workload.n_sizes);
 	assert_ptr_equal(q->workload.sizes, q->sizes);
 	for (size_t i = 0; i < p->workload.n_sizes; i++) {
@@ -390,6 +393,10 @@ static void test_bad_fields(void **state)
 	expect_bad("disks[1].placeholder", "true", "disks[1].device: a placeholder disk names no");
 	expect_bad("disks[1].placeholder", "\"yes\"", "disks[1].placeholder: expected true or");
 	expect_bad("disks[1].model_of", "\"sim:d0\"", "disks[1].model_of: only a placeholder");
+	expect_bad("disks[1].method", "\"gpt\"",
+		   "disks[1].method: unknown method 'gpt' (auto, amac, hpa, dco, scsi-resize, "
+		   "scsi-format, partition)");
+	expect_bad("disks[1].method", "7", "disks[1].method: expected a string, got a number");
 	expect_bad("disks[1].device", "\"sim:d0\"", "disks[1].device: the same disk as disks[0]");
 	expect_bad("disks[3].serial", "\"SER1\"", "disks[3].serial: the same disk as disks[1]");
 	expect_bad("disks[2].wwn", "\"5000CCA00B3C1F20\"",

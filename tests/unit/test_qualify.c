@@ -20,6 +20,8 @@
 #include "shortstroke/sim.h"
 #include "shortstroke/transport.h"
 
+#include "fixture.h"
+
 #define MIB (1024ull * 1024)
 
 static int parse(const char *text, struct qualify_thresholds *t, struct ss_error *err)
@@ -335,7 +337,7 @@ static int run_one(struct sim_rig *rig, const char *id, enum qualify_profile p,
 	assert_int_equal(drive_new(t, TRAN_UNKNOWN, &d, err), 0);
 	assert_int_equal(drive_identify(d, &info, err), 0);
 	snprintf(name, sizeof(name), "sim:%s", id);
-	assert_int_equal(io_dev_open_name(name, rig, false, &io, err), 0);
+	assert_int_equal(fixture_sim_io(rig, id, false, &io, err), 0);
 	qualify_result_init(r, name, &info, p);
 	rc = qualify_disk(d, io, &o, r, err);
 	io_dev_close(io);

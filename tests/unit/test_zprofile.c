@@ -14,6 +14,8 @@
 #include "shortstroke/sim.h"
 #include "shortstroke/zprofile.h"
 
+#include "fixture.h"
+
 #define N 100
 #define BLOCKS 100000000ULL
 
@@ -143,7 +145,7 @@ static void test_measure_sim(void **state)
 
 	(void)state;
 	assert_int_equal(sim_rig_load_string(rig, "t", NULL, &r, &err), 0);
-	assert_int_equal(io_dev_open_name("sim:d", r, false, &dev, &err), 0);
+	assert_int_equal(fixture_sim_io(r, "d", false, &dev, &err), 0);
 	assert_int_equal(zprofile_measure(dev, &o, &z, &err), 0);
 	assert_true(z->virtual_time);
 	assert_int_equal(z->npoints, 50);
@@ -159,7 +161,7 @@ static void test_measure_sim(void **state)
 	io_dev_close(dev);
 
 	/* a medium error in one sample: marked, the sweep goes on */
-	assert_int_equal(io_dev_open_name("sim:bad", r, false, &dev, &err), 0);
+	assert_int_equal(fixture_sim_io(r, "bad", false, &dev, &err), 0);
 	o.points = 21;
 	o.sample_bytes = 1 << 20;
 	assert_int_equal(zprofile_measure(dev, &o, &z, &err), 0);

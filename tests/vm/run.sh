@@ -65,6 +65,13 @@ B_MODEL="SSTEST BRAVO DISK 1G";   B_SERIAL="SSB-0002-BRAVO"
 B_FW="SSFW0002"; B_RPM=1; B_WWN=0x5000c500a1b2c3d5; B_MB=1024
 C_MODEL="SSTEST CHARLIE FS 256M"; C_SERIAL="SSC-0003-CHARLIE"
 C_FW="SSFW0003"; C_RPM=5400; C_WWN=0x5000c500a1b2c3d6; C_MB=256
+# F, G: blank spinning disks whose capacity cannot change (QEMU has no HPA or AMAC): the
+# members of apply's arrays over partitions (cases-45). D and E are scsi_debug's.
+F_MODEL="SSTEST FOXTROT 256M";    F_SERIAL="SSF-0006-FOXTROT"
+F_FW="SSFW0006"; F_RPM=7200; F_WWN=0x5000c500a1b2c3d7; F_MB=256
+G_MODEL="SSTEST GOLF 256M";       G_SERIAL="SSG-0007-GOLF"
+G_FW="SSFW0007"; G_RPM=7200; G_WWN=0x5000c500a1b2c3d8; G_MB=256
+AHCI_DISKS="A B C F G"
 
 tstage=$out/tests-stage
 rm -rf "$tstage"
@@ -74,7 +81,8 @@ chmod 755 "$tstage/init"
 cp tests/vm/guest/* "$tstage/vmtest/"
 {
 	echo "KVER='$kver'"
-	for d in A B C; do
+	echo "AHCI_DISKS='$AHCI_DISKS'"
+	for d in $AHCI_DISKS; do
 		eval "echo \"${d}_MODEL='\$${d}_MODEL' ${d}_SERIAL='\$${d}_SERIAL'\""
 		eval "echo \"${d}_FW='\$${d}_FW' ${d}_RPM=\$${d}_RPM ${d}_WWN=\$${d}_WWN\""
 		eval "echo \"${d}_BYTES=\$((\$${d}_MB * 1048576))\""
@@ -86,7 +94,7 @@ cat "$base" "$out/tests.cpio" > "$out/initrd.img"
 
 # --- disk images (fresh every run: the guest writes to them) --------------
 rm -f "$out"/disk-*.img
-for d in A B C; do
+for d in $AHCI_DISKS; do
 	eval "mb=\$${d}_MB"
 	truncate -s "${mb}M" "$out/disk-$d.img"
 done
@@ -126,7 +134,7 @@ set -- -accel tcg -cpu max -smp 1 -m 1024 -nodefaults -no-reboot \
 	-kernel "/boot/vmlinuz-$kver" -initrd "$out/initrd.img" -append "$append" \
 	-device ahci,id=ahci
 port=0
-for d in A B C; do
+for d in $AHCI_DISKS; do
 	eval "m=\$${d}_MODEL s=\$${d}_SERIAL f=\$${d}_FW r=\$${d}_RPM w=\$${d}_WWN"
 	set -- "$@" -drive "if=none,id=disk$d,file=$out/disk-$d.img,format=raw,cache=unsafe" \
 		-device "ide-hd,bus=ahci.$port,drive=disk$d,model=$m,serial=$s,ver=$f,rotation_rate=$r,wwn=$w"

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <libfdisk/libfdisk.h>
@@ -20,6 +22,11 @@
 #include "capacity_priv.h"
 
 #define GPT_SIG "EFI PART"
+
+uint64_t cap_partition_start(uint32_t block_len)
+{
+	return (1u << 20) / block_len; /* 1 MiB, as fdisk aligns */
+}
 
 static int write_blocks(struct cap_ctx *c, uint64_t lba, void *buf, uint32_t blocks,
 			struct ss_error *err)
@@ -116,7 +123,7 @@ static int build_label(const char *path, uint32_t bs, uint32_t pbs, uint64_t blo
 		return ss_error_set(err, rc < 0 ? rc : -EIO, "libfdisk: cannot create a GPT: %s",
 				    strerror(rc < 0 ? -rc : EIO));
 	}
-	start = (1u << 20) / bs; /* 1 MiB, as fdisk aligns */
+	start = cap_partition_start(bs);
 	if (end <= start + 1) {
 		fdisk_unref_context(cxt);
 		return ss_error_set(err, -EINVAL, "the limit is too small for a partition");
@@ -147,28 +154,38 @@ static int build_label(const char *path, uint32_t bs, uint32_t pbs, uint64_t blo
 
 static int image_path(struct cap_ctx *c, char *path, size_t len, struct ss_error *err)
 {
+	const char *tmp = getenv("TMPDIR");
 	int fd;
 
 	snprintf(path, len, "%s/.gpt-XXXXXX", c->state_dir);
 	fd = mkstemp(path);
+	if (fd < 0 && errno == ENOENT && c->dry_run) {
+		/* a dry run creates no state directory: the image is scratch */
+		snprintf(path, len, "%s/.gpt-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+		fd = mkstemp(path);
+	}
 	if (fd < 0)
 		return ss_error_set(err, -errno, "cannot create a scratch file in %s: %s",
 				    c->state_dir, strerror(errno));
 	return fd;
 }
 
-/* Ask the kernel to re-read the partition table of a real disk. */
-static void reread_partitions(struct cap_ctx *c)
+/* Ask the kernel to re-read the partition table of a disk node. */
+static void reread_node(const char *node)
 {
-	int fd;
+	int fd = open(node, O_RDONLY | O_CLOEXEC);
 
-	if (c->e->sim || c->dry_run)
-		return;
-	fd = open(c->e->node, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return;
 	ioctl(fd, BLKRRPART);
 	close(fd);
+}
+
+static void reread_partitions(struct cap_ctx *c)
+{
+	if (c->e->sim || c->dry_run)
+		return;
+	reread_node(c->e->node);
 }
 
 static int part_set(struct cap_ctx *c, uint64_t blocks, bool vol, struct ss_error *err)
@@ -305,6 +322,105 @@ static int part_fits(const struct drive_info *i, const char *dev, struct ss_erro
 				    "required zone",
 				    dev);
 	return 0;
+}
+
+/* ---- the partition as an md member (apply, array replace) ---------------- */
+
+int cap_partition_fits(const struct drive_info *i, uint64_t limit, struct ss_error *err)
+{
+	uint32_t bs = i->logical_block;
+	/* the backup GPT: 128 entries of 128 bytes and its header, at the end */
+	uint64_t backup = bs ? 1 + (128 * 128 + bs - 1) / bs : 0;
+
+	if (!bs || limit <= cap_partition_start(bs) + 1)
+		return ss_error_set(err, -EINVAL,
+				    "a limit of %" PRIu64 " blocks leaves no room for a partition "
+				    "after the first MiB",
+				    limit);
+	if (limit + backup > i->capacity_blocks)
+		return ss_error_set(err, -EINVAL,
+				    "a partition ending at block %" PRIu64 " leaves no room for the "
+				    "backup GPT in the last %" PRIu64 " blocks of %" PRIu64,
+				    limit, backup, i->capacity_blocks);
+	return 0;
+}
+
+void cap_partition_node(const struct dev_entry *e, char *buf, size_t len)
+{
+	size_t n = strlen(e->node);
+
+	if (e->sim)
+		snprintf(buf, len, "%s-part1", e->spec);
+	else /* the kernel's names: sdb1, but nvme0n1p1, loop0p1 */
+		snprintf(buf, len, "%s%s1", e->node,
+			 n && e->node[n - 1] >= '0' && e->node[n - 1] <= '9' ? "p" : "");
+}
+
+int cap_partition_end(struct drive *d, struct dev_entry *e, uint64_t *end,
+		      struct ss_error *err)
+{
+	struct cap_ctx c = { .d = d, .e = e };
+	int rc = part_read_end(&c, end, err);
+
+	if (rc == -ENOENT)
+		return ss_error_set(err, -ENOENT, "%s holds no GPT", e->spec);
+	return rc;
+}
+
+/* The size of a block device node in bytes; -errno when it is none. */
+static int node_bytes(const char *node, uint64_t *bytes)
+{
+	struct stat st;
+	int fd = open(node, O_RDONLY | O_CLOEXEC), rc = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || !S_ISBLK(st.st_mode))
+		rc = -ENOTBLK;
+	else if (ioctl(fd, BLKGETSIZE64, bytes))
+		rc = -errno;
+	close(fd);
+	return rc;
+}
+
+int cap_partition_wait(const struct dev_entry *e, uint64_t limit, unsigned timeout_ms,
+		       char *node, size_t len, struct ss_error *err)
+{
+	uint32_t bs = e->info.logical_block;
+	uint64_t want, got = 0;
+	unsigned waited = 0;
+	int rc;
+
+	cap_partition_node(e, node, len);
+	if (e->sim)
+		return 0;
+	if (!bs)
+		return ss_error_set(err, -EPROTO, "%s: unknown block size", e->spec);
+	want = (limit - cap_partition_start(bs)) * bs;
+	for (;;) {
+		struct timespec ts = { 0, 100 * 1000000L };
+
+		rc = node_bytes(node, &got);
+		if (rc == 0 && got == want)
+			return 0;
+		if (waited >= timeout_ms)
+			break;
+		/* udev (or whoever held the disk open) may have kept the kernel
+		 * from taking the new table: ask again each second */
+		if (waited && waited % 1000 == 0)
+			reread_node(e->node);
+		nanosleep(&ts, NULL);
+		waited += 100;
+	}
+	if (rc)
+		return ss_error_set(err, -ETIMEDOUT,
+				    "%s: the kernel shows no partition %s %.1f s after its table "
+				    "was written (BLKRRPART; udev): %s",
+				    e->spec, node, timeout_ms / 1000.0, strerror(-rc));
+	return ss_error_set(err, -EIO,
+			    "%s: the kernel's %s holds %" PRIu64 " bytes, not the %" PRIu64
+			    " of the partition written",
+			    e->spec, node, got, want);
 }
 
 const struct cap_method_ops cap_partition_ops = {

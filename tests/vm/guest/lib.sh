@@ -220,12 +220,14 @@ jkey() {
 		END { exit !f }' "$1"
 }
 
-# ahci_letter sdX: A, B or C for the AHCI disks, "" for any other.
+# ahci_letter sdX: A, B, C, F or G for the AHCI disks, "" for any other.
 ahci_letter() {
 	case "$1" in
 	"$DEV_A") echo A ;;
 	"$DEV_B") echo B ;;
 	"$DEV_C") echo C ;;
+	"$DEV_F") echo F ;;
+	"$DEV_G") echo G ;;
 	esac
 }
 

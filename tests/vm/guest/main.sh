@@ -11,16 +11,19 @@ for m in ahci sd_mod sg ext4 loop md_mod raid0 raid1 raid10 raid456; do
 		echo "VMTEST FAIL setup-modprobe-$m: $(cat /tmp/modprobe.err)"
 done
 
-# The three AHCI disks, found by the serial numbers QEMU was given.
+# The AHCI disks ($AHCI_DISKS), found by the serial numbers QEMU was given.
 i=0
 while :; do
 	DEV_A=$(dev_by_serial "$A_SERIAL")
 	DEV_B=$(dev_by_serial "$B_SERIAL")
 	DEV_C=$(dev_by_serial "$C_SERIAL")
-	[ -n "$DEV_A" ] && [ -n "$DEV_B" ] && [ -n "$DEV_C" ] && break
+	DEV_F=$(dev_by_serial "$F_SERIAL")
+	DEV_G=$(dev_by_serial "$G_SERIAL")
+	[ -n "$DEV_A" ] && [ -n "$DEV_B" ] && [ -n "$DEV_C" ] && [ -n "$DEV_F" ] && [ -n "$DEV_G" ] &&
+		break
 	i=$((i + 1))
 	if [ $i -ge 200 ]; then
-		echo "VMTEST FAIL setup-ahci-disks: A='$DEV_A' B='$DEV_B' C='$DEV_C' after 20 s"
+		echo "VMTEST FAIL setup-ahci-disks: A='$DEV_A' B='$DEV_B' C='$DEV_C' F='$DEV_F' G='$DEV_G' after 20 s"
 		for d in $(sd_disks); do
 			echo "    | $d model='$(sys_model $d)' serial='$(sys_serial $d)'"
 		done
@@ -28,7 +31,7 @@ while :; do
 	fi
 	sleep 0.1
 done
-echo "VMTEST INFO disks A=$DEV_A B=$DEV_B C=$DEV_C at $(cut -d' ' -f1 /proc/uptime)s"
+echo "VMTEST INFO disks A=$DEV_A B=$DEV_B C=$DEV_C F=$DEV_F G=$DEV_G at $(cut -d' ' -f1 /proc/uptime)s"
 
 for f in /vmtest/cases-*.sh; do
 	[ -f "$f" ] && . "$f"

@@ -1,0 +1,199 @@
+/* sim_source.c - the simulated-rig device source (devsrc.h): the drives of the rig a
+ * context names (--demo or --rig FILE), named sim:ID, their state kept under
+ * <state>/sim/<rig name>. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shortstroke/devsrc.h"
+#include "shortstroke/fileio.h"
+#include "shortstroke/sim.h"
+
+static const char prefix[] = "sim:";
+#define PREFIX_LEN (sizeof(prefix) - 1)
+
+int sim_rig_open(const char *rig_file, bool demo, const char *state_dir, struct sim_rig **out,
+		 struct ss_error *err)
+{
+	char dir[PATH_MAX], name[128];
+	const char *base;
+	int rc;
+
+	*out = NULL;
+	if (!demo && !rig_file)
+		return ss_error_usage(err, -ENODEV,
+				      "no rig of simulated drives: give --demo or --rig FILE");
+	if (demo) {
+		snprintf(name, sizeof(name), "demo");
+	} else {
+		base = strrchr(rig_file, '/');
+		base = base ? base + 1 : rig_file;
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(base, "."), base);
+	}
+	snprintf(dir, sizeof(dir), "%s/sim/%s", state_dir, name);
+	rc = file_mkdirs(dir, err);
+	if (rc)
+		return rc;
+	if (demo)
+		return sim_rig_demo(dir, out, err);
+	rc = sim_rig_load_file(rig_file, dir, out, err);
+	if (rc && rc != -ENOMEM)
+		ss_error_mark_usage(err); /* the rig file named is wrong */
+	return rc;
+}
+
+int sim_source_rig(struct dev_env *env, struct sim_rig **out, struct ss_error *err)
+{
+	void *rig;
+	int rc = dev_env_state(env, &sim_dev_source, &rig, err);
+
+	*out = rig;
+	return rc;
+}
+
+/* The drive name stands for: 0, the rig's error, or -ENOENT when it has no such drive. */
+static int drive_of(struct dev_env *env, const char *name, struct sim_drive **out,
+		    struct ss_error *err)
+{
+	struct sim_rig *rig;
+	int rc = sim_source_rig(env, &rig, err);
+
+	*out = rc ? NULL : sim_rig_find(rig, name + PREFIX_LEN);
+	if (!rc && !*out)
+		rc = ss_error_usage(err, -ENOENT, "%s: no such drive in the rig", name);
+	return rc;
+}
+
+static void found_init(struct dev_found *f, const char *name)
+{
+	memset(f, 0, sizeof(*f));
+	snprintf(f->name, sizeof(f->name), "%s", name);
+	snprintf(f->node, sizeof(f->node), "%s", name);
+	f->tran = TRAN_UNKNOWN; /* SATA or SAS: the drive's answers tell */
+}
+
+static bool s_claims(const char *name)
+{
+	return !strncmp(name, prefix, PREFIX_LEN);
+}
+
+static bool s_active(const struct dev_env *env)
+{
+	return env->demo || env->rig_file;
+}
+
+static int s_load(const struct dev_env *env, void **state, struct ss_error *err)
+{
+	struct sim_rig *rig;
+	int rc = sim_rig_open(env->rig_file, env->demo, env->state_dir, &rig, err);
+
+	if (!rc)
+		*state = rig;
+	return rc;
+}
+
+static void s_unload(void *state)
+{
+	sim_rig_free(state);
+}
+
+static int s_list(struct dev_env *env, struct dev_found **out, size_t *n, struct ss_error *err)
+{
+	struct sim_rig *rig;
+	unsigned count;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	rc = sim_source_rig(env, &rig, err);
+	if (rc)
+		return rc;
+	count = sim_rig_count(rig);
+	if (!count)
+		return 0;
+	*out = calloc(count, sizeof(**out));
+	if (!*out)
+		return ss_error_set(err, -ENOMEM, "out of memory");
+	for (unsigned i = 0; i < count; i++) {
+		char name[sizeof((*out)->name)];
+
+		snprintf(name, sizeof(name), "%s%s", prefix, sim_drive_id(sim_rig_drive(rig, i)));
+		found_init(&(*out)[i], name);
+	}
+	*n = count;
+	return 0;
+}
+
+static int s_find(struct dev_env *env, const char *name, struct dev_found *out,
+		  struct ss_error *err)
+{
+	struct sim_rig *rig;
+	int rc = sim_source_rig(env, &rig, err);
+
+	if (rc == -ENODEV)
+		return ss_error_usage(err, -ENODEV,
+				      "%s names a simulated drive; give --demo or --rig FILE", name);
+	if (rc)
+		return rc;
+	if (!sim_rig_find(rig, name + PREFIX_LEN))
+		return ss_error_usage(err, -ENOENT,
+				      "%s: no such drive in the rig (see 'shortstroke list')", name);
+	found_init(out, name);
+	return 0;
+}
+
+static int s_open(struct dev_env *env, const struct dev_found *f, bool for_write,
+		  struct transport **out, struct ss_error *err)
+{
+	struct sim_drive *d;
+	int rc = drive_of(env, f->name, &d, err);
+
+	*out = NULL;
+	return rc ? rc : transport_open_sim(d, out, err);
+}
+
+static int s_io(struct dev_env *env, const char *name, struct dev_io *out, struct ss_error *err)
+{
+	struct sim_rig *rig;
+	int rc = sim_source_rig(env, &rig, err);
+
+	if (rc)
+		return rc;
+	memset(out, 0, sizeof(*out));
+	out->engine = "sim"; /* the I/O engine that runs on a simulated drive in virtual time */
+	out->drive = sim_rig_find(rig, name + PREFIX_LEN);
+	if (!out->drive)
+		return ss_error_set(err, -ENOENT, "%s: no such simulated drive", name);
+	return 0;
+}
+
+static int s_power_cycle(struct dev_env *env, const char *name, bool check, struct ss_error *err)
+{
+	struct sim_rig *rig;
+	struct sim_drive *d;
+	int rc;
+
+	if (!name)
+		return sim_source_rig(env, &rig, err);
+	rc = drive_of(env, name, &d, err);
+	if (rc || check)
+		return rc;
+	sim_drive_power_cycle(d);
+	return sim_drive_save(d, err);
+}
+
+const struct dev_source_ops sim_dev_source = {
+	.name = "sim",
+	.caps = DEVSRC_SIMULATED,
+	.claims = s_claims,
+	.active = s_active,
+	.load = s_load,
+	.unload = s_unload,
+	.list = s_list,
+	.find = s_find,
+	.open = s_open,
+	.io = s_io,
+	.power_cycle = s_power_cycle,
+};

@@ -1,0 +1,384 @@
+/* The registry of device sources (src/drive/devsrc.c): what it refuses, that each name
+ * belongs to exactly one source, and that device_open, devices_list, device_power_cycle
+ * (src/ops/devices.c) and io_dev_open_name (src/io/engine.c) go through it for a
+ * simulated drive and for a path. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "shortstroke/devices.h"
+#include "shortstroke/devsrc.h"
+#include "shortstroke/io.h"
+#include "shortstroke/sim.h"
+#include "shortstroke/sysdisk.h"
+
+#include "fixture.h"
+
+/* ---- a source to break ---- */
+
+static bool t_claims(const char *name)
+{
+	return !strncmp(name, "test:", 5);
+}
+
+static bool t_claims_sim(const char *name)
+{
+	return !strncmp(name, "sim:", 4);
+}
+
+static int t_list(struct dev_env *env, struct dev_found **out, size_t *n, struct ss_error *err)
+{
+	*out = NULL;
+	*n = 0;
+	return 0;
+}
+
+static int t_find(struct dev_env *env, const char *name, struct dev_found *out,
+		  struct ss_error *err)
+{
+	return ss_error_set(err, -ENOENT, "%s: not here", name);
+}
+
+static int t_open(struct dev_env *env, const struct dev_found *f, bool for_write,
+		  struct transport **out, struct ss_error *err)
+{
+	return ss_error_set(err, -ENODEV, "no");
+}
+
+static int t_io(struct dev_env *env, const char *name, struct dev_io *out, struct ss_error *err)
+{
+	return ss_error_set(err, -ENODEV, "no");
+}
+
+static int t_load(const struct dev_env *env, void **state, struct ss_error *err)
+{
+	return 0;
+}
+
+static const struct dev_source_ops good = {
+	.name = "test",
+	.claims = t_claims,
+	.list = t_list,
+	.find = t_find,
+	.open = t_open,
+	.io = t_io,
+};
+
+static void refused(struct dev_env *env, const struct dev_source_ops *ops, int code,
+		    const char *part)
+{
+	struct ss_error err = { 0 };
+	unsigned n = env->n;
+
+	assert_int_equal(dev_env_add(env, ops, &err), code);
+	if (!strstr(err.msg, part))
+		fail_msg("\"%s\" does not say \"%s\"", err.msg, part);
+	assert_int_equal(env->n, n);
+}
+
+static void test_add_refuses(void **state)
+{
+	struct dev_env env = { 0 };
+	struct ss_error err = { 0 };
+	struct dev_source_ops o;
+
+	(void)state;
+	refused(&env, NULL, -EINVAL, "without a name");
+	o = good;
+	o.name = "";
+	refused(&env, &o, -EINVAL, "without a name");
+	o = good;
+	o.list = NULL;
+	refused(&env, &o, -EINVAL, "test lacks a required hook (list, find, open, io)");
+	o = good;
+	o.find = NULL;
+	refused(&env, &o, -EINVAL, "lacks a required hook");
+	o = good;
+	o.open = NULL;
+	refused(&env, &o, -EINVAL, "lacks a required hook");
+	o = good;
+	o.io = NULL;
+	refused(&env, &o, -EINVAL, "lacks a required hook");
+	o = good;
+	o.claims = NULL;
+	refused(&env, &o, -EINVAL, "test claims no name");
+	o = good;
+	o.caps = 1u << 7;
+	refused(&env, &o, -EINVAL, "unknown capability bits 0x80");
+	o = good;
+	o.load = t_load;
+	refused(&env, &o, -EINVAL, "load and unload");
+
+	/* the well-formed one goes in, once */
+	assert_int_equal(dev_env_add(&env, &good, &err), 0);
+	assert_int_equal(env.n, 1);
+	refused(&env, &good, -EEXIST, "test is already registered");
+
+	/* one source takes the names nobody claims */
+	assert_int_equal(dev_env_add(&env, &kernel_dev_source, &err), 0);
+	o = good;
+	o.name = "other";
+	o.claims = NULL;
+	o.caps = DEVSRC_ANY_NAME;
+	refused(&env, &o, -EEXIST, "kernel and other would both claim every name");
+
+	/* and there is room for DEV_SOURCES_MAX */
+	{
+		static char names[DEV_SOURCES_MAX][16];
+		static struct dev_source_ops more[DEV_SOURCES_MAX];
+		unsigned i;
+
+		for (i = 0; env.n < DEV_SOURCES_MAX; i++) {
+			snprintf(names[i], sizeof(names[i]), "more%u", i);
+			more[i] = good;
+			more[i].name = names[i];
+			assert_int_equal(dev_env_add(&env, &more[i], &err), 0);
+		}
+		snprintf(names[i], sizeof(names[i]), "more%u", i);
+		more[i] = good;
+		more[i].name = names[i];
+		refused(&env, &more[i], -ENOSPC, "too many device sources");
+	}
+}
+
+/* The built-in table: both sources taken, the rig's first. */
+static void test_builtin(void **state)
+{
+	struct ss_ctx ctx;
+	struct dev_env *env;
+
+	(void)state;
+	ctx_init(&ctx);
+	ctx.state_dir = fixture_dir;
+	env = ctx_sources(&ctx);
+	assert_int_equal(env->n, 2);
+	assert_ptr_equal(env->src[0], &sim_dev_source);
+	assert_ptr_equal(env->src[1], &kernel_dev_source);
+	assert_string_equal(env->state_dir, fixture_dir);
+	/* a listing shows the machine's disks, or the rig when one is named */
+	assert_ptr_equal(dev_env_listed(env), &kernel_dev_source);
+	ctx.demo = true;
+	assert_ptr_equal(dev_env_listed(ctx_sources(&ctx)), &sim_dev_source);
+	assert_int_equal(ctx_sources(&ctx)->n, 2); /* added once */
+	ctx_fini(&ctx);
+}
+
+/* Every name belongs to exactly one source. */
+static void test_claims(void **state)
+{
+	static const struct {
+		const char *name;
+		const char *source;
+	} names[] = {
+		{ "sim:sata250", "sim" },
+		{ "sim:", "sim" },
+		{ "/dev/sda", "kernel" },
+		{ "/dev/disk/by-id/ata-WDC_WD2500-0_WD-123", "kernel" },
+		{ "/dev/disk/by-path/pci-0000:00:1f.2-ata-1", "kernel" },
+		{ "sda", "kernel" },
+		{ "simulated", "kernel" },
+		{ "SIM:sata250", "kernel" },
+		{ "", "kernel" },
+	};
+	struct ss_ctx ctx;
+	struct dev_env *env, two = { 0 };
+	struct dev_source_ops clash = good;
+	const struct dev_source_ops *src;
+	struct ss_error err = { 0 };
+
+	(void)state;
+	ctx_init(&ctx);
+	env = ctx_sources(&ctx);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		unsigned claimed = 0;
+
+		for (unsigned j = 0; j < env->n; j++)
+			claimed += env->src[j]->claims && env->src[j]->claims(names[i].name);
+		if (claimed > 1)
+			fail_msg("%s is claimed by %u sources", names[i].name, claimed);
+		assert_int_equal(dev_env_source(env, names[i].name, &src, &err), 0);
+		if (strcmp(src->name, names[i].source))
+			fail_msg("%s: %s, not %s", names[i].name, src->name, names[i].source);
+		/* the one taking every name takes it only when no other claims it */
+		assert_true(claimed == 1 || (src->caps & DEVSRC_ANY_NAME));
+	}
+	ctx_fini(&ctx);
+
+	/* a second source claiming sim:ID names is found out where the name is looked up */
+	assert_int_equal(dev_env_add(&two, &sim_dev_source, &err), 0);
+	clash.claims = t_claims_sim;
+	assert_int_equal(dev_env_add(&two, &clash, &err), 0);
+	assert_int_equal(dev_env_source(&two, "sim:x", &src, &err), -EINVAL);
+	assert_string_equal(err.msg, "sim:x is claimed by the device sources sim and test");
+	/* with no source taking every name, a path belongs to none */
+	assert_int_equal(dev_env_source(&two, "/dev/sda", &src, &err), -ENOENT);
+	assert_null(src);
+	assert_string_equal(err.msg, "/dev/sda: no device source knows this name");
+}
+
+/* A simulated drive, opened, listed, benchmarked and power-cycled through the registry. */
+static void test_sim_name(void **state)
+{
+	struct ss_ctx ctx;
+	struct ss_error err = { 0 };
+	struct dev_entry e, *v = NULL;
+	struct drive *d = NULL;
+	struct io_dev *io = NULL;
+	size_t n = 0;
+
+	(void)state;
+	ctx_init(&ctx);
+	ctx.state_dir = fixture_dir;
+	ctx.protect_file = NULL;
+	ctx.demo = true;
+	assert_int_equal(device_open(&ctx, "sim:sata250", false, &d, &e, &err), 0);
+	assert_true(e.sim && e.identified);
+	assert_string_equal(e.node, "sim:sata250");
+	assert_string_equal(drive_name(d), "sim:sata250");
+	assert_true(e.info.capacity_blocks > 0);
+	drive_free(d);
+
+	assert_int_equal(io_dev_open_name("sim:sata250", ctx_sources(&ctx), false, &io, &err), 0);
+	assert_string_equal(io_dev_engine(io)->name, "sim");
+	assert_true(io_dev_geom(io)->blocks == e.info.capacity_blocks);
+	io_dev_close(io);
+
+	/* the rig's state lives under <state>/sim/demo */
+	{
+		char dir[PATH_MAX];
+
+		snprintf(dir, sizeof(dir), "%s/sim/demo", fixture_dir);
+		assert_int_equal(access(dir, F_OK), 0);
+	}
+
+	assert_int_equal(device_open(&ctx, "sim:nope", false, &d, &e, &err), -ENOENT);
+	assert_null(d);
+	assert_true(err.usage);
+	assert_string_equal(err.msg, "sim:nope: no such drive in the rig (see 'shortstroke list')");
+	assert_int_equal(io_dev_open_name("sim:nope", ctx_sources(&ctx), false, &io, &err),
+			 -ENOENT);
+	assert_string_equal(err.msg, "sim:nope: no such simulated drive");
+
+	assert_int_equal(devices_list(&ctx, &v, &n, &err), 0);
+	assert_int_equal(n, 6);
+	for (size_t i = 0; i < n; i++) {
+		assert_true(v[i].sim && v[i].identified);
+		assert_int_equal(strncmp(v[i].spec, "sim:", 4), 0);
+	}
+	free(v);
+
+	assert_int_equal(device_power_cycle(&ctx, NULL, true, &err), 0);
+	assert_int_equal(device_power_cycle(&ctx, "sim:sata250", true, &err), 0);
+	assert_int_equal(device_power_cycle(&ctx, "sim:sata250", false, &err), 0);
+	assert_int_equal(device_power_cycle(&ctx, "sim:nope", true, &err), -ENOENT);
+	assert_int_equal(device_power_cycle(&ctx, "/dev/sda", true, &err), -EOPNOTSUPP);
+	assert_string_equal(err.msg, "/dev/sda: cannot be power-cycled from here");
+
+	/* released, the rig is read again on the next use */
+	ctx_sources_release(&ctx);
+	assert_null(ctx.sources.state[0]);
+	assert_int_equal(device_open(&ctx, "sim:sas15k", false, &d, &e, &err), 0);
+	assert_non_null(ctx.sources.state[0]);
+	drive_free(d);
+	ctx_fini(&ctx);
+}
+
+/* A sim: name without a rig is a usage error that says what to give. */
+static void test_sim_without_rig(void **state)
+{
+	struct ss_ctx ctx;
+	struct ss_error err = { 0 };
+	struct dev_entry e;
+	struct drive *d = NULL;
+
+	(void)state;
+	ctx_init(&ctx);
+	ctx.state_dir = fixture_dir;
+	ctx.rig_file = NULL;
+	ctx.demo = false;
+	assert_int_equal(device_open(&ctx, "sim:sata250", false, &d, &e, &err), -ENODEV);
+	assert_true(err.usage);
+	assert_string_equal(err.msg, "sim:sata250 names a simulated drive; give --demo or --rig FILE");
+	assert_int_equal(device_power_cycle(&ctx, NULL, true, &err), -ENODEV);
+	assert_string_equal(err.msg, "no rig of simulated drives: give --demo or --rig FILE");
+	ctx_fini(&ctx);
+}
+
+/* A path goes to the kernel-disk source: resolved through sysfs (here a captured tree, where
+ * no command may be sent), and to the uring engine for I/O. */
+static void test_dev_name(void **state)
+{
+	char root[PATH_MAX], img[PATH_MAX];
+	struct ss_ctx ctx;
+	struct ss_error err = { 0 };
+	struct dev_entry e;
+	struct drive *d = NULL;
+	struct io_dev *io = NULL;
+	int fd, rc;
+
+	(void)state;
+	if (!realpath("tests/data/sysroot", root))
+		fail_msg("cannot find tests/data/sysroot (run from the source tree)");
+	ctx_init(&ctx);
+	ctx.state_dir = fixture_dir;
+	ctx.rig_file = NULL;
+	ctx.sysroot = root;
+	assert_int_equal(device_open(&ctx, "/dev/sde", false, &d, &e, &err), -ENODEV);
+	assert_null(d);
+	assert_false(e.sim);
+	assert_string_equal(e.node, "/dev/sde");
+	assert_int_equal(e.tran_hint, TRAN_SAS);
+	assert_true(e.sys_serial[0] != '\0');
+	assert_non_null(strstr(err.msg, "/dev/sde: is part of the captured tree"));
+	assert_int_equal(device_open(&ctx, "/dev/sda1", false, &d, &e, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "is a partition of /dev/sda"));
+	ctx_fini(&ctx);
+
+	/* a file: the uring engine opens it (O_DIRECT where the file system has it) */
+	ctx_init(&ctx);
+	ctx.state_dir = fixture_dir;
+	ctx.rig_file = NULL;
+	snprintf(img, sizeof(img), "%s/disk.img", fixture_dir);
+	fd = open(img, O_CREAT | O_WRONLY, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, 1 << 20), 0);
+	close(fd);
+	rc = io_dev_open_name(img, ctx_sources(&ctx), false, &io, &err);
+	if (rc == 0) {
+		assert_string_equal(io_dev_engine(io)->name, "uring");
+		assert_true(io_dev_geom(io)->blocks * io_dev_geom(io)->lblock == 1 << 20);
+		io_dev_close(io);
+	} else {
+		assert_int_equal(rc, -EINVAL);
+		assert_non_null(strstr(err.msg, "does not support direct I/O"));
+	}
+	ctx_fini(&ctx);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_add_refuses),
+		cmocka_unit_test_setup_teardown(test_builtin, fixture_dir_setup,
+						fixture_dir_teardown),
+		cmocka_unit_test(test_claims),
+		cmocka_unit_test_setup_teardown(test_sim_name, fixture_dir_setup,
+						fixture_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_sim_without_rig, fixture_dir_setup,
+						fixture_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_dev_name, fixture_dir_setup,
+						fixture_dir_teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
