@@ -10,6 +10,7 @@
 #include "plan_common.h"
 #include "shortstroke/capacity.h"
 #include "shortstroke/journal.h"
+#include "shortstroke/zones.h"
 
 void plan_note(struct plan_notes *notes, const char *fmt, ...)
 {
@@ -54,6 +55,22 @@ static uint64_t full_capacity(struct ss_ctx *ctx, const struct dev_entry *e,
 	return full;
 }
 
+/* The largest zone of a zoned disk, in blocks (REPORT ZONES, read-only); 0
+ * when the report cannot be read. */
+static uint64_t zone_size(struct drive *d, const struct drive_info *i)
+{
+	struct zone_report r;
+	uint64_t len = 0;
+
+	if (zones_report(d, i, &r, NULL))
+		return 0;
+	for (size_t k = 0; k < r.count; k++)
+		if (r.zones[k].len > len)
+			len = r.zones[k].len;
+	zone_report_free(&r);
+	return len;
+}
+
 int plan_disk_from_device(struct ss_ctx *ctx, const char *spec, struct plan_disk *pd,
 			  struct plan_notes *notes, struct ss_error *err)
 {
@@ -62,7 +79,11 @@ int plan_disk_from_device(struct ss_ctx *ctx, const char *spec, struct plan_disk
 	const struct drive_info *i = &e.info;
 	int rc;
 
+	uint64_t zone_blocks = 0;
+
 	rc = device_open(ctx, spec, false, &d, &e, err);
+	if (!rc && i->zoned == ZONED_HOST_AWARE)
+		zone_blocks = zone_size(d, i); /* a stroke of whole zones */
 	drive_free(d);
 	if (rc)
 		return rc;
@@ -89,6 +110,10 @@ int plan_disk_from_device(struct ss_ctx *ctx, const char *spec, struct plan_disk
 	rp_disk_init(&pd->rp);
 	pd->rp.capacity = pd->capacity_blocks * pd->block_size;
 	pd->rp.rpm = i->rpm;
+	if (i->zoned == ZONED_HOST_AWARE) {
+		pd->rp.zoned = RP_ZONED_HOST_AWARE;
+		pd->rp.zone_bytes = zone_blocks * pd->block_size;
+	}
 	if (i->rpm)
 		plan_note(notes,
 			  "%s: capacity and rpm (%u) from the drive; seek times, transfer rates, "
