@@ -29,8 +29,8 @@ struct plan_workload {
 int plan_workload_parse(const char *spec, unsigned qd, struct plan_workload *out,
 			struct ss_error *err);
 
-/* After plan_workload_init-style copies: make out->wl.sizes point into
- * out->sizes again (the struct was copied). */
+/* After the struct was copied: a custom mix's wl.sizes points into
+ * out->sizes again (a profile's point to the library's own). */
 void plan_workload_fix(struct plan_workload *w);
 
 /*

@@ -217,7 +217,7 @@ static void usage(FILE *f)
 	    "Examples:\n"
 	    "  shortstroke --demo plan sim:sas15k --disks 4 --level 10 --capacity 200G\n"
 	    "  shortstroke plan --disks 8 --rpm 15000 --disk-size 600GB --iops 2000 --tolerate 2\n"
-	    "  shortstroke plan /dev/sd[b-e] --capacity 500G --workload fileserver -O plan.json\n"
+	    "  shortstroke plan /dev/sd[b-e] --capacity 300G --workload fileserver -O plan.json\n"
 	    "  shortstroke --demo plan sim:sas15k --level 0 --stroke 100%% --explain\n"
 	    "  shortstroke plan --disks 8 --rpm 7200 --mech queue=32,overhead=0.5 \\\n"
 	    "      --workload custom:bs=64K,read=0,random=1 --controller-mbps 1200/600\n"

@@ -111,7 +111,8 @@ static int sizes_parse(char *val, struct plan_workload *w, struct ss_error *err)
 
 void plan_workload_fix(struct plan_workload *w)
 {
-	if (w->wl.n_sizes)
+	/* a profile's sizes are the library's, a custom mix's are ours */
+	if (w->profile < 0 && w->wl.n_sizes)
 		w->wl.sizes = w->sizes;
 }
 
