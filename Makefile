@@ -71,7 +71,7 @@ LIBS = $(PKG_LIBS) -lsgutils2 -lpthread -lm
 CORE_SRC := $(sort $(wildcard src/util/*.c src/transport/*.c src/drive/*.c \
 	src/sim/*.c src/ops/*.c src/ops/capacity/*.c src/io/*.c src/sys/*.c))
 RP_SRC   := $(sort $(wildcard src/raidplan/*.c))
-APP_SRC  := $(sort $(wildcard src/cli/*.c src/tui/*.c))
+APP_SRC  := $(sort $(wildcard src/front/*.c src/cli/*.c src/tui/*.c))
 SIMD_SRC := $(sort $(wildcard src/simd/*.c))
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))

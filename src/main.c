@@ -179,7 +179,7 @@ int main(int argc, char **argv)
 				ctx_fini(&ctx);
 				return EXIT_USAGE;
 			}
-			rc = tui_main(&ctx);
+			rc = cmd_tui.run(&ctx, 1, argv);
 			ctx_fini(&ctx);
 			return rc;
 		}

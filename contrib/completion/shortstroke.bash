@@ -81,7 +81,7 @@ _shortstroke()
 		return
 		;;
 	-w | --workload)
-		COMPREPLY=($(compgen -W "seq-read seq-write random-access database fileserver webserver workstation" -- "$cur"))
+		COMPREPLY=($(compgen -W "seq-read seq-write random-access random-write database fileserver webserver workstation" -- "$cur"))
 		return
 		;;
 	-p | --profile)

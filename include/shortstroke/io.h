@@ -129,6 +129,7 @@ enum io_workload {
 	IO_WL_FILESERVER,	/* 512 B-64 KiB mix, 80 % reads, 100 % random */
 	IO_WL_WEBSERVER,	/* 512 B-512 KiB mix, 100 % reads, 100 % random */
 	IO_WL_WORKSTATION,	/* 8 KiB, 80 % reads, 80 % random */
+	IO_WL_RANDOM_WRITE,	/* 4 KiB random writes */
 	IO_WL_COUNT,
 };
 

@@ -76,6 +76,14 @@ uint64_t sim_drive_position_ns(const struct sim_drive *d, uint64_t lba);
 /* Of n queued commands starting at lba[0..n), the index of the one with
  * the shortest positioning time (the first on a tie). */
 unsigned sim_drive_queue_pick(const struct sim_drive *d, const uint64_t *lba, unsigned n);
+/* The same for reads and writes (write[i], blocks[i]; both may be NULL
+ * for reads only): a write the drive's write cache takes needs no
+ * positioning, so the first such one is picked. */
+unsigned sim_drive_queue_pick_rw(const struct sim_drive *d, const uint64_t *lba,
+				 const uint32_t *blocks, const bool *write, unsigned n);
+/* How many commands the drive holds at once (its NCQ or TCQ depth, the
+ * rig's "queue_depth"); more wait in the host's queue. */
+unsigned sim_drive_queue_depth(const struct sim_drive *d);
 
 /* Current capacity in logical blocks (what READ CAPACITY answers). */
 uint64_t sim_drive_capacity(const struct sim_drive *d);

@@ -104,6 +104,16 @@ int smart_ata_parse_selftest_log(const uint8_t *buf, size_t len, bool ext,
 int smart_ata_build_blob(const uint8_t *identify, const uint8_t *data, const uint8_t *thresholds,
 			 int status, uint8_t *out, size_t out_max, size_t *out_len);
 
+/*
+ * What libatasmart's skdump --save writes for an ATA drive, read through
+ * the drive: IDENTIFY and, with SMART supported and enabled, SMART READ
+ * DATA, READ THRESHOLDS (when answered) and RETURN STATUS, as the blob
+ * above. A simulated drive can be seeded from it ("smart_blob" in a rig,
+ * docs/simulator.md). -EOPNOTSUPP for a SCSI drive.
+ */
+int smart_ata_read_blob(struct drive *d, const struct drive_info *info, uint8_t *blob,
+			size_t max, size_t *len, struct ss_error *err);
+
 /* ---- the report ------------------------------------------------------------ */
 
 enum smart_page_state {

@@ -11,9 +11,10 @@
 #include <sys/stat.h>
 
 #include "batch.h"
+#include "front/table.h"
+#include "front/xalloc.h"
 #include "shortstroke/io.h"
 #include "shortstroke/units.h"
-#include "xalloc.h"
 
 static struct batch_item *add_item(struct batch *b, const char *spec)
 {
@@ -26,7 +27,7 @@ static struct batch_item *add_item(struct batch *b, const char *spec)
 	it = &b->items[b->n++];
 	memset(it, 0, sizeof(*it));
 	snprintf(it->e.spec, sizeof(it->e.spec), "%s", spec);
-	it->json = json_object_new_object();
+	it->rec = record_new();
 	return it;
 }
 
@@ -414,10 +415,8 @@ int batch_finish(struct batch *b)
 {
 	unsigned ok = 0, failed = 0;
 	int worst_fail = EXIT_DONE;
-	json_object *arr = NULL;
+	struct record *root = record_new(), *arr = record_set_list(root, "results");
 
-	if (b->json)
-		arr = json_object_new_array();
 	for (unsigned i = 0; i < b->n; i++) {
 		struct batch_item *it = &b->items[i];
 		bool good = it->rc == 0;
@@ -433,14 +432,13 @@ int batch_finish(struct batch *b)
 				worst_fail = code;
 		}
 		if (b->json) {
-			json_object_object_add(it->json, "device", json_object_new_string(it->e.spec));
-			json_object_object_add(it->json, "ok", json_object_new_boolean(good));
-			json_object_object_add(it->json, "error",
-					       good ? NULL : json_object_new_string(it->err.msg));
+			record_set_str(it->rec, "device", it->e.spec);
+			record_set_bool(it->rec, "ok", good);
+			record_set_str(it->rec, "error", good ? NULL : it->err.msg);
 			if (it->log)
-				json_object_object_add(it->json, "commands",
-						       json_object_new_string(it->log));
-			json_object_array_add(arr, json_object_get(it->json));
+				record_set_str(it->rec, "commands", it->log);
+			record_adopt(arr, NULL, it->rec);
+			it->rec = NULL;
 		} else {
 			if (it->log && !b->log_after)
 				fputs(it->log, stdout);
@@ -452,18 +450,12 @@ int batch_finish(struct batch *b)
 				fputs(it->log, stdout);
 		}
 	}
-	if (b->json) {
-		json_object *root = json_object_new_object();
-
-		json_object_object_add(root, "results", arr);
-		printf("%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-									    JSON_C_TO_STRING_SPACED |
-									    JSON_C_TO_STRING_NOSLASHESCAPE));
-		json_object_put(root);
-	}
+	if (b->json)
+		record_print(root, stdout, TABLE_JSON);
+	record_free(root);
 	for (unsigned i = 0; i < b->n; i++) {
 		drive_free(b->items[i].d);
-		json_object_put(b->items[i].json);
+		record_free(b->items[i].rec);
 		free(b->items[i].log);
 		free(b->items[i].op);
 	}

@@ -9,9 +9,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include <json-c/json.h>
-
 #include "cli.h"
+#include "front/record.h"
 #include "shortstroke/job.h"
 
 struct batch_item {
@@ -23,7 +22,7 @@ struct batch_item {
 	struct ss_error err;
 	char plan[512];		/* one line shown before confirmation */
 	char result[512];	/* one line after */
-	json_object *json;	/* per-disk result fields (owned) */
+	struct record *rec;	/* per-disk result fields (owned) */
 	char *log;		/* dry-run / verbose command lines (owned) */
 	size_t log_len;
 	void *op;		/* the command's own state */

@@ -31,11 +31,14 @@ extern const struct cli_cmd cmd_bench;
 extern const struct cli_cmd cmd_profile;
 extern const struct cli_cmd cmd_qualify;
 extern const struct cli_cmd cmd_reapply;
-/* The measured zone profile (cmd_profile.c; profile and zones --measure). */
+/* The measured zone profile (cmd_profile.c; profile and zones --measure):
+ * its chart and tables, and its record under key. */
 struct zprofile;
-struct json_object;
+struct record;
 void profile_print(const char *spec, const struct zprofile *z, double keep_pct, unsigned flags);
-struct json_object *profile_json(const struct zprofile *z);
+void profile_record(struct record *r, const char *key, const struct zprofile *z);
+/* Its samples alone, under "samples" (qualify's zone check too). */
+void profile_samples(struct record *r, const struct zprofile *z);
 
 /* Print "shortstroke: <msg>" to stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -50,18 +53,6 @@ int cli_bad_option(const char *cmd, int c, char **argv);
  * else EXIT_FAILED, whatever the errno. */
 int cli_exit_code(int rc, const struct ss_error *err);
 
-/* How a disk is limited (limitinfo.c): "20.0% of 450 GB, scsi-resize
- * (journal)", "no", or "-" when nothing tells (a SCSI disk reports no native
- * capacity and the journal holds no limit); its JSON object (NULL: null). */
-struct json_object;
-bool limit_known(const struct dev_entry *e);
-void limit_text(const struct dev_entry *e, char *buf, size_t len);
-struct json_object *limit_json(const struct dev_entry *e);
-
-struct record;
-/* All of `info` about one drive into a record (also the TUI's detail pane). */
-void describe_drive(struct record *r, const struct dev_entry *e);
-
 /* The kernel will undo an HPA limit on this disk (libata.ignore_hpa=1, now
  * or at the next boot; e NULL: on any libata disk): the warning, and what to
  * do, in buf (cli_hpa_warning) or as a line on stderr (cli_hpa_warn). */
@@ -70,8 +61,5 @@ void cli_hpa_warn(struct ss_ctx *ctx, const struct dev_entry *e);
 /* --verbose: print every command sent to a drive (CDB, data, status, sense)
  * to stderr, through the transport layer's watch hook (trace.c). */
 void cli_trace_install(void);
-
-/* Entry of the TUI (src/tui). */
-int tui_main(struct ss_ctx *ctx);
 
 #endif

@@ -23,7 +23,8 @@
 #include "shortstroke/journal.h"
 #include "shortstroke/planfile.h"
 #include "shortstroke/units.h"
-#include "xalloc.h"
+#include "front/table.h"
+#include "front/xalloc.h"
 
 struct apply_opts {
 	const char *plan_path;
@@ -166,7 +167,7 @@ static void free_batch(struct batch *b)
 {
 	for (unsigned i = 0; i < b->n; i++) {
 		drive_free(b->items[i].d);
-		json_object_put(b->items[i].json);
+		record_free(b->items[i].rec);
 		free(b->items[i].log);
 		free(b->items[i].op);
 	}
@@ -200,18 +201,16 @@ static int report_unready(struct batch *b)
 static void json_out(const struct array_rec *r, bool ok, bool changed, const char *error,
 		     const char *log)
 {
-	json_object *o = json_object_new_object();
+	struct record *o = record_new();
 	char *rec = array_rec_json(r);
 
-	json_object_object_add(o, "ok", json_object_new_boolean(ok));
-	json_object_object_add(o, "changed", json_object_new_boolean(changed));
-	json_object_object_add(o, "error", error && *error ? json_object_new_string(error) : NULL);
-	json_object_object_add(o, "array", json_tokener_parse(rec));
-	json_object_object_add(o, "log", json_object_new_string(log ? log : ""));
-	printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-								 JSON_C_TO_STRING_SPACED |
-								 JSON_C_TO_STRING_NOSLASHESCAPE));
-	json_object_put(o);
+	record_set_bool(o, "ok", ok);
+	record_set_bool(o, "changed", changed);
+	record_set_str(o, "error", error && *error ? error : NULL);
+	record_set_json_text(o, "array", rec);
+	record_set_str(o, "log", log ? log : "");
+	record_print(o, stdout, TABLE_JSON);
+	record_free(o);
 	free(rec);
 }
 
@@ -491,13 +490,13 @@ static int arr_list(struct ss_ctx *ctx, bool json)
 {
 	char (*names)[ARRAY_NAME_MAX + 1];
 	struct ss_error err = { 0 };
-	json_object *arr = json ? json_object_new_array() : NULL;
+	struct record *root = record_new(), *arr = record_set_list(root, "arrays");
 	size_t n;
 	int code = EXIT_DONE;
 
 	if (array_rec_names(ctx_state_dir(ctx), &names, &n, &err)) {
 		cli_error("array list: %s", err.msg);
-		json_object_put(arr);
+		record_free(root);
 		return EXIT_FAILED;
 	}
 	if (!json)
@@ -516,7 +515,7 @@ static int arr_list(struct ss_ctx *ctx, bool json)
 		if (json) {
 			char *s = array_rec_json(r);
 
-			json_object_array_add(arr, json_tokener_parse(s));
+			record_set_json_text(arr, NULL, s);
 			free(s);
 		} else {
 			for (size_t k = 0; k < r->n; k++) {
@@ -537,15 +536,9 @@ static int arr_list(struct ss_ctx *ctx, bool json)
 		}
 		free(r);
 	}
-	if (json) {
-		json_object *root = json_object_new_object();
-
-		json_object_object_add(root, "arrays", arr);
-		printf("%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-									    JSON_C_TO_STRING_SPACED |
-									    JSON_C_TO_STRING_NOSLASHESCAPE));
-		json_object_put(root);
-	}
+	if (json)
+		record_print(root, stdout, TABLE_JSON);
+	record_free(root);
 	free(names);
 	return code;
 }
@@ -557,15 +550,14 @@ static int arr_status(struct ss_ctx *ctx, const char *name, bool json)
 	struct array_detail d;
 	struct array_sysfs s;
 	char kname[64] = "", mdpath[4096];
-	json_object *o = json_object_new_object(), *ms = json_object_new_array();
+	struct record *o = record_new(), *ms;
 	bool have_detail, have_sysfs = false;
 	int code = EXIT_DONE;
 
 	if (array_rec_load(ctx_state_dir(ctx), name, r, &err)) {
 		cli_error("array status: %s", err.msg);
 		free(r);
-		json_object_put(o);
-		json_object_put(ms);
+		record_free(o);
 		return err.code == -ENOENT ? EXIT_USAGE : EXIT_FAILED;
 	}
 	have_detail = array_detail_read(r->md_dev, &d, NULL) == 0;
@@ -592,32 +584,31 @@ static int arr_status(struct ss_ctx *ctx, const char *name, bool json)
 			printf("\n");
 		}
 	}
-	json_object_object_add(o, "name", json_object_new_string(r->name));
-	json_object_object_add(o, "state", json_object_new_string(array_state_name(r->state)));
-	json_object_object_add(o, "md_active", json_object_new_boolean(have_detail));
-	json_object_object_add(o, "md_level", have_detail ? json_object_new_string(d.level) : NULL);
-	json_object_object_add(o, "array_state",
-			       have_sysfs ? json_object_new_string(s.array_state) : NULL);
-	json_object_object_add(o, "sync_action",
-			       have_sysfs ? json_object_new_string(s.sync_action) : NULL);
-	json_object_object_add(o, "sync_fraction", have_sysfs && s.sync_fraction >= 0
-							   ? json_object_new_double(s.sync_fraction)
-							   : NULL);
+	record_set_str(o, "name", r->name);
+	record_set_str(o, "state", array_state_name(r->state));
+	record_set_bool(o, "md_active", have_detail);
+	record_set_str(o, "md_level", have_detail ? d.level : NULL);
+	record_set_str(o, "array_state", have_sysfs ? s.array_state : NULL);
+	record_set_str(o, "sync_action", have_sysfs ? s.sync_action : NULL);
+	if (have_sysfs && s.sync_fraction >= 0)
+		record_set_double(o, "sync_fraction", s.sync_fraction);
+	else
+		record_set_null(o, "sync_fraction");
+	ms = record_set_list(o, "members");
 	for (size_t i = 0; i < r->n; i++) {
 		struct array_member *m = &r->m[i];
 		struct dev_entry e;
 		struct drive *dr = NULL;
-		json_object *j = json_object_new_object();
+		struct record *j;
 		/* a partition member: the limit is where its partition ends */
 		bool part = cap_method_flags(m->method) & CAPM_KEEPS_SIZE;
 		uint64_t now = 0, end = 0;
 		char where[320] = "";
 		bool ok;
 
-		if (m->state == AM_REPLACED) {
-			json_object_put(j);
+		if (m->state == AM_REPLACED)
 			continue;
-		}
+		j = record_set_object(ms, NULL);
 		ok = device_open(ctx, m->spec, false, &dr, &e, &err) == 0;
 		if (ok) {
 			now = e.info.capacity_blocks;
@@ -629,17 +620,22 @@ static int arr_status(struct ss_ctx *ctx, const char *name, bool json)
 				snprintf(where, sizeof(where), ", no partition %s", m->node);
 			}
 		}
-		json_object_object_add(j, "device", json_object_new_string(m->spec));
-		json_object_object_add(j, "node", json_object_new_string(m->node));
-		json_object_object_add(j, "method", json_object_new_string(m->method));
-		json_object_object_add(j, "limit_blocks", json_object_new_uint64(m->limit_blocks));
-		json_object_object_add(j, "capacity_blocks",
-				       ok ? json_object_new_uint64(e.info.capacity_blocks) : NULL);
-		json_object_object_add(j, "partition_end_blocks",
-				       ok && part && end ? json_object_new_uint64(end) : NULL);
-		json_object_object_add(j, "limited",
-				       ok ? json_object_new_boolean(now == m->limit_blocks) : NULL);
-		json_object_array_add(ms, j);
+		record_set_str(j, "device", m->spec);
+		record_set_str(j, "node", m->node);
+		record_set_str(j, "method", m->method);
+		record_set_u64(j, "limit_blocks", m->limit_blocks);
+		if (ok) {
+			record_set_u64(j, "capacity_blocks", e.info.capacity_blocks);
+			if (part && end)
+				record_set_u64(j, "partition_end_blocks", end);
+			else
+				record_set_null(j, "partition_end_blocks");
+			record_set_bool(j, "limited", now == m->limit_blocks);
+		} else {
+			record_set_null(j, "capacity_blocks");
+			record_set_null(j, "partition_end_blocks");
+			record_set_null(j, "limited");
+		}
 		if (!json) {
 			if (ok)
 				printf("%s: %" PRIu64 " blocks%s (the limit is %" PRIu64 ": %s)%s%s%s\n",
@@ -656,12 +652,9 @@ static int arr_status(struct ss_ctx *ctx, const char *name, bool json)
 			code = EXIT_FAILED;
 		drive_free(dr);
 	}
-	json_object_object_add(o, "members", ms);
 	if (json)
-		printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-								 JSON_C_TO_STRING_SPACED |
-								 JSON_C_TO_STRING_NOSLASHESCAPE));
-	json_object_put(o);
+		record_print(o, stdout, TABLE_JSON);
+	record_free(o);
 	free(r);
 	return code;
 }

@@ -14,12 +14,12 @@
 #include <sys/sysmacros.h>
 
 #include "batch.h"
+#include "front/table.h"
+#include "front/xalloc.h"
 #include "output.h"
 #include "shortstroke/io.h"
 #include "shortstroke/sysdisk.h"
 #include "shortstroke/units.h"
-#include "table.h"
-#include "xalloc.h"
 
 #define QD_LIST_MAX 16
 #define TIME_MAX_NS (24ull * 3600 * 1000000000ull)
@@ -48,23 +48,44 @@ struct bench_item {
 	unsigned cur;
 };
 
-static const struct col_def bench_cols[] = {
-	{ "DEVICE", COL_STR, false, 0, "the device as named" },
-	{ "WORKLOAD", COL_STR, false, 0, "the access pattern" },
-	{ "QD", COL_U64, true, 0, "queue depth: requests in flight" },
-	{ "BS", COL_STR, true, 0, "request size (mixed: the profile's distribution)" },
-	{ "MB/S", COL_DOUBLE, true, 1, "throughput, 10^6 bytes per second" },
-	{ "IOPS", COL_DOUBLE, true, 0, "requests per second" },
-	{ "AVG-MS", COL_DOUBLE, true, 2, "mean latency of a request, ms" },
-	{ "P50-MS", COL_DOUBLE, true, 2, "median latency, ms" },
-	{ "P90-MS", COL_DOUBLE, true, 2, "90th percentile latency, ms" },
-	{ "P99-MS", COL_DOUBLE, true, 2, "99th percentile latency, ms" },
-	{ "P99.9-MS", COL_DOUBLE, true, 2, "99.9th percentile latency, ms" },
-	{ "MAX-MS", COL_DOUBLE, true, 2, "slowest request, ms" },
-	{ "ERRORS", COL_U64, true, 0, "failed requests" },
-	{ "TIME-S", COL_DOUBLE, true, 1, "time measured (virtual on a simulated drive)" },
-	{ "CPU-S", COL_DOUBLE, true, 2, "CPU seconds the run used" },
-	{ "VIRTUAL", COL_BOOL, false, 0, "times are the simulator's virtual clock" },
+enum bench_col {
+	BC_DEVICE,
+	BC_WORKLOAD,
+	BC_QD,
+	BC_BS,
+	BC_MB_S,
+	BC_IOPS,
+	BC_AVG_MS,
+	BC_P50_MS,
+	BC_P90_MS,
+	BC_P99_MS,
+	BC_P99_9_MS,
+	BC_MAX_MS,
+	BC_ERRORS,
+	BC_TIME_S,
+	BC_CPU_S,
+	BC_VIRTUAL,
+	BC_COUNT
+};
+static const struct col_def bench_cols[BC_COUNT] = {
+	[BC_DEVICE] = { "DEVICE", COL_STR, false, 0, 0, "the device as named" },
+	[BC_WORKLOAD] = { "WORKLOAD", COL_STR, false, 0, 0, "the access pattern" },
+	[BC_QD] = { "QD", COL_U64, true, 0, 0, "queue depth: requests in flight" },
+	[BC_BS] = { "BS", COL_STR, true, 0, 0, "request size (mixed: the profile's distribution)" },
+	[BC_MB_S] = { "MB/S", COL_DOUBLE, true, 1, 0, "throughput, 10^6 bytes per second" },
+	[BC_IOPS] = { "IOPS", COL_DOUBLE, true, 0, 0, "requests per second" },
+	[BC_AVG_MS] = { "AVG-MS", COL_DOUBLE, true, 2, 0, "mean latency of a request, ms" },
+	[BC_P50_MS] = { "P50-MS", COL_DOUBLE, true, 2, 0, "median latency, ms" },
+	[BC_P90_MS] = { "P90-MS", COL_DOUBLE, true, 2, 0, "90th percentile latency, ms" },
+	[BC_P99_MS] = { "P99-MS", COL_DOUBLE, true, 2, 0, "99th percentile latency, ms" },
+	[BC_P99_9_MS] = { "P99.9-MS", COL_DOUBLE, true, 2, 0, "99.9th percentile latency, ms" },
+	[BC_MAX_MS] = { "MAX-MS", COL_DOUBLE, true, 2, 0, "slowest request, ms" },
+	[BC_ERRORS] = { "ERRORS", COL_U64, true, 0, 0, "failed requests" },
+	[BC_TIME_S] = { "TIME-S", COL_DOUBLE, true, 1, 0,
+			"time measured (virtual on a simulated drive)" },
+	[BC_CPU_S] = { "CPU-S", COL_DOUBLE, true, 2, 0, "CPU seconds the run used" },
+	[BC_VIRTUAL] = { "VIRTUAL", COL_BOOL, false, 0, 0,
+			 "times are the simulator's virtual clock" },
 };
 #define BENCH_DEFAULT_COLS "DEVICE,WORKLOAD,QD,BS,MB/S,IOPS,AVG-MS,P50-MS,P99-MS"
 
@@ -81,14 +102,15 @@ static void bench_usage(FILE *f)
 		"\n"
 		"Options:\n"
 		"  -w, --workload W      seq-read (default), seq-write, random-access (4 KiB\n"
-		"                        random reads), database (8 KiB, 67%% reads), fileserver,\n"
-		"                        webserver, workstation (IOMeter access specifications)\n"
+		"                        random reads), random-write (4 KiB random writes),\n"
+		"                        database (8 KiB, 67%% reads), fileserver, webserver,\n"
+		"                        workstation (IOMeter access specifications)\n"
 		"  -q, --qd LIST         queue depths, 1 to 256 (default 1,4,16,64)\n"
 		"  -t, --time T          per queue depth: 30s, 500ms, 2m (default 30s)\n"
 		"  -s, --span SIZE       only the outer SIZE of the disk: 10%%, 100GB, or a block\n"
 		"                        count; shows what a limit would give without setting it\n"
-		"      --bs SIZE         request size for seq-read, seq-write and random-access:\n"
-		"                        512 to 4M (default 1M sequential, 4K random)\n"
+		"      --bs SIZE         request size for seq-read, seq-write, random-access and\n"
+		"                        random-write: 512 to 4M (default 1M sequential, 4K random)\n"
 		"      --seed N          seed of the random offsets (default 1: reproducible)\n"
 		"      --destructive     allow workloads that write: the data in the span is lost\n"
 		"  -y, --yes             with --destructive: do not ask (scripts); without it a\n"
@@ -334,28 +356,24 @@ static bool sub_cancelled(void *arg)
 	return progress_cancelled(bi->outer);
 }
 
-static json_object *run_json(unsigned qd, const struct io_result *r)
+static void run_record(struct record *o, unsigned qd, const struct io_result *r)
 {
-	json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "qd", json_object_new_int((int)qd));
-	json_object_object_add(o, "mbps", json_object_new_double(r->mbps));
-	json_object_object_add(o, "iops", json_object_new_double(r->iops));
-	json_object_object_add(o, "bytes", json_object_new_uint64(r->bytes));
-	json_object_object_add(o, "ios", json_object_new_uint64(r->ios));
-	json_object_object_add(o, "reads", json_object_new_uint64(r->reads));
-	json_object_object_add(o, "writes", json_object_new_uint64(r->writes));
-	json_object_object_add(o, "errors", json_object_new_uint64(r->errors));
-	json_object_object_add(o, "elapsed_s", json_object_new_double((double)r->elapsed_ns / 1e9));
-	json_object_object_add(o, "lat_avg_ms", json_object_new_double(r->lat_avg_ns / 1e6));
-	json_object_object_add(o, "lat_p50_ms", json_object_new_double((double)r->lat_p50_ns / 1e6));
-	json_object_object_add(o, "lat_p90_ms", json_object_new_double((double)r->lat_p90_ns / 1e6));
-	json_object_object_add(o, "lat_p99_ms", json_object_new_double((double)r->lat_p99_ns / 1e6));
-	json_object_object_add(o, "lat_p99_9_ms",
-			       json_object_new_double((double)r->lat_p999_ns / 1e6));
-	json_object_object_add(o, "lat_max_ms", json_object_new_double((double)r->lat_max_ns / 1e6));
-	json_object_object_add(o, "cpu_s", json_object_new_double(r->cpu_s));
-	return o;
+	record_set_i64(o, "qd", (int)qd);
+	record_set_double(o, "mbps", r->mbps);
+	record_set_double(o, "iops", r->iops);
+	record_set_u64(o, "bytes", r->bytes);
+	record_set_u64(o, "ios", r->ios);
+	record_set_u64(o, "reads", r->reads);
+	record_set_u64(o, "writes", r->writes);
+	record_set_u64(o, "errors", r->errors);
+	record_set_double(o, "elapsed_s", (double)r->elapsed_ns / 1e9);
+	record_set_double(o, "lat_avg_ms", r->lat_avg_ns / 1e6);
+	record_set_double(o, "lat_p50_ms", (double)r->lat_p50_ns / 1e6);
+	record_set_double(o, "lat_p90_ms", (double)r->lat_p90_ns / 1e6);
+	record_set_double(o, "lat_p99_ms", (double)r->lat_p99_ns / 1e6);
+	record_set_double(o, "lat_p99_9_ms", (double)r->lat_p999_ns / 1e6);
+	record_set_double(o, "lat_max_ms", (double)r->lat_max_ns / 1e6);
+	record_set_double(o, "cpu_s", r->cpu_s);
 }
 
 static int bench_job_run(void *arg, const struct progress_sink *sink, struct ss_error *err)
@@ -365,7 +383,7 @@ static int bench_job_run(void *arg, const struct progress_sink *sink, struct ss_
 	const struct bench_opts *o = bi->o;
 	const struct io_geom *g = io_dev_geom(bi->io);
 	struct progress_sink sub = { sub_report, sub_cancelled, bi };
-	json_object *runs = json_object_new_array();
+	struct record *runs;
 	char tbuf[32];
 	int rc = 0;
 
@@ -376,23 +394,24 @@ static int bench_job_run(void *arg, const struct progress_sink *sink, struct ss_
 		rc = io_dev_run(bi->io, &bi->job, &bi->res[bi->cur], err);
 		if (rc)
 			break;
-		json_object_array_add(runs, run_json(bi->job.qd, &bi->res[bi->cur]));
 		bi->done++;
 	}
-	json_object_object_add(it->json, "workload", json_object_new_string(io_workload_name(o->wl)));
-	json_object_object_add(it->json, "block_size",
-			       bi->job.bs ? json_object_new_int64(bi->job.bs) : NULL);
-	json_object_object_add(it->json, "logical_block", json_object_new_int64(g->lblock));
-	json_object_object_add(it->json, "span_blocks", json_object_new_uint64(bi->job.end_lba));
-	json_object_object_add(it->json, "capacity_blocks", json_object_new_uint64(g->blocks));
-	json_object_object_add(it->json, "span_percent",
-			       json_object_new_double(100.0 * (double)bi->job.end_lba /
-						      (double)g->blocks));
-	json_object_object_add(it->json, "virtual_time",
-			       json_object_new_boolean(io_dev_engine(bi->io)->caps &
-						       IO_CAP_VIRTUAL_TIME));
-	json_object_object_add(it->json, "seed", json_object_new_uint64(o->seed));
-	json_object_object_add(it->json, "runs", runs);
+	record_set_str(it->rec, "workload", io_workload_name(o->wl));
+	if (bi->job.bs)
+		record_set_i64(it->rec, "block_size", bi->job.bs);
+	else
+		record_set_null(it->rec, "block_size");
+	record_set_i64(it->rec, "logical_block", g->lblock);
+	record_set_u64(it->rec, "span_blocks", bi->job.end_lba);
+	record_set_u64(it->rec, "capacity_blocks", g->blocks);
+	record_set_double(it->rec, "span_percent",
+			  100.0 * (double)bi->job.end_lba / (double)g->blocks);
+	record_set_bool(it->rec, "virtual_time",
+			io_dev_engine(bi->io)->caps & IO_CAP_VIRTUAL_TIME);
+	record_set_u64(it->rec, "seed", o->seed);
+	runs = record_set_list(it->rec, "runs");
+	for (unsigned k = 0; k < bi->done; k++)
+		run_record(record_set_object(runs, NULL), o->qd[k], &bi->res[k]);
 	snprintf(it->result, sizeof(it->result), "%s, %u queue depth%s, %s each%s",
 		 io_workload_name(o->wl), bi->done, bi->done == 1 ? "" : "s",
 		 duration_human((double)o->time_ns / 1e9, tbuf, sizeof(tbuf)),
@@ -408,7 +427,7 @@ static int print_table(struct batch *b, const struct out_opts *oo)
 	struct table *t;
 	unsigned rows = 0;
 
-	t = table_new(bench_cols, sizeof(bench_cols) / sizeof(bench_cols[0]), BENCH_DEFAULT_COLS,
+	t = table_new(bench_cols, BC_COUNT, BENCH_DEFAULT_COLS,
 		      oo->columns, errbuf, sizeof(errbuf));
 	if (!t)
 		return cli_usage_error("bench", "%s", errbuf);
@@ -420,22 +439,22 @@ static int print_table(struct batch *b, const struct out_opts *oo)
 
 			table_add_row(t);
 			rows++;
-			table_set_str(t, "DEVICE", b->items[i].e.spec);
-			table_set_str(t, "WORKLOAD", io_workload_name(bi->o->wl));
-			table_set_u64(t, "QD", bi->o->qd[k]);
-			table_set_str(t, "BS", bs_text(&bi->job, bsb, sizeof(bsb)));
-			table_set_double(t, "MB/S", r->mbps);
-			table_set_double(t, "IOPS", r->iops);
-			table_set_double(t, "AVG-MS", r->lat_avg_ns / 1e6);
-			table_set_double(t, "P50-MS", (double)r->lat_p50_ns / 1e6);
-			table_set_double(t, "P90-MS", (double)r->lat_p90_ns / 1e6);
-			table_set_double(t, "P99-MS", (double)r->lat_p99_ns / 1e6);
-			table_set_double(t, "P99.9-MS", (double)r->lat_p999_ns / 1e6);
-			table_set_double(t, "MAX-MS", (double)r->lat_max_ns / 1e6);
-			table_set_u64(t, "ERRORS", r->errors);
-			table_set_double(t, "TIME-S", (double)r->elapsed_ns / 1e9);
-			table_set_double(t, "CPU-S", r->cpu_s);
-			table_set_bool(t, "VIRTUAL", r->virtual_time);
+			table_set_str(t, BC_DEVICE, b->items[i].e.spec);
+			table_set_str(t, BC_WORKLOAD, io_workload_name(bi->o->wl));
+			table_set_u64(t, BC_QD, bi->o->qd[k]);
+			table_set_str(t, BC_BS, bs_text(&bi->job, bsb, sizeof(bsb)));
+			table_set_double(t, BC_MB_S, r->mbps);
+			table_set_double(t, BC_IOPS, r->iops);
+			table_set_double(t, BC_AVG_MS, r->lat_avg_ns / 1e6);
+			table_set_double(t, BC_P50_MS, (double)r->lat_p50_ns / 1e6);
+			table_set_double(t, BC_P90_MS, (double)r->lat_p90_ns / 1e6);
+			table_set_double(t, BC_P99_MS, (double)r->lat_p99_ns / 1e6);
+			table_set_double(t, BC_P99_9_MS, (double)r->lat_p999_ns / 1e6);
+			table_set_double(t, BC_MAX_MS, (double)r->lat_max_ns / 1e6);
+			table_set_u64(t, BC_ERRORS, r->errors);
+			table_set_double(t, BC_TIME_S, (double)r->elapsed_ns / 1e9);
+			table_set_double(t, BC_CPU_S, r->cpu_s);
+			table_set_bool(t, BC_VIRTUAL, r->virtual_time);
 		}
 	}
 	if (rows)
@@ -481,8 +500,9 @@ static int bench_run(struct ss_ctx *ctx, int argc, char **argv)
 		case 'w':
 			if (io_workload_parse(optarg, &o.wl))
 				return cli_usage_error("bench", "unknown workload '%s' (seq-read, "
-						       "seq-write, random-access, database, "
-						       "fileserver, webserver, workstation)", optarg);
+						       "seq-write, random-access, random-write, "
+						       "database, fileserver, webserver, "
+						       "workstation)", optarg);
 			break;
 		case 'q':
 			if (parse_qd(optarg, &o))
@@ -533,11 +553,11 @@ static int bench_run(struct ss_ctx *ctx, int argc, char **argv)
 		}
 	}
 	if (oo.list_columns) {
-		table_list_columns(bench_cols, sizeof(bench_cols) / sizeof(bench_cols[0]), stdout);
+		table_list_columns(bench_cols, BC_COUNT, stdout);
 		return EXIT_DONE;
 	}
 	/* the columns before any I/O: a typo must not cost a benchmark */
-	if (table_check_columns(bench_cols, sizeof(bench_cols) / sizeof(bench_cols[0]),
+	if (table_check_columns(bench_cols, BC_COUNT,
 				BENCH_DEFAULT_COLS, oo.columns, errbuf, sizeof(errbuf)))
 		return cli_usage_error("bench", "%s", errbuf);
 	b.json = oo.flags & TABLE_JSON;

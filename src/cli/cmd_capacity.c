@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "batch.h"
+#include "front/xalloc.h"
 #include "shortstroke/capacity.h"
 #include "shortstroke/units.h"
-#include "xalloc.h"
 
 struct cap_job {
 	struct batch *b;
@@ -107,7 +107,7 @@ static void hpa_warn_item(struct batch *b, struct batch_item *it)
 	if (!cli_hpa_warning(b->ctx, &it->e, w, sizeof(w)))
 		return;
 	fprintf(stderr, "shortstroke: %s: %s\n", it->e.spec, w);
-	json_object_object_add(it->json, "warning", json_object_new_string(w));
+	record_set_str(it->rec, "warning", w);
 }
 
 /* Said before the confirmation: the drive may refuse a second permanent
@@ -198,19 +198,21 @@ static void plan_all(struct batch *b, const struct cap_job *tmpl)
 	}
 }
 
-static void result_json(struct batch_item *it, const struct cap_result *r)
+static void result_fields(struct batch_item *it, const struct cap_result *r)
 {
-	json_object *o = it->json;
+	struct record *o = it->rec;
 
-	json_object_object_add(o, "method", json_object_new_string(cap_method_name(r->method)));
-	json_object_object_add(o, "block_len", json_object_new_uint64(r->block_len));
-	json_object_object_add(o, "before_blocks", json_object_new_uint64(r->before));
-	json_object_object_add(o, "after_blocks", json_object_new_uint64(r->after));
-	json_object_object_add(o, "native_blocks",
-			       r->native ? json_object_new_uint64(r->native) : NULL);
-	json_object_object_add(o, "changed", json_object_new_boolean(!r->noop && !r->dry_run));
-	json_object_object_add(o, "dry_run", json_object_new_boolean(r->dry_run));
-	json_object_object_add(o, "message", json_object_new_string(r->message));
+	record_set_str(o, "method", cap_method_name(r->method));
+	record_set_u64(o, "block_len", r->block_len);
+	record_set_u64(o, "before_blocks", r->before);
+	record_set_u64(o, "after_blocks", r->after);
+	if (r->native)
+		record_set_u64(o, "native_blocks", r->native);
+	else
+		record_set_null(o, "native_blocks");
+	record_set_bool(o, "changed", !r->noop && !r->dry_run);
+	record_set_bool(o, "dry_run", r->dry_run);
+	record_set_str(o, "message", r->message);
 }
 
 void batch_cap_ctx(struct cap_ctx *c, struct batch *b, struct batch_item *it,
@@ -244,7 +246,7 @@ static int cap_job_run(void *arg, const struct progress_sink *sink, struct ss_er
 	if (rc)
 		return rc;
 	snprintf(it->result, sizeof(it->result), "%s", res.message);
-	result_json(it, &res);
+	result_fields(it, &res);
 	return 0;
 }
 

@@ -9,65 +9,111 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <json-c/json.h>
-
 #include "cli.h"
+#include "front/layouts.h"
+#include "front/record.h"
+#include "front/table.h"
+#include "front/xalloc.h"
 #include "output.h"
-#include "plan_common.h"
 #include "raidplan.h"
 #include "shortstroke/capacity.h"
 #include "shortstroke/fileio.h"
 #include "shortstroke/planfile.h"
+#include "shortstroke/planning.h"
 #include "shortstroke/planspec.h"
 #include "shortstroke/units.h"
-#include "table.h"
-#include "xalloc.h"
 
 #define HOURS_PER_YEAR 8766.0
 #define DEFAULT_DISK_SIZE 1000000000000ull /* --disks N alone: 1 TB */
 #define DEFAULT_QD 16
 
-static const struct col_def plan_cols[] = {
-    {"RANK", COL_U64, true, 0, "rank (1 = best: fewest disks, then most IOPS, ...)"},
-    {"LEVEL", COL_STR, false, 0, "RAID level: 0, 1, 10, 0+1, 5, 6, 50, 60"},
-    {"DISKS", COL_U64, true, 0, "member disks"},
-    {"GROUPS", COL_U64, true, 0,
-     "RAID 50/60 groups, RAID 10 mirror sets, 0+1 stripe sets; 1 otherwise"},
-    {"COPIES", COL_U64, true, 0, "copies of each block (mirrors), 1 otherwise"},
-    {"CHUNK", COL_U64, true, 0, "chunk size in KiB"},
-    {"STROKE", COL_DOUBLE, true, 1, "percent of each disk's capacity used (outer band)"},
-    {"RADIAL", COL_DOUBLE, true, 1, "percent of the arm's travel the band spans"},
-    {"LIMIT", COL_SIZE, true, 0, "capacity each member is limited to (1 MiB aligned)"},
-    {"CAPACITY", COL_SIZE, true, 0, "usable capacity of the array"},
-    {"SEQ-READ", COL_DOUBLE, true, 0, "sequential read, MB/s at the band start"},
-    {"SEQ-WRITE", COL_DOUBLE, true, 0, "sequential write, MB/s at the band start"},
-    {"SEQ-READ-END", COL_DOUBLE, true, 0, "sequential read, MB/s at the band end"},
-    {"SEQ-WRITE-END", COL_DOUBLE, true, 0, "sequential write, MB/s at the band end"},
-    {"IOPS", COL_DOUBLE, true, 0, "the workload's IOPS at its queue depth (--qd)"},
-    {"IOPS-QD1", COL_DOUBLE, true, 0, "the workload's IOPS at queue depth 1"},
-    {"READ-IOPS", COL_DOUBLE, true, 0, "random read IOPS at the queue depth"},
-    {"WRITE-IOPS", COL_DOUBLE, true, 0, "random write IOPS at the queue depth"},
-    {"ACCESS", COL_DOUBLE, true, 2, "average random access time at QD 1, ms"},
-    {"SEEK", COL_DOUBLE, true, 2, "average seek inside the band, ms"},
-    {"TOLERATES", COL_U64, true, 0, "disks that may fail (any of them) without loss"},
-    {"REBUILD", COL_DOUBLE, true, 1, "rebuild time of one disk, hours"},
-    {"MTTDL", COL_DOUBLE, true, 0, "mean time to data loss, years"},
-    {"URE", COL_DOUBLE, true, 2, "percent chance of an unrecoverable read error during a rebuild"},
-    {"RISK", COL_STR, false, 0,
-     "risk band (low, medium, high): parity group width, URE in a rebuild, data loss in 5 "
-     "years; the first ranking key"},
-    {"DEGRADED", COL_DOUBLE, true, 0, "the workload's IOPS with one member lost"},
-    {"DEGRADED2", COL_DOUBLE, true, 0, "the workload's IOPS with two members lost"},
-    {"REBUILD-IOPS", COL_DOUBLE, true, 0,
-     "the workload's IOPS while one member rebuilds (md at its sync_speed_min)"},
-    {"REBUILD-LOAD", COL_DOUBLE, true, 0,
-     "hours the rebuild takes under the workload (md at its sync_speed_min)"},
-    {"QUEUE-POS", COL_DOUBLE, true, 2,
-     "a member's positioning time at the workload's queue depth (SPTF), ms"},
-    {"WARNINGS", COL_STR, false, 0, "warnings (--explain says more)"},
-    {"SHORTFALL", COL_STR, false, 0, "how far a layout is from each goal it misses"},
+enum plan_col {
+	PC_RANK,
+	PC_LEVEL,
+	PC_DISKS,
+	PC_GROUPS,
+	PC_COPIES,
+	PC_CHUNK,
+	PC_STROKE,
+	PC_RADIAL,
+	PC_LIMIT,
+	PC_CAPACITY,
+	PC_SEQ_READ,
+	PC_SEQ_WRITE,
+	PC_SEQ_READ_END,
+	PC_SEQ_WRITE_END,
+	PC_IOPS,
+	PC_IOPS_QD1,
+	PC_READ_IOPS,
+	PC_WRITE_IOPS,
+	PC_ACCESS,
+	PC_SEEK,
+	PC_TOLERATES,
+	PC_REBUILD,
+	PC_MTTDL,
+	PC_URE,
+	PC_RISK,
+	PC_DEGRADED,
+	PC_DEGRADED2,
+	PC_REBUILD_IOPS,
+	PC_REBUILD_LOAD,
+	PC_QUEUE_POS,
+	PC_WARNINGS,
+	PC_SHORTFALL,
+	PC_COUNT
 };
-#define N_COLS (sizeof(plan_cols) / sizeof(plan_cols[0]))
+
+static const struct col_def plan_cols[PC_COUNT] = {
+    [PC_RANK] = {"RANK", COL_U64, true, 0, 0, "rank (1 = best: fewest disks, then most IOPS, ...)"},
+    [PC_LEVEL] = {"LEVEL", COL_STR, false, 0, 0, "RAID level: 0, 1, 10, 0+1, 5, 6, 50, 60"},
+    [PC_DISKS] = {"DISKS", COL_U64, true, 0, 0, "member disks"},
+    [PC_GROUPS] = {"GROUPS", COL_U64, true, 0, 0,
+     "RAID 50/60 groups, RAID 10 mirror sets, 0+1 stripe sets; 1 otherwise"},
+    [PC_COPIES] = {"COPIES", COL_U64, true, 0, 0, "copies of each block (mirrors), 1 otherwise"},
+    [PC_CHUNK] = {"CHUNK", COL_U64, true, 0, 0, "chunk size in KiB"},
+    [PC_STROKE] = {"STROKE", COL_DOUBLE, true, 1, 0,
+		   "percent of each disk's capacity used (outer band)"},
+    [PC_RADIAL] = {"RADIAL", COL_DOUBLE, true, 1, 0, "percent of the arm's travel the band spans"},
+    [PC_LIMIT] = {"LIMIT", COL_SIZE, true, 0, 0,
+		  "capacity each member is limited to (1 MiB aligned)"},
+    [PC_CAPACITY] = {"CAPACITY", COL_SIZE, true, 0, 0, "usable capacity of the array"},
+    [PC_SEQ_READ] = {"SEQ-READ", COL_DOUBLE, true, 0, 0, "sequential read, MB/s at the band start"},
+    [PC_SEQ_WRITE] = {"SEQ-WRITE", COL_DOUBLE, true, 0, 0,
+		      "sequential write, MB/s at the band start"},
+    [PC_SEQ_READ_END] = {"SEQ-READ-END", COL_DOUBLE, true, 0, 0,
+			 "sequential read, MB/s at the band end"},
+    [PC_SEQ_WRITE_END] = {"SEQ-WRITE-END", COL_DOUBLE, true, 0, 0,
+			  "sequential write, MB/s at the band end"},
+    [PC_IOPS] = {"IOPS", COL_DOUBLE, true, 0, 0, "the workload's IOPS at its queue depth (--qd)"},
+    [PC_IOPS_QD1] = {"IOPS-QD1", COL_DOUBLE, true, 0, 0, "the workload's IOPS at queue depth 1"},
+    [PC_READ_IOPS] = {"READ-IOPS", COL_DOUBLE, true, 0, 0, "random read IOPS at the queue depth"},
+    [PC_WRITE_IOPS] = {"WRITE-IOPS", COL_DOUBLE, true, 0, 0,
+		       "random write IOPS at the queue depth"},
+    [PC_ACCESS] = {"ACCESS", COL_DOUBLE, true, 2, 0, "average random access time at QD 1, ms"},
+    [PC_SEEK] = {"SEEK", COL_DOUBLE, true, 2, 0, "average seek inside the band, ms"},
+    [PC_TOLERATES] = {"TOLERATES", COL_U64, true, 0, 0,
+		      "disks that may fail (any of them) without loss"},
+    [PC_REBUILD] = {"REBUILD", COL_DOUBLE, true, 1, 0, "rebuild time of one disk, hours"},
+    [PC_MTTDL] = {"MTTDL", COL_DOUBLE, true, 0, 0, "mean time to data loss, years"},
+    [PC_URE] = {"URE", COL_DOUBLE, true, 2, 0,
+		"percent chance of an unrecoverable read error during a rebuild"},
+    [PC_RISK] = {"RISK", COL_STR, false, 0, 0,
+		 "risk band (low, medium, high): parity group width, URE in a rebuild, data loss "
+		 "in 5 years; the first ranking key"},
+    [PC_DEGRADED] = {"DEGRADED", COL_DOUBLE, true, 0, 0,
+		     "the workload's IOPS with one member lost"},
+    [PC_DEGRADED2] = {"DEGRADED2", COL_DOUBLE, true, 0, 0,
+		      "the workload's IOPS with two members lost"},
+    [PC_REBUILD_IOPS] = {"REBUILD-IOPS", COL_DOUBLE, true, 0, 0,
+			 "the workload's IOPS while one member rebuilds (md at its sync_speed_min)"},
+    [PC_REBUILD_LOAD] = {"REBUILD-LOAD", COL_DOUBLE, true, 0, 0,
+			 "hours the rebuild takes under the workload (md at its sync_speed_min)"},
+    [PC_QUEUE_POS] = {"QUEUE-POS", COL_DOUBLE, true, 2, 0,
+		      "a member's positioning time at the workload's queue depth (SPTF), ms"},
+    [PC_WARNINGS] = {"WARNINGS", COL_STR, false, 0, 0, "warnings (--explain says more)"},
+    [PC_SHORTFALL] = {"SHORTFALL", COL_STR, false, 0, 0,
+		      "how far a layout is from each goal it misses"},
+};
 #define PLAN_DEFAULT                                                                               \
 	"RANK,LEVEL,DISKS,GROUPS,CHUNK,STROKE,CAPACITY,SEQ-READ,SEQ-WRITE,IOPS,IOPS-QD1,"          \
 	"ACCESS,TOLERATES,REBUILD,MTTDL,URE,RISK,WARNINGS"
@@ -94,10 +140,10 @@ enum {
 	OPT_TOP,
 	OPT_EXPLAIN,
 	OPT_CHECK,
+	OPT_METHOD,
 	OPT_MECH,
 	OPT_LATENCY,
 	OPT_CACHE,
-	OPT_METHOD,
 };
 
 struct popts {
@@ -113,7 +159,7 @@ struct popts {
 	int profile;
 	const char *workload; /* --workload as given (a profile or custom:...) */
 	struct plan_workload pw;
-	const char *mech;     /* --mech KEY=VALUE,... */
+	const char *mech; /* --mech KEY=VALUE,... */
 	unsigned qd;
 	uint64_t chunk;
 	double stroke; /* 0: search */
@@ -173,7 +219,7 @@ static void usage(FILE *f)
 	    "      --capacity SIZE   usable capacity at least SIZE (2T, 500GB)\n"
 	    "      --iops N          the workload's IOPS at least N (at --qd)\n"
 	    "      --access-ms MS    average random access time at most MS\n"
-	    "      --tolerate K      survive any K failed disks (default 1; 0 unless a\n"
+	    "      --tolerate K      survive any K failed disks (default 1; 0 when a\n"
 	    "                        --level includes RAID 0)\n"
 	    "      --max-disks N     use at most N disks\n"
 	    "      --level L[,L...]  only these RAID levels: 0 1 10 0+1 5 6 50 60\n"
@@ -392,7 +438,7 @@ static int take_opt(struct popts *o, int c, const char *arg)
 	case OPT_MAX_DISKS:
 		return parse_uint("--max-disks", arg, 1, PLAN_MAX_DISKS, &o->max_disks);
 	case OPT_WORKLOAD:
-		o->workload = arg; /* parsed with the queue depth (take_path_opts) */
+		o->workload = arg; /* parsed with the queue depth (model_inputs) */
 		return 0;
 	case OPT_QD:
 		return parse_uint("--qd", arg, 1, 65536, &o->qd);
@@ -535,7 +581,7 @@ static double fig_value(const struct rp_eval *ev, int id, bool *valid)
 	return f ? f->value : NAN;
 }
 
-static void set_fig(struct table *t, const char *col, const struct rp_eval *ev, int id,
+static void set_fig(struct table *t, unsigned col, const struct rp_eval *ev, int id,
 		    double scale)
 {
 	bool valid;
@@ -616,28 +662,7 @@ static void warnings_text(const struct rp_eval *ev, char *buf, size_t len)
 	}
 }
 
-/* Closest layout i's gaps. */
-static void shortfall_text(const struct rp_solution *sol, size_t i, char *buf, size_t len)
-{
-	size_t used = 0;
-
-	buf[0] = '\0';
-	for (int g = 0; g < rp_goal_count(); g++) {
-		double gap = rp_solution_closest_gap(sol, i, g);
-
-		if (!(gap > 0))
-			continue;
-		if (g == RP_GOAL_FAILURES)
-			used +=
-			    (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s -%.0f",
-					     used ? "," : "", rp_goal_name(g), gap);
-		else
-			used += (size_t)snprintf(buf + used, used < len ? len - used : 0,
-						 "%s%s -%.0f%%", used ? "," : "", rp_goal_name(g),
-						 100 * gap);
-	}
-}
-
+/* sol: the closest layout i's shortfall in a column; NULL: none. */
 /* The columns of the queueing, degraded and risk figures. */
 static void add_model_cells(struct table *t, const struct rp_eval *ev)
 {
@@ -646,15 +671,14 @@ static void add_model_cells(struct table *t, const struct rp_eval *ev)
 	double v = fig_value(ev, RP_FIG_RISK, &valid);
 
 	if (valid && v >= 0 && v <= 2)
-		table_set_str(t, "RISK", bands[(int)v]);
-	set_fig(t, "DEGRADED", ev, RP_FIG_DEGRADED_IOPS, 1);
-	set_fig(t, "DEGRADED2", ev, RP_FIG_DEGRADED2_IOPS, 1);
-	set_fig(t, "REBUILD-IOPS", ev, RP_FIG_REBUILD_IOPS, 1);
-	set_fig(t, "REBUILD-LOAD", ev, RP_FIG_REBUILD_LOADED, 1);
-	set_fig(t, "QUEUE-POS", ev, RP_FIG_QUEUE_POSITION, 1);
+		table_set_str(t, PC_RISK, bands[(int)v]);
+	set_fig(t, PC_DEGRADED, ev, RP_FIG_DEGRADED_IOPS, 1);
+	set_fig(t, PC_DEGRADED2, ev, RP_FIG_DEGRADED2_IOPS, 1);
+	set_fig(t, PC_REBUILD_IOPS, ev, RP_FIG_REBUILD_IOPS, 1);
+	set_fig(t, PC_REBUILD_LOAD, ev, RP_FIG_REBUILD_LOADED, 1);
+	set_fig(t, PC_QUEUE_POS, ev, RP_FIG_QUEUE_POSITION, 1);
 }
 
-/* sol: the closest layout i's shortfall in a column; NULL: none. */
 static void add_row(struct table *t, const struct pstate *s, unsigned rank,
 		    const struct rp_eval *ev, const struct rp_solution *sol, size_t i)
 {
@@ -664,41 +688,41 @@ static void add_row(struct table *t, const struct pstate *s, unsigned rank,
 	double v;
 
 	table_add_row(t);
-	table_set_u64(t, "RANK", rank);
-	table_set_str(t, "LEVEL", rp_level_name(l->level));
-	table_set_u64(t, "DISKS", l->n_disks);
-	table_set_u64(t, "GROUPS", layout_groups(l));
-	table_set_u64(t, "COPIES", layout_copies(l));
-	table_set_u64(t, "CHUNK", l->chunk_bytes / 1024);
-	table_set_double(t, "STROKE", 100 * l->stroke);
-	set_fig(t, "RADIAL", ev, RP_FIG_RADIAL_STROKE, 100);
-	table_set_size(t, "LIMIT", plan_limit_bytes(l->stroke, layout_cmin(s, l)));
+	table_set_u64(t, PC_RANK, rank);
+	table_set_str(t, PC_LEVEL, rp_level_name(l->level));
+	table_set_u64(t, PC_DISKS, l->n_disks);
+	table_set_u64(t, PC_GROUPS, layout_groups(l));
+	table_set_u64(t, PC_COPIES, layout_copies(l));
+	table_set_u64(t, PC_CHUNK, l->chunk_bytes / 1024);
+	table_set_double(t, PC_STROKE, 100 * l->stroke);
+	set_fig(t, PC_RADIAL, ev, RP_FIG_RADIAL_STROKE, 100);
+	table_set_size(t, PC_LIMIT, plan_limit_bytes(l->stroke, layout_cmin(s, l)));
 	v = fig_value(ev, RP_FIG_USABLE_CAPACITY, &valid);
 	if (valid)
-		table_set_size(t, "CAPACITY", (uint64_t)v);
-	set_fig(t, "SEQ-READ", ev, RP_FIG_SEQ_READ_START, 1);
-	set_fig(t, "SEQ-WRITE", ev, RP_FIG_SEQ_WRITE_START, 1);
-	set_fig(t, "SEQ-READ-END", ev, RP_FIG_SEQ_READ_END, 1);
-	set_fig(t, "SEQ-WRITE-END", ev, RP_FIG_SEQ_WRITE_END, 1);
-	set_fig(t, "IOPS", ev, RP_FIG_MIXED_IOPS, 1);
+		table_set_size(t, PC_CAPACITY, (uint64_t)v);
+	set_fig(t, PC_SEQ_READ, ev, RP_FIG_SEQ_READ_START, 1);
+	set_fig(t, PC_SEQ_WRITE, ev, RP_FIG_SEQ_WRITE_START, 1);
+	set_fig(t, PC_SEQ_READ_END, ev, RP_FIG_SEQ_READ_END, 1);
+	set_fig(t, PC_SEQ_WRITE_END, ev, RP_FIG_SEQ_WRITE_END, 1);
+	set_fig(t, PC_IOPS, ev, RP_FIG_MIXED_IOPS, 1);
 	if (iops_qd1(s, ev, &v))
-		table_set_double(t, "IOPS-QD1", v);
-	set_fig(t, "READ-IOPS", ev, RP_FIG_RAND_READ_QD, 1);
-	set_fig(t, "WRITE-IOPS", ev, RP_FIG_RAND_WRITE_QD, 1);
-	set_fig(t, "ACCESS", ev, RP_FIG_ACCESS_TIME, 1);
-	set_fig(t, "SEEK", ev, RP_FIG_BAND_SEEK, 1);
+		table_set_double(t, PC_IOPS_QD1, v);
+	set_fig(t, PC_READ_IOPS, ev, RP_FIG_RAND_READ_QD, 1);
+	set_fig(t, PC_WRITE_IOPS, ev, RP_FIG_RAND_WRITE_QD, 1);
+	set_fig(t, PC_ACCESS, ev, RP_FIG_ACCESS_TIME, 1);
+	set_fig(t, PC_SEEK, ev, RP_FIG_BAND_SEEK, 1);
 	v = fig_value(ev, RP_FIG_FAILURES_TOLERATED, &valid);
 	if (valid)
-		table_set_u64(t, "TOLERATES", (uint64_t)v);
-	set_fig(t, "REBUILD", ev, RP_FIG_REBUILD_TIME, 1);
-	set_fig(t, "MTTDL", ev, RP_FIG_MTTDL, 1 / HOURS_PER_YEAR);
-	set_fig(t, "URE", ev, RP_FIG_URE_REBUILD, 100);
+		table_set_u64(t, PC_TOLERATES, (uint64_t)v);
+	set_fig(t, PC_REBUILD, ev, RP_FIG_REBUILD_TIME, 1);
+	set_fig(t, PC_MTTDL, ev, RP_FIG_MTTDL, 1 / HOURS_PER_YEAR);
+	set_fig(t, PC_URE, ev, RP_FIG_URE_REBUILD, 100);
 	add_model_cells(t, ev);
 	warnings_text(ev, buf, sizeof(buf));
-	table_set_str(t, "WARNINGS", buf[0] ? buf : NULL);
+	table_set_str(t, PC_WARNINGS, buf[0] ? buf : NULL);
 	if (sol) {
-		shortfall_text(sol, i, buf, sizeof(buf));
-		table_set_str(t, "SHORTFALL", buf[0] ? buf : NULL);
+		layout_shortfall_text(sol, i, buf, sizeof(buf));
+		table_set_str(t, PC_SHORTFALL, buf[0] ? buf : NULL);
 	}
 }
 
@@ -745,6 +769,58 @@ static void layout_title(const struct pstate *s, const struct rp_eval *ev, char 
 		 size_human(plan_limit_bytes(l->stroke, layout_cmin(s, l)), lim, sizeof(lim)));
 }
 
+static const char *warn_name(const struct rp_warning *w)
+{
+	const char *key = rp_warning_key(w->id);
+
+	return key ? key : "?";
+}
+
+/* One figure of --explain: its value, formula, source and inputs. */
+static void explain_figure(struct record *x, const struct rp_figure *fg)
+{
+	struct record *in;
+	char buf[256];
+
+	value_text(fg, buf, sizeof(buf));
+	record_line(x, "%s", "");
+	record_line(x, "  %s: %s", fg->label, buf);
+	record_set_str(x, "key", fg->key);
+	record_set_str(x, "label", fg->label);
+	record_set_str(x, "unit", fg->unit);
+	if (fg->valid && isfinite(fg->value))
+		record_set_double(x, "value", fg->value);
+	else
+		record_set_null(x, "value");
+	record_set_str(x, "formula", fg->formula);
+	record_set_str(x, "source", fg->source);
+	if (!fg->valid) {
+		record_line(x, "    does not apply to this level");
+	} else {
+		record_line(x, "    formula: %s", fg->formula ? fg->formula : "-");
+		record_line(x, "    source:  %s", fg->source ? fg->source : "-");
+	}
+	in = record_set_list(x, "inputs");
+	for (unsigned k = 0; k < fg->n_inputs && k < RP_FIGURE_MAX_INPUTS; k++) {
+		const char *unit = fg->inputs[k].unit ? fg->inputs[k].unit : "";
+		struct record *i = record_set_object(in, NULL);
+
+		record_set_str(i, "name", fg->inputs[k].name);
+		record_set_str(i, "unit", unit);
+		if (isfinite(fg->inputs[k].value))
+			record_set_double(i, "value", fg->inputs[k].value);
+		else
+			record_set_null(i, "value");
+		if (fg->valid)
+			record_line(i, !strcmp(unit, "B") ? "    %-8s%s = %.0f%s%s"
+							  : "    %-8s%s = %.6g%s%s",
+				    k ? "" : "inputs:", fg->inputs[k].name, fg->inputs[k].value,
+				    *unit ? " " : "", unit);
+	}
+}
+
+/* --explain: every figure of one layout with its formula, source and
+ * inputs, and the warnings, under "explain"; what names the layout in text. */
 static const char *workload_name(const struct pstate *s)
 {
 	if (s->o->profile >= 0)
@@ -752,122 +828,62 @@ static const char *workload_name(const struct pstate *s)
 	return s->o->pw.text[0] ? s->o->pw.text : "custom";
 }
 
-static void explain_text(const struct pstate *s, const struct rp_eval *ev, const char *what,
-			 const char *why, FILE *f)
+static void explain_record(struct record *r, const struct pstate *s, const struct rp_eval *ev,
+			   const char *what, const char *why)
 {
 	const struct rp_layout *l = rp_eval_layout(ev);
-	char buf[256];
+	struct record *x = record_set_object(r, "explain"), *mem, *figs, *ws;
+	char buf[256], *members = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&members, &len);
 
 	layout_title(s, ev, buf, sizeof(buf));
-	fprintf(f, "\n%s: %s\n", what, buf);
-	if (why && *why)
-		fprintf(f, "Why: %s\n", why);
-	fprintf(f, "Members:");
+	record_line(x, "%s", "");
+	record_line(x, "%s: %s", what, buf);
+	record_set_str(x, "layout", buf);
+	if (why && *why) {
+		record_line(x, "Why: %s", why);
+		record_set_str(x, "why", why);
+	}
+	mem = record_set_list(x, "members");
 	for (unsigned i = 0; i < l->n_disks; i++) {
 		const struct plan_disk *pd = &s->pool[l->members[i]];
 
-		fprintf(f, "%s%s", i ? ", " : " ", pd->placeholder ? "(a disk like " : "");
-		fprintf(f, "%s%s",
+		if (pd->placeholder)
+			record_set_null(mem, NULL);
+		else
+			record_set_str(mem, NULL, pd->device);
+		if (!m)
+			continue;
+		fprintf(m, "%s%s", i ? ", " : " ", pd->placeholder ? "(a disk like " : "");
+		fprintf(m, "%s%s",
 			pd->placeholder ? (*pd->model_of ? pd->model_of : "the default")
 					: pd->device,
 			pd->placeholder ? ")" : "");
 	}
-	fprintf(f, "\nWorkload: %s, queue depth %u\n", workload_name(s), s->wl.queue_depth);
+	if (m)
+		fclose(m);
+	record_line(x, "Members:%s", members ? members : "");
+	free(members);
+	record_line(x, "Workload: %s, queue depth %u", workload_name(s), s->wl.queue_depth);
+	figs = record_set_list(x, "figures");
 	for (int id = 0; id < rp_figure_count(); id++) {
 		const struct rp_figure *fg = rp_eval_figure(ev, id);
 
-		if (!fg)
-			continue;
-		value_text(fg, buf, sizeof(buf));
-		fprintf(f, "\n  %s: %s\n", fg->label, buf);
-		if (!fg->valid) {
-			fprintf(f, "    does not apply to this level\n");
-			continue;
-		}
-		fprintf(f, "    formula: %s\n", fg->formula ? fg->formula : "-");
-		fprintf(f, "    source:  %s\n", fg->source ? fg->source : "-");
-		for (unsigned k = 0; k < fg->n_inputs && k < RP_FIGURE_MAX_INPUTS; k++)
-			fprintf(f,
-				fg->inputs[k].unit && !strcmp(fg->inputs[k].unit, "B")
-				    ? "    %-8s%s = %.0f%s%s\n"
-				    : "    %-8s%s = %.6g%s%s\n",
-				k ? "" : "inputs:", fg->inputs[k].name, fg->inputs[k].value,
-				fg->inputs[k].unit && *fg->inputs[k].unit ? " " : "",
-				fg->inputs[k].unit ? fg->inputs[k].unit : "");
+		if (fg)
+			explain_figure(record_set_object(figs, NULL), fg);
 	}
-	fprintf(f, "\nWarnings:%s\n", rp_eval_warning_count(ev) ? "" : " none");
+	record_line(x, "%s", "");
+	record_line(x, "Warnings:%s", rp_eval_warning_count(ev) ? "" : " none");
+	ws = record_set_list(x, "warnings");
 	for (size_t i = 0; i < rp_eval_warning_count(ev); i++) {
 		const struct rp_warning *w = rp_eval_warning(ev, i);
+		struct record *o = record_set_object(ws, NULL);
 
-		fprintf(f, "  - %s: %s\n", rp_warning_key(w->id) ? rp_warning_key(w->id) : "?",
-			w->text);
+		record_set_str(o, "id", warn_name(w));
+		record_set_str(o, "text", w->text);
+		record_line(o, "  - %s: %s", warn_name(w), w->text);
 	}
-}
-
-static json_object *explain_json(const struct pstate *s, const struct rp_eval *ev)
-{
-	const struct rp_layout *l = rp_eval_layout(ev);
-	json_object *o = json_object_new_object(), *figs = json_object_new_array();
-	json_object *ws = json_object_new_array(), *mem = json_object_new_array();
-	char buf[256];
-
-	layout_title(s, ev, buf, sizeof(buf));
-	json_object_object_add(o, "layout", json_object_new_string(buf));
-	for (unsigned i = 0; i < l->n_disks; i++) {
-		const struct plan_disk *pd = &s->pool[l->members[i]];
-
-		json_object_array_add(mem,
-				      pd->placeholder ? NULL : json_object_new_string(pd->device));
-	}
-	json_object_object_add(o, "members", mem);
-	for (int id = 0; id < rp_figure_count(); id++) {
-		const struct rp_figure *fg = rp_eval_figure(ev, id);
-		json_object *x, *in;
-
-		if (!fg)
-			continue;
-		x = json_object_new_object();
-		in = json_object_new_array();
-		json_object_object_add(x, "key", json_object_new_string(fg->key));
-		json_object_object_add(x, "label", json_object_new_string(fg->label));
-		json_object_object_add(x, "unit", json_object_new_string(fg->unit));
-		json_object_object_add(
-		    x, "value",
-		    fg->valid && isfinite(fg->value) ? json_object_new_double(fg->value) : NULL);
-		json_object_object_add(x, "formula",
-				       fg->formula ? json_object_new_string(fg->formula) : NULL);
-		json_object_object_add(x, "source",
-				       fg->source ? json_object_new_string(fg->source) : NULL);
-		for (unsigned k = 0; k < fg->n_inputs && k < RP_FIGURE_MAX_INPUTS; k++) {
-			json_object *i = json_object_new_object();
-
-			json_object_object_add(i, "name",
-					       json_object_new_string(fg->inputs[k].name));
-			json_object_object_add(
-			    i, "unit",
-			    json_object_new_string(fg->inputs[k].unit ? fg->inputs[k].unit : ""));
-			json_object_object_add(i, "value",
-					       isfinite(fg->inputs[k].value)
-						   ? json_object_new_double(fg->inputs[k].value)
-						   : NULL);
-			json_object_array_add(in, i);
-		}
-		json_object_object_add(x, "inputs", in);
-		json_object_array_add(figs, x);
-	}
-	json_object_object_add(o, "figures", figs);
-	for (size_t i = 0; i < rp_eval_warning_count(ev); i++) {
-		const struct rp_warning *w = rp_eval_warning(ev, i);
-		json_object *x = json_object_new_object();
-
-		json_object_object_add(
-		    x, "id",
-		    json_object_new_string(rp_warning_key(w->id) ? rp_warning_key(w->id) : "?"));
-		json_object_object_add(x, "text", json_object_new_string(w->text));
-		json_object_array_add(ws, x);
-	}
-	json_object_object_add(o, "warnings", ws);
-	return o;
 }
 
 /* ---- the plan file -------------------------------------------------------- */
@@ -909,27 +925,19 @@ static void print_notes(const struct pstate *s)
 		fprintf(stderr, "note: %s\n", s->notes.text[i]);
 }
 
-static json_object *notes_json(const struct pstate *s)
+static void notes_list(struct record *r, const struct pstate *s)
 {
-	json_object *a = json_object_new_array();
+	struct record *a = record_set_list(r, "notes");
 
 	for (size_t i = 0; i < s->notes.n; i++)
-		json_object_array_add(a, json_object_new_string(s->notes.text[i]));
-	return a;
-}
-
-static void print_json(json_object *root)
-{
-	printf("%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-								JSON_C_TO_STRING_SPACED |
-								JSON_C_TO_STRING_NOSLASHESCAPE));
+		record_set_str(a, NULL, s->notes.text[i]);
 }
 
 static struct table *new_table(const struct pstate *s, bool closest)
 {
 	char msg[256];
 	struct table *t =
-	    table_new(plan_cols, N_COLS, closest ? PLAN_DEFAULT ",SHORTFALL" : PLAN_DEFAULT,
+	    table_new(plan_cols, PC_COUNT, closest ? PLAN_DEFAULT ",SHORTFALL" : PLAN_DEFAULT,
 		      s->o->out.columns, msg, sizeof(msg));
 
 	if (!t)
@@ -968,14 +976,13 @@ static void missed_text(unsigned m, char *buf, size_t len)
 						 used ? ", " : "", rp_goal_name(g));
 }
 
-static json_object *goal_names_json(unsigned m)
+static void goal_names(struct record *r, const char *key, unsigned m)
 {
-	json_object *a = json_object_new_array();
+	struct record *a = record_set_list(r, key);
 
 	for (int g = 0; g < rp_goal_count(); g++)
 		if (m & RP_GOAL_BIT(g))
-			json_object_array_add(a, json_object_new_string(rp_goal_name(g)));
-	return a;
+			record_set_str(a, NULL, rp_goal_name(g));
 }
 
 /* One layout, no search. */
@@ -985,6 +992,7 @@ static int run_eval(struct pstate *s)
 	struct rp_layout l;
 	struct rp_error rerr = {0};
 	struct rp_eval *ev = NULL;
+	struct record *r;
 	struct table *t;
 	unsigned missed;
 	char msg[512], buf[128];
@@ -1013,30 +1021,24 @@ static int run_eval(struct pstate *s)
 	} else {
 		layout_title(s, ev, msg, sizeof(msg));
 	}
-	if (o->out.flags & TABLE_JSON) {
-		json_object *root = json_object_new_object();
-
-		json_object_object_add(root, "plans", table_json_rows(t));
-		json_object_object_add(root, "message", json_object_new_string(msg));
-		json_object_object_add(root, "unmet", goal_names_json(missed));
-		json_object_object_add(root, "notes", notes_json(s));
-		if (o->explain)
-			json_object_object_add(root, "explain", explain_json(s, ev));
-		print_json(root);
-		json_object_put(root);
-	} else {
+	r = record_new();
+	record_set_table(r, "plans", t);
+	record_table(r, t);
+	record_set_str(r, "message", msg);
+	goal_names(r, "unmet", missed);
+	notes_list(r, s);
+	if (o->explain)
+		explain_record(r, s, ev, "Layout", NULL);
+	if (!(o->out.flags & TABLE_JSON))
 		print_notes(s);
-		table_print(t, stdout, o->out.flags, "plans");
-		if (o->explain)
-			explain_text(s, ev, "Layout", NULL, stdout);
-		if (missed)
-			cli_error("%s", msg);
-	}
+	record_print(r, stdout, o->out.flags);
+	if (!(o->out.flags & TABLE_JSON) && missed)
+		cli_error("%s", msg);
 	if (missed)
 		rc = EXIT_FAILED;
 	else if (o->output_plan)
 		rc = write_plan(s, ev);
-	table_free(t);
+	record_free(r);
 	rp_eval_free(ev);
 	return rc;
 }
@@ -1049,9 +1051,7 @@ static bool same_as_earlier(const struct rp_solution *sol, size_t i)
 	for (size_t j = 0; j < i; j++) {
 		const struct rp_layout *b = rp_eval_layout(rp_solution_closest(sol, j));
 
-		if (a->level == b->level && a->n_disks == b->n_disks && a->groups == b->groups &&
-		    a->copies == b->copies && a->stroke == b->stroke &&
-		    !memcmp(a->members, b->members, a->n_disks * sizeof(*a->members)))
+		if (layout_same_but_chunk(a, b))
 			return true;
 	}
 	return false;
@@ -1063,6 +1063,7 @@ static int run_solve(struct pstate *s)
 	struct popts *o = s->o;
 	struct rp_solution *sol = NULL;
 	struct rp_error rerr = {0};
+	struct record *r;
 	struct table *t;
 	size_t n;
 	bool met;
@@ -1093,60 +1094,47 @@ static int run_solve(struct pstate *s)
 		}
 		n = rank;
 	}
-	if (o->out.flags & TABLE_JSON) {
-		json_object *root = json_object_new_object(),
-			    *rows = table_json_rows(t);
-		json_object *best = json_object_new_object();
+	/* met: the layouts under "plans"; else "plans" is empty, the closest
+	 * are under "closest" and "best" says how near each goal came */
+	r = record_new();
+	if (!met)
+		record_set_list(r, "plans");
+	record_set_table(r, met ? "plans" : "closest", t);
+	if (n)
+		record_table(r, t);
+	else
+		table_free(t);
+	record_set_str(r, "message", rp_solution_message(sol));
+	goal_names(r, "unmet", rp_solution_unmet(sol));
+	if (!met) {
+		struct record *best = record_set_object(r, "best");
 
-		json_object_object_add(root, "plans", met ? rows : json_object_new_array());
-		if (!met)
-			json_object_object_add(root, "closest", rows);
-		json_object_object_add(root, "message",
-				       json_object_new_string(rp_solution_message(sol)));
-		json_object_object_add(root, "unmet", goal_names_json(rp_solution_unmet(sol)));
-		for (int g = 0; g < rp_goal_count(); g++) {
-			double v = rp_solution_best(sol, g);
-
-			if (isfinite(v))
-				json_object_object_add(best, rp_goal_name(g),
-						       json_object_new_double(v));
-		}
-		if (!met)
-			json_object_object_add(root, "best", best);
-		else
-			json_object_put(best);
-		json_object_object_add(root, "evaluated",
-				       json_object_new_uint64(rp_solution_evaluated(sol)));
-		json_object_object_add(root, "truncated",
-				       json_object_new_boolean(rp_solution_truncated(sol)));
-		json_object_object_add(root, "reason",
-				       json_object_new_string(rp_solution_reason(sol)));
-		json_object_object_add(root, "notes", notes_json(s));
-		if (o->explain && n)
-			json_object_object_add(root, "explain",
-					       explain_json(s, met ? rp_solution_get(sol, 0)
-								   : rp_solution_closest(sol, 0)));
-		print_json(root);
-		json_object_put(root);
-	} else {
+		for (int g = 0; g < rp_goal_count(); g++)
+			if (isfinite(rp_solution_best(sol, g)))
+				record_set_double(best, rp_goal_name(g), rp_solution_best(sol, g));
+	}
+	record_set_u64(r, "evaluated", rp_solution_evaluated(sol));
+	record_set_bool(r, "truncated", rp_solution_truncated(sol));
+	record_set_str(r, "reason", rp_solution_reason(sol));
+	notes_list(r, s);
+	if (o->explain && n)
+		explain_record(r, s,
+			       met ? rp_solution_get(sol, 0) : rp_solution_closest(sol, 0),
+			       met ? "Layout 1" : "Closest layout", rp_solution_reason(sol));
+	if (!(o->out.flags & TABLE_JSON)) {
 		print_notes(s);
 		if (!met)
 			cli_error("%s", rp_solution_message(sol));
 		else
 			fprintf(stderr, "%s (%zu layouts evaluated)\n", rp_solution_message(sol),
 				rp_solution_evaluated(sol));
-		if (n)
-			table_print(t, stdout, o->out.flags, "plans");
-		if (o->explain && n)
-			explain_text(s, met ? rp_solution_get(sol, 0) : rp_solution_closest(sol, 0),
-				     met ? "Layout 1" : "Closest layout", rp_solution_reason(sol),
-				     stdout);
 	}
+	record_print(r, stdout, o->out.flags);
 	if (!met)
 		rc = EXIT_FAILED;
 	else if (o->output_plan)
 		rc = write_plan(s, rp_solution_get(sol, 0));
-	table_free(t);
+	record_free(r);
 	rp_solution_free(sol);
 	return rc;
 }
@@ -1161,14 +1149,14 @@ static int run_check(struct popts *o)
 	struct plan *p = NULL;
 	struct rp_eval *ev = NULL;
 	struct table *t = NULL;
-	json_object *diffs = json_object_new_array();
-	unsigned missed;
-	char buf[256], lim[32];
+	struct record *r = NULL, *dl;
+	char diffs[PLAN_MAX_FIGURES][256];
+	unsigned missed, nd = 0;
+	char buf[256], lim[32], *text = NULL;
 	int rc;
 
 	rc = planfile_load(o->check, &p, &err);
 	if (rc) {
-		json_object_put(diffs);
 		cli_error("%s", err.msg);
 		return rc == -ENOMEM ? EXIT_FAILED : EXIT_USAGE;
 	}
@@ -1202,9 +1190,9 @@ static int run_check(struct popts *o)
 			continue;
 		if (fabs(now - was) <= 1e-6 * fmax(fabs(now), fabs(was)))
 			continue;
-		snprintf(buf, sizeof(buf), "%s: the plan predicted %.6g, the model now gives %.6g",
+		snprintf(diffs[nd++], sizeof(diffs[0]),
+			 "%s: the plan predicted %.6g, the model now gives %.6g",
 			 rp_eval_figure(ev, id)->label, was, now);
-		json_object_array_add(diffs, json_object_new_string(buf));
 	}
 	if (!(t = new_table(&s, false))) {
 		rc = EXIT_USAGE;
@@ -1212,51 +1200,47 @@ static int run_check(struct popts *o)
 	}
 	add_row(t, &s, 1, ev, NULL, 0);
 	missed = goals_missed(&s, ev);
-	if (o->out.flags & TABLE_JSON) {
-		json_object *root = json_object_new_object(), *pj = NULL;
-		char *text = NULL;
 
-		if (!planfile_format(p, &text, &err))
-			pj = json_tokener_parse(text);
-		free(text);
-		json_object_object_add(root, "plan", pj);
-		json_object_object_add(root, "valid", json_object_new_boolean(true));
-		json_object_object_add(root, "plans", table_json_rows(t));
-		json_object_object_add(root, "differences", diffs);
-		diffs = NULL;
-		json_object_object_add(root, "unmet", goal_names_json(missed));
-		json_object_object_add(root, "notes", notes_json(&s));
-		if (o->explain)
-			json_object_object_add(root, "explain", explain_json(&s, ev));
-		print_json(root);
-		json_object_put(root);
-	} else {
-		printf("Plan:      %s (format %u, created %s by %s)\n", o->check, p->version,
-		       p->created, p->generator[0] ? p->generator : "?");
-		layout_title(&s, ev, buf, sizeof(buf));
-		printf("Layout:    %s\n", buf);
-		printf("Workload:  %s, queue depth %u\n", p->profile[0] ? p->profile : "custom",
-		       p->workload.queue_depth);
-		for (size_t i = 0; i < p->n_disks; i++) {
-			const struct plan_disk *d = &p->disks[i];
+	r = record_new();
+	record_style(r, 0, 10, true);
+	record_text(r, "Plan", "%s (format %u, created %s by %s)", o->check, p->version,
+		    p->created, p->generator[0] ? p->generator : "?");
+	if (planfile_format(p, &text, &err))
+		text = NULL;
+	record_set_json_text(r, "plan", text);
+	free(text);
+	record_set_bool(r, "valid", true);
+	layout_title(&s, ev, buf, sizeof(buf));
+	record_text(r, "Layout", "%s", buf);
+	record_text(r, "Workload", "%s, queue depth %u", p->profile[0] ? p->profile : "custom",
+		    p->workload.queue_depth);
+	for (size_t i = 0; i < p->n_disks; i++) {
+		const struct plan_disk *d = &p->disks[i];
 
-			printf("Disk %-4zu  %s  %s  %s  %llu x %u B, limit %llu blocks (%s)\n", i,
-			       d->placeholder ? "(to be named)" : d->device,
-			       d->model[0] ? d->model : "-", d->serial[0] ? d->serial : "-",
-			       (unsigned long long)d->capacity_blocks, d->block_size,
-			       (unsigned long long)d->limit_blocks,
-			       size_human(d->limit_blocks * d->block_size, lim, sizeof(lim)));
-		}
-		printf("\n");
-		table_print(t, stdout, o->out.flags, "plans");
-		if (o->explain)
-			explain_text(&s, ev, "Layout", NULL, stdout);
-		for (size_t i = 0; i < json_object_array_length(diffs); i++)
-			fprintf(stderr, "note: %s\n",
-				json_object_get_string(json_object_array_get_idx(diffs, i)));
+		record_line(r, "Disk %-4zu  %s  %s  %s  %llu x %u B, limit %llu blocks (%s)", i,
+			    d->placeholder ? "(to be named)" : d->device,
+			    d->model[0] ? d->model : "-", d->serial[0] ? d->serial : "-",
+			    (unsigned long long)d->capacity_blocks, d->block_size,
+			    (unsigned long long)d->limit_blocks,
+			    size_human(d->limit_blocks * d->block_size, lim, sizeof(lim)));
+	}
+	record_line(r, "%s", "");
+	record_set_table(r, "plans", t);
+	record_table(r, t);
+	t = NULL;
+	dl = record_set_list(r, "differences");
+	for (unsigned i = 0; i < nd; i++)
+		record_set_str(dl, NULL, diffs[i]);
+	goal_names(r, "unmet", missed);
+	notes_list(r, &s);
+	if (o->explain)
+		explain_record(r, &s, ev, "Layout", NULL);
+	record_print(r, stdout, o->out.flags);
+	if (!(o->out.flags & TABLE_JSON)) {
+		for (unsigned i = 0; i < nd; i++)
+			fprintf(stderr, "note: %s\n", diffs[i]);
 		fprintf(stderr, "%s: valid; %s\n", o->check,
-			json_object_array_length(diffs) ? "the model's figures changed since"
-							: "the figures match the plan's");
+			nd ? "the model's figures changed since" : "the figures match the plan's");
 		if (missed) {
 			missed_text(missed, buf, sizeof(buf));
 			cli_error("the plan no longer meets its goal(s): %s", buf);
@@ -1264,7 +1248,7 @@ static int run_check(struct popts *o)
 	}
 	rc = missed ? EXIT_FAILED : EXIT_DONE;
 out:
-	json_object_put(diffs);
+	record_free(r);
 	table_free(t);
 	rp_eval_free(ev);
 	free(s.rd);
@@ -1311,9 +1295,8 @@ static int model_inputs(struct pstate *s)
 	if (plan_workload_parse(o->workload ? o->workload : "database", o->qd, &o->pw, &err))
 		return cli_usage_error("plan", "--workload: %s", err.msg);
 	o->profile = o->pw.profile;
-	s->wl = o->pw.wl;
 	plan_workload_fix(&o->pw);
-	s->wl.sizes = o->pw.wl.sizes;
+	s->wl = o->pw.wl;
 	rp_path_init(&s->path);
 	s->path.controller_mbps = o->controller_mbps;
 	s->path.bus_mbps = o->bus_mbps;
@@ -1396,11 +1379,11 @@ static int plan_run(struct ss_ctx *ctx, int argc, char **argv)
 			return rc;
 	}
 	if (o.out.list_columns) {
-		table_list_columns(plan_cols, N_COLS, stdout);
+		table_list_columns(plan_cols, PC_COUNT, stdout);
 		return EXIT_DONE;
 	}
 	/* the columns before a disk or a file is read */
-	if (table_check_columns(plan_cols, N_COLS, PLAN_DEFAULT ",SHORTFALL", o.out.columns, msg,
+	if (table_check_columns(plan_cols, PC_COUNT, PLAN_DEFAULT ",SHORTFALL", o.out.columns, msg,
 				sizeof(msg)))
 		return cli_usage_error("plan", "%s", msg);
 	if (o.output_plan && file_check_writable(o.output_plan, "--output-plan", &serr)) {

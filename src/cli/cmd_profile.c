@@ -10,11 +10,11 @@
 #include <sys/stat.h>
 
 #include "batch.h"
+#include "front/table.h"
+#include "front/xalloc.h"
 #include "shortstroke/io.h"
 #include "shortstroke/units.h"
 #include "shortstroke/zprofile.h"
-#include "table.h"
-#include "xalloc.h"
 
 #define CHART_W 64
 #define CHART_H 12
@@ -26,25 +26,47 @@ struct prof_item {
 	bool raw;
 };
 
-static const struct col_def zone_cols[] = {
-	{ "ZONE", COL_U64, true, 0, "zone number, 0 outermost" },
-	{ "START", COL_SIZE, true, 0, "where the zone starts" },
-	{ "END", COL_SIZE, true, 0, "where it ends" },
-	{ "SAMPLES", COL_U64, true, 0, "samples in the zone" },
-	{ "AVG-MB/S", COL_DOUBLE, true, 1, "mean read rate" },
-	{ "MIN-MB/S", COL_DOUBLE, true, 1, "slowest sample" },
-	{ "MAX-MB/S", COL_DOUBLE, true, 1, "fastest sample" },
+enum zone_col {
+	ZC_ZONE,
+	ZC_START,
+	ZC_END,
+	ZC_SAMPLES,
+	ZC_AVG_MB_S,
+	ZC_MIN_MB_S,
+	ZC_MAX_MB_S,
+	ZC_COUNT
+};
+static const struct col_def zone_cols[ZC_COUNT] = {
+	[ZC_ZONE] = { "ZONE", COL_U64, true, 0, 0, "zone number, 0 outermost" },
+	[ZC_START] = { "START", COL_SIZE, true, 0, 0, "where the zone starts" },
+	[ZC_END] = { "END", COL_SIZE, true, 0, 0, "where it ends" },
+	[ZC_SAMPLES] = { "SAMPLES", COL_U64, true, 0, 0, "samples in the zone" },
+	[ZC_AVG_MB_S] = { "AVG-MB/S", COL_DOUBLE, true, 1, 0, "mean read rate" },
+	[ZC_MIN_MB_S] = { "MIN-MB/S", COL_DOUBLE, true, 1, 0, "slowest sample" },
+	[ZC_MAX_MB_S] = { "MAX-MB/S", COL_DOUBLE, true, 1, 0, "fastest sample" },
 };
 
-static const struct col_def cut_cols[] = {
-	{ "CUT", COL_STR, false, 0, "limit at the end of this zone" },
-	{ "KEEP", COL_SIZE, true, 0, "capacity kept" },
-	{ "KEEP-%", COL_DOUBLE, true, 1, "capacity kept, % of the disk" },
-	{ "WORST-MB/S", COL_DOUBLE, true, 1, "slowest rate kept" },
-	{ "WORST-%", COL_DOUBLE, true, 1, "slowest rate kept, % of the outer rate" },
-	{ "AVG-MB/S", COL_DOUBLE, true, 1, "mean rate over what is kept" },
-	{ "BLOCKS", COL_U64, true, 0, "for 'shortstroke limit --blocks'" },
-	{ "NOTE", COL_STR, false, 0, "the recommended cut" },
+enum cut_col {
+	CC_CUT,
+	CC_KEEP,
+	CC_KEEP_PCT,
+	CC_WORST_MB_S,
+	CC_WORST_PCT,
+	CC_AVG_MB_S,
+	CC_BLOCKS,
+	CC_NOTE,
+	CC_COUNT
+};
+static const struct col_def cut_cols[CC_COUNT] = {
+	[CC_CUT] = { "CUT", COL_STR, false, 0, 0, "limit at the end of this zone" },
+	[CC_KEEP] = { "KEEP", COL_SIZE, true, 0, 0, "capacity kept" },
+	[CC_KEEP_PCT] = { "KEEP-%", COL_DOUBLE, true, 1, 0, "capacity kept, % of the disk" },
+	[CC_WORST_MB_S] = { "WORST-MB/S", COL_DOUBLE, true, 1, 0, "slowest rate kept" },
+	[CC_WORST_PCT] = { "WORST-%", COL_DOUBLE, true, 1, 0,
+			   "slowest rate kept, % of the outer rate" },
+	[CC_AVG_MB_S] = { "AVG-MB/S", COL_DOUBLE, true, 1, 0, "mean rate over what is kept" },
+	[CC_BLOCKS] = { "BLOCKS", COL_U64, true, 0, 0, "for 'shortstroke limit --blocks'" },
+	[CC_NOTE] = { "NOTE", COL_STR, false, 0, 0, "the recommended cut" },
 };
 
 static void profile_usage(FILE *f)
@@ -80,64 +102,65 @@ static int open_item(struct batch *b, struct batch_item *it)
 	return batch_open_reading(b, it, &pi->raw, &pi->io);
 }
 
-/* The profile as JSON: samples, zones and cuts (also zones --measure). */
-json_object *profile_json(const struct zprofile *z)
+void profile_samples(struct record *r, const struct zprofile *z)
 {
-	json_object *o = json_object_new_object(), *a;
+	struct record *a = record_set_list(r, "samples");
 
-	json_object_object_add(o, "capacity_bytes",
-			       json_object_new_uint64(z->blocks * z->lblock));
-	json_object_object_add(o, "logical_block", json_object_new_int64(z->lblock));
-	json_object_object_add(o, "virtual_time", json_object_new_boolean(z->virtual_time));
-	json_object_object_add(o, "elapsed_s", json_object_new_double(z->elapsed_s));
-	json_object_object_add(o, "outer_mbps", json_object_new_double(z->outer_mbps));
-	json_object_object_add(o, "inner_mbps", json_object_new_double(z->inner_mbps));
-	json_object_object_add(o, "failed_samples", json_object_new_int64(z->errors));
-	a = json_object_new_array();
 	for (unsigned i = 0; i < z->npoints; i++) {
-		json_object *p = json_object_new_object();
+		struct record *p = record_set_object(a, NULL);
 
-		json_object_object_add(p, "lba", json_object_new_uint64(z->points[i].lba));
-		json_object_object_add(p, "mbps", z->points[i].error
-							  ? NULL
-							  : json_object_new_double(z->points[i].mbps));
-		json_object_array_add(a, p);
+		record_set_u64(p, "lba", z->points[i].lba);
+		if (z->points[i].error)
+			record_set_null(p, "mbps");
+		else
+			record_set_double(p, "mbps", z->points[i].mbps);
 	}
-	json_object_object_add(o, "samples", a);
-	a = json_object_new_array();
+}
+
+/* The profile under key: samples, zones and cuts (also zones --measure). */
+void profile_record(struct record *r, const char *key, const struct zprofile *z)
+{
+	struct record *o = record_set_object(r, key), *a;
+
+	record_set_u64(o, "capacity_bytes", z->blocks * z->lblock);
+	record_set_i64(o, "logical_block", z->lblock);
+	record_set_bool(o, "virtual_time", z->virtual_time);
+	record_set_double(o, "elapsed_s", z->elapsed_s);
+	record_set_double(o, "outer_mbps", z->outer_mbps);
+	record_set_double(o, "inner_mbps", z->inner_mbps);
+	record_set_i64(o, "failed_samples", z->errors);
+	profile_samples(o, z);
+	a = record_set_list(o, "zones");
 	for (unsigned k = 0; k < z->nzones; k++) {
 		const struct zprofile_zone *zn = &z->zones[k];
-		json_object *p = json_object_new_object();
+		struct record *p = record_set_object(a, NULL);
 
-		json_object_object_add(p, "zone", json_object_new_int64(k));
-		json_object_object_add(p, "first_lba", json_object_new_uint64(zn->first_lba));
-		json_object_object_add(p, "end_lba", json_object_new_uint64(zn->end_lba));
-		json_object_object_add(p, "samples", json_object_new_int64(zn->npoints));
-		json_object_object_add(p, "avg_mbps", json_object_new_double(zn->avg_mbps));
-		json_object_object_add(p, "min_mbps", json_object_new_double(zn->min_mbps));
-		json_object_object_add(p, "max_mbps", json_object_new_double(zn->max_mbps));
-		json_object_array_add(a, p);
+		record_set_i64(p, "zone", k);
+		record_set_u64(p, "first_lba", zn->first_lba);
+		record_set_u64(p, "end_lba", zn->end_lba);
+		record_set_i64(p, "samples", zn->npoints);
+		record_set_double(p, "avg_mbps", zn->avg_mbps);
+		record_set_double(p, "min_mbps", zn->min_mbps);
+		record_set_double(p, "max_mbps", zn->max_mbps);
 	}
-	json_object_object_add(o, "zones", a);
-	a = json_object_new_array();
+	a = record_set_list(o, "cuts");
 	for (unsigned k = 0; k < z->ncuts; k++) {
 		const struct zprofile_cut *c = &z->cuts[k];
-		json_object *p = json_object_new_object();
+		struct record *p = record_set_object(a, NULL);
 
-		json_object_object_add(p, "zone", json_object_new_int64(c->zone));
-		json_object_object_add(p, "blocks", json_object_new_uint64(c->blocks));
-		json_object_object_add(p, "bytes", json_object_new_uint64(c->bytes));
-		json_object_object_add(p, "capacity_percent", json_object_new_double(c->capacity_pct));
-		json_object_object_add(p, "worst_mbps", json_object_new_double(c->worst_mbps));
-		json_object_object_add(p, "worst_percent", json_object_new_double(c->worst_pct));
-		json_object_object_add(p, "avg_mbps", json_object_new_double(c->avg_mbps));
-		json_object_object_add(p, "recommended", json_object_new_boolean(c->recommended));
-		json_object_array_add(a, p);
+		record_set_i64(p, "zone", c->zone);
+		record_set_u64(p, "blocks", c->blocks);
+		record_set_u64(p, "bytes", c->bytes);
+		record_set_double(p, "capacity_percent", c->capacity_pct);
+		record_set_double(p, "worst_mbps", c->worst_mbps);
+		record_set_double(p, "worst_percent", c->worst_pct);
+		record_set_double(p, "avg_mbps", c->avg_mbps);
+		record_set_bool(p, "recommended", c->recommended);
 	}
-	json_object_object_add(o, "cuts", a);
-	json_object_object_add(o, "recommended_cut",
-			       z->recommended >= 0 ? json_object_new_int64(z->recommended) : NULL);
-	return o;
+	if (z->recommended >= 0)
+		record_set_i64(o, "recommended_cut", z->recommended);
+	else
+		record_set_null(o, "recommended_cut");
 }
 
 static int profile_job(void *arg, const struct progress_sink *sink, struct ss_error *err)
@@ -153,7 +176,7 @@ static int profile_job(void *arg, const struct progress_sink *sink, struct ss_er
 	pi->io = NULL;
 	if (rc)
 		return rc;
-	json_object_object_add(it->json, "profile", profile_json(pi->z));
+	profile_record(it->rec, "profile", pi->z);
 	snprintf(it->result, sizeof(it->result), "%u samples, %u zones, swept in %s%s",
 		 pi->z->npoints, pi->z->nzones, duration_human(pi->z->elapsed_s, t, sizeof(t)),
 		 pi->z->virtual_time ? " (virtual time)" : "");
@@ -219,26 +242,26 @@ void profile_print(const char *spec, const struct zprofile *z, double keep_pct, 
 	       z->errors ? ", some samples failed (x)" : "");
 	print_chart(z);
 	putchar('\n');
-	t = table_new(zone_cols, sizeof(zone_cols) / sizeof(zone_cols[0]),
+	t = table_new(zone_cols, ZC_COUNT,
 		      "ZONE,START,END,SAMPLES,AVG-MB/S,MIN-MB/S,MAX-MB/S", NULL, errbuf,
 		      sizeof(errbuf));
 	for (unsigned k = 0; t && k < z->nzones; k++) {
 		const struct zprofile_zone *zn = &z->zones[k];
 
 		table_add_row(t);
-		table_set_u64(t, "ZONE", k);
-		table_set_size(t, "START", zn->first_lba * z->lblock);
-		table_set_size(t, "END", zn->end_lba * z->lblock);
-		table_set_u64(t, "SAMPLES", zn->npoints);
-		table_set_double(t, "AVG-MB/S", zn->avg_mbps);
-		table_set_double(t, "MIN-MB/S", zn->min_mbps);
-		table_set_double(t, "MAX-MB/S", zn->max_mbps);
+		table_set_u64(t, ZC_ZONE, k);
+		table_set_size(t, ZC_START, zn->first_lba * z->lblock);
+		table_set_size(t, ZC_END, zn->end_lba * z->lblock);
+		table_set_u64(t, ZC_SAMPLES, zn->npoints);
+		table_set_double(t, ZC_AVG_MB_S, zn->avg_mbps);
+		table_set_double(t, ZC_MIN_MB_S, zn->min_mbps);
+		table_set_double(t, ZC_MAX_MB_S, zn->max_mbps);
 	}
 	if (t)
 		table_print(t, stdout, flags, "zones");
 	table_free(t);
 	putchar('\n');
-	t = table_new(cut_cols, sizeof(cut_cols) / sizeof(cut_cols[0]),
+	t = table_new(cut_cols, CC_COUNT,
 		      "CUT,KEEP,KEEP-%,WORST-MB/S,WORST-%,AVG-MB/S,BLOCKS,NOTE", NULL, errbuf,
 		      sizeof(errbuf));
 	for (unsigned k = 0; t && k < z->ncuts; k++) {
@@ -246,14 +269,14 @@ void profile_print(const char *spec, const struct zprofile *z, double keep_pct, 
 
 		table_add_row(t);
 		snprintf(name, sizeof(name), k + 1 == z->ncuts ? "whole disk" : "zone %u", c->zone);
-		table_set_str(t, "CUT", name);
-		table_set_size(t, "KEEP", c->bytes);
-		table_set_double(t, "KEEP-%", c->capacity_pct);
-		table_set_double(t, "WORST-MB/S", c->worst_mbps);
-		table_set_double(t, "WORST-%", c->worst_pct);
-		table_set_double(t, "AVG-MB/S", c->avg_mbps);
-		table_set_u64(t, "BLOCKS", c->blocks);
-		table_set_str(t, "NOTE", c->recommended ? "recommended" : "");
+		table_set_str(t, CC_CUT, name);
+		table_set_size(t, CC_KEEP, c->bytes);
+		table_set_double(t, CC_KEEP_PCT, c->capacity_pct);
+		table_set_double(t, CC_WORST_MB_S, c->worst_mbps);
+		table_set_double(t, CC_WORST_PCT, c->worst_pct);
+		table_set_double(t, CC_AVG_MB_S, c->avg_mbps);
+		table_set_u64(t, CC_BLOCKS, c->blocks);
+		table_set_str(t, CC_NOTE, c->recommended ? "recommended" : "");
 	}
 	if (t)
 		table_print(t, stdout, flags, "cuts");

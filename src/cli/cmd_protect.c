@@ -5,14 +5,20 @@
 #include <string.h>
 
 #include "cli.h"
+#include "front/table.h"
 #include "output.h"
 #include "shortstroke/protect.h"
-#include "table.h"
 
-static const struct col_def protect_cols[] = {
-	{ "KIND", COL_STR, false, 0, "serial, wwn, or any (matched as either)" },
-	{ "VALUE", COL_STR, false, 0, "the serial number or WWN as written" },
-	{ "LINE", COL_U64, true, 0, "line in the protect file" },
+enum protect_col {
+	PR_KIND,
+	PR_VALUE,
+	PR_LINE,
+	PR_COUNT
+};
+static const struct col_def protect_cols[PR_COUNT] = {
+	[PR_KIND] = { "KIND", COL_STR, false, 0, 0, "serial, wwn, or any (matched as either)" },
+	[PR_VALUE] = { "VALUE", COL_STR, false, 0, 0, "the serial number or WWN as written" },
+	[PR_LINE] = { "LINE", COL_U64, true, 0, 0, "line in the protect file" },
 };
 #define PROTECT_DEFAULT "KIND,VALUE,LINE"
 
@@ -49,10 +55,10 @@ static int show(struct ss_ctx *ctx, const struct out_opts *out)
 	int rc;
 
 	if (out->list_columns) {
-		table_list_columns(protect_cols, 3, stdout);
+		table_list_columns(protect_cols, PR_COUNT, stdout);
 		return EXIT_DONE;
 	}
-	t = table_new(protect_cols, 3, PROTECT_DEFAULT, out->columns, msg, sizeof(msg));
+	t = table_new(protect_cols, PR_COUNT, PROTECT_DEFAULT, out->columns, msg, sizeof(msg));
 	if (!t)
 		return cli_usage_error("protect", "%s", msg);
 	rc = protect_load(path_of(ctx), &l, &err);
@@ -68,9 +74,9 @@ static int show(struct ss_ctx *ctx, const struct out_opts *out)
 
 		protect_get(l, i, &kind, &value, &line);
 		table_add_row(t);
-		table_set_str(t, "KIND", protect_kind_name(kind));
-		table_set_str(t, "VALUE", value);
-		table_set_u64(t, "LINE", line);
+		table_set_str(t, PR_KIND, protect_kind_name(kind));
+		table_set_str(t, PR_VALUE, value);
+		table_set_u64(t, PR_LINE, line);
 	}
 	table_print(t, stdout, out->flags, "protected");
 	table_free(t);
@@ -158,7 +164,8 @@ static int protect_run(struct ss_ctx *ctx, int argc, char **argv)
 		}
 	}
 	/* the columns whatever the action: a typo is refused before the file changes */
-	if (table_check_columns(protect_cols, 3, PROTECT_DEFAULT, out.columns, msg, sizeof(msg)))
+	if (table_check_columns(protect_cols, PR_COUNT, PROTECT_DEFAULT, out.columns, msg,
+				sizeof(msg)))
 		return cli_usage_error("protect", "%s", msg);
 	if (optind < argc)
 		verb = argv[optind++];

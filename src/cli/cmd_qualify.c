@@ -14,12 +14,13 @@
 #include <unistd.h>
 
 #include "batch.h"
+#include "front/record.h"
+#include "front/table.h"
+#include "front/xalloc.h"
 #include "shortstroke/fileio.h"
 #include "shortstroke/io.h"
 #include "shortstroke/qualify.h"
 #include "shortstroke/units.h"
-#include "table.h"
-#include "xalloc.h"
 
 struct q_item {
 	const struct qualify_opts *o;
@@ -110,166 +111,21 @@ static int q_job(void *arg, const struct progress_sink *sink, struct ss_error *e
 
 /* ---- output --------------------------------------------------------------------------- */
 
-static json_object *num_or_null(const struct smart_num *n)
+static void num_or_null(struct record *r, const char *key, const struct smart_num *n)
 {
-	return n->known ? json_object_new_int64(n->value) : NULL;
+	if (n->known)
+		record_set_i64(r, key, n->value);
+	else
+		record_set_null(r, key);
 }
 
-static json_object *result_json(const struct batch_item *it)
+static void double_or_null(struct record *r, const char *key, bool known, double v)
 {
-	const struct q_item *qi = it->op;
-	const struct qualify_result *r = &qi->res;
-	json_object *o = json_object_new_object(), *checks, *x, *a;
-
-	json_object_object_add(o, "device", json_object_new_string(it->e.spec));
-	json_object_object_add(o, "model", json_object_new_string(it->e.info.model));
-	json_object_object_add(o, "serial", json_object_new_string(it->e.info.serial));
-	json_object_object_add(o, "firmware", json_object_new_string(it->e.info.firmware));
-	json_object_object_add(
-	    o, "capacity_bytes",
-	    json_object_new_uint64(it->e.info.capacity_blocks * it->e.info.logical_block));
-	json_object_object_add(o, "logical_block", json_object_new_int64(it->e.info.logical_block));
-	json_object_object_add(o, "note", qi->note[0] ? json_object_new_string(qi->note) : NULL);
-	json_object_object_add(o, "verdict",
-			       json_object_new_string(qi->ran && r->pass ? "PASS" : "FAIL"));
-	json_object_object_add(o, "pass", json_object_new_boolean(qi->ran && r->pass));
-	json_object_object_add(o, "error", it->rc ? json_object_new_string(it->err.msg) : NULL);
-	if (!qi->ran)
-		return o;
-	json_object_object_add(o, "vanished", json_object_new_boolean(r->vanished));
-	json_object_object_add(o, "virtual_time", json_object_new_boolean(r->virtual_time));
-	checks = json_object_new_object();
-	for (unsigned c = 0; c < QC_COUNT; c++) {
-		x = json_object_new_object();
-		json_object_object_add(
-		    x, "result", json_object_new_string(qualify_status_name(r->check[c].status)));
-		json_object_object_add(x, "detail", json_object_new_string(r->check[c].detail));
-		json_object_object_add(checks, qualify_check_name((enum qualify_check)c), x);
-	}
-	json_object_object_add(o, "checks", checks);
-
-	x = json_object_new_object();
-	json_object_object_add(x, "read", json_object_new_boolean(r->smart_read));
-	json_object_object_add(
-	    x, "verdict",
-	    r->smart_read ? json_object_new_string(smart_verdict_name(r->smart_verdict)) : NULL);
-	json_object_object_add(x, "temperature_c", num_or_null(&r->temperature_c));
-	json_object_object_add(x, "reallocated", num_or_null(&r->reallocated));
-	json_object_object_add(x, "pending", num_or_null(&r->pending));
-	json_object_object_add(x, "offline_uncorrectable", num_or_null(&r->offline_uncorrectable));
-	json_object_object_add(x, "power_on_hours", num_or_null(&r->power_on_hours));
-	json_object_object_add(o, "smart", x);
-
-	x = json_object_new_object();
-	json_object_object_add(x, "bytes_read", json_object_new_uint64(r->scan_bytes));
-	json_object_object_add(x, "share_percent", json_object_new_double(r->scan_share_pct));
-	json_object_object_add(x, "mbps", json_object_new_double(r->scan_mbps));
-	json_object_object_add(x, "failed_requests", json_object_new_uint64(r->scan_errors));
-	json_object_object_add(x, "bad_blocks", json_object_new_uint64(r->bad_blocks));
-	a = json_object_new_array();
-	for (unsigned i = 0; i < r->nbad; i++) {
-		json_object *b = json_object_new_object();
-
-		json_object_object_add(b, "first_lba", json_object_new_uint64(r->bad[i].lba));
-		json_object_object_add(
-		    b, "last_lba", json_object_new_uint64(r->bad[i].lba + r->bad[i].blocks - 1));
-		json_object_object_add(b, "blocks", json_object_new_uint64(r->bad[i].blocks));
-		json_object_array_add(a, b);
-	}
-	json_object_object_add(x, "bad_ranges", a);
-	json_object_object_add(x, "bad_ranges_truncated",
-			       json_object_new_boolean(r->bad_truncated));
-	json_object_object_add(o, "scan", x);
-
-	if (r->zp) {
-		x = json_object_new_object();
-		json_object_object_add(x, "outer_mbps", json_object_new_double(r->zp->outer_mbps));
-		json_object_object_add(x, "inner_mbps", json_object_new_double(r->zp->inner_mbps));
-		json_object_object_add(x, "mean_mbps", json_object_new_double(r->mean_mbps));
-		json_object_object_add(x, "zones", json_object_new_int64(r->zp->nzones));
-		json_object_object_add(x, "failed_samples", json_object_new_int64(r->zp->errors));
-		a = json_object_new_array();
-		for (unsigned i = 0; i < r->zp->npoints; i++) {
-			json_object *p = json_object_new_object();
-
-			json_object_object_add(p, "lba",
-					       json_object_new_uint64(r->zp->points[i].lba));
-			json_object_object_add(p, "mbps",
-					       r->zp->points[i].error
-						   ? NULL
-						   : json_object_new_double(r->zp->points[i].mbps));
-			json_object_array_add(a, p);
-		}
-		json_object_object_add(x, "samples", a);
-		json_object_object_add(o, "zone_profile", x);
-	} else {
-		json_object_object_add(o, "zone_profile", NULL);
-	}
-
-	x = json_object_new_object();
-	json_object_object_add(x, "access_ms",
-			       r->nqd ? json_object_new_double(r->access_ms) : NULL);
-	json_object_object_add(x, "failed_reads", json_object_new_uint64(r->access_errors));
-	a = json_object_new_array();
-	for (unsigned k = 0; k < r->nqd; k++) {
-		json_object *p = json_object_new_object();
-
-		json_object_object_add(p, "qd", json_object_new_int64(r->qd[k]));
-		json_object_object_add(p, "iops", json_object_new_double(r->iops[k]));
-		json_object_object_add(p, "lat_avg_ms", json_object_new_double(r->lat_avg_ms[k]));
-		json_object_object_add(p, "lat_p99_ms", json_object_new_double(r->lat_p99_ms[k]));
-		json_object_array_add(a, p);
-	}
-	json_object_object_add(x, "runs", a);
-	json_object_object_add(o, "access", x);
-
-	x = json_object_new_object();
-	json_object_object_add(x, "count", json_object_new_int64(r->siblings));
-	json_object_object_add(x, "slowdown_percent",
-			       r->slowdown_metric[0] ? json_object_new_double(r->slowdown_pct)
-						     : NULL);
-	json_object_object_add(
-	    x, "metric", r->slowdown_metric[0] ? json_object_new_string(r->slowdown_metric) : NULL);
-	json_object_object_add(o, "siblings", x);
-	return o;
+	if (known)
+		record_set_double(r, key, v);
+	else
+		record_set_null(r, key);
 }
-
-static void print_json(struct batch *b, const struct qualify_opts *o, unsigned passed)
-{
-	json_object *root = json_object_new_object(), *arr = json_object_new_array(), *t;
-	double v;
-	const char *k;
-
-	json_object_object_add(root, "profile",
-			       json_object_new_string(qualify_profile_name(o->profile)));
-	t = json_object_new_object();
-	for (unsigned i = 0; (k = qualify_thresholds_key(i, o->thr, &v)); i++)
-		json_object_object_add(t, k, json_object_new_double(v));
-	json_object_object_add(root, "thresholds", t);
-	for (unsigned i = 0; i < b->n; i++)
-		json_object_array_add(arr, result_json(&b->items[i]));
-	json_object_object_add(root, "disks", arr);
-	json_object_object_add(root, "passed", json_object_new_int64(passed));
-	json_object_object_add(root, "failed", json_object_new_int64(b->n - passed));
-	printf("%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-								JSON_C_TO_STRING_SPACED |
-								JSON_C_TO_STRING_NOSLASHESCAPE));
-	json_object_put(root);
-}
-
-static const struct col_def sum_cols[] = {
-    {"DEVICE", COL_STR, false, 0, "the device as named"},
-    {"MODEL", COL_STR, false, 0, "model"},
-    {"SERIAL", COL_STR, false, 0, "serial number"},
-    {"IDENTITY", COL_STR, false, 0, "the drive identifies itself"},
-    {"SMART", COL_STR, false, 0, "SMART verdict, temperature, reallocated/pending sectors"},
-    {"SELFTEST", COL_STR, false, 0, "short self-test (standard, full)"},
-    {"SCAN", COL_STR, false, 0, "surface read scan: unreadable blocks"},
-    {"ZONES", COL_STR, false, 0, "zone profile: sequential read rates"},
-    {"ACCESS", COL_STR, false, 0, "access time and IOPS"},
-    {"SIBLINGS", COL_STR, false, 0, "not slower than the other disks of its model"},
-    {"RESULT", COL_STR, false, 0, "overall"},
-};
 
 /* An error message without its leading "DEVICE: ", for a line printed
  * under the device's own heading (the name once, not twice). */
@@ -282,12 +138,161 @@ static const char *unnamed(const char *msg, const char *spec)
 	return msg;
 }
 
-static void print_text(struct batch *b, const struct qualify_opts *o, unsigned passed)
+/* Every check: "  identity  PASS  detail" lines, {"result", "detail"} objects. */
+static void checks_record(struct record *d, const struct qualify_result *r)
 {
-	static const char *const cols[QC_COUNT] = {"IDENTITY", "SMART",	 "SELFTEST", "SCAN",
-						   "ZONES",    "ACCESS", "SIBLINGS"};
+	struct record *checks = record_set_object(d, "checks");
+
+	record_style(checks, 2, 9, false);
+	for (unsigned c = 0; c < QC_COUNT; c++) {
+		const char *name = qualify_check_name((enum qualify_check)c);
+		const char *status = qualify_status_name(r->check[c].status);
+		struct record *x = record_set_object(checks, name);
+
+		record_text(checks, name, "%s  %s", status, r->check[c].detail);
+		record_set_str(x, "result", status);
+		record_set_str(x, "detail", r->check[c].detail);
+	}
+}
+
+static void smart_scan_records(struct record *d, const struct qualify_result *r)
+{
+	struct record *x = record_set_object(d, "smart"), *a;
+
+	record_set_bool(x, "read", r->smart_read);
+	record_set_str(x, "verdict", r->smart_read ? smart_verdict_name(r->smart_verdict) : NULL);
+	num_or_null(x, "temperature_c", &r->temperature_c);
+	num_or_null(x, "reallocated", &r->reallocated);
+	num_or_null(x, "pending", &r->pending);
+	num_or_null(x, "offline_uncorrectable", &r->offline_uncorrectable);
+	num_or_null(x, "power_on_hours", &r->power_on_hours);
+
+	x = record_set_object(d, "scan");
+	record_set_u64(x, "bytes_read", r->scan_bytes);
+	record_set_double(x, "share_percent", r->scan_share_pct);
+	record_set_double(x, "mbps", r->scan_mbps);
+	record_set_u64(x, "failed_requests", r->scan_errors);
+	record_set_u64(x, "bad_blocks", r->bad_blocks);
+	a = record_set_list(x, "bad_ranges");
+	for (unsigned i = 0; i < r->nbad; i++) {
+		struct record *b = record_set_object(a, NULL);
+
+		record_set_u64(b, "first_lba", r->bad[i].lba);
+		record_set_u64(b, "last_lba", r->bad[i].lba + r->bad[i].blocks - 1);
+		record_set_u64(b, "blocks", r->bad[i].blocks);
+		if (i < 20)
+			record_line(b, "  bad blocks: LBA %" PRIu64 "-%" PRIu64 " (%" PRIu64 " block%s)",
+				    r->bad[i].lba, r->bad[i].lba + r->bad[i].blocks - 1,
+				    r->bad[i].blocks, r->bad[i].blocks == 1 ? "" : "s");
+	}
+	if (r->nbad > 20)
+		record_line(x, "  bad blocks: %u more ranges (-J lists them all)", r->nbad - 20);
+	record_set_bool(x, "bad_ranges_truncated", r->bad_truncated);
+}
+
+static void speed_records(struct record *d, const struct qualify_result *r)
+{
+	struct record *x, *a;
+
+	if (r->zp) {
+		x = record_set_object(d, "zone_profile");
+		record_set_double(x, "outer_mbps", r->zp->outer_mbps);
+		record_set_double(x, "inner_mbps", r->zp->inner_mbps);
+		record_set_double(x, "mean_mbps", r->mean_mbps);
+		record_set_i64(x, "zones", r->zp->nzones);
+		record_set_i64(x, "failed_samples", r->zp->errors);
+		profile_samples(x, r->zp);
+	} else {
+		record_set_null(d, "zone_profile");
+	}
+
+	x = record_set_object(d, "access");
+	double_or_null(x, "access_ms", r->nqd, r->access_ms);
+	record_set_u64(x, "failed_reads", r->access_errors);
+	a = record_set_list(x, "runs");
+	for (unsigned k = 0; k < r->nqd; k++) {
+		struct record *p = record_set_object(a, NULL);
+
+		record_set_i64(p, "qd", r->qd[k]);
+		record_set_double(p, "iops", r->iops[k]);
+		record_set_double(p, "lat_avg_ms", r->lat_avg_ms[k]);
+		record_set_double(p, "lat_p99_ms", r->lat_p99_ms[k]);
+	}
+
+	x = record_set_object(d, "siblings");
+	record_set_i64(x, "count", r->siblings);
+	double_or_null(x, "slowdown_percent", r->slowdown_metric[0], r->slowdown_pct);
+	record_set_str(x, "metric", r->slowdown_metric[0] ? r->slowdown_metric : NULL);
+}
+
+/* One disk: its heading and every check in text; in JSON every check,
+ * figure and bad block. */
+static void disk_record(struct record *d, const struct batch_item *it)
+{
+	const struct q_item *qi = it->op;
+	const struct qualify_result *r = &qi->res;
+	const struct drive_info *i = &it->e.info;
+	bool pass = qi->ran && r->pass;
+	char who[320] = "";
+
+	if (i->model[0])
+		snprintf(who, sizeof(who), " (%s%s%s)", i->model, i->serial[0] ? ", " : "",
+			 i->serial);
+	record_line(d, "%s", "");
+	record_line(d, "%s%s: %s", it->e.spec, who, pass ? "PASS" : "FAIL");
+	record_set_str(d, "device", it->e.spec);
+	record_set_str(d, "model", i->model);
+	record_set_str(d, "serial", i->serial);
+	record_set_str(d, "firmware", i->firmware);
+	record_set_u64(d, "capacity_bytes", i->capacity_blocks * i->logical_block);
+	record_set_i64(d, "logical_block", i->logical_block);
+	record_set_str(d, "note", qi->note[0] ? qi->note : NULL);
+	if (qi->note[0])
+		record_line(d, "  note: %s", qi->note);
+	record_set_str(d, "verdict", pass ? "PASS" : "FAIL");
+	record_set_bool(d, "pass", pass);
+	record_set_str(d, "error", it->rc ? it->err.msg : NULL);
+	if (!qi->ran) {
+		record_line(d, "  not qualified: %s", unnamed(it->err.msg, it->e.spec));
+		return;
+	}
+	record_set_bool(d, "vanished", r->vanished);
+	record_set_bool(d, "virtual_time", r->virtual_time);
+	checks_record(d, r);
+	smart_scan_records(d, r);
+	speed_records(d, r);
+	if (it->rc && it->rc != -ENODEV)
+		record_line(d, "  stopped: %s", unnamed(it->err.msg, it->e.spec));
+}
+
+enum sum_col { QS_DEVICE, QS_MODEL, QS_SERIAL, QS_CHECK, /* QC_COUNT of them */
+	       QS_RESULT = QS_CHECK + QC_COUNT, QS_COUNT };
+_Static_assert(QC_COUNT == 7, "the summary has a column for every check");
+static const struct col_def sum_cols[QS_COUNT] = {
+	[QS_DEVICE] = { "DEVICE", COL_STR, false, 0, 0, "the device as named" },
+	[QS_MODEL] = { "MODEL", COL_STR, false, 0, 0, "model" },
+	[QS_SERIAL] = { "SERIAL", COL_STR, false, 0, 0, "serial number" },
+	[QS_CHECK + QC_IDENTITY] = { "IDENTITY", COL_STR, false, 0, 0,
+				     "the drive identifies itself" },
+	[QS_CHECK + QC_SMART] = { "SMART", COL_STR, false, 0, 0,
+				  "SMART verdict, temperature, reallocated/pending sectors" },
+	[QS_CHECK + QC_SELFTEST] = { "SELFTEST", COL_STR, false, 0, 0,
+				     "short self-test (standard, full)" },
+	[QS_CHECK + QC_SCAN] = { "SCAN", COL_STR, false, 0, 0,
+				 "surface read scan: unreadable blocks" },
+	[QS_CHECK + QC_ZONES] = { "ZONES", COL_STR, false, 0, 0,
+				  "zone profile: sequential read rates" },
+	[QS_CHECK + QC_ACCESS] = { "ACCESS", COL_STR, false, 0, 0, "access time and IOPS" },
+	[QS_CHECK + QC_SIBLINGS] = { "SIBLINGS", COL_STR, false, 0, 0,
+				     "not slower than the other disks of its model" },
+	[QS_RESULT] = { "RESULT", COL_STR, false, 0, 0, "overall" },
+};
+
+/* The one-line-per-disk table text opens with. */
+static struct table *summary_table(struct batch *b)
+{
 	char eb[128];
-	struct table *t = table_new(sum_cols, sizeof(sum_cols) / sizeof(sum_cols[0]),
+	struct table *t = table_new(sum_cols, QS_COUNT,
 				    "DEVICE,MODEL,SERIAL,IDENTITY,SMART,SELFTEST,SCAN,ZONES,ACCESS,"
 				    "SIBLINGS,RESULT",
 				    NULL, eb, sizeof(eb));
@@ -297,49 +302,43 @@ static void print_text(struct batch *b, const struct qualify_opts *o, unsigned p
 		const struct q_item *qi = it->op;
 
 		table_add_row(t);
-		table_set_str(t, "DEVICE", it->e.spec);
-		table_set_str(t, "MODEL", it->e.info.model[0] ? it->e.info.model : "-");
-		table_set_str(t, "SERIAL", it->e.info.serial[0] ? it->e.info.serial : "-");
+		table_set_str(t, QS_DEVICE, it->e.spec);
+		table_set_str(t, QS_MODEL, it->e.info.model[0] ? it->e.info.model : "-");
+		table_set_str(t, QS_SERIAL, it->e.info.serial[0] ? it->e.info.serial : "-");
 		for (unsigned c = 0; c < QC_COUNT; c++)
-			table_set_str(t, cols[c],
+			table_set_str(t, QS_CHECK + c,
 				      qi->ran ? qualify_status_name(qi->res.check[c].status) : "-");
-		table_set_str(t, "RESULT", qi->ran && qi->res.pass ? "PASS" : "FAIL");
+		table_set_str(t, QS_RESULT, qi->ran && qi->res.pass ? "PASS" : "FAIL");
 	}
-	if (t)
-		table_print(t, stdout, 0, "disks");
-	table_free(t);
-	for (unsigned i = 0; i < b->n; i++) {
-		const struct batch_item *it = &b->items[i];
-		const struct q_item *qi = it->op;
-		const struct qualify_result *r = &qi->res;
+	return t;
+}
 
-		printf("\n%s", it->e.spec);
-		if (it->e.info.model[0])
-			printf(" (%s%s%s)", it->e.info.model, it->e.info.serial[0] ? ", " : "",
-			       it->e.info.serial);
-		printf(": %s\n", qi->ran && r->pass ? "PASS" : "FAIL");
-		if (qi->note[0])
-			printf("  note: %s\n", qi->note);
-		if (!qi->ran) {
-			printf("  not qualified: %s\n", unnamed(it->err.msg, it->e.spec));
-			continue;
-		}
-		for (unsigned c = 0; c < QC_COUNT; c++)
-			printf("  %-9s %s  %s\n", qualify_check_name((enum qualify_check)c),
-			       qualify_status_name(r->check[c].status), r->check[c].detail);
-		for (unsigned k = 0; k < r->nbad && k < 20; k++)
-			printf("  bad blocks: LBA %" PRIu64 "-%" PRIu64 " (%" PRIu64 " block%s)\n",
-			       r->bad[k].lba, r->bad[k].lba + r->bad[k].blocks - 1,
-			       r->bad[k].blocks, r->bad[k].blocks == 1 ? "" : "s");
-		if (r->nbad > 20)
-			printf("  bad blocks: %u more ranges (-J lists them all)\n", r->nbad - 20);
-		if (it->rc && it->rc != -ENODEV)
-			printf("  stopped: %s\n", unnamed(it->err.msg, it->e.spec));
-	}
-	printf("\nqualify (%s profile%s): %u of %u disk%s passed\n",
-	       qualify_profile_name(o->profile),
-	       b->n && ((struct q_item *)b->items[0].op)->res.virtual_time ? ", virtual time" : "",
-	       passed, b->n, b->n == 1 ? "" : "s");
+static void print_results(struct batch *b, const struct qualify_opts *o, unsigned passed)
+{
+	struct record *root = record_new(), *thr, *disks;
+	struct table *t = summary_table(b);
+	double v;
+	const char *k;
+
+	if (t)
+		record_table(root, t);
+	record_set_str(root, "profile", qualify_profile_name(o->profile));
+	thr = record_set_object(root, "thresholds");
+	for (unsigned i = 0; (k = qualify_thresholds_key(i, o->thr, &v)); i++)
+		record_set_double(thr, k, v);
+	disks = record_set_list(root, "disks");
+	for (unsigned i = 0; i < b->n; i++)
+		disk_record(record_set_object(disks, NULL), &b->items[i]);
+	record_set_i64(root, "passed", passed);
+	record_set_i64(root, "failed", b->n - passed);
+	record_line(root, "%s", "");
+	record_line(root, "qualify (%s profile%s): %u of %u disk%s passed",
+		    qualify_profile_name(o->profile),
+		    b->n && ((struct q_item *)b->items[0].op)->res.virtual_time ? ", virtual time"
+										 : "",
+		    passed, b->n, b->n == 1 ? "" : "s");
+	record_print(root, stdout, b->json ? TABLE_JSON : 0);
+	record_free(root);
 }
 
 static int write_report(struct batch *b, const struct qualify_opts *o, const char *path)
@@ -511,10 +510,7 @@ static int qualify_run(struct ss_ctx *ctx, int argc, char **argv)
 		if (it->rc)
 			cli_error("%s", it->err.msg);
 	}
-	if (b.json)
-		print_json(&b, &o, passed);
-	else
-		print_text(&b, &o, passed);
+	print_results(&b, &o, passed);
 	if (report && write_report(&b, &o, report))
 		report_failed = true;
 	for (unsigned i = 0; i < b.n; i++) {
@@ -523,7 +519,7 @@ static int qualify_run(struct ss_ctx *ctx, int argc, char **argv)
 		io_dev_close(qi->io);
 		qualify_result_free(&qi->res);
 		drive_free(b.items[i].d);
-		json_object_put(b.items[i].json);
+		record_free(b.items[i].rec);
 		free(b.items[i].log);
 		free(qi);
 	}

@@ -12,10 +12,10 @@
 #include <string.h>
 
 #include "batch.h"
+#include "front/xalloc.h"
 #include "shortstroke/capacity.h"
 #include "shortstroke/reapply.h"
 #include "shortstroke/units.h"
-#include "xalloc.h"
 
 struct ra_job {
 	struct batch *b;
@@ -49,21 +49,21 @@ static void usage(FILE *f)
 		"Run at boot by contrib/systemd/shortstroke-reapply.service.\n");
 }
 
-static void rec_json(struct batch_item *it, const struct journal_entry *r, const char *status)
+static void rec_fields(struct batch_item *it, const struct journal_entry *r, const char *status)
 {
-	json_object *o = it->json;
+	struct record *o = it->rec;
 
-	json_object_object_add(o, "status", json_object_new_string(status));
-	json_object_object_add(o, "serial", json_object_new_string(r->serial));
-	json_object_object_add(o, "wwn", json_object_new_string(r->wwn));
-	json_object_object_add(o, "model", json_object_new_string(r->model));
-	json_object_object_add(o, "journaled_device", json_object_new_string(r->device));
-	json_object_object_add(o, "method", json_object_new_string(r->method));
-	json_object_object_add(o, "volatile", json_object_new_boolean(r->volatile_));
-	json_object_object_add(o, "block_len", json_object_new_uint64(r->block_len));
-	json_object_object_add(o, "original_blocks", json_object_new_uint64(r->original_blocks));
-	json_object_object_add(o, "target_blocks", json_object_new_uint64(r->target_blocks));
-	json_object_object_add(o, "changed", json_object_new_boolean(false));
+	record_set_str(o, "status", status);
+	record_set_str(o, "serial", r->serial);
+	record_set_str(o, "wwn", r->wwn);
+	record_set_str(o, "model", r->model);
+	record_set_str(o, "journaled_device", r->device);
+	record_set_str(o, "method", r->method);
+	record_set_bool(o, "volatile", r->volatile_);
+	record_set_u64(o, "block_len", r->block_len);
+	record_set_u64(o, "original_blocks", r->original_blocks);
+	record_set_u64(o, "target_blocks", r->target_blocks);
+	record_set_bool(o, "changed", false);
 }
 
 /* An item settled without sending anything: text and JSON say why. */
@@ -87,10 +87,10 @@ static void settle(struct batch_item *it, const struct journal_entry *r, const c
 	else
 		snprintf(it->result, sizeof(it->result), "%s", msg);
 	if (r)
-		rec_json(it, r, status);
+		rec_fields(it, r, status);
 	else
-		json_object_object_add(it->json, "status", json_object_new_string(status));
-	json_object_object_add(it->json, "message", json_object_new_string(msg));
+		record_set_str(it->rec, "status", status);
+	record_set_str(it->rec, "message", msg);
 }
 
 static const char *reapply_limit_text(const struct journal_entry *r, char *buf, size_t len)
@@ -139,7 +139,7 @@ static void open_needed(struct batch *b, struct batch_item *it)
 	if (rc) {
 		it->rc = rc;
 		it->exit_hint = cli_exit_code(rc, &it->err);
-		json_object_object_add(it->json, "status", json_object_new_string("failed"));
+		record_set_str(it->rec, "status", "failed");
 		return;
 	}
 	if (!reapply_same_disk(&j->rec, it->e.info.serial, it->e.info.wwn) ||
@@ -156,7 +156,7 @@ static void open_needed(struct batch *b, struct batch_item *it)
 			*force = '\0'; /* reapply has no --force */
 		it->rc = -EPERM;
 		it->exit_hint = EXIT_REFUSED;
-		json_object_object_add(it->json, "status", json_object_new_string("refused"));
+		record_set_str(it->rec, "status", "refused");
 		return;
 	}
 	ss_error_clear(&it->err);
@@ -167,7 +167,7 @@ static void open_needed(struct batch *b, struct batch_item *it)
 		it->rc = it->err.code ? it->err.code : -EIO;
 		it->exit_hint = cli_exit_code(it->rc, &it->err);
 		ss_error_prefix(&it->err, "%s: ", it->e.spec);
-		json_object_object_add(it->json, "status", json_object_new_string("failed"));
+		record_set_str(it->rec, "status", "failed");
 		return;
 	}
 	cli_hpa_warn(b->ctx, &it->e);
@@ -186,17 +186,15 @@ static int ra_job_run(void *arg, const struct progress_sink *sink, struct ss_err
 
 	batch_cap_ctx(&c, j->b, it, sink);
 	rc = cap_limit(&c, &j->plan, &res, err);
-	json_object_object_add(it->json, "status",
-			       json_object_new_string(rc ? "failed"
-						      : j->b->dry_run ? "would-reapply"
-								      : "reapplied"));
+	record_set_str(it->rec, "status",
+		       rc ? "failed" : j->b->dry_run ? "would-reapply" : "reapplied");
 	if (rc)
 		return rc;
 	snprintf(it->result, sizeof(it->result), "%s%s", j->b->dry_run ? "" : "re-applied: ",
 		 res.message);
-	json_object_object_add(it->json, "changed", json_object_new_boolean(!res.dry_run));
-	json_object_object_add(it->json, "after_blocks", json_object_new_uint64(res.after));
-	json_object_object_add(it->json, "message", json_object_new_string(it->result));
+	record_set_bool(it->rec, "changed", !res.dry_run);
+	record_set_u64(it->rec, "after_blocks", res.after);
+	record_set_str(it->rec, "message", it->result);
 	return 0;
 }
 
@@ -230,8 +228,7 @@ static void add_record(struct batch *b, const struct journal_entry *r, bool inco
 		return;
 	}
 	it->e = devs[idx];
-	json_object_object_add(it->json, "current_blocks",
-			       json_object_new_uint64(it->e.info.capacity_blocks));
+	record_set_u64(it->rec, "current_blocks", it->e.info.capacity_blocks);
 	if (incomplete) {
 		settle(it, r, "incomplete", 0, 0,
 		       "the last limit (%s, journaled %s) never completed; nothing to re-apply",
@@ -252,7 +249,7 @@ static void add_record(struct batch *b, const struct journal_entry *r, bool inco
 	case REAPPLY_NEEDED:
 		break;
 	}
-	rec_json(it, r, "needed");
+	rec_fields(it, r, "needed");
 	j = xcalloc(1, sizeof(*j));
 	j->b = b;
 	j->rec = *r;

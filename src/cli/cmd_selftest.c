@@ -75,25 +75,24 @@ static void log_text(struct batch_item *it, const struct selftest_entry *e, size
 	}
 }
 
-static json_object *log_json(const struct selftest_entry *e, size_t n)
+static void log_list(struct record *r, const struct selftest_entry *e, size_t n)
 {
-	json_object *arr = json_object_new_array();
+	struct record *arr = record_set_list(r, "log");
 
 	for (size_t i = 0; i < n; i++) {
-		json_object *o = json_object_new_object();
+		struct record *o = record_set_object(arr, NULL);
 
-		json_object_object_add(o, "num", json_object_new_uint64(i + 1));
-		json_object_object_add(o, "test", json_object_new_string(selftest_kind_name(e[i].kind)));
-		json_object_object_add(o, "result", json_object_new_string(e[i].result));
-		json_object_object_add(o, "passed", json_object_new_boolean(e[i].passed));
-		json_object_object_add(o, "failed", json_object_new_boolean(e[i].failed));
-		json_object_object_add(o, "hours", json_object_new_uint64(e[i].power_on_hours));
-		json_object_object_add(o, "lba", e[i].lba_valid
-							 ? json_object_new_uint64(e[i].failing_lba)
-							 : NULL);
-		json_object_array_add(arr, o);
+		record_set_u64(o, "num", i + 1);
+		record_set_str(o, "test", selftest_kind_name(e[i].kind));
+		record_set_str(o, "result", e[i].result);
+		record_set_bool(o, "passed", e[i].passed);
+		record_set_bool(o, "failed", e[i].failed);
+		record_set_u64(o, "hours", e[i].power_on_hours);
+		if (e[i].lba_valid)
+			record_set_u64(o, "lba", e[i].failing_lba);
+		else
+			record_set_null(o, "lba");
 	}
-	return arr;
 }
 
 /* The log after a test: text lines under the result, or JSON */
@@ -107,28 +106,29 @@ static void add_log(struct batch_item *it, const struct st_opts *o)
 	if (n > 5 && !o->json)
 		n = 5; /* the newest; 'smart -l' shows them all */
 	if (o->json)
-		json_object_object_add(it->json, "log", log_json(e, n));
+		log_list(it->rec, e, n);
 	else if (n)
 		log_text(it, e, n);
 }
 
 static void status_fields(struct batch_item *it, const struct selftest_status *st)
 {
-	json_object *o = it->json;
+	struct record *o = it->rec;
 
-	json_object_object_add(o, "running", json_object_new_boolean(st->running));
-	json_object_object_add(o, "percent_done",
-			       st->running && st->fraction_valid
-				   ? json_object_new_double((double)(int)(st->fraction * 1000) / 10)
-				   : NULL);
-	json_object_object_add(o, "eta_s",
-			       st->running && st->eta_s >= 0 ? json_object_new_int64((int64_t)st->eta_s)
-							     : NULL);
-	json_object_object_add(o, "last_result",
-			       st->has_last ? json_object_new_string(st->last.result) : NULL);
-	json_object_object_add(o, "last_lba", st->has_last && st->last.lba_valid
-						      ? json_object_new_uint64(st->last.failing_lba)
-						      : NULL);
+	record_set_bool(o, "running", st->running);
+	if (st->running && st->fraction_valid)
+		record_set_double(o, "percent_done", (double)(int)(st->fraction * 1000) / 10);
+	else
+		record_set_null(o, "percent_done");
+	if (st->running && st->eta_s >= 0)
+		record_set_i64(o, "eta_s", (int64_t)st->eta_s);
+	else
+		record_set_null(o, "eta_s");
+	record_set_str(o, "last_result", st->has_last ? st->last.result : NULL);
+	if (st->has_last && st->last.lba_valid)
+		record_set_u64(o, "last_lba", st->last.failing_lba);
+	else
+		record_set_null(o, "last_lba");
 }
 
 static int do_status(struct batch_item *it, struct ss_error *err)
@@ -164,7 +164,7 @@ static int do_abort(struct batch_item *it, struct ss_error *err)
 		return rc;
 	if (!st.running) {
 		snprintf(it->result, sizeof(it->result), "no self-test running; nothing to abort");
-		json_object_object_add(it->json, "aborted", json_object_new_boolean(false));
+		record_set_bool(it->rec, "aborted", false);
 		return 0;
 	}
 	rc = selftest_abort(it->d, &it->e.info, err);
@@ -172,7 +172,7 @@ static int do_abort(struct batch_item *it, struct ss_error *err)
 		return rc;
 	snprintf(it->result, sizeof(it->result), "%s aborted",
 		 st.kind ? selftest_kind_name(st.kind) : "self-test");
-	json_object_object_add(it->json, "aborted", json_object_new_boolean(true));
+	record_set_bool(it->rec, "aborted", true);
 	return 0;
 }
 
@@ -187,8 +187,8 @@ static int do_start(struct batch_item *it, const struct st_opts *o,
 	rc = selftest_start(it->d, &it->e.info, o->kind, err);
 	if (rc)
 		return rc;
-	json_object_object_add(it->json, "test", json_object_new_string(kind));
-	json_object_object_add(it->json, "started", json_object_new_boolean(true));
+	record_set_str(it->rec, "test", kind);
+	record_set_bool(it->rec, "started", true);
 	if (!o->wait) {
 		if (selftest_poll(it->d, &it->e.info, &st, NULL) == 0 && st.expected_s)
 			snprintf(it->result, sizeof(it->result),
@@ -197,12 +197,14 @@ static int do_start(struct batch_item *it, const struct st_opts *o,
 		else
 			snprintf(it->result, sizeof(it->result),
 				 "%s self-test started ('selftest --status' to follow)", kind);
-		json_object_object_add(it->json, "expected_s",
-				       st.expected_s ? json_object_new_int64(st.expected_s) : NULL);
+		if (st.expected_s)
+			record_set_i64(it->rec, "expected_s", st.expected_s);
+		else
+			record_set_null(it->rec, "expected_s");
 		return 0;
 	}
 	rc = selftest_wait(it->d, &it->e.info, o->kind, sink, err);
-	json_object_object_add(it->json, "passed", json_object_new_boolean(rc == 0));
+	record_set_bool(it->rec, "passed", rc == 0);
 	add_log(it, o);
 	if (rc)
 		return rc;

@@ -5,7 +5,10 @@
 #include <string.h>
 
 #include "cli.h"
+#include "shortstroke/devices.h"
+#include "shortstroke/fileio.h"
 #include "shortstroke/sim.h"
+#include "shortstroke/smart.h"
 
 static void usage(FILE *f)
 {
@@ -19,6 +22,9 @@ static void usage(FILE *f)
 		"                                medium-error:1000-1999, ignore-mode-select,\n"
 		"                                abort:f9, vanish-after:3, format-power-loss\n"
 		"  sim fault --clear sim:ID      remove every injected fault\n"
+		"  sim save-blob sim:ID FILE     save the drive's IDENTIFY + SMART data as\n"
+		"                                libatasmart's skdump --save does (SATA);\n"
+		"                                a rig's \"smart_blob\" seeds a drive from it\n"
 		"  sim rig                       print the demo rig (JSON) to copy and edit\n"
 		"\n"
 		"State persists in the state directory (--state-dir), so the next command\n"
@@ -54,6 +60,44 @@ static int save(struct sim_drive *d, const char *spec)
 		cli_error("%s: %s", spec, err.msg);
 		return EXIT_FAILED;
 	}
+	return EXIT_DONE;
+}
+
+/* skdump --save of a simulated drive, through the commands a real one
+ * would get (smart_ata_read_blob) */
+static int save_blob(struct ss_ctx *ctx, const char *spec, const char *path)
+{
+	uint8_t blob[SMART_BLOB_MAX];
+	struct ss_error err = { 0 };
+	struct dev_entry e;
+	struct drive *dr = NULL;
+	struct sim_drive *d;
+	size_t len = 0;
+	int rc;
+
+	rc = find(ctx, spec, &d);
+	if (rc)
+		return rc;
+	if (strcmp(sim_drive_personality(d), "sata"))
+		return cli_usage_error("sim",
+				       "save-blob: %s is a SAS drive; a blob holds ATA "
+				       "IDENTIFY and SMART data",
+				       spec);
+	if (file_check_writable(path, "the blob", &err)) {
+		cli_error("%s", err.msg);
+		return EXIT_USAGE;
+	}
+	rc = device_open(ctx, spec, false, &dr, &e, &err);
+	if (!rc)
+		rc = smart_ata_read_blob(dr, &e.info, blob, sizeof(blob), &len, &err);
+	drive_free(dr);
+	if (!rc)
+		rc = file_write_atomic(path, blob, len, 0644, "the blob", &err);
+	if (rc) {
+		cli_error("%s", err.msg);
+		return cli_exit_code(rc, &err);
+	}
+	printf("%s: %zu bytes of IDENTIFY and SMART data saved to %s\n", spec, len, path);
 	return EXIT_DONE;
 }
 
@@ -106,11 +150,17 @@ static int sim_run(struct ss_ctx *ctx, int argc, char **argv)
 			       clear ? "faults cleared" : "fault injected");
 		return rc;
 	}
+	if (!strcmp(argv[1], "save-blob")) {
+		if (argc != 4)
+			return cli_usage_error("sim", "save-blob: sim:ID FILE");
+		return save_blob(ctx, argv[2], argv[3]);
+	}
 	return cli_usage_error("sim", "unknown sim command '%s'", argv[1]);
 }
 
 const struct cli_cmd cmd_sim = {
 	.name = "sim",
-	.summary = "power-cycle simulated drives, inject faults, print the demo rig",
+	.summary = "power-cycle simulated drives, inject faults, save a drive's SMART blob, "
+		   "print the demo rig",
 	.run = sim_run,
 };

@@ -8,49 +8,59 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <json-c/json.h>
 #include <scsi/sg_unaligned.h>
 
 #include "cli.h"
+#include "front/record.h"
+#include "front/table.h"
 #include "output.h"
-#include "table.h"
 #include "shortstroke/smart.h"
 
 #define HOT_C 55 /* a temperature worth a mark */
 
-static const struct col_def attr_cols[] = {
-	{ "ID", COL_U64, true, 0, "attribute number" },
-	{ "NAME", COL_STR, false, 0, "attribute name (libatasmart's)" },
-	{ "VALUE", COL_U64, true, 0, "normalized value now (higher is better)" },
-	{ "WORST", COL_U64, true, 0, "worst normalized value seen" },
-	{ "THRESH", COL_U64, true, 0, "threshold: at or below it the attribute fails" },
-	{ "RAW", COL_U64, true, 0, "raw value (48 bits, little-endian)" },
-	{ "PRETTY", COL_STR, false, 0, "raw value in a human unit, as libatasmart reads it" },
-	{ "FLAGS", COL_STR, false, 0,
-	  "P pre-failure, O online, S speed, R error rate, C event count, K self-preserving" },
-	{ "TYPE", COL_STR, false, 0, "pre-failure or old-age" },
-	{ "STATUS", COL_STR, false, 0,
-	  "ok, FAILING (at or below the threshold now), failed-in-past, or warn" },
+enum attr_col { AC_ID, AC_NAME, AC_VALUE, AC_WORST, AC_THRESH, AC_RAW, AC_PRETTY, AC_FLAGS,
+		AC_TYPE, AC_STATUS, AC_COUNT };
+static const struct col_def attr_cols[AC_COUNT] = {
+	[AC_ID] = { "ID", COL_U64, true, 0, 0, "attribute number" },
+	[AC_NAME] = { "NAME", COL_STR, false, 0, 0, "attribute name (libatasmart's)" },
+	[AC_VALUE] = { "VALUE", COL_U64, true, 0, 0, "normalized value now (higher is better)" },
+	[AC_WORST] = { "WORST", COL_U64, true, 0, 0, "worst normalized value seen" },
+	[AC_THRESH] = { "THRESH", COL_U64, true, 0, 0,
+			"threshold: at or below it the attribute fails" },
+	[AC_RAW] = { "RAW", COL_U64, true, 0, 0, "raw value (48 bits, little-endian)" },
+	[AC_PRETTY] = { "PRETTY", COL_STR, false, 0, 0,
+			"raw value in a human unit, as libatasmart reads it" },
+	[AC_FLAGS] = { "FLAGS", COL_STR, false, 0, 0,
+		       "P pre-failure, O online, S speed, R error rate, C event count, K "
+		       "self-preserving" },
+	[AC_TYPE] = { "TYPE", COL_STR, false, 0, 0, "pre-failure or old-age" },
+	[AC_STATUS] = { "STATUS", COL_STR, false, 0, 0,
+			"ok, FAILING (at or below the threshold now), failed-in-past, or warn" },
 };
 #define ATTR_DEFAULT "ID,NAME,VALUE,WORST,THRESH,RAW,PRETTY,FLAGS,STATUS"
 
-static const struct col_def st_cols[] = {
-	{ "NUM", COL_U64, true, 0, "1 is the newest" },
-	{ "TEST", COL_STR, false, 0, "short, extended, conveyance, other" },
-	{ "MODE", COL_STR, false, 0, "background or captive/foreground" },
-	{ "RESULT", COL_STR, false, 0, "how it ended" },
-	{ "HOURS", COL_U64, true, 0, "power-on hours when it ended" },
-	{ "LBA", COL_U64, true, 0, "first failing LBA" },
+enum st_col { SC_NUM, SC_TEST, SC_MODE, SC_RESULT, SC_HOURS, SC_LBA, SC_COUNT };
+static const struct col_def st_cols[SC_COUNT] = {
+	[SC_NUM] = { "NUM", COL_U64, true, 0, 0, "1 is the newest" },
+	[SC_TEST] = { "TEST", COL_STR, false, 0, 0, "short, extended, conveyance, other" },
+	[SC_MODE] = { "MODE", COL_STR, false, 0, 0, "background or captive/foreground" },
+	[SC_RESULT] = { "RESULT", COL_STR, false, 0, 0, "how it ended" },
+	[SC_HOURS] = { "HOURS", COL_U64, true, 0, 0, "power-on hours when it ended" },
+	[SC_LBA] = { "LBA", COL_U64, true, 0, 0, "first failing LBA" },
 };
 #define ST_DEFAULT "NUM,TEST,RESULT,HOURS,LBA"
 
-static const struct col_def err_cols[] = {
-	{ "LOG", COL_STR, false, 0, "read, write or verify (log pages 03h, 02h, 05h)" },
-	{ "CORRECTED", COL_U64, true, 0, "errors corrected (fast and with delay)" },
-	{ "DELAYED", COL_U64, true, 0, "errors corrected with possible delay" },
-	{ "RETRIES", COL_U64, true, 0, "total rereads or rewrites" },
-	{ "PROCESSED", COL_SIZE, true, 0, "bytes processed" },
-	{ "UNCORRECTED", COL_U64, true, 0, "uncorrected errors" },
+enum err_col { EC_LOG, EC_CORRECTED, EC_DELAYED, EC_RETRIES, EC_PROCESSED, EC_UNCORRECTED,
+	       EC_COUNT };
+static const struct col_def err_cols[EC_COUNT] = {
+	[EC_LOG] = { "LOG", COL_STR, false, 0, 0,
+		     "read, write or verify (log pages 03h, 02h, 05h)" },
+	[EC_CORRECTED] = { "CORRECTED", COL_U64, true, 0, 0,
+			   "errors corrected (fast and with delay)" },
+	[EC_DELAYED] = { "DELAYED", COL_U64, true, 0, 0, "errors corrected with possible delay" },
+	[EC_RETRIES] = { "RETRIES", COL_U64, true, 0, 0, "total rereads or rewrites" },
+	[EC_PROCESSED] = { "PROCESSED", COL_SIZE, true, 0, 0, "bytes processed" },
+	[EC_UNCORRECTED] = { "UNCORRECTED", COL_U64, true, 0, 0, "uncorrected errors" },
 };
 #define ERR_DEFAULT "LOG,CORRECTED,DELAYED,RETRIES,PROCESSED,UNCORRECTED"
 
@@ -120,7 +130,7 @@ static const char *attr_status(const struct smart_attr *a)
 static struct table *attr_table(const struct smart_report *r, const char *sel, char *eb,
 				size_t el)
 {
-	struct table *t = table_new(attr_cols, sizeof(attr_cols) / sizeof(attr_cols[0]),
+	struct table *t = table_new(attr_cols, AC_COUNT,
 				    ATTR_DEFAULT, sel, eb, el);
 	char buf[64];
 
@@ -130,28 +140,28 @@ static struct table *attr_table(const struct smart_report *r, const char *sel, c
 		const struct smart_attr *a = &r->attrs[i];
 
 		table_add_row(t);
-		table_set_u64(t, "ID", a->id);
-		table_set_str(t, "NAME", a->name);
+		table_set_u64(t, AC_ID, a->id);
+		table_set_str(t, AC_NAME, a->name);
 		if (a->current_valid)
-			table_set_u64(t, "VALUE", a->current);
+			table_set_u64(t, AC_VALUE, a->current);
 		if (a->worst_valid)
-			table_set_u64(t, "WORST", a->worst);
+			table_set_u64(t, AC_WORST, a->worst);
 		if (a->threshold_valid)
-			table_set_u64(t, "THRESH", a->threshold);
-		table_set_u64(t, "RAW", sg_get_unaligned_le48(a->raw));
+			table_set_u64(t, AC_THRESH, a->threshold);
+		table_set_u64(t, AC_RAW, sg_get_unaligned_le48(a->raw));
 		smart_attr_pretty(a, buf, sizeof(buf));
-		table_set_str(t, "PRETTY", buf);
+		table_set_str(t, AC_PRETTY, buf);
 		attr_flags(a, buf);
-		table_set_str(t, "FLAGS", buf);
-		table_set_str(t, "TYPE", a->prefailure ? "pre-failure" : "old-age");
-		table_set_str(t, "STATUS", attr_status(a));
+		table_set_str(t, AC_FLAGS, buf);
+		table_set_str(t, AC_TYPE, a->prefailure ? "pre-failure" : "old-age");
+		table_set_str(t, AC_STATUS, attr_status(a));
 	}
 	return t;
 }
 
 static struct table *st_table(const struct smart_report *r, unsigned flags)
 {
-	struct table *t = table_new(st_cols, sizeof(st_cols) / sizeof(st_cols[0]),
+	struct table *t = table_new(st_cols, SC_COUNT,
 				    (flags & TABLE_JSON) ? "NUM,TEST,MODE,RESULT,HOURS,LBA"
 							 : ST_DEFAULT,
 				    NULL, NULL, 0);
@@ -160,14 +170,14 @@ static struct table *st_table(const struct smart_report *r, unsigned flags)
 		const struct selftest_entry *e = &r->selftests[i];
 
 		table_add_row(t);
-		table_set_u64(t, "NUM", i + 1);
-		table_set_str(t, "TEST", selftest_kind_name(e->kind));
-		table_set_str(t, "MODE", e->captive ? (r->ata ? "captive" : "foreground")
+		table_set_u64(t, SC_NUM, i + 1);
+		table_set_str(t, SC_TEST, selftest_kind_name(e->kind));
+		table_set_str(t, SC_MODE, e->captive ? (r->ata ? "captive" : "foreground")
 						    : (r->ata ? "off-line" : "background"));
-		table_set_str(t, "RESULT", e->result);
-		table_set_u64(t, "HOURS", e->power_on_hours);
+		table_set_str(t, SC_RESULT, e->result);
+		table_set_u64(t, SC_HOURS, e->power_on_hours);
 		if (e->lba_valid)
-			table_set_u64(t, "LBA", e->failing_lba);
+			table_set_u64(t, SC_LBA, e->failing_lba);
 	}
 	return t;
 }
@@ -184,7 +194,7 @@ static struct table *err_table(const struct smart_report *r, const char *sel, ch
 		{ "write", p->write_st, &p->write_err },
 		{ "verify", p->verify_st, &p->verify_err },
 	};
-	struct table *t = table_new(err_cols, sizeof(err_cols) / sizeof(err_cols[0]), ERR_DEFAULT,
+	struct table *t = table_new(err_cols, EC_COUNT, ERR_DEFAULT,
 				    sel, eb, el);
 
 	for (size_t i = 0; t && i < sizeof(logs) / sizeof(logs[0]); i++) {
@@ -193,17 +203,17 @@ static struct table *err_table(const struct smart_report *r, const char *sel, ch
 		if (logs[i].st != SMART_PAGE_OK)
 			continue;
 		table_add_row(t);
-		table_set_str(t, "LOG", logs[i].name);
+		table_set_str(t, EC_LOG, logs[i].name);
 		if (e->has[LOG_ERR_TOTAL_CORRECTED])
-			table_set_u64(t, "CORRECTED", e->count[LOG_ERR_TOTAL_CORRECTED]);
+			table_set_u64(t, EC_CORRECTED, e->count[LOG_ERR_TOTAL_CORRECTED]);
 		if (e->has[LOG_ERR_CORRECTED_DELAYED])
-			table_set_u64(t, "DELAYED", e->count[LOG_ERR_CORRECTED_DELAYED]);
+			table_set_u64(t, EC_DELAYED, e->count[LOG_ERR_CORRECTED_DELAYED]);
 		if (e->has[LOG_ERR_TOTAL_RETRIES])
-			table_set_u64(t, "RETRIES", e->count[LOG_ERR_TOTAL_RETRIES]);
+			table_set_u64(t, EC_RETRIES, e->count[LOG_ERR_TOTAL_RETRIES]);
 		if (e->has[LOG_ERR_BYTES_PROCESSED])
-			table_set_size(t, "PROCESSED", e->count[LOG_ERR_BYTES_PROCESSED]);
+			table_set_size(t, EC_PROCESSED, e->count[LOG_ERR_BYTES_PROCESSED]);
 		if (e->has[LOG_ERR_UNCORRECTED])
-			table_set_u64(t, "UNCORRECTED", e->count[LOG_ERR_UNCORRECTED]);
+			table_set_u64(t, EC_UNCORRECTED, e->count[LOG_ERR_UNCORRECTED]);
 	}
 	return t;
 }
@@ -245,192 +255,172 @@ static uint64_t uncorrected(const struct smart_report *r, const struct log_error
 								    : 0;
 }
 
-static void print_text(const struct dev_entry *e, const struct smart_report *r,
-		       const struct opts *o)
+static const char *ie_text(const struct smart_scsi_pages *p, char *buf, size_t len)
+{
+	snprintf(buf, len, "none");
+	if (p->ie.asc)
+		log_asc_text(p->ie.asc, p->ie.ascq, buf, len);
+	return buf;
+}
+
+/* -a: the attribute table (ATA) or the error counters (SCSI) in text; d
+ * takes t. */
+static void attrs_text(struct record *d, struct table *t, const struct opts *o)
+{
+	if (!o->attrs) {
+		table_free(t);
+		return;
+	}
+	record_line(d, "%s", "");
+	if (t)
+		record_table(d, t);
+}
+
+/* The SCSI disk's log pages: what it says, and the state of each page. */
+static void scsi_fields(struct record *d, const struct smart_report *r, const struct opts *o)
 {
 	const struct smart_scsi_pages *p = &r->scsi;
-	struct figure f[8];
-	unsigned nf = figures(r, f);
-	char eb[256];
-
-	if (r->verdict == SMART_PASSED)
-		printf("%s: PASSED\n", e->spec);
-	else
-		printf("%s: %s: %s\n", e->spec, smart_verdict_name(r->verdict), r->reason);
-	printf("  %-22s %s (%s)\n", "Drive:", e->info.model, e->info.serial);
-	if (r->ata)
-		printf("  %-22s %s\n", "SMART status:",
-		       r->ata_status == 1   ? "good"
-		       : r->ata_status == 0 ? "threshold exceeded (!)"
-					    : "not returned");
-	for (unsigned i = 0; i < nf; i++) {
-		char label[40];
-
-		if (!f[i].n->known)
-			continue;
-		snprintf(label, sizeof(label), "%s:", f[i].label);
-		printf("  %-22s %" PRId64 "%s%s%s\n", label, f[i].n->value, f[i].unit ? " " : "",
-		       f[i].unit ? f[i].unit : "", f[i].alarm ? "  (!)" : "");
-	}
-	if (!r->ata) {
-		uint64_t ur = uncorrected(r, &p->read_err, p->read_st),
-			 uw = uncorrected(r, &p->write_err, p->write_st),
-			 uv = uncorrected(r, &p->verify_err, p->verify_st);
-
-		printf("  %-22s read %" PRIu64 ", write %" PRIu64 ", verify %" PRIu64 "%s\n",
-		       "Uncorrected errors:", ur, uw, uv, ur + uw + uv ? "  (!)" : "");
-		if (p->non_medium_st == SMART_PAGE_OK && p->non_medium.has_count)
-			printf("  %-22s %" PRIu64 "\n", "Non-medium errors:", p->non_medium.count);
-		if (p->start_stop_st == SMART_PAGE_OK && p->start_stop.has_cycles)
-			printf("  %-22s %" PRIu32 " of %" PRIu32 " specified\n",
-			       "Start-stop cycles:", p->start_stop.cycles,
-			       p->start_stop.specified_cycles);
-		if (p->ie_st == SMART_PAGE_OK && p->ie.has) {
-			char asc[96] = "none";
-
-			if (p->ie.asc)
-				log_asc_text(p->ie.asc, p->ie.ascq, asc, sizeof(asc));
-			printf("  %-22s %s%s\n", "Informational exc.:", asc, p->ie.asc ? "  (!)" : "");
-		}
-	}
-	if (o->attrs) {
-		struct table *t = r->ata ? attr_table(r, o->out.columns, eb, sizeof(eb))
-					 : err_table(r, NULL, eb, sizeof(eb));
-
-		printf("\n");
-		if (t) {
-			table_print(t, stdout, o->out.flags, "attributes");
-			table_free(t);
-		}
-	}
-	if (o->log) {
-		struct table *t = st_table(r, o->out.flags);
-
-		printf("\n");
-		if (!r->nselftests)
-			printf("  %s\n", r->ata && !r->selftest_log_read ? "self-test log: not read"
-									: "no self-tests logged");
-		else if (t)
-			table_print(t, stdout, o->out.flags & ~TABLE_JSON, "selftests");
-		table_free(t);
-		if (r->ata && r->errlog_read) {
-			printf("\n  ATA error log: %u error%s", r->errlog.error_count,
-			       r->errlog.error_count == 1 ? "" : "s");
-			if (r->errlog.count)
-				printf("; newest: command 0x%02x, error 0x%02x, status 0x%02x at "
-				       "LBA %" PRIu32 ", %u power-on hours",
-				       r->errlog.e[0].command, r->errlog.e[0].error,
-				       r->errlog.e[0].status, r->errlog.e[0].lba,
-				       r->errlog.e[0].power_on_hours);
-			printf("\n");
-		}
-	}
-}
-
-static json_object *num_json(const struct smart_num *n)
-{
-	return n->known ? json_object_new_int64(n->value) : NULL;
-}
-
-static json_object *ie_json(const struct smart_scsi_pages *p)
-{
+	uint64_t ur = uncorrected(r, &p->read_err, p->read_st),
+		 uw = uncorrected(r, &p->write_err, p->write_st),
+		 uv = uncorrected(r, &p->verify_err, p->verify_st);
+	struct table *t = err_table(r, NULL, NULL, 0);
+	bool ie = p->ie_st == SMART_PAGE_OK && p->ie.has;
+	struct record *pages;
 	char asc[96];
 
-	if (p->ie_st != SMART_PAGE_OK || !p->ie.has || !p->ie.asc)
-		return NULL;
-	log_asc_text(p->ie.asc, p->ie.ascq, asc, sizeof(asc));
-	return json_object_new_string(asc);
+	record_text(d, "Uncorrected errors", "read %" PRIu64 ", write %" PRIu64 ", verify %" PRIu64
+		    "%s", ur, uw, uv, ur + uw + uv ? "  (!)" : "");
+	if (t)
+		record_set_table(d, "error_counters", t);
+	else
+		record_set_null(d, "error_counters");
+	if (p->non_medium_st == SMART_PAGE_OK && p->non_medium.has_count)
+		record_u64(d, "Non-medium errors", "non_medium_errors", p->non_medium.count, NULL);
+	else
+		record_set_null(d, "non_medium_errors");
+	if (p->start_stop_st == SMART_PAGE_OK && p->start_stop.has_cycles) {
+		record_text(d, "Start-stop cycles", "%" PRIu32 " of %" PRIu32 " specified",
+			    p->start_stop.cycles, p->start_stop.specified_cycles);
+		record_set_u64(d, "start_stop_cycles", p->start_stop.cycles);
+	} else {
+		record_set_null(d, "start_stop_cycles");
+	}
+	if (ie)
+		record_text(d, "Informational exc.", "%s%s", ie_text(p, asc, sizeof(asc)),
+			    p->ie.asc ? "  (!)" : "");
+	record_set_str(d, "informational_exception",
+		       ie && p->ie.asc ? ie_text(p, asc, sizeof(asc)) : NULL);
+	pages = record_set_object(d, "log_pages");
+	record_set_str(pages, "write_errors", smart_page_state_name(p->write_st));
+	record_set_str(pages, "read_errors", smart_page_state_name(p->read_st));
+	record_set_str(pages, "verify_errors", smart_page_state_name(p->verify_st));
+	record_set_str(pages, "temperature", smart_page_state_name(p->temp_st));
+	record_set_str(pages, "selftest", smart_page_state_name(p->selftest_st));
+	record_set_str(pages, "background_scan", smart_page_state_name(p->bg_scan_st));
+	record_set_str(pages, "informational_exceptions", smart_page_state_name(p->ie_st));
+	attrs_text(d, t, o);
 }
 
-static json_object *disk_json(const struct dev_entry *e, const struct smart_report *r,
-			      const struct opts *o)
+/* One disk's health: the verdict, the key figures, the attribute table
+ * (ATA) or the log pages (SCSI), the self-test log. */
+static void disk_record(struct record *d, const struct dev_entry *e, const struct smart_report *r,
+			const struct opts *o)
 {
-	json_object *d = json_object_new_object(), *alarms = json_object_new_array();
 	struct figure f[8];
 	unsigned nf = figures(r, f);
+	struct record *alarms;
 	struct table *t;
 
-	json_object_object_add(d, "device", json_object_new_string(e->spec));
-	json_object_object_add(d, "model", json_object_new_string(e->info.model));
-	json_object_object_add(d, "serial", json_object_new_string(e->info.serial));
-	json_object_object_add(d, "type", json_object_new_string(r->ata ? "ata" : "scsi"));
-	json_object_object_add(d, "verdict",
-			       json_object_new_string(smart_verdict_name(r->verdict)));
-	json_object_object_add(d, "reason",
-			       r->reason[0] ? json_object_new_string(r->reason) : NULL);
+	record_style(d, 2, 22, true);
+	if (r->verdict == SMART_PASSED)
+		record_line(d, "%s: PASSED", e->spec);
+	else
+		record_line(d, "%s: %s: %s", e->spec, smart_verdict_name(r->verdict), r->reason);
+	record_set_str(d, "device", e->spec);
+	record_set_str(d, "model", e->info.model);
+	record_set_str(d, "serial", e->info.serial);
+	record_set_str(d, "type", r->ata ? "ata" : "scsi");
+	record_set_str(d, "verdict", smart_verdict_name(r->verdict));
+	record_set_str(d, "reason", r->reason[0] ? r->reason : NULL);
+	record_text(d, "Drive", "%s (%s)", e->info.model, e->info.serial);
+	if (r->ata)
+		record_text(d, "SMART status", "%s",
+			    r->ata_status == 1   ? "good"
+			    : r->ata_status == 0 ? "threshold exceeded (!)"
+						 : "not returned");
 	for (unsigned i = 0; i < nf; i++) {
-		json_object_object_add(d, f[i].key, num_json(f[i].n));
-		if (f[i].alarm)
-			json_object_array_add(alarms, json_object_new_string(f[i].key));
+		if (!f[i].n->known) {
+			record_set_null(d, f[i].key);
+			continue;
+		}
+		record_text(d, f[i].label, "%" PRId64 "%s%s%s", f[i].n->value, f[i].unit ? " " : "",
+			    f[i].unit ? f[i].unit : "", f[i].alarm ? "  (!)" : "");
+		record_set_i64(d, f[i].key, f[i].n->value);
 	}
-	json_object_object_add(d, "alarms", alarms);
+	alarms = record_set_list(d, "alarms");
+	for (unsigned i = 0; i < nf; i++)
+		if (f[i].alarm)
+			record_set_str(alarms, NULL, f[i].key);
 	if (r->ata) {
-		json_object_object_add(d, "smart_status",
-				       r->ata_status < 0 ? NULL
-						      : json_object_new_string(r->ata_status
-									       ? "good"
-									       : "threshold-exceeded"));
+		record_set_str(d, "smart_status", r->ata_status < 0 ? NULL
+						  : r->ata_status ? "good"
+								  : "threshold-exceeded");
 		t = attr_table(r, o->out.columns, NULL, 0);
 		if (!t)
 			t = attr_table(r, NULL, NULL, 0);
-		json_object_object_add(d, "attributes", t ? table_json_rows(t) : NULL);
-		table_free(t);
-		json_object_object_add(d, "error_count",
-				       r->errlog_read ? json_object_new_int(r->errlog.error_count)
-						      : NULL);
+		if (t)
+			record_set_table(d, "attributes", t);
+		else
+			record_set_null(d, "attributes");
+		attrs_text(d, t, o);
+		if (r->errlog_read)
+			record_set_u64(d, "error_count", r->errlog.error_count);
+		else
+			record_set_null(d, "error_count");
 	} else {
-		const struct smart_scsi_pages *p = &r->scsi;
-		json_object *pages = json_object_new_object();
-
-		t = err_table(r, NULL, NULL, 0);
-		json_object_object_add(d, "error_counters", t ? table_json_rows(t) : NULL);
-		table_free(t);
-		json_object_object_add(
-		    d, "non_medium_errors",
-		    p->non_medium_st == SMART_PAGE_OK && p->non_medium.has_count
-			? json_object_new_uint64(p->non_medium.count)
-			: NULL);
-		json_object_object_add(d, "start_stop_cycles",
-				       p->start_stop_st == SMART_PAGE_OK && p->start_stop.has_cycles
-					   ? json_object_new_uint64(p->start_stop.cycles)
-					   : NULL);
-		json_object_object_add(d, "informational_exception", ie_json(p));
-		json_object_object_add(pages, "write_errors",
-				       json_object_new_string(smart_page_state_name(p->write_st)));
-		json_object_object_add(pages, "read_errors",
-				       json_object_new_string(smart_page_state_name(p->read_st)));
-		json_object_object_add(pages, "verify_errors",
-				       json_object_new_string(smart_page_state_name(p->verify_st)));
-		json_object_object_add(pages, "temperature",
-				       json_object_new_string(smart_page_state_name(p->temp_st)));
-		json_object_object_add(pages, "selftest",
-				       json_object_new_string(smart_page_state_name(p->selftest_st)));
-		json_object_object_add(pages, "background_scan",
-				       json_object_new_string(smart_page_state_name(p->bg_scan_st)));
-		json_object_object_add(
-		    pages, "informational_exceptions",
-		    json_object_new_string(smart_page_state_name(p->ie_st)));
-		json_object_object_add(d, "log_pages", pages);
+		scsi_fields(d, r, o);
 	}
 	t = st_table(r, TABLE_JSON);
-	json_object_object_add(d, "selftests", t ? table_json_rows(t) : NULL);
+	if (t)
+		record_set_table(d, "selftests", t);
+	else
+		record_set_null(d, "selftests");
 	table_free(t);
-	json_object_object_add(d, "error", NULL);
-	return d;
+	record_set_null(d, "error");
+	if (!o->log)
+		return;
+	record_line(d, "%s", "");
+	if (!r->nselftests)
+		record_line(d, "  %s", r->ata && !r->selftest_log_read ? "self-test log: not read"
+								   : "no self-tests logged");
+	else if ((t = st_table(r, 0)))
+		record_table(d, t);
+	if (r->ata && r->errlog_read) {
+		char newest[160] = "";
+
+		if (r->errlog.count)
+			snprintf(newest, sizeof(newest),
+				 "; newest: command 0x%02x, error 0x%02x, status 0x%02x at "
+				 "LBA %" PRIu32 ", %u power-on hours",
+				 r->errlog.e[0].command, r->errlog.e[0].error,
+				 r->errlog.e[0].status, r->errlog.e[0].lba,
+				 r->errlog.e[0].power_on_hours);
+		record_line(d, "%s", "");
+		record_line(d, "  ATA error log: %u error%s%s", r->errlog.error_count,
+			    r->errlog.error_count == 1 ? "" : "s", newest);
+	}
 }
 
-static json_object *fail_json(const struct dev_entry *e, const char *spec, const char *msg)
+/* A disk whose health could not be read: JSON only (the text says it on
+ * stderr). */
+static void fail_record(struct record *d, const struct dev_entry *e, const char *spec,
+			const char *msg)
 {
-	json_object *d = json_object_new_object();
-
-	json_object_object_add(d, "device", json_object_new_string(spec));
-	json_object_object_add(d, "model", e && e->identified && e->info.model[0]
-						? json_object_new_string(e->info.model)
-						: NULL);
-	json_object_object_add(d, "verdict", json_object_new_string("UNKNOWN"));
-	json_object_object_add(d, "reason", json_object_new_string(msg));
-	json_object_object_add(d, "error", json_object_new_string(msg));
-	return d;
+	record_set_str(d, "device", spec);
+	record_set_str(d, "model", e && e->identified && e->info.model[0] ? e->info.model : NULL);
+	record_set_str(d, "verdict", "UNKNOWN");
+	record_set_str(d, "reason", msg);
+	record_set_str(d, "error", msg);
 }
 
 static int smart_run(struct ss_ctx *ctx, int argc, char **argv)
@@ -441,7 +431,7 @@ static int smart_run(struct ss_ctx *ctx, int argc, char **argv)
 					       { "help", no_argument, NULL, 'h' },
 					       { NULL, 0, NULL, 0 } };
 	struct opts o = { 0 };
-	json_object *disks = NULL;
+	struct record *root, *disks;
 	unsigned passed = 0, failed = 0, other = 0;
 	bool bad_name = false;
 	char eb[256];
@@ -465,24 +455,27 @@ static int smart_run(struct ss_ctx *ctx, int argc, char **argv)
 		}
 	}
 	if (o.out.list_columns) {
-		table_list_columns(attr_cols, sizeof(attr_cols) / sizeof(attr_cols[0]), stdout);
+		table_list_columns(attr_cols, AC_COUNT, stdout);
 		return EXIT_DONE;
 	}
 	if (optind >= argc)
 		return cli_usage_error("smart", "name at least one device (see 'shortstroke list')");
-	if (table_check_columns(attr_cols, sizeof(attr_cols) / sizeof(attr_cols[0]), ATTR_DEFAULT,
+	if (table_check_columns(attr_cols, AC_COUNT, ATTR_DEFAULT,
 				o.out.columns, eb, sizeof(eb)))
 		return cli_usage_error("smart", "%s", eb);
-	if (o.out.flags & TABLE_JSON)
-		disks = json_object_new_array();
-
+	/* every disk goes under "disks"; text prints each as soon as it is read */
+	root = record_new();
+	disks = record_set_list(root, "disks");
 	for (int i = optind; i < argc; i++) {
 		struct ss_error err = { 0 };
 		struct smart_report r;
 		struct dev_entry e;
 		struct drive *d = NULL;
+		struct record *dr = record_set_object(disks, NULL);
 		int rc;
 
+		if (i > optind)
+			record_line(dr, "%s", "");
 		memset(&e, 0, sizeof(e));
 		rc = device_open(ctx, argv[i], false, &d, &e, &err);
 		if (rc && cli_exit_code(rc, &err) == EXIT_USAGE)
@@ -493,9 +486,8 @@ static int smart_run(struct ss_ctx *ctx, int argc, char **argv)
 		}
 		if (rc) {
 			failed++;
-			if (disks)
-				json_object_array_add(disks, fail_json(&e, argv[i], err.msg));
-			else
+			fail_record(dr, &e, argv[i], err.msg);
+			if (!(o.out.flags & TABLE_JSON))
 				cli_error("%s", err.msg);
 			continue;
 		}
@@ -505,24 +497,14 @@ static int smart_run(struct ss_ctx *ctx, int argc, char **argv)
 			failed++;
 		else
 			other++;
-		if (disks) {
-			json_object_array_add(disks, disk_json(&e, &r, &o));
-		} else {
-			if (i > optind)
-				printf("\n");
-			print_text(&e, &r, &o);
-		}
+		disk_record(dr, &e, &r, &o);
+		if (!(o.out.flags & TABLE_JSON))
+			record_print(dr, stdout, o.out.flags);
 		smart_report_free(&r);
 	}
-	if (disks) {
-		json_object *root = json_object_new_object();
-
-		json_object_object_add(root, "disks", disks);
-		printf("%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-									    JSON_C_TO_STRING_SPACED |
-									    JSON_C_TO_STRING_NOSLASHESCAPE));
-		json_object_put(root);
-	}
+	if (o.out.flags & TABLE_JSON)
+		record_print(root, stdout, o.out.flags);
+	record_free(root);
 	if (bad_name)
 		return EXIT_USAGE;
 	if (failed)

@@ -10,31 +10,52 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "front/record.h"
+#include "front/table.h"
 #include "output.h"
-#include "record.h"
-#include "table.h"
 #include "shortstroke/io.h"
 #include "shortstroke/units.h"
 #include "shortstroke/zones.h"
 #include "shortstroke/zprofile.h"
 
-static const struct col_def zone_cols[] = {
-	{ "START", COL_U64, true, 0, "first LBA of the zone" },
-	{ "LENGTH", COL_U64, true, 0, "zone length, logical blocks" },
-	{ "SIZE", COL_SIZE, true, 0, "zone size" },
-	{ "TYPE", COL_STR, false, 0, "conventional, seq-required, seq-preferred, ..." },
-	{ "CONDITION", COL_STR, false, 0, "empty, implicitly-open, full, not-write-pointer, ..." },
-	{ "WP", COL_U64, true, 0, "write pointer LBA (none for conventional zones)" },
-	{ "WRITTEN", COL_SIZE, true, 0, "data below the write pointer" },
+enum zone_col {
+	ZN_START,
+	ZN_LENGTH,
+	ZN_SIZE,
+	ZN_TYPE,
+	ZN_CONDITION,
+	ZN_WP,
+	ZN_WRITTEN,
+	ZN_COUNT
+};
+static const struct col_def zone_cols[ZN_COUNT] = {
+	[ZN_START] = { "START", COL_U64, true, 0, 0, "first LBA of the zone" },
+	[ZN_LENGTH] = { "LENGTH", COL_U64, true, 0, 0, "zone length, logical blocks" },
+	[ZN_SIZE] = { "SIZE", COL_SIZE, true, 0, 0, "zone size" },
+	[ZN_TYPE] = { "TYPE", COL_STR, false, 0, 0,
+		      "conventional, seq-required, seq-preferred, ..." },
+	[ZN_CONDITION] = { "CONDITION", COL_STR, false, 0, 0,
+			   "empty, implicitly-open, full, not-write-pointer, ..." },
+	[ZN_WP] = { "WP", COL_U64, true, 0, 0, "write pointer LBA (none for conventional zones)" },
+	[ZN_WRITTEN] = { "WRITTEN", COL_SIZE, true, 0, 0, "data below the write pointer" },
 };
 #define ZONE_DEFAULT "START,LENGTH,TYPE,CONDITION,WP"
 
-static const struct col_def notch_cols[] = {
-	{ "ZONE", COL_U64, true, 0, "notch number (1 is the outermost)" },
-	{ "FIRST-LBA", COL_U64, true, 0, "first LBA of the recording zone" },
-	{ "LAST-LBA", COL_U64, true, 0, "last LBA" },
-	{ "SIZE", COL_SIZE, true, 0, "capacity of the zone" },
-	{ "SPT", COL_U64, true, 0, "sectors per track (Format Device page for the notch)" },
+enum notch_col {
+	NC_ZONE,
+	NC_FIRST_LBA,
+	NC_LAST_LBA,
+	NC_SIZE,
+	NC_SPT,
+	NC_COUNT
+};
+static const struct col_def notch_cols[NC_COUNT] = {
+	[NC_ZONE] = { "ZONE", COL_U64, true, 0, 0, "notch number (1 is the outermost)" },
+	[NC_FIRST_LBA] = { "FIRST-LBA", COL_U64, true, 0, 0, "first LBA of the recording zone" },
+	[NC_LAST_LBA] = { "LAST-LBA", COL_U64, true, 0, 0, "last LBA" },
+	[NC_SIZE] = { "SIZE", COL_SIZE, true, 0, 0, "capacity of the zone" },
+	[NC_SPT] = { "SPT", COL_U64, true, 0, 0,
+		     "sectors per track (Format Device page for the notch)" },
 };
 #define NOTCH_DEFAULT "ZONE,FIRST-LBA,LAST-LBA,SIZE,SPT"
 
@@ -75,15 +96,15 @@ static void usage(FILE *f)
 }
 
 /* "524 conventional, 51632 seq-required" and {"conventional": 524, ...} */
-static void count_add(json_object *o, char *text, size_t len, const char *name, const char *key,
-		      uint64_t n)
+static void count_add(struct record *o, char *text, size_t len, const char *name,
+		      const char *key, uint64_t n)
 {
 	size_t l = strlen(text);
 
 	if (!n)
 		return;
 	snprintf(text + l, len - l, "%s%" PRIu64 " %s", l ? ", " : "", n, name);
-	json_object_object_add(o, key, json_object_new_uint64(n));
+	record_set_u64(o, key, n);
 }
 
 /* ---- zoned drives ---- */
@@ -93,21 +114,16 @@ static int show_zbc(const struct dev_entry *e, const struct zone_report *z, cons
 {
 	const struct zone_summary *s = &z->summary;
 	uint32_t bs = e->info.logical_block;
-	json_object *types = json_object_new_object(), *conds = json_object_new_object();
-	struct record *r = record_new();
+	struct record *r, *types, *conds;
 	struct table *t = NULL;
 	char text[320], h[32], h2[32], eb[256];
 
 	if (all) {
-		t = table_new(zone_cols, sizeof(zone_cols) / sizeof(zone_cols[0]), ZONE_DEFAULT, sel,
-			      eb, sizeof(eb));
-		if (!t) {
-			json_object_put(types);
-			json_object_put(conds);
-			record_free(r);
+		t = table_new(zone_cols, ZN_COUNT, ZONE_DEFAULT, sel, eb, sizeof(eb));
+		if (!t)
 			return cli_usage_error("zones", "%s", eb);
-		}
 	}
+	r = record_new();
 	record_str(r, "Device", "device", e->spec);
 	record_str(r, "Zoned", "zoned", zoned_model_name(z->model));
 	record_str(r, "Zone report", "source", z->zac ? "REPORT ZONES EXT (ZAC)" : "REPORT ZONES (ZBC)");
@@ -117,11 +133,15 @@ static int show_zbc(const struct dev_entry *e, const struct zone_report *z, cons
 			 size_human(z->zones[z->count > 1 ? 1 : 0].len * bs, h, sizeof(h)),
 			 z->same == 1 || z->same == 3 ? "" : ", the last may be shorter");
 	}
-	record_mixed(r, "Zones", text, "zones", json_object_new_uint64(s->zones));
-	record_mixed(r, NULL, NULL, "zone_blocks",
-		     z->count ? json_object_new_uint64(z->zones[z->count > 1 ? 1 : 0].len) : NULL);
-	record_mixed(r, NULL, NULL, "max_lba", json_object_new_uint64(z->max_lba));
+	record_text(r, "Zones", "%s", text);
+	record_set_u64(r, "zones", s->zones);
+	if (z->count)
+		record_set_u64(r, "zone_blocks", z->zones[z->count > 1 ? 1 : 0].len);
+	else
+		record_set_null(r, "zone_blocks");
+	record_set_u64(r, "max_lba", z->max_lba);
 	text[0] = '\0';
+	types = record_set_object(r, "types");
 	count_add(types, text, sizeof(text), "conventional", "conventional", s->conventional);
 	count_add(types, text, sizeof(text), "seq-required", "seq_required", s->seq_required);
 	count_add(types, text, sizeof(text), "seq-preferred", "seq_preferred", s->seq_preferred);
@@ -129,8 +149,9 @@ static int show_zbc(const struct dev_entry *e, const struct zone_report *z, cons
 		  s->seq_or_before);
 	count_add(types, text, sizeof(text), "gap", "gap", s->gap);
 	count_add(types, text, sizeof(text), "other", "other", s->other_type);
-	record_mixed(r, "By type", text, "types", types);
+	record_text(r, "By type", "%s", text);
 	text[0] = '\0';
+	conds = record_set_object(r, "conditions");
 	count_add(conds, text, sizeof(text), "not-write-pointer", "not_write_pointer", s->not_wp);
 	count_add(conds, text, sizeof(text), "empty", "empty", s->empty);
 	count_add(conds, text, sizeof(text), "implicitly-open", "implicitly_open", s->imp_open);
@@ -141,51 +162,45 @@ static int show_zbc(const struct dev_entry *e, const struct zone_report *z, cons
 	count_add(conds, text, sizeof(text), "offline", "offline", s->offline);
 	count_add(conds, text, sizeof(text), "inactive", "inactive", s->inactive);
 	count_add(conds, text, sizeof(text), "other", "other", s->other_cond);
-	record_mixed(r, "By condition", text, "conditions", conds);
-	snprintf(text, sizeof(text), "%s conventional, %s sequential",
-		 size_human(s->conventional_blocks * bs, h, sizeof(h)),
-		 size_human(s->sequential_blocks * bs, h2, sizeof(h2)));
-	record_mixed(r, "Capacity", text, "conventional_blocks",
-		     json_object_new_uint64(s->conventional_blocks));
-	record_mixed(r, NULL, NULL, "sequential_blocks",
-		     json_object_new_uint64(s->sequential_blocks));
-	record_mixed(r, "Written", size_human(s->written_blocks * bs, h, sizeof(h)),
-		     "written_blocks", json_object_new_uint64(s->written_blocks));
+	record_text(r, "By condition", "%s", text);
+	record_text(r, "Capacity", "%s conventional, %s sequential",
+		    size_human(s->conventional_blocks * bs, h, sizeof(h)),
+		    size_human(s->sequential_blocks * bs, h2, sizeof(h2)));
+	record_set_u64(r, "conventional_blocks", s->conventional_blocks);
+	record_set_u64(r, "sequential_blocks", s->sequential_blocks);
+	record_text(r, "Written", "%s", size_human(s->written_blocks * bs, h, sizeof(h)));
+	record_set_u64(r, "written_blocks", s->written_blocks);
 
 	for (size_t i = 0; t && i < z->count; i++) {
 		const struct zone_desc *d = &z->zones[i];
 		bool wp = d->type != ZONE_TYPE_CONVENTIONAL && d->cond != ZONE_COND_NOT_WP;
 
 		table_add_row(t);
-		table_set_u64(t, "START", d->start);
-		table_set_u64(t, "LENGTH", d->len);
-		table_set_size(t, "SIZE", d->len * bs);
-		table_set_str(t, "TYPE", zone_type_name(d->type));
-		table_set_str(t, "CONDITION", zone_cond_name(d->cond));
+		table_set_u64(t, ZN_START, d->start);
+		table_set_u64(t, ZN_LENGTH, d->len);
+		table_set_size(t, ZN_SIZE, d->len * bs);
+		table_set_str(t, ZN_TYPE, zone_type_name(d->type));
+		table_set_str(t, ZN_CONDITION, zone_cond_name(d->cond));
 		if (wp)
-			table_set_u64(t, "WP", d->wp);
+			table_set_u64(t, ZN_WP, d->wp);
 		if (wp && d->wp >= d->start)
-			table_set_size(t, "WRITTEN",
+			table_set_size(t, ZN_WRITTEN,
 				       (d->wp - d->start > d->len ? d->len : d->wp - d->start) * bs);
 	}
-	if (zp)
-		record_mixed(r, "Measured", "see the profile below", "profile", profile_json(zp));
-	if (flags & TABLE_JSON) {
-		if (t)
-			record_mixed(r, NULL, NULL, "zone_list", table_json_rows(t));
-		record_print(r, stdout, true);
-	} else {
-		record_print(r, stdout, false);
-		if (t) {
-			printf("\n");
-			table_print(t, stdout, flags, "zones");
-		}
-		if (zp) {
-			printf("\n");
-			profile_print(e->spec, zp, 0, flags & TABLE_BYTES);
-		}
+	if (zp) {
+		record_text(r, "Measured", "see the profile below");
+		profile_record(r, "profile", zp);
 	}
-	table_free(t);
+	if (t) {
+		record_set_table(r, "zone_list", t);
+		record_line(r, "%s", "");
+		record_table(r, t);
+	}
+	record_print(r, stdout, flags);
+	if (zp && !(flags & TABLE_JSON)) {
+		printf("\n");
+		profile_print(e->spec, zp, 0, flags & TABLE_BYTES);
+	}
 	record_free(r);
 	return EXIT_DONE;
 }
@@ -200,25 +215,22 @@ static int show_zbc(const struct dev_entry *e, const struct zone_report *z, cons
  */
 static void show_measured(struct record *r, const struct zprofile *zp)
 {
-	json_object *arr;
+	struct record *arr;
 
 	if (!zp || !zp->npoints)
 		return;
-	arr = json_object_new_array();
+	record_text(r, "Measured", "see the profile below");
+	arr = record_set_list(r, "measured");
 	for (unsigned i = 0; i < zp->npoints; i++) {
 		const struct zprofile_point *p = &zp->points[i];
 		uint64_t end = i + 1 < zp->npoints ? zp->points[i + 1].lba : zp->blocks;
-		json_object *o = json_object_new_object();
+		struct record *o = record_set_object(arr, NULL);
 
-		json_object_object_add(o, "lba", json_object_new_uint64(p->lba));
-		json_object_object_add(o, "blocks",
-				       json_object_new_uint64(end > p->lba ? end - p->lba : 0));
-		json_object_object_add(o, "mib_per_s",
-				       json_object_new_double(p->error ? 0 : p->mbps * 1e6 / 1048576.0));
-		json_object_array_add(arr, o);
+		record_set_u64(o, "lba", p->lba);
+		record_set_u64(o, "blocks", end > p->lba ? end - p->lba : 0);
+		record_set_double(o, "mib_per_s", p->error ? 0 : p->mbps * 1e6 / 1048576.0);
 	}
-	record_mixed(r, "Measured", "see the profile below", "measured", arr);
-	record_mixed(r, NULL, NULL, "profile", profile_json(zp));
+	profile_record(r, "profile", zp);
 }
 
 static void measure_report(void *arg, double f, const char *phase, double eta)
@@ -263,8 +275,7 @@ static int show_geometry(const struct dev_entry *e, const struct zone_geometry *
 	char text[200], eb[256];
 
 	if (g->nnotches) {
-		t = table_new(notch_cols, sizeof(notch_cols) / sizeof(notch_cols[0]), NOTCH_DEFAULT,
-			      sel, eb, sizeof(eb));
+		t = table_new(notch_cols, NC_COUNT, NOTCH_DEFAULT, sel, eb, sizeof(eb));
 		if (!t) {
 			record_free(r);
 			return cli_usage_error("zones", "%s", eb);
@@ -273,16 +284,13 @@ static int show_geometry(const struct dev_entry *e, const struct zone_geometry *
 	record_str(r, "Device", "device", e->spec);
 	record_str(r, "Zoned", "zoned", zoned_model_name(e->info.zoned));
 	if (g->has_format) {
-		snprintf(text, sizeof(text),
-			 "%u sectors/track, %u tracks/zone, %u bytes/sector, interleave %u",
-			 g->format.sectors_per_track, g->format.tracks_per_zone,
-			 g->format.bytes_per_sector, g->format.interleave);
-		record_mixed(r, "Format device (03h)", text, "sectors_per_track",
-			     json_object_new_uint64(g->format.sectors_per_track));
-		record_mixed(r, NULL, NULL, "tracks_per_zone",
-			     json_object_new_uint64(g->format.tracks_per_zone));
-		record_mixed(r, NULL, NULL, "bytes_per_sector",
-			     json_object_new_uint64(g->format.bytes_per_sector));
+		record_text(r, "Format device (03h)",
+			    "%u sectors/track, %u tracks/zone, %u bytes/sector, interleave %u",
+			    g->format.sectors_per_track, g->format.tracks_per_zone,
+			    g->format.bytes_per_sector, g->format.interleave);
+		record_set_u64(r, "sectors_per_track", g->format.sectors_per_track);
+		record_set_u64(r, "tracks_per_zone", g->format.tracks_per_zone);
+		record_set_u64(r, "bytes_per_sector", g->format.bytes_per_sector);
 	}
 	if (g->has_rigid) {
 		snprintf(text, sizeof(text), "%" PRIu32 " cylinders, %u heads, %s%u rpm",
@@ -291,11 +299,13 @@ static int show_geometry(const struct dev_entry *e, const struct zone_geometry *
 		if (!g->rigid.rpm)
 			snprintf(text, sizeof(text), "%" PRIu32 " cylinders, %u heads",
 				 g->rigid.cylinders, g->rigid.heads);
-		record_mixed(r, "Rigid geometry (04h)", text, "cylinders",
-			     json_object_new_uint64(g->rigid.cylinders));
-		record_mixed(r, NULL, NULL, "heads", json_object_new_uint64(g->rigid.heads));
-		record_mixed(r, NULL, NULL, "rpm",
-			     g->rigid.rpm ? json_object_new_uint64(g->rigid.rpm) : NULL);
+		record_text(r, "Rigid geometry (04h)", "%s", text);
+		record_set_u64(r, "cylinders", g->rigid.cylinders);
+		record_set_u64(r, "heads", g->rigid.heads);
+		if (g->rigid.rpm)
+			record_set_u64(r, "rpm", g->rigid.rpm);
+		else
+			record_set_null(r, "rpm");
 	}
 	if (g->has_notch) {
 		if (g->notch.nd)
@@ -303,10 +313,10 @@ static int show_geometry(const struct dev_entry *e, const struct zone_geometry *
 				 g->notch.max_notches, g->notch.lpn ? "LBA" : "cylinder/head");
 		else
 			snprintf(text, sizeof(text), "not a notched drive");
-		record_mixed(r, "Notch page (0Ch)", text, "notches",
-			     json_object_new_uint64(g->nnotches));
+		record_text(r, "Notch page (0Ch)", "%s", text);
+		record_set_u64(r, "notches", g->nnotches);
 	} else {
-		record_mixed(r, NULL, NULL, "notches", NULL);
+		record_set_null(r, "notches");
 	}
 	if (g->note[0])
 		record_str(r, "Note", "note", g->note);
@@ -316,32 +326,28 @@ static int show_geometry(const struct dev_entry *e, const struct zone_geometry *
 		const struct zone_notch *n = &g->notches[i];
 
 		table_add_row(t);
-		table_set_u64(t, "ZONE", n->notch);
+		table_set_u64(t, NC_ZONE, n->notch);
 		if (n->lba) {
-			table_set_u64(t, "FIRST-LBA", n->start);
-			table_set_u64(t, "LAST-LBA", n->end);
+			table_set_u64(t, NC_FIRST_LBA, n->start);
+			table_set_u64(t, NC_LAST_LBA, n->end);
 			if (n->end >= n->start)
-				table_set_size(t, "SIZE", ((uint64_t)n->end - n->start + 1) * bs);
+				table_set_size(t, NC_SIZE, ((uint64_t)n->end - n->start + 1) * bs);
 		}
 		if (n->has_format)
-			table_set_u64(t, "SPT", n->sectors_per_track);
+			table_set_u64(t, NC_SPT, n->sectors_per_track);
 	}
-	if (flags & TABLE_JSON) {
-		if (t)
-			record_mixed(r, NULL, NULL, "notch_list", table_json_rows(t));
-		record_print(r, stdout, true);
-	} else {
-		record_print(r, stdout, false);
-		if (t) {
-			printf("\n");
-			table_print(t, stdout, flags, "notches");
-		}
+	if (t) {
+		record_set_table(r, "notch_list", t);
+		record_line(r, "%s", "");
+		record_table(r, t);
+	}
+	record_print(r, stdout, flags);
+	if (!(flags & TABLE_JSON)) {
 		if (zp) {
 			printf("\n");
 			profile_print(e->spec, zp, 0, flags & TABLE_BYTES);
 		}
 	}
-	table_free(t);
 	record_free(r);
 	return EXIT_DONE;
 }
@@ -356,15 +362,15 @@ static int check_columns(const char *sel, char *eb, size_t el)
 	if (!sel)
 		return 0;
 	if (!sel[0]) /* "no columns selected" */
-		return table_check_columns(zone_cols, sizeof(zone_cols) / sizeof(zone_cols[0]),
+		return table_check_columns(zone_cols, ZN_COUNT,
 					   ZONE_DEFAULT, sel, eb, el);
 	for (const char *p = sel[0] == '+' ? sel + 1 : sel; *p;) {
 		size_t n = strcspn(p, ",");
 
 		snprintf(name, sizeof(name), "%.*s", (int)n, p);
-		if (n && table_check_columns(zone_cols, sizeof(zone_cols) / sizeof(zone_cols[0]),
+		if (n && table_check_columns(zone_cols, ZN_COUNT,
 					     ZONE_DEFAULT, name, eb, el) &&
-		    table_check_columns(notch_cols, sizeof(notch_cols) / sizeof(notch_cols[0]),
+		    table_check_columns(notch_cols, NC_COUNT,
 					NOTCH_DEFAULT, name, eb, el))
 			return -EINVAL;
 		p += n + (p[n] == ',');
@@ -413,9 +419,9 @@ static int zones_run(struct ss_ctx *ctx, int argc, char **argv)
 	}
 	if (out.list_columns) {
 		printf("Zone table (zoned drives, --all):\n");
-		table_list_columns(zone_cols, sizeof(zone_cols) / sizeof(zone_cols[0]), stdout);
+		table_list_columns(zone_cols, ZN_COUNT, stdout);
 		printf("Notch table (drives with a Notch page):\n");
-		table_list_columns(notch_cols, sizeof(notch_cols) / sizeof(notch_cols[0]), stdout);
+		table_list_columns(notch_cols, NC_COUNT, stdout);
 		return EXIT_DONE;
 	}
 	if (check_columns(out.columns, eb, sizeof(eb)))

@@ -1,5 +1,6 @@
+/* output.c - the output options every listing command takes (output.h). */
+#include "front/table.h"
 #include "output.h"
-#include "table.h"
 
 bool out_opts_take(struct out_opts *o, int opt, const char *arg)
 {

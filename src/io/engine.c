@@ -157,7 +157,7 @@ uint64_t io_hist_percentile(const struct io_hist *h, double p)
 
 static const char *const wl_names[IO_WL_COUNT] = {
 	"seq-read", "seq-write", "random-access", "database",
-	"fileserver", "webserver", "workstation",
+	"fileserver", "webserver", "workstation", "random-write",
 };
 
 const char *io_workload_name(enum io_workload w)
@@ -178,13 +178,14 @@ int io_workload_parse(const char *name, enum io_workload *out)
 
 bool io_workload_fixed_size(enum io_workload w)
 {
-	return w == IO_WL_SEQ_READ || w == IO_WL_SEQ_WRITE || w == IO_WL_RANDOM_ACCESS;
+	return w == IO_WL_SEQ_READ || w == IO_WL_SEQ_WRITE || w == IO_WL_RANDOM_ACCESS ||
+	       w == IO_WL_RANDOM_WRITE;
 }
 
 bool io_workload_writes(enum io_workload w)
 {
 	return w == IO_WL_SEQ_WRITE || w == IO_WL_DATABASE || w == IO_WL_FILESERVER ||
-	       w == IO_WL_WORKSTATION;
+	       w == IO_WL_WORKSTATION || w == IO_WL_RANDOM_WRITE;
 }
 
 static void set_sizes(struct io_job *job, const struct io_size_weight *s, unsigned n)
@@ -215,7 +216,8 @@ void io_job_set_workload(struct io_job *job, enum io_workload w)
 		job->bs = 1u << 20;
 		break;
 	case IO_WL_RANDOM_ACCESS:
-		job->read_pct = 100;
+	case IO_WL_RANDOM_WRITE:
+		job->read_pct = w == IO_WL_RANDOM_ACCESS ? 100 : 0;
 		job->random_pct = 100;
 		job->bs = 4096;
 		break;

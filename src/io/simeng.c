@@ -5,11 +5,13 @@
  * the sim transport and the drive layer, as any command does. The run's
  * clock is the sum of the drive's service times (xcmd.duration_ns): the
  * drive is never idle while requests are queued. With qd requests
- * outstanding the drive holds up to its queue depth of them (NCQ: 32 on
- * SATA; 64 on SAS) and serves next the one with the shortest positioning
- * time (sim_drive_position_ns: seek + rotational wait), unless the oldest
- * has waited AGE_LIMIT_NS, as drive firmware ages requests against
- * starvation. A request's latency is its completion time minus the time
+ * outstanding the drive holds up to its queue depth of them
+ * (sim_drive_queue_depth: the rig's "queue_depth", by default NCQ's 32 on
+ * SATA, 64 on SAS; the rest wait in the host's queue) and serves next the
+ * one with the shortest positioning time (sim_drive_queue_pick_rw: seek +
+ * rotational wait; a write its write cache takes needs none, or, with the
+ * cache full, as much as the destage it waits for), unless the oldest has
+ * waited AGE_LIMIT_NS, as drive firmware ages requests against starvation. A request's latency is its completion time minus the time
  * it was queued. Reads are sent with xcmd.discard (no job looks at the
  * data, so the drive need not copy it); writes send zeros from one
  * reusable buffer (the payload of a benchmark does not matter to the
@@ -26,8 +28,6 @@
 #include "shortstroke/sim.h"
 
 #define AGE_LIMIT_NS 500000000ULL /* 0.5 s */
-#define QUEUE_SATA 32u
-#define QUEUE_SAS 64u
 #define REPORT_EVERY 512u
 
 struct sdev {
@@ -38,6 +38,13 @@ struct sdev {
 	bool write;
 	void *buf;
 	size_t buflen;
+};
+
+/* What the drive sees of its queue, for sim_drive_queue_pick_rw */
+struct qview {
+	uint64_t *lba;
+	uint32_t *blocks;
+	bool *write;
 };
 
 struct sreq {
@@ -77,7 +84,9 @@ static int s_open(const struct io_target *t, void **priv, struct io_geom *g, str
 		goto fail;
 	}
 	s->g.mem_align = 4096;
-	s->drive_queue = strcmp(sim_drive_personality(t->sim), "sas") ? QUEUE_SATA : QUEUE_SAS;
+	s->drive_queue = sim_drive_queue_depth(t->sim);
+	if (!s->drive_queue)
+		s->drive_queue = 1;
 	*g = s->g;
 	*priv = s;
 	return 0;
@@ -116,7 +125,7 @@ static int need_buffer(struct sdev *s, size_t len)
 /* Which of the first n queued requests the drive serves next. Requests
  * enter the drive's queue in order as it has room; the time they did is
  * what ageing counts. */
-static unsigned pick(const struct sdev *s, struct sreq *q, uint64_t *lbas, unsigned n,
+static unsigned pick(const struct sdev *s, struct sreq *q, struct qview *v, unsigned n,
 		     uint64_t now)
 {
 	if (n > s->drive_queue)
@@ -124,11 +133,13 @@ static unsigned pick(const struct sdev *s, struct sreq *q, uint64_t *lbas, unsig
 	for (unsigned i = 0; i < n; i++) {
 		if (q[i].t_drive == UINT64_MAX)
 			q[i].t_drive = now;
-		lbas[i] = q[i].lba;
+		v->lba[i] = q[i].lba;
+		v->blocks[i] = q[i].blocks;
+		v->write[i] = q[i].write;
 	}
 	if (n <= 1 || now - q[0].t_drive >= AGE_LIMIT_NS)
 		return 0;
-	return sim_drive_queue_pick(s->sd, lbas, n);
+	return sim_drive_queue_pick_rw(s->sd, v->lba, v->blocks, v->write, n);
 }
 
 /* A request the drive failed. Returns true to stop the run. */
@@ -175,7 +186,7 @@ static int s_run(void *priv, const struct io_job *job, struct io_result *res,
 	struct sdev *s = priv;
 	struct io_gen gen;
 	struct sreq *q;
-	uint64_t *lbas;
+	struct qview v;
 	struct io_req nr;
 	uint64_t vt = 0;
 	unsigned n = 0, done = 0;
@@ -185,11 +196,12 @@ static int s_run(void *priv, const struct io_job *job, struct io_result *res,
 	if (need_buffer(s, io_job_max_bytes(job, s->g.lblock)))
 		return ss_error_set(err, -ENOMEM, "out of memory");
 	q = calloc(job->qd, sizeof(*q));
-	lbas = calloc(job->qd, sizeof(*lbas));
-	if (!q || !lbas) {
-		free(q);
-		free(lbas);
-		return ss_error_set(err, -ENOMEM, "out of memory");
+	v.lba = calloc(job->qd, sizeof(*v.lba));
+	v.blocks = calloc(job->qd, sizeof(*v.blocks));
+	v.write = calloc(job->qd, sizeof(*v.write));
+	if (!q || !v.lba || !v.blocks || !v.write) {
+		rc = ss_error_set(err, -ENOMEM, "out of memory");
+		goto out;
 	}
 	io_gen_init(&gen, job, &s->g);
 	while (n < job->qd && io_gen_next(&gen, &nr))
@@ -199,7 +211,7 @@ static int s_run(void *priv, const struct io_job *job, struct io_result *res,
 		struct ss_error cerr = { 0 };
 		struct scsi_sense sense;
 		struct xcmd c;
-		unsigned i = pick(s, q, lbas, n, vt);
+		unsigned i = pick(s, q, &v, n, vt);
 		struct sreq r = q[i];
 		int crc;
 
@@ -246,8 +258,11 @@ static int s_run(void *priv, const struct io_job *job, struct io_result *res,
 			stop = true;
 	}
 	res->elapsed_ns = vt;
+out:
 	free(q);
-	free(lbas);
+	free(v.lba);
+	free(v.blocks);
+	free(v.write);
 	return rc;
 }
 

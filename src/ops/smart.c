@@ -437,37 +437,80 @@ static int ata_read_selftest_log(struct drive *d, const struct ata_identify *id,
 			    e2.msg);
 }
 
+/* What skdump --save reads: IDENTIFY; with SMART, READ DATA, THRESHOLDS
+ * (have_thr when the drive gives them) and RETURN STATUS (status 1 good,
+ * 0 threshold exceeded, -1 no answer). */
+struct ata_blob_parts {
+	uint8_t ident[ATA_SMART_SECTOR], data[ATA_SMART_SECTOR], thr[ATA_SMART_SECTOR];
+	bool have_data, have_thr;
+	int status;
+};
+
+static int ata_read_blob_parts(struct drive *d, bool smart, struct ata_blob_parts *p,
+			       struct ss_error *err)
+{
+	struct ata_regs regs;
+	struct ata_tf tf;
+	int rc;
+
+	p->have_data = p->have_thr = false;
+	p->status = -1;
+	ata_tf_identify(&tf);
+	rc = drive_ata(d, &tf, false, p->ident, NULL, err);
+	if (rc || !smart)
+		return rc;
+	rc = read_smart_data(d, p->data, err);
+	if (rc)
+		return rc;
+	p->have_data = true;
+	p->have_thr = smart_cmd(d, SMART_READ_THRESHOLDS, 0, p->thr, NULL) == 0;
+	ata_tf_smart(&tf, SMART_RETURN_STATUS, 0, 0);
+	if (drive_ata(d, &tf, true, NULL, &regs, NULL) == 0) {
+		rc = ata_smart_status_from_regs(&regs);
+		p->status = rc >= 0 ? rc : -1;
+	}
+	return 0;
+}
+
+int smart_ata_read_blob(struct drive *d, const struct drive_info *info, uint8_t *blob, size_t max,
+			size_t *len, struct ss_error *err)
+{
+	struct ata_blob_parts p;
+	int rc;
+
+	*len = 0;
+	if (!info->ata)
+		return ss_error_set(err, -EOPNOTSUPP,
+				    "%s: not an ATA drive: it has no IDENTIFY + SMART blob",
+				    drive_name(d));
+	rc = ata_read_blob_parts(d, info->smart_supported && info->smart_enabled, &p, err);
+	if (rc)
+		return rc;
+	rc = smart_ata_build_blob(p.ident, p.have_data ? p.data : NULL, p.have_thr ? p.thr : NULL,
+				  p.status, blob, max, len);
+	if (rc)
+		return ss_error_set(err, rc, "%s: cannot build the SMART blob", drive_name(d));
+	return 0;
+}
+
 static int smart_read_ata(struct drive *d, const struct drive_info *info, struct smart_report *out,
 			  struct ss_error *err)
 {
-	uint8_t ident[ATA_SMART_SECTOR], data[ATA_SMART_SECTOR], thr[ATA_SMART_SECTOR];
+	struct ata_blob_parts p;
 	uint8_t blob[SMART_BLOB_MAX], log[ATA_SMART_SECTOR];
 	const struct ata_identify *id = drive_ata_identify(d);
 	const char *name = drive_name(d);
-	bool have_thr;
-	struct ata_regs regs;
-	struct ata_tf tf;
 	size_t blen;
-	int rc, status = -1;
+	int rc;
 
 	rc = ata_check_smart(d, info, err);
 	if (rc)
 		return rc;
-	ata_tf_identify(&tf);
-	rc = drive_ata(d, &tf, false, ident, NULL, err);
+	rc = ata_read_blob_parts(d, true, &p, err);
 	if (rc)
 		return rc;
-	rc = read_smart_data(d, data, err);
-	if (rc)
-		return rc;
-	ata_smart_parse_data(data, sizeof(data), &out->data);
-	have_thr = smart_cmd(d, SMART_READ_THRESHOLDS, 0, thr, NULL) == 0;
-	ata_tf_smart(&tf, SMART_RETURN_STATUS, 0, 0);
-	if (drive_ata(d, &tf, true, NULL, &regs, NULL) == 0) {
-		rc = ata_smart_status_from_regs(&regs);
-		status = rc >= 0 ? rc : -1;
-	}
-	out->ata_status = status;
+	ata_smart_parse_data(p.data, sizeof(p.data), &out->data);
+	out->ata_status = p.status;
 
 	if (out->data.selftest_supported || (id && id->smart_selftest))
 		out->selftest_log_read =
@@ -477,8 +520,8 @@ static int smart_read_ata(struct drive *d, const struct drive_info *info, struct
 	    smart_cmd(d, SMART_READ_LOG, LOG_SUMMARY_ERROR, log, NULL) == 0)
 		out->errlog_read = ata_smart_parse_error_log(log, sizeof(log), &out->errlog) == 0;
 
-	rc = smart_ata_build_blob(ident, data, have_thr ? thr : NULL, status, blob, sizeof(blob),
-				  &blen);
+	rc = smart_ata_build_blob(p.ident, p.data, p.have_thr ? p.thr : NULL, p.status, blob,
+				  sizeof(blob), &blen);
 	if (rc)
 		return ss_error_set(err, rc, "%s: cannot build the SMART blob", name);
 	rc = smart_ata_evaluate(blob, blen, out, err);

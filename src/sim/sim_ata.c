@@ -8,6 +8,7 @@
  * max + 1 in words 60-61 and 100-103.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <scsi/sg_unaligned.h>
@@ -20,6 +21,10 @@
 #define ST_ERR (ATA_STAT_DRDY | 0x10 | ATA_STAT_ERR) /* 0x51 */
 #define ERR_UNC 0x40
 
+#define ATA_SET_FEATURES 0xef
+#define SF_WCE_ON 0x02
+#define SF_WCE_OFF 0x82
+
 #define DCO_RESTORE 0xc0
 #define DCO_FREEZE 0xc1
 #define DCO_IDENTIFY 0xc2
@@ -29,6 +34,11 @@
 static void w16(uint8_t *b, unsigned word, uint16_t v)
 {
 	sg_put_unaligned_le16(v, b + 2 * word);
+}
+
+static uint16_t r16(const uint8_t *b, unsigned word)
+{
+	return sg_get_unaligned_le16(b + 2 * word);
 }
 
 static void w64(uint8_t *b, unsigned word, uint64_t v)
@@ -58,6 +68,74 @@ static void checksum(uint8_t *b)
 static bool hpa_in_effect(const struct sim_drive *d)
 {
 	return sim_ata_accessible_max(d) < d->st.native_max;
+}
+
+/* The fields of IDENTIFY that the rig and the drive's state own. On a drive
+ * seeded from a blob, a field whose value the simulator would now give
+ * differs from what it gives for the blob's own configuration at power-on
+ * (a rig override, a limit set, SMART or the write cache turned off) is
+ * written over the blob's IDENTIFY; everything else stays the blob's as
+ * the real drive sent it, bit for bit. */
+static const struct {
+	uint8_t word, n;
+	uint16_t mask;
+} owned[] = {
+    {10, 10, 0xffff}, /* serial */
+    {23, 4, 0xffff},  /* firmware */
+    {27, 20, 0xffff}, /* model */
+    {60, 2, 0xffff},  /* capacity, 28-bit */
+    {69, 1, 0x000b},  /* zoned, extended capacity words valid */
+    {75, 1, 0x001f},  /* queue depth */
+    {76, 1, 0x0100},  /* NCQ */
+    {82, 1, 0x0423},  /* SMART, security, write cache, HPA supported */
+    {83, 1, 0x0c00},  /* 48-bit, DCO supported */
+    {84, 1, 0x0103},  /* SMART error log, self-test, WWN supported */
+    {85, 1, 0x0423},  /* SMART, security, write cache, HPA enabled */
+    {86, 1, 0x0c00},  /* 48-bit, DCO enabled */
+    {87, 1, 0x0103},  /* SMART error log, self-test, WWN enabled */
+    {100, 4, 0xffff}, /* capacity, 48-bit */
+    {106, 1, 0xf00f}, /* sector sizes */
+    {108, 4, 0xffff}, /* WWN */
+    {117, 2, 0xffff}, /* logical sector size */
+    {119, 1, 0x0100}, /* AMAC supported */
+    {120, 1, 0x0100}, /* AMAC enabled */
+    {128, 1, 0x000f}, /* security state */
+    {168, 1, 0x000f}, /* form factor */
+    {217, 1, 0xffff}, /* rotation rate */
+    {230, 4, 0xffff}, /* extended capacity */
+};
+
+static void blob_merge(const struct sim_drive *d, uint8_t *gen)
+{
+	const uint8_t *base = d->cfg.blob_base;
+	uint8_t t[512];
+
+	memcpy(t, d->cfg.bl.identify, sizeof(t));
+	for (size_t i = 0; i < sizeof(owned) / sizeof(owned[0]); i++) {
+		uint16_t m = owned[i].mask;
+		unsigned w, end = owned[i].word + owned[i].n;
+		bool changed = false;
+
+		for (w = owned[i].word; w < end; w++)
+			changed = changed || ((r16(gen, w) ^ r16(base, w)) & m);
+		for (w = owned[i].word; changed && w < end; w++)
+			w16(t, w, (uint16_t)((r16(t, w) & ~m) | (r16(gen, w) & m)));
+	}
+	memcpy(gen, t, sizeof(t));
+}
+
+int sim_ata_identify_cfg(const struct sim_config *c, uint8_t buf[512])
+{
+	struct sim_drive *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return -ENOMEM;
+	d->cfg = *c;
+	d->cfg.blob = false;
+	sim_state_init(d);
+	sim_ata_identify(d, buf);
+	free(d);
+	return 0;
 }
 
 void sim_ata_identify(const struct sim_drive *d, uint8_t b[512])
@@ -99,9 +177,13 @@ void sim_ata_identify(const struct sim_drive *d, uint8_t b[512])
 	 * told by the signature), bit 3 extended number of user addressable
 	 * sectors (words 230-233) */
 	w16(b, 69,
-	    (uint16_t)((c->zoned == SIM_ZONED_HOST_AWARE ? 0x0001 : 0) | (c->amac ? 0x0008 : 0)));
-	w16(b, 75, 31);			      /* queue depth 32 */
-	w16(b, 76, modern ? 0x850e : 0x0506); /* NCQ, SATA gen 1/2(/3), PHY events */
+	    (uint16_t)((c->zoned == SIM_ZONED_HOST_AWARE ? 0x0001 : 0) |
+		       (c->amac || c->blob_ext_cap ? 0x0008 : 0)));
+	/* NCQ with its queue depth (none at depth 1), SATA gen 1/2(/3), PHY
+	 * events */
+	w16(b, 75, (uint16_t)(c->queue_depth > 1 ? (c->queue_depth - 1) & 0x1f : 0));
+	w16(b, 76,
+	    (uint16_t)((modern ? 0x850e : 0x0506) & (c->queue_depth > 1 ? 0xffff : ~0x0100)));
 	w16(b, 77, 0);
 	w16(b, 78, 0x0044); /* SSP, DIPM */
 	w16(b, 79, 0x0040);
@@ -186,9 +268,28 @@ void sim_ata_identify(const struct sim_drive *d, uint8_t b[512])
 	w16(b, 209, 0x4000); /* logical sector 0 is aligned */
 	w16(b, 217, c->rpm);
 	w16(b, 222, 0x103f); /* SATA: ATA8-AST, SATA 1.0a .. 3.0 */
-	if (c->amac)
+	if (c->amac || c->blob_ext_cap)
 		w64(b, 230, cap);
+	if (c->blob)
+		blob_merge(d, b);
 	checksum(b);
+}
+
+double sim_link_mbps(const struct sim_drive *d)
+{
+	uint8_t b[512];
+	uint16_t w76;
+
+	if (!d->cfg.sata)
+		return 600; /* SAS-2, 6 Gb/s */
+	sim_ata_identify(d, b);
+	w76 = r16(b, 76);
+	/* word 76: bit 3 Gen3 (6 Gb/s), bit 2 Gen2 (3 Gb/s), bit 1 Gen1 */
+	if (w76 != 0xffff && (w76 & 0x0008))
+		return 600;
+	if (w76 != 0xffff && (w76 & 0x0004))
+		return 300;
+	return 150;
 }
 
 /* The DEVICE CONFIGURATION IDENTIFY data structure */
@@ -432,6 +533,26 @@ static void cmd_dco(struct sim_ata *a)
 	}
 }
 
+/* SET FEATURES: 02h enables the volatile write cache, 82h disables it
+ * (what is cached is written first); a power cycle restores the default.
+ * Other subcommands are not emulated. */
+static void set_features(struct sim_ata *a)
+{
+	struct sim_drive *d = a->sc->d;
+	uint8_t sub = (uint8_t)a->tf.feature;
+
+	if (sub != SF_WCE_ON && sub != SF_WCE_OFF) {
+		abrt(a, ATA_ERR_ABRT);
+		return;
+	}
+	if (sub == SF_WCE_OFF)
+		a->sc->media_ns = sim_cache_flush_ns(d);
+	if (d->st.wce != (sub == SF_WCE_ON)) {
+		d->st.wce = sub == SF_WCE_ON;
+		d->dirty = true;
+	}
+}
+
 /* READ/WRITE (DMA|SECTORS) EXT, READ VERIFY SECTORS (EXT) */
 static void cmd_rw(struct sim_ata *a, bool write, bool verify)
 {
@@ -470,7 +591,7 @@ static void cmd_rw(struct sim_ata *a, bool write, bool verify)
 		abrt(a, ATA_ERR_ABRT);
 		return;
 	}
-	sc->media_ns = sim_media_access_ns(d, lba, n);
+	sc->media_ns = sim_media_io_ns(d, lba, n, write, false);
 	if (!write && sim_medium_error(d, lba, n, &bad)) {
 		if (!verify && bad > lba && !sim_media_read(sc, lba, bad - lba, sc->in))
 			sc->moved = (size_t)((bad - lba) * d->cfg.lblock);
@@ -588,7 +709,10 @@ void sim_ata_exec(struct sim_cmd *sc)
 		break;
 	case ATA_FLUSH_CACHE_EXT:
 	case 0xe7: /* FLUSH CACHE */
-		sc->media_ns = d->st.wce ? 1000000 : 0;
+		sc->media_ns = sim_cache_flush_ns(d);
+		break;
+	case ATA_SET_FEATURES:
+		set_features(&a);
 		break;
 	default:
 		abrt(&a, ATA_ERR_ABRT);

@@ -1,6 +1,6 @@
 /* sim_media.c - the media timing model and the virtual clock.
  *
- * Access time = command overhead + seek(distance) + half a revolution +
+ * Access time = command overhead + seek(distance) + rotational wait +
  * bytes / transfer rate (docs/models.md). A sequential access (starting where
  * the previous one ended) costs neither seek nor rotational latency.
  * Seek: t(x) = T + a x + b sqrt(x), x the fraction of the full stroke,
@@ -17,14 +17,14 @@
  * stays deterministic whatever the rig's time_scale). Averaged over random
  * targets the wait is half a revolution; with several commands queued the
  * drive picks the one with the shortest seek + wait
- * (sim_drive_position_ns).
+ * (sim_drive_position_ns). The command overhead is the drive's
+ * (cfg.overhead_ns, "overhead_ms" in the rig); a write the write cache
+ * takes is timed by sim_cache.c.
  */
 #include <math.h>
 #include <time.h>
 
 #include "sim/sim_priv.h"
-
-#define CMD_OVERHEAD_NS 50000ULL /* 50 us of controller time */
 
 void sim_media_defaults(struct sim_media *m, uint16_t rpm, uint8_t form_factor)
 {
@@ -146,11 +146,7 @@ static double angle_at(const struct sim_drive *d, uint64_t lba, double s)
 
 /* Where the heads are: stroke fraction and angle at the end of the last
  * transfer. */
-struct head_pos {
-	double s, angle, span;
-};
-
-static void head_now(const struct sim_drive *d, struct head_pos *h)
+void sim_media_head(const struct sim_drive *d, struct sim_head *h)
 {
 	h->span = (double)span_blocks(d);
 	h->s = stroke_of(&d->cfg.media, (double)d->st.head_lba / h->span);
@@ -160,7 +156,7 @@ static void head_now(const struct sim_drive *d, struct head_pos *h)
 /* Seek + rotational wait from the heads to lba, when the command's own
  * overhead of before_ns passes first; > limit_ns (early out) when the
  * seek alone is longer than limit_ns. */
-static double position_ns(const struct sim_drive *d, const struct head_pos *h, uint64_t lba,
+double sim_media_position(const struct sim_drive *d, const struct sim_head *h, uint64_t lba,
 			  double before_ns, double limit_ns)
 {
 	const struct sim_media *m = &d->cfg.media;
@@ -177,29 +173,66 @@ static double position_ns(const struct sim_drive *d, const struct head_pos *h, u
 	return seek + a * m->rev_ns;
 }
 
+double sim_media_stroke(const struct sim_drive *d, uint64_t lba)
+{
+	return stroke_of(&d->cfg.media, (double)lba / (double)span_blocks(d));
+}
+
+double sim_media_seek(const struct sim_drive *d, double dx)
+{
+	return seek_ns(&d->cfg.media, fabs(dx));
+}
+
+uint64_t sim_media_span(const struct sim_drive *d)
+{
+	return span_blocks(d);
+}
+
+/* A write of this size goes to the write cache */
+static bool cacheable(const struct sim_drive *d, uint64_t blocks)
+{
+	return d->st.wce && (double)blocks * d->cfg.lblock <= d->cfg.cache_mib * 1048576.0;
+}
+
 uint64_t sim_drive_position_ns(const struct sim_drive *d, uint64_t lba)
 {
-	struct head_pos h;
+	struct sim_head h;
 	double t;
 
 	if (!d)
 		return 0;
-	head_now(d, &h);
-	t = position_ns(d, &h, lba, (double)CMD_OVERHEAD_NS, 1e300);
+	sim_media_head(d, &h);
+	t = sim_media_position(d, &h, lba, (double)d->cfg.overhead_ns, 1e300);
 	return t > 1e15 ? (uint64_t)1e15 : (uint64_t)t;
 }
 
-unsigned sim_drive_queue_pick(const struct sim_drive *d, const uint64_t *lba, unsigned n)
+unsigned sim_drive_queue_pick_rw(const struct sim_drive *d, const uint64_t *lba,
+				 const uint32_t *blocks, const bool *write, unsigned n)
 {
-	struct head_pos h;
+	struct sim_head h;
 	double best = 1e300, t;
-	unsigned b = 0;
+	unsigned b = 0, i;
+	long cw = -1;
 
 	if (!d || n <= 1)
 		return 0;
-	head_now(d, &h);
-	for (unsigned i = 0; i < n; i++) {
-		t = position_ns(d, &h, lba[i], (double)CMD_OVERHEAD_NS, best);
+	/* a write the cache takes needs no positioning; when the cache is
+	 * full it waits for a destage, which then competes with the reads
+	 * (the drive schedules both by positioning time) */
+	for (i = 0; write && blocks && i < n && cw < 0; i++)
+		if (write[i] && cacheable(d, blocks[i]))
+			cw = (long)i;
+	if (cw >= 0) {
+		if (sim_cache_has_room(d, (uint64_t)blocks[cw] * d->cfg.lblock))
+			return (unsigned)cw;
+		best = sim_cache_next_position(d);
+		b = (unsigned)cw;
+	}
+	sim_media_head(d, &h);
+	for (i = 0; i < n; i++) {
+		if (cw >= 0 && write[i] && cacheable(d, blocks[i]))
+			continue;
+		t = sim_media_position(d, &h, lba[i], (double)d->cfg.overhead_ns, best);
 		if (t < best) {
 			best = t;
 			b = i;
@@ -210,23 +243,56 @@ unsigned sim_drive_queue_pick(const struct sim_drive *d, const uint64_t *lba, un
 	return b;
 }
 
-uint64_t sim_media_access_ns(struct sim_drive *d, uint64_t lba, uint64_t blocks)
+unsigned sim_drive_queue_pick(const struct sim_drive *d, const uint64_t *lba, unsigned n)
+{
+	return sim_drive_queue_pick_rw(d, lba, NULL, NULL, n);
+}
+
+unsigned sim_drive_queue_depth(const struct sim_drive *d)
+{
+	return d ? d->cfg.queue_depth : 0;
+}
+
+/* Positioning after before_ns of the command's own time, then the
+ * transfer; the heads end where it ends. */
+static uint64_t access_ns(struct sim_drive *d, uint64_t lba, uint64_t blocks, double before_ns)
 {
 	const struct sim_media *m = &d->cfg.media;
 	double span = (double)span_blocks(d);
-	double s_to, t = (double)CMD_OVERHEAD_NS;
+	double s_to, t = before_ns;
 	double bytes = (double)blocks * d->cfg.lblock;
-	struct head_pos h;
+	struct sim_head h;
 
-	head_now(d, &h);
+	sim_media_head(d, &h);
 	s_to = stroke_of(m, (double)lba / span);
-	t += position_ns(d, &h, lba, (double)CMD_OVERHEAD_NS, 1e300);
+	t += sim_media_position(d, &h, lba, before_ns, 1e300);
 	t += bytes / rate_at(m, s_to);
 	d->st.head_lba = lba + blocks;
 	d->st.next_lba = lba + blocks;
 	if (t > 1e15)
 		t = 1e15;
 	return (uint64_t)t;
+}
+
+uint64_t sim_media_destage_ns(struct sim_drive *d, uint64_t lba, uint64_t blocks)
+{
+	return access_ns(d, lba, blocks, 0);
+}
+
+uint64_t sim_media_io_ns(struct sim_drive *d, uint64_t lba, uint64_t blocks, bool write, bool fua)
+{
+	uint64_t wait;
+	double ovh = (double)d->cfg.overhead_ns;
+
+	if (write && !fua && cacheable(d, blocks))
+		return sim_cache_write_ns(d, lba, blocks);
+	/* the mechanics: the destage under way ends first */
+	wait = sim_cache_settle_ns(d);
+	/* a read that continues the last transfer finds its data read ahead:
+	 * the media streamed on while the command was processed */
+	if (!write && lba == d->st.next_lba)
+		ovh = 0;
+	return wait + access_ns(d, lba, blocks, ovh);
 }
 
 /* Time to write every block of [0, blocks) once, in slices. */

@@ -36,6 +36,19 @@ struct sim_media {
 	double rev_ns;		     /* one revolution, 0 when not rotating */
 };
 
+/* A saved IDENTIFY + SMART blob, the record format libatasmart's
+ * sk_disk_get_blob writes (skdump --save): records of a 4-byte tag
+ * ("IDFY", "SMST", "SMDT", "SMTH"), a 4-byte big-endian length and the
+ * payload. sim_blob.c. */
+#define SIM_BLOB_MAX (64u << 10)
+struct sim_blob {
+	uint8_t identify[512];
+	bool has_data, has_thr, has_status;
+	bool status_good;  /* SMST: the drive's RETURN STATUS said good */
+	uint8_t data[512]; /* SMART READ DATA */
+	uint8_t thr[512];  /* SMART READ THRESHOLDS */
+};
+
 struct sim_smart {
 	bool supported, enabled;
 	uint32_t temperature;
@@ -98,6 +111,21 @@ struct sim_config {
 	struct sim_media media;
 	struct sim_fault faults[SIM_MAX_FAULTS];
 	unsigned nfaults;
+	/* queuing and caching (docs/simulator.md, "Queue, overhead, write
+	 * cache") */
+	unsigned queue_depth; /* commands the drive holds (NCQ / TCQ) */
+	uint64_t overhead_ns; /* added to every read, write and verify */
+	bool write_cache;     /* WCE at power-on (the default) */
+	double cache_mib;     /* write cache size */
+	/* seeded from a saved IDENTIFY + SMART blob ("smart_blob") */
+	bool blob;
+	bool blob_smart;   /* SMART data, thresholds, status from the blob */
+	bool blob_ext_cap; /* the blob's IDENTIFY word 69 bit 3 */
+	struct sim_blob bl;
+	/* what the simulator's IDENTIFY says for the blob's own configuration
+	 * at power-on: where the drive's answer still says the same, the
+	 * blob's words are kept as the real drive sent them */
+	uint8_t blob_base[512];
 };
 
 /* --- self-tests (sim_smart.c): one engine for both personalities --- */
@@ -217,6 +245,38 @@ struct sim_store {
 	uint64_t file_read; /* bytes read from the image file (tests, bench) */
 };
 
+/* The write cache (sim_cache.c): dirty extents waiting to be destaged,
+ * in buckets by LBA so that the destager's shortest-positioning-time
+ * search looks only near the heads. Runtime only: a new process starts
+ * with it empty (as after a flush). */
+struct sim_wc_ent {
+	uint64_t lba;
+	uint32_t blocks;
+};
+
+struct sim_wc_bucket {
+	struct sim_wc_ent *e;
+	uint32_t n, cap;
+};
+
+struct sim_wcache {
+	struct sim_wc_bucket *b; /* NULL until the first cached write */
+	double *edge_s;		 /* stroke fraction at each bucket edge (nb + 1) */
+	unsigned nb;
+	uint64_t span;	    /* blocks the buckets cover */
+	uint64_t cap_bytes; /* the cache's size */
+	double link_bps;    /* host link, bytes per ns */
+	uint64_t dirty;	    /* bytes not yet on the medium (the piece under way too) */
+	uint64_t nent;
+	uint64_t credit_ns;  /* media time the destager had while the host link worked */
+	bool busy;	     /* a destage piece is under way */
+	uint64_t busy_ns;    /* its time still to go */
+	uint64_t busy_bytes; /* freed when it ends */
+	bool last_valid;     /* the extent the last write went into, for merging */
+	uint64_t last_lba, last_end;
+	uint64_t destaged; /* bytes written to the medium from the cache */
+};
+
 struct sim_rig;
 
 struct sim_drive {
@@ -243,6 +303,7 @@ struct sim_drive {
 	/* one command at a time, whichever thread sends it (the TUI's jobs,
 	 * a batch's parallel jobs on different drives of one rig) */
 	pthread_mutex_t lock;
+	struct sim_wcache wc;
 };
 
 struct sim_rig {
@@ -301,12 +362,65 @@ int sim_store_wipe(struct sim_drive *d);
 /* --- media model and clock (sim_media.c) --- */
 void sim_media_defaults(struct sim_media *m, uint16_t rpm, uint8_t form_factor);
 void sim_media_fit(struct sim_media *m, uint16_t rpm);
-uint64_t sim_media_access_ns(struct sim_drive *d, uint64_t lba, uint64_t blocks);
+/* A read, write or verify of [lba, lba+blocks): the command overhead,
+ * then a write the write cache takes (sim_cache_write_ns), or the media
+ * access after the destage under way ends. Moves the heads. */
+uint64_t sim_media_io_ns(struct sim_drive *d, uint64_t lba, uint64_t blocks, bool write, bool fua);
+/* The medium alone: positioning and transfer, no command overhead (a
+ * destage). Moves the heads. */
+uint64_t sim_media_destage_ns(struct sim_drive *d, uint64_t lba, uint64_t blocks);
+/* Where the heads are, for a positioning search */
+struct sim_head {
+	double s, angle, span;
+};
+void sim_media_head(const struct sim_drive *d, struct sim_head *h);
+/* Seek + rotational wait from h to lba (0 when lba continues the last
+ * transfer); more than limit_ns when the seek alone is */
+double sim_media_position(const struct sim_drive *d, const struct sim_head *h, uint64_t lba,
+			  double before_ns, double limit_ns);
+/* Stroke fraction of an LBA, and the seek time over a stroke distance */
+double sim_media_stroke(const struct sim_drive *d, uint64_t lba);
+double sim_media_seek(const struct sim_drive *d, double dx);
+uint64_t sim_media_span(const struct sim_drive *d);
 uint64_t sim_media_format_ns(const struct sim_drive *d, uint64_t blocks);
 uint64_t sim_mono_ns(void);
 uint64_t sim_real_ns(void);
 uint64_t sim_clock_now(const struct sim_drive *d);
 void sim_clock_advance(struct sim_drive *d, uint64_t ns);
+
+/* --- write cache (sim_cache.c) --- */
+
+/* A write the cache takes (no larger than the cache): waits for room
+ * (destaging), then the command overhead and the transfer over the host
+ * link, while the destager works. */
+uint64_t sim_cache_write_ns(struct sim_drive *d, uint64_t lba, uint64_t blocks);
+/* Before the mechanics serve a command: the destager uses the time it was
+ * given, then the piece under way ends. Returns the wait. */
+uint64_t sim_cache_settle_ns(struct sim_drive *d);
+/* Everything to the medium (FLUSH CACHE, SYNCHRONIZE CACHE, WCE turned
+ * off). Returns the time it takes. */
+uint64_t sim_cache_flush_ns(struct sim_drive *d);
+/* Forget what is cached (power cycle, format: timing only, the data is
+ * already in the store) */
+void sim_cache_drop(struct sim_drive *d);
+void sim_cache_free(struct sim_drive *d);
+/* A write of bytes is taken without waiting for destaging */
+bool sim_cache_has_room(const struct sim_drive *d, uint64_t bytes);
+/* Positioning time from the heads to what the destager writes next (huge
+ * when the cache is empty) */
+double sim_cache_next_position(const struct sim_drive *d);
+
+/* --- saved IDENTIFY + SMART blobs (sim_blob.c) --- */
+
+/* Parse a blob. 0, or -EINVAL with the reason in why. */
+int sim_blob_parse(const uint8_t *buf, size_t len, struct sim_blob *out, char *why, size_t whylen);
+/* Seed a SATA drive's configuration from a parsed blob: identity,
+ * capacity, sector sizes, rpm, form factor, features, queue depth, write
+ * cache, SMART. 0, or -EINVAL with the reason in why (a sector size the
+ * simulator does not model, no capacity). */
+int sim_blob_apply(struct sim_config *c, const struct sim_blob *b, char *why, size_t whylen);
+/* Read and parse a blob file. 0, or a negative errno with the reason. */
+int sim_blob_load(const char *path, struct sim_blob *out, char *why, size_t whylen);
 
 /* --- command execution (sim_drive.c, sim_scsi.c, sim_ata.c) --- */
 
@@ -358,8 +472,14 @@ bool sim_medium_error(const struct sim_drive *d, uint64_t lba, uint64_t n, uint6
 
 void sim_scsi_exec(struct sim_cmd *sc);
 void sim_ata_exec(struct sim_cmd *sc);
-/* Build the 512-byte IDENTIFY DEVICE data */
+/* Build the 512-byte IDENTIFY DEVICE data (a blob drive's, with what the
+ * rig overrides and the current state written into it) */
 void sim_ata_identify(const struct sim_drive *d, uint8_t buf[512]);
+/* The simulator's own IDENTIFY for a configuration at power-on (no blob
+ * merged): a blob drive's baseline. 0 or -ENOMEM. */
+int sim_ata_identify_cfg(const struct sim_config *c, uint8_t buf[512]);
+/* The host link rate (MB/s): SATA from IDENTIFY word 76, SAS 600 */
+double sim_link_mbps(const struct sim_drive *d);
 /* Read or write blocks through the data store (shared by SCSI and ATA) */
 int sim_media_read(struct sim_cmd *sc, uint64_t lba, uint64_t n, uint8_t *dst);
 int sim_media_write(struct sim_cmd *sc, uint64_t lba, uint64_t n, const uint8_t *src);

@@ -25,6 +25,13 @@
 #define ATA48_MAX_BLOCKS (1ULL << 48)
 #define ATA28_MAX_BLOCKS (1ULL << 28)
 
+/* Queue depth and command overhead by personality (docs/simulator.md,
+ * "Queue depth, command overhead, write cache", gives the sources) */
+#define SATA_QUEUE 32u		   /* NCQ: 32 tags */
+#define SAS_QUEUE 64u		   /* issue 16's figure: SAS itself sets no limit */
+#define SATA_OVERHEAD_NS 500000ULL /* 0.5 ms: HGST Deskstar 7K3000, read miss */
+#define SAS_OVERHEAD_NS 200000ULL  /* 0.2 ms: Seagate Constellation.2 SAS */
+
 struct rp {
 	const char *origin;
 	const char *text;
@@ -393,8 +400,11 @@ static int rd_media(struct rp *p, struct sim_config *c, struct json_object *v,
 static int media_finish(struct rp *p, struct sim_config *c, const struct jpos *pos)
 {
 	struct sim_media *m = &c->media, def;
+	/* a drive that does not report its rpm still turns: 7200 for the
+	 * mechanics */
+	uint16_t rpm = c->rpm ? c->rpm : 7200;
 
-	sim_media_defaults(&def, c->rpm, c->form_factor);
+	sim_media_defaults(&def, rpm, c->form_factor);
 	if (isnan(m->avg_seek_ms))
 		m->avg_seek_ms = def.avg_seek_ms;
 	if (isnan(m->t2t_ms))
@@ -419,7 +429,44 @@ static int media_finish(struct rp *p, struct sim_config *c, const struct jpos *p
 			       "full_stroke_ms");
 	if (m->inner_mbps > m->outer_mbps)
 		return rp_fail(p, pos, "media", "inner_mbps must not exceed outer_mbps");
-	sim_media_fit(m, c->rpm);
+	sim_media_fit(m, rpm);
+	return 0;
+}
+
+/* smart_blob: a saved IDENTIFY + SMART blob, relative to the rig file's
+ * directory; seeds the drive before the other members (which override) */
+static int rd_blob(struct rp *p, struct sim_config *c, struct json_object *v,
+		   const struct jpos *pos)
+{
+	const char *f = "smart_blob", *name, *slash;
+	char path[4096], why[256];
+	struct sim_blob *b;
+	int rc;
+
+	if (!c->sata)
+		return rp_fail(p, pos, f,
+			       "an ATA IDENTIFY + SMART blob; only a \"sata\" drive "
+			       "takes one");
+	if (!json_object_is_type(v, json_type_string) || !json_object_get_string_len(v))
+		return rp_fail(p, pos, f, "expected a file name (relative to the rig file)");
+	name = json_object_get_string(v);
+	slash = strrchr(p->origin, '/');
+	if (name[0] == '/' || !slash)
+		rc = snprintf(path, sizeof(path), "%s", name);
+	else
+		rc = snprintf(path, sizeof(path), "%.*s/%s", (int)(slash - p->origin), p->origin,
+			      name);
+	if (rc < 0 || (size_t)rc >= sizeof(path))
+		return rp_fail(p, pos, f, "the file name is too long");
+	b = malloc(sizeof(*b));
+	if (!b)
+		return rp_fail(p, pos, f, "out of memory");
+	rc = sim_blob_load(path, b, why, sizeof(why));
+	if (!rc)
+		rc = sim_blob_apply(c, b, why, sizeof(why));
+	free(b);
+	if (rc)
+		return rp_fail(p, pos, f, "%s: %s", path, why);
 	return 0;
 }
 
@@ -470,8 +517,26 @@ static int parse_member(struct rp *p, struct sim_config *c, const char *k, struc
 	uint64_t n;
 	bool b = false;
 
-	if (!strcmp(k, "id") || !strcmp(k, "personality"))
+	if (!strcmp(k, "id") || !strcmp(k, "personality") || !strcmp(k, "smart_blob"))
 		return 0; /* done first */
+	if (!strcmp(k, "queue_depth")) {
+		if (rd_u64(p, v, pos, k, 1, c->sata ? 32 : 256, &n))
+			return p->rc;
+		c->queue_depth = (unsigned)n;
+		return 0;
+	}
+	if (!strcmp(k, "overhead_ms")) {
+		double ms;
+
+		if (rd_num(p, v, pos, k, 0, 100, &ms))
+			return p->rc;
+		c->overhead_ns = (uint64_t)(ms * 1e6 + 0.5);
+		return 0;
+	}
+	if (!strcmp(k, "write_cache"))
+		return rd_bool(p, v, pos, k, &c->write_cache);
+	if (!strcmp(k, "cache_mib"))
+		return rd_num(p, v, pos, k, 0, 65536, &c->cache_mib);
 	if (!strcmp(k, "model"))
 		return rd_str(p, v, pos, k, c->sata ? 40 : 16, c->model);
 	if (!strcmp(k, "serial"))
@@ -529,8 +594,10 @@ static int parse_member(struct rp *p, struct sim_config *c, const char *k, struc
 			return rd_dco(p, c, v, pos);
 		return rd_security(p, c, v, pos);
 	}
-	if (!strcmp(k, "smart"))
+	if (!strcmp(k, "smart")) {
+		c->blob_smart = false; /* the simulator's own attributes, from these seeds */
 		return rd_smart(p, c, v, pos);
+	}
 	if (!strcmp(k, "zoned")) {
 		const char *s =
 		    json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "";
@@ -613,7 +680,15 @@ static int parse_drive(struct rp *p, struct json_object *o, const struct jpos *p
 	c->zone_mb = 256;
 	c->media.avg_seek_ms = c->media.t2t_ms = c->media.full_ms = NAN;
 	c->media.outer_mbps = c->media.inner_mbps = c->media.cache_mb = NAN;
+	c->queue_depth = c->sata ? SATA_QUEUE : SAS_QUEUE;
+	c->overhead_ns = c->sata ? SATA_OVERHEAD_NS : SAS_OVERHEAD_NS;
+	c->write_cache = c->sata;
+	c->cache_mib = NAN;
 	json_object_object_get_ex(o, "media", &media);
+	/* a drive seeded from a saved blob: the other members override it */
+	if (json_object_object_get_ex(o, "smart_blob", &x) &&
+	    rd_blob(p, c, x, jpos_member(pos, "smart_blob")))
+		return p->rc;
 
 	/* every member, in file order */
 	{
@@ -706,8 +781,15 @@ static int parse_drive(struct rp *p, struct json_object *o, const struct jpos *p
 
 	/* media: the rig's figures, the rest from the rpm table */
 	mp = media ? jpos_member(pos, "media") : NULL;
+	if (!isnan(c->cache_mib) && !isnan(c->media.cache_mb))
+		return rp_fail(p, jpos_member(pos, "cache_mib"), "cache_mib",
+			       "give \"cache_mib\" or \"media\": {\"cache_mb\"} (its older name), "
+			       "not both");
 	if (media_finish(p, c, mp ? mp : pos))
 		return p->rc;
+	if (isnan(c->cache_mib))
+		c->cache_mib = c->media.cache_mb;
+	c->media.cache_mb = c->cache_mib;
 	p->label[0] = '\0';
 	return 0;
 }
@@ -739,6 +821,7 @@ static void drive_free(struct sim_drive *d)
 		return;
 	sim_store_free(&d->store);
 	sim_zones_free(d);
+	sim_cache_free(d);
 	free(d->state_path);
 	if (d->lock_fd >= 0)
 		close(d->lock_fd);

@@ -467,7 +467,7 @@ static unsigned build_page(const struct sim_drive *d, uint8_t code, int pc, uint
 
 	switch (pc) {
 	case PC_DEF:
-		wce = true;
+		wce = d->cfg.write_cache;
 		dsense = d->cfg.d_sense;
 		break;
 	case PC_SAVED:
@@ -799,7 +799,10 @@ static void cmd_mode_select(struct sim_cmd *sc, bool ten)
 			smart_on = !(p[off + 2] & 0x08);
 	}
 
-	/* everything checked: apply */
+	/* everything checked: apply (turning the write cache off writes what
+	 * it holds first) */
+	if (!wce && d->st.wce)
+		sc->media_ns = sim_cache_flush_ns(d);
 	if (wce != d->st.wce || dsense != d->st.dsense || notch != d->st.active_notch ||
 	    smart_on != d->st.smart.enabled)
 		d->dirty = true;
@@ -860,6 +863,7 @@ static void cmd_format(struct sim_cmd *sc)
 		sc->moved = (size_t)need;
 	}
 	s->fmt_blocks = s->scsi_blocks;
+	sim_cache_drop(d); /* what was cached is formatted away */
 	dur = sim_media_format_ns(d, s->fmt_blocks);
 	s->fmt_start_ns = sc->now_ns;
 	s->fmt_end_ns = sc->now_ns + dur;
@@ -957,7 +961,8 @@ static void cmd_rw(struct sim_cmd *sc, enum rw_kind kind, bool sixteen)
 			return;
 		}
 	}
-	sc->media_ns = sim_media_access_ns(d, lba, n);
+	/* FUA (byte 1 bit 3) writes through the cache */
+	sc->media_ns = sim_media_io_ns(d, lba, n, kind == RW_WRITE, cdb[1] & 0x08);
 	if (kind != RW_WRITE && sim_medium_error(d, lba, n, &bad)) {
 		struct sim_sense_x x = {.info_valid = true, .info = bad};
 
@@ -1002,7 +1007,7 @@ static void cmd_rw(struct sim_cmd *sc, enum rw_kind kind, bool sixteen)
 
 static void cmd_sync(struct sim_cmd *sc)
 {
-	sc->media_ns = sc->d->st.wce ? 1000000 : 0;
+	sc->media_ns = sim_cache_flush_ns(sc->d);
 }
 
 /* ---- dispatch ---- */

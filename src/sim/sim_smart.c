@@ -81,11 +81,33 @@ static uint8_t realloc_value(uint64_t reallocated)
 	return lost >= 99 ? 1 : (uint8_t)(100 - lost);
 }
 
+/* A drive seeded from a blob: what the blob's RETURN STATUS said, else a
+ * pre-failure attribute at or below its (non-zero) threshold */
+static bool blob_failing(const struct sim_drive *d)
+{
+	const struct sim_blob *b = &d->cfg.bl;
+
+	if (b->has_status)
+		return !b->status_good;
+	for (unsigned i = 0; b->has_thr && i < 30; i++) {
+		const uint8_t *a = b->data + 2 + 12 * i, *t = b->thr + 2 + 12 * i;
+
+		if (a[0] && t[0] == a[0] && (a[1] & 0x01) && t[1] && a[3] <= t[1])
+			return true;
+	}
+	return false;
+}
+
 bool sim_smart_failing(const struct sim_drive *d, bool *too_many_reassigns)
 {
 	struct sim_smart s;
 	bool many;
 
+	if (d->cfg.blob_smart) {
+		if (too_many_reassigns)
+			*too_many_reassigns = false;
+		return blob_failing(d) || sim_fault_active(d, SIM_FAULT_SMART_FAIL);
+	}
 	sim_smart_now(d, &s);
 	many = realloc_value(s.reallocated) <= REALLOC_THRESHOLD;
 	if (too_many_reassigns)
@@ -178,6 +200,17 @@ uint64_t sim_selftest_seconds(const struct sim_drive *d, uint8_t kind)
 	double rate, s;
 	uint64_t min;
 
+	if (d->cfg.blob_smart) {
+		/* the polling times the blob's SMART data gives (bytes 372-376) */
+		const uint8_t *b = d->cfg.bl.data;
+		unsigned mins = kind == SIM_ST_SHORT	    ? b[372]
+				: kind == SIM_ST_CONVEYANCE ? b[374]
+				: b[373] == 0xff	    ? (unsigned)(b[375] | b[376] << 8)
+							    : b[373];
+
+		if (mins)
+			return (uint64_t)mins * 60;
+	}
 	switch (kind) {
 	case SIM_ST_SHORT:
 		return SHORT_S;
@@ -238,6 +271,16 @@ static void smart_data(const struct sim_drive *d, uint64_t now, uint8_t *b)
 	uint64_t ext_min = sim_selftest_seconds(d, SIM_ST_EXTENDED) / 60;
 	unsigned i;
 
+	if (d->cfg.blob_smart) {
+		/* the blob's, as the real drive sent it; the self-test status
+		 * is the simulator's once a self-test ran here */
+		memcpy(b, d->cfg.bl.data, 512);
+		if (d->st.test.active || d->st.test.total) {
+			b[363] = selftest_byte(d, now);
+			ata_checksum_set(b);
+		}
+		return;
+	}
 	sim_smart_now(d, &s);
 	memset(b, 0, 512);
 	sg_put_unaligned_le16(0x0010, b); /* revision */
@@ -270,10 +313,14 @@ static void smart_data(const struct sim_drive *d, uint64_t now, uint8_t *b)
 	ata_checksum_set(b);
 }
 
-static void smart_thresholds(uint8_t *b)
+static void smart_thresholds(const struct sim_drive *d, uint8_t *b)
 {
 	unsigned i;
 
+	if (d->cfg.blob_smart) {
+		memcpy(b, d->cfg.bl.thr, 512);
+		return;
+	}
 	memset(b, 0, 512);
 	sg_put_unaligned_le16(0x0010, b);
 	for (i = 0; i < NATTRS; i++) {
@@ -619,10 +666,14 @@ void sim_ata_smart(struct sim_ata *a)
 			sim_bad_cdb(sc, 1, 4);
 			return;
 		}
+		if (feature == SMART_READ_THRESHOLDS && d->cfg.blob_smart && !d->cfg.bl.has_thr) {
+			sim_ata_abrt(a, ATA_ERR_ABRT); /* the blob has none */
+			return;
+		}
 		if (feature == SMART_READ_DATA)
 			smart_data(d, sc->now_ns, b);
 		else
-			smart_thresholds(b);
+			smart_thresholds(d, b);
 		sim_data_in(sc, b, sizeof(b));
 		break;
 	case SMART_READ_LOG:

@@ -37,7 +37,7 @@ void sim_state_init(struct sim_drive *d)
 	s->sec_locked = c->sec_locked;
 	s->sec_frozen = c->sec_frozen;
 	s->scsi_blocks = c->blocks;
-	s->wce = s->saved_wce = true;
+	s->wce = s->saved_wce = c->write_cache;
 	s->dsense = s->saved_dsense = c->d_sense;
 	s->smart = c->smart;
 	for (i = 0; i < c->nfaults; i++) {

@@ -12,20 +12,17 @@
 #include "shortstroke/units.h"
 #include "tui.h"
 
-#define TB_MAX 64
 #define TB_SECONDS 3
 static const unsigned tb_qd[] = { 1, 16 };
 #define TB_NQD (sizeof(tb_qd) / sizeof(tb_qd[0]))
 
 struct tb_flow {
-	unsigned pending;
 	char *text;
 	size_t len;
 	bool virtual_time;
 };
 
 struct tb_op {
-	struct tb_flow *f;
 	char spec[256];
 	char node[256];
 	struct dev_env *env;	/* where it came from, for the I/O engine */
@@ -97,11 +94,12 @@ static int tb_job(void *arg, const struct progress_sink *sink, struct ss_error *
 	return rc;
 }
 
-static void tb_finish(struct tui_model *m, struct tui_task *t, int rc, const struct ss_error *err)
+/* The drive's line of the results and the status line. */
+static void tb_done(struct tui_model *m, void *flow, void *arg, int rc, const struct ss_error *err)
 {
-	struct tb_op *op = t->arg;
-	struct tb_flow *f = op->f;
-	char line[320], title[160];
+	struct tb_flow *f = flow;
+	struct tb_op *op = arg;
+	char line[320];
 	size_t used;
 
 	used = (size_t)snprintf(line, sizeof(line), "%-20s", op->spec);
@@ -119,60 +117,56 @@ static void tb_finish(struct tui_model *m, struct tui_task *t, int rc, const str
 	else
 		tui_status(m, "%s: benchmark failed: %s", op->spec, err->msg);
 	f->virtual_time |= op->virtual_time;
-	free(op);
-	if (--f->pending == 0) {
+}
+
+/* Every drive's line in a pager. */
+static void tb_end(struct tui_model *m, void *flow, unsigned started)
+{
+	struct tb_flow *f = flow;
+	char title[160];
+
+	if (started) {
 		snprintf(title, sizeof(title),
 			 "Benchmark: 4 KiB random reads, whole disk, %d s per queue depth%s  "
 			 "(q closes)",
 			 TB_SECONDS, f->virtual_time ? " (virtual time)" : "");
 		tui_pager_open(m, title, f->text ? f->text : "(no result)");
-		free(f->text);
-		free(f);
 	}
+	free(f->text);
 }
+
+static int tb_prepare(struct tui_model *m, void *flow, const struct dev_entry *e, void *arg,
+		      struct ss_error *err)
+{
+	struct tb_flow *f = flow;
+	struct tb_op *op = arg;
+
+	if (!f->len)
+		flow_add(f, "DEVICE                random reads of 4 KiB: IOPS and mean latency");
+	snprintf(op->spec, sizeof(op->spec), "%s", e->spec);
+	snprintf(op->node, sizeof(op->node), "%s", e->node);
+	op->env = ctx_sources(m->ctx);
+	return 0;
+}
+
+static const struct tui_fanout_ops tb_ops = {
+	.what = "bench",
+	.title = "Benchmark",
+	.flow_size = sizeof(struct tb_flow),
+	.op_size = sizeof(struct tb_op),
+	.prepare = tb_prepare,
+	.run = tb_job,
+	.done = tb_done,
+	.end = tb_end,
+};
 
 enum tui_action tui_bench_start(struct tui_model *m)
 {
-	size_t idx[TB_MAX], n = tui_targets(m, idx, TB_MAX);
-	struct tb_flow *f;
-	unsigned started = 0;
+	unsigned started;
+	enum tui_action a = tui_fanout_start(m, &tb_ops, &started);
 
-	if (!n)
-		return TUI_NONE;
-	for (size_t i = 0; i < n; i++)
-		if (tui_task_for(m, m->devs[idx[i]].spec))
-			return tui_alert(m, "Busy", "%s: a job is running on it; wait for it to end.",
-					 m->devs[idx[i]].spec);
-	f = calloc(1, sizeof(*f));
-	if (!f)
-		return tui_alert(m, "Benchmark", "out of memory");
-	flow_add(f, "DEVICE                random reads of 4 KiB: IOPS and mean latency");
-	f->pending = 1; /* held while starting */
-	for (size_t i = 0; i < n; i++) {
-		const struct dev_entry *e = &m->devs[idx[i]];
-		struct tb_op *op = calloc(1, sizeof(*op));
-
-		if (!op)
-			break;
-		op->f = f;
-		snprintf(op->spec, sizeof(op->spec), "%s", e->spec);
-		snprintf(op->node, sizeof(op->node), "%s", e->node);
-		op->env = ctx_sources(m->ctx);
-		f->pending++;
-		if (tui_task_start(m, e->spec, "bench", tb_job, op, tb_finish)) {
-			f->pending--;
-			free(op);
-			tui_status(m, "%s: cannot start the benchmark", e->spec);
-			continue;
-		}
-		started++;
-	}
-	if (--f->pending == 0) {
-		free(f->text);
-		free(f);
-		return TUI_REDRAW;
-	}
-	tui_status(m, "benchmark started on %u drive%s (random 4K reads, QD 1 and 16)", started,
-		   started == 1 ? "" : "s");
-	return TUI_REDRAW;
+	if (started)
+		tui_status(m, "benchmark started on %u drive%s (random 4K reads, QD 1 and 16)",
+			   started, started == 1 ? "" : "s");
+	return a;
 }

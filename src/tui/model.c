@@ -7,8 +7,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "front/drives.h"
 #include "shortstroke/smart.h"
 #include "tui.h"
+
+const struct tui_col tui_cols[] = {
+	{ "DEVICE", 0 }, { "TRAN", 0 },	     { "MODEL", 0 }, { "SERIAL", 118 }, { "SIZE", 0 },
+	{ "NATIVE", 90 }, { "LIMITED", 60 }, { "RPM", 100 }, { "STATE", 0 },	{ NULL, 0 },
+};
+
+struct table *tui_drive_table(struct ss_error *err)
+{
+	char names[256], msg[128];
+	size_t used = 0;
+	struct table *t;
+
+	names[0] = '\0';
+	for (const struct tui_col *c = tui_cols; c->name && used < sizeof(names); c++)
+		used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s",
+					 used ? "," : "", c->name);
+	t = table_new(drive_cols, DRV_COUNT, names, NULL, msg, sizeof(msg));
+	if (!t)
+		ss_error_set(err, -EINVAL, "the drive table: %s", msg);
+	return t;
+}
 
 /* "PASSED  38 C, 31877 h, reallocated 0, pending 0" (read-only commands) */
 static void health_line(struct ss_ctx *ctx, const struct dev_entry *e, char *buf, size_t len)
@@ -77,6 +99,10 @@ int tui_model_refresh(struct tui_model *m)
 	m->health = calloc(n ? n : 1, sizeof(*m->health));
 	for (size_t i = 0; m->health && i < n; i++)
 		health_line(m->ctx, &devs[i], m->health[i], sizeof(m->health[i]));
+	table_free(m->drives);
+	m->drives = tui_drive_table(&err);
+	for (size_t i = 0; m->drives && i < n; i++)
+		drive_row(m->drives, &devs[i]);
 	free(m->devs);
 	m->devs = devs;
 	m->n = n;
@@ -114,6 +140,8 @@ void tui_model_free(struct tui_model *m)
 	free(m->devs);
 	free(m->marked);
 	free(m->health);
+	table_free(m->drives);
+	m->drives = NULL;
 	m->devs = NULL;
 	m->marked = NULL;
 	m->health = NULL;
@@ -323,6 +351,109 @@ size_t tui_targets(const struct tui_model *m, size_t *idx, size_t max)
 	if (k == 0 && m->n && max)
 		idx[k++] = m->sel;
 	return k;
+}
+
+/* ---- a job on each target ------------------------------------------------------ */
+
+struct fanout {
+	const struct tui_fanout_ops *ops;
+	unsigned pending;	/* jobs running, and one held while starting */
+	unsigned started;
+	void *flow;
+};
+
+struct fanout_op {
+	struct fanout *f;
+	void *op;
+};
+
+static int fanout_job(void *arg, const struct progress_sink *sink, struct ss_error *err)
+{
+	struct fanout_op *o = arg;
+
+	return o->f->ops->run(o->op, sink, err);
+}
+
+/* One fewer pending; after the last, the run's end. */
+static void fanout_release(struct tui_model *m, struct fanout *f)
+{
+	if (--f->pending)
+		return;
+	f->ops->end(m, f->flow, f->started);
+	free(f->flow);
+	free(f);
+}
+
+/* One drive's end. */
+static void fanout_done(struct tui_model *m, struct fanout_op *o, int rc,
+			const struct ss_error *err)
+{
+	struct fanout *f = o->f;
+
+	f->ops->done(m, f->flow, o->op, rc, err);
+	free(o->op);
+	free(o);
+	fanout_release(m, f);
+}
+
+static void fanout_finish(struct tui_model *m, struct tui_task *t, int rc,
+			  const struct ss_error *err)
+{
+	fanout_done(m, t->arg, rc, err);
+}
+
+enum tui_action tui_fanout_start(struct tui_model *m, const struct tui_fanout_ops *ops,
+				 unsigned *started)
+{
+	size_t idx[TUI_MAX_TASKS], n = tui_targets(m, idx, TUI_MAX_TASKS);
+	struct fanout *f;
+
+	*started = 0;
+	if (!n)
+		return TUI_NONE;
+	for (size_t i = 0; i < n; i++)
+		if (tui_task_for(m, m->devs[idx[i]].spec))
+			return tui_alert(m, "Busy",
+					 "%s: a job is running on it; wait for it to end.",
+					 m->devs[idx[i]].spec);
+	f = calloc(1, sizeof(*f));
+	if (f)
+		f->flow = calloc(1, ops->flow_size ? ops->flow_size : 1);
+	if (!f || !f->flow) {
+		free(f);
+		return tui_alert(m, ops->title, "out of memory");
+	}
+	f->ops = ops;
+	f->pending = 1; /* held while starting */
+	for (size_t i = 0; i < n; i++) {
+		const struct dev_entry *e = &m->devs[idx[i]];
+		struct fanout_op *o = calloc(1, sizeof(*o));
+		struct ss_error err = { 0 };
+		int rc;
+
+		if (o)
+			o->op = calloc(1, ops->op_size);
+		if (!o || !o->op || ops->prepare(m, f->flow, e, o->op, &err)) {
+			tui_status(m, "%s: %s", e->spec, err.msg[0] ? err.msg : "out of memory");
+			if (o)
+				free(o->op);
+			free(o);
+			continue;
+		}
+		o->f = f;
+		f->pending++;
+		rc = tui_task_start(m, e->spec, ops->what, fanout_job, o, fanout_finish);
+		if (rc) {
+			ss_error_set(&err, rc, "%s: cannot start the %s job", e->spec, ops->what);
+			fanout_done(m, o, rc, &err);
+			tui_status(m, "%s", err.msg);
+			continue;
+		}
+		f->started++;
+	}
+	*started = f->started;
+	fanout_release(m, f); /* the hold */
+	return TUI_REDRAW;
 }
 
 /* ---- keys ---------------------------------------------------------------------- */

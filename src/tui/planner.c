@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "front/layouts.h"
 #include "shortstroke/planfile.h"
 #include "shortstroke/units.h"
 #include "tui.h"
@@ -56,34 +57,6 @@ static double fig(const struct rp_eval *ev, int id)
 	return f && f->valid && isfinite(f->value) ? f->value : NAN;
 }
 
-/* Closest layout i's gaps. */
-static void shortfall_text(const struct rp_solution *sol, size_t i, char *buf, size_t len)
-{
-	size_t used = 0;
-
-	buf[0] = '\0';
-	for (int g = 0; g < rp_goal_count(); g++) {
-		double gap = rp_solution_closest_gap(sol, i, g);
-
-		if (!(gap > 0) || used >= len)
-			continue;
-		if (g == RP_GOAL_FAILURES)
-			used += (size_t)snprintf(buf + used, len - used, "%s%s -%.0f",
-						 used ? "," : "", rp_goal_name(g), gap);
-		else
-			used += (size_t)snprintf(buf + used, len - used, "%s%s -%.0f%%",
-						 used ? "," : "", rp_goal_name(g), 100 * gap);
-	}
-}
-
-/* The same layout but for the chunk (the closest list has every chunk). */
-static bool same_layout(const struct rp_layout *a, const struct rp_layout *b)
-{
-	return a->level == b->level && a->n_disks == b->n_disks && a->groups == b->groups &&
-	       a->copies == b->copies && a->stroke == b->stroke &&
-	       !memcmp(a->members, b->members, a->n_disks * sizeof(*a->members));
-}
-
 /* closest: ev is p->sol's closest layout ci (its shortfall is shown). */
 static void add_row(struct tui_planner *p, const struct rp_eval *ev, bool closest, size_t ci)
 {
@@ -94,7 +67,7 @@ static void add_row(struct tui_planner *p, const struct rp_eval *ev, bool closes
 	if (p->nrows >= TUI_PLAN_ROWS)
 		return;
 	for (size_t i = 0; i < p->nrows; i++)
-		if (same_layout(rp_eval_layout(p->evs[i]), l))
+		if (layout_same_but_chunk(rp_eval_layout(p->evs[i]), l))
 			return;
 	r = &p->rows[p->nrows];
 	memset(r, 0, sizeof(*r));
@@ -110,7 +83,7 @@ static void add_row(struct tui_planner *p, const struct rp_eval *ev, bool closes
 	r->tolerates = isfinite(v) && v > 0 ? (unsigned)v : 0;
 	r->mttdl_h = fig(ev, RP_FIG_MTTDL);
 	if (closest)
-		shortfall_text(p->sol, ci, r->shortfall, sizeof(r->shortfall));
+		layout_shortfall_text(p->sol, ci, r->shortfall, sizeof(r->shortfall));
 }
 
 static void clear_result(struct tui_planner *p)

@@ -10,16 +10,12 @@
 #include "shortstroke/qualify.h"
 #include "tui.h"
 
-#define TQ_MAX 64
-
 struct tq_flow {
-	unsigned pending;
 	unsigned n;
-	struct qualify_result *res[TQ_MAX];
+	struct qualify_result *res[TUI_MAX_TASKS];
 };
 
 struct tq_op {
-	struct tq_flow *f;
 	struct drive *d;
 	struct dev_entry e;
 	struct dev_env *env;	/* where it came from, for the I/O engine */
@@ -86,83 +82,77 @@ out:
 	*out = t;
 }
 
-static void tq_finish(struct tui_model *m, struct tui_task *t, int rc, const struct ss_error *err)
+static void tq_done(struct tui_model *m, void *flow, void *arg, int rc, const struct ss_error *err)
 {
-	struct tq_op *op = t->arg;
-	struct tq_flow *f = op->f;
-	char *text = NULL;
+	struct tq_op *op = arg;
 
+	(void)flow;
 	if (rc && !op->res->vanished)
 		snprintf(op->res->check[QC_IDENTITY].detail,
 			 sizeof(op->res->check[QC_IDENTITY].detail), "%s", err->msg);
 	tui_status(m, "%s: qualification %s", op->e.spec,
 		   rc ? "failed" : (op->res->pass ? "passed" : "found problems"));
 	drive_free(op->d);
-	free(op);
-	if (--f->pending)
-		return;
-	qualify_compare_siblings((struct qualify_result *const *)f->res, f->n, NULL);
-	for (unsigned i = 0; i < f->n; i++)
-		qualify_result_verdict(f->res[i]);
-	tq_text(f, &text);
-	tui_pager_open(m, "Qualification (quick profile, read-only)  (q closes)",
-		       text ? text : "(no result)");
-	free(text);
+}
+
+/* The siblings compared, every check in a pager. */
+static void tq_end(struct tui_model *m, void *flow, unsigned started)
+{
+	struct tq_flow *f = flow;
+	char *text = NULL;
+
+	if (started) {
+		qualify_compare_siblings((struct qualify_result *const *)f->res, f->n, NULL);
+		for (unsigned i = 0; i < f->n; i++)
+			qualify_result_verdict(f->res[i]);
+		tq_text(f, &text);
+		tui_pager_open(m, "Qualification (quick profile, read-only)  (q closes)",
+			       text ? text : "(no result)");
+		free(text);
+	}
 	for (unsigned i = 0; i < f->n; i++) {
 		qualify_result_free(f->res[i]);
 		free(f->res[i]);
 	}
-	free(f);
 }
+
+static int tq_prepare(struct tui_model *m, void *flow, const struct dev_entry *e, void *arg,
+		      struct ss_error *err)
+{
+	struct tq_flow *f = flow;
+	struct tq_op *op = arg;
+	struct qualify_result *r = calloc(1, sizeof(*r));
+	int rc;
+
+	if (!r)
+		return ss_error_set(err, -ENOMEM, "out of memory");
+	rc = device_open(m->ctx, e->spec, false, &op->d, &op->e, err);
+	if (rc) {
+		drive_free(op->d);
+		free(r);
+		return rc;
+	}
+	qualify_result_init(r, e->spec, &op->e.info, QUALIFY_QUICK);
+	op->env = ctx_sources(m->ctx);
+	op->res = r;
+	f->res[f->n++] = r;
+	return 0;
+}
+
+static const struct tui_fanout_ops tq_ops = {
+	.what = "qualify",
+	.title = "Qualify",
+	.flow_size = sizeof(struct tq_flow),
+	.op_size = sizeof(struct tq_op),
+	.prepare = tq_prepare,
+	.run = tq_job,
+	.done = tq_done,
+	.end = tq_end,
+};
 
 enum tui_action tui_qualify_start(struct tui_model *m)
 {
-	size_t idx[TQ_MAX], n = tui_targets(m, idx, TQ_MAX);
-	struct ss_error err = { 0 };
-	struct tq_flow *f;
+	unsigned started;
 
-	if (!n)
-		return TUI_NONE;
-	for (size_t i = 0; i < n; i++)
-		if (tui_task_for(m, m->devs[idx[i]].spec))
-			return tui_alert(m, "Busy", "%s: a job is running on it; wait for it to end.",
-					 m->devs[idx[i]].spec);
-	f = calloc(1, sizeof(*f));
-	if (!f)
-		return tui_alert(m, "Qualify", "out of memory");
-	f->pending = 1; /* held while starting */
-	for (size_t i = 0; i < n; i++) {
-		const char *spec = m->devs[idx[i]].spec;
-		struct tq_op *op = calloc(1, sizeof(*op));
-		struct qualify_result *r = calloc(1, sizeof(*r));
-
-		if (!op || !r || device_open(m->ctx, spec, false, &op->d, &op->e, &err)) {
-			tui_status(m, "%s: %s", spec, err.msg[0] ? err.msg : "out of memory");
-			if (op)
-				drive_free(op->d);
-			free(op);
-			free(r);
-			continue;
-		}
-		qualify_result_init(r, spec, &op->e.info, QUALIFY_QUICK);
-		op->env = ctx_sources(m->ctx);
-		op->f = f;
-		op->res = r;
-		f->res[f->n++] = r;
-		f->pending++;
-		if (tui_task_start(m, spec, "qualify", tq_job, op, tq_finish)) {
-			f->pending--;
-			drive_free(op->d);
-			free(op);
-			tui_status(m, "%s: cannot start", spec);
-		}
-	}
-	if (--f->pending == 0) {
-		for (unsigned i = 0; i < f->n; i++) {
-			qualify_result_free(f->res[i]);
-			free(f->res[i]);
-		}
-		free(f);
-	}
-	return TUI_REDRAW;
+	return tui_fanout_start(m, &tq_ops, &started);
 }

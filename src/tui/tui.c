@@ -1,13 +1,13 @@
 /* tui.c - owns curses: start, stop, the fatal path, the event loop. */
 #include <curses.h>
-#include <getopt.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
+#include "front/table.h"
 #include "tui.h"
 
 static bool curses_on;
@@ -71,15 +71,18 @@ static int map_key(int ch)
 	}
 }
 
-int tui_main(struct ss_ctx *ctx)
+int tui_main(struct ss_ctx *ctx, struct ss_error *err)
 {
 	struct tui_model m;
 	int sigs[] = { SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGTERM, SIGHUP };
+	struct table *t;
 
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		cli_error("tui: needs a terminal");
-		return EXIT_USAGE;
-	}
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+		return ss_error_usage(err, -ENOTTY, "needs a terminal");
+	t = tui_drive_table(err); /* its columns are names: one misspelt is an error */
+	if (!t)
+		return err->code;
+	table_free(t);
 	memset(&m, 0, sizeof(m));
 	m.ctx = ctx;
 	tui_model_refresh(&m);
@@ -88,9 +91,8 @@ int tui_main(struct ss_ctx *ctx)
 		signal(sigs[i], on_fatal_signal);
 	atexit(tui_stop);
 	if (!initscr()) {
-		cli_error("tui: cannot initialise the terminal");
 		tui_model_free(&m);
-		return EXIT_FAILED;
+		return ss_error_set(err, -EIO, "cannot initialise the terminal");
 	}
 	curses_on = true;
 	cbreak();
@@ -115,33 +117,5 @@ int tui_main(struct ss_ctx *ctx)
 	}
 	tui_stop();
 	tui_model_free(&m);
-	return EXIT_DONE;
+	return 0;
 }
-
-static int tui_run(struct ss_ctx *ctx, int argc, char **argv)
-{
-	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		printf("Usage: shortstroke tui\n"
-		       "\n"
-		       "Open the interactive screen: a table of the drives and a detail pane for\n"
-		       "the selected one. Keys: arrows or j/k move, Space marks drives, l limits\n"
-		       "and r restores the selected or marked drives (with the serial typed to\n"
-		       "confirm, progress shown in the table), p plans an array of them\n"
-		       "(goals, ranked layouts, the plan saved to a file), b benchmarks them\n"
-		       "(random reads at QD 1 and 16), a aborts their job (a self-test stops\n"
-		       "inside the drive; a format cannot be aborted), ? help, R rescan, q quit\n"
-		       "(with self-tests running it asks first; they go on inside the drives).\n"
-		       "'shortstroke' with no command on a terminal does the same.\n"
-		       "With --demo it opens on the built-in rig of simulated drives.\n");
-		return EXIT_DONE;
-	}
-	if (argc > 1)
-		return cli_usage_error("tui", "unexpected argument '%s'", argv[1]);
-	return tui_main(ctx);
-}
-
-const struct cli_cmd cmd_tui = {
-	.name = "tui",
-	.summary = "the interactive screen (also: no command on a terminal)",
-	.run = tui_run,
-};

@@ -9,13 +9,18 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "cli/plan_common.h"
 #include "raidplan.h"
 #include "shortstroke/array.h"
 #include "shortstroke/devices.h"
 #include "shortstroke/job.h"
+#include "shortstroke/planning.h"
 
 struct tui_model;
+struct table;
+
+/* Run the TUI on the terminal until the user quits (`shortstroke tui`, or no
+ * command on a terminal): 0, or a negative errno with err (no terminal). */
+int tui_main(struct ss_ctx *ctx, struct ss_error *err);
 
 enum tui_action {
 	TUI_NONE,		/* key not handled */
@@ -165,6 +170,7 @@ struct tui_model {
 	struct ss_ctx *ctx;
 	struct dev_entry *devs;
 	size_t n;
+	struct table *drives;	/* the drive table: a row per entry of devs */
 	bool *marked;		/* n entries: drives picked with Space */
 	char (*health)[200];	/* n entries: SMART verdict and key figures */
 	size_t sel;		/* selected row */
@@ -196,6 +202,18 @@ extern const struct tui_key_action tui_actions[];
  * drives); refused while a job that cannot be left (a format) runs. */
 enum tui_action tui_quit(struct tui_model *m);
 
+/* The drive table's columns: names of the registry `list` uses
+ * (front/drives.h), each with the screen width it needs to be shown; the
+ * widths are the registry's. NULL name ends it. */
+struct tui_col {
+	const char *name;
+	int min_cols;
+};
+extern const struct tui_col tui_cols[];
+/* An empty drive table of tui_cols; NULL with err when a name is not a
+ * column of the registry. */
+struct table *tui_drive_table(struct ss_error *err);
+
 /* model.c (no curses) */
 int tui_model_refresh(struct tui_model *m);
 void tui_model_free(struct tui_model *m);
@@ -211,6 +229,35 @@ int tui_task_start(struct tui_model *m, const char *spec, const char *what, job_
 /* The drives an action applies to: the marked ones, else the selected one.
  * Returns how many indexes were written. */
 size_t tui_targets(const struct tui_model *m, size_t *idx, size_t max);
+
+/*
+ * A job on each drive an action applies to (tui_targets), each a task with
+ * its progress in the table, and the results once the last has ended
+ * (bench.c, qualify.c). The skeleton allocates the run's state (flow) and
+ * each drive's (op), zeroed, and frees them; the hooks fill and release
+ * what they hold.
+ */
+struct tui_fanout_ops {
+	const char *what;	/* the task's name in the table: "bench" */
+	const char *title;	/* of the alert when it cannot start: "Benchmark" */
+	size_t flow_size, op_size;
+	/* One drive's job into op; non-zero with err: the drive is left out and
+	 * the status line says why. */
+	int (*prepare)(struct tui_model *m, void *flow, const struct dev_entry *e, void *op,
+		       struct ss_error *err);
+	job_fn run;		/* off the UI thread, with op */
+	/* On the UI thread when a drive's job has ended (or could not start):
+	 * its result into flow, the status line; releases what op holds. */
+	void (*done)(struct tui_model *m, void *flow, void *op, int rc,
+		     const struct ss_error *err);
+	/* When the last has ended (started: how many jobs ran; 0: none could
+	 * start): the results; releases what flow holds. */
+	void (*end)(struct tui_model *m, void *flow, unsigned started);
+};
+/* Start it; *started says how many jobs run (the status line is the caller's). */
+enum tui_action tui_fanout_start(struct tui_model *m, const struct tui_fanout_ops *ops,
+				 unsigned *started);
+
 struct tui_dialog *tui_dialog_new(const char *title);
 void tui_dialog_line(struct tui_dialog *d, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -6,8 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
-#include "cli/record.h"
+#include "front/drives.h"
+#include "front/record.h"
+#include "front/table.h"
 #include "shortstroke/units.h"
 #include "tui.h"
 
@@ -47,73 +48,6 @@ static attr_t attr_state(enum dev_state s)
 	}
 }
 
-struct tcol {
-	const char *name;
-	int width;
-	int min_cols;	/* screen width needed to show it */
-};
-
-static const struct tcol tcols[] = {
-	{ "DEVICE", 14, 0 },  { "TRAN", 5, 0 },	   { "MODEL", 22, 0 },
-	{ "SERIAL", 18, 118 }, { "SIZE", 9, 0 },   { "NATIVE", 9, 90 },
-	{ "LIMITED", 8, 60 }, { "RPM", 6, 100 },    { "STATE", 0, 0 },
-};
-#define NTCOLS (sizeof(tcols) / sizeof(tcols[0]))
-
-static void cell(const struct dev_entry *e, unsigned c, char *buf, size_t len)
-{
-	const struct drive_info *i = &e->info;
-	char h[32];
-
-	buf[0] = '\0';
-	switch (c) {
-	case 0:
-		snprintf(buf, len, "%s", e->spec);
-		break;
-	case 1:
-		snprintf(buf, len, "%s", drive_tran_name(i->tran));
-		break;
-	case 2:
-		snprintf(buf, len, "%s", i->model);
-		break;
-	case 3:
-		snprintf(buf, len, "%s", i->serial);
-		break;
-	case 4:
-		if (i->format == DRIVE_FORMAT_RUNNING) /* unknown until it ends */
-			snprintf(buf, len, "-");
-		else
-			snprintf(buf, len, "%s", size_human(i->capacity_blocks * i->logical_block,
-							    h, sizeof(h)));
-		break;
-	case 5:
-		if (i->native_blocks)
-			snprintf(buf, len, "%s",
-				 size_human(i->native_blocks * i->logical_block, h, sizeof(h)));
-		else
-			snprintf(buf, len, "-");
-		break;
-	case 6: /* the detail pane says by what, and from where */
-		if (e->limit.limited && e->limit.original_blocks)
-			snprintf(buf, len, "%.0f%%%s",
-				 100.0 * (double)e->limit.limit_blocks /
-					 (double)e->limit.original_blocks,
-				 e->limit.from_journal ? " (j)" : "");
-		else
-			snprintf(buf, len, "%s", limit_known(e) ? "no" : "-");
-		break;
-	case 7:
-		if (i->rpm > 1)
-			snprintf(buf, len, "%u", i->rpm);
-		else
-			snprintf(buf, len, i->rpm == 1 ? "ssd" : "-");
-		break;
-	case 8:
-		dev_state_text(e, buf, len);
-		break;
-	}
-}
-
 /* The STATE cell of a drive a job is working on: a progress bar. */
 static bool task_cell(const struct tui_model *m, const struct dev_entry *e, int width,
 		      char *buf, size_t len)
@@ -142,8 +76,11 @@ static bool task_cell(const struct tui_model *m, const struct dev_entry *e, int 
 	return true;
 }
 
+/* A row of the drive table (e NULL: the header), with the columns the
+ * screen is wide enough for. */
 static void draw_row(int y, const struct tui_model *m, const struct dev_entry *e, bool sel)
 {
+	const struct table *t = m->drives;
 	int x = 1;
 	char buf[256];
 	size_t idx = e ? (size_t)(e - m->devs) : 0;
@@ -154,21 +91,23 @@ static void draw_row(int y, const struct tui_model *m, const struct dev_entry *e
 	if (sel)
 		attron(A_REVERSE);
 	mvhline(y, 1, ' ', COLS - 1);
-	for (unsigned c = 0; c < NTCOLS && x < COLS; c++) {
-		int w = tcols[c].width ? tcols[c].width : COLS - x - 1;
+	for (unsigned c = 0; t && c < table_cols(t) && x < COLS; c++) {
+		const struct col_def *def = table_col(t, c);
+		int w = def->width ? def->width : COLS - x - 1;
+		bool state = table_col_id(t, c) == DRV_STATE;
 
-		if (tcols[c].min_cols > COLS)
+		if (tui_cols[c].min_cols > COLS)
 			continue;
-		if (e && c == NTCOLS - 1 && task_cell(m, e, w, buf, sizeof(buf)))
+		if (e && state && task_cell(m, e, w, buf, sizeof(buf)))
 			;
 		else if (e)
-			cell(e, c, buf, sizeof(buf));
+			table_cell_text(t, (unsigned)idx, c, 0, w, buf, sizeof(buf));
 		else
-			snprintf(buf, sizeof(buf), "%s", tcols[c].name);
-		if (e && c == NTCOLS - 1 && !sel)
+			snprintf(buf, sizeof(buf), "%s", def->name);
+		if (e && state && !sel)
 			attron(attr_state(e->state));
 		mvaddnstr(y, x, buf, w > 0 ? w : 0);
-		if (e && c == NTCOLS - 1 && !sel)
+		if (e && state && !sel)
 			attroff(attr_state(e->state));
 		x += w + 1;
 	}
@@ -185,7 +124,7 @@ static void draw_detail(int y0, int h, const struct tui_model *m)
 	char buf[512];
 
 	if (m->health && m->health[m->sel][0])
-		record_mixed(r, "SMART health", m->health[m->sel], NULL, NULL);
+		record_text(r, "SMART health", "%s", m->health[m->sel]);
 	describe_drive(r, e);
 	n = record_count(r);
 	/* two columns of fields when the screen is wide enough */
@@ -197,7 +136,7 @@ static void draw_detail(int y0, int h, const struct tui_model *m)
 
 		if (y >= y0 + h)
 			continue;
-		record_line(r, i, &label, &text);
+		record_get_line(r, i, &label, &text);
 		snprintf(buf, sizeof(buf), "%s:", label);
 		attron(A_BOLD);
 		mvaddnstr(y, x, buf, 16);

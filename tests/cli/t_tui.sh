@@ -42,7 +42,7 @@ else
 	tmx send-keys -t tui WRONG Enter
 	if wait_for "Not the serial"; then pass "tui: a wrong serial is not accepted"; else fail "tui: a wrong serial is not accepted" "$SCREEN"; fi
 	tmx send-keys -t tui BSpace BSpace BSpace BSpace BSpace STF607MS2A4K7P Enter
-	if wait_for "sim:sata250 +sata .* 50.0 GB +(250 GB +)?20%"; then pass "tui: limit ran; the table shows 20%"; else fail "tui: limit ran; the table shows 20%" "$SCREEN"; fi
+	if wait_for "sim:sata250 +sata .* 50.0 GB +(250 GB +)?20\.0%"; then pass "tui: limit ran; the table shows 20.0%"; else fail "tui: limit ran; the table shows 20.0%" "$SCREEN"; fi
 	if printf '%s\n' "$SCREEN" | grep -q "sim:sata250: limit done"; then pass "tui: status line reports the result"; else fail "tui: status line reports the result" "$SCREEN"; fi
 	# restore in the same power cycle: the drive refuses; the TUI says why
 	tmx send-keys -t tui r

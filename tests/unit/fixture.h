@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "shortstroke/error.h"
@@ -67,6 +68,18 @@ static inline int fixture_rig_load(const char *json, const char *state_dir, stru
 	if (rc)
 		fprintf(stderr, "fixture: the test rig does not load: %s\n", err.msg);
 	return rc;
+}
+
+/* A command: the CDB, the direction and the data buffer, the rest zero */
+static inline void fixture_xcmd(struct xcmd *c, const uint8_t *cdb, unsigned len,
+				enum xfer_dir dir, void *buf, size_t n)
+{
+	memset(c, 0, sizeof(*c));
+	memcpy(c->cdb, cdb, len);
+	c->cdb_len = len;
+	c->dir = dir;
+	c->data = buf;
+	c->data_len = n;
 }
 
 /* The sim I/O engine on drive id of rig (what io_dev_open_name opens for sim:ID through the

@@ -110,12 +110,7 @@ static int teardown(void **state)
 static int cmd(struct transport *t, struct xcmd *c, const uint8_t *cdb, unsigned len,
 	       enum xfer_dir dir, void *buf, size_t n)
 {
-	memset(c, 0, sizeof(*c));
-	memcpy(c->cdb, cdb, len);
-	c->cdb_len = len;
-	c->dir = dir;
-	c->data = buf;
-	c->data_len = n;
+	fixture_xcmd(c, cdb, len, dir, buf, n);
 	return transport_exec(t, c, &err);
 }
 
@@ -926,7 +921,7 @@ static void test_mode_sense(void **state)
 	assert_int_equal(be(b + 13, 3), 512);
 	assert_int_equal(n, 8 + 8 + 20);
 	assert_int_equal(b[16], 0x88);
-	assert_int_equal(b[18] & 0x04, 0x04); /* WCE */
+	assert_int_equal(b[18] & 0x04, 0); /* WCE: a SAS drive ships with it off */
 	/* changeable: WCE only */
 	mode_sense10(t, &c, false, 1, 0x08, b, 512);
 	assert_int_equal(b[18], 0x04);
@@ -949,6 +944,13 @@ static void test_mode_sense(void **state)
 	mode_sense10(s, &c, false, 0, 0x04, b, 512);
 	expect_sense(&c, 0x05, 0x24, 0x00);
 	assert_int_equal(c.sense[0], 0x72);
+	/* SATA: the write cache is on by default, current and default */
+	mode_sense10(s, &c, false, 0, 0x08, b, 512);
+	expect_ok(&c);
+	assert_int_equal(b[18] & 0x04, 0x04);
+	mode_sense10(s, &c, false, 2, 0x08, b, 512);
+	expect_ok(&c);
+	assert_int_equal(b[18] & 0x04, 0x04);
 	mode_sense10(s, &c, false, 3, 0x08, b, 512);
 	expect_sense(&c, 0x05, 0x39, 0x00);
 }

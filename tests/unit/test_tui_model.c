@@ -1,5 +1,6 @@
 /* The TUI model without curses: dialogs whose Enter is refused or replaced
- * by an alert, the help box's scrolling, q with jobs running. */
+ * by an alert, the help box's scrolling, q with jobs running, the drive
+ * table from list's column registry. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "fixture.h"
+#include "front/table.h"
 #include "tui/tui.h"
 
 static int arg_frees;
@@ -171,13 +174,64 @@ static void test_quit_with_jobs(void **state)
 	job_free(t->job);
 }
 
+/* The drive table: names of list's registry, each one known, in the
+ * order the screen shows them; a refresh fills a row per drive with the
+ * cells `list` prints. */
+static void test_drive_table(void **state)
+{
+	static const char *const want[] = {"DEVICE", "TRAN",	"MODEL", "SERIAL", "SIZE",
+					   "NATIVE", "LIMITED", "RPM",	 "STATE"};
+	struct ss_error err = {0};
+	struct table *t = tui_drive_table(&err);
+	struct tui_model m = {0};
+	struct ss_ctx ctx;
+	char dir[256], buf[256];
+	unsigned shown = 0;
+
+	(void)state;
+	assert_non_null(t);
+	assert_int_equal(table_cols(t), sizeof(want) / sizeof(want[0]));
+	for (unsigned i = 0; i < table_cols(t); i++) {
+		assert_string_equal(table_col(t, i)->name, want[i]);
+		assert_string_equal(tui_cols[i].name, want[i]);
+		shown += tui_cols[i].min_cols <= 80;
+	}
+	assert_null(tui_cols[table_cols(t)].name);
+	assert_int_equal(shown, 6); /* at 80 columns: no SERIAL, NATIVE or RPM */
+	table_free(t);
+
+	assert_int_equal(fixture_mkdtemp(dir, sizeof(dir)), 0);
+	ctx_init(&ctx);
+	ctx.demo = true;
+	ctx.state_dir = dir;
+	m.ctx = &ctx;
+	assert_int_equal(tui_model_refresh(&m), 0);
+	assert_true(m.n > 0);
+	assert_non_null(m.drives);
+	assert_int_equal(table_rows(m.drives), m.n);
+	for (size_t i = 0; i < m.n; i++) {
+		table_cell_text(m.drives, (unsigned)i, 0, 0, 0, buf, sizeof(buf));
+		assert_string_equal(buf, m.devs[i].spec);
+		if (!strcmp(m.devs[i].spec, "sim:sas15k")) {
+			assert_string_equal(
+			    table_cell_text(m.drives, (unsigned)i, 7, 0, 0, buf, sizeof(buf)),
+			    "15000");
+			assert_string_equal(
+			    table_cell_text(m.drives, (unsigned)i, 6, 0, 0, buf, sizeof(buf)), "-");
+		}
+	}
+	tui_model_free(&m);
+	assert_null(m.drives);
+	ctx_fini(&ctx);
+	fixture_rmtree(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_alert_from_submit),
-		cmocka_unit_test(test_refusal_inline),
-		cmocka_unit_test(test_help_scrolls),
-		cmocka_unit_test(test_quit_with_jobs),
+	    cmocka_unit_test(test_alert_from_submit), cmocka_unit_test(test_refusal_inline),
+	    cmocka_unit_test(test_help_scrolls),      cmocka_unit_test(test_quit_with_jobs),
+	    cmocka_unit_test(test_drive_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,11 +1,13 @@
+/* table.c - the table renderer (table.h). */
+#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <json-c/json.h>
-
+#include "drives.h"
+#include "front_priv.h"
 #include "shortstroke/units.h"
 #include "table.h"
 #include "xalloc.h"
@@ -17,6 +19,7 @@ struct cell {
 	double d;
 	bool b;
 	json_object *j;		/* COL_LIMIT: its JSON (NULL: null) */
+	char *brief;		/* COL_LIMIT: the share alone, for a narrow column */
 };
 
 struct table {
@@ -27,6 +30,14 @@ struct table {
 	struct cell *cells;	/* nrows * ncols */
 	unsigned nrows, cap;
 };
+
+static void cell_clear(struct cell *c)
+{
+	free(c->s);
+	free(c->brief);
+	json_object_put(c->j);
+	memset(c, 0, sizeof(*c));
+}
 
 void col_json_key(const char *name, char *buf, size_t len)
 {
@@ -45,7 +56,10 @@ static int find_def(const struct col_def *defs, unsigned ndefs, const char *name
 	return -1;
 }
 
-static int add_cols(struct table *t, const char *list, char *errbuf, size_t errlen)
+/* The columns of list (a comma list) after those selected; ours: the
+ * caller's own list (its defaults), where a name the registry does not have
+ * is a programming error, not the user's. */
+static int add_cols(struct table *t, const char *list, bool ours, char *errbuf, size_t errlen)
 {
 	const char *p = list;
 
@@ -58,6 +72,7 @@ static int add_cols(struct table *t, const char *list, char *errbuf, size_t errl
 			continue;
 		}
 		if (idx < 0) {
+			assert(!ours && "a default column names no column of the registry");
 			snprintf(errbuf, errlen, "unknown column: %.*s (see --list-columns)",
 				 (int)n, p);
 			return -EINVAL;
@@ -79,11 +94,11 @@ struct table *table_new(const struct col_def *defs, unsigned ndefs, const char *
 	t->defs = defs;
 	t->ndefs = ndefs;
 	if (!selection || selection[0] == '+') {
-		if (add_cols(t, defaults, errbuf, errlen))
+		if (add_cols(t, defaults, true, errbuf, errlen))
 			goto fail;
-		if (selection && add_cols(t, selection + 1, errbuf, errlen))
+		if (selection && add_cols(t, selection + 1, false, errbuf, errlen))
 			goto fail;
-	} else if (add_cols(t, selection, errbuf, errlen)) {
+	} else if (add_cols(t, selection, false, errbuf, errlen)) {
 		goto fail;
 	}
 	if (t->ncols == 0) {
@@ -111,10 +126,8 @@ void table_free(struct table *t)
 {
 	if (!t)
 		return;
-	for (unsigned i = 0; i < t->nrows * t->ncols; i++) {
-		free(t->cells[i].s);
-		json_object_put(t->cells[i].j);
-	}
+	for (unsigned i = 0; i < t->nrows * t->ncols; i++)
+		cell_clear(&t->cells[i]);
 	free(t->cells);
 	free(t->cols);
 	free(t);
@@ -130,75 +143,58 @@ void table_add_row(struct table *t)
 	t->nrows++;
 }
 
-/* Every selected column with this name in the current row (a column may be
- * selected twice, as lsblk allows). */
-#define FOR_CELL(t, col, c)                                                           \
-	for (unsigned _i = 0; (t)->nrows && _i < (t)->ncols; _i++)                      \
-		if (!strcasecmp((t)->defs[(t)->cols[_i]].name, (col)) &&                \
-		    ((c) = &(t)->cells[(size_t)((t)->nrows - 1) * (t)->ncols + _i]))
-
-void table_set_str(struct table *t, const char *col, const char *v)
+/* Every selected cell of registry index col in the current row (a column
+ * may be selected twice, as lsblk allows) takes v, which must be of the
+ * column's type; its strings are copied and its JSON referenced. */
+static void set_cell(struct table *t, unsigned col, enum col_type type, const struct cell *v)
 {
-	struct cell *c;
+	assert(col < t->ndefs && t->defs[col].type == type);
+	for (unsigned i = 0; col < t->ndefs && t->nrows && i < t->ncols; i++) {
+		struct cell *c = &t->cells[(size_t)(t->nrows - 1) * t->ncols + i];
 
-	FOR_CELL(t, col, c)
-	{
-		free(c->s);
-		c->s = v ? xstrdup(v) : NULL;
-		c->set = v != NULL;
+		if (t->cols[i] != col)
+			continue;
+		cell_clear(c);
+		*c = *v;
+		c->s = v->s ? xstrdup(v->s) : NULL;
+		c->brief = v->brief ? xstrdup(v->brief) : NULL;
+		c->j = json_object_get(v->j);
 	}
 }
 
-void table_set_u64(struct table *t, const char *col, uint64_t v)
+void table_set_str(struct table *t, unsigned col, const char *v)
 {
-	struct cell *c;
-
-	FOR_CELL(t, col, c)
-	{
-		c->u = v;
-		c->set = true;
-	}
+	set_cell(t, col, COL_STR, &(struct cell){ .set = v != NULL, .s = (char *)v });
 }
 
-void table_set_size(struct table *t, const char *col, uint64_t bytes)
+void table_set_u64(struct table *t, unsigned col, uint64_t v)
 {
-	table_set_u64(t, col, bytes);
+	set_cell(t, col, COL_U64, &(struct cell){ .set = true, .u = v });
 }
 
-void table_set_bool(struct table *t, const char *col, bool v)
+void table_set_size(struct table *t, unsigned col, uint64_t bytes)
 {
-	struct cell *c;
-
-	FOR_CELL(t, col, c)
-	{
-		c->b = v;
-		c->set = true;
-	}
+	set_cell(t, col, COL_SIZE, &(struct cell){ .set = true, .u = bytes });
 }
 
-void table_set_double(struct table *t, const char *col, double v)
+void table_set_bool(struct table *t, unsigned col, bool v)
 {
-	struct cell *c;
-
-	FOR_CELL(t, col, c)
-	{
-		c->d = v;
-		c->set = true;
-	}
+	set_cell(t, col, COL_BOOL, &(struct cell){ .set = true, .b = v });
 }
 
-void table_set_limit(struct table *t, const char *col, const char *text, json_object *j)
+void table_set_double(struct table *t, unsigned col, double v)
 {
-	struct cell *c;
+	set_cell(t, col, COL_DOUBLE, &(struct cell){ .set = true, .d = v });
+}
 
-	FOR_CELL(t, col, c)
-	{
-		free(c->s);
-		json_object_put(c->j);
-		c->s = xstrdup(text);
-		c->j = json_object_get(j);
-		c->set = true;
-	}
+void table_set_limit(struct table *t, unsigned col, const struct dev_entry *e)
+{
+	char buf[256], brief[32];
+	json_object *j = limit_json(e);
+
+	limit_text(e, buf, sizeof(buf));
+	limit_brief(e, brief, sizeof(brief));
+	set_cell(t, col, COL_LIMIT, &(struct cell){ .set = true, .s = buf, .brief = brief, .j = j });
 	json_object_put(j);
 }
 
@@ -254,7 +250,7 @@ static json_object *cell_json(const struct col_def *def, const struct cell *c)
 	return NULL;
 }
 
-json_object *table_json_rows(struct table *t)
+json_object *table_json_rows(const struct table *t)
 {
 	json_object *arr = json_object_new_array();
 	char key[64];
@@ -279,10 +275,7 @@ static int print_json(struct table *t, FILE *f, const char *root_key)
 	json_object *root = json_object_new_object();
 
 	json_object_object_add(root, root_key, table_json_rows(t));
-	fprintf(f, "%s\n",
-		json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-							     JSON_C_TO_STRING_SPACED |
-							     JSON_C_TO_STRING_NOSLASHESCAPE));
+	front_json_print(root, f);
 	json_object_put(root);
 	return 0;
 }
@@ -334,6 +327,37 @@ int table_print(struct table *t, FILE *f, unsigned flags, const char *root_key)
 	}
 	free(w);
 	return 0;
+}
+
+unsigned table_cols(const struct table *t)
+{
+	return t->ncols;
+}
+
+unsigned table_rows(const struct table *t)
+{
+	return t->nrows;
+}
+
+const struct col_def *table_col(const struct table *t, unsigned i)
+{
+	return &t->defs[t->cols[i]];
+}
+
+unsigned table_col_id(const struct table *t, unsigned i)
+{
+	return t->cols[i];
+}
+
+const char *table_cell_text(const struct table *t, unsigned row, unsigned i, unsigned flags,
+			    int width, char *buf, size_t len)
+{
+	const struct cell *c = &t->cells[(size_t)row * t->ncols + i];
+
+	cell_text(&t->defs[t->cols[i]], c, flags, buf, len);
+	if (width > 0 && strlen(buf) > (size_t)width && c->brief)
+		snprintf(buf, len, "%s", c->brief);
+	return buf;
 }
 
 void table_list_columns(const struct col_def *defs, unsigned ndefs, FILE *f)

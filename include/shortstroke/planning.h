@@ -1,9 +1,10 @@
-/* plan_common.h - what `plan` and the TUI planner share: a drive's
- * parameters as a planner disk (with notes saying what the model takes
- * from the drive and what it defaults), and the plan file made from an
- * evaluated layout. One mapping, so both front ends plan alike. */
-#ifndef SHORTSTROKE_PLAN_COMMON_H
-#define SHORTSTROKE_PLAN_COMMON_H
+/* planning.h - planning an array over real drives, for every front end
+ * (`plan` and the TUI planner): a drive's parameters as a planner disk (with
+ * notes saying what the model takes from the drive and what it defaults),
+ * and the plan made from an evaluated layout. One mapping, so both front
+ * ends plan alike. */
+#ifndef SHORTSTROKE_PLANNING_H
+#define SHORTSTROKE_PLANNING_H
 
 #include <stddef.h>
 

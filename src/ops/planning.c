@@ -1,5 +1,5 @@
-/* plan_common.c - a drive as a planner disk, and a plan from a layout:
- * shared by `plan` (cmd_plan.c) and the TUI planner (src/tui/planner.c). */
+/* planning.c - a drive as a planner disk, and a plan from a layout: what
+ * `plan` (src/cli/cmd_plan.c) and the TUI planner (src/tui/planner.c) share. */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plan_common.h"
 #include "shortstroke/capacity.h"
 #include "shortstroke/journal.h"
+#include "shortstroke/planning.h"
 #include "shortstroke/zones.h"
 
 void plan_note(struct plan_notes *notes, const char *fmt, ...)

@@ -1,7 +1,7 @@
 /* xalloc.h - allocation wrappers for front ends: exit on failure.
  * Library code must not use these; it returns -ENOMEM. */
-#ifndef SHORTSTROKE_CLI_XALLOC_H
-#define SHORTSTROKE_CLI_XALLOC_H
+#ifndef SHORTSTROKE_FRONT_XALLOC_H
+#define SHORTSTROKE_FRONT_XALLOC_H
 
 #include <stddef.h>
 

@@ -1,10 +1,10 @@
-/* limitinfo.c - how a disk is limited, as list, info and the TUI show it:
- * one text and one JSON object from the dev_limit devices.c worked out. */
+/* limit.c - how a disk is limited, as list, info and the TUI show it: one
+ * text and one JSON object from the dev_limit devices.c worked out. */
 #include <stdio.h>
 
-#include <json-c/json.h>
-
-#include "cli.h"
+#include "drives.h"
+#include "front_priv.h"
+#include "record.h"
 #include "shortstroke/units.h"
 
 static double limit_percent(const struct dev_limit *l)
@@ -32,6 +32,14 @@ void limit_text(const struct dev_entry *e, char *buf, size_t len)
 		 l->from_journal ? " (journal)" : "");
 }
 
+void limit_brief(const struct dev_entry *e, char *buf, size_t len)
+{
+	if (!e->limit.limited)
+		snprintf(buf, len, "%s", limit_known(e) ? "no" : "-");
+	else
+		snprintf(buf, len, "%.1f%%", limit_percent(&e->limit));
+}
+
 json_object *limit_json(const struct dev_entry *e)
 {
 	const struct dev_limit *l = &e->limit;
@@ -51,4 +59,9 @@ json_object *limit_json(const struct dev_entry *e)
 	json_object_object_add(o, "limit_bytes", json_object_new_uint64(l->limit_blocks * bs));
 	json_object_object_add(o, "percent", json_object_new_double(limit_percent(l)));
 	return o;
+}
+
+void limit_record(struct record *r, const char *key, const struct dev_entry *e)
+{
+	record_set_json(r, key, limit_json(e));
 }

@@ -1,0 +1,223 @@
+/* drives.c - a drive as both front ends show it: the drive table's columns
+ * and rows, and the record of `info`. */
+#include <stdio.h>
+#include <string.h>
+
+#include "drives.h"
+#include "record.h"
+#include "shortstroke/units.h"
+
+const struct col_def drive_cols[DRV_COUNT] = {
+	[DRV_DEVICE] = { "DEVICE", COL_STR, false, 0, 14,
+			 "device path, or sim:ID for a simulated drive" },
+	[DRV_TRAN] = { "TRAN", COL_STR, false, 0, 5,
+		       "transport: sata, sas, usb, ata, scsi, fc, iscsi" },
+	[DRV_VENDOR] = { "VENDOR", COL_STR, false, 0, 8, "vendor" },
+	[DRV_MODEL] = { "MODEL", COL_STR, false, 0, 22, "model" },
+	[DRV_SERIAL] = { "SERIAL", COL_STR, false, 0, 18, "serial number" },
+	[DRV_FIRMWARE] = { "FIRMWARE", COL_STR, false, 0, 8, "firmware revision" },
+	[DRV_WWN] = { "WWN", COL_STR, false, 0, 18, "world wide name" },
+	[DRV_SIZE] = { "SIZE", COL_SIZE, true, 0, 9, "current capacity (what the host can use)" },
+	[DRV_NATIVE] = { "NATIVE", COL_SIZE, true, 0, 9,
+			 "native max capacity, where the disk reports it" },
+	[DRV_LIMITED] = { "LIMITED", COL_LIMIT, false, 1, 8,
+			  "no, or the share in use of the original capacity and the method, "
+			  "from the drive or the journal (JSON: null, or an object)" },
+	[DRV_RPM] = { "RPM", COL_U64, true, 0, 6, "rotation rate (0: non-rotating)" },
+	[DRV_LOG_SEC] = { "LOG-SEC", COL_U64, true, 0, 7, "logical block size" },
+	[DRV_PHY_SEC] = { "PHY-SEC", COL_U64, true, 0, 7, "physical block size" },
+	[DRV_METHODS] = { "METHODS", COL_STR, false, 0, 20,
+			  "capacity-limiting methods the drive supports" },
+	[DRV_ZONED] = { "ZONED", COL_STR, false, 0, 12, "zoned model" },
+	[DRV_STATE] = { "STATE", COL_STR, false, 0, 0,
+			"free, in-use: why, or protected; formatting N %, medium format "
+			"corrupted" },
+};
+
+static const char *or_null(const char *s)
+{
+	return s && *s ? s : NULL;
+}
+
+void drive_row(struct table *t, const struct dev_entry *e)
+{
+	const struct drive_info *i = &e->info;
+	char buf[256];
+
+	table_add_row(t);
+	table_set_str(t, DRV_DEVICE, e->spec);
+	table_set_str(t, DRV_TRAN, or_null(drive_tran_name(i->tran)));
+	table_set_str(t, DRV_VENDOR, or_null(i->vendor));
+	table_set_str(t, DRV_MODEL, or_null(i->model));
+	table_set_str(t, DRV_SERIAL, or_null(i->serial));
+	table_set_str(t, DRV_FIRMWARE, or_null(i->firmware));
+	table_set_str(t, DRV_WWN, or_null(i->wwn));
+	if (i->format != DRIVE_FORMAT_RUNNING) /* unknown until the format ends */
+		table_set_size(t, DRV_SIZE, i->capacity_blocks * i->logical_block);
+	if (i->native_blocks)
+		table_set_size(t, DRV_NATIVE, i->native_blocks * i->logical_block);
+	table_set_limit(t, DRV_LIMITED, e);
+	if (i->rpm) /* 1: non-rotating */
+		table_set_u64(t, DRV_RPM, i->rpm == 1 ? 0 : i->rpm);
+	if (i->logical_block)
+		table_set_u64(t, DRV_LOG_SEC, i->logical_block);
+	if (i->physical_block)
+		table_set_u64(t, DRV_PHY_SEC, i->physical_block);
+	drive_methods_text(i->methods, buf, sizeof(buf));
+	table_set_str(t, DRV_METHODS, buf);
+	table_set_str(t, DRV_ZONED, zoned_model_name(i->zoned));
+	dev_state_text(e, buf, sizeof(buf));
+	table_set_str(t, DRV_STATE, buf);
+}
+
+/* ---- info ---------------------------------------------------------------------- */
+
+static void blocks_field(struct record *r, const char *label, const char *key, uint64_t blocks,
+			 uint32_t bs)
+{
+	char human[32];
+
+	record_text(r, label, "%llu blocks (%s, %llu bytes)", (unsigned long long)blocks,
+		    size_human(blocks * bs, human, sizeof(human)),
+		    (unsigned long long)(blocks * bs));
+	record_set_u64(r, key, blocks);
+}
+
+/* "yes, 20.0% of 450 GB (879097968 blocks) in use, by scsi-resize (from the
+ * journal: the drive does not report its full capacity)" */
+static void limited_field(struct record *r, const struct dev_entry *e)
+{
+	const struct dev_limit *l = &e->limit;
+	char h[32];
+
+	if (!l->limited)
+		record_text(r, "Limited", "%s",
+			    limit_known(e) ? "no"
+					   : "not known (the drive reports no native capacity and "
+					     "the journal holds no limit)");
+	else
+		record_text(r, "Limited", "yes, %.1f%% of %s (%llu blocks) in use, by %s%s",
+			    100.0 * (double)l->limit_blocks / (double)l->original_blocks,
+			    size_human(l->original_blocks * e->info.logical_block, h, sizeof(h)),
+			    (unsigned long long)l->original_blocks, l->method,
+			    l->from_journal ? " (from the journal: the drive does not report it)"
+					    : "");
+	limit_record(r, "limited", e);
+}
+
+static void security_field(struct record *r, const struct drive_info *i)
+{
+	struct record *o;
+
+	if (!i->ata)
+		record_text(r, "Security", "n/a (SCSI)");
+	else if (!i->sec_supported)
+		record_text(r, "Security", "not supported");
+	else
+		record_text(r, "Security", "supported, %s, %s, %s",
+			    i->sec_enabled ? "enabled" : "not enabled",
+			    i->sec_locked ? "locked" : "not locked",
+			    i->sec_frozen ? "frozen" : "not frozen");
+	o = record_set_object(r, "security");
+	record_set_bool(o, "supported", i->sec_supported);
+	record_set_bool(o, "enabled", i->sec_enabled);
+	record_set_bool(o, "locked", i->sec_locked);
+	record_set_bool(o, "frozen", i->sec_frozen);
+}
+
+/* A SCSI disk's medium that is not ready: a format running or broken off. */
+static void format_field(struct record *r, const struct drive_info *i)
+{
+	bool running = i->format == DRIVE_FORMAT_RUNNING;
+	struct record *o;
+
+	if (running && i->format_progress >= 0)
+		record_text(r, "Format",
+			    "in progress, %.0f %% (capacity and block size are known when it ends)",
+			    i->format_progress * 100.0);
+	else if (running)
+		record_text(r, "Format",
+			    "in progress (capacity and block size are known when it ends)");
+	else
+		record_text(r, "Format",
+			    "MEDIUM FORMAT CORRUPTED: a format was interrupted; every read fails "
+			    "until a new one ('limit' or 'restore' with --method scsi-format)");
+	o = record_set_object(r, "format");
+	record_set_str(o, "state", running ? "in-progress" : "corrupted");
+	if (running && i->format_progress >= 0)
+		record_set_double(o, "progress", i->format_progress * 100.0);
+}
+
+void describe_drive(struct record *r, const struct dev_entry *e)
+{
+	const struct drive_info *i = &e->info;
+	struct record *arr;
+	char buf[256];
+
+	record_str(r, "Device", "device", e->spec);
+	record_str(r, "Vendor", "vendor", i->vendor);
+	record_str(r, "Model", "model", i->model);
+	record_str(r, "Serial", "serial", i->serial);
+	record_str(r, "Firmware", "firmware", i->firmware);
+	record_str(r, "WWN", "wwn", i->wwn);
+	record_str(r, "Transport", "tran", drive_tran_name(i->tran));
+	if (i->format != DRIVE_FORMAT_NONE)
+		format_field(r, i);
+	if (i->format == DRIVE_FORMAT_RUNNING) {
+		record_null(r, "Logical block", "logical_block", "unknown while formatting");
+		record_null(r, "Physical block", "physical_block", "unknown while formatting");
+		record_null(r, "Capacity", "capacity_blocks", "unknown while formatting");
+		record_set_null(r, "capacity_bytes");
+	} else {
+		record_u64(r, "Logical block", "logical_block", i->logical_block, "bytes");
+		record_u64(r, "Physical block", "physical_block", i->physical_block, "bytes");
+		blocks_field(r, "Capacity", "capacity_blocks", i->capacity_blocks,
+			     i->logical_block);
+		record_set_u64(r, "capacity_bytes", i->capacity_blocks * i->logical_block);
+	}
+	if (i->native_blocks)
+		blocks_field(r, "Native max", "native_blocks", i->native_blocks,
+			     i->logical_block);
+	else
+		record_null(r, "Native max", "native_blocks", "not reported by the drive");
+	limited_field(r, e);
+	if (i->dco_max_blocks)
+		blocks_field(r, "DCO max", "dco_max_blocks", i->dco_max_blocks,
+			     i->logical_block);
+	if (i->rpm == 1) {
+		record_text(r, "Rotation rate", "non-rotating (solid state)");
+		record_set_u64(r, "rpm", 0);
+	} else if (i->rpm) {
+		record_u64(r, "Rotation rate", "rpm", i->rpm, "rpm");
+	} else {
+		record_null(r, "Rotation rate", "rpm", "not reported");
+	}
+	record_str(r, "Form factor", "form_factor", drive_form_factor_name(i->form_factor));
+
+	drive_methods_text(i->methods, buf, sizeof(buf));
+	record_text(r, "Methods", "%s", buf);
+	arr = record_set_list(r, "methods");
+	for (char *tok = strtok(strdupa(buf), ","); tok; tok = strtok(NULL, ","))
+		record_set_str(arr, NULL, tok);
+	if (i->ata)
+		record_bool(r, "48-bit LBA", "lba48", i->lba48);
+	if (i->methods & METHOD_HPA) {
+		/* an HPA is in effect when the max address is below the native max
+		 * (IDENTIFY's "enabled" bit is set by most drives regardless) */
+		bool set = i->native_blocks && i->capacity_blocks < i->native_blocks;
+
+		record_text(r, "HPA", "%s",
+			    set ? "set (max address below the native max)" : "supported, not set");
+		record_set_bool(r, "hpa_set", set);
+	}
+	security_field(r, i);
+	record_text(r, "SMART", "%s%s", i->smart_supported ? "supported" : "not supported",
+		    i->smart_supported ? (i->smart_enabled ? ", enabled" : ", disabled") : "");
+	record_set_bool(r, "smart_supported", i->smart_supported);
+	record_set_bool(r, "smart_enabled", i->smart_enabled);
+	if (i->ata)
+		record_bool(r, "NCQ", "ncq", i->ncq);
+	record_str(r, "Zoned", "zoned", zoned_model_name(i->zoned));
+	dev_state_text(e, buf, sizeof(buf));
+	record_str(r, "State", "state", buf);
+}

@@ -1,0 +1,18 @@
+/* layouts.h - an array layout of the planner (libraidplan) as both front
+ * ends show it: `plan` and the TUI planner. */
+#ifndef SHORTSTROKE_FRONT_LAYOUTS_H
+#define SHORTSTROKE_FRONT_LAYOUTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "raidplan.h"
+
+/* How far closest layout i of sol is from each goal it misses:
+ * "capacity -12%,failures -1". */
+void layout_shortfall_text(const struct rp_solution *sol, size_t i, char *buf, size_t len);
+/* The same layout but for the chunk (the closest list has every chunk of
+ * one layout, which read alike). */
+bool layout_same_but_chunk(const struct rp_layout *a, const struct rp_layout *b);
+
+#endif
