@@ -263,6 +263,8 @@ void rp_agg_reset(struct rp_agg *g)
 	memset(g, 0, sizeof(*g));
 	g->cmin = DBL_MAX;
 	g->qlim = DBL_MAX;
+	g->wcache_mb = DBL_MAX;
+	g->link_min = DBL_MAX;
 	g->rs_min = g->re_min = g->rh_min = g->rh_media_min = DBL_MAX;
 }
 
@@ -307,6 +309,8 @@ void rp_agg_add(struct rp_agg *g, const struct rp_dmodel *m, unsigned count, dou
 	if (m->ure > g->ure)
 		g->ure = m->ure;
 	g->qlim = fmin(g->qlim, m->qdepth);
+	g->wcache_mb = fmin(g->wcache_mb, m->wcache ? m->cache_mb : 0);
+	g->link_min = fmin(g->link_min, m->iface > 0 ? m->iface : RP_DEF_DISK_LINK_MBPS);
 	g->zone = fmax(g->zone, m->zone_b);
 	g->host_managed |= m->zoned == RP_ZONED_HOST_MANAGED;
 	g->defaults |= m->defaults;
@@ -367,9 +371,30 @@ struct req {
 	double ops;  /* disk operations per request */
 	double x;    /* bytes per operation */
 	double m;    /* chunks touched */
+	double wops; /* of the operations, disk writes */
 	bool write;
 	bool cached; /* a write the controller's cache takes */
 };
+
+/*
+ * A disk write its volatile write cache takes (docs/planning-model.md
+ * 1.9): the host waits for the command and the transfer over the link,
+ * and the drive writes the data later, choosing among everything cached
+ * (cache / x extents when it is full) the one nearest the heads; in a
+ * steady stream each write costs the disk the longer of the two (the
+ * mechanics work while the link does). 0 when the members write through.
+ */
+static double cached_write_ms(const struct rp_agg *a, const struct rp_wl *w, double x)
+{
+	double pos1 = a->seek + a->trev / 2.0, n, destage;
+
+	if (!(a->wcache_mb > 0))
+		return 0;
+	n = fmax(1.0, a->wcache_mb * 1e6 / x);
+	destage = a->t2t + (pos1 - a->t2t) * rp_sptf_ratio(w->memo, a->alpha, a->beta, a->trev, n) +
+		  x * a->inv_rate * 1e-3;
+	return fmax(a->ovh + x / (a->link_min * 1e3), destage);
+}
 
 /* Expected chunks touched by an aligned request (derived): 1 + (S - a)/C. */
 static double chunks_touched(const struct rp_geom *g, double s)
@@ -390,6 +415,7 @@ static void req_read(const struct rp_geom *g, const struct rp_agg *a, const stru
 	r->m = chunks_touched(g, s);
 	r->x = s / r->m;
 	r->ops = r->m;
+	r->wops = 0;
 	r->write = r->cached = false;
 	r->lat1 = c->lat + a->ovh + a->seek + a->trev * rp_rot_wait(w->memo, r->m, copies) +
 		  r->x * a->inv_rate * 1e-3;
@@ -398,7 +424,7 @@ static void req_read(const struct rp_geom *g, const struct rp_agg *a, const stru
 static void req_write(const struct rp_geom *g, const struct rp_agg *a, const struct rp_caps *c,
 		      const struct rp_wl *w, double s, struct req *r)
 {
-	double xfer, base;
+	double xfer, base, cw;
 
 	r->m = chunks_touched(g, s);
 	r->x = s / r->m;
@@ -406,9 +432,11 @@ static void req_write(const struct rp_geom *g, const struct rp_agg *a, const str
 	r->cached = false;
 	xfer = r->x * a->inv_rate * 1e-3;
 	base = c->lat + a->ovh + a->seek;
+	cw = cached_write_ms(a, w, r->x);
 	if (is_mirror(g->level)) {
-		r->ops = r->m * g->copies;
-		r->lat1 = base + a->trev * rp_rot_wait(w->memo, r->ops, 1) + xfer;
+		r->ops = r->wops = r->m * g->copies;
+		r->lat1 = cw > 0 ? c->lat + cw
+				 : base + a->trev * rp_rot_wait(w->memo, r->ops, 1) + xfer;
 	} else if (is_parity(g->level)) {
 		double p = g->parity, dg = g->gsize - g->parity;
 		double gt = fmin(r->m, (double)g->groups), k = r->m / gt;
@@ -416,21 +444,27 @@ static void req_write(const struct rp_geom *g, const struct rp_agg *a, const str
 
 		if (k >= dg) {
 			/* full stripes: no reads */
-			r->ops = gt * (dg + p) * k / dg;
-			r->lat1 = base + a->trev * rp_rot_wait(w->memo, gt * (dg + p), 1) + xfer;
+			r->ops = r->wops = gt * (dg + p) * k / dg;
+			r->lat1 = cw > 0 ? c->lat + cw
+					 : base + a->trev * rp_rot_wait(w->memo, gt * (dg + p), 1) +
+					       xfer;
 		} else if (rmw <= rcw) {
-			/* read old data + parity, write both a revolution later */
+			/* read old data + parity, write both a revolution later (or
+			 * into the disks' caches) */
 			r->ops = gt * rmw;
-			r->lat1 = base + a->trev * rp_rot_wait(w->memo, gt * (k + p), 1) + a->trev + xfer;
+			r->wops = gt * (k + p);
+			r->lat1 = base + a->trev * rp_rot_wait(w->memo, gt * (k + p), 1) +
+				  (cw > 0 ? xfer + cw : a->trev + xfer);
 		} else {
 			/* read the other data chunks, then write data + parity */
 			r->ops = gt * rcw;
+			r->wops = gt * (k + p);
 			r->lat1 = base + a->trev * rp_rot_wait(w->memo, gt * (dg - k), 1) + xfer +
-				  a->trev * rp_rot_wait(w->memo, gt * (k + p), 1) + xfer;
+				  (cw > 0 ? cw : a->trev * rp_rot_wait(w->memo, gt * (k + p), 1) + xfer);
 		}
 	} else {
-		r->ops = r->m;
-		r->lat1 = base + a->trev * rp_rot_wait(w->memo, r->m, 1) + xfer;
+		r->ops = r->wops = r->m;
+		r->lat1 = cw > 0 ? c->lat + cw : base + a->trev * rp_rot_wait(w->memo, r->m, 1) + xfer;
 	}
 	/* a write-back controller cache takes the write at its rate: the host
 	 * waits for that, the disks destage behind it */
@@ -458,7 +492,7 @@ static double req_iops(const struct rp_geom *g, const struct rp_agg *a, const st
 	double qd = fmax(1.0, fmin(r->cached ? a->qlim : fmax(1.0, q * r->ops / g->n), a->qlim) *
 				  share);
 	double xfer = r->x * a->inv_rate * 1e-3, pos = pos1, ratio = 1, age = 0, top, little, thru;
-	double best;
+	double best, cw;
 
 	if (qd > 1) {
 		ratio = rp_sptf_ratio(w->memo, a->alpha, a->beta, a->trev, qd);
@@ -481,7 +515,9 @@ static double req_iops(const struct rp_geom *g, const struct rp_agg *a, const st
 		qi->top = top;
 	}
 	little = q * 1000.0 / r->lat1;
-	thru = g->n * 1000.0 / (r->ops * top);
+	/* writes the disks' caches take cost them the destage instead */
+	cw = r->wops > 0 ? cached_write_ms(a, w, r->x) : 0;
+	thru = g->n * 1000.0 / ((r->ops - (cw > 0 ? r->wops : 0)) * top + (cw > 0 ? r->wops * cw : 0));
 	best = fmin(little, thru);
 	*which = RP_CAP_DISKS;
 	if ((r->write ? c->total_w : c->total) > 0) {

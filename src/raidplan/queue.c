@@ -24,7 +24,7 @@
  *
  * The model's positioning at queue depth q is T + (E(1) - T) r(q), with
  * r(q) = E_(q_eff) / E_1 computed by Gauss-Legendre quadrature at q = 2^(j/2)
- * (j = 0 .. 16, q <= 256) and interpolated (cubic in log q) in between;
+ * (j = 0 .. 24, q <= 4096) and interpolated (cubic in log q) in between;
  * one table per band, memoised by the search.
  */
 #include <math.h>

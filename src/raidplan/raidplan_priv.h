@@ -65,6 +65,7 @@ enum {
 #define RP_QUEUE_DESKTOP 32u /* SATA NCQ: 32 tags (ATA8-ACS) */
 #define RP_QUEUE_ENTERPRISE 64u /* SAS TCQ: no protocol limit; 64, a common per-device depth */
 #define RP_DEF_DISK_CACHE_MB 16.0
+#define RP_DEF_DISK_LINK_MBPS 300.0 /* a cached write's transfer when no link is given: SATA 3 Gb/s */
 /* Drive firmware serves a request that waited this long first (ageing
  * against starvation; the simulator's engine: AGE_LIMIT_NS) */
 #define RP_AGE_LIMIT_MS 500.0
@@ -126,6 +127,8 @@ struct rp_agg {
 	double inv_mttf;	       /* mean 1 / MTTF */
 	double ure;		       /* worst per-bit URE */
 	double qlim;		       /* smallest queue depth of a member */
+	double wcache_mb;	       /* smallest member write cache; 0: some member has none */
+	double link_min;	       /* slowest member link (MB/s); 0: none given */
 	double zone;		       /* largest zone of a member, bytes; 0: none zoned */
 	bool host_managed;	       /* a host-managed zoned member */
 	unsigned defaults;
@@ -176,7 +179,7 @@ struct rp_geom {
  * recomputed and replaced.
  */
 #define RP_MEMO_SLOTS 512
-#define RP_SPTF_QPTS 17	 /* r(q) at q = 2^(j/2), j = 0 .. 16 (q <= 256) */
+#define RP_SPTF_QPTS 25 /* r(q) at q = 2^(j/2), j = 0 .. 24 (q <= 4096) */
 #define RP_SPTF_SLOTS 64 /* bands whose tables a search keeps */
 #define RP_SPTF_GAMMA 0.92 /* a queue of q chooses as q^0.92 fresh requests */
 struct rp_memo {

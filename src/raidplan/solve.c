@@ -69,7 +69,7 @@ struct pre {
 
 /* Prefix values that do not depend on the stroke. */
 struct pre_fixed {
-	double t2t, ovh, trev, inv_mttf, csum, ure, rs_min, qlim;
+	double t2t, ovh, trev, inv_mttf, csum, ure, rs_min, qlim, wcache_mb, link_min;
 	unsigned defaults;
 	bool seek_fallback, iface_bound;
 };
@@ -291,7 +291,7 @@ static int build_prefix(struct search *s)
 		if (i)
 			*f = s->pf[i - 1];
 		else
-			f->rs_min = f->qlim = DBL_MAX;
+			f->rs_min = f->qlim = f->wcache_mb = f->link_min = DBL_MAX;
 		f->t2t += m->t2t;
 		f->ovh += m->ovh;
 		f->trev += m->trev;
@@ -300,6 +300,8 @@ static int build_prefix(struct search *s)
 		f->ure = fmax(f->ure, m->ure);
 		f->rs_min = fmin(f->rs_min, rs);
 		f->qlim = fmin(f->qlim, m->qdepth);
+		f->wcache_mb = fmin(f->wcache_mb, m->wcache ? m->cache_mb : 0);
+		f->link_min = fmin(f->link_min, m->iface > 0 ? m->iface : RP_DEF_DISK_LINK_MBPS);
 		f->defaults |= m->defaults;
 		f->seek_fallback |= m->seek_fallback;
 		f->iface_bound |= m->iface > 0 && m->iface < m->ro;
@@ -365,6 +367,8 @@ static void approx_agg(struct search *s, double stroke, struct rp_agg *a)
 	a->inv_mttf = f->inv_mttf / n;
 	a->ure = f->ure;
 	a->qlim = f->qlim;
+	a->wcache_mb = f->wcache_mb;
+	a->link_min = f->link_min;
 	a->defaults = f->defaults;
 	a->seek_fallback = f->seek_fallback;
 	a->iface_bound = f->iface_bound;
