@@ -10,6 +10,7 @@
 #include "shortstroke/capacity.h"
 #include "shortstroke/journal.h"
 #include "shortstroke/planning.h"
+#include "shortstroke/sim.h"
 #include "shortstroke/zones.h"
 
 void plan_note(struct plan_notes *notes, const char *fmt, ...)
@@ -71,6 +72,31 @@ static uint64_t zone_size(struct drive *d, const struct drive_info *i)
 	return len;
 }
 
+/* A simulated drive's mechanics from its rig into rp (sim_drive_mechanics);
+ * false when the rig or the drive cannot be found. */
+static bool rig_mechanics(struct ss_ctx *ctx, const char *spec, struct rp_disk *rp)
+{
+	struct sim_rig *rig = NULL;
+	struct sim_drive *d;
+	struct sim_mechanics m;
+
+	if (strncmp(spec, "sim:", 4) || sim_source_rig(ctx_sources(ctx), &rig, NULL) ||
+	    !(d = sim_rig_find(rig, spec + 4)))
+		return false;
+	sim_drive_mechanics(d, &m);
+	rp->seek_t2t_ms = m.t2t_ms;
+	rp->seek_avg_ms = m.avg_ms;
+	rp->seek_full_ms = m.full_ms;
+	rp->outer_mbps = m.outer_mbps;
+	rp->inner_mbps = m.inner_mbps;
+	rp->overhead_ms = m.overhead_ms;
+	rp->queue_depth = m.queue_depth;
+	rp->write_cache = m.write_cache ? RP_WCACHE_ON : RP_WCACHE_OFF;
+	rp->cache_mb = m.cache_mb;
+	rp->link_mbps = m.link_mbps;
+	return true;
+}
+
 int plan_disk_from_device(struct ss_ctx *ctx, const char *spec, struct plan_disk *pd,
 			  struct plan_notes *notes, struct ss_error *err)
 {
@@ -114,7 +140,13 @@ int plan_disk_from_device(struct ss_ctx *ctx, const char *spec, struct plan_disk
 		pd->rp.zoned = RP_ZONED_HOST_AWARE;
 		pd->rp.zone_bytes = zone_blocks * pd->block_size;
 	}
-	if (i->rpm)
+	if (e.sim && rig_mechanics(ctx, spec, &pd->rp))
+		plan_note(notes,
+			  "%s: capacity and rpm (%u) from the drive, its seek times, transfer "
+			  "rates, command overhead, queue depth and write cache from the rig; MTTF "
+			  "and URE rate are defaults for its class",
+			  spec, i->rpm);
+	else if (i->rpm)
 		plan_note(notes,
 			  "%s: capacity and rpm (%u) from the drive; seek times, transfer rates, "
 			  "MTTF and URE rate are datasheet-style defaults for its class",

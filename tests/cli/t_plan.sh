@@ -3,8 +3,8 @@
 run "$PROG" --demo plan sim:sas15k --disks 4 --model-of sim:sas15k --level 10 --capacity 200G
 expect "plan: RAID 10 of four 15K450s for 200 GiB" 0 \
 	"^ +1 10 +4 +2 +[0-9]+ +23\.9 +215 GB" "1 layout meets the goals"
-expect "plan: says which figures are datasheet defaults" 0 "" \
-	"note: sim:sas15k: capacity and rpm \(15000\) from the drive; seek times"
+expect "plan: a simulated drive's mechanics come from the rig, the rest by class" 0 "" \
+	"note: sim:sas15k: capacity and rpm \(15000\) from the drive, its seek times, transfer rates, command overhead, queue depth and write cache from the rig"
 expect "plan: says the extra disks are copies" 0 "" "3 of the 4 disks are copies of sim:sas15k"
 
 run "$PROG" --demo plan sim:sas15k --disks 4 --model-of sim:sas15k --level 10 --capacity 200G -J
