@@ -503,7 +503,10 @@ static double req_iops(const struct rp_geom *g, const struct rp_agg *a, const st
 	 * qd (qd x top on average, the tail taken exponential) is served
 	 * first, at the positioning of a queue of one */
 	if (qd > 1) {
-		age = exp(-RP_AGE_LIMIT_MS / (qd * top));
+		double x = RP_AGE_LIMIT_MS / (qd * top);
+
+		/* beyond 50 the share (< 2e-22) no longer moves top's last bit */
+		age = x < 50 ? exp(-x) : 0;
 		top += age * (pos1 - pos);
 	}
 	if (qi) {

@@ -25,7 +25,8 @@
  * The model's positioning at queue depth q is T + (E(1) - T) r(q), with
  * r(q) = E_(q_eff) / E_1 computed by Gauss-Legendre quadrature at q = 2^(j/2)
  * (j = 0 .. 24, q <= 4096) and interpolated (cubic in log q) in between;
- * one table per band, memoised by the search.
+ * one table per band, memoised by the search, each point computed when
+ * first needed.
  */
 #include <math.h>
 #include <string.h>
@@ -39,8 +40,6 @@ static const double gl_x[8] = {-0.9602898564975363, -0.7966664774136267, -0.5255
 static const double gl_w[8] = {0.1012285362903763, 0.2223810344533745, 0.3137066458778873,
 			       0.3626837833783620, 0.3626837833783620, 0.3137066458778873,
 			       0.2223810344533745, 0.1012285362903763};
-
-#define MAX_NODES 64
 
 /* The band's seek excess and its integral, as functions of v = sqrt(u). */
 struct band_fn {
@@ -78,17 +77,12 @@ static double h_of(const struct band_fn *b, double y)
 	return h_of_v(b, v_of(b, y));
 }
 
-/* Quadrature nodes of Int (1 - F(x))^q dx: weights w and log(1 - F) at
- * each (-inf when F = 1). Returns the number of nodes. */
-struct nodes {
-	unsigned n;
-	double w[MAX_NODES], l[MAX_NODES];
-	/* a piece with F linear in x (y1 <= x <= R): closed form */
-	bool lin;
-	double lin_a, lin_b; /* 1 - F at its ends */
-};
+/* The quadrature of Int (1 - F(x))^q dx (struct rp_sptf): weights w and
+ * log(1 - F) at each node (-inf when F = 1), and a piece where F is linear
+ * in x, integrated in closed form. */
+#define MAX_NODES RP_SPTF_NODES
 
-static void add_node(struct nodes *nd, double w, double f)
+static void add_node(struct rp_sptf *nd, double w, double f)
 {
 	if (nd->n >= MAX_NODES || w <= 0)
 		return;
@@ -98,7 +92,7 @@ static void add_node(struct nodes *nd, double w, double f)
 }
 
 /* [x0, x1] with x <= min(y1, R): F = H(x) / R, integrated in v. */
-static void piece_v(const struct band_fn *b, double v0, double v1, struct nodes *nd)
+static void piece_v(const struct band_fn *b, double v0, double v1, struct rp_sptf *nd)
 {
 	double c = (v0 + v1) / 2, h = (v1 - v0) / 2;
 	int i;
@@ -111,7 +105,7 @@ static void piece_v(const struct band_fn *b, double v0, double v1, struct nodes 
 }
 
 /* [x0, x1] beyond R: F = (H(x) - H(x - R)) / R, integrated in x. */
-static void piece_x(const struct band_fn *b, double x0, double x1, struct nodes *nd)
+static void piece_x(const struct band_fn *b, double x0, double x1, struct rp_sptf *nd)
 {
 	double c = (x0 + x1) / 2, h = (x1 - x0) / 2;
 	int i;
@@ -123,11 +117,12 @@ static void piece_x(const struct band_fn *b, double x0, double x1, struct nodes 
 	}
 }
 
-static void build_nodes(const struct band_fn *b, struct nodes *nd)
+static void build_nodes(const struct band_fn *b, struct rp_sptf *nd)
 {
 	double lo = fmin(b->y1, b->r), hi = fmax(b->y1, b->r), vlo;
 
-	memset(nd, 0, sizeof(*nd));
+	nd->n = 0;
+	nd->lin = false;
 	if (b->y1 > 0) {
 		/* x in [0, min(y1, R)]: graded towards 0, where a deep queue's
 		 * shortest positioning lies */
@@ -151,7 +146,7 @@ static void build_nodes(const struct band_fn *b, struct nodes *nd)
 }
 
 /* E_q = Int (1 - F)^q dx for a real q >= 1 */
-static double e_q(const struct nodes *nd, double r, double q)
+static double e_q(const struct rp_sptf *nd, double r, double q)
 {
 	double s = 0;
 	unsigned i;
@@ -175,11 +170,10 @@ static double q_eff(double q)
 	return exp(RP_SPTF_GAMMA * log(q));
 }
 
-static void build_table(double alpha, double beta, double trev, double *tab)
+/* Set up a band's table: its quadrature and E_1; no point computed yet. */
+static void table_init(struct rp_sptf *t, double alpha, double beta, double trev)
 {
 	struct band_fn b;
-	struct nodes nd;
-	double e1;
 	int j;
 
 	b.alpha = alpha;
@@ -187,30 +181,42 @@ static void build_table(double alpha, double beta, double trev, double *tab)
 	b.r = trev;
 	b.y1 = alpha + beta;
 	b.h1 = 2.0 * alpha / 3.0 + 7.0 * beta / 15.0;
-	build_nodes(&b, &nd);
-	e1 = e_q(&nd, trev, 1.0);
-	tab[0] = 1;
+	build_nodes(&b, t);
+	t->alpha = alpha;
+	t->beta = beta;
+	t->trev = trev;
+	t->valid = true;
+	t->e1 = e_q(t, trev, 1.0);
+	t->r[0] = 1;
 	for (j = 1; j < RP_SPTF_QPTS; j++)
-		tab[j] = e1 > 0 ? e_q(&nd, trev, q_eff(exp2(j / 2.0))) / e1 : 1;
+		t->r[j] = NAN;
+}
+
+/* r at the table's point j, q = 2^(j/2), computed when first asked for */
+static double point(struct rp_sptf *t, int j)
+{
+	if (isnan(t->r[j]))
+		t->r[j] = t->e1 > 0 ? e_q(t, t->trev, q_eff(exp2(j / 2.0))) / t->e1 : 1;
+	return t->r[j];
 }
 
 /* Cubic (Catmull-Rom) in t = 2 log2(q) between the table's points. */
-static double interp(const double *tab, double q)
+static double interp(struct rp_sptf *tb, double q)
 {
 	double t, f, p0, p1, p2, p3;
 	int j;
 
 	if (q <= 1)
-		return tab[0];
+		return 1;
 	t = 2.0 * log2(q);
 	if (t >= RP_SPTF_QPTS - 1)
-		return tab[RP_SPTF_QPTS - 1];
+		return point(tb, RP_SPTF_QPTS - 1);
 	j = (int)t;
 	f = t - j;
-	p1 = tab[j];
-	p2 = tab[j + 1];
-	p0 = j > 0 ? tab[j - 1] : 2 * p1 - p2;
-	p3 = j + 2 < RP_SPTF_QPTS ? tab[j + 2] : 2 * p2 - p1;
+	p1 = point(tb, j);
+	p2 = point(tb, j + 1);
+	p0 = j > 0 ? point(tb, j - 1) : 2 * p1 - p2;
+	p3 = j + 2 < RP_SPTF_QPTS ? point(tb, j + 2) : 2 * p2 - p1;
 	return p1 + 0.5 * f *
 			(p2 - p0 + f * (2.0 * p0 - 5.0 * p1 + 4.0 * p2 - p3 +
 					f * (3.0 * (p1 - p2) + p3 - p0)));
@@ -229,41 +235,23 @@ static size_t slot_of(double a, double b, double c)
 
 double rp_sptf_ratio(struct rp_memo *memo, double alpha, double beta, double trev, double q)
 {
-	double tab[RP_SPTF_QPTS];
-	size_t i;
+	struct rp_sptf one, *t = &one;
 
 	if (q <= 1 || trev <= 0)
 		return 1;
-	if (!memo) {
-		build_table(alpha, beta, trev, tab);
-		return interp(tab, q);
-	}
-	i = slot_of(alpha, beta, trev);
-	if (!memo->sptf[i].valid || memo->sptf[i].alpha != alpha || memo->sptf[i].beta != beta ||
-	    memo->sptf[i].trev != trev) {
-		build_table(alpha, beta, trev, memo->sptf[i].r);
-		memo->sptf[i].alpha = alpha;
-		memo->sptf[i].beta = beta;
-		memo->sptf[i].trev = trev;
-		memo->sptf[i].valid = true;
-	}
-	return interp(memo->sptf[i].r, q);
+	if (memo)
+		t = &memo->sptf[slot_of(alpha, beta, trev)];
+	if (!memo || !t->valid || t->alpha != alpha || t->beta != beta || t->trev != trev)
+		table_init(t, alpha, beta, trev);
+	return interp(t, q);
 }
 
 double rp_sptf_exact(double alpha, double beta, double trev, double q)
 {
-	struct band_fn b;
-	struct nodes nd;
-	double e1;
+	struct rp_sptf t;
 
 	if (q <= 1 || trev <= 0)
 		return 1;
-	b.alpha = alpha;
-	b.beta = beta;
-	b.r = trev;
-	b.y1 = alpha + beta;
-	b.h1 = 2.0 * alpha / 3.0 + 7.0 * beta / 15.0;
-	build_nodes(&b, &nd);
-	e1 = e_q(&nd, trev, 1.0);
-	return e1 > 0 ? e_q(&nd, trev, q_eff(q)) / e1 : 1;
+	table_init(&t, alpha, beta, trev);
+	return t.e1 > 0 ? e_q(&t, trev, q_eff(q)) / t.e1 : 1;
 }

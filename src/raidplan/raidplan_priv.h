@@ -182,15 +182,25 @@ struct rp_geom {
 #define RP_SPTF_QPTS 25 /* r(q) at q = 2^(j/2), j = 0 .. 24 (q <= 4096) */
 #define RP_SPTF_SLOTS 64 /* bands whose tables a search keeps */
 #define RP_SPTF_GAMMA 0.92 /* a queue of q chooses as q^0.92 fresh requests */
+/* One band's SPTF table (queue.c): the quadrature of E_q and the ratios
+ * r(q) at the table's points, each computed when first needed (NAN until
+ * then). */
+#define RP_SPTF_NODES 64
+struct rp_sptf {
+	double alpha, beta, trev;
+	bool valid;
+	double e1; /* E_1 */
+	unsigned n;
+	double w[RP_SPTF_NODES], l[RP_SPTF_NODES]; /* weights, log(1 - F) */
+	bool lin;				   /* a piece with F linear in x */
+	double lin_a, lin_b;			   /* 1 - F at its ends */
+	double r[RP_SPTF_QPTS];
+};
 struct rp_memo {
 	struct {
 		double m, copies, v;
 	} rot[RP_MEMO_SLOTS];
-	struct {
-		double alpha, beta, trev;
-		bool valid;
-		double r[RP_SPTF_QPTS];
-	} sptf[RP_SPTF_SLOTS];
+	struct rp_sptf sptf[RP_SPTF_SLOTS];
 };
 
 /* A validated workload: sizes normalised. */
