@@ -99,6 +99,13 @@ static int take_globals(struct ss_ctx *ctx, int *argc, char **argv, bool *help, 
 				cli_usage_error(NULL, "option '%s' needs a value", a);
 				return -1;
 			}
+			if (!*val) {
+				/* an unset shell variable: --state-dir "" put the
+				 * journal in /, --sysroot "" read the real machine */
+				cli_usage_error(NULL, "option '%s' needs a value, not an empty "
+						"string", globals[g].name);
+				return -1;
+			}
 		}
 		if (!strcmp(globals[g].name, "--demo"))
 			ctx->demo = true;

@@ -10,12 +10,14 @@
 
 /* Write len bytes to path: a temporary file beside it, fsync, rename over
  * path, fsync of the directory. what names the file in messages ("the
- * plan", "the report"). */
+ * plan", "the report"). A symbolic link is written through (the file it
+ * points to is replaced, the link stays); anything but a regular file at
+ * path (a device such as /dev/null, a FIFO, a directory) is refused. */
 int file_write_atomic(const char *path, const void *data, size_t len, mode_t mode,
 		      const char *what, struct ss_error *err);
 
 /* Can file_write_atomic() write path? Its directory must exist and be
- * writable, and path must not be a directory: checked before the work whose
+ * writable, and path must be a regular file or none: checked before the work whose
  * result goes there, so that a typo fails first rather than last.
  * 0, or a negative errno with "what path: why" in err. */
 int file_check_writable(const char *path, const char *what, struct ss_error *err);

@@ -28,7 +28,10 @@ int reapply_pending(const char *state_dir, struct journal_entry **out, size_t *n
  * least one. */
 bool reapply_same_disk(const struct journal_entry *e, const char *serial, const char *wwn);
 
-/* Index in devs of the identified disk that carries e's serial/WWN, or -1. */
+/* Index in devs of the identified disk that carries e's serial/WWN, -1 when
+ * none does, REAPPLY_AMBIGUOUS when more than one does (disks behind USB
+ * bridges that give one serial and no WWN): then none is the journaled one. */
+#define REAPPLY_AMBIGUOUS (-2)
 int reapply_find(const struct journal_entry *e, const struct dev_entry *devs, size_t n);
 
 enum reapply_state {

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -36,6 +37,15 @@ struct batch_item *batch_add(struct batch *b, const char *spec)
 	return add_item(b, spec);
 }
 
+int batch_filter(struct batch *b, const char **slot, const char *opt, const char *value)
+{
+	if (*slot)
+		return cli_usage_error(b->cmd, "%s given twice (it takes one value); name several "
+				       "disks as DEVICE arguments", opt);
+	*slot = value;
+	return EXIT_DONE;
+}
+
 int batch_collect(struct batch *b, int argc, char **argv)
 {
 	for (int i = 0; i < argc; i++)
@@ -61,8 +71,14 @@ int batch_collect(struct batch *b, int argc, char **argv)
 	}
 	if (b->n == 0) {
 		if (b->model_glob || b->serial_filter) {
-			cli_error("%s: no disk matches the filter", b->cmd);
-			return EXIT_FAILED;
+			/* a serial or model that names no disk is a bad name: exit 2 */
+			cli_error("%s: no disk has %s%s%s%s%s (see 'shortstroke list')", b->cmd,
+				  b->serial_filter ? "serial " : "",
+				  b->serial_filter ? b->serial_filter : "",
+				  b->serial_filter && b->model_glob ? " and " : "",
+				  b->model_glob ? "a model matching " : "",
+				  b->model_glob ? b->model_glob : "");
+			return EXIT_USAGE;
 		}
 		return cli_usage_error(b->cmd, "name at least one device (or --model/--serial)");
 	}
@@ -116,11 +132,49 @@ static int item_exit(const struct batch_item *it)
 	return code == EXIT_DONE ? EXIT_FAILED : code;
 }
 
+/* Two names of one disk (/dev/sdb and its /dev/disk/by-id link, or two
+ * links): the same node, the same WWN, or with no WWN the same model and
+ * serial. */
+static bool same_disk(const struct dev_entry *a, const struct dev_entry *b)
+{
+	const struct drive_info *x = &a->info, *y = &b->info;
+
+	if (!a->identified || !b->identified)
+		return false;
+	if (!a->sim && !b->sim && a->node[0] && !strcmp(a->node, b->node))
+		return true;
+	if (x->wwn[0] && y->wwn[0])
+		return !strcasecmp(x->wwn, y->wwn);
+	return x->serial[0] && !strcmp(x->serial, y->serial) && !strcmp(x->model, y->model);
+}
+
+/* A disk named twice would get two jobs at once, the second refused by the
+ * first one's lock as if another process held it: a usage error instead. */
+static void refuse_named_twice(struct batch *b)
+{
+	for (unsigned i = 0; i < b->n; i++) {
+		struct batch_item *it = &b->items[i];
+
+		for (unsigned k = 0; k < i && it->ready; k++) {
+			const struct dev_entry *first = &b->items[k].e;
+
+			if (!same_disk(first, &it->e))
+				continue;
+			ss_error_set(&it->err, -EINVAL,
+				     "%s: the same disk as %s (serial %s%s%s): name each disk once",
+				     it->e.spec, first->spec, it->e.info.serial,
+				     it->e.info.wwn[0] ? ", WWN " : "", it->e.info.wwn);
+			item_fail(it, -EINVAL, EXIT_USAGE);
+		}
+	}
+}
+
 bool batch_check_all(struct batch *b)
 {
 	unsigned bad = 0;
 	int code = EXIT_DONE;
 
+	refuse_named_twice(b);
 	for (unsigned i = 0; i < b->n; i++) {
 		const struct batch_item *it = &b->items[i];
 		int c;

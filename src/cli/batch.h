@@ -45,6 +45,9 @@ struct batch {
 	bool (*allow_unsafe)(struct batch *b, struct batch_item *it);
 };
 
+/* Set --model or --serial (opt) to value: a usage error (the exit code) when
+ * it was given already, else EXIT_DONE. */
+int batch_filter(struct batch *b, const char **slot, const char *opt, const char *value);
 /* Add the named devices and those matching --model/--serial. Returns an
  * exit code (EXIT_DONE when at least one disk was named). */
 int batch_collect(struct batch *b, int argc, char **argv);

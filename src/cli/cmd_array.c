@@ -186,7 +186,7 @@ static int report_unready(struct batch *b)
 
 		if (it->ready)
 			continue;
-		cli_error("apply: %s", it->err.msg[0] ? it->err.msg : "failed");
+		cli_error("%s: %s", b->cmd, it->err.msg[0] ? it->err.msg : "failed");
 		c = it->exit_hint ? it->exit_hint : cli_exit_code(it->rc, &it->err);
 		if (c == EXIT_DONE)
 			c = EXIT_FAILED;

@@ -534,10 +534,12 @@ static int bench_run(struct ss_ctx *ctx, int argc, char **argv)
 			o.destructive = true;
 			break;
 		case OPT_MODEL:
-			b.model_glob = optarg;
+			if (batch_filter(&b, &b.model_glob, "--model", optarg))
+				return EXIT_USAGE;
 			break;
 		case OPT_SERIAL:
-			b.serial_filter = optarg;
+			if (batch_filter(&b, &b.serial_filter, "--serial", optarg))
+				return EXIT_USAGE;
 			break;
 		case 'y':
 			b.yes = true;

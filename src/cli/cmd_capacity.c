@@ -76,7 +76,9 @@ static void restore_usage(FILE *f)
 		"\n"
 		"Options:\n"
 		"  -m, --method M        force a method (dco restores the factory maximum,\n"
-		"                        scsi-format reformats to the journaled block count)\n"
+		"                        scsi-format reformats to the journaled block count,\n"
+		"                        partition wipes the GPT; with nothing journaled these\n"
+		"                        need --to-native)\n"
 		"      --volatile        HPA only: undone by a power cycle\n"
 		"      --to-native       with nothing journaled, go to the native maximum\n"
 		"      --model PATTERN, --serial SERIAL   select disks as 'list' shows them\n"
@@ -186,8 +188,12 @@ static void plan_all(struct batch *b, const struct cap_job *tmpl)
 		if (cap_plan_limit(&it->e.info, have_orig ? &orig : NULL, &j->req, &j->plan,
 				   &it->err) ||
 		    cap_plan_zones(it->d, &it->e.info, &j->plan, &it->err)) {
+			size_t n = strlen(it->e.spec);
+
 			plan_failed(it);
-			ss_error_prefix(&it->err, "%s: ", it->e.spec);
+			/* (the zone report's errors name the device already) */
+			if (strncmp(it->err.msg, it->e.spec, n) || it->err.msg[n] != ':')
+				ss_error_prefix(&it->err, "%s: ", it->e.spec);
 			continue;
 		}
 		plan_line(it, &j->plan);
@@ -373,10 +379,12 @@ static int capacity_main(struct ss_ctx *ctx, int argc, char **argv, bool restore
 			tmpl.to_native = true;
 			break;
 		case 'M':
-			b.model_glob = optarg;
+			if (batch_filter(&b, &b.model_glob, "--model", optarg))
+				return EXIT_USAGE;
 			break;
 		case 'S':
-			b.serial_filter = optarg;
+			if (batch_filter(&b, &b.serial_filter, "--serial", optarg))
+				return EXIT_USAGE;
 			break;
 		case 'n':
 			b.dry_run = true;

@@ -431,10 +431,12 @@ static int qualify_run(struct ss_ctx *ctx, int argc, char **argv)
 						       optarg);
 			break;
 		case OPT_MODEL:
-			b.model_glob = optarg;
+			if (batch_filter(&b, &b.model_glob, "--model", optarg))
+				return EXIT_USAGE;
 			break;
 		case OPT_SERIAL:
-			b.serial_filter = optarg;
+			if (batch_filter(&b, &b.serial_filter, "--serial", optarg))
+				return EXIT_USAGE;
 			break;
 		case 'J':
 			b.json = true;

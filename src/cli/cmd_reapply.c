@@ -33,7 +33,8 @@ static void usage(FILE *f)
 		"number and WWN (never by device name: names change between boots), then\n"
 		"verify it. Permanent limits are verified only. A journaled disk that is not\n"
 		"attached is reported as missing; one whose model, block size or capacity\n"
-		"differs from the journal is reported as changed; neither is touched.\n"
+		"differs from the journal is reported as changed; neither is touched; nor\n"
+		"is any disk when more than one carries the journaled serial (and no WWN).\n"
 		"With DEVICE (as a udev rule passes a hot-added disk), only that disk.\n"
 		"No confirmation is asked: the disk gets back the limit it was given before.\n"
 		"Protected disks and disks in use (mounted, md/LVM member) are refused; a\n"
@@ -207,6 +208,29 @@ static void add_record(struct batch *b, const struct journal_entry *r, bool inco
 	struct batch_item *it;
 	struct ra_job *j;
 
+	if (idx == REAPPLY_AMBIGUOUS) {
+		/* several attached disks carry the identity: a limit on the wrong
+		 * one would cut its data short, so none is touched (reported under
+		 * each one named, else under the serial) */
+		for (size_t i = 0; i <= nd; i++) {
+			if (i < nd && !(any_named && named[i] && devs[i].identified &&
+					reapply_same_disk(r, devs[i].info.serial, devs[i].info.wwn)))
+				continue;
+			if (i == nd && any_named)
+				break;
+			it = batch_add(b, i < nd ? devs[i].spec : r->serial[0] ? r->serial : r->wwn);
+			if (!it)
+				continue;
+			if (i < nd)
+				it->e = devs[i];
+			settle(it, r, "failed", -EEXIST, EXIT_FAILED,
+			       "more than one attached disk has serial %s%s%s (journaled as %s, "
+			       "%s): which one was limited cannot be told, so none is touched",
+			       r->serial[0] ? r->serial : "-", r->wwn[0] ? " / WWN " : "", r->wwn,
+			       r->device, r->model);
+		}
+		return;
+	}
 	if (any_named && (idx < 0 || !named[idx]))
 		return;
 	it = batch_add(b, idx >= 0 ? devs[idx].spec : (r->serial[0] ? r->serial : r->wwn));

@@ -287,10 +287,12 @@ static int selftest_run(struct ss_ctx *ctx, int argc, char **argv)
 			o.wait = true;
 			break;
 		case 'M':
-			b.model_glob = optarg;
+			if (batch_filter(&b, &b.model_glob, "--model", optarg))
+				return EXIT_USAGE;
 			break;
 		case 's':
-			b.serial_filter = optarg;
+			if (batch_filter(&b, &b.serial_filter, "--serial", optarg))
+				return EXIT_USAGE;
 			break;
 		case 'J':
 			b.json = o.json = true;

@@ -105,6 +105,32 @@ static bool md_present(struct ss_ctx *ctx, const struct array_rec *r)
 	       array_detail_read(r->md_dev, &d, NULL) == 0;
 }
 
+/* The disk found under name is still the member the record describes
+ * (device names move at a reboot): 0, or -EPERM with why in err. */
+static int member_identity(const struct array_member *m, const char *name,
+			   const struct drive_info *i, struct ss_error *err)
+{
+	if ((m->serial[0] && strcmp(m->serial, i->serial)) ||
+	    (m->wwn[0] && i->wwn[0] && strcasecmp(m->wwn, i->wwn)))
+		return ss_error_set(err, -EPERM, "%s is now serial %s, not the member %s: not touched",
+				    name, i->serial, m->serial);
+	return 0;
+}
+
+/* Before mdadm --zero-superblock of a member's node: is the disk there the
+ * member? One that cannot be identified is left to mdadm as before. */
+static int member_at_node(struct ss_ctx *ctx, const struct array_member *m, struct ss_error *err)
+{
+	struct ss_error ignored = { 0 };
+	struct dev_entry e;
+	struct drive *d = NULL;
+
+	if (device_open(ctx, m->node, false, &d, &e, &ignored))
+		return 0;
+	drive_free(d);
+	return member_identity(m, m->node, &e.info, err);
+}
+
 /* Restore one member to its journaled original; 0 done (or untouched). */
 static int restore_member(struct ss_ctx *ctx, struct array_member *m, bool dry_run, FILE *log,
 			  struct ss_error *err)
@@ -119,12 +145,10 @@ static int restore_member(struct ss_ctx *ctx, struct array_member *m, bool dry_r
 	rc = device_open(ctx, m->spec, !dry_run, &d, &e, err);
 	if (rc)
 		return rc;
-	rc = -EPERM;
-	if (m->serial[0] && strcmp(m->serial, e.info.serial)) {
-		ss_error_set(err, -EPERM, "%s is now serial %s, not the member %s: not touched",
-			     m->spec, e.info.serial, m->serial);
+	rc = member_identity(m, m->spec, &e.info, err);
+	if (rc)
 		goto out;
-	}
+	rc = -EPERM;
 	/* a partition member's disk holds the GPT the limit wrote: its only use */
 	if (!cap_label_is_ours(ctx_state_dir(ctx), &e) && device_check_safe(&e, false, err))
 		goto out;
@@ -184,6 +208,10 @@ static int teardown(const struct tx *t, struct array_rec *r, bool dry_run, FILE 
 
 		if (r->m[i].state == AM_REPLACED && !is_blockdev(r->m[i].node))
 			continue;
+		if (member_at_node(ctx, &r->m[i], &err)) {
+			add_remains(r, "", err.msg);
+			continue;
+		}
 		if (dry_run) {
 			fprintf(log, "would run: %s --zero-superblock %s\n", argv[0], r->m[i].node);
 			continue;

@@ -345,6 +345,21 @@ static int open_found(struct dev_env *env, const struct dev_source_ops *src,
 	return rc;
 }
 
+/* --demo reads as a sandbox: while simulated drives are the ones listed (a
+ * rig is given), a real disk is never reached through a name. */
+static int sandboxed(const struct ss_ctx *ctx, const struct dev_env *env,
+		     const struct dev_source_ops *src, const char *spec, struct ss_error *err)
+{
+	const struct dev_source_ops *listed = dev_env_listed(env);
+
+	if (!listed || !(listed->caps & DEVSRC_SIMULATED) || (src->caps & DEVSRC_SIMULATED))
+		return 0;
+	return ss_error_usage(err, -ENODEV,
+			      "%s names a real device, but %s is given (simulated drives, "
+			      "sim:ID); drop it to act on real disks",
+			      spec, ctx->demo ? "--demo" : "--rig (or SHORTSTROKE_RIG)");
+}
+
 int device_open(struct ss_ctx *ctx, const char *spec, bool for_write, struct drive **out,
 		struct dev_entry *e, struct ss_error *err)
 {
@@ -364,6 +379,8 @@ int device_open(struct ss_ctx *ctx, const char *spec, bool for_write, struct dri
 	rc = ctx_protect(ctx, err);
 	if (!rc)
 		rc = dev_env_source(env, spec, &src, err);
+	if (!rc)
+		rc = sandboxed(ctx, env, src, spec, err);
 	if (!rc)
 		rc = src->find(env, spec, &f, err);
 	if (rc)

@@ -115,11 +115,17 @@ int reapply_pending(const char *state_dir, struct journal_entry **out, size_t *n
 
 int reapply_find(const struct journal_entry *e, const struct dev_entry *devs, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		if (devs[i].identified &&
-		    reapply_same_disk(e, devs[i].info.serial, devs[i].info.wwn))
-			return (int)i;
-	return -1;
+	int found = -1;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!devs[i].identified ||
+		    !reapply_same_disk(e, devs[i].info.serial, devs[i].info.wwn))
+			continue;
+		if (found >= 0)
+			return REAPPLY_AMBIGUOUS;
+		found = (int)i;
+	}
+	return found;
 }
 
 const char *reapply_state_name(enum reapply_state s)

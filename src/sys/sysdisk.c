@@ -220,6 +220,9 @@ int sys_node_devno(const char *root, const char *path, unsigned *major,
 		r = -errno;
 		if (r == -ENOENT || r == -ENOTDIR)
 			return ss_error_usage(err, -ENOENT, "%s: no such device", path);
+		if (r == -ELOOP) /* a name that leads nowhere is a bad name too */
+			return ss_error_usage(err, r, "%s: a loop of symbolic links, no device",
+					      path);
 		return ss_error_set(err, r, "%s: %s", path, strerror(-r));
 	}
 	if (*root) {

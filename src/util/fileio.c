@@ -33,19 +33,71 @@ int file_mkdirs(const char *path, struct ss_error *err)
 	return 0;
 }
 
+/* What is at path, for a message: "a character device". */
+static const char *kind_of(mode_t m)
+{
+	if (S_ISCHR(m))
+		return "a character device";
+	if (S_ISBLK(m))
+		return "a block device";
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISSOCK(m))
+		return "a socket";
+	return "not a regular file";
+}
+
+/*
+ * The file a write to path replaces, in out: path itself, or what the
+ * symbolic link path points to (so the link stays). Anything there but a
+ * regular file is refused: the rename would put a regular file in place of
+ * /dev/null, a disk's node or a FIFO.
+ */
+static int write_target(const char *path, const char *what, char *out, size_t len,
+			struct ss_error *err)
+{
+	struct stat st;
+
+	if (!path[0])
+		return ss_error_set(err, -EINVAL, "%s: no file name given", what);
+	if ((size_t)snprintf(out, len, "%s", path) >= len)
+		return ss_error_set(err, -ENAMETOOLONG, "%s %s: path too long", what, path);
+	if (path[strlen(path) - 1] == '/')
+		return ss_error_set(err, -EISDIR, "%s %s: is a directory, give a file name", what,
+				    path);
+	if (lstat(path, &st))
+		return 0; /* a new file */
+	if (S_ISLNK(st.st_mode)) {
+		char real[PATH_MAX];
+
+		if (!realpath(path, real))
+			return ss_error_set(err, -errno, "%s %s: a symbolic link to %s: %s", what,
+					    path, errno == ENOENT ? "nothing" : "a path",
+					    strerror(errno));
+		if ((size_t)snprintf(out, len, "%s", real) >= len)
+			return ss_error_set(err, -ENAMETOOLONG, "%s %s: path too long", what, path);
+		if (stat(real, &st))
+			return ss_error_set(err, -errno, "%s %s: %s", what, path, strerror(errno));
+	}
+	if (S_ISDIR(st.st_mode))
+		return ss_error_set(err, -EISDIR, "%s %s: is a directory, give a file name", what,
+				    path);
+	if (!S_ISREG(st.st_mode))
+		return ss_error_set(err, -EINVAL, "%s %s: is %s, not a file to write; give a file "
+				    "name", what, path, kind_of(st.st_mode));
+	return 0;
+}
+
 int file_check_writable(const char *path, const char *what, struct ss_error *err)
 {
 	char buf[4096];
 	const char *dir;
 	struct stat st;
+	int rc;
 
-	if (!path[0])
-		return ss_error_set(err, -EINVAL, "%s: no file name given", what);
-	if ((size_t)snprintf(buf, sizeof(buf), "%s", path) >= sizeof(buf))
-		return ss_error_set(err, -ENAMETOOLONG, "%s %s: path too long", what, path);
-	if (path[strlen(path) - 1] == '/' || (stat(path, &st) == 0 && S_ISDIR(st.st_mode)))
-		return ss_error_set(err, -EISDIR, "%s %s: is a directory, give a file name", what,
-				    path);
+	rc = write_target(path, what, buf, sizeof(buf), err);
+	if (rc)
+		return rc;
 	dir = dirname(buf);
 	if (stat(dir, &st))
 		return ss_error_set(err, -errno, "%s %s: directory %s: %s", what, path, dir,
@@ -62,11 +114,15 @@ int file_check_writable(const char *path, const char *what, struct ss_error *err
 int file_write_atomic(const char *path, const void *data, size_t len, mode_t mode,
 		      const char *what, struct ss_error *err)
 {
-	char tmp[4096], dir[4096];
+	char target[4096], tmp[4096], dir[4096];
 	const char *p = data;
 	size_t off = 0;
 	int fd, rc = 0;
 
+	rc = write_target(path, what, target, sizeof(target), err);
+	if (rc)
+		return rc;
+	path = target;
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path) >= sizeof(tmp))
 		return ss_error_set(err, -ENAMETOOLONG, "%s: path too long", path);
 	fd = mkstemp(tmp);

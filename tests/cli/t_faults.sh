@@ -115,7 +115,8 @@ expect "faults: DCO refused under an HPA says the HPA is the reason" 1 "" \
 	"an HPA is in effect .*restore the HPA first"
 SHORTSTROKE_STATE_DIR="$TMP/fault-msg6"
 "$PROG" --demo sim fault sim:sata250 abort:b1 >/dev/null
-run "$PROG" --demo restore -m dco --yes sim:sata250
+# (nothing journaled: --method dco needs --to-native, else it is refused before anything is sent)
+run "$PROG" --demo restore --to-native -m dco --yes sim:sata250
 expect "faults: a DCO abort is an abort, not a known freeze" 1 "" \
 	"aborted DEVICE CONFIGURATION RESTORE \\(ATA ABRT\\) and gives no reason"
 SHORTSTROKE_STATE_DIR=$FAULT_STATE

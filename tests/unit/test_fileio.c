@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -104,12 +105,75 @@ static void test_mkdirs(void **state)
 	assert_string_equal(err.msg, q);
 }
 
+static void read_back(const char *path, const char *want)
+{
+	char buf[64] = { 0 };
+	FILE *f = fopen(path, "r");
+
+	assert_non_null(f);
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	assert_string_equal(buf, want);
+}
+
+/* Nothing but a regular file is replaced: "plan -O /dev/null" run as root
+ * renamed the plan over /dev/null, which was then a regular file. A
+ * symbolic link is written through (the link stays). */
+static void test_not_a_file(void **state)
+{
+	struct ss_error err = { 0 };
+	char p[256], link[256], real[256];
+	struct stat st;
+
+	(void)state;
+	snprintf(p, sizeof(p), "%s/fifo", fixture_dir);
+	assert_int_equal(mkfifo(p, 0644), 0);
+	assert_int_equal(file_check_writable(p, "--output-plan", &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "is a FIFO, not a file to write"));
+	assert_int_equal(file_write_atomic(p, "{}\n", 3, 0644, "the plan", &err), -EINVAL);
+	assert_int_equal(lstat(p, &st), 0);
+	assert_true(S_ISFIFO(st.st_mode));
+	/* a character device (root may make one; /dev/null is not touched) */
+	snprintf(p, sizeof(p), "%s/null", fixture_dir);
+	if (mknod(p, S_IFCHR | 0644, makedev(1, 3)) == 0) {
+		assert_int_equal(file_write_atomic(p, "{}\n", 3, 0644, "the plan", &err), -EINVAL);
+		assert_non_null(strstr(err.msg, "the plan "));
+		assert_non_null(strstr(err.msg, "is a character device"));
+		assert_int_equal(lstat(p, &st), 0);
+		assert_true(S_ISCHR(st.st_mode));
+	}
+	assert_int_equal(file_check_writable("/dev/null", "--report", &err), -EINVAL);
+	/* a directory is still "a directory" */
+	assert_int_equal(file_write_atomic(fixture_dir, "x", 1, 0644, "the plan", &err), -EISDIR);
+
+	/* a symbolic link: the file it points to is replaced, the link stays */
+	snprintf(real, sizeof(real), "%s/real.json", fixture_dir);
+	snprintf(link, sizeof(link), "%s/link.json", fixture_dir);
+	assert_int_equal(file_write_atomic(real, "old\n", 4, 0644, "the plan", &err), 0);
+	assert_int_equal(symlink(real, link), 0);
+	assert_int_equal(file_check_writable(link, "--output-plan", &err), 0);
+	assert_int_equal(file_write_atomic(link, "new\n", 4, 0644, "the plan", &err), 0);
+	assert_int_equal(lstat(link, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	read_back(real, "new\n");
+	/* a link to a device is refused like the device; a link to nothing too */
+	snprintf(link, sizeof(link), "%s/tonull", fixture_dir);
+	assert_int_equal(symlink("/dev/null", link), 0);
+	assert_int_equal(file_write_atomic(link, "x", 1, 0644, "the plan", &err), -EINVAL);
+	snprintf(link, sizeof(link), "%s/dangling", fixture_dir);
+	snprintf(real, sizeof(real), "%s/no/such", fixture_dir);
+	assert_int_equal(symlink(real, link), 0);
+	assert_int_equal(file_write_atomic(link, "x", 1, 0644, "the plan", &err), -ENOENT);
+	assert_non_null(strstr(err.msg, "a symbolic link to nothing"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_check),
 		cmocka_unit_test(test_check_then_write),
 		cmocka_unit_test(test_mkdirs),
+		cmocka_unit_test(test_not_a_file),
 	};
 
 	return cmocka_run_group_tests_name("fileio", tests, fixture_dir_setup, fixture_dir_teardown);

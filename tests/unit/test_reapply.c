@@ -141,6 +141,11 @@ static void test_find_and_check(void **state)
 	snprintf(devs[2].info.serial, sizeof(devs[2].info.serial), "S1");
 	assert_int_equal(reapply_find(&e, devs, 3), 2);
 	assert_int_equal(reapply_find(&e, devs, 2), -1);
+	/* two attached disks carry the journaled serial (no WWN to tell them
+	 * apart: disks behind USB bridges): neither is taken for it */
+	devs[1].identified = true;
+	assert_int_equal(reapply_find(&e, devs, 3), REAPPLY_AMBIGUOUS);
+	devs[1].identified = false;
 
 	assert_int_equal(reapply_check(&e, &devs[2].info, why, sizeof(why)), REAPPLY_NEEDED);
 	devs[2].info.capacity_blocks = 500000;

@@ -208,6 +208,33 @@ static const char *ref_source(enum cap_full_source full, bool dco_ref)
 	return "";
 }
 
+/*
+ * A limit lowers a disk: it never gives back more than the disk had before
+ * shortstroke limited it (the journaled original), or, with nothing
+ * journaled, more than it has now. Above that lies what a vendor's HPA or
+ * DCO, or another tool, hid: restore --to-native gives that back, after its
+ * own checks.
+ */
+static int above_own(const struct drive_info *i, const struct journal_entry *orig,
+		     uint64_t target, const char *dev, struct ss_error *err)
+{
+	bool journaled = orig && orig->original_blocks && orig->block_len == i->logical_block;
+	uint64_t bound = i->capacity_blocks;
+	char h1[32], h2[32];
+
+	if (journaled && orig->original_blocks > bound)
+		bound = orig->original_blocks;
+	if (target <= bound || !i->capacity_blocks)
+		return 0;
+	return ss_error_usage(err, -ERANGE,
+			      "%s: %" PRIu64 " blocks (%s) is more than the %" PRIu64 " blocks (%s) "
+			      "it %s; a limit does not give back what shortstroke did not hide (a "
+			      "vendor's HPA or DCO, another tool): restore --to-native does",
+			      dev, target, human(target * i->logical_block, h1, sizeof(h1)), bound,
+			      human(bound * i->logical_block, h2, sizeof(h2)),
+			      journaled ? "had before shortstroke limited it" : "has now");
+}
+
 int cap_plan_limit(const struct drive_info *i, const struct journal_entry *orig,
 		   const struct cap_request *r, struct cap_plan *p, struct ss_error *err)
 {
@@ -299,6 +326,9 @@ int cap_plan_limit(const struct drive_info *i, const struct journal_entry *orig,
 				      dev, target, human(target * p->block_len, h1, sizeof(h1)),
 				      ref, human(ref * p->block_len, h2, sizeof(h2)));
 	}
+	rc = above_own(i, orig, target, dev, err);
+	if (rc)
+		return rc;
 
 	/* round down to the physical block and to the alignment */
 	align_blocks = (r->align ? r->align : (1u << 20)) / p->block_len;
@@ -764,9 +794,16 @@ static int record_check(struct cap_ctx *c, const struct journal_entry *o, enum c
 static int restore_unjournaled(struct cap_ctx *c, struct ss_error *err)
 {
 	const struct drive_info *i = &c->e->info;
-	char h1[32], h2[32], native[96];
+	bool dco = i->native_blocks && i->dco_max_blocks > i->native_blocks;
+	char h1[32], h2[32], native[128];
 
-	if (i->native_blocks)
+	if (dco)
+		snprintf(native, sizeof(native),
+			 "a native maximum of %" PRIu64 " blocks (%s), lowered by a DCO from "
+			 "%" PRIu64 " blocks",
+			 i->native_blocks, human(i->native_blocks * i->logical_block, h2, sizeof(h2)),
+			 i->dco_max_blocks);
+	else if (i->native_blocks)
 		snprintf(native, sizeof(native), "a native maximum of %" PRIu64 " blocks (%s)",
 			 i->native_blocks,
 			 human(i->native_blocks * i->logical_block, h2, sizeof(h2)));
@@ -776,9 +813,10 @@ static int restore_unjournaled(struct cap_ctx *c, struct ss_error *err)
 			    "%s: refused: nothing journaled, so shortstroke did not limit this "
 			    "disk (a vendor's recovery area or another tool may have). It has "
 			    "%" PRIu64 " blocks (%s) and %s; --to-native takes it to its native "
-			    "maximum",
+			    "maximum%s",
 			    cap_dev(c), i->capacity_blocks,
-			    human(i->capacity_blocks * i->logical_block, h1, sizeof(h1)), native);
+			    human(i->capacity_blocks * i->logical_block, h1, sizeof(h1)), native,
+			    dco ? ", --to-native --method dco to the DCO's factory maximum" : "");
 }
 
 /* What restore will aim for and how, from the journal or from the drive. */
@@ -822,6 +860,13 @@ static int restore_plan(struct cap_ctx *c, enum cap_method forced, enum cap_meth
 					    cap_dev(c));
 		*m = o->id;
 	}
+	/* at the native max, where there is nothing to undo; but a method whose
+	 * restore does more than set the capacity would undo what a vendor or
+	 * another tool did (DCO RESTORE: the factory maximum; the partition
+	 * method: wipe the GPT there, whoever wrote it; a format): only with
+	 * --to-native */
+	if (!c->to_native && (flags_of(*m) & (CAPM_SETS_NATIVE | CAPM_KEEPS_SIZE | CAPM_FORMATS)))
+		return restore_unjournaled(c, err);
 	if (i->ata && !(flags_of(*m) & CAPM_SETS_NATIVE)) {
 		if (!i->native_blocks)
 			return ss_error_set(err, -EOPNOTSUPP,
