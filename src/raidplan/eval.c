@@ -37,6 +37,7 @@ static const struct {
     [RP_FIG_REBUILD_LOADED] = {"rebuild_loaded_time", "rebuild time under the workload", "h"},
     [RP_FIG_WRITE_BURST] = {"write_burst", "write burst into the controller cache", "MB/s"},
     [RP_FIG_RISK] = {"risk", "risk band (0 low, 1 medium, 2 high)", ""},
+    [RP_FIG_CACHED_WRITE] = {"cached_write", "a write into the disks' write cache", "ms"},
 };
 
 static const char *const warn_keys[RP_WARN_COUNT] = {
@@ -239,10 +240,20 @@ static void figures(struct rp_eval *ev, const struct rp_geom *g, const struct rp
 		double v = i == 0 ? o->rr1 : i == 1 ? o->rrq : i == 2 ? o->rw1 : o->rwq;
 
 		f = fig(ev, RP_FIG_RAND_READ_QD1 + i, v,
-			"min(q / latency, N / (ops x t_op), cap / (ops x bytes per op)); "
-			"t_op = overhead + positioning at the disk's queue (queue_position) + "
-			"bytes / rate; harmonic mean over the workload's sizes",
-			"docs/models.md (write penalty); derived (docs/planning-model.md 1.8, 2.3)");
+			i < 2 ? "min(q / latency, N / (ops x t_op), cap / (ops x bytes per op)); "
+				"t_op = overhead + positioning at the disk's queue "
+				"(queue_position) + bytes / rate; harmonic mean over the "
+				"workload's sizes"
+			      : "min(q / latency, N / (ops x t_op), cap / (ops x bytes per op)); "
+				"t_op = overhead + positioning at the disk's queue "
+				"(queue_position) + bytes / rate, or for a write the disk's "
+				"cache takes t_w = max(overhead + bytes / link, destage of the "
+				"nearest of cache / bytes extents); harmonic mean over the "
+				"workload's sizes",
+			i < 2 ? "docs/models.md (write penalty); derived (docs/planning-model.md "
+				"1.8, 2.3)"
+			      : "docs/models.md (write penalty); derived (docs/planning-model.md "
+				"1.8, 1.9, 2.3)");
 		in(f, "members N", "", g->n);
 		in(f, "queue depth q", "", (i & 1) ? w->qd : 1);
 		in(f, i < 2 ? "ops per read" : "ops per write", "", i < 2 ? o->m1 : o->ops_w1);
@@ -376,6 +387,22 @@ static void figures(struct rp_eval *ev, const struct rp_geom *g, const struct rp
 	in(f, "seconds until full", "s", o->burst_s);
 	in(f, "sustained sequential write", "MB/s", o->seq[2]);
 
+	f = fig(ev, RP_FIG_CACHED_WRITE, o->ci.t_w,
+		"t_w = max(overhead + bytes / link, destage); destage = T + (E1 - T) r(n) + "
+		"bytes / rate, the nearest of the n = cache / bytes extents cached (SPTF, as "
+		"queue_position); a write's cost to a disk with its write cache on; 0: the "
+		"disks write through (cache off)",
+		"derived (docs/planning-model.md 1.9); the simulator's write cache "
+		"(docs/simulator.md)");
+	in(f, "disk write cache (0: off)", "MB", a->wcache_mb);
+	in(f, "bytes per operation", "B", o->ci.bytes);
+	in(f, "extents cached n", "", o->ci.extents);
+	in(f, "r(n)", "", o->ci.ratio);
+	in(f, "destage", "ms", o->ci.destage);
+	in(f, "command overhead", "ms", a->ovh);
+	in(f, "disk link", "MB/s", a->link_min);
+	in(f, "host wait: overhead + bytes / link", "ms", o->ci.host);
+
 	f = fig(ev, RP_FIG_RISK, o->risk,
 		"the highest of: parity group width (RAID 5/50: over 7 medium, over 14 high; "
 		"RAID 6/60: over 20 medium, over 28 high), P(URE in a rebuild with no "
@@ -499,7 +526,8 @@ static void warnings(struct rp_eval *ev, const struct rp_geom *g, const struct r
 		     o->risk_mttdl > 1 ? "high" : "medium");
 	if (a->zone > 0)
 		warn(ev, RP_WARN_ZONED, a->zone,
-		     "zoned members: the stroke is rounded up to whole zones of %.4g MB",
+		     "zoned members: the stroke is whole zones of %.4g MB (a capacity goal "
+		     "rounds up, a speed goal down)",
 		     a->zone / 1e6);
 }
 

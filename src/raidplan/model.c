@@ -384,16 +384,26 @@ struct req {
  * steady stream each write costs the disk the longer of the two (the
  * mechanics work while the link does). 0 when the members write through.
  */
-static double cached_write_ms(const struct rp_agg *a, const struct rp_wl *w, double x)
+static double cached_write_ms(const struct rp_agg *a, const struct rp_wl *w, double x,
+			      struct rp_cache_info *ci)
 {
-	double pos1 = a->seek + a->trev / 2.0, n, destage;
+	double pos1 = a->seek + a->trev / 2.0, n, ratio, destage, host;
 
 	if (!(a->wcache_mb > 0))
 		return 0;
 	n = fmax(1.0, a->wcache_mb * 1e6 / x);
-	destage = a->t2t + (pos1 - a->t2t) * rp_sptf_ratio(w->memo, a->alpha, a->beta, a->trev, n) +
-		  x * a->inv_rate * 1e-3;
-	return fmax(a->ovh + x / (a->link_min * 1e3), destage);
+	ratio = rp_sptf_ratio(w->memo, a->alpha, a->beta, a->trev, n);
+	destage = a->t2t + (pos1 - a->t2t) * ratio + x * a->inv_rate * 1e-3;
+	host = a->ovh + x / (a->link_min * 1e3);
+	if (ci) {
+		ci->bytes = x;
+		ci->extents = n;
+		ci->ratio = ratio;
+		ci->destage = destage;
+		ci->host = host;
+		ci->t_w = fmax(host, destage);
+	}
+	return fmax(host, destage);
 }
 
 /* Expected chunks touched by an aligned request (derived): 1 + (S - a)/C. */
@@ -432,7 +442,7 @@ static void req_write(const struct rp_geom *g, const struct rp_agg *a, const str
 	r->cached = false;
 	xfer = r->x * a->inv_rate * 1e-3;
 	base = c->lat + a->ovh + a->seek;
-	cw = cached_write_ms(a, w, r->x);
+	cw = cached_write_ms(a, w, r->x, NULL);
 	if (is_mirror(g->level)) {
 		r->ops = r->wops = r->m * g->copies;
 		r->lat1 = cw > 0 ? c->lat + cw
@@ -519,7 +529,7 @@ static double req_iops(const struct rp_geom *g, const struct rp_agg *a, const st
 	}
 	little = q * 1000.0 / r->lat1;
 	/* writes the disks' caches take cost them the destage instead */
-	cw = r->wops > 0 ? cached_write_ms(a, w, r->x) : 0;
+	cw = r->wops > 0 ? cached_write_ms(a, w, r->x, NULL) : 0;
 	thru = g->n * 1000.0 / ((r->ops - (cw > 0 ? r->wops : 0)) * top + (cw > 0 ? r->wops * cw : 0));
 	best = fmin(little, thru);
 	*which = RP_CAP_DISKS;
@@ -666,6 +676,8 @@ static void speed(const struct rp_geom *g, const struct rp_agg *a, const struct 
 		if (full)
 			rw1 = req_iops(g, a, c, w, &wr, 1, 1, &which, NULL);
 		rwq = req_iops(g, a, c, w, &wr, w->qd, 1, &which, NULL);
+		if (full && !i)
+			cached_write_ms(a, w, wr.x, &o->ci);
 		if (which != RP_CAP_DISKS && w->read < 1 && w->rnd > 0)
 			o->rnd_cap = which;
 		/* in a mix, the sequential requests queued are not the drive's to

@@ -12,7 +12,7 @@
  * rp_level_count(), ...). An id added goes before its count. */
 #define RP_LEVEL_COUNT (RP_LEVEL_60 + 1)
 #define RP_PROFILE_COUNT (RP_PROFILE_RANDOM_ACCESS + 1)
-#define RP_FIG_COUNT (RP_FIG_RISK + 1)
+#define RP_FIG_COUNT (RP_FIG_CACHED_WRITE + 1)
 #define RP_WARN_COUNT (RP_WARN_ZONED + 1)
 #define RP_GOAL_COUNT (RP_GOAL_LEVEL + 1)
 
@@ -239,6 +239,15 @@ struct rp_numbers {
 		double age;   /* share served by ageing */
 		double top;   /* ms per disk operation */
 	} qi;
+	/* a write the disks' caches take (the first size; docs/planning-model.md 1.9) */
+	struct rp_cache_info {
+		double t_w;	 /* ms; 0: the disks write through */
+		double bytes;	 /* per disk operation */
+		double extents;	 /* cached extents to choose from */
+		double ratio;	 /* r(extents) */
+		double destage;	 /* ms */
+		double host;	 /* ms, overhead + bytes / link */
+	} ci;
 	/* degraded and rebuilding (docs/planning-model.md 2.5) */
 	double deg1, deg2;	 /* workload IOPS, one / two members lost; NAN: not survived */
 	double load_r1, load_w1; /* per-disk load of the bottleneck group, one lost */

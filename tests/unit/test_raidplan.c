@@ -835,7 +835,7 @@ static void test_counts(void **state)
 	(void)state;
 	assert_int_equal(rp_level_count(), 8);
 	assert_int_equal(rp_profile_count(), 7);
-	assert_int_equal(rp_figure_count(), 26);
+	assert_int_equal(rp_figure_count(), 27);
 	assert_int_equal(rp_warning_count(), 15);
 	assert_int_equal(rp_goal_count(), 6);
 	assert_string_equal(rp_level_name(rp_level_count() - 1), "60");
@@ -848,7 +848,7 @@ static void test_counts(void **state)
 	assert_null(rp_figure_key(-1));
 	assert_string_equal(rp_warning_key(RP_WARN_DEFAULTS), "defaults");
 	assert_string_equal(rp_warning_key(rp_warning_count() - 1), "zoned");
-	assert_string_equal(rp_figure_key(rp_figure_count() - 1), "risk");
+	assert_string_equal(rp_figure_key(rp_figure_count() - 1), "cached_write");
 	assert_null(rp_warning_key(rp_warning_count()));
 	assert_null(rp_warning_key(-1));
 	for (i = 0; i < rp_warning_count(); i++)
@@ -1580,12 +1580,17 @@ static void test_disk_write_cache(void **state)
 
 	(void)state;
 	off = value_of(&d, 1, NULL, l, w, RP_FIG_RAND_WRITE_QD1);
+	/* written through: the cached-write figure is 0 */
+	assert_true(value_of(&d, 1, NULL, l, w, RP_FIG_CACHED_WRITE) == 0);
 	d.write_cache = RP_WCACHE_ON;
 	d.cache_mb = 16;
 	d.link_mbps = 600;
 	destage = 0.2 + 5.2 * rp_sptf_ratio(NULL, a, b, 4.0, 16e6 / 8192) + xfer;
 	on = value_of(&d, 1, NULL, l, w, RP_FIG_RAND_WRITE_QD1);
 	NEAR(on, 1000 / fmax(0.3 + 8192 / 600e3, destage), 1e-6);
+	/* the figure --explain shows is that t_w */
+	NEAR(value_of(&d, 1, NULL, l, w, RP_FIG_CACHED_WRITE), fmax(0.3 + 8192 / 600e3, destage),
+	     1e-9);
 	assert_true(on > 2 * off);
 	/* reads are not cached */
 	w = wl_simple(1, 1, 8192, 1);
