@@ -47,25 +47,29 @@ struct predicted {
 	double iops, access_ms;
 };
 
-/* The planner's disk, from the simulator's configuration of it. */
+/* The planner's disk, from the simulator's configuration of it: its
+ * capacity and rpm, and the mechanics `plan sim:ID` takes
+ * (sim_drive_mechanics). */
 static void disk_of(const struct sim_drive *d, struct rp_disk *rd)
 {
 	const struct sim_config *c = &d->cfg;
 	uint64_t blocks = c->dco_factory > c->blocks ? c->dco_factory : c->blocks;
+	struct sim_mechanics m;
 
+	sim_drive_mechanics(d, &m);
 	rp_disk_init(rd);
 	rd->capacity = blocks * c->lblock;
 	rd->rpm = c->rpm;
-	rd->seek_t2t_ms = c->media.t2t_ms;
-	rd->seek_avg_ms = c->media.avg_seek_ms;
-	rd->seek_full_ms = c->media.full_ms;
-	rd->outer_mbps = c->media.outer_mbps;
-	rd->inner_mbps = c->media.inner_mbps;
-	rd->overhead_ms = (double)c->overhead_ns / 1e6 + SIM_CONTROL_MS;
-	rd->queue_depth = c->queue_depth;
-	rd->write_cache = d->st.wce ? RP_WCACHE_ON : RP_WCACHE_OFF;
-	rd->cache_mb = c->cache_mib * 1.048576;
-	rd->link_mbps = sim_link_mbps(d);
+	rd->seek_t2t_ms = m.t2t_ms;
+	rd->seek_avg_ms = m.avg_ms;
+	rd->seek_full_ms = m.full_ms;
+	rd->outer_mbps = m.outer_mbps;
+	rd->inner_mbps = m.inner_mbps;
+	rd->overhead_ms = m.overhead_ms;
+	rd->queue_depth = m.queue_depth;
+	rd->write_cache = m.write_cache ? RP_WCACHE_ON : RP_WCACHE_OFF;
+	rd->cache_mb = m.cache_mb;
+	rd->link_mbps = m.link_mbps;
 }
 
 static void predict(const struct rp_disk *rd, double stroke, struct predicted *p)
@@ -259,37 +263,46 @@ static void rig_disk(const char *id, bool wce, struct rp_disk *rd)
 	sim_rig_free(rig);
 }
 
+/* One row of the grid: a profile at a stroke, every queue depth; fills
+ * e[q] with (predicted - measured) / measured and prints the row. */
+static void grid_row(const char *label, const char *id, const struct rp_disk *rd, size_t p,
+		     size_t s, bool wce, double *e)
+{
+	char line[512];
+	int n = snprintf(line, sizeof(line), "%s %-13s %3.0f%%:", label,
+			 rp_profile_name(profiles[p].rp), 100 * grid_strokes[s]);
+
+	for (size_t q = 0; q < sizeof(grid_qds) / sizeof(grid_qds[0]); q++) {
+		double got = measure_wl(id, profiles[p].io, grid_strokes[s], grid_qds[q], wce);
+		double want = predict_wl(rd, profiles[p].rp, grid_strokes[s], grid_qds[q]);
+
+		e[q] = (want - got) / got;
+		n += snprintf(line + n, sizeof(line) - (size_t)n, " QD%u %.0f/%.0f %+.1f%%",
+			      grid_qds[q], want, got, 100 * e[q]);
+	}
+	print_message("%s\n", line);
+}
+
 /* Every profile, stroke and queue depth of the grid within TOLERANCE;
  * prints the table docs/planning-model.md 7.1 shows. */
 static void check_grid(const char *id, bool wce)
 {
 	struct rp_disk rd;
-	double worst = 0;
+	double worst = 0, e[sizeof(grid_qds) / sizeof(grid_qds[0])];
+	char label[16];
 
 	rig_disk(id, wce, &rd);
+	snprintf(label, sizeof(label), "%-8s", id);
 	for (size_t p = 0; p < sizeof(profiles) / sizeof(profiles[0]); p++)
 		for (size_t s = 0; s < sizeof(grid_strokes) / sizeof(grid_strokes[0]); s++) {
-			char line[512];
-			int n = snprintf(line, sizeof(line), "%-8s %-13s %3.0f%%:", id,
-					 rp_profile_name(profiles[p].rp), 100 * grid_strokes[s]);
-
+			grid_row(label, id, &rd, p, s, wce, e);
 			for (size_t q = 0; q < sizeof(grid_qds) / sizeof(grid_qds[0]); q++) {
-				double got = measure_wl(id, profiles[p].io, grid_strokes[s],
-							grid_qds[q], wce);
-				double want = predict_wl(&rd, profiles[p].rp, grid_strokes[s],
-							 grid_qds[q]);
-				double e = (want - got) / got;
-
-				n += snprintf(line + n, sizeof(line) - (size_t)n,
-					      " QD%u %.0f/%.0f %+.1f%%", grid_qds[q], want, got,
-					      100 * e);
-				if (fabs(e) > worst)
-					worst = fabs(e);
-				if (!(fabs(e) < TOLERANCE))
-					print_message("OUT OF TOLERANCE: %s\n", line);
-				assert_true(fabs(e) < TOLERANCE);
+				if (fabs(e[q]) > worst)
+					worst = fabs(e[q]);
+				if (!(fabs(e[q]) < TOLERANCE))
+					print_message("OUT OF TOLERANCE: %s QD%u\n", id, grid_qds[q]);
+				assert_true(fabs(e[q]) < TOLERANCE);
 			}
-			print_message("%s\n", line);
 		}
 	print_message("%-8s largest difference %.1f%%\n", id, 100 * worst);
 }
@@ -326,24 +339,11 @@ static void test_write_cache_sata250(void **state)
 		    profiles[p].rp == RP_PROFILE_RANDOM_ACCESS)
 			continue; /* no writes */
 		for (size_t s = 0; s < sizeof(grid_strokes) / sizeof(grid_strokes[0]); s++) {
-			char line[512];
-			int n = snprintf(line, sizeof(line), "sata250 cache on %-11s %3.0f%%:",
-					 rp_profile_name(profiles[p].rp), 100 * grid_strokes[s]);
+			double e[sizeof(grid_qds) / sizeof(grid_qds[0])];
 
-			for (size_t q = 0; q < sizeof(grid_qds) / sizeof(grid_qds[0]); q++) {
-				double got = measure_wl("sata250", profiles[p].io, grid_strokes[s],
-							grid_qds[q], true);
-				double want = predict_wl(&rd, profiles[p].rp, grid_strokes[s],
-							 grid_qds[q]);
-				double e = (want - got) / got;
-
-				n += snprintf(line + n, sizeof(line) - (size_t)n,
-					      " QD%u %.0f/%.0f %+.1f%%", grid_qds[q], want, got,
-					      100 * e);
-				if (grid_qds[q] == 1 && assert_qd1)
-					assert_true(fabs(e) < TOLERANCE);
-			}
-			print_message("%s\n", line);
+			grid_row("sata250 cache on", "sata250", &rd, p, s, true, e);
+			if (assert_qd1)
+				assert_true(fabs(e[0]) < TOLERANCE); /* grid_qds[0] is 1 */
 		}
 	}
 }
