@@ -175,13 +175,15 @@ int plan_workload_parse(const char *spec, unsigned qd, struct plan_workload *out
 			double *dst = kv[1] == 'e' ? &out->wl.read_share : &out->wl.random_share;
 
 			if (share_parse(eq + 1, dst))
-				return ss_error_set(err, -EINVAL,
-						    "custom workload: %s: expected a share (0.7) or "
-						    "a percentage (70%%) from 0 to 1, got '%s'",
-						    kv, eq + 1);
+				return ss_error_set(
+				    err, -EINVAL,
+				    "custom workload: %s: expected a share (0.7) or "
+				    "a percentage (70%%) from 0 to 1, got '%s'",
+				    kv, eq + 1);
 		} else {
 			return ss_error_set(err, -EINVAL,
-					    "custom workload: unknown key '%s' (bs, read, random)", kv);
+					    "custom workload: unknown key '%s' (bs, read, random)",
+					    kv);
 		}
 	}
 	if (!have_bs)
@@ -252,10 +254,11 @@ int plan_mech_parse(const char *spec, struct rp_disk *d, struct ss_error *err)
 			if (!strcmp(kv, mech_keys[i].key))
 				break;
 		if (i == sizeof(mech_keys) / sizeof(mech_keys[0]))
-			return ss_error_set(err, -EINVAL,
-					    "--mech: unknown key '%s' (t2t, avg, full, outer, inner, "
-					    "overhead, queue, cache, wcache, link, mttf, ure)",
-					    kv);
+			return ss_error_set(
+			    err, -EINVAL,
+			    "--mech: unknown key '%s' (t2t, avg, full, outer, inner, "
+			    "overhead, queue, cache, wcache, link, mttf, ure)",
+			    kv);
 		if (!strcmp(kv, "ure")) {
 			/* 1e-15: the one key written with an exponent */
 			char *end;
@@ -266,10 +269,11 @@ int plan_mech_parse(const char *spec, struct rp_disk *d, struct ss_error *err)
 			rc = number_parse(eq + 1, &v);
 		}
 		if (rc || !(v > 0) || v > mech_keys[i].max)
-			return ss_error_set(err, -EINVAL,
-					    "--mech: %s (%s): expected a number above 0 and at most "
-					    "%g, got '%s'",
-					    kv, mech_keys[i].what, mech_keys[i].max, eq + 1);
+			return ss_error_set(
+			    err, -EINVAL,
+			    "--mech: %s (%s): expected a number above 0 and at most "
+			    "%g, got '%s'",
+			    kv, mech_keys[i].what, mech_keys[i].max, eq + 1);
 		*(double *)((char *)d + mech_keys[i].off) = v;
 	}
 	return 0;

@@ -217,9 +217,10 @@ static double interp(struct rp_sptf *tb, double q)
 	p2 = point(tb, j + 1);
 	p0 = j > 0 ? point(tb, j - 1) : 2 * p1 - p2;
 	p3 = j + 2 < RP_SPTF_QPTS ? point(tb, j + 2) : 2 * p2 - p1;
-	return p1 + 0.5 * f *
-			(p2 - p0 + f * (2.0 * p0 - 5.0 * p1 + 4.0 * p2 - p3 +
-					f * (3.0 * (p1 - p2) + p3 - p0)));
+	return p1 +
+	       0.5 * f *
+		   (p2 - p0 +
+		    f * (2.0 * p0 - 5.0 * p1 + 4.0 * p2 - p3 + f * (3.0 * (p1 - p2) + p3 - p0)));
 }
 
 static size_t slot_of(double a, double b, double c)

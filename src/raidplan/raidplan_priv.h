@@ -65,7 +65,8 @@ enum {
 #define RP_QUEUE_DESKTOP 32u /* SATA NCQ: 32 tags (ATA8-ACS) */
 #define RP_QUEUE_ENTERPRISE 64u /* SAS TCQ: no protocol limit; 64, a common per-device depth */
 #define RP_DEF_DISK_CACHE_MB 16.0
-#define RP_DEF_DISK_LINK_MBPS 300.0 /* a cached write's transfer when no link is given: SATA 3 Gb/s */
+/* a cached write's transfer when no link is given: SATA 3 Gb/s */
+#define RP_DEF_DISK_LINK_MBPS 300.0
 /* Drive firmware serves a request that waited this long first (ageing
  * against starvation; the simulator's engine: AGE_LIMIT_NS) */
 #define RP_AGE_LIMIT_MS 500.0

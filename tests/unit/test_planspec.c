@@ -45,9 +45,8 @@ static void test_custom(void **state)
 	assert_string_equal(w.text, "custom: 65.5 kB, 0 % reads, 100 % random");
 
 	/* a mix, percentages, defaults (read 1, random 1) */
-	assert_int_equal(plan_workload_parse("custom:bs=4K:60/64K:30/512B:10,read=70%", 16, &w,
-					     &err),
-			 0);
+	assert_int_equal(
+	    plan_workload_parse("custom:bs=4K:60/64K:30/512B:10,read=70%", 16, &w, &err), 0);
 	assert_int_equal(w.wl.n_sizes, 3);
 	assert_ptr_equal(w.wl.sizes, w.sizes);
 	assert_true(w.sizes[0].bytes == 4096 && w.sizes[0].share == 60);
