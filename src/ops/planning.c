@@ -72,6 +72,20 @@ static uint64_t zone_size(struct drive *d, const struct drive_info *i)
 	return len;
 }
 
+void plan_disk_mechanics(const struct sim_mechanics *m, struct rp_disk *rp)
+{
+	rp->seek_t2t_ms = m->t2t_ms;
+	rp->seek_avg_ms = m->avg_ms;
+	rp->seek_full_ms = m->full_ms;
+	rp->outer_mbps = m->outer_mbps;
+	rp->inner_mbps = m->inner_mbps;
+	rp->overhead_ms = m->overhead_ms;
+	rp->queue_depth = m->queue_depth;
+	rp->write_cache = m->write_cache ? RP_WCACHE_ON : RP_WCACHE_OFF;
+	rp->cache_mb = m->cache_mb;
+	rp->link_mbps = m->link_mbps;
+}
+
 /* A simulated drive's mechanics from its rig into rp (sim_drive_mechanics);
  * false when the rig or the drive cannot be found. */
 static bool rig_mechanics(struct ss_ctx *ctx, const char *spec, struct rp_disk *rp)
@@ -84,16 +98,7 @@ static bool rig_mechanics(struct ss_ctx *ctx, const char *spec, struct rp_disk *
 	    !(d = sim_rig_find(rig, spec + 4)))
 		return false;
 	sim_drive_mechanics(d, &m);
-	rp->seek_t2t_ms = m.t2t_ms;
-	rp->seek_avg_ms = m.avg_ms;
-	rp->seek_full_ms = m.full_ms;
-	rp->outer_mbps = m.outer_mbps;
-	rp->inner_mbps = m.inner_mbps;
-	rp->overhead_ms = m.overhead_ms;
-	rp->queue_depth = m.queue_depth;
-	rp->write_cache = m.write_cache ? RP_WCACHE_ON : RP_WCACHE_OFF;
-	rp->cache_mb = m.cache_mb;
-	rp->link_mbps = m.link_mbps;
+	plan_disk_mechanics(&m, rp);
 	return true;
 }
 

@@ -30,6 +30,7 @@
 
 #include "raidplan.h"
 #include "shortstroke/io.h"
+#include "shortstroke/planning.h"
 #include "shortstroke/sim.h"
 #include "sim/sim_priv.h"
 
@@ -49,7 +50,7 @@ struct predicted {
 
 /* The planner's disk, from the simulator's configuration of it: its
  * capacity and rpm, and the mechanics `plan sim:ID` takes
- * (sim_drive_mechanics). */
+ * (sim_drive_mechanics, plan_disk_mechanics). */
 static void disk_of(const struct sim_drive *d, struct rp_disk *rd)
 {
 	const struct sim_config *c = &d->cfg;
@@ -60,16 +61,7 @@ static void disk_of(const struct sim_drive *d, struct rp_disk *rd)
 	rp_disk_init(rd);
 	rd->capacity = blocks * c->lblock;
 	rd->rpm = c->rpm;
-	rd->seek_t2t_ms = m.t2t_ms;
-	rd->seek_avg_ms = m.avg_ms;
-	rd->seek_full_ms = m.full_ms;
-	rd->outer_mbps = m.outer_mbps;
-	rd->inner_mbps = m.inner_mbps;
-	rd->overhead_ms = m.overhead_ms;
-	rd->queue_depth = m.queue_depth;
-	rd->write_cache = m.write_cache ? RP_WCACHE_ON : RP_WCACHE_OFF;
-	rd->cache_mb = m.cache_mb;
-	rd->link_mbps = m.link_mbps;
+	plan_disk_mechanics(&m, rd);
 }
 
 static void predict(const struct rp_disk *rd, double stroke, struct predicted *p)
