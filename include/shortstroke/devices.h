@@ -98,6 +98,8 @@ struct dev_entry {
 	struct drive_info info;
 	struct dev_limit limit;	/* worked out when identified */
 	char error[512];	/* why it could not be identified */
+	bool volume;		/* no drive but a volume of drives (a simulated array):
+				   device_open refused it, the I/O engine runs on it */
 };
 
 /* "free", "in-use: mounted at /srv", "protected: serial in protect.conf";
@@ -129,6 +131,14 @@ int device_open(struct ss_ctx *ctx, const char *spec, bool for_write, struct dri
 /* -EPERM with a message when the entry is protected or in use and force is
  * false; 0 otherwise. */
 int device_check_safe(const struct dev_entry *e, bool force, struct ss_error *err);
+
+/*
+ * Before writing to a volume (device_open said entry->volume: a simulated
+ * array): every member opened for writing and checked as device_check_safe
+ * checks a drive. 0; -EPERM naming the member that is protected or in use
+ * (unless force); or why a member could not be opened.
+ */
+int device_volume_check(struct ss_ctx *ctx, const char *spec, bool force, struct ss_error *err);
 
 /*
  * Power a drive off and on, keeping its state (simulated drives; its source

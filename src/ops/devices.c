@@ -370,6 +370,7 @@ int device_open(struct ss_ctx *ctx, const char *spec, bool for_write, struct dri
 
 	*out = NULL;
 	memset(e, 0, sizeof(*e));
+	memset(&f, 0, sizeof(f));
 	snprintf(e->spec, sizeof(e->spec), "%s", spec);
 	if (for_write) {
 		/* before a change, the protect file as it is now (a long-lived
@@ -383,6 +384,11 @@ int device_open(struct ss_ctx *ctx, const char *spec, bool for_write, struct dri
 		rc = sandboxed(ctx, env, src, spec, err);
 	if (!rc)
 		rc = src->find(env, spec, &f, err);
+	if (rc == -EOPNOTSUPP && f.volume) {
+		/* no drive: the caller may still run the I/O engine on it */
+		entry_from_found(e, src, &f);
+		e->volume = true;
+	}
 	if (rc)
 		return rc;
 	entry_from_found(e, src, &f);
@@ -411,6 +417,40 @@ int device_check_safe(const struct dev_entry *e, bool force, struct ss_error *er
 	dev_state_text(e, state, sizeof(state));
 	return ss_error_set(err, -EPERM, "%s: refused, the disk is %s (--force overrides)",
 			    e->spec, state);
+}
+
+int device_volume_check(struct ss_ctx *ctx, const char *spec, bool force, struct ss_error *err)
+{
+	struct dev_env *env = ctx_sources(ctx);
+	const struct dev_source_ops *src;
+	struct dev_found *m = NULL;
+	size_t n = 0;
+	int rc;
+
+	rc = dev_env_source(env, spec, &src, err);
+	if (!rc && !src->members)
+		rc = ss_error_set(err, -EOPNOTSUPP, "%s: its members are not known", spec);
+	if (!rc)
+		rc = src->members(env, spec, &m, &n, err);
+	for (size_t i = 0; i < n && !rc; i++) {
+		struct dev_entry e;
+		struct drive *d;
+
+		char state[300];
+
+		rc = device_open(ctx, m[i].name, true, &d, &e, err);
+		drive_free(d);
+		if (rc) {
+			ss_error_prefix(err, "%s: member %s: ", spec, m[i].name);
+		} else if (e.state != DEV_FREE && !force) {
+			dev_state_text(&e, state, sizeof(state));
+			rc = ss_error_set(err, -EPERM,
+					  "%s: refused, its member %s is %s (--force overrides)",
+					  spec, m[i].name, state);
+		}
+	}
+	free(m);
+	return rc;
 }
 
 int device_power_cycle(struct ss_ctx *ctx, const char *spec, bool check, struct ss_error *err)

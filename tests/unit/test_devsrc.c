@@ -182,6 +182,10 @@ static void test_claims(void **state)
 	} names[] = {
 		{ "sim:sata250", "sim" },
 		{ "sim:", "sim" },
+		{ "sim:md:r5", "sim" },
+		{ "md0", "kernel" },
+		{ "/dev/md0", "kernel" },
+		{ "/dev/md/r5", "kernel" },
 		{ "/dev/sda", "kernel" },
 		{ "/dev/disk/by-id/ata-WDC_WD2500-0_WD-123", "kernel" },
 		{ "/dev/disk/by-path/pci-0000:00:1f.2-ata-1", "kernel" },
@@ -293,6 +297,68 @@ static void test_sim_name(void **state)
 	ctx_fini(&ctx);
 }
 
+/* sim:md:NAME is an array of the rig: no drive, refused by device_open with what runs on
+ * it, run on by the sim-array engine, its members checked before a write. */
+static void test_sim_array_name(void **state)
+{
+	static const char rig[] =
+		"{\"drives\": ["
+		"{\"id\": \"a\", \"personality\": \"sas\", \"vendor\": \"V\", \"model\": \"M\","
+		" \"serial\": \"SER-A\", \"firmware\": \"F001\", \"wwn\": \"5000000000000001\","
+		" \"blocks\": 2000000},"
+		"{\"id\": \"b\", \"personality\": \"sas\", \"vendor\": \"V\", \"model\": \"M\","
+		" \"serial\": \"SER-B\", \"firmware\": \"F001\", \"wwn\": \"5000000000000002\","
+		" \"blocks\": 1000000}],"
+		"\"arrays\": [{\"name\": \"m\", \"level\": 1, \"members\": [\"a\", \"b\"]}]}";
+	char path[PATH_MAX], prot[PATH_MAX];
+	struct ss_ctx ctx;
+	struct ss_error err = { 0 };
+	struct dev_entry e;
+	struct drive *d = NULL;
+	struct io_dev *io = NULL;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/rig.json", fixture_dir);
+	assert_int_equal(fixture_write_file(path, rig), 0);
+	snprintf(prot, sizeof(prot), "%s/protect.conf", fixture_dir);
+	assert_int_equal(fixture_write_file(prot, ""), 0);
+	ctx_init(&ctx);
+	ctx.state_dir = fixture_dir;
+	ctx.rig_file = path;
+	ctx.demo = false;
+	ctx.protect_file = prot;
+	ctx.protect_origin = "--protect-file";
+
+	assert_int_equal(device_open(&ctx, "sim:md:m", false, &d, &e, &err), -EOPNOTSUPP);
+	assert_null(d);
+	assert_true(err.usage && e.volume && e.sim);
+	assert_string_equal(err.msg, "sim:md:m is a simulated RAID 1 array, not a drive: only bench "
+				     "and profile run on it; the other commands take its members "
+				     "(sim:a sim:b)");
+	assert_int_equal(device_power_cycle(&ctx, "sim:md:m", false, &err), -EOPNOTSUPP);
+	assert_true(err.usage);
+	assert_int_equal(device_open(&ctx, "sim:md:x", false, &d, &e, &err), -ENOENT);
+	assert_false(e.volume);
+	assert_string_equal(err.msg, "sim:md:x: no such array in the rig (its \"arrays\" name them)");
+	assert_int_equal(io_dev_open_name("sim:md:x", ctx_sources(&ctx), false, &io, &err),
+			 -ENOENT);
+
+	/* the engine over the members: RAID 1 of the smaller member's size */
+	assert_int_equal(io_dev_open_name("sim:md:m", ctx_sources(&ctx), true, &io, &err), 0);
+	assert_string_equal(io_dev_engine(io)->name, "sim-array");
+	assert_int_equal(io_dev_geom(io)->blocks, 1000000);
+	io_dev_close(io);
+
+	/* before a write every member is checked as a drive is */
+	assert_int_equal(device_volume_check(&ctx, "sim:md:m", false, &err), 0);
+	assert_int_equal(fixture_write_file(prot, "SER-B\n"), 0);
+	assert_int_equal(device_volume_check(&ctx, "sim:md:m", false, &err), -EPERM);
+	assert_non_null(strstr(err.msg, "sim:md:m: refused, its member sim:b is protected"));
+	assert_int_equal(device_volume_check(&ctx, "sim:md:m", true, &err), 0);
+	assert_int_equal(device_volume_check(&ctx, "sim:a", false, &err), -EOPNOTSUPP);
+	ctx_fini(&ctx);
+}
+
 /* A sim: name without a rig is a usage error that says what to give. */
 static void test_sim_without_rig(void **state)
 {
@@ -373,6 +439,8 @@ int main(void)
 						fixture_dir_teardown),
 		cmocka_unit_test(test_claims),
 		cmocka_unit_test_setup_teardown(test_sim_name, fixture_dir_setup,
+						fixture_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_sim_array_name, fixture_dir_setup,
 						fixture_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_sim_without_rig, fixture_dir_setup,
 						fixture_dir_teardown),

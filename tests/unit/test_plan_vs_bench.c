@@ -30,15 +30,14 @@
 
 #include "raidplan.h"
 #include "shortstroke/io.h"
-#include "shortstroke/planning.h"
 #include "shortstroke/sim.h"
 #include "sim/sim_priv.h"
 
 #include "fixture.h"
+#include "plan_fixture.h"
 
 #define TOLERANCE 0.10
 #define RUN_NS (30ull * 1000000000ull) /* 30 s of virtual time per case */
-#define SIM_CONTROL_MS (CONTROL_CMD_NS / 1e6) /* every command's own time (sim_priv.h) */
 
 struct measured {
 	double iops, avg_ms;
@@ -47,22 +46,6 @@ struct measured {
 struct predicted {
 	double iops, access_ms;
 };
-
-/* The planner's disk, from the simulator's configuration of it: its
- * capacity and rpm, and the mechanics `plan sim:ID` takes
- * (sim_drive_mechanics, plan_disk_mechanics). */
-static void disk_of(const struct sim_drive *d, struct rp_disk *rd)
-{
-	const struct sim_config *c = &d->cfg;
-	uint64_t blocks = c->dco_factory > c->blocks ? c->dco_factory : c->blocks;
-	struct sim_mechanics m;
-
-	sim_drive_mechanics(d, &m);
-	rp_disk_init(rd);
-	rd->capacity = blocks * c->lblock;
-	rd->rpm = c->rpm;
-	plan_disk_mechanics(&m, rd);
-}
 
 static void predict(const struct rp_disk *rd, double stroke, struct predicted *p)
 {
@@ -114,7 +97,7 @@ static void check_disk(const char *id)
 
 	assert_int_equal(sim_rig_demo(NULL, &rig, &err), 0);
 	assert_non_null(sim_rig_find(rig, id));
-	disk_of(sim_rig_find(rig, id), &rd);
+	fixture_plan_disk(sim_rig_find(rig, id), &rd);
 	sim_rig_free(rig);
 	/* what `plan DEVICE` knows today: capacity and rpm, the rest defaults
 	 * by class (printed for docs/planning-model.md, not asserted) */
@@ -127,7 +110,7 @@ static void check_disk(const char *id)
 		struct rp_disk given = def;
 		struct predicted a, b;
 
-		given.overhead_ms = rd.overhead_ms - SIM_CONTROL_MS;
+		given.overhead_ms = rd.overhead_ms - FIXTURE_SIM_CONTROL_MS;
 		predict(&def, 1.0, &a);
 		predict(&given, 1.0, &b);
 		print_message("%-8s class default overhead: access %.4f ms, with the "
@@ -251,7 +234,7 @@ static void rig_disk(const char *id, bool wce, struct rp_disk *rd)
 	assert_non_null(d);
 	if (!wce)
 		d->st.wce = d->st.saved_wce = false;
-	disk_of(d, rd);
+	fixture_plan_disk(d, rd);
 	sim_rig_free(rig);
 }
 
