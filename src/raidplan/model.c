@@ -451,6 +451,10 @@ static void req_write(const struct rp_geom *g, const struct rp_agg *a, const str
 		double p = g->parity, dg = g->gsize - g->parity;
 		double gt = fmin(r->m, (double)g->groups), k = r->m / gt;
 		double rmw = 2.0 * (k + p), rcw = dg + p;
+		/* md reads the fewer blocks: k + p (read-modify-write) or dg - k
+		 * (reconstruct-write), reconstruct-write on a tie (raid5.c,
+		 * handle_stripe_dirtying, rmw_level at its default) */
+		bool use_rmw = k + p < dg - k;
 
 		if (k >= dg) {
 			/* full stripes: no reads */
@@ -458,7 +462,7 @@ static void req_write(const struct rp_geom *g, const struct rp_agg *a, const str
 			r->lat1 = cw > 0 ? c->lat + cw
 					 : base + a->trev * rp_rot_wait(w->memo, gt * (dg + p), 1) +
 					       xfer;
-		} else if (rmw <= rcw) {
+		} else if (use_rmw) {
 			/* read old data + parity, write both a revolution later (or
 			 * into the disks' caches) */
 			r->ops = gt * rmw;
@@ -466,11 +470,14 @@ static void req_write(const struct rp_geom *g, const struct rp_agg *a, const str
 			r->lat1 = base + a->trev * rp_rot_wait(w->memo, gt * (k + p), 1) +
 				  (cw > 0 ? xfer + cw : a->trev + xfer);
 		} else {
-			/* read the other data chunks, then write data + parity */
+			/* read the other data chunks, then write data + parity to
+			 * members that took no part in the reads: a seek of their own */
 			r->ops = gt * rcw;
 			r->wops = gt * (k + p);
 			r->lat1 = base + a->trev * rp_rot_wait(w->memo, gt * (dg - k), 1) + xfer +
-				  (cw > 0 ? cw : a->trev * rp_rot_wait(w->memo, gt * (k + p), 1) + xfer);
+				  (cw > 0 ? cw
+					  : a->seek + a->trev * rp_rot_wait(w->memo, gt * (k + p), 1) +
+						xfer);
 		}
 	} else {
 		r->ops = r->wops = r->m;
