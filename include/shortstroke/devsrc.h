@@ -55,6 +55,8 @@ struct dev_found {
 	char sys_serial[65];	/* serial and WWN as the system shows them (sysfs, udev) */
 	char sys_wwn[65];
 	struct dev_usage usage;
+	bool volume;		/* not a drive but a volume made of drives (a simulated
+				   array): only the I/O engine runs on it (see find) */
 };
 
 /* What the I/O engine needs to run on a drive (see io_dev_open_name in io.h). */
@@ -62,6 +64,7 @@ struct dev_io {
 	const char *engine;	/* the I/O engine's name: "uring", "sim" */
 	const char *path;	/* the node, for an engine that opens one */
 	void *drive;		/* the drive itself, for an engine that runs on one in-process */
+	void *array;		/* or the simulated array (a volume of such drives) */
 };
 
 struct dev_env;
@@ -86,7 +89,9 @@ struct dev_source_ops {
 	/* Required: the drives it offers in env; *out is malloc'ed (free(); it may be
 	 * NULL when n is 0). */
 	int (*list)(struct dev_env *env, struct dev_found **out, size_t *n, struct ss_error *err);
-	/* Required: resolve a name to one of its drives, or say why not. Sends nothing. */
+	/* Required: resolve a name to one of its drives, or say why not. Sends nothing.
+	 * A volume (a simulated array) is no drive: -EOPNOTSUPP, a usage error saying
+	 * what runs on it, with out->name and out->volume set. */
 	int (*find)(struct dev_env *env, const char *name, struct dev_found *out,
 		    struct ss_error *err);
 	/* Required: a transport to a drive find or list gave (read-only unless for_write). */
@@ -94,6 +99,10 @@ struct dev_source_ops {
 		    struct transport **out, struct ss_error *err);
 	/* Required: what the I/O engine needs to run on the drive name. */
 	int (*io)(struct dev_env *env, const char *name, struct dev_io *out, struct ss_error *err);
+	/* Optional: the drives a volume is made of, as list gives them (*out
+	 * malloc'ed). -EOPNOTSUPP when name is no volume. */
+	int (*members)(struct dev_env *env, const char *name, struct dev_found **out, size_t *n,
+		       struct ss_error *err);
 	/* Optional: power the drive name off and on and keep its state (simulated drives).
 	 * With check, only whether it could: 0, or -ENOENT for no such drive. With name
 	 * NULL (and check), whether the source has drives it can power-cycle in env. */
@@ -126,8 +135,9 @@ int dev_env_source(const struct dev_env *env, const char *name,
 /* The source whose drives a listing shows: the first active one, or NULL. */
 const struct dev_source_ops *dev_env_listed(const struct dev_env *env);
 
-/* A source's state, made by its load hook on first use (under a lock: any thread may
- * ask). *out is NULL for a source without load. -ENOENT when src is not in env. */
+/* A source's state, made by its load hook on first use (any thread may ask; a slow load
+ * keeps no other registry waiting). *out is NULL for a source without load. -ENOENT when
+ * src is not in env. */
 int dev_env_state(struct dev_env *env, const struct dev_source_ops *src, void **out,
 		  struct ss_error *err);
 

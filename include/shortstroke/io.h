@@ -20,6 +20,7 @@
 #include "shortstroke/progress.h"
 
 struct sim_drive;
+struct sim_array;
 struct dev_env;
 
 #define IO_QD_MAX 256
@@ -159,11 +160,13 @@ struct io_geom {
 	uint32_t mem_align;	/* buffer alignment the engine uses */
 };
 
-/* What to open: path for "uring", sim for "sim". write opens for writing:
- * the caller has done the safety checks (devices.h) before. */
+/* What to open: path for "uring", sim for "sim", array for "sim-array".
+ * write opens for writing: the caller has done the safety checks
+ * (devices.h) before. */
 struct io_target {
 	const char *path;
 	struct sim_drive *sim;
+	struct sim_array *array;
 	bool write;
 };
 

@@ -85,6 +85,16 @@ unsigned sim_drive_queue_pick_rw(const struct sim_drive *d, const uint64_t *lba,
  * rig's "queue_depth"); more wait in the host's queue. */
 unsigned sim_drive_queue_depth(const struct sim_drive *d);
 
+/* The drive did nothing for ns (an engine that keeps its own clock, with
+ * drives that wait for each other, says so before the next command): the
+ * platter turned meanwhile, so the next command's rotational wait starts
+ * from where it turned to. Otherwise the model takes a command to follow
+ * the last one at once. A command that continues the last transfer still
+ * needs no positioning. */
+void sim_drive_idle(struct sim_drive *d, uint64_t ns);
+/* One revolution of the platters (ns; 0 for a drive that does not rotate). */
+double sim_drive_rev_ns(const struct sim_drive *d);
+
 /* Current capacity in logical blocks (what READ CAPACITY answers). */
 uint64_t sim_drive_capacity(const struct sim_drive *d);
 
@@ -103,6 +113,160 @@ int transport_open_sim(struct sim_drive *d, struct transport **out,
  */
 int sim_rig_open(const char *rig_file, bool demo, const char *state_dir,
 		 struct sim_rig **out, struct ss_error *err);
+
+/* A simulated drive's mechanics as its rig sets them, for the planner
+ * (`plan sim:ID` plans with the rig's drive, not defaults by class). */
+struct sim_mechanics {
+	double t2t_ms, avg_ms, full_ms; /* seek */
+	double outer_mbps, inner_mbps;
+	double overhead_ms; /* a read's or write's own time: overhead + every command's */
+	unsigned queue_depth;
+	bool write_cache; /* on now */
+	double cache_mb;  /* 10^6 bytes */
+	double link_mbps; /* the host link */
+};
+void sim_drive_mechanics(const struct sim_drive *d, struct sim_mechanics *m);
+
+/* ---- simulated md arrays (the rig's "arrays", docs/simulator.md) ----------
+ *
+ * An array is a name over member drives of the rig, laid out as md lays RAID
+ * 0, 1, 10 (near copies), 5 and 6 (left-symmetric) and 50/60 (RAID 0 over
+ * groups of RAID 5/6). It is a model for timing, not a RAID for data: the
+ * simulated I/O engine (src/io) runs benchmarks on it in virtual time, each
+ * request becoming the member commands md would send (sim_md_*). */
+struct sim_array;
+
+#define SIM_ARRAY_MAX_MEMBERS 64
+
+unsigned sim_rig_array_count(const struct sim_rig *rig);
+struct sim_array *sim_rig_array(struct sim_rig *rig, unsigned i);
+struct sim_array *sim_rig_find_array(struct sim_rig *rig, const char *name);
+
+const char *sim_array_name(const struct sim_array *a);
+/* "RAID 5", "RAID 10" */
+const char *sim_array_level_text(const struct sim_array *a);
+unsigned sim_array_members(const struct sim_array *a);
+struct sim_drive *sim_array_member(const struct sim_array *a, unsigned i);
+/* The path cap (MB/s, 0: none) on what the members read and what they are
+ * written, and the controller's latency per array request (ns: the rig's
+ * latency_us + per_member_us x members). */
+void sim_array_path(const struct sim_array *a, double *read_mbps, double *write_mbps);
+uint64_t sim_array_latency_ns(const struct sim_array *a);
+/* md's stripe_cache_size: the 4 KiB rows of stripes its stripe cache holds
+ * (RAID 5, 6, 50, 60; per group). */
+unsigned sim_array_stripe_cache(const struct sim_array *a);
+
+/* md's layout of an array whose members give member_blocks each (pure). */
+struct sim_md {
+	int level;		/* 0, 1, 10, 5, 6, 50, 60 */
+	unsigned n;		/* members */
+	unsigned copies;	/* RAID 1: n; RAID 10: near copies; else 1 */
+	unsigned groups;	/* RAID 50/60: groups; else 1 */
+	unsigned gsize;		/* members per group (n for RAID 5/6) */
+	unsigned parity;	/* parity chunks per stripe: 1 (5, 50), 2 (6, 60), else 0 */
+	unsigned dg;		/* data chunks per group stripe (gsize - parity) */
+	uint64_t chunk;		/* blocks */
+	uint64_t member_blocks;	/* what each member gives (whole chunks) */
+	uint64_t blocks;	/* the array's capacity */
+	uint32_t row_blocks;	/* blocks of a row of md's stripe cache (4 KiB, at least 1) */
+};
+
+/* Whether a level takes n members with these copies (RAID 10; 0: 2) and
+ * groups (RAID 50/60; 0: 2): 0, or -EINVAL with why in msg ("RAID 6 needs
+ * at least 4 members, it has 3"). */
+int sim_md_check(int level, unsigned n, unsigned copies, unsigned groups, char *msg,
+		 size_t msglen);
+/* The layout of an array (the rig's settings) over members of member_blocks
+ * (the smallest member's capacity) blocks of lblock bytes: -EINVAL when
+ * that holds no chunk. */
+int sim_array_md(const struct sim_array *a, uint64_t member_blocks, uint32_t lblock,
+		 struct sim_md *g, struct ss_error *err);
+
+/* One member command. */
+struct sim_md_op {
+	unsigned member;	/* index in the array, md's role number */
+	uint64_t lba;		/* on the member */
+	uint32_t blocks;
+	bool write;
+	bool after;		/* parity: sent once the reads of its stripe are done */
+};
+
+/* A growing list of member commands (free v with free()). */
+struct sim_md_ops {
+	struct sim_md_op *v;
+	unsigned n, cap;
+};
+
+/* For reads of mirrored data: which of the ncopies copies (member[i] at
+ * lba[i]) to read; NULL takes the first. */
+typedef unsigned (*sim_md_choose_fn)(void *arg, const unsigned *member, const uint64_t *lba,
+				     unsigned ncopies, uint32_t blocks);
+
+/*
+ * The member commands of a read, or of a write to RAID 0, 1 or 10, of
+ * [lba, lba + blocks) (inside the array): split at chunk boundaries (RAID 1
+ * is not), every copy written, one copy read (choose), contiguous pieces on
+ * one member merged. Parity writes go by stripe (sim_md_parts). Appends to
+ * ops; 0 or -ENOMEM.
+ */
+int sim_md_map(const struct sim_md *g, uint64_t lba, uint32_t blocks, bool write,
+	       sim_md_choose_fn choose, void *arg, struct sim_md_ops *ops);
+
+/* The part of a write that falls in one stripe of one group: [start, end)
+ * blocks of the stripe's data (dg chunks, in md's data order). */
+struct sim_md_part {
+	unsigned group;
+	uint64_t stripe;
+	uint64_t start, end;
+};
+
+/* The stripes a parity write of [lba, lba + blocks) touches, in order:
+ * how many there are (parts gets at most max of them). */
+unsigned sim_md_parts(const struct sim_md *g, uint64_t lba, uint32_t blocks,
+		      struct sim_md_part *parts, unsigned max);
+
+/* How md wrote a stripe: row ranges by way, in blocks per member. */
+struct sim_md_how {
+	uint64_t full;		/* every data block of the row written: no reads */
+	uint64_t rmw;		/* read-modify-write: old data and parity read */
+	uint64_t rcw;		/* reconstruct-write: the other data read */
+	uint64_t cached;	/* what either way needed was in the stripe cache */
+};
+
+/* What md's stripe cache holds of one stripe: for each block of it (its data
+ * chunks in md's data order, then P, then Q), the 4 KiB rows that are up to
+ * date (read, or written, since the stripe came into the cache). */
+#define SIM_MD_ROWS_MAX 1024 /* rows of the largest chunk, 4 MiB */
+struct sim_md_cached {
+	uint64_t up[SIM_ARRAY_MAX_MEMBERS][SIM_MD_ROWS_MAX / 64];
+};
+
+/* The rows of which a stripe's cache entry holds something. */
+unsigned sim_md_cached_rows(const struct sim_md *g, const struct sim_md_cached *c);
+
+/*
+ * The member commands that write the parts [r[i].start, r[i].end) of one
+ * stripe (one group's; sorted or not, they may touch): row by row, the way
+ * md's stripe cache chooses. Each way counts the blocks it would read that
+ * the cache does not hold: read-modify-write the old data written and the
+ * parity, reconstruct-write the data not written. Read-modify-write when it
+ * reads fewer (and some), reconstruct-write when it reads as few or fewer
+ * (and some), else no reads (a row all of whose data is written, or one the
+ * cache holds enough of); then the new data and the parity are written.
+ * Rows that go the same way merge. Appends to ops (the writes that wait for
+ * reads have after set); how (may be NULL) gets the rows by way. cache (may
+ * be NULL: nothing cached) is what the stripe cache holds of the stripe, and
+ * afterwards what it holds then: what was read and what was written.
+ * 0 or -ENOMEM.
+ */
+int sim_md_stripe_write(const struct sim_md *g, unsigned group, uint64_t stripe,
+			const struct sim_md_part *r, unsigned nr, struct sim_md_cached *cache,
+			struct sim_md_ops *ops, struct sim_md_how *how);
+
+/* Where data chunk i (0 .. dg-1) and the parity chunks of a stripe of a
+ * group are: member indices (q is -1 without a second parity). */
+void sim_md_stripe_members(const struct sim_md *g, unsigned group, uint64_t stripe,
+			   unsigned *data, int *p, int *q);
 
 /* The simulated-rig device source (devsrc.h, src/sim/sim_source.c): the
  * drives of the rig env names (sim_rig_open), named "sim:ID"; they can be

@@ -74,12 +74,32 @@ struct zone_geometry {
  * (a disk in use or protected: MODE SELECT changes a setting of it) only
  * MODE SENSE is sent, and notches_skipped says the list is missing. A
  * page the drive does not report is left out (has_* false) with a word in
- * note; a drive that
- * reports none of them gives -EOPNOTSUPP (the usual answer of an ATA
- * disk behind SAT, whose SATL emulates no geometry pages).
+ * note; a drive that reports none of them gives -EOPNOTSUPP (the usual
+ * answer of an ATA disk behind SAT, whose SATL emulates no geometry pages).
  */
 int zones_geometry(struct drive *d, const struct drive_info *info, bool walk,
 		   struct zone_geometry *out, struct ss_error *err);
 void zone_geometry_free(struct zone_geometry *g);
+
+/* What a drive tells about its zones, as `zones` shows it: the zone report
+ * of a zoned drive (host-managed or host-aware), else its geometry pages. */
+struct zones_info {
+	bool zoned;			/* report is filled, else geometry */
+	struct zone_report report;
+	struct zone_geometry geometry;
+};
+
+/*
+ * Read it (spec names the drive in messages). walk as for zones_geometry:
+ * false for a disk in use or protected (no MODE SELECT is sent to it; the
+ * notch list is left out, notches_skipped). A drive that is not zoned and
+ * reports no geometry pages gives -EOPNOTSUPP ("reports no zone
+ * information"), unless measured (its zone profile was measured instead):
+ * then 0 with no pages and a note that says so. Free with zones_info_free
+ * (also after a failure).
+ */
+int zones_read(struct drive *d, const char *spec, const struct drive_info *info, bool walk,
+	       bool measured, struct zones_info *out, struct ss_error *err);
+void zones_info_free(struct zones_info *zi);
 
 #endif

@@ -200,10 +200,13 @@ int batch_open_reading(struct batch *b, struct batch_item *it, bool *raw, struct
 	*raw = false;
 	snprintf(spec, sizeof(spec), "%s", it->e.spec);
 	rc = device_open(b->ctx, spec, false, &it->d, &it->e, &it->err);
-	if (rc == -EOPNOTSUPP && is_block_device(spec)) {
+	if (rc == -EOPNOTSUPP && (is_block_device(spec) || it->e.volume)) {
+		bool volume = it->e.volume;
+
 		memset(&it->e, 0, sizeof(it->e));
 		snprintf(it->e.spec, sizeof(it->e.spec), "%s", spec);
 		snprintf(it->e.node, sizeof(it->e.node), "%s", spec);
+		it->e.volume = volume;
 		ss_error_clear(&it->err);
 		*raw = true;
 		rc = 0;

@@ -61,8 +61,9 @@ void batch_open(struct batch *b);
 /*
  * Open one disk for reading only (bench, profile, qualify): nothing is
  * refused for being in use or protected, since reading harms nothing; a
- * block device that is not a SCSI/ATA disk (loop, md, NVMe) is taken as it
- * is, with *raw set. With io non-NULL the I/O engine is opened on it too.
+ * block device that is not a SCSI/ATA disk (loop, md, NVMe), or a volume of
+ * drives (a simulated array, it->e.volume), is taken as it is, with *raw
+ * set. With io non-NULL the I/O engine is opened on it too.
  * On failure it->rc and it->exit_hint are set; returns it->rc.
  */
 struct io_dev;

@@ -234,8 +234,22 @@ static void open_raw_for_writing(struct batch *b, struct batch_item *it)
 	struct sysdisk_usage u;
 	struct stat st;
 	char spec[sizeof(it->e.spec)];
+	int rc;
 
 	snprintf(spec, sizeof(spec), "%s", it->e.spec);
+	if (it->rc == -EOPNOTSUPP && it->e.volume) {
+		/* a simulated array: every member gets a drive's checks */
+		ss_error_clear(&it->err);
+		rc = device_volume_check(b->ctx, spec, b->force, &it->err);
+		if (rc) {
+			item_refuse(it, rc, rc == -EPERM ? EXIT_REFUSED : cli_exit_code(rc, &it->err));
+			return;
+		}
+		bi->raw = true;
+		it->rc = 0;
+		it->ready = true;
+		return;
+	}
 	if (it->rc != -EOPNOTSUPP || spec[0] != '/' || stat(spec, &st) || !S_ISBLK(st.st_mode))
 		return;
 	memset(&d, 0, sizeof(d));
@@ -328,7 +342,8 @@ static void plan_item(struct batch *b, struct batch_item *it, bool write)
 		}
 	}
 	snprintf(it->plan, sizeof(it->plan), "%s %s: %s, %s requests, over %s (%.3g%% of %s)%s",
-		 bi->raw ? "block device" : it->e.info.model, bi->raw ? "" : it->e.info.serial,
+		 it->e.volume ? "simulated array" : bi->raw ? "block device" : it->e.info.model,
+		 bi->raw ? "" : it->e.info.serial,
 		 io_workload_name(o->wl), bs_text(&bi->job, bsb, sizeof(bsb)),
 		 size_human(end * g->lblock, h1, sizeof(h1)),
 		 100.0 * (double)end / (double)g->blocks,
@@ -406,6 +421,7 @@ static int bench_job_run(void *arg, const struct progress_sink *sink, struct ss_
 	record_set_u64(it->rec, "capacity_blocks", g->blocks);
 	record_set_double(it->rec, "span_percent",
 			  100.0 * (double)bi->job.end_lba / (double)g->blocks);
+	record_set_str(it->rec, "engine", io_dev_engine(bi->io)->name);
 	record_set_bool(it->rec, "virtual_time",
 			io_dev_engine(bi->io)->caps & IO_CAP_VIRTUAL_TIME);
 	record_set_u64(it->rec, "seed", o->seed);

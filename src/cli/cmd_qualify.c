@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "batch.h"
+#include "front/profile.h"
 #include "front/record.h"
 #include "front/table.h"
 #include "front/xalloc.h"
@@ -78,6 +79,18 @@ static void open_item(struct batch *b, struct batch_item *it)
 
 	if (batch_open_reading(b, it, &qi->raw, &qi->io))
 		return;
+	if (it->e.volume) {
+		/* a simulated array: qualification is of drives */
+		ss_error_usage(&it->err, -EOPNOTSUPP,
+			       "%s is a simulated array, not a drive: qualify its members",
+			       it->e.spec);
+		io_dev_close(qi->io);
+		qi->io = NULL;
+		it->ready = false;
+		it->rc = -EOPNOTSUPP;
+		it->exit_hint = EXIT_USAGE;
+		return;
+	}
 	if (it->e.state != DEV_FREE) {
 		dev_state_text(&it->e, st, sizeof(st));
 		snprintf(qi->note, sizeof(qi->note),

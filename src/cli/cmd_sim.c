@@ -45,6 +45,10 @@ static int find(struct ss_ctx *ctx, const char *spec, struct sim_drive **out)
 		return cli_exit_code(rc, &err);
 	}
 	*out = sim_rig_find(rig, spec + 4);
+	if (!*out && !strncmp(spec, "sim:md:", 7) && sim_rig_find_array(rig, spec + 7)) {
+		cli_error("%s is a simulated array, not a drive: name its members", spec);
+		return EXIT_USAGE;
+	}
 	if (!*out) {
 		cli_error("%s: no such drive in the rig", spec);
 		return EXIT_USAGE;

@@ -506,6 +506,7 @@ static void register_builtin(void)
 	pthread_mutex_lock(&reg_lock);
 	reg_locked(&io_engine_uring, NULL);
 	reg_locked(&io_engine_sim, NULL);
+	reg_locked(&io_engine_sim_array, NULL);
 	pthread_mutex_unlock(&reg_lock);
 }
 
@@ -584,6 +585,7 @@ int io_dev_open_name(const char *name, struct dev_env *env, bool write, struct i
 		return rc;
 	t.path = dio.path;
 	t.sim = dio.drive;
+	t.array = dio.array;
 	return io_dev_open(dio.engine, &t, out, err);
 }
 

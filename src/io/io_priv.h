@@ -43,7 +43,21 @@ void io_result_finish(struct io_result *res);
 double io_thread_cpu_s(void);
 uint64_t io_mono_ns(void);
 
+/* The simulated engines (simeng.c, simarray.c): a drive serves the oldest
+ * command it holds once that waited this long (firmware ages requests
+ * against starvation), and holds at most io_sim_queue_depth of them. */
+#define IO_SIM_AGE_LIMIT_NS 500000000ULL /* 0.5 s */
+struct sim_drive;
+struct drive;
+unsigned io_sim_queue_depth(const struct sim_drive *sd);
+/* A simulated drive through the sim transport and the drive layer, as any
+ * drive, and its capacity and block sizes (READ CAPACITY). On failure *d may
+ * be set: drive_free it. */
+int io_sim_drive_open(struct sim_drive *sd, struct drive **d, struct io_geom *g,
+		      struct ss_error *err);
+
 extern const struct io_engine_ops io_engine_uring;
 extern const struct io_engine_ops io_engine_sim;
+extern const struct io_engine_ops io_engine_sim_array;
 
 #endif

@@ -11,7 +11,8 @@
  * one with the shortest positioning time (sim_drive_queue_pick_rw: seek +
  * rotational wait; a write its write cache takes needs none, or, with the
  * cache full, as much as the destage it waits for), unless the oldest has
- * waited AGE_LIMIT_NS, as drive firmware ages requests against starvation. A request's latency is its completion time minus the time
+ * waited IO_SIM_AGE_LIMIT_NS, as drive firmware ages requests against
+ * starvation. A request's latency is its completion time minus the time
  * it was queued. Reads are sent with xcmd.discard (no job looks at the
  * data, so the drive need not copy it); writes send zeros from one
  * reusable buffer (the payload of a benchmark does not matter to the
@@ -27,7 +28,6 @@
 #include "shortstroke/scsi.h"
 #include "shortstroke/sim.h"
 
-#define AGE_LIMIT_NS 500000000ULL /* 0.5 s */
 #define REPORT_EVERY 512u
 
 struct sdev {
@@ -55,9 +55,38 @@ struct sreq {
 	bool write;
 };
 
-static int s_open(const struct io_target *t, void **priv, struct io_geom *g, struct ss_error *err)
+unsigned io_sim_queue_depth(const struct sim_drive *sd)
+{
+	unsigned n = sim_drive_queue_depth(sd);
+
+	return n ? n : 1;
+}
+
+int io_sim_drive_open(struct sim_drive *sd, struct drive **d, struct io_geom *g,
+		      struct ss_error *err)
 {
 	struct transport *tr;
+	int rc;
+
+	*d = NULL;
+	memset(g, 0, sizeof(*g));
+	rc = transport_open_sim(sd, &tr, err);
+	if (rc)
+		return rc;
+	rc = drive_new(tr, TRAN_UNKNOWN, d, err); /* the transport names it sim:ID */
+	if (rc) {
+		transport_close(tr);
+		return rc;
+	}
+	rc = drive_read_capacity(*d, &g->blocks, &g->lblock, &g->pblock, err);
+	if (!rc && (!g->lblock || !g->blocks))
+		rc = ss_error_set(err, -EIO, "%s reports no capacity", drive_name(*d));
+	g->mem_align = 4096;
+	return rc;
+}
+
+static int s_open(const struct io_target *t, void **priv, struct io_geom *g, struct ss_error *err)
+{
 	struct sdev *s;
 	int rc;
 
@@ -68,25 +97,10 @@ static int s_open(const struct io_target *t, void **priv, struct io_geom *g, str
 		return ss_error_set(err, -ENOMEM, "out of memory");
 	s->sd = t->sim;
 	s->write = t->write;
-	rc = transport_open_sim(t->sim, &tr, err);
+	rc = io_sim_drive_open(t->sim, &s->d, &s->g, err);
 	if (rc)
 		goto fail;
-	rc = drive_new(tr, TRAN_UNKNOWN, &s->d, err); /* the transport names it sim:ID */
-	if (rc) {
-		transport_close(tr);
-		goto fail;
-	}
-	rc = drive_read_capacity(s->d, &s->g.blocks, &s->g.lblock, &s->g.pblock, err);
-	if (rc)
-		goto fail;
-	if (!s->g.lblock || !s->g.blocks) {
-		rc = ss_error_set(err, -EIO, "%s reports no capacity", drive_name(s->d));
-		goto fail;
-	}
-	s->g.mem_align = 4096;
-	s->drive_queue = sim_drive_queue_depth(t->sim);
-	if (!s->drive_queue)
-		s->drive_queue = 1;
+	s->drive_queue = io_sim_queue_depth(t->sim);
 	*g = s->g;
 	*priv = s;
 	return 0;
@@ -137,7 +151,7 @@ static unsigned pick(const struct sdev *s, struct sreq *q, struct qview *v, unsi
 		v->blocks[i] = q[i].blocks;
 		v->write[i] = q[i].write;
 	}
-	if (n <= 1 || now - q[0].t_drive >= AGE_LIMIT_NS)
+	if (n <= 1 || now - q[0].t_drive >= IO_SIM_AGE_LIMIT_NS)
 		return 0;
 	return sim_drive_queue_pick_rw(s->sd, v->lba, v->blocks, v->write, n);
 }

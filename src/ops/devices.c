@@ -40,6 +40,18 @@ void ctx_init(struct ss_ctx *ctx)
 	}
 }
 
+void ctx_init_copy(struct ss_ctx *ctx, const struct ss_ctx *src)
+{
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->rig_file = src->rig_file;
+	ctx->demo = src->demo;
+	ctx->state_dir = src->state_dir;
+	ctx->sysroot = src->sysroot;
+	ctx->protect_file = src->protect_file;
+	ctx->protect_origin = src->protect_origin;
+	ctx->verbose = src->verbose;
+}
+
 void ctx_fini(struct ss_ctx *ctx)
 {
 	dev_env_release(&ctx->sources);
@@ -451,6 +463,7 @@ int device_open(struct ss_ctx *ctx, const char *spec, bool for_write, struct dri
 
 	*out = NULL;
 	memset(e, 0, sizeof(*e));
+	memset(&f, 0, sizeof(f));
 	snprintf(e->spec, sizeof(e->spec), "%s", spec);
 	if (for_write) {
 		/* before a change, the protect file as it is now (a long-lived
@@ -458,6 +471,11 @@ int device_open(struct ss_ctx *ctx, const char *spec, bool for_write, struct dri
 		protect_forget(ctx);
 	}
 	rc = find_spec(ctx, spec, &src, &f, err);
+	if (rc == -EOPNOTSUPP && f.volume) {
+		/* no drive: the caller may still run the I/O engine on it */
+		entry_from_found(e, src, &f);
+		e->volume = true;
+	}
 	if (rc)
 		return rc;
 	entry_from_found(e, src, &f);
@@ -583,6 +601,40 @@ int device_check_safe(const struct dev_entry *e, bool force, struct ss_error *er
 			    e->spec, state);
 }
 
+int device_volume_check(struct ss_ctx *ctx, const char *spec, bool force, struct ss_error *err)
+{
+	struct dev_env *env = ctx_sources(ctx);
+	const struct dev_source_ops *src;
+	struct dev_found *m = NULL;
+	size_t n = 0;
+	int rc;
+
+	rc = dev_env_source(env, spec, &src, err);
+	if (!rc && !src->members)
+		rc = ss_error_set(err, -EOPNOTSUPP, "%s: its members are not known", spec);
+	if (!rc)
+		rc = src->members(env, spec, &m, &n, err);
+	for (size_t i = 0; i < n && !rc; i++) {
+		struct dev_entry e;
+		struct drive *d;
+
+		char state[300];
+
+		rc = device_open(ctx, m[i].name, true, &d, &e, err);
+		drive_free(d);
+		if (rc) {
+			ss_error_prefix(err, "%s: member %s: ", spec, m[i].name);
+		} else if (e.state != DEV_FREE && !force) {
+			dev_state_text(&e, state, sizeof(state));
+			rc = ss_error_set(err, -EPERM,
+					  "%s: refused, its member %s is %s (--force overrides)",
+					  spec, m[i].name, state);
+		}
+	}
+	free(m);
+	return rc;
+}
+
 int device_power_cycle(struct ss_ctx *ctx, const char *spec, bool check, struct ss_error *err)
 {
 	struct dev_env *env = ctx_sources(ctx);
@@ -641,6 +693,12 @@ static bool list_one(struct ss_ctx *ctx, struct dev_env *env, const struct dev_s
 
 int devices_list(struct ss_ctx *ctx, struct dev_entry **out, size_t *n, struct ss_error *err)
 {
+	return devices_list_progress(ctx, NULL, out, n, err);
+}
+
+int devices_list_progress(struct ss_ctx *ctx, const struct progress_sink *sink,
+			  struct dev_entry **out, size_t *n, struct ss_error *err)
+{
 	struct dev_env *env = ctx_sources(ctx);
 	const struct dev_source_ops *src = dev_env_listed(env);
 	struct dev_found *found = NULL;
@@ -664,9 +722,21 @@ int devices_list(struct ss_ctx *ctx, struct dev_entry **out, size_t *n, struct s
 		free(found);
 		return ss_error_set(err, -ENOMEM, "out of memory");
 	}
-	for (size_t i = 0; i < count; i++)
+	for (size_t i = 0; i < count; i++) {
+		char phase[64];
+
+		if (progress_cancelled(sink)) {
+			free(found);
+			free(v);
+			*n = 0;
+			*out = NULL;
+			return ss_error_set(err, -ECANCELED, "the scan was stopped");
+		}
+		snprintf(phase, sizeof(phase), "scanning %zu/%zu drives", i + 1, count);
+		progress_report(sink, (double)i / (double)count, phase, -1);
 		if (list_one(ctx, env, src, &found[i], &v[*n]))
 			(*n)++;
+	}
 	free(found);
 	*out = v;
 	return 0;

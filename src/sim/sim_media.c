@@ -14,7 +14,9 @@
  * The platter turns while the heads seek; the wait is the angle still to
  * go when they arrive. The head's angle is taken where the previous
  * transfer ended (idle time between commands is not counted, so the model
- * stays deterministic whatever the rig's time_scale). Averaged over random
+ * stays deterministic whatever the rig's time_scale), turned on by what an
+ * engine with its own virtual clock says the drive idled (sim_drive_idle:
+ * drives of an array that wait for each other). Averaged over random
  * targets the wait is half a revolution; with several commands queued the
  * drive picks the one with the shortest seek + wait
  * (sim_drive_position_ns). The command overhead is the drive's
@@ -150,7 +152,23 @@ void sim_media_head(const struct sim_drive *d, struct sim_head *h)
 {
 	h->span = (double)span_blocks(d);
 	h->s = stroke_of(&d->cfg.media, (double)d->st.head_lba / h->span);
-	h->angle = d->cfg.media.rev_ns > 0 ? angle_at(d, d->st.head_lba, h->s) : 0;
+	h->angle = d->cfg.media.rev_ns > 0
+			   ? fmod(angle_at(d, d->st.head_lba, h->s) + d->spin, 1.0)
+			   : 0;
+}
+
+double sim_drive_rev_ns(const struct sim_drive *d)
+{
+	return d ? d->cfg.media.rev_ns : 0;
+}
+
+void sim_drive_idle(struct sim_drive *d, uint64_t ns)
+{
+	if (!d || d->cfg.media.rev_ns <= 0)
+		return;
+	pthread_mutex_lock(&d->lock);
+	d->spin = fmod(d->spin + (double)ns / d->cfg.media.rev_ns, 1.0);
+	pthread_mutex_unlock(&d->lock);
 }
 
 /* Seek + rotational wait from the heads to lba, when the command's own
@@ -269,6 +287,7 @@ static uint64_t access_ns(struct sim_drive *d, uint64_t lba, uint64_t blocks, do
 	t += bytes / rate_at(m, s_to);
 	d->st.head_lba = lba + blocks;
 	d->st.next_lba = lba + blocks;
+	d->spin = 0; /* the heads are where the transfer ended */
 	if (t > 1e15)
 		t = 1e15;
 	return (uint64_t)t;

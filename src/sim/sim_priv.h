@@ -304,6 +304,29 @@ struct sim_drive {
 	 * a batch's parallel jobs on different drives of one rig) */
 	pthread_mutex_t lock;
 	struct sim_wcache wc;
+	/* revolutions the platter turned since the last transfer ended while
+	 * the drive idled (sim_drive_idle); runtime only */
+	double spin;
+};
+
+/* A simulated md array (the rig's "arrays"): members in md's order and the
+ * layout's settings; what a request becomes on them is sim_array.c's, its
+ * timing the simulated I/O engine's (src/io). */
+#define SIM_MAX_ARRAYS 64
+
+struct sim_array {
+	char name[SIM_ID_MAX + 1];
+	int level;		/* 0, 1, 10, 5, 6, 50, 60 */
+	unsigned n;		/* members */
+	struct sim_drive *member[SIM_ARRAY_MAX_MEMBERS];
+	uint32_t chunk_kib;	/* RAID 0, 10, 5, 6, 50, 60 */
+	unsigned copies;	/* RAID 1 (n), 10 (near copies); 1 otherwise */
+	unsigned groups;	/* RAID 50, 60; 1 otherwise */
+	double read_mbps;	/* path cap on member reads, 0 none */
+	double write_mbps;	/* ... on member writes */
+	double latency_us;	/* controller latency per array request */
+	double per_member_us;	/* ... and per member */
+	unsigned stripe_cache;	/* RAID 5, 6, 50, 60: md's stripe_cache_size */
 };
 
 struct sim_rig {
@@ -311,6 +334,8 @@ struct sim_rig {
 	unsigned count;
 	double time_scale;
 	char *state_dir;
+	struct sim_array *arrays;
+	unsigned narrays;
 };
 
 /* --- rig parsing (sim_rig.c, sim_jpos.c) --- */
@@ -358,6 +383,10 @@ void sim_store_free(struct sim_store *s);
 int sim_store_read(struct sim_drive *d, uint64_t off, void *buf, size_t len);
 int sim_store_write(struct sim_drive *d, uint64_t off, const void *buf, size_t len);
 int sim_store_wipe(struct sim_drive *d);
+
+/* Every command's own time, media or not (sim_drive.c); a read or write
+ * adds the drive's overhead_ns and the media time. */
+#define CONTROL_CMD_NS 20000ULL
 
 /* --- media model and clock (sim_media.c) --- */
 void sim_media_defaults(struct sim_media *m, uint16_t rpm, uint8_t form_factor);

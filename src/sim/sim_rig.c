@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -794,6 +795,269 @@ static int parse_drive(struct rp *p, struct json_object *o, const struct jpos *p
 	return 0;
 }
 
+/* ---- arrays ---------------------------------------------------------------- */
+
+/* 0, 1, 10, 5, 6, 50, 60: a number, or a string of one ("5", "raid5", "RAID 5") */
+static int rd_level(struct rp *p, struct json_object *v, const struct jpos *pos, int *out)
+{
+	static const int levels[] = { 0, 1, 10, 5, 6, 50, 60 };
+	int64_t l = -1;
+
+	if (json_object_is_type(v, json_type_int)) {
+		l = json_object_get_int64(v);
+	} else if (json_object_is_type(v, json_type_string)) {
+		const char *s = json_object_get_string(v);
+		char *end;
+
+		if (!strncasecmp(s, "raid", 4))
+			s += 4 + (s[4] == ' ');
+		if (*s >= '0' && *s <= '9') {
+			l = strtol(s, &end, 10);
+			if (*end)
+				l = -1;
+		}
+	}
+	for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
+		if (l == levels[i]) {
+			*out = levels[i];
+			return 0;
+		}
+	}
+	return rp_fail(p, pos, "level", "expected 0, 1, 10, 5, 6, 50 or 60");
+}
+
+/* The members, drive ids of the rig in md's order: their indices in idx. */
+static int rd_members(struct rp *p, struct json_object *v, const struct jpos *pos,
+		      const struct sim_config *cfgs, size_t ncfg, unsigned *idx, unsigned *n)
+{
+	size_t len;
+	char name[32];
+
+	if (!json_object_is_type(v, json_type_array) || (len = json_object_array_length(v)) == 0)
+		return rp_fail(p, pos, "members", "expected a non-empty array of drive ids");
+	if (len > SIM_ARRAY_MAX_MEMBERS)
+		return rp_fail(p, pos, "members", "at most %d members", SIM_ARRAY_MAX_MEMBERS);
+	for (size_t i = 0; i < len; i++) {
+		struct json_object *e = json_object_array_get_idx(v, i);
+		const struct jpos *ep = jpos_index(pos, (unsigned)i);
+		const char *id;
+		size_t j;
+
+		snprintf(name, sizeof(name), "members[%zu]", i);
+		if (!json_object_is_type(e, json_type_string))
+			return rp_fail(p, ep, name, "expected a drive id");
+		id = json_object_get_string(e);
+		for (j = 0; j < ncfg && strcmp(cfgs[j].id, id); j++)
+			;
+		if (j == ncfg)
+			return rp_fail(p, ep, name, "no drive \"%.32s\" in the rig", id);
+		for (size_t k = 0; k < i; k++)
+			if (idx[k] == j)
+				return rp_fail(p, ep, name, "drive \"%s\" is already member %zu", id,
+					       k);
+		if (cfgs[j].zoned == SIM_ZONED_HOST_MANAGED)
+			return rp_fail(p, ep, name,
+				       "drive \"%s\" is host-managed zoned: md cannot use it", id);
+		if (i && cfgs[j].lblock != cfgs[idx[0]].lblock)
+			return rp_fail(p, ep, name,
+				       "drive \"%s\" has %u-byte blocks, member 0 %u-byte ones: the "
+				       "members must have one block size",
+				       id, cfgs[j].lblock, cfgs[idx[0]].lblock);
+		idx[i] = (unsigned)j;
+	}
+	*n = (unsigned)len;
+	return 0;
+}
+
+/* An object of numbers: keys[i] into *dst[i], each from min[i] to max[i]. */
+static int rd_numbers(struct rp *p, struct json_object *v, const struct jpos *pos,
+		      const char *field, const char *const *keys, double *const *dst,
+		      const double *min, const double *max)
+{
+	char prefix[40], name[80];
+	struct json_object *x;
+
+	if (!json_object_is_type(v, json_type_object))
+		return rp_fail(p, pos, field, "expected an object");
+	snprintf(prefix, sizeof(prefix), "%s.", field);
+	if (check_keys(p, v, pos, prefix, keys))
+		return p->rc;
+	for (unsigned i = 0; keys[i]; i++) {
+		if (!json_object_object_get_ex(v, keys[i], &x))
+			continue;
+		snprintf(name, sizeof(name), "%s.%s", field, keys[i]);
+		if (rd_num(p, x, jpos_member(pos, keys[i]), name, min[i], max[i], dst[i]))
+			return p->rc;
+	}
+	return 0;
+}
+
+/* One field of an array, checked for its type and range only. */
+static int parse_array_member(struct rp *p, struct sim_array *a, const char *k,
+			      struct json_object *v, const struct jpos *kp,
+			      const struct sim_config *cfgs, size_t ncfg, unsigned *idx,
+			      char *layout)
+{
+	static const char *const path_keys[] = { "read_mbps", "write_mbps", NULL };
+	static const char *const ctl_keys[] = { "latency_us", "per_member_us", NULL };
+	static const double path_min[] = { 0.001, 0.001 }, path_max[] = { 1e6, 1e6 };
+	static const double ctl_min[] = { 0, 0 }, ctl_max[] = { 1e6, 1e6 };
+	double *const path_dst[] = { &a->read_mbps, &a->write_mbps };
+	double *const ctl_dst[] = { &a->latency_us, &a->per_member_us };
+	uint64_t n;
+
+	if (!strcmp(k, "name"))
+		return 0; /* done first */
+	if (!strcmp(k, "level"))
+		return rd_level(p, v, kp, &a->level);
+	if (!strcmp(k, "members"))
+		return rd_members(p, v, kp, cfgs, ncfg, idx, &a->n);
+	if (!strcmp(k, "chunk_kib")) {
+		if (rd_u64(p, v, kp, k, 4, 4096, &n))
+			return p->rc;
+		if (n & (n - 1))
+			return rp_fail(p, kp, k, "expected a power of two from 4 to 4096 (KiB)");
+		a->chunk_kib = (uint32_t)n;
+		return 0;
+	}
+	if (!strcmp(k, "copies") || !strcmp(k, "groups")) {
+		if (rd_u64(p, v, kp, k, 2, SIM_ARRAY_MAX_MEMBERS, &n))
+			return p->rc;
+		*(!strcmp(k, "copies") ? &a->copies : &a->groups) = (unsigned)n;
+		return 0;
+	}
+	if (!strcmp(k, "layout"))
+		return rd_str(p, v, kp, k, 31, layout);
+	if (!strcmp(k, "stripe_cache")) {
+		/* md's stripe_cache_size and its limits (md.rst) */
+		if (rd_u64(p, v, kp, k, 17, 32768, &n))
+			return p->rc;
+		a->stripe_cache = (unsigned)n;
+		return 0;
+	}
+	if (!strcmp(k, "path"))
+		return rd_numbers(p, v, kp, k, path_keys, path_dst, path_min, path_max);
+	if (!strcmp(k, "controller"))
+		return rd_numbers(p, v, kp, k, ctl_keys, ctl_dst, ctl_min, ctl_max);
+	return rp_fail(p, kp, NULL, "unknown field \"%s\"", k);
+}
+
+/* A field that the array's level does not take. */
+static int not_for_level(struct rp *p, const struct jpos *pos, const char *field,
+			 const struct sim_array *a, const char *what)
+{
+	return rp_fail(p, jpos_member(pos, field), field, "RAID %d %s", a->level, what);
+}
+
+static int parse_array(struct rp *p, struct json_object *o, const struct jpos *pos, unsigned idx,
+		       const struct sim_config *cfgs, size_t ncfg, struct sim_array *a,
+		       unsigned *members)
+{
+	struct json_object *x;
+	char layout[32] = "", msg[200];
+	const char *field;
+	bool mirror, parity;
+
+	snprintf(p->label, sizeof(p->label), "array #%u", idx + 1);
+	if (!json_object_is_type(o, json_type_object))
+		return rp_fail(p, pos, NULL, "expected an object");
+	memset(a, 0, sizeof(*a));
+	a->level = -1;
+	a->chunk_kib = 512;
+	if (!json_object_object_get_ex(o, "name", &x))
+		return rp_fail(p, pos, NULL, "missing field \"name\"");
+	if (!json_object_is_type(x, json_type_string) ||
+	    json_object_get_string_len(x) > SIM_ID_MAX || !valid_id(json_object_get_string(x)))
+		return rp_fail(p, jpos_member(pos, "name"), "name",
+			       "expected 1 to %d letters, digits, '.', '_' or '-'", SIM_ID_MAX);
+	snprintf(a->name, sizeof(a->name), "%s", json_object_get_string(x));
+	snprintf(p->label, sizeof(p->label), "array \"%s\"", a->name);
+	{
+		struct json_object_iterator it = json_object_iter_begin(o);
+		struct json_object_iterator end = json_object_iter_end(o);
+
+		for (; !json_object_iter_equal(&it, &end); json_object_iter_next(&it)) {
+			const char *k = json_object_iter_peek_name(&it);
+
+			if (parse_array_member(p, a, k, json_object_iter_peek_value(&it),
+					       jpos_member(pos, k), cfgs, ncfg, members, layout))
+				return p->rc;
+		}
+	}
+	if (a->level < 0)
+		return rp_fail(p, pos, NULL, "missing field \"level\"");
+	if (!a->n)
+		return rp_fail(p, pos, NULL, "missing field \"members\"");
+	mirror = a->level == 1 || a->level == 10;
+	parity = a->level != 0 && !mirror;
+	if (a->copies && !mirror)
+		return not_for_level(p, pos, "copies", a, "keeps no copies (RAID 1 and 10 do)");
+	if (a->groups && a->level != 50 && a->level != 60)
+		return not_for_level(p, pos, "groups", a, "has no groups (RAID 50 and 60 do)");
+	if (a->level == 1 && jpos_member(pos, "chunk_kib"))
+		return not_for_level(p, pos, "chunk_kib", a, "has no chunks");
+	if (a->stripe_cache && !parity)
+		return not_for_level(p, pos, "stripe_cache", a,
+				     "has no stripe cache (RAID 5, 6, 50 and 60 do)");
+	if (parity && !a->stripe_cache)
+		a->stripe_cache = 256; /* md's default */
+	if (layout[0] && !(a->level == 10 && !strcmp(layout, "near")) &&
+	    !(parity && !strcmp(layout, "left-symmetric")))
+		return rp_fail(p, jpos_member(pos, "layout"), "layout",
+			       a->level == 10 ? "RAID 10 is modelled with \"near\" copies only"
+			       : parity	      ? "RAID 5 and 6 are modelled \"left-symmetric\" "
+						"(md's default) only"
+					      : "RAID 0 and 1 have no layout to choose");
+	if (sim_md_check(a->level, a->n, a->copies, a->groups, msg, sizeof(msg))) {
+		field = a->copies ? "copies" : a->groups ? "groups" : "members";
+		return rp_fail(p, jpos_member(pos, field), field, "%s", msg);
+	}
+	if (a->level == 1)
+		a->copies = a->n;
+	else if (a->level == 10 && !a->copies)
+		a->copies = 2;
+	else if (!mirror)
+		a->copies = 1;
+	if (a->level == 50 || a->level == 60)
+		a->groups = a->groups ? a->groups : 2;
+	else
+		a->groups = 1;
+	p->label[0] = '\0';
+	return 0;
+}
+
+/* The "arrays" of a rig over its drives' configurations; members[i] holds the
+ * drive indices of array i. */
+static int parse_arrays(struct rp *p, struct json_object *v, const struct jpos *pos,
+			const struct sim_config *cfgs, size_t ncfg, struct sim_rig *rig,
+			unsigned (*members)[SIM_ARRAY_MAX_MEMBERS])
+{
+	size_t n;
+
+	if (!json_object_is_type(v, json_type_array))
+		return rp_fail(p, pos, "arrays", "expected an array of arrays");
+	n = json_object_array_length(v);
+	if (n > SIM_MAX_ARRAYS)
+		return rp_fail(p, pos, "arrays", "more than %d arrays", SIM_MAX_ARRAYS);
+	for (size_t i = 0; i < n; i++) {
+		const struct jpos *ep = jpos_index(pos, (unsigned)i);
+		struct sim_array *a = &rig->arrays[i];
+
+		if (parse_array(p, json_object_array_get_idx(v, i), ep, (unsigned)i, cfgs, ncfg, a,
+				members[i]))
+			return p->rc;
+		for (size_t j = 0; j < i; j++) {
+			if (!strcmp(rig->arrays[j].name, a->name)) {
+				snprintf(p->label, sizeof(p->label), "array \"%s\"", a->name);
+				return rp_fail(p, jpos_member(ep, "name"), "name",
+					       "the name is already used by array #%zu", j + 1);
+			}
+		}
+		rig->narrays++;
+	}
+	return 0;
+}
+
 static struct sim_drive *drive_new(struct sim_rig *rig, const struct sim_config *c)
 {
 	struct sim_drive *d = calloc(1, sizeof(*d));
@@ -845,6 +1109,7 @@ void sim_rig_free(struct sim_rig *rig)
 		drive_free(d);
 	}
 	free(rig->drives);
+	free(rig->arrays);
 	free(rig->state_dir);
 	free(rig);
 }
@@ -870,8 +1135,9 @@ static int open_state_dir(const char *dir, struct ss_error *err)
 static int rig_build(struct rp *p, struct json_object *root, const struct jpos *rpos,
 		     const char *state_dir, struct sim_rig **out)
 {
-	static const char *const top_keys[] = {"drives", "time_scale", NULL};
-	struct json_object *drives, *x;
+	static const char *const top_keys[] = {"drives", "time_scale", "arrays", NULL};
+	unsigned (*members)[SIM_ARRAY_MAX_MEMBERS] = NULL;
+	struct json_object *drives, *arrays, *x;
 	const struct jpos *dpos;
 	struct sim_config *cfgs = NULL;
 	struct sim_rig *rig = NULL;
@@ -924,6 +1190,20 @@ static int rig_build(struct rp *p, struct json_object *root, const struct jpos *
 			}
 		}
 	}
+	if (json_object_object_get_ex(root, "arrays", &arrays)) {
+		size_t na = json_object_is_type(arrays, json_type_array)
+				? json_object_array_length(arrays)
+				: 0;
+
+		rig->arrays = calloc(na ? na : 1, sizeof(*rig->arrays));
+		members = calloc(na ? na : 1, sizeof(*members));
+		if (!rig->arrays || !members) {
+			p->rc = ss_error_set(p->err, -ENOMEM, "out of memory");
+			goto fail;
+		}
+		if (parse_arrays(p, arrays, jpos_member(rpos, "arrays"), cfgs, n, rig, members))
+			goto fail;
+	}
 	if (state_dir) {
 		rc = open_state_dir(state_dir, p->err);
 		if (rc) {
@@ -960,8 +1240,12 @@ static int rig_build(struct rp *p, struct json_object *root, const struct jpos *
 			sim_state_unlock(d, false, NULL);
 		}
 	}
+	for (i = 0; i < rig->narrays; i++)
+		for (j = 0; j < rig->arrays[i].n; j++)
+			rig->arrays[i].member[j] = rig->drives[members[i][j]];
 	if (state_dir)
 		sim_state_clean_tmp(rig);
+	free(members);
 	free(cfgs);
 	*out = rig;
 	return 0;
@@ -971,6 +1255,7 @@ fail:
 		free(rig->drives[i]->state_path);
 		rig->drives[i]->state_path = NULL;
 	}
+	free(members);
 	free(cfgs);
 	sim_rig_free(rig);
 	return p->rc ? p->rc : -EINVAL;

@@ -1,6 +1,7 @@
 /* sim_source.c - the simulated-rig device source (devsrc.h): the drives of the rig a
  * context names (--demo or --rig FILE), named sim:ID, their state kept under
- * <state>/sim/<rig name>. */
+ * <state>/sim/<rig name>; and the rig's arrays, sim:md:NAME, volumes the I/O engine
+ * runs on (bench, profile) but no drive. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -13,6 +14,15 @@
 
 static const char prefix[] = "sim:";
 #define PREFIX_LEN (sizeof(prefix) - 1)
+/* sim:md:NAME names an array of the rig: a drive id has no ':' (so no drive
+ * is named so), and it is not a kernel name (/dev/md0 is the kernel's). */
+static const char array_prefix[] = "sim:md:";
+#define ARRAY_PREFIX_LEN (sizeof(array_prefix) - 1)
+
+static bool is_array_name(const char *name)
+{
+	return !strncmp(name, array_prefix, ARRAY_PREFIX_LEN);
+}
 
 int sim_rig_open(const char *rig_file, bool demo, const char *state_dir, struct sim_rig **out,
 		 struct ss_error *err)
@@ -53,13 +63,53 @@ int sim_source_rig(struct dev_env *env, struct sim_rig **out, struct ss_error *e
 	return rc;
 }
 
-/* The drive name stands for: 0, the rig's error, or -ENOENT when it has no such drive. */
-static int drive_of(struct dev_env *env, const char *name, struct sim_drive **out,
+/* The array sim:md:NAME stands for: 0, the rig's error, or -ENOENT. */
+static int array_of(struct dev_env *env, const char *name, struct sim_array **out,
 		    struct ss_error *err)
 {
 	struct sim_rig *rig;
 	int rc = sim_source_rig(env, &rig, err);
 
+	*out = rc ? NULL : sim_rig_find_array(rig, name + ARRAY_PREFIX_LEN);
+	if (rc == -ENODEV)
+		return ss_error_usage(err, -ENODEV,
+				      "%s names a simulated array; give --rig FILE", name);
+	if (!rc && !*out)
+		rc = ss_error_usage(err, -ENOENT,
+				    "%s: no such array in the rig (its \"arrays\" name them)", name);
+	return rc;
+}
+
+/* An array is no drive: what runs on it, and what its members are. */
+static int not_a_drive(const char *name, const struct sim_array *a, struct ss_error *err)
+{
+	char list[300] = "";
+	size_t l = 0;
+
+	for (unsigned i = 0; i < sim_array_members(a) && l < sizeof(list); i++)
+		l += (size_t)snprintf(list + l, sizeof(list) - l, "%s%s%s", i ? " " : "", prefix,
+				      sim_drive_id(sim_array_member(a, i)));
+	return ss_error_usage(err, -EOPNOTSUPP,
+			      "%s is a simulated %s array, not a drive: only bench and profile "
+			      "run on it; the other commands take its members (%s)",
+			      name, sim_array_level_text(a), list);
+}
+
+/* The drive name stands for: 0, the rig's error, or -ENOENT when it has no such drive
+ * (-EOPNOTSUPP for an array). */
+static int drive_of(struct dev_env *env, const char *name, struct sim_drive **out,
+		    struct ss_error *err)
+{
+	struct sim_array *a;
+	struct sim_rig *rig;
+	int rc;
+
+	*out = NULL;
+	if (is_array_name(name)) {
+		rc = array_of(env, name, &a, err);
+		return rc ? rc : not_a_drive(name, a, err);
+	}
+	rc = sim_source_rig(env, &rig, err);
 	*out = rc ? NULL : sim_rig_find(rig, name + PREFIX_LEN);
 	if (!rc && !*out)
 		rc = ss_error_usage(err, -ENOENT, "%s: no such drive in the rig", name);
@@ -129,8 +179,19 @@ static int s_list(struct dev_env *env, struct dev_found **out, size_t *n, struct
 static int s_find(struct dev_env *env, const char *name, struct dev_found *out,
 		  struct ss_error *err)
 {
+	struct sim_array *a;
 	struct sim_rig *rig;
-	int rc = sim_source_rig(env, &rig, err);
+	int rc;
+
+	if (is_array_name(name)) {
+		rc = array_of(env, name, &a, err);
+		if (rc)
+			return rc;
+		found_init(out, name);
+		out->volume = true;
+		return not_a_drive(name, a, err);
+	}
+	rc = sim_source_rig(env, &rig, err);
 
 	if (rc == -ENODEV)
 		return ss_error_usage(err, -ENODEV,
@@ -156,16 +217,53 @@ static int s_open(struct dev_env *env, const struct dev_found *f, bool for_write
 
 static int s_io(struct dev_env *env, const char *name, struct dev_io *out, struct ss_error *err)
 {
+	struct sim_array *a;
 	struct sim_rig *rig;
-	int rc = sim_source_rig(env, &rig, err);
+	int rc;
 
+	memset(out, 0, sizeof(*out));
+	if (is_array_name(name)) {
+		rc = array_of(env, name, &a, err);
+		if (rc)
+			return rc;
+		/* the simulated engine over the members, in virtual time */
+		out->engine = "sim-array";
+		out->array = a;
+		return 0;
+	}
+	rc = sim_source_rig(env, &rig, err);
 	if (rc)
 		return rc;
-	memset(out, 0, sizeof(*out));
 	out->engine = "sim"; /* the I/O engine that runs on a simulated drive in virtual time */
 	out->drive = sim_rig_find(rig, name + PREFIX_LEN);
 	if (!out->drive)
 		return ss_error_set(err, -ENOENT, "%s: no such simulated drive", name);
+	return 0;
+}
+
+static int s_members(struct dev_env *env, const char *name, struct dev_found **out, size_t *n,
+		     struct ss_error *err)
+{
+	struct sim_array *a;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (!is_array_name(name))
+		return ss_error_set(err, -EOPNOTSUPP, "%s is a drive, not an array", name);
+	rc = array_of(env, name, &a, err);
+	if (rc)
+		return rc;
+	*out = calloc(sim_array_members(a), sizeof(**out));
+	if (!*out)
+		return ss_error_set(err, -ENOMEM, "out of memory");
+	for (unsigned i = 0; i < sim_array_members(a); i++) {
+		char m[sizeof((*out)->name)];
+
+		snprintf(m, sizeof(m), "%s%s", prefix, sim_drive_id(sim_array_member(a, i)));
+		found_init(&(*out)[i], m);
+	}
+	*n = sim_array_members(a);
 	return 0;
 }
 
@@ -195,5 +293,6 @@ const struct dev_source_ops sim_dev_source = {
 	.find = s_find,
 	.open = s_open,
 	.io = s_io,
+	.members = s_members,
 	.power_cycle = s_power_cycle,
 };

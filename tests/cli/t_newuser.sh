@@ -530,8 +530,9 @@ if command -v tmux >/dev/null 2>&1; then
 	NU_SAVED=$SHORTSTROKE_STATE_DIR
 	SHORTSTROKE_STATE_DIR=$TMP/nu-tui-state	# a fresh demo rig: every drive free
 	# at 20x10 a dialog's input line was drawn below the screen: typing went nowhere visible
+	# (the scan runs as a job: l waits for its list, whose count then shows in the status line)
 	tui_start nu-small 20 10 --demo
-	tui_wait "shortstroke" >/dev/null
+	tui_wait "^ 6 drives" >/dev/null
 	tui_keys l
 	tui_check "tui 20x10: the limit dialog's input line is on the screen" "Size: +_"
 	tui_keys -l 20

@@ -56,6 +56,17 @@ static inline int fixture_dir_teardown(void **state)
 	return fixture_rmtree(fixture_dir);
 }
 
+/* Write text to path (a file a test names: a rig, a protect file). Returns 0 or -1. */
+static inline int fixture_write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -1;
+	fputs(text, f);
+	return fclose(f) ? -1 : 0;
+}
+
 /*
  * Load a rig from JSON, its state kept in state_dir (NULL: none). Returns 0, or the negative
  * errno of sim_rig_load_string() after saying why on stderr (for a setup function).

@@ -1,17 +1,20 @@
 /* The registry of device sources (src/drive/devsrc.c): what it refuses, that each name
  * belongs to exactly one source, and that device_open, devices_list, device_power_cycle
  * (src/ops/devices.c) and io_dev_open_name (src/io/engine.c) go through it for a
- * simulated drive and for a path. */
+ * simulated drive and for a path, and that a slow load keeps no other registry waiting. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <setjmp.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -182,6 +185,10 @@ static void test_claims(void **state)
 	} names[] = {
 		{ "sim:sata250", "sim" },
 		{ "sim:", "sim" },
+		{ "sim:md:r5", "sim" },
+		{ "md0", "kernel" },
+		{ "/dev/md0", "kernel" },
+		{ "/dev/md/r5", "kernel" },
 		{ "/dev/sda", "kernel" },
 		{ "/dev/disk/by-id/ata-WDC_WD2500-0_WD-123", "kernel" },
 		{ "/dev/disk/by-path/pci-0000:00:1f.2-ata-1", "kernel" },
@@ -290,6 +297,68 @@ static void test_sim_name(void **state)
 	assert_int_equal(device_open(&ctx, "sim:sas15k", false, &d, &e, &err), 0);
 	assert_non_null(ctx.sources.state[0]);
 	drive_free(d);
+	ctx_fini(&ctx);
+}
+
+/* sim:md:NAME is an array of the rig: no drive, refused by device_open with what runs on
+ * it, run on by the sim-array engine, its members checked before a write. */
+static void test_sim_array_name(void **state)
+{
+	static const char rig[] =
+		"{\"drives\": ["
+		"{\"id\": \"a\", \"personality\": \"sas\", \"vendor\": \"V\", \"model\": \"M\","
+		" \"serial\": \"SER-A\", \"firmware\": \"F001\", \"wwn\": \"5000000000000001\","
+		" \"blocks\": 2000000},"
+		"{\"id\": \"b\", \"personality\": \"sas\", \"vendor\": \"V\", \"model\": \"M\","
+		" \"serial\": \"SER-B\", \"firmware\": \"F001\", \"wwn\": \"5000000000000002\","
+		" \"blocks\": 1000000}],"
+		"\"arrays\": [{\"name\": \"m\", \"level\": 1, \"members\": [\"a\", \"b\"]}]}";
+	char path[PATH_MAX], prot[PATH_MAX];
+	struct ss_ctx ctx;
+	struct ss_error err = { 0 };
+	struct dev_entry e;
+	struct drive *d = NULL;
+	struct io_dev *io = NULL;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/rig.json", fixture_dir);
+	assert_int_equal(fixture_write_file(path, rig), 0);
+	snprintf(prot, sizeof(prot), "%s/protect.conf", fixture_dir);
+	assert_int_equal(fixture_write_file(prot, ""), 0);
+	ctx_init(&ctx);
+	ctx.state_dir = fixture_dir;
+	ctx.rig_file = path;
+	ctx.demo = false;
+	ctx.protect_file = prot;
+	ctx.protect_origin = "--protect-file";
+
+	assert_int_equal(device_open(&ctx, "sim:md:m", false, &d, &e, &err), -EOPNOTSUPP);
+	assert_null(d);
+	assert_true(err.usage && e.volume && e.sim);
+	assert_string_equal(err.msg, "sim:md:m is a simulated RAID 1 array, not a drive: only bench "
+				     "and profile run on it; the other commands take its members "
+				     "(sim:a sim:b)");
+	assert_int_equal(device_power_cycle(&ctx, "sim:md:m", false, &err), -EOPNOTSUPP);
+	assert_true(err.usage);
+	assert_int_equal(device_open(&ctx, "sim:md:x", false, &d, &e, &err), -ENOENT);
+	assert_false(e.volume);
+	assert_string_equal(err.msg, "sim:md:x: no such array in the rig (its \"arrays\" name them)");
+	assert_int_equal(io_dev_open_name("sim:md:x", ctx_sources(&ctx), false, &io, &err),
+			 -ENOENT);
+
+	/* the engine over the members: RAID 1 of the smaller member's size */
+	assert_int_equal(io_dev_open_name("sim:md:m", ctx_sources(&ctx), true, &io, &err), 0);
+	assert_string_equal(io_dev_engine(io)->name, "sim-array");
+	assert_int_equal(io_dev_geom(io)->blocks, 1000000);
+	io_dev_close(io);
+
+	/* before a write every member is checked as a drive is */
+	assert_int_equal(device_volume_check(&ctx, "sim:md:m", false, &err), 0);
+	assert_int_equal(fixture_write_file(prot, "SER-B\n"), 0);
+	assert_int_equal(device_volume_check(&ctx, "sim:md:m", false, &err), -EPERM);
+	assert_non_null(strstr(err.msg, "sim:md:m: refused, its member sim:b is protected"));
+	assert_int_equal(device_volume_check(&ctx, "sim:md:m", true, &err), 0);
+	assert_int_equal(device_volume_check(&ctx, "sim:a", false, &err), -EOPNOTSUPP);
 	ctx_fini(&ctx);
 }
 
@@ -512,6 +581,146 @@ static void test_vanish_while_opened(void **state)
 	assert_true(failed > 10); /* the probe's reads are among those that failed */
 }
 
+/* ---- the listing's progress ---- */
+
+struct seen {
+	char phase[8][64];
+	unsigned n;
+	unsigned stop_after;	/* say stop once this many were reported (0: never) */
+};
+
+static void seen_report(void *arg, double fraction, const char *phase, double eta_s)
+{
+	struct seen *s = arg;
+
+	assert_true(fraction >= 0 && fraction < 1);
+	if (s->n < 8)
+		snprintf(s->phase[s->n], sizeof(s->phase[0]), "%s", phase);
+	s->n++;
+}
+
+static bool seen_cancelled(void *arg)
+{
+	struct seen *s = arg;
+
+	return s->stop_after && s->n >= s->stop_after;
+}
+
+/* devices_list_progress says "scanning i/n drives" before each drive, and stops between
+ * two drives when asked. */
+static void test_list_progress(void **state)
+{
+	struct seen s = { 0 };
+	struct progress_sink sink = { seen_report, seen_cancelled, &s };
+	struct ss_error err = { 0 };
+	struct dev_entry *v = NULL;
+	struct ss_ctx ctx;
+	size_t n = 0;
+
+	(void)state;
+	ctx_init(&ctx);
+	ctx.state_dir = fixture_dir;
+	ctx.protect_file = NULL;
+	ctx.demo = true;
+	assert_int_equal(devices_list_progress(&ctx, &sink, &v, &n, &err), 0);
+	assert_int_equal(n, 6);
+	assert_int_equal(s.n, 6);
+	assert_string_equal(s.phase[0], "scanning 1/6 drives");
+	assert_string_equal(s.phase[5], "scanning 6/6 drives");
+	free(v);
+	memset(&s, 0, sizeof(s));
+	s.stop_after = 2;
+	assert_int_equal(devices_list_progress(&ctx, &sink, &v, &n, &err), -ECANCELED);
+	assert_null(v);
+	assert_int_equal(n, 0);
+	assert_int_equal(s.n, 2);
+	ctx_fini(&ctx);
+}
+
+/* ---- a load that waits (a rig whose drive another process holds) ---- */
+
+static atomic_bool gate_open, in_load;
+static atomic_int loads, unloads;
+static int state_token;
+
+/* The registry whose rig_file is "slow" waits at the gate; any other loads at once. */
+static int slow_load(const struct dev_env *env, void **state, struct ss_error *err)
+{
+	struct timespec ms = { 0, 1000000 };
+
+	if (env->rig_file && !strcmp(env->rig_file, "slow")) {
+		atomic_store(&in_load, true);
+		while (!atomic_load(&gate_open))
+			nanosleep(&ms, NULL);
+	}
+	atomic_fetch_add(&loads, 1);
+	*state = &state_token;
+	return 0;
+}
+
+static void slow_unload(void *state)
+{
+	assert_ptr_equal(state, &state_token);
+	atomic_fetch_add(&unloads, 1);
+}
+
+static const struct dev_source_ops slow = {
+	.name = "slow",
+	.claims = t_claims,
+	.load = slow_load,
+	.unload = slow_unload,
+	.list = t_list,
+	.find = t_find,
+	.open = t_open,
+	.io = t_io,
+};
+
+static void *load_thread(void *arg)
+{
+	struct ss_error err = { 0 };
+	void *st;
+
+	assert_int_equal(dev_env_state(arg, &slow, &st, &err), 0);
+	assert_ptr_equal(st, &state_token);
+	return NULL;
+}
+
+/* While one registry's load waits, another one loads and is released (a UI thread that
+ * quits while its rescan waits on a drive); alarm() fails the test if it would hang. */
+static void test_slow_load(void **state)
+{
+	struct dev_env a = { .rig_file = "slow" }, b = { 0 };
+	struct ss_error err = { 0 };
+	struct timespec ms = { 0, 1000000 };
+	pthread_t t;
+	void *st;
+
+	(void)state;
+	assert_int_equal(dev_env_add(&a, &slow, &err), 0);
+	assert_int_equal(dev_env_add(&b, &slow, &err), 0);
+	atomic_store(&gate_open, false);
+	atomic_store(&in_load, false);
+	assert_int_equal(pthread_create(&t, NULL, load_thread, &a), 0);
+	while (!atomic_load(&in_load))
+		nanosleep(&ms, NULL);
+	alarm(10);
+	assert_int_equal(dev_env_state(&b, &slow, &st, &err), 0);
+	assert_ptr_equal(st, &state_token);
+	dev_env_release(&b);
+	assert_int_equal(atomic_load(&unloads), 1);
+	dev_env_release(&a); /* nothing published yet: nothing to unload */
+	assert_int_equal(atomic_load(&unloads), 1);
+	alarm(0);
+	atomic_store(&gate_open, true);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_int_equal(atomic_load(&loads), 2);
+	/* loaded once, kept: a second ask loads nothing */
+	assert_int_equal(dev_env_state(&a, &slow, &st, &err), 0);
+	assert_int_equal(atomic_load(&loads), 2);
+	dev_env_release(&a);
+	assert_int_equal(atomic_load(&unloads), 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -520,6 +729,8 @@ int main(void)
 						fixture_dir_teardown),
 		cmocka_unit_test(test_claims),
 		cmocka_unit_test_setup_teardown(test_sim_name, fixture_dir_setup,
+						fixture_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_sim_array_name, fixture_dir_setup,
 						fixture_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_sim_without_rig, fixture_dir_setup,
 						fixture_dir_teardown),
@@ -530,6 +741,9 @@ int main(void)
 						fixture_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_dev_name, fixture_dir_setup,
 						fixture_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_list_progress, fixture_dir_setup,
+						fixture_dir_teardown),
+		cmocka_unit_test(test_slow_load),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
