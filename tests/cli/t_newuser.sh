@@ -560,6 +560,34 @@ if command -v tmux >/dev/null 2>&1; then
 		pass "tui: a drive vanished: the status line agrees with the header"
 	fi
 	tui_stop
+	# z reads the zones in a job, not through 'zones': the TUI has no --force, so a disk in use
+	# gets no MODE SELECT either (its notches are not walked, and the report says why). MODE
+	# SELECT(10) aborts on both SAS disks here, so a walk would show as a failed report, as it
+	# does on the free sim:sas4kn. (A state of its own: sim:sata320 vanished above.)
+	SHORTSTROKE_STATE_DIR=$TMP/nu-tui-zones
+	"$PROG" --demo limit --method partition --size 100GB --yes sim:sas15k >/dev/null
+	"$PROG" --demo sim fault sim:sas15k abort:55 >/dev/null
+	"$PROG" --demo sim fault sim:sas4kn abort:55 >/dev/null
+	tui_start nu-zones 100 40 --demo
+	tui_wait "demo rig - 6 drives" >/dev/null
+	tui_wait "Device: +sim:sas15k" >/dev/null
+	tui_keys z
+	tui_check "tui z of a disk in use: the pages, and why the notch list is missing" \
+		"^Notch list: +in use: per-zone notch detail needs MODE SELECT; --force to allow"
+	if printf '%s\n' "$SCREEN" | grep -q "^Notch page (0Ch): .*18 recording zones" &&
+		! printf '%s\n' "$SCREEN" | grep -q "selecting notch"; then
+		pass "tui z of a disk in use: no MODE SELECT (none aborted)"
+	else
+		fail "tui z of a disk in use: no MODE SELECT (none aborted)" "$SCREEN"
+	fi
+	tui_keys q
+	tui_wait "demo rig - 6 drives" >/dev/null
+	tui_keys j j j
+	tui_wait "Device: +sim:sas4kn" >/dev/null
+	tui_keys z
+	tui_check "tui z of a free disk: its notches are walked (the MODE SELECT aborted)" \
+		"selecting notch 1: sim:sas4kn: command 0x55 failed"
+	tui_stop
 	SHORTSTROKE_STATE_DIR=$NU_SAVED
 else
 	skip "the TUI at its edges" "tmux is not installed"
