@@ -74,13 +74,25 @@ void sim_drive_advance_clock(struct sim_drive *d, uint64_t ns);
  * positioning time first); the simulated I/O engine uses it. */
 uint64_t sim_drive_position_ns(const struct sim_drive *d, uint64_t lba);
 /* Of n queued commands starting at lba[0..n), the index of the one with
- * the shortest positioning time (the first on a tie). */
+ * the shortest positioning time (the first on a tie): plain SPTF, without
+ * the ageing and the write cache of sim_drive_schedule. */
 unsigned sim_drive_queue_pick(const struct sim_drive *d, const uint64_t *lba, unsigned n);
-/* The same for reads and writes (write[i], blocks[i]; both may be NULL
- * for reads only): a write the drive's write cache takes needs no
- * positioning, so the first such one is picked. */
-unsigned sim_drive_queue_pick_rw(const struct sim_drive *d, const uint64_t *lba,
-				 const uint32_t *blocks, const bool *write, unsigned n);
+
+/* A command a drive holds, as its scheduler sees it: where, how much, and
+ * how long it has waited in the drive's queue (virtual ns). */
+struct sim_queued {
+	uint64_t lba;
+	uint32_t blocks;
+	bool write;
+	uint64_t wait_ns;
+};
+/* The drive's scheduler (docs/simulator.md, "Scheduling"): of the n
+ * commands the drive holds (q[0] the oldest), the index of the one it
+ * serves next. A write the cache takes while it has room goes first; the
+ * others by aged shortest positioning time, a run of commands that
+ * continue each other from its first (a write that finds the cache full
+ * costs the positioning of the destage it waits for). */
+unsigned sim_drive_schedule(struct sim_drive *d, const struct sim_queued *q, unsigned n);
 /* How many commands the drive holds at once (its NCQ or TCQ depth, the
  * rig's "queue_depth"); more wait in the host's queue. */
 unsigned sim_drive_queue_depth(const struct sim_drive *d);

@@ -6,10 +6,9 @@
  * latency, then becomes the member commands md would send (sim_md_map; a
  * parity write goes by stripe, sim_md_stripe_write, its writes sent once its
  * reads are done). Each member drive keeps its own queue: it holds up to its
- * queue depth of commands and serves the one with the shortest positioning
- * time (or the oldest after IO_SIM_AGE_LIMIT_NS; a write its write cache
- * takes first), as simeng.c does for one drive; a command takes what the
- * drive says it took (xcmd.duration_ns). A
+ * queue depth of commands and its scheduler picks the next one
+ * (sim_drive_schedule, as in simeng.c); a command takes what the drive says
+ * it took (xcmd.duration_ns). A
  * path cap is one link that the members' data crosses in turn, at the rig's
  * MB/s for each direction: a write's data when its drive starts the
  * command (it positions meanwhile; the command ends when both are done), a
@@ -83,10 +82,9 @@ struct amember {
 	struct sim_drive *sd;
 	struct drive *d;
 	unsigned depth;
-	struct mop **q;		/* and what the drive sees of each: */
-	uint64_t *lba, *t_drive;
-	uint32_t *blocks;
-	bool *write;
+	struct mop **q;
+	uint64_t *t_drive;	/* when each entered the drive's own queue */
+	struct sim_queued *view; /* what the drive sees of its queue */
 	unsigned nq, capq;
 	struct mop *cur;	/* in service */
 	unsigned pending;	/* md's nr_pending: sent, not completed */
@@ -355,20 +353,16 @@ static uint64_t link_cross(struct aeng *e, uint64_t bytes, bool write, double fr
 
 static int member_enqueue(struct amember *m, struct mop *op)
 {
-	unsigned cq = m->capq, cl = m->capq, ct = m->capq, cb = m->capq, cw = m->capq;
+	unsigned cq = m->capq, ct = m->capq, cv = m->capq;
 
 	/* arrays of one capacity */
-	if (grow(&m->q, m->nq, &cq, sizeof(*m->q)) || grow(&m->lba, m->nq, &cl, sizeof(*m->lba)) ||
+	if (grow(&m->q, m->nq, &cq, sizeof(*m->q)) ||
 	    grow(&m->t_drive, m->nq, &ct, sizeof(*m->t_drive)) ||
-	    grow(&m->blocks, m->nq, &cb, sizeof(*m->blocks)) ||
-	    grow(&m->write, m->nq, &cw, sizeof(*m->write)))
+	    grow(&m->view, m->nq, &cv, sizeof(*m->view)))
 		return -ENOMEM;
 	m->capq = cq;
 	m->q[m->nq] = op;
-	m->lba[m->nq] = op->lba;
 	m->t_drive[m->nq] = UINT64_MAX;
-	m->blocks[m->nq] = op->blocks;
-	m->write[m->nq] = op->write;
 	m->nq++;
 	return 0;
 }
@@ -378,12 +372,14 @@ static unsigned member_pick(struct amember *m, uint64_t now)
 {
 	unsigned n = m->nq < m->depth ? m->nq : m->depth;
 
-	for (unsigned i = 0; i < n; i++)
+	for (unsigned i = 0; i < n; i++) {
+		const struct mop *op = m->q[i];
+
 		if (m->t_drive[i] == UINT64_MAX)
 			m->t_drive[i] = now;
-	if (n <= 1 || now - m->t_drive[0] >= IO_SIM_AGE_LIMIT_NS)
-		return 0;
-	return sim_drive_queue_pick_rw(m->sd, m->lba, m->blocks, m->write, n);
+		m->view[i] = (struct sim_queued){ op->lba, op->blocks, op->write, now - m->t_drive[i] };
+	}
+	return sim_drive_schedule(m->sd, m->view, n);
 }
 
 static void job_op_failed(struct aeng *e, struct sjob *j, int rc, const struct ss_error *cerr)
@@ -420,10 +416,7 @@ static void member_kick(struct aeng *e, unsigned mi)
 	i = member_pick(m, e->now);
 	op = m->q[i];
 	memmove(m->q + i, m->q + i + 1, (m->nq - i - 1) * sizeof(*m->q));
-	memmove(m->lba + i, m->lba + i + 1, (m->nq - i - 1) * sizeof(*m->lba));
 	memmove(m->t_drive + i, m->t_drive + i + 1, (m->nq - i - 1) * sizeof(*m->t_drive));
-	memmove(m->blocks + i, m->blocks + i + 1, (m->nq - i - 1) * sizeof(*m->blocks));
-	memmove(m->write + i, m->write + i + 1, (m->nq - i - 1) * sizeof(*m->write));
 	m->nq--;
 	{
 		/* idle, and the drift of its speed since the last command */
@@ -928,14 +921,11 @@ static void run_free(struct aeng *e)
 			free(m->q[k]);
 		free(m->cur);
 		free(m->q);
-		free(m->lba);
 		free(m->t_drive);
-		free(m->blocks);
-		free(m->write);
+		free(m->view);
 		m->q = NULL;
-		m->lba = m->t_drive = NULL;
-		m->blocks = NULL;
-		m->write = NULL;
+		m->t_drive = NULL;
+		m->view = NULL;
 		m->nq = m->capq = m->pending = 0;
 		m->cur = NULL;
 		m->idle_from = m->turned_to = 0; /* the next run's clock starts at 0 */

@@ -18,8 +18,8 @@
  * engine with its own virtual clock says the drive idled (sim_drive_idle:
  * drives of an array that wait for each other). Averaged over random
  * targets the wait is half a revolution; with several commands queued the
- * drive picks the one with the shortest seek + wait
- * (sim_drive_position_ns). The command overhead is the drive's
+ * drive's scheduler (sim_sched.c) picks by the seek + wait
+ * (sim_media_position). The command overhead is the drive's
  * (cfg.overhead_ns, "overhead_ms" in the rig); a write the write cache
  * takes is timed by sim_cache.c.
  */
@@ -206,8 +206,7 @@ uint64_t sim_media_span(const struct sim_drive *d)
 	return span_blocks(d);
 }
 
-/* A write of this size goes to the write cache */
-static bool cacheable(const struct sim_drive *d, uint64_t blocks)
+bool sim_media_cacheable(const struct sim_drive *d, uint64_t blocks)
 {
 	return d->st.wce && (double)blocks * d->cfg.lblock <= d->cfg.cache_mib * 1048576.0;
 }
@@ -222,48 +221,6 @@ uint64_t sim_drive_position_ns(const struct sim_drive *d, uint64_t lba)
 	sim_media_head(d, &h);
 	t = sim_media_position(d, &h, lba, (double)d->cfg.overhead_ns, 1e300);
 	return t > 1e15 ? (uint64_t)1e15 : (uint64_t)t;
-}
-
-unsigned sim_drive_queue_pick_rw(const struct sim_drive *d, const uint64_t *lba,
-				 const uint32_t *blocks, const bool *write, unsigned n)
-{
-	struct sim_head h;
-	double best = 1e300, t;
-	unsigned b = 0, i;
-	long cw = -1;
-
-	if (!d || n <= 1)
-		return 0;
-	/* a write the cache takes needs no positioning; when the cache is
-	 * full it waits for a destage, which then competes with the reads
-	 * (the drive schedules both by positioning time) */
-	for (i = 0; write && blocks && i < n && cw < 0; i++)
-		if (write[i] && cacheable(d, blocks[i]))
-			cw = (long)i;
-	if (cw >= 0) {
-		if (sim_cache_has_room(d, (uint64_t)blocks[cw] * d->cfg.lblock))
-			return (unsigned)cw;
-		best = sim_cache_next_position(d);
-		b = (unsigned)cw;
-	}
-	sim_media_head(d, &h);
-	for (i = 0; i < n; i++) {
-		if (cw >= 0 && write[i] && cacheable(d, blocks[i]))
-			continue;
-		t = sim_media_position(d, &h, lba[i], (double)d->cfg.overhead_ns, best);
-		if (t < best) {
-			best = t;
-			b = i;
-			if (t <= 0)
-				break;
-		}
-	}
-	return b;
-}
-
-unsigned sim_drive_queue_pick(const struct sim_drive *d, const uint64_t *lba, unsigned n)
-{
-	return sim_drive_queue_pick_rw(d, lba, NULL, NULL, n);
 }
 
 unsigned sim_drive_queue_depth(const struct sim_drive *d)
@@ -303,7 +260,7 @@ uint64_t sim_media_io_ns(struct sim_drive *d, uint64_t lba, uint64_t blocks, boo
 	uint64_t wait;
 	double ovh = (double)d->cfg.overhead_ns;
 
-	if (write && !fua && cacheable(d, blocks))
+	if (write && !fua && sim_media_cacheable(d, blocks))
 		return sim_cache_write_ns(d, lba, blocks);
 	/* the mechanics: the destage under way ends first */
 	wait = sim_cache_settle_ns(d);

@@ -434,6 +434,8 @@ bool sim_cache_has_room(const struct sim_drive *d, uint64_t bytes);
 /* Positioning time from the heads to what the destager writes next (huge
  * when the cache is empty) */
 double sim_cache_next_position(const struct sim_drive *d);
+/* A write of this many blocks goes to the write cache */
+bool sim_media_cacheable(const struct sim_drive *d, uint64_t blocks);
 
 /* --- saved IDENTIFY + SMART blobs (sim_blob.c) --- */
 
