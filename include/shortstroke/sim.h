@@ -86,13 +86,21 @@ struct sim_queued {
 	bool write;
 	uint64_t wait_ns;
 };
+#define SIM_SCHED_DESTAGE 0xffffffffu
 /* The drive's scheduler (docs/simulator.md, "Scheduling"): of the n
  * commands the drive holds (q[0] the oldest), the index of the one it
- * serves next. A write the cache takes while it has room goes first; the
- * others by aged shortest positioning time, a run of commands that
- * continue each other from its first (a write that finds the cache full
- * costs the positioning of the destage it waits for). */
+ * serves next, or SIM_SCHED_DESTAGE when it first writes a piece of its
+ * write cache to the medium (sim_drive_destage). A write the cache takes
+ * while it has room goes first; the others by aged shortest positioning
+ * time, a run of commands that continue each other from its first; the
+ * destager competes with them as the cache fills. Remembers whether
+ * commands that need the mechanics wait (the destager then leaves them the
+ * time of a cached write's transfer). */
 unsigned sim_drive_schedule(struct sim_drive *d, const struct sim_queued *q, unsigned n);
+/* The drive writes the piece of its write cache nearest its heads to the
+ * medium (or ends the piece under way); returns how long that took
+ * (virtual ns, also added to its clock; 0 with nothing cached). */
+uint64_t sim_drive_destage(struct sim_drive *d);
 /* How many commands the drive holds at once (its NCQ or TCQ depth, the
  * rig's "queue_depth"); more wait in the host's queue. */
 unsigned sim_drive_queue_depth(const struct sim_drive *d);

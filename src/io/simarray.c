@@ -7,8 +7,9 @@
  * parity write goes by stripe, sim_md_stripe_write, its writes sent once its
  * reads are done). Each member drive keeps its own queue: it holds up to its
  * queue depth of commands and its scheduler picks the next one
- * (sim_drive_schedule, as in simeng.c); a command takes what the drive says
- * it took (xcmd.duration_ns). A
+ * (sim_drive_schedule, as in simeng.c), or a destage of its write cache,
+ * which occupies the member as a command would; a command takes what the
+ * drive says it took (xcmd.duration_ns). A
  * path cap is one link that the members' data crosses in turn, at the rig's
  * MB/s for each direction: a write's data when its drive starts the
  * command (it positions meanwhile; the command ends when both are done), a
@@ -87,6 +88,7 @@ struct amember {
 	struct sim_queued *view; /* what the drive sees of its queue */
 	unsigned nq, capq;
 	struct mop *cur;	/* in service */
+	bool destaging;		/* its write cache's piece in service, no command */
 	unsigned pending;	/* md's nr_pending: sent, not completed */
 	uint64_t head;		/* md's head_position: where the last completed one ended */
 	uint64_t next_seq;	/* RAID 1: where the last read sent to it ended */
@@ -411,22 +413,34 @@ static void member_kick(struct aeng *e, unsigned mi)
 	unsigned i;
 	int crc;
 
-	if (m->cur || !m->nq || e->stop)
+	if (m->cur || m->destaging || !m->nq || e->stop)
 		return;
 	i = member_pick(m, e->now);
-	op = m->q[i];
-	memmove(m->q + i, m->q + i + 1, (m->nq - i - 1) * sizeof(*m->q));
-	memmove(m->t_drive + i, m->t_drive + i + 1, (m->nq - i - 1) * sizeof(*m->t_drive));
-	m->nq--;
 	{
 		/* idle, and the drift of its speed since the last command */
 		uint64_t idle = e->now > m->idle_from ? e->now - m->idle_from : 0;
 
 		idle += (uint64_t)(m->drift * (double)(e->now - m->turned_to));
 		m->turned_to = e->now;
+		m->idle_from = e->now;
 		if (idle)
 			sim_drive_idle(m->sd, idle);
 	}
+	if (i == SIM_SCHED_DESTAGE) {
+		uint64_t t = sim_drive_destage(m->sd);
+
+		if (t) {
+			m->destaging = true;
+			if (ev_push(e, e->now + t, EV_DONE, mi, NULL))
+				no_memory(e);
+			return;
+		}
+		i = 0;
+	}
+	op = m->q[i];
+	memmove(m->q + i, m->q + i + 1, (m->nq - i - 1) * sizeof(*m->q));
+	memmove(m->t_drive + i, m->t_drive + i + 1, (m->nq - i - 1) * sizeof(*m->t_drive));
+	m->nq--;
 	memset(&c, 0, sizeof(c));
 	c.cdb_len = op->write ? scsi_build_write16(c.cdb, op->lba, op->blocks, false)
 			      : scsi_build_read16(c.cdb, op->lba, op->blocks, false);
@@ -885,6 +899,11 @@ static void handle(struct aeng *e, const struct ev *v)
 		break;
 	case EV_DONE:
 		m = &e->m[v->member];
+		if (m->destaging) { /* the drive's own work: nothing completes */
+			m->destaging = false;
+			m->idle_from = e->now;
+			break;
+		}
 		op = m->cur;
 		m->cur = NULL;
 		m->head = op->lba + op->blocks;
@@ -928,6 +947,7 @@ static void run_free(struct aeng *e)
 		m->view = NULL;
 		m->nq = m->capq = m->pending = 0;
 		m->cur = NULL;
+		m->destaging = false;
 		m->idle_from = m->turned_to = 0; /* the next run's clock starts at 0 */
 	}
 	for (unsigned i = 0; i < e->nheap; i++)

@@ -3,18 +3,21 @@
  *
  * Every request goes to the drive as a READ(16) or WRITE(16) CDB through
  * the sim transport and the drive layer, as any command does. The run's
- * clock is the sum of the drive's service times (xcmd.duration_ns): the
- * drive is never idle while requests are queued. With qd requests
- * outstanding the drive holds up to its queue depth of them
- * (sim_drive_queue_depth: the rig's "queue_depth", by default NCQ's 32 on
- * SATA, 64 on SAS; the rest wait in the host's queue) and its scheduler
- * picks the next one, each with the time it has waited in the drive
- * (sim_drive_schedule: aged shortest positioning time first, a write its
- * write cache takes first while it has room). A request's latency is its
- * completion time minus the time it was queued. Reads are sent with
- * xcmd.discard (no job looks at the data, so the drive need not copy it);
- * writes send zeros from one reusable buffer (the payload of a benchmark
- * does not matter to the model).
+ * clock is the sum of the drive's service times (xcmd.duration_ns) and
+ * of the destages its scheduler chose to do first (sim_drive_destage): a
+ * closed loop, so the drive is never idle while the run lasts (it
+ * destages in the transfer time of cached writes when nothing else waits
+ * for the mechanics, sim_cache.c). With qd requests outstanding the drive
+ * holds up to its queue depth of them (sim_drive_queue_depth: the rig's
+ * "queue_depth", by default NCQ's 32 on SATA, 64 on SAS; the rest wait in
+ * the host's queue) and its scheduler picks the next one, each with the
+ * time it has waited in the drive (sim_drive_schedule: aged shortest
+ * positioning time first, a write its write cache takes first while it
+ * has room, destages as the cache fills). A request's latency is its
+ * completion time minus the time it was queued. Reads are sent with xcmd.discard (no job looks at the
+ * data, so the drive need not copy it); writes send zeros from one
+ * reusable buffer (the payload of a benchmark does not matter to the
+ * model).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -127,7 +130,8 @@ static int need_buffer(struct sdev *s, size_t len)
 	return 0;
 }
 
-/* Which of the first n queued requests the drive serves next. Requests enter the drive's queue in order as it has
+/* Which of the first n queued requests the drive serves next, or
+ * SIM_SCHED_DESTAGE. Requests enter the drive's queue in order as it has
  * room; the time they did is what their wait counts from. */
 static unsigned pick(const struct sdev *s, struct sreq *q, struct sim_queued *v, unsigned n,
 		     uint64_t now)
@@ -210,9 +214,18 @@ static int s_run(void *priv, const struct io_job *job, struct io_result *res,
 		struct scsi_sense sense;
 		struct xcmd c;
 		unsigned i = pick(s, q, v, n, vt);
-		struct sreq r = q[i];
+		struct sreq r;
 		int crc;
 
+		if (i == SIM_SCHED_DESTAGE) {
+			uint64_t t = sim_drive_destage(s->sd);
+
+			vt += t;
+			if (t)
+				continue;
+			i = 0; /* nothing to destage after all */
+		}
+		r = q[i];
 		memset(&c, 0, sizeof(c));
 		c.cdb_len = r.write ? scsi_build_write16(c.cdb, r.lba, r.blocks, false)
 				    : scsi_build_read16(c.cdb, r.lba, r.blocks, false);

@@ -228,19 +228,23 @@ unsigned sim_drive_queue_depth(const struct sim_drive *d)
 	return d ? d->cfg.queue_depth : 0;
 }
 
-/* Positioning after before_ns of the command's own time, then the
- * transfer; the heads end where it ends. */
-static uint64_t access_ns(struct sim_drive *d, uint64_t lba, uint64_t blocks, double before_ns)
+/* Positioning after before_ns of the command's own time (in *pos_ns when
+ * not NULL), then the transfer; the heads end where it ends. */
+static uint64_t access_ns(struct sim_drive *d, uint64_t lba, uint64_t blocks, double before_ns,
+			  uint64_t *pos_ns)
 {
 	const struct sim_media *m = &d->cfg.media;
 	double span = (double)span_blocks(d);
-	double s_to, t = before_ns;
+	double s_to, t = before_ns, pos;
 	double bytes = (double)blocks * d->cfg.lblock;
 	struct sim_head h;
 
 	sim_media_head(d, &h);
 	s_to = stroke_of(m, (double)lba / span);
-	t += sim_media_position(d, &h, lba, before_ns, 1e300);
+	pos = sim_media_position(d, &h, lba, before_ns, 1e300);
+	if (pos_ns)
+		*pos_ns = pos > 1e15 ? (uint64_t)1e15 : (uint64_t)pos;
+	t += pos;
 	t += bytes / rate_at(m, s_to);
 	d->st.head_lba = lba + blocks;
 	d->st.next_lba = lba + blocks;
@@ -250,9 +254,10 @@ static uint64_t access_ns(struct sim_drive *d, uint64_t lba, uint64_t blocks, do
 	return (uint64_t)t;
 }
 
-uint64_t sim_media_destage_ns(struct sim_drive *d, uint64_t lba, uint64_t blocks)
+uint64_t sim_media_destage_ns(struct sim_drive *d, uint64_t lba, uint64_t blocks,
+			      uint64_t *pos_ns)
 {
-	return access_ns(d, lba, blocks, 0);
+	return access_ns(d, lba, blocks, 0, pos_ns);
 }
 
 uint64_t sim_media_io_ns(struct sim_drive *d, uint64_t lba, uint64_t blocks, bool write, bool fua)
@@ -262,13 +267,13 @@ uint64_t sim_media_io_ns(struct sim_drive *d, uint64_t lba, uint64_t blocks, boo
 
 	if (write && !fua && sim_media_cacheable(d, blocks))
 		return sim_cache_write_ns(d, lba, blocks);
-	/* the mechanics: the destage under way ends first */
-	wait = sim_cache_settle_ns(d);
+	/* the mechanics: a destage under way gives way or ends first */
+	wait = sim_cache_yield_ns(d);
 	/* a read that continues the last transfer finds its data read ahead:
 	 * the media streamed on while the command was processed */
 	if (!write && lba == d->st.next_lba)
 		ovh = 0;
-	return wait + access_ns(d, lba, blocks, ovh);
+	return wait + access_ns(d, lba, blocks, ovh, NULL);
 }
 
 /* Time to write every block of [0, blocks) once, in slices. */

@@ -1,10 +1,11 @@
 /* sim_sched.c - the drive's command scheduler: which of the commands a
- * drive holds it serves next (docs/simulator.md, "Scheduling").
+ * drive holds it serves next, or whether it first writes a piece of its
+ * write cache to the medium (docs/simulator.md, "Scheduling").
  *
  * A write the write cache takes while it has room needs no mechanics: the
- * oldest such is taken first (the host link moves its data while the
- * destager uses the mechanics, sim_cache.c). One that finds the cache full
- * costs the positioning of the destage it waits for.
+ * oldest such is taken first (the host link moves its data; the destager
+ * may use the mechanics meanwhile, sim_cache.c, unless commands that need
+ * them wait).
  *
  * The commands that need the mechanics (reads, writes the cache does not
  * take) are ordered by aged shortest positioning time first: each one's
@@ -12,17 +13,28 @@
  * and Patt's ASPTF, T_eff = T_pos - W x T_wait), counted here only from a
  * bound on: the time the drive needs to give every command it holds one
  * revolution (n x rev). Below the bound the order is pure SPTF, so the
- * queueing gains stay; beyond it a command that keeps losing (a far one
- * while the heads work elsewhere) gains AGE_WEIGHT of positioning time per
- * unit of time waited, and is served within about Tmax / AGE_WEIGHT. A
- * run of commands that continue each other is served from its first: the
- * later ones are no candidates while their predecessor waits (else the
- * one just behind the heads, nearly a revolution away, loses to each newer
- * request that continues the stream at no cost).
+ * queueing gains stay; beyond it a command that keeps losing (the one just
+ * behind the heads while newer ones continue a sequential stream, a far
+ * one while the heads work elsewhere) gains AGE_WEIGHT of positioning time
+ * per unit of time waited, and is served within about Tmax / AGE_WEIGHT.
+ *
+ * The destager writes the cached extent nearest the heads (its positioning
+ * time, sim_cache_next_position). Host commands come first while the cache
+ * has room; the destager competes with them as the cache fills, as in
+ * Varma and Jacobson's linear threshold scheduling and Gill and Modha's WOW
+ * (low and high thresholds of 80 % and 90 %): below WC_LOW of the cache it
+ * runs only while the mechanics have nothing else to do; between WC_LOW
+ * and WC_HIGH it goes first when its positioning time is within a fraction
+ * of the best command's that grows linearly from 0 to 1; above WC_HIGH it
+ * competes on positioning time alone; a write that finds the cache full
+ * waits, and the destage that makes room for it competes with the age of
+ * that write.
  */
 #include "sim/sim_priv.h"
 
 #define AGE_WEIGHT 0.02 /* positioning time credited per time waited beyond the bound */
+#define WC_LOW 0.80
+#define WC_HIGH 0.90
 
 /* Another command that needs the mechanics ends where command j starts:
  * the drive serves the run from its first */
@@ -48,10 +60,10 @@ static double age_credit(const struct sim_drive *d, uint64_t wait_ns, unsigned n
 unsigned sim_drive_schedule(struct sim_drive *d, const struct sim_queued *q, unsigned n)
 {
 	struct sim_head h;
-	double best = 0, t;
+	double best = 0, u, f, td;
 	unsigned b = 0, i;
 	long room = -1, blocked = -1;
-	bool mech = false, have = false;
+	bool mech = false;
 
 	if (!d || !n)
 		return 0;
@@ -63,33 +75,45 @@ unsigned sim_drive_schedule(struct sim_drive *d, const struct sim_queued *q, uns
 		else
 			blocked = blocked < 0 ? (long)i : blocked;
 	}
+	d->mech_waiting = mech;
 	if (room >= 0)
 		return (unsigned)room;
-	if (blocked >= 0) {
-		/* the cache is full: the write costs the destage it waits for */
-		best = sim_cache_next_position(d) - age_credit(d, q[blocked].wait_ns, n);
-		b = (unsigned)blocked;
-		have = true;
-	}
-	if (!mech)
-		return b;
-	sim_media_head(d, &h);
-	for (i = 0; i < n; i++) {
-		double c;
+	if (mech) {
+		bool have = false;
 
-		if (q[i].write && sim_media_cacheable(d, q[i].blocks))
-			continue;
-		c = age_credit(d, q[i].wait_ns, n);
-		t = sim_media_position(d, &h, q[i].lba, (double)d->cfg.overhead_ns,
-				       have ? best + c : 1e300) -
-		    c;
-		if ((!have || t < best) && !continues(d, q, n, i)) {
-			best = t;
-			b = i;
-			have = true;
+		sim_cache_give_way(d);
+		sim_media_head(d, &h);
+		for (i = 0; i < n; i++) {
+			double c, t;
+
+			if (q[i].write && sim_media_cacheable(d, q[i].blocks))
+				continue;
+			c = age_credit(d, q[i].wait_ns, n);
+			t = sim_media_position(d, &h, q[i].lba, (double)d->cfg.overhead_ns,
+					       have ? best + c : 1e300) -
+			    c;
+			if ((!have || t < best) && !continues(d, q, n, i)) {
+				best = t;
+				b = i;
+				have = true;
+			}
 		}
 	}
-	return b;
+	if (!d->wc.dirty)
+		return b;
+	if (blocked >= 0) {
+		/* the cache is full: the destage a write waits for */
+		if (!mech)
+			return SIM_SCHED_DESTAGE;
+		td = sim_cache_next_position(d) - age_credit(d, q[blocked].wait_ns, n);
+		return td < best ? SIM_SCHED_DESTAGE : b;
+	}
+	u = (double)d->wc.dirty / (double)d->wc.cap_bytes;
+	if (u <= WC_LOW || best <= 0)
+		return b;
+	f = u >= WC_HIGH ? 1.0 : (u - WC_LOW) / (WC_HIGH - WC_LOW);
+	td = sim_cache_next_position(d);
+	return td <= f * best ? SIM_SCHED_DESTAGE : b;
 }
 
 unsigned sim_drive_queue_pick(const struct sim_drive *d, const uint64_t *lba, unsigned n)
@@ -111,4 +135,17 @@ unsigned sim_drive_queue_pick(const struct sim_drive *d, const uint64_t *lba, un
 		}
 	}
 	return b;
+}
+
+uint64_t sim_drive_destage(struct sim_drive *d)
+{
+	uint64_t t;
+
+	if (!d)
+		return 0;
+	pthread_mutex_lock(&d->lock);
+	t = sim_cache_destage_ns(d);
+	sim_clock_advance(d, t);
+	pthread_mutex_unlock(&d->lock);
+	return t;
 }
