@@ -64,7 +64,8 @@ void sim_drive_clear_faults(struct sim_drive *d);
  * and, while the process runs, by real time x the rig's "time_scale"
  * (default 1000: a real millisecond is a virtual second). */
 uint64_t sim_drive_clock_ns(struct sim_drive *d);
-/* Let ns of virtual time pass (a format in progress moves on). */
+/* Let ns of virtual time pass (a format in progress moves on, the write
+ * cache destages: sim_drive_idle). */
 void sim_drive_advance_clock(struct sim_drive *d, uint64_t ns);
 
 /* Positioning time (virtual ns) the drive needs from where its heads are
@@ -101,17 +102,24 @@ unsigned sim_drive_schedule(struct sim_drive *d, const struct sim_queued *q, uns
  * medium (or ends the piece under way); returns how long that took
  * (virtual ns, also added to its clock; 0 with nothing cached). */
 uint64_t sim_drive_destage(struct sim_drive *d);
+
 /* How many commands the drive holds at once (its NCQ or TCQ depth, the
  * rig's "queue_depth"); more wait in the host's queue. */
 unsigned sim_drive_queue_depth(const struct sim_drive *d);
 
 /* The drive did nothing for ns (an engine that keeps its own clock, with
- * drives that wait for each other, says so before the next command): the
- * platter turned meanwhile, so the next command's rotational wait starts
- * from where it turned to. Otherwise the model takes a command to follow
- * the last one at once. A command that continues the last transfer still
- * needs no positioning. */
+ * drives that wait for each other, says so before the next command): its
+ * write cache destaged meanwhile and the platter turned on, so the next
+ * command's rotational wait starts from where it turned to (a destage
+ * piece still positioning when the next host command comes is given up,
+ * one that writes ends first). Otherwise the model takes a command to
+ * follow the last one at once. A command that continues the last transfer
+ * still needs no positioning. sim_drive_advance_clock idles the drive the
+ * same way. */
 void sim_drive_idle(struct sim_drive *d, uint64_t ns);
+/* The platter alone turned ns further than the model counted (a spindle a
+ * little faster than its nominal speed); nothing else changes. */
+void sim_drive_turn(struct sim_drive *d, uint64_t ns);
 /* One revolution of the platters (ns; 0 for a drive that does not rotate). */
 double sim_drive_rev_ns(const struct sim_drive *d);
 

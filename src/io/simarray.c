@@ -22,7 +22,8 @@
  * The members' platters turn independently, as spindles that are not
  * synchronised do (SBC's rotational position locking, RPL, is off unless
  * set up): each drive starts at its own rotational phase and turns on while
- * it waits for the others (sim_drive_idle), and its speed differs from its
+ * it waits for the others (sim_drive_idle, told before its next pick; its
+ * write cache destages meanwhile), and its speed differs from its
  * nominal one by up to DRIFT, so that the drives' relative phases wander
  * over a run as real ones do over a longer one. Member i starts at phase
  * frac(i sqrt 2) of a turn with a speed offset of DRIFT frac(1/2 + i phi)
@@ -236,7 +237,7 @@ static int a_open(const struct io_target *t, void **priv, struct io_geom *g,
 		m->sd = sim_array_member(e->a, i);
 		m->depth = io_sim_queue_depth(m->sd);
 		/* its own phase and speed */
-		sim_drive_idle(m->sd, (uint64_t)(sim_drive_rev_ns(m->sd) * fmod(i * M_SQRT2, 1.0)));
+		sim_drive_turn(m->sd, (uint64_t)(sim_drive_rev_ns(m->sd) * fmod(i * M_SQRT2, 1.0)));
 		m->drift = DRIFT * fmod(0.5 + i * 0.6180339887498949, 1.0);
 		rc = io_sim_drive_open(m->sd, &m->d, &mg, err);
 		e->nm = i + 1; /* a_close frees what opened */
@@ -415,17 +416,20 @@ static void member_kick(struct aeng *e, unsigned mi)
 
 	if (m->cur || m->destaging || !m->nq || e->stop)
 		return;
-	i = member_pick(m, e->now);
 	{
-		/* idle, and the drift of its speed since the last command */
+		/* idle (its write cache destaged meanwhile), and the drift of
+		 * its speed since the last command */
 		uint64_t idle = e->now > m->idle_from ? e->now - m->idle_from : 0;
+		uint64_t drift = (uint64_t)(m->drift * (double)(e->now - m->turned_to));
 
-		idle += (uint64_t)(m->drift * (double)(e->now - m->turned_to));
 		m->turned_to = e->now;
 		m->idle_from = e->now;
 		if (idle)
 			sim_drive_idle(m->sd, idle);
+		if (drift)
+			sim_drive_turn(m->sd, drift);
 	}
+	i = member_pick(m, e->now);
 	if (i == SIM_SCHED_DESTAGE) {
 		uint64_t t = sim_drive_destage(m->sd);
 

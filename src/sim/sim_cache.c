@@ -8,9 +8,10 @@
  * Virtual time, and deterministic: the destager works in the time it is
  * given ("credit"): while the drive serves cached writes with nothing else
  * waiting for the mechanics (they are free while the host link moves
- * data); idle time between commands is not counted, as elsewhere in the
- * media model; the drive's scheduler also has it write a piece instead of
- * serving a command as the cache fills (sim_sched.c, sim_cache_destage_ns). A
+ * data), and while it idles (sim_drive_idle, sim_drive_advance_clock; real
+ * time between commands is not counted, as elsewhere in the media model);
+ * the drive's scheduler also has it write a piece instead of serving a
+ * command as the cache fills (sim_sched.c, sim_cache_destage_ns). A
  * command that needs the mechanics (a read, a write-through, a verify)
  * finds a piece under way still positioning given up (nothing is written
  * yet: it stays cached and the heads are taken to be where they were) and
@@ -357,6 +358,18 @@ uint64_t sim_cache_destage_ns(struct sim_drive *d)
 	t = w->busy_ns;
 	finish(w);
 	return t;
+}
+
+uint64_t sim_cache_idle_ns(struct sim_drive *d, uint64_t ns)
+{
+	struct sim_wcache *w = &d->wc;
+	uint64_t left;
+
+	if (!w->b || (!w->dirty && !w->credit_ns))
+		return ns;
+	w->credit_ns += ns;
+	left = run(d);
+	return left < ns ? left : ns;
 }
 
 uint64_t sim_cache_flush_ns(struct sim_drive *d)

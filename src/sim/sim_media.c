@@ -16,12 +16,12 @@
  * transfer ended (idle time between commands is not counted, so the model
  * stays deterministic whatever the rig's time_scale), turned on by what an
  * engine with its own virtual clock says the drive idled (sim_drive_idle:
- * drives of an array that wait for each other). Averaged over random
- * targets the wait is half a revolution; with several commands queued the
- * drive's scheduler (sim_sched.c) picks by the seek + wait
- * (sim_media_position). The command overhead is the drive's
- * (cfg.overhead_ns, "overhead_ms" in the rig); a write the write cache
- * takes is timed by sim_cache.c.
+ * drives of an array that wait for each other; the write cache destages
+ * first). Averaged over random targets the wait is half a revolution;
+ * with several commands queued the drive's scheduler (sim_sched.c) picks
+ * by the seek + wait (sim_media_position). The command overhead is the
+ * drive's (cfg.overhead_ns, "overhead_ms" in the rig); a write the write
+ * cache takes is timed by sim_cache.c.
  */
 #include <math.h>
 #include <time.h>
@@ -162,12 +162,28 @@ double sim_drive_rev_ns(const struct sim_drive *d)
 	return d ? d->cfg.media.rev_ns : 0;
 }
 
+static void turn(struct sim_drive *d, uint64_t ns)
+{
+	if (d->cfg.media.rev_ns > 0)
+		d->spin = fmod(d->spin + (double)ns / d->cfg.media.rev_ns, 1.0);
+}
+
 void sim_drive_idle(struct sim_drive *d, uint64_t ns)
 {
-	if (!d || d->cfg.media.rev_ns <= 0)
+	if (!d)
 		return;
 	pthread_mutex_lock(&d->lock);
-	d->spin = fmod(d->spin + (double)ns / d->cfg.media.rev_ns, 1.0);
+	/* the destager works; the time it leaves turns the platter */
+	turn(d, sim_cache_idle_ns(d, ns));
+	pthread_mutex_unlock(&d->lock);
+}
+
+void sim_drive_turn(struct sim_drive *d, uint64_t ns)
+{
+	if (!d)
+		return;
+	pthread_mutex_lock(&d->lock);
+	turn(d, ns);
 	pthread_mutex_unlock(&d->lock);
 }
 

@@ -451,6 +451,8 @@ bool sim_cache_has_room(const struct sim_drive *d, uint64_t bytes);
 double sim_cache_next_position(const struct sim_drive *d);
 /* One piece to the medium (or the end of the piece under way): its time */
 uint64_t sim_cache_destage_ns(struct sim_drive *d);
+/* The drive idles for ns: the destager works; returns the time left idle */
+uint64_t sim_cache_idle_ns(struct sim_drive *d, uint64_t ns);
 /* A write of this many blocks goes to the write cache */
 bool sim_media_cacheable(const struct sim_drive *d, uint64_t blocks);
 

@@ -409,6 +409,46 @@ static void test_write_cache_mixed(void **state)
 	assert_true(w32 > 0.8 * w1 && w32 < 1.1 * w1);
 }
 
+/* 64 cached random writes every stride blocks; then a second of idling
+ * (sim_drive_idle, or with clock sim_drive_advance_clock) writes them all */
+static void destaged_when_idle(struct sim_drive *d, uint64_t stride, bool clock)
+{
+	for (uint64_t i = 1; i <= 64; i++)
+		rw16(d, true, i * stride, 8);
+	assert_true(d->wc.dirty > 32 * 4096);
+	if (clock)
+		sim_drive_advance_clock(d, S_NS);
+	else
+		sim_drive_idle(d, S_NS);
+	assert_int_equal(d->wc.dirty, 0);
+	assert_true(sync_cache(d) < 100000);
+}
+
+/* An idle drive destages its write cache: while an engine says it waited
+ * (sim_drive_idle) and while virtual time passes with no command
+ * (sim_drive_advance_clock). A host command that comes while the destage
+ * still positions finds the heads where they were. */
+static void test_write_cache_idle(void **state)
+{
+	struct sim_drive *d = drv(state, "sata"), *ref = drv(state, "sata-nowc");
+	struct sim_drive *s = drv(state, "sas-wc");
+	uint64_t t, t_ref;
+
+	/* one write far out: its destage seeks for longer than the command
+	 * and a millisecond of idling */
+	rw16(ref, false, 5000, 8);
+	t_ref = rw16(ref, false, 5008, 8);
+	rw16(d, false, 5000, 8);
+	rw16(d, true, 400000000, 8);
+	sim_drive_idle(d, 1000000);
+	t = rw16(d, false, 5008, 8);
+	assert_int_equal(t, t_ref);
+	assert_int_equal(d->wc.dirty, 4096);
+	/* many writes: idling long enough destages them all */
+	destaged_when_idle(d, 7000003, false);
+	destaged_when_idle(s, 9000011, true);
+}
+
 /* A sequential run that starts again behind the heads (the second of two
  * from LBA 0): no request waits while newer ones continue the stream. */
 static void test_restart(void **state)
@@ -775,6 +815,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_write_cache_sequential, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_write_cache_control, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_write_cache_mixed, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_write_cache_idle, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_restart, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_queue_gains, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_cost, setup, teardown),
