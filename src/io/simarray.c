@@ -85,7 +85,7 @@ struct amember {
 	struct drive *d;
 	unsigned depth;
 	struct mop **q;
-	uint64_t *t_drive;	/* when each entered the drive's own queue */
+	uint64_t *t_drive;	 /* when each entered the drive's own queue */
 	struct sim_queued *view; /* what the drive sees of its queue */
 	unsigned nq, capq;
 	struct mop *cur;	/* in service */
@@ -380,7 +380,8 @@ static unsigned member_pick(struct amember *m, uint64_t now)
 
 		if (m->t_drive[i] == UINT64_MAX)
 			m->t_drive[i] = now;
-		m->view[i] = (struct sim_queued){ op->lba, op->blocks, op->write, now - m->t_drive[i] };
+		m->view[i] =
+		    (struct sim_queued){op->lba, op->blocks, op->write, now - m->t_drive[i]};
 	}
 	return sim_drive_schedule(m->sd, m->view, n);
 }

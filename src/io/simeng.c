@@ -14,10 +14,10 @@
  * time it has waited in the drive (sim_drive_schedule: aged shortest
  * positioning time first, a write its write cache takes first while it
  * has room, destages as the cache fills). A request's latency is its
- * completion time minus the time it was queued. Reads are sent with xcmd.discard (no job looks at the
- * data, so the drive need not copy it); writes send zeros from one
- * reusable buffer (the payload of a benchmark does not matter to the
- * model).
+ * completion time minus the time it was queued. Reads are sent with
+ * xcmd.discard (no job looks at the data, so the drive need not copy it);
+ * writes send zeros from one reusable buffer (the payload of a benchmark
+ * does not matter to the model).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -141,7 +141,7 @@ static unsigned pick(const struct sdev *s, struct sreq *q, struct sim_queued *v,
 	for (unsigned i = 0; i < n; i++) {
 		if (q[i].t_drive == UINT64_MAX)
 			q[i].t_drive = now;
-		v[i] = (struct sim_queued){ q[i].lba, q[i].blocks, q[i].write, now - q[i].t_drive };
+		v[i] = (struct sim_queued){q[i].lba, q[i].blocks, q[i].write, now - q[i].t_drive};
 	}
 	return sim_drive_schedule(s->sd, v, n);
 }

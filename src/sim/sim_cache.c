@@ -332,8 +332,8 @@ void sim_cache_give_way(struct sim_drive *d)
 	d->st.head_lba = w->from_head_lba;
 	d->st.next_lba = w->from_next_lba;
 	d->spin = d->cfg.media.rev_ns > 0
-			  ? fmod(w->from_spin + (double)done / d->cfg.media.rev_ns, 1.0)
-			  : 0;
+		      ? fmod(w->from_spin + (double)done / d->cfg.media.rev_ns, 1.0)
+		      : 0;
 	w->busy = false;
 	w->busy_ns = 0;
 	w->busy_bytes = 0;

@@ -270,8 +270,7 @@ static uint64_t access_ns(struct sim_drive *d, uint64_t lba, uint64_t blocks, do
 	return (uint64_t)t;
 }
 
-uint64_t sim_media_destage_ns(struct sim_drive *d, uint64_t lba, uint64_t blocks,
-			      uint64_t *pos_ns)
+uint64_t sim_media_destage_ns(struct sim_drive *d, uint64_t lba, uint64_t blocks, uint64_t *pos_ns)
 {
 	return access_ns(d, lba, blocks, 0, pos_ns);
 }

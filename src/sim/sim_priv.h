@@ -402,8 +402,7 @@ void sim_media_fit(struct sim_media *m, uint16_t rpm);
 uint64_t sim_media_io_ns(struct sim_drive *d, uint64_t lba, uint64_t blocks, bool write, bool fua);
 /* The medium alone: positioning (in *pos_ns when not NULL) and transfer,
  * no command overhead (a destage). Moves the heads. */
-uint64_t sim_media_destage_ns(struct sim_drive *d, uint64_t lba, uint64_t blocks,
-			      uint64_t *pos_ns);
+uint64_t sim_media_destage_ns(struct sim_drive *d, uint64_t lba, uint64_t blocks, uint64_t *pos_ns);
 /* Where the heads are, for a positioning search */
 struct sim_head {
 	double s, angle, span;

@@ -38,8 +38,7 @@
 
 /* Another command that needs the mechanics ends where command j starts:
  * the drive serves the run from its first */
-static bool continues(const struct sim_drive *d, const struct sim_queued *q, unsigned n,
-		      unsigned j)
+static bool continues(const struct sim_drive *d, const struct sim_queued *q, unsigned n, unsigned j)
 {
 	for (unsigned i = 0; i < n; i++)
 		if (i != j && q[i].lba + q[i].blocks == q[j].lba && q[i].write == q[j].write &&

@@ -961,7 +961,8 @@ static void test_engine_restart(void **state)
 	measure(rig, "r0", NULL, 100, 0, 2 << 20, 4, 2000, &first);
 	measure(rig, "r0", NULL, 100, 0, 2 << 20, 4, 2000, &again);
 	print_message("RAID 0 of 4, 2 MiB reads QD 4: %.1f MB/s, max %.1f ms; again %.1f MB/s, "
-		      "max %.1f ms\n", first.mbps, first.max_ms, again.mbps, again.max_ms);
+		      "max %.1f ms\n",
+		      first.mbps, first.max_ms, again.mbps, again.max_ms);
 	/* four requests of about 3.5 ms each ahead of it, and a seek */
 	assert_true(again.max_ms < 30);
 	near(again.mbps, first.mbps, 0.03, "MB/s of the second run");

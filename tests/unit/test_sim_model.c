@@ -86,8 +86,8 @@ static struct sim_drive *drv(void **state, const char *id)
 }
 
 /* A benchmark run on dev, over the outer span of it (a fraction) */
-static void run_on(struct io_dev *dev, enum io_workload w, unsigned qd, uint64_t secs,
-		   double span, struct io_result *res)
+static void run_on(struct io_dev *dev, enum io_workload w, unsigned qd, uint64_t secs, double span,
+		   struct io_result *res)
 {
 	struct ss_error err = {0};
 	struct io_job j;
@@ -103,8 +103,8 @@ static void run_on(struct io_dev *dev, enum io_workload w, unsigned qd, uint64_t
 }
 
 /* The same on a fresh copy of the test rig */
-static void bench_span(const char *id, enum io_workload w, unsigned qd, uint64_t secs,
-		       double span, struct io_result *res)
+static void bench_span(const char *id, enum io_workload w, unsigned qd, uint64_t secs, double span,
+		       struct io_result *res)
 {
 	struct sim_rig *rig = NULL;
 	struct io_dev *dev = NULL;
@@ -494,7 +494,8 @@ static void test_queue_gains(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(qds) / sizeof(qds[0]); i++) {
 		bench_span("sas", IO_WL_RANDOM_ACCESS, qds[i], 30, 0.25, &r);
-		print_message("sas 25 %% stroke, 4 KiB random reads QD %2u: %.1f IOPS, max %.0f ms\n",
+		print_message("sas 25 %% stroke, 4 KiB random reads QD %2u: %.1f IOPS, "
+			      "max %.0f ms\n",
 			      qds[i], r.iops, r.lat_max_ns / 1e6);
 		assert_true(r.iops > prev);
 		/* no command starves: a bound of a second at QD 64 */
