@@ -9,6 +9,7 @@
 #include "shortstroke/devsrc.h"
 #include "shortstroke/drive.h"
 #include "shortstroke/error.h"
+#include "shortstroke/progress.h"
 
 struct protect_list;
 
@@ -36,6 +37,10 @@ struct ss_ctx {
 };
 
 void ctx_init(struct ss_ctx *ctx);
+/* A context with src's options (where drives come from, the state
+ * directory, the protect file), nothing loaded yet: what a job thread works
+ * with, so that no context serves two threads at once. ctx_fini it. */
+void ctx_init_copy(struct ss_ctx *ctx, const struct ss_ctx *src);
 void ctx_fini(struct ss_ctx *ctx);
 /* The state directory: --state-dir, $SHORTSTROKE_STATE_DIR, /var/lib/shortstroke
  * for root, else $XDG_STATE_HOME/shortstroke or ~/.local/state/shortstroke. */
@@ -116,6 +121,11 @@ void dev_state_text(const struct dev_entry *e, char *buf, size_t len);
  * with free().
  */
 int devices_list(struct ss_ctx *ctx, struct dev_entry **out, size_t *n, struct ss_error *err);
+/* The same with progress: "scanning 2/6 drives" and the fraction into sink
+ * before each drive is identified, and -ECANCELED between two drives once
+ * sink says stop (sink NULL: neither). */
+int devices_list_progress(struct ss_ctx *ctx, const struct progress_sink *sink,
+			  struct dev_entry **out, size_t *n, struct ss_error *err);
 
 /*
  * Resolve, validate and open one named device through the device source

@@ -133,8 +133,9 @@ int dev_env_source(const struct dev_env *env, const char *name,
 /* The source whose drives a listing shows: the first active one, or NULL. */
 const struct dev_source_ops *dev_env_listed(const struct dev_env *env);
 
-/* A source's state, made by its load hook on first use (under a lock: any thread may
- * ask). *out is NULL for a source without load. -ENOENT when src is not in env. */
+/* A source's state, made by its load hook on first use (any thread may ask; a slow load
+ * keeps no other registry waiting). *out is NULL for a source without load. -ENOENT when
+ * src is not in env. */
 int dev_env_state(struct dev_env *env, const struct dev_source_ops *src, void **out,
 		  struct ss_error *err);
 

@@ -78,4 +78,23 @@ int zones_geometry(struct drive *d, const struct drive_info *info, struct zone_g
 		   struct ss_error *err);
 void zone_geometry_free(struct zone_geometry *g);
 
+/* What a drive tells about its zones, as `zones` shows it: the zone report
+ * of a zoned drive (host-managed or host-aware), else its geometry pages. */
+struct zones_info {
+	bool zoned;			/* report is filled, else geometry */
+	struct zone_report report;
+	struct zone_geometry geometry;
+};
+
+/*
+ * Read it (spec names the drive in messages). A drive that is not zoned and
+ * reports no geometry pages gives -EOPNOTSUPP ("reports no zone
+ * information"), unless measured (its zone profile was measured instead):
+ * then 0 with no pages and a note that says so. Free with zones_info_free
+ * (also after a failure).
+ */
+int zones_read(struct drive *d, const char *spec, const struct drive_info *info, bool measured,
+	       struct zones_info *out, struct ss_error *err);
+void zones_info_free(struct zones_info *zi);
+
 #endif

@@ -77,6 +77,11 @@ struct zprofile {
  * fails is marked and the sweep goes on; -ECANCELED when cancelled. */
 int zprofile_measure(struct io_dev *dev, const struct zprofile_opts *o, struct zprofile **out,
 		     struct ss_error *err);
+/* The same on a drive: node opened read-only through env's device sources
+ * (io_dev_open_name), a message in err starting with "spec: ". */
+int zprofile_measure_node(const char *node, const char *spec, struct dev_env *env,
+			  const struct zprofile_opts *o, struct zprofile **out,
+			  struct ss_error *err);
 
 /* Zoning and cuts from given samples (points[].lba and .mbps; sorted by
  * LBA): what zprofile_measure does after measuring. Copies points. */

@@ -31,15 +31,6 @@ extern const struct cli_cmd cmd_bench;
 extern const struct cli_cmd cmd_profile;
 extern const struct cli_cmd cmd_qualify;
 extern const struct cli_cmd cmd_reapply;
-/* The measured zone profile (cmd_profile.c; profile and zones --measure):
- * its chart and tables, and its record under key. */
-struct zprofile;
-struct record;
-void profile_print(const char *spec, const struct zprofile *z, double keep_pct, unsigned flags);
-void profile_record(struct record *r, const char *key, const struct zprofile *z);
-/* Its samples alone, under "samples" (qualify's zone check too). */
-void profile_samples(struct record *r, const struct zprofile *z);
-
 /* Print "shortstroke: <msg>" to stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print a usage error plus "Try 'shortstroke CMD --help'." and return EXIT_USAGE. */

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "batch.h"
+#include "front/profile.h"
 #include "front/record.h"
 #include "front/table.h"
 #include "front/xalloc.h"

@@ -5,7 +5,14 @@
 
 #include "shortstroke/devsrc.h"
 
-/* One lock for every registry's states: loading a rig is rare, and any thread may ask. */
+/*
+ * One lock for every registry's states (any thread may ask), held only to look at a
+ * state and to publish or take one: a load (a rig that waits on a drive another process
+ * holds) and an unload run outside it, so that one registry's slow load keeps no other
+ * registry, nor a thread on its way out, waiting. Two threads that load the same
+ * registry's source at once both load; the first to publish wins, the other's state is
+ * unloaded.
+ */
 static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;
 
 int dev_env_add(struct dev_env *env, const struct dev_source_ops *ops, struct ss_error *err)
@@ -82,8 +89,9 @@ const struct dev_source_ops *dev_env_listed(const struct dev_env *env)
 int dev_env_state(struct dev_env *env, const struct dev_source_ops *src, void **out,
 		  struct ss_error *err)
 {
+	void *mine = NULL;
 	unsigned i;
-	int rc = 0;
+	int rc;
 
 	*out = NULL;
 	for (i = 0; i < env->n && env->src[i] != src; i++)
@@ -94,20 +102,38 @@ int dev_env_state(struct dev_env *env, const struct dev_source_ops *src, void **
 	if (!src->load)
 		return 0;
 	pthread_mutex_lock(&state_lock);
-	if (!env->state[i])
-		rc = src->load(env, &env->state[i], err);
 	*out = env->state[i];
 	pthread_mutex_unlock(&state_lock);
-	return rc;
+	if (*out)
+		return 0;
+	rc = src->load(env, &mine, err);
+	if (rc)
+		return rc;
+	pthread_mutex_lock(&state_lock);
+	if (!env->state[i]) {
+		env->state[i] = mine;
+		mine = NULL;
+	}
+	*out = env->state[i];
+	pthread_mutex_unlock(&state_lock);
+	if (mine)
+		src->unload(mine); /* another thread published first */
+	return 0;
 }
 
 void dev_env_release(struct dev_env *env)
 {
+	void *old[DEV_SOURCES_MAX];
+	unsigned n;
+
 	pthread_mutex_lock(&state_lock);
-	for (unsigned i = 0; i < env->n; i++) {
-		if (env->state[i])
-			env->src[i]->unload(env->state[i]);
+	n = env->n;
+	for (unsigned i = 0; i < n; i++) {
+		old[i] = env->state[i];
 		env->state[i] = NULL;
 	}
 	pthread_mutex_unlock(&state_lock);
+	for (unsigned i = 0; i < n; i++)
+		if (old[i])
+			env->src[i]->unload(old[i]);
 }

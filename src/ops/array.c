@@ -108,13 +108,6 @@ char *array_rec_json(const struct array_rec *r)
 	return s;
 }
 
-static int mkdir_one(const char *path)
-{
-	if (mkdir(path, 0755) && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
 int array_rec_save(const char *state_dir, const struct array_rec *r, struct ss_error *err)
 {
 	char path[4096];
@@ -122,9 +115,10 @@ int array_rec_save(const char *state_dir, const struct array_rec *r, struct ss_e
 	const char *text;
 	int rc;
 
-	if (mkdir_one(state_dir) || mkdir_one((snprintf(path, sizeof(path), "%s/arrays",
-							state_dir), path)))
-		return ss_error_set(err, -errno, "cannot create %s: %s", path, strerror(errno));
+	snprintf(path, sizeof(path), "%s/arrays", state_dir);
+	rc = file_mkdirs(path, err);
+	if (rc)
+		return rc;
 	array_rec_path(state_dir, r->name, path, sizeof(path));
 	o = rec_to_json(r);
 	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |

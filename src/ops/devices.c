@@ -39,6 +39,18 @@ void ctx_init(struct ss_ctx *ctx)
 	}
 }
 
+void ctx_init_copy(struct ss_ctx *ctx, const struct ss_ctx *src)
+{
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->rig_file = src->rig_file;
+	ctx->demo = src->demo;
+	ctx->state_dir = src->state_dir;
+	ctx->sysroot = src->sysroot;
+	ctx->protect_file = src->protect_file;
+	ctx->protect_origin = src->protect_origin;
+	ctx->verbose = src->verbose;
+}
+
 void ctx_fini(struct ss_ctx *ctx)
 {
 	dev_env_release(&ctx->sources);
@@ -510,6 +522,12 @@ static bool list_one(struct ss_ctx *ctx, struct dev_env *env, const struct dev_s
 
 int devices_list(struct ss_ctx *ctx, struct dev_entry **out, size_t *n, struct ss_error *err)
 {
+	return devices_list_progress(ctx, NULL, out, n, err);
+}
+
+int devices_list_progress(struct ss_ctx *ctx, const struct progress_sink *sink,
+			  struct dev_entry **out, size_t *n, struct ss_error *err)
+{
 	struct dev_env *env = ctx_sources(ctx);
 	const struct dev_source_ops *src = dev_env_listed(env);
 	struct dev_found *found = NULL;
@@ -533,9 +551,21 @@ int devices_list(struct ss_ctx *ctx, struct dev_entry **out, size_t *n, struct s
 		free(found);
 		return ss_error_set(err, -ENOMEM, "out of memory");
 	}
-	for (size_t i = 0; i < count; i++)
+	for (size_t i = 0; i < count; i++) {
+		char phase[64];
+
+		if (progress_cancelled(sink)) {
+			free(found);
+			free(v);
+			*n = 0;
+			*out = NULL;
+			return ss_error_set(err, -ECANCELED, "the scan was stopped");
+		}
+		snprintf(phase, sizeof(phase), "scanning %zu/%zu drives", i + 1, count);
+		progress_report(sink, (double)i / (double)count, phase, -1);
 		if (list_one(ctx, env, src, &found[i], &v[*n]))
 			(*n)++;
+	}
 	free(found);
 	*out = v;
 	return 0;

@@ -326,3 +326,40 @@ void zone_geometry_free(struct zone_geometry *g)
 	g->notches = NULL;
 	g->nnotches = 0;
 }
+
+/* ---- what the zones command shows ------------------------------------------------ */
+
+int zones_read(struct drive *d, const char *spec, const struct drive_info *info, bool measured,
+	       struct zones_info *out, struct ss_error *err)
+{
+	static const char satl[] = "an ATA disk behind a SATL keeps its recording zones to itself";
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (info->zoned == ZONED_HOST_MANAGED || info->zoned == ZONED_HOST_AWARE) {
+		out->zoned = true;
+		return zones_report(d, info, &out->report, err);
+	}
+	rc = zones_geometry(d, info, &out->geometry, err);
+	if (rc == -EOPNOTSUPP && measured) {
+		/* nothing reported, but measured */
+		memset(&out->geometry, 0, sizeof(out->geometry));
+		snprintf(out->geometry.note, sizeof(out->geometry.note),
+			 "the drive reports no geometry mode pages%s%s%s; the profile below is "
+			 "measured",
+			 info->ata ? " (" : "", info->ata ? satl : "", info->ata ? ")" : "");
+		return 0;
+	}
+	if (rc == -EOPNOTSUPP)
+		ss_error_set(err, rc,
+			     "%s: reports no zone information: not a zoned drive, and no geometry "
+			     "mode pages (03h, 04h, 0Ch)%s%s",
+			     spec, info->ata ? "; " : "", info->ata ? satl : "");
+	return rc;
+}
+
+void zones_info_free(struct zones_info *zi)
+{
+	zone_report_free(&zi->report);
+	zone_geometry_free(&zi->geometry);
+}

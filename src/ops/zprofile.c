@@ -340,3 +340,20 @@ int zprofile_measure(struct io_dev *dev, const struct zprofile_opts *o, struct z
 	free(pts);
 	return rc;
 }
+
+int zprofile_measure_node(const char *node, const char *spec, struct dev_env *env,
+			  const struct zprofile_opts *o, struct zprofile **out,
+			  struct ss_error *err)
+{
+	struct io_dev *io = NULL;
+	int rc;
+
+	rc = io_dev_open_name(node, env, false, &io, err);
+	if (!rc) {
+		rc = zprofile_measure(io, o, out, err);
+		io_dev_close(io);
+	}
+	if (rc)
+		ss_error_prefix(err, "%s: ", spec);
+	return rc;
+}

@@ -9,7 +9,6 @@
 #include "shortstroke/sense.h"
 #include "sim/sim_priv.h"
 
-#define CONTROL_CMD_NS 20000ULL /* a command that does not touch the media */
 #define SPIN_UP_NS 8000000000ULL
 
 const char *sim_drive_id(const struct sim_drive *d)

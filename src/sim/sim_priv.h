@@ -393,6 +393,10 @@ int sim_store_read(struct sim_drive *d, uint64_t off, void *buf, size_t len);
 int sim_store_write(struct sim_drive *d, uint64_t off, const void *buf, size_t len);
 int sim_store_wipe(struct sim_drive *d);
 
+/* Every command's own time, media or not (sim_drive.c); a read or write
+ * adds the drive's overhead_ns and the media time. */
+#define CONTROL_CMD_NS 20000ULL
+
 /* --- media model and clock (sim_media.c) --- */
 void sim_media_defaults(struct sim_media *m, uint16_t rpm, uint8_t form_factor);
 void sim_media_fit(struct sim_media *m, uint16_t rpm);

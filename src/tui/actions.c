@@ -355,44 +355,6 @@ static enum tui_action act_power_cycle(struct tui_model *m)
 	return TUI_RESCAN;
 }
 
-/* A report of the selected drive, by the command-line renderer. */
-static enum tui_action view_of(struct tui_model *m, const char *what, const char *const *args)
-{
-	const char *spec;
-	const char *argv[12];
-	char title[160];
-	int n = 0;
-
-	if (!m->n)
-		return TUI_NONE;
-	spec = m->devs[m->sel].spec;
-	if (tui_task_for(m, spec))
-		return tui_alert(m, "Busy", "%s: a job is running on it; wait for it to end.", spec);
-	for (; args[n] && n < 10; n++)
-		argv[n] = args[n];
-	argv[n++] = spec;
-	argv[n] = NULL;
-	snprintf(title, sizeof(title), "%s of %s  (q closes, arrows scroll)", what, spec);
-	if (tui_run_view(m, spec, title, argv))
-		return tui_alert(m, what, "%s: cannot start", spec);
-	tui_status(m, "%s: reading %s...", spec, what);
-	return TUI_REDRAW;
-}
-
-static enum tui_action act_smart(struct tui_model *m)
-{
-	static const char *const args[] = { "smart", "--attributes", "--log", NULL };
-
-	return view_of(m, "SMART", args);
-}
-
-static enum tui_action act_zones(struct tui_model *m)
-{
-	static const char *const args[] = { "zones", "--measure", NULL };
-
-	return view_of(m, "Zones", args);
-}
-
 /* ---- self-test: a job on the drive with a progress bar --------------------------- */
 
 struct st_op {
@@ -614,8 +576,8 @@ static enum tui_action act_abort(struct tui_model *m)
 		return tui_alert(m, "Abort", "No job is running on %s.",
 				 n == 1 ? m->devs[idx[0]].spec : "the marked drives");
 	}
-	tui_dialog_line(d, "A self-test is stopped inside the drive; a benchmark, a");
-	tui_dialog_line(d, "qualification or a report stops here.");
+	tui_dialog_line(d, "A self-test is stopped inside the drive; a benchmark or a");
+	tui_dialog_line(d, "qualification stops here.");
 	if (why[0])
 		tui_dialog_error(d, "Not aborted: %s", why);
 	d->input = true;
@@ -672,22 +634,22 @@ enum tui_action tui_quit(struct tui_model *m)
 }
 
 const struct tui_key_action tui_actions[] = {
-	{ 'l', "l", "limit the selected (or marked) drives", act_limit },
-	{ 'r', "r", "restore the selected (or marked) drives", act_restore },
-	{ 's', "s", "SMART report of the selected drive", act_smart },
-	{ 't', "t", "start a self-test on the selected (or marked) drives", act_selftest },
+	{ 'l', "l", "limit the selected (or marked) drives", act_limit, true },
+	{ 'r', "r", "restore the selected (or marked) drives", act_restore, true },
+	{ 's', "s", "SMART report of the selected drive", tui_report_smart, true },
+	{ 't', "t", "start a self-test on the selected (or marked) drives", act_selftest, true },
 	{ 'z', "z", "zones of the selected drive (ZBC/ZAC zones, recording zones)",
-	  act_zones },
+	  tui_report_zones, true },
 	{ 'p', "p", "plan an array of the selected (or marked) drives: goals, layouts, save",
-	  tui_planner_open },
+	  tui_planner_open, true },
 	{ 'A', "A", "the arrays shortstroke created (planner a applies a layout): members, "
-		    "state, stroke; u undoes one", tui_arrays_open },
+		    "state, stroke; u undoes one", tui_arrays_open, false },
 	{ 'b', "b", "benchmark the selected (or marked) drives: random reads, QD 1 and 16",
-	  tui_bench_start },
+	  tui_bench_start, true },
 	{ 'Q', "Q", "qualify the selected (or marked) drives: quick, read-only checks",
-	  tui_qualify_start },
-	{ 'P', "P", "power-cycle simulated drives (volatile limits go)", act_power_cycle },
+	  tui_qualify_start, true },
+	{ 'P', "P", "power-cycle simulated drives (volatile limits go)", act_power_cycle, true },
 	{ 'a', "a", "abort the job on the selected (or marked) drives (a self-test stops "
-		    "inside the drive; a format cannot be aborted)", act_abort },
-	{ 0, NULL, NULL, NULL },
+		    "inside the drive; a format cannot be aborted)", act_abort, true },
+	{ 0, NULL, NULL, NULL, false },
 };

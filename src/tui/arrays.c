@@ -8,25 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "shortstroke/array.h"
+#include "shortstroke/fileio.h"
 #include "shortstroke/planfile.h"
 #include "shortstroke/units.h"
 #include "tui.h"
-
-/* A context of the job's own (its rig loaded afresh), so that the UI
- * thread's never serves two threads. */
-static void ctx_copy(struct ss_ctx *dst, struct ss_ctx *src)
-{
-	ctx_init(dst);
-	dst->rig_file = src->rig_file;
-	dst->demo = src->demo;
-	dst->state_dir = src->state_dir;
-	dst->sysroot = src->sysroot;
-	dst->protect_file = src->protect_file;
-	dst->protect_origin = src->protect_origin;
-}
 
 /* ---- apply: the dialogs ----------------------------------------------------- */
 
@@ -186,13 +173,11 @@ static enum tui_action start_apply(struct tui_model *m, struct apply_flow *f)
 	array_apply_result_free(f->chk);
 	snprintf(dir, sizeof(dir), "%s", f->plan_path);
 	*strrchr(dir, '/') = '\0';
-	mkdir(ctx_state_dir(m->ctx), 0755);
-	mkdir(dir, 0755);
-	if (planfile_write(ap->plan_path, ap->plan, &err)) {
+	if (file_mkdirs(dir, &err) || planfile_write(ap->plan_path, ap->plan, &err)) {
 		tui_applying_free(ap);
 		return tui_alert(m, "Apply", "%s; nothing was changed", err.msg);
 	}
-	ctx_copy(&ap->ctx, m->ctx);
+	ctx_init_copy(&ap->ctx, m->ctx); /* the job's own (its rig loaded afresh) */
 	snprintf(spec, sizeof(spec), "md:%s", ap->name);
 	if (tui_task_start(m, spec, "apply", apply_job, ap, apply_finish)) {
 		ctx_fini(&ap->ctx);
@@ -508,7 +493,7 @@ static enum tui_action undo_submit(struct tui_model *m, struct tui_dialog *d)
 		free(u);
 		return tui_dialog_error(d, "%s is already undone: nothing to do.", name);
 	}
-	ctx_copy(&u->ctx, m->ctx);
+	ctx_init_copy(&u->ctx, m->ctx);
 	snprintf(spec, sizeof(spec), "md:%s", name);
 	if (tui_task_start(m, spec, "undo", undo_job, u, undo_finish)) {
 		ctx_fini(&u->ctx);

@@ -1,5 +1,6 @@
-/* model.c - what the TUI shows, refreshed without curses: the drives, the
- * marks, the dialog, the jobs. */
+/* model.c - what the TUI shows, refreshed without curses: the marks, the
+ * dialog, the jobs on drives, the pager, the keys (the drive list comes
+ * from the rescan job, jobs.c). */
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -8,7 +9,6 @@
 #include <string.h>
 
 #include "front/drives.h"
-#include "shortstroke/smart.h"
 #include "tui.h"
 
 const struct tui_col tui_cols[] = {
@@ -32,93 +32,6 @@ struct table *tui_drive_table(struct ss_error *err)
 	return t;
 }
 
-/* "PASSED  38 C, 31877 h, reallocated 0, pending 0" (read-only commands) */
-static void health_line(struct ss_ctx *ctx, const struct dev_entry *e, char *buf, size_t len)
-{
-	struct smart_report r;
-	struct ss_error err = { 0 };
-	struct dev_entry fresh;
-	struct drive *d = NULL;
-	size_t off;
-
-	buf[0] = '\0';
-	if (!e->identified || device_open(ctx, e->spec, false, &d, &fresh, &err)) {
-		drive_free(d);
-		return;
-	}
-	if (smart_read(d, &fresh.info, &r, &err)) {
-		snprintf(buf, len, "%s", err.msg);
-		drive_free(d);
-		return;
-	}
-	off = (size_t)snprintf(buf, len, "%s%s%s", smart_verdict_name(r.verdict),
-			       r.reason[0] ? ": " : "", r.reason);
-	if (r.temperature_c.known && off < len)
-		off += (size_t)snprintf(buf + off, len - off, "; %lld C",
-					(long long)r.temperature_c.value);
-	if (r.power_on_hours.known && off < len)
-		off += (size_t)snprintf(buf + off, len - off, ", %lld h",
-					(long long)r.power_on_hours.value);
-	if (r.reallocated.known && off < len)
-		off += (size_t)snprintf(buf + off, len - off, ", reallocated %lld",
-					(long long)r.reallocated.value);
-	if (r.pending.known && off < len)
-		snprintf(buf + off, len - off, ", pending %lld", (long long)r.pending.value);
-	smart_report_free(&r);
-	drive_free(d);
-}
-
-int tui_model_refresh(struct tui_model *m)
-{
-	struct ss_error err = { 0 };
-	struct dev_entry *devs = NULL;
-	size_t n = 0;
-	int rc;
-
-	if (m->ntasks) {
-		/* never talk to a drive a job is working on: rescan afterwards */
-		m->rescan_pending = true;
-		return 0;
-	}
-	m->rescan_pending = false;
-	if (!m->dlg) {
-		/* simulated drives: reload them from the state directory, so
-		 * what other processes did (sim power-cycle, limit) shows */
-		ctx_sources_release(m->ctx);
-	}
-	rc = devices_list(m->ctx, &devs, &n, &err);
-	if (rc) {
-		snprintf(m->status, sizeof(m->status), "%s", err.msg);
-		return rc;
-	}
-	if (n != m->n) {
-		free(m->marked);
-		m->marked = calloc(n ? n : 1, sizeof(*m->marked));
-	}
-	free(m->health);
-	m->health = calloc(n ? n : 1, sizeof(*m->health));
-	for (size_t i = 0; m->health && i < n; i++)
-		health_line(m->ctx, &devs[i], m->health[i], sizeof(m->health[i]));
-	table_free(m->drives);
-	m->drives = tui_drive_table(&err);
-	for (size_t i = 0; m->drives && i < n; i++)
-		drive_row(m->drives, &devs[i]);
-	free(m->devs);
-	m->devs = devs;
-	m->n = n;
-	if (m->sel >= n)
-		m->sel = n ? n - 1 : 0;
-	if (m->ctx->demo)
-		snprintf(m->source, sizeof(m->source), "demo rig");
-	else if (m->ctx->rig_file)
-		snprintf(m->source, sizeof(m->source), "rig %s", m->ctx->rig_file);
-	else
-		snprintf(m->source, sizeof(m->source), "this machine");
-	if (!m->status[0])
-		snprintf(m->status, sizeof(m->status), "%zu drive%s", n, n == 1 ? "" : "s");
-	return 0;
-}
-
 void tui_model_free(struct tui_model *m)
 {
 	for (unsigned i = 0; i < m->ntasks; i++) {
@@ -127,6 +40,7 @@ void tui_model_free(struct tui_model *m)
 	}
 	while (m->ntasks)
 		tui_tasks_poll(m);
+	tui_bg_stop_all(m, 2.0);
 	tui_dialog_free(m->dlg);
 	m->dlg = NULL;
 	tui_pager_free(m->pager);
@@ -470,14 +384,16 @@ void tui_pager_free(struct tui_pager *p)
 	free(p);
 }
 
-void tui_pager_open(struct tui_model *m, const char *title, const char *text)
+void tui_pager_set_text(struct tui_pager *p, const char *text)
 {
-	struct tui_pager *p = calloc(1, sizeof(*p));
 	const char *s = text;
 
-	if (!p)
-		return;
-	snprintf(p->title, sizeof(p->title), "%s", title);
+	for (size_t i = 0; i < p->n; i++)
+		free(p->lines[i]);
+	free(p->lines);
+	p->lines = NULL;
+	p->n = 0;
+	p->top = 0;
 	while (*s) {
 		size_t len = strcspn(s, "\n");
 		char **nl = realloc(p->lines, (p->n + 1) * sizeof(*nl));
@@ -493,6 +409,16 @@ void tui_pager_open(struct tui_model *m, const char *title, const char *text)
 		if (*s == '\n')
 			s++;
 	}
+}
+
+void tui_pager_open(struct tui_model *m, const char *title, const char *text)
+{
+	struct tui_pager *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return;
+	snprintf(p->title, sizeof(p->title), "%s", title);
+	tui_pager_set_text(p, text);
 	tui_pager_free(m->pager);
 	m->pager = p;
 }
@@ -507,6 +433,8 @@ static enum tui_action pager_key(struct tui_model *m, int key)
 	case 'q':
 	case TK_ESC:
 	case TK_ENTER:
+		/* a report still being read is stopped; its result is dropped */
+		tui_bg_cancel(p->loading);
 		tui_pager_free(p);
 		m->pager = NULL;
 		return TUI_REDRAW;
@@ -576,7 +504,10 @@ static enum tui_action help_key(struct tui_model *m, int key)
 	}
 }
 
-enum tui_action tui_handle_key(struct tui_model *m, int key)
+/* A key to the screen on top; the ticks also take in what background jobs
+ * read, whatever is open (their done only swaps data in, it opens no
+ * dialog). */
+static enum tui_action screen_key(struct tui_model *m, int key)
 {
 	if (m->dlg)
 		return dialog_key(m, key);
@@ -639,9 +570,23 @@ enum tui_action tui_handle_key(struct tui_model *m, int key)
 	case 'L' - '@': /* ^L */
 		return TUI_REDRAW;
 	default:
-		for (const struct tui_key_action *a = tui_actions; a->run; a++)
-			if (a->key == key)
-				return a->run(m);
+		for (const struct tui_key_action *a = tui_actions; a->run; a++) {
+			if (a->key != key)
+				continue;
+			if (a->drives && !m->scanned) {
+				tui_status(m, "scanning, wait: the drive list is not read yet");
+				return TUI_REDRAW;
+			}
+			return a->run(m);
+		}
 		return TUI_NONE;
 	}
+}
+
+enum tui_action tui_handle_key(struct tui_model *m, int key)
+{
+	bool bg = key == TK_TICK && tui_bg_poll(m);
+	enum tui_action a = screen_key(m, key);
+
+	return a == TUI_NONE && bg ? TUI_REDRAW : a;
 }

@@ -72,12 +72,38 @@ struct tui_task {
 
 #define TUI_MAX_TASKS 64
 
+/*
+ * Work off the UI thread whose result the UI thread takes in: a rescan, a
+ * report, whatever a screen needs read before it can draw it. run runs on a
+ * job thread (job.h) with arg, which holds everything it reads and fills
+ * (a context of its own: ctx_init_copy), never the model. On the UI thread,
+ * tui_bg_poll (every tick, whatever is open) reaps a job that has ended and
+ * calls its done, which swaps the result into the model and frees arg;
+ * while it runs, tui_bg_line gives a spinner and what it is doing for the
+ * view to draw. A slot is the job's until done has run: whoever keeps a
+ * pointer to it (m->scan, a pager's loading) lets go in done.
+ */
+struct tui_bg;
+typedef void (*tui_bg_done)(struct tui_model *m, struct tui_bg *b, void *arg, int rc,
+			    const struct ss_error *err);
+struct tui_bg {
+	struct job *job;	/* NULL: a free slot */
+	char what[128];		/* shown until the job reports a phase of its own */
+	void *arg;
+	tui_bg_done done;
+};
+
+#define TUI_MAX_BG 8
+#define TUI_HEALTH_LEN 200
+
 /* A full-screen text view (SMART report, zones, a benchmark's table). */
 struct tui_pager {
 	char title[160];
 	char **lines;
 	size_t n;
 	size_t top;
+	struct tui_bg *loading;	/* the job that reads what it shows; its spinner
+				 * shows until then, Esc cancels it */
 };
 
 /* The planner screen (planner.c fills it, view.c draws it): goals typed
@@ -172,7 +198,7 @@ struct tui_model {
 	size_t n;
 	struct table *drives;	/* the drive table: a row per entry of devs */
 	bool *marked;		/* n entries: drives picked with Space */
-	char (*health)[200];	/* n entries: SMART verdict and key figures */
+	char (*health)[TUI_HEALTH_LEN];	/* n entries: SMART verdict and key figures */
 	size_t sel;		/* selected row */
 	size_t top;		/* first row shown */
 	bool help;		/* the help overlay is open */
@@ -187,7 +213,10 @@ struct tui_model {
 	struct tui_applying *applying;	/* an apply's progress, over everything */
 	struct tui_task tasks[TUI_MAX_TASKS];
 	unsigned ntasks;
-	bool rescan_pending;	/* rescan once no job is running */
+	struct tui_bg bg[TUI_MAX_BG];	/* jobs whose results the UI thread swaps in */
+	struct tui_bg *scan;	/* the rescan running, NULL: none */
+	bool scanned;		/* the first scan has ended: devs is the drive list */
+	bool rescan_pending;	/* rescan once no job (and no scan) is running */
 };
 
 /* A key on the main screen that starts something (actions.c). */
@@ -196,6 +225,8 @@ struct tui_key_action {
 	const char *keyname;	/* as the help shows it */
 	const char *help;
 	enum tui_action (*run)(struct tui_model *m);
+	bool drives;		/* acts on the drive list: "scanning, wait" until the
+				 * first scan has ended */
 };
 extern const struct tui_key_action tui_actions[];
 /* q: quit at once, or with jobs running ask first (self-tests go on in the
@@ -214,8 +245,39 @@ extern const struct tui_col tui_cols[];
  * column of the registry. */
 struct table *tui_drive_table(struct ss_error *err);
 
-/* model.c (no curses) */
+/* jobs.c (no curses): jobs whose results the UI thread swaps in */
+/* Start run(arg) in a free slot; done runs on the UI thread once it has
+ * ended. NULL with err when no slot is free or the thread cannot start
+ * (arg stays the caller's). */
+struct tui_bg *tui_bg_start(struct tui_model *m, const char *what, job_fn run, void *arg,
+			    tui_bg_done done, struct ss_error *err);
+/* Ask it to stop (its done still runs, with what the job returned). */
+void tui_bg_cancel(struct tui_bg *b);
+/* Reap every job that has ended, calling its done; true when any ran or
+ * ended (a spinner moved: redraw). */
+bool tui_bg_poll(struct tui_model *m);
+/* "/ scanning 3/6 drives": a spinner that turns with the time it has run
+ * and the job's phase (else what). */
+void tui_bg_line(const struct tui_bg *b, char *buf, size_t len);
+/* Stop every job (on the way out): cancel, wait up to timeout_s for them
+ * to end and call their done; one that does not end in time is left to the
+ * process's exit. */
+void tui_bg_stop_all(struct tui_model *m, double timeout_s);
+
+/* Rescan (the first load, R/F5, after a job ended): devices_list and the
+ * SMART verdicts run as a job (a spinner and "scanning N/M drives" in the
+ * status line) and the list is swapped in when it ends. A request while a
+ * job or a scan runs is coalesced into one scan after it. 0, or why the
+ * job could not start (also in the status line). */
 int tui_model_refresh(struct tui_model *m);
+/* Take a scan's drives into the model (UI thread): the table rebuilt, the
+ * selection and the marks kept on the same disks (by serial, else WWN,
+ * else name) wherever their rows moved; a disk that vanished loses its
+ * mark. Takes devs and health (n entries each). */
+void tui_model_swap(struct tui_model *m, struct dev_entry *devs, size_t n,
+		    char (*health)[TUI_HEALTH_LEN]);
+
+/* model.c (no curses) */
 void tui_model_free(struct tui_model *m);
 void tui_model_move(struct tui_model *m, long delta);
 enum tui_action tui_handle_key(struct tui_model *m, int key);
@@ -272,15 +334,16 @@ void tui_status(struct tui_model *m, const char *fmt, ...) __attribute__((format
 
 /* Open a pager on text (split at newlines; the pager copies it). */
 void tui_pager_open(struct tui_model *m, const char *title, const char *text);
+/* Its text (replacing what it had). */
+void tui_pager_set_text(struct tui_pager *p, const char *text);
 void tui_pager_free(struct tui_pager *p);
-/*
- * Run "shortstroke [the context's global options] ARGS..." as a child
- * process on a job; when it ends its output (stdout and stderr) opens in
- * a pager titled title. The front ends' own renderers thus fill the
- * views, with nothing printed twice.
- */
-int tui_run_view(struct tui_model *m, const char *spec, const char *title,
-		 const char *const *args);
+
+/* reports.c (no curses): s and z, the selected drive's SMART report and its
+ * zones (with the measured profile), read by a job (tui_bg) into a pager
+ * that shows a spinner until then; the text is what `smart -a -l` and
+ * `zones --measure` print, from the same renderers (src/front). */
+enum tui_action tui_report_smart(struct tui_model *m);
+enum tui_action tui_report_zones(struct tui_model *m);
 
 /* planner.c (no curses): p opens it over the selected or marked drives */
 enum tui_action tui_planner_open(struct tui_model *m);

@@ -337,11 +337,23 @@ static void draw_dialog(const struct tui_dialog *d)
 
 static void draw_pager(const struct tui_pager *p)
 {
+	char buf[256];
+
 	erase();
 	attron(attr_title());
 	mvhline(0, 0, ' ', COLS);
 	mvaddnstr(0, 1, p->title, COLS - 2);
 	attroff(attr_title());
+	if (p->loading) {
+		/* still being read: a spinner and what, until the text is there */
+		tui_bg_line(p->loading, buf, sizeof(buf));
+		mvaddnstr(2, 2, buf, COLS - 3);
+		attron(A_REVERSE);
+		mvhline(LINES - 1, 0, ' ', COLS);
+		mvaddnstr(LINES - 1, 1, "Esc stops it", COLS - 2);
+		attroff(A_REVERSE);
+		return;
+	}
 	for (int y = 1; y < LINES - 1 && p->top + (size_t)(y - 1) < p->n; y++)
 		mvaddnstr(y, 0, p->lines[p->top + (size_t)(y - 1)], COLS);
 	attron(A_REVERSE);
@@ -655,8 +667,11 @@ void tui_draw(const struct tui_model *m)
 	erase();
 	attron(attr_title());
 	mvhline(0, 0, ' ', COLS);
-	snprintf(buf, sizeof(buf), " shortstroke - %s - %zu drive%s", m->source, m->n,
-		 m->n == 1 ? "" : "s");
+	if (m->scanned)
+		snprintf(buf, sizeof(buf), " shortstroke - %s - %zu drive%s", m->source, m->n,
+			 m->n == 1 ? "" : "s");
+	else
+		snprintf(buf, sizeof(buf), " shortstroke - reading the drives");
 	mvaddnstr(0, 0, buf, COLS);
 	attroff(attr_title());
 
@@ -679,7 +694,9 @@ void tui_draw(const struct tui_model *m)
 	for (size_t i = m->top; i < m->n && y < 2 + list_h; i++, y++)
 		draw_row(y, m, &m->devs[i], i == m->sel);
 	if (m->n == 0)
-		mvaddnstr(2, 1, "No disks that shortstroke can talk to. Try --demo.", COLS - 2);
+		mvaddnstr(2, 1, m->scanned ? "No disks that shortstroke can talk to. Try --demo."
+					   : "Scanning the drives (q quits, ? helps) ...",
+			  COLS - 2);
 
 	detail_y = 2 + (m->n < (size_t)list_h ? (int)m->n : list_h) + 1;
 	if (m->n) {
@@ -693,8 +710,18 @@ void tui_draw(const struct tui_model *m)
 
 	attron(A_REVERSE);
 	mvhline(LINES - 1, 0, ' ', COLS);
-	snprintf(buf, sizeof(buf), " %s  |  j/k move  Space mark  l limit  r restore  ? help  q quit",
-		 m->status);
+	if (m->scan) {
+		/* a rescan runs: its spinner first, the list below is the last one */
+		char line[160];
+
+		tui_bg_line(m->scan, line, sizeof(line));
+		snprintf(buf, sizeof(buf), " %s%s%s  |  j/k move  ? help  q quit", line,
+			 m->status[0] ? "  |  " : "", m->status);
+	} else {
+		snprintf(buf, sizeof(buf),
+			 " %s  |  j/k move  Space mark  l limit  r restore  ? help  q quit",
+			 m->status);
+	}
 	mvaddnstr(LINES - 1, 0, buf, COLS);
 	attroff(A_REVERSE);
 	if (m->help)

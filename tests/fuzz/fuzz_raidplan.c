@@ -183,6 +183,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			d->mttf_hours = num(&s);
 			d->ure_per_bit = num(&s);
 		}
+		if (byte(&s) & 1) { /* libraidplan 2.1's fields */
+			d->queue_depth = (unsigned)(size_val(&s) % 2048);
+			d->write_cache = byte(&s) % 4;
+			d->cache_mb = num(&s);
+			d->zoned = byte(&s) % 4;
+			d->zone_bytes = size_val(&s);
+		}
 		if (byte(&s) & 1) {
 			points(&s, seek[i], &d->n_seek_curve);
 			d->seek_curve = seek[i];
@@ -204,6 +211,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rp_path_init(&path);
 	path.controller_mbps = num(&s);
 	path.bus_mbps = num(&s);
+	if (byte(&s) & 1) { /* 2.1: write caps, latency, controller cache */
+		path.controller_write_mbps = num(&s);
+		path.bus_write_mbps = num(&s);
+		path.latency_ms = num(&s);
+		path.latency_per_disk_ms = num(&s);
+		path.cache_mb = num(&s);
+		path.cache_mbps = num(&s);
+	}
 	path.n_links = byte(&s) % 4;
 	for (i = 0; i < path.n_links; i++) {
 		rp_link_init(&links[i]);

@@ -273,6 +273,21 @@ static void test_record_round_trip(void **state)
 	assert_int_equal(array_name_check("", &err), -EINVAL);
 	assert_int_equal(array_name_check("abcdefghijklmnopqrstu", &err), -EINVAL);
 	{
+		/* a state directory that cannot be made: the message names the
+		 * directory that failed (and nothing uninitialised) */
+		char file[300], sub[320];
+		FILE *f;
+
+		snprintf(file, sizeof(file), "%s/plain", dir);
+		snprintf(sub, sizeof(sub), "%s/state", file);
+		assert_non_null(f = fopen(file, "w"));
+		fclose(f);
+		memset(&err, 0, sizeof(err));
+		assert_int_equal(array_rec_save(sub, &r, &err), -ENOTDIR);
+		assert_non_null(strstr(err.msg, "cannot create "));
+		assert_non_null(strstr(err.msg, sub));
+	}
+	{
 		char cmd[300];
 
 		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);

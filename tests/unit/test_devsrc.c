@@ -1,17 +1,20 @@
 /* The registry of device sources (src/drive/devsrc.c): what it refuses, that each name
  * belongs to exactly one source, and that device_open, devices_list, device_power_cycle
  * (src/ops/devices.c) and io_dev_open_name (src/io/engine.c) go through it for a
- * simulated drive and for a path. */
+ * simulated drive and for a path, and that a slow load keeps no other registry waiting. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <setjmp.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -431,6 +434,146 @@ static void test_dev_name(void **state)
 	ctx_fini(&ctx);
 }
 
+/* ---- the listing's progress ---- */
+
+struct seen {
+	char phase[8][64];
+	unsigned n;
+	unsigned stop_after;	/* say stop once this many were reported (0: never) */
+};
+
+static void seen_report(void *arg, double fraction, const char *phase, double eta_s)
+{
+	struct seen *s = arg;
+
+	assert_true(fraction >= 0 && fraction < 1);
+	if (s->n < 8)
+		snprintf(s->phase[s->n], sizeof(s->phase[0]), "%s", phase);
+	s->n++;
+}
+
+static bool seen_cancelled(void *arg)
+{
+	struct seen *s = arg;
+
+	return s->stop_after && s->n >= s->stop_after;
+}
+
+/* devices_list_progress says "scanning i/n drives" before each drive, and stops between
+ * two drives when asked. */
+static void test_list_progress(void **state)
+{
+	struct seen s = { 0 };
+	struct progress_sink sink = { seen_report, seen_cancelled, &s };
+	struct ss_error err = { 0 };
+	struct dev_entry *v = NULL;
+	struct ss_ctx ctx;
+	size_t n = 0;
+
+	(void)state;
+	ctx_init(&ctx);
+	ctx.state_dir = fixture_dir;
+	ctx.protect_file = NULL;
+	ctx.demo = true;
+	assert_int_equal(devices_list_progress(&ctx, &sink, &v, &n, &err), 0);
+	assert_int_equal(n, 6);
+	assert_int_equal(s.n, 6);
+	assert_string_equal(s.phase[0], "scanning 1/6 drives");
+	assert_string_equal(s.phase[5], "scanning 6/6 drives");
+	free(v);
+	memset(&s, 0, sizeof(s));
+	s.stop_after = 2;
+	assert_int_equal(devices_list_progress(&ctx, &sink, &v, &n, &err), -ECANCELED);
+	assert_null(v);
+	assert_int_equal(n, 0);
+	assert_int_equal(s.n, 2);
+	ctx_fini(&ctx);
+}
+
+/* ---- a load that waits (a rig whose drive another process holds) ---- */
+
+static atomic_bool gate_open, in_load;
+static atomic_int loads, unloads;
+static int state_token;
+
+/* The registry whose rig_file is "slow" waits at the gate; any other loads at once. */
+static int slow_load(const struct dev_env *env, void **state, struct ss_error *err)
+{
+	struct timespec ms = { 0, 1000000 };
+
+	if (env->rig_file && !strcmp(env->rig_file, "slow")) {
+		atomic_store(&in_load, true);
+		while (!atomic_load(&gate_open))
+			nanosleep(&ms, NULL);
+	}
+	atomic_fetch_add(&loads, 1);
+	*state = &state_token;
+	return 0;
+}
+
+static void slow_unload(void *state)
+{
+	assert_ptr_equal(state, &state_token);
+	atomic_fetch_add(&unloads, 1);
+}
+
+static const struct dev_source_ops slow = {
+	.name = "slow",
+	.claims = t_claims,
+	.load = slow_load,
+	.unload = slow_unload,
+	.list = t_list,
+	.find = t_find,
+	.open = t_open,
+	.io = t_io,
+};
+
+static void *load_thread(void *arg)
+{
+	struct ss_error err = { 0 };
+	void *st;
+
+	assert_int_equal(dev_env_state(arg, &slow, &st, &err), 0);
+	assert_ptr_equal(st, &state_token);
+	return NULL;
+}
+
+/* While one registry's load waits, another one loads and is released (a UI thread that
+ * quits while its rescan waits on a drive); alarm() fails the test if it would hang. */
+static void test_slow_load(void **state)
+{
+	struct dev_env a = { .rig_file = "slow" }, b = { 0 };
+	struct ss_error err = { 0 };
+	struct timespec ms = { 0, 1000000 };
+	pthread_t t;
+	void *st;
+
+	(void)state;
+	assert_int_equal(dev_env_add(&a, &slow, &err), 0);
+	assert_int_equal(dev_env_add(&b, &slow, &err), 0);
+	atomic_store(&gate_open, false);
+	atomic_store(&in_load, false);
+	assert_int_equal(pthread_create(&t, NULL, load_thread, &a), 0);
+	while (!atomic_load(&in_load))
+		nanosleep(&ms, NULL);
+	alarm(10);
+	assert_int_equal(dev_env_state(&b, &slow, &st, &err), 0);
+	assert_ptr_equal(st, &state_token);
+	dev_env_release(&b);
+	assert_int_equal(atomic_load(&unloads), 1);
+	dev_env_release(&a); /* nothing published yet: nothing to unload */
+	assert_int_equal(atomic_load(&unloads), 1);
+	alarm(0);
+	atomic_store(&gate_open, true);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_int_equal(atomic_load(&loads), 2);
+	/* loaded once, kept: a second ask loads nothing */
+	assert_int_equal(dev_env_state(&a, &slow, &st, &err), 0);
+	assert_int_equal(atomic_load(&loads), 2);
+	dev_env_release(&a);
+	assert_int_equal(atomic_load(&unloads), 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -446,6 +589,9 @@ int main(void)
 						fixture_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_dev_name, fixture_dir_setup,
 						fixture_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_list_progress, fixture_dir_setup,
+						fixture_dir_teardown),
+		cmocka_unit_test(test_slow_load),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

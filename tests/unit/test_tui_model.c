@@ -1,6 +1,9 @@
 /* The TUI model without curses: dialogs whose Enter is refused or replaced
  * by an alert, the help box's scrolling, q with jobs running, the drive
- * table from list's column registry. */
+ * table from list's column registry, the rescan job (the UI answers keys
+ * while it runs; the selection and the marks follow the disks across it),
+ * the SMART and zone reports read by a job into a pager. */
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,7 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -174,6 +180,65 @@ static void test_quit_with_jobs(void **state)
 	job_free(t->job);
 }
 
+/* Tick (as the UI does every 250 ms) until the scans and the reports have
+ * ended; fails after 30 s. */
+static void settle(struct tui_model *m)
+{
+	struct timespec ms = { 0, 1000000 };
+
+	for (int i = 0; i < 30000; i++) {
+		bool busy = m->scan || !m->scanned || m->rescan_pending;
+
+		for (size_t k = 0; k < TUI_MAX_BG; k++)
+			busy |= m->bg[k].job != NULL;
+		if (!busy)
+			return;
+		tui_handle_key(m, TK_TICK);
+		nanosleep(&ms, NULL);
+	}
+	fail_msg("the jobs did not end");
+}
+
+static size_t row_of(const struct tui_model *m, const char *spec)
+{
+	for (size_t i = 0; i < m->n; i++)
+		if (!strcmp(m->devs[i].spec, spec))
+			return i;
+	fail_msg("%s is not listed", spec);
+	return 0;
+}
+
+/* A model on a fresh state directory and the demo rig, or the rig rig_json
+ * (written to dir/rig.json). */
+struct tui_env {
+	struct ss_ctx ctx;
+	char dir[256];
+	char rig[300];
+};
+
+static void env_up(struct tui_model *m, struct tui_env *t, const char *rig_json)
+{
+	memset(t, 0, sizeof(*t));
+	assert_int_equal(fixture_mkdtemp(t->dir, sizeof(t->dir)), 0);
+	ctx_init(&t->ctx);
+	t->ctx.state_dir = t->dir;
+	if (rig_json) {
+		snprintf(t->rig, sizeof(t->rig), "%s/rig.json", t->dir);
+		assert_int_equal(fixture_write_file(t->rig, rig_json), 0);
+		t->ctx.rig_file = t->rig;
+	} else {
+		t->ctx.demo = true;
+	}
+	m->ctx = &t->ctx;
+}
+
+static void env_down(struct tui_model *m, struct tui_env *t)
+{
+	tui_model_free(m);
+	ctx_fini(&t->ctx);
+	fixture_rmtree(t->dir);
+}
+
 /* The drive table: names of list's registry, each one known, in the
  * order the screen shows them; a refresh fills a row per drive with the
  * cells `list` prints. */
@@ -184,8 +249,8 @@ static void test_drive_table(void **state)
 	struct ss_error err = {0};
 	struct table *t = tui_drive_table(&err);
 	struct tui_model m = {0};
-	struct ss_ctx ctx;
-	char dir[256], buf[256];
+	struct tui_env env;
+	char buf[256];
 	unsigned shown = 0;
 
 	(void)state;
@@ -200,12 +265,9 @@ static void test_drive_table(void **state)
 	assert_int_equal(shown, 6); /* at 80 columns: no SERIAL, NATIVE or RPM */
 	table_free(t);
 
-	assert_int_equal(fixture_mkdtemp(dir, sizeof(dir)), 0);
-	ctx_init(&ctx);
-	ctx.demo = true;
-	ctx.state_dir = dir;
-	m.ctx = &ctx;
+	env_up(&m, &env, NULL);
 	assert_int_equal(tui_model_refresh(&m), 0);
+	settle(&m);
 	assert_true(m.n > 0);
 	assert_non_null(m.drives);
 	assert_int_equal(table_rows(m.drives), m.n);
@@ -220,10 +282,290 @@ static void test_drive_table(void **state)
 			    table_cell_text(m.drives, (unsigned)i, 6, 0, 0, buf, sizeof(buf)), "-");
 		}
 	}
-	tui_model_free(&m);
+	env_down(&m, &env);
 	assert_null(m.drives);
-	ctx_fini(&ctx);
-	fixture_rmtree(dir);
+}
+
+/* Entries as a scan gives them: spec, serial, WWN. */
+static void entry(struct dev_entry *e, const char *spec, const char *serial, const char *wwn)
+{
+	memset(e, 0, sizeof(*e));
+	snprintf(e->spec, sizeof(e->spec), "%s", spec);
+	e->identified = true;
+	snprintf(e->info.serial, sizeof(e->info.serial), "%s", serial);
+	snprintf(e->info.wwn, sizeof(e->info.wwn), "%s", wwn);
+}
+
+/* The swap alone: rows reorder, one disk vanishes, one is new, names
+ * change; the selection and the marks follow the disks by serial, else
+ * WWN, else name. */
+static void test_swap_keeps_disks(void **state)
+{
+	struct tui_model m = { 0 };
+	struct dev_entry *devs = calloc(5, sizeof(*devs));
+	char(*health)[TUI_HEALTH_LEN] = calloc(5, sizeof(*health));
+
+	(void)state;
+	assert_non_null(devs);
+	assert_non_null(health);
+	entry(&devs[0], "/dev/sda", "SA", "");
+	entry(&devs[1], "/dev/sdb", "SB", "");
+	entry(&devs[2], "/dev/sdc", "SC", "");
+	entry(&devs[3], "/dev/sdd", "", "5000c500aaaaaaaa");
+	entry(&devs[4], "/dev/sde", "", "");
+	tui_model_swap(&m, devs, 5, health);
+	assert_int_equal(m.n, 5);
+	assert_int_equal(table_rows(m.drives), 5);
+	m.sel = 2;		/* SC */
+	m.marked[0] = true;	/* SA */
+	m.marked[1] = true;	/* SB: vanishes */
+	m.marked[3] = true;	/* the WWN */
+	m.marked[4] = true;	/* the name */
+
+	devs = calloc(5, sizeof(*devs));
+	health = calloc(5, sizeof(*health));
+	assert_non_null(devs);
+	assert_non_null(health);
+	entry(&devs[0], "/dev/sdf", "SX", "");			/* new */
+	entry(&devs[1], "/dev/sda", "SC", "");			/* SC, renamed */
+	entry(&devs[2], "/dev/sde", "", "");			/* the same name */
+	entry(&devs[3], "/dev/sdb", "", "5000c500aaaaaaaa");	/* the WWN, renamed */
+	entry(&devs[4], "/dev/sdc", "SA", "");			/* SA, renamed */
+	snprintf(health[1], sizeof(health[1]), "PASSED");
+	tui_model_swap(&m, devs, 5, health);
+	assert_int_equal(m.n, 5);
+	assert_int_equal(m.sel, 1);
+	assert_false(m.marked[0]);
+	assert_false(m.marked[1]);
+	assert_true(m.marked[2]);
+	assert_true(m.marked[3]);
+	assert_true(m.marked[4]);
+	assert_string_equal(m.health[1], "PASSED");
+	assert_int_equal(table_rows(m.drives), 5);
+
+	/* the selected disk vanishes: the selection stays on its row, within
+	 * the list */
+	devs = calloc(1, sizeof(*devs));
+	health = calloc(1, sizeof(*health));
+	assert_non_null(devs);
+	assert_non_null(health);
+	entry(&devs[0], "/dev/sdf", "SX", "");
+	tui_model_swap(&m, devs, 1, health);
+	assert_int_equal(m.sel, 0);
+	assert_false(m.marked[0]);
+	tui_model_free(&m);
+}
+
+#define RIG_DRIVE(id, serial)                                                                  \
+	"{\"id\": \"" id "\", \"personality\": \"sata\", \"model\": \"SIM DISK\", "          \
+	"\"serial\": \"" serial "\", \"firmware\": \"1.0\", \"blocks\": 2000000, \"smart\": true}"
+
+/* The rescan job on a rig: the drives answer in a new order, one is gone,
+ * their names changed; the selection and the marks stay on the same disks. */
+static void test_rescan_job_swap(void **state)
+{
+	struct tui_model m = { 0 };
+	struct tui_env t;
+
+	(void)state;
+	env_up(&m, &t, "{\"drives\": [" RIG_DRIVE("d1", "SA") ", " RIG_DRIVE("d2", "SB") ", "
+		       RIG_DRIVE("d3", "SC") "]}");
+	assert_int_equal(tui_model_refresh(&m), 0);
+	settle(&m);
+	assert_int_equal(m.n, 3);
+	assert_string_equal(m.source + strlen("rig "), t.rig);
+	m.sel = row_of(&m, "sim:d3");
+	m.marked[row_of(&m, "sim:d1")] = true;
+	m.marked[row_of(&m, "sim:d2")] = true;
+
+	assert_int_equal(fixture_write_file(t.rig, "{\"drives\": [" RIG_DRIVE("e1", "SC") ", "
+					   RIG_DRIVE("e2", "SX") ", " RIG_DRIVE("e3", "SA") "]}"),
+			 0);
+	assert_int_equal(tui_model_refresh(&m), 0);
+	assert_non_null(m.scan);
+	/* a second request while it runs is coalesced into one more scan */
+	assert_int_equal(tui_model_refresh(&m), 0);
+	assert_int_equal(tui_model_refresh(&m), 0);
+	assert_true(m.rescan_pending);
+	settle(&m);
+	assert_int_equal(m.n, 3);
+	assert_string_equal(m.devs[m.sel].spec, "sim:e1");	/* SC */
+	assert_true(m.marked[row_of(&m, "sim:e3")]);		/* SA */
+	assert_false(m.marked[row_of(&m, "sim:e1")]);
+	assert_false(m.marked[row_of(&m, "sim:e2")]);		/* new; SB's mark is gone */
+	assert_non_null(strstr(m.health[m.sel], "PASSED"));
+	env_down(&m, &t);
+}
+
+/* Take sim:ID's state lock of the demo rig (under dir) as another process
+ * using the drive would: a command to it waits until it is let go. */
+static int hold_drive(const char *dir, const char *id)
+{
+	char path[400];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/sim", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/sim/demo", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/sim/demo/%s.lock", dir, id);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(flock(fd, LOCK_EX), 0);
+	return fd;
+}
+
+/* While the scan waits on a slow drive the UI answers: the status line
+ * says it scans, help opens, an action that needs the list says to wait,
+ * q quits; the list arrives once the drive answers. */
+static void test_scan_keeps_ui(void **state)
+{
+	struct tui_model m = { 0 };
+	struct timespec ms = { 0, 20 * 1000000 };
+	struct tui_env t;
+	int fd;
+
+	(void)state;
+	env_up(&m, &t, NULL);
+	fd = hold_drive(t.dir, "sas15k");
+	assert_int_equal(tui_model_refresh(&m), 0);
+	for (int i = 0; i < 10; i++) {
+		assert_int_equal(tui_handle_key(&m, TK_TICK), TUI_REDRAW); /* the spinner */
+		nanosleep(&ms, NULL);
+	}
+	assert_non_null(m.scan);
+	assert_false(m.scanned);
+	{
+		char line[160];
+
+		tui_bg_line(m.scan, line, sizeof(line));
+		assert_non_null(strchr("|/-\\", line[0]));
+		assert_string_equal(line + 1, " scanning the drives"); /* the rig waits */
+	}
+	assert_int_equal(tui_handle_key(&m, 'l'), TUI_REDRAW);
+	assert_null(m.dlg);
+	assert_string_equal(m.status, "scanning, wait: the drive list is not read yet");
+	assert_int_equal(tui_handle_key(&m, '?'), TUI_REDRAW);
+	assert_true(m.help);
+	assert_int_equal(tui_handle_key(&m, TK_TICK), TUI_REDRAW);
+	tui_handle_key(&m, 'x');
+	assert_false(m.help);
+	assert_int_equal(tui_handle_key(&m, 'q'), TUI_QUIT);
+	assert_non_null(m.scan);
+	assert_int_equal(flock(fd, LOCK_UN), 0);
+	settle(&m);
+	assert_int_equal(m.n, 6);
+	assert_string_equal(m.source, "demo rig");
+
+	/* a rescan: the old list stays usable while it waits */
+	assert_int_equal(flock(fd, LOCK_EX), 0);
+	m.sel = 0;
+	assert_int_equal(tui_model_refresh(&m), 0);
+	for (int i = 0; i < 5; i++) {
+		tui_handle_key(&m, TK_TICK);
+		nanosleep(&ms, NULL);
+	}
+	assert_non_null(m.scan);
+	assert_int_equal(tui_handle_key(&m, 'j'), TUI_REDRAW);
+	assert_int_equal(m.sel, 1);
+	tui_handle_key(&m, ' ');
+	assert_true(m.marked[1]);
+	assert_int_equal(flock(fd, LOCK_UN), 0);
+	settle(&m);
+	assert_int_equal(m.sel, 2);	/* Space moved it on */
+	assert_true(m.marked[1]);
+	close(fd);
+	env_down(&m, &t);
+}
+
+static void assert_has_line(const struct tui_pager *p, const char *line)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (!strcmp(p->lines[i], line))
+			return;
+	fail_msg("the pager has no line \"%s\"", line);
+}
+
+/* s and z: a job reads the report while the pager spins; the pager then
+ * shows what `smart -a -l` and `zones --measure` print. Esc stops one
+ * still being read. */
+static void test_report_pager(void **state)
+{
+	struct tui_model m = { 0 };
+	struct tui_env t;
+	int fd;
+
+	(void)state;
+	env_up(&m, &t, NULL);
+	assert_int_equal(tui_model_refresh(&m), 0);
+	settle(&m);
+
+	m.sel = row_of(&m, "sim:sata250");
+	assert_int_equal(tui_handle_key(&m, 's'), TUI_REDRAW);
+	assert_non_null(m.pager);
+	assert_non_null(m.pager->loading);
+	assert_string_equal(m.pager->title, "SMART of sim:sata250  (q closes, arrows scroll)");
+	settle(&m);
+	assert_null(m.pager->loading);
+	assert_string_equal(m.pager->lines[0], "sim:sata250: PASSED");
+	assert_has_line(m.pager, "  Drive:                 Hitachi HDT721025SLA380 (STF607MS2A4K7P)");
+	assert_has_line(m.pager, "  CRC errors:            2  (!)");
+	assert_has_line(m.pager, " ID NAME                     VALUE WORST THRESH          RAW "
+				 "PRETTY    FLAGS  STATUS");
+	assert_has_line(m.pager, "  1 raw-read-error-rate        100   100     16            0 0"
+				 "         PO-R-- ok");
+	assert_has_line(m.pager, "  ATA error log: 0 errors");
+	tui_handle_key(&m, 'q');
+	assert_null(m.pager);
+
+	m.sel = row_of(&m, "sim:smr");
+	tui_handle_key(&m, 'z');
+	assert_non_null(m.pager);
+	settle(&m);
+	assert_string_equal(m.pager->title, "Zones of sim:smr  (q closes, arrows scroll)");
+	assert_string_equal(m.pager->lines[0], "Device:       sim:smr");
+	assert_has_line(m.pager, "Zones:        52156 (268 MB each)");
+	assert_has_line(m.pager, "Read rate across the disk, MB/s (200 samples):");
+	tui_handle_key(&m, TK_ESC);
+	assert_null(m.pager);
+
+	/* Esc while the drive keeps it waiting: the pager closes at once, the
+	 * job's result is dropped when it ends */
+	m.sel = row_of(&m, "sim:sas15k");
+	fd = hold_drive(t.dir, "sas15k");
+	tui_handle_key(&m, 's');
+	assert_non_null(m.pager->loading);
+	assert_int_equal(tui_handle_key(&m, TK_TICK), TUI_REDRAW);
+	assert_int_equal(tui_handle_key(&m, TK_ESC), TUI_REDRAW);
+	assert_null(m.pager);
+	assert_int_equal(flock(fd, LOCK_UN), 0);
+	close(fd);
+	settle(&m);
+	assert_null(m.pager);
+	assert_null(m.dlg);
+	env_down(&m, &t);
+}
+
+/* A report the drive cannot give: an alert with the reason, no pager. */
+static void test_report_error(void **state)
+{
+	struct tui_model m = { 0 };
+	struct tui_env t;
+
+	(void)state;
+	env_up(&m, &t, "{\"drives\": [{\"id\": \"n1\", \"personality\": \"sata\", "
+		       "\"model\": \"SIM DISK\", \"serial\": \"SN1\", \"firmware\": \"1.0\", "
+		       "\"blocks\": 2000000, \"faults\": [\"no-smart\"]}]}");
+	assert_int_equal(tui_model_refresh(&m), 0);
+	settle(&m);
+	assert_int_equal(m.n, 1);
+	tui_handle_key(&m, 's');
+	settle(&m);
+	assert_null(m.pager);
+	assert_non_null(m.dlg);
+	assert_string_equal(m.dlg->title, "SMART");
+	assert_non_null(strstr(m.dlg->error, "sim:n1"));
+	env_down(&m, &t);
 }
 
 int main(void)
@@ -231,7 +573,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_alert_from_submit), cmocka_unit_test(test_refusal_inline),
 	    cmocka_unit_test(test_help_scrolls),      cmocka_unit_test(test_quit_with_jobs),
-	    cmocka_unit_test(test_drive_table),
+	    cmocka_unit_test(test_drive_table),	      cmocka_unit_test(test_swap_keeps_disks),
+	    cmocka_unit_test(test_rescan_job_swap),   cmocka_unit_test(test_scan_keeps_ui),
+	    cmocka_unit_test(test_report_pager),      cmocka_unit_test(test_report_error),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
