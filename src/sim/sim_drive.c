@@ -498,6 +498,7 @@ void sim_drive_advance_clock(struct sim_drive *d, uint64_t ns)
 	format_tick(d, sim_clock_now(d));
 	sim_selftest_tick(d, sim_clock_now(d));
 	sim_state_unlock(d, false, NULL);
+	sim_drive_idle(d, ns); /* no command meanwhile: the write cache destages */
 }
 
 uint64_t sim_drive_capacity(const struct sim_drive *d)
