@@ -109,7 +109,9 @@ static const void *lay(const void *v, size_t n, size_t elem, int kind, const str
 		return v;
 	if (m->mode == M_SHORT || m->mode == M_ZERO) {
 		memcpy(b, v, n * elem);
-		size = m->mode == M_SHORT ? (uint32_t)elem / 2 : 0;
+		/* short: the size field alone, below every 2.0 size (half a
+		 * 2.1 struct may be a whole 2.0 one, which is accepted) */
+		size = m->mode == M_SHORT ? (uint32_t)sizeof(uint32_t) : 0;
 		memcpy(b + (n - 1) * elem, &size, sizeof(size));
 		return b;
 	}
