@@ -42,11 +42,11 @@ extern "C" {
  * sized struct, a function or an enumerator added is a compatible change:
  * the version string's minor number grows. */
 #define RP_API_VERSION 2
-#define RP_VERSION_STRING "2.0.0"
+#define RP_VERSION_STRING "2.1.0"
 
 /* The API version the library was built with (compare with RP_API_VERSION). */
 RP_EXPORT int rp_api_version(void);
-/* "2.0.0" */
+/* "2.1.0" */
 RP_EXPORT const char *rp_version(void);
 
 /* ---- sized structs ----------------------------------------------------- */
@@ -141,12 +141,33 @@ struct rp_disk {
 	 * increasing), y = MB/s. Overrides outer/inner. */
 	const struct rp_point *zone_profile;
 	size_t n_zone_profile;
-	double cache_mb;    /* recorded; not used by the model */
+	double cache_mb;    /* the disk's write cache, MB; 0: 16 */
 	double link_mbps;   /* the disk's own interface link; 0: no cap */
 	double overhead_ms; /* command + controller overhead; 0: by class
 			       (enterprise 0.2 ms, desktop 0.5 ms) */
 	double mttf_hours;  /* 0: by class (enterprise 1.0M h, desktop 0.5M h) */
 	double ure_per_bit; /* 0: by class (1e-15 enterprise, 1e-14 desktop) */
+	/* 2.1 */
+	unsigned queue_depth; /* commands the disk queues and reorders (NCQ, TCQ);
+			       * 0: by class (32 desktop: SATA NCQ; 64 enterprise: SAS) */
+	int write_cache;      /* RP_WCACHE_*; 0: by class (on desktop/SATA, off enterprise/SAS) */
+	uint64_t zone_bytes;  /* a zoned disk's zone size (strokes are whole zones); 0: none */
+	int zoned;	      /* RP_ZONED_*; host-managed disks cannot be md members */
+	uint32_t reserved;    /* 0 */
+};
+
+/* rp_disk.write_cache: the disk's volatile write cache (0: by class) */
+enum rp_wcache {
+	RP_WCACHE_DEFAULT,
+	RP_WCACHE_ON,
+	RP_WCACHE_OFF,
+};
+
+/* rp_disk.zoned: the ZBC/ZAC zone model */
+enum rp_zoned {
+	RP_ZONED_NONE,
+	RP_ZONED_HOST_AWARE,
+	RP_ZONED_HOST_MANAGED,
 };
 
 /* Every field its default; size set. */
@@ -169,10 +190,17 @@ static inline void rp_link_init(struct rp_link *l)
 /* The path from host to disks. 0 means "no cap". */
 struct rp_path {
 	uint32_t size; /* rp_path_init() */
-	double controller_mbps;
+	double controller_mbps;	     /* reads (and writes, unless the write cap is given) */
 	double bus_mbps;
 	const struct rp_link *links; /* referenced by rp_disk.shared_link */
 	size_t n_links;
+	/* 2.1 */
+	double controller_write_mbps; /* the controller's cap on writes; 0: controller_mbps */
+	double bus_write_mbps;	      /* the bus's cap on writes; 0: bus_mbps */
+	double latency_ms;	      /* controller and host time per request; 0: none */
+	double latency_per_disk_ms;   /* ... and per member of the array */
+	double cache_mb;	      /* the controller's write-back cache; 0: none */
+	double cache_mbps;	      /* the rate it takes writes at; 0: the path's write cap */
 };
 
 static inline void rp_path_init(struct rp_path *p)
@@ -306,6 +334,16 @@ enum rp_figure_id {
 	RP_FIG_REBUILD_TIME,	   /* hours */
 	RP_FIG_MTTDL,		   /* hours */
 	RP_FIG_URE_REBUILD,	   /* probability 0..1 */
+	/* 2.1 */
+	RP_FIG_QUEUE_POSITION, /* ms, a member's positioning at the workload's queue (SPTF) */
+	RP_FIG_PATH_LATENCY,   /* ms, controller and host time per request */
+	RP_FIG_DEGRADED_IOPS,  /* the workload's IOPS with one member lost */
+	RP_FIG_DEGRADED2_IOPS, /* ... with two lost (when the level survives it) */
+	RP_FIG_REBUILD_IOPS,   /* ... with one lost, rebuilding under the workload */
+	RP_FIG_REBUILD_LOADED, /* hours, that rebuild (md's floor, sync_speed_min) */
+	RP_FIG_WRITE_BURST,    /* MB/s, writes into the controller's cache until it fills */
+	RP_FIG_RISK,	       /* risk band: 0 low, 1 medium, 2 high */
+	RP_FIG_CACHED_WRITE,   /* ms, a write the disks' write cache takes (t_w) */
 };
 
 /* How many figures an evaluation has: ids 0 .. rp_figure_count() - 1. */
@@ -345,10 +383,15 @@ enum rp_warning_id {
 	RP_WARN_CAP_LINK,      /* ... by a shared link */
 	RP_WARN_CAP_INTERFACE, /* ... by the disks' own links */
 	RP_WARN_MIXED_SIZES,   /* value: bytes wasted */
-	RP_WARN_RAID5_WIDE,    /* more than 14 disks in a RAID 5 (group) */
+	RP_WARN_RAID5_WIDE,    /* more than 7 (medium) / 14 (high) disks in a RAID 5 (group) */
 	RP_WARN_CHUNK_SMALL,   /* value: share of requests above chunk */
 	RP_WARN_CAPACITY_TINY, /* usable capacity below a request/chunk */
 	RP_WARN_URE_LIKELY,    /* value: probability */
+	/* 2.1 */
+	RP_WARN_RAID6_WIDE,   /* more than 20 (medium) / 28 (high) disks in a RAID 6 (group) */
+	RP_WARN_URE_POSSIBLE, /* value: probability, 1 .. 10 % with no redundancy left */
+	RP_WARN_MTTDL_LOW,    /* value: P(data loss in 5 years), above 1 % */
+	RP_WARN_ZONED,	      /* zoned members: the stroke is whole zones */
 };
 
 /* How many warning ids this library has: 0 .. rp_warning_count() - 1 (not
@@ -478,6 +521,10 @@ RP_EXPORT const char *rp_solution_message(const struct rp_solution *sol);
  * were returned. */
 RP_EXPORT size_t rp_solution_evaluated(const struct rp_solution *sol);
 RP_EXPORT int rp_solution_truncated(const struct rp_solution *sol);
+/* Why the first layout is first (its risk band, its disks, what a layout
+ * with fewer disks risks, what puts it before the second); "" when no
+ * layout meets the goals. Since 2.1. */
+RP_EXPORT const char *rp_solution_reason(const struct rp_solution *sol);
 
 #ifdef __cplusplus
 }

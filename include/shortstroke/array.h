@@ -107,6 +107,17 @@ int array_member_check(const struct plan_disk *pd, const struct drive_info *i,
 		       struct ss_error *err);
 
 /*
+ * Whether the records show disk i as a member of an array other than except
+ * (NULL: any): one not undone, where the member was not replaced or
+ * restored (the same WWN where both have one, else the same serial). -EPERM
+ * with the array's name in err; 0 when none. md marks such a disk in use by
+ * its superblock, but only where md wrote one: the records hold for every
+ * disk. A record that cannot be read is left out.
+ */
+int array_member_elsewhere(const char *state_dir, const char *except,
+			   const struct drive_info *i, struct ss_error *err);
+
+/*
  * The method auto takes for a member: CAP_AUTO (AMAC, HPA or a SCSI resize,
  * as limit picks them) where the drive has one, else the partition method
  * (a disk behind a controller that blocks them, scsi_debug, an emulated
@@ -300,7 +311,10 @@ void array_apply_result_free(struct array_apply_result *res);
 
 /*
  * Undo an array: load its record (-ENOENT: no such array) and refuse
- * (-EPERM) when it is mounted or held (LVM, dm, another md). An undone
+ * (-EPERM) when it is mounted or held (LVM, dm, another md), or when the
+ * partition of a member by the partition method holds more than md's
+ * superblock (a filesystem made in it: its GPT is not the undo's to wipe).
+ * An undone
  * array loads fine (r->state AS_UNDONE: nothing to do).
  */
 int array_undo_check(struct ss_ctx *ctx, const char *name, struct array_rec *r,

@@ -115,11 +115,14 @@ bool cap_limit_volatile(const struct drive_info *i, const struct dev_limit *l,
 
 /*
  * The disk is in use only for a label (a partition table or signature:
- * nothing mounted, held or swapped), and the journal's open limit is by a
- * method that keeps the size: the label is the one the partition method
- * wrote, which restore (and array undo) may take back.
+ * nothing mounted, held or swapped), its partitions hold no filesystem,
+ * RAID or LVM signature, and the journal's open limit is by a method that
+ * keeps the size: the label is the one the partition method wrote, which
+ * restore (and array undo) may take back. md_member: the disk is a member
+ * of an array over partitions that is being taken down, whose md superblock
+ * its partition may hold (md's state decides; see apply.c's teardown).
  */
-bool cap_label_is_ours(const char *state_dir, const struct dev_entry *e);
+bool cap_label_is_ours(const char *state_dir, const struct dev_entry *e, bool md_member);
 
 /*
  * On a zoned disk (host-managed or host-aware SMR) a limit ends on a zone

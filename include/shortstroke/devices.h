@@ -98,6 +98,9 @@ struct dev_entry {
 	char why[256];		/* reason for IN_USE / PROTECTED / UNKNOWN */
 	bool label_only;	/* IN_USE only for a partition table or signature:
 				   nothing mounted, held, swapped or the system */
+	bool part_data;		/* a partition holds a filesystem, RAID or LVM
+				   signature (what the partition table is for) */
+	bool part_not_md;	/* ... one that is no md superblock */
 	enum drive_tran tran_hint;	/* from sysfs for real disks */
 	char sys_serial[65];	/* serial and WWN as sysfs/udev show them */
 	char sys_wwn[65];
@@ -139,6 +142,31 @@ int devices_list_progress(struct ss_ctx *ctx, const struct progress_sink *sink,
  */
 int device_open(struct ss_ctx *ctx, const char *spec, bool for_write, struct drive **out,
 		struct dev_entry *entry, struct ss_error *err);
+
+/* Whether spec names a drive of a device source, sending nothing to it: 0,
+ * or device_open's error for a bad name (unknown, a partition, a real device
+ * with --demo; a usage error). For commands that check every name before
+ * they read or change any disk. */
+int device_lookup(struct ss_ctx *ctx, const char *spec, struct ss_error *err);
+
+/* Whether e names the disk first names already (/dev/sdb and its
+ * /dev/disk/by-id link, or two links: the same node, the same WWN, or with
+ * no WWN the same model and serial), both identified: then err says so, as
+ * a usage error ("name each disk once"). A disk named twice in one command
+ * would get two jobs at once, the second refused by the first one's lock. */
+bool device_named_twice(const struct dev_entry *first, const struct dev_entry *e,
+			struct ss_error *err);
+
+/*
+ * Before a change the journal records: -EPERM, naming the other disk, when
+ * another attached disk of its source has the entry's serial number and one
+ * of the two has no WWN (disks behind USB bridges): the journal,
+ * keyed by serial, would give one disk's records to the other. The other
+ * disks are known by what the system describes (sysfs), so nothing is sent
+ * to them; simulated drives are asked. 0 when force, or when none does.
+ */
+int device_check_serial(struct ss_ctx *ctx, const struct dev_entry *e, bool force,
+			struct ss_error *err);
 
 /* -EPERM with a message when the entry is protected or in use and force is
  * false; 0 otherwise. */

@@ -35,6 +35,8 @@ struct dev_usage {
 	bool in_use;
 	bool label_only;	/* in use only for a partition table or a signature: nothing
 				   mounted, held, swapped or the system */
+	bool part_data;		/* a partition holds a filesystem, RAID or LVM signature */
+	bool part_not_md;	/* ... one that is no md superblock */
 	bool unknown;		/* it could not be checked: in use, to be safe */
 	char why[400];		/* "mounted at /srv; has partitions sdb1", "" */
 };

@@ -32,6 +32,12 @@ void plan_note(struct plan_notes *notes, const char *fmt, ...)
 int plan_disk_from_device(struct ss_ctx *ctx, const char *spec, struct plan_disk *pd,
 			  struct plan_notes *notes, struct ss_error *err);
 
+/* A simulated drive's mechanics (sim_drive_mechanics) as the planner's
+ * disk figures: seek times, rates, overhead, queue depth, write cache,
+ * link. Capacity and rpm are left as they are. */
+struct sim_mechanics;
+void plan_disk_mechanics(const struct sim_mechanics *m, struct rp_disk *rp);
+
 /* What a plan file is made of besides the layout. */
 struct plan_source {
 	const struct plan_disk *pool; /* the disks the layout's members index */

@@ -64,7 +64,8 @@ void sim_drive_clear_faults(struct sim_drive *d);
  * and, while the process runs, by real time x the rig's "time_scale"
  * (default 1000: a real millisecond is a virtual second). */
 uint64_t sim_drive_clock_ns(struct sim_drive *d);
-/* Let ns of virtual time pass (a format in progress moves on). */
+/* Let ns of virtual time pass (a format in progress moves on, the write
+ * cache destages: sim_drive_idle). */
 void sim_drive_advance_clock(struct sim_drive *d, uint64_t ns);
 
 /* Positioning time (virtual ns) the drive needs from where its heads are
@@ -74,24 +75,51 @@ void sim_drive_advance_clock(struct sim_drive *d, uint64_t ns);
  * positioning time first); the simulated I/O engine uses it. */
 uint64_t sim_drive_position_ns(const struct sim_drive *d, uint64_t lba);
 /* Of n queued commands starting at lba[0..n), the index of the one with
- * the shortest positioning time (the first on a tie). */
+ * the shortest positioning time (the first on a tie): plain SPTF, without
+ * the ageing and the write cache of sim_drive_schedule. */
 unsigned sim_drive_queue_pick(const struct sim_drive *d, const uint64_t *lba, unsigned n);
-/* The same for reads and writes (write[i], blocks[i]; both may be NULL
- * for reads only): a write the drive's write cache takes needs no
- * positioning, so the first such one is picked. */
-unsigned sim_drive_queue_pick_rw(const struct sim_drive *d, const uint64_t *lba,
-				 const uint32_t *blocks, const bool *write, unsigned n);
+
+/* A command a drive holds, as its scheduler sees it: where, how much, and
+ * how long it has waited in the drive's queue (virtual ns). */
+struct sim_queued {
+	uint64_t lba;
+	uint32_t blocks;
+	bool write;
+	uint64_t wait_ns;
+};
+#define SIM_SCHED_DESTAGE 0xffffffffu
+/* The drive's scheduler (docs/simulator.md, "Scheduling"): of the n
+ * commands the drive holds (q[0] the oldest), the index of the one it
+ * serves next, or SIM_SCHED_DESTAGE when it first writes a piece of its
+ * write cache to the medium (sim_drive_destage). A write the cache takes
+ * while it has room goes first; the others by aged shortest positioning
+ * time, a run of commands that continue each other from its first; the
+ * destager competes with them as the cache fills. Remembers whether
+ * commands that need the mechanics wait (the destager then leaves them the
+ * time of a cached write's transfer). */
+unsigned sim_drive_schedule(struct sim_drive *d, const struct sim_queued *q, unsigned n);
+/* The drive writes the piece of its write cache nearest its heads to the
+ * medium (or ends the piece under way); returns how long that took
+ * (virtual ns, also added to its clock; 0 with nothing cached). */
+uint64_t sim_drive_destage(struct sim_drive *d);
+
 /* How many commands the drive holds at once (its NCQ or TCQ depth, the
  * rig's "queue_depth"); more wait in the host's queue. */
 unsigned sim_drive_queue_depth(const struct sim_drive *d);
 
 /* The drive did nothing for ns (an engine that keeps its own clock, with
- * drives that wait for each other, says so before the next command): the
- * platter turned meanwhile, so the next command's rotational wait starts
- * from where it turned to. Otherwise the model takes a command to follow
- * the last one at once. A command that continues the last transfer still
- * needs no positioning. */
+ * drives that wait for each other, says so before the next command): its
+ * write cache destaged meanwhile and the platter turned on, so the next
+ * command's rotational wait starts from where it turned to (a destage
+ * piece still positioning when the next host command comes is given up,
+ * one that writes ends first). Otherwise the model takes a command to
+ * follow the last one at once. A command that continues the last transfer
+ * still needs no positioning. sim_drive_advance_clock idles the drive the
+ * same way. */
 void sim_drive_idle(struct sim_drive *d, uint64_t ns);
+/* The platter alone turned ns further than the model counted (a spindle a
+ * little faster than its nominal speed); nothing else changes. */
+void sim_drive_turn(struct sim_drive *d, uint64_t ns);
 /* One revolution of the platters (ns; 0 for a drive that does not rotate). */
 double sim_drive_rev_ns(const struct sim_drive *d);
 
@@ -113,6 +141,19 @@ int transport_open_sim(struct sim_drive *d, struct transport **out,
  */
 int sim_rig_open(const char *rig_file, bool demo, const char *state_dir,
 		 struct sim_rig **out, struct ss_error *err);
+
+/* A simulated drive's mechanics as its rig sets them, for the planner
+ * (`plan sim:ID` plans with the rig's drive, not defaults by class). */
+struct sim_mechanics {
+	double t2t_ms, avg_ms, full_ms; /* seek */
+	double outer_mbps, inner_mbps;
+	double overhead_ms; /* a read's or write's own time: overhead + every command's */
+	unsigned queue_depth;
+	bool write_cache; /* on now */
+	double cache_mb;  /* 10^6 bytes */
+	double link_mbps; /* the host link */
+};
+void sim_drive_mechanics(const struct sim_drive *d, struct sim_mechanics *m);
 
 /* ---- simulated md arrays (the rig's "arrays", docs/simulator.md) ----------
  *

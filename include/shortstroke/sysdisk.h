@@ -85,6 +85,11 @@ struct sysdisk_usage {
 	bool partitions;	/* the kernel sees partitions on it */
 	bool signature;		/* partition table or fs/RAID/LVM signature */
 	bool unprobed;		/* could not be probed: in use to be safe */
+	bool part_data;		/* one of its partitions holds a signature (a filesystem,
+				 * RAID, LVM; or one could not be probed): data, more
+				 * than the partition table */
+	bool part_not_md;	/* ... and one such is no md superblock (an array over
+				 * partitions expects those on its members) */
 	char reason[400];	/* "mounted at /srv; has partitions sdb1", "" */
 };
 
@@ -106,16 +111,37 @@ int sysdisk_in_use(const char *sysroot, const struct sysdisk *d, bool probe_node
 /*
  * Probe an open file with libblkid (partition tables, filesystem, RAID, LVM
  * and crypto signatures), read-only: the disk itself, an image, or a sparse
- * copy of the blocks that hold a disk's labels. Adds what it finds to u
- * (signature, or unprobed when libblkid fails) and updates u->in_use.
+ * copy of the blocks that hold a disk's labels, whose logical blocks are
+ * block_len bytes (0: 512; a GPT lies in block 1). Adds what it finds to u
+ * (signature, or unprobed when libblkid fails) and updates u->in_use. When
+ * it holds a partition table, the first SYSDISK_PROBE_PARTS partitions are
+ * probed too ("partition 1 holds filesystem ext4": part_data), and any more
+ * count as data not probed.
  */
-void sysdisk_probe_signatures(int fd, struct sysdisk_usage *u);
+void sysdisk_probe_signatures(int fd, unsigned block_len, struct sysdisk_usage *u);
+
+/* Where a partition lies in the disk, in bytes (libblkid's table of it). */
+struct sysdisk_part {
+	unsigned partno;	/* 1, 2, ... as the kernel numbers it */
+	uint64_t start;
+	uint64_t size;
+};
+#define SYSDISK_PROBE_PARTS 16
+/*
+ * The partitions of the partition table in fd (libblkid, read-only), at most
+ * max of them into out, in table order: the blocks a caller that copies a
+ * disk's labels into a sparse file (see above) reads before probing its
+ * signatures. Returns how many the table has (0: no table).
+ */
+size_t sysdisk_probe_partitions(int fd, unsigned block_len, struct sysdisk_part *out,
+				size_t max);
 /* Record that the disk could not be probed ("could not be probed: why"). */
 void sysdisk_usage_note_unprobed(struct sysdisk_usage *u, const char *why);
 /* u->in_use from the other fields. */
 void sysdisk_usage_sum(struct sysdisk_usage *u);
-/* The same as a device source's verdict (devsrc.h): in use, and whether
- * only for a label (nothing mounted, system, swap, held or unprobed). */
+/* The same as a device source's verdict (devsrc.h): in use, whether only
+ * for a label (nothing mounted, system, swap, held or unprobed), and what
+ * its partitions hold. */
 void sysdisk_usage_verdict(const struct sysdisk_usage *u, struct dev_usage *out);
 
 /* The kernel-disk device source (devsrc.h, src/sys/kernel_source.c): the

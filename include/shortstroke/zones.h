@@ -5,7 +5,7 @@
  *
  * The operations (src/ops/zones.c) send read-only commands, except that
  * listing the notches selects each notch in turn and restores the active
- * one.
+ * one, which a caller allows only on a disk it may change.
  */
 #ifndef SHORTSTROKE_ZONES_H
 #define SHORTSTROKE_ZONES_H
@@ -61,21 +61,24 @@ struct zone_geometry {
 	struct scsi_notch_page notch;		/* with the original active notch */
 	struct zone_notch *notches;		/* owned; empty if not notched */
 	size_t nnotches;
+	bool notches_skipped;			/* notched, but not walked (walk false) */
 	char note[256];				/* why something is missing, "" if nothing */
 };
 
 /*
  * Read the geometry mode pages 0x03, 0x04 and 0x0C (current values). On
- * a notched drive (ND set) list every notch: MODE SELECT the notch page
- * with ACTIVE NOTCH = n, MODE SENSE 0x0C (and 0x03 for its sectors per
- * track) for n = 1..max, then restore the original active notch, also
- * when a step failed. Nothing else is changed. A page the drive does not
- * report is left out (has_* false) with a word in note; a drive that
- * reports none of them gives -EOPNOTSUPP (the usual answer of an ATA
- * disk behind SAT, whose SATL emulates no geometry pages).
+ * a notched drive (ND set), with walk, list every notch: MODE SELECT the
+ * notch page with ACTIVE NOTCH = n, MODE SENSE 0x0C (and 0x03 for its
+ * sectors per track) for n = 1..max, then restore the original active
+ * notch, also when a step failed. Nothing else is changed. Without walk
+ * (a disk in use or protected: MODE SELECT changes a setting of it) only
+ * MODE SENSE is sent, and notches_skipped says the list is missing. A
+ * page the drive does not report is left out (has_* false) with a word in
+ * note; a drive that reports none of them gives -EOPNOTSUPP (the usual
+ * answer of an ATA disk behind SAT, whose SATL emulates no geometry pages).
  */
-int zones_geometry(struct drive *d, const struct drive_info *info, struct zone_geometry *out,
-		   struct ss_error *err);
+int zones_geometry(struct drive *d, const struct drive_info *info, bool walk,
+		   struct zone_geometry *out, struct ss_error *err);
 void zone_geometry_free(struct zone_geometry *g);
 
 /* What a drive tells about its zones, as `zones` shows it: the zone report
@@ -87,14 +90,16 @@ struct zones_info {
 };
 
 /*
- * Read it (spec names the drive in messages). A drive that is not zoned and
+ * Read it (spec names the drive in messages). walk as for zones_geometry:
+ * false for a disk in use or protected (no MODE SELECT is sent to it; the
+ * notch list is left out, notches_skipped). A drive that is not zoned and
  * reports no geometry pages gives -EOPNOTSUPP ("reports no zone
  * information"), unless measured (its zone profile was measured instead):
  * then 0 with no pages and a note that says so. Free with zones_info_free
  * (also after a failure).
  */
-int zones_read(struct drive *d, const char *spec, const struct drive_info *info, bool measured,
-	       struct zones_info *out, struct ss_error *err);
+int zones_read(struct drive *d, const char *spec, const struct drive_info *info, bool walk,
+	       bool measured, struct zones_info *out, struct ss_error *err);
 void zones_info_free(struct zones_info *zi);
 
 #endif

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -117,6 +116,8 @@ void batch_open(struct batch *b)
 		rc = device_check_safe(&it->e, b->force, &it->err);
 		if (rc && b->allow_unsafe && b->allow_unsafe(b, it))
 			rc = 0;
+		if (!rc && b->journaled)
+			rc = device_check_serial(b->ctx, &it->e, b->force, &it->err);
 		if (rc) {
 			item_fail(it, rc, EXIT_REFUSED);
 			continue;
@@ -133,22 +134,6 @@ static int item_exit(const struct batch_item *it)
 	return code == EXIT_DONE ? EXIT_FAILED : code;
 }
 
-/* Two names of one disk (/dev/sdb and its /dev/disk/by-id link, or two
- * links): the same node, the same WWN, or with no WWN the same model and
- * serial. */
-static bool same_disk(const struct dev_entry *a, const struct dev_entry *b)
-{
-	const struct drive_info *x = &a->info, *y = &b->info;
-
-	if (!a->identified || !b->identified)
-		return false;
-	if (!a->sim && !b->sim && a->node[0] && !strcmp(a->node, b->node))
-		return true;
-	if (x->wwn[0] && y->wwn[0])
-		return !strcasecmp(x->wwn, y->wwn);
-	return x->serial[0] && !strcmp(x->serial, y->serial) && !strcmp(x->model, y->model);
-}
-
 /* A disk named twice would get two jobs at once, the second refused by the
  * first one's lock as if another process held it: a usage error instead. */
 static void refuse_named_twice(struct batch *b)
@@ -159,12 +144,8 @@ static void refuse_named_twice(struct batch *b)
 		for (unsigned k = 0; k < i && it->ready; k++) {
 			const struct dev_entry *first = &b->items[k].e;
 
-			if (!same_disk(first, &it->e))
+			if (!device_named_twice(first, &it->e, &it->err))
 				continue;
-			ss_error_set(&it->err, -EINVAL,
-				     "%s: the same disk as %s (serial %s%s%s): name each disk once",
-				     it->e.spec, first->spec, it->e.info.serial,
-				     it->e.info.wwn[0] ? ", WWN " : "", it->e.info.wwn);
 			item_fail(it, -EINVAL, EXIT_USAGE);
 		}
 	}

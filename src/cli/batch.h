@@ -40,6 +40,8 @@ struct batch {
 				 * (a report about the disk), not above it (the
 				 * commands that led to the result) */
 	int exit_code;		/* set by batch_check_all: the batch's exit code */
+	bool journaled;		/* the change is journaled: refuse a disk whose serial
+				 * another attached disk shares (device_check_serial) */
 	/* may an unsafe disk go ahead all the same? (restore of the partition
 	 * method: the partition table it wrote is the only "use") */
 	bool (*allow_unsafe)(struct batch *b, struct batch_item *it);
@@ -54,7 +56,7 @@ int batch_collect(struct batch *b, int argc, char **argv);
 /* Add one item (NULL when that spec is already in the batch). */
 struct batch_item *batch_add(struct batch *b, const char *spec);
 /* Open each disk read-write and check it is safe (protected / in use
- * refused unless --force). */
+ * refused unless --force; with journaled, a serial another disk shares). */
 void batch_open(struct batch *b);
 /*
  * Open one disk for reading only (bench, profile, qualify): nothing is

@@ -39,6 +39,13 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
  * (unknown) or ':' (missing value; the option string starts with ':').
  * getopt's own message is off (opterr = 0 in main). Returns EXIT_USAGE. */
 int cli_bad_option(const char *cmd, int c, char **argv);
+/* Every device name of names[0..n) checked before any disk is read or
+ * changed (device_lookup, which sends nothing): each bad one printed as
+ * "CMD: why"; EXIT_USAGE when one was bad, else EXIT_DONE. */
+int cli_check_names(struct ss_ctx *ctx, const char *cmd, char *const *names, int n);
+/* An option that takes one value: *slot = value, EXIT_DONE; given a second
+ * time it is a usage error (printed; EXIT_USAGE), not the last one silently. */
+int cli_option_once(const char *cmd, const char **slot, const char *opt, const char *value);
 /* The exit code of a failed operation: EXIT_REFUSED for an -EPERM safety
  * refusal, EXIT_USAGE when err is marked as the user's input (ss_error_usage),
  * else EXIT_FAILED, whatever the errno. */

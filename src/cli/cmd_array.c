@@ -408,22 +408,26 @@ static int apply_run(struct ss_ctx *ctx, int argc, char **argv)
 	};
 	struct apply_opts o = { 0 };
 	struct ss_error err = { 0 };
+	const char *method = NULL;
 	char **rest = xcalloc((size_t)argc + 1, sizeof(char *));
-	int n = split_members(argc, argv, &o, rest), c, code;
+	int n = split_members(argc, argv, &o, rest), c, code = EXIT_DONE;
 
 	optind = 1;
 	while ((c = getopt_long(n, rest, ":m:nyfJh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'N':
-			o.name = optarg;
+			code = cli_option_once("apply", &o.name, "--name", optarg);
 			break;
 		case 'F':
-			o.mkfs = optarg;
+			code = cli_option_once("apply", &o.mkfs, "--mkfs", optarg);
 			break;
 		case 'C':
-			o.conf = optarg;
+			code = cli_option_once("apply", &o.conf, "--conf", optarg);
 			break;
 		case 'm':
+			code = cli_option_once("apply", &method, "--method", optarg);
+			if (code)
+				goto out;
 			if (cap_method_parse(optarg, &o.method)) {
 				char names[160];
 
@@ -453,6 +457,8 @@ static int apply_run(struct ss_ctx *ctx, int argc, char **argv)
 			code = cli_bad_option("apply", c, rest);
 			goto out;
 		}
+		if (code)
+			goto out;
 	}
 	if (optind != n - 1) {
 		code = cli_usage_error("apply", optind >= n ? "name the plan file"
@@ -798,7 +804,8 @@ static void replace_fits(const struct array_member *om, const struct mjob *j,
 static int arr_replace(struct ss_ctx *ctx, const char *name, const char *old_spec,
 			 const char *new_spec, bool yes, bool dry_run, bool wait)
 {
-	struct batch b = { .cmd = "array replace", .ctx = ctx, .yes = yes, .dry_run = dry_run };
+	struct batch b = { .cmd = "array replace", .ctx = ctx, .yes = yes, .dry_run = dry_run,
+			   .journaled = true };
 	struct array_rec *r = xcalloc(1, sizeof(*r));
 	struct ss_error err = { 0 };
 	struct plan_disk pd = { 0 };
@@ -848,6 +855,12 @@ static int arr_replace(struct ss_ctx *ctx, const char *name, const char *old_spe
 		ss_error_set(&it->err, -EINVAL, "%s is already a member of %s", new_spec, name);
 		it->ready = false;
 		it->exit_hint = EXIT_USAGE;
+	}
+	if (it->ready &&
+	    array_member_elsewhere(ctx_state_dir(ctx), name, &it->e.info, &it->err)) {
+		ss_error_prefix(&it->err, "%s: ", new_spec);
+		it->ready = false;
+		it->exit_hint = EXIT_REFUSED;
 	}
 	j = xcalloc(1, sizeof(*j));
 	j->b = &b;

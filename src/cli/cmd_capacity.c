@@ -51,8 +51,9 @@ static void limit_usage(FILE *f)
 		"  -n, --dry-run         print every command that would be sent; send none\n"
 		"  -y, --yes             do not ask (scripts); without it a terminal asks for\n"
 		"                        each disk's serial number\n"
-		"  -f, --force           allow a limit under 1 GiB, and a disk that is in use\n"
-		"                        or protected (the serial is still asked on a terminal)\n"
+		"  -f, --force           allow a limit under 1 GiB, and a disk that is in use,\n"
+		"                        protected, or has the serial of another attached disk\n"
+		"                        (the serial is still asked on a terminal)\n"
 		"  -J, --json            one result object per disk\n"
 		"  -h, --help            this help\n"
 		"\n"
@@ -84,6 +85,7 @@ static void restore_usage(FILE *f)
 		"      --model PATTERN, --serial SERIAL   select disks as 'list' shows them\n"
 		"  -n, --dry-run         print every command that would be sent; send none\n"
 		"  -y, --yes             do not ask; -f, --force  override in-use/protected\n"
+		"                        (and a serial another attached disk has)\n"
 		"  -J, --json            one result object per disk\n"
 		"  -h, --help            this help\n");
 }
@@ -300,10 +302,11 @@ static int parse_size_opt(const char *cmd, int opt, const char *arg, struct cap_
 }
 
 /* restore may take back a GPT that limit --method partition wrote: that
- * partition table is the disk's only "use" (nothing mounted or held) */
+ * partition table is the disk's only "use" (nothing mounted or held, and its
+ * partition holds no filesystem, RAID or LVM signature) */
 static bool restore_own_label(struct batch *b, struct batch_item *it)
 {
-	return cap_label_is_ours(ctx_state_dir(b->ctx), &it->e);
+	return cap_label_is_ours(ctx_state_dir(b->ctx), &it->e, false);
 }
 
 static int capacity_main(struct ss_ctx *ctx, int argc, char **argv, bool restore)
@@ -327,7 +330,7 @@ static int capacity_main(struct ss_ctx *ctx, int argc, char **argv, bool restore
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *cmd = restore ? "restore" : "limit";
-	struct batch b = { .cmd = cmd, .ctx = ctx, .verbose = ctx->verbose };
+	struct batch b = { .cmd = cmd, .ctx = ctx, .verbose = ctx->verbose, .journaled = true };
 	struct cap_job tmpl = { .b = &b, .restore = restore };
 	struct ss_error err = { 0 };
 	int c, rc, sizes = 0;

@@ -20,6 +20,7 @@
 #include "shortstroke/fileio.h"
 #include "shortstroke/planfile.h"
 #include "shortstroke/planning.h"
+#include "shortstroke/planspec.h"
 #include "shortstroke/units.h"
 
 #define HOURS_PER_YEAR 8766.0
@@ -51,6 +52,12 @@ enum plan_col {
 	PC_REBUILD,
 	PC_MTTDL,
 	PC_URE,
+	PC_RISK,
+	PC_DEGRADED,
+	PC_DEGRADED2,
+	PC_REBUILD_IOPS,
+	PC_REBUILD_LOAD,
+	PC_QUEUE_POS,
 	PC_WARNINGS,
 	PC_SHORTFALL,
 	PC_COUNT
@@ -90,13 +97,26 @@ static const struct col_def plan_cols[PC_COUNT] = {
     [PC_MTTDL] = {"MTTDL", COL_DOUBLE, true, 0, 0, "mean time to data loss, years"},
     [PC_URE] = {"URE", COL_DOUBLE, true, 2, 0,
 		"percent chance of an unrecoverable read error during a rebuild"},
+    [PC_RISK] = {"RISK", COL_STR, false, 0, 0,
+		 "risk band (low, medium, high): parity group width, URE in a rebuild, data loss "
+		 "in 5 years; the first ranking key"},
+    [PC_DEGRADED] = {"DEGRADED", COL_DOUBLE, true, 0, 0,
+		     "the workload's IOPS with one member lost"},
+    [PC_DEGRADED2] = {"DEGRADED2", COL_DOUBLE, true, 0, 0,
+		      "the workload's IOPS with two members lost"},
+    [PC_REBUILD_IOPS] = {"REBUILD-IOPS", COL_DOUBLE, true, 0, 0,
+			 "the workload's IOPS while one member rebuilds (md at its sync_speed_min)"},
+    [PC_REBUILD_LOAD] = {"REBUILD-LOAD", COL_DOUBLE, true, 0, 0,
+			 "hours the rebuild takes under the workload (md at its sync_speed_min)"},
+    [PC_QUEUE_POS] = {"QUEUE-POS", COL_DOUBLE, true, 2, 0,
+		      "a member's positioning time at the workload's queue depth (SPTF), ms"},
     [PC_WARNINGS] = {"WARNINGS", COL_STR, false, 0, 0, "warnings (--explain says more)"},
     [PC_SHORTFALL] = {"SHORTFALL", COL_STR, false, 0, 0,
 		      "how far a layout is from each goal it misses"},
 };
 #define PLAN_DEFAULT                                                                               \
 	"RANK,LEVEL,DISKS,GROUPS,CHUNK,STROKE,CAPACITY,SEQ-READ,SEQ-WRITE,IOPS,IOPS-QD1,"          \
-	"ACCESS,TOLERATES,REBUILD,MTTDL,URE,WARNINGS"
+	"ACCESS,TOLERATES,REBUILD,MTTDL,URE,RISK,WARNINGS"
 
 enum {
 	OPT_DISKS = 0x2001,
@@ -121,6 +141,9 @@ enum {
 	OPT_EXPLAIN,
 	OPT_CHECK,
 	OPT_METHOD,
+	OPT_MECH,
+	OPT_LATENCY,
+	OPT_CACHE,
 };
 
 struct popts {
@@ -132,12 +155,17 @@ struct popts {
 	int level; /* the only level of the mask, -1 for none or several */
 	double capacity, iops, access_ms;
 	unsigned tolerate, max_disks;
+	bool tolerate_set;
 	int profile;
+	const char *workload; /* --workload as given (a profile or custom:...) */
+	struct plan_workload pw;
+	const char *mech; /* --mech KEY=VALUE,... */
 	unsigned qd;
 	uint64_t chunk;
 	double stroke; /* 0: search */
 	unsigned groups, copies;
-	double controller_mbps, bus_mbps;
+	double controller_mbps, bus_mbps, controller_w_mbps, bus_w_mbps;
+	double latency_ms, latency_disk_ms, cache_mb, cache_mbps;
 	unsigned top;
 	struct out_opts out;
 	bool explain;
@@ -181,12 +209,18 @@ static void usage(FILE *f)
 	    "      --model-of DEV    the disk the extra (still to be bought) disks copy\n"
 	    "      --rpm R           rpm of --disks without devices (default 7200)\n"
 	    "      --disk-size SIZE  size of --disks without devices (default 1TB)\n"
+	    "      --mech KEY=V,...  the disks' mechanics instead of the defaults by class\n"
+	    "                        (simulated disks: the rig's): t2t, avg, full (seek ms),\n"
+	    "                        outer, inner (MB/s), overhead (ms), queue (commands\n"
+	    "                        the disk queues: 32 SATA, 64 SAS), cache (MB),\n"
+	    "                        wcache (on|off), link (MB/s), mttf (h), ure (per bit)\n"
 	    "\n"
 	    "Goals (a search over levels, disk counts, strokes and chunks):\n"
 	    "      --capacity SIZE   usable capacity at least SIZE (2T, 500GB)\n"
 	    "      --iops N          the workload's IOPS at least N (at --qd)\n"
 	    "      --access-ms MS    average random access time at most MS\n"
-	    "      --tolerate K      survive any K failed disks\n"
+	    "      --tolerate K      survive any K failed disks (default 1; 0 when a\n"
+	    "                        --level includes RAID 0)\n"
 	    "      --max-disks N     use at most N disks\n"
 	    "      --level L[,L...]  only these RAID levels: 0 1 10 0+1 5 6 50 60\n"
 	    "      --chunk SIZE      only this chunk size (4K .. 1M, a power of two)\n"
@@ -201,14 +235,18 @@ static void usage(FILE *f)
 	    "\n"
 	    "Workload and path:\n"
 	    "      --workload NAME   database (default), fileserver, webserver,\n"
-	    "                        workstation, seq-read, seq-write, random-access\n"
+	    "                        workstation, seq-read, seq-write, random-access, or\n"
+	    "                        custom:bs=SIZE[:W][/SIZE:W...][,read=R][,random=X]\n"
+	    "                        (R, X: 0.7 or 70%%; e.g. custom:bs=64K,read=0,random=1)\n"
 	    "      --qd N            queue depth on the array (default %d)\n"
-	    "      --controller-mbps N  controller bandwidth cap, MB/s\n"
-	    "      --bus-mbps N      bus (PCIe) bandwidth cap, MB/s\n"
+	    "      --controller-mbps N[/W]  controller bandwidth cap, MB/s (W: writes)\n"
+	    "      --bus-mbps N[/W]  bus (PCIe) bandwidth cap, MB/s (W: writes)\n"
+	    "      --controller-latency MS[+MS]  per request, + per member of the array\n"
+	    "      --controller-cache SIZE[@MBPS]  a write-back controller cache\n"
 	    "\n"
 	    "Output:\n" OUT_HELP
 	    "      --explain         every figure of the best layout with its formula,\n"
-	    "                        source and inputs, and the warnings\n"
+	    "                        source and inputs, the warnings, and why it is first\n"
 	    "  -O, --output-plan FILE  write the best layout as a plan file for 'apply'\n"
 	    "      --method M        with -O: the limit method apply is to use on every\n"
 	    "                        member (e.g. partition; default auto)\n"
@@ -216,6 +254,8 @@ static void usage(FILE *f)
 	    "  -h, --help            this help\n"
 	    "\n"
 	    "Default columns: " PLAN_DEFAULT "\n"
+	    "Ranked by risk band (low first), then fewest disks, most IOPS, shortest\n"
+	    "access, most failures tolerated, longest MTTDL, most capacity.\n"
 	    "\n"
 	    "Exit status: 0 a layout meets the goals; 1 none does (the closest are\n"
 	    "listed and the goal that cannot be met is named); 2 bad input.\n"
@@ -223,8 +263,10 @@ static void usage(FILE *f)
 	    "Examples:\n"
 	    "  shortstroke --demo plan sim:sas15k --disks 4 --level 10 --capacity 200G\n"
 	    "  shortstroke plan --disks 8 --rpm 15000 --disk-size 600GB --iops 2000 --tolerate 2\n"
-	    "  shortstroke plan /dev/sd[b-e] --capacity 500G --workload fileserver -O plan.json\n"
+	    "  shortstroke plan /dev/sd[b-e] --capacity 300G --workload fileserver -O plan.json\n"
 	    "  shortstroke --demo plan sim:sas15k --level 0 --stroke 100%% --explain\n"
+	    "  shortstroke plan --disks 8 --rpm 7200 --mech queue=32,overhead=0.5 \\\n"
+	    "      --workload custom:bs=64K,read=0,random=1 --controller-mbps 1200/600\n"
 	    "  shortstroke plan --check plan.json\n",
 	    DEFAULT_QD);
 }
@@ -325,10 +367,40 @@ static int parse_levels(const char *arg, struct popts *o)
 	return 0;
 }
 
+/* The model's options beyond the goals: path caps, latency, cache, mechanics. */
+static int take_model_opt(struct popts *o, int c, const char *arg)
+{
+	struct ss_error err = {0};
+	struct rp_disk probe;
+
+	switch (c) {
+	case OPT_CONTROLLER:
+		if (plan_rate_pair_parse(arg, &o->controller_mbps, &o->controller_w_mbps, &err))
+			return cli_usage_error("plan", "--controller-mbps: %s", err.msg);
+		return 0;
+	case OPT_BUS:
+		if (plan_rate_pair_parse(arg, &o->bus_mbps, &o->bus_w_mbps, &err))
+			return cli_usage_error("plan", "--bus-mbps: %s", err.msg);
+		return 0;
+	case OPT_LATENCY:
+		if (plan_latency_parse(arg, &o->latency_ms, &o->latency_disk_ms, &err))
+			return cli_usage_error("plan", "--controller-latency: %s", err.msg);
+		return 0;
+	case OPT_CACHE:
+		if (plan_cache_parse(arg, &o->cache_mb, &o->cache_mbps, &err))
+			return cli_usage_error("plan", "--controller-cache: %s", err.msg);
+		return 0;
+	default: /* OPT_MECH: checked now, applied to every disk of the pool */
+		rp_disk_init(&probe);
+		if (plan_mech_parse(arg, &probe, &err))
+			return cli_usage_error("plan", "%s", err.msg);
+		o->mech = arg;
+		return 0;
+	}
+}
+
 static int take_opt(struct popts *o, int c, const char *arg)
 {
-	struct rp_error rerr = {0};
-
 	switch (c) {
 	case OPT_DISKS:
 		return parse_uint("--disks", arg, 1, PLAN_MAX_DISKS, &o->n_disks);
@@ -361,16 +433,12 @@ static int take_opt(struct popts *o, int c, const char *arg)
 	case OPT_ACCESS:
 		return parse_pos("--access-ms", arg, &o->access_ms);
 	case OPT_TOLERATE:
+		o->tolerate_set = true;
 		return parse_uint("--tolerate", arg, 0, PLAN_MAX_DISKS, &o->tolerate);
 	case OPT_MAX_DISKS:
 		return parse_uint("--max-disks", arg, 1, PLAN_MAX_DISKS, &o->max_disks);
 	case OPT_WORKLOAD:
-		if (rp_profile_parse(arg, &o->profile, &rerr))
-			return cli_usage_error("plan",
-					       "--workload: unknown workload '%s': use database, "
-					       "fileserver, webserver, workstation, seq-read, "
-					       "seq-write or random-access",
-					       arg);
+		o->workload = arg; /* parsed with the queue depth (model_inputs) */
 		return 0;
 	case OPT_QD:
 		return parse_uint("--qd", arg, 1, 65536, &o->qd);
@@ -390,9 +458,11 @@ static int take_opt(struct popts *o, int c, const char *arg)
 	case OPT_COPIES:
 		return parse_uint("--copies", arg, 2, PLAN_MAX_DISKS, &o->copies);
 	case OPT_CONTROLLER:
-		return parse_pos("--controller-mbps", arg, &o->controller_mbps);
 	case OPT_BUS:
-		return parse_pos("--bus-mbps", arg, &o->bus_mbps);
+	case OPT_LATENCY:
+	case OPT_CACHE:
+	case OPT_MECH:
+		return take_model_opt(o, c, arg);
 	case OPT_TOP:
 		return parse_uint("--top", arg, 1, 1000, &o->top);
 	case OPT_EXPLAIN:
@@ -593,6 +663,22 @@ static void warnings_text(const struct rp_eval *ev, char *buf, size_t len)
 }
 
 /* sol: the closest layout i's shortfall in a column; NULL: none. */
+/* The columns of the queueing, degraded and risk figures. */
+static void add_model_cells(struct table *t, const struct rp_eval *ev)
+{
+	static const char *const bands[] = {"low", "medium", "high"};
+	bool valid;
+	double v = fig_value(ev, RP_FIG_RISK, &valid);
+
+	if (valid && v >= 0 && v <= 2)
+		table_set_str(t, PC_RISK, bands[(int)v]);
+	set_fig(t, PC_DEGRADED, ev, RP_FIG_DEGRADED_IOPS, 1);
+	set_fig(t, PC_DEGRADED2, ev, RP_FIG_DEGRADED2_IOPS, 1);
+	set_fig(t, PC_REBUILD_IOPS, ev, RP_FIG_REBUILD_IOPS, 1);
+	set_fig(t, PC_REBUILD_LOAD, ev, RP_FIG_REBUILD_LOADED, 1);
+	set_fig(t, PC_QUEUE_POS, ev, RP_FIG_QUEUE_POSITION, 1);
+}
+
 static void add_row(struct table *t, const struct pstate *s, unsigned rank,
 		    const struct rp_eval *ev, const struct rp_solution *sol, size_t i)
 {
@@ -631,6 +717,7 @@ static void add_row(struct table *t, const struct pstate *s, unsigned rank,
 	set_fig(t, PC_REBUILD, ev, RP_FIG_REBUILD_TIME, 1);
 	set_fig(t, PC_MTTDL, ev, RP_FIG_MTTDL, 1 / HOURS_PER_YEAR);
 	set_fig(t, PC_URE, ev, RP_FIG_URE_REBUILD, 100);
+	add_model_cells(t, ev);
 	warnings_text(ev, buf, sizeof(buf));
 	table_set_str(t, PC_WARNINGS, buf[0] ? buf : NULL);
 	if (sol) {
@@ -734,8 +821,15 @@ static void explain_figure(struct record *x, const struct rp_figure *fg)
 
 /* --explain: every figure of one layout with its formula, source and
  * inputs, and the warnings, under "explain"; what names the layout in text. */
+static const char *workload_name(const struct pstate *s)
+{
+	if (s->o->profile >= 0)
+		return rp_profile_name(s->o->profile);
+	return s->o->pw.text[0] ? s->o->pw.text : "custom";
+}
+
 static void explain_record(struct record *r, const struct pstate *s, const struct rp_eval *ev,
-			   const char *what)
+			   const char *what, const char *why)
 {
 	const struct rp_layout *l = rp_eval_layout(ev);
 	struct record *x = record_set_object(r, "explain"), *mem, *figs, *ws;
@@ -747,6 +841,10 @@ static void explain_record(struct record *r, const struct pstate *s, const struc
 	record_line(x, "%s", "");
 	record_line(x, "%s: %s", what, buf);
 	record_set_str(x, "layout", buf);
+	if (why && *why) {
+		record_line(x, "Why: %s", why);
+		record_set_str(x, "why", why);
+	}
 	mem = record_set_list(x, "members");
 	for (unsigned i = 0; i < l->n_disks; i++) {
 		const struct plan_disk *pd = &s->pool[l->members[i]];
@@ -767,8 +865,7 @@ static void explain_record(struct record *r, const struct pstate *s, const struc
 		fclose(m);
 	record_line(x, "Members:%s", members ? members : "");
 	free(members);
-	record_line(x, "Workload: %s, queue depth %u", rp_profile_name(s->o->profile),
-		    s->wl.queue_depth);
+	record_line(x, "Workload: %s, queue depth %u", workload_name(s), s->wl.queue_depth);
 	figs = record_set_list(x, "figures");
 	for (int id = 0; id < rp_figure_count(); id++) {
 		const struct rp_figure *fg = rp_eval_figure(ev, id);
@@ -931,7 +1028,7 @@ static int run_eval(struct pstate *s)
 	goal_names(r, "unmet", missed);
 	notes_list(r, s);
 	if (o->explain)
-		explain_record(r, s, ev, "Layout");
+		explain_record(r, s, ev, "Layout", NULL);
 	if (!(o->out.flags & TABLE_JSON))
 		print_notes(s);
 	record_print(r, stdout, o->out.flags);
@@ -1018,11 +1115,12 @@ static int run_solve(struct pstate *s)
 	}
 	record_set_u64(r, "evaluated", rp_solution_evaluated(sol));
 	record_set_bool(r, "truncated", rp_solution_truncated(sol));
+	record_set_str(r, "reason", rp_solution_reason(sol));
 	notes_list(r, s);
 	if (o->explain && n)
 		explain_record(r, s,
 			       met ? rp_solution_get(sol, 0) : rp_solution_closest(sol, 0),
-			       met ? "Layout 1" : "Closest layout");
+			       met ? "Layout 1" : "Closest layout", rp_solution_reason(sol));
 	if (!(o->out.flags & TABLE_JSON)) {
 		print_notes(s);
 		if (!met)
@@ -1070,8 +1168,12 @@ static int run_check(struct popts *o)
 	s.wl = p->workload;
 	s.path = p->path;
 	s.goals = p->goals;
-	if (p->profile[0])
+	if (p->profile[0]) {
 		rp_profile_parse(p->profile, &o->profile, NULL);
+	} else {
+		o->profile = -1;
+		snprintf(o->pw.text, sizeof(o->pw.text), "custom");
+	}
 	for (size_t i = 0; i < p->n_notes; i++)
 		note(&s, "%s", p->notes[i]);
 	if (rp_evaluate(s.rd, s.n, &s.path, &p->layout, &s.wl, &ev, &rerr)) {
@@ -1132,7 +1234,7 @@ static int run_check(struct popts *o)
 	goal_names(r, "unmet", missed);
 	notes_list(r, &s);
 	if (o->explain)
-		explain_record(r, &s, ev, "Layout");
+		explain_record(r, &s, ev, "Layout", NULL);
 	record_print(r, stdout, o->out.flags);
 	if (!(o->out.flags & TABLE_JSON)) {
 		for (unsigned i = 0; i < nd; i++)
@@ -1182,6 +1284,46 @@ static int check_level_fits(const struct pstate *s)
 			       avail, avail == 1 ? "is given" : "are given");
 }
 
+/* The workload, the path and the disks' mechanics from the options; the
+ * default tolerance (one failure unless --tolerate or a RAID 0 is asked). */
+static int model_inputs(struct pstate *s)
+{
+	struct popts *o = s->o;
+	struct rp_disk probe;
+	struct ss_error err = {0};
+
+	if (plan_workload_parse(o->workload ? o->workload : "database", o->qd, &o->pw, &err))
+		return cli_usage_error("plan", "--workload: %s", err.msg);
+	o->profile = o->pw.profile;
+	plan_workload_fix(&o->pw);
+	s->wl = o->pw.wl;
+	rp_path_init(&s->path);
+	s->path.controller_mbps = o->controller_mbps;
+	s->path.bus_mbps = o->bus_mbps;
+	s->path.controller_write_mbps = o->controller_w_mbps;
+	s->path.bus_write_mbps = o->bus_w_mbps;
+	s->path.latency_ms = o->latency_ms;
+	s->path.latency_per_disk_ms = o->latency_disk_ms;
+	s->path.cache_mb = o->cache_mb;
+	s->path.cache_mbps = o->cache_mbps;
+	rp_goals_init(&s->goals);
+	if (!o->tolerate_set && !(o->level_mask & RP_LEVEL_BIT(RP_LEVEL_0))) {
+		o->tolerate = 1;
+		note(s, "no --tolerate: layouts survive one failed disk (--tolerate 0 or --level "
+			"0 for none)");
+	}
+	for (size_t i = 0; o->mech && i < s->n; i++) {
+		probe = s->pool[i].rp;
+		if (plan_mech_parse(o->mech, &probe, &err))
+			return cli_usage_error("plan", "%s", err.msg);
+		s->pool[i].rp = probe;
+		s->rd[i] = probe;
+	}
+	if (o->mech)
+		note(s, "mechanics from --mech %s", o->mech);
+	return 0;
+}
+
 static int plan_run(struct ss_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -1204,6 +1346,9 @@ static int plan_run(struct ss_ctx *ctx, int argc, char **argv)
 	    {"copies", required_argument, NULL, OPT_COPIES},
 	    {"controller-mbps", required_argument, NULL, OPT_CONTROLLER},
 	    {"bus-mbps", required_argument, NULL, OPT_BUS},
+	    {"controller-latency", required_argument, NULL, OPT_LATENCY},
+	    {"controller-cache", required_argument, NULL, OPT_CACHE},
+	    {"mech", required_argument, NULL, OPT_MECH},
 	    {"top", required_argument, NULL, OPT_TOP},
 	    {"explain", no_argument, NULL, OPT_EXPLAIN},
 	    {"output-plan", required_argument, NULL, 'O'},
@@ -1214,7 +1359,6 @@ static int plan_run(struct ss_ctx *ctx, int argc, char **argv)
 	};
 	struct popts o = {.level = -1, .profile = RP_PROFILE_DATABASE, .qd = DEFAULT_QD};
 	struct pstate s = {.o = &o};
-	struct rp_error rerr = {0};
 	bool planning = false;
 	struct ss_error serr = {0};
 	char msg[256];
@@ -1265,15 +1409,8 @@ static int plan_run(struct ss_ctx *ctx, int argc, char **argv)
 	s.rd = xcalloc(s.n, sizeof(*s.rd));
 	for (size_t i = 0; i < s.n; i++)
 		s.rd[i] = s.pool[i].rp;
-	rp_workload_init(&s.wl);
-	rp_path_init(&s.path);
-	rp_goals_init(&s.goals);
-	if (rp_workload_profile(o.profile, o.qd, &s.wl, &rerr)) {
-		rc = cli_usage_error("plan", "%s", rerr.msg);
+	if ((rc = model_inputs(&s)))
 		goto out;
-	}
-	s.path.controller_mbps = o.controller_mbps;
-	s.path.bus_mbps = o.bus_mbps;
 	s.goals.min_capacity = o.capacity;
 	s.goals.min_iops = o.iops;
 	s.goals.max_access_ms = o.access_ms;

@@ -425,6 +425,9 @@ static int qualify_run(struct ss_ctx *ctx, int argc, char **argv)
 		cli_error("qualify: %s", err.msg);
 		return EXIT_USAGE;
 	}
+	if (print_thr && optind < argc)
+		return cli_usage_error("qualify", "--print-thresholds takes no device ('%s'): it "
+				       "prints the thresholds, then exits", argv[optind]);
 	if (print_thr) {
 		char *text = NULL;
 

@@ -312,6 +312,9 @@ static int reapply_run(struct ss_ctx *ctx, int argc, char **argv)
 			return cli_bad_option("reapply", c, argv);
 		}
 	}
+	/* a bad name is a usage error, found before any disk is read */
+	if (cli_check_names(ctx, "reapply", argv + optind, argc - optind))
+		return EXIT_USAGE;
 	rc = reapply_pending(ctx_state_dir(ctx), &pend, &np, &stale, &ns, &err);
 	if (!rc)
 		rc = devices_list(ctx, &devs, &nd, &err);

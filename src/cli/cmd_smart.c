@@ -51,8 +51,9 @@ static void usage(FILE *f)
 		"\n"
 		"Exit status: 0 every disk PASSED; 1 a disk FAILED or its health could not be\n"
 		"read (no SMART, disabled, an error); 4 none failed but some are WARNING or\n"
-		"UNKNOWN; 2 usage error (also a device name that is not a disk). Every named\n"
-		"disk is read whatever the others gave.\n"
+		"UNKNOWN; 2 usage error (also a device name that is not a disk: every name is\n"
+		"checked first, and then no disk is read). Every named disk is read whatever\n"
+		"the others gave.\n"
 		"Example:\n"
 		"  shortstroke smart -a -l /dev/sdb\n"
 		"  shortstroke smart -J /dev/sd[b-e] | jq '.disks[] | [.device, .verdict]'\n");
@@ -111,6 +112,10 @@ static int smart_run(struct ss_ctx *ctx, int argc, char **argv)
 				sizeof(eb)))
 		return cli_usage_error("smart", "%s", eb);
 	o.view.columns = o.out.columns;
+	/* every name first: a typo is a usage error before any disk is read,
+	 * not an exit 2 that hides a FAILED disk read before it */
+	if (cli_check_names(ctx, "smart", argv + optind, argc - optind))
+		return EXIT_USAGE;
 	/* every disk goes under "disks"; text prints each as soon as it is read */
 	root = record_new();
 	disks = record_set_list(root, "disks");

@@ -32,6 +32,8 @@ static void usage(FILE *f)
 		"drive still reports those mode pages (many SAS drives do; ATA disks behind\n"
 		"a SATL do not). Listing the notches selects each one in turn (MODE SELECT\n"
 		"of the Notch page) and puts the active notch back; nothing else changes.\n"
+		"On a disk that is in use or protected that is a setting changed all the\n"
+		"same: only the pages are read and the notch list is left out (--force).\n"
 		"\n"
 		"With --measure, also the measured zone-bit-recording profile (as 'profile'\n"
 		"does): the read rate sampled across the disk, a chart, the zones found in it\n"
@@ -43,6 +45,7 @@ static void usage(FILE *f)
 		"  -p, --points N        with --measure: samples, 2 to 10000 (default 200)\n"
 		"  -a, --all             every zone of a zoned drive (START, LENGTH, TYPE,\n"
 		"                        CONDITION, WP)\n"
+		"  -f, --force           list the notches of a disk in use or protected too\n"
 		"  -J, --json            JSON output\n"
 		"  -o, --output LIST     columns of the zone (or notch) table; +LIST appends\n"
 		"  -n, --noheadings, -r, --raw, -b, --bytes    as for 'list'\n"
@@ -82,6 +85,7 @@ static int zones_run(struct ss_ctx *ctx, int argc, char **argv)
 	static const struct option lopts[] = { OUT_LONG_OPTS,
 					       { "all", no_argument, NULL, 'a' },
 					       { "measure", no_argument, NULL, 'm' },
+					       { "force", no_argument, NULL, 'f' },
 					       { "points", required_argument, NULL, 'p' },
 					       { "help", no_argument, NULL, 'h' },
 					       { NULL, 0, NULL, 0 } };
@@ -91,19 +95,21 @@ static int zones_run(struct ss_ctx *ctx, int argc, char **argv)
 	struct drive *d = NULL;
 	struct zprofile *zp = NULL;
 	struct zones_info zi;
-	bool all = false, measuring = false;
+	bool all = false, measuring = false, force = false;
 	unsigned points = 0;
 	char eb[256];
 	uint64_t v;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, ":" OUT_SHORT_OPTS "amp:h", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":" OUT_SHORT_OPTS "amfp:h", lopts, NULL)) != -1) {
 		if (out_opts_take(&out, c, optarg))
 			continue;
 		if (c == 'a') {
 			all = true;
 		} else if (c == 'm') {
 			measuring = true;
+		} else if (c == 'f') {
+			force = true;
 		} else if (c == 'p') {
 			if (u64_parse(optarg, &v) || v < ZPROFILE_POINTS_MIN ||
 			    v > ZPROFILE_POINTS_MAX)
@@ -147,8 +153,9 @@ static int zones_run(struct ss_ctx *ctx, int argc, char **argv)
 	}
 
 	/* the drive's own account of its zones (ZBC/ZAC zones, or the geometry
-	 * pages), and the measured profile after it */
-	rc = zones_read(d, e.spec, &e.info, zp != NULL, &zi, &err);
+	 * pages), and the measured profile after it; the notch walk is a MODE
+	 * SELECT: not on a disk we may not change */
+	rc = zones_read(d, e.spec, &e.info, e.state == DEV_FREE || force, zp != NULL, &zi, &err);
 	drive_free(d);
 	if (rc == 0 && zones_print(stdout, &e, &zi, zp, out.columns, out.flags, all, eb,
 				   sizeof(eb)))

@@ -32,6 +32,30 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+int cli_check_names(struct ss_ctx *ctx, const char *cmd, char *const *names, int n)
+{
+	int code = EXIT_DONE;
+
+	for (int i = 0; i < n; i++) {
+		struct ss_error err = { 0 };
+
+		if (device_lookup(ctx, names[i], &err) && err.usage) {
+			cli_error("%s: %s", cmd, err.msg);
+			code = EXIT_USAGE;
+		}
+	}
+	return code;
+}
+
+int cli_option_once(const char *cmd, const char **slot, const char *opt, const char *value)
+{
+	if (*slot)
+		return cli_usage_error(cmd, "%s given twice ('%s', then '%s'): it takes one value",
+				       opt, *slot, value);
+	*slot = value;
+	return EXIT_DONE;
+}
+
 int cli_bad_option(const char *cmd, int c, char **argv)
 {
 	struct ss_error err;

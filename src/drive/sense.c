@@ -118,7 +118,7 @@ int scsi_sense_decode(const uint8_t *buf, size_t len, struct scsi_sense *out)
 	if (out->descriptor) {
 		d = sg_scsi_sense_desc_find(sb, n, DESC_ATA_RETURN);
 		/* the whole 14-byte descriptor must be inside what we got */
-		if (d && d[1] >= 0x0c && d + 14 <= sb + n)
+		if (d && d + 14 <= sb + n && d[1] >= 0x0c)
 			ata_from_desc(d, out);
 	} else if (out->asc == ASC_ATA_PT_INFO && out->ascq == ASCQ_ATA_PT_INFO) {
 		/* bytes 8..11 must be present and covered by ADDITIONAL LENGTH */

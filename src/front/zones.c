@@ -161,6 +161,20 @@ static void show_measured(struct record *r, const struct zprofile *zp)
 	profile_record(r, "profile", zp);
 }
 
+/* Why the notch list of a disk that may not be changed is left out (the
+ * walk is a MODE SELECT: zones --force allows it; the TUI never does). */
+static void notches_skipped(struct record *r, const struct dev_entry *e)
+{
+	const char *state = e->state == DEV_PROTECTED ? "protected"
+			    : e->state == DEV_IN_USE  ? "in use"
+						      : "not checked";
+	char text[128];
+
+	snprintf(text, sizeof(text), "%s: per-zone notch detail needs MODE SELECT; --force to allow",
+		 state);
+	record_str(r, "Notch list", "notch_list_missing", text);
+}
+
 /* Another drive's geometry pages; t (NULL: none) gets the notches, r takes
  * it. */
 static struct record *geometry_record(const struct dev_entry *e, const struct zone_geometry *g,
@@ -207,6 +221,8 @@ static struct record *geometry_record(const struct dev_entry *e, const struct zo
 	} else {
 		record_set_null(r, "notches");
 	}
+	if (g->notches_skipped)
+		notches_skipped(r, e);
 	if (g->note[0])
 		record_str(r, "Note", "note", g->note);
 	show_measured(r, zp);

@@ -43,10 +43,9 @@ void io_result_finish(struct io_result *res);
 double io_thread_cpu_s(void);
 uint64_t io_mono_ns(void);
 
-/* The simulated engines (simeng.c, simarray.c): a drive serves the oldest
- * command it holds once that waited this long (firmware ages requests
- * against starvation), and holds at most io_sim_queue_depth of them. */
-#define IO_SIM_AGE_LIMIT_NS 500000000ULL /* 0.5 s */
+/* The simulated engines (simeng.c, simarray.c): a drive holds at most
+ * io_sim_queue_depth commands; its own scheduler picks among them
+ * (sim_drive_schedule). */
 struct sim_drive;
 struct drive;
 unsigned io_sim_queue_depth(const struct sim_drive *sd);

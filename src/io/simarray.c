@@ -6,9 +6,9 @@
  * latency, then becomes the member commands md would send (sim_md_map; a
  * parity write goes by stripe, sim_md_stripe_write, its writes sent once its
  * reads are done). Each member drive keeps its own queue: it holds up to its
- * queue depth of commands and serves the one with the shortest positioning
- * time (or the oldest after IO_SIM_AGE_LIMIT_NS; a write its write cache
- * takes first), as simeng.c does for one drive; a command takes what the
+ * queue depth of commands and its scheduler picks the next one
+ * (sim_drive_schedule, as in simeng.c), or a destage of its write cache,
+ * which occupies the member as a command would; a command takes what the
  * drive says it took (xcmd.duration_ns). A
  * path cap is one link that the members' data crosses in turn, at the rig's
  * MB/s for each direction: a write's data when its drive starts the
@@ -22,7 +22,8 @@
  * The members' platters turn independently, as spindles that are not
  * synchronised do (SBC's rotational position locking, RPL, is off unless
  * set up): each drive starts at its own rotational phase and turns on while
- * it waits for the others (sim_drive_idle), and its speed differs from its
+ * it waits for the others (sim_drive_idle, told before its next pick; its
+ * write cache destages meanwhile), and its speed differs from its
  * nominal one by up to DRIFT, so that the drives' relative phases wander
  * over a run as real ones do over a longer one. Member i starts at phase
  * frac(i sqrt 2) of a turn with a speed offset of DRIFT frac(1/2 + i phi)
@@ -83,12 +84,12 @@ struct amember {
 	struct sim_drive *sd;
 	struct drive *d;
 	unsigned depth;
-	struct mop **q;		/* and what the drive sees of each: */
-	uint64_t *lba, *t_drive;
-	uint32_t *blocks;
-	bool *write;
+	struct mop **q;
+	uint64_t *t_drive;	 /* when each entered the drive's own queue */
+	struct sim_queued *view; /* what the drive sees of its queue */
 	unsigned nq, capq;
 	struct mop *cur;	/* in service */
+	bool destaging;		/* its write cache's piece in service, no command */
 	unsigned pending;	/* md's nr_pending: sent, not completed */
 	uint64_t head;		/* md's head_position: where the last completed one ended */
 	uint64_t next_seq;	/* RAID 1: where the last read sent to it ended */
@@ -236,7 +237,7 @@ static int a_open(const struct io_target *t, void **priv, struct io_geom *g,
 		m->sd = sim_array_member(e->a, i);
 		m->depth = io_sim_queue_depth(m->sd);
 		/* its own phase and speed */
-		sim_drive_idle(m->sd, (uint64_t)(sim_drive_rev_ns(m->sd) * fmod(i * M_SQRT2, 1.0)));
+		sim_drive_turn(m->sd, (uint64_t)(sim_drive_rev_ns(m->sd) * fmod(i * M_SQRT2, 1.0)));
 		m->drift = DRIFT * fmod(0.5 + i * 0.6180339887498949, 1.0);
 		rc = io_sim_drive_open(m->sd, &m->d, &mg, err);
 		e->nm = i + 1; /* a_close frees what opened */
@@ -355,20 +356,16 @@ static uint64_t link_cross(struct aeng *e, uint64_t bytes, bool write, double fr
 
 static int member_enqueue(struct amember *m, struct mop *op)
 {
-	unsigned cq = m->capq, cl = m->capq, ct = m->capq, cb = m->capq, cw = m->capq;
+	unsigned cq = m->capq, ct = m->capq, cv = m->capq;
 
 	/* arrays of one capacity */
-	if (grow(&m->q, m->nq, &cq, sizeof(*m->q)) || grow(&m->lba, m->nq, &cl, sizeof(*m->lba)) ||
+	if (grow(&m->q, m->nq, &cq, sizeof(*m->q)) ||
 	    grow(&m->t_drive, m->nq, &ct, sizeof(*m->t_drive)) ||
-	    grow(&m->blocks, m->nq, &cb, sizeof(*m->blocks)) ||
-	    grow(&m->write, m->nq, &cw, sizeof(*m->write)))
+	    grow(&m->view, m->nq, &cv, sizeof(*m->view)))
 		return -ENOMEM;
 	m->capq = cq;
 	m->q[m->nq] = op;
-	m->lba[m->nq] = op->lba;
 	m->t_drive[m->nq] = UINT64_MAX;
-	m->blocks[m->nq] = op->blocks;
-	m->write[m->nq] = op->write;
 	m->nq++;
 	return 0;
 }
@@ -378,12 +375,15 @@ static unsigned member_pick(struct amember *m, uint64_t now)
 {
 	unsigned n = m->nq < m->depth ? m->nq : m->depth;
 
-	for (unsigned i = 0; i < n; i++)
+	for (unsigned i = 0; i < n; i++) {
+		const struct mop *op = m->q[i];
+
 		if (m->t_drive[i] == UINT64_MAX)
 			m->t_drive[i] = now;
-	if (n <= 1 || now - m->t_drive[0] >= IO_SIM_AGE_LIMIT_NS)
-		return 0;
-	return sim_drive_queue_pick_rw(m->sd, m->lba, m->blocks, m->write, n);
+		m->view[i] =
+		    (struct sim_queued){op->lba, op->blocks, op->write, now - m->t_drive[i]};
+	}
+	return sim_drive_schedule(m->sd, m->view, n);
 }
 
 static void job_op_failed(struct aeng *e, struct sjob *j, int rc, const struct ss_error *cerr)
@@ -415,25 +415,37 @@ static void member_kick(struct aeng *e, unsigned mi)
 	unsigned i;
 	int crc;
 
-	if (m->cur || !m->nq || e->stop)
+	if (m->cur || m->destaging || !m->nq || e->stop)
 		return;
-	i = member_pick(m, e->now);
-	op = m->q[i];
-	memmove(m->q + i, m->q + i + 1, (m->nq - i - 1) * sizeof(*m->q));
-	memmove(m->lba + i, m->lba + i + 1, (m->nq - i - 1) * sizeof(*m->lba));
-	memmove(m->t_drive + i, m->t_drive + i + 1, (m->nq - i - 1) * sizeof(*m->t_drive));
-	memmove(m->blocks + i, m->blocks + i + 1, (m->nq - i - 1) * sizeof(*m->blocks));
-	memmove(m->write + i, m->write + i + 1, (m->nq - i - 1) * sizeof(*m->write));
-	m->nq--;
 	{
-		/* idle, and the drift of its speed since the last command */
+		/* idle (its write cache destaged meanwhile), and the drift of
+		 * its speed since the last command */
 		uint64_t idle = e->now > m->idle_from ? e->now - m->idle_from : 0;
+		uint64_t drift = (uint64_t)(m->drift * (double)(e->now - m->turned_to));
 
-		idle += (uint64_t)(m->drift * (double)(e->now - m->turned_to));
 		m->turned_to = e->now;
+		m->idle_from = e->now;
 		if (idle)
 			sim_drive_idle(m->sd, idle);
+		if (drift)
+			sim_drive_turn(m->sd, drift);
 	}
+	i = member_pick(m, e->now);
+	if (i == SIM_SCHED_DESTAGE) {
+		uint64_t t = sim_drive_destage(m->sd);
+
+		if (t) {
+			m->destaging = true;
+			if (ev_push(e, e->now + t, EV_DONE, mi, NULL))
+				no_memory(e);
+			return;
+		}
+		i = 0;
+	}
+	op = m->q[i];
+	memmove(m->q + i, m->q + i + 1, (m->nq - i - 1) * sizeof(*m->q));
+	memmove(m->t_drive + i, m->t_drive + i + 1, (m->nq - i - 1) * sizeof(*m->t_drive));
+	m->nq--;
 	memset(&c, 0, sizeof(c));
 	c.cdb_len = op->write ? scsi_build_write16(c.cdb, op->lba, op->blocks, false)
 			      : scsi_build_read16(c.cdb, op->lba, op->blocks, false);
@@ -892,6 +904,11 @@ static void handle(struct aeng *e, const struct ev *v)
 		break;
 	case EV_DONE:
 		m = &e->m[v->member];
+		if (m->destaging) { /* the drive's own work: nothing completes */
+			m->destaging = false;
+			m->idle_from = e->now;
+			break;
+		}
 		op = m->cur;
 		m->cur = NULL;
 		m->head = op->lba + op->blocks;
@@ -928,16 +945,14 @@ static void run_free(struct aeng *e)
 			free(m->q[k]);
 		free(m->cur);
 		free(m->q);
-		free(m->lba);
 		free(m->t_drive);
-		free(m->blocks);
-		free(m->write);
+		free(m->view);
 		m->q = NULL;
-		m->lba = m->t_drive = NULL;
-		m->blocks = NULL;
-		m->write = NULL;
+		m->t_drive = NULL;
+		m->view = NULL;
 		m->nq = m->capq = m->pending = 0;
 		m->cur = NULL;
+		m->destaging = false;
 		m->idle_from = m->turned_to = 0; /* the next run's clock starts at 0 */
 	}
 	for (unsigned i = 0; i < e->nheap; i++)

@@ -3,20 +3,21 @@
  *
  * Every request goes to the drive as a READ(16) or WRITE(16) CDB through
  * the sim transport and the drive layer, as any command does. The run's
- * clock is the sum of the drive's service times (xcmd.duration_ns): the
- * drive is never idle while requests are queued. With qd requests
- * outstanding the drive holds up to its queue depth of them
- * (sim_drive_queue_depth: the rig's "queue_depth", by default NCQ's 32 on
- * SATA, 64 on SAS; the rest wait in the host's queue) and serves next the
- * one with the shortest positioning time (sim_drive_queue_pick_rw: seek +
- * rotational wait; a write its write cache takes needs none, or, with the
- * cache full, as much as the destage it waits for), unless the oldest has
- * waited IO_SIM_AGE_LIMIT_NS, as drive firmware ages requests against
- * starvation. A request's latency is its completion time minus the time
- * it was queued. Reads are sent with xcmd.discard (no job looks at the
- * data, so the drive need not copy it); writes send zeros from one
- * reusable buffer (the payload of a benchmark does not matter to the
- * model).
+ * clock is the sum of the drive's service times (xcmd.duration_ns) and
+ * of the destages its scheduler chose to do first (sim_drive_destage): a
+ * closed loop, so the drive is never idle while the run lasts (it
+ * destages in the transfer time of cached writes when nothing else waits
+ * for the mechanics, sim_cache.c). With qd requests outstanding the drive
+ * holds up to its queue depth of them (sim_drive_queue_depth: the rig's
+ * "queue_depth", by default NCQ's 32 on SATA, 64 on SAS; the rest wait in
+ * the host's queue) and its scheduler picks the next one, each with the
+ * time it has waited in the drive (sim_drive_schedule: aged shortest
+ * positioning time first, a write its write cache takes first while it
+ * has room, destages as the cache fills). A request's latency is its
+ * completion time minus the time it was queued. Reads are sent with
+ * xcmd.discard (no job looks at the data, so the drive need not copy it);
+ * writes send zeros from one reusable buffer (the payload of a benchmark
+ * does not matter to the model).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -38,13 +39,6 @@ struct sdev {
 	bool write;
 	void *buf;
 	size_t buflen;
-};
-
-/* What the drive sees of its queue, for sim_drive_queue_pick_rw */
-struct qview {
-	uint64_t *lba;
-	uint32_t *blocks;
-	bool *write;
 };
 
 struct sreq {
@@ -136,10 +130,10 @@ static int need_buffer(struct sdev *s, size_t len)
 	return 0;
 }
 
-/* Which of the first n queued requests the drive serves next. Requests
- * enter the drive's queue in order as it has room; the time they did is
- * what ageing counts. */
-static unsigned pick(const struct sdev *s, struct sreq *q, struct qview *v, unsigned n,
+/* Which of the first n queued requests the drive serves next, or
+ * SIM_SCHED_DESTAGE. Requests enter the drive's queue in order as it has
+ * room; the time they did is what their wait counts from. */
+static unsigned pick(const struct sdev *s, struct sreq *q, struct sim_queued *v, unsigned n,
 		     uint64_t now)
 {
 	if (n > s->drive_queue)
@@ -147,13 +141,9 @@ static unsigned pick(const struct sdev *s, struct sreq *q, struct qview *v, unsi
 	for (unsigned i = 0; i < n; i++) {
 		if (q[i].t_drive == UINT64_MAX)
 			q[i].t_drive = now;
-		v->lba[i] = q[i].lba;
-		v->blocks[i] = q[i].blocks;
-		v->write[i] = q[i].write;
+		v[i] = (struct sim_queued){q[i].lba, q[i].blocks, q[i].write, now - q[i].t_drive};
 	}
-	if (n <= 1 || now - q[0].t_drive >= IO_SIM_AGE_LIMIT_NS)
-		return 0;
-	return sim_drive_queue_pick_rw(s->sd, v->lba, v->blocks, v->write, n);
+	return sim_drive_schedule(s->sd, v, n);
 }
 
 /* A request the drive failed. Returns true to stop the run. */
@@ -200,7 +190,7 @@ static int s_run(void *priv, const struct io_job *job, struct io_result *res,
 	struct sdev *s = priv;
 	struct io_gen gen;
 	struct sreq *q;
-	struct qview v;
+	struct sim_queued *v;
 	struct io_req nr;
 	uint64_t vt = 0;
 	unsigned n = 0, done = 0;
@@ -210,10 +200,8 @@ static int s_run(void *priv, const struct io_job *job, struct io_result *res,
 	if (need_buffer(s, io_job_max_bytes(job, s->g.lblock)))
 		return ss_error_set(err, -ENOMEM, "out of memory");
 	q = calloc(job->qd, sizeof(*q));
-	v.lba = calloc(job->qd, sizeof(*v.lba));
-	v.blocks = calloc(job->qd, sizeof(*v.blocks));
-	v.write = calloc(job->qd, sizeof(*v.write));
-	if (!q || !v.lba || !v.blocks || !v.write) {
+	v = calloc(job->qd, sizeof(*v));
+	if (!q || !v) {
 		rc = ss_error_set(err, -ENOMEM, "out of memory");
 		goto out;
 	}
@@ -225,10 +213,19 @@ static int s_run(void *priv, const struct io_job *job, struct io_result *res,
 		struct ss_error cerr = { 0 };
 		struct scsi_sense sense;
 		struct xcmd c;
-		unsigned i = pick(s, q, &v, n, vt);
-		struct sreq r = q[i];
+		unsigned i = pick(s, q, v, n, vt);
+		struct sreq r;
 		int crc;
 
+		if (i == SIM_SCHED_DESTAGE) {
+			uint64_t t = sim_drive_destage(s->sd);
+
+			vt += t;
+			if (t)
+				continue;
+			i = 0; /* nothing to destage after all */
+		}
+		r = q[i];
 		memset(&c, 0, sizeof(c));
 		c.cdb_len = r.write ? scsi_build_write16(c.cdb, r.lba, r.blocks, false)
 				    : scsi_build_read16(c.cdb, r.lba, r.blocks, false);
@@ -274,9 +271,7 @@ static int s_run(void *priv, const struct io_job *job, struct io_result *res,
 	res->elapsed_ns = vt;
 out:
 	free(q);
-	free(v.lba);
-	free(v.blocks);
-	free(v.write);
+	free(v);
 	return rc;
 }
 

@@ -149,8 +149,9 @@ static int restore_member(struct ss_ctx *ctx, struct array_member *m, bool dry_r
 	if (rc)
 		goto out;
 	rc = -EPERM;
-	/* a partition member's disk holds the GPT the limit wrote: its only use */
-	if (!cap_label_is_ours(ctx_state_dir(ctx), &e) && device_check_safe(&e, false, err))
+	/* a partition member's disk holds the GPT the limit wrote, and its
+	 * partition md's superblock (if md did not wipe it): its only use */
+	if (!cap_label_is_ours(ctx_state_dir(ctx), &e, true) && device_check_safe(&e, false, err))
 		goto out;
 	if (journal_original(ctx_state_dir(ctx), e.info.serial, e.info.wwn, &orig, NULL) &&
 	    e.info.capacity_blocks == m->before_blocks) {
@@ -254,6 +255,34 @@ static int teardown(const struct tx *t, struct array_rec *r, bool dry_run, FILE 
 
 /* ---- undo -------------------------------------------------------------------- */
 
+/* A member by the partition method whose partition holds more than md's
+ * superblock (a filesystem made in it since): its GPT is not the undo's to
+ * wipe. -EPERM saying what is there; 0 otherwise (a disk that cannot be
+ * opened, or is another disk now, is the teardown's to report). */
+static int member_partition_check(struct ss_ctx *ctx, const struct array_member *m, size_t i,
+				  struct ss_error *err)
+{
+	struct ss_error ignored = { 0 };
+	enum cap_method meth;
+	struct dev_entry e;
+	struct drive *d = NULL;
+	char state[300];
+
+	if (m->state == AM_PENDING || m->state == AM_RESTORED || m->state == AM_REPLACED ||
+	    cap_method_parse(m->method, &meth) || !array_by_partition(meth))
+		return 0;
+	if (device_open(ctx, m->spec, false, &d, &e, &ignored))
+		return 0;
+	drive_free(d);
+	if (member_identity(m, m->spec, &e.info, &ignored) || !e.part_not_md)
+		return 0;
+	dev_state_text(&e, state, sizeof(state));
+	return ss_error_set(err, -EPERM,
+			    "refused: %s (member %zu) is %s: more than this array's md superblock; "
+			    "nothing was changed",
+			    m->spec, i + 1, state);
+}
+
 int array_undo_check(struct ss_ctx *ctx, const char *name, struct array_rec *r,
 		     struct ss_error *err)
 {
@@ -276,6 +305,11 @@ int array_undo_check(struct ss_ctx *ctx, const char *name, struct array_rec *r,
 				    "refused: %s (%s) is held by %s (LVM, dm or another md "
 				    "array); take it out of there first", r->md_dev, kname,
 				    s.holders);
+	for (size_t i = 0; i < r->n; i++) {
+		rc = member_partition_check(ctx, &r->m[i], i, err);
+		if (rc)
+			return rc;
+	}
 	return 0;
 }
 
@@ -656,6 +690,17 @@ static enum cap_method member_method(const struct array_apply_opts *o, const str
 	return array_auto_method(i);
 }
 
+/* Member i's disk is one of the members before it under another name (a
+ * placeholder bound to /dev/sdb and the plan's by-id link of it): a usage
+ * error, found before anything is sent. */
+static bool named_before(const struct array_apply_result *res, size_t i, struct ss_error *err)
+{
+	for (size_t k = 0; k < i; k++)
+		if (res->m[k].d && device_named_twice(&res->m[k].e, &res->m[i].e, err))
+			return true;
+	return false;
+}
+
 /* Every member: open, safe, the planned disk, a limit that works. */
 static void check_members(struct ss_ctx *ctx, const struct array_apply_opts *o,
 			  struct array_apply_result *res, const struct drive_info **infos)
@@ -684,12 +729,18 @@ static void check_members(struct ss_ctx *ctx, const struct array_apply_opts *o,
 			member_fail(am, rc, AR_BY_RC);
 			continue;
 		}
-		if (device_check_safe(&am->e, o->force, &am->err)) {
+		if (named_before(res, i, &am->err)) {
+			member_fail(am, -EINVAL, AR_BY_RC);
+			continue;
+		}
+		if (device_check_safe(&am->e, o->force, &am->err) ||
+		    device_check_serial(ctx, &am->e, o->force, &am->err)) {
 			member_fail(am, -EPERM, AR_REFUSED);
 			continue;
 		}
 		infos[i] = &am->e.info;
-		if (array_member_check(pd, &am->e.info, &am->err)) {
+		if (array_member_elsewhere(ctx_state_dir(ctx), o->name, &am->e.info, &am->err) ||
+		    array_member_check(pd, &am->e.info, &am->err)) {
 			ss_error_prefix(&am->err, "%s (member %zu): ", am->e.spec, i + 1);
 			member_fail(am, -EPERM, AR_REFUSED);
 			continue;

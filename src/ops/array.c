@@ -273,6 +273,44 @@ static const char *wwn_bare(const char *w)
 	return w;
 }
 
+/* A recorded member is the disk i: the same WWN where both have one, else
+ * the same serial. */
+static bool member_is(const struct array_member *m, const struct drive_info *i)
+{
+	if (m->wwn[0] && i->wwn[0])
+		return !strcasecmp(wwn_bare(m->wwn), wwn_bare(i->wwn));
+	return m->serial[0] && !strcmp(m->serial, i->serial);
+}
+
+int array_member_elsewhere(const char *state_dir, const char *except,
+			   const struct drive_info *i, struct ss_error *err)
+{
+	char (*names)[ARRAY_NAME_MAX + 1] = NULL;
+	struct array_rec *r = malloc(sizeof(*r));
+	size_t n = 0;
+	int rc = r ? array_rec_names(state_dir, &names, &n, err)
+		   : ss_error_set(err, -ENOMEM, "out of memory");
+
+	for (size_t k = 0; rc == 0 && k < n; k++) {
+		if ((except && !strcmp(names[k], except)) ||
+		    array_rec_load(state_dir, names[k], r, NULL) || r->state == AS_UNDONE)
+			continue;
+		for (size_t j = 0; rc == 0 && j < r->n; j++) {
+			const struct array_member *m = &r->m[j];
+
+			if (m->state == AM_RESTORED || m->state == AM_REPLACED || !member_is(m, i))
+				continue;
+			rc = ss_error_set(err, -EPERM,
+					  "a member of the array %s (%s, member %zu, %s), as "
+					  "shortstroke's records have it; take it out of there first",
+					  r->name, r->md_dev, j + 1, array_state_name(r->state));
+		}
+	}
+	free(names);
+	free(r);
+	return rc;
+}
+
 /* 5400, 7200, 10000, 15000 classes; 1 non-rotating; 0 unknown */
 static unsigned rpm_class(double rpm)
 {

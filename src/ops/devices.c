@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -222,6 +223,8 @@ static void apply_verdict(struct dev_entry *e, const struct dev_usage *u)
 	} else {
 		e->label_only = e->label_only && u->label_only;
 	}
+	e->part_data |= u->part_data;
+	e->part_not_md |= u->part_not_md;
 	l = strlen(e->why);
 	snprintf(e->why + l, sizeof(e->why) - l, "%s%s", l ? "; " : "", u->why);
 }
@@ -239,25 +242,41 @@ static void apply_sys_verdict(struct dev_entry *e, const struct sysdisk_usage *u
  * command (SG_IO refuses what exceeds a queue's segment or sector limits) */
 #define PROBE_CHUNK (64u << 10)
 
+/* The reads of one probe: where they go, and how the last one failed. */
+struct probe {
+	struct drive *d;
+	int fd;			/* a sparse copy of the disk's blocks */
+	uint32_t bs;
+	uint64_t blocks;
+	struct scsi_sense sense;	/* of a read the drive refused */
+	bool lost;		/* a read got no answer: the drive is gone or hung */
+	struct ss_error err;
+};
+
 /* Read blocks [lba, lba + n) through the drive into the same offset of fd. */
-static int probe_copy(struct drive *d, int fd, uint64_t lba, uint32_t n, uint32_t bs,
-		      struct scsi_sense *sense, struct ss_error *err)
+static int probe_copy(struct probe *p, uint64_t lba, uint32_t n)
 {
-	uint32_t per = PROBE_CHUNK / bs ? PROBE_CHUNK / bs : 1;
-	uint8_t *buf = malloc((size_t)per * bs);
+	uint32_t per = PROBE_CHUNK / p->bs ? PROBE_CHUNK / p->bs : 1;
+	uint8_t *buf = malloc((size_t)per * p->bs);
 	int rc = 0;
 
 	if (!buf)
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_set(&p->err, -ENOMEM, "out of memory");
 	for (uint32_t done = 0; done < n && rc == 0; done += per) {
 		uint32_t k = n - done < per ? n - done : per;
-		size_t len = (size_t)k * bs;
-		uint8_t cdb[16];
-		unsigned nc = scsi_build_read16(cdb, lba + done, k, false);
+		struct xcmd x;
 
-		rc = drive_scsi_in(d, cdb, nc, buf, len, NULL, sense, err);
-		if (rc == 0 && pwrite(fd, buf, len, (off_t)((lba + done) * bs)) != (ssize_t)len)
-			rc = ss_error_set(err, -errno, "cannot keep the blocks read: %s",
+		memset(&x, 0, sizeof(x));
+		x.cdb_len = scsi_build_read16(x.cdb, lba + done, k, false);
+		x.dir = XFER_FROM_DEV;
+		x.data = buf;
+		x.data_len = (size_t)k * p->bs;
+		rc = drive_scsi(p->d, &x, &p->sense, &p->err);
+		/* no status and no sense: the transport could not deliver it */
+		p->lost = rc && x.status == SCSI_STATUS_GOOD && !p->sense.valid;
+		if (rc == 0 &&
+		    pwrite(p->fd, buf, x.data_len, (off_t)((lba + done) * p->bs)) != (ssize_t)x.data_len)
+			rc = ss_error_set(&p->err, -errno, "cannot keep the blocks read: %s",
 					  strerror(errno));
 	}
 	free(buf);
@@ -269,51 +288,89 @@ static int probe_copy(struct drive *d, int fd, uint64_t lba, uint32_t n, uint32_
  * command (simulated disks, pass-through and kernel disks alike): the first
  * and last PROBE_SPAN bytes (MBR, GPT and its backup, filesystem and LVM
  * labels, md superblocks at either end) are read with READ(16) into a
- * sparse memfd of the disk's size, which libblkid then probes.
+ * sparse memfd of the disk's size, then the first and last PROBE_SPAN bytes
+ * of each partition the table there names (what a partition holds: a
+ * filesystem, an md superblock), which libblkid then probes.
  */
 #define PROBE_SPAN (1u << 20)
 
-static void probe_through_drive(struct drive *d, const struct drive_info *i,
-				struct sysdisk_usage *u)
+/* The first and last PROBE_SPAN bytes of blocks [first, first + count). */
+static int probe_ends(struct probe *p, uint64_t first, uint64_t count)
 {
-	uint64_t blocks = i->capacity_blocks;
-	uint32_t bs = i->logical_block, n;
-	struct ss_error err = { 0 };
-	struct scsi_sense sense = { 0 };
-	int fd, rc;
+	uint64_t n = PROBE_SPAN / p->bs ? PROBE_SPAN / p->bs : 1;
+	int rc;
 
-	if (!bs || !blocks)
-		return; /* nothing to read, nothing to hold a label */
-	n = PROBE_SPAN / bs ? PROBE_SPAN / bs : 1;
-	if (n > blocks)
-		n = (uint32_t)blocks;
-	fd = memfd_create("shortstroke-probe", MFD_CLOEXEC);
-	if (fd < 0 || ftruncate(fd, (off_t)(blocks * bs)) < 0) {
-		sysdisk_usage_note_unprobed(u, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return;
+	if (n > count)
+		n = count;
+	rc = probe_copy(p, first, (uint32_t)n);
+	if (rc == 0 && count > n)
+		rc = probe_copy(p, first + count - n, (uint32_t)n);
+	return rc;
+}
+
+/* The ends of each partition the table read so far names (within the disk). */
+static int probe_partitions(struct probe *p)
+{
+	struct sysdisk_part part[SYSDISK_PROBE_PARTS];
+	size_t n = sysdisk_probe_partitions(p->fd, p->bs, part, SYSDISK_PROBE_PARTS);
+	int rc = 0;
+
+	for (size_t k = 0; k < n && k < SYSDISK_PROBE_PARTS && rc == 0; k++) {
+		uint64_t first = part[k].start / p->bs, count = part[k].size / p->bs;
+
+		if (first >= p->blocks || !count)
+			continue;
+		if (count > p->blocks - first)
+			count = p->blocks - first;
+		rc = probe_ends(p, first, count);
 	}
-	rc = probe_copy(d, fd, 0, n, bs, &sense, &err);
-	if (rc == 0 && blocks > n)
-		rc = probe_copy(d, fd, blocks - n, n, bs, &sense, &err);
+	return rc;
+}
+
+/* What the probe found, into u; a drive that stopped answering is no
+ * verdict but a failure: its error, with err filled. */
+static int probe_through_drive(struct drive *d, const struct drive_info *i,
+			       struct sysdisk_usage *u, struct ss_error *err)
+{
+	struct probe p = { .d = d, .bs = i->logical_block, .blocks = i->capacity_blocks };
+	int rc;
+
+	if (!p.bs || !p.blocks)
+		return 0; /* nothing to read, nothing to hold a label */
+	p.fd = memfd_create("shortstroke-probe", MFD_CLOEXEC);
+	if (p.fd < 0 || ftruncate(p.fd, (off_t)(p.blocks * p.bs)) < 0) {
+		sysdisk_usage_note_unprobed(u, strerror(errno));
+		if (p.fd >= 0)
+			close(p.fd);
+		return 0;
+	}
+	rc = probe_ends(&p, 0, p.blocks);
 	if (rc == 0)
-		sysdisk_probe_signatures(fd, u);
-	else if (!(sense.valid && sense.asc == 0x31))
-		sysdisk_usage_note_unprobed(u, err.msg);
+		rc = probe_partitions(&p);
+	if (rc == 0)
+		sysdisk_probe_signatures(p.fd, p.bs, u);
+	else if (p.lost)
+		ss_error_set(err, rc, "%s (reading its labels, to check whether it is in use)",
+			     p.err.msg);
+	else if (!(p.sense.valid && p.sense.asc == 0x31))
+		sysdisk_usage_note_unprobed(u, p.err.msg);
 	/* MEDIUM FORMAT CORRUPTED: no block can be read, so none holds data
 	 * to lose; only a new format brings the disk back */
-	close(fd);
+	close(p.fd);
+	return p.lost ? rc : 0;
 }
 
 /* Signatures read through the drive (see probe_through_drive). */
-static void probe_verdict(struct drive *d, struct dev_entry *e)
+static int probe_verdict(struct drive *d, struct dev_entry *e, struct ss_error *err)
 {
 	struct sysdisk_usage u;
+	int rc;
 
 	memset(&u, 0, sizeof(u));
-	probe_through_drive(d, &e->info, &u);
-	apply_sys_verdict(e, &u);
+	rc = probe_through_drive(d, &e->info, &u, err);
+	if (rc == 0)
+		apply_sys_verdict(e, &u);
+	return rc;
 }
 
 static void unprobed_verdict(struct dev_entry *e, const char *why)
@@ -375,6 +432,30 @@ static int sandboxed(const struct ss_ctx *ctx, const struct dev_env *env,
 			      spec, ctx->demo ? "--demo" : "--rig (or SHORTSTROKE_RIG)");
 }
 
+/* The source of a name and what it knows of it, sending nothing. */
+static int find_spec(struct ss_ctx *ctx, const char *spec, const struct dev_source_ops **src,
+		     struct dev_found *f, struct ss_error *err)
+{
+	struct dev_env *env = ctx_sources(ctx);
+	int rc = ctx_protect(ctx, err);
+
+	if (!rc)
+		rc = dev_env_source(env, spec, src, err);
+	if (!rc)
+		rc = sandboxed(ctx, env, *src, spec, err);
+	if (!rc)
+		rc = (*src)->find(env, spec, f, err);
+	return rc;
+}
+
+int device_lookup(struct ss_ctx *ctx, const char *spec, struct ss_error *err)
+{
+	const struct dev_source_ops *src;
+	struct dev_found f;
+
+	return find_spec(ctx, spec, &src, &f, err);
+}
+
 int device_open(struct ss_ctx *ctx, const char *spec, bool for_write, struct drive **out,
 		struct dev_entry *e, struct ss_error *err)
 {
@@ -392,13 +473,7 @@ int device_open(struct ss_ctx *ctx, const char *spec, bool for_write, struct dri
 		 * TUI must see an entry added since it started) */
 		protect_forget(ctx);
 	}
-	rc = ctx_protect(ctx, err);
-	if (!rc)
-		rc = dev_env_source(env, spec, &src, err);
-	if (!rc)
-		rc = sandboxed(ctx, env, src, spec, err);
-	if (!rc)
-		rc = src->find(env, spec, &f, err);
+	rc = find_spec(ctx, spec, &src, &f, err);
 	if (rc == -EOPNOTSUPP && f.volume) {
 		/* no drive: the caller may still run the I/O engine on it */
 		entry_from_found(e, src, &f);
@@ -417,10 +492,105 @@ int device_open(struct ss_ctx *ctx, const char *spec, bool for_write, struct dri
 		return rc;
 	}
 	e->identified = true;
-	probe_verdict(*out, e);
+	rc = probe_verdict(*out, e, err);
+	if (rc) { /* it stopped answering: a failure, not a verdict */
+		drive_free(*out);
+		*out = NULL;
+		return rc;
+	}
 	apply_protect(ctx, e);
 	apply_limit(ctx, e);
 	return 0;
+}
+
+/* The same node, the same WWN, or with no WWN the same model and serial. */
+static bool same_disk(const struct dev_entry *a, const struct dev_entry *b)
+{
+	const struct drive_info *x = &a->info, *y = &b->info;
+
+	if (!a->identified || !b->identified)
+		return false;
+	if (!a->sim && !b->sim && a->node[0] && !strcmp(a->node, b->node))
+		return true;
+	if (x->wwn[0] && y->wwn[0])
+		return !strcasecmp(x->wwn, y->wwn);
+	return x->serial[0] && !strcmp(x->serial, y->serial) && !strcmp(x->model, y->model);
+}
+
+bool device_named_twice(const struct dev_entry *first, const struct dev_entry *e,
+			struct ss_error *err)
+{
+	if (!same_disk(first, e))
+		return false;
+	ss_error_usage(err, -EINVAL, "%s: the same disk as %s (serial %s%s%s): name each disk once",
+		       e->spec, first->spec, e->info.serial, e->info.wwn[0] ? ", WWN " : "",
+		       e->info.wwn);
+	return true;
+}
+
+/* Serial and WWN of a drive its source lists: what the system describes (no
+ * command goes to a disk the user did not name), else, for a simulated
+ * drive, its answers. false when neither can be had. */
+static bool found_ids(struct dev_env *env, const struct dev_source_ops *src,
+		      const struct dev_found *f, struct drive_info *out)
+{
+	struct ss_error ignored = { 0 };
+	struct drive *d;
+	bool ok;
+
+	if (f->described) { /* sysfs: its serial and WWN as udev has them */
+		*out = f->info;
+		return true;
+	}
+	if (!(src->caps & DEVSRC_SIMULATED) || f->mute ||
+	    open_found(env, src, f, false, &d, &ignored))
+		return false;
+	ok = drive_identify(d, out, &ignored) == 0;
+	drive_free(d);
+	return ok;
+}
+
+/* Another disk the journal cannot tell from e: the same serial, and not
+ * both with a WWN (two WWNs that differ are two disks; the same WWN is e
+ * under another name) */
+static bool serial_shared(const struct dev_entry *e, const struct drive_info *o)
+{
+	const char *wwn = e->info.wwn[0] ? e->info.wwn : e->sys_wwn;
+
+	if (!o->serial[0] ||
+	    (strcmp(o->serial, e->info.serial) && strcmp(o->serial, e->sys_serial)))
+		return false;
+	return !(wwn[0] && o->wwn[0]);
+}
+
+int device_check_serial(struct ss_ctx *ctx, const struct dev_entry *e, bool force,
+			struct ss_error *err)
+{
+	struct dev_env *env = ctx_sources(ctx);
+	const struct dev_source_ops *src;
+	struct dev_found *found = NULL;
+	size_t n = 0;
+	int rc;
+
+	if (force || !e->identified || (!e->info.serial[0] && !e->sys_serial[0]))
+		return 0;
+	rc = dev_env_source(env, e->spec, &src, err);
+	if (!rc)
+		rc = src->list(env, &found, &n, err);
+	for (size_t i = 0; !rc && i < n; i++) {
+		struct drive_info o;
+
+		if (!strcmp(found[i].name, e->spec) || !strcmp(found[i].node, e->node) ||
+		    !found_ids(env, src, &found[i], &o) || !serial_shared(e, &o))
+			continue;
+		rc = ss_error_set(err, -EPERM,
+				  "%s: refused: %s has the same serial number (%s) and no WWN tells "
+				  "them apart, so the journal (keyed by serial) would mix up their "
+				  "records (--force overrides)",
+				  e->spec, found[i].name, o.serial);
+	}
+	free(found);
+	return rc;
 }
 
 int device_check_safe(const struct dev_entry *e, bool force, struct ss_error *err)
@@ -506,7 +676,8 @@ static bool list_one(struct ss_ctx *ctx, struct dev_env *env, const struct dev_s
 	if (!f->mute && open_found(env, src, f, false, &d, &e2) == 0) {
 		if (drive_identify(d, &e->info, &e2) == 0) {
 			e->identified = true;
-			probe_verdict(d, e);
+			if (probe_verdict(d, e, &e2)) /* listed, as one not checked */
+				unprobed_verdict(e, e2.msg);
 		} else if (f->described) {
 			e->info = f->info;
 		}

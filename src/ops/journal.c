@@ -608,11 +608,13 @@ out:
 	return rc;
 }
 
+/* One disk: the WWN decides when both sides have one (two disks behind a
+ * bridge may share a serial, never a WWN); else the serial. */
 static bool same_disk_ids(const char *eserial, const char *ewwn, const char *serial,
 			  const char *wwn)
 {
-	if (wwn && *wwn && ewwn[0] && !strcasecmp(wwn, ewwn))
-		return true;
+	if (wwn && *wwn && ewwn[0])
+		return !strcasecmp(wwn, ewwn);
 	return serial && *serial && eserial[0] && !strcmp(serial, eserial);
 }
 

@@ -96,11 +96,11 @@ bool cap_limit_volatile(const struct drive_info *i, const struct dev_limit *l,
 	       last->block_len == i->logical_block && last->target_blocks == i->capacity_blocks;
 }
 
-bool cap_label_is_ours(const char *state_dir, const struct dev_entry *e)
+bool cap_label_is_ours(const char *state_dir, const struct dev_entry *e, bool md_member)
 {
 	struct journal_entry orig;
 
-	if (e->state != DEV_IN_USE || !e->label_only)
+	if (e->state != DEV_IN_USE || !e->label_only || (md_member ? e->part_not_md : e->part_data))
 		return false;
 	if (journal_original(state_dir, e->info.serial, e->info.wwn, &orig, NULL))
 		return false;

@@ -40,6 +40,26 @@ static const struct {
 };
 #define N_DISK_FIGS (sizeof(disk_figs) / sizeof(disk_figs[0]))
 
+/* The path's optional fields (libraidplan 2.1). */
+static const struct {
+	const char *key;
+	size_t off;
+	double max;
+} path_figs[] = {
+    {"controller_write_mbps", offsetof(struct rp_path, controller_write_mbps), 1e9},
+    {"bus_write_mbps", offsetof(struct rp_path, bus_write_mbps), 1e9},
+    {"latency_ms", offsetof(struct rp_path, latency_ms), 1000},
+    {"latency_per_disk_ms", offsetof(struct rp_path, latency_per_disk_ms), 100},
+    {"cache_mb", offsetof(struct rp_path, cache_mb), 1e7},
+    {"cache_mbps", offsetof(struct rp_path, cache_mbps), 1e9},
+};
+#define N_PATH_FIGS (sizeof(path_figs) / sizeof(path_figs[0]))
+
+static double *path_fig(const struct rp_path *p, size_t i)
+{
+	return (double *)((char *)p + path_figs[i].off);
+}
+
 static double *disk_fig(struct rp_disk *d, size_t i)
 {
 	return (double *)((char *)d + disk_figs[i].off);
@@ -108,11 +128,28 @@ static uint64_t plan_min_capacity(const struct plan *p)
 	return p->n_disks ? cmin : 0;
 }
 
+/* The per-member limit of a plan: plan_limit_bytes, or whole zones when a
+ * member is zoned (the planner's stroke is whole zones of the largest). */
+static uint64_t plan_limit(const struct plan *p)
+{
+	uint64_t cmin = plan_min_capacity(p), zone = 0, k;
+
+	for (size_t i = 0; i < p->n_disks; i++)
+		if (p->disks[i].rp.zone_bytes > zone)
+			zone = p->disks[i].rp.zone_bytes;
+	if (!zone || !(p->layout.stroke > 0))
+		return plan_limit_bytes(p->layout.stroke, cmin);
+	k = (uint64_t)llround(p->layout.stroke * (double)cmin / (double)zone);
+	if (k < 1)
+		k = 1;
+	return k * zone < cmin ? k * zone : cmin;
+}
+
 int plan_set_limits(struct plan *p, struct ss_error *err)
 {
 	uint64_t cmin = plan_min_capacity(p);
 
-	p->limit_bytes = plan_limit_bytes(p->layout.stroke, cmin);
+	p->limit_bytes = plan_limit(p);
 	if (!p->limit_bytes)
 		return ss_error_set(err, -EINVAL,
 				    "a %.4g %% stroke of %" PRIu64
@@ -167,6 +204,18 @@ static json_object *disk_json(const struct plan_disk *d)
 	for (size_t i = 0; i < N_DISK_FIGS; i++)
 		if (disk_fig_get(&d->rp, i) != 0)
 			add(o, disk_figs[i].key, jdouble(disk_fig_get(&d->rp, i)));
+	/* libraidplan 2.1's fields, only when set: older plans read as before */
+	if (d->rp.queue_depth)
+		add(o, "queue_depth", json_object_new_uint64(d->rp.queue_depth));
+	if (d->rp.write_cache)
+		add(o, "write_cache",
+		    json_object_new_string(d->rp.write_cache == RP_WCACHE_ON ? "on" : "off"));
+	if (d->rp.zoned)
+		add(o, "zoned",
+		    json_object_new_string(d->rp.zoned == RP_ZONED_HOST_AWARE ? "host-aware"
+									      : "host-managed"));
+	if (d->rp.zone_bytes)
+		add(o, "zone_bytes", json_object_new_uint64(d->rp.zone_bytes));
 	return o;
 }
 
@@ -242,6 +291,9 @@ static json_object *plan_json(const struct plan *p)
 	path = json_object_new_object();
 	add(path, "controller_mbps", jdouble(p->path.controller_mbps));
 	add(path, "bus_mbps", jdouble(p->path.bus_mbps));
+	for (size_t i = 0; i < N_PATH_FIGS; i++)
+		if (*path_fig(&p->path, i) != 0)
+			add(path, path_figs[i].key, jdouble(*path_fig(&p->path, i)));
 	add(o, "path", path);
 	add(o, "goals", goals_json(&p->goals));
 	pr = json_object_new_object();
@@ -498,6 +550,32 @@ static int get_array(struct pctx *c, const struct obj *ob, const char *key, bool
 	return 0;
 }
 
+/* A disk's queue depth, write cache and zones (libraidplan 2.1; absent: defaults). */
+static int parse_disk_2_1(struct pctx *c, const struct obj *ob, struct plan_disk *d)
+{
+	char wc[8] = "", zm[16] = "";
+	int rc;
+
+	if ((rc = get_uint(c, ob, "queue_depth", false, 0, 1024, &d->rp.queue_depth)) ||
+	    (rc = get_str(c, ob, "write_cache", false, wc, sizeof(wc))) ||
+	    (rc = get_str(c, ob, "zoned", false, zm, sizeof(zm))) ||
+	    (rc = get_u64(c, ob, "zone_bytes", false, 0, d->capacity_blocks * d->block_size,
+			  &d->rp.zone_bytes)))
+		return rc;
+	if (wc[0] && strcmp(wc, "on") && strcmp(wc, "off"))
+		return bad(c, ob, "write_cache", "expected \"on\" or \"off\", got \"%s\"", wc);
+	d->rp.write_cache = !wc[0]		? RP_WCACHE_DEFAULT
+			    : !strcmp(wc, "on") ? RP_WCACHE_ON
+						: RP_WCACHE_OFF;
+	if (zm[0] && strcmp(zm, "host-aware") && strcmp(zm, "host-managed"))
+		return bad(c, ob, "zoned", "expected \"host-aware\" or \"host-managed\", got \"%s\"",
+			   zm);
+	d->rp.zoned = !zm[0]			  ? RP_ZONED_NONE
+		      : !strcmp(zm, "host-aware") ? RP_ZONED_HOST_AWARE
+						  : RP_ZONED_HOST_MANAGED;
+	return 0;
+}
+
 static int parse_disk(struct pctx *c, json_object *v, size_t i, struct plan_disk *d)
 {
 	static const char *const keys[] = {
@@ -505,7 +583,8 @@ static int parse_disk(struct pctx *c, json_object *v, size_t i, struct plan_disk
 	    "model",	   "capacity_blocks", "block_size",   "limit_blocks", "rpm",
 	    "seek_t2t_ms", "seek_avg_ms",     "seek_full_ms", "outer_mbps",   "inner_mbps",
 	    "cache_mb",	   "link_mbps",	      "overhead_ms",  "mttf_hours",   "ure_per_bit",
-	    "method",	   NULL,
+	    "method",	   "queue_depth",     "write_cache",  "zoned",	      "zone_bytes",
+	    NULL,
 	};
 	enum cap_method m;
 	struct obj ob = {.o = v};
@@ -537,6 +616,8 @@ static int parse_disk(struct pctx *c, json_object *v, size_t i, struct plan_disk
 		if ((rc = get_num(c, &ob, disk_figs[k].key, false, 0, false, disk_figs[k].max,
 				  disk_fig(&d->rp, k))))
 			return rc;
+	if ((rc = parse_disk_2_1(c, &ob, d)))
+		return rc;
 	if (d->placeholder && d->device[0])
 		return bad(c, &ob, "device",
 			   "a placeholder disk names no device (it is chosen at apply time)");
@@ -704,7 +785,10 @@ static int parse_goals(struct pctx *c, const struct obj *root, struct plan *p)
 
 static int parse_rest(struct pctx *c, const struct obj *root, struct plan *p)
 {
-	static const char *const pkeys[] = {"controller_mbps", "bus_mbps", NULL};
+	static const char *const pkeys[] = {
+	    "controller_mbps", "bus_mbps",	      "controller_write_mbps", "bus_write_mbps",
+	    "latency_ms",      "latency_per_disk_ms", "cache_mb",		 "cache_mbps",
+	    NULL};
 	json_object *arr;
 	struct obj ob;
 	int rc;
@@ -716,6 +800,10 @@ static int parse_rest(struct pctx *c, const struct obj *root, struct plan *p)
 				   &p->path.controller_mbps)) ||
 		     (rc = get_num(c, &ob, "bus_mbps", false, 0, false, 1e9, &p->path.bus_mbps))))
 		return rc;
+	for (size_t i = 0; ob.o && i < N_PATH_FIGS; i++)
+		if ((rc = get_num(c, &ob, path_figs[i].key, false, 0, false, path_figs[i].max,
+				  path_fig(&p->path, i))))
+			return rc;
 	/* predicted figures: informational; known keys must be numbers */
 	if ((rc = get_obj(c, root, "predicted", false, &ob)))
 		return rc;
@@ -753,7 +841,7 @@ static int cross_check(struct pctx *c, struct plan *p)
 	struct rp_eval *ev = NULL;
 	int rc;
 
-	want = plan_limit_bytes(p->layout.stroke, cmin);
+	want = plan_limit(p);
 	if (!want)
 		return bad(c, &lo, "stroke", "%g of the smallest disk is less than 1 MiB",
 			   p->layout.stroke);

@@ -10,6 +10,8 @@
 #include "shortstroke/capacity.h"
 #include "shortstroke/journal.h"
 #include "shortstroke/planning.h"
+#include "shortstroke/sim.h"
+#include "shortstroke/zones.h"
 
 void plan_note(struct plan_notes *notes, const char *fmt, ...)
 {
@@ -54,6 +56,52 @@ static uint64_t full_capacity(struct ss_ctx *ctx, const struct dev_entry *e,
 	return full;
 }
 
+/* The largest zone of a zoned disk, in blocks (REPORT ZONES, read-only); 0
+ * when the report cannot be read. */
+static uint64_t zone_size(struct drive *d, const struct drive_info *i)
+{
+	struct zone_report r;
+	uint64_t len = 0;
+
+	if (zones_report(d, i, &r, NULL))
+		return 0;
+	for (size_t k = 0; k < r.count; k++)
+		if (r.zones[k].len > len)
+			len = r.zones[k].len;
+	zone_report_free(&r);
+	return len;
+}
+
+void plan_disk_mechanics(const struct sim_mechanics *m, struct rp_disk *rp)
+{
+	rp->seek_t2t_ms = m->t2t_ms;
+	rp->seek_avg_ms = m->avg_ms;
+	rp->seek_full_ms = m->full_ms;
+	rp->outer_mbps = m->outer_mbps;
+	rp->inner_mbps = m->inner_mbps;
+	rp->overhead_ms = m->overhead_ms;
+	rp->queue_depth = m->queue_depth;
+	rp->write_cache = m->write_cache ? RP_WCACHE_ON : RP_WCACHE_OFF;
+	rp->cache_mb = m->cache_mb;
+	rp->link_mbps = m->link_mbps;
+}
+
+/* A simulated drive's mechanics from its rig into rp (sim_drive_mechanics);
+ * false when the rig or the drive cannot be found. */
+static bool rig_mechanics(struct ss_ctx *ctx, const char *spec, struct rp_disk *rp)
+{
+	struct sim_rig *rig = NULL;
+	struct sim_drive *d;
+	struct sim_mechanics m;
+
+	if (strncmp(spec, "sim:", 4) || sim_source_rig(ctx_sources(ctx), &rig, NULL) ||
+	    !(d = sim_rig_find(rig, spec + 4)))
+		return false;
+	sim_drive_mechanics(d, &m);
+	plan_disk_mechanics(&m, rp);
+	return true;
+}
+
 int plan_disk_from_device(struct ss_ctx *ctx, const char *spec, struct plan_disk *pd,
 			  struct plan_notes *notes, struct ss_error *err)
 {
@@ -62,7 +110,11 @@ int plan_disk_from_device(struct ss_ctx *ctx, const char *spec, struct plan_disk
 	const struct drive_info *i = &e.info;
 	int rc;
 
+	uint64_t zone_blocks = 0;
+
 	rc = device_open(ctx, spec, false, &d, &e, err);
+	if (!rc && i->zoned == ZONED_HOST_AWARE)
+		zone_blocks = zone_size(d, i); /* a stroke of whole zones */
 	drive_free(d);
 	if (rc)
 		return rc;
@@ -89,7 +141,17 @@ int plan_disk_from_device(struct ss_ctx *ctx, const char *spec, struct plan_disk
 	rp_disk_init(&pd->rp);
 	pd->rp.capacity = pd->capacity_blocks * pd->block_size;
 	pd->rp.rpm = i->rpm;
-	if (i->rpm)
+	if (i->zoned == ZONED_HOST_AWARE) {
+		pd->rp.zoned = RP_ZONED_HOST_AWARE;
+		pd->rp.zone_bytes = zone_blocks * pd->block_size;
+	}
+	if (e.sim && rig_mechanics(ctx, spec, &pd->rp))
+		plan_note(notes,
+			  "%s: capacity and rpm (%u) from the drive, its seek times, transfer "
+			  "rates, command overhead, queue depth and write cache from the rig; MTTF "
+			  "and URE rate are defaults for its class",
+			  spec, i->rpm);
+	else if (i->rpm)
 		plan_note(notes,
 			  "%s: capacity and rpm (%u) from the drive; seek times, transfer rates, "
 			  "MTTF and URE rate are datasheet-style defaults for its class",

@@ -98,10 +98,14 @@ int zones_report(struct drive *d, const struct drive_info *info, struct zone_rep
 
 		rc = zones_fetch(d, out->zac, lba, buf, &got, err);
 		if (rc == -EOPNOTSUPP && first) {
-			rc = not_zoned(d,
-				       out->zac ? "the drive rejected REPORT ZONES EXT"
-						: "the drive rejected REPORT ZONES",
-				       err);
+			/* it says it is zoned: the command failed, not the drive's kind */
+			rc = ss_error_set(err, rc,
+					  "%s: the drive %s %s: it reports itself %s, but its zones "
+					  "cannot be read",
+					  drive_name(d), out->zac ? "aborted" : "rejected",
+					  out->zac ? "REPORT ZONES EXT (ATA ABRT)"
+						   : "REPORT ZONES (ILLEGAL REQUEST)",
+					  zoned_model_name(info->zoned));
 			break;
 		}
 		if (rc)
@@ -273,8 +277,8 @@ static int list_notches(struct drive *d, struct zone_geometry *g, const uint8_t 
 	return rc;
 }
 
-int zones_geometry(struct drive *d, const struct drive_info *info, struct zone_geometry *out,
-		   struct ss_error *err)
+int zones_geometry(struct drive *d, const struct drive_info *info, bool walk,
+		   struct zone_geometry *out, struct ss_error *err)
 {
 	uint8_t buf[MODE_BUF_LEN];
 	const uint8_t *pg;
@@ -312,6 +316,10 @@ int zones_geometry(struct drive *d, const struct drive_info *info, struct zone_g
 				 "pages tell");
 		return 0;
 	}
+	if (!walk) {
+		out->notches_skipped = true;
+		return 0;
+	}
 	rc = list_notches(d, out, pg, plen, err);
 	if (rc)
 		zone_geometry_free(out);
@@ -329,8 +337,8 @@ void zone_geometry_free(struct zone_geometry *g)
 
 /* ---- what the zones command shows ------------------------------------------------ */
 
-int zones_read(struct drive *d, const char *spec, const struct drive_info *info, bool measured,
-	       struct zones_info *out, struct ss_error *err)
+int zones_read(struct drive *d, const char *spec, const struct drive_info *info, bool walk,
+	       bool measured, struct zones_info *out, struct ss_error *err)
 {
 	static const char satl[] = "an ATA disk behind a SATL keeps its recording zones to itself";
 	int rc;
@@ -340,7 +348,7 @@ int zones_read(struct drive *d, const char *spec, const struct drive_info *info,
 		out->zoned = true;
 		return zones_report(d, info, &out->report, err);
 	}
-	rc = zones_geometry(d, info, &out->geometry, err);
+	rc = zones_geometry(d, info, walk, &out->geometry, err);
 	if (rc == -EOPNOTSUPP && measured) {
 		/* nothing reported, but measured */
 		memset(&out->geometry, 0, sizeof(out->geometry));

@@ -44,9 +44,9 @@ struct sized {
 		       "struct " #type ": its last field is not " #last " or it ends in padding")
 
 SIZED(rp_point, "rp_point_init()", y, y);
-SIZED(rp_disk, "rp_disk_init()", ure_per_bit, ure_per_bit);
+SIZED(rp_disk, "rp_disk_init()", ure_per_bit, reserved);
 SIZED(rp_link, "rp_link_init()", mbps, mbps);
-SIZED(rp_path, "rp_path_init()", n_links, n_links);
+SIZED(rp_path, "rp_path_init()", n_links, cache_mbps);
 SIZED(rp_layout, "rp_layout_init()", replace_hours, replace_hours);
 SIZED(rp_size_share, "rp_size_share_init()", share, share);
 SIZED(rp_workload, "rp_workload_init()", n_sizes, n_sizes);

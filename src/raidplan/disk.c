@@ -129,6 +129,32 @@ double rp_zbr_stroke(double c, double k)
 	return c * (1.0 + k) / (1.0 + sqrt(1.0 - c * beta));
 }
 
+/*
+ * The band's seek beyond T as alpha u + beta sqrt(u), u the distance in
+ * units of the band's radial width f (docs/planning-model.md, 1.8): for the
+ * fit, alpha = a f and beta = b sqrt(f) exactly; for a measured curve, the
+ * fit of 1.3 to the band's own average (b->seek) and full-width seek.
+ */
+static void band_fit(const struct rp_dmodel *m, struct rp_band *b)
+{
+	double f = b->sigma > 1 ? 1 : b->sigma;
+	bool fallback;
+
+	if (f <= 0) {
+		b->alpha = b->beta = 0;
+		return;
+	}
+	if (!m->n_seek) {
+		b->alpha = m->seek_a * f;
+		b->beta = m->seek_b * sqrt(f);
+		return;
+	}
+	rp_seek_fit(m->t2t, fmax(b->seek, m->t2t), fmax(curve_at(m->seek, m->n_seek, f), b->seek),
+		    &b->alpha, &b->beta, &fallback);
+	b->alpha = fmax(b->alpha, 0);
+	b->beta = fmax(b->beta, 0);
+}
+
 void rp_dmodel_band(const struct rp_dmodel *m, double c, struct rp_band *b)
 {
 	if (c < 0)
@@ -166,6 +192,7 @@ void rp_dmodel_band(const struct rp_dmodel *m, double c, struct rp_band *b)
 		}
 	}
 	b->seek = rp_seek_band(m, b->sigma);
+	band_fit(m, b);
 }
 
 static size_t memo_slot(double a, double b)
@@ -185,33 +212,10 @@ struct rp_memo *rp_memo_new(void)
 
 	if (!m)
 		return NULL;
-	for (i = 0; i < RP_MEMO_SLOTS; i++) {
-		m->rot[i].m = m->pw[i].q = NAN; /* equal to nothing */
-		m->rot[i].copies = m->rot[i].v = m->pw[i].v = 0;
-	}
+	memset(m, 0, sizeof(*m));
+	for (i = 0; i < RP_MEMO_SLOTS; i++)
+		m->rot[i].m = NAN; /* equal to nothing */
 	return m;
-}
-
-static double qpow(struct rp_memo *memo, double q)
-{
-	size_t i;
-
-	if (!memo)
-		return pow(q, -1.0 / 3.0);
-	i = memo_slot(q, 0);
-	if (memo->pw[i].q != q) {
-		memo->pw[i].q = q;
-		memo->pw[i].v = pow(q, -1.0 / 3.0);
-	}
-	return memo->pw[i].v;
-}
-
-/* NCQ/TCQ, docs/models.md (derived): E(q) = T + (E(1) - T) q^(-1/3). */
-double rp_ncq_pos(struct rp_memo *memo, double pos1, double t2t, double q)
-{
-	if (q <= 1)
-		return pos1;
-	return t2t + (pos1 - t2t) * qpow(memo, q);
 }
 
 /*
@@ -379,6 +383,45 @@ static int build_rate(const struct rp_disk *d, size_t idx, const struct rpm_clas
 	return 0;
 }
 
+/* Queue depth, write cache and zones (docs/planning-model.md, 1.1, 1.8). */
+static int build_queue(const struct rp_disk *d, size_t idx, const struct rpm_class *cl,
+		       struct rp_dmodel *m, struct rp_error *err)
+{
+	if (d->queue_depth > RP_MAX_QUEUE)
+		return rp_err(err, -EINVAL,
+			      "disk %zu: queue depth %u must be 0 (by class) or 1 .. %u", idx,
+			      d->queue_depth, RP_MAX_QUEUE);
+	m->qdepth = d->queue_depth ? d->queue_depth
+				   : cl->enterprise ? RP_QUEUE_ENTERPRISE : RP_QUEUE_DESKTOP;
+	if (!d->queue_depth)
+		m->defaults |= RP_DEF_QUEUE;
+	if (d->write_cache < RP_WCACHE_DEFAULT || d->write_cache > RP_WCACHE_OFF)
+		return rp_err(err, -EINVAL,
+			      "disk %zu: write cache %d: use 0 (by class), 1 (on) or 2 (off)", idx,
+			      d->write_cache);
+	m->wcache = d->write_cache == RP_WCACHE_DEFAULT ? !cl->enterprise
+						       : d->write_cache == RP_WCACHE_ON;
+	if (d->write_cache == RP_WCACHE_DEFAULT)
+		m->defaults |= RP_DEF_WCACHE;
+	m->cache_mb = d->cache_mb ? d->cache_mb : RP_DEF_DISK_CACHE_MB;
+	if (d->zoned < RP_ZONED_NONE || d->zoned > RP_ZONED_HOST_MANAGED)
+		return rp_err(err, -EINVAL,
+			      "disk %zu: zone model %d: use 0 (none), 1 (host-aware) or 2 "
+			      "(host-managed)",
+			      idx, d->zoned);
+	m->zoned = d->zoned;
+	if (d->zone_bytes && (d->zone_bytes < 4096 || (double)d->zone_bytes > m->cap))
+		return rp_err(err, -EINVAL,
+			      "disk %zu: zone size %llu bytes must be 0 (not zoned) or 4 KiB .. the "
+			      "capacity",
+			      idx, (unsigned long long)d->zone_bytes);
+	m->zone_b = (double)d->zone_bytes;
+	if (d->reserved)
+		return rp_err(err, -EINVAL, "disk %zu: reserved field is %u: it must be 0", idx,
+			      d->reserved);
+	return 0;
+}
+
 int rp_dmodel_build(const struct rp_disk *d, size_t idx, const struct rp_path *path,
 		    struct rp_dmodel *m, struct rp_error *err)
 {
@@ -425,6 +468,8 @@ int rp_dmodel_build(const struct rp_disk *d, size_t idx, const struct rp_path *p
 	m->ure = d->ure_per_bit ? d->ure_per_bit : (cl->enterprise ? 1e-15 : 1e-14);
 	if (!d->ure_per_bit)
 		m->defaults |= RP_DEF_URE;
+	if ((rc = build_queue(d, idx, cl, m, err)))
+		return rc;
 	if (d->shared_link) {
 		size_t nl = path ? path->n_links : 0;
 

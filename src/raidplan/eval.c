@@ -29,6 +29,15 @@ static const struct {
     [RP_FIG_REBUILD_TIME] = {"rebuild_time", "rebuild time", "h"},
     [RP_FIG_MTTDL] = {"mttdl", "mean time to data loss", "h"},
     [RP_FIG_URE_REBUILD] = {"ure_rebuild", "P(unrecoverable read error in rebuild)", ""},
+    [RP_FIG_QUEUE_POSITION] = {"queue_position", "positioning at the workload's queue", "ms"},
+    [RP_FIG_PATH_LATENCY] = {"path_latency", "controller and host latency", "ms"},
+    [RP_FIG_DEGRADED_IOPS] = {"degraded_iops", "workload IOPS, one member lost", "IOPS"},
+    [RP_FIG_DEGRADED2_IOPS] = {"degraded2_iops", "workload IOPS, two members lost", "IOPS"},
+    [RP_FIG_REBUILD_IOPS] = {"rebuild_iops", "workload IOPS during a rebuild", "IOPS"},
+    [RP_FIG_REBUILD_LOADED] = {"rebuild_loaded_time", "rebuild time under the workload", "h"},
+    [RP_FIG_WRITE_BURST] = {"write_burst", "write burst into the controller cache", "MB/s"},
+    [RP_FIG_RISK] = {"risk", "risk band (0 low, 1 medium, 2 high)", ""},
+    [RP_FIG_CACHED_WRITE] = {"cached_write", "a write into the disks' write cache", "ms"},
 };
 
 static const char *const warn_keys[RP_WARN_COUNT] = {
@@ -43,6 +52,10 @@ static const char *const warn_keys[RP_WARN_COUNT] = {
     [RP_WARN_CHUNK_SMALL] = "chunk-small",
     [RP_WARN_CAPACITY_TINY] = "capacity-tiny",
     [RP_WARN_URE_LIKELY] = "ure-likely",
+    [RP_WARN_RAID6_WIDE] = "raid6-wide",
+    [RP_WARN_URE_POSSIBLE] = "ure-possible",
+    [RP_WARN_MTTDL_LOW] = "mttdl-low",
+    [RP_WARN_ZONED] = "zoned",
 };
 
 int rp_figure_count(void)
@@ -218,7 +231,7 @@ static void figures(struct rp_eval *ev, const struct rp_geom *g, const struct rp
 		in(f, "streams", "disks", i < 2 ? o->streams_r : o->streams_w);
 		in(f, "per-disk rate", "MB/s", (i & 1) ? a->re_min : a->rs_min);
 		in(f, "uncapped", "MB/s", o->seq_raw[i]);
-		in(f, "path cap", "MB/s", c->total);
+		in(f, i < 2 ? "path cap" : "path write cap", "MB/s", i < 2 ? c->total : c->total_w);
 		if (i >= 2)
 			in(f, "write amplification", "", o->amp_w);
 	}
@@ -227,20 +240,56 @@ static void figures(struct rp_eval *ev, const struct rp_geom *g, const struct rp
 		double v = i == 0 ? o->rr1 : i == 1 ? o->rrq : i == 2 ? o->rw1 : o->rwq;
 
 		f = fig(ev, RP_FIG_RAND_READ_QD1 + i, v,
-			"min(q / latency, N / (ops x t_op), cap / (ops x bytes per op)); "
-			"t_op = overhead + T + (seek + rev/2 - T) q_disk^(-1/3) + bytes / rate; "
-			"harmonic mean over the workload's sizes",
-			"docs/models.md (NCQ, write penalty); derived");
+			i < 2 ? "min(q / latency, N / (ops x t_op), cap / (ops x bytes per op)); "
+				"t_op = overhead + positioning at the disk's queue "
+				"(queue_position) + bytes / rate; harmonic mean over the "
+				"workload's sizes"
+			      : "min(q / latency, N / (ops x t_op), cap / (ops x bytes per op)); "
+				"t_op = overhead + positioning at the disk's queue "
+				"(queue_position) + bytes / rate, or for a write the disk's "
+				"cache takes t_w = max(overhead + bytes / link, destage of the "
+				"nearest of cache / bytes extents); harmonic mean over the "
+				"workload's sizes",
+			i < 2 ? "docs/models.md (write penalty); derived (docs/planning-model.md "
+				"1.8, 2.3)"
+			      : "docs/models.md (write penalty); derived (docs/planning-model.md "
+				"1.8, 1.9, 2.3)");
 		in(f, "members N", "", g->n);
 		in(f, "queue depth q", "", (i & 1) ? w->qd : 1);
 		in(f, i < 2 ? "ops per read" : "ops per write", "", i < 2 ? o->m1 : o->ops_w1);
 		in(f, "chunks touched", "", o->m1);
 		in(f, "positioning (QD1)", "ms", o->pos1);
-		in(f, "overhead", "ms", a->ovh);
+		in(f, "command overhead", "ms", a->ovh);
 		in(f, "harmonic band rate", "MB/s", 1 / a->inv_rate);
 		in(f, "mean request", "B", w->mean_bytes);
-		in(f, "path cap", "MB/s", c->total);
+		in(f, i < 2 ? "path cap" : "path write cap", "MB/s", i < 2 ? c->total : c->total_w);
+		in(f, "controller latency", "ms", c->lat);
 	}
+
+	f = fig(ev, RP_FIG_QUEUE_POSITION, o->qi.pos,
+		"T + (E1 - T) r(q_eff); E1 = band seek + rev/2; r = E[shortest of q_eff "
+		"seek(u) + rotational wait] / E1 over the band, q_eff = q^0.92, q = min(queue "
+		"x ops / N, the disk's queue depth); ageing serves a request that waited 500 ms "
+		"at E1",
+		"derived (docs/planning-model.md 1.8); SPTF: Jacobson & Wilkes 1991, "
+		"Worthington, Ganger & Patt 1994");
+	in(f, "requests queued per disk q", "", o->qi.qd);
+	in(f, "disk queue depth", "", a->qlim);
+	in(f, "effective fresh requests q_eff", "", o->qi.qeff);
+	in(f, "r(q_eff)", "", o->qi.ratio);
+	in(f, "positioning at QD 1, E1", "ms", o->pos1);
+	in(f, "track-to-track T", "ms", a->t2t);
+	in(f, "band seek beyond T: alpha (x u)", "ms", a->alpha);
+	in(f, "band seek beyond T: beta (x sqrt u)", "ms", a->beta);
+	in(f, "share served by ageing", "", o->qi.age);
+	in(f, "time per disk operation", "ms", o->qi.top);
+
+	f = fig(ev, RP_FIG_PATH_LATENCY, c->lat,
+		"controller latency + per-member latency x N, added to every request's latency "
+		"(QD 1 access time, Little's law)",
+		"derived (docs/planning-model.md 2.2)");
+	in(f, "members N", "", g->n);
+	in(f, "controller cache", "MB", c->cache_mb);
 
 	f = fig(ev, RP_FIG_MIXED_IOPS, o->mixed,
 		"1 / sum over sizes of share x (random (r / IOPS_r + w / IOPS_w) + sequential "
@@ -257,11 +306,12 @@ static void figures(struct rp_eval *ev, const struct rp_geom *g, const struct rp
 	in(f, "queue depth", "", w->qd);
 
 	f = fig(ev, RP_FIG_ACCESS_TIME, o->access,
-		"overhead + seek + revolution x wait(slowest of m disks, nearest of D copies) + "
-		"bytes / rate; writes add parity reads; averaged over the workload's reads, "
-		"writes and sizes",
+		"controller latency + overhead + seek + revolution x wait(slowest of m disks, "
+		"nearest of D copies) + bytes / rate; writes add parity reads (or go to the "
+		"controller's cache); averaged over the workload's reads, writes and sizes",
 		"docs/models.md, access time, slowest-of-n; derived");
-	in(f, "overhead", "ms", a->ovh);
+	in(f, "controller latency", "ms", c->lat);
+	in(f, "command overhead", "ms", a->ovh);
 	in(f, "band seek", "ms", a->seek);
 	in(f, "revolution", "ms", a->trev);
 	in(f, "harmonic band rate", "MB/s", 1 / a->inv_rate);
@@ -299,6 +349,72 @@ static void figures(struct rp_eval *ev, const struct rp_geom *g, const struct rp
 	in(f, "p per bit", "", a->ure);
 	in(f, "bits read B", "bit", o->ure_bits);
 	in(f, "redundancy left in rebuild", "disks", o->ure_left);
+
+	for (i = 0; i < 2; i++) {
+		f = fig(ev, i ? RP_FIG_DEGRADED2_IOPS : RP_FIG_DEGRADED_IOPS, i ? o->deg2 : o->deg1,
+			"1 / sum over sizes of share x (random (r L_r / IOPS_r + w L_w / IOPS_w) + "
+			"sequential); L: per-disk load of the group that lost members over the "
+			"healthy one (mirrors D / (D - f); parity reads ((g - f) + f (g - P)) / "
+			"(g - f), writes by reconstruct/parity-lost/read-modify-write shares)",
+			"derived (docs/planning-model.md 2.5)");
+		in(f, "members lost f", "", i + 1);
+		in(f, "read load L_r", "", i ? o->load_r2 : o->load_r1);
+		in(f, "write load L_w", "", i ? o->load_w2 : o->load_w1);
+		in(f, "healthy workload IOPS", "IOPS", o->mixed);
+		in(f, "group size g", "", g->gsize);
+		in(f, "copies D", "", g->copies);
+	}
+	f = fig(ev, RP_FIG_REBUILD_IOPS, o->rb_iops,
+		"one member lost x (1 - rebuild share); rebuild share = (sync_speed_min / 64 KiB) "
+		"x (overhead + seek + rev/2 + 64 KiB / rate): md resyncs at its floor while the "
+		"array is busy, each 64 KiB request a seek away from the workload",
+		"Linux md(4) (sync_speed_min, 1000 KiB/s per device); derived "
+		"(docs/planning-model.md 2.5)");
+	in(f, "one member lost", "IOPS", o->deg1);
+	in(f, "rebuild share of a member's time", "", o->rb_share);
+	in(f, "sync_speed_min", "B/s", RP_MD_SYNC_MIN_BPS);
+	f = fig(ev, RP_FIG_REBUILD_LOADED, o->rb_loaded_h,
+		"used bytes per member / sync_speed_min (md under load)",
+		"Linux md(4); docs/planning-model.md 2.5");
+	in(f, "used per member", "B", a->used);
+	in(f, "sync_speed_min", "B/s", RP_MD_SYNC_MIN_BPS);
+	f = fig(ev, RP_FIG_WRITE_BURST, o->burst,
+		"min(cache rate, path write cap), until the cache is full: cache / (burst - "
+		"sustained sequential write) seconds",
+		"derived (docs/planning-model.md 2.2)");
+	in(f, "controller cache", "MB", c->cache_mb);
+	in(f, "cache rate", "MB/s", c->cache_mbps);
+	in(f, "seconds until full", "s", o->burst_s);
+	in(f, "sustained sequential write", "MB/s", o->seq[2]);
+
+	f = fig(ev, RP_FIG_CACHED_WRITE, o->ci.t_w,
+		"t_w = max(overhead + bytes / link, destage); destage = T + (E1 - T) r(n) + "
+		"bytes / rate, the nearest of the n = cache / bytes extents cached (SPTF, as "
+		"queue_position); a write's cost to a disk with its write cache on; 0: the "
+		"disks write through (cache off)",
+		"derived (docs/planning-model.md 1.9); the simulator's write cache "
+		"(docs/simulator.md)");
+	in(f, "disk write cache (0: off)", "MB", a->wcache_mb);
+	in(f, "bytes per operation", "B", o->ci.bytes);
+	in(f, "extents cached n", "", o->ci.extents);
+	in(f, "r(n)", "", o->ci.ratio);
+	in(f, "destage", "ms", o->ci.destage);
+	in(f, "command overhead", "ms", a->ovh);
+	in(f, "disk link", "MB/s", a->link_min);
+	in(f, "host wait: overhead + bytes / link", "ms", o->ci.host);
+
+	f = fig(ev, RP_FIG_RISK, o->risk,
+		"the highest of: parity group width (RAID 5/50: over 7 medium, over 14 high; "
+		"RAID 6/60: over 20 medium, over 28 high), P(URE in a rebuild with no "
+		"redundancy left) and P(data loss in 5 years) (over 1 % medium, over 10 % high)",
+		"HPE (RAID 5 of 14), NetApp ONTAP (RAID-DP groups of 12 - 20 HDDs); derived "
+		"(docs/planning-model.md 3.1)");
+	in(f, "width band", "", o->risk_width);
+	in(f, "URE band", "", o->risk_ure);
+	in(f, "MTTDL band", "", o->risk_mttdl);
+	in(f, "group size g", "", g->gsize);
+	in(f, "P(URE in rebuild)", "", o->ure_p);
+	in(f, "P(data loss in 5 years)", "", o->p_loss_life);
 }
 
 static void size_text(char *buf, size_t len, double bytes)
@@ -330,11 +446,13 @@ static void warnings(struct rp_eval *ev, const struct rp_geom *g, const struct r
 		unsigned d = a->defaults;
 
 		warn(ev, RP_WARN_DEFAULTS, d,
-		     "datasheet-style defaults used for:%s%s%s%s%s%s (see docs/planning-model.md)",
+		     "datasheet-style defaults used for:%s%s%s%s%s%s%s%s (see "
+		     "docs/planning-model.md)",
 		     d & RP_DEF_RPM ? " rpm" : "", d & RP_DEF_SEEK ? " seek times" : "",
 		     d & RP_DEF_RATE ? " transfer rates" : "",
 		     d & RP_DEF_OVERHEAD ? " command overhead" : "", d & RP_DEF_MTTF ? " MTTF" : "",
-		     d & RP_DEF_URE ? " URE rate" : "");
+		     d & RP_DEF_URE ? " URE rate" : "", d & RP_DEF_QUEUE ? " queue depth" : "",
+		     d & RP_DEF_WCACHE ? " write cache" : "");
 	}
 	if (a->seek_fallback)
 		warn(ev, RP_WARN_SEEK_FIT, 0,
@@ -364,10 +482,18 @@ static void warnings(struct rp_eval *ev, const struct rp_geom *g, const struct r
 		     "cannot be used",
 		     b1);
 	}
-	if ((g->level == RP_LEVEL_5 || g->level == RP_LEVEL_50) && g->gsize > RP_MD_RAID5_WIDE)
+	if (g->parity == 1 && o->risk_width)
 		warn(ev, RP_WARN_RAID5_WIDE, g->gsize,
-		     "RAID 5 %s of %u disks: vendors (HPE) advise against more than %u",
-		     g->level == RP_LEVEL_5 ? "array" : "groups", g->gsize, RP_MD_RAID5_WIDE);
+		     "RAID 5 %s of %u disks: %s risk (over %u: medium; over %u: high, vendors "
+		     "(HPE) advise against it)",
+		     g->level == RP_LEVEL_5 ? "array" : "groups", g->gsize,
+		     o->risk_width > 1 ? "high" : "medium", RP_RAID5_MEDIUM, RP_MD_RAID5_WIDE);
+	if (g->parity == 2 && o->risk_width)
+		warn(ev, RP_WARN_RAID6_WIDE, g->gsize,
+		     "RAID 6 %s of %u disks: %s risk (NetApp advises RAID-DP groups of 12 - %u "
+		     "disks; over %u: high)",
+		     g->level == RP_LEVEL_6 ? "array" : "groups", g->gsize,
+		     o->risk_width > 1 ? "high" : "medium", RP_RAID6_MEDIUM, RP_RAID6_WIDE);
 	if (o->chunk_small_share > 0) {
 		size_text(b1, sizeof(b1), g->chunk);
 		size_text(b2, sizeof(b2), w->max_bytes);
@@ -383,11 +509,26 @@ static void warnings(struct rp_eval *ev, const struct rp_geom *g, const struct r
 		     "a chunk",
 		     b1);
 	}
-	if (isfinite(o->ure_p) && o->ure_left <= 0 && o->ure_p > 0.1)
+	if (o->risk_ure > 1)
 		warn(ev, RP_WARN_URE_LIKELY, o->ure_p,
 		     "a rebuild reads %.3g bits with no redundancy left: an unrecoverable read "
 		     "error is %.0f %% likely",
 		     o->ure_bits, 100 * o->ure_p);
+	else if (o->risk_ure)
+		warn(ev, RP_WARN_URE_POSSIBLE, o->ure_p,
+		     "a rebuild reads %.3g bits with no redundancy left: an unrecoverable read "
+		     "error is %.1f %% likely (medium risk)",
+		     o->ure_bits, 100 * o->ure_p);
+	if (o->risk_mttdl)
+		warn(ev, RP_WARN_MTTDL_LOW, o->p_loss_life,
+		     "data loss within 5 years is %.1f %% likely (MTTDL %.3g years): %s risk",
+		     100 * o->p_loss_life, o->mttdl_h / 8766.0,
+		     o->risk_mttdl > 1 ? "high" : "medium");
+	if (a->zone > 0)
+		warn(ev, RP_WARN_ZONED, a->zone,
+		     "zoned members: the stroke is whole zones of %.4g MB (a capacity goal "
+		     "rounds up, a speed goal down)",
+		     a->zone / 1e6);
 }
 
 static int check_members(const struct rp_layout *l, size_t n_disks, unsigned *members,
@@ -522,7 +663,7 @@ int rp_eval_models(const struct rp_dmodel *dm, size_t n_disks, const struct rp_p
 	struct rp_wl w;
 	struct rp_agg a;
 	struct rp_caps c;
-	double cmin = 0;
+	double cmin = 0, zone = 0;
 	unsigned i;
 	int rc;
 
@@ -539,9 +680,23 @@ int rp_eval_models(const struct rp_dmodel *dm, size_t n_disks, const struct rp_p
 	}
 	if ((rc = check_members(layout, n_disks, ev->members, err)))
 		goto fail;
-	for (i = 0; i < g.n; i++)
-		if (i == 0 || dm[ev->members[i]].cap < cmin)
-			cmin = dm[ev->members[i]].cap;
+	for (i = 0; i < g.n; i++) {
+		const struct rp_dmodel *m = &dm[ev->members[i]];
+
+		if (m->zoned == RP_ZONED_HOST_MANAGED) {
+			rc = rp_err(err, -EINVAL,
+				    "member %u: disk %u is a host-managed zoned disk: its sequential "
+				    "zones take only sequential writes and Linux md (every level) "
+				    "writes in place, so it cannot be an md member",
+				    i, ev->members[i]);
+			goto fail;
+		}
+		if (i == 0 || m->cap < cmin)
+			cmin = m->cap;
+		zone = fmax(zone, m->zone_b);
+	}
+	/* zoned members are limited on a zone boundary: whole zones */
+	g.stroke = rp_zone_stroke(g.stroke, cmin, zone, true);
 	rp_agg_reset(&a);
 	for (i = 0; i < g.n; i++)
 		rp_agg_add(&a, &dm[ev->members[i]], 1, cmin, g.stroke);
@@ -556,6 +711,7 @@ int rp_eval_models(const struct rp_dmodel *dm, size_t n_disks, const struct rp_p
 	ev->layout.copies = g.level == RP_LEVEL_0 || g.parity ? 0 : g.copies;
 	ev->layout.groups = g.level == RP_LEVEL_50 || g.level == RP_LEVEL_60 ? g.groups : 0;
 	ev->layout.chunk_bytes = (uint64_t)g.chunk;
+	ev->layout.stroke = g.stroke;
 	ev->layout.rebuild_mbps = g.rebuild_mbps;
 	ev->layout.replace_hours = g.replace_h;
 	figures(ev, &g, &a, &c, &w, &dm[ev->members[0]]);

@@ -192,8 +192,19 @@ int rp_path_check(const struct rp_path *p, struct rp_error *err)
 	if (!p)
 		return 0;
 	if ((rc = check_cap(p->controller_mbps, "controller bandwidth", err)) ||
-	    (rc = check_cap(p->bus_mbps, "bus bandwidth", err)))
+	    (rc = check_cap(p->bus_mbps, "bus bandwidth", err)) ||
+	    (rc = check_cap(p->controller_write_mbps, "controller write bandwidth", err)) ||
+	    (rc = check_cap(p->bus_write_mbps, "bus write bandwidth", err)) ||
+	    (rc = check_cap(p->cache_mbps, "controller cache rate", err)))
 		return rc;
+	if (!rp_in(p->latency_ms, 0, 1000) || !rp_in(p->latency_per_disk_ms, 0, 100))
+		return rp_err(err, -EINVAL,
+			      "controller latency %g ms + %g ms per disk: use 0 .. 1000 ms and "
+			      "0 .. 100 ms",
+			      p->latency_ms, p->latency_per_disk_ms);
+	if (!rp_in(p->cache_mb, 0, 1e7))
+		return rp_err(err, -EINVAL, "controller cache %g MB must be 0 (none) or up to 1e7",
+			      p->cache_mb);
 	if (p->n_links && !p->links)
 		return rp_err(err, -EINVAL, "the path lists %zu shared links but no data",
 			      p->n_links);
@@ -207,11 +218,11 @@ int rp_path_check(const struct rp_path *p, struct rp_error *err)
 	return 0;
 }
 
-static void cap_take(struct rp_caps *c, double v, int which)
+static void cap_take(double *total, int *which, double v, int id)
 {
-	if (v > 0 && (c->total == 0 || v < c->total)) {
-		c->total = v;
-		c->which = which;
+	if (v > 0 && (*total == 0 || v < *total)) {
+		*total = v;
+		*which = id;
 	}
 }
 
@@ -229,19 +240,31 @@ void rp_caps_build(const struct rp_path *p, double iface_total, double link_rati
 	if (p) {
 		c->controller = p->controller_mbps;
 		c->bus = p->bus_mbps;
+		c->controller_w = p->controller_write_mbps ? p->controller_write_mbps : c->controller;
+		c->bus_w = p->bus_write_mbps ? p->bus_write_mbps : c->bus;
+		c->lat = p->latency_ms + p->latency_per_disk_ms * n;
+		c->cache_mb = p->cache_mb;
+		c->cache_mbps = p->cache_mbps;
 	}
 	c->link = link_ratio > 0 ? link_ratio * n : 0;
 	c->link_id = link_id;
-	cap_take(c, c->controller, RP_CAP_CONTROLLER);
-	cap_take(c, c->bus, RP_CAP_BUS);
-	cap_take(c, c->link, RP_CAP_LINK);
-	cap_take(c, iface_total, RP_CAP_INTERFACE);
+	cap_take(&c->total, &c->which, c->controller, RP_CAP_CONTROLLER);
+	cap_take(&c->total, &c->which, c->bus, RP_CAP_BUS);
+	cap_take(&c->total, &c->which, c->link, RP_CAP_LINK);
+	cap_take(&c->total, &c->which, iface_total, RP_CAP_INTERFACE);
+	cap_take(&c->total_w, &c->which_w, c->controller_w, RP_CAP_CONTROLLER);
+	cap_take(&c->total_w, &c->which_w, c->bus_w, RP_CAP_BUS);
+	cap_take(&c->total_w, &c->which_w, c->link, RP_CAP_LINK);
+	cap_take(&c->total_w, &c->which_w, iface_total, RP_CAP_INTERFACE);
 }
 
 void rp_agg_reset(struct rp_agg *g)
 {
 	memset(g, 0, sizeof(*g));
 	g->cmin = DBL_MAX;
+	g->qlim = DBL_MAX;
+	g->wcache_mb = DBL_MAX;
+	g->link_min = DBL_MAX;
 	g->rs_min = g->re_min = g->rh_min = g->rh_media_min = DBL_MAX;
 }
 
@@ -261,6 +284,8 @@ void rp_agg_add(struct rp_agg *g, const struct rp_dmodel *m, unsigned count, dou
 		g->cmax = m->cap;
 	g->sigma += w * b.sigma;
 	g->seek += w * b.seek;
+	g->alpha += w * b.alpha;
+	g->beta += w * b.beta;
 	g->t2t += w * m->t2t;
 	g->ovh += w * m->ovh;
 	g->trev += w * m->trev;
@@ -283,6 +308,11 @@ void rp_agg_add(struct rp_agg *g, const struct rp_dmodel *m, unsigned count, dou
 	g->rh_media_min = fmin(g->rh_media_min, b.rate_h);
 	if (m->ure > g->ure)
 		g->ure = m->ure;
+	g->qlim = fmin(g->qlim, m->qdepth);
+	g->wcache_mb = fmin(g->wcache_mb, m->wcache ? m->cache_mb : 0);
+	g->link_min = fmin(g->link_min, m->iface > 0 ? m->iface : RP_DEF_DISK_LINK_MBPS);
+	g->zone = fmax(g->zone, m->zone_b);
+	g->host_managed |= m->zoned == RP_ZONED_HOST_MANAGED;
 	g->defaults |= m->defaults;
 	g->seek_fallback |= m->seek_fallback;
 }
@@ -293,6 +323,8 @@ void rp_agg_finish(struct rp_agg *g, double stroke)
 
 	g->sigma /= n;
 	g->seek /= n;
+	g->alpha /= n;
+	g->beta /= n;
 	g->t2t /= n;
 	g->ovh /= n;
 	g->trev /= n;
@@ -300,6 +332,19 @@ void rp_agg_finish(struct rp_agg *g, double stroke)
 	g->k /= n;
 	g->inv_mttf /= n;
 	g->used = stroke * g->cmin;
+}
+
+double rp_zone_stroke(double stroke, double cmin, double zone, bool up)
+{
+	double k;
+
+	if (zone <= 0 || cmin <= 0)
+		return stroke;
+	k = stroke * cmin / zone;
+	k = up ? ceil(k - 1e-9) : floor(k + 1e-9);
+	if (k < 1)
+		k = 1;
+	return fmin(k * zone / cmin, 1.0);
 }
 
 double rp_level_tolerated(const struct rp_geom *g)
@@ -326,7 +371,40 @@ struct req {
 	double ops;  /* disk operations per request */
 	double x;    /* bytes per operation */
 	double m;    /* chunks touched */
+	double wops; /* of the operations, disk writes */
+	bool write;
+	bool cached; /* a write the controller's cache takes */
 };
+
+/*
+ * A disk write its volatile write cache takes (docs/planning-model.md
+ * 1.9): the host waits for the command and the transfer over the link,
+ * and the drive writes the data later, choosing among everything cached
+ * (cache / x extents when it is full) the one nearest the heads; in a
+ * steady stream each write costs the disk the longer of the two (the
+ * mechanics work while the link does). 0 when the members write through.
+ */
+static double cached_write_ms(const struct rp_agg *a, const struct rp_wl *w, double x,
+			      struct rp_cache_info *ci)
+{
+	double pos1 = a->seek + a->trev / 2.0, n, ratio, destage, host;
+
+	if (!(a->wcache_mb > 0))
+		return 0;
+	n = fmax(1.0, a->wcache_mb * 1e6 / x);
+	ratio = rp_sptf_ratio(w->memo, a->alpha, a->beta, a->trev, n);
+	destage = a->t2t + (pos1 - a->t2t) * ratio + x * a->inv_rate * 1e-3;
+	host = a->ovh + x / (a->link_min * 1e3);
+	if (ci) {
+		ci->bytes = x;
+		ci->extents = n;
+		ci->ratio = ratio;
+		ci->destage = destage;
+		ci->host = host;
+		ci->t_w = fmax(host, destage);
+	}
+	return fmax(host, destage);
+}
 
 /* Expected chunks touched by an aligned request (derived): 1 + (S - a)/C. */
 static double chunks_touched(const struct rp_geom *g, double s)
@@ -337,8 +415,8 @@ static double chunks_touched(const struct rp_geom *g, double s)
 	return fmin(m, (double)g->ndata);
 }
 
-static void req_read(const struct rp_geom *g, const struct rp_agg *a, const struct rp_wl *w,
-		     double s, struct req *r)
+static void req_read(const struct rp_geom *g, const struct rp_agg *a, const struct rp_caps *c,
+		     const struct rp_wl *w, double s, struct req *r)
 {
 	double copies = g->level == RP_LEVEL_1 || g->level == RP_LEVEL_10 || g->level == RP_LEVEL_01
 			    ? g->copies
@@ -347,72 +425,194 @@ static void req_read(const struct rp_geom *g, const struct rp_agg *a, const stru
 	r->m = chunks_touched(g, s);
 	r->x = s / r->m;
 	r->ops = r->m;
-	r->lat1 =
-	    a->ovh + a->seek + a->trev * rp_rot_wait(w->memo, r->m, copies) + r->x * a->inv_rate * 1e-3;
+	r->wops = 0;
+	r->write = r->cached = false;
+	r->lat1 = c->lat + a->ovh + a->seek + a->trev * rp_rot_wait(w->memo, r->m, copies) +
+		  r->x * a->inv_rate * 1e-3;
 }
 
-static void req_write(const struct rp_geom *g, const struct rp_agg *a, const struct rp_wl *w,
-		      double s, struct req *r)
+static void req_write(const struct rp_geom *g, const struct rp_agg *a, const struct rp_caps *c,
+		      const struct rp_wl *w, double s, struct req *r)
 {
-	double xfer, base;
+	double xfer, base, cw;
 
 	r->m = chunks_touched(g, s);
 	r->x = s / r->m;
+	r->write = true;
+	r->cached = false;
 	xfer = r->x * a->inv_rate * 1e-3;
-	base = a->ovh + a->seek;
+	base = c->lat + a->ovh + a->seek;
+	cw = cached_write_ms(a, w, r->x, NULL);
 	if (is_mirror(g->level)) {
-		r->ops = r->m * g->copies;
-		r->lat1 = base + a->trev * rp_rot_wait(w->memo, r->ops, 1) + xfer;
+		r->ops = r->wops = r->m * g->copies;
+		r->lat1 = cw > 0 ? c->lat + cw
+				 : base + a->trev * rp_rot_wait(w->memo, r->ops, 1) + xfer;
 	} else if (is_parity(g->level)) {
 		double p = g->parity, dg = g->gsize - g->parity;
 		double gt = fmin(r->m, (double)g->groups), k = r->m / gt;
 		double rmw = 2.0 * (k + p), rcw = dg + p;
+		/* md reads the fewer blocks: k + p (read-modify-write) or dg - k
+		 * (reconstruct-write), reconstruct-write on a tie (raid5.c,
+		 * handle_stripe_dirtying, rmw_level at its default) */
+		bool use_rmw = k + p < dg - k;
 
 		if (k >= dg) {
 			/* full stripes: no reads */
-			r->ops = gt * (dg + p) * k / dg;
-			r->lat1 = base + a->trev * rp_rot_wait(w->memo, gt * (dg + p), 1) + xfer;
-		} else if (rmw <= rcw) {
-			/* read old data + parity, write both a revolution later */
+			r->ops = r->wops = gt * (dg + p) * k / dg;
+			r->lat1 = cw > 0 ? c->lat + cw
+					 : base + a->trev * rp_rot_wait(w->memo, gt * (dg + p), 1) +
+					       xfer;
+		} else if (use_rmw) {
+			/* read old data + parity, write both a revolution later (or
+			 * into the disks' caches) */
 			r->ops = gt * rmw;
-			r->lat1 = base + a->trev * rp_rot_wait(w->memo, gt * (k + p), 1) + a->trev + xfer;
+			r->wops = gt * (k + p);
+			r->lat1 = base + a->trev * rp_rot_wait(w->memo, gt * (k + p), 1) +
+				  (cw > 0 ? xfer + cw : a->trev + xfer);
 		} else {
-			/* read the other data chunks, then write data + parity */
+			/* read the other data chunks, then write data + parity to
+			 * members that took no part in the reads: a seek of their own */
 			r->ops = gt * rcw;
+			r->wops = gt * (k + p);
 			r->lat1 = base + a->trev * rp_rot_wait(w->memo, gt * (dg - k), 1) + xfer +
-				  a->trev * rp_rot_wait(w->memo, gt * (k + p), 1) + xfer;
+				  (cw > 0 ? cw
+					  : a->seek + a->trev * rp_rot_wait(w->memo, gt * (k + p), 1) +
+						xfer);
 		}
 	} else {
-		r->ops = r->m;
-		r->lat1 = base + a->trev * rp_rot_wait(w->memo, r->m, 1) + xfer;
+		r->ops = r->wops = r->m;
+		r->lat1 = cw > 0 ? c->lat + cw : base + a->trev * rp_rot_wait(w->memo, r->m, 1) + xfer;
+	}
+	/* a write-back controller cache takes the write at its rate: the host
+	 * waits for that, the disks destage behind it */
+	if (c->cache_mb > 0 && s <= c->cache_mb * 1e6) {
+		double rate = c->cache_mbps > 0 ? c->cache_mbps : c->total_w;
+
+		r->cached = true;
+		r->lat1 = c->lat + (rate > 0 ? s / (rate * 1e3) : 0);
 	}
 }
 
 /*
  * IOPS at queue depth q: the smaller of Little's law over the QD1 latency
- * (q / lat1), the disks' throughput with NCQ at their share of the queue,
- * and the path's caps on the bytes moved.
+ * (q / lat1), the disks' throughput with SPTF at their share of the queue
+ * (at most the disk's queue depth; docs/planning-model.md 1.8), of which
+ * share are the drive's to choose among, and the path's caps on the bytes
+ * moved.
  */
 static double req_iops(const struct rp_geom *g, const struct rp_agg *a, const struct rp_caps *c,
-		       const struct rp_wl *w, const struct req *r, double q, int *which)
+		       const struct rp_wl *w, const struct req *r, double q, double share,
+		       int *which, struct rp_queue_info *qi)
 {
 	double pos1 = a->seek + a->trev / 2.0;
-	double qd = fmax(1.0, q * r->ops / g->n);
-	double top = a->ovh + rp_ncq_pos(w->memo, pos1, a->t2t, qd) + r->x * a->inv_rate * 1e-3;
-	double little = q * 1000.0 / r->lat1;
-	double thru = g->n * 1000.0 / (r->ops * top);
-	double best = fmin(little, thru);
+	/* the controller's cache destages its writes with the disks' queues full */
+	double qd = fmax(1.0, fmin(r->cached ? a->qlim : fmax(1.0, q * r->ops / g->n), a->qlim) *
+				  share);
+	double xfer = r->x * a->inv_rate * 1e-3, pos = pos1, ratio = 1, age = 0, top, little, thru;
+	double best, cw;
 
+	if (qd > 1) {
+		ratio = rp_sptf_ratio(w->memo, a->alpha, a->beta, a->trev, qd);
+		pos = a->t2t + (pos1 - a->t2t) * ratio;
+	}
+	top = a->ovh + pos + xfer;
+	/* ageing: a request that waited RP_AGE_LIMIT_MS in the disk's queue of
+	 * qd (qd x top on average, the tail taken exponential) is served
+	 * first, at the positioning of a queue of one */
+	if (qd > 1) {
+		double x = RP_AGE_LIMIT_MS / (qd * top);
+
+		/* beyond 50 the share (< 2e-22) no longer moves top's last bit */
+		age = x < 50 ? exp(-x) : 0;
+		top += age * (pos1 - pos);
+	}
+	if (qi) {
+		qi->qd = qd;
+		qi->qeff = qd > 1 ? pow(qd, RP_SPTF_GAMMA) : 1;
+		qi->ratio = ratio;
+		qi->pos = pos;
+		qi->age = age;
+		qi->top = top;
+	}
+	little = q * 1000.0 / r->lat1;
+	/* writes the disks' caches take cost them the destage instead */
+	cw = r->wops > 0 ? cached_write_ms(a, w, r->x, NULL) : 0;
+	thru = g->n * 1000.0 / ((r->ops - (cw > 0 ? r->wops : 0)) * top + (cw > 0 ? r->wops * cw : 0));
+	best = fmin(little, thru);
 	*which = RP_CAP_DISKS;
-	if (c->total > 0) {
-		double capped = c->total * 1e6 / (r->ops * r->x);
+	if ((r->write ? c->total_w : c->total) > 0) {
+		double capped = (r->write ? c->total_w : c->total) * 1e6 / (r->ops * r->x);
 
 		if (capped < best) {
 			best = capped;
-			*which = c->which;
+			*which = r->write ? c->which_w : c->which;
 		}
 	}
 	return best;
+}
+
+/*
+ * Members lost (docs/planning-model.md 2.5): the per-disk load of random
+ * reads (lr) and writes (lw) in the group that lost them, relative to the
+ * healthy array. Requests spread evenly over the groups, so that group is
+ * the bottleneck: the array's random figures divide by the load. wops:
+ * a healthy write's disk operations per chunk written.
+ */
+static void degraded_load(const struct rp_geom *g, unsigned f, double wops, double *lr,
+			  double *lw)
+{
+	double gs = g->gsize, p = g->parity, d = g->copies, cw;
+
+	*lr = *lw = 1;
+	if (is_mirror(g->level)) {
+		/* f of the d copies (a mirror set, a 0+1 stripe set each) are
+		 * down: the others serve the reads; writes go to fewer disks */
+		*lr = d / (d - f);
+		return;
+	}
+	if (!is_parity(g->level))
+		return;
+	/* a read of a lost chunk reads gs - p others; f of gs members down */
+	*lr = ((gs - f) + f * (gs - p)) / (gs - f);
+	if (f == 1) {
+		/* the written chunk lost: read the other data, write the parity
+		 * (gs - 1 operations); a parity chunk lost: write what is left
+		 * (data only for RAID 5; RAID 6 read-modify-writes the other
+		 * parity, 4); else read-modify-write, 2 (1 + p) */
+		cw = (gs - 1) / gs + p / gs * (p == 1 ? 1 : 4) + (gs - 1 - p) / gs * 2 * (1 + p);
+	} else {
+		/* two lost: reconstruct-write the stripe, gs - 2 operations */
+		cw = gs - 2;
+	}
+	*lw = (cw / (gs - f)) / (wops / gs);
+	if (*lw < 1)
+		*lw = 1;
+}
+
+/* The degraded, rebuilding and cached-burst figures. */
+static void degraded(const struct rp_geom *g, const struct rp_agg *a, const struct rp_caps *c,
+		     struct rp_numbers *o, double tol, double tau1, double tau2)
+{
+	double pos1 = a->seek + a->trev / 2.0;
+
+	o->deg1 = tol >= 1 ? 1 / tau1 : NAN;
+	o->deg2 = tol >= 2 ? 1 / tau2 : NAN;
+	/* md resyncs at sync_speed_min while the array is busy: 64 KiB
+	 * requests, each a seek away from the workload's */
+	o->rb_share = RP_MD_SYNC_MIN_BPS / RP_MD_RESYNC_IO *
+		      (a->ovh + pos1 + RP_MD_RESYNC_IO * a->inv_rate * 1e-3) / 1000.0;
+	o->rb_iops = tol >= 1 ? o->deg1 * fmax(0, 1 - o->rb_share) : NAN;
+	o->rb_loaded_h = tol >= 1 ? a->used / RP_MD_SYNC_MIN_BPS / 3600.0 : NAN;
+	o->burst = o->burst_s = NAN;
+	if (c->cache_mb > 0) {
+		double rate = c->cache_mbps > 0 ? c->cache_mbps : c->total_w;
+
+		if (rate > 0 && c->total_w > 0)
+			rate = fmin(rate, c->total_w);
+		o->burst = rate > 0 ? rate : NAN;
+		/* until the cache is full: it fills at burst - the sustained rate */
+		o->burst_s = rate > o->seq[2] ? c->cache_mb / (rate - o->seq[2]) : INFINITY;
+	}
 }
 
 static double seq_cap(double raw, double cap_total, int which, int *out)
@@ -431,7 +631,8 @@ static void speed(const struct rp_geom *g, const struct rp_agg *a, const struct 
 		  const struct rp_wl *w, struct rp_numbers *o, bool full)
 {
 	double pg = (double)g->parity * g->groups;
-	double wcap, t_r1 = 0, t_rq = 0, t_w1 = 0, t_wq = 0, tau = 0;
+	double wcap, t_r1 = 0, t_rq = 0, t_w1 = 0, t_wq = 0, tau = 0, tau1 = 0, tau2 = 0;
+	double tol = rp_level_tolerated(g);
 	unsigned i;
 	int which;
 
@@ -446,7 +647,7 @@ static void speed(const struct rp_geom *g, const struct rp_agg *a, const struct 
 		o->streams_r = o->streams_w = g->n;
 		o->amp_w = 1;
 	}
-	wcap = c->total > 0 ? c->total / o->amp_w : 0;
+	wcap = c->total_w > 0 ? c->total_w / o->amp_w : 0;
 	if (full) {
 		o->seq_raw[0] = o->streams_r * a->rs_min;
 		o->seq_raw[1] = o->streams_r * a->re_min;
@@ -454,11 +655,11 @@ static void speed(const struct rp_geom *g, const struct rp_agg *a, const struct 
 		o->seq_raw[3] = o->streams_w * a->re_min;
 		o->seq[0] = seq_cap(o->seq_raw[0], c->total, c->which, &o->seq_cap[0]);
 		o->seq[1] = seq_cap(o->seq_raw[1], c->total, c->which, &o->seq_cap[1]);
-		o->seq[2] = seq_cap(o->seq_raw[2], wcap, c->which, &o->seq_cap[2]);
-		o->seq[3] = seq_cap(o->seq_raw[3], wcap, c->which, &o->seq_cap[3]);
+		o->seq[2] = seq_cap(o->seq_raw[2], wcap, c->which_w, &o->seq_cap[2]);
+		o->seq[3] = seq_cap(o->seq_raw[3], wcap, c->which_w, &o->seq_cap[3]);
 	}
 	o->seq_mid_r = seq_cap(o->streams_r * a->rh_min, c->total, c->which, &which);
-	o->seq_mid_w = seq_cap(o->streams_w * a->rh_min, wcap, c->which, &which);
+	o->seq_mid_w = seq_cap(o->streams_w * a->rh_min, wcap, c->which_w, &which);
 
 	o->pos1 = a->seek + a->trev / 2.0;
 	o->access = 0;
@@ -468,22 +669,33 @@ static void speed(const struct rp_geom *g, const struct rp_agg *a, const struct 
 	for (i = 0; i < w->n; i++) {
 		struct req rd, wr;
 		double sh = w->share[i], s = w->bytes[i];
-		double rr1 = 0, rrq, rw1 = 0, rwq;
+		double rr1 = 0, rrq, rw1 = 0, rwq, rrm, rwm;
 
 		if (sh <= 0)
 			continue;
-		req_read(g, a, w, s, &rd);
-		req_write(g, a, w, s, &wr);
+		req_read(g, a, c, w, s, &rd);
+		req_write(g, a, c, w, s, &wr);
 		if (full)
-			rr1 = req_iops(g, a, c, w, &rd, 1, &which);
-		rrq = req_iops(g, a, c, w, &rd, w->qd, &which);
+			rr1 = req_iops(g, a, c, w, &rd, 1, 1, &which, NULL);
+		rrq = req_iops(g, a, c, w, &rd, w->qd, 1, &which, full && !i ? &o->qi : NULL);
 		if (which != RP_CAP_DISKS && w->read > 0 && w->rnd > 0)
 			o->rnd_cap = which;
 		if (full)
-			rw1 = req_iops(g, a, c, w, &wr, 1, &which);
-		rwq = req_iops(g, a, c, w, &wr, w->qd, &which);
+			rw1 = req_iops(g, a, c, w, &wr, 1, 1, &which, NULL);
+		rwq = req_iops(g, a, c, w, &wr, w->qd, 1, &which, NULL);
+		if (full && !i)
+			cached_write_ms(a, w, wr.x, &o->ci);
 		if (which != RP_CAP_DISKS && w->read < 1 && w->rnd > 0)
 			o->rnd_cap = which;
+		/* in a mix, the sequential requests queued are not the drive's to
+		 * choose (each follows the one it continues): it chooses among the
+		 * random share of the queue */
+		rrm = rrq;
+		rwm = rwq;
+		if (w->rnd > 0 && w->rnd < 1 && w->qd > 1) {
+			rrm = req_iops(g, a, c, w, &rd, w->qd, w->rnd, &which, NULL);
+			rwm = req_iops(g, a, c, w, &wr, w->qd, w->rnd, &which, NULL);
+		}
 		if (full) {
 			t_r1 += sh / rr1;
 			t_w1 += sh / rw1;
@@ -493,9 +705,27 @@ static void speed(const struct rp_geom *g, const struct rp_agg *a, const struct 
 		o->access += sh * (w->read * rd.lat1 + (1 - w->read) * wr.lat1);
 		o->m1 += sh * rd.m;
 		o->ops_w1 += sh * wr.ops;
-		tau += sh * (w->rnd * (w->read / rrq + (1 - w->read) / rwq) +
+		tau += sh * (w->rnd * (w->read / rrm + (1 - w->read) / rwm) +
 			     (1 - w->rnd) * (w->read * s / (o->seq_mid_r * 1e6) +
 					     (1 - w->read) * s / (o->seq_mid_w * 1e6)));
+		if (full && tol >= 1) {
+			/* members lost: the random part's per-disk load grows in the
+			 * bottleneck group (degraded_load); sequential streams keep
+			 * their rate */
+			double seq = (1 - w->rnd) * (w->read * s / (o->seq_mid_r * 1e6) +
+						     (1 - w->read) * s / (o->seq_mid_w * 1e6));
+
+			degraded_load(g, 1, wr.ops / wr.m, &o->load_r1, &o->load_w1);
+			tau1 += sh * (w->rnd * (w->read * o->load_r1 / rrm +
+						(1 - w->read) * o->load_w1 / rwm) +
+				      seq);
+			if (tol >= 2) {
+				degraded_load(g, 2, wr.ops / wr.m, &o->load_r2, &o->load_w2);
+				tau2 += sh * (w->rnd * (w->read * o->load_r2 / rrm +
+							(1 - w->read) * o->load_w2 / rwm) +
+					      seq);
+			}
+		}
 		if (s > g->chunk)
 			o->chunk_small_share += sh;
 	}
@@ -504,6 +734,8 @@ static void speed(const struct rp_geom *g, const struct rp_agg *a, const struct 
 	o->rw1 = full ? 1 / t_w1 : 0;
 	o->rwq = 1 / t_wq;
 	o->mixed = 1 / tau;
+	if (full)
+		degraded(g, a, c, o, tol, tau1, tau2);
 }
 
 void rp_numbers_speed(const struct rp_geom *g, const struct rp_agg *a, const struct rp_caps *c,
@@ -531,6 +763,33 @@ static double ln_mirror(double mttf, double mttr, double d)
 	return d * log(mttf) - lgam(d + 1.0) - (d - 1.0) * log(mttr);
 }
 
+static int band_of(double p)
+{
+	return p > RP_RISK_HIGH_P ? 2 : p > RP_RISK_MEDIUM_P ? 1 : 0;
+}
+
+/* The risk bands (docs/planning-model.md 3.1): the parity group's width,
+ * an unrecoverable read error in a rebuild with no redundancy left, and
+ * data loss within the service life; the layout's band is the highest. */
+static void risk(const struct rp_geom *g, struct rp_numbers *o)
+{
+	unsigned gs = g->gsize;
+
+	o->risk_width = 0;
+	if (g->parity == 1)
+		o->risk_width = gs > RP_MD_RAID5_WIDE ? 2 : gs > RP_RAID5_MEDIUM ? 1 : 0;
+	else if (g->parity == 2)
+		o->risk_width = gs > RP_RAID6_WIDE ? 2 : gs > RP_RAID6_MEDIUM ? 1 : 0;
+	o->risk_ure = isfinite(o->ure_p) && o->ure_left <= 0 ? band_of(o->ure_p) : 0;
+	o->p_loss_life = -expm1(-RP_SERVICE_LIFE_H / o->mttdl_h);
+	o->risk_mttdl = band_of(o->p_loss_life);
+	o->risk = o->risk_width;
+	if (o->risk_ure > o->risk)
+		o->risk = o->risk_ure;
+	if (o->risk_mttdl > o->risk)
+		o->risk = o->risk_mttdl;
+}
+
 void rp_numbers_safety(const struct rp_geom *g, const struct rp_agg *a, const struct rp_caps *c,
 		       struct rp_numbers *o)
 {
@@ -545,6 +804,7 @@ void rp_numbers_safety(const struct rp_geom *g, const struct rp_agg *a, const st
 		o->ure_bits = 0;
 		o->ure_p = NAN;
 		o->ure_left = 0;
+		risk(g, o);
 		return;
 	}
 	if (is_parity(g->level)) {
@@ -557,6 +817,8 @@ void rp_numbers_safety(const struct rp_geom *g, const struct rp_agg *a, const st
 	rate = fmin(a->rh_min, g->rebuild_mbps);
 	if (c->total > 0)
 		rate = fmin(rate, c->total / parts);
+	if (c->total_w > 0)
+		rate = fmin(rate, c->total_w); /* the new member is written at the rate */
 	o->rebuild_rate = rate;
 	o->rebuild_h = a->used / (rate * 1e6) / 3600.0;
 	o->mttr_h = mttr = g->replace_h + o->rebuild_h;
@@ -595,6 +857,7 @@ void rp_numbers_safety(const struct rp_geom *g, const struct rp_agg *a, const st
 	o->ure_bits = 8.0 * a->used * readers;
 	/* 1 - (1 - p)^B, computed without cancellation */
 	o->ure_p = -expm1(o->ure_bits * log1p(-a->ure));
+	risk(g, o);
 }
 
 void rp_numbers(const struct rp_geom *g, const struct rp_agg *a, const struct rp_caps *c,

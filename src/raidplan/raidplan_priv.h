@@ -12,8 +12,8 @@
  * rp_level_count(), ...). An id added goes before its count. */
 #define RP_LEVEL_COUNT (RP_LEVEL_60 + 1)
 #define RP_PROFILE_COUNT (RP_PROFILE_RANDOM_ACCESS + 1)
-#define RP_FIG_COUNT (RP_FIG_URE_REBUILD + 1)
-#define RP_WARN_COUNT (RP_WARN_URE_LIKELY + 1)
+#define RP_FIG_COUNT (RP_FIG_CACHED_WRITE + 1)
+#define RP_WARN_COUNT (RP_WARN_ZONED + 1)
 #define RP_GOAL_COUNT (RP_GOAL_LEVEL + 1)
 
 /* Input limits: beyond them the model means nothing, and the arithmetic
@@ -35,7 +35,19 @@
  * (SATA) 0.5 ms */
 #define RP_DEF_OVERHEAD_ENT_MS 0.2
 #define RP_DEF_OVERHEAD_DESK_MS 0.5
-#define RP_MD_RAID5_WIDE 14u
+/* Risk bands (docs/planning-model.md 3.1): parity group widths, and the
+ * probabilities that make a layout medium / high risk */
+#define RP_RAID5_MEDIUM 7u  /* wider: medium (ours: half of HPE's 14) */
+#define RP_MD_RAID5_WIDE 14u /* wider: high (HPE, docs/models.md) */
+#define RP_RAID6_MEDIUM 20u /* wider: medium (NetApp: RAID-DP groups of 12 - 20 HDDs) */
+#define RP_RAID6_WIDE 28u   /* wider: high (NetApp's recommended top, for SSDs) */
+#define RP_RISK_MEDIUM_P 0.01
+#define RP_RISK_HIGH_P 0.10
+#define RP_SERVICE_LIFE_H 43830.0 /* 5 years: an enterprise disk's warranty */
+/* md's resync floor under load: sync_speed_min 1000 KiB/s per device, in
+ * requests of RESYNC_BLOCK_SIZE (64 KiB) */
+#define RP_MD_SYNC_MIN_BPS 1024000.0
+#define RP_MD_RESYNC_IO 65536.0
 
 /* Bits of rp_dmodel.defaults: which fields took a default. */
 enum {
@@ -45,7 +57,19 @@ enum {
 	RP_DEF_OVERHEAD = 1u << 3,
 	RP_DEF_MTTF = 1u << 4,
 	RP_DEF_URE = 1u << 5,
+	RP_DEF_QUEUE = 1u << 6,
+	RP_DEF_WCACHE = 1u << 7,
 };
+
+#define RP_MAX_QUEUE 1024u  /* a disk's queue depth: 1 .. 1024 */
+#define RP_QUEUE_DESKTOP 32u /* SATA NCQ: 32 tags (ATA8-ACS) */
+#define RP_QUEUE_ENTERPRISE 64u /* SAS TCQ: no protocol limit; 64, a common per-device depth */
+#define RP_DEF_DISK_CACHE_MB 16.0
+/* a cached write's transfer when no link is given: SATA 3 Gb/s */
+#define RP_DEF_DISK_LINK_MBPS 300.0
+/* Drive firmware serves a request that waited this long first (ageing
+ * against starvation; the simulator's engine: AGE_LIMIT_NS) */
+#define RP_AGE_LIMIT_MS 500.0
 
 /* A point of a curve inside the library (struct rp_point without its size). */
 struct rp_xy {
@@ -66,7 +90,12 @@ struct rp_dmodel {
 	double iface;	   /* MB/s, 0: none */
 	double mttf;	   /* hours */
 	double ure;	   /* per bit */
-	unsigned link;	   /* 0: none, else 1-based shared link */
+	double cache_mb;   /* the write cache's size */
+	double zone_b;	   /* zone size, bytes; 0: not zoned */
+	unsigned qdepth;   /* commands queued at the disk */
+	int zoned;	   /* RP_ZONED_* */
+	bool wcache;	   /* volatile write cache on */
+	unsigned link;	   /* 0: none, else 1-based shared link (same_class skips it) */
 	unsigned defaults; /* RP_DEF_* */
 	bool seek_fallback;
 	unsigned n_seek, n_zone;
@@ -81,6 +110,7 @@ struct rp_band {
 	double rate_start; /* MB/s at the band's outer edge */
 	double rate_end;   /* MB/s at the band's inner edge */
 	double rate_h;	   /* MB/s, harmonic mean over the band */
+	double alpha, beta; /* ms: the band's seek beyond T, alpha u + beta sqrt(u), u in band units */
 };
 
 /* Aggregate of the members of an array at one stroke. */
@@ -90,12 +120,18 @@ struct rp_agg {
 	double used;		       /* bytes per member = stroke * cmin */
 	double sigma;		       /* mean radial stroke */
 	double seek, t2t, ovh, trev;   /* means */
+	double alpha, beta;	       /* means of the band's seek fit (rp_band) */
 	double inv_rate;	       /* mean of 1 / harmonic band rate */
 	double k;		       /* mean inner/outer rate ratio */
 	double rs_min, re_min, rh_min; /* slowest member, after its link */
 	double rh_media_min;	       /* slowest harmonic media rate (rebuild) */
 	double inv_mttf;	       /* mean 1 / MTTF */
 	double ure;		       /* worst per-bit URE */
+	double qlim;		       /* smallest queue depth of a member */
+	double wcache_mb;	       /* smallest member write cache; 0: some member has none */
+	double link_min;	       /* slowest member link (MB/s); 0: none given */
+	double zone;		       /* largest zone of a member, bytes; 0: none zoned */
+	bool host_managed;	       /* a host-managed zoned member */
 	unsigned defaults;
 	bool seek_fallback;
 	bool iface_bound; /* some member's link caps its media rate */
@@ -116,6 +152,11 @@ struct rp_caps {
 	unsigned link_id;	      /* the binding shared link (1-based) */
 	double total;		      /* smallest of the above; 0: none */
 	int which;		      /* enum rp_cap of total */
+	double controller_w, bus_w;   /* the caps on writes (the read caps when not given) */
+	double total_w;		      /* smallest cap on writes; 0: none */
+	int which_w;
+	double lat;		      /* ms per request: latency + per member x N */
+	double cache_mb, cache_mbps;  /* the controller's write-back cache; 0: none */
 };
 
 /* The array geometry of a validated layout. */
@@ -139,13 +180,28 @@ struct rp_geom {
  * recomputed and replaced.
  */
 #define RP_MEMO_SLOTS 512
+#define RP_SPTF_QPTS 25 /* r(q) at q = 2^(j/2), j = 0 .. 24 (q <= 4096) */
+#define RP_SPTF_SLOTS 64 /* bands whose tables a search keeps */
+#define RP_SPTF_GAMMA 0.92 /* a queue of q chooses as q^0.92 fresh requests */
+/* One band's SPTF table (queue.c): the quadrature of E_q and the ratios
+ * r(q) at the table's points, each computed when first needed (NAN until
+ * then). */
+#define RP_SPTF_NODES 64
+struct rp_sptf {
+	double alpha, beta, trev;
+	bool valid;
+	double e1; /* E_1 */
+	unsigned n;
+	double w[RP_SPTF_NODES], l[RP_SPTF_NODES]; /* weights, log(1 - F) */
+	bool lin;				   /* a piece with F linear in x */
+	double lin_a, lin_b;			   /* 1 - F at its ends */
+	double r[RP_SPTF_QPTS];
+};
 struct rp_memo {
 	struct {
 		double m, copies, v;
 	} rot[RP_MEMO_SLOTS];
-	struct {
-		double q, v;
-	} pw[RP_MEMO_SLOTS];
+	struct rp_sptf sptf[RP_SPTF_SLOTS];
 };
 
 /* A validated workload: sizes normalised. */
@@ -175,6 +231,35 @@ struct rp_numbers {
 	double rebuild_h, rebuild_rate, mttr_h, mttf_h, mttdl_h;
 	double ure_bits, ure_p, ure_left;
 	double chunk_small_share;
+	/* command queuing at the workload's depth (the first size's reads) */
+	struct rp_queue_info {
+		double qd;    /* requests queued per disk */
+		double qeff;  /* as many fresh ones: qd^RP_SPTF_GAMMA */
+		double ratio; /* positioning beyond T over QD 1's */
+		double pos;   /* ms, positioning */
+		double age;   /* share served by ageing */
+		double top;   /* ms per disk operation */
+	} qi;
+	/* a write the disks' caches take (the first size; docs/planning-model.md 1.9) */
+	struct rp_cache_info {
+		double t_w;	 /* ms; 0: the disks write through */
+		double bytes;	 /* per disk operation */
+		double extents;	 /* cached extents to choose from */
+		double ratio;	 /* r(extents) */
+		double destage;	 /* ms */
+		double host;	 /* ms, overhead + bytes / link */
+	} ci;
+	/* degraded and rebuilding (docs/planning-model.md 2.5) */
+	double deg1, deg2;	 /* workload IOPS, one / two members lost; NAN: not survived */
+	double load_r1, load_w1; /* per-disk load of the bottleneck group, one lost */
+	double load_r2, load_w2;
+	double rb_iops;	     /* with one lost, rebuilding at md's floor */
+	double rb_share;     /* a rebuilding member's time the rebuild takes */
+	double rb_loaded_h;  /* the rebuild at md's floor */
+	double burst, burst_s; /* the controller cache's write rate and how long it lasts */
+	/* risk bands: 0 low, 1 medium, 2 high */
+	int risk, risk_width, risk_ure, risk_mttdl;
+	double p_loss_life; /* P(data loss within RP_SERVICE_LIFE_H) */
 };
 
 /*
@@ -213,9 +298,18 @@ RP_HIDDEN double rp_seek_band(const struct rp_dmodel *m, double f);
 RP_HIDDEN void rp_dmodel_band(const struct rp_dmodel *m, double c, struct rp_band *b);
 RP_HIDDEN double rp_zbr_stroke(double c, double k);
 RP_HIDDEN void rp_seek_fit(double t, double avg, double full, double *a, double *b, bool *fallback);
-RP_HIDDEN double rp_ncq_pos(struct rp_memo *memo, double pos1, double t2t, double q);
 RP_HIDDEN double rp_rot_wait(struct rp_memo *memo, double m, double copies);
 RP_HIDDEN struct rp_memo *rp_memo_new(void);
+
+/* queue.c: SPTF with q requests queued at a disk whose band seeks
+ * alpha u + beta sqrt(u) beyond T and turns in trev ms: the expected
+ * positioning beyond T at queue depth q over the one at depth 1
+ * (docs/planning-model.md, 1.8). The memo keeps the band's table; the
+ * value is the same with or without it. */
+RP_HIDDEN double rp_sptf_ratio(struct rp_memo *memo, double alpha, double beta, double trev,
+			       double q);
+/* The same computed at q itself, not interpolated in the table (tests). */
+RP_HIDDEN double rp_sptf_exact(double alpha, double beta, double trev, double q);
 
 /* model.c */
 RP_HIDDEN void rp_agg_reset(struct rp_agg *g);
@@ -241,6 +335,9 @@ RP_HIDDEN void rp_numbers_mixed(const struct rp_geom *g, const struct rp_agg *a,
 RP_HIDDEN void rp_numbers_safety(const struct rp_geom *g, const struct rp_agg *a,
 				 const struct rp_caps *c, struct rp_numbers *o);
 RP_HIDDEN double rp_level_tolerated(const struct rp_geom *g);
+/* The stroke as whole zones of zone bytes (up or down, at least one) of a
+ * member of cmin bytes; the stroke itself when zone is 0. */
+RP_HIDDEN double rp_zone_stroke(double stroke, double cmin, double zone, bool up);
 RP_HIDDEN unsigned rp_geom_data_members(const struct rp_geom *g);
 
 /* common.c */

@@ -31,6 +31,7 @@ struct cand {
 	int level;
 	unsigned n, copies, groups;
 	double chunk, stroke;
+	int risk; /* 0 low, 1 medium, 2 high: the first ranking key */
 	double iops, access, tol, mttdl, cap;
 	double dist; /* sum of shortfalls */
 	bool ok;
@@ -53,6 +54,7 @@ struct rp_solution {
 	size_t evaluated;
 	int truncated;
 	char msg[512];
+	char why[512]; /* why layout 0 is first */
 };
 
 /* Above this many distinct disk models the search aggregates from prefix
@@ -61,13 +63,13 @@ struct rp_solution {
 
 /* Prefix sums / minima over the sorted disks at one grid stroke. */
 struct pre {
-	double seek, inv_rate, sigma, k;
+	double seek, alpha, beta, inv_rate, sigma, k;
 	double re_min, rh_min, rh_media_min;
 };
 
 /* Prefix values that do not depend on the stroke. */
 struct pre_fixed {
-	double t2t, ovh, trev, inv_mttf, csum, ure, rs_min;
+	double t2t, ovh, trev, inv_mttf, csum, ure, rs_min, qlim, wcache_mb, link_min;
 	unsigned defaults;
 	bool seek_fallback, iface_bound;
 };
@@ -94,11 +96,14 @@ struct search {
 	unsigned *cls_of; /* class of order[i] */
 	struct dclass *cls;
 	unsigned n_cls, n_max;
+	unsigned n_usable; /* disks that can be md members (not host-managed) */
+	unsigned n_all;
 	double chunks[16];
 	unsigned n_chunks;
 	/* the current prefix */
 	unsigned n;
 	double cmin;
+	double zone; /* the largest zone of the prefix's members; 0: none */
 	struct rp_caps caps;
 	struct rp_agg grid[GRID + 1];
 	bool grid_ok[GRID + 1];
@@ -131,7 +136,14 @@ struct search {
 	struct rp_geom safe_g;
 	const struct rp_agg *safe_a;
 	double safe_tol, safe_mttdl;
+	int safe_risk;
 	bool safe_ok;
+	/* the speed goals' stroke rounded to whole zones */
+	struct rp_agg agg_z;
+	/* for the reason layout 0 is first: the feasible layout with the
+	 * fewest disks in a riskier band */
+	struct cand riskier;
+	bool have_riskier;
 };
 
 static int check_goals(const struct rp_goals *g, struct rp_error *err)
@@ -183,7 +195,12 @@ static int order_cmp(const void *pa, const void *pb, void *arg)
 	const struct rp_dmodel *sort_dm = x->dm;
 	const double *sort_key = x->key;
 	unsigned a = *(const unsigned *)pa, b = *(const unsigned *)pb;
+	bool hma = sort_dm[a].zoned == RP_ZONED_HOST_MANAGED;
+	bool hmb = sort_dm[b].zoned == RP_ZONED_HOST_MANAGED;
 
+	/* md cannot use host-managed zoned disks: last, never taken */
+	if (hma != hmb)
+		return hma ? 1 : -1;
 	if (sort_dm[a].cap != sort_dm[b].cap)
 		return sort_dm[a].cap > sort_dm[b].cap ? -1 : 1;
 	if (sort_key[a] != sort_key[b])
@@ -213,6 +230,7 @@ static int prepare(struct search *s, const struct rp_disk *disks, size_t n_disks
 	unsigned i, j;
 	int rc;
 
+	s->n_all = (unsigned)n_disks;
 	s->dm = calloc(n_disks, sizeof(*s->dm));
 	s->order = calloc(n_disks, sizeof(*s->order));
 	s->cls_of = calloc(n_disks, sizeof(*s->cls_of));
@@ -232,6 +250,8 @@ static int prepare(struct search *s, const struct rp_disk *disks, size_t n_disks
 		}
 		key[i] = disk_speed_key(&s->dm[i]);
 		s->order[i] = i;
+		if (s->dm[i].zoned != RP_ZONED_HOST_MANAGED)
+			s->n_usable++;
 	}
 	qsort_r(s->order, n_disks, sizeof(*s->order), order_cmp,
 		&(struct order_ctx){.dm = s->dm, .key = key});
@@ -271,7 +291,7 @@ static int build_prefix(struct search *s)
 		if (i)
 			*f = s->pf[i - 1];
 		else
-			f->rs_min = DBL_MAX;
+			f->rs_min = f->qlim = f->wcache_mb = f->link_min = DBL_MAX;
 		f->t2t += m->t2t;
 		f->ovh += m->ovh;
 		f->trev += m->trev;
@@ -279,6 +299,9 @@ static int build_prefix(struct search *s)
 		f->csum += m->cap;
 		f->ure = fmax(f->ure, m->ure);
 		f->rs_min = fmin(f->rs_min, rs);
+		f->qlim = fmin(f->qlim, m->qdepth);
+		f->wcache_mb = fmin(f->wcache_mb, m->wcache ? m->cache_mb : 0);
+		f->link_min = fmin(f->link_min, m->iface > 0 ? m->iface : RP_DEF_DISK_LINK_MBPS);
 		f->defaults |= m->defaults;
 		f->seek_fallback |= m->seek_fallback;
 		f->iface_bound |= m->iface > 0 && m->iface < m->ro;
@@ -297,6 +320,8 @@ static int build_prefix(struct search *s)
 				p->re_min = p->rh_min = p->rh_media_min = DBL_MAX;
 			}
 			p->seek += b.seek;
+			p->alpha += b.alpha;
+			p->beta += b.beta;
 			p->inv_rate += 1 / b.rate_h;
 			p->sigma += b.sigma;
 			p->k += m->k;
@@ -328,6 +353,8 @@ static void approx_agg(struct search *s, double stroke, struct rp_agg *a)
 	a->used = stroke * s->cmin;
 	a->sigma = p->sigma / n;
 	a->seek = p->seek / n;
+	a->alpha = p->alpha / n;
+	a->beta = p->beta / n;
 	a->t2t = f->t2t / n;
 	a->ovh = f->ovh / n;
 	a->trev = f->trev / n;
@@ -339,6 +366,9 @@ static void approx_agg(struct search *s, double stroke, struct rp_agg *a)
 	a->rh_media_min = p->rh_media_min;
 	a->inv_mttf = f->inv_mttf / n;
 	a->ure = f->ure;
+	a->qlim = f->qlim;
+	a->wcache_mb = f->wcache_mb;
+	a->link_min = f->link_min;
 	a->defaults = f->defaults;
 	a->seek_fallback = f->seek_fallback;
 	a->iface_bound = f->iface_bound;
@@ -478,10 +508,12 @@ static void safety_at(struct search *s, const struct rp_geom *g, const struct rp
 		s->safe_a = ap;
 		s->safe_tol = o->tolerated;
 		s->safe_mttdl = o->mttdl_h;
+		s->safe_risk = o->risk;
 		s->safe_ok = true;
 	}
 	o->tolerated = s->safe_tol;
 	o->mttdl_h = s->safe_mttdl;
+	o->risk = s->safe_risk;
 }
 
 /* With a capacity goal: the exact smallest stroke that reaches it. */
@@ -489,7 +521,7 @@ static double cap_stroke(const struct search *s, const struct rp_geom *g)
 {
 	double st = s->goals->min_capacity / (g->ndata * s->cmin) * (1 + 1e-12);
 
-	return st > 1 ? 1 : st;
+	return st > 1 ? 1 : rp_zone_stroke(st, s->cmin, s->zone, true);
 }
 
 /* One level/variant/chunk at the current prefix. */
@@ -547,6 +579,12 @@ static int try_layout(struct search *s, struct rp_geom *g)
 			return 0;
 		ap = grid_agg(s, GRID);
 	}
+	if (s->zone > 0 && goals->min_capacity <= 0) {
+		/* zoned members: whole zones, the shallower (never slower) side */
+		g->stroke = rp_zone_stroke(g->stroke, s->cmin, s->zone, false);
+		agg_at(s, g->stroke, &s->agg_z);
+		ap = &s->agg_z;
+	}
 	numbers_at(s, g, ap, &o);
 	safety_at(s, g, ap, &o);
 	c.level = g->level;
@@ -559,6 +597,7 @@ static int try_layout(struct search *s, struct rp_geom *g)
 	c.access = o.access;
 	c.tol = o.tolerated;
 	c.mttdl = o.mttdl_h;
+	c.risk = o.risk;
 	c.cap = o.usable;
 	c.dist = shortfalls(goals, &c, gap);
 	c.ok = c.dist == 0;
@@ -648,13 +687,14 @@ static int rank_cmp(const void *pa, const void *pb);
 static bool dominates(const struct cand *a, const struct cand *b);
 
 /*
- * After a prefix: rank its feasible layouts and keep those that no layout
- * kept before dominates, as collect_best will. Disks are the first ranking
- * key and every layout of a prefix has its n disks, so once k are kept and
- * one more is not dominated, the answer (k layouts, "more exist") is what
- * the whole search would give: larger prefixes only add layouts ranked
- * after these. The search then goes on only for what the summary reports
- * (the most capacity and tolerance any geometry gives).
+ * After a prefix: rank its feasible low-risk layouts and keep those that no
+ * layout kept before dominates, as collect_best will. The risk band is the
+ * first ranking key and none is below low; then disks, and every layout of
+ * a prefix has its n disks. So once k low-risk layouts are kept and one
+ * more is not dominated, the answer (k layouts, "more exist") is what the
+ * whole search would give: larger prefixes only add layouts ranked after
+ * these. The search then goes on only for what the summary reports (the
+ * most capacity and tolerance any geometry gives).
  */
 static int settle_prefix(struct search *s)
 {
@@ -664,14 +704,14 @@ static int settle_prefix(struct search *s)
 	if (s->best_pass || s->settled)
 		return 0;
 	for (i = s->prefix_start; i < s->n_c; i++)
-		n_ok += s->c[i].ok;
+		n_ok += s->c[i].ok && !s->c[i].risk;
 	if (!n_ok)
 		return 0;
 	ok = malloc(n_ok * sizeof(*ok));
 	if (!ok)
 		return -ENOMEM;
 	for (i = s->prefix_start, j = 0; i < s->n_c; i++)
-		if (s->c[i].ok)
+		if (s->c[i].ok && !s->c[i].risk)
 			ok[j++] = s->c[i];
 	qsort(ok, n_ok, sizeof(*ok), rank_cmp);
 	for (i = 0; i < n_ok && !s->settled; i++) {
@@ -699,6 +739,7 @@ static int run(struct search *s)
 
 	for (i = 0; i < s->n_cls; i++)
 		s->cls[i].count = 0;
+	s->zone = 0;
 	if (nl && !(lcount = calloc(nl + 1, sizeof(*lcount))))
 		return -ENOMEM;
 	for (s->n = 1; s->n <= s->n_max; s->n++) {
@@ -706,6 +747,7 @@ static int run(struct search *s)
 
 		s->cls[s->cls_of[s->n - 1]].count++;
 		s->cmin = m->cap; /* sorted by capacity, largest first */
+		s->zone = fmax(s->zone, m->zone_b);
 		if (m->link) {
 			double r = s->path->links[m->link - 1].mbps / ++lcount[m->link];
 
@@ -728,8 +770,8 @@ static int run(struct search *s)
 	return rc;
 }
 
-/* Rank: fewest disks, most IOPS, least access time, most tolerance,
- * longest MTTDL, most capacity; then a fixed order for ties. */
+/* Rank: lowest risk band, fewest disks, most IOPS, least access time, most
+ * tolerance, longest MTTDL, most capacity; then a fixed order for ties. */
 static int rank_cmp(const void *pa, const void *pb)
 {
 	const struct cand *a = pa, *b = pb;
@@ -737,6 +779,7 @@ static int rank_cmp(const void *pa, const void *pb)
 #define BY(x, better)                                                                              \
 	if (a->x != b->x)                                                                          \
 		return (a->x better b->x) ? -1 : 1;
+	BY(risk, <)
 	BY(n, <)
 	BY(iops, >)
 	BY(access, <)
@@ -764,8 +807,8 @@ static int close_cmp(const void *pa, const void *pb)
 /* a is at least as good as b in every ranked objective */
 static bool dominates(const struct cand *a, const struct cand *b)
 {
-	return a->n <= b->n && a->iops >= b->iops && a->access <= b->access && a->tol >= b->tol &&
-	       a->mttdl >= b->mttdl && a->cap >= b->cap;
+	return a->risk <= b->risk && a->n <= b->n && a->iops >= b->iops && a->access <= b->access &&
+	       a->tol >= b->tol && a->mttdl >= b->mttdl && a->cap >= b->cap;
 }
 
 static int make_eval(const struct rp_disk *disks, size_t n_disks, struct search *s,
@@ -858,6 +901,10 @@ static void explain_unmet(struct search *s, struct rp_solution *sol)
 			 "no layout of the chosen level(s) fits %u disk(s); the level needs more "
 			 "disks",
 			 s->n_max);
+		if (s->n_usable < s->n_all)
+			append(sol->msg, sizeof(sol->msg),
+			       " (%u host-managed zoned disk(s) cannot be md members)",
+			       s->n_all - s->n_usable);
 		return;
 	}
 	if (g->min_capacity > 0 && s->best_cap < g->min_capacity * (1 - TOL)) {
@@ -891,6 +938,62 @@ static void explain_unmet(struct search *s, struct rp_solution *sol)
 	if (!sol->unmet)
 		append(sol->msg, sizeof(sol->msg), "each goal can be met, but not all together. ");
 	append(sol->msg, sizeof(sol->msg), "The closest layouts are listed.");
+}
+
+static const char *const band_names[] = {"low", "medium", "high"};
+
+static void cand_name(const struct cand *c, char *buf, size_t len)
+{
+	snprintf(buf, len, "RAID %s on %u disks", rp_level_name(c->level), c->n);
+}
+
+/* The first ranking key in which a comes before b, as a phrase. */
+static void key_diff(const struct cand *a, const struct cand *b, char *buf, size_t len)
+{
+	if (a->risk != b->risk)
+		snprintf(buf, len, "a lower risk band (%s, not %s)", band_names[a->risk],
+			 band_names[b->risk]);
+	else if (a->n != b->n)
+		snprintf(buf, len, "fewer disks (%u, not %u)", a->n, b->n);
+	else if (a->iops != b->iops)
+		snprintf(buf, len, "more IOPS (%.0f, not %.0f)", a->iops, b->iops);
+	else if (a->access != b->access)
+		snprintf(buf, len, "a shorter access time (%.2f ms, not %.2f ms)", a->access,
+			 b->access);
+	else if (a->tol != b->tol)
+		snprintf(buf, len, "more failures tolerated (%.0f, not %.0f)", a->tol, b->tol);
+	else if (a->mttdl != b->mttdl)
+		snprintf(buf, len, "a longer MTTDL (%.3g years, not %.3g)", a->mttdl / 8766.0,
+			 b->mttdl / 8766.0);
+	else if (a->cap != b->cap)
+		snprintf(buf, len, "more capacity");
+	else
+		snprintf(buf, len, "the tie order (level, larger chunk, shorter stroke)");
+}
+
+/* Why the first layout is first (rp_solution_reason). */
+static void first_reason(const struct search *s, const struct cand *a, const struct cand *b,
+			 struct rp_solution *sol)
+{
+	char na[64], nb[64], d[128];
+
+	cand_name(a, na, sizeof(na));
+	snprintf(sol->why, sizeof(sol->why),
+		 "%s is first: of the layouts that meet the goals it is in the lowest risk band "
+		 "(%s) and has the fewest disks in it; ranked then by IOPS, access time, failures "
+		 "tolerated, MTTDL and capacity.",
+		 na, band_names[a->risk]);
+	if (s->have_riskier) {
+		cand_name(&s->riskier, nb, sizeof(nb));
+		append(sol->why, sizeof(sol->why),
+		       " %s meets the goals with fewer disks but in the %s risk band.", nb,
+		       band_names[s->riskier.risk]);
+	}
+	if (b) {
+		cand_name(b, nb, sizeof(nb));
+		key_diff(a, b, d, sizeof(d));
+		append(sol->why, sizeof(sol->why), " Before the second, %s: %s.", nb, d);
+	}
 }
 
 static int collect_best(const struct rp_disk *disks, size_t n_disks, struct search *s,
@@ -929,6 +1032,16 @@ static int collect_best(const struct rp_disk *disks, size_t n_disks, struct sear
 		if ((rc = make_eval(disks, n_disks, s, kept[i], &sol->best[i], err)))
 			break;
 		sol->n_best++;
+	}
+	if (n_kept) {
+		/* the feasible layout with the fewest disks in a riskier band */
+		for (i = 0; i < n_ok; i++)
+			if (s->c[i].risk > kept[0]->risk && s->c[i].n < kept[0]->n &&
+			    (!s->have_riskier || s->c[i].n < s->riskier.n)) {
+				s->riskier = s->c[i];
+				s->have_riskier = true;
+			}
+		first_reason(s, kept[0], n_kept > 1 ? kept[1] : NULL, sol);
 	}
 	free(kept);
 	return rc;
@@ -1023,8 +1136,8 @@ int rp_solve(const struct rp_disk *disks, size_t n_disks, const struct rp_path *
 		rc = rp_err(err, -ENOMEM, "out of memory");
 		goto out;
 	}
-	s->n_max =
-	    goals->max_disks && goals->max_disks < n_disks ? goals->max_disks : (unsigned)n_disks;
+	s->n_max = goals->max_disks && goals->max_disks < s->n_usable ? goals->max_disks
+									: s->n_usable;
 	if (goals->chunk_bytes)
 		s->chunks[s->n_chunks++] = (double)goals->chunk_bytes;
 	else
@@ -1156,4 +1269,9 @@ size_t rp_solution_evaluated(const struct rp_solution *sol)
 int rp_solution_truncated(const struct rp_solution *sol)
 {
 	return sol ? sol->truncated : 0;
+}
+
+const char *rp_solution_reason(const struct rp_solution *sol)
+{
+	return sol ? sol->why : "";
 }

@@ -5,14 +5,19 @@
  * first; a full cache makes a write wait for destaging; FLUSH CACHE and
  * SYNCHRONIZE CACHE wait for all of it.
  *
- * Virtual time, and deterministic: the destager works only while the
- * drive serves cached writes (the mechanics are free while the host link
- * moves data), with the time those commands took ("credit"); idle time
- * between commands is not counted, as elsewhere in the media model. A
+ * Virtual time, and deterministic: the destager works in the time it is
+ * given ("credit"): while the drive serves cached writes with nothing else
+ * waiting for the mechanics (they are free while the host link moves
+ * data), and while it idles (sim_drive_idle, sim_drive_advance_clock; real
+ * time between commands is not counted, as elsewhere in the media model);
+ * the drive's scheduler also has it write a piece instead of serving a
+ * command as the cache fills (sim_sched.c, sim_cache_destage_ns). A
  * command that needs the mechanics (a read, a write-through, a verify)
- * first lets the destage piece under way end. Timing only: the data is in
- * the store as soon as it is written, and a power cycle forgets the cache
- * without losing it.
+ * finds a piece under way still positioning given up (nothing is written
+ * yet: it stays cached and the heads are taken to be where they were) and
+ * one that writes finishing first. Timing only: the data is in the store
+ * as soon as it is written, and a power cycle forgets the cache without
+ * losing it.
  *
  * The dirty extents sit in buckets by LBA. Seek time grows with distance,
  * so the search for the nearest extent walks buckets outwards from the
@@ -194,7 +199,13 @@ static bool start_next(struct sim_drive *d)
 	}
 	w->busy = true;
 	w->busy_bytes = piece * d->cfg.lblock;
-	w->busy_ns = sim_media_destage_ns(d, lba, piece);
+	w->busy_lba = lba;
+	w->busy_blocks = (uint32_t)piece;
+	w->from_head_lba = d->st.head_lba;
+	w->from_next_lba = d->st.next_lba;
+	w->from_spin = d->spin;
+	w->busy_ns = sim_media_destage_ns(d, lba, piece, &w->busy_pos_ns);
+	w->busy_total_ns = w->busy_ns;
 	return true;
 }
 
@@ -207,24 +218,28 @@ static void finish(struct sim_wcache *w)
 	w->busy_bytes = 0;
 }
 
-/* Let the destager work for the time it was given */
-static void run(struct sim_drive *d)
+/* Let the destager work for the time it was given; returns what it did not
+ * use (the cache went empty) */
+static uint64_t run(struct sim_drive *d)
 {
 	struct sim_wcache *w = &d->wc;
+	uint64_t left;
 
 	while (w->credit_ns > 0) {
 		if (!w->busy && !start_next(d)) {
-			w->credit_ns = 0; /* nothing to do: the time is lost */
-			return;
+			left = w->credit_ns;
+			w->credit_ns = 0; /* nothing to do */
+			return left;
 		}
 		if (w->busy_ns > w->credit_ns) {
 			w->busy_ns -= w->credit_ns;
 			w->credit_ns = 0;
-			return;
+			return 0;
 		}
 		w->credit_ns -= w->busy_ns;
 		finish(w);
 	}
+	return 0;
 }
 
 bool sim_cache_has_room(const struct sim_drive *d, uint64_t bytes)
@@ -253,7 +268,7 @@ uint64_t sim_cache_write_ns(struct sim_drive *d, uint64_t lba, uint64_t blocks)
 
 	if (wc_setup(d))
 		return sim_cache_flush_ns(d) + d->cfg.overhead_ns +
-		       sim_media_destage_ns(d, lba, blocks);
+		       sim_media_destage_ns(d, lba, blocks, NULL);
 	run(d);
 	while (w->dirty + bytes > w->cap_bytes) {
 		if (!w->busy && !start_next(d))
@@ -274,15 +289,17 @@ uint64_t sim_cache_write_ns(struct sim_drive *d, uint64_t lba, uint64_t blocks)
 	} else {
 		/* out of memory: write through */
 		return t + sim_cache_flush_ns(d) + d->cfg.overhead_ns +
-		       sim_media_destage_ns(d, lba, blocks);
+		       sim_media_destage_ns(d, lba, blocks, NULL);
 	}
 	w->dirty += bytes;
 	dt = d->cfg.overhead_ns + (uint64_t)((double)bytes / w->link_bps);
-	w->credit_ns += dt; /* the mechanics work while the host link does */
+	if (!d->mech_waiting)
+		w->credit_ns += dt; /* the mechanics work while the host link does */
 	return t + dt;
 }
 
-uint64_t sim_cache_settle_ns(struct sim_drive *d)
+/* The piece under way ends: its time still to go */
+static uint64_t settle(struct sim_drive *d)
 {
 	struct sim_wcache *w = &d->wc;
 	uint64_t t = 0;
@@ -297,10 +314,68 @@ uint64_t sim_cache_settle_ns(struct sim_drive *d)
 	return t;
 }
 
+void sim_cache_give_way(struct sim_drive *d)
+{
+	struct sim_wcache *w = &d->wc;
+	uint64_t done;
+
+	if (!w->b)
+		return;
+	run(d);
+	if (!w->busy)
+		return;
+	done = w->busy_total_ns - w->busy_ns;
+	if (done >= w->busy_pos_ns || bucket_add(w, w->busy_lba, w->busy_blocks))
+		return; /* writing (or no memory to keep it apart): it goes on */
+	/* still positioning: given up, the heads back where it started while
+	 * the platter turned on */
+	d->st.head_lba = w->from_head_lba;
+	d->st.next_lba = w->from_next_lba;
+	d->spin = d->cfg.media.rev_ns > 0
+		      ? fmod(w->from_spin + (double)done / d->cfg.media.rev_ns, 1.0)
+		      : 0;
+	w->busy = false;
+	w->busy_ns = 0;
+	w->busy_bytes = 0;
+}
+
+uint64_t sim_cache_yield_ns(struct sim_drive *d)
+{
+	sim_cache_give_way(d);
+	return settle(d);
+}
+
+uint64_t sim_cache_destage_ns(struct sim_drive *d)
+{
+	struct sim_wcache *w = &d->wc;
+	uint64_t t;
+
+	if (!w->b)
+		return 0;
+	run(d);
+	if (!w->busy && !start_next(d))
+		return 0;
+	t = w->busy_ns;
+	finish(w);
+	return t;
+}
+
+uint64_t sim_cache_idle_ns(struct sim_drive *d, uint64_t ns)
+{
+	struct sim_wcache *w = &d->wc;
+	uint64_t left;
+
+	if (!w->b || (!w->dirty && !w->credit_ns))
+		return ns;
+	w->credit_ns += ns;
+	left = run(d);
+	return left < ns ? left : ns;
+}
+
 uint64_t sim_cache_flush_ns(struct sim_drive *d)
 {
 	struct sim_wcache *w = &d->wc;
-	uint64_t t = sim_cache_settle_ns(d);
+	uint64_t t = settle(d);
 
 	while (w->b && start_next(d)) {
 		t += w->busy_ns;

@@ -9,7 +9,6 @@
 #include "shortstroke/sense.h"
 #include "sim/sim_priv.h"
 
-#define CONTROL_CMD_NS 20000ULL /* a command that does not touch the media */
 #define SPIN_UP_NS 8000000000ULL
 
 const char *sim_drive_id(const struct sim_drive *d)
@@ -499,6 +498,7 @@ void sim_drive_advance_clock(struct sim_drive *d, uint64_t ns)
 	format_tick(d, sim_clock_now(d));
 	sim_selftest_tick(d, sim_clock_now(d));
 	sim_state_unlock(d, false, NULL);
+	sim_drive_idle(d, ns); /* no command meanwhile: the write cache destages */
 }
 
 uint64_t sim_drive_capacity(const struct sim_drive *d)

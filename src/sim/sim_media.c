@@ -16,12 +16,12 @@
  * transfer ended (idle time between commands is not counted, so the model
  * stays deterministic whatever the rig's time_scale), turned on by what an
  * engine with its own virtual clock says the drive idled (sim_drive_idle:
- * drives of an array that wait for each other). Averaged over random
- * targets the wait is half a revolution; with several commands queued the
- * drive picks the one with the shortest seek + wait
- * (sim_drive_position_ns). The command overhead is the drive's
- * (cfg.overhead_ns, "overhead_ms" in the rig); a write the write cache
- * takes is timed by sim_cache.c.
+ * drives of an array that wait for each other; the write cache destages
+ * first). Averaged over random targets the wait is half a revolution;
+ * with several commands queued the drive's scheduler (sim_sched.c) picks
+ * by the seek + wait (sim_media_position). The command overhead is the
+ * drive's (cfg.overhead_ns, "overhead_ms" in the rig); a write the write
+ * cache takes is timed by sim_cache.c.
  */
 #include <math.h>
 #include <time.h>
@@ -162,12 +162,28 @@ double sim_drive_rev_ns(const struct sim_drive *d)
 	return d ? d->cfg.media.rev_ns : 0;
 }
 
+static void turn(struct sim_drive *d, uint64_t ns)
+{
+	if (d->cfg.media.rev_ns > 0)
+		d->spin = fmod(d->spin + (double)ns / d->cfg.media.rev_ns, 1.0);
+}
+
 void sim_drive_idle(struct sim_drive *d, uint64_t ns)
 {
-	if (!d || d->cfg.media.rev_ns <= 0)
+	if (!d)
 		return;
 	pthread_mutex_lock(&d->lock);
-	d->spin = fmod(d->spin + (double)ns / d->cfg.media.rev_ns, 1.0);
+	/* the destager works; the time it leaves turns the platter */
+	turn(d, sim_cache_idle_ns(d, ns));
+	pthread_mutex_unlock(&d->lock);
+}
+
+void sim_drive_turn(struct sim_drive *d, uint64_t ns)
+{
+	if (!d)
+		return;
+	pthread_mutex_lock(&d->lock);
+	turn(d, ns);
 	pthread_mutex_unlock(&d->lock);
 }
 
@@ -206,8 +222,7 @@ uint64_t sim_media_span(const struct sim_drive *d)
 	return span_blocks(d);
 }
 
-/* A write of this size goes to the write cache */
-static bool cacheable(const struct sim_drive *d, uint64_t blocks)
+bool sim_media_cacheable(const struct sim_drive *d, uint64_t blocks)
 {
 	return d->st.wce && (double)blocks * d->cfg.lblock <= d->cfg.cache_mib * 1048576.0;
 }
@@ -224,66 +239,28 @@ uint64_t sim_drive_position_ns(const struct sim_drive *d, uint64_t lba)
 	return t > 1e15 ? (uint64_t)1e15 : (uint64_t)t;
 }
 
-unsigned sim_drive_queue_pick_rw(const struct sim_drive *d, const uint64_t *lba,
-				 const uint32_t *blocks, const bool *write, unsigned n)
-{
-	struct sim_head h;
-	double best = 1e300, t;
-	unsigned b = 0, i;
-	long cw = -1;
-
-	if (!d || n <= 1)
-		return 0;
-	/* a write the cache takes needs no positioning; when the cache is
-	 * full it waits for a destage, which then competes with the reads
-	 * (the drive schedules both by positioning time) */
-	for (i = 0; write && blocks && i < n && cw < 0; i++)
-		if (write[i] && cacheable(d, blocks[i]))
-			cw = (long)i;
-	if (cw >= 0) {
-		if (sim_cache_has_room(d, (uint64_t)blocks[cw] * d->cfg.lblock))
-			return (unsigned)cw;
-		best = sim_cache_next_position(d);
-		b = (unsigned)cw;
-	}
-	sim_media_head(d, &h);
-	for (i = 0; i < n; i++) {
-		if (cw >= 0 && write[i] && cacheable(d, blocks[i]))
-			continue;
-		t = sim_media_position(d, &h, lba[i], (double)d->cfg.overhead_ns, best);
-		if (t < best) {
-			best = t;
-			b = i;
-			if (t <= 0)
-				break;
-		}
-	}
-	return b;
-}
-
-unsigned sim_drive_queue_pick(const struct sim_drive *d, const uint64_t *lba, unsigned n)
-{
-	return sim_drive_queue_pick_rw(d, lba, NULL, NULL, n);
-}
-
 unsigned sim_drive_queue_depth(const struct sim_drive *d)
 {
 	return d ? d->cfg.queue_depth : 0;
 }
 
-/* Positioning after before_ns of the command's own time, then the
- * transfer; the heads end where it ends. */
-static uint64_t access_ns(struct sim_drive *d, uint64_t lba, uint64_t blocks, double before_ns)
+/* Positioning after before_ns of the command's own time (in *pos_ns when
+ * not NULL), then the transfer; the heads end where it ends. */
+static uint64_t access_ns(struct sim_drive *d, uint64_t lba, uint64_t blocks, double before_ns,
+			  uint64_t *pos_ns)
 {
 	const struct sim_media *m = &d->cfg.media;
 	double span = (double)span_blocks(d);
-	double s_to, t = before_ns;
+	double s_to, t = before_ns, pos;
 	double bytes = (double)blocks * d->cfg.lblock;
 	struct sim_head h;
 
 	sim_media_head(d, &h);
 	s_to = stroke_of(m, (double)lba / span);
-	t += sim_media_position(d, &h, lba, before_ns, 1e300);
+	pos = sim_media_position(d, &h, lba, before_ns, 1e300);
+	if (pos_ns)
+		*pos_ns = pos > 1e15 ? (uint64_t)1e15 : (uint64_t)pos;
+	t += pos;
 	t += bytes / rate_at(m, s_to);
 	d->st.head_lba = lba + blocks;
 	d->st.next_lba = lba + blocks;
@@ -293,9 +270,9 @@ static uint64_t access_ns(struct sim_drive *d, uint64_t lba, uint64_t blocks, do
 	return (uint64_t)t;
 }
 
-uint64_t sim_media_destage_ns(struct sim_drive *d, uint64_t lba, uint64_t blocks)
+uint64_t sim_media_destage_ns(struct sim_drive *d, uint64_t lba, uint64_t blocks, uint64_t *pos_ns)
 {
-	return access_ns(d, lba, blocks, 0);
+	return access_ns(d, lba, blocks, 0, pos_ns);
 }
 
 uint64_t sim_media_io_ns(struct sim_drive *d, uint64_t lba, uint64_t blocks, bool write, bool fua)
@@ -303,15 +280,15 @@ uint64_t sim_media_io_ns(struct sim_drive *d, uint64_t lba, uint64_t blocks, boo
 	uint64_t wait;
 	double ovh = (double)d->cfg.overhead_ns;
 
-	if (write && !fua && cacheable(d, blocks))
+	if (write && !fua && sim_media_cacheable(d, blocks))
 		return sim_cache_write_ns(d, lba, blocks);
-	/* the mechanics: the destage under way ends first */
-	wait = sim_cache_settle_ns(d);
+	/* the mechanics: a destage under way gives way or ends first */
+	wait = sim_cache_yield_ns(d);
 	/* a read that continues the last transfer finds its data read ahead:
 	 * the media streamed on while the command was processed */
 	if (!write && lba == d->st.next_lba)
 		ovh = 0;
-	return wait + access_ns(d, lba, blocks, ovh);
+	return wait + access_ns(d, lba, blocks, ovh, NULL);
 }
 
 /* Time to write every block of [0, blocks) once, in slices. */

@@ -272,6 +272,12 @@ struct sim_wcache {
 	bool busy;	     /* a destage piece is under way */
 	uint64_t busy_ns;    /* its time still to go */
 	uint64_t busy_bytes; /* freed when it ends */
+	/* the piece: where, its positioning and whole time, and where the
+	 * heads were before it (to give it up while it positions) */
+	uint64_t busy_lba, busy_pos_ns, busy_total_ns;
+	uint32_t busy_blocks;
+	uint64_t from_head_lba, from_next_lba;
+	double from_spin;
 	bool last_valid;     /* the extent the last write went into, for merging */
 	uint64_t last_lba, last_end;
 	uint64_t destaged; /* bytes written to the medium from the cache */
@@ -307,6 +313,9 @@ struct sim_drive {
 	/* revolutions the platter turned since the last transfer ended while
 	 * the drive idled (sim_drive_idle); runtime only */
 	double spin;
+	/* its scheduler last saw commands that need the mechanics waiting
+	 * (sim_sched.c): the destager then leaves them the mechanics */
+	bool mech_waiting;
 };
 
 /* A simulated md array (the rig's "arrays"): members in md's order and the
@@ -384,6 +393,10 @@ int sim_store_read(struct sim_drive *d, uint64_t off, void *buf, size_t len);
 int sim_store_write(struct sim_drive *d, uint64_t off, const void *buf, size_t len);
 int sim_store_wipe(struct sim_drive *d);
 
+/* Every command's own time, media or not (sim_drive.c); a read or write
+ * adds the drive's overhead_ns and the media time. */
+#define CONTROL_CMD_NS 20000ULL
+
 /* --- media model and clock (sim_media.c) --- */
 void sim_media_defaults(struct sim_media *m, uint16_t rpm, uint8_t form_factor);
 void sim_media_fit(struct sim_media *m, uint16_t rpm);
@@ -391,9 +404,9 @@ void sim_media_fit(struct sim_media *m, uint16_t rpm);
  * then a write the write cache takes (sim_cache_write_ns), or the media
  * access after the destage under way ends. Moves the heads. */
 uint64_t sim_media_io_ns(struct sim_drive *d, uint64_t lba, uint64_t blocks, bool write, bool fua);
-/* The medium alone: positioning and transfer, no command overhead (a
- * destage). Moves the heads. */
-uint64_t sim_media_destage_ns(struct sim_drive *d, uint64_t lba, uint64_t blocks);
+/* The medium alone: positioning (in *pos_ns when not NULL) and transfer,
+ * no command overhead (a destage). Moves the heads. */
+uint64_t sim_media_destage_ns(struct sim_drive *d, uint64_t lba, uint64_t blocks, uint64_t *pos_ns);
 /* Where the heads are, for a positioning search */
 struct sim_head {
 	double s, angle, span;
@@ -419,9 +432,14 @@ void sim_clock_advance(struct sim_drive *d, uint64_t ns);
  * (destaging), then the command overhead and the transfer over the host
  * link, while the destager works. */
 uint64_t sim_cache_write_ns(struct sim_drive *d, uint64_t lba, uint64_t blocks);
-/* Before the mechanics serve a command: the destager uses the time it was
- * given, then the piece under way ends. Returns the wait. */
-uint64_t sim_cache_settle_ns(struct sim_drive *d);
+/* Before the mechanics serve a host command: the destager uses the time it
+ * was given; then a piece under way that is still positioning is given up
+ * (it stays cached; the heads are back where it started), one that is
+ * writing ends. Returns the wait. */
+uint64_t sim_cache_yield_ns(struct sim_drive *d);
+/* The same without the wait: a piece still positioning is given up, one
+ * writing goes on (before the scheduler looks at where the heads are) */
+void sim_cache_give_way(struct sim_drive *d);
 /* Everything to the medium (FLUSH CACHE, SYNCHRONIZE CACHE, WCE turned
  * off). Returns the time it takes. */
 uint64_t sim_cache_flush_ns(struct sim_drive *d);
@@ -434,6 +452,12 @@ bool sim_cache_has_room(const struct sim_drive *d, uint64_t bytes);
 /* Positioning time from the heads to what the destager writes next (huge
  * when the cache is empty) */
 double sim_cache_next_position(const struct sim_drive *d);
+/* One piece to the medium (or the end of the piece under way): its time */
+uint64_t sim_cache_destage_ns(struct sim_drive *d);
+/* The drive idles for ns: the destager works; returns the time left idle */
+uint64_t sim_cache_idle_ns(struct sim_drive *d, uint64_t ns);
+/* A write of this many blocks goes to the write cache */
+bool sim_media_cacheable(const struct sim_drive *d, uint64_t blocks);
 
 /* --- saved IDENTIFY + SMART blobs (sim_blob.c) --- */
 

@@ -300,37 +300,124 @@ static void check_swaps(const struct disk_ctx *c, struct sysdisk_usage *u)
 	mnt_unref_table(tb);
 }
 
-static void report_signature(struct sysdisk_usage *u, blkid_probe pr)
+/* "filesystem ext4", "linux_raid_member signature", "" for none; *md: an md superblock */
+static void signature_text(blkid_probe pr, char *buf, size_t len, bool *md)
 {
-	const char *type = NULL, *usage = NULL, *pt = NULL;
+	const char *type = NULL, *usage = NULL;
 
-	blkid_probe_lookup_value(pr, "PTTYPE", &pt, NULL);
+	buf[0] = '\0';
+	*md = false;
 	blkid_probe_lookup_value(pr, "TYPE", &type, NULL);
 	blkid_probe_lookup_value(pr, "USAGE", &usage, NULL);
+	if (!type)
+		return;
+	*md = !strcmp(type, "linux_raid_member");
+	if (usage && !strcmp(usage, "filesystem"))
+		snprintf(buf, len, "filesystem %s", type);
+	else if (usage && !strcmp(usage, "crypto"))
+		snprintf(buf, len, "%s signature (encrypted)", type);
+	else
+		snprintf(buf, len, "%s signature", type);
+}
+
+static void report_signature(struct sysdisk_usage *u, blkid_probe pr)
+{
+	const char *pt = NULL;
+	char what[128];
+	bool md;
+
+	blkid_probe_lookup_value(pr, "PTTYPE", &pt, NULL);
 	if (pt) {
 		u->signature = true;
 		reason_add(u, "partition table (%s)", pt);
 	}
-	if (!type)
+	signature_text(pr, what, sizeof(what), &md);
+	if (!what[0])
 		return;
 	u->signature = true;
-	if (usage && !strcmp(usage, "filesystem"))
-		reason_add(u, "filesystem %s", type);
-	else if (usage && !strcmp(usage, "crypto"))
-		reason_add(u, "%s signature (encrypted)", type);
+	reason_add(u, "%s", what);
+}
+
+/* A read-only probe of fd's bytes from off, size of them (0: to the end), in
+ * blocks of block_len (0: libblkid's 512), or NULL. */
+static blkid_probe probe_new(int fd, uint64_t off, uint64_t size, unsigned block_len)
+{
+	blkid_probe pr = blkid_new_probe();
+
+	if (pr && blkid_probe_set_device(pr, fd, (blkid_loff_t)off, (blkid_loff_t)size) < 0) {
+		blkid_free_probe(pr);
+		return NULL;
+	}
+	if (pr && block_len)
+		blkid_probe_set_sectorsize(pr, block_len);
+	return pr;
+}
+
+size_t sysdisk_probe_partitions(int fd, unsigned block_len, struct sysdisk_part *out,
+				size_t max)
+{
+	blkid_probe pr = probe_new(fd, 0, 0, block_len);
+	blkid_partlist pl = pr ? blkid_probe_get_partitions(pr) : NULL;
+	int total = pl ? blkid_partlist_numof_partitions(pl) : 0;
+
+	for (int i = 0; i < total && (size_t)i < max; i++) {
+		blkid_partition p = blkid_partlist_get_partition(pl, i);
+
+		/* libblkid counts partitions in 512-byte sectors */
+		out[i].partno = (unsigned)blkid_partition_get_partno(p);
+		out[i].start = (uint64_t)blkid_partition_get_start(p) * 512;
+		out[i].size = (uint64_t)blkid_partition_get_size(p) * 512;
+	}
+	if (pr)
+		blkid_free_probe(pr);
+	return total > 0 ? (size_t)total : 0;
+}
+
+/* What one partition holds: a filesystem, RAID, LVM or crypto signature is
+ * data (part_data), and all but an md superblock more than an array over
+ * partitions put there (part_not_md). */
+static void probe_partition(int fd, unsigned block_len, const struct sysdisk_part *p,
+			    struct sysdisk_usage *u)
+{
+	blkid_probe pr = probe_new(fd, p->start, p->size, block_len);
+	char what[128];
+	bool md = false;
+	int r = -1;
+
+	if (pr) {
+		blkid_probe_enable_superblocks(pr, 1);
+		blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_USAGE);
+		r = blkid_do_safeprobe(pr);
+	}
+	if (r == 0)
+		signature_text(pr, what, sizeof(what), &md);
+	else if (r == -2)
+		snprintf(what, sizeof(what), "conflicting signatures");
+	else if (r < 0)
+		snprintf(what, sizeof(what), "what could not be probed (libblkid failed)");
 	else
-		reason_add(u, "%s signature", type);
+		what[0] = '\0'; /* nothing found */
+	if (pr)
+		blkid_free_probe(pr);
+	if (!what[0])
+		return;
+	u->part_data = true;
+	u->part_not_md |= !md;
+	reason_add(u, "partition %u holds %s", p->partno, what);
 }
 
 /* Read-only libblkid probe of an open file: a device node, a disk image,
  * or a sparse copy of the parts of a disk that hold its labels. */
-void sysdisk_probe_signatures(int fd, struct sysdisk_usage *u)
+void sysdisk_probe_signatures(int fd, unsigned block_len, struct sysdisk_usage *u)
 {
+	struct sysdisk_part parts[SYSDISK_PROBE_PARTS];
+	const char *pt = NULL;
 	blkid_probe pr;
+	size_t n;
 	int r;
 
-	pr = blkid_new_probe();
-	if (!pr || blkid_probe_set_device(pr, fd, 0, 0) < 0) {
+	pr = probe_new(fd, 0, 0, block_len);
+	if (!pr) {
 		u->unprobed = true;
 		reason_add(u, "could not be probed: libblkid cannot use it");
 		goto out;
@@ -342,12 +429,24 @@ void sysdisk_probe_signatures(int fd, struct sysdisk_usage *u)
 	r = blkid_do_safeprobe(pr);
 	if (r == 0) {
 		report_signature(u, pr);
+		blkid_probe_lookup_value(pr, "PTTYPE", &pt, NULL);
 	} else if (r == -2) {
 		u->signature = true;
 		reason_add(u, "conflicting signatures (libblkid cannot tell which)");
 	} else if (r < 0) {
 		u->unprobed = true;
 		reason_add(u, "could not be probed: libblkid failed to read it");
+	}
+	if (!pt)
+		goto out;
+	/* what the partitions hold, beyond the table that makes them */
+	n = sysdisk_probe_partitions(fd, block_len, parts, SYSDISK_PROBE_PARTS);
+	for (size_t i = 0; i < n && i < SYSDISK_PROBE_PARTS; i++)
+		probe_partition(fd, block_len, &parts[i], u);
+	if (n > SYSDISK_PROBE_PARTS) {
+		u->part_data = u->part_not_md = true;
+		reason_add(u, "%zu partitions after the %dth not probed", n - SYSDISK_PROBE_PARTS,
+			   SYSDISK_PROBE_PARTS);
 	}
 out:
 	if (pr)
@@ -365,7 +464,7 @@ void sysdisk_usage_note_unprobed(struct sysdisk_usage *u, const char *why)
 void sysdisk_usage_sum(struct sysdisk_usage *u)
 {
 	u->in_use = u->mounted || u->system || u->swap || u->held || u->partitions ||
-		    u->signature || u->unprobed;
+		    u->signature || u->unprobed || u->part_data;
 }
 
 /* The stand-in node of a captured tree (no commands can be sent there). */
@@ -383,7 +482,7 @@ static void check_signatures(const struct disk_ctx *c, struct sysdisk_usage *u)
 		sysdisk_usage_note_unprobed(u, strerror(errno));
 		return;
 	}
-	sysdisk_probe_signatures(fd, u);
+	sysdisk_probe_signatures(fd, c->d->logical_block, u);
 	close(fd);
 }
 

@@ -15,6 +15,8 @@ void sysdisk_usage_verdict(const struct sysdisk_usage *u, struct dev_usage *out)
 	memset(out, 0, sizeof(*out));
 	out->in_use = u->in_use;
 	out->label_only = !(u->mounted || u->system || u->swap || u->held || u->unprobed);
+	out->part_data = u->part_data;
+	out->part_not_md = u->part_not_md;
 	snprintf(out->why, sizeof(out->why), "%s", u->reason);
 }
 

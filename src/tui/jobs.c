@@ -229,6 +229,10 @@ void tui_model_swap(struct tui_model *m, struct dev_entry *devs, size_t n,
 	struct ss_error err = { 0 };
 	bool *marked = calloc(n ? n : 1, sizeof(*marked));
 	size_t sel = m->sel < n ? m->sel : (n ? n - 1 : 0);
+	char count[32];
+
+	/* the status line's count of the list this one replaces */
+	snprintf(count, sizeof(count), "%zu drive%s", m->n, m->n == 1 ? "" : "s");
 
 	for (size_t k = 0; k < m->n; k++) {
 		bool is_sel = k == m->sel, is_marked = m->marked && m->marked[k];
@@ -257,6 +261,8 @@ void tui_model_swap(struct tui_model *m, struct dev_entry *devs, size_t n,
 	m->drives = tui_drive_table(&err);
 	for (size_t i = 0; m->drives && i < n; i++)
 		drive_row(m->drives, &devs[i]);
+	if (!m->status[0] || !strcmp(m->status, count)) /* as the header counts them */
+		tui_status(m, "%zu drive%s", n, n == 1 ? "" : "s");
 }
 
 static void scan_done(struct tui_model *m, struct tui_bg *b, void *arg, int rc,
@@ -291,8 +297,6 @@ static void scan_done(struct tui_model *m, struct tui_bg *b, void *arg, int rc,
 		 * did (sim power-cycle, limit) shows there too */
 		ctx_sources_release(m->ctx);
 	}
-	if (!m->status[0])
-		tui_status(m, "%zu drive%s", m->n, m->n == 1 ? "" : "s");
 }
 
 int tui_model_refresh(struct tui_model *m)

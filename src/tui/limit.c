@@ -336,7 +336,8 @@ static struct cap_flow *open_targets(struct tui_model *m, bool restore)
 		op->restore = restore;
 		snprintf(op->state_dir, sizeof(op->state_dir), "%s", ctx_state_dir(m->ctx));
 		if (device_open(m->ctx, spec, true, &op->d, &op->e, &err) ||
-		    device_check_safe(&op->e, false, &err)) {
+		    device_check_safe(&op->e, false, &err) ||
+		    device_check_serial(m->ctx, &op->e, false, &err)) {
 			tui_alert(m, "Refused", "%s", err.msg);
 			goto fail;
 		}

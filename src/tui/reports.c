@@ -81,11 +81,14 @@ static int report_job(void *arg, const struct progress_sink *sink, struct ss_err
 	if (r->kind == REPORT_SMART) {
 		rc = smart_read(d, &r->e.info, &r->smart, err);
 	} else {
-		/* as zones --measure: the profile, then the drive's own account */
+		/* as zones --measure (no --force: the notches of a disk in use or
+		 * protected are not walked, a MODE SELECT): the profile, then the
+		 * drive's own account */
 		rc = zprofile_measure_node(r->e.node, r->spec, ctx_sources(&r->ctx), &zo, &r->zp,
 					   err);
 		if (!rc)
-			rc = zones_read(d, r->spec, &r->e.info, true, &r->zones, err);
+			rc = zones_read(d, r->spec, &r->e.info, r->e.state == DEV_FREE, true,
+					&r->zones, err);
 	}
 	r->read = rc == 0;
 	drive_free(d);

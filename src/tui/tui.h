@@ -281,7 +281,9 @@ int tui_model_refresh(struct tui_model *m);
 /* Take a scan's drives into the model (UI thread): the table rebuilt, the
  * selection and the marks kept on the same disks (by serial, else WWN,
  * else name) wherever their rows moved; a disk that vanished loses its
- * mark. Takes devs and health (n entries each). */
+ * mark. A status line that is empty or the count of the list before ("6
+ * drives") becomes the new count, as the header's; another message stays.
+ * Takes devs and health (n entries each). */
 void tui_model_swap(struct tui_model *m, struct dev_entry *devs, size_t n,
 		    char (*health)[TUI_HEALTH_LEN]);
 

@@ -339,7 +339,7 @@ static void draw_dialog(const struct tui_dialog *d)
 	int w = COLS - 4 < 78 ? COLS - 4 : 78;
 	int tw = w - 4 > 1 ? w - 4 : 1;
 	int rows = d->error[0] ? tui_wrap_rows(d->error, tw) : 0;
-	int h, y0, x0 = (COLS - w) / 2, y;
+	int h, y0, x0 = (COLS - w) / 2, y, stop;
 	attr_t a = d->alert ? attr_state(DEV_PROTECTED) | A_REVERSE : attr_title();
 	char buf[256];
 
@@ -355,17 +355,19 @@ static void draw_dialog(const struct tui_dialog *d)
 		x0 = 0;
 	tui_box(y0, x0, h, w, a, d->title);
 	attron(a);
+	/* the text stops short of the input line, which stays on the screen */
+	stop = d->input ? y0 + h - 2 : LINES - 1;
 	y = y0 + 1;
-	for (unsigned i = 0; i < d->nlines; i++)
-		y += d->lines[i][0] ? tui_wrap_draw(y, x0 + 2, d->lines[i], tw, LINES - y - 1) : 1;
-	if (d->error[0]) {
+	for (unsigned i = 0; i < d->nlines && y < stop; i++)
+		y += d->lines[i][0] ? tui_wrap_draw(y, x0 + 2, d->lines[i], tw, stop - y) : 1;
+	if (d->error[0] && y < stop) {
 		attron(A_BOLD);
-		y += tui_wrap_draw(y, x0 + 2, d->error, tw, LINES - y - 1);
+		y += tui_wrap_draw(y, x0 + 2, d->error, tw, stop - y);
 		attroff(A_BOLD);
 	}
 	attroff(a);
 	if (d->input) {
-		y++;
+		y = y0 + h - 2;
 		attron(a);
 		mvaddnstr(y, x0 + 2, d->prompt, w - 4);
 		attroff(a);
@@ -465,11 +467,13 @@ static void draw_planner(const struct tui_model *m, const struct tui_planner *p)
 		attron(A_BOLD);
 		mvaddnstr(y, 2, tui_plan_field_names[f], 12);
 		attroff(A_BOLD);
-		snprintf(buf, sizeof(buf), "[%s%-*s]", v,
-			 cur && strlen(v) < 13 ? 14 - (int)strlen(v) : 1,
-			 cur && f != TPF_LEVEL && f != TPF_WORKLOAD ? "_" : "");
-		if (!cur || f == TPF_LEVEL || f == TPF_WORKLOAD)
-			snprintf(buf, sizeof(buf), "[%-14s]", v);
+		/* 14 columns between the brackets: a longer value is clipped (its
+		 * end while it is typed, where the cursor is) */
+		if (cur && f != TPF_LEVEL && f != TPF_WORKLOAD)
+			snprintf(buf, sizeof(buf), "[%-14s]",
+				 strcat(v + (strlen(v) > 13 ? strlen(v) - 13 : 0), "_"));
+		else
+			snprintf(buf, sizeof(buf), "[%-14.14s]", v);
 		if (cur)
 			attron(A_REVERSE);
 		mvaddnstr(y, 15, buf, COLS - 16);

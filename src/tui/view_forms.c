@@ -62,21 +62,51 @@ static void field_help(const struct tui_field *x, char (*p)[1400])
 	}
 }
 
+/* Rows of the screen given to n rows of text wanted, out of *left. */
+static int take(int n, int *left)
+{
+	int k = n < *left ? n : *left;
+
+	*left -= k;
+	return k;
+}
+
+/* Draw the paragraphs p[0..n) wrapped at width from y on, at most max rows;
+ * the rows drawn. */
+static int paras_draw(int y, int x, const char *const *p, int n, int width, int max)
+{
+	int used = 0;
+
+	for (int i = 0; i < n && used < max; i++)
+		used += p[i][0] ? tui_wrap_draw(y + used, x, p[i], width, max - used) : 1;
+	return used;
+}
+
+/*
+ * The box: its title, the dialog's lines, the preview pane, the fields, what
+ * the focused field is about, the refusal, the keys. On a short screen the
+ * fields come first (the one with the focus among them), then the refusal
+ * and the keys; the pane, the field's help and the lines get what is left.
+ */
 void tui_draw_form(const struct tui_dialog *d)
 {
 	static char rows[ROWS_MAX][256];
 	struct tui_form *f = d->form;
 	attr_t a = tui_attr_title(), al = tui_attr_alert() | A_BOLD;
-	int w = COLS - 2 < 100 ? COLS - 2 : 100, tw, lw = 0, x0, y0, y, h;
-	int intro = 0, nhelp, nerr, npane = 0, pane_h = 0, nkeys;
+	int w = COLS - 2 < 100 ? COLS - 2 : 100, tw, lw = 0, x0, y0, y, h, left;
+	int intro = 0, nhelp = 0, nhp = 0, nerr, npane = 0, nkeys, nfields, first = 0;
+	int r_intro, r_pane, r_help, r_err, r_keys, r_gap;
 	char help[HELP_PARAS][1400], keys[200], buf[512];
+	const char *lines[TUI_DIALOG_LINES], *hp[HELP_PARAS];
 	bool choices = false;
 
 	if (w < 30)
 		w = COLS;
 	tw = w - 4 > 1 ? w - 4 : 1;
-	for (unsigned i = 0; i < d->nlines; i++)
+	for (unsigned i = 0; i < d->nlines; i++) {
+		lines[i] = d->lines[i];
 		intro += d->lines[i][0] ? tui_wrap_rows(d->lines[i], tw) : 1;
+	}
 	for (unsigned i = 0; i < f->n; i++) {
 		int l = (int)strlen(f->f[i].label);
 
@@ -88,32 +118,40 @@ void tui_draw_form(const struct tui_dialog *d)
 	help[0][0] = help[1][0] = help[2][0] = '\0';
 	if (f->n)
 		field_help(&f->f[f->focus], help);
-	nhelp = 0;
-	for (int i = 0; i < HELP_PARAS; i++)
-		nhelp += help[i][0] ? tui_wrap_rows(help[i], tw) : 0;
+	for (int i = 0; i < HELP_PARAS; i++) {
+		if (!help[i][0])
+			continue;
+		hp[nhp++] = help[i];
+		nhelp += tui_wrap_rows(help[i], tw);
+	}
 	nerr = d->error[0] ? tui_wrap_rows(d->error, tw) : 0;
 	snprintf(keys, sizeof(keys), "%s%s%sEnter go on  Esc cancel",
 		 f->n > 1 ? "Tab/Up/Down field  " : "",
 		 choices ? "Left/Right/Space change  " : "",
 		 f->pane.n ? "PgUp/PgDn preview  " : "");
 	nkeys = tui_wrap_rows(keys, tw);
-	/* the pane: its lines wrapped, as many rows as the screen leaves */
 	for (size_t i = 0; i < f->pane.n && npane < ROWS_MAX; i++)
 		npane += tui_wrap_into(f->pane.v[i], tw - 2, 6, rows + npane, ROWS_MAX - npane);
-	h = 1 + intro + (f->n ? 1 + (int)f->n : 0) + nhelp + nerr + 1 + nkeys + 1;
-	if (npane) {
-		pane_h = npane;
-		if (h + pane_h + 1 > LINES)
-			pane_h = LINES - h - 1;
-		if (pane_h < 2)
-			pane_h = npane < 2 ? npane : 2;
-		h += pane_h + 1;
+
+	/* the rows: the title and the fields first, then the rest as it fits */
+	left = LINES - 1;
+	nfields = take((int)f->n, &left);
+	if (nfields < (int)f->n && (int)f->focus >= nfields)
+		first = (int)f->focus - nfields + 1; /* the fields around the focus */
+	r_err = take(nerr, &left);
+	r_keys = take(nkeys, &left);
+	r_pane = npane ? take(npane + 1, &left) : 0;
+	if (r_pane == 1) { /* a title alone: none */
+		r_pane = 0;
+		left++;
 	}
-	f->pane_max = npane > pane_h ? (size_t)(npane - pane_h) : 0;
+	r_help = take(nhelp, &left);
+	r_intro = take(intro, &left);
+	r_gap = take(f->n ? 2 : 1, &left); /* before the fields, and the bottom row */
+	h = 1 + r_intro + r_pane + nfields + r_help + r_err + r_keys + r_gap;
+	f->pane_max = r_pane && npane > r_pane - 1 ? (size_t)(npane - (r_pane - 1)) : 0;
 	if (f->pane_top > f->pane_max)
 		f->pane_top = f->pane_max;
-	if (h > LINES)
-		h = LINES;
 	y0 = (LINES - h) / 2;
 	x0 = (COLS - w) / 2;
 	if (y0 < 0)
@@ -123,37 +161,36 @@ void tui_draw_form(const struct tui_dialog *d)
 	tui_box(y0, x0, h, w, a, d->title);
 	if (d->alert) /* the title row says it is a refusal; its text is below */
 		tui_box(y0, x0, 1, w, tui_attr_alert() | A_REVERSE, d->title);
-	attron(a);
 	y = y0 + 1;
-	for (unsigned i = 0; i < d->nlines && y < y0 + h - 1; i++)
-		y += d->lines[i][0] ? tui_wrap_draw(y, x0 + 2, d->lines[i], tw, y0 + h - 1 - y) : 1;
+	attron(a);
+	y += paras_draw(y, x0 + 2, lines, (int)d->nlines, tw, r_intro);
 	attroff(a);
-	if (npane && y < y0 + h - 2) {
+	if (r_pane) {
 		int top = (int)f->pane_top;
 
 		attron(a | A_BOLD);
-		if (npane > pane_h)
+		if (npane > r_pane - 1)
 			snprintf(buf, sizeof(buf), "%s (lines %d-%d of %d, PgUp/PgDn)",
-				 f->pane_title, top + 1, top + pane_h, npane);
+				 f->pane_title, top + 1, top + r_pane - 1, npane);
 		else
 			snprintf(buf, sizeof(buf), "%s", f->pane_title);
 		mvaddnstr(y++, x0 + 2, buf, tw);
 		attroff(a | A_BOLD);
-		for (int i = 0; i < pane_h && y < y0 + h - 1; i++, y++) {
+		for (int i = 0; i < r_pane - 1; i++, y++) {
 			mvhline(y, x0 + 2, ' ', tw);
 			mvaddnstr(y, x0 + 3, rows[top + i], tw - 2);
 		}
 	}
 	attron(a);
-	if (f->n)
+	if (f->n && r_gap > 1)
 		y++;
-	for (unsigned i = 0; i < f->n && y < y0 + h - 1; i++, y++) {
-		bool focus = i == f->focus;
+	for (int i = first; i < first + nfields; i++, y++) {
+		bool focus = i == (int)f->focus;
 
-		if ((int)i == f->bad) /* the field the refusal below is about */
+		if (i == f->bad) /* the field the refusal below is about */
 			attron(al | A_REVERSE);
 		mvaddnstr(y, x0 + 2, f->f[i].label, lw);
-		if ((int)i == f->bad) {
+		if (i == f->bad) {
 			attroff(al | A_REVERSE);
 			attron(a);
 		}
@@ -164,17 +201,15 @@ void tui_draw_form(const struct tui_dialog *d)
 		if (focus)
 			attroff(A_REVERSE);
 	}
-	for (int i = 0; i < HELP_PARAS && y < y0 + h - 1; i++)
-		if (help[i][0])
-			y += tui_wrap_draw(y, x0 + 2, help[i], tw, y0 + h - 1 - y);
+	y += paras_draw(y, x0 + 2, hp, nhp, tw, r_help);
 	attroff(a);
-	if (nerr && y < y0 + h - 1) {
+	if (r_err) {
 		attron(d->alert ? al : a);
-		y += tui_wrap_draw(y, x0 + 2, d->error, tw, y0 + h - 1 - y);
+		y += tui_wrap_draw(y, x0 + 2, d->error, tw, r_err);
 		attroff(d->alert ? al : a);
 	}
 	attron(a);
-	tui_wrap_draw(y0 + h - 1 - nkeys < y ? y : y0 + h - 1 - nkeys, x0 + 2, keys, tw, nkeys);
+	tui_wrap_draw(y, x0 + 2, keys, tw, r_keys);
 	attroff(a);
 }
 

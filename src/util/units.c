@@ -103,8 +103,12 @@ int size_parse(const char *text, struct size_spec *out, struct ss_error *err)
 	unit = text + n;
 	errno = 0;
 	v = strtod(num, &end);
-	if (errno || *end || !isfinite(v))
-		return ss_error_set(err, -EINVAL, "invalid size '%s'", text);
+	if (errno || *end || !isfinite(v) || strpbrk(unit, "0123456789"))
+		/* a digit after the unit's first letter: "0x10G", "1e3G", "1,5G" */
+		return ss_error_set(err, -EINVAL,
+				    "invalid size '%s': the number cannot be parsed (decimal digits "
+				    "and a point, then a unit: 44G, 41GiB, 10%%)",
+				    text);
 	if (v <= 0)
 		return ss_error_set(err, -EINVAL, "invalid size '%s': must be greater than zero",
 				    text);

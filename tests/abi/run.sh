@@ -26,6 +26,15 @@ hdr_value() { sed -n "s/^#define $1 \"*\([^\"]*\)\"*\$/\1/p" "$2"; }
 MAJOR=$(hdr_value RP_API_VERSION "$ROOT/include/raidplan.h")
 VERSION=$(hdr_value RP_VERSION_STRING "$ROOT/include/raidplan.h")
 BASELINE=$HERE/libraidplan.so.$MAJOR.abi
+# the next minor version, the last field of struct rp_disk (abi.c's SIZED line) and the last
+# version node of the map: where the self-tests below append a field, a version, a node
+MINOR=$(echo "$VERSION" | cut -d. -f2)
+NEXT_VERSION=$MAJOR.$((MINOR + 1)).0
+DISK_LAST=$(sed -n 's/^SIZED(rp_disk, "rp_disk_init()", [a-z_0-9]*, \([a-z_0-9]*\));$/\1/p' \
+	"$ROOT/src/raidplan/abi.c")
+LAST_NODE=$(grep -oE '^RAIDPLAN_[0-9]+\.[0-9]+' "$ROOT/src/raidplan/raidplan.map" | tail -n 1)
+NEXT_NODE=RAIDPLAN_$MAJOR.$((${LAST_NODE##*.} + 1))
+export NEXT_NODE LAST_NODE # for the scratch scripts (sh -c)
 
 if [ "${1:-}" = --baseline ]; then
 	lib=${2:-build}/libraidplan.so.$VERSION
@@ -164,11 +173,20 @@ expect_check() {
 
 # A field appended to struct rp_disk, as docs/planning-model.md says: after the last field,
 # abi.c's assertion naming it, the minor version raised.
-new=$(scratch appended '
-	sed -i "s|^\tdouble ure_per_bit;.*|&\n\tdouble queue_limit; /* appended by tests/abi/run.sh */|" include/raidplan.h &&
-	sed -i "s|^#define RP_VERSION_STRING \"2.0.0\"|#define RP_VERSION_STRING \"2.1.0\"|" include/raidplan.h &&
-	sed -i "s|^SIZED(rp_disk, \"rp_disk_init()\", ure_per_bit, ure_per_bit);|SIZED(rp_disk, \"rp_disk_init()\", ure_per_bit, queue_limit);|" src/raidplan/abi.c &&
-	grep -q queue_limit include/raidplan.h && grep -q "ure_per_bit, queue_limit" src/raidplan/abi.c')
+new=$(scratch appended "
+	python3 - <<'PY' && grep -q test_appended include/raidplan.h && grep -q 'ure_per_bit, test_appended' src/raidplan/abi.c
+import re
+h = open('include/raidplan.h').read()
+i = h.index('struct rp_disk {')
+j = h.index('\n};', i)
+h = h[:j] + '\n\tdouble test_appended; /* appended by tests/abi/run.sh */' + h[j:]
+h = h.replace('#define RP_VERSION_STRING \"$VERSION\"', '#define RP_VERSION_STRING \"$NEXT_VERSION\"')
+open('include/raidplan.h', 'w').write(h)
+a = open('src/raidplan/abi.c').read()
+a = a.replace('ure_per_bit, $DISK_LAST);', 'ure_per_bit, test_appended);')
+open('src/raidplan/abi.c', 'w').write(a)
+PY
+")
 expect_check "check: a field appended to struct rp_disk passes" "$new" "$WORK/appended/include" \
 	0 "members appended to sized structs allowed"
 
@@ -180,15 +198,15 @@ caller() { # caller OUT HEADERS CFLAGS...: tests/abi/caller.c linked against $BU
 	cc -std=gnu11 -O1 -I"$inc" "$@" -o "$out" "$HERE/caller.c" -L"$BUILD" -lraidplan -lm
 }
 if [ -n "$new" ] && caller "$WORK/old_prog" "$ROOT/include" 2>"$WORK/cc.log" &&
-	caller "$WORK/new_prog" "$WORK/appended/include" -DNEW_FIELD=queue_limit 2>>"$WORK/cc.log" &&
-	caller "$WORK/new_prog_set" "$WORK/appended/include" -DNEW_FIELD=queue_limit \
+	caller "$WORK/new_prog" "$WORK/appended/include" -DNEW_FIELD=test_appended 2>>"$WORK/cc.log" &&
+	caller "$WORK/new_prog_set" "$WORK/appended/include" -DNEW_FIELD=test_appended \
 		-DNEW_VALUE=4 2>>"$WORK/cc.log"; then
 	LD_LIBRARY_PATH=$BUILD "$WORK/old_prog" >"$WORK/old_old.txt" 2>&1
 	r1=$?
 	LD_LIBRARY_PATH=$(dirname "$new") "$WORK/old_prog" >"$WORK/old_new.txt" 2>&1
 	r2=$?
 	if [ $r1 = 0 ] && [ $r2 = 0 ] &&
-		[ "$(head -n 1 "$WORK/old_new.txt")" = "libraidplan 2.1.0, API 2 (built against $VERSION)" ] &&
+		[ "$(head -n 1 "$WORK/old_new.txt")" = "libraidplan $NEXT_VERSION, API $MAJOR (built against $VERSION)" ] &&
 		[ "$(tail -n +2 "$WORK/old_old.txt")" = "$(tail -n +2 "$WORK/old_new.txt")" ] &&
 		[ "$(wc -l <"$WORK/old_old.txt")" -gt 40 ]; then
 		pass "a program built against raidplan.h $VERSION runs on the library with the field: the same figures"
@@ -235,7 +253,7 @@ expect_check "check: an enumerator's value changed (a level inserted before RP_L
 new=$(scratch added '
 	sed -i "s|^RP_EXPORT int rp_goal_count(void);|&\nRP_EXPORT int rp_abi_test_added(void);|" include/raidplan.h &&
 	printf "\nint rp_abi_test_added(void)\n{\n\treturn 1;\n}\n" >>src/raidplan/common.c &&
-	printf "\nRAIDPLAN_2.1 {\n\tglobal:\n\t\trp_abi_test_added;\n} RAIDPLAN_2.0;\n" >>src/raidplan/raidplan.map')
+	printf "\n$NEXT_NODE {\n\tglobal:\n\t\trp_abi_test_added;\n} $LAST_NODE;\n" >>src/raidplan/raidplan.map')
 expect_check "check: a function added is a compatible addition (make abi-baseline)" "$new" \
 	"$WORK/added/include" 1 "make abi-baseline"
 

@@ -502,6 +502,8 @@ grep -q -- "^mdadm --stop /dev/md/qr$" "$AR/log" && grep -q -- "--zero-superbloc
 bare q1 p3 && pass "array undo: no partition table left, capacity back, free" || fail "array undo: members bare"
 [ "$(recstate qr)" = undone ] && pass "array undo over partitions: the record says undone" || fail "array undo: record"
 
+run sp apply qr.json --name qr2 --method amac --dry-run
+expect "apply --method overrides the plan's method" 1 "" "sim:r1: .*does not support the amac method"
 # a whole-disk member cannot be replaced by a disk that only a partition can limit: the
 # partition would give md a MiB less than the member it replaces
 run sp apply pq.json --name pq --yes
@@ -510,8 +512,11 @@ run sp array replace pq sim:q1 sim:p2 --yes
 expect "array replace: a partition smaller than the whole-disk member is refused" 3 "" \
 	"sim:p2: only a partition can limit it, which would give md $((plim - 2048)) blocks, fewer than the $plim"
 bare p2 && pass "array replace refused: the new disk untouched" || fail "array replace refused: untouched"
-run sp apply qr.json --name qr2 --method amac --dry-run
-expect "apply --method overrides the plan's method" 1 "" "sim:r1: .*does not support the amac method"
+# q1 is pq's member now: another array may not have it (the records say so; the fake mdadm
+# wrote no superblock that would make it in use)
+run sp apply qr.json --name qr2 --dry-run
+expect "apply: a member of another array (its record) is refused" 3 "" \
+	"sim:q1 \(member 1\): a member of the array pq \(/dev/md/pq, member 2, done\)"
 run sp array undo pq --yes
 expect "array undo (partition and AMAC members)" 0 "undone"
 bare p1 && [ "$(pcap sim:q1)" = $full ] && pass "array undo: both members back" || fail "array undo: both members back"

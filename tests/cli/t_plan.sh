@@ -3,8 +3,8 @@
 run "$PROG" --demo plan sim:sas15k --disks 4 --model-of sim:sas15k --level 10 --capacity 200G
 expect "plan: RAID 10 of four 15K450s for 200 GiB" 0 \
 	"^ +1 10 +4 +2 +[0-9]+ +23\.9 +215 GB" "1 layout meets the goals"
-expect "plan: says which figures are datasheet defaults" 0 "" \
-	"note: sim:sas15k: capacity and rpm \(15000\) from the drive; seek times"
+expect "plan: a simulated drive's mechanics come from the rig, the rest by class" 0 "" \
+	"note: sim:sas15k: capacity and rpm \(15000\) from the drive, its seek times, transfer rates, command overhead, queue depth and write cache from the rig"
 expect "plan: says the extra disks are copies" 0 "" "3 of the 4 disks are copies of sim:sas15k"
 
 run "$PROG" --demo plan sim:sas15k --disks 4 --model-of sim:sas15k --level 10 --capacity 200G -J
@@ -16,7 +16,8 @@ json_check "plan -J: root key plans, numbers as numbers" \
 json_check "plan -J: every default column, notes and the message" \
 	"set(d['plans'][0]) == {'rank','level','disks','groups','chunk','stroke','capacity', \
 	 'seq-read','seq-write','iops','iops-qd1','access','tolerates','rebuild','mttdl','ure', \
-	 'warnings'} and len(d['notes']) >= 2 and d['unmet'] == [] and 'meets' in d['message']"
+	 'risk','warnings'} and len(d['notes']) >= 2 and d['unmet'] == [] and 'meets' in d['message'] and \
+	 d['plans'][0]['risk'] in ('low', 'medium', 'high') and d['reason'].startswith('RAID 10 on 4 disks is first')"
 
 # the datasheet calibration case: a 15K450 at full stroke, QD 1, about 6 ms
 run "$PROG" --demo plan sim:sas15k --level 0 --stroke 100% --explain
@@ -144,10 +145,133 @@ expect "plan --check takes no goals" 2 "" "--check FILE takes only"
 run "$PROG" plan --disks 4 -o RANK,BOGUS
 expect "plan: unknown column" 2 "" "unknown column: BOGUS"
 
+# defaults an engineer would sign: one failure tolerated unless asked otherwise, the risk
+# band ranked first, and --explain says why the first is first
+run "$PROG" plan --disks 60 --rpm 10000 --disk-size 2.4TB --capacity 40TB --explain
+expect "plan: no --tolerate: one failure, said so" 0 "" \
+	"no --tolerate: layouts survive one failed disk"
+expect "plan: 60 x 2.4 TB 10k, 40 TB: the first layout is low risk and tolerates a failure" 0 \
+	"^ +1 6 +19 .* low "
+expect "plan --explain: why the first is first" 0 \
+	"^Why: RAID 6 on 19 disks is first: .*lowest risk band \(low\).*RAID 5 on 18 disks meets the goals with fewer disks but in the high risk band"
+expect "plan --explain: the queue's positioning with its inputs" 0 \
+	"positioning at the workload's queue: [0-9.]+ ms" "" 
+expect "plan --explain: SPTF named and sourced" 0 "Worthington, Ganger & Patt 1994"
+expect "plan --explain: the risk band with its sources" 0 "source: +HPE \(RAID 5 of 14\), NetApp"
+run "$PROG" plan --disks 60 --rpm 10000 --disk-size 2.4TB --capacity 40TB --tolerate 0 -o RANK,LEVEL,DISKS,RISK -r
+expect "plan --tolerate 0: RAID 0 allowed but its risk ranks it after the safe layouts" 0 \
+	"^1 6 19 low$"
+run "$PROG" plan --disks 60 --rpm 10000 --disk-size 2.4TB --capacity 40TB --level 0 -o LEVEL,DISKS,RISK,MTTDL -r
+expect "plan --level 0: RAID 0 on 17 disks, high risk (MTTDL 7 years)" 0 "^0 17 high 7$"
+run "$PROG" plan --disks 8 --level 5 --stroke 100% --disk-size 2TB -o LEVEL,RISK,WARNINGS -r
+expect "plan: RAID 5 of 8: the width is medium risk" 0 "^5 (medium|high) .*raid5-wide"
+
+# command queuing: beyond the disks' queue depth (--mech queue=) nothing more comes
+run "$PROG" plan --disks 1 --rpm 15000 --level 0 --stroke 100% --workload random-access --qd 32 \
+	--mech queue=32 -o IOPS -r -n
+q32=$OUT
+run "$PROG" plan --disks 1 --rpm 15000 --level 0 --stroke 100% --workload random-access --qd 64 \
+	--mech queue=32 -o IOPS -r -n
+q64=$OUT
+run "$PROG" plan --disks 1 --rpm 15000 --level 0 --stroke 100% --workload random-access --qd 64 \
+	-o IOPS -r -n
+q64d=$OUT
+if [ -n "$q32" ] && [ "$q32" = "$q64" ] && awk -v a="$q64" -v b="$q64d" 'BEGIN { exit !(b > a) }'; then
+	pass "plan: queue depth 64 on a disk that queues 32 = QD 32 ($q32); 64 queued: $q64d"
+else
+	fail "plan: flat beyond the disk's queue depth" "qd32 $q32, qd64 $q64, qd64 with 64 queued $q64d"
+fi
+run "$PROG" plan --disks 1 --rpm 15000 --level 0 --stroke 10% --workload random-access --qd 16 \
+	--mech t2t=0.4,avg=3.3,full=6.5,outer=157,inner=98,overhead=0.07 -o QUEUE-POS,ACCESS -r
+expect "plan --mech: the mechanics given, SPTF at QD 16 on a 10 % stroke" 0 "^[01]\.[0-9]+ 3\.[0-9]+$"
+run "$PROG" plan --disks 1 --level 0 --stroke 50% --mech avg=3.3,queue=0
+expect "plan --mech: a bad queue depth" 2 "" "--mech: queue: expected the commands the disk queues"
+run "$PROG" plan --disks 1 --level 0 --stroke 50% --mech speed=3
+expect "plan --mech: an unknown key" 2 "" "--mech: unknown key 'speed'"
+
+# custom workloads and the path
+run "$PROG" plan --disks 8 --rpm 7200 --level 10 --stroke 50% --workload custom:bs=64K,read=0,random=1 --explain
+expect "plan --workload custom: one size" 0 "^Workload: custom: 65.5 kB, 0 % reads, 100 % random, queue depth 16"
+run "$PROG" plan --disks 8 --rpm 7200 --level 10 --stroke 50% --workload 'custom:bs=4K:60/64K:40,read=70%' -o IOPS -r
+expect "plan --workload custom: a mix of sizes" 0 "^[0-9.]+$"
+run "$PROG" plan --disks 8 --workload custom:read=0.5
+expect "plan --workload custom without a size" 2 "" "give the request size, bs=SIZE"
+run "$PROG" plan --disks 8 --workload custom:bs=64K,read=2
+expect "plan --workload custom: a share above 1" 2 "" "read: expected a share"
+run "$PROG" plan --disks 8 --rpm 7200 --level 0 --stroke 100% --workload seq-write \
+	--controller-mbps 1200/300 -o SEQ-READ,SEQ-WRITE,WARNINGS -r
+expect "plan: a controller whose writes saturate lower than its reads" 0 "^1200 300 cap-controller"
+run "$PROG" plan --disks 4 --rpm 15000 --level 0 --stroke 100% --workload random-access --qd 1 \
+	-o ACCESS -r -n
+a0=$OUT
+run "$PROG" plan --disks 4 --rpm 15000 --level 0 --stroke 100% --workload random-access --qd 1 \
+	--controller-latency 0.1+0.05 -o ACCESS -r -n
+if awk -v a="$a0" -v b="$OUT" 'BEGIN { d = b - a; exit !(d > 0.299 && d < 0.301) }'; then
+	pass "plan --controller-latency 0.1+0.05 on 4 disks adds 0.3 ms ($a0 -> $OUT)"
+else
+	fail "plan --controller-latency 0.1+0.05 on 4 disks adds 0.3 ms" "$a0 -> $OUT"
+fi
+run "$PROG" plan --disks 4 --rpm 15000 --level 5 --stroke 100% --controller-cache 1G@1500 \
+	--controller-mbps 2000/1000 --explain
+expect "plan --controller-cache: the write burst" 0 "write burst into the controller cache: 1000\.0 MB/s"
+run "$PROG" plan --disks 4 --controller-cache 12
+expect "plan --controller-cache: a size needs a unit" 2 "" "--controller-cache: '12': expected a cache size"
+run "$PROG" plan --disks 4 --controller-latency 2ms
+expect "plan --controller-latency: bad value" 2 "" "--controller-latency: '2ms'"
+
+# degraded and rebuilding arrays: RAID 5, 50 and 10 compared
+for lv in "5 --disks 8" "50 --disks 8" "10 --disks 8"; do
+	# shellcheck disable=SC2086 # the words
+	run "$PROG" plan --rpm 15000 --level $lv --stroke 50% -o LEVEL,IOPS,DEGRADED,REBUILD-IOPS,REBUILD-LOAD -r -n
+	set -- $OUT
+	if [ "$#" = 5 ] && awk -v h="$2" -v d="$3" -v r="$4" 'BEGIN { exit !(d < h && r < d && r > 0) }'; then
+		pass "plan: RAID $1 degraded ($3) and rebuilding ($4) below healthy ($2); rebuild under load $5 h"
+	else
+		fail "plan: RAID $lv degraded and rebuilding below healthy" "$OUT"
+	fi
+done
+run "$PROG" plan --disks 6 --rpm 15000 --level 6 --stroke 50% -o DEGRADED,DEGRADED2 -r -n
+set -- $OUT
+if awk -v a="$1" -v b="$2" 'BEGIN { exit !(b < a) }'; then pass "plan: RAID 6 with two lost below one lost"; else fail "plan: RAID 6 with two lost" "$OUT"; fi
+
+# an old plan file (no libraidplan 2.1 fields) still loads
+cat >"$TMP/old.json" <<'EOF2'
+{ "format": "shortstroke-plan", "version": 1, "created": "2024-05-01T12:00:00Z",
+  "generator": "shortstroke 0.1.0, libraidplan 2.0.0",
+  "disks": [ { "device": "sim:sas15k", "placeholder": false, "model_of": null, "serial": "JWV2S8KC",
+      "wwn": "5000cca00b3c1f20", "model": "HUS154545VLS300", "capacity_blocks": 879097968,
+      "block_size": 512, "limit_blocks": 219772928, "rpm": 15000 } ],
+  "layout": { "level": "0", "copies": 0, "groups": 0, "chunk_bytes": 524288, "stroke": 0.25,
+      "limit_bytes": 112523739136, "rebuild_mbps": 204.8, "replace_hours": 24 },
+  "workload": { "profile": "database", "read_share": 0.67, "random_share": 1,
+      "request_bytes": 8192, "sizes": [], "queue_depth": 16 },
+  "path": { "controller_mbps": 0, "bus_mbps": 0 },
+  "predicted": { "usable_capacity": 112523739136 } }
+EOF2
+run "$PROG" plan --check "$TMP/old.json" -o LEVEL,STROKE -r
+expect "plan --check: a plan file of libraidplan 2.0 still loads" 0 "^0 25\.0$"
+run "$PROG" --demo plan sim:sas15k sim:sata250 --level 0 --stroke 20% --mech queue=16,wcache=on \
+	--controller-mbps 900/400 --controller-latency 0.05+0.01 --workload custom:bs=16K,read=0.5 \
+	-O "$TMP/new.json" -J
+expect "plan -O with the new inputs" 0
+OUT=$(cat "$TMP/new.json")
+json_check "plan file: the new inputs written" \
+	"d['disks'][0]['queue_depth'] == 16 and d['disks'][0]['write_cache'] == 'on' and \
+	 d['path']['controller_write_mbps'] == 400 and d['path']['latency_per_disk_ms'] == 0.01 and \
+	 d['workload']['profile'] is None and d['workload']['request_bytes'] == 16384"
+run "$PROG" plan --check "$TMP/new.json"
+expect "plan --check: the new inputs read back, the figures match" 0 "" "valid; the figures match"
+sed 's/"write_cache": "on"/"write_cache": "maybe"/' "$TMP/new.json" >"$TMP/bad5.json"
+run "$PROG" plan --check "$TMP/bad5.json"
+expect "plan --check: a bad write_cache" 2 "" "disks\[0\].write_cache: expected \"on\" or \"off\""
+
 # help and columns
 run "$PROG" plan --help
 expect "plan --help: examples" 0 "Examples:"
 expect "plan --help: the goals" 0 "--capacity SIZE"
+expect "plan --help: the new options" 0 "--mech KEY=V" "" 
+expect "plan --help: custom workloads" 0 "custom:bs=SIZE"
+expect "plan --help: path options" 0 "--controller-latency MS"
 run "$PROG" plan --list-columns
 expect "plan --list-columns" 0 "MTTDL +mean time to data loss, years"
 run "$PROG" plan --disks 4 --level 5 --capacity 1T -o +LIMIT,RADIAL,SEEK

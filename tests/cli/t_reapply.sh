@@ -46,7 +46,7 @@ expect "reapply DEVICE: that disk only" 0 "^sim:w: re-applied: limited to 419430
 [ "$(blk sim:w)" = 4194304 ] && [ "$(blk sim:v)" = 8388608 ] && pass "reapply DEVICE touched only that disk" \
 	|| fail "reapply DEVICE touched only that disk" "w=$(blk sim:w) v=$(blk sim:v)"
 run $R reapply sim:nosuch
-expect "reapply of an unknown disk fails" 1 "" "sim:nosuch: not a disk"
+expect "reapply of an unknown disk: a usage error" 2 "" "sim:nosuch: no such drive in the rig"
 
 # a protected disk is refused; the others go ahead
 "$PROG" --rig "$TMP/r1/rig.json" protect add sim:v >/dev/null

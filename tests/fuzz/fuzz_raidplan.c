@@ -109,7 +109,9 @@ static const void *lay(const void *v, size_t n, size_t elem, int kind, const str
 		return v;
 	if (m->mode == M_SHORT || m->mode == M_ZERO) {
 		memcpy(b, v, n * elem);
-		size = m->mode == M_SHORT ? (uint32_t)elem / 2 : 0;
+		/* short: the size field alone, below every 2.0 size (half a
+		 * 2.1 struct may be a whole 2.0 one, which is accepted) */
+		size = m->mode == M_SHORT ? (uint32_t)sizeof(uint32_t) : 0;
 		memcpy(b + (n - 1) * elem, &size, sizeof(size));
 		return b;
 	}
@@ -183,6 +185,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			d->mttf_hours = num(&s);
 			d->ure_per_bit = num(&s);
 		}
+		if (byte(&s) & 1) { /* libraidplan 2.1's fields */
+			d->queue_depth = (unsigned)(size_val(&s) % 2048);
+			d->write_cache = byte(&s) % 4;
+			d->cache_mb = num(&s);
+			d->zoned = byte(&s) % 4;
+			d->zone_bytes = size_val(&s);
+		}
 		if (byte(&s) & 1) {
 			points(&s, seek[i], &d->n_seek_curve);
 			d->seek_curve = seek[i];
@@ -204,6 +213,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rp_path_init(&path);
 	path.controller_mbps = num(&s);
 	path.bus_mbps = num(&s);
+	if (byte(&s) & 1) { /* 2.1: write caps, latency, controller cache */
+		path.controller_write_mbps = num(&s);
+		path.bus_write_mbps = num(&s);
+		path.latency_ms = num(&s);
+		path.latency_per_disk_ms = num(&s);
+		path.cache_mb = num(&s);
+		path.cache_mbps = num(&s);
+	}
 	path.n_links = byte(&s) % 4;
 	for (i = 0; i < path.n_links; i++) {
 		rp_link_init(&links[i]);

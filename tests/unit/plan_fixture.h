@@ -9,25 +9,27 @@
 #define SS_TEST_PLAN_FIXTURE_H
 
 #include "raidplan.h"
+#include "shortstroke/planning.h"
+#include "shortstroke/sim.h"
 #include "sim/sim_priv.h"
 
-#define FIXTURE_SIM_CONTROL_MS 0.02 /* CONTROL_CMD_NS in src/sim/sim_drive.c */
+#define FIXTURE_SIM_CONTROL_MS (CONTROL_CMD_NS / 1e6) /* every command's own time */
 
-/* The planner's disk, from the simulator's configuration of drive d. */
+/* The planner's disk, from the simulator's configuration of drive d: its
+ * capacity and rpm, and the mechanics `plan sim:ID` takes (seek times,
+ * rates, the drive's overhead plus every command's, queue depth, write
+ * cache, link: sim_drive_mechanics, plan_disk_mechanics). */
 static inline void fixture_plan_disk(const struct sim_drive *d, struct rp_disk *rd)
 {
 	const struct sim_config *c = &d->cfg;
 	uint64_t blocks = c->dco_factory > c->blocks ? c->dco_factory : c->blocks;
+	struct sim_mechanics m;
 
+	sim_drive_mechanics(d, &m);
 	rp_disk_init(rd);
 	rd->capacity = blocks * c->lblock;
 	rd->rpm = c->rpm;
-	rd->seek_t2t_ms = c->media.t2t_ms;
-	rd->seek_avg_ms = c->media.avg_seek_ms;
-	rd->seek_full_ms = c->media.full_ms;
-	rd->outer_mbps = c->media.outer_mbps;
-	rd->inner_mbps = c->media.inner_mbps;
-	rd->overhead_ms = (double)c->overhead_ns / 1e6 + FIXTURE_SIM_CONTROL_MS;
+	plan_disk_mechanics(&m, rd);
 }
 
 #endif

@@ -295,6 +295,50 @@ static void test_record_round_trip(void **state)
 	}
 }
 
+/* A disk the records show in another array is not free for a new one (array replace, apply):
+ * md's superblock says so only where md wrote one. */
+static void test_member_elsewhere(void **state)
+{
+	char dir[] = "/tmp/ss-array-XXXXXX", cmd[300];
+	struct array_rec r;
+	struct ss_error err = { 0 };
+	struct drive_info i;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	memset(&i, 0, sizeof(i));
+	snprintf(i.serial, sizeof(i.serial), "S1");
+	assert_int_equal(array_member_elsewhere(dir, NULL, &i, &err), 0); /* no records */
+	rec_fill(&r, "1", 3);
+	r.state = AS_DONE;
+	snprintf(r.m[2].wwn, sizeof(r.m[2].wwn), "0x5000c500c0000002");
+	assert_int_equal(array_rec_save(dir, &r, &err), 0);
+	assert_int_equal(array_member_elsewhere(dir, NULL, &i, &err), -EPERM);
+	assert_string_equal(err.msg, "a member of the array fast0 (/dev/md/fast0, member 2, done), "
+				     "as shortstroke's records have it; take it out of there first");
+	/* the array named (array replace's own) is not another one */
+	assert_int_equal(array_member_elsewhere(dir, "fast0", &i, &err), 0);
+	/* the WWN decides where both have one; the serial where one does not */
+	snprintf(i.serial, sizeof(i.serial), "S2");
+	snprintf(i.wwn, sizeof(i.wwn), "5000C500C0000002");
+	assert_int_equal(array_member_elsewhere(dir, NULL, &i, &err), -EPERM);
+	snprintf(i.wwn, sizeof(i.wwn), "5000c500c0000009");
+	assert_int_equal(array_member_elsewhere(dir, NULL, &i, &err), 0);
+	snprintf(i.serial, sizeof(i.serial), "S0");
+	assert_int_equal(array_member_elsewhere(dir, NULL, &i, &err), -EPERM);
+	/* a member replaced or restored, an array undone: free again */
+	r.m[0].state = AM_REPLACED;
+	assert_int_equal(array_rec_save(dir, &r, &err), 0);
+	assert_int_equal(array_member_elsewhere(dir, NULL, &i, &err), 0);
+	snprintf(i.serial, sizeof(i.serial), "S1");
+	i.wwn[0] = '\0';
+	r.state = AS_UNDONE;
+	assert_int_equal(array_rec_save(dir, &r, &err), 0);
+	assert_int_equal(array_member_elsewhere(dir, NULL, &i, &err), 0);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 static void test_exec(void **state)
 {
 	char *ok[] = { "sh", "-c", "echo hello; echo err >&2", NULL };
@@ -356,6 +400,7 @@ int main(void)
 		cmocka_unit_test(test_detail_parse), cmocka_unit_test(test_member_check),
 		cmocka_unit_test(test_level_check),  cmocka_unit_test(test_record_round_trip),
 		cmocka_unit_test(test_partition_member),
+		cmocka_unit_test(test_member_elsewhere),
 		cmocka_unit_test(test_exec),	      cmocka_unit_test(test_md_check),
 	};
 

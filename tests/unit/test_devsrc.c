@@ -434,6 +434,153 @@ static void test_dev_name(void **state)
 	ctx_fini(&ctx);
 }
 
+/* One disk under two names: the same node, the same WWN, or with no WWN the same model and
+ * serial (what batches and apply refuse as a usage error before anything is sent). */
+static void test_named_twice(void **state)
+{
+	struct dev_entry a, b;
+	struct ss_error err = { 0 };
+
+	(void)state;
+	memset(&a, 0, sizeof(a));
+	a.identified = true;
+	snprintf(a.spec, sizeof(a.spec), "/dev/sdb");
+	snprintf(a.node, sizeof(a.node), "/dev/sdb");
+	snprintf(a.info.model, sizeof(a.info.model), "DISK 100G");
+	snprintf(a.info.serial, sizeof(a.info.serial), "S0001");
+	snprintf(a.info.wwn, sizeof(a.info.wwn), "0x5000c500c0000001");
+	b = a;
+	snprintf(b.spec, sizeof(b.spec), "/dev/disk/by-id/wwn-0x5000c500c0000001");
+	assert_true(device_named_twice(&a, &b, &err));
+	assert_true(err.usage);
+	assert_int_equal(err.code, -EINVAL);
+	assert_string_equal(err.msg, "/dev/disk/by-id/wwn-0x5000c500c0000001: the same disk as "
+				     "/dev/sdb (serial S0001, WWN 0x5000c500c0000001): name each "
+				     "disk once");
+	/* the node moved (a rescan), the WWN is the disk's: still the same */
+	snprintf(b.node, sizeof(b.node), "/dev/sdc");
+	snprintf(b.info.wwn, sizeof(b.info.wwn), "0X5000C500C0000001");
+	assert_true(device_named_twice(&a, &b, &err));
+	/* another WWN: another disk, whatever its serial says */
+	snprintf(b.info.wwn, sizeof(b.info.wwn), "0x5000c500c0000002");
+	ss_error_clear(&err);
+	assert_false(device_named_twice(&a, &b, &err));
+	assert_string_equal(err.msg, "");
+	/* no WWN: model and serial */
+	a.info.wwn[0] = b.info.wwn[0] = '\0';
+	assert_true(device_named_twice(&a, &b, &err));
+	snprintf(b.info.model, sizeof(b.info.model), "DISK 200G");
+	assert_false(device_named_twice(&a, &b, &err));
+	/* one not identified: nothing to compare */
+	b = a;
+	b.identified = false;
+	assert_false(device_named_twice(&a, &b, &err));
+}
+
+/* A serial another attached disk carries, and no WWN on one of them: the journal would mix up
+ * their records, so a change is refused (unless forced); two WWNs tell two disks apart. */
+static void test_serial_shared(void **state)
+{
+	static const char rig[] =
+		"{ \"time_scale\": 0, \"drives\": ["
+		" { \"id\": \"u1\", \"personality\": \"sata\", \"model\": \"USB DISK\", "
+		"\"serial\": \"000000000001\", \"firmware\": \"F1\", \"blocks\": 2000000 },"
+		" { \"id\": \"u2\", \"personality\": \"sata\", \"model\": \"USB DISK\", "
+		"\"serial\": \"000000000001\", \"firmware\": \"F1\", \"blocks\": 2000000 },"
+		" { \"id\": \"u3\", \"personality\": \"sata\", \"model\": \"USB DISK\", "
+		"\"serial\": \"000000000003\", \"firmware\": \"F1\", \"blocks\": 2000000 },"
+		" { \"id\": \"w1\", \"personality\": \"sata\", \"model\": \"WWN DISK\", "
+		"\"serial\": \"W0001\", \"wwn\": \"5000cca0c0000001\", \"firmware\": \"F1\", "
+		"\"blocks\": 2000000 },"
+		" { \"id\": \"w2\", \"personality\": \"sata\", \"model\": \"WWN DISK\", "
+		"\"serial\": \"W0001\", \"wwn\": \"5000cca0c0000002\", \"firmware\": \"F1\", "
+		"\"blocks\": 2000000 } ] }\n";
+	static const struct {
+		const char *name;
+		int rc;
+		const char *msg;
+	} cases[] = {
+		{ "sim:u1", -EPERM,
+		  "sim:u1: refused: sim:u2 has the same serial number (000000000001) and no WWN tells "
+		  "them apart, so the journal (keyed by serial) would mix up their records (--force "
+		  "overrides)" },
+		{ "sim:u2", -EPERM, "sim:u2: refused: sim:u1 has the same serial number" },
+		{ "sim:u3", 0, NULL },
+		{ "sim:w1", 0, NULL },
+	};
+	char path[PATH_MAX];
+	struct ss_ctx ctx;
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/rig.json", fixture_dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(rig, f);
+	fclose(f);
+	ctx_init(&ctx);
+	ctx.state_dir = fixture_dir;
+	ctx.rig_file = path;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct ss_error err = { 0 };
+		struct dev_entry e;
+		struct drive *d = NULL;
+
+		assert_int_equal(device_open(&ctx, cases[i].name, true, &d, &e, &err), 0);
+		assert_int_equal(device_check_serial(&ctx, &e, false, &err), cases[i].rc);
+		if (cases[i].msg)
+			assert_int_equal(strncmp(err.msg, cases[i].msg, strlen(cases[i].msg)), 0);
+		assert_int_equal(device_check_serial(&ctx, &e, true, &err), 0); /* --force */
+		drive_free(d);
+	}
+	ctx_fini(&ctx);
+}
+
+/* A drive that stops answering while it is opened, at any command: a failure (-ENODEV, the
+ * drive's "does not answer"), never an entry that reads "in use: could not be probed" (the
+ * in-use probe's reads come after identification: a refusal for safety is for a drive that
+ * answers, a dead one is a failure). */
+static void test_vanish_while_opened(void **state)
+{
+	char rig[PATH_MAX], dir[PATH_MAX];
+	unsigned failed = 0;
+
+	(void)state;
+	for (unsigned k = 0; k < 40; k++) {
+		struct ss_ctx ctx;
+		struct ss_error err = { 0 };
+		struct dev_entry e;
+		struct drive *d = NULL;
+		FILE *f;
+		int rc;
+
+		snprintf(dir, sizeof(dir), "%s/s%u", fixture_dir, k);
+		snprintf(rig, sizeof(rig), "%s/rig%u.json", fixture_dir, k);
+		f = fopen(rig, "w");
+		assert_non_null(f);
+		fprintf(f, "{ \"time_scale\": 0, \"drives\": [ { \"id\": \"v1\", "
+			   "\"personality\": \"sata\", \"model\": \"VANISH 1G\", \"serial\": "
+			   "\"VAN00001\", \"firmware\": \"F1\", \"blocks\": 2000000, \"faults\": "
+			   "[\"vanish-after:%u\"] } ] }\n", k);
+		fclose(f);
+		ctx_init(&ctx);
+		ctx.state_dir = dir;
+		ctx.rig_file = rig;
+		rc = device_open(&ctx, "sim:v1", false, &d, &e, &err);
+		if (rc == 0) {
+			assert_int_equal(e.state, DEV_FREE); /* a blank drive, all of it read */
+			drive_free(d);
+		} else {
+			assert_int_equal(rc, -ENODEV);
+			assert_null(d);
+			assert_non_null(strstr(err.msg, "does not answer"));
+			failed++;
+		}
+		ctx_fini(&ctx);
+	}
+	assert_true(failed > 10); /* the probe's reads are among those that failed */
+}
+
 /* ---- the listing's progress ---- */
 
 struct seen {
@@ -586,6 +733,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sim_array_name, fixture_dir_setup,
 						fixture_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_sim_without_rig, fixture_dir_setup,
+						fixture_dir_teardown),
+		cmocka_unit_test(test_named_twice),
+		cmocka_unit_test_setup_teardown(test_serial_shared, fixture_dir_setup,
+						fixture_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_vanish_while_opened, fixture_dir_setup,
 						fixture_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_dev_name, fixture_dir_setup,
 						fixture_dir_teardown),

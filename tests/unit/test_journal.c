@@ -90,6 +90,30 @@ static void test_wwn_match(void **state)
 	assert_true(got.original_blocks == 10);
 }
 
+/* Two disks with one serial (a USB bridge's) and their own WWNs: each
+ * finds its own record, never the other's. */
+static void test_shared_serial_two_wwns(void **state)
+{
+	struct journal_entry a, b, got;
+	struct ss_error err = { 0 };
+
+	(void)state;
+	a = entry("limit", "BRIDGE01", 10, 5);
+	snprintf(a.wwn, sizeof(a.wwn), "5000cca0000000aa");
+	assert_int_equal(journal_append(fixture_dir, &a, &err), 0);
+	assert_int_equal(journal_original(fixture_dir, "BRIDGE01", "5000cca0000000bb", &got, &err),
+			 -ENOENT);
+	b = entry("limit", "BRIDGE01", 20, 7);
+	snprintf(b.wwn, sizeof(b.wwn), "5000cca0000000bb");
+	assert_int_equal(journal_append(fixture_dir, &b, &err), 0);
+	assert_int_equal(journal_original(fixture_dir, "BRIDGE01", "5000CCA0000000AA", &got, &err), 0);
+	assert_true(got.original_blocks == 10);
+	assert_int_equal(journal_original(fixture_dir, "BRIDGE01", "5000cca0000000bb", &got, &err), 0);
+	assert_true(got.original_blocks == 20);
+	/* a record without a WWN is found by its serial */
+	assert_int_equal(journal_original(fixture_dir, "BRIDGE01", "", &got, &err), 0);
+}
+
 static void test_malformed(void **state)
 {
 	struct journal_entry e, got;
@@ -403,6 +427,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_roundtrip_and_original, fixture_dir_setup, fixture_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_wwn_match, fixture_dir_setup, fixture_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_shared_serial_two_wwns, fixture_dir_setup,
+						fixture_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_malformed, fixture_dir_setup, fixture_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_concurrent_threads, fixture_dir_setup, fixture_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_concurrent_processes, fixture_dir_setup, fixture_dir_teardown),

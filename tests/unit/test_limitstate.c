@@ -10,6 +10,9 @@
 #include <cmocka.h>
 
 #include "shortstroke/capacity.h"
+#include "shortstroke/journal.h"
+
+#include "fixture.h"
 
 static struct drive_info ata(uint64_t cap, uint64_t native, uint64_t dco)
 {
@@ -166,6 +169,39 @@ static void test_volatile(void **state)
 	assert_false(cap_limit_volatile(&i, &l, &last));
 }
 
+/* The GPT the partition method wrote may be taken back by restore when it is
+ * the disk's only use: not when its partition holds a filesystem; an md
+ * superblock there only when the disk is a member being taken down. */
+static void test_label_is_ours(void **state)
+{
+	struct journal_entry j = rec("partition", 1000, 400);
+	struct dev_entry e;
+
+	(void)state;
+	memset(&e, 0, sizeof(e));
+	e.info = scsi(1000);
+	snprintf(e.info.serial, sizeof(e.info.serial), "PART0001");
+	e.state = DEV_IN_USE;
+	e.label_only = true;
+	assert_false(cap_label_is_ours(fixture_dir, &e, false)); /* nothing journaled */
+	snprintf(j.serial, sizeof(j.serial), "PART0001");
+	assert_int_equal(journal_append(fixture_dir, &j, NULL), 0);
+	assert_true(cap_label_is_ours(fixture_dir, &e, false));
+	assert_true(cap_label_is_ours(fixture_dir, &e, true));
+
+	e.part_data = true; /* partition 1 holds linux_raid_member signature */
+	assert_false(cap_label_is_ours(fixture_dir, &e, false));
+	assert_true(cap_label_is_ours(fixture_dir, &e, true));
+	e.part_not_md = true; /* ... or a filesystem */
+	assert_false(cap_label_is_ours(fixture_dir, &e, false));
+	assert_false(cap_label_is_ours(fixture_dir, &e, true));
+
+	e.part_data = e.part_not_md = false;
+	e.label_only = false; /* the partition is mounted or held */
+	assert_false(cap_label_is_ours(fixture_dir, &e, false));
+	assert_false(cap_label_is_ours(fixture_dir, &e, true));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -174,6 +210,8 @@ int main(void)
 	    cmocka_unit_test(test_stale_journal),
 	    cmocka_unit_test(test_full_capacity),
 	    cmocka_unit_test(test_volatile),
+	    cmocka_unit_test_setup_teardown(test_label_is_ours, fixture_dir_setup,
+					    fixture_dir_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

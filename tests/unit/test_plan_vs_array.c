@@ -60,12 +60,9 @@ enum why {
 			 * once and every disk as always busy; the simulated requests land at
 			 * random, leave disks idle and wait for their slowest operation, and a
 			 * parity write's writes for its reads */
-	WHY_RCW,	/* reconstruct-write: its write phase needs a seek of its own (the
-			 * members written did not take part in the reads), and md takes it on a
-			 * tie with read-modify-write too */
 };
 
-static const char *const why_text[] = { "planner: queueing", "planner: reconstruct-write" };
+static const char *const why_text[] = { "planner: queueing" };
 
 struct known {
 	int level;
@@ -75,19 +72,14 @@ struct known {
 };
 
 static const struct known known[] = {
-	{ 0, 7, RAND_WRITE_QD16, WHY_QUEUE },
-	{ 0, 8, RAND_WRITE_QD16, WHY_QUEUE },	{ 10, 6, RAND_WRITE_QD16, WHY_QUEUE },
-	{ 10, 8, RAND_WRITE_QD16, WHY_QUEUE },	{ 5, 3, RAND_WRITE_QD1, WHY_RCW },
-	{ 5, 4, RAND_WRITE_QD1, WHY_RCW },	{ 5, 3, RAND_WRITE_QD16, WHY_QUEUE },
+	{ 0, 7, RAND_WRITE_QD16, WHY_QUEUE },	{ 0, 8, RAND_WRITE_QD16, WHY_QUEUE },
+	{ 10, 8, RAND_WRITE_QD16, WHY_QUEUE },	{ 5, 3, RAND_WRITE_QD16, WHY_QUEUE },
 	{ 5, 4, RAND_WRITE_QD16, WHY_QUEUE },	{ 5, 5, RAND_WRITE_QD16, WHY_QUEUE },
 	{ 5, 6, RAND_WRITE_QD16, WHY_QUEUE },	{ 5, 7, RAND_WRITE_QD16, WHY_QUEUE },
-	{ 5, 8, RAND_WRITE_QD16, WHY_QUEUE },	{ 6, 4, RAND_WRITE_QD1, WHY_RCW },
-	{ 6, 5, RAND_WRITE_QD1, WHY_RCW },	{ 6, 6, RAND_WRITE_QD1, WHY_RCW },
-	{ 6, 4, RAND_WRITE_QD16, WHY_QUEUE },	{ 6, 5, RAND_WRITE_QD16, WHY_QUEUE },
-	{ 6, 6, RAND_WRITE_QD16, WHY_QUEUE },	{ 6, 7, RAND_WRITE_QD16, WHY_QUEUE },
-	{ 6, 8, RAND_WRITE_QD16, WHY_QUEUE },	{ 50, 6, RAND_WRITE_QD1, WHY_RCW },
-	{ 50, 8, RAND_WRITE_QD1, WHY_RCW },	{ 50, 6, RAND_WRITE_QD16, WHY_QUEUE },
-	{ 50, 8, RAND_WRITE_QD16, WHY_QUEUE },
+	{ 5, 8, RAND_WRITE_QD16, WHY_QUEUE },	{ 6, 4, RAND_WRITE_QD16, WHY_QUEUE },
+	{ 6, 5, RAND_WRITE_QD16, WHY_QUEUE },	{ 6, 6, RAND_WRITE_QD16, WHY_QUEUE },
+	{ 6, 7, RAND_WRITE_QD16, WHY_QUEUE },	{ 6, 8, RAND_WRITE_QD16, WHY_QUEUE },
+	{ 50, 6, RAND_WRITE_QD16, WHY_QUEUE },	{ 50, 8, RAND_WRITE_QD16, WHY_QUEUE },
 };
 
 static const struct known *find_known(const struct layout *l, enum wl w)

@@ -185,6 +185,43 @@ static void test_roundtrip(void **state)
 		assert_true(q->sizes[i].share == p->workload.sizes[i].share);
 	}
 	plan_free(q);
+
+	/* libraidplan 2.1's inputs: written when set, read back */
+	p->disks[0].rp.queue_depth = 32;
+	p->disks[0].rp.write_cache = RP_WCACHE_ON;
+	p->disks[1].rp.write_cache = RP_WCACHE_OFF;
+	p->path.controller_write_mbps = 400;
+	p->path.latency_ms = 0.05;
+	p->path.latency_per_disk_ms = 0.01;
+	p->path.cache_mb = 1024;
+	p->path.cache_mbps = 1500;
+	assert_int_equal(planfile_write(path, p, &err), 0);
+	assert_int_equal(planfile_load(path, &q, &err), 0);
+	assert_int_equal(q->disks[0].rp.queue_depth, 32);
+	assert_int_equal(q->disks[0].rp.write_cache, RP_WCACHE_ON);
+	assert_int_equal(q->disks[1].rp.write_cache, RP_WCACHE_OFF);
+	assert_int_equal(q->disks[3].rp.write_cache, RP_WCACHE_DEFAULT);
+	assert_true(q->path.controller_write_mbps == 400 && q->path.latency_ms == 0.05 &&
+		    q->path.latency_per_disk_ms == 0.01 && q->path.cache_mb == 1024 &&
+		    q->path.cache_mbps == 1500);
+	plan_free(q);
+	plan_free(p);
+}
+
+/* A zoned member's limit is whole zones (the planner's stroke is). */
+static void test_zoned_limits(void **state)
+{
+	struct plan *p = make_plan();
+	uint64_t zone = 256 * MIB, cmin = 879097968ull * 512;
+
+	(void)state;
+	for (size_t i = 0; i < p->n_disks; i++)
+		p->disks[i].rp.zone_bytes = zone;
+	/* a stroke of 100 zones, as the planner gives it, in floating point */
+	p->layout.stroke = 100.0 * (double)zone / (double)cmin;
+	assert_int_equal(plan_set_limits(p, NULL), 0);
+	assert_true(p->limit_bytes == 100 * zone);
+	assert_true(p->disks[0].limit_blocks == 100 * zone / 512);
 	plan_free(p);
 }
 
@@ -409,6 +446,16 @@ static void test_bad_fields(void **state)
 	expect_bad("disks[0].seek_avg_ms", "-1", "disks[0].seek_avg_ms: expected a number in [0");
 	expect_bad("disks[0].seek_avg_ms", "1e300", "disks[0].seek_avg_ms: expected a number in");
 	expect_bad("disks[0].colour", "\"red\"", "disks[0].colour: unknown field");
+	expect_bad("disks[0].queue_depth", "2000", "disks[0].queue_depth: 2000 is out of range");
+	expect_bad("disks[0].write_cache", "\"maybe\"",
+		   "disks[0].write_cache: expected \"on\" or \"off\"");
+	expect_bad("disks[0].write_cache", "true",
+		   "disks[0].write_cache: expected a string, got a boolean");
+	expect_bad("disks[0].zoned", "\"drive-managed\"",
+		   "disks[0].zoned: expected \"host-aware\" or \"host-managed\"");
+	expect_bad("disks[0].zoned", "\"host-managed\"", "the plan does not evaluate");
+	expect_bad("path.latency_ms", "5000", "path.latency_ms: expected a number in [0");
+	expect_bad("path.cache_mbps", "-1", "path.cache_mbps: expected a number in [0");
 	expect_bad("layout", NULL, "layout: missing");
 	expect_bad("layout", "[]", "layout: expected an object, got an array");
 	expect_bad("layout.level", "\"7\"", "layout.level: unknown RAID level");
@@ -473,7 +520,7 @@ int main(void)
 	    cmocka_unit_test(test_limits),	cmocka_unit_test(test_roundtrip),
 	    cmocka_unit_test(test_figure_keys), cmocka_unit_test(test_valid_plan_parses),
 	    cmocka_unit_test(test_bad_json),	cmocka_unit_test(test_bad_fields),
-	    cmocka_unit_test(test_load_errors),
+	    cmocka_unit_test(test_load_errors), cmocka_unit_test(test_zoned_limits),
 	};
 
 	return cmocka_run_group_tests(tests, fixture_dir_setup, fixture_dir_teardown);

@@ -33,6 +33,8 @@ static struct rp_disk disk15k(void)
 	d.overhead_ms = 0.3;
 	d.mttf_hours = 1e6;
 	d.ure_per_bit = 1e-14;
+	d.queue_depth = 64;
+	d.write_cache = RP_WCACHE_OFF;
 	return d;
 }
 
@@ -196,8 +198,81 @@ static void test_zbr(void **state)
  * Slowest of m, nearest of D (in revolutions):
  *   W(1,1) = 1/2; W(3,1) = 3/4 (docs/models.md n/(n+1)); W(1,2) = 1/3 (T/(D+1));
  *   W(2,2) = 1 - Int (1-u^2)^2 = 1 - (1 - 2/3 + 1/5) = 2/3 - 1/5 = 0.466667.
- * NCQ: E(1) = 5.3, T = 0.2, q = 8: 0.2 + 5.1 * 8^(-1/3) = 0.2 + 2.55 = 2.75.
+ * SPTF (queue.c) against a brute-force integral below.
  */
+
+/* E[shortest of q] positioning beyond T, brute force: the distance u has
+ * density 2(1 - u), the wait is uniform on [0, R), and
+ * E = Int_0^inf P(min > x) dx = Int (1 - F(x))^q dx, F by a midpoint sum
+ * over the wait of P(seek excess <= x - w). */
+static double brute_excess(double alpha, double beta, double r, double q)
+{
+	double y1 = alpha + beta, xmax = y1 + r, sum = 0;
+	int i, j, nx = 3000, nw = 300;
+
+	for (i = 0; i < nx; i++) {
+		double x = xmax * (i + 0.5) / nx, f = 0;
+
+		for (j = 0; j < nw; j++) {
+			double w = r * (j + 0.5) / nw, y = x - w, u, v;
+
+			if (y <= 0)
+				continue;
+			/* alpha u + beta sqrt(u) = y */
+			v = alpha > 0 ? (-beta + sqrt(beta * beta + 4 * alpha * y)) / (2 * alpha)
+				      : y / beta;
+			u = v * v > 1 ? 1 : v * v;
+			f += 1 - (1 - u) * (1 - u);
+		}
+		sum += pow(1 - f / nw, q);
+	}
+	return sum * xmax / nx;
+}
+
+static void test_sptf(void **state)
+{
+	static const double band[][3] = {
+	    {1.77, 4.33, 4.0}, /* 15k full stroke: seek beyond T wider than a turn */
+	    {0.05, 0.75, 4.0}, /* 15k at 4 %: a turn dominates */
+	    {3.0, 9.0, 8.33},  /* 7200 rpm full stroke */
+	    {5.0, 0.0, 6.0},   /* linear fit fallback */
+	};
+	struct rp_memo *mm = rp_memo_new();
+	size_t b;
+
+	(void)state;
+	assert_non_null(mm);
+	for (b = 0; b < sizeof(band) / sizeof(band[0]); b++) {
+		double al = band[b][0], be = band[b][1], r = band[b][2];
+		double e1 = brute_excess(al, be, r, 1), prev = 1, q;
+
+		/* E_1 is the mean: alpha/3 + 8 beta/15 + R/2 */
+		NEAR(e1, al / 3 + 8 * be / 15 + r / 2, 2e-3 * e1);
+		NEAR(rp_sptf_ratio(NULL, al, be, r, 1), 1, 0);
+		NEAR(rp_sptf_ratio(NULL, al, be, r, 0.5), 1, 0);
+		for (q = 2; q <= 64; q *= 2) {
+			double want = brute_excess(al, be, r, pow(q, RP_SPTF_GAMMA)) / e1;
+			double got = rp_sptf_ratio(NULL, al, be, r, q);
+
+			print_message("band %zu q %2.0f: r %.5f (brute force %.5f)\n", b, q, got,
+				      want);
+			NEAR(got, want, 2e-3);
+			NEAR(rp_sptf_exact(al, be, r, q), want, 1e-3);
+			assert_true(got < prev);
+			prev = got;
+		}
+		/* the memo gives the same bits, whatever was asked before */
+		for (q = 1.3; q < 400; q = q * 1.21 + 0.3) {
+			double a = rp_sptf_ratio(NULL, al, be, r, q);
+
+			assert_true(rp_sptf_ratio(mm, al, be, r, q) == a);
+			assert_true(rp_sptf_ratio(mm, be, al + 0.1, r, q) ==
+				    rp_sptf_ratio(NULL, be, al + 0.1, r, q));
+		}
+	}
+	free(mm);
+}
+
 static void test_rot_ncq(void **state)
 {
 	(void)state;
@@ -207,12 +282,10 @@ static void test_rot_ncq(void **state)
 	NEAR(rp_rot_wait(NULL, 2, 2), 0.4666667, 1e-6);
 	NEAR(rp_rot_wait(NULL, 1, 3), 0.25, 1e-9);
 	NEAR(rp_rot_wait(NULL, 0, 1), 0, 1e-12);
-	NEAR(rp_ncq_pos(NULL, 5.3, 0.2, 8), 2.75, 1e-9);
-	NEAR(rp_ncq_pos(NULL, 5.3, 0.2, 1), 5.3, 1e-12);
 	/* with a memo: the same bits, whatever was asked before */
 	{
 		struct rp_memo *mm = rp_memo_new();
-		double m, q;
+		double m;
 
 		assert_non_null(mm);
 		for (m = 0.5; m < 2000; m = m * 1.37 + 0.25) {
@@ -221,12 +294,6 @@ static void test_rot_ncq(void **state)
 			assert_true(rp_rot_wait(mm, m, 2 + fmod(m, 3)) == a);
 			assert_true(rp_rot_wait(mm, m, 2 + fmod(m, 3)) == a);
 			assert_true(rp_rot_wait(mm, m, 5) == rp_rot_wait(NULL, m, 5));
-		}
-		for (q = 1.5; q < 70000; q = q * 1.11 + 0.5) {
-			double a = rp_ncq_pos(NULL, 5.3, 0.2, q);
-
-			assert_true(rp_ncq_pos(mm, 5.3, 0.2, q) == a);
-			assert_true(rp_ncq_pos(mm, 4.1, 0.3, q) == rp_ncq_pos(NULL, 4.1, 0.3, q));
 		}
 		free(mm);
 	}
@@ -242,6 +309,19 @@ static void test_rot_ncq(void **state)
  *   0.3 + 3.4 + 4 * 2/3 + 4 + 0.0273067 = 10.394 ms
  * and at a deep queue 4 disk operations per write: IOPS(q) = N R(q) / 4.
  */
+
+/* disk15k's time per disk operation at full stroke with qd queued
+ * (docs/planning-model.md 1.8): T + (E1 - T) r(qd), the band's fit
+ * a = (8/3) 6.6 - 5 3.4 + (7/3) 0.2, b = 5 3.4 - (5/3) 6.6 - (10/3) 0.2,
+ * plus ageing at 500 ms. */
+static double top15k(double qd, double xfer)
+{
+	double a = 8.0 / 3 * 6.6 - 17 + 7.0 / 3 * 0.2, b = 17 - 5.0 / 3 * 6.6 - 10.0 / 3 * 0.2;
+	double pos = 0.2 + 5.2 * rp_sptf_ratio(NULL, a, b, 4.0, qd), top = 0.3 + pos + xfer;
+
+	return top + exp(-500 / (qd * top)) * (5.4 - pos);
+}
+
 static void test_access_formula(void **state)
 {
 	struct rp_disk d = disk15k(), *v = disks_n(5, d);
@@ -264,11 +344,21 @@ static void test_access_formula(void **state)
 	rp_eval_free(ev);
 
 	/* q = 64 on 5 disks, 4 ops per write: q_disk = 64*4/5 = 51.2,
-	 * t_op = 0.3 + 0.2 + (3.4 + 2 - 0.2) * 51.2^(-1/3) + xfer; IOPS = 5/(4 t_op) */
+	 * t_op = top15k(51.2); IOPS = 5/(4 t_op) */
 	w.queue_depth = 64;
 	ev = eval_ok(v, 5, NULL, &l, &w);
-	top = 0.3 + 0.2 + 5.2 * pow(51.2, -1.0 / 3.0) + xfer;
+	top = top15k(51.2, xfer);
 	NEAR(rp_eval_value(ev, RP_FIG_RAND_WRITE_QD), 5 * 1000 / (4 * top), 1e-6);
+	NEAR(rp_eval_value(ev, RP_FIG_QUEUE_POSITION),
+	     0.2 + 5.2 * rp_sptf_ratio(NULL, 8.0 / 3 * 6.6 - 17 + 7.0 / 3 * 0.2,
+				       17 - 5.0 / 3 * 6.6 - 10.0 / 3 * 0.2, 4.0, 64 / 5.0),
+	     1e-9);
+	rp_eval_free(ev);
+	/* beyond the disks' queue depth (64 by class for 15k rpm) nothing
+	 * changes: 320 x 4 / 5 = 256 per disk is 64 */
+	w.queue_depth = 320;
+	ev = eval_ok(v, 5, NULL, &l, &w);
+	NEAR(rp_eval_value(ev, RP_FIG_RAND_WRITE_QD), 5 * 1000 / (4 * top15k(64, xfer)), 1e-6);
 	rp_eval_free(ev);
 	free(v);
 }
@@ -285,9 +375,10 @@ static void test_mixed_formula(void **state)
 	struct rp_workload w = wl_simple(0.7, 1, 4096, 256);
 	struct rp_eval *ev = eval_ok(v, 5, NULL, &l, &w);
 	double xfer = 4096.0 / 150e3;
-	/* per-disk q for reads 256/5, for writes 256*4/5: t_op differs a little */
-	double tr = 0.3 + 0.2 + 5.2 * pow(256.0 / 5, -1.0 / 3.0) + xfer;
-	double tw = 0.3 + 0.2 + 5.2 * pow(256.0 * 4 / 5, -1.0 / 3.0) + xfer;
+	/* per-disk q for reads 256/5, for writes 256*4/5 = 204.8, held to the
+	 * disks' 64: t_op differs a little */
+	double tr = top15k(256.0 / 5, xfer);
+	double tw = top15k(64, xfer);
 	double rr = 5000 / tr, rw = 5000 / (4 * tw);
 
 	(void)state;
@@ -744,8 +835,8 @@ static void test_counts(void **state)
 	(void)state;
 	assert_int_equal(rp_level_count(), 8);
 	assert_int_equal(rp_profile_count(), 7);
-	assert_int_equal(rp_figure_count(), 18);
-	assert_int_equal(rp_warning_count(), 11);
+	assert_int_equal(rp_figure_count(), 27);
+	assert_int_equal(rp_warning_count(), 15);
 	assert_int_equal(rp_goal_count(), 6);
 	assert_string_equal(rp_level_name(rp_level_count() - 1), "60");
 	assert_null(rp_level_name(rp_level_count()));
@@ -756,7 +847,8 @@ static void test_counts(void **state)
 	assert_null(rp_figure_key(rp_figure_count()));
 	assert_null(rp_figure_key(-1));
 	assert_string_equal(rp_warning_key(RP_WARN_DEFAULTS), "defaults");
-	assert_string_equal(rp_warning_key(rp_warning_count() - 1), "ure-likely");
+	assert_string_equal(rp_warning_key(rp_warning_count() - 1), "zoned");
+	assert_string_equal(rp_figure_key(rp_figure_count() - 1), "cached_write");
 	assert_null(rp_warning_key(rp_warning_count()));
 	assert_null(rp_warning_key(-1));
 	for (i = 0; i < rp_warning_count(); i++)
@@ -1212,7 +1304,10 @@ static void test_bad_solver_input(void **state)
 static bool ranked_before(const struct rp_eval *a, const struct rp_eval *b)
 {
 	const struct rp_layout *la = rp_eval_layout(a), *lb = rp_eval_layout(b);
+	double ra = rp_eval_value(a, RP_FIG_RISK), rb = rp_eval_value(b, RP_FIG_RISK);
 
+	if (ra != rb)
+		return ra < rb;
 	if (la->n_disks != lb->n_disks)
 		return la->n_disks < lb->n_disks;
 	return rp_eval_value(a, RP_FIG_MIXED_IOPS) >= rp_eval_value(b, RP_FIG_MIXED_IOPS) * 0.999;
@@ -1394,6 +1489,341 @@ static void test_solver_1000(void **state)
 	free(v);
 }
 
+/* ---- issue 16: queue depth, path, cache, degraded, risk, zones --------------- */
+
+static double value_of(const struct rp_disk *v, size_t n, const struct rp_path *p,
+		       struct rp_layout l, struct rp_workload w, int id)
+{
+	struct rp_eval *ev = eval_ok(v, n, p, &l, &w);
+	double x = rp_eval_value(ev, id);
+
+	rp_eval_free(ev);
+	return x;
+}
+
+/* Beyond a disk's queue depth the figures stay flat; below it they grow. */
+static void test_queue_depth(void **state)
+{
+	struct rp_disk d = disk15k();
+	struct rp_layout l = layout(RP_LEVEL_0, 1, 1.0);
+	double q16, q32, q64, q128;
+
+	(void)state;
+	d.queue_depth = 32;
+	q16 = value_of(&d, 1, NULL, l, wl_simple(1, 1, 4096, 16), RP_FIG_RAND_READ_QD);
+	q32 = value_of(&d, 1, NULL, l, wl_simple(1, 1, 4096, 32), RP_FIG_RAND_READ_QD);
+	q64 = value_of(&d, 1, NULL, l, wl_simple(1, 1, 4096, 64), RP_FIG_RAND_READ_QD);
+	q128 = value_of(&d, 1, NULL, l, wl_simple(1, 1, 4096, 128), RP_FIG_RAND_READ_QD);
+	assert_true(q16 < q32);
+	assert_true(q32 == q64 && q64 == q128);
+	d.queue_depth = 64;
+	assert_true(value_of(&d, 1, NULL, l, wl_simple(1, 1, 4096, 64), RP_FIG_RAND_READ_QD) >
+		    q64);
+	/* by class: 64 for 15k rpm (SAS), 32 for 7200 (SATA) */
+	d.queue_depth = 0;
+	assert_true(value_of(&d, 1, NULL, l, wl_simple(1, 1, 4096, 64), RP_FIG_QUEUE_POSITION) ==
+		    value_of(&d, 1, NULL, l, wl_simple(1, 1, 4096, 128), RP_FIG_QUEUE_POSITION));
+	d.rpm = 7200;
+	d.queue_depth = 0;
+	assert_true(value_of(&d, 1, NULL, l, wl_simple(1, 1, 4096, 32), RP_FIG_RAND_READ_QD) ==
+		    value_of(&d, 1, NULL, l, wl_simple(1, 1, 4096, 64), RP_FIG_RAND_READ_QD));
+}
+
+/* Read and write caps apart, a latency per member, a controller cache. */
+static void test_path_terms(void **state)
+{
+	struct rp_disk *v = disks_n(8, disk15k());
+	struct rp_layout l = layout(RP_LEVEL_0, 8, 1.0);
+	struct rp_path p;
+	struct rp_workload w = wl_simple(1, 1, 4096, 1);
+	double a0, a1;
+
+	(void)state;
+	rp_path_init(&p);
+	p.controller_mbps = 1200;
+	p.controller_write_mbps = 300;
+	NEAR(value_of(v, 8, &p, l, w, RP_FIG_SEQ_READ_START), 1200, 1e-9);
+	NEAR(value_of(v, 8, &p, l, w, RP_FIG_SEQ_WRITE_START), 300, 1e-9);
+	/* RAID 10 writes twice: the user sees half the write cap */
+	l = layout(RP_LEVEL_10, 8, 1.0);
+	NEAR(value_of(v, 8, &p, l, w, RP_FIG_SEQ_WRITE_START), 150, 1e-9);
+	/* latency: 0.1 + 0.05 x 8 members on every request's QD 1 time */
+	l = layout(RP_LEVEL_0, 8, 1.0);
+	rp_path_init(&p);
+	a0 = value_of(v, 8, &p, l, w, RP_FIG_ACCESS_TIME);
+	p.latency_ms = 0.1;
+	p.latency_per_disk_ms = 0.05;
+	a1 = value_of(v, 8, &p, l, w, RP_FIG_ACCESS_TIME);
+	NEAR(a1 - a0, 0.5, 1e-9);
+	NEAR(value_of(v, 8, &p, l, w, RP_FIG_PATH_LATENCY), 0.5, 1e-12);
+	/* a write-back cache: writes at QD 1 take the cache's time, 64 KiB at
+	 * 1000 MB/s = 0.065536 ms plus the latency; the burst figure is its rate */
+	p.cache_mb = 1024;
+	p.cache_mbps = 1000;
+	w = wl_simple(0, 1, 65536, 1);
+	NEAR(value_of(v, 8, &p, l, w, RP_FIG_ACCESS_TIME), 0.5 + 65536 / 1e6, 1e-9);
+	NEAR(value_of(v, 8, &p, l, w, RP_FIG_WRITE_BURST), 1000, 1e-9);
+	rp_path_init(&p);
+	assert_false(value_of(v, 8, &p, l, w, RP_FIG_WRITE_BURST) > 0);
+	free(v);
+}
+
+/* The disk's write cache: a cached write costs the longer of the command
+ * and the destage of the nearest of cache/size extents. */
+static void test_disk_write_cache(void **state)
+{
+	struct rp_disk d = disk15k();
+	struct rp_layout l = layout(RP_LEVEL_0, 1, 1.0);
+	struct rp_workload w = wl_simple(0, 1, 8192, 1);
+	double a = 8.0 / 3 * 6.6 - 17 + 7.0 / 3 * 0.2, b = 17 - 5.0 / 3 * 6.6 - 10.0 / 3 * 0.2;
+	double xfer = 8192.0 / 150e3, destage, off, on;
+
+	(void)state;
+	off = value_of(&d, 1, NULL, l, w, RP_FIG_RAND_WRITE_QD1);
+	/* written through: the cached-write figure is 0 */
+	assert_true(value_of(&d, 1, NULL, l, w, RP_FIG_CACHED_WRITE) == 0);
+	d.write_cache = RP_WCACHE_ON;
+	d.cache_mb = 16;
+	d.link_mbps = 600;
+	destage = 0.2 + 5.2 * rp_sptf_ratio(NULL, a, b, 4.0, 16e6 / 8192) + xfer;
+	on = value_of(&d, 1, NULL, l, w, RP_FIG_RAND_WRITE_QD1);
+	NEAR(on, 1000 / fmax(0.3 + 8192 / 600e3, destage), 1e-6);
+	/* the figure --explain shows is that t_w */
+	NEAR(value_of(&d, 1, NULL, l, w, RP_FIG_CACHED_WRITE), fmax(0.3 + 8192 / 600e3, destage),
+	     1e-9);
+	assert_true(on > 2 * off);
+	/* reads are not cached */
+	w = wl_simple(1, 1, 8192, 1);
+	NEAR(value_of(&d, 1, NULL, l, w, RP_FIG_RAND_READ_QD1), 1000 / (5.7 + xfer), 1e-6);
+}
+
+/* Members lost: the group's per-disk load (docs/planning-model.md 2.5). */
+static void test_degraded(void **state)
+{
+	struct rp_disk *v = disks_n(8, disk15k());
+	struct rp_workload w = wl_simple(1, 1, 4096, 64);
+	struct rp_layout l;
+	struct rp_eval *ev;
+	size_t i;
+
+	(void)state;
+	/* reads only at a deep queue: RAID 5 and RAID 10 halve, RAID 6 of 8
+	 * with one lost (2g-3)/(g-1) = 13/7, with two lost 3 */
+	l = layout(RP_LEVEL_5, 8, 1.0);
+	ev = eval_ok(v, 8, NULL, &l, &w);
+	NEAR(rp_eval_value(ev, RP_FIG_DEGRADED_IOPS), rp_eval_value(ev, RP_FIG_MIXED_IOPS) / 2,
+	     1e-6);
+	assert_false(rp_eval_figure(ev, RP_FIG_DEGRADED2_IOPS)->valid);
+	assert_true(rp_eval_value(ev, RP_FIG_REBUILD_IOPS) < rp_eval_value(ev, RP_FIG_DEGRADED_IOPS));
+	/* md's floor: 1000 KiB/s per device, a member of 1 TB in 976,562.5 s */
+	NEAR(rp_eval_value(ev, RP_FIG_REBUILD_LOADED), 1e12 / 1024000.0 / 3600, 1e-6);
+	rp_eval_free(ev);
+	l = layout(RP_LEVEL_10, 8, 1.0);
+	ev = eval_ok(v, 8, NULL, &l, &w);
+	NEAR(rp_eval_value(ev, RP_FIG_DEGRADED_IOPS), rp_eval_value(ev, RP_FIG_MIXED_IOPS) / 2,
+	     1e-6);
+	rp_eval_free(ev);
+	l = layout(RP_LEVEL_6, 8, 1.0);
+	ev = eval_ok(v, 8, NULL, &l, &w);
+	NEAR(rp_eval_value(ev, RP_FIG_DEGRADED_IOPS), rp_eval_value(ev, RP_FIG_MIXED_IOPS) * 7 / 13,
+	     1e-6);
+	NEAR(rp_eval_value(ev, RP_FIG_DEGRADED2_IOPS), rp_eval_value(ev, RP_FIG_MIXED_IOPS) / 3,
+	     1e-6);
+	rp_eval_free(ev);
+	/* RAID 0: nothing survives */
+	l = layout(RP_LEVEL_0, 8, 1.0);
+	ev = eval_ok(v, 8, NULL, &l, &w);
+	assert_false(rp_eval_figure(ev, RP_FIG_DEGRADED_IOPS)->valid);
+	assert_false(rp_eval_figure(ev, RP_FIG_REBUILD_IOPS)->valid);
+	rp_eval_free(ev);
+	/* writes: RAID 10 writes fewer copies, no worse; RAID 5 writes worse */
+	w = wl_simple(0, 1, 4096, 64);
+	for (i = 0; i < 2; i++) {
+		l = layout(i ? RP_LEVEL_5 : RP_LEVEL_10, 8, 1.0);
+		ev = eval_ok(v, 8, NULL, &l, &w);
+		if (i)
+			assert_true(rp_eval_value(ev, RP_FIG_DEGRADED_IOPS) <
+				    rp_eval_value(ev, RP_FIG_MIXED_IOPS));
+		else
+			NEAR(rp_eval_value(ev, RP_FIG_DEGRADED_IOPS),
+			     rp_eval_value(ev, RP_FIG_MIXED_IOPS), 1e-6);
+		rp_eval_free(ev);
+	}
+	free(v);
+}
+
+/* Risk bands: parity width, URE with no redundancy left, MTTDL. */
+static void test_risk_bands(void **state)
+{
+	static const struct {
+		int level;
+		unsigned n, groups;
+		int band;
+	} cases[] = {
+	    {RP_LEVEL_5, 7, 0, 0},   {RP_LEVEL_5, 8, 0, 1},   {RP_LEVEL_5, 14, 0, 1},
+	    {RP_LEVEL_5, 15, 0, 2},  {RP_LEVEL_50, 16, 2, 1}, {RP_LEVEL_6, 20, 0, 0},
+	    {RP_LEVEL_6, 21, 0, 1},  {RP_LEVEL_6, 29, 0, 2},  {RP_LEVEL_10, 30, 0, 0},
+	    {RP_LEVEL_0, 17, 0, 2},
+	};
+	struct rp_disk d = disk15k(), *v;
+	struct rp_workload w = wl_simple(1, 1, 4096, 1);
+	size_t i;
+
+	(void)state;
+	d.capacity = 100000000000ull; /* 100 GB: no URE, no MTTDL band for the redundant */
+	d.ure_per_bit = 1e-16;
+	v = disks_n(30, d);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct rp_layout l = layout(cases[i].level, cases[i].n, 1.0);
+		struct rp_eval *ev;
+
+		l.groups = cases[i].groups;
+		ev = eval_ok(v, 30, NULL, &l, &w);
+		print_message("RAID %s of %u: risk %.0f\n", rp_level_name(cases[i].level),
+			      cases[i].n, rp_eval_value(ev, RP_FIG_RISK));
+		NEAR(rp_eval_value(ev, RP_FIG_RISK), cases[i].band, 0);
+		if (cases[i].band && cases[i].level == RP_LEVEL_5)
+			assert_true(rp_eval_has_warning(ev, RP_WARN_RAID5_WIDE));
+		if (cases[i].band && cases[i].level == RP_LEVEL_6)
+			assert_true(rp_eval_has_warning(ev, RP_WARN_RAID6_WIDE));
+		if (cases[i].level == RP_LEVEL_0)
+			assert_true(rp_eval_has_warning(ev, RP_WARN_MTTDL_LOW));
+		rp_eval_free(ev);
+	}
+	free(v);
+	/* 2 TB desktop disks in a RAID 5 of 5: 8 x 2e12 x 4 x 1e-14 = 0.64 bits'
+	 * worth: 1 - e^-0.64 = 47 % URE with nothing left: high */
+	d = disk15k();
+	d.capacity = 2000000000000ull;
+	v = disks_n(5, d);
+	{
+		struct rp_layout l = layout(RP_LEVEL_5, 5, 1.0);
+		struct rp_eval *ev = eval_ok(v, 5, NULL, &l, &w);
+
+		NEAR(rp_eval_value(ev, RP_FIG_RISK), 2, 0);
+		assert_true(rp_eval_has_warning(ev, RP_WARN_URE_LIKELY));
+		rp_eval_free(ev);
+	}
+	free(v);
+}
+
+/* The solver never ranks a riskier layout above a safer one, and says why
+ * the first is first. */
+static void test_solver_risk_first(void **state)
+{
+	struct rp_disk d = disk15k(), *v;
+	struct rp_workload w = profile(RP_PROFILE_DATABASE, 16);
+	struct rp_goals g;
+	struct rp_solution *sol = NULL;
+	struct rp_error err = {0};
+	size_t i;
+
+	(void)state;
+	d.rpm = 10000;
+	d.capacity = 2400000000000ull;
+	d.ure_per_bit = 1e-15;
+	v = disks_n(60, d);
+	rp_goals_init(&g);
+	g.min_capacity = 40e12;
+	g.max_results = 20;
+	assert_int_equal(rp_solve(v, 60, NULL, &w, &g, &sol, &err), 0);
+	assert_true(rp_solution_count(sol) > 1);
+	for (i = 1; i < rp_solution_count(sol); i++)
+		assert_true(rp_eval_value(rp_solution_get(sol, i - 1), RP_FIG_RISK) <=
+			    rp_eval_value(rp_solution_get(sol, i), RP_FIG_RISK));
+	NEAR(rp_eval_value(rp_solution_get(sol, 0), RP_FIG_RISK), 0, 0);
+	/* RAID 0 on 17 meets the capacity with fewer disks, in the high band */
+	assert_non_null(strstr(rp_solution_reason(sol), "is first"));
+	assert_non_null(strstr(rp_solution_reason(sol), "RAID 0 on 17 disks meets the goals with "
+							"fewer disks but in the high risk band"));
+	print_message("%s\n", rp_solution_reason(sol));
+	rp_solution_free(sol);
+	free(v);
+}
+
+/* Host-managed zoned disks are no md members; strokes on zoned ones are
+ * whole zones. */
+static void test_zoned(void **state)
+{
+	struct rp_disk *v = disks_n(4, disk15k());
+	struct rp_layout l = layout(RP_LEVEL_10, 4, 0.1);
+	struct rp_workload w = wl_simple(1, 1, 4096, 1);
+	struct rp_goals g;
+	struct rp_solution *sol = NULL;
+	struct rp_error err = {0};
+	struct rp_eval *ev = NULL;
+
+	(void)state;
+	/* zones of 256 MiB: a 10 % stroke of 1 TB is 100 GB, rounded up to 373 zones */
+	for (size_t i = 0; i < 4; i++) {
+		v[i].zoned = RP_ZONED_HOST_AWARE;
+		v[i].zone_bytes = 256ull << 20;
+	}
+	ev = eval_ok(v, 4, NULL, &l, &w);
+	NEAR(rp_eval_layout(ev)->stroke * 1e12, 373.0 * (256 << 20), 1e-3);
+	assert_true(rp_eval_has_warning(ev, RP_WARN_ZONED));
+	rp_eval_free(ev);
+	v[2].zoned = RP_ZONED_HOST_MANAGED;
+	assert_int_equal(rp_evaluate(v, 4, NULL, &l, &w, &ev, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "host-managed"));
+	/* the solver leaves the host-managed disk out: RAID 10 needs 4 */
+	rp_goals_init(&g);
+	g.level_mask = RP_LEVEL_BIT(RP_LEVEL_10);
+	assert_int_equal(rp_solve(v, 4, NULL, &w, &g, &sol, &err), 0);
+	assert_int_equal(rp_solution_count(sol), 0);
+	assert_non_null(strstr(rp_solution_message(sol), "host-managed"));
+	rp_solution_free(sol);
+	g.level_mask = RP_LEVEL_BIT(RP_LEVEL_1);
+	assert_int_equal(rp_solve(v, 4, NULL, &w, &g, &sol, &err), 0);
+	assert_true(rp_solution_count(sol) > 0);
+	for (size_t i = 0; i < rp_solution_count(sol); i++) {
+		const struct rp_layout *sl = rp_eval_layout(rp_solution_get(sol, i));
+
+		for (unsigned k = 0; k < sl->n_disks; k++)
+			assert_int_not_equal(sl->members[k], 2);
+	}
+	rp_solution_free(sol);
+	free(v);
+}
+
+/* The new fields' bad values name the field. */
+static void test_bad_new_input(void **state)
+{
+	struct rp_disk d = disk15k(), x;
+	struct rp_layout l = layout(RP_LEVEL_0, 1, 1.0);
+	struct rp_workload w = wl_simple(1, 1, 4096, 1);
+	struct rp_path p;
+	struct rp_error err = {0};
+	struct rp_eval *ev = NULL;
+
+	(void)state;
+	x = d, x.queue_depth = 2000;
+	assert_int_equal(rp_evaluate(&x, 1, NULL, &l, &w, &ev, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "queue depth 2000"));
+	x = d, x.write_cache = 3;
+	assert_int_equal(rp_evaluate(&x, 1, NULL, &l, &w, &ev, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "write cache 3"));
+	x = d, x.zoned = 7;
+	assert_int_equal(rp_evaluate(&x, 1, NULL, &l, &w, &ev, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "zone model 7"));
+	x = d, x.zone_bytes = 100;
+	assert_int_equal(rp_evaluate(&x, 1, NULL, &l, &w, &ev, &err), -EINVAL);
+	x = d, x.reserved = 1;
+	assert_int_equal(rp_evaluate(&x, 1, NULL, &l, &w, &ev, &err), -EINVAL);
+	rp_path_init(&p);
+	p.latency_ms = -1;
+	assert_int_equal(rp_evaluate(&d, 1, &p, &l, &w, &ev, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "controller latency"));
+	rp_path_init(&p);
+	p.controller_write_mbps = NAN;
+	assert_int_equal(rp_evaluate(&d, 1, &p, &l, &w, &ev, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "controller write bandwidth"));
+	rp_path_init(&p);
+	p.cache_mb = -5;
+	assert_int_equal(rp_evaluate(&d, 1, &p, &l, &w, &ev, &err), -EINVAL);
+	assert_null(ev);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1401,6 +1831,7 @@ int main(void)
 	    cmocka_unit_test(test_seek_fit),
 	    cmocka_unit_test(test_zbr),
 	    cmocka_unit_test(test_rot_ncq),
+	    cmocka_unit_test(test_sptf),
 	    cmocka_unit_test(test_access_formula),
 	    cmocka_unit_test(test_mixed_formula),
 	    cmocka_unit_test(test_reliability),
@@ -1423,6 +1854,14 @@ int main(void)
 	    cmocka_unit_test(test_solver_meets_goals),
 	    cmocka_unit_test(test_solver_impossible),
 	    cmocka_unit_test(test_solver_1000),
+	    cmocka_unit_test(test_queue_depth),
+	    cmocka_unit_test(test_path_terms),
+	    cmocka_unit_test(test_disk_write_cache),
+	    cmocka_unit_test(test_degraded),
+	    cmocka_unit_test(test_risk_bands),
+	    cmocka_unit_test(test_solver_risk_first),
+	    cmocka_unit_test(test_zoned),
+	    cmocka_unit_test(test_bad_new_input),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -206,6 +206,27 @@ static void test_descriptor_ata_abort(void **state)
 	assert_false(s.ata_valid);
 }
 
+/* An ATA Return descriptor's type byte in the very last byte sg_lib may
+ * read: its length byte lies beyond the buffer and is never read (ASan). */
+static void test_descriptor_ata_at_end(void **state)
+{
+	uint8_t *b = calloc(1, 8 + 255);
+	struct scsi_sense s;
+
+	(void)state;
+	assert_non_null(b);
+	b[0] = 0x72;
+	b[1] = SK_ABORTED_COMMAND;
+	b[7] = 255;
+	b[8] = 0x80;	/* a vendor descriptor of 252 bytes: 8 .. 261 */
+	b[9] = 252;
+	b[262] = 0x09;	/* ATA Status Return, cut after its type byte */
+	assert_int_equal(scsi_sense_decode(b, 8 + 255, &s), 0);
+	assert_true(s.valid);
+	assert_false(s.ata_valid);
+	free(b);
+}
+
 static void test_fixed_ata(void **state)
 {
 	struct scsi_sense s;
@@ -313,6 +334,7 @@ int main(void)
 		cmocka_unit_test(test_descriptor_ata_ext),
 		cmocka_unit_test(test_descriptor_ata_28),
 		cmocka_unit_test(test_descriptor_ata_abort),
+		cmocka_unit_test(test_descriptor_ata_at_end),
 		cmocka_unit_test(test_fixed_ata),
 		cmocka_unit_test(test_deferred),
 		cmocka_unit_test(test_invalid),

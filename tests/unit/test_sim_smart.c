@@ -660,7 +660,16 @@ static void test_geometry_notches(void **state)
 	struct drive *d = open_drive(f->rig, "sas0", &info);
 	struct zone_geometry g, g2;
 
-	assert_int_equal(zones_geometry(d, &info, &g, &err), 0);
+	/* not walked (a disk in use): the pages, no notch list */
+	assert_int_equal(zones_geometry(d, &info, false, &g, &err), 0);
+	assert_true(g.has_format && g.has_rigid && g.has_notch && g.notch.nd);
+	assert_true(g.notches_skipped);
+	assert_int_equal(g.nnotches, 0);
+	assert_null(g.notches);
+	zone_geometry_free(&g);
+
+	assert_int_equal(zones_geometry(d, &info, true, &g, &err), 0);
+	assert_false(g.notches_skipped);
 	assert_true(g.has_format && g.has_rigid && g.has_notch);
 	assert_int_equal(g.rigid.rpm, 15000);
 	assert_true(g.notch.nd && g.notch.lpn);
@@ -684,7 +693,7 @@ static void test_geometry_notches(void **state)
 		}
 	}
 	/* the active notch was put back */
-	assert_int_equal(zones_geometry(d, &info, &g2, &err), 0);
+	assert_int_equal(zones_geometry(d, &info, true, &g2, &err), 0);
 	assert_int_equal(g2.notch.active_notch, 0);
 	zone_geometry_free(&g);
 	zone_geometry_free(&g2);
@@ -692,7 +701,7 @@ static void test_geometry_notches(void **state)
 
 	/* an ATA disk behind the SATL: no geometry pages */
 	d = open_drive(f->rig, "sata0", &info);
-	assert_int_equal(zones_geometry(d, &info, &g, &err), -EOPNOTSUPP);
+	assert_int_equal(zones_geometry(d, &info, true, &g, &err), -EOPNOTSUPP);
 	drive_free(d);
 }
 

@@ -82,28 +82,46 @@ static void put64(uint8_t *p, uint64_t v)
 		p[i] = (uint8_t)(v >> (8 * i));
 }
 
-/* A 1 MiB image with a protective MBR and a valid primary GPT, no entries. */
-static void write_gpt(const char *path)
+/*
+ * A protective MBR and a valid primary GPT in the first blocks of path (of
+ * sect-byte blocks, nsect of them), with one partition [first, last] when
+ * last is not 0, else no entries; the rest of the file is left as it is.
+ */
+static void write_gpt_at(const char *path, uint32_t sect, uint64_t nsect, uint64_t first,
+			 uint64_t last)
 {
-	enum { SECT = 512, NSECT = 2048, NENT = 128, ENTSZ = 128 };
-	static uint8_t img[NSECT * SECT];
-	uint8_t *mbr = img, *hdr = img + SECT, *ent = img + 2 * SECT;
+	enum { NENT = 128, ENTSZ = 128 };
+	uint32_t entsect = (NENT * ENTSZ + sect - 1) / sect;
+	size_t len = (size_t)(2 + entsect) * sect;
+	uint8_t *img = calloc(1, len);
+	uint8_t *mbr = img, *hdr = img + sect, *ent = img + 2 * sect;
 	int fd;
 
-	memset(img, 0, sizeof(img));
+	assert_non_null(img);
 	mbr[446 + 4] = 0xee;
 	put32(mbr + 446 + 8, 1);
-	put32(mbr + 446 + 12, NSECT - 1);
+	put32(mbr + 446 + 12, (uint32_t)(nsect - 1));
 	mbr[510] = 0x55;
 	mbr[511] = 0xaa;
 
+	if (last) { /* a Linux filesystem partition */
+		static const uint8_t linux_fs[16] = { 0xaf, 0x3d, 0xc6, 0x0f, 0x83, 0x84,
+						      0x72, 0x47, 0x8e, 0x79, 0x3d, 0x69,
+						      0xd8, 0x47, 0x7d, 0xe4 };
+
+		memcpy(ent, linux_fs, 16);
+		for (int i = 0; i < 16; i++)
+			ent[16 + i] = (uint8_t)(0x21 * (i + 1));
+		put64(ent + 32, first);
+		put64(ent + 40, last);
+	}
 	memcpy(hdr, "EFI PART", 8);
 	put32(hdr + 8, 0x00010000);
 	put32(hdr + 12, 92);
 	put64(hdr + 24, 1);
-	put64(hdr + 32, NSECT - 1);
-	put64(hdr + 40, 34);
-	put64(hdr + 48, NSECT - 34);
+	put64(hdr + 32, nsect - 1);
+	put64(hdr + 40, 2 + entsect);
+	put64(hdr + 48, nsect - 2 - entsect);
 	for (int i = 0; i < 16; i++)
 		hdr[56 + i] = (uint8_t)(0x11 * (i + 1));
 	put64(hdr + 72, 2);
@@ -112,10 +130,22 @@ static void write_gpt(const char *path)
 	put32(hdr + 88, crc32_le(ent, NENT * ENTSZ));
 	put32(hdr + 16, crc32_le(hdr, 92));
 
-	fd = open(path, O_WRONLY | O_TRUNC);
+	fd = open(path, O_WRONLY);
 	assert_true(fd >= 0);
-	assert_int_equal(write(fd, img, sizeof(img)), (ssize_t)sizeof(img));
+	assert_int_equal(pwrite(fd, img, len, 0), (ssize_t)len);
 	close(fd);
+	free(img);
+}
+
+/* A 1 MiB image with a protective MBR and a valid primary GPT, no entries. */
+static void write_gpt(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC);
+
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(truncate(path, 1 << 20), 0);
+	write_gpt_at(path, 512, 2048, 0, 0);
 }
 
 static void zero_image(const char *name)
@@ -426,6 +456,107 @@ static void test_in_use_signature(void **state)
 	assert_string_equal(u.reason, "filesystem ext4");
 }
 
+/* An md 1.2 superblock (as mdadm --create writes on a member) at off + 4 KiB. */
+static void write_md_superblock(const char *path, off_t off)
+{
+	uint8_t sb[260] = { 0 };
+	uint64_t sum = 0;
+	int fd;
+
+	put32(sb, 0xa92b4efc);	/* magic */
+	put32(sb + 4, 1);	/* major version */
+	for (int i = 0; i < 16; i++)
+		sb[16 + i] = (uint8_t)(i + 1); /* the set's UUID */
+	memcpy(sb + 32, "host:md0", 8);
+	put32(sb + 72, 1);	/* raid1 */
+	put64(sb + 80, 1 << 20);
+	put32(sb + 92, 2);	/* raid disks */
+	put64(sb + 128, 2048);	/* data offset */
+	put64(sb + 136, 1 << 20);
+	put64(sb + 144, 8);	/* super offset: this superblock, in sectors */
+	put32(sb + 220, 2);	/* max_dev: two roles after the 256 bytes */
+	for (size_t i = 0; i < sizeof(sb); i += 4)
+		sum += (uint32_t)sb[i] | (uint32_t)sb[i + 1] << 8 | (uint32_t)sb[i + 2] << 16 |
+		       (uint32_t)sb[i + 3] << 24;
+	put32(sb + 216, (uint32_t)((sum & 0xffffffffu) + (sum >> 32)));
+	fd = open(path, O_WRONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(pwrite(fd, sb, sizeof(sb), off + 4096), (ssize_t)sizeof(sb));
+	close(fd);
+}
+
+/* sysdisk_probe_signatures of an image file, with the partition table's list */
+static void probe_image(const char *path, unsigned block_len, struct sysdisk_usage *u,
+			struct sysdisk_part *p, size_t *n)
+{
+	int fd = open(path, O_RDONLY);
+
+	assert_true(fd >= 0);
+	memset(u, 0, sizeof(*u));
+	sysdisk_probe_signatures(fd, block_len, u);
+	*n = sysdisk_probe_partitions(fd, block_len, p, 4);
+	close(fd);
+}
+
+/* What a partition holds is data, more than the table that makes it: restore
+ * of the partition method may take a GPT back, never a filesystem in it. */
+static void test_partition_contents(void **state)
+{
+	char img[PATH_MAX + 16], fs[PATH_MAX + 16];
+	struct sysdisk_part p[4];
+	struct sysdisk_usage u;
+	size_t n;
+
+	snprintf(img, sizeof(img), "%s/parts.img", copy);
+	assert_int_equal(close(open(img, O_WRONLY | O_CREAT | O_TRUNC, 0644)), 0);
+	assert_int_equal(truncate(img, 32 << 20), 0);
+	/* partition 1 from 1 MiB to 31 MiB, as the partition method writes it */
+	write_gpt_at(img, 512, 65536, 2048, 63487);
+	probe_image(img, 512, &u, p, &n);
+	assert_int_equal(n, 1);
+	assert_int_equal(p[0].partno, 1);
+	assert_int_equal(p[0].start, 1 << 20);
+	assert_int_equal(p[0].size, 30 << 20);
+	assert_true(u.in_use && u.signature);
+	assert_false(u.part_data);
+	assert_string_equal(u.reason, "partition table (gpt)");
+
+	/* an md member's superblock: data, but what an array over partitions expects */
+	write_md_superblock(img, 1 << 20);
+	probe_image(img, 512, &u, p, &n);
+	assert_true(u.part_data);
+	assert_false(u.part_not_md);
+	assert_string_equal(u.reason,
+			    "partition table (gpt); partition 1 holds linux_raid_member signature");
+
+	if (have_mkfs) {
+		snprintf(fs, sizeof(fs), "%s/fs.img", copy);
+		must_system("truncate -s 8M '%s' && mkfs.ext4 -q -F '%s' >/dev/null 2>&1 && "
+			    "dd if='%s' of='%s' bs=1M seek=1 conv=notrunc status=none",
+			    fs, fs, fs, img);
+		probe_image(img, 512, &u, p, &n);
+		assert_true(u.part_data && u.part_not_md);
+		assert_string_equal(u.reason, "partition table (gpt); partition 1 holds filesystem ext4");
+	} else {
+		print_message("mkfs.ext4 not found; ext4 in a partition not checked\n");
+	}
+
+	/* 4096-byte blocks: the GPT in block 1 (at 4 KiB), its partition from 1 MiB */
+	assert_int_equal(truncate(img, 0), 0);
+	assert_int_equal(truncate(img, 32 << 20), 0);
+	write_gpt_at(img, 4096, 8192, 256, 7935);
+	write_md_superblock(img, 1 << 20);
+	probe_image(img, 4096, &u, p, &n);
+	assert_int_equal(n, 1);
+	assert_int_equal(p[0].start, 1 << 20);
+	assert_string_equal(u.reason,
+			    "partition table (gpt); partition 1 holds linux_raid_member signature");
+	/* read as 512-byte blocks, only the protective MBR is seen */
+	probe_image(img, 0, &u, p, &n);
+	assert_int_equal(n, 0);
+	assert_false(u.part_data);
+}
+
 static void test_in_use_unprobed(void **state)
 {
 	struct ss_error err = { 0 };
@@ -533,6 +664,7 @@ int main(void)
 		cmocka_unit_test(test_in_use_system),
 		cmocka_unit_test(test_in_use_md_member),
 		cmocka_unit_test(test_in_use_signature),
+		cmocka_unit_test(test_partition_contents),
 		cmocka_unit_test(test_in_use_unprobed),
 		cmocka_unit_test(test_in_use_dm_holder),
 		cmocka_unit_test(test_in_use_errors),

@@ -240,7 +240,8 @@ static void entry(struct dev_entry *e, const char *spec, const char *serial, con
 
 /* The swap alone: rows reorder, one disk vanishes, one is new, names
  * change; the selection and the marks follow the disks by serial, else
- * WWN, else name. */
+ * WWN, else name; the status line's count follows the list's, another
+ * message stays. */
 static void test_swap_keeps_disks(void **state)
 {
 	struct tui_model m = { 0 };
@@ -258,6 +259,7 @@ static void test_swap_keeps_disks(void **state)
 	tui_model_swap(&m, devs, 5, health);
 	assert_int_equal(m.n, 5);
 	assert_int_equal(table_rows(m.drives), 5);
+	assert_string_equal(m.status, "5 drives");
 	m.sel = 2;		/* SC */
 	m.marked[0] = true;	/* SA */
 	m.marked[1] = true;	/* SB: vanishes */
@@ -295,6 +297,19 @@ static void test_swap_keeps_disks(void **state)
 	tui_model_swap(&m, devs, 1, health);
 	assert_int_equal(m.sel, 0);
 	assert_false(m.marked[0]);
+	/* the count of the list before (5) became the header's (1) */
+	assert_string_equal(m.status, "1 drive");
+
+	/* a message in the status line is not a count: it stays */
+	tui_status(&m, "sim:sdf: limited to 10G");
+	devs = calloc(2, sizeof(*devs));
+	health = calloc(2, sizeof(*health));
+	assert_non_null(devs);
+	assert_non_null(health);
+	entry(&devs[0], "/dev/sdf", "SX", "");
+	entry(&devs[1], "/dev/sdg", "SY", "");
+	tui_model_swap(&m, devs, 2, health);
+	assert_string_equal(m.status, "sim:sdf: limited to 10G");
 	tui_model_free(&m);
 }
 

@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -50,6 +51,19 @@ static void test_size_bad(void **state)
 		if (bad[i][0])
 			assert_non_null(strstr(err.msg, bad[i]));
 	}
+	/* a number written in another base or notation is not parsed: not "zero" */
+	for (size_t i = 0; i < 3; i++) {
+		static const char *const other[] = { "0x10G", "1e3G", "1,5G" };
+		char want[64];
+
+		memset(&err, 0, sizeof(err));
+		assert_int_equal(size_parse(other[i], &s, &err), -EINVAL);
+		snprintf(want, sizeof(want), "invalid size '%s': the number cannot be parsed",
+			 other[i]);
+		assert_int_equal(strncmp(err.msg, want, strlen(want)), 0);
+	}
+	assert_int_equal(size_parse("0G", &s, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "must be greater than zero"));
 }
 
 static void test_u64(void **state)
