@@ -126,10 +126,11 @@ static int st_start_one(struct tui_model *m, const char *spec, enum selftest_kin
 	return 0;
 }
 
-/* The self-tests each target has, read when the dialog opens. */
+/* The self-tests each target has, read when the dialog opens (by name: a
+ * rescan may reorder the table meanwhile). */
 struct st_flow {
 	size_t n;
-	size_t idx[MAX_TARGETS];
+	char spec[MAX_TARGETS][256];
 	struct selftest_caps caps[MAX_TARGETS];
 };
 
@@ -153,11 +154,9 @@ static enum tui_action st_submit(struct tui_model *m, struct tui_dialog *d)
 		struct ss_error err = { 0 };
 		const char *why = f->caps[i].why_not[kind];
 
-		if (f->idx[i] >= m->n)
-			continue;
 		if (!f->caps[i].has[kind])
 			ss_error_set(&err, -EOPNOTSUPP, "%s", why);
-		else if (!st_start_one(m, m->devs[f->idx[i]].spec, kind, &err)) {
+		else if (!st_start_one(m, f->spec[i], kind, &err)) {
 			started++;
 			continue;
 		}
@@ -178,6 +177,7 @@ static enum tui_action st_submit(struct tui_model *m, struct tui_dialog *d)
 
 static enum tui_action act_selftest(struct tui_model *m)
 {
+	size_t idx[MAX_TARGETS];
 	struct st_flow *f;
 	struct tui_dialog *d;
 	struct tui_form *fm;
@@ -191,15 +191,16 @@ static enum tui_action act_selftest(struct tui_model *m)
 	if (!fm)
 		return f ? TUI_REDRAW : tui_alert(m, "Self-test", "out of memory");
 	d = m->dlg;
-	f->n = tui_targets(m, f->idx, MAX_TARGETS);
+	f->n = tui_targets(m, idx, MAX_TARGETS);
 	memset(mins, 0, sizeof(mins));
 	for (size_t i = 0; i < f->n; i++) {
-		const char *spec = m->devs[f->idx[i]].spec;
+		const char *spec = f->spec[i];
 		struct selftest_caps *c = &f->caps[i];
 		struct ss_error err = { 0 };
 		struct drive *dr = NULL;
 		struct dev_entry e;
 
+		snprintf(f->spec[i], sizeof(f->spec[i]), "%s", m->devs[idx[i]].spec);
 		/* a drive a job runs on is not sent anything now: st_start_one says why */
 		c->has[SELFTEST_SHORT] = c->has[SELFTEST_EXTENDED] = c->has[SELFTEST_CONVEYANCE] = true;
 		if (tui_task_for(m, spec))
