@@ -152,6 +152,25 @@ if command -v tmux >/dev/null 2>&1; then
 		tui_check "tui restore $size: --to-native ran" "sim:sata-hpa: restore done"
 		run "$PROG" --demo info -J sim:sata-hpa
 		json_check "tui restore $size: the vendor's HPA is gone" "d['capacity_blocks'] == 976773168"
+		# two marked drives: every serial is asked before any job; Esc at the second
+		# leaves the first, confirmed, as it was
+		tui_keys R
+		tui_wait "sim:sata-hpa .* (no|500 GB)" >/dev/null
+		sas=$(drive_state sas15k)
+		sata=$(drive_state sata250)
+		tui_keys g Space Space l
+		tui_wait "Size" >/dev/null
+		tui_type 20%
+		tui_check "tui limit $size: two drives: the first one's preview" \
+			"Confirm limit \(drive 1 of 2\)"
+		tui_type JWV2S8KC
+		tui_check "tui limit $size: two drives: then the second one's" \
+			"Confirm limit \(drive 2 of 2\)"
+		tui_keys Escape
+		tui_wait "j/k move" >/dev/null
+		[ "$(drive_state sas15k)" = "$sas" ] && [ "$(drive_state sata250)" = "$sata" ] &&
+			pass "tui limit $size: two drives, Esc at the second: neither changed" ||
+			fail "tui limit $size: two drives, Esc at the second: neither changed"
 		if [ "$(printf '%s\n' "$SCREEN" | wc -l)" -le "$h" ]; then
 			pass "tui limit $size: the screen fits $size"
 		else
