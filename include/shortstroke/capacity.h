@@ -106,6 +106,12 @@ enum cap_full_source cap_full_capacity(const struct drive_info *i,
  */
 void cap_limit_state(const struct drive_info *i, const struct journal_entry *orig,
 		     struct dev_limit *out);
+/* A limit by HPA that the journal's newest record of the disk (last, may be
+ * NULL) says was set volatile, to the capacity the drive has now: a power
+ * cycle undoes it. Nothing on the drive tells a volatile SET MAX from a
+ * permanent one. */
+bool cap_limit_volatile(const struct drive_info *i, const struct dev_limit *l,
+			const struct journal_entry *last);
 
 /*
  * The disk is in use only for a label (a partition table or signature:
@@ -140,6 +146,9 @@ bool cap_hpa_changed_before(const char *state_dir, const struct drive_info *info
 /* Called for each command of a change: in dry-run instead of sending it,
  * otherwise before sending it (for --verbose). what decodes it. */
 typedef void (*cap_show_fn)(void *arg, const struct xcmd *c, const char *what);
+/* A command of a change as --dry-run lists it: "85 07 00 ... 37 00  ATA SET
+ * MAX ADDRESS EXT (volatile)", the CDB in hex and what decodes it. */
+void cap_cmd_text(const struct xcmd *c, const char *what, char *buf, size_t len);
 
 struct cap_ctx {
 	struct drive *d;
@@ -152,6 +161,15 @@ struct cap_ctx {
 	bool to_native;			/* restore: with nothing journaled, go to the
 					   native maximum (else refused) */
 };
+
+/*
+ * What `limit` plans for a drive opened through c (c->d, c->e, c->state_dir),
+ * as every front end does: cap_plan_limit with the journal's open limit of
+ * the disk as its original state, then cap_plan_zones (a zoned disk's limit
+ * on a zone boundary; reads the zones). Sends nothing that changes it.
+ */
+int cap_plan_limit_drive(struct cap_ctx *c, const struct cap_request *req, struct cap_plan *plan,
+			 struct ss_error *err);
 
 struct cap_result {
 	enum cap_method method;
@@ -217,6 +235,15 @@ const struct cap_method_ops *cap_method_at(size_t k);
 /* The first method auto takes on this drive (NULL: none it supports);
  * prefer_volatile picks the first with a volatile form when there is one. */
 const struct cap_method_ops *cap_method_pick(const struct drive_info *i, bool prefer_volatile);
+/*
+ * Whether a limit by o is offered on this drive, whatever the size: the
+ * method's fits hook, the capability the drive reports (METHOD_*), the
+ * method's rules (DCO behind an HPA, HPA on a security-frozen drive) and a
+ * locked drive, as cap_plan_limit checks them. 0, or why not in err (dev
+ * names the drive).
+ */
+int cap_method_usable(const struct drive_info *i, const struct cap_method_ops *o,
+		      const char *dev, struct ss_error *err);
 /* The method's flags; 0 for an unknown name. */
 unsigned cap_method_flags(const char *name);
 /* "auto, amac, hpa, ...": the names --method takes, but those with any of

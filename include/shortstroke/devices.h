@@ -79,6 +79,8 @@ struct dev_limit {
 	char method[24];	/* "hpa", "amac", "dco", "scsi-resize", "scsi-format", "partition" */
 	uint64_t original_blocks; /* the full capacity, before any limit */
 	uint64_t limit_blocks;	/* what is in use now (the partition, for "partition") */
+	bool volatile_;		/* a volatile HPA (the journal's newest record says so):
+				   a power cycle undoes it */
 };
 
 enum dev_state {

@@ -76,4 +76,10 @@ unsigned sat_build_ata_return_sense(uint8_t *sense, unsigned max, bool desc,
  * command as sg_lib names it ("Inquiry", "Read capacity(16)"). */
 void sat_cdb_describe(const uint8_t *cdb, unsigned len, char *buf, size_t n);
 
+/* A read, write or verify of the medium (SCSI READ, WRITE, VERIFY, WRITE AND
+ * VERIFY of 6, 10, 12 and 16 bytes; inside an ATA PASS-THROUGH, the READ,
+ * WRITE and READ VERIFY commands of ACS-4): the traffic of a benchmark or a
+ * scan, which a log of commands keeps apart from the others. */
+bool sat_cdb_is_media(const uint8_t *cdb, unsigned len);
+
 #endif

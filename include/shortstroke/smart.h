@@ -200,6 +200,18 @@ int smart_read(struct drive *d, const struct drive_info *info, struct smart_repo
 int selftest_start(struct drive *d, const struct drive_info *info, enum selftest_kind kind,
 		   struct ss_error *err);
 
+/* The self-tests a drive has: per kind (SELFTEST_SHORT..CONVEYANCE), whether
+ * it has it, else why not (a sentence naming the drive: no SMART, SMART
+ * disabled, no such test), and the minutes the drive says it takes (0:
+ * unknown). ATA: from the SMART data (one read); SCSI: short and extended. */
+struct selftest_caps {
+	bool has[SELFTEST_CONVEYANCE + 1];
+	char why_not[SELFTEST_CONVEYANCE + 1][200];
+	unsigned minutes[SELFTEST_CONVEYANCE + 1];
+};
+int selftest_caps(struct drive *d, const struct drive_info *info, struct selftest_caps *out,
+		  struct ss_error *err);
+
 /* Abort a running self-test. */
 int selftest_abort(struct drive *d, const struct drive_info *info, struct ss_error *err);
 

@@ -13,6 +13,7 @@
 #include "batch.h"
 #include "front/table.h"
 #include "front/xalloc.h"
+#include "shortstroke/capacity.h"
 #include "shortstroke/io.h"
 #include "shortstroke/units.h"
 
@@ -309,12 +310,10 @@ void batch_log(struct batch_item *it, const char *fmt, ...)
 void batch_show_cmd(void *arg, const struct xcmd *c, const char *what)
 {
 	struct batch_item *it = arg;
-	char hex[3 * 32 + 1];
+	char text[3 * 32 + 256];
 
-	for (unsigned i = 0; i < c->cdb_len && i < 32; i++)
-		snprintf(hex + 3 * i, sizeof(hex) - 3 * i, "%02x ", c->cdb[i]);
-	hex[c->cdb_len ? 3 * c->cdb_len - 1 : 0] = '\0';
-	batch_log(it, "  %s  %s%s", hex, what ? what : "", "");
+	cap_cmd_text(c, what, text, sizeof(text));
+	batch_log(it, "  %s", text);
 }
 
 /* ---- running ------------------------------------------------------------------ */

@@ -17,24 +17,10 @@
 #include "front/table.h"
 #include "front/xalloc.h"
 #include "output.h"
+#include "shortstroke/bench.h"
 #include "shortstroke/io.h"
 #include "shortstroke/sysdisk.h"
 #include "shortstroke/units.h"
-
-#define QD_LIST_MAX 16
-#define TIME_MAX_NS (24ull * 3600 * 1000000000ull)
-
-struct bench_opts {
-	enum io_workload wl;
-	unsigned qd[QD_LIST_MAX];
-	unsigned nqd;
-	uint64_t time_ns;
-	bool span_given;
-	struct size_spec span;
-	uint32_t bs;
-	uint64_t seed;
-	bool destructive;
-};
 
 struct bench_item {
 	const struct bench_opts *o;
@@ -42,7 +28,7 @@ struct bench_item {
 	struct io_job job;
 	bool raw;		/* a block device, not a SCSI/ATA disk (loop, md, NVMe ...) */
 	unsigned done;		/* queue depths measured */
-	struct io_result res[QD_LIST_MAX];
+	struct io_result res[BENCH_QD_MAX];
 	/* progress mapping */
 	const struct progress_sink *outer;
 	unsigned cur;
@@ -124,80 +110,6 @@ static void bench_usage(FILE *f)
 		"Examples:\n"
 		"  shortstroke bench --workload random-access --qd 1,32 --time 10s /dev/sdb\n"
 		"  shortstroke bench --workload database --span 10%% --destructive --yes /dev/sdc\n");
-}
-
-/* "30s", "500ms", "2m", "1h", "1.5s"; a bare number is seconds. */
-static int parse_time(const char *s, uint64_t *ns)
-{
-	const char *end;
-	double v, mul = 1e9;
-
-	if (decimal_parse(s, &v, &end) || !(v > 0))
-		return -EINVAL;
-	if (!strcmp(end, "ms"))
-		mul = 1e6;
-	else if (!strcmp(end, "s") || !*end)
-		mul = 1e9;
-	else if (!strcmp(end, "m") || !strcmp(end, "min"))
-		mul = 60e9;
-	else if (!strcmp(end, "h"))
-		mul = 3600e9;
-	else
-		return -EINVAL;
-	if (v * mul > (double)TIME_MAX_NS || v * mul < 1e6)
-		return -ERANGE;
-	*ns = (uint64_t)(v * mul);
-	return 0;
-}
-
-static int parse_qd(const char *s, struct bench_opts *o)
-{
-	const char *p = s;
-
-	o->nqd = 0;
-	while (*p) {
-		char *end;
-		unsigned long v;
-
-		if (o->nqd >= QD_LIST_MAX || *p < '0' || *p > '9')
-			return -EINVAL;
-		errno = 0;
-		v = strtoul(p, &end, 10);
-		if (errno || v < 1 || v > IO_QD_MAX || (*end && *end != ','))
-			return -EINVAL;
-		o->qd[o->nqd++] = (unsigned)v;
-		p = *end ? end + 1 : end;
-		if (*end && !*p)
-			return -EINVAL;
-	}
-	return o->nqd ? 0 : -EINVAL;
-}
-
-static int parse_bs(const char *s, uint32_t *bs)
-{
-	struct size_spec sp;
-	uint64_t v;
-
-	if (size_parse(s, &sp, NULL) || sp.kind == SIZE_PERCENT)
-		return -EINVAL;
-	v = sp.kind == SIZE_BLOCKS ? sp.blocks : sp.bytes; /* a bare number: bytes */
-	if (v < IO_BS_MIN || v > IO_BS_MAX || v % 512)
-		return -ERANGE;
-	*bs = (uint32_t)v;
-	return 0;
-}
-
-static const char *bs_text(const struct io_job *job, char *buf, size_t len)
-{
-	if (!job->bs)
-		return "mixed";
-	if (job->bs % (1u << 20) == 0)
-		snprintf(buf, len, "%uM", job->bs >> 20);
-	else if (job->bs % 1024 == 0)
-		snprintf(buf, len, "%uK", job->bs >> 10);
-	else
-		snprintf(buf, len, "%u", job->bs);
-	return buf;
 }
 
 /* ---- opening ------------------------------------------------------------------ */
@@ -287,17 +199,10 @@ static void plan_item(struct batch *b, struct batch_item *it, bool write)
 {
 	struct bench_item *bi = it->op;
 	const struct bench_opts *o = bi->o;
-	const struct io_geom *g;
-	char h1[32], h2[32], bsb[16];
-	uint64_t end;
+	char who[sizeof(it->e.info.model) + sizeof(it->e.info.serial) + 2];
 	int rc;
 
-	if (write && !bi->raw && it->e.info.zoned == ZONED_HOST_MANAGED) {
-		/* the drive would fail it part-way (UNALIGNED WRITE COMMAND) */
-		ss_error_set(&it->err, -EOPNOTSUPP,
-			     "%s: a host-managed zoned disk takes writes in its sequential zones "
-			     "only at each zone's write pointer; write benchmarks are not run on it",
-			     it->e.spec);
+	if (write && !bi->raw && bench_write_fits(&it->e.info, it->e.spec, &it->err)) {
 		item_refuse(it, -EOPNOTSUPP, EXIT_FAILED);
 		return;
 	}
@@ -307,48 +212,15 @@ static void plan_item(struct batch *b, struct batch_item *it, bool write)
 		item_refuse(it, rc, rc == -EBUSY ? EXIT_REFUSED : cli_exit_code(rc, &it->err));
 		return;
 	}
-	g = io_dev_geom(bi->io);
-	io_job_init(&bi->job);
-	io_job_set_workload(&bi->job, o->wl);
-	if (o->bs)
-		bi->job.bs = o->bs;
-	bi->job.time_ns = o->time_ns;
-	bi->job.seed = o->seed;
-	end = g->blocks;
-	if (o->span_given) {
-		if (o->span.kind == SIZE_PERCENT)
-			end = (uint64_t)((double)g->blocks * o->span.percent / 100.0);
-		else if (o->span.kind == SIZE_BYTES)
-			end = o->span.bytes / g->lblock;
-		else
-			end = o->span.blocks;
-		if (end > g->blocks) {
-			ss_error_set(&it->err, -ERANGE, "%s: --span %s is beyond the disk (%s)",
-				     it->e.spec,
-				     size_human(end * g->lblock, h1, sizeof(h1)),
-				     size_human(g->blocks * g->lblock, h2, sizeof(h2)));
-			item_refuse(it, -ERANGE, EXIT_USAGE);
-			return;
-		}
+	rc = bench_job_plan(o, bi->io, write, it->e.spec, &bi->job, &it->err);
+	if (rc) {
+		item_refuse(it, rc, rc == -EPERM ? EXIT_REFUSED : EXIT_USAGE);
+		return;
 	}
-	bi->job.end_lba = end;
-	for (unsigned k = 0; k < o->nqd; k++) {
-		bi->job.qd = o->qd[k];
-		rc = io_job_check(&bi->job, g, write, &it->err);
-		if (rc) {
-			ss_error_prefix(&it->err, "%s: ", it->e.spec);
-			item_refuse(it, rc, rc == -EPERM ? EXIT_REFUSED : EXIT_USAGE);
-			return;
-		}
-	}
-	snprintf(it->plan, sizeof(it->plan), "%s %s: %s, %s requests, over %s (%.3g%% of %s)%s",
+	snprintf(who, sizeof(who), "%s %s",
 		 it->e.volume ? "simulated array" : bi->raw ? "block device" : it->e.info.model,
-		 bi->raw ? "" : it->e.info.serial,
-		 io_workload_name(o->wl), bs_text(&bi->job, bsb, sizeof(bsb)),
-		 size_human(end * g->lblock, h1, sizeof(h1)),
-		 100.0 * (double)end / (double)g->blocks,
-		 size_human(g->blocks * g->lblock, h2, sizeof(h2)),
-		 write ? ": the data there is overwritten" : "");
+		 bi->raw ? "" : it->e.info.serial);
+	bench_plan_text(o, &bi->job, io_dev_geom(bi->io), who, write, it->plan, sizeof(it->plan));
 }
 
 /* ---- running ------------------------------------------------------------------ */
@@ -458,7 +330,7 @@ static int print_table(struct batch *b, const struct out_opts *oo)
 			table_set_str(t, BC_DEVICE, b->items[i].e.spec);
 			table_set_str(t, BC_WORKLOAD, io_workload_name(bi->o->wl));
 			table_set_u64(t, BC_QD, bi->o->qd[k]);
-			table_set_str(t, BC_BS, bs_text(&bi->job, bsb, sizeof(bsb)));
+			table_set_str(t, BC_BS, bench_bs_text(&bi->job, bsb, sizeof(bsb)));
 			table_set_double(t, BC_MB_S, r->mbps);
 			table_set_double(t, BC_IOPS, r->iops);
 			table_set_double(t, BC_AVG_MS, r->lat_avg_ns / 1e6);
@@ -500,8 +372,7 @@ static int bench_run(struct ss_ctx *ctx, int argc, char **argv)
 		OUT_LONG_OPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct bench_opts o = { .wl = IO_WL_SEQ_READ, .qd = { 1, 4, 16, 64 }, .nqd = 4,
-				.time_ns = 30ull * 1000000000ull, .seed = 1 };
+	struct bench_opts o;
 	struct batch b = { .cmd = "bench", .ctx = ctx, .verbose = ctx->verbose };
 	struct out_opts oo = { 0 };
 	struct ss_error err = { 0 };
@@ -509,6 +380,7 @@ static int bench_run(struct ss_ctx *ctx, int argc, char **argv)
 	bool write;
 	int c, rc;
 
+	bench_opts_default(&o);
 	while ((c = getopt_long(argc, argv, ":w:q:t:s:yfh" OUT_SHORT_OPTS, opts, NULL)) != -1) {
 		if (out_opts_take(&oo, c, optarg))
 			continue;
@@ -521,13 +393,13 @@ static int bench_run(struct ss_ctx *ctx, int argc, char **argv)
 						       "workstation)", optarg);
 			break;
 		case 'q':
-			if (parse_qd(optarg, &o))
+			if (bench_parse_qd(optarg, &o))
 				return cli_usage_error("bench", "--qd '%s': give queue depths of 1 to "
 						       "%u, comma separated (at most %u)", optarg,
-						       IO_QD_MAX, QD_LIST_MAX);
+						       IO_QD_MAX, BENCH_QD_MAX);
 			break;
 		case 't':
-			if (parse_time(optarg, &o.time_ns))
+			if (bench_parse_time(optarg, &o.time_ns))
 				return cli_usage_error("bench", "--time '%s': give a duration of 1ms "
 						       "to 24h, such as 30s, 500ms or 2m", optarg);
 			break;
@@ -537,7 +409,7 @@ static int bench_run(struct ss_ctx *ctx, int argc, char **argv)
 			o.span_given = true;
 			break;
 		case OPT_BS:
-			if (parse_bs(optarg, &o.bs))
+			if (bench_parse_bs(optarg, &o.bs))
 				return cli_usage_error("bench", "--bs '%s': block sizes of 512 B to "
 						       "4 MiB in multiples of 512 are supported",
 						       optarg);
@@ -580,12 +452,8 @@ static int bench_run(struct ss_ctx *ctx, int argc, char **argv)
 		return cli_usage_error("bench", "%s", errbuf);
 	b.json = oo.flags & TABLE_JSON;
 	write = io_workload_writes(o.wl);
-	if (o.bs && !io_workload_fixed_size(o.wl))
-		return cli_usage_error("bench", "--bs: the %s profile fixes its own request sizes",
-				       io_workload_name(o.wl));
-	if (write && !o.destructive)
-		return cli_usage_error("bench", "the %s workload writes to the disk and destroys "
-				       "its data: add --destructive", io_workload_name(o.wl));
+	if (bench_opts_check(&o, &err))
+		return cli_usage_error("bench", "%s", err.msg);
 	rc = batch_collect(&b, argc - optind, argv + optind);
 	if (rc) {
 		free(b.items);

@@ -162,9 +162,7 @@ static void plan_all(struct batch *b, const struct cap_job *tmpl)
 	for (unsigned i = 0; i < b->n; i++) {
 		struct batch_item *it = &b->items[i];
 		struct cap_job *j;
-		struct journal_entry orig;
 		struct cap_ctx c = { 0 };
-		bool have_orig;
 
 		if (!it->ready)
 			continue;
@@ -173,6 +171,7 @@ static void plan_all(struct batch *b, const struct cap_job *tmpl)
 		it->op = j;
 		c.d = it->d;
 		c.e = &it->e;
+		c.state_dir = ctx_state_dir(b->ctx);
 		if (j->restore) {
 			plan_restore(b, it, j, &c);
 			continue;
@@ -185,11 +184,7 @@ static void plan_all(struct batch *b, const struct cap_job *tmpl)
 			it->rc = it->err.code;
 			continue;
 		}
-		have_orig = journal_original(ctx_state_dir(b->ctx), it->e.info.serial,
-					     it->e.info.wwn, &orig, NULL) == 0;
-		if (cap_plan_limit(&it->e.info, have_orig ? &orig : NULL, &j->req, &j->plan,
-				   &it->err) ||
-		    cap_plan_zones(it->d, &it->e.info, &j->plan, &it->err)) {
+		if (cap_plan_limit_drive(&c, &j->req, &j->plan, &it->err)) {
 			size_t n = strlen(it->e.spec);
 
 			plan_failed(it);

@@ -15,6 +15,7 @@
 
 #include "batch.h"
 #include "front/profile.h"
+#include "front/qualify.h"
 #include "front/record.h"
 #include "front/table.h"
 #include "front/xalloc.h"
@@ -278,50 +279,16 @@ static void disk_record(struct record *d, const struct batch_item *it)
 		record_line(d, "  stopped: %s", unnamed(it->err.msg, it->e.spec));
 }
 
-enum sum_col { QS_DEVICE, QS_MODEL, QS_SERIAL, QS_CHECK, /* QC_COUNT of them */
-	       QS_RESULT = QS_CHECK + QC_COUNT, QS_COUNT };
-_Static_assert(QC_COUNT == 7, "the summary has a column for every check");
-static const struct col_def sum_cols[QS_COUNT] = {
-	[QS_DEVICE] = { "DEVICE", COL_STR, false, 0, 0, "the device as named" },
-	[QS_MODEL] = { "MODEL", COL_STR, false, 0, 0, "model" },
-	[QS_SERIAL] = { "SERIAL", COL_STR, false, 0, 0, "serial number" },
-	[QS_CHECK + QC_IDENTITY] = { "IDENTITY", COL_STR, false, 0, 0,
-				     "the drive identifies itself" },
-	[QS_CHECK + QC_SMART] = { "SMART", COL_STR, false, 0, 0,
-				  "SMART verdict, temperature, reallocated/pending sectors" },
-	[QS_CHECK + QC_SELFTEST] = { "SELFTEST", COL_STR, false, 0, 0,
-				     "short self-test (standard, full)" },
-	[QS_CHECK + QC_SCAN] = { "SCAN", COL_STR, false, 0, 0,
-				 "surface read scan: unreadable blocks" },
-	[QS_CHECK + QC_ZONES] = { "ZONES", COL_STR, false, 0, 0,
-				  "zone profile: sequential read rates" },
-	[QS_CHECK + QC_ACCESS] = { "ACCESS", COL_STR, false, 0, 0, "access time and IOPS" },
-	[QS_CHECK + QC_SIBLINGS] = { "SIBLINGS", COL_STR, false, 0, 0,
-				     "not slower than the other disks of its model" },
-	[QS_RESULT] = { "RESULT", COL_STR, false, 0, 0, "overall" },
-};
-
 /* The one-line-per-disk table text opens with. */
 static struct table *summary_table(struct batch *b)
 {
-	char eb[128];
-	struct table *t = table_new(sum_cols, QS_COUNT,
-				    "DEVICE,MODEL,SERIAL,IDENTITY,SMART,SELFTEST,SCAN,ZONES,ACCESS,"
-				    "SIBLINGS,RESULT",
-				    NULL, eb, sizeof(eb));
+	struct table *t = qualify_summary_new(NULL);
 
 	for (unsigned i = 0; t && i < b->n; i++) {
 		const struct batch_item *it = &b->items[i];
 		const struct q_item *qi = it->op;
 
-		table_add_row(t);
-		table_set_str(t, QS_DEVICE, it->e.spec);
-		table_set_str(t, QS_MODEL, it->e.info.model[0] ? it->e.info.model : "-");
-		table_set_str(t, QS_SERIAL, it->e.info.serial[0] ? it->e.info.serial : "-");
-		for (unsigned c = 0; c < QC_COUNT; c++)
-			table_set_str(t, QS_CHECK + c,
-				      qi->ran ? qualify_status_name(qi->res.check[c].status) : "-");
-		table_set_str(t, QS_RESULT, qi->ran && qi->res.pass ? "PASS" : "FAIL");
+		qualify_summary_row(t, it->e.spec, &it->e.info, qi->ran ? &qi->res : NULL);
 	}
 	return t;
 }
@@ -361,17 +328,9 @@ static int write_report(struct batch *b, const struct qualify_opts *o, const cha
 	struct qualify_result *unopened = xcalloc(b->n ? b->n : 1, sizeof(*unopened));
 	struct ss_error err = {0};
 	char when[64], host[256];
-	time_t now = time(NULL);
-	struct tm tm;
 	int rc;
 
-	gmtime_r(&now, &tm);
-	strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", &tm);
-	m.generated = when;
-	if (gethostname(host, sizeof(host)) == 0) {
-		host[sizeof(host) - 1] = '\0';
-		m.host = host;
-	}
+	qualify_report_meta_now(&m, when, sizeof(when), host, sizeof(host));
 	for (unsigned i = 0; i < b->n; i++) {
 		struct q_item *qi = b->items[i].op;
 

@@ -81,3 +81,31 @@ void sat_cdb_describe(const uint8_t *cdb, unsigned len, char *buf, size_t n)
 	/* peripheral type 0: a disk */
 	sg_get_command_name(cdb, 0, (int)(n > 0x7fffffff ? 0x7fffffff : n), buf);
 }
+
+/* the SCSI opcodes of SBC-4 that move or check medium data */
+static const uint8_t scsi_media_ops[] = {
+	0x08, 0x0a,		/* READ(6), WRITE(6) */
+	0x28, 0x2a, 0x2e, 0x2f, /* READ(10), WRITE(10), WRITE AND VERIFY(10), VERIFY(10) */
+	0xa8, 0xaa, 0xae, 0xaf, /* the same of 12 bytes */
+	0x88, 0x8a, 0x8e, 0x8f, /* the same of 16 bytes */
+};
+
+/* the ATA commands of ACS-4 that move or check medium data */
+static const uint8_t ata_media_cmds[] = {
+	0x20, 0x24, 0x25, 0x29, 0xc4, 0xc8, /* READ SECTOR(S) (EXT), DMA (EXT), MULTIPLE */
+	0x30, 0x34, 0x35, 0x39, 0xc5, 0xca, /* WRITE SECTOR(S) (EXT), DMA (EXT), MULTIPLE */
+	0x3d, 0xce,			    /* WRITE DMA FUA EXT, WRITE MULTIPLE FUA EXT */
+	0x60, 0x61,			    /* READ / WRITE FPDMA QUEUED */
+	0x40, 0x42,			    /* READ VERIFY SECTOR(S) (EXT) */
+};
+
+bool sat_cdb_is_media(const uint8_t *cdb, unsigned len)
+{
+	struct ata_tf tf;
+
+	if (!cdb || !len)
+		return false;
+	if (sat_parse_ata_pt(cdb, len, &tf, NULL) == 0)
+		return memchr(ata_media_cmds, tf.command, sizeof(ata_media_cmds)) != NULL;
+	return memchr(scsi_media_ops, cdb[0], sizeof(scsi_media_ops)) != NULL;
+}

@@ -96,10 +96,11 @@ static void limited_field(struct record *r, const struct dev_entry *e)
 					   : "not known (the drive reports no native capacity and "
 					     "the journal holds no limit)");
 	else
-		record_text(r, "Limited", "yes, %.1f%% of %s (%llu blocks) in use, by %s%s",
+		record_text(r, "Limited", "yes, %.1f%% of %s (%llu blocks) in use, by %s%s%s",
 			    100.0 * (double)l->limit_blocks / (double)l->original_blocks,
 			    size_human(l->original_blocks * e->info.logical_block, h, sizeof(h)),
 			    (unsigned long long)l->original_blocks, l->method,
+			    l->volatile_ ? " (volatile: a power cycle undoes it)" : "",
 			    l->from_journal ? " (from the journal: the drive does not report it)"
 					    : "");
 	limit_record(r, "limited", e);

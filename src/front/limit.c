@@ -27,9 +27,9 @@ void limit_text(const struct dev_entry *e, char *buf, size_t len)
 		snprintf(buf, len, "%s", limit_known(e) ? "no" : "-");
 		return;
 	}
-	snprintf(buf, len, "%.1f%% of %s, %s%s", limit_percent(l),
+	snprintf(buf, len, "%.1f%% of %s, %s%s%s", limit_percent(l),
 		 size_human(l->original_blocks * e->info.logical_block, h, sizeof(h)), l->method,
-		 l->from_journal ? " (journal)" : "");
+		 l->volatile_ ? ", volatile" : "", l->from_journal ? " (journal)" : "");
 }
 
 void limit_brief(const struct dev_entry *e, char *buf, size_t len)
@@ -58,6 +58,7 @@ json_object *limit_json(const struct dev_entry *e)
 	json_object_object_add(o, "limit_blocks", json_object_new_uint64(l->limit_blocks));
 	json_object_object_add(o, "limit_bytes", json_object_new_uint64(l->limit_blocks * bs));
 	json_object_object_add(o, "percent", json_object_new_double(limit_percent(l)));
+	json_object_object_add(o, "volatile", json_object_new_boolean(l->volatile_));
 	return o;
 }
 

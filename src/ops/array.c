@@ -19,6 +19,7 @@
 
 #include "shortstroke/array.h"
 #include "shortstroke/fileio.h"
+#include "json_priv.h"
 
 static const char *const mstate_names[AM_MSTATE_COUNT] = {
 	"pending", "limiting", "limited", "restored", "replaced",
@@ -128,15 +129,6 @@ int array_rec_save(const char *state_dir, const struct array_rec *r, struct ss_e
 	return rc;
 }
 
-static void get_str(json_object *o, const char *key, char *buf, size_t len)
-{
-	json_object *v;
-
-	buf[0] = '\0';
-	if (json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string))
-		snprintf(buf, len, "%s", json_object_get_string(v));
-}
-
 static uint64_t get_u64(json_object *o, const char *key)
 {
 	json_object *v;
@@ -170,18 +162,18 @@ int array_rec_load(const char *state_dir, const char *name, struct array_rec *r,
 		return ss_error_set(err, -EINVAL, "%s: not an array record", path);
 	}
 	memset(r, 0, sizeof(*r));
-	get_str(o, "name", r->name, sizeof(r->name));
-	get_str(o, "md_dev", r->md_dev, sizeof(r->md_dev));
-	get_str(o, "level", r->level, sizeof(r->level));
-	get_str(o, "uuid", r->uuid, sizeof(r->uuid));
-	get_str(o, "fs", r->fs, sizeof(r->fs));
-	get_str(o, "plan", r->plan, sizeof(r->plan));
-	get_str(o, "step", r->step, sizeof(r->step));
-	get_str(o, "remains", r->remains, sizeof(r->remains));
-	get_str(o, "created", r->created, sizeof(r->created));
+	ops_json_str(o, "name", r->name, sizeof(r->name));
+	ops_json_str(o, "md_dev", r->md_dev, sizeof(r->md_dev));
+	ops_json_str(o, "level", r->level, sizeof(r->level));
+	ops_json_str(o, "uuid", r->uuid, sizeof(r->uuid));
+	ops_json_str(o, "fs", r->fs, sizeof(r->fs));
+	ops_json_str(o, "plan", r->plan, sizeof(r->plan));
+	ops_json_str(o, "step", r->step, sizeof(r->step));
+	ops_json_str(o, "remains", r->remains, sizeof(r->remains));
+	ops_json_str(o, "created", r->created, sizeof(r->created));
 	r->copies = (unsigned)get_u64(o, "copies");
 	r->chunk_bytes = get_u64(o, "chunk_bytes");
-	get_str(o, "state", buf, sizeof(buf));
+	ops_json_str(o, "state", buf, sizeof(buf));
 	st = name_index(state_names, AS_STATE_COUNT, buf);
 	if (st < 0 || strcmp(r->name, name) ||
 	    !json_object_object_get_ex(o, "members", &ms) ||
@@ -197,18 +189,18 @@ int array_rec_load(const char *state_dir, const char *name, struct array_rec *r,
 		json_object *j = json_object_array_get_idx(ms, i);
 		int ms_i;
 
-		get_str(j, "device", m->spec, sizeof(m->spec));
-		get_str(j, "node", m->node, sizeof(m->node));
-		get_str(j, "serial", m->serial, sizeof(m->serial));
-		get_str(j, "wwn", m->wwn, sizeof(m->wwn));
-		get_str(j, "model", m->model, sizeof(m->model));
-		get_str(j, "method", m->method, sizeof(m->method));
+		ops_json_str(j, "device", m->spec, sizeof(m->spec));
+		ops_json_str(j, "node", m->node, sizeof(m->node));
+		ops_json_str(j, "serial", m->serial, sizeof(m->serial));
+		ops_json_str(j, "wwn", m->wwn, sizeof(m->wwn));
+		ops_json_str(j, "model", m->model, sizeof(m->model));
+		ops_json_str(j, "method", m->method, sizeof(m->method));
 		m->block_len = (uint32_t)get_u64(j, "block_len");
 		m->before_blocks = get_u64(j, "before_blocks");
 		m->limit_blocks = get_u64(j, "limit_blocks");
 		m->volatile_ = json_object_object_get_ex(j, "volatile", &v) &&
 			       json_object_get_boolean(v);
-		get_str(j, "state", buf, sizeof(buf));
+		ops_json_str(j, "state", buf, sizeof(buf));
 		ms_i = name_index(mstate_names, AM_MSTATE_COUNT, buf);
 		if (ms_i < 0 || !m->spec[0]) {
 			json_object_put(o);

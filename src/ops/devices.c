@@ -194,11 +194,14 @@ static void apply_protect(struct ss_ctx *ctx, struct dev_entry *e)
  * cannot be read tells nothing here; limit and restore report it). */
 static void apply_limit(struct ss_ctx *ctx, struct dev_entry *e)
 {
-	struct journal_entry orig;
+	struct journal_entry orig, last;
 	bool have = journal_original(ctx_state_dir(ctx), e->info.serial, e->info.wwn, &orig,
 				     NULL) == 0;
 
 	cap_limit_state(&e->info, have ? &orig : NULL, &e->limit);
+	e->limit.volatile_ =
+	    have && !journal_last(ctx_state_dir(ctx), e->info.serial, e->info.wwn, &last, NULL) &&
+	    cap_limit_volatile(&e->info, &e->limit, &last);
 }
 
 /* The verdict of a usage check, added to what the entry already has. */

@@ -88,6 +88,14 @@ void cap_limit_state(const struct drive_info *i, const struct journal_entry *ori
 									    : i->capacity_blocks;
 }
 
+bool cap_limit_volatile(const struct drive_info *i, const struct dev_limit *l,
+			const struct journal_entry *last)
+{
+	return l->limited && !strcmp(l->method, "hpa") && last && last->volatile_ &&
+	       !strcmp(last->event, "limit-done") && !strcmp(last->method, "hpa") &&
+	       last->block_len == i->logical_block && last->target_blocks == i->capacity_blocks;
+}
+
 bool cap_label_is_ours(const char *state_dir, const struct dev_entry *e, bool md_member)
 {
 	struct journal_entry orig;

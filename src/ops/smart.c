@@ -549,29 +549,82 @@ int smart_read(struct drive *d, const struct drive_info *info, struct smart_repo
 
 /* ---- self-tests: ATA half ------------------------------------------------------ */
 
+/* Every kind refused for one reason. */
+static void caps_none(struct selftest_caps *c, const char *why)
+{
+	for (unsigned k = SELFTEST_SHORT; k <= SELFTEST_CONVEYANCE; k++) {
+		c->has[k] = false;
+		snprintf(c->why_not[k], sizeof(c->why_not[k]), "%s", why);
+	}
+}
+
+/* The self-tests the SMART data says the drive has; sd gets the data. */
+static int ata_selftest_caps(struct drive *d, const struct drive_info *info,
+			     struct ata_smart_data *sd, struct selftest_caps *c,
+			     struct ss_error *err)
+{
+	const char *name = drive_name(d);
+	uint8_t data[ATA_SMART_SECTOR];
+	struct ss_error why = { 0 };
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	memset(sd, 0, sizeof(*sd));
+	if (ata_check_smart(d, info, &why)) {
+		caps_none(c, why.msg);
+		return 0;
+	}
+	rc = read_smart_data(d, data, err);
+	if (rc)
+		return rc;
+	ata_smart_parse_data(data, sizeof(data), sd);
+	if (!sd->selftest_supported) {
+		ss_error_set(&why, -EOPNOTSUPP, "%s: the drive has no SMART self-tests", name);
+		caps_none(c, why.msg);
+		return 0;
+	}
+	c->has[SELFTEST_SHORT] = c->has[SELFTEST_EXTENDED] = true;
+	c->minutes[SELFTEST_SHORT] = sd->short_minutes;
+	c->minutes[SELFTEST_EXTENDED] = sd->extended_minutes;
+	c->has[SELFTEST_CONVEYANCE] = sd->conveyance_supported;
+	if (sd->conveyance_supported)
+		c->minutes[SELFTEST_CONVEYANCE] = sd->conveyance_minutes;
+	else
+		snprintf(c->why_not[SELFTEST_CONVEYANCE], sizeof(c->why_not[0]),
+			 "%s: the drive has no conveyance self-test", name);
+	return 0;
+}
+
+int selftest_caps(struct drive *d, const struct drive_info *info, struct selftest_caps *out,
+		  struct ss_error *err)
+{
+	struct ata_smart_data sd;
+
+	if (info->ata)
+		return ata_selftest_caps(d, info, &sd, out, err);
+	memset(out, 0, sizeof(*out));
+	out->has[SELFTEST_SHORT] = out->has[SELFTEST_EXTENDED] = true;
+	snprintf(out->why_not[SELFTEST_CONVEYANCE], sizeof(out->why_not[0]),
+		 "%s: SCSI drives have no conveyance self-test (short or extended only)",
+		 drive_name(d));
+	return 0;
+}
+
 static int ata_selftest_start(struct drive *d, const struct drive_info *info,
 			      enum selftest_kind kind, struct ss_error *err)
 {
 	const char *name = drive_name(d);
+	struct selftest_caps caps;
 	struct ata_smart_data sd;
-	uint8_t data[ATA_SMART_SECTOR];
 	struct ata_tf tf;
 	uint8_t sub;
 	int rc;
 
-	rc = ata_check_smart(d, info, err);
+	rc = ata_selftest_caps(d, info, &sd, &caps, err);
 	if (rc)
 		return rc;
-	rc = read_smart_data(d, data, err);
-	if (rc)
-		return rc;
-	ata_smart_parse_data(data, sizeof(data), &sd);
-	if (!sd.selftest_supported)
-		return ss_error_set(err, -EOPNOTSUPP, "%s: the drive has no SMART self-tests",
-				    name);
-	if (kind == SELFTEST_CONVEYANCE && !sd.conveyance_supported)
-		return ss_error_set(err, -EOPNOTSUPP, "%s: the drive has no conveyance self-test",
-				    name);
+	if (kind >= SELFTEST_SHORT && kind <= SELFTEST_CONVEYANCE && !caps.has[kind])
+		return ss_error_set(err, -EOPNOTSUPP, "%s", caps.why_not[kind]);
 	if ((sd.selftest_byte >> 4) == ATA_SELFTEST_IN_PROGRESS)
 		return ss_error_set(err, -EBUSY,
 				    "%s: a self-test is already running (%u%% remaining); abort "

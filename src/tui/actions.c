@@ -8,318 +8,12 @@
 #include <string.h>
 #include <strings.h>
 
-#include "shortstroke/capacity.h"
 #include "shortstroke/smart.h"
 #include "shortstroke/units.h"
+#include "form.h"
 #include "tui.h"
 
 #define MAX_TARGETS 64
-
-/* One drive of a limit or restore, from the dialog to the end of its job. */
-struct cap_op {
-	struct drive *d;
-	struct dev_entry e;
-	struct cap_plan plan;
-	bool restore;
-	char refused[320];	/* restore: why it would be refused (nothing to confirm) */
-	char state_dir[4096];
-};
-
-struct cap_flow {
-	bool restore;
-	size_t n, next;
-	struct cap_op *ops[MAX_TARGETS];
-};
-
-static void cap_op_free(struct cap_op *op)
-{
-	if (!op)
-		return;
-	drive_free(op->d);
-	free(op);
-}
-
-static void cap_flow_free(void *arg)
-{
-	struct cap_flow *f = arg;
-
-	if (!f)
-		return;
-	for (size_t i = f->next; i < f->n; i++)
-		cap_op_free(f->ops[i]);
-	free(f);
-}
-
-static int cap_job(void *arg, const struct progress_sink *sink, struct ss_error *err)
-{
-	struct cap_op *op = arg;
-	struct cap_result res;
-	struct cap_ctx c = {
-		.d = op->d,
-		.e = &op->e,
-		.state_dir = op->state_dir,
-		.progress = sink,
-	};
-
-	if (op->restore)
-		return cap_restore(&c, CAP_AUTO, false, &res, err);
-	return cap_limit(&c, &op->plan, &res, err);
-}
-
-static void cap_finish(struct tui_model *m, struct tui_task *t, int rc,
-		       const struct ss_error *err)
-{
-	struct cap_op *op = t->arg;
-
-	if (rc)
-		tui_alert(m, op->restore ? "Restore failed" : "Limit failed", "%s", err->msg);
-	else
-		tui_status(m, "%s: %s done", op->e.spec, op->restore ? "restore" : "limit");
-	cap_op_free(op);
-	m->rescan_pending = true;
-}
-
-static enum tui_action confirm_next(struct tui_model *m, struct cap_flow *f);
-
-/* A drive of the flow with nothing to confirm: on to the next one. */
-static enum tui_action skip_submit(struct tui_model *m, struct tui_dialog *d)
-{
-	struct cap_flow *f = d->arg;
-
-	cap_op_free(f->ops[f->next++]);
-	d->arg = NULL;
-	d->free_arg = NULL;
-	return confirm_next(m, f);
-}
-
-static enum tui_action confirm_submit(struct tui_model *m, struct tui_dialog *d)
-{
-	struct cap_flow *f = d->arg;
-	struct cap_op *op = f->ops[f->next];
-
-	if (strcmp(d->text, op->e.info.serial) || !op->e.info.serial[0]) {
-		snprintf(d->prompt, sizeof(d->prompt), "Not the serial. Type %s:",
-			 op->e.info.serial);
-		d->text[0] = '\0';
-		d->alert = true;
-		return TUI_REDRAW;
-	}
-	f->next++;
-	if (tui_task_start(m, op->e.spec, f->restore ? "restore" : "limit", cap_job, op,
-			   cap_finish)) {
-		tui_status(m, "%s: cannot start the job", op->e.spec);
-		cap_op_free(op);
-	} else {
-		struct tui_task *t = tui_task_for(m, op->e.spec);
-
-		if (op->plan.method == CAP_SCSI_FORMAT)
-			snprintf(t->no_abort, sizeof(t->no_abort),
-				 "a format in progress cannot be aborted: FORMAT UNIT runs inside "
-				 "the drive to the end (a power cycle leaves the medium unreadable)");
-		else
-			snprintf(t->no_abort, sizeof(t->no_abort),
-				 "a %s cannot be aborted halfway; it ends in a moment",
-				 f->restore ? "restore" : "limit");
-	}
-	/* the dialog is freed by the caller once m->dlg moves on; keep the
-	 * remaining ops alive in a fresh dialog */
-	d->arg = NULL;
-	d->free_arg = NULL;
-	return confirm_next(m, f);
-}
-
-static enum tui_action confirm_next(struct tui_model *m, struct cap_flow *f)
-{
-	struct tui_dialog *d;
-	struct cap_op *op;
-	char h1[32];
-
-	if (f->next >= f->n) {
-		cap_flow_free(f);
-		m->dlg = NULL;
-		return TUI_REDRAW;
-	}
-	op = f->ops[f->next];
-	d = tui_dialog_new(f->restore ? "Confirm restore" : "Confirm limit");
-	tui_dialog_line(d, "%s  %s  serial %s", op->e.spec, op->e.info.model, op->e.info.serial);
-	if (f->restore && (op->refused[0] || op->plan.noop)) {
-		/* nothing to confirm: say why, Enter goes on to the next drive */
-		if (op->refused[0])
-			tui_dialog_error(d, "Refused: %s", op->refused);
-		else
-			tui_dialog_error(d, "Nothing to do: already at %s.", op->plan.note);
-		d->submit = skip_submit;
-		d->arg = f;
-		d->free_arg = cap_flow_free;
-		m->dlg = d;
-		return TUI_REDRAW;
-	}
-	if (f->restore) {
-		tui_dialog_line(d, "Now %s; gets back %s by %s.",
-				size_human(op->plan.current * op->plan.block_len, h1, sizeof(h1)),
-				op->plan.note, cap_method_name(op->plan.method));
-		if (op->plan.method == CAP_SCSI_FORMAT)
-			tui_dialog_line(d, "FORMAT UNIT destroys every byte on the drive.");
-	} else {
-		tui_dialog_line(d, "Now %s; after: %s by %s%s.",
-				size_human(op->plan.current * op->plan.block_len, h1, sizeof(h1)),
-				op->plan.note, cap_method_name(op->plan.method),
-				op->plan.volatile_ ? " (volatile)" : "");
-		if (op->plan.method == CAP_SCSI_FORMAT)
-			tui_dialog_line(d, "FORMAT UNIT destroys every byte on the drive.");
-		else
-			tui_dialog_line(d, "Data beyond the new end becomes unreachable.");
-	}
-	tui_dialog_line(d, "Esc cancels. Enter with the serial number goes ahead.");
-	d->input = true;
-	snprintf(d->prompt, sizeof(d->prompt), "Type the serial (%s):", op->e.info.serial);
-	d->submit = confirm_submit;
-	d->arg = f;
-	d->free_arg = cap_flow_free;
-	m->dlg = d;
-	return TUI_REDRAW;
-}
-
-/* Open every target read-write and check it is safe; an alert says why not. */
-static struct cap_flow *open_targets(struct tui_model *m, bool restore)
-{
-	size_t idx[MAX_TARGETS], n = tui_targets(m, idx, MAX_TARGETS);
-	struct cap_flow *f = calloc(1, sizeof(*f));
-	struct ss_error err = { 0 };
-
-	if (!f)
-		return NULL;
-	f->restore = restore;
-	for (size_t i = 0; i < n; i++) {
-		const char *spec = m->devs[idx[i]].spec;
-		struct cap_op *op;
-
-		if (tui_task_for(m, spec)) {
-			tui_alert(m, "Busy", "%s: a job is running on it; wait for it to end.", spec);
-			goto fail;
-		}
-		op = calloc(1, sizeof(*op));
-		if (!op)
-			goto fail;
-		f->ops[f->n++] = op;
-		op->restore = restore;
-		snprintf(op->state_dir, sizeof(op->state_dir), "%s", ctx_state_dir(m->ctx));
-		if (device_open(m->ctx, spec, true, &op->d, &op->e, &err) ||
-		    device_check_safe(&op->e, false, &err) ||
-		    device_check_serial(m->ctx, &op->e, false, &err)) {
-			tui_alert(m, "Refused", "%s", err.msg);
-			goto fail;
-		}
-	}
-	return f;
-fail:
-	cap_flow_free(f);
-	return NULL;
-}
-
-/* "spec: msg", unless msg already starts with the drive's name */
-static const char *named(const char *spec, const char *msg, char *buf, size_t len)
-{
-	if (!strncmp(msg, spec, strlen(spec)))
-		return msg;
-	snprintf(buf, len, "%s: %s", spec, msg);
-	return buf;
-}
-
-static enum tui_action limit_submit(struct tui_model *m, struct tui_dialog *d)
-{
-	char buf[sizeof(d->error)];
-	struct cap_flow *f = d->arg;
-	struct cap_request req = { 0 };
-	struct ss_error err = { 0 };
-	struct size_spec s;
-
-	if (size_parse(d->text, &s, &err))
-		return tui_dialog_error(d, "%s", err.msg);
-	req.method = CAP_AUTO;
-	if (s.kind == SIZE_PERCENT) {
-		req.by = CAP_BY_PERCENT;
-		req.percent = s.percent;
-	} else if (s.kind == SIZE_BLOCKS) {
-		req.by = CAP_BY_BLOCKS;
-		req.blocks = s.blocks;
-	} else {
-		req.by = CAP_BY_BYTES;
-		req.bytes = s.bytes;
-	}
-	for (size_t i = 0; i < f->n; i++) {
-		struct cap_op *op = f->ops[i];
-		struct journal_entry orig;
-		struct cap_ctx c = { .d = op->d, .e = &op->e, .state_dir = op->state_dir };
-		bool have = journal_original(op->state_dir, op->e.info.serial, op->e.info.wwn,
-					     &orig, NULL) == 0;
-
-		if (cap_refresh_native(&c, &err) ||
-		    cap_plan_limit(&op->e.info, have ? &orig : NULL, &req, &op->plan, &err))
-			return tui_dialog_error(d, "%s", named(op->e.spec, err.msg, buf,
-								      sizeof(buf)));
-		if (op->plan.noop)
-			return tui_dialog_error(d, "Nothing to do: %s: %s", op->e.spec,
-						op->plan.note);
-	}
-	d->arg = NULL; /* the flow moves to the confirmation dialogs */
-	d->free_arg = NULL;
-	return confirm_next(m, f);
-}
-
-static enum tui_action act_limit(struct tui_model *m)
-{
-	struct cap_flow *f;
-	struct tui_dialog *d;
-	char h1[32], methods[96];
-
-	if (!m->n)
-		return TUI_NONE;
-	f = open_targets(m, false);
-	if (!f)
-		return TUI_REDRAW;
-	d = tui_dialog_new("Limit (short-stroke)");
-	for (size_t i = 0; i < f->n && i < 6; i++) {
-		const struct drive_info *in = &f->ops[i]->e.info;
-
-		drive_methods_text(in->methods, methods, sizeof(methods));
-		tui_dialog_line(d, "%s  %s  %s  (%s)", f->ops[i]->e.spec, in->model,
-				size_human(in->capacity_blocks * in->logical_block, h1, sizeof(h1)),
-				methods);
-	}
-	if (f->n > 6)
-		tui_dialog_line(d, "... and %zu more", f->n - 6);
-	tui_dialog_line(d, "Keep how much? A size (100GB, 93GiB) or a percent of native (20%%).");
-	tui_dialog_line(d, "The method is picked as 'limit --method auto' does.");
-	d->input = true;
-	snprintf(d->prompt, sizeof(d->prompt), "Size:");
-	d->submit = limit_submit;
-	d->arg = f;
-	d->free_arg = cap_flow_free;
-	tui_dialog_free(m->dlg);
-	m->dlg = d;
-	return TUI_REDRAW;
-}
-
-static enum tui_action act_restore(struct tui_model *m)
-{
-	struct cap_flow *f;
-
-	if (!m->n)
-		return TUI_NONE;
-	f = open_targets(m, true);
-	if (!f)
-		return TUI_REDRAW;
-	for (size_t i = 0; i < f->n; i++) {
-		struct cap_op *op = f->ops[i];
-		struct cap_ctx c = { .d = op->d, .e = &op->e, .state_dir = op->state_dir };
-		struct ss_error err = { 0 };
-
-		if (cap_plan_restore(&c, CAP_AUTO, false, &op->plan, &err))
-			snprintf(op->refused, sizeof(op->refused), "%s", err.msg);
-	}
-	return confirm_next(m, f);
-}
 
 static enum tui_action act_power_cycle(struct tui_model *m)
 {
@@ -432,29 +126,41 @@ static int st_start_one(struct tui_model *m, const char *spec, enum selftest_kin
 	return 0;
 }
 
+/* The self-tests each target has, read when the dialog opens (by name: a
+ * rescan may reorder the table meanwhile). */
+struct st_flow {
+	size_t n;
+	char spec[MAX_TARGETS][256];
+	struct selftest_caps caps[MAX_TARGETS];
+};
+
+static const enum selftest_kind st_kinds[] = { SELFTEST_SHORT, SELFTEST_EXTENDED,
+					       SELFTEST_CONVEYANCE };
+static const char *const st_names[] = { "short", "long", "conveyance" };
+
 static enum tui_action st_submit(struct tui_model *m, struct tui_dialog *d)
 {
-	size_t idx[MAX_TARGETS], n = tui_targets(m, idx, MAX_TARGETS);
-	enum selftest_kind kind;
+	struct st_flow *f = d->arg;
+	const char *name = tui_field_choice(&d->form->f[0]);
+	enum selftest_kind kind = SELFTEST_SHORT;
 	char failed[sizeof(d->error)] = "";
 	size_t used = 0;
 	unsigned started = 0;
 
-	if (!strcmp(d->text, "s") || !strcmp(d->text, "short") || !d->text[0])
-		kind = SELFTEST_SHORT;
-	else if (!strcmp(d->text, "l") || !strcmp(d->text, "long"))
-		kind = SELFTEST_EXTENDED;
-	else if (!strcmp(d->text, "c") || !strcmp(d->text, "conveyance"))
-		kind = SELFTEST_CONVEYANCE;
-	else
-		return tui_dialog_error(d, "'%s' is not a kind: type s (short), l (long) or c "
-					   "(conveyance)", d->text);
-	for (size_t i = 0; i < n; i++) {
+	for (size_t k = 0; k < 3; k++)
+		if (!strcmp(name, st_names[k]))
+			kind = st_kinds[k];
+	for (size_t i = 0; i < f->n; i++) {
 		struct ss_error err = { 0 };
+		const char *why = f->caps[i].why_not[kind];
 
-		if (!st_start_one(m, m->devs[idx[i]].spec, kind, &err))
+		if (!f->caps[i].has[kind])
+			ss_error_set(&err, -EOPNOTSUPP, "%s", why);
+		else if (!st_start_one(m, f->spec[i], kind, &err)) {
 			started++;
-		else if (used < sizeof(failed))
+			continue;
+		}
+		if (used < sizeof(failed))
 			used += (size_t)snprintf(failed + used, sizeof(failed) - used, "%s%s",
 						 used ? "; " : "", err.msg);
 	}
@@ -465,25 +171,75 @@ static enum tui_action st_submit(struct tui_model *m, struct tui_dialog *d)
 		return TUI_REDRAW;
 	}
 	if (started)
-		return tui_dialog_error(d, "Started on %u of %zu drives. %s", started, n, failed);
+		return tui_dialog_error(d, "Started on %u of %zu drives. %s", started, f->n, failed);
 	return tui_dialog_error(d, "%s", failed);
 }
 
 static enum tui_action act_selftest(struct tui_model *m)
 {
+	size_t idx[MAX_TARGETS];
+	struct st_flow *f;
 	struct tui_dialog *d;
+	struct tui_form *fm;
+	struct tui_field *x;
+	char hint[240], mins[3][32];
 
 	if (!m->n)
 		return TUI_NONE;
-	d = tui_dialog_new("SMART self-test");
-	tui_dialog_line(d, "Runs on the selected (or marked) drives; progress shows in the table.");
-	tui_dialog_line(d, "s: short (about 2 min)   l: long (hours)   c: conveyance (ATA)");
-	tui_dialog_line(d, "a aborts a running test; q leaves it running inside the drive.");
-	d->input = true;
-	snprintf(d->prompt, sizeof(d->prompt), "Kind [s]:");
-	d->submit = st_submit;
-	tui_dialog_free(m->dlg);
-	m->dlg = d;
+	f = calloc(1, sizeof(*f));
+	fm = f ? tui_form_open(m, "SMART self-test", f, free, st_submit) : NULL;
+	if (!fm)
+		return f ? TUI_REDRAW : tui_alert(m, "Self-test", "out of memory");
+	d = m->dlg;
+	f->n = tui_targets(m, idx, MAX_TARGETS);
+	memset(mins, 0, sizeof(mins));
+	for (size_t i = 0; i < f->n; i++) {
+		const char *spec = f->spec[i];
+		struct selftest_caps *c = &f->caps[i];
+		struct ss_error err = { 0 };
+		struct drive *dr = NULL;
+		struct dev_entry e;
+
+		snprintf(f->spec[i], sizeof(f->spec[i]), "%s", m->devs[idx[i]].spec);
+		/* a drive a job runs on is not sent anything now: st_start_one says why */
+		c->has[SELFTEST_SHORT] = c->has[SELFTEST_EXTENDED] = c->has[SELFTEST_CONVEYANCE] = true;
+		if (tui_task_for(m, spec))
+			continue;
+		if (device_open(m->ctx, spec, false, &dr, &e, &err) ||
+		    selftest_caps(dr, &e.info, c, &err))
+			for (size_t k = 0; k < 3; k++) {
+				c->has[st_kinds[k]] = false;
+				snprintf(c->why_not[st_kinds[k]], sizeof(c->why_not[0]), "%s",
+					 err.msg);
+			}
+		drive_free(dr);
+		for (size_t k = 0; k < 3; k++)
+			if (c->minutes[st_kinds[k]] && !mins[k][0])
+				snprintf(mins[k], sizeof(mins[k]), ", about %u min",
+					 c->minutes[st_kinds[k]]);
+	}
+	snprintf(hint, sizeof(hint),
+		 "short%s; long: the whole surface%s; conveyance (ATA): transport damage%s. "
+		 "The drives run it inside; a aborts it, q leaves it running.",
+		 mins[0][0] ? mins[0] : ", about 2 min", mins[1], mins[2]);
+	x = tui_form_choice(fm, "Kind", hint);
+	for (size_t k = 0; k < 3; k++) {
+		char why[400] = "";
+		size_t used = 0;
+		bool any = false;
+
+		/* offered when one drive has it; the others say why when it starts */
+		for (size_t i = 0; i < f->n; i++) {
+			any |= f->caps[i].has[st_kinds[k]];
+			if (!f->caps[i].has[st_kinds[k]] && used < sizeof(why))
+				used += (size_t)snprintf(why + used, sizeof(why) - used, "%s%s",
+							 used ? "; " : "",
+							 f->caps[i].why_not[st_kinds[k]]);
+		}
+		tui_field_option(x, st_names[k], any ? NULL : why);
+	}
+	tui_dialog_line(d, "Runs on the selected (or marked) drives, inside each drive (it "
+			   "reads only); progress shows in the table.");
 	return TUI_REDRAW;
 }
 
@@ -635,8 +391,10 @@ enum tui_action tui_quit(struct tui_model *m)
 }
 
 const struct tui_key_action tui_actions[] = {
-	{ 'l', "l", "limit the selected (or marked) drives", act_limit, true },
-	{ 'r', "r", "restore the selected (or marked) drives", act_restore, true },
+	{ 'l', "l", "limit the selected (or marked) drives (a preview, then the serial)",
+	  tui_limit_open, true },
+	{ 'r', "r", "restore the selected (or marked) drives (a preview, then the serial)",
+	  tui_restore_open, true },
 	{ 's', "s", "SMART report of the selected drive", tui_report_smart, true },
 	{ 't', "t", "start a self-test on the selected (or marked) drives", act_selftest, true },
 	{ 'z', "z", "zones of the selected drive (ZBC/ZAC zones, recording zones)",
@@ -645,12 +403,14 @@ const struct tui_key_action tui_actions[] = {
 	  tui_planner_open, true },
 	{ 'A', "A", "the arrays shortstroke created (planner a applies a layout): members, "
 		    "state, stroke; u undoes one", tui_arrays_open, false },
-	{ 'b', "b", "benchmark the selected (or marked) drives: random reads, QD 1 and 16",
+	{ 'b', "b", "benchmark the selected (or marked) drives, against their last run",
 	  tui_bench_start, true },
-	{ 'Q', "Q", "qualify the selected (or marked) drives: quick, read-only checks",
+	{ 'Q', "Q", "qualify the selected (or marked) drives (read-only checks)",
 	  tui_qualify_start, true },
 	{ 'P', "P", "power-cycle simulated drives (volatile limits go)", act_power_cycle, true },
 	{ 'a', "a", "abort the job on the selected (or marked) drives (a self-test stops "
 		    "inside the drive; a format cannot be aborted)", act_abort, true },
+	{ 'L', "L", "every command sent to a drive this session, as -v prints it", tui_log_open,
+	  false },
 	{ 0, NULL, NULL, NULL, false },
 };

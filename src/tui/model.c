@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "form.h"
 #include "front/drives.h"
 #include "tui.h"
 
@@ -51,6 +52,8 @@ void tui_model_free(struct tui_model *m)
 	m->arrays = NULL;
 	tui_applying_free(m->applying);
 	m->applying = NULL;
+	tui_log_free(m->logview);
+	m->logview = NULL;
 	free(m->devs);
 	free(m->marked);
 	free(m->health);
@@ -118,6 +121,7 @@ void tui_dialog_free(struct tui_dialog *d)
 	}
 	if (d->free_arg)
 		d->free_arg(d->arg);
+	tui_form_free(d->form);
 	free(d);
 }
 
@@ -163,6 +167,10 @@ static enum tui_action dialog_key(struct tui_model *m, int key)
 		tui_dialog_free(d);
 		return TUI_REDRAW;
 	}
+	if (d->form && key != TK_ENTER)
+		return tui_form_key(d, key);
+	if (d->form)
+		d->alert = false; /* a refusal of the last Enter is said again if it holds */
 	if (key == TK_ENTER) {
 		if (!d->submit) {
 			m->dlg = NULL;
@@ -170,6 +178,8 @@ static enum tui_action dialog_key(struct tui_model *m, int key)
 			return TUI_REDRAW;
 		}
 		d->error[0] = '\0';
+		if (d->form && tui_form_resolve(d))
+			return TUI_REDRAW;
 		d->busy = true;
 		a = d->submit(m, d);
 		d->busy = false;
@@ -267,6 +277,20 @@ size_t tui_targets(const struct tui_model *m, size_t *idx, size_t max)
 	return k;
 }
 
+bool tui_targets_busy(struct tui_model *m)
+{
+	size_t idx[TUI_MAX_TASKS], n = tui_targets(m, idx, TUI_MAX_TASKS);
+
+	for (size_t i = 0; i < n; i++) {
+		if (!tui_task_for(m, m->devs[idx[i]].spec))
+			continue;
+		tui_alert(m, "Busy", "%s: a job is running on it; wait for it to end.",
+			  m->devs[idx[i]].spec);
+		return true;
+	}
+	return false;
+}
+
 /* ---- a job on each target ------------------------------------------------------ */
 
 struct fanout {
@@ -316,7 +340,7 @@ static void fanout_finish(struct tui_model *m, struct tui_task *t, int rc,
 	fanout_done(m, t->arg, rc, err);
 }
 
-enum tui_action tui_fanout_start(struct tui_model *m, const struct tui_fanout_ops *ops,
+enum tui_action tui_fanout_start(struct tui_model *m, const struct tui_fanout_ops *ops, void *arg,
 				 unsigned *started)
 {
 	size_t idx[TUI_MAX_TASKS], n = tui_targets(m, idx, TUI_MAX_TASKS);
@@ -325,11 +349,8 @@ enum tui_action tui_fanout_start(struct tui_model *m, const struct tui_fanout_op
 	*started = 0;
 	if (!n)
 		return TUI_NONE;
-	for (size_t i = 0; i < n; i++)
-		if (tui_task_for(m, m->devs[idx[i]].spec))
-			return tui_alert(m, "Busy",
-					 "%s: a job is running on it; wait for it to end.",
-					 m->devs[idx[i]].spec);
+	if (tui_targets_busy(m))
+		return TUI_REDRAW;
 	f = calloc(1, sizeof(*f));
 	if (f)
 		f->flow = calloc(1, ops->flow_size ? ops->flow_size : 1);
@@ -338,6 +359,8 @@ enum tui_action tui_fanout_start(struct tui_model *m, const struct tui_fanout_op
 		return tui_alert(m, ops->title, "out of memory");
 	}
 	f->ops = ops;
+	if (ops->setup)
+		ops->setup(f->flow, arg);
 	f->pending = 1; /* held while starting */
 	for (size_t i = 0; i < n; i++) {
 		const struct dev_entry *e = &m->devs[idx[i]];
@@ -513,6 +536,12 @@ static enum tui_action screen_key(struct tui_model *m, int key)
 		return dialog_key(m, key);
 	if (m->pager)
 		return pager_key(m, key);
+	if (m->logview) {
+		bool tasks = key == TK_TICK && tui_tasks_poll(m);
+		enum tui_action a = tui_log_key(m, key);
+
+		return a == TUI_NONE && tasks ? TUI_REDRAW : a;
+	}
 	if (m->applying)
 		return tui_applying_key(m, key);
 	if (m->arrays)

@@ -1,16 +1,39 @@
-/* qualify.c - Q: qualify the selected (or marked) drives with the quick
- * profile, each a job with a progress bar in the table (read-only), then
- * compare siblings and show every check in a pager. No curses here. */
+/* qualify.c - Q: qualify the selected (or marked) drives with the options
+ * of `qualify`: the profile (quick, standard, full), a thresholds file over
+ * the defaults, an HTML report and the seed, each checked before any disk
+ * is read (the thresholds parsed, the report's path writable, as the CLI
+ * does). Each drive is a job with a progress bar in the table (reads
+ * only). When the last ends, the siblings are compared, the report is
+ * written, and the results open: the table of one row per disk that
+ * `qualify` prints, the sibling outliers marked, then every check of each
+ * disk. No curses here. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "form.h"
+#include "front/qualify.h"
+#include "front/table.h"
+#include "shortstroke/fileio.h"
 #include "shortstroke/io.h"
 #include "shortstroke/qualify.h"
+#include "shortstroke/units.h"
 #include "tui.h"
 
+enum { QF_PROFILE, QF_THRESHOLDS, QF_REPORT, QF_SEED };
+
+/* What the form gave. */
+struct tq_form {
+	struct qualify_opts o;
+	struct qualify_thresholds thr;
+	char report[4096];
+};
+
 struct tq_flow {
+	struct qualify_thresholds thr;
+	struct qualify_opts o;
+	char report[4096];
 	unsigned n;
 	struct qualify_result *res[TUI_MAX_TASKS];
 };
@@ -19,16 +42,18 @@ struct tq_op {
 	struct drive *d;
 	struct dev_entry e;
 	struct dev_env *env;	/* where it came from, for the I/O engine */
+	struct qualify_opts o;
 	struct qualify_result *res;
 };
 
 static int tq_job(void *arg, const struct progress_sink *sink, struct ss_error *err)
 {
 	struct tq_op *op = arg;
-	struct qualify_opts o = { .profile = QUALIFY_QUICK, .progress = sink };
+	struct qualify_opts o = op->o;
 	struct io_dev *io = NULL;
 	int rc;
 
+	o.progress = sink;
 	rc = io_dev_open_name(op->e.node, op->env, false, &io, err);
 	if (rc)
 		return rc;
@@ -37,49 +62,61 @@ static int tq_job(void *arg, const struct progress_sink *sink, struct ss_error *
 	return rc;
 }
 
-static void tq_text(struct tq_flow *f, char **out)
+/* Every check of each disk, under the table. */
+static void checks_text(struct tq_flow *f, struct tui_lines *out)
 {
-	size_t cap = 4096, len = 0;
-	char *t = malloc(cap);
+	char outlier[96];
+
+	for (unsigned i = 0; i < f->n; i++) {
+		const struct qualify_result *r = f->res[i];
+
+		tui_lines_add(out, "%s  %s  %s  %s", r->device, r->info.model, r->info.serial,
+			      r->pass ? "PASS" : "FAIL");
+		if (qualify_outlier_text(r, outlier, sizeof(outlier)))
+			tui_lines_add(out, "  << outlier: %s than the other %u disk%s of its model",
+				      outlier, r->siblings - 1, r->siblings == 2 ? "" : "s");
+		for (int c = 0; c < QC_COUNT; c++)
+			tui_lines_add(out, "  %-9s %-4s  %s", qualify_check_name((enum qualify_check)c),
+				      qualify_status_name(r->check[c].status), r->check[c].detail);
+		tui_lines_add(out, "%s", "");
+	}
+}
+
+/* The table qualify prints (the model is under it), an OUTLIER column
+ * added, and the outliers said above it. */
+static void table_text(struct tq_flow *f, struct tui_lines *out)
+{
+	struct table *t = qualify_summary_new("DEVICE,SERIAL,IDENTITY,SMART,SELFTEST,SCAN,ZONES,"
+					      "ACCESS,SIBLINGS,RESULT,OUTLIER");
+	char *text = NULL, *line, *save = NULL;
+	size_t len = 0;
+	FILE *mem;
+
+	char outlier[96];
+	unsigned k = 0;
 
 	if (!t)
 		return;
-	t[0] = '\0';
 	for (unsigned i = 0; i < f->n; i++) {
-		const struct qualify_result *r = f->res[i];
-		char line[512];
-
-		for (int c = -1; c < QC_COUNT; c++) {
-			int k;
-
-			if (c < 0)
-				k = snprintf(line, sizeof(line), "%s  %s  %s  %s\n", r->device,
-					     r->info.model, r->info.serial, r->pass ? "PASS" : "FAIL");
-			else
-				k = snprintf(line, sizeof(line), "  %-9s %-4s  %s\n",
-					     qualify_check_name((enum qualify_check)c),
-					     qualify_status_name(r->check[c].status),
-					     r->check[c].detail);
-			if (k < 0)
-				continue;
-			while (len + (size_t)k + 2 > cap) {
-				char *nt = realloc(t, cap * 2);
-
-				if (!nt)
-					goto out;
-				t = nt;
-				cap *= 2;
-			}
-			memcpy(t + len, line, (size_t)k + 1);
-			len += (size_t)k;
-		}
-		if (len + 2 < cap) {
-			t[len++] = '\n';
-			t[len] = '\0';
-		}
+		qualify_summary_row(t, f->res[i]->device, &f->res[i]->info, f->res[i]);
+		if (!qualify_outlier_text(f->res[i], outlier, sizeof(outlier)))
+			continue;
+		if (!k++)
+			tui_lines_add(out, "Outliers, slower than the other disks of their model:");
+		tui_lines_add(out, "  << %s: %s", f->res[i]->device, outlier);
 	}
-out:
-	*out = t;
+	if (k)
+		tui_lines_add(out, "%s", "");
+	mem = open_memstream(&text, &len);
+	if (mem) {
+		table_print(t, mem, 0, "qualify");
+		fclose(mem);
+	}
+	table_free(t);
+	for (line = text ? strtok_r(text, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save))
+		tui_lines_add(out, "%s", line);
+	free(text);
 }
 
 static void tq_done(struct tui_model *m, void *flow, void *arg, int rc, const struct ss_error *err)
@@ -95,25 +132,60 @@ static void tq_done(struct tui_model *m, void *flow, void *arg, int rc, const st
 	drive_free(op->d);
 }
 
-/* The siblings compared, every check in a pager. */
+/* The siblings compared, the report written, the results in a pager. */
 static void tq_end(struct tui_model *m, void *flow, unsigned started)
 {
 	struct tq_flow *f = flow;
-	char *text = NULL;
+	struct qualify_report_meta meta = { .profile = f->o.profile, .thr = &f->thr };
+	struct tui_lines out = { 0 };
+	struct ss_error err = { 0 };
+	unsigned passed = 0;
+	char title[160], when[64], host[256];
+	char *text;
 
 	if (started) {
-		qualify_compare_siblings((struct qualify_result *const *)f->res, f->n, NULL);
+		qualify_compare_siblings((struct qualify_result *const *)f->res, f->n, &f->thr);
 		for (unsigned i = 0; i < f->n; i++)
-			qualify_result_verdict(f->res[i]);
-		tq_text(f, &text);
-		tui_pager_open(m, "Qualification (quick profile, read-only)  (q closes)",
-			       text ? text : "(no result)");
+			passed += qualify_result_verdict(f->res[i]);
+		table_text(f, &out);
+		tui_lines_add(&out, "%s", "");
+		tui_lines_add(&out, "qualify (%s profile%s): %u of %u disk%s passed",
+			      qualify_profile_name(f->o.profile),
+			      f->n && f->res[0]->virtual_time ? ", virtual time" : "", passed, f->n,
+			      f->n == 1 ? "" : "s");
+		if (f->report[0]) {
+			qualify_report_meta_now(&meta, when, sizeof(when), host, sizeof(host));
+			if (qualify_report_write(f->report, &meta,
+						 (const struct qualify_result *const *)f->res, f->n,
+						 &err))
+				tui_alert(m, "Qualification report", "%s", err.msg);
+			else
+				tui_lines_add(&out, "report written to %s", f->report);
+		}
+		tui_lines_add(&out, "%s", "");
+		checks_text(f, &out);
+		text = tui_lines_join(&out);
+		snprintf(title, sizeof(title), "Qualification (%s profile, read-only)  (q closes)",
+			 qualify_profile_name(f->o.profile));
+		tui_pager_open(m, title, text ? text : "out of memory");
 		free(text);
+		tui_lines_clear(&out);
 	}
 	for (unsigned i = 0; i < f->n; i++) {
 		qualify_result_free(f->res[i]);
 		free(f->res[i]);
 	}
+}
+
+static void tq_setup(void *flow, void *arg)
+{
+	struct tq_flow *f = flow;
+	const struct tq_form *fo = arg;
+
+	f->thr = fo->thr;
+	f->o = fo->o;
+	f->o.thr = &f->thr;
+	snprintf(f->report, sizeof(f->report), "%s", fo->report);
 }
 
 static int tq_prepare(struct tui_model *m, void *flow, const struct dev_entry *e, void *arg,
@@ -132,8 +204,9 @@ static int tq_prepare(struct tui_model *m, void *flow, const struct dev_entry *e
 		free(r);
 		return rc;
 	}
-	qualify_result_init(r, e->spec, &op->e.info, QUALIFY_QUICK);
+	qualify_result_init(r, e->spec, &op->e.info, f->o.profile);
 	op->env = ctx_sources(m->ctx);
+	op->o = f->o;
 	op->res = r;
 	f->res[f->n++] = r;
 	return 0;
@@ -144,15 +217,73 @@ static const struct tui_fanout_ops tq_ops = {
 	.title = "Qualify",
 	.flow_size = sizeof(struct tq_flow),
 	.op_size = sizeof(struct tq_op),
+	.setup = tq_setup,
 	.prepare = tq_prepare,
 	.run = tq_job,
 	.done = tq_done,
 	.end = tq_end,
 };
 
+static enum tui_action form_submit(struct tui_model *m, struct tui_dialog *d)
+{
+	struct tq_form *f = d->arg;
+	struct tui_form *fm = d->form;
+	struct ss_error err = { 0 };
+	const char *s;
+	unsigned started;
+	enum tui_action a;
+
+	memset(&f->o, 0, sizeof(f->o));
+	if (qualify_profile_parse(tui_field_choice(&fm->f[QF_PROFILE]), &f->o.profile))
+		return tui_form_refuse(d, QF_PROFILE, "Pick a profile.");
+	/* the thresholds and the report's path before any disk is read */
+	qualify_thresholds_default(&f->thr);
+	s = fm->f[QF_THRESHOLDS].text;
+	if (s[0] && qualify_thresholds_load(s, &f->thr, &err))
+		return tui_form_refuse(d, QF_THRESHOLDS, "%s", err.msg);
+	s = fm->f[QF_REPORT].text;
+	if (s[0] && file_check_writable(s, "Report", &err))
+		return tui_form_refuse(d, QF_REPORT, "%s", err.msg);
+	snprintf(f->report, sizeof(f->report), "%s", s);
+	s = fm->f[QF_SEED].text;
+	if (u64_parse(s, &f->o.seed))
+		return tui_form_refuse(d, QF_SEED, "Seed '%s' is not a number", s);
+	m->dlg = NULL; /* the caller frees d */
+	a = tui_fanout_start(m, &tq_ops, f, &started);
+	if (started)
+		tui_status(m, "qualification (%s profile) started on %u drive%s",
+			   qualify_profile_name(f->o.profile), started, started == 1 ? "" : "s");
+	return a;
+}
+
 enum tui_action tui_qualify_start(struct tui_model *m)
 {
-	unsigned started;
+	size_t idx[TUI_MAX_TASKS], n = tui_targets(m, idx, TUI_MAX_TASKS);
+	struct tui_dialog *d;
+	struct tui_form *fm;
+	struct tui_field *x;
+	enum tui_action a;
 
-	return tui_fanout_start(m, &tq_ops, &started);
+	fm = tui_targets_form(m, "Qualify", sizeof(struct tq_form), free, form_submit, &a);
+	if (!fm)
+		return a;
+	d = m->dlg;
+	tui_dialog_line(d, "Identity, SMART, a surface read scan, the zone profile, access time "
+			   "and IOPS, each against thresholds; then disks of the same model "
+			   "compared.");
+	tui_dialog_line(d, "Reads only, %zu drive%s, each a job with its progress in the table.",
+			n, n == 1 ? "" : "s");
+	x = tui_form_choice(fm, "Profile",
+			    "quick: a sampled scan, QD 1 and 32, no self-test; standard: a short "
+			    "self-test, 10% of the disk scanned; full: the whole disk scanned");
+	tui_field_option(x, "quick", NULL);
+	tui_field_option(x, "standard", NULL);
+	tui_field_option(x, "full", NULL);
+	tui_form_text(fm, "Thresholds", NULL,
+		      "a file of 'key = value' lines over the defaults (qualify "
+		      "--print-thresholds writes one); empty: the defaults");
+	tui_form_text(fm, "HTML report", NULL,
+		      "write a self-contained HTML report with charts to this file; empty: none");
+	tui_form_text(fm, "Seed", "1", "of the random reads");
+	return TUI_REDRAW;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "form.h"
 #include "front/table.h"
 #include "tui.h"
 
@@ -85,6 +86,7 @@ int tui_main(struct ss_ctx *ctx, struct ss_error *err)
 	table_free(t);
 	memset(&m, 0, sizeof(m));
 	m.ctx = ctx;
+	m.cmdlog = tui_cmdlog_start(); /* before the first command: the log screen's */
 	tui_model_refresh(&m);
 
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)

@@ -17,6 +17,9 @@
 
 struct tui_model;
 struct table;
+struct tui_form;
+struct tui_logview;
+struct cmdlog;
 
 /* Run the TUI on the terminal until the user quits (`shortstroke tui`, or no
  * command on a terminal): 0, or a negative errno with err (no terminal). */
@@ -52,6 +55,9 @@ struct tui_dialog {
 	/* set while submit runs: tui_dialog_free then only marks it dead and
 	 * the key handler frees it (with arg) once submit has returned */
 	bool busy, dead;
+	/* typed fields and a preview pane instead of the one input (form.h);
+	 * freed with the dialog */
+	struct tui_form *form;
 };
 
 /* One job running on a drive. */
@@ -217,6 +223,8 @@ struct tui_model {
 	struct tui_bg *scan;	/* the rescan running, NULL: none */
 	bool scanned;		/* the first scan has ended: devs is the drive list */
 	bool rescan_pending;	/* rescan once no job (and no scan) is running */
+	struct cmdlog *cmdlog;	/* every command sent this session (tui_main's) */
+	struct tui_logview *logview;	/* the log screen while open (form.h) */
 };
 
 /* A key on the main screen that starts something (actions.c). */
@@ -293,6 +301,8 @@ int tui_task_start(struct tui_model *m, const char *spec, const char *what, job_
 /* The drives an action applies to: the marked ones, else the selected one.
  * Returns how many indexes were written. */
 size_t tui_targets(const struct tui_model *m, size_t *idx, size_t max);
+/* A job runs on one of them: an alert says which (true). */
+bool tui_targets_busy(struct tui_model *m);
 
 /*
  * A job on each drive an action applies to (tui_targets), each a task with
@@ -305,6 +315,9 @@ struct tui_fanout_ops {
 	const char *what;	/* the task's name in the table: "bench" */
 	const char *title;	/* of the alert when it cannot start: "Benchmark" */
 	size_t flow_size, op_size;
+	/* Optional: the run's state from what the caller passed (the options
+	 * of its form), before the first prepare. */
+	void (*setup)(void *flow, void *arg);
 	/* One drive's job into op; non-zero with err: the drive is left out and
 	 * the status line says why. */
 	int (*prepare)(struct tui_model *m, void *flow, const struct dev_entry *e, void *op,
@@ -318,8 +331,9 @@ struct tui_fanout_ops {
 	 * start): the results; releases what flow holds. */
 	void (*end)(struct tui_model *m, void *flow, unsigned started);
 };
-/* Start it; *started says how many jobs run (the status line is the caller's). */
-enum tui_action tui_fanout_start(struct tui_model *m, const struct tui_fanout_ops *ops,
+/* Start it (arg goes to setup); *started says how many jobs run (the
+ * status line is the caller's). */
+enum tui_action tui_fanout_start(struct tui_model *m, const struct tui_fanout_ops *ops, void *arg,
 				 unsigned *started);
 
 struct tui_dialog *tui_dialog_new(const char *title);

@@ -9,8 +9,10 @@
 #include "front/drives.h"
 #include "front/record.h"
 #include "front/table.h"
+#include "form.h"
 #include "shortstroke/units.h"
 #include "tui.h"
+#include "view.h"
 
 enum { PAIR_TITLE = 1, PAIR_FREE, PAIR_INUSE, PAIR_PROTECTED, PAIR_HEAD };
 
@@ -33,6 +35,28 @@ void tui_colors_init(void)
 static attr_t attr_title(void)
 {
 	return colour ? COLOR_PAIR(PAIR_TITLE) | A_BOLD : A_REVERSE | A_BOLD;
+}
+
+attr_t tui_attr_title(void)
+{
+	return attr_title();
+}
+
+static attr_t attr_state(enum dev_state s);
+
+attr_t tui_attr_alert(void)
+{
+	return attr_state(DEV_PROTECTED);
+}
+
+attr_t tui_attr_good(void)
+{
+	return attr_state(DEV_FREE);
+}
+
+attr_t tui_attr_head(void)
+{
+	return colour ? COLOR_PAIR(PAIR_HEAD) | A_BOLD : A_BOLD;
 }
 
 static attr_t attr_state(enum dev_state s)
@@ -150,7 +174,7 @@ static void draw_detail(int y0, int h, const struct tui_model *m)
 
 /* The length of the next row of p at most width wide: cut at the last
  * space that fits, else in the middle of a word. */
-static size_t wrap_cut(const char *p, int width)
+size_t tui_wrap_cut(const char *p, int width)
 {
 	size_t n = strlen(p), cut;
 
@@ -164,12 +188,12 @@ static size_t wrap_cut(const char *p, int width)
 }
 
 /* Rows that text needs at width (a paragraph per line of the dialog). */
-static int wrap_rows(const char *p, int width)
+int tui_wrap_rows(const char *p, int width)
 {
 	int rows = 0;
 
 	while (*p) {
-		p += wrap_cut(p, width);
+		p += tui_wrap_cut(p, width);
 		while (*p == ' ')
 			p++;
 		rows++;
@@ -177,13 +201,34 @@ static int wrap_rows(const char *p, int width)
 	return rows;
 }
 
+int tui_wrap_into(const char *p, int width, int ind, char (*rows)[256], int max)
+{
+	int n = 0, in = 0;
+
+	if (!*p && max > 0) {
+		rows[n++][0] = '\0';
+		return n;
+	}
+	while (*p && n < max) {
+		size_t cut = tui_wrap_cut(p, width - in);
+
+		snprintf(rows[n++], sizeof(rows[0]), "%*s%.*s", in, "", (int)cut, p);
+		p += cut;
+		while (*p == ' ')
+			p++;
+		if (width > ind + 10)
+			in = ind;
+	}
+	return n;
+}
+
 /* Draw p wrapped at width from (y, x), at most max rows; the rows drawn. */
-static int wrap_draw(int y, int x, const char *p, int width, int max)
+int tui_wrap_draw(int y, int x, const char *p, int width, int max)
 {
 	int rows = 0;
 
 	while (*p && rows < max) {
-		size_t cut = wrap_cut(p, width);
+		size_t cut = tui_wrap_cut(p, width);
 
 		mvaddnstr(y + rows, x, p, (int)cut);
 		p += cut;
@@ -240,23 +285,9 @@ static void draw_help(const struct tui_model *m)
 		w = COLS;
 	tw = w - 4 > 1 ? w - 4 : 1;
 	/* wrap: a key line's continuation goes under its text */
-	for (int i = 0; i < n && nr < MAXR; i++) {
-		const char *p = lines[i];
-		int ind = 0;
-
-		if (!*p)
-			rows[nr++][0] = '\0';
-		while (*p && nr < MAXR) {
-			size_t cut = wrap_cut(p, tw - ind);
-
-			snprintf(rows[nr++], sizeof(rows[0]), "%*s%.*s", ind, "", (int)cut, p);
-			p += cut;
-			while (*p == ' ')
-				p++;
-			if (lines[i][0] == ' ' && lines[i][1] == ' ' && tw > IND + 10)
-				ind = IND;
-		}
-	}
+	for (int i = 0; i < n && nr < MAXR; i++)
+		nr += tui_wrap_into(lines[i], tw, lines[i][0] == ' ' && lines[i][1] == ' ' ? IND : 0,
+				    rows + nr, MAXR - nr);
 	vis = LINES - 4 < nr ? LINES - 4 : nr;
 	if (vis < 1)
 		vis = 1;
@@ -285,17 +316,35 @@ static void draw_help(const struct tui_model *m)
 	attroff(attr_title());
 }
 
+void tui_box(int y0, int x0, int h, int w, attr_t a, const char *title)
+{
+	char buf[256];
+
+	attron(a);
+	for (int i = 0; i < h && y0 + i < LINES; i++)
+		mvhline(y0 + i, x0, ' ', w);
+	if (title) {
+		snprintf(buf, sizeof(buf), " %s ", title);
+		mvaddnstr(y0, x0 + 2, buf, w - 4);
+	}
+	attroff(a);
+}
+
 static void draw_dialog(const struct tui_dialog *d)
 {
+	if (d->form) {
+		tui_draw_form(d);
+		return;
+	}
 	int w = COLS - 4 < 78 ? COLS - 4 : 78;
 	int tw = w - 4 > 1 ? w - 4 : 1;
-	int rows = d->error[0] ? wrap_rows(d->error, tw) : 0;
+	int rows = d->error[0] ? tui_wrap_rows(d->error, tw) : 0;
 	int h, y0, x0 = (COLS - w) / 2, y, stop;
 	attr_t a = d->alert ? attr_state(DEV_PROTECTED) | A_REVERSE : attr_title();
 	char buf[256];
 
 	for (unsigned i = 0; i < d->nlines; i++)
-		rows += d->lines[i][0] ? wrap_rows(d->lines[i], tw) : 1;
+		rows += d->lines[i][0] ? tui_wrap_rows(d->lines[i], tw) : 1;
 	h = rows + (d->input ? 4 : 3);
 	if (h > LINES)
 		h = LINES;
@@ -304,19 +353,16 @@ static void draw_dialog(const struct tui_dialog *d)
 		y0 = 0;
 	if (x0 < 0)
 		x0 = 0;
+	tui_box(y0, x0, h, w, a, d->title);
 	attron(a);
-	for (int i = 0; i < h; i++)
-		mvhline(y0 + i, x0, ' ', w);
-	snprintf(buf, sizeof(buf), " %s ", d->title);
-	mvaddnstr(y0, x0 + 2, buf, w - 4);
 	/* the text stops short of the input line, which stays on the screen */
 	stop = d->input ? y0 + h - 2 : LINES - 1;
 	y = y0 + 1;
 	for (unsigned i = 0; i < d->nlines && y < stop; i++)
-		y += d->lines[i][0] ? wrap_draw(y, x0 + 2, d->lines[i], tw, stop - y) : 1;
+		y += d->lines[i][0] ? tui_wrap_draw(y, x0 + 2, d->lines[i], tw, stop - y) : 1;
 	if (d->error[0] && y < stop) {
 		attron(A_BOLD);
-		y += wrap_draw(y, x0 + 2, d->error, tw, stop - y);
+		y += tui_wrap_draw(y, x0 + 2, d->error, tw, stop - y);
 		attroff(A_BOLD);
 	}
 	attroff(a);
@@ -542,7 +588,7 @@ static void draw_applying(const struct tui_model *m, struct tui_applying *ap)
 		y++;
 		attron(a);
 		snprintf(buf, sizeof(buf), " %s %s", ap->rc ? "Failed:" : "Done:", ap->result);
-		y += wrap_draw(y, 1, buf, COLS - 2, LINES - y - 1);
+		y += tui_wrap_draw(y, 1, buf, COLS - 2, LINES - y - 1);
 		attroff(a);
 	}
 	pthread_mutex_unlock(&ap->lock);
@@ -614,7 +660,7 @@ static void draw_arrays(const struct tui_model *m, const struct tui_arrays *a)
 		if (r->remains[0]) {
 			snprintf(buf, sizeof(buf), " remains: %s", r->remains);
 			attron(attr_state(DEV_PROTECTED));
-			y += wrap_draw(y, 1, buf, COLS - 2, LINES - y - 2);
+			y += tui_wrap_draw(y, 1, buf, COLS - 2, LINES - y - 2);
 			attroff(attr_state(DEV_PROTECTED));
 		}
 		for (size_t k = 0; k < r->n && y < LINES - 2; k++, y++) {
@@ -641,6 +687,13 @@ static void draw_arrays(const struct tui_model *m, const struct tui_arrays *a)
 
 void tui_draw(const struct tui_model *m)
 {
+	if (m->logview) {
+		tui_draw_log(m);
+		if (m->dlg)
+			draw_dialog(m->dlg);
+		refresh();
+		return;
+	}
 	if (m->applying || m->arrays) {
 		if (m->applying)
 			draw_applying(m, m->applying);

@@ -534,9 +534,9 @@ if command -v tmux >/dev/null 2>&1; then
 	tui_start nu-small 20 10 --demo
 	tui_wait "^ 6 drives" >/dev/null
 	tui_keys l
-	tui_check "tui 20x10: the limit dialog's input line is on the screen" "Size: +_"
+	tui_check "tui 20x10: the limit dialog's input line is on the screen" "Size +\[_\]"
 	tui_keys -l 20
-	tui_check "tui 20x10: what is typed shows" "Size: +20_"
+	tui_check "tui 20x10: what is typed shows" "Size +\[20_\]"
 	tui_stop
 	# a long Tolerates value drew over its field's closing bracket (and into the hint)
 	tui_start nu-planner 80 24 --demo

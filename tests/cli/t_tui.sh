@@ -46,12 +46,16 @@ else
 	if printf '%s\n' "$SCREEN" | grep -q "sim:sata250: limit done"; then pass "tui: status line reports the result"; else fail "tui: status line reports the result" "$SCREEN"; fi
 	# restore in the same power cycle: the drive refuses; the TUI says why
 	tmx send-keys -t tui r
+	if wait_for "To +< original >"; then pass "tui: r opens the restore form"; else fail "tui: r opens the restore form" "$SCREEN"; fi
+	tmx send-keys -t tui Enter
 	if wait_for "Confirm restore"; then pass "tui: r asks to confirm a restore"; else fail "tui: r asks to confirm a restore" "$SCREEN"; fi
 	tmx send-keys -t tui STF607MS2A4K7P Enter
 	if wait_for "Restore failed"; then pass "tui: a refused restore is shown"; else fail "tui: a refused restore is shown" "$SCREEN"; fi
 	tmx send-keys -t tui Escape P
 	if wait_for "1 simulated drive power-cycled"; then pass "tui: P power-cycles a simulated drive"; else fail "tui: P power-cycles a simulated drive" "$SCREEN"; fi
 	tmx send-keys -t tui r
+	wait_for "To +< original >" >/dev/null
+	tmx send-keys -t tui Enter
 	wait_for "Confirm restore" >/dev/null
 	tmx send-keys -t tui STF607MS2A4K7P Enter
 	if wait_for "sim:sata250 +sata .* 250 GB +(250 GB +)?no"; then pass "tui: restore after a power cycle"; else fail "tui: restore after a power cycle" "$SCREEN"; fi
@@ -143,9 +147,12 @@ if command -v tmux >/dev/null 2>&1; then
 	fi
 	tmx send-keys -t tui3 Escape
 	if wait_for3 "shortstroke - demo rig"; then pass "tui: planner: Esc closes it"; else fail "tui: planner: Esc closes it" "$SCREEN"; fi
-	# b on the four marked drives: jobs, then the results in a pager
+	# b on the four marked drives: the form's defaults, jobs, then the results in a pager
 	tmx send-keys -t tui3 b
-	if wait_for3 "Benchmark: 4 KiB random reads" && printf '%s\n' "$SCREEN" | grep -qE "sim:sas15k +QD 1 +[0-9]+ IOPS +[0-9.]+ ms +QD 16 +[0-9]+ IOPS"; then pass "tui: b benchmarks the drives and shows the results"; else fail "tui: b benchmarks the drives and shows the results" "$SCREEN"; fi
+	wait_for3 "Workload +< random-access >" >/dev/null
+	tmx send-keys -t tui3 Enter
+	if wait_for3 "Benchmark: random-access, 5s per queue depth" && printf '%s\n' "$SCREEN" | grep -qE "^sim:sas15k +HUS154545VLS300" &&
+	   printf '%s\n' "$SCREEN" | grep -qE "^ +1 +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +- +-$"; then pass "tui: b benchmarks the drives and shows the results"; else fail "tui: b benchmarks the drives and shows the results" "$SCREEN"; fi
 	tmx send-keys -t tui3 q q
 	if wait_for3 "TUI-EXITED 0"; then pass "tui: quits after the planner and the benchmark"; else fail "tui: quits after the planner and the benchmark" "$SCREEN"; fi
 	tmx kill-server 2>/dev/null
@@ -161,6 +168,8 @@ if command -v tmux >/dev/null 2>&1; then
 		SCREEN=$(tmux -S "$qsock" capture-pane -p -t tq 2>/dev/null); sleep 0.1; i=$((i + 1))
 	done
 	tmux -S "$qsock" send-keys -t tq ' ' ' ' Q
+	sleep 0.5
+	tmux -S "$qsock" send-keys -t tq Enter
 	i=0
 	while [ $i -lt 200 ] && ! printf '%s\n' "$SCREEN" | grep -q "Qualification (quick profile"; do
 		SCREEN=$(tmux -S "$qsock" capture-pane -p -t tq 2>/dev/null); sleep 0.1; i=$((i + 1))

@@ -48,6 +48,8 @@ if command -v tmux >/dev/null 2>&1; then
 	tui_start fmt 120 40 --rig "$rig"
 	tui_wait "rig .* 6 drives" >/dev/null
 	tui_keys r
+	tui_wait "To +< original >" >/dev/null
+	tui_keys Enter
 	tui_check "tui jobs: restore by format shows what the disk gets back" \
 		"gets back 879097968 blocks \(450 GB, the journaled original\)"
 	tui_keys JWV2S8KC Enter

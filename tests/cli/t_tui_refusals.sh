@@ -54,14 +54,20 @@ if command -v tmux >/dev/null 2>&1; then
 		# restore: what the drive gets back, or why not
 		rf_fresh restore
 		tui_keys j r
+		tui_wait "To +< original >" >/dev/null
+		tui_keys Enter
 		tui_check "tui $size: restore of a full-size drive: nothing to do, inline" \
 			"Nothing to do: already at 488397168 blocks \(250 GB"
 		tui_keys Enter j j r
+		tui_wait "To +< original >" >/dev/null
+		tui_keys Enter
 		tui_check "tui $size: restore shows the size the disk gets back" \
 			"gets back 488378646 blocks \(2.00 TB, the journaled original\)"
 		tui_type WRONG
 		tui_check "tui $size: restore: a wrong serial is refused inline" "Not the serial"
 		tui_keys Escape G r
+		tui_wait "To +< original >" >/dev/null
+		tui_keys Enter
 		# a drive that came with an HPA and has no journal entry: either the
 		# native size it would get back, or restore's refusal (with --to-native)
 		tui_check "tui $size: restore without a journal: the size, or the refusal" \
@@ -108,9 +114,13 @@ if command -v tmux >/dev/null 2>&1; then
 		# bench and qualify on a drive that fails
 		rf_fresh bench
 		tui_keys j j j b
+		tui_wait "Workload +< random-access >" >/dev/null
+		tui_keys Enter
 		tui_check "tui $size: bench on a drive with medium errors: says why" \
 			"sim:sas4kn: benchmark failed|sim:sas4kn .*failed"
 		tui_keys q Q
+		tui_wait "Profile +< quick >" >/dev/null
+		tui_keys Enter
 		tui_check "tui $size: qualify on a drive with medium errors: says why" \
 			"^sim:sas4kn .*FAIL"
 		tui_keys q

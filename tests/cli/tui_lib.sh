@@ -7,6 +7,7 @@
 # tui_check NAME PATTERN      pass when the screen shows PATTERN and the TUI
 #                             still runs (did not crash or quit)
 # tui_type TEXT               clear an input field, type TEXT, Enter
+# tui_put TEXT                clear a field however long, type TEXT (no Enter)
 # tui_stop                    end the tmux server (and the TUI with it)
 
 tui_start() {
@@ -39,4 +40,37 @@ tui_type() {
 	tui_keys BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace
 	tui_keys -l -- "$1"
 	tui_keys Enter
+}
+tui_put() {
+	tui_keys -N 120 BSpace
+	[ -z "$1" ] || tui_keys -l -- "$1"
+}
+
+# What a refused or cancelled dialog must leave as it was (t_tui_limit.sh, t_tui_bench.sh, ...):
+# drive_state ID [RIG]    what simulated drive ID (of the demo rig, or of RIG, a rig file's
+#                         name without .json) holds that a command can change, one line: its
+#                         capacity, HPA/AMAC/DCO/security settings, format, write cache, faults,
+#                         self-test and error logs, and its data image (made by the first write;
+#                         zeros stay holes, so a write shows as the image, its blocks as data);
+#                         not its clock, its head or its traffic counters (saved lazily)
+# journal_lines           the journal's lines (0 when there is none)
+drive_state() {
+	python3 - "$SHORTSTROKE_STATE_DIR/sim/${2:-demo}/$1" <<'PY'
+import json, os, sys
+d = json.load(open(sys.argv[1] + ".json"))
+for k in ("clock_ns", "saved_at_realtime_ns", "head_lba", "next_lba", "counters"):
+    d.pop(k, None)
+d.get("smart", {}).pop("power_on_hours", None)
+d.get("smart", {}).pop("temperature", None)
+img = sys.argv[1] + ".img"
+st = os.stat(img) if os.path.exists(img) else None
+print(json.dumps(d, sort_keys=True), "image:", (st.st_size, st.st_blocks) if st else None)
+PY
+}
+journal_lines() {
+	if [ -f "$SHORTSTROKE_STATE_DIR/journal.jsonl" ]; then
+		wc -l <"$SHORTSTROKE_STATE_DIR/journal.jsonl"
+	else
+		echo 0
+	fi
 }

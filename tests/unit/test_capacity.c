@@ -270,6 +270,50 @@ static void test_method_pick(void **state)
 	assert_non_null(strstr(err.msg, "supports none of AMAC, HPA or a SCSI resize"));
 }
 
+
+/* Whether a method is offered on a drive, whatever the size, with the same
+ * reasons cap_plan_limit refuses it with; and a command as --dry-run lists
+ * it. */
+static void test_method_usable(void **state)
+{
+	struct drive_info i = { .ata = true, .logical_block = 512, .physical_block = 512,
+				.capacity_blocks = 976773168, .native_blocks = 976773168,
+				.methods = METHOD_HPA | METHOD_DCO | METHOD_PARTITION };
+	struct cap_request req = { .method = CAP_AMAC, .by = CAP_BY_PERCENT, .percent = 50 };
+	struct ss_error err = { 0 }, why = { 0 };
+	struct xcmd x = { .cdb = { 0x85, 0x07, 0x00 }, .cdb_len = 3 };
+	struct cap_plan p;
+	char text[128];
+
+	(void)state;
+	assert_int_equal(cap_method_usable(&i, cap_method_get(CAP_HPA), "sim:x", &err), 0);
+	assert_int_equal(cap_method_usable(&i, cap_method_get(CAP_AMAC), "sim:x", &why),
+			 -EOPNOTSUPP);
+	assert_string_equal(why.msg, "sim:x: the drive does not support the amac method (it "
+				     "supports: hpa,dco,partition)");
+	/* the same reason the plan gives */
+	assert_int_equal(cap_plan_limit(&i, NULL, &req, &p, &err), -EOPNOTSUPP);
+	assert_non_null(strstr(err.msg, "does not support the amac method"));
+	/* the method's own rules: DCO behind an HPA, HPA on a frozen drive */
+	i.capacity_blocks = 488386584;
+	assert_int_equal(cap_method_usable(&i, cap_method_get(CAP_DCO), "sim:x", &why), -EACCES);
+	assert_non_null(strstr(why.msg, "an HPA is in effect"));
+	i.sec_frozen = true;
+	assert_int_equal(cap_method_usable(&i, cap_method_get(CAP_HPA), "sim:x", &why), -EACCES);
+	assert_non_null(strstr(why.msg, "security-frozen"));
+	/* partition on a host-managed zoned disk: its fits hook */
+	i.zoned = ZONED_HOST_MANAGED;
+	assert_int_equal(cap_method_usable(&i, cap_method_get(CAP_PARTITION), "sim:x", &why),
+			 -EOPNOTSUPP);
+	assert_non_null(strstr(why.msg, "host-managed zoned disk cannot take the partition"));
+
+	cap_cmd_text(&x, "ATA SOMETHING", text, sizeof(text));
+	assert_string_equal(text, "85 07 00  ATA SOMETHING");
+	x.cdb_len = 0;
+	cap_cmd_text(&x, NULL, text, sizeof(text));
+	assert_string_equal(text, "  ");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -280,6 +324,7 @@ int main(void)
 		cmocka_unit_test(test_method_table),
 		cmocka_unit_test(test_method_names),
 		cmocka_unit_test(test_method_pick),
+		cmocka_unit_test(test_method_usable),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -139,6 +139,36 @@ static void test_full_capacity(void **state)
 	assert_string_equal(cap_full_source_name(CAP_FULL_JOURNAL), "the journaled original");
 }
 
+/* A volatile HPA: the journal's newest record says so, for the capacity the
+ * drive has now; a permanent one after it, or a power cycle, and it is not. */
+static void test_volatile(void **state)
+{
+	struct drive_info i = ata(500, 1000, 1000);
+	struct journal_entry orig = rec("hpa", 1000, 500), last = rec("hpa", 1000, 500);
+	struct dev_limit l;
+
+	(void)state;
+	snprintf(last.event, sizeof(last.event), "limit-done");
+	last.volatile_ = true;
+	cap_limit_state(&i, &orig, &l);
+	assert_true(cap_limit_volatile(&i, &l, &last));
+	assert_false(cap_limit_volatile(&i, &l, NULL));
+	/* an intent not done, another size, a permanent change */
+	snprintf(last.event, sizeof(last.event), "limit");
+	assert_false(cap_limit_volatile(&i, &l, &last));
+	snprintf(last.event, sizeof(last.event), "limit-done");
+	last.target_blocks = 400;
+	assert_false(cap_limit_volatile(&i, &l, &last));
+	last.target_blocks = 500;
+	last.volatile_ = false;
+	assert_false(cap_limit_volatile(&i, &l, &last));
+	/* the drive at its native max again (power-cycled): not limited at all */
+	last.volatile_ = true;
+	i = ata(1000, 1000, 1000);
+	cap_limit_state(&i, &orig, &l);
+	assert_false(cap_limit_volatile(&i, &l, &last));
+}
+
 /* The GPT the partition method wrote may be taken back by restore when it is
  * the disk's only use: not when its partition holds a filesystem; an md
  * superblock there only when the disk is a member being taken down. */
@@ -179,6 +209,7 @@ int main(void)
 	    cmocka_unit_test(test_from_the_journal),
 	    cmocka_unit_test(test_stale_journal),
 	    cmocka_unit_test(test_full_capacity),
+	    cmocka_unit_test(test_volatile),
 	    cmocka_unit_test_setup_teardown(test_label_is_ours, fixture_dir_setup,
 					    fixture_dir_teardown),
 	};

@@ -761,6 +761,38 @@ static void test_state_persists(void **state)
 	assert_int_equal(fixture_rmtree(dir), 0);
 }
 
+/* The self-tests a drive has, and why not the others: an ATA drive's SMART
+ * data (all three, with the minutes it gives), SCSI (no conveyance), an ATA
+ * drive without SMART (none, with the reason selftest_start gives). */
+static void test_selftest_caps(void **state)
+{
+	struct fx *f = *state;
+	struct selftest_caps c;
+	struct drive_info info;
+	struct drive *d = open_drive(f->rig, "sata0", &info);
+
+	assert_int_equal(selftest_caps(d, &info, &c, &err), 0);
+	assert_true(c.has[SELFTEST_SHORT] && c.has[SELFTEST_EXTENDED] &&
+		    c.has[SELFTEST_CONVEYANCE]);
+	assert_int_equal(c.minutes[SELFTEST_SHORT], 2);
+	drive_free(d);
+	d = open_drive(f->rig, "sas0", &info);
+	assert_int_equal(selftest_caps(d, &info, &c, &err), 0);
+	assert_true(c.has[SELFTEST_SHORT] && c.has[SELFTEST_EXTENDED]);
+	assert_false(c.has[SELFTEST_CONVEYANCE]);
+	assert_string_equal(c.why_not[SELFTEST_CONVEYANCE],
+			    "sim:sas0: SCSI drives have no conveyance self-test (short or extended "
+			    "only)");
+	drive_free(d);
+	d = open_drive(f->rig, "plain", &info);
+	assert_int_equal(selftest_caps(d, &info, &c, &err), 0);
+	assert_false(c.has[SELFTEST_SHORT] || c.has[SELFTEST_EXTENDED] ||
+		     c.has[SELFTEST_CONVEYANCE]);
+	assert_int_equal(selftest_start(d, &info, SELFTEST_SHORT, &err), -EOPNOTSUPP);
+	assert_string_equal(c.why_not[SELFTEST_SHORT], err.msg);
+	drive_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -774,6 +806,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_zones_zbc, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_geometry_notches, setup, teardown),
 		cmocka_unit_test(test_state_persists),
+		cmocka_unit_test_setup_teardown(test_selftest_caps, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

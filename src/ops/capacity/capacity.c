@@ -153,22 +153,56 @@ int cap_locked_error(const char *dev, struct ss_error *err)
 			    dev);
 }
 
-static int check_method_rules(const struct drive_info *i, const struct cap_method_ops *o,
-			      bool vol, const char *dev, struct ss_error *err)
+/* The method's own rules for a limit, and a locked drive. */
+static int method_rules(const struct drive_info *i, const struct cap_method_ops *o,
+			const char *dev, struct ss_error *err)
 {
 	int rc;
 
-	if (vol && !(o->flags & CAPM_VOLATILE))
-		return ss_error_usage(err, -EINVAL,
-				      "%s: --volatile needs the HPA method (SET MAX ADDRESS); %s "
-				      "changes are permanent",
-				      dev, o->name);
 	rc = o->plan ? o->plan(i, false, dev, err) : 0;
 	if (rc)
 		return rc;
 	if (i->sec_locked)
 		return cap_locked_error(dev, err);
 	return 0;
+}
+
+static int check_method_rules(const struct drive_info *i, const struct cap_method_ops *o,
+			      bool vol, const char *dev, struct ss_error *err)
+{
+	if (vol && !(o->flags & CAPM_VOLATILE))
+		return ss_error_usage(err, -EINVAL,
+				      "%s: --volatile needs the HPA method (SET MAX ADDRESS); %s "
+				      "changes are permanent",
+				      dev, o->name);
+	return method_rules(i, o, dev, err);
+}
+
+/* A drive that can never take the method, or does not report it. */
+static int method_fits(const struct drive_info *i, const struct cap_method_ops *o,
+		       const char *dev, struct ss_error *err)
+{
+	char h1[96];
+	int rc;
+
+	rc = o->fits ? o->fits(i, dev, err) : 0;
+	if (rc)
+		return rc;
+	if (!supports(i, o)) {
+		drive_methods_text(i->methods, h1, sizeof(h1));
+		return ss_error_set(err, -EOPNOTSUPP,
+				    "%s: the drive does not support the %s method (it supports: %s)",
+				    dev, o->name, h1);
+	}
+	return 0;
+}
+
+int cap_method_usable(const struct drive_info *i, const struct cap_method_ops *o,
+		      const char *dev, struct ss_error *err)
+{
+	int rc = method_fits(i, o, dev, err);
+
+	return rc ? rc : method_rules(i, o, dev, err);
 }
 
 static int corrupt_error(const char *dev, struct ss_error *err)
@@ -263,15 +297,9 @@ int cap_plan_limit(const struct drive_info *i, const struct journal_entry *orig,
 	o = ops_of(p->method);
 	if (!o)
 		return ss_error_set(err, -EINVAL, "%s: no such method", dev);
-	rc = o->fits ? o->fits(i, dev, err) : 0;
+	rc = method_fits(i, o, dev, err);
 	if (rc)
 		return rc;
-	if (!supports(i, o)) {
-		drive_methods_text(i->methods, h1, sizeof(h1));
-		return ss_error_set(err, -EOPNOTSUPP,
-				    "%s: the drive does not support the %s method (it supports: %s)",
-				    dev, o->name, h1);
-	}
 	rc = check_method_rules(i, o, r->volatile_, dev, err);
 	if (rc)
 		return rc;
@@ -367,7 +395,30 @@ int cap_plan_limit(const struct drive_info *i, const struct journal_entry *orig,
 	return 0;
 }
 
+int cap_plan_limit_drive(struct cap_ctx *c, const struct cap_request *r, struct cap_plan *p,
+			 struct ss_error *err)
+{
+	const struct drive_info *i = &c->e->info;
+	struct journal_entry orig;
+	bool have = journal_original(c->state_dir, i->serial, i->wwn, &orig, NULL) == 0;
+	int rc;
+
+	rc = cap_plan_limit(i, have ? &orig : NULL, r, p, err);
+	return rc ? rc : cap_plan_zones(c->d, i, p, err);
+}
+
 /* ---- sending the change -------------------------------------------------- */
+
+void cap_cmd_text(const struct xcmd *x, const char *what, char *buf, size_t len)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (unsigned k = 0; k < x->cdb_len && k < sizeof(x->cdb) && at + 4 <= len; k++)
+		at += (size_t)snprintf(buf + at, len - at, k ? " %02x" : "%02x", x->cdb[k]);
+	if (at < len)
+		snprintf(buf + at, len - at, "  %s", what ? what : "");
+}
 
 const char *cap_dev(const struct cap_ctx *c)
 {

@@ -1,0 +1,213 @@
+/* log.c - L: every command sent to a drive this session, with its status,
+ * as `-v` prints it (the CDB in hex and by name, the data, the status and
+ * the sense decoded), so that an administrator sees what the tool did to a
+ * disk. The commands come from the transport's watch hook into a cmdlog
+ * (ops) that tui_main installs; this screen shows a copy of what it keeps,
+ * filtered by device (or by a command's name), with the medium's reads and
+ * writes (a benchmark's, a scan's) hidden unless asked for. No curses here. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "form.h"
+#include "shortstroke/cmdlog.h"
+#include "tui.h"
+
+struct cmdlog *tui_cmdlog_start(void)
+{
+	/* the process's: a job stuck in a drive's command may still log after
+	 * the screen has closed, so it lives until the process ends */
+	static struct cmdlog *log;
+
+	if (!log) {
+		log = cmdlog_new(CMDLOG_KEEP, CMDLOG_KEEP_MEDIA);
+		cmdlog_install(log);
+	}
+	return log;
+}
+
+void tui_log_free(struct tui_logview *v)
+{
+	if (!v)
+		return;
+	free(v->e);
+	free(v->rows);
+	free(v);
+}
+
+/* The rows the filter lets through; the selection stays on its command. */
+static void log_filter(struct tui_logview *v)
+{
+	uint64_t seq = v->nrows && v->sel < v->nrows ? v->e[v->rows[v->sel]].seq : 0;
+	size_t *rows = malloc((v->n ? v->n : 1) * sizeof(*rows));
+	size_t k = 0;
+
+	if (!rows)
+		return;
+	for (size_t i = 0; i < v->n; i++) {
+		const struct cmdlog_entry *e = &v->e[i];
+
+		if (!v->media && cmdlog_entry_media(e))
+			continue;
+		if (v->filter[0] && !strcasestr(e->dev, v->filter)) {
+			struct cmdlog_text t;
+
+			cmdlog_entry_text(e, &t);
+			if (!strcasestr(t.name, v->filter))
+				continue;
+		}
+		rows[k++] = i;
+	}
+	free(v->rows);
+	v->rows = rows;
+	v->nrows = k;
+	v->sel = k ? k - 1 : 0;
+	if (!v->follow)
+		for (size_t r = 0; r < k; r++)
+			if (v->e[rows[r]].seq >= seq) {
+				v->sel = r;
+				break;
+			}
+}
+
+void tui_log_refresh(struct tui_model *m, bool force)
+{
+	struct tui_logview *v = m->logview;
+	uint64_t last = cmdlog_last(m->cmdlog);
+	struct cmdlog_entry *e;
+	size_t n;
+
+	if (!v || (!force && last == v->last))
+		return;
+	if (last != v->last || !v->e) {
+		if (cmdlog_copy(m->cmdlog, &e, &n, &v->dropped))
+			return;
+		free(v->e);
+		v->e = e;
+		v->n = n;
+		v->last = last;
+	}
+	log_filter(v);
+}
+
+enum tui_action tui_log_open(struct tui_model *m)
+{
+	struct tui_logview *v;
+
+	if (!m->cmdlog)
+		return tui_alert(m, "Command log", "No command log in this session.");
+	v = calloc(1, sizeof(*v));
+	if (!v)
+		return tui_alert(m, "Command log", "out of memory");
+	v->follow = true;
+	tui_log_free(m->logview);
+	m->logview = v;
+	tui_log_refresh(m, true);
+	return TUI_REDRAW;
+}
+
+static void log_move(struct tui_logview *v, long delta)
+{
+	long s = (long)v->sel + delta;
+
+	if (!v->nrows)
+		return;
+	if (s < 0)
+		s = 0;
+	if (s >= (long)v->nrows)
+		s = (long)v->nrows - 1;
+	v->sel = (size_t)s;
+	v->follow = v->sel + 1 == v->nrows;
+}
+
+/* Typing the filter (a device, or a command's name): live, Enter keeps it,
+ * Esc drops it. */
+static enum tui_action filter_key(struct tui_model *m, int key)
+{
+	struct tui_logview *v = m->logview;
+	size_t len = strlen(v->filter);
+
+	if (key == TK_TICK) {
+		tui_log_refresh(m, false);
+		return TUI_REDRAW;
+	}
+	if (key == TK_ENTER) {
+		v->editing = false;
+		return TUI_REDRAW;
+	}
+	if (key == TK_ESC) {
+		v->editing = false;
+		v->filter[0] = '\0';
+	} else if (key == TK_BACKSPACE) {
+		if (len)
+			v->filter[len - 1] = '\0';
+	} else if (key >= 0x20 && key < 0x7f && len + 1 < sizeof(v->filter)) {
+		v->filter[len] = (char)key;
+		v->filter[len + 1] = '\0';
+	} else {
+		return TUI_NONE;
+	}
+	tui_log_refresh(m, true);
+	return TUI_REDRAW;
+}
+
+enum tui_action tui_log_key(struct tui_model *m, int key)
+{
+	struct tui_logview *v = m->logview;
+	uint64_t last = v->last;
+
+	if (v->editing)
+		return filter_key(m, key);
+	switch (key) {
+	case TK_TICK:
+		tui_log_refresh(m, false);
+		return v->last != last ? TUI_REDRAW : TUI_NONE;
+	case 'q':
+	case TK_ESC:
+		tui_log_free(v);
+		m->logview = NULL;
+		return TUI_REDRAW;
+	case TK_UP:
+	case 'k':
+		log_move(v, -1);
+		return TUI_REDRAW;
+	case TK_DOWN:
+	case 'j':
+		log_move(v, 1);
+		return TUI_REDRAW;
+	case TK_PGUP:
+		log_move(v, -10);
+		return TUI_REDRAW;
+	case TK_PGDN:
+	case ' ':
+		log_move(v, 10);
+		return TUI_REDRAW;
+	case TK_HOME:
+	case 'g':
+		log_move(v, -(long)v->nrows);
+		return TUI_REDRAW;
+	case TK_END:
+	case 'G':
+		log_move(v, (long)v->nrows);
+		return TUI_REDRAW;
+	case '/':
+		v->editing = true;
+		return TUI_REDRAW;
+	case 'd':
+		/* the drive selected in the table, or all of them again */
+		if (v->filter[0] || !m->n)
+			v->filter[0] = '\0';
+		else
+			snprintf(v->filter, sizeof(v->filter), "%s", m->devs[m->sel].spec);
+		tui_log_refresh(m, true);
+		return TUI_REDRAW;
+	case 'm':
+		v->media = !v->media;
+		tui_log_refresh(m, true);
+		return TUI_REDRAW;
+	case TK_RESIZE:
+		return TUI_REDRAW;
+	default:
+		return TUI_NONE;
+	}
+}
