@@ -310,7 +310,7 @@ static void test_swap_keeps_disks(void **state)
 	entry(&devs[1], "/dev/sdg", "SY", "");
 	tui_model_swap(&m, devs, 2, health);
 	assert_string_equal(m.status, "sim:sdf: limited to 10G");
-	tui_model_free(&m);
+	tui_model_fini(&m);
 }
 
 #define RIG_DRIVE(id, serial)                                                                  \
