@@ -2,12 +2,14 @@
 #
 #   make            program in build/shortstroke, libraries beside it
 #   make demo       install build deps if missing, build, open the TUI on the demo rig
-#   make check      install test deps if missing, unit tests (ASan+UBSan), CLI tests,
-#                   fuzz smoke runs, libraidplan's ABI, real-kernel suite in QEMU; every
-#                   suite runs, and it ends with each suite's "N passed, N failed" line
-#                   and the total
+#   make check      install test deps if missing, the formatter check, unit tests
+#                   (ASan+UBSan), CLI tests, fuzz smoke runs, libraidplan's ABI, real-kernel
+#                   suite in QEMU; every suite runs, and it ends with each suite's
+#                   "N passed, N failed" line and the total
 #   make check-vm   the real-kernel suite alone
 #   make check-layers  the include rules of docs/architecture.md
+#   make format     clang-format every C file of src, include and tests (.clang-format)
+#   make check-format  fail listing the files make format would change (part of check)
 #   make check-abi  libraidplan's ABI against tests/abi/ (abidiff, part of check)
 #   make abi-baseline  record the built libraidplan's ABI as the new baseline
 #   V=1             print the full commands
@@ -93,8 +95,8 @@ PROG     := $(BUILD)/shortstroke
 SIMD     := $(if $(SIMD_SRC),$(BUILD)/shortstroke-simd)
 
 .PHONY: all deps deps-check demo unit check check-unit check-cli check-fuzz \
-	check-vm check-layers check-abi abi-baseline raidplan fuzz bench install install-man \
-	install-contrib clean tests
+	check-vm check-layers check-format format check-abi abi-baseline raidplan fuzz bench \
+	install install-man install-contrib clean tests
 .DEFAULT_GOAL := all
 
 all: $(PROG) $(SIMD) $(RP_SO) $(RP_A) $(BUILD)/raidplan.pc
@@ -180,6 +182,13 @@ check-fuzz: deps-check fuzz
 check-layers:
 	@tests/check-layers.sh
 
+# the code style of .clang-format (docs/style.md); make format rewrites what differs
+check-format: deps-check
+	@tests/check-format.sh
+
+format:
+	@tests/check-format.sh --fix
+
 # libraidplan's ABI against the baseline of its soname, tests/abi/libraidplan.so.N.abi
 # (docs/planning-model.md, "The library's ABI"); the suite installs into a DESTDIR too
 check-abi: deps-check
@@ -199,8 +208,8 @@ check-vm:
 # build/check/SUITE.log, and the closing lines are summed up at the end. The
 # guest suite (mostly one QEMU TCG thread) runs beside the others once the
 # program is built, and its log is printed when it ends.
-CHECK_SUITES := unit cli fuzz abi vm
-CHECK_FG := unit cli fuzz abi
+CHECK_SUITES := format unit cli fuzz abi vm
+CHECK_FG := format unit cli fuzz abi
 check: deps-check
 	@mkdir -p build/check && rm -f build/check/*.log build/check/*.rc
 	@$(MAKE) --no-print-directory -j$(JOBS) all

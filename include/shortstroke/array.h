@@ -302,12 +302,13 @@ struct array_apply_cb {
  * the record at each step; a failure after the first change rolls back
  * what this run did. Returns 0 (res->stage AAS_DONE) or a negative errno
  * with err filled and res->stage saying where it stopped. res is the
- * caller's (large: allocate it); free it with array_apply_result_free.
+ * caller's (large: allocate it); array_apply_result_fini releases what it
+ * holds (the caller frees res itself).
  */
 int array_apply(struct ss_ctx *ctx, const struct array_apply_opts *o,
 		const struct array_apply_cb *cb, struct array_apply_result *res,
 		struct ss_error *err);
-void array_apply_result_free(struct array_apply_result *res);
+void array_apply_result_fini(struct array_apply_result *res);
 
 /*
  * Undo an array: load its record (-ENOENT: no such array) and refuse

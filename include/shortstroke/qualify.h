@@ -162,7 +162,7 @@ struct qualify_result {
 
 void qualify_result_init(struct qualify_result *r, const char *device,
 			 const struct drive_info *info, enum qualify_profile p);
-void qualify_result_free(struct qualify_result *r);
+void qualify_result_fini(struct qualify_result *r);
 
 /* Add unreadable blocks, merging with neighbours; keeps the list sorted. */
 void qualify_result_add_bad(struct qualify_result *r, uint64_t lba, uint64_t blocks);

@@ -167,7 +167,7 @@ struct smart_report {
 	struct smart_scsi_pages scsi;
 };
 
-void smart_report_free(struct smart_report *r);
+void smart_report_fini(struct smart_report *r);
 
 /*
  * ATA: feed libatasmart the blob and fill verdict, reason, key figures

@@ -35,12 +35,12 @@ struct zone_report {
  * Read every zone: REPORT ZONES (SCSI) or, on an ATA disk, REPORT ZONES
  * EXT through SAT, page by page from LBA 0 until the list ends. A disk
  * that is not zoned (or drive-managed, which hides its zones) gives
- * -EOPNOTSUPP "<dev>: not a zoned drive (no ZBC/ZAC zones)". Free with
- * zone_report_free.
+ * -EOPNOTSUPP "<dev>: not a zoned drive (no ZBC/ZAC zones)". Release with
+ * zone_report_fini.
  */
 int zones_report(struct drive *d, const struct drive_info *info, struct zone_report *out,
 		 struct ss_error *err);
-void zone_report_free(struct zone_report *r);
+void zone_report_fini(struct zone_report *r);
 
 /* One recording zone (notch) as the Notch page describes it. */
 struct zone_notch {
@@ -79,7 +79,7 @@ struct zone_geometry {
  */
 int zones_geometry(struct drive *d, const struct drive_info *info, bool walk,
 		   struct zone_geometry *out, struct ss_error *err);
-void zone_geometry_free(struct zone_geometry *g);
+void zone_geometry_fini(struct zone_geometry *g);
 
 /* What a drive tells about its zones, as `zones` shows it: the zone report
  * of a zoned drive (host-managed or host-aware), else its geometry pages. */
@@ -95,11 +95,11 @@ struct zones_info {
  * notch list is left out, notches_skipped). A drive that is not zoned and
  * reports no geometry pages gives -EOPNOTSUPP ("reports no zone
  * information"), unless measured (its zone profile was measured instead):
- * then 0 with no pages and a note that says so. Free with zones_info_free
+ * then 0 with no pages and a note that says so. Release with zones_info_fini
  * (also after a failure).
  */
 int zones_read(struct drive *d, const char *spec, const struct drive_info *info, bool walk,
 	       bool measured, struct zones_info *out, struct ss_error *err);
-void zones_info_free(struct zones_info *zi);
+void zones_info_fini(struct zones_info *zi);
 
 #endif

@@ -386,7 +386,7 @@ static int apply_main(struct ss_ctx *ctx, struct apply_opts *o)
 	}
 	(void)rc;
 out:
-	array_apply_result_free(res);
+	array_apply_result_fini(res);
 	free(res);
 	plan_free(p);
 	return code;

@@ -494,7 +494,7 @@ static int qualify_run(struct ss_ctx *ctx, int argc, char **argv)
 		struct q_item *qi = b.items[i].op;
 
 		io_dev_close(qi->io);
-		qualify_result_free(&qi->res);
+		qualify_result_fini(&qi->res);
 		drive_free(b.items[i].d);
 		record_free(b.items[i].rec);
 		free(b.items[i].log);

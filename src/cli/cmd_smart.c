@@ -153,7 +153,7 @@ static int smart_run(struct ss_ctx *ctx, int argc, char **argv)
 		smart_disk_record(dr, &e, &r, &o.view);
 		if (!(o.out.flags & TABLE_JSON))
 			record_print(dr, stdout, o.out.flags);
-		smart_report_free(&r);
+		smart_report_fini(&r);
 	}
 	if (o.out.flags & TABLE_JSON)
 		record_print(root, stdout, o.out.flags);

@@ -160,7 +160,7 @@ static int zones_run(struct ss_ctx *ctx, int argc, char **argv)
 	if (rc == 0 && zones_print(stdout, &e, &zi, zp, out.columns, out.flags, all, eb,
 				   sizeof(eb)))
 		rc = cli_usage_error("zones", "%s", eb);
-	zones_info_free(&zi);
+	zones_info_fini(&zi);
 	zprofile_free(zp);
 	if (rc < 0) {
 		cli_error("%s", err.msg);

@@ -5,6 +5,8 @@
 
 
 
+/* one command (family) a line */
+/* clang-format off */
 const struct cli_cmd *const cli_commands[] = {
 	&cmd_list,
 	&cmd_info,
@@ -22,3 +24,4 @@ const struct cli_cmd *const cli_commands[] = {
 	&cmd_tui,
 	NULL,
 };
+/* clang-format on */

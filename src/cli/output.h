@@ -13,6 +13,8 @@ struct out_opts {
 
 #define OUT_OPT_LIST_COLUMNS 0x1001
 #define OUT_SHORT_OPTS "Jo:nrb"
+/* a list fragment as a macro body */
+/* clang-format off */
 #define OUT_LONG_OPTS                                                    \
 	{ "json", no_argument, NULL, 'J' },                              \
 	{ "output", required_argument, NULL, 'o' },                      \
@@ -20,6 +22,7 @@ struct out_opts {
 	{ "raw", no_argument, NULL, 'r' },                               \
 	{ "bytes", no_argument, NULL, 'b' },                             \
 	{ "list-columns", no_argument, NULL, OUT_OPT_LIST_COLUMNS }
+/* clang-format on */
 
 #define OUT_HELP                                                                    \
 	"  -J, --json            JSON output (numbers as numbers, sizes in bytes)\n"   \

@@ -776,7 +776,7 @@ static int req_start(struct aeng *e, struct areq *r)
 	if (!j || job_add_req(j, r) ||
 	    sim_md_map(&e->g, r->lba, r->blocks, r->write, choose_copy, e, &j->ops) ||
 	    job_start(e, j))
-		return -ENOMEM; /* the run stops; run_free frees it */
+		return -ENOMEM; /* the run stops; run_fini frees it */
 	return 0;
 }
 
@@ -936,7 +936,7 @@ static void handle(struct aeng *e, const struct ev *v)
 }
 
 /* Free what a stopped run left: queued commands, stripes, jobs, requests. */
-static void run_free(struct aeng *e)
+static void run_fini(struct aeng *e)
 {
 	for (unsigned i = 0; i < e->nm; i++) {
 		struct amember *m = &e->m[i];
@@ -1029,7 +1029,7 @@ static int a_run(void *priv, const struct io_job *job, struct io_result *res,
 		for (unsigned i = 0; i < e->g.n && !e->stop; i++)
 			member_kick(e, i);
 	}
-	run_free(e);
+	run_fini(e);
 	return e->rc;
 }
 

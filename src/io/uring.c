@@ -320,7 +320,7 @@ static double fraction(const struct io_job *job, uint64_t el, uint64_t bytes)
 	return f > 1 ? 1 : f;
 }
 
-static void urun_free(struct urun *r)
+static void urun_fini(struct urun *r)
 {
 	/*
 	 * The ring's teardown is asynchronous (a kernel worker): a file still
@@ -353,7 +353,7 @@ static int u_run(void *priv, const struct io_job *job, struct io_result *res,
 	r.slots = calloc(job->qd, sizeof(*r.slots));
 	r.free_slots = calloc(job->qd, sizeof(*r.free_slots));
 	if (rc || !r.slots || !r.free_slots) {
-		urun_free(&r);
+		urun_fini(&r);
 		return ss_error_set(err, -ENOMEM, "out of memory for %u buffers", job->qd);
 	}
 	for (unsigned i = 0; i < job->qd; i++)
@@ -402,7 +402,7 @@ static int u_run(void *priv, const struct io_job *job, struct io_result *res,
 			;
 	}
 	res->elapsed_ns = t_end - t0;
-	urun_free(&r);
+	urun_fini(&r);
 	return r.rc;
 }
 

@@ -488,7 +488,7 @@ static void close_drives(struct array_apply_result *res)
 	}
 }
 
-void array_apply_result_free(struct array_apply_result *res)
+void array_apply_result_fini(struct array_apply_result *res)
 {
 	if (!res)
 		return;

@@ -68,7 +68,7 @@ static uint64_t zone_size(struct drive *d, const struct drive_info *i)
 	for (size_t k = 0; k < r.count; k++)
 		if (r.zones[k].len > len)
 			len = r.zones[k].len;
-	zone_report_free(&r);
+	zone_report_fini(&r);
 	return len;
 }
 

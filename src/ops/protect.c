@@ -48,7 +48,7 @@ static int read_all(const char *path, char **buf, size_t *len, mode_t *mode,
 		    struct ss_error *err);
 static int text_load(const char *path, struct protect_text *t,
 		     struct ss_error *err);
-static void text_free(struct protect_text *t);
+static void text_fini(struct protect_text *t);
 static int write_atomic(const char *path, const char *buf, size_t len,
 			mode_t mode, struct ss_error *err);
 static int entry_make(enum protect_kind kind, const char *value,
@@ -467,7 +467,7 @@ static int text_load(const char *path, struct protect_text *t,
 	return r;
 }
 
-static void text_free(struct protect_text *t)
+static void text_fini(struct protect_text *t)
 {
 	free(t->buf);
 	protect_free(t->list);
@@ -554,7 +554,7 @@ int protect_add(const char *path, enum protect_kind kind, const char *value,
 	r = write_atomic(path, nbuf, at, t.mode, err);
 	free(nbuf);
 out:
-	text_free(&t);
+	text_fini(&t);
 	return r;
 }
 
@@ -608,6 +608,6 @@ int protect_remove(const char *path, enum protect_kind kind, const char *value,
 	r = write_atomic(path, nbuf, at, t.mode, err);
 out:
 	free(nbuf);
-	text_free(&t);
+	text_fini(&t);
 	return r;
 }

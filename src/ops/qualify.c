@@ -392,7 +392,7 @@ void qualify_result_init(struct qualify_result *r, const char *device,
 		snprintf(r->check[i].detail, sizeof(r->check[i].detail), "not run");
 }
 
-void qualify_result_free(struct qualify_result *r)
+void qualify_result_fini(struct qualify_result *r)
 {
 	if (!r)
 		return;
@@ -638,13 +638,13 @@ static int check_smart(struct qrun *q, struct drive *d, struct ss_error *err)
 		return rc;
 	if (rc == -EOPNOTSUPP) {
 		set_refused(r, QC_SMART, r->info.smart_supported, "SMART", err);
-		smart_report_free(&rep);
+		smart_report_fini(&rep);
 		return 0;
 	}
 	if (rc) {
 		set_check(r, QC_SMART, QUALIFY_FAIL, "could not read SMART: %s",
 			  err ? err->msg : "error");
-		smart_report_free(&rep);
+		smart_report_fini(&rep);
 		return 0;
 	}
 	r->smart_read = true;
@@ -679,7 +679,7 @@ static int check_smart(struct qrun *q, struct drive *d, struct ss_error *err)
 			snprintf(det + l, len - l, ", %" PRId64 " pending", rep.pending.value);
 	}
 	r->check[QC_SMART].status = fail ? QUALIFY_FAIL : QUALIFY_PASS;
-	smart_report_free(&rep);
+	smart_report_fini(&rep);
 	return 0;
 }
 

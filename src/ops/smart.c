@@ -543,7 +543,7 @@ int smart_read(struct drive *d, const struct drive_info *info, struct smart_repo
 	else
 		rc = smart_scsi_read(d, info, out, err);
 	if (rc)
-		smart_report_free(out);
+		smart_report_fini(out);
 	return rc;
 }
 

@@ -67,7 +67,7 @@ void smart_report_verdict(struct smart_report *r, enum smart_verdict v, const ch
 	va_end(ap);
 }
 
-void smart_report_free(struct smart_report *r)
+void smart_report_fini(struct smart_report *r)
 {
 	if (!r)
 		return;

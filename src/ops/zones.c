@@ -149,14 +149,14 @@ int zones_report(struct drive *d, const struct drive_info *info, struct zone_rep
 	}
 	free(buf);
 	if (rc) {
-		zone_report_free(out);
+		zone_report_fini(out);
 		return rc;
 	}
 	zones_summarize(out->zones, out->count, &out->summary);
 	return 0;
 }
 
-void zone_report_free(struct zone_report *r)
+void zone_report_fini(struct zone_report *r)
 {
 	if (!r)
 		return;
@@ -322,11 +322,11 @@ int zones_geometry(struct drive *d, const struct drive_info *info, bool walk,
 	}
 	rc = list_notches(d, out, pg, plen, err);
 	if (rc)
-		zone_geometry_free(out);
+		zone_geometry_fini(out);
 	return rc;
 }
 
-void zone_geometry_free(struct zone_geometry *g)
+void zone_geometry_fini(struct zone_geometry *g)
 {
 	if (!g)
 		return;
@@ -366,8 +366,8 @@ int zones_read(struct drive *d, const char *spec, const struct drive_info *info,
 	return rc;
 }
 
-void zones_info_free(struct zones_info *zi)
+void zones_info_fini(struct zones_info *zi)
 {
-	zone_report_free(&zi->report);
-	zone_geometry_free(&zi->geometry);
+	zone_report_fini(&zi->report);
+	zone_geometry_fini(&zi->geometry);
 }

@@ -177,7 +177,10 @@ int rp_profile_parse(const char *s, int *profile, struct rp_error *err)
 }
 
 #define KIB 1024ull
+/* a braced list as a macro body, which clang-format takes for a block */
+/* clang-format off */
 #define SZ(b, w) {RP_SIZED(struct rp_size_share), .bytes = (b), .share = (w)}
+/* clang-format on */
 
 /* IOMeter access specifications as storage reviews use them (docs/models.md). */
 static const struct rp_size_share fileserver_sizes[] = {

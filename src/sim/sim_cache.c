@@ -401,7 +401,7 @@ void sim_cache_drop(struct sim_drive *d)
 	w->last_valid = false;
 }
 
-void sim_cache_free(struct sim_drive *d)
+void sim_cache_fini(struct sim_drive *d)
 {
 	struct sim_wcache *w = &d->wc;
 

@@ -294,14 +294,14 @@ static int walk_value(struct walker *w, struct jpos *p, unsigned depth)
 	return w->i > p->val_off ? 0 : -1;
 }
 
-void jpos_free(struct jpos *p)
+void jpos_fini(struct jpos *p)
 {
 	unsigned i;
 
 	if (!p)
 		return;
 	for (i = 0; i < p->nkids; i++)
-		jpos_free(&p->kids[i]);
+		jpos_fini(&p->kids[i]);
 	free(p->kids);
 	free(p->key);
 	p->kids = NULL;
@@ -315,7 +315,7 @@ int jpos_build(const char *text, size_t len, struct jpos *root)
 
 	memset(root, 0, sizeof(*root));
 	if (walk_value(&w, root, 0)) {
-		jpos_free(root);
+		jpos_fini(root);
 		memset(root, 0, sizeof(*root));
 		return -1;
 	}

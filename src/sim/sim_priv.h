@@ -360,7 +360,7 @@ struct jpos {
 /* Walk JSON text (already accepted by json-c) and record positions.
  * Returns 0, or -1 when the text is not understood (positions unknown). */
 int jpos_build(const char *text, size_t len, struct jpos *root);
-void jpos_free(struct jpos *p);
+void jpos_fini(struct jpos *p);
 /* Member by key (last occurrence, as json-c keeps it), or NULL. */
 const struct jpos *jpos_member(const struct jpos *p, const char *key);
 const struct jpos *jpos_index(const struct jpos *p, unsigned i);
@@ -388,7 +388,7 @@ void sim_state_clean_tmp(struct sim_rig *rig);
 /* Write the state file (under the lock). */
 int sim_state_save(struct sim_drive *d, struct ss_error *err);
 void sim_store_init(struct sim_store *s);
-void sim_store_free(struct sim_store *s);
+void sim_store_fini(struct sim_store *s);
 int sim_store_read(struct sim_drive *d, uint64_t off, void *buf, size_t len);
 int sim_store_write(struct sim_drive *d, uint64_t off, const void *buf, size_t len);
 int sim_store_wipe(struct sim_drive *d);
@@ -446,7 +446,7 @@ uint64_t sim_cache_flush_ns(struct sim_drive *d);
 /* Forget what is cached (power cycle, format: timing only, the data is
  * already in the store) */
 void sim_cache_drop(struct sim_drive *d);
-void sim_cache_free(struct sim_drive *d);
+void sim_cache_fini(struct sim_drive *d);
 /* A write of bytes is taken without waiting for destaging */
 bool sim_cache_has_room(const struct sim_drive *d, uint64_t bytes);
 /* Positioning time from the heads to what the destager writes next (huge
@@ -593,7 +593,7 @@ void sim_scsi_send_diag(struct sim_cmd *sc);
 
 /* Allocate the write pointers of a zoned drive (all zones empty) */
 int sim_zones_init(struct sim_drive *d);
-void sim_zones_free(struct sim_drive *d);
+void sim_zones_fini(struct sim_drive *d);
 uint64_t sim_zone_blocks(const struct sim_drive *d);
 /* Every write pointer back to its zone's start (a format, a reset-all) */
 void sim_zones_reset_all(struct sim_drive *d);

@@ -1083,9 +1083,9 @@ static void drive_free(struct sim_drive *d)
 {
 	if (!d)
 		return;
-	sim_store_free(&d->store);
-	sim_zones_free(d);
-	sim_cache_free(d);
+	sim_store_fini(&d->store);
+	sim_zones_fini(d);
+	sim_cache_fini(d);
 	free(d->state_path);
 	if (d->lock_fd >= 0)
 		close(d->lock_fd);
@@ -1310,7 +1310,7 @@ int sim_rig_load_string(const char *json, const char *origin, const char *state_
 	if (jpos_build(json, len, &rpos))
 		memset(&rpos, 0, sizeof(rpos)); /* lines fall back to 1 */
 	rc = rig_build(&p, root, &rpos, state_dir, out);
-	jpos_free(&rpos);
+	jpos_fini(&rpos);
 	json_object_put(root);
 	return rc;
 }

@@ -829,7 +829,7 @@ static void store_free_mem(struct sim_store *s)
 	s->used = 0;
 }
 
-void sim_store_free(struct sim_store *s)
+void sim_store_fini(struct sim_store *s)
 {
 	store_free_mem(s);
 	if (s->fd >= 0)

@@ -66,7 +66,7 @@ int sim_zones_init(struct sim_drive *d)
 	return 0;
 }
 
-void sim_zones_free(struct sim_drive *d)
+void sim_zones_fini(struct sim_drive *d)
 {
 	free(d->zone_wp);
 	d->zone_wp = NULL;

@@ -297,7 +297,7 @@ static void close_dev(struct dev *d)
 	if (d->ring.map)
 		munmap(d->ring.map, d->ring.map_size);
 	d->ring.map = NULL;
-	simd_ring_free(&d->ring);
+	simd_ring_fini(&d->ring);
 	if (d->fd >= 0)
 		close(d->fd);
 	d->fd = -1;

@@ -79,7 +79,7 @@ int simd_ring_check(struct simd_ring *r);
 int simd_ring_process(struct simd_ring *r);
 
 /* Release the scratch buffer. */
-void simd_ring_free(struct simd_ring *r);
+void simd_ring_fini(struct simd_ring *r);
 
 /* The SCSI CDB length the kernel uses for an opcode (scsi_command_size). */
 unsigned simd_cdb_len(const uint8_t *cdb);

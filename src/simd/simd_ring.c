@@ -401,7 +401,7 @@ int simd_ring_process(struct simd_ring *r)
 	return n;
 }
 
-void simd_ring_free(struct simd_ring *r)
+void simd_ring_fini(struct simd_ring *r)
 {
 	free(r->buf);
 	r->buf = NULL;

@@ -33,7 +33,7 @@ static void flow_free(void *arg)
 	if (!f)
 		return;
 	plan_free(f->plan);
-	array_apply_result_free(f->chk);
+	array_apply_result_fini(f->chk);
 	free(f->chk);
 	free(f);
 }
@@ -127,7 +127,7 @@ static void apply_finish(struct tui_model *m, struct tui_task *t, int rc,
 			 r->name[0] ? "; state " : "", r->name[0] ? array_state_name(r->state) : "");
 	}
 	pthread_mutex_unlock(&ap->lock);
-	array_apply_result_free(ap->res);
+	array_apply_result_fini(ap->res);
 	ctx_fini(&ap->ctx);
 	tui_status(m, "%s", rc ? "apply failed" : ap->result);
 	m->rescan_pending = true;
@@ -170,7 +170,7 @@ static enum tui_action start_apply(struct tui_model *m, struct apply_flow *f)
 	ap->plan = f->plan;
 	f->plan = NULL;
 	/* the drives the check opened are closed before the job opens them */
-	array_apply_result_free(f->chk);
+	array_apply_result_fini(f->chk);
 	snprintf(dir, sizeof(dir), "%s", f->plan_path);
 	*strrchr(dir, '/') = '\0';
 	if (file_mkdirs(dir, &err) || planfile_write(ap->plan_path, ap->plan, &err)) {
@@ -260,21 +260,21 @@ static enum tui_action mkfs_submit(struct tui_model *m, struct tui_dialog *d)
 		return tui_dialog_error(d, "'%s': type none, ext4 or xfs.", d->text);
 	if (!f->chk && !(f->chk = calloc(1, sizeof(*f->chk))))
 		return tui_dialog_error(d, "out of memory");
-	array_apply_result_free(f->chk);
+	array_apply_result_fini(f->chk);
 	o = flow_opts(f);
 	o.check_only = true;
 	rc = array_apply(m->ctx, &o, NULL, f->chk, &err);
 	if (rc) {
 		if (f->chk->stage == AAS_MEMBERS) {
 			member_reasons(f->chk, why, sizeof(why) - 40);
-			array_apply_result_free(f->chk);
+			array_apply_result_fini(f->chk);
 			return tui_dialog_error(d, "Refused: %s. Nothing was changed.", why);
 		}
-		array_apply_result_free(f->chk);
+		array_apply_result_fini(f->chk);
 		return tui_dialog_error(d, "Refused: %s", err.msg);
 	}
 	if (f->chk->already) {
-		array_apply_result_free(f->chk);
+		array_apply_result_fini(f->chk);
 		return tui_dialog_error(d, "/dev/md/%s is already applied from this plan: nothing "
 					   "to do.", f->name);
 	}

@@ -166,12 +166,14 @@ static void health_line(struct ss_ctx *ctx, const struct dev_entry *e, char *buf
 					(long long)r.reallocated.value);
 	if (r.pending.known && off < len)
 		snprintf(buf + off, len - off, ", pending %lld", (long long)r.pending.value);
-	smart_report_free(&r);
+	smart_report_fini(&r);
 	drive_free(d);
 }
 
 static void scan_free(struct scan *s)
 {
+	if (!s)
+		return;
 	ctx_fini(&s->ctx);
 	free(s->devs);
 	free(s->health);

@@ -33,7 +33,7 @@ struct table *tui_drive_table(struct ss_error *err)
 	return t;
 }
 
-void tui_model_free(struct tui_model *m)
+void tui_model_fini(struct tui_model *m)
 {
 	for (unsigned i = 0; i < m->ntasks; i++) {
 		job_cancel(m->tasks[i].job);

@@ -172,7 +172,7 @@ static void tq_end(struct tui_model *m, void *flow, unsigned started)
 		tui_lines_clear(&out);
 	}
 	for (unsigned i = 0; i < f->n; i++) {
-		qualify_result_free(f->res[i]);
+		qualify_result_fini(f->res[i]);
 		free(f->res[i]);
 	}
 }

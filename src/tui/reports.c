@@ -34,10 +34,12 @@ struct report {
 
 static void report_free(struct report *r)
 {
+	if (!r)
+		return;
 	if (r->read && r->kind == REPORT_SMART)
-		smart_report_free(&r->smart);
+		smart_report_fini(&r->smart);
 	if (r->read && r->kind == REPORT_ZONES)
-		zones_info_free(&r->zones);
+		zones_info_fini(&r->zones);
 	zprofile_free(r->zp);
 	ctx_fini(&r->ctx);
 	free(r);

@@ -93,7 +93,7 @@ int tui_main(struct ss_ctx *ctx, struct ss_error *err)
 		signal(sigs[i], on_fatal_signal);
 	atexit(tui_stop);
 	if (!initscr()) {
-		tui_model_free(&m);
+		tui_model_fini(&m);
 		return ss_error_set(err, -EIO, "cannot initialise the terminal");
 	}
 	curses_on = true;
@@ -118,6 +118,6 @@ int tui_main(struct ss_ctx *ctx, struct ss_error *err)
 			tui_draw(&m);
 	}
 	tui_stop();
-	tui_model_free(&m);
+	tui_model_fini(&m);
 	return 0;
 }

@@ -288,7 +288,7 @@ void tui_model_swap(struct tui_model *m, struct dev_entry *devs, size_t n,
 		    char (*health)[TUI_HEALTH_LEN]);
 
 /* model.c (no curses) */
-void tui_model_free(struct tui_model *m);
+void tui_model_fini(struct tui_model *m);
 void tui_model_move(struct tui_model *m, long delta);
 enum tui_action tui_handle_key(struct tui_model *m, int key);
 /* Reap ended jobs; true when something changed on screen. */

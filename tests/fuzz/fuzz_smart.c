@@ -72,6 +72,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (size_t i = 0; i < r.nattrs; i++)
 			smart_attr_pretty(&r.attrs[i], txt, sizeof(txt));
 	}
-	smart_report_free(&r);
+	smart_report_fini(&r);
 	return 0;
 }

@@ -211,7 +211,7 @@ static void test_bad_list(void **state)
 		qualify_result_add_bad(&r, 1000 + 2 * i, 1);
 	assert_int_equal(r.nbad, QUALIFY_BAD_RANGES_MAX);
 	assert_true(r.bad_truncated);
-	qualify_result_free(&r);
+	qualify_result_fini(&r);
 }
 
 static void fake(struct qualify_result *r, const char *dev, const char *model, double seq,
@@ -386,7 +386,7 @@ static void test_run(void **state)
 	assert_non_null(strstr(html, "<path class=\"bars\" d=\"M"));
 	free(html);
 	for (int i = 0; i < 3; i++)
-		qualify_result_free(&r[i]);
+		qualify_result_fini(&r[i]);
 	sim_rig_free(rig);
 }
 

@@ -163,7 +163,7 @@ static void test_ata_smart_healthy(void **state)
 	assert_true(r.errlog.checksum_ok);
 	assert_true(r.selftest_log_read);
 	assert_int_equal(r.nselftests, 0);
-	smart_report_free(&r);
+	smart_report_fini(&r);
 	drive_free(d);
 }
 
@@ -183,7 +183,7 @@ static void test_ata_smart_faults(void **state)
 	assert_int_equal(r.pending.value, 2);
 	assert_int_equal(r.ata_status, 1);
 	assert_non_null(strstr(r.reason, "12 bad sectors"));
-	smart_report_free(&r);
+	smart_report_fini(&r);
 
 	/* beyond the threshold: the drive's own status says so */
 	sim_drive_clear_faults(sd);
@@ -192,13 +192,13 @@ static void test_ata_smart_faults(void **state)
 	assert_int_equal(r.verdict, SMART_FAILED);
 	assert_int_equal(r.ata_status, 0);
 	assert_int_equal(attr(&r, 5)->current, 36);
-	smart_report_free(&r);
+	smart_report_fini(&r);
 	sim_drive_clear_faults(sd);
 	assert_int_equal(sim_drive_inject(sd, "smart-degrade:1279", &err), 0);
 	assert_int_equal(smart_read(d, &info, &r, &err), 0);
 	assert_int_equal(r.ata_status, 1);
 	assert_int_equal(r.verdict, SMART_WARNING);
-	smart_report_free(&r);
+	smart_report_fini(&r);
 
 	/* smart-fail: RETURN STATUS threshold exceeded */
 	sim_drive_clear_faults(sd);
@@ -207,7 +207,7 @@ static void test_ata_smart_faults(void **state)
 	assert_int_equal(r.verdict, SMART_FAILED);
 	assert_int_equal(r.ata_status, 0);
 	assert_non_null(strstr(r.reason, "FAILING"));
-	smart_report_free(&r);
+	smart_report_fini(&r);
 
 	/* no-smart: IDENTIFY says so, the commands abort */
 	sim_drive_clear_faults(sd);
@@ -320,7 +320,7 @@ static void test_selftest_ata(void **state)
 	assert_int_equal(r.verdict, SMART_FAILED);
 	assert_non_null(strstr(r.reason, "at LBA 1500000"));
 	assert_int_equal(r.data.selftest_byte >> 4, 7);
-	smart_report_free(&r);
+	smart_report_fini(&r);
 
 	/* conveyance ignores the surface; selftest-fail fails any test */
 	assert_int_equal(selftest_start(d, &info, SELFTEST_CONVEYANCE, &err), 0);
@@ -438,7 +438,7 @@ static void test_scsi_pages(void **state)
 	assert_true(r.scsi.start_stop.has_cycles);
 	assert_string_equal(r.scsi.start_stop.mfg_year, "2009");
 	assert_true(r.scsi.ie.has && r.scsi.ie.asc == 0);
-	smart_report_free(&r);
+	smart_report_fini(&r);
 
 	/* reads count; one into a medium error is an uncorrected read error */
 	assert_int_equal(sim_drive_inject(sd, "medium-error:5000", &err), 0);
@@ -454,7 +454,7 @@ static void test_scsi_pages(void **state)
 	assert_true(r.scsi.read_err.count[LOG_ERR_BYTES_PROCESSED] == 8 * 512);
 	assert_int_equal(r.scsi.bg_scan.count, 1);
 	assert_true(r.scsi.bg_scan.e[0].lba == 5000);
-	smart_report_free(&r);
+	smart_report_fini(&r);
 	sim_drive_clear_faults(sd);
 
 	/* informational exceptions */
@@ -463,13 +463,13 @@ static void test_scsi_pages(void **state)
 	assert_int_equal(r.verdict, SMART_FAILED);
 	assert_int_equal(r.scsi.ie.asc, 0x5d);
 	assert_int_equal(r.scsi.ie.ascq, 0x00);
-	smart_report_free(&r);
+	smart_report_fini(&r);
 	sim_drive_clear_faults(sd);
 	assert_int_equal(sim_drive_inject(sd, "smart-degrade:5000", &err), 0);
 	assert_int_equal(smart_read(d, &info, &r, &err), 0);
 	assert_int_equal(r.verdict, SMART_FAILED);
 	assert_int_equal(r.scsi.ie.ascq, 0x14);
-	smart_report_free(&r);
+	smart_report_fini(&r);
 	sim_drive_clear_faults(sd);
 
 	/* an unsupported page: INVALID FIELD IN CDB */
@@ -536,7 +536,7 @@ static void test_zones_zac(void **state)
 	assert_true(r.max_lba == 199999);
 	assert_int_equal(zone_at(&r, 97)->len, 200000 - 97 * 2048);
 	assert_int_equal(r.same, 0);
-	zone_report_free(&r);
+	zone_report_fini(&r);
 
 	/* writes: at the write pointer fine, elsewhere refused */
 	assert_int_equal(write16(d, 5 * 2048, 8, &s), 0);
@@ -576,7 +576,7 @@ static void test_zones_zac(void **state)
 	assert_int_equal(r.summary.full, 1);
 	assert_int_equal(r.summary.empty, 91);
 	assert_true(r.summary.written_blocks == 16 + 8 + 2048);
-	zone_report_free(&r);
+	zone_report_fini(&r);
 
 	/* RESET WRITE POINTER (ZAC MANAGEMENT OUT) of zone 5, then of all */
 	memset(&tf, 0, sizeof(tf));
@@ -592,13 +592,13 @@ static void test_zones_zac(void **state)
 	assert_int_equal(zones_report(d, &info, &r, &err), 0);
 	assert_int_equal(zone_at(&r, 5)->cond, ZONE_COND_EMPTY);
 	assert_int_equal(r.summary.imp_open, 1);
-	zone_report_free(&r);
+	zone_report_fini(&r);
 	tf.feature = 0x0104; /* ALL */
 	tf.lba = 0;
 	assert_int_equal(drive_ata(d, &tf, false, NULL, NULL, &err), 0);
 	assert_int_equal(zones_report(d, &info, &r, &err), 0);
 	assert_int_equal(r.summary.empty, 94);
-	zone_report_free(&r);
+	zone_report_fini(&r);
 
 	/* the SATL translates ZBC IN too (big-endian, as libata) */
 	drive_free(d);
@@ -623,7 +623,7 @@ static void test_zones_zbc(void **state)
 	assert_int_equal(r.summary.conventional, 2);
 	assert_int_equal(zone_at(&r, 2)->cond, ZONE_COND_IMP_OPEN);
 	assert_true(zone_at(&r, 2)->wp == 2 * 2048 + 32);
-	zone_report_free(&r);
+	zone_report_fini(&r);
 	/* reporting option 02h (implicitly open) and PARTIAL */
 	memset(&c, 0, sizeof(c));
 	c.cdb_len = scsi_build_report_zones(c.cdb, 0, sizeof(hdr), 0x02, true);
@@ -643,7 +643,7 @@ static void test_zones_zbc(void **state)
 	assert_int_equal(drive_scsi(d, &c, NULL, &err), 0);
 	assert_int_equal(zones_report(d, &info, &r, &err), 0);
 	assert_int_equal(r.summary.empty, 47);
-	zone_report_free(&r);
+	zone_report_fini(&r);
 	drive_free(d);
 
 	/* a conventional drive: a clear refusal */
@@ -666,7 +666,7 @@ static void test_geometry_notches(void **state)
 	assert_true(g.notches_skipped);
 	assert_int_equal(g.nnotches, 0);
 	assert_null(g.notches);
-	zone_geometry_free(&g);
+	zone_geometry_fini(&g);
 
 	assert_int_equal(zones_geometry(d, &info, true, &g, &err), 0);
 	assert_false(g.notches_skipped);
@@ -695,8 +695,8 @@ static void test_geometry_notches(void **state)
 	/* the active notch was put back */
 	assert_int_equal(zones_geometry(d, &info, true, &g2, &err), 0);
 	assert_int_equal(g2.notch.active_notch, 0);
-	zone_geometry_free(&g);
-	zone_geometry_free(&g2);
+	zone_geometry_fini(&g);
+	zone_geometry_fini(&g2);
 	drive_free(d);
 
 	/* an ATA disk behind the SATL: no geometry pages */
@@ -745,7 +745,7 @@ static void test_state_persists(void **state)
 	d = open_drive(rig, "smr0", &info);
 	assert_int_equal(zones_report(d, &info, &r, &err), 0);
 	assert_true(zone_at(&r, 10)->wp == 10 * 2048 + 8);
-	zone_report_free(&r);
+	zone_report_fini(&r);
 	assert_int_equal(write16(d, 10 * 2048 + 8, 8, &s), 0);
 	drive_free(d);
 	d = open_drive(rig, "sas0", &info);

@@ -120,7 +120,7 @@ static int teardown(void **state)
 {
 	struct fx *f = *state;
 
-	simd_ring_free(&f->ring);
+	simd_ring_fini(&f->ring);
 	sim_rig_free(f->rig);
 	munmap(f->map, MAP_SIZE);
 	free(f);

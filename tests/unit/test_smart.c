@@ -198,7 +198,7 @@ static void test_good_disk(void **state)
 	a = find_attr(&r, 9);
 	smart_attr_pretty(a, txt, sizeof(txt));
 	assert_string_equal(txt, "12345.0 h");
-	smart_report_free(&r);
+	smart_report_fini(&r);
 }
 
 static void test_reallocated_over_threshold(void **state)
@@ -215,7 +215,7 @@ static void test_reallocated_over_threshold(void **state)
 	assert_non_null(strstr(r.reason, "reallocated-sector-count"));
 	assert_non_null(strstr(r.reason, "threshold 36"));
 	assert_true(r.reallocated.known && r.reallocated.value == 500);
-	smart_report_free(&r);
+	smart_report_fini(&r);
 }
 
 static void test_some_reallocated(void **state)
@@ -230,7 +230,7 @@ static void test_some_reallocated(void **state)
 	assert_int_equal(r.verdict, SMART_WARNING);
 	assert_non_null(strstr(r.reason, "10 bad sectors"));
 	assert_int_equal(r.pending.value, 2);
-	smart_report_free(&r);
+	smart_report_fini(&r);
 }
 
 static void test_status_failing_and_unknown(void **state)
@@ -241,26 +241,26 @@ static void test_status_failing_and_unknown(void **state)
 	assert_int_equal(eval(good_attrs, NATTRS, 0, &r), 0);
 	assert_int_equal(r.verdict, SMART_FAILED);
 	assert_non_null(strstr(r.reason, "FAILING"));
-	smart_report_free(&r);
+	smart_report_fini(&r);
 	/* no RETURN STATUS: never PASSED on attributes alone */
 	assert_int_equal(eval(good_attrs, NATTRS, -1, &r), 0);
 	assert_int_equal(r.verdict, SMART_UNKNOWN);
 	assert_non_null(strstr(r.reason, "health status"));
-	smart_report_free(&r);
+	smart_report_fini(&r);
 	/* ... but a bad attribute still fails it */
 	memcpy(a, good_attrs, sizeof(a));
 	a[0].cur = 5;
 	assert_int_equal(eval(a, NATTRS, -1, &r), 0);
 	assert_int_equal(r.verdict, SMART_FAILED);
 	assert_non_null(strstr(r.reason, "raw-read-error-rate"));
-	smart_report_free(&r);
+	smart_report_fini(&r);
 	/* offline uncorrectable sectors warn */
 	memcpy(a, good_attrs, sizeof(a));
 	a[5].raw = 3;
 	assert_int_equal(eval(a, NATTRS, 1, &r), 0);
 	assert_int_equal(r.verdict, SMART_WARNING);
 	assert_non_null(strstr(r.reason, "3 offline-uncorrectable"));
-	smart_report_free(&r);
+	smart_report_fini(&r);
 }
 
 static void test_blob_refused(void **state)
@@ -372,7 +372,7 @@ static void test_selftest_in_verdict(void **state)
 	assert_int_equal(r.verdict, SMART_FAILED);
 	assert_non_null(strstr(r.reason, "last self-test (extended) ended in error"));
 	assert_non_null(strstr(r.reason, "LBA 11259375"));
-	smart_report_free(&r);
+	smart_report_fini(&r);
 }
 
 /* ---- SCSI verdict --------------------------------------------------------------- */
@@ -603,7 +603,7 @@ static void test_ata_smart_read(void **state)
 	assert_true(r.selftest_log_read);
 	assert_int_equal(r.nselftests, 0);
 	assert_int_equal(r.data.extended_minutes, 480);
-	smart_report_free(&r);
+	smart_report_fini(&r);
 
 	/* health check says failing; thresholds missing */
 	f.status_good = 0;
@@ -611,7 +611,7 @@ static void test_ata_smart_read(void **state)
 	assert_int_equal(smart_read(d, &sata_info, &r, &err), 0);
 	assert_int_equal(r.verdict, SMART_FAILED);
 	assert_int_equal(r.ata_status, 0);
-	smart_report_free(&r);
+	smart_report_fini(&r);
 	drive_free(d);
 }
 
@@ -705,7 +705,7 @@ static void test_ata_selftest(void **state)
 		assert_int_equal(smart_read(d, &sata_info, &r, &err), 0);
 		assert_int_equal(r.verdict, SMART_FAILED);
 		assert_int_equal(r.nselftests, 2);
-		smart_report_free(&r);
+		smart_report_fini(&r);
 	}
 
 	/* cancelled while watching: the test goes on */
@@ -842,7 +842,7 @@ static void test_scsi_ops(void **state)
 	assert_false(r.power_on_hours.known);
 	/* the newest self-test failed: FAILED (worse than 3 uncorrected reads) */
 	assert_int_equal(r.verdict, SMART_FAILED);
-	smart_report_free(&r);
+	smart_report_fini(&r);
 
 	/* self-tests */
 	assert_int_equal(selftest_start(d, &info, SELFTEST_EXTENDED, &err), 0);

@@ -310,7 +310,7 @@ static void test_swap_keeps_disks(void **state)
 	entry(&devs[1], "/dev/sdg", "SY", "");
 	tui_model_swap(&m, devs, 2, health);
 	assert_string_equal(m.status, "sim:sdf: limited to 10G");
-	tui_model_free(&m);
+	tui_model_fini(&m);
 }
 
 #define RIG_DRIVE(id, serial)                                                                  \
@@ -325,8 +325,11 @@ static void test_rescan_job_swap(void **state)
 	struct tui_env t;
 
 	(void)state;
+	/* it splits RIG_DRIVE's arguments to fill the line */
+	/* clang-format off */
 	env_up(&m, &t, "{\"drives\": [" RIG_DRIVE("d1", "SA") ", " RIG_DRIVE("d2", "SB") ", "
 		       RIG_DRIVE("d3", "SC") "]}");
+	/* clang-format on */
 	assert_int_equal(tui_model_refresh(&m), 0);
 	settle(&m);
 	assert_int_equal(m.n, 3);
@@ -335,9 +338,11 @@ static void test_rescan_job_swap(void **state)
 	m.marked[row_of(&m, "sim:d1")] = true;
 	m.marked[row_of(&m, "sim:d2")] = true;
 
+	/* clang-format off */
 	assert_int_equal(fixture_write_file(t.rig, "{\"drives\": [" RIG_DRIVE("e1", "SC") ", "
 					   RIG_DRIVE("e2", "SX") ", " RIG_DRIVE("e3", "SA") "]}"),
 			 0);
+	/* clang-format on */
 	assert_int_equal(tui_model_refresh(&m), 0);
 	assert_non_null(m.scan);
 	/* a second request while it runs is coalesced into one more scan */

@@ -319,7 +319,7 @@ static void test_report_scsi_paged(void **state)
 	assert_false(r.zac);
 	check_report(&r);
 	assert_int_equal(f.commands, 3); /* 1023 + 1023 + 454 */
-	zone_report_free(&r);
+	zone_report_fini(&r);
 	drive_free(d);
 }
 
@@ -335,7 +335,7 @@ static void test_report_ata_paged(void **state)
 	assert_int_equal(zones_report(d, &info, &r, &err), 0);
 	assert_true(r.zac);
 	check_report(&r);
-	zone_report_free(&r);
+	zone_report_fini(&r);
 	drive_free(d);
 }
 

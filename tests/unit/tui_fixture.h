@@ -70,7 +70,7 @@ static inline void env_up(struct tui_model *m, struct tui_env *t, const char *ri
 
 static inline void env_down(struct tui_model *m, struct tui_env *t)
 {
-	tui_model_free(m);
+	tui_model_fini(m);
 	ctx_fini(&t->ctx);
 	fixture_rmtree(t->dir);
 }

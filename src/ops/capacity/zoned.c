@@ -44,7 +44,7 @@ int cap_plan_zones(struct drive *d, const struct drive_info *i, struct cap_plan 
 		return rc;
 	z = zone_ending(&r, p->target);
 	if (!z || z->start + z->len == p->target) {
-		zone_report_free(&r);
+		zone_report_fini(&r);
 		return 0; /* on a boundary already (or past the zones: not ours to judge) */
 	}
 	target = z->start;
@@ -53,7 +53,7 @@ int cap_plan_zones(struct drive *d, const struct drive_info *i, struct cap_plan 
 				  "%s: the limit lies in the first zone (%" PRIu64 " blocks); a "
 				  "zoned disk is limited on a zone boundary, so nothing would be left",
 				  i->model[0] ? i->model : "drive", z->len);
-		zone_report_free(&r);
+		zone_report_fini(&r);
 		return rc;
 	}
 	p->target = target;
@@ -71,6 +71,6 @@ int cap_plan_zones(struct drive *d, const struct drive_info *i, struct cap_plan 
 			 "sent",
 			 target, size_human(target * p->block_len, h1, sizeof(h1)));
 	}
-	zone_report_free(&r);
+	zone_report_fini(&r);
 	return 0;
 }
