@@ -671,10 +671,12 @@ int rp_eval_models(const struct rp_dmodel *dm, size_t n_disks, const struct rp_p
 	if ((rc = rp_path_check(path, err)) || (rc = rp_wl_build(wl, &w, err)) ||
 	    (rc = rp_geom_build(layout, n_disks, &g, err)))
 		return rc;
+	/* the queueing model asks for the SPTF ratio at many queues of one band */
+	w.memo = rp_memo_new();
 	ev = calloc(1, sizeof(*ev));
 	if (ev)
 		ev->members = calloc(g.n, sizeof(*ev->members));
-	if (!ev || !ev->members) {
+	if (!w.memo || !ev || !ev->members) {
 		rc = rp_err(err, -ENOMEM, "out of memory");
 		goto fail;
 	}
@@ -716,9 +718,11 @@ int rp_eval_models(const struct rp_dmodel *dm, size_t n_disks, const struct rp_p
 	ev->layout.replace_hours = g.replace_h;
 	figures(ev, &g, &a, &c, &w, &dm[ev->members[0]]);
 	warnings(ev, &g, &a, &c, &w);
+	free(w.memo);
 	*out = ev;
 	return 0;
 fail:
+	free(w.memo);
 	rp_eval_free(ev);
 	return rc;
 }

@@ -67,9 +67,11 @@ enum {
 #define RP_DEF_DISK_CACHE_MB 16.0
 /* a cached write's transfer when no link is given: SATA 3 Gb/s */
 #define RP_DEF_DISK_LINK_MBPS 300.0
-/* Drive firmware serves a request that waited this long first (ageing
- * against starvation; the simulator's engine: AGE_LIMIT_NS) */
-#define RP_AGE_LIMIT_MS 500.0
+/* Aged SPTF against starvation (Worthington, Ganger & Patt 1994): a request
+ * that has waited longer than a revolution per request queued gains this
+ * much positioning time per unit of time waited beyond (the simulator's
+ * scheduler: AGE_WEIGHT in src/sim/sim_sched.c) */
+#define RP_AGE_WEIGHT 0.02
 
 /* A point of a curve inside the library (struct rp_point without its size). */
 struct rp_xy {
@@ -239,6 +241,8 @@ struct rp_numbers {
 		double pos;   /* ms, positioning */
 		double age;   /* share served by ageing */
 		double top;   /* ms per disk operation */
+		double held;  /* operations outstanding at the disks */
+		double busy;  /* share of the time a disk has work */
 	} qi;
 	/* a write the disks' caches take (the first size; docs/planning-model.md 1.9) */
 	struct rp_cache_info {
