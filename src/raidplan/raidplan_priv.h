@@ -12,7 +12,7 @@
  * rp_level_count(), ...). An id added goes before its count. */
 #define RP_LEVEL_COUNT (RP_LEVEL_60 + 1)
 #define RP_PROFILE_COUNT (RP_PROFILE_RANDOM_ACCESS + 1)
-#define RP_FIG_COUNT (RP_FIG_CACHED_WRITE + 1)
+#define RP_FIG_COUNT (RP_FIG_DISK_BUSY + 1)
 #define RP_WARN_COUNT (RP_WARN_ZONED + 1)
 #define RP_GOAL_COUNT (RP_GOAL_LEVEL + 1)
 

@@ -885,7 +885,7 @@ static void test_counts(void **state)
 	(void)state;
 	assert_int_equal(rp_level_count(), 8);
 	assert_int_equal(rp_profile_count(), 7);
-	assert_int_equal(rp_figure_count(), 27);
+	assert_int_equal(rp_figure_count(), 28);
 	assert_int_equal(rp_warning_count(), 15);
 	assert_int_equal(rp_goal_count(), 6);
 	assert_string_equal(rp_level_name(rp_level_count() - 1), "60");
@@ -898,7 +898,7 @@ static void test_counts(void **state)
 	assert_null(rp_figure_key(-1));
 	assert_string_equal(rp_warning_key(RP_WARN_DEFAULTS), "defaults");
 	assert_string_equal(rp_warning_key(rp_warning_count() - 1), "zoned");
-	assert_string_equal(rp_figure_key(rp_figure_count() - 1), "cached_write");
+	assert_string_equal(rp_figure_key(rp_figure_count() - 1), "disk_busy");
 	assert_null(rp_warning_key(rp_warning_count()));
 	assert_null(rp_warning_key(-1));
 	for (i = 0; i < rp_warning_count(); i++)
