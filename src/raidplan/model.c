@@ -536,13 +536,16 @@ static double op_ms(const struct rp_agg *a, const struct rp_wl *w, double x, dou
  * largest of k independent exponential times of mean 1. */
 static double harmonic(double k)
 {
-	double h = 0, i;
+	double h = 0, i, n = floor(k);
 
 	if (k <= 0)
 		return 0;
-	for (i = 1; i <= floor(k); i++)
-		h += 1.0 / i;
-	return h + (k - floor(k)) / (floor(k) + 1.0);
+	if (n > 64) /* Euler-Maclaurin: the error is below 1e-9 */
+		h = log(n) + 0.57721566490153286 + 1 / (2 * n) - 1 / (12 * n * n);
+	else
+		for (i = 1; i <= n; i++)
+			h += 1.0 / i;
+	return h + (k - n) / (n + 1.0);
 }
 
 /* A closed loop of requests over the disks (fork_join_rate): the disks'
@@ -553,7 +556,12 @@ struct fj {
 	const struct req *r;
 	unsigned n;
 	double share, lat;
+	double h1, h2, rot1, rot2; /* the phases' H(k) and rotational terms */
 	double top[RP_MAX_QUEUE + 1]; /* at j queued; 0: not yet computed */
+	struct {
+		double m, rate, busy, mean; /* fj_rate_whole at m; m < 0: empty */
+	} seen[4];
+	unsigned next;
 };
 
 static double fj_top(struct fj *f, double j)
@@ -598,15 +606,35 @@ static double fj_rate_whole(struct fj *f, double m, double *busy, double *mean)
 	return f->n * sum;
 }
 
+/* fj_rate_whole, remembered for the last few m (the root finder comes
+ * back to the two whole numbers around its answer). */
+static double fj_rate_seen(struct fj *f, double m, double *busy, double *mean)
+{
+	unsigned i;
+
+	for (i = 0; i < 4; i++)
+		if (f->seen[i].m == m) {
+			*busy = f->seen[i].busy;
+			*mean = f->seen[i].mean;
+			return f->seen[i].rate;
+		}
+	i = f->next++ % 4;
+	f->seen[i].m = m;
+	f->seen[i].rate = fj_rate_whole(f, m, busy, mean);
+	f->seen[i].busy = *busy;
+	f->seen[i].mean = *mean;
+	return f->seen[i].rate;
+}
+
 /* The same for m not whole: linear between the whole numbers around it. */
 static double fj_rate(struct fj *f, double m, double *busy, double *mean)
 {
 	double m0 = floor(m), g = m - m0, b1, q1, r0, r1;
 
-	r0 = fj_rate_whole(f, m0, busy, mean);
+	r0 = fj_rate_seen(f, m0, busy, mean);
 	if (g <= 0)
 		return r0;
-	r1 = fj_rate_whole(f, m0 + 1, &b1, &q1);
+	r1 = fj_rate_seen(f, m0 + 1, &b1, &q1);
 	*busy += g * (b1 - *busy);
 	*mean += g * (q1 - *mean);
 	return r0 + g * (r1 - r0);
@@ -616,11 +644,12 @@ static double fj_rate(struct fj *f, double m, double *busy, double *mean)
  * slowest of the k waits (H(k) times the mean wait, the waits taken
  * exponential) and of the k services (the service plus the longest of k
  * rotational waits beyond a mean one, rp_rot_wait). */
-static double fj_phase(const struct fj *f, double k, double wait, double serv)
+static void fj_phases(struct fj *f)
 {
-	if (k <= 0)
-		return 0;
-	return harmonic(k) * wait + serv + f->a->trev * (rp_rot_wait(f->w->memo, k, 1) - 0.5);
+	f->h1 = harmonic(f->r->k1);
+	f->rot1 = f->a->trev * (rp_rot_wait(f->w->memo, f->r->k1, 1) - 0.5);
+	f->h2 = harmonic(f->r->k2);
+	f->rot2 = f->r->k2 > 0 ? f->a->trev * (rp_rot_wait(f->w->memo, f->r->k2, 1) - 0.5) : 0;
 }
 
 /* Little's law over the requests with m operations outstanding: the
@@ -635,7 +664,8 @@ static double fj_ops(struct fj *f, double m, double *x, double *busy, double *me
 		return 0;
 	serv = f->n * *busy / *x;	  /* a disk's time per operation served */
 	wait = fmax(0, m / *x - serv); /* m / X: an operation's time at its disk */
-	return *x * (f->lat + fj_phase(f, f->r->k1, wait, serv) + fj_phase(f, f->r->k2, wait, serv));
+	return *x * (f->lat + f->h1 * wait + serv + f->rot1 +
+		     (f->r->k2 > 0 ? f->h2 * wait + serv + f->rot2 : 0));
 }
 
 /*
@@ -651,10 +681,12 @@ static double fork_join_rate(const struct rp_geom *g, const struct rp_agg *a,
 			     const struct rp_caps *c, const struct rp_wl *w, const struct req *r,
 			     double q, double share, struct rp_queue_info *qi)
 {
-	struct fj f = { .a = a, .w = w, .r = r, .n = g->n, .share = share, .lat = c->lat };
+	struct fj f = { .a = a, .w = w, .r = r, .n = g->n, .share = share, .lat = c->lat,
+			.seen = { { -1, 0, 0, 0 }, { -1, 0, 0, 0 }, { -1, 0, 0, 0 }, { -1, 0, 0, 0 } } };
 	double want = q * r->ops, lo = 0, hi = want, flo = -want, fhi, m = hi, fm, x, busy, mean;
 	int i, side = 0;
 
+	fj_phases(&f);
 	fhi = fj_ops(&f, hi, &x, &busy, &mean) - want;
 	for (i = 0; i < 100 && fhi > 0 && hi - lo > 1e-9 * want; i++) {
 		m = (lo * fhi - hi * flo) / (fhi - flo);
