@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "raidplan/raidplan_priv.h"
@@ -557,7 +558,8 @@ struct fj {
 	unsigned n;
 	double share, lat;
 	double h1, h2, rot1, rot2; /* the phases' H(k) and rotational terms */
-	double top[RP_MAX_QUEUE + 1]; /* at j queued; 0: not yet computed */
+	double *top; /* at j queued; 0: not yet computed (the memo's, or own) */
+	double own[RP_MAX_QUEUE + 1];
 	struct {
 		double m, rate, busy, mean; /* fj_rate_whole at m; m < 0: empty */
 	} seen[4];
@@ -571,6 +573,34 @@ static double fj_top(struct fj *f, double j)
 	if (!(f->top[i] > 0))
 		f->top[i] = op_ms(f->a, f->w, f->r->x, fmax(1.0, (double)i * f->share), NULL);
 	return f->top[i];
+}
+
+/* Where the times per operation go: the memo's table for this band, size
+ * and share (shared by every figure and layout that has them), else f's
+ * own. */
+static void fj_tops(struct fj *f)
+{
+	const struct rp_agg *a = f->a;
+	const double key[RP_TOP_KEYS] = { a->alpha, a->beta, a->trev,	  a->t2t,  a->ovh,
+					  a->seek,  a->inv_rate, f->r->x, f->share };
+	struct rp_top_memo *t;
+	uint64_t h = 0, bits;
+
+	f->top = f->own;
+	if (!f->w->memo) {
+		memset(f->own, 0, sizeof(f->own));
+		return;
+	}
+	for (int i = 0; i < RP_TOP_KEYS; i++) {
+		memcpy(&bits, &key[i], sizeof(bits));
+		h = (h ^ bits) * 0x9e3779b97f4a7c15ULL;
+	}
+	t = &f->w->memo->top[(h >> 40) % RP_TOP_SLOTS];
+	if (memcmp(t->key, key, sizeof(key))) {
+		memcpy(t->key, key, sizeof(key));
+		memset(t->top, 0, sizeof(t->top));
+	}
+	f->top = t->top;
 }
 
 /* Operations per ms that the n disks complete while m (whole) operations
@@ -681,11 +711,20 @@ static double fork_join_rate(const struct rp_geom *g, const struct rp_agg *a,
 			     const struct rp_caps *c, const struct rp_wl *w, const struct req *r,
 			     double q, double share, struct rp_queue_info *qi)
 {
-	struct fj f = { .a = a, .w = w, .r = r, .n = g->n, .share = share, .lat = c->lat,
-			.seen = { { -1, 0, 0, 0 }, { -1, 0, 0, 0 }, { -1, 0, 0, 0 }, { -1, 0, 0, 0 } } };
+	struct fj f; /* not zeroed whole: fj_tops clears what it uses */
 	double want = q * r->ops, lo = 0, hi = want, flo = -want, fhi, m = hi, fm, x, busy, mean;
 	int i, side = 0;
 
+	f.a = a;
+	f.w = w;
+	f.r = r;
+	f.n = g->n;
+	f.share = share;
+	f.lat = c->lat;
+	f.next = 0;
+	for (i = 0; i < 4; i++)
+		f.seen[i].m = -1;
+	fj_tops(&f);
 	fj_phases(&f);
 	fhi = fj_ops(&f, hi, &x, &busy, &mean) - want;
 	for (i = 0; i < 100 && fhi > 0 && hi - lo > 1e-9 * want; i++) {

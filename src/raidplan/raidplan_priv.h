@@ -199,11 +199,21 @@ struct rp_sptf {
 	double lin_a, lin_b;			   /* 1 - F at its ends */
 	double r[RP_SPTF_QPTS];
 };
+/* A disk's time per operation at each queue length (model.c, op_ms) for a
+ * band, a size and the share of the queue the drive chooses among: every
+ * figure and layout at that stroke asks for the same. */
+#define RP_TOP_KEYS 9
+#define RP_TOP_SLOTS 64
+struct rp_top_memo {
+	double key[RP_TOP_KEYS];      /* all 0: empty */
+	double top[RP_MAX_QUEUE + 1]; /* 0: not yet computed */
+};
 struct rp_memo {
 	struct {
 		double m, copies, v;
 	} rot[RP_MEMO_SLOTS];
 	struct rp_sptf sptf[RP_SPTF_SLOTS];
+	struct rp_top_memo top[RP_TOP_SLOTS];
 };
 
 /* A validated workload: sizes normalised. */
