@@ -344,6 +344,7 @@ enum rp_figure_id {
 	RP_FIG_WRITE_BURST,    /* MB/s, writes into the controller's cache until it fills */
 	RP_FIG_RISK,	       /* risk band: 0 low, 1 medium, 2 high */
 	RP_FIG_CACHED_WRITE,   /* ms, a write the disks' write cache takes (t_w) */
+	RP_FIG_DISK_BUSY,      /* share of the time a disk has work, random reads at the queue */
 };
 
 /* How many figures an evaluation has: ids 0 .. rp_figure_count() - 1. */

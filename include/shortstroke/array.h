@@ -253,10 +253,14 @@ enum array_refusal {
 	AR_FAILED,	/* failed */
 };
 
+/* array_member.method of a member a full-stroke plan uses whole: no limit */
+#define ARRAY_METHOD_WHOLE "none"
+
 struct array_apply_member {
 	struct dev_entry e;
 	struct drive *d;		/* open while the apply runs */
 	bool ready;			/* passed every check: will be (was) limited */
+	bool whole;			/* a full-stroke plan: used whole, no limit sent */
 	int rc;
 	enum array_refusal refusal;
 	struct ss_error err;

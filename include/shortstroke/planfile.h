@@ -80,8 +80,16 @@ void plan_free(struct plan *p);
 uint64_t plan_limit_bytes(double stroke, uint64_t min_capacity);
 
 /* Fill limit_bytes and every disk's limit_blocks from layout.stroke.
- * -EINVAL (with err) when the band rounds to nothing. */
+ * -EINVAL (with err) when the band rounds to nothing. A short stroke's
+ * limit is rounded here, once, to what a limit method sets
+ * (PLAN_LIMIT_ALIGN, a multiple of every block size); a full stroke's is
+ * the smallest member's whole capacity (plan_full_stroke). */
 int plan_set_limits(struct plan *p, struct ss_error *err);
+
+/* The plan uses every member whole: its limit is the smallest member's
+ * whole capacity, which md takes of each member by itself; nothing is to
+ * be sent to a drive's capacity. */
+bool plan_full_stroke(const struct plan *p);
 
 /*
  * Parse and validate a plan. text need not be NUL-terminated; origin (a

@@ -642,7 +642,11 @@ static int arr_status(struct ss_ctx *ctx, const char *name, bool json)
 			record_set_null(j, "partition_end_blocks");
 			record_set_null(j, "limited");
 		}
-		if (!json) {
+		if (!json && ok && !strcmp(m->method, ARRAY_METHOD_WHOLE)) {
+			printf("%s: %" PRIu64 " blocks: used whole (a full-stroke plan: no limit)%s\n",
+			       m->spec, e.info.capacity_blocks,
+			       now == m->limit_blocks ? "" : ", NOT its size when applied");
+		} else if (!json) {
 			if (ok)
 				printf("%s: %" PRIu64 " blocks%s (the limit is %" PRIu64 ": %s)%s%s%s\n",
 				       m->spec, e.info.capacity_blocks, where, m->limit_blocks,
@@ -816,6 +820,7 @@ static int arr_replace(struct ss_ctx *ctx, const char *name, const char *old_spe
 	struct cap_request req = { .by = CAP_BY_BLOCKS, .force = true };
 	char out[4096], why[1024];
 	int idx, code = EXIT_FAILED;
+	bool whole;
 
 	if (array_rec_load(ctx_state_dir(ctx), name, r, &err)) {
 		cli_error("array replace: %s", err.msg);
@@ -833,6 +838,8 @@ static int arr_replace(struct ss_ctx *ctx, const char *name, const char *old_spe
 		return code;
 	}
 	om = &r->m[idx];
+	/* a full-stroke array's members are used whole: so is the new disk */
+	whole = !strcmp(om->method, ARRAY_METHOD_WHOLE);
 	if (array_md_check(ctx->sysroot, r->level, &err) && !dry_run) {
 		cli_error("array replace: %s; nothing was changed", err.msg);
 		free(r);
@@ -845,6 +852,10 @@ static int arr_replace(struct ss_ctx *ctx, const char *name, const char *old_spe
 	pd.block_size = om->block_len;
 	pd.limit_blocks = om->limit_blocks;
 	pd.capacity_blocks = om->limit_blocks;
+	/* md uses the smallest whole member's size of each */
+	for (size_t k = 0; whole && k < r->n; k++)
+		if (r->m[k].state != AM_REPLACED && r->m[k].limit_blocks < pd.capacity_blocks)
+			pd.capacity_blocks = r->m[k].limit_blocks;
 	snprintf(pd.model_of, sizeof(pd.model_of), "%s", om->spec);
 	if (it->ready && array_member_check(&pd, &it->e.info, &it->err)) {
 		ss_error_prefix(&it->err, "%s: ", new_spec);
@@ -865,7 +876,11 @@ static int arr_replace(struct ss_ctx *ctx, const char *name, const char *old_spe
 	j = xcalloc(1, sizeof(*j));
 	j->b = &b;
 	it->op = j;
-	if (it->ready) {
+	if (it->ready && whole) {
+		snprintf(it->plan, sizeof(it->plan),
+			 "replaces %s in %s: used whole (a full-stroke array): no limit", old_spec,
+			 r->md_dev);
+	} else if (it->ready) {
 		bool have = journal_original(ctx_state_dir(ctx), it->e.info.serial, it->e.info.wwn,
 					     &orig, NULL) == 0;
 
@@ -910,13 +925,17 @@ static int arr_replace(struct ss_ctx *ctx, const char *name, const char *old_spe
 	snprintf(nm.serial, sizeof(nm.serial), "%s", it->e.info.serial);
 	snprintf(nm.wwn, sizeof(nm.wwn), "%s", it->e.info.wwn);
 	snprintf(nm.model, sizeof(nm.model), "%s", it->e.info.model);
-	snprintf(nm.method, sizeof(nm.method), "%s", cap_method_name(j->plan.method));
+	snprintf(nm.method, sizeof(nm.method), "%s",
+		 whole ? ARRAY_METHOD_WHOLE : cap_method_name(j->plan.method));
 	nm.block_len = it->e.info.logical_block;
 	nm.before_blocks = it->e.info.capacity_blocks;
-	nm.limit_blocks = om->limit_blocks;
+	nm.limit_blocks = whole ? nm.before_blocks : om->limit_blocks;
 	nm.state = AM_LIMITING;
 	if (dry_run) {
-		it->rc = member_job(it, NULL, &it->err);
+		if (whole)
+			printf("%s: used whole (a full-stroke array): no limit sent\n", new_spec);
+		else
+			it->rc = member_job(it, NULL, &it->err);
 		fputs(it->log ? it->log : "", stdout);
 		if (array_by_partition(j->plan.method))
 			printf("would wait for %s: partition 1, blocks %" PRIu64 "..%" PRIu64 "\n",
@@ -936,7 +955,11 @@ static int arr_replace(struct ss_ctx *ctx, const char *name, const char *old_spe
 	r->n++;
 	array_rec_step(ctx_state_dir(ctx), r, AS_DONE, "replace: limiting the new member", NULL);
 	array_journal(ctx_state_dir(ctx), r, "array-replace");
-	batch_run(&b, member_job);
+	if (whole)
+		snprintf(it->result, sizeof(it->result),
+			 "used whole (a full-stroke array): no limit sent");
+	else
+		batch_run(&b, member_job);
 	if (it->rc) {
 		cli_error("array replace: %s; %s is unchanged", it->err.msg, r->md_dev);
 		r->m[idx] = *om;

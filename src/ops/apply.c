@@ -142,6 +142,10 @@ static int restore_member(struct ss_ctx *ctx, struct array_member *m, bool dry_r
 	struct cap_ctx c;
 	int rc;
 
+	if (!strcmp(m->method, ARRAY_METHOD_WHOLE)) {
+		fprintf(log, "%s: used whole: nothing to restore\n", m->spec);
+		return 0;
+	}
 	rc = device_open(ctx, m->spec, !dry_run, &d, &e, err);
 	if (rc)
 		return rc;
@@ -447,6 +451,11 @@ static void limit_all(const struct tx *t, struct array_apply_result *res)
 
 		if (!am->ready)
 			continue;
+		if (am->whole) {
+			snprintf(am->result, sizeof(am->result),
+				 "used whole (a full-stroke plan): no limit sent");
+			continue;
+		}
 		runs[i] = (struct mrun){ am, ctx_state_dir(t->ctx), false, NULL };
 		if (job_start(am->e.spec, member_limit, &runs[i], &jobs[i], &am->err)) {
 			am->rc = am->err.code ? am->err.code : -EIO;
@@ -745,6 +754,24 @@ static void check_members(struct ss_ctx *ctx, const struct array_apply_opts *o,
 			member_fail(am, -EPERM, AR_REFUSED);
 			continue;
 		}
+		if (plan_full_stroke(p)) {
+			/* md takes the smallest member's size of each by itself */
+			if (am->e.info.capacity_blocks < pd->limit_blocks) {
+				ss_error_set(&am->err, -EPERM,
+					     "%s: %" PRIu64 " blocks, fewer than the plan's full "
+					     "stroke of %" PRIu64 " (limited since it was planned?): "
+					     "'shortstroke restore' it first",
+					     am->e.spec, am->e.info.capacity_blocks,
+					     pd->limit_blocks);
+				member_fail(am, -EPERM, AR_REFUSED);
+				continue;
+			}
+			am->whole = am->ready = true;
+			snprintf(am->plan_text, sizeof(am->plan_text),
+				 "member %zu, %s %s: used whole (a full-stroke plan): no limit",
+				 i + 1, am->e.info.model, am->e.info.serial);
+			continue;
+		}
 		req.method = member_method(o, pd, &am->e.info);
 		c = (struct cap_ctx){ .d = am->d, .e = &am->e };
 		if (!o->dry_run && cap_refresh_native(&c, &am->err)) {
@@ -825,7 +852,9 @@ static void fill_record(const struct array_apply_opts *o, struct array_apply_res
 		snprintf(m->method, sizeof(m->method), "%s", cap_method_name(am->plan.method));
 		m->block_len = am->e.info.logical_block;
 		m->before_blocks = am->e.info.capacity_blocks;
-		m->limit_blocks = p->disks[i].limit_blocks;
+		m->limit_blocks = am->whole ? m->before_blocks : p->disks[i].limit_blocks;
+		if (am->whole)
+			snprintf(m->method, sizeof(m->method), "%s", ARRAY_METHOD_WHOLE);
 	}
 }
 
@@ -840,9 +869,11 @@ static void dry_run(const struct array_apply_opts *o, struct array_apply_result 
 
 	for (size_t i = 0; i < res->n; i++) {
 		struct array_apply_member *am = &res->m[i];
-		struct mrun run = { am, state_dir, true,
-				    open_memstream(&am->log, &am->log_len) };
+		struct mrun run = { am, state_dir, true, NULL };
 
+		if (am->whole)
+			continue;
+		run.log = open_memstream(&am->log, &am->log_len);
 		am->rc = member_limit(&run, NULL, &am->err);
 		if (run.log)
 			fclose(run.log);
@@ -852,7 +883,10 @@ static void dry_run(const struct array_apply_opts *o, struct array_apply_result 
 		const struct array_member *m = &r->m[i];
 
 		fputs(am->log ? am->log : "", log);
-		if (am->rc)
+		if (am->whole)
+			fprintf(log, "%s: used whole (a full-stroke plan): no limit sent\n",
+				am->e.spec);
+		else if (am->rc)
 			fprintf(log, "%s: %s\n", am->e.spec, am->err.msg);
 		else if (array_by_partition(am->plan.method))
 			fprintf(log, "%s: would wait for %s: partition 1, blocks %" PRIu64 "..%"

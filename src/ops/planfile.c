@@ -145,6 +145,11 @@ static uint64_t plan_limit(const struct plan *p)
 	return k * zone < cmin ? k * zone : cmin;
 }
 
+bool plan_full_stroke(const struct plan *p)
+{
+	return p->n_disks && p->limit_bytes >= plan_min_capacity(p);
+}
+
 int plan_set_limits(struct plan *p, struct ss_error *err)
 {
 	uint64_t cmin = plan_min_capacity(p);

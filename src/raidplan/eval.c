@@ -38,6 +38,7 @@ static const struct {
     [RP_FIG_WRITE_BURST] = {"write_burst", "write burst into the controller cache", "MB/s"},
     [RP_FIG_RISK] = {"risk", "risk band (0 low, 1 medium, 2 high)", ""},
     [RP_FIG_CACHED_WRITE] = {"cached_write", "a write into the disks' write cache", "ms"},
+    [RP_FIG_DISK_BUSY] = {"disk_busy", "share of the time a disk is busy at the queue", ""},
 };
 
 static const char *const warn_keys[RP_WARN_COUNT] = {
@@ -240,20 +241,27 @@ static void figures(struct rp_eval *ev, const struct rp_geom *g, const struct rp
 		double v = i == 0 ? o->rr1 : i == 1 ? o->rrq : i == 2 ? o->rw1 : o->rwq;
 
 		f = fig(ev, RP_FIG_RAND_READ_QD1 + i, v,
-			i < 2 ? "min(q / latency, N / (ops x t_op), cap / (ops x bytes per op)); "
-				"t_op = overhead + positioning at the disk's queue "
-				"(queue_position) + bytes / rate; harmonic mean over the "
-				"workload's sizes"
-			      : "min(q / latency, N / (ops x t_op), cap / (ops x bytes per op)); "
-				"t_op = overhead + positioning at the disk's queue "
-				"(queue_position) + bytes / rate, or for a write the disk's "
-				"cache takes t_w = max(overhead + bytes / link, destage of the "
-				"nearest of cache / bytes extents); harmonic mean over the "
-				"workload's sizes",
+			i < 2 ? "min(q / latency, X / ops, cap / (ops x bytes per op)); X: the "
+				"disks' operations with m outstanding, Binomial(m, 1/N) at a "
+				"disk, 1 / t_op at its queue when it has any; m from q x ops = "
+				"X (latency + H(k) x wait + service + rev (k/(k+1) - 1/2)) "
+				"for the k operations a request sends at once; t_op = "
+				"overhead + positioning at the disk's queue (queue_position) "
+				"+ bytes / rate; harmonic mean over the workload's sizes"
+			      : "min(q / latency, X / ops, cap / (ops x bytes per op)); X: the "
+				"disks' operations with m outstanding, Binomial(m, 1/N) at a "
+				"disk, 1 / t_op at its queue when it has any; m from q x ops = "
+				"X (latency + per phase H(k) x wait + service + rev (k/(k+1) "
+				"- 1/2)), a parity write's reads and then its writes; t_op = "
+				"overhead + positioning at the disk's queue (queue_position) "
+				"+ bytes / rate; a write the disks' caches take keeps them "
+				"busy at N / (ops x t_w), t_w = max(overhead + bytes / link, "
+				"destage of the nearest of cache / bytes extents); harmonic "
+				"mean over the workload's sizes",
 			i < 2 ? "docs/models.md (write penalty); derived (docs/planning-model.md "
-				"1.8, 2.3)"
+				"1.8, 2.3); fork-join: Nelson & Tantawi 1988"
 			      : "docs/models.md (write penalty); derived (docs/planning-model.md "
-				"1.8, 1.9, 2.3)");
+				"1.8, 1.9, 2.3); fork-join: Nelson & Tantawi 1988");
 		in(f, "members N", "", g->n);
 		in(f, "queue depth q", "", (i & 1) ? w->qd : 1);
 		in(f, i < 2 ? "ops per read" : "ops per write", "", i < 2 ? o->m1 : o->ops_w1);
@@ -268,9 +276,10 @@ static void figures(struct rp_eval *ev, const struct rp_geom *g, const struct rp
 
 	f = fig(ev, RP_FIG_QUEUE_POSITION, o->qi.pos,
 		"T + (E1 - T) r(q_eff); E1 = band seek + rev/2; r = E[shortest of q_eff "
-		"seek(u) + rotational wait] / E1 over the band, q_eff = q^0.92, q = min(queue "
-		"x ops / N, the disk's queue depth); ageing serves a request that waited 500 ms "
-		"at E1",
+		"seek(u) + rotational wait] / E1 over the band, q_eff = q^0.92, q = min(a busy "
+		"disk's mean queue in the random IOPS' loop, the disk's queue depth); ageing "
+		"serves a request at E1 once it waited q revolutions + (full seek + rev - "
+		"positioning) / 0.02",
 		"derived (docs/planning-model.md 1.8); SPTF: Jacobson & Wilkes 1991, "
 		"Worthington, Ganger & Patt 1994");
 	in(f, "requests queued per disk q", "", o->qi.qd);
@@ -402,6 +411,20 @@ static void figures(struct rp_eval *ev, const struct rp_geom *g, const struct rp
 	in(f, "command overhead", "ms", a->ovh);
 	in(f, "disk link", "MB/s", a->link_min);
 	in(f, "host wait: overhead + bytes / link", "ms", o->ci.host);
+
+	f = fig(ev, RP_FIG_DISK_BUSY, o->qi.busy,
+		"1 - (1 - 1/N)^m: m operations outstanding in the random reads' closed loop at "
+		"the workload's queue, each at one of the N disks at random; a busy disk holds m "
+		"/ N / busy on average (queue_position's q)",
+		"derived (docs/planning-model.md 2.3); occupancy: Feller 1968; fork-join: "
+		"Nelson & Tantawi 1988");
+	in(f, "members N", "", g->n);
+	in(f, "queue depth q", "", w->qd);
+	in(f, "ops per read", "", o->m1);
+	in(f, "operations outstanding m", "", o->qi.held);
+	in(f, "a busy disk's mean queue", "", o->qi.qd);
+	in(f, "time per disk operation", "ms", o->qi.top);
+	in(f, "controller latency", "ms", c->lat);
 
 	f = fig(ev, RP_FIG_RISK, o->risk,
 		"the highest of: parity group width (RAID 5/50: over 7 medium, over 14 high; "
@@ -671,10 +694,12 @@ int rp_eval_models(const struct rp_dmodel *dm, size_t n_disks, const struct rp_p
 	if ((rc = rp_path_check(path, err)) || (rc = rp_wl_build(wl, &w, err)) ||
 	    (rc = rp_geom_build(layout, n_disks, &g, err)))
 		return rc;
+	/* the queueing model asks for the SPTF ratio at many queues of one band */
+	w.memo = rp_memo_new();
 	ev = calloc(1, sizeof(*ev));
 	if (ev)
 		ev->members = calloc(g.n, sizeof(*ev->members));
-	if (!ev || !ev->members) {
+	if (!w.memo || !ev || !ev->members) {
 		rc = rp_err(err, -ENOMEM, "out of memory");
 		goto fail;
 	}
@@ -716,9 +741,11 @@ int rp_eval_models(const struct rp_dmodel *dm, size_t n_disks, const struct rp_p
 	ev->layout.replace_hours = g.replace_h;
 	figures(ev, &g, &a, &c, &w, &dm[ev->members[0]]);
 	warnings(ev, &g, &a, &c, &w);
+	free(w.memo);
 	*out = ev;
 	return 0;
 fail:
+	free(w.memo);
 	rp_eval_free(ev);
 	return rc;
 }

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "raidplan/raidplan_priv.h"
@@ -372,6 +373,8 @@ struct req {
 	double x;    /* bytes per operation */
 	double m;    /* chunks touched */
 	double wops; /* of the operations, disk writes */
+	double k1;   /* operations sent at once (a request's first phase) */
+	double k2;   /* operations sent once those are done (a parity write's writes) */
 	bool write;
 	bool cached; /* a write the controller's cache takes */
 };
@@ -424,8 +427,8 @@ static void req_read(const struct rp_geom *g, const struct rp_agg *a, const stru
 
 	r->m = chunks_touched(g, s);
 	r->x = s / r->m;
-	r->ops = r->m;
-	r->wops = 0;
+	r->ops = r->k1 = r->m;
+	r->wops = r->k2 = 0;
 	r->write = r->cached = false;
 	r->lat1 = c->lat + a->ovh + a->seek + a->trev * rp_rot_wait(w->memo, r->m, copies) +
 		  r->x * a->inv_rate * 1e-3;
@@ -440,11 +443,12 @@ static void req_write(const struct rp_geom *g, const struct rp_agg *a, const str
 	r->x = s / r->m;
 	r->write = true;
 	r->cached = false;
+	r->k2 = 0;
 	xfer = r->x * a->inv_rate * 1e-3;
 	base = c->lat + a->ovh + a->seek;
 	cw = cached_write_ms(a, w, r->x, NULL);
 	if (is_mirror(g->level)) {
-		r->ops = r->wops = r->m * g->copies;
+		r->ops = r->wops = r->k1 = r->m * g->copies;
 		r->lat1 = cw > 0 ? c->lat + cw
 				 : base + a->trev * rp_rot_wait(w->memo, r->ops, 1) + xfer;
 	} else if (is_parity(g->level)) {
@@ -458,7 +462,7 @@ static void req_write(const struct rp_geom *g, const struct rp_agg *a, const str
 
 		if (k >= dg) {
 			/* full stripes: no reads */
-			r->ops = r->wops = gt * (dg + p) * k / dg;
+			r->ops = r->wops = r->k1 = gt * (dg + p) * k / dg;
 			r->lat1 = cw > 0 ? c->lat + cw
 					 : base + a->trev * rp_rot_wait(w->memo, gt * (dg + p), 1) +
 					       xfer;
@@ -466,21 +470,22 @@ static void req_write(const struct rp_geom *g, const struct rp_agg *a, const str
 			/* read old data + parity, write both a revolution later (or
 			 * into the disks' caches) */
 			r->ops = gt * rmw;
-			r->wops = gt * (k + p);
+			r->wops = r->k1 = r->k2 = gt * (k + p);
 			r->lat1 = base + a->trev * rp_rot_wait(w->memo, gt * (k + p), 1) +
 				  (cw > 0 ? xfer + cw : a->trev + xfer);
 		} else {
 			/* read the other data chunks, then write data + parity to
 			 * members that took no part in the reads: a seek of their own */
 			r->ops = gt * rcw;
-			r->wops = gt * (k + p);
+			r->k1 = gt * (dg - k);
+			r->wops = r->k2 = gt * (k + p);
 			r->lat1 = base + a->trev * rp_rot_wait(w->memo, gt * (dg - k), 1) + xfer +
 				  (cw > 0 ? cw
 					  : a->seek + a->trev * rp_rot_wait(w->memo, gt * (k + p), 1) +
 						xfer);
 		}
 	} else {
-		r->ops = r->wops = r->m;
+		r->ops = r->wops = r->k1 = r->m;
 		r->lat1 = cw > 0 ? c->lat + cw : base + a->trev * rp_rot_wait(w->memo, r->m, 1) + xfer;
 	}
 	/* a write-back controller cache takes the write at its rate: the host
@@ -493,37 +498,28 @@ static void req_write(const struct rp_geom *g, const struct rp_agg *a, const str
 	}
 }
 
-/*
- * IOPS at queue depth q: the smaller of Little's law over the QD1 latency
- * (q / lat1), the disks' throughput with SPTF at their share of the queue
- * (at most the disk's queue depth; docs/planning-model.md 1.8), of which
- * share are the drive's to choose among, and the path's caps on the bytes
- * moved.
- */
-static double req_iops(const struct rp_geom *g, const struct rp_agg *a, const struct rp_caps *c,
-		       const struct rp_wl *w, const struct req *r, double q, double share,
-		       int *which, struct rp_queue_info *qi)
+/* ms per disk operation of x bytes when the drive chooses among qd: SPTF
+ * positioning (docs/planning-model.md 1.8) and the ageing term. */
+static double op_ms(const struct rp_agg *a, const struct rp_wl *w, double x, double qd,
+		    struct rp_queue_info *qi)
 {
-	double pos1 = a->seek + a->trev / 2.0;
-	/* the controller's cache destages its writes with the disks' queues full */
-	double qd = fmax(1.0, fmin(r->cached ? a->qlim : fmax(1.0, q * r->ops / g->n), a->qlim) *
-				  share);
-	double xfer = r->x * a->inv_rate * 1e-3, pos = pos1, ratio = 1, age = 0, top, little, thru;
-	double best, cw;
+	double pos1 = a->seek + a->trev / 2.0, pos = pos1, ratio = 1, age = 0, top;
 
 	if (qd > 1) {
 		ratio = rp_sptf_ratio(w->memo, a->alpha, a->beta, a->trev, qd);
 		pos = a->t2t + (pos1 - a->t2t) * ratio;
 	}
-	top = a->ovh + pos + xfer;
-	/* ageing: a request that waited RP_AGE_LIMIT_MS in the disk's queue of
-	 * qd (qd x top on average, the tail taken exponential) is served
-	 * first, at the positioning of a queue of one */
+	top = a->ovh + pos + x * a->inv_rate * 1e-3;
+	/* ageing (docs/planning-model.md 1.8): a request still queued after
+	 * the drive's ageing bound is served first, at the positioning of a
+	 * queue of one; the wait in a queue of qd taken exponential */
 	if (qd > 1) {
-		double x = RP_AGE_LIMIT_MS / (qd * top);
+		double lim = qd * a->trev + (a->t2t + a->alpha + a->beta + a->trev - pos) /
+						RP_AGE_WEIGHT;
+		double z = lim / (qd * top);
 
 		/* beyond 50 the share (< 2e-22) no longer moves top's last bit */
-		age = x < 50 ? exp(-x) : 0;
+		age = z < 50 ? exp(-z) : 0;
 		top += age * (pos1 - pos);
 	}
 	if (qi) {
@@ -534,10 +530,262 @@ static double req_iops(const struct rp_geom *g, const struct rp_agg *a, const st
 		qi->age = age;
 		qi->top = top;
 	}
+	return top;
+}
+
+/* H(k) = 1 + 1/2 + ... + 1/k, linear between whole k: the mean of the
+ * largest of k independent exponential times of mean 1. */
+static double harmonic(double k)
+{
+	double h = 0, i, n = floor(k);
+
+	if (k <= 0)
+		return 0;
+	if (n > 64) /* Euler-Maclaurin: the error is below 1e-9 */
+		h = log(n) + 0.57721566490153286 + 1 / (2 * n) - 1 / (12 * n * n);
+	else
+		for (i = 1; i <= n; i++)
+			h += 1.0 / i;
+	return h + (k - n) / (n + 1.0);
+}
+
+/* A closed loop of requests over the disks (fork_join_rate): the disks'
+ * time per operation at each queue, computed once asked for. */
+struct fj {
+	const struct rp_agg *a;
+	const struct rp_wl *w;
+	const struct req *r;
+	unsigned n;
+	double share, lat;
+	double h1, h2, rot1, rot2; /* the phases' H(k) and rotational terms */
+	double *top; /* at j queued; 0: not yet computed (the memo's, or own) */
+	double own[RP_MAX_QUEUE + 1];
+	struct {
+		double m, rate, busy, mean; /* fj_rate_whole at m; m < 0: empty */
+	} seen[4];
+	unsigned next;
+};
+
+static double fj_top(struct fj *f, double j)
+{
+	size_t i = (size_t)fmin(j, f->a->qlim);
+
+	if (!(f->top[i] > 0))
+		f->top[i] = op_ms(f->a, f->w, f->r->x, fmax(1.0, (double)i * f->share), NULL);
+	return f->top[i];
+}
+
+/* Where the times per operation go: the memo's table for this band, size
+ * and share (shared by every figure and layout that has them), else f's
+ * own. */
+static void fj_tops(struct fj *f)
+{
+	const struct rp_agg *a = f->a;
+	const double key[RP_TOP_KEYS] = { a->alpha, a->beta, a->trev,	  a->t2t,  a->ovh,
+					  a->seek,  a->inv_rate, f->r->x, f->share };
+	struct rp_top_memo *t;
+	uint64_t h = 0, bits;
+
+	f->top = f->own;
+	if (!f->w->memo) {
+		memset(f->own, 0, sizeof(f->own));
+		return;
+	}
+	for (int i = 0; i < RP_TOP_KEYS; i++) {
+		memcpy(&bits, &key[i], sizeof(bits));
+		h = (h ^ bits) * 0x9e3779b97f4a7c15ULL;
+	}
+	t = &f->w->memo->top[(h >> 40) % RP_TOP_SLOTS];
+	if (memcmp(t->key, key, sizeof(key))) {
+		memcpy(t->key, key, sizeof(key));
+		memset(t->top, 0, sizeof(t->top));
+	}
+	f->top = t->top;
+}
+
+/* Operations per ms that the n disks complete while m (whole) operations
+ * are outstanding, each at one of the disks at random: a disk holds
+ * Binomial(m, 1/n) of them, idles with none and with j serves at the
+ * positioning of a queue of min(j, the disk's queue depth) x share.
+ * busy: the share of the time a disk has work; mean: its queue then. */
+static double fj_rate_whole(struct fj *f, double m, double *busy, double *mean)
+{
+	double p = 1.0 / f->n, mu = m * p, sd = sqrt(m * p * (1 - p)), sum = 0, qsum = 0;
+	double lo, hi, j, pj;
+
+	*busy = *mean = 0;
+	if (m < 1)
+		return 0;
+	if (f->n == 1) {
+		*busy = 1;
+		*mean = m;
+		return 1.0 / fj_top(f, m);
+	}
+	/* the terms beyond 10 standard deviations are below 1e-22 */
+	lo = fmax(1.0, floor(mu - 10 * sd));
+	hi = fmin(m, ceil(mu + 10 * sd));
+	pj = exp(lgamma(m + 1) - lgamma(lo + 1) - lgamma(m - lo + 1) + lo * log(p) +
+		 (m - lo) * log1p(-p));
+	for (j = lo; j <= hi; j++) {
+		sum += pj / fj_top(f, j);
+		qsum += pj * j;
+		pj *= (m - j) / (j + 1) * p / (1 - p);
+	}
+	*busy = -expm1(m * log1p(-p));
+	*mean = *busy > 0 ? qsum / *busy : 0;
+	return f->n * sum;
+}
+
+/* fj_rate_whole, remembered for the last few m (the root finder comes
+ * back to the two whole numbers around its answer). */
+static double fj_rate_seen(struct fj *f, double m, double *busy, double *mean)
+{
+	unsigned i;
+
+	for (i = 0; i < 4; i++)
+		if (f->seen[i].m == m) {
+			*busy = f->seen[i].busy;
+			*mean = f->seen[i].mean;
+			return f->seen[i].rate;
+		}
+	i = f->next++ % 4;
+	f->seen[i].m = m;
+	f->seen[i].rate = fj_rate_whole(f, m, busy, mean);
+	f->seen[i].busy = *busy;
+	f->seen[i].mean = *mean;
+	return f->seen[i].rate;
+}
+
+/* The same for m not whole: linear between the whole numbers around it. */
+static double fj_rate(struct fj *f, double m, double *busy, double *mean)
+{
+	double m0 = floor(m), g = m - m0, b1, q1, r0, r1;
+
+	r0 = fj_rate_seen(f, m0, busy, mean);
+	if (g <= 0)
+		return r0;
+	r1 = fj_rate_seen(f, m0 + 1, &b1, &q1);
+	*busy += g * (b1 - *busy);
+	*mean += g * (q1 - *mean);
+	return r0 + g * (r1 - r0);
+}
+
+/* A request's time through one phase of k operations sent at once: the
+ * slowest of the k waits (H(k) times the mean wait, the waits taken
+ * exponential) and of the k services (the service plus the longest of k
+ * rotational waits beyond a mean one, rp_rot_wait). */
+static void fj_phases(struct fj *f)
+{
+	f->h1 = harmonic(f->r->k1);
+	f->rot1 = f->a->trev * (rp_rot_wait(f->w->memo, f->r->k1, 1) - 0.5);
+	f->h2 = harmonic(f->r->k2);
+	f->rot2 = f->r->k2 > 0 ? f->a->trev * (rp_rot_wait(f->w->memo, f->r->k2, 1) - 0.5) : 0;
+}
+
+/* Little's law over the requests with m operations outstanding: the
+ * operations a cycle of every request takes, X x (lat + phases), X the
+ * disks' operations per ms; *x: X. */
+static double fj_ops(struct fj *f, double m, double *x, double *busy, double *mean)
+{
+	double wait, serv;
+
+	*x = fj_rate(f, m, busy, mean);
+	if (!(*x > 0))
+		return 0;
+	serv = f->n * *busy / *x;	  /* a disk's time per operation served */
+	wait = fmax(0, m / *x - serv); /* m / X: an operation's time at its disk */
+	return *x * (f->lat + f->h1 * wait + serv + f->rot1 +
+		     (f->r->k2 > 0 ? f->h2 * wait + serv + f->rot2 : 0));
+}
+
+/*
+ * Disk operations per ms of q requests in a closed loop over the disks
+ * (docs/planning-model.md 2.3): each request sends k1 operations to
+ * distinct disks at random and waits for the slowest (a fork-join), a
+ * parity write then k2 more. m operations are outstanding at the disks;
+ * a request's cycle is the controller's latency and its phases
+ * (fj_phase), and Little's law over the q requests gives q ops = X x
+ * cycle (fj_ops), solved for m (regula falsi, Illinois).
+ */
+static double fork_join_rate(const struct rp_geom *g, const struct rp_agg *a,
+			     const struct rp_caps *c, const struct rp_wl *w, const struct req *r,
+			     double q, double share, struct rp_queue_info *qi)
+{
+	struct fj f; /* not zeroed whole: fj_tops clears what it uses */
+	double want = q * r->ops, lo = 0, hi = want, flo = -want, fhi, m = hi, fm, x, busy, mean;
+	int i, side = 0;
+
+	f.a = a;
+	f.w = w;
+	f.r = r;
+	f.n = g->n;
+	f.share = share;
+	f.lat = c->lat;
+	f.next = 0;
+	for (i = 0; i < 4; i++)
+		f.seen[i].m = -1;
+	fj_tops(&f);
+	fj_phases(&f);
+	fhi = fj_ops(&f, hi, &x, &busy, &mean) - want;
+	for (i = 0; i < 100 && fhi > 0 && hi - lo > 1e-9 * want; i++) {
+		m = (lo * fhi - hi * flo) / (fhi - flo);
+		fm = fj_ops(&f, m, &x, &busy, &mean) - want;
+		if (fm > 0) {
+			hi = m;
+			fhi = fm;
+			if (side == 1)
+				flo /= 2;
+			side = 1;
+		} else {
+			lo = m;
+			flo = fm;
+			if (side == -1)
+				fhi /= 2;
+			side = -1;
+		}
+		if (fabs(fm) < 1e-12 * want)
+			break;
+	}
+	fj_ops(&f, m, &x, &busy, &mean);
+	if (qi) {
+		op_ms(a, w, r->x, fmax(1.0, fmin(mean, a->qlim) * share), qi);
+		qi->held = m;
+		qi->busy = busy;
+	}
+	return x;
+}
+
+/*
+ * IOPS at queue depth q: the smaller of Little's law over the QD1 latency
+ * (q / lat1), the disks' throughput with SPTF at their queues, of which
+ * share are the drive's to choose among, and the path's caps on the bytes
+ * moved. Requests the disks serve mechanically (reads, writes through)
+ * land at random and wait for their slowest operation (fork_join_rate);
+ * writes a cache takes keep the disks' queues full (the controller's
+ * destages at the disks' queue depth; the disks' own at their share).
+ */
+static double req_iops(const struct rp_geom *g, const struct rp_agg *a, const struct rp_caps *c,
+		       const struct rp_wl *w, const struct req *r, double q, double share,
+		       int *which, struct rp_queue_info *qi)
+{
+	double qd = fmax(1.0, fmin(r->cached ? a->qlim : fmax(1.0, q * r->ops / g->n), a->qlim) *
+				  share);
+	double top, little, thru, best, cw;
+
 	little = q * 1000.0 / r->lat1;
 	/* writes the disks' caches take cost them the destage instead */
 	cw = r->wops > 0 ? cached_write_ms(a, w, r->x, NULL) : 0;
-	thru = g->n * 1000.0 / ((r->ops - (cw > 0 ? r->wops : 0)) * top + (cw > 0 ? r->wops * cw : 0));
+	if (q > 1 && !r->cached && !(cw > 0)) {
+		thru = 1000.0 / r->ops * fork_join_rate(g, a, c, w, r, q, share, qi);
+	} else {
+		top = op_ms(a, w, r->x, qd, qi);
+		if (qi) {
+			qi->held = q * r->ops;
+			qi->busy = 1;
+		}
+		thru = g->n * 1000.0 /
+		       ((r->ops - (cw > 0 ? r->wops : 0)) * top + (cw > 0 ? r->wops * cw : 0));
+	}
 	best = fmin(little, thru);
 	*which = RP_CAP_DISKS;
 	if ((r->write ? c->total_w : c->total) > 0) {

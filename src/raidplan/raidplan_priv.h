@@ -12,7 +12,7 @@
  * rp_level_count(), ...). An id added goes before its count. */
 #define RP_LEVEL_COUNT (RP_LEVEL_60 + 1)
 #define RP_PROFILE_COUNT (RP_PROFILE_RANDOM_ACCESS + 1)
-#define RP_FIG_COUNT (RP_FIG_CACHED_WRITE + 1)
+#define RP_FIG_COUNT (RP_FIG_DISK_BUSY + 1)
 #define RP_WARN_COUNT (RP_WARN_ZONED + 1)
 #define RP_GOAL_COUNT (RP_GOAL_LEVEL + 1)
 
@@ -67,9 +67,11 @@ enum {
 #define RP_DEF_DISK_CACHE_MB 16.0
 /* a cached write's transfer when no link is given: SATA 3 Gb/s */
 #define RP_DEF_DISK_LINK_MBPS 300.0
-/* Drive firmware serves a request that waited this long first (ageing
- * against starvation; the simulator's engine: AGE_LIMIT_NS) */
-#define RP_AGE_LIMIT_MS 500.0
+/* Aged SPTF against starvation (Worthington, Ganger & Patt 1994): a request
+ * that has waited longer than a revolution per request queued gains this
+ * much positioning time per unit of time waited beyond (the simulator's
+ * scheduler: AGE_WEIGHT in src/sim/sim_sched.c) */
+#define RP_AGE_WEIGHT 0.02
 
 /* A point of a curve inside the library (struct rp_point without its size). */
 struct rp_xy {
@@ -197,11 +199,21 @@ struct rp_sptf {
 	double lin_a, lin_b;			   /* 1 - F at its ends */
 	double r[RP_SPTF_QPTS];
 };
+/* A disk's time per operation at each queue length (model.c, op_ms) for a
+ * band, a size and the share of the queue the drive chooses among: every
+ * figure and layout at that stroke asks for the same. */
+#define RP_TOP_KEYS 9
+#define RP_TOP_SLOTS 64
+struct rp_top_memo {
+	double key[RP_TOP_KEYS];      /* all 0: empty */
+	double top[RP_MAX_QUEUE + 1]; /* 0: not yet computed */
+};
 struct rp_memo {
 	struct {
 		double m, copies, v;
 	} rot[RP_MEMO_SLOTS];
 	struct rp_sptf sptf[RP_SPTF_SLOTS];
+	struct rp_top_memo top[RP_TOP_SLOTS];
 };
 
 /* A validated workload: sizes normalised. */
@@ -239,6 +251,8 @@ struct rp_numbers {
 		double pos;   /* ms, positioning */
 		double age;   /* share served by ageing */
 		double top;   /* ms per disk operation */
+		double held;  /* operations outstanding at the disks */
+		double busy;  /* share of the time a disk has work */
 	} qi;
 	/* a write the disks' caches take (the first size; docs/planning-model.md 1.9) */
 	struct rp_cache_info {

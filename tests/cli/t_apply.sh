@@ -357,6 +357,63 @@ run ss array undo j1 --yes -J
 chg "array undo -J again: JSON, changed false" 0 True False "already undone"
 rm -f "$AR/md.state"
 
+# --- the stroke's limit: none for a full stroke, rounded once at plan time for a short one -------
+plimit() { python3 -c "import json; print(' '.join(str(d['limit_blocks']) for d in json.load(open('$1'))['disks']))"; }
+ss plan --level 1 --stroke 100% sim:a3 sim:big -O whole.json >/dev/null 2>&1
+bigfull=$(cap sim:big)
+[ "$(plimit whole.json)" = "$full $full" ] && pass "plan at 100 %: the limit is the smallest member whole" \
+	|| fail "plan at 100 %: the limit is the smallest member whole" "$(plimit whole.json)"
+: >"$AR/log"
+n=$(jlines)
+run ss apply whole.json --name whole --dry-run
+expect "apply --dry-run of a full-stroke plan: no limit step" 0 \
+	"sim:big: used whole \(a full-stroke plan\): no limit sent"
+if printf '%s\n' "$OUT" | grep -q "commands that would be sent\|SET ACCESSIBLE\|rounds to"; then
+	fail "apply --dry-run, full stroke: nothing for the drives' capacity" "$OUT"
+else
+	pass "apply --dry-run, full stroke: nothing for the drives' capacity"
+fi
+run ss apply whole.json --name whole --yes
+expect "apply of a full-stroke plan (members of 100 GB and 200 GB): done" 0 \
+	"sim:a3: used whole \(a full-stroke plan\): no limit sent"
+[ "$(cap sim:a3)" = $full ] && [ "$(cap sim:big)" = "$bigfull" ] \
+	&& pass "apply, full stroke: every member keeps its capacity" \
+	|| fail "apply, full stroke: every member keeps its capacity" "$(cap sim:a3) $(cap sim:big)"
+grep -q "^mdadm --create /dev/md/whole .* sim:a3 sim:big$" "$AR/log" \
+	&& pass "apply, full stroke: md gets the whole disks" || fail "apply, full stroke: md gets the whole disks" "$(cat "$AR/log")"
+[ "$(tail -n +$((n + 1)) "$J" | grep -c '"event":"limit')" = 0 ] \
+	&& pass "apply, full stroke: no limit journaled" \
+	|| fail "apply, full stroke: no limit journaled" "$(tail -n +$((n + 1)) "$J")"
+run ss array status whole
+expect "array status: the members used whole, as applied" 0 "sim:big: $bigfull blocks: used whole"
+run ss array replace whole sim:a3 sim:small --yes
+expect "array replace, full stroke: a disk smaller than md's members is refused" 3 "" "sim:small: 97656250 blocks"
+run ss array replace whole sim:a3 sim:a4 --yes
+expect "array replace, full stroke: the new disk is used whole too" 0 \
+	"sim:a4: used whole \(a full-stroke array\): no limit sent"
+[ "$(cap sim:a4)" = $full ] && pass "array replace, full stroke: the new disk keeps its capacity" \
+	|| fail "array replace, full stroke: the new disk keeps its capacity" "$(cap sim:a4)"
+run ss array undo whole --yes
+expect "array undo of a full-stroke array: nothing to restore" 0 "sim:a4: used whole: nothing to restore"
+[ "$(cap sim:a3)" = $full ] && [ "$(cap sim:a4)" = $full ] && [ "$(cap sim:big)" = "$bigfull" ] \
+	&& pass "array undo, full stroke: capacities unchanged" || fail "array undo, full stroke: capacities unchanged"
+rm -f "$AR/md.state"
+# a stroke whose exact share is no whole MiB: the plan holds the rounded limit, the members end at it
+ss plan --level 1 --stroke 33.3% sim:a3 sim:a4 -O third.json >/dev/null 2>&1
+tl=$(plimit third.json | cut -d' ' -f1)
+[ -n "$tl" ] && [ $((tl % 2048)) = 0 ] && [ "$tl" -lt $((full / 3)) ] && [ "$(plimit third.json)" = "$tl $tl" ] \
+	&& pass "plan at 33.3 %: limit_blocks already rounded to the MiB the limit sets" \
+	|| fail "plan at 33.3 %: limit_blocks rounded" "$(plimit third.json)"
+run ss apply third.json --name third --yes
+expect "apply of a short stroke that needed rounding: done" 0 "created: RAID 1 over 2 members"
+[ "$(cap sim:a3)" = "$tl" ] && [ "$(cap sim:a4)" = "$tl" ] \
+	&& pass "apply, short stroke: the members end exactly at the plan's limit_blocks" \
+	|| fail "apply, short stroke: the members end at the plan's limit_blocks" "$(cap sim:a3) $(cap sim:a4) $tl"
+run ss array undo third --yes
+expect "array undo of the short stroke" 0 "undone: every member restored"
+all_full sim:a3 sim:a4 && pass "array undo, short stroke: members back" || fail "array undo, short stroke: members back"
+rm -f "$AR/md.state"
+
 # --- arrays over partitions ---------------------------------------------------------------------
 # p1..p3: SATA disks with no HPA, AMAC or DCO (behind a controller that blocks them, like QEMU's
 # AHCI disk): auto gives them the partition method and md their partition, sim:ID-part1 (the

@@ -14,10 +14,8 @@
  * - random writes: 64 KiB at random 64 KiB-aligned offsets, QD 1 for 4 s and QD 16 for 2 s,
  *   IOPS, against RP_FIG_RAND_WRITE_QD1 and RP_FIG_RAND_WRITE_QD.
  *
- * Each case prints a row of the table in docs/planning-model.md. A case in known[] is a
- * disagreement found on the planner's side (docs/planning-model.md says why): printed, and
- * asserted to be outside the tolerance still, so that a planner fix shows here (and the
- * entry goes). Every other case must agree within 10 %. */
+ * Each case prints a row of the table in docs/planning-model.md; every case must agree
+ * within 10 %. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -52,43 +50,6 @@ struct layout {
 	int rp_level;	/* the planner's */
 	unsigned n;
 };
-
-/* Disagreements on the planner's side (docs/planning-model.md, "Arrays: planner against
- * simulator", says why), with or without the path cap. */
-enum why {
-	WHY_QUEUE,	/* its per-disk queue: every operation of a request counted as queued at
-			 * once and every disk as always busy; the simulated requests land at
-			 * random, leave disks idle and wait for their slowest operation, and a
-			 * parity write's writes for its reads */
-};
-
-static const char *const why_text[] = { "planner: queueing" };
-
-struct known {
-	int level;
-	unsigned n;
-	enum wl wl;
-	enum why why;
-};
-
-static const struct known known[] = {
-	{ 0, 7, RAND_WRITE_QD16, WHY_QUEUE },	{ 0, 8, RAND_WRITE_QD16, WHY_QUEUE },
-	{ 10, 8, RAND_WRITE_QD16, WHY_QUEUE },	{ 5, 3, RAND_WRITE_QD16, WHY_QUEUE },
-	{ 5, 4, RAND_WRITE_QD16, WHY_QUEUE },	{ 5, 5, RAND_WRITE_QD16, WHY_QUEUE },
-	{ 5, 6, RAND_WRITE_QD16, WHY_QUEUE },	{ 5, 7, RAND_WRITE_QD16, WHY_QUEUE },
-	{ 5, 8, RAND_WRITE_QD16, WHY_QUEUE },	{ 6, 4, RAND_WRITE_QD16, WHY_QUEUE },
-	{ 6, 5, RAND_WRITE_QD16, WHY_QUEUE },	{ 6, 6, RAND_WRITE_QD16, WHY_QUEUE },
-	{ 6, 7, RAND_WRITE_QD16, WHY_QUEUE },	{ 6, 8, RAND_WRITE_QD16, WHY_QUEUE },
-	{ 50, 6, RAND_WRITE_QD16, WHY_QUEUE },	{ 50, 8, RAND_WRITE_QD16, WHY_QUEUE },
-};
-
-static const struct known *find_known(const struct layout *l, enum wl w)
-{
-	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
-		if (known[i].level == l->level && known[i].n == l->n && known[i].wl == w)
-			return &known[i];
-	return NULL;
-}
 
 /* Data chunks of a row: what a full-stripe request holds. */
 static unsigned data_chunks(const struct layout *l)
@@ -238,17 +199,12 @@ static void check_level(int level, int rp_level, unsigned from, unsigned step)
 				double m = measure(&l, capped, (enum wl)w);
 				double ratio = p / m;
 				bool ok = ratio > 1 - TOLERANCE && ratio < 1 + TOLERANCE;
-				const struct known *k = find_known(&l, (enum wl)w);
 
 				print_message("| RAID %d | %u | %s | %s | %.1f %s | %.1f %s | %.3f | %s |\n",
 					      level, n, capped ? "250 MB/s" : "-", wl_name[w], p,
 					      wl_unit[w], m, wl_unit[w], ratio,
-					      ok ? "" : k ? why_text[k->why] : "OUTSIDE");
-				if (k && ok)
-					fail_msg("RAID %d of %u, %s: within %.0f %% now: take it out "
-						 "of known[] and the docs' list", level, n, wl_name[w],
-						 100 * TOLERANCE);
-				if (!k && !ok)
+					      ok ? "" : "OUTSIDE");
+				if (!ok)
 					fail_msg("RAID %d of %u, %s%s: planner %.1f, simulated %.1f: "
 						 "ratio %.3f is outside %.0f %%", level, n, wl_name[w],
 						 capped ? " (path cap)" : "", p, m, ratio,

@@ -307,19 +307,66 @@ static void test_rot_ncq(void **state)
  * RAID 5 of 5 disks, 4 KiB random writes, QD1: read old data + parity
  * (slowest of 2: 2/3 rev), write a revolution later:
  *   0.3 + 3.4 + 4 * 2/3 + 4 + 0.0273067 = 10.394 ms
- * and at a deep queue 4 disk operations per write: IOPS(q) = N R(q) / 4.
+ * and at a deep queue a closed loop of requests of 2 reads then 2 writes
+ * on disks chosen at random (fj_iops).
  */
 
 /* disk15k's time per disk operation at full stroke with qd queued
  * (docs/planning-model.md 1.8): T + (E1 - T) r(qd), the band's fit
  * a = (8/3) 6.6 - 5 3.4 + (7/3) 0.2, b = 5 3.4 - (5/3) 6.6 - (10/3) 0.2,
- * plus ageing at 500 ms. */
+ * plus ageing: served at E1 = 5.4 ms once the wait passes qd revolutions
+ * and (full seek 6.6 + rev 4 - pos) / 0.02. */
 static double top15k(double qd, double xfer)
 {
 	double a = 8.0 / 3 * 6.6 - 17 + 7.0 / 3 * 0.2, b = 17 - 5.0 / 3 * 6.6 - 10.0 / 3 * 0.2;
 	double pos = 0.2 + 5.2 * rp_sptf_ratio(NULL, a, b, 4.0, qd), top = 0.3 + pos + xfer;
+	double lim = qd * 4.0 + (6.6 + 4.0 - pos) / 0.02;
 
-	return top + exp(-500 / (qd * top)) * (5.4 - pos);
+	return top + exp(-lim / (qd * top)) * (5.4 - pos);
+}
+
+/* The disks' operations per ms with m (whole) outstanding on n disks of
+ * queue depth 64, the long way: every term of Binomial(m, 1/n). */
+static double fj_rate(unsigned n, double m, double xfer, double *busy)
+{
+	double p = 1.0 / n, x = 0;
+
+	*busy = 1 - pow(1 - p, m);
+	for (double j = 1; j <= m; j++)
+		x += exp(lgamma(m + 1) - lgamma(j + 1) - lgamma(m - j + 1) + j * log(p) +
+			 (m - j) * log(1 - p)) /
+		     top15k(fmin(j, 64), xfer);
+	return n * x;
+}
+
+/* IOPS of q requests in a closed loop, each k1 operations on distinct
+ * disks then k2 (docs/planning-model.md 2.3): m outstanding, linear
+ * between whole m; a phase takes H(k) x the wait + the service + rev x
+ * (k / (k + 1) - 1/2); q (k1 + k2) = X x (the phases), by bisection. */
+static double fj_iops(unsigned n, double q, unsigned k1, unsigned k2, double xfer)
+{
+	double lo = 0, hi = q * (k1 + k2), x = 0;
+	double h1 = k1 == 1 ? 1 : 1.5, h2 = k2 == 0 ? 0 : k2 == 1 ? 1 : 1.5;
+
+	assert_true(k1 <= 2 && k2 <= 2);
+	for (int i = 0; i < 200; i++) {
+		double m = (lo + hi) / 2, m0 = floor(m), b0, b1, x0, x1, busy, s, w, t;
+
+		x0 = fj_rate(n, m0, xfer, &b0);
+		x1 = fj_rate(n, m0 + 1, xfer, &b1);
+		x = x0 + (m - m0) * (x1 - x0);
+		busy = b0 + (m - m0) * (b1 - b0);
+		s = n * busy / x;
+		w = fmax(0, m / x - s);
+		t = h1 * w + s + 4.0 * (k1 / (k1 + 1.0) - 0.5);
+		if (k2)
+			t += h2 * w + s + 4.0 * (k2 / (k2 + 1.0) - 0.5);
+		if (x * t > q * (k1 + k2))
+			hi = m;
+		else
+			lo = m;
+	}
+	return 1000 * x / (k1 + k2);
 }
 
 static void test_access_formula(void **state)
@@ -328,7 +375,7 @@ static void test_access_formula(void **state)
 	struct rp_layout l = layout(RP_LEVEL_0, 1, 1.0);
 	struct rp_workload w = wl_simple(1, 1, 4096, 1);
 	struct rp_eval *ev = eval_ok(&d, 1, NULL, &l, &w);
-	double xfer = 4096.0 / 150e3, top;
+	double xfer = 4096.0 / 150e3;
 
 	(void)state;
 	NEAR(rp_eval_value(ev, RP_FIG_ACCESS_TIME), 5.7273067, 1e-6);
@@ -343,30 +390,37 @@ static void test_access_formula(void **state)
 	NEAR(rp_eval_value(ev, RP_FIG_ACCESS_TIME), 0.3 + 3.4 + 4.0 * 2 / 3 + 4.0 + xfer, 1e-6);
 	rp_eval_free(ev);
 
-	/* q = 64 on 5 disks, 4 ops per write: q_disk = 64*4/5 = 51.2,
-	 * t_op = top15k(51.2); IOPS = 5/(4 t_op) */
+	/* q = 64 on 5 disks: a write reads 2 and writes 2; a read is one
+	 * operation, 64 outstanding, a busy disk holding 12.8 / (1 - 0.8^64) */
 	w.queue_depth = 64;
 	ev = eval_ok(v, 5, NULL, &l, &w);
-	top = top15k(51.2, xfer);
-	NEAR(rp_eval_value(ev, RP_FIG_RAND_WRITE_QD), 5 * 1000 / (4 * top), 1e-6);
+	NEAR(rp_eval_value(ev, RP_FIG_RAND_WRITE_QD), fj_iops(5, 64, 2, 2, xfer), 1e-6);
+	NEAR(rp_eval_value(ev, RP_FIG_RAND_READ_QD), fj_iops(5, 64, 1, 0, xfer), 1e-6);
 	NEAR(rp_eval_value(ev, RP_FIG_QUEUE_POSITION),
 	     0.2 + 5.2 * rp_sptf_ratio(NULL, 8.0 / 3 * 6.6 - 17 + 7.0 / 3 * 0.2,
-				       17 - 5.0 / 3 * 6.6 - 10.0 / 3 * 0.2, 4.0, 64 / 5.0),
+				       17 - 5.0 / 3 * 6.6 - 10.0 / 3 * 0.2, 4.0,
+				       12.8 / (1 - pow(0.8, 64))),
 	     1e-9);
 	rp_eval_free(ev);
-	/* beyond the disks' queue depth (64 by class for 15k rpm) nothing
-	 * changes: 320 x 4 / 5 = 256 per disk is 64 */
+	/* deeper than the disks take (64 by class for 15k rpm): the disks
+	 * choose among 64 at most */
 	w.queue_depth = 320;
 	ev = eval_ok(v, 5, NULL, &l, &w);
-	NEAR(rp_eval_value(ev, RP_FIG_RAND_WRITE_QD), 5 * 1000 / (4 * top15k(64, xfer)), 1e-6);
+	NEAR(rp_eval_value(ev, RP_FIG_RAND_WRITE_QD), fj_iops(5, 320, 2, 2, xfer), 1e-6);
+	rp_eval_free(ev);
+	/* one disk is never idle: 1 / t_op at its queue */
+	l = layout(RP_LEVEL_0, 1, 1.0);
+	w = wl_simple(1, 1, 4096, 16);
+	ev = eval_ok(&d, 1, NULL, &l, &w);
+	NEAR(rp_eval_value(ev, RP_FIG_RAND_READ_QD), 1000 / top15k(16, xfer), 1e-6);
 	rp_eval_free(ev);
 	free(v);
 }
 
 /*
- * Mixed IOPS, docs/models.md: N R / (r + F w). RAID 5 of 5, 4 KiB, r = 0.7,
- * deep queue, no caps: reads cost 1 op, writes 4:
- *   mixed = 1 / (0.7 / (N R) + 0.3 / (N R / 4)) = N R / (0.7 + 1.2) = N R / 1.9
+ * Mixed IOPS, docs/models.md: 1 / (r / IOPS_r + w / IOPS_w). RAID 5 of 5,
+ * 4 KiB, r = 0.7, deep queue, no caps: a read is 1 operation, a write 2
+ * reads then 2 writes (fj_iops).
  */
 static void test_mixed_formula(void **state)
 {
@@ -375,11 +429,7 @@ static void test_mixed_formula(void **state)
 	struct rp_workload w = wl_simple(0.7, 1, 4096, 256);
 	struct rp_eval *ev = eval_ok(v, 5, NULL, &l, &w);
 	double xfer = 4096.0 / 150e3;
-	/* per-disk q for reads 256/5, for writes 256*4/5 = 204.8, held to the
-	 * disks' 64: t_op differs a little */
-	double tr = top15k(256.0 / 5, xfer);
-	double tw = top15k(64, xfer);
-	double rr = 5000 / tr, rw = 5000 / (4 * tw);
+	double rr = fj_iops(5, 256, 1, 0, xfer), rw = fj_iops(5, 256, 2, 2, xfer);
 
 	(void)state;
 	NEAR(rp_eval_value(ev, RP_FIG_RAND_READ_QD), rr, 1e-6);
@@ -835,7 +885,7 @@ static void test_counts(void **state)
 	(void)state;
 	assert_int_equal(rp_level_count(), 8);
 	assert_int_equal(rp_profile_count(), 7);
-	assert_int_equal(rp_figure_count(), 27);
+	assert_int_equal(rp_figure_count(), 28);
 	assert_int_equal(rp_warning_count(), 15);
 	assert_int_equal(rp_goal_count(), 6);
 	assert_string_equal(rp_level_name(rp_level_count() - 1), "60");
@@ -848,7 +898,7 @@ static void test_counts(void **state)
 	assert_null(rp_figure_key(-1));
 	assert_string_equal(rp_warning_key(RP_WARN_DEFAULTS), "defaults");
 	assert_string_equal(rp_warning_key(rp_warning_count() - 1), "zoned");
-	assert_string_equal(rp_figure_key(rp_figure_count() - 1), "cached_write");
+	assert_string_equal(rp_figure_key(rp_figure_count() - 1), "disk_busy");
 	assert_null(rp_warning_key(rp_warning_count()));
 	assert_null(rp_warning_key(-1));
 	for (i = 0; i < rp_warning_count(); i++)
