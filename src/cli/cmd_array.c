@@ -101,7 +101,8 @@ static void array_usage(FILE *f)
 		"  undo      stop the array, wipe its md metadata (mdadm --zero-superblock),\n"
 		"            restore every member to its journaled original capacity; also\n"
 		"            finishes an apply that was interrupted or whose rollback failed.\n"
-		"            Refused when the array is mounted or held (LVM, another md).\n"
+		"            Refused when the array is mounted, held (LVM, another md), or\n"
+		"            holds an LVM label or md superblock of a layer not active.\n"
 		"  replace   limit NEW to exactly the members' limit, then mdadm --add it in\n"
 		"            the place of OLD (--replace when OLD is still active)\n"
 		"\n"
@@ -846,7 +847,8 @@ static int arr_replace(struct ss_ctx *ctx, const char *name, const char *old_spe
 	pd.limit_blocks = om->limit_blocks;
 	pd.capacity_blocks = om->limit_blocks;
 	snprintf(pd.model_of, sizeof(pd.model_of), "%s", om->spec);
-	if (it->ready && array_member_check(&pd, &it->e.info, &it->err)) {
+	if (it->ready &&
+	    array_member_check(&pd, &it->e.info, array_full_blocks(ctx, &it->e.info), &it->err)) {
 		ss_error_prefix(&it->err, "%s: ", new_spec);
 		it->ready = false;
 		it->exit_hint = EXIT_REFUSED;

@@ -288,6 +288,7 @@ int array_undo_check(struct ss_ctx *ctx, const char *name, struct array_rec *r,
 {
 	struct array_sysfs s;
 	char kname[64] = "", mdpath[4096], where[1024];
+	const char *sig;
 	int rc;
 
 	rc = array_rec_load(ctx_state_dir(ctx), name, r, err);
@@ -305,6 +306,13 @@ int array_undo_check(struct ss_ctx *ctx, const char *name, struct array_rec *r,
 				    "refused: %s (%s) is held by %s (LVM, dm or another md "
 				    "array); take it out of there first", r->md_dev, kname,
 				    s.holders);
+	sig = array_signature(mdpath);
+	if (sig)
+		return ss_error_set(err, -EPERM,
+				    "refused: %s holds %s (its label is on the array; the volume "
+				    "group or the outer array is not active); take it out of there "
+				    "first (pvremove, or mdadm --zero-superblock %s)", r->md_dev, sig,
+				    r->md_dev);
 	for (size_t i = 0; i < r->n; i++) {
 		rc = member_partition_check(ctx, &r->m[i], i, err);
 		if (rc)
@@ -350,6 +358,13 @@ int array_bind_members(const struct plan *p, const char *const *given, size_t n_
 			specs[i] = given[i];
 		return 0;
 	}
+	if (n_given && n_given != ph && ph == p->n_disks)
+		return ss_error_usage(err, -EINVAL,
+				      "%zu devices given, but the plan's layout has %zu members "
+				      "(all placeholders): give --members with %zu devices, in "
+				      "layout order (the planner may use fewer disks than "
+				      "--disks; 'plan --level L --stroke S' plans one layout over "
+				      "all of them)", n_given, p->n_disks, p->n_disks);
 	if (n_given && n_given != ph)
 		return ss_error_usage(err, -EINVAL,
 				      "the plan has %zu members (%zu placeholders): give "
@@ -701,6 +716,16 @@ static bool named_before(const struct array_apply_result *res, size_t i, struct 
 	return false;
 }
 
+uint64_t array_full_blocks(struct ss_ctx *ctx, const struct drive_info *i)
+{
+	struct journal_entry orig;
+	bool have = journal_original(ctx_state_dir(ctx), i->serial, i->wwn, &orig, NULL) == 0;
+	uint64_t full = 0;
+
+	cap_full_capacity(i, have ? &orig : NULL, &full);
+	return full;
+}
+
 /* Every member: open, safe, the planned disk, a limit that works. */
 static void check_members(struct ss_ctx *ctx, const struct array_apply_opts *o,
 			  struct array_apply_result *res, const struct drive_info **infos)
@@ -740,7 +765,8 @@ static void check_members(struct ss_ctx *ctx, const struct array_apply_opts *o,
 		}
 		infos[i] = &am->e.info;
 		if (array_member_elsewhere(ctx_state_dir(ctx), o->name, &am->e.info, &am->err) ||
-		    array_member_check(pd, &am->e.info, &am->err)) {
+		    array_member_check(pd, &am->e.info, array_full_blocks(ctx, &am->e.info),
+				       &am->err)) {
 			ss_error_prefix(&am->err, "%s (member %zu): ", am->e.spec, i + 1);
 			member_fail(am, -EPERM, AR_REFUSED);
 			continue;

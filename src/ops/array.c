@@ -328,9 +328,10 @@ static unsigned rpm_class(double rpm)
 }
 
 int array_member_check(const struct plan_disk *pd, const struct drive_info *i,
-		       struct ss_error *err)
+		       uint64_t full_blocks, struct ss_error *err)
 {
-	uint64_t cap = i->native_blocks ? i->native_blocks : i->capacity_blocks;
+	uint64_t cap = full_blocks ? full_blocks
+		       : i->native_blocks ? i->native_blocks : i->capacity_blocks;
 
 	/* a placeholder carries the identity of the disk it copies: not its own */
 	if (!pd->placeholder && pd->serial[0] && strcmp(pd->serial, i->serial))
@@ -817,6 +818,26 @@ int array_sysfs_read(const char *sysroot, const char *kname, struct array_sysfs 
 		closedir(d);
 	}
 	return 0;
+}
+
+const char *array_signature(const char *path)
+{
+	static const unsigned char md_magic[4] = { 0xfc, 0x4e, 0x2b, 0xa9 }; /* 0xa92b4efc LE */
+	unsigned char buf[8192];
+	ssize_t got;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	got = pread(fd, buf, sizeof(buf), 0);
+	close(fd);
+	for (ssize_t off = 0; off + 32 <= got && off < 4 * 512; off += 512)
+		if (!memcmp(buf + off, "LABELONE", 8) && !memcmp(buf + off + 24, "LVM2 001", 8))
+			return "an LVM physical volume";
+	if ((got >= 4 && !memcmp(buf, md_magic, 4)) ||
+	    (got >= 4096 + 4 && !memcmp(buf + 4096, md_magic, 4)))
+		return "an md member";
+	return NULL;
 }
 
 bool array_mounted(const char *sysroot, const char *md_dev, const char *kname, char *where,
