@@ -208,7 +208,10 @@ static void json_out(const struct array_rec *r, bool ok, bool changed, const cha
 	record_set_bool(o, "ok", ok);
 	record_set_bool(o, "changed", changed);
 	record_set_str(o, "error", error && *error ? error : NULL);
-	record_set_json_text(o, "array", rec);
+	if (r->name[0])
+		record_set_json_text(o, "array", rec);
+	else
+		record_set_null(o, "array"); /* refused before the record was filled in */
 	record_set_str(o, "log", log ? log : "");
 	record_print(o, stdout, TABLE_JSON);
 	record_free(o);
@@ -292,9 +295,13 @@ static void apply_note(void *arg, const char *text)
 		fprintf(stderr, "shortstroke: apply: %s\n", text);
 }
 
-/* Every member's failure before the first change; the exit code. */
-static int apply_unready(const struct array_apply_result *res)
+/* Every member's failure before the first change; the exit code. With -J,
+ * the object too: not ok, nothing changed, every member's reason in error. */
+static int apply_unready(const struct array_apply_result *res, bool json)
 {
+	char *all = NULL;
+	size_t len = 0;
+	FILE *f = json ? open_memstream(&all, &len) : NULL;
 	int code = EXIT_DONE;
 
 	for (size_t i = 0; i < res->n; i++) {
@@ -304,12 +311,19 @@ static int apply_unready(const struct array_apply_result *res)
 		if (am->ready)
 			continue;
 		cli_error("apply: %s", am->err.msg[0] ? am->err.msg : "failed");
+		if (f)
+			fprintf(f, "%s%s", ftell(f) ? "; " : "", am->err.msg[0] ? am->err.msg : "failed");
 		c = am->refusal == AR_REFUSED ? EXIT_REFUSED
 		    : am->refusal == AR_FAILED ? EXIT_FAILED : cli_exit_code(am->rc, &am->err);
 		if (c == EXIT_DONE)
 			c = EXIT_FAILED;
 		if (code == EXIT_DONE || c == EXIT_REFUSED)
 			code = c;
+	}
+	if (f) {
+		fclose(f);
+		json_out(&res->rec, false, false, all, "");
+		free(all);
 	}
 	return code;
 }
@@ -355,9 +369,11 @@ static int apply_main(struct ss_ctx *ctx, struct apply_opts *o)
 		code = cli_usage_error("apply", "%s", err.msg);
 		break;
 	case AAS_MEMBERS:
-		code = apply_unready(res);
+		code = apply_unready(res, o->json);
 		break;
 	case AAS_CHECKS:
+		if (o->json)
+			json_out(&res->rec, false, false, err.msg, "");
 		cli_error("apply: %s", err.msg);
 		break;
 	case AAS_RUN:

@@ -51,6 +51,18 @@ expect "review: apply --dry-run: every member's CDB, mdadm, nothing sent" 0 \
 	&& printf '%s\n' "$OUT" | grep -q "MODE SELECT(10)" && [ ! -s "$RV/log" ] \
 	&& pass "review: apply --dry-run: a CDB list for each of the $n members" \
 	|| fail "review: apply --dry-run: CDBs per member" "$OUT"
+# -J on a refusal: the object too (ok false, changed false, the reason), not an empty stdout
+echo Z1Z0003 >"$SHORTSTROKE_PROTECT_FILE"
+run rv apply r10.json --members $members --name fast0 --yes -J
+[ "$RC" = 3 ] && json_check "review: apply -J refused (a protected member): JSON with the reason" \
+	"d['ok'] is False and d['changed'] is False and 'sim:sde: refused, the disk is protected' in d['error']" \
+	|| fail "review: apply -J refused: exit 3" "exit $RC" "$ERR"
+: >"$SHORTSTROKE_PROTECT_FILE"
+run env SHORTSTROKE_RIG="$RV/rig.json" SHORTSTROKE_SYSROOT="$RV/nomd" SHORTSTROKE_MODPROBE=false \
+	"$PROG" apply r10.json --members $members --name fast0 --yes -J
+[ "$RC" = 1 ] && json_check "review: apply -J with no md: JSON with the reason" \
+	"d['ok'] is False and d['changed'] is False and 'this kernel has no md' in d['error']" \
+	|| fail "review: apply -J no md: exit 1" "exit $RC" "$ERR"
 run rv apply r10.json --members $members --name fast0 --mkfs xfs
 expect "review: apply --mkfs xfs without --yes in a script: refused" 3 "" "not confirmed.*--yes"
 run rv apply r10.json --members $members --name fast0 --mkfs xfs --yes
