@@ -328,6 +328,21 @@ static int apply_unready(const struct array_apply_result *res, bool json)
 	return code;
 }
 
+/* The no-op re-run: the array as it is now (a member replaced since counts
+ * once, and says so). */
+static void print_already(const struct array_rec *r)
+{
+	size_t gone = 0;
+
+	for (size_t i = 0; i < r->n; i++)
+		gone += r->m[i].state == AM_REPLACED;
+	printf("%s: already applied from %s (RAID %s over %zu members", r->md_dev, r->plan,
+	       r->level, r->n - gone);
+	if (gone)
+		printf(", %zu replaced since: 'shortstroke array list' shows them", gone);
+	printf("): nothing to do\n");
+}
+
 static int apply_main(struct ss_ctx *ctx, struct apply_opts *o)
 {
 	struct ss_error err = { 0 };
@@ -388,9 +403,7 @@ static int apply_main(struct ss_ctx *ctx, struct apply_opts *o)
 			if (o->json)
 				json_out(&res->rec, true, false, NULL, "already applied: nothing to do");
 			else
-				printf("%s: already applied from %s (%s over %zu members): nothing "
-				       "to do\n", res->rec.md_dev, res->rec.plan, res->rec.level,
-				       res->rec.n);
+				print_already(&res->rec);
 			code = EXIT_DONE;
 			break;
 		}

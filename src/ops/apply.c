@@ -597,13 +597,20 @@ static void later_steps_check(struct ss_ctx *ctx, const struct array_rec *r,
 }
 
 /* Is the recorded array old the one this plan would make? */
+/* (array replace keeps the layout's slots first, the members that left them
+ * after: a replaced member still makes it the array this plan made) */
 static bool same_array(const struct array_rec *old, const struct array_apply_opts *o)
 {
 	const struct plan *p = o->plan;
-	bool same = !strcmp(old->plan, o->plan_path) && old->n == p->n_disks;
+	bool same = !strcmp(old->plan, o->plan_path) && old->n >= p->n_disks;
 
-	for (size_t i = 0; same && i < old->n; i++)
+	for (size_t k = p->n_disks; same && k < old->n; k++)
+		same = old->m[k].state == AM_REPLACED;
+	for (size_t i = 0; same && i < p->n_disks; i++) {
 		same = !p->disks[i].serial[0] || !strcmp(p->disks[i].serial, old->m[i].serial);
+		for (size_t k = p->n_disks; !same && k < old->n; k++)
+			same = !strcmp(p->disks[i].serial, old->m[k].serial);
+	}
 	return same;
 }
 

@@ -80,6 +80,13 @@ run rv array replace fast0 sim:sdc $new --yes
 expect "review: array replace fast0 sim:sdc sim:sdj" 0 "$new added in the place of sim:sdc"
 [ "$(rvcap $new)" = "$lim" ] && pass "review: the new disk gets the members' limit" \
 	|| fail "review: the new disk gets the members' limit" "$(rvcap $new)"
+# re-running the completed apply after a replace is still the no-op (the array this plan made)
+: >"$RV/log"
+run rv apply r10.json --members $members --name fast0 --yes
+expect "review: apply again after a replace: a no-op that says so" 0 \
+	"already applied from .*r10.json \(RAID 10 over $n members, 1 replaced since.*nothing to do"
+[ ! -s "$RV/log" ] && pass "review: apply again after a replace: mdadm not run" \
+	|| fail "review: apply again after a replace: mdadm not run" "$(cat "$RV/log")"
 
 # --- undo: the array holds another layer's label, but nothing holds it in sysfs ---------------
 # (an LVM volume group not active, an outer md array stopped): refused, exit 3, nothing changed
