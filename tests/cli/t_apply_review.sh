@@ -113,6 +113,46 @@ rm -f root/dev/md/fast0
 [ "$(rvcap sim:sdb)" = 7814037168 ] && pass "review: undo: members back" || fail "review: undo: members back"
 rv restore --yes sim:sdc >/dev/null 2>&1
 
+# --- on a terminal: apply asks each member's serial, then draws a progress line per member ---------
+rv plan --level 1 --stroke 20% sim:sdh sim:sdi -O t1.json >/dev/null 2>&1
+OUT=$(env SHORTSTROKE_RIG="$RV/rig.json" SHORTSTROKE_SYSROOT="$RV/root" \
+	SHORTSTROKE_MDADM="$HERE/fake-mdadm.sh" SHORTSTROKE_MODPROBE=false \
+	FAKE_MDADM_LOG="$RV/log" FAKE_MDADM_STATE="$RV/md.state" python3 - "$PROG" <<'PY' 2>&1
+import os, pty, select, sys, time
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.argv[1], [sys.argv[1], "apply", "t1.json", "--name", "t1"])
+buf, end, asked = b"", time.time() + 30, 0
+while time.time() < end:
+    r, _, _ = select.select([fd], [], [], 0.5)
+    if not r:
+        continue
+    try:
+        d = os.read(fd, 4096)
+    except OSError:
+        break
+    if not d:
+        break
+    buf += d
+    while buf.count(b"to skip: ") > asked:
+        serial = buf.split(b"Type its serial number (")[asked + 1].split(b")")[0]
+        os.write(fd, serial + b"\n")
+        asked += 1
+_, st = os.waitpid(pid, 0)
+sys.stdout.write(buf.decode(errors="replace").replace("\r", ""))
+print("ASKED %d EXIT %d" % (asked, os.WEXITSTATUS(st)))
+PY
+)
+printf '%s\n' "$OUT" | grep -q "ASKED 2 EXIT 0$" && printf '%s\n' "$OUT" | grep -q "/dev/md/t1: created" \
+	&& pass "review: apply on a terminal: each member's serial asked, then created" \
+	|| fail "review: apply on a terminal: serials asked" "$OUT"
+for k in 1 2; do
+	printf '%s\n' "$OUT" | grep -q "  member $k \[####################\] 100% " \
+		&& pass "review: apply on a terminal: member $k's progress line" \
+		|| fail "review: apply on a terminal: member $k's progress line" "$OUT"
+done
+rv array undo t1 --yes >/dev/null 2>&1
+
 # --- a placeholder limited now is judged by its journaled original ------------------------------
 rv limit --percent 50 --yes sim:sdk >/dev/null 2>&1
 rv plan --disks 2 --model-of sim:sdb --level 1 --stroke 25% -O ph.json >/dev/null 2>&1
