@@ -776,20 +776,46 @@ static int find_member(const struct array_rec *r, const char *spec)
 	return -1;
 }
 
+/* --wait: md's progress until the rebuild is over. Right after mdadm --add
+ * md may still say "idle" (the recovery is queued, not running): a degraded
+ * array is waited for until md starts and ends it; a --replace (not
+ * degraded) for a few seconds at most before it starts. */
 static void wait_rebuild(struct ss_ctx *ctx, const char *md_dev)
 {
 	char kname[64], mdpath[4096];
 	struct array_sysfs s;
+	bool seen = false;
+	unsigned waited_ms = 0;
 
 	snprintf(mdpath, sizeof(mdpath), "%s%s", ctx->sysroot ? ctx->sysroot : "", md_dev);
-	if (array_md_kname(mdpath, kname, sizeof(kname)))
+	if (array_md_kname(mdpath, kname, sizeof(kname))) {
+		fprintf(stderr, "%s: cannot follow the rebuild (no md device behind it); "
+			"'shortstroke array status' shows it\n", md_dev);
 		return;
-	for (;;) {
+	}
+	for (;; waited_ms += 500) {
 		struct timespec ts = { 0, 500000000L };
+		bool idle;
 
-		if (array_sysfs_read(ctx->sysroot, kname, &s) || !strcmp(s.sync_action, "idle"))
+		if (array_sysfs_read(ctx->sysroot, kname, &s)) {
+			fprintf(stderr, "%s: md's state cannot be read any more\n", md_dev);
+			return;
+		}
+		idle = !strcmp(s.sync_action, "idle") || !s.sync_action[0];
+		seen = seen || !idle;
+		if (idle && s.degraded <= 0 && (seen || waited_ms >= 3000))
 			break;
-		if (s.sync_fraction >= 0)
+		if (idle && seen && s.degraded > 0) {
+			fprintf(stderr, "%s: the rebuild ended, but the array is still degraded "
+				"(%d); see 'shortstroke array status'\n", md_dev, s.degraded);
+			return;
+		}
+		if (idle && !seen && waited_ms >= 10000) {
+			fprintf(stderr, "%s: md has not started the rebuild (degraded %d); see "
+				"'shortstroke array status'\n", md_dev, s.degraded);
+			return;
+		}
+		if (!idle && s.sync_fraction >= 0)
 			fprintf(stderr, "%s: %s %.1f%%\n", md_dev, s.sync_action,
 				100 * s.sync_fraction);
 		nanosleep(&ts, NULL);
@@ -1015,8 +1041,8 @@ static int arr_replace(struct ss_ctx *ctx, const char *name, const char *old_spe
 		}
 	}
 	array_rec_step(ctx_state_dir(ctx), r, AS_DONE, "done", NULL);
-	printf("%s: %s added in the place of %s; md rebuilds it\n", r->md_dev, new_spec,
-	       old_spec);
+	printf("%s: %s added in the place of %s; md rebuilds it%s\n", r->md_dev, new_spec,
+	       old_spec, wait ? "" : " ('shortstroke array status' shows its progress)");
 	if (wait)
 		wait_rebuild(ctx, r->md_dev);
 	code = EXIT_DONE;

@@ -153,6 +153,23 @@ for k in 1 2; do
 done
 rv array undo t1 --yes >/dev/null 2>&1
 
+# --- replace --wait: md says "idle" until the queued recovery runs; --wait follows it to the end --
+rv apply t1.json --name t1 --yes >/dev/null 2>&1
+md=root/sys/block/md127/md
+mkdir -p $md && ln -sf ../md127 root/dev/md/t1
+echo clean >$md/array_state && echo idle >$md/sync_action && echo none >$md/sync_completed && echo 1 >$md/degraded
+(sleep 1; echo "50 / 100" >$md/sync_completed; echo recover >$md/sync_action
+ sleep 1; echo idle >$md/sync_action; echo none >$md/sync_completed; echo 0 >$md/degraded) &
+run rv array replace t1 sim:sdi sim:sdk --yes --wait
+wait
+expect "review: array replace --wait: the rebuild's progress once md starts it, then done" 0 \
+	"sim:sdk added in the place of sim:sdi" "^/dev/md/t1: recover 50.0%$"
+printf '%s\n' "$ERR" | tail -n 1 | grep -q "^/dev/md/t1: rebuild done (clean)$" \
+	&& pass "review: array replace --wait: rebuild done, last" || fail "review: array replace --wait: done" "$ERR"
+rm -rf root/sys root/dev/md/t1
+rv array undo t1 --yes >/dev/null 2>&1
+rv restore --yes sim:sdi >/dev/null 2>&1
+
 # --- a placeholder limited now is judged by its journaled original ------------------------------
 rv limit --percent 50 --yes sim:sdk >/dev/null 2>&1
 rv plan --disks 2 --model-of sim:sdb --level 1 --stroke 25% -O ph.json >/dev/null 2>&1
