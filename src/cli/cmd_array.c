@@ -78,12 +78,16 @@ static void apply_usage(FILE *f)
 		"  -J, --json            the result as JSON\n"
 		"  -h, --help            this help\n"
 		"\n"
-		"Exit status: 0 done (or already applied), 1 failed (rolled back), 2 usage\n"
-		"error, 3 refused (a member in use, protected, not the disk the plan recorded,\n"
-		"not confirmed).\n"
+		"Exit status: 0 done (or already applied), 1 failed (rolled back), or a\n"
+		"later step cannot succeed here (no md, the personality, the name, mkfs, a\n"
+		"level md cannot build: RAID 50, 60, 0+1), 2 usage error, 3 refused (a member\n"
+		"in use, protected, not the disk the plan recorded, not confirmed).\n"
+		"\n"
 		"Examples:\n"
 		"  shortstroke plan --level 1 --stroke 25%% /dev/sdb /dev/sdc -O r1.json\n"
-		"  shortstroke apply r1.json --name fast0 --dry-run\n");
+		"  shortstroke apply r1.json --name fast0 --dry-run\n"
+		"  shortstroke plan --disks 4 --model-of /dev/sdb --level 10 --stroke 25%% -O r10.json\n"
+		"  shortstroke apply r10.json --members /dev/sd[b-e] --name fast0 --mkfs xfs --yes\n");
 }
 
 static void array_usage(FILE *f)
@@ -112,9 +116,16 @@ static void array_usage(FILE *f)
 		"  -w, --wait            replace: wait for the rebuild, with its progress\n"
 		"  -J, --json            JSON output\n"
 		"  -h, --help            this help\n"
+		"\n"
+		"Exit status: 0 done (or nothing to do), 1 failed (status: a member is not at\n"
+		"its limit), 2 usage error (no such array), 3 refused (mounted, held, a new\n"
+		"disk unlike the members, protected or in use, not confirmed).\n"
+		"\n"
 		"Examples:\n"
 		"  shortstroke array list\n"
-		"  shortstroke array list -J\n");
+		"  shortstroke array status fast0\n"
+		"  shortstroke array replace fast0 /dev/sdc /dev/sdj --wait\n"
+		"  shortstroke array undo fast0\n");
 }
 
 /* ---- apply ------------------------------------------------------------------- */
