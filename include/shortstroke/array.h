@@ -72,6 +72,7 @@ struct array_rec {
 	char md_dev[64];	/* /dev/md/NAME */
 	char uuid[64];		/* MD_UUID once created */
 	char fs[8];		/* "", "ext4", "xfs" */
+	char conf[1024];	/* the file the ARRAY line was appended to (--conf), "" none */
 	enum array_state state;
 	char step[256];		/* the step started last, for the user */
 	char remains[512];	/* after a failed rollback: what is left to do */

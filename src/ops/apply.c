@@ -321,6 +321,70 @@ int array_undo_check(struct ss_ctx *ctx, const char *name, struct array_rec *r,
 	return 0;
 }
 
+/* Undo of an array whose ARRAY line apply appended to a file (--conf): the
+ * line of its UUID taken out again (rewritten beside it, then renamed), so
+ * that mdadm and the initramfs do not look for an array that is gone. A file
+ * that cannot be rewritten is said, not fatal: the members are restored. */
+static void conf_remove(const struct array_rec *r, bool dry_run, FILE *log)
+{
+	char tmp[sizeof(r->conf) + 16], key[sizeof(r->uuid) + 8], *line = NULL;
+	size_t cap = 0;
+	unsigned removed = 0;
+	struct stat st;
+	FILE *in, *out;
+	bool bad;
+	int fd;
+
+	if (!r->conf[0] || !r->uuid[0])
+		return;
+	snprintf(key, sizeof(key), "UUID=%s", r->uuid);
+	if (dry_run) {
+		fprintf(log, "would remove the ARRAY line of %s (%s) from %s\n", r->md_dev, key,
+			r->conf);
+		return;
+	}
+	in = fopen(r->conf, "r");
+	if (!in || fstat(fileno(in), &st)) {
+		fprintf(log, "%s: cannot read it to remove the ARRAY line of %s: %s\n", r->conf,
+			r->md_dev, strerror(errno));
+		if (in)
+			fclose(in);
+		return;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.ss-tmp", r->conf);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, st.st_mode & 07777);
+	if (fd >= 0 && fchown(fd, st.st_uid, st.st_gid))
+		fprintf(log, "%s: its owner not kept: %s\n", r->conf, strerror(errno));
+	out = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!out) {
+		fprintf(log, "%s: cannot rewrite it to remove the ARRAY line of %s: %s\n", r->conf,
+			r->md_dev, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		fclose(in);
+		return;
+	}
+	while (getline(&line, &cap, in) > 0) {
+		if (!strncmp(line, "ARRAY ", 6) && strstr(line, key)) {
+			removed++;
+			continue;
+		}
+		fputs(line, out);
+	}
+	free(line);
+	fclose(in);
+	bad = fflush(out) || fsync(fileno(out));
+	bad = fclose(out) || bad;
+	if (bad || rename(tmp, r->conf)) {
+		fprintf(log, "%s: cannot rewrite it to remove the ARRAY line of %s: %s\n", r->conf,
+			r->md_dev, strerror(errno));
+		unlink(tmp);
+		return;
+	}
+	fprintf(log, "%s: %s\n", r->conf, removed ? "the ARRAY line removed" : "no ARRAY line "
+		"of this array left to remove");
+}
+
 int array_undo_run(struct ss_ctx *ctx, struct array_rec *r, bool dry_run, char **log,
 		   bool *changed, struct ss_error *err)
 {
@@ -336,6 +400,8 @@ int array_undo_run(struct ss_ctx *ctx, struct array_rec *r, bool dry_run, char *
 	if (!f)
 		return ss_error_set(err, -ENOMEM, "out of memory");
 	rc = teardown(&t, r, dry_run, f);
+	if (rc == 0)
+		conf_remove(r, dry_run, f);
 	fclose(f);
 	if (changed)
 		*changed = !dry_run;
@@ -571,6 +637,8 @@ static int create_array(const struct tx *t, struct array_rec *r,
 			return rc;
 		}
 		close(fd);
+		if (!realpath(o->conf, r->conf))
+			snprintf(r->conf, sizeof(r->conf), "%s", o->conf);
 		fprintf(log, "ARRAY line appended to %s\n", o->conf);
 	} else {
 		fputs(line, log);

@@ -72,6 +72,7 @@ static json_object *rec_to_json(const struct array_rec *r)
 	json_object_object_add(o, "chunk_bytes", json_object_new_uint64(r->chunk_bytes));
 	json_object_object_add(o, "uuid", json_object_new_string(r->uuid));
 	json_object_object_add(o, "fs", json_object_new_string(r->fs));
+	json_object_object_add(o, "conf", json_object_new_string(r->conf));
 	json_object_object_add(o, "plan", json_object_new_string(r->plan));
 	json_object_object_add(o, "step", json_object_new_string(r->step));
 	json_object_object_add(o, "remains", json_object_new_string(r->remains));
@@ -167,6 +168,7 @@ int array_rec_load(const char *state_dir, const char *name, struct array_rec *r,
 	ops_json_str(o, "level", r->level, sizeof(r->level));
 	ops_json_str(o, "uuid", r->uuid, sizeof(r->uuid));
 	ops_json_str(o, "fs", r->fs, sizeof(r->fs));
+	ops_json_str(o, "conf", r->conf, sizeof(r->conf));
 	ops_json_str(o, "plan", r->plan, sizeof(r->plan));
 	ops_json_str(o, "step", r->step, sizeof(r->step));
 	ops_json_str(o, "remains", r->remains, sizeof(r->remains));

@@ -170,6 +170,22 @@ rm -rf root/sys root/dev/md/t1
 rv array undo t1 --yes >/dev/null 2>&1
 rv restore --yes sim:sdi >/dev/null 2>&1
 
+# --- --conf: the ARRAY line appended; array undo takes it out again, and nothing else -------------
+printf 'DEVICE partitions\nARRAY /dev/md/other metadata=1.2 UUID=aaaa:bbbb name=h:other\n' >mdadm.conf
+run rv apply t1.json --name t1 --conf mdadm.conf --yes
+expect "review: apply --conf" 0 "ARRAY line appended to mdadm.conf"
+grep -q "^ARRAY /dev/md/t1 metadata=1.2 UUID=01234567:89abcdef:01234567:89abcdef name=fakehost:t1$" mdadm.conf \
+	&& pass "review: apply --conf: the ARRAY line in the file" || fail "review: apply --conf: the line" "$(cat mdadm.conf)"
+run rv array undo t1 --dry-run
+expect "review: array undo --dry-run: would remove the ARRAY line" 0 \
+	"would remove the ARRAY line of /dev/md/t1 \(UUID=01234567:89abcdef:01234567:89abcdef\) from $RV/mdadm.conf"
+grep -q "md/t1" mdadm.conf && pass "review: array undo --dry-run: the file unchanged" \
+	|| fail "review: array undo --dry-run: the file unchanged" "$(cat mdadm.conf)"
+run rv array undo t1 --yes
+expect "review: array undo: the ARRAY line removed from the --conf file" 0 "$RV/mdadm.conf: the ARRAY line removed"
+[ "$(cat mdadm.conf)" = "$(printf 'DEVICE partitions\nARRAY /dev/md/other metadata=1.2 UUID=aaaa:bbbb name=h:other')" ] \
+	&& pass "review: array undo: the rest of the file kept" || fail "review: array undo: the rest kept" "$(cat mdadm.conf)"
+
 # --- a placeholder limited now is judged by its journaled original ------------------------------
 rv limit --percent 50 --yes sim:sdk >/dev/null 2>&1
 rv plan --disks 2 --model-of sim:sdb --level 1 --stroke 25% -O ph.json >/dev/null 2>&1
