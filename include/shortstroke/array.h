@@ -111,6 +111,16 @@ int array_member_check(const struct plan_disk *pd, const struct drive_info *i,
 		       uint64_t full_blocks, struct ss_error *err);
 
 /*
+ * One process per array: an exclusive lock on STATE/arrays/NAME.lock for the
+ * whole of an apply, undo or replace of it, so that a record found
+ * unfinished belongs to a run that is gone (killed, power lost; the kernel
+ * drops the lock) and never to one still running. -EBUSY (saying so) when
+ * another process holds it; array_unlock(fd) releases it (fd -1: nothing).
+ */
+int array_lock(const char *state_dir, const char *name, int *fd, struct ss_error *err);
+void array_unlock(int fd);
+
+/*
  * A disk's whole capacity in blocks, as the planner takes it: its native
  * max, else its journaled original (a SCSI disk limited by resize reports
  * only its current size), else its current capacity.

@@ -868,8 +868,8 @@ static void replace_fits(const struct array_member *om, const struct mjob *j,
 	}
 }
 
-static int arr_replace(struct ss_ctx *ctx, const char *name, const char *old_spec,
-			 const char *new_spec, bool yes, bool dry_run, bool wait)
+static int replace_locked(struct ss_ctx *ctx, const char *name, const char *old_spec,
+			  const char *new_spec, bool yes, bool dry_run, bool wait)
 {
 	struct batch b = { .cmd = "array replace", .ctx = ctx, .yes = yes, .dry_run = dry_run,
 			   .journaled = true };
@@ -1060,6 +1060,23 @@ static int arr_replace(struct ss_ctx *ctx, const char *name, const char *old_spe
 out:
 	free_batch(&b);
 	free(r);
+	return code;
+}
+
+/* One replace (or apply, or undo) of an array at a time (array_lock). */
+static int arr_replace(struct ss_ctx *ctx, const char *name, const char *old_spec,
+		       const char *new_spec, bool yes, bool dry_run, bool wait)
+{
+	struct ss_error err = { 0 };
+	int fd = -1, code;
+
+	if (!dry_run && array_name_check(name, &err) == 0 &&
+	    array_lock(ctx_state_dir(ctx), name, &fd, &err)) {
+		cli_error("array replace: %s", err.msg);
+		return EXIT_FAILED;
+	}
+	code = replace_locked(ctx, name, old_spec, new_spec, yes, dry_run, wait);
+	array_unlock(fd);
 	return code;
 }
 

@@ -391,17 +391,27 @@ int array_undo_run(struct ss_ctx *ctx, struct array_rec *r, bool dry_run, char *
 	struct tx t = { .ctx = ctx };
 	size_t len = 0;
 	FILE *f;
-	int rc;
+	int rc, lock = -1;
 
 	*log = NULL;
 	if (changed)
 		*changed = false;
+	if (!dry_run && array_lock(ctx_state_dir(ctx), r->name, &lock, err))
+		return err->code;
+	/* the record as it is now that no other run can change it */
+	if (!dry_run && array_rec_load(ctx_state_dir(ctx), r->name, r, err)) {
+		array_unlock(lock);
+		return err->code;
+	}
 	f = open_memstream(log, &len);
-	if (!f)
+	if (!f) {
+		array_unlock(lock);
 		return ss_error_set(err, -ENOMEM, "out of memory");
+	}
 	rc = teardown(&t, r, dry_run, f);
 	if (rc == 0)
 		conf_remove(r, dry_run, f);
+	array_unlock(lock);
 	fclose(f);
 	if (changed)
 		*changed = !dry_run;
@@ -1058,9 +1068,9 @@ static int transact(const struct tx *t, const struct array_apply_opts *o,
 	return err->code;
 }
 
-int array_apply(struct ss_ctx *ctx, const struct array_apply_opts *o,
-		const struct array_apply_cb *cb, struct array_apply_result *res,
-		struct ss_error *err)
+static int apply_locked(struct ss_ctx *ctx, const struct array_apply_opts *o,
+			const struct array_apply_cb *cb, struct array_apply_result *res,
+			struct ss_error *err)
 {
 	const struct plan *p = o->plan;
 	struct tx t = { .ctx = ctx, .cb = cb };
@@ -1143,5 +1153,25 @@ int array_apply(struct ss_ctx *ctx, const struct array_apply_opts *o,
 			res->stage = AAS_DONE;
 	}
 	fclose(log);
+	return rc;
+}
+
+int array_apply(struct ss_ctx *ctx, const struct array_apply_opts *o,
+		const struct array_apply_cb *cb, struct array_apply_result *res,
+		struct ss_error *err)
+{
+	int fd = -1, rc;
+
+	/* the name is checked first: it names the lock file; a dry run or a
+	 * check changes nothing (nor rolls anything back): no lock */
+	if (!o->dry_run && !o->check_only && array_name_check(o->name, err) == 0 &&
+	    array_lock(ctx_state_dir(ctx), o->name, &fd, err)) {
+		memset(res, 0, sizeof(*res));
+		res->stage = AAS_CHECKS;
+		return err->code;
+	}
+	ss_error_clear(err);
+	rc = apply_locked(ctx, o, cb, res, err);
+	array_unlock(fd);
 	return rc;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 #include <stdarg.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -108,6 +109,39 @@ char *array_rec_json(const struct array_rec *r)
 
 	json_object_put(o);
 	return s;
+}
+
+int array_lock(const char *state_dir, const char *name, int *fd, struct ss_error *err)
+{
+	char path[4200];
+	int rc;
+
+	*fd = -1;
+	snprintf(path, sizeof(path), "%s/arrays", state_dir);
+	rc = file_mkdirs(path, err);
+	if (rc)
+		return rc;
+	snprintf(path, sizeof(path), "%s/arrays/%s.lock", state_dir, name);
+	*fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (*fd < 0)
+		return ss_error_set(err, -errno, "cannot open %s: %s", path, strerror(errno));
+	if (flock(*fd, LOCK_EX | LOCK_NB) == 0)
+		return 0;
+	rc = errno == EWOULDBLOCK ? -EBUSY : -errno;
+	close(*fd);
+	*fd = -1;
+	if (rc == -EBUSY)
+		return ss_error_set(err, rc,
+				    "another shortstroke process is working on the array %s right "
+				    "now (apply, undo or replace); let it finish, then run the "
+				    "command again; nothing was changed", name);
+	return ss_error_set(err, rc, "cannot lock %s: %s", path, strerror(-rc));
+}
+
+void array_unlock(int fd)
+{
+	if (fd >= 0)
+		close(fd);
 }
 
 int array_rec_save(const char *state_dir, const struct array_rec *r, struct ss_error *err)

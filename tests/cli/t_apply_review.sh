@@ -186,6 +186,30 @@ expect "review: array undo: the ARRAY line removed from the --conf file" 0 "$RV/
 [ "$(cat mdadm.conf)" = "$(printf 'DEVICE partitions\nARRAY /dev/md/other metadata=1.2 UUID=aaaa:bbbb name=h:other')" ] \
 	&& pass "review: array undo: the rest of the file kept" || fail "review: array undo: the rest kept" "$(cat mdadm.conf)"
 
+# --- one run per array: while another process holds the array's lock, apply, undo and replace
+# refuse (exit 1) and change nothing; an unfinished record is a dead run's, never a running one's
+lk="$SHORTSTROKE_STATE_DIR/arrays/t1.lock"
+mkdir -p "$SHORTSTROKE_STATE_DIR/arrays"
+: >"$RV/log"
+run flock "$lk" env SHORTSTROKE_RIG="$RV/rig.json" SHORTSTROKE_SYSROOT="$RV/root" \
+	SHORTSTROKE_MDADM="$HERE/fake-mdadm.sh" SHORTSTROKE_MODPROBE=false FAKE_MDADM_LOG="$RV/log" \
+	"$PROG" apply t1.json --name t1 --yes
+expect "review: apply while another process works on the array: refused" 1 "" \
+	"another shortstroke process is working on the array t1 right now.*nothing was changed"
+[ ! -e "$SHORTSTROKE_STATE_DIR/arrays/t1.json" ] || [ "$(python3 -c "import json; print(json.load(open('$SHORTSTROKE_STATE_DIR/arrays/t1.json'))['state'])")" = undone ] \
+	&& [ ! -s "$RV/log" ] && [ "$(rvcap sim:sdh)" = 7814037168 ] \
+	&& pass "review: apply refused by the lock: nothing changed" || fail "review: apply refused by the lock: nothing changed"
+rv apply t1.json --name t1 --yes >/dev/null 2>&1
+for cmd in "array undo t1 --yes" "array replace t1 sim:sdi sim:sdk --yes"; do
+	run flock "$lk" env SHORTSTROKE_RIG="$RV/rig.json" SHORTSTROKE_SYSROOT="$RV/root" \
+		SHORTSTROKE_MDADM="$HERE/fake-mdadm.sh" SHORTSTROKE_MODPROBE=false "$PROG" $cmd
+	expect "review: $cmd while the array is locked: refused" 1 "" "another shortstroke process is working on the array t1"
+done
+[ "$(rvcap sim:sdh)" != 7814037168 ] && [ "$(rvcap sim:sdk)" = 7814037168 ] \
+	&& pass "review: undo, replace refused by the lock: nothing changed" || fail "review: undo, replace refused by the lock"
+run rv array undo t1 --yes
+expect "review: array undo once the lock is free" 0 "undone"
+
 # --- a placeholder limited now is judged by its journaled original ------------------------------
 rv limit --percent 50 --yes sim:sdk >/dev/null 2>&1
 rv plan --disks 2 --model-of sim:sdb --level 1 --stroke 25% -O ph.json >/dev/null 2>&1
