@@ -441,6 +441,12 @@ int array_bind_members(const struct plan *p, const char *const *given, size_t n_
 				      "layout order (the planner may use fewer disks than "
 				      "--disks; 'plan --level L --stroke S' plans one layout over "
 				      "all of them)", n_given, p->n_disks, p->n_disks);
+	if (n_given && !ph)
+		return ss_error_usage(err, -EINVAL,
+				      "%zu device%s given, but the plan has %zu members, all named: "
+				      "give --members with %zu devices, in layout order, or none "
+				      "(the plan's own devices)", n_given, n_given == 1 ? "" : "s",
+				      p->n_disks, p->n_disks);
 	if (n_given && n_given != ph)
 		return ss_error_usage(err, -EINVAL,
 				      "the plan has %zu members (%zu placeholders): give "

@@ -115,6 +115,9 @@ rv restore --yes sim:sdc >/dev/null 2>&1
 
 # --- on a terminal: apply asks each member's serial, then draws a progress line per member ---------
 rv plan --level 1 --stroke 20% sim:sdh sim:sdi -O t1.json >/dev/null 2>&1
+run rv apply t1.json --members sim:sdh --name t1 --dry-run
+expect "review: --members of the wrong count for a plan of named disks" 2 "" \
+	"1 device given, but the plan has 2 members, all named: give --members with 2 devices, in layout order, or none"
 OUT=$(env SHORTSTROKE_RIG="$RV/rig.json" SHORTSTROKE_SYSROOT="$RV/root" \
 	SHORTSTROKE_MDADM="$HERE/fake-mdadm.sh" SHORTSTROKE_MODPROBE=false \
 	FAKE_MDADM_LOG="$RV/log" FAKE_MDADM_STATE="$RV/md.state" python3 - "$PROG" <<'PY' 2>&1
