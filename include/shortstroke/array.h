@@ -72,6 +72,7 @@ struct array_rec {
 	char md_dev[64];	/* /dev/md/NAME */
 	char uuid[64];		/* MD_UUID once created */
 	char fs[8];		/* "", "ext4", "xfs" */
+	char conf[1024];	/* the file the ARRAY line was appended to (--conf), "" none */
 	enum array_state state;
 	char step[256];		/* the step started last, for the user */
 	char remains[512];	/* after a failed rollback: what is left to do */
@@ -100,11 +101,31 @@ char *array_rec_json(const struct array_rec *r);
  * A plan's member against the disk bound to it. A recorded serial, WWN or
  * model must match (a WWN without case or "0x"); a placeholder must be like
  * the disk it copies: the same block size, at least the planned capacity,
- * the same rpm class. -EPERM with the reason in err (the disk is not the
- * one planned: refused for safety).
+ * the same rpm class. The capacity is full_blocks, the disk's whole
+ * capacity (a disk limited now is judged by its journaled original, as the
+ * planner does: cap_full_capacity), or, when 0, its native max else its
+ * current capacity. -EPERM with the reason in err (the disk is not the one
+ * planned: refused for safety).
  */
 int array_member_check(const struct plan_disk *pd, const struct drive_info *i,
-		       struct ss_error *err);
+		       uint64_t full_blocks, struct ss_error *err);
+
+/*
+ * One process per array: an exclusive lock on STATE/arrays/NAME.lock for the
+ * whole of an apply, undo or replace of it, so that a record found
+ * unfinished belongs to a run that is gone (killed, power lost; the kernel
+ * drops the lock) and never to one still running. -EBUSY (saying so) when
+ * another process holds it; array_unlock(fd) releases it (fd -1: nothing).
+ */
+int array_lock(const char *state_dir, const char *name, int *fd, struct ss_error *err);
+void array_unlock(int fd);
+
+/*
+ * A disk's whole capacity in blocks, as the planner takes it: its native
+ * max, else its journaled original (a SCSI disk limited by resize reports
+ * only its current size), else its current capacity.
+ */
+uint64_t array_full_blocks(struct ss_ctx *ctx, const struct drive_info *i);
 
 /*
  * Whether the records show disk i as a member of an array other than except
@@ -204,6 +225,14 @@ int array_sysfs_read(const char *sysroot, const char *kname, struct array_sysfs 
 /* Is the array (by any of its names) mounted (sysroot/proc/self/mounts)? */
 bool array_mounted(const char *sysroot, const char *md_dev, const char *kname, char *where,
 		   size_t len);
+/*
+ * What the array's first 8 KiB say it holds for another layer, when no
+ * holder shows in sysfs (a volume group not active, an outer md array
+ * stopped): "an LVM physical volume" (the LABELONE label in one of the
+ * first four sectors) or "an md member" (an md 1.1 or 1.2 superblock);
+ * NULL for anything else or when path cannot be read.
+ */
+const char *array_signature(const char *path);
 
 /* ---- the transaction (apply.c) ------------------------------------------------ */
 

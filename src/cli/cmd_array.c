@@ -78,12 +78,16 @@ static void apply_usage(FILE *f)
 		"  -J, --json            the result as JSON\n"
 		"  -h, --help            this help\n"
 		"\n"
-		"Exit status: 0 done (or already applied), 1 failed (rolled back), 2 usage\n"
-		"error, 3 refused (a member in use, protected, not the disk the plan recorded,\n"
-		"not confirmed).\n"
+		"Exit status: 0 done (or already applied), 1 failed (rolled back), or a\n"
+		"later step cannot succeed here (no md, the personality, the name, mkfs, a\n"
+		"level md cannot build: RAID 50, 60, 0+1), 2 usage error, 3 refused (a member\n"
+		"in use, protected, not the disk the plan recorded, not confirmed).\n"
+		"\n"
 		"Examples:\n"
 		"  shortstroke plan --level 1 --stroke 25%% /dev/sdb /dev/sdc -O r1.json\n"
-		"  shortstroke apply r1.json --name fast0 --dry-run\n");
+		"  shortstroke apply r1.json --name fast0 --dry-run\n"
+		"  shortstroke plan --disks 4 --model-of /dev/sdb --level 10 --stroke 25%% -O r10.json\n"
+		"  shortstroke apply r10.json --members /dev/sd[b-e] --name fast0 --mkfs xfs --yes\n");
 }
 
 static void array_usage(FILE *f)
@@ -101,7 +105,8 @@ static void array_usage(FILE *f)
 		"  undo      stop the array, wipe its md metadata (mdadm --zero-superblock),\n"
 		"            restore every member to its journaled original capacity; also\n"
 		"            finishes an apply that was interrupted or whose rollback failed.\n"
-		"            Refused when the array is mounted or held (LVM, another md).\n"
+		"            Refused when the array is mounted, held (LVM, another md), or\n"
+		"            holds an LVM label or md superblock of a layer not active.\n"
 		"  replace   limit NEW to exactly the members' limit, then mdadm --add it in\n"
 		"            the place of OLD (--replace when OLD is still active)\n"
 		"\n"
@@ -111,9 +116,16 @@ static void array_usage(FILE *f)
 		"  -w, --wait            replace: wait for the rebuild, with its progress\n"
 		"  -J, --json            JSON output\n"
 		"  -h, --help            this help\n"
+		"\n"
+		"Exit status: 0 done (or nothing to do), 1 failed (status: a member is not at\n"
+		"its limit), 2 usage error (no such array), 3 refused (mounted, held, a new\n"
+		"disk unlike the members, protected or in use, not confirmed).\n"
+		"\n"
 		"Examples:\n"
 		"  shortstroke array list\n"
-		"  shortstroke array list -J\n");
+		"  shortstroke array status fast0\n"
+		"  shortstroke array replace fast0 /dev/sdc /dev/sdj --wait\n"
+		"  shortstroke array undo fast0\n");
 }
 
 /* ---- apply ------------------------------------------------------------------- */
@@ -207,7 +219,10 @@ static void json_out(const struct array_rec *r, bool ok, bool changed, const cha
 	record_set_bool(o, "ok", ok);
 	record_set_bool(o, "changed", changed);
 	record_set_str(o, "error", error && *error ? error : NULL);
-	record_set_json_text(o, "array", rec);
+	if (r->name[0])
+		record_set_json_text(o, "array", rec);
+	else
+		record_set_null(o, "array"); /* refused before the record was filled in */
 	record_set_str(o, "log", log ? log : "");
 	record_print(o, stdout, TABLE_JSON);
 	record_free(o);
@@ -291,9 +306,13 @@ static void apply_note(void *arg, const char *text)
 		fprintf(stderr, "shortstroke: apply: %s\n", text);
 }
 
-/* Every member's failure before the first change; the exit code. */
-static int apply_unready(const struct array_apply_result *res)
+/* Every member's failure before the first change; the exit code. With -J,
+ * the object too: not ok, nothing changed, every member's reason in error. */
+static int apply_unready(const struct array_apply_result *res, bool json)
 {
+	char *all = NULL;
+	size_t len = 0;
+	FILE *f = json ? open_memstream(&all, &len) : NULL;
 	int code = EXIT_DONE;
 
 	for (size_t i = 0; i < res->n; i++) {
@@ -303,6 +322,8 @@ static int apply_unready(const struct array_apply_result *res)
 		if (am->ready)
 			continue;
 		cli_error("apply: %s", am->err.msg[0] ? am->err.msg : "failed");
+		if (f)
+			fprintf(f, "%s%s", ftell(f) ? "; " : "", am->err.msg[0] ? am->err.msg : "failed");
 		c = am->refusal == AR_REFUSED ? EXIT_REFUSED
 		    : am->refusal == AR_FAILED ? EXIT_FAILED : cli_exit_code(am->rc, &am->err);
 		if (c == EXIT_DONE)
@@ -310,7 +331,27 @@ static int apply_unready(const struct array_apply_result *res)
 		if (code == EXIT_DONE || c == EXIT_REFUSED)
 			code = c;
 	}
+	if (f) {
+		fclose(f);
+		json_out(&res->rec, false, false, all, "");
+		free(all);
+	}
 	return code;
+}
+
+/* The no-op re-run: the array as it is now (a member replaced since counts
+ * once, and says so). */
+static void print_already(const struct array_rec *r)
+{
+	size_t gone = 0;
+
+	for (size_t i = 0; i < r->n; i++)
+		gone += r->m[i].state == AM_REPLACED;
+	printf("%s: already applied from %s (RAID %s over %zu members", r->md_dev, r->plan,
+	       r->level, r->n - gone);
+	if (gone)
+		printf(", %zu replaced since: 'shortstroke array list' shows them", gone);
+	printf("): nothing to do\n");
 }
 
 static int apply_main(struct ss_ctx *ctx, struct apply_opts *o)
@@ -354,9 +395,11 @@ static int apply_main(struct ss_ctx *ctx, struct apply_opts *o)
 		code = cli_usage_error("apply", "%s", err.msg);
 		break;
 	case AAS_MEMBERS:
-		code = apply_unready(res);
+		code = apply_unready(res, o->json);
 		break;
 	case AAS_CHECKS:
+		if (o->json)
+			json_out(&res->rec, false, false, err.msg, "");
 		cli_error("apply: %s", err.msg);
 		break;
 	case AAS_RUN:
@@ -371,9 +414,7 @@ static int apply_main(struct ss_ctx *ctx, struct apply_opts *o)
 			if (o->json)
 				json_out(&res->rec, true, false, NULL, "already applied: nothing to do");
 			else
-				printf("%s: already applied from %s (%s over %zu members): nothing "
-				       "to do\n", res->rec.md_dev, res->rec.plan, res->rec.level,
-				       res->rec.n);
+				print_already(&res->rec);
 			code = EXIT_DONE;
 			break;
 		}
@@ -750,20 +791,46 @@ static int find_member(const struct array_rec *r, const char *spec)
 	return -1;
 }
 
+/* --wait: md's progress until the rebuild is over. Right after mdadm --add
+ * md may still say "idle" (the recovery is queued, not running): a degraded
+ * array is waited for until md starts and ends it; a --replace (not
+ * degraded) for a few seconds at most before it starts. */
 static void wait_rebuild(struct ss_ctx *ctx, const char *md_dev)
 {
 	char kname[64], mdpath[4096];
 	struct array_sysfs s;
+	bool seen = false;
+	unsigned waited_ms = 0;
 
 	snprintf(mdpath, sizeof(mdpath), "%s%s", ctx->sysroot ? ctx->sysroot : "", md_dev);
-	if (array_md_kname(mdpath, kname, sizeof(kname)))
+	if (array_md_kname(mdpath, kname, sizeof(kname))) {
+		fprintf(stderr, "%s: cannot follow the rebuild (no md device behind it); "
+			"'shortstroke array status' shows it\n", md_dev);
 		return;
-	for (;;) {
+	}
+	for (;; waited_ms += 500) {
 		struct timespec ts = { 0, 500000000L };
+		bool idle;
 
-		if (array_sysfs_read(ctx->sysroot, kname, &s) || !strcmp(s.sync_action, "idle"))
+		if (array_sysfs_read(ctx->sysroot, kname, &s)) {
+			fprintf(stderr, "%s: md's state cannot be read any more\n", md_dev);
+			return;
+		}
+		idle = !strcmp(s.sync_action, "idle") || !s.sync_action[0];
+		seen = seen || !idle;
+		if (idle && s.degraded <= 0 && (seen || waited_ms >= 3000))
 			break;
-		if (s.sync_fraction >= 0)
+		if (idle && seen && s.degraded > 0) {
+			fprintf(stderr, "%s: the rebuild ended, but the array is still degraded "
+				"(%d); see 'shortstroke array status'\n", md_dev, s.degraded);
+			return;
+		}
+		if (idle && !seen && waited_ms >= 10000) {
+			fprintf(stderr, "%s: md has not started the rebuild (degraded %d); see "
+				"'shortstroke array status'\n", md_dev, s.degraded);
+			return;
+		}
+		if (!idle && s.sync_fraction >= 0)
 			fprintf(stderr, "%s: %s %.1f%%\n", md_dev, s.sync_action,
 				100 * s.sync_fraction);
 		nanosleep(&ts, NULL);
@@ -805,8 +872,8 @@ static void replace_fits(const struct array_member *om, const struct mjob *j,
 	}
 }
 
-static int arr_replace(struct ss_ctx *ctx, const char *name, const char *old_spec,
-			 const char *new_spec, bool yes, bool dry_run, bool wait)
+static int replace_locked(struct ss_ctx *ctx, const char *name, const char *old_spec,
+			  const char *new_spec, bool yes, bool dry_run, bool wait)
 {
 	struct batch b = { .cmd = "array replace", .ctx = ctx, .yes = yes, .dry_run = dry_run,
 			   .journaled = true };
@@ -857,7 +924,8 @@ static int arr_replace(struct ss_ctx *ctx, const char *name, const char *old_spe
 		if (r->m[k].state != AM_REPLACED && r->m[k].limit_blocks < pd.capacity_blocks)
 			pd.capacity_blocks = r->m[k].limit_blocks;
 	snprintf(pd.model_of, sizeof(pd.model_of), "%s", om->spec);
-	if (it->ready && array_member_check(&pd, &it->e.info, &it->err)) {
+	if (it->ready &&
+	    array_member_check(&pd, &it->e.info, array_full_blocks(ctx, &it->e.info), &it->err)) {
 		ss_error_prefix(&it->err, "%s: ", new_spec);
 		it->ready = false;
 		it->exit_hint = EXIT_REFUSED;
@@ -1007,14 +1075,31 @@ static int arr_replace(struct ss_ctx *ctx, const char *name, const char *old_spe
 		}
 	}
 	array_rec_step(ctx_state_dir(ctx), r, AS_DONE, "done", NULL);
-	printf("%s: %s added in the place of %s; md rebuilds it\n", r->md_dev, new_spec,
-	       old_spec);
+	printf("%s: %s added in the place of %s; md rebuilds it%s\n", r->md_dev, new_spec,
+	       old_spec, wait ? "" : " ('shortstroke array status' shows its progress)");
 	if (wait)
 		wait_rebuild(ctx, r->md_dev);
 	code = EXIT_DONE;
 out:
 	free_batch(&b);
 	free(r);
+	return code;
+}
+
+/* One replace (or apply, or undo) of an array at a time (array_lock). */
+static int arr_replace(struct ss_ctx *ctx, const char *name, const char *old_spec,
+		       const char *new_spec, bool yes, bool dry_run, bool wait)
+{
+	struct ss_error err = { 0 };
+	int fd = -1, code;
+
+	if (!dry_run && array_name_check(name, &err) == 0 &&
+	    array_lock(ctx_state_dir(ctx), name, &fd, &err)) {
+		cli_error("array replace: %s", err.msg);
+		return EXIT_FAILED;
+	}
+	code = replace_locked(ctx, name, old_spec, new_spec, yes, dry_run, wait);
+	array_unlock(fd);
 	return code;
 }
 

@@ -292,6 +292,7 @@ int array_undo_check(struct ss_ctx *ctx, const char *name, struct array_rec *r,
 {
 	struct array_sysfs s;
 	char kname[64] = "", mdpath[4096], where[1024];
+	const char *sig;
 	int rc;
 
 	rc = array_rec_load(ctx_state_dir(ctx), name, r, err);
@@ -309,6 +310,13 @@ int array_undo_check(struct ss_ctx *ctx, const char *name, struct array_rec *r,
 				    "refused: %s (%s) is held by %s (LVM, dm or another md "
 				    "array); take it out of there first", r->md_dev, kname,
 				    s.holders);
+	sig = array_signature(mdpath);
+	if (sig)
+		return ss_error_set(err, -EPERM,
+				    "refused: %s holds %s (its label is on the array; the volume "
+				    "group or the outer array is not active); take it out of there "
+				    "first (pvremove, or mdadm --zero-superblock %s)", r->md_dev, sig,
+				    r->md_dev);
 	for (size_t i = 0; i < r->n; i++) {
 		rc = member_partition_check(ctx, &r->m[i], i, err);
 		if (rc)
@@ -317,21 +325,97 @@ int array_undo_check(struct ss_ctx *ctx, const char *name, struct array_rec *r,
 	return 0;
 }
 
+/* Undo of an array whose ARRAY line apply appended to a file (--conf): the
+ * line of its UUID taken out again (rewritten beside it, then renamed), so
+ * that mdadm and the initramfs do not look for an array that is gone. A file
+ * that cannot be rewritten is said, not fatal: the members are restored. */
+static void conf_remove(const struct array_rec *r, bool dry_run, FILE *log)
+{
+	char tmp[sizeof(r->conf) + 16], key[sizeof(r->uuid) + 8], *line = NULL;
+	size_t cap = 0;
+	unsigned removed = 0;
+	struct stat st;
+	FILE *in, *out;
+	bool bad;
+	int fd;
+
+	if (!r->conf[0] || !r->uuid[0])
+		return;
+	snprintf(key, sizeof(key), "UUID=%s", r->uuid);
+	if (dry_run) {
+		fprintf(log, "would remove the ARRAY line of %s (%s) from %s\n", r->md_dev, key,
+			r->conf);
+		return;
+	}
+	in = fopen(r->conf, "r");
+	if (!in || fstat(fileno(in), &st)) {
+		fprintf(log, "%s: cannot read it to remove the ARRAY line of %s: %s\n", r->conf,
+			r->md_dev, strerror(errno));
+		if (in)
+			fclose(in);
+		return;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.ss-tmp", r->conf);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, st.st_mode & 07777);
+	if (fd >= 0 && fchown(fd, st.st_uid, st.st_gid))
+		fprintf(log, "%s: its owner not kept: %s\n", r->conf, strerror(errno));
+	out = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!out) {
+		fprintf(log, "%s: cannot rewrite it to remove the ARRAY line of %s: %s\n", r->conf,
+			r->md_dev, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		fclose(in);
+		return;
+	}
+	while (getline(&line, &cap, in) > 0) {
+		if (!strncmp(line, "ARRAY ", 6) && strstr(line, key)) {
+			removed++;
+			continue;
+		}
+		fputs(line, out);
+	}
+	free(line);
+	fclose(in);
+	bad = fflush(out) || fsync(fileno(out));
+	bad = fclose(out) || bad;
+	if (bad || rename(tmp, r->conf)) {
+		fprintf(log, "%s: cannot rewrite it to remove the ARRAY line of %s: %s\n", r->conf,
+			r->md_dev, strerror(errno));
+		unlink(tmp);
+		return;
+	}
+	fprintf(log, "%s: %s\n", r->conf, removed ? "the ARRAY line removed" : "no ARRAY line "
+		"of this array left to remove");
+}
+
 int array_undo_run(struct ss_ctx *ctx, struct array_rec *r, bool dry_run, char **log,
 		   bool *changed, struct ss_error *err)
 {
 	struct tx t = { .ctx = ctx };
 	size_t len = 0;
 	FILE *f;
-	int rc;
+	int rc, lock = -1;
 
 	*log = NULL;
 	if (changed)
 		*changed = false;
+	if (!dry_run && array_lock(ctx_state_dir(ctx), r->name, &lock, err))
+		return err->code;
+	/* the record as it is now that no other run can change it */
+	if (!dry_run && array_rec_load(ctx_state_dir(ctx), r->name, r, err)) {
+		array_unlock(lock);
+		return err->code;
+	}
 	f = open_memstream(log, &len);
-	if (!f)
+	if (!f) {
+		array_unlock(lock);
 		return ss_error_set(err, -ENOMEM, "out of memory");
+	}
 	rc = teardown(&t, r, dry_run, f);
+	if (rc == 0)
+		conf_remove(r, dry_run, f);
+	array_unlock(lock);
 	fclose(f);
 	if (changed)
 		*changed = !dry_run;
@@ -354,6 +438,19 @@ int array_bind_members(const struct plan *p, const char *const *given, size_t n_
 			specs[i] = given[i];
 		return 0;
 	}
+	if (n_given && n_given != ph && ph == p->n_disks)
+		return ss_error_usage(err, -EINVAL,
+				      "%zu devices given, but the plan's layout has %zu members "
+				      "(all placeholders): give --members with %zu devices, in "
+				      "layout order (the planner may use fewer disks than "
+				      "--disks; 'plan --level L --stroke S' plans one layout over "
+				      "all of them)", n_given, p->n_disks, p->n_disks);
+	if (n_given && !ph)
+		return ss_error_usage(err, -EINVAL,
+				      "%zu device%s given, but the plan has %zu members, all named: "
+				      "give --members with %zu devices, in layout order, or none "
+				      "(the plan's own devices)", n_given, n_given == 1 ? "" : "s",
+				      p->n_disks, p->n_disks);
 	if (n_given && n_given != ph)
 		return ss_error_usage(err, -EINVAL,
 				      "the plan has %zu members (%zu placeholders): give "
@@ -565,6 +662,8 @@ static int create_array(const struct tx *t, struct array_rec *r,
 			return rc;
 		}
 		close(fd);
+		if (!realpath(o->conf, r->conf))
+			snprintf(r->conf, sizeof(r->conf), "%s", o->conf);
 		fprintf(log, "ARRAY line appended to %s\n", o->conf);
 	} else {
 		fputs(line, log);
@@ -591,13 +690,20 @@ static void later_steps_check(struct ss_ctx *ctx, const struct array_rec *r,
 }
 
 /* Is the recorded array old the one this plan would make? */
+/* (array replace keeps the layout's slots first, the members that left them
+ * after: a replaced member still makes it the array this plan made) */
 static bool same_array(const struct array_rec *old, const struct array_apply_opts *o)
 {
 	const struct plan *p = o->plan;
-	bool same = !strcmp(old->plan, o->plan_path) && old->n == p->n_disks;
+	bool same = !strcmp(old->plan, o->plan_path) && old->n >= p->n_disks;
 
-	for (size_t i = 0; same && i < old->n; i++)
+	for (size_t k = p->n_disks; same && k < old->n; k++)
+		same = old->m[k].state == AM_REPLACED;
+	for (size_t i = 0; same && i < p->n_disks; i++) {
 		same = !p->disks[i].serial[0] || !strcmp(p->disks[i].serial, old->m[i].serial);
+		for (size_t k = p->n_disks; !same && k < old->n; k++)
+			same = !strcmp(p->disks[i].serial, old->m[k].serial);
+	}
 	return same;
 }
 
@@ -710,6 +816,16 @@ static bool named_before(const struct array_apply_result *res, size_t i, struct 
 	return false;
 }
 
+uint64_t array_full_blocks(struct ss_ctx *ctx, const struct drive_info *i)
+{
+	struct journal_entry orig;
+	bool have = journal_original(ctx_state_dir(ctx), i->serial, i->wwn, &orig, NULL) == 0;
+	uint64_t full = 0;
+
+	cap_full_capacity(i, have ? &orig : NULL, &full);
+	return full;
+}
+
 /* Every member: open, safe, the planned disk, a limit that works. */
 static void check_members(struct ss_ctx *ctx, const struct array_apply_opts *o,
 			  struct array_apply_result *res, const struct drive_info **infos)
@@ -749,7 +865,8 @@ static void check_members(struct ss_ctx *ctx, const struct array_apply_opts *o,
 		}
 		infos[i] = &am->e.info;
 		if (array_member_elsewhere(ctx_state_dir(ctx), o->name, &am->e.info, &am->err) ||
-		    array_member_check(pd, &am->e.info, &am->err)) {
+		    array_member_check(pd, &am->e.info, array_full_blocks(ctx, &am->e.info),
+				       &am->err)) {
 			ss_error_prefix(&am->err, "%s (member %zu): ", am->e.spec, i + 1);
 			member_fail(am, -EPERM, AR_REFUSED);
 			continue;
@@ -991,9 +1108,9 @@ static int transact(const struct tx *t, const struct array_apply_opts *o,
 	return err->code;
 }
 
-int array_apply(struct ss_ctx *ctx, const struct array_apply_opts *o,
-		const struct array_apply_cb *cb, struct array_apply_result *res,
-		struct ss_error *err)
+static int apply_locked(struct ss_ctx *ctx, const struct array_apply_opts *o,
+			const struct array_apply_cb *cb, struct array_apply_result *res,
+			struct ss_error *err)
 {
 	const struct plan *p = o->plan;
 	struct tx t = { .ctx = ctx, .cb = cb };
@@ -1076,5 +1193,25 @@ int array_apply(struct ss_ctx *ctx, const struct array_apply_opts *o,
 			res->stage = AAS_DONE;
 	}
 	fclose(log);
+	return rc;
+}
+
+int array_apply(struct ss_ctx *ctx, const struct array_apply_opts *o,
+		const struct array_apply_cb *cb, struct array_apply_result *res,
+		struct ss_error *err)
+{
+	int fd = -1, rc;
+
+	/* the name is checked first: it names the lock file; a dry run or a
+	 * check changes nothing (nor rolls anything back): no lock */
+	if (!o->dry_run && !o->check_only && array_name_check(o->name, err) == 0 &&
+	    array_lock(ctx_state_dir(ctx), o->name, &fd, err)) {
+		memset(res, 0, sizeof(*res));
+		res->stage = AAS_CHECKS;
+		return err->code;
+	}
+	ss_error_clear(err);
+	rc = apply_locked(ctx, o, cb, res, err);
+	array_unlock(fd);
 	return rc;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 #include <stdarg.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -72,6 +73,7 @@ static json_object *rec_to_json(const struct array_rec *r)
 	json_object_object_add(o, "chunk_bytes", json_object_new_uint64(r->chunk_bytes));
 	json_object_object_add(o, "uuid", json_object_new_string(r->uuid));
 	json_object_object_add(o, "fs", json_object_new_string(r->fs));
+	json_object_object_add(o, "conf", json_object_new_string(r->conf));
 	json_object_object_add(o, "plan", json_object_new_string(r->plan));
 	json_object_object_add(o, "step", json_object_new_string(r->step));
 	json_object_object_add(o, "remains", json_object_new_string(r->remains));
@@ -107,6 +109,39 @@ char *array_rec_json(const struct array_rec *r)
 
 	json_object_put(o);
 	return s;
+}
+
+int array_lock(const char *state_dir, const char *name, int *fd, struct ss_error *err)
+{
+	char path[4200];
+	int rc;
+
+	*fd = -1;
+	snprintf(path, sizeof(path), "%s/arrays", state_dir);
+	rc = file_mkdirs(path, err);
+	if (rc)
+		return rc;
+	snprintf(path, sizeof(path), "%s/arrays/%s.lock", state_dir, name);
+	*fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (*fd < 0)
+		return ss_error_set(err, -errno, "cannot open %s: %s", path, strerror(errno));
+	if (flock(*fd, LOCK_EX | LOCK_NB) == 0)
+		return 0;
+	rc = errno == EWOULDBLOCK ? -EBUSY : -errno;
+	close(*fd);
+	*fd = -1;
+	if (rc == -EBUSY)
+		return ss_error_set(err, rc,
+				    "another shortstroke process is working on the array %s right "
+				    "now (apply, undo or replace); let it finish, then run the "
+				    "command again; nothing was changed", name);
+	return ss_error_set(err, rc, "cannot lock %s: %s", path, strerror(-rc));
+}
+
+void array_unlock(int fd)
+{
+	if (fd >= 0)
+		close(fd);
 }
 
 int array_rec_save(const char *state_dir, const struct array_rec *r, struct ss_error *err)
@@ -167,6 +202,7 @@ int array_rec_load(const char *state_dir, const char *name, struct array_rec *r,
 	ops_json_str(o, "level", r->level, sizeof(r->level));
 	ops_json_str(o, "uuid", r->uuid, sizeof(r->uuid));
 	ops_json_str(o, "fs", r->fs, sizeof(r->fs));
+	ops_json_str(o, "conf", r->conf, sizeof(r->conf));
 	ops_json_str(o, "plan", r->plan, sizeof(r->plan));
 	ops_json_str(o, "step", r->step, sizeof(r->step));
 	ops_json_str(o, "remains", r->remains, sizeof(r->remains));
@@ -328,9 +364,10 @@ static unsigned rpm_class(double rpm)
 }
 
 int array_member_check(const struct plan_disk *pd, const struct drive_info *i,
-		       struct ss_error *err)
+		       uint64_t full_blocks, struct ss_error *err)
 {
-	uint64_t cap = i->native_blocks ? i->native_blocks : i->capacity_blocks;
+	uint64_t cap = full_blocks ? full_blocks
+		       : i->native_blocks ? i->native_blocks : i->capacity_blocks;
 
 	/* a placeholder carries the identity of the disk it copies: not its own */
 	if (!pd->placeholder && pd->serial[0] && strcmp(pd->serial, i->serial))
@@ -817,6 +854,26 @@ int array_sysfs_read(const char *sysroot, const char *kname, struct array_sysfs 
 		closedir(d);
 	}
 	return 0;
+}
+
+const char *array_signature(const char *path)
+{
+	static const unsigned char md_magic[4] = { 0xfc, 0x4e, 0x2b, 0xa9 }; /* 0xa92b4efc LE */
+	unsigned char buf[8192];
+	ssize_t got;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	got = pread(fd, buf, sizeof(buf), 0);
+	close(fd);
+	for (ssize_t off = 0; off + 32 <= got && off < 4 * 512; off += 512)
+		if (!memcmp(buf + off, "LABELONE", 8) && !memcmp(buf + off + 24, "LVM2 001", 8))
+			return "an LVM physical volume";
+	if ((got >= 4 && !memcmp(buf, md_magic, 4)) ||
+	    (got >= 4096 + 4 && !memcmp(buf + 4096, md_magic, 4)))
+		return "an md member";
+	return NULL;
 }
 
 bool array_mounted(const char *sysroot, const char *md_dev, const char *kname, char *where,

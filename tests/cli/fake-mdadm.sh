@@ -1,5 +1,5 @@
 #!/bin/sh
-# fake-mdadm.sh - stands in for mdadm in tests/cli/t_apply.sh ONLY (SHORTSTROKE_MDADM points
+# fake-mdadm.sh - stands in for mdadm in tests/cli/t_apply.sh (and t_apply_review.sh, t_tui_apply.sh) ONLY (SHORTSTROKE_MDADM points
 # here): it writes no superblock and creates no array. It logs each call to $FAKE_MDADM_LOG,
 # fails the calls whose mode is listed in $FAKE_MDADM_FAIL (create, detail, stop, zero, add,
 # remove), kills its caller at $FAKE_MDADM_KILL, and answers --detail --export from $FAKE_MDADM_STATE (written by --create).

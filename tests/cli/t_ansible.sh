@@ -145,7 +145,7 @@ case "$(recap h1) $(recap h2)" in *changed=1*failed=0*changed=1*failed=0*) pass 
 	|| fail "apply check mode: state dir and journal unchanged, nothing run or sent" "$before" "$(snap h1)$(snap h2)"
 
 play "$TMP/apply.yml"
-expect "ansible apply: h3's refusal shown, the others done" 2 "h3.*shortstroke: apply: sim:c2: refused, the disk is protected"
+expect "ansible apply: h3's refusal shown, the others done" 2 "h3.*shortstroke apply refused: sim:c2: refused, the disk is protected"
 case "$(recap h1)" in *changed=1*failed=0*) pass "apply: h1 changed" ;; *) fail "apply: h1 changed" "$(recap h1)" ;; esac
 case "$(recap h2)" in *changed=1*failed=0*) pass "apply: h2 changed" ;; *) fail "apply: h2 changed" "$(recap h2)" ;; esac
 case "$(recap h3)" in *changed=0*failed=1*) pass "apply: h3 failed, unchanged" ;; *) fail "apply: h3 failed, unchanged" "$(recap h3)" ;; esac

@@ -129,28 +129,28 @@ static void test_member_check(void **state)
 	i.logical_block = 512;
 	i.capacity_blocks = 1000000;
 	i.rpm = 7200;
-	assert_int_equal(array_member_check(&pd, &i, &err), 0);
+	assert_int_equal(array_member_check(&pd, &i, 0, &err), 0);
 	snprintf(i.serial, sizeof(i.serial), "ABD");
-	assert_int_equal(array_member_check(&pd, &i, &err), -EPERM);
+	assert_int_equal(array_member_check(&pd, &i, 0, &err), -EPERM);
 	assert_non_null(strstr(err.msg, "serial ABD, the plan has ABC"));
 	snprintf(i.serial, sizeof(i.serial), "ABC");
 	snprintf(i.wwn, sizeof(i.wwn), "5000cca1");
-	assert_int_equal(array_member_check(&pd, &i, &err), -EPERM);
+	assert_int_equal(array_member_check(&pd, &i, 0, &err), -EPERM);
 	/* a placeholder: not its model's identity, but its kind */
 	pd.placeholder = true;
 	pd.rp.rpm = 7200;
 	snprintf(pd.model_of, sizeof(pd.model_of), "/dev/sdb");
 	snprintf(i.serial, sizeof(i.serial), "OTHER");
-	assert_int_equal(array_member_check(&pd, &i, &err), 0);
+	assert_int_equal(array_member_check(&pd, &i, 0, &err), 0);
 	i.rpm = 5400;
-	assert_int_equal(array_member_check(&pd, &i, &err), -EPERM);
+	assert_int_equal(array_member_check(&pd, &i, 0, &err), -EPERM);
 	assert_non_null(strstr(err.msg, "5400 rpm"));
 	i.rpm = 7200;
 	i.capacity_blocks = 999999;
-	assert_int_equal(array_member_check(&pd, &i, &err), -EPERM);
+	assert_int_equal(array_member_check(&pd, &i, 0, &err), -EPERM);
 	i.capacity_blocks = 1000000;
 	i.logical_block = 4096;
-	assert_int_equal(array_member_check(&pd, &i, &err), -EPERM);
+	assert_int_equal(array_member_check(&pd, &i, 0, &err), -EPERM);
 	assert_non_null(strstr(err.msg, "4096-byte blocks"));
 }
 

@@ -85,9 +85,11 @@ def main():
     else:
         changed = bool(data.get('changed'))
     if rc != 0 or not data.get('ok'):
-        module.fail_json(msg='shortstroke %s failed: %s' % (
-            'apply' if present else 'array undo', data.get('error') or err.strip()),
-            rc=rc, changed=changed, array=array, log=data.get('log'), cmd=cmd)
+        # exit 3: refused before anything was changed (apply -J says why in error)
+        module.fail_json(msg='shortstroke %s %s: %s' % (
+            'apply' if present else 'array undo', 'refused' if rc == 3 else 'failed',
+            data.get('error') or err.strip()),
+            rc=rc, changed=changed and rc != 3, array=array, log=data.get('log'), cmd=cmd)
     module.exit_json(changed=changed, array=array, log=data.get('log'), cmd=cmd)
 
 

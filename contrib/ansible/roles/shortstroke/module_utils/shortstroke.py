@@ -47,7 +47,7 @@ def cli_errors(text):
 def run_json(module, cmd, ok_codes):
     """Run cmd; return (rc, parsed JSON, stderr). Fails the task when no JSON
     came back: with what the program said when the exit code is not in
-    ok_codes (a refusal before anything was done prints no JSON)."""
+    ok_codes (a usage error prints no JSON)."""
     rc, out, err = module.run_command(cmd)
     try:
         data = json.loads(out) if out.strip() else None
