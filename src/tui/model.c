@@ -576,9 +576,8 @@ static enum tui_action screen_key(struct tui_model *m, int key)
 	if (m->filtering) {
 		enum tui_action a = tui_filter_key(m, key);
 
-		/* what it does not take: the ticks and the moves go on below */
-		if (a != TUI_NONE || (key != TK_TICK && key != TK_UP && key != TK_DOWN &&
-				      key != TK_PGUP && key != TK_PGDN))
+		/* what it does not take (ticks, moves, resize, ^Q) goes on below */
+		if (a != TUI_NONE)
 			return a;
 	}
 	switch (key) {
@@ -610,7 +609,7 @@ static enum tui_action screen_key(struct tui_model *m, int key)
 		tui_model_move(m, 10);
 		return TUI_REDRAW;
 	case ' ':
-		if (m->n && m->marked) {
+		if (m->n && m->marked && (m->nview || !m->view)) { /* never a hidden one */
 			m->marked[m->sel] = !m->marked[m->sel];
 			tui_model_move(m, 1);
 		}

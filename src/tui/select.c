@@ -82,8 +82,10 @@ void tui_view_update(struct tui_model *m)
 	size_t *v = realloc(m->view, (m->n ? m->n : 1) * sizeof(*v));
 	bool sel_shown = false;
 
-	if (!v)
-		return; /* the old view stays (nview is within it) */
+	if (!v) {
+		m->nview = 0; /* out of memory: nothing shown rather than a stale row */
+		return;
+	}
 	m->view = v;
 	m->nview = 0;
 	for (size_t i = 0; i < m->n; i++)
@@ -378,7 +380,7 @@ enum tui_action tui_filter_key(struct tui_model *m, int key)
 		break;
 	default:
 		if (key < 0x20 || key >= 0x7f)
-			return TUI_NONE; /* the main screen's (moving, ticks) */
+			return TUI_NONE; /* the main screen's (moving, ticks, resize) */
 		if (len + 1 >= sizeof(m->filter))
 			return TUI_REDRAW;
 		m->filter[len] = (char)key;
