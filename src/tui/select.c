@@ -407,16 +407,16 @@ void tui_select_line(const struct tui_model *m, char *buf, size_t len)
 
 /* ---- Setup: the column chooser ---------------------------------------------------------- */
 
-enum tui_action tui_setup_open(struct tui_model *m)
+/* Every column of the registry: those t shows first, ticked, in its order
+ * (t NULL: none ticked), then the others in the registry's order. */
+static void setup_fill(struct tui_setup *s, const struct table *t)
 {
-	struct tui_setup *s = calloc(1, sizeof(*s));
 	bool in[DRV_COUNT] = { false };
 	unsigned k = 0;
 
-	if (!s)
-		return tui_alert(m, "Setup", "out of memory");
-	for (unsigned c = 0; m->drives && c < table_cols(m->drives); c++) {
-		unsigned id = table_col_id(m->drives, c);
+	memset(s->on, 0, sizeof(s->on));
+	for (unsigned c = 0; t && c < table_cols(t); c++) {
+		unsigned id = table_col_id(t, c);
 
 		if (in[id])
 			continue;
@@ -428,6 +428,21 @@ enum tui_action tui_setup_open(struct tui_model *m)
 		if (!in[id])
 			s->ids[k++] = id;
 	s->n = k;
+}
+
+enum tui_action tui_setup_open(struct tui_model *m)
+{
+	struct tui_setup *s = calloc(1, sizeof(*s));
+	struct ss_error err = { 0 };
+	/* before the first scan there is no table yet: the columns it will have */
+	struct table *own = m->drives ? NULL : tui_drive_table_of(m->columns, &err);
+
+	if (!s) {
+		table_free(own);
+		return tui_alert(m, "Setup", "out of memory");
+	}
+	setup_fill(s, m->drives ? m->drives : own);
+	table_free(own);
 	free(m->setup);
 	m->setup = s;
 	return TUI_REDRAW;
@@ -542,22 +557,12 @@ enum tui_action tui_setup_key(struct tui_model *m, int key)
 		}
 		break;
 	case 'd': { /* the defaults, in their order */
-		struct tui_model tmp = { 0 };
+		struct ss_error err = { 0 };
+		struct table *t = tui_drive_table(&err);
 
-		tui_setup_open(&tmp); /* no table: every column, off */
-		*s = *tmp.setup;
-		free(tmp.setup);
-		for (const struct tui_col *tc = tui_cols; tc->name; tc++)
-			for (unsigned k = 0; k < s->n; k++)
-				if (!strcmp(drive_cols[s->ids[k]].name, tc->name))
-					s->on[k] = true;
-		/* the defaults first, in tui_cols' order */
-		for (unsigned k = 0, at = 0; tui_cols[k].name; k++)
-			for (unsigned j = at; j < s->n; j++)
-				if (!strcmp(drive_cols[s->ids[j]].name, tui_cols[k].name)) {
-					setup_swap(s, j, at++);
-					break;
-				}
+		setup_fill(s, t);
+		table_free(t);
+		s->cur = 0;
 		snprintf(s->msg, sizeof(s->msg), "the default columns: Enter keeps them");
 		return TUI_REDRAW;
 	}

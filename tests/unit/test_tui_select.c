@@ -315,6 +315,13 @@ static void test_setup_conf(void **state)
 	assert_non_null(strstr(path, "/config/shortstroke/tui.conf"));
 	assert_int_equal(tui_conf_load(&m, msg, sizeof(msg)), 0); /* none: the defaults */
 	assert_string_equal(m.columns, "");
+	/* before the first scan: the columns the table will have */
+	tui_handle_key(&m, 'C');
+	assert_non_null(m.setup);
+	tui_setup_columns(m.setup, text, sizeof(text));
+	assert_string_equal(text, "DEVICE,TRAN,MODEL,SERIAL,SIZE,NATIVE,LIMITED,RPM,STATE");
+	tui_handle_key(&m, TK_ESC);
+	assert_null(m.setup);
 	assert_int_equal(tui_model_refresh(&m), 0);
 	settle(&m);
 
