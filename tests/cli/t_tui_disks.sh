@@ -175,6 +175,14 @@ $SCREEN"; fi
 	tui_check "tui disks 80x24: the filter on the key line" "Filter: sas_ +\(8 of 24\)"
 	same "tui disks 80x24: the sas drives, biggest first" \
 		"$(grep ST900 "$TMP/rack.txt" | sort -k2,2nr | awk '{print $1}')" "$(rows)"
+	tui_keys Enter '*'
+	tui_check "tui disks 80x24: * marks the 8 shown" "8 marked"
+	# Setup fits: its last column and its keys on the screen
+	tui_keys C
+	tui_check "tui disks 80x24: Setup shows every column" "\[ \] ZONED"
+	tui_check "tui disks 80x24: Setup's keys" "Space show/hide .*Enter save"
+	tui_keys Escape
+	tui_check "tui disks 80x24: Esc closes Setup, the table as it was" " SIZEv +LIMITED +STATE"
 	tui_stop
 else
 	skip "tui disks" "no tmux"
