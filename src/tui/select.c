@@ -109,6 +109,14 @@ size_t tui_view_pos(const struct tui_model *m)
 	return 0;
 }
 
+bool tui_view_select(struct tui_model *m, size_t pos)
+{
+	if (pos >= m->nview)
+		return false;
+	m->sel = m->view[pos];
+	return true;
+}
+
 /* ---- the drive table's columns ------------------------------------------------ */
 
 struct table *tui_drive_table_of(const char *columns, struct ss_error *err)

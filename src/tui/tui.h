@@ -414,6 +414,9 @@ enum tui_action tui_qualify_start(struct tui_model *m);
 void tui_view_update(struct tui_model *m);
 /* The position of sel in view (0 when not shown). */
 size_t tui_view_pos(const struct tui_model *m);
+/* Select the pos-th row shown (a click on the table: pos = top + its row);
+ * false when there is none there. */
+bool tui_view_select(struct tui_model *m, size_t pos);
 bool tui_filter_match(const struct dev_entry *e, const char *filter);
 /* The drive table on m->columns again (rows from devs), then the view. */
 void tui_table_rebuild(struct tui_model *m);

@@ -84,6 +84,12 @@ static void test_sort(void **state)
 	assert_int_equal(m.sel, m.view[0]);
 	tui_handle_key(&m, 'j');
 	assert_int_equal(m.sel, m.view[1]);
+	/* a row by its position shown (a click) */
+	assert_true(tui_view_select(&m, 2));
+	assert_int_equal(m.sel, m.view[2]);
+	assert_int_equal(tui_view_pos(&m), 2);
+	assert_false(tui_view_select(&m, m.nview));
+	assert_int_equal(m.sel, m.view[2]);
 	/* back to the scan order */
 	for (unsigned c = 0; c <= size_col; c++)
 		tui_handle_key(&m, '<');
