@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "front/drives.h"
 #include "shortstroke/fileio.h"
@@ -197,11 +198,31 @@ static char *trim(char *s)
 	return s;
 }
 
+/* "SIZE" or "-SIZE" (descending): the sort, when a column of m's table. */
+static int sort_set(struct tui_model *m, const char *v)
+{
+	bool desc = *v == '-';
+	struct ss_error err = { 0 };
+	struct table *t = tui_drive_table_of(m->columns, &err);
+	int rc = -EINVAL;
+
+	for (unsigned c = 0; t && c < table_cols(t); c++) {
+		if (strcasecmp(table_col(t, c)->name, v + desc))
+			continue;
+		m->sort_by = table_col_id(t, c) + 1;
+		m->sort_desc = desc;
+		rc = 0;
+		break;
+	}
+	table_free(t);
+	return rc;
+}
+
 int tui_conf_load(struct tui_model *m, char *msg, size_t len)
 {
-	char path[4096], line[512], why[200];
-	unsigned no = 0;
-	int rc = 0;
+	char path[4096], line[512], why[200], sort[40] = "";
+	unsigned no = 0, sort_no = 0;
+	int rc = 0, e;
 	FILE *f;
 
 	msg[0] = '\0';
@@ -209,10 +230,12 @@ int tui_conf_load(struct tui_model *m, char *msg, size_t len)
 		return 0;
 	f = fopen(path, "r");
 	if (!f) {
-		if (errno == ENOENT)
+		e = errno;
+		if (e == ENOENT)
 			return 0;
-		snprintf(msg, len, "%s: %s; the defaults are used", path, strerror(errno));
-		return -errno;
+		snprintf(msg, len, "%s: %s; the defaults are used", path, strerror(e));
+		m->conf_bad = true;
+		return -e;
 	}
 	while (fgets(line, sizeof(line), f)) {
 		char *s = trim(line), *eq, *key, *val;
@@ -238,19 +261,35 @@ int tui_conf_load(struct tui_model *m, char *msg, size_t len)
 				continue;
 			}
 			snprintf(m->columns, sizeof(m->columns), "%s", val);
+		} else if (!strcmp(key, "sort")) {
+			snprintf(sort, sizeof(sort), "%s", val);
+			sort_no = no;
 		} else {
-			snprintf(msg, len, "tui.conf line %u: no setting '%s' (columns=...); it is "
-				 "left out (%s)", no, key, path);
+			snprintf(msg, len, "tui.conf line %u: no setting '%s' (columns=, sort=); it "
+				 "is left out (%s)", no, key, path);
 			rc = -EINVAL;
 		}
 	}
 	fclose(f);
+	/* the sort: a column of the table (once the columns are known) */
+	if (sort[0] && sort_set(m, sort)) {
+		snprintf(msg, len, "tui.conf line %u: sort=%s is no column of the table; the "
+			 "order is as scanned (%s)", sort_no, sort, path);
+		rc = -EINVAL;
+	}
+	m->conf_sort_by = m->sort_by;
+	m->conf_sort_desc = m->sort_desc;
+	m->conf_bad = rc != 0;
 	return rc;
 }
 
-static int conf_save(const char *columns, char *path, size_t plen, struct ss_error *err)
+/* Write tui.conf: columns (a comma list; "": none, the defaults) and m's
+ * sort. */
+static int conf_save(const struct tui_model *m, const char *columns, char *path, size_t plen,
+		     struct ss_error *err)
 {
-	char text[512], dir[4096], *slash;
+	char text[600], dir[4096], *slash;
+	size_t used;
 
 	if (tui_conf_path(path, plen))
 		return ss_error_set(err, -ENOENT, "no $XDG_CONFIG_HOME or $HOME to keep tui.conf in");
@@ -260,11 +299,35 @@ static int conf_save(const char *columns, char *path, size_t plen, struct ss_err
 		*slash = '\0';
 	if (file_mkdirs(dir, err))
 		return err->code;
-	snprintf(text, sizeof(text),
-		 "# shortstroke tui settings, written by its Setup screen (C or F2)\n"
-		 "# columns: the drive table's, as 'shortstroke list --list-columns' names them\n"
-		 "columns=%s\n", columns);
+	used = (size_t)snprintf(text, sizeof(text),
+				"# shortstroke tui settings, written by its Setup screen (C or F2) "
+				"and on quitting\n"
+				"# columns: the drive table's, as 'shortstroke list --list-columns' "
+				"names them\n"
+				"# sort: a column of the table, -NAME descending (< > I)\n");
+	if (columns[0] && used < sizeof(text))
+		used += (size_t)snprintf(text + used, sizeof(text) - used, "columns=%s\n", columns);
+	if (m->sort_by && used < sizeof(text))
+		used += (size_t)snprintf(text + used, sizeof(text) - used, "sort=%s%s\n",
+					 m->sort_desc ? "-" : "", drive_cols[m->sort_by - 1].name);
 	return file_write_atomic(path, text, strlen(text), 0644, "tui.conf", err);
+}
+
+int tui_conf_quit(struct tui_model *m, char *msg, size_t len)
+{
+	struct ss_error err = { 0 };
+	char path[4096];
+
+	msg[0] = '\0';
+	if (m->conf_bad || (m->sort_by == m->conf_sort_by && m->sort_desc == m->conf_sort_desc))
+		return 0; /* a file with a mistake is the user's to mend, not overwritten */
+	if (conf_save(m, m->columns, path, sizeof(path), &err)) {
+		snprintf(msg, len, "the sort is not kept: %s", err.msg);
+		return err.code;
+	}
+	m->conf_sort_by = m->sort_by;
+	m->conf_sort_desc = m->sort_desc;
+	return 0;
 }
 
 /* ---- keys of the main screen ------------------------------------------------------- */
@@ -492,9 +555,12 @@ static enum tui_action setup_save(struct tui_model *m)
 	free(m->setup);
 	m->setup = NULL;
 	tui_table_rebuild(m);
-	if (conf_save(cols, path, sizeof(path), &err))
+	if (conf_save(m, cols, path, sizeof(path), &err))
 		return tui_alert(m, "Setup", "The columns are shown, but not kept for the next "
 					     "start: %s", err.msg);
+	m->conf_bad = false; /* written anew */
+	m->conf_sort_by = m->sort_by;
+	m->conf_sort_desc = m->sort_desc;
 	tui_status(m, "columns saved to %s", path);
 	return TUI_REDRAW;
 }

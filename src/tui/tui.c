@@ -124,6 +124,12 @@ int tui_main(struct ss_ctx *ctx, struct ss_error *err)
 			tui_draw(&m);
 	}
 	tui_stop();
+	{
+		char msg[300];
+
+		if (tui_conf_quit(&m, msg, sizeof(msg))) /* the sort, for the next start */
+			fprintf(stderr, "shortstroke: %s\n", msg);
+	}
 	tui_model_free(&m);
 	return 0;
 }

@@ -236,6 +236,9 @@ struct tui_model {
 	bool filtering;		/* the filter is being typed (/): keys go to it */
 	char columns[256];	/* the table's columns ("": tui_cols), from tui.conf */
 	struct tui_setup *setup;	/* the column chooser while open */
+	unsigned conf_sort_by;	/* the sort tui.conf holds: saved on quitting when changed */
+	bool conf_sort_desc;
+	bool conf_bad;		/* tui.conf has a mistake: not written over on quitting */
 };
 
 /* The column chooser (Setup, C or F2): every column of the registry, those
@@ -431,9 +434,13 @@ int tui_col_min(unsigned id);
 void tui_select_line(const struct tui_model *m, char *buf, size_t len);
 /* $XDG_CONFIG_HOME/shortstroke/tui.conf, else ~/.config/...; -ENOENT: neither. */
 int tui_conf_path(char *buf, size_t len);
-/* Read tui.conf into m (columns); 0, or an error with what is wrong in msg
+/* Read tui.conf into m (columns, sort); 0, or an error with what is wrong in msg
  * (a misspelt column: the defaults are used). No file: 0. */
 int tui_conf_load(struct tui_model *m, char *msg, size_t len);
+/* On quitting: a sort changed since tui.conf was read (or written) is
+ * written there with the columns, unless the file had a mistake. 0, or an
+ * error with why in msg. */
+int tui_conf_quit(struct tui_model *m, char *msg, size_t len);
 enum tui_action tui_sort_next(struct tui_model *m);	/* > */
 enum tui_action tui_sort_prev(struct tui_model *m);	/* < */
 enum tui_action tui_sort_invert(struct tui_model *m);	/* I */

@@ -5,7 +5,7 @@
 # the marks of the rows shown; Setup (C) adds a column (WWN), which shows on the screen, is
 # written to $XDG_CONFIG_HOME/shortstroke/tui.conf and is there again after a restart; a
 # misspelt column in tui.conf is reported and the default columns are used; at 80x24 the
-# sort and the filter work too.
+# sort, the filter, the marks and Setup work too, and the sort is kept in tui.conf on quitting.
 
 if command -v tmux >/dev/null 2>&1; then
 	. "$HERE/tui_lib.sh"
@@ -183,6 +183,15 @@ $SCREEN"; fi
 	tui_check "tui disks 80x24: Setup's keys" "Space show/hide .*Enter save"
 	tui_keys Escape
 	tui_check "tui disks 80x24: Esc closes Setup, the table as it was" " SIZEv +LIMITED +STATE"
+	# the sort is kept in tui.conf on quitting, and there at the next start
+	tui_keys q
+	if tui_wait "TUI-EXITED 0" && grep -qx "sort=-SIZE" "$conf" 2>/dev/null; then
+		pass "tui disks 80x24: q keeps the sort in tui.conf"
+	else fail "tui disks 80x24: q keeps the sort in tui.conf" "$(cat "$conf" 2>&1)"; fi
+	tui_stop
+	tui_start rack80b 80 24 --rig "$TMP/rack.json"
+	tui_check "tui disks 80x24: after a restart, sorted by SIZE descending" "sort SIZE desc"
+	tui_check "tui disks 80x24: after a restart, the header marks it" " SIZEv +LIMITED"
 	tui_stop
 else
 	skip "tui disks" "no tmux"

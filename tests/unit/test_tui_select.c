@@ -384,6 +384,31 @@ static void test_setup_conf(void **state)
 	assert_int_not_equal(tui_conf_load(&m2, msg, sizeof(msg)), 0);
 	assert_non_null(strstr(msg, "no setting 'colums'"));
 
+	/* the sort: read, checked against the table's columns, written on
+	 * quitting when it changed (not over a file with a mistake) */
+	assert_int_equal(fixture_write_file(path, "columns=DEVICE,SIZE,LIMITED,STATE\n"
+						  "sort=-size\n"), 0);
+	memset(&m2, 0, sizeof(m2));
+	assert_int_equal(tui_conf_load(&m2, msg, sizeof(msg)), 0);
+	assert_int_equal(m2.sort_by, DRV_SIZE + 1);
+	assert_true(m2.sort_desc);
+	assert_int_equal(tui_conf_quit(&m2, msg, sizeof(msg)), 0); /* unchanged: not written */
+	m2.sort_by = DRV_DEVICE + 1;
+	m2.sort_desc = false;
+	assert_int_equal(tui_conf_quit(&m2, msg, sizeof(msg)), 0);
+	read_file(path, text, sizeof(text));
+	assert_non_null(strstr(text, "\ncolumns=DEVICE,SIZE,LIMITED,STATE\nsort=DEVICE\n"));
+	assert_int_equal(fixture_write_file(path, "columns=DEVICE,SIZE,LIMITED,STATE\n"
+						  "sort=RPM\n"), 0);
+	memset(&m2, 0, sizeof(m2));
+	assert_int_not_equal(tui_conf_load(&m2, msg, sizeof(msg)), 0);
+	assert_non_null(strstr(msg, "line 2: sort=RPM is no column of the table"));
+	assert_int_equal(m2.sort_by, 0);
+	m2.sort_by = DRV_SIZE + 1;
+	assert_int_equal(tui_conf_quit(&m2, msg, sizeof(msg)), 0);
+	read_file(path, text, sizeof(text));
+	assert_non_null(strstr(text, "sort=RPM")); /* the user's to mend */
+
 	/* d: the defaults again; Esc leaves the table as it is */
 	tui_handle_key(&m, TK_F2);
 	assert_non_null(m.setup);
