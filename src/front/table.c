@@ -192,9 +192,16 @@ void table_set_limit(struct table *t, unsigned col, const struct dev_entry *e)
 	char buf[256], brief[32];
 	json_object *j = limit_json(e);
 
+	/* the order of a sort (table_cell_cmp): the share in use of a limited
+	 * disk, then the disks not limited, then those nothing tells of */
+	double key = e->limit.limited && e->limit.original_blocks
+			     ? (double)e->limit.limit_blocks / (double)e->limit.original_blocks
+			     : limit_known(e) ? 2.0 : 3.0;
+
 	limit_text(e, buf, sizeof(buf));
 	limit_brief(e, brief, sizeof(brief));
-	set_cell(t, col, COL_LIMIT, &(struct cell){ .set = true, .s = buf, .brief = brief, .j = j });
+	set_cell(t, col, COL_LIMIT,
+		 &(struct cell){ .set = true, .s = buf, .brief = brief, .j = j, .d = key });
 	json_object_put(j);
 }
 
@@ -358,6 +365,34 @@ const char *table_cell_text(const struct table *t, unsigned row, unsigned i, uns
 	if (width > 0 && strlen(buf) > (size_t)width && c->brief)
 		snprintf(buf, len, "%s", c->brief);
 	return buf;
+}
+
+static int cmp_num(double a, double b)
+{
+	return a < b ? -1 : a > b;
+}
+
+int table_cell_cmp(const struct table *t, unsigned ra, unsigned rb, unsigned i)
+{
+	const struct cell *a = &t->cells[(size_t)ra * t->ncols + i];
+	const struct cell *b = &t->cells[(size_t)rb * t->ncols + i];
+
+	if (!a->set || !b->set)
+		return (int)a->set - (int)b->set;
+	switch (t->defs[t->cols[i]].type) {
+	case COL_STR:
+		/* numbers inside as numbers: d2 before d10 */
+		return strverscmp(a->s, b->s);
+	case COL_U64:
+	case COL_SIZE:
+		return a->u < b->u ? -1 : a->u > b->u;
+	case COL_BOOL:
+		return (int)a->b - (int)b->b;
+	case COL_DOUBLE:
+	case COL_LIMIT:
+		return cmp_num(a->d, b->d);
+	}
+	return 0;
 }
 
 void table_list_columns(const struct col_def *defs, unsigned ndefs, FILE *f)

@@ -79,6 +79,12 @@ unsigned table_col_id(const struct table *t, unsigned i);
 const char *table_cell_text(const struct table *t, unsigned row, unsigned i, unsigned flags,
 			    int width, char *buf, size_t len);
 
+/* The order of rows ra and rb by column i, typed: sizes and numbers as
+ * numbers, text with its numbers as numbers (d2 before d10), a limit by the
+ * share in use (then not limited, then not known); an unset cell first.
+ * <0, 0, >0 as strcmp. */
+int table_cell_cmp(const struct table *t, unsigned ra, unsigned rb, unsigned i);
+
 /* --list-columns */
 void table_list_columns(const struct col_def *defs, unsigned ndefs, FILE *f);
 

@@ -412,5 +412,17 @@ const struct tui_key_action tui_actions[] = {
 		    "inside the drive; a format cannot be aborted)", act_abort, true },
 	{ 'L', "L", "every command sent to a drive this session, as -v prints it", tui_log_open,
 	  false },
+	/* many disks (select.c) */
+	{ '>', ">", "sort by the next column to the right (after the last: as scanned)",
+	  tui_sort_next, false },
+	{ '<', "<", "sort by the next column to the left", tui_sort_prev, false },
+	{ 'I', "I", "invert the sort order", tui_sort_invert, false },
+	{ '/', "/, F4", "filter as you type (model, serial, WWN, state, transport, device); "
+			"Enter keeps it, Esc clears it", tui_filter_start, false },
+	{ '*', "*", "mark every drive the filter shows", tui_mark_shown, false },
+	{ 'i', "i", "invert the marks of the drives shown", tui_mark_invert, false },
+	{ 'U', "U", "unmark every drive", tui_mark_none, false },
+	{ 'C', "C, F2", "Setup: the table's columns (shown, order), kept in tui.conf",
+	  tui_setup_open, false },
 	{ 0, NULL, NULL, NULL, false },
 };

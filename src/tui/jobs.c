@@ -228,7 +228,6 @@ static bool same_disk(const struct dev_entry *a, const struct dev_entry *b)
 void tui_model_swap(struct tui_model *m, struct dev_entry *devs, size_t n,
 		    char (*health)[TUI_HEALTH_LEN])
 {
-	struct ss_error err = { 0 };
 	bool *marked = calloc(n ? n : 1, sizeof(*marked));
 	size_t sel = m->sel < n ? m->sel : (n ? n - 1 : 0);
 	char count[32];
@@ -259,10 +258,7 @@ void tui_model_swap(struct tui_model *m, struct dev_entry *devs, size_t n,
 	m->marked = marked;
 	m->health = health;
 	m->sel = sel;
-	table_free(m->drives);
-	m->drives = tui_drive_table(&err);
-	for (size_t i = 0; m->drives && i < n; i++)
-		drive_row(m->drives, &devs[i]);
+	tui_table_rebuild(m); /* the chosen columns, then the rows sorted and filtered */
 	if (!m->status[0] || !strcmp(m->status, count)) /* as the header counts them */
 		tui_status(m, "%zu drive%s", n, n == 1 ? "" : "s");
 }

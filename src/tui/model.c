@@ -54,6 +54,11 @@ void tui_model_fini(struct tui_model *m)
 	m->applying = NULL;
 	tui_log_free(m->logview);
 	m->logview = NULL;
+	free(m->setup);
+	m->setup = NULL;
+	free(m->view);
+	m->view = NULL;
+	m->nview = 0;
 	free(m->devs);
 	free(m->marked);
 	free(m->health);
@@ -65,17 +70,19 @@ void tui_model_fini(struct tui_model *m)
 	m->n = 0;
 }
 
+/* Moves in the order shown (sorted, filtered). */
 void tui_model_move(struct tui_model *m, long delta)
 {
-	long s = (long)m->sel + delta;
+	long s;
 
-	if (m->n == 0)
+	if (m->n == 0 || m->nview == 0)
 		return;
+	s = (long)tui_view_pos(m) + delta;
 	if (s < 0)
 		s = 0;
-	if (s >= (long)m->n)
-		s = (long)m->n - 1;
-	m->sel = (size_t)s;
+	if (s >= (long)m->nview)
+		s = (long)m->nview - 1;
+	m->sel = m->view[s];
 }
 
 void tui_status(struct tui_model *m, const char *fmt, ...)
@@ -265,14 +272,25 @@ bool tui_tasks_poll(struct tui_model *m)
 	return changed;
 }
 
+/* Only drives the table shows: a mark the filter hides is left out, so
+ * that an action never reaches a disk that is not on the screen. */
 size_t tui_targets(const struct tui_model *m, size_t *idx, size_t max)
 {
 	size_t k = 0;
+	bool sel_shown = false;
 
-	for (size_t i = 0; i < m->n && k < max; i++)
+	for (size_t v = 0; v < m->nview && k < max; v++) {
+		size_t i = m->view[v];
+
+		sel_shown |= i == m->sel;
 		if (m->marked && m->marked[i])
 			idx[k++] = i;
-	if (k == 0 && m->n && max)
+	}
+	if (!m->view && m->n) /* no view yet: every row is shown */
+		for (size_t i = 0; i < m->n && k < max; i++)
+			if (m->marked && m->marked[i])
+				idx[k++] = i;
+	if (k == 0 && m->n && max && (sel_shown || !m->view))
 		idx[k++] = m->sel;
 	return k;
 }
@@ -548,10 +566,19 @@ static enum tui_action screen_key(struct tui_model *m, int key)
 		return tui_arrays_key(m, key);
 	if (m->planner)
 		return tui_planner_key(m, key);
+	if (m->setup)
+		return tui_setup_key(m, key);
 	if (m->help) {
 		if (key == TK_TICK)
 			return TUI_NONE;
 		return help_key(m, key);
+	}
+	if (m->filtering) {
+		enum tui_action a = tui_filter_key(m, key);
+
+		/* what it does not take (ticks, moves, resize, ^Q) goes on below */
+		if (a != TUI_NONE)
+			return a;
 	}
 	switch (key) {
 	case TK_TICK:
@@ -582,7 +609,7 @@ static enum tui_action screen_key(struct tui_model *m, int key)
 		tui_model_move(m, 10);
 		return TUI_REDRAW;
 	case ' ':
-		if (m->n && m->marked) {
+		if (m->n && m->marked && (m->nview || !m->view)) { /* never a hidden one */
 			m->marked[m->sel] = !m->marked[m->sel];
 			tui_model_move(m, 1);
 		}
@@ -598,12 +625,25 @@ static enum tui_action screen_key(struct tui_model *m, int key)
 	case TK_RESIZE:
 	case 'L' - '@': /* ^L */
 		return TUI_REDRAW;
+	case TK_ESC: /* a filter kept with Enter goes */
+		return m->filter[0] ? tui_filter_clear(m) : TUI_NONE;
+	case TK_F2:
+		key = 'C';
+		goto action;
+	case TK_F4:
+		key = '/';
+		goto action;
 	default:
+	action:
 		for (const struct tui_key_action *a = tui_actions; a->run; a++) {
 			if (a->key != key)
 				continue;
 			if (a->drives && !m->scanned) {
 				tui_status(m, "scanning, wait: the drive list is not read yet");
+				return TUI_REDRAW;
+			}
+			if (a->drives && m->n && !m->nview && m->view) {
+				tui_status(m, "no drive is shown: the filter matches none (Esc clears it)");
 				return TUI_REDRAW;
 			}
 			return a->run(m);

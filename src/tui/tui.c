@@ -55,6 +55,10 @@ static int map_key(int ch)
 		return TK_RESIZE;
 	case KEY_F(5):
 		return TK_F5;
+	case KEY_F(2):
+		return TK_F2;
+	case KEY_F(4):
+		return TK_F4;
 	case KEY_ENTER:
 	case '\n':
 	case '\r':
@@ -87,6 +91,8 @@ int tui_main(struct ss_ctx *ctx, struct ss_error *err)
 	memset(&m, 0, sizeof(m));
 	m.ctx = ctx;
 	m.cmdlog = tui_cmdlog_start(); /* before the first command: the log screen's */
+	/* the columns chosen in Setup; what is wrong in the file is said */
+	tui_conf_load(&m, m.status, sizeof(m.status));
 	tui_model_refresh(&m);
 
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
@@ -118,6 +124,12 @@ int tui_main(struct ss_ctx *ctx, struct ss_error *err)
 			tui_draw(&m);
 	}
 	tui_stop();
+	{
+		char msg[300];
+
+		if (tui_conf_quit(&m, msg, sizeof(msg))) /* the sort, for the next start */
+			fprintf(stderr, "shortstroke: %s\n", msg);
+	}
 	tui_model_fini(&m);
 	return 0;
 }

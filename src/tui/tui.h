@@ -225,6 +225,29 @@ struct tui_model {
 	bool rescan_pending;	/* rescan once no job (and no scan) is running */
 	struct cmdlog *cmdlog;	/* every command sent this session (tui_main's) */
 	struct tui_logview *logview;	/* the log screen while open (form.h) */
+	/* many disks (select.c): the rows shown, sorted and filtered; sel is
+	 * always one of them while any is shown, top a position in view */
+	size_t *view;		/* indexes into devs, in the order shown */
+	size_t nview;
+	unsigned sort_by;	/* 0: scan order, else the registry's column (enum
+				 * drive_col) + 1 */
+	bool sort_desc;
+	char filter[64];	/* a drive shows when any of its names has it */
+	bool filtering;		/* the filter is being typed (/): keys go to it */
+	char columns[256];	/* the table's columns ("": tui_cols), from tui.conf */
+	struct tui_setup *setup;	/* the column chooser while open */
+	unsigned conf_sort_by;	/* the sort tui.conf holds: saved on quitting when changed */
+	bool conf_sort_desc;
+	bool conf_bad;		/* tui.conf has a mistake: not written over on quitting */
+};
+
+/* The column chooser (Setup, C or F2): every column of the registry, those
+ * shown first in their order. */
+struct tui_setup {
+	unsigned ids[32];	/* enum drive_col, in the order listed */
+	bool on[32];
+	unsigned n, cur;
+	char msg[200];		/* a refusal ("STATE stays: ..."), a hint */
 };
 
 /* A key on the main screen that starts something (actions.c). */
@@ -388,6 +411,50 @@ enum tui_action tui_bench_start(struct tui_model *m);
 /* qualify.c: Q, quick read-only qualification of the selected or marked drives. */
 enum tui_action tui_qualify_start(struct tui_model *m);
 
+/* select.c (no curses): many disks */
+/* Rebuild view from devs, the filter and the sort; the selection stays on
+ * its drive while shown, else goes to the first shown. */
+void tui_view_update(struct tui_model *m);
+/* The position of sel in view (0 when not shown). */
+size_t tui_view_pos(const struct tui_model *m);
+/* Select the pos-th row shown (a click on the table: pos = top + its row);
+ * false when there is none there. */
+bool tui_view_select(struct tui_model *m, size_t pos);
+bool tui_filter_match(const struct dev_entry *e, const char *filter);
+/* The drive table on m->columns again (rows from devs), then the view. */
+void tui_table_rebuild(struct tui_model *m);
+/* A drive table of the columns (a comma list of the registry's names, ""
+ * or NULL: tui_cols); NULL with err for a name the registry has not. */
+struct table *tui_drive_table_of(const char *columns, struct ss_error *err);
+/* DEVICE, SIZE, LIMITED, STATE: the table always shows them. */
+bool tui_col_required(unsigned id);
+/* The screen width a column of the registry needs to be shown. */
+int tui_col_min(unsigned id);
+/* "sort SIZE desc, filter 'st4': 5 of 24" (empty: neither). */
+void tui_select_line(const struct tui_model *m, char *buf, size_t len);
+/* $XDG_CONFIG_HOME/shortstroke/tui.conf, else ~/.config/...; -ENOENT: neither. */
+int tui_conf_path(char *buf, size_t len);
+/* Read tui.conf into m (columns, sort); 0, or an error with what is wrong in msg
+ * (a misspelt column: the defaults are used). No file: 0. */
+int tui_conf_load(struct tui_model *m, char *msg, size_t len);
+/* On quitting: a sort changed since tui.conf was read (or written) is
+ * written there with the columns, unless the file had a mistake. 0, or an
+ * error with why in msg. */
+int tui_conf_quit(struct tui_model *m, char *msg, size_t len);
+enum tui_action tui_sort_next(struct tui_model *m);	/* > */
+enum tui_action tui_sort_prev(struct tui_model *m);	/* < */
+enum tui_action tui_sort_invert(struct tui_model *m);	/* I */
+enum tui_action tui_mark_shown(struct tui_model *m);	/* * */
+enum tui_action tui_mark_invert(struct tui_model *m);	/* i */
+enum tui_action tui_mark_none(struct tui_model *m);	/* U */
+enum tui_action tui_filter_start(struct tui_model *m);	/* / */
+enum tui_action tui_filter_clear(struct tui_model *m);
+/* A key while the filter is typed: TUI_NONE for what it does not take. */
+enum tui_action tui_filter_key(struct tui_model *m, int key);
+enum tui_action tui_setup_open(struct tui_model *m);	/* C, F2 */
+enum tui_action tui_setup_key(struct tui_model *m, int key);
+void tui_setup_columns(const struct tui_setup *s, char *buf, size_t len);
+
 /* view.c */
 void tui_colors_init(void);
 void tui_draw(const struct tui_model *m);
@@ -410,6 +477,8 @@ enum {
 	TK_RIGHT,
 	TK_TAB,
 	TK_BTAB,	/* Shift-Tab */
+	TK_F2,		/* Setup */
+	TK_F4,		/* filter */
 };
 
 #endif

@@ -117,20 +117,23 @@ static void draw_row(int y, const struct tui_model *m, const struct dev_entry *e
 	mvhline(y, 1, ' ', COLS - 1);
 	for (unsigned c = 0; t && c < table_cols(t) && x < COLS; c++) {
 		const struct col_def *def = table_col(t, c);
-		int w = def->width ? def->width : COLS - x - 1;
+		/* the rest of the line; not the last column: as wide as its heading */
+		int w = def->width ? def->width
+			: c + 1 < table_cols(t) ? (int)strlen(def->name) + 12 : COLS - x - 1;
 		bool state = table_col_id(t, c) == DRV_STATE;
 
-		if (tui_cols[c].min_cols > COLS)
+		if (tui_col_min(table_col_id(t, c)) > COLS)
 			continue;
 		if (e && state && task_cell(m, e, w, buf, sizeof(buf)))
 			;
 		else if (e)
 			table_cell_text(t, (unsigned)idx, c, 0, w, buf, sizeof(buf));
-		else
-			snprintf(buf, sizeof(buf), "%s", def->name);
+		else /* the sort column: ^ ascending, v descending */
+			snprintf(buf, sizeof(buf), "%s%s", def->name,
+				 m->sort_by != table_col_id(t, c) + 1 ? "" : m->sort_desc ? "v" : "^");
 		if (e && state && !sel)
 			attron(attr_state(e->state));
-		mvaddnstr(y, x, buf, w > 0 ? w : 0);
+		mvaddnstr(y, x, buf, w < COLS - x ? (w > 0 ? w : 0) : COLS - x); /* never wraps */
 		if (e && state && !sel)
 			attroff(attr_state(e->state));
 		x += w + 1;
@@ -724,9 +727,13 @@ void tui_draw(const struct tui_model *m)
 	erase();
 	attron(attr_title());
 	mvhline(0, 0, ' ', COLS);
-	if (m->scanned)
-		snprintf(buf, sizeof(buf), " shortstroke - %s - %zu drive%s", m->source, m->n,
-			 m->n == 1 ? "" : "s");
+	if (m->scanned) {
+		char sel[160];
+
+		tui_select_line(m, sel, sizeof(sel));
+		snprintf(buf, sizeof(buf), " shortstroke - %s - %zu drive%s%s%s", m->source, m->n,
+			 m->n == 1 ? "" : "s", sel[0] ? " - " : "", sel);
+	}
 	else
 		snprintf(buf, sizeof(buf), " shortstroke - reading the drives");
 	mvaddnstr(0, 0, buf, COLS);
@@ -742,21 +749,28 @@ void tui_draw(const struct tui_model *m)
 	{
 		struct tui_model *mm = (struct tui_model *)m;
 
-		if (mm->sel < mm->top)
-			mm->top = mm->sel;
-		if (mm->sel >= mm->top + (size_t)list_h)
-			mm->top = mm->sel - (size_t)list_h + 1;
+		size_t pos = tui_view_pos(mm);
+
+		if (pos < mm->top)
+			mm->top = pos;
+		if (pos >= mm->top + (size_t)list_h)
+			mm->top = pos - (size_t)list_h + 1;
+		if (mm->top >= mm->nview)
+			mm->top = 0;
 	}
 	y = 2;
-	for (size_t i = m->top; i < m->n && y < 2 + list_h; i++, y++)
-		draw_row(y, m, &m->devs[i], i == m->sel);
+	/* the rows shown: sorted and filtered (select.c) */
+	for (size_t k = m->top; k < m->nview && y < 2 + list_h; k++, y++)
+		draw_row(y, m, &m->devs[m->view[k]], m->view[k] == m->sel);
+	if (m->n && !m->nview)
+		mvaddnstr(2, 1, "No drive matches the filter (Esc clears it).", COLS - 2);
 	if (m->n == 0)
 		mvaddnstr(2, 1, m->scanned ? "No disks that shortstroke can talk to. Try --demo."
 					   : "Scanning the drives (q quits, ? helps) ...",
 			  COLS - 2);
 
-	detail_y = 2 + (m->n < (size_t)list_h ? (int)m->n : list_h) + 1;
-	if (m->n) {
+	detail_y = 2 + (m->nview < (size_t)list_h ? (int)(m->nview ? m->nview : 1) : list_h) + 1;
+	if (m->nview) {
 		attron(attr_title());
 		mvhline(detail_y - 1 + 0, 0, ACS_HLINE, COLS);
 		snprintf(buf, sizeof(buf), " %s ", m->devs[m->sel].spec);
@@ -774,6 +788,9 @@ void tui_draw(const struct tui_model *m)
 		tui_bg_line(m->scan, line, sizeof(line));
 		snprintf(buf, sizeof(buf), " %s%s%s  |  j/k move  ? help  q quit", line,
 			 m->status[0] ? "  |  " : "", m->status);
+	} else if (m->filtering) {
+		snprintf(buf, sizeof(buf), " Filter: %s_  (%zu of %zu)  Enter keeps it  Esc clears it",
+			 m->filter, m->nview, m->n);
 	} else {
 		snprintf(buf, sizeof(buf),
 			 " %s  |  j/k move  Space mark  l limit  r restore  ? help  q quit",
@@ -781,6 +798,8 @@ void tui_draw(const struct tui_model *m)
 	}
 	mvaddnstr(LINES - 1, 0, buf, COLS);
 	attroff(A_REVERSE);
+	if (m->setup)
+		tui_draw_setup(m);
 	if (m->help)
 		draw_help(m);
 	if (m->dlg)

@@ -26,4 +26,8 @@ int tui_wrap_rows(const char *p, int width);
 int tui_wrap_into(const char *p, int width, int ind, char (*rows)[256], int max);
 int tui_wrap_draw(int y, int x, const char *p, int width, int max);
 
+/* view_setup.c: the column chooser (Setup) over the screen */
+struct tui_model;
+void tui_draw_setup(const struct tui_model *m);
+
 #endif

@@ -81,7 +81,7 @@ if command -v tmux >/dev/null 2>&1; then
 	else
 		fail "tui help: at 80x24 the box ends above the key line" "$SCREEN"
 	fi
-	tui_keys NPage NPage
+	tui_keys NPage NPage NPage NPage # (clamped at the end)
 	tui_check "tui help: PgDn scrolls to the end of the help" "job shows its progress"
 	tui_keys x q
 	if tui_wait "TUI-EXITED 0"; then pass "tui help: quits after the help"; else fail "tui help: quits after the help" "$SCREEN"; fi
