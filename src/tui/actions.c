@@ -412,5 +412,7 @@ const struct tui_key_action tui_actions[] = {
 		    "inside the drive; a format cannot be aborted)", act_abort, true },
 	{ 'L', "L", "every command sent to a drive this session, as -v prints it", tui_log_open,
 	  false },
+	{ 'd', "d", "hide / show the detail pane (the table takes the screen)",
+	  tui_detail_toggle, false },
 	{ 0, NULL, NULL, NULL, false },
 };
