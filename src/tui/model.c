@@ -524,6 +524,14 @@ static enum tui_action help_key(struct tui_model *m, int key)
 	case ' ':
 		m->help_top = m->help_top + 10 < m->help_max ? m->help_top + 10 : m->help_max;
 		return TUI_REDRAW;
+	case TK_HOME:
+	case 'g':
+		m->help_top = 0;
+		return TUI_REDRAW;
+	case TK_END:
+	case 'G':
+		m->help_top = m->help_max;
+		return TUI_REDRAW;
 	case TK_RESIZE:
 		return TUI_REDRAW;
 	case 'q':

@@ -178,6 +178,8 @@ static void draw_row(int y, const struct tui_model *m, const struct dev_entry *e
 		attroff(A_REVERSE);
 }
 
+/* The selected drive's fields, a value longer than its column wrapped under
+ * itself; two columns of fields on a wide screen. */
 static void draw_detail(int y0, int h, const struct tui_model *m)
 {
 	const struct dev_entry *e = &m->devs[m->sel];
@@ -185,6 +187,7 @@ static void draw_detail(int y0, int h, const struct tui_model *m)
 	unsigned n, rows, col_w;
 	const char *label, *text;
 	char buf[512];
+	int y = y0;
 
 	if (m->health && m->health[m->sel][0])
 		record_text(r, "SMART health", "%s", m->health[m->sel]);
@@ -194,9 +197,10 @@ static void draw_detail(int y0, int h, const struct tui_model *m)
 	rows = (COLS >= 120 && (int)n > h) ? (n + 1) / 2 : n;
 	col_w = rows < n ? (unsigned)COLS / 2 : (unsigned)COLS;
 	for (unsigned i = 0; i < n; i++) {
-		int y = y0 + (int)(i % rows);
-		int x = 1 + (int)((i / rows) * col_w);
+		int x = 1 + (int)((i / rows) * col_w), vw = (int)col_w - 19;
 
+		if (i == rows)
+			y = y0; /* the second column */
 		if (y >= y0 + h)
 			continue;
 		record_get_line(r, i, &label, &text);
@@ -204,9 +208,11 @@ static void draw_detail(int y0, int h, const struct tui_model *m)
 		attron(A_BOLD);
 		tui_put(y, x, buf, 16);
 		attroff(A_BOLD);
-		snprintf(buf, sizeof(buf), "%s", text);
-		if (x + 17 < COLS)
-			tui_put(y, x + 17, buf, (int)col_w - 19 > 0 ? (int)col_w - 19 : 0);
+		if (x + 17 < COLS && vw > 0 && text[0]) {
+			y += tui_wrap_draw(y, x + 17, text, vw, y0 + h - y);
+			continue;
+		}
+		y++;
 	}
 	record_free(r);
 }
@@ -605,13 +611,16 @@ static void draw_planner(const struct tui_model *m, const struct tui_planner *p)
 		tui_put(y, 15, buf, COLS - 16);
 		if (cur)
 			attroff(A_REVERSE);
-		if (cur && COLS > 34)
+		if (cur && COLS - 34 >= (int)strlen(planner_hints[f]))
 			tui_put(y, 33, planner_hints[f], COLS - 34);
 	}
+	/* a narrow screen: the focused field's hint under the fields, wrapped */
+	if (COLS - 34 < (int)strlen(planner_hints[p->field]))
+		y += tui_wrap_draw(y, 4, planner_hints[p->field], COLS - 5, 2);
 	y++;
 	if (p->error[0]) {
 		attron(attr_state(DEV_PROTECTED));
-		tui_put(y++, 2, p->error, COLS - 3);
+		y += tui_wrap_draw(y, 2, p->error, COLS - 3, 3);
 		attroff(attr_state(DEV_PROTECTED));
 	} else if (!p->met) {
 		if (p->unmet[0])
@@ -620,12 +629,12 @@ static void draw_planner(const struct tui_model *m, const struct tui_planner *p)
 		else
 			snprintf(buf, sizeof(buf), "Impossible: %s", p->message);
 		attron(attr_state(DEV_PROTECTED) | A_BOLD);
-		tui_put(y++, 2, buf, COLS - 3);
+		y += tui_wrap_draw(y, 2, buf, COLS - 3, 4);
 		attroff(attr_state(DEV_PROTECTED) | A_BOLD);
 	} else {
 		snprintf(buf, sizeof(buf), "%s (%zu layouts evaluated)", p->message, p->evaluated);
 		attron(attr_state(DEV_FREE));
-		tui_put(y++, 2, buf, COLS - 3);
+		y += tui_wrap_draw(y, 2, buf, COLS - 3, 3);
 		attroff(attr_state(DEV_FREE));
 	}
 	y++;
@@ -656,9 +665,9 @@ static void draw_planner(const struct tui_model *m, const struct tui_planner *p)
 		attroff(a);
 	}
 	y++;
-	for (size_t i = 0; i < p->notes.n && y < LINES - 2; i++, y++) {
+	for (size_t i = 0; i < p->notes.n && y < LINES - 2; i++) {
 		snprintf(buf, sizeof(buf), "note: %s", p->notes.text[i]);
-		tui_put(y, 2, buf, COLS - 3);
+		y += tui_wrap_draw(y, 2, buf, COLS - 3, LINES - 2 - y);
 	}
 	if (p->saved[0]) {
 		attron(attr_state(DEV_FREE) | A_BOLD);

@@ -253,6 +253,9 @@ void tui_draw_log(const struct tui_model *m)
 		 "reads/writes)",
 		 v->nrows, v->n, v->dropped ? ", older ones dropped" : "", CMDLOG_KEEP,
 		 CMDLOG_KEEP_MEDIA);
+	if ((int)strlen(buf) > COLS) /* narrow: without what the log keeps */
+		snprintf(buf, sizeof(buf), " Commands sent this session: %zu shown, %zu kept%s",
+			 v->nrows, v->n, v->dropped ? ", older dropped" : "");
 	tui_put(0, 0, buf, COLS);
 	attroff(tui_attr_title());
 	snprintf(buf, sizeof(buf), " Device or command: %s%s   Reads/writes of the medium: %s",

@@ -6,11 +6,11 @@
 
 # scr_start NAME W H ENV...: the demo rig's TUI with ENV (LANG=..., NO_COLOR=1)
 scr_start() {
-	tui_sock="$TMP/tui-$1.sock"
-	w=$2 h=$3
+	n=$1 w=$2 h=$3
 	shift 3
-	tmux -S "$tui_sock" -f /dev/null new-session -d -s tui -x "$w" -y "$h" \
-		"env SHORTSTROKE_STATE_DIR=$SHORTSTROKE_STATE_DIR SHORTSTROKE_PROTECT_FILE=$SHORTSTROKE_PROTECT_FILE ${ASAN_OPTIONS:+ASAN_OPTIONS=$ASAN_OPTIONS} ${UBSAN_OPTIONS:+UBSAN_OPTIONS=$UBSAN_OPTIONS} TERM=xterm-256color $* $PROG --demo; echo TUI-EXITED \$?; sleep 20"
+	TUI_ENV="$*"
+	tui_start "$n" "$w" "$h" --demo
+	TUI_ENV=
 	tui_wait "demo rig - 6 drives" >/dev/null
 }
 # click X Y: button 1 pressed and released at column X, row Y (1-based)
