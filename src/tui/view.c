@@ -15,22 +15,27 @@
 #include "tui.h"
 #include "view.h"
 
-enum { PAIR_TITLE = 1, PAIR_FREE, PAIR_INUSE, PAIR_PROTECTED, PAIR_HEAD };
+enum { PAIR_TITLE = 1, PAIR_FREE, PAIR_INUSE, PAIR_PROTECTED };
 
 static bool colour;
 
 void tui_colors_init(void)
 {
-	colour = has_colors() && getenv("NO_COLOR") == NULL;
+	const char *no = getenv("NO_COLOR");
+
+	/* no-color.org: set and not empty */
+	colour = has_colors() && !(no && *no);
 	if (!colour)
 		return;
 	start_color();
 	use_default_colors();
 	init_pair(PAIR_TITLE, COLOR_BLACK, COLOR_CYAN);
 	init_pair(PAIR_FREE, COLOR_GREEN, -1);
-	init_pair(PAIR_INUSE, COLOR_YELLOW, -1);
+	/* on the terminal's own background, light or dark: no yellow or cyan
+	 * text (unreadable on white), no blue (unreadable on black); headings
+	 * bold and underlined in the terminal's own colour */
+	init_pair(PAIR_INUSE, COLOR_MAGENTA, -1);
 	init_pair(PAIR_PROTECTED, COLOR_RED, -1);
-	init_pair(PAIR_HEAD, COLOR_CYAN, -1);
 }
 
 static attr_t attr_title(void)
@@ -57,7 +62,7 @@ attr_t tui_attr_good(void)
 
 attr_t tui_attr_head(void)
 {
-	return colour ? COLOR_PAIR(PAIR_HEAD) | A_BOLD : A_BOLD;
+	return A_BOLD | A_UNDERLINE;
 }
 
 static attr_t attr_state(enum dev_state s)
@@ -642,9 +647,9 @@ static void draw_planner(const struct tui_model *m, const struct tui_planner *p)
 		snprintf(buf, sizeof(buf), "  %-3s %-15s %5s %7s %9s %8s %7s %4s %9s  %s", "#",
 			 p->met ? "LEVEL" : "CLOSEST LEVEL", "DISKS", "STROKE", "CAPACITY",
 			 "IOPS", "ACC-MS", "TOL", "MTTDL-Y", p->met ? "" : "SHORT OF");
-		attron(colour ? COLOR_PAIR(PAIR_HEAD) | A_BOLD : A_BOLD);
+		attron(tui_attr_head());
 		tui_put(y++, 0, buf, COLS);
-		attroff(colour ? COLOR_PAIR(PAIR_HEAD) | A_BOLD : A_BOLD);
+		attroff(tui_attr_head());
 	}
 	for (size_t i = 0; i < p->nrows && y < LINES - 3; i++, y++) {
 		const struct tui_plan_row *r = &p->rows[i];
@@ -745,11 +750,11 @@ static void draw_arrays(const struct tui_model *m, const struct tui_arrays *a)
 	snprintf(buf, sizeof(buf), " Arrays shortstroke created - %zu", a->n);
 	tui_put(0, 0, buf, COLS);
 	attroff(attr_title());
-	attron(colour ? COLOR_PAIR(PAIR_HEAD) | A_BOLD : A_BOLD);
+	attron(tui_attr_head());
 	snprintf(buf, sizeof(buf), "  %-20s %-19s %-5s %-7s %-10s %s", "NAME", "STATE", "LEVEL",
 		 "STROKE", "LIMIT", "MEMBERS");
 	tui_put(y++, 0, buf, COLS);
-	attroff(colour ? COLOR_PAIR(PAIR_HEAD) | A_BOLD : A_BOLD);
+	attroff(tui_attr_head());
 	if (!a->n)
 		tui_put(y++, 2, a->error[0] ? a->error
 				 : "No arrays yet: in the planner (p), ^A applies the chosen layout.",
