@@ -142,7 +142,18 @@ else
 	tui_keys Escape j z
 	tui_check "tui screen C locale: the zone chart is #" "\|#+ *$"
 	screen_lacks "tui screen C locale: ... no block elements" "[▁▂▃▄▅▆▇█]"
-	tui_keys q q
+	tui_keys q l
+	tui_check "tui screen C locale: a dialog framed in ASCII" "^ \+- Limit \(short-stroke\) -+\+$"
+	# each screen has its own key bar
+	tui_keys Escape p
+	tui_check "tui screen 80x24: the planner's key bar" "^Tab field Left/Right choose"
+	tui_keys Escape A
+	tui_check "tui screen 80x24: the arrays screen's key bar" "^j/k select u undo R reload Esc close"
+	tui_keys Escape L
+	tui_check "tui screen 80x24: the log's key bar" "^j/k move PgUp page up PgDn page down / filter"
+	tui_keys /
+	tui_check "tui screen 80x24: ... and while its filter is typed" "^Enter keep it Esc drop it"
+	tui_keys Escape q q
 	tui_wait "TUI-EXITED 0" >/dev/null
 	tui_stop
 
