@@ -1,7 +1,9 @@
 /* screen.c - what the screen's layout asks of the model: the detail pane
  * toggle (d) and the mouse, from what the view recorded of where it drew
- * (the key bar's labels, the drive table's rows). No curses here: tui.c
+ * (the key bar's labels, the rows of the list on top: the drive table, the
+ * log, the arrays). No curses here: tui.c
  * turns the terminal's mouse events into tui_mouse calls. */
+#include "form.h"
 #include "tui.h"
 
 enum tui_action tui_detail_toggle(struct tui_model *m)
@@ -21,6 +23,7 @@ static bool main_screen(const struct tui_model *m)
 enum tui_action tui_mouse(struct tui_model *m, enum tui_mouse_kind kind, int y, int x)
 {
 	enum tui_action a = TUI_NONE;
+	size_t row;
 
 	if (kind != TUI_CLICK) {
 		if (m->dlg && !m->dlg->form && !m->dlg->top_max)
@@ -40,9 +43,20 @@ enum tui_action tui_mouse(struct tui_model *m, enum tui_mouse_kind kind, int y, 
 		if (y == h->y && x >= h->x0 && x < h->x1)
 			return h->key ? tui_handle_key(m, h->key) : TUI_NONE;
 	}
-	if (main_screen(m) && m->rows_y >= 0 && y >= m->rows_y &&
-	    y < m->rows_y + (int)m->rows_n && m->top + (size_t)(y - m->rows_y) < m->n) {
-		m->sel = m->top + (size_t)(y - m->rows_y);
+	if (m->rows_y < 0 || y < m->rows_y || y >= m->rows_y + (int)m->rows_n || m->dlg)
+		return TUI_NONE;
+	row = (size_t)(y - m->rows_y);
+	/* the list on top whose rows the view drew there */
+	if (m->logview && !m->logview->editing && m->logview->top + row < m->logview->nrows) {
+		m->logview->sel = m->logview->top + row;
+		return TUI_REDRAW;
+	}
+	if (m->arrays && !m->applying && !m->logview && row < m->arrays->n) {
+		m->arrays->sel = row;
+		return TUI_REDRAW;
+	}
+	if (main_screen(m) && m->top + row < m->n) {
+		m->sel = m->top + row;
 		return TUI_REDRAW;
 	}
 	return TUI_NONE;

@@ -239,8 +239,9 @@ struct tui_model {
 	 * labels and the drive table's rows on the screen */
 	struct tui_hit hits[TUI_MAX_HITS];
 	unsigned nhits;
-	int rows_y;		/* the screen row of the table's row top; -1: not shown */
-	unsigned rows_n;	/* table rows shown */
+	int rows_y;		/* the screen row of the first row shown of the list on
+				 * top (the drive table, the log, the arrays); -1: none */
+	unsigned rows_n;	/* its rows shown */
 	bool detail_off;	/* d: the detail pane hidden, the table takes the screen */
 };
 

@@ -759,6 +759,9 @@ static void draw_arrays(const struct tui_model *m, const struct tui_arrays *a)
 		tui_put(y++, 2, a->error[0] ? a->error
 				 : "No arrays yet: in the planner (p), ^A applies the chosen layout.",
 			  COLS - 3);
+	((struct tui_model *)m)->rows_y = y; /* for a click on a row */
+	((struct tui_model *)m)->rows_n = (unsigned)(a->n < (size_t)(LINES / 2 - y) ? a->n
+					: (size_t)(LINES / 2 - y > 0 ? LINES / 2 - y : 0));
 	for (size_t i = 0; i < a->n && y < LINES / 2; i++, y++) {
 		const struct array_rec *r = &a->recs[i];
 		size_t used = 0;

@@ -290,6 +290,9 @@ void tui_draw_log(const struct tui_model *m)
 			  v->n ? "No command matches (/ types another filter, d the selected drive)."
 			       : "No command sent yet.",
 			  COLS - 2);
+	((struct tui_model *)m)->rows_y = y; /* for a click on a row */
+	((struct tui_model *)m)->rows_n = (unsigned)(v->nrows - v->top < (size_t)list_h
+						     ? v->nrows - v->top : (size_t)list_h);
 	for (size_t r = v->top; r < v->nrows && y < 3 + list_h; r++, y++) {
 		const struct cmdlog_entry *e = &v->e[v->rows[r]];
 		bool sel = r == v->sel;

@@ -93,6 +93,18 @@ static void test_mouse(void **state)
 	/* with the help over it, a click on the table selects nothing */
 	assert_int_equal(tui_mouse(&m, TUI_CLICK, 3, 10), TUI_NONE);
 	assert_int_equal(m.sel, 8);
+	/* the arrays screen on top: a click selects an array, not a drive */
+	m.help = false;
+	struct tui_arrays arr = { .n = 3 };
+
+	m.arrays = &arr;
+	m.rows_y = 2;
+	m.rows_n = 3;
+	assert_int_equal(tui_mouse(&m, TUI_CLICK, 4, 1), TUI_REDRAW);
+	assert_int_equal(arr.sel, 2);
+	assert_int_equal(m.sel, 8);
+	assert_int_equal(tui_mouse(&m, TUI_CLICK, 5, 1), TUI_NONE);
+	m.arrays = NULL;
 	m.devs = NULL;
 	m.n = 0;
 }
