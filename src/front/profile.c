@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "glyphs.h"
 #include "profile.h"
 #include "record.h"
 #include "shortstroke/zprofile.h"
@@ -114,6 +115,20 @@ void profile_record(struct record *r, const char *key, const struct zprofile *z)
 		record_set_null(o, "recommended_cut");
 }
 
+/* A chart's cell of a column of value v in the row whose middle is level,
+ * step high: ASCII '#' from the middle up, else the eighths filled. */
+static const char *chart_cell(double v, double level, double step)
+{
+	const struct glyphs *g = glyphs();
+	double frac = (v - (level - step / 2)) / step;
+
+	if (!g->utf8)
+		return v >= level ? "#" : " ";
+	if (frac <= 0)
+		return g->vblock[0];
+	return g->vblock[frac >= 1 ? 8 : (int)(frac * 8 + 0.5)];
+}
+
 /* A bar per column: the mean of the samples that fall in it. */
 static void print_chart(FILE *f, const struct zprofile *z)
 {
@@ -145,18 +160,18 @@ static void print_chart(FILE *f, const struct zprofile *z)
 		double level = lo + range * (r - 0.5) / CHART_H;
 
 		if (r == CHART_H)
-			fprintf(f, "%7.1f |", hi);
+			fprintf(f, "%7.1f %s", hi, glyphs()->v);
 		else if (r == 1)
-			fprintf(f, "%7.1f |", lo);
+			fprintf(f, "%7.1f %s", lo, glyphs()->v);
 		else
-			fprintf(f, "        |");
+			fprintf(f, "        %s", glyphs()->v);
 		for (unsigned c = 0; c < w; c++)
-			fputc(col[c] < 0 ? 'x' : col[c] >= level ? '#' : ' ', f);
+			fputs(col[c] < 0 ? "x" : chart_cell(col[c], level, range / CHART_H), f);
 		fputc('\n', f);
 	}
-	fprintf(f, "        +");
+	fprintf(f, "        %s", glyphs()->bl);
 	for (unsigned c = 0; c < w; c++)
-		fputc('-', f);
+		fputs(glyphs()->h, f);
 	fprintf(f, "\n         0%%%*s\n", (int)w - 2, "100%");
 }
 

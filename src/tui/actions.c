@@ -412,6 +412,8 @@ const struct tui_key_action tui_actions[] = {
 		    "inside the drive; a format cannot be aborted)", act_abort, true },
 	{ 'L', "L", "every command sent to a drive this session, as -v prints it", tui_log_open,
 	  false },
+	{ 'd', "d", "hide / show the detail pane (the table takes the screen)",
+	  tui_detail_toggle, false },
 	/* many disks (select.c) */
 	{ '>', ">", "sort by the next column to the right (after the last: as scanned)",
 	  tui_sort_next, false },

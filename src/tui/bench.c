@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "form.h"
+#include "front/glyphs.h"
 #include "shortstroke/bench.h"
 #include "shortstroke/io.h"
 #include "shortstroke/units.h"
@@ -118,18 +119,6 @@ static int tb_job(void *arg, const struct progress_sink *sink, struct ss_error *
 
 /* ---- the results ----------------------------------------------------------------- */
 
-/* A bar of v on a scale of max, CHART_W wide. */
-static void bar(double v, double max, char fill, char *buf)
-{
-	unsigned n = max > 0 ? (unsigned)(v / max * CHART_W + 0.5) : 0;
-
-	if (n > CHART_W)
-		n = CHART_W;
-	memset(buf, ' ', CHART_W);
-	memset(buf, fill, n);
-	buf[CHART_W] = '\0';
-}
-
 static void change_text(double now, double before, char *buf, size_t len)
 {
 	if (before > 0)
@@ -168,7 +157,7 @@ static void run_of(const struct tb_op *op, struct bench_run *r)
 static void results_text(struct tui_lines *out, const struct bench_run *r,
 			 const struct bench_run *prev)
 {
-	char h1[32], h2[32], chg[16], b[CHART_W + 1], pb[CHART_W + 1], bsb[16];
+	char h1[32], h2[32], chg[16], b[4 * CHART_W + 1], pb[4 * CHART_W + 1], bsb[16];
 	struct io_job j = { .bs = r->bs };
 	double max = 0;
 
@@ -203,16 +192,19 @@ static void results_text(struct tui_lines *out, const struct bench_run *r,
 		max = p->iops > max ? p->iops : max;
 		max = q && q->iops > max ? q->iops : max;
 	}
-	tui_lines_add(out, "  IOPS by queue depth (#: now%s)", prev ? ", =: before" : "");
+	tui_lines_add(out, "  IOPS by queue depth (%s: now%s%s%s)", glyphs()->hblock[8],
+		      prev ? ", " : "", prev ? glyphs()->before : "", prev ? ": before" : "");
 	for (unsigned k = 0; k < r->n; k++) {
 		const struct bench_point *p = &r->p[k];
 		const struct bench_point *q = prev ? bench_run_at(prev, p->qd) : NULL;
 
-		bar(p->iops, max, '#', b);
-		tui_lines_add(out, "  QD %3u |%s| %.0f", p->qd, b, p->iops);
+		glyphs_bar(p->iops, max, CHART_W, NULL, true, b, sizeof(b));
+		tui_lines_add(out, "  QD %3u %s%s%s %.0f", p->qd, glyphs()->v, b, glyphs()->v,
+			      p->iops);
 		if (q) {
-			bar(q->iops, max, '=', pb);
-			tui_lines_add(out, "         |%s| %.0f before", pb, q->iops);
+			glyphs_bar(q->iops, max, CHART_W, glyphs()->before, true, pb, sizeof(pb));
+			tui_lines_add(out, "         %s%s%s %.0f before", glyphs()->v, pb,
+				      glyphs()->v, q->iops);
 		}
 	}
 	tui_lines_add(out, "%s", "");

@@ -169,6 +169,14 @@ static enum tui_action dialog_key(struct tui_model *m, int key)
 		return TUI_NONE;
 	if (key == TK_RESIZE)
 		return TUI_REDRAW; /* redraw at the new size, the dialog stays */
+	if (!d->form && d->top_max && (key == TK_UP || key == TK_DOWN || key == TK_PGUP ||
+				       key == TK_PGDN)) { /* its text does not fit: it scrolls */
+		long step = key == TK_UP ? -1 : key == TK_DOWN ? 1 : key == TK_PGUP ? -10 : 10;
+		long top = (long)d->top + step;
+
+		d->top = top < 0 ? 0 : top > (long)d->top_max ? d->top_max : (size_t)top;
+		return TUI_REDRAW;
+	}
 	if (key == TK_ESC || (!d->input && !d->submit)) {
 		m->dlg = NULL;
 		tui_dialog_free(d);
@@ -533,6 +541,14 @@ static enum tui_action help_key(struct tui_model *m, int key)
 	case TK_PGDN:
 	case ' ':
 		m->help_top = m->help_top + 10 < m->help_max ? m->help_top + 10 : m->help_max;
+		return TUI_REDRAW;
+	case TK_HOME:
+	case 'g':
+		m->help_top = 0;
+		return TUI_REDRAW;
+	case TK_END:
+	case 'G':
+		m->help_top = m->help_max;
 		return TUI_REDRAW;
 	case TK_RESIZE:
 		return TUI_REDRAW;

@@ -1,6 +1,7 @@
 /* tui.c - owns curses: start, stop, the fatal path, the event loop. */
 #include <curses.h>
 #include <errno.h>
+#include <locale.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 #include <unistd.h>
 
 #include "form.h"
+#include "front/glyphs.h"
 #include "front/table.h"
 #include "tui.h"
 
@@ -76,6 +78,23 @@ static int map_key(int ch)
 	}
 }
 
+/* A mouse event to the model: a click (button 1 pressed; its release is
+ * dropped) or the wheel (buttons 4 and 5). */
+static enum tui_action mouse_event(struct tui_model *m)
+{
+	MEVENT ev;
+
+	if (getmouse(&ev) != OK)
+		return TUI_NONE;
+	if (ev.bstate & BUTTON1_PRESSED)
+		return tui_mouse(m, TUI_CLICK, ev.y, ev.x);
+	if (ev.bstate & BUTTON4_PRESSED)
+		return tui_mouse(m, TUI_WHEEL_UP, ev.y, ev.x);
+	if (ev.bstate & BUTTON5_PRESSED)
+		return tui_mouse(m, TUI_WHEEL_DOWN, ev.y, ev.x);
+	return TUI_NONE;
+}
+
 int tui_main(struct ss_ctx *ctx, struct ss_error *err)
 {
 	struct tui_model m;
@@ -88,7 +107,13 @@ int tui_main(struct ss_ctx *ctx, struct ss_error *err)
 	if (!t)
 		return err->code;
 	table_free(t);
+	/* the terminal's character set (UTF-8: box drawing and block elements,
+	 * else ASCII); numbers stay as the C locale writes and reads them */
+	setlocale(LC_ALL, "");
+	setlocale(LC_NUMERIC, "C");
+	glyphs_pick();
 	memset(&m, 0, sizeof(m));
+	m.rows_y = -1;
 	m.ctx = ctx;
 	m.cmdlog = tui_cmdlog_start(); /* before the first command: the log screen's */
 	/* the columns chosen in Setup; what is wrong in the file is said */
@@ -110,12 +135,21 @@ int tui_main(struct ss_ctx *ctx, struct ss_error *err)
 	set_escdelay(25);
 	timeout(250); /* wake up to draw job progress */
 	tui_colors_init();
+	/* clicks and the wheel; presses and releases as they come (no click
+	 * timing), in the terminal's SGR mode where terminfo says so */
+	mouseinterval(0);
+	mousemask(BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
 
 	tui_draw(&m);
 	for (;;) {
 		enum tui_action a;
 
-		a = tui_handle_key(&m, map_key(getch()));
+		int ch = getch();
+
+		if (ch == KEY_MOUSE)
+			a = mouse_event(&m);
+		else
+			a = tui_handle_key(&m, map_key(ch));
 		if (a == TUI_QUIT)
 			break;
 		if (a == TUI_RESCAN)

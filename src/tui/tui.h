@@ -58,6 +58,9 @@ struct tui_dialog {
 	/* typed fields and a preview pane instead of the one input (form.h);
 	 * freed with the dialog */
 	struct tui_form *form;
+	/* its text's first row shown, and the last that still fills the box
+	 * (the view sets it; arrows and PgUp/PgDn scroll when it is not 0) */
+	size_t top, top_max;
 };
 
 /* One job running on a drive. */
@@ -198,6 +201,13 @@ struct tui_arrays {
 	char busy[300];		/* an undo running: "undoing fast0 ..." */
 };
 
+/* A label of the key bar on the screen: a click on it is its key. */
+struct tui_hit {
+	int y, x0, x1;		/* the row, the columns [x0, x1) */
+	int key;
+};
+#define TUI_MAX_HITS 24
+
 struct tui_model {
 	struct ss_ctx *ctx;
 	struct dev_entry *devs;
@@ -225,6 +235,14 @@ struct tui_model {
 	bool rescan_pending;	/* rescan once no job (and no scan) is running */
 	struct cmdlog *cmdlog;	/* every command sent this session (tui_main's) */
 	struct tui_logview *logview;	/* the log screen while open (form.h) */
+	/* what the view drew where, for the mouse (screen.c): the key bar's
+	 * labels and the drive table's rows on the screen */
+	struct tui_hit hits[TUI_MAX_HITS];
+	unsigned nhits;
+	int rows_y;		/* the screen row of the first row shown of the list on
+				 * top (the drive table, the log, the arrays); -1: none */
+	unsigned rows_n;	/* its rows shown */
+	bool detail_off;	/* d: the detail pane hidden, the table takes the screen */
 	/* many disks (select.c): the rows shown, sorted and filtered; sel is
 	 * always one of them while any is shown, top a position in view */
 	size_t *view;		/* indexes into devs, in the order shown */
@@ -411,6 +429,12 @@ enum tui_action tui_bench_start(struct tui_model *m);
 /* qualify.c: Q, quick read-only qualification of the selected or marked drives. */
 enum tui_action tui_qualify_start(struct tui_model *m);
 
+/* screen.c (no curses): d, and the mouse. A click (button 1 pressed) on a
+ * key bar label is its key, on a row of the drive table selects it; the
+ * wheel is three Up or Down keys to whatever is on top. */
+enum tui_mouse_kind { TUI_CLICK, TUI_WHEEL_UP, TUI_WHEEL_DOWN };
+enum tui_action tui_mouse(struct tui_model *m, enum tui_mouse_kind kind, int y, int x);
+enum tui_action tui_detail_toggle(struct tui_model *m);
 /* select.c (no curses): many disks */
 /* Rebuild view from devs, the filter and the sort; the selection stays on
  * its drive while shown, else goes to the first shown. */

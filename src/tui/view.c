@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "front/drives.h"
+#include "front/glyphs.h"
 #include "front/record.h"
 #include "front/table.h"
 #include "form.h"
@@ -14,22 +15,27 @@
 #include "tui.h"
 #include "view.h"
 
-enum { PAIR_TITLE = 1, PAIR_FREE, PAIR_INUSE, PAIR_PROTECTED, PAIR_HEAD };
+enum { PAIR_TITLE = 1, PAIR_FREE, PAIR_INUSE, PAIR_PROTECTED };
 
 static bool colour;
 
 void tui_colors_init(void)
 {
-	colour = has_colors() && getenv("NO_COLOR") == NULL;
+	const char *no = getenv("NO_COLOR");
+
+	/* no-color.org: set and not empty */
+	colour = has_colors() && !(no && *no);
 	if (!colour)
 		return;
 	start_color();
 	use_default_colors();
 	init_pair(PAIR_TITLE, COLOR_BLACK, COLOR_CYAN);
 	init_pair(PAIR_FREE, COLOR_GREEN, -1);
-	init_pair(PAIR_INUSE, COLOR_YELLOW, -1);
+	/* on the terminal's own background, light or dark: no yellow or cyan
+	 * text (unreadable on white), no blue (unreadable on black); headings
+	 * bold and underlined in the terminal's own colour */
+	init_pair(PAIR_INUSE, COLOR_MAGENTA, -1);
 	init_pair(PAIR_PROTECTED, COLOR_RED, -1);
-	init_pair(PAIR_HEAD, COLOR_CYAN, -1);
 }
 
 static attr_t attr_title(void)
@@ -56,7 +62,7 @@ attr_t tui_attr_good(void)
 
 attr_t tui_attr_head(void)
 {
-	return colour ? COLOR_PAIR(PAIR_HEAD) | A_BOLD : A_BOLD;
+	return A_BOLD | A_UNDERLINE;
 }
 
 static attr_t attr_state(enum dev_state s)
@@ -72,22 +78,60 @@ static attr_t attr_state(enum dev_state s)
 	}
 }
 
+void tui_put(int y, int x, const char *s, int cols)
+{
+	if (cols > 0 && y >= 0 && y < LINES && x >= 0 && x < COLS)
+		mvaddnstr(y, x, s, (int)glyphs_bytes(s, (size_t)(cols < COLS - x ? cols : COLS - x)));
+}
+
+/* A frame's line of n cells from (y, x). */
+static void rule(int y, int x, int n)
+{
+	for (int i = 0; i < n && x + i < COLS; i++)
+		tui_put(y, x + i, glyphs()->h, 1);
+}
+
+void tui_keybar(const struct tui_model *m, const struct tui_keylabel *k, size_t n,
+		const char *status)
+{
+	struct tui_model *mm = (struct tui_model *)m;
+	int y = LINES - 1, x = 0;
+
+	mm->nhits = 0;
+	move(y, 0);
+	clrtoeol();
+	for (size_t i = 0; i < n && x < COLS; i++) {
+		int kl = (int)glyphs_cols(k[i].key), ll = (int)glyphs_cols(k[i].label);
+
+		if (x + kl + ll + 1 > COLS)
+			break;
+		attron(A_BOLD);
+		tui_put(y, x, k[i].key, COLS - x);
+		attroff(A_BOLD);
+		attron(attr_title());
+		mvaddch(y, x + kl, ' ');
+		tui_put(y, x + kl + 1, k[i].label, COLS - x - kl - 1);
+		attroff(attr_title());
+		if (mm->nhits < TUI_MAX_HITS)
+			mm->hits[mm->nhits++] = (struct tui_hit){ y, x, x + kl + 1 + ll, k[i].code };
+		x += kl + 1 + ll + 1;
+	}
+	if (status && status[0] && x + 2 < COLS)
+		tui_put(y, x + 1, status, COLS - x - 1);
+}
+
 /* The STATE cell of a drive a job is working on: a progress bar. */
 static bool task_cell(const struct tui_model *m, const struct dev_entry *e, int width,
 		      char *buf, size_t len)
 {
-	char bar[21], eta[24];
+	char bar[4 * 20 + 1], eta[24];
 	struct job_status st;
 	struct tui_task *t = tui_task_for((struct tui_model *)m, e->spec);
-	unsigned fill;
 
 	if (!t)
 		return false;
 	job_status(t->job, &st);
-	fill = (unsigned)(st.fraction * 20.0 + 0.5);
-	for (unsigned k = 0; k < 20; k++)
-		bar[k] = k < fill ? '#' : '.';
-	bar[20] = '\0';
+	glyphs_bar(st.fraction, 1.0, 20, NULL, false, bar, sizeof(bar));
 	if (st.eta_s >= 0)
 		duration_human(st.eta_s, eta, sizeof(eta));
 	else
@@ -133,7 +177,7 @@ static void draw_row(int y, const struct tui_model *m, const struct dev_entry *e
 				 m->sort_by != table_col_id(t, c) + 1 ? "" : m->sort_desc ? "v" : "^");
 		if (e && state && !sel)
 			attron(attr_state(e->state));
-		mvaddnstr(y, x, buf, w < COLS - x ? (w > 0 ? w : 0) : COLS - x); /* never wraps */
+		tui_put(y, x, buf, w > 0 ? w : 0);
 		if (e && state && !sel)
 			attroff(attr_state(e->state));
 		x += w + 1;
@@ -142,6 +186,8 @@ static void draw_row(int y, const struct tui_model *m, const struct dev_entry *e
 		attroff(A_REVERSE);
 }
 
+/* The selected drive's fields, a value longer than its column wrapped under
+ * itself; two columns of fields on a wide screen. */
 static void draw_detail(int y0, int h, const struct tui_model *m)
 {
 	const struct dev_entry *e = &m->devs[m->sel];
@@ -149,6 +195,7 @@ static void draw_detail(int y0, int h, const struct tui_model *m)
 	unsigned n, rows, col_w;
 	const char *label, *text;
 	char buf[512];
+	int y = y0;
 
 	if (m->health && m->health[m->sel][0])
 		record_text(r, "SMART health", "%s", m->health[m->sel]);
@@ -158,19 +205,22 @@ static void draw_detail(int y0, int h, const struct tui_model *m)
 	rows = (COLS >= 120 && (int)n > h) ? (n + 1) / 2 : n;
 	col_w = rows < n ? (unsigned)COLS / 2 : (unsigned)COLS;
 	for (unsigned i = 0; i < n; i++) {
-		int y = y0 + (int)(i % rows);
-		int x = 1 + (int)((i / rows) * col_w);
+		int x = 1 + (int)((i / rows) * col_w), vw = (int)col_w - 19;
 
+		if (i == rows)
+			y = y0; /* the second column */
 		if (y >= y0 + h)
 			continue;
 		record_get_line(r, i, &label, &text);
 		snprintf(buf, sizeof(buf), "%s:", label);
 		attron(A_BOLD);
-		mvaddnstr(y, x, buf, 16);
+		tui_put(y, x, buf, 16);
 		attroff(A_BOLD);
-		snprintf(buf, sizeof(buf), "%s", text);
-		if (x + 17 < COLS)
-			mvaddnstr(y, x + 17, buf, (int)col_w - 19 > 0 ? (int)col_w - 19 : 0);
+		if (x + 17 < COLS && vw > 0 && text[0]) {
+			y += tui_wrap_draw(y, x + 17, text, vw, y0 + h - y);
+			continue;
+		}
+		y++;
 	}
 	record_free(r);
 }
@@ -179,15 +229,16 @@ static void draw_detail(int y0, int h, const struct tui_model *m)
  * space that fits, else in the middle of a word. */
 size_t tui_wrap_cut(const char *p, int width)
 {
-	size_t n = strlen(p), cut;
+	size_t n = strlen(p), cut, fit;
 
 	if (width < 1)
 		width = 1;
-	if (n <= (size_t)width)
+	fit = glyphs_bytes(p, (size_t)width);
+	if (fit >= n)
 		return n;
-	for (cut = (size_t)width; cut > 0 && p[cut] != ' '; cut--)
+	for (cut = fit; cut > 0 && p[cut] != ' '; cut--)
 		;
-	return cut ? cut : (size_t)width;
+	return cut ? cut : fit;
 }
 
 /* Rows that text needs at width (a paragraph per line of the dialog). */
@@ -242,56 +293,62 @@ int tui_wrap_draw(int y, int x, const char *p, int width, int max)
 	return rows;
 }
 
-/* The help box: as wide as the longest line needs (up to the screen), its
- * lines wrapped to that width, scrolled by m->help_top when the screen is
- * too short. */
+/* The help box: as wide as the longest line needs (up to the screen), framed,
+ * its lines wrapped to that width, scrolled by m->help_top when the screen
+ * is too short; the key bar stays under it. */
 static void draw_help(const struct tui_model *m)
 {
 	static const char *const head[] = {
-		"shortstroke - keys",
-		"",
-		"  Up/Down, j/k   move the selection",
+		"  Up/Down, j/k   move the selection (the mouse: click a row)",
 		"  Home/End, g/G  first / last drive",
-		"  PgUp/PgDn      ten drives up / down",
+		"  PgUp/PgDn      ten drives up / down (the mouse wheel: three)",
 		"  Space          mark / unmark a drive (actions apply to marked)",
 		"  R, F5          rescan the drives",
 	};
 	static const char *const tail[] = {
-		"  ?              this help",
+		"  ?, h           this help",
+		"  ^L             redraw the screen",
 		"  q              quit (with jobs running: asks first; self-tests go on inside "
 		"the drives)",
+		"",
+		"The key bar at the bottom shows the keys of the screen on top; a click on a "
+		"label acts as its key. In a dialog, Up/Down and PgUp/PgDn scroll a text that "
+		"does not fit; in a form, Tab moves between fields.",
 		"",
 		"The detail pane shows what 'shortstroke info' prints for the selected drive. "
 		"STATE tells whether a drive is free to change, in use (mounted, a RAID/LVM "
 		"member, has partitions) or protected (listed in the protect file); a running "
 		"job shows its progress.",
 	};
-	enum { MAXL = 48, MAXR = 160, IND = 17 };
+	static const struct tui_keylabel keys[] = {
+		{ "j/k", "scroll", 0 }, { "PgUp", "page up", TK_PGUP },
+		{ "PgDn", "page down", TK_PGDN }, { "Esc", "close", TK_ESC }, { "q", "quit", 'q' },
+	};
+	enum { MAXL = 48, MAXR = 200, IND = 17 };
 	const char *lines[MAXL];
-	char acts[24][200], rows[MAXR][256], foot[128];
+	static char acts[32][200], rows[MAXR][256];
+	char foot[128];
 	int n = 0, nr = 0, k = 0, longest = 0, w, tw, vis, top, y0, x0;
 	struct tui_model *mm = (struct tui_model *)m;
 
 	for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++)
 		lines[n++] = head[i];
-	for (const struct tui_key_action *a = tui_actions; a->run && k < 24; a++, k++) {
+	for (const struct tui_key_action *a = tui_actions; a->run && k < 32; a++, k++) {
 		snprintf(acts[k], sizeof(acts[k]), "  %-14s %s", a->keyname, a->help);
 		lines[n++] = acts[k];
 	}
 	for (size_t i = 0; i < sizeof(tail) / sizeof(tail[0]) && n < MAXL; i++)
 		lines[n++] = tail[i];
 	for (int i = 0; i < n; i++)
-		if ((int)strlen(lines[i]) > longest)
+		if ((int)strlen(lines[i]) > longest && strncmp(lines[i], "The ", 4))
 			longest = (int)strlen(lines[i]);
-	w = COLS - 2 < longest + 4 ? COLS - 2 : longest + 4;
-	if (w < 24)
-		w = COLS;
+	w = COLS < longest + 4 ? COLS : longest + 4;
 	tw = w - 4 > 1 ? w - 4 : 1;
 	/* wrap: a key line's continuation goes under its text */
 	for (int i = 0; i < n && nr < MAXR; i++)
 		nr += tui_wrap_into(lines[i], tw, lines[i][0] == ' ' && lines[i][1] == ' ' ? IND : 0,
 				    rows + nr, MAXR - nr);
-	vis = LINES - 4 < nr ? LINES - 4 : nr;
+	vis = LINES - 3 < nr ? LINES - 3 : nr; /* the frame's two rows, the key bar */
 	if (vis < 1)
 		vis = 1;
 	mm->help_max = (size_t)(nr - vis);
@@ -299,120 +356,193 @@ static void draw_help(const struct tui_model *m)
 		mm->help_top = mm->help_max;
 	top = (int)mm->help_top;
 	if (nr > vis)
-		snprintf(foot, sizeof(foot), "lines %d-%d of %d: j/k PgUp/PgDn scroll, any other "
-			 "key closes", top + 1, top + vis, nr);
+		snprintf(foot, sizeof(foot), "lines %d-%d of %d %s%s", top + 1, top + vis, nr,
+			 top ? glyphs()->more_up : "", top + vis < nr ? glyphs()->more_down : "");
 	else
-		snprintf(foot, sizeof(foot), "Press any key to close.");
-	y0 = (LINES - vis - 3) / 2;
+		snprintf(foot, sizeof(foot), "any key closes");
+	y0 = (LINES - 1 - vis - 2) / 2;
 	x0 = (COLS - w) / 2;
 	if (y0 < 0)
 		y0 = 0;
 	if (x0 < 0)
 		x0 = 0;
+	tui_box(y0, x0, vis + 2, w, attr_title(), "shortstroke - keys");
 	attron(attr_title());
-	for (int i = 0; i < vis + 3 && y0 + i < LINES; i++) {
-		mvhline(y0 + i, x0, ' ', w);
-		if (i > 0 && i <= vis)
-			mvaddnstr(y0 + i, x0 + 2, rows[top + i - 1], tw);
-	}
-	mvaddnstr(y0 + vis + 2 < LINES ? y0 + vis + 2 : LINES - 1, x0 + 2, foot, tw);
+	for (int i = 0; i < vis; i++)
+		tui_put(y0 + 1 + i, x0 + 2, rows[top + i], tw);
 	attroff(attr_title());
+	tui_box_foot(y0, x0, vis + 2, w, attr_title(), foot);
+	tui_keybar(m, TUI_KEYS(keys), "any other key closes");
 }
 
 void tui_box(int y0, int x0, int h, int w, attr_t a, const char *title)
 {
+	const struct glyphs *g = glyphs();
 	char buf[256];
 
 	attron(a);
-	for (int i = 0; i < h && y0 + i < LINES; i++)
+	for (int i = 0; i < h && y0 + i < LINES; i++) {
 		mvhline(y0 + i, x0, ' ', w);
+		if (w < 2)
+			continue;
+		tui_put(y0 + i, x0, i == 0 ? g->tl : i == h - 1 ? g->bl : g->v, 1);
+		tui_put(y0 + i, x0 + w - 1, i == 0 ? g->tr : i == h - 1 ? g->br : g->v, 1);
+		if (i == 0 || i == h - 1)
+			rule(y0 + i, x0 + 1, w - 2);
+	}
 	if (title) {
 		snprintf(buf, sizeof(buf), " %s ", title);
-		mvaddnstr(y0, x0 + 2, buf, w - 4);
+		tui_put(y0, x0 + 2, buf, w - 4);
 	}
 	attroff(a);
 }
 
-static void draw_dialog(const struct tui_dialog *d)
+void tui_box_foot(int y0, int x0, int h, int w, attr_t a, const char *foot)
 {
-	if (d->form) {
-		tui_draw_form(d);
-		return;
-	}
-	int w = COLS - 4 < 78 ? COLS - 4 : 78;
-	int tw = w - 4 > 1 ? w - 4 : 1;
-	int rows = d->error[0] ? tui_wrap_rows(d->error, tw) : 0;
-	int h, y0, x0 = (COLS - w) / 2, y, stop;
-	attr_t a = d->alert ? attr_state(DEV_PROTECTED) | A_REVERSE : attr_title();
 	char buf[256];
 
-	for (unsigned i = 0; i < d->nlines; i++)
-		rows += d->lines[i][0] ? tui_wrap_rows(d->lines[i], tw) : 1;
-	h = rows + (d->input ? 4 : 3);
-	if (h > LINES)
-		h = LINES;
-	y0 = (LINES - h) / 2;
+	snprintf(buf, sizeof(buf), " %s ", foot);
+	attron(a);
+	tui_put(y0 + h - 1, x0 + 2, buf, w - 4);
+	attroff(a);
+}
+
+/* A dialog: framed, its lines and its refusal wrapped to the box, scrolled
+ * (d->top) when they do not fit over the input line; the keys on the
+ * bottom frame and in the key bar. */
+static void draw_dialog(const struct tui_model *m, const struct tui_dialog *d)
+{
+	static const struct tui_keylabel k_submit[] = {
+		{ "Enter", "go on", TK_ENTER }, { "Esc", "cancel", TK_ESC },
+		{ "PgUp", "up", TK_PGUP }, { "PgDn", "down", TK_PGDN },
+	};
+	static const struct tui_keylabel k_close[] = {
+		{ "Enter", "close", TK_ENTER }, { "Esc", "close", TK_ESC },
+		{ "PgUp", "up", TK_PGUP }, { "PgDn", "down", TK_PGDN },
+	};
+	enum { MAXR = 200 };
+	static char rows[MAXR][256];
+	bool strong[MAXR];
+	struct tui_dialog *md = (struct tui_dialog *)d;
+	int w = COLS - 4 < 78 ? COLS - 4 : 78, tw, nr = 0, vis, h, y0, x0, y, room;
+	attr_t a = d->alert ? attr_state(DEV_PROTECTED) | A_REVERSE : attr_title();
+	char buf[256], foot[128];
+
+	if (d->form) {
+		tui_draw_form(d);
+		tui_keybar(m, k_submit, 2, "Tab field  Left/Right change");
+		return;
+	}
+	if (w < 20)
+		w = COLS;
+	tw = w - 4 > 1 ? w - 4 : 1;
+	for (unsigned i = 0; i < d->nlines && nr < MAXR; i++) {
+		int k = tui_wrap_into(d->lines[i], tw, 0, rows + nr, MAXR - nr);
+
+		for (int j = 0; j < k; j++)
+			strong[nr + j] = false;
+		nr += k;
+	}
+	if (d->error[0] && nr < MAXR) {
+		int k = tui_wrap_into(d->error, tw, 0, rows + nr, MAXR - nr);
+
+		for (int j = 0; j < k; j++)
+			strong[nr + j] = true;
+		nr += k;
+	}
+	/* the screen less the key bar, the frame and the input line */
+	room = LINES - 1 - 2 - (d->input ? 2 : 0);
+	vis = nr < room ? nr : room;
+	if (vis < 1)
+		vis = 1;
+	md->top_max = nr > vis ? (size_t)(nr - vis) : 0;
+	if (md->top > md->top_max)
+		md->top = md->top_max;
+	h = vis + 2 + (d->input ? 2 : 0);
+	y0 = (LINES - 1 - h) / 2;
+	x0 = (COLS - w) / 2;
 	if (y0 < 0)
 		y0 = 0;
 	if (x0 < 0)
 		x0 = 0;
 	tui_box(y0, x0, h, w, a, d->title);
 	attron(a);
-	/* the text stops short of the input line, which stays on the screen */
-	stop = d->input ? y0 + h - 2 : LINES - 1;
-	y = y0 + 1;
-	for (unsigned i = 0; i < d->nlines && y < stop; i++)
-		y += d->lines[i][0] ? tui_wrap_draw(y, x0 + 2, d->lines[i], tw, stop - y) : 1;
-	if (d->error[0] && y < stop) {
-		attron(A_BOLD);
-		y += tui_wrap_draw(y, x0 + 2, d->error, tw, stop - y);
-		attroff(A_BOLD);
+	for (int i = 0; i < vis && (int)md->top + i < nr; i++) {
+		int r = (int)md->top + i;
+
+		if (strong[r])
+			attron(A_BOLD);
+		tui_put(y0 + 1 + i, x0 + 2, rows[r], tw);
+		if (strong[r])
+			attroff(A_BOLD);
 	}
 	attroff(a);
 	if (d->input) {
+		int pl = (int)strlen(d->prompt);
+
 		y = y0 + h - 2;
 		attron(a);
-		mvaddnstr(y, x0 + 2, d->prompt, w - 4);
+		tui_put(y, x0 + 2, d->prompt, w - 4);
 		attroff(a);
 		snprintf(buf, sizeof(buf), " %s_", d->text);
-		mvhline(y, x0 + 3 + (int)strlen(d->prompt), ' ', w - 5 - (int)strlen(d->prompt));
-		mvaddnstr(y, x0 + 3 + (int)strlen(d->prompt), buf,
-			  w - 5 - (int)strlen(d->prompt));
-	} else {
-		attron(a);
-		mvaddnstr(y0 + h - 1, x0 + 2, d->submit ? "Enter goes on, Esc cancels." :
-			  "Press any key.", w - 4);
-		attroff(a);
+		if (w - 5 - pl > 0) {
+			mvhline(y, x0 + 3 + pl, ' ', w - 5 - pl);
+			/* the end of a long input, where the cursor is */
+			tui_put(y, x0 + 3 + pl,
+				buf + ((int)strlen(buf) > w - 5 - pl ? (int)strlen(buf) - (w - 5 - pl)
+								      : 0),
+				w - 5 - pl);
+		}
 	}
+	if (md->top_max)
+		snprintf(foot, sizeof(foot), "lines %zu-%zu of %d %s%s PgUp/PgDn scroll",
+			 md->top + 1, md->top + (size_t)vis, nr, md->top ? glyphs()->more_up : "",
+			 md->top < md->top_max ? glyphs()->more_down : "");
+	else
+		snprintf(foot, sizeof(foot), "%s",
+			 d->submit ? "Enter goes on, Esc cancels." : "Press any key.");
+	tui_box_foot(y0, x0, h, w, a, foot);
+	if (d->submit)
+		tui_keybar(m, k_submit, md->top_max ? 4 : 2, NULL);
+	else
+		tui_keybar(m, k_close, md->top_max ? 4 : 2, NULL);
 }
 
-static void draw_pager(const struct tui_pager *p)
+/* A full-screen text: its lines wrapped to the screen (nothing cut), from
+ * p->top on. */
+static void draw_pager(const struct tui_model *m, const struct tui_pager *p)
 {
+	static const struct tui_keylabel keys[] = {
+		{ "j/k", "scroll", 0 },	     { "PgUp", "page up", TK_PGUP },
+		{ "PgDn", "page down", TK_PGDN }, { "g/G", "top/end", 0 },
+		{ "q", "close", 'q' },
+	};
+	static const struct tui_keylabel k_load[] = { { "Esc", "stop it", TK_ESC } };
 	char buf[256];
+	size_t last = p->top;
+	int y = 1;
 
 	erase();
 	attron(attr_title());
 	mvhline(0, 0, ' ', COLS);
-	mvaddnstr(0, 1, p->title, COLS - 2);
+	tui_put(0, 1, p->title, COLS - 2);
 	attroff(attr_title());
 	if (p->loading) {
 		/* still being read: a spinner and what, until the text is there */
 		tui_bg_line(p->loading, buf, sizeof(buf));
-		mvaddnstr(2, 2, buf, COLS - 3);
-		attron(A_REVERSE);
-		mvhline(LINES - 1, 0, ' ', COLS);
-		mvaddnstr(LINES - 1, 1, "Esc stops it", COLS - 2);
-		attroff(A_REVERSE);
+		tui_put(2, 2, buf, COLS - 3);
+		tui_keybar(m, TUI_KEYS(k_load), NULL);
 		return;
 	}
-	for (int y = 1; y < LINES - 1 && p->top + (size_t)(y - 1) < p->n; y++)
-		mvaddnstr(y, 0, p->lines[p->top + (size_t)(y - 1)], COLS);
-	attron(A_REVERSE);
-	mvhline(LINES - 1, 0, ' ', COLS);
-	mvprintw(LINES - 1, 1, "lines %zu-%zu of %zu  |  j/k PgUp/PgDn scroll  q close",
-		 p->n ? p->top + 1 : 0,
-		 p->top + (size_t)(LINES - 2) < p->n ? p->top + (size_t)(LINES - 2) : p->n, p->n);
-	attroff(A_REVERSE);
+	for (size_t i = p->top; i < p->n && y < LINES - 1; i++) {
+		int r = tui_wrap_draw(y, 0, p->lines[i], COLS, LINES - 1 - y);
+
+		y += r ? r : 1;
+		last = i + 1;
+	}
+	snprintf(buf, sizeof(buf), "lines %zu-%zu of %zu%s%s", p->n ? p->top + 1 : 0, last, p->n,
+		 p->top ? glyphs()->more_up : "", last < p->n ? glyphs()->more_down : "");
+	tui_keybar(m, TUI_KEYS(keys), buf);
 }
 
 /* ---- the planner screen ------------------------------------------------------- */
@@ -448,6 +578,13 @@ static void mttdl_text(double h, char *buf, size_t len)
 		snprintf(buf, len, "%.0f", y);
 }
 
+static const struct tui_keylabel planner_keys[] = {
+	{ "Tab", "field", TK_TAB },	   { "Left/Right", "choose", 0 },
+	{ "PgUp", "layout up", TK_PGUP }, { "PgDn", "layout down", TK_PGDN },
+	{ "s", "save", 's' },		   { "^A", "apply", 'A' - '@' },
+	{ "Esc", "close", TK_ESC },
+};
+
 static void draw_planner(const struct tui_model *m, const struct tui_planner *p)
 {
 	char buf[512], v[64], cap[32];
@@ -459,7 +596,7 @@ static void draw_planner(const struct tui_model *m, const struct tui_planner *p)
 	used = snprintf(buf, sizeof(buf), " Planner - %zu drive%s:", p->n, p->n == 1 ? "" : "s");
 	for (size_t i = 0; i < p->n && used < (int)sizeof(buf); i++)
 		used += snprintf(buf + used, sizeof(buf) - (size_t)used, " %s", p->pool[i].device);
-	mvaddnstr(0, 0, buf, COLS);
+	tui_put(0, 0, buf, COLS);
 	attroff(attr_title());
 
 	y = 2;
@@ -468,7 +605,7 @@ static void draw_planner(const struct tui_model *m, const struct tui_planner *p)
 
 		planner_field_value(p, f, v, sizeof(v));
 		attron(A_BOLD);
-		mvaddnstr(y, 2, tui_plan_field_names[f], 12);
+		tui_put(y, 2, tui_plan_field_names[f], 12);
 		attroff(A_BOLD);
 		/* 14 columns between the brackets: a longer value is clipped (its
 		 * end while it is typed, where the cursor is) */
@@ -479,16 +616,19 @@ static void draw_planner(const struct tui_model *m, const struct tui_planner *p)
 			snprintf(buf, sizeof(buf), "[%-14.14s]", v);
 		if (cur)
 			attron(A_REVERSE);
-		mvaddnstr(y, 15, buf, COLS - 16);
+		tui_put(y, 15, buf, COLS - 16);
 		if (cur)
 			attroff(A_REVERSE);
-		if (cur && COLS > 34)
-			mvaddnstr(y, 33, planner_hints[f], COLS - 34);
+		if (cur && COLS - 34 >= (int)strlen(planner_hints[f]))
+			tui_put(y, 33, planner_hints[f], COLS - 34);
 	}
+	/* a narrow screen: the focused field's hint under the fields, wrapped */
+	if (COLS - 34 < (int)strlen(planner_hints[p->field]))
+		y += tui_wrap_draw(y, 4, planner_hints[p->field], COLS - 5, 2);
 	y++;
 	if (p->error[0]) {
 		attron(attr_state(DEV_PROTECTED));
-		mvaddnstr(y++, 2, p->error, COLS - 3);
+		y += tui_wrap_draw(y, 2, p->error, COLS - 3, 3);
 		attroff(attr_state(DEV_PROTECTED));
 	} else if (!p->met) {
 		if (p->unmet[0])
@@ -497,12 +637,12 @@ static void draw_planner(const struct tui_model *m, const struct tui_planner *p)
 		else
 			snprintf(buf, sizeof(buf), "Impossible: %s", p->message);
 		attron(attr_state(DEV_PROTECTED) | A_BOLD);
-		mvaddnstr(y++, 2, buf, COLS - 3);
+		y += tui_wrap_draw(y, 2, buf, COLS - 3, 4);
 		attroff(attr_state(DEV_PROTECTED) | A_BOLD);
 	} else {
 		snprintf(buf, sizeof(buf), "%s (%zu layouts evaluated)", p->message, p->evaluated);
 		attron(attr_state(DEV_FREE));
-		mvaddnstr(y++, 2, buf, COLS - 3);
+		y += tui_wrap_draw(y, 2, buf, COLS - 3, 3);
 		attroff(attr_state(DEV_FREE));
 	}
 	y++;
@@ -510,9 +650,9 @@ static void draw_planner(const struct tui_model *m, const struct tui_planner *p)
 		snprintf(buf, sizeof(buf), "  %-3s %-15s %5s %7s %9s %8s %7s %4s %9s  %s", "#",
 			 p->met ? "LEVEL" : "CLOSEST LEVEL", "DISKS", "STROKE", "CAPACITY",
 			 "IOPS", "ACC-MS", "TOL", "MTTDL-Y", p->met ? "" : "SHORT OF");
-		attron(colour ? COLOR_PAIR(PAIR_HEAD) | A_BOLD : A_BOLD);
-		mvaddnstr(y++, 0, buf, COLS);
-		attroff(colour ? COLOR_PAIR(PAIR_HEAD) | A_BOLD : A_BOLD);
+		attron(tui_attr_head());
+		tui_put(y++, 0, buf, COLS);
+		attroff(tui_attr_head());
 	}
 	for (size_t i = 0; i < p->nrows && y < LINES - 3; i++, y++) {
 		const struct tui_plan_row *r = &p->rows[i];
@@ -529,41 +669,32 @@ static void draw_planner(const struct tui_model *m, const struct tui_planner *p)
 			a |= A_REVERSE;
 		attron(a);
 		mvhline(y, 0, ' ', COLS);
-		mvaddnstr(y, 0, buf, COLS);
+		tui_put(y, 0, buf, COLS);
 		attroff(a);
 	}
 	y++;
-	for (size_t i = 0; i < p->notes.n && y < LINES - 2; i++, y++) {
+	for (size_t i = 0; i < p->notes.n && y < LINES - 2; i++) {
 		snprintf(buf, sizeof(buf), "note: %s", p->notes.text[i]);
-		mvaddnstr(y, 2, buf, COLS - 3);
+		y += tui_wrap_draw(y, 2, buf, COLS - 3, LINES - 2 - y);
 	}
 	if (p->saved[0]) {
 		attron(attr_state(DEV_FREE) | A_BOLD);
-		mvaddnstr(LINES - 2, 2, p->saved, COLS - 3);
+		tui_put(LINES - 2, 2, p->saved, COLS - 3);
 		attroff(attr_state(DEV_FREE) | A_BOLD);
 	}
-	attron(A_REVERSE);
-	mvhline(LINES - 1, 0, ' ', COLS);
-	snprintf(buf, sizeof(buf), " Tab/Up/Down field  Left/Right choose  PgUp/PgDn pick layout  "
-				   "s/Enter save  ^A apply  Esc close  |  %s", m->status);
-	mvaddnstr(LINES - 1, 0, buf, COLS);
-	attroff(A_REVERSE);
+	tui_keybar(m, TUI_KEYS(planner_keys), m->status);
 }
 
 /* ---- arrays: an apply's progress, the arrays screen ---------------------------- */
 
-static void bar_text(double f, char *buf)
+static void bar_text(double f, char *buf, size_t len)
 {
-	unsigned fill = (unsigned)(f * 20.0 + 0.5);
-
-	for (unsigned k = 0; k < 20; k++)
-		buf[k] = k < fill ? '#' : '.';
-	buf[20] = '\0';
+	glyphs_bar(f, 1.0, 20, NULL, false, buf, len);
 }
 
 static void draw_applying(const struct tui_model *m, struct tui_applying *ap)
 {
-	char buf[512], bar[21];
+	char buf[512], bar[4 * 20 + 1];
 	int y = 2;
 
 	erase();
@@ -571,19 +702,19 @@ static void draw_applying(const struct tui_model *m, struct tui_applying *ap)
 	attron(attr_title());
 	mvhline(0, 0, ' ', COLS);
 	snprintf(buf, sizeof(buf), " Apply /dev/md/%s - %s", ap->name, ap->title);
-	mvaddnstr(0, 0, buf, COLS);
+	tui_put(0, 0, buf, COLS);
 	attroff(attr_title());
 	for (size_t i = 0; i < ap->n && y < LINES - 6; i++, y++) {
-		bar_text(ap->m[i].fraction, bar);
+		bar_text(ap->m[i].fraction, bar, sizeof(bar));
 		snprintf(buf, sizeof(buf), " member %-2zu %-14s %-18s [%s] %3.0f%% %s", i + 1,
 			 ap->m[i].spec, ap->m[i].serial, bar, 100.0 * ap->m[i].fraction,
 			 ap->m[i].phase);
-		mvaddnstr(y, 0, buf, COLS);
+		tui_put(y, 0, buf, COLS);
 	}
 	y++;
 	attron(A_BOLD);
 	snprintf(buf, sizeof(buf), " Step: %s", ap->step);
-	mvaddnstr(y++, 0, buf, COLS);
+	tui_put(y++, 0, buf, COLS);
 	attroff(A_BOLD);
 	if (ap->done) {
 		attr_t a = ap->rc ? attr_state(DEV_PROTECTED) | A_BOLD : attr_state(DEV_FREE) | A_BOLD;
@@ -595,13 +726,15 @@ static void draw_applying(const struct tui_model *m, struct tui_applying *ap)
 		attroff(a);
 	}
 	pthread_mutex_unlock(&ap->lock);
-	attron(A_REVERSE);
-	mvhline(LINES - 1, 0, ' ', COLS);
-	snprintf(buf, sizeof(buf), " %s  |  %s", ap->done ? "any key: the arrays screen"
-							 : "running: it cannot be aborted halfway",
-		 m->status);
-	mvaddnstr(LINES - 1, 0, buf, COLS);
-	attroff(A_REVERSE);
+	{
+		static const struct tui_keylabel k_done[] = { { "Enter", "the arrays screen",
+								TK_ENTER } };
+
+		if (ap->done)
+			tui_keybar(m, TUI_KEYS(k_done), m->status);
+		else
+			tui_keybar(m, NULL, 0, "running: it cannot be aborted halfway");
+	}
 }
 
 static double rec_stroke(const struct array_member *m)
@@ -618,17 +751,20 @@ static void draw_arrays(const struct tui_model *m, const struct tui_arrays *a)
 	attron(attr_title());
 	mvhline(0, 0, ' ', COLS);
 	snprintf(buf, sizeof(buf), " Arrays shortstroke created - %zu", a->n);
-	mvaddnstr(0, 0, buf, COLS);
+	tui_put(0, 0, buf, COLS);
 	attroff(attr_title());
-	attron(colour ? COLOR_PAIR(PAIR_HEAD) | A_BOLD : A_BOLD);
+	attron(tui_attr_head());
 	snprintf(buf, sizeof(buf), "  %-20s %-19s %-5s %-7s %-10s %s", "NAME", "STATE", "LEVEL",
 		 "STROKE", "LIMIT", "MEMBERS");
-	mvaddnstr(y++, 0, buf, COLS);
-	attroff(colour ? COLOR_PAIR(PAIR_HEAD) | A_BOLD : A_BOLD);
+	tui_put(y++, 0, buf, COLS);
+	attroff(tui_attr_head());
 	if (!a->n)
-		mvaddnstr(y++, 2, a->error[0] ? a->error
+		tui_put(y++, 2, a->error[0] ? a->error
 				 : "No arrays yet: in the planner (p), ^A applies the chosen layout.",
 			  COLS - 3);
+	((struct tui_model *)m)->rows_y = y; /* for a click on a row */
+	((struct tui_model *)m)->rows_n = (unsigned)(a->n < (size_t)(LINES / 2 - y) ? a->n
+					: (size_t)(LINES / 2 - y > 0 ? LINES / 2 - y : 0));
 	for (size_t i = 0; i < a->n && y < LINES / 2; i++, y++) {
 		const struct array_rec *r = &a->recs[i];
 		size_t used = 0;
@@ -646,7 +782,7 @@ static void draw_arrays(const struct tui_model *m, const struct tui_arrays *a)
 		if (i == a->sel)
 			attron(A_REVERSE);
 		mvhline(y, 0, ' ', COLS);
-		mvaddnstr(y, 0, buf, COLS);
+		tui_put(y, 0, buf, COLS);
 		if (i == a->sel)
 			attroff(A_REVERSE);
 	}
@@ -658,7 +794,7 @@ static void draw_arrays(const struct tui_model *m, const struct tui_arrays *a)
 			 "step: %s", r->md_dev, r->level, r->chunk_bytes / 1024,
 			 r->fs[0] ? ", " : "", r->fs, r->created, r->step);
 		attron(A_BOLD);
-		mvaddnstr(y++, 0, buf, COLS);
+		tui_put(y++, 0, buf, COLS);
 		attroff(A_BOLD);
 		if (r->remains[0]) {
 			snprintf(buf, sizeof(buf), " remains: %s", r->remains);
@@ -673,55 +809,42 @@ static void draw_arrays(const struct tui_model *m, const struct tui_arrays *a)
 				 " blocks (%.1f%%) %s%s", mb->spec, mb->serial,
 				 array_mstate_name(mb->state), mb->limit_blocks, mb->before_blocks,
 				 100.0 * rec_stroke(mb), mb->method, mb->volatile_ ? ", volatile" : "");
-			mvaddnstr(y, 0, buf, COLS);
+			tui_put(y, 0, buf, COLS);
 		}
 	}
 	if (a->busy[0]) {
 		attron(attr_state(DEV_IN_USE) | A_BOLD);
-		mvaddnstr(LINES - 2, 1, a->busy, COLS - 2);
+		tui_put(LINES - 2, 1, a->busy, COLS - 2);
 		attroff(attr_state(DEV_IN_USE) | A_BOLD);
 	}
-	attron(A_REVERSE);
-	mvhline(LINES - 1, 0, ' ', COLS);
-	snprintf(buf, sizeof(buf), " j/k select  u undo  R reload  Esc close  |  %s", m->status);
-	mvaddnstr(LINES - 1, 0, buf, COLS);
-	attroff(A_REVERSE);
+	{
+		static const struct tui_keylabel keys[] = {
+			{ "j/k", "select", 0 }, { "u", "undo", 'u' }, { "R", "reload", 'R' },
+			{ "Esc", "close", TK_ESC },
+		};
+
+		tui_keybar(m, TUI_KEYS(keys), m->status);
+	}
 }
 
-void tui_draw(const struct tui_model *m)
+/* the main screen's keys, the most used first: what does not fit is in the
+ * help */
+static const struct tui_keylabel main_keys[] = {
+	{ "?", "help", '?' },	   { "j/k", "move", 0 },      { "Space", "mark", ' ' },
+	{ "l", "limit", 'l' },	   { "r", "restore", 'r' },   { "b", "bench", 'b' },
+	{ "s", "SMART", 's' },	   { "q", "quit", 'q' },      { "Q", "qualify", 'Q' },
+	{ "t", "self-test", 't' }, { "z", "zones", 'z' },     { "p", "plan", 'p' },
+	{ "/", "filter", '/' },	   { ">", "sort", '>' },      { "*", "mark shown", '*' },
+	{ "L", "log", 'L' },	   { "d", "detail", 'd' },    { "C", "columns", 'C' },
+	{ "R", "rescan", 'R' },
+};
+
+/* The main screen: title, the drive table (the columns the width allows),
+ * the selected drive's details (d hides them), the status, the key bar. */
+static void draw_main(const struct tui_model *m)
 {
-	if (m->logview) {
-		tui_draw_log(m);
-		if (m->dlg)
-			draw_dialog(m->dlg);
-		refresh();
-		return;
-	}
-	if (m->applying || m->arrays) {
-		if (m->applying)
-			draw_applying(m, m->applying);
-		else
-			draw_arrays(m, m->arrays);
-		if (m->dlg)
-			draw_dialog(m->dlg);
-		refresh();
-		return;
-	}
-	if (m->pager) {
-		draw_pager(m->pager);
-		if (m->dlg)
-			draw_dialog(m->dlg);
-		refresh();
-		return;
-	}
-	if (m->planner) {
-		draw_planner(m, m->planner);
-		if (m->dlg)
-			draw_dialog(m->dlg);
-		refresh();
-		return;
-	}
-	int list_h, y, detail_y;
+	struct tui_model *mm = (struct tui_model *)m;
+	int list_h, shown, y, detail_y;
 	char buf[256];
 
 	erase();
@@ -736,73 +859,102 @@ void tui_draw(const struct tui_model *m)
 	}
 	else
 		snprintf(buf, sizeof(buf), " shortstroke - reading the drives");
-	mvaddnstr(0, 0, buf, COLS);
+	tui_put(0, 0, buf, COLS);
 	attroff(attr_title());
 
-	/* drive table: up to half the screen */
-	list_h = (LINES - 4) / 2;
+	/* the table: up to half the screen under the title and the heading,
+	 * all of it with the detail pane hidden; the status and key bar rows
+	 * below */
+	list_h = m->detail_off ? LINES - 4 : (LINES - 5) / 2;
 	if (list_h < 1)
 		list_h = 1;
-	attron(colour ? COLOR_PAIR(PAIR_HEAD) | A_BOLD : A_BOLD);
+	attron(tui_attr_head());
 	draw_row(1, m, NULL, false);
-	attroff(colour ? COLOR_PAIR(PAIR_HEAD) | A_BOLD : A_BOLD);
+	attroff(tui_attr_head());
 	{
-		struct tui_model *mm = (struct tui_model *)m;
-
 		size_t pos = tui_view_pos(mm);
 
 		if (pos < mm->top)
 			mm->top = pos;
 		if (pos >= mm->top + (size_t)list_h)
 			mm->top = pos - (size_t)list_h + 1;
-		if (mm->top >= mm->nview)
-			mm->top = 0;
+		if (mm->top + (size_t)list_h > m->nview) /* a shorter list: its last page full */
+			mm->top = m->nview > (size_t)list_h ? m->nview - (size_t)list_h : 0;
 	}
 	y = 2;
 	/* the rows shown: sorted and filtered (select.c) */
 	for (size_t k = m->top; k < m->nview && y < 2 + list_h; k++, y++)
 		draw_row(y, m, &m->devs[m->view[k]], m->view[k] == m->sel);
+	shown = y - 2;
+	mm->rows_y = 2;
+	mm->rows_n = (unsigned)shown;
 	if (m->n && !m->nview)
-		mvaddnstr(2, 1, "No drive matches the filter (Esc clears it).", COLS - 2);
+		tui_put(2, 1, "No drive matches the filter (Esc clears it).", COLS - 2);
+	attron(tui_attr_head());
+	if (m->top) /* more rows above, below: said at the heading's end */
+		tui_put(1, COLS - 2, glyphs()->more_up, 1);
+	if (m->top + (size_t)shown < m->nview)
+		tui_put(1, COLS - 1, glyphs()->more_down, 1);
+	attroff(tui_attr_head());
 	if (m->n == 0)
-		mvaddnstr(2, 1, m->scanned ? "No disks that shortstroke can talk to. Try --demo."
-					   : "Scanning the drives (q quits, ? helps) ...",
-			  COLS - 2);
+		tui_put(2, 1, m->scanned ? "No disks that shortstroke can talk to. Try --demo."
+					 : "Scanning the drives (q quits, ? helps) ...",
+			COLS - 2);
 
-	detail_y = 2 + (m->nview < (size_t)list_h ? (int)(m->nview ? m->nview : 1) : list_h) + 1;
-	if (m->nview) {
+	detail_y = 2 + (shown ? shown : 1) + 1;
+	if (m->nview && !m->detail_off && detail_y < LINES - 2) {
 		attron(attr_title());
-		mvhline(detail_y - 1 + 0, 0, ACS_HLINE, COLS);
+		rule(detail_y - 1, 0, COLS);
 		snprintf(buf, sizeof(buf), " %s ", m->devs[m->sel].spec);
-		mvaddnstr(detail_y - 1, 2, buf, COLS - 4);
+		tui_put(detail_y - 1, 2, buf, COLS - 4);
 		attroff(attr_title());
-		draw_detail(detail_y, LINES - 1 - detail_y, m);
+		draw_detail(detail_y, LINES - 2 - detail_y, m);
 	}
 
-	attron(A_REVERSE);
-	mvhline(LINES - 1, 0, ' ', COLS);
-	if (m->scan) {
-		/* a rescan runs: its spinner first, the list below is the last one */
-		char line[160];
+	/* the status row: a rescan's spinner first, then the last message */
+	buf[0] = '\0';
+	if (m->scan)
+		tui_bg_line(m->scan, buf, sizeof(buf));
+	if (m->status[0]) {
+		size_t l = strlen(buf);
 
-		tui_bg_line(m->scan, line, sizeof(line));
-		snprintf(buf, sizeof(buf), " %s%s%s  |  j/k move  ? help  q quit", line,
-			 m->status[0] ? "  |  " : "", m->status);
-	} else if (m->filtering) {
-		snprintf(buf, sizeof(buf), " Filter: %s_  (%zu of %zu)  Enter keeps it  Esc clears it",
+		snprintf(buf + l, sizeof(buf) - l, "%s%s", l ? "  |  " : "", m->status);
+	}
+	if (m->filtering)
+		snprintf(buf, sizeof(buf), "Filter: %s_  (%zu of %zu)  Enter keeps it  Esc clears it",
 			 m->filter, m->nview, m->n);
-	} else {
-		snprintf(buf, sizeof(buf),
-			 " %s  |  j/k move  Space mark  l limit  r restore  ? help  q quit",
-			 m->status);
-	}
-	mvaddnstr(LINES - 1, 0, buf, COLS);
-	attroff(A_REVERSE);
+	move(LINES - 2, 0);
+	clrtoeol();
+	attron(A_BOLD);
+	tui_put(LINES - 2, 1, buf, COLS - 2);
+	attroff(A_BOLD);
+	tui_keybar(m, TUI_KEYS(main_keys), NULL);
 	if (m->setup)
 		tui_draw_setup(m);
 	if (m->help)
 		draw_help(m);
 	if (m->dlg)
-		draw_dialog(m->dlg);
+		draw_dialog(m, m->dlg);
+}
+
+void tui_draw(const struct tui_model *m)
+{
+	struct tui_model *mm = (struct tui_model *)m;
+
+	mm->rows_y = -1; /* the drive table is not on the screen */
+	if (m->logview)
+		tui_draw_log(m);
+	else if (m->applying)
+		draw_applying(m, m->applying);
+	else if (m->arrays)
+		draw_arrays(m, m->arrays);
+	else if (m->pager)
+		draw_pager(m, m->pager);
+	else if (m->planner)
+		draw_planner(m, m->planner);
+	else
+		draw_main(m);
+	if (m->dlg && (m->logview || m->applying || m->arrays || m->pager || m->planner))
+		draw_dialog(m, m->dlg);
 	refresh();
 }

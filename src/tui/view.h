@@ -5,13 +5,15 @@
 
 #include <curses.h>
 
+struct tui_model;
+
 attr_t tui_attr_title(void);	/* a box, the title bar */
 attr_t tui_attr_alert(void);	/* a refusal, an error */
 attr_t tui_attr_good(void);	/* done, passed */
 attr_t tui_attr_head(void);	/* a table's heading */
 
-/* A box of h rows and w columns at (y0, x0) in a, its title on the top row
- * (NULL: none). */
+/* A framed box of h rows and w columns at (y0, x0) in a, its title on the
+ * top row (NULL: none); the text goes inside, from (y0 + 1, x0 + 2). */
 void tui_box(int y0, int x0, int h, int w, attr_t a, const char *title);
 
 /* The length of p's next row at most width wide: cut at the last space that
@@ -26,6 +28,23 @@ int tui_wrap_rows(const char *p, int width);
 int tui_wrap_into(const char *p, int width, int ind, char (*rows)[256], int max);
 int tui_wrap_draw(int y, int x, const char *p, int width, int max);
 
+/* s from (y, x), at most cols columns of the screen (UTF-8 glyphs are one
+ * column each; a character is never cut). */
+void tui_put(int y, int x, const char *s, int cols);
+/* foot on the bottom row of the box tui_box drew. */
+void tui_box_foot(int y0, int x0, int h, int w, attr_t a, const char *foot);
+
+/* A label of the bottom key bar: the key as shown, what it does, and the
+ * key a click on it sends (0: none). */
+struct tui_keylabel {
+	const char *key, *label;
+	int code;
+};
+/* The key bar on the bottom row, the labels that fit, then status; the
+ * labels' places go into the model for the mouse. */
+void tui_keybar(const struct tui_model *m, const struct tui_keylabel *k, size_t n,
+		const char *status);
+#define TUI_KEYS(k) (k), sizeof(k) / sizeof((k)[0])
 /* view_setup.c: the column chooser (Setup) over the screen */
 struct tui_model;
 void tui_draw_setup(const struct tui_model *m);

@@ -174,11 +174,11 @@ void tui_draw_form(const struct tui_dialog *d)
 				 f->pane_title, top + 1, top + r_pane - 1, npane);
 		else
 			snprintf(buf, sizeof(buf), "%s", f->pane_title);
-		mvaddnstr(y++, x0 + 2, buf, tw);
+		tui_put(y++, x0 + 2, buf, tw);
 		attroff(a | A_BOLD);
 		for (int i = 0; i < r_pane - 1; i++, y++) {
 			mvhline(y, x0 + 2, ' ', tw);
-			mvaddnstr(y, x0 + 3, rows[top + i], tw - 2);
+			tui_put(y, x0 + 3, rows[top + i], tw - 2);
 		}
 	}
 	attron(a);
@@ -189,7 +189,7 @@ void tui_draw_form(const struct tui_dialog *d)
 
 		if (i == f->bad) /* the field the refusal below is about */
 			attron(al | A_REVERSE);
-		mvaddnstr(y, x0 + 2, f->f[i].label, lw);
+		tui_put(y, x0 + 2, f->f[i].label, lw);
 		if (i == f->bad) {
 			attroff(al | A_REVERSE);
 			attron(a);
@@ -197,7 +197,7 @@ void tui_draw_form(const struct tui_dialog *d)
 		field_value(&f->f[i], focus, buf, sizeof(buf));
 		if (focus)
 			attron(A_REVERSE);
-		mvaddnstr(y, x0 + 3 + lw, buf, tw - lw - 1 > 0 ? tw - lw - 1 : 0);
+		tui_put(y, x0 + 3 + lw, buf, tw - lw - 1 > 0 ? tw - lw - 1 : 0);
 		if (focus)
 			attroff(A_REVERSE);
 	}
@@ -226,6 +226,17 @@ static void when_text(const struct timespec *t, char *buf, size_t len)
 	snprintf(buf, len, "%s.%03ld", hms, t->tv_nsec / 1000000);
 }
 
+static const struct tui_keylabel log_keys[] = {
+	{ "j/k", "move", 0 },		 { "PgUp", "page up", TK_PGUP },
+	{ "PgDn", "page down", TK_PGDN }, { "/", "filter", '/' },
+	{ "d", "this drive", 'd' },	 { "m", "reads/writes", 'm' },
+	{ "q", "close", 'q' },
+};
+static const struct tui_keylabel log_edit_keys[] = {
+	{ "Enter", "keep it", TK_ENTER },
+	{ "Esc", "drop it", TK_ESC },
+};
+
 void tui_draw_log(const struct tui_model *m)
 {
 	const struct tui_logview *v = m->logview;
@@ -242,12 +253,15 @@ void tui_draw_log(const struct tui_model *m)
 		 "reads/writes)",
 		 v->nrows, v->n, v->dropped ? ", older ones dropped" : "", CMDLOG_KEEP,
 		 CMDLOG_KEEP_MEDIA);
-	mvaddnstr(0, 0, buf, COLS);
+	if ((int)strlen(buf) > COLS) /* narrow: without what the log keeps */
+		snprintf(buf, sizeof(buf), " Commands sent this session: %zu shown, %zu kept%s",
+			 v->nrows, v->n, v->dropped ? ", older dropped" : "");
+	tui_put(0, 0, buf, COLS);
 	attroff(tui_attr_title());
 	snprintf(buf, sizeof(buf), " Device or command: %s%s   Reads/writes of the medium: %s",
 		 v->filter[0] ? v->filter : (v->editing ? "" : "all"), v->editing ? "_" : "",
 		 v->media ? "shown" : "hidden (m shows them)");
-	mvaddnstr(y++, 0, buf, COLS);
+	tui_put(y++, 0, buf, COLS);
 	for (size_t i = 0; i < v->nrows; i++) {
 		int l = (int)strlen(v->e[v->rows[i]].dev);
 
@@ -260,7 +274,7 @@ void tui_draw_log(const struct tui_model *m)
 	attron(tui_attr_head());
 	snprintf(buf, sizeof(buf), " %-*.*s%-*s %-34s %s", timew, timew, "TIME", devw, "DEVICE",
 		 "COMMAND", "STATUS");
-	mvaddnstr(y++, 0, buf, COLS);
+	tui_put(y++, 0, buf, COLS);
 	attroff(tui_attr_head());
 	list_h = LINES - y - detail_h - 2;
 	if (list_h < 1)
@@ -272,10 +286,13 @@ void tui_draw_log(const struct tui_model *m)
 	if (mv->top + (size_t)list_h > mv->nrows) /* a shorter list: its last page full */
 		mv->top = mv->nrows > (size_t)list_h ? mv->nrows - (size_t)list_h : 0;
 	if (!v->nrows)
-		mvaddnstr(y, 1,
+		tui_put(y, 1,
 			  v->n ? "No command matches (/ types another filter, d the selected drive)."
 			       : "No command sent yet.",
 			  COLS - 2);
+	((struct tui_model *)m)->rows_y = y; /* for a click on a row */
+	((struct tui_model *)m)->rows_n = (unsigned)(v->nrows - v->top < (size_t)list_h
+						     ? v->nrows - v->top : (size_t)list_h);
 	for (size_t r = v->top; r < v->nrows && y < 3 + list_h; r++, y++) {
 		const struct cmdlog_entry *e = &v->e[v->rows[r]];
 		bool sel = r == v->sel;
@@ -288,11 +305,11 @@ void tui_draw_log(const struct tui_model *m)
 		if (sel)
 			attron(A_REVERSE);
 		mvhline(y, 0, ' ', COLS);
-		mvaddnstr(y, 0, buf, COLS);
+		tui_put(y, 0, buf, COLS);
 		if (!ok && !sel)
 			attron(tui_attr_alert());
 		if ((int)strlen(buf) < COLS)
-			mvaddnstr(y, (int)strlen(buf), t.status, COLS - (int)strlen(buf));
+			tui_put(y, (int)strlen(buf), t.status, COLS - (int)strlen(buf));
 		if (!ok && !sel)
 			attroff(tui_attr_alert());
 		if (sel)
@@ -302,7 +319,7 @@ void tui_draw_log(const struct tui_model *m)
 	y = LINES - 1 - detail_h;
 	attron(tui_attr_title());
 	mvhline(y - 1, 0, ' ', COLS);
-	mvaddnstr(y - 1, 1, "as -v prints it:", COLS - 2);
+	tui_put(y - 1, 1, "as -v prints it:", COLS - 2);
 	attroff(tui_attr_title());
 	if (v->nrows) {
 		const struct cmdlog_entry *e = &v->e[v->rows[v->sel]];
@@ -316,13 +333,8 @@ void tui_draw_log(const struct tui_model *m)
 				 (double)e->duration_ns / 1e6);
 		tui_wrap_draw(y, 1, buf, COLS - 2, detail_h);
 	}
-	attron(A_REVERSE);
-	mvhline(LINES - 1, 0, ' ', COLS);
-	snprintf(buf, sizeof(buf),
-		 v->editing ? " type a device or a command's name (live)  Enter keeps it  Esc drops it"
-			    : " j/k PgUp/PgDn move  / filter  d the selected drive  m reads/writes  "
-			      "q close  |  %s",
-		 m->status);
-	mvaddnstr(LINES - 1, 0, buf, COLS);
-	attroff(A_REVERSE);
+	if (v->editing)
+		tui_keybar(m, TUI_KEYS(log_edit_keys), "type a device or a command's name (live)");
+	else
+		tui_keybar(m, TUI_KEYS(log_keys), m->status);
 }

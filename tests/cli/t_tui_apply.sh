@@ -97,10 +97,10 @@ if command -v tmux >/dev/null 2>&1; then
 	tui_check "tui apply: the second member's serial" "Member 2 of 2: sim:a2"
 	tui_type AMAC-0002
 	tui_check "tui apply: the progress screen: a bar per member" \
-		"member 2 +sim:a2 +AMAC-0002 +\[[#.]{20}\]"
+		"member 2 +sim:a2 +AMAC-0002 +\[(#|\.|█|░|▏|▎|▍|▌|▋|▊|▉){20}\]"
 	tui_check "tui apply: done, with the array's state" \
 		"Done: /dev/md/fast0: created: RAID 1 over 2 members, ext4; state done"
-	printf '%s\n' "$SCREEN" | grep -qE "member 1 +sim:a1 .*\[#{20}\] 100%" \
+	printf '%s\n' "$SCREEN" | grep -qE "member 1 +sim:a1 .*\[(#|█){20}\] 100%" \
 		&& pass "tui apply: the members' bars at 100%" || fail "tui apply: bars at 100%" "$SCREEN"
 	tui_keys Enter
 	tui_check "tui apply: then the arrays screen shows it" "> fast0 +done +1 .*sim:a1,sim:a2"

@@ -109,7 +109,7 @@ PY
 			"^ +8 +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +- +-$"
 		tui_check "tui bench $size: ... no earlier run" "before: no earlier webserver run"
 		tui_check "tui bench $size: ... the chart of IOPS by queue depth" \
-			"QD +2 \|#+ *\| [0-9]+"
+			"QD +2 (\||│)(#|█)+[▏▎▍▌▋▊▉]? *(\||│) [0-9]+"
 		case "$(runs workload qd span_blocks capacity_blocks time_per_qd_s)" in
 		"webserver [2, 8] 439548984 879097968 1.0") pass "tui bench $size: the run kept as chosen" ;;
 		*) fail "tui bench $size: the run kept as chosen" "$(runs workload qd span_blocks capacity_blocks time_per_qd_s)" ;;
@@ -127,7 +127,7 @@ PY
 		tui_check "tui bench $size: after a limit, the earlier run beside it" \
 			"before: the run of .* over 450 GB \(100% of 450 GB\)"
 		tui_check "tui bench $size: ... the gain in %" "^ +1 +[0-9]+ .* +[0-9]+ +\+[0-9]+\.[0-9]%$"
-		tui_check "tui bench $size: ... the earlier run in the chart" "\|=+ *\| [0-9]+ before"
+		tui_check "tui bench $size: ... the earlier run in the chart" "(\||│)(=|▒)+ *(\||│) [0-9]+ before"
 		tui_keys q
 		[ "$(runs workload | grep -c random-access)" = 2 ] &&
 			pass "tui bench $size: each run kept" || fail "tui bench $size: each run kept" "$(runs time workload)"

@@ -76,7 +76,7 @@ if command -v tmux >/dev/null 2>&1; then
 	tui_check "tui help: at 80x24 the box says it scrolls" "lines 1-[0-9]+ of [0-9]+"
 	# the first screenful: the end of the text is below, not drawn over the key line
 	if ! printf '%s\n' "$SCREEN" | grep -q "job shows its progress" &&
-	   printf '%s\n' "$SCREEN" | grep -q "j/k move"; then
+	   printf '%s\n' "$SCREEN" | tail -n 1 | grep -q "PgDn page down"; then
 		pass "tui help: at 80x24 the box ends above the key line"
 	else
 		fail "tui help: at 80x24 the box ends above the key line" "$SCREEN"

@@ -81,7 +81,10 @@ if command -v tmux >/dev/null 2>&1 && command -v flock >/dev/null 2>&1; then
 	hold_stop
 
 	# a rescan waits on sim:sas15k: the old list stays, the keys work on it
+	# (in the C locale: the zone chart below in ASCII, as the command prints it)
+	TUI_ENV="LC_ALL=C"
 	tui_start rescan 120 40 --demo
+	TUI_ENV=
 	tui_wait "demo rig - 6 drives" >/dev/null
 	hold_start sas15k
 	tui_keys R

@@ -1,0 +1,194 @@
+/* The TUI's screen without curses: the glyph sets (column counts of UTF-8,
+ * bars in eighths or ASCII cells), the mouse mapped to the model (a click on
+ * a key bar label is its key, on a table row selects it, the wheel is three
+ * keys), a dialog whose text does not fit scrolls instead of closing, d. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "front/glyphs.h"
+#include "tui/tui.h"
+
+static void test_glyph_columns(void **state)
+{
+	(void)state;
+	assert_int_equal(glyphs_cols("abc"), 3);
+	assert_int_equal(glyphs_cols("─│┌"), 3);
+	assert_int_equal(glyphs_cols("a█b"), 3);
+	/* bytes of at most n columns, never half a character */
+	assert_int_equal(glyphs_bytes("a█b", 2), 4);
+	assert_int_equal(glyphs_bytes("a█b", 1), 1);
+	assert_int_equal(glyphs_bytes("abc", 9), 3);
+	assert_int_equal(glyphs_bytes("▁▂", 0), 0);
+}
+
+static void test_glyph_bars(void **state)
+{
+	char buf[64];
+
+	(void)state;
+	glyphs_use(false);
+	assert_false(glyphs()->utf8);
+	glyphs_bar(0.5, 1.0, 10, NULL, false, buf, sizeof(buf));
+	assert_string_equal(buf, "#####.....");
+	glyphs_bar(3, 4, 4, glyphs()->before, true, buf, sizeof(buf));
+	assert_string_equal(buf, "=== ");
+	glyphs_bar(2, 1, 3, NULL, true, buf, sizeof(buf)); /* over the scale: full */
+	assert_string_equal(buf, "###");
+	glyphs_use(true);
+	assert_true(glyphs()->utf8);
+	/* 1.5 of 4 cells: one whole, one half (four eighths) */
+	glyphs_bar(1.5, 4, 4, NULL, true, buf, sizeof(buf));
+	assert_string_equal(buf, "█▌  ");
+	glyphs_bar(0.25, 1.0, 4, NULL, false, buf, sizeof(buf));
+	assert_string_equal(buf, "█░░░");
+	/* a short buffer: whole characters only */
+	glyphs_bar(1, 1, 4, NULL, false, buf, 8);
+	assert_string_equal(buf, "██");
+	glyphs_use(false);
+}
+
+static void test_mouse(void **state)
+{
+	struct tui_model m = { 0 };
+	struct dev_entry devs[12] = { 0 };
+	size_t view[12];
+
+	(void)state;
+	for (int i = 0; i < 12; i++) {
+		snprintf(devs[i].spec, sizeof(devs[i].spec), "sim:d%d", i);
+		view[i] = (size_t)i; /* the rows shown: all, in scan order */
+	}
+	m.devs = devs;
+	m.n = 12;
+	m.view = view;
+	m.nview = 12;
+	m.scanned = true;
+	m.top = 2;	/* as the view left it: rows 2.. of the table from screen row 2 */
+	m.rows_y = 2;
+	m.rows_n = 5;
+	/* a click on the fourth row shown: the table's row top + 3 */
+	assert_int_equal(tui_mouse(&m, TUI_CLICK, 5, 10), TUI_REDRAW);
+	assert_int_equal(m.sel, 5);
+	/* below the rows shown: nothing */
+	assert_int_equal(tui_mouse(&m, TUI_CLICK, 7, 10), TUI_NONE);
+	assert_int_equal(m.sel, 5);
+	/* the wheel: three rows at a time, stopping at the ends */
+	tui_mouse(&m, TUI_WHEEL_DOWN, 5, 10);
+	assert_int_equal(m.sel, 8);
+	tui_mouse(&m, TUI_WHEEL_DOWN, 5, 10);
+	tui_mouse(&m, TUI_WHEEL_DOWN, 5, 10);
+	assert_int_equal(m.sel, 11);
+	tui_mouse(&m, TUI_WHEEL_UP, 5, 10);
+	assert_int_equal(m.sel, 8);
+	/* a label of the key bar is its key: "? help" opens the help */
+	m.hits[0] = (struct tui_hit){ 23, 0, 6, '?' };
+	m.hits[1] = (struct tui_hit){ 23, 7, 15, 0 }; /* "j/k move": no one key */
+	m.nhits = 2;
+	assert_int_equal(tui_mouse(&m, TUI_CLICK, 23, 8), TUI_NONE);
+	assert_false(m.help);
+	assert_int_equal(tui_mouse(&m, TUI_CLICK, 23, 3), TUI_REDRAW);
+	assert_true(m.help);
+	/* with the help over it, a click on the table selects nothing */
+	assert_int_equal(tui_mouse(&m, TUI_CLICK, 3, 10), TUI_NONE);
+	assert_int_equal(m.sel, 8);
+	/* the arrays screen on top: a click selects an array, not a drive */
+	m.help = false;
+	struct tui_arrays arr = { .n = 3 };
+
+	m.arrays = &arr;
+	m.rows_y = 2;
+	m.rows_n = 3;
+	assert_int_equal(tui_mouse(&m, TUI_CLICK, 4, 1), TUI_REDRAW);
+	assert_int_equal(arr.sel, 2);
+	assert_int_equal(m.sel, 8);
+	assert_int_equal(tui_mouse(&m, TUI_CLICK, 5, 1), TUI_NONE);
+	m.arrays = NULL;
+	m.devs = NULL;
+	m.n = 0;
+}
+
+/* Sorted or filtered, a click selects the drive on the row clicked, not the
+ * scan's drive of that number. */
+static void test_mouse_sorted(void **state)
+{
+	struct tui_model m = { 0 };
+	struct dev_entry devs[6] = { 0 };
+	size_t view[3] = { 5, 1, 3 }; /* three shown, in an order of their own */
+
+	(void)state;
+	m.devs = devs;
+	m.n = 6;
+	m.view = view;
+	m.nview = 3;
+	m.scanned = true;
+	m.sel = 5;
+	m.rows_y = 2;
+	m.rows_n = 3;
+	assert_int_equal(tui_mouse(&m, TUI_CLICK, 3, 4), TUI_REDRAW);
+	assert_int_equal(m.sel, 1);
+	assert_int_equal(tui_mouse(&m, TUI_CLICK, 4, 4), TUI_REDRAW);
+	assert_int_equal(m.sel, 3);
+	/* below the last row shown: nothing, though devs has more */
+	assert_int_equal(tui_mouse(&m, TUI_CLICK, 5, 4), TUI_NONE);
+	assert_int_equal(m.sel, 3);
+}
+
+static void test_dialog_scrolls(void **state)
+{
+	struct tui_model m = { 0 };
+
+	(void)state;
+	tui_alert(&m, "Long", "%s", "text");
+	assert_non_null(m.dlg);
+	/* it fits (top_max 0, as the view sets it): a key closes it */
+	assert_int_equal(tui_mouse(&m, TUI_WHEEL_DOWN, 5, 5), TUI_NONE);
+	assert_non_null(m.dlg);
+	assert_int_equal(tui_handle_key(&m, TK_DOWN), TUI_REDRAW);
+	assert_null(m.dlg);
+	/* it does not fit: arrows and pages scroll it, within its rows */
+	tui_alert(&m, "Long", "%s", "text");
+	m.dlg->top_max = 12;
+	tui_handle_key(&m, TK_DOWN);
+	tui_handle_key(&m, TK_DOWN);
+	assert_int_equal(m.dlg->top, 2);
+	tui_handle_key(&m, TK_PGDN);
+	assert_int_equal(m.dlg->top, 12);
+	tui_mouse(&m, TUI_WHEEL_UP, 5, 5);
+	assert_int_equal(m.dlg->top, 9);
+	tui_handle_key(&m, TK_PGUP);
+	assert_int_equal(m.dlg->top, 0);
+	assert_non_null(m.dlg);
+	tui_handle_key(&m, TK_ESC);
+	assert_null(m.dlg);
+}
+
+static void test_detail_toggle(void **state)
+{
+	struct tui_model m = { 0 };
+
+	(void)state;
+	m.scanned = true;
+	assert_int_equal(tui_handle_key(&m, 'd'), TUI_REDRAW);
+	assert_true(m.detail_off);
+	assert_non_null(strstr(m.status, "hidden"));
+	tui_handle_key(&m, 'd');
+	assert_false(m.detail_off);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_glyph_columns), cmocka_unit_test(test_glyph_bars),
+	    cmocka_unit_test(test_mouse), cmocka_unit_test(test_mouse_sorted),	  cmocka_unit_test(test_dialog_scrolls),
+	    cmocka_unit_test(test_detail_toggle),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
