@@ -189,8 +189,8 @@ static inline void rp_link_init(struct rp_link *l)
 
 /* The path from host to disks. 0 means "no cap". */
 struct rp_path {
-	uint32_t size; /* rp_path_init() */
-	double controller_mbps;	     /* reads (and writes, unless the write cap is given) */
+	uint32_t size;		/* rp_path_init() */
+	double controller_mbps; /* reads (and writes, unless the write cap is given) */
 	double bus_mbps;
 	const struct rp_link *links; /* referenced by rp_disk.shared_link */
 	size_t n_links;

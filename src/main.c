@@ -14,36 +14,36 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: shortstroke [global options] <command> [options] [DEVICE...]\n"
-		"\n"
-		"Limit disks to their fast outer zones (HPA, AMAC, DCO, SCSI resize or\n"
-		"format), restore them, read SMART and zones, qualify disks, plan arrays.\n"
-		"With no command on a terminal, opens the interactive TUI.\n"
-		"\n"
-		"Commands:\n");
+	fprintf(f, "Usage: shortstroke [global options] <command> [options] [DEVICE...]\n"
+		   "\n"
+		   "Limit disks to their fast outer zones (HPA, AMAC, DCO, SCSI resize or\n"
+		   "format), restore them, read SMART and zones, qualify disks, plan arrays.\n"
+		   "With no command on a terminal, opens the interactive TUI.\n"
+		   "\n"
+		   "Commands:\n");
 	for (const struct cli_cmd *const *c = cli_commands; *c; c++)
 		fprintf(f, "  %-10s %s\n", (*c)->name, (*c)->summary);
-	fprintf(f,
-		"\n"
-		"Global options (anywhere on the line):\n"
-		"  --demo              use the built-in demo rig of simulated drives\n"
-		"  --rig FILE          use the simulated drives described in FILE (JSON)\n"
-		"  --state-dir DIR     journal and simulator state (default /var/lib/shortstroke\n"
-		"                      for root, else ~/.local/state/shortstroke)\n"
-		"  --sysroot DIR       read sysfs, /dev and /proc under DIR (for tests)\n"
-		"  --protect-file FILE disks never to touch (default /etc/shortstroke/protect.conf);\n"
-		"                      a FILE named here that cannot be read is an error\n"
-		"  -v, --verbose       print every command sent to a drive (CDB, status,\n"
-		"                      sense) on stderr\n"
-		"  -h, --help          this help; 'shortstroke COMMAND --help' for a command\n"
-		"  -V, --version       print the version\n"
-		"\n"
-		"Devices: /dev/sdX, /dev/disk/by-id/..., or sim:ID for a drive of the rig.\n"
-		"Environment: SHORTSTROKE_RIG, SHORTSTROKE_STATE_DIR, SHORTSTROKE_SYSROOT,\n"
-		"SHORTSTROKE_PROTECT_FILE.\n"
-		"Exit status: 0 done, 1 failed, 2 usage error, 3 refused for safety,\n"
-		"4 some disks of a batch failed.\n");
+	fprintf(
+	    f,
+	    "\n"
+	    "Global options (anywhere on the line):\n"
+	    "  --demo              use the built-in demo rig of simulated drives\n"
+	    "  --rig FILE          use the simulated drives described in FILE (JSON)\n"
+	    "  --state-dir DIR     journal and simulator state (default /var/lib/shortstroke\n"
+	    "                      for root, else ~/.local/state/shortstroke)\n"
+	    "  --sysroot DIR       read sysfs, /dev and /proc under DIR (for tests)\n"
+	    "  --protect-file FILE disks never to touch (default /etc/shortstroke/protect.conf);\n"
+	    "                      a FILE named here that cannot be read is an error\n"
+	    "  -v, --verbose       print every command sent to a drive (CDB, status,\n"
+	    "                      sense) on stderr\n"
+	    "  -h, --help          this help; 'shortstroke COMMAND --help' for a command\n"
+	    "  -V, --version       print the version\n"
+	    "\n"
+	    "Devices: /dev/sdX, /dev/disk/by-id/..., or sim:ID for a drive of the rig.\n"
+	    "Environment: SHORTSTROKE_RIG, SHORTSTROKE_STATE_DIR, SHORTSTROKE_SYSROOT,\n"
+	    "SHORTSTROKE_PROTECT_FILE.\n"
+	    "Exit status: 0 done, 1 failed, 2 usage error, 3 refused for safety,\n"
+	    "4 some disks of a batch failed.\n");
 }
 
 /* Pull the global options out of argv (they may appear anywhere before
@@ -54,9 +54,9 @@ static int take_globals(struct ss_ctx *ctx, int *argc, char **argv, bool *help, 
 		const char *name;
 		int has_arg;
 	} globals[] = {
-		{ "--demo", 0 }, { "--rig", 1 }, { "--state-dir", 1 }, { "--sysroot", 1 },
-		{ "--protect-file", 1 }, { "--verbose", 0 }, { "-v", 0 }, { "--version", 0 },
-		{ "-V", 0 },
+		{ "--demo", 0 },    { "--rig", 1 },	     { "--state-dir", 1 },
+		{ "--sysroot", 1 }, { "--protect-file", 1 }, { "--verbose", 0 },
+		{ "-v", 0 },	    { "--version", 0 },	     { "-V", 0 },
 	};
 	int out = 1;
 	bool cmd_seen = false;
@@ -102,8 +102,10 @@ static int take_globals(struct ss_ctx *ctx, int *argc, char **argv, bool *help, 
 			if (!*val) {
 				/* an unset shell variable: --state-dir "" put the
 				 * journal in /, --sysroot "" read the real machine */
-				cli_usage_error(NULL, "option '%s' needs a value, not an empty "
-						"string", globals[g].name);
+				cli_usage_error(NULL,
+						"option '%s' needs a value, not an empty "
+						"string",
+						globals[g].name);
 				return -1;
 			}
 		}
@@ -118,8 +120,7 @@ static int take_globals(struct ss_ctx *ctx, int *argc, char **argv, bool *help, 
 		else if (!strcmp(globals[g].name, "--protect-file")) {
 			ctx->protect_file = val;
 			ctx->protect_origin = "--protect-file";
-		}
-		else if (!strcmp(globals[g].name, "--verbose") || !strcmp(globals[g].name, "-v"))
+		} else if (!strcmp(globals[g].name, "--verbose") || !strcmp(globals[g].name, "-v"))
 			ctx->verbose = true;
 		else
 			*version = true;

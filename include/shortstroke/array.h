@@ -36,27 +36,27 @@ const char *array_mstate_name(enum array_mstate s);
 
 /* The array's progress. */
 enum array_state {
-	AS_LIMITING = 0,	 /* members being limited */
-	AS_CREATING,		 /* mdadm --create running or done */
-	AS_MKFS,		 /* the filesystem being made */
-	AS_DONE,		 /* applied */
-	AS_ROLLING_BACK,	 /* a failure is being undone */
-	AS_ROLLBACK_INCOMPLETE,	 /* a rollback or undo failed: `array undo` finishes */
-	AS_UNDONE,		 /* rolled back or undone: the name is free again */
+	AS_LIMITING = 0,	/* members being limited */
+	AS_CREATING,		/* mdadm --create running or done */
+	AS_MKFS,		/* the filesystem being made */
+	AS_DONE,		/* applied */
+	AS_ROLLING_BACK,	/* a failure is being undone */
+	AS_ROLLBACK_INCOMPLETE, /* a rollback or undo failed: `array undo` finishes */
+	AS_UNDONE,		/* rolled back or undone: the name is free again */
 	AS_STATE_COUNT
 };
 const char *array_state_name(enum array_state s);
 
 struct array_member {
-	char spec[256];		/* as the user named it */
-	char node[256];		/* what mdadm is given: /dev/sdX, or its partition /dev/sdX1
+	char spec[256]; /* as the user named it */
+	char node[256]; /* what mdadm is given: /dev/sdX, or its partition /dev/sdX1
 				   when limited by the partition method; for a simulated
 				   disk its spec (sim:ID, sim:ID-part1) */
 	char serial[48];
 	char wwn[48];
 	char model[48];
 	uint32_t block_len;
-	uint64_t before_blocks;	/* its capacity when this program first found it */
+	uint64_t before_blocks; /* its capacity when this program first found it */
 	uint64_t limit_blocks;	/* the plan's limit */
 	char method[24];	/* the limit method used ("" before) */
 	bool volatile_;
@@ -65,18 +65,18 @@ struct array_member {
 
 struct array_rec {
 	char name[ARRAY_NAME_MAX + 1];
-	char plan[1024];	/* the plan file applied (absolute path) */
-	char level[8];		/* "0", "1", "10", "5", "6" */
-	unsigned copies;	/* RAID 10 */
+	char plan[1024]; /* the plan file applied (absolute path) */
+	char level[8];	 /* "0", "1", "10", "5", "6" */
+	unsigned copies; /* RAID 10 */
 	uint64_t chunk_bytes;
-	char md_dev[64];	/* /dev/md/NAME */
-	char uuid[64];		/* MD_UUID once created */
-	char fs[8];		/* "", "ext4", "xfs" */
-	char conf[1024];	/* the file the ARRAY line was appended to (--conf), "" none */
+	char md_dev[64]; /* /dev/md/NAME */
+	char uuid[64];	 /* MD_UUID once created */
+	char fs[8];	 /* "", "ext4", "xfs" */
+	char conf[1024]; /* the file the ARRAY line was appended to (--conf), "" none */
 	enum array_state state;
-	char step[256];		/* the step started last, for the user */
-	char remains[512];	/* after a failed rollback: what is left to do */
-	char created[32];	/* ISO 8601 UTC */
+	char step[256];	   /* the step started last, for the user */
+	char remains[512]; /* after a failed rollback: what is left to do */
+	char created[32];  /* ISO 8601 UTC */
 	size_t n;
 	struct array_member m[ARRAY_MAX_MEMBERS];
 };
@@ -107,8 +107,8 @@ char *array_rec_json(const struct array_rec *r);
  * current capacity. -EPERM with the reason in err (the disk is not the one
  * planned: refused for safety).
  */
-int array_member_check(const struct plan_disk *pd, const struct drive_info *i,
-		       uint64_t full_blocks, struct ss_error *err);
+int array_member_check(const struct plan_disk *pd, const struct drive_info *i, uint64_t full_blocks,
+		       struct ss_error *err);
 
 /*
  * One process per array: an exclusive lock on STATE/arrays/NAME.lock for the
@@ -135,8 +135,8 @@ uint64_t array_full_blocks(struct ss_ctx *ctx, const struct drive_info *i);
  * its superblock, but only where md wrote one: the records hold for every
  * disk. A record that cannot be read is left out.
  */
-int array_member_elsewhere(const char *state_dir, const char *except,
-			   const struct drive_info *i, struct ss_error *err);
+int array_member_elsewhere(const char *state_dir, const char *except, const struct drive_info *i,
+			   struct ss_error *err);
 
 /*
  * The method auto takes for a member: CAP_AUTO (AMAC, HPA or a SCSI resize,
@@ -201,12 +201,12 @@ void array_argv_text(const struct array_argv *a, char *buf, size_t len);
 
 /* What `mdadm --detail --export DEV` says. */
 struct array_detail {
-	char level[16];		/* MD_LEVEL: "raid10" */
-	unsigned devices;	/* MD_DEVICES */
-	char uuid[64];		/* MD_UUID */
-	char name[96];		/* MD_NAME */
-	char metadata[16];	/* MD_METADATA */
-	char devname[64];	/* MD_DEVNAME */
+	char level[16];	   /* MD_LEVEL: "raid10" */
+	unsigned devices;  /* MD_DEVICES */
+	char uuid[64];	   /* MD_UUID */
+	char name[96];	   /* MD_NAME */
+	char metadata[16]; /* MD_METADATA */
+	char devname[64];  /* MD_DEVNAME */
 };
 int array_detail_parse(const char *text, struct array_detail *out);
 int array_detail_read(const char *md_dev, struct array_detail *out, struct ss_error *err);
@@ -217,9 +217,9 @@ int array_md_kname(const char *md_dev, char *buf, size_t len);
 struct array_sysfs {
 	char array_state[32];
 	char sync_action[32];
-	double sync_fraction;	/* -1 when idle */
-	int degraded;		/* -1 unknown */
-	char holders[256];	/* what holds the array (LVM, another md), "" none */
+	double sync_fraction; /* -1 when idle */
+	int degraded;	      /* -1 unknown */
+	char holders[256];    /* what holds the array (LVM, another md), "" none */
 };
 int array_sysfs_read(const char *sysroot, const char *kname, struct array_sysfs *out);
 /* Is the array (by any of its names) mounted (sysroot/proc/self/mounts)? */
@@ -253,33 +253,33 @@ int array_bind_members(const struct plan *p, const char *const *given, size_t n_
 
 struct array_apply_opts {
 	const struct plan *plan;
-	const char *plan_path;		/* recorded (absolute); re-applying it is a no-op */
-	const char *const *members;	/* NULL: the plan's own devices (array_bind_members) */
+	const char *plan_path;	    /* recorded (absolute); re-applying it is a no-op */
+	const char *const *members; /* NULL: the plan's own devices (array_bind_members) */
 	size_t n_members;
-	const char *name;		/* checked with array_name_check */
-	const char *mkfs;		/* NULL, "ext4" or "xfs" */
-	const char *conf;		/* append the ARRAY line there; NULL: into the log */
+	const char *name; /* checked with array_name_check */
+	const char *mkfs; /* NULL, "ext4" or "xfs" */
+	const char *conf; /* append the ARRAY line there; NULL: into the log */
 	enum cap_method method;
-	bool dry_run;			/* every step into the log, nothing sent */
-	bool check_only;		/* every check a real run makes, then stop */
-	bool yes;			/* confirmed by the caller (no confirm callback needed) */
-	bool force;			/* members in use or protected are allowed */
+	bool dry_run;	 /* every step into the log, nothing sent */
+	bool check_only; /* every check a real run makes, then stop */
+	bool yes;	 /* confirmed by the caller (no confirm callback needed) */
+	bool force;	 /* members in use or protected are allowed */
 };
 
 /* Where an apply stopped, for the front end's exit code. */
 enum array_apply_stage {
-	AAS_INPUT = 0,	/* what was given: the binding, a member named twice (usage) */
-	AAS_MEMBERS,	/* a member failed its checks or was not confirmed: see m[] */
-	AAS_CHECKS,	/* the plan, the name or this machine cannot take it */
-	AAS_RUN,	/* the transaction failed and was rolled back (rec.remains: not all) */
-	AAS_DONE,	/* applied, already applied, checked, or a dry run */
+	AAS_INPUT = 0, /* what was given: the binding, a member named twice (usage) */
+	AAS_MEMBERS,   /* a member failed its checks or was not confirmed: see m[] */
+	AAS_CHECKS,    /* the plan, the name or this machine cannot take it */
+	AAS_RUN,       /* the transaction failed and was rolled back (rec.remains: not all) */
+	AAS_DONE,      /* applied, already applied, checked, or a dry run */
 };
 
 /* How a member's failure before any change counts. */
 enum array_refusal {
-	AR_BY_RC = 0,	/* by its error code (-EPERM refused, err.usage, else failed) */
-	AR_REFUSED,	/* refused for safety: in use, protected, not the planned disk */
-	AR_FAILED,	/* failed */
+	AR_BY_RC = 0, /* by its error code (-EPERM refused, err.usage, else failed) */
+	AR_REFUSED,   /* refused for safety: in use, protected, not the planned disk */
+	AR_FAILED,    /* failed */
 };
 
 /* array_member.method of a member a full-stroke plan uses whole: no limit */
@@ -287,29 +287,29 @@ enum array_refusal {
 
 struct array_apply_member {
 	struct dev_entry e;
-	struct drive *d;		/* open while the apply runs */
-	bool ready;			/* passed every check: will be (was) limited */
-	bool whole;			/* a full-stroke plan: used whole, no limit sent */
+	struct drive *d; /* open while the apply runs */
+	bool ready;	 /* passed every check: will be (was) limited */
+	bool whole;	 /* a full-stroke plan: used whole, no limit sent */
 	int rc;
 	enum array_refusal refusal;
 	struct ss_error err;
 	struct cap_plan plan;
 	struct cap_result res;
-	char plan_text[512];		/* "member 1, MODEL SERIAL: ... by amac" */
-	char result[512];		/* after the limit */
-	char *log;			/* a dry run's commands */
+	char plan_text[512]; /* "member 1, MODEL SERIAL: ... by amac" */
+	char result[512];    /* after the limit */
+	char *log;	     /* a dry run's commands */
 	size_t log_len;
 };
 
 struct array_apply_result {
 	enum array_apply_stage stage;
-	bool already;			/* applied before from the same plan: nothing done */
-	bool changed;			/* an array was made (or a failed rollback left changes) */
-	char why[1024];			/* a dry run: why a real run would stop ("" none) */
-	struct array_rec rec;		/* the record (the old one when already applied) */
+	bool already;	      /* applied before from the same plan: nothing done */
+	bool changed;	      /* an array was made (or a failed rollback left changes) */
+	char why[1024];	      /* a dry run: why a real run would stop ("" none) */
+	struct array_rec rec; /* the record (the old one when already applied) */
 	size_t n;
 	struct array_apply_member m[ARRAY_MAX_MEMBERS];
-	char *log;			/* what was run and done, one line each */
+	char *log; /* what was run and done, one line each */
 };
 
 struct array_apply_cb {
@@ -359,7 +359,7 @@ int array_undo_check(struct ss_ctx *ctx, const char *name, struct array_rec *r,
  * with free()). -EIO with err "MD: undo incomplete: ..." and r->remains
  * when something is left. *changed: the record or a member changed.
  */
-int array_undo_run(struct ss_ctx *ctx, struct array_rec *r, bool dry_run, char **log,
-		   bool *changed, struct ss_error *err);
+int array_undo_run(struct ss_ctx *ctx, struct array_rec *r, bool dry_run, char **log, bool *changed,
+		   struct ss_error *err);
 
 #endif

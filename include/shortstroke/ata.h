@@ -11,32 +11,32 @@
 #include "shortstroke/sense.h"
 
 /* Command opcodes */
-#define ATA_IDENTIFY			0xec
-#define ATA_READ_NATIVE_MAX		0xf8
-#define ATA_READ_NATIVE_MAX_EXT		0x27
-#define ATA_SET_MAX			0xf9	/* features: 0 address, 1 set pw, 2 lock, 3 unlock, 4 freeze lock */
-#define ATA_SET_MAX_EXT			0x37
-#define ATA_AMAC			0x78	/* features: 0 get native, 1 set accessible, 2 freeze */
-#define ATA_DCO				0xb1	/* features: 0xc0 restore, 0xc1 freeze, 0xc2 identify, 0xc3 set */
-#define ATA_SMART			0xb0
-#define ATA_READ_LOG_EXT		0x2f
-#define ATA_READ_LOG_DMA_EXT		0x47
-#define ATA_SECURITY_FREEZE_LOCK	0xf5
-#define ATA_CHECK_POWER_MODE		0xe5
-#define ATA_ZAC_MGMT_IN			0x4a	/* REPORT ZONES EXT: feature 0x00 */
-#define ATA_READ_DMA_EXT		0x25
-#define ATA_WRITE_DMA_EXT		0x35
-#define ATA_READ_VERIFY_EXT		0x42
-#define ATA_FLUSH_CACHE_EXT		0xea
+#define ATA_IDENTIFY 0xec
+#define ATA_READ_NATIVE_MAX 0xf8
+#define ATA_READ_NATIVE_MAX_EXT 0x27
+#define ATA_SET_MAX 0xf9 /* features: 0 address, 1 set pw, 2 lock, 3 unlock, 4 freeze lock */
+#define ATA_SET_MAX_EXT 0x37
+#define ATA_AMAC 0x78 /* features: 0 get native, 1 set accessible, 2 freeze */
+#define ATA_DCO 0xb1  /* features: 0xc0 restore, 0xc1 freeze, 0xc2 identify, 0xc3 set */
+#define ATA_SMART 0xb0
+#define ATA_READ_LOG_EXT 0x2f
+#define ATA_READ_LOG_DMA_EXT 0x47
+#define ATA_SECURITY_FREEZE_LOCK 0xf5
+#define ATA_CHECK_POWER_MODE 0xe5
+#define ATA_ZAC_MGMT_IN 0x4a /* REPORT ZONES EXT: feature 0x00 */
+#define ATA_READ_DMA_EXT 0x25
+#define ATA_WRITE_DMA_EXT 0x35
+#define ATA_READ_VERIFY_EXT 0x42
+#define ATA_FLUSH_CACHE_EXT 0xea
 
 /* Status / error register bits */
-#define ATA_STAT_ERR	0x01
-#define ATA_STAT_DRQ	0x08
-#define ATA_STAT_DF	0x20
-#define ATA_STAT_DRDY	0x40
-#define ATA_STAT_BSY	0x80
-#define ATA_ERR_ABRT	0x04
-#define ATA_ERR_IDNF	0x10
+#define ATA_STAT_ERR 0x01
+#define ATA_STAT_DRQ 0x08
+#define ATA_STAT_DF 0x20
+#define ATA_STAT_DRDY 0x40
+#define ATA_STAT_BSY 0x80
+#define ATA_ERR_ABRT 0x04
+#define ATA_ERR_IDNF 0x10
 
 /* ATA protocols as SAT encodes them in the PROTOCOL field */
 enum ata_proto {
@@ -55,14 +55,14 @@ enum ata_proto {
 /* A command as the ATA task file holds it. */
 struct ata_tf {
 	uint8_t command;
-	uint16_t feature;	/* 15:8 only with ext */
-	uint16_t count;		/* 15:8 only with ext */
-	uint64_t lba;		/* 27:0 (28-bit) or 47:0 (ext) */
-	uint8_t device;		/* bit 6 LBA mode; 3:0 LBA 27:24 for 28-bit */
-	bool ext;		/* a 48-bit command */
+	uint16_t feature; /* 15:8 only with ext */
+	uint16_t count;	  /* 15:8 only with ext */
+	uint64_t lba;	  /* 27:0 (28-bit) or 47:0 (ext) */
+	uint8_t device;	  /* bit 6 LBA mode; 3:0 LBA 27:24 for 28-bit */
+	bool ext;	  /* a 48-bit command */
 	enum ata_proto proto;
-	unsigned xfer_blocks;	/* 512-byte blocks of data (PIO/DMA) */
-	bool write;		/* data goes to the device */
+	unsigned xfer_blocks; /* 512-byte blocks of data (PIO/DMA) */
+	bool write;	      /* data goes to the device */
 };
 
 /* Task-file builders. Pure: they fill tf and nothing else. */
@@ -91,43 +91,43 @@ void ata_tf_flush_cache_ext(struct ata_tf *tf);
 void ata_tf_read_verify_ext(struct ata_tf *tf, uint64_t lba, uint32_t blocks);
 /* ZAC MANAGEMENT IN / REPORT ZONES EXT: pages of 512 bytes to read,
  * options = REPORTING OPTIONS (bits 5:0), partial = PARTIAL bit. */
-void ata_tf_report_zones_ext(struct ata_tf *tf, uint64_t start_lba, uint16_t pages,
-			     uint8_t options, bool partial);
+void ata_tf_report_zones_ext(struct ata_tf *tf, uint64_t start_lba, uint16_t pages, uint8_t options,
+			     bool partial);
 
 /* Max LBA out of the registers a READ NATIVE MAX / GET NATIVE MAX returned. */
 uint64_t ata_regs_lba(const struct ata_regs *r, bool ext);
 
 /* IDENTIFY DEVICE, parsed. */
 struct ata_identify {
-	char model[41];		/* byte-swapped and trimmed */
+	char model[41]; /* byte-swapped and trimmed */
 	char serial[21];
 	char firmware[9];
-	uint64_t wwn;		/* words 108-111, 0 when absent */
+	uint64_t wwn; /* words 108-111, 0 when absent */
 	bool lba48;
-	uint64_t capacity28;	/* words 60-61: user addressable sectors (28-bit) */
-	uint64_t capacity48;	/* words 100-103 */
-	uint64_t capacity_ext;	/* words 230-233 when word 69 bit 3, else 0 */
-	uint64_t capacity;	/* the one that applies, in logical sectors:
+	uint64_t capacity28;   /* words 60-61: user addressable sectors (28-bit) */
+	uint64_t capacity48;   /* words 100-103 */
+	uint64_t capacity_ext; /* words 230-233 when word 69 bit 3, else 0 */
+	uint64_t capacity;     /* the one that applies, in logical sectors:
 				   capacity_ext, else capacity48 with lba48,
 				   else capacity28 */
-	uint32_t logical_size;	/* bytes per logical sector (512 unless word 106 says) */
+	uint32_t logical_size; /* bytes per logical sector (512 unless word 106 says) */
 	uint32_t physical_size;
-	uint16_t rotation_rate;	/* word 217: 0 not reported, 1 non-rotating */
+	uint16_t rotation_rate; /* word 217: 0 not reported, 1 non-rotating */
 	uint8_t form_factor;	/* word 168 bits 3:0 */
-	uint16_t major_version;	/* word 80 */
+	uint16_t major_version; /* word 80 */
 	bool smart_supported, smart_enabled;
-	bool hpa_supported, hpa_enabled;	/* word 82 bit 10 / word 85 bit 10 */
-	bool amac_supported;	/* word 119 bit 8 (ACS-3) */
-	bool dco_supported;	/* word 83 bit 11 */
+	bool hpa_supported, hpa_enabled; /* word 82 bit 10 / word 85 bit 10 */
+	bool amac_supported;		 /* word 119 bit 8 (ACS-3) */
+	bool dco_supported;		 /* word 83 bit 11 */
 	bool sec_supported, sec_enabled, sec_locked, sec_frozen, sec_count_expired;
-	bool ncq;		/* word 76 bit 8 */
-	uint8_t ncq_depth;	/* word 75 + 1 */
-	uint8_t zoned;		/* word 69 bits 1:0: 0 none, 1 host aware, 2 drive managed */
-	bool zac_host_managed;	/* host-managed: major device type / signature not in IDENTIFY;
+	bool ncq;	       /* word 76 bit 8 */
+	uint8_t ncq_depth;     /* word 75 + 1 */
+	uint8_t zoned;	       /* word 69 bits 1:0: 0 none, 1 host aware, 2 drive managed */
+	bool zac_host_managed; /* host-managed: major device type / signature not in IDENTIFY;
 				   set by the caller from the signature, kept here */
-	bool smart_selftest;	/* word 84 bit 1 */
-	bool gpl;		/* word 84 bit 5: general purpose logging */
-	bool checksum_valid;	/* word 255: signature 0xa5 and checksum good, or no signature */
+	bool smart_selftest;   /* word 84 bit 1 */
+	bool gpl;	       /* word 84 bit 5: general purpose logging */
+	bool checksum_valid;   /* word 255: signature 0xa5 and checksum good, or no signature */
 };
 /* buf: 512 bytes of IDENTIFY data as the device sent it (little-endian
  * words). Returns 0; -EPROTO when len < 512, when word 255 carries the

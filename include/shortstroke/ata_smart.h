@@ -18,19 +18,19 @@
 
 /* SMART READ DATA, the fields outside the attribute table. */
 struct ata_smart_data {
-	uint8_t offline_status;		/* byte 362 */
-	uint8_t selftest_byte;		/* byte 363: status (7:4), remaining/10 (3:0) */
-	uint16_t offline_seconds;	/* bytes 364-365 */
-	uint8_t offline_caps;		/* byte 367 */
-	uint16_t smart_caps;		/* bytes 368-369 */
-	bool errlog_supported;		/* byte 370 bit 0 */
-	bool selftest_supported;	/* byte 367 bit 4 */
-	bool conveyance_supported;	/* byte 367 bit 5 */
-	bool abort_supported;		/* byte 367 bit 0 (execute offline immediate) */
-	uint8_t short_minutes;		/* byte 372 */
-	uint16_t extended_minutes;	/* byte 373, or bytes 375-376 when it is 0xFF */
-	uint8_t conveyance_minutes;	/* byte 374 */
-	bool checksum_ok;		/* byte 511 makes the sector sum to 0 */
+	uint8_t offline_status;	    /* byte 362 */
+	uint8_t selftest_byte;	    /* byte 363: status (7:4), remaining/10 (3:0) */
+	uint16_t offline_seconds;   /* bytes 364-365 */
+	uint8_t offline_caps;	    /* byte 367 */
+	uint16_t smart_caps;	    /* bytes 368-369 */
+	bool errlog_supported;	    /* byte 370 bit 0 */
+	bool selftest_supported;    /* byte 367 bit 4 */
+	bool conveyance_supported;  /* byte 367 bit 5 */
+	bool abort_supported;	    /* byte 367 bit 0 (execute offline immediate) */
+	uint8_t short_minutes;	    /* byte 372 */
+	uint16_t extended_minutes;  /* byte 373, or bytes 375-376 when it is 0xFF */
+	uint8_t conveyance_minutes; /* byte 374 */
+	bool checksum_ok;	    /* byte 511 makes the sector sum to 0 */
 };
 /* -EPROTO when len < 512 (out zeroed); a bad checksum is checksum_ok false. */
 int ata_smart_parse_data(const uint8_t *buf, size_t len, struct ata_smart_data *out);
@@ -43,12 +43,12 @@ const char *ata_smart_selftest_status_text(uint8_t status);
 
 /* One descriptor of a self-test log, as the drive wrote it. */
 struct ata_selftest_desc {
-	uint8_t test;		/* byte 0: the LBA low of the EXECUTE OFF-LINE that ran it
+	uint8_t test;	/* byte 0: the LBA low of the EXECUTE OFF-LINE that ran it
 				   (01h short, 02h extended, 03h conveyance, +80h captive) */
-	uint8_t status;		/* byte 1: status nibble (7:4), remaining / 10 (3:0) */
-	uint16_t hours;		/* bytes 2-3: life timestamp, power-on hours */
-	uint64_t lba;		/* failing LBA: bytes 5-8 (06h) or 5-10 (07h) */
-	bool lba_unset;		/* the LBA field is all ones (or 0FFFFFFFh in 06h): none */
+	uint8_t status; /* byte 1: status nibble (7:4), remaining / 10 (3:0) */
+	uint16_t hours; /* bytes 2-3: life timestamp, power-on hours */
+	uint64_t lba;	/* failing LBA: bytes 5-8 (06h) or 5-10 (07h) */
+	bool lba_unset; /* the LBA field is all ones (or 0FFFFFFFh in 06h): none */
 };
 /* Self-test log: SMART log 06h (21 descriptors of 24 bytes, 28-bit LBA)
  * or, ext, GPL log 07h (19 of 26 bytes a 512-byte page, 48-bit LBA).
@@ -60,16 +60,16 @@ int ata_smart_parse_selftest_log(const uint8_t *buf, size_t len, bool ext,
 
 /* Summary SMART error log (log 01h): 5 error data structures. */
 struct ata_smart_error {
-	uint8_t command;	/* the command that failed (5th command structure) */
+	uint8_t command; /* the command that failed (5th command structure) */
 	uint8_t feature;
 	uint8_t error, status;
-	uint32_t lba;		/* 28-bit, from the error structure */
+	uint32_t lba; /* 28-bit, from the error structure */
 	uint8_t state;
 	uint16_t power_on_hours;
 };
 struct ata_smart_errlog {
-	uint16_t error_count;	/* DEVICE ERROR COUNT (bytes 452-453) */
-	unsigned count;		/* entries stored, newest first */
+	uint16_t error_count; /* DEVICE ERROR COUNT (bytes 452-453) */
+	unsigned count;	      /* entries stored, newest first */
 	struct ata_smart_error e[5];
 	bool checksum_ok;
 };

@@ -24,12 +24,12 @@ struct bench_opts {
 	enum io_workload wl;
 	unsigned qd[BENCH_QD_MAX];
 	unsigned nqd;
-	uint64_t time_ns;	/* per queue depth */
+	uint64_t time_ns; /* per queue depth */
 	bool span_given;
-	struct size_spec span;	/* the outer part of the disk: 10%, 100GB, blocks */
-	uint32_t bs;		/* 0: the workload's */
+	struct size_spec span; /* the outer part of the disk: 10%, 100GB, blocks */
+	uint32_t bs;	       /* 0: the workload's */
 	uint64_t seed;
-	bool destructive;	/* writes allowed */
+	bool destructive; /* writes allowed */
 };
 
 /* seq-read, QD 1, 4, 16, 64, 30 s each, the whole disk, seed 1. */
@@ -68,8 +68,8 @@ int bench_job_plan(const struct bench_opts *o, struct io_dev *dev, bool write, c
 
 /* What a planned job does: "WHO: random-access, 4K requests, over 450 GB
  * (100% of 450 GB)", and with write ": the data there is overwritten". */
-void bench_plan_text(const struct bench_opts *o, const struct io_job *job,
-		     const struct io_geom *g, const char *who, bool write, char *buf, size_t len);
+void bench_plan_text(const struct bench_opts *o, const struct io_job *job, const struct io_geom *g,
+		     const char *who, bool write, char *buf, size_t len);
 
 /* ---- the runs kept per disk ---- */
 
@@ -82,17 +82,17 @@ struct bench_point {
 };
 
 struct bench_run {
-	char time[32];		/* "2024-05-01T12:00:00Z" (UTC), set when appended */
+	char time[32]; /* "2024-05-01T12:00:00Z" (UTC), set when appended */
 	char device[256];
 	char serial[64];
 	char wwn[64];
 	char model[64];
-	char workload[32];	/* io_workload_name */
-	uint32_t bs;		/* 0: mixed */
+	char workload[32]; /* io_workload_name */
+	uint32_t bs;	   /* 0: mixed */
 	uint32_t lblock;
-	uint64_t span_blocks;	/* the span measured */
-	uint64_t capacity_blocks;	/* the disk's capacity then */
-	uint64_t time_ns;	/* per queue depth */
+	uint64_t span_blocks;	  /* the span measured */
+	uint64_t capacity_blocks; /* the disk's capacity then */
+	uint64_t time_ns;	  /* per queue depth */
 	bool virtual_time;
 	unsigned n;
 	struct bench_point p[BENCH_QD_MAX];

@@ -17,7 +17,7 @@
 #include "shortstroke/transport.h"
 
 enum cap_method {
-	CAP_AUTO = 0,		/* AMAC, else HPA, else SCSI resize; never partition */
+	CAP_AUTO = 0, /* AMAC, else HPA, else SCSI resize; never partition */
 	CAP_AMAC,
 	CAP_HPA,
 	CAP_DCO,
@@ -25,43 +25,43 @@ enum cap_method {
 	CAP_SCSI_FORMAT,
 	CAP_PARTITION,
 };
-const char *cap_method_name(enum cap_method m);	/* "amac", "hpa", ... "auto" */
+const char *cap_method_name(enum cap_method m); /* "amac", "hpa", ... "auto" */
 int cap_method_parse(const char *s, enum cap_method *out);
 
 enum cap_by {
 	CAP_BY_BYTES,
 	CAP_BY_PERCENT,
 	CAP_BY_BLOCKS,
-	CAP_BY_LBA,	/* the new max LBA: blocks = lba + 1 */
+	CAP_BY_LBA, /* the new max LBA: blocks = lba + 1 */
 };
 
 struct cap_request {
 	enum cap_method method;
 	enum cap_by by;
 	uint64_t bytes;
-	double percent;		/* of the native (or journaled original) capacity */
+	double percent; /* of the native (or journaled original) capacity */
 	uint64_t blocks;
 	uint64_t lba;
-	uint64_t align;		/* bytes; 0 means 1 MiB; the limit is rounded down to it */
-	bool volatile_;		/* HPA only: a power cycle undoes it */
-	bool force;		/* allow less than 1 GiB */
+	uint64_t align; /* bytes; 0 means 1 MiB; the limit is rounded down to it */
+	bool volatile_; /* HPA only: a power cycle undoes it */
+	bool force;	/* allow less than 1 GiB */
 };
 
 #define CAP_MIN_BYTES (1ULL << 30)
 
 struct cap_plan {
-	enum cap_method method;	/* never CAP_AUTO */
+	enum cap_method method; /* never CAP_AUTO */
 	uint32_t block_len;
 	uint32_t phys_block;
-	uint64_t current;	/* blocks now */
-	uint64_t native;	/* blocks at full capacity (0: unknown) */
-	uint64_t target;	/* blocks after the change */
+	uint64_t current; /* blocks now */
+	uint64_t native;  /* blocks at full capacity (0: unknown) */
+	uint64_t target;  /* blocks after the change */
 	bool volatile_;
-	bool noop;		/* the drive already has this capacity: nothing to send */
-	bool wait_format;	/* a format runs: cap_limit watches it to its end, then
+	bool noop;	  /* the drive already has this capacity: nothing to send */
+	bool wait_format; /* a format runs: cap_limit watches it to its end, then
 				   plans again from req (target unknown until then) */
 	struct cap_request req;
-	char note[256];		/* how target was derived, or why noop */
+	char note[256]; /* how target was derived, or why noop */
 };
 
 /*
@@ -81,9 +81,9 @@ int cap_plan_limit(const struct drive_info *info, const struct journal_entry *or
 
 /* Where the full capacity of a disk comes from. */
 enum cap_full_source {
-	CAP_FULL_NATIVE,	/* the drive's native max */
-	CAP_FULL_JOURNAL,	/* the journaled original: the drive reports none */
-	CAP_FULL_CURRENT,	/* neither: the current capacity */
+	CAP_FULL_NATIVE,  /* the drive's native max */
+	CAP_FULL_JOURNAL, /* the journaled original: the drive reports none */
+	CAP_FULL_CURRENT, /* neither: the current capacity */
 };
 /* "the native maximum", "the journaled original", "the current capacity" */
 const char *cap_full_source_name(enum cap_full_source s);
@@ -94,8 +94,8 @@ const char *cap_full_source_name(enum cap_full_source s);
  * of orig (the journal's open limit for this disk, may be NULL) when its
  * block size matches, else the current capacity.
  */
-enum cap_full_source cap_full_capacity(const struct drive_info *i,
-				       const struct journal_entry *orig, uint64_t *blocks);
+enum cap_full_source cap_full_capacity(const struct drive_info *i, const struct journal_entry *orig,
+				       uint64_t *blocks);
 
 /*
  * Whether the disk is limited and its original capacity (see struct
@@ -152,13 +152,13 @@ void cap_cmd_text(const struct xcmd *c, const char *what, char *buf, size_t len)
 
 struct cap_ctx {
 	struct drive *d;
-	struct dev_entry *e;		/* identified; e->info is refreshed after a change */
-	const char *state_dir;		/* the journal lives here */
+	struct dev_entry *e;   /* identified; e->info is refreshed after a change */
+	const char *state_dir; /* the journal lives here */
 	bool dry_run;
 	cap_show_fn show;
 	void *show_arg;
 	const struct progress_sink *progress;
-	bool to_native;			/* restore: with nothing journaled, go to the
+	bool to_native; /* restore: with nothing journaled, go to the
 					   native maximum (else refused) */
 };
 
@@ -174,13 +174,13 @@ int cap_plan_limit_drive(struct cap_ctx *c, const struct cap_request *req, struc
 struct cap_result {
 	enum cap_method method;
 	uint32_t block_len;
-	uint64_t before;		/* blocks */
-	uint64_t after;			/* blocks, verified */
+	uint64_t before; /* blocks */
+	uint64_t after;	 /* blocks, verified */
 	uint64_t native;
 	bool noop;
 	bool dry_run;
-	bool watched_format;		/* a format in progress was watched to its end first */
-	char message[512];		/* one line for the user */
+	bool watched_format; /* a format in progress was watched to its end first */
+	char message[512];   /* one line for the user */
 };
 
 /*
@@ -190,25 +190,25 @@ struct cap_result {
  * locks and verifies around them.
  */
 enum {
-	CAPM_AUTO = 1u << 0,		/* auto may pick it (the first one the drive supports) */
-	CAPM_ATA = 1u << 1,		/* ATA commands: auto picks it on ATA drives only */
-	CAPM_SCSI = 1u << 2,		/* SCSI commands: auto picks it on SCSI drives only */
-	CAPM_VOLATILE = 1u << 3,	/* has a form a power cycle undoes (--volatile) */
-	CAPM_POWER_CYCLE = 1u << 4,	/* a drive takes one permanent change per power cycle */
-	CAPM_DESTROYS = 1u << 5,	/* destroys every byte on the drive */
-	CAPM_FORMATS = 1u << 6,		/* formats the medium: the one method a corrupted medium
+	CAPM_AUTO = 1u << 0,	    /* auto may pick it (the first one the drive supports) */
+	CAPM_ATA = 1u << 1,	    /* ATA commands: auto picks it on ATA drives only */
+	CAPM_SCSI = 1u << 2,	    /* SCSI commands: auto picks it on SCSI drives only */
+	CAPM_VOLATILE = 1u << 3,    /* has a form a power cycle undoes (--volatile) */
+	CAPM_POWER_CYCLE = 1u << 4, /* a drive takes one permanent change per power cycle */
+	CAPM_DESTROYS = 1u << 5,    /* destroys every byte on the drive */
+	CAPM_FORMATS = 1u << 6,	    /* formats the medium: the one method a corrupted medium
 					   or a new block size takes */
-	CAPM_SETS_NATIVE = 1u << 7,	/* moves the native max itself, up to the factory max,
+	CAPM_SETS_NATIVE = 1u << 7, /* moves the native max itself, up to the factory max,
 					   which restore goes back to */
-	CAPM_KEEPS_SIZE = 1u << 8,	/* the drive keeps its capacity: the kernel sees the
+	CAPM_KEEPS_SIZE = 1u << 8,  /* the drive keeps its capacity: the kernel sees the
 					   limit through a label on the disk */
 };
 
 struct cap_method_ops {
 	enum cap_method id;
-	const char *name;		/* as --method and the journal spell it */
-	unsigned need;			/* the METHOD_* bit the drive must report */
-	unsigned flags;			/* CAPM_* */
+	const char *name; /* as --method and the journal spell it */
+	unsigned need;	  /* the METHOD_* bit the drive must report */
+	unsigned flags;	  /* CAPM_* */
 	/* Optional: why this drive can never take the method, checked before
 	 * the METHOD_* bit when a limit is planned. */
 	int (*fits)(const struct drive_info *i, const char *dev, struct ss_error *err);
@@ -242,8 +242,8 @@ const struct cap_method_ops *cap_method_pick(const struct drive_info *i, bool pr
  * locked drive, as cap_plan_limit checks them. 0, or why not in err (dev
  * names the drive).
  */
-int cap_method_usable(const struct drive_info *i, const struct cap_method_ops *o,
-		      const char *dev, struct ss_error *err);
+int cap_method_usable(const struct drive_info *i, const struct cap_method_ops *o, const char *dev,
+		      struct ss_error *err);
 /* The method's flags; 0 for an unknown name. */
 unsigned cap_method_flags(const char *name);
 /* "auto, amac, hpa, ...": the names --method takes, but those with any of
@@ -263,8 +263,7 @@ int cap_partition_fits(const struct drive_info *i, uint64_t limit, struct ss_err
 void cap_partition_node(const struct dev_entry *e, char *buf, size_t len);
 /* Where the partition of the GPT on the drive ends (exclusive, blocks),
  * read through the drive; -ENOENT when it holds no GPT. */
-int cap_partition_end(struct drive *d, struct dev_entry *e, uint64_t *end,
-		      struct ss_error *err);
+int cap_partition_end(struct drive *d, struct dev_entry *e, uint64_t *end, struct ss_error *err);
 /*
  * After a limit by the partition method: wait (up to timeout_ms) until the
  * kernel shows the partition as a block device of the size written, asking
@@ -272,8 +271,8 @@ int cap_partition_end(struct drive *d, struct dev_entry *e, uint64_t *end,
  * simulated disk has nothing to wait for. -ETIMEDOUT when it does not
  * appear, -EIO when its size is not the partition's, with the reason.
  */
-int cap_partition_wait(const struct dev_entry *e, uint64_t limit, unsigned timeout_ms,
-		       char *node, size_t len, struct ss_error *err);
+int cap_partition_wait(const struct dev_entry *e, uint64_t limit, unsigned timeout_ms, char *node,
+		       size_t len, struct ss_error *err);
 
 /* For an ATA drive whose native max could not be read at identification
  * (registers in fixed-format sense), read it with descriptor sense switched
@@ -291,8 +290,8 @@ int cap_limit(struct cap_ctx *c, const struct cap_plan *plan, struct cap_result 
  * method the drive supports when c->to_native is set (method may force one;
  * CAP_AUTO otherwise). The plan is made (and checked) by cap_plan_restore.
  */
-int cap_restore(struct cap_ctx *c, enum cap_method method, bool volatile_,
-		struct cap_result *res, struct ss_error *err);
+int cap_restore(struct cap_ctx *c, enum cap_method method, bool volatile_, struct cap_result *res,
+		struct ss_error *err);
 
 /* What cap_restore would do, without sending anything: the method, the
  * target (UINT64_MAX: the drive's maximum, known only once it is there),

@@ -21,19 +21,19 @@
 #include "shortstroke/transport.h"
 
 struct cmdlog_entry {
-	uint64_t seq;		/* 1, 2, ... in the order a log took them (0: none) */
-	struct timespec when;	/* CLOCK_REALTIME when the answer came */
-	char dev[128];		/* the transport's name: the device as the user named it */
+	uint64_t seq;	      /* 1, 2, ... in the order a log took them (0: none) */
+	struct timespec when; /* CLOCK_REALTIME when the answer came */
+	char dev[128];	      /* the transport's name: the device as the user named it */
 	uint8_t cdb[32];
 	unsigned cdb_len;
 	enum xfer_dir dir;
 	size_t data_len;
 	size_t resid;
-	int rc;			/* 0: the drive answered (any status); < 0: not delivered */
+	int rc; /* 0: the drive answered (any status); < 0: not delivered */
 	uint8_t status;
 	uint8_t sense[XCMD_SENSE_MAX];
 	unsigned sense_len;
-	uint64_t duration_ns;	/* as the transport measured it (virtual on a sim drive) */
+	uint64_t duration_ns; /* as the transport measured it (virtual on a sim drive) */
 };
 
 /* The entry of command c sent through t with result rc (seq stays 0). */
@@ -42,12 +42,12 @@ void cmdlog_entry_set(struct cmdlog_entry *e, const struct transport *t, const s
 
 /* The parts of -v's line. */
 struct cmdlog_text {
-	char cdb[3 * 32 + 1];	/* "85 07 00 ..." */
-	char name[96];		/* "ATA SET MAX ADDRESS EXT", "Read capacity(16)" */
-	char data[64];		/* "no data", "in 512 bytes", "in 255 bytes, resid 246" */
-	char answer[600];	/* "GOOD (0x00)", "CHECK CONDITION (0x02): <sense>; sense: <hex>",
+	char cdb[3 * 32 + 1]; /* "85 07 00 ..." */
+	char name[96];	      /* "ATA SET MAX ADDRESS EXT", "Read capacity(16)" */
+	char data[64];	      /* "no data", "in 512 bytes", "in 255 bytes, resid 246" */
+	char answer[600];     /* "GOOD (0x00)", "CHECK CONDITION (0x02): <sense>; sense: <hex>",
 				   "not delivered: <errno text>" */
-	char status[40];	/* "GOOD", "CHECK CONDITION", "CHECK CONDITION (recovered)",
+	char status[40];      /* "GOOD", "CHECK CONDITION", "CHECK CONDITION (recovered)",
 				   "not delivered" */
 };
 void cmdlog_entry_text(const struct cmdlog_entry *e, struct cmdlog_text *out);

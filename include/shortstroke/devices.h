@@ -17,21 +17,21 @@ struct protect_list;
  * environment (SHORTSTROKE_RIG, SHORTSTROKE_STATE_DIR, SHORTSTROKE_SYSROOT,
  * SHORTSTROKE_PROTECT_FILE) by ctx_init, then from options. */
 struct ss_ctx {
-	const char *rig_file;	/* a rig of simulated drives (JSON) */
-	bool demo;		/* the built-in demo rig */
-	const char *state_dir;	/* NULL: the default (see ctx_state_dir) */
-	const char *sysroot;	/* NULL: the running system */
-	const char *protect_file; /* NULL: /etc/shortstroke/protect.conf */
+	const char *rig_file;	    /* a rig of simulated drives (JSON) */
+	bool demo;		    /* the built-in demo rig */
+	const char *state_dir;	    /* NULL: the default (see ctx_state_dir) */
+	const char *sysroot;	    /* NULL: the running system */
+	const char *protect_file;   /* NULL: /etc/shortstroke/protect.conf */
 	const char *protect_origin; /* who named protect_file: "--protect-file",
 				       "SHORTSTROKE_PROTECT_FILE" */
 	bool verbose;
 
 	/* loaded lazily */
-	struct dev_env sources;	/* the device sources and their state (ctx_sources) */
+	struct dev_env sources; /* the device sources and their state (ctx_sources) */
 	struct protect_list *protect;
 	bool protect_loaded;
-	bool protect_missing;	/* the file does not exist */
-	bool protect_editing;	/* 'protect' edits (creates) the file: a named
+	bool protect_missing; /* the file does not exist */
+	bool protect_editing; /* 'protect' edits (creates) the file: a named
 				   file may be missing */
 	char state_buf[4096];
 };
@@ -75,11 +75,11 @@ void ctx_sources_release(struct ss_ctx *ctx);
  */
 struct dev_limit {
 	bool limited;
-	bool from_journal;	/* the drive cannot tell: the journal's record */
-	char method[24];	/* "hpa", "amac", "dco", "scsi-resize", "scsi-format", "partition" */
+	bool from_journal; /* the drive cannot tell: the journal's record */
+	char method[24];   /* "hpa", "amac", "dco", "scsi-resize", "scsi-format", "partition" */
 	uint64_t original_blocks; /* the full capacity, before any limit */
-	uint64_t limit_blocks;	/* what is in use now (the partition, for "partition") */
-	bool volatile_;		/* a volatile HPA (the journal's newest record says so):
+	uint64_t limit_blocks;	  /* what is in use now (the partition, for "partition") */
+	bool volatile_;		  /* a volatile HPA (the journal's newest record says so):
 				   a power cycle undoes it */
 };
 
@@ -87,26 +87,26 @@ enum dev_state {
 	DEV_FREE = 0,
 	DEV_IN_USE,
 	DEV_PROTECTED,
-	DEV_UNKNOWN,	/* could not be checked: treated as in use */
+	DEV_UNKNOWN, /* could not be checked: treated as in use */
 };
 
 struct dev_entry {
-	char spec[256];		/* as named: "/dev/sda", "sim:sas15k" */
-	char node[256];		/* resolved: "/dev/sda" (by-id links followed) */
+	char spec[256]; /* as named: "/dev/sda", "sim:sas15k" */
+	char node[256]; /* resolved: "/dev/sda" (by-id links followed) */
 	bool sim;
 	enum dev_state state;
-	char why[256];		/* reason for IN_USE / PROTECTED / UNKNOWN */
-	bool label_only;	/* IN_USE only for a partition table or signature:
+	char why[256];		   /* reason for IN_USE / PROTECTED / UNKNOWN */
+	bool label_only;	   /* IN_USE only for a partition table or signature:
 				   nothing mounted, held, swapped or the system */
-	bool part_data;		/* a partition holds a filesystem, RAID or LVM
+	bool part_data;		   /* a partition holds a filesystem, RAID or LVM
 				   signature (what the partition table is for) */
-	bool part_not_md;	/* ... one that is no md superblock */
-	enum drive_tran tran_hint;	/* from sysfs for real disks */
-	char sys_serial[65];	/* serial and WWN as sysfs/udev show them */
+	bool part_not_md;	   /* ... one that is no md superblock */
+	enum drive_tran tran_hint; /* from sysfs for real disks */
+	char sys_serial[65];	   /* serial and WWN as sysfs/udev show them */
 	char sys_wwn[65];
 	bool identified;
 	struct drive_info info;
-	struct dev_limit limit;	/* worked out when identified */
+	struct dev_limit limit; /* worked out when identified */
 	char error[512];	/* why it could not be identified */
 	bool volume;		/* no drive but a volume of drives (a simulated array):
 				   device_open refused it, the I/O engine runs on it */

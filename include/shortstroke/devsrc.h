@@ -33,12 +33,12 @@ enum {
 /* Why the system says a drive must not be touched, found before anything is sent to it. */
 struct dev_usage {
 	bool in_use;
-	bool label_only;	/* in use only for a partition table or a signature: nothing
+	bool label_only;  /* in use only for a partition table or a signature: nothing
 				   mounted, held, swapped or the system */
-	bool part_data;		/* a partition holds a filesystem, RAID or LVM signature */
-	bool part_not_md;	/* ... one that is no md superblock */
-	bool unknown;		/* it could not be checked: in use, to be safe */
-	char why[400];		/* "mounted at /srv; has partitions sdb1", "" */
+	bool part_data;	  /* a partition holds a filesystem, RAID or LVM signature */
+	bool part_not_md; /* ... one that is no md superblock */
+	bool unknown;	  /* it could not be checked: in use, to be safe */
+	char why[400];	  /* "mounted at /srv; has partitions sdb1", "" */
 };
 
 /* One drive of a source, as the source knows it before anything is sent to it. */
@@ -51,20 +51,20 @@ struct dev_found {
 	bool mute;		/* no command can be sent to it (a disk of a captured tree): known
 				   only by what the system shows */
 	bool described;		/* the system describes it: the fields below are set */
-	struct drive_info info;	/* its identity and size as the system shows them */
+	struct drive_info info; /* its identity and size as the system shows them */
 	char sys_serial[65];	/* serial and WWN as the system shows them (sysfs, udev) */
 	char sys_wwn[65];
 	struct dev_usage usage;
-	bool volume;		/* not a drive but a volume made of drives (a simulated
+	bool volume; /* not a drive but a volume made of drives (a simulated
 				   array): only the I/O engine runs on it (see find) */
 };
 
 /* What the I/O engine needs to run on a drive (see io_dev_open_name in io.h). */
 struct dev_io {
-	const char *engine;	/* the I/O engine's name: "uring", "sim" */
-	const char *path;	/* the node, for an engine that opens one */
-	void *drive;		/* the drive itself, for an engine that runs on one in-process */
-	void *array;		/* or the simulated array (a volume of such drives) */
+	const char *engine; /* the I/O engine's name: "uring", "sim" */
+	const char *path;   /* the node, for an engine that opens one */
+	void *drive;	    /* the drive itself, for an engine that runs on one in-process */
+	void *array;	    /* or the simulated array (a volume of such drives) */
 };
 
 struct dev_env;
@@ -74,8 +74,8 @@ struct dev_env;
  * got wrong is a usage error, ss_error_usage); name is a device as the user wrote it.
  */
 struct dev_source_ops {
-	const char *name;	/* required: "kernel", "sim" */
-	unsigned caps;		/* DEVSRC_* */
+	const char *name; /* required: "kernel", "sim" */
+	unsigned caps;	  /* DEVSRC_* */
 	/* Whether name is one of its drives' names ("sim:ID"); required unless
 	 * DEVSRC_ANY_NAME. At most one source may claim a name. */
 	bool (*claims)(const char *name);
@@ -106,16 +106,15 @@ struct dev_source_ops {
 	/* Optional: power the drive name off and on and keep its state (simulated drives).
 	 * With check, only whether it could: 0, or -ENOENT for no such drive. With name
 	 * NULL (and check), whether the source has drives it can power-cycle in env. */
-	int (*power_cycle)(struct dev_env *env, const char *name, bool check,
-			   struct ss_error *err);
+	int (*power_cycle)(struct dev_env *env, const char *name, bool check, struct ss_error *err);
 };
 
 struct dev_env {
 	/* the options sources read; the caller sets them (ops: from struct ss_ctx) */
-	const char *rig_file;	/* a rig of simulated drives (JSON) */
-	bool demo;		/* the built-in demo rig */
-	const char *state_dir;	/* where sources keep state */
-	const char *sysroot;	/* NULL or "/": the running system; else a captured tree */
+	const char *rig_file;  /* a rig of simulated drives (JSON) */
+	bool demo;	       /* the built-in demo rig */
+	const char *state_dir; /* where sources keep state */
+	const char *sysroot;   /* NULL or "/": the running system; else a captured tree */
 	/* the registry: sources in preference order, and each one's state */
 	unsigned n;
 	const struct dev_source_ops *src[DEV_SOURCES_MAX];
@@ -129,8 +128,8 @@ int dev_env_add(struct dev_env *env, const struct dev_source_ops *ops, struct ss
 
 /* The one source a name belongs to: the source that claims it, else the DEVSRC_ANY_NAME
  * one. -EINVAL when two claim it, -ENOENT when none does. */
-int dev_env_source(const struct dev_env *env, const char *name,
-		   const struct dev_source_ops **out, struct ss_error *err);
+int dev_env_source(const struct dev_env *env, const char *name, const struct dev_source_ops **out,
+		   struct ss_error *err);
 
 /* The source whose drives a listing shows: the first active one, or NULL. */
 const struct dev_source_ops *dev_env_listed(const struct dev_env *env);

@@ -16,15 +16,15 @@ enum drive_tran {
 	TRAN_UNKNOWN = 0,
 	TRAN_SATA,
 	TRAN_SAS,
-	TRAN_ATA,	/* parallel ATA */
+	TRAN_ATA, /* parallel ATA */
 	TRAN_USB,
-	TRAN_SCSI,	/* parallel SCSI or unknown SCSI transport */
+	TRAN_SCSI, /* parallel SCSI or unknown SCSI transport */
 	TRAN_FC,
 	TRAN_ISCSI,
 	TRAN_VIRTIO,
 	TRAN_NVME,
 };
-const char *drive_tran_name(enum drive_tran t);	/* "sata", "sas", ... */
+const char *drive_tran_name(enum drive_tran t); /* "sata", "sas", ... */
 
 /* Capacity-limiting methods a drive supports */
 enum {
@@ -42,7 +42,7 @@ enum zoned_model {
 	ZONED_HOST_MANAGED,
 	ZONED_DEVICE_MANAGED,
 };
-const char *zoned_model_name(enum zoned_model z);	/* "none", "host-aware", ... */
+const char *zoned_model_name(enum zoned_model z); /* "none", "host-aware", ... */
 
 /* "amac,hpa,dco" ... into buf */
 void drive_methods_text(unsigned methods, char *buf, size_t len);
@@ -50,9 +50,9 @@ void drive_methods_text(unsigned methods, char *buf, size_t len);
 /* A SCSI disk's medium, as TEST UNIT READY tells it */
 enum drive_format {
 	DRIVE_FORMAT_NONE = 0,
-	DRIVE_FORMAT_RUNNING,	/* FORMAT UNIT in progress (NOT READY 04h/04h): the
+	DRIVE_FORMAT_RUNNING, /* FORMAT UNIT in progress (NOT READY 04h/04h): the
 				   capacity and block size are unknown until it ends */
-	DRIVE_FORMAT_CORRUPT,	/* MEDIUM FORMAT CORRUPTED (31h): a format was
+	DRIVE_FORMAT_CORRUPT, /* MEDIUM FORMAT CORRUPTED (31h): a format was
 				   interrupted; only a new format cures it */
 };
 
@@ -61,17 +61,17 @@ struct drive_info {
 	char model[41];
 	char serial[41];
 	char firmware[9];
-	char wwn[40];		/* hex, "" when unknown */
+	char wwn[40]; /* hex, "" when unknown */
 	enum drive_tran tran;
-	bool ata;		/* answers ATA PASS-THROUGH (a SATA disk behind SAT) */
+	bool ata; /* answers ATA PASS-THROUGH (a SATA disk behind SAT) */
 	uint32_t logical_block;
 	uint32_t physical_block;
-	uint64_t capacity_blocks;	/* current, as READ CAPACITY says */
-	uint64_t native_blocks;		/* 0 when the drive does not report it */
-	uint64_t dco_max_blocks;	/* DCO factory maximum, 0 unknown */
-	uint16_t rpm;			/* 0 unknown, 1 non-rotating */
-	uint8_t form_factor;		/* as VPD B1 encodes it */
-	unsigned methods;		/* METHOD_* */
+	uint64_t capacity_blocks; /* current, as READ CAPACITY says */
+	uint64_t native_blocks;	  /* 0 when the drive does not report it */
+	uint64_t dco_max_blocks;  /* DCO factory maximum, 0 unknown */
+	uint16_t rpm;		  /* 0 unknown, 1 non-rotating */
+	uint8_t form_factor;	  /* as VPD B1 encodes it */
+	unsigned methods;	  /* METHOD_* */
 	bool lba48;
 	bool hpa_enabled;
 	bool sec_supported, sec_enabled, sec_locked, sec_frozen;
@@ -79,7 +79,7 @@ struct drive_info {
 	bool ncq;
 	enum zoned_model zoned;
 	enum drive_format format;
-	double format_progress;		/* 0..1 while RUNNING (-1: not reported) */
+	double format_progress; /* 0..1 while RUNNING (-1: not reported) */
 };
 
 /* "3.5\"", "2.5\"", ... or "" */
@@ -88,8 +88,8 @@ const char *drive_form_factor_name(uint8_t ff);
 struct drive;
 
 /* Wrap an open transport; the drive owns it from now on. */
-int drive_new(struct transport *t, enum drive_tran tran_hint,
-	      struct drive **out, struct ss_error *err);
+int drive_new(struct transport *t, enum drive_tran tran_hint, struct drive **out,
+	      struct ss_error *err);
 void drive_free(struct drive *d);
 struct transport *drive_transport(struct drive *d);
 const char *drive_name(const struct drive *d);
@@ -113,8 +113,7 @@ const struct ata_identify *drive_ata_identify(const struct drive *d);
  * -EIO (or -EOPNOTSUPP for ILLEGAL REQUEST / invalid opcode or field)
  * with the decoded sense in *sense (may be NULL) and a message in err.
  */
-int drive_scsi(struct drive *d, struct xcmd *c, struct scsi_sense *sense,
-	       struct ss_error *err);
+int drive_scsi(struct drive *d, struct xcmd *c, struct scsi_sense *sense, struct ss_error *err);
 
 /*
  * Send a SCSI command that reads data in: cdb (cdb_len bytes) with buf,
@@ -131,8 +130,8 @@ int drive_scsi_in(struct drive *d, const uint8_t *cdb, unsigned cdb_len, void *b
  * registers land in *regs. An ATA error (ERR in status) gives -EIO, or
  * -EOPNOTSUPP when ABRT is set, with the registers in *regs.
  */
-int drive_ata(struct drive *d, const struct ata_tf *tf, bool ck_cond,
-	      void *buf, struct ata_regs *regs, struct ss_error *err);
+int drive_ata(struct drive *d, const struct ata_tf *tf, bool ck_cond, void *buf,
+	      struct ata_regs *regs, struct ss_error *err);
 
 /* The Control mode page's D_SENSE bit: descriptor-format sense when set.
  * Needed where ATA registers come back in sense (fixed format loses LBA

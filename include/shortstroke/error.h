@@ -12,8 +12,8 @@
  * A NULL error pointer is allowed: the message is then dropped.
  */
 struct ss_error {
-	int code;		/* negative errno, 0 when no error */
-	bool usage;		/* about what the user typed (a name, a size, a
+	int code;   /* negative errno, 0 when no error */
+	bool usage; /* about what the user typed (a name, a size, a
 				   file named), not about what a drive did */
 	char msg[512];
 };
@@ -22,14 +22,14 @@ struct ss_error {
  * write `return ss_error_set(err, -EINVAL, "...")`. Clears usage: an
  * errno says nothing about who is at fault, a drive can answer -EINVAL. */
 int ss_error_set(struct ss_error *err, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 /* The same, for input the user gave that is wrong (an unknown device, a
  * size beyond the disk, a malformed file they named): marks err->usage,
  * which front ends turn into the usage exit code. Set where the input is
  * checked, never inferred from the errno later. */
 int ss_error_usage(struct ss_error *err, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 /* Mark an error already set as the user's (a parser of a file they named
  * reports through ss_error_set). Returns err->code (or 0 for NULL). */
@@ -37,7 +37,7 @@ int ss_error_mark_usage(struct ss_error *err);
 
 /* Prefix an existing message: "sim:sas0: " + old message. Returns code. */
 int ss_error_prefix(struct ss_error *err, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 
 void ss_error_clear(struct ss_error *err);
 

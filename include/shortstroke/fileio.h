@@ -13,8 +13,8 @@
  * plan", "the report"). A symbolic link is written through (the file it
  * points to is replaced, the link stays); anything but a regular file at
  * path (a device such as /dev/null, a FIFO, a directory) is refused. */
-int file_write_atomic(const char *path, const void *data, size_t len, mode_t mode,
-		      const char *what, struct ss_error *err);
+int file_write_atomic(const char *path, const void *data, size_t len, mode_t mode, const char *what,
+		      struct ss_error *err);
 
 /* Can file_write_atomic() write path? Its directory must exist and be
  * writable, and path must be a regular file or none: checked before the work whose

@@ -72,8 +72,7 @@ void io_hist_bucket_range(unsigned i, uint64_t *low, uint64_t *high);
  * device says so (a short read or the sense INFORMATION field), else the
  * request's first block; blocks runs to the request's end. Return 0 to go
  * on, a negative errno to stop the run with it. */
-typedef int (*io_error_fn)(void *arg, uint64_t first_lba, uint32_t blocks, bool write,
-			   int error);
+typedef int (*io_error_fn)(void *arg, uint64_t first_lba, uint32_t blocks, bool write, int error);
 
 struct io_size_weight {
 	uint32_t bytes;
@@ -81,26 +80,26 @@ struct io_size_weight {
 };
 
 struct io_job {
-	unsigned read_pct;	/* share of reads, 0-100 */
-	unsigned random_pct;	/* share of random offsets, 0-100; the rest continue
+	unsigned read_pct;   /* share of reads, 0-100 */
+	unsigned random_pct; /* share of random offsets, 0-100; the rest continue
 				 * sequentially from the previous request */
-	uint32_t bs;		/* request size in bytes; 0 when sizes[] is used */
+	uint32_t bs;	     /* request size in bytes; 0 when sizes[] is used */
 	struct io_size_weight sizes[IO_SIZES_MAX];
-	unsigned nsizes;	/* a size distribution; sizes below the logical
+	unsigned nsizes;    /* a size distribution; sizes below the logical
 				 * block are rounded up to it */
-	unsigned qd;		/* requests in flight, 1-256 */
-	uint64_t start_lba;	/* span [start_lba, end_lba); end 0: the capacity */
+	unsigned qd;	    /* requests in flight, 1-256 */
+	uint64_t start_lba; /* span [start_lba, end_lba); end 0: the capacity */
 	uint64_t end_lba;
 	uint64_t time_ns;	/* stop issuing after this long; 0: no time limit */
 	uint64_t bytes;		/* stop after this many bytes; 0: no byte limit */
 	uint32_t align;		/* random offsets are multiples of this many bytes;
 				 * 0: the request size (fio's default) */
 	uint64_t seed;		/* the same seed gives the same offsets */
-	bool continue_on_error;	/* report failed requests and go on */
+	bool continue_on_error; /* report failed requests and go on */
 	io_error_fn on_error;	/* may be NULL; called for each failed request */
 	void *on_error_arg;
 	const struct progress_sink *progress;
-	const char *phase;	/* progress text, "" when NULL */
+	const char *phase; /* progress text, "" when NULL */
 };
 
 /* Defaults: sequential reads of 1 MiB at QD 1 over the whole device. */
@@ -108,16 +107,16 @@ void io_job_init(struct io_job *job);
 
 struct io_result {
 	uint64_t bytes, ios, reads, writes;
-	uint64_t errors;	/* failed requests (continue_on_error) */
-	uint64_t first_error_lba;	/* valid when errors > 0 */
-	uint64_t elapsed_ns;	/* virtual time on the sim engine */
+	uint64_t errors;	  /* failed requests (continue_on_error) */
+	uint64_t first_error_lba; /* valid when errors > 0 */
+	uint64_t elapsed_ns;	  /* virtual time on the sim engine */
 	bool virtual_time;
-	double mbps;		/* 10^6 bytes per second */
+	double mbps; /* 10^6 bytes per second */
 	double iops;
 	double lat_avg_ns;
 	uint64_t lat_min_ns, lat_p50_ns, lat_p90_ns, lat_p99_ns, lat_p999_ns, lat_max_ns;
-	double cpu_s;		/* user + system CPU of the running thread */
-	struct io_hist hist;	/* per-request latency */
+	double cpu_s;	     /* user + system CPU of the running thread */
+	struct io_hist hist; /* per-request latency */
 };
 
 /* ---- workloads (IOMeter access specifications, docs/models.md) ---- */
@@ -125,12 +124,12 @@ struct io_result {
 enum io_workload {
 	IO_WL_SEQ_READ = 0,
 	IO_WL_SEQ_WRITE,
-	IO_WL_RANDOM_ACCESS,	/* 4 KiB random reads */
-	IO_WL_DATABASE,		/* 8 KiB, 67 % reads, 100 % random */
-	IO_WL_FILESERVER,	/* 512 B-64 KiB mix, 80 % reads, 100 % random */
-	IO_WL_WEBSERVER,	/* 512 B-512 KiB mix, 100 % reads, 100 % random */
-	IO_WL_WORKSTATION,	/* 8 KiB, 80 % reads, 80 % random */
-	IO_WL_RANDOM_WRITE,	/* 4 KiB random writes */
+	IO_WL_RANDOM_ACCESS, /* 4 KiB random reads */
+	IO_WL_DATABASE,	     /* 8 KiB, 67 % reads, 100 % random */
+	IO_WL_FILESERVER,    /* 512 B-64 KiB mix, 80 % reads, 100 % random */
+	IO_WL_WEBSERVER,     /* 512 B-512 KiB mix, 100 % reads, 100 % random */
+	IO_WL_WORKSTATION,   /* 8 KiB, 80 % reads, 80 % random */
+	IO_WL_RANDOM_WRITE,  /* 4 KiB random writes */
 	IO_WL_COUNT,
 };
 
@@ -146,18 +145,18 @@ bool io_workload_writes(enum io_workload w);
 /* ---- engines ---- */
 
 enum io_cap {
-	IO_CAP_WRITE = 1u << 0,		/* can write */
-	IO_CAP_QUEUE = 1u << 1,		/* requests really overlap at qd > 1 */
-	IO_CAP_VIRTUAL_TIME = 1u << 2,	/* times are the drive model's */
-	IO_CAP_ERROR_LBA = 1u << 3,	/* reports the first failing LBA */
+	IO_CAP_WRITE = 1u << 0,	       /* can write */
+	IO_CAP_QUEUE = 1u << 1,	       /* requests really overlap at qd > 1 */
+	IO_CAP_VIRTUAL_TIME = 1u << 2, /* times are the drive model's */
+	IO_CAP_ERROR_LBA = 1u << 3,    /* reports the first failing LBA */
 };
 #define IO_CAP_ALL (IO_CAP_WRITE | IO_CAP_QUEUE | IO_CAP_VIRTUAL_TIME | IO_CAP_ERROR_LBA)
 
 struct io_geom {
-	uint32_t lblock;	/* logical block size */
-	uint32_t pblock;	/* physical block size */
-	uint64_t blocks;	/* capacity in logical blocks */
-	uint32_t mem_align;	/* buffer alignment the engine uses */
+	uint32_t lblock;    /* logical block size */
+	uint32_t pblock;    /* physical block size */
+	uint64_t blocks;    /* capacity in logical blocks */
+	uint32_t mem_align; /* buffer alignment the engine uses */
 };
 
 /* What to open: path for "uring", sim for "sim", array for "sim-array".
@@ -171,8 +170,8 @@ struct io_target {
 };
 
 struct io_engine_ops {
-	const char *name;	/* required: "uring", "sim" */
-	unsigned caps;		/* IO_CAP_* */
+	const char *name; /* required: "uring", "sim" */
+	unsigned caps;	  /* IO_CAP_* */
 	/* required */
 	int (*open)(const struct io_target *t, void **priv, struct io_geom *geom,
 		    struct ss_error *err);
@@ -197,8 +196,8 @@ int io_dev_open(const char *engine, const struct io_target *t, struct io_dev **o
 /* A device by name, through the device source it belongs to (devsrc.h; env:
  * ctx_sources in devices.h), which says which engine runs on it: a rig's
  * drive the sim engine, a path the uring engine. */
-int io_dev_open_name(const char *name, struct dev_env *env, bool write,
-		     struct io_dev **out, struct ss_error *err);
+int io_dev_open_name(const char *name, struct dev_env *env, bool write, struct io_dev **out,
+		     struct ss_error *err);
 void io_dev_close(struct io_dev *dev);
 const struct io_geom *io_dev_geom(const struct io_dev *dev);
 const struct io_engine_ops *io_dev_engine(const struct io_dev *dev);

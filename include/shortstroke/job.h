@@ -17,12 +17,12 @@ typedef int (*job_fn)(void *arg, const struct progress_sink *sink, struct ss_err
 struct job_status {
 	bool done;
 	bool cancel_requested;
-	double fraction;	/* 0..1 */
+	double fraction; /* 0..1 */
 	char phase[96];
 	double elapsed_s;
-	double eta_s;		/* < 0 unknown */
-	int result;		/* valid when done */
-	struct ss_error err;	/* valid when done and result != 0 */
+	double eta_s;	     /* < 0 unknown */
+	int result;	     /* valid when done */
+	struct ss_error err; /* valid when done and result != 0 */
 };
 
 int job_start(const char *name, job_fn fn, void *arg, struct job **out, struct ss_error *err);

@@ -18,21 +18,21 @@
 #include "shortstroke/error.h"
 
 struct journal_entry {
-	char time[32];		/* ISO 8601 UTC, filled by journal_append */
-	char event[24];		/* "limit", "limit-done", "restore", "restore-done", "format-start" */
-	char device[256];	/* as the user named it */
-	char node[256];		/* array events: what md was given ("/dev/sdb1" for a
+	char time[32];	  /* ISO 8601 UTC, filled by journal_append */
+	char event[24];	  /* "limit", "limit-done", "restore", "restore-done", "format-start" */
+	char device[256]; /* as the user named it */
+	char node[256];	  /* array events: what md was given ("/dev/sdb1" for a
 				   partition member); "" (not written) otherwise */
 	char serial[48];
 	char wwn[48];
 	char model[48];
-	char method[24];	/* "amac", "hpa", "dco", "scsi-resize", "scsi-format", "partition" */
+	char method[24]; /* "amac", "hpa", "dco", "scsi-resize", "scsi-format", "partition" */
 	uint32_t block_len;
-	uint64_t native_blocks;		/* 0: unknown */
-	uint64_t original_blocks;	/* capacity before this change */
-	uint64_t target_blocks;		/* capacity asked for */
-	bool volatile_;		/* HPA volatile: a power cycle undoes it */
-	unsigned line;		/* where the reader found it (1-based), 0 when not read */
+	uint64_t native_blocks;	  /* 0: unknown */
+	uint64_t original_blocks; /* capacity before this change */
+	uint64_t target_blocks;	  /* capacity asked for */
+	bool volatile_;		  /* HPA volatile: a power cycle undoes it */
+	unsigned line;		  /* where the reader found it (1-based), 0 when not read */
 };
 
 /* Path of the journal in a state directory. */

@@ -20,7 +20,7 @@ struct plan_notes {
 };
 
 void plan_note(struct plan_notes *notes, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 
 /*
  * Identify spec (read-only commands) into a pool entry: device, serial,

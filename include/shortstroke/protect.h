@@ -24,7 +24,7 @@
 #include "shortstroke/error.h"
 
 enum protect_kind {
-	PROTECT_ANY = 0,	/* no prefix: serial or WWN */
+	PROTECT_ANY = 0, /* no prefix: serial or WWN */
 	PROTECT_SERIAL,
 	PROTECT_WWN,
 };
@@ -39,25 +39,23 @@ const char *protect_default_path(void);
  * unreadable or malformed one is (-EACCES, -EIO, -EINVAL ...), with
  * "path:line: why" in err.
  */
-int protect_load(const char *path, struct protect_list **out,
-		 struct ss_error *err);
+int protect_load(const char *path, struct protect_list **out, struct ss_error *err);
 
 /* Parse text (len bytes, need not be NUL-terminated). origin names it in
  * messages ("protect.conf:3: ..."). */
-int protect_parse(const char *text, size_t len, const char *origin,
-		  struct protect_list **out, struct ss_error *err);
+int protect_parse(const char *text, size_t len, const char *origin, struct protect_list **out,
+		  struct ss_error *err);
 
 void protect_free(struct protect_list *l);
 
 /* True when serial or wwn (either may be NULL or "") is listed. A NULL
  * list matches nothing. */
-bool protect_match(const struct protect_list *l, const char *serial,
-		   const char *wwn);
+bool protect_match(const struct protect_list *l, const char *serial, const char *wwn);
 
 size_t protect_count(const struct protect_list *l);
 /* Entry i: its kind, its value as written, its line. -ERANGE past the end. */
-int protect_get(const struct protect_list *l, size_t i, enum protect_kind *kind,
-		const char **value, unsigned *line);
+int protect_get(const struct protect_list *l, size_t i, enum protect_kind *kind, const char **value,
+		unsigned *line);
 
 /* "serial", "wwn", "any" */
 const char *protect_kind_name(enum protect_kind k);
@@ -74,8 +72,7 @@ const char *protect_kind_name(enum protect_kind k);
  *                   when there was none.
  * The existing file must parse, or nothing is written.
  */
-int protect_add(const char *path, enum protect_kind kind, const char *value,
-		struct ss_error *err);
+int protect_add(const char *path, enum protect_kind kind, const char *value, struct ss_error *err);
 int protect_remove(const char *path, enum protect_kind kind, const char *value,
 		   struct ss_error *err);
 

@@ -35,12 +35,12 @@ bool reapply_same_disk(const struct journal_entry *e, const char *serial, const 
 int reapply_find(const struct journal_entry *e, const struct dev_entry *devs, size_t n);
 
 enum reapply_state {
-	REAPPLY_IN_PLACE,	/* the disk has the journaled limit */
-	REAPPLY_NEEDED,		/* a volatile limit undone by a power cycle */
-	REAPPLY_LOST,		/* a permanent limit gone: someone restored it */
-	REAPPLY_CHANGED,	/* another model, block size, native or capacity */
+	REAPPLY_IN_PLACE, /* the disk has the journaled limit */
+	REAPPLY_NEEDED,	  /* a volatile limit undone by a power cycle */
+	REAPPLY_LOST,	  /* a permanent limit gone: someone restored it */
+	REAPPLY_CHANGED,  /* another model, block size, native or capacity */
 };
-const char *reapply_state_name(enum reapply_state s);	/* "in-place", ... */
+const char *reapply_state_name(enum reapply_state s); /* "in-place", ... */
 
 /* Compare the journaled limit with the disk as identified now; why says
  * what differs (for LOST and CHANGED). */

@@ -37,16 +37,16 @@ int sat_parse_ata_pt(const uint8_t *cdb, unsigned len, struct ata_tf *tf, bool *
 
 /* The transfer fields of an ATA PASS-THROUGH CDB, raw. */
 struct sat_pt_fields {
-	uint8_t protocol;	/* enum ata_proto */
+	uint8_t protocol; /* enum ata_proto */
 	uint8_t multiple_count;
 	uint8_t off_line;
 	bool extend;
 	bool ck_cond;
-	bool t_type;		/* 1: T_LENGTH counts logical sectors, 0: 512 bytes */
-	bool t_dir;		/* 1: from the device */
-	bool byt_blok;		/* 1: T_LENGTH counts blocks, 0: bytes */
-	uint8_t t_length;	/* 0 none, 1 FEATURES, 2 COUNT, 3 TPSIU */
-	uint32_t t_value;	/* the value of the field T_LENGTH names (0 for 0/3) */
+	bool t_type;	  /* 1: T_LENGTH counts logical sectors, 0: 512 bytes */
+	bool t_dir;	  /* 1: from the device */
+	bool byt_blok;	  /* 1: T_LENGTH counts blocks, 0: bytes */
+	uint8_t t_length; /* 0 none, 1 FEATURES, 2 COUNT, 3 TPSIU */
+	uint32_t t_value; /* the value of the field T_LENGTH names (0 for 0/3) */
 };
 
 /* As sat_parse_ata_pt, also returning the raw transfer fields (f may be

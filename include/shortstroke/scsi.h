@@ -9,36 +9,36 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SCSI_TEST_UNIT_READY	0x00
-#define SCSI_REQUEST_SENSE	0x03
-#define SCSI_FORMAT_UNIT	0x04
-#define SCSI_INQUIRY		0x12
-#define SCSI_MODE_SELECT10	0x55
-#define SCSI_MODE_SENSE10	0x5a
-#define SCSI_READ_CAPACITY10	0x25
+#define SCSI_TEST_UNIT_READY 0x00
+#define SCSI_REQUEST_SENSE 0x03
+#define SCSI_FORMAT_UNIT 0x04
+#define SCSI_INQUIRY 0x12
+#define SCSI_MODE_SELECT10 0x55
+#define SCSI_MODE_SENSE10 0x5a
+#define SCSI_READ_CAPACITY10 0x25
 #define SCSI_SERVICE_ACTION_IN16 0x9e
 #define SCSI_SAI_READ_CAPACITY16 0x10
-#define SCSI_ATA_PT16		0x85
-#define SCSI_LOG_SENSE		0x4d
-#define SCSI_SEND_DIAGNOSTIC	0x1d
-#define SCSI_READ10		0x28
-#define SCSI_WRITE10		0x2a
-#define SCSI_READ16		0x88
-#define SCSI_WRITE16		0x8a
-#define SCSI_SYNC_CACHE10	0x35
-#define SCSI_ZBC_IN		0x95
-#define SCSI_ZBC_OUT		0x94
+#define SCSI_ATA_PT16 0x85
+#define SCSI_LOG_SENSE 0x4d
+#define SCSI_SEND_DIAGNOSTIC 0x1d
+#define SCSI_READ10 0x28
+#define SCSI_WRITE10 0x2a
+#define SCSI_READ16 0x88
+#define SCSI_WRITE16 0x8a
+#define SCSI_SYNC_CACHE10 0x35
+#define SCSI_ZBC_IN 0x95
+#define SCSI_ZBC_OUT 0x94
 
 /* VPD pages */
-#define VPD_SUPPORTED		0x00
-#define VPD_UNIT_SERIAL		0x80
-#define VPD_DEVICE_ID		0x83
-#define VPD_ATA_INFO		0x89
-#define VPD_BLOCK_CHARS		0xb1
+#define VPD_SUPPORTED 0x00
+#define VPD_UNIT_SERIAL 0x80
+#define VPD_DEVICE_ID 0x83
+#define VPD_ATA_INFO 0x89
+#define VPD_BLOCK_CHARS 0xb1
 
 /* Peripheral device types */
-#define PDT_DISK		0x00
-#define PDT_ZBC			0x14
+#define PDT_DISK 0x00
+#define PDT_ZBC 0x14
 
 unsigned scsi_build_test_unit_ready(uint8_t cdb[6]);
 unsigned scsi_build_request_sense(uint8_t cdb[6], bool desc, uint8_t alloc);
@@ -47,9 +47,8 @@ unsigned scsi_build_inquiry(uint8_t cdb[6], bool evpd, uint8_t page, uint16_t al
 unsigned scsi_build_read_capacity10(uint8_t cdb[10]);
 unsigned scsi_build_read_capacity16(uint8_t cdb[16], uint32_t alloc);
 /* pc: 0 current, 1 changeable, 2 default, 3 saved */
-unsigned scsi_build_mode_sense10(uint8_t cdb[10], bool llbaa, bool dbd,
-				 uint8_t pc, uint8_t page, uint8_t subpage,
-				 uint16_t alloc);
+unsigned scsi_build_mode_sense10(uint8_t cdb[10], bool llbaa, bool dbd, uint8_t pc, uint8_t page,
+				 uint8_t subpage, uint16_t alloc);
 /* MODE SELECT (10): pf = page format (set it), sp = save pages. */
 unsigned scsi_build_mode_select10(uint8_t cdb[10], bool pf, bool sp, uint16_t param_len);
 /*
@@ -65,34 +64,34 @@ unsigned scsi_build_format_unit(uint8_t cdb[6], uint8_t fmtpinfo, bool fmtdata, 
  * Returns 4. */
 unsigned scsi_build_format_param_header(uint8_t buf[4], bool immed);
 /* LOG SENSE: pc as for MODE SENSE (1 = current cumulative). */
-unsigned scsi_build_log_sense(uint8_t cdb[10], bool sp, uint8_t pc, uint8_t page,
-			      uint8_t subpage, uint16_t param_ptr, uint16_t alloc);
+unsigned scsi_build_log_sense(uint8_t cdb[10], bool sp, uint8_t pc, uint8_t page, uint8_t subpage,
+			      uint16_t param_ptr, uint16_t alloc);
 /* SEND DIAGNOSTIC: self_test_code 1 background short, 2 background
  * extended, 4 abort background, 5 foreground short, 6 foreground
  * extended (0 with selftest=true: the default self-test). */
-#define SCSI_SELFTEST_BG_SHORT		1
-#define SCSI_SELFTEST_BG_EXTENDED	2
-#define SCSI_SELFTEST_BG_ABORT		4
-#define SCSI_SELFTEST_FG_SHORT		5
-#define SCSI_SELFTEST_FG_EXTENDED	6
-unsigned scsi_build_send_diagnostic(uint8_t cdb[6], uint8_t self_test_code, bool pf,
-				    bool selftest, uint16_t param_len);
+#define SCSI_SELFTEST_BG_SHORT 1
+#define SCSI_SELFTEST_BG_EXTENDED 2
+#define SCSI_SELFTEST_BG_ABORT 4
+#define SCSI_SELFTEST_FG_SHORT 5
+#define SCSI_SELFTEST_FG_EXTENDED 6
+unsigned scsi_build_send_diagnostic(uint8_t cdb[6], uint8_t self_test_code, bool pf, bool selftest,
+				    uint16_t param_len);
 unsigned scsi_build_read10(uint8_t cdb[10], uint32_t lba, uint16_t blocks, bool fua);
 unsigned scsi_build_write10(uint8_t cdb[10], uint32_t lba, uint16_t blocks, bool fua);
 unsigned scsi_build_read16(uint8_t cdb[16], uint64_t lba, uint32_t blocks, bool fua);
 unsigned scsi_build_write16(uint8_t cdb[16], uint64_t lba, uint32_t blocks, bool fua);
 unsigned scsi_build_sync_cache10(uint8_t cdb[10]);
 /* ZBC IN / REPORT ZONES: options = REPORTING OPTIONS (0 all zones). */
-#define SCSI_ZBC_IN_REPORT_ZONES	0x00
+#define SCSI_ZBC_IN_REPORT_ZONES 0x00
 unsigned scsi_build_report_zones(uint8_t cdb[16], uint64_t start_lba, uint32_t alloc,
 				 uint8_t options, bool partial);
 
 struct scsi_inquiry {
-	uint8_t pdt;		/* peripheral device type */
+	uint8_t pdt; /* peripheral device type */
 	uint8_t qualifier;
 	bool removable;
 	uint8_t version;
-	char vendor[9];		/* trimmed, NUL terminated */
+	char vendor[9]; /* trimmed, NUL terminated */
 	char product[17];
 	char revision[5];
 };
@@ -111,8 +110,8 @@ int scsi_parse_inquiry(const uint8_t *buf, size_t len, struct scsi_inquiry *out)
 
 /* VPD 0x00: list of supported pages. Stores at most max codes; *count is
  * the number stored. */
-int scsi_parse_vpd_supported(const uint8_t *buf, size_t len, uint8_t *pages,
-			     unsigned max, unsigned *count);
+int scsi_parse_vpd_supported(const uint8_t *buf, size_t len, uint8_t *pages, unsigned max,
+			     unsigned *count);
 /* VPD 0x80: serial, trimmed; -ENOSPC when max is 0. */
 int scsi_parse_vpd_serial(const uint8_t *buf, size_t len, char *serial, size_t max);
 
@@ -121,16 +120,16 @@ int scsi_parse_vpd_serial(const uint8_t *buf, size_t len, char *serial, size_t m
  * name string as text, e.g. "naa.5000CCA01234567F").
  * Also reports whether an association=target-port SAS address exists. */
 struct scsi_devid {
-	char lu_id[80];		/* "" when none */
-	uint8_t lu_id_type;	/* designator type: 3 NAA, 2 EUI-64, 8 name */
-	bool has_sas_port;	/* protocol identifier 6 (SAS) seen */
-	bool has_ata_info;	/* T10 vendor id "ATA" designator seen */
+	char lu_id[80];	    /* "" when none */
+	uint8_t lu_id_type; /* designator type: 3 NAA, 2 EUI-64, 8 name */
+	bool has_sas_port;  /* protocol identifier 6 (SAS) seen */
+	bool has_ata_info;  /* T10 vendor id "ATA" designator seen */
 };
 int scsi_parse_vpd_devid(const uint8_t *buf, size_t len, struct scsi_devid *out);
 
 /* VPD 0xB1: block device characteristics */
 struct scsi_bdc {
-	uint16_t rotation_rate;	/* 0 not reported, 1 non-rotating, else rpm */
+	uint16_t rotation_rate; /* 0 not reported, 1 non-rotating, else rpm */
 	uint8_t form_factor;	/* 0 n/a, 1 5.25", 2 3.5", 3 2.5", 4 1.8", 5 <1.8" */
 	uint8_t zoned;		/* ZONED field: 0 none, 1 host aware, 2 drive managed */
 };
@@ -138,11 +137,11 @@ int scsi_parse_vpd_bdc(const uint8_t *buf, size_t len, struct scsi_bdc *out);
 
 struct scsi_capacity {
 	uint64_t last_lba;
-	uint64_t blocks;	/* last_lba + 1 */
+	uint64_t blocks; /* last_lba + 1 */
 	uint32_t block_len;
-	uint8_t phys_exp;	/* logical blocks per physical block exponent (RC16) */
+	uint8_t phys_exp; /* logical blocks per physical block exponent (RC16) */
 	bool prot_en;
-	uint8_t rc_basis;	/* RC BASIS (RC16) */
+	uint8_t rc_basis; /* RC BASIS (RC16) */
 	uint16_t lowest_aligned;
 };
 int scsi_parse_read_capacity10(const uint8_t *buf, size_t len, struct scsi_capacity *out);
@@ -154,20 +153,19 @@ struct scsi_mode10 {
 	uint8_t medium_type;
 	uint8_t dev_specific;
 	bool longlba;
-	uint16_t bd_len;	/* block descriptor length */
-	uint64_t bd_blocks;	/* first descriptor: number of blocks */
-	uint32_t bd_block_len;	/* first descriptor: block length */
+	uint16_t bd_len;       /* block descriptor length */
+	uint64_t bd_blocks;    /* first descriptor: number of blocks */
+	uint32_t bd_block_len; /* first descriptor: block length */
 	bool has_bd;
-	size_t pages_off;	/* offset of the first mode page in buf */
-	size_t pages_len;	/* bytes of mode pages available from pages_off */
+	size_t pages_off; /* offset of the first mode page in buf */
+	size_t pages_len; /* bytes of mode pages available from pages_off */
 };
 int scsi_parse_mode_sense10(const uint8_t *buf, size_t len, struct scsi_mode10 *out);
 
 /* Find mode page (page, subpage) in the page area of a parsed MODE SENSE
  * answer; returns a pointer into buf and its total length, or NULL. */
-const uint8_t *scsi_mode_find_page(const uint8_t *buf, size_t len,
-				   const struct scsi_mode10 *m, uint8_t page,
-				   uint8_t subpage, size_t *page_len);
+const uint8_t *scsi_mode_find_page(const uint8_t *buf, size_t len, const struct scsi_mode10 *m,
+				   uint8_t page, uint8_t subpage, size_t *page_len);
 
 /*
  * Turn a MODE SENSE (10) answer (buf, len: as returned, with a block
@@ -189,10 +187,10 @@ int scsi_mode_set_bd_blocks(const uint8_t *buf, size_t len, uint64_t blocks, uin
  * returns it (header included) and insist on the page code and on a
  * PAGE LENGTH that covers the fields and fits in len; -EPROTO otherwise.
  * Implemented in src/drive/geometry.c. */
-#define MODE_PAGE_FORMAT	0x03
-#define MODE_PAGE_RIGID		0x04
-#define MODE_PAGE_NOTCH		0x0c
-#define MODE_PAGE_CONTROL	0x0a
+#define MODE_PAGE_FORMAT 0x03
+#define MODE_PAGE_RIGID 0x04
+#define MODE_PAGE_NOTCH 0x0c
+#define MODE_PAGE_CONTROL 0x0a
 
 /* 0x03 Format Device. With a notched drive the values are those of the
  * active notch. */
@@ -202,7 +200,7 @@ struct scsi_format_page {
 	uint16_t alt_tracks_per_zone;
 	uint16_t alt_tracks_per_lu;
 	uint16_t sectors_per_track;
-	uint16_t bytes_per_sector;	/* data bytes per physical sector */
+	uint16_t bytes_per_sector; /* data bytes per physical sector */
 	uint16_t interleave;
 	uint16_t track_skew;
 	uint16_t cylinder_skew;
@@ -212,15 +210,15 @@ int scsi_parse_format_page(const uint8_t *page, size_t len, struct scsi_format_p
 
 /* 0x04 Rigid Disk Geometry */
 struct scsi_rigid_page {
-	uint32_t cylinders;		/* 24 bits */
+	uint32_t cylinders; /* 24 bits */
 	uint8_t heads;
 	uint32_t write_precomp_cyl;
 	uint32_t reduced_current_cyl;
 	uint16_t step_rate;
 	uint32_t landing_zone_cyl;
-	uint8_t rpl;			/* rotational position locking */
+	uint8_t rpl; /* rotational position locking */
 	uint8_t rotational_offset;
-	uint16_t rpm;			/* MEDIUM ROTATION RATE, 0 not reported */
+	uint16_t rpm; /* MEDIUM ROTATION RATE, 0 not reported */
 };
 int scsi_parse_rigid_page(const uint8_t *page, size_t len, struct scsi_rigid_page *out);
 
@@ -229,13 +227,13 @@ int scsi_parse_rigid_page(const uint8_t *page, size_t len, struct scsi_rigid_pag
  * LPN the boundaries are LBAs; without it each is a physical address:
  * cylinder in bits 31:8 and head in 7:0. */
 struct scsi_notch_page {
-	bool nd;			/* notched drive */
-	bool lpn;			/* logical (LBA) boundaries */
+	bool nd;  /* notched drive */
+	bool lpn; /* logical (LBA) boundaries */
 	uint16_t max_notches;
 	uint16_t active_notch;
-	uint32_t start;			/* STARTING BOUNDARY of the active notch */
-	uint32_t end;			/* ENDING BOUNDARY */
-	uint64_t pages_notched;		/* bit n: mode page n differs per notch */
+	uint32_t start;		/* STARTING BOUNDARY of the active notch */
+	uint32_t end;		/* ENDING BOUNDARY */
+	uint64_t pages_notched; /* bit n: mode page n differs per notch */
 };
 int scsi_parse_notch_page(const uint8_t *page, size_t len, struct scsi_notch_page *out);
 

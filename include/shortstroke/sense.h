@@ -9,15 +9,15 @@
 #include <stdint.h>
 
 /* Sense keys */
-#define SK_NO_SENSE		0x0
-#define SK_RECOVERED_ERROR	0x1
-#define SK_NOT_READY		0x2
-#define SK_MEDIUM_ERROR		0x3
-#define SK_HARDWARE_ERROR	0x4
-#define SK_ILLEGAL_REQUEST	0x5
-#define SK_UNIT_ATTENTION	0x6
-#define SK_DATA_PROTECT		0x7
-#define SK_ABORTED_COMMAND	0xb
+#define SK_NO_SENSE 0x0
+#define SK_RECOVERED_ERROR 0x1
+#define SK_NOT_READY 0x2
+#define SK_MEDIUM_ERROR 0x3
+#define SK_HARDWARE_ERROR 0x4
+#define SK_ILLEGAL_REQUEST 0x5
+#define SK_UNIT_ATTENTION 0x6
+#define SK_DATA_PROTECT 0x7
+#define SK_ABORTED_COMMAND 0xb
 
 /* Registers an ATA device returned (the ATA Status Return descriptor,
  * type 0x09, or the fixed-format equivalent of SAT). */
@@ -25,24 +25,24 @@ struct ata_regs {
 	uint8_t status;
 	uint8_t error;
 	uint8_t device;
-	uint16_t count;		/* 15:8 only valid when ext */
-	uint64_t lba;		/* 47:24 only valid when ext */
-	bool ext;		/* EXTEND bit: the HOB bytes are valid */
+	uint16_t count; /* 15:8 only valid when ext */
+	uint64_t lba;	/* 47:24 only valid when ext */
+	bool ext;	/* EXTEND bit: the HOB bytes are valid */
 };
 
 struct scsi_sense {
-	bool valid;		/* a recognised response code (0x70-0x73) */
-	bool descriptor;	/* descriptor format (0x72/0x73) */
-	bool deferred;		/* 0x71/0x73 */
+	bool valid;	 /* a recognised response code (0x70-0x73) */
+	bool descriptor; /* descriptor format (0x72/0x73) */
+	bool deferred;	 /* 0x71/0x73 */
 	uint8_t key, asc, ascq;
 	bool info_valid;
 	uint64_t info;
 	bool progress_valid;
-	uint32_t progress;	/* 0..65536, as in the sense-key-specific field */
-	bool ata_valid;		/* ATA registers present */
-	bool ata_fixed;		/* came from fixed format: LBA 47:24 lost */
+	uint32_t progress;	 /* 0..65536, as in the sense-key-specific field */
+	bool ata_valid;		 /* ATA registers present */
+	bool ata_fixed;		 /* came from fixed format: LBA 47:24 lost */
 	bool ata_count_upper_nz; /* fixed format: COUNT 15:8 was non-zero */
-	bool ata_lba_upper_nz;	/* fixed format: LBA 47:24 was non-zero */
+	bool ata_lba_upper_nz;	 /* fixed format: LBA 47:24 was non-zero */
 	struct ata_regs ata;
 };
 

@@ -22,11 +22,10 @@ struct dev_source_ops;
  * A malformed file fails with the line and field in err; nothing is
  * half-loaded.
  */
-int sim_rig_load_file(const char *path, const char *state_dir,
-		      struct sim_rig **out, struct ss_error *err);
-int sim_rig_load_string(const char *json, const char *origin,
-			const char *state_dir, struct sim_rig **out,
-			struct ss_error *err);
+int sim_rig_load_file(const char *path, const char *state_dir, struct sim_rig **out,
+		      struct ss_error *err);
+int sim_rig_load_string(const char *json, const char *origin, const char *state_dir,
+			struct sim_rig **out, struct ss_error *err);
 /* The built-in demo rig. */
 int sim_rig_demo(const char *state_dir, struct sim_rig **out, struct ss_error *err);
 /* The demo rig as JSON text (what `--demo` loads; for users to copy). */
@@ -130,8 +129,7 @@ uint64_t sim_drive_capacity(const struct sim_drive *d);
 int sim_drive_save(struct sim_drive *d, struct ss_error *err);
 
 /* The transport over one simulated drive (does not own the drive). */
-int transport_open_sim(struct sim_drive *d, struct transport **out,
-		       struct ss_error *err);
+int transport_open_sim(struct sim_drive *d, struct transport **out, struct ss_error *err);
 
 /*
  * The rig a context names: the demo rig, else the rig file, with its state
@@ -139,8 +137,8 @@ int transport_open_sim(struct sim_drive *d, struct transport **out,
  * '.'), made when missing. Neither named: -ENODEV, a usage error ("give
  * --demo or --rig FILE"); a rig file that does not load is a usage error.
  */
-int sim_rig_open(const char *rig_file, bool demo, const char *state_dir,
-		 struct sim_rig **out, struct ss_error *err);
+int sim_rig_open(const char *rig_file, bool demo, const char *state_dir, struct sim_rig **out,
+		 struct ss_error *err);
 
 /* A simulated drive's mechanics as its rig sets them, for the planner
  * (`plan sim:ID` plans with the rig's drive, not defaults by class). */
@@ -194,7 +192,7 @@ struct sim_md {
 	unsigned parity;	/* parity chunks per stripe: 1 (5, 50), 2 (6, 60), else 0 */
 	unsigned dg;		/* data chunks per group stripe (gsize - parity) */
 	uint64_t chunk;		/* blocks */
-	uint64_t member_blocks;	/* what each member gives (whole chunks) */
+	uint64_t member_blocks; /* what each member gives (whole chunks) */
 	uint64_t blocks;	/* the array's capacity */
 	uint32_t row_blocks;	/* blocks of a row of md's stripe cache (4 KiB, at least 1) */
 };
@@ -202,8 +200,7 @@ struct sim_md {
 /* Whether a level takes n members with these copies (RAID 10; 0: 2) and
  * groups (RAID 50/60; 0: 2): 0, or -EINVAL with why in msg ("RAID 6 needs
  * at least 4 members, it has 3"). */
-int sim_md_check(int level, unsigned n, unsigned copies, unsigned groups, char *msg,
-		 size_t msglen);
+int sim_md_check(int level, unsigned n, unsigned copies, unsigned groups, char *msg, size_t msglen);
 /* The layout of an array (the rig's settings) over members of member_blocks
  * (the smallest member's capacity) blocks of lblock bytes: -EINVAL when
  * that holds no chunk. */
@@ -212,11 +209,11 @@ int sim_array_md(const struct sim_array *a, uint64_t member_blocks, uint32_t lbl
 
 /* One member command. */
 struct sim_md_op {
-	unsigned member;	/* index in the array, md's role number */
-	uint64_t lba;		/* on the member */
+	unsigned member; /* index in the array, md's role number */
+	uint64_t lba;	 /* on the member */
 	uint32_t blocks;
 	bool write;
-	bool after;		/* parity: sent once the reads of its stripe are done */
+	bool after; /* parity: sent once the reads of its stripe are done */
 };
 
 /* A growing list of member commands (free v with free()). */
@@ -255,10 +252,10 @@ unsigned sim_md_parts(const struct sim_md *g, uint64_t lba, uint32_t blocks,
 
 /* How md wrote a stripe: row ranges by way, in blocks per member. */
 struct sim_md_how {
-	uint64_t full;		/* every data block of the row written: no reads */
-	uint64_t rmw;		/* read-modify-write: old data and parity read */
-	uint64_t rcw;		/* reconstruct-write: the other data read */
-	uint64_t cached;	/* what either way needed was in the stripe cache */
+	uint64_t full;	 /* every data block of the row written: no reads */
+	uint64_t rmw;	 /* read-modify-write: old data and parity read */
+	uint64_t rcw;	 /* reconstruct-write: the other data read */
+	uint64_t cached; /* what either way needed was in the stripe cache */
 };
 
 /* What md's stripe cache holds of one stripe: for each block of it (its data
@@ -293,8 +290,8 @@ int sim_md_stripe_write(const struct sim_md *g, unsigned group, uint64_t stripe,
 
 /* Where data chunk i (0 .. dg-1) and the parity chunks of a stripe of a
  * group are: member indices (q is -1 without a second parity). */
-void sim_md_stripe_members(const struct sim_md *g, unsigned group, uint64_t stripe,
-			   unsigned *data, int *p, int *q);
+void sim_md_stripe_members(const struct sim_md *g, unsigned group, uint64_t stripe, unsigned *data,
+			   int *p, int *q);
 
 /* The simulated-rig device source (devsrc.h, src/sim/sim_source.c): the
  * drives of the rig env names (sim_rig_open), named "sim:ID"; they can be

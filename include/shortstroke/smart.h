@@ -30,7 +30,7 @@ enum smart_verdict {
 	SMART_WARNING,
 	SMART_FAILED,
 };
-const char *smart_verdict_name(enum smart_verdict v);	/* "PASSED", ... "UNKNOWN" */
+const char *smart_verdict_name(enum smart_verdict v); /* "PASSED", ... "UNKNOWN" */
 
 /* A figure the drive may or may not report. */
 struct smart_num {
@@ -41,17 +41,17 @@ struct smart_num {
 /* One ATA attribute, as libatasmart decoded it. */
 struct smart_attr {
 	uint8_t id;
-	char name[48];			/* libatasmart's name, "attribute-N" if unknown */
+	char name[48]; /* libatasmart's name, "attribute-N" if unknown */
 	uint16_t flags;
 	bool prefailure, online;
 	uint8_t current, worst, threshold;
 	bool current_valid, worst_valid, threshold_valid;
 	uint8_t raw[6];
-	uint64_t pretty;		/* in pretty_unit */
-	char pretty_unit[12];		/* "ms", "mK", "sectors", "%", "MB", "" none, "?" unknown */
+	uint64_t pretty;      /* in pretty_unit */
+	char pretty_unit[12]; /* "ms", "mK", "sectors", "%", "MB", "" none, "?" unknown */
 	bool good_now, good_now_valid;
 	bool good_past, good_past_valid;
-	bool warn;			/* libatasmart's own flag */
+	bool warn; /* libatasmart's own flag */
 };
 
 /* "34 C", "12.5 h", "3 sectors", "1234": pretty value in a human unit. */
@@ -61,24 +61,24 @@ enum selftest_kind {
 	SELFTEST_NONE = 0,
 	SELFTEST_SHORT,
 	SELFTEST_EXTENDED,
-	SELFTEST_CONVEYANCE,	/* ATA only */
+	SELFTEST_CONVEYANCE, /* ATA only */
 };
-const char *selftest_kind_name(enum selftest_kind k);	/* "short", "extended", ... */
+const char *selftest_kind_name(enum selftest_kind k); /* "short", "extended", ... */
 
 /* One entry of a self-test log (ATA 0x06/0x07 or SCSI page 0x10),
  * newest first. */
 struct selftest_entry {
-	enum selftest_kind kind;	/* SELFTEST_NONE for an offline/vendor test */
-	uint8_t code;		/* ATA: LBA low of the test (0x01, 0x82, ...); SCSI: self-test code */
-	bool captive;		/* ATA captive / SCSI foreground */
-	uint8_t status;		/* ATA: status nibble (7:4 of the status byte); SCSI: result */
+	enum selftest_kind kind; /* SELFTEST_NONE for an offline/vendor test */
+	uint8_t code;	/* ATA: LBA low of the test (0x01, 0x82, ...); SCSI: self-test code */
+	bool captive;	/* ATA captive / SCSI foreground */
+	uint8_t status; /* ATA: status nibble (7:4 of the status byte); SCSI: result */
 	bool running, passed, failed, aborted;
-	unsigned remaining_pct;	/* ATA, while running */
+	unsigned remaining_pct; /* ATA, while running */
 	uint32_t power_on_hours;
 	bool lba_valid;
 	uint64_t failing_lba;
-	uint8_t sense_key, asc, ascq;	/* SCSI */
-	char result[96];	/* "completed without error", "failed: read element", ... */
+	uint8_t sense_key, asc, ascq; /* SCSI */
+	char result[96];	      /* "completed without error", "failed: read element", ... */
 };
 #define SELFTEST_LOG_MAX 21
 
@@ -111,22 +111,22 @@ int smart_ata_build_blob(const uint8_t *identify, const uint8_t *data, const uin
  * above. A simulated drive can be seeded from it ("smart_blob" in a rig,
  * docs/simulator.md). -EOPNOTSUPP for a SCSI drive.
  */
-int smart_ata_read_blob(struct drive *d, const struct drive_info *info, uint8_t *blob,
-			size_t max, size_t *len, struct ss_error *err);
+int smart_ata_read_blob(struct drive *d, const struct drive_info *info, uint8_t *blob, size_t max,
+			size_t *len, struct ss_error *err);
 
 /* ---- the report ------------------------------------------------------------ */
 
 enum smart_page_state {
-	SMART_PAGE_NOT_SUPPORTED = 0,	/* the drive does not list or rejects it */
+	SMART_PAGE_NOT_SUPPORTED = 0, /* the drive does not list or rejects it */
 	SMART_PAGE_OK,
-	SMART_PAGE_ERROR,		/* listed, but reading or parsing it failed */
+	SMART_PAGE_ERROR, /* listed, but reading or parsing it failed */
 };
-const char *smart_page_state_name(enum smart_page_state s);	/* "not supported", ... */
+const char *smart_page_state_name(enum smart_page_state s); /* "not supported", ... */
 
 struct smart_scsi_pages {
 	struct log_supported supported;
-	enum smart_page_state write_st, read_st, verify_st, non_medium_st, temp_st,
-		start_stop_st, selftest_st, bg_scan_st, ie_st;
+	enum smart_page_state write_st, read_st, verify_st, non_medium_st, temp_st, start_stop_st,
+	    selftest_st, bg_scan_st, ie_st;
 	struct log_errors write_err, read_err, verify_err;
 	struct log_non_medium non_medium;
 	struct log_temperature temp;
@@ -139,7 +139,7 @@ struct smart_scsi_pages {
 struct smart_report {
 	bool ata;
 	enum smart_verdict verdict;
-	char reason[256];	/* one line; "" for PASSED */
+	char reason[256]; /* one line; "" for PASSED */
 
 	/* key figures; known false when the drive does not report them */
 	struct smart_num temperature_c;
@@ -150,10 +150,10 @@ struct smart_report {
 	struct smart_num crc_errors;
 
 	/* ATA */
-	struct smart_attr *attrs;	/* owned */
+	struct smart_attr *attrs; /* owned */
 	size_t nattrs;
-	int ata_status;			/* RETURN STATUS: 1 good, 0 exceeded, -1 unknown */
-	int overall;			/* libatasmart SkSmartOverall, -1 when it gave none */
+	int ata_status; /* RETURN STATUS: 1 good, 0 exceeded, -1 unknown */
+	int overall;	/* libatasmart SkSmartOverall, -1 when it gave none */
 	struct ata_smart_data data;
 	bool selftest_log_read;
 	bool errlog_read;
@@ -221,13 +221,13 @@ struct selftest_status {
 	enum selftest_kind kind;
 	/* out */
 	bool running;
-	double fraction;	/* done, 0..1 (ATA in steps of 0.1) */
+	double fraction; /* done, 0..1 (ATA in steps of 0.1) */
 	bool fraction_valid;
-	unsigned expected_s;	/* the drive's expected duration, 0 unknown */
-	double eta_s;		/* < 0 unknown */
-	bool has_last;		/* last: the newest finished test (when not running) */
+	unsigned expected_s; /* the drive's expected duration, 0 unknown */
+	double eta_s;	     /* < 0 unknown */
+	bool has_last;	     /* last: the newest finished test (when not running) */
 	struct selftest_entry last;
-	char text[128];		/* "extended self-test: 40% done", "last: completed ..." */
+	char text[128]; /* "extended self-test: 40% done", "last: completed ..." */
 };
 int selftest_poll(struct drive *d, const struct drive_info *info, struct selftest_status *st,
 		  struct ss_error *err);
@@ -249,7 +249,7 @@ int selftest_wait(struct drive *d, const struct drive_info *info, enum selftest_
 /* Raise r's verdict to v (never lower it) with a one-line reason; the
  * reason of the worst finding wins, the first one among equals. */
 void smart_report_verdict(struct smart_report *r, enum smart_verdict v, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 /* The self-test rule of both verdicts: the newest finished test in
  * r->selftests failed -> FAILED; an older one failed -> WARNING. */

@@ -30,24 +30,24 @@ struct dev_source_ops;
 
 /* One whole disk. Strings are "" when unknown. */
 struct sysdisk {
-	char name[32];		/* kernel name: "sda" */
-	char devnode[64];	/* "/dev/sda" (as on the system, no sysroot) */
-	char sg[32];		/* "/dev/sg0", "" when there is no sg node */
+	char name[32];	  /* kernel name: "sda" */
+	char devnode[64]; /* "/dev/sda" (as on the system, no sysroot) */
+	char sg[32];	  /* "/dev/sg0", "" when there is no sg node */
 	unsigned major, minor;
-	uint64_t size_bytes;	/* sysfs size x 512 */
+	uint64_t size_bytes; /* sysfs size x 512 */
 	uint32_t logical_block;
 	uint32_t physical_block;
 	bool rotational;
 	bool removable;
-	bool sgio;		/* a SCSI device SG_IO can talk to */
-	char tran[8];		/* as lsblk: "sata" "sas" "usb" "fc" "iscsi"
+	bool sgio;		 /* a SCSI device SG_IO can talk to */
+	char tran[8];		 /* as lsblk: "sata" "sas" "usb" "fc" "iscsi"
 				 * "scsi" "virtio" "nvme" or "" */
-	enum drive_tran tran_id;	/* the same, for drive_new()'s hint */
+	enum drive_tran tran_id; /* the same, for drive_new()'s hint */
 	char vendor[17];
 	char model[65];
 	char rev[17];
 	char serial[65];
-	char wwn[65];		/* "0x5000c500a1b2c3d4" (naa), "eui.…", "" */
+	char wwn[65]; /* "0x5000c500a1b2c3d4" (naa), "eui.…", "" */
 };
 
 /*
@@ -56,8 +56,7 @@ struct sysdisk {
  * listed with sgio false. *out is malloc'ed (free with sysdisk_free_list);
  * with no disks *out is NULL and *n 0.
  */
-int sysdisk_enumerate(const char *sysroot, struct sysdisk **out, size_t *n,
-		      struct ss_error *err);
+int sysdisk_enumerate(const char *sysroot, struct sysdisk **out, size_t *n, struct ss_error *err);
 void sysdisk_free_list(struct sysdisk *list);
 
 /*
@@ -78,19 +77,19 @@ int sysdisk_lookup(const char *sysroot, const char *path, struct sysdisk *out,
 /* Why a disk must not be touched. in_use is the OR of the rest. */
 struct sysdisk_usage {
 	bool in_use;
-	bool mounted;		/* the disk or a partition is mounted */
-	bool system;		/* holds /, /boot, /boot/efi, /usr or /var */
-	bool swap;		/* the disk or a partition is active swap */
-	bool held;		/* md, dm/LVM or another holder */
-	bool partitions;	/* the kernel sees partitions on it */
-	bool signature;		/* partition table or fs/RAID/LVM signature */
-	bool unprobed;		/* could not be probed: in use to be safe */
-	bool part_data;		/* one of its partitions holds a signature (a filesystem,
+	bool mounted;	  /* the disk or a partition is mounted */
+	bool system;	  /* holds /, /boot, /boot/efi, /usr or /var */
+	bool swap;	  /* the disk or a partition is active swap */
+	bool held;	  /* md, dm/LVM or another holder */
+	bool partitions;  /* the kernel sees partitions on it */
+	bool signature;	  /* partition table or fs/RAID/LVM signature */
+	bool unprobed;	  /* could not be probed: in use to be safe */
+	bool part_data;	  /* one of its partitions holds a signature (a filesystem,
 				 * RAID, LVM; or one could not be probed): data, more
 				 * than the partition table */
-	bool part_not_md;	/* ... and one such is no md superblock (an array over
+	bool part_not_md; /* ... and one such is no md superblock (an array over
 				 * partitions expects those on its members) */
-	char reason[400];	/* "mounted at /srv; has partitions sdb1", "" */
+	char reason[400]; /* "mounted at /srv; has partitions sdb1", "" */
 };
 
 /*
@@ -122,7 +121,7 @@ void sysdisk_probe_signatures(int fd, unsigned block_len, struct sysdisk_usage *
 
 /* Where a partition lies in the disk, in bytes (libblkid's table of it). */
 struct sysdisk_part {
-	unsigned partno;	/* 1, 2, ... as the kernel numbers it */
+	unsigned partno; /* 1, 2, ... as the kernel numbers it */
 	uint64_t start;
 	uint64_t size;
 };
@@ -133,8 +132,7 @@ struct sysdisk_part {
  * disk's labels into a sparse file (see above) reads before probing its
  * signatures. Returns how many the table has (0: no table).
  */
-size_t sysdisk_probe_partitions(int fd, unsigned block_len, struct sysdisk_part *out,
-				size_t max);
+size_t sysdisk_probe_partitions(int fd, unsigned block_len, struct sysdisk_part *out, size_t max);
 /* Record that the disk could not be probed ("could not be probed: why"). */
 void sysdisk_usage_note_unprobed(struct sysdisk_usage *u, const char *why);
 /* u->in_use from the other fields. */
@@ -173,7 +171,7 @@ int sysdisk_reread_capacity(const char *sysroot, const char *name, bool reprobe,
 struct sysdisk_hpa_unlock {
 	bool now;
 	bool next_boot;
-	char where[512];	/* "/sys/module/libata/parameters/ignore_hpa = 1; ..." */
+	char where[512]; /* "/sys/module/libata/parameters/ignore_hpa = 1; ..." */
 };
 void sysdisk_hpa_unlock(const char *sysroot, struct sysdisk_hpa_unlock *out);
 

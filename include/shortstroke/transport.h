@@ -15,16 +15,16 @@
 
 enum xfer_dir {
 	XFER_NONE = 0,
-	XFER_FROM_DEV,		/* data-in: drive to host */
-	XFER_TO_DEV,		/* data-out: host to drive */
+	XFER_FROM_DEV, /* data-in: drive to host */
+	XFER_TO_DEV,   /* data-out: host to drive */
 };
 
 /* SCSI status bytes we act on */
-#define SCSI_STATUS_GOOD		0x00
-#define SCSI_STATUS_CHECK_CONDITION	0x02
-#define SCSI_STATUS_BUSY		0x08
+#define SCSI_STATUS_GOOD 0x00
+#define SCSI_STATUS_CHECK_CONDITION 0x02
+#define SCSI_STATUS_BUSY 0x08
 #define SCSI_STATUS_RESERVATION_CONFLICT 0x18
-#define SCSI_STATUS_TASK_ABORTED	0x40
+#define SCSI_STATUS_TASK_ABORTED 0x40
 
 #define XCMD_SENSE_MAX 96
 
@@ -35,23 +35,23 @@ struct xcmd {
 	enum xfer_dir dir;
 	void *data;
 	size_t data_len;
-	unsigned timeout_ms;	/* 0: the transport's default (60 s) */
+	unsigned timeout_ms; /* 0: the transport's default (60 s) */
 	/* a read whose data the caller never looks at (a scan, a benchmark):
 	 * the transport may leave data as it was, as SG_FLAG_NO_DXFER does;
 	 * status, sense, resid and timing are those of the full read */
 	bool discard;
 
-	uint8_t status;		/* SCSI status byte */
+	uint8_t status; /* SCSI status byte */
 	uint8_t sense[XCMD_SENSE_MAX];
-	unsigned sense_len;	/* bytes of sense returned */
-	size_t resid;		/* data_len minus bytes actually moved */
-	uint64_t duration_ns;	/* as the transport measured it (virtual on sim) */
+	unsigned sense_len;   /* bytes of sense returned */
+	size_t resid;	      /* data_len minus bytes actually moved */
+	uint64_t duration_ns; /* as the transport measured it (virtual on sim) */
 };
 
 struct transport;
 
 struct transport_ops {
-	const char *name;	/* "sgio", "sim" */
+	const char *name; /* "sgio", "sim" */
 	/*
 	 * Deliver the command. Returns 0 when the drive answered, whatever
 	 * its status (CHECK CONDITION is a device answer, not an OS error);
@@ -70,14 +70,14 @@ typedef void (*transport_trace_fn)(void *arg, const struct xcmd *c, int rc);
 struct transport {
 	const struct transport_ops *ops;
 	void *priv;
-	char name[128];		/* the device as the user named it */
+	char name[128]; /* the device as the user named it */
 	transport_trace_fn trace;
 	void *trace_arg;
 };
 
 /* Validate ops (name, exec and close are required) and fill t. */
-int transport_init(struct transport *t, const struct transport_ops *ops,
-		   void *priv, const char *name, struct ss_error *err);
+int transport_init(struct transport *t, const struct transport_ops *ops, void *priv,
+		   const char *name, struct ss_error *err);
 
 /* Send through t->ops->exec, then call the trace hook. */
 int transport_exec(struct transport *t, struct xcmd *c, struct ss_error *err);
@@ -99,8 +99,8 @@ void transport_set_watch(transport_watch_fn fn, void *arg);
 void transport_close(struct transport *t);
 
 /* SG_IO backend. Opens path read-write (O_NONBLOCK) unless read_only. */
-int transport_open_sgio(const char *path, bool read_only,
-			struct transport **out, struct ss_error *err);
+int transport_open_sgio(const char *path, bool read_only, struct transport **out,
+			struct ss_error *err);
 
 /* Direction as text: "none", "in", "out". */
 const char *xfer_dir_name(enum xfer_dir d);

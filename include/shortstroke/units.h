@@ -9,16 +9,16 @@
 #include "shortstroke/error.h"
 
 enum size_kind {
-	SIZE_BYTES,	/* "44G", "44GB", "41GiB", "1000000000" with a unit */
-	SIZE_PERCENT,	/* "10%" */
-	SIZE_BLOCKS,	/* a plain number: a block count */
+	SIZE_BYTES,   /* "44G", "44GB", "41GiB", "1000000000" with a unit */
+	SIZE_PERCENT, /* "10%" */
+	SIZE_BLOCKS,  /* a plain number: a block count */
 };
 
 struct size_spec {
 	enum size_kind kind;
-	uint64_t bytes;		/* SIZE_BYTES */
-	double percent;		/* SIZE_PERCENT, 0 < p <= 100 */
-	uint64_t blocks;	/* SIZE_BLOCKS */
+	uint64_t bytes;	 /* SIZE_BYTES */
+	double percent;	 /* SIZE_PERCENT, 0 < p <= 100 */
+	uint64_t blocks; /* SIZE_BLOCKS */
 };
 
 /*

@@ -19,14 +19,14 @@
 #include "shortstroke/scsi.h"
 #include "shortstroke/zbc.h"
 
-#define ZONES_MAX_ZONES (1u << 24)	/* a sanity bound against a runaway device */
+#define ZONES_MAX_ZONES (1u << 24) /* a sanity bound against a runaway device */
 
 struct zone_report {
 	enum zoned_model model;
-	bool zac;		/* read with ATA REPORT ZONES EXT (little-endian) */
-	uint8_t same;		/* of the first answer */
+	bool zac;     /* read with ATA REPORT ZONES EXT (little-endian) */
+	uint8_t same; /* of the first answer */
 	uint64_t max_lba;
-	struct zone_desc *zones;	/* owned */
+	struct zone_desc *zones; /* owned */
 	size_t count;
 	struct zone_summary summary;
 };
@@ -44,25 +44,25 @@ void zone_report_fini(struct zone_report *r);
 
 /* One recording zone (notch) as the Notch page describes it. */
 struct zone_notch {
-	uint16_t notch;		/* 1..max */
-	bool lba;		/* LPN: start/end are LBAs; else cylinder<<8|head */
+	uint16_t notch; /* 1..max */
+	bool lba;	/* LPN: start/end are LBAs; else cylinder<<8|head */
 	uint32_t start, end;
-	bool has_format;	/* Format Device page read for this notch */
+	bool has_format; /* Format Device page read for this notch */
 	uint16_t sectors_per_track;
 	uint16_t tracks_per_zone;
 };
 
 struct zone_geometry {
 	bool has_format;
-	struct scsi_format_page format;		/* as the drive reports it now */
+	struct scsi_format_page format; /* as the drive reports it now */
 	bool has_rigid;
 	struct scsi_rigid_page rigid;
 	bool has_notch;
-	struct scsi_notch_page notch;		/* with the original active notch */
-	struct zone_notch *notches;		/* owned; empty if not notched */
+	struct scsi_notch_page notch; /* with the original active notch */
+	struct zone_notch *notches;   /* owned; empty if not notched */
 	size_t nnotches;
-	bool notches_skipped;			/* notched, but not walked (walk false) */
-	char note[256];				/* why something is missing, "" if nothing */
+	bool notches_skipped; /* notched, but not walked (walk false) */
+	char note[256];	      /* why something is missing, "" if nothing */
 };
 
 /*
@@ -84,7 +84,7 @@ void zone_geometry_fini(struct zone_geometry *g);
 /* What a drive tells about its zones, as `zones` shows it: the zone report
  * of a zoned drive (host-managed or host-aware), else its geometry pages. */
 struct zones_info {
-	bool zoned;			/* report is filled, else geometry */
+	bool zoned; /* report is filled, else geometry */
 	struct zone_report report;
 	struct zone_geometry geometry;
 };

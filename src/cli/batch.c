@@ -40,8 +40,10 @@ struct batch_item *batch_add(struct batch *b, const char *spec)
 int batch_filter(struct batch *b, const char **slot, const char *opt, const char *value)
 {
 	if (*slot)
-		return cli_usage_error(b->cmd, "%s given twice (it takes one value); name several "
-				       "disks as DEVICE arguments", opt);
+		return cli_usage_error(b->cmd,
+				       "%s given twice (it takes one value); name several "
+				       "disks as DEVICE arguments",
+				       opt);
 	*slot = value;
 	return EXIT_DONE;
 }

@@ -16,31 +16,31 @@
 struct batch_item {
 	struct dev_entry e;
 	struct drive *d;
-	bool ready;		/* opened, safe, planned: will run */
-	int rc;			/* result, or why it was not run */
-	int exit_hint;		/* EXIT_* for a failure before running */
+	bool ready;    /* opened, safe, planned: will run */
+	int rc;	       /* result, or why it was not run */
+	int exit_hint; /* EXIT_* for a failure before running */
 	struct ss_error err;
-	char plan[512];		/* one line shown before confirmation */
-	char result[512];	/* one line after */
-	struct record *rec;	/* per-disk result fields (owned) */
-	char *log;		/* dry-run / verbose command lines (owned) */
+	char plan[512];	    /* one line shown before confirmation */
+	char result[512];   /* one line after */
+	struct record *rec; /* per-disk result fields (owned) */
+	char *log;	    /* dry-run / verbose command lines (owned) */
 	size_t log_len;
-	void *op;		/* the command's own state */
+	void *op; /* the command's own state */
 };
 
 struct batch {
-	const char *cmd;	/* "limit" */
+	const char *cmd; /* "limit" */
 	struct ss_ctx *ctx;
 	struct batch_item *items;
 	unsigned n;
 	bool json, yes, force, dry_run, verbose;
 	const char *model_glob, *serial_filter;
-	bool overall;		/* progress: also a line for the whole batch */
-	bool log_after;		/* text: an item's log goes under its result line
+	bool overall;	/* progress: also a line for the whole batch */
+	bool log_after; /* text: an item's log goes under its result line
 				 * (a report about the disk), not above it (the
 				 * commands that led to the result) */
-	int exit_code;		/* set by batch_check_all: the batch's exit code */
-	bool journaled;		/* the change is journaled: refuse a disk whose serial
+	int exit_code;	/* set by batch_check_all: the batch's exit code */
+	bool journaled; /* the change is journaled: refuse a disk whose serial
 				 * another attached disk shares (device_check_serial) */
 	/* may an unsafe disk go ahead all the same? (restore of the partition
 	 * method: the partition table it wrote is the only "use") */

@@ -18,12 +18,13 @@ enum {
 
 struct cli_cmd {
 	const char *name;
-	const char *summary;	/* one line for `shortstroke --help` */
+	const char *summary; /* one line for `shortstroke --help` */
 	int (*run)(struct ss_ctx *ctx, int argc, char **argv);
 };
 
 extern const struct cli_cmd *const cli_commands[];
-extern const struct cli_cmd cmd_list, cmd_info, cmd_limit, cmd_restore, cmd_protect, cmd_sim, cmd_tui;
+extern const struct cli_cmd cmd_list, cmd_info, cmd_limit, cmd_restore, cmd_protect, cmd_sim,
+    cmd_tui;
 extern const struct cli_cmd cmd_plan;
 extern const struct cli_cmd cmd_apply, cmd_array;
 extern const struct cli_cmd cmd_smart, cmd_selftest, cmd_zones;

@@ -45,87 +45,87 @@ struct mjob {
 
 static void apply_usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: shortstroke apply [options] PLAN.json --name NAME [--members DEVICE...]\n"
-		"\n"
-		"Create the short-stroked md array a plan file describes, as one journaled\n"
-		"transaction: every member is limited to the plan's limit (the limit code of\n"
-		"'shortstroke limit', same rules), verified, then mdadm creates the array\n"
-		"(metadata 1.2, the plan's level, member order and chunk, an internal bitmap\n"
-		"for redundant levels), and --mkfs makes a filesystem aligned to the stripe.\n"
-		"Everything is checked before the first change; a failure after it rolls\n"
-		"back what this run did. 'shortstroke array undo NAME' undoes the array.\n"
-		"A member limited by the partition method (a GPT with one partition on the\n"
-		"outer part) is given to md as that partition (/dev/sdX1), once the kernel\n"
-		"shows it; undo takes the GPT away again.\n"
-		"\n"
-		"Options:\n"
-		"      --name NAME       the array's name: /dev/md/NAME (letters, digits, _ -)\n"
-		"      --members DEV...  the disks, in layout order: all of the plan's members,\n"
-		"                        or only its placeholders (plan --disks N); the\n"
-		"                        plan's own devices are used when not given\n"
-		"      --mkfs FS         ext4 (stride, stripe_width) or xfs (su, sw)\n"
-		"      --conf FILE       append the ARRAY line to FILE (mdadm.conf); else printed\n"
-		"  -m, --method M        the limit method of every member (default: the plan's,\n"
-		"                        else auto: AMAC, HPA or a SCSI resize as 'limit' picks;\n"
-		"                        a disk with none of them, such as one behind a\n"
-		"                        controller that blocks them, gets the partition method)\n"
-		"  -n, --dry-run         print every CDB per member and the mdadm and mkfs\n"
-		"                        steps, with the reason a real run would stop; change\n"
-		"                        nothing\n"
-		"  -y, --yes             do not ask (scripts)\n"
-		"  -f, --force           allow members that are in use or protected\n"
-		"  -J, --json            the result as JSON\n"
-		"  -h, --help            this help\n"
-		"\n"
-		"Exit status: 0 done (or already applied), 1 failed (rolled back), or a\n"
-		"later step cannot succeed here (no md, the personality, the name, mkfs, a\n"
-		"level md cannot build: RAID 50, 60, 0+1), 2 usage error, 3 refused (a member\n"
-		"in use, protected, not the disk the plan recorded, not confirmed).\n"
-		"\n"
-		"Examples:\n"
-		"  shortstroke plan --level 1 --stroke 25%% /dev/sdb /dev/sdc -O r1.json\n"
-		"  shortstroke apply r1.json --name fast0 --dry-run\n"
-		"  shortstroke plan --disks 4 --model-of /dev/sdb --level 10 --stroke 25%% -O r10.json\n"
-		"  shortstroke apply r10.json --members /dev/sd[b-e] --name fast0 --mkfs xfs --yes\n");
+	fprintf(
+	    f,
+	    "Usage: shortstroke apply [options] PLAN.json --name NAME [--members DEVICE...]\n"
+	    "\n"
+	    "Create the short-stroked md array a plan file describes, as one journaled\n"
+	    "transaction: every member is limited to the plan's limit (the limit code of\n"
+	    "'shortstroke limit', same rules), verified, then mdadm creates the array\n"
+	    "(metadata 1.2, the plan's level, member order and chunk, an internal bitmap\n"
+	    "for redundant levels), and --mkfs makes a filesystem aligned to the stripe.\n"
+	    "Everything is checked before the first change; a failure after it rolls\n"
+	    "back what this run did. 'shortstroke array undo NAME' undoes the array.\n"
+	    "A member limited by the partition method (a GPT with one partition on the\n"
+	    "outer part) is given to md as that partition (/dev/sdX1), once the kernel\n"
+	    "shows it; undo takes the GPT away again.\n"
+	    "\n"
+	    "Options:\n"
+	    "      --name NAME       the array's name: /dev/md/NAME (letters, digits, _ -)\n"
+	    "      --members DEV...  the disks, in layout order: all of the plan's members,\n"
+	    "                        or only its placeholders (plan --disks N); the\n"
+	    "                        plan's own devices are used when not given\n"
+	    "      --mkfs FS         ext4 (stride, stripe_width) or xfs (su, sw)\n"
+	    "      --conf FILE       append the ARRAY line to FILE (mdadm.conf); else printed\n"
+	    "  -m, --method M        the limit method of every member (default: the plan's,\n"
+	    "                        else auto: AMAC, HPA or a SCSI resize as 'limit' picks;\n"
+	    "                        a disk with none of them, such as one behind a\n"
+	    "                        controller that blocks them, gets the partition method)\n"
+	    "  -n, --dry-run         print every CDB per member and the mdadm and mkfs\n"
+	    "                        steps, with the reason a real run would stop; change\n"
+	    "                        nothing\n"
+	    "  -y, --yes             do not ask (scripts)\n"
+	    "  -f, --force           allow members that are in use or protected\n"
+	    "  -J, --json            the result as JSON\n"
+	    "  -h, --help            this help\n"
+	    "\n"
+	    "Exit status: 0 done (or already applied), 1 failed (rolled back), or a\n"
+	    "later step cannot succeed here (no md, the personality, the name, mkfs, a\n"
+	    "level md cannot build: RAID 50, 60, 0+1), 2 usage error, 3 refused (a member\n"
+	    "in use, protected, not the disk the plan recorded, not confirmed).\n"
+	    "\n"
+	    "Examples:\n"
+	    "  shortstroke plan --level 1 --stroke 25%% /dev/sdb /dev/sdc -O r1.json\n"
+	    "  shortstroke apply r1.json --name fast0 --dry-run\n"
+	    "  shortstroke plan --disks 4 --model-of /dev/sdb --level 10 --stroke 25%% -O r10.json\n"
+	    "  shortstroke apply r10.json --members /dev/sd[b-e] --name fast0 --mkfs xfs --yes\n");
 }
 
 static void array_usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: shortstroke array list [-J]\n"
-		"       shortstroke array status NAME [-J]\n"
-		"       shortstroke array undo NAME [--yes] [--dry-run]\n"
-		"       shortstroke array replace NAME OLD NEW [--yes] [--wait]\n"
-		"\n"
-		"The md arrays 'shortstroke apply' created.\n"
-		"  list      each array: state, level, members, the stroke\n"
-		"  status    md's state (sysfs md/, mdadm --detail --export), sync or rebuild\n"
-		"            progress, each member's limit as the drive reports it\n"
-		"  undo      stop the array, wipe its md metadata (mdadm --zero-superblock),\n"
-		"            restore every member to its journaled original capacity; also\n"
-		"            finishes an apply that was interrupted or whose rollback failed.\n"
-		"            Refused when the array is mounted, held (LVM, another md), or\n"
-		"            holds an LVM label or md superblock of a layer not active.\n"
-		"  replace   limit NEW to exactly the members' limit, then mdadm --add it in\n"
-		"            the place of OLD (--replace when OLD is still active)\n"
-		"\n"
-		"Options:\n"
-		"  -y, --yes             do not ask (scripts)\n"
-		"  -n, --dry-run         undo, replace: say what would be done; change nothing\n"
-		"  -w, --wait            replace: wait for the rebuild, with its progress\n"
-		"  -J, --json            JSON output\n"
-		"  -h, --help            this help\n"
-		"\n"
-		"Exit status: 0 done (or nothing to do), 1 failed (status: a member is not at\n"
-		"its limit), 2 usage error (no such array), 3 refused (mounted, held, a new\n"
-		"disk unlike the members, protected or in use, not confirmed).\n"
-		"\n"
-		"Examples:\n"
-		"  shortstroke array list\n"
-		"  shortstroke array status fast0\n"
-		"  shortstroke array replace fast0 /dev/sdc /dev/sdj --wait\n"
-		"  shortstroke array undo fast0\n");
+	fprintf(f, "Usage: shortstroke array list [-J]\n"
+		   "       shortstroke array status NAME [-J]\n"
+		   "       shortstroke array undo NAME [--yes] [--dry-run]\n"
+		   "       shortstroke array replace NAME OLD NEW [--yes] [--wait]\n"
+		   "\n"
+		   "The md arrays 'shortstroke apply' created.\n"
+		   "  list      each array: state, level, members, the stroke\n"
+		   "  status    md's state (sysfs md/, mdadm --detail --export), sync or rebuild\n"
+		   "            progress, each member's limit as the drive reports it\n"
+		   "  undo      stop the array, wipe its md metadata (mdadm --zero-superblock),\n"
+		   "            restore every member to its journaled original capacity; also\n"
+		   "            finishes an apply that was interrupted or whose rollback failed.\n"
+		   "            Refused when the array is mounted, held (LVM, another md), or\n"
+		   "            holds an LVM label or md superblock of a layer not active.\n"
+		   "  replace   limit NEW to exactly the members' limit, then mdadm --add it in\n"
+		   "            the place of OLD (--replace when OLD is still active)\n"
+		   "\n"
+		   "Options:\n"
+		   "  -y, --yes             do not ask (scripts)\n"
+		   "  -n, --dry-run         undo, replace: say what would be done; change nothing\n"
+		   "  -w, --wait            replace: wait for the rebuild, with its progress\n"
+		   "  -J, --json            JSON output\n"
+		   "  -h, --help            this help\n"
+		   "\n"
+		   "Exit status: 0 done (or nothing to do), 1 failed (status: a member is not at\n"
+		   "its limit), 2 usage error (no such array), 3 refused (mounted, held, a new\n"
+		   "disk unlike the members, protected or in use, not confirmed).\n"
+		   "\n"
+		   "Examples:\n"
+		   "  shortstroke array list\n"
+		   "  shortstroke array status fast0\n"
+		   "  shortstroke array replace fast0 /dev/sdc /dev/sdj --wait\n"
+		   "  shortstroke array undo fast0\n");
 }
 
 /* ---- apply ------------------------------------------------------------------- */
@@ -245,8 +245,12 @@ static void apply_confirm(void *arg, struct array_apply_result *res)
 	struct apply_ui *u = arg;
 	const struct apply_opts *o = u->o;
 	const struct array_rec *r = &res->rec;
-	struct batch b = { .cmd = "apply", .ctx = u->ctx, .dry_run = o->dry_run, .yes = o->yes,
-			   .force = o->force, .json = o->json };
+	struct batch b = { .cmd = "apply",
+			   .ctx = u->ctx,
+			   .dry_run = o->dry_run,
+			   .yes = o->yes,
+			   .force = o->force,
+			   .json = o->json };
 
 	if (!o->dry_run && !o->json)
 		printf("array %s: RAID %s over %zu members, chunk %" PRIu64 " KiB%s%s\n", r->md_dev,
@@ -290,8 +294,8 @@ static void apply_member(void *arg, size_t i, double fraction, const char *phase
 	for (unsigned k = 0; k < 20; k++)
 		bar[k] = k < fill ? '#' : '.';
 	bar[20] = '\0';
-	fprintf(stderr, "\033[%zuA\r  member %zu [%s] %3.0f%% %s\033[K\033[%zuB\r", u->n - i,
-		i + 1, bar, 100.0 * fraction, phase ? phase : "", u->n - i);
+	fprintf(stderr, "\033[%zuA\r  member %zu [%s] %3.0f%% %s\033[K\033[%zuB\r", u->n - i, i + 1,
+		bar, 100.0 * fraction, phase ? phase : "", u->n - i);
 	fflush(stderr);
 }
 
@@ -323,9 +327,11 @@ static int apply_unready(const struct array_apply_result *res, bool json)
 			continue;
 		cli_error("apply: %s", am->err.msg[0] ? am->err.msg : "failed");
 		if (f)
-			fprintf(f, "%s%s", ftell(f) ? "; " : "", am->err.msg[0] ? am->err.msg : "failed");
-		c = am->refusal == AR_REFUSED ? EXIT_REFUSED
-		    : am->refusal == AR_FAILED ? EXIT_FAILED : cli_exit_code(am->rc, &am->err);
+			fprintf(f, "%s%s", ftell(f) ? "; " : "",
+				am->err.msg[0] ? am->err.msg : "failed");
+		c = am->refusal == AR_REFUSED  ? EXIT_REFUSED
+		    : am->refusal == AR_FAILED ? EXIT_FAILED
+					       : cli_exit_code(am->rc, &am->err);
 		if (c == EXIT_DONE)
 			c = EXIT_FAILED;
 		if (code == EXIT_DONE || c == EXIT_REFUSED)
@@ -360,8 +366,9 @@ static int apply_main(struct ss_ctx *ctx, struct apply_opts *o)
 	struct plan *p = NULL;
 	struct array_apply_result *res = xcalloc(1, sizeof(*res));
 	struct apply_ui ui = { .ctx = ctx, .o = o };
-	struct array_apply_cb cb = { .member = apply_member, .confirm = apply_confirm,
-				     .note = apply_note, .arg = &ui };
+	struct array_apply_cb cb = {
+		.member = apply_member, .confirm = apply_confirm, .note = apply_note, .arg = &ui
+	};
 	struct array_apply_opts ao;
 	char plan_abs[PATH_MAX];
 	int rc, code = EXIT_FAILED;
@@ -412,7 +419,8 @@ static int apply_main(struct ss_ctx *ctx, struct apply_opts *o)
 	case AAS_DONE:
 		if (res->already) {
 			if (o->json)
-				json_out(&res->rec, true, false, NULL, "already applied: nothing to do");
+				json_out(&res->rec, true, false, NULL,
+					 "already applied: nothing to do");
 			else
 				print_already(&res->rec);
 			code = EXIT_DONE;
@@ -502,8 +510,9 @@ static int apply_run(struct ss_ctx *ctx, int argc, char **argv)
 			goto out;
 	}
 	if (optind != n - 1) {
-		code = cli_usage_error("apply", optind >= n ? "name the plan file"
-							   : "one plan file; members go after --members");
+		code = cli_usage_error("apply", optind >= n
+						    ? "name the plan file"
+						    : "one plan file; members go after --members");
 		goto out;
 	}
 	o.plan_path = rest[optind];
@@ -535,7 +544,7 @@ static double stroke_of(const struct array_member *m)
 
 static int arr_list(struct ss_ctx *ctx, bool json)
 {
-	char (*names)[ARRAY_NAME_MAX + 1];
+	char(*names)[ARRAY_NAME_MAX + 1];
 	struct ss_error err = { 0 };
 	struct record *root = record_new(), *arr = record_set_list(root, "arrays");
 	size_t n;
@@ -661,8 +670,8 @@ static int arr_status(struct ss_ctx *ctx, const char *name, bool json)
 			now = e.info.capacity_blocks;
 			if (part && cap_partition_end(dr, &e, &end, NULL) == 0) {
 				now = end;
-				snprintf(where, sizeof(where), ", its partition %s ends at block %"
-					 PRIu64, m->node, end);
+				snprintf(where, sizeof(where),
+					 ", its partition %s ends at block %" PRIu64, m->node, end);
 			} else if (part) {
 				snprintf(where, sizeof(where), ", no partition %s", m->node);
 			}
@@ -684,14 +693,16 @@ static int arr_status(struct ss_ctx *ctx, const char *name, bool json)
 			record_set_null(j, "limited");
 		}
 		if (!json && ok && !strcmp(m->method, ARRAY_METHOD_WHOLE)) {
-			printf("%s: %" PRIu64 " blocks: used whole (a full-stroke plan: no limit)%s\n",
+			printf("%s: %" PRIu64
+			       " blocks: used whole (a full-stroke plan: no limit)%s\n",
 			       m->spec, e.info.capacity_blocks,
 			       now == m->limit_blocks ? "" : ", NOT its size when applied");
 		} else if (!json) {
 			if (ok)
-				printf("%s: %" PRIu64 " blocks%s (the limit is %" PRIu64 ": %s)%s%s%s\n",
+				printf("%s: %" PRIu64 " blocks%s (the limit is %" PRIu64
+				       ": %s)%s%s%s\n",
 				       m->spec, e.info.capacity_blocks, where, m->limit_blocks,
-				       now == m->limit_blocks ? "limited"
+				       now == m->limit_blocks	 ? "limited"
 				       : m->state == AM_RESTORED ? "restored"
 								 : "NOT limited",
 				       m->method[0] ? ", by " : "", m->method,
@@ -769,7 +780,8 @@ static int arr_undo(struct ss_ctx *ctx, const char *name, bool yes, bool dry_run
 		code = EXIT_DONE;
 	}
 	if (json)
-		json_out(r, code == EXIT_DONE, !dry_run, code ? err.msg : NULL, text ? text : logbuf);
+		json_out(r, code == EXIT_DONE, !dry_run, code ? err.msg : NULL,
+			 text ? text : logbuf);
 	else
 		fputs(text ? text : logbuf ? logbuf : "", stdout);
 	if (code)
@@ -804,8 +816,10 @@ static void wait_rebuild(struct ss_ctx *ctx, const char *md_dev)
 
 	snprintf(mdpath, sizeof(mdpath), "%s%s", ctx->sysroot ? ctx->sysroot : "", md_dev);
 	if (array_md_kname(mdpath, kname, sizeof(kname))) {
-		fprintf(stderr, "%s: cannot follow the rebuild (no md device behind it); "
-			"'shortstroke array status' shows it\n", md_dev);
+		fprintf(stderr,
+			"%s: cannot follow the rebuild (no md device behind it); "
+			"'shortstroke array status' shows it\n",
+			md_dev);
 		return;
 	}
 	for (;; waited_ms += 500) {
@@ -821,13 +835,17 @@ static void wait_rebuild(struct ss_ctx *ctx, const char *md_dev)
 		if (idle && s.degraded <= 0 && (seen || waited_ms >= 3000))
 			break;
 		if (idle && seen && s.degraded > 0) {
-			fprintf(stderr, "%s: the rebuild ended, but the array is still degraded "
-				"(%d); see 'shortstroke array status'\n", md_dev, s.degraded);
+			fprintf(stderr,
+				"%s: the rebuild ended, but the array is still degraded "
+				"(%d); see 'shortstroke array status'\n",
+				md_dev, s.degraded);
 			return;
 		}
 		if (idle && !seen && waited_ms >= 10000) {
-			fprintf(stderr, "%s: md has not started the rebuild (degraded %d); see "
-				"'shortstroke array status'\n", md_dev, s.degraded);
+			fprintf(stderr,
+				"%s: md has not started the rebuild (degraded %d); see "
+				"'shortstroke array status'\n",
+				md_dev, s.degraded);
 			return;
 		}
 		if (!idle && s.sync_fraction >= 0)
@@ -848,8 +866,8 @@ static uint64_t md_blocks(bool part, uint32_t block_len, uint64_t limit)
 /* A new member limited by the partition method: the same partition as the
  * others, with room for it, and never smaller than the member it replaces
  * gave md (a whole disk gives it the first MiB too). */
-static void replace_fits(const struct array_member *om, const struct mjob *j,
-			 struct batch_item *it, const char *new_spec)
+static void replace_fits(const struct array_member *om, const struct mjob *j, struct batch_item *it,
+			 const char *new_spec)
 {
 	bool was = cap_method_flags(om->method) & CAPM_KEEPS_SIZE;
 	uint64_t need = md_blocks(was, om->block_len, om->limit_blocks);
@@ -875,7 +893,10 @@ static void replace_fits(const struct array_member *om, const struct mjob *j,
 static int replace_locked(struct ss_ctx *ctx, const char *name, const char *old_spec,
 			  const char *new_spec, bool yes, bool dry_run, bool wait)
 {
-	struct batch b = { .cmd = "array replace", .ctx = ctx, .yes = yes, .dry_run = dry_run,
+	struct batch b = { .cmd = "array replace",
+			   .ctx = ctx,
+			   .yes = yes,
+			   .dry_run = dry_run,
 			   .journaled = true };
 	struct array_rec *r = xcalloc(1, sizeof(*r));
 	struct ss_error err = { 0 };
@@ -899,8 +920,8 @@ static int replace_locked(struct ss_ctx *ctx, const char *name, const char *old_
 		if (idx < 0)
 			code = cli_usage_error("array", "%s is not a member of %s", old_spec, name);
 		else
-			cli_error("array replace: %s is %s, not a complete array",
-				  r->md_dev, array_state_name(r->state));
+			cli_error("array replace: %s is %s, not a complete array", r->md_dev,
+				  array_state_name(r->state));
 		free(r);
 		return code;
 	}
@@ -935,8 +956,7 @@ static int replace_locked(struct ss_ctx *ctx, const char *name, const char *old_
 		it->ready = false;
 		it->exit_hint = EXIT_USAGE;
 	}
-	if (it->ready &&
-	    array_member_elsewhere(ctx_state_dir(ctx), name, &it->e.info, &it->err)) {
+	if (it->ready && array_member_elsewhere(ctx_state_dir(ctx), name, &it->e.info, &it->err)) {
 		ss_error_prefix(&it->err, "%s: ", new_spec);
 		it->ready = false;
 		it->exit_hint = EXIT_REFUSED;
@@ -965,8 +985,9 @@ static int replace_locked(struct ss_ctx *ctx, const char *name, const char *old_
 		}
 		if (it->ready && j->plan.target != om->limit_blocks) {
 			ss_error_set(&it->err, -EINVAL,
-				     "%s: its limit would be %" PRIu64 " blocks, not the members' %"
-				     PRIu64, new_spec, j->plan.target, om->limit_blocks);
+				     "%s: its limit would be %" PRIu64
+				     " blocks, not the members' %" PRIu64,
+				     new_spec, j->plan.target, om->limit_blocks);
 			it->ready = false;
 		}
 		if (it->ready)
@@ -1044,8 +1065,13 @@ static int replace_locked(struct ss_ctx *ctx, const char *name, const char *old_
 				NULL };
 		char *spare[] = { (char *)array_mdadm_prog(), r->md_dev, "--add-spare",
 				  r->m[idx].node, NULL };
-		char *repl[] = { (char *)array_mdadm_prog(), r->md_dev, "--replace", om->node,
-				 "--with", r->m[idx].node, NULL };
+		char *repl[] = { (char *)array_mdadm_prog(),
+				 r->md_dev,
+				 "--replace",
+				 om->node,
+				 "--with",
+				 r->m[idx].node,
+				 NULL };
 		int rc = 0;
 
 		/* a partition: md gets its node once the kernel shows it */
@@ -1066,7 +1092,8 @@ static int replace_locked(struct ss_ctx *ctx, const char *name, const char *old_
 		if (rc) {
 			snprintf(why, sizeof(why), "%s", err.msg);
 			cli_error("array replace: %s; %s stays limited (restore it with "
-				  "'shortstroke restore %s')", why, new_spec, new_spec);
+				  "'shortstroke restore %s')",
+				  why, new_spec, new_spec);
 			r->m[idx] = *om;
 			r->m[idx].state = AM_LIMITED;
 			r->n--;
@@ -1075,8 +1102,8 @@ static int replace_locked(struct ss_ctx *ctx, const char *name, const char *old_
 		}
 	}
 	array_rec_step(ctx_state_dir(ctx), r, AS_DONE, "done", NULL);
-	printf("%s: %s added in the place of %s; md rebuilds it%s\n", r->md_dev, new_spec,
-	       old_spec, wait ? "" : " ('shortstroke array status' shows its progress)");
+	printf("%s: %s added in the place of %s; md rebuilds it%s\n", r->md_dev, new_spec, old_spec,
+	       wait ? "" : " ('shortstroke array status' shows its progress)");
 	if (wait)
 		wait_rebuild(ctx, r->md_dev);
 	code = EXIT_DONE;
@@ -1106,12 +1133,9 @@ static int arr_replace(struct ss_ctx *ctx, const char *name, const char *old_spe
 static int array_run(struct ss_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "yes", no_argument, NULL, 'y' },
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "wait", no_argument, NULL, 'w' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{ "yes", no_argument, NULL, 'y' },  { "dry-run", no_argument, NULL, 'n' },
+		{ "wait", no_argument, NULL, 'w' }, { "json", no_argument, NULL, 'J' },
+		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	bool yes = false, dry = false, wait = false, json = false;
 	const char *sub;
@@ -1149,12 +1173,14 @@ static int array_run(struct ss_ctx *ctx, int argc, char **argv)
 	if (!strcmp(sub, "undo") && nargs == 1)
 		return arr_undo(ctx, argv[optind], yes, dry, json);
 	if (!strcmp(sub, "replace") && nargs == 3)
-		return arr_replace(ctx, argv[optind], argv[optind + 1], argv[optind + 2], yes,
-				     dry, wait);
+		return arr_replace(ctx, argv[optind], argv[optind + 1], argv[optind + 2], yes, dry,
+				   wait);
 	if (strcmp(sub, "list") && strcmp(sub, "status") && strcmp(sub, "undo") &&
 	    strcmp(sub, "replace"))
-		return cli_usage_error("array", "unknown subcommand '%s' (list, status, undo, "
-						"replace)", sub);
+		return cli_usage_error("array",
+				       "unknown subcommand '%s' (list, status, undo, "
+				       "replace)",
+				       sub);
 	return cli_usage_error("array", "%s: wrong number of arguments", sub);
 }
 

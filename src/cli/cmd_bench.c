@@ -26,8 +26,8 @@ struct bench_item {
 	const struct bench_opts *o;
 	struct io_dev *io;
 	struct io_job job;
-	bool raw;		/* a block device, not a SCSI/ATA disk (loop, md, NVMe ...) */
-	unsigned done;		/* queue depths measured */
+	bool raw;      /* a block device, not a SCSI/ATA disk (loop, md, NVMe ...) */
+	unsigned done; /* queue depths measured */
 	struct io_result res[BENCH_QD_MAX];
 	/* progress mapping */
 	const struct progress_sink *outer;
@@ -77,39 +77,39 @@ static const struct col_def bench_cols[BC_COUNT] = {
 
 static void bench_usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: shortstroke bench [options] DEVICE...\n"
-		"\n"
-		"Measure throughput, IOPS and latency under a workload, at each queue depth.\n"
-		"On a simulated drive (sim:ID) the run takes virtual time: a 30 s test costs\n"
-		"milliseconds. DEVICE may also be any block device (loop, md, NVMe); one\n"
-		"written to must not be mounted, the system's, swap or held by md/dm, and\n"
-		"without --force must have no partitions or signature; it takes --yes.\n"
-		"\n"
-		"Options:\n"
-		"  -w, --workload W      seq-read (default), seq-write, random-access (4 KiB\n"
-		"                        random reads), random-write (4 KiB random writes),\n"
-		"                        database (8 KiB, 67%% reads), fileserver, webserver,\n"
-		"                        workstation (IOMeter access specifications)\n"
-		"  -q, --qd LIST         queue depths, 1 to 256 (default 1,4,16,64)\n"
-		"  -t, --time T          per queue depth: 30s, 500ms, 2m (default 30s)\n"
-		"  -s, --span SIZE       only the outer SIZE of the disk: 10%%, 100GB, or a block\n"
-		"                        count; shows what a limit would give without setting it\n"
-		"      --bs SIZE         request size for seq-read, seq-write, random-access and\n"
-		"                        random-write: 512 to 4M (default 1M sequential, 4K random)\n"
-		"      --seed N          seed of the random offsets (default 1: reproducible)\n"
-		"      --destructive     allow workloads that write: the data in the span is lost\n"
-		"  -y, --yes             with --destructive: do not ask (scripts); without it a\n"
-		"                        terminal asks for each disk's serial number\n"
-		"  -f, --force           with --destructive: allow a disk in use or protected\n"
-		"      --model PATTERN, --serial SERIAL   select disks as 'list' shows them\n"
-		OUT_HELP
-		"  -h, --help            this help\n"
-		"\n"
-		"Exit status: 0 done, 1 failed, 2 usage error, 3 refused, 4 some disks failed.\n"
-		"Examples:\n"
-		"  shortstroke bench --workload random-access --qd 1,32 --time 10s /dev/sdb\n"
-		"  shortstroke bench --workload database --span 10%% --destructive --yes /dev/sdc\n");
+	fprintf(
+	    f,
+	    "Usage: shortstroke bench [options] DEVICE...\n"
+	    "\n"
+	    "Measure throughput, IOPS and latency under a workload, at each queue depth.\n"
+	    "On a simulated drive (sim:ID) the run takes virtual time: a 30 s test costs\n"
+	    "milliseconds. DEVICE may also be any block device (loop, md, NVMe); one\n"
+	    "written to must not be mounted, the system's, swap or held by md/dm, and\n"
+	    "without --force must have no partitions or signature; it takes --yes.\n"
+	    "\n"
+	    "Options:\n"
+	    "  -w, --workload W      seq-read (default), seq-write, random-access (4 KiB\n"
+	    "                        random reads), random-write (4 KiB random writes),\n"
+	    "                        database (8 KiB, 67%% reads), fileserver, webserver,\n"
+	    "                        workstation (IOMeter access specifications)\n"
+	    "  -q, --qd LIST         queue depths, 1 to 256 (default 1,4,16,64)\n"
+	    "  -t, --time T          per queue depth: 30s, 500ms, 2m (default 30s)\n"
+	    "  -s, --span SIZE       only the outer SIZE of the disk: 10%%, 100GB, or a block\n"
+	    "                        count; shows what a limit would give without setting it\n"
+	    "      --bs SIZE         request size for seq-read, seq-write, random-access and\n"
+	    "                        random-write: 512 to 4M (default 1M sequential, 4K random)\n"
+	    "      --seed N          seed of the random offsets (default 1: reproducible)\n"
+	    "      --destructive     allow workloads that write: the data in the span is lost\n"
+	    "  -y, --yes             with --destructive: do not ask (scripts); without it a\n"
+	    "                        terminal asks for each disk's serial number\n"
+	    "  -f, --force           with --destructive: allow a disk in use or protected\n"
+	    "      --model PATTERN, --serial SERIAL   select disks as 'list' shows them\n" OUT_HELP
+	    "  -h, --help            this help\n"
+	    "\n"
+	    "Exit status: 0 done, 1 failed, 2 usage error, 3 refused, 4 some disks failed.\n"
+	    "Examples:\n"
+	    "  shortstroke bench --workload random-access --qd 1,32 --time 10s /dev/sdb\n"
+	    "  shortstroke bench --workload database --span 10%% --destructive --yes /dev/sdc\n");
 }
 
 /* ---- opening ------------------------------------------------------------------ */
@@ -154,7 +154,8 @@ static void open_raw_for_writing(struct batch *b, struct batch_item *it)
 		ss_error_clear(&it->err);
 		rc = device_volume_check(b->ctx, spec, b->force, &it->err);
 		if (rc) {
-			item_refuse(it, rc, rc == -EPERM ? EXIT_REFUSED : cli_exit_code(rc, &it->err));
+			item_refuse(it, rc,
+				    rc == -EPERM ? EXIT_REFUSED : cli_exit_code(rc, &it->err));
 			return;
 		}
 		bi->raw = true;
@@ -218,7 +219,9 @@ static void plan_item(struct batch *b, struct batch_item *it, bool write)
 		return;
 	}
 	snprintf(who, sizeof(who), "%s %s",
-		 it->e.volume ? "simulated array" : bi->raw ? "block device" : it->e.info.model,
+		 it->e.volume ? "simulated array"
+		 : bi->raw    ? "block device"
+			      : it->e.info.model,
 		 bi->raw ? "" : it->e.info.serial);
 	bench_plan_text(o, &bi->job, io_dev_geom(bi->io), who, write, it->plan, sizeof(it->plan));
 }
@@ -294,8 +297,7 @@ static int bench_job_run(void *arg, const struct progress_sink *sink, struct ss_
 	record_set_double(it->rec, "span_percent",
 			  100.0 * (double)bi->job.end_lba / (double)g->blocks);
 	record_set_str(it->rec, "engine", io_dev_engine(bi->io)->name);
-	record_set_bool(it->rec, "virtual_time",
-			io_dev_engine(bi->io)->caps & IO_CAP_VIRTUAL_TIME);
+	record_set_bool(it->rec, "virtual_time", io_dev_engine(bi->io)->caps & IO_CAP_VIRTUAL_TIME);
 	record_set_u64(it->rec, "seed", o->seed);
 	runs = record_set_list(it->rec, "runs");
 	for (unsigned k = 0; k < bi->done; k++)
@@ -315,8 +317,8 @@ static int print_table(struct batch *b, const struct out_opts *oo)
 	struct table *t;
 	unsigned rows = 0;
 
-	t = table_new(bench_cols, BC_COUNT, BENCH_DEFAULT_COLS,
-		      oo->columns, errbuf, sizeof(errbuf));
+	t = table_new(bench_cols, BC_COUNT, BENCH_DEFAULT_COLS, oo->columns, errbuf,
+		      sizeof(errbuf));
 	if (!t)
 		return cli_usage_error("bench", "%s", errbuf);
 	for (unsigned i = 0; i < b->n; i++) {
@@ -387,21 +389,26 @@ static int bench_run(struct ss_ctx *ctx, int argc, char **argv)
 		switch (c) {
 		case 'w':
 			if (io_workload_parse(optarg, &o.wl))
-				return cli_usage_error("bench", "unknown workload '%s' (seq-read, "
+				return cli_usage_error("bench",
+						       "unknown workload '%s' (seq-read, "
 						       "seq-write, random-access, random-write, "
 						       "database, fileserver, webserver, "
-						       "workstation)", optarg);
+						       "workstation)",
+						       optarg);
 			break;
 		case 'q':
 			if (bench_parse_qd(optarg, &o))
-				return cli_usage_error("bench", "--qd '%s': give queue depths of 1 to "
-						       "%u, comma separated (at most %u)", optarg,
-						       IO_QD_MAX, BENCH_QD_MAX);
+				return cli_usage_error("bench",
+						       "--qd '%s': give queue depths of 1 to "
+						       "%u, comma separated (at most %u)",
+						       optarg, IO_QD_MAX, BENCH_QD_MAX);
 			break;
 		case 't':
 			if (bench_parse_time(optarg, &o.time_ns))
-				return cli_usage_error("bench", "--time '%s': give a duration of 1ms "
-						       "to 24h, such as 30s, 500ms or 2m", optarg);
+				return cli_usage_error("bench",
+						       "--time '%s': give a duration of 1ms "
+						       "to 24h, such as 30s, 500ms or 2m",
+						       optarg);
 			break;
 		case 's':
 			if (size_parse(optarg, &o.span, &err))
@@ -410,13 +417,15 @@ static int bench_run(struct ss_ctx *ctx, int argc, char **argv)
 			break;
 		case OPT_BS:
 			if (bench_parse_bs(optarg, &o.bs))
-				return cli_usage_error("bench", "--bs '%s': block sizes of 512 B to "
+				return cli_usage_error("bench",
+						       "--bs '%s': block sizes of 512 B to "
 						       "4 MiB in multiples of 512 are supported",
 						       optarg);
 			break;
 		case OPT_SEED:
 			if (u64_parse(optarg, &o.seed))
-				return cli_usage_error("bench", "--seed '%s' is not a number", optarg);
+				return cli_usage_error("bench", "--seed '%s' is not a number",
+						       optarg);
 			break;
 		case OPT_DESTRUCTIVE:
 			o.destructive = true;
@@ -447,8 +456,8 @@ static int bench_run(struct ss_ctx *ctx, int argc, char **argv)
 		return EXIT_DONE;
 	}
 	/* the columns before any I/O: a typo must not cost a benchmark */
-	if (table_check_columns(bench_cols, BC_COUNT,
-				BENCH_DEFAULT_COLS, oo.columns, errbuf, sizeof(errbuf)))
+	if (table_check_columns(bench_cols, BC_COUNT, BENCH_DEFAULT_COLS, oo.columns, errbuf,
+				sizeof(errbuf)))
 		return cli_usage_error("bench", "%s", errbuf);
 	b.json = oo.flags & TABLE_JSON;
 	write = io_workload_writes(o.wl);

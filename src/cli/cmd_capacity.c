@@ -18,7 +18,7 @@ struct cap_job {
 	bool restore;
 	enum cap_method method;
 	bool volatile_;
-	bool to_native;		/* restore: nothing journaled, go to the native max */
+	bool to_native; /* restore: nothing journaled, go to the native max */
 };
 
 static void limit_usage(FILE *f)
@@ -66,28 +66,27 @@ static void limit_usage(FILE *f)
 
 static void restore_usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: shortstroke restore [options] DEVICE...\n"
-		"\n"
-		"Bring disks back to their journaled original capacity, by the method that\n"
-		"limited them. A disk with nothing journaled was not limited by shortstroke\n"
-		"(a vendor's recovery area, another tool) and is refused, with its current\n"
-		"and native sizes; --to-native takes it to its native maximum (ATA: AMAC or\n"
-		"HPA; SCSI: MODE SELECT to the maximum block count).\n"
-		"\n"
-		"Options:\n"
-		"  -m, --method M        force a method (dco restores the factory maximum,\n"
-		"                        scsi-format reformats to the journaled block count,\n"
-		"                        partition wipes the GPT; with nothing journaled these\n"
-		"                        need --to-native)\n"
-		"      --volatile        HPA only: undone by a power cycle\n"
-		"      --to-native       with nothing journaled, go to the native maximum\n"
-		"      --model PATTERN, --serial SERIAL   select disks as 'list' shows them\n"
-		"  -n, --dry-run         print every command that would be sent; send none\n"
-		"  -y, --yes             do not ask; -f, --force  override in-use/protected\n"
-		"                        (and a serial another attached disk has)\n"
-		"  -J, --json            one result object per disk\n"
-		"  -h, --help            this help\n");
+	fprintf(f, "Usage: shortstroke restore [options] DEVICE...\n"
+		   "\n"
+		   "Bring disks back to their journaled original capacity, by the method that\n"
+		   "limited them. A disk with nothing journaled was not limited by shortstroke\n"
+		   "(a vendor's recovery area, another tool) and is refused, with its current\n"
+		   "and native sizes; --to-native takes it to its native maximum (ATA: AMAC or\n"
+		   "HPA; SCSI: MODE SELECT to the maximum block count).\n"
+		   "\n"
+		   "Options:\n"
+		   "  -m, --method M        force a method (dco restores the factory maximum,\n"
+		   "                        scsi-format reformats to the journaled block count,\n"
+		   "                        partition wipes the GPT; with nothing journaled these\n"
+		   "                        need --to-native)\n"
+		   "      --volatile        HPA only: undone by a power cycle\n"
+		   "      --to-native       with nothing journaled, go to the native maximum\n"
+		   "      --model PATTERN, --serial SERIAL   select disks as 'list' shows them\n"
+		   "  -n, --dry-run         print every command that would be sent; send none\n"
+		   "  -y, --yes             do not ask; -f, --force  override in-use/protected\n"
+		   "                        (and a serial another attached disk has)\n"
+		   "  -J, --json            one result object per disk\n"
+		   "  -h, --help            this help\n");
 }
 
 static void plan_line(struct batch_item *it, const struct cap_plan *p)
@@ -289,8 +288,7 @@ static int parse_size_opt(const char *cmd, int opt, const char *arg, struct cap_
 	}
 	case 'B':
 		if (u64_parse(arg, &r->blocks) || r->blocks == 0)
-			return cli_usage_error(cmd, "--blocks: '%s' is not a positive number",
-					       arg);
+			return cli_usage_error(cmd, "--blocks: '%s' is not a positive number", arg);
 		r->by = CAP_BY_BLOCKS;
 		return 0;
 	default: /* 'L' */

@@ -10,20 +10,19 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: shortstroke info [options] DEVICE\n"
-		"\n"
-		"Print what is known about one drive: identity, transport, block sizes,\n"
-		"current and native capacity, rotation rate, the capacity-limiting methods\n"
-		"it supports (hpa, amac, dco, scsi-resize, scsi-format, partition), security\n"
-		"state, SMART support, zoned model and whether it is free to change.\n"
-		"Only read-only identification commands are sent.\n"
-		"\n"
-		"Options:\n"
-		"  -J, --json     JSON output\n"
-		"  -h, --help     this help\n"
-		"\n"
-		"DEVICE: /dev/sdX, /dev/disk/by-id/..., or sim:ID with --demo or --rig FILE.\n");
+	fprintf(f, "Usage: shortstroke info [options] DEVICE\n"
+		   "\n"
+		   "Print what is known about one drive: identity, transport, block sizes,\n"
+		   "current and native capacity, rotation rate, the capacity-limiting methods\n"
+		   "it supports (hpa, amac, dco, scsi-resize, scsi-format, partition), security\n"
+		   "state, SMART support, zoned model and whether it is free to change.\n"
+		   "Only read-only identification commands are sent.\n"
+		   "\n"
+		   "Options:\n"
+		   "  -J, --json     JSON output\n"
+		   "  -h, --help     this help\n"
+		   "\n"
+		   "DEVICE: /dev/sdX, /dev/disk/by-id/..., or sim:ID with --demo or --rig FILE.\n");
 }
 
 /* Which protect file the state above was checked against, if any. */

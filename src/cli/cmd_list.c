@@ -12,20 +12,20 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: shortstroke list [options]\n"
-		"\n"
-		"List the disks shortstroke can talk to (SCSI/SAS and ATA/SATA disks behind\n"
-		"SG_IO), or the simulated drives of a rig with --demo / --rig FILE.\n"
-		"\n"
-		"Options:\n" OUT_HELP "  -h, --help            this help\n"
-		"\n"
-		"Default columns: " DRIVE_COLS_DEFAULT "\n");
+	fprintf(f, "Usage: shortstroke list [options]\n"
+		   "\n"
+		   "List the disks shortstroke can talk to (SCSI/SAS and ATA/SATA disks behind\n"
+		   "SG_IO), or the simulated drives of a rig with --demo / --rig FILE.\n"
+		   "\n"
+		   "Options:\n" OUT_HELP "  -h, --help            this help\n"
+		   "\n"
+		   "Default columns: " DRIVE_COLS_DEFAULT "\n");
 }
 
 static int list_run(struct ss_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = { OUT_LONG_OPTS, { "help", no_argument, NULL, 'h' },
+	static const struct option opts[] = { OUT_LONG_OPTS,
+					      { "help", no_argument, NULL, 'h' },
 					      { NULL, 0, NULL, 0 } };
 	struct out_opts out = { 0 };
 	struct ss_error err = { 0 };
@@ -70,8 +70,10 @@ static int list_run(struct ss_ctx *ctx, int argc, char **argv)
 	table_free(t);
 	free(devs);
 	if (!ctx_protect_in_force(ctx))
-		fprintf(stderr, "note: no protect file in force (%s does not exist): no disk is "
-				"protected\n", protect_default_path());
+		fprintf(stderr,
+			"note: no protect file in force (%s does not exist): no disk is "
+			"protected\n",
+			protect_default_path());
 	return EXIT_DONE;
 }
 

@@ -64,55 +64,63 @@ enum plan_col {
 };
 
 static const struct col_def plan_cols[PC_COUNT] = {
-    [PC_RANK] = {"RANK", COL_U64, true, 0, 0, "rank (1 = best: fewest disks, then most IOPS, ...)"},
-    [PC_LEVEL] = {"LEVEL", COL_STR, false, 0, 0, "RAID level: 0, 1, 10, 0+1, 5, 6, 50, 60"},
-    [PC_DISKS] = {"DISKS", COL_U64, true, 0, 0, "member disks"},
-    [PC_GROUPS] = {"GROUPS", COL_U64, true, 0, 0,
-     "RAID 50/60 groups, RAID 10 mirror sets, 0+1 stripe sets; 1 otherwise"},
-    [PC_COPIES] = {"COPIES", COL_U64, true, 0, 0, "copies of each block (mirrors), 1 otherwise"},
-    [PC_CHUNK] = {"CHUNK", COL_U64, true, 0, 0, "chunk size in KiB"},
-    [PC_STROKE] = {"STROKE", COL_DOUBLE, true, 1, 0,
-		   "percent of each disk's capacity used (outer band)"},
-    [PC_RADIAL] = {"RADIAL", COL_DOUBLE, true, 1, 0, "percent of the arm's travel the band spans"},
-    [PC_LIMIT] = {"LIMIT", COL_SIZE, true, 0, 0,
-		  "capacity each member is limited to (1 MiB aligned)"},
-    [PC_CAPACITY] = {"CAPACITY", COL_SIZE, true, 0, 0, "usable capacity of the array"},
-    [PC_SEQ_READ] = {"SEQ-READ", COL_DOUBLE, true, 0, 0, "sequential read, MB/s at the band start"},
-    [PC_SEQ_WRITE] = {"SEQ-WRITE", COL_DOUBLE, true, 0, 0,
-		      "sequential write, MB/s at the band start"},
-    [PC_SEQ_READ_END] = {"SEQ-READ-END", COL_DOUBLE, true, 0, 0,
-			 "sequential read, MB/s at the band end"},
-    [PC_SEQ_WRITE_END] = {"SEQ-WRITE-END", COL_DOUBLE, true, 0, 0,
-			  "sequential write, MB/s at the band end"},
-    [PC_IOPS] = {"IOPS", COL_DOUBLE, true, 0, 0, "the workload's IOPS at its queue depth (--qd)"},
-    [PC_IOPS_QD1] = {"IOPS-QD1", COL_DOUBLE, true, 0, 0, "the workload's IOPS at queue depth 1"},
-    [PC_READ_IOPS] = {"READ-IOPS", COL_DOUBLE, true, 0, 0, "random read IOPS at the queue depth"},
-    [PC_WRITE_IOPS] = {"WRITE-IOPS", COL_DOUBLE, true, 0, 0,
-		       "random write IOPS at the queue depth"},
-    [PC_ACCESS] = {"ACCESS", COL_DOUBLE, true, 2, 0, "average random access time at QD 1, ms"},
-    [PC_SEEK] = {"SEEK", COL_DOUBLE, true, 2, 0, "average seek inside the band, ms"},
-    [PC_TOLERATES] = {"TOLERATES", COL_U64, true, 0, 0,
-		      "disks that may fail (any of them) without loss"},
-    [PC_REBUILD] = {"REBUILD", COL_DOUBLE, true, 1, 0, "rebuild time of one disk, hours"},
-    [PC_MTTDL] = {"MTTDL", COL_DOUBLE, true, 0, 0, "mean time to data loss, years"},
-    [PC_URE] = {"URE", COL_DOUBLE, true, 2, 0,
-		"percent chance of an unrecoverable read error during a rebuild"},
-    [PC_RISK] = {"RISK", COL_STR, false, 0, 0,
-		 "risk band (low, medium, high): parity group width, URE in a rebuild, data loss "
-		 "in 5 years; the first ranking key"},
-    [PC_DEGRADED] = {"DEGRADED", COL_DOUBLE, true, 0, 0,
-		     "the workload's IOPS with one member lost"},
-    [PC_DEGRADED2] = {"DEGRADED2", COL_DOUBLE, true, 0, 0,
-		      "the workload's IOPS with two members lost"},
-    [PC_REBUILD_IOPS] = {"REBUILD-IOPS", COL_DOUBLE, true, 0, 0,
-			 "the workload's IOPS while one member rebuilds (md at its sync_speed_min)"},
-    [PC_REBUILD_LOAD] = {"REBUILD-LOAD", COL_DOUBLE, true, 0, 0,
-			 "hours the rebuild takes under the workload (md at its sync_speed_min)"},
-    [PC_QUEUE_POS] = {"QUEUE-POS", COL_DOUBLE, true, 2, 0,
-		      "a member's positioning time at the workload's queue depth (SPTF), ms"},
-    [PC_WARNINGS] = {"WARNINGS", COL_STR, false, 0, 0, "warnings (--explain says more)"},
-    [PC_SHORTFALL] = {"SHORTFALL", COL_STR, false, 0, 0,
-		      "how far a layout is from each goal it misses"},
+	[PC_RANK] = { "RANK", COL_U64, true, 0, 0,
+		      "rank (1 = best: fewest disks, then most IOPS, ...)" },
+	[PC_LEVEL] = { "LEVEL", COL_STR, false, 0, 0, "RAID level: 0, 1, 10, 0+1, 5, 6, 50, 60" },
+	[PC_DISKS] = { "DISKS", COL_U64, true, 0, 0, "member disks" },
+	[PC_GROUPS] = { "GROUPS", COL_U64, true, 0, 0,
+			"RAID 50/60 groups, RAID 10 mirror sets, 0+1 stripe sets; 1 otherwise" },
+	[PC_COPIES] = { "COPIES", COL_U64, true, 0, 0,
+			"copies of each block (mirrors), 1 otherwise" },
+	[PC_CHUNK] = { "CHUNK", COL_U64, true, 0, 0, "chunk size in KiB" },
+	[PC_STROKE] = { "STROKE", COL_DOUBLE, true, 1, 0,
+			"percent of each disk's capacity used (outer band)" },
+	[PC_RADIAL] = { "RADIAL", COL_DOUBLE, true, 1, 0,
+			"percent of the arm's travel the band spans" },
+	[PC_LIMIT] = { "LIMIT", COL_SIZE, true, 0, 0,
+		       "capacity each member is limited to (1 MiB aligned)" },
+	[PC_CAPACITY] = { "CAPACITY", COL_SIZE, true, 0, 0, "usable capacity of the array" },
+	[PC_SEQ_READ] = { "SEQ-READ", COL_DOUBLE, true, 0, 0,
+			  "sequential read, MB/s at the band start" },
+	[PC_SEQ_WRITE] = { "SEQ-WRITE", COL_DOUBLE, true, 0, 0,
+			   "sequential write, MB/s at the band start" },
+	[PC_SEQ_READ_END] = { "SEQ-READ-END", COL_DOUBLE, true, 0, 0,
+			      "sequential read, MB/s at the band end" },
+	[PC_SEQ_WRITE_END] = { "SEQ-WRITE-END", COL_DOUBLE, true, 0, 0,
+			       "sequential write, MB/s at the band end" },
+	[PC_IOPS] = { "IOPS", COL_DOUBLE, true, 0, 0,
+		      "the workload's IOPS at its queue depth (--qd)" },
+	[PC_IOPS_QD1] = { "IOPS-QD1", COL_DOUBLE, true, 0, 0,
+			  "the workload's IOPS at queue depth 1" },
+	[PC_READ_IOPS] = { "READ-IOPS", COL_DOUBLE, true, 0, 0,
+			   "random read IOPS at the queue depth" },
+	[PC_WRITE_IOPS] = { "WRITE-IOPS", COL_DOUBLE, true, 0, 0,
+			    "random write IOPS at the queue depth" },
+	[PC_ACCESS] = { "ACCESS", COL_DOUBLE, true, 2, 0,
+			"average random access time at QD 1, ms" },
+	[PC_SEEK] = { "SEEK", COL_DOUBLE, true, 2, 0, "average seek inside the band, ms" },
+	[PC_TOLERATES] = { "TOLERATES", COL_U64, true, 0, 0,
+			   "disks that may fail (any of them) without loss" },
+	[PC_REBUILD] = { "REBUILD", COL_DOUBLE, true, 1, 0, "rebuild time of one disk, hours" },
+	[PC_MTTDL] = { "MTTDL", COL_DOUBLE, true, 0, 0, "mean time to data loss, years" },
+	[PC_URE] = { "URE", COL_DOUBLE, true, 2, 0,
+		     "percent chance of an unrecoverable read error during a rebuild" },
+	[PC_RISK] = { "RISK", COL_STR, false, 0, 0,
+		      "risk band (low, medium, high): parity group width, URE in a rebuild, data loss "
+		      "in 5 years; the first ranking key" },
+	[PC_DEGRADED] = { "DEGRADED", COL_DOUBLE, true, 0, 0,
+			  "the workload's IOPS with one member lost" },
+	[PC_DEGRADED2] = { "DEGRADED2", COL_DOUBLE, true, 0, 0,
+			   "the workload's IOPS with two members lost" },
+	[PC_REBUILD_IOPS] = { "REBUILD-IOPS", COL_DOUBLE, true, 0, 0,
+			      "the workload's IOPS while one member rebuilds (md at its sync_speed_min)" },
+	[PC_REBUILD_LOAD] = { "REBUILD-LOAD", COL_DOUBLE, true, 0, 0,
+			      "hours the rebuild takes under the workload (md at its sync_speed_min)" },
+	[PC_QUEUE_POS] = { "QUEUE-POS", COL_DOUBLE, true, 2, 0,
+			   "a member's positioning time at the workload's queue depth (SPTF), ms" },
+	[PC_WARNINGS] = { "WARNINGS", COL_STR, false, 0, 0, "warnings (--explain says more)" },
+	[PC_SHORTFALL] = { "SHORTFALL", COL_STR, false, 0, 0,
+			   "how far a layout is from each goal it misses" },
 };
 #define PLAN_DEFAULT                                                                               \
 	"RANK,LEVEL,DISKS,GROUPS,CHUNK,STROKE,CAPACITY,SEQ-READ,SEQ-WRITE,IOPS,IOPS-QD1,"          \
@@ -310,7 +318,7 @@ static int parse_pos(const char *opt, const char *arg, double *out)
 
 static int parse_bytes(const char *opt, const char *arg, uint64_t *out)
 {
-	struct ss_error err = {0};
+	struct ss_error err = { 0 };
 	struct size_spec sp;
 
 	if (size_parse(arg, &sp, &err))
@@ -350,7 +358,7 @@ static int parse_levels(const char *arg, struct popts *o)
 
 	snprintf(buf, sizeof(buf), "%s", arg);
 	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		struct rp_error rerr = {0};
+		struct rp_error rerr = { 0 };
 		int l;
 
 		if (rp_level_parse(tok, &l, &rerr))
@@ -370,7 +378,7 @@ static int parse_levels(const char *arg, struct popts *o)
 /* The model's options beyond the goals: path caps, latency, cache, mechanics. */
 static int take_model_opt(struct popts *o, int c, const char *arg)
 {
-	struct ss_error err = {0};
+	struct ss_error err = { 0 };
 	struct rp_disk probe;
 
 	switch (c) {
@@ -497,7 +505,7 @@ static int take_opt(struct popts *o, int c, const char *arg)
 static int disk_from_device(struct ss_ctx *ctx, struct pstate *s, const char *spec,
 			    struct plan_disk *pd)
 {
-	struct ss_error err = {0};
+	struct ss_error err = { 0 };
 	int rc = plan_disk_from_device(ctx, spec, pd, &s->notes, &err);
 
 	if (rc)
@@ -550,7 +558,7 @@ static int build_pool(struct ss_ctx *ctx, struct pstate *s, char **devs, size_t 
 		note(s,
 		     "no disks named: %u datasheet-style disks of %s, %.0f rpm%s (seek, rates, "
 		     "MTTF, URE by class; docs/planning-model.md)",
-		     o->n_disks, size_human(model.rp.capacity, (char[32]){0}, 32), model.rp.rpm,
+		     o->n_disks, size_human(model.rp.capacity, (char[32]){ 0 }, 32), model.rp.rpm,
 		     o->disk_size ? "" : " (no --disk-size: 1 TB assumed)");
 		if (!o->rpm)
 			note(s, "no --rpm: 7200 rpm assumed");
@@ -581,8 +589,7 @@ static double fig_value(const struct rp_eval *ev, int id, bool *valid)
 	return f ? f->value : NAN;
 }
 
-static void set_fig(struct table *t, unsigned col, const struct rp_eval *ev, int id,
-		    double scale)
+static void set_fig(struct table *t, unsigned col, const struct rp_eval *ev, int id, double scale)
 {
 	bool valid;
 	double v = fig_value(ev, id, &valid);
@@ -666,7 +673,7 @@ static void warnings_text(const struct rp_eval *ev, char *buf, size_t len)
 /* The columns of the queueing, degraded and risk figures. */
 static void add_model_cells(struct table *t, const struct rp_eval *ev)
 {
-	static const char *const bands[] = {"low", "medium", "high"};
+	static const char *const bands[] = { "low", "medium", "high" };
 	bool valid;
 	double v = fig_value(ev, RP_FIG_RISK, &valid);
 
@@ -812,8 +819,9 @@ static void explain_figure(struct record *x, const struct rp_figure *fg)
 		else
 			record_set_null(i, "value");
 		if (fg->valid)
-			record_line(i, !strcmp(unit, "B") ? "    %-8s%s = %.0f%s%s"
-							  : "    %-8s%s = %.6g%s%s",
+			record_line(i,
+				    !strcmp(unit, "B") ? "    %-8s%s = %.0f%s%s"
+						       : "    %-8s%s = %.6g%s%s",
 				    k ? "" : "inputs:", fg->inputs[k].name, fg->inputs[k].value,
 				    *unit ? " " : "", unit);
 	}
@@ -890,14 +898,14 @@ static void explain_record(struct record *r, const struct pstate *s, const struc
 
 static int write_plan(const struct pstate *s, const struct rp_eval *ev)
 {
-	struct ss_error err = {0};
+	struct ss_error err = { 0 };
 	struct plan_source src = {
-	    .pool = s->pool,
-	    .profile = s->o->profile,
-	    .wl = &s->wl,
-	    .path = &s->path,
-	    .goals = &s->goals,
-	    .notes = &s->notes,
+		.pool = s->pool,
+		.profile = s->o->profile,
+		.wl = &s->wl,
+		.path = &s->path,
+		.goals = &s->goals,
+		.notes = &s->notes,
 	};
 	struct plan *p = plan_from_eval(&src, ev, &err);
 	int rc;
@@ -936,9 +944,9 @@ static void notes_list(struct record *r, const struct pstate *s)
 static struct table *new_table(const struct pstate *s, bool closest)
 {
 	char msg[256];
-	struct table *t =
-	    table_new(plan_cols, PC_COUNT, closest ? PLAN_DEFAULT ",SHORTFALL" : PLAN_DEFAULT,
-		      s->o->out.columns, msg, sizeof(msg));
+	struct table *t = table_new(plan_cols, PC_COUNT,
+				    closest ? PLAN_DEFAULT ",SHORTFALL" : PLAN_DEFAULT,
+				    s->o->out.columns, msg, sizeof(msg));
 
 	if (!t)
 		cli_usage_error("plan", "%s", msg);
@@ -990,7 +998,7 @@ static int run_eval(struct pstate *s)
 {
 	struct popts *o = s->o;
 	struct rp_layout l;
-	struct rp_error rerr = {0};
+	struct rp_error rerr = { 0 };
 	struct rp_eval *ev = NULL;
 	struct record *r;
 	struct table *t;
@@ -1062,7 +1070,7 @@ static int run_solve(struct pstate *s)
 {
 	struct popts *o = s->o;
 	struct rp_solution *sol = NULL;
-	struct rp_error rerr = {0};
+	struct rp_error rerr = { 0 };
 	struct record *r;
 	struct table *t;
 	size_t n;
@@ -1118,8 +1126,7 @@ static int run_solve(struct pstate *s)
 	record_set_str(r, "reason", rp_solution_reason(sol));
 	notes_list(r, s);
 	if (o->explain && n)
-		explain_record(r, s,
-			       met ? rp_solution_get(sol, 0) : rp_solution_closest(sol, 0),
+		explain_record(r, s, met ? rp_solution_get(sol, 0) : rp_solution_closest(sol, 0),
 			       met ? "Layout 1" : "Closest layout", rp_solution_reason(sol));
 	if (!(o->out.flags & TABLE_JSON)) {
 		print_notes(s);
@@ -1143,9 +1150,9 @@ static int run_solve(struct pstate *s)
 
 static int run_check(struct popts *o)
 {
-	struct ss_error err = {0};
-	struct rp_error rerr = {0};
-	struct pstate s = {.o = o};
+	struct ss_error err = { 0 };
+	struct rp_error rerr = { 0 };
+	struct pstate s = { .o = o };
 	struct plan *p = NULL;
 	struct rp_eval *ev = NULL;
 	struct table *t = NULL;
@@ -1203,8 +1210,8 @@ static int run_check(struct popts *o)
 
 	r = record_new();
 	record_style(r, 0, 10, true);
-	record_text(r, "Plan", "%s (format %u, created %s by %s)", o->check, p->version,
-		    p->created, p->generator[0] ? p->generator : "?");
+	record_text(r, "Plan", "%s (format %u, created %s by %s)", o->check, p->version, p->created,
+		    p->generator[0] ? p->generator : "?");
 	if (planfile_format(p, &text, &err))
 		text = NULL;
 	record_set_json_text(r, "plan", text);
@@ -1290,7 +1297,7 @@ static int model_inputs(struct pstate *s)
 {
 	struct popts *o = s->o;
 	struct rp_disk probe;
-	struct ss_error err = {0};
+	struct ss_error err = { 0 };
 
 	if (plan_workload_parse(o->workload ? o->workload : "database", o->qd, &o->pw, &err))
 		return cli_usage_error("plan", "--workload: %s", err.msg);
@@ -1327,40 +1334,40 @@ static int model_inputs(struct pstate *s)
 static int plan_run(struct ss_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
-	    OUT_LONG_OPTS,
-	    {"disks", required_argument, NULL, OPT_DISKS},
-	    {"model-of", required_argument, NULL, OPT_MODEL_OF},
-	    {"rpm", required_argument, NULL, OPT_RPM},
-	    {"disk-size", required_argument, NULL, OPT_DISK_SIZE},
-	    {"level", required_argument, NULL, OPT_LEVEL},
-	    {"capacity", required_argument, NULL, OPT_CAPACITY},
-	    {"iops", required_argument, NULL, OPT_IOPS},
-	    {"access-ms", required_argument, NULL, OPT_ACCESS},
-	    {"tolerate", required_argument, NULL, OPT_TOLERATE},
-	    {"max-disks", required_argument, NULL, OPT_MAX_DISKS},
-	    {"workload", required_argument, NULL, OPT_WORKLOAD},
-	    {"qd", required_argument, NULL, OPT_QD},
-	    {"chunk", required_argument, NULL, OPT_CHUNK},
-	    {"stroke", required_argument, NULL, OPT_STROKE},
-	    {"groups", required_argument, NULL, OPT_GROUPS},
-	    {"copies", required_argument, NULL, OPT_COPIES},
-	    {"controller-mbps", required_argument, NULL, OPT_CONTROLLER},
-	    {"bus-mbps", required_argument, NULL, OPT_BUS},
-	    {"controller-latency", required_argument, NULL, OPT_LATENCY},
-	    {"controller-cache", required_argument, NULL, OPT_CACHE},
-	    {"mech", required_argument, NULL, OPT_MECH},
-	    {"top", required_argument, NULL, OPT_TOP},
-	    {"explain", no_argument, NULL, OPT_EXPLAIN},
-	    {"output-plan", required_argument, NULL, 'O'},
-	    {"check", required_argument, NULL, OPT_CHECK},
-	    {"method", required_argument, NULL, OPT_METHOD},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
+		OUT_LONG_OPTS,
+		{ "disks", required_argument, NULL, OPT_DISKS },
+		{ "model-of", required_argument, NULL, OPT_MODEL_OF },
+		{ "rpm", required_argument, NULL, OPT_RPM },
+		{ "disk-size", required_argument, NULL, OPT_DISK_SIZE },
+		{ "level", required_argument, NULL, OPT_LEVEL },
+		{ "capacity", required_argument, NULL, OPT_CAPACITY },
+		{ "iops", required_argument, NULL, OPT_IOPS },
+		{ "access-ms", required_argument, NULL, OPT_ACCESS },
+		{ "tolerate", required_argument, NULL, OPT_TOLERATE },
+		{ "max-disks", required_argument, NULL, OPT_MAX_DISKS },
+		{ "workload", required_argument, NULL, OPT_WORKLOAD },
+		{ "qd", required_argument, NULL, OPT_QD },
+		{ "chunk", required_argument, NULL, OPT_CHUNK },
+		{ "stroke", required_argument, NULL, OPT_STROKE },
+		{ "groups", required_argument, NULL, OPT_GROUPS },
+		{ "copies", required_argument, NULL, OPT_COPIES },
+		{ "controller-mbps", required_argument, NULL, OPT_CONTROLLER },
+		{ "bus-mbps", required_argument, NULL, OPT_BUS },
+		{ "controller-latency", required_argument, NULL, OPT_LATENCY },
+		{ "controller-cache", required_argument, NULL, OPT_CACHE },
+		{ "mech", required_argument, NULL, OPT_MECH },
+		{ "top", required_argument, NULL, OPT_TOP },
+		{ "explain", no_argument, NULL, OPT_EXPLAIN },
+		{ "output-plan", required_argument, NULL, 'O' },
+		{ "check", required_argument, NULL, OPT_CHECK },
+		{ "method", required_argument, NULL, OPT_METHOD },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
-	struct popts o = {.level = -1, .profile = RP_PROFILE_DATABASE, .qd = DEFAULT_QD};
-	struct pstate s = {.o = &o};
+	struct popts o = { .level = -1, .profile = RP_PROFILE_DATABASE, .qd = DEFAULT_QD };
+	struct pstate s = { .o = &o };
 	bool planning = false;
-	struct ss_error serr = {0};
+	struct ss_error serr = { 0 };
 	char msg[256];
 	int c, rc;
 
@@ -1429,7 +1436,7 @@ out:
 }
 
 const struct cli_cmd cmd_plan = {
-    .name = "plan",
-    .summary = "plan a short-stroked RAID array (levels, disks, stroke, chunk)",
-    .run = plan_run,
+	.name = "plan",
+	.summary = "plan a short-stroked RAID array (levels, disks, stroke, chunk)",
+	.run = plan_run,
 };

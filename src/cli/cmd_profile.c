@@ -120,19 +120,23 @@ static int profile_run(struct ss_ctx *ctx, int argc, char **argv)
 			break;
 		case OPT_SAMPLE:
 			if (size_parse(optarg, &sp, &err) || sp.kind == SIZE_PERCENT ||
-			    (sp.kind == SIZE_BYTES && (sp.bytes < 4096 || sp.bytes > (1u << 30) ||
-						       sp.bytes % 4096)))
-				return cli_usage_error("profile", "--sample '%s': give 4K to 1G in "
-						       "multiples of 4K", optarg);
+			    (sp.kind == SIZE_BYTES &&
+			     (sp.bytes < 4096 || sp.bytes > (1u << 30) || sp.bytes % 4096)))
+				return cli_usage_error("profile",
+						       "--sample '%s': give 4K to 1G in "
+						       "multiples of 4K",
+						       optarg);
 			tmpl.zo.sample_bytes = sp.kind == SIZE_BYTES ? sp.bytes : sp.blocks * 512;
 			break;
 		case OPT_STEP:
 			if (parse_pct(optarg, &tmpl.zo.step_pct))
-				return cli_usage_error("profile", "--step '%s': a percentage", optarg);
+				return cli_usage_error("profile", "--step '%s': a percentage",
+						       optarg);
 			break;
 		case OPT_KEEP:
 			if (parse_pct(optarg, &tmpl.zo.keep_pct))
-				return cli_usage_error("profile", "--keep '%s': a percentage", optarg);
+				return cli_usage_error("profile", "--keep '%s': a percentage",
+						       optarg);
 			break;
 		case 'J':
 			flags |= TABLE_JSON;

@@ -9,12 +9,7 @@
 #include "output.h"
 #include "shortstroke/protect.h"
 
-enum protect_col {
-	PR_KIND,
-	PR_VALUE,
-	PR_LINE,
-	PR_COUNT
-};
+enum protect_col { PR_KIND, PR_VALUE, PR_LINE, PR_COUNT };
 static const struct col_def protect_cols[PR_COUNT] = {
 	[PR_KIND] = { "KIND", COL_STR, false, 0, 0, "serial, wwn, or any (matched as either)" },
 	[PR_VALUE] = { "VALUE", COL_STR, false, 0, 0, "the serial number or WWN as written" },
@@ -24,21 +19,22 @@ static const struct col_def protect_cols[PR_COUNT] = {
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: shortstroke protect [list] [options]\n"
-		"       shortstroke protect add DEVICE | --serial SERIAL | --wwn WWN\n"
-		"       shortstroke protect remove DEVICE | --serial SERIAL | --wwn WWN\n"
-		"\n"
-		"Show or edit the protect file (default /etc/shortstroke/protect.conf, or\n"
-		"--protect-file FILE): disks listed there by serial or WWN are refused by every\n"
-		"command that changes a disk, whatever else is true of them. 'add DEVICE'\n"
-		"identifies the drive (read-only) and lists its serial and its WWN.\n"
-		"The file is rewritten atomically; comments are kept.\n"
-		"\n"
-		"Options:\n"
-		"      --serial SERIAL   a serial number\n"
-		"      --wwn WWN         a world wide name (hex, 0x or naa. prefix allowed)\n" OUT_HELP
-		"  -h, --help            this help\n");
+	fprintf(
+	    f,
+	    "Usage: shortstroke protect [list] [options]\n"
+	    "       shortstroke protect add DEVICE | --serial SERIAL | --wwn WWN\n"
+	    "       shortstroke protect remove DEVICE | --serial SERIAL | --wwn WWN\n"
+	    "\n"
+	    "Show or edit the protect file (default /etc/shortstroke/protect.conf, or\n"
+	    "--protect-file FILE): disks listed there by serial or WWN are refused by every\n"
+	    "command that changes a disk, whatever else is true of them. 'add DEVICE'\n"
+	    "identifies the drive (read-only) and lists its serial and its WWN.\n"
+	    "The file is rewritten atomically; comments are kept.\n"
+	    "\n"
+	    "Options:\n"
+	    "      --serial SERIAL   a serial number\n"
+	    "      --wwn WWN         a world wide name (hex, 0x or naa. prefix allowed)\n" OUT_HELP
+	    "  -h, --help            this help\n");
 }
 
 static const char *path_of(struct ss_ctx *ctx)

@@ -195,9 +195,10 @@ static void smart_scan_records(struct record *d, const struct qualify_result *r)
 		record_set_u64(b, "last_lba", r->bad[i].lba + r->bad[i].blocks - 1);
 		record_set_u64(b, "blocks", r->bad[i].blocks);
 		if (i < 20)
-			record_line(b, "  bad blocks: LBA %" PRIu64 "-%" PRIu64 " (%" PRIu64 " block%s)",
-				    r->bad[i].lba, r->bad[i].lba + r->bad[i].blocks - 1,
-				    r->bad[i].blocks, r->bad[i].blocks == 1 ? "" : "s");
+			record_line(
+			    b, "  bad blocks: LBA %" PRIu64 "-%" PRIu64 " (%" PRIu64 " block%s)",
+			    r->bad[i].lba, r->bad[i].lba + r->bad[i].blocks - 1, r->bad[i].blocks,
+			    r->bad[i].blocks == 1 ? "" : "s");
 	}
 	if (r->nbad > 20)
 		record_line(x, "  bad blocks: %u more ranges (-J lists them all)", r->nbad - 20);
@@ -315,7 +316,7 @@ static void print_results(struct batch *b, const struct qualify_opts *o, unsigne
 	record_line(root, "qualify (%s profile%s): %u of %u disk%s passed",
 		    qualify_profile_name(o->profile),
 		    b->n && ((struct q_item *)b->items[0].op)->res.virtual_time ? ", virtual time"
-										 : "",
+										: "",
 		    passed, b->n, b->n == 1 ? "" : "s");
 	record_print(root, stdout, b->json ? TABLE_JSON : 0);
 	record_free(root);
@@ -324,9 +325,9 @@ static void print_results(struct batch *b, const struct qualify_opts *o, unsigne
 static int write_report(struct batch *b, const struct qualify_opts *o, const char *path)
 {
 	const struct qualify_result **r = xcalloc(b->n ? b->n : 1, sizeof(*r));
-	struct qualify_report_meta m = {.profile = o->profile, .thr = o->thr};
+	struct qualify_report_meta m = { .profile = o->profile, .thr = o->thr };
 	struct qualify_result *unopened = xcalloc(b->n ? b->n : 1, sizeof(*unopened));
-	struct ss_error err = {0};
+	struct ss_error err = { 0 };
 	char when[64], host[256];
 	int rc;
 
@@ -339,9 +340,10 @@ static int write_report(struct batch *b, const struct qualify_opts *o, const cha
 			continue;
 		}
 		/* not opened: a row that says why */
-		qualify_result_init(&unopened[i], b->items[i].e.spec, &b->items[i].e.info, o->profile);
-		snprintf(unopened[i].check[QC_IDENTITY].detail, sizeof(unopened[i].check[0].detail), "%s",
-			 unnamed(b->items[i].err.msg, b->items[i].e.spec));
+		qualify_result_init(&unopened[i], b->items[i].e.spec, &b->items[i].e.info,
+				    o->profile);
+		snprintf(unopened[i].check[QC_IDENTITY].detail, sizeof(unopened[i].check[0].detail),
+			 "%s", unnamed(b->items[i].err.msg, b->items[i].e.spec));
 		unopened[i].check[QC_IDENTITY].status = QUALIFY_FAIL;
 		qualify_result_verdict(&unopened[i]);
 		r[i] = &unopened[i];
@@ -358,21 +360,21 @@ static int qualify_run(struct ss_ctx *ctx, int argc, char **argv)
 {
 	enum { OPT_PRINT = 0x2201, OPT_REPORT, OPT_SEED, OPT_MODEL, OPT_SERIAL };
 	static const struct option opts[] = {
-	    {"profile", required_argument, NULL, 'p'},
-	    {"thresholds", required_argument, NULL, 't'},
-	    {"print-thresholds", no_argument, NULL, OPT_PRINT},
-	    {"report", required_argument, NULL, OPT_REPORT},
-	    {"seed", required_argument, NULL, OPT_SEED},
-	    {"model", required_argument, NULL, OPT_MODEL},
-	    {"serial", required_argument, NULL, OPT_SERIAL},
-	    {"json", no_argument, NULL, 'J'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
+		{ "profile", required_argument, NULL, 'p' },
+		{ "thresholds", required_argument, NULL, 't' },
+		{ "print-thresholds", no_argument, NULL, OPT_PRINT },
+		{ "report", required_argument, NULL, OPT_REPORT },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "model", required_argument, NULL, OPT_MODEL },
+		{ "serial", required_argument, NULL, OPT_SERIAL },
+		{ "json", no_argument, NULL, 'J' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
-	struct batch b = {.cmd = "qualify", .ctx = ctx, .verbose = ctx->verbose};
+	struct batch b = { .cmd = "qualify", .ctx = ctx, .verbose = ctx->verbose };
 	struct qualify_thresholds thr;
-	struct qualify_opts o = {.profile = QUALIFY_QUICK, .thr = &thr, .seed = 1};
-	struct ss_error err = {0};
+	struct qualify_opts o = { .profile = QUALIFY_QUICK, .thr = &thr, .seed = 1 };
+	struct ss_error err = { 0 };
 	const char *thr_file = NULL, *report = NULL;
 	bool print_thr = false, report_failed = false;
 	unsigned passed = 0, ran = 0;
@@ -426,8 +428,10 @@ static int qualify_run(struct ss_ctx *ctx, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (print_thr && optind < argc)
-		return cli_usage_error("qualify", "--print-thresholds takes no device ('%s'): it "
-				       "prints the thresholds, then exits", argv[optind]);
+		return cli_usage_error("qualify",
+				       "--print-thresholds takes no device ('%s'): it "
+				       "prints the thresholds, then exits",
+				       argv[optind]);
 	if (print_thr) {
 		char *text = NULL;
 
@@ -513,7 +517,7 @@ static int qualify_run(struct ss_ctx *ctx, int argc, char **argv)
 }
 
 const struct cli_cmd cmd_qualify = {
-    .name = "qualify",
-    .summary = "qualify disks before deployment: health, surface scan, speed, outliers",
-    .run = qualify_run,
+	.name = "qualify",
+	.summary = "qualify disks before deployment: health, surface scan, speed, outliers",
+	.run = qualify_run,
 };

@@ -25,29 +25,28 @@ struct ra_job {
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: shortstroke reapply [options] [DEVICE...]\n"
-		"\n"
-		"Put back every volatile limit the journal records (limit --volatile: a\n"
-		"power cycle undoes it), each on the disk that carries the journaled serial\n"
-		"number and WWN (never by device name: names change between boots), then\n"
-		"verify it. Permanent limits are verified only. A journaled disk that is not\n"
-		"attached is reported as missing; one whose model, block size or capacity\n"
-		"differs from the journal is reported as changed; neither is touched; nor\n"
-		"is any disk when more than one carries the journaled serial (and no WWN).\n"
-		"With DEVICE (as a udev rule passes a hot-added disk), only that disk.\n"
-		"No confirmation is asked: the disk gets back the limit it was given before.\n"
-		"Protected disks and disks in use (mounted, md/LVM member) are refused; a\n"
-		"disk whose only use is a partition table or signature is not in use.\n"
-		"\n"
-		"Options:\n"
-		"  -n, --dry-run         print every command that would be sent; send none\n"
-		"  -J, --json            one result object per journaled disk\n"
-		"  -h, --help            this help\n"
-		"\n"
-		"Exit status: 0 every limit in place (missing disks too), 1 failed or a disk\n"
-		"changed, 2 usage error, 3 refused (protected, in use), 4 some failed.\n"
-		"Run at boot by contrib/systemd/shortstroke-reapply.service.\n");
+	fprintf(f, "Usage: shortstroke reapply [options] [DEVICE...]\n"
+		   "\n"
+		   "Put back every volatile limit the journal records (limit --volatile: a\n"
+		   "power cycle undoes it), each on the disk that carries the journaled serial\n"
+		   "number and WWN (never by device name: names change between boots), then\n"
+		   "verify it. Permanent limits are verified only. A journaled disk that is not\n"
+		   "attached is reported as missing; one whose model, block size or capacity\n"
+		   "differs from the journal is reported as changed; neither is touched; nor\n"
+		   "is any disk when more than one carries the journaled serial (and no WWN).\n"
+		   "With DEVICE (as a udev rule passes a hot-added disk), only that disk.\n"
+		   "No confirmation is asked: the disk gets back the limit it was given before.\n"
+		   "Protected disks and disks in use (mounted, md/LVM member) are refused; a\n"
+		   "disk whose only use is a partition table or signature is not in use.\n"
+		   "\n"
+		   "Options:\n"
+		   "  -n, --dry-run         print every command that would be sent; send none\n"
+		   "  -J, --json            one result object per journaled disk\n"
+		   "  -h, --help            this help\n"
+		   "\n"
+		   "Exit status: 0 every limit in place (missing disks too), 1 failed or a disk\n"
+		   "changed, 2 usage error, 3 refused (protected, in use), 4 some failed.\n"
+		   "Run at boot by contrib/systemd/shortstroke-reapply.service.\n");
 }
 
 static void rec_fields(struct batch_item *it, const struct journal_entry *r, const char *status)
@@ -68,11 +67,11 @@ static void rec_fields(struct batch_item *it, const struct journal_entry *r, con
 }
 
 /* An item settled without sending anything: text and JSON say why. */
-static void settle(struct batch_item *it, const struct journal_entry *r, const char *status,
-		   int rc, int exit_hint, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+static void settle(struct batch_item *it, const struct journal_entry *r, const char *status, int rc,
+		   int exit_hint, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
-static void settle(struct batch_item *it, const struct journal_entry *r, const char *status,
-		   int rc, int exit_hint, const char *fmt, ...)
+static void settle(struct batch_item *it, const struct journal_entry *r, const char *status, int rc,
+		   int exit_hint, const char *fmt, ...)
 {
 	char msg[sizeof(it->result)];
 	va_list ap;
@@ -188,11 +187,13 @@ static int ra_job_run(void *arg, const struct progress_sink *sink, struct ss_err
 	batch_cap_ctx(&c, j->b, it, sink);
 	rc = cap_limit(&c, &j->plan, &res, err);
 	record_set_str(it->rec, "status",
-		       rc ? "failed" : j->b->dry_run ? "would-reapply" : "reapplied");
+		       rc	       ? "failed"
+		       : j->b->dry_run ? "would-reapply"
+				       : "reapplied");
 	if (rc)
 		return rc;
-	snprintf(it->result, sizeof(it->result), "%s%s", j->b->dry_run ? "" : "re-applied: ",
-		 res.message);
+	snprintf(it->result, sizeof(it->result), "%s%s",
+		 j->b->dry_run ? "" : "re-applied: ", res.message);
 	record_set_bool(it->rec, "changed", !res.dry_run);
 	record_set_u64(it->rec, "after_blocks", res.after);
 	record_set_str(it->rec, "message", it->result);
@@ -213,12 +214,15 @@ static void add_record(struct batch *b, const struct journal_entry *r, bool inco
 		 * one would cut its data short, so none is touched (reported under
 		 * each one named, else under the serial) */
 		for (size_t i = 0; i <= nd; i++) {
-			if (i < nd && !(any_named && named[i] && devs[i].identified &&
-					reapply_same_disk(r, devs[i].info.serial, devs[i].info.wwn)))
+			if (i < nd &&
+			    !(any_named && named[i] && devs[i].identified &&
+			      reapply_same_disk(r, devs[i].info.serial, devs[i].info.wwn)))
 				continue;
 			if (i == nd && any_named)
 				break;
-			it = batch_add(b, i < nd ? devs[i].spec : r->serial[0] ? r->serial : r->wwn);
+			it = batch_add(b, i < nd	 ? devs[i].spec
+					  : r->serial[0] ? r->serial
+							 : r->wwn);
 			if (!it)
 				continue;
 			if (i < nd)
@@ -265,7 +269,8 @@ static void add_record(struct batch *b, const struct journal_entry *r, bool inco
 		       why);
 		return;
 	case REAPPLY_LOST:
-		settle(it, r, "lost", -ESTALE, EXIT_FAILED, "%s; not touched: run limit again", why);
+		settle(it, r, "lost", -ESTALE, EXIT_FAILED, "%s; not touched: run limit again",
+		       why);
 		return;
 	case REAPPLY_CHANGED:
 		settle(it, r, "changed", -ESTALE, EXIT_FAILED, "%s; not touched", why);

@@ -260,8 +260,9 @@ static int selftest_run(struct ss_ctx *ctx, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct batch b = { .cmd = "selftest", .ctx = ctx, .verbose = ctx->verbose,
-			   .log_after = true };
+	struct batch b = {
+		.cmd = "selftest", .ctx = ctx, .verbose = ctx->verbose, .log_after = true
+	};
 	struct st_opts o = { 0 };
 	int c, rc;
 

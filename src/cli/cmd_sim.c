@@ -117,8 +117,10 @@ static int sim_run(struct ss_ctx *ctx, int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "rig")) {
 		if (argc > 2)
-			return cli_usage_error("sim", "rig takes no argument ('%s'): it prints the "
-					       "demo rig", argv[2]);
+			return cli_usage_error("sim",
+					       "rig takes no argument ('%s'): it prints the "
+					       "demo rig",
+					       argv[2]);
 		fputs(sim_rig_demo_json(), stdout);
 		return EXIT_DONE;
 	}

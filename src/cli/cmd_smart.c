@@ -107,7 +107,8 @@ static int smart_run(struct ss_ctx *ctx, int argc, char **argv)
 		return EXIT_DONE;
 	}
 	if (optind >= argc)
-		return cli_usage_error("smart", "name at least one device (see 'shortstroke list')");
+		return cli_usage_error("smart",
+				       "name at least one device (see 'shortstroke list')");
 	if (table_check_columns(smart_attr_cols, AC_COUNT, SMART_ATTR_DEFAULT, o.out.columns, eb,
 				sizeof(eb)))
 		return cli_usage_error("smart", "%s", eb);

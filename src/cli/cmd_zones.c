@@ -19,41 +19,40 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: shortstroke zones [options] DEVICE\n"
-		"\n"
-		"Show what a drive reports about its zones.\n"
-		"Zoned (SMR) drives, host-managed or host-aware: the zones by type\n"
-		"(conventional, sequential write required/preferred) and by condition (empty,\n"
-		"open, full, ...) from REPORT ZONES (ZBC) or REPORT ZONES EXT (ZAC, through\n"
-		"SAT); --all lists every zone with its write pointer.\n"
-		"Other drives: the recording zones (notches) with their first and last LBA,\n"
-		"and the Format Device (03h) and Rigid Disk Geometry (04h) figures, where the\n"
-		"drive still reports those mode pages (many SAS drives do; ATA disks behind\n"
-		"a SATL do not). Listing the notches selects each one in turn (MODE SELECT\n"
-		"of the Notch page) and puts the active notch back; nothing else changes.\n"
-		"On a disk that is in use or protected that is a setting changed all the\n"
-		"same: only the pages are read and the notch list is left out (--force).\n"
-		"\n"
-		"With --measure, also the measured zone-bit-recording profile (as 'profile'\n"
-		"does): the read rate sampled across the disk, a chart, the zones found in it\n"
-		"and the cut points a short-stroke limit could use. Reads only; works on\n"
-		"drives that report no zones too.\n"
-		"\n"
-		"Options:\n"
-		"  -m, --measure         measure the transfer-rate profile across the disk\n"
-		"  -p, --points N        with --measure: samples, 2 to 10000 (default 200)\n"
-		"  -a, --all             every zone of a zoned drive (START, LENGTH, TYPE,\n"
-		"                        CONDITION, WP)\n"
-		"  -f, --force           list the notches of a disk in use or protected too\n"
-		"  -J, --json            JSON output\n"
-		"  -o, --output LIST     columns of the zone (or notch) table; +LIST appends\n"
-		"  -n, --noheadings, -r, --raw, -b, --bytes    as for 'list'\n"
-		"      --list-columns    the tables' columns\n"
-		"  -h, --help            this help\n"
-		"\n"
-		"Exit status: 0 shown; 1 the drive reports no zone information (not zoned and\n"
-		"no geometry pages, and no --measure) or could not be read; 2 usage error.\n");
+	fprintf(f, "Usage: shortstroke zones [options] DEVICE\n"
+		   "\n"
+		   "Show what a drive reports about its zones.\n"
+		   "Zoned (SMR) drives, host-managed or host-aware: the zones by type\n"
+		   "(conventional, sequential write required/preferred) and by condition (empty,\n"
+		   "open, full, ...) from REPORT ZONES (ZBC) or REPORT ZONES EXT (ZAC, through\n"
+		   "SAT); --all lists every zone with its write pointer.\n"
+		   "Other drives: the recording zones (notches) with their first and last LBA,\n"
+		   "and the Format Device (03h) and Rigid Disk Geometry (04h) figures, where the\n"
+		   "drive still reports those mode pages (many SAS drives do; ATA disks behind\n"
+		   "a SATL do not). Listing the notches selects each one in turn (MODE SELECT\n"
+		   "of the Notch page) and puts the active notch back; nothing else changes.\n"
+		   "On a disk that is in use or protected that is a setting changed all the\n"
+		   "same: only the pages are read and the notch list is left out (--force).\n"
+		   "\n"
+		   "With --measure, also the measured zone-bit-recording profile (as 'profile'\n"
+		   "does): the read rate sampled across the disk, a chart, the zones found in it\n"
+		   "and the cut points a short-stroke limit could use. Reads only; works on\n"
+		   "drives that report no zones too.\n"
+		   "\n"
+		   "Options:\n"
+		   "  -m, --measure         measure the transfer-rate profile across the disk\n"
+		   "  -p, --points N        with --measure: samples, 2 to 10000 (default 200)\n"
+		   "  -a, --all             every zone of a zoned drive (START, LENGTH, TYPE,\n"
+		   "                        CONDITION, WP)\n"
+		   "  -f, --force           list the notches of a disk in use or protected too\n"
+		   "  -J, --json            JSON output\n"
+		   "  -o, --output LIST     columns of the zone (or notch) table; +LIST appends\n"
+		   "  -n, --noheadings, -r, --raw, -b, --bytes    as for 'list'\n"
+		   "      --list-columns    the tables' columns\n"
+		   "  -h, --help            this help\n"
+		   "\n"
+		   "Exit status: 0 shown; 1 the drive reports no zone information (not zoned and\n"
+		   "no geometry pages, and no --measure) or could not be read; 2 usage error.\n");
 }
 
 static void measure_report(void *arg, double f, const char *phase, double eta)
@@ -113,8 +112,9 @@ static int zones_run(struct ss_ctx *ctx, int argc, char **argv)
 		} else if (c == 'p') {
 			if (u64_parse(optarg, &v) || v < ZPROFILE_POINTS_MIN ||
 			    v > ZPROFILE_POINTS_MAX)
-				return cli_usage_error("zones", "--points '%s': give %u to %u", optarg,
-						       ZPROFILE_POINTS_MIN, ZPROFILE_POINTS_MAX);
+				return cli_usage_error("zones", "--points '%s': give %u to %u",
+						       optarg, ZPROFILE_POINTS_MIN,
+						       ZPROFILE_POINTS_MAX);
 			points = (unsigned)v;
 		} else if (c == 'h') {
 			usage(stdout);
@@ -157,8 +157,8 @@ static int zones_run(struct ss_ctx *ctx, int argc, char **argv)
 	 * SELECT: not on a disk we may not change */
 	rc = zones_read(d, e.spec, &e.info, e.state == DEV_FREE || force, zp != NULL, &zi, &err);
 	drive_free(d);
-	if (rc == 0 && zones_print(stdout, &e, &zi, zp, out.columns, out.flags, all, eb,
-				   sizeof(eb)))
+	if (rc == 0 &&
+	    zones_print(stdout, &e, &zi, zp, out.columns, out.flags, all, eb, sizeof(eb)))
 		rc = cli_usage_error("zones", "%s", eb);
 	zones_info_fini(&zi);
 	zprofile_free(zp);

@@ -3,8 +3,6 @@
 
 #include "cli.h"
 
-
-
 /* one command (family) a line */
 /* clang-format off */
 const struct cli_cmd *const cli_commands[] = {

@@ -6,8 +6,8 @@
 #include <stdbool.h>
 
 struct out_opts {
-	unsigned flags;		/* TABLE_* */
-	const char *columns;	/* -o */
+	unsigned flags;	     /* TABLE_* */
+	const char *columns; /* -o */
 	bool list_columns;
 };
 
@@ -24,12 +24,12 @@ struct out_opts {
 	{ "list-columns", no_argument, NULL, OUT_OPT_LIST_COLUMNS }
 /* clang-format on */
 
-#define OUT_HELP                                                                    \
-	"  -J, --json            JSON output (numbers as numbers, sizes in bytes)\n"   \
-	"  -o, --output LIST     columns to print; +LIST appends to the default\n"     \
-	"  -n, --noheadings      no header line\n"                                      \
-	"  -r, --raw             raw output: one space between columns, no alignment\n" \
-	"  -b, --bytes           sizes in bytes instead of human units\n"              \
+#define OUT_HELP                                                                                   \
+	"  -J, --json            JSON output (numbers as numbers, sizes in bytes)\n"               \
+	"  -o, --output LIST     columns to print; +LIST appends to the default\n"                 \
+	"  -n, --noheadings      no header line\n"                                                 \
+	"  -r, --raw             raw output: one space between columns, no alignment\n"            \
+	"  -b, --bytes           sizes in bytes instead of human units\n"                          \
 	"      --list-columns    the columns and what they mean\n"
 
 /* Returns true when opt was one of the output options. */

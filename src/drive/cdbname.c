@@ -9,7 +9,7 @@
 
 struct ata_name {
 	uint8_t command;
-	int feature;	/* -1: any */
+	int feature; /* -1: any */
 	const char *name;
 };
 

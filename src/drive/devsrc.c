@@ -53,8 +53,8 @@ int dev_env_add(struct dev_env *env, const struct dev_source_ops *ops, struct ss
 	return 0;
 }
 
-int dev_env_source(const struct dev_env *env, const char *name,
-		   const struct dev_source_ops **out, struct ss_error *err)
+int dev_env_source(const struct dev_env *env, const char *name, const struct dev_source_ops **out,
+		   struct ss_error *err)
 {
 	const struct dev_source_ops *any = NULL, *claimed = NULL;
 

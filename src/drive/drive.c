@@ -19,10 +19,9 @@ struct drive {
 };
 
 static const char *const tran_names[] = {
-	[TRAN_UNKNOWN] = "", [TRAN_SATA] = "sata", [TRAN_SAS] = "sas",
-	[TRAN_ATA] = "ata", [TRAN_USB] = "usb", [TRAN_SCSI] = "scsi",
-	[TRAN_FC] = "fc", [TRAN_ISCSI] = "iscsi", [TRAN_VIRTIO] = "virtio",
-	[TRAN_NVME] = "nvme",
+	[TRAN_UNKNOWN] = "",	  [TRAN_SATA] = "sata", [TRAN_SAS] = "sas", [TRAN_ATA] = "ata",
+	[TRAN_USB] = "usb",	  [TRAN_SCSI] = "scsi", [TRAN_FC] = "fc",   [TRAN_ISCSI] = "iscsi",
+	[TRAN_VIRTIO] = "virtio", [TRAN_NVME] = "nvme",
 };
 
 const char *drive_tran_name(enum drive_tran t)
@@ -140,8 +139,7 @@ static int sense_to_errno(const struct scsi_sense *s)
 	}
 }
 
-int drive_scsi(struct drive *d, struct xcmd *c, struct scsi_sense *sense,
-	       struct ss_error *err)
+int drive_scsi(struct drive *d, struct xcmd *c, struct scsi_sense *sense, struct ss_error *err)
 {
 	struct scsi_sense local;
 	char desc[160];
@@ -157,8 +155,8 @@ again:
 	if (c->status == SCSI_STATUS_GOOD)
 		return 0;
 	if (c->status != SCSI_STATUS_CHECK_CONDITION)
-		return ss_error_set(err, -EIO, "%s: command 0x%02x: SCSI status 0x%02x",
-				    d->t->name, c->cdb[0], c->status);
+		return ss_error_set(err, -EIO, "%s: command 0x%02x: SCSI status 0x%02x", d->t->name,
+				    c->cdb[0], c->status);
 	scsi_sense_decode(c->sense, c->sense_len, sense);
 	if (sense->valid && sense->key == SK_RECOVERED_ERROR)
 		return 0;
@@ -166,8 +164,8 @@ again:
 	if (sense->valid && sense->key == SK_UNIT_ATTENTION && tries++ < 2)
 		goto again;
 	scsi_sense_describe(sense, desc, sizeof(desc));
-	return ss_error_set(err, sense_to_errno(sense), "%s: command 0x%02x failed: %s",
-			    d->t->name, c->cdb[0], desc);
+	return ss_error_set(err, sense_to_errno(sense), "%s: command 0x%02x failed: %s", d->t->name,
+			    c->cdb[0], desc);
 }
 
 int drive_scsi_in(struct drive *d, const uint8_t *cdb, unsigned cdb_len, void *buf, size_t len,
@@ -243,16 +241,15 @@ int drive_ata(struct drive *d, const struct ata_tf *tf, bool ck_cond, void *buf,
 			return ss_error_set(err, rc,
 					    "%s: ATA command 0x%02x failed (status 0x%02x, "
 					    "error 0x%02x%s)",
-					    d->t->name, tf->command, regs->status,
-					    regs->error,
-					    (regs->error & ATA_ERR_ABRT) ? ": aborted by the drive" : "");
+					    d->t->name, tf->command, regs->status, regs->error,
+					    (regs->error & ATA_ERR_ABRT) ? ": aborted by the drive"
+									 : "");
 		}
 		return 0;
 	}
 	scsi_sense_describe(&s, desc, sizeof(desc));
 	if (s.valid && s.key == SK_ILLEGAL_REQUEST && s.asc == 0x20)
-		return ss_error_set(err, -EOPNOTSUPP,
-				    "%s: does not support ATA PASS-THROUGH (%s)",
+		return ss_error_set(err, -EOPNOTSUPP, "%s: does not support ATA PASS-THROUGH (%s)",
 				    d->t->name, desc);
 	return ss_error_set(err, sense_to_errno(&s), "%s: ATA command 0x%02x failed: %s",
 			    d->t->name, tf->command, desc);
@@ -275,8 +272,7 @@ static int read_control_page(struct drive *d, uint8_t *buf, size_t max, size_t *
 		return rc;
 	if (scsi_parse_mode_sense10(buf, *got, m) ||
 	    !(*pg = scsi_mode_find_page(buf, *got, m, CONTROL_PAGE, 0, plen)) || *plen < 4)
-		return ss_error_set(err, -EPROTO, "%s: malformed Control mode page",
-				    d->t->name);
+		return ss_error_set(err, -EPROTO, "%s: malformed Control mode page", d->t->name);
 	return 0;
 }
 
@@ -597,8 +593,8 @@ int drive_identify(struct drive *d, struct drive_info *out, struct ss_error *err
 		/* the model field of IDENTIFY often starts with the vendor */
 		char *sp = strchr(out->model, ' ');
 		if (sp && sp - out->model < (long)sizeof(out->vendor))
-			snprintf(out->vendor, sizeof(out->vendor), "%.*s",
-				 (int)(sp - out->model), out->model);
+			snprintf(out->vendor, sizeof(out->vendor), "%.*s", (int)(sp - out->model),
+				 out->model);
 		if (d->tran_hint != TRAN_UNKNOWN && d->tran_hint != TRAN_SCSI)
 			out->tran = d->tran_hint;
 	} else {

@@ -177,14 +177,12 @@ void describe_drive(struct record *r, const struct dev_entry *e)
 		record_set_u64(r, "capacity_bytes", i->capacity_blocks * i->logical_block);
 	}
 	if (i->native_blocks)
-		blocks_field(r, "Native max", "native_blocks", i->native_blocks,
-			     i->logical_block);
+		blocks_field(r, "Native max", "native_blocks", i->native_blocks, i->logical_block);
 	else
 		record_null(r, "Native max", "native_blocks", "not reported by the drive");
 	limited_field(r, e);
 	if (i->dco_max_blocks)
-		blocks_field(r, "DCO max", "dco_max_blocks", i->dco_max_blocks,
-			     i->logical_block);
+		blocks_field(r, "DCO max", "dco_max_blocks", i->dco_max_blocks, i->logical_block);
 	if (i->rpm == 1) {
 		record_text(r, "Rotation rate", "non-rotating (solid state)");
 		record_set_u64(r, "rpm", 0);

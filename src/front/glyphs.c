@@ -9,18 +9,38 @@
 
 static const struct glyphs ascii = {
 	.utf8 = false,
-	.h = "-", .v = "|", .tl = "+", .tr = "+", .bl = "+", .br = "+", .lt = "+", .rt = "+",
+	.h = "-",
+	.v = "|",
+	.tl = "+",
+	.tr = "+",
+	.bl = "+",
+	.br = "+",
+	.lt = "+",
+	.rt = "+",
 	.vblock = { " ", " ", " ", " ", "#", "#", "#", "#", "#" },
 	.hblock = { " ", " ", " ", " ", "#", "#", "#", "#", "#" },
-	.empty = ".", .before = "=", .more_up = "^", .more_down = "v",
+	.empty = ".",
+	.before = "=",
+	.more_up = "^",
+	.more_down = "v",
 };
 
 static const struct glyphs unicode = {
 	.utf8 = true,
-	.h = "─", .v = "│", .tl = "┌", .tr = "┐", .bl = "└", .br = "┘", .lt = "├", .rt = "┤",
+	.h = "─",
+	.v = "│",
+	.tl = "┌",
+	.tr = "┐",
+	.bl = "└",
+	.br = "┘",
+	.lt = "├",
+	.rt = "┤",
 	.vblock = { " ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█" },
 	.hblock = { " ", "▏", "▎", "▍", "▌", "▋", "▊", "▉", "█" },
-	.empty = "░", .before = "▒", .more_up = "▲", .more_down = "▼",
+	.empty = "░",
+	.before = "▒",
+	.more_up = "▲",
+	.more_down = "▼",
 };
 
 static const struct glyphs *chosen = &ascii;
@@ -75,8 +95,7 @@ void glyphs_repeat(const char *cell, unsigned n, char *buf, size_t len)
 		buf[used < len ? used : len - 1] = '\0';
 }
 
-void glyphs_bar(double v, double max, unsigned w, const char *fill, bool pad, char *buf,
-		size_t len)
+void glyphs_bar(double v, double max, unsigned w, const char *fill, bool pad, char *buf, size_t len)
 {
 	const struct glyphs *g = chosen;
 	double cells = max > 0 && v > 0 ? v / max * w : 0;
@@ -93,8 +112,10 @@ void glyphs_bar(double v, double max, unsigned w, const char *fill, bool pad, ch
 		part = 0;
 	}
 	for (unsigned i = 0; i < w && len; i++) {
-		const char *c = i < whole ? (fill ? fill : g->hblock[8]) : i == whole && part ? g->hblock[part]
-			      : pad ? " " : g->empty;
+		const char *c = i < whole	     ? (fill ? fill : g->hblock[8])
+				: i == whole && part ? g->hblock[part]
+				: pad		     ? " "
+						     : g->empty;
 		size_t l = strlen(c);
 
 		if (used + l >= len)

@@ -9,18 +9,18 @@
 #include <stddef.h>
 
 struct glyphs {
-	bool utf8;			/* the strings below may be multibyte */
-	const char *h, *v;		/* a frame's lines: "-" "|", "─" "│" */
-	const char *tl, *tr, *bl, *br;	/* its corners */
-	const char *lt, *rt;		/* a rule meeting a frame: "├" "┤" */
+	bool utf8;		       /* the strings below may be multibyte */
+	const char *h, *v;	       /* a frame's lines: "-" "|", "─" "│" */
+	const char *tl, *tr, *bl, *br; /* its corners */
+	const char *lt, *rt;	       /* a rule meeting a frame: "├" "┤" */
 	/* a column of a chart filled k eighths, k = 0..8 (ASCII: ' ' below
 	 * half, '#' from half on) */
 	const char *vblock[9];
 	/* a bar's cell filled k eighths from the left (ASCII: as vblock) */
 	const char *hblock[9];
-	const char *empty;		/* a progress bar's empty cell: "." "░" */
-	const char *before;		/* the earlier run's bar cell: "=" "▒" */
-	const char *more_up, *more_down;	/* text above, below: "^" "v", "▲" "▼" */
+	const char *empty;		 /* a progress bar's empty cell: "." "░" */
+	const char *before;		 /* the earlier run's bar cell: "=" "▒" */
+	const char *more_up, *more_down; /* text above, below: "^" "v", "▲" "▼" */
 };
 
 /* The glyphs chosen (ASCII until glyphs_pick chose others). */

@@ -187,9 +187,8 @@ void profile_print(FILE *f, const char *spec, const struct zprofile *z, double k
 		z->errors ? ", some samples failed (x)" : "");
 	print_chart(f, z);
 	fputc('\n', f);
-	t = table_new(zone_cols, ZC_COUNT,
-		      "ZONE,START,END,SAMPLES,AVG-MB/S,MIN-MB/S,MAX-MB/S", NULL, errbuf,
-		      sizeof(errbuf));
+	t = table_new(zone_cols, ZC_COUNT, "ZONE,START,END,SAMPLES,AVG-MB/S,MIN-MB/S,MAX-MB/S",
+		      NULL, errbuf, sizeof(errbuf));
 	for (unsigned k = 0; t && k < z->nzones; k++) {
 		const struct zprofile_zone *zn = &z->zones[k];
 
@@ -206,9 +205,8 @@ void profile_print(FILE *f, const char *spec, const struct zprofile *z, double k
 		table_print(t, f, flags, "zones");
 	table_free(t);
 	fputc('\n', f);
-	t = table_new(cut_cols, CC_COUNT,
-		      "CUT,KEEP,KEEP-%,WORST-MB/S,WORST-%,AVG-MB/S,BLOCKS,NOTE", NULL, errbuf,
-		      sizeof(errbuf));
+	t = table_new(cut_cols, CC_COUNT, "CUT,KEEP,KEEP-%,WORST-MB/S,WORST-%,AVG-MB/S,BLOCKS,NOTE",
+		      NULL, errbuf, sizeof(errbuf));
 	for (unsigned k = 0; t && k < z->ncuts; k++) {
 		const struct zprofile_cut *c = &z->cuts[k];
 
@@ -236,4 +234,3 @@ void profile_print(FILE *f, const char *spec, const struct zprofile *z, double k
 			keep);
 	fputc('\n', f);
 }
-

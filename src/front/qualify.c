@@ -11,16 +11,16 @@ static const struct col_def sum_cols[QS_COUNT] = {
 	[QS_DEVICE] = { "DEVICE", COL_STR, false, 0, 0, "the device as named" },
 	[QS_MODEL] = { "MODEL", COL_STR, false, 0, 0, "model" },
 	[QS_SERIAL] = { "SERIAL", COL_STR, false, 0, 0, "serial number" },
-	[QS_CHECK + QC_IDENTITY] = { "IDENTITY", COL_STR, false, 0, 0,
-				     "the drive identifies itself" },
+	[QS_CHECK +
+	    QC_IDENTITY] = { "IDENTITY", COL_STR, false, 0, 0, "the drive identifies itself" },
 	[QS_CHECK + QC_SMART] = { "SMART", COL_STR, false, 0, 0,
 				  "SMART verdict, temperature, reallocated/pending sectors" },
-	[QS_CHECK + QC_SELFTEST] = { "SELFTEST", COL_STR, false, 0, 0,
-				     "short self-test (standard, full)" },
-	[QS_CHECK + QC_SCAN] = { "SCAN", COL_STR, false, 0, 0,
-				 "surface read scan: unreadable blocks" },
-	[QS_CHECK + QC_ZONES] = { "ZONES", COL_STR, false, 0, 0,
-				  "zone profile: sequential read rates" },
+	[QS_CHECK +
+	    QC_SELFTEST] = { "SELFTEST", COL_STR, false, 0, 0, "short self-test (standard, full)" },
+	[QS_CHECK +
+	    QC_SCAN] = { "SCAN", COL_STR, false, 0, 0, "surface read scan: unreadable blocks" },
+	[QS_CHECK +
+	    QC_ZONES] = { "ZONES", COL_STR, false, 0, 0, "zone profile: sequential read rates" },
 	[QS_CHECK + QC_ACCESS] = { "ACCESS", COL_STR, false, 0, 0, "access time and IOPS" },
 	[QS_CHECK + QC_SIBLINGS] = { "SIBLINGS", COL_STR, false, 0, 0,
 				     "not slower than the other disks of its model" },

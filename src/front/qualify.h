@@ -20,7 +20,8 @@ enum qualify_sum_col {
 	QS_OUTLIER, /* slower than its siblings: by how much, and in what */
 	QS_COUNT
 };
-#define QUALIFY_SUM_COLS "DEVICE,MODEL,SERIAL,IDENTITY,SMART,SELFTEST,SCAN,ZONES,ACCESS,SIBLINGS,RESULT"
+#define QUALIFY_SUM_COLS                                                                           \
+	"DEVICE,MODEL,SERIAL,IDENTITY,SMART,SELFTEST,SCAN,ZONES,ACCESS,SIBLINGS,RESULT"
 
 /* The table with the columns of selection (NULL: QUALIFY_SUM_COLS). */
 struct table *qualify_summary_new(const char *selection);

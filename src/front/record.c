@@ -11,10 +11,10 @@
 #include "xalloc.h"
 
 enum line_kind {
-	L_FIELD,	/* "Label: text" */
-	L_LINE,		/* text as it is */
-	L_CHILD,	/* a nested record's lines */
-	L_TABLE,	/* a table */
+	L_FIELD, /* "Label: text" */
+	L_LINE,	 /* text as it is */
+	L_CHILD, /* a nested record's lines */
+	L_TABLE, /* a table */
 };
 
 struct line {
@@ -26,7 +26,7 @@ struct line {
 };
 
 struct record {
-	json_object *obj;	/* an object, or an array (a list) */
+	json_object *obj; /* an object, or an array (a list) */
 	bool list;
 	struct line *lines;
 	unsigned n;
@@ -114,8 +114,7 @@ void record_str(struct record *r, const char *label, const char *key, const char
 		add_json(r, key, v && *v ? json_object_new_string(v) : NULL);
 }
 
-void record_u64(struct record *r, const char *label, const char *key, uint64_t v,
-		const char *unit)
+void record_u64(struct record *r, const char *label, const char *key, uint64_t v, const char *unit)
 {
 	char buf[64];
 
@@ -296,8 +295,8 @@ void front_json_print(json_object *o, FILE *f)
 {
 	fprintf(f, "%s\n",
 		json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-							  JSON_C_TO_STRING_SPACED |
-							  JSON_C_TO_STRING_NOSLASHESCAPE));
+						      JSON_C_TO_STRING_SPACED |
+						      JSON_C_TO_STRING_NOSLASHESCAPE));
 }
 
 static const struct line *nth_line(const struct record *r, unsigned i)

@@ -38,8 +38,7 @@ void record_style(struct record *r, unsigned indent, int width, bool colon);
 /* Fields in both forms. label NULL: JSON only; key NULL: text only. */
 void record_str(struct record *r, const char *label, const char *key, const char *v);
 /* ^ NULL or empty: "-" and null */
-void record_u64(struct record *r, const char *label, const char *key, uint64_t v,
-		const char *unit);
+void record_u64(struct record *r, const char *label, const char *key, uint64_t v, const char *unit);
 void record_bool(struct record *r, const char *label, const char *key, bool v);
 void record_null(struct record *r, const char *label, const char *key, const char *text);
 
@@ -65,7 +64,7 @@ void record_set_table(struct record *r, const char *key, const struct table *t);
 
 /* Text only. */
 void record_text(struct record *r, const char *label, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 void record_line(struct record *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* t printed here by the table renderer (with record_print's flags); r takes t. */
 void record_table(struct record *r, struct table *t);

@@ -43,8 +43,15 @@ static const struct col_def st_cols[SC_COUNT] = {
 };
 #define ST_DEFAULT "NUM,TEST,RESULT,HOURS,LBA"
 
-enum err_col { EC_LOG, EC_CORRECTED, EC_DELAYED, EC_RETRIES, EC_PROCESSED, EC_UNCORRECTED,
-	       EC_COUNT };
+enum err_col {
+	EC_LOG,
+	EC_CORRECTED,
+	EC_DELAYED,
+	EC_RETRIES,
+	EC_PROCESSED,
+	EC_UNCORRECTED,
+	EC_COUNT
+};
 static const struct col_def err_cols[EC_COUNT] = {
 	[EC_LOG] = { "LOG", COL_STR, false, 0, 0,
 		     "read, write or verify (log pages 03h, 02h, 05h)" },
@@ -77,11 +84,9 @@ static const char *attr_status(const struct smart_attr *a)
 	return "ok";
 }
 
-static struct table *attr_table(const struct smart_report *r, const char *sel, char *eb,
-				size_t el)
+static struct table *attr_table(const struct smart_report *r, const char *sel, char *eb, size_t el)
 {
-	struct table *t = table_new(smart_attr_cols, AC_COUNT,
-				    SMART_ATTR_DEFAULT, sel, eb, el);
+	struct table *t = table_new(smart_attr_cols, AC_COUNT, SMART_ATTR_DEFAULT, sel, eb, el);
 	char buf[64];
 
 	if (!t)
@@ -111,10 +116,9 @@ static struct table *attr_table(const struct smart_report *r, const char *sel, c
 
 static struct table *st_table(const struct smart_report *r, unsigned flags)
 {
-	struct table *t = table_new(st_cols, SC_COUNT,
-				    (flags & TABLE_JSON) ? "NUM,TEST,MODE,RESULT,HOURS,LBA"
-							 : ST_DEFAULT,
-				    NULL, NULL, 0);
+	struct table *t = table_new(
+	    st_cols, SC_COUNT, (flags & TABLE_JSON) ? "NUM,TEST,MODE,RESULT,HOURS,LBA" : ST_DEFAULT,
+	    NULL, NULL, 0);
 
 	for (size_t i = 0; t && i < r->nselftests; i++) {
 		const struct selftest_entry *e = &r->selftests[i];
@@ -122,8 +126,9 @@ static struct table *st_table(const struct smart_report *r, unsigned flags)
 		table_add_row(t);
 		table_set_u64(t, SC_NUM, i + 1);
 		table_set_str(t, SC_TEST, selftest_kind_name(e->kind));
-		table_set_str(t, SC_MODE, e->captive ? (r->ata ? "captive" : "foreground")
-						    : (r->ata ? "off-line" : "background"));
+		table_set_str(t, SC_MODE,
+			      e->captive ? (r->ata ? "captive" : "foreground")
+					 : (r->ata ? "off-line" : "background"));
 		table_set_str(t, SC_RESULT, e->result);
 		table_set_u64(t, SC_HOURS, e->power_on_hours);
 		if (e->lba_valid)
@@ -144,8 +149,7 @@ static struct table *err_table(const struct smart_report *r, const char *sel, ch
 		{ "write", p->write_st, &p->write_err },
 		{ "verify", p->verify_st, &p->verify_err },
 	};
-	struct table *t = table_new(err_cols, EC_COUNT, ERR_DEFAULT,
-				    sel, eb, el);
+	struct table *t = table_new(err_cols, EC_COUNT, ERR_DEFAULT, sel, eb, el);
 
 	for (size_t i = 0; t && i < sizeof(logs) / sizeof(logs[0]); i++) {
 		const struct log_errors *e = logs[i].e;
@@ -202,7 +206,7 @@ static uint64_t uncorrected(const struct smart_report *r, const struct log_error
 {
 	(void)r;
 	return st == SMART_PAGE_OK && e->has[LOG_ERR_UNCORRECTED] ? e->count[LOG_ERR_UNCORRECTED]
-								    : 0;
+								  : 0;
 }
 
 static const char *ie_text(const struct smart_scsi_pages *p, char *buf, size_t len)
@@ -238,8 +242,9 @@ static void scsi_fields(struct record *d, const struct smart_report *r, const st
 	struct record *pages;
 	char asc[96];
 
-	record_text(d, "Uncorrected errors", "read %" PRIu64 ", write %" PRIu64 ", verify %" PRIu64
-		    "%s", ur, uw, uv, ur + uw + uv ? "  (!)" : "");
+	record_text(d, "Uncorrected errors",
+		    "read %" PRIu64 ", write %" PRIu64 ", verify %" PRIu64 "%s", ur, uw, uv,
+		    ur + uw + uv ? "  (!)" : "");
 	if (t)
 		record_set_table(d, "error_counters", t);
 	else
@@ -295,7 +300,7 @@ void smart_disk_record(struct record *d, const struct dev_entry *e, const struct
 	record_text(d, "Drive", "%s (%s)", e->info.model, e->info.serial);
 	if (r->ata)
 		record_text(d, "SMART status", "%s",
-			    r->ata_status == 1   ? "good"
+			    r->ata_status == 1	 ? "good"
 			    : r->ata_status == 0 ? "threshold exceeded (!)"
 						 : "not returned");
 	for (unsigned i = 0; i < nf; i++) {
@@ -312,9 +317,10 @@ void smart_disk_record(struct record *d, const struct dev_entry *e, const struct
 		if (f[i].alarm)
 			record_set_str(alarms, NULL, f[i].key);
 	if (r->ata) {
-		record_set_str(d, "smart_status", r->ata_status < 0 ? NULL
-						  : r->ata_status ? "good"
-								  : "threshold-exceeded");
+		record_set_str(d, "smart_status",
+			       r->ata_status < 0 ? NULL
+			       : r->ata_status	 ? "good"
+						 : "threshold-exceeded");
 		t = attr_table(r, o->columns, NULL, 0);
 		if (!t)
 			t = attr_table(r, NULL, NULL, 0);
@@ -341,8 +347,9 @@ void smart_disk_record(struct record *d, const struct dev_entry *e, const struct
 		return;
 	record_line(d, "%s", "");
 	if (!r->nselftests)
-		record_line(d, "  %s", r->ata && !r->selftest_log_read ? "self-test log: not read"
-								   : "no self-tests logged");
+		record_line(d, "  %s",
+			    r->ata && !r->selftest_log_read ? "self-test log: not read"
+							    : "no self-tests logged");
 	else if ((t = st_table(r, 0)))
 		record_table(d, t);
 	if (r->ata && r->errlog_read) {
@@ -360,4 +367,3 @@ void smart_disk_record(struct record *d, const struct dev_entry *e, const struct
 			    r->errlog.error_count == 1 ? "" : "s", newest);
 	}
 }
-

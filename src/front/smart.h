@@ -31,9 +31,9 @@ extern const struct col_def smart_attr_cols[AC_COUNT];
 /* What the text shows besides the verdict and the key figures (JSON has
  * everything). */
 struct smart_view {
-	bool attrs;		/* the attribute table (ATA) or the error counters (SCSI) */
-	bool log;		/* the self-test log and the ATA error log */
-	const char *columns;	/* the attribute table's (-o; checked with
+	bool attrs;	     /* the attribute table (ATA) or the error counters (SCSI) */
+	bool log;	     /* the self-test log and the ATA error log */
+	const char *columns; /* the attribute table's (-o; checked with
 				 * table_check_columns first), NULL: the default */
 };
 

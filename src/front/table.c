@@ -18,16 +18,16 @@ struct cell {
 	uint64_t u;
 	double d;
 	bool b;
-	json_object *j;		/* COL_LIMIT: its JSON (NULL: null) */
-	char *brief;		/* COL_LIMIT: the share alone, for a narrow column */
+	json_object *j; /* COL_LIMIT: its JSON (NULL: null) */
+	char *brief;	/* COL_LIMIT: the share alone, for a narrow column */
 };
 
 struct table {
 	const struct col_def *defs;
 	unsigned ndefs;
-	unsigned *cols;		/* selected column indexes into defs */
+	unsigned *cols; /* selected column indexes into defs */
 	unsigned ncols;
-	struct cell *cells;	/* nrows * ncols */
+	struct cell *cells; /* nrows * ncols */
 	unsigned nrows, cap;
 };
 
@@ -195,8 +195,9 @@ void table_set_limit(struct table *t, unsigned col, const struct dev_entry *e)
 	/* the order of a sort (table_cell_cmp): the share in use of a limited
 	 * disk, then the disks not limited, then those nothing tells of */
 	double key = e->limit.limited && e->limit.original_blocks
-			     ? (double)e->limit.limit_blocks / (double)e->limit.original_blocks
-			     : limit_known(e) ? 2.0 : 3.0;
+			 ? (double)e->limit.limit_blocks / (double)e->limit.original_blocks
+		     : limit_known(e) ? 2.0
+				      : 3.0;
 
 	limit_text(e, buf, sizeof(buf));
 	limit_brief(e, brief, sizeof(brief));
@@ -205,8 +206,8 @@ void table_set_limit(struct table *t, unsigned col, const struct dev_entry *e)
 	json_object_put(j);
 }
 
-static void cell_text(const struct col_def *def, const struct cell *c, unsigned flags,
-		      char *buf, size_t len)
+static void cell_text(const struct col_def *def, const struct cell *c, unsigned flags, char *buf,
+		      size_t len)
 {
 	if (!c->set) {
 		snprintf(buf, len, "%s", (flags & TABLE_RAW) ? "" : "-");

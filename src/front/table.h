@@ -13,21 +13,21 @@
 #include <stdio.h>
 
 enum col_type {
-	COL_STR,	/* text; JSON string */
-	COL_U64,	/* integer; JSON number */
-	COL_SIZE,	/* bytes: text "450 GB", JSON number (bytes) */
-	COL_BOOL,	/* text yes/no; JSON true/false */
-	COL_DOUBLE,	/* text with the column's precision; JSON number */
-	COL_LIMIT,	/* how a drive is limited: text "20.0% of 450 GB, hpa", "no" or
+	COL_STR,    /* text; JSON string */
+	COL_U64,    /* integer; JSON number */
+	COL_SIZE,   /* bytes: text "450 GB", JSON number (bytes) */
+	COL_BOOL,   /* text yes/no; JSON true/false */
+	COL_DOUBLE, /* text with the column's precision; JSON number */
+	COL_LIMIT,  /* how a drive is limited: text "20.0% of 450 GB, hpa", "no" or
 			 * "-"; JSON an object, or null when not limited */
 };
 
 struct col_def {
-	const char *name;	/* upper case: "DEVICE" */
+	const char *name; /* upper case: "DEVICE" */
 	enum col_type type;
-	bool right;		/* right-aligned in text */
-	int precision;		/* COL_DOUBLE: digits after the point */
-	int width;		/* width hint of a fixed layout (the TUI's table); 0: the
+	bool right;    /* right-aligned in text */
+	int precision; /* COL_DOUBLE: digits after the point */
+	int width;     /* width hint of a fixed layout (the TUI's table); 0: the
 				 * rest of the line */
 	const char *help;
 };
@@ -39,7 +39,7 @@ enum table_flags {
 	TABLE_JSON = 1 << 0,
 	TABLE_RAW = 1 << 1,
 	TABLE_NOHEADINGS = 1 << 2,
-	TABLE_BYTES = 1 << 3,	/* sizes as plain byte counts in text */
+	TABLE_BYTES = 1 << 3, /* sizes as plain byte counts in text */
 };
 
 /*
@@ -58,7 +58,7 @@ void table_free(struct table *t);
 void table_add_row(struct table *t);
 /* Set a cell of the current row by the registry's index (its enum); a
  * column that is not selected is left out. */
-void table_set_str(struct table *t, unsigned col, const char *v);	/* NULL: unset */
+void table_set_str(struct table *t, unsigned col, const char *v); /* NULL: unset */
 void table_set_u64(struct table *t, unsigned col, uint64_t v);
 void table_set_size(struct table *t, unsigned col, uint64_t bytes);
 void table_set_bool(struct table *t, unsigned col, bool v);

@@ -36,8 +36,8 @@ const struct col_def notch_table_cols[NC_COUNT] = {
 };
 
 /* "524 conventional, 51632 seq-required" and {"conventional": 524, ...} */
-static void count_add(struct record *o, char *text, size_t len, const char *name,
-		      const char *key, uint64_t n)
+static void count_add(struct record *o, char *text, size_t len, const char *name, const char *key,
+		      uint64_t n)
 {
 	size_t l = strlen(text);
 
@@ -121,7 +121,8 @@ static struct record *zbc_record(const struct dev_entry *e, const struct zone_re
 			table_set_u64(t, ZN_WP, d->wp);
 		if (wp && d->wp >= d->start)
 			table_set_size(t, ZN_WRITTEN,
-				       (d->wp - d->start > d->len ? d->len : d->wp - d->start) * bs);
+				       (d->wp - d->start > d->len ? d->len : d->wp - d->start) *
+					   bs);
 	}
 	if (zp) {
 		record_text(r, "Measured", "see the profile below");
@@ -170,8 +171,8 @@ static void notches_skipped(struct record *r, const struct dev_entry *e)
 						      : "not checked";
 	char text[128];
 
-	snprintf(text, sizeof(text), "%s: per-zone notch detail needs MODE SELECT; --force to allow",
-		 state);
+	snprintf(text, sizeof(text),
+		 "%s: per-zone notch detail needs MODE SELECT; --force to allow", state);
 	record_str(r, "Notch list", "notch_list_missing", text);
 }
 
@@ -256,22 +257,19 @@ int zones_check_columns(const char *sel, char *eb, size_t el)
 	if (!sel)
 		return 0;
 	if (!sel[0]) /* "no columns selected" */
-		return table_check_columns(zone_table_cols, ZN_COUNT,
-					   ZONE_DEFAULT, sel, eb, el);
+		return table_check_columns(zone_table_cols, ZN_COUNT, ZONE_DEFAULT, sel, eb, el);
 	for (const char *p = sel[0] == '+' ? sel + 1 : sel; *p;) {
 		size_t n = strcspn(p, ",");
 
 		snprintf(name, sizeof(name), "%.*s", (int)n, p);
-		if (n && table_check_columns(zone_table_cols, ZN_COUNT,
-					     ZONE_DEFAULT, name, eb, el) &&
-		    table_check_columns(notch_table_cols, NC_COUNT,
-					NOTCH_DEFAULT, name, eb, el))
+		if (n &&
+		    table_check_columns(zone_table_cols, ZN_COUNT, ZONE_DEFAULT, name, eb, el) &&
+		    table_check_columns(notch_table_cols, NC_COUNT, NOTCH_DEFAULT, name, eb, el))
 			return -EINVAL;
 		p += n + (p[n] == ',');
 	}
 	return 0;
 }
-
 
 int zones_print(FILE *f, const struct dev_entry *e, const struct zones_info *zi,
 		const struct zprofile *zp, const char *sel, unsigned flags, bool all, char *eb,

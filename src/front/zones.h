@@ -15,28 +15,12 @@ struct zones_info;
 struct zprofile;
 
 /* The zone table of a zoned drive (--all): an index into zone_table_cols. */
-enum zone_col {
-	ZN_START,
-	ZN_LENGTH,
-	ZN_SIZE,
-	ZN_TYPE,
-	ZN_CONDITION,
-	ZN_WP,
-	ZN_WRITTEN,
-	ZN_COUNT
-};
+enum zone_col { ZN_START, ZN_LENGTH, ZN_SIZE, ZN_TYPE, ZN_CONDITION, ZN_WP, ZN_WRITTEN, ZN_COUNT };
 extern const struct col_def zone_table_cols[ZN_COUNT];
 #define ZONE_DEFAULT "START,LENGTH,TYPE,CONDITION,WP"
 
 /* The notch table of a drive with a Notch page: an index into notch_table_cols. */
-enum notch_col {
-	NC_ZONE,
-	NC_FIRST_LBA,
-	NC_LAST_LBA,
-	NC_SIZE,
-	NC_SPT,
-	NC_COUNT
-};
+enum notch_col { NC_ZONE, NC_FIRST_LBA, NC_LAST_LBA, NC_SIZE, NC_SPT, NC_COUNT };
 extern const struct col_def notch_table_cols[NC_COUNT];
 #define NOTCH_DEFAULT "ZONE,FIRST-LBA,LAST-LBA,SIZE,SPT"
 

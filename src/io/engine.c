@@ -156,8 +156,8 @@ uint64_t io_hist_percentile(const struct io_hist *h, double p)
 /* ---- workloads ---------------------------------------------------------------- */
 
 static const char *const wl_names[IO_WL_COUNT] = {
-	"seq-read", "seq-write", "random-access", "database",
-	"fileserver", "webserver", "workstation", "random-write",
+	"seq-read",   "seq-write", "random-access", "database",
+	"fileserver", "webserver", "workstation",   "random-write",
 };
 
 const char *io_workload_name(enum io_workload w)
@@ -199,11 +199,11 @@ void io_job_set_workload(struct io_job *job, enum io_workload w)
 {
 	/* docs/models.md, "Workloads (IOMeter access specifications)" */
 	static const struct io_size_weight fileserver[] = {
-		{ 512, 10 }, { 1024, 5 }, { 2048, 5 }, { 4096, 60 },
+		{ 512, 10 }, { 1024, 5 },  { 2048, 5 },	 { 4096, 60 },
 		{ 8192, 2 }, { 16384, 4 }, { 32768, 4 }, { 65536, 10 },
 	};
 	static const struct io_size_weight webserver[] = {
-		{ 512, 22 }, { 1024, 15 }, { 2048, 8 }, { 4096, 23 }, { 8192, 15 },
+		{ 512, 22 },  { 1024, 15 }, { 2048, 8 },  { 4096, 23 },	 { 8192, 15 },
 		{ 16384, 2 }, { 32768, 6 }, { 65536, 7 }, { 131072, 1 }, { 524288, 1 },
 	};
 
@@ -277,11 +277,13 @@ static int check_size(uint32_t bs, uint32_t lblock, bool dist, struct ss_error *
 	if (bs < IO_BS_MIN || bs > IO_BS_MAX || bs % 512)
 		return ss_error_set(err, -EINVAL,
 				    "block size %u B is not supported: give 512 B to 4 MiB in "
-				    "multiples of 512 B", bs);
+				    "multiples of 512 B",
+				    bs);
 	if (!dist && bs % lblock)
 		return ss_error_set(err, -EINVAL,
 				    "block size %u B is not a multiple of the disk's %u-byte "
-				    "logical block", bs, lblock);
+				    "logical block",
+				    bs, lblock);
 	return 0;
 }
 
@@ -303,8 +305,9 @@ int io_job_check(const struct io_job *job, const struct io_geom *g, bool writabl
 		return ss_error_set(err, -EINVAL, "at most %u sizes in a distribution",
 				    IO_SIZES_MAX);
 	if (job->nsizes && job->bs)
-		return ss_error_set(err, -EINVAL, "give one block size or a size distribution, "
-						  "not both");
+		return ss_error_set(err, -EINVAL,
+				    "give one block size or a size distribution, "
+				    "not both");
 	if (!job->nsizes) {
 		rc = check_size(job->bs, g->lblock, false, err);
 		if (rc)
@@ -323,8 +326,9 @@ int io_job_check(const struct io_job *job, const struct io_geom *g, bool writabl
 				    "alignment %u B is not a multiple of the %u-byte logical block",
 				    job->align, g->lblock);
 	if (!job->time_ns && !job->bytes)
-		return ss_error_set(err, -EINVAL, "give a time or a byte limit (a time of 0 "
-						  "runs nothing)");
+		return ss_error_set(err, -EINVAL,
+				    "give a time or a byte limit (a time of 0 "
+				    "runs nothing)");
 	end = job->end_lba ? job->end_lba : g->blocks;
 	if (end > g->blocks)
 		return ss_error_set(err, -ERANGE,
@@ -461,8 +465,8 @@ double io_thread_cpu_s(void)
 
 	if (getrusage(RUSAGE_THREAD, &ru))
 		return 0;
-	return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
-	       (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+	return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+	       ru.ru_stime.tv_usec / 1e6;
 }
 
 uint64_t io_mono_ns(void)
@@ -489,8 +493,10 @@ static int reg_locked(const struct io_engine_ops *ops, struct ss_error *err)
 				    "I/O engine %s lacks a required hook (open, close, run)",
 				    ops->name);
 	if (ops->caps & ~IO_CAP_ALL)
-		return ss_error_set(err, -EINVAL, "I/O engine %s has unknown capability bits "
-						  "0x%x", ops->name, ops->caps & ~IO_CAP_ALL);
+		return ss_error_set(err, -EINVAL,
+				    "I/O engine %s has unknown capability bits "
+				    "0x%x",
+				    ops->name, ops->caps & ~IO_CAP_ALL);
 	for (unsigned i = 0; i < nengines; i++)
 		if (!strcmp(engines[i]->name, ops->name))
 			return ss_error_set(err, -EEXIST, "I/O engine %s is already registered",

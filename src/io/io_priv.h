@@ -20,11 +20,11 @@ struct io_gen {
 	const struct io_job *job;
 	struct io_rng rng;
 	uint32_t lblock;
-	uint64_t start, end;	/* the span, blocks */
-	uint64_t next_seq;	/* where the sequential stream goes on */
-	uint64_t issued;	/* bytes handed out */
-	uint64_t limit;		/* byte limit, 0 none */
-	uint32_t align_blocks;	/* 0: per request, its own size */
+	uint64_t start, end;   /* the span, blocks */
+	uint64_t next_seq;     /* where the sequential stream goes on */
+	uint64_t issued;       /* bytes handed out */
+	uint64_t limit;	       /* byte limit, 0 none */
+	uint32_t align_blocks; /* 0: per request, its own size */
 	uint32_t size_blocks[IO_SIZES_MAX];
 	uint64_t cum_weight[IO_SIZES_MAX];
 	unsigned nsizes;

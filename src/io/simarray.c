@@ -75,7 +75,7 @@ struct mop {
 	uint64_t lba;
 	uint32_t blocks;
 	bool write, after;
-	uint64_t dur;		/* what the drive took */
+	uint64_t dur; /* what the drive took */
 };
 
 /* One member drive. Its queue is FIFO, the drive's own queue its first
@@ -88,25 +88,25 @@ struct amember {
 	uint64_t *t_drive;	 /* when each entered the drive's own queue */
 	struct sim_queued *view; /* what the drive sees of its queue */
 	unsigned nq, capq;
-	struct mop *cur;	/* in service */
-	bool destaging;		/* its write cache's piece in service, no command */
-	unsigned pending;	/* md's nr_pending: sent, not completed */
-	uint64_t head;		/* md's head_position: where the last completed one ended */
-	uint64_t next_seq;	/* RAID 1: where the last read sent to it ended */
-	uint64_t idle_from;	/* when its last command ended (the run's clock) */
-	uint64_t turned_to;	/* up to when its speed's drift was added */
-	double drift;		/* its speed's deviation, 0 .. DRIFT */
+	struct mop *cur;    /* in service */
+	bool destaging;	    /* its write cache's piece in service, no command */
+	unsigned pending;   /* md's nr_pending: sent, not completed */
+	uint64_t head;	    /* md's head_position: where the last completed one ended */
+	uint64_t next_seq;  /* RAID 1: where the last read sent to it ended */
+	uint64_t idle_from; /* when its last command ended (the run's clock) */
+	uint64_t turned_to; /* up to when its speed's drift was added */
+	double drift;	    /* its speed's deviation, 0 .. DRIFT */
 };
 
 /* The member commands of a request (or, for a parity write, of a stripe:
  * possibly for several requests). */
 struct sjob {
-	struct sjob *prev, *next;	/* the run's live jobs */
+	struct sjob *prev, *next; /* the run's live jobs */
 	struct areq **reqs;
 	unsigned nreqs, capreqs;
 	bool stripe;
 	unsigned group;
-	uint64_t key;		/* stripe: its number */
+	uint64_t key; /* stripe: its number */
 	struct sim_md_part *parts;
 	unsigned nparts, capparts;
 	struct sim_md_ops ops;
@@ -117,7 +117,7 @@ struct sjob {
 
 /* One array request. */
 struct areq {
-	struct areq *prev, *next;	/* the run's live requests */
+	struct areq *prev, *next; /* the run's live requests */
 	uint64_t lba;
 	uint32_t blocks;
 	bool write;
@@ -132,7 +132,7 @@ struct stripe_ent {
 	unsigned group;
 	uint64_t stripe;
 	struct sjob *active, *waiting;
-	bool dirty;		/* may start its waiting job at the end of this moment */
+	bool dirty; /* may start its waiting job at the end of this moment */
 	struct stripe_ent *next;
 	/* md's stripe cache: what it holds of the stripe, the rows that takes,
 	 * and its place among the idle stripes, least recently used first */
@@ -154,13 +154,13 @@ struct ev {
 struct aeng {
 	struct sim_array *a;
 	struct sim_md g;
-	unsigned nm;		/* members opened */
+	unsigned nm; /* members opened */
 	struct io_geom geom;
 	struct amember m[SIM_ARRAY_MAX_MEMBERS];
 	void *buf;
 	size_t buflen;
-	double ns_per_byte[2];	/* the path: [0] reads, [1] writes; 0 no cap */
-	double link_free;	/* when the path is free again (ns) */
+	double ns_per_byte[2]; /* the path: [0] reads, [1] writes; 0 no cap */
+	double link_free;      /* when the path is free again (ns) */
 	uint64_t latency_ns;
 	/* the run */
 	uint64_t now, seq;
@@ -170,7 +170,7 @@ struct aeng {
 	struct stripe_ent **dirty;
 	unsigned ndirty, capdirty;
 	struct stripe_ent *lru_head, *lru_tail; /* idle stripes the cache holds rows of */
-	unsigned cached_rows, cache_rows_max;	 /* md's stripe_cache_size, per group */
+	unsigned cached_rows, cache_rows_max;	/* md's stripe_cache_size, per group */
 	bool stop;
 	int rc;
 	struct ss_error *err;
@@ -179,7 +179,7 @@ struct aeng {
 	struct io_gen gen;
 	bool gen_done;
 	unsigned done;
-	struct sjob *jobs;	/* live: freed when done, or when the run stops */
+	struct sjob *jobs; /* live: freed when done, or when the run stops */
 	struct areq *reqs;
 };
 
@@ -215,8 +215,7 @@ static void a_close(void *priv)
 	free(e);
 }
 
-static int a_open(const struct io_target *t, void **priv, struct io_geom *g,
-		  struct ss_error *err)
+static int a_open(const struct io_target *t, void **priv, struct io_geom *g, struct ss_error *err)
 {
 	struct aeng *e;
 	uint64_t min_blocks = UINT64_MAX;
@@ -380,8 +379,8 @@ static unsigned member_pick(struct amember *m, uint64_t now)
 
 		if (m->t_drive[i] == UINT64_MAX)
 			m->t_drive[i] = now;
-		m->view[i] =
-		    (struct sim_queued){op->lba, op->blocks, op->write, now - m->t_drive[i]};
+		m->view[i] = (struct sim_queued){ op->lba, op->blocks, op->write,
+						  now - m->t_drive[i] };
 	}
 	return sim_drive_schedule(m->sd, m->view, n);
 }
@@ -569,8 +568,7 @@ static int job_start(struct aeng *e, struct sjob *j)
 	return 0;
 }
 
-static struct stripe_ent *stripe_find(struct aeng *e, unsigned group, uint64_t stripe,
-				      bool make)
+static struct stripe_ent *stripe_find(struct aeng *e, unsigned group, uint64_t stripe, bool make)
 {
 	unsigned b = (unsigned)((stripe * 31 + group) % STRIPE_BUCKETS);
 	struct stripe_ent *s;
@@ -724,8 +722,8 @@ static int stripes_settle(struct aeng *e)
 }
 
 /* md's read_balance (see the top of the file). */
-static unsigned choose_copy(void *arg, const unsigned *member, const uint64_t *lba,
-			    unsigned k, uint32_t blocks)
+static unsigned choose_copy(void *arg, const unsigned *member, const uint64_t *lba, unsigned k,
+			    uint32_t blocks)
 {
 	struct aeng *e = arg;
 	uint64_t best_d = UINT64_MAX;
@@ -984,8 +982,7 @@ static void run_fini(struct aeng *e)
 	e->nheap = e->capheap = e->ndirty = e->capdirty = 0;
 }
 
-static int a_run(void *priv, const struct io_job *job, struct io_result *res,
-		 struct ss_error *err)
+static int a_run(void *priv, const struct io_job *job, struct io_result *res, struct ss_error *err)
 {
 	struct aeng *e = priv;
 	size_t need = io_job_max_bytes(job, e->geom.lblock);

@@ -43,8 +43,8 @@ struct sdev {
 
 struct sreq {
 	uint64_t lba;
-	uint64_t t_queued;	/* handed to the drive (the host's queue) */
-	uint64_t t_drive;	/* entered the drive's own queue, UINT64_MAX not yet */
+	uint64_t t_queued; /* handed to the drive (the host's queue) */
+	uint64_t t_drive;  /* entered the drive's own queue, UINT64_MAX not yet */
 	uint32_t blocks;
 	bool write;
 };
@@ -141,7 +141,7 @@ static unsigned pick(const struct sdev *s, struct sreq *q, struct sim_queued *v,
 	for (unsigned i = 0; i < n; i++) {
 		if (q[i].t_drive == UINT64_MAX)
 			q[i].t_drive = now;
-		v[i] = (struct sim_queued){q[i].lba, q[i].blocks, q[i].write, now - q[i].t_drive};
+		v[i] = (struct sim_queued){ q[i].lba, q[i].blocks, q[i].write, now - q[i].t_drive };
 	}
 	return sim_drive_schedule(s->sd, v, n);
 }
@@ -184,8 +184,7 @@ static bool failed(struct sdev *s, const struct io_job *job, const struct sreq *
 	return true;
 }
 
-static int s_run(void *priv, const struct io_job *job, struct io_result *res,
-		 struct ss_error *err)
+static int s_run(void *priv, const struct io_job *job, struct io_result *res, struct ss_error *err)
 {
 	struct sdev *s = priv;
 	struct io_gen gen;

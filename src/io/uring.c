@@ -86,11 +86,13 @@ static int u_open(const struct io_target *t, void **priv, struct io_geom *g, str
 
 		free(u);
 		if (e == EINVAL)
-			return ss_error_set(err, -EINVAL, "%s does not support direct I/O (O_DIRECT)",
-					    t->path);
+			return ss_error_set(err, -EINVAL,
+					    "%s does not support direct I/O (O_DIRECT)", t->path);
 		if (e == EBUSY)
-			return ss_error_set(err, -EBUSY, "%s is in use (mounted or held); not "
-							 "opened for writing", t->path);
+			return ss_error_set(err, -EBUSY,
+					    "%s is in use (mounted or held); not "
+					    "opened for writing",
+					    t->path);
 		return ss_error_set(err, -e, "%s: %s", t->path, strerror(e));
 	}
 	if (S_ISBLK(st.st_mode)) {
@@ -266,8 +268,8 @@ static void failed(struct urun *r, const struct slot *s, int res, struct ss_erro
 		r->res->first_error_lba = first;
 	r->res->errors++;
 	if (job->on_error)
-		cb = job->on_error(job->on_error_arg, first,
-				   (uint32_t)(s->lba + s->blocks - first), s->write, e);
+		cb = job->on_error(job->on_error_arg, first, (uint32_t)(s->lba + s->blocks - first),
+				   s->write, e);
 	if (cb || !job->continue_on_error) {
 		if (!r->rc) {
 			r->rc = cb ? cb : e;
@@ -284,8 +286,7 @@ static void failed(struct urun *r, const struct slot *s, int res, struct ss_erro
 	}
 }
 
-static void complete(struct urun *r, struct io_uring_cqe *cqe, uint64_t now,
-		     struct ss_error *err)
+static void complete(struct urun *r, struct io_uring_cqe *cqe, uint64_t now, struct ss_error *err)
 {
 	unsigned idx = (unsigned)io_uring_cqe_get_data64(cqe);
 	struct slot *s = &r->slots[idx];
@@ -339,8 +340,7 @@ static void urun_fini(struct urun *r)
 	free(r->free_slots);
 }
 
-static int u_run(void *priv, const struct io_job *job, struct io_result *res,
-		 struct ss_error *err)
+static int u_run(void *priv, const struct io_job *job, struct io_result *res, struct ss_error *err)
 {
 	struct urun r = { .u = priv, .job = job, .res = res };
 	uint64_t t0, now, last_report, t_end;

@@ -73,8 +73,8 @@ static void tell_step(const struct tx *t, const char *step)
 		t->cb->step(t->cb->arg, step);
 }
 
-static int save_step(const struct tx *t, struct array_rec *r, enum array_state st,
-		     const char *step, struct ss_error *err)
+static int save_step(const struct tx *t, struct array_rec *r, enum array_state st, const char *step,
+		     struct ss_error *err)
 {
 	tell_step(t, step);
 	return array_rec_step(ctx_state_dir(t->ctx), r, st, step, err);
@@ -86,8 +86,8 @@ static void add_remains(struct array_rec *r, const char *what, const char *why)
 {
 	size_t used = strlen(r->remains);
 
-	snprintf(r->remains + used, sizeof(r->remains) - used, "%s%s%s%s", used ? "; " : "",
-		 what, what[0] ? ": " : "", why);
+	snprintf(r->remains + used, sizeof(r->remains) - used, "%s%s%s%s", used ? "; " : "", what,
+		 what[0] ? ": " : "", why);
 }
 
 static bool is_blockdev(const char *p)
@@ -112,8 +112,9 @@ static int member_identity(const struct array_member *m, const char *name,
 {
 	if ((m->serial[0] && strcmp(m->serial, i->serial)) ||
 	    (m->wwn[0] && i->wwn[0] && strcasecmp(m->wwn, i->wwn)))
-		return ss_error_set(err, -EPERM, "%s is now serial %s, not the member %s: not touched",
-				    name, i->serial, m->serial);
+		return ss_error_set(err, -EPERM,
+				    "%s is now serial %s, not the member %s: not touched", name,
+				    i->serial, m->serial);
 	return 0;
 }
 
@@ -164,8 +165,7 @@ static int restore_member(struct ss_ctx *ctx, struct array_member *m, bool dry_r
 		rc = 0;
 		goto out;
 	}
-	c = (struct cap_ctx){ .d = d, .e = &e, .state_dir = ctx_state_dir(ctx),
-			      .dry_run = dry_run };
+	c = (struct cap_ctx){ .d = d, .e = &e, .state_dir = ctx_state_dir(ctx), .dry_run = dry_run };
 	rc = cap_restore(&c, CAP_AUTO, false, &res, err);
 	if (rc == 0)
 		fprintf(log, "%s: %s\n", m->spec, res.message);
@@ -308,15 +308,15 @@ int array_undo_check(struct ss_ctx *ctx, const char *name, struct array_rec *r,
 	if (kname[0] && array_sysfs_read(ctx->sysroot, kname, &s) == 0 && s.holders[0])
 		return ss_error_set(err, -EPERM,
 				    "refused: %s (%s) is held by %s (LVM, dm or another md "
-				    "array); take it out of there first", r->md_dev, kname,
-				    s.holders);
+				    "array); take it out of there first",
+				    r->md_dev, kname, s.holders);
 	sig = array_signature(mdpath);
 	if (sig)
 		return ss_error_set(err, -EPERM,
 				    "refused: %s holds %s (its label is on the array; the volume "
 				    "group or the outer array is not active); take it out of there "
-				    "first (pvremove, or mdadm --zero-superblock %s)", r->md_dev, sig,
-				    r->md_dev);
+				    "first (pvremove, or mdadm --zero-superblock %s)",
+				    r->md_dev, sig, r->md_dev);
 	for (size_t i = 0; i < r->n; i++) {
 		rc = member_partition_check(ctx, &r->m[i], i, err);
 		if (rc)
@@ -385,12 +385,14 @@ static void conf_remove(const struct array_rec *r, bool dry_run, FILE *log)
 		unlink(tmp);
 		return;
 	}
-	fprintf(log, "%s: %s\n", r->conf, removed ? "the ARRAY line removed" : "no ARRAY line "
-		"of this array left to remove");
+	fprintf(log, "%s: %s\n", r->conf,
+		removed ? "the ARRAY line removed"
+			: "no ARRAY line "
+			  "of this array left to remove");
 }
 
-int array_undo_run(struct ss_ctx *ctx, struct array_rec *r, bool dry_run, char **log,
-		   bool *changed, struct ss_error *err)
+int array_undo_run(struct ss_ctx *ctx, struct array_rec *r, bool dry_run, char **log, bool *changed,
+		   struct ss_error *err)
 {
 	struct tx t = { .ctx = ctx };
 	size_t len = 0;
@@ -444,13 +446,15 @@ int array_bind_members(const struct plan *p, const char *const *given, size_t n_
 				      "(all placeholders): give --members with %zu devices, in "
 				      "layout order (the planner may use fewer disks than "
 				      "--disks; 'plan --level L --stroke S' plans one layout over "
-				      "all of them)", n_given, p->n_disks, p->n_disks);
+				      "all of them)",
+				      n_given, p->n_disks, p->n_disks);
 	if (n_given && !ph)
-		return ss_error_usage(err, -EINVAL,
-				      "%zu device%s given, but the plan has %zu members, all named: "
-				      "give --members with %zu devices, in layout order, or none "
-				      "(the plan's own devices)", n_given, n_given == 1 ? "" : "s",
-				      p->n_disks, p->n_disks);
+		return ss_error_usage(
+		    err, -EINVAL,
+		    "%zu device%s given, but the plan has %zu members, all named: "
+		    "give --members with %zu devices, in layout order, or none "
+		    "(the plan's own devices)",
+		    n_given, n_given == 1 ? "" : "s", p->n_disks, p->n_disks);
 	if (n_given && n_given != ph)
 		return ss_error_usage(err, -EINVAL,
 				      "the plan has %zu members (%zu placeholders): give "
@@ -459,8 +463,8 @@ int array_bind_members(const struct plan *p, const char *const *given, size_t n_
 	if (!n_given && ph)
 		return ss_error_usage(err, -EINVAL,
 				      "the plan has %zu placeholder%s: name %s with --members, "
-				      "in layout order", ph, ph == 1 ? "" : "s",
-				      ph == 1 ? "it" : "them");
+				      "in layout order",
+				      ph, ph == 1 ? "" : "s", ph == 1 ? "it" : "them");
 	for (size_t i = 0; i < p->n_disks; i++)
 		specs[i] = p->disks[i].placeholder ? given[k++] : p->disks[i].device;
 	return 0;
@@ -503,7 +507,7 @@ struct mrun {
 	struct array_apply_member *am;
 	const char *state_dir;
 	bool dry_run;
-	FILE *log;	/* a dry run's: the member's log */
+	FILE *log; /* a dry run's: the member's log */
 };
 
 static int member_limit(void *arg, const struct progress_sink *sink, struct ss_error *err)
@@ -571,8 +575,8 @@ static void limit_all(const struct tx *t, struct array_apply_result *res)
 			job_status(jobs[i], &st);
 			all &= st.done;
 			if (t->cb && t->cb->member)
-				t->cb->member(t->cb->arg, i, st.done && !st.result ? 1.0 : st.fraction,
-					      st.phase);
+				t->cb->member(t->cb->arg, i,
+					      st.done && !st.result ? 1.0 : st.fraction, st.phase);
 		}
 		if (all)
 			break;
@@ -608,8 +612,8 @@ void array_apply_result_fini(struct array_apply_result *res)
 }
 
 /* mdadm --create, check what md built, mkfs, the ARRAY line. */
-static int create_array(const struct tx *t, struct array_rec *r,
-			const struct array_apply_opts *o, FILE *log, struct ss_error *err)
+static int create_array(const struct tx *t, struct array_rec *r, const struct array_apply_opts *o,
+			FILE *log, struct ss_error *err)
 {
 	struct array_argv a;
 	struct array_detail d;
@@ -648,13 +652,12 @@ static int create_array(const struct tx *t, struct array_rec *r,
 		if (rc)
 			return ss_error_prefix(err, "making the filesystem: "), -EIO;
 	}
-	snprintf(line, sizeof(line), "ARRAY %s metadata=1.2 UUID=%s name=%s\n", r->md_dev,
-		 d.uuid, d.name[0] ? d.name : r->name);
+	snprintf(line, sizeof(line), "ARRAY %s metadata=1.2 UUID=%s name=%s\n", r->md_dev, d.uuid,
+		 d.name[0] ? d.name : r->name);
 	if (o->conf) {
 		int fd = open(o->conf, O_WRONLY | O_APPEND | O_CREAT, 0644);
 
-		if (fd < 0 || write(fd, line, strlen(line)) != (ssize_t)strlen(line) ||
-		    fsync(fd)) {
+		if (fd < 0 || write(fd, line, strlen(line)) != (ssize_t)strlen(line) || fsync(fd)) {
 			rc = ss_error_set(err, -errno, "%s: cannot append the ARRAY line: %s",
 					  o->conf, strerror(errno));
 			if (fd >= 0)
@@ -736,19 +739,22 @@ static int check_old(const struct tx *t, const struct array_apply_opts *o,
 			rc = ss_error_set(err, -EEXIST,
 					  "the name %s is taken by an array shortstroke created "
 					  "from %s; 'shortstroke array undo %s' first, or choose "
-					  "another name", o->name, old->plan, o->name);
+					  "another name",
+					  o->name, old->plan, o->name);
 		}
 		goto out;
 	}
 	if (strcmp(old->plan, o->plan_path)) {
 		rc = ss_error_set(err, -EEXIST,
 				  "an apply of %s from %s stopped at '%s'; finish it with "
-				  "'shortstroke array undo %s' first", o->name, old->plan,
-				  old->step, o->name);
+				  "'shortstroke array undo %s' first",
+				  o->name, old->plan, old->step, o->name);
 		goto out;
 	}
-	snprintf(line, sizeof(line), "an earlier apply of %s stopped at '%s': rolling it back "
-		 "first", o->name, old->step);
+	snprintf(line, sizeof(line),
+		 "an earlier apply of %s stopped at '%s': rolling it back "
+		 "first",
+		 o->name, old->step);
 	if (t->cb && t->cb->note)
 		t->cb->note(t->cb->arg, line);
 	rc = 1;
@@ -768,7 +774,8 @@ static int check_old(const struct tx *t, const struct array_apply_opts *o,
 			t->cb->note(t->cb->arg, text);
 		free(text);
 		if (trc)
-			rc = ss_error_set(err, -EIO, "the earlier apply could not be rolled back: "
+			rc = ss_error_set(err, -EIO,
+					  "the earlier apply could not be rolled back: "
 					  "%s; 'shortstroke array undo %s' finishes it",
 					  old->remains, o->name);
 	}
@@ -835,8 +842,10 @@ static void check_members(struct ss_ctx *ctx, const struct array_apply_opts *o,
 	for (size_t i = 0; i < res->n; i++) {
 		struct array_apply_member *am = &res->m[i];
 		const struct plan_disk *pd = &p->disks[i];
-		struct cap_request req = { .method = o->method, .by = CAP_BY_BLOCKS,
-					   .blocks = pd->limit_blocks, .force = true };
+		struct cap_request req = { .method = o->method,
+					   .by = CAP_BY_BLOCKS,
+					   .blocks = pd->limit_blocks,
+					   .force = true };
 		struct journal_entry orig;
 		char spec[sizeof(am->e.spec)], node[sizeof(am->e.node) + 8], part[300];
 		struct cap_ctx c;
@@ -874,12 +883,12 @@ static void check_members(struct ss_ctx *ctx, const struct array_apply_opts *o,
 		if (plan_full_stroke(p)) {
 			/* md takes the smallest member's size of each by itself */
 			if (am->e.info.capacity_blocks < pd->limit_blocks) {
-				ss_error_set(&am->err, -EPERM,
-					     "%s: %" PRIu64 " blocks, fewer than the plan's full "
-					     "stroke of %" PRIu64 " (limited since it was planned?): "
-					     "'shortstroke restore' it first",
-					     am->e.spec, am->e.info.capacity_blocks,
-					     pd->limit_blocks);
+				ss_error_set(
+				    &am->err, -EPERM,
+				    "%s: %" PRIu64 " blocks, fewer than the plan's full "
+				    "stroke of %" PRIu64 " (limited since it was planned?): "
+				    "'shortstroke restore' it first",
+				    am->e.spec, am->e.info.capacity_blocks, pd->limit_blocks);
 				member_fail(am, -EPERM, AR_REFUSED);
 				continue;
 			}
@@ -897,14 +906,17 @@ static void check_members(struct ss_ctx *ctx, const struct array_apply_opts *o,
 		}
 		if (cap_plan_limit(&am->e.info,
 				   journal_original(ctx_state_dir(ctx), am->e.info.serial,
-						    am->e.info.wwn, &orig, NULL) == 0 ? &orig : NULL,
+						    am->e.info.wwn, &orig, NULL) == 0
+				       ? &orig
+				       : NULL,
 				   &req, &am->plan, &am->err) ||
 		    (am->plan.target != pd->limit_blocks &&
-		     ss_error_set(&am->err, -EINVAL, "the limit rounds to %" PRIu64
-			     " blocks, not the plan's %" PRIu64, am->plan.target,
-			     pd->limit_blocks))) {
+		     ss_error_set(&am->err, -EINVAL,
+				  "the limit rounds to %" PRIu64 " blocks, not the plan's %" PRIu64,
+				  am->plan.target, pd->limit_blocks))) {
 			ss_error_prefix(&am->err, "%s: ", am->e.spec);
-			member_fail(am, am->err.code, am->err.code == -EPERM ? AR_REFUSED : AR_FAILED);
+			member_fail(am, am->err.code,
+				    am->err.code == -EPERM ? AR_REFUSED : AR_FAILED);
 			continue;
 		}
 		part[0] = '\0';
@@ -918,8 +930,8 @@ static void check_members(struct ss_ctx *ctx, const struct array_apply_opts *o,
 			snprintf(part, sizeof(part), "; md gets its partition %s", node);
 		}
 		am->ready = true;
-		snprintf(am->plan_text, sizeof(am->plan_text), "member %zu, %s %s: %s by %s%s", i + 1,
-			 am->e.info.model, am->e.info.serial,
+		snprintf(am->plan_text, sizeof(am->plan_text), "member %zu, %s %s: %s by %s%s",
+			 i + 1, am->e.info.model, am->e.info.serial,
 			 am->plan.noop ? "already limited" : am->plan.note,
 			 cap_method_name(am->plan.method), part);
 	}
@@ -962,7 +974,8 @@ static void fill_record(const struct array_apply_opts *o, struct array_apply_res
 		if (array_by_partition(am->plan.method))
 			cap_partition_node(&am->e, m->node, sizeof(m->node));
 		else
-			snprintf(m->node, sizeof(m->node), "%s", am->e.sim ? am->e.spec : am->e.node);
+			snprintf(m->node, sizeof(m->node), "%s",
+				 am->e.sim ? am->e.spec : am->e.node);
 		snprintf(m->serial, sizeof(m->serial), "%s", am->e.info.serial);
 		snprintf(m->wwn, sizeof(m->wwn), "%s", am->e.info.wwn);
 		snprintf(m->model, sizeof(m->model), "%s", am->e.info.model);
@@ -1006,9 +1019,11 @@ static void dry_run(const struct array_apply_opts *o, struct array_apply_result 
 		else if (am->rc)
 			fprintf(log, "%s: %s\n", am->e.spec, am->err.msg);
 		else if (array_by_partition(am->plan.method))
-			fprintf(log, "%s: would wait for %s: partition 1, blocks %" PRIu64 "..%"
-				PRIu64 " (%" PRIu64 " blocks for md)\n", am->e.spec, m->node,
-				cap_partition_start(m->block_len), m->limit_blocks - 1,
+			fprintf(log,
+				"%s: would wait for %s: partition 1, blocks %" PRIu64 "..%" PRIu64
+				" (%" PRIu64 " blocks for md)\n",
+				am->e.spec, m->node, cap_partition_start(m->block_len),
+				m->limit_blocks - 1,
 				m->limit_blocks - cap_partition_start(m->block_len));
 	}
 	array_create_argv(r, &a);
@@ -1097,11 +1112,15 @@ static int transact(const struct tx *t, const struct array_apply_opts *o,
 	fprintf(log, "failed: %s\nrolling back:\n", failed);
 	res->stage = AAS_RUN;
 	if (teardown(t, r, false, log) == 0) {
-		snprintf(err->msg, sizeof(err->msg), "%.400s; rolled back: every member is "
-			 "back to its original capacity", failed);
+		snprintf(err->msg, sizeof(err->msg),
+			 "%.400s; rolled back: every member is "
+			 "back to its original capacity",
+			 failed);
 	} else {
-		snprintf(err->msg, sizeof(err->msg), "%.200s; the rollback is incomplete: %.200s; "
-			 "'shortstroke array undo %s' finishes it", failed, r->remains, r->name);
+		snprintf(err->msg, sizeof(err->msg),
+			 "%.200s; the rollback is incomplete: %.200s; "
+			 "'shortstroke array undo %s' finishes it",
+			 failed, r->remains, r->name);
 		res->changed = true;
 	}
 	err->code = rc < 0 ? rc : -EIO;
@@ -1164,8 +1183,10 @@ static int apply_locked(struct ss_ctx *ctx, const struct array_apply_opts *o,
 	fill_record(o, res);
 	later_steps_check(ctx, &res->rec, o, res->why, sizeof(res->why));
 	if (res->why[0] && !o->dry_run)
-		return ss_error_set(err, -EOPNOTSUPP, "cannot build the array: %.450s; nothing "
-				    "was changed", res->why);
+		return ss_error_set(err, -EOPNOTSUPP,
+				    "cannot build the array: %.450s; nothing "
+				    "was changed",
+				    res->why);
 	if (o->check_only) {
 		res->stage = AAS_DONE;
 		return 0;

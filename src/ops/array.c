@@ -88,7 +88,8 @@ static json_object *rec_to_json(const struct array_rec *r)
 		json_object_object_add(j, "wwn", json_object_new_string(m->wwn));
 		json_object_object_add(j, "model", json_object_new_string(m->model));
 		json_object_object_add(j, "block_len", json_object_new_uint64(m->block_len));
-		json_object_object_add(j, "before_blocks", json_object_new_uint64(m->before_blocks));
+		json_object_object_add(j, "before_blocks",
+				       json_object_new_uint64(m->before_blocks));
 		json_object_object_add(j, "limit_blocks", json_object_new_uint64(m->limit_blocks));
 		json_object_object_add(j, "method", json_object_new_string(m->method));
 		json_object_object_add(j, "volatile", json_object_new_boolean(m->volatile_));
@@ -103,9 +104,8 @@ static json_object *rec_to_json(const struct array_rec *r)
 char *array_rec_json(const struct array_rec *r)
 {
 	json_object *o = rec_to_json(r);
-	char *s = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-								   JSON_C_TO_STRING_SPACED |
-								   JSON_C_TO_STRING_NOSLASHESCAPE));
+	char *s = strdup(json_object_to_json_string_ext(
+	    o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE));
 
 	json_object_put(o);
 	return s;
@@ -134,7 +134,8 @@ int array_lock(const char *state_dir, const char *name, int *fd, struct ss_error
 		return ss_error_set(err, rc,
 				    "another shortstroke process is working on the array %s right "
 				    "now (apply, undo or replace); let it finish, then run the "
-				    "command again; nothing was changed", name);
+				    "command again; nothing was changed",
+				    name);
 	return ss_error_set(err, rc, "cannot lock %s: %s", path, strerror(-rc));
 }
 
@@ -158,7 +159,7 @@ int array_rec_save(const char *state_dir, const struct array_rec *r, struct ss_e
 	array_rec_path(state_dir, r->name, path, sizeof(path));
 	o = rec_to_json(r);
 	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-							 JSON_C_TO_STRING_NOSLASHESCAPE);
+						     JSON_C_TO_STRING_NOSLASHESCAPE);
 	rc = file_write_atomic(path, text, strlen(text), 0644, "the array record", err);
 	json_object_put(o);
 	return rc;
@@ -211,8 +212,7 @@ int array_rec_load(const char *state_dir, const char *name, struct array_rec *r,
 	r->chunk_bytes = get_u64(o, "chunk_bytes");
 	ops_json_str(o, "state", buf, sizeof(buf));
 	st = name_index(state_names, AS_STATE_COUNT, buf);
-	if (st < 0 || strcmp(r->name, name) ||
-	    !json_object_object_get_ex(o, "members", &ms) ||
+	if (st < 0 || strcmp(r->name, name) || !json_object_object_get_ex(o, "members", &ms) ||
 	    !json_object_is_type(ms, json_type_array) ||
 	    json_object_array_length(ms) > ARRAY_MAX_MEMBERS) {
 		json_object_put(o);
@@ -266,8 +266,8 @@ int array_rec_names(const char *state_dir, char (**names)[ARRAY_NAME_MAX + 1], s
 	snprintf(path, sizeof(path), "%s/arrays", state_dir);
 	d = opendir(path);
 	if (!d)
-		return errno == ENOENT ? 0 : ss_error_set(err, -errno, "%s: %s", path,
-							  strerror(errno));
+		return errno == ENOENT ? 0
+				       : ss_error_set(err, -errno, "%s: %s", path, strerror(errno));
 	while ((de = readdir(d))) {
 		size_t len = strlen(de->d_name);
 		char name[ARRAY_NAME_MAX + 1];
@@ -318,10 +318,10 @@ static bool member_is(const struct array_member *m, const struct drive_info *i)
 	return m->serial[0] && !strcmp(m->serial, i->serial);
 }
 
-int array_member_elsewhere(const char *state_dir, const char *except,
-			   const struct drive_info *i, struct ss_error *err)
+int array_member_elsewhere(const char *state_dir, const char *except, const struct drive_info *i,
+			   struct ss_error *err)
 {
-	char (*names)[ARRAY_NAME_MAX + 1] = NULL;
+	char(*names)[ARRAY_NAME_MAX + 1] = NULL;
 	struct array_rec *r = malloc(sizeof(*r));
 	size_t n = 0;
 	int rc = r ? array_rec_names(state_dir, &names, &n, err)
@@ -336,10 +336,11 @@ int array_member_elsewhere(const char *state_dir, const char *except,
 
 			if (m->state == AM_RESTORED || m->state == AM_REPLACED || !member_is(m, i))
 				continue;
-			rc = ss_error_set(err, -EPERM,
-					  "a member of the array %s (%s, member %zu, %s), as "
-					  "shortstroke's records have it; take it out of there first",
-					  r->name, r->md_dev, j + 1, array_state_name(r->state));
+			rc = ss_error_set(
+			    err, -EPERM,
+			    "a member of the array %s (%s, member %zu, %s), as "
+			    "shortstroke's records have it; take it out of there first",
+			    r->name, r->md_dev, j + 1, array_state_name(r->state));
 		}
 	}
 	free(names);
@@ -363,11 +364,12 @@ static unsigned rpm_class(double rpm)
 	return 15000;
 }
 
-int array_member_check(const struct plan_disk *pd, const struct drive_info *i,
-		       uint64_t full_blocks, struct ss_error *err)
+int array_member_check(const struct plan_disk *pd, const struct drive_info *i, uint64_t full_blocks,
+		       struct ss_error *err)
 {
-	uint64_t cap = full_blocks ? full_blocks
-		       : i->native_blocks ? i->native_blocks : i->capacity_blocks;
+	uint64_t cap = full_blocks	  ? full_blocks
+		       : i->native_blocks ? i->native_blocks
+					  : i->capacity_blocks;
 
 	/* a placeholder carries the identity of the disk it copies: not its own */
 	if (!pd->placeholder && pd->serial[0] && strcmp(pd->serial, i->serial))
@@ -383,8 +385,7 @@ int array_member_check(const struct plan_disk *pd, const struct drive_info *i,
 				    "not the disk the plan recorded: model %s, the plan has %s",
 				    i->model, pd->model);
 	if (pd->block_size != i->logical_block)
-		return ss_error_set(err, -EPERM,
-				    "%u-byte blocks, the plan%s has %u-byte blocks",
+		return ss_error_set(err, -EPERM, "%u-byte blocks, the plan%s has %u-byte blocks",
 				    i->logical_block, pd->placeholder ? "'s disk it copies" : "",
 				    pd->block_size);
 	if (pd->placeholder && cap < pd->capacity_blocks)
@@ -398,9 +399,9 @@ int array_member_check(const struct plan_disk *pd, const struct drive_info *i,
 				    cap, pd->limit_blocks);
 	if (pd->placeholder && rpm_class(pd->rp.rpm) && rpm_class(i->rpm) &&
 	    rpm_class(pd->rp.rpm) != rpm_class(i->rpm))
-		return ss_error_set(err, -EPERM,
-				    "a %u rpm disk; the plan's disk it copies (%s) spins at %.0f rpm",
-				    i->rpm, pd->model_of, pd->rp.rpm);
+		return ss_error_set(
+		    err, -EPERM, "a %u rpm disk; the plan's disk it copies (%s) spins at %.0f rpm",
+		    i->rpm, pd->model_of, pd->rp.rpm);
 	return 0;
 }
 
@@ -434,17 +435,22 @@ int array_level_check(const struct plan *p, const struct drive_info *const *info
 				    "build the nested arrays with mdadm over disks limited with "
 				    "'shortstroke limit'",
 				    rp_level_name(l), l == RP_LEVEL_01 ? "RAID 1" : "RAID 0",
-				    l == RP_LEVEL_01 ? "0" : l == RP_LEVEL_50 ? "5" : "6",
-				    l == RP_LEVEL_01 ? "10" : l == RP_LEVEL_50 ? "5 or 10" : "6");
+				    l == RP_LEVEL_01   ? "0"
+				    : l == RP_LEVEL_50 ? "5"
+						       : "6",
+				    l == RP_LEVEL_01   ? "10"
+				    : l == RP_LEVEL_50 ? "5 or 10"
+						       : "6");
 	if (!array_md_level(l))
 		return ss_error_set(err, -EOPNOTSUPP, "md cannot build RAID %s", rp_level_name(l));
 	for (size_t i = 0; infos && i < p->n_disks; i++)
 		if (infos[i] && infos[i]->zoned == ZONED_HOST_MANAGED)
-			return ss_error_set(err, -EOPNOTSUPP,
-					    "member %zu (%s) is a host-managed SMR disk: it takes "
-					    "only sequential writes in its zones, which md does not "
-					    "do; such a disk cannot be an md member",
-					    i + 1, infos[i]->model);
+			return ss_error_set(
+			    err, -EOPNOTSUPP,
+			    "member %zu (%s) is a host-managed SMR disk: it takes "
+			    "only sequential writes in its zones, which md does not "
+			    "do; such a disk cannot be an md member",
+			    i + 1, infos[i]->model);
 	return 0;
 }
 
@@ -590,7 +596,8 @@ int array_md_check(const char *sysroot, const char *level, struct ss_error *err)
 	if (!array_prog_found(prog))
 		return ss_error_set(err, -EOPNOTSUPP,
 				    "mdadm is not installed (%s not found); install the mdadm "
-				    "package", prog);
+				    "package",
+				    prog);
 	snprintf(path, sizeof(path), "%s/proc/mdstat", sysroot && *sysroot ? sysroot : "");
 	f = fopen(path, "r");
 	if (!f) {
@@ -602,7 +609,8 @@ int array_md_check(const char *sysroot, const char *level, struct ss_error *err)
 		if (modprobe_n(pers) != 0)
 			return ss_error_set(err, -EOPNOTSUPP,
 					    "the md personality for RAID %s (%s) is not available "
-					    "(modprobe -n %s fails)", level, pers, pers);
+					    "(modprobe -n %s fails)",
+					    level, pers, pers);
 		return 0;
 	}
 	if (!fgets(line, sizeof(line), f))
@@ -639,7 +647,7 @@ bool array_md_exists(const char *sysroot, const char *name)
 /* ---- mdadm and mkfs argv ---------------------------------------------------- */
 
 static char *abuf(struct array_argv *a, unsigned k, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 static char *abuf(struct array_argv *a, unsigned k, const char *fmt, ...)
 {
@@ -768,8 +776,7 @@ int array_detail_parse(const char *text, struct array_detail *d)
 
 int array_detail_read(const char *md_dev, struct array_detail *out, struct ss_error *err)
 {
-	char *argv[] = { (char *)array_mdadm_prog(), "--detail", "--export", (char *)md_dev,
-			 NULL };
+	char *argv[] = { (char *)array_mdadm_prog(), "--detail", "--export", (char *)md_dev, NULL };
 	char text[8192];
 	int rc = array_exec(argv, text, sizeof(text), err);
 
@@ -778,8 +785,10 @@ int array_detail_read(const char *md_dev, struct array_detail *out, struct ss_er
 	if (rc)
 		return -EIO;
 	if (array_detail_parse(text, out))
-		return ss_error_set(err, -EIO, "mdadm --detail --export %s: no MD_LEVEL in its "
-					       "answer", md_dev);
+		return ss_error_set(err, -EIO,
+				    "mdadm --detail --export %s: no MD_LEVEL in its "
+				    "answer",
+				    md_dev);
 	return 0;
 }
 

@@ -105,13 +105,15 @@ const char *bench_bs_text(const struct io_job *job, char *buf, size_t len)
 int bench_opts_check(const struct bench_opts *o, struct ss_error *err)
 {
 	if (o->bs && !io_workload_fixed_size(o->wl))
-		return ss_error_usage(err, -EINVAL, "--bs: the %s profile fixes its own request sizes",
+		return ss_error_usage(err, -EINVAL,
+				      "--bs: the %s profile fixes its own request sizes",
 				      io_workload_name(o->wl));
 	if (io_workload_writes(o->wl) && !o->destructive)
-		return ss_error_usage(err, -EINVAL,
-				      "the %s workload writes to the disk and destroys its data: add "
-				      "--destructive",
-				      io_workload_name(o->wl));
+		return ss_error_usage(
+		    err, -EINVAL,
+		    "the %s workload writes to the disk and destroys its data: add "
+		    "--destructive",
+		    io_workload_name(o->wl));
 	return 0;
 }
 
@@ -166,8 +168,8 @@ int bench_job_plan(const struct bench_opts *o, struct io_dev *dev, bool write, c
 	return 0;
 }
 
-void bench_plan_text(const struct bench_opts *o, const struct io_job *job,
-		     const struct io_geom *g, const char *who, bool write, char *buf, size_t len)
+void bench_plan_text(const struct bench_opts *o, const struct io_job *job, const struct io_geom *g,
+		     const char *who, bool write, char *buf, size_t len)
 {
 	char h1[32], h2[32], bsb[16];
 
@@ -192,8 +194,8 @@ int bench_history_path(const char *state_dir, const char *serial, const char *ww
 		return -ENOENT;
 	for (; *id && k + 1 < sizeof(key); id++) {
 		char c = *id;
-		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-			  c == '.' || c == '-' || c == '_';
+		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			  (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '_';
 
 		key[k++] = ok ? c : '_';
 	}
@@ -219,7 +221,8 @@ static json_object *run_to_json(const struct bench_run *r)
 	json_object_object_add(o, "span_blocks", json_object_new_int64((int64_t)r->span_blocks));
 	json_object_object_add(o, "capacity_blocks",
 			       json_object_new_int64((int64_t)r->capacity_blocks));
-	json_object_object_add(o, "time_per_qd_s", json_object_new_double((double)r->time_ns / 1e9));
+	json_object_object_add(o, "time_per_qd_s",
+			       json_object_new_double((double)r->time_ns / 1e9));
 	json_object_object_add(o, "virtual_time", json_object_new_boolean(r->virtual_time));
 	for (unsigned k = 0; k < r->n; k++) {
 		json_object *p = json_object_new_object();
@@ -253,7 +256,8 @@ static int run_from_json(json_object *o, struct bench_run *r)
 
 	memset(r, 0, sizeof(*r));
 	if (!json_object_is_type(o, json_type_object) ||
-	    !json_object_object_get_ex(o, "runs", &pts) || !json_object_is_type(pts, json_type_array))
+	    !json_object_object_get_ex(o, "runs", &pts) ||
+	    !json_object_is_type(pts, json_type_array))
 		return -EINVAL;
 	ops_json_str(o, "time", r->time, sizeof(r->time));
 	ops_json_str(o, "device", r->device, sizeof(r->device));

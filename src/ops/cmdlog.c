@@ -82,7 +82,7 @@ void cmdlog_entry_text(const struct cmdlog_entry *e, struct cmdlog_text *out)
 	}
 	snprintf(out->status, sizeof(out->status), "%s%s", status_name(e->status),
 		 e->status == SCSI_STATUS_CHECK_CONDITION && cmdlog_entry_ok(e) ? " (recovered)"
-										  : "");
+										: "");
 	if (!e->sense_len) {
 		snprintf(out->answer, sizeof(out->answer), "%s (0x%02x)", status_name(e->status),
 			 e->status);
@@ -125,7 +125,7 @@ bool cmdlog_entry_media(const struct cmdlog_entry *e)
 
 struct ring {
 	struct cmdlog_entry *e;
-	size_t cap, next, n;	/* next: where the next entry goes; n: kept */
+	size_t cap, next, n; /* next: where the next entry goes; n: kept */
 };
 
 struct cmdlog {

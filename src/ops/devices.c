@@ -19,8 +19,8 @@
 /* The device sources, in preference order (a rig stands in for the machine's
  * disks). A new source: its file in its folder, and a line here. */
 static const struct dev_source_ops *const sources[] = {
-	&sim_dev_source,	/* a rig of simulated drives, sim:ID (src/sim/sim_source.c) */
-	&kernel_dev_source,	/* the machine's disks, by path (src/sys/kernel_source.c) */
+	&sim_dev_source,    /* a rig of simulated drives, sim:ID (src/sim/sim_source.c) */
+	&kernel_dev_source, /* the machine's disks, by path (src/sys/kernel_source.c) */
 };
 
 void ctx_init(struct ss_ctx *ctx)
@@ -110,11 +110,9 @@ static int ctx_protect(struct ss_ctx *ctx, struct ss_error *err)
 	if (access(path, F_OK) < 0 && errno == ENOENT) {
 		/* a named file that is not there protects nothing: a typo */
 		if (ctx->protect_file && !ctx->protect_editing)
-			return ss_error_usage(err, -ENOENT,
-					      "%s %s: no such file; nothing would be protected",
-					      ctx->protect_origin ? ctx->protect_origin
-								  : "protect file",
-					      path);
+			return ss_error_usage(
+			    err, -ENOENT, "%s %s: no such file; nothing would be protected",
+			    ctx->protect_origin ? ctx->protect_origin : "protect file", path);
 		ctx->protect_missing = true;
 	}
 	rc = protect_load(path, &ctx->protect, err);
@@ -199,9 +197,10 @@ static void apply_limit(struct ss_ctx *ctx, struct dev_entry *e)
 				     NULL) == 0;
 
 	cap_limit_state(&e->info, have ? &orig : NULL, &e->limit);
-	e->limit.volatile_ =
-	    have && !journal_last(ctx_state_dir(ctx), e->info.serial, e->info.wwn, &last, NULL) &&
-	    cap_limit_volatile(&e->info, &e->limit, &last);
+	e->limit.volatile_ = have &&
+			     !journal_last(ctx_state_dir(ctx), e->info.serial, e->info.wwn, &last,
+					   NULL) &&
+			     cap_limit_volatile(&e->info, &e->limit, &last);
 }
 
 /* The verdict of a usage check, added to what the entry already has. */
@@ -245,11 +244,11 @@ static void apply_sys_verdict(struct dev_entry *e, const struct sysdisk_usage *u
 /* The reads of one probe: where they go, and how the last one failed. */
 struct probe {
 	struct drive *d;
-	int fd;			/* a sparse copy of the disk's blocks */
+	int fd; /* a sparse copy of the disk's blocks */
 	uint32_t bs;
 	uint64_t blocks;
-	struct scsi_sense sense;	/* of a read the drive refused */
-	bool lost;		/* a read got no answer: the drive is gone or hung */
+	struct scsi_sense sense; /* of a read the drive refused */
+	bool lost;		 /* a read got no answer: the drive is gone or hung */
 	struct ss_error err;
 };
 
@@ -274,8 +273,8 @@ static int probe_copy(struct probe *p, uint64_t lba, uint32_t n)
 		rc = drive_scsi(p->d, &x, &p->sense, &p->err);
 		/* no status and no sense: the transport could not deliver it */
 		p->lost = rc && x.status == SCSI_STATUS_GOOD && !p->sense.valid;
-		if (rc == 0 &&
-		    pwrite(p->fd, buf, x.data_len, (off_t)((lba + done) * p->bs)) != (ssize_t)x.data_len)
+		if (rc == 0 && pwrite(p->fd, buf, x.data_len, (off_t)((lba + done) * p->bs)) !=
+				   (ssize_t)x.data_len)
 			rc = ss_error_set(&p->err, -errno, "cannot keep the blocks read: %s",
 					  strerror(errno));
 	}
@@ -329,8 +328,8 @@ static int probe_partitions(struct probe *p)
 
 /* What the probe found, into u; a drive that stopped answering is no
  * verdict but a failure: its error, with err filled. */
-static int probe_through_drive(struct drive *d, const struct drive_info *i,
-			       struct sysdisk_usage *u, struct ss_error *err)
+static int probe_through_drive(struct drive *d, const struct drive_info *i, struct sysdisk_usage *u,
+			       struct ss_error *err)
 {
 	struct probe p = { .d = d, .bs = i->logical_block, .blocks = i->capacity_blocks };
 	int rc;
@@ -583,11 +582,12 @@ int device_check_serial(struct ss_ctx *ctx, const struct dev_entry *e, bool forc
 		if (!strcmp(found[i].name, e->spec) || !strcmp(found[i].node, e->node) ||
 		    !found_ids(env, src, &found[i], &o) || !serial_shared(e, &o))
 			continue;
-		rc = ss_error_set(err, -EPERM,
-				  "%s: refused: %s has the same serial number (%s) and no WWN tells "
-				  "them apart, so the journal (keyed by serial) would mix up their "
-				  "records (--force overrides)",
-				  e->spec, found[i].name, o.serial);
+		rc = ss_error_set(
+		    err, -EPERM,
+		    "%s: refused: %s has the same serial number (%s) and no WWN tells "
+		    "them apart, so the journal (keyed by serial) would mix up their "
+		    "records (--force overrides)",
+		    e->spec, found[i].name, o.serial);
 	}
 	free(found);
 	return rc;
@@ -600,8 +600,8 @@ int device_check_safe(const struct dev_entry *e, bool force, struct ss_error *er
 	if (e->state == DEV_FREE || force)
 		return 0;
 	dev_state_text(e, state, sizeof(state));
-	return ss_error_set(err, -EPERM, "%s: refused, the disk is %s (--force overrides)",
-			    e->spec, state);
+	return ss_error_set(err, -EPERM, "%s: refused, the disk is %s (--force overrides)", e->spec,
+			    state);
 }
 
 int device_volume_check(struct ss_ctx *ctx, const char *spec, bool force, struct ss_error *err)
@@ -650,15 +650,14 @@ int device_power_cycle(struct ss_ctx *ctx, const char *spec, bool check, struct 
 			    !(rc = env->src[i]->power_cycle(env, NULL, true, err)))
 				return 0;
 		return rc == -EOPNOTSUPP
-			       ? ss_error_set(err, rc, "no drive here can be power-cycled")
-			       : rc;
+			   ? ss_error_set(err, rc, "no drive here can be power-cycled")
+			   : rc;
 	}
 	rc = dev_env_source(env, spec, &src, err);
 	if (rc)
 		return rc;
 	if (!src->power_cycle)
-		return ss_error_set(err, -EOPNOTSUPP, "%s: cannot be power-cycled from here",
-				    spec);
+		return ss_error_set(err, -EOPNOTSUPP, "%s: cannot be power-cycled from here", spec);
 	return src->power_cycle(env, spec, check, err);
 }
 

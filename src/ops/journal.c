@@ -80,8 +80,7 @@ static json_object *entry_to_json(const struct journal_entry *e)
 	json_object_object_add(o, "method", json_object_new_string(e->method));
 	json_object_object_add(o, "block_len", json_object_new_uint64(e->block_len));
 	json_object_object_add(o, "native_blocks", json_object_new_uint64(e->native_blocks));
-	json_object_object_add(o, "original_blocks",
-			       json_object_new_uint64(e->original_blocks));
+	json_object_object_add(o, "original_blocks", json_object_new_uint64(e->original_blocks));
 	json_object_object_add(o, "target_blocks", json_object_new_uint64(e->target_blocks));
 	json_object_object_add(o, "volatile", json_object_new_boolean(e->volatile_));
 	return o;
@@ -90,7 +89,7 @@ static json_object *entry_to_json(const struct journal_entry *e)
 static const char *plain(json_object *o)
 {
 	return json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
-						      JSON_C_TO_STRING_NOSLASHESCAPE);
+						     JSON_C_TO_STRING_NOSLASHESCAPE);
 }
 
 void journal_entry_text(const struct journal_entry *e, char *buf, size_t len)
@@ -301,8 +300,8 @@ int journal_append(const char *state_dir, struct journal_entry *e, struct ss_err
 
 	rc = file_mkdirs(state_dir, NULL);
 	if (rc)
-		return ss_error_set(err, rc, "cannot create the state directory %s: %s",
-				    state_dir, strerror(-rc));
+		return ss_error_set(err, rc, "cannot create the state directory %s: %s", state_dir,
+				    strerror(-rc));
 	gmtime_r(&now, &tm);
 	strftime(e->time, sizeof(e->time), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	journal_path(state_dir, path, sizeof(path));
@@ -329,8 +328,7 @@ int journal_append(const char *state_dir, struct journal_entry *e, struct ss_err
 		rc = -errno;
 		lock_drop(lfd);
 		free(buf);
-		return ss_error_set(err, rc, "cannot open the journal %s: %s", path,
-				    strerror(-rc));
+		return ss_error_set(err, rc, "cannot open the journal %s: %s", path, strerror(-rc));
 	}
 	rc = fstat(fd, &st) ? -errno : 0;
 	if (!rc) {
@@ -358,9 +356,9 @@ int journal_append(const char *state_dir, struct journal_entry *e, struct ss_err
 /* A line that gave no record. */
 struct jbad {
 	unsigned line;
-	bool torn;		/* incomplete JSON: a write cut short */
+	bool torn; /* incomplete JSON: a write cut short */
 	bool warned;
-	char serial[48], wwn[48];	/* whose it is, where that can be told */
+	char serial[48], wwn[48]; /* whose it is, where that can be told */
 	char why[160];
 	char excerpt[88];
 };
@@ -369,13 +367,13 @@ struct jcache {
 	char path[4096];
 	dev_t dev;
 	ino_t ino;
-	off_t off;		/* bytes read: complete lines only */
+	off_t off; /* bytes read: complete lines only */
 	unsigned lines;
 	struct journal_entry *v;
 	size_t n, cap;
 	struct jbad *bad;
 	size_t nbad, capbad;
-	unsigned tail_warned;	/* the unterminated last line warned about */
+	unsigned tail_warned; /* the unterminated last line warned about */
 	struct jcache *next;
 };
 
@@ -784,8 +782,8 @@ int journal_lock_disk(const char *state_dir, const char *serial, const char *wwn
 	for (const char *p = id; *p && k + 1 < sizeof(name); p++)
 		name[k++] = ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
 			     (*p >= '0' && *p <= '9') || *p == '-' || *p == '.')
-				    ? *p
-				    : '_';
+				? *p
+				: '_';
 	name[k] = '\0';
 	snprintf(dir, sizeof(dir), "%s/locks", state_dir);
 	rc = file_mkdirs(dir, NULL);

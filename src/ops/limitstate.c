@@ -29,8 +29,8 @@ static bool orig_matches(const struct drive_info *i, const struct journal_entry 
 	return i->capacity_blocks < orig->original_blocks;
 }
 
-enum cap_full_source cap_full_capacity(const struct drive_info *i,
-				       const struct journal_entry *orig, uint64_t *blocks)
+enum cap_full_source cap_full_capacity(const struct drive_info *i, const struct journal_entry *orig,
+				       uint64_t *blocks)
 {
 	if (i->native_blocks) {
 		*blocks = i->native_blocks;
@@ -54,8 +54,7 @@ static bool drive_limit(const struct drive_info *i, struct dev_limit *out)
 		out->original_blocks = i->dco_max_blocks;
 	} else if (i->native_blocks && i->capacity_blocks < i->native_blocks) {
 		snprintf(out->method, sizeof(out->method), "%s",
-			 (i->methods & METHOD_HPA) || !(i->methods & METHOD_AMAC) ? "hpa"
-										  : "amac");
+			 (i->methods & METHOD_HPA) || !(i->methods & METHOD_AMAC) ? "hpa" : "amac");
 		out->original_blocks = i->native_blocks;
 	} else {
 		return false;
@@ -85,7 +84,7 @@ void cap_limit_state(const struct drive_info *i, const struct journal_entry *ori
 	snprintf(out->method, sizeof(out->method), "%s", orig->method);
 	out->original_blocks = orig->original_blocks;
 	out->limit_blocks = cap_method_flags(orig->method) & CAPM_KEEPS_SIZE ? orig->target_blocks
-									    : i->capacity_blocks;
+									     : i->capacity_blocks;
 }
 
 bool cap_limit_volatile(const struct drive_info *i, const struct dev_limit *l,

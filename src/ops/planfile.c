@@ -27,16 +27,16 @@ static const struct {
 	size_t off;
 	double max;
 } disk_figs[] = {
-    {"seek_t2t_ms", offsetof(struct rp_disk, seek_t2t_ms), 1000},
-    {"seek_avg_ms", offsetof(struct rp_disk, seek_avg_ms), 1000},
-    {"seek_full_ms", offsetof(struct rp_disk, seek_full_ms), 1000},
-    {"outer_mbps", offsetof(struct rp_disk, outer_mbps), 1e6},
-    {"inner_mbps", offsetof(struct rp_disk, inner_mbps), 1e6},
-    {"cache_mb", offsetof(struct rp_disk, cache_mb), 1e9},
-    {"link_mbps", offsetof(struct rp_disk, link_mbps), 1e9},
-    {"overhead_ms", offsetof(struct rp_disk, overhead_ms), 1000},
-    {"mttf_hours", offsetof(struct rp_disk, mttf_hours), 1e12},
-    {"ure_per_bit", offsetof(struct rp_disk, ure_per_bit), 1},
+	{ "seek_t2t_ms", offsetof(struct rp_disk, seek_t2t_ms), 1000 },
+	{ "seek_avg_ms", offsetof(struct rp_disk, seek_avg_ms), 1000 },
+	{ "seek_full_ms", offsetof(struct rp_disk, seek_full_ms), 1000 },
+	{ "outer_mbps", offsetof(struct rp_disk, outer_mbps), 1e6 },
+	{ "inner_mbps", offsetof(struct rp_disk, inner_mbps), 1e6 },
+	{ "cache_mb", offsetof(struct rp_disk, cache_mb), 1e9 },
+	{ "link_mbps", offsetof(struct rp_disk, link_mbps), 1e9 },
+	{ "overhead_ms", offsetof(struct rp_disk, overhead_ms), 1000 },
+	{ "mttf_hours", offsetof(struct rp_disk, mttf_hours), 1e12 },
+	{ "ure_per_bit", offsetof(struct rp_disk, ure_per_bit), 1 },
 };
 #define N_DISK_FIGS (sizeof(disk_figs) / sizeof(disk_figs[0]))
 
@@ -46,12 +46,12 @@ static const struct {
 	size_t off;
 	double max;
 } path_figs[] = {
-    {"controller_write_mbps", offsetof(struct rp_path, controller_write_mbps), 1e9},
-    {"bus_write_mbps", offsetof(struct rp_path, bus_write_mbps), 1e9},
-    {"latency_ms", offsetof(struct rp_path, latency_ms), 1000},
-    {"latency_per_disk_ms", offsetof(struct rp_path, latency_per_disk_ms), 100},
-    {"cache_mb", offsetof(struct rp_path, cache_mb), 1e7},
-    {"cache_mbps", offsetof(struct rp_path, cache_mbps), 1e9},
+	{ "controller_write_mbps", offsetof(struct rp_path, controller_write_mbps), 1e9 },
+	{ "bus_write_mbps", offsetof(struct rp_path, bus_write_mbps), 1e9 },
+	{ "latency_ms", offsetof(struct rp_path, latency_ms), 1000 },
+	{ "latency_per_disk_ms", offsetof(struct rp_path, latency_per_disk_ms), 100 },
+	{ "cache_mb", offsetof(struct rp_path, cache_mb), 1e7 },
+	{ "cache_mbps", offsetof(struct rp_path, cache_mbps), 1e9 },
 };
 #define N_PATH_FIGS (sizeof(path_figs) / sizeof(path_figs[0]))
 
@@ -573,8 +573,8 @@ static int parse_disk_2_1(struct pctx *c, const struct obj *ob, struct plan_disk
 			    : !strcmp(wc, "on") ? RP_WCACHE_ON
 						: RP_WCACHE_OFF;
 	if (zm[0] && strcmp(zm, "host-aware") && strcmp(zm, "host-managed"))
-		return bad(c, ob, "zoned", "expected \"host-aware\" or \"host-managed\", got \"%s\"",
-			   zm);
+		return bad(c, ob, "zoned",
+			   "expected \"host-aware\" or \"host-managed\", got \"%s\"", zm);
 	d->rp.zoned = !zm[0]			  ? RP_ZONED_NONE
 		      : !strcmp(zm, "host-aware") ? RP_ZONED_HOST_AWARE
 						  : RP_ZONED_HOST_MANAGED;
@@ -584,15 +584,15 @@ static int parse_disk_2_1(struct pctx *c, const struct obj *ob, struct plan_disk
 static int parse_disk(struct pctx *c, json_object *v, size_t i, struct plan_disk *d)
 {
 	static const char *const keys[] = {
-	    "device",	   "placeholder",     "model_of",     "serial",	      "wwn",
-	    "model",	   "capacity_blocks", "block_size",   "limit_blocks", "rpm",
-	    "seek_t2t_ms", "seek_avg_ms",     "seek_full_ms", "outer_mbps",   "inner_mbps",
-	    "cache_mb",	   "link_mbps",	      "overhead_ms",  "mttf_hours",   "ure_per_bit",
-	    "method",	   "queue_depth",     "write_cache",  "zoned",	      "zone_bytes",
-	    NULL,
+		"device",      "placeholder",	  "model_of",	  "serial",	  "wwn",
+		"model",       "capacity_blocks", "block_size",	  "limit_blocks", "rpm",
+		"seek_t2t_ms", "seek_avg_ms",	  "seek_full_ms", "outer_mbps",	  "inner_mbps",
+		"cache_mb",    "link_mbps",	  "overhead_ms",  "mttf_hours",	  "ure_per_bit",
+		"method",      "queue_depth",	  "write_cache",  "zoned",	  "zone_bytes",
+		NULL,
 	};
 	enum cap_method m;
-	struct obj ob = {.o = v};
+	struct obj ob = { .o = v };
 	uint64_t bs;
 	int rc;
 
@@ -682,11 +682,11 @@ static int parse_disks(struct pctx *c, const struct obj *root, struct plan *p)
 
 static int parse_layout(struct pctx *c, const struct obj *root, struct plan *p)
 {
-	static const char *const keys[] = {"level",	   "copies",	    "groups",
-					   "chunk_bytes",  "stroke",	    "limit_bytes",
-					   "rebuild_mbps", "replace_hours", NULL};
+	static const char *const keys[] = { "level",	    "copies",	     "groups",
+					    "chunk_bytes",  "stroke",	     "limit_bytes",
+					    "rebuild_mbps", "replace_hours", NULL };
 	struct rp_layout *l = &p->layout;
-	struct rp_error rerr = {0};
+	struct rp_error rerr = { 0 };
 	struct obj ob;
 	char level[16];
 	int rc;
@@ -715,9 +715,11 @@ static int parse_layout(struct pctx *c, const struct obj *root, struct plan *p)
 static int parse_workload(struct pctx *c, const struct obj *root, struct plan *p)
 {
 	static const char *const keys[] = {
-	    "profile", "read_share", "random_share", "request_bytes", "sizes", "queue_depth", NULL};
+		"profile",     "read_share", "random_share", "request_bytes", "sizes",
+		"queue_depth", NULL
+	};
 	struct rp_workload *w = &p->workload;
-	struct rp_error rerr = {0};
+	struct rp_error rerr = { 0 };
 	json_object *arr;
 	struct obj ob;
 	double sum = 0;
@@ -734,8 +736,8 @@ static int parse_workload(struct pctx *c, const struct obj *root, struct plan *p
 	if (p->profile[0] && rp_profile_parse(p->profile, &prof, &rerr))
 		return bad(c, &ob, "profile", "%s", rerr.msg);
 	for (size_t i = 0; arr && i < json_object_array_length(arr); i++) {
-		static const char *const skeys[] = {"bytes", "share", NULL};
-		struct obj so = {.o = json_object_array_get_idx(arr, i)};
+		static const char *const skeys[] = { "bytes", "share", NULL };
+		struct obj so = { .o = json_object_array_get_idx(arr, i) };
 
 		snprintf(so.name, sizeof(so.name), "workload.sizes[%zu]", i);
 		if (!json_object_is_type(so.o, json_type_object))
@@ -757,8 +759,8 @@ static int parse_workload(struct pctx *c, const struct obj *root, struct plan *p
 
 static int parse_goals(struct pctx *c, const struct obj *root, struct plan *p)
 {
-	static const char *const keys[] = {"capacity_bytes", "iops",   "access_ms",   "tolerate",
-					   "max_disks",	     "levels", "chunk_bytes", NULL};
+	static const char *const keys[] = { "capacity_bytes", "iops",	"access_ms",   "tolerate",
+					    "max_disks",      "levels", "chunk_bytes", NULL };
 	struct rp_goals *g = &p->goals;
 	json_object *arr;
 	struct obj ob;
@@ -777,7 +779,7 @@ static int parse_goals(struct pctx *c, const struct obj *root, struct plan *p)
 		return rc;
 	for (size_t i = 0; arr && i < json_object_array_length(arr); i++) {
 		json_object *v = json_object_array_get_idx(arr, i);
-		struct rp_error rerr = {0};
+		struct rp_error rerr = { 0 };
 		int level;
 
 		if (!json_object_is_type(v, json_type_string) ||
@@ -791,9 +793,10 @@ static int parse_goals(struct pctx *c, const struct obj *root, struct plan *p)
 static int parse_rest(struct pctx *c, const struct obj *root, struct plan *p)
 {
 	static const char *const pkeys[] = {
-	    "controller_mbps", "bus_mbps",	      "controller_write_mbps", "bus_write_mbps",
-	    "latency_ms",      "latency_per_disk_ms", "cache_mb",		 "cache_mbps",
-	    NULL};
+		"controller_mbps", "bus_mbps",	 "controller_write_mbps",
+		"bus_write_mbps",  "latency_ms", "latency_per_disk_ms",
+		"cache_mb",	   "cache_mbps", NULL
+	};
 	json_object *arr;
 	struct obj ob;
 	int rc;
@@ -839,10 +842,10 @@ static int parse_rest(struct pctx *c, const struct obj *root, struct plan *p)
 /* Limits agree with the stroke, and the layout evaluates. */
 static int cross_check(struct pctx *c, struct plan *p)
 {
-	struct obj lo = {.name = "layout"};
+	struct obj lo = { .name = "layout" };
 	uint64_t cmin = plan_min_capacity(p), want;
 	struct rp_disk *rd;
-	struct rp_error rerr = {0};
+	struct rp_error rerr = { 0 };
 	struct rp_eval *ev = NULL;
 	int rc;
 
@@ -945,11 +948,11 @@ static int parse_json(struct pctx *c, const char *text, size_t len, json_object 
 int planfile_parse(const char *text, size_t len, const char *origin, struct plan **out,
 		   struct ss_error *err)
 {
-	static const char *const keys[] = {"format", "version",	  "created",  "generator",
-					   "disks",  "layout",	  "workload", "path",
-					   "goals",  "predicted", "notes",    NULL};
-	struct pctx c = {.origin = origin, .err = err};
-	struct obj root = {0};
+	static const char *const keys[] = { "format", "version",   "created",  "generator",
+					    "disks",  "layout",	   "workload", "path",
+					    "goals",  "predicted", "notes",    NULL };
+	struct pctx c = { .origin = origin, .err = err };
+	struct obj root = { 0 };
 	char format[32];
 	struct plan *p;
 	uint64_t ver;

@@ -50,9 +50,8 @@ static uint64_t full_capacity(struct ss_ctx *ctx, const struct dev_entry *e,
 		plan_note(notes,
 			  "%s is limited to %llu of %llu blocks now; the plan uses %s (%llu "
 			  "blocks)",
-			  e->spec, (unsigned long long)i->capacity_blocks,
-			  (unsigned long long)full, cap_full_source_name(src),
-			  (unsigned long long)full);
+			  e->spec, (unsigned long long)i->capacity_blocks, (unsigned long long)full,
+			  cap_full_source_name(src), (unsigned long long)full);
 	return full;
 }
 
@@ -119,16 +118,18 @@ int plan_disk_from_device(struct ss_ctx *ctx, const char *spec, struct plan_disk
 	if (rc)
 		return rc;
 	if (i->rpm == 1)
-		return ss_error_usage(err, -ENOTSUP,
-				      "%s is solid state: the planner models spinning disks (seek, "
-				      "rotation, zones) and short-stroking does not speed up an SSD",
-				      spec);
+		return ss_error_usage(
+		    err, -ENOTSUP,
+		    "%s is solid state: the planner models spinning disks (seek, "
+		    "rotation, zones) and short-stroking does not speed up an SSD",
+		    spec);
 	if (i->zoned == ZONED_HOST_MANAGED)
-		return ss_error_usage(err, -ENOTSUP,
-				      "%s is a host-managed SMR disk: its sequential zones take only "
-				      "sequential writes and Linux md (at every RAID level) writes in "
-				      "place, so it cannot be a member of an md array",
-				      spec);
+		return ss_error_usage(
+		    err, -ENOTSUP,
+		    "%s is a host-managed SMR disk: its sequential zones take only "
+		    "sequential writes and Linux md (at every RAID level) writes in "
+		    "place, so it cannot be a member of an md array",
+		    spec);
 	if (!i->logical_block || !i->capacity_blocks)
 		return ss_error_set(err, -EIO, "%s reports no capacity; cannot plan with it", spec);
 	memset(pd, 0, sizeof(*pd));

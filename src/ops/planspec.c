@@ -134,7 +134,7 @@ int plan_workload_parse(const char *spec, unsigned qd, struct plan_workload *out
 			struct ss_error *err)
 {
 	char buf[SPEC_MAX], *save = NULL;
-	struct rp_error rerr = {0};
+	struct rp_error rerr = { 0 };
 	bool have_bs = false;
 	int rc;
 
@@ -201,16 +201,16 @@ static const struct mech_key {
 	double max;
 	const char *what;
 } mech_keys[] = {
-    {"t2t", offsetof(struct rp_disk, seek_t2t_ms), 1000, "track-to-track seek, ms"},
-    {"avg", offsetof(struct rp_disk, seek_avg_ms), 1000, "average seek, ms"},
-    {"full", offsetof(struct rp_disk, seek_full_ms), 1000, "full-stroke seek, ms"},
-    {"outer", offsetof(struct rp_disk, outer_mbps), 1e5, "outer rate, MB/s"},
-    {"inner", offsetof(struct rp_disk, inner_mbps), 1e5, "inner rate, MB/s"},
-    {"overhead", offsetof(struct rp_disk, overhead_ms), 100, "command overhead, ms"},
-    {"cache", offsetof(struct rp_disk, cache_mb), 1e6, "write cache, MB"},
-    {"link", offsetof(struct rp_disk, link_mbps), 1e6, "link, MB/s"},
-    {"mttf", offsetof(struct rp_disk, mttf_hours), 1e9, "MTTF, hours"},
-    {"ure", offsetof(struct rp_disk, ure_per_bit), 1e-3, "URE rate, per bit"},
+	{ "t2t", offsetof(struct rp_disk, seek_t2t_ms), 1000, "track-to-track seek, ms" },
+	{ "avg", offsetof(struct rp_disk, seek_avg_ms), 1000, "average seek, ms" },
+	{ "full", offsetof(struct rp_disk, seek_full_ms), 1000, "full-stroke seek, ms" },
+	{ "outer", offsetof(struct rp_disk, outer_mbps), 1e5, "outer rate, MB/s" },
+	{ "inner", offsetof(struct rp_disk, inner_mbps), 1e5, "inner rate, MB/s" },
+	{ "overhead", offsetof(struct rp_disk, overhead_ms), 100, "command overhead, ms" },
+	{ "cache", offsetof(struct rp_disk, cache_mb), 1e6, "write cache, MB" },
+	{ "link", offsetof(struct rp_disk, link_mbps), 1e6, "link, MB/s" },
+	{ "mttf", offsetof(struct rp_disk, mttf_hours), 1e9, "MTTF, hours" },
+	{ "ure", offsetof(struct rp_disk, ure_per_bit), 1e-3, "URE rate, per bit" },
 };
 
 int plan_mech_parse(const char *spec, struct rp_disk *d, struct ss_error *err)

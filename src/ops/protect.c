@@ -20,8 +20,8 @@
 struct protect_entry {
 	enum protect_kind kind;
 	unsigned line;
-	char value[PROTECT_VALUE_MAX + 1];	/* as written */
-	char wnorm[PROTECT_VALUE_MAX + 1];	/* normalized WWN, "" if none */
+	char value[PROTECT_VALUE_MAX + 1]; /* as written */
+	char wnorm[PROTECT_VALUE_MAX + 1]; /* normalized WWN, "" if none */
 };
 
 struct protect_list {
@@ -39,20 +39,17 @@ struct protect_text {
 };
 
 static int wwn_norm(const char *in, char *out, size_t len);
-static int parse_line(char *s, unsigned line, const char *origin,
-		      struct protect_list *l, struct ss_error *err);
+static int parse_line(char *s, unsigned line, const char *origin, struct protect_list *l,
+		      struct ss_error *err);
 static int list_push(struct protect_list *l, const struct protect_entry *e);
-static bool entry_equal(const struct protect_entry *a,
-			const struct protect_entry *b);
-static int read_all(const char *path, char **buf, size_t *len, mode_t *mode,
-		    struct ss_error *err);
-static int text_load(const char *path, struct protect_text *t,
-		     struct ss_error *err);
+static bool entry_equal(const struct protect_entry *a, const struct protect_entry *b);
+static int read_all(const char *path, char **buf, size_t *len, mode_t *mode, struct ss_error *err);
+static int text_load(const char *path, struct protect_text *t, struct ss_error *err);
 static void text_fini(struct protect_text *t);
-static int write_atomic(const char *path, const char *buf, size_t len,
-			mode_t mode, struct ss_error *err);
-static int entry_make(enum protect_kind kind, const char *value,
-		      struct protect_entry *e, struct ss_error *err);
+static int write_atomic(const char *path, const char *buf, size_t len, mode_t mode,
+			struct ss_error *err);
+static int entry_make(enum protect_kind kind, const char *value, struct protect_entry *e,
+		      struct ss_error *err);
 
 const char *protect_default_path(void)
 {
@@ -133,27 +130,25 @@ static int list_push(struct protect_list *l, const struct protect_entry *e)
 }
 
 /* Check one value of a given kind and fill e; message without location. */
-static int entry_make(enum protect_kind kind, const char *value,
-		      struct protect_entry *e, struct ss_error *err)
+static int entry_make(enum protect_kind kind, const char *value, struct protect_entry *e,
+		      struct ss_error *err)
 {
 	size_t n = strlen(value);
 
 	memset(e, 0, sizeof(*e));
 	e->kind = kind;
 	if (!n)
-		return ss_error_set(err, -EINVAL, "%s entry has no value",
-				    protect_kind_name(kind));
+		return ss_error_set(err, -EINVAL, "%s entry has no value", protect_kind_name(kind));
 	if (n > PROTECT_VALUE_MAX)
-		return ss_error_set(err, -EINVAL,
-				    "value is %zu characters long, more than %d",
-				    n, PROTECT_VALUE_MAX);
+		return ss_error_set(err, -EINVAL, "value is %zu characters long, more than %d", n,
+				    PROTECT_VALUE_MAX);
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)value[i];
 
 		if (is_blank(c))
-			return ss_error_set(err, -EINVAL,
-					    "\"%s\" has whitespace in it; one serial or WWN per line",
-					    value);
+			return ss_error_set(
+			    err, -EINVAL, "\"%s\" has whitespace in it; one serial or WWN per line",
+			    value);
 		if (c < 0x21 || c > 0x7e)
 			return ss_error_set(err, -EINVAL,
 					    "value has a non-printable character (0x%02x)", c);
@@ -164,16 +159,17 @@ static int entry_make(enum protect_kind kind, const char *value,
 	if (wwn_norm(value, e->wnorm, sizeof(e->wnorm)) < 0) {
 		e->wnorm[0] = '\0';
 		if (kind == PROTECT_WWN)
-			return ss_error_set(err, -EINVAL,
-					    "\"%s\" is not a WWN (hex digits, optionally after 0x, naa. or eui.)",
-					    value);
+			return ss_error_set(
+			    err, -EINVAL,
+			    "\"%s\" is not a WWN (hex digits, optionally after 0x, naa. or eui.)",
+			    value);
 	}
 	return 0;
 }
 
 /* s: one line, NUL-terminated, writable. */
-static int parse_line(char *s, unsigned line, const char *origin,
-		      struct protect_list *l, struct ss_error *err)
+static int parse_line(char *s, unsigned line, const char *origin, struct protect_list *l,
+		      struct ss_error *err)
 {
 	enum protect_kind kind = PROTECT_ANY;
 	struct protect_entry e;
@@ -209,9 +205,10 @@ static int parse_line(char *s, unsigned line, const char *origin,
 			else if (klen == 3 && !strncasecmp(s, "wwn", 3))
 				kind = PROTECT_WWN;
 			else
-				return ss_error_set(err, -EINVAL,
-						    "%s:%u: unknown kind \"%.*s\" (use serial: or wwn:)",
-						    origin, line, (int)(klen > 32 ? 32 : klen), s);
+				return ss_error_set(
+				    err, -EINVAL,
+				    "%s:%u: unknown kind \"%.*s\" (use serial: or wwn:)", origin,
+				    line, (int)(klen > 32 ? 32 : klen), s);
 			s = colon + 1;
 			while (is_blank((unsigned char)*s))
 				s++;
@@ -227,8 +224,8 @@ static int parse_line(char *s, unsigned line, const char *origin,
 	return 0;
 }
 
-int protect_parse(const char *text, size_t len, const char *origin,
-		  struct protect_list **out, struct ss_error *err)
+int protect_parse(const char *text, size_t len, const char *origin, struct protect_list **out,
+		  struct ss_error *err)
 {
 	struct protect_list *l;
 	char linebuf[512];
@@ -248,13 +245,11 @@ int protect_parse(const char *text, size_t len, const char *origin,
 
 		line++;
 		if (memchr(text + pos, '\0', n)) {
-			r = ss_error_set(err, -EINVAL, "%s:%u: NUL byte in line",
-					 origin, line);
+			r = ss_error_set(err, -EINVAL, "%s:%u: NUL byte in line", origin, line);
 			break;
 		}
 		if (n >= sizeof(linebuf)) {
-			r = ss_error_set(err, -EINVAL,
-					 "%s:%u: line longer than %zu characters",
+			r = ss_error_set(err, -EINVAL, "%s:%u: line longer than %zu characters",
 					 origin, line, sizeof(linebuf) - 1);
 			break;
 		}
@@ -286,8 +281,8 @@ size_t protect_count(const struct protect_list *l)
 	return l ? l->n : 0;
 }
 
-int protect_get(const struct protect_list *l, size_t i, enum protect_kind *kind,
-		const char **value, unsigned *line)
+int protect_get(const struct protect_list *l, size_t i, enum protect_kind *kind, const char **value,
+		unsigned *line)
 {
 	if (!l || i >= l->n)
 		return -ERANGE;
@@ -319,8 +314,7 @@ static const char *trimmed(const char *s, char *buf, size_t len)
 	return buf;
 }
 
-bool protect_match(const struct protect_list *l, const char *serial,
-		   const char *wwn)
+bool protect_match(const struct protect_list *l, const char *serial, const char *wwn)
 {
 	char sbuf[PROTECT_VALUE_MAX + 1], wbuf[PROTECT_VALUE_MAX + 1];
 	char wnorm[PROTECT_VALUE_MAX + 1] = "";
@@ -337,30 +331,26 @@ bool protect_match(const struct protect_list *l, const char *serial,
 
 		if (e->kind != PROTECT_WWN && *s && !strcasecmp(e->value, s))
 			return true;
-		if (e->kind != PROTECT_SERIAL && *wnorm && *e->wnorm &&
-		    !strcmp(e->wnorm, wnorm))
+		if (e->kind != PROTECT_SERIAL && *wnorm && *e->wnorm && !strcmp(e->wnorm, wnorm))
 			return true;
 	}
 	return false;
 }
 
 /* Same disk named the same way (kinds compatible, values equal). */
-static bool entry_equal(const struct protect_entry *a,
-			const struct protect_entry *b)
+static bool entry_equal(const struct protect_entry *a, const struct protect_entry *b)
 {
-	if (a->kind != PROTECT_WWN && b->kind != PROTECT_WWN &&
-	    !strcasecmp(a->value, b->value))
+	if (a->kind != PROTECT_WWN && b->kind != PROTECT_WWN && !strcasecmp(a->value, b->value))
 		return true;
-	if (a->kind != PROTECT_SERIAL && b->kind != PROTECT_SERIAL &&
-	    *a->wnorm && !strcmp(a->wnorm, b->wnorm))
+	if (a->kind != PROTECT_SERIAL && b->kind != PROTECT_SERIAL && *a->wnorm &&
+	    !strcmp(a->wnorm, b->wnorm))
 		return true;
 	return false;
 }
 
 /* ---- loading and writing files ---- */
 
-static int read_all(const char *path, char **buf, size_t *len, mode_t *mode,
-		    struct ss_error *err)
+static int read_all(const char *path, char **buf, size_t *len, mode_t *mode, struct ss_error *err)
 {
 	struct stat st;
 	size_t have = 0;
@@ -419,8 +409,7 @@ static int read_all(const char *path, char **buf, size_t *len, mode_t *mode,
 	return 0;
 }
 
-int protect_load(const char *path, struct protect_list **out,
-		 struct ss_error *err)
+int protect_load(const char *path, struct protect_list **out, struct ss_error *err)
 {
 	size_t len;
 	char *buf;
@@ -431,7 +420,7 @@ int protect_load(const char *path, struct protect_list **out,
 		path = protect_default_path();
 	r = read_all(path, &buf, &len, NULL, err);
 	if (r == -ENOENT) {
-		ss_error_clear(err);	/* no file: nothing protected */
+		ss_error_clear(err); /* no file: nothing protected */
 		return protect_parse("", 0, path, out, err);
 	}
 	if (r < 0)
@@ -441,8 +430,7 @@ int protect_load(const char *path, struct protect_list **out,
 	return r;
 }
 
-static int text_load(const char *path, struct protect_text *t,
-		     struct ss_error *err)
+static int text_load(const char *path, struct protect_text *t, struct ss_error *err)
 {
 	int r;
 
@@ -485,15 +473,15 @@ static void dir_of(const char *path, char *buf, size_t len)
 	}
 	n = (size_t)(slash - path);
 	if (!n)
-		n = 1;	/* "/file" */
+		n = 1; /* "/file" */
 	if (n >= len)
 		n = len - 1;
 	memcpy(buf, path, n);
 	buf[n] = '\0';
 }
 
-static int write_atomic(const char *path, const char *buf, size_t len,
-			mode_t mode, struct ss_error *err)
+static int write_atomic(const char *path, const char *buf, size_t len, mode_t mode,
+			struct ss_error *err)
 {
 	char target[PATH_MAX], dir[PATH_MAX];
 	struct stat st;
@@ -507,13 +495,11 @@ static int write_atomic(const char *path, const char *buf, size_t len,
 	}
 	dir_of(target, dir, sizeof(dir));
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-		return ss_error_set(err, -errno, "cannot create %s: %s", dir,
-				    strerror(errno));
+		return ss_error_set(err, -errno, "cannot create %s: %s", dir, strerror(errno));
 	return file_write_atomic(target, buf, len, mode, "the protect file", err);
 }
 
-int protect_add(const char *path, enum protect_kind kind, const char *value,
-		struct ss_error *err)
+int protect_add(const char *path, enum protect_kind kind, const char *value, struct ss_error *err)
 {
 	struct protect_entry e;
 	struct protect_text t;
@@ -531,8 +517,8 @@ int protect_add(const char *path, enum protect_kind kind, const char *value,
 		return r;
 	for (size_t i = 0; i < t.list->n; i++) {
 		if (entry_equal(&t.list->e[i], &e)) {
-			r = ss_error_set(err, -EEXIST, "%s is already protected (%s:%u)",
-					 value, path, t.list->e[i].line);
+			r = ss_error_set(err, -EEXIST, "%s is already protected (%s:%u)", value,
+					 path, t.list->e[i].line);
 			goto out;
 		}
 	}
@@ -590,8 +576,7 @@ int protect_remove(const char *path, enum protect_kind kind, const char *value,
 		line++;
 		while (i < t.list->n && t.list->e[i].line < line)
 			i++;
-		if (i < t.list->n && t.list->e[i].line == line &&
-		    entry_equal(&t.list->e[i], &e))
+		if (i < t.list->n && t.list->e[i].line == line && entry_equal(&t.list->e[i], &e))
 			drop = true;
 		if (drop) {
 			removed++;

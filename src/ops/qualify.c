@@ -19,7 +19,7 @@
 
 /* ---- names ---------------------------------------------------------------------- */
 
-static const char *const profile_names[] = {"quick", "standard", "full"};
+static const char *const profile_names[] = { "quick", "standard", "full" };
 
 const char *qualify_profile_name(enum qualify_profile p)
 {
@@ -50,7 +50,7 @@ const char *qualify_status_name(enum qualify_status s)
 }
 
 static const char *const check_names[QC_COUNT] = {
-    "identity", "smart", "selftest", "scan", "zones", "access", "siblings",
+	"identity", "smart", "selftest", "scan", "zones", "access", "siblings",
 };
 
 const char *qualify_check_name(enum qualify_check c)
@@ -129,19 +129,21 @@ struct thr_key {
 #define TK(k, i, lo, hi, h) { #k, offsetof(struct qualify_thresholds, k), i, lo, hi, h }
 /* clang-format on */
 static const struct thr_key thr_keys[] = {
-    TK(max_temperature_c, true, 0, 150, "hottest the drive may report, degrees C"),
-    TK(max_reallocated, true, 0, 1e12, "reallocated sectors (SMART 5 / SCSI grown defects)"),
-    TK(max_pending, true, 0, 1e12, "sectors pending reallocation (SMART 197)"),
-    TK(max_offline_uncorrectable, true, 0, 1e12, "offline uncorrectable sectors (SMART 198)"),
-    TK(max_bad_blocks, true, 0, 1e15, "unreadable blocks the surface scan may find"),
-    TK(min_seq_read_mbps, false, 0, 1e6,
-       "sequential read in the outer zone, MB/s (10^6 B/s); 0: not checked"),
-    TK(min_inner_read_mbps, false, 0, 1e6,
-       "sequential read in the innermost zone, MB/s; 0: not checked"),
-    TK(max_access_ms, false, 0, 1e6, "mean random 4 KiB read at queue depth 1, ms; 0: not checked"),
-    TK(min_iops_qd32, false, 0, 1e9, "random 4 KiB read IOPS at queue depth 32; 0: not checked"),
-    TK(sibling_slowdown_pct, false, 0, 100,
-       "flag a disk slower than the median of its model by more than this %"),
+	TK(max_temperature_c, true, 0, 150, "hottest the drive may report, degrees C"),
+	TK(max_reallocated, true, 0, 1e12, "reallocated sectors (SMART 5 / SCSI grown defects)"),
+	TK(max_pending, true, 0, 1e12, "sectors pending reallocation (SMART 197)"),
+	TK(max_offline_uncorrectable, true, 0, 1e12, "offline uncorrectable sectors (SMART 198)"),
+	TK(max_bad_blocks, true, 0, 1e15, "unreadable blocks the surface scan may find"),
+	TK(min_seq_read_mbps, false, 0, 1e6,
+	   "sequential read in the outer zone, MB/s (10^6 B/s); 0: not checked"),
+	TK(min_inner_read_mbps, false, 0, 1e6,
+	   "sequential read in the innermost zone, MB/s; 0: not checked"),
+	TK(max_access_ms, false, 0, 1e6,
+	   "mean random 4 KiB read at queue depth 1, ms; 0: not checked"),
+	TK(min_iops_qd32, false, 0, 1e9,
+	   "random 4 KiB read IOPS at queue depth 32; 0: not checked"),
+	TK(sibling_slowdown_pct, false, 0, 100,
+	   "flag a disk slower than the median of its model by more than this %"),
 };
 #define NKEYS (sizeof(thr_keys) / sizeof(thr_keys[0]))
 
@@ -153,16 +155,16 @@ static double *thr_field(struct qualify_thresholds *t, const struct thr_key *k)
 void qualify_thresholds_default(struct qualify_thresholds *t)
 {
 	*t = (struct qualify_thresholds){
-	    .max_temperature_c = 55,
-	    .max_reallocated = 0,
-	    .max_pending = 0,
-	    .max_offline_uncorrectable = 0,
-	    .max_bad_blocks = 0,
-	    .min_seq_read_mbps = 80,
-	    .min_inner_read_mbps = 0,
-	    .max_access_ms = 15,
-	    .min_iops_qd32 = 0,
-	    .sibling_slowdown_pct = 15,
+		.max_temperature_c = 55,
+		.max_reallocated = 0,
+		.max_pending = 0,
+		.max_offline_uncorrectable = 0,
+		.max_bad_blocks = 0,
+		.min_seq_read_mbps = 80,
+		.min_inner_read_mbps = 0,
+		.max_access_ms = 15,
+		.min_iops_qd32 = 0,
+		.sibling_slowdown_pct = 15,
 	};
 }
 
@@ -218,7 +220,7 @@ int qualify_thresholds_parse(const char *text, size_t len, const char *name,
 			     struct qualify_thresholds *t, struct ss_error *err)
 {
 	struct qualify_thresholds tmp = *t;
-	unsigned seen[NKEYS] = {0};
+	unsigned seen[NKEYS] = { 0 };
 	const char *p = text, *end = text + len;
 	unsigned line = 0;
 
@@ -686,7 +688,7 @@ static int check_smart(struct qrun *q, struct drive *d, struct ss_error *err)
 static int check_selftest(struct qrun *q, struct drive *d, struct ss_error *err)
 {
 	struct qualify_result *r = q->r;
-	struct progress_sink sub = {sub_report, sub_cancelled, q};
+	struct progress_sink sub = { sub_report, sub_cancelled, q };
 	int rc;
 
 	if (!q->plan.selftest) {
@@ -792,7 +794,7 @@ static int scan_span(struct qrun *q, uint64_t start, uint64_t blocks, uint64_t b
 {
 	struct qualify_result *r = q->r;
 	const struct io_geom *g = io_dev_geom(q->io);
-	struct progress_sink sub = {sub_report, sub_cancelled, q};
+	struct progress_sink sub = { sub_report, sub_cancelled, q };
 	struct io_result res;
 	struct io_job job;
 	int rc;
@@ -908,9 +910,10 @@ static int check_zones(struct qrun *q, struct ss_error *err)
 {
 	struct qualify_result *r = q->r;
 	const struct qualify_thresholds *t = q->thr;
-	struct progress_sink sub = {sub_report, sub_cancelled, q};
-	struct zprofile_opts zo = {
-	    .points = q->plan.zone_points, .sample_bytes = q->plan.zone_sample, .progress = &sub};
+	struct progress_sink sub = { sub_report, sub_cancelled, q };
+	struct zprofile_opts zo = { .points = q->plan.zone_points,
+				    .sample_bytes = q->plan.zone_sample,
+				    .progress = &sub };
 	const struct io_geom *g = io_dev_geom(q->io);
 	char *d = r->check[QC_ZONES].detail;
 	size_t len = sizeof(r->check[QC_ZONES].detail);
@@ -973,7 +976,7 @@ static int check_access(struct qrun *q, struct ss_error *err)
 {
 	struct qualify_result *r = q->r;
 	const struct qualify_thresholds *t = q->thr;
-	struct progress_sink sub = {sub_report, sub_cancelled, q};
+	struct progress_sink sub = { sub_report, sub_cancelled, q };
 	char *d = r->check[QC_ACCESS].detail;
 	size_t len = sizeof(r->check[QC_ACCESS].detail);
 	double iops32 = -1;
@@ -1110,8 +1113,8 @@ int qualify_disk(struct drive *d, struct io_dev *io, const struct qualify_opts *
 	if (!rc && progress_cancelled(o->progress))
 		rc = ss_error_set(err, -ECANCELED, "%s: qualification cancelled", r->device);
 	if (rc == -ENODEV) {
-		static const enum qualify_check at[PH_COUNT] = {QC_SMART, QC_SELFTEST, QC_SCAN,
-								QC_ZONES, QC_ACCESS};
+		static const enum qualify_check at[PH_COUNT] = { QC_SMART, QC_SELFTEST, QC_SCAN,
+								 QC_ZONES, QC_ACCESS };
 		enum qualify_check c = at[q.phase];
 
 		r->vanished = true;

@@ -12,7 +12,7 @@
 enum slot_state { SLOT_NONE, SLOT_STARTED, SLOT_DONE };
 
 struct slot {
-	struct journal_entry last;	/* the last limit or limit-done */
+	struct journal_entry last; /* the last limit or limit-done */
 	enum slot_state state;
 };
 
@@ -165,8 +165,8 @@ enum reapply_state reapply_check(const struct journal_entry *e, const struct dri
 	if (e->native_blocks && i->native_blocks && e->native_blocks != i->native_blocks &&
 	    strcmp(e->method, "dco")) {
 		snprintf(why, len,
-			 "the native capacity is now %" PRIu64 " blocks, the journal recorded %"
-			 PRIu64 " (a DCO change?)",
+			 "the native capacity is now %" PRIu64
+			 " blocks, the journal recorded %" PRIu64 " (a DCO change?)",
 			 i->native_blocks, e->native_blocks);
 		return REAPPLY_CHANGED;
 	}

@@ -201,7 +201,7 @@ static void chart_latency(FILE *f, const struct qualify_result *r)
 {
 	const struct io_hist *h = &r->hist;
 	double lo = log10((double)(h->min_ns ? h->min_ns : 1) / 1e6);
-	double hi = log10((double)(h->max_ns ? h->max_ns : 1) / 1e6), top, bins[HBINS] = {0};
+	double hi = log10((double)(h->max_ns ? h->max_ns : 1) / 1e6), top, bins[HBINS] = { 0 };
 	double ymax = 0;
 
 	if (hi - lo < 0.3) {
@@ -235,7 +235,7 @@ static void chart_latency(FILE *f, const struct qualify_result *r)
 	top = y_axis(f, ymax * 1.05, "% of requests");
 	/* decade and half-decade ticks on the log axis */
 	for (double d = floor(lo); d <= hi; d += 1) {
-		static const double m[] = {1, 2, 5};
+		static const double m[] = { 1, 2, 5 };
 
 		for (unsigned i = 0; i < 3; i++) {
 			double v = d + log10(m[i]), x;

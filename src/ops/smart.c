@@ -122,10 +122,10 @@ int smart_ata_build_blob(const uint8_t *identify, const uint8_t *data, const uin
 		const char *tag;
 		const uint8_t *p;
 	} recs[] = {
-	    {"IDFY", identify},
-	    {"SMST", NULL},
-	    {"SMDT", data},
-	    {"SMTH", thresholds},
+		{ "IDFY", identify },
+		{ "SMST", NULL },
+		{ "SMDT", data },
+		{ "SMTH", thresholds },
 	};
 	size_t need = 0, off = 0;
 
@@ -221,10 +221,10 @@ static void key_figures(struct smart_report *r)
 		const char *name;
 		size_t off;
 	} keys[] = {
-	    {"reallocated-sector-count", offsetof(struct smart_report, reallocated)},
-	    {"current-pending-sector", offsetof(struct smart_report, pending)},
-	    {"offline-uncorrectable", offsetof(struct smart_report, offline_uncorrectable)},
-	    {"udma-crc-error-count", offsetof(struct smart_report, crc_errors)},
+		{ "reallocated-sector-count", offsetof(struct smart_report, reallocated) },
+		{ "current-pending-sector", offsetof(struct smart_report, pending) },
+		{ "offline-uncorrectable", offsetof(struct smart_report, offline_uncorrectable) },
+		{ "udma-crc-error-count", offsetof(struct smart_report, crc_errors) },
 	};
 
 	for (size_t i = 0; i < r->nattrs; i++) {
@@ -274,17 +274,16 @@ static void ata_verdict(struct smart_report *r, uint64_t bad)
 		 * below its threshold */
 		a = find_bad_attr(r, true);
 		if (a)
-			smart_report_verdict(r, SMART_FAILED,
-					     "%" PRIu64
-					     " bad sector%s; pre-failure attribute %s (%u) "
-					     "at or below its threshold: value %u, threshold %u",
-					     bad, bad == 1 ? "" : "s", a->name, a->id, a->current,
-					     a->threshold);
-		else
 			smart_report_verdict(
 			    r, SMART_FAILED,
-			    "%" PRIu64 " bad sector%s (reallocated + pending): too many", bad,
-			    bad == 1 ? "" : "s");
+			    "%" PRIu64 " bad sector%s; pre-failure attribute %s (%u) "
+			    "at or below its threshold: value %u, threshold %u",
+			    bad, bad == 1 ? "" : "s", a->name, a->id, a->current, a->threshold);
+		else
+			smart_report_verdict(r, SMART_FAILED,
+					     "%" PRIu64
+					     " bad sector%s (reallocated + pending): too many",
+					     bad, bad == 1 ? "" : "s");
 		return;
 	case SK_SMART_OVERALL_GOOD:
 		smart_report_verdict(r, SMART_PASSED, "%s", "");
@@ -302,11 +301,11 @@ static void ata_verdict(struct smart_report *r, uint64_t bad)
 		return;
 	}
 	if (bad > 0)
-		smart_report_verdict(r, SMART_WARNING,
-				     "%" PRIu64 " bad sector%s (reallocated %" PRId64
-				     ", pending %" PRId64 ")",
-				     bad, bad == 1 ? "" : "s", r->reallocated.known ? r->reallocated.value : 0,
-				     r->pending.known ? r->pending.value : 0);
+		smart_report_verdict(
+		    r, SMART_WARNING,
+		    "%" PRIu64 " bad sector%s (reallocated %" PRId64 ", pending %" PRId64 ")", bad,
+		    bad == 1 ? "" : "s", r->reallocated.known ? r->reallocated.value : 0,
+		    r->pending.known ? r->pending.value : 0);
 	a = find_bad_attr(r, false);
 	if (a)
 		smart_report_verdict(r, SMART_WARNING,
@@ -324,7 +323,7 @@ static void ata_verdict(struct smart_report *r, uint64_t bad)
 int smart_ata_evaluate(const uint8_t *blob, size_t blob_len, struct smart_report *out,
 		       struct ss_error *err)
 {
-	struct attr_ctx ctx = {.r = out};
+	struct attr_ctx ctx = { .r = out };
 	const SkSmartParsedData *spd;
 	SkSmartOverall ov;
 	uint64_t v, bad = 0;
@@ -398,7 +397,7 @@ static int ata_check_smart(struct drive *d, const struct drive_info *info, struc
  * claims, not a drive without SMART. */
 static int read_smart_data(struct drive *d, uint8_t *data, struct ss_error *err)
 {
-	struct ss_error e2 = {0};
+	struct ss_error e2 = { 0 };
 	int rc = smart_cmd(d, SMART_READ_DATA, 0, data, &e2);
 
 	if (rc == -EOPNOTSUPP)
@@ -418,7 +417,7 @@ static int ata_read_selftest_log(struct drive *d, const struct ata_identify *id,
 				 struct ss_error *err)
 {
 	uint8_t buf[ATA_SMART_SECTOR];
-	struct ss_error e2 = {0};
+	struct ss_error e2 = { 0 };
 	struct ata_tf tf;
 	int rc;
 
@@ -513,9 +512,9 @@ static int smart_read_ata(struct drive *d, const struct drive_info *info, struct
 	out->ata_status = p.status;
 
 	if (out->data.selftest_supported || (id && id->smart_selftest))
-		out->selftest_log_read =
-		    ata_read_selftest_log(d, id, out->selftests, SELFTEST_LOG_MAX, &out->nselftests,
-					  NULL) == 0;
+		out->selftest_log_read = ata_read_selftest_log(d, id, out->selftests,
+							       SELFTEST_LOG_MAX, &out->nselftests,
+							       NULL) == 0;
 	if (out->data.errlog_supported &&
 	    smart_cmd(d, SMART_READ_LOG, LOG_SUMMARY_ERROR, log, NULL) == 0)
 		out->errlog_read = ata_smart_parse_error_log(log, sizeof(log), &out->errlog) == 0;
@@ -772,7 +771,7 @@ int selftest_log(struct drive *d, const struct drive_info *info, struct selftest
 
 static void nap_ms(unsigned ms)
 {
-	struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
 
 	nanosleep(&ts, NULL);
 }
@@ -813,13 +812,15 @@ int selftest_wait(struct drive *d, const struct drive_info *info, enum selftest_
 				    st.last.result);
 	if (st.last.failed) {
 		if (st.last.lba_valid)
-			return ss_error_set(err, -EIO,
-					    "%s: the %s self-test ended in error: %s, first failing LBA "
-					    "%" PRIu64,
-					    drive_name(d), selftest_kind_name(st.last.kind),
-					    st.last.result, st.last.failing_lba);
-		return ss_error_set(err, -EIO, "%s: the %s self-test ended in error: %s", drive_name(d),
-				    selftest_kind_name(st.last.kind), st.last.result);
+			return ss_error_set(
+			    err, -EIO,
+			    "%s: the %s self-test ended in error: %s, first failing LBA "
+			    "%" PRIu64,
+			    drive_name(d), selftest_kind_name(st.last.kind), st.last.result,
+			    st.last.failing_lba);
+		return ss_error_set(err, -EIO, "%s: the %s self-test ended in error: %s",
+				    drive_name(d), selftest_kind_name(st.last.kind),
+				    st.last.result);
 	}
 	return 0;
 }

@@ -16,7 +16,7 @@ int smart_scsi_read(struct drive *d, const struct drive_info *info, struct smart
 int smart_scsi_selftest_start(struct drive *d, enum selftest_kind kind, struct ss_error *err);
 int smart_scsi_selftest_abort(struct drive *d, struct ss_error *err);
 int smart_scsi_selftest_poll(struct drive *d, struct selftest_status *st, struct ss_error *err);
-int smart_scsi_selftest_log(struct drive *d, struct selftest_entry *out, size_t max,
-			    size_t *count, struct ss_error *err);
+int smart_scsi_selftest_log(struct drive *d, struct selftest_entry *out, size_t max, size_t *count,
+			    struct ss_error *err);
 
 #endif

@@ -69,20 +69,20 @@ static void entry_from_log(const struct log_selftest_entry *in, struct selftest_
 
 	memset(out, 0, sizeof(*out));
 	out->code = in->code;
-	out->kind =
-	    (in->code == SCSI_SELFTEST_BG_SHORT || in->code == SCSI_SELFTEST_FG_SHORT)
-		? SELFTEST_SHORT
-	    : (in->code == SCSI_SELFTEST_BG_EXTENDED || in->code == SCSI_SELFTEST_FG_EXTENDED)
-		? SELFTEST_EXTENDED
-		: SELFTEST_NONE;
+	out->kind = (in->code == SCSI_SELFTEST_BG_SHORT || in->code == SCSI_SELFTEST_FG_SHORT)
+			? SELFTEST_SHORT
+		    : (in->code == SCSI_SELFTEST_BG_EXTENDED ||
+		       in->code == SCSI_SELFTEST_FG_EXTENDED)
+			? SELFTEST_EXTENDED
+			: SELFTEST_NONE;
 	out->captive = in->code == SCSI_SELFTEST_FG_SHORT || in->code == SCSI_SELFTEST_FG_EXTENDED;
 	out->status = in->result;
 	out->running = in->result == LOG_ST_RESULT_IN_PROGRESS;
 	out->passed = in->result == LOG_ST_RESULT_OK;
-	out->aborted =
-	    in->result == LOG_ST_RESULT_ABORTED_CMD || in->result == LOG_ST_RESULT_ABORTED_OTHER;
-	out->failed =
-	    in->result >= LOG_ST_RESULT_UNKNOWN_ERROR && in->result <= LOG_ST_RESULT_FAILED_SEGN;
+	out->aborted = in->result == LOG_ST_RESULT_ABORTED_CMD ||
+		       in->result == LOG_ST_RESULT_ABORTED_OTHER;
+	out->failed = in->result >= LOG_ST_RESULT_UNKNOWN_ERROR &&
+		      in->result <= LOG_ST_RESULT_FAILED_SEGN;
 	out->power_on_hours = in->power_on_hours;
 	out->lba_valid = out->failed && in->lba_valid;
 	out->failing_lba = out->lba_valid ? in->first_failure_lba : 0;
@@ -125,9 +125,9 @@ void smart_scsi_evaluate(struct smart_report *r)
 		const struct log_errors *e;
 		const char *what;
 	} errs[] = {
-	    {p->read_st, &p->read_err, "read"},
-	    {p->write_st, &p->write_err, "write"},
-	    {p->verify_st, &p->verify_err, "verify"},
+		{ p->read_st, &p->read_err, "read" },
+		{ p->write_st, &p->write_err, "write" },
+		{ p->verify_st, &p->verify_err, "verify" },
 	};
 	bool sources = false;
 
@@ -273,7 +273,7 @@ static int send_diag(struct drive *d, uint8_t code, struct ss_error *err)
 int smart_scsi_selftest_start(struct drive *d, enum selftest_kind kind, struct ss_error *err)
 {
 	struct log_selftest st;
-	struct ss_error e2 = {0};
+	struct ss_error e2 = { 0 };
 	uint8_t code;
 	int rc;
 
@@ -309,7 +309,7 @@ int smart_scsi_selftest_start(struct drive *d, enum selftest_kind kind, struct s
 
 int smart_scsi_selftest_abort(struct drive *d, struct ss_error *err)
 {
-	struct ss_error e2 = {0};
+	struct ss_error e2 = { 0 };
 	int rc = send_diag(d, SCSI_SELFTEST_BG_ABORT, &e2);
 
 	if (rc == -EOPNOTSUPP || rc == -EINVAL)

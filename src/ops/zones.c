@@ -99,13 +99,14 @@ int zones_report(struct drive *d, const struct drive_info *info, struct zone_rep
 		rc = zones_fetch(d, out->zac, lba, buf, &got, err);
 		if (rc == -EOPNOTSUPP && first) {
 			/* it says it is zoned: the command failed, not the drive's kind */
-			rc = ss_error_set(err, rc,
-					  "%s: the drive %s %s: it reports itself %s, but its zones "
-					  "cannot be read",
-					  drive_name(d), out->zac ? "aborted" : "rejected",
-					  out->zac ? "REPORT ZONES EXT (ATA ABRT)"
-						   : "REPORT ZONES (ILLEGAL REQUEST)",
-					  zoned_model_name(info->zoned));
+			rc = ss_error_set(
+			    err, rc,
+			    "%s: the drive %s %s: it reports itself %s, but its zones "
+			    "cannot be read",
+			    drive_name(d), out->zac ? "aborted" : "rejected",
+			    out->zac ? "REPORT ZONES EXT (ATA ABRT)"
+				     : "REPORT ZONES (ILLEGAL REQUEST)",
+			    zoned_model_name(info->zoned));
 			break;
 		}
 		if (rc)
@@ -220,7 +221,7 @@ static int list_notches(struct drive *d, struct zone_geometry *g, const uint8_t 
 	uint8_t saved[MODE_BUF_LEN], buf[MODE_BUF_LEN];
 	unsigned max = g->notch.max_notches;
 	const uint8_t *pg;
-	struct ss_error e2 = {0};
+	struct ss_error e2 = { 0 };
 	size_t len;
 	int rc = 0, rc2;
 

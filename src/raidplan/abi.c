@@ -38,8 +38,8 @@ struct sized {
  * library's ABI" (the assertion fails until `last` names the new field).
  */
 #define SIZED(type, init, last_2_0, last)                                                          \
-	static const struct sized s_##type = {"struct " #type, init, END(struct type, last_2_0),   \
-					      sizeof(struct type)};                                \
+	static const struct sized s_##type = { "struct " #type, init, END(struct type, last_2_0),  \
+					       sizeof(struct type) };                              \
 	_Static_assert(END(struct type, last) == sizeof(struct type),                              \
 		       "struct " #type ": its last field is not " #last " or it ends in padding")
 

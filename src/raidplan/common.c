@@ -70,8 +70,8 @@ int rp_goal_count(void)
 }
 
 static const char *const level_names[RP_LEVEL_COUNT] = {
-    [RP_LEVEL_0] = "0", [RP_LEVEL_1] = "1", [RP_LEVEL_10] = "10", [RP_LEVEL_01] = "0+1",
-    [RP_LEVEL_5] = "5", [RP_LEVEL_6] = "6", [RP_LEVEL_50] = "50", [RP_LEVEL_60] = "60",
+	[RP_LEVEL_0] = "0", [RP_LEVEL_1] = "1", [RP_LEVEL_10] = "10", [RP_LEVEL_01] = "0+1",
+	[RP_LEVEL_5] = "5", [RP_LEVEL_6] = "6", [RP_LEVEL_50] = "50", [RP_LEVEL_60] = "60",
 };
 
 const char *rp_level_name(int level)
@@ -84,8 +84,8 @@ const char *rp_level_name(int level)
 unsigned rp_level_min_disks(int level)
 {
 	static const unsigned min[RP_LEVEL_COUNT] = {
-	    [RP_LEVEL_0] = 1, [RP_LEVEL_1] = 2, [RP_LEVEL_10] = 4, [RP_LEVEL_01] = 4,
-	    [RP_LEVEL_5] = 3, [RP_LEVEL_6] = 4, [RP_LEVEL_50] = 6, [RP_LEVEL_60] = 8,
+		[RP_LEVEL_0] = 1, [RP_LEVEL_1] = 2, [RP_LEVEL_10] = 4, [RP_LEVEL_01] = 4,
+		[RP_LEVEL_5] = 3, [RP_LEVEL_6] = 4, [RP_LEVEL_50] = 6, [RP_LEVEL_60] = 8,
 	};
 
 	if (level < 0 || level >= RP_LEVEL_COUNT)
@@ -115,9 +115,10 @@ int rp_level_parse(const char *s, int *level, struct rp_error *err)
 		const char *name;
 		int level;
 	} alias[] = {
-	    {"0", RP_LEVEL_0},	  {"1", RP_LEVEL_1},	{"10", RP_LEVEL_10}, {"1+0", RP_LEVEL_10},
-	    {"0+1", RP_LEVEL_01}, {"01", RP_LEVEL_01},	{"5", RP_LEVEL_5},   {"6", RP_LEVEL_6},
-	    {"50", RP_LEVEL_50},  {"5+0", RP_LEVEL_50}, {"60", RP_LEVEL_60}, {"6+0", RP_LEVEL_60},
+		{ "0", RP_LEVEL_0 },	{ "1", RP_LEVEL_1 },	{ "10", RP_LEVEL_10 },
+		{ "1+0", RP_LEVEL_10 }, { "0+1", RP_LEVEL_01 }, { "01", RP_LEVEL_01 },
+		{ "5", RP_LEVEL_5 },	{ "6", RP_LEVEL_6 },	{ "50", RP_LEVEL_50 },
+		{ "5+0", RP_LEVEL_50 }, { "60", RP_LEVEL_60 },	{ "6+0", RP_LEVEL_60 },
 	};
 	char buf[32];
 	const char *p;
@@ -141,10 +142,10 @@ int rp_level_parse(const char *s, int *level, struct rp_error *err)
 }
 
 static const char *const profile_names[RP_PROFILE_COUNT] = {
-    [RP_PROFILE_DATABASE] = "database",		  [RP_PROFILE_FILESERVER] = "fileserver",
-    [RP_PROFILE_WEBSERVER] = "webserver",	  [RP_PROFILE_WORKSTATION] = "workstation",
-    [RP_PROFILE_SEQ_READ] = "seq-read",		  [RP_PROFILE_SEQ_WRITE] = "seq-write",
-    [RP_PROFILE_RANDOM_ACCESS] = "random-access",
+	[RP_PROFILE_DATABASE] = "database",	      [RP_PROFILE_FILESERVER] = "fileserver",
+	[RP_PROFILE_WEBSERVER] = "webserver",	      [RP_PROFILE_WORKSTATION] = "workstation",
+	[RP_PROFILE_SEQ_READ] = "seq-read",	      [RP_PROFILE_SEQ_WRITE] = "seq-write",
+	[RP_PROFILE_RANDOM_ACCESS] = "random-access",
 };
 
 const char *rp_profile_name(int profile)
@@ -184,13 +185,13 @@ int rp_profile_parse(const char *s, int *profile, struct rp_error *err)
 
 /* IOMeter access specifications as storage reviews use them (docs/models.md). */
 static const struct rp_size_share fileserver_sizes[] = {
-    SZ(512, 10),    SZ(1 * KIB, 5),  SZ(2 * KIB, 5),  SZ(4 * KIB, 60),
-    SZ(8 * KIB, 2), SZ(16 * KIB, 4), SZ(32 * KIB, 4), SZ(64 * KIB, 10),
+	SZ(512, 10),	SZ(1 * KIB, 5),	 SZ(2 * KIB, 5),  SZ(4 * KIB, 60),
+	SZ(8 * KIB, 2), SZ(16 * KIB, 4), SZ(32 * KIB, 4), SZ(64 * KIB, 10),
 };
 
 static const struct rp_size_share webserver_sizes[] = {
-    SZ(512, 22),     SZ(1 * KIB, 15), SZ(2 * KIB, 8),  SZ(4 * KIB, 23),   SZ(8 * KIB, 15),
-    SZ(16 * KIB, 2), SZ(32 * KIB, 6), SZ(64 * KIB, 7), SZ(128 * KIB, 1), SZ(512 * KIB, 1),
+	SZ(512, 22),	 SZ(1 * KIB, 15), SZ(2 * KIB, 8),  SZ(4 * KIB, 23),  SZ(8 * KIB, 15),
+	SZ(16 * KIB, 2), SZ(32 * KIB, 6), SZ(64 * KIB, 7), SZ(128 * KIB, 1), SZ(512 * KIB, 1),
 };
 
 int rp_workload_profile(int profile, unsigned qd, struct rp_workload *out, struct rp_error *err)
@@ -250,8 +251,9 @@ int rp_workload_profile(int profile, unsigned qd, struct rp_workload *out, struc
 const char *rp_goal_name(int goal)
 {
 	static const char *const names[RP_GOAL_COUNT] = {
-	    [RP_GOAL_CAPACITY] = "capacity", [RP_GOAL_IOPS] = "iops",	[RP_GOAL_ACCESS] = "access",
-	    [RP_GOAL_FAILURES] = "failures", [RP_GOAL_DISKS] = "disks", [RP_GOAL_LEVEL] = "level",
+		[RP_GOAL_CAPACITY] = "capacity", [RP_GOAL_IOPS] = "iops",
+		[RP_GOAL_ACCESS] = "access",	 [RP_GOAL_FAILURES] = "failures",
+		[RP_GOAL_DISKS] = "disks",	 [RP_GOAL_LEVEL] = "level",
 	};
 
 	if (goal < 0 || goal >= RP_GOAL_COUNT)

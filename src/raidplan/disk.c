@@ -21,10 +21,10 @@ struct rpm_class {
 };
 
 static const struct rpm_class classes[] = {
-    {15000, 0.2, 3.4, 6.6, 0.6, {200 * GB, 500 * GB, 1e30}, {125, 160, 200, 200}, true},
-    {10000, 0.3, 4.0, 7.5, 0.6, {300 * GB, 1 * TB, 1e30}, {130, 170, 220, 220}, true},
-    {7200, 0.8, 8.5, 16.0, 0.5, {500 * GB, 2 * TB, 8 * TB}, {100, 150, 200, 250}, false},
-    {5400, 1.0, 12.0, 22.0, 0.5, {1 * TB, 4 * TB, 1e30}, {100, 150, 180, 180}, false},
+	{ 15000, 0.2, 3.4, 6.6, 0.6, { 200 * GB, 500 * GB, 1e30 }, { 125, 160, 200, 200 }, true },
+	{ 10000, 0.3, 4.0, 7.5, 0.6, { 300 * GB, 1 * TB, 1e30 }, { 130, 170, 220, 220 }, true },
+	{ 7200, 0.8, 8.5, 16.0, 0.5, { 500 * GB, 2 * TB, 8 * TB }, { 100, 150, 200, 250 }, false },
+	{ 5400, 1.0, 12.0, 22.0, 0.5, { 1 * TB, 4 * TB, 1e30 }, { 100, 150, 180, 180 }, false },
 };
 
 #define N_CLASSES (sizeof(classes) / sizeof(classes[0]))
@@ -391,8 +391,9 @@ static int build_queue(const struct rp_disk *d, size_t idx, const struct rpm_cla
 		return rp_err(err, -EINVAL,
 			      "disk %zu: queue depth %u must be 0 (by class) or 1 .. %u", idx,
 			      d->queue_depth, RP_MAX_QUEUE);
-	m->qdepth = d->queue_depth ? d->queue_depth
-				   : cl->enterprise ? RP_QUEUE_ENTERPRISE : RP_QUEUE_DESKTOP;
+	m->qdepth = d->queue_depth   ? d->queue_depth
+		    : cl->enterprise ? RP_QUEUE_ENTERPRISE
+				     : RP_QUEUE_DESKTOP;
 	if (!d->queue_depth)
 		m->defaults |= RP_DEF_QUEUE;
 	if (d->write_cache < RP_WCACHE_DEFAULT || d->write_cache > RP_WCACHE_OFF)
@@ -400,7 +401,7 @@ static int build_queue(const struct rp_disk *d, size_t idx, const struct rpm_cla
 			      "disk %zu: write cache %d: use 0 (by class), 1 (on) or 2 (off)", idx,
 			      d->write_cache);
 	m->wcache = d->write_cache == RP_WCACHE_DEFAULT ? !cl->enterprise
-						       : d->write_cache == RP_WCACHE_ON;
+							: d->write_cache == RP_WCACHE_ON;
 	if (d->write_cache == RP_WCACHE_DEFAULT)
 		m->defaults |= RP_DEF_WCACHE;
 	m->cache_mb = d->cache_mb ? d->cache_mb : RP_DEF_DISK_CACHE_MB;
@@ -411,10 +412,11 @@ static int build_queue(const struct rp_disk *d, size_t idx, const struct rpm_cla
 			      idx, d->zoned);
 	m->zoned = d->zoned;
 	if (d->zone_bytes && (d->zone_bytes < 4096 || (double)d->zone_bytes > m->cap))
-		return rp_err(err, -EINVAL,
-			      "disk %zu: zone size %llu bytes must be 0 (not zoned) or 4 KiB .. the "
-			      "capacity",
-			      idx, (unsigned long long)d->zone_bytes);
+		return rp_err(
+		    err, -EINVAL,
+		    "disk %zu: zone size %llu bytes must be 0 (not zoned) or 4 KiB .. the "
+		    "capacity",
+		    idx, (unsigned long long)d->zone_bytes);
 	m->zone_b = (double)d->zone_bytes;
 	if (d->reserved)
 		return rp_err(err, -EINVAL, "disk %zu: reserved field is %u: it must be 0", idx,
@@ -457,8 +459,9 @@ int rp_dmodel_build(const struct rp_disk *d, size_t idx, const struct rp_path *p
 		return rc;
 	if ((rc = build_seek(d, idx, cl, m, err)) || (rc = build_rate(d, idx, cl, m, err)))
 		return rc;
-	m->ovh = d->overhead_ms ? d->overhead_ms
-				: cl->enterprise ? RP_DEF_OVERHEAD_ENT_MS : RP_DEF_OVERHEAD_DESK_MS;
+	m->ovh = d->overhead_ms	  ? d->overhead_ms
+		 : cl->enterprise ? RP_DEF_OVERHEAD_ENT_MS
+				  : RP_DEF_OVERHEAD_DESK_MS;
 	if (!d->overhead_ms)
 		m->defaults |= RP_DEF_OVERHEAD;
 	m->iface = d->link_mbps;

@@ -11,52 +11,52 @@
 static const struct {
 	const char *key, *label, *unit;
 } fig_meta[RP_FIG_COUNT] = {
-    [RP_FIG_USABLE_CAPACITY] = {"usable_capacity", "usable capacity", "B"},
-    [RP_FIG_RADIAL_STROKE] = {"radial_stroke", "arm travel used", "fraction"},
-    [RP_FIG_BAND_SEEK] = {"band_seek", "average seek in the band", "ms"},
-    [RP_FIG_ROTATION] = {"rotation", "average rotational latency", "ms"},
-    [RP_FIG_SEQ_READ_START] = {"seq_read_start", "sequential read, band start", "MB/s"},
-    [RP_FIG_SEQ_READ_END] = {"seq_read_end", "sequential read, band end", "MB/s"},
-    [RP_FIG_SEQ_WRITE_START] = {"seq_write_start", "sequential write, band start", "MB/s"},
-    [RP_FIG_SEQ_WRITE_END] = {"seq_write_end", "sequential write, band end", "MB/s"},
-    [RP_FIG_RAND_READ_QD1] = {"rand_read_qd1", "random read, QD 1", "IOPS"},
-    [RP_FIG_RAND_READ_QD] = {"rand_read_qd", "random read, workload QD", "IOPS"},
-    [RP_FIG_RAND_WRITE_QD1] = {"rand_write_qd1", "random write, QD 1", "IOPS"},
-    [RP_FIG_RAND_WRITE_QD] = {"rand_write_qd", "random write, workload QD", "IOPS"},
-    [RP_FIG_MIXED_IOPS] = {"mixed_iops", "workload IOPS", "IOPS"},
-    [RP_FIG_ACCESS_TIME] = {"access_time", "average access time", "ms"},
-    [RP_FIG_FAILURES_TOLERATED] = {"failures_tolerated", "failures tolerated", "disks"},
-    [RP_FIG_REBUILD_TIME] = {"rebuild_time", "rebuild time", "h"},
-    [RP_FIG_MTTDL] = {"mttdl", "mean time to data loss", "h"},
-    [RP_FIG_URE_REBUILD] = {"ure_rebuild", "P(unrecoverable read error in rebuild)", ""},
-    [RP_FIG_QUEUE_POSITION] = {"queue_position", "positioning at the workload's queue", "ms"},
-    [RP_FIG_PATH_LATENCY] = {"path_latency", "controller and host latency", "ms"},
-    [RP_FIG_DEGRADED_IOPS] = {"degraded_iops", "workload IOPS, one member lost", "IOPS"},
-    [RP_FIG_DEGRADED2_IOPS] = {"degraded2_iops", "workload IOPS, two members lost", "IOPS"},
-    [RP_FIG_REBUILD_IOPS] = {"rebuild_iops", "workload IOPS during a rebuild", "IOPS"},
-    [RP_FIG_REBUILD_LOADED] = {"rebuild_loaded_time", "rebuild time under the workload", "h"},
-    [RP_FIG_WRITE_BURST] = {"write_burst", "write burst into the controller cache", "MB/s"},
-    [RP_FIG_RISK] = {"risk", "risk band (0 low, 1 medium, 2 high)", ""},
-    [RP_FIG_CACHED_WRITE] = {"cached_write", "a write into the disks' write cache", "ms"},
-    [RP_FIG_DISK_BUSY] = {"disk_busy", "share of the time a disk is busy at the queue", ""},
+	[RP_FIG_USABLE_CAPACITY] = { "usable_capacity", "usable capacity", "B" },
+	[RP_FIG_RADIAL_STROKE] = { "radial_stroke", "arm travel used", "fraction" },
+	[RP_FIG_BAND_SEEK] = { "band_seek", "average seek in the band", "ms" },
+	[RP_FIG_ROTATION] = { "rotation", "average rotational latency", "ms" },
+	[RP_FIG_SEQ_READ_START] = { "seq_read_start", "sequential read, band start", "MB/s" },
+	[RP_FIG_SEQ_READ_END] = { "seq_read_end", "sequential read, band end", "MB/s" },
+	[RP_FIG_SEQ_WRITE_START] = { "seq_write_start", "sequential write, band start", "MB/s" },
+	[RP_FIG_SEQ_WRITE_END] = { "seq_write_end", "sequential write, band end", "MB/s" },
+	[RP_FIG_RAND_READ_QD1] = { "rand_read_qd1", "random read, QD 1", "IOPS" },
+	[RP_FIG_RAND_READ_QD] = { "rand_read_qd", "random read, workload QD", "IOPS" },
+	[RP_FIG_RAND_WRITE_QD1] = { "rand_write_qd1", "random write, QD 1", "IOPS" },
+	[RP_FIG_RAND_WRITE_QD] = { "rand_write_qd", "random write, workload QD", "IOPS" },
+	[RP_FIG_MIXED_IOPS] = { "mixed_iops", "workload IOPS", "IOPS" },
+	[RP_FIG_ACCESS_TIME] = { "access_time", "average access time", "ms" },
+	[RP_FIG_FAILURES_TOLERATED] = { "failures_tolerated", "failures tolerated", "disks" },
+	[RP_FIG_REBUILD_TIME] = { "rebuild_time", "rebuild time", "h" },
+	[RP_FIG_MTTDL] = { "mttdl", "mean time to data loss", "h" },
+	[RP_FIG_URE_REBUILD] = { "ure_rebuild", "P(unrecoverable read error in rebuild)", "" },
+	[RP_FIG_QUEUE_POSITION] = { "queue_position", "positioning at the workload's queue", "ms" },
+	[RP_FIG_PATH_LATENCY] = { "path_latency", "controller and host latency", "ms" },
+	[RP_FIG_DEGRADED_IOPS] = { "degraded_iops", "workload IOPS, one member lost", "IOPS" },
+	[RP_FIG_DEGRADED2_IOPS] = { "degraded2_iops", "workload IOPS, two members lost", "IOPS" },
+	[RP_FIG_REBUILD_IOPS] = { "rebuild_iops", "workload IOPS during a rebuild", "IOPS" },
+	[RP_FIG_REBUILD_LOADED] = { "rebuild_loaded_time", "rebuild time under the workload", "h" },
+	[RP_FIG_WRITE_BURST] = { "write_burst", "write burst into the controller cache", "MB/s" },
+	[RP_FIG_RISK] = { "risk", "risk band (0 low, 1 medium, 2 high)", "" },
+	[RP_FIG_CACHED_WRITE] = { "cached_write", "a write into the disks' write cache", "ms" },
+	[RP_FIG_DISK_BUSY] = { "disk_busy", "share of the time a disk is busy at the queue", "" },
 };
 
 static const char *const warn_keys[RP_WARN_COUNT] = {
-    [RP_WARN_DEFAULTS] = "defaults",
-    [RP_WARN_SEEK_FIT] = "seek-fit",
-    [RP_WARN_CAP_CONTROLLER] = "cap-controller",
-    [RP_WARN_CAP_BUS] = "cap-bus",
-    [RP_WARN_CAP_LINK] = "cap-link",
-    [RP_WARN_CAP_INTERFACE] = "cap-interface",
-    [RP_WARN_MIXED_SIZES] = "mixed-sizes",
-    [RP_WARN_RAID5_WIDE] = "raid5-wide",
-    [RP_WARN_CHUNK_SMALL] = "chunk-small",
-    [RP_WARN_CAPACITY_TINY] = "capacity-tiny",
-    [RP_WARN_URE_LIKELY] = "ure-likely",
-    [RP_WARN_RAID6_WIDE] = "raid6-wide",
-    [RP_WARN_URE_POSSIBLE] = "ure-possible",
-    [RP_WARN_MTTDL_LOW] = "mttdl-low",
-    [RP_WARN_ZONED] = "zoned",
+	[RP_WARN_DEFAULTS] = "defaults",
+	[RP_WARN_SEEK_FIT] = "seek-fit",
+	[RP_WARN_CAP_CONTROLLER] = "cap-controller",
+	[RP_WARN_CAP_BUS] = "cap-bus",
+	[RP_WARN_CAP_LINK] = "cap-link",
+	[RP_WARN_CAP_INTERFACE] = "cap-interface",
+	[RP_WARN_MIXED_SIZES] = "mixed-sizes",
+	[RP_WARN_RAID5_WIDE] = "raid5-wide",
+	[RP_WARN_CHUNK_SMALL] = "chunk-small",
+	[RP_WARN_CAPACITY_TINY] = "capacity-tiny",
+	[RP_WARN_URE_LIKELY] = "ure-likely",
+	[RP_WARN_RAID6_WIDE] = "raid6-wide",
+	[RP_WARN_URE_POSSIBLE] = "ure-possible",
+	[RP_WARN_MTTDL_LOW] = "mttdl-low",
+	[RP_WARN_ZONED] = "zoned",
 };
 
 int rp_figure_count(void)
@@ -80,12 +80,12 @@ const char *rp_warning_key(int id)
 }
 
 static const char *const cap_names[] = {
-    [RP_CAP_NONE] = "nothing",
-    [RP_CAP_CONTROLLER] = "the controller",
-    [RP_CAP_BUS] = "the bus",
-    [RP_CAP_LINK] = "a shared link",
-    [RP_CAP_INTERFACE] = "the disks' links",
-    [RP_CAP_DISKS] = "the disks",
+	[RP_CAP_NONE] = "nothing",
+	[RP_CAP_CONTROLLER] = "the controller",
+	[RP_CAP_BUS] = "the bus",
+	[RP_CAP_LINK] = "a shared link",
+	[RP_CAP_INTERFACE] = "the disks' links",
+	[RP_CAP_DISKS] = "the disks",
 };
 
 static struct rp_figure *fig(struct rp_eval *ev, int id, double value, const char *formula,
@@ -181,14 +181,14 @@ static void figures(struct rp_eval *ev, const struct rp_geom *g, const struct rp
 	const struct rp_numbers *o = &ev->num;
 	struct rp_figure *f;
 	static const char *const seq_formula[4] = {
-	    "streams x slowest member's rate at the band's outer edge, capped by "
-	    "min(controller, bus, shared links)",
-	    "streams x slowest member's rate at the band's inner edge Ro sqrt(1 - c(1-k^2)), "
-	    "capped by min(controller, bus, shared links)",
-	    "streams x slowest member's rate at the band's outer edge, capped by "
-	    "min(controller, bus, shared links) / write amplification",
-	    "streams x slowest member's rate at the band's inner edge, capped by "
-	    "min(controller, bus, shared links) / write amplification",
+		"streams x slowest member's rate at the band's outer edge, capped by "
+		"min(controller, bus, shared links)",
+		"streams x slowest member's rate at the band's inner edge Ro sqrt(1 - c(1-k^2)), "
+		"capped by min(controller, bus, shared links)",
+		"streams x slowest member's rate at the band's outer edge, capped by "
+		"min(controller, bus, shared links) / write amplification",
+		"streams x slowest member's rate at the band's inner edge, capped by "
+		"min(controller, bus, shared links) / write amplification",
 	};
 	const char *src_arr =
 	    "docs/models.md, Arrays; OSTEP ch. 38; derived (docs/planning-model.md)";
@@ -442,7 +442,7 @@ static void figures(struct rp_eval *ev, const struct rp_geom *g, const struct rp
 
 static void size_text(char *buf, size_t len, double bytes)
 {
-	static const char *const u[] = {"B", "KB", "MB", "GB", "TB", "PB", "EB"};
+	static const char *const u[] = { "B", "KB", "MB", "GB", "TB", "PB", "EB" };
 	int i = 0;
 
 	while (bytes >= 1000 && i < 6) {
@@ -457,10 +457,10 @@ static void warnings(struct rp_eval *ev, const struct rp_geom *g, const struct r
 {
 	const struct rp_numbers *o = &ev->num;
 	static const char *const seq_names[4] = {
-	    "sequential read at the band start",
-	    "sequential read at the band end",
-	    "sequential write at the band start",
-	    "sequential write at the band end",
+		"sequential read at the band start",
+		"sequential read at the band end",
+		"sequential write at the band start",
+		"sequential write at the band end",
 	};
 	char b1[32], b2[32];
 	int i;
@@ -709,11 +709,12 @@ int rp_eval_models(const struct rp_dmodel *dm, size_t n_disks, const struct rp_p
 		const struct rp_dmodel *m = &dm[ev->members[i]];
 
 		if (m->zoned == RP_ZONED_HOST_MANAGED) {
-			rc = rp_err(err, -EINVAL,
-				    "member %u: disk %u is a host-managed zoned disk: its sequential "
-				    "zones take only sequential writes and Linux md (every level) "
-				    "writes in place, so it cannot be an md member",
-				    i, ev->members[i]);
+			rc = rp_err(
+			    err, -EINVAL,
+			    "member %u: disk %u is a host-managed zoned disk: its sequential "
+			    "zones take only sequential writes and Linux md (every level) "
+			    "writes in place, so it cannot be an md member",
+			    i, ev->members[i]);
 			goto fail;
 		}
 		if (i == 0 || m->cap < cmin)

@@ -241,7 +241,8 @@ void rp_caps_build(const struct rp_path *p, double iface_total, double link_rati
 	if (p) {
 		c->controller = p->controller_mbps;
 		c->bus = p->bus_mbps;
-		c->controller_w = p->controller_write_mbps ? p->controller_write_mbps : c->controller;
+		c->controller_w = p->controller_write_mbps ? p->controller_write_mbps
+							   : c->controller;
 		c->bus_w = p->bus_write_mbps ? p->bus_write_mbps : c->bus;
 		c->lat = p->latency_ms + p->latency_per_disk_ms * n;
 		c->cache_mb = p->cache_mb;
@@ -480,13 +481,15 @@ static void req_write(const struct rp_geom *g, const struct rp_agg *a, const str
 			r->k1 = gt * (dg - k);
 			r->wops = r->k2 = gt * (k + p);
 			r->lat1 = base + a->trev * rp_rot_wait(w->memo, gt * (dg - k), 1) + xfer +
-				  (cw > 0 ? cw
-					  : a->seek + a->trev * rp_rot_wait(w->memo, gt * (k + p), 1) +
-						xfer);
+				  (cw > 0
+				       ? cw
+				       : a->seek + a->trev * rp_rot_wait(w->memo, gt * (k + p), 1) +
+					     xfer);
 		}
 	} else {
 		r->ops = r->wops = r->k1 = r->m;
-		r->lat1 = cw > 0 ? c->lat + cw : base + a->trev * rp_rot_wait(w->memo, r->m, 1) + xfer;
+		r->lat1 = cw > 0 ? c->lat + cw
+				 : base + a->trev * rp_rot_wait(w->memo, r->m, 1) + xfer;
 	}
 	/* a write-back controller cache takes the write at its rate: the host
 	 * waits for that, the disks destage behind it */
@@ -514,8 +517,8 @@ static double op_ms(const struct rp_agg *a, const struct rp_wl *w, double x, dou
 	 * the drive's ageing bound is served first, at the positioning of a
 	 * queue of one; the wait in a queue of qd taken exponential */
 	if (qd > 1) {
-		double lim = qd * a->trev + (a->t2t + a->alpha + a->beta + a->trev - pos) /
-						RP_AGE_WEIGHT;
+		double lim = qd * a->trev +
+			     (a->t2t + a->alpha + a->beta + a->trev - pos) / RP_AGE_WEIGHT;
 		double z = lim / (qd * top);
 
 		/* beyond 50 the share (< 2e-22) no longer moves top's last bit */
@@ -558,7 +561,7 @@ struct fj {
 	unsigned n;
 	double share, lat;
 	double h1, h2, rot1, rot2; /* the phases' H(k) and rotational terms */
-	double *top; /* at j queued; 0: not yet computed (the memo's, or own) */
+	double *top;		   /* at j queued; 0: not yet computed (the memo's, or own) */
 	double own[RP_MAX_QUEUE + 1];
 	struct {
 		double m, rate, busy, mean; /* fj_rate_whole at m; m < 0: empty */
@@ -581,7 +584,7 @@ static double fj_top(struct fj *f, double j)
 static void fj_tops(struct fj *f)
 {
 	const struct rp_agg *a = f->a;
-	const double key[RP_TOP_KEYS] = { a->alpha, a->beta, a->trev,	  a->t2t,  a->ovh,
+	const double key[RP_TOP_KEYS] = { a->alpha, a->beta,	 a->trev, a->t2t,  a->ovh,
 					  a->seek,  a->inv_rate, f->r->x, f->share };
 	struct rp_top_memo *t;
 	uint64_t h = 0, bits;
@@ -692,7 +695,7 @@ static double fj_ops(struct fj *f, double m, double *x, double *busy, double *me
 	*x = fj_rate(f, m, busy, mean);
 	if (!(*x > 0))
 		return 0;
-	serv = f->n * *busy / *x;	  /* a disk's time per operation served */
+	serv = f->n * *busy / *x;      /* a disk's time per operation served */
 	wait = fmax(0, m / *x - serv); /* m / X: an operation's time at its disk */
 	return *x * (f->lat + f->h1 * wait + serv + f->rot1 +
 		     (f->r->k2 > 0 ? f->h2 * wait + serv + f->rot2 : 0));
@@ -768,8 +771,8 @@ static double req_iops(const struct rp_geom *g, const struct rp_agg *a, const st
 		       const struct rp_wl *w, const struct req *r, double q, double share,
 		       int *which, struct rp_queue_info *qi)
 {
-	double qd = fmax(1.0, fmin(r->cached ? a->qlim : fmax(1.0, q * r->ops / g->n), a->qlim) *
-				  share);
+	double qd = fmax(1.0,
+			 fmin(r->cached ? a->qlim : fmax(1.0, q * r->ops / g->n), a->qlim) * share);
 	double top, little, thru, best, cw;
 
 	little = q * 1000.0 / r->lat1;
@@ -806,8 +809,7 @@ static double req_iops(const struct rp_geom *g, const struct rp_agg *a, const st
  * the bottleneck: the array's random figures divide by the load. wops:
  * a healthy write's disk operations per chunk written.
  */
-static void degraded_load(const struct rp_geom *g, unsigned f, double wops, double *lr,
-			  double *lw)
+static void degraded_load(const struct rp_geom *g, unsigned f, double wops, double *lr, double *lw)
 {
 	double gs = g->gsize, p = g->parity, d = g->copies, cw;
 

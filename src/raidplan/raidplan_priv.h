@@ -37,10 +37,10 @@
 #define RP_DEF_OVERHEAD_DESK_MS 0.5
 /* Risk bands (docs/planning-model.md 3.1): parity group widths, and the
  * probabilities that make a layout medium / high risk */
-#define RP_RAID5_MEDIUM 7u  /* wider: medium (ours: half of HPE's 14) */
+#define RP_RAID5_MEDIUM 7u   /* wider: medium (ours: half of HPE's 14) */
 #define RP_MD_RAID5_WIDE 14u /* wider: high (HPE, docs/models.md) */
-#define RP_RAID6_MEDIUM 20u /* wider: medium (NetApp: RAID-DP groups of 12 - 20 HDDs) */
-#define RP_RAID6_WIDE 28u   /* wider: high (NetApp's recommended top, for SSDs) */
+#define RP_RAID6_MEDIUM 20u  /* wider: medium (NetApp: RAID-DP groups of 12 - 20 HDDs) */
+#define RP_RAID6_WIDE 28u    /* wider: high (NetApp's recommended top, for SSDs) */
 #define RP_RISK_MEDIUM_P 0.01
 #define RP_RISK_HIGH_P 0.10
 #define RP_SERVICE_LIFE_H 43830.0 /* 5 years: an enterprise disk's warranty */
@@ -61,8 +61,8 @@ enum {
 	RP_DEF_WCACHE = 1u << 7,
 };
 
-#define RP_MAX_QUEUE 1024u  /* a disk's queue depth: 1 .. 1024 */
-#define RP_QUEUE_DESKTOP 32u /* SATA NCQ: 32 tags (ATA8-ACS) */
+#define RP_MAX_QUEUE 1024u	/* a disk's queue depth: 1 .. 1024 */
+#define RP_QUEUE_DESKTOP 32u	/* SATA NCQ: 32 tags (ATA8-ACS) */
 #define RP_QUEUE_ENTERPRISE 64u /* SAS TCQ: no protocol limit; 64, a common per-device depth */
 #define RP_DEF_DISK_CACHE_MB 16.0
 /* a cached write's transfer when no link is given: SATA 3 Gb/s */
@@ -112,7 +112,8 @@ struct rp_band {
 	double rate_start; /* MB/s at the band's outer edge */
 	double rate_end;   /* MB/s at the band's inner edge */
 	double rate_h;	   /* MB/s, harmonic mean over the band */
-	double alpha, beta; /* ms: the band's seek beyond T, alpha u + beta sqrt(u), u in band units */
+	double alpha,
+	    beta; /* ms: the band's seek beyond T, alpha u + beta sqrt(u), u in band units */
 };
 
 /* Aggregate of the members of an array at one stroke. */
@@ -157,8 +158,8 @@ struct rp_caps {
 	double controller_w, bus_w;   /* the caps on writes (the read caps when not given) */
 	double total_w;		      /* smallest cap on writes; 0: none */
 	int which_w;
-	double lat;		      /* ms per request: latency + per member x N */
-	double cache_mb, cache_mbps;  /* the controller's write-back cache; 0: none */
+	double lat;		     /* ms per request: latency + per member x N */
+	double cache_mb, cache_mbps; /* the controller's write-back cache; 0: none */
 };
 
 /* The array geometry of a validated layout. */
@@ -182,8 +183,8 @@ struct rp_geom {
  * recomputed and replaced.
  */
 #define RP_MEMO_SLOTS 512
-#define RP_SPTF_QPTS 25 /* r(q) at q = 2^(j/2), j = 0 .. 24 (q <= 4096) */
-#define RP_SPTF_SLOTS 64 /* bands whose tables a search keeps */
+#define RP_SPTF_QPTS 25	   /* r(q) at q = 2^(j/2), j = 0 .. 24 (q <= 4096) */
+#define RP_SPTF_SLOTS 64   /* bands whose tables a search keeps */
 #define RP_SPTF_GAMMA 0.92 /* a queue of q chooses as q^0.92 fresh requests */
 /* One band's SPTF table (queue.c): the quadrature of E_q and the ratios
  * r(q) at the table's points, each computed when first needed (NAN until
@@ -256,20 +257,20 @@ struct rp_numbers {
 	} qi;
 	/* a write the disks' caches take (the first size; docs/planning-model.md 1.9) */
 	struct rp_cache_info {
-		double t_w;	 /* ms; 0: the disks write through */
-		double bytes;	 /* per disk operation */
-		double extents;	 /* cached extents to choose from */
-		double ratio;	 /* r(extents) */
-		double destage;	 /* ms */
-		double host;	 /* ms, overhead + bytes / link */
+		double t_w;	/* ms; 0: the disks write through */
+		double bytes;	/* per disk operation */
+		double extents; /* cached extents to choose from */
+		double ratio;	/* r(extents) */
+		double destage; /* ms */
+		double host;	/* ms, overhead + bytes / link */
 	} ci;
 	/* degraded and rebuilding (docs/planning-model.md 2.5) */
 	double deg1, deg2;	 /* workload IOPS, one / two members lost; NAN: not survived */
 	double load_r1, load_w1; /* per-disk load of the bottleneck group, one lost */
 	double load_r2, load_w2;
-	double rb_iops;	     /* with one lost, rebuilding at md's floor */
-	double rb_share;     /* a rebuilding member's time the rebuild takes */
-	double rb_loaded_h;  /* the rebuild at md's floor */
+	double rb_iops;	       /* with one lost, rebuilding at md's floor */
+	double rb_share;       /* a rebuilding member's time the rebuild takes */
+	double rb_loaded_h;    /* the rebuild at md's floor */
 	double burst, burst_s; /* the controller cache's write rate and how long it lasts */
 	/* risk bands: 0 low, 1 medium, 2 high */
 	int risk, risk_width, risk_ure, risk_mttdl;
@@ -373,9 +374,8 @@ RP_HIDDEN int rp_eval_run(const struct rp_disk *disks, size_t n_disks, const str
 			  const struct rp_layout *layout, const struct rp_workload *wl,
 			  struct rp_eval **out, struct rp_error *err);
 /* The same with the disks' models built (rp_dmodel_build) by the caller. */
-RP_HIDDEN int rp_eval_models(const struct rp_dmodel *dm, size_t n_disks,
-			     const struct rp_path *path, const struct rp_layout *layout,
-			     const struct rp_workload *wl, struct rp_eval **out,
-			     struct rp_error *err);
+RP_HIDDEN int rp_eval_models(const struct rp_dmodel *dm, size_t n_disks, const struct rp_path *path,
+			     const struct rp_layout *layout, const struct rp_workload *wl,
+			     struct rp_eval **out, struct rp_error *err);
 
 #endif

@@ -254,7 +254,7 @@ static int prepare(struct search *s, const struct rp_disk *disks, size_t n_disks
 			s->n_usable++;
 	}
 	qsort_r(s->order, n_disks, sizeof(*s->order), order_cmp,
-		&(struct order_ctx){.dm = s->dm, .key = key});
+		&(struct order_ctx){ .dm = s->dm, .key = key });
 	free(key);
 	for (i = 0; i < n_disks; i++) {
 		const struct rp_dmodel *m = &s->dm[s->order[i]];
@@ -499,10 +499,10 @@ static bool cannot_place(struct search *s, const struct rp_geom *g, double cap)
 static void safety_at(struct search *s, const struct rp_geom *g, const struct rp_agg *ap,
 		      struct rp_numbers *o)
 {
-	if (!s->safe_ok || s->safe_a != ap || s->safe_g.level != g->level ||
-	    s->safe_g.n != g->n || s->safe_g.copies != g->copies ||
-	    s->safe_g.groups != g->groups || s->safe_g.stroke != g->stroke ||
-	    s->safe_g.rebuild_mbps != g->rebuild_mbps || s->safe_g.replace_h != g->replace_h) {
+	if (!s->safe_ok || s->safe_a != ap || s->safe_g.level != g->level || s->safe_g.n != g->n ||
+	    s->safe_g.copies != g->copies || s->safe_g.groups != g->groups ||
+	    s->safe_g.stroke != g->stroke || s->safe_g.rebuild_mbps != g->rebuild_mbps ||
+	    s->safe_g.replace_h != g->replace_h) {
 		rp_numbers_safety(g, ap, &s->caps, o);
 		s->safe_g = *g;
 		s->safe_a = ap;
@@ -628,8 +628,8 @@ static int try_geom(struct search *s, const struct rp_layout *l)
 		return 0;
 	/* the capacity is that of every chunk (the full stroke bounds it when
 	 * a speed goal sets the stroke) */
-	if (cannot_place(s, &g,
-			 g.ndata * ((s->goals->min_capacity > 0 ? cap_stroke(s, &g) : 1) * s->cmin)))
+	if (cannot_place(
+		s, &g, g.ndata * ((s->goals->min_capacity > 0 ? cap_stroke(s, &g) : 1) * s->cmin)))
 		return 0;
 	for (i = 0; i < s->n_chunks; i++) {
 		g.chunk = s->chunks[i];
@@ -863,7 +863,7 @@ void rp_solution_free(struct rp_solution *sol)
 
 static void size_text(char *buf, size_t len, double bytes)
 {
-	static const char *const u[] = {"B", "KB", "MB", "GB", "TB", "PB", "EB"};
+	static const char *const u[] = { "B", "KB", "MB", "GB", "TB", "PB", "EB" };
 	int i = 0;
 
 	while (bytes >= 1000 && i < 6) {
@@ -940,7 +940,7 @@ static void explain_unmet(struct search *s, struct rp_solution *sol)
 	append(sol->msg, sizeof(sol->msg), "The closest layouts are listed.");
 }
 
-static const char *const band_names[] = {"low", "medium", "high"};
+static const char *const band_names[] = { "low", "medium", "high" };
 
 static void cand_name(const struct cand *c, char *buf, size_t len)
 {
@@ -1137,7 +1137,7 @@ int rp_solve(const struct rp_disk *disks, size_t n_disks, const struct rp_path *
 		goto out;
 	}
 	s->n_max = goals->max_disks && goals->max_disks < s->n_usable ? goals->max_disks
-									: s->n_usable;
+								      : s->n_usable;
 	if (goals->chunk_bytes)
 		s->chunks[s->n_chunks++] = (double)goals->chunk_bytes;
 	else

@@ -103,8 +103,7 @@ static bool is_parity(int level)
 	return level == 5 || level == 6 || level == 50 || level == 60;
 }
 
-int sim_md_check(int level, unsigned n, unsigned copies, unsigned groups, char *msg,
-		 size_t msglen)
+int sim_md_check(int level, unsigned n, unsigned copies, unsigned groups, char *msg, size_t msglen)
 {
 	unsigned k, g, per;
 
@@ -153,10 +152,11 @@ int sim_md_check(int level, unsigned n, unsigned copies, unsigned groups, char *
 		g = groups ? groups : 2;
 		per = level == 50 ? 3 : 4;
 		if (g < 2 || n % g || n / g < per) {
-			snprintf(msg, msglen,
-				 "RAID %d in %u groups needs a multiple of %u members with at least "
-				 "%u in each group, it has %u",
-				 level, g, g, per, n);
+			snprintf(
+			    msg, msglen,
+			    "RAID %d in %u groups needs a multiple of %u members with at least "
+			    "%u in each group, it has %u",
+			    level, g, g, per, n);
 			return -EINVAL;
 		}
 		return 0;
@@ -175,7 +175,8 @@ int sim_array_md(const struct sim_array *a, uint64_t member_blocks, uint32_t lbl
 	if (!lblock || ((uint64_t)a->chunk_kib * 1024) % lblock)
 		return ss_error_set(err, -EINVAL,
 				    "array %s: a chunk of %u KiB is no multiple of the members' "
-				    "%u-byte blocks", a->name, a->chunk_kib, lblock);
+				    "%u-byte blocks",
+				    a->name, a->chunk_kib, lblock);
 	g->level = a->level;
 	g->n = a->n;
 	g->copies = a->level == 1 ? a->n : a->level == 10 ? (a->copies ? a->copies : 2) : 1;
@@ -240,8 +241,8 @@ static int push(struct sim_md_ops *ops, const struct sim_md_op *op)
 	return 0;
 }
 
-void sim_md_stripe_members(const struct sim_md *g, unsigned group, uint64_t stripe,
-			   unsigned *data, int *p, int *q)
+void sim_md_stripe_members(const struct sim_md *g, unsigned group, uint64_t stripe, unsigned *data,
+			   int *p, int *q)
 {
 	unsigned base = group * g->gsize;
 	unsigned pd = g->gsize - 1 - (unsigned)(stripe % g->gsize);
@@ -409,8 +410,7 @@ static bool written(const struct sim_md *g, const struct sim_md_part *r, unsigne
 }
 
 /* Whether block b (data 0 .. dg-1, P, Q) of the stripe holds row x up to date. */
-static bool cached_at(const struct sim_md *g, const struct sim_md_cached *c, unsigned b,
-		      uint64_t x)
+static bool cached_at(const struct sim_md *g, const struct sim_md_cached *c, unsigned b, uint64_t x)
 {
 	uint64_t row = x / g->row_blocks;
 
@@ -420,8 +420,8 @@ static bool cached_at(const struct sim_md *g, const struct sim_md_cached *c, uns
 static void cache_rows(const struct sim_md *g, struct sim_md_cached *c, unsigned b, uint64_t x,
 		       uint64_t y)
 {
-	for (uint64_t row = x / g->row_blocks; c && row * g->row_blocks < y && row < SIM_MD_ROWS_MAX;
-	     row++)
+	for (uint64_t row = x / g->row_blocks;
+	     c && row * g->row_blocks < y && row < SIM_MD_ROWS_MAX; row++)
 		c->up[b][row / 64] |= 1ULL << (row % 64);
 }
 
@@ -482,9 +482,9 @@ static int put_rows(const struct sim_md *g, uint64_t stripe, const unsigned *dat
 	}
 	if (how)
 		*((unsigned)__builtin_popcountll(mask) == g->dg ? &how->full
-		  : way == 1				     ? &how->rmw
-		  : way == 2				     ? &how->rcw
-							     : &how->cached) += len;
+		  : way == 1					? &how->rmw
+		  : way == 2					? &how->rcw
+								: &how->cached) += len;
 	return rc;
 }
 

@@ -80,29 +80,29 @@ static const struct {
 	uint8_t word, n;
 	uint16_t mask;
 } owned[] = {
-    {10, 10, 0xffff}, /* serial */
-    {23, 4, 0xffff},  /* firmware */
-    {27, 20, 0xffff}, /* model */
-    {60, 2, 0xffff},  /* capacity, 28-bit */
-    {69, 1, 0x000b},  /* zoned, extended capacity words valid */
-    {75, 1, 0x001f},  /* queue depth */
-    {76, 1, 0x0100},  /* NCQ */
-    {82, 1, 0x0423},  /* SMART, security, write cache, HPA supported */
-    {83, 1, 0x0c00},  /* 48-bit, DCO supported */
-    {84, 1, 0x0103},  /* SMART error log, self-test, WWN supported */
-    {85, 1, 0x0423},  /* SMART, security, write cache, HPA enabled */
-    {86, 1, 0x0c00},  /* 48-bit, DCO enabled */
-    {87, 1, 0x0103},  /* SMART error log, self-test, WWN enabled */
-    {100, 4, 0xffff}, /* capacity, 48-bit */
-    {106, 1, 0xf00f}, /* sector sizes */
-    {108, 4, 0xffff}, /* WWN */
-    {117, 2, 0xffff}, /* logical sector size */
-    {119, 1, 0x0100}, /* AMAC supported */
-    {120, 1, 0x0100}, /* AMAC enabled */
-    {128, 1, 0x000f}, /* security state */
-    {168, 1, 0x000f}, /* form factor */
-    {217, 1, 0xffff}, /* rotation rate */
-    {230, 4, 0xffff}, /* extended capacity */
+	{ 10, 10, 0xffff }, /* serial */
+	{ 23, 4, 0xffff },  /* firmware */
+	{ 27, 20, 0xffff }, /* model */
+	{ 60, 2, 0xffff },  /* capacity, 28-bit */
+	{ 69, 1, 0x000b },  /* zoned, extended capacity words valid */
+	{ 75, 1, 0x001f },  /* queue depth */
+	{ 76, 1, 0x0100 },  /* NCQ */
+	{ 82, 1, 0x0423 },  /* SMART, security, write cache, HPA supported */
+	{ 83, 1, 0x0c00 },  /* 48-bit, DCO supported */
+	{ 84, 1, 0x0103 },  /* SMART error log, self-test, WWN supported */
+	{ 85, 1, 0x0423 },  /* SMART, security, write cache, HPA enabled */
+	{ 86, 1, 0x0c00 },  /* 48-bit, DCO enabled */
+	{ 87, 1, 0x0103 },  /* SMART error log, self-test, WWN enabled */
+	{ 100, 4, 0xffff }, /* capacity, 48-bit */
+	{ 106, 1, 0xf00f }, /* sector sizes */
+	{ 108, 4, 0xffff }, /* WWN */
+	{ 117, 2, 0xffff }, /* logical sector size */
+	{ 119, 1, 0x0100 }, /* AMAC supported */
+	{ 120, 1, 0x0100 }, /* AMAC enabled */
+	{ 128, 1, 0x000f }, /* security state */
+	{ 168, 1, 0x000f }, /* form factor */
+	{ 217, 1, 0xffff }, /* rotation rate */
+	{ 230, 4, 0xffff }, /* extended capacity */
 };
 
 static void blob_merge(const struct sim_drive *d, uint8_t *gen)

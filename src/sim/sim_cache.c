@@ -84,7 +84,7 @@ static int bucket_add(struct sim_wcache *w, uint64_t lba, uint32_t blocks)
 		b->e = e;
 		b->cap = cap;
 	}
-	b->e[b->n++] = (struct sim_wc_ent){lba, blocks};
+	b->e[b->n++] = (struct sim_wc_ent){ lba, blocks };
 	w->nent++;
 	return 0;
 }

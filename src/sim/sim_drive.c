@@ -146,8 +146,8 @@ void sim_sense_x(struct sim_cmd *sc, uint8_t key, uint8_t asc, uint8_t ascq,
 
 	c->status = SCSI_STATUS_CHECK_CONDITION;
 	memset(c->sense, 0, sizeof(c->sense));
-	c->sense_len =
-	    sim_sense_build(c->sense, sizeof(c->sense), sim_dsense(sc->d), key, asc, ascq, x);
+	c->sense_len = sim_sense_build(c->sense, sizeof(c->sense), sim_dsense(sc->d), key, asc,
+				       ascq, x);
 }
 
 void sim_sense(struct sim_cmd *sc, uint8_t key, uint8_t asc, uint8_t ascq)
@@ -157,7 +157,7 @@ void sim_sense(struct sim_cmd *sc, uint8_t key, uint8_t asc, uint8_t ascq)
 
 void sim_bad_cdb(struct sim_cmd *sc, unsigned byte, int bit)
 {
-	struct sim_sense_x x = {.sks_valid = true};
+	struct sim_sense_x x = { .sks_valid = true };
 
 	x.sks[0] = 0x40 | (bit >= 0 ? (uint8_t)(0x08 | (bit & 7)) : 0);
 	x.sks[1] = (uint8_t)(byte >> 8);
@@ -167,7 +167,7 @@ void sim_bad_cdb(struct sim_cmd *sc, unsigned byte, int bit)
 
 void sim_bad_param(struct sim_cmd *sc, unsigned byte)
 {
-	struct sim_sense_x x = {.sks_valid = true};
+	struct sim_sense_x x = { .sks_valid = true };
 
 	x.sks[1] = (uint8_t)(byte >> 8);
 	x.sks[2] = (uint8_t)byte;
@@ -176,7 +176,7 @@ void sim_bad_param(struct sim_cmd *sc, unsigned byte)
 
 void sim_bad_opcode(struct sim_cmd *sc)
 {
-	struct sim_sense_x x = {.sks_valid = true};
+	struct sim_sense_x x = { .sks_valid = true };
 
 	x.sks[0] = 0x40;
 	sim_sense_x(sc, SK_ILLEGAL_REQUEST, 0x20, 0x00, &x);
@@ -240,8 +240,8 @@ static void format_tick(struct sim_drive *d, uint64_t now)
 		return;
 	f = fault_find(d, SIM_FAULT_FORMAT_POWER_LOSS, &idx);
 	if (f) {
-		uint64_t at =
-		    s->fmt_start_ns + (s->fmt_end_ns - s->fmt_start_ns) / 100 * f->percent;
+		uint64_t at = s->fmt_start_ns +
+			      (s->fmt_end_ns - s->fmt_start_ns) / 100 * f->percent;
 
 		if (now >= at) {
 			s->lost_power = true; /* the format stays interrupted */
@@ -292,10 +292,10 @@ static bool fault_abort(struct sim_cmd *sc)
 		else if (f->count > 0)
 			d->dirty = true;
 		if (ata) {
-			struct ata_regs r = {.status = ATA_STAT_DRDY | 0x10 | ATA_STAT_ERR,
-					     .error = ATA_ERR_ABRT,
-					     .device = 0x40,
-					     .ext = cdb[0] == 0x85 && (cdb[1] & 1)};
+			struct ata_regs r = { .status = ATA_STAT_DRDY | 0x10 | ATA_STAT_ERR,
+					      .error = ATA_ERR_ABRT,
+					      .device = 0x40,
+					      .ext = cdb[0] == 0x85 && (cdb[1] & 1) };
 
 			sc->c->status = SCSI_STATUS_CHECK_CONDITION;
 			memset(sc->c->sense, 0, sizeof(sc->c->sense));
@@ -382,13 +382,12 @@ int sim_drive_exec(struct sim_drive *d, struct xcmd *c, struct ss_error *err)
 		else
 			ss_error_set(err, rc, "sim:%s: %s", d->cfg.id, strerror(-rc));
 	}
-out:
-	{
-		int src = sim_state_unlock(d, false, rc ? NULL : err);
+out : {
+	int src = sim_state_unlock(d, false, rc ? NULL : err);
 
-		if (src && !rc)
-			rc = src;
-	}
+	if (src && !rc)
+		rc = src;
+}
 	return rc;
 }
 

@@ -156,14 +156,14 @@ int sim_fault_parse(const char *spec, struct sim_fault *f, char *msg, size_t msg
 	if (n == 13 && strncmp(spec, "smart-degrade", 13) == 0) {
 		f->kind = SIM_FAULT_SMART_DEGRADE;
 		if (!arg)
-			return fail(msg, msglen,
-				    "fault \"%s\": expected smart-degrade:<reallocated>[:<pending>]",
-				    spec);
+			return fail(
+			    msg, msglen,
+			    "fault \"%s\": expected smart-degrade:<reallocated>[:<pending>]", spec);
 		colon = strchr(arg, ':');
 		n = colon ? (size_t)(colon - arg) : strlen(arg);
 		if (parse_u64(arg, n, false, &a) || a > 0xffffffffULL ||
-		    (colon && (parse_u64(colon + 1, strlen(colon + 1), false, &b) ||
-			       b > 0xffffffffULL)))
+		    (colon &&
+		     (parse_u64(colon + 1, strlen(colon + 1), false, &b) || b > 0xffffffffULL)))
 			return fail(msg, msglen,
 				    "fault \"%s\": counts must be decimal numbers up to 4294967295",
 				    spec);
@@ -178,7 +178,8 @@ int sim_fault_parse(const char *spec, struct sim_fault *f, char *msg, size_t msg
 	if (n == 13 && strncmp(spec, "selftest-fail", 13) == 0) {
 		f->kind = SIM_FAULT_SELFTEST_FAIL;
 		if (!arg || parse_u64(arg, strlen(arg), false, &a))
-			return fail(msg, msglen, "fault \"%s\": expected selftest-fail:<lba>", spec);
+			return fail(msg, msglen, "fault \"%s\": expected selftest-fail:<lba>",
+				    spec);
 		f->lba_first = a;
 		return 0;
 	}
@@ -225,7 +226,8 @@ void sim_fault_format(const struct sim_fault *f, char *buf, size_t len)
 		snprintf(buf, len, "slow:%.17g", f->factor);
 		break;
 	case SIM_FAULT_SMART_DEGRADE:
-		snprintf(buf, len, "smart-degrade:%" PRIu64 ":%" PRIu64, f->reallocated, f->pending);
+		snprintf(buf, len, "smart-degrade:%" PRIu64 ":%" PRIu64, f->reallocated,
+			 f->pending);
 		break;
 	case SIM_FAULT_SMART_FAIL:
 		snprintf(buf, len, "smart-fail");

@@ -311,7 +311,7 @@ void jpos_fini(struct jpos *p)
 
 int jpos_build(const char *text, size_t len, struct jpos *root)
 {
-	struct walker w = {.s = text, .len = len, .i = 0};
+	struct walker w = { .s = text, .len = len, .i = 0 };
 
 	memset(root, 0, sizeof(*root));
 	if (walk_value(&w, root, 0)) {

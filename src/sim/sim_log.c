@@ -21,7 +21,7 @@
 #define LOG_MAX 1024
 #define REF_TEMP_C 60
 
-static const uint8_t pages[] = {0x00, 0x02, 0x03, 0x05, 0x06, 0x0d, 0x0e, 0x10, 0x15, 0x2f};
+static const uint8_t pages[] = { 0x00, 0x02, 0x03, 0x05, 0x06, 0x0d, 0x0e, 0x10, 0x15, 0x2f };
 
 struct pagebuf {
 	uint8_t b[LOG_MAX];
@@ -132,8 +132,9 @@ static void selftest_page(const struct sim_drive *d, uint64_t now, struct pagebu
 	unsigned back = 0;
 
 	if (t->active) {
-		struct sim_st_entry run = {
-		    .kind = t->kind, .hours = sim_power_on_hours(d, now), .outcome = SIM_ST_OK};
+		struct sim_st_entry run = { .kind = t->kind,
+					    .hours = sim_power_on_hours(d, now),
+					    .outcome = SIM_ST_OK };
 
 		st_param(pb, code++, &run, true);
 	}
@@ -150,7 +151,8 @@ static void bg_scan_page(const struct sim_drive *d, struct pagebuf *pb)
 	unsigned i;
 
 	sim_smart_now(d, &s);
-	minutes = (uint32_t)(s.power_on_hours * 60 > UINT32_MAX ? UINT32_MAX : s.power_on_hours * 60);
+	minutes = (uint32_t)(s.power_on_hours * 60 > UINT32_MAX ? UINT32_MAX
+								: s.power_on_hours * 60);
 	weeks = (uint16_t)(s.power_on_hours / 168 > 0xffff ? 0xffff : s.power_on_hours / 168);
 	p = param(pb, 0x0000, 0x03, 12);
 	if (!p)
@@ -289,7 +291,7 @@ void sim_scsi_log_sense(struct sim_cmd *sc)
 
 static void selftest_in_progress(struct sim_cmd *sc)
 {
-	struct sim_sense_x x = {.sks_valid = true};
+	struct sim_sense_x x = { .sks_valid = true };
 	uint32_t p = sim_selftest_progress(sc->d, sc->now_ns);
 
 	x.sks[1] = (uint8_t)(p >> 8);

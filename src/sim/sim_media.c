@@ -152,9 +152,8 @@ void sim_media_head(const struct sim_drive *d, struct sim_head *h)
 {
 	h->span = (double)span_blocks(d);
 	h->s = stroke_of(&d->cfg.media, (double)d->st.head_lba / h->span);
-	h->angle = d->cfg.media.rev_ns > 0
-			   ? fmod(angle_at(d, d->st.head_lba, h->s) + d->spin, 1.0)
-			   : 0;
+	h->angle = d->cfg.media.rev_ns > 0 ? fmod(angle_at(d, d->st.head_lba, h->s) + d->spin, 1.0)
+					   : 0;
 }
 
 double sim_drive_rev_ns(const struct sim_drive *d)

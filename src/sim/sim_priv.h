@@ -77,8 +77,8 @@ struct sim_fault {
 	uint64_t lba_first; /* medium-error; selftest-fail: the failing LBA */
 	uint64_t lba_last;
 	uint64_t reallocated, pending; /* smart-degrade: added to the counters */
-	unsigned percent; /* format-power-loss: where the power goes */
-	double factor;	  /* slow */
+	unsigned percent;	       /* format-power-loss: where the power goes */
+	double factor;		       /* slow */
 };
 
 /* What the rig file says about a drive; never changes after loading. */
@@ -238,7 +238,7 @@ struct sim_store {
 	int fd; /* -1 until opened */
 	char *path;
 	uint64_t size; /* bytes the image spans */
-	bool absent; /* the image was found missing: reads give zeros */
+	bool absent;   /* the image was found missing: reads give zeros */
 	/* a range of the image known to be a hole (reads give zeros without
 	 * reading the file); empty when hole_end <= hole_start */
 	uint64_t hole_start, hole_end;
@@ -278,7 +278,7 @@ struct sim_wcache {
 	uint32_t busy_blocks;
 	uint64_t from_head_lba, from_next_lba;
 	double from_spin;
-	bool last_valid;     /* the extent the last write went into, for merging */
+	bool last_valid; /* the extent the last write went into, for merging */
 	uint64_t last_lba, last_end;
 	uint64_t destaged; /* bytes written to the medium from the cache */
 };
@@ -325,17 +325,17 @@ struct sim_drive {
 
 struct sim_array {
 	char name[SIM_ID_MAX + 1];
-	int level;		/* 0, 1, 10, 5, 6, 50, 60 */
-	unsigned n;		/* members */
+	int level;  /* 0, 1, 10, 5, 6, 50, 60 */
+	unsigned n; /* members */
 	struct sim_drive *member[SIM_ARRAY_MAX_MEMBERS];
-	uint32_t chunk_kib;	/* RAID 0, 10, 5, 6, 50, 60 */
-	unsigned copies;	/* RAID 1 (n), 10 (near copies); 1 otherwise */
-	unsigned groups;	/* RAID 50, 60; 1 otherwise */
-	double read_mbps;	/* path cap on member reads, 0 none */
-	double write_mbps;	/* ... on member writes */
-	double latency_us;	/* controller latency per array request */
-	double per_member_us;	/* ... and per member */
-	unsigned stripe_cache;	/* RAID 5, 6, 50, 60: md's stripe_cache_size */
+	uint32_t chunk_kib;    /* RAID 0, 10, 5, 6, 50, 60 */
+	unsigned copies;       /* RAID 1 (n), 10 (near copies); 1 otherwise */
+	unsigned groups;       /* RAID 50, 60; 1 otherwise */
+	double read_mbps;      /* path cap on member reads, 0 none */
+	double write_mbps;     /* ... on member writes */
+	double latency_us;     /* controller latency per array request */
+	double per_member_us;  /* ... and per member */
+	unsigned stripe_cache; /* RAID 5, 6, 50, 60: md's stripe_cache_size */
 };
 
 struct sim_rig {

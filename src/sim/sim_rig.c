@@ -203,10 +203,10 @@ static int rd_form_factor(struct rp *p, struct json_object *v, const struct jpos
 		double num;
 		uint8_t code;
 	} ff[] = {
-	    {"5.25", 5.25, 1},
-	    {"3.5", 3.5, 2},
-	    {"2.5", 2.5, 3},
-	    {"1.8", 1.8, 4},
+		{ "5.25", 5.25, 1 },
+		{ "3.5", 3.5, 2 },
+		{ "2.5", 2.5, 3 },
+		{ "1.8", 1.8, 4 },
 	};
 	unsigned i;
 
@@ -244,7 +244,7 @@ const char *sim_form_factor_text(uint8_t ff)
 /* hpa: true/false or {"supported":bool,"max":blocks} */
 static int rd_hpa(struct rp *p, struct sim_config *c, struct json_object *v, const struct jpos *pos)
 {
-	static const char *const keys[] = {"supported", "max", NULL};
+	static const char *const keys[] = { "supported", "max", NULL };
 	struct json_object *x;
 	uint64_t n;
 
@@ -271,7 +271,7 @@ static int rd_hpa(struct rp *p, struct sim_config *c, struct json_object *v, con
 
 static int rd_dco(struct rp *p, struct sim_config *c, struct json_object *v, const struct jpos *pos)
 {
-	static const char *const keys[] = {"supported", "frozen", "factory_blocks", NULL};
+	static const char *const keys[] = { "supported", "frozen", "factory_blocks", NULL };
 	struct json_object *x;
 
 	if (json_object_is_type(v, json_type_boolean))
@@ -297,10 +297,10 @@ static int rd_dco(struct rp *p, struct sim_config *c, struct json_object *v, con
 static int rd_security(struct rp *p, struct sim_config *c, struct json_object *v,
 		       const struct jpos *pos)
 {
-	static const char *const keys[] = {"supported", "enabled", "frozen", "locked", NULL};
-	static const char *const names[] = {"security.supported", "security.enabled",
-					    "security.frozen", "security.locked"};
-	bool *dst[] = {&c->sec, &c->sec_enabled, &c->sec_frozen, &c->sec_locked};
+	static const char *const keys[] = { "supported", "enabled", "frozen", "locked", NULL };
+	static const char *const names[] = { "security.supported", "security.enabled",
+					     "security.frozen", "security.locked" };
+	bool *dst[] = { &c->sec, &c->sec_enabled, &c->sec_frozen, &c->sec_locked };
 	struct json_object *x;
 	unsigned i;
 
@@ -324,12 +324,13 @@ static int rd_smart(struct rp *p, struct sim_config *c, struct json_object *v,
 		    const struct jpos *pos)
 {
 	static const char *const keys[] = {
-	    "supported",   "enabled", "temperature",	       "power_on_hours",
-	    "reallocated", "pending", "offline_uncorrectable", "crc_errors",
-	    NULL};
+		"supported",   "enabled", "temperature",	   "power_on_hours",
+		"reallocated", "pending", "offline_uncorrectable", "crc_errors",
+		NULL
+	};
 	struct sim_smart *s = &c->smart;
-	uint64_t *cnt[] = {&s->power_on_hours, &s->reallocated, &s->pending,
-			   &s->offline_uncorrectable, &s->crc_errors};
+	uint64_t *cnt[] = { &s->power_on_hours, &s->reallocated, &s->pending,
+			    &s->offline_uncorrectable, &s->crc_errors };
 	struct json_object *x;
 	char name[64];
 	uint64_t t;
@@ -371,13 +372,13 @@ static int rd_smart(struct rp *p, struct sim_config *c, struct json_object *v,
 static int rd_media(struct rp *p, struct sim_config *c, struct json_object *v,
 		    const struct jpos *pos)
 {
-	static const char *const keys[] = {"avg_seek_ms", "track_to_track_ms", "full_stroke_ms",
-					   "outer_mbps",  "inner_mbps",	       "cache_mb",
-					   NULL};
+	static const char *const keys[] = { "avg_seek_ms", "track_to_track_ms", "full_stroke_ms",
+					    "outer_mbps",  "inner_mbps",	"cache_mb",
+					    NULL };
 	struct sim_media *m = &c->media;
-	double *dst[] = {&m->avg_seek_ms, &m->t2t_ms,	  &m->full_ms,
-			 &m->outer_mbps,  &m->inner_mbps, &m->cache_mb};
-	static const double maxv[] = {1000, 1000, 1000, 100000, 100000, 1048576};
+	double *dst[] = { &m->avg_seek_ms, &m->t2t_ms,	   &m->full_ms,
+			  &m->outer_mbps,  &m->inner_mbps, &m->cache_mb };
+	static const double maxv[] = { 1000, 1000, 1000, 100000, 100000, 1048576 };
 	struct json_object *x;
 	char name[64];
 	unsigned i;
@@ -600,8 +601,8 @@ static int parse_member(struct rp *p, struct sim_config *c, const char *k, struc
 		return rd_smart(p, c, v, pos);
 	}
 	if (!strcmp(k, "zoned")) {
-		const char *s =
-		    json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "";
+		const char *s = json_object_is_type(v, json_type_string) ? json_object_get_string(v)
+									 : "";
 
 		if (!strcmp(s, "none"))
 			c->zoned = SIM_ZONED_NONE;
@@ -853,16 +854,17 @@ static int rd_members(struct rp *p, struct json_object *v, const struct jpos *po
 			return rp_fail(p, ep, name, "no drive \"%.32s\" in the rig", id);
 		for (size_t k = 0; k < i; k++)
 			if (idx[k] == j)
-				return rp_fail(p, ep, name, "drive \"%s\" is already member %zu", id,
-					       k);
+				return rp_fail(p, ep, name, "drive \"%s\" is already member %zu",
+					       id, k);
 		if (cfgs[j].zoned == SIM_ZONED_HOST_MANAGED)
 			return rp_fail(p, ep, name,
 				       "drive \"%s\" is host-managed zoned: md cannot use it", id);
 		if (i && cfgs[j].lblock != cfgs[idx[0]].lblock)
-			return rp_fail(p, ep, name,
-				       "drive \"%s\" has %u-byte blocks, member 0 %u-byte ones: the "
-				       "members must have one block size",
-				       id, cfgs[j].lblock, cfgs[idx[0]].lblock);
+			return rp_fail(
+			    p, ep, name,
+			    "drive \"%s\" has %u-byte blocks, member 0 %u-byte ones: the "
+			    "members must have one block size",
+			    id, cfgs[j].lblock, cfgs[idx[0]].lblock);
 		idx[i] = (unsigned)j;
 	}
 	*n = (unsigned)len;
@@ -1135,8 +1137,8 @@ static int open_state_dir(const char *dir, struct ss_error *err)
 static int rig_build(struct rp *p, struct json_object *root, const struct jpos *rpos,
 		     const char *state_dir, struct sim_rig **out)
 {
-	static const char *const top_keys[] = {"drives", "time_scale", "arrays", NULL};
-	unsigned (*members)[SIM_ARRAY_MAX_MEMBERS] = NULL;
+	static const char *const top_keys[] = { "drives", "time_scale", "arrays", NULL };
+	unsigned(*members)[SIM_ARRAY_MAX_MEMBERS] = NULL;
 	struct json_object *drives, *arrays, *x;
 	const struct jpos *dpos;
 	struct sim_config *cfgs = NULL;
@@ -1264,7 +1266,7 @@ fail:
 int sim_rig_load_string(const char *json, const char *origin, const char *state_dir,
 			struct sim_rig **out, struct ss_error *err)
 {
-	struct rp p = {.origin = origin ? origin : "<rig>", .text = json, .err = err};
+	struct rp p = { .origin = origin ? origin : "<rig>", .text = json, .err = err };
 	struct json_tokener *tok;
 	struct json_object *root;
 	struct jpos rpos;

@@ -111,7 +111,7 @@ static bool supported(const struct sim_drive *d, uint8_t op)
 
 static void not_ready_formatting(struct sim_cmd *sc)
 {
-	struct sim_sense_x x = {.sks_valid = true};
+	struct sim_sense_x x = { .sks_valid = true };
 	uint32_t p = sim_format_progress(sc->d, sc->now_ns);
 
 	x.sks[1] = (uint8_t)(p >> 8);
@@ -328,7 +328,7 @@ static void cmd_request_sense(struct sim_cmd *sc)
 {
 	const uint8_t *cdb = sc->c->cdb;
 	bool desc = cdb[1] & 0x01;
-	struct sim_sense_x x = {0};
+	struct sim_sense_x x = { 0 };
 	uint8_t b[40];
 	unsigned n;
 
@@ -539,7 +539,7 @@ static unsigned build_page(const struct sim_drive *d, uint8_t code, int pc, uint
 		sg_put_unaligned_be16((uint16_t)spt, p + 10);
 		sg_put_unaligned_be16((uint16_t)d->cfg.lblock, p + 12);
 		sg_put_unaligned_be16(1, p + 14); /* interleave */
-		p[20] = 0x40;	  /* HSEC */
+		p[20] = 0x40;			  /* HSEC */
 		break;
 	case 0x04:
 		geometry(d, &heads, &spt, &cyl);
@@ -552,12 +552,12 @@ static unsigned build_page(const struct sim_drive *d, uint8_t code, int pc, uint
 		sg_put_unaligned_be16(0xffff, p + 4);  /* disable pre-fetch transfer length */
 		sg_put_unaligned_be16(0xffff, p + 8);  /* maximum pre-fetch */
 		sg_put_unaligned_be16(0xffff, p + 10); /* maximum pre-fetch ceiling */
-		p[13] = sas ? 0x10 : 0; /* cache segments */
+		p[13] = sas ? 0x10 : 0;		       /* cache segments */
 		break;
 	case 0x0a:
 		p[2] = (dsense ? 0x04 : 0) | (sas ? 0x02 : 0); /* D_SENSE, GLTSD */
 		p[3] = 0x10;				       /* unrestricted reordering */
-		sg_put_unaligned_be16(0xffff, p + 8);		       /* busy timeout period */
+		sg_put_unaligned_be16(0xffff, p + 8);	       /* busy timeout period */
 		/* extended self-test completion time, seconds */
 		if (sas) {
 			uint64_t st = sim_selftest_seconds(d, SIM_ST_EXTENDED);
@@ -588,7 +588,7 @@ static unsigned build_page(const struct sim_drive *d, uint8_t code, int pc, uint
 	}
 	case 0x1c:
 		p[2] = s->smart.enabled ? 0 : 0x08; /* DEXCPT */
-		p[3] = 0x06;			     /* MRIE: report on request */
+		p[3] = 0x06;			    /* MRIE: report on request */
 		break;
 	default:
 		break;
@@ -637,7 +637,8 @@ static void cmd_mode_sense(struct sim_cmd *sc, bool ten)
 				sg_put_unaligned_be32(d->cfg.lblock, b + n + 12);
 		} else {
 			bdlen = 8;
-			sg_put_unaligned_be32(blocks > 0xffffffffULL ? 0xffffffffU : (uint32_t)blocks, b + n);
+			sg_put_unaligned_be32(
+			    blocks > 0xffffffffULL ? 0xffffffffU : (uint32_t)blocks, b + n);
 			if (pc != PC_CHG) {
 				sg_put_unaligned_be24(d->cfg.lblock, b + n + 5);
 			}
@@ -848,7 +849,8 @@ static void cmd_format(struct sim_cmd *sc)
 			return;
 		}
 		immed = p[1] & 0x02;
-		need = hdr + (longlist ? sg_get_unaligned_be32(p + 4) : sg_get_unaligned_be16(p + 2));
+		need = hdr +
+		       (longlist ? sg_get_unaligned_be32(p + 4) : sg_get_unaligned_be16(p + 2));
 		if (p[1] & 0x08) { /* IP: an initialization pattern descriptor */
 			if (sc->out_len < hdr + 4) {
 				param_len_error(sc);
@@ -964,7 +966,7 @@ static void cmd_rw(struct sim_cmd *sc, enum rw_kind kind, bool sixteen)
 	/* FUA (byte 1 bit 3) writes through the cache */
 	sc->media_ns = sim_media_io_ns(d, lba, n, kind == RW_WRITE, cdb[1] & 0x08);
 	if (kind != RW_WRITE && sim_medium_error(d, lba, n, &bad)) {
-		struct sim_sense_x x = {.info_valid = true, .info = bad};
+		struct sim_sense_x x = { .info_valid = true, .info = bad };
 
 		if (kind == RW_READ && bad > lba) {
 			rc = sim_media_read(sc, lba, bad - lba, sc->in);

@@ -125,20 +125,20 @@ struct attr_def {
 };
 
 static const struct attr_def attrs[] = {
-    {1, 0x000b, 16},		    /* raw read error rate */
-    {3, 0x0007, 24},		    /* spin-up time */
-    {4, 0x0012, 0},		    /* start/stop count */
-    {5, 0x0033, REALLOC_THRESHOLD}, /* reallocated sectors */
-    {7, 0x000b, 67},		    /* seek error rate */
-    {9, 0x0012, 0},		    /* power-on hours */
-    {10, 0x0013, 60},		    /* spin retry count */
-    {12, 0x0032, 0},		    /* power cycle count */
-    {193, 0x0012, 0},		    /* load/unload cycles */
-    {194, 0x0002, 0},		    /* temperature */
-    {196, 0x0032, 0},		    /* reallocation events */
-    {197, 0x0022, 0},		    /* current pending sectors */
-    {198, 0x0030, 0},		    /* offline uncorrectable */
-    {199, 0x000a, 0},		    /* UDMA CRC errors */
+	{ 1, 0x000b, 16 },		  /* raw read error rate */
+	{ 3, 0x0007, 24 },		  /* spin-up time */
+	{ 4, 0x0012, 0 },		  /* start/stop count */
+	{ 5, 0x0033, REALLOC_THRESHOLD }, /* reallocated sectors */
+	{ 7, 0x000b, 67 },		  /* seek error rate */
+	{ 9, 0x0012, 0 },		  /* power-on hours */
+	{ 10, 0x0013, 60 },		  /* spin retry count */
+	{ 12, 0x0032, 0 },		  /* power cycle count */
+	{ 193, 0x0012, 0 },		  /* load/unload cycles */
+	{ 194, 0x0002, 0 },		  /* temperature */
+	{ 196, 0x0032, 0 },		  /* reallocation events */
+	{ 197, 0x0022, 0 },		  /* current pending sectors */
+	{ 198, 0x0030, 0 },		  /* offline uncorrectable */
+	{ 199, 0x000a, 0 },		  /* UDMA CRC errors */
 };
 #define NATTRS (sizeof(attrs) / sizeof(attrs[0]))
 

@@ -72,11 +72,11 @@ static int array_of(struct dev_env *env, const char *name, struct sim_array **ou
 
 	*out = rc ? NULL : sim_rig_find_array(rig, name + ARRAY_PREFIX_LEN);
 	if (rc == -ENODEV)
-		return ss_error_usage(err, -ENODEV,
-				      "%s names a simulated array; give --rig FILE", name);
+		return ss_error_usage(err, -ENODEV, "%s names a simulated array; give --rig FILE",
+				      name);
 	if (!rc && !*out)
-		rc = ss_error_usage(err, -ENOENT,
-				    "%s: no such array in the rig (its \"arrays\" name them)", name);
+		rc = ss_error_usage(
+		    err, -ENOENT, "%s: no such array in the rig (its \"arrays\" name them)", name);
 	return rc;
 }
 
@@ -194,13 +194,13 @@ static int s_find(struct dev_env *env, const char *name, struct dev_found *out,
 	rc = sim_source_rig(env, &rig, err);
 
 	if (rc == -ENODEV)
-		return ss_error_usage(err, -ENODEV,
-				      "%s names a simulated drive; give --demo or --rig FILE", name);
+		return ss_error_usage(
+		    err, -ENODEV, "%s names a simulated drive; give --demo or --rig FILE", name);
 	if (rc)
 		return rc;
 	if (!sim_rig_find(rig, name + PREFIX_LEN))
-		return ss_error_usage(err, -ENOENT,
-				      "%s: no such drive in the rig (see 'shortstroke list')", name);
+		return ss_error_usage(
+		    err, -ENOENT, "%s: no such drive in the rig (see 'shortstroke list')", name);
 	found_init(out, name);
 	return 0;
 }

@@ -213,8 +213,8 @@ int sim_state_save(struct sim_drive *d, struct ss_error *err)
 		return ss_error_set(err, -ENOMEM, "out of memory");
 	}
 	json_object_put(o);
-	rc = file_write_atomic(d->state_path, txt, strlen(txt), 0644,
-			       "the simulated drive's state", err);
+	rc = file_write_atomic(d->state_path, txt, strlen(txt), 0644, "the simulated drive's state",
+			       err);
 	free(txt);
 	if (rc)
 		return rc;
@@ -239,9 +239,9 @@ static bool get_u64(struct loader *l, struct json_object *o, const char *k, uint
 	if (l->rc || !json_object_object_get_ex(o, k, &x))
 		return false;
 	if (!json_object_is_type(x, json_type_int) || (n = json_object_get_int64(x)) < 0) {
-		l->rc =
-		    ss_error_set(l->err, -EINVAL,
-				 "%s: field \"%s\": expected a non-negative integer", l->path, k);
+		l->rc = ss_error_set(l->err, -EINVAL,
+				     "%s: field \"%s\": expected a non-negative integer", l->path,
+				     k);
 		return false;
 	}
 	*v = (uint64_t)n;
@@ -345,8 +345,10 @@ static struct json_object *get_array(struct loader *l, struct json_object *o, co
 	if (l->rc || !json_object_object_get_ex(o, k, &a))
 		return NULL;
 	if (!json_object_is_type(a, json_type_array) || json_object_array_length(a) > max) {
-		l->rc = ss_error_set(l->err, -EINVAL, "%s: field \"%s\": expected an array of at "
-				     "most %zu entries", l->path, k, max);
+		l->rc = ss_error_set(l->err, -EINVAL,
+				     "%s: field \"%s\": expected an array of at "
+				     "most %zu entries",
+				     l->path, k, max);
 		return NULL;
 	}
 	return a;
@@ -463,7 +465,8 @@ static void health_from_json(struct loader *l, struct json_object *o, struct sim
 		    (uint64_t)wp > zs + zl) {
 			l->rc = ss_error_set(l->err, -EINVAL,
 					     "%s: field \"zones\": a write pointer outside its "
-					     "zone", l->path);
+					     "zone",
+					     l->path);
 			break;
 		}
 		/* applied after the whole file checked out: kept aside in the loop */
@@ -484,8 +487,8 @@ static void zones_apply(struct json_object *o, struct sim_drive *d)
 	n = json_object_array_length(arr);
 	for (i = 0; i < n; i++) {
 		e = json_object_array_get_idx(arr, i);
-		d->zone_wp[json_object_get_int64(json_object_array_get_idx(e, 0))] =
-		    (uint64_t)json_object_get_int64(json_object_array_get_idx(e, 1));
+		d->zone_wp[json_object_get_int64(json_object_array_get_idx(e, 0))] = (uint64_t)
+		    json_object_get_int64(json_object_array_get_idx(e, 1));
 	}
 }
 
@@ -493,7 +496,7 @@ static void zones_apply(struct json_object *o, struct sim_drive *d)
  * none: a fresh drive. */
 static int file_load(struct sim_drive *d, struct ss_error *err)
 {
-	struct loader l = {.path = d->state_path, .err = err, .rc = 0};
+	struct loader l = { .path = d->state_path, .err = err, .rc = 0 };
 	struct sim_state s = d->st;
 	struct json_object *o, *x, *f;
 	uint64_t v, clock = 0, saved_at = 0, rnm = 0;
@@ -728,8 +731,9 @@ int sim_state_lock(struct sim_drive *d, struct ss_error *err)
 	if (d->lock_fd >= 0) {
 		while (flock(d->lock_fd, LOCK_EX) < 0) {
 			if (errno != EINTR)
-				return ss_error_set(err, -errno, "sim:%s: cannot lock its state: %s",
-						    d->cfg.id, strerror(errno));
+				return ss_error_set(err, -errno,
+						    "sim:%s: cannot lock its state: %s", d->cfg.id,
+						    strerror(errno));
 		}
 	}
 	g = d->lock_fd >= 0 ? gen_read(d->lock_fd) : 0;
@@ -781,8 +785,8 @@ static struct sim_drive *tmp_owner(struct sim_rig *rig, const char *name)
 		const char *id = rig->drives[i]->cfg.id;
 		size_t n = strlen(id);
 
-		if (!strncmp(name, id, n) && !strncmp(name + n, ".json.tmp.", 10) &&
-		    name[n + 10] && !strchr(name + n + 10, '.'))
+		if (!strncmp(name, id, n) && !strncmp(name + n, ".json.tmp.", 10) && name[n + 10] &&
+		    !strchr(name + n + 10, '.'))
 			return rig->drives[i];
 	}
 	return NULL;
@@ -797,7 +801,7 @@ void sim_state_clean_tmp(struct sim_rig *rig)
 		return;
 	while ((de = readdir(dir))) {
 		struct sim_drive *d = strstr(de->d_name, ".json.tmp.") ? tmp_owner(rig, de->d_name)
-									: NULL;
+								       : NULL;
 
 		/* under the drive's lock no save is under way: what is there is
 		 * left by a process that died in the middle of one */
@@ -860,7 +864,7 @@ static uint8_t *chunk_find(const struct sim_store *s, uint64_t key)
 
 static int chunk_grow(struct sim_store *s)
 {
-	struct sim_store n = {.fd = -1};
+	struct sim_store n = { .fd = -1 };
 	size_t i, j;
 
 	n.cap = s->cap ? s->cap * 2 : 64;
@@ -1076,8 +1080,8 @@ static int file_zero(struct sim_store *s, uint64_t off, const uint8_t *src, size
 		s->hole_end = (uint64_t)data;
 		return 0;
 	}
-	if (fallocate(s->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off,
-		      (off_t)len) == 0) {
+	if (fallocate(s->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)len) ==
+	    0) {
 		s->hole_start = off;
 		s->hole_end = off + len;
 		return 0;

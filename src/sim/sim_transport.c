@@ -25,9 +25,9 @@ static void sim_close(struct transport *t)
 }
 
 static const struct transport_ops sim_ops = {
-    .name = "sim",
-    .exec = sim_exec,
-    .close = sim_close,
+	.name = "sim",
+	.exec = sim_exec,
+	.close = sim_close,
 };
 
 int transport_open_sim(struct sim_drive *d, struct transport **out, struct ss_error *err)

@@ -244,7 +244,8 @@ static size_t build_report(const struct sim_drive *d, uint64_t start, uint8_t op
 	if (max >= 64) {
 		uint64_t listed = partial ? here : total;
 
-		set_field32(buf, (uint32_t)(listed * 64 > UINT32_MAX ? UINT32_MAX : listed * 64), le);
+		set_field32(buf, (uint32_t)(listed * 64 > UINT32_MAX ? UINT32_MAX : listed * 64),
+			    le);
 		buf[4] = same_code(d);
 		set_field64(buf + 8, d->cfg.blocks - 1, le);
 	}

@@ -8,7 +8,6 @@
 
 #include <linux/target_core_user.h>
 
-
 /* Offsets inside the packed structures, for access without taking the
  * address of a packed member. */
 #define MB_VERSION offsetof(struct tcmu_mailbox, version)

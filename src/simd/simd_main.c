@@ -39,12 +39,12 @@
 #include "simd/simd_priv.h"
 
 #define MAX_DEVS 64
-#define PACE_MAX_NS 10000000000ULL	/* never hold one command longer than 10 s */
+#define PACE_MAX_NS 10000000000ULL /* never hold one command longer than 10 s */
 
 struct dev {
-	char path[64];		/* /dev/uioN */
-	char uio[32];		/* uioN */
-	char id[64];		/* rig drive id */
+	char path[64]; /* /dev/uioN */
+	char uio[32];  /* uioN */
+	char id[64];   /* rig drive id */
 	int fd;
 	struct sim_drive *drive;
 	struct simd_ring ring;
@@ -53,12 +53,12 @@ struct dev {
 
 static struct {
 	struct sim_rig *rig;
-	struct ss_ctx ctx;	/* rig file, state directory: as shortstroke has them */
+	struct ss_ctx ctx; /* rig file, state directory: as shortstroke has them */
 	bool pace;
 	int verbose;
 	struct dev devs[MAX_DEVS];
 	unsigned ndevs;
-	sigset_t waitmask;	/* the mask while waiting: our signals let in */
+	sigset_t waitmask; /* the mask while waiting: our signals let in */
 } g;
 
 static volatile sig_atomic_t stop_sig;
@@ -348,7 +348,7 @@ static int exec_cb(void *arg, struct xcmd *c)
 	if (rc < 0 && g.verbose)
 		say("%s: sim:%s: %s", d->path, d->id, err.msg);
 	if (rc == 0 && g.pace && c->duration_ns && pace_sleep(c->duration_ns) < 0)
-		d->ring.fail_current = true;	/* stopped mid-command */
+		d->ring.fail_current = true; /* stopped mid-command */
 	return rc;
 }
 
@@ -363,9 +363,9 @@ static void trace_cb(void *arg, uint16_t cmd_id, const struct xcmd *c, int rc)
 	if (g.verbose > 1)
 		for (i = 0; i < c->sense_len && i < 32; i++)
 			snprintf(sense + 3 * i, sizeof(sense) - 3 * i, "%02x ", c->sense[i]);
-	fprintf(stderr, "shortstroke-simd: %s #%u [%s] %s%zu status %02x%s%s%s\n", d->id,
-		cmd_id, cdb, xfer_dir_name(c->dir), c->data_len, c->status,
-		c->sense_len ? " sense " : "", sense, rc < 0 ? " (no answer)" : "");
+	fprintf(stderr, "shortstroke-simd: %s #%u [%s] %s%zu status %02x%s%s%s\n", d->id, cmd_id,
+		cdb, xfer_dir_name(c->dir), c->data_len, c->status, c->sense_len ? " sense " : "",
+		sense, rc < 0 ? " (no answer)" : "");
 }
 
 /* Walk one device's ring; kick the kernel when something completed. */

@@ -30,20 +30,20 @@ typedef int (*simd_exec_fn)(void *arg, struct xcmd *c);
 typedef void (*simd_trace_fn)(void *arg, uint16_t cmd_id, const struct xcmd *c, int rc);
 
 struct simd_ring_stats {
-	uint64_t cmds;		/* TCMU_OP_CMD entries answered */
-	uint64_t pads;		/* TCMU_OP_PAD entries skipped */
-	uint64_t tmrs;		/* TCMU_OP_TMR notifications skipped */
-	uint64_t unknown;	/* entries of an unknown type, completed with UNKNOWN_OP */
-	uint64_t bad;		/* malformed commands answered with an error */
-	uint64_t failed;	/* answered with an error because of `fail_all` or exec < 0 */
+	uint64_t cmds;	  /* TCMU_OP_CMD entries answered */
+	uint64_t pads;	  /* TCMU_OP_PAD entries skipped */
+	uint64_t tmrs;	  /* TCMU_OP_TMR notifications skipped */
+	uint64_t unknown; /* entries of an unknown type, completed with UNKNOWN_OP */
+	uint64_t bad;	  /* malformed commands answered with an error */
+	uint64_t failed;  /* answered with an error because of `fail_all` or exec < 0 */
 };
 
 struct simd_ring {
-	void *map;		/* the mapped area: mailbox at offset 0 */
+	void *map; /* the mapped area: mailbox at offset 0 */
 	size_t map_size;
 	simd_exec_fn exec;
 	void *exec_arg;
-	simd_trace_fn trace;	/* may be NULL */
+	simd_trace_fn trace; /* may be NULL */
 	void *trace_arg;
 	/* Answer every command with NOT READY, LOGICAL UNIT COMMUNICATION
 	 * FAILURE instead of executing it (the handler is stopping). */
@@ -55,7 +55,7 @@ struct simd_ring {
 	uint8_t *buf;
 	size_t buf_cap;
 	struct simd_ring_stats stats;
-	char why[160];		/* what was wrong when process returned < 0 */
+	char why[160]; /* what was wrong when process returned < 0 */
 };
 
 /* Largest data transfer of one command we accept (bigger: ILLEGAL REQUEST). */

@@ -78,7 +78,7 @@ unsigned simd_cdb_len(const uint8_t *cdb)
 {
 	static const uint8_t group_len[8] = { 6, 10, 10, 12, 16, 12, 10, 10 };
 
-	if (cdb[0] == 0x7f)	/* VARIABLE LENGTH: additional length in byte 7 */
+	if (cdb[0] == 0x7f) /* VARIABLE LENGTH: additional length in byte 7 */
 		return 8u + cdb[7];
 	return group_len[cdb[0] >> 5];
 }
@@ -86,38 +86,38 @@ unsigned simd_cdb_len(const uint8_t *cdb)
 enum xfer_dir simd_cdb_dir(const uint8_t *cdb, unsigned cdb_len)
 {
 	switch (cdb[0]) {
-	case 0x04:	/* FORMAT UNIT */
-	case 0x07:	/* REASSIGN BLOCKS */
-	case 0x0a:	/* WRITE(6) */
-	case 0x15:	/* MODE SELECT(6) */
-	case 0x18:	/* COPY */
-	case 0x1d:	/* SEND DIAGNOSTIC */
-	case 0x2a:	/* WRITE(10) */
-	case 0x2e:	/* WRITE AND VERIFY(10) */
-	case 0x2f:	/* VERIFY(10), BYTCHK data */
-	case 0x39:	/* COMPARE */
-	case 0x3b:	/* WRITE BUFFER */
-	case 0x3f:	/* WRITE LONG(10) */
-	case 0x41:	/* WRITE SAME(10) */
-	case 0x42:	/* UNMAP */
-	case 0x4c:	/* LOG SELECT */
-	case 0x55:	/* MODE SELECT(10) */
-	case 0x5f:	/* PERSISTENT RESERVE OUT */
-	case 0x83:	/* EXTENDED COPY */
-	case 0x89:	/* COMPARE AND WRITE */
-	case 0x8a:	/* WRITE(16) */
-	case 0x8e:	/* WRITE AND VERIFY(16) */
-	case 0x8f:	/* VERIFY(16), BYTCHK data */
-	case 0x93:	/* WRITE SAME(16) */
-	case 0x9f:	/* SERVICE ACTION OUT(16) */
-	case 0xa4:	/* MAINTENANCE OUT */
-	case 0xaa:	/* WRITE(12) */
-	case 0xae:	/* WRITE AND VERIFY(12) */
-	case 0xaf:	/* VERIFY(12), BYTCHK data */
-	case 0xb5:	/* SECURITY PROTOCOL OUT */
+	case 0x04: /* FORMAT UNIT */
+	case 0x07: /* REASSIGN BLOCKS */
+	case 0x0a: /* WRITE(6) */
+	case 0x15: /* MODE SELECT(6) */
+	case 0x18: /* COPY */
+	case 0x1d: /* SEND DIAGNOSTIC */
+	case 0x2a: /* WRITE(10) */
+	case 0x2e: /* WRITE AND VERIFY(10) */
+	case 0x2f: /* VERIFY(10), BYTCHK data */
+	case 0x39: /* COMPARE */
+	case 0x3b: /* WRITE BUFFER */
+	case 0x3f: /* WRITE LONG(10) */
+	case 0x41: /* WRITE SAME(10) */
+	case 0x42: /* UNMAP */
+	case 0x4c: /* LOG SELECT */
+	case 0x55: /* MODE SELECT(10) */
+	case 0x5f: /* PERSISTENT RESERVE OUT */
+	case 0x83: /* EXTENDED COPY */
+	case 0x89: /* COMPARE AND WRITE */
+	case 0x8a: /* WRITE(16) */
+	case 0x8e: /* WRITE AND VERIFY(16) */
+	case 0x8f: /* VERIFY(16), BYTCHK data */
+	case 0x93: /* WRITE SAME(16) */
+	case 0x9f: /* SERVICE ACTION OUT(16) */
+	case 0xa4: /* MAINTENANCE OUT */
+	case 0xaa: /* WRITE(12) */
+	case 0xae: /* WRITE AND VERIFY(12) */
+	case 0xaf: /* VERIFY(12), BYTCHK data */
+	case 0xb5: /* SECURITY PROTOCOL OUT */
 		return XFER_TO_DEV;
-	case 0x85:	/* ATA PASS-THROUGH(16): T_DIR in byte 2 bit 3 */
-	case 0xa1:	/* ATA PASS-THROUGH(12) */
+	case 0x85: /* ATA PASS-THROUGH(16): T_DIR in byte 2 bit 3 */
+	case 0xa1: /* ATA PASS-THROUGH(12) */
 		if (cdb_len < 3)
 			return XFER_FROM_DEV;
 		return (cdb[2] & 0x08) ? XFER_FROM_DEV : XFER_TO_DEV;
@@ -206,7 +206,7 @@ static void respond(struct simd_ring *r, uint8_t *e, uint8_t status, const uint8
 			sense_len = TCMU_SENSE_BUFFERSIZE;
 		memcpy(e + E_SENSE, sense, sense_len);
 	}
-	uflags &= (uint8_t)~(TCMU_UFLAG_UNKNOWN_OP | TCMU_UFLAG_READ_LEN);
+	uflags &= (uint8_t) ~(TCMU_UFLAG_UNKNOWN_OP | TCMU_UFLAG_READ_LEN);
 	if (read_len_valid && (flags & TCMU_MAILBOX_FLAG_CAP_READ_LEN)) {
 		uflags |= TCMU_UFLAG_READ_LEN;
 		wr32(e + E_READ_LEN, read_len);
@@ -214,8 +214,7 @@ static void respond(struct simd_ring *r, uint8_t *e, uint8_t status, const uint8
 	e[E_UFLAGS] = uflags;
 }
 
-static void respond_sense(struct simd_ring *r, uint8_t *e, uint8_t key, uint8_t asc,
-			  uint8_t ascq)
+static void respond_sense(struct simd_ring *r, uint8_t *e, uint8_t key, uint8_t asc, uint8_t ascq)
 {
 	uint8_t s[18];
 	unsigned n = simd_sense_fixed(s, key, asc, ascq);

@@ -12,7 +12,7 @@
 #define PARAM "libata.ignore_hpa="
 
 static void note(struct sysdisk_hpa_unlock *o, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 
 static void note(struct sysdisk_hpa_unlock *o, const char *fmt, ...)
 {

@@ -29,21 +29,19 @@ struct disk_ctx {
 	const char *root;
 	char rootbuf[PATH_MAX];
 	const struct sysdisk *d;
-	char dir[PATH_MAX];		/* real sysfs dir of the disk */
+	char dir[PATH_MAX]; /* real sysfs dir of the disk */
 	size_t nparts;
-	char parts[MAX_PARTS][32];	/* partition names */
+	char parts[MAX_PARTS][32]; /* partition names */
 	dev_t partdev[MAX_PARTS];
 };
 
 static void reason_add(struct sysdisk_usage *u, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 static bool dir_reaches_disk(const struct disk_ctx *c, const char *dir, int depth);
-static bool devno_reaches_disk(const struct disk_ctx *c, dev_t devno,
-			       char *via, size_t vlen);
+static bool devno_reaches_disk(const struct disk_ctx *c, dev_t devno, char *via, size_t vlen);
 static int scan_partitions(struct disk_ctx *c);
 static void check_holders(const char *dir, struct sysdisk_usage *u);
-static int check_mounts(const struct disk_ctx *c, struct sysdisk_usage *u,
-			struct ss_error *err);
+static int check_mounts(const struct disk_ctx *c, struct sysdisk_usage *u, struct ss_error *err);
 static void check_swaps(const struct disk_ctx *c, struct sysdisk_usage *u);
 static void check_signatures(const struct disk_ctx *c, struct sysdisk_usage *u);
 
@@ -75,7 +73,7 @@ static bool dir_reaches_disk(const struct disk_ctx *c, const char *dir, int dept
 	if (!strcmp(dir, c->dir))
 		return true;
 	if (!strncmp(dir, c->dir, dl) && dir[dl] == '/' && !strchr(dir + dl + 1, '/'))
-		return true;	/* a partition: <disk>/<part> */
+		return true; /* a partition: <disk>/<part> */
 	if (depth >= SLAVE_DEPTH)
 		return false;
 	if (snprintf(sub, sizeof(sub), "%s/slaves", dir) >= (int)sizeof(sub))
@@ -88,8 +86,7 @@ static bool dir_reaches_disk(const struct disk_ctx *c, const char *dir, int dept
 
 		if (de->d_name[0] == '.')
 			continue;
-		if (snprintf(link, sizeof(link), "%s/%s", sub, de->d_name) >=
-		    (int)sizeof(link))
+		if (snprintf(link, sizeof(link), "%s/%s", sub, de->d_name) >= (int)sizeof(link))
 			continue;
 		if (realpath(link, real))
 			hit = dir_reaches_disk(c, real, depth + 1);
@@ -99,8 +96,7 @@ static bool dir_reaches_disk(const struct disk_ctx *c, const char *dir, int dept
 }
 
 /* via: the name of the stacked device in between ("md0"), "" if none. */
-static bool devno_reaches_disk(const struct disk_ctx *c, dev_t devno,
-			       char *via, size_t vlen)
+static bool devno_reaches_disk(const struct disk_ctx *c, dev_t devno, char *via, size_t vlen)
 {
 	char dir[PATH_MAX];
 	bool hit;
@@ -113,7 +109,7 @@ static bool devno_reaches_disk(const struct disk_ctx *c, dev_t devno,
 		if (c->partdev[i] == devno)
 			return true;
 	if (!major(devno))
-		return false;	/* anonymous: proc, tmpfs, btrfs subvolumes */
+		return false; /* anonymous: proc, tmpfs, btrfs subvolumes */
 	if (sys_devno_dir(c->root, major(devno), minor(devno), dir, sizeof(dir)))
 		return false;
 	hit = dir_reaches_disk(c, dir, 0);
@@ -151,8 +147,7 @@ static int scan_partitions(struct disk_ctx *c)
 		if (de->d_name[0] == '.' || c->nparts == MAX_PARTS ||
 		    strlen(de->d_name) >= sizeof(c->parts[0]))
 			continue;
-		if (snprintf(sub, sizeof(sub), "%s/%s", c->dir, de->d_name) >=
-		    (int)sizeof(sub))
+		if (snprintf(sub, sizeof(sub), "%s/%s", c->dir, de->d_name) >= (int)sizeof(sub))
 			continue;
 		if (!sys_attr_exists(sub, "partition"))
 			continue;
@@ -217,8 +212,7 @@ static bool is_system_target(const char *t)
 	return false;
 }
 
-static int check_mounts(const struct disk_ctx *c, struct sysdisk_usage *u,
-			struct ss_error *err)
+static int check_mounts(const struct disk_ctx *c, struct sysdisk_usage *u, struct ss_error *err)
 {
 	char path[PATH_MAX], where[256] = "", sys[64] = "";
 	struct libmnt_table *tb;
@@ -228,8 +222,7 @@ static int check_mounts(const struct disk_ctx *c, struct sysdisk_usage *u,
 	if (sys_join(path, sizeof(path), c->root, "/proc/self/mountinfo"))
 		return ss_error_set(err, -ENAMETOOLONG, "sysroot path too long");
 	if (access(path, R_OK) < 0)
-		return ss_error_set(err, -errno, "cannot read %s: %s", path,
-				    strerror(errno));
+		return ss_error_set(err, -errno, "cannot read %s: %s", path, strerror(errno));
 	tb = mnt_new_table_from_file(path);
 	if (!tb)
 		return ss_error_set(err, -EIO, "cannot parse %s", path);
@@ -249,9 +242,8 @@ static int check_mounts(const struct disk_ctx *c, struct sysdisk_usage *u,
 		    !source_is_disk(c, mnt_fs_get_srcpath(fs)))
 			continue;
 		if (!u->mounted || wl + strlen(target) + strlen(via) + 10 < sizeof(where))
-			snprintf(where + wl, sizeof(where) - wl, "%s%s%s%s%s",
-				 wl ? ", " : "", target, *via ? " (via " : "", via,
-				 *via ? ")" : "");
+			snprintf(where + wl, sizeof(where) - wl, "%s%s%s%s%s", wl ? ", " : "",
+				 target, *via ? " (via " : "", via, *via ? ")" : "");
 		u->mounted = true;
 		if (is_system_target(target) && !*sys)
 			snprintf(sys, sizeof(sys), "%s", target);
@@ -274,8 +266,7 @@ static void check_swaps(const struct disk_ctx *c, struct sysdisk_usage *u)
 	struct libmnt_iter *it;
 	struct libmnt_fs *fs;
 
-	if (sys_join(path, sizeof(path), c->root, "/proc/swaps") ||
-	    access(path, R_OK) < 0)
+	if (sys_join(path, sizeof(path), c->root, "/proc/swaps") || access(path, R_OK) < 0)
 		return;
 	tb = mnt_new_table();
 	if (!tb)
@@ -353,8 +344,7 @@ static blkid_probe probe_new(int fd, uint64_t off, uint64_t size, unsigned block
 	return pr;
 }
 
-size_t sysdisk_probe_partitions(int fd, unsigned block_len, struct sysdisk_part *out,
-				size_t max)
+size_t sysdisk_probe_partitions(int fd, unsigned block_len, struct sysdisk_part *out, size_t max)
 {
 	blkid_probe pr = probe_new(fd, 0, 0, block_len);
 	blkid_partlist pl = pr ? blkid_probe_get_partitions(pr) : NULL;
@@ -500,14 +490,13 @@ int sysdisk_in_use(const char *sysroot, const struct sysdisk *d, bool probe_node
 	c->d = d;
 	r = sys_devno_dir(c->root, d->major, d->minor, c->dir, sizeof(c->dir));
 	if (r) {
-		ss_error_set(err, r, "%s: not found in sysfs (%u:%u): %s", d->devnode,
-			     d->major, d->minor, strerror(-r));
+		ss_error_set(err, r, "%s: not found in sysfs (%u:%u): %s", d->devnode, d->major,
+			     d->minor, strerror(-r));
 		goto out;
 	}
 	r = scan_partitions(c);
 	if (r) {
-		ss_error_set(err, r, "%s: cannot read %s: %s", d->devnode, c->dir,
-			     strerror(-r));
+		ss_error_set(err, r, "%s: cannot read %s: %s", d->devnode, c->dir, strerror(-r));
 		goto out;
 	}
 	r = check_mounts(c, out, err);
@@ -527,8 +516,8 @@ int sysdisk_in_use(const char *sysroot, const struct sysdisk *d, bool probe_node
 
 		out->partitions = true;
 		for (i = 0; i < c->nparts && l + 40 < sizeof(list); i++)
-			l += (size_t)snprintf(list + l, sizeof(list) - l, "%s%s",
-					      i ? ", " : "", c->parts[i]);
+			l += (size_t)snprintf(list + l, sizeof(list) - l, "%s%s", i ? ", " : "",
+					      c->parts[i]);
 		if (i < c->nparts)
 			snprintf(list + l, sizeof(list) - l, ", ...");
 		reason_add(out, "has partitions %s", list);

@@ -34,8 +34,7 @@ static int disk_fill(const char *root, const char *dir, struct sysdisk *d);
 static void disk_overlay_udev(struct udev_device *u, struct sysdisk *d);
 static int vec_push(struct disk_vec *vec, const struct sysdisk *d);
 static int enumerate_udev(struct disk_vec *vec, struct ss_error *err);
-static int enumerate_sysroot(const char *root, struct disk_vec *vec,
-			     struct ss_error *err);
+static int enumerate_sysroot(const char *root, struct disk_vec *vec, struct ss_error *err);
 static int disk_cmp(const void *a, const void *b);
 static void trim(char *s);
 static void copy_str(char *dst, size_t len, const char *src);
@@ -62,8 +61,7 @@ int sys_join(char *buf, size_t len, const char *root, const char *path)
 {
 	int r;
 
-	r = snprintf(buf, len, "%s%s%s", root, path[0] == '/' || !*root ? "" : "/",
-		     path);
+	r = snprintf(buf, len, "%s%s%s", root, path[0] == '/' || !*root ? "" : "/", path);
 	if (r < 0 || (size_t)r >= len)
 		return -ENAMETOOLONG;
 	return 0;
@@ -152,8 +150,7 @@ bool sys_attr_exists(const char *dir, const char *attr)
 	return access(path, F_OK) == 0;
 }
 
-int sys_devno_dir(const char *root, unsigned major, unsigned minor, char *dir,
-		  size_t len)
+int sys_devno_dir(const char *root, unsigned major, unsigned minor, char *dir, size_t len)
 {
 	char rel[64], path[PATH_MAX], real[PATH_MAX];
 	int r;
@@ -171,8 +168,7 @@ int sys_devno_dir(const char *root, unsigned major, unsigned minor, char *dir,
 }
 
 /* Look name up in <root>/dev/.devnums ("sda 8:0" lines). */
-static int devnums_lookup(const char *root, const char *name, unsigned *major,
-			  unsigned *minor)
+static int devnums_lookup(const char *root, const char *name, unsigned *major, unsigned *minor)
 {
 	char path[PATH_MAX], line[512];
 	FILE *f;
@@ -202,9 +198,8 @@ static int devnums_lookup(const char *root, const char *name, unsigned *major,
 	return r;
 }
 
-int sys_node_devno(const char *root, const char *path, unsigned *major,
-		   unsigned *minor, char *show, size_t show_len,
-		   struct ss_error *err)
+int sys_node_devno(const char *root, const char *path, unsigned *major, unsigned *minor, char *show,
+		   size_t show_len, struct ss_error *err)
 {
 	char full[PATH_MAX], real[PATH_MAX], realroot[PATH_MAX];
 	const char *shown = path;
@@ -227,8 +222,7 @@ int sys_node_devno(const char *root, const char *path, unsigned *major,
 	}
 	if (*root) {
 		if (!realpath(root, realroot))
-			return ss_error_set(err, -errno, "sysroot %s: %s", root,
-					    strerror(errno));
+			return ss_error_set(err, -errno, "sysroot %s: %s", root, strerror(errno));
 		rl = strlen(realroot);
 		if (strncmp(real, realroot, rl) || real[rl] != '/')
 			return ss_error_usage(err, -ENOENT, "%s: resolves outside the sysroot %s",
@@ -298,12 +292,9 @@ static void tran_guess(const char *p, bool scsi, struct sysdisk *d)
 		const char *tran;
 		enum drive_tran id;
 	} rules[] = {
-		{ "/nvme", "nvme", TRAN_NVME },
-		{ "/usb", "usb", TRAN_USB },
-		{ "/rport-", "fc", TRAN_FC },
-		{ "/session", "iscsi", TRAN_ISCSI },
-		{ "/end_device-", "sas", TRAN_SAS },
-		{ "/sas", "sas", TRAN_SAS },
+		{ "/nvme", "nvme", TRAN_NVME },	     { "/usb", "usb", TRAN_USB },
+		{ "/rport-", "fc", TRAN_FC },	     { "/session", "iscsi", TRAN_ISCSI },
+		{ "/end_device-", "sas", TRAN_SAS }, { "/sas", "sas", TRAN_SAS },
 		{ "/ata", "sata", TRAN_SATA },
 	};
 
@@ -454,7 +445,7 @@ static int disk_fill(const char *root, const char *dir, struct sysdisk *d)
 	if (snprintf(link, sizeof(link), "%s/device", dir) >= (int)sizeof(link))
 		return -ENAMETOOLONG;
 	if (!realpath(link, devdir))
-		return 0;	/* no device: a virtual disk, nothing more */
+		return 0; /* no device: a virtual disk, nothing more */
 	p = devdir;
 	if (*root && realpath(root, realroot)) {
 		size_t rl = strlen(realroot);
@@ -462,8 +453,7 @@ static int disk_fill(const char *root, const char *dir, struct sysdisk *d)
 		if (!strncmp(devdir, realroot, rl))
 			p = devdir + rl;
 	}
-	scsi = sys_attr_exists(devdir, "scsi_device") ||
-	       sys_attr_exists(devdir, "scsi_generic");
+	scsi = sys_attr_exists(devdir, "scsi_device") || sys_attr_exists(devdir, "scsi_generic");
 	d->sgio = scsi;
 	tran_guess(p, scsi, d);
 	disk_fill_ids(dir, devdir, d);
@@ -524,11 +514,11 @@ static int enumerate_udev(struct disk_vec *vec, struct ss_error *err)
 	if (!r)
 		r = udev_enumerate_scan_devices(e);
 	if (r < 0) {
-		ss_error_set(err, r, "libudev: cannot list block devices: %s",
-			     strerror(-r));
+		ss_error_set(err, r, "libudev: cannot list block devices: %s", strerror(-r));
 		goto out;
 	}
-	udev_list_entry_foreach(le, udev_enumerate_get_list_entry(e)) {
+	udev_list_entry_foreach(le, udev_enumerate_get_list_entry(e))
+	{
 		const char *syspath = udev_list_entry_get_name(le);
 		struct udev_device *u;
 		struct sysdisk d;
@@ -539,7 +529,7 @@ static int enumerate_udev(struct disk_vec *vec, struct ss_error *err)
 		if (name_kind(name) || sys_attr_exists(syspath, "partition"))
 			continue;
 		if (disk_fill("", syspath, &d) < 0)
-			continue;	/* vanished while we looked */
+			continue; /* vanished while we looked */
 		u = udev_device_new_from_syspath(udev, syspath);
 		if (u) {
 			disk_overlay_udev(u, &d);
@@ -558,8 +548,7 @@ out:
 	return r;
 }
 
-static int enumerate_sysroot(const char *root, struct disk_vec *vec,
-			     struct ss_error *err)
+static int enumerate_sysroot(const char *root, struct disk_vec *vec, struct ss_error *err)
 {
 	char path[PATH_MAX];
 	struct dirent *de;
@@ -577,8 +566,7 @@ static int enumerate_sysroot(const char *root, struct disk_vec *vec,
 
 		if (de->d_name[0] == '.' || name_kind(de->d_name))
 			continue;
-		if (snprintf(link, sizeof(link), "%s/%s", path, de->d_name) >=
-		    (int)sizeof(link))
+		if (snprintf(link, sizeof(link), "%s/%s", path, de->d_name) >= (int)sizeof(link))
 			continue;
 		if (!realpath(link, dir) || sys_attr_exists(dir, "partition"))
 			continue;
@@ -605,8 +593,7 @@ static int disk_cmp(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-int sysdisk_enumerate(const char *sysroot, struct sysdisk **out, size_t *n,
-		      struct ss_error *err)
+int sysdisk_enumerate(const char *sysroot, struct sysdisk **out, size_t *n, struct ss_error *err)
 {
 	struct disk_vec vec = { 0 };
 	char rootbuf[PATH_MAX];
@@ -650,8 +637,7 @@ static void lookup_overlay_udev(struct sysdisk *d)
 	udev_unref(udev);
 }
 
-int sysdisk_lookup(const char *sysroot, const char *path, struct sysdisk *out,
-		   struct ss_error *err)
+int sysdisk_lookup(const char *sysroot, const char *path, struct sysdisk *out, struct ss_error *err)
 {
 	char shown[PATH_MAX], dir[PATH_MAX], also[PATH_MAX + 8], rootbuf[PATH_MAX];
 	const char *root = sys_root(sysroot, rootbuf);
@@ -665,12 +651,11 @@ int sysdisk_lookup(const char *sysroot, const char *path, struct sysdisk *out,
 		return r;
 	r = sys_devno_dir(root, ma, mi, dir, sizeof(dir));
 	if (r == -ENODEV)
-		return ss_error_usage(err, r,
-				      "%s: block device %u:%u is not known to the kernel",
+		return ss_error_usage(err, r, "%s: block device %u:%u is not known to the kernel",
 				      path, ma, mi);
 	if (r)
-		return ss_error_set(err, r, "%s: sysfs entry of %u:%u: %s", path,
-				    ma, mi, strerror(-r));
+		return ss_error_set(err, r, "%s: sysfs entry of %u:%u: %s", path, ma, mi,
+				    strerror(-r));
 	name = strrchr(dir, '/') + 1;
 	also[0] = '\0';
 	if (strcmp(path, shown))
@@ -692,8 +677,8 @@ int sysdisk_lookup(const char *sysroot, const char *path, struct sysdisk *out,
 	if (!kind) {
 		r = disk_fill(root, dir, out);
 		if (r)
-			return ss_error_set(err, r, "%s: cannot read sysfs %s: %s",
-					    path, dir, strerror(-r));
+			return ss_error_set(err, r, "%s: cannot read sysfs %s: %s", path, dir,
+					    strerror(-r));
 		if (!out->sgio) {
 			if (out->tran_id == TRAN_VIRTIO)
 				kind = "a virtio disk";

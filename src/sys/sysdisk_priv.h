@@ -24,8 +24,7 @@ bool sys_attr_exists(const char *dir, const char *attr);
 
 /* The real sysfs directory of block device major:minor, through
  * <root>/sys/dev/block/M:m. -ENODEV when the kernel does not know it. */
-int sys_devno_dir(const char *root, unsigned major, unsigned minor, char *dir,
-		  size_t len);
+int sys_devno_dir(const char *root, unsigned major, unsigned minor, char *dir, size_t len);
 
 /*
  * Resolve a device path (symlinks followed; under a sysroot the path is
@@ -33,8 +32,7 @@ int sys_devno_dir(const char *root, unsigned major, unsigned minor, char *dir,
  * <root>/dev/.devnums) to major:minor. show receives the resolved path as
  * it reads on the system (root stripped), may be NULL.
  */
-int sys_node_devno(const char *root, const char *path, unsigned *major,
-		   unsigned *minor, char *show, size_t show_len,
-		   struct ss_error *err);
+int sys_node_devno(const char *root, const char *path, unsigned *major, unsigned *minor, char *show,
+		   size_t show_len, struct ss_error *err);
 
 #endif

@@ -14,12 +14,11 @@ void transport_set_watch(transport_watch_fn fn, void *arg)
 	watch_arg = arg;
 }
 
-int transport_init(struct transport *t, const struct transport_ops *ops,
-		   void *priv, const char *name, struct ss_error *err)
+int transport_init(struct transport *t, const struct transport_ops *ops, void *priv,
+		   const char *name, struct ss_error *err)
 {
 	if (!t || !ops || !ops->name || !ops->exec || !ops->close)
-		return ss_error_set(err, -EINVAL,
-				    "transport backend is missing a required hook");
+		return ss_error_set(err, -EINVAL, "transport backend is missing a required hook");
 	memset(t, 0, sizeof(*t));
 	t->ops = ops;
 	t->priv = priv;

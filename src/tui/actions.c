@@ -26,13 +26,16 @@ static enum tui_action act_power_cycle(struct tui_model *m)
 	if (!n)
 		return TUI_NONE;
 	if (device_power_cycle(m->ctx, NULL, true, &err))
-		return tui_alert(m, "Power cycle", "Only simulated drives can be power-cycled "
-						   "from here: %s", err.msg);
+		return tui_alert(m, "Power cycle",
+				 "Only simulated drives can be power-cycled "
+				 "from here: %s",
+				 err.msg);
 	for (size_t i = 0; i < n; i++) {
 		const char *spec = m->devs[idx[i]].spec;
 		bool can = !device_power_cycle(m->ctx, spec, true, &err);
-		const char *why = !can ? "not a simulated drive"
-				  : tui_task_for(m, spec) ? "a job is running on it" : NULL;
+		const char *why = !can			  ? "not a simulated drive"
+				  : tui_task_for(m, spec) ? "a job is running on it"
+							  : NULL;
 
 		if (why) {
 			if (used < sizeof(skipped))
@@ -56,7 +59,7 @@ struct st_op {
 	struct drive *d;
 	struct dev_entry e;
 	enum selftest_kind kind;
-	atomic_bool abort;	/* set by the abort key: stop it inside the drive too */
+	atomic_bool abort; /* set by the abort key: stop it inside the drive too */
 };
 
 static int st_job(void *arg, const struct progress_sink *sink, struct ss_error *err)
@@ -171,7 +174,8 @@ static enum tui_action st_submit(struct tui_model *m, struct tui_dialog *d)
 		return TUI_REDRAW;
 	}
 	if (started)
-		return tui_dialog_error(d, "Started on %u of %zu drives. %s", started, f->n, failed);
+		return tui_dialog_error(d, "Started on %u of %zu drives. %s", started, f->n,
+					failed);
 	return tui_dialog_error(d, "%s", failed);
 }
 
@@ -202,7 +206,8 @@ static enum tui_action act_selftest(struct tui_model *m)
 
 		snprintf(f->spec[i], sizeof(f->spec[i]), "%s", m->devs[idx[i]].spec);
 		/* a drive a job runs on is not sent anything now: st_start_one says why */
-		c->has[SELFTEST_SHORT] = c->has[SELFTEST_EXTENDED] = c->has[SELFTEST_CONVEYANCE] = true;
+		c->has[SELFTEST_SHORT] = c->has[SELFTEST_EXTENDED] = c->has[SELFTEST_CONVEYANCE] =
+		    true;
 		if (tui_task_for(m, spec))
 			continue;
 		if (device_open(m->ctx, spec, false, &dr, &e, &err) ||
@@ -338,8 +343,7 @@ static enum tui_action act_abort(struct tui_model *m)
 	if (why[0])
 		tui_dialog_error(d, "Not aborted: %s", why);
 	d->input = true;
-	snprintf(d->prompt, sizeof(d->prompt), "Abort %s? [y/N]:",
-		 l->n == 1 ? "it" : "them");
+	snprintf(d->prompt, sizeof(d->prompt), "Abort %s? [y/N]:", l->n == 1 ? "it" : "them");
 	d->submit = abort_submit;
 	d->arg = l;
 	d->free_arg = free;
@@ -401,26 +405,32 @@ const struct tui_key_action tui_actions[] = {
 	  tui_report_zones, true },
 	{ 'p', "p", "plan an array of the selected (or marked) drives: goals, layouts, save",
 	  tui_planner_open, true },
-	{ 'A', "A", "the arrays shortstroke created (planner a applies a layout): members, "
-		    "state, stroke; u undoes one", tui_arrays_open, false },
+	{ 'A', "A",
+	  "the arrays shortstroke created (planner a applies a layout): members, "
+	  "state, stroke; u undoes one",
+	  tui_arrays_open, false },
 	{ 'b', "b", "benchmark the selected (or marked) drives, against their last run",
 	  tui_bench_start, true },
-	{ 'Q', "Q", "qualify the selected (or marked) drives (read-only checks)",
-	  tui_qualify_start, true },
+	{ 'Q', "Q", "qualify the selected (or marked) drives (read-only checks)", tui_qualify_start,
+	  true },
 	{ 'P', "P", "power-cycle simulated drives (volatile limits go)", act_power_cycle, true },
-	{ 'a', "a", "abort the job on the selected (or marked) drives (a self-test stops "
-		    "inside the drive; a format cannot be aborted)", act_abort, true },
+	{ 'a', "a",
+	  "abort the job on the selected (or marked) drives (a self-test stops "
+	  "inside the drive; a format cannot be aborted)",
+	  act_abort, true },
 	{ 'L', "L", "every command sent to a drive this session, as -v prints it", tui_log_open,
 	  false },
-	{ 'd', "d", "hide / show the detail pane (the table takes the screen)",
-	  tui_detail_toggle, false },
+	{ 'd', "d", "hide / show the detail pane (the table takes the screen)", tui_detail_toggle,
+	  false },
 	/* many disks (select.c) */
 	{ '>', ">", "sort by the next column to the right (after the last: as scanned)",
 	  tui_sort_next, false },
 	{ '<', "<", "sort by the next column to the left", tui_sort_prev, false },
 	{ 'I', "I", "invert the sort order", tui_sort_invert, false },
-	{ '/', "/, F4", "filter as you type (model, serial, WWN, state, transport, device); "
-			"Enter keeps it, Esc clears it", tui_filter_start, false },
+	{ '/', "/, F4",
+	  "filter as you type (model, serial, WWN, state, transport, device); "
+	  "Enter keeps it, Esc clears it",
+	  tui_filter_start, false },
 	{ '*', "*", "mark every drive the filter shows", tui_mark_shown, false },
 	{ 'i', "i", "invert the marks of the drives shown", tui_mark_invert, false },
 	{ 'U', "U", "unmark every drive", tui_mark_none, false },

@@ -20,9 +20,9 @@
 struct apply_flow {
 	struct plan *plan;
 	char name[ARRAY_NAME_MAX + 1];
-	char mkfs[8];			/* "" none */
+	char mkfs[8]; /* "" none */
 	char plan_path[4096];
-	struct array_apply_result *chk;	/* what the check found (members, plans) */
+	struct array_apply_result *chk; /* what the check found (members, plans) */
 	size_t next;			/* the member whose serial is asked */
 };
 
@@ -124,7 +124,8 @@ static void apply_finish(struct tui_model *m, struct tui_task *t, int rc,
 		member_reasons(ap->res, ap->result, sizeof(ap->result));
 	} else {
 		snprintf(ap->result, sizeof(ap->result), "%s%s%s", err->msg,
-			 r->name[0] ? "; state " : "", r->name[0] ? array_state_name(r->state) : "");
+			 r->name[0] ? "; state " : "",
+			 r->name[0] ? array_state_name(r->state) : "");
 	}
 	pthread_mutex_unlock(&ap->lock);
 	array_apply_result_fini(ap->res);
@@ -158,8 +159,8 @@ static enum tui_action start_apply(struct tui_model *m, struct apply_flow *f)
 	snprintf(ap->name, sizeof(ap->name), "%s", f->name);
 	snprintf(ap->mkfs, sizeof(ap->mkfs), "%s", f->mkfs);
 	snprintf(ap->plan_path, sizeof(ap->plan_path), "%s", f->plan_path);
-	snprintf(ap->title, sizeof(ap->title), "RAID %s over %zu drives%s%s",
-		 f->chk->rec.level, f->chk->n, f->mkfs[0] ? ", " : "", f->mkfs);
+	snprintf(ap->title, sizeof(ap->title), "RAID %s over %zu drives%s%s", f->chk->rec.level,
+		 f->chk->n, f->mkfs[0] ? ", " : "", f->mkfs);
 	ap->n = f->chk->n;
 	for (size_t i = 0; i < ap->n; i++) {
 		snprintf(ap->m[i].spec, sizeof(ap->m[i].spec), "%s", f->chk->m[i].e.spec);
@@ -200,9 +201,10 @@ static enum tui_action serial_submit(struct tui_model *m, struct tui_dialog *d)
 
 	if (strcmp(d->text, am->e.info.serial) || !am->e.info.serial[0]) {
 		d->text[0] = '\0';
-		return tui_dialog_error(d, "Not the serial of %s: type %s to go ahead (Esc "
-					   "cancels; nothing was changed).", am->e.spec,
-					am->e.info.serial);
+		return tui_dialog_error(d,
+					"Not the serial of %s: type %s to go ahead (Esc "
+					"cancels; nothing was changed).",
+					am->e.spec, am->e.info.serial);
 	}
 	f->next++;
 	d->arg = NULL; /* the flow moves on; the caller frees d */
@@ -275,8 +277,10 @@ static enum tui_action mkfs_submit(struct tui_model *m, struct tui_dialog *d)
 	}
 	if (f->chk->already) {
 		array_apply_result_fini(f->chk);
-		return tui_dialog_error(d, "/dev/md/%s is already applied from this plan: nothing "
-					   "to do.", f->name);
+		return tui_dialog_error(d,
+					"/dev/md/%s is already applied from this plan: nothing "
+					"to do.",
+					f->name);
 	}
 	d->arg = NULL;
 	d->free_arg = NULL;
@@ -296,12 +300,12 @@ static enum tui_action name_submit(struct tui_model *m, struct tui_dialog *d)
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return tui_dialog_error(d, "out of memory");
-	if (array_rec_load(ctx_state_dir(m->ctx), d->text, r, &err) == 0 &&
-	    r->state != AS_UNDONE) {
+	if (array_rec_load(ctx_state_dir(m->ctx), d->text, r, &err) == 0 && r->state != AS_UNDONE) {
 		enum tui_action a = tui_dialog_error(
-			d, "An array named %s exists (%s, from %s): choose another name, or "
-			   "undo it on the arrays screen (A) first.", d->text,
-			array_state_name(r->state), r->plan);
+		    d,
+		    "An array named %s exists (%s, from %s): choose another name, or "
+		    "undo it on the arrays screen (A) first.",
+		    d->text, array_state_name(r->state), r->plan);
 
 		free(r);
 		return a;
@@ -333,8 +337,9 @@ enum tui_action tui_apply_open(struct tui_model *m)
 	struct tui_dialog *d;
 
 	if (!p || !p->met || !p->nrows)
-		return tui_alert(m, "Apply", "No layout meets the goals: nothing to apply. Change "
-					     "a goal first.");
+		return tui_alert(m, "Apply",
+				 "No layout meets the goals: nothing to apply. Change "
+				 "a goal first.");
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return tui_alert(m, "Apply", "out of memory");
@@ -398,7 +403,7 @@ void tui_arrays_free(struct tui_arrays *a)
 
 void tui_arrays_reload(struct tui_arrays *a, struct ss_ctx *ctx)
 {
-	char (*names)[ARRAY_NAME_MAX + 1] = NULL;
+	char(*names)[ARRAY_NAME_MAX + 1] = NULL;
 	struct ss_error err = { 0 };
 	size_t n = 0;
 
@@ -450,8 +455,7 @@ static int undo_job(void *arg, const struct progress_sink *sink, struct ss_error
 	return array_undo_run(&u->ctx, &u->r, false, &u->log, &changed, err);
 }
 
-static void undo_finish(struct tui_model *m, struct tui_task *t, int rc,
-			const struct ss_error *err)
+static void undo_finish(struct tui_model *m, struct tui_task *t, int rc, const struct ss_error *err)
 {
 	struct undo_op *u = t->arg;
 
@@ -479,8 +483,10 @@ static enum tui_action undo_submit(struct tui_model *m, struct tui_dialog *d)
 
 	if (strcmp(d->text, name)) {
 		d->text[0] = '\0';
-		return tui_dialog_error(d, "Not the name: type %s to undo it (Esc cancels; nothing "
-					   "was changed).", name);
+		return tui_dialog_error(d,
+					"Not the name: type %s to undo it (Esc cancels; nothing "
+					"was changed).",
+					name);
 	}
 	u = calloc(1, sizeof(*u));
 	if (!u)
@@ -503,8 +509,10 @@ static enum tui_action undo_submit(struct tui_model *m, struct tui_dialog *d)
 	snprintf(tui_task_for(m, spec)->no_abort, sizeof(tui_task_for(m, spec)->no_abort),
 		 "an undo runs to its end");
 	if (a)
-		snprintf(a->busy, sizeof(a->busy), "undoing %s: stopping the array, restoring "
-			 "its members ...", name);
+		snprintf(a->busy, sizeof(a->busy),
+			 "undoing %s: stopping the array, restoring "
+			 "its members ...",
+			 name);
 	m->dlg = NULL; /* the caller frees d */
 	return TUI_REDRAW;
 }

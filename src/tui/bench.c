@@ -162,17 +162,17 @@ static void results_text(struct tui_lines *out, const struct bench_run *r,
 	double max = 0;
 
 	tui_lines_add(out, "%s  %s  %s", r->device, r->model, r->serial);
-	tui_lines_add(out, "  %s, %s requests, over %s (%.3g%% of %s)", r->workload,
-		      bench_bs_text(&j, bsb, sizeof(bsb)),
-		      size_human(r->span_blocks * r->lblock, h1, sizeof(h1)),
-		      r->capacity_blocks ? 100.0 * (double)r->span_blocks / (double)r->capacity_blocks
-					 : 0,
-		      size_human(r->capacity_blocks * r->lblock, h2, sizeof(h2)));
+	tui_lines_add(
+	    out, "  %s, %s requests, over %s (%.3g%% of %s)", r->workload,
+	    bench_bs_text(&j, bsb, sizeof(bsb)),
+	    size_human(r->span_blocks * r->lblock, h1, sizeof(h1)),
+	    r->capacity_blocks ? 100.0 * (double)r->span_blocks / (double)r->capacity_blocks : 0,
+	    size_human(r->capacity_blocks * r->lblock, h2, sizeof(h2)));
 	if (prev)
 		tui_lines_add(out, "  before: the run of %s over %s (%.3g%% of %s)", prev->time,
 			      size_human(prev->span_blocks * prev->lblock, h1, sizeof(h1)),
 			      prev->capacity_blocks ? 100.0 * (double)prev->span_blocks /
-							    (double)prev->capacity_blocks
+							  (double)prev->capacity_blocks
 						    : 0,
 			      size_human(prev->capacity_blocks * prev->lblock, h2, sizeof(h2)));
 	else
@@ -235,8 +235,8 @@ static void tb_done(struct tui_model *m, void *flow, void *arg, int rc, const st
 			      op->o.nqd, err->msg);
 	if (!rc && bench_history_append(f->state_dir, &r, &e2))
 		tui_lines_add(&f->out, "  not kept for a later comparison: %s", e2.msg);
-	tui_status(m, "%s: %s QD %u %.0f IOPS%s", op->d.spec, io_workload_name(op->o.wl),
-		   r.p[0].qd, r.p[0].iops, rc ? " (stopped)" : "");
+	tui_status(m, "%s: %s QD %u %.0f IOPS%s", op->d.spec, io_workload_name(op->o.wl), r.p[0].qd,
+		   r.p[0].iops, rc ? " (stopped)" : "");
 }
 
 static void tb_end(struct tui_model *m, void *flow, unsigned started)
@@ -319,8 +319,7 @@ static enum tui_action start(struct tui_model *m, struct tb_form *f)
 
 /* ---- writes: each drive's serial typed ------------------------------------------ */
 
-static enum tui_action confirm_next(struct tui_model *m, struct tui_dialog *old,
-				    struct tb_form *f);
+static enum tui_action confirm_next(struct tui_model *m, struct tui_dialog *old, struct tb_form *f);
 
 static enum tui_action confirm_submit(struct tui_model *m, struct tui_dialog *d)
 {
@@ -330,16 +329,16 @@ static enum tui_action confirm_submit(struct tui_model *m, struct tui_dialog *d)
 
 	if (strcmp(s->text, x->e.info.serial) || !x->e.info.serial[0]) {
 		s->text[0] = '\0';
-		return tui_form_refuse(d, 0, "Not the serial. Type %s to write over its span, Esc "
-					     "to cancel%s.",
+		return tui_form_refuse(d, 0,
+				       "Not the serial. Type %s to write over its span, Esc "
+				       "to cancel%s.",
 				       x->e.info.serial, f->n > 1 ? " them all" : "");
 	}
 	f->next++;
 	return confirm_next(m, d, f);
 }
 
-static enum tui_action confirm_next(struct tui_model *m, struct tui_dialog *old,
-				    struct tb_form *f)
+static enum tui_action confirm_next(struct tui_model *m, struct tui_dialog *old, struct tb_form *f)
 {
 	struct tui_dialog *d;
 	struct tui_form *fm;
@@ -365,8 +364,9 @@ static enum tui_action confirm_next(struct tui_model *m, struct tui_dialog *old,
 		return TUI_REDRAW;
 	d = m->dlg;
 	tui_dialog_line(d, "%s", x->plan);
-	tui_dialog_line(d, "Every block written over the span is lost. Esc cancels%s: nothing has "
-			   "been written.",
+	tui_dialog_line(d,
+			"Every block written over the span is lost. Esc cancels%s: nothing has "
+			"been written.",
 			f->n > 1 ? " them all" : "");
 	snprintf(label, sizeof(label), "Type the serial (%s):", x->e.info.serial);
 	tui_form_text(fm, label, NULL, NULL);
@@ -389,8 +389,9 @@ static enum tui_action form_submit(struct tui_model *m, struct tui_dialog *d)
 		return tui_form_refuse(d, BF_WORKLOAD, "Pick a workload.");
 	s = fm->f[BF_QD].text;
 	if (bench_parse_qd(s, o))
-		return tui_form_refuse(d, BF_QD, "Queue depths '%s': give queue depths of 1 to %u, "
-						 "comma separated (at most %u)",
+		return tui_form_refuse(d, BF_QD,
+				       "Queue depths '%s': give queue depths of 1 to %u, "
+				       "comma separated (at most %u)",
 				       s, IO_QD_MAX, BENCH_QD_MAX);
 	s = fm->f[BF_SPAN].text;
 	if (s[0] && strcmp(s, "100%")) {
@@ -400,13 +401,15 @@ static enum tui_action form_submit(struct tui_model *m, struct tui_dialog *d)
 	}
 	s = fm->f[BF_TIME].text;
 	if (bench_parse_time(s, &o->time_ns))
-		return tui_form_refuse(d, BF_TIME, "Time '%s': give a duration of 1ms to 24h, such "
-						   "as 30s, 500ms or 2m",
+		return tui_form_refuse(d, BF_TIME,
+				       "Time '%s': give a duration of 1ms to 24h, such "
+				       "as 30s, 500ms or 2m",
 				       s);
 	s = fm->f[BF_BS].text;
 	if (s[0] && bench_parse_bs(s, &o->bs))
-		return tui_form_refuse(d, BF_BS, "Request size '%s': block sizes of 512 B to 4 MiB "
-						 "in multiples of 512 are supported",
+		return tui_form_refuse(d, BF_BS,
+				       "Request size '%s': block sizes of 512 B to 4 MiB "
+				       "in multiples of 512 are supported",
 				       s);
 	s = fm->f[BF_SEED].text;
 	if (u64_parse(s, &o->seed))
@@ -414,11 +417,12 @@ static enum tui_action form_submit(struct tui_model *m, struct tui_dialog *d)
 	o->destructive = fm->f[BF_DESTRUCTIVE].on;
 	f->write = io_workload_writes(o->wl);
 	if (f->write && !o->destructive)
-		return tui_form_refuse(d, BF_DESTRUCTIVE,
-				       "The %s workload writes to the disk and destroys the data in "
-				       "the span: tick Destructive (Space) to allow it; each drive's "
-				       "serial is then asked for.",
-				       io_workload_name(o->wl));
+		return tui_form_refuse(
+		    d, BF_DESTRUCTIVE,
+		    "The %s workload writes to the disk and destroys the data in "
+		    "the span: tick Destructive (Space) to allow it; each drive's "
+		    "serial is then asked for.",
+		    io_workload_name(o->wl));
 	if (bench_opts_check(o, &err))
 		return tui_form_refuse(d, BF_BS, "%s", err.msg);
 
@@ -436,8 +440,8 @@ static enum tui_action form_submit(struct tui_model *m, struct tui_dialog *d)
 		memset(x, 0, sizeof(*x));
 		snprintf(x->spec, sizeof(x->spec), "%s", m->devs[idx[i]].spec);
 		if (tui_task_for(m, x->spec))
-			return tui_dialog_error(d, "%s: a job is running on it; wait for it to end.",
-						x->spec);
+			return tui_dialog_error(
+			    d, "%s: a job is running on it; wait for it to end.", x->spec);
 		rc = device_open(m->ctx, x->spec, f->write, &dr, &x->e, &err);
 		drive_free(dr);
 		if (!rc && f->write)
@@ -445,7 +449,8 @@ static enum tui_action form_submit(struct tui_model *m, struct tui_dialog *d)
 		if (!rc && f->write)
 			rc = bench_write_fits(&x->e.info, x->spec, &err);
 		if (!rc) {
-			rc = io_dev_open_name(x->e.node, ctx_sources(m->ctx), f->write, &x->io, &err);
+			rc = io_dev_open_name(x->e.node, ctx_sources(m->ctx), f->write, &x->io,
+					      &err);
 			if (rc)
 				ss_error_prefix(&err, "%s: ", x->spec);
 		}
@@ -503,13 +508,15 @@ enum tui_action tui_bench_start(struct tui_model *m)
 			    "IOMeter access specifications");
 	workloads(x);
 	tui_field_select(x, "random-access");
-	tui_form_text(fm, "Queue depths", "1,4,16,32", "requests in flight, 1 to 256, comma "
-						       "separated");
+	tui_form_text(fm, "Queue depths", "1,4,16,32",
+		      "requests in flight, 1 to 256, comma "
+		      "separated");
 	tui_form_text(fm, "Span", "100%",
 		      "only the outer part of the disk (20%, 100GB): what a limit would give, "
 		      "without setting one");
-	tui_form_text(fm, "Time", "5s", "per queue depth: 30s, 500ms, 2m (virtual time on a "
-					"simulated drive)");
+	tui_form_text(fm, "Time", "5s",
+		      "per queue depth: 30s, 500ms, 2m (virtual time on a "
+		      "simulated drive)");
 	tui_form_text(fm, "Request size", NULL,
 		      "empty: the workload's (1M sequential, 4K random); 512 to 4M; the IOMeter "
 		      "profiles fix their own");

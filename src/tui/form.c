@@ -44,10 +44,9 @@ struct tui_form *tui_form_open(struct tui_model *m, const char *title, void *arg
 	return f;
 }
 
-struct tui_form *tui_targets_form(struct tui_model *m, const char *title, size_t size,
-				  void (*free_arg)(void *arg),
-				  enum tui_action (*submit)(struct tui_model *m, struct tui_dialog *d),
-				  enum tui_action *a)
+struct tui_form *tui_targets_form(
+    struct tui_model *m, const char *title, size_t size, void (*free_arg)(void *arg),
+    enum tui_action (*submit)(struct tui_model *m, struct tui_dialog *d), enum tui_action *a)
 {
 	size_t idx[1];
 	void *arg;
@@ -126,8 +125,8 @@ void tui_form_free(struct tui_form *f)
 	free(f);
 }
 
-static struct tui_field *field_add(struct tui_form *f, enum tui_field_kind kind,
-				   const char *label, const char *hint)
+static struct tui_field *field_add(struct tui_form *f, enum tui_field_kind kind, const char *label,
+				   const char *hint)
 {
 	struct tui_field *x;
 
@@ -245,7 +244,9 @@ static void option_names(const struct tui_field *x, char *buf, size_t len)
 	buf[0] = '\0';
 	for (unsigned k = 0; k < x->nchoices && used < len; k++)
 		used += (size_t)snprintf(buf + used, len - used, "%s%s",
-					 !k ? "" : k + 1 == x->nchoices ? " or " : ", ",
+					 !k			? ""
+					 : k + 1 == x->nchoices ? " or "
+								: ", ",
 					 x->choice[k].name);
 }
 

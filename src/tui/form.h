@@ -47,34 +47,34 @@ enum tui_field_kind {
 
 struct tui_choice {
 	char name[32];
-	char why_not[400];	/* "": offered */
+	char why_not[400]; /* "": offered */
 };
 
 struct tui_field {
 	enum tui_field_kind kind;
-	char label[64];		/* "Size", "Type the serial (X):" */
-	char hint[240];		/* said under the fields while it has the focus */
+	char label[64]; /* "Size", "Type the serial (X):" */
+	char hint[240]; /* said under the fields while it has the focus */
 	/* text */
 	char text[256];
-	bool pristine;		/* the default: the first key typed replaces it */
+	bool pristine; /* the default: the first key typed replaces it */
 	/* choice */
 	struct tui_choice choice[TUI_FORM_CHOICES];
-	unsigned nchoices, cur;	/* cur: the option chosen (an offered one) */
+	unsigned nchoices, cur; /* cur: the option chosen (an offered one) */
 	char typed[32];		/* a name being typed; "" none */
 	int match;		/* the option typed names, -1 none */
 	/* check */
 	bool on;
-	char why_off[320];	/* "": it can be set; else why not */
+	char why_off[320]; /* "": it can be set; else why not */
 };
 
 struct tui_form {
 	struct tui_field f[TUI_FORM_FIELDS];
 	unsigned n, focus;
-	int bad;		/* the field the last refusal is about, -1 none */
+	int bad; /* the field the last refusal is about, -1 none */
 	/* the preview pane: its lines, its title, the first line shown */
 	struct tui_lines pane;
 	size_t pane_top;
-	size_t pane_max;	/* the last pane_top that still fills the pane (the view) */
+	size_t pane_max; /* the last pane_top that still fills the pane (the view) */
 	char pane_title[96];
 	/* after a field changed (d->form is the form): another field's
 	 * options, the preview */
@@ -86,15 +86,15 @@ struct tui_form {
  * its lines and fields. NULL when out of memory: arg freed, an alert says so. */
 struct tui_form *tui_form_open(struct tui_model *m, const char *title, void *arg,
 			       void (*free_arg)(void *arg),
-			       enum tui_action (*submit)(struct tui_model *m, struct tui_dialog *d));
+			       enum tui_action (*submit)(struct tui_model *m,
+							 struct tui_dialog *d));
 /* tui_form_open for the drives an action applies to (tui_targets), with a
  * zeroed arg of size bytes (m->dlg->arg): NULL with *a TUI_NONE when there
  * is no drive, TUI_REDRAW when an alert says why not (a job runs on one,
  * out of memory). */
-struct tui_form *tui_targets_form(struct tui_model *m, const char *title, size_t size,
-				  void (*free_arg)(void *arg),
-				  enum tui_action (*submit)(struct tui_model *m, struct tui_dialog *d),
-				  enum tui_action *a);
+struct tui_form *tui_targets_form(
+    struct tui_model *m, const char *title, size_t size, void (*free_arg)(void *arg),
+    enum tui_action (*submit)(struct tui_model *m, struct tui_dialog *d), enum tui_action *a);
 /* A form on d (replacing any); NULL when out of memory. */
 struct tui_form *tui_dialog_form(struct tui_dialog *d);
 void tui_form_free(struct tui_form *f);
@@ -103,8 +103,7 @@ void tui_form_free(struct tui_form *f);
 struct tui_field *tui_form_text(struct tui_form *f, const char *label, const char *def,
 				const char *hint);
 struct tui_field *tui_form_choice(struct tui_form *f, const char *label, const char *hint);
-struct tui_field *tui_form_check(struct tui_form *f, const char *label, bool on,
-				 const char *hint);
+struct tui_field *tui_form_check(struct tui_form *f, const char *label, bool on, const char *hint);
 /* An option of a choice; why_not NULL or "": offered. The first offered
  * option added is chosen. */
 void tui_field_option(struct tui_field *x, const char *name, const char *why_not);
@@ -117,13 +116,12 @@ void tui_field_not_offered(const struct tui_field *x, char *buf, size_t len);
 
 /* A refusal about field k: the reason in the dialog, the focus on it. */
 enum tui_action tui_form_refuse(struct tui_dialog *d, unsigned k, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 /* Enter, before submit: a choice typed to a name that is no option, or to
  * one not offered, is refused (true: refused, the reason in d->error). */
 bool tui_form_resolve(struct tui_dialog *d);
 /* A key for the form (not Enter, Esc): TUI_NONE when it is not one of its. */
 enum tui_action tui_form_key(struct tui_dialog *d, int key);
-
 
 /* view_forms.c: a dialog with a form, drawn over the screen */
 void tui_draw_form(const struct tui_dialog *d);
@@ -139,17 +137,17 @@ struct cmdlog;
 struct cmdlog_entry;
 
 struct tui_logview {
-	struct cmdlog_entry *e;	/* a copy of what the log keeps (cmdlog_copy) */
+	struct cmdlog_entry *e; /* a copy of what the log keeps (cmdlog_copy) */
 	size_t n;
-	uint64_t dropped;	/* entries the log no longer keeps */
-	uint64_t last;		/* the log's newest seq when copied */
-	size_t *rows;		/* the entries the filter lets through, oldest first */
+	uint64_t dropped; /* entries the log no longer keeps */
+	uint64_t last;	  /* the log's newest seq when copied */
+	size_t *rows;	  /* the entries the filter lets through, oldest first */
 	size_t nrows;
-	size_t sel, top;	/* in rows */
-	bool follow;		/* on the newest: stay there as commands come */
-	bool media;		/* show the medium's reads and writes too */
-	char filter[128];	/* a part of a device's or a command's name ("" all) */
-	bool editing;		/* the filter is being typed */
+	size_t sel, top;  /* in rows */
+	bool follow;	  /* on the newest: stay there as commands come */
+	bool media;	  /* show the medium's reads and writes too */
+	char filter[128]; /* a part of a device's or a command's name ("" all) */
+	bool editing;	  /* the filter is being typed */
 };
 
 /* The session's log, made and hooked to the transport on the first call

@@ -128,7 +128,7 @@ void tui_bg_stop_all(struct tui_model *m, double timeout_s)
 /* ---- the rescan ------------------------------------------------------------------ */
 
 struct scan {
-	struct ss_ctx ctx;	/* the job's own: the UI thread keeps the model's */
+	struct ss_ctx ctx; /* the job's own: the UI thread keeps the model's */
 	struct dev_entry *devs;
 	size_t n;
 	char (*health)[TUI_HEALTH_LEN];
@@ -280,8 +280,8 @@ static void scan_done(struct tui_model *m, struct tui_bg *b, void *arg, int rc,
 		snprintf(m->source, sizeof(m->source), "this machine");
 	if (rc) {
 		/* the old list stays */
-		tui_status(m, "%s%s", first ? "" : "rescan failed, the list is as it was: ",
-			   err->msg);
+		tui_status(m, "%s%s",
+			   first ? "" : "rescan failed, the list is as it was: ", err->msg);
 		scan_free(s);
 		return;
 	}

@@ -32,10 +32,10 @@ struct cap_op {
 	struct dev_entry e;
 	struct cap_plan plan;
 	bool restore;
-	enum cap_method method;	/* restore: forced (CAP_AUTO: the journal's) */
-	bool to_native;		/* restore: nothing journaled: the native maximum */
-	char refused[400];	/* restore: why it would be refused (nothing to confirm) */
-	struct tui_lines preview;	/* the plan and the commands, for its confirmation */
+	enum cap_method method;	  /* restore: forced (CAP_AUTO: the journal's) */
+	bool to_native;		  /* restore: nothing journaled: the native maximum */
+	char refused[400];	  /* restore: why it would be refused (nothing to confirm) */
+	struct tui_lines preview; /* the plan and the commands, for its confirmation */
 	char state_dir[4096];
 };
 
@@ -88,8 +88,7 @@ static int cap_job(void *arg, const struct progress_sink *sink, struct ss_error 
 	return cap_limit(&c, &op->plan, &res, err);
 }
 
-static void cap_finish(struct tui_model *m, struct tui_task *t, int rc,
-		       const struct ss_error *err)
+static void cap_finish(struct tui_model *m, struct tui_task *t, int rc, const struct ss_error *err)
 {
 	struct cap_op *op = t->arg;
 
@@ -119,9 +118,10 @@ static void start_jobs(struct tui_model *m, struct cap_flow *f)
 		}
 		t = tui_task_for(m, op->e.spec);
 		if (op->plan.method == CAP_SCSI_FORMAT)
-			snprintf(t->no_abort, sizeof(t->no_abort),
-				 "a format in progress cannot be aborted: FORMAT UNIT runs inside "
-				 "the drive to the end (a power cycle leaves the medium unreadable)");
+			snprintf(
+			    t->no_abort, sizeof(t->no_abort),
+			    "a format in progress cannot be aborted: FORMAT UNIT runs inside "
+			    "the drive to the end (a power cycle leaves the medium unreadable)");
 		else
 			snprintf(t->no_abort, sizeof(t->no_abort),
 				 "a %s cannot be aborted halfway; it ends in a moment",
@@ -189,7 +189,7 @@ static enum tui_action confirm_next(struct tui_model *m, struct cap_flow *f)
 	m->dlg = NULL; /* the one before: the key handler frees it */
 	fm = tui_form_open(m, title, f, cap_flow_free,
 			   f->restore && (op->refused[0] || op->plan.noop) ? skip_submit
-									  : confirm_submit);
+									   : confirm_submit);
 	if (!fm)
 		return TUI_REDRAW;
 	d = m->dlg;
@@ -212,9 +212,11 @@ static enum tui_action confirm_next(struct tui_model *m, struct cap_flow *f)
 		tui_dialog_line(d, "FORMAT UNIT destroys every byte on the drive.");
 	else if (!f->restore)
 		tui_dialog_line(d, "Data beyond the new end becomes unreachable.");
-	tui_dialog_line(d, "Esc cancels%s: nothing has been sent. Enter with the serial number "
-			   "goes ahead%s.",
-			f->n > 1 ? " them all" : "", f->next + 1 < f->n ? " to the next drive" : "");
+	tui_dialog_line(d,
+			"Esc cancels%s: nothing has been sent. Enter with the serial number "
+			"goes ahead%s.",
+			f->n > 1 ? " them all" : "",
+			f->next + 1 < f->n ? " to the next drive" : "");
 	snprintf(label, sizeof(label), "Type the serial (%s):", op->e.info.serial);
 	tui_form_text(fm, label, NULL, NULL);
 	return TUI_REDRAW;
@@ -253,7 +255,7 @@ static void preview_commands(struct cap_op *op)
 	c.show = show_cmd;
 	c.show_arg = op;
 	tui_lines_add(&op->preview, "  Commands that would be sent (as %s --dry-run lists them):",
-		    op->restore ? "restore" : "limit");
+		      op->restore ? "restore" : "limit");
 	at = op->preview.n;
 	rc = op->restore ? cap_restore(&c, op->method, op->plan.volatile_, &res, &err)
 			 : cap_limit(&c, &op->plan, &res, &err);
@@ -276,19 +278,23 @@ static void preview_limit(struct cap_op *op)
 		    orig.block_len == p->block_len;
 	if (journaled)
 		back = orig.original_blocks;
-	tui_lines_add(&op->preview, "%s  %s  serial %s", op->e.spec, op->e.info.model, op->e.info.serial);
-	tui_lines_add(&op->preview, "  Now:      %s", blocks_text(p->current, p->block_len, b, sizeof(b)));
+	tui_lines_add(&op->preview, "%s  %s  serial %s", op->e.spec, op->e.info.model,
+		      op->e.info.serial);
+	tui_lines_add(&op->preview, "  Now:      %s",
+		      blocks_text(p->current, p->block_len, b, sizeof(b)));
 	tui_lines_add(&op->preview, "  After:    %s by %s%s", p->note, cap_method_name(p->method),
-		    p->volatile_ ? " (volatile: a power cycle undoes it)" : "");
-	tui_lines_add(&op->preview, "  Restore:  gets back %s, %s", blocks_text(back, p->block_len, b, sizeof(b)),
-		    journaled ? "the journaled original (the disk was limited before)"
-			      : "the capacity it has now");
+		      p->volatile_ ? " (volatile: a power cycle undoes it)" : "");
+	tui_lines_add(&op->preview, "  Restore:  gets back %s, %s",
+		      blocks_text(back, p->block_len, b, sizeof(b)),
+		      journaled ? "the journaled original (the disk was limited before)"
+				: "the capacity it has now");
 	if (!p->volatile_ && p->method == CAP_HPA &&
 	    cap_hpa_changed_before(op->state_dir, &op->e.info, when, sizeof(when)))
-		tui_lines_add(&op->preview, "  note: a permanent SET MAX ADDRESS was sent to it at %s; drives "
-				"take one per power cycle, so unless it was power-cycled since it "
-				"will refuse this one",
-			    when);
+		tui_lines_add(&op->preview,
+			      "  note: a permanent SET MAX ADDRESS was sent to it at %s; drives "
+			      "take one per power cycle, so unless it was power-cycled since it "
+			      "will refuse this one",
+			      when);
 	preview_commands(op);
 }
 
@@ -297,17 +303,21 @@ static void preview_restore(struct cap_op *op)
 	const struct cap_plan *p = &op->plan;
 	char b[96];
 
-	tui_lines_add(&op->preview, "%s  %s  serial %s", op->e.spec, op->e.info.model, op->e.info.serial);
+	tui_lines_add(&op->preview, "%s  %s  serial %s", op->e.spec, op->e.info.model,
+		      op->e.info.serial);
 	if (op->refused[0]) {
 		tui_lines_add(&op->preview, "  Refused: %s", op->refused);
 		return;
 	}
-	tui_lines_add(&op->preview, "  Now:      %s", blocks_text(p->current, p->block_len, b, sizeof(b)));
-	tui_lines_add(&op->preview, "  After:    gets back %s by %s%s", p->note, cap_method_name(p->method),
-		    p->volatile_ ? " (volatile: a power cycle undoes it)" : "");
+	tui_lines_add(&op->preview, "  Now:      %s",
+		      blocks_text(p->current, p->block_len, b, sizeof(b)));
+	tui_lines_add(&op->preview, "  After:    gets back %s by %s%s", p->note,
+		      cap_method_name(p->method),
+		      p->volatile_ ? " (volatile: a power cycle undoes it)" : "");
 	if (op->to_native)
-		tui_lines_add(&op->preview, "  --to-native: what a vendor's HPA or DCO, or another tool, hid "
-				"comes back too");
+		tui_lines_add(&op->preview,
+			      "  --to-native: what a vendor's HPA or DCO, or another tool, hid "
+			      "comes back too");
 	if (p->noop)
 		return;
 	preview_commands(op);
@@ -446,8 +456,9 @@ static enum tui_action limit_submit(struct tui_model *m, struct tui_dialog *d)
 	struct size_spec s;
 
 	if (!fm->f[LF_SIZE].text[0])
-		return tui_form_refuse(d, LF_SIZE, "Keep how much? Type a size (100GB, 93GiB), a "
-						   "percent of native (20%%) or a block count.");
+		return tui_form_refuse(d, LF_SIZE,
+				       "Keep how much? Type a size (100GB, 93GiB), a "
+				       "percent of native (20%%) or a block count.");
 	if (size_parse(fm->f[LF_SIZE].text, &s, &err))
 		return tui_form_refuse(d, LF_SIZE, "%s", err.msg);
 	if (s.kind == SIZE_PERCENT) {
@@ -479,9 +490,9 @@ static enum tui_action limit_submit(struct tui_model *m, struct tui_dialog *d)
 		if (!rc)
 			rc = cap_plan_limit_drive(&c, &req, &op->plan, &err);
 		if (rc)
-			return tui_form_refuse(d, rc == -EOPNOTSUPP || rc == -EACCES ? LF_METHOD
-							: LF_SIZE,
-					       "%s", named(op->e.spec, err.msg, buf, sizeof(buf)));
+			return tui_form_refuse(
+			    d, rc == -EOPNOTSUPP || rc == -EACCES ? LF_METHOD : LF_SIZE, "%s",
+			    named(op->e.spec, err.msg, buf, sizeof(buf)));
 		if (op->plan.noop)
 			return tui_form_refuse(d, LF_SIZE, "Nothing to do: %s: %s", op->e.spec,
 					       op->plan.note);

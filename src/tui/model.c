@@ -13,7 +13,7 @@
 #include "tui.h"
 
 const struct tui_col tui_cols[] = {
-	{ "DEVICE", 0 }, { "TRAN", 0 },	     { "MODEL", 0 }, { "SERIAL", 118 }, { "SIZE", 0 },
+	{ "DEVICE", 0 },  { "TRAN", 0 },     { "MODEL", 0 }, { "SERIAL", 118 }, { "SIZE", 0 },
 	{ "NATIVE", 90 }, { "LIMITED", 60 }, { "RPM", 100 }, { "STATE", 0 },	{ NULL, 0 },
 };
 
@@ -169,8 +169,9 @@ static enum tui_action dialog_key(struct tui_model *m, int key)
 		return TUI_NONE;
 	if (key == TK_RESIZE)
 		return TUI_REDRAW; /* redraw at the new size, the dialog stays */
-	if (!d->form && d->top_max && (key == TK_UP || key == TK_DOWN || key == TK_PGUP ||
-				       key == TK_PGDN)) { /* its text does not fit: it scrolls */
+	if (!d->form && d->top_max &&
+	    (key == TK_UP || key == TK_DOWN || key == TK_PGUP ||
+	     key == TK_PGDN)) { /* its text does not fit: it scrolls */
 		long step = key == TK_UP ? -1 : key == TK_DOWN ? 1 : key == TK_PGUP ? -10 : 10;
 		long top = (long)d->top + step;
 
@@ -229,9 +230,9 @@ struct tui_task *tui_task_for(struct tui_model *m, const char *spec)
 	return NULL;
 }
 
-int tui_task_start(struct tui_model *m, const char *spec, const char *what, job_fn fn,
-		   void *arg, void (*finish)(struct tui_model *, struct tui_task *, int,
-					     const struct ss_error *))
+int tui_task_start(struct tui_model *m, const char *spec, const char *what, job_fn fn, void *arg,
+		   void (*finish)(struct tui_model *, struct tui_task *, int,
+				  const struct ss_error *))
 {
 	struct ss_error err = { 0 };
 	struct tui_task *t;
@@ -321,7 +322,7 @@ bool tui_targets_busy(struct tui_model *m)
 
 struct fanout {
 	const struct tui_fanout_ops *ops;
-	unsigned pending;	/* jobs running, and one held while starting */
+	unsigned pending; /* jobs running, and one held while starting */
 	unsigned started;
 	void *flow;
 };
@@ -650,7 +651,7 @@ static enum tui_action screen_key(struct tui_model *m, int key)
 		key = '/';
 		goto action;
 	default:
-	action:
+action:
 		for (const struct tui_key_action *a = tui_actions; a->run; a++) {
 			if (a->key != key)
 				continue;
@@ -659,7 +660,9 @@ static enum tui_action screen_key(struct tui_model *m, int key)
 				return TUI_REDRAW;
 			}
 			if (a->drives && m->n && !m->nview && m->view) {
-				tui_status(m, "no drive is shown: the filter matches none (Esc clears it)");
+				tui_status(
+				    m,
+				    "no drive is shown: the filter matches none (Esc clears it)");
 				return TUI_REDRAW;
 			}
 			return a->run(m);

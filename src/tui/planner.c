@@ -17,12 +17,8 @@
 #define MAX_TARGETS PLAN_MAX_DISKS
 
 const char *const tui_plan_field_names[TPF_COUNT] = {
-	[TPF_LEVEL] = "RAID level",
-	[TPF_CAPACITY] = "Capacity",
-	[TPF_IOPS] = "IOPS",
-	[TPF_ACCESS] = "Access ms",
-	[TPF_TOLERATE] = "Tolerates",
-	[TPF_WORKLOAD] = "Workload",
+	[TPF_LEVEL] = "RAID level", [TPF_CAPACITY] = "Capacity",  [TPF_IOPS] = "IOPS",
+	[TPF_ACCESS] = "Access ms", [TPF_TOLERATE] = "Tolerates", [TPF_WORKLOAD] = "Workload",
 };
 
 static bool is_choice(unsigned f)
@@ -163,10 +159,11 @@ void tui_planner_update(struct tui_planner *p)
 	if (!goals_of(p, &g))
 		return;
 	if (p->level >= 0 && rp_level_min_disks(p->level) > p->n) {
-		snprintf(p->message, sizeof(p->message),
-			 "RAID %s needs at least %u disks; %zu %s marked (Space on the drive table)",
-			 rp_level_name(p->level), rp_level_min_disks(p->level), p->n,
-			 p->n == 1 ? "is" : "are");
+		snprintf(
+		    p->message, sizeof(p->message),
+		    "RAID %s needs at least %u disks; %zu %s marked (Space on the drive table)",
+		    rp_level_name(p->level), rp_level_min_disks(p->level), p->n,
+		    p->n == 1 ? "is" : "are");
 		snprintf(p->unmet, sizeof(p->unmet), "%s", rp_goal_name(RP_GOAL_LEVEL));
 		return;
 	}
@@ -293,8 +290,9 @@ static enum tui_action planner_save(struct tui_model *m)
 	struct tui_dialog *d;
 
 	if (!p->met || !p->nrows)
-		return tui_alert(m, "Save plan",
-				 "No layout meets the goals: nothing to save. Change a goal first.");
+		return tui_alert(
+		    m, "Save plan",
+		    "No layout meets the goals: nothing to save. Change a goal first.");
 	d = tui_dialog_new("Save plan");
 	tui_dialog_line(d, "Layout %zu: RAID %s on %u disk%s, stroke %.1f %%.", p->chosen + 1,
 			p->rows[p->chosen].level, p->rows[p->chosen].disks,

@@ -41,7 +41,7 @@ struct tq_flow {
 struct tq_op {
 	struct drive *d;
 	struct dev_entry e;
-	struct dev_env *env;	/* where it came from, for the I/O engine */
+	struct dev_env *env; /* where it came from, for the I/O engine */
 	struct qualify_opts o;
 	struct qualify_result *res;
 };
@@ -76,7 +76,8 @@ static void checks_text(struct tq_flow *f, struct tui_lines *out)
 			tui_lines_add(out, "  << outlier: %s than the other %u disk%s of its model",
 				      outlier, r->siblings - 1, r->siblings == 2 ? "" : "s");
 		for (int c = 0; c < QC_COUNT; c++)
-			tui_lines_add(out, "  %-9s %-4s  %s", qualify_check_name((enum qualify_check)c),
+			tui_lines_add(out, "  %-9s %-4s  %s",
+				      qualify_check_name((enum qualify_check)c),
 				      qualify_status_name(r->check[c].status), r->check[c].detail);
 		tui_lines_add(out, "%s", "");
 	}
@@ -271,8 +272,8 @@ enum tui_action tui_qualify_start(struct tui_model *m)
 	tui_dialog_line(d, "Identity, SMART, a surface read scan, the zone profile, access time "
 			   "and IOPS, each against thresholds; then disks of the same model "
 			   "compared.");
-	tui_dialog_line(d, "Reads only, %zu drive%s, each a job with its progress in the table.",
-			n, n == 1 ? "" : "s");
+	tui_dialog_line(d, "Reads only, %zu drive%s, each a job with its progress in the table.", n,
+			n == 1 ? "" : "s");
 	x = tui_form_choice(fm, "Profile",
 			    "quick: a sampled scan, QD 1 and 32, no self-test; standard: a short "
 			    "self-test, 10% of the disk scanned; full: the whole disk scanned");

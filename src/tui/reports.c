@@ -21,15 +21,15 @@ enum report_kind { REPORT_SMART, REPORT_ZONES };
 /* One report, from the key to the pager: what the job read. */
 struct report {
 	enum report_kind kind;
-	struct ss_ctx ctx;		/* the job's own */
+	struct ss_ctx ctx; /* the job's own */
 	char spec[256];
-	char what[160];			/* "reading SMART of sim:sata250" */
+	char what[160]; /* "reading SMART of sim:sata250" */
 	struct dev_entry e;
-	bool read;			/* smart or zones (and zp) are filled */
+	bool read; /* smart or zones (and zp) are filled */
 	struct smart_report smart;
 	struct zones_info zones;
 	struct zprofile *zp;
-	const struct progress_sink *outer;	/* the job's, under the profile's */
+	const struct progress_sink *outer; /* the job's, under the profile's */
 };
 
 static void report_free(struct report *r)
@@ -175,9 +175,8 @@ static enum tui_action report_open(struct tui_model *m, enum report_kind kind)
 	r->kind = kind;
 	ctx_init_copy(&r->ctx, m->ctx);
 	snprintf(r->spec, sizeof(r->spec), "%s", spec);
-	snprintf(r->what, sizeof(r->what), "%s %s", kind == REPORT_SMART ? "reading SMART of"
-									 : "reading the zones of",
-		 spec);
+	snprintf(r->what, sizeof(r->what), "%s %s",
+		 kind == REPORT_SMART ? "reading SMART of" : "reading the zones of", spec);
 	snprintf(p->title, sizeof(p->title), "%s of %s  (q closes, arrows scroll)", name, spec);
 	p->loading = tui_bg_start(m, r->what, report_job, r, report_done, &err);
 	if (!p->loading) {

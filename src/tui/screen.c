@@ -16,8 +16,8 @@ enum tui_action tui_detail_toggle(struct tui_model *m)
 /* Nothing over the drive table: no dialog, screen or help. */
 static bool main_screen(const struct tui_model *m)
 {
-	return !m->dlg && !m->pager && !m->planner && !m->arrays && !m->applying &&
-	       !m->logview && !m->help && !m->setup;
+	return !m->dlg && !m->pager && !m->planner && !m->arrays && !m->applying && !m->logview &&
+	       !m->help && !m->setup;
 }
 
 enum tui_action tui_mouse(struct tui_model *m, enum tui_mouse_kind kind, int y, int x)
@@ -29,7 +29,8 @@ enum tui_action tui_mouse(struct tui_model *m, enum tui_mouse_kind kind, int y, 
 		if (m->dlg && !m->dlg->form && !m->dlg->top_max)
 			return TUI_NONE; /* an arrow would close it */
 		for (int i = 0; i < 3; i++) {
-			enum tui_action k = tui_handle_key(m, kind == TUI_WHEEL_UP ? TK_UP : TK_DOWN);
+			enum tui_action k = tui_handle_key(m,
+							   kind == TUI_WHEEL_UP ? TK_UP : TK_DOWN);
 
 			if (k == TUI_NONE)
 				break;

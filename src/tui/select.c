@@ -164,8 +164,10 @@ static int columns_check(const char *list, char *msg, size_t len)
 	for (size_t i = 0; i < sizeof(required_cols) / sizeof(required_cols[0]); i++) {
 		if (seen[required_cols[i]])
 			continue;
-		snprintf(msg, len, "%s is left out (DEVICE, SIZE, LIMITED and STATE are always "
-			 "shown)", drive_cols[required_cols[i]].name);
+		snprintf(msg, len,
+			 "%s is left out (DEVICE, SIZE, LIMITED and STATE are always "
+			 "shown)",
+			 drive_cols[required_cols[i]].name);
 		return -EINVAL;
 	}
 	return 0;
@@ -245,8 +247,8 @@ int tui_conf_load(struct tui_model *m, char *msg, size_t len)
 			continue;
 		eq = strchr(s, '=');
 		if (!eq) {
-			snprintf(msg, len, "tui.conf line %u: not KEY=VALUE; it is left out (%s)", no,
-				 path);
+			snprintf(msg, len, "tui.conf line %u: not KEY=VALUE; it is left out (%s)",
+				 no, path);
 			rc = -EINVAL;
 			continue;
 		}
@@ -255,8 +257,10 @@ int tui_conf_load(struct tui_model *m, char *msg, size_t len)
 		val = trim(eq + 1);
 		if (!strcmp(key, "columns")) {
 			if (columns_check(val, why, sizeof(why))) {
-				snprintf(msg, len, "tui.conf line %u: %s; the default columns are "
-					 "used (%s)", no, why, path);
+				snprintf(msg, len,
+					 "tui.conf line %u: %s; the default columns are "
+					 "used (%s)",
+					 no, why, path);
 				rc = -EINVAL;
 				continue;
 			}
@@ -265,16 +269,20 @@ int tui_conf_load(struct tui_model *m, char *msg, size_t len)
 			snprintf(sort, sizeof(sort), "%s", val);
 			sort_no = no;
 		} else {
-			snprintf(msg, len, "tui.conf line %u: no setting '%s' (columns=, sort=); it "
-				 "is left out (%s)", no, key, path);
+			snprintf(msg, len,
+				 "tui.conf line %u: no setting '%s' (columns=, sort=); it "
+				 "is left out (%s)",
+				 no, key, path);
 			rc = -EINVAL;
 		}
 	}
 	fclose(f);
 	/* the sort: a column of the table (once the columns are known) */
 	if (sort[0] && sort_set(m, sort)) {
-		snprintf(msg, len, "tui.conf line %u: sort=%s is no column of the table; the "
-			 "order is as scanned (%s)", sort_no, sort, path);
+		snprintf(msg, len,
+			 "tui.conf line %u: sort=%s is no column of the table; the "
+			 "order is as scanned (%s)",
+			 sort_no, sort, path);
 		rc = -EINVAL;
 	}
 	m->conf_sort_by = m->sort_by;
@@ -292,19 +300,21 @@ static int conf_save(const struct tui_model *m, const char *columns, char *path,
 	size_t used;
 
 	if (tui_conf_path(path, plen))
-		return ss_error_set(err, -ENOENT, "no $XDG_CONFIG_HOME or $HOME to keep tui.conf in");
+		return ss_error_set(err, -ENOENT,
+				    "no $XDG_CONFIG_HOME or $HOME to keep tui.conf in");
 	snprintf(dir, sizeof(dir), "%s", path);
 	slash = strrchr(dir, '/');
 	if (slash)
 		*slash = '\0';
 	if (file_mkdirs(dir, err))
 		return err->code;
-	used = (size_t)snprintf(text, sizeof(text),
-				"# shortstroke tui settings, written by its Setup screen (C or F2) "
-				"and on quitting\n"
-				"# columns: the drive table's, as 'shortstroke list --list-columns' "
-				"names them\n"
-				"# sort: a column of the table, -NAME descending (< > I)\n");
+	used = (size_t)snprintf(
+	    text, sizeof(text),
+	    "# shortstroke tui settings, written by its Setup screen (C or F2) "
+	    "and on quitting\n"
+	    "# columns: the drive table's, as 'shortstroke list --list-columns' "
+	    "names them\n"
+	    "# sort: a column of the table, -NAME descending (< > I)\n");
 	if (columns[0] && used < sizeof(text))
 		used += (size_t)snprintf(text + used, sizeof(text) - used, "columns=%s\n", columns);
 	if (m->sort_by && used < sizeof(text))
@@ -469,7 +479,8 @@ void tui_select_line(const struct tui_model *m, char *buf, size_t len)
 
 	buf[0] = '\0';
 	if (c >= 0)
-		used += (size_t)snprintf(buf, len, "sort %s %s", table_col(m->drives, (unsigned)c)->name,
+		used += (size_t)snprintf(buf, len, "sort %s %s",
+					 table_col(m->drives, (unsigned)c)->name,
 					 m->sort_desc ? "desc" : "asc");
 	if ((m->filter[0] || m->filtering) && used < len)
 		snprintf(buf + used, len - used, "%sfilter '%s'%s: %zu of %zu", used ? ", " : "",
@@ -556,8 +567,10 @@ static enum tui_action setup_save(struct tui_model *m)
 	m->setup = NULL;
 	tui_table_rebuild(m);
 	if (conf_save(m, cols, path, sizeof(path), &err))
-		return tui_alert(m, "Setup", "The columns are shown, but not kept for the next "
-					     "start: %s", err.msg);
+		return tui_alert(m, "Setup",
+				 "The columns are shown, but not kept for the next "
+				 "start: %s",
+				 err.msg);
 	m->conf_bad = false; /* written anew */
 	m->conf_sort_by = m->sort_by;
 	m->conf_sort_desc = m->sort_desc;
@@ -601,8 +614,10 @@ enum tui_action tui_setup_key(struct tui_model *m, int key)
 		break;
 	case ' ':
 		if (s->on[c] && tui_col_required(s->ids[c])) {
-			snprintf(s->msg, sizeof(s->msg), "%s stays: DEVICE, SIZE, LIMITED and STATE "
-				 "are always shown", drive_cols[s->ids[c]].name);
+			snprintf(s->msg, sizeof(s->msg),
+				 "%s stays: DEVICE, SIZE, LIMITED and STATE "
+				 "are always shown",
+				 drive_cols[s->ids[c]].name);
 			return TUI_REDRAW;
 		}
 		s->on[c] = !s->on[c];

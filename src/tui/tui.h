@@ -26,7 +26,7 @@ struct cmdlog;
 int tui_main(struct ss_ctx *ctx, struct ss_error *err);
 
 enum tui_action {
-	TUI_NONE,		/* key not handled */
+	TUI_NONE, /* key not handled */
 	TUI_REDRAW,
 	TUI_RESCAN,
 	TUI_QUIT,
@@ -40,11 +40,11 @@ struct tui_dialog {
 	char title[96];
 	char lines[TUI_DIALOG_LINES][160];
 	unsigned nlines;
-	bool input;		/* has an input field */
+	bool input; /* has an input field */
 	char prompt[64];
-	char text[128];		/* what was typed */
-	bool alert;		/* an error or refusal: drawn in the alert colour */
-	char error[640];	/* why the last Enter was refused, an alert's text (wrapped) */
+	char text[128];	 /* what was typed */
+	bool alert;	 /* an error or refusal: drawn in the alert colour */
+	char error[640]; /* why the last Enter was refused, an alert's text (wrapped) */
 	/* Enter: returns what to do next; may replace m->dlg (the dialog is
 	 * freed by the caller when m->dlg no longer points at it). A submit
 	 * that puts the reason of a refusal into error (tui_dialog_error)
@@ -67,12 +67,11 @@ struct tui_dialog {
 struct tui_task {
 	struct job *job;
 	char spec[256];
-	char what[32];		/* "limit", "restore", ... */
+	char what[32]; /* "limit", "restore", ... */
 	void *arg;
 	/* called on the UI thread when the job has ended: sets the status
 	 * line, frees arg */
-	void (*finish)(struct tui_model *m, struct tui_task *t, int rc,
-		       const struct ss_error *err);
+	void (*finish)(struct tui_model *m, struct tui_task *t, int rc, const struct ss_error *err);
 	/* the abort key: no_abort set: it cannot be stopped, this says why;
 	 * else abort (NULL: job_cancel) stops it */
 	void (*abort)(struct tui_task *t);
@@ -96,8 +95,8 @@ struct tui_bg;
 typedef void (*tui_bg_done)(struct tui_model *m, struct tui_bg *b, void *arg, int rc,
 			    const struct ss_error *err);
 struct tui_bg {
-	struct job *job;	/* NULL: a free slot */
-	char what[128];		/* shown until the job reports a phase of its own */
+	struct job *job; /* NULL: a free slot */
+	char what[128];	 /* shown until the job reports a phase of its own */
 	void *arg;
 	tui_bg_done done;
 };
@@ -111,7 +110,7 @@ struct tui_pager {
 	char **lines;
 	size_t n;
 	size_t top;
-	struct tui_bg *loading;	/* the job that reads what it shows; its spinner
+	struct tui_bg *loading; /* the job that reads what it shows; its spinner
 				 * shows until then, Esc cancels it */
 };
 
@@ -119,12 +118,12 @@ struct tui_pager {
  * into a form, libraidplan re-solving on every change, the ranked
  * layouts, and the chosen one saved as a plan file. */
 enum tui_plan_field {
-	TPF_LEVEL,	/* a choice: any, 0, 1, 10, ... */
+	TPF_LEVEL, /* a choice: any, 0, 1, 10, ... */
 	TPF_CAPACITY,
 	TPF_IOPS,
 	TPF_ACCESS,
 	TPF_TOLERATE,
-	TPF_WORKLOAD,	/* a choice: database, fileserver, ... */
+	TPF_WORKLOAD, /* a choice: database, fileserver, ... */
 	TPF_COUNT
 };
 
@@ -132,37 +131,37 @@ enum tui_plan_field {
 #define TUI_PLAN_QD 16
 
 struct tui_plan_row {
-	char level[24];		/* "10", "10 (3 copies)", "50 (2 groups)" */
+	char level[24]; /* "10", "10 (3 copies)", "50 (2 groups)" */
 	unsigned disks;
-	double stroke;		/* capacity fraction */
-	uint64_t capacity;	/* usable bytes */
-	double iops;		/* the workload's IOPS at TUI_PLAN_QD */
+	double stroke;	   /* capacity fraction */
+	uint64_t capacity; /* usable bytes */
+	double iops;	   /* the workload's IOPS at TUI_PLAN_QD */
 	double access_ms;
 	unsigned tolerates;
-	double mttdl_h;		/* NaN: not applicable */
-	char shortfall[64];	/* closest layouts: how far from the goals */
+	double mttdl_h;	    /* NaN: not applicable */
+	char shortfall[64]; /* closest layouts: how far from the goals */
 };
 
 struct tui_planner {
-	size_t n;			/* the drives planned with */
+	size_t n; /* the drives planned with */
 	struct plan_disk *pool;
 	struct rp_disk *rd;
 	struct plan_notes notes;
-	unsigned field;			/* enum tui_plan_field with the cursor */
-	int level;			/* -1: any */
-	int profile;			/* enum rp_profile */
-	char text[TPF_COUNT][24];	/* what was typed in the text fields */
-	char error[200];		/* a field that does not parse */
+	unsigned field;		  /* enum tui_plan_field with the cursor */
+	int level;		  /* -1: any */
+	int profile;		  /* enum rp_profile */
+	char text[TPF_COUNT][24]; /* what was typed in the text fields */
+	char error[200];	  /* a field that does not parse */
 	struct rp_solution *sol;
-	bool met;			/* rows meet every goal (else: closest) */
-	char message[320];		/* the solver's sentence */
-	char unmet[96];			/* goals no layout meets, by name */
+	bool met;	   /* rows meet every goal (else: closest) */
+	char message[320]; /* the solver's sentence */
+	char unmet[96];	   /* goals no layout meets, by name */
 	const struct rp_eval *evs[TUI_PLAN_ROWS];
 	struct tui_plan_row rows[TUI_PLAN_ROWS];
 	size_t nrows;
-	size_t chosen;			/* the row s/Enter saves */
+	size_t chosen; /* the row s/Enter saves */
 	size_t evaluated;
-	char saved[300];		/* "plan written to FILE" */
+	char saved[300]; /* "plan written to FILE" */
 };
 
 /* A running apply (arrays.c runs it, view.c draws it): one bar per member,
@@ -177,13 +176,13 @@ struct tui_apply_member {
 struct tui_applying {
 	pthread_mutex_t lock;
 	char name[ARRAY_NAME_MAX + 1];
-	char title[160];	/* "RAID 10 over 4 drives, ext4" */
+	char title[160]; /* "RAID 10 over 4 drives, ext4" */
 	size_t n;
 	struct tui_apply_member m[ARRAY_MAX_MEMBERS];
 	char step[256];
 	bool done;
 	int rc;
-	char result[640];	/* when done: the array's state, or why it failed */
+	char result[640]; /* when done: the array's state, or why it failed */
 	/* the job's own: its context, the plan, the result */
 	struct ss_ctx ctx;
 	struct plan *plan;
@@ -197,13 +196,13 @@ struct tui_applying {
 struct tui_arrays {
 	size_t n, sel;
 	struct array_rec *recs;
-	char error[512];	/* the records could not be read */
-	char busy[300];		/* an undo running: "undoing fast0 ..." */
+	char error[512]; /* the records could not be read */
+	char busy[300];	 /* an undo running: "undoing fast0 ..." */
 };
 
 /* A label of the key bar on the screen: a click on it is its key. */
 struct tui_hit {
-	int y, x0, x1;		/* the row, the columns [x0, x1) */
+	int y, x0, x1; /* the row, the columns [x0, x1) */
 	int key;
 };
 #define TUI_MAX_HITS 24
@@ -212,69 +211,69 @@ struct tui_model {
 	struct ss_ctx *ctx;
 	struct dev_entry *devs;
 	size_t n;
-	struct table *drives;	/* the drive table: a row per entry of devs */
-	bool *marked;		/* n entries: drives picked with Space */
-	char (*health)[TUI_HEALTH_LEN];	/* n entries: SMART verdict and key figures */
-	size_t sel;		/* selected row */
-	size_t top;		/* first row shown */
-	bool help;		/* the help overlay is open */
-	size_t help_top;	/* its first row shown (it scrolls on a short screen) */
-	size_t help_max;	/* the last help_top that still fills the box (view.c) */
-	char status[256];	/* bottom line message */
-	char source[128];	/* "demo rig", "rig FILE", "this machine" */
+	struct table *drives;		/* the drive table: a row per entry of devs */
+	bool *marked;			/* n entries: drives picked with Space */
+	char (*health)[TUI_HEALTH_LEN]; /* n entries: SMART verdict and key figures */
+	size_t sel;			/* selected row */
+	size_t top;			/* first row shown */
+	bool help;			/* the help overlay is open */
+	size_t help_top;		/* its first row shown (it scrolls on a short screen) */
+	size_t help_max;		/* the last help_top that still fills the box (view.c) */
+	char status[256];		/* bottom line message */
+	char source[128];		/* "demo rig", "rig FILE", "this machine" */
 	struct tui_dialog *dlg;
-	struct tui_pager *pager;	/* on top of everything while open */
-	struct tui_planner *planner;	/* the planner screen while open */
-	struct tui_arrays *arrays;	/* the arrays screen while open */
-	struct tui_applying *applying;	/* an apply's progress, over everything */
+	struct tui_pager *pager;       /* on top of everything while open */
+	struct tui_planner *planner;   /* the planner screen while open */
+	struct tui_arrays *arrays;     /* the arrays screen while open */
+	struct tui_applying *applying; /* an apply's progress, over everything */
 	struct tui_task tasks[TUI_MAX_TASKS];
 	unsigned ntasks;
-	struct tui_bg bg[TUI_MAX_BG];	/* jobs whose results the UI thread swaps in */
-	struct tui_bg *scan;	/* the rescan running, NULL: none */
-	bool scanned;		/* the first scan has ended: devs is the drive list */
-	bool rescan_pending;	/* rescan once no job (and no scan) is running */
-	struct cmdlog *cmdlog;	/* every command sent this session (tui_main's) */
-	struct tui_logview *logview;	/* the log screen while open (form.h) */
+	struct tui_bg bg[TUI_MAX_BG]; /* jobs whose results the UI thread swaps in */
+	struct tui_bg *scan;	      /* the rescan running, NULL: none */
+	bool scanned;		      /* the first scan has ended: devs is the drive list */
+	bool rescan_pending;	      /* rescan once no job (and no scan) is running */
+	struct cmdlog *cmdlog;	      /* every command sent this session (tui_main's) */
+	struct tui_logview *logview;  /* the log screen while open (form.h) */
 	/* what the view drew where, for the mouse (screen.c): the key bar's
 	 * labels and the drive table's rows on the screen */
 	struct tui_hit hits[TUI_MAX_HITS];
 	unsigned nhits;
-	int rows_y;		/* the screen row of the first row shown of the list on
+	int rows_y;	 /* the screen row of the first row shown of the list on
 				 * top (the drive table, the log, the arrays); -1: none */
-	unsigned rows_n;	/* its rows shown */
-	bool detail_off;	/* d: the detail pane hidden, the table takes the screen */
+	unsigned rows_n; /* its rows shown */
+	bool detail_off; /* d: the detail pane hidden, the table takes the screen */
 	/* many disks (select.c): the rows shown, sorted and filtered; sel is
 	 * always one of them while any is shown, top a position in view */
-	size_t *view;		/* indexes into devs, in the order shown */
+	size_t *view; /* indexes into devs, in the order shown */
 	size_t nview;
-	unsigned sort_by;	/* 0: scan order, else the registry's column (enum
+	unsigned sort_by; /* 0: scan order, else the registry's column (enum
 				 * drive_col) + 1 */
 	bool sort_desc;
-	char filter[64];	/* a drive shows when any of its names has it */
-	bool filtering;		/* the filter is being typed (/): keys go to it */
-	char columns[256];	/* the table's columns ("": tui_cols), from tui.conf */
-	struct tui_setup *setup;	/* the column chooser while open */
-	unsigned conf_sort_by;	/* the sort tui.conf holds: saved on quitting when changed */
+	char filter[64];	 /* a drive shows when any of its names has it */
+	bool filtering;		 /* the filter is being typed (/): keys go to it */
+	char columns[256];	 /* the table's columns ("": tui_cols), from tui.conf */
+	struct tui_setup *setup; /* the column chooser while open */
+	unsigned conf_sort_by;	 /* the sort tui.conf holds: saved on quitting when changed */
 	bool conf_sort_desc;
-	bool conf_bad;		/* tui.conf has a mistake: not written over on quitting */
+	bool conf_bad; /* tui.conf has a mistake: not written over on quitting */
 };
 
 /* The column chooser (Setup, C or F2): every column of the registry, those
  * shown first in their order. */
 struct tui_setup {
-	unsigned ids[32];	/* enum drive_col, in the order listed */
+	unsigned ids[32]; /* enum drive_col, in the order listed */
 	bool on[32];
 	unsigned n, cur;
-	char msg[200];		/* a refusal ("STATE stays: ..."), a hint */
+	char msg[200]; /* a refusal ("STATE stays: ..."), a hint */
 };
 
 /* A key on the main screen that starts something (actions.c). */
 struct tui_key_action {
 	int key;
-	const char *keyname;	/* as the help shows it */
+	const char *keyname; /* as the help shows it */
 	const char *help;
 	enum tui_action (*run)(struct tui_model *m);
-	bool drives;		/* acts on the drive list: "scanning, wait" until the
+	bool drives; /* acts on the drive list: "scanning, wait" until the
 				 * first scan has ended */
 };
 extern const struct tui_key_action tui_actions[];
@@ -336,9 +335,9 @@ enum tui_action tui_handle_key(struct tui_model *m, int key);
 bool tui_tasks_poll(struct tui_model *m);
 /* The running task on a drive, or NULL. */
 struct tui_task *tui_task_for(struct tui_model *m, const char *spec);
-int tui_task_start(struct tui_model *m, const char *spec, const char *what, job_fn fn,
-		   void *arg, void (*finish)(struct tui_model *, struct tui_task *, int,
-					     const struct ss_error *));
+int tui_task_start(struct tui_model *m, const char *spec, const char *what, job_fn fn, void *arg,
+		   void (*finish)(struct tui_model *, struct tui_task *, int,
+				  const struct ss_error *));
 /* The drives an action applies to: the marked ones, else the selected one.
  * Returns how many indexes were written. */
 size_t tui_targets(const struct tui_model *m, size_t *idx, size_t max);
@@ -353,8 +352,8 @@ bool tui_targets_busy(struct tui_model *m);
  * what they hold.
  */
 struct tui_fanout_ops {
-	const char *what;	/* the task's name in the table: "bench" */
-	const char *title;	/* of the alert when it cannot start: "Benchmark" */
+	const char *what;  /* the task's name in the table: "bench" */
+	const char *title; /* of the alert when it cannot start: "Benchmark" */
 	size_t flow_size, op_size;
 	/* Optional: the run's state from what the caller passed (the options
 	 * of its form), before the first prepare. */
@@ -363,11 +362,10 @@ struct tui_fanout_ops {
 	 * the status line says why. */
 	int (*prepare)(struct tui_model *m, void *flow, const struct dev_entry *e, void *op,
 		       struct ss_error *err);
-	job_fn run;		/* off the UI thread, with op */
+	job_fn run; /* off the UI thread, with op */
 	/* On the UI thread when a drive's job has ended (or could not start):
 	 * its result into flow, the status line; releases what op holds. */
-	void (*done)(struct tui_model *m, void *flow, void *op, int rc,
-		     const struct ss_error *err);
+	void (*done)(struct tui_model *m, void *flow, void *op, int rc, const struct ss_error *err);
 	/* When the last has ended (started: how many jobs ran; 0: none could
 	 * start): the results; releases what flow holds. */
 	void (*end)(struct tui_model *m, void *flow, unsigned started);
@@ -379,14 +377,14 @@ enum tui_action tui_fanout_start(struct tui_model *m, const struct tui_fanout_op
 
 struct tui_dialog *tui_dialog_new(const char *title);
 void tui_dialog_line(struct tui_dialog *d, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 void tui_dialog_free(struct tui_dialog *d);
 /* A refusal shown inside d (wrapped, in the alert colour); d stays open. */
 enum tui_action tui_dialog_error(struct tui_dialog *d, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 /* Show a message box that any key closes. */
 enum tui_action tui_alert(struct tui_model *m, const char *title, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 void tui_status(struct tui_model *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Open a pager on text (split at newlines; the pager copies it). */
@@ -465,17 +463,17 @@ int tui_conf_load(struct tui_model *m, char *msg, size_t len);
  * written there with the columns, unless the file had a mistake. 0, or an
  * error with why in msg. */
 int tui_conf_quit(struct tui_model *m, char *msg, size_t len);
-enum tui_action tui_sort_next(struct tui_model *m);	/* > */
-enum tui_action tui_sort_prev(struct tui_model *m);	/* < */
-enum tui_action tui_sort_invert(struct tui_model *m);	/* I */
-enum tui_action tui_mark_shown(struct tui_model *m);	/* * */
-enum tui_action tui_mark_invert(struct tui_model *m);	/* i */
-enum tui_action tui_mark_none(struct tui_model *m);	/* U */
-enum tui_action tui_filter_start(struct tui_model *m);	/* / */
+enum tui_action tui_sort_next(struct tui_model *m);    /* > */
+enum tui_action tui_sort_prev(struct tui_model *m);    /* < */
+enum tui_action tui_sort_invert(struct tui_model *m);  /* I */
+enum tui_action tui_mark_shown(struct tui_model *m);   /* * */
+enum tui_action tui_mark_invert(struct tui_model *m);  /* i */
+enum tui_action tui_mark_none(struct tui_model *m);    /* U */
+enum tui_action tui_filter_start(struct tui_model *m); /* / */
 enum tui_action tui_filter_clear(struct tui_model *m);
 /* A key while the filter is typed: TUI_NONE for what it does not take. */
 enum tui_action tui_filter_key(struct tui_model *m, int key);
-enum tui_action tui_setup_open(struct tui_model *m);	/* C, F2 */
+enum tui_action tui_setup_open(struct tui_model *m); /* C, F2 */
 enum tui_action tui_setup_key(struct tui_model *m, int key);
 void tui_setup_columns(const struct tui_setup *s, char *buf, size_t len);
 
@@ -496,13 +494,13 @@ enum {
 	TK_ENTER,
 	TK_ESC,
 	TK_BACKSPACE,
-	TK_TICK,	/* no key: the periodic refresh */
+	TK_TICK, /* no key: the periodic refresh */
 	TK_LEFT,
 	TK_RIGHT,
 	TK_TAB,
-	TK_BTAB,	/* Shift-Tab */
-	TK_F2,		/* Setup */
-	TK_F4,		/* filter */
+	TK_BTAB, /* Shift-Tab */
+	TK_F2,	 /* Setup */
+	TK_F4,	 /* filter */
 };
 
 #endif

@@ -81,7 +81,8 @@ static attr_t attr_state(enum dev_state s)
 void tui_put(int y, int x, const char *s, int cols)
 {
 	if (cols > 0 && y >= 0 && y < LINES && x >= 0 && x < COLS)
-		mvaddnstr(y, x, s, (int)glyphs_bytes(s, (size_t)(cols < COLS - x ? cols : COLS - x)));
+		mvaddnstr(y, x, s,
+			  (int)glyphs_bytes(s, (size_t)(cols < COLS - x ? cols : COLS - x)));
 }
 
 /* A frame's line of n cells from (y, x). */
@@ -113,7 +114,8 @@ void tui_keybar(const struct tui_model *m, const struct tui_keylabel *k, size_t 
 		tui_put(y, x + kl + 1, k[i].label, COLS - x - kl - 1);
 		attroff(attr_title());
 		if (mm->nhits < TUI_MAX_HITS)
-			mm->hits[mm->nhits++] = (struct tui_hit){ y, x, x + kl + 1 + ll, k[i].code };
+			mm->hits[mm->nhits++] = (struct tui_hit){ y, x, x + kl + 1 + ll,
+								  k[i].code };
 		x += kl + 1 + ll + 1;
 	}
 	if (status && status[0] && x + 2 < COLS)
@@ -121,8 +123,8 @@ void tui_keybar(const struct tui_model *m, const struct tui_keylabel *k, size_t 
 }
 
 /* The STATE cell of a drive a job is working on: a progress bar. */
-static bool task_cell(const struct tui_model *m, const struct dev_entry *e, int width,
-		      char *buf, size_t len)
+static bool task_cell(const struct tui_model *m, const struct dev_entry *e, int width, char *buf,
+		      size_t len)
 {
 	char bar[4 * 20 + 1], eta[24];
 	struct job_status st;
@@ -139,8 +141,8 @@ static bool task_cell(const struct tui_model *m, const struct dev_entry *e, int 
 	if (width < 40) /* a narrow screen: the figures without the bar */
 		snprintf(buf, len, "%.0f%% %s %s", st.fraction * 100.0, t->what, eta);
 	else
-		snprintf(buf, len, "%s [%s] %3.0f%% %s %s", t->what, bar, st.fraction * 100.0,
-			 eta, st.phase);
+		snprintf(buf, len, "%s [%s] %3.0f%% %s %s", t->what, bar, st.fraction * 100.0, eta,
+			 st.phase);
 	return true;
 }
 
@@ -162,8 +164,9 @@ static void draw_row(int y, const struct tui_model *m, const struct dev_entry *e
 	for (unsigned c = 0; t && c < table_cols(t) && x < COLS; c++) {
 		const struct col_def *def = table_col(t, c);
 		/* the rest of the line; not the last column: as wide as its heading */
-		int w = def->width ? def->width
-			: c + 1 < table_cols(t) ? (int)strlen(def->name) + 12 : COLS - x - 1;
+		int w = def->width		? def->width
+			: c + 1 < table_cols(t) ? (int)strlen(def->name) + 12
+						: COLS - x - 1;
 		bool state = table_col_id(t, c) == DRV_STATE;
 
 		if (tui_col_min(table_col_id(t, c)) > COLS)
@@ -174,7 +177,9 @@ static void draw_row(int y, const struct tui_model *m, const struct dev_entry *e
 			table_cell_text(t, (unsigned)idx, c, 0, w, buf, sizeof(buf));
 		else /* the sort column: ^ ascending, v descending */
 			snprintf(buf, sizeof(buf), "%s%s", def->name,
-				 m->sort_by != table_col_id(t, c) + 1 ? "" : m->sort_desc ? "v" : "^");
+				 m->sort_by != table_col_id(t, c) + 1 ? ""
+				 : m->sort_desc			      ? "v"
+								      : "^");
 		if (e && state && !sel)
 			attron(attr_state(e->state));
 		tui_put(y, x, buf, w > 0 ? w : 0);
@@ -321,8 +326,11 @@ static void draw_help(const struct tui_model *m)
 		"job shows its progress.",
 	};
 	static const struct tui_keylabel keys[] = {
-		{ "j/k", "scroll", 0 }, { "PgUp", "page up", TK_PGUP },
-		{ "PgDn", "page down", TK_PGDN }, { "Esc", "close", TK_ESC }, { "q", "quit", 'q' },
+		{ "j/k", "scroll", 0 },
+		{ "PgUp", "page up", TK_PGUP },
+		{ "PgDn", "page down", TK_PGDN },
+		{ "Esc", "close", TK_ESC },
+		{ "q", "quit", 'q' },
 	};
 	enum { MAXL = 48, MAXR = 200, IND = 17 };
 	const char *lines[MAXL];
@@ -346,8 +354,9 @@ static void draw_help(const struct tui_model *m)
 	tw = w - 4 > 1 ? w - 4 : 1;
 	/* wrap: a key line's continuation goes under its text */
 	for (int i = 0; i < n && nr < MAXR; i++)
-		nr += tui_wrap_into(lines[i], tw, lines[i][0] == ' ' && lines[i][1] == ' ' ? IND : 0,
-				    rows + nr, MAXR - nr);
+		nr += tui_wrap_into(lines[i], tw,
+				    lines[i][0] == ' ' && lines[i][1] == ' ' ? IND : 0, rows + nr,
+				    MAXR - nr);
 	vis = LINES - 3 < nr ? LINES - 3 : nr; /* the frame's two rows, the key bar */
 	if (vis < 1)
 		vis = 1;
@@ -413,12 +422,16 @@ void tui_box_foot(int y0, int x0, int h, int w, attr_t a, const char *foot)
 static void draw_dialog(const struct tui_model *m, const struct tui_dialog *d)
 {
 	static const struct tui_keylabel k_submit[] = {
-		{ "Enter", "go on", TK_ENTER }, { "Esc", "cancel", TK_ESC },
-		{ "PgUp", "up", TK_PGUP }, { "PgDn", "down", TK_PGDN },
+		{ "Enter", "go on", TK_ENTER },
+		{ "Esc", "cancel", TK_ESC },
+		{ "PgUp", "up", TK_PGUP },
+		{ "PgDn", "down", TK_PGDN },
 	};
 	static const struct tui_keylabel k_close[] = {
-		{ "Enter", "close", TK_ENTER }, { "Esc", "close", TK_ESC },
-		{ "PgUp", "up", TK_PGUP }, { "PgDn", "down", TK_PGDN },
+		{ "Enter", "close", TK_ENTER },
+		{ "Esc", "close", TK_ESC },
+		{ "PgUp", "up", TK_PGUP },
+		{ "PgDn", "down", TK_PGDN },
 	};
 	enum { MAXR = 200 };
 	static char rows[MAXR][256];
@@ -489,8 +502,9 @@ static void draw_dialog(const struct tui_model *m, const struct tui_dialog *d)
 			mvhline(y, x0 + 3 + pl, ' ', w - 5 - pl);
 			/* the end of a long input, where the cursor is */
 			tui_put(y, x0 + 3 + pl,
-				buf + ((int)strlen(buf) > w - 5 - pl ? (int)strlen(buf) - (w - 5 - pl)
-								      : 0),
+				buf + ((int)strlen(buf) > w - 5 - pl
+					   ? (int)strlen(buf) - (w - 5 - pl)
+					   : 0),
 				w - 5 - pl);
 		}
 	}
@@ -513,8 +527,10 @@ static void draw_dialog(const struct tui_model *m, const struct tui_dialog *d)
 static void draw_pager(const struct tui_model *m, const struct tui_pager *p)
 {
 	static const struct tui_keylabel keys[] = {
-		{ "j/k", "scroll", 0 },	     { "PgUp", "page up", TK_PGUP },
-		{ "PgDn", "page down", TK_PGDN }, { "g/G", "top/end", 0 },
+		{ "j/k", "scroll", 0 },
+		{ "PgUp", "page up", TK_PGUP },
+		{ "PgDn", "page down", TK_PGDN },
+		{ "g/G", "top/end", 0 },
 		{ "q", "close", 'q' },
 	};
 	static const struct tui_keylabel k_load[] = { { "Esc", "stop it", TK_ESC } };
@@ -579,9 +595,12 @@ static void mttdl_text(double h, char *buf, size_t len)
 }
 
 static const struct tui_keylabel planner_keys[] = {
-	{ "Tab", "field", TK_TAB },	   { "Left/Right", "choose", 0 },
-	{ "PgUp", "layout up", TK_PGUP }, { "PgDn", "layout down", TK_PGDN },
-	{ "s", "save", 's' },		   { "^A", "apply", 'A' - '@' },
+	{ "Tab", "field", TK_TAB },
+	{ "Left/Right", "choose", 0 },
+	{ "PgUp", "layout up", TK_PGUP },
+	{ "PgDn", "layout down", TK_PGDN },
+	{ "s", "save", 's' },
+	{ "^A", "apply", 'A' - '@' },
 	{ "Esc", "close", TK_ESC },
 };
 
@@ -648,8 +667,8 @@ static void draw_planner(const struct tui_model *m, const struct tui_planner *p)
 	y++;
 	if (p->nrows) {
 		snprintf(buf, sizeof(buf), "  %-3s %-15s %5s %7s %9s %8s %7s %4s %9s  %s", "#",
-			 p->met ? "LEVEL" : "CLOSEST LEVEL", "DISKS", "STROKE", "CAPACITY",
-			 "IOPS", "ACC-MS", "TOL", "MTTDL-Y", p->met ? "" : "SHORT OF");
+			 p->met ? "LEVEL" : "CLOSEST LEVEL", "DISKS", "STROKE", "CAPACITY", "IOPS",
+			 "ACC-MS", "TOL", "MTTDL-Y", p->met ? "" : "SHORT OF");
 		attron(tui_attr_head());
 		tui_put(y++, 0, buf, COLS);
 		attroff(tui_attr_head());
@@ -717,7 +736,8 @@ static void draw_applying(const struct tui_model *m, struct tui_applying *ap)
 	tui_put(y++, 0, buf, COLS);
 	attroff(A_BOLD);
 	if (ap->done) {
-		attr_t a = ap->rc ? attr_state(DEV_PROTECTED) | A_BOLD : attr_state(DEV_FREE) | A_BOLD;
+		attr_t a = ap->rc ? attr_state(DEV_PROTECTED) | A_BOLD
+				  : attr_state(DEV_FREE) | A_BOLD;
 
 		y++;
 		attron(a);
@@ -759,12 +779,16 @@ static void draw_arrays(const struct tui_model *m, const struct tui_arrays *a)
 	tui_put(y++, 0, buf, COLS);
 	attroff(tui_attr_head());
 	if (!a->n)
-		tui_put(y++, 2, a->error[0] ? a->error
-				 : "No arrays yet: in the planner (p), ^A applies the chosen layout.",
-			  COLS - 3);
+		tui_put(y++, 2,
+			a->error[0]
+			    ? a->error
+			    : "No arrays yet: in the planner (p), ^A applies the chosen layout.",
+			COLS - 3);
 	((struct tui_model *)m)->rows_y = y; /* for a click on a row */
-	((struct tui_model *)m)->rows_n = (unsigned)(a->n < (size_t)(LINES / 2 - y) ? a->n
-					: (size_t)(LINES / 2 - y > 0 ? LINES / 2 - y : 0));
+	((struct tui_model *)m)->rows_n =
+	    (unsigned)(a->n < (size_t)(LINES / 2 - y)
+			   ? a->n
+			   : (size_t)(LINES / 2 - y > 0 ? LINES / 2 - y : 0));
 	for (size_t i = 0; i < a->n && y < LINES / 2; i++, y++) {
 		const struct array_rec *r = &a->recs[i];
 		size_t used = 0;
@@ -778,7 +802,8 @@ static void draw_arrays(const struct tui_model *m, const struct tui_arrays *a)
 			 i == a->sel ? '>' : ' ', r->name, array_state_name(r->state), r->level,
 			 r->n ? 100.0 * rec_stroke(&r->m[0]) : 0,
 			 r->n ? size_human(r->m[0].limit_blocks * r->m[0].block_len, h, sizeof(h))
-			      : "-", members);
+			      : "-",
+			 members);
 		if (i == a->sel)
 			attron(A_REVERSE);
 		mvhline(y, 0, ' ', COLS);
@@ -790,9 +815,11 @@ static void draw_arrays(const struct tui_model *m, const struct tui_arrays *a)
 	if (a->n) {
 		const struct array_rec *r = &a->recs[a->sel];
 
-		snprintf(buf, sizeof(buf), " %s: RAID %s, chunk %" PRIu64 " KiB%s%s, created %s; "
-			 "step: %s", r->md_dev, r->level, r->chunk_bytes / 1024,
-			 r->fs[0] ? ", " : "", r->fs, r->created, r->step);
+		snprintf(buf, sizeof(buf),
+			 " %s: RAID %s, chunk %" PRIu64 " KiB%s%s, created %s; "
+			 "step: %s",
+			 r->md_dev, r->level, r->chunk_bytes / 1024, r->fs[0] ? ", " : "", r->fs,
+			 r->created, r->step);
 		attron(A_BOLD);
 		tui_put(y++, 0, buf, COLS);
 		attroff(A_BOLD);
@@ -805,10 +832,12 @@ static void draw_arrays(const struct tui_model *m, const struct tui_arrays *a)
 		for (size_t k = 0; k < r->n && y < LINES - 2; k++, y++) {
 			const struct array_member *mb = &r->m[k];
 
-			snprintf(buf, sizeof(buf), "   %-14s %-18s %-9s %" PRIu64 " of %" PRIu64
-				 " blocks (%.1f%%) %s%s", mb->spec, mb->serial,
-				 array_mstate_name(mb->state), mb->limit_blocks, mb->before_blocks,
-				 100.0 * rec_stroke(mb), mb->method, mb->volatile_ ? ", volatile" : "");
+			snprintf(buf, sizeof(buf),
+				 "   %-14s %-18s %-9s %" PRIu64 " of %" PRIu64
+				 " blocks (%.1f%%) %s%s",
+				 mb->spec, mb->serial, array_mstate_name(mb->state),
+				 mb->limit_blocks, mb->before_blocks, 100.0 * rec_stroke(mb),
+				 mb->method, mb->volatile_ ? ", volatile" : "");
 			tui_put(y, 0, buf, COLS);
 		}
 	}
@@ -819,7 +848,9 @@ static void draw_arrays(const struct tui_model *m, const struct tui_arrays *a)
 	}
 	{
 		static const struct tui_keylabel keys[] = {
-			{ "j/k", "select", 0 }, { "u", "undo", 'u' }, { "R", "reload", 'R' },
+			{ "j/k", "select", 0 },
+			{ "u", "undo", 'u' },
+			{ "R", "reload", 'R' },
 			{ "Esc", "close", TK_ESC },
 		};
 
@@ -830,12 +861,12 @@ static void draw_arrays(const struct tui_model *m, const struct tui_arrays *a)
 /* the main screen's keys, the most used first: what does not fit is in the
  * help */
 static const struct tui_keylabel main_keys[] = {
-	{ "?", "help", '?' },	   { "j/k", "move", 0 },      { "Space", "mark", ' ' },
-	{ "l", "limit", 'l' },	   { "r", "restore", 'r' },   { "b", "bench", 'b' },
-	{ "s", "SMART", 's' },	   { "q", "quit", 'q' },      { "Q", "qualify", 'Q' },
-	{ "t", "self-test", 't' }, { "z", "zones", 'z' },     { "p", "plan", 'p' },
-	{ "/", "filter", '/' },	   { ">", "sort", '>' },      { "*", "mark shown", '*' },
-	{ "L", "log", 'L' },	   { "d", "detail", 'd' },    { "C", "columns", 'C' },
+	{ "?", "help", '?' },	   { "j/k", "move", 0 },    { "Space", "mark", ' ' },
+	{ "l", "limit", 'l' },	   { "r", "restore", 'r' }, { "b", "bench", 'b' },
+	{ "s", "SMART", 's' },	   { "q", "quit", 'q' },    { "Q", "qualify", 'Q' },
+	{ "t", "self-test", 't' }, { "z", "zones", 'z' },   { "p", "plan", 'p' },
+	{ "/", "filter", '/' },	   { ">", "sort", '>' },    { "*", "mark shown", '*' },
+	{ "L", "log", 'L' },	   { "d", "detail", 'd' },  { "C", "columns", 'C' },
 	{ "R", "rescan", 'R' },
 };
 
@@ -856,8 +887,7 @@ static void draw_main(const struct tui_model *m)
 		tui_select_line(m, sel, sizeof(sel));
 		snprintf(buf, sizeof(buf), " shortstroke - %s - %zu drive%s%s%s", m->source, m->n,
 			 m->n == 1 ? "" : "s", sel[0] ? " - " : "", sel);
-	}
-	else
+	} else
 		snprintf(buf, sizeof(buf), " shortstroke - reading the drives");
 	tui_put(0, 0, buf, COLS);
 	attroff(attr_title());
@@ -897,8 +927,9 @@ static void draw_main(const struct tui_model *m)
 		tui_put(1, COLS - 1, glyphs()->more_down, 1);
 	attroff(tui_attr_head());
 	if (m->n == 0)
-		tui_put(2, 1, m->scanned ? "No disks that shortstroke can talk to. Try --demo."
-					 : "Scanning the drives (q quits, ? helps) ...",
+		tui_put(2, 1,
+			m->scanned ? "No disks that shortstroke can talk to. Try --demo."
+				   : "Scanning the drives (q quits, ? helps) ...",
 			COLS - 2);
 
 	detail_y = 2 + (shown ? shown : 1) + 1;
@@ -921,8 +952,9 @@ static void draw_main(const struct tui_model *m)
 		snprintf(buf + l, sizeof(buf) - l, "%s%s", l ? "  |  " : "", m->status);
 	}
 	if (m->filtering)
-		snprintf(buf, sizeof(buf), "Filter: %s_  (%zu of %zu)  Enter keeps it  Esc clears it",
-			 m->filter, m->nview, m->n);
+		snprintf(buf, sizeof(buf),
+			 "Filter: %s_  (%zu of %zu)  Enter keeps it  Esc clears it", m->filter,
+			 m->nview, m->n);
 	move(LINES - 2, 0);
 	clrtoeol();
 	attron(A_BOLD);

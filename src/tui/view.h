@@ -7,10 +7,10 @@
 
 struct tui_model;
 
-attr_t tui_attr_title(void);	/* a box, the title bar */
-attr_t tui_attr_alert(void);	/* a refusal, an error */
-attr_t tui_attr_good(void);	/* done, passed */
-attr_t tui_attr_head(void);	/* a table's heading */
+attr_t tui_attr_title(void); /* a box, the title bar */
+attr_t tui_attr_alert(void); /* a refusal, an error */
+attr_t tui_attr_good(void);  /* done, passed */
+attr_t tui_attr_head(void);  /* a table's heading */
 
 /* A framed box of h rows and w columns at (y0, x0) in a, its title on the
  * top row (NULL: none); the text goes inside, from (y0 + 1, x0 + 2). */

@@ -31,7 +31,8 @@ static void field_value(const struct tui_field *x, bool focus, char *buf, size_t
 			snprintf(buf, len, "< none offered >");
 		return;
 	case TUI_FIELD_CHECK:
-		snprintf(buf, len, "[%c]%s", x->on ? 'x' : ' ', x->why_off[0] ? "  (not here)" : "");
+		snprintf(buf, len, "[%c]%s", x->on ? 'x' : ' ',
+			 x->why_off[0] ? "  (not here)" : "");
 		return;
 	}
 }
@@ -51,9 +52,9 @@ static void field_help(const struct tui_field *x, char (*p)[1400])
 	if (x->kind == TUI_FIELD_CHOICE) {
 		for (unsigned k = 0; k < x->nchoices && used < sizeof(p[1]); k++)
 			if (!x->choice[k].why_not[0])
-				used += (size_t)snprintf(p[1] + used, sizeof(p[1]) - used, "%s%s",
-							 used ? ", " : "Offered: ",
-							 x->choice[k].name);
+				used += (size_t)snprintf(
+				    p[1] + used, sizeof(p[1]) - used, "%s%s",
+				    used ? ", " : "Offered: ", x->choice[k].name);
 		tui_field_not_offered(x, no, sizeof(no));
 		if (no[0])
 			snprintf(p[2], sizeof(p[2]), "Not offered: %s", no);
@@ -126,8 +127,7 @@ void tui_draw_form(const struct tui_dialog *d)
 	}
 	nerr = d->error[0] ? tui_wrap_rows(d->error, tw) : 0;
 	snprintf(keys, sizeof(keys), "%s%s%sEnter go on  Esc cancel",
-		 f->n > 1 ? "Tab/Up/Down field  " : "",
-		 choices ? "Left/Right/Space change  " : "",
+		 f->n > 1 ? "Tab/Up/Down field  " : "", choices ? "Left/Right/Space change  " : "",
 		 f->pane.n ? "PgUp/PgDn preview  " : "");
 	nkeys = tui_wrap_rows(keys, tw);
 	for (size_t i = 0; i < f->pane.n && npane < ROWS_MAX; i++)
@@ -227,9 +227,8 @@ static void when_text(const struct timespec *t, char *buf, size_t len)
 }
 
 static const struct tui_keylabel log_keys[] = {
-	{ "j/k", "move", 0 },		 { "PgUp", "page up", TK_PGUP },
-	{ "PgDn", "page down", TK_PGDN }, { "/", "filter", '/' },
-	{ "d", "this drive", 'd' },	 { "m", "reads/writes", 'm' },
+	{ "j/k", "move", 0 },	{ "PgUp", "page up", TK_PGUP }, { "PgDn", "page down", TK_PGDN },
+	{ "/", "filter", '/' }, { "d", "this drive", 'd' },	{ "m", "reads/writes", 'm' },
 	{ "q", "close", 'q' },
 };
 static const struct tui_keylabel log_edit_keys[] = {
@@ -287,12 +286,13 @@ void tui_draw_log(const struct tui_model *m)
 		mv->top = mv->nrows > (size_t)list_h ? mv->nrows - (size_t)list_h : 0;
 	if (!v->nrows)
 		tui_put(y, 1,
-			  v->n ? "No command matches (/ types another filter, d the selected drive)."
-			       : "No command sent yet.",
-			  COLS - 2);
+			v->n ? "No command matches (/ types another filter, d the selected drive)."
+			     : "No command sent yet.",
+			COLS - 2);
 	((struct tui_model *)m)->rows_y = y; /* for a click on a row */
 	((struct tui_model *)m)->rows_n = (unsigned)(v->nrows - v->top < (size_t)list_h
-						     ? v->nrows - v->top : (size_t)list_h);
+							 ? v->nrows - v->top
+							 : (size_t)list_h);
 	for (size_t r = v->top; r < v->nrows && y < 3 + list_h; r++, y++) {
 		const struct cmdlog_entry *e = &v->e[v->rows[r]];
 		bool sel = r == v->sel;
@@ -300,8 +300,8 @@ void tui_draw_log(const struct tui_model *m)
 
 		cmdlog_entry_text(e, &t);
 		when_text(&e->when, when, sizeof(when));
-		snprintf(buf, sizeof(buf), " %-*.*s%-*.*s %-34.34s ", timew, timew, when, devw, devw,
-			 e->dev, t.name);
+		snprintf(buf, sizeof(buf), " %-*.*s%-*.*s %-34.34s ", timew, timew, when, devw,
+			 devw, e->dev, t.name);
 		if (sel)
 			attron(A_REVERSE);
 		mvhline(y, 0, ' ', COLS);

@@ -51,7 +51,7 @@ void tui_draw_setup(const struct tui_model *m)
 		attroff(tui_attr_alert() | A_REVERSE);
 	}
 	attron(tui_attr_title());
-	mvaddnstr(y0 + h - 1, x0 + 2, "Space show/hide  [ ] move  d defaults  Enter save  Esc cancel",
-		  tw);
+	mvaddnstr(y0 + h - 1, x0 + 2,
+		  "Space show/hide  [ ] move  d defaults  Enter save  Esc cancel", tw);
 	attroff(tui_attr_title());
 }

@@ -5,8 +5,8 @@
 
 #include "shortstroke/error.h"
 
-__attribute__((format(printf, 4, 0)))
-static int error_vset(struct ss_error *err, int code, bool usage, const char *fmt, va_list ap)
+__attribute__((format(printf, 4, 0))) static int error_vset(struct ss_error *err, int code,
+							    bool usage, const char *fmt, va_list ap)
 {
 	if (!err)
 		return code;

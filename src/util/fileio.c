@@ -83,8 +83,10 @@ static int write_target(const char *path, const char *what, char *out, size_t le
 		return ss_error_set(err, -EISDIR, "%s %s: is a directory, give a file name", what,
 				    path);
 	if (!S_ISREG(st.st_mode))
-		return ss_error_set(err, -EINVAL, "%s %s: is %s, not a file to write; give a file "
-				    "name", what, path, kind_of(st.st_mode));
+		return ss_error_set(err, -EINVAL,
+				    "%s %s: is %s, not a file to write; give a file "
+				    "name",
+				    what, path, kind_of(st.st_mode));
 	return 0;
 }
 
@@ -103,16 +105,15 @@ int file_check_writable(const char *path, const char *what, struct ss_error *err
 		return ss_error_set(err, -errno, "%s %s: directory %s: %s", what, path, dir,
 				    strerror(errno));
 	if (!S_ISDIR(st.st_mode))
-		return ss_error_set(err, -ENOTDIR, "%s %s: %s is not a directory", what, path,
-				    dir);
+		return ss_error_set(err, -ENOTDIR, "%s %s: %s is not a directory", what, path, dir);
 	if (access(dir, W_OK | X_OK))
 		return ss_error_set(err, -errno, "%s %s: cannot write in %s: %s", what, path, dir,
 				    strerror(errno));
 	return 0;
 }
 
-int file_write_atomic(const char *path, const void *data, size_t len, mode_t mode,
-		      const char *what, struct ss_error *err)
+int file_write_atomic(const char *path, const void *data, size_t len, mode_t mode, const char *what,
+		      struct ss_error *err)
 {
 	char target[4096], tmp[4096], dir[4096];
 	const char *p = data;

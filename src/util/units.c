@@ -97,7 +97,8 @@ int size_parse(const char *text, struct size_spec *out, struct ss_error *err)
 	if (n == 0 || n >= sizeof(num))
 		return ss_error_set(err, -EINVAL,
 				    "invalid size '%s': expected a number with an optional unit "
-				    "(44G, 41GiB, 10%%) or a block count", text);
+				    "(44G, 41GiB, 10%%) or a block count",
+				    text);
 	memcpy(num, text, n);
 	num[n] = '\0';
 	unit = text + n;
@@ -105,18 +106,18 @@ int size_parse(const char *text, struct size_spec *out, struct ss_error *err)
 	v = strtod(num, &end);
 	if (errno || *end || !isfinite(v) || strpbrk(unit, "0123456789"))
 		/* a digit after the unit's first letter: "0x10G", "1e3G", "1,5G" */
-		return ss_error_set(err, -EINVAL,
-				    "invalid size '%s': the number cannot be parsed (decimal digits "
-				    "and a point, then a unit: 44G, 41GiB, 10%%)",
-				    text);
+		return ss_error_set(
+		    err, -EINVAL,
+		    "invalid size '%s': the number cannot be parsed (decimal digits "
+		    "and a point, then a unit: 44G, 41GiB, 10%%)",
+		    text);
 	if (v <= 0)
 		return ss_error_set(err, -EINVAL, "invalid size '%s': must be greater than zero",
 				    text);
 	if (!strcmp(unit, "%")) {
 		if (v > 100)
-			return ss_error_set(err, -EINVAL,
-					    "invalid size '%s': a percentage is at most 100%%",
-					    text);
+			return ss_error_set(
+			    err, -EINVAL, "invalid size '%s': a percentage is at most 100%%", text);
 		out->kind = SIZE_PERCENT;
 		out->percent = v;
 		return 0;

@@ -32,13 +32,13 @@ static void put_eval(const struct rp_eval *ev)
 int main(void)
 {
 	static const struct rp_point zones[] = {
-	    {RP_SIZED(struct rp_point), .x = 0, .y = 210},
-	    {RP_SIZED(struct rp_point), .x = 0.5, .y = 180},
-	    {RP_SIZED(struct rp_point), .x = 1, .y = 110},
+		{ RP_SIZED(struct rp_point), .x = 0, .y = 210 },
+		{ RP_SIZED(struct rp_point), .x = 0.5, .y = 180 },
+		{ RP_SIZED(struct rp_point), .x = 1, .y = 110 },
 	};
 	static const struct rp_size_share sizes[] = {
-	    {RP_SIZED(struct rp_size_share), .bytes = 4096, .share = 3},
-	    {RP_SIZED(struct rp_size_share), .bytes = 65536, .share = 1},
+		{ RP_SIZED(struct rp_size_share), .bytes = 4096, .share = 3 },
+		{ RP_SIZED(struct rp_size_share), .bytes = 65536, .share = 1 },
 	};
 	struct rp_link link;
 	struct rp_path path;
@@ -46,7 +46,7 @@ int main(void)
 	struct rp_layout l;
 	struct rp_workload w;
 	struct rp_goals g;
-	struct rp_error err = {0};
+	struct rp_error err = { 0 };
 	struct rp_eval *ev = NULL;
 	struct rp_solution *sol = NULL;
 	int rc;

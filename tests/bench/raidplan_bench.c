@@ -45,7 +45,7 @@ static int run(const char *what, struct rp_disk *v, size_t n, int profile, unsig
 {
 	struct rp_workload w;
 	struct rp_solution *sol = NULL;
-	struct rp_error err = {0};
+	struct rp_error err = { 0 };
 	double wall = 1e9, cpu = 1e9, t0, c0;
 	int r;
 
@@ -72,7 +72,7 @@ static int run(const char *what, struct rp_disk *v, size_t n, int profile, unsig
 
 int main(void)
 {
-	static const char *const kinds[] = {"identical", "4 models", "all different"};
+	static const char *const kinds[] = { "identical", "4 models", "all different" };
 	size_t n = 1000;
 	struct rp_disk *v = calloc(n, sizeof(*v));
 	struct rp_goals g;

@@ -43,9 +43,9 @@ static uint64_t u64(struct src *s)
 /* Mostly plausible numbers, sometimes raw bit patterns (NaN, inf, denormals). */
 static double num(struct src *s)
 {
-	static const double special[] = {0,   -1,	1,	   0.5,	 1e-300, 1e300,
-					 NAN, INFINITY, -INFINITY, -0.0, 7200,	 15000,
-					 3.3, 157,	1e12,	   4096};
+	static const double special[] = { 0,   -1,	 1,	    0.5,  1e-300, 1e300,
+					  NAN, INFINITY, -INFINITY, -0.0, 7200,	  15000,
+					  3.3, 157,	 1e12,	    4096 };
 	uint8_t sel = byte(s);
 	uint64_t bits;
 	double d;
@@ -134,9 +134,9 @@ static int bad_size(const struct abi_mode *m)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct src s = {data, size};
-	struct abi_mode am = {size ? data[size - 1] % K_N : 0,
-			      size ? data[size - 1] / K_N % M_N : 0};
+	struct src s = { data, size };
+	struct abi_mode am = { size ? data[size - 1] % K_N : 0,
+			       size ? data[size - 1] / K_N % M_N : 0 };
 	struct rp_disk disks[MAXD], dx[MAXD];
 	struct rp_point seek[MAXD][8], zone[MAXD][8];
 	struct rp_link links[3];

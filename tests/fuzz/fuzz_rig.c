@@ -84,7 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		for (i = 0; i < sim_rig_count(rig); i++) {
 			struct sim_drive *d = sim_rig_drive(rig, i);
-			uint8_t cdb_rc16[16] = {0x9e, 0x10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 32};
+			uint8_t cdb_rc16[16] = { 0x9e, 0x10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 32 };
 			uint8_t buf[32];
 			struct xcmd c;
 

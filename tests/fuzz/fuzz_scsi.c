@@ -14,7 +14,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static void fuzz_mode(const uint8_t *buf, size_t len)
 {
 	static const uint8_t want[][2] = {
-	    {0x08, 0}, {0x0a, 0}, {0x0a, 1}, {0x1c, 0}, {0x03, 0}, {0x04, 0},
+		{ 0x08, 0 }, { 0x0a, 0 }, { 0x0a, 1 }, { 0x1c, 0 }, { 0x03, 0 }, { 0x04, 0 },
 	};
 	struct scsi_mode10 m;
 	const uint8_t *p;

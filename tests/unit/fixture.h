@@ -82,8 +82,8 @@ static inline int fixture_rig_load(const char *json, const char *state_dir, stru
 }
 
 /* A command: the CDB, the direction and the data buffer, the rest zero */
-static inline void fixture_xcmd(struct xcmd *c, const uint8_t *cdb, unsigned len,
-				enum xfer_dir dir, void *buf, size_t n)
+static inline void fixture_xcmd(struct xcmd *c, const uint8_t *cdb, unsigned len, enum xfer_dir dir,
+				void *buf, size_t n)
 {
 	memset(c, 0, sizeof(*c));
 	memcpy(c->cdb, cdb, len);

@@ -99,7 +99,8 @@ static void test_detail_parse(void **state)
 	(void)state;
 	assert_int_equal(array_detail_parse("MD_LEVEL=raid10\nMD_DEVICES=4\nMD_METADATA=1.2\n"
 					    "MD_UUID=a1b2c3d4:00000000:11111111:22222222\n"
-					    "MD_DEVNAME=fast0\nMD_NAME=host:fast0\n", &d),
+					    "MD_DEVNAME=fast0\nMD_NAME=host:fast0\n",
+					    &d),
 			 0);
 	assert_string_equal(d.level, "raid10");
 	assert_int_equal(d.devices, 4);
@@ -220,8 +221,7 @@ static void test_partition_member(void **state)
 	e.info.logical_block = 512;
 	snprintf(e.spec, sizeof(e.spec), "/dev/sdz");
 	snprintf(e.node, sizeof(e.node), "/nonexistent/sdz");
-	assert_int_equal(cap_partition_wait(&e, 250000, 200, node, sizeof(node), &err),
-			 -ETIMEDOUT);
+	assert_int_equal(cap_partition_wait(&e, 250000, 200, node, sizeof(node), &err), -ETIMEDOUT);
 	assert_string_equal(node, "/nonexistent/sdz1");
 	assert_non_null(strstr(err.msg, "/dev/sdz: the kernel shows no partition "
 					"/nonexistent/sdz1 0.2 s after its table was written"));
@@ -314,8 +314,9 @@ static void test_member_elsewhere(void **state)
 	snprintf(r.m[2].wwn, sizeof(r.m[2].wwn), "0x5000c500c0000002");
 	assert_int_equal(array_rec_save(dir, &r, &err), 0);
 	assert_int_equal(array_member_elsewhere(dir, NULL, &i, &err), -EPERM);
-	assert_string_equal(err.msg, "a member of the array fast0 (/dev/md/fast0, member 2, done), "
-				     "as shortstroke's records have it; take it out of there first");
+	assert_string_equal(err.msg,
+			    "a member of the array fast0 (/dev/md/fast0, member 2, done), "
+			    "as shortstroke's records have it; take it out of there first");
 	/* the array named (array replace's own) is not another one */
 	assert_int_equal(array_member_elsewhere(dir, "fast0", &i, &err), 0);
 	/* the WWN decides where both have one; the serial where one does not */
@@ -396,12 +397,16 @@ static void test_md_check(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_create_argv),  cmocka_unit_test(test_mkfs_argv),
-		cmocka_unit_test(test_detail_parse), cmocka_unit_test(test_member_check),
-		cmocka_unit_test(test_level_check),  cmocka_unit_test(test_record_round_trip),
+		cmocka_unit_test(test_create_argv),
+		cmocka_unit_test(test_mkfs_argv),
+		cmocka_unit_test(test_detail_parse),
+		cmocka_unit_test(test_member_check),
+		cmocka_unit_test(test_level_check),
+		cmocka_unit_test(test_record_round_trip),
 		cmocka_unit_test(test_partition_member),
 		cmocka_unit_test(test_member_elsewhere),
-		cmocka_unit_test(test_exec),	      cmocka_unit_test(test_md_check),
+		cmocka_unit_test(test_exec),
+		cmocka_unit_test(test_md_check),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

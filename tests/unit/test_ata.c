@@ -73,8 +73,7 @@ static void test_tf_amac_dco(void **state)
 	ata_tf_amac_get_native(&tf);
 	check_tf(&tf, 0x78, 0x0000, 0, 0, 0x40, true, ATA_PROTO_NON_DATA, 0, false);
 	ata_tf_amac_set_accessible(&tf, 0x12a19e0afULL);
-	check_tf(&tf, 0x78, 0x0001, 0, 0x12a19e0afULL, 0x40, true, ATA_PROTO_NON_DATA, 0,
-		 false);
+	check_tf(&tf, 0x78, 0x0001, 0, 0x12a19e0afULL, 0x40, true, ATA_PROTO_NON_DATA, 0, false);
 	ata_tf_amac_freeze(&tf);
 	check_tf(&tf, 0x78, 0x0002, 0, 0, 0x40, true, ATA_PROTO_NON_DATA, 0, false);
 	ata_tf_dco_identify(&tf);
@@ -195,20 +194,20 @@ static void make_identify(uint8_t *id)
 	put_word(id, 75, 0x001f);
 	put_word(id, 76, 0x010e);
 	put_word(id, 80, 0x07f0);
-	put_word(id, 82, 0x746b);	/* SMART, security, HPA supported */
-	put_word(id, 83, 0x7c01);	/* valid, 48-bit, DCO */
-	put_word(id, 84, 0x6123);	/* valid, WWN, GPL, self-test */
-	put_word(id, 85, 0x7469);	/* SMART and HPA enabled */
-	put_word(id, 86, 0xbc01);	/* 119-120 valid, 48-bit */
+	put_word(id, 82, 0x746b); /* SMART, security, HPA supported */
+	put_word(id, 83, 0x7c01); /* valid, 48-bit, DCO */
+	put_word(id, 84, 0x6123); /* valid, WWN, GPL, self-test */
+	put_word(id, 85, 0x7469); /* SMART and HPA enabled */
+	put_word(id, 86, 0xbc01); /* 119-120 valid, 48-bit */
 	put_word(id, 87, 0x6123);
 	put_qword(id, 100, 7814037168ULL);
-	put_word(id, 106, 0x6003);	/* 8 logical per physical */
+	put_word(id, 106, 0x6003); /* 8 logical per physical */
 	put_word(id, 108, 0x5001);
 	put_word(id, 109, 0x4ee2);
 	put_word(id, 110, 0x0abc);
 	put_word(id, 111, 0xdef0);
-	put_word(id, 119, 0x4100);	/* valid, AMAC */
-	put_word(id, 128, 0x0029);	/* supported, frozen, enhanced erase */
+	put_word(id, 119, 0x4100); /* valid, AMAC */
+	put_word(id, 128, 0x0029); /* supported, frozen, enhanced erase */
 	put_word(id, 168, 0x0002);
 	put_word(id, 217, 7200);
 	seal(id);
@@ -294,13 +293,13 @@ static void test_identify_28bit_and_validity(void **state)
 	put_qword(buf, 100, 0);
 	put_word(buf, 83, 0x4000);
 	put_word(buf, 86, 0x0000);
-	put_word(buf, 106, 0x0000);	/* not valid: 512/512 */
-	put_word(buf, 255, 0x0000);	/* no signature: nothing to check */
+	put_word(buf, 106, 0x0000); /* not valid: 512/512 */
+	put_word(buf, 255, 0x0000); /* no signature: nothing to check */
 	assert_int_equal(ata_parse_identify(buf, sizeof(buf), &id), 0);
 	assert_false(id.lba48);
 	assert_int_equal(id.capacity, 156301488);
 	assert_int_equal(id.physical_size, 512);
-	assert_false(id.amac_supported);	/* word 86 bit 15 clear */
+	assert_false(id.amac_supported); /* word 86 bit 15 clear */
 	assert_true(id.checksum_valid);
 
 	/* words 82/83, 84 and 87 not valid: their bits mean nothing */
@@ -320,7 +319,7 @@ static void test_identify_28bit_and_validity(void **state)
 	assert_false(id.amac_supported);
 	assert_int_equal(id.wwn, 0);
 	assert_int_equal(id.capacity, 0x0fffffff);
-	assert_true(id.sec_supported);	/* word 128 still says so */
+	assert_true(id.sec_supported); /* word 128 still says so */
 }
 
 static void test_identify_checksum_and_truncated(void **state)
@@ -333,7 +332,7 @@ static void test_identify_checksum_and_truncated(void **state)
 	buf[100] ^= 0x01;
 	assert_int_equal(ata_parse_identify(buf, sizeof(buf), &id), -EPROTO);
 	assert_false(id.checksum_valid);
-	assert_string_equal(id.model, "WDC WD40EFRX-68WT0N0");	/* still filled */
+	assert_string_equal(id.model, "WDC WD40EFRX-68WT0N0"); /* still filled */
 
 	/* words 117-118 absurd (found by the fuzzer: 0x38333732 words
 	 * overflowed the byte count) */
@@ -345,7 +344,7 @@ static void test_identify_checksum_and_truncated(void **state)
 	assert_int_equal(ata_parse_identify(buf, sizeof(buf), &id), -EPROTO);
 	assert_int_equal(id.logical_size, 512);
 	assert_true(id.physical_size >= id.logical_size);
-	put_word(buf, 117, 0x00ff);	/* shorter than 256 words */
+	put_word(buf, 117, 0x00ff); /* shorter than 256 words */
 	put_word(buf, 118, 0x0000);
 	seal(buf);
 	assert_int_equal(ata_parse_identify(buf, sizeof(buf), &id), -EPROTO);

@@ -108,16 +108,16 @@ static void make_log06(uint8_t *log)
 	d = log + 2;
 	d[0] = 0x01;
 	d[1] = 0x00;
-	d[2] = 0x00;		/* 256 h */
+	d[2] = 0x00; /* 256 h */
 	d[3] = 0x01;
 	d[4] = 0x00;
 	memset(d + 5, 0xff, 4);
 	d = log + 2 + 24;
 	d[0] = 0x82;
-	d[1] = 0x73;		/* read element (7), 30 % left when it stopped */
-	d[2] = 0x05;		/* 261 h */
+	d[1] = 0x73; /* read element (7), 30 % left when it stopped */
+	d[2] = 0x05; /* 261 h */
 	d[3] = 0x01;
-	d[4] = 0x02;		/* checkpoint */
+	d[4] = 0x02; /* checkpoint */
 	d[5] = 0xef;
 	d[6] = 0xcd;
 	d[7] = 0xab;
@@ -125,7 +125,7 @@ static void make_log06(uint8_t *log)
 	d = log + 2 + 48;
 	d[0] = 0x03;
 	d[1] = 0x00;
-	d[2] = 0x10;		/* 272 h */
+	d[2] = 0x10; /* 272 h */
 	d[3] = 0x01;
 	d[5] = 0xff;
 	d[6] = 0xff;
@@ -195,10 +195,10 @@ static void test_selftest_log07(void **state)
 	memset(log, 0, sizeof(log));
 	log[0] = 0x01;
 	log[2] = 0x02;
-	log[4 + 0] = 0x01;		/* short, passed, no LBA */
+	log[4 + 0] = 0x01; /* short, passed, no LBA */
 	log[4 + 2] = 0x20;
 	memset(log + 4 + 5, 0xff, 6);
-	log[4 + 26 + 0] = 0x83;		/* conveyance captive, servo failure */
+	log[4 + 26 + 0] = 0x83; /* conveyance captive, servo failure */
 	log[4 + 26 + 1] = 0x60;
 	log[4 + 26 + 2] = 0x10;
 	log[4 + 26 + 3] = 0x00;
@@ -239,28 +239,28 @@ static void test_error_log(void **state)
 
 	memset(log, 0, sizeof(log));
 	log[0] = 0x01;
-	log[1] = 0x02;		/* newest: structure 2 */
-	s = log + 2;		/* structure 1: READ DMA EXT failed, UNC */
+	log[1] = 0x02; /* newest: structure 2 */
+	s = log + 2;   /* structure 1: READ DMA EXT failed, UNC */
 	s[4 * 12 + 1] = 0x00;
 	s[4 * 12 + 7] = 0x25;
-	s[60 + 1] = 0x40;	/* error: UNC */
-	s[60 + 3] = 0x78;	/* LBA 0x0a345678 (device bits 3:0 hold 27:24) */
+	s[60 + 1] = 0x40; /* error: UNC */
+	s[60 + 3] = 0x78; /* LBA 0x0a345678 (device bits 3:0 hold 27:24) */
 	s[60 + 4] = 0x56;
 	s[60 + 5] = 0x34;
 	s[60 + 6] = 0xea;
-	s[60 + 7] = 0x51;	/* status */
-	s[60 + 27] = 0x01;	/* state */
-	s[60 + 28] = 0x39;	/* 12345 h */
+	s[60 + 7] = 0x51;  /* status */
+	s[60 + 27] = 0x01; /* state */
+	s[60 + 28] = 0x39; /* 12345 h */
 	s[60 + 29] = 0x30;
-	s = log + 2 + 90;	/* structure 2: SMART (B0h, feature D5h) aborted */
+	s = log + 2 + 90; /* structure 2: SMART (B0h, feature D5h) aborted */
 	s[4 * 12 + 1] = 0xd5;
 	s[4 * 12 + 7] = 0xb0;
-	s[60 + 1] = 0x04;	/* ABRT */
+	s[60 + 1] = 0x04; /* ABRT */
 	s[60 + 7] = 0x51;
 	s[60 + 27] = 0x03;
-	s[60 + 28] = 0x3a;	/* 12346 h */
+	s[60 + 28] = 0x3a; /* 12346 h */
 	s[60 + 29] = 0x30;
-	log[452] = 0x07;	/* 7 errors over the lifetime */
+	log[452] = 0x07; /* 7 errors over the lifetime */
 	seal(log);
 	assert_int_equal(ata_smart_parse_error_log(log, sizeof(log), &el), 0);
 	assert_int_equal(el.error_count, 7);
@@ -279,7 +279,7 @@ static void test_error_log(void **state)
 	assert_int_equal(el.e[1].power_on_hours, 12345);
 
 	/* a changed byte: the same entries, the checksum says so */
-	log[460] ^= 0x10;	/* reserved */
+	log[460] ^= 0x10; /* reserved */
 	assert_int_equal(ata_smart_parse_error_log(log, sizeof(log), &el), 0);
 	assert_int_equal(el.count, 2);
 	assert_false(el.checksum_ok);
@@ -304,19 +304,16 @@ static void test_status_regs(void **state)
 	assert_int_equal(ata_smart_status_from_regs(&r), 0);
 	r.lba = 0;
 	assert_int_equal(ata_smart_status_from_regs(&r), -EPROTO);
-	r.lba = 0xc2f400;	/* one half of each */
+	r.lba = 0xc2f400; /* one half of each */
 	assert_int_equal(ata_smart_status_from_regs(&r), -EPROTO);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_data),
-		cmocka_unit_test(test_status_text),
-		cmocka_unit_test(test_selftest_log06),
-		cmocka_unit_test(test_selftest_log07),
-		cmocka_unit_test(test_error_log),
-		cmocka_unit_test(test_status_regs),
+		cmocka_unit_test(test_parse_data),     cmocka_unit_test(test_status_text),
+		cmocka_unit_test(test_selftest_log06), cmocka_unit_test(test_selftest_log07),
+		cmocka_unit_test(test_error_log),      cmocka_unit_test(test_status_regs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

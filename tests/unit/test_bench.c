@@ -76,8 +76,8 @@ static void test_checks(void **state)
 	assert_int_equal(bench_write_fits(&zoned, "sim:x", &err), 0);
 }
 
-#define RIG                                                                                    \
-	"{\"drives\": [{\"id\": \"d1\", \"personality\": \"sata\", \"model\": \"SIM\", "     \
+#define RIG                                                                                        \
+	"{\"drives\": [{\"id\": \"d1\", \"personality\": \"sata\", \"model\": \"SIM\", "           \
 	"\"serial\": \"S/N 1\", \"firmware\": \"1.0\", \"blocks\": 2000000}]}"
 
 /* The job checked against the disk: the span inside it, each queue depth. */
@@ -147,9 +147,9 @@ static void test_history(void **state)
 	assert_string_equal(path, "/s/bench/_..jsonl");
 	assert_int_equal(bench_history_path("/s", "", "", path, sizeof(path)), -ENOENT);
 
-	assert_int_equal(bench_history_last(fixture_dir, "S/N 1", "", "random-access", 4096, &got,
-					    &err),
-			 -ENOENT);
+	assert_int_equal(
+	    bench_history_last(fixture_dir, "S/N 1", "", "random-access", 4096, &got, &err),
+	    -ENOENT);
 	run_with(&r, "random-access", 4096, 180);
 	assert_int_equal(bench_history_append(fixture_dir, &r, &err), 0);
 	assert_true(r.time[0]);
@@ -166,9 +166,8 @@ static void test_history(void **state)
 	f = fopen(path, "a");
 	fputs("[1, 2]\n", f);
 	fclose(f);
-	assert_int_equal(bench_history_last(fixture_dir, "S/N 1", "", "random-access", 4096, &got,
-					    &err),
-			 0);
+	assert_int_equal(
+	    bench_history_last(fixture_dir, "S/N 1", "", "random-access", 4096, &got, &err), 0);
 	assert_int_equal(got.n, 2);
 	assert_true(got.p[0].iops == 270);
 	assert_int_equal(got.p[1].qd, 32);
@@ -176,14 +175,13 @@ static void test_history(void **state)
 	assert_int_equal(got.time_ns, 1000000000ull);
 	assert_non_null(bench_run_at(&got, 32));
 	assert_null(bench_run_at(&got, 4));
-	assert_int_equal(bench_history_last(fixture_dir, "S/N 1", "", "seq-read", 1 << 20, &got,
-					    &err),
-			 0);
+	assert_int_equal(
+	    bench_history_last(fixture_dir, "S/N 1", "", "seq-read", 1 << 20, &got, &err), 0);
 	assert_true(got.p[0].iops == 150);
 	/* another request size is another run */
-	assert_int_equal(bench_history_last(fixture_dir, "S/N 1", "", "random-access", 8192, &got,
-					    &err),
-			 -ENOENT);
+	assert_int_equal(
+	    bench_history_last(fixture_dir, "S/N 1", "", "random-access", 8192, &got, &err),
+	    -ENOENT);
 }
 
 int main(void)
@@ -192,7 +190,8 @@ int main(void)
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_checks),
 		cmocka_unit_test(test_job_plan),
-		cmocka_unit_test_setup_teardown(test_history, fixture_dir_setup, fixture_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_history, fixture_dir_setup,
+						fixture_dir_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -99,7 +99,7 @@ static void test_zones_rounded(void **state)
 	plan_rounded("smr", 30, &r, &p, &before);
 	assert_int_equal(r.e.info.zoned, ZONED_HOST_MANAGED);
 	assert_true(p.target < before);
-	assert_int_equal(p.target % 65536, 0);	/* 256 MiB zones of 4 KiB blocks */
+	assert_int_equal(p.target % 65536, 0); /* 256 MiB zones of 4 KiB blocks */
 	assert_true(before - p.target < 65536);
 	assert_non_null(strstr(p.note, "rounded down to a zone boundary"));
 	close_drive(&r);
@@ -235,8 +235,11 @@ static const char *picked(unsigned methods, bool ata, bool vol)
  * command set; a trial (volatile) takes the first with a volatile form. */
 static void test_method_pick(void **state)
 {
-	struct drive_info i = { .ata = true, .logical_block = 512, .physical_block = 512,
-				.capacity_blocks = 976773168, .native_blocks = 976773168,
+	struct drive_info i = { .ata = true,
+				.logical_block = 512,
+				.physical_block = 512,
+				.capacity_blocks = 976773168,
+				.native_blocks = 976773168,
 				.methods = METHOD_AMAC | METHOD_HPA };
 	struct cap_request req = { .method = CAP_AUTO, .by = CAP_BY_PERCENT, .percent = 50 };
 	struct ss_error err = { 0 };
@@ -246,8 +249,7 @@ static void test_method_pick(void **state)
 	assert_string_equal(picked(METHOD_AMAC | METHOD_HPA | METHOD_DCO, true, false), "amac");
 	assert_string_equal(picked(METHOD_AMAC | METHOD_HPA, true, true), "hpa");
 	assert_string_equal(picked(METHOD_AMAC, true, true), "amac");
-	assert_string_equal(picked(METHOD_HPA | METHOD_DCO | METHOD_PARTITION, true, false),
-			    "hpa");
+	assert_string_equal(picked(METHOD_HPA | METHOD_DCO | METHOD_PARTITION, true, false), "hpa");
 	assert_string_equal(picked(METHOD_DCO | METHOD_PARTITION, true, false), "none");
 	assert_string_equal(picked(METHOD_SCSI_RESIZE | METHOD_SCSI_FORMAT, false, false),
 			    "scsi-resize");
@@ -270,14 +272,16 @@ static void test_method_pick(void **state)
 	assert_non_null(strstr(err.msg, "supports none of AMAC, HPA or a SCSI resize"));
 }
 
-
 /* Whether a method is offered on a drive, whatever the size, with the same
  * reasons cap_plan_limit refuses it with; and a command as --dry-run lists
  * it. */
 static void test_method_usable(void **state)
 {
-	struct drive_info i = { .ata = true, .logical_block = 512, .physical_block = 512,
-				.capacity_blocks = 976773168, .native_blocks = 976773168,
+	struct drive_info i = { .ata = true,
+				.logical_block = 512,
+				.physical_block = 512,
+				.capacity_blocks = 976773168,
+				.native_blocks = 976773168,
 				.methods = METHOD_HPA | METHOD_DCO | METHOD_PARTITION };
 	struct cap_request req = { .method = CAP_AMAC, .by = CAP_BY_PERCENT, .percent = 50 };
 	struct ss_error err = { 0 }, why = { 0 };
@@ -317,14 +321,10 @@ static void test_method_usable(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_zones_rounded),
-		cmocka_unit_test(test_zone_guard),
-		cmocka_unit_test(test_not_zoned),
-		cmocka_unit_test(test_restore_unjournaled),
-		cmocka_unit_test(test_method_table),
-		cmocka_unit_test(test_method_names),
-		cmocka_unit_test(test_method_pick),
-		cmocka_unit_test(test_method_usable),
+		cmocka_unit_test(test_zones_rounded), cmocka_unit_test(test_zone_guard),
+		cmocka_unit_test(test_not_zoned),     cmocka_unit_test(test_restore_unjournaled),
+		cmocka_unit_test(test_method_table),  cmocka_unit_test(test_method_names),
+		cmocka_unit_test(test_method_pick),   cmocka_unit_test(test_method_usable),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

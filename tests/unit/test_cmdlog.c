@@ -35,10 +35,12 @@ static void test_line(void **state)
 	static const uint8_t inq[6] = { 0x12, 0x01, 0x00, 0x00, 0xff, 0x00 };
 	/* descriptor sense: RECOVERED ERROR, ATA PASS-THROUGH information available,
 	 * the ATA Status Return descriptor (status 0x50) */
-	static const uint8_t recovered[22] = { 0x72, 0x01, 0x00, 0x1d, 0, 0, 0, 0x0e, 0x09, 0x0c,
-					       0x01, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x40, 0x50 };
-	static const uint8_t aborted[22] = { 0x72, 0x0b, 0x00, 0x00, 0, 0, 0, 0x0e, 0x09, 0x0c,
-					     0x01, 0x04, 0, 0, 0, 0, 0, 0, 0, 0, 0x40, 0x51 };
+	static const uint8_t recovered[22] = { 0x72, 0x01, 0x00, 0x1d, 0,    0,	  0, 0x0e,
+					       0x09, 0x0c, 0x01, 0,    0,    0,	  0, 0,
+					       0,    0,	   0,	 0,    0x40, 0x50 };
+	static const uint8_t aborted[22] = { 0x72, 0x0b, 0x00, 0x00, 0,	   0,	0, 0x0e,
+					     0x09, 0x0c, 0x01, 0x04, 0,	   0,	0, 0,
+					     0,	   0,	 0,    0,    0x40, 0x51 };
 	struct cmdlog_entry e;
 	struct cmdlog_text t;
 	struct xcmd c;
@@ -95,8 +97,8 @@ static void test_media(void **state)
 	static const uint8_t write10[10] = { 0x2a };
 	static const uint8_t tur[6] = { 0x00 };
 	/* READ DMA EXT in an ATA PASS-THROUGH (16): protocol DMA, T_DIR in */
-	static const uint8_t read_dma[16] = { 0x85, 0x0d, 0x0e, 0, 0, 0, 0x08, 0, 0,
-					      0, 0, 0, 0, 0x40, 0x25, 0 };
+	static const uint8_t read_dma[16] = { 0x85, 0x0d, 0x0e, 0, 0, 0,    0x08, 0,
+					      0,    0,	  0,	0, 0, 0x40, 0x25, 0 };
 	struct cmdlog_entry e;
 	struct xcmd c;
 
@@ -169,7 +171,8 @@ static void test_log(void **state)
 
 	/* the watch hook: what a transport delivers goes in, until it is removed */
 	{
-		static const struct transport_ops ops = { .name = "fake", .exec = fake_exec,
+		static const struct transport_ops ops = { .name = "fake",
+							  .exec = fake_exec,
 							  .close = fake_close };
 		struct transport t2;
 

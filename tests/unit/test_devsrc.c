@@ -305,14 +305,14 @@ static void test_sim_name(void **state)
 static void test_sim_array_name(void **state)
 {
 	static const char rig[] =
-		"{\"drives\": ["
-		"{\"id\": \"a\", \"personality\": \"sas\", \"vendor\": \"V\", \"model\": \"M\","
-		" \"serial\": \"SER-A\", \"firmware\": \"F001\", \"wwn\": \"5000000000000001\","
-		" \"blocks\": 2000000},"
-		"{\"id\": \"b\", \"personality\": \"sas\", \"vendor\": \"V\", \"model\": \"M\","
-		" \"serial\": \"SER-B\", \"firmware\": \"F001\", \"wwn\": \"5000000000000002\","
-		" \"blocks\": 1000000}],"
-		"\"arrays\": [{\"name\": \"m\", \"level\": 1, \"members\": [\"a\", \"b\"]}]}";
+	    "{\"drives\": ["
+	    "{\"id\": \"a\", \"personality\": \"sas\", \"vendor\": \"V\", \"model\": \"M\","
+	    " \"serial\": \"SER-A\", \"firmware\": \"F001\", \"wwn\": \"5000000000000001\","
+	    " \"blocks\": 2000000},"
+	    "{\"id\": \"b\", \"personality\": \"sas\", \"vendor\": \"V\", \"model\": \"M\","
+	    " \"serial\": \"SER-B\", \"firmware\": \"F001\", \"wwn\": \"5000000000000002\","
+	    " \"blocks\": 1000000}],"
+	    "\"arrays\": [{\"name\": \"m\", \"level\": 1, \"members\": [\"a\", \"b\"]}]}";
 	char path[PATH_MAX], prot[PATH_MAX];
 	struct ss_ctx ctx;
 	struct ss_error err = { 0 };
@@ -335,14 +335,16 @@ static void test_sim_array_name(void **state)
 	assert_int_equal(device_open(&ctx, "sim:md:m", false, &d, &e, &err), -EOPNOTSUPP);
 	assert_null(d);
 	assert_true(err.usage && e.volume && e.sim);
-	assert_string_equal(err.msg, "sim:md:m is a simulated RAID 1 array, not a drive: only bench "
-				     "and profile run on it; the other commands take its members "
-				     "(sim:a sim:b)");
+	assert_string_equal(err.msg,
+			    "sim:md:m is a simulated RAID 1 array, not a drive: only bench "
+			    "and profile run on it; the other commands take its members "
+			    "(sim:a sim:b)");
 	assert_int_equal(device_power_cycle(&ctx, "sim:md:m", false, &err), -EOPNOTSUPP);
 	assert_true(err.usage);
 	assert_int_equal(device_open(&ctx, "sim:md:x", false, &d, &e, &err), -ENOENT);
 	assert_false(e.volume);
-	assert_string_equal(err.msg, "sim:md:x: no such array in the rig (its \"arrays\" name them)");
+	assert_string_equal(err.msg,
+			    "sim:md:x: no such array in the rig (its \"arrays\" name them)");
 	assert_int_equal(io_dev_open_name("sim:md:x", ctx_sources(&ctx), false, &io, &err),
 			 -ENOENT);
 
@@ -377,7 +379,8 @@ static void test_sim_without_rig(void **state)
 	ctx.demo = false;
 	assert_int_equal(device_open(&ctx, "sim:sata250", false, &d, &e, &err), -ENODEV);
 	assert_true(err.usage);
-	assert_string_equal(err.msg, "sim:sata250 names a simulated drive; give --demo or --rig FILE");
+	assert_string_equal(err.msg,
+			    "sim:sata250 names a simulated drive; give --demo or --rig FILE");
 	assert_int_equal(device_power_cycle(&ctx, NULL, true, &err), -ENODEV);
 	assert_string_equal(err.msg, "no rig of simulated drives: give --demo or --rig FILE");
 	ctx_fini(&ctx);
@@ -482,19 +485,19 @@ static void test_named_twice(void **state)
 static void test_serial_shared(void **state)
 {
 	static const char rig[] =
-		"{ \"time_scale\": 0, \"drives\": ["
-		" { \"id\": \"u1\", \"personality\": \"sata\", \"model\": \"USB DISK\", "
-		"\"serial\": \"000000000001\", \"firmware\": \"F1\", \"blocks\": 2000000 },"
-		" { \"id\": \"u2\", \"personality\": \"sata\", \"model\": \"USB DISK\", "
-		"\"serial\": \"000000000001\", \"firmware\": \"F1\", \"blocks\": 2000000 },"
-		" { \"id\": \"u3\", \"personality\": \"sata\", \"model\": \"USB DISK\", "
-		"\"serial\": \"000000000003\", \"firmware\": \"F1\", \"blocks\": 2000000 },"
-		" { \"id\": \"w1\", \"personality\": \"sata\", \"model\": \"WWN DISK\", "
-		"\"serial\": \"W0001\", \"wwn\": \"5000cca0c0000001\", \"firmware\": \"F1\", "
-		"\"blocks\": 2000000 },"
-		" { \"id\": \"w2\", \"personality\": \"sata\", \"model\": \"WWN DISK\", "
-		"\"serial\": \"W0001\", \"wwn\": \"5000cca0c0000002\", \"firmware\": \"F1\", "
-		"\"blocks\": 2000000 } ] }\n";
+	    "{ \"time_scale\": 0, \"drives\": ["
+	    " { \"id\": \"u1\", \"personality\": \"sata\", \"model\": \"USB DISK\", "
+	    "\"serial\": \"000000000001\", \"firmware\": \"F1\", \"blocks\": 2000000 },"
+	    " { \"id\": \"u2\", \"personality\": \"sata\", \"model\": \"USB DISK\", "
+	    "\"serial\": \"000000000001\", \"firmware\": \"F1\", \"blocks\": 2000000 },"
+	    " { \"id\": \"u3\", \"personality\": \"sata\", \"model\": \"USB DISK\", "
+	    "\"serial\": \"000000000003\", \"firmware\": \"F1\", \"blocks\": 2000000 },"
+	    " { \"id\": \"w1\", \"personality\": \"sata\", \"model\": \"WWN DISK\", "
+	    "\"serial\": \"W0001\", \"wwn\": \"5000cca0c0000001\", \"firmware\": \"F1\", "
+	    "\"blocks\": 2000000 },"
+	    " { \"id\": \"w2\", \"personality\": \"sata\", \"model\": \"WWN DISK\", "
+	    "\"serial\": \"W0001\", \"wwn\": \"5000cca0c0000002\", \"firmware\": \"F1\", "
+	    "\"blocks\": 2000000 } ] }\n";
 	static const struct {
 		const char *name;
 		int rc;
@@ -558,10 +561,12 @@ static void test_vanish_while_opened(void **state)
 		snprintf(rig, sizeof(rig), "%s/rig%u.json", fixture_dir, k);
 		f = fopen(rig, "w");
 		assert_non_null(f);
-		fprintf(f, "{ \"time_scale\": 0, \"drives\": [ { \"id\": \"v1\", "
-			   "\"personality\": \"sata\", \"model\": \"VANISH 1G\", \"serial\": "
-			   "\"VAN00001\", \"firmware\": \"F1\", \"blocks\": 2000000, \"faults\": "
-			   "[\"vanish-after:%u\"] } ] }\n", k);
+		fprintf(f,
+			"{ \"time_scale\": 0, \"drives\": [ { \"id\": \"v1\", "
+			"\"personality\": \"sata\", \"model\": \"VANISH 1G\", \"serial\": "
+			"\"VAN00001\", \"firmware\": \"F1\", \"blocks\": 2000000, \"faults\": "
+			"[\"vanish-after:%u\"] } ] }\n",
+			k);
 		fclose(f);
 		ctx_init(&ctx);
 		ctx.state_dir = dir;
@@ -586,7 +591,7 @@ static void test_vanish_while_opened(void **state)
 struct seen {
 	char phase[8][64];
 	unsigned n;
-	unsigned stop_after;	/* say stop once this many were reported (0: never) */
+	unsigned stop_after; /* say stop once this many were reported (0: never) */
 };
 
 static void seen_report(void *arg, double fraction, const char *phase, double eta_s)

@@ -19,9 +19,9 @@
 struct loop {
 	unsigned commands;
 	bool reject;
-	size_t answer;		/* bytes of the answer: 0x40, 0x41, ... */
-	struct xcmd seen;	/* the last command, as the transport got it */
-	uint8_t first;		/* data[0] when it came in */
+	size_t answer;	  /* bytes of the answer: 0x40, 0x41, ... */
+	struct xcmd seen; /* the last command, as the transport got it */
+	uint8_t first;	  /* data[0] when it came in */
 };
 
 static int loop_exec(struct transport *t, struct xcmd *c, struct ss_error *err)
@@ -96,8 +96,7 @@ static void test_scsi_in(void **state)
 	/* refused: drive_scsi's errno and sense, nothing came */
 	l.reject = true;
 	got = 99;
-	assert_int_equal(drive_scsi_in(d, cdb, n, buf, sizeof(buf), &got, &s, &err),
-			 -EOPNOTSUPP);
+	assert_int_equal(drive_scsi_in(d, cdb, n, buf, sizeof(buf), &got, &s, &err), -EOPNOTSUPP);
 	assert_int_equal(got, 0);
 	assert_true(s.valid);
 	assert_int_equal(s.key, SK_ILLEGAL_REQUEST);

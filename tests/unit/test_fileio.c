@@ -91,7 +91,7 @@ static void test_mkdirs(void **state)
 	assert_int_equal(file_mkdirs(p, &err), 0);
 	assert_int_equal(stat(p, &st), 0);
 	assert_true(S_ISDIR(st.st_mode));
-	assert_int_equal(file_mkdirs(p, &err), 0); /* already there */
+	assert_int_equal(file_mkdirs(p, &err), 0);	  /* already there */
 	snprintf(p, sizeof(p), "%s/a/b/c/", fixture_dir); /* a trailing slash is the same */
 	assert_int_equal(file_mkdirs(p, &err), 0);
 
@@ -176,5 +176,6 @@ int main(void)
 		cmocka_unit_test(test_not_a_file),
 	};
 
-	return cmocka_run_group_tests_name("fileio", tests, fixture_dir_setup, fixture_dir_teardown);
+	return cmocka_run_group_tests_name("fileio", tests, fixture_dir_setup,
+					   fixture_dir_teardown);
 }

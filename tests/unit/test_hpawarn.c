@@ -43,8 +43,10 @@ static void test_detect(void **state)
 	sysdisk_hpa_unlock(fixture_dir, &u);
 	assert_false(u.now);
 	put("/sys/module/libata/parameters/ignore_hpa", "1\n");
-	put("/etc/modprobe.d/a.conf", "# options libata ignore_hpa=1\noptions libata ignore_hpa=1\n");
-	put("/etc/modprobe.d/b.conf", "options libata_other ignore_hpa=1\noptions libata ignore_hpa=0\n");
+	put("/etc/modprobe.d/a.conf",
+	    "# options libata ignore_hpa=1\noptions libata ignore_hpa=1\n");
+	put("/etc/modprobe.d/b.conf",
+	    "options libata_other ignore_hpa=1\noptions libata ignore_hpa=0\n");
 	put("/etc/kernel/cmdline", "fixture_dir=/dev/sda1 libata.ignore_hpa=1\n");
 	sysdisk_hpa_unlock(fixture_dir, &u);
 	assert_true(u.now);
@@ -86,8 +88,10 @@ static void test_warning_for_a_disk(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_detect, fixture_dir_setup, fixture_dir_teardown),
-		cmocka_unit_test_setup_teardown(test_warning_for_a_disk, fixture_dir_setup, fixture_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_detect, fixture_dir_setup,
+						fixture_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_warning_for_a_disk, fixture_dir_setup,
+						fixture_dir_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

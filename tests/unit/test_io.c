@@ -22,16 +22,16 @@
 #include "fixture.h"
 
 static const char rig_json[] =
-	"{\"time_scale\": 0, \"drives\": [\n"
-	" {\"id\": \"k15\", \"personality\": \"sas\", \"vendor\": \"HITACHI\",\n"
-	"  \"model\": \"HUS154545VLS300\", \"serial\": \"T1\", \"firmware\": \"SA07\",\n"
-	"  \"wwn\": \"5000cca00b3c1f20\", \"blocks\": 879097968, \"rpm\": 15000,\n"
-	"  \"media\": {\"avg_seek_ms\": 3.3, \"track_to_track_ms\": 0.4,\n"
-	"   \"full_stroke_ms\": 6.5, \"outer_mbps\": 157, \"inner_mbps\": 98}},\n"
-	" {\"id\": \"bad\", \"personality\": \"sata\", \"model\": \"M\", \"serial\": \"S2\",\n"
-	"  \"firmware\": \"F1\", \"blocks\": 2000000, \"rpm\": 7200,\n"
-	"  \"faults\": [\"medium-error:1000-1003\"]}\n"
-	"]}";
+    "{\"time_scale\": 0, \"drives\": [\n"
+    " {\"id\": \"k15\", \"personality\": \"sas\", \"vendor\": \"HITACHI\",\n"
+    "  \"model\": \"HUS154545VLS300\", \"serial\": \"T1\", \"firmware\": \"SA07\",\n"
+    "  \"wwn\": \"5000cca00b3c1f20\", \"blocks\": 879097968, \"rpm\": 15000,\n"
+    "  \"media\": {\"avg_seek_ms\": 3.3, \"track_to_track_ms\": 0.4,\n"
+    "   \"full_stroke_ms\": 6.5, \"outer_mbps\": 157, \"inner_mbps\": 98}},\n"
+    " {\"id\": \"bad\", \"personality\": \"sata\", \"model\": \"M\", \"serial\": \"S2\",\n"
+    "  \"firmware\": \"F1\", \"blocks\": 2000000, \"rpm\": 7200,\n"
+    "  \"faults\": [\"medium-error:1000-1003\"]}\n"
+    "]}";
 
 static struct sim_rig *rig_load(void)
 {
@@ -81,17 +81,23 @@ static int fake_run(void *priv, const struct io_job *job, struct io_result *res,
 
 static void test_register(void **state)
 {
-	static const struct io_engine_ops noname = { .open = fake_open, .close = fake_close,
+	static const struct io_engine_ops noname = { .open = fake_open,
+						     .close = fake_close,
 						     .run = fake_run };
-	static const struct io_engine_ops norun = { .name = "norun", .open = fake_open,
+	static const struct io_engine_ops norun = { .name = "norun",
+						    .open = fake_open,
 						    .close = fake_close };
-	static const struct io_engine_ops badcaps = { .name = "caps", .caps = 1u << 30,
-						      .open = fake_open, .close = fake_close,
+	static const struct io_engine_ops badcaps = { .name = "caps",
+						      .caps = 1u << 30,
+						      .open = fake_open,
+						      .close = fake_close,
 						      .run = fake_run };
-	static const struct io_engine_ops dup = { .name = "sim", .open = fake_open,
-						  .close = fake_close, .run = fake_run };
-	static const struct io_engine_ops fake = { .name = "fake", .open = fake_open,
-						   .close = fake_close, .run = fake_run };
+	static const struct io_engine_ops dup = {
+		.name = "sim", .open = fake_open, .close = fake_close, .run = fake_run
+	};
+	static const struct io_engine_ops fake = {
+		.name = "fake", .open = fake_open, .close = fake_close, .run = fake_run
+	};
 	struct ss_error err = { 0 };
 	struct io_target t = { 0 };
 	struct io_dev *dev;
@@ -660,16 +666,11 @@ static void test_uring_loop(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_register),
-		cmocka_unit_test(test_validate),
-		cmocka_unit_test(test_workloads),
-		cmocka_unit_test(test_hist_buckets),
-		cmocka_unit_test(test_hist_percentiles),
-		cmocka_unit_test(test_rng),
-		cmocka_unit_test(test_generator),
-		cmocka_unit_test(test_sim_model),
-		cmocka_unit_test(test_sim_sequential),
-		cmocka_unit_test(test_sim_errors),
+		cmocka_unit_test(test_register),	 cmocka_unit_test(test_validate),
+		cmocka_unit_test(test_workloads),	 cmocka_unit_test(test_hist_buckets),
+		cmocka_unit_test(test_hist_percentiles), cmocka_unit_test(test_rng),
+		cmocka_unit_test(test_generator),	 cmocka_unit_test(test_sim_model),
+		cmocka_unit_test(test_sim_sequential),	 cmocka_unit_test(test_sim_errors),
 		cmocka_unit_test(test_uring_loop),
 	};
 

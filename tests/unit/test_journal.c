@@ -106,9 +106,11 @@ static void test_shared_serial_two_wwns(void **state)
 	b = entry("limit", "BRIDGE01", 20, 7);
 	snprintf(b.wwn, sizeof(b.wwn), "5000cca0000000bb");
 	assert_int_equal(journal_append(fixture_dir, &b, &err), 0);
-	assert_int_equal(journal_original(fixture_dir, "BRIDGE01", "5000CCA0000000AA", &got, &err), 0);
+	assert_int_equal(journal_original(fixture_dir, "BRIDGE01", "5000CCA0000000AA", &got, &err),
+			 0);
 	assert_true(got.original_blocks == 10);
-	assert_int_equal(journal_original(fixture_dir, "BRIDGE01", "5000cca0000000bb", &got, &err), 0);
+	assert_int_equal(journal_original(fixture_dir, "BRIDGE01", "5000cca0000000bb", &got, &err),
+			 0);
 	assert_true(got.original_blocks == 20);
 	/* a record without a WWN is found by its serial */
 	assert_int_equal(journal_original(fixture_dir, "BRIDGE01", "", &got, &err), 0);
@@ -127,9 +129,9 @@ static void test_malformed(void **state)
 	assert_int_not_equal(journal_parse_line("{\"event\":\"limit\"}", 17, &e, &err), 0);
 	assert_non_null(strstr(err.msg, "serial"));
 	assert_int_not_equal(
-		journal_parse_line("{\"event\":\"limit\",\"serial\":\"a\",\"target_blocks\":-1}",
-				   49, &e, &err),
-		0);
+	    journal_parse_line("{\"event\":\"limit\",\"serial\":\"a\",\"target_blocks\":-1}", 49,
+			       &e, &err),
+	    0);
 	assert_non_null(strstr(err.msg, "target_blocks"));
 
 	journal_path(fixture_dir, path, sizeof(path));
@@ -212,7 +214,8 @@ static void check_all_written(const char names[WRITERS][8])
 		struct tally t;
 
 		memset(&t, 0, sizeof(t));
-		assert_int_equal(journal_for_disk(fixture_dir, names[w], "", tally_cb, &t, &err), 0);
+		assert_int_equal(journal_for_disk(fixture_dir, names[w], "", tally_cb, &t, &err),
+				 0);
 		assert_int_equal(t.total, PER_WRITER);
 		for (unsigned i = 0; i < PER_WRITER; i++)
 			assert_int_equal(t.seen[i], 1);
@@ -292,7 +295,8 @@ static void test_torn_last_line(void **state)
 	e = entry("limit", "S1", 900, 450);
 	assert_int_equal(journal_append(fixture_dir, &e, &err), 0);
 	/* a crash in the middle of the next append */
-	write_raw("{\"time\":\"2026-01-01T00:00:00Z\",\"event\":\"restore-done\",\"serial\":\"S1\",\"or");
+	write_raw(
+	    "{\"time\":\"2026-01-01T00:00:00Z\",\"event\":\"restore-done\",\"serial\":\"S1\",\"or");
 	assert_int_equal(journal_original(fixture_dir, "S1", "", &got, &err), 0);
 	assert_true(got.original_blocks == 900);
 	assert_int_equal(got.line, 1);
@@ -325,12 +329,13 @@ static void test_two_records_on_one_line(void **state)
 
 	(void)state;
 	/* what the old two-write() appends left when batch threads interleaved */
-	write_raw("{\"event\":\"limit\",\"serial\":\"A\",\"block_len\":512,\"original_blocks\":1000000}"
-		  "{\"event\":\"limit\",\"serial\":\"B\",\"block_len\":512,\"original_blocks\":1000001}\n"
-		  "\n"
-		  "{\"event\":\"limit-done\",\"serial\":\"A\",\"original_blocks\":1000000}  "
-		  "{\"event\":\"restore-done\",\"serial\":\"A\"}"
-		  "{\"event\":\"limit\",\"serial\":\"A\",\"block_len\":512,\"original_blocks\":1000002}\n");
+	write_raw(
+	    "{\"event\":\"limit\",\"serial\":\"A\",\"block_len\":512,\"original_blocks\":1000000}"
+	    "{\"event\":\"limit\",\"serial\":\"B\",\"block_len\":512,\"original_blocks\":1000001}\n"
+	    "\n"
+	    "{\"event\":\"limit-done\",\"serial\":\"A\",\"original_blocks\":1000000}  "
+	    "{\"event\":\"restore-done\",\"serial\":\"A\"}"
+	    "{\"event\":\"limit\",\"serial\":\"A\",\"block_len\":512,\"original_blocks\":1000002}\n");
 	assert_int_equal(journal_original(fixture_dir, "B", "", &got, &err), 0);
 	assert_true(got.original_blocks == 1000001);
 	assert_int_equal(got.line, 1);
@@ -349,9 +354,10 @@ static void test_unreadable_lines(void **state)
 
 	(void)state;
 	warnings_reset();
-	write_raw("{\"event\":\"limit\",\"serial\":\"MINE\",\"block_len\":512,\"original_blocks\":7}\n"
-		  "{\"event\":\"limit\",\"serial\":\"OTHER\",\"block_len\":\"x\"}\n"
-		  "{\"event\":\"limit\",\"serial\":\"OTHER2\",orig: 5}\n");
+	write_raw(
+	    "{\"event\":\"limit\",\"serial\":\"MINE\",\"block_len\":512,\"original_blocks\":7}\n"
+	    "{\"event\":\"limit\",\"serial\":\"OTHER\",\"block_len\":\"x\"}\n"
+	    "{\"event\":\"limit\",\"serial\":\"OTHER2\",orig: 5}\n");
 	/* other disks' bad lines: warnings naming them, and MINE is read */
 	assert_int_equal(journal_original(fixture_dir, "MINE", "", &got, &err), 0);
 	assert_true(got.original_blocks == 7);
@@ -425,18 +431,28 @@ static void test_disk_lock(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_roundtrip_and_original, fixture_dir_setup, fixture_dir_teardown),
-		cmocka_unit_test_setup_teardown(test_wwn_match, fixture_dir_setup, fixture_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_roundtrip_and_original, fixture_dir_setup,
+						fixture_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_wwn_match, fixture_dir_setup,
+						fixture_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_shared_serial_two_wwns, fixture_dir_setup,
 						fixture_dir_teardown),
-		cmocka_unit_test_setup_teardown(test_malformed, fixture_dir_setup, fixture_dir_teardown),
-		cmocka_unit_test_setup_teardown(test_concurrent_threads, fixture_dir_setup, fixture_dir_teardown),
-		cmocka_unit_test_setup_teardown(test_concurrent_processes, fixture_dir_setup, fixture_dir_teardown),
-		cmocka_unit_test_setup_teardown(test_torn_last_line, fixture_dir_setup, fixture_dir_teardown),
-		cmocka_unit_test_setup_teardown(test_two_records_on_one_line, fixture_dir_setup, fixture_dir_teardown),
-		cmocka_unit_test_setup_teardown(test_unreadable_lines, fixture_dir_setup, fixture_dir_teardown),
-		cmocka_unit_test_setup_teardown(test_absurd_record, fixture_dir_setup, fixture_dir_teardown),
-		cmocka_unit_test_setup_teardown(test_disk_lock, fixture_dir_setup, fixture_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_malformed, fixture_dir_setup,
+						fixture_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_concurrent_threads, fixture_dir_setup,
+						fixture_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_concurrent_processes, fixture_dir_setup,
+						fixture_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_torn_last_line, fixture_dir_setup,
+						fixture_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_two_records_on_one_line, fixture_dir_setup,
+						fixture_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_unreadable_lines, fixture_dir_setup,
+						fixture_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_absurd_record, fixture_dir_setup,
+						fixture_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_disk_lock, fixture_dir_setup,
+						fixture_dir_teardown),
 	};
 
 	return cmocka_run_group_tests_name("journal", tests, NULL, NULL);

@@ -205,13 +205,13 @@ static void test_label_is_ours(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_from_the_drive),
-	    cmocka_unit_test(test_from_the_journal),
-	    cmocka_unit_test(test_stale_journal),
-	    cmocka_unit_test(test_full_capacity),
-	    cmocka_unit_test(test_volatile),
-	    cmocka_unit_test_setup_teardown(test_label_is_ours, fixture_dir_setup,
-					    fixture_dir_teardown),
+		cmocka_unit_test(test_from_the_drive),
+		cmocka_unit_test(test_from_the_journal),
+		cmocka_unit_test(test_stale_journal),
+		cmocka_unit_test(test_full_capacity),
+		cmocka_unit_test(test_volatile),
+		cmocka_unit_test_setup_teardown(test_label_is_ours, fixture_dir_setup,
+						fixture_dir_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -46,8 +46,8 @@ static const char *const wl_name[WL_COUNT] = { "seq read", "seq write", "64K ran
 static const char *const wl_unit[WL_COUNT] = { "MB/s", "MB/s", "IOPS", "IOPS" };
 
 struct layout {
-	int level;	/* md's: 0, 10, 5, 6, 50 */
-	int rp_level;	/* the planner's */
+	int level;    /* md's: 0, 10, 5, 6, 50 */
+	int rp_level; /* the planner's */
 	unsigned n;
 };
 
@@ -78,18 +78,19 @@ static struct sim_rig *rig_of(const struct layout *l, bool capped)
 	len = (size_t)snprintf(json, sizeof(json), "{\"time_scale\": 0, \"drives\": [");
 	for (unsigned i = 0; i < DISKS; i++)
 		len += (size_t)snprintf(
-			json + len, sizeof(json) - len,
-			"%s{\"id\": \"d%u\", \"personality\": \"sas\", \"vendor\": \"HITACHI\", "
-			"\"model\": \"HUS154545VLS300\", \"serial\": \"JWV2S8K%u\", "
-			"\"firmware\": \"SA07\", \"wwn\": \"5000cca00b3c1f2%u\", "
-			"\"blocks\": 879097968, \"rpm\": 15000, \"media\": {\"avg_seek_ms\": 3.3, "
-			"\"track_to_track_ms\": 0.4, \"full_stroke_ms\": 6.5, \"outer_mbps\": 157, "
-			"\"inner_mbps\": 98}}",
-			i ? ", " : "", i, i, i);
-	len += (size_t)snprintf(json + len, sizeof(json) - len,
-				"], \"arrays\": [{\"name\": \"a\", \"level\": %d, \"chunk_kib\": %d, "
-				"\"members\": [",
-				l->level, CHUNK_KIB);
+		    json + len, sizeof(json) - len,
+		    "%s{\"id\": \"d%u\", \"personality\": \"sas\", \"vendor\": \"HITACHI\", "
+		    "\"model\": \"HUS154545VLS300\", \"serial\": \"JWV2S8K%u\", "
+		    "\"firmware\": \"SA07\", \"wwn\": \"5000cca00b3c1f2%u\", "
+		    "\"blocks\": 879097968, \"rpm\": 15000, \"media\": {\"avg_seek_ms\": 3.3, "
+		    "\"track_to_track_ms\": 0.4, \"full_stroke_ms\": 6.5, \"outer_mbps\": 157, "
+		    "\"inner_mbps\": 98}}",
+		    i ? ", " : "", i, i, i);
+	len += (size_t)snprintf(
+	    json + len, sizeof(json) - len,
+	    "], \"arrays\": [{\"name\": \"a\", \"level\": %d, \"chunk_kib\": %d, "
+	    "\"members\": [",
+	    l->level, CHUNK_KIB);
 	for (unsigned i = 0; i < l->n; i++)
 		len += (size_t)snprintf(json + len, sizeof(json) - len, "%s\"d%u\"", i ? ", " : "",
 					i);
@@ -166,8 +167,8 @@ static double predict(const struct layout *l, bool capped, enum wl w)
 	wl.read_share = w == SEQ_READ ? 1 : 0;
 	wl.random_share = w == SEQ_READ || w == SEQ_WRITE ? 0 : 1;
 	wl.request_bytes = w == SEQ_READ || w == SEQ_WRITE
-				   ? (uint64_t)data_chunks(l) * CHUNK_KIB * 1024
-				   : 65536;
+			       ? (uint64_t)data_chunks(l) * CHUNK_KIB * 1024
+			       : 65536;
 	if (rp_evaluate(disks, DISKS, capped ? &path : NULL, &lay, &wl, &ev, &err))
 		fail_msg("rp_evaluate: %s", err.msg);
 	switch (w) {
@@ -200,15 +201,16 @@ static void check_level(int level, int rp_level, unsigned from, unsigned step)
 				double ratio = p / m;
 				bool ok = ratio > 1 - TOLERANCE && ratio < 1 + TOLERANCE;
 
-				print_message("| RAID %d | %u | %s | %s | %.1f %s | %.1f %s | %.3f | %s |\n",
-					      level, n, capped ? "250 MB/s" : "-", wl_name[w], p,
-					      wl_unit[w], m, wl_unit[w], ratio,
-					      ok ? "" : "OUTSIDE");
+				print_message(
+				    "| RAID %d | %u | %s | %s | %.1f %s | %.1f %s | %.3f | %s |\n",
+				    level, n, capped ? "250 MB/s" : "-", wl_name[w], p, wl_unit[w],
+				    m, wl_unit[w], ratio, ok ? "" : "OUTSIDE");
 				if (!ok)
-					fail_msg("RAID %d of %u, %s%s: planner %.1f, simulated %.1f: "
-						 "ratio %.3f is outside %.0f %%", level, n, wl_name[w],
-						 capped ? " (path cap)" : "", p, m, ratio,
-						 100 * TOLERANCE);
+					fail_msg(
+					    "RAID %d of %u, %s%s: planner %.1f, simulated %.1f: "
+					    "ratio %.3f is outside %.0f %%",
+					    level, n, wl_name[w], capped ? " (path cap)" : "", p, m,
+					    ratio, 100 * TOLERANCE);
 			}
 		}
 	}
@@ -252,7 +254,8 @@ int main(void)
 		cmocka_unit_test(test_raid50),
 	};
 
-	print_message("| level | disks | path cap | workload | planner | simulated | ratio | outside 10 %% |\n");
+	print_message(
+	    "| level | disks | path cap | workload | planner | simulated | ratio | outside 10 %% |\n");
 	print_message("|---|---|---|---|---|---|---|---|\n");
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

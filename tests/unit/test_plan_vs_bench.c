@@ -134,8 +134,8 @@ static void check_disk(const char *id)
 			      m.iops, 100 * e_iops);
 		print_message("%-8s   with class defaults: access %.3f ms (%+.1f%%), "
 			      "QD1 IOPS %.1f (%+.1f%%)\n",
-			      id, pd.access_ms, 100 * (pd.access_ms - m.avg_ms) / m.avg_ms,
-			      pd.iops, 100 * (pd.iops - m.iops) / m.iops);
+			      id, pd.access_ms, 100 * (pd.access_ms - m.avg_ms) / m.avg_ms, pd.iops,
+			      100 * (pd.iops - m.iops) / m.iops);
 		assert_true(e_ms > -TOLERANCE && e_ms < TOLERANCE);
 		assert_true(e_iops > -TOLERANCE && e_iops < TOLERANCE);
 	}
@@ -158,26 +158,25 @@ static void test_sata7200(void **state)
 #define PROFILE_RUN_NS (20ull * 1000000000ull) /* 20 s of virtual time per case */
 
 static const struct {
-	int rp;		      /* enum rp_profile */
+	int rp;		     /* enum rp_profile */
 	enum io_workload io; /* the engine's same workload */
 } profiles[] = {
-    {RP_PROFILE_DATABASE, IO_WL_DATABASE},
-    {RP_PROFILE_FILESERVER, IO_WL_FILESERVER},
-    {RP_PROFILE_WEBSERVER, IO_WL_WEBSERVER},
-    {RP_PROFILE_WORKSTATION, IO_WL_WORKSTATION},
-    {RP_PROFILE_RANDOM_ACCESS, IO_WL_RANDOM_ACCESS},
+	{ RP_PROFILE_DATABASE, IO_WL_DATABASE },
+	{ RP_PROFILE_FILESERVER, IO_WL_FILESERVER },
+	{ RP_PROFILE_WEBSERVER, IO_WL_WEBSERVER },
+	{ RP_PROFILE_WORKSTATION, IO_WL_WORKSTATION },
+	{ RP_PROFILE_RANDOM_ACCESS, IO_WL_RANDOM_ACCESS },
 };
-static const double grid_strokes[] = {1.0, 0.25, 0.10, 0.04};
-static const unsigned grid_qds[] = {1, 4, 16, 32, 64};
+static const double grid_strokes[] = { 1.0, 0.25, 0.10, 0.04 };
+static const unsigned grid_qds[] = { 1, 4, 16, 32, 64 };
 
 /* bench -w PROFILE --qd qd --span stroke on a fresh rig; wce: the drive's
  * write cache as the rig has it (true) or turned off (false). IOPS. */
-static double measure_wl(const char *id, enum io_workload w, double stroke, unsigned qd,
-			 bool wce)
+static double measure_wl(const char *id, enum io_workload w, double stroke, unsigned qd, bool wce)
 {
 	struct sim_rig *rig = NULL;
 	struct io_dev *dev = NULL;
-	struct ss_error err = {0};
+	struct ss_error err = { 0 };
 	struct sim_drive *d;
 	struct io_result res;
 	struct io_job j;
@@ -206,10 +205,10 @@ static double measure_wl(const char *id, enum io_workload w, double stroke, unsi
 /* The planner's workload IOPS for one disk at a stroke and queue depth. */
 static double predict_wl(const struct rp_disk *rd, int profile, double stroke, unsigned qd)
 {
-	struct rp_layout l = {RP_SIZED(struct rp_layout), .level = RP_LEVEL_0, .n_disks = 1,
-			      .stroke = stroke};
+	struct rp_layout l = { RP_SIZED(struct rp_layout), .level = RP_LEVEL_0, .n_disks = 1,
+			       .stroke = stroke };
 	struct rp_workload wl;
-	struct rp_error err = {0};
+	struct rp_error err = { 0 };
 	struct rp_eval *ev = NULL;
 	double v;
 
@@ -226,7 +225,7 @@ static double predict_wl(const struct rp_disk *rd, int profile, double stroke, u
 static void rig_disk(const char *id, bool wce, struct rp_disk *rd)
 {
 	struct sim_rig *rig = NULL;
-	struct ss_error err = {0};
+	struct ss_error err = { 0 };
 	struct sim_drive *d;
 
 	assert_int_equal(sim_rig_demo(NULL, &rig, &err), 0);
@@ -275,7 +274,8 @@ static void check_grid(const char *id, bool wce)
 				if (fabs(e[q]) > worst)
 					worst = fabs(e[q]);
 				if (!(fabs(e[q]) < TOLERANCE))
-					print_message("OUT OF TOLERANCE: %s QD%u\n", id, grid_qds[q]);
+					print_message("OUT OF TOLERANCE: %s QD%u\n", id,
+						      grid_qds[q]);
 				assert_true(fabs(e[q]) < TOLERANCE);
 			}
 		}
@@ -300,8 +300,8 @@ static void test_grid_sata250(void **state)
  * caches, which the model does not count: docs/planning-model.md 7.2). */
 static void test_write_cache_sata250(void **state)
 {
-	static const int checked[] = {RP_PROFILE_DATABASE, RP_PROFILE_FILESERVER,
-				      RP_PROFILE_WORKSTATION};
+	static const int checked[] = { RP_PROFILE_DATABASE, RP_PROFILE_FILESERVER,
+				       RP_PROFILE_WORKSTATION };
 	struct rp_disk rd;
 
 	(void)state;
@@ -365,8 +365,8 @@ static double gain_15k450(int profile, double gb, unsigned qd)
 
 static void test_published_15k450(void **state)
 {
-	static const int doubling[] = {RP_PROFILE_DATABASE, RP_PROFILE_FILESERVER,
-				       RP_PROFILE_WORKSTATION};
+	static const int doubling[] = { RP_PROFILE_DATABASE, RP_PROFILE_FILESERVER,
+					RP_PROFILE_WORKSTATION };
 	struct rp_disk rd;
 	struct predicted full, shortp;
 
@@ -406,12 +406,9 @@ static void test_deterministic(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_sas15k),
-		cmocka_unit_test(test_sata7200),
-		cmocka_unit_test(test_deterministic),
-		cmocka_unit_test(test_grid_sas15k),
-		cmocka_unit_test(test_grid_sata250),
-		cmocka_unit_test(test_write_cache_sata250),
+		cmocka_unit_test(test_sas15k),		 cmocka_unit_test(test_sata7200),
+		cmocka_unit_test(test_deterministic),	 cmocka_unit_test(test_grid_sas15k),
+		cmocka_unit_test(test_grid_sata250),	 cmocka_unit_test(test_write_cache_sata250),
 		cmocka_unit_test(test_published_15k450),
 	};
 

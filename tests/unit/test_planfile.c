@@ -26,7 +26,7 @@
 static struct plan *make_plan(void)
 {
 	struct plan *p = plan_new();
-	struct ss_error err = {0};
+	struct ss_error err = { 0 };
 	struct rp_eval *ev = NULL;
 	struct rp_disk rd[4];
 
@@ -104,7 +104,7 @@ static void test_limits(void **state)
 static void test_roundtrip(void **state)
 {
 	struct plan *p = make_plan(), *q = NULL;
-	struct ss_error err = {0};
+	struct ss_error err = { 0 };
 	char path[300];
 	struct stat st;
 	DIR *d;
@@ -232,8 +232,8 @@ static void test_figure_keys(void **state)
 	char *text = plan_text(p);
 	json_object *o = json_tokener_parse(text), *pr;
 	struct rp_disk d;
-	struct rp_layout l = {RP_SIZED(struct rp_layout), .level = RP_LEVEL_0, .n_disks = 1,
-			      .stroke = 1};
+	struct rp_layout l = { RP_SIZED(struct rp_layout), .level = RP_LEVEL_0, .n_disks = 1,
+			       .stroke = 1 };
 	struct rp_workload w;
 	struct rp_eval *ev = NULL;
 
@@ -323,7 +323,7 @@ static char *mutate(const char *path, const char *value)
 
 static void expect_bad_text(const char *text, size_t len, const char *want)
 {
-	struct ss_error err = {0};
+	struct ss_error err = { 0 };
 	struct plan *p = (struct plan *)1;
 	int rc = planfile_parse(text, len, "plan.json", &p, &err);
 
@@ -344,7 +344,7 @@ static void test_valid_plan_parses(void **state)
 {
 	struct plan *p = make_plan(), *q = NULL;
 	char *text = plan_text(p);
-	struct ss_error err = {0};
+	struct ss_error err = { 0 };
 
 	(void)state;
 	assert_int_equal(planfile_parse(text, strlen(text), "x", &q, &err), 0);
@@ -498,7 +498,7 @@ static void test_bad_fields(void **state)
 
 static void test_load_errors(void **state)
 {
-	struct ss_error err = {0};
+	struct ss_error err = { 0 };
 	struct plan *p = NULL;
 	char path[300];
 
@@ -517,10 +517,10 @@ static void test_load_errors(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_limits),	cmocka_unit_test(test_roundtrip),
-	    cmocka_unit_test(test_figure_keys), cmocka_unit_test(test_valid_plan_parses),
-	    cmocka_unit_test(test_bad_json),	cmocka_unit_test(test_bad_fields),
-	    cmocka_unit_test(test_load_errors), cmocka_unit_test(test_zoned_limits),
+		cmocka_unit_test(test_limits),	    cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_figure_keys), cmocka_unit_test(test_valid_plan_parses),
+		cmocka_unit_test(test_bad_json),    cmocka_unit_test(test_bad_fields),
+		cmocka_unit_test(test_load_errors), cmocka_unit_test(test_zoned_limits),
 	};
 
 	return cmocka_run_group_tests(tests, fixture_dir_setup, fixture_dir_teardown);

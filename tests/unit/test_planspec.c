@@ -17,7 +17,7 @@
 static void test_profiles(void **state)
 {
 	struct plan_workload w;
-	struct ss_error err = {0};
+	struct ss_error err = { 0 };
 
 	(void)state;
 	assert_int_equal(plan_workload_parse("fileserver", 8, &w, &err), 0);
@@ -34,7 +34,7 @@ static void test_profiles(void **state)
 static void test_custom(void **state)
 {
 	struct plan_workload w, c;
-	struct ss_error err = {0};
+	struct ss_error err = { 0 };
 
 	(void)state;
 	assert_int_equal(plan_workload_parse("custom:bs=64K,read=0,random=1", 4, &w, &err), 0);
@@ -80,7 +80,7 @@ static void test_custom(void **state)
 static void test_mech(void **state)
 {
 	struct rp_disk d;
-	struct ss_error err = {0};
+	struct ss_error err = { 0 };
 
 	(void)state;
 	rp_disk_init(&d);
@@ -113,7 +113,7 @@ static void test_mech(void **state)
 
 static void test_path_specs(void **state)
 {
-	struct ss_error err = {0};
+	struct ss_error err = { 0 };
 	double r, w, ms, per, mb, mbps;
 
 	(void)state;
@@ -147,10 +147,10 @@ static void test_path_specs(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_profiles),
-	    cmocka_unit_test(test_custom),
-	    cmocka_unit_test(test_mech),
-	    cmocka_unit_test(test_path_specs),
+		cmocka_unit_test(test_profiles),
+		cmocka_unit_test(test_custom),
+		cmocka_unit_test(test_mech),
+		cmocka_unit_test(test_path_specs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -32,8 +32,7 @@ static void parse_fails(const char *text, const char *msg)
 	struct protect_list *l = (struct protect_list *)1;
 	struct ss_error err = { 0 };
 
-	assert_int_equal(protect_parse(text, strlen(text), "t.conf", &l, &err),
-			 -EINVAL);
+	assert_int_equal(protect_parse(text, strlen(text), "t.conf", &l, &err), -EINVAL);
 	assert_null(l);
 	if (!strstr(err.msg, msg))
 		fail_msg("message \"%s\" lacks \"%s\"", err.msg, msg);
@@ -95,7 +94,7 @@ static void test_parse_forms(void **state)
 	assert_int_equal(k, PROTECT_ANY);
 	assert_string_equal(v, "WD-WCC7K1234567");
 	assert_int_equal(protect_get(l, 3, &k, &v, NULL), 0);
-	assert_string_equal(v, "abc#def");	/* '#' inside a word is kept */
+	assert_string_equal(v, "abc#def"); /* '#' inside a word is kept */
 	assert_int_equal(protect_get(l, 5, &k, &v, &line), -ERANGE);
 	protect_free(l);
 
@@ -171,8 +170,7 @@ static void test_errors(void **state)
 		struct protect_list *l = NULL;
 		struct ss_error err = { 0 };
 
-		assert_int_equal(protect_parse(nul, sizeof(nul) - 1, "t.conf", &l, &err),
-				 -EINVAL);
+		assert_int_equal(protect_parse(nul, sizeof(nul) - 1, "t.conf", &l, &err), -EINVAL);
 		assert_non_null(strstr(err.msg, "t.conf:2: NUL byte"));
 	}
 }
@@ -237,7 +235,7 @@ static void test_add_remove(void **state)
 	assert_string_equal(slurp(path), "# boot disks\nserial:ZFL0ABCD   # sda\n\n# spare\n"
 					 "WD-WCC7K1234567\nwwn:0x5000C500A1B2C3D4\n");
 	assert_int_equal(stat(path, &st), 0);
-	assert_int_equal(st.st_mode & 0777, 0600);	/* mode kept */
+	assert_int_equal(st.st_mode & 0777, 0600); /* mode kept */
 	assert_int_equal(protect_add(path, PROTECT_ANY, "S0M1ABCD", &err), 0);
 
 	/* already there, in another spelling */
@@ -265,8 +263,7 @@ static void test_add_remove(void **state)
 	assert_string_equal(slurp(path), "# boot disks\n\n# spare\nS0M1ABCD\n");
 	/* kinds must agree: a WWN is not removed as a serial */
 	assert_int_equal(protect_add(path, PROTECT_WWN, "0x5000c500a1b2c3d4", &err), 0);
-	assert_int_equal(protect_remove(path, PROTECT_SERIAL, "0x5000c500a1b2c3d4", &err),
-			 -ENOENT);
+	assert_int_equal(protect_remove(path, PROTECT_SERIAL, "0x5000c500a1b2c3d4", &err), -ENOENT);
 	assert_int_equal(protect_remove(path, PROTECT_SERIAL, "NOPE", &err), -ENOENT);
 	assert_non_null(strstr(err.msg, "NOPE is not listed"));
 
@@ -309,12 +306,9 @@ static void test_add_remove(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_default_path),
-		cmocka_unit_test(test_parse_forms),
-		cmocka_unit_test(test_match),
-		cmocka_unit_test(test_errors),
-		cmocka_unit_test(test_load),
-		cmocka_unit_test(test_add_remove),
+		cmocka_unit_test(test_default_path), cmocka_unit_test(test_parse_forms),
+		cmocka_unit_test(test_match),	     cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_load),	     cmocka_unit_test(test_add_remove),
 	};
 
 	return cmocka_run_group_tests(tests, fixture_dir_setup, fixture_dir_teardown);

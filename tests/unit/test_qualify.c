@@ -32,7 +32,7 @@ static int parse(const char *text, struct qualify_thresholds *t, struct ss_error
 static void test_defaults_roundtrip(void **state)
 {
 	struct qualify_thresholds d, t;
-	struct ss_error err = {0};
+	struct ss_error err = { 0 };
 	char *text = NULL;
 	double v;
 	unsigned n = 0;
@@ -65,7 +65,7 @@ static void test_defaults_roundtrip(void **state)
 static void test_parse_ok(void **state)
 {
 	struct qualify_thresholds t;
-	struct ss_error err = {0};
+	struct ss_error err = { 0 };
 
 	(void)state;
 	qualify_thresholds_default(&t);
@@ -92,7 +92,7 @@ static void test_parse_ok(void **state)
 static void expect_error(const char *text, const char *msg)
 {
 	struct qualify_thresholds t, before;
-	struct ss_error err = {0};
+	struct ss_error err = { 0 };
 
 	qualify_thresholds_default(&t);
 	before = t;
@@ -126,7 +126,7 @@ static void test_parse_errors(void **state)
 		     "thr.conf:2: max_pending given twice (first on line 1)");
 	{
 		struct qualify_thresholds t;
-		struct ss_error err = {0};
+		struct ss_error err = { 0 };
 
 		qualify_thresholds_default(&t);
 		assert_int_equal(
@@ -139,7 +139,7 @@ static void test_parse_errors(void **state)
 static void test_load(void **state)
 {
 	struct qualify_thresholds t;
-	struct ss_error err = {0};
+	struct ss_error err = { 0 };
 	char path[] = "/tmp/ss-thr-XXXXXX";
 	int fd = mkstemp(path);
 	static const char text[] = "max_temperature_c = 45\nbogus = 1\n";
@@ -219,7 +219,7 @@ static void fake(struct qualify_result *r, const char *dev, const char *model, d
 {
 	static struct zprofile zp[8];
 	static unsigned nzp;
-	struct drive_info info = {0};
+	struct drive_info info = { 0 };
 
 	snprintf(info.model, sizeof(info.model), "%s", model);
 	qualify_result_init(r, dev, &info, QUALIFY_QUICK);
@@ -241,7 +241,7 @@ static void test_siblings(void **state)
 	struct qualify_result r[6];
 	struct qualify_result *p[6];
 	struct qualify_thresholds t;
-	double v[] = {5, 1, 3}, w[] = {4, 1, 3, 2};
+	double v[] = { 5, 1, 3 }, w[] = { 4, 1, 3, 2 };
 
 	(void)state;
 	assert_true(qualify_median(v, 3) == 3);
@@ -328,7 +328,7 @@ static int run_one(struct sim_rig *rig, const char *id, enum qualify_profile p,
 	struct drive *d = NULL;
 	struct drive_info info;
 	struct io_dev *io = NULL;
-	struct qualify_opts o = {.profile = p};
+	struct qualify_opts o = { .profile = p };
 	char name[64];
 	int rc;
 
@@ -348,12 +348,12 @@ static int run_one(struct sim_rig *rig, const char *id, enum qualify_profile p,
 static void test_run(void **state)
 {
 	struct sim_rig *rig = NULL;
-	struct ss_error err = {0};
+	struct ss_error err = { 0 };
 	struct qualify_result r[3];
-	const struct qualify_result *rp[3] = {&r[0], &r[1], &r[2]};
+	const struct qualify_result *rp[3] = { &r[0], &r[1], &r[2] };
 	char *html = NULL;
 	size_t len = 0;
-	struct qualify_report_meta m = {.title = "t <&> \"q\"", .profile = QUALIFY_FULL};
+	struct qualify_report_meta m = { .title = "t <&> \"q\"", .profile = QUALIFY_FULL };
 
 	(void)state;
 	assert_int_equal(sim_rig_load_string(rig_json, "rig", NULL, &rig, &err), 0);
@@ -393,15 +393,15 @@ static void test_run(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_defaults_roundtrip),
-	    cmocka_unit_test(test_parse_ok),
-	    cmocka_unit_test(test_parse_errors),
-	    cmocka_unit_test(test_load),
-	    cmocka_unit_test(test_profiles),
-	    cmocka_unit_test(test_bad_list),
-	    cmocka_unit_test(test_siblings),
-	    cmocka_unit_test(test_verdict),
-	    cmocka_unit_test(test_run),
+		cmocka_unit_test(test_defaults_roundtrip),
+		cmocka_unit_test(test_parse_ok),
+		cmocka_unit_test(test_parse_errors),
+		cmocka_unit_test(test_load),
+		cmocka_unit_test(test_profiles),
+		cmocka_unit_test(test_bad_list),
+		cmocka_unit_test(test_siblings),
+		cmocka_unit_test(test_verdict),
+		cmocka_unit_test(test_run),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

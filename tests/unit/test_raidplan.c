@@ -71,13 +71,16 @@ static struct rp_workload profile(int prof, unsigned qd)
 	return w;
 }
 
-#define PT(px, py) {RP_SIZED(struct rp_point), .x = (px), .y = (py)}
+#define PT(px, py)                                                                                 \
+	{                                                                                          \
+		RP_SIZED(struct rp_point), .x = (px), .y = (py)                                    \
+	}
 
 /* Evaluate, asserting success. */
 static struct rp_eval *eval_ok(const struct rp_disk *d, size_t n, const struct rp_path *p,
 			       const struct rp_layout *l, const struct rp_workload *w)
 {
-	struct rp_error err = {0};
+	struct rp_error err = { 0 };
 	struct rp_eval *ev = NULL;
 	int rc = rp_evaluate(d, n, p, l, w, &ev, &err);
 
@@ -232,10 +235,10 @@ static double brute_excess(double alpha, double beta, double r, double q)
 static void test_sptf(void **state)
 {
 	static const double band[][3] = {
-	    {1.77, 4.33, 4.0}, /* 15k full stroke: seek beyond T wider than a turn */
-	    {0.05, 0.75, 4.0}, /* 15k at 4 %: a turn dominates */
-	    {3.0, 9.0, 8.33},  /* 7200 rpm full stroke */
-	    {5.0, 0.0, 6.0},   /* linear fit fallback */
+		{ 1.77, 4.33, 4.0 }, /* 15k full stroke: seek beyond T wider than a turn */
+		{ 0.05, 0.75, 4.0 }, /* 15k at 4 %: a turn dominates */
+		{ 3.0, 9.0, 8.33 },  /* 7200 rpm full stroke */
+		{ 5.0, 0.0, 6.0 },   /* linear fit fallback */
 	};
 	struct rp_memo *mm = rp_memo_new();
 	size_t b;
@@ -460,9 +463,10 @@ static void test_reliability(void **state)
 		unsigned n, groups;
 		double mttdl;
 	} cases[] = {
-	    {RP_LEVEL_5, 5, 0, 2e9},   {RP_LEVEL_6, 6, 0, 1e18 / 75000}, {RP_LEVEL_10, 4, 0, 1e10},
-	    {RP_LEVEL_1, 2, 0, 2e10},  {RP_LEVEL_01, 4, 0, 5e9},	 {RP_LEVEL_50, 10, 2, 1e9},
-	    {RP_LEVEL_0, 4, 0, 2.5e5},
+		{ RP_LEVEL_5, 5, 0, 2e9 },   { RP_LEVEL_6, 6, 0, 1e18 / 75000 },
+		{ RP_LEVEL_10, 4, 0, 1e10 }, { RP_LEVEL_1, 2, 0, 2e10 },
+		{ RP_LEVEL_01, 4, 0, 5e9 },  { RP_LEVEL_50, 10, 2, 1e9 },
+		{ RP_LEVEL_0, 4, 0, 2.5e5 },
 	};
 	struct rp_disk *v = disks_n(10, disk15k());
 	struct rp_workload w = wl_simple(1, 1, 4096, 1);
@@ -500,9 +504,10 @@ static void test_capacity_table(void **state)
 		int level;
 		double cap, seq;
 	} cases[] = {
-	    {RP_LEVEL_0, 3e12, 1200},	{RP_LEVEL_10, 1.5e12, 600}, {RP_LEVEL_01, 1.5e12, 600},
-	    {RP_LEVEL_5, 2.5e12, 1000}, {RP_LEVEL_6, 2e12, 800},    {RP_LEVEL_50, 2e12, 800},
-	    {RP_LEVEL_1, 0.5e12, 200},
+		{ RP_LEVEL_0, 3e12, 1200 },   { RP_LEVEL_10, 1.5e12, 600 },
+		{ RP_LEVEL_01, 1.5e12, 600 }, { RP_LEVEL_5, 2.5e12, 1000 },
+		{ RP_LEVEL_6, 2e12, 800 },    { RP_LEVEL_50, 2e12, 800 },
+		{ RP_LEVEL_1, 0.5e12, 200 },
 	};
 	struct rp_disk *v = disks_n(6, disk15k());
 	struct rp_workload w = wl_simple(1, 1, 4096, 1);
@@ -560,14 +565,14 @@ static void test_calibration_15k450(void **state)
 
 static void test_prop_stroke_monotone(void **state)
 {
-	static const double rpms[] = {5400, 7200, 10000, 15000};
+	static const double rpms[] = { 5400, 7200, 10000, 15000 };
 	static const struct rp_point seek_curve[] = {
-	    PT(0.001, 0.8), PT(0.05, 2.5), PT(0.2, 5), PT(0.5, 9), PT(1.0, 15),
+		PT(0.001, 0.8), PT(0.05, 2.5), PT(0.2, 5), PT(0.5, 9), PT(1.0, 15),
 	};
 	static const struct rp_point zones[] = {
-	    PT(0, 210), PT(0.3, 190), PT(0.31, 195), PT(0.6, 160), PT(1.0, 100),
+		PT(0, 210), PT(0.3, 190), PT(0.31, 195), PT(0.6, 160), PT(1.0, 100),
 	};
-	static const int levels[] = {RP_LEVEL_0, RP_LEVEL_1, RP_LEVEL_10, RP_LEVEL_5, RP_LEVEL_6};
+	static const int levels[] = { RP_LEVEL_0, RP_LEVEL_1, RP_LEVEL_10, RP_LEVEL_5, RP_LEVEL_6 };
 	unsigned r, li, s, variant;
 
 	(void)state;
@@ -618,7 +623,7 @@ static void test_prop_stroke_monotone(void **state)
 static void test_prop_raid0_cap(void **state)
 {
 	struct rp_disk *v = disks_n(16, disk15k());
-	struct rp_path p = {RP_SIZED(struct rp_path), .controller_mbps = 1000};
+	struct rp_path p = { RP_SIZED(struct rp_path), .controller_mbps = 1000 };
 	struct rp_workload w = wl_simple(1, 0, 1 << 20, 4);
 	unsigned n;
 
@@ -644,8 +649,8 @@ static void test_prop_raid0_cap(void **state)
 static void test_prop_shared_link(void **state)
 {
 	struct rp_disk *v = disks_n(8, disk15k());
-	struct rp_link link = {RP_SIZED(struct rp_link), .mbps = 300};
-	struct rp_path p = {RP_SIZED(struct rp_path), .links = &link, .n_links = 1};
+	struct rp_link link = { RP_SIZED(struct rp_link), .mbps = 300 };
+	struct rp_path p = { RP_SIZED(struct rp_path), .links = &link, .n_links = 1 };
 	struct rp_layout l = layout(RP_LEVEL_0, 8, 1.0);
 	struct rp_workload w = wl_simple(1, 0, 1 << 20, 4);
 	struct rp_eval *ev;
@@ -669,10 +674,10 @@ static void test_prop_tolerance(void **state)
 		int level;
 		unsigned n, copies, groups;
 	} cases[] = {
-	    {RP_LEVEL_0, 4, 0, 0},   {RP_LEVEL_1, 3, 0, 0},   {RP_LEVEL_10, 8, 2, 0},
-	    {RP_LEVEL_10, 9, 3, 0},  {RP_LEVEL_01, 8, 2, 0},  {RP_LEVEL_5, 3, 0, 0},
-	    {RP_LEVEL_5, 9, 0, 0},   {RP_LEVEL_6, 4, 0, 0},   {RP_LEVEL_6, 10, 0, 0},
-	    {RP_LEVEL_50, 12, 0, 3}, {RP_LEVEL_60, 12, 0, 2},
+		{ RP_LEVEL_0, 4, 0, 0 },   { RP_LEVEL_1, 3, 0, 0 },   { RP_LEVEL_10, 8, 2, 0 },
+		{ RP_LEVEL_10, 9, 3, 0 },  { RP_LEVEL_01, 8, 2, 0 },  { RP_LEVEL_5, 3, 0, 0 },
+		{ RP_LEVEL_5, 9, 0, 0 },   { RP_LEVEL_6, 4, 0, 0 },   { RP_LEVEL_6, 10, 0, 0 },
+		{ RP_LEVEL_50, 12, 0, 3 }, { RP_LEVEL_60, 12, 0, 2 },
 	};
 	struct rp_disk *v = disks_n(12, disk15k());
 	struct rp_workload w = wl_simple(1, 1, 4096, 1);
@@ -718,8 +723,8 @@ static void test_prop_tolerance(void **state)
 /* Capacity never exceeds the sum of the disks, with mixed sizes too. */
 static void test_prop_capacity_bound(void **state)
 {
-	static const int levels[] = {RP_LEVEL_0, RP_LEVEL_1, RP_LEVEL_10, RP_LEVEL_01,
-				     RP_LEVEL_5, RP_LEVEL_6, RP_LEVEL_50, RP_LEVEL_60};
+	static const int levels[] = { RP_LEVEL_0, RP_LEVEL_1, RP_LEVEL_10, RP_LEVEL_01,
+				      RP_LEVEL_5, RP_LEVEL_6, RP_LEVEL_50, RP_LEVEL_60 };
 	struct rp_disk v[12];
 	struct rp_workload w = wl_simple(0.5, 1, 8192, 4);
 	unsigned seed = 12345, trial, li, i;
@@ -748,7 +753,7 @@ static void test_prop_capacity_bound(void **state)
 /* The mix lies between the pure-read and pure-write figures. */
 static void test_prop_mixed_between(void **state)
 {
-	static const int levels[] = {RP_LEVEL_0, RP_LEVEL_10, RP_LEVEL_5, RP_LEVEL_6};
+	static const int levels[] = { RP_LEVEL_0, RP_LEVEL_10, RP_LEVEL_5, RP_LEVEL_6 };
 	struct rp_disk *v = disks_n(8, disk15k());
 	unsigned li, r, qd, p;
 
@@ -942,14 +947,14 @@ static int eval_rc(const struct rp_disk *d, size_t n, const struct rp_path *p,
  * the message names the struct and its init function. */
 static void test_sizes_refused(void **state)
 {
-	struct rp_disk v[2] = {disk15k(), disk15k()}, d;
+	struct rp_disk v[2] = { disk15k(), disk15k() }, d;
 	struct rp_layout l = layout(RP_LEVEL_0, 2, 0.5), x;
 	struct rp_workload w = wl_simple(1, 1, 4096, 4), y;
-	struct rp_size_share sizes[2] = {{RP_SIZED(struct rp_size_share), 4096, 1},
-					 {RP_SIZED(struct rp_size_share), 65536, 1}};
-	struct rp_point pts[2] = {PT(0.5, 5), PT(1, 9)};
-	struct rp_link link = {RP_SIZED(struct rp_link), .mbps = 300};
-	struct rp_path p = {RP_SIZED(struct rp_path), .links = &link, .n_links = 1};
+	struct rp_size_share sizes[2] = { { RP_SIZED(struct rp_size_share), 4096, 1 },
+					  { RP_SIZED(struct rp_size_share), 65536, 1 } };
+	struct rp_point pts[2] = { PT(0.5, 5), PT(1, 9) };
+	struct rp_link link = { RP_SIZED(struct rp_link), .mbps = 300 };
+	struct rp_path p = { RP_SIZED(struct rp_path), .links = &link, .n_links = 1 };
 	struct rp_goals g;
 	struct rp_solution *sol = NULL;
 	struct rp_error err;
@@ -1078,18 +1083,18 @@ static void expect_e2big(unsigned char *tail, size_t known, const struct rp_disk
  */
 static void test_sizes_newer_program(void **state)
 {
-	struct rp_point zones[3] = {PT(0, 200), PT(0.5, 170), PT(1, 100)};
-	struct rp_point seeks[3] = {PT(0.01, 1), PT(0.3, 4), PT(1, 7)};
-	struct rp_link links[2] = {{RP_SIZED(struct rp_link), .mbps = 300},
-				   {RP_SIZED(struct rp_link), .mbps = 150}};
-	struct rp_size_share sizes[3] = {{RP_SIZED(struct rp_size_share), 4096, 5},
-					 {RP_SIZED(struct rp_size_share), 65536, 2},
-					 {RP_SIZED(struct rp_size_share), 1 << 20, 1}};
+	struct rp_point zones[3] = { PT(0, 200), PT(0.5, 170), PT(1, 100) };
+	struct rp_point seeks[3] = { PT(0.01, 1), PT(0.3, 4), PT(1, 7) };
+	struct rp_link links[2] = { { RP_SIZED(struct rp_link), .mbps = 300 },
+				    { RP_SIZED(struct rp_link), .mbps = 150 } };
+	struct rp_size_share sizes[3] = { { RP_SIZED(struct rp_size_share), 4096, 5 },
+					  { RP_SIZED(struct rp_size_share), 65536, 2 },
+					  { RP_SIZED(struct rp_size_share), 1 << 20, 1 } };
 	struct rp_disk v[4], v2[4], *gd;
-	struct rp_path p = {RP_SIZED(struct rp_path), .controller_mbps = 900, .links = links,
-			    .n_links = 2},
+	struct rp_path p = { RP_SIZED(struct rp_path), .controller_mbps = 900, .links = links,
+			     .n_links = 2 },
 		       p2, *gp;
-	unsigned members[4] = {3, 1, 0, 2};
+	unsigned members[4] = { 3, 1, 0, 2 };
 	struct rp_layout l = layout(RP_LEVEL_5, 4, 0.4), *gl;
 	struct rp_workload w = wl_simple(0.7, 0.9, 0, 32), w2, *gw;
 	struct rp_goals g, *gg;
@@ -1098,7 +1103,7 @@ static void test_sizes_newer_program(void **state)
 	struct rp_size_share *gsz;
 	struct rp_solution *s0 = NULL, *s1 = NULL;
 	struct rp_eval *e0, *e1;
-	struct rp_error err = {0};
+	struct rp_error err = { 0 };
 	size_t i;
 
 	(void)state;
@@ -1233,7 +1238,7 @@ static void test_sized_helpers(void **state)
 static void expect_einval(const struct rp_disk *d, size_t n, const struct rp_path *p,
 			  const struct rp_layout *l, const struct rp_workload *w)
 {
-	struct rp_error err = {0};
+	struct rp_error err = { 0 };
 	struct rp_eval *ev = (struct rp_eval *)&err;
 	int rc = rp_evaluate(d, n, p, l, w, &ev, &err);
 
@@ -1245,16 +1250,16 @@ static void expect_einval(const struct rp_disk *d, size_t n, const struct rp_pat
 
 static void test_bad_input(void **state)
 {
-	struct rp_disk v[4] = {disk15k(), disk15k(), disk15k(), disk15k()};
+	struct rp_disk v[4] = { disk15k(), disk15k(), disk15k(), disk15k() };
 	struct rp_layout l = layout(RP_LEVEL_0, 2, 0.5);
 	struct rp_workload w = wl_simple(1, 1, 4096, 1);
-	struct rp_point bad_pts[2] = {PT(0.5, 100), PT(0.2, 90)};
-	unsigned dup[2] = {1, 1};
+	struct rp_point bad_pts[2] = { PT(0.5, 100), PT(0.2, 90) };
+	unsigned dup[2] = { 1, 1 };
 	struct rp_layout x;
 	struct rp_workload y;
 	struct rp_disk d;
-	struct rp_path p = {RP_SIZED(struct rp_path), .controller_mbps = NAN};
-	struct rp_error err = {0};
+	struct rp_path p = { RP_SIZED(struct rp_path), .controller_mbps = NAN };
+	struct rp_error err = { 0 };
 	int lv;
 
 	(void)state;
@@ -1326,11 +1331,11 @@ static void test_bad_input(void **state)
 
 static void test_bad_solver_input(void **state)
 {
-	struct rp_disk v[2] = {disk15k(), disk15k()};
+	struct rp_disk v[2] = { disk15k(), disk15k() };
 	struct rp_workload w = wl_simple(1, 1, 4096, 1);
 	struct rp_goals g;
 	struct rp_solution *sol = NULL;
-	struct rp_error err = {0};
+	struct rp_error err = { 0 };
 
 	(void)state;
 	rp_goals_init(&g);
@@ -1369,7 +1374,7 @@ static void test_solver_meets_goals(void **state)
 	struct rp_workload w;
 	struct rp_goals g;
 	struct rp_solution *sol = NULL;
-	struct rp_error err = {0};
+	struct rp_error err = { 0 };
 	size_t i, n;
 
 	(void)state;
@@ -1454,7 +1459,7 @@ static void test_solver_impossible(void **state)
 	struct rp_workload w;
 	struct rp_goals g;
 	struct rp_solution *sol = NULL;
-	struct rp_error err = {0};
+	struct rp_error err = { 0 };
 
 	(void)state;
 	w = profile(RP_PROFILE_DATABASE, 16);
@@ -1515,7 +1520,7 @@ static void test_solver_1000(void **state)
 	struct rp_workload w;
 	struct rp_goals g;
 	struct rp_solution *sol = NULL;
-	struct rp_error err = {0};
+	struct rp_error err = { 0 };
 	double t0, t1;
 	size_t i;
 
@@ -1567,8 +1572,7 @@ static void test_queue_depth(void **state)
 	assert_true(q16 < q32);
 	assert_true(q32 == q64 && q64 == q128);
 	d.queue_depth = 64;
-	assert_true(value_of(&d, 1, NULL, l, wl_simple(1, 1, 4096, 64), RP_FIG_RAND_READ_QD) >
-		    q64);
+	assert_true(value_of(&d, 1, NULL, l, wl_simple(1, 1, 4096, 64), RP_FIG_RAND_READ_QD) > q64);
 	/* by class: 64 for 15k rpm (SAS), 32 for 7200 (SATA) */
 	d.queue_depth = 0;
 	assert_true(value_of(&d, 1, NULL, l, wl_simple(1, 1, 4096, 64), RP_FIG_QUEUE_POSITION) ==
@@ -1664,7 +1668,8 @@ static void test_degraded(void **state)
 	NEAR(rp_eval_value(ev, RP_FIG_DEGRADED_IOPS), rp_eval_value(ev, RP_FIG_MIXED_IOPS) / 2,
 	     1e-6);
 	assert_false(rp_eval_figure(ev, RP_FIG_DEGRADED2_IOPS)->valid);
-	assert_true(rp_eval_value(ev, RP_FIG_REBUILD_IOPS) < rp_eval_value(ev, RP_FIG_DEGRADED_IOPS));
+	assert_true(rp_eval_value(ev, RP_FIG_REBUILD_IOPS) <
+		    rp_eval_value(ev, RP_FIG_DEGRADED_IOPS));
 	/* md's floor: 1000 KiB/s per device, a member of 1 TB in 976,562.5 s */
 	NEAR(rp_eval_value(ev, RP_FIG_REBUILD_LOADED), 1e12 / 1024000.0 / 3600, 1e-6);
 	rp_eval_free(ev);
@@ -1710,10 +1715,10 @@ static void test_risk_bands(void **state)
 		unsigned n, groups;
 		int band;
 	} cases[] = {
-	    {RP_LEVEL_5, 7, 0, 0},   {RP_LEVEL_5, 8, 0, 1},   {RP_LEVEL_5, 14, 0, 1},
-	    {RP_LEVEL_5, 15, 0, 2},  {RP_LEVEL_50, 16, 2, 1}, {RP_LEVEL_6, 20, 0, 0},
-	    {RP_LEVEL_6, 21, 0, 1},  {RP_LEVEL_6, 29, 0, 2},  {RP_LEVEL_10, 30, 0, 0},
-	    {RP_LEVEL_0, 17, 0, 2},
+		{ RP_LEVEL_5, 7, 0, 0 },  { RP_LEVEL_5, 8, 0, 1 },   { RP_LEVEL_5, 14, 0, 1 },
+		{ RP_LEVEL_5, 15, 0, 2 }, { RP_LEVEL_50, 16, 2, 1 }, { RP_LEVEL_6, 20, 0, 0 },
+		{ RP_LEVEL_6, 21, 0, 1 }, { RP_LEVEL_6, 29, 0, 2 },  { RP_LEVEL_10, 30, 0, 0 },
+		{ RP_LEVEL_0, 17, 0, 2 },
 	};
 	struct rp_disk d = disk15k(), *v;
 	struct rp_workload w = wl_simple(1, 1, 4096, 1);
@@ -1765,7 +1770,7 @@ static void test_solver_risk_first(void **state)
 	struct rp_workload w = profile(RP_PROFILE_DATABASE, 16);
 	struct rp_goals g;
 	struct rp_solution *sol = NULL;
-	struct rp_error err = {0};
+	struct rp_error err = { 0 };
 	size_t i;
 
 	(void)state;
@@ -1800,7 +1805,7 @@ static void test_zoned(void **state)
 	struct rp_workload w = wl_simple(1, 1, 4096, 1);
 	struct rp_goals g;
 	struct rp_solution *sol = NULL;
-	struct rp_error err = {0};
+	struct rp_error err = { 0 };
 	struct rp_eval *ev = NULL;
 
 	(void)state;
@@ -1843,7 +1848,7 @@ static void test_bad_new_input(void **state)
 	struct rp_layout l = layout(RP_LEVEL_0, 1, 1.0);
 	struct rp_workload w = wl_simple(1, 1, 4096, 1);
 	struct rp_path p;
-	struct rp_error err = {0};
+	struct rp_error err = { 0 };
 	struct rp_eval *ev = NULL;
 
 	(void)state;
@@ -1877,41 +1882,41 @@ static void test_bad_new_input(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_version),
-	    cmocka_unit_test(test_seek_fit),
-	    cmocka_unit_test(test_zbr),
-	    cmocka_unit_test(test_rot_ncq),
-	    cmocka_unit_test(test_sptf),
-	    cmocka_unit_test(test_access_formula),
-	    cmocka_unit_test(test_mixed_formula),
-	    cmocka_unit_test(test_reliability),
-	    cmocka_unit_test(test_capacity_table),
-	    cmocka_unit_test(test_calibration_15k450),
-	    cmocka_unit_test(test_prop_stroke_monotone),
-	    cmocka_unit_test(test_prop_raid0_cap),
-	    cmocka_unit_test(test_prop_shared_link),
-	    cmocka_unit_test(test_prop_tolerance),
-	    cmocka_unit_test(test_prop_capacity_bound),
-	    cmocka_unit_test(test_prop_mixed_between),
-	    cmocka_unit_test(test_warnings),
-	    cmocka_unit_test(test_explain),
-	    cmocka_unit_test(test_counts),
-	    cmocka_unit_test(test_sizes_refused),
-	    cmocka_unit_test(test_sizes_newer_program),
-	    cmocka_unit_test(test_sized_helpers),
-	    cmocka_unit_test(test_bad_input),
-	    cmocka_unit_test(test_bad_solver_input),
-	    cmocka_unit_test(test_solver_meets_goals),
-	    cmocka_unit_test(test_solver_impossible),
-	    cmocka_unit_test(test_solver_1000),
-	    cmocka_unit_test(test_queue_depth),
-	    cmocka_unit_test(test_path_terms),
-	    cmocka_unit_test(test_disk_write_cache),
-	    cmocka_unit_test(test_degraded),
-	    cmocka_unit_test(test_risk_bands),
-	    cmocka_unit_test(test_solver_risk_first),
-	    cmocka_unit_test(test_zoned),
-	    cmocka_unit_test(test_bad_new_input),
+		cmocka_unit_test(test_version),
+		cmocka_unit_test(test_seek_fit),
+		cmocka_unit_test(test_zbr),
+		cmocka_unit_test(test_rot_ncq),
+		cmocka_unit_test(test_sptf),
+		cmocka_unit_test(test_access_formula),
+		cmocka_unit_test(test_mixed_formula),
+		cmocka_unit_test(test_reliability),
+		cmocka_unit_test(test_capacity_table),
+		cmocka_unit_test(test_calibration_15k450),
+		cmocka_unit_test(test_prop_stroke_monotone),
+		cmocka_unit_test(test_prop_raid0_cap),
+		cmocka_unit_test(test_prop_shared_link),
+		cmocka_unit_test(test_prop_tolerance),
+		cmocka_unit_test(test_prop_capacity_bound),
+		cmocka_unit_test(test_prop_mixed_between),
+		cmocka_unit_test(test_warnings),
+		cmocka_unit_test(test_explain),
+		cmocka_unit_test(test_counts),
+		cmocka_unit_test(test_sizes_refused),
+		cmocka_unit_test(test_sizes_newer_program),
+		cmocka_unit_test(test_sized_helpers),
+		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_bad_solver_input),
+		cmocka_unit_test(test_solver_meets_goals),
+		cmocka_unit_test(test_solver_impossible),
+		cmocka_unit_test(test_solver_1000),
+		cmocka_unit_test(test_queue_depth),
+		cmocka_unit_test(test_path_terms),
+		cmocka_unit_test(test_disk_write_cache),
+		cmocka_unit_test(test_degraded),
+		cmocka_unit_test(test_risk_bands),
+		cmocka_unit_test(test_solver_risk_first),
+		cmocka_unit_test(test_zoned),
+		cmocka_unit_test(test_bad_new_input),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -49,7 +49,7 @@ static void test_same_disk(void **state)
 
 	(void)state;
 	assert_true(reapply_same_disk(&e, "S1", "5000C500A1B2C3D4"));
-	assert_true(reapply_same_disk(&e, "S1", ""));	/* no WWN now: the serial decides */
+	assert_true(reapply_same_disk(&e, "S1", "")); /* no WWN now: the serial decides */
 	assert_true(reapply_same_disk(&e, "", "5000c500a1b2c3d4"));
 	assert_false(reapply_same_disk(&e, "S2", "5000c500a1b2c3d4")); /* a clash: not it */
 	assert_false(reapply_same_disk(&e, "S1", "5000c500a1b2c3d5"));
@@ -170,8 +170,10 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_same_disk),
-		cmocka_unit_test_setup_teardown(test_pending, fixture_dir_setup, fixture_dir_teardown),
-		cmocka_unit_test_setup_teardown(test_malformed_journal, fixture_dir_setup, fixture_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_pending, fixture_dir_setup,
+						fixture_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_malformed_journal, fixture_dir_setup,
+						fixture_dir_teardown),
 		cmocka_unit_test(test_find_and_check),
 	};
 

@@ -32,8 +32,8 @@ static struct ata_tf tf_make(uint8_t cmd, uint16_t feature, uint16_t count, uint
 
 static void test_build_read_native_max_ext(void **state)
 {
-	static const uint8_t want[16] = {0x85, 0x07, 0x20, 0, 0, 0,    0,    0,
-					 0,    0,    0,	   0, 0, 0x40, 0x27, 0};
+	static const uint8_t want[16] = { 0x85, 0x07, 0x20, 0, 0, 0,	0,    0,
+					  0,	0,    0,    0, 0, 0x40, 0x27, 0 };
 	struct ata_tf tf = tf_make(0x27, 0, 0, 0, 0x40, true, ATA_PROTO_NON_DATA, 0, false);
 	uint8_t cdb[16];
 
@@ -45,8 +45,8 @@ static void test_build_read_native_max_ext(void **state)
 static void test_build_identify(void **state)
 {
 	/* PIO data-in: PROTOCOL 4, T_DIR=1, BYT_BLOK=1, T_LENGTH=2 (COUNT) */
-	static const uint8_t want[16] = {0x85, 0x08, 0x0e, 0, 0, 0,    0x01, 0,
-					 0,    0,    0,	   0, 0, 0x40, 0xec, 0};
+	static const uint8_t want[16] = { 0x85, 0x08, 0x0e, 0, 0, 0,	0x01, 0,
+					  0,	0,    0,    0, 0, 0x40, 0xec, 0 };
 	struct ata_tf tf = tf_make(0xec, 0, 1, 0, 0x40, false, ATA_PROTO_PIO_IN, 1, false);
 	uint8_t cdb[16];
 
@@ -59,10 +59,10 @@ static void test_build_set_max_ext(void **state)
 {
 	/* LBA 0x123456789abc: 31:24 in byte 7, 7:0 in 8, 39:32 in 9, 15:8 in
 	 * 10, 47:40 in 11, 23:16 in 12 */
-	static const uint8_t want[16] = {0x85, 0x07, 0x00, 0x00, 0x00, 0x00, 0x01, 0x56,
-					 0xbc, 0x34, 0x9a, 0x12, 0x78, 0x40, 0x37, 0x00};
-	struct ata_tf tf =
-	    tf_make(0x37, 0, 1, 0x123456789abcULL, 0x40, true, ATA_PROTO_NON_DATA, 0, false);
+	static const uint8_t want[16] = { 0x85, 0x07, 0x00, 0x00, 0x00, 0x00, 0x01, 0x56,
+					  0xbc, 0x34, 0x9a, 0x12, 0x78, 0x40, 0x37, 0x00 };
+	struct ata_tf tf = tf_make(0x37, 0, 1, 0x123456789abcULL, 0x40, true, ATA_PROTO_NON_DATA, 0,
+				   false);
 	uint8_t cdb[16];
 
 	(void)state;
@@ -72,10 +72,10 @@ static void test_build_set_max_ext(void **state)
 
 static void test_build_28bit_lba_in_device(void **state)
 {
-	static const uint8_t want[16] = {0x85, 0x06, 0x20, 0, 0x00, 0,	  0x00, 0,
-					 0xf0, 0,    0xde, 0, 0xbc, 0x4a, 0xf9, 0};
-	struct ata_tf tf =
-	    tf_make(0xf9, 0, 0, 0x0abcdef0, 0x40, false, ATA_PROTO_NON_DATA, 0, false);
+	static const uint8_t want[16] = { 0x85, 0x06, 0x20, 0, 0x00, 0,	   0x00, 0,
+					  0xf0, 0,    0xde, 0, 0xbc, 0x4a, 0xf9, 0 };
+	struct ata_tf tf = tf_make(0xf9, 0, 0, 0x0abcdef0, 0x40, false, ATA_PROTO_NON_DATA, 0,
+				   false);
 	uint8_t cdb[16];
 
 	(void)state;
@@ -86,11 +86,11 @@ static void test_build_28bit_lba_in_device(void **state)
 static void test_build_pio_out_and_feature_ext(void **state)
 {
 	/* DCO SET: PIO data-out, T_DIR=0 */
-	static const uint8_t dco[16] = {0x85, 0x0a, 0x06, 0, 0xc3, 0,	 0x01, 0,
-					0,    0,    0,	  0, 0,	   0x40, 0xb1, 0};
+	static const uint8_t dco[16] = { 0x85, 0x0a, 0x06, 0, 0xc3, 0,	  0x01, 0,
+					 0,    0,    0,	   0, 0,    0x40, 0xb1, 0 };
 	/* AMAC SET ACCESSIBLE MAX: feature 0x0001 over both bytes */
-	static const uint8_t amac[16] = {0x85, 0x07, 0x20, 0x00, 0x01, 0,    0,	   0x00,
-					 0x0f, 0x00, 0x42, 0x00, 0x00, 0x40, 0x78, 0};
+	static const uint8_t amac[16] = { 0x85, 0x07, 0x20, 0x00, 0x01, 0,    0,    0x00,
+					  0x0f, 0x00, 0x42, 0x00, 0x00, 0x40, 0x78, 0 };
 	struct ata_tf tf = tf_make(0xb1, 0xc3, 1, 0, 0x40, false, ATA_PROTO_PIO_OUT, 1, true);
 	uint8_t cdb[16];
 
@@ -141,10 +141,10 @@ static void test_parse_round_trip(void **state)
 static void test_parse_pt12(void **state)
 {
 	/* IDENTIFY DEVICE in ATA PASS-THROUGH (12) */
-	static const uint8_t cdb[12] = {0xa1, 0x08, 0x0e, 0x00, 0x01, 0x00,
-					0x00, 0x00, 0x40, 0xec, 0x00, 0x00};
-	static const uint8_t rnm[12] = {0xa1, 0x06, 0x20, 0x00, 0x00, 0x11,
-					0x22, 0x33, 0x45, 0xf8, 0x00, 0x00};
+	static const uint8_t cdb[12] = { 0xa1, 0x08, 0x0e, 0x00, 0x01, 0x00,
+					 0x00, 0x00, 0x40, 0xec, 0x00, 0x00 };
+	static const uint8_t rnm[12] = { 0xa1, 0x06, 0x20, 0x00, 0x00, 0x11,
+					 0x22, 0x33, 0x45, 0xf8, 0x00, 0x00 };
 	struct ata_tf tf;
 	bool ck;
 
@@ -165,7 +165,7 @@ static void test_parse_bytes_and_t_type(void **state)
 {
 	/* T_LENGTH=2, BYT_BLOK=0: COUNT holds bytes (0x0200 = one block);
 	 * T_TYPE=1: the unit is the logical sector, reported raw */
-	uint8_t cdb[16] = {0x85, 0x09, 0x1a, 0, 0, 0x02, 0x00, 0, 0, 0, 0, 0, 0, 0x40, 0x25, 0};
+	uint8_t cdb[16] = { 0x85, 0x09, 0x1a, 0, 0, 0x02, 0x00, 0, 0, 0, 0, 0, 0, 0x40, 0x25, 0 };
 	struct sat_pt_fields f;
 	struct ata_tf tf;
 
@@ -180,7 +180,7 @@ static void test_parse_bytes_and_t_type(void **state)
 
 static void test_parse_rejects(void **state)
 {
-	uint8_t ok[16] = {0x85, 0x06, 0x20, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x40, 0xf8, 0};
+	uint8_t ok[16] = { 0x85, 0x06, 0x20, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x40, 0xf8, 0 };
 	uint8_t cdb[16];
 	struct ata_tf tf;
 
@@ -211,15 +211,15 @@ static void test_parse_rejects(void **state)
 static void test_return_sense_descriptor(void **state)
 {
 	/* READ NATIVE MAX EXT of a 488,397,168-sector disk: 0x1d1c596f */
-	static const uint8_t want[22] = {0x72, 0x01, 0x00, 0x1d, 0,    0,    0,	   0x0e,
-					 0x09, 0x0c, 0x01, 0x00, 0x00, 0x00, 0x1d, 0x6f,
-					 0x00, 0x59, 0x00, 0x1c, 0x40, 0x50};
-	struct ata_regs r = {.status = 0x50,
-			     .error = 0,
-			     .device = 0x40,
-			     .count = 0,
-			     .lba = 0x1d1c596fULL,
-			     .ext = true};
+	static const uint8_t want[22] = { 0x72, 0x01, 0x00, 0x1d, 0,	0,    0,    0x0e,
+					  0x09, 0x0c, 0x01, 0x00, 0x00, 0x00, 0x1d, 0x6f,
+					  0x00, 0x59, 0x00, 0x1c, 0x40, 0x50 };
+	struct ata_regs r = { .status = 0x50,
+			      .error = 0,
+			      .device = 0x40,
+			      .count = 0,
+			      .lba = 0x1d1c596fULL,
+			      .ext = true };
 	uint8_t s[64];
 
 	(void)state;
@@ -231,15 +231,15 @@ static void test_return_sense_descriptor(void **state)
 
 static void test_return_sense_error_and_28bit(void **state)
 {
-	struct ata_regs r = {.status = 0x51,
-			     .error = 0x04,
-			     .device = 0x4a,
-			     .count = 0x12,
-			     .lba = 0x00bcdef0,
-			     .ext = false};
-	static const uint8_t want[22] = {0x72, 0x0b, 0x00, 0x1d, 0,    0,    0,	   0x0e,
-					 0x09, 0x0c, 0x00, 0x04, 0x00, 0x12, 0x00, 0xf0,
-					 0x00, 0xde, 0x00, 0xbc, 0x4a, 0x51};
+	struct ata_regs r = { .status = 0x51,
+			      .error = 0x04,
+			      .device = 0x4a,
+			      .count = 0x12,
+			      .lba = 0x00bcdef0,
+			      .ext = false };
+	static const uint8_t want[22] = { 0x72, 0x0b, 0x00, 0x1d, 0,	0,    0,    0x0e,
+					  0x09, 0x0c, 0x00, 0x04, 0x00, 0x12, 0x00, 0xf0,
+					  0x00, 0xde, 0x00, 0xbc, 0x4a, 0x51 };
 	uint8_t s[22];
 
 	(void)state;
@@ -249,28 +249,28 @@ static void test_return_sense_error_and_28bit(void **state)
 
 static void test_return_sense_fixed(void **state)
 {
-	static const uint8_t want28[18] = {0xf0, 0x00, 0x01, 0x00, 0x50, 0x4a, 0x12, 0x0a, 0x00,
-					   0xf0, 0xde, 0xbc, 0x00, 0x1d, 0,    0,    0,	   0};
-	static const uint8_t want48[18] = {0xf0, 0x00, 0x0b, 0x04, 0x51, 0x40, 0x02, 0x0a, 0xe0,
-					   0x6f, 0x59, 0x1c, 0x00, 0x1d, 0,    0,    0,	   0};
-	struct ata_regs r = {.status = 0x50,
-			     .error = 0,
-			     .device = 0x4a,
-			     .count = 0x12,
-			     .lba = 0x00bcdef0,
-			     .ext = false};
+	static const uint8_t want28[18] = { 0xf0, 0x00, 0x01, 0x00, 0x50, 0x4a, 0x12, 0x0a, 0x00,
+					    0xf0, 0xde, 0xbc, 0x00, 0x1d, 0,	0,    0,    0 };
+	static const uint8_t want48[18] = { 0xf0, 0x00, 0x0b, 0x04, 0x51, 0x40, 0x02, 0x0a, 0xe0,
+					    0x6f, 0x59, 0x1c, 0x00, 0x1d, 0,	0,    0,    0 };
+	struct ata_regs r = { .status = 0x50,
+			      .error = 0,
+			      .device = 0x4a,
+			      .count = 0x12,
+			      .lba = 0x00bcdef0,
+			      .ext = false };
 	uint8_t s[32];
 
 	(void)state;
 	assert_int_equal(sat_build_ata_return_sense(s, sizeof(s), false, &r), 18);
 	assert_memory_equal(s, want28, 18);
 	/* 48-bit: EXTEND, COUNT UPPER NONZERO, LBA UPPER NONZERO */
-	r = (struct ata_regs){.status = 0x51,
-			      .error = 0x04,
-			      .device = 0x40,
-			      .count = 0x0102,
-			      .lba = 0x1d1c596fULL,
-			      .ext = true};
+	r = (struct ata_regs){ .status = 0x51,
+			       .error = 0x04,
+			       .device = 0x40,
+			       .count = 0x0102,
+			       .lba = 0x1d1c596fULL,
+			       .ext = true };
 	assert_int_equal(sat_build_ata_return_sense(s, sizeof(s), false, &r), 18);
 	assert_memory_equal(s, want48, 18);
 	/* upper bytes zero: only EXTEND */
@@ -315,7 +315,7 @@ static void test_cdb_describe(void **state)
 
 static void test_return_sense_truncated(void **state)
 {
-	struct ata_regs r = {.status = 0x50, .device = 0x40};
+	struct ata_regs r = { .status = 0x50, .device = 0x40 };
 	uint8_t s[8];
 
 	(void)state;
@@ -328,20 +328,20 @@ static void test_return_sense_truncated(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_build_read_native_max_ext),
-	    cmocka_unit_test(test_build_identify),
-	    cmocka_unit_test(test_build_set_max_ext),
-	    cmocka_unit_test(test_build_28bit_lba_in_device),
-	    cmocka_unit_test(test_build_pio_out_and_feature_ext),
-	    cmocka_unit_test(test_parse_round_trip),
-	    cmocka_unit_test(test_parse_pt12),
-	    cmocka_unit_test(test_parse_bytes_and_t_type),
-	    cmocka_unit_test(test_parse_rejects),
-	    cmocka_unit_test(test_cdb_describe),
-	    cmocka_unit_test(test_return_sense_descriptor),
-	    cmocka_unit_test(test_return_sense_error_and_28bit),
-	    cmocka_unit_test(test_return_sense_fixed),
-	    cmocka_unit_test(test_return_sense_truncated),
+		cmocka_unit_test(test_build_read_native_max_ext),
+		cmocka_unit_test(test_build_identify),
+		cmocka_unit_test(test_build_set_max_ext),
+		cmocka_unit_test(test_build_28bit_lba_in_device),
+		cmocka_unit_test(test_build_pio_out_and_feature_ext),
+		cmocka_unit_test(test_parse_round_trip),
+		cmocka_unit_test(test_parse_pt12),
+		cmocka_unit_test(test_parse_bytes_and_t_type),
+		cmocka_unit_test(test_parse_rejects),
+		cmocka_unit_test(test_cdb_describe),
+		cmocka_unit_test(test_return_sense_descriptor),
+		cmocka_unit_test(test_return_sense_error_and_28bit),
+		cmocka_unit_test(test_return_sense_fixed),
+		cmocka_unit_test(test_return_sense_truncated),
 	};
 
 	return cmocka_run_group_tests_name("sat", tests, NULL, NULL);

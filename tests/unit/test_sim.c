@@ -144,15 +144,16 @@ static int ata(struct transport *t, struct xcmd *c, struct atacmd a, bool ck, vo
 }
 
 #define NONDATA(cmd_, feat_, cnt_, lba_, ext_)                                                     \
-	((struct atacmd){.command = (cmd_),                                                        \
-			 .feature = (feat_),                                                       \
-			 .count = (cnt_),                                                          \
-			 .lba = (lba_),                                                            \
-			 .ext = (ext_),                                                            \
-			 .proto = ATA_PROTO_NON_DATA})
+	((struct atacmd){ .command = (cmd_),                                                       \
+			  .feature = (feat_),                                                      \
+			  .count = (cnt_),                                                         \
+			  .lba = (lba_),                                                           \
+			  .ext = (ext_),                                                           \
+			  .proto = ATA_PROTO_NON_DATA })
 
 static const struct atacmd IDENTIFY = {
-    .command = 0xec, .count = 1, .proto = ATA_PROTO_PIO_IN, .blocks = 1};
+	.command = 0xec, .count = 1, .proto = ATA_PROTO_PIO_IN, .blocks = 1
+};
 
 /* ---- sense helpers: both formats ---- */
 
@@ -304,7 +305,7 @@ static uint64_t be(const uint8_t *p, unsigned n)
 
 static uint64_t rc16(struct transport *t, uint32_t *blen, uint8_t *exp)
 {
-	uint8_t cdb[16] = {0x9e, 0x10}, b[32];
+	uint8_t cdb[16] = { 0x9e, 0x10 }, b[32];
 	struct xcmd c;
 
 	cdb[13] = 32;
@@ -354,12 +355,12 @@ static void test_demo_rig(void **state)
 		uint64_t blocks;
 		uint32_t blen;
 	} want[] = {
-	    {"sas15k", 879097968ULL, 512},  {"sata250", 488397168ULL, 512},
-	    {"sata320", 625142448ULL, 512}, {"sas4kn", 488378646ULL, 4096},
-	    {"smr", 3418095616ULL, 4096},   {"sata-hpa", 488386584ULL, 512},
+		{ "sas15k", 879097968ULL, 512 },  { "sata250", 488397168ULL, 512 },
+		{ "sata320", 625142448ULL, 512 }, { "sas4kn", 488378646ULL, 4096 },
+		{ "smr", 3418095616ULL, 4096 },	  { "sata-hpa", 488386584ULL, 512 },
 	};
-	struct fx f = {0};
-	uint8_t rc10[10] = {0x25}, b[8];
+	struct fx f = { 0 };
+	uint8_t rc10[10] = { 0x25 }, b[8];
 	struct xcmd c;
 	uint32_t blen;
 	unsigned i;
@@ -465,7 +466,7 @@ static void test_set_max_rules(void **state)
 	struct fx *f = *state;
 	struct sim_drive *d = sim_rig_find(f->rig, "sata0");
 	struct transport *t = open_t(f, "sata0");
-	uint8_t id[512], buf[512], rd10[10] = {0x28};
+	uint8_t id[512], buf[512], rd10[10] = { 0x28 };
 	struct xcmd c;
 
 	/* not preceded by READ NATIVE MAX EXT */
@@ -636,13 +637,14 @@ static void dco_fill(uint8_t b[512], uint64_t max)
 }
 
 static const struct atacmd DCO_ID = {
-    .command = 0xb1, .feature = 0xc2, .count = 1, .proto = ATA_PROTO_PIO_IN, .blocks = 1};
-static const struct atacmd DCO_SET = {.command = 0xb1,
-				      .feature = 0xc3,
-				      .count = 1,
-				      .proto = ATA_PROTO_PIO_OUT,
-				      .write = true,
-				      .blocks = 1};
+	.command = 0xb1, .feature = 0xc2, .count = 1, .proto = ATA_PROTO_PIO_IN, .blocks = 1
+};
+static const struct atacmd DCO_SET = { .command = 0xb1,
+				       .feature = 0xc3,
+				       .count = 1,
+				       .proto = ATA_PROTO_PIO_OUT,
+				       .write = true,
+				       .blocks = 1 };
 
 static void test_dco(void **state)
 {
@@ -710,7 +712,7 @@ static void test_dco(void **state)
 
 static void test_security_frozen_demo(void **state)
 {
-	struct fx f = {0};
+	struct fx f = { 0 };
 	struct transport *t;
 	struct sim_drive *d;
 	struct xcmd c;
@@ -740,7 +742,7 @@ static void test_inquiry_sas(void **state)
 {
 	struct fx *f = *state;
 	struct transport *t = open_t(f, "sas0");
-	uint8_t cdb[6] = {0x12, 0, 0, 0, 96, 0}, b[600];
+	uint8_t cdb[6] = { 0x12, 0, 0, 0, 96, 0 }, b[600];
 	struct xcmd c;
 
 	assert_int_equal(cmd(t, &c, cdb, 6, XFER_FROM_DEV, b, 96), 0);
@@ -798,7 +800,7 @@ static void test_inquiry_sata(void **state)
 {
 	struct fx *f = *state;
 	struct transport *t = open_t(f, "sata0");
-	uint8_t cdb[6] = {0x12, 0, 0, 0, 96, 0}, b[600], id[512];
+	uint8_t cdb[6] = { 0x12, 0, 0, 0, 96, 0 }, b[600], id[512];
 	struct xcmd c;
 
 	assert_int_equal(cmd(t, &c, cdb, 6, XFER_FROM_DEV, b, 96), 0);
@@ -836,7 +838,7 @@ static void test_read_capacity(void **state)
 {
 	struct fx *f = *state;
 	struct transport *t = open_t(f, "big0");
-	uint8_t rc10[10] = {0x25}, b[32];
+	uint8_t rc10[10] = { 0x25 }, b[32];
 	struct xcmd c;
 	uint32_t blen;
 	uint8_t exp;
@@ -850,7 +852,7 @@ static void test_read_capacity(void **state)
 	assert_int_equal(exp, 3);
 	/* READ CAPACITY (16) honours its allocation length */
 	{
-		uint8_t cdb[16] = {0x9e, 0x10};
+		uint8_t cdb[16] = { 0x9e, 0x10 };
 
 		cdb[13] = 12;
 		memset(b, 0xee, sizeof(b));
@@ -864,7 +866,7 @@ static void test_read_capacity(void **state)
 static unsigned mode_sense10(struct transport *t, struct xcmd *c, bool llbaa, uint8_t pc,
 			     uint8_t page, uint8_t *b, unsigned alloc)
 {
-	uint8_t cdb[10] = {0x5a};
+	uint8_t cdb[10] = { 0x5a };
 
 	cdb[1] = llbaa ? 0x10 : 0;
 	cdb[2] = (uint8_t)(pc << 6 | page);
@@ -891,7 +893,7 @@ static void test_mode_sense(void **state)
 	struct fx *f = *state;
 	struct transport *t = open_t(f, "sas0");
 	struct transport *s = open_t(f, "sata0");
-	uint8_t b[512], cdb6[6] = {0x1a, 0, 0x3f, 0, 255, 0};
+	uint8_t b[512], cdb6[6] = { 0x1a, 0, 0x3f, 0, 255, 0 };
 	const uint8_t *p;
 	struct xcmd c;
 	unsigned n;
@@ -958,7 +960,7 @@ static void test_mode_sense(void **state)
 static int mode_select10(struct transport *t, struct xcmd *c, uint8_t flags, const uint8_t *p,
 			 unsigned n)
 {
-	uint8_t cdb[10] = {0x55};
+	uint8_t cdb[10] = { 0x55 };
 
 	cdb[1] = flags;
 	cdb[7] = (uint8_t)(n >> 8);
@@ -971,7 +973,7 @@ static void test_mode_select_resize(void **state)
 	struct fx *f = *state;
 	struct sim_drive *d = sim_rig_find(f->rig, "sas0");
 	struct transport *t = open_t(f, "sas0");
-	uint8_t p[64], b[512], bad[4] = {0x01, 0x02, 0x03, 0x04};
+	uint8_t p[64], b[512], bad[4] = { 0x01, 0x02, 0x03, 0x04 };
 	struct xcmd c;
 
 	/* header + short block descriptor: 600,000 blocks of 512 */
@@ -1063,14 +1065,14 @@ static void test_mode_select_resize(void **state)
 
 static void tur(struct transport *t, struct xcmd *c)
 {
-	static const uint8_t cdb[6] = {0};
+	static const uint8_t cdb[6] = { 0 };
 
 	assert_int_equal(cmd(t, c, cdb, 6, XFER_NONE, NULL, 0), 0);
 }
 
 static void write10(struct transport *t, struct xcmd *c, uint32_t lba, uint8_t fill)
 {
-	uint8_t cdb[10] = {0x2a}, b[512];
+	uint8_t cdb[10] = { 0x2a }, b[512];
 
 	memset(b, fill, sizeof(b));
 	cdb[2] = (uint8_t)(lba >> 24);
@@ -1084,7 +1086,7 @@ static void write10(struct transport *t, struct xcmd *c, uint32_t lba, uint8_t f
 static int read10(struct transport *t, struct xcmd *c, uint32_t lba, uint16_t n, uint8_t *b,
 		  size_t len)
 {
-	uint8_t cdb[10] = {0x28};
+	uint8_t cdb[10] = { 0x28 };
 
 	cdb[2] = (uint8_t)(lba >> 24);
 	cdb[3] = (uint8_t)(lba >> 16);
@@ -1097,7 +1099,7 @@ static int read10(struct transport *t, struct xcmd *c, uint32_t lba, uint16_t n,
 
 static void format_unit(struct transport *t, struct xcmd *c, bool immed)
 {
-	uint8_t cdb[6] = {0x04, 0x10}, hdr[4] = {0, 0, 0, 0};
+	uint8_t cdb[6] = { 0x04, 0x10 }, hdr[4] = { 0, 0, 0, 0 };
 
 	hdr[1] = immed ? 0x02 : 0;
 	assert_int_equal(cmd(t, c, cdb, 6, XFER_TO_DEV, hdr, 4), 0);
@@ -1108,7 +1110,7 @@ static void test_format_progress(void **state)
 	struct fx *f = *state;
 	struct sim_drive *d = sim_rig_find(f->rig, "sas0");
 	struct transport *t = open_t(f, "sas0");
-	uint8_t p[16] = {0}, b[512], rs[6] = {0x03, 0, 0, 0, 32, 0};
+	uint8_t p[16] = { 0 }, b[512], rs[6] = { 0x03, 0, 0, 0, 32, 0 };
 	uint32_t last = 0, prog;
 	unsigned steps = 0, mid = 0;
 	struct xcmd c;
@@ -1133,7 +1135,7 @@ static void test_format_progress(void **state)
 	assert_int_equal(read10(t, &c, 0, 1, b, 512), 0);
 	expect_sense(&c, 0x02, 0x04, 0x04);
 	{
-		uint8_t inq[6] = {0x12, 0, 0, 0, 36, 0};
+		uint8_t inq[6] = { 0x12, 0, 0, 0, 36, 0 };
 
 		assert_int_equal(cmd(t, &c, inq, 6, XFER_FROM_DEV, b, 36), 0);
 		expect_ok(&c);
@@ -1183,7 +1185,7 @@ static void test_rw_and_sense_formats(void **state)
 	struct transport *t = open_t(f, "sas0");
 	struct transport *s = open_t(f, "sata0");
 	struct transport *a = open_t(f, "amac0");
-	uint8_t b[4096], op[6] = {0xc0};
+	uint8_t b[4096], op[6] = { 0xc0 };
 	struct xcmd c;
 
 	write10(t, &c, 123, 0xa7);
@@ -1214,19 +1216,19 @@ static void test_rw_and_sense_formats(void **state)
 	assert_int_equal(c.sense_len, 18);
 	/* ATA data through pass-through: WRITE DMA EXT, READ DMA EXT */
 	{
-		struct atacmd w = {.command = 0x35,
-				   .count = 1,
-				   .lba = 55,
-				   .ext = true,
-				   .proto = ATA_PROTO_DMA,
-				   .write = true,
-				   .blocks = 1};
-		struct atacmd r = {.command = 0x25,
-				   .count = 1,
-				   .lba = 55,
-				   .ext = true,
-				   .proto = ATA_PROTO_DMA,
-				   .blocks = 1};
+		struct atacmd w = { .command = 0x35,
+				    .count = 1,
+				    .lba = 55,
+				    .ext = true,
+				    .proto = ATA_PROTO_DMA,
+				    .write = true,
+				    .blocks = 1 };
+		struct atacmd r = { .command = 0x25,
+				    .count = 1,
+				    .lba = 55,
+				    .ext = true,
+				    .proto = ATA_PROTO_DMA,
+				    .blocks = 1 };
 
 		memset(b, 0x3c, 512);
 		assert_int_equal(ata(s, &c, w, false, b, 512), 0);
@@ -1267,7 +1269,7 @@ static void test_fault_abort(void **state)
 	struct sim_drive *sata = sim_rig_find(f->rig, "sata0");
 	struct transport *t = open_t(f, "sas0");
 	struct transport *s = open_t(f, "sata0");
-	uint8_t inq[6] = {0x12, 0, 0, 0, 36, 0}, b[512];
+	uint8_t inq[6] = { 0x12, 0, 0, 0, 36, 0 }, b[512];
 	struct xcmd c;
 
 	assert_int_equal(sim_drive_inject(sas, "abort:12:2", &err), 0);
@@ -1297,7 +1299,7 @@ static void test_fault_ignore_mode_select(void **state)
 {
 	struct fx *f = *state;
 	struct transport *t = open_t(f, "sas0");
-	uint8_t p[16] = {0};
+	uint8_t p[16] = { 0 };
 	struct xcmd c;
 
 	assert_int_equal(sim_drive_inject(sim_rig_find(f->rig, "sas0"), "ignore-mode-select", &err),
@@ -1316,7 +1318,7 @@ static void test_read_discard(void **state)
 {
 	struct fx *f = *state;
 	struct transport *t = open_t(f, "sas0");
-	uint8_t cdb[10] = {0x28}, b[20 * 512];
+	uint8_t cdb[10] = { 0x28 }, b[20 * 512];
 	struct xcmd c;
 
 	write10(t, &c, 10, 0x77);
@@ -1360,7 +1362,7 @@ static void test_fault_medium_error(void **state)
 	struct transport *t = open_t(f, "sas0");
 	struct transport *s = open_t(f, "sata0");
 	struct transport *big = open_t(f, "big0");
-	uint8_t b[20 * 512], v10[10] = {0x2f};
+	uint8_t b[20 * 512], v10[10] = { 0x2f };
 	struct ata_regs r;
 	struct xcmd c;
 
@@ -1385,12 +1387,12 @@ static void test_fault_medium_error(void **state)
 	expect_sense(&c, 0x03, 0x11, 0x00);
 	assert_true(s_info(&c) == 5000);
 	{
-		struct atacmd rd = {.command = 0x25,
-				    .count = 8,
-				    .lba = 4996,
-				    .ext = true,
-				    .proto = ATA_PROTO_DMA,
-				    .blocks = 8};
+		struct atacmd rd = { .command = 0x25,
+				     .count = 8,
+				     .lba = 4996,
+				     .ext = true,
+				     .proto = ATA_PROTO_DMA,
+				     .blocks = 8 };
 
 		assert_int_equal(ata(s, &c, rd, false, b, 8 * 512), 0);
 		r = s_regs(&c);
@@ -1400,7 +1402,7 @@ static void test_fault_medium_error(void **state)
 	}
 	/* listed in the rig file, on a drive beyond 2^32 blocks (READ (16)) */
 	{
-		uint8_t cdb[16] = {0x88};
+		uint8_t cdb[16] = { 0x88 };
 
 		cdb[6] = 0xee;
 		cdb[7] = 0x6b;
@@ -1522,7 +1524,7 @@ static void rmstate(char *dir)
 
 static void test_state_persistence(void **state)
 {
-	struct fx f = {0};
+	struct fx f = { 0 };
 	struct transport *t, *s;
 	char *dir = mkstate(), path[512];
 	uint8_t b[512];
@@ -1540,7 +1542,7 @@ static void test_state_persistence(void **state)
 	set_max_ext(s, &c, 499999, false); /* volatile, on top */
 	expect_ok(&c);
 	{
-		uint8_t p[16] = {0};
+		uint8_t p[16] = { 0 };
 
 		p[7] = 8;
 		p[8 + 1] = 0x0a;
@@ -1610,7 +1612,7 @@ static void test_state_persistence(void **state)
 static void test_store_reads_skip_holes(void **state)
 {
 	static uint8_t b[128 * 512];
-	struct fx f = {0};
+	struct fx f = { 0 };
 	char *dir = mkstate();
 	struct sim_drive *d;
 	struct transport *t;
@@ -1646,7 +1648,7 @@ static void test_store_reads_skip_holes(void **state)
 	/* one write of data, zeros and data over data: each part reads back */
 	{
 		static uint8_t w[512 * 512];
-		uint8_t cdb[10] = {0x2a};
+		uint8_t cdb[10] = { 0x2a };
 
 		cdb[2] = 0x00;
 		cdb[3] = 0x01;
@@ -1673,7 +1675,7 @@ static void test_store_reads_skip_holes(void **state)
 
 static void test_format_progress_across_processes(void **state)
 {
-	struct fx f = {0};
+	struct fx f = { 0 };
 	char *dir = mkstate();
 	struct sim_drive *d;
 	struct xcmd c;
@@ -1724,7 +1726,7 @@ static void touch(const char *dir, const char *name)
  */
 static void test_state_shared(void **state)
 {
-	struct fx a = {0}, b = {0}, c3 = {0};
+	struct fx a = { 0 }, b = { 0 }, c3 = { 0 };
 	char *dir = mkstate();
 	struct xcmd c;
 
@@ -1768,75 +1770,77 @@ struct bad_rig {
 static void test_rig_errors(void **state)
 {
 	static const struct bad_rig cases[] = {
-	    {"{\"drives\": [\n"
-	     "  {\"id\": \"d0\", \"personality\": \"sas\", \"vendor\": \"V\",\n"
-	     "   \"model\": \"blocks\", \"serial\": \"S\", \"firmware\": \"F\",\n"
-	     "   \"wwn\": \"5000000000000001\", \"blocks\": 10},\n"
-	     "  {\"id\": \"sata1\", \"personality\": \"sata\",\n"
-	     "   \"model\": \"M\", \"serial\": \"S\", \"firmware\": \"F\",\n"
-	     "   \"rpm\": 7200,\n"
-	     "   \"blocks\": \"many\"}\n"
-	     "]}\n",
-	     "rig.json:8: drive \"sata1\": field \"blocks\": expected a positive integer"},
-	    {"{\"drives\": [{\"id\": \"d1\", \"personality\": \"sata\",\n"
-	     "  \"model\": \"M\", \"serial\": \"S\", \"firmware\": \"F\",\n"
-	     "  \"blokcs\": 10}]}",
-	     "rig.json:3: drive \"d1\": unknown field \"blokcs\""},
-	    {"{\"drives\": [\n"
-	     "  {\"id\": \"d1\", \"personality\": \"sata\",\n"
-	     "   \"serial\": \"S\", \"firmware\": \"F\", \"blocks\": 10}]}",
-	     "rig.json:2: drive \"d1\": missing field \"model\""},
-	    {"{\"drives\": [{\"id\": \"a\", \"personality\": \"sata\", \"model\": \"M\",\n"
-	     " \"serial\": \"S\", \"firmware\": \"F\", \"blocks\": 10},\n"
-	     " {\"id\": \"b\", \"personality\": \"sata\", \"model\": \"M\",\n"
-	     " \"serial\": \"S\", \"firmware\": \"F\", \"blocks\": 10,\n"
-	     " \"media\": {\"outer_mbps\": 100,\n"
-	     "            \"avg_seek_ms\": -3}}]}",
-	     "rig.json:6: drive \"b\": field \"media.avg_seek_ms\": expected a number from "
-	     "0.001 to 1000"},
-	    {"{\"drives\": [{\"id\": \"a\", \"personality\": \"sata\", \"model\": \"M\",\n"
-	     " \"serial\": \"S\", \"firmware\": \"F\", \"blocks\": 10,\n"
-	     " \"faults\": [\"frozen\",\n"
-	     "   \"abort:zz\"]}]}",
-	     "rig.json:4: drive \"a\": field \"faults[1]\": fault \"abort:zz\": opcode must be "
-	     "one hex byte"},
-	    {"{\"drives\": [{\"id\": \"a\", \"personality\": \"sata\", \"model\": \"M\",\n"
-	     " \"serial\": \"S\", \"firmware\": \"F\", \"blocks\": 10},\n"
-	     " {\"id\": \"a\", \"personality\": \"sata\", \"model\": \"M\",\n"
-	     " \"serial\": \"S\", \"firmware\": \"F\", \"blocks\": 10}]}",
-	     "rig.json:3: drive \"a\": field \"id\": the id is already used by drive #1"},
-	    {"{\"drives\": [{\"id\": \"a\", \"personality\": \"sata\", \"model\": \"M\",\n"
-	     " \"serial\": \"S\", \"firmware\": \"F\", \"blocks\": 10,\n"
-	     " \"hpa\": {\"supported\": true,\n"
-	     "         \"max\": 11}}]}",
-	     "rig.json:4: drive \"a\": field \"hpa.max\": 11 is beyond the native capacity "
-	     "(10 blocks)"},
-	    {"{\"drives\": [{\"id\": \"a\", \"personality\": \"sas\", \"vendor\": \"V\",\n"
-	     " \"model\": \"M\", \"serial\": \"S\", \"firmware\": \"F\", \"blocks\": 10,\n"
-	     " \"wwn\": \"5000000000000001\", \"amac\": true}]}",
-	     "rig.json:3: drive \"a\": field \"amac\": an ATA feature; only a \"sata\" drive "
-	     "has it"},
-	    {"{\"drives\": [{\"id\": \"a\", \"personality\": \"sas\", \"vendor\": \"V\",\n"
-	     " \"model\": \"M\", \"serial\": \"S\", \"firmware\": \"F\", \"blocks\": 10,\n"
-	     " \"wwn\": \"3000000000000001\"}]}",
-	     "rig.json:3: drive \"a\": field \"wwn\": expected an NAA 5*"},
-	    {"{\"drives\": [{\"id\": \"a\", \"personality\": \"ide\"}]}",
-	     "rig.json:1: drive \"a\": field \"personality\": expected \"sata\" or \"sas\""},
-	    {"{\"drives\": [{\"personality\": \"sata\"}]}",
-	     "rig.json:1: drive #1: missing field \"id\""},
-	    {"{\"drives\": [],\n \"time_scale\": 1}", "rig.json:1: field \"drives\": expected a "
-						      "non-empty array of drives"},
-	    {"{\"drives\": [{\"id\": \"a\"}],\n\n \"colour\": 1}",
-	     "rig.json:3: unknown field \"colour\""},
-	    {"{\"drives\": [\n  {\"id\": \"a\",,}]}", "rig.json:2: JSON syntax error:*"},
-	    {"{\"drives\": [{\"id\": \"a\"}]} x", "rig.json:1: JSON syntax error: text after*"},
-	    {"[1, 2]", "rig.json:1: expected an object {\"drives\": [...]}"},
-	    {"", "rig.json:1: JSON syntax error:*"},
-	    /* keys with escapes are found too */
-	    {"{\"drives\": [{\"id\": \"a\", \"personality\": \"sata\", \"model\": \"M\",\n"
-	     " \"serial\": \"S\", \"firmware\": \"F\", \"blocks\": 10,\n"
-	     " \"\\u0072pm\": 99999}]}",
-	     "rig.json:3: drive \"a\": field \"rpm\": expected an integer from 0 to 65534"},
+		{ "{\"drives\": [\n"
+		  "  {\"id\": \"d0\", \"personality\": \"sas\", \"vendor\": \"V\",\n"
+		  "   \"model\": \"blocks\", \"serial\": \"S\", \"firmware\": \"F\",\n"
+		  "   \"wwn\": \"5000000000000001\", \"blocks\": 10},\n"
+		  "  {\"id\": \"sata1\", \"personality\": \"sata\",\n"
+		  "   \"model\": \"M\", \"serial\": \"S\", \"firmware\": \"F\",\n"
+		  "   \"rpm\": 7200,\n"
+		  "   \"blocks\": \"many\"}\n"
+		  "]}\n",
+		  "rig.json:8: drive \"sata1\": field \"blocks\": expected a positive integer" },
+		{ "{\"drives\": [{\"id\": \"d1\", \"personality\": \"sata\",\n"
+		  "  \"model\": \"M\", \"serial\": \"S\", \"firmware\": \"F\",\n"
+		  "  \"blokcs\": 10}]}",
+		  "rig.json:3: drive \"d1\": unknown field \"blokcs\"" },
+		{ "{\"drives\": [\n"
+		  "  {\"id\": \"d1\", \"personality\": \"sata\",\n"
+		  "   \"serial\": \"S\", \"firmware\": \"F\", \"blocks\": 10}]}",
+		  "rig.json:2: drive \"d1\": missing field \"model\"" },
+		{ "{\"drives\": [{\"id\": \"a\", \"personality\": \"sata\", \"model\": \"M\",\n"
+		  " \"serial\": \"S\", \"firmware\": \"F\", \"blocks\": 10},\n"
+		  " {\"id\": \"b\", \"personality\": \"sata\", \"model\": \"M\",\n"
+		  " \"serial\": \"S\", \"firmware\": \"F\", \"blocks\": 10,\n"
+		  " \"media\": {\"outer_mbps\": 100,\n"
+		  "            \"avg_seek_ms\": -3}}]}",
+		  "rig.json:6: drive \"b\": field \"media.avg_seek_ms\": expected a number from "
+		  "0.001 to 1000" },
+		{ "{\"drives\": [{\"id\": \"a\", \"personality\": \"sata\", \"model\": \"M\",\n"
+		  " \"serial\": \"S\", \"firmware\": \"F\", \"blocks\": 10,\n"
+		  " \"faults\": [\"frozen\",\n"
+		  "   \"abort:zz\"]}]}",
+		  "rig.json:4: drive \"a\": field \"faults[1]\": fault \"abort:zz\": opcode must be "
+		  "one hex byte" },
+		{ "{\"drives\": [{\"id\": \"a\", \"personality\": \"sata\", \"model\": \"M\",\n"
+		  " \"serial\": \"S\", \"firmware\": \"F\", \"blocks\": 10},\n"
+		  " {\"id\": \"a\", \"personality\": \"sata\", \"model\": \"M\",\n"
+		  " \"serial\": \"S\", \"firmware\": \"F\", \"blocks\": 10}]}",
+		  "rig.json:3: drive \"a\": field \"id\": the id is already used by drive #1" },
+		{ "{\"drives\": [{\"id\": \"a\", \"personality\": \"sata\", \"model\": \"M\",\n"
+		  " \"serial\": \"S\", \"firmware\": \"F\", \"blocks\": 10,\n"
+		  " \"hpa\": {\"supported\": true,\n"
+		  "         \"max\": 11}}]}",
+		  "rig.json:4: drive \"a\": field \"hpa.max\": 11 is beyond the native capacity "
+		  "(10 blocks)" },
+		{ "{\"drives\": [{\"id\": \"a\", \"personality\": \"sas\", \"vendor\": \"V\",\n"
+		  " \"model\": \"M\", \"serial\": \"S\", \"firmware\": \"F\", \"blocks\": 10,\n"
+		  " \"wwn\": \"5000000000000001\", \"amac\": true}]}",
+		  "rig.json:3: drive \"a\": field \"amac\": an ATA feature; only a \"sata\" drive "
+		  "has it" },
+		{ "{\"drives\": [{\"id\": \"a\", \"personality\": \"sas\", \"vendor\": \"V\",\n"
+		  " \"model\": \"M\", \"serial\": \"S\", \"firmware\": \"F\", \"blocks\": 10,\n"
+		  " \"wwn\": \"3000000000000001\"}]}",
+		  "rig.json:3: drive \"a\": field \"wwn\": expected an NAA 5*" },
+		{ "{\"drives\": [{\"id\": \"a\", \"personality\": \"ide\"}]}",
+		  "rig.json:1: drive \"a\": field \"personality\": expected \"sata\" or \"sas\"" },
+		{ "{\"drives\": [{\"personality\": \"sata\"}]}",
+		  "rig.json:1: drive #1: missing field \"id\"" },
+		{ "{\"drives\": [],\n \"time_scale\": 1}",
+		  "rig.json:1: field \"drives\": expected a "
+		  "non-empty array of drives" },
+		{ "{\"drives\": [{\"id\": \"a\"}],\n\n \"colour\": 1}",
+		  "rig.json:3: unknown field \"colour\"" },
+		{ "{\"drives\": [\n  {\"id\": \"a\",,}]}", "rig.json:2: JSON syntax error:*" },
+		{ "{\"drives\": [{\"id\": \"a\"}]} x",
+		  "rig.json:1: JSON syntax error: text after*" },
+		{ "[1, 2]", "rig.json:1: expected an object {\"drives\": [...]}" },
+		{ "", "rig.json:1: JSON syntax error:*" },
+		/* keys with escapes are found too */
+		{ "{\"drives\": [{\"id\": \"a\", \"personality\": \"sata\", \"model\": \"M\",\n"
+		  " \"serial\": \"S\", \"firmware\": \"F\", \"blocks\": 10,\n"
+		  " \"\\u0072pm\": 99999}]}",
+		  "rig.json:3: drive \"a\": field \"rpm\": expected an integer from 0 to 65534" },
 	};
 	struct sim_rig *rig;
 	unsigned i;
@@ -1886,12 +1890,12 @@ static void test_rig_file(void **state)
 /* Random CDBs and buffers at every drive of the demo: answers, no crash. */
 static void test_random_cdbs(void **state)
 {
-	static const uint8_t ops[] = {0x00, 0x03, 0x04, 0x12, 0x15, 0x1a, 0x25, 0x28,
-				      0x2a, 0x2f, 0x35, 0x55, 0x5a, 0x85, 0x88, 0x8a,
-				      0x8f, 0x91, 0x9e, 0xa0, 0xa1, 0x4d, 0xff};
-	static const uint8_t ata_ops[] = {0xec, 0xf8, 0x27, 0xf9, 0x37, 0x78, 0xb1,
-					  0xf5, 0xe5, 0x25, 0x35, 0x42, 0xea, 0x00};
-	struct fx f = {0};
+	static const uint8_t ops[] = { 0x00, 0x03, 0x04, 0x12, 0x15, 0x1a, 0x25, 0x28,
+				       0x2a, 0x2f, 0x35, 0x55, 0x5a, 0x85, 0x88, 0x8a,
+				       0x8f, 0x91, 0x9e, 0xa0, 0xa1, 0x4d, 0xff };
+	static const uint8_t ata_ops[] = { 0xec, 0xf8, 0x27, 0xf9, 0x37, 0x78, 0xb1,
+					   0xf5, 0xe5, 0x25, 0x35, 0x42, 0xea, 0x00 };
+	struct fx f = { 0 };
 	uint8_t buf[8192];
 	uint64_t x = 88172645463325252ULL;
 	unsigned i, j;
@@ -1940,35 +1944,35 @@ static void test_random_cdbs(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_demo_rig),
-	    cmocka_unit_test_setup_teardown(test_identify_words, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_read_native_max, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_set_max_rules, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_set_max_28bit, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_amac, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_dco, setup, teardown),
-	    cmocka_unit_test(test_security_frozen_demo),
-	    cmocka_unit_test_setup_teardown(test_inquiry_sas, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_inquiry_sata, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_read_capacity, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_mode_sense, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_mode_select_resize, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_format_progress, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_rw_and_sense_formats, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_fault_abort, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_fault_ignore_mode_select, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_fault_medium_error, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_fault_vanish, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_fault_format_power_loss, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_fault_frozen_and_slow, setup, teardown),
-	    cmocka_unit_test(test_state_persistence),
-	    cmocka_unit_test(test_store_reads_skip_holes),
-	    cmocka_unit_test_setup_teardown(test_read_discard, setup, teardown),
-	    cmocka_unit_test(test_format_progress_across_processes),
-	    cmocka_unit_test(test_state_shared),
-	    cmocka_unit_test(test_rig_errors),
-	    cmocka_unit_test(test_rig_file),
-	    cmocka_unit_test(test_random_cdbs),
+		cmocka_unit_test(test_demo_rig),
+		cmocka_unit_test_setup_teardown(test_identify_words, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_read_native_max, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_set_max_rules, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_set_max_28bit, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_amac, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_dco, setup, teardown),
+		cmocka_unit_test(test_security_frozen_demo),
+		cmocka_unit_test_setup_teardown(test_inquiry_sas, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_inquiry_sata, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_read_capacity, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mode_sense, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mode_select_resize, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_format_progress, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rw_and_sense_formats, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fault_abort, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fault_ignore_mode_select, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fault_medium_error, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fault_vanish, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fault_format_power_loss, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fault_frozen_and_slow, setup, teardown),
+		cmocka_unit_test(test_state_persistence),
+		cmocka_unit_test(test_store_reads_skip_holes),
+		cmocka_unit_test_setup_teardown(test_read_discard, setup, teardown),
+		cmocka_unit_test(test_format_progress_across_processes),
+		cmocka_unit_test(test_state_shared),
+		cmocka_unit_test(test_rig_errors),
+		cmocka_unit_test(test_rig_file),
+		cmocka_unit_test(test_random_cdbs),
 	};
 
 	return cmocka_run_group_tests_name("sim", tests, NULL, NULL);

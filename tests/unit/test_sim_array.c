@@ -136,51 +136,65 @@ static void test_rig_errors(void **state)
 		    "field \"members\": RAID 6 needs at least 4 members, it has 3");
 	rig_refused(4, "{\"name\": \"a\", \"level\": 0, \"members\": [\"d0\"]}",
 		    "RAID 0 needs at least 2 members, it has 1");
-	rig_refused(8, "{\"name\": \"a\", \"level\": 50, \"members\": [\"d0\", \"d1\", \"d2\", "
-		       "\"d3\", \"d4\"]}",
+	rig_refused(8,
+		    "{\"name\": \"a\", \"level\": 50, \"members\": [\"d0\", \"d1\", \"d2\", "
+		    "\"d3\", \"d4\"]}",
 		    "field \"members\": RAID 50 in 2 groups needs a multiple of 2 members with at "
 		    "least 3 in each group, it has 5");
-	rig_refused(8, "{\"name\": \"a\", \"level\": 50, \"groups\": 3, \"members\": [\"d0\", "
-		       "\"d1\", \"d2\", \"d3\", \"d4\", \"d5\"]}",
+	rig_refused(8,
+		    "{\"name\": \"a\", \"level\": 50, \"groups\": 3, \"members\": [\"d0\", "
+		    "\"d1\", \"d2\", \"d3\", \"d4\", \"d5\"]}",
 		    "field \"groups\": RAID 50 in 3 groups needs");
-	rig_refused(4, "{\"name\": \"a\", \"level\": 10, \"copies\": 3, \"members\": [\"d0\", "
-		       "\"d1\"]}",
+	rig_refused(4,
+		    "{\"name\": \"a\", \"level\": 10, \"copies\": 3, \"members\": [\"d0\", "
+		    "\"d1\"]}",
 		    "field \"copies\": RAID 10 with 3 near copies needs at least 3 members");
-	rig_refused(4, "{\"name\": \"a\", \"level\": 5, \"copies\": 2, \"members\": [\"d0\", "
-		       "\"d1\", \"d2\"]}",
+	rig_refused(4,
+		    "{\"name\": \"a\", \"level\": 5, \"copies\": 2, \"members\": [\"d0\", "
+		    "\"d1\", \"d2\"]}",
 		    "field \"copies\": RAID 5 keeps no copies");
-	rig_refused(4, "{\"name\": \"a\", \"level\": 6, \"groups\": 2, \"members\": [\"d0\", "
-		       "\"d1\", \"d2\", \"d3\"]}",
+	rig_refused(4,
+		    "{\"name\": \"a\", \"level\": 6, \"groups\": 2, \"members\": [\"d0\", "
+		    "\"d1\", \"d2\", \"d3\"]}",
 		    "field \"groups\": RAID 6 has no groups");
-	rig_refused(4, "{\"name\": \"a\", \"level\": 1, \"chunk_kib\": 64, \"members\": [\"d0\", "
-		       "\"d1\"]}",
+	rig_refused(4,
+		    "{\"name\": \"a\", \"level\": 1, \"chunk_kib\": 64, \"members\": [\"d0\", "
+		    "\"d1\"]}",
 		    "field \"chunk_kib\": RAID 1 has no chunks");
-	rig_refused(4, "{\"name\": \"a\", \"level\": 0, \"stripe_cache\": 64, \"members\": "
-		       "[\"d0\", \"d1\"]}",
+	rig_refused(4,
+		    "{\"name\": \"a\", \"level\": 0, \"stripe_cache\": 64, \"members\": "
+		    "[\"d0\", \"d1\"]}",
 		    "field \"stripe_cache\": RAID 0 has no stripe cache");
-	rig_refused(4, "{\"name\": \"a\", \"level\": 5, \"stripe_cache\": 16, \"members\": "
-		       "[\"d0\", \"d1\", \"d2\"]}",
+	rig_refused(4,
+		    "{\"name\": \"a\", \"level\": 5, \"stripe_cache\": 16, \"members\": "
+		    "[\"d0\", \"d1\", \"d2\"]}",
 		    "field \"stripe_cache\": expected an integer from 17 to 32768");
-	rig_refused(4, "{\"name\": \"a\", \"level\": 10, \"layout\": \"far\", \"members\": [\"d0\", "
-		       "\"d1\"]}",
+	rig_refused(4,
+		    "{\"name\": \"a\", \"level\": 10, \"layout\": \"far\", \"members\": [\"d0\", "
+		    "\"d1\"]}",
 		    "field \"layout\": RAID 10 is modelled with \"near\" copies only");
 	rig_refused(4, "{\"name\": \"a\", \"level\": 4, \"members\": [\"d0\", \"d1\"]}",
 		    "field \"level\": expected 0, 1, 10, 5, 6, 50 or 60");
-	rig_refused(4, "{\"name\": \"a\", \"level\": 0, \"chunk_kib\": 96, \"members\": [\"d0\", "
-		       "\"d1\"]}",
+	rig_refused(4,
+		    "{\"name\": \"a\", \"level\": 0, \"chunk_kib\": 96, \"members\": [\"d0\", "
+		    "\"d1\"]}",
 		    "field \"chunk_kib\": expected a power of two from 4 to 4096 (KiB)");
 	rig_refused(4, "{\"name\": \"a\", \"level\": 0, \"members\": [\"d0\", \"d0\"]}",
 		    "field \"members[1]\": drive \"d0\" is already member 0");
-	rig_refused(4, "{\"name\": \"a\", \"level\": 0, \"members\": [\"d0\", \"d1\"], \"speed\": 1}",
+	rig_refused(4,
+		    "{\"name\": \"a\", \"level\": 0, \"members\": [\"d0\", \"d1\"], \"speed\": 1}",
 		    "array \"a\": unknown field \"speed\"");
-	rig_refused(4, "{\"name\": \"a\", \"level\": 0, \"members\": [\"d0\", \"d1\"], "
-		       "\"path\": {\"read_mbps\": 0}}",
+	rig_refused(4,
+		    "{\"name\": \"a\", \"level\": 0, \"members\": [\"d0\", \"d1\"], "
+		    "\"path\": {\"read_mbps\": 0}}",
 		    "field \"path.read_mbps\": expected a number from 0.001 to 1e+06");
-	rig_refused(4, "{\"name\": \"a\", \"level\": 0, \"members\": [\"d0\", \"d1\"], "
-		       "\"controller\": {\"latency_ms\": 1}}",
+	rig_refused(4,
+		    "{\"name\": \"a\", \"level\": 0, \"members\": [\"d0\", \"d1\"], "
+		    "\"controller\": {\"latency_ms\": 1}}",
 		    "unknown field \"controller.latency_ms\"");
-	rig_refused(4, "{\"name\": \"a\", \"level\": 0, \"members\": [\"d0\", \"d1\"]},"
-		       "{\"name\": \"a\", \"level\": 1, \"members\": [\"d2\", \"d3\"]}",
+	rig_refused(4,
+		    "{\"name\": \"a\", \"level\": 0, \"members\": [\"d0\", \"d1\"]},"
+		    "{\"name\": \"a\", \"level\": 1, \"members\": [\"d2\", \"d3\"]}",
 		    "array \"a\": field \"name\": the name is already used by array #1");
 	rig_refused(4, "{\"level\": 0, \"members\": [\"d0\", \"d1\"]}",
 		    "array #1: missing field \"name\"");
@@ -197,17 +211,17 @@ static void test_rig_errors(void **state)
 static void test_rig_member_kinds(void **state)
 {
 	static const char json[] =
-		"{\"time_scale\": 0, \"drives\": ["
-		"{\"id\": \"a\", \"personality\": \"sas\", \"vendor\": \"V\", \"model\": \"M\","
-		" \"serial\": \"S1\", \"firmware\": \"F001\", \"wwn\": \"5000000000000001\","
-		" \"blocks\": 1000000},"
-		"{\"id\": \"b\", \"personality\": \"sas\", \"vendor\": \"V\", \"model\": \"M\","
-		" \"serial\": \"S2\", \"firmware\": \"F001\", \"wwn\": \"5000000000000002\","
-		" \"blocks\": 1000000, \"logical_block\": 4096},"
-		"{\"id\": \"z\", \"personality\": \"sas\", \"vendor\": \"V\", \"model\": \"M\","
-		" \"serial\": \"S3\", \"firmware\": \"F001\", \"wwn\": \"5000000000000003\","
-		" \"blocks\": 1000000, \"zoned\": \"host-managed\"}],"
-		"\"arrays\": [{\"name\": \"x\", \"level\": 0, \"members\": [\"a\", \"%s\"]}]}";
+	    "{\"time_scale\": 0, \"drives\": ["
+	    "{\"id\": \"a\", \"personality\": \"sas\", \"vendor\": \"V\", \"model\": \"M\","
+	    " \"serial\": \"S1\", \"firmware\": \"F001\", \"wwn\": \"5000000000000001\","
+	    " \"blocks\": 1000000},"
+	    "{\"id\": \"b\", \"personality\": \"sas\", \"vendor\": \"V\", \"model\": \"M\","
+	    " \"serial\": \"S2\", \"firmware\": \"F001\", \"wwn\": \"5000000000000002\","
+	    " \"blocks\": 1000000, \"logical_block\": 4096},"
+	    "{\"id\": \"z\", \"personality\": \"sas\", \"vendor\": \"V\", \"model\": \"M\","
+	    " \"serial\": \"S3\", \"firmware\": \"F001\", \"wwn\": \"5000000000000003\","
+	    " \"blocks\": 1000000, \"zoned\": \"host-managed\"}],"
+	    "\"arrays\": [{\"name\": \"x\", \"level\": 0, \"members\": [\"a\", \"%s\"]}]}";
 	struct sim_rig *rig = NULL;
 	struct ss_error err = { 0 };
 	char buf[2048];
@@ -376,11 +390,8 @@ static void test_mirror_reads(void **state)
 static void test_raid5_left_symmetric(void **state)
 {
 	static const int rows[5][5] = {
-		{ 0, 1, 2, 3, -1 },
-		{ 5, 6, 7, -1, 4 },
-		{ 10, 11, -1, 8, 9 },
-		{ 15, -1, 12, 13, 14 },
-		{ -1, 16, 17, 18, 19 },
+		{ 0, 1, 2, 3, -1 },	{ 5, 6, 7, -1, 4 },	{ 10, 11, -1, 8, 9 },
+		{ 15, -1, 12, 13, 14 }, { -1, 16, 17, 18, 19 },
 	};
 	struct sim_md g;
 	unsigned data[8], m;
@@ -486,7 +497,8 @@ static void stripe_write(const struct sim_md *g, uint64_t stripe, uint64_t start
 	for (unsigned i = 0; i < ops.n; i++) {
 		const struct sim_md_op *o = &ops.v[i];
 
-		assert_true(o->lba >= stripe * g->chunk && o->lba + o->blocks <= (stripe + 1) * g->chunk);
+		assert_true(o->lba >= stripe * g->chunk &&
+			    o->lba + o->blocks <= (stripe + 1) * g->chunk);
 		if (o->write) {
 			t->writes++;
 			t->write_blocks += o->blocks;

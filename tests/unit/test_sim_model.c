@@ -89,7 +89,7 @@ static struct sim_drive *drv(void **state, const char *id)
 static void run_on(struct io_dev *dev, enum io_workload w, unsigned qd, uint64_t secs, double span,
 		   struct io_result *res)
 {
-	struct ss_error err = {0};
+	struct ss_error err = { 0 };
 	struct io_job j;
 
 	io_job_init(&j);
@@ -108,7 +108,7 @@ static void bench_span(const char *id, enum io_workload w, unsigned qd, uint64_t
 {
 	struct sim_rig *rig = NULL;
 	struct io_dev *dev = NULL;
-	struct ss_error err = {0};
+	struct ss_error err = { 0 };
 
 	assert_int_equal(fixture_rig_load(rig_json, NULL, &rig), 0);
 	assert_int_equal(fixture_sim_io(rig, id, io_workload_writes(w), &dev, &err), 0);
@@ -138,7 +138,7 @@ static double iops(const char *id, enum io_workload w, unsigned qd, uint64_t sec
 static int exec(struct sim_drive *d, struct xcmd *c, const uint8_t *cdb, unsigned len,
 		enum xfer_dir dir, void *buf, size_t n)
 {
-	struct ss_error err = {0};
+	struct ss_error err = { 0 };
 
 	fixture_xcmd(c, cdb, len, dir, buf, n);
 	return sim_drive_exec(d, c, &err);
@@ -147,7 +147,7 @@ static int exec(struct sim_drive *d, struct xcmd *c, const uint8_t *cdb, unsigne
 static uint64_t rw16(struct sim_drive *d, bool write, uint64_t lba, uint32_t blocks)
 {
 	static uint8_t buf[1 << 20];
-	uint8_t cdb[16] = {write ? 0x8a : 0x88};
+	uint8_t cdb[16] = { write ? 0x8a : 0x88 };
 	struct xcmd c;
 
 	for (int i = 0; i < 8; i++)
@@ -166,7 +166,7 @@ static uint64_t rw16(struct sim_drive *d, bool write, uint64_t lba, uint32_t blo
 
 static uint64_t sync_cache(struct sim_drive *d)
 {
-	static const uint8_t cdb[10] = {0x35};
+	static const uint8_t cdb[10] = { 0x35 };
 	struct xcmd c;
 
 	assert_int_equal(exec(d, &c, cdb, 10, XFER_NONE, NULL, 0), 0);
@@ -205,7 +205,8 @@ static uint16_t word(const uint8_t *id, unsigned w)
 static uint64_t set_features(struct sim_drive *d, uint8_t sub, uint8_t *st)
 {
 	struct ata_tf tf = {
-	    .command = 0xef, .feature = sub, .device = 0x40, .proto = ATA_PROTO_NON_DATA};
+		.command = 0xef, .feature = sub, .device = 0x40, .proto = ATA_PROTO_NON_DATA
+	};
 
 	return ata(d, &tf, NULL, st);
 }
@@ -336,8 +337,8 @@ static void test_write_cache_control(void **state)
 	uint64_t t;
 	struct xcmd c;
 	/* MODE SELECT (10) of the caching page, WCE as given */
-	uint8_t cdb[10] = {0x55, 0x10, 0, 0, 0, 0, 0, 0, 28};
-	uint8_t sense10[10] = {0x5a, 0x08, 0x08, 0, 0, 0, 0, 0, 64};
+	uint8_t cdb[10] = { 0x55, 0x10, 0, 0, 0, 0, 0, 0, 28 };
+	uint8_t sense10[10] = { 0x5a, 0x08, 0x08, 0, 0, 0, 0, 0, 64 };
 
 	/* SATA: on by default, IDENTIFY word 85 bit 5 */
 	identify(d, id);
@@ -390,7 +391,7 @@ static void test_write_cache_control(void **state)
  * random writes still run at the destage rate once the cache is full. */
 static void test_write_cache_mixed(void **state)
 {
-	static const unsigned qds[] = {1, 4, 32, 64};
+	static const unsigned qds[] = { 1, 4, 32, 64 };
 	double on, off, w1, w32;
 
 	(void)state;
@@ -453,10 +454,10 @@ static void test_write_cache_idle(void **state)
  * from LBA 0): no request waits while newer ones continue the stream. */
 static void test_restart(void **state)
 {
-	static const char *ids[] = {"sata", "sas"};
+	static const char *ids[] = { "sata", "sas" };
 	struct sim_rig *rig = NULL;
 	struct io_dev *dev = NULL;
-	struct ss_error err = {0};
+	struct ss_error err = { 0 };
 	struct io_result a, b;
 
 	(void)state;
@@ -487,7 +488,7 @@ static void test_restart(void **state)
  * queue depth up to the drive's (planning-model.md's cross-check). */
 static void test_queue_gains(void **state)
 {
-	static const unsigned qds[] = {1, 4, 16, 32, 64};
+	static const unsigned qds[] = { 1, 4, 16, 32, 64 };
 	struct io_result r;
 	double prev = 0, first = 0;
 
@@ -538,7 +539,7 @@ static void put_rec(uint8_t *b, size_t *off, const char *tag, const void *p, uin
 
 static void test_blob_parse(void **state)
 {
-	uint8_t id[512], b[4096], four[4] = {0, 0, 0, 1};
+	uint8_t id[512], b[4096], four[4] = { 0, 0, 0, 1 };
 	struct sim_blob out;
 	struct sim_config c;
 	char why[256];
@@ -623,7 +624,7 @@ static struct sim_rig *demo_rig(void)
 static void demo_blob(const char *id, uint8_t *blob, size_t *len)
 {
 	struct sim_rig *rig = NULL;
-	struct ss_error err = {0};
+	struct ss_error err = { 0 };
 	struct transport *t;
 	struct drive *d;
 	struct drive_info info;
@@ -659,10 +660,10 @@ static uint8_t smart_cmd_read(struct sim_drive *d, uint8_t feature, uint8_t *buf
 
 static void test_blob_drive(void **state)
 {
-	static const char *const ids[] = {"sata250", "sata320", "sata-hpa", "smr"};
+	static const char *const ids[] = { "sata250", "sata320", "sata-hpa", "smr" };
 	uint8_t blob[SMART_BLOB_MAX], a[512], b[512];
 	char path[512], rigpath[512], json[2048];
-	struct ss_error err = {0};
+	struct ss_error err = { 0 };
 	size_t len;
 
 	(void)state;
@@ -705,7 +706,7 @@ static void test_blob_override(void **state)
 {
 	uint8_t blob[SMART_BLOB_MAX], id[512], data[512];
 	char path[512], rigpath[512], json[2048];
-	struct ss_error err = {0};
+	struct ss_error err = { 0 };
 	struct sim_rig *rig = NULL;
 	struct sim_drive *d;
 	size_t len;
@@ -753,12 +754,12 @@ static void test_blob_rig_errors(void **state)
 		size_t len;
 		const char *why;
 	} cases[] = {
-	    {NULL, 0, "cannot open it"},
-	    {"IDF", 3, "cut short"},
-	    {"ABCD\0\0\0\0", 8, "no IDENTIFY record"},
+		{ NULL, 0, "cannot open it" },
+		{ "IDF", 3, "cut short" },
+		{ "ABCD\0\0\0\0", 8, "no IDENTIFY record" },
 	};
 	char path[512], rigpath[512], json[1024], want[600];
-	struct ss_error err = {0};
+	struct ss_error err = { 0 };
 	struct sim_rig *rig = NULL;
 
 	(void)state;
@@ -810,23 +811,23 @@ static void test_blob_rig_errors(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test_setup_teardown(test_queue_depth, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_overhead, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_write_cache_random, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_write_cache_sequential, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_write_cache_control, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_write_cache_mixed, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_write_cache_idle, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_restart, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_queue_gains, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_cost, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_blob_parse, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_blob_drive, fixture_dir_setup,
-					    fixture_dir_teardown),
-	    cmocka_unit_test_setup_teardown(test_blob_override, fixture_dir_setup,
-					    fixture_dir_teardown),
-	    cmocka_unit_test_setup_teardown(test_blob_rig_errors, fixture_dir_setup,
-					    fixture_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_queue_depth, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_overhead, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_write_cache_random, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_write_cache_sequential, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_write_cache_control, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_write_cache_mixed, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_write_cache_idle, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_restart, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_queue_gains, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cost, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_blob_parse, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_blob_drive, fixture_dir_setup,
+						fixture_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_blob_override, fixture_dir_setup,
+						fixture_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_blob_rig_errors, fixture_dir_setup,
+						fixture_dir_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

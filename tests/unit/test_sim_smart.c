@@ -473,8 +473,7 @@ static void test_scsi_pages(void **state)
 	sim_drive_clear_faults(sd);
 
 	/* an unsupported page: INVALID FIELD IN CDB */
-	assert_int_equal(smart_scsi_log_sense(d, 0x18, buf, sizeof(buf), &got, &err),
-			 -EOPNOTSUPP);
+	assert_int_equal(smart_scsi_log_sense(d, 0x18, buf, sizeof(buf), &got, &err), -EOPNOTSUPP);
 	assert_non_null(strstr(err.msg, "0x18 is not supported"));
 	/* the parameter pointer: from parameter 5 on */
 	memset(&c, 0, sizeof(c));
@@ -545,7 +544,7 @@ static void test_zones_zac(void **state)
 	assert_int_equal(s.asc, 0x21);
 	assert_int_equal(s.ascq, 0x04); /* UNALIGNED WRITE COMMAND */
 	assert_int_equal(write16(d, 6 * 2048 - 4, 8, &s), -ERANGE);
-	assert_int_equal(s.ascq, 0x05); /* WRITE BOUNDARY VIOLATION */
+	assert_int_equal(s.ascq, 0x05);		     /* WRITE BOUNDARY VIOLATION */
 	assert_int_equal(write16(d, 100, 8, &s), 0); /* conventional: anywhere */
 	assert_int_equal(write16(d, 3 * 2048 - 4, 8, &s), 0);
 	/* ATA WRITE DMA EXT off the write pointer: the device aborts */

@@ -23,28 +23,28 @@
 #include "shortstroke/sim.h"
 
 #define MAP_SIZE (256 * 1024)
-#define RING_END (32 * 1024)	/* mailbox + ring; the data area follows */
+#define RING_END (32 * 1024) /* mailbox + ring; the data area follows */
 #define CMDR_OFF_T sizeof(struct tcmu_mailbox)
 #define CMDR_SIZE_T (RING_END - CMDR_OFF_T)
 
 static const char rig_json[] =
-	"{\"time_scale\": 0, \"drives\": [\n"
-	" {\"id\": \"sas0\", \"personality\": \"sas\", \"vendor\": \"SIMVEND\",\n"
-	"  \"model\": \"SIMSAS15\", \"serial\": \"SAS00001\", \"firmware\": \"S001\",\n"
-	"  \"wwn\": \"5000cca000000010\", \"blocks\": 100000, \"rpm\": 15000},\n"
-	" {\"id\": \"sata0\", \"personality\": \"sata\", \"model\": \"SIM SATA\",\n"
-	"  \"serial\": \"S1\", \"firmware\": \"F1\", \"blocks\": 200000,\n"
-	"  \"hpa\": {\"supported\": true}}\n"
-	"]}\n";
+    "{\"time_scale\": 0, \"drives\": [\n"
+    " {\"id\": \"sas0\", \"personality\": \"sas\", \"vendor\": \"SIMVEND\",\n"
+    "  \"model\": \"SIMSAS15\", \"serial\": \"SAS00001\", \"firmware\": \"S001\",\n"
+    "  \"wwn\": \"5000cca000000010\", \"blocks\": 100000, \"rpm\": 15000},\n"
+    " {\"id\": \"sata0\", \"personality\": \"sata\", \"model\": \"SIM SATA\",\n"
+    "  \"serial\": \"S1\", \"firmware\": \"F1\", \"blocks\": 200000,\n"
+    "  \"hpa\": {\"supported\": true}}\n"
+    "]}\n";
 
 struct fx {
 	uint8_t *map;
 	struct simd_ring ring;
 	struct sim_rig *rig;
 	struct sim_drive *drive;
-	size_t data_next;	/* next free byte of the data area */
+	size_t data_next; /* next free byte of the data area */
 	int exec_calls;
-	int exec_rc;		/* returned instead of executing when != 0 */
+	int exec_rc; /* returned instead of executing when != 0 */
 };
 
 static struct tcmu_mailbox *mb(struct fx *f)
@@ -212,7 +212,7 @@ static void test_check_mailbox(void **state)
 	assert_int_equal(simd_ring_check(&f->ring), -EPROTO);
 	assert_non_null(strstr(f->ring.why, "version"));
 	mb(f)->version = 2;
-	mb(f)->cmdr_size = MAP_SIZE;	/* runs past the mapping */
+	mb(f)->cmdr_size = MAP_SIZE; /* runs past the mapping */
 	assert_int_equal(simd_ring_check(&f->ring), -EPROTO);
 	assert_int_equal(simd_ring_process(&f->ring), -EPROTO);
 }
@@ -243,7 +243,7 @@ static void test_inquiry(void **state)
 	assert_true(entry(f, e)[E_UFLAGS] & TCMU_UFLAG_READ_LEN);
 	memcpy(&rl, entry(f, e) + E_READ_LEN, 4);
 	assert_true(rl > 36 && rl < 255);
-	assert_int_equal(f->map[off + rl], 0);	/* beyond the answer: zeroed */
+	assert_int_equal(f->map[off + rl], 0); /* beyond the answer: zeroed */
 	assert_int_equal(f->ring.stats.cmds, 1);
 }
 
@@ -314,7 +314,7 @@ static void test_pad_wrap(void **state)
 	set_head(f, start);
 	set_tail(f, start);
 	e = queue(f, TCMU_OP_CMD, tur, 6, NULL, NULL, 0, 3);
-	assert_int_equal(e, 0);	/* wrapped: a PAD fills the last 64 bytes */
+	assert_int_equal(e, 0); /* wrapped: a PAD fills the last 64 bytes */
 	assert_int_equal(simd_ring_process(&f->ring), 2);
 	assert_int_equal(f->ring.stats.pads, 1);
 	assert_int_equal(tail(f), head(f));
@@ -442,9 +442,9 @@ static void test_cdb_helpers(void **state)
 	c[0] = 0x5a;
 	assert_int_equal(simd_cdb_dir(c, 10), XFER_FROM_DEV);
 	c[0] = 0x85;
-	c[2] = 0x0e;	/* T_DIR=1 */
+	c[2] = 0x0e; /* T_DIR=1 */
 	assert_int_equal(simd_cdb_dir(c, 16), XFER_FROM_DEV);
-	c[2] = 0x06;	/* T_DIR=0 */
+	c[2] = 0x06; /* T_DIR=0 */
 	assert_int_equal(simd_cdb_dir(c, 16), XFER_TO_DEV);
 }
 

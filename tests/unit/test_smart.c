@@ -61,13 +61,13 @@ struct attr_def {
 };
 
 static const struct attr_def good_attrs[] = {
-	{ 1, 0x000f, 100, 100, 0, 6 },		/* raw read error rate */
-	{ 5, 0x0033, 100, 100, 0, 36 },		/* reallocated sectors */
-	{ 9, 0x0032, 99, 99, 12345, 0 },	/* power-on hours */
-	{ 194, 0x0022, 35, 45, 35, 0 },		/* temperature */
-	{ 197, 0x0032, 100, 100, 0, 0 },	/* pending */
-	{ 198, 0x0030, 100, 100, 0, 0 },	/* offline uncorrectable */
-	{ 199, 0x003e, 200, 200, 2, 0 },	/* UDMA CRC errors */
+	{ 1, 0x000f, 100, 100, 0, 6 },	 /* raw read error rate */
+	{ 5, 0x0033, 100, 100, 0, 36 },	 /* reallocated sectors */
+	{ 9, 0x0032, 99, 99, 12345, 0 }, /* power-on hours */
+	{ 194, 0x0022, 35, 45, 35, 0 },	 /* temperature */
+	{ 197, 0x0032, 100, 100, 0, 0 }, /* pending */
+	{ 198, 0x0030, 100, 100, 0, 0 }, /* offline uncorrectable */
+	{ 199, 0x003e, 200, 200, 2, 0 }, /* UDMA CRC errors */
 };
 #define NATTRS (sizeof(good_attrs) / sizeof(good_attrs[0]))
 
@@ -224,8 +224,8 @@ static void test_some_reallocated(void **state)
 	struct smart_report r;
 
 	memcpy(a, good_attrs, sizeof(a));
-	a[1].raw = 8;	/* 8 reallocated, still far above threshold */
-	a[4].raw = 2;	/* 2 pending */
+	a[1].raw = 8; /* 8 reallocated, still far above threshold */
+	a[4].raw = 2; /* 2 pending */
 	assert_int_equal(eval(a, NATTRS, 1, &r), 0);
 	assert_int_equal(r.verdict, SMART_WARNING);
 	assert_non_null(strstr(r.reason, "10 bad sectors"));
@@ -286,13 +286,19 @@ static void make_selftest_log(uint8_t *log)
 	log[2 + 1] = 0x00;
 	log[2 + 2] = 0x00;
 	log[2 + 3] = 0x01;
-	log[2 + 5] = 0xff; log[2 + 6] = 0xff; log[2 + 7] = 0xff; log[2 + 8] = 0xff;
+	log[2 + 5] = 0xff;
+	log[2 + 6] = 0xff;
+	log[2 + 7] = 0xff;
+	log[2 + 8] = 0xff;
 	/* slot 1: extended off-line (02h), read failure (7xh), 261 h, LBA 0xabcdef */
 	log[26 + 0] = 0x02;
 	log[26 + 1] = 0x73;
 	log[26 + 2] = 0x05;
 	log[26 + 3] = 0x01;
-	log[26 + 5] = 0xef; log[26 + 6] = 0xcd; log[26 + 7] = 0xab; log[26 + 8] = 0x00;
+	log[26 + 5] = 0xef;
+	log[26 + 6] = 0xcd;
+	log[26 + 7] = 0xab;
+	log[26 + 8] = 0x00;
 	log[508] = 2;
 	checksum(log);
 }
@@ -343,8 +349,12 @@ static void test_ext_selftest_log(void **state)
 	log[4 + 0] = 0x83;
 	log[4 + 1] = 0x60;
 	log[4 + 2] = 0x10;
-	log[4 + 5] = 0x01; log[4 + 6] = 0x02; log[4 + 7] = 0x03;
-	log[4 + 8] = 0x04; log[4 + 9] = 0x05; log[4 + 10] = 0x06;
+	log[4 + 5] = 0x01;
+	log[4 + 6] = 0x02;
+	log[4 + 7] = 0x03;
+	log[4 + 8] = 0x04;
+	log[4 + 9] = 0x05;
+	log[4 + 10] = 0x06;
 	assert_int_equal(smart_ata_parse_selftest_log(log, sizeof(log), true, e, 21, &n), 0);
 	assert_int_equal(n, 1);
 	assert_int_equal(e[0].kind, SELFTEST_CONVEYANCE);
@@ -365,9 +375,9 @@ static void test_selftest_in_verdict(void **state)
 	make_selftest_log(log);
 	smart_ata_build_blob(id, data, thr, 1, blob, sizeof(blob), &len);
 	memset(&r, 0, sizeof(r));
-	assert_int_equal(smart_ata_parse_selftest_log(log, sizeof(log), false, r.selftests, 21,
-						      &r.nselftests),
-			 0);
+	assert_int_equal(
+	    smart_ata_parse_selftest_log(log, sizeof(log), false, r.selftests, 21, &r.nselftests),
+	    0);
 	assert_int_equal(smart_ata_evaluate(blob, len, &r, NULL), 0);
 	assert_int_equal(r.verdict, SMART_FAILED);
 	assert_non_null(strstr(r.reason, "last self-test (extended) ended in error"));
@@ -382,11 +392,52 @@ static const uint8_t ie_ok[] = { 0x2f, 0, 0, 8, 0, 0, 3, 4, 0x00, 0x00, 0x26, 0 
 static const uint8_t rd_err[] = { 0x03, 0, 0, 8, 0, 6, 2, 4, 0, 0, 0, 3 };
 static const uint8_t temp_pg[] = { 0x0d, 0, 0, 6, 0, 0, 3, 2, 0, 31 };
 static const uint8_t st_pg[] = {
-	0x10, 0, 0, 0x28,
+	0x10,
+	0,
+	0,
+	0x28,
 	/* newest: background extended, failed in segment 2, LBA 0x1000, 03/11/00 */
-	0, 1, 3, 0x10, 0x46, 2, 0, 100, 0, 0, 0, 0, 0, 0, 0x10, 0, 3, 0x11, 0, 0,
+	0,
+	1,
+	3,
+	0x10,
+	0x46,
+	2,
+	0,
+	100,
+	0,
+	0,
+	0,
+	0,
+	0,
+	0,
+	0x10,
+	0,
+	3,
+	0x11,
+	0,
+	0,
 	/* older: background short, ok */
-	0, 2, 3, 0x10, 0x20, 1, 0, 90, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0,
+	0,
+	2,
+	3,
+	0x10,
+	0x20,
+	1,
+	0,
+	90,
+	0xff,
+	0xff,
+	0xff,
+	0xff,
+	0xff,
+	0xff,
+	0xff,
+	0xff,
+	0,
+	0,
+	0,
+	0,
 };
 
 static void test_scsi_verdict(void **state)
@@ -450,10 +501,10 @@ static void test_scsi_verdict(void **state)
 
 struct fake_sata {
 	uint8_t identify[512], data[512], thr[512], stlog[512];
-	int status_good;	/* RETURN STATUS answer */
+	int status_good; /* RETURN STATUS answer */
 	bool no_thresholds;
-	bool fail_test;		/* the next self-test fails with a read error */
-	int running;		/* polls left of a running test, -1 idle */
+	bool fail_test; /* the next self-test fails with a read error */
+	int running;	/* polls left of a running test, -1 idle */
 	uint8_t running_code;
 	unsigned smart_cmds;
 };
@@ -484,7 +535,10 @@ static void sata_finish(struct fake_sata *f)
 	d[2] = 0x2c;
 	d[3] = 0x01;
 	if (f->fail_test) {
-		d[5] = 0x40; d[6] = 0xe2; d[7] = 0x01; d[8] = 0x00; /* LBA 123456 */
+		d[5] = 0x40;
+		d[6] = 0xe2;
+		d[7] = 0x01;
+		d[8] = 0x00; /* LBA 123456 */
 	} else {
 		d[5] = d[6] = d[7] = d[8] = 0xff;
 	}
@@ -583,7 +637,10 @@ static struct drive *sata_drive(struct transport *t, struct fake_sata *f)
 }
 
 static const struct drive_info sata_info = {
-	.ata = true, .tran = TRAN_SATA, .smart_supported = true, .smart_enabled = true,
+	.ata = true,
+	.tran = TRAN_SATA,
+	.smart_supported = true,
+	.smart_enabled = true,
 };
 
 static void test_ata_smart_read(void **state)
@@ -806,8 +863,8 @@ static int sas_exec(struct transport *t, struct xcmd *c, struct ss_error *err)
 		return 0;
 	}
 	case SCSI_MODE_SENSE10: {
-		uint8_t m[8 + 12] = { 0, 18, 0, 0, 0, 0, 0, 0, 0x0a, 0x0a, 0x02, 0, 0, 0, 0, 0,
-				      0, 0, 0x0e, 0x10 };
+		uint8_t m[8 + 12] = { 0,    18, 0, 0, 0, 0, 0, 0, 0x0a, 0x0a,
+				      0x02, 0,	0, 0, 0, 0, 0, 0, 0x0e, 0x10 };
 
 		sas_copy(c, m, sizeof(m));
 		return 0;

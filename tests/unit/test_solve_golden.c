@@ -34,54 +34,153 @@ struct gcase {
 };
 
 static const struct gcase cases[] = {
-    {"identical 1000, database QD64, capacity", 1000, 0, RP_PROFILE_DATABASE, 64,
-     {.min_capacity = 20e12, .min_iops = 5000, .min_failures = 1}, 0},
-    {"identical 1000, fileserver QD256, capacity", 1000, 0, RP_PROFILE_FILESERVER, 256,
-     {.min_capacity = 20e12, .min_iops = 5000, .min_failures = 1}, 0},
-    {"4 models 1000, fileserver QD256, capacity", 1000, 1, RP_PROFILE_FILESERVER, 256,
-     {.min_capacity = 20e12, .min_iops = 5000, .min_failures = 1}, 0},
-    {"all different 1000, fileserver QD256, capacity", 1000, 2, RP_PROFILE_FILESERVER, 256,
-     {.min_capacity = 20e12, .min_iops = 5000, .min_failures = 1}, 0},
-    {"all different 1000, database QD64, no capacity", 1000, 2, RP_PROFILE_DATABASE, 64,
-     {.max_access_ms = 4.5, .min_iops = 5000}, 0},
-    {"4 models 1000, impossible capacity", 1000, 1, RP_PROFILE_DATABASE, 64,
-     {.min_capacity = 1e18}, 0},
-    {"identical 24, database QD32, capacity", 24, 0, RP_PROFILE_DATABASE, 32,
-     {.min_capacity = 4e12, .min_failures = 2}, 0},
-    {"identical 24, webserver QD1, speed", 24, 0, RP_PROFILE_WEBSERVER, 1,
-     {.min_iops = 1500, .max_access_ms = 5}, 0},
-    {"4 models 60, workstation QD16, capacity", 60, 1, RP_PROFILE_WORKSTATION, 16,
-     {.min_capacity = 30e12, .min_iops = 3000, .min_failures = 1}, 0},
-    {"all different 60, fileserver QD64, speed", 60, 2, RP_PROFILE_FILESERVER, 64,
-     {.min_iops = 8000}, 0},
-    {"all different 200, seq read QD4, capacity", 200, 2, RP_PROFILE_SEQ_READ, 4,
-     {.min_capacity = 50e12}, 0},
-    {"mixed 48, random access QD64, capacity, caps", 48, 3, RP_PROFILE_RANDOM_ACCESS, 64,
-     {.min_capacity = 8e12, .min_iops = 4000, .min_failures = 1}, 1},
-    {"mixed 48, seq write QD8, links", 48, 3, RP_PROFILE_SEQ_WRITE, 8,
-     {.min_capacity = 5e12}, 2},
-    {"identical 12, database QD64, RAID 10 and 6 only", 12, 0, RP_PROFILE_DATABASE, 64,
-     {.min_capacity = 1e12,
-      .level_mask = RP_LEVEL_BIT(RP_LEVEL_10) | RP_LEVEL_BIT(RP_LEVEL_6)},
-     0},
-    {"4 models 100, database QD64, max 16 disks, 64 KiB chunk", 100, 1, RP_PROFILE_DATABASE,
-     64, {.min_capacity = 5e12, .max_disks = 16, .chunk_bytes = 65536}, 0},
-    {"identical 40, fileserver QD32, 3 results", 40, 0, RP_PROFILE_FILESERVER, 32,
-     {.min_capacity = 6e12, .max_results = 3, .rebuild_mbps = 80, .replace_hours = 4}, 0},
-    {"all different 100, database QD64, unmet speed", 100, 2, RP_PROFILE_DATABASE, 64,
-     {.min_iops = 1e9}, 0},
-    {"4 models 8, workstation QD1, three failures", 8, 1, RP_PROFILE_WORKSTATION, 1,
-     {.min_failures = 3, .min_capacity = 1e12}, 0},
-    {"identical 300, random access QD256, no goals", 300, 0, RP_PROFILE_RANDOM_ACCESS, 256,
-     {.max_results = 20}, 0},
-    {"mixed 120, webserver QD128, access goal, links", 120, 3, RP_PROFILE_WEBSERVER, 128,
-     {.max_access_ms = 6, .min_capacity = 10e12}, 2},
+	{ "identical 1000, database QD64, capacity",
+	  1000,
+	  0,
+	  RP_PROFILE_DATABASE,
+	  64,
+	  { .min_capacity = 20e12, .min_iops = 5000, .min_failures = 1 },
+	  0 },
+	{ "identical 1000, fileserver QD256, capacity",
+	  1000,
+	  0,
+	  RP_PROFILE_FILESERVER,
+	  256,
+	  { .min_capacity = 20e12, .min_iops = 5000, .min_failures = 1 },
+	  0 },
+	{ "4 models 1000, fileserver QD256, capacity",
+	  1000,
+	  1,
+	  RP_PROFILE_FILESERVER,
+	  256,
+	  { .min_capacity = 20e12, .min_iops = 5000, .min_failures = 1 },
+	  0 },
+	{ "all different 1000, fileserver QD256, capacity",
+	  1000,
+	  2,
+	  RP_PROFILE_FILESERVER,
+	  256,
+	  { .min_capacity = 20e12, .min_iops = 5000, .min_failures = 1 },
+	  0 },
+	{ "all different 1000, database QD64, no capacity",
+	  1000,
+	  2,
+	  RP_PROFILE_DATABASE,
+	  64,
+	  { .max_access_ms = 4.5, .min_iops = 5000 },
+	  0 },
+	{ "4 models 1000, impossible capacity",
+	  1000,
+	  1,
+	  RP_PROFILE_DATABASE,
+	  64,
+	  { .min_capacity = 1e18 },
+	  0 },
+	{ "identical 24, database QD32, capacity",
+	  24,
+	  0,
+	  RP_PROFILE_DATABASE,
+	  32,
+	  { .min_capacity = 4e12, .min_failures = 2 },
+	  0 },
+	{ "identical 24, webserver QD1, speed",
+	  24,
+	  0,
+	  RP_PROFILE_WEBSERVER,
+	  1,
+	  { .min_iops = 1500, .max_access_ms = 5 },
+	  0 },
+	{ "4 models 60, workstation QD16, capacity",
+	  60,
+	  1,
+	  RP_PROFILE_WORKSTATION,
+	  16,
+	  { .min_capacity = 30e12, .min_iops = 3000, .min_failures = 1 },
+	  0 },
+	{ "all different 60, fileserver QD64, speed",
+	  60,
+	  2,
+	  RP_PROFILE_FILESERVER,
+	  64,
+	  { .min_iops = 8000 },
+	  0 },
+	{ "all different 200, seq read QD4, capacity",
+	  200,
+	  2,
+	  RP_PROFILE_SEQ_READ,
+	  4,
+	  { .min_capacity = 50e12 },
+	  0 },
+	{ "mixed 48, random access QD64, capacity, caps",
+	  48,
+	  3,
+	  RP_PROFILE_RANDOM_ACCESS,
+	  64,
+	  { .min_capacity = 8e12, .min_iops = 4000, .min_failures = 1 },
+	  1 },
+	{ "mixed 48, seq write QD8, links",
+	  48,
+	  3,
+	  RP_PROFILE_SEQ_WRITE,
+	  8,
+	  { .min_capacity = 5e12 },
+	  2 },
+	{ "identical 12, database QD64, RAID 10 and 6 only",
+	  12,
+	  0,
+	  RP_PROFILE_DATABASE,
+	  64,
+	  { .min_capacity = 1e12,
+	    .level_mask = RP_LEVEL_BIT(RP_LEVEL_10) | RP_LEVEL_BIT(RP_LEVEL_6) },
+	  0 },
+	{ "4 models 100, database QD64, max 16 disks, 64 KiB chunk",
+	  100,
+	  1,
+	  RP_PROFILE_DATABASE,
+	  64,
+	  { .min_capacity = 5e12, .max_disks = 16, .chunk_bytes = 65536 },
+	  0 },
+	{ "identical 40, fileserver QD32, 3 results",
+	  40,
+	  0,
+	  RP_PROFILE_FILESERVER,
+	  32,
+	  { .min_capacity = 6e12, .max_results = 3, .rebuild_mbps = 80, .replace_hours = 4 },
+	  0 },
+	{ "all different 100, database QD64, unmet speed",
+	  100,
+	  2,
+	  RP_PROFILE_DATABASE,
+	  64,
+	  { .min_iops = 1e9 },
+	  0 },
+	{ "4 models 8, workstation QD1, three failures",
+	  8,
+	  1,
+	  RP_PROFILE_WORKSTATION,
+	  1,
+	  { .min_failures = 3, .min_capacity = 1e12 },
+	  0 },
+	{ "identical 300, random access QD256, no goals",
+	  300,
+	  0,
+	  RP_PROFILE_RANDOM_ACCESS,
+	  256,
+	  { .max_results = 20 },
+	  0 },
+	{ "mixed 120, webserver QD128, access goal, links",
+	  120,
+	  3,
+	  RP_PROFILE_WEBSERVER,
+	  128,
+	  { .max_access_ms = 6, .min_capacity = 10e12 },
+	  2 },
 };
 
 static const struct rp_link links[] = {
-    {RP_SIZED(struct rp_link), .mbps = 300},
-    {RP_SIZED(struct rp_link), .mbps = 600},
-    {RP_SIZED(struct rp_link), .mbps = 1200},
+	{ RP_SIZED(struct rp_link), .mbps = 300 },
+	{ RP_SIZED(struct rp_link), .mbps = 600 },
+	{ RP_SIZED(struct rp_link), .mbps = 1200 },
 };
 
 static void fill(struct rp_disk *v, unsigned n, int kind, int path)
@@ -120,8 +219,9 @@ static void put_eval(FILE *f, const char *what, size_t i, const struct rp_eval *
 
 	for (j = 0; l->members && j < l->n_disks; j++)
 		h = (h ^ l->members[j]) * 1099511628211ull;
-	fprintf(f, "%s %zu: level %s n %u groups %u copies %u chunk %llu stroke %.17g "
-		   "members %016llx\n",
+	fprintf(f,
+		"%s %zu: level %s n %u groups %u copies %u chunk %llu stroke %.17g "
+		"members %016llx\n",
 		what, i, rp_level_name(l->level), l->n_disks, l->groups, l->copies,
 		(unsigned long long)l->chunk_bytes, l->stroke, (unsigned long long)h);
 	for (id = 0; id < rp_figure_count(); id++) {
@@ -144,7 +244,7 @@ static void put_case(FILE *f, const struct gcase *c)
 	struct rp_workload w;
 	struct rp_goals goals = c->g;
 	struct rp_solution *sol = NULL;
-	struct rp_error err = {0};
+	struct rp_error err = { 0 };
 	size_t i;
 	int g, j;
 
@@ -167,8 +267,7 @@ static void put_case(FILE *f, const struct gcase *c)
 	}
 	fprintf(f, "message %s\n", rp_solution_message(sol));
 	fprintf(f, "count %zu closest %zu unmet %#x truncated %d\n", rp_solution_count(sol),
-		rp_solution_closest_count(sol), rp_solution_unmet(sol),
-		rp_solution_truncated(sol));
+		rp_solution_closest_count(sol), rp_solution_unmet(sol), rp_solution_truncated(sol));
 	for (g = 0; g < rp_goal_count(); g++)
 		fprintf(f, "best %s %.17g\n", rp_goal_name(g), rp_solution_best(sol, g));
 	for (i = 0; i < rp_solution_count(sol); i++)
@@ -255,8 +354,8 @@ static void test_cases(void **state)
 
 			while (k < glen && k < wlen && got[k] == want[k])
 				line += got[k++] == '\n';
-			fail_msg("case %zu (%s): output differs from %s at line %zu of the case",
-				 i, cases[i].name, GOLDEN, line);
+			fail_msg("case %zu (%s): output differs from %s at line %zu of the case", i,
+				 cases[i].name, GOLDEN, line);
 		}
 		free(got);
 	}
@@ -266,7 +365,7 @@ static void test_cases(void **state)
 int main(int argc, char **argv)
 {
 	static const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_cases),
+		cmocka_unit_test(test_cases),
 	};
 	size_t i;
 

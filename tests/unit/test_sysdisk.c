@@ -23,8 +23,8 @@
 
 #include "shortstroke/sysdisk.h"
 
-static char fixture[PATH_MAX];	/* tests/data/sysroot, absolute */
-static char copy[PATH_MAX];	/* its copy with generated images */
+static char fixture[PATH_MAX]; /* tests/data/sysroot, absolute */
+static char copy[PATH_MAX];    /* its copy with generated images */
 static bool have_mkfs;
 
 /* ---- helpers ---- */
@@ -186,8 +186,7 @@ static int teardown_copy(void **state)
 	return 0;
 }
 
-static const struct sysdisk *find(const struct sysdisk *v, size_t n,
-				  const char *name)
+static const struct sysdisk *find(const struct sysdisk *v, size_t n, const char *name)
 {
 	for (size_t i = 0; i < n; i++)
 		if (!strcmp(v[i].name, name))
@@ -214,7 +213,7 @@ static void test_enumerate_sysroot(void **state)
 	assert_int_equal(sysdisk_enumerate(fixture, &v, &n, &err), 0);
 	assert_int_equal(n, 6);
 	for (size_t i = 0; i < n; i++)
-		assert_string_equal(v[i].name, names[i]);	/* sorted, no loop/md/sr */
+		assert_string_equal(v[i].name, names[i]); /* sorted, no loop/md/sr */
 
 	d = find(v, n, "sda");
 	assert_string_equal(d->devnode, "/dev/sda");
@@ -249,7 +248,7 @@ static void test_enumerate_sysroot(void **state)
 	assert_true(d->removable);
 	assert_false(d->rotational);
 	assert_true(d->sgio);
-	assert_string_equal(d->wwn, "");	/* t10 vendor id is no WWN */
+	assert_string_equal(d->wwn, ""); /* t10 vendor id is no WWN */
 	assert_string_equal(d->serial, "");
 
 	d = find(v, n, "sdd");
@@ -259,7 +258,7 @@ static void test_enumerate_sysroot(void **state)
 
 	d = find(v, n, "sde");
 	assert_string_equal(d->tran, "sas");
-	assert_int_equal(d->logical_block, 4096);	/* 4Kn */
+	assert_int_equal(d->logical_block, 4096); /* 4Kn */
 	assert_string_equal(d->model, "HUC156060CSS200");
 
 	d = find(v, n, "vda");
@@ -268,7 +267,7 @@ static void test_enumerate_sysroot(void **state)
 	assert_false(d->sgio);
 	assert_string_equal(d->sg, "");
 	assert_string_equal(d->serial, "QEMU-VDA-0001");
-	assert_string_equal(d->vendor, "");	/* not the PCI id 0x1af4 */
+	assert_string_equal(d->vendor, ""); /* not the PCI id 0x1af4 */
 	assert_int_equal(d->major, 254);
 	sysdisk_free_list(v);
 
@@ -291,8 +290,7 @@ static void test_enumerate_sysroot(void **state)
 
 /* ---- lookup ---- */
 
-static void lookup_fails(const char *root, const char *path, int code,
-			 const char *msg)
+static void lookup_fails(const char *root, const char *path, int code, const char *msg)
 {
 	struct ss_error err = { 0 };
 	struct sysdisk d;
@@ -313,12 +311,13 @@ static void test_lookup_sysroot(void **state)
 	assert_string_equal(d.tran, "sata");
 	assert_string_equal(d.serial, "ZFL0ABCD");
 
-	assert_int_equal(sysdisk_lookup(fixture, "/dev/disk/by-id/ata-ST2000DM008-2FR102_ZFL0ABCD",
-					&d, &err), 0);
+	assert_int_equal(
+	    sysdisk_lookup(fixture, "/dev/disk/by-id/ata-ST2000DM008-2FR102_ZFL0ABCD", &d, &err),
+	    0);
 	assert_string_equal(d.name, "sda");
 	assert_string_equal(d.devnode, "/dev/sda");
-	assert_int_equal(sysdisk_lookup(fixture, "/dev/disk/by-id/wwn-0x5000c5008e1f2a3b",
-					&d, &err), 0);
+	assert_int_equal(
+	    sysdisk_lookup(fixture, "/dev/disk/by-id/wwn-0x5000c5008e1f2a3b", &d, &err), 0);
 	assert_string_equal(d.name, "sdb");
 	assert_string_equal(d.tran, "sas");
 	assert_string_equal(d.sg, "/dev/sg1");
@@ -426,7 +425,7 @@ static void test_in_use_md_member(void **state)
 	usage_of("sdd", &u);
 	assert_true(u.in_use);
 	assert_true(u.held);
-	assert_true(u.mounted);		/* md0 is mounted at /data */
+	assert_true(u.mounted); /* md0 is mounted at /data */
 	assert_false(u.system);
 	assert_string_equal(u.reason, "mounted at /data (via md0); member of md0");
 }
@@ -463,18 +462,18 @@ static void write_md_superblock(const char *path, off_t off)
 	uint64_t sum = 0;
 	int fd;
 
-	put32(sb, 0xa92b4efc);	/* magic */
-	put32(sb + 4, 1);	/* major version */
+	put32(sb, 0xa92b4efc); /* magic */
+	put32(sb + 4, 1);      /* major version */
 	for (int i = 0; i < 16; i++)
 		sb[16 + i] = (uint8_t)(i + 1); /* the set's UUID */
 	memcpy(sb + 32, "host:md0", 8);
-	put32(sb + 72, 1);	/* raid1 */
+	put32(sb + 72, 1); /* raid1 */
 	put64(sb + 80, 1 << 20);
-	put32(sb + 92, 2);	/* raid disks */
-	put64(sb + 128, 2048);	/* data offset */
+	put32(sb + 92, 2);     /* raid disks */
+	put64(sb + 128, 2048); /* data offset */
 	put64(sb + 136, 1 << 20);
-	put64(sb + 144, 8);	/* super offset: this superblock, in sectors */
-	put32(sb + 220, 2);	/* max_dev: two roles after the 256 bytes */
+	put64(sb + 144, 8); /* super offset: this superblock, in sectors */
+	put32(sb + 220, 2); /* max_dev: two roles after the 256 bytes */
 	for (size_t i = 0; i < sizeof(sb); i += 4)
 		sum += (uint32_t)sb[i] | (uint32_t)sb[i + 1] << 8 | (uint32_t)sb[i + 2] << 16 |
 		       (uint32_t)sb[i + 3] << 24;
@@ -536,7 +535,8 @@ static void test_partition_contents(void **state)
 			    fs, fs, fs, img);
 		probe_image(img, 512, &u, p, &n);
 		assert_true(u.part_data && u.part_not_md);
-		assert_string_equal(u.reason, "partition table (gpt); partition 1 holds filesystem ext4");
+		assert_string_equal(u.reason,
+				    "partition table (gpt); partition 1 holds filesystem ext4");
 	} else {
 		print_message("mkfs.ext4 not found; ext4 in a partition not checked\n");
 	}

@@ -16,12 +16,12 @@
 
 enum { C_NAME, C_SIZE, C_RPM, C_ROTA, C_LIMITED, C_LOG_SEC, C_COUNT };
 static const struct col_def cols[C_COUNT] = {
-    [C_NAME] = {"NAME", COL_STR, false, 0, 0, "name"},
-    [C_SIZE] = {"SIZE", COL_SIZE, true, 0, 9, "size"},
-    [C_RPM] = {"RPM", COL_U64, true, 0, 0, "rpm"},
-    [C_ROTA] = {"ROTA", COL_BOOL, false, 0, 0, "rotational"},
-    [C_LIMITED] = {"LIMITED", COL_LIMIT, true, 1, 0, "limited"},
-    [C_LOG_SEC] = {"LOG-SEC", COL_U64, true, 0, 0, "logical block"},
+	[C_NAME] = { "NAME", COL_STR, false, 0, 0, "name" },
+	[C_SIZE] = { "SIZE", COL_SIZE, true, 0, 9, "size" },
+	[C_RPM] = { "RPM", COL_U64, true, 0, 0, "rpm" },
+	[C_ROTA] = { "ROTA", COL_BOOL, false, 0, 0, "rotational" },
+	[C_LIMITED] = { "LIMITED", COL_LIMIT, true, 1, 0, "limited" },
+	[C_LOG_SEC] = { "LOG-SEC", COL_U64, true, 0, 0, "logical block" },
 };
 #define NCOLS C_COUNT
 
@@ -139,8 +139,8 @@ static void test_check_columns(void **state)
 
 	(void)state;
 	assert_int_equal(table_check_columns(cols, NCOLS, "NAME", NULL, msg, sizeof(msg)), 0);
-	assert_int_equal(table_check_columns(cols, NCOLS, "NAME", "+rpm,LOG-SEC", msg,
-					     sizeof(msg)), 0);
+	assert_int_equal(table_check_columns(cols, NCOLS, "NAME", "+rpm,LOG-SEC", msg, sizeof(msg)),
+			 0);
 	assert_int_equal(table_check_columns(cols, NCOLS, "NAME", "SIZE,BAR", msg, sizeof(msg)),
 			 -EINVAL);
 	assert_string_equal(msg, "unknown column: BAR (see --list-columns)");
@@ -325,10 +325,10 @@ static void test_drive_row(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_text),      cmocka_unit_test(test_json),
-	    cmocka_unit_test(test_selection), cmocka_unit_test(test_check_columns),
-	    cmocka_unit_test(test_record),    cmocka_unit_test(test_record_style),
-	    cmocka_unit_test(test_drive_row),
+		cmocka_unit_test(test_text),	  cmocka_unit_test(test_json),
+		cmocka_unit_test(test_selection), cmocka_unit_test(test_check_columns),
+		cmocka_unit_test(test_record),	  cmocka_unit_test(test_record_style),
+		cmocka_unit_test(test_drive_row),
 	};
 
 	return cmocka_run_group_tests_name("table", tests, NULL, NULL);

@@ -269,8 +269,8 @@ static void test_limit_form(void **state)
 	assert_string_equal(m.dlg->title, "Limit (short-stroke)");
 	/* the methods from the table: auto first, one the drive lacks says why */
 	assert_string_equal(f->f[1].choice[0].name, "auto");
-	assert_non_null(strstr(option(&f->f[1], "amac")->why_not,
-			       "does not support the amac method"));
+	assert_non_null(
+	    strstr(option(&f->f[1], "amac")->why_not, "does not support the amac method"));
 	assert_string_equal(option(&f->f[1], "hpa")->why_not, "");
 	/* refusals inside the form, nothing sent */
 	keys(&m, "abc");
@@ -514,9 +514,9 @@ static void test_bench_form(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_text_default),	 cmocka_unit_test(test_choice),
+		cmocka_unit_test(test_text_default),	    cmocka_unit_test(test_choice),
 		cmocka_unit_test(test_choice_none_offered), cmocka_unit_test(test_check_and_moves),
-		cmocka_unit_test(test_limit_form),	 cmocka_unit_test(test_selftest_kinds),
+		cmocka_unit_test(test_limit_form),	    cmocka_unit_test(test_selftest_kinds),
 		cmocka_unit_test(test_bench_form),
 	};
 

@@ -32,7 +32,7 @@ static void count_free(void *arg)
 }
 
 static struct tui_dialog *dialog_with(enum tui_action (*submit)(struct tui_model *,
-								 struct tui_dialog *))
+								struct tui_dialog *))
 {
 	struct tui_dialog *d = tui_dialog_new("Test");
 
@@ -186,11 +186,11 @@ static void test_quit_with_jobs(void **state)
  * cells `list` prints. */
 static void test_drive_table(void **state)
 {
-	static const char *const want[] = {"DEVICE", "TRAN",	"MODEL", "SERIAL", "SIZE",
-					   "NATIVE", "LIMITED", "RPM",	 "STATE"};
-	struct ss_error err = {0};
+	static const char *const want[] = { "DEVICE", "TRAN",	 "MODEL", "SERIAL", "SIZE",
+					    "NATIVE", "LIMITED", "RPM",	  "STATE" };
+	struct ss_error err = { 0 };
 	struct table *t = tui_drive_table(&err);
-	struct tui_model m = {0};
+	struct tui_model m = { 0 };
 	struct tui_env env;
 	char buf[256];
 	unsigned shown = 0;
@@ -260,21 +260,21 @@ static void test_swap_keeps_disks(void **state)
 	assert_int_equal(m.n, 5);
 	assert_int_equal(table_rows(m.drives), 5);
 	assert_string_equal(m.status, "5 drives");
-	m.sel = 2;		/* SC */
-	m.marked[0] = true;	/* SA */
-	m.marked[1] = true;	/* SB: vanishes */
-	m.marked[3] = true;	/* the WWN */
-	m.marked[4] = true;	/* the name */
+	m.sel = 2;	    /* SC */
+	m.marked[0] = true; /* SA */
+	m.marked[1] = true; /* SB: vanishes */
+	m.marked[3] = true; /* the WWN */
+	m.marked[4] = true; /* the name */
 
 	devs = calloc(5, sizeof(*devs));
 	health = calloc(5, sizeof(*health));
 	assert_non_null(devs);
 	assert_non_null(health);
-	entry(&devs[0], "/dev/sdf", "SX", "");			/* new */
-	entry(&devs[1], "/dev/sda", "SC", "");			/* SC, renamed */
-	entry(&devs[2], "/dev/sde", "", "");			/* the same name */
-	entry(&devs[3], "/dev/sdb", "", "5000c500aaaaaaaa");	/* the WWN, renamed */
-	entry(&devs[4], "/dev/sdc", "SA", "");			/* SA, renamed */
+	entry(&devs[0], "/dev/sdf", "SX", "");		     /* new */
+	entry(&devs[1], "/dev/sda", "SC", "");		     /* SC, renamed */
+	entry(&devs[2], "/dev/sde", "", "");		     /* the same name */
+	entry(&devs[3], "/dev/sdb", "", "5000c500aaaaaaaa"); /* the WWN, renamed */
+	entry(&devs[4], "/dev/sdc", "SA", "");		     /* SA, renamed */
 	snprintf(health[1], sizeof(health[1]), "PASSED");
 	tui_model_swap(&m, devs, 5, health);
 	assert_int_equal(m.n, 5);
@@ -313,8 +313,8 @@ static void test_swap_keeps_disks(void **state)
 	tui_model_fini(&m);
 }
 
-#define RIG_DRIVE(id, serial)                                                                  \
-	"{\"id\": \"" id "\", \"personality\": \"sata\", \"model\": \"SIM DISK\", "          \
+#define RIG_DRIVE(id, serial)                                                                      \
+	"{\"id\": \"" id "\", \"personality\": \"sata\", \"model\": \"SIM DISK\", "                \
 	"\"serial\": \"" serial "\", \"firmware\": \"1.0\", \"blocks\": 2000000, \"smart\": true}"
 
 /* The rescan job on a rig: the drives answer in a new order, one is gone,
@@ -351,10 +351,10 @@ static void test_rescan_job_swap(void **state)
 	assert_true(m.rescan_pending);
 	settle(&m);
 	assert_int_equal(m.n, 3);
-	assert_string_equal(m.devs[m.sel].spec, "sim:e1");	/* SC */
-	assert_true(m.marked[row_of(&m, "sim:e3")]);		/* SA */
+	assert_string_equal(m.devs[m.sel].spec, "sim:e1"); /* SC */
+	assert_true(m.marked[row_of(&m, "sim:e3")]);	   /* SA */
 	assert_false(m.marked[row_of(&m, "sim:e1")]);
-	assert_false(m.marked[row_of(&m, "sim:e2")]);		/* new; SB's mark is gone */
+	assert_false(m.marked[row_of(&m, "sim:e2")]); /* new; SB's mark is gone */
 	assert_non_null(strstr(m.health[m.sel], "PASSED"));
 	env_down(&m, &t);
 }
@@ -434,7 +434,7 @@ static void test_scan_keeps_ui(void **state)
 	assert_true(m.marked[1]);
 	assert_int_equal(flock(fd, LOCK_UN), 0);
 	settle(&m);
-	assert_int_equal(m.sel, 2);	/* Space moved it on */
+	assert_int_equal(m.sel, 2); /* Space moved it on */
 	assert_true(m.marked[1]);
 	close(fd);
 	env_down(&m, &t);
@@ -470,7 +470,8 @@ static void test_report_pager(void **state)
 	settle(&m);
 	assert_null(m.pager->loading);
 	assert_string_equal(m.pager->lines[0], "sim:sata250: PASSED");
-	assert_has_line(m.pager, "  Drive:                 Hitachi HDT721025SLA380 (STF607MS2A4K7P)");
+	assert_has_line(m.pager,
+			"  Drive:                 Hitachi HDT721025SLA380 (STF607MS2A4K7P)");
 	assert_has_line(m.pager, "  CRC errors:            2  (!)");
 	assert_has_line(m.pager, " ID NAME                     VALUE WORST THRESH          RAW "
 				 "PRETTY    FLAGS  STATUS");
@@ -515,9 +516,10 @@ static void test_report_error(void **state)
 	struct tui_env t;
 
 	(void)state;
-	env_up(&m, &t, "{\"drives\": [{\"id\": \"n1\", \"personality\": \"sata\", "
-		       "\"model\": \"SIM DISK\", \"serial\": \"SN1\", \"firmware\": \"1.0\", "
-		       "\"blocks\": 2000000, \"faults\": [\"no-smart\"]}]}");
+	env_up(&m, &t,
+	       "{\"drives\": [{\"id\": \"n1\", \"personality\": \"sata\", "
+	       "\"model\": \"SIM DISK\", \"serial\": \"SN1\", \"firmware\": \"1.0\", "
+	       "\"blocks\": 2000000, \"faults\": [\"no-smart\"]}]}");
 	assert_int_equal(tui_model_refresh(&m), 0);
 	settle(&m);
 	assert_int_equal(m.n, 1);
@@ -533,11 +535,11 @@ static void test_report_error(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_alert_from_submit), cmocka_unit_test(test_refusal_inline),
-	    cmocka_unit_test(test_help_scrolls),      cmocka_unit_test(test_quit_with_jobs),
-	    cmocka_unit_test(test_drive_table),	      cmocka_unit_test(test_swap_keeps_disks),
-	    cmocka_unit_test(test_rescan_job_swap),   cmocka_unit_test(test_scan_keeps_ui),
-	    cmocka_unit_test(test_report_pager),      cmocka_unit_test(test_report_error),
+		cmocka_unit_test(test_alert_from_submit), cmocka_unit_test(test_refusal_inline),
+		cmocka_unit_test(test_help_scrolls),	  cmocka_unit_test(test_quit_with_jobs),
+		cmocka_unit_test(test_drive_table),	  cmocka_unit_test(test_swap_keeps_disks),
+		cmocka_unit_test(test_rescan_job_swap),	  cmocka_unit_test(test_scan_keeps_ui),
+		cmocka_unit_test(test_report_pager),	  cmocka_unit_test(test_report_error),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -70,7 +70,7 @@ static void test_mouse(void **state)
 	m.view = view;
 	m.nview = 12;
 	m.scanned = true;
-	m.top = 2;	/* as the view left it: rows 2.. of the table from screen row 2 */
+	m.top = 2; /* as the view left it: rows 2.. of the table from screen row 2 */
 	m.rows_y = 2;
 	m.rows_n = 5;
 	/* a click on the fourth row shown: the table's row top + 3 */
@@ -185,9 +185,9 @@ static void test_detail_toggle(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_glyph_columns), cmocka_unit_test(test_glyph_bars),
-	    cmocka_unit_test(test_mouse), cmocka_unit_test(test_mouse_sorted),	  cmocka_unit_test(test_dialog_scrolls),
-	    cmocka_unit_test(test_detail_toggle),
+		cmocka_unit_test(test_glyph_columns),  cmocka_unit_test(test_glyph_bars),
+		cmocka_unit_test(test_mouse),	       cmocka_unit_test(test_mouse_sorted),
+		cmocka_unit_test(test_dialog_scrolls), cmocka_unit_test(test_detail_toggle),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

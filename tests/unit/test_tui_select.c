@@ -99,8 +99,7 @@ static void test_sort(void **state)
 		assert_int_equal(m.view[k], k);
 	/* < from the scan order: the last column */
 	tui_handle_key(&m, '<');
-	assert_int_equal(m.sort_by,
-			 table_col_id(m.drives, table_cols(m.drives) - 1) + 1);
+	assert_int_equal(m.sort_by, table_col_id(m.drives, table_cols(m.drives) - 1) + 1);
 	env_down(&m, &env);
 }
 
@@ -119,9 +118,9 @@ static void test_cell_cmp(void **state)
 	table_set_str(t, DRV_DEVICE, "sim:d2");
 	table_set_size(t, DRV_SIZE, 450000000000ULL);
 	table_set_u64(t, DRV_RPM, 7200);
-	assert_true(table_cell_cmp(t, 1, 0, 0) < 0);	/* d2 before d10 */
-	assert_true(table_cell_cmp(t, 1, 0, 1) < 0);	/* 450 GB before 2.00 TB */
-	assert_true(table_cell_cmp(t, 0, 1, 2) < 0);	/* no RPM first */
+	assert_true(table_cell_cmp(t, 1, 0, 0) < 0); /* d2 before d10 */
+	assert_true(table_cell_cmp(t, 1, 0, 1) < 0); /* 450 GB before 2.00 TB */
+	assert_true(table_cell_cmp(t, 0, 1, 2) < 0); /* no RPM first */
 	assert_int_equal(table_cell_cmp(t, 0, 0, 1), 0);
 	table_free(t);
 }
@@ -179,7 +178,7 @@ static void test_filter(void **state)
 	assert_string_equal(m.filter, "");
 	assert_int_equal(m.nview, m.n);
 	tui_handle_key(&m, '/');
-	keys(&m, "k4k1n2");	/* sim:sas4kn's serial is K4K1N2VB */
+	keys(&m, "k4k1n2"); /* sim:sas4kn's serial is K4K1N2VB */
 	tui_handle_key(&m, TK_ENTER);
 	assert_int_equal(m.nview, 1);
 	assert_string_equal(m.devs[m.view[0]].spec, "sim:sas4kn");
@@ -248,8 +247,8 @@ static void test_marks(void **state)
 	env_down(&m, &env);
 }
 
-#define RIG_DRIVE(id, serial, blocks)                                                          \
-	"{\"id\": \"" id "\", \"personality\": \"sata\", \"model\": \"SIM DISK\", "          \
+#define RIG_DRIVE(id, serial, blocks)                                                              \
+	"{\"id\": \"" id "\", \"personality\": \"sata\", \"model\": \"SIM DISK\", "                \
 	"\"serial\": \"" serial "\", \"firmware\": \"1.0\", \"blocks\": " blocks "}"
 
 /* Sorted by SIZE, a rescan that finds the disks in another order (and
@@ -262,8 +261,9 @@ static void test_rescan_sorted(void **state)
 	char buf[256];
 
 	(void)state;
-	env_up(&m, &t, "{\"drives\": [" RIG_DRIVE("d1", "SA", "3000000") ", "
-		       RIG_DRIVE("d2", "SB", "1000000") ", " RIG_DRIVE("d3", "SC", "2000000") "]}");
+	env_up(&m, &t,
+	       "{\"drives\": [" RIG_DRIVE("d1", "SA", "3000000") ", " RIG_DRIVE(
+		   "d2", "SB", "1000000") ", " RIG_DRIVE("d3", "SC", "2000000") "]}");
 	assert_int_equal(tui_model_refresh(&m), 0);
 	settle(&m);
 	assert_int_equal(m.n, 3);
@@ -274,18 +274,18 @@ static void test_rescan_sorted(void **state)
 	m.marked[row_of(&m, "sim:d1")] = true;
 	m.marked[row_of(&m, "sim:d2")] = true;
 
-	assert_int_equal(fixture_write_file(t.rig, "{\"drives\": ["
-					   RIG_DRIVE("e1", "SC", "2000000") ", "
-					   RIG_DRIVE("e2", "SA", "3000000") ", "
-					   RIG_DRIVE("e3", "SB", "1000000") "]}"),
-			 0);
+	assert_int_equal(
+	    fixture_write_file(
+		t.rig, "{\"drives\": [" RIG_DRIVE("e1", "SC", "2000000") ", " RIG_DRIVE(
+			   "e2", "SA", "3000000") ", " RIG_DRIVE("e3", "SB", "1000000") "]}"),
+	    0);
 	assert_int_equal(tui_model_refresh(&m), 0);
 	settle(&m);
 	assert_int_equal(m.n, 3);
 	assert_string_equal(shown(&m, buf, sizeof(buf)), "sim:e3,sim:e1,sim:e2");
-	assert_string_equal(m.devs[m.sel].spec, "sim:e1");	/* SC */
-	assert_true(m.marked[row_of(&m, "sim:e2")]);		/* SA */
-	assert_true(m.marked[row_of(&m, "sim:e3")]);		/* SB */
+	assert_string_equal(m.devs[m.sel].spec, "sim:e1"); /* SC */
+	assert_true(m.marked[row_of(&m, "sim:e2")]);	   /* SA */
+	assert_true(m.marked[row_of(&m, "sim:e3")]);	   /* SB */
 	assert_false(m.marked[row_of(&m, "sim:e1")]);
 	assert_int_equal(tui_view_pos(&m), 1);
 	env_down(&m, &t);
@@ -364,11 +364,12 @@ static void test_setup_conf(void **state)
 	/* the next start */
 	assert_int_equal(tui_conf_load(&m2, msg, sizeof(msg)), 0);
 	assert_string_equal(msg, "");
-	assert_string_equal(m2.columns, "DEVICE,TRAN,MODEL,SERIAL,SIZE,NATIVE,LIMITED,WWN,RPM,STATE");
+	assert_string_equal(m2.columns,
+			    "DEVICE,TRAN,MODEL,SERIAL,SIZE,NATIVE,LIMITED,WWN,RPM,STATE");
 
 	/* misspelt */
-	assert_int_equal(fixture_write_file(path, "# mine\ncolumns=DEVICE,SIZE,WWNN,LIMITED,STATE\n"),
-			 0);
+	assert_int_equal(
+	    fixture_write_file(path, "# mine\ncolumns=DEVICE,SIZE,WWNN,LIMITED,STATE\n"), 0);
 	memset(&m2, 0, sizeof(m2));
 	assert_int_not_equal(tui_conf_load(&m2, msg, sizeof(msg)), 0);
 	assert_non_null(strstr(msg, "tui.conf line 2: unknown column: WWNN"));
@@ -387,7 +388,8 @@ static void test_setup_conf(void **state)
 	/* the sort: read, checked against the table's columns, written on
 	 * quitting when it changed (not over a file with a mistake) */
 	assert_int_equal(fixture_write_file(path, "columns=DEVICE,SIZE,LIMITED,STATE\n"
-						  "sort=-size\n"), 0);
+						  "sort=-size\n"),
+			 0);
 	memset(&m2, 0, sizeof(m2));
 	assert_int_equal(tui_conf_load(&m2, msg, sizeof(msg)), 0);
 	assert_int_equal(m2.sort_by, DRV_SIZE + 1);
@@ -399,7 +401,8 @@ static void test_setup_conf(void **state)
 	read_file(path, text, sizeof(text));
 	assert_non_null(strstr(text, "\ncolumns=DEVICE,SIZE,LIMITED,STATE\nsort=DEVICE\n"));
 	assert_int_equal(fixture_write_file(path, "columns=DEVICE,SIZE,LIMITED,STATE\n"
-						  "sort=RPM\n"), 0);
+						  "sort=RPM\n"),
+			 0);
 	memset(&m2, 0, sizeof(m2));
 	assert_int_not_equal(tui_conf_load(&m2, msg, sizeof(msg)), 0);
 	assert_non_null(strstr(msg, "line 2: sort=RPM is no column of the table"));
@@ -425,9 +428,9 @@ static void test_setup_conf(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_sort),	   cmocka_unit_test(test_cell_cmp),
-	    cmocka_unit_test(test_filter),	   cmocka_unit_test(test_marks),
-	    cmocka_unit_test(test_rescan_sorted), cmocka_unit_test(test_setup_conf),
+		cmocka_unit_test(test_sort),	      cmocka_unit_test(test_cell_cmp),
+		cmocka_unit_test(test_filter),	      cmocka_unit_test(test_marks),
+		cmocka_unit_test(test_rescan_sorted), cmocka_unit_test(test_setup_conf),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

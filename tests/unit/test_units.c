@@ -40,8 +40,9 @@ static void test_size_bad(void **state)
 {
 	struct ss_error err;
 	struct size_spec s;
-	const char *bad[] = { "", "0", "0G", "-5G", "G", "10XB", "101%", "1.5", "abc",
-			      "99999999999999999999999", "20000000P", " 5G", "5 G" };
+	const char *bad[] = { "",	   "0",	   "0G",  "-5G", "G",
+			      "10XB",	   "101%", "1.5", "abc", "99999999999999999999999",
+			      "20000000P", " 5G",  "5 G" };
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -129,10 +130,8 @@ static void test_human(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_size_units),
-		cmocka_unit_test(test_size_bad),
-		cmocka_unit_test(test_u64),
-		cmocka_unit_test(test_decimal),
+		cmocka_unit_test(test_size_units), cmocka_unit_test(test_size_bad),
+		cmocka_unit_test(test_u64),	   cmocka_unit_test(test_decimal),
 		cmocka_unit_test(test_human),
 	};
 

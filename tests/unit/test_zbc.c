@@ -23,34 +23,41 @@
  * 0x2ffff), then 2 descriptors (the allocation length cut the third). */
 static const uint8_t zbc_answer[64 * 3] = {
 	/* header */
-	[3] = 0xc0,				/* ZONE LIST LENGTH 192 */
-	[4] = 0x00,				/* SAME */
-	[13] = 0x02, [14] = 0xff, [15] = 0xff,	/* MAXIMUM LBA 0x2ffff */
+	[3] = 0xc0, /* ZONE LIST LENGTH 192 */
+	[4] = 0x00, /* SAME */
+	[13] = 0x02,
+	[14] = 0xff,
+	[15] = 0xff, /* MAXIMUM LBA 0x2ffff */
 	/* zone 0: conventional, not write pointer, 0x10000 blocks at 0 */
-	[64 + 0] = 0x01, [64 + 1] = 0x00,
-	[64 + 13] = 0x01,			/* length 0x10000 */
-	[64 + 24] = 0xff, [64 + 25] = 0xff, [64 + 26] = 0xff, [64 + 27] = 0xff,
-	[64 + 28] = 0xff, [64 + 29] = 0xff, [64 + 30] = 0xff, [64 + 31] = 0xff,
+	[64 + 0] = 0x01,
+	[64 + 1] = 0x00,
+	[64 + 13] = 0x01, /* length 0x10000 */
+	[64 + 24] = 0xff,
+	[64 + 25] = 0xff,
+	[64 + 26] = 0xff,
+	[64 + 27] = 0xff,
+	[64 + 28] = 0xff,
+	[64 + 29] = 0xff,
+	[64 + 30] = 0xff,
+	[64 + 31] = 0xff,
 	/* zone 1: sequential write required, implicitly open, RESET, at
 	 * 0x10000, write pointer 0x10800 */
-	[128 + 0] = 0x02, [128 + 1] = 0x21,
+	[128 + 0] = 0x02,
+	[128 + 1] = 0x21,
 	[128 + 13] = 0x01,
-	[128 + 21] = 0x01,			/* start 0x10000 */
-	[128 + 29] = 0x01, [128 + 30] = 0x08,	/* wp 0x10800 */
+	[128 + 21] = 0x01, /* start 0x10000 */
+	[128 + 29] = 0x01,
+	[128 + 30] = 0x08, /* wp 0x10800 */
 };
 
 /* The same zones as ZAC returns them: little-endian fields. */
 static const uint8_t zac_answer[64 * 3] = {
-	[0] = 0xc0,
-	[8] = 0xff, [9] = 0xff, [10] = 0x02,
-	[64 + 0] = 0x01, [64 + 1] = 0x00,
-	[64 + 10] = 0x01,
-	[64 + 24] = 0xff, [64 + 25] = 0xff, [64 + 26] = 0xff, [64 + 27] = 0xff,
-	[64 + 28] = 0xff, [64 + 29] = 0xff, [64 + 30] = 0xff, [64 + 31] = 0xff,
-	[128 + 0] = 0x02, [128 + 1] = 0x21,
-	[128 + 10] = 0x01,
-	[128 + 18] = 0x01,
-	[128 + 25] = 0x08, [128 + 26] = 0x01,
+	[0] = 0xc0,	   [8] = 0xff,	      [9] = 0xff,	 [10] = 0x02,
+	[64 + 0] = 0x01,   [64 + 1] = 0x00,   [64 + 10] = 0x01,	 [64 + 24] = 0xff,
+	[64 + 25] = 0xff,  [64 + 26] = 0xff,  [64 + 27] = 0xff,	 [64 + 28] = 0xff,
+	[64 + 29] = 0xff,  [64 + 30] = 0xff,  [64 + 31] = 0xff,	 [128 + 0] = 0x02,
+	[128 + 1] = 0x21,  [128 + 10] = 0x01, [128 + 18] = 0x01, [128 + 25] = 0x08,
+	[128 + 26] = 0x01,
 };
 
 static void check_two(const struct zone_list_hdr *h, const struct zone_desc *z, size_t n)
@@ -133,8 +140,8 @@ static void test_parse_list_len_short(void **state)
 
 static void test_builders(void **state)
 {
-	static const uint8_t want[16] = { 0x95, 0x00, 0, 0, 0, 0, 0, 0x01, 0x23, 0x45,
-					  0x00, 0x01, 0x00, 0x00, 0x00, 0x00 };
+	static const uint8_t want[16] = { 0x95, 0x00, 0,    0,	  0,	0,    0,    0x01,
+					  0x23, 0x45, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00 };
 	uint8_t cdb[16];
 	struct ata_tf tf;
 
@@ -194,8 +201,8 @@ static void test_summary(void **state)
 #define FAKE_ZLEN 0x80000ULL
 
 struct fake_zdisk {
-	bool ata;		/* answer REPORT ZONES EXT, little-endian */
-	bool reject;		/* ILLEGAL REQUEST / ABRT to everything */
+	bool ata;    /* answer REPORT ZONES EXT, little-endian */
+	bool reject; /* ILLEGAL REQUEST / ABRT to everything */
 	unsigned commands;
 };
 
@@ -220,7 +227,7 @@ static void fake_list(uint8_t *buf, size_t len, uint64_t lba, bool le)
 		uint64_t z = first + i;
 
 		d[0] = z < 4 ? ZONE_TYPE_CONVENTIONAL : ZONE_TYPE_SEQ_REQUIRED;
-		d[1] = (uint8_t)((z < 4 ? ZONE_COND_NOT_WP
+		d[1] = (uint8_t)((z < 4	     ? ZONE_COND_NOT_WP
 				  : z < 1000 ? ZONE_COND_FULL
 					     : ZONE_COND_EMPTY)
 				 << 4);

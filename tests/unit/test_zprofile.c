@@ -131,12 +131,12 @@ static void test_flat_and_errors(void **state)
 static void test_measure_sim(void **state)
 {
 	static const char rig[] =
-		"{\"time_scale\": 0, \"drives\": [{\"id\": \"d\", \"personality\": \"sata\",\n"
-		" \"model\": \"M\", \"serial\": \"S\", \"firmware\": \"F\", \"blocks\": 488397168,\n"
-		" \"rpm\": 7200, \"media\": {\"outer_mbps\": 105, \"inner_mbps\": 55}},\n"
-		" {\"id\": \"bad\", \"personality\": \"sas\", \"vendor\": \"V\", \"model\": \"M\",\n"
-		" \"serial\": \"S2\", \"firmware\": \"F1\", \"wwn\": \"5000cca00b3c1f21\",\n"
-		" \"blocks\": 20000000, \"faults\": [\"medium-error:10000000\"]}]}";
+	    "{\"time_scale\": 0, \"drives\": [{\"id\": \"d\", \"personality\": \"sata\",\n"
+	    " \"model\": \"M\", \"serial\": \"S\", \"firmware\": \"F\", \"blocks\": 488397168,\n"
+	    " \"rpm\": 7200, \"media\": {\"outer_mbps\": 105, \"inner_mbps\": 55}},\n"
+	    " {\"id\": \"bad\", \"personality\": \"sas\", \"vendor\": \"V\", \"model\": \"M\",\n"
+	    " \"serial\": \"S2\", \"firmware\": \"F1\", \"wwn\": \"5000cca00b3c1f21\",\n"
+	    " \"blocks\": 20000000, \"faults\": [\"medium-error:10000000\"]}]}";
 	struct sim_rig *r = NULL;
 	struct ss_error err = { 0 };
 	struct io_dev *dev = NULL;

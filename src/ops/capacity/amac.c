@@ -32,5 +32,5 @@ const struct cap_method_ops cap_amac_ops = {
 	.need = METHOD_AMAC,
 	.flags = CAPM_AUTO | CAPM_ATA,
 	.set = amac_set,
-	.restore = amac_set,	/* to the native max */
+	.restore = amac_set, /* to the native max */
 };

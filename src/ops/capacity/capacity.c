@@ -154,8 +154,8 @@ int cap_locked_error(const char *dev, struct ss_error *err)
 }
 
 /* The method's own rules for a limit, and a locked drive. */
-static int method_rules(const struct drive_info *i, const struct cap_method_ops *o,
-			const char *dev, struct ss_error *err)
+static int method_rules(const struct drive_info *i, const struct cap_method_ops *o, const char *dev,
+			struct ss_error *err)
 {
 	int rc;
 
@@ -167,8 +167,8 @@ static int method_rules(const struct drive_info *i, const struct cap_method_ops 
 	return 0;
 }
 
-static int check_method_rules(const struct drive_info *i, const struct cap_method_ops *o,
-			      bool vol, const char *dev, struct ss_error *err)
+static int check_method_rules(const struct drive_info *i, const struct cap_method_ops *o, bool vol,
+			      const char *dev, struct ss_error *err)
 {
 	if (vol && !(o->flags & CAPM_VOLATILE))
 		return ss_error_usage(err, -EINVAL,
@@ -179,8 +179,8 @@ static int check_method_rules(const struct drive_info *i, const struct cap_metho
 }
 
 /* A drive that can never take the method, or does not report it. */
-static int method_fits(const struct drive_info *i, const struct cap_method_ops *o,
-		       const char *dev, struct ss_error *err)
+static int method_fits(const struct drive_info *i, const struct cap_method_ops *o, const char *dev,
+		       struct ss_error *err)
 {
 	char h1[96];
 	int rc;
@@ -190,15 +190,16 @@ static int method_fits(const struct drive_info *i, const struct cap_method_ops *
 		return rc;
 	if (!supports(i, o)) {
 		drive_methods_text(i->methods, h1, sizeof(h1));
-		return ss_error_set(err, -EOPNOTSUPP,
-				    "%s: the drive does not support the %s method (it supports: %s)",
-				    dev, o->name, h1);
+		return ss_error_set(
+		    err, -EOPNOTSUPP,
+		    "%s: the drive does not support the %s method (it supports: %s)", dev, o->name,
+		    h1);
 	}
 	return 0;
 }
 
-int cap_method_usable(const struct drive_info *i, const struct cap_method_ops *o,
-		      const char *dev, struct ss_error *err)
+int cap_method_usable(const struct drive_info *i, const struct cap_method_ops *o, const char *dev,
+		      struct ss_error *err)
 {
 	int rc = method_fits(i, o, dev, err);
 
@@ -225,8 +226,8 @@ static int plan_after_format(const struct drive_info *i, const struct cap_reques
 	if (i->format_progress >= 0)
 		snprintf(pct, sizeof(pct), " (%.0f %%)", 100.0 * i->format_progress);
 	snprintf(p->note, sizeof(p->note),
-		 "a format is in progress%s: watching it to its end, then limiting by %s",
-		 pct, cap_method_name(p->method));
+		 "a format is in progress%s: watching it to its end, then limiting by %s", pct,
+		 cap_method_name(p->method));
 	return 0;
 }
 
@@ -249,8 +250,8 @@ static const char *ref_source(enum cap_full_source full, bool dco_ref)
  * DCO, or another tool, hid: restore --to-native gives that back, after its
  * own checks.
  */
-static int above_own(const struct drive_info *i, const struct journal_entry *orig,
-		     uint64_t target, const char *dev, struct ss_error *err)
+static int above_own(const struct drive_info *i, const struct journal_entry *orig, uint64_t target,
+		     const char *dev, struct ss_error *err)
 {
 	bool journaled = orig && orig->original_blocks && orig->block_len == i->logical_block;
 	uint64_t bound = i->capacity_blocks;
@@ -261,7 +262,8 @@ static int above_own(const struct drive_info *i, const struct journal_entry *ori
 	if (target <= bound || !i->capacity_blocks)
 		return 0;
 	return ss_error_usage(err, -ERANGE,
-			      "%s: %" PRIu64 " blocks (%s) is more than the %" PRIu64 " blocks (%s) "
+			      "%s: %" PRIu64 " blocks (%s) is more than the %" PRIu64
+			      " blocks (%s) "
 			      "it %s; a limit does not give back what shortstroke did not hide (a "
 			      "vendor's HPA or DCO, another tool): restore --to-native does",
 			      dev, target, human(target * i->logical_block, h1, sizeof(h1)), bound,
@@ -285,7 +287,7 @@ int cap_plan_limit(const struct drive_info *i, const struct journal_entry *orig,
 		return ss_error_set(err, -EPROTO, "%s: unknown block size", dev);
 	p->block_len = i->logical_block;
 	p->phys_block = i->physical_block >= i->logical_block ? i->physical_block
-								: i->logical_block;
+							      : i->logical_block;
 	p->current = i->capacity_blocks;
 	p->volatile_ = r->volatile_;
 	p->method = pick_method(i, r);
@@ -460,9 +462,8 @@ int cap_send_ata(struct cap_ctx *c, const struct ata_tf *tf, bool ck_cond, void 
 	return drive_ata(c->d, tf, ck_cond, buf, regs, err);
 }
 
-static int journal_event(struct cap_ctx *c, const char *event, enum cap_method m,
-			 uint64_t native, uint64_t original, uint64_t target, bool vol,
-			 struct ss_error *err)
+static int journal_event(struct cap_ctx *c, const char *event, enum cap_method m, uint64_t native,
+			 uint64_t original, uint64_t target, bool vol, struct ss_error *err)
 {
 	struct journal_entry j;
 	const struct drive_info *i = &c->e->info;
@@ -509,7 +510,6 @@ static int journal_close_stale(struct cap_ctx *c, struct ss_error *err)
 			     orig.original_blocks, orig.volatile_, err);
 }
 
-
 /* ---- verification ------------------------------------------------------------ */
 
 /* What the drive says now, into c->e->info. */
@@ -541,13 +541,14 @@ int cap_verify(struct cap_ctx *c, uint64_t want, struct cap_result *res, struct 
 	now = *i;
 	res->after = now.capacity_blocks;
 	if (now.capacity_blocks != want)
-		return ss_error_set(err, -EIO,
-				    "%s: the drive reports %" PRIu64 " blocks (%s) after the change, "
-				    "not %" PRIu64 " (%s): it did not take it. Power-cycle the drive "
-				    "and check with 'shortstroke info'",
-				    cap_dev(c), now.capacity_blocks,
-				    human(now.capacity_blocks * now.logical_block, h1, sizeof(h1)),
-				    want, human(want * now.logical_block, h2, sizeof(h2)));
+		return ss_error_set(
+		    err, -EIO,
+		    "%s: the drive reports %" PRIu64 " blocks (%s) after the change, "
+		    "not %" PRIu64 " (%s): it did not take it. Power-cycle the drive "
+		    "and check with 'shortstroke info'",
+		    cap_dev(c), now.capacity_blocks,
+		    human(now.capacity_blocks * now.logical_block, h1, sizeof(h1)), want,
+		    human(want * now.logical_block, h2, sizeof(h2)));
 	if (!c->e->sim) {
 		uint64_t kbytes = 0;
 		char node[64];
@@ -555,16 +556,17 @@ int cap_verify(struct cap_ctx *c, uint64_t want, struct cap_result *res, struct 
 		bool libata = c->e->tran_hint == TRAN_SATA || c->e->tran_hint == TRAN_ATA;
 
 		name = name ? name + 1 : c->e->node;
-		rc = sysdisk_reread_capacity(NULL, name, libata, want * now.logical_block,
-					     30000, node, sizeof(node), &kbytes, err);
+		rc = sysdisk_reread_capacity(NULL, name, libata, want * now.logical_block, 30000,
+					     node, sizeof(node), &kbytes, err);
 		if (rc)
 			return rc;
 		if (kbytes != want * now.logical_block)
-			return ss_error_set(err, -EIO,
-					    "%s: the drive took the new capacity (%s) but the kernel "
-					    "still sees %s; reboot or power-cycle before using it",
-					    cap_dev(c), human(want * now.logical_block, h1, sizeof(h1)),
-					    human(kbytes, h2, sizeof(h2)));
+			return ss_error_set(
+			    err, -EIO,
+			    "%s: the drive took the new capacity (%s) but the kernel "
+			    "still sees %s; reboot or power-cycle before using it",
+			    cap_dev(c), human(want * now.logical_block, h1, sizeof(h1)),
+			    human(kbytes, h2, sizeof(h2)));
 		if (strcmp(node, c->e->node))
 			snprintf(c->e->node, sizeof(c->e->node), "%s", node);
 	}
@@ -623,8 +625,8 @@ static void limit_failed(struct cap_ctx *c, const struct cap_plan *p)
 		return;
 	if (o->undone && !o->undone(c))
 		return;
-	journal_event(c, "restore-done", p->method, p->native, p->current, p->current,
-		      p->volatile_, NULL);
+	journal_event(c, "restore-done", p->method, p->native, p->current, p->current, p->volatile_,
+		      NULL);
 }
 
 /* A plan for a zoned disk that was not rounded by cap_plan_zones. */
@@ -643,8 +645,8 @@ static int zone_guard(struct cap_ctx *c, const struct cap_plan *p, struct ss_err
 }
 
 /* The method's check of the drive after a change, or the capacity's. */
-static int verify_by(struct cap_ctx *c, const struct cap_method_ops *o, bool restore,
-		     uint64_t want, struct cap_result *res, struct ss_error *err)
+static int verify_by(struct cap_ctx *c, const struct cap_method_ops *o, bool restore, uint64_t want,
+		     struct cap_result *res, struct ss_error *err)
 {
 	if (o->verify)
 		return o->verify(c, restore, want, res, err);
@@ -683,10 +685,10 @@ static int limit_locked(struct cap_ctx *c, const struct cap_plan *p, struct cap_
 	rc = journal_close_stale(c, err);
 	if (rc)
 		return rc;
-	was_open = journal_original(c->state_dir, c->e->info.serial, c->e->info.wwn, &orig,
-				    NULL) == 0;
-	rc = journal_event(c, "limit", p->method, p->native, p->current, p->target,
-			   p->volatile_, err);
+	was_open = journal_original(c->state_dir, c->e->info.serial, c->e->info.wwn, &orig, NULL) ==
+		   0;
+	rc = journal_event(c, "limit", p->method, p->native, p->current, p->target, p->volatile_,
+			   err);
 	if (rc)
 		return rc;
 	progress_report(c->progress, 0, cap_method_name(p->method), -1);
@@ -712,8 +714,8 @@ static int limit_locked(struct cap_ctx *c, const struct cap_plan *p, struct cap_
 		return rc;
 	snprintf(res->message, sizeof(res->message), "limited to %" PRIu64 " blocks (%s) by %s%s",
 		 res->after, human(res->after * p->block_len, h1, sizeof(h1)),
-		 cap_method_name(p->method), p->volatile_ ? " (volatile: a power cycle undoes it)"
-							  : "");
+		 cap_method_name(p->method),
+		 p->volatile_ ? " (volatile: a power cycle undoes it)" : "");
 	return 0;
 }
 
@@ -823,7 +825,8 @@ static int record_check(struct cap_ctx *c, const struct journal_entry *o, enum c
 	if (!rc && o->block_len == i->logical_block) {
 		if (o->original_blocks < i->capacity_blocks)
 			rc = ss_error_set(&why, -EINVAL,
-					  "an original capacity of %" PRIu64 " blocks, less than the "
+					  "an original capacity of %" PRIu64
+					  " blocks, less than the "
 					  "%" PRIu64 " the drive has now",
 					  o->original_blocks, i->capacity_blocks);
 		else if (max && o->original_blocks > max)
@@ -852,7 +855,8 @@ static int restore_unjournaled(struct cap_ctx *c, struct ss_error *err)
 		snprintf(native, sizeof(native),
 			 "a native maximum of %" PRIu64 " blocks (%s), lowered by a DCO from "
 			 "%" PRIu64 " blocks",
-			 i->native_blocks, human(i->native_blocks * i->logical_block, h2, sizeof(h2)),
+			 i->native_blocks,
+			 human(i->native_blocks * i->logical_block, h2, sizeof(h2)),
 			 i->dco_max_blocks);
 	else if (i->native_blocks)
 		snprintf(native, sizeof(native), "a native maximum of %" PRIu64 " blocks (%s)",
@@ -891,10 +895,11 @@ static int restore_plan(struct cap_ctx *c, enum cap_method forced, enum cap_meth
 		if (rc)
 			return rc;
 		if (orig.block_len != i->logical_block && !(flags_of(*m) & CAPM_FORMATS))
-			return ss_error_set(err, -EINVAL,
-					    "%s: the journal recorded %u-byte blocks, the drive now "
-					    "has %u; restore it with --method scsi-format",
-					    cap_dev(c), orig.block_len, i->logical_block);
+			return ss_error_set(
+			    err, -EINVAL,
+			    "%s: the journal recorded %u-byte blocks, the drive now "
+			    "has %u; restore it with --method scsi-format",
+			    cap_dev(c), orig.block_len, i->logical_block);
 		*target = orig.original_blocks;
 		return 0;
 	}
@@ -951,8 +956,9 @@ static int restore_rules(struct cap_ctx *c, enum cap_method m, bool vol, struct 
 		return ss_error_usage(err, -EINVAL, "%s: --volatile needs the HPA method",
 				      cap_dev(c));
 	if (!o || !supports(i, o))
-		return ss_error_set(err, -EOPNOTSUPP, "%s: the drive does not support the %s method",
-				    cap_dev(c), cap_method_name(m));
+		return ss_error_set(err, -EOPNOTSUPP,
+				    "%s: the drive does not support the %s method", cap_dev(c),
+				    cap_method_name(m));
 	return o->plan ? o->plan(i, true, cap_dev(c), err) : 0;
 }
 

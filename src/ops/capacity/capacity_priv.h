@@ -8,12 +8,12 @@
 
 /* The methods, one per file; the engine's table lists them in the order
  * auto prefers them. */
-extern const struct cap_method_ops cap_amac_ops;	/* amac.c */
-extern const struct cap_method_ops cap_hpa_ops;		/* hpa.c */
-extern const struct cap_method_ops cap_dco_ops;		/* dco.c */
-extern const struct cap_method_ops cap_resize_ops;	/* resize.c */
-extern const struct cap_method_ops cap_format_ops;	/* format.c */
-extern const struct cap_method_ops cap_partition_ops;	/* partition.c */
+extern const struct cap_method_ops cap_amac_ops;      /* amac.c */
+extern const struct cap_method_ops cap_hpa_ops;	      /* hpa.c */
+extern const struct cap_method_ops cap_dco_ops;	      /* dco.c */
+extern const struct cap_method_ops cap_resize_ops;    /* resize.c */
+extern const struct cap_method_ops cap_format_ops;    /* format.c */
+extern const struct cap_method_ops cap_partition_ops; /* partition.c */
 
 /* ---- the engine (capacity.c) ---- */
 

@@ -73,8 +73,7 @@ static int dco_restore(struct cap_ctx *c, uint64_t blocks, bool vol, struct ss_e
 
 /* DCO SET and RESTORE abort while an HPA is in effect; a locked drive
  * refuses a restore too. */
-static int dco_plan(const struct drive_info *i, bool restore, const char *dev,
-		    struct ss_error *err)
+static int dco_plan(const struct drive_info *i, bool restore, const char *dev, struct ss_error *err)
 {
 	if (i->native_blocks && i->capacity_blocks < i->native_blocks)
 		return ss_error_set(err, -EACCES,
@@ -94,5 +93,5 @@ const struct cap_method_ops cap_dco_ops = {
 	.flags = CAPM_ATA | CAPM_SETS_NATIVE,
 	.plan = dco_plan,
 	.set = dco_set,
-	.restore = dco_restore,	/* to the factory maximum */
+	.restore = dco_restore, /* to the factory maximum */
 };

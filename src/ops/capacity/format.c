@@ -52,17 +52,18 @@ int cap_format_wait(struct cap_ctx *c, struct ss_error *err)
 		unsigned n;
 
 		if (progress_cancelled(c->progress))
-			return ss_error_set(err, -ECANCELED,
-					    "%s: stopped watching; the format goes on inside the "
-					    "drive. Run the same command again to watch it to the end",
-					    cap_dev(c));
+			return ss_error_set(
+			    err, -ECANCELED,
+			    "%s: stopped watching; the format goes on inside the "
+			    "drive. Run the same command again to watch it to the end",
+			    cap_dev(c));
 		n = scsi_build_request_sense(cdb, false, sizeof(buf));
 		rc = drive_scsi_in(c->d, cdb, n, buf, sizeof(buf), &got, NULL, err);
 		if (rc)
 			return rc;
 		scsi_sense_decode(buf, got, &s);
-		if (!(format_in_progress(&s) || (s.valid && s.key == SK_NO_SENSE &&
-						 s.progress_valid)))
+		if (!(format_in_progress(&s) ||
+		      (s.valid && s.key == SK_NO_SENSE && s.progress_valid)))
 			break;
 		progress_report(c->progress, s.progress_valid ? s.progress / 65536.0 : 0,
 				"formatting", -1);
@@ -85,12 +86,13 @@ static int format_failed(struct cap_ctx *c, uint64_t blocks, int rc, struct ss_e
 	if (!strncmp(w, cap_dev(c), n) && !strncmp(w + n, ": ", 2))
 		w += n + 2; /* named once is enough */
 	snprintf(why, sizeof(why), "%s", w);
-	return ss_error_set(err, -EIO,
-			    "%s: the format failed after the block count had been set to %" PRIu64
-			    " (MODE SELECT): %s. The medium reads MEDIUM FORMAT CORRUPTED until a "
-			    "format completes: power-cycle the drive if it does not answer, then run "
-			    "the same command again (or 'restore --method scsi-format')",
-			    cap_dev(c), blocks, why);
+	return ss_error_set(
+	    err, -EIO,
+	    "%s: the format failed after the block count had been set to %" PRIu64
+	    " (MODE SELECT): %s. The medium reads MEDIUM FORMAT CORRUPTED until a "
+	    "format completes: power-cycle the drive if it does not answer, then run "
+	    "the same command again (or 'restore --method scsi-format')",
+	    cap_dev(c), blocks, why);
 }
 
 static int scsi_format(struct cap_ctx *c, uint64_t blocks, bool vol, struct ss_error *err)
@@ -124,5 +126,5 @@ const struct cap_method_ops cap_format_ops = {
 	.need = METHOD_SCSI_FORMAT,
 	.flags = CAPM_SCSI | CAPM_DESTROYS | CAPM_FORMATS,
 	.set = scsi_format,
-	.restore = scsi_format,	/* to the journaled block count */
+	.restore = scsi_format, /* to the journaled block count */
 };

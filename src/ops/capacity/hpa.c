@@ -21,8 +21,7 @@ static int ata_read_native(struct cap_ctx *c, uint64_t *native, struct ss_error 
 	int rc, rc2;
 
 	if (!id)
-		return ss_error_set(err, -EPROTO, "%s: not identified as an ATA drive",
-				    cap_dev(c));
+		return ss_error_set(err, -EPROTO, "%s: not identified as an ATA drive", cap_dev(c));
 	if (id->amac_supported)
 		ata_tf_amac_get_native(&tf);
 	else
@@ -84,18 +83,17 @@ static int hpa_set(struct cap_ctx *c, uint64_t blocks, bool vol, struct ss_error
 	/* READ NATIVE MAX must come right before SET MAX: retry the pair once
 	 * when the drive aborts, in case another command slipped in between. */
 	for (int attempt = 0; attempt < 2; attempt++) {
-		rc = cap_send_ata(c, &rd, false, NULL, NULL,
-				ext ? "ATA READ NATIVE MAX ADDRESS EXT"
-				    : "ATA READ NATIVE MAX ADDRESS",
-				err);
+		rc = cap_send_ata(
+		    c, &rd, false, NULL, NULL,
+		    ext ? "ATA READ NATIVE MAX ADDRESS EXT" : "ATA READ NATIVE MAX ADDRESS", err);
 		if (rc)
 			return rc;
 		rc = cap_send_ata(c, &set, false, NULL, NULL,
-				vol ? (ext ? "ATA SET MAX ADDRESS EXT (volatile)"
-					   : "ATA SET MAX ADDRESS (volatile)")
-				    : (ext ? "ATA SET MAX ADDRESS EXT (non-volatile)"
-					   : "ATA SET MAX ADDRESS (non-volatile)"),
-				err);
+				  vol ? (ext ? "ATA SET MAX ADDRESS EXT (volatile)"
+					     : "ATA SET MAX ADDRESS (volatile)")
+				      : (ext ? "ATA SET MAX ADDRESS EXT (non-volatile)"
+					     : "ATA SET MAX ADDRESS (non-volatile)"),
+				  err);
 		if (rc != -EOPNOTSUPP)
 			break;
 	}
@@ -109,8 +107,7 @@ static int hpa_set(struct cap_ctx *c, uint64_t blocks, bool vol, struct ss_error
 	return rc;
 }
 
-static int hpa_plan(const struct drive_info *i, bool restore, const char *dev,
-		    struct ss_error *err)
+static int hpa_plan(const struct drive_info *i, bool restore, const char *dev, struct ss_error *err)
 {
 	if (i->sec_frozen)
 		return ss_error_set(err, -EACCES,
@@ -128,13 +125,13 @@ const struct cap_method_ops cap_hpa_ops = {
 	.flags = CAPM_AUTO | CAPM_ATA | CAPM_VOLATILE | CAPM_POWER_CYCLE,
 	.plan = hpa_plan,
 	.set = hpa_set,
-	.restore = hpa_set,	/* to the native max */
+	.restore = hpa_set, /* to the native max */
 };
 
 /* ---- one permanent SET MAX per power cycle: what the journal says ---- */
 
 struct last_change {
-	bool hpa_nv;		/* the last change was a permanent SET MAX */
+	bool hpa_nv; /* the last change was a permanent SET MAX */
 	char when[32];
 };
 

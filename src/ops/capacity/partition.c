@@ -100,8 +100,8 @@ static int copy_extents(struct cap_ctx *c, int fd, uint64_t size, struct ss_erro
 	return rc;
 }
 
-static int build_label(const char *path, uint32_t bs, uint32_t pbs, uint64_t blocks,
-		       uint64_t end, struct ss_error *err)
+static int build_label(const char *path, uint32_t bs, uint32_t pbs, uint64_t blocks, uint64_t end,
+		       struct ss_error *err)
 {
 	struct fdisk_context *cxt = fdisk_new_context();
 	struct fdisk_partition *pa = NULL;
@@ -264,8 +264,7 @@ static int part_restore(struct cap_ctx *c, uint64_t blocks, bool vol, struct ss_
 		return ss_error_set(err, -ENOMEM, "out of memory");
 	rc = part_read_end(c, &end, err);
 	if (rc == -ENOENT) {
-		rc = ss_error_set(err, -ENOENT, "%s: holds no GPT; nothing to restore",
-				  c->e->spec);
+		rc = ss_error_set(err, -ENOENT, "%s: holds no GPT; nothing to restore", c->e->spec);
 		goto out;
 	}
 	if (rc)
@@ -306,9 +305,9 @@ static int part_verify(struct cap_ctx *c, bool restore, uint64_t want, struct ca
 	}
 	rc = part_read_end(c, &end, err);
 	if (rc == 0 && end != want)
-		rc = ss_error_set(err, -EIO,
-				  "%s: the partition written ends at block %" PRIu64 ", not %" PRIu64,
-				  cap_dev(c), end, want);
+		rc = ss_error_set(
+		    err, -EIO, "%s: the partition written ends at block %" PRIu64 ", not %" PRIu64,
+		    cap_dev(c), end, want);
 	res->after = end;
 	return rc;
 }
@@ -316,11 +315,12 @@ static int part_verify(struct cap_ctx *c, bool restore, uint64_t want, struct ca
 static int part_fits(const struct drive_info *i, const char *dev, struct ss_error *err)
 {
 	if (i->zoned == ZONED_HOST_MANAGED)
-		return ss_error_set(err, -EOPNOTSUPP,
-				    "%s: a host-managed zoned disk cannot take the partition method: "
-				    "the backup GPT goes in its last blocks, a sequential-write-"
-				    "required zone",
-				    dev);
+		return ss_error_set(
+		    err, -EOPNOTSUPP,
+		    "%s: a host-managed zoned disk cannot take the partition method: "
+		    "the backup GPT goes in its last blocks, a sequential-write-"
+		    "required zone",
+		    dev);
 	return 0;
 }
 
@@ -339,7 +339,8 @@ int cap_partition_fits(const struct drive_info *i, uint64_t limit, struct ss_err
 				    limit);
 	if (limit + backup > i->capacity_blocks)
 		return ss_error_set(err, -EINVAL,
-				    "a partition ending at block %" PRIu64 " leaves no room for the "
+				    "a partition ending at block %" PRIu64
+				    " leaves no room for the "
 				    "backup GPT in the last %" PRIu64 " blocks of %" PRIu64,
 				    limit, backup, i->capacity_blocks);
 	return 0;
@@ -356,8 +357,7 @@ void cap_partition_node(const struct dev_entry *e, char *buf, size_t len)
 			 n && e->node[n - 1] >= '0' && e->node[n - 1] <= '9' ? "p" : "");
 }
 
-int cap_partition_end(struct drive *d, struct dev_entry *e, uint64_t *end,
-		      struct ss_error *err)
+int cap_partition_end(struct drive *d, struct dev_entry *e, uint64_t *end, struct ss_error *err)
 {
 	struct cap_ctx c = { .d = d, .e = e };
 	int rc = part_read_end(&c, end, err);
@@ -383,8 +383,8 @@ static int node_bytes(const char *node, uint64_t *bytes)
 	return rc;
 }
 
-int cap_partition_wait(const struct dev_entry *e, uint64_t limit, unsigned timeout_ms,
-		       char *node, size_t len, struct ss_error *err)
+int cap_partition_wait(const struct dev_entry *e, uint64_t limit, unsigned timeout_ms, char *node,
+		       size_t len, struct ss_error *err)
 {
 	uint32_t bs = e->info.logical_block;
 	uint64_t want, got = 0;

@@ -59,9 +59,9 @@ int cap_scsi_select_blocks(struct cap_ctx *c, uint64_t blocks, struct ss_error *
 		x.data = out;
 		x.data_len = out_len;
 		rc = cap_send_scsi(c, &x,
-				 sp ? "MODE SELECT(10) PF=1 SP=1: block descriptor count"
-				    : "MODE SELECT(10) PF=1 SP=0: block descriptor count",
-				 &sense, err);
+				   sp ? "MODE SELECT(10) PF=1 SP=1: block descriptor count"
+				      : "MODE SELECT(10) PF=1 SP=0: block descriptor count",
+				   &sense, err);
 		/* a drive that cannot save pages says ILLEGAL REQUEST: retry SP=0 */
 		if (!(rc && sp && sense.valid && sense.key == SK_ILLEGAL_REQUEST))
 			break;

@@ -49,10 +49,11 @@ int cap_plan_zones(struct drive *d, const struct drive_info *i, struct cap_plan 
 	}
 	target = z->start;
 	if (target == 0) {
-		rc = ss_error_set(err, -EINVAL,
-				  "%s: the limit lies in the first zone (%" PRIu64 " blocks); a "
-				  "zoned disk is limited on a zone boundary, so nothing would be left",
-				  i->model[0] ? i->model : "drive", z->len);
+		rc = ss_error_set(
+		    err, -EINVAL,
+		    "%s: the limit lies in the first zone (%" PRIu64 " blocks); a "
+		    "zoned disk is limited on a zone boundary, so nothing would be left",
+		    i->model[0] ? i->model : "drive", z->len);
 		zone_report_fini(&r);
 		return rc;
 	}
