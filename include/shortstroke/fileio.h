@@ -1,5 +1,6 @@
 /* fileio.h - writing a whole file so that a crash leaves the old one or the
- * new one, never half of either; making the directories it goes in. */
+ * new one, never half of either; making the directories it goes in; a lock
+ * file. */
 #ifndef SHORTSTROKE_FILEIO_H
 #define SHORTSTROKE_FILEIO_H
 
@@ -26,5 +27,11 @@ int file_check_writable(const char *path, const char *what, struct ss_error *err
  * 0, or a negative errno with "cannot create DIR: why" in err (DIR the one
  * that failed). */
 int file_mkdirs(const char *path, struct ss_error *err);
+
+/* Open path (created 0644) and take an exclusive flock on it without
+ * waiting; *fd holds it until closed. 0; -EBUSY when another process holds
+ * it (err untouched: the caller says who); another negative errno with
+ * "cannot open/lock PATH: why" in err. *fd is -1 on failure. */
+int file_lock_try(const char *path, int *fd, struct ss_error *err);
 
 #endif

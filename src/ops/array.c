@@ -10,7 +10,6 @@
 #include <string.h>
 #include <strings.h>
 #include <stdarg.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -122,21 +121,14 @@ int array_lock(const char *state_dir, const char *name, int *fd, struct ss_error
 	if (rc)
 		return rc;
 	snprintf(path, sizeof(path), "%s/arrays/%s.lock", state_dir, name);
-	*fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (*fd < 0)
-		return ss_error_set(err, -errno, "cannot open %s: %s", path, strerror(errno));
-	if (flock(*fd, LOCK_EX | LOCK_NB) == 0)
-		return 0;
-	rc = errno == EWOULDBLOCK ? -EBUSY : -errno;
-	close(*fd);
-	*fd = -1;
+	rc = file_lock_try(path, fd, err);
 	if (rc == -EBUSY)
 		return ss_error_set(err, rc,
 				    "another shortstroke process is working on the array %s right "
 				    "now (apply, undo or replace); let it finish, then run the "
 				    "command again; nothing was changed",
 				    name);
-	return ss_error_set(err, rc, "cannot lock %s: %s", path, strerror(-rc));
+	return rc;
 }
 
 void array_unlock(int fd)

@@ -790,20 +790,13 @@ int journal_lock_disk(const char *state_dir, const char *serial, const char *wwn
 	if (rc)
 		return ss_error_set(err, rc, "cannot create %s: %s", dir, strerror(-rc));
 	snprintf(path, sizeof(path), "%s/%s.lock", dir, name);
-	*fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (*fd < 0)
-		return ss_error_set(err, -errno, "cannot open %s: %s", path, strerror(errno));
-	if (flock(*fd, LOCK_EX | LOCK_NB) == 0)
-		return 0;
-	rc = errno == EWOULDBLOCK ? -EBUSY : -errno;
-	close(*fd);
-	*fd = -1;
+	rc = file_lock_try(path, fd, err);
 	if (rc == -EBUSY)
 		return ss_error_set(err, rc,
 				    "another shortstroke process is changing this disk (serial "
 				    "%s) right now; let it finish, then run the command again",
 				    serial && *serial ? serial : wwn);
-	return ss_error_set(err, rc, "cannot lock %s: %s", path, strerror(-rc));
+	return rc;
 }
 
 void journal_unlock_disk(int fd)

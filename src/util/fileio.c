@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -160,4 +161,21 @@ int file_write_atomic(const char *path, const void *data, size_t len, mode_t mod
 		close(fd);
 	}
 	return 0;
+}
+
+int file_lock_try(const char *path, int *fd, struct ss_error *err)
+{
+	int rc;
+
+	*fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (*fd < 0)
+		return ss_error_set(err, -errno, "cannot open %s: %s", path, strerror(errno));
+	if (flock(*fd, LOCK_EX | LOCK_NB) == 0)
+		return 0;
+	rc = errno == EWOULDBLOCK ? -EBUSY : -errno;
+	close(*fd);
+	*fd = -1;
+	if (rc == -EBUSY)
+		return rc;
+	return ss_error_set(err, rc, "cannot lock %s: %s", path, strerror(-rc));
 }

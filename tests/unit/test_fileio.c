@@ -105,6 +105,31 @@ static void test_mkdirs(void **state)
 	assert_string_equal(err.msg, q);
 }
 
+/* One holder at a time: a second open of the lock file is refused with
+ * -EBUSY (flock holds per open file, even in one process) and says nothing,
+ * for the caller to name who holds it; once closed, it can be taken. */
+static void test_lock_try(void **state)
+{
+	struct ss_error err = { 0 };
+	char p[300];
+	int a, b;
+
+	(void)state;
+	snprintf(p, sizeof(p), "%s/x.lock", fixture_dir);
+	assert_int_equal(file_lock_try(p, &a, &err), 0);
+	assert_true(a >= 0);
+	assert_int_equal(file_lock_try(p, &b, &err), -EBUSY);
+	assert_int_equal(b, -1);
+	assert_string_equal(err.msg, "");
+	close(a);
+	assert_int_equal(file_lock_try(p, &b, &err), 0);
+	close(b);
+	snprintf(p, sizeof(p), "%s/no/such/dir/x.lock", fixture_dir);
+	assert_int_equal(file_lock_try(p, &b, &err), -ENOENT);
+	assert_int_equal(b, -1);
+	assert_non_null(strstr(err.msg, "cannot open "));
+}
+
 static void read_back(const char *path, const char *want)
 {
 	char buf[64] = { 0 };
@@ -170,9 +195,8 @@ static void test_not_a_file(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_check),
-		cmocka_unit_test(test_check_then_write),
-		cmocka_unit_test(test_mkdirs),
+		cmocka_unit_test(test_check),	   cmocka_unit_test(test_check_then_write),
+		cmocka_unit_test(test_mkdirs),	   cmocka_unit_test(test_lock_try),
 		cmocka_unit_test(test_not_a_file),
 	};
 
