@@ -97,6 +97,10 @@ struct dev_source_ops {
 	/* Required: a transport to a drive find or list gave (read-only unless for_write). */
 	int (*open)(struct dev_env *env, const struct dev_found *f, bool for_write,
 		    struct transport **out, struct ss_error *err);
+	/* Optional: the serial number and WWN of a drive list gave, from what the
+	 * source keeps of it, sending nothing (a simulated drive's rig record);
+	 * out->serial and out->wwn set, the rest zero. 0, or a negative errno. */
+	int (*ids)(struct dev_env *env, const struct dev_found *f, struct drive_info *out);
 	/* Required: what the I/O engine needs to run on the drive name. */
 	int (*io)(struct dev_env *env, const char *name, struct dev_io *out, struct ss_error *err);
 	/* Optional: the drives a volume is made of, as list gives them (*out

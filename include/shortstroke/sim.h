@@ -37,6 +37,9 @@ struct sim_drive *sim_rig_drive(struct sim_rig *rig, unsigned i);
 struct sim_drive *sim_rig_find(struct sim_rig *rig, const char *id);
 
 const char *sim_drive_id(const struct sim_drive *d);
+/* Its serial number (trimmed) and WWN (16 hex digits, "" without one) as the
+ * rig gave them and as it answers them: read without a command. */
+void sim_drive_ids(const struct sim_drive *d, char *serial, size_t slen, char *wwn, size_t wlen);
 /* "sata" or "sas" */
 const char *sim_drive_personality(const struct sim_drive *d);
 

@@ -528,8 +528,9 @@ bool device_named_twice(const struct dev_entry *first, const struct dev_entry *e
 }
 
 /* Serial and WWN of a drive its source lists: what the system describes (no
- * command goes to a disk the user did not name), else, for a simulated
- * drive, its answers. false when neither can be had. */
+ * command goes to a disk the user did not name), else what the source keeps
+ * of it (a simulated drive's rig record), else, for a simulated drive, its
+ * answers. false when none can be had. */
 static bool found_ids(struct dev_env *env, const struct dev_source_ops *src,
 		      const struct dev_found *f, struct drive_info *out)
 {
@@ -541,6 +542,8 @@ static bool found_ids(struct dev_env *env, const struct dev_source_ops *src,
 		*out = f->info;
 		return true;
 	}
+	if (src->ids && !f->mute)
+		return src->ids(env, f, out) == 0;
 	if (!(src->caps & DEVSRC_SIMULATED) || f->mute ||
 	    open_found(env, src, f, false, &d, &ignored))
 		return false;

@@ -16,6 +16,23 @@ const char *sim_drive_id(const struct sim_drive *d)
 	return d ? d->cfg.id : "";
 }
 
+void sim_drive_ids(const struct sim_drive *d, char *serial, size_t slen, char *wwn, size_t wlen)
+{
+	const char *s = d->cfg.serial;
+	size_t n;
+
+	while (*s == ' ')
+		s++;
+	n = strlen(s);
+	while (n && s[n - 1] == ' ')
+		n--;
+	snprintf(serial, slen, "%.*s", (int)n, s);
+	if (d->cfg.has_wwn)
+		snprintf(wwn, wlen, "%016llx", (unsigned long long)d->cfg.wwn);
+	else if (wlen)
+		wwn[0] = '\0';
+}
+
 const char *sim_drive_personality(const struct sim_drive *d)
 {
 	return d && d->cfg.sata ? "sata" : "sas";

@@ -215,6 +215,18 @@ static int s_open(struct dev_env *env, const struct dev_found *f, bool for_write
 	return rc ? rc : transport_open_sim(d, out, err);
 }
 
+static int s_ids(struct dev_env *env, const struct dev_found *f, struct drive_info *out)
+{
+	struct ss_error ignored = { 0 };
+	struct sim_drive *d;
+	int rc = drive_of(env, f->name, &d, &ignored);
+
+	memset(out, 0, sizeof(*out));
+	if (!rc)
+		sim_drive_ids(d, out->serial, sizeof(out->serial), out->wwn, sizeof(out->wwn));
+	return rc;
+}
+
 static int s_io(struct dev_env *env, const char *name, struct dev_io *out, struct ss_error *err)
 {
 	struct sim_array *a;
@@ -292,6 +304,7 @@ const struct dev_source_ops sim_dev_source = {
 	.list = s_list,
 	.find = s_find,
 	.open = s_open,
+	.ids = s_ids,
 	.io = s_io,
 	.members = s_members,
 	.power_cycle = s_power_cycle,

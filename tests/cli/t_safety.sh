@@ -162,3 +162,18 @@ expect "bench --destructive batch with a typo: exit 2" 2 "" "sim:sata250: nothin
 run "$PROG" --demo bench --workload seq-write --destructive --time 1s --yes -J sim:sata250 sim:nope
 json_check "bench --destructive batch with a typo: nothing measured" \
 	"all(not r['ok'] for r in d['results'])"
+
+# A limit and a restore send nothing to a drive the user did not name: the check that no other
+# attached disk shares the serial (the journal's key) reads the other drives' identities from
+# what the source keeps of them, not from commands (-v prints every command sent).
+run "$PROG" --demo -v limit --percent 20 --yes sim:sata250
+expect "a limit of one drive: done" 0
+others=$(printf '%s\n' "$ERR" | grep 'cdb:' | grep -v '^sim:sata250: ' | head -3)
+[ -z "$others" ] && pass "a limit of one drive sends nothing to the others" ||
+	fail "a limit of one drive sends nothing to the others" "$others"
+"$PROG" --demo sim power-cycle sim:sata250 >/dev/null # one permanent SET MAX per power cycle
+run "$PROG" --demo -v restore --yes sim:sata250
+expect "its restore: done" 0
+others=$(printf '%s\n' "$ERR" | grep 'cdb:' | grep -v '^sim:sata250: ' | head -3)
+[ -z "$others" ] && pass "a restore of one drive sends nothing to the others" ||
+	fail "a restore of one drive sends nothing to the others" "$others"
