@@ -189,4 +189,9 @@ int device_volume_check(struct ss_ctx *ctx, const char *spec, bool force, struct
  */
 int device_power_cycle(struct ss_ctx *ctx, const char *spec, bool check, struct ss_error *err);
 
+/* The mechanics of the drive spec as its source models them, sending nothing
+ * (a simulated drive's); false for a drive whose source has no model of it
+ * (a kernel disk: the planner then takes its class's). */
+bool device_mechanics(struct ss_ctx *ctx, const char *spec, struct dev_mechanics *out);
+
 #endif

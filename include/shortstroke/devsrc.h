@@ -67,6 +67,18 @@ struct dev_io {
 	void *array;	    /* or the simulated array (a volume of such drives) */
 };
 
+/* A drive's mechanics as its source knows them without asking it (a
+ * simulated drive's model): what the planner needs of it. */
+struct dev_mechanics {
+	double t2t_ms, avg_ms, full_ms; /* seek */
+	double outer_mbps, inner_mbps;
+	double overhead_ms; /* a read's or write's own time: overhead + every command's */
+	unsigned queue_depth;
+	bool write_cache; /* on now */
+	double cache_mb;  /* 10^6 bytes */
+	double link_mbps; /* the host link */
+};
+
 struct dev_env;
 
 /*
@@ -101,6 +113,9 @@ struct dev_source_ops {
 	 * source keeps of it, sending nothing (a simulated drive's rig record);
 	 * out->serial and out->wwn set, the rest zero. 0, or a negative errno. */
 	int (*ids)(struct dev_env *env, const struct dev_found *f, struct drive_info *out);
+	/* Optional: the mechanics of the drive name (a simulated drive's model),
+	 * sending nothing. 0, or a negative errno (-ENOENT: no such drive). */
+	int (*mechanics)(struct dev_env *env, const char *name, struct dev_mechanics *out);
 	/* Required: what the I/O engine needs to run on the drive name. */
 	int (*io)(struct dev_env *env, const char *name, struct dev_io *out, struct ss_error *err);
 	/* Optional: the drives a volume is made of, as list gives them (*out

@@ -32,11 +32,10 @@ void plan_note(struct plan_notes *notes, const char *fmt, ...)
 int plan_disk_from_device(struct ss_ctx *ctx, const char *spec, struct plan_disk *pd,
 			  struct plan_notes *notes, struct ss_error *err);
 
-/* A simulated drive's mechanics (sim_drive_mechanics) as the planner's
+/* A drive's mechanics as its source models them (device_mechanics) as the planner's
  * disk figures: seek times, rates, overhead, queue depth, write cache,
  * link. Capacity and rpm are left as they are. */
-struct sim_mechanics;
-void plan_disk_mechanics(const struct sim_mechanics *m, struct rp_disk *rp);
+void plan_disk_mechanics(const struct dev_mechanics *m, struct rp_disk *rp);
 
 /* What a plan file is made of besides the layout. */
 struct plan_source {

@@ -145,16 +145,8 @@ int sim_rig_open(const char *rig_file, bool demo, const char *state_dir, struct 
 
 /* A simulated drive's mechanics as its rig sets them, for the planner
  * (`plan sim:ID` plans with the rig's drive, not defaults by class). */
-struct sim_mechanics {
-	double t2t_ms, avg_ms, full_ms; /* seek */
-	double outer_mbps, inner_mbps;
-	double overhead_ms; /* a read's or write's own time: overhead + every command's */
-	unsigned queue_depth;
-	bool write_cache; /* on now */
-	double cache_mb;  /* 10^6 bytes */
-	double link_mbps; /* the host link */
-};
-void sim_drive_mechanics(const struct sim_drive *d, struct sim_mechanics *m);
+struct dev_mechanics; /* devsrc.h */
+void sim_drive_mechanics(const struct sim_drive *d, struct dev_mechanics *m);
 
 /* ---- simulated md arrays (the rig's "arrays", docs/simulator.md) ----------
  *

@@ -641,6 +641,16 @@ int device_volume_check(struct ss_ctx *ctx, const char *spec, bool force, struct
 	return rc;
 }
 
+bool device_mechanics(struct ss_ctx *ctx, const char *spec, struct dev_mechanics *out)
+{
+	struct dev_env *env = ctx_sources(ctx);
+	const struct dev_source_ops *src;
+	struct ss_error ignored = { 0 };
+
+	return !dev_env_source(env, spec, &src, &ignored) && src->mechanics &&
+	       src->mechanics(env, spec, out) == 0;
+}
+
 int device_power_cycle(struct ss_ctx *ctx, const char *spec, bool check, struct ss_error *err)
 {
 	struct dev_env *env = ctx_sources(ctx);

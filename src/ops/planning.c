@@ -10,7 +10,6 @@
 #include "shortstroke/capacity.h"
 #include "shortstroke/journal.h"
 #include "shortstroke/planning.h"
-#include "shortstroke/sim.h"
 #include "shortstroke/zones.h"
 
 void plan_note(struct plan_notes *notes, const char *fmt, ...)
@@ -71,7 +70,7 @@ static uint64_t zone_size(struct drive *d, const struct drive_info *i)
 	return len;
 }
 
-void plan_disk_mechanics(const struct sim_mechanics *m, struct rp_disk *rp)
+void plan_disk_mechanics(const struct dev_mechanics *m, struct rp_disk *rp)
 {
 	rp->seek_t2t_ms = m->t2t_ms;
 	rp->seek_avg_ms = m->avg_ms;
@@ -85,18 +84,14 @@ void plan_disk_mechanics(const struct sim_mechanics *m, struct rp_disk *rp)
 	rp->link_mbps = m->link_mbps;
 }
 
-/* A simulated drive's mechanics from its rig into rp (sim_drive_mechanics);
- * false when the rig or the drive cannot be found. */
+/* A drive's mechanics as its source models them (a simulated drive's rig)
+ * into rp; false when the source has no model of it. */
 static bool rig_mechanics(struct ss_ctx *ctx, const char *spec, struct rp_disk *rp)
 {
-	struct sim_rig *rig = NULL;
-	struct sim_drive *d;
-	struct sim_mechanics m;
+	struct dev_mechanics m;
 
-	if (strncmp(spec, "sim:", 4) || sim_source_rig(ctx_sources(ctx), &rig, NULL) ||
-	    !(d = sim_rig_find(rig, spec + 4)))
+	if (!device_mechanics(ctx, spec, &m))
 		return false;
-	sim_drive_mechanics(d, &m);
 	plan_disk_mechanics(&m, rp);
 	return true;
 }

@@ -3,9 +3,10 @@
  * speak of the same drive. */
 #include <string.h>
 
+#include "shortstroke/devsrc.h"
 #include "sim/sim_priv.h"
 
-void sim_drive_mechanics(const struct sim_drive *d, struct sim_mechanics *m)
+void sim_drive_mechanics(const struct sim_drive *d, struct dev_mechanics *m)
 {
 	const struct sim_config *c = &d->cfg;
 

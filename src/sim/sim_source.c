@@ -227,6 +227,17 @@ static int s_ids(struct dev_env *env, const struct dev_found *f, struct drive_in
 	return rc;
 }
 
+static int s_mechanics(struct dev_env *env, const char *name, struct dev_mechanics *out)
+{
+	struct ss_error ignored = { 0 };
+	struct sim_drive *d;
+	int rc = drive_of(env, name, &d, &ignored);
+
+	if (!rc)
+		sim_drive_mechanics(d, out);
+	return rc;
+}
+
 static int s_io(struct dev_env *env, const char *name, struct dev_io *out, struct ss_error *err)
 {
 	struct sim_array *a;
@@ -305,6 +316,7 @@ const struct dev_source_ops sim_dev_source = {
 	.find = s_find,
 	.open = s_open,
 	.ids = s_ids,
+	.mechanics = s_mechanics,
 	.io = s_io,
 	.members = s_members,
 	.power_cycle = s_power_cycle,

@@ -23,7 +23,7 @@ static inline void fixture_plan_disk(const struct sim_drive *d, struct rp_disk *
 {
 	const struct sim_config *c = &d->cfg;
 	uint64_t blocks = c->dco_factory > c->blocks ? c->dco_factory : c->blocks;
-	struct sim_mechanics m;
+	struct dev_mechanics m;
 
 	sim_drive_mechanics(d, &m);
 	rp_disk_init(rd);
