@@ -205,21 +205,28 @@ check-vm:
 	@tests/vm/run.sh $(PROG)
 
 # Every suite runs even when one before it failed; each one's output is kept in
-# build/check/SUITE.log, and the closing lines are summed up at the end. The
-# guest suite (mostly one QEMU TCG thread) runs beside the others once the
-# program is built, and its log is printed when it ends.
+# build/check/SUITE.log, and the closing lines are summed up at the end. Three
+# lanes run at once once the program is built: the guest suite (one QEMU TCG
+# thread, the longest; it keeps its priority), the CLI suite (printed as it
+# runs; mostly waiting on the simulator's virtual time and on tmux), and the
+# others one after the other (format, unit, fuzz, abi: builds and CPU), the
+# last two niced so that the guest's thread keeps a core. A lane's log is
+# printed when it ends.
 CHECK_SUITES := format unit cli fuzz abi vm
-CHECK_FG := format unit cli fuzz abi
+CHECK_LANE := format unit fuzz abi
 check: deps-check
 	@mkdir -p build/check && rm -f build/check/*.log build/check/*.rc
 	@$(MAKE) --no-print-directory -j$(JOBS) all
 	@{ $(MAKE) --no-print-directory check-vm > build/check/vm.log 2>&1; \
 		echo $$? > build/check/vm.rc; } & \
-	for s in $(CHECK_FG); do \
-		{ $(MAKE) --no-print-directory check-$$s 2>&1; echo $$? > build/check/$$s.rc; } | \
-			tee build/check/$$s.log; \
-	done; \
-	echo "== waiting for the guest suite (build/check/vm.log)"; wait; cat build/check/vm.log
+	{ for s in $(CHECK_LANE); do \
+		nice -n 5 $(MAKE) --no-print-directory check-$$s > build/check/$$s.log 2>&1; \
+		echo $$? > build/check/$$s.rc; \
+	done; } & \
+	{ nice -n 5 $(MAKE) --no-print-directory check-cli 2>&1; echo $$? > build/check/cli.rc; } | \
+		tee build/check/cli.log; \
+	echo "== waiting for the other suites (build/check/*.log)"; wait; \
+	for s in $(CHECK_LANE) vm; do echo "== $$s"; cat build/check/$$s.log; done
 	@tests/check-summary.sh build/check $(CHECK_SUITES)
 
 demo: deps all
