@@ -527,29 +527,18 @@ bool device_named_twice(const struct dev_entry *first, const struct dev_entry *e
 	return true;
 }
 
-/* Serial and WWN of a drive its source lists: what the system describes (no
- * command goes to a disk the user did not name), else what the source keeps
- * of it (a simulated drive's rig record), else, for a simulated drive, its
- * answers. false when none can be had. */
+/* Serial and WWN of a drive its source lists, never by a command (it is not
+ * a disk the user named): what the system describes (sysfs, as udev has
+ * them), else what the source keeps of it (a simulated drive's rig record).
+ * false when neither can be had. */
 static bool found_ids(struct dev_env *env, const struct dev_source_ops *src,
 		      const struct dev_found *f, struct drive_info *out)
 {
-	struct ss_error ignored = { 0 };
-	struct drive *d;
-	bool ok;
-
-	if (f->described) { /* sysfs: its serial and WWN as udev has them */
+	if (f->described) {
 		*out = f->info;
 		return true;
 	}
-	if (src->ids && !f->mute)
-		return src->ids(env, f, out) == 0;
-	if (!(src->caps & DEVSRC_SIMULATED) || f->mute ||
-	    open_found(env, src, f, false, &d, &ignored))
-		return false;
-	ok = drive_identify(d, out, &ignored) == 0;
-	drive_free(d);
-	return ok;
+	return src->ids && !f->mute && src->ids(env, f, out) == 0;
 }
 
 /* Another disk the journal cannot tell from e: the same serial, and not

@@ -84,24 +84,13 @@ void plan_disk_mechanics(const struct dev_mechanics *m, struct rp_disk *rp)
 	rp->link_mbps = m->link_mbps;
 }
 
-/* A drive's mechanics as its source models them (a simulated drive's rig)
- * into rp; false when the source has no model of it. */
-static bool rig_mechanics(struct ss_ctx *ctx, const char *spec, struct rp_disk *rp)
-{
-	struct dev_mechanics m;
-
-	if (!device_mechanics(ctx, spec, &m))
-		return false;
-	plan_disk_mechanics(&m, rp);
-	return true;
-}
-
 int plan_disk_from_device(struct ss_ctx *ctx, const char *spec, struct plan_disk *pd,
 			  struct plan_notes *notes, struct ss_error *err)
 {
 	struct dev_entry e;
 	struct drive *d = NULL;
 	const struct drive_info *i = &e.info;
+	struct dev_mechanics mech;
 	int rc;
 
 	uint64_t zone_blocks = 0;
@@ -141,22 +130,24 @@ int plan_disk_from_device(struct ss_ctx *ctx, const char *spec, struct plan_disk
 		pd->rp.zoned = RP_ZONED_HOST_AWARE;
 		pd->rp.zone_bytes = zone_blocks * pd->block_size;
 	}
-	if (e.sim && rig_mechanics(ctx, spec, &pd->rp))
+	if (device_mechanics(ctx, spec, &mech)) { /* the source models it: a simulated drive */
+		plan_disk_mechanics(&mech, &pd->rp);
 		plan_note(notes,
 			  "%s: capacity and rpm (%u) from the drive, its seek times, transfer "
 			  "rates, command overhead, queue depth and write cache from the rig; MTTF "
 			  "and URE rate are defaults for its class",
 			  spec, i->rpm);
-	else if (i->rpm)
+	} else if (i->rpm) {
 		plan_note(notes,
 			  "%s: capacity and rpm (%u) from the drive; seek times, transfer rates, "
 			  "MTTF and URE rate are datasheet-style defaults for its class",
 			  spec, i->rpm);
-	else
+	} else {
 		plan_note(notes,
 			  "%s reports no rotation rate: 7200 rpm and datasheet-style seek times, "
 			  "rates, MTTF and URE rate assumed",
 			  spec);
+	}
 	if (i->zoned == ZONED_HOST_MANAGED || i->zoned == ZONED_HOST_AWARE)
 		plan_note(notes,
 			  "%s is a %s SMR disk: the model does not cover SMR; its figures are "
