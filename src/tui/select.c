@@ -4,6 +4,7 @@
  * file that remembers its choice ($XDG_CONFIG_HOME/shortstroke/tui.conf). */
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -220,11 +221,26 @@ static int sort_set(struct tui_model *m, const char *v)
 	return rc;
 }
 
+/* A line of tui.conf that is wrong: the first one is said in msg, the
+ * others counted. */
+static void conf_bad(char *msg, size_t len, unsigned *nbad, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void conf_bad(char *msg, size_t len, unsigned *nbad, const char *fmt, ...)
+{
+	va_list ap;
+
+	if ((*nbad)++)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, len, fmt, ap);
+	va_end(ap);
+}
+
 int tui_conf_load(struct tui_model *m, char *msg, size_t len)
 {
 	char path[4096], line[512], why[200], sort[40] = "";
-	unsigned no = 0, sort_no = 0;
-	int rc = 0, e;
+	unsigned no = 0, sort_no = 0, nbad = 0;
+	int e;
 	FILE *f;
 
 	msg[0] = '\0';
@@ -247,9 +263,8 @@ int tui_conf_load(struct tui_model *m, char *msg, size_t len)
 			continue;
 		eq = strchr(s, '=');
 		if (!eq) {
-			snprintf(msg, len, "tui.conf line %u: not KEY=VALUE; it is left out (%s)",
-				 no, path);
-			rc = -EINVAL;
+			conf_bad(msg, len, &nbad,
+				 "tui.conf line %u: not KEY=VALUE; it is left out (%s)", no, path);
 			continue;
 		}
 		*eq = '\0';
@@ -257,11 +272,10 @@ int tui_conf_load(struct tui_model *m, char *msg, size_t len)
 		val = trim(eq + 1);
 		if (!strcmp(key, "columns")) {
 			if (columns_check(val, why, sizeof(why))) {
-				snprintf(msg, len,
+				conf_bad(msg, len, &nbad,
 					 "tui.conf line %u: %s; the default columns are "
 					 "used (%s)",
 					 no, why, path);
-				rc = -EINVAL;
 				continue;
 			}
 			snprintf(m->columns, sizeof(m->columns), "%s", val);
@@ -269,26 +283,30 @@ int tui_conf_load(struct tui_model *m, char *msg, size_t len)
 			snprintf(sort, sizeof(sort), "%s", val);
 			sort_no = no;
 		} else {
-			snprintf(msg, len,
+			conf_bad(msg, len, &nbad,
 				 "tui.conf line %u: no setting '%s' (columns=, sort=); it "
 				 "is left out (%s)",
 				 no, key, path);
-			rc = -EINVAL;
 		}
 	}
 	fclose(f);
 	/* the sort: a column of the table (once the columns are known) */
 	if (sort[0] && sort_set(m, sort)) {
-		snprintf(msg, len,
+		conf_bad(msg, len, &nbad,
 			 "tui.conf line %u: sort=%s is no column of the table; the "
 			 "order is as scanned (%s)",
 			 sort_no, sort, path);
-		rc = -EINVAL;
+	}
+	if (nbad > 1) { /* the first is said, after the count (the status row is narrow) */
+		char first[512];
+
+		snprintf(first, sizeof(first), "%s", msg);
+		snprintf(msg, len, "%u lines of tui.conf are wrong; the first: %s", nbad, first);
 	}
 	m->conf_sort_by = m->sort_by;
 	m->conf_sort_desc = m->sort_desc;
-	m->conf_bad = rc != 0;
-	return rc;
+	m->conf_bad = nbad != 0;
+	return nbad ? -EINVAL : 0;
 }
 
 /* Write tui.conf: columns (a comma list; "": none, the defaults) and m's

@@ -384,6 +384,15 @@ static void test_setup_conf(void **state)
 	assert_int_equal(fixture_write_file(path, "colums=DEVICE\n"), 0);
 	assert_int_not_equal(tui_conf_load(&m2, msg, sizeof(msg)), 0);
 	assert_non_null(strstr(msg, "no setting 'colums'"));
+	/* several wrong lines: the first is said, the others counted */
+	assert_int_equal(fixture_write_file(path, "columns=DEVICE,NOSUCH,SIZE\nsort=%n%s\n"
+						  "garbage\n"),
+			 0);
+	memset(&m2, 0, sizeof(m2));
+	assert_int_not_equal(tui_conf_load(&m2, msg, sizeof(msg)), 0);
+	assert_non_null(strstr(msg, "3 lines of tui.conf are wrong; the first: tui.conf line 1: "
+				    "unknown column: NOSUCH"));
+	assert_true(m2.conf_bad);
 
 	/* the sort: read, checked against the table's columns, written on
 	 * quitting when it changed (not over a file with a mistake) */
