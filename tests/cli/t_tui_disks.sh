@@ -42,6 +42,18 @@ PY
 	# rows: the table's drive names on the screen, in order
 	rows() { printf '%s\n' "$SCREEN" | sed -n 's/^[ *]\(sim:d[0-9][0-9]\) .*/\1/p'; }
 	marked() { printf '%s\n' "$SCREEN" | sed -n 's/^\*\(sim:d[0-9][0-9]\) .*/\1/p'; }
+	# on NAME WANT FN: what FN (rows, marked) reads off the screen is WANT; the screen is
+	# read again for up to 10 s, until it is (a capture can land in the middle of a redraw)
+	on() {
+		j=0
+		while [ $j -lt 100 ]; do
+			SCREEN=$(tmux -S "$tui_sock" capture-pane -p -t tui 2>/dev/null)
+			[ "$($3)" = "$2" ] && break
+			sleep 0.1
+			j=$((j + 1))
+		done
+		same "$1" "$2" "$($3)"
+	}
 	# same NAME WANT GOT: two lists the same
 	same() {
 		if [ -n "$2" ] && [ "$2" = "$3" ]; then pass "$1"; else
@@ -52,23 +64,22 @@ $SCREEN"; fi
 	export SHORTSTROKE_STATE_DIR="$TMP/rack"
 	tui_start rack 200 60 --rig "$TMP/rack.json"
 	tui_check "tui disks: the rack of 24" "rig .* 24 drives"
+	on "tui disks: all 24 rows shown, as scanned" "$(awk '{print $1}' "$TMP/rack.txt")" rows
 	rows >"$TMP/scan.txt"
-	same "tui disks: all 24 rows shown, as scanned" "$(awk '{print $1}' "$TMP/rack.txt")" \
-		"$(cat "$TMP/scan.txt")"
 
 	# sort: DEVICE TRAN MODEL SERIAL SIZE: five steps to the right
 	tui_keys '>' '>' '>' '>' '>'
 	tui_check "tui disks: > to SIZE: the header marks it" "SIZE\^"
 	tui_check "tui disks: the title says the sort" "sort SIZE asc"
-	same "tui disks: sorted by SIZE, as numbers" \
-		"$(sort -k2,2n "$TMP/rack.txt" | awk '{print $1}')" "$(rows)"
+	on "tui disks: sorted by SIZE, as numbers" \
+		"$(sort -k2,2n "$TMP/rack.txt" | awk '{print $1}')" rows
 	tui_keys I
 	tui_check "tui disks: I reverses the order" "SIZEv"
-	same "tui disks: sorted by SIZE, descending" \
-		"$(sort -k2,2nr "$TMP/rack.txt" | awk '{print $1}')" "$(rows)"
+	on "tui disks: sorted by SIZE, descending" \
+		"$(sort -k2,2nr "$TMP/rack.txt" | awk '{print $1}')" rows
 	tui_keys '<' '<' '<' '<' '<'
 	tui_check "tui disks: < back to the scan order" "sorted as scanned"
-	same "tui disks: the scan order again" "$(cat "$TMP/scan.txt")" "$(rows)"
+	on "tui disks: the scan order again" "$(cat "$TMP/scan.txt")" rows
 
 	# the filter, live: each letter narrows
 	tui_keys /
@@ -80,16 +91,16 @@ $SCREEN"; fi
 	n2=$(rows | wc -l)
 	if [ "$n2" -lt "$n1" ] && [ "$n2" -eq 8 ]; then pass "tui disks: the rows narrow as letters come ($n1, $n2)"
 	else fail "tui disks: the rows narrow as letters come ($n1, $n2)" "$SCREEN"; fi
-	same "tui disks: the rows shown are the ST4000 drives" \
-		"$(grep ST4000 "$TMP/rack.txt" | awk '{print $1}')" "$(rows)"
+	on "tui disks: the rows shown are the ST4000 drives" \
+		"$(grep ST4000 "$TMP/rack.txt" | awk '{print $1}')" rows
 	tui_keys Enter
 	tui_check "tui disks: Enter keeps the filter, the title says it" "filter 'ST4': 8 of 24"
 
 	# * marks what the filter shows; the limit form lists exactly those
 	tui_keys '*'
 	tui_check "tui disks: * marks the 8 shown" "8 marked"
-	same "tui disks: the marked rows" "$(grep ST4000 "$TMP/rack.txt" | awk '{print $1}')" \
-		"$(marked)"
+	on "tui disks: the marked rows" "$(grep ST4000 "$TMP/rack.txt" | awk '{print $1}')" \
+		marked
 	tui_keys l
 	tui_wait "Size +\[_\]" >/dev/null
 	# the form lists the first ones, then "... and N more"
@@ -111,8 +122,8 @@ $SCREEN"; fi
 	tui_check "tui disks: Esc clears the filter" "shortstroke - rig .* 24 drives *$"
 	tui_keys i
 	tui_check "tui disks: i over all 24" "16 marked"
-	same "tui disks: the 16 marked are the other models" \
-		"$(grep -v ST4000 "$TMP/rack.txt" | awk '{print $1}')" "$(marked)"
+	on "tui disks: the 16 marked are the other models" \
+		"$(grep -v ST4000 "$TMP/rack.txt" | awk '{print $1}')" marked
 	# i with the filter: only the rows shown change
 	tui_keys / S T 4 Enter i
 	tui_check "tui disks: i over the 8 shown" "24 marked"
@@ -168,13 +179,13 @@ $SCREEN"; fi
 	tui_check "tui disks 80x24: the selection stays on its drive" "Device: +sim:d01"
 	tui_keys g
 	tui_wait "Device: +$(sort -k2,2nr "$TMP/rack.txt" | awk '{print $1; exit}')" >/dev/null
-	same "tui disks 80x24: the first rows, biggest first" \
-		"$(sort -k2,2nr "$TMP/rack.txt" | awk '{print $1}' | head -$(rows | wc -l))" "$(rows)"
+	on "tui disks 80x24: the first rows, biggest first" \
+		"$(sort -k2,2nr "$TMP/rack.txt" | awk '{print $1}' | head -$(rows | wc -l))" rows
 	tui_keys /
 	tui_keys -l sas
 	tui_check "tui disks 80x24: the filter on the key line" "Filter: sas_ +\(8 of 24\)"
-	same "tui disks 80x24: the sas drives, biggest first" \
-		"$(grep ST900 "$TMP/rack.txt" | sort -k2,2nr | awk '{print $1}')" "$(rows)"
+	on "tui disks 80x24: the sas drives, biggest first" \
+		"$(grep ST900 "$TMP/rack.txt" | sort -k2,2nr | awk '{print $1}')" rows
 	tui_keys Enter '*'
 	tui_check "tui disks 80x24: * marks the 8 shown" "8 marked"
 	# Setup fits: its last column and its keys on the screen
