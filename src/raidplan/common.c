@@ -183,7 +183,11 @@ int rp_profile_parse(const char *s, int *profile, struct rp_error *err)
 #define SZ(b, w) {RP_SIZED(struct rp_size_share), .bytes = (b), .share = (w)}
 /* clang-format on */
 
-/* IOMeter access specifications as storage reviews use them (docs/models.md). */
+/* IOMeter access specifications as storage reviews use them (docs/models.md);
+ * the I/O engine's workloads are these (io_job_set_workload), so that a plan
+ * and a bench of one drive run one workload. Sequential requests are 1 MiB:
+ * large enough that a drive's per-command time is a small part of each
+ * (docs/planning-model.md 2.4). */
 static const struct rp_size_share fileserver_sizes[] = {
 	SZ(512, 10),	SZ(1 * KIB, 5),	 SZ(2 * KIB, 5),  SZ(4 * KIB, 60),
 	SZ(8 * KIB, 2), SZ(16 * KIB, 4), SZ(32 * KIB, 4), SZ(64 * KIB, 10),
@@ -230,12 +234,12 @@ int rp_workload_profile(int profile, unsigned qd, struct rp_workload *out, struc
 	case RP_PROFILE_SEQ_READ:
 		wl->read_share = 1.0;
 		wl->random_share = 0.0;
-		wl->request_bytes = 64 * KIB;
+		wl->request_bytes = 1024 * KIB;
 		break;
 	case RP_PROFILE_SEQ_WRITE:
 		wl->read_share = 0.0;
 		wl->random_share = 0.0;
-		wl->request_bytes = 64 * KIB;
+		wl->request_bytes = 1024 * KIB;
 		break;
 	case RP_PROFILE_RANDOM_ACCESS:
 		wl->read_share = 1.0;

@@ -466,16 +466,30 @@ static void warnings(struct rp_eval *ev, const struct rp_geom *g, const struct r
 	int i;
 
 	if (a->defaults) {
-		unsigned d = a->defaults;
+		static const struct {
+			unsigned bit;
+			const char *name;
+		} def_names[] = {
+			{ RP_DEF_RPM, "rpm" },
+			{ RP_DEF_SEEK, "seek times" },
+			{ RP_DEF_RATE, "transfer rates" },
+			{ RP_DEF_OVERHEAD, "command overhead" },
+			{ RP_DEF_MTTF, "MTTF" },
+			{ RP_DEF_URE, "URE rate" },
+			{ RP_DEF_QUEUE, "queue depth" },
+			{ RP_DEF_WCACHE, "write cache" },
+		};
+		char list[160];
+		size_t n = 0;
 
-		warn(ev, RP_WARN_DEFAULTS, d,
-		     "datasheet-style defaults used for:%s%s%s%s%s%s%s%s (see "
-		     "docs/planning-model.md)",
-		     d & RP_DEF_RPM ? " rpm" : "", d & RP_DEF_SEEK ? " seek times" : "",
-		     d & RP_DEF_RATE ? " transfer rates" : "",
-		     d & RP_DEF_OVERHEAD ? " command overhead" : "", d & RP_DEF_MTTF ? " MTTF" : "",
-		     d & RP_DEF_URE ? " URE rate" : "", d & RP_DEF_QUEUE ? " queue depth" : "",
-		     d & RP_DEF_WCACHE ? " write cache" : "");
+		list[0] = '\0';
+		for (i = 0; i < (int)(sizeof(def_names) / sizeof(def_names[0])); i++)
+			if (a->defaults & def_names[i].bit)
+				n += (size_t)snprintf(list + n,
+						      n < sizeof(list) ? sizeof(list) - n : 0,
+						      "%s%s", n ? ", " : "", def_names[i].name);
+		warn(ev, RP_WARN_DEFAULTS, a->defaults,
+		     "datasheet-style defaults used for: %s (see docs/planning-model.md)", list);
 	}
 	if (a->seek_fallback)
 		warn(ev, RP_WARN_SEEK_FIT, 0,

@@ -976,7 +976,9 @@ static void speed(const struct rp_geom *g, const struct rp_agg *a, const struct 
 					      seq);
 			}
 		}
-		if (s > g->chunk)
+		/* a sequential request that spans chunks streams from several
+		 * disks, as it should: only random ones are counted */
+		if (s > g->chunk && w->rnd > 0)
 			o->chunk_small_share += sh;
 	}
 	o->rr1 = full ? 1 / t_r1 : 0;

@@ -558,6 +558,13 @@ static void test_calibration_15k450(void **state)
 	assert_true(acc >= 5.3 && acc <= 6.5);
 	NEAR(acc, 0.2 + 3.3 + 2.0 + 4096 / ((157 + 94.2) / 2 * 1e3), 1e-6);
 	assert_true(rp_eval_has_warning(ev, RP_WARN_DEFAULTS));
+	/* the defaults are listed with separators (issue 31.3: they ran
+	 * together, "seek times transfer rates command overhead") */
+	for (size_t i = 0; i < rp_eval_warning_count(ev); i++)
+		if (rp_eval_warning(ev, i)->id == RP_WARN_DEFAULTS)
+			assert_non_null(strstr(rp_eval_warning(ev, i)->text,
+					       "for: seek times, transfer rates, command overhead, "
+					       "MTTF, URE rate, queue depth, write cache ("));
 	rp_eval_free(ev);
 }
 
