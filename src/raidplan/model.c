@@ -710,9 +710,39 @@ static double fj_ops(struct fj *f, double m, double *x, double *busy, double *me
  * (fj_phase), and Little's law over the q requests gives q ops = X x
  * cycle (fj_ops), solved for m (regula falsi, Illinois).
  */
+static double fork_join_solve(const struct rp_geom *g, const struct rp_agg *a,
+			      const struct rp_caps *c, const struct rp_wl *w, const struct req *r,
+			      double q, double share, struct rp_queue_info *qi);
+
+/* fork_join_solve, remembered in the memo by every input it reads (the
+ * same inputs give the same bits); not when the caller wants its terms. */
 static double fork_join_rate(const struct rp_geom *g, const struct rp_agg *a,
 			     const struct rp_caps *c, const struct rp_wl *w, const struct req *r,
 			     double q, double share, struct rp_queue_info *qi)
+{
+	const double key[RP_FJ_KEYS] = { g->n,	 c->lat,  r->ops,      r->k1,	r->k2,	 r->x,
+					 q,	 share,	  a->alpha,    a->beta, a->trev, a->t2t,
+					 a->ovh, a->seek, a->inv_rate, a->qlim };
+	struct rp_fj_memo *e;
+	uint64_t h = 0, bits;
+
+	if (qi || !w->memo)
+		return fork_join_solve(g, a, c, w, r, q, share, qi);
+	for (int i = 0; i < RP_FJ_KEYS; i++) {
+		memcpy(&bits, &key[i], sizeof(bits));
+		h = (h ^ bits) * 0x9e3779b97f4a7c15ULL;
+	}
+	e = &w->memo->fj[(h >> 40) % RP_FJ_SLOTS];
+	if (memcmp(e->key, key, sizeof(key))) {
+		e->x = fork_join_solve(g, a, c, w, r, q, share, NULL);
+		memcpy(e->key, key, sizeof(key));
+	}
+	return e->x;
+}
+
+static double fork_join_solve(const struct rp_geom *g, const struct rp_agg *a,
+			      const struct rp_caps *c, const struct rp_wl *w, const struct req *r,
+			      double q, double share, struct rp_queue_info *qi)
 {
 	struct fj f; /* not zeroed whole: fj_tops clears what it uses */
 	double want = q * r->ops, lo = 0, hi = want, flo = -want, fhi, m = hi, fm, x, busy, mean;
@@ -759,6 +789,25 @@ static double fork_join_rate(const struct rp_geom *g, const struct rp_agg *a,
 }
 
 /*
+ * An upper bound of fork_join_rate, for the search's pruning: each of the n
+ * disks busy all the time at the shortest time per operation a queue it can
+ * hold gives (a disk holds at most the request's operations times q, at
+ * most its queue depth; the SPTF ratio falls as the queue grows, and 1 %
+ * off it covers the table's interpolation, below 8e-4 of r, docs 1.8; the
+ * ageing term only adds).
+ */
+static double fork_join_bound(const struct rp_geom *g, const struct rp_agg *a,
+			      const struct rp_wl *w, const struct req *r, double q, double share)
+{
+	double qd = fmax(1.0, fmin(ceil(q * r->ops), a->qlim) * share);
+	double pos1 = a->seek + a->trev / 2.0;
+	double ratio = qd > 1 ? rp_sptf_ratio(w->memo, a->alpha, a->beta, a->trev, qd) : 1;
+
+	return g->n /
+	       (a->ovh + a->t2t + (pos1 - a->t2t) * ratio * 0.99 + r->x * a->inv_rate * 1e-3);
+}
+
+/*
  * IOPS at queue depth q: the smaller of Little's law over the QD1 latency
  * (q / lat1), the disks' throughput with SPTF at their queues, of which
  * share are the drive's to choose among, and the path's caps on the bytes
@@ -779,7 +828,9 @@ static double req_iops(const struct rp_geom *g, const struct rp_agg *a, const st
 	/* writes the disks' caches take cost them the destage instead */
 	cw = r->wops > 0 ? cached_write_ms(a, w, r->x, NULL) : 0;
 	if (q > 1 && !r->cached && !(cw > 0)) {
-		thru = 1000.0 / r->ops * fork_join_rate(g, a, c, w, r, q, share, qi);
+		thru = 1000.0 / r->ops *
+		       (w->bound ? fork_join_bound(g, a, w, r, q, share)
+				 : fork_join_rate(g, a, c, w, r, q, share, qi));
 	} else {
 		top = op_ms(a, w, r->x, qd, qi);
 		if (qi) {

@@ -209,17 +209,33 @@ struct rp_top_memo {
 	double key[RP_TOP_KEYS];      /* all 0: empty */
 	double top[RP_MAX_QUEUE + 1]; /* 0: not yet computed */
 };
+/* The closed loop's operations per ms (model.c, fork_join_rate) for every
+ * input it reads: the members, the band's times per operation, the
+ * controller's latency, the request's operations and phases, the queue.
+ * Levels and group counts whose requests send the same operations to the
+ * same number of disks (reads on RAID 0, 5, 6, 50, 60 of n disks; parity
+ * writes of every group count whose groups read-modify-write) share it. */
+#define RP_FJ_KEYS 16
+#define RP_FJ_SLOTS 2048
+struct rp_fj_memo {
+	double key[RP_FJ_KEYS]; /* all 0: empty (a key's members are >= 1) */
+	double x;
+};
 struct rp_memo {
 	struct {
 		double m, copies, v;
 	} rot[RP_MEMO_SLOTS];
 	struct rp_sptf sptf[RP_SPTF_SLOTS];
 	struct rp_top_memo top[RP_TOP_SLOTS];
+	struct rp_fj_memo fj[RP_FJ_SLOTS];
 };
 
 /* A validated workload: sizes normalised. */
 struct rp_wl {
 	struct rp_memo *memo; /* NULL: none (rp_wl_build); the search sets one */
+	/* the search's pruning (solve.c): the closed loop replaced by an upper
+	 * bound of it, so that the IOPS figures are upper bounds */
+	bool bound;
 	double read, rnd;
 	unsigned qd;
 	unsigned n;
