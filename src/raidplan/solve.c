@@ -35,10 +35,15 @@ struct cand {
 	double iops, access, tol, mttdl, cap;
 	double dist; /* sum of shortfalls */
 	bool ok;
-	/* its speed not computed: an upper bound showed it cannot meet the
-	 * speed goals (try_layout); evaluated only if no layout meets them */
-	bool lazy;
+	/* its speed not computed (try_layout): LAZY_SPEED, an upper bound
+	 * showed it cannot meet the speed goals (needed only if no layout meets
+	 * them); LAZY_RISK, it is in a riskier band than low and a riskier
+	 * layout with fewer disks met the goals (needed only if the low-risk
+	 * layouts do not settle the answer) */
+	int lazy;
 };
+
+enum { LAZY_NONE, LAZY_SPEED, LAZY_RISK };
 
 /* How far a layout is from each goal. */
 struct shortfall {
@@ -120,8 +125,9 @@ struct search {
 	size_t n_c, cap_c;
 	size_t evaluated;
 	bool any_geom;
-	bool any_ok;   /* a layout met the goals: the closest are not needed */
-	size_t n_lazy; /* candidates left lazy */
+	bool any_ok;	     /* a layout met the goals: the closest are not needed */
+	size_t n_lazy[3];    /* candidates left lazy, by LAZY_* */
+	unsigned risky_ok_n; /* the fewest disks of a riskier layout meeting the goals */
 	double best_cap, best_tol, best_iops, best_access;
 	struct cand best_cap_c;
 	bool best_pass;
@@ -613,6 +619,11 @@ static int try_layout(struct search *s, struct rp_geom *g)
 	c.groups = g->groups;
 	c.chunk = g->chunk;
 	c.stroke = g->stroke;
+	safety_at(s, g, ap, &o);
+	c.tol = o.tolerated;
+	c.mttdl = o.mttdl_h;
+	c.risk = o.risk;
+	c.cap = g->ndata * ap->used; /* o.usable, before the speed is computed */
 	if (goals->min_iops > 0) {
 		/* an upper bound of its IOPS below the goal: it meets no goal
 		 * set, and once a layout has, it is not needed at all; before,
@@ -621,27 +632,26 @@ static int try_layout(struct search *s, struct rp_geom *g)
 		if (!speed_ok(goals, &o)) {
 			if (s->any_ok)
 				return 0;
-			safety_at(s, g, ap, &o);
-			c.risk = o.risk;
-			c.tol = o.tolerated;
-			c.mttdl = o.mttdl_h;
-			c.cap = o.usable;
-			c.lazy = true;
-			s->n_lazy++;
-			return push(s, &c);
+			c.lazy = LAZY_SPEED;
 		}
 	}
+	/* a riskier layout than low ranks after every low-risk one, and the
+	 * riskier layout the reason names is the one with the fewest disks:
+	 * past its prefix, only needed if the low-risk ones leave room */
+	if (!c.lazy && c.risk > 0 && s->risky_ok_n && g->n > s->risky_ok_n)
+		c.lazy = LAZY_RISK;
+	if (c.lazy) {
+		s->n_lazy[c.lazy]++;
+		return push(s, &c);
+	}
 	numbers_at(s, g, ap, &o);
-	safety_at(s, g, ap, &o);
 	c.iops = o.mixed;
 	c.access = o.access;
-	c.tol = o.tolerated;
-	c.mttdl = o.mttdl_h;
-	c.risk = o.risk;
-	c.cap = o.usable;
 	c.dist = shortfalls(goals, &c, gap);
 	c.ok = c.dist == 0;
 	s->any_ok |= c.ok;
+	if (c.ok && c.risk > 0 && !s->risky_ok_n)
+		s->risky_ok_n = g->n;
 	note_dist(s, c.dist);
 	return push(s, &c);
 }
@@ -852,7 +862,7 @@ static void set_prefix(struct search *s, unsigned n, unsigned *lcount)
  * candidates left lazy (try_layout) get their figures now, computed as the
  * search would have (the same prefix, aggregate and caps).
  */
-static int resolve_lazy(struct search *s)
+static int resolve_lazy(struct search *s, int which)
 {
 	size_t nl = s->path ? s->path->n_links : 0, i;
 	unsigned *lcount = calloc(nl + 1, sizeof(*lcount)), n = 0;
@@ -867,7 +877,7 @@ static int resolve_lazy(struct search *s)
 		struct rp_numbers o;
 		struct rp_agg a;
 
-		if (!c->lazy)
+		if (c->lazy != which)
 			continue;
 		if (c->n != n)
 			set_prefix(s, n = c->n, lcount);
@@ -888,11 +898,26 @@ static int resolve_lazy(struct search *s)
 		c->access = o.access;
 		c->dist = shortfalls(s->goals, c, gap);
 		c->ok = c->dist == 0;
-		c->lazy = false;
+		s->any_ok |= c->ok;
+		c->lazy = LAZY_NONE;
 	}
-	s->n_lazy = 0;
+	s->n_lazy[which] = 0;
 	free(lcount);
 	return 0;
+}
+
+/* The lazy candidates the answer needs: the riskier ones unless the
+ * low-risk ones settled it, then, if none meets the goals, those an upper
+ * bound left out (the closest are ranked by distance). */
+static int resolve_needed(struct search *s)
+{
+	int rc = 0;
+
+	if (!s->settled && s->n_lazy[LAZY_RISK])
+		rc = resolve_lazy(s, LAZY_RISK);
+	if (!rc && !s->any_ok && s->n_lazy[LAZY_SPEED])
+		rc = resolve_lazy(s, LAZY_SPEED);
+	return rc;
 }
 
 /* Rank: lowest risk band, fewest disks, most IOPS, least access time, most
@@ -1286,7 +1311,7 @@ int rp_solve(const struct rp_disk *disks, size_t n_disks, const struct rp_path *
 		}
 	}
 
-	if ((rc = run(s)) || (!s->any_ok && s->n_lazy && (rc = resolve_lazy(s)))) {
+	if ((rc = run(s)) || (rc = resolve_needed(s))) {
 		rc = rp_err(err, rc, "out of memory");
 		goto out;
 	}
