@@ -252,6 +252,38 @@ int rp_workload_profile(int profile, unsigned qd, struct rp_workload *out, struc
 	return rp_out_workload(wl, out, err);
 }
 
+static const char *const controller_names[] = {
+	[RP_CTRL_MD] = "md",
+	[RP_CTRL_HBA] = "hba",
+	[RP_CTRL_HW_RAID] = "hw-raid",
+};
+
+const char *rp_controller_name(int controller)
+{
+	if (controller < 0 ||
+	    controller >= (int)(sizeof(controller_names) / sizeof(*controller_names)))
+		return NULL;
+	return controller_names[controller];
+}
+
+int rp_controller_parse(const char *s, int *controller, struct rp_error *err)
+{
+	char buf[32], name[32];
+
+	if (!s || !controller)
+		return rp_err(err, -EINVAL, "no controller given");
+	if (!squeeze(s, buf, sizeof(buf)))
+		return rp_err(err, -EINVAL, "unknown controller (too long)");
+	for (int i = 0; rp_controller_name(i); i++) {
+		squeeze(rp_controller_name(i), name, sizeof(name));
+		if (strcmp(buf, name) == 0) {
+			*controller = i;
+			return 0;
+		}
+	}
+	return rp_err(err, -EINVAL, "unknown controller \"%.40s\": use md, hba or hw-raid", s);
+}
+
 const char *rp_goal_name(int goal)
 {
 	static const char *const names[RP_GOAL_COUNT] = {

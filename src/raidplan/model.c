@@ -206,6 +206,21 @@ int rp_path_check(const struct rp_path *p, struct rp_error *err)
 	if (!rp_in(p->cache_mb, 0, 1e7))
 		return rp_err(err, -EINVAL, "controller cache %g MB must be 0 (none) or up to 1e7",
 			      p->cache_mb);
+	if (!rp_controller_name(p->controller))
+		return rp_err(err, -EINVAL, "controller %d: use 0 (md), 1 (hba) or 2 (hw-raid)",
+			      p->controller);
+	if (!rp_in(p->member_efficiency, 0, 1) || !rp_in(p->write_ratio, 0, 1))
+		return rp_err(err, -EINVAL,
+			      "controller member efficiency %g and write ratio %g: each 0 (the "
+			      "controller's default) or a share up to 1",
+			      p->member_efficiency, p->write_ratio);
+	if (p->full_stripe < RP_STRIPE_DEFAULT || p->full_stripe > RP_STRIPE_RMW)
+		return rp_err(err, -EINVAL,
+			      "full stripe %d: use 0 (by controller), 1 (full stripes) or 2 "
+			      "(read-modify-write)",
+			      p->full_stripe);
+	if (p->reserved || p->reserved2)
+		return rp_err(err, -EINVAL, "the path's reserved fields must be 0");
 	if (p->n_links && !p->links)
 		return rp_err(err, -EINVAL, "the path lists %zu shared links but no data",
 			      p->n_links);
@@ -237,12 +252,24 @@ static void cap_take(double *total, int *which, double v, int id)
 void rp_caps_build(const struct rp_path *p, double iface_total, double link_ratio, unsigned link_id,
 		   unsigned n, struct rp_caps *c)
 {
+	bool hw = p && p->controller == RP_CTRL_HW_RAID;
+
 	memset(c, 0, sizeof(*c));
+	c->eff = 1;
+	c->wratio = 1;
 	if (p) {
+		/* the controller's figures (docs/planning-model.md 2.6) */
+		c->ctrl = p->controller;
+		c->eff = p->member_efficiency > 0 ? p->member_efficiency
+			 : hw			  ? RP_HW_EFFICIENCY
+						  : 1;
+		c->wratio = p->write_ratio > 0 ? p->write_ratio : hw ? RP_HW_WRITE_RATIO : 1;
+		c->rmw = p->full_stripe == RP_STRIPE_RMW ||
+			 (p->full_stripe == RP_STRIPE_DEFAULT && hw && !(p->cache_mb > 0));
 		c->controller = p->controller_mbps;
 		c->bus = p->bus_mbps;
 		c->controller_w = p->controller_write_mbps ? p->controller_write_mbps
-							   : c->controller;
+							   : c->controller * c->wratio;
 		c->bus_w = p->bus_write_mbps ? p->bus_write_mbps : c->bus;
 		c->lat = p->latency_ms + p->latency_per_disk_ms * n;
 		c->cache_mb = p->cache_mb;
@@ -926,6 +953,26 @@ static double seq_cap(double raw, double cap_total, int which, int *out)
 	return raw;
 }
 
+/*
+ * Sequential writes of members streaming at rate MB/s (after the
+ * controller's efficiency): streams x rate, or, on a parity level whose
+ * controller does not assemble full stripes (docs/planning-model.md 2.6),
+ * a read-modify-write of every chunk: its 1 + P members read the chunk and
+ * write it back when it comes round again, a revolution after the read
+ * began (x = chunk / rate: max(rev, x) + x), n / (1 + P) chunks at once.
+ */
+static double seq_write_rate(const struct rp_geom *g, const struct rp_agg *a,
+			     const struct rp_caps *c, double streams, double rate)
+{
+	double x, t;
+
+	if (!c->rmw || !is_parity(g->level))
+		return streams * rate;
+	x = g->chunk / (rate * 1e3);
+	t = fmax(a->trev, x) + x;
+	return fmin(streams * rate, g->n / (1.0 + g->parity) * g->chunk / t / 1e3);
+}
+
 /* full: every figure; else only what mixed and access need (the search's
  * summary pass), computed by the same operations in the same order. */
 static void speed(const struct rp_geom *g, const struct rp_agg *a, const struct rp_caps *c,
@@ -950,17 +997,18 @@ static void speed(const struct rp_geom *g, const struct rp_agg *a, const struct 
 	}
 	wcap = c->total_w > 0 ? c->total_w / o->amp_w : 0;
 	if (full) {
-		o->seq_raw[0] = o->streams_r * a->rs_min;
-		o->seq_raw[1] = o->streams_r * a->re_min;
-		o->seq_raw[2] = o->streams_w * a->rs_min;
-		o->seq_raw[3] = o->streams_w * a->re_min;
+		o->seq_raw[0] = o->streams_r * (a->rs_min * c->eff);
+		o->seq_raw[1] = o->streams_r * (a->re_min * c->eff);
+		o->seq_raw[2] = seq_write_rate(g, a, c, o->streams_w, a->rs_min * c->eff);
+		o->seq_raw[3] = seq_write_rate(g, a, c, o->streams_w, a->re_min * c->eff);
 		o->seq[0] = seq_cap(o->seq_raw[0], c->total, c->which, &o->seq_cap[0]);
 		o->seq[1] = seq_cap(o->seq_raw[1], c->total, c->which, &o->seq_cap[1]);
 		o->seq[2] = seq_cap(o->seq_raw[2], wcap, c->which_w, &o->seq_cap[2]);
 		o->seq[3] = seq_cap(o->seq_raw[3], wcap, c->which_w, &o->seq_cap[3]);
 	}
-	o->seq_mid_r = seq_cap(o->streams_r * a->rh_min, c->total, c->which, &which);
-	o->seq_mid_w = seq_cap(o->streams_w * a->rh_min, wcap, c->which_w, &which);
+	o->seq_mid_r = seq_cap(o->streams_r * (a->rh_min * c->eff), c->total, c->which, &which);
+	o->seq_mid_w = seq_cap(seq_write_rate(g, a, c, o->streams_w, a->rh_min * c->eff), wcap,
+			       c->which_w, &which);
 
 	o->pos1 = a->seek + a->trev / 2.0;
 	o->access = 0;
@@ -1080,7 +1128,7 @@ static void risk(const struct rp_geom *g, struct rp_numbers *o)
 
 	o->risk_width = 0;
 	if (g->parity == 1)
-		o->risk_width = gs > RP_MD_RAID5_WIDE ? 2 : gs > RP_RAID5_MEDIUM ? 1 : 0;
+		o->risk_width = gs > RP_RAID5_WIDE ? 1 : 0;
 	else if (g->parity == 2)
 		o->risk_width = gs > RP_RAID6_WIDE ? 2 : gs > RP_RAID6_MEDIUM ? 1 : 0;
 	o->risk_ure = isfinite(o->ure_p) && o->ure_left <= 0 ? band_of(o->ure_p) : 0;

@@ -12,7 +12,7 @@
  * rp_level_count(), ...). An id added goes before its count. */
 #define RP_LEVEL_COUNT (RP_LEVEL_60 + 1)
 #define RP_PROFILE_COUNT (RP_PROFILE_RANDOM_ACCESS + 1)
-#define RP_FIG_COUNT (RP_FIG_DISK_BUSY + 1)
+#define RP_FIG_COUNT (RP_FIG_STROKE_GAIN + 1)
 #define RP_WARN_COUNT (RP_WARN_ZONED + 1)
 #define RP_GOAL_COUNT (RP_GOAL_LEVEL + 1)
 
@@ -37,10 +37,9 @@
 #define RP_DEF_OVERHEAD_DESK_MS 0.5
 /* Risk bands (docs/planning-model.md 3.1): parity group widths, and the
  * probabilities that make a layout medium / high risk */
-#define RP_RAID5_MEDIUM 7u   /* wider: medium (ours: half of HPE's 14) */
-#define RP_MD_RAID5_WIDE 14u /* wider: high (HPE, docs/models.md) */
-#define RP_RAID6_MEDIUM 20u  /* wider: medium (NetApp: RAID-DP groups of 12 - 20 HDDs) */
-#define RP_RAID6_WIDE 28u    /* wider: high (NetApp's recommended top, for SSDs) */
+#define RP_RAID5_WIDE 14u   /* wider: medium (HPE, docs/models.md; issue 28.2) */
+#define RP_RAID6_MEDIUM 20u /* wider: medium (NetApp: RAID-DP groups of 12 - 20 HDDs) */
+#define RP_RAID6_WIDE 28u   /* wider: high (NetApp's recommended top, for SSDs) */
 #define RP_RISK_MEDIUM_P 0.01
 #define RP_RISK_HIGH_P 0.10
 #define RP_SERVICE_LIFE_H 43830.0 /* 5 years: an enterprise disk's warranty */
@@ -160,7 +159,21 @@ struct rp_caps {
 	int which_w;
 	double lat;		     /* ms per request: latency + per member x N */
 	double cache_mb, cache_mbps; /* the controller's write-back cache; 0: none */
+	/* what does the RAID (docs/planning-model.md 2.6) */
+	int ctrl;      /* RP_CTRL_* */
+	double eff;    /* a member's sequential rate through it over the disk's own */
+	double wratio; /* its write cap over its read cap (applied when only the read cap is given) */
+	bool rmw;      /* sequential parity writes read, modify and write each chunk */
 };
+
+/* A hardware RAID controller's figures where the caller gives none
+ * (docs/planning-model.md 2.6 has the measurements): Chung, Gray, Horst and
+ * Worthington, "Windows 2000 Disk IO Performance", MSR-TR-2000-55, 2000, a
+ * 3ware hardware RAID 0 of IDE disks: writes plateau at 41 MB/s where reads
+ * reach 55 MB/s, and three disks read 55 MB/s where two read 39 (18.3
+ * against 19.5 MB/s a member). */
+#define RP_HW_WRITE_RATIO 0.75
+#define RP_HW_EFFICIENCY 0.94
 
 /* The array geometry of a validated layout. */
 struct rp_geom {
@@ -291,6 +304,10 @@ struct rp_numbers {
 	/* risk bands: 0 low, 1 medium, 2 high */
 	int risk, risk_width, risk_ure, risk_mttdl;
 	double p_loss_life; /* P(data loss within RP_SERVICE_LIFE_H) */
+	/* the same layout at the full stroke (rp_eval_models; the stroke's gain) */
+	struct rp_full_stroke {
+		double mixed, access, seek, pos, t_w;
+	} full;
 };
 
 /*
