@@ -611,8 +611,8 @@ static double fj_top(struct fj *f, double j)
 static void fj_tops(struct fj *f)
 {
 	const struct rp_agg *a = f->a;
-	const double key[RP_TOP_KEYS] = { a->alpha, a->beta,	 a->trev, a->t2t,  a->ovh,
-					  a->seek,  a->inv_rate, f->r->x, f->share };
+	const double key[RP_TOP_KEYS] = { a->alpha, a->beta,	 a->trev, a->t2t,   a->ovh,
+					  a->seek,  a->inv_rate, f->r->x, f->share, a->qlim };
 	struct rp_top_memo *t;
 	uint64_t h = 0, bits;
 
@@ -627,10 +627,24 @@ static void fj_tops(struct fj *f)
 	}
 	t = &f->w->memo->top[(h >> 40) % RP_TOP_SLOTS];
 	if (memcmp(t->key, key, sizeof(key))) {
+		/* fj_top reads no index beyond the disks' queue depth, a key */
 		memcpy(t->key, key, sizeof(key));
-		memset(t->top, 0, sizeof(t->top));
+		memset(t->top, 0, sizeof(t->top[0]) * ((size_t)fmin(a->qlim, RP_MAX_QUEUE) + 1));
 	}
 	f->top = t->top;
+}
+
+/* lgamma(k) for a whole k, remembered in the memo (the same bits). */
+static double lgam_whole(const struct fj *f, double k)
+{
+	struct rp_memo *memo = f->w->memo;
+	size_t i = (size_t)k;
+
+	if (!memo || k >= RP_LGAMMA_MEMO)
+		return lgamma(k);
+	if (memo->lgam[i] == 0 && k > 2)
+		memo->lgam[i] = lgamma(k);
+	return memo->lgam[i];
 }
 
 /* Operations per ms that the n disks complete while m (whole) operations
@@ -654,8 +668,8 @@ static double fj_rate_whole(struct fj *f, double m, double *busy, double *mean)
 	/* the terms beyond 10 standard deviations are below 1e-22 */
 	lo = fmax(1.0, floor(mu - 10 * sd));
 	hi = fmin(m, ceil(mu + 10 * sd));
-	pj = exp(lgamma(m + 1) - lgamma(lo + 1) - lgamma(m - lo + 1) + lo * log(p) +
-		 (m - lo) * log1p(-p));
+	pj = exp(lgam_whole(f, m + 1) - lgam_whole(f, lo + 1) - lgam_whole(f, m - lo + 1) +
+		 lo * log(p) + (m - lo) * log1p(-p));
 	for (j = lo; j <= hi; j++) {
 		sum += pj / fj_top(f, j);
 		qsum += pj * j;

@@ -240,11 +240,21 @@ double rp_sptf_ratio(struct rp_memo *memo, double alpha, double beta, double tre
 
 	if (q <= 1 || trev <= 0)
 		return 1;
+	/* the search asks again and again for one band at one queue */
+	if (memo && memo->last.q == q && memo->last.alpha == alpha && memo->last.beta == beta &&
+	    memo->last.trev == trev)
+		return memo->last.r;
 	if (memo)
 		t = &memo->sptf[slot_of(alpha, beta, trev)];
 	if (!memo || !t->valid || t->alpha != alpha || t->beta != beta || t->trev != trev)
 		table_init(t, alpha, beta, trev);
-	return interp(t, q);
+	if (!memo)
+		return interp(t, q);
+	memo->last.alpha = alpha;
+	memo->last.beta = beta;
+	memo->last.trev = trev;
+	memo->last.q = q;
+	return memo->last.r = interp(t, q);
 }
 
 double rp_sptf_exact(double alpha, double beta, double trev, double q)

@@ -216,7 +216,7 @@ struct rp_sptf {
 /* A disk's time per operation at each queue length (model.c, op_ms) for a
  * band, a size and the share of the queue the drive chooses among: every
  * figure and layout at that stroke asks for the same. */
-#define RP_TOP_KEYS 9
+#define RP_TOP_KEYS 10
 #define RP_TOP_SLOTS 64
 struct rp_top_memo {
 	double key[RP_TOP_KEYS];      /* all 0: empty */
@@ -228,6 +228,7 @@ struct rp_top_memo {
  * Levels and group counts whose requests send the same operations to the
  * same number of disks (reads on RAID 0, 5, 6, 50, 60 of n disks; parity
  * writes of every group count whose groups read-modify-write) share it. */
+#define RP_LGAMMA_MEMO 8192
 #define RP_FJ_KEYS 16
 #define RP_FJ_SLOTS 2048
 struct rp_fj_memo {
@@ -239,8 +240,14 @@ struct rp_memo {
 		double m, copies, v;
 	} rot[RP_MEMO_SLOTS];
 	struct rp_sptf sptf[RP_SPTF_SLOTS];
+	struct {
+		double alpha, beta, trev, q, r; /* the last rp_sptf_ratio asked; q 0: none */
+	} last;
 	struct rp_top_memo top[RP_TOP_SLOTS];
 	struct rp_fj_memo fj[RP_FJ_SLOTS];
+	/* lgamma(k) of whole k, as lgamma computes it (the closed loop's
+	 * binomial terms); 0: not yet (lgamma(1) and lgamma(2) are 0 anyway) */
+	double lgam[RP_LGAMMA_MEMO];
 };
 
 /* A validated workload: sizes normalised. */

@@ -39,11 +39,13 @@ struct cand {
 	 * showed it cannot meet the speed goals (needed only if no layout meets
 	 * them); LAZY_RISK, it is in a riskier band than low and a riskier
 	 * layout with fewer disks met the goals (needed only if the low-risk
-	 * layouts do not settle the answer) */
+	 * layouts do not settle the answer); LAZY_DIST, there are no speed
+	 * goals and its capacity or tolerance miss theirs: its distance is
+	 * known, its speed only breaks ties among the closest */
 	int lazy;
 };
 
-enum { LAZY_NONE, LAZY_SPEED, LAZY_RISK };
+enum { LAZY_NONE, LAZY_SPEED, LAZY_RISK, LAZY_DIST, LAZY_KINDS };
 
 /* How far a layout is from each goal. */
 struct shortfall {
@@ -125,9 +127,9 @@ struct search {
 	size_t n_c, cap_c;
 	size_t evaluated;
 	bool any_geom;
-	bool any_ok;	     /* a layout met the goals: the closest are not needed */
-	size_t n_lazy[3];    /* candidates left lazy, by LAZY_* */
-	unsigned risky_ok_n; /* the fewest disks of a riskier layout meeting the goals */
+	bool any_ok;		   /* a layout met the goals: the closest are not needed */
+	size_t n_lazy[LAZY_KINDS]; /* candidates left lazy, by LAZY_* */
+	unsigned risky_ok_n;	   /* the fewest disks of a riskier layout meeting the goals */
 	double best_cap, best_tol, best_iops, best_access;
 	struct cand best_cap_c;
 	bool best_pass;
@@ -644,6 +646,17 @@ static int try_layout(struct search *s, struct rp_geom *g)
 		s->n_lazy[c.lazy]++;
 		return push(s, &c);
 	}
+	/* no speed goal: the distance is the capacity's and tolerance's, known
+	 * now; one that misses them needs its speed only among the closest */
+	if (!(goals->min_iops > 0) && !(goals->max_access_ms > 0)) {
+		c.dist = shortfalls(goals, &c, gap);
+		if (c.dist > 0) {
+			c.lazy = LAZY_DIST;
+			s->n_lazy[c.lazy]++;
+			note_dist(s, c.dist);
+			return push(s, &c);
+		}
+	}
 	numbers_at(s, g, ap, &o);
 	c.iops = o.mixed;
 	c.access = o.access;
@@ -862,7 +875,7 @@ static void set_prefix(struct search *s, unsigned n, unsigned *lcount)
  * candidates left lazy (try_layout) get their figures now, computed as the
  * search would have (the same prefix, aggregate and caps).
  */
-static int resolve_lazy(struct search *s, int which)
+static int resolve_lazy(struct search *s, int which, double max_dist)
 {
 	size_t nl = s->path ? s->path->n_links : 0, i;
 	unsigned *lcount = calloc(nl + 1, sizeof(*lcount)), n = 0;
@@ -877,7 +890,7 @@ static int resolve_lazy(struct search *s, int which)
 		struct rp_numbers o;
 		struct rp_agg a;
 
-		if (c->lazy != which)
+		if (c->lazy != which || c->dist > max_dist)
 			continue;
 		if (c->n != n)
 			set_prefix(s, n = c->n, lcount);
@@ -914,9 +927,13 @@ static int resolve_needed(struct search *s)
 	int rc = 0;
 
 	if (!s->settled && s->n_lazy[LAZY_RISK])
-		rc = resolve_lazy(s, LAZY_RISK);
+		rc = resolve_lazy(s, LAZY_RISK, INFINITY);
 	if (!rc && !s->any_ok && s->n_lazy[LAZY_SPEED])
-		rc = resolve_lazy(s, LAZY_SPEED);
+		rc = resolve_lazy(s, LAZY_SPEED, INFINITY);
+	/* the closest are the k smallest distances, ties ranked by speed: the
+	 * lazy ones no further than the k-th (s->near holds the k smallest) */
+	if (!rc && !s->any_ok && s->n_lazy[LAZY_DIST])
+		rc = resolve_lazy(s, LAZY_DIST, s->n_near < s->k ? INFINITY : s->near_max);
 	return rc;
 }
 
