@@ -7,6 +7,18 @@
 
 #include "raidplan/raidplan_priv.h"
 
+/* fmin and fmax for the loop's hot paths, where no argument is NaN or a
+ * signed zero: the same value, without the library call. */
+static inline double min2(double a, double b)
+{
+	return b < a ? b : a;
+}
+
+static inline double max2(double a, double b)
+{
+	return b > a ? b : a;
+}
+
 static bool is_mirror(int level)
 {
 	return level == RP_LEVEL_1 || level == RP_LEVEL_10 || level == RP_LEVEL_01;
@@ -107,6 +119,22 @@ int rp_geom_build(const struct rp_layout *l, size_t n_avail, struct rp_geom *g,
 		break;
 	}
 	return 0;
+}
+
+bool rp_speed_same_groups(const struct rp_geom *g, const struct rp_wl *w)
+{
+	double dg = (double)g->gsize - g->parity;
+	unsigned i;
+
+	if (g->groups < 2 || !g->parity || w->rnd != 1 || !(1.0 + g->parity < dg - 1.0))
+		return false;
+	for (i = 0; i < w->n; i++) {
+		double s = w->bytes[i], m = 1.0 + (s - fmin(s, 4096.0)) / g->chunk;
+
+		if (w->share[i] > 0 && (m > g->groups || m > g->ndata))
+			return false;
+	}
+	return true;
 }
 
 unsigned rp_geom_data_members(const struct rp_geom *g)
@@ -596,12 +624,12 @@ struct fj {
 	unsigned next;
 };
 
-static double fj_top(struct fj *f, double j)
+static inline double fj_top(struct fj *f, double j)
 {
-	size_t i = (size_t)fmin(j, f->a->qlim);
+	size_t i = (size_t)(j < f->a->qlim ? j : f->a->qlim); /* fmin, without the call */
 
 	if (!(f->top[i] > 0))
-		f->top[i] = op_ms(f->a, f->w, f->r->x, fmax(1.0, (double)i * f->share), NULL);
+		f->top[i] = op_ms(f->a, f->w, f->r->x, max2(1.0, (double)i * f->share), NULL);
 	return f->top[i];
 }
 
@@ -666,8 +694,8 @@ static double fj_rate_whole(struct fj *f, double m, double *busy, double *mean)
 		return 1.0 / fj_top(f, m);
 	}
 	/* the terms beyond 10 standard deviations are below 1e-22 */
-	lo = fmax(1.0, floor(mu - 10 * sd));
-	hi = fmin(m, ceil(mu + 10 * sd));
+	lo = max2(1.0, floor(mu - 10 * sd));
+	hi = min2(m, ceil(mu + 10 * sd));
 	pj = exp(lgam_whole(f, m + 1) - lgam_whole(f, lo + 1) - lgam_whole(f, m - lo + 1) +
 		 lo * log(p) + (m - lo) * log1p(-p));
 	for (j = lo; j <= hi; j++) {
@@ -840,7 +868,7 @@ static double fork_join_solve(const struct rp_geom *g, const struct rp_agg *a,
 static double fork_join_bound(const struct rp_geom *g, const struct rp_agg *a,
 			      const struct rp_wl *w, const struct req *r, double q, double share)
 {
-	double qd = fmax(1.0, fmin(ceil(q * r->ops), a->qlim) * share);
+	double qd = max2(1.0, min2(ceil(q * r->ops), a->qlim) * share);
 	double pos1 = a->seek + a->trev / 2.0;
 	double ratio = qd > 1 ? rp_sptf_ratio(w->memo, a->alpha, a->beta, a->trev, qd) : 1;
 
@@ -861,8 +889,8 @@ static double req_iops(const struct rp_geom *g, const struct rp_agg *a, const st
 		       const struct rp_wl *w, const struct req *r, double q, double share,
 		       int *which, struct rp_queue_info *qi)
 {
-	double qd = fmax(1.0,
-			 fmin(r->cached ? a->qlim : fmax(1.0, q * r->ops / g->n), a->qlim) * share);
+	double qd = max2(1.0,
+			 min2(r->cached ? a->qlim : max2(1.0, q * r->ops / g->n), a->qlim) * share);
 	double top, little, thru, best, cw;
 
 	little = q * 1000.0 / r->lat1;
@@ -881,7 +909,7 @@ static double req_iops(const struct rp_geom *g, const struct rp_agg *a, const st
 		thru = g->n * 1000.0 /
 		       ((r->ops - (cw > 0 ? r->wops : 0)) * top + (cw > 0 ? r->wops * cw : 0));
 	}
-	best = fmin(little, thru);
+	best = min2(little, thru);
 	*which = RP_CAP_DISKS;
 	if ((r->write ? c->total_w : c->total) > 0) {
 		double capped = (r->write ? c->total_w : c->total) * 1e6 / (r->ops * r->x);

@@ -190,6 +190,7 @@ static void table_init(struct rp_sptf *t, double alpha, double beta, double trev
 	t->r[0] = 1;
 	for (j = 1; j < RP_SPTF_QPTS; j++)
 		t->r[j] = NAN;
+	memset(t->rq, 0, sizeof(t->rq));
 }
 
 /* r at the table's point j, q = 2^(j/2), computed when first asked for */
@@ -250,6 +251,12 @@ double rp_sptf_ratio(struct rp_memo *memo, double alpha, double beta, double tre
 		table_init(t, alpha, beta, trev);
 	if (!memo)
 		return interp(t, q);
+	/* a disk's whole queue lengths, asked for by every size and figure */
+	if (q <= RP_SPTF_WHOLE && q == floor(q)) {
+		if (!(t->rq[(int)q] > 0))
+			t->rq[(int)q] = interp(t, q);
+		return t->rq[(int)q];
+	}
 	memo->last.alpha = alpha;
 	memo->last.beta = beta;
 	memo->last.trev = trev;

@@ -199,6 +199,7 @@ struct rp_geom {
 #define RP_SPTF_QPTS 25	   /* r(q) at q = 2^(j/2), j = 0 .. 24 (q <= 4096) */
 #define RP_SPTF_SLOTS 64   /* bands whose tables a search keeps */
 #define RP_SPTF_GAMMA 0.92 /* a queue of q chooses as q^0.92 fresh requests */
+#define RP_SPTF_WHOLE 64   /* the table keeps r at whole q up to this, interpolated once */
 /* One band's SPTF table (queue.c): the quadrature of E_q and the ratios
  * r(q) at the table's points, each computed when first needed (NAN until
  * then). */
@@ -212,6 +213,7 @@ struct rp_sptf {
 	bool lin;				   /* a piece with F linear in x */
 	double lin_a, lin_b;			   /* 1 - F at its ends */
 	double r[RP_SPTF_QPTS];
+	double rq[RP_SPTF_WHOLE + 1]; /* r at whole q as interpolated; 0: not yet */
 };
 /* A disk's time per operation at each queue length (model.c, op_ms) for a
  * band, a size and the share of the queue the drive chooses among: every
@@ -394,6 +396,12 @@ RP_HIDDEN double rp_level_tolerated(const struct rp_geom *g);
  * member of cmin bytes; the stroke itself when zone is 0. */
 RP_HIDDEN double rp_zone_stroke(double stroke, double cmin, double zone, bool up);
 RP_HIDDEN unsigned rp_geom_data_members(const struct rp_geom *g);
+/* A RAID 50/60 geometry whose figures rp_numbers_mixed gives are those of
+ * every other group count of its members and chunk that this is true of:
+ * all random requests (the streams do not count), each touching at most one
+ * chunk per group (m <= groups, so k = 1) and read-modify-written (1 + P <
+ * g - P - 1): the group count then enters no operation, phase or latency. */
+RP_HIDDEN bool rp_speed_same_groups(const struct rp_geom *g, const struct rp_wl *w);
 
 /* common.c */
 RP_HIDDEN int rp_err(struct rp_error *err, int code, const char *fmt, ...)

@@ -111,6 +111,7 @@ struct search {
 	unsigned n_all;
 	double chunks[16];
 	unsigned n_chunks;
+	unsigned chunk_i; /* the chunk try_layout has, an index of chunks[] */
 	/* the current prefix */
 	unsigned n;
 	double cmin;
@@ -152,6 +153,9 @@ struct search {
 	double safe_tol, safe_mttdl;
 	int safe_risk;
 	bool safe_ok;
+	/* the best pass: a RAID 50 / 60 chunk (by level, chunk index) whose
+	 * figures are every such group count's was seen at this prefix */
+	bool same_groups_seen[2][16];
 	/* the speed goals' stroke rounded to whole zones */
 	struct rp_agg agg_z;
 	/* for the reason layout 0 is first: the feasible layout with the
@@ -566,6 +570,14 @@ static int try_layout(struct search *s, struct rp_geom *g)
 		 * only when their bound could beat the best so far */
 		ap = grid_agg(s, 1);
 		g->stroke = 1.0 / GRID;
+		if ((g->level == RP_LEVEL_50 || g->level == RP_LEVEL_60) &&
+		    rp_speed_same_groups(g, &s->wl)) {
+			bool *seen = &s->same_groups_seen[g->level == RP_LEVEL_60][s->chunk_i];
+
+			if (*seen)
+				return 0; /* the same IOPS and access time as one seen */
+			*seen = true;
+		}
 		bound_at(s, g, ap, &o);
 		if (s->best_access == 0 || o.access < s->best_access)
 			s->best_access = o.access;
@@ -697,6 +709,7 @@ static int try_geom(struct search *s, const struct rp_layout *l)
 		return 0;
 	for (i = 0; i < s->n_chunks; i++) {
 		g.chunk = s->chunks[i];
+		s->chunk_i = i;
 		if ((rc = try_layout(s, &g)))
 			return rc;
 	}
@@ -825,6 +838,7 @@ static int run(struct search *s)
 			iface = m->iface;
 		rp_caps_build(s->path, iface * s->n, ratio, link_id, s->n, &s->caps);
 		memset(s->grid_ok, 0, sizeof(s->grid_ok));
+		memset(s->same_groups_seen, 0, sizeof(s->same_groups_seen));
 		s->agg_c_ok = s->safe_ok = false;
 		s->prefix_start = s->n_c;
 		if ((rc = try_prefix(s)) || (rc = settle_prefix(s)))
