@@ -570,6 +570,11 @@ static int try_layout(struct search *s, struct rp_geom *g)
 		 * only when their bound could beat the best so far */
 		ap = grid_agg(s, 1);
 		g->stroke = 1.0 / GRID;
+		/* RAID 0+1's IOPS and access time are RAID 10's of the same copies
+		 * (the same operations: they differ in what survives a failure) */
+		if (g->level == RP_LEVEL_01 &&
+		    (!goals->level_mask || (goals->level_mask & RP_LEVEL_BIT(RP_LEVEL_10))))
+			return 0;
 		if ((g->level == RP_LEVEL_50 || g->level == RP_LEVEL_60) &&
 		    rp_speed_same_groups(g, &s->wl)) {
 			bool *seen = &s->same_groups_seen[g->level == RP_LEVEL_60][s->chunk_i];
