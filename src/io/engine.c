@@ -163,15 +163,16 @@ uint64_t io_hist_percentile(const struct io_hist *h, double p)
 static const struct {
 	int profile;	  /* enum rp_profile */
 	const char *name; /* NULL: the profile's name */
+	bool iometer;	  /* an IOMeter access specification: its sizes are its own */
 } wl_profile[IO_WL_COUNT] = {
-	[IO_WL_SEQ_READ] = { RP_PROFILE_SEQ_READ, NULL },
-	[IO_WL_SEQ_WRITE] = { RP_PROFILE_SEQ_WRITE, NULL },
-	[IO_WL_RANDOM_ACCESS] = { RP_PROFILE_RANDOM_ACCESS, NULL },
-	[IO_WL_DATABASE] = { RP_PROFILE_DATABASE, NULL },
-	[IO_WL_FILESERVER] = { RP_PROFILE_FILESERVER, NULL },
-	[IO_WL_WEBSERVER] = { RP_PROFILE_WEBSERVER, NULL },
-	[IO_WL_WORKSTATION] = { RP_PROFILE_WORKSTATION, NULL },
-	[IO_WL_RANDOM_WRITE] = { RP_PROFILE_RANDOM_ACCESS, "random-write" },
+	[IO_WL_SEQ_READ] = { RP_PROFILE_SEQ_READ, NULL, false },
+	[IO_WL_SEQ_WRITE] = { RP_PROFILE_SEQ_WRITE, NULL, false },
+	[IO_WL_RANDOM_ACCESS] = { RP_PROFILE_RANDOM_ACCESS, NULL, false },
+	[IO_WL_DATABASE] = { RP_PROFILE_DATABASE, NULL, true },
+	[IO_WL_FILESERVER] = { RP_PROFILE_FILESERVER, NULL, true },
+	[IO_WL_WEBSERVER] = { RP_PROFILE_WEBSERVER, NULL, true },
+	[IO_WL_WORKSTATION] = { RP_PROFILE_WORKSTATION, NULL, true },
+	[IO_WL_RANDOM_WRITE] = { RP_PROFILE_RANDOM_ACCESS, "random-write", false },
 };
 
 /* The workload's profile; false for an unknown workload. */
@@ -208,9 +209,7 @@ int io_workload_parse(const char *name, enum io_workload *out)
 
 bool io_workload_fixed_size(enum io_workload w)
 {
-	struct rp_workload p;
-
-	return wl_get(w, &p) && !p.n_sizes;
+	return (unsigned)w < IO_WL_COUNT && !wl_profile[w].iometer;
 }
 
 bool io_workload_writes(enum io_workload w)

@@ -233,6 +233,8 @@ static void test_workloads(void **state)
 	assert_false(io_workload_writes(IO_WL_WEBSERVER));
 	assert_true(io_workload_fixed_size(IO_WL_RANDOM_ACCESS));
 	assert_false(io_workload_fixed_size(IO_WL_FILESERVER));
+	assert_false(io_workload_fixed_size(IO_WL_DATABASE)); /* IOMeter's 8 KiB: its own */
+	assert_true(io_workload_fixed_size(IO_WL_SEQ_WRITE));
 	/* sequential requests of 1 MiB in the engine and in the planner (they
 	 * were 64 KiB in the planner, issue 28.4) */
 	io_job_set_workload(&j, IO_WL_SEQ_WRITE);
