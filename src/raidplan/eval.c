@@ -188,7 +188,7 @@ static void controller_figures(struct rp_eval *ev, const struct rp_geom *g, cons
 	    c->ctrl == RP_CTRL_HW_RAID
 		? "a hardware RAID controller: members stream at efficiency x their rate, its "
 		  "write cap is the write ratio x its read cap unless a write cap is given, "
-		  "latency per request and per member as given (no published figure found), "
+		  "latency per request and per member as given (no published figure to take), "
 		  "and without a write-back cache it reads, modifies and writes each chunk of "
 		  "a sequential parity write (no full stripes)"
 	    : c->ctrl == RP_CTRL_HBA
