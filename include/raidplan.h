@@ -42,11 +42,11 @@ extern "C" {
  * sized struct, a function or an enumerator added is a compatible change:
  * the version string's minor number grows. */
 #define RP_API_VERSION 2
-#define RP_VERSION_STRING "2.1.0"
+#define RP_VERSION_STRING "2.2.0"
 
 /* The API version the library was built with (compare with RP_API_VERSION). */
 RP_EXPORT int rp_api_version(void);
-/* "2.1.0" */
+/* "2.2.0" */
 RP_EXPORT const char *rp_version(void);
 
 /* ---- sized structs ----------------------------------------------------- */
@@ -201,12 +201,43 @@ struct rp_path {
 	double latency_per_disk_ms;   /* ... and per member of the array */
 	double cache_mb;	      /* the controller's write-back cache; 0: none */
 	double cache_mbps;	      /* the rate it takes writes at; 0: the path's write cap */
+	/* 2.2: what does the RAID (docs/planning-model.md 2.6); a field left 0
+	 * takes the controller's default, shown by rp_eval_figure(RP_FIG_CONTROLLER) */
+	int controller;		  /* RP_CTRL_*: 0 md (Linux software RAID) */
+	uint32_t reserved;	  /* 0 */
+	double member_efficiency; /* a member's sequential rate through the controller over the
+				   * disk's own, (0, 1]; 0: by controller (md, hba 1) */
+	double write_ratio;	  /* the controller's write cap over its read cap when only the
+				   * read cap is given, (0, 1]; 0: by controller (md, hba 1) */
+	int full_stripe;	  /* RP_STRIPE_*: how sequential parity writes are written */
+	uint32_t reserved2;	  /* 0 */
+};
+
+/* rp_path.controller */
+enum rp_controller {
+	RP_CTRL_MD,	 /* Linux md on the host: the default */
+	RP_CTRL_HBA,	 /* a host bus adapter: md on the host, nothing in between */
+	RP_CTRL_HW_RAID, /* a hardware RAID controller */
+};
+
+/* rp_path.full_stripe */
+enum rp_stripe {
+	RP_STRIPE_DEFAULT, /* by controller: md's stripe cache assembles full stripes; a
+			    * hardware controller does with a write-back cache, without one
+			    * it reads, modifies and writes each chunk */
+	RP_STRIPE_FULL,
+	RP_STRIPE_RMW,
 };
 
 static inline void rp_path_init(struct rp_path *p)
 {
 	RP_INIT_SIZED(p);
 }
+
+/* "md", "hba", "hw-raid"; NULL for an unknown controller. Since 2.2. */
+RP_EXPORT const char *rp_controller_name(int controller);
+/* Accepts the names above ("hwraid", "hw_raid" too); 0 or -EINVAL. Since 2.2. */
+RP_EXPORT int rp_controller_parse(const char *s, int *controller, struct rp_error *err);
 
 /* ---- layouts --------------------------------------------------------- */
 
@@ -345,6 +376,9 @@ enum rp_figure_id {
 	RP_FIG_RISK,	       /* risk band: 0 low, 1 medium, 2 high */
 	RP_FIG_CACHED_WRITE,   /* ms, a write the disks' write cache takes (t_w) */
 	RP_FIG_DISK_BUSY,      /* share of the time a disk has work, random reads at the queue */
+	/* 2.2 */
+	RP_FIG_CONTROLLER,  /* the controller (enum rp_controller) and its figures */
+	RP_FIG_STROKE_GAIN, /* the workload's IOPS at this stroke over the full stroke's */
 };
 
 /* How many figures an evaluation has: ids 0 .. rp_figure_count() - 1. */
@@ -384,7 +418,7 @@ enum rp_warning_id {
 	RP_WARN_CAP_LINK,      /* ... by a shared link */
 	RP_WARN_CAP_INTERFACE, /* ... by the disks' own links */
 	RP_WARN_MIXED_SIZES,   /* value: bytes wasted */
-	RP_WARN_RAID5_WIDE,    /* more than 7 (medium) / 14 (high) disks in a RAID 5 (group) */
+	RP_WARN_RAID5_WIDE,    /* more than 14 disks in a RAID 5 (group): medium risk (HPE) */
 	RP_WARN_CHUNK_SMALL,   /* value: share of requests above chunk */
 	RP_WARN_CAPACITY_TINY, /* usable capacity below a request/chunk */
 	RP_WARN_URE_LIKELY,    /* value: probability */

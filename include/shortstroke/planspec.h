@@ -47,6 +47,9 @@ int plan_rate_pair_parse(const char *spec, double *read, double *write, struct s
 /* "MS" or "MS+MS_PER_DISK" (also "MS+MS/disk"). */
 int plan_latency_parse(const char *spec, double *ms, double *per_disk_ms, struct ss_error *err);
 
+/* A share in (0, 1]: 0.94 or 94%. */
+int plan_share_parse(const char *spec, double *share, struct ss_error *err);
+
 /* "SIZE" or "SIZE@MBPS": a controller cache (MB) and its rate (0: none given). */
 int plan_cache_parse(const char *spec, double *mb, double *mbps, struct ss_error *err);
 

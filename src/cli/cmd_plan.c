@@ -152,6 +152,8 @@ enum {
 	OPT_MECH,
 	OPT_LATENCY,
 	OPT_CACHE,
+	OPT_CTRL_KIND,
+	OPT_CTRL_EFF,
 };
 
 struct popts {
@@ -174,6 +176,8 @@ struct popts {
 	unsigned groups, copies;
 	double controller_mbps, bus_mbps, controller_w_mbps, bus_w_mbps;
 	double latency_ms, latency_disk_ms, cache_mb, cache_mbps;
+	int controller;		  /* enum rp_controller */
+	double member_efficiency; /* 0: the controller's */
 	unsigned top;
 	struct out_opts out;
 	bool explain;
@@ -247,7 +251,14 @@ static void usage(FILE *f)
 	    "                        custom:bs=SIZE[:W][/SIZE:W...][,read=R][,random=X]\n"
 	    "                        (R, X: 0.7 or 70%%; e.g. custom:bs=64K,read=0,random=1)\n"
 	    "      --qd N            queue depth on the array (default %d)\n"
+	    "      --controller md|hba|hw-raid  what does the RAID (default md, Linux's\n"
+	    "                        software RAID, which apply builds); hw-raid: members\n"
+	    "                        stream at 0.94 of their rate, writes cap at 0.75 of\n"
+	    "                        --controller-mbps, parity writes read-modify-write\n"
+	    "                        each chunk without --controller-cache (--explain)\n"
 	    "      --controller-mbps N[/W]  controller bandwidth cap, MB/s (W: writes)\n"
+	    "      --controller-efficiency E  a member's sequential rate through the\n"
+	    "                        controller over its own (0.94 hw-raid, 1 md, hba)\n"
 	    "      --bus-mbps N[/W]  bus (PCIe) bandwidth cap, MB/s (W: writes)\n"
 	    "      --controller-latency MS[+MS]  per request, + per member of the array\n"
 	    "      --controller-cache SIZE[@MBPS]  a write-back controller cache\n"
@@ -398,6 +409,17 @@ static int take_model_opt(struct popts *o, int c, const char *arg)
 		if (plan_cache_parse(arg, &o->cache_mb, &o->cache_mbps, &err))
 			return cli_usage_error("plan", "--controller-cache: %s", err.msg);
 		return 0;
+	case OPT_CTRL_KIND: {
+		struct rp_error rerr = { 0 };
+
+		if (rp_controller_parse(arg, &o->controller, &rerr))
+			return cli_usage_error("plan", "--controller: %s", rerr.msg);
+		return 0;
+	}
+	case OPT_CTRL_EFF:
+		if (plan_share_parse(arg, &o->member_efficiency, &err))
+			return cli_usage_error("plan", "--controller-efficiency: %s", err.msg);
+		return 0;
 	default: /* OPT_MECH: checked now, applied to every disk of the pool */
 		rp_disk_init(&probe);
 		if (plan_mech_parse(arg, &probe, &err))
@@ -469,6 +491,8 @@ static int take_opt(struct popts *o, int c, const char *arg)
 	case OPT_BUS:
 	case OPT_LATENCY:
 	case OPT_CACHE:
+	case OPT_CTRL_KIND:
+	case OPT_CTRL_EFF:
 	case OPT_MECH:
 		return take_model_opt(o, c, arg);
 	case OPT_TOP:
@@ -1313,6 +1337,8 @@ static int model_inputs(struct pstate *s)
 	s->path.latency_per_disk_ms = o->latency_disk_ms;
 	s->path.cache_mb = o->cache_mb;
 	s->path.cache_mbps = o->cache_mbps;
+	s->path.controller = o->controller;
+	s->path.member_efficiency = o->member_efficiency;
 	rp_goals_init(&s->goals);
 	if (!o->tolerate_set && !(o->level_mask & RP_LEVEL_BIT(RP_LEVEL_0))) {
 		o->tolerate = 1;
@@ -1352,6 +1378,8 @@ static int plan_run(struct ss_ctx *ctx, int argc, char **argv)
 		{ "groups", required_argument, NULL, OPT_GROUPS },
 		{ "copies", required_argument, NULL, OPT_COPIES },
 		{ "controller-mbps", required_argument, NULL, OPT_CONTROLLER },
+		{ "controller", required_argument, NULL, OPT_CTRL_KIND },
+		{ "controller-efficiency", required_argument, NULL, OPT_CTRL_EFF },
 		{ "bus-mbps", required_argument, NULL, OPT_BUS },
 		{ "controller-latency", required_argument, NULL, OPT_LATENCY },
 		{ "controller-cache", required_argument, NULL, OPT_CACHE },

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "io/io_priv.h"
+#include "raidplan.h"
 #include "shortstroke/devsrc.h"
 
 #define MAX_ENGINES 8
@@ -155,20 +156,50 @@ uint64_t io_hist_percentile(const struct io_hist *h, double p)
 
 /* ---- workloads ---------------------------------------------------------------- */
 
-static const char *const wl_names[IO_WL_COUNT] = {
-	"seq-read",   "seq-write", "random-access", "database",
-	"fileserver", "webserver", "workstation",   "random-write",
+/* Each workload is libraidplan's IOMeter profile of the same name
+ * (rp_workload_profile: docs/models.md's table, docs/planning-model.md
+ * 2.4), so that the planner's figures and the engine's measurements speak
+ * of one workload; random-write is random-access's requests written. */
+static const struct {
+	int profile;	  /* enum rp_profile */
+	const char *name; /* NULL: the profile's name */
+	bool iometer;	  /* an IOMeter access specification: its sizes are its own */
+} wl_profile[IO_WL_COUNT] = {
+	[IO_WL_SEQ_READ] = { RP_PROFILE_SEQ_READ, NULL, false },
+	[IO_WL_SEQ_WRITE] = { RP_PROFILE_SEQ_WRITE, NULL, false },
+	[IO_WL_RANDOM_ACCESS] = { RP_PROFILE_RANDOM_ACCESS, NULL, false },
+	[IO_WL_DATABASE] = { RP_PROFILE_DATABASE, NULL, true },
+	[IO_WL_FILESERVER] = { RP_PROFILE_FILESERVER, NULL, true },
+	[IO_WL_WEBSERVER] = { RP_PROFILE_WEBSERVER, NULL, true },
+	[IO_WL_WORKSTATION] = { RP_PROFILE_WORKSTATION, NULL, true },
+	[IO_WL_RANDOM_WRITE] = { RP_PROFILE_RANDOM_ACCESS, "random-write", false },
 };
+
+/* The workload's profile; false for an unknown workload. */
+static bool wl_get(enum io_workload w, struct rp_workload *p)
+{
+	if ((unsigned)w >= IO_WL_COUNT)
+		return false;
+	rp_workload_init(p);
+	/* a known profile at queue depth 1 cannot fail */
+	if (rp_workload_profile(wl_profile[w].profile, 1, p, NULL))
+		return false;
+	if (wl_profile[w].name)
+		p->read_share = 0; /* random-write: every request written */
+	return true;
+}
 
 const char *io_workload_name(enum io_workload w)
 {
-	return (unsigned)w < IO_WL_COUNT ? wl_names[w] : "?";
+	if ((unsigned)w >= IO_WL_COUNT)
+		return "?";
+	return wl_profile[w].name ? wl_profile[w].name : rp_profile_name(wl_profile[w].profile);
 }
 
 int io_workload_parse(const char *name, enum io_workload *out)
 {
 	for (unsigned i = 0; i < IO_WL_COUNT; i++) {
-		if (!strcmp(name, wl_names[i])) {
+		if (!strcmp(name, io_workload_name((enum io_workload)i))) {
 			*out = (enum io_workload)i;
 			return 0;
 		}
@@ -178,71 +209,38 @@ int io_workload_parse(const char *name, enum io_workload *out)
 
 bool io_workload_fixed_size(enum io_workload w)
 {
-	return w == IO_WL_SEQ_READ || w == IO_WL_SEQ_WRITE || w == IO_WL_RANDOM_ACCESS ||
-	       w == IO_WL_RANDOM_WRITE;
+	return (unsigned)w < IO_WL_COUNT && !wl_profile[w].iometer;
 }
 
 bool io_workload_writes(enum io_workload w)
 {
-	return w == IO_WL_SEQ_WRITE || w == IO_WL_DATABASE || w == IO_WL_FILESERVER ||
-	       w == IO_WL_WORKSTATION || w == IO_WL_RANDOM_WRITE;
-}
+	struct rp_workload p;
 
-static void set_sizes(struct io_job *job, const struct io_size_weight *s, unsigned n)
-{
-	job->bs = 0;
-	job->nsizes = n;
-	memcpy(job->sizes, s, n * sizeof(*s));
+	return wl_get(w, &p) && p.read_share < 1;
 }
 
 void io_job_set_workload(struct io_job *job, enum io_workload w)
 {
-	/* docs/models.md, "Workloads (IOMeter access specifications)" */
-	static const struct io_size_weight fileserver[] = {
-		{ 512, 10 }, { 1024, 5 },  { 2048, 5 },	 { 4096, 60 },
-		{ 8192, 2 }, { 16384, 4 }, { 32768, 4 }, { 65536, 10 },
-	};
-	static const struct io_size_weight webserver[] = {
-		{ 512, 22 },  { 1024, 15 }, { 2048, 8 },  { 4096, 23 },	 { 8192, 15 },
-		{ 16384, 2 }, { 32768, 6 }, { 65536, 7 }, { 131072, 1 }, { 524288, 1 },
-	};
+	struct rp_workload p;
+	unsigned i;
 
+	if (!wl_get(w, &p) && !wl_get(IO_WL_WORKSTATION, &p))
+		return;
+	job->read_pct = (unsigned)lround(p.read_share * 100);
+	job->random_pct = (unsigned)lround(p.random_share * 100);
 	job->nsizes = 0;
-	switch (w) {
-	case IO_WL_SEQ_READ:
-	case IO_WL_SEQ_WRITE:
-		job->read_pct = w == IO_WL_SEQ_READ ? 100 : 0;
-		job->random_pct = 0;
-		job->bs = 1u << 20;
-		break;
-	case IO_WL_RANDOM_ACCESS:
-	case IO_WL_RANDOM_WRITE:
-		job->read_pct = w == IO_WL_RANDOM_ACCESS ? 100 : 0;
-		job->random_pct = 100;
-		job->bs = 4096;
-		break;
-	case IO_WL_DATABASE:
-		job->read_pct = 67;
-		job->random_pct = 100;
-		job->bs = 8192;
-		break;
-	case IO_WL_FILESERVER:
-		job->read_pct = 80;
-		job->random_pct = 100;
-		set_sizes(job, fileserver, sizeof(fileserver) / sizeof(fileserver[0]));
-		break;
-	case IO_WL_WEBSERVER:
-		job->read_pct = 100;
-		job->random_pct = 100;
-		set_sizes(job, webserver, sizeof(webserver) / sizeof(webserver[0]));
-		break;
-	case IO_WL_WORKSTATION:
-	default:
-		job->read_pct = 80;
-		job->random_pct = 80;
-		job->bs = 8192;
-		break;
+	job->bs = 0;
+	if (!p.n_sizes) {
+		job->bs = (uint32_t)p.request_bytes;
+		return;
 	}
+	for (i = 0; i < p.n_sizes && i < IO_SIZES_MAX; i++) {
+		const struct rp_size_share *sz = RP_ELEM(struct rp_size_share, p.sizes, i);
+
+		job->sizes[i].bytes = (uint32_t)sz->bytes;
+		job->sizes[i].weight = (uint32_t)lround(sz->share);
+	}
+	job->nsizes = i;
 }
 
 void io_job_init(struct io_job *job)

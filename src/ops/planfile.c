@@ -52,6 +52,9 @@ static const struct {
 	{ "latency_per_disk_ms", offsetof(struct rp_path, latency_per_disk_ms), 100 },
 	{ "cache_mb", offsetof(struct rp_path, cache_mb), 1e7 },
 	{ "cache_mbps", offsetof(struct rp_path, cache_mbps), 1e9 },
+	/* 2.2 */
+	{ "member_efficiency", offsetof(struct rp_path, member_efficiency), 1 },
+	{ "write_ratio", offsetof(struct rp_path, write_ratio), 1 },
 };
 #define N_PATH_FIGS (sizeof(path_figs) / sizeof(path_figs[0]))
 
@@ -299,6 +302,9 @@ static json_object *plan_json(const struct plan *p)
 	for (size_t i = 0; i < N_PATH_FIGS; i++)
 		if (*path_fig(&p->path, i) != 0)
 			add(path, path_figs[i].key, jdouble(*path_fig(&p->path, i)));
+	if (p->path.controller)
+		add(path, "controller",
+		    json_object_new_string(rp_controller_name(p->path.controller)));
 	add(o, "path", path);
 	add(o, "goals", goals_json(&p->goals));
 	pr = json_object_new_object();
@@ -795,8 +801,10 @@ static int parse_rest(struct pctx *c, const struct obj *root, struct plan *p)
 	static const char *const pkeys[] = {
 		"controller_mbps", "bus_mbps",	 "controller_write_mbps",
 		"bus_write_mbps",  "latency_ms", "latency_per_disk_ms",
-		"cache_mb",	   "cache_mbps", NULL
+		"cache_mb",	   "cache_mbps", "member_efficiency",
+		"write_ratio",	   "controller", NULL
 	};
+	char ctrl[16] = "";
 	json_object *arr;
 	struct obj ob;
 	int rc;
@@ -812,6 +820,11 @@ static int parse_rest(struct pctx *c, const struct obj *root, struct plan *p)
 		if ((rc = get_num(c, &ob, path_figs[i].key, false, 0, false, path_figs[i].max,
 				  path_fig(&p->path, i))))
 			return rc;
+	if (ob.o && (rc = get_str(c, &ob, "controller", false, ctrl, sizeof(ctrl))))
+		return rc;
+	if (ctrl[0] && rp_controller_parse(ctrl, &p->path.controller, NULL))
+		return bad(c, &ob, "controller",
+			   "expected \"md\", \"hba\" or \"hw-raid\", got \"%s\"", ctrl);
 	/* predicted figures: informational; known keys must be numbers */
 	if ((rc = get_obj(c, root, "predicted", false, &ob)))
 		return rc;

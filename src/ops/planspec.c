@@ -315,6 +315,16 @@ bad:
 			    spec ? spec : "");
 }
 
+int plan_share_parse(const char *spec, double *share, struct ss_error *err)
+{
+	*share = 0;
+	if (spec && !share_parse(spec, share) && *share > 0)
+		return 0;
+	*share = 0;
+	return ss_error_set(err, -EINVAL, "'%s': expected a share above 0, up to 1 (0.94 or 94%%)",
+			    spec ? spec : "");
+}
+
 int plan_cache_parse(const char *spec, double *mb, double *mbps, struct ss_error *err)
 {
 	const char *at = spec ? strchr(spec, '@') : NULL;

@@ -46,7 +46,7 @@ struct sized {
 SIZED(rp_point, "rp_point_init()", y, y);
 SIZED(rp_disk, "rp_disk_init()", ure_per_bit, reserved);
 SIZED(rp_link, "rp_link_init()", mbps, mbps);
-SIZED(rp_path, "rp_path_init()", n_links, cache_mbps);
+SIZED(rp_path, "rp_path_init()", n_links, reserved2);
 SIZED(rp_layout, "rp_layout_init()", replace_hours, replace_hours);
 SIZED(rp_size_share, "rp_size_share_init()", share, share);
 SIZED(rp_workload, "rp_workload_init()", n_sizes, n_sizes);

@@ -183,7 +183,11 @@ int rp_profile_parse(const char *s, int *profile, struct rp_error *err)
 #define SZ(b, w) {RP_SIZED(struct rp_size_share), .bytes = (b), .share = (w)}
 /* clang-format on */
 
-/* IOMeter access specifications as storage reviews use them (docs/models.md). */
+/* IOMeter access specifications as storage reviews use them (docs/models.md);
+ * the I/O engine's workloads are these (io_job_set_workload), so that a plan
+ * and a bench of one drive run one workload. Sequential requests are 1 MiB:
+ * large enough that a drive's per-command time is a small part of each
+ * (docs/planning-model.md 2.4). */
 static const struct rp_size_share fileserver_sizes[] = {
 	SZ(512, 10),	SZ(1 * KIB, 5),	 SZ(2 * KIB, 5),  SZ(4 * KIB, 60),
 	SZ(8 * KIB, 2), SZ(16 * KIB, 4), SZ(32 * KIB, 4), SZ(64 * KIB, 10),
@@ -230,12 +234,12 @@ int rp_workload_profile(int profile, unsigned qd, struct rp_workload *out, struc
 	case RP_PROFILE_SEQ_READ:
 		wl->read_share = 1.0;
 		wl->random_share = 0.0;
-		wl->request_bytes = 64 * KIB;
+		wl->request_bytes = 1024 * KIB;
 		break;
 	case RP_PROFILE_SEQ_WRITE:
 		wl->read_share = 0.0;
 		wl->random_share = 0.0;
-		wl->request_bytes = 64 * KIB;
+		wl->request_bytes = 1024 * KIB;
 		break;
 	case RP_PROFILE_RANDOM_ACCESS:
 		wl->read_share = 1.0;
@@ -246,6 +250,38 @@ int rp_workload_profile(int profile, unsigned qd, struct rp_workload *out, struc
 		return rp_err(err, -EINVAL, "unknown workload profile %d", profile);
 	}
 	return rp_out_workload(wl, out, err);
+}
+
+static const char *const controller_names[] = {
+	[RP_CTRL_MD] = "md",
+	[RP_CTRL_HBA] = "hba",
+	[RP_CTRL_HW_RAID] = "hw-raid",
+};
+
+const char *rp_controller_name(int controller)
+{
+	if (controller < 0 ||
+	    controller >= (int)(sizeof(controller_names) / sizeof(*controller_names)))
+		return NULL;
+	return controller_names[controller];
+}
+
+int rp_controller_parse(const char *s, int *controller, struct rp_error *err)
+{
+	char buf[32], name[32];
+
+	if (!s || !controller)
+		return rp_err(err, -EINVAL, "no controller given");
+	if (!squeeze(s, buf, sizeof(buf)))
+		return rp_err(err, -EINVAL, "unknown controller (too long)");
+	for (int i = 0; rp_controller_name(i); i++) {
+		squeeze(rp_controller_name(i), name, sizeof(name));
+		if (strcmp(buf, name) == 0) {
+			*controller = i;
+			return 0;
+		}
+	}
+	return rp_err(err, -EINVAL, "unknown controller \"%.40s\": use md, hba or hw-raid", s);
 }
 
 const char *rp_goal_name(int goal)

@@ -39,6 +39,8 @@ static const struct {
 	[RP_FIG_RISK] = { "risk", "risk band (0 low, 1 medium, 2 high)", "" },
 	[RP_FIG_CACHED_WRITE] = { "cached_write", "a write into the disks' write cache", "ms" },
 	[RP_FIG_DISK_BUSY] = { "disk_busy", "share of the time a disk is busy at the queue", "" },
+	[RP_FIG_CONTROLLER] = { "controller", "controller (0 md, 1 hba, 2 hw-raid)", "" },
+	[RP_FIG_STROKE_GAIN] = { "stroke_gain", "workload IOPS over the full stroke's", "" },
 };
 
 static const char *const warn_keys[RP_WARN_COUNT] = {
@@ -173,6 +175,40 @@ static const char *mttdl_formula(int level)
 	default:
 		return "group's MTTF^3 / (g (g-1) (g-2) MTTR^2), divided by the G groups";
 	}
+}
+
+/* The controller's figures (docs/planning-model.md 2.6), each with where it
+ * came from: given, or the controller's default and its measurement. */
+static void controller_figures(struct rp_eval *ev, const struct rp_geom *g, const struct rp_caps *c)
+{
+	struct rp_figure *f;
+
+	f = fig(
+	    ev, RP_FIG_CONTROLLER, c->ctrl,
+	    c->ctrl == RP_CTRL_HW_RAID
+		? "a hardware RAID controller: members stream at efficiency x their rate, its "
+		  "write cap is the write ratio x its read cap unless a write cap is given, "
+		  "latency per request and per member as given (no published figure to take), "
+		  "and without a write-back cache it reads, modifies and writes each chunk of "
+		  "a sequential parity write (no full stripes)"
+	    : c->ctrl == RP_CTRL_HBA
+		? "an HBA: md on the host, the adapter passes each command on; as md"
+		: "Linux md: the host's software RAID, its stripe cache assembles full stripes",
+	    c->ctrl == RP_CTRL_HW_RAID
+		? "efficiency 0.94 and write ratio 0.75: Chung, Gray, Horst, Worthington, "
+		  "Windows 2000 Disk IO Performance, MSR-TR-2000-55 (3ware RAID 0: 3 disks "
+		  "read 55 MB/s where 2 read 39; writes plateau at 41 MB/s); read-modify-write "
+		  "without a cache: What PC? RAID tests, whatpc.co.uk/2160752 (RAID 5 of 3 writes 7 "
+		  "MB/s, reads 86); docs/planning-model.md 2.6"
+		: "docs/planning-model.md 2.2, 2.6");
+	in(f, "member efficiency", "", c->eff);
+	in(f, "write ratio (write cap / read cap)", "", c->wratio);
+	in(f, "controller read cap", "MB/s", c->controller);
+	in(f, "controller write cap", "MB/s", c->controller_w);
+	in(f, "latency per request + per member x N", "ms", c->lat);
+	in(f, "members N", "", g->n);
+	in(f, "write-back cache", "MB", c->cache_mb);
+	in(f, "full stripes (0: read-modify-write each chunk)", "", c->rmw ? 0 : 1);
 }
 
 static void figures(struct rp_eval *ev, const struct rp_geom *g, const struct rp_agg *a,
@@ -426,11 +462,30 @@ static void figures(struct rp_eval *ev, const struct rp_geom *g, const struct rp
 	in(f, "time per disk operation", "ms", o->qi.top);
 	in(f, "controller latency", "ms", c->lat);
 
+	controller_figures(ev, g, c);
+	f = fig(ev, RP_FIG_STROKE_GAIN, o->full.mixed > 0 ? o->mixed / o->full.mixed : NAN,
+		"workload IOPS at this stroke / the same layout's at the full stroke: a short "
+		"stroke shortens the seek (band seek, and the queue's positioning) and the "
+		"destage of cached writes; the rotational wait, the command overhead and the "
+		"transfer stay, so the gain is the seek's share of each request's time",
+		"derived (docs/planning-model.md 7.3)");
+	in(f, "workload IOPS at the full stroke", "IOPS", o->full.mixed);
+	in(f, "workload IOPS here", "IOPS", o->mixed);
+	in(f, "access time at the full stroke", "ms", o->full.access);
+	in(f, "access time here", "ms", o->access);
+	in(f, "band seek at the full stroke", "ms", o->full.seek);
+	in(f, "band seek here", "ms", a->seek);
+	in(f, "positioning at the queue, full stroke", "ms", o->full.pos);
+	in(f, "positioning at the queue here", "ms", o->qi.pos);
+	in(f, "cached write at the full stroke", "ms", o->full.t_w);
+	in(f, "cached write here", "ms", o->ci.t_w);
+
 	f = fig(ev, RP_FIG_RISK, o->risk,
-		"the highest of: parity group width (RAID 5/50: over 7 medium, over 14 high; "
-		"RAID 6/60: over 20 medium, over 28 high), P(URE in a rebuild with no "
-		"redundancy left) and P(data loss in 5 years) (over 1 % medium, over 10 % high)",
-		"HPE (RAID 5 of 14), NetApp ONTAP (RAID-DP groups of 12 - 20 HDDs); derived "
+		"the highest of: parity group width (RAID 5/50: over 14 medium; RAID 6/60: over "
+		"20 medium, over 28 high), P(URE in a rebuild with no redundancy left) and "
+		"P(data loss in 5 years) (over 1 % medium, over 10 % high)",
+		"HPE (RAID 5 over 14: medium), NetApp ONTAP (RAID-DP groups of 12 - 20 HDDs); "
+		"derived "
 		"(docs/planning-model.md 3.1)");
 	in(f, "width band", "", o->risk_width);
 	in(f, "URE band", "", o->risk_ure);
@@ -466,16 +521,30 @@ static void warnings(struct rp_eval *ev, const struct rp_geom *g, const struct r
 	int i;
 
 	if (a->defaults) {
-		unsigned d = a->defaults;
+		static const struct {
+			unsigned bit;
+			const char *name;
+		} def_names[] = {
+			{ RP_DEF_RPM, "rpm" },
+			{ RP_DEF_SEEK, "seek times" },
+			{ RP_DEF_RATE, "transfer rates" },
+			{ RP_DEF_OVERHEAD, "command overhead" },
+			{ RP_DEF_MTTF, "MTTF" },
+			{ RP_DEF_URE, "URE rate" },
+			{ RP_DEF_QUEUE, "queue depth" },
+			{ RP_DEF_WCACHE, "write cache" },
+		};
+		char list[160];
+		size_t n = 0;
 
-		warn(ev, RP_WARN_DEFAULTS, d,
-		     "datasheet-style defaults used for:%s%s%s%s%s%s%s%s (see "
-		     "docs/planning-model.md)",
-		     d & RP_DEF_RPM ? " rpm" : "", d & RP_DEF_SEEK ? " seek times" : "",
-		     d & RP_DEF_RATE ? " transfer rates" : "",
-		     d & RP_DEF_OVERHEAD ? " command overhead" : "", d & RP_DEF_MTTF ? " MTTF" : "",
-		     d & RP_DEF_URE ? " URE rate" : "", d & RP_DEF_QUEUE ? " queue depth" : "",
-		     d & RP_DEF_WCACHE ? " write cache" : "");
+		list[0] = '\0';
+		for (i = 0; i < (int)(sizeof(def_names) / sizeof(def_names[0])); i++)
+			if (a->defaults & def_names[i].bit)
+				n += (size_t)snprintf(list + n,
+						      n < sizeof(list) ? sizeof(list) - n : 0,
+						      "%s%s", n ? ", " : "", def_names[i].name);
+		warn(ev, RP_WARN_DEFAULTS, a->defaults,
+		     "datasheet-style defaults used for: %s (see docs/planning-model.md)", list);
 	}
 	if (a->seek_fallback)
 		warn(ev, RP_WARN_SEEK_FIT, 0,
@@ -507,10 +576,9 @@ static void warnings(struct rp_eval *ev, const struct rp_geom *g, const struct r
 	}
 	if (g->parity == 1 && o->risk_width)
 		warn(ev, RP_WARN_RAID5_WIDE, g->gsize,
-		     "RAID 5 %s of %u disks: %s risk (over %u: medium; over %u: high, vendors "
-		     "(HPE) advise against it)",
-		     g->level == RP_LEVEL_5 ? "array" : "groups", g->gsize,
-		     o->risk_width > 1 ? "high" : "medium", RP_RAID5_MEDIUM, RP_MD_RAID5_WIDE);
+		     "RAID 5 %s of %u disks: medium risk (HPE's array tools rate RAID 5 of more "
+		     "than %u drives a medium risk)",
+		     g->level == RP_LEVEL_5 ? "array" : "groups", g->gsize, RP_RAID5_WIDE);
 	if (g->parity == 2 && o->risk_width)
 		warn(ev, RP_WARN_RAID6_WIDE, g->gsize,
 		     "RAID 6 %s of %u disks: %s risk (NetApp advises RAID-DP groups of 12 - %u "
@@ -677,6 +745,34 @@ out:
 	return rc;
 }
 
+/* The same layout's figures at the full stroke, for the stroke's gain. */
+static void full_stroke(const struct rp_dmodel *dm, const unsigned *members,
+			const struct rp_geom *g, const struct rp_caps *c, const struct rp_wl *w,
+			struct rp_numbers *o)
+{
+	struct rp_geom gf = *g;
+	struct rp_numbers f;
+	struct rp_agg a;
+	double cmin = 0;
+	unsigned i;
+
+	gf.stroke = 1;
+	for (i = 0; i < g->n; i++)
+		if (i == 0 || dm[members[i]].cap < cmin)
+			cmin = dm[members[i]].cap;
+	rp_agg_reset(&a);
+	for (i = 0; i < g->n; i++)
+		rp_agg_add(&a, &dm[members[i]], 1, cmin, 1.0);
+	rp_agg_finish(&a, 1.0);
+	memset(&f, 0, sizeof(f));
+	rp_numbers_speed(&gf, &a, c, w, &f);
+	o->full.mixed = f.mixed;
+	o->full.access = f.access;
+	o->full.seek = a.seek;
+	o->full.pos = f.qi.pos;
+	o->full.t_w = f.ci.t_w;
+}
+
 int rp_eval_models(const struct rp_dmodel *dm, size_t n_disks, const struct rp_path *path,
 		   const struct rp_layout *layout, const struct rp_workload *wl,
 		   struct rp_eval **out, struct rp_error *err)
@@ -730,6 +826,7 @@ int rp_eval_models(const struct rp_dmodel *dm, size_t n_disks, const struct rp_p
 	if ((rc = member_caps(path, dm, ev->members, g.n, &c, err)))
 		goto fail;
 	rp_numbers(&g, &a, &c, &w, &ev->num);
+	full_stroke(dm, ev->members, &g, &c, &w, &ev->num);
 
 	ev->layout = *layout;
 	ev->layout.size = sizeof(ev->layout);

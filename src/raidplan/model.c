@@ -7,6 +7,18 @@
 
 #include "raidplan/raidplan_priv.h"
 
+/* fmin and fmax for the loop's hot paths, where no argument is NaN or a
+ * signed zero: the same value, without the library call. */
+static inline double min2(double a, double b)
+{
+	return b < a ? b : a;
+}
+
+static inline double max2(double a, double b)
+{
+	return b > a ? b : a;
+}
+
 static bool is_mirror(int level)
 {
 	return level == RP_LEVEL_1 || level == RP_LEVEL_10 || level == RP_LEVEL_01;
@@ -109,6 +121,22 @@ int rp_geom_build(const struct rp_layout *l, size_t n_avail, struct rp_geom *g,
 	return 0;
 }
 
+bool rp_speed_same_groups(const struct rp_geom *g, const struct rp_wl *w)
+{
+	double dg = (double)g->gsize - g->parity;
+	unsigned i;
+
+	if (g->groups < 2 || !g->parity || w->rnd != 1 || !(1.0 + g->parity < dg - 1.0))
+		return false;
+	for (i = 0; i < w->n; i++) {
+		double s = w->bytes[i], m = 1.0 + (s - fmin(s, 4096.0)) / g->chunk;
+
+		if (w->share[i] > 0 && (m > g->groups || m > g->ndata))
+			return false;
+	}
+	return true;
+}
+
 unsigned rp_geom_data_members(const struct rp_geom *g)
 {
 	return g->ndata;
@@ -206,6 +234,21 @@ int rp_path_check(const struct rp_path *p, struct rp_error *err)
 	if (!rp_in(p->cache_mb, 0, 1e7))
 		return rp_err(err, -EINVAL, "controller cache %g MB must be 0 (none) or up to 1e7",
 			      p->cache_mb);
+	if (!rp_controller_name(p->controller))
+		return rp_err(err, -EINVAL, "controller %d: use 0 (md), 1 (hba) or 2 (hw-raid)",
+			      p->controller);
+	if (!rp_in(p->member_efficiency, 0, 1) || !rp_in(p->write_ratio, 0, 1))
+		return rp_err(err, -EINVAL,
+			      "controller member efficiency %g and write ratio %g: each 0 (the "
+			      "controller's default) or a share up to 1",
+			      p->member_efficiency, p->write_ratio);
+	if (p->full_stripe < RP_STRIPE_DEFAULT || p->full_stripe > RP_STRIPE_RMW)
+		return rp_err(err, -EINVAL,
+			      "full stripe %d: use 0 (by controller), 1 (full stripes) or 2 "
+			      "(read-modify-write)",
+			      p->full_stripe);
+	if (p->reserved || p->reserved2)
+		return rp_err(err, -EINVAL, "the path's reserved fields must be 0");
 	if (p->n_links && !p->links)
 		return rp_err(err, -EINVAL, "the path lists %zu shared links but no data",
 			      p->n_links);
@@ -237,12 +280,24 @@ static void cap_take(double *total, int *which, double v, int id)
 void rp_caps_build(const struct rp_path *p, double iface_total, double link_ratio, unsigned link_id,
 		   unsigned n, struct rp_caps *c)
 {
+	bool hw = p && p->controller == RP_CTRL_HW_RAID;
+
 	memset(c, 0, sizeof(*c));
+	c->eff = 1;
+	c->wratio = 1;
 	if (p) {
+		/* the controller's figures (docs/planning-model.md 2.6) */
+		c->ctrl = p->controller;
+		c->eff = p->member_efficiency > 0 ? p->member_efficiency
+			 : hw			  ? RP_HW_EFFICIENCY
+						  : 1;
+		c->wratio = p->write_ratio > 0 ? p->write_ratio : hw ? RP_HW_WRITE_RATIO : 1;
+		c->rmw = p->full_stripe == RP_STRIPE_RMW ||
+			 (p->full_stripe == RP_STRIPE_DEFAULT && hw && !(p->cache_mb > 0));
 		c->controller = p->controller_mbps;
 		c->bus = p->bus_mbps;
 		c->controller_w = p->controller_write_mbps ? p->controller_write_mbps
-							   : c->controller;
+							   : c->controller * c->wratio;
 		c->bus_w = p->bus_write_mbps ? p->bus_write_mbps : c->bus;
 		c->lat = p->latency_ms + p->latency_per_disk_ms * n;
 		c->cache_mb = p->cache_mb;
@@ -569,12 +624,12 @@ struct fj {
 	unsigned next;
 };
 
-static double fj_top(struct fj *f, double j)
+static inline double fj_top(struct fj *f, double j)
 {
-	size_t i = (size_t)fmin(j, f->a->qlim);
+	size_t i = (size_t)(j < f->a->qlim ? j : f->a->qlim); /* fmin, without the call */
 
 	if (!(f->top[i] > 0))
-		f->top[i] = op_ms(f->a, f->w, f->r->x, fmax(1.0, (double)i * f->share), NULL);
+		f->top[i] = op_ms(f->a, f->w, f->r->x, max2(1.0, (double)i * f->share), NULL);
 	return f->top[i];
 }
 
@@ -584,8 +639,8 @@ static double fj_top(struct fj *f, double j)
 static void fj_tops(struct fj *f)
 {
 	const struct rp_agg *a = f->a;
-	const double key[RP_TOP_KEYS] = { a->alpha, a->beta,	 a->trev, a->t2t,  a->ovh,
-					  a->seek,  a->inv_rate, f->r->x, f->share };
+	const double key[RP_TOP_KEYS] = { a->alpha, a->beta,	 a->trev, a->t2t,   a->ovh,
+					  a->seek,  a->inv_rate, f->r->x, f->share, a->qlim };
 	struct rp_top_memo *t;
 	uint64_t h = 0, bits;
 
@@ -600,10 +655,24 @@ static void fj_tops(struct fj *f)
 	}
 	t = &f->w->memo->top[(h >> 40) % RP_TOP_SLOTS];
 	if (memcmp(t->key, key, sizeof(key))) {
+		/* fj_top reads no index beyond the disks' queue depth, a key */
 		memcpy(t->key, key, sizeof(key));
-		memset(t->top, 0, sizeof(t->top));
+		memset(t->top, 0, sizeof(t->top[0]) * ((size_t)fmin(a->qlim, RP_MAX_QUEUE) + 1));
 	}
 	f->top = t->top;
+}
+
+/* lgamma(k) for a whole k, remembered in the memo (the same bits). */
+static double lgam_whole(const struct fj *f, double k)
+{
+	struct rp_memo *memo = f->w->memo;
+	size_t i = (size_t)k;
+
+	if (!memo || k >= RP_LGAMMA_MEMO)
+		return lgamma(k);
+	if (memo->lgam[i] == 0 && k > 2)
+		memo->lgam[i] = lgamma(k);
+	return memo->lgam[i];
 }
 
 /* Operations per ms that the n disks complete while m (whole) operations
@@ -625,10 +694,10 @@ static double fj_rate_whole(struct fj *f, double m, double *busy, double *mean)
 		return 1.0 / fj_top(f, m);
 	}
 	/* the terms beyond 10 standard deviations are below 1e-22 */
-	lo = fmax(1.0, floor(mu - 10 * sd));
-	hi = fmin(m, ceil(mu + 10 * sd));
-	pj = exp(lgamma(m + 1) - lgamma(lo + 1) - lgamma(m - lo + 1) + lo * log(p) +
-		 (m - lo) * log1p(-p));
+	lo = max2(1.0, floor(mu - 10 * sd));
+	hi = min2(m, ceil(mu + 10 * sd));
+	pj = exp(lgam_whole(f, m + 1) - lgam_whole(f, lo + 1) - lgam_whole(f, m - lo + 1) +
+		 lo * log(p) + (m - lo) * log1p(-p));
 	for (j = lo; j <= hi; j++) {
 		sum += pj / fj_top(f, j);
 		qsum += pj * j;
@@ -710,9 +779,39 @@ static double fj_ops(struct fj *f, double m, double *x, double *busy, double *me
  * (fj_phase), and Little's law over the q requests gives q ops = X x
  * cycle (fj_ops), solved for m (regula falsi, Illinois).
  */
+static double fork_join_solve(const struct rp_geom *g, const struct rp_agg *a,
+			      const struct rp_caps *c, const struct rp_wl *w, const struct req *r,
+			      double q, double share, struct rp_queue_info *qi);
+
+/* fork_join_solve, remembered in the memo by every input it reads (the
+ * same inputs give the same bits); not when the caller wants its terms. */
 static double fork_join_rate(const struct rp_geom *g, const struct rp_agg *a,
 			     const struct rp_caps *c, const struct rp_wl *w, const struct req *r,
 			     double q, double share, struct rp_queue_info *qi)
+{
+	const double key[RP_FJ_KEYS] = { g->n,	 c->lat,  r->ops,      r->k1,	r->k2,	 r->x,
+					 q,	 share,	  a->alpha,    a->beta, a->trev, a->t2t,
+					 a->ovh, a->seek, a->inv_rate, a->qlim };
+	struct rp_fj_memo *e;
+	uint64_t h = 0, bits;
+
+	if (qi || !w->memo)
+		return fork_join_solve(g, a, c, w, r, q, share, qi);
+	for (int i = 0; i < RP_FJ_KEYS; i++) {
+		memcpy(&bits, &key[i], sizeof(bits));
+		h = (h ^ bits) * 0x9e3779b97f4a7c15ULL;
+	}
+	e = &w->memo->fj[(h >> 40) % RP_FJ_SLOTS];
+	if (memcmp(e->key, key, sizeof(key))) {
+		e->x = fork_join_solve(g, a, c, w, r, q, share, NULL);
+		memcpy(e->key, key, sizeof(key));
+	}
+	return e->x;
+}
+
+static double fork_join_solve(const struct rp_geom *g, const struct rp_agg *a,
+			      const struct rp_caps *c, const struct rp_wl *w, const struct req *r,
+			      double q, double share, struct rp_queue_info *qi)
 {
 	struct fj f; /* not zeroed whole: fj_tops clears what it uses */
 	double want = q * r->ops, lo = 0, hi = want, flo = -want, fhi, m = hi, fm, x, busy, mean;
@@ -759,6 +858,25 @@ static double fork_join_rate(const struct rp_geom *g, const struct rp_agg *a,
 }
 
 /*
+ * An upper bound of fork_join_rate, for the search's pruning: each of the n
+ * disks busy all the time at the shortest time per operation a queue it can
+ * hold gives (a disk holds at most the request's operations times q, at
+ * most its queue depth; the SPTF ratio falls as the queue grows, and 1 %
+ * off it covers the table's interpolation, below 8e-4 of r, docs 1.8; the
+ * ageing term only adds).
+ */
+static double fork_join_bound(const struct rp_geom *g, const struct rp_agg *a,
+			      const struct rp_wl *w, const struct req *r, double q, double share)
+{
+	double qd = max2(1.0, min2(ceil(q * r->ops), a->qlim) * share);
+	double pos1 = a->seek + a->trev / 2.0;
+	double ratio = qd > 1 ? rp_sptf_ratio(w->memo, a->alpha, a->beta, a->trev, qd) : 1;
+
+	return g->n /
+	       (a->ovh + a->t2t + (pos1 - a->t2t) * ratio * 0.99 + r->x * a->inv_rate * 1e-3);
+}
+
+/*
  * IOPS at queue depth q: the smaller of Little's law over the QD1 latency
  * (q / lat1), the disks' throughput with SPTF at their queues, of which
  * share are the drive's to choose among, and the path's caps on the bytes
@@ -771,15 +889,17 @@ static double req_iops(const struct rp_geom *g, const struct rp_agg *a, const st
 		       const struct rp_wl *w, const struct req *r, double q, double share,
 		       int *which, struct rp_queue_info *qi)
 {
-	double qd = fmax(1.0,
-			 fmin(r->cached ? a->qlim : fmax(1.0, q * r->ops / g->n), a->qlim) * share);
+	double qd = max2(1.0,
+			 min2(r->cached ? a->qlim : max2(1.0, q * r->ops / g->n), a->qlim) * share);
 	double top, little, thru, best, cw;
 
 	little = q * 1000.0 / r->lat1;
 	/* writes the disks' caches take cost them the destage instead */
 	cw = r->wops > 0 ? cached_write_ms(a, w, r->x, NULL) : 0;
 	if (q > 1 && !r->cached && !(cw > 0)) {
-		thru = 1000.0 / r->ops * fork_join_rate(g, a, c, w, r, q, share, qi);
+		thru = 1000.0 / r->ops *
+		       (w->bound ? fork_join_bound(g, a, w, r, q, share)
+				 : fork_join_rate(g, a, c, w, r, q, share, qi));
 	} else {
 		top = op_ms(a, w, r->x, qd, qi);
 		if (qi) {
@@ -789,7 +909,7 @@ static double req_iops(const struct rp_geom *g, const struct rp_agg *a, const st
 		thru = g->n * 1000.0 /
 		       ((r->ops - (cw > 0 ? r->wops : 0)) * top + (cw > 0 ? r->wops * cw : 0));
 	}
-	best = fmin(little, thru);
+	best = min2(little, thru);
 	*which = RP_CAP_DISKS;
 	if ((r->write ? c->total_w : c->total) > 0) {
 		double capped = (r->write ? c->total_w : c->total) * 1e6 / (r->ops * r->x);
@@ -875,6 +995,26 @@ static double seq_cap(double raw, double cap_total, int which, int *out)
 	return raw;
 }
 
+/*
+ * Sequential writes of members streaming at rate MB/s (after the
+ * controller's efficiency): streams x rate, or, on a parity level whose
+ * controller does not assemble full stripes (docs/planning-model.md 2.6),
+ * a read-modify-write of every chunk: its 1 + P members read the chunk and
+ * write it back when it comes round again, a revolution after the read
+ * began (x = chunk / rate: max(rev, x) + x), n / (1 + P) chunks at once.
+ */
+static double seq_write_rate(const struct rp_geom *g, const struct rp_agg *a,
+			     const struct rp_caps *c, double streams, double rate)
+{
+	double x, t;
+
+	if (!c->rmw || !is_parity(g->level))
+		return streams * rate;
+	x = g->chunk / (rate * 1e3);
+	t = fmax(a->trev, x) + x;
+	return fmin(streams * rate, g->n / (1.0 + g->parity) * g->chunk / t / 1e3);
+}
+
 /* full: every figure; else only what mixed and access need (the search's
  * summary pass), computed by the same operations in the same order. */
 static void speed(const struct rp_geom *g, const struct rp_agg *a, const struct rp_caps *c,
@@ -899,17 +1039,18 @@ static void speed(const struct rp_geom *g, const struct rp_agg *a, const struct 
 	}
 	wcap = c->total_w > 0 ? c->total_w / o->amp_w : 0;
 	if (full) {
-		o->seq_raw[0] = o->streams_r * a->rs_min;
-		o->seq_raw[1] = o->streams_r * a->re_min;
-		o->seq_raw[2] = o->streams_w * a->rs_min;
-		o->seq_raw[3] = o->streams_w * a->re_min;
+		o->seq_raw[0] = o->streams_r * (a->rs_min * c->eff);
+		o->seq_raw[1] = o->streams_r * (a->re_min * c->eff);
+		o->seq_raw[2] = seq_write_rate(g, a, c, o->streams_w, a->rs_min * c->eff);
+		o->seq_raw[3] = seq_write_rate(g, a, c, o->streams_w, a->re_min * c->eff);
 		o->seq[0] = seq_cap(o->seq_raw[0], c->total, c->which, &o->seq_cap[0]);
 		o->seq[1] = seq_cap(o->seq_raw[1], c->total, c->which, &o->seq_cap[1]);
 		o->seq[2] = seq_cap(o->seq_raw[2], wcap, c->which_w, &o->seq_cap[2]);
 		o->seq[3] = seq_cap(o->seq_raw[3], wcap, c->which_w, &o->seq_cap[3]);
 	}
-	o->seq_mid_r = seq_cap(o->streams_r * a->rh_min, c->total, c->which, &which);
-	o->seq_mid_w = seq_cap(o->streams_w * a->rh_min, wcap, c->which_w, &which);
+	o->seq_mid_r = seq_cap(o->streams_r * (a->rh_min * c->eff), c->total, c->which, &which);
+	o->seq_mid_w = seq_cap(seq_write_rate(g, a, c, o->streams_w, a->rh_min * c->eff), wcap,
+			       c->which_w, &which);
 
 	o->pos1 = a->seek + a->trev / 2.0;
 	o->access = 0;
@@ -976,7 +1117,9 @@ static void speed(const struct rp_geom *g, const struct rp_agg *a, const struct 
 					      seq);
 			}
 		}
-		if (s > g->chunk)
+		/* a sequential request that spans chunks streams from several
+		 * disks, as it should: only random ones are counted */
+		if (s > g->chunk && w->rnd > 0)
 			o->chunk_small_share += sh;
 	}
 	o->rr1 = full ? 1 / t_r1 : 0;
@@ -1027,7 +1170,7 @@ static void risk(const struct rp_geom *g, struct rp_numbers *o)
 
 	o->risk_width = 0;
 	if (g->parity == 1)
-		o->risk_width = gs > RP_MD_RAID5_WIDE ? 2 : gs > RP_RAID5_MEDIUM ? 1 : 0;
+		o->risk_width = gs > RP_RAID5_WIDE ? 1 : 0;
 	else if (g->parity == 2)
 		o->risk_width = gs > RP_RAID6_WIDE ? 2 : gs > RP_RAID6_MEDIUM ? 1 : 0;
 	o->risk_ure = isfinite(o->ure_p) && o->ure_left <= 0 ? band_of(o->ure_p) : 0;

@@ -190,6 +190,7 @@ static void table_init(struct rp_sptf *t, double alpha, double beta, double trev
 	t->r[0] = 1;
 	for (j = 1; j < RP_SPTF_QPTS; j++)
 		t->r[j] = NAN;
+	memset(t->rq, 0, sizeof(t->rq));
 }
 
 /* r at the table's point j, q = 2^(j/2), computed when first asked for */
@@ -240,11 +241,27 @@ double rp_sptf_ratio(struct rp_memo *memo, double alpha, double beta, double tre
 
 	if (q <= 1 || trev <= 0)
 		return 1;
+	/* the search asks again and again for one band at one queue */
+	if (memo && memo->last.q == q && memo->last.alpha == alpha && memo->last.beta == beta &&
+	    memo->last.trev == trev)
+		return memo->last.r;
 	if (memo)
 		t = &memo->sptf[slot_of(alpha, beta, trev)];
 	if (!memo || !t->valid || t->alpha != alpha || t->beta != beta || t->trev != trev)
 		table_init(t, alpha, beta, trev);
-	return interp(t, q);
+	if (!memo)
+		return interp(t, q);
+	/* a disk's whole queue lengths, asked for by every size and figure */
+	if (q <= RP_SPTF_WHOLE && q == floor(q)) {
+		if (!(t->rq[(int)q] > 0))
+			t->rq[(int)q] = interp(t, q);
+		return t->rq[(int)q];
+	}
+	memo->last.alpha = alpha;
+	memo->last.beta = beta;
+	memo->last.trev = trev;
+	memo->last.q = q;
+	return memo->last.r = interp(t, q);
 }
 
 double rp_sptf_exact(double alpha, double beta, double trev, double q)

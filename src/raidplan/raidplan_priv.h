@@ -12,7 +12,7 @@
  * rp_level_count(), ...). An id added goes before its count. */
 #define RP_LEVEL_COUNT (RP_LEVEL_60 + 1)
 #define RP_PROFILE_COUNT (RP_PROFILE_RANDOM_ACCESS + 1)
-#define RP_FIG_COUNT (RP_FIG_DISK_BUSY + 1)
+#define RP_FIG_COUNT (RP_FIG_STROKE_GAIN + 1)
 #define RP_WARN_COUNT (RP_WARN_ZONED + 1)
 #define RP_GOAL_COUNT (RP_GOAL_LEVEL + 1)
 
@@ -37,10 +37,9 @@
 #define RP_DEF_OVERHEAD_DESK_MS 0.5
 /* Risk bands (docs/planning-model.md 3.1): parity group widths, and the
  * probabilities that make a layout medium / high risk */
-#define RP_RAID5_MEDIUM 7u   /* wider: medium (ours: half of HPE's 14) */
-#define RP_MD_RAID5_WIDE 14u /* wider: high (HPE, docs/models.md) */
-#define RP_RAID6_MEDIUM 20u  /* wider: medium (NetApp: RAID-DP groups of 12 - 20 HDDs) */
-#define RP_RAID6_WIDE 28u    /* wider: high (NetApp's recommended top, for SSDs) */
+#define RP_RAID5_WIDE 14u   /* wider: medium (HPE, docs/models.md; issue 28.2) */
+#define RP_RAID6_MEDIUM 20u /* wider: medium (NetApp: RAID-DP groups of 12 - 20 HDDs) */
+#define RP_RAID6_WIDE 28u   /* wider: high (NetApp's recommended top, for SSDs) */
 #define RP_RISK_MEDIUM_P 0.01
 #define RP_RISK_HIGH_P 0.10
 #define RP_SERVICE_LIFE_H 43830.0 /* 5 years: an enterprise disk's warranty */
@@ -160,7 +159,21 @@ struct rp_caps {
 	int which_w;
 	double lat;		     /* ms per request: latency + per member x N */
 	double cache_mb, cache_mbps; /* the controller's write-back cache; 0: none */
+	/* what does the RAID (docs/planning-model.md 2.6) */
+	int ctrl;      /* RP_CTRL_* */
+	double eff;    /* a member's sequential rate through it over the disk's own */
+	double wratio; /* its write cap over its read cap (applied when only the read cap is given) */
+	bool rmw;      /* sequential parity writes read, modify and write each chunk */
 };
+
+/* A hardware RAID controller's figures where the caller gives none
+ * (docs/planning-model.md 2.6 has the measurements): Chung, Gray, Horst and
+ * Worthington, "Windows 2000 Disk IO Performance", MSR-TR-2000-55, 2000, a
+ * 3ware hardware RAID 0 of IDE disks: writes plateau at 41 MB/s where reads
+ * reach 55 MB/s, and three disks read 55 MB/s where two read 39 (18.3
+ * against 19.5 MB/s a member). */
+#define RP_HW_WRITE_RATIO 0.75
+#define RP_HW_EFFICIENCY 0.94
 
 /* The array geometry of a validated layout. */
 struct rp_geom {
@@ -186,6 +199,7 @@ struct rp_geom {
 #define RP_SPTF_QPTS 25	   /* r(q) at q = 2^(j/2), j = 0 .. 24 (q <= 4096) */
 #define RP_SPTF_SLOTS 64   /* bands whose tables a search keeps */
 #define RP_SPTF_GAMMA 0.92 /* a queue of q chooses as q^0.92 fresh requests */
+#define RP_SPTF_WHOLE 64   /* the table keeps r at whole q up to this, interpolated once */
 /* One band's SPTF table (queue.c): the quadrature of E_q and the ratios
  * r(q) at the table's points, each computed when first needed (NAN until
  * then). */
@@ -199,27 +213,51 @@ struct rp_sptf {
 	bool lin;				   /* a piece with F linear in x */
 	double lin_a, lin_b;			   /* 1 - F at its ends */
 	double r[RP_SPTF_QPTS];
+	double rq[RP_SPTF_WHOLE + 1]; /* r at whole q as interpolated; 0: not yet */
 };
 /* A disk's time per operation at each queue length (model.c, op_ms) for a
  * band, a size and the share of the queue the drive chooses among: every
  * figure and layout at that stroke asks for the same. */
-#define RP_TOP_KEYS 9
+#define RP_TOP_KEYS 10
 #define RP_TOP_SLOTS 64
 struct rp_top_memo {
 	double key[RP_TOP_KEYS];      /* all 0: empty */
 	double top[RP_MAX_QUEUE + 1]; /* 0: not yet computed */
+};
+/* The closed loop's operations per ms (model.c, fork_join_rate) for every
+ * input it reads: the members, the band's times per operation, the
+ * controller's latency, the request's operations and phases, the queue.
+ * Levels and group counts whose requests send the same operations to the
+ * same number of disks (reads on RAID 0, 5, 6, 50, 60 of n disks; parity
+ * writes of every group count whose groups read-modify-write) share it. */
+#define RP_LGAMMA_MEMO 8192
+#define RP_FJ_KEYS 16
+#define RP_FJ_SLOTS 2048
+struct rp_fj_memo {
+	double key[RP_FJ_KEYS]; /* all 0: empty (a key's members are >= 1) */
+	double x;
 };
 struct rp_memo {
 	struct {
 		double m, copies, v;
 	} rot[RP_MEMO_SLOTS];
 	struct rp_sptf sptf[RP_SPTF_SLOTS];
+	struct {
+		double alpha, beta, trev, q, r; /* the last rp_sptf_ratio asked; q 0: none */
+	} last;
 	struct rp_top_memo top[RP_TOP_SLOTS];
+	struct rp_fj_memo fj[RP_FJ_SLOTS];
+	/* lgamma(k) of whole k, as lgamma computes it (the closed loop's
+	 * binomial terms); 0: not yet (lgamma(1) and lgamma(2) are 0 anyway) */
+	double lgam[RP_LGAMMA_MEMO];
 };
 
 /* A validated workload: sizes normalised. */
 struct rp_wl {
 	struct rp_memo *memo; /* NULL: none (rp_wl_build); the search sets one */
+	/* the search's pruning (solve.c): the closed loop replaced by an upper
+	 * bound of it, so that the IOPS figures are upper bounds */
+	bool bound;
 	double read, rnd;
 	unsigned qd;
 	unsigned n;
@@ -275,6 +313,10 @@ struct rp_numbers {
 	/* risk bands: 0 low, 1 medium, 2 high */
 	int risk, risk_width, risk_ure, risk_mttdl;
 	double p_loss_life; /* P(data loss within RP_SERVICE_LIFE_H) */
+	/* the same layout at the full stroke (rp_eval_models; the stroke's gain) */
+	struct rp_full_stroke {
+		double mixed, access, seek, pos, t_w;
+	} full;
 };
 
 /*
@@ -354,6 +396,12 @@ RP_HIDDEN double rp_level_tolerated(const struct rp_geom *g);
  * member of cmin bytes; the stroke itself when zone is 0. */
 RP_HIDDEN double rp_zone_stroke(double stroke, double cmin, double zone, bool up);
 RP_HIDDEN unsigned rp_geom_data_members(const struct rp_geom *g);
+/* A RAID 50/60 geometry whose figures rp_numbers_mixed gives are those of
+ * every other group count of its members and chunk that this is true of:
+ * all random requests (the streams do not count), each touching at most one
+ * chunk per group (m <= groups, so k = 1) and read-modify-written (1 + P <
+ * g - P - 1): the group count then enters no operation, phase or latency. */
+RP_HIDDEN bool rp_speed_same_groups(const struct rp_geom *g, const struct rp_wl *w);
 
 /* common.c */
 RP_HIDDEN int rp_err(struct rp_error *err, int code, const char *fmt, ...)

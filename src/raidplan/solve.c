@@ -35,7 +35,17 @@ struct cand {
 	double iops, access, tol, mttdl, cap;
 	double dist; /* sum of shortfalls */
 	bool ok;
+	/* its speed not computed (try_layout): LAZY_SPEED, an upper bound
+	 * showed it cannot meet the speed goals (needed only if no layout meets
+	 * them); LAZY_RISK, it is in a riskier band than low and a riskier
+	 * layout with fewer disks met the goals (needed only if the low-risk
+	 * layouts do not settle the answer); LAZY_DIST, there are no speed
+	 * goals and its capacity or tolerance miss theirs: its distance is
+	 * known, its speed only breaks ties among the closest */
+	int lazy;
 };
+
+enum { LAZY_NONE, LAZY_SPEED, LAZY_RISK, LAZY_DIST, LAZY_KINDS };
 
 /* How far a layout is from each goal. */
 struct shortfall {
@@ -91,6 +101,7 @@ struct search {
 	struct rp_workload wl_in;
 	struct rp_size_share sizes_in[RP_MAX_SIZES];
 	struct rp_wl wl;
+	struct rp_wl wl_bound; /* wl, its IOPS figures upper bounds (pruning) */
 	struct rp_dmodel *dm;
 	unsigned *order;  /* disk indices, best first */
 	unsigned *cls_of; /* class of order[i] */
@@ -100,6 +111,7 @@ struct search {
 	unsigned n_all;
 	double chunks[16];
 	unsigned n_chunks;
+	unsigned chunk_i; /* the chunk try_layout has, an index of chunks[] */
 	/* the current prefix */
 	unsigned n;
 	double cmin;
@@ -116,6 +128,9 @@ struct search {
 	size_t n_c, cap_c;
 	size_t evaluated;
 	bool any_geom;
+	bool any_ok;		   /* a layout met the goals: the closest are not needed */
+	size_t n_lazy[LAZY_KINDS]; /* candidates left lazy, by LAZY_* */
+	unsigned risky_ok_n;	   /* the fewest disks of a riskier layout meeting the goals */
 	double best_cap, best_tol, best_iops, best_access;
 	struct cand best_cap_c;
 	bool best_pass;
@@ -138,6 +153,9 @@ struct search {
 	double safe_tol, safe_mttdl;
 	int safe_risk;
 	bool safe_ok;
+	/* the best pass: a RAID 50 / 60 chunk (by level, chunk index) whose
+	 * figures are every such group count's was seen at this prefix */
+	bool same_groups_seen[2][16];
 	/* the speed goals' stroke rounded to whole zones */
 	struct rp_agg agg_z;
 	/* for the reason layout 0 is first: the feasible layout with the
@@ -442,11 +460,23 @@ static int push(struct search *s, const struct cand *c)
 	return 0;
 }
 
+/* What the search ranks by (the workload's IOPS and access time; the
+ * other figures of rp_numbers_speed are not needed until a layout is
+ * returned, rp_eval_models). */
 static void numbers_at(struct search *s, const struct rp_geom *g, const struct rp_agg *a,
 		       struct rp_numbers *o)
 {
-	rp_numbers_speed(g, a, &s->caps, &s->wl, o);
+	rp_numbers_mixed(g, a, &s->caps, &s->wl, o);
 	s->evaluated++;
+}
+
+/* The same with the closed loop's throughput replaced by an upper bound
+ * (model.c, fork_join_bound): o->mixed is at least the layout's IOPS, the
+ * access time is exact. A few table look-ups, no loop. */
+static void bound_at(struct search *s, const struct rp_geom *g, const struct rp_agg *a,
+		     struct rp_numbers *o)
+{
+	rp_numbers_mixed(g, a, &s->caps, &s->wl_bound, o);
 }
 
 /* Keep the k smallest distances seen (k = the closest layouts returned). */
@@ -535,15 +565,32 @@ static int try_layout(struct search *s, struct rp_geom *g)
 
 	memset(&c, 0, sizeof(c));
 	if (s->best_pass) {
-		/* the fastest this layout gets: the shallowest grid stroke */
+		/* the fastest this layout gets: the shallowest grid stroke; its
+		 * access time is exact in the bound, and its IOPS need the loop
+		 * only when their bound could beat the best so far */
 		ap = grid_agg(s, 1);
 		g->stroke = 1.0 / GRID;
-		rp_numbers_mixed(g, ap, &s->caps, &s->wl, &o);
-		s->evaluated++;
-		if (o.mixed > s->best_iops)
-			s->best_iops = o.mixed;
+		/* RAID 0+1's IOPS and access time are RAID 10's of the same copies
+		 * (the same operations: they differ in what survives a failure) */
+		if (g->level == RP_LEVEL_01 &&
+		    (!goals->level_mask || (goals->level_mask & RP_LEVEL_BIT(RP_LEVEL_10))))
+			return 0;
+		if ((g->level == RP_LEVEL_50 || g->level == RP_LEVEL_60) &&
+		    rp_speed_same_groups(g, &s->wl)) {
+			bool *seen = &s->same_groups_seen[g->level == RP_LEVEL_60][s->chunk_i];
+
+			if (*seen)
+				return 0; /* the same IOPS and access time as one seen */
+			*seen = true;
+		}
+		bound_at(s, g, ap, &o);
 		if (s->best_access == 0 || o.access < s->best_access)
 			s->best_access = o.access;
+		if (o.mixed > s->best_iops) {
+			numbers_at(s, g, ap, &o);
+			if (o.mixed > s->best_iops)
+				s->best_iops = o.mixed;
+		}
 		return 0;
 	}
 	if (goals->min_capacity > 0) {
@@ -585,22 +632,56 @@ static int try_layout(struct search *s, struct rp_geom *g)
 		agg_at(s, g->stroke, &s->agg_z);
 		ap = &s->agg_z;
 	}
-	numbers_at(s, g, ap, &o);
-	safety_at(s, g, ap, &o);
 	c.level = g->level;
 	c.n = g->n;
 	c.copies = g->copies;
 	c.groups = g->groups;
 	c.chunk = g->chunk;
 	c.stroke = g->stroke;
-	c.iops = o.mixed;
-	c.access = o.access;
+	safety_at(s, g, ap, &o);
 	c.tol = o.tolerated;
 	c.mttdl = o.mttdl_h;
 	c.risk = o.risk;
-	c.cap = o.usable;
+	c.cap = g->ndata * ap->used; /* o.usable, before the speed is computed */
+	if (goals->min_iops > 0) {
+		/* an upper bound of its IOPS below the goal: it meets no goal
+		 * set, and once a layout has, it is not needed at all; before,
+		 * it is kept lazy, for the closest should none meet them */
+		bound_at(s, g, ap, &o);
+		if (!speed_ok(goals, &o)) {
+			if (s->any_ok)
+				return 0;
+			c.lazy = LAZY_SPEED;
+		}
+	}
+	/* a riskier layout than low ranks after every low-risk one, and the
+	 * riskier layout the reason names is the one with the fewest disks:
+	 * past its prefix, only needed if the low-risk ones leave room */
+	if (!c.lazy && c.risk > 0 && s->risky_ok_n && g->n > s->risky_ok_n)
+		c.lazy = LAZY_RISK;
+	if (c.lazy) {
+		s->n_lazy[c.lazy]++;
+		return push(s, &c);
+	}
+	/* no speed goal: the distance is the capacity's and tolerance's, known
+	 * now; one that misses them needs its speed only among the closest */
+	if (!(goals->min_iops > 0) && !(goals->max_access_ms > 0)) {
+		c.dist = shortfalls(goals, &c, gap);
+		if (c.dist > 0) {
+			c.lazy = LAZY_DIST;
+			s->n_lazy[c.lazy]++;
+			note_dist(s, c.dist);
+			return push(s, &c);
+		}
+	}
+	numbers_at(s, g, ap, &o);
+	c.iops = o.mixed;
+	c.access = o.access;
 	c.dist = shortfalls(goals, &c, gap);
 	c.ok = c.dist == 0;
+	s->any_ok |= c.ok;
+	if (c.ok && c.risk > 0 && !s->risky_ok_n)
+		s->risky_ok_n = g->n;
 	note_dist(s, c.dist);
 	return push(s, &c);
 }
@@ -633,6 +714,7 @@ static int try_geom(struct search *s, const struct rp_layout *l)
 		return 0;
 	for (i = 0; i < s->n_chunks; i++) {
 		g.chunk = s->chunks[i];
+		s->chunk_i = i;
 		if ((rc = try_layout(s, &g)))
 			return rc;
 	}
@@ -761,12 +843,116 @@ static int run(struct search *s)
 			iface = m->iface;
 		rp_caps_build(s->path, iface * s->n, ratio, link_id, s->n, &s->caps);
 		memset(s->grid_ok, 0, sizeof(s->grid_ok));
+		memset(s->same_groups_seen, 0, sizeof(s->same_groups_seen));
 		s->agg_c_ok = s->safe_ok = false;
 		s->prefix_start = s->n_c;
 		if ((rc = try_prefix(s)) || (rc = settle_prefix(s)))
 			break;
 	}
 	free(lcount);
+	return rc;
+}
+
+/* The prefix of the first n disks as run() leaves it when it reaches n
+ * (classes counted, smallest capacity, largest zone, the path's caps),
+ * computed afresh. */
+static void set_prefix(struct search *s, unsigned n, unsigned *lcount)
+{
+	size_t nl = s->path ? s->path->n_links : 0;
+	double ratio = 0, iface = 0;
+	unsigned i, link_id = 0;
+
+	for (i = 0; i < s->n_cls; i++)
+		s->cls[i].count = 0;
+	for (i = 0; i <= nl; i++)
+		lcount[i] = 0;
+	s->zone = 0;
+	for (i = 0; i < n; i++) {
+		const struct rp_dmodel *m = &s->dm[s->order[i]];
+
+		s->cls[s->cls_of[i]].count++;
+		s->zone = fmax(s->zone, m->zone_b);
+		if (m->link)
+			lcount[m->link]++;
+		if (m->iface > 0 && (iface == 0 || m->iface < iface))
+			iface = m->iface;
+	}
+	for (i = 1; i <= nl; i++)
+		if (lcount[i] && (ratio == 0 || s->path->links[i - 1].mbps / lcount[i] < ratio)) {
+			ratio = s->path->links[i - 1].mbps / lcount[i];
+			link_id = i;
+		}
+	s->n = n;
+	s->cmin = s->dm[s->order[n - 1]].cap;
+	rp_caps_build(s->path, iface * n, ratio, link_id, n, &s->caps);
+	memset(s->grid_ok, 0, sizeof(s->grid_ok));
+	s->agg_c_ok = s->safe_ok = false;
+}
+
+/*
+ * No layout met the goals: the closest are ranked by distance, so the
+ * candidates left lazy (try_layout) get their figures now, computed as the
+ * search would have (the same prefix, aggregate and caps).
+ */
+static int resolve_lazy(struct search *s, int which, double max_dist)
+{
+	size_t nl = s->path ? s->path->n_links : 0, i;
+	unsigned *lcount = calloc(nl + 1, sizeof(*lcount)), n = 0;
+	double gap[RP_GOAL_COUNT];
+
+	if (!lcount)
+		return -ENOMEM;
+	for (i = 0; i < s->n_c; i++) {
+		struct cand *c = &s->c[i];
+		struct rp_layout l;
+		struct rp_geom g;
+		struct rp_numbers o;
+		struct rp_agg a;
+
+		if (c->lazy != which || c->dist > max_dist)
+			continue;
+		if (c->n != n)
+			set_prefix(s, n = c->n, lcount);
+		memset(&l, 0, sizeof(l));
+		l.level = c->level;
+		l.n_disks = c->n;
+		l.copies = c->level == RP_LEVEL_10 || c->level == RP_LEVEL_01 ? c->copies : 0;
+		l.groups = c->level == RP_LEVEL_50 || c->level == RP_LEVEL_60 ? c->groups : 0;
+		l.chunk_bytes = (uint64_t)c->chunk;
+		l.stroke = c->stroke;
+		l.rebuild_mbps = s->goals->rebuild_mbps;
+		l.replace_hours = s->goals->replace_hours;
+		if (rp_geom_build(&l, c->n, &g, NULL))
+			continue; /* it was built once: cannot fail */
+		agg_at(s, c->stroke, &a);
+		numbers_at(s, &g, &a, &o);
+		c->iops = o.mixed;
+		c->access = o.access;
+		c->dist = shortfalls(s->goals, c, gap);
+		c->ok = c->dist == 0;
+		s->any_ok |= c->ok;
+		c->lazy = LAZY_NONE;
+	}
+	s->n_lazy[which] = 0;
+	free(lcount);
+	return 0;
+}
+
+/* The lazy candidates the answer needs: the riskier ones unless the
+ * low-risk ones settled it, then, if none meets the goals, those an upper
+ * bound left out (the closest are ranked by distance). */
+static int resolve_needed(struct search *s)
+{
+	int rc = 0;
+
+	if (!s->settled && s->n_lazy[LAZY_RISK])
+		rc = resolve_lazy(s, LAZY_RISK, INFINITY);
+	if (!rc && !s->any_ok && s->n_lazy[LAZY_SPEED])
+		rc = resolve_lazy(s, LAZY_SPEED, INFINITY);
+	/* the closest are the k smallest distances, ties ranked by speed: the
+	 * lazy ones no further than the k-th (s->near holds the k smallest) */
+	if (!rc && !s->any_ok && s->n_lazy[LAZY_DIST])
+		rc = resolve_lazy(s, LAZY_DIST, s->n_near < s->k ? INFINITY : s->near_max);
 	return rc;
 }
 
@@ -1136,6 +1322,8 @@ int rp_solve(const struct rp_disk *disks, size_t n_disks, const struct rp_path *
 		rc = rp_err(err, -ENOMEM, "out of memory");
 		goto out;
 	}
+	s->wl_bound = s->wl;
+	s->wl_bound.bound = true;
 	s->n_max = goals->max_disks && goals->max_disks < s->n_usable ? goals->max_disks
 								      : s->n_usable;
 	if (goals->chunk_bytes)
@@ -1159,7 +1347,7 @@ int rp_solve(const struct rp_disk *disks, size_t n_disks, const struct rp_path *
 		}
 	}
 
-	if ((rc = run(s))) {
+	if ((rc = run(s)) || (rc = resolve_needed(s))) {
 		rc = rp_err(err, rc, "out of memory");
 		goto out;
 	}

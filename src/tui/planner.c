@@ -17,13 +17,14 @@
 #define MAX_TARGETS PLAN_MAX_DISKS
 
 const char *const tui_plan_field_names[TPF_COUNT] = {
-	[TPF_LEVEL] = "RAID level", [TPF_CAPACITY] = "Capacity",  [TPF_IOPS] = "IOPS",
-	[TPF_ACCESS] = "Access ms", [TPF_TOLERATE] = "Tolerates", [TPF_WORKLOAD] = "Workload",
+	[TPF_LEVEL] = "RAID level",	 [TPF_CAPACITY] = "Capacity",  [TPF_IOPS] = "IOPS",
+	[TPF_ACCESS] = "Access ms",	 [TPF_TOLERATE] = "Tolerates", [TPF_WORKLOAD] = "Workload",
+	[TPF_CONTROLLER] = "Controller",
 };
 
 static bool is_choice(unsigned f)
 {
-	return f == TPF_LEVEL || f == TPF_WORKLOAD;
+	return f == TPF_LEVEL || f == TPF_WORKLOAD || f == TPF_CONTROLLER;
 }
 
 void tui_planner_free(struct tui_planner *p)
@@ -147,10 +148,18 @@ static bool goals_of(struct tui_planner *p, struct rp_goals *g)
 	return true;
 }
 
+/* The path of the controller chosen (its figures are the library's defaults). */
+static void path_of(const struct tui_planner *p, struct rp_path *path)
+{
+	rp_path_init(path);
+	path->controller = p->controller;
+}
+
 void tui_planner_update(struct tui_planner *p)
 {
 	struct rp_error rerr = { 0 };
 	struct rp_workload wl;
+	struct rp_path path;
 	struct rp_goals g;
 	size_t n;
 
@@ -168,8 +177,9 @@ void tui_planner_update(struct tui_planner *p)
 		return;
 	}
 	rp_workload_init(&wl);
+	path_of(p, &path);
 	if (rp_workload_profile(p->profile, TUI_PLAN_QD, &wl, &rerr) ||
-	    rp_solve(p->rd, p->n, NULL, &wl, &g, &p->sol, &rerr)) {
+	    rp_solve(p->rd, p->n, &path, &wl, &g, &p->sol, &rerr)) {
 		snprintf(p->error, sizeof(p->error), "%s", rerr.msg);
 		return;
 	}
@@ -243,6 +253,7 @@ struct plan *tui_planner_plan(const struct tui_planner *p, struct ss_error *err)
 {
 	struct tui_planner *pp = (struct tui_planner *)p;
 	struct rp_workload wl;
+	struct rp_path path;
 	struct rp_goals g;
 	struct plan_source src;
 
@@ -252,11 +263,12 @@ struct plan *tui_planner_plan(const struct tui_planner *p, struct ss_error *err)
 		ss_error_set(err, -EINVAL, "The layouts changed; Esc, then choose one again.");
 		return NULL;
 	}
+	path_of(p, &path);
 	src = (struct plan_source){
 		.pool = p->pool,
 		.profile = p->profile,
 		.wl = &wl,
-		.path = NULL,
+		.path = &path,
 		.goals = &g,
 		.notes = &p->notes,
 	};
@@ -318,12 +330,16 @@ static void choice_step(struct tui_planner *p, int delta)
 			p->level = rp_level_count() - 1;
 		if (p->level >= rp_level_count())
 			p->level = -1;
-	} else {
+	} else if (p->field == TPF_WORKLOAD) {
 		p->profile += delta;
 		if (p->profile < 0)
 			p->profile = rp_profile_count() - 1;
 		if (p->profile >= rp_profile_count())
 			p->profile = 0;
+	} else {
+		p->controller += delta;
+		if (!rp_controller_name(p->controller))
+			p->controller = delta > 0 ? 0 : RP_CTRL_HW_RAID;
 	}
 }
 

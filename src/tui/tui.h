@@ -123,7 +123,8 @@ enum tui_plan_field {
 	TPF_IOPS,
 	TPF_ACCESS,
 	TPF_TOLERATE,
-	TPF_WORKLOAD, /* a choice: database, fileserver, ... */
+	TPF_WORKLOAD,	/* a choice: database, fileserver, ... */
+	TPF_CONTROLLER, /* a choice: md, hba, hw-raid */
 	TPF_COUNT
 };
 
@@ -150,6 +151,7 @@ struct tui_planner {
 	unsigned field;		  /* enum tui_plan_field with the cursor */
 	int level;		  /* -1: any */
 	int profile;		  /* enum rp_profile */
+	int controller;		  /* enum rp_controller */
 	char text[TPF_COUNT][24]; /* what was typed in the text fields */
 	char error[200];	  /* a field that does not parse */
 	struct rp_solution *sol;

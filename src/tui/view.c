@@ -569,6 +569,8 @@ static void planner_field_value(const struct tui_planner *p, unsigned f, char *b
 		snprintf(buf, len, "%s", p->level < 0 ? "any" : rp_level_name(p->level));
 	else if (f == TPF_WORKLOAD)
 		snprintf(buf, len, "%s", rp_profile_name(p->profile));
+	else if (f == TPF_CONTROLLER)
+		snprintf(buf, len, "%s", rp_controller_name(p->controller));
 	else
 		snprintf(buf, len, "%s", p->text[f]);
 }
@@ -580,6 +582,7 @@ static const char *const planner_hints[TPF_COUNT] = {
 	[TPF_ACCESS] = "average random access time at most, ms (QD 1)",
 	[TPF_TOLERATE] = "disks that may fail without loss, at least",
 	[TPF_WORKLOAD] = "Left/Right: database, fileserver, webserver, ...",
+	[TPF_CONTROLLER] = "Left/Right: md (Linux software RAID), hba, hw-raid",
 };
 
 static void mttdl_text(double h, char *buf, size_t len)
@@ -628,7 +631,7 @@ static void draw_planner(const struct tui_model *m, const struct tui_planner *p)
 		attroff(A_BOLD);
 		/* 14 columns between the brackets: a longer value is clipped (its
 		 * end while it is typed, where the cursor is) */
-		if (cur && f != TPF_LEVEL && f != TPF_WORKLOAD)
+		if (cur && f != TPF_LEVEL && f != TPF_WORKLOAD && f != TPF_CONTROLLER)
 			snprintf(buf, sizeof(buf), "[%-14s]",
 				 strcat(v + (strlen(v) > 13 ? strlen(v) - 13 : 0), "_"));
 		else

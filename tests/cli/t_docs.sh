@@ -240,7 +240,7 @@ layers_try "a known violation that is gone" \
 	"^known violation src/tui/model.c includes shortstroke/sim.h is gone"
 unset LAYERS_SH
 layers_fresh
-sed -i 's/^\(| `src\/io` | .*\) | `util`, `drive`, `sim` |$/\1 | `util`, `drive`, `simm` |/' \
+sed -i 's/^\(| `src\/io` | .*\) | `util`, `drive`, `sim`, `raidplan` |$/\1 | `util`, `drive`, `simm`, `raidplan` |/' \
 	"$TMP/layers/docs/architecture.md"
 layers_try "a folder the table does not have" "io may include .simm., which is no folder of the table"
 layers_fresh

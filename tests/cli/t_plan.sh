@@ -157,14 +157,14 @@ expect "plan --explain: why the first is first" 0 \
 expect "plan --explain: the queue's positioning with its inputs" 0 \
 	"positioning at the workload's queue: [0-9.]+ ms" "" 
 expect "plan --explain: SPTF named and sourced" 0 "Worthington, Ganger & Patt 1994"
-expect "plan --explain: the risk band with its sources" 0 "source: +HPE \(RAID 5 of 14\), NetApp"
+expect "plan --explain: the risk band with its sources" 0 "source: +HPE \(RAID 5 over 14: medium\), NetApp"
 run "$PROG" plan --disks 60 --rpm 10000 --disk-size 2.4TB --capacity 40TB --tolerate 0 -o RANK,LEVEL,DISKS,RISK -r
 expect "plan --tolerate 0: RAID 0 allowed but its risk ranks it after the safe layouts" 0 \
 	"^1 6 19 low$"
 run "$PROG" plan --disks 60 --rpm 10000 --disk-size 2.4TB --capacity 40TB --level 0 -o LEVEL,DISKS,RISK,MTTDL -r
 expect "plan --level 0: RAID 0 on 17 disks, high risk (MTTDL 7 years)" 0 "^0 17 high 7$"
 run "$PROG" plan --disks 8 --level 5 --stroke 100% --disk-size 2TB -o LEVEL,RISK,WARNINGS -r
-expect "plan: RAID 5 of 8: the width is medium risk" 0 "^5 (medium|high) .*raid5-wide"
+expect "plan: RAID 5 of 8: no width warning (HPE: more than 14), high risk by its URE" 0 "^5 high ure-likely$"
 
 # command queuing: beyond the disks' queue depth (--mech queue=) nothing more comes
 run "$PROG" plan --disks 1 --rpm 15000 --level 0 --stroke 100% --workload random-access --qd 32 \
@@ -276,3 +276,41 @@ run "$PROG" plan --list-columns
 expect "plan --list-columns" 0 "MTTDL +mean time to data loss, years"
 run "$PROG" plan --disks 4 --level 5 --capacity 1T -o +LIMIT,RADIAL,SEEK
 expect "plan -o +COLUMNS" 0 "WARNINGS +LIMIT +RADIAL +SEEK"
+
+# the controller (issue 28.2): md the default, hw-raid's figures from measurements, each given
+# instead by the --controller-* options; a plan file keeps the controller
+run "$PROG" plan --disks 6 --rpm 7200 --level 5 --stroke 100% --workload seq-write -o SEQ-READ,SEQ-WRITE -r -n
+md_out=$OUT
+run "$PROG" plan --disks 6 --rpm 7200 --level 5 --stroke 100% --workload seq-write --controller hba -o SEQ-READ,SEQ-WRITE -r -n
+if [ "$OUT" = "$md_out" ]; then pass "plan --controller hba: as md"; else fail "plan --controller hba: as md" "$md_out / $OUT"; fi
+run "$PROG" plan --disks 6 --rpm 7200 --level 5 --stroke 100% --workload seq-write --controller hw-raid -o SEQ-READ,SEQ-WRITE -r -n
+if awk -v a="$md_out" -v b="$OUT" 'BEGIN { split(a, x, " "); split(b, y, " "); exit !(y[1] < x[1] && y[2] < y[1] / 3) }'; then
+	pass "plan --controller hw-raid: members stream slower, parity writes read-modify-write ($md_out -> $OUT)"
+else
+	fail "plan --controller hw-raid: members stream slower, parity writes read-modify-write" "$md_out -> $OUT"
+fi
+run "$PROG" plan --disks 6 --rpm 7200 --level 5 --stroke 100% --workload seq-write --controller hw-raid \
+	--controller-cache 512M --controller-efficiency 1 -o SEQ-READ,SEQ-WRITE -r -n
+if [ "$OUT" = "$md_out" ]; then pass "plan --controller hw-raid: a cache gives full stripes, --controller-efficiency 1 the disks' rate"; else fail "plan --controller hw-raid with a cache and efficiency 1" "$md_out / $OUT"; fi
+run "$PROG" plan --disks 8 --rpm 15000 --level 0 --stroke 100% --workload seq-write --controller hw-raid \
+	--controller-mbps 1000 -o SEQ-WRITE -r -n
+expect "plan --controller hw-raid --controller-mbps R: writes cap at 0.75 R" 0 "^750$"
+run "$PROG" plan --disks 4 --rpm 15000 --level 5 --stroke 50% --controller hw-raid --explain
+expect "plan --explain: the controller's figures and sources" 0 "controller \(0 md, 1 hba, 2 hw-raid\): 2" 
+expect "plan --explain: ... the measurement they come from" 0 "MSR-TR-2000-55"
+expect "plan --explain: the stroke's gain" 0 "workload IOPS over the full stroke's: 1\.[0-9]+"
+run "$PROG" plan --disks 4 --controller raid
+expect "plan --controller: an unknown one" 2 "" "--controller: unknown controller \"raid\": use md, hba or hw-raid"
+run "$PROG" plan --disks 4 --controller-efficiency 1.5
+expect "plan --controller-efficiency above 1" 2 "" "expected a share above 0, up to 1"
+run "$PROG" plan --disks 6 --rpm 7200 --level 5 --stroke 100% --controller hw-raid -O "$TMP/hw.json"
+run "$PROG" plan --check "$TMP/hw.json" -o SEQ-WRITE -r -n
+if grep -q '"controller": "hw-raid"' "$TMP/hw.json" && [ "$RC" = 0 ]; then pass "plan -O: the controller in the plan, plan --check re-evaluates with it"; else fail "plan -O: the controller in the plan" "$(cat "$TMP/hw.json")"; fi
+sed 's/"hw-raid"/"raid-card"/' "$TMP/hw.json" >"$TMP/hw-bad.json"
+run "$PROG" plan --check "$TMP/hw-bad.json"
+expect "plan --check: an unknown controller" 2 "" "path.controller: expected \"md\", \"hba\" or \"hw-raid\""
+# the RAID 5 width band follows HPE: more than 14 drives is a medium risk, 14 none
+run "$PROG" plan --disks 15 --rpm 15000 --disk-size 100G --level 5 --stroke 100% -o RISK,WARNINGS -r -n
+expect "plan: RAID 5 of 15 is medium risk (HPE: more than 14)" 0 "^medium .*raid5-wide"
+run "$PROG" plan --disks 14 --rpm 15000 --disk-size 100G --level 5 --stroke 100% -o RISK,WARNINGS -r -n
+if printf '%s\n' "$OUT" | grep -q raid5-wide; then fail "plan: RAID 5 of 14 has no width warning" "$OUT"; else pass "plan: RAID 5 of 14 has no width warning"; fi

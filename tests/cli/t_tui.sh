@@ -145,6 +145,18 @@ if command -v tmux >/dev/null 2>&1; then
 	else
 		fail "tui: planner: the saved plan passes plan --check" "$(cat "$TMP/tui-check.out")"
 	fi
+	# the controller (issue 28.2): hw-raid re-solves, and the plan saved says so
+	tmx send-keys -t tui3 Tab Tab Tab Tab Right Right
+	if wait_for3 "Controller +\[hw-raid" && wait_for3 "layouts meet the goals"; then pass "tui: planner: the controller choice re-solves"; else fail "tui: planner: the controller choice re-solves" "$SCREEN"; fi
+	tmx send-keys -t tui3 s
+	wait_for3 "Save plan" >/dev/null
+	tmx send-keys -t tui3 "$TMP/tui-plan-hw.json" Enter
+	if wait_for3 "plan written to $TMP/tui-plan-hw.json" && grep -q '"controller": "hw-raid"' "$TMP/tui-plan-hw.json" &&
+		"$PROG" --demo plan --check "$TMP/tui-plan-hw.json" 2>&1 | grep -q "valid; the figures match the plan's"; then
+		pass "tui: planner: a hw-raid plan is saved with its controller and passes plan --check"
+	else
+		fail "tui: planner: a hw-raid plan is saved with its controller and passes plan --check" "$SCREEN"
+	fi
 	tmx send-keys -t tui3 Escape
 	if wait_for3 "shortstroke - demo rig"; then pass "tui: planner: Esc closes it"; else fail "tui: planner: Esc closes it" "$SCREEN"; fi
 	# b on the four marked drives: the form's defaults, jobs, then the results in a pager

@@ -156,6 +156,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const struct rp_goals *xg;
 	int bad_in, use_path;
 	struct rp_path path, px;
+	unsigned flags;
 	struct rp_layout l;
 	struct rp_workload w, wx;
 	struct rp_size_share sizes[6];
@@ -213,13 +214,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rp_path_init(&path);
 	path.controller_mbps = num(&s);
 	path.bus_mbps = num(&s);
-	if (byte(&s) & 1) { /* 2.1: write caps, latency, controller cache */
+	flags = byte(&s);
+	if (flags & 1) { /* 2.1: write caps, latency, controller cache */
 		path.controller_write_mbps = num(&s);
 		path.bus_write_mbps = num(&s);
 		path.latency_ms = num(&s);
 		path.latency_per_disk_ms = num(&s);
 		path.cache_mb = num(&s);
 		path.cache_mbps = num(&s);
+	}
+	if (flags & 2) { /* 2.2: what does the RAID (out of range too) */
+		path.controller = (int)(byte(&s) % 5) - 1;
+		path.member_efficiency = num(&s);
+		path.write_ratio = num(&s);
+		path.full_stripe = (int)(byte(&s) % 5) - 1;
 	}
 	path.n_links = byte(&s) % 4;
 	for (i = 0; i < path.n_links; i++) {

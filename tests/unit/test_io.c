@@ -4,6 +4,7 @@
  * engine on a loop device (skipped without root or losetup). */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +17,7 @@
 #include <cmocka.h>
 
 #include "io/io_priv.h"
+#include "raidplan.h"
 #include "shortstroke/io.h"
 #include "shortstroke/sim.h"
 
@@ -231,6 +233,52 @@ static void test_workloads(void **state)
 	assert_false(io_workload_writes(IO_WL_WEBSERVER));
 	assert_true(io_workload_fixed_size(IO_WL_RANDOM_ACCESS));
 	assert_false(io_workload_fixed_size(IO_WL_FILESERVER));
+	assert_false(io_workload_fixed_size(IO_WL_DATABASE)); /* IOMeter's 8 KiB: its own */
+	assert_true(io_workload_fixed_size(IO_WL_SEQ_WRITE));
+	/* sequential requests of 1 MiB in the engine and in the planner (they
+	 * were 64 KiB in the planner, issue 28.4) */
+	io_job_set_workload(&j, IO_WL_SEQ_WRITE);
+	assert_int_equal(j.bs, 1u << 20);
+	assert_int_equal(j.read_pct, 0);
+	io_job_set_workload(&j, IO_WL_RANDOM_WRITE);
+	assert_int_equal(j.bs, 4096);
+	assert_int_equal(j.read_pct, 0);
+	assert_int_equal(j.random_pct, 100);
+}
+
+/* Every workload the engine runs is the planner's profile of the same name,
+ * its mix and sizes (issue 28.4: one definition, used by both). */
+static void test_workloads_are_the_planners(void **state)
+{
+	(void)state;
+	for (unsigned i = 0; i < IO_WL_COUNT; i++) {
+		const char *name = io_workload_name((enum io_workload)i);
+		struct rp_workload p;
+		struct io_job j;
+		int prof;
+
+		if (!strcmp(name, "random-write"))
+			continue; /* random-access's requests, written: above */
+		assert_int_equal(rp_profile_parse(name, &prof, NULL), 0);
+		rp_workload_init(&p);
+		assert_int_equal(rp_workload_profile(prof, 1, &p, NULL), 0);
+		io_job_init(&j);
+		io_job_set_workload(&j, (enum io_workload)i);
+		assert_int_equal(j.read_pct, (unsigned)lround(p.read_share * 100));
+		assert_int_equal(j.random_pct, (unsigned)lround(p.random_share * 100));
+		if (!p.n_sizes) {
+			assert_int_equal(j.nsizes, 0);
+			assert_int_equal(j.bs, p.request_bytes);
+			continue;
+		}
+		assert_int_equal(j.nsizes, p.n_sizes);
+		for (unsigned k = 0; k < j.nsizes; k++) {
+			const struct rp_size_share *sz = RP_ELEM(struct rp_size_share, p.sizes, k);
+
+			assert_int_equal(j.sizes[k].bytes, sz->bytes);
+			assert_true(fabs(j.sizes[k].weight - sz->share) < 1e-9);
+		}
+	}
 }
 
 /* ---- histogram ---- */
@@ -666,11 +714,17 @@ static void test_uring_loop(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_register),	 cmocka_unit_test(test_validate),
-		cmocka_unit_test(test_workloads),	 cmocka_unit_test(test_hist_buckets),
-		cmocka_unit_test(test_hist_percentiles), cmocka_unit_test(test_rng),
-		cmocka_unit_test(test_generator),	 cmocka_unit_test(test_sim_model),
-		cmocka_unit_test(test_sim_sequential),	 cmocka_unit_test(test_sim_errors),
+		cmocka_unit_test(test_register),
+		cmocka_unit_test(test_validate),
+		cmocka_unit_test(test_workloads),
+		cmocka_unit_test(test_workloads_are_the_planners),
+		cmocka_unit_test(test_hist_buckets),
+		cmocka_unit_test(test_hist_percentiles),
+		cmocka_unit_test(test_rng),
+		cmocka_unit_test(test_generator),
+		cmocka_unit_test(test_sim_model),
+		cmocka_unit_test(test_sim_sequential),
+		cmocka_unit_test(test_sim_errors),
 		cmocka_unit_test(test_uring_loop),
 	};
 

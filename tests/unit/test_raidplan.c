@@ -558,6 +558,13 @@ static void test_calibration_15k450(void **state)
 	assert_true(acc >= 5.3 && acc <= 6.5);
 	NEAR(acc, 0.2 + 3.3 + 2.0 + 4096 / ((157 + 94.2) / 2 * 1e3), 1e-6);
 	assert_true(rp_eval_has_warning(ev, RP_WARN_DEFAULTS));
+	/* the defaults are listed with separators (issue 31.3: they ran
+	 * together, "seek times transfer rates command overhead") */
+	for (size_t i = 0; i < rp_eval_warning_count(ev); i++)
+		if (rp_eval_warning(ev, i)->id == RP_WARN_DEFAULTS)
+			assert_non_null(strstr(rp_eval_warning(ev, i)->text,
+					       "for: seek times, transfer rates, command overhead, "
+					       "MTTF, URE rate, queue depth, write cache ("));
 	rp_eval_free(ev);
 }
 
@@ -890,7 +897,7 @@ static void test_counts(void **state)
 	(void)state;
 	assert_int_equal(rp_level_count(), 8);
 	assert_int_equal(rp_profile_count(), 7);
-	assert_int_equal(rp_figure_count(), 28);
+	assert_int_equal(rp_figure_count(), 30);
 	assert_int_equal(rp_warning_count(), 15);
 	assert_int_equal(rp_goal_count(), 6);
 	assert_string_equal(rp_level_name(rp_level_count() - 1), "60");
@@ -903,7 +910,7 @@ static void test_counts(void **state)
 	assert_null(rp_figure_key(-1));
 	assert_string_equal(rp_warning_key(RP_WARN_DEFAULTS), "defaults");
 	assert_string_equal(rp_warning_key(rp_warning_count() - 1), "zoned");
-	assert_string_equal(rp_figure_key(rp_figure_count() - 1), "disk_busy");
+	assert_string_equal(rp_figure_key(rp_figure_count() - 1), "stroke_gain");
 	assert_null(rp_warning_key(rp_warning_count()));
 	assert_null(rp_warning_key(-1));
 	for (i = 0; i < rp_warning_count(); i++)
@@ -1622,6 +1629,108 @@ static void test_path_terms(void **state)
 	free(v);
 }
 
+/* What does the RAID (issue 28.2, docs/planning-model.md 2.6): md and hba as
+ * before; hw-raid's members stream at 0.94 of their rate, its write cap is
+ * 0.75 of a read cap given alone, a parity write without a write-back cache
+ * reads, modifies and writes each chunk; each figure can be given instead. */
+static void test_controller(void **state)
+{
+	struct rp_disk *v = disks_n(8, disk15k());
+	struct rp_layout l = layout(RP_LEVEL_0, 8, 1.0);
+	struct rp_workload w = wl_simple(0, 0, 1 << 20, 4);
+	struct rp_path p;
+	struct rp_error err = { 0 };
+	struct rp_eval *ev = NULL;
+	double md_r, md_w, rmw, x;
+	int k;
+
+	(void)state;
+	assert_string_equal(rp_controller_name(RP_CTRL_MD), "md");
+	assert_string_equal(rp_controller_name(RP_CTRL_HW_RAID), "hw-raid");
+	assert_null(rp_controller_name(3));
+	assert_int_equal(rp_controller_parse("HW_RAID", &k, &err), 0);
+	assert_int_equal(k, RP_CTRL_HW_RAID);
+	assert_int_equal(rp_controller_parse("raid", &k, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "use md, hba or hw-raid"));
+	rp_path_init(&p);
+	md_r = value_of(v, 8, &p, l, w, RP_FIG_SEQ_READ_START);
+	md_w = value_of(v, 8, &p, l, w, RP_FIG_SEQ_WRITE_START);
+	NEAR(value_of(v, 8, &p, l, w, RP_FIG_CONTROLLER), RP_CTRL_MD, 0);
+	p.controller = RP_CTRL_HBA;
+	NEAR(value_of(v, 8, &p, l, w, RP_FIG_SEQ_READ_START), md_r, 0);
+	p.controller = RP_CTRL_HW_RAID;
+	NEAR(value_of(v, 8, &p, l, w, RP_FIG_SEQ_READ_START), 0.94 * md_r, 1e-9);
+	NEAR(value_of(v, 8, &p, l, w, RP_FIG_SEQ_WRITE_START), 0.94 * md_w, 1e-9);
+	p.member_efficiency = 0.5; /* given: overrides */
+	NEAR(value_of(v, 8, &p, l, w, RP_FIG_SEQ_READ_START), 0.5 * md_r, 1e-9);
+	p.member_efficiency = 0;
+	/* a read cap alone: the write cap is 0.75 of it; a write cap given wins */
+	p.controller_mbps = 400;
+	NEAR(value_of(v, 8, &p, l, w, RP_FIG_SEQ_WRITE_START), 300, 1e-9);
+	p.controller_write_mbps = 350;
+	NEAR(value_of(v, 8, &p, l, w, RP_FIG_SEQ_WRITE_START), 350, 1e-9);
+	p.controller_write_mbps = 0;
+	p.write_ratio = 0.5;
+	NEAR(value_of(v, 8, &p, l, w, RP_FIG_SEQ_WRITE_START), 200, 1e-9);
+	rp_path_init(&p);
+	/* RAID 5 of 8, 512 KiB chunks, no cache: each chunk read, modified and
+	 * written a revolution later by 2 members, 4 chunks at once:
+	 * x = 524288 / (0.94 x 200 x 1e3) ms, 4 x 524288 / (max(4, x) + x) / 1e3 */
+	l = layout(RP_LEVEL_5, 8, 1.0);
+	p.controller = RP_CTRL_HW_RAID;
+	x = 524288 / (0.94 * 200 * 1e3);
+	rmw = value_of(v, 8, &p, l, w, RP_FIG_SEQ_WRITE_START);
+	NEAR(rmw, 4 * 524288 / (fmax(4, x) + x) / 1e3, 1e-9);
+	ev = eval_ok(v, 8, &p, &l, &w);
+	NEAR(rp_eval_figure(ev, RP_FIG_CONTROLLER)->inputs[7].value, 0, 0); /* no full stripes */
+	rp_eval_free(ev);
+	/* with a write-back cache the controller writes full stripes: 7 streams */
+	p.cache_mb = 512;
+	NEAR(value_of(v, 8, &p, l, w, RP_FIG_SEQ_WRITE_START), 7 * 0.94 * 200, 1e-9);
+	p.cache_mb = 0;
+	p.full_stripe = RP_STRIPE_FULL;
+	NEAR(value_of(v, 8, &p, l, w, RP_FIG_SEQ_WRITE_START), 7 * 0.94 * 200, 1e-9);
+	p.controller = RP_CTRL_MD;
+	p.full_stripe = RP_STRIPE_RMW; /* asked for on md too */
+	x = 524288 / (200 * 1e3);
+	NEAR(value_of(v, 8, &p, l, w, RP_FIG_SEQ_WRITE_START), 4 * 524288 / (fmax(4, x) + x) / 1e3,
+	     1e-9);
+	/* bad input */
+	rp_path_init(&p);
+	p.controller = 5;
+	l = layout(RP_LEVEL_0, 1, 1.0);
+	assert_int_equal(rp_evaluate(v, 1, &p, &l, &w, &ev, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "controller 5"));
+	rp_path_init(&p);
+	p.member_efficiency = 1.5;
+	assert_int_equal(rp_evaluate(v, 1, &p, &l, &w, &ev, &err), -EINVAL);
+	rp_path_init(&p);
+	p.full_stripe = 9;
+	assert_int_equal(rp_evaluate(v, 1, &p, &l, &w, &ev, &err), -EINVAL);
+	rp_path_init(&p);
+	p.reserved = 1;
+	assert_int_equal(rp_evaluate(v, 1, &p, &l, &w, &ev, &err), -EINVAL);
+	free(v);
+}
+
+/* The stroke's gain (issue 28.1): the workload IOPS over the same layout's
+ * at the full stroke, 1 at the full stroke, above 1 shorter. */
+static void test_stroke_gain(void **state)
+{
+	struct rp_disk d = disk15k();
+	struct rp_layout l = layout(RP_LEVEL_0, 1, 1.0);
+	struct rp_workload w = profile(RP_PROFILE_DATABASE, 1);
+	double full, g;
+
+	(void)state;
+	NEAR(value_of(&d, 1, NULL, l, w, RP_FIG_STROKE_GAIN), 1, 1e-12);
+	full = value_of(&d, 1, NULL, l, w, RP_FIG_MIXED_IOPS);
+	l.stroke = 0.1;
+	g = value_of(&d, 1, NULL, l, w, RP_FIG_STROKE_GAIN);
+	NEAR(g, value_of(&d, 1, NULL, l, w, RP_FIG_MIXED_IOPS) / full, 1e-12);
+	assert_true(g > 1.5 && g < 2);
+}
+
 /* The disk's write cache: a cached write costs the longer of the command
  * and the destage of the nearest of cache/size extents. */
 static void test_disk_write_cache(void **state)
@@ -1715,8 +1824,10 @@ static void test_risk_bands(void **state)
 		unsigned n, groups;
 		int band;
 	} cases[] = {
-		{ RP_LEVEL_5, 7, 0, 0 },  { RP_LEVEL_5, 8, 0, 1 },   { RP_LEVEL_5, 14, 0, 1 },
-		{ RP_LEVEL_5, 15, 0, 2 }, { RP_LEVEL_50, 16, 2, 1 }, { RP_LEVEL_6, 20, 0, 0 },
+		/* RAID 5: HPE's "more than 14 drives" is a medium risk (issue 28.2;
+		 * it was medium over 7 and high over 14) */
+		{ RP_LEVEL_5, 8, 0, 0 },  { RP_LEVEL_5, 14, 0, 0 },  { RP_LEVEL_5, 15, 0, 1 },
+		{ RP_LEVEL_5, 29, 0, 1 }, { RP_LEVEL_50, 30, 2, 1 }, { RP_LEVEL_6, 20, 0, 0 },
 		{ RP_LEVEL_6, 21, 0, 1 }, { RP_LEVEL_6, 29, 0, 2 },  { RP_LEVEL_10, 30, 0, 0 },
 		{ RP_LEVEL_0, 17, 0, 2 },
 	};
@@ -1914,6 +2025,8 @@ int main(void)
 		cmocka_unit_test(test_disk_write_cache),
 		cmocka_unit_test(test_degraded),
 		cmocka_unit_test(test_risk_bands),
+		cmocka_unit_test(test_controller),
+		cmocka_unit_test(test_stroke_gain),
 		cmocka_unit_test(test_solver_risk_first),
 		cmocka_unit_test(test_zoned),
 		cmocka_unit_test(test_bad_new_input),
