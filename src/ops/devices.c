@@ -554,8 +554,8 @@ static bool serial_shared(const struct dev_entry *e, const struct drive_info *o)
 	return !(wwn[0] && o->wwn[0]);
 }
 
-int device_check_serial(struct ss_ctx *ctx, const struct dev_entry *e, bool force,
-			struct ss_error *err)
+int device_other_match(struct ss_ctx *ctx, const struct dev_entry *e, dev_ids_fn match, void *arg,
+		       char *name, size_t len, struct drive_info *ids, struct ss_error *err)
 {
 	struct dev_env *env = ctx_sources(ctx);
 	const struct dev_source_ops *src;
@@ -563,8 +563,6 @@ int device_check_serial(struct ss_ctx *ctx, const struct dev_entry *e, bool forc
 	size_t n = 0;
 	int rc;
 
-	if (force || !e->identified || (!e->info.serial[0] && !e->sys_serial[0]))
-		return 0;
 	rc = dev_env_source(env, e->spec, &src, err);
 	if (!rc)
 		rc = src->list(env, &found, &n, err);
@@ -572,17 +570,39 @@ int device_check_serial(struct ss_ctx *ctx, const struct dev_entry *e, bool forc
 		struct drive_info o;
 
 		if (!strcmp(found[i].name, e->spec) || !strcmp(found[i].node, e->node) ||
-		    !found_ids(env, src, &found[i], &o) || !serial_shared(e, &o))
+		    !found_ids(env, src, &found[i], &o) || !match(arg, &o))
 			continue;
-		rc = ss_error_set(
-		    err, -EPERM,
-		    "%s: refused: %s has the same serial number (%s) and no WWN tells "
-		    "them apart, so the journal (keyed by serial) would mix up their "
-		    "records (--force overrides)",
-		    e->spec, found[i].name, o.serial);
+		snprintf(name, len, "%s", found[i].name);
+		if (ids)
+			*ids = o;
+		rc = 1;
 	}
 	free(found);
 	return rc;
+}
+
+static bool shares_serial(void *arg, const struct drive_info *o)
+{
+	return serial_shared(arg, o);
+}
+
+int device_check_serial(struct ss_ctx *ctx, const struct dev_entry *e, bool force,
+			struct ss_error *err)
+{
+	struct drive_info o;
+	char name[256];
+	int rc;
+
+	if (force || !e->identified || (!e->info.serial[0] && !e->sys_serial[0]))
+		return 0;
+	rc = device_other_match(ctx, e, shares_serial, (void *)e, name, sizeof(name), &o, err);
+	if (rc <= 0)
+		return rc;
+	return ss_error_set(err, -EPERM,
+			    "%s: refused: %s has the same serial number (%s) and no WWN tells "
+			    "them apart, so the journal (keyed by serial) would mix up their "
+			    "records (--force overrides)",
+			    e->spec, name, o.serial);
 }
 
 int device_check_safe(const struct dev_entry *e, bool force, struct ss_error *err)
