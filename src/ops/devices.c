@@ -252,6 +252,11 @@ struct probe {
 	struct ss_error err;
 };
 
+static bool all_zero(const uint8_t *buf, size_t len)
+{
+	return len == 0 || (buf[0] == 0 && !memcmp(buf, buf + 1, len - 1));
+}
+
 /* Read blocks [lba, lba + n) through the drive into the same offset of fd. */
 static int probe_copy(struct probe *p, uint64_t lba, uint32_t n)
 {
@@ -273,8 +278,11 @@ static int probe_copy(struct probe *p, uint64_t lba, uint32_t n)
 		rc = drive_scsi(p->d, &x, &p->sense, &p->err);
 		/* no status and no sense: the transport could not deliver it */
 		p->lost = rc && x.status == SCSI_STATUS_GOOD && !p->sense.valid;
-		if (rc == 0 && pwrite(p->fd, buf, x.data_len, (off_t)((lba + done) * p->bs)) !=
-				   (ssize_t)x.data_len)
+		/* blocks of zeros are the memfd's holes already: not written (a blank
+		 * disk's 2 MiB would be as many pages made and zeroed) */
+		if (rc == 0 && !all_zero(buf, x.data_len) &&
+		    pwrite(p->fd, buf, x.data_len, (off_t)((lba + done) * p->bs)) !=
+			(ssize_t)x.data_len)
 			rc = ss_error_set(&p->err, -errno, "cannot keep the blocks read: %s",
 					  strerror(errno));
 	}
