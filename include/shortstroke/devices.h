@@ -162,11 +162,23 @@ bool device_named_twice(const struct dev_entry *first, const struct dev_entry *e
  * another attached disk of its source has the entry's serial number and one
  * of the two has no WWN (disks behind USB bridges): the journal,
  * keyed by serial, would give one disk's records to the other. The other
- * disks are known by what the system describes (sysfs), so nothing is sent
- * to them; simulated drives are asked. 0 when force, or when none does.
+ * disks are known by what their source keeps of them (device_other_match),
+ * so nothing is sent to them. 0 when force, or when none does.
  */
 int device_check_serial(struct ss_ctx *ctx, const struct dev_entry *e, bool force,
 			struct ss_error *err);
+
+/*
+ * The first other drive of e's source whose serial and WWN match() takes,
+ * known by what the source keeps of it (sysfs as udev has it, a simulated
+ * drive's rig record: the ids hook), never by a command: nothing is sent to
+ * a drive the user did not name. Drives whose identity cannot be had so are
+ * passed over. 1 with its name (and ids, when not NULL) filled, 0 when none
+ * matches, or a negative errno with err filled.
+ */
+typedef bool (*dev_ids_fn)(void *arg, const struct drive_info *ids);
+int device_other_match(struct ss_ctx *ctx, const struct dev_entry *e, dev_ids_fn match, void *arg,
+		       char *name, size_t len, struct drive_info *ids, struct ss_error *err);
 
 /* -EPERM with a message when the entry is protected or in use and force is
  * false; 0 otherwise. */

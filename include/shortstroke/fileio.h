@@ -23,7 +23,8 @@ int file_write_atomic(const char *path, const void *data, size_t len, mode_t mod
  * 0, or a negative errno with "what path: why" in err. */
 int file_check_writable(const char *path, const char *what, struct ss_error *err);
 
-/* mkdir -p: path and every directory above it that is missing (mode 0755).
+/* mkdir -p: path and every directory above it that is missing (mode 0755),
+ * each one's parent fsynced after it was made (a crash does not lose it).
  * 0, or a negative errno with "cannot create DIR: why" in err (DIR the one
  * that failed). */
 int file_mkdirs(const char *path, struct ss_error *err);
@@ -33,5 +34,17 @@ int file_mkdirs(const char *path, struct ss_error *err);
  * it (err untouched: the caller says who); another negative errno with
  * "cannot open/lock PATH: why" in err. *fd is -1 on failure. */
 int file_lock_try(const char *path, int *fd, struct ss_error *err);
+
+/* open(path, flags), creating it (mode) when it is missing; a file created
+ * is made durable at once (its directory fsynced), so a crash cannot lose
+ * it. The descriptor, or -1 with errno set. */
+int file_open_or_create(const char *path, int flags, mode_t mode);
+
+/* fsync the directory dir: what was created, renamed or linked in it is
+ * durable. 0 or a negative errno. */
+int file_sync_dir(const char *dir);
+
+/* The same for the directory that holds path. */
+int file_sync_parent(const char *path);
 
 #endif

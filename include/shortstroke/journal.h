@@ -6,8 +6,21 @@
  * (flock): an append is one write() of the record and its newline on an
  * O_APPEND descriptor under the exclusive lock, fsynced before the caller
  * sends the command; readers read under the shared lock, so they never see
- * half a record. A last line cut short by a crash is ignored with a
- * warning, and old journals with two records on one line are read whole. */
+ * half a record. A record torn by a crash or a power loss (incomplete JSON,
+ * or NUL bytes where a file system lost the data of a write that was never
+ * fsynced) is ignored with one warning wherever it sits, and old journals
+ * with two records on one line are read whole.
+ *
+ * Compaction: once the journal passes a size (journal_set_compact_bytes),
+ * an append rewrites it, under the exclusive lock, as the records that still
+ * decide something about each disk (marked "snapshot": its open limit, its
+ * last restore, its last completed change, its newest record; see
+ * journal_compact) and moves the whole file before it to
+ * <state_dir>/journal.d/journal.NNNNNN.jsonl, so the history stays readable
+ * there. Every reader of the history reads the same answer from the
+ * compacted journal as from the whole one: a new reader must say what it
+ * needs kept (keep_for_query in journal.c). docs/journal.md describes the
+ * files. */
 #ifndef SHORTSTROKE_JOURNAL_H
 #define SHORTSTROKE_JOURNAL_H
 
@@ -32,15 +45,43 @@ struct journal_entry {
 	uint64_t original_blocks; /* capacity before this change */
 	uint64_t target_blocks;	  /* capacity asked for */
 	bool volatile_;		  /* HPA volatile: a power cycle undoes it */
-	unsigned line;		  /* where the reader found it (1-based), 0 when not read */
+	/* a "restore-done" the tool wrote itself, not the user's restore
+	 * (JOURNAL_CAUSE_*); "" (not written) for every other record */
+	char cause[16];
+	bool snapshot; /* a copy kept by compaction (its history is in journal.d) */
+	unsigned line; /* where the reader found it (1-based), 0 when not read */
 };
+
+/* Why the tool closed an open limit by itself: the drive was found at its
+ * original capacity (a power cycle undid a volatile limit, or another tool
+ * restored it), or a limit failed and the drive did not take it. reapply
+ * does not take these for the user's restore. */
+#define JOURNAL_CAUSE_LAPSED "lapsed"
+#define JOURNAL_CAUSE_FAILED "failed"
 
 /* Path of the journal in a state directory. */
 void journal_path(const char *state_dir, char *buf, size_t len);
 
 /* Append one entry (time is set here), fsync the file and, when it was
- * created, its directory. The directory is created when missing. */
+ * created, its directory. The directory is created when missing. Past the
+ * compaction size the journal is compacted under the same lock (a failed
+ * compaction is a warning: the record is written all the same). */
 int journal_append(const char *state_dir, struct journal_entry *e, struct ss_error *err);
+
+/* The journal's size past which an append compacts it (bytes; default
+ * JOURNAL_COMPACT_BYTES, 0 for the default; the journal is compacted when it
+ * is also more than twice its last snapshot). Process-wide. */
+#define JOURNAL_COMPACT_BYTES (1u << 20)
+void journal_set_compact_bytes(size_t bytes);
+
+/* Compact now, whatever the size: 0, or a negative errno with err filled
+ * (nothing changed). A journal holding a line that cannot be read (not a
+ * torn record) is left as it is: -EBADMSG. Kill -9 at any point leaves the
+ * journal whole: the old one, or the new one with the old in journal.d. */
+int journal_compact(const char *state_dir, struct ss_error *err);
+
+/* Where compaction moves the history: <state_dir>/journal.d */
+void journal_history_dir(const char *state_dir, char *buf, size_t len);
 
 /* Warnings of the readers (a torn last line, an unreadable line of another
  * disk): library code does not print, a front end may take them. Each is

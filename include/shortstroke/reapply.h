@@ -13,12 +13,17 @@
 #include "shortstroke/journal.h"
 
 /*
- * Every disk whose journal ends in a completed limit (a "limit-done" with
- * no later "limit", "restore" or "restore-done" for the same disk): one
- * entry per disk, its last "limit-done", in the order of the journal.
- * A disk whose last limit never completed is in *stale (may be NULL), so it
- * can be reported. *out and *stale are malloc'ed (NULL when empty).
- * A missing journal is not an error.
+ * Every disk whose journal holds a completed limit ("limit-done") that the
+ * user did not restore since: one entry per disk, its last "limit-done", in
+ * the order of the journal. What the tool wrote itself on the way (a
+ * "restore-done" with a cause: the volatile limit found undone by a power
+ * cycle, a limit that failed; a "limit" of the same limit again: a re-apply)
+ * does not close it, so a killed reapply leaves it wanted.
+ * A disk whose last limit is another one that never completed (the user's,
+ * killed) is in *stale (may be NULL) with that "limit" record instead:
+ * whether it should carry it is for the caller to tell from the drive.
+ * *out and *stale are malloc'ed (NULL when empty). A missing journal is not
+ * an error.
  */
 int reapply_pending(const char *state_dir, struct journal_entry **out, size_t *n,
 		    struct journal_entry **stale, size_t *n_stale, struct ss_error *err);

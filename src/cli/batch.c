@@ -483,6 +483,8 @@ int batch_finish(struct batch *b)
 				fputs(it->log, stdout);
 			if (good)
 				printf("%s: %s\n", it->e.spec, it->result);
+			else if (b->report_stdout)
+				printf("%s\n", it->err.msg);
 			else
 				cli_error("%s", it->err.msg);
 			if (it->log && b->log_after)
@@ -491,6 +493,8 @@ int batch_finish(struct batch *b)
 	}
 	if (b->json)
 		record_print(root, stdout, TABLE_JSON);
+	else if (b->report_stdout && failed)
+		cli_error("%s: %u of the %u disks failed (see above)", b->cmd, failed, b->n);
 	record_free(root);
 	for (unsigned i = 0; i < b->n; i++) {
 		drive_free(b->items[i].d);

@@ -45,6 +45,9 @@ struct batch {
 	/* may an unsafe disk go ahead all the same? (restore of the partition
 	 * method: the partition table it wrote is the only "use") */
 	bool (*allow_unsafe)(struct batch *b, struct batch_item *it);
+	/* text: every disk's line on stdout, failures too (a report, as
+	 * reapply's), and a count of the failures on stderr */
+	bool report_stdout;
 };
 
 /* Set --model or --serial (opt) to value: a usage error (the exit code) when

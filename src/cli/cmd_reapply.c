@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,18 +33,27 @@ static void usage(FILE *f)
 		   "attached is reported as missing; one whose model, block size or capacity\n"
 		   "differs from the journal is reported as changed; neither is touched; nor\n"
 		   "is any disk when more than one carries the journaled serial (and no WWN).\n"
-		   "With DEVICE (as a udev rule passes a hot-added disk), only that disk.\n"
+		   "With DEVICE (as a udev rule passes a hot-added disk), only that disk: no\n"
+		   "other disk is sent a command (whether another one carries its serial is\n"
+		   "read from sysfs, or a rig's record).\n"
 		   "No confirmation is asked: the disk gets back the limit it was given before.\n"
+		   "A limit stays wanted until you restore it, whatever a run that was killed\n"
+		   "left in the journal; a disk whose last limit was started but never\n"
+		   "completed, and does not show it, is named: run limit (or restore) again.\n"
 		   "Protected disks and disks in use (mounted, md/LVM member) are refused; a\n"
 		   "disk whose only use is a partition table or signature is not in use.\n"
+		   "One line per disk on stdout, in the order 'shortstroke list' shows them\n"
+		   "(the named ones in the order named), then journaled disks not attached;\n"
+		   "when some failed, a count on stderr.\n"
 		   "\n"
 		   "Options:\n"
 		   "  -n, --dry-run         print every command that would be sent; send none\n"
 		   "  -J, --json            one result object per journaled disk\n"
 		   "  -h, --help            this help\n"
 		   "\n"
-		   "Exit status: 0 every limit in place (missing disks too), 1 failed or a disk\n"
-		   "changed, 2 usage error, 3 refused (protected, in use), 4 some failed.\n"
+		   "Exit status: 0 every limit in place (missing disks too), 1 failed, a disk\n"
+		   "changed or a limit that never completed, 2 usage error, 3 refused\n"
+		   "(protected, in use), 4 some failed.\n"
 		   "Run at boot by contrib/systemd/shortstroke-reapply.service.\n");
 }
 
@@ -103,22 +111,9 @@ static const char *reapply_limit_text(const struct journal_entry *r, char *buf, 
 	return buf;
 }
 
-/* The disk a person named, among those listed: by spec, node or the node a
- * /dev/disk/by-id link points at. */
-static int find_named(const char *arg, const struct dev_entry *devs, size_t n)
-{
-	char real[PATH_MAX];
-	bool have_real = arg[0] == '/' && realpath(arg, real);
-
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(arg, devs[i].spec) || !strcmp(arg, devs[i].node) ||
-		    (have_real && !strcmp(real, devs[i].node)))
-			return (int)i;
-	return -1;
-}
-
-/* Open the disk for writing and check, on what it answers now, that it is
- * still the journaled disk, still needs the limit, and may be changed. */
+/* Open the disk for writing (unless it is: a disk named) and check, on what
+ * it answers now, that it is still the journaled disk, still needs the
+ * limit, and may be changed. */
 static void open_needed(struct batch *b, struct batch_item *it)
 {
 	struct ra_job *j = it->op;
@@ -135,7 +130,7 @@ static void open_needed(struct batch *b, struct batch_item *it)
 	int rc;
 
 	snprintf(spec, sizeof(spec), "%s", it->e.spec);
-	rc = device_open(b->ctx, spec, true, &it->d, &it->e, &it->err);
+	rc = it->d ? 0 : device_open(b->ctx, spec, true, &it->d, &it->e, &it->err);
 	if (rc) {
 		it->rc = rc;
 		it->exit_hint = cli_exit_code(rc, &it->err);
@@ -200,67 +195,39 @@ static int ra_job_run(void *arg, const struct progress_sink *sink, struct ss_err
 	return 0;
 }
 
-/* One item per journaled disk (restricted to the named ones). */
-static void add_record(struct batch *b, const struct journal_entry *r, bool incomplete,
-		       const struct dev_entry *devs, size_t nd, const bool *named, bool any_named)
+/* A limit started and never completed (not the done one again): in place
+ * when the disk shows it; else whether it should carry it cannot be told. */
+static void judge_incomplete(struct batch_item *it, const struct journal_entry *r, const char *lim)
 {
-	int idx = reapply_find(r, devs, nd);
+	const struct drive_info *i = &it->e.info;
+
+	if (i->logical_block == r->block_len && i->capacity_blocks == r->target_blocks) {
+		settle(it, r, "in-place", 0, 0,
+		       "limit in place: %s (its last limit, journaled %s, never recorded its "
+		       "end, but the disk has it)",
+		       lim, r->time);
+		return;
+	}
+	settle(it, r, "incomplete", -ESTALE, EXIT_FAILED,
+	       "the last limit (%s, journaled %s) never completed, and the disk has %" PRIu64
+	       " blocks%s: whether it should carry that limit cannot be told, so nothing is "
+	       "sent; run 'shortstroke limit' again (or 'shortstroke restore') to settle it",
+	       lim, r->time, i->capacity_blocks,
+	       i->capacity_blocks == r->original_blocks ? " (its original)" : "");
+}
+
+/* The journaled record r against the disk that carries it (it->e): in
+ * place, lost, changed, or needed (then opened and planned). */
+static void judge(struct batch *b, struct batch_item *it, const struct journal_entry *r,
+		  bool incomplete)
+{
 	char why[400], lim[96];
-	struct batch_item *it;
 	struct ra_job *j;
 
-	if (idx == REAPPLY_AMBIGUOUS) {
-		/* several attached disks carry the identity: a limit on the wrong
-		 * one would cut its data short, so none is touched (reported under
-		 * each one named, else under the serial) */
-		for (size_t i = 0; i <= nd; i++) {
-			if (i < nd &&
-			    !(any_named && named[i] && devs[i].identified &&
-			      reapply_same_disk(r, devs[i].info.serial, devs[i].info.wwn)))
-				continue;
-			if (i == nd && any_named)
-				break;
-			it = batch_add(b, i < nd	 ? devs[i].spec
-					  : r->serial[0] ? r->serial
-							 : r->wwn);
-			if (!it)
-				continue;
-			if (i < nd)
-				it->e = devs[i];
-			settle(it, r, "failed", -EEXIST, EXIT_FAILED,
-			       "more than one attached disk has serial %s%s%s (journaled as %s, "
-			       "%s): which one was limited cannot be told, so none is touched",
-			       r->serial[0] ? r->serial : "-", r->wwn[0] ? " / WWN " : "", r->wwn,
-			       r->device, r->model);
-		}
-		return;
-	}
-	if (any_named && (idx < 0 || !named[idx]))
-		return;
-	it = batch_add(b, idx >= 0 ? devs[idx].spec : (r->serial[0] ? r->serial : r->wwn));
-	if (!it)
-		return;
 	reapply_limit_text(r, lim, sizeof(lim));
-	if (idx < 0) {
-		unsigned unknown = 0;
-
-		for (size_t i = 0; i < nd; i++)
-			unknown += !devs[i].identified;
-		settle(it, r, "missing", 0, 0,
-		       "missing: no attached disk has serial %s%s%s (journaled as %s, %s %s); "
-		       "nothing done%s",
-		       r->serial[0] ? r->serial : "-", r->wwn[0] ? " / WWN " : "", r->wwn,
-		       r->device, r->model, lim,
-		       unknown ? " (some disks could not be identified: see 'shortstroke list')"
-			       : "");
-		return;
-	}
-	it->e = devs[idx];
 	record_set_u64(it->rec, "current_blocks", it->e.info.capacity_blocks);
 	if (incomplete) {
-		settle(it, r, "incomplete", 0, 0,
-		       "the last limit (%s, journaled %s) never completed; nothing to re-apply",
-		       lim, r->time);
+		judge_incomplete(it, r, lim);
 		return;
 	}
 	switch (reapply_check(r, &it->e.info, why, sizeof(why))) {
@@ -286,6 +253,141 @@ static void add_record(struct batch *b, const struct journal_entry *r, bool inco
 	open_needed(b, it);
 }
 
+static void settle_ambiguous(struct batch_item *it, const struct journal_entry *r)
+{
+	settle(it, r, "failed", -EEXIST, EXIT_FAILED,
+	       "more than one attached disk has serial %s%s%s (journaled as %s, %s): which one "
+	       "was limited cannot be told, so none is touched",
+	       r->serial[0] ? r->serial : "-", r->wwn[0] ? " / WWN " : "", r->wwn, r->device,
+	       r->model);
+}
+
+/* One item per journaled disk, every attached disk identified. */
+static void add_record(struct batch *b, const struct journal_entry *r, bool incomplete,
+		       const struct dev_entry *devs, size_t nd)
+{
+	int idx = reapply_find(r, devs, nd);
+	struct batch_item *it;
+	char lim[96];
+
+	if (idx == REAPPLY_AMBIGUOUS) {
+		/* several attached disks carry the identity: a limit on the wrong
+		 * one would cut its data short, so none is touched */
+		it = batch_add(b, r->serial[0] ? r->serial : r->wwn);
+		if (it)
+			settle_ambiguous(it, r);
+		return;
+	}
+	it = batch_add(b, idx >= 0 ? devs[idx].spec : (r->serial[0] ? r->serial : r->wwn));
+	if (!it)
+		return;
+	if (idx < 0) {
+		unsigned unknown = 0;
+
+		for (size_t i = 0; i < nd; i++)
+			unknown += !devs[i].identified;
+		settle(it, r, "missing", 0, 0,
+		       "missing: no attached disk has serial %s%s%s (journaled as %s, %s %s); "
+		       "nothing done%s",
+		       r->serial[0] ? r->serial : "-", r->wwn[0] ? " / WWN " : "", r->wwn,
+		       r->device, r->model, reapply_limit_text(r, lim, sizeof(lim)),
+		       unknown ? " (some disks could not be identified: see 'shortstroke list')"
+			       : "");
+		return;
+	}
+	it->e = devs[idx];
+	judge(b, it, r, incomplete);
+}
+
+static bool carries(void *arg, const struct drive_info *ids)
+{
+	return reapply_same_disk(arg, ids->serial, ids->wwn);
+}
+
+/*
+ * reapply DEVICE: the disk named is opened (identified, its labels read: the
+ * one disk sent anything) and matched with the journal by its serial/WWN;
+ * whether another attached disk carries the same identity is read from what
+ * its source keeps of it, never by a command.
+ */
+static void add_named(struct batch *b, const char *arg, const struct journal_entry *pend, size_t np,
+		      const struct journal_entry *stale, size_t ns)
+{
+	struct batch_item *it = batch_add(b, arg);
+	const struct journal_entry *r = NULL;
+	struct ss_error e2 = { 0 };
+	bool incomplete = false;
+	char other[256];
+	int rc;
+
+	if (!it)
+		return; /* named twice */
+	rc = device_open(b->ctx, arg, true, &it->d, &it->e, &e2);
+	if (rc) {
+		settle(it, NULL, "failed", rc, cli_exit_code(rc, &e2),
+		       "could not be identified, so not matched with the journal: %s", e2.msg);
+		return;
+	}
+	for (size_t i = 0; i < np && !r; i++)
+		if (reapply_same_disk(&pend[i], it->e.info.serial, it->e.info.wwn))
+			r = &pend[i];
+	for (size_t i = 0; i < ns && !r; i++)
+		if (reapply_same_disk(&stale[i], it->e.info.serial, it->e.info.wwn)) {
+			r = &stale[i];
+			incomplete = true;
+		}
+	if (!r) {
+		settle(it, NULL, "none", 0, 0, "nothing journaled for this disk");
+		return;
+	}
+	rc = device_other_match(b->ctx, &it->e, carries, (void *)r, other, sizeof(other), NULL,
+				&e2);
+	if (rc < 0) {
+		settle(it, r, "failed", rc, EXIT_FAILED,
+		       "cannot tell whether another disk carries its serial: %s", e2.msg);
+		return;
+	}
+	if (rc > 0) {
+		settle_ambiguous(it, r);
+		return;
+	}
+	judge(b, it, r, incomplete);
+}
+
+/* Items in device order: as the listing has the disks, then the journaled
+ * ones not attached (named by serial) in the journal's order. */
+struct place {
+	size_t dev, seq;
+};
+
+static int by_place(const void *pa, const void *pb)
+{
+	const struct place *a = pa, *b = pb;
+
+	if (a->dev != b->dev)
+		return (a->dev > b->dev) - (a->dev < b->dev);
+	return (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+static void sort_items(struct batch *b, const struct dev_entry *devs, size_t nd)
+{
+	struct place *p = xcalloc(b->n + 1, sizeof(*p));
+	struct batch_item *v = xcalloc(b->n + 1, sizeof(*v));
+
+	for (unsigned i = 0; i < b->n; i++) {
+		p[i].seq = i;
+		for (p[i].dev = 0; p[i].dev < nd; p[i].dev++)
+			if (!strcmp(devs[p[i].dev].spec, b->items[i].e.spec))
+				break;
+	}
+	qsort(p, b->n, sizeof(*p), by_place);
+	for (unsigned i = 0; i < b->n; i++)
+		v[i] = b->items[p[i].seq];
+	free(b->items);
+	b->items = v;
+	free(p);
+}
+
 static int reapply_run(struct ss_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -294,12 +396,13 @@ static int reapply_run(struct ss_ctx *ctx, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct batch b = { .cmd = "reapply", .ctx = ctx, .verbose = ctx->verbose };
+	struct batch b = {
+		.cmd = "reapply", .ctx = ctx, .verbose = ctx->verbose, .report_stdout = true
+	};
 	struct journal_entry *pend = NULL, *stale = NULL;
 	struct ss_error err = { 0 };
 	struct dev_entry *devs = NULL;
 	size_t np = 0, ns = 0, nd = 0;
-	bool *named;
 	int c, rc;
 
 	while ((c = getopt_long(argc, argv, ":nJh", opts, NULL)) != -1) {
@@ -321,7 +424,7 @@ static int reapply_run(struct ss_ctx *ctx, int argc, char **argv)
 	if (cli_check_names(ctx, "reapply", argv + optind, argc - optind))
 		return EXIT_USAGE;
 	rc = reapply_pending(ctx_state_dir(ctx), &pend, &np, &stale, &ns, &err);
-	if (!rc)
+	if (!rc && optind == argc)
 		rc = devices_list(ctx, &devs, &nd, &err);
 	if (rc) {
 		cli_error("reapply: %s", err.msg);
@@ -329,43 +432,21 @@ static int reapply_run(struct ss_ctx *ctx, int argc, char **argv)
 		free(stale);
 		return cli_exit_code(rc, &err);
 	}
-	named = xcalloc(nd + 1, sizeof(*named));
-	for (int i = optind; i < argc; i++) {
-		int idx = find_named(argv[i], devs, nd);
-
-		if (idx < 0) {
-			struct batch_item *it = batch_add(&b, argv[i]);
-
-			if (it)
-				settle(it, NULL, "failed", -ENODEV, EXIT_FAILED,
-				       "not a disk shortstroke can talk to");
-			continue;
-		}
-		named[idx] = true;
-	}
-	for (size_t i = 0; i < np; i++)
-		add_record(&b, &pend[i], false, devs, nd, named, optind < argc);
-	for (size_t i = 0; i < ns; i++)
-		add_record(&b, &stale[i], true, devs, nd, named, optind < argc);
-	for (size_t i = 0; i < nd; i++) {
-		struct batch_item *it;
-
-		if (!named[i] || !(it = batch_add(&b, devs[i].spec)))
-			continue; /* already there: it has a record */
-		it->e = devs[i];
-		if (!devs[i].identified)
-			settle(it, NULL, "failed", -EIO, EXIT_FAILED,
-			       "could not be identified, so not matched with the journal: %s",
-			       devs[i].error);
-		else
-			settle(it, NULL, "none", 0, 0, "nothing journaled for this disk");
+	if (optind < argc) {
+		for (int i = optind; i < argc; i++)
+			add_named(&b, argv[i], pend, np, stale, ns);
+	} else {
+		for (size_t i = 0; i < np; i++)
+			add_record(&b, &pend[i], false, devs, nd);
+		for (size_t i = 0; i < ns; i++)
+			add_record(&b, &stale[i], true, devs, nd);
+		sort_items(&b, devs, nd);
 	}
 	if (b.n == 0 && !b.json)
 		printf("reapply: nothing to re-apply: the journal holds no open limit\n");
 	if (b.dry_run)
 		batch_confirm(&b, "reapply"); /* prints the plans, asks nothing */
 	batch_run(&b, ra_job_run);
-	free(named);
 	free(devs);
 	free(pend);
 	free(stale);

@@ -326,7 +326,7 @@ int bench_history_append(const char *state_dir, struct bench_run *r, struct ss_e
 		json_object_put(o);
 		return ss_error_set(err, -ENOMEM, "out of memory");
 	}
-	fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	fd = file_open_or_create(path, O_RDWR | O_APPEND | O_CLOEXEC, 0644); /* durable when new */
 	if (fd < 0) {
 		rc = -errno;
 		free(line);
@@ -339,6 +339,8 @@ int bench_history_append(const char *state_dir, struct bench_run *r, struct ss_e
 	len = (size_t)snprintf(line, len + 3, "%s%s\n", last == '\n' ? "" : "\n", text);
 	json_object_put(o);
 	rc = write(fd, line, len) == (ssize_t)len ? 0 : (errno ? -errno : -EIO);
+	if (!rc && fsync(fd))
+		rc = -errno;
 	free(line);
 	if (close(fd) && !rc)
 		rc = -errno;

@@ -252,6 +252,11 @@ struct probe {
 	struct ss_error err;
 };
 
+static bool all_zero(const uint8_t *buf, size_t len)
+{
+	return len == 0 || (buf[0] == 0 && !memcmp(buf, buf + 1, len - 1));
+}
+
 /* Read blocks [lba, lba + n) through the drive into the same offset of fd. */
 static int probe_copy(struct probe *p, uint64_t lba, uint32_t n)
 {
@@ -273,8 +278,11 @@ static int probe_copy(struct probe *p, uint64_t lba, uint32_t n)
 		rc = drive_scsi(p->d, &x, &p->sense, &p->err);
 		/* no status and no sense: the transport could not deliver it */
 		p->lost = rc && x.status == SCSI_STATUS_GOOD && !p->sense.valid;
-		if (rc == 0 && pwrite(p->fd, buf, x.data_len, (off_t)((lba + done) * p->bs)) !=
-				   (ssize_t)x.data_len)
+		/* blocks of zeros are the memfd's holes already: not written (a blank
+		 * disk's 2 MiB would be as many pages made and zeroed) */
+		if (rc == 0 && !all_zero(buf, x.data_len) &&
+		    pwrite(p->fd, buf, x.data_len, (off_t)((lba + done) * p->bs)) !=
+			(ssize_t)x.data_len)
 			rc = ss_error_set(&p->err, -errno, "cannot keep the blocks read: %s",
 					  strerror(errno));
 	}
@@ -554,8 +562,8 @@ static bool serial_shared(const struct dev_entry *e, const struct drive_info *o)
 	return !(wwn[0] && o->wwn[0]);
 }
 
-int device_check_serial(struct ss_ctx *ctx, const struct dev_entry *e, bool force,
-			struct ss_error *err)
+int device_other_match(struct ss_ctx *ctx, const struct dev_entry *e, dev_ids_fn match, void *arg,
+		       char *name, size_t len, struct drive_info *ids, struct ss_error *err)
 {
 	struct dev_env *env = ctx_sources(ctx);
 	const struct dev_source_ops *src;
@@ -563,8 +571,6 @@ int device_check_serial(struct ss_ctx *ctx, const struct dev_entry *e, bool forc
 	size_t n = 0;
 	int rc;
 
-	if (force || !e->identified || (!e->info.serial[0] && !e->sys_serial[0]))
-		return 0;
 	rc = dev_env_source(env, e->spec, &src, err);
 	if (!rc)
 		rc = src->list(env, &found, &n, err);
@@ -572,17 +578,39 @@ int device_check_serial(struct ss_ctx *ctx, const struct dev_entry *e, bool forc
 		struct drive_info o;
 
 		if (!strcmp(found[i].name, e->spec) || !strcmp(found[i].node, e->node) ||
-		    !found_ids(env, src, &found[i], &o) || !serial_shared(e, &o))
+		    !found_ids(env, src, &found[i], &o) || !match(arg, &o))
 			continue;
-		rc = ss_error_set(
-		    err, -EPERM,
-		    "%s: refused: %s has the same serial number (%s) and no WWN tells "
-		    "them apart, so the journal (keyed by serial) would mix up their "
-		    "records (--force overrides)",
-		    e->spec, found[i].name, o.serial);
+		snprintf(name, len, "%s", found[i].name);
+		if (ids)
+			*ids = o;
+		rc = 1;
 	}
 	free(found);
 	return rc;
+}
+
+static bool shares_serial(void *arg, const struct drive_info *o)
+{
+	return serial_shared(arg, o);
+}
+
+int device_check_serial(struct ss_ctx *ctx, const struct dev_entry *e, bool force,
+			struct ss_error *err)
+{
+	struct drive_info o;
+	char name[256];
+	int rc;
+
+	if (force || !e->identified || (!e->info.serial[0] && !e->sys_serial[0]))
+		return 0;
+	rc = device_other_match(ctx, e, shares_serial, (void *)e, name, sizeof(name), &o, err);
+	if (rc <= 0)
+		return rc;
+	return ss_error_set(err, -EPERM,
+			    "%s: refused: %s has the same serial number (%s) and no WWN tells "
+			    "them apart, so the journal (keyed by serial) would mix up their "
+			    "records (--force overrides)",
+			    e->spec, name, o.serial);
 }
 
 int device_check_safe(const struct dev_entry *e, bool force, struct ss_error *err)

@@ -1,5 +1,6 @@
 /* journal.c - the journal of capacity changes: JSON lines in
- * <state_dir>/journal.jsonl, appended under <state_dir>/journal.lock.
+ * <state_dir>/journal.jsonl, appended under <state_dir>/journal.lock,
+ * compacted past a size (the history moved to <state_dir>/journal.d).
  *
  * Writers: one write() of record + newline on an O_APPEND descriptor under
  * the exclusive flock (flock, not fcntl: threads of one process each open
@@ -10,8 +11,18 @@
  * Readers: under the shared flock, complete lines only. What has been read
  * is kept per journal (the records and the lines that could not be read),
  * so that a batch over hundreds of disks reads each byte once; a journal
- * replaced (another inode) or shortened is read again from the start.
+ * replaced (another inode: compacted) or shortened is read again from the
+ * start. A torn record (incomplete JSON, or NUL bytes a power loss left
+ * where a write was never fsynced) is skipped with one warning wherever it
+ * sits; the record after it on the same line is read.
+ *
+ * Compaction (under the exclusive flock): the records each reader of the
+ * history needs (keep_for_query) are written to a new file, the old one is
+ * linked into journal.d, and the new one renamed over it; each step
+ * fsynced. A kill -9 between any two leaves the old journal or the new one,
+ * and the history in journal.d once (see archive_live).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -19,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -39,6 +51,11 @@ void journal_path(const char *state_dir, char *buf, size_t len)
 static void lock_path(const char *state_dir, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s/journal.lock", state_dir);
+}
+
+void journal_history_dir(const char *state_dir, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/journal.d", state_dir);
 }
 
 /* ---- warnings ------------------------------------------------------------ */
@@ -83,6 +100,10 @@ static json_object *entry_to_json(const struct journal_entry *e)
 	json_object_object_add(o, "original_blocks", json_object_new_uint64(e->original_blocks));
 	json_object_object_add(o, "target_blocks", json_object_new_uint64(e->target_blocks));
 	json_object_object_add(o, "volatile", json_object_new_boolean(e->volatile_));
+	if (e->cause[0])
+		json_object_object_add(o, "cause", json_object_new_string(e->cause));
+	if (e->snapshot)
+		json_object_object_add(o, "snapshot", json_object_new_boolean(true));
 	return o;
 }
 
@@ -146,6 +167,7 @@ static int entry_from_json(json_object *o, struct journal_entry *out, struct ss_
 	    (rc = get_str(o, "wwn", out->wwn, sizeof(out->wwn), false, err)) ||
 	    (rc = get_str(o, "model", out->model, sizeof(out->model), false, err)) ||
 	    (rc = get_str(o, "method", out->method, sizeof(out->method), false, err)) ||
+	    (rc = get_str(o, "cause", out->cause, sizeof(out->cause), false, err)) ||
 	    (rc = get_u64(o, "block_len", &bl, err)) ||
 	    (rc = get_u64(o, "native_blocks", &out->native_blocks, err)) ||
 	    (rc = get_u64(o, "original_blocks", &out->original_blocks, err)) ||
@@ -156,6 +178,8 @@ static int entry_from_json(json_object *o, struct journal_entry *out, struct ss_
 	out->block_len = (uint32_t)bl;
 	if (json_object_object_get_ex(o, "volatile", &v))
 		out->volatile_ = json_object_get_boolean(v);
+	if (json_object_object_get_ex(o, "snapshot", &v))
+		out->snapshot = json_object_get_boolean(v);
 	if (!out->serial[0] && !out->wwn[0])
 		return ss_error_set(err, -EINVAL, "entry names no serial and no WWN");
 	return 0;
@@ -225,7 +249,7 @@ static int lock_take(const char *state_dir, bool exclusive, struct ss_error *err
 	int fd, rc;
 
 	lock_path(state_dir, path, sizeof(path));
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	fd = file_open_or_create(path, O_RDWR | O_CLOEXEC, 0644);
 	if (fd < 0 && !exclusive)
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
@@ -253,15 +277,14 @@ static void lock_drop(int fd)
 
 /* ---- appending ------------------------------------------------------------ */
 
-static void fsync_dir(const char *dir)
-{
-	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+static size_t compact_bytes = JOURNAL_COMPACT_BYTES;
 
-	if (dfd >= 0) {
-		fsync(dfd);
-		close(dfd);
-	}
+void journal_set_compact_bytes(size_t bytes)
+{
+	compact_bytes = bytes ? bytes : JOURNAL_COMPACT_BYTES;
 }
+
+static void maybe_compact(const char *state_dir, const char *path, bool now);
 
 /* Under the lock: does the journal end in the middle of a line? */
 static bool torn_tail(int fd, off_t size)
@@ -323,7 +346,7 @@ int journal_append(const char *state_dir, struct journal_entry *e, struct ss_err
 		free(buf);
 		return lfd;
 	}
-	fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	fd = file_open_or_create(path, O_RDWR | O_APPEND | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		rc = -errno;
 		lock_drop(lfd);
@@ -336,6 +359,11 @@ int journal_append(const char *state_dir, struct journal_entry *e, struct ss_err
 
 		rc = append_once(fd, torn ? buf : buf + 1, len + (torn ? 2 : 1), st.st_size);
 	}
+	/* under the lock; the record is in either file. A journal with a
+	 * second name is in journal.d already: a compaction was stopped between
+	 * its link and its rename, and is finished now. */
+	if (!rc && ((size_t)st.st_size + len + 2 > compact_bytes || st.st_nlink > 1))
+		maybe_compact(state_dir, path, st.st_nlink > 1);
 	lock_drop(lfd);
 	/* durable before the caller sends the command; outside the lock, so
 	 * that parallel appenders' fsyncs can share the filesystem's commit */
@@ -346,8 +374,6 @@ int journal_append(const char *state_dir, struct journal_entry *e, struct ss_err
 	if (rc)
 		return ss_error_set(err, rc, "cannot write the journal %s: %s; nothing was changed",
 				    path, strerror(-rc));
-	if (st.st_size == 0)
-		fsync_dir(state_dir);
 	return 0;
 }
 
@@ -356,7 +382,7 @@ int journal_append(const char *state_dir, struct journal_entry *e, struct ss_err
 /* A line that gave no record. */
 struct jbad {
 	unsigned line;
-	bool torn; /* incomplete JSON: a write cut short */
+	bool torn; /* incomplete JSON or NUL bytes: a write cut short */
 	bool warned;
 	char serial[48], wwn[48]; /* whose it is, where that can be told */
 	char why[160];
@@ -374,6 +400,9 @@ struct jcache {
 	struct jbad *bad;
 	size_t nbad, capbad;
 	unsigned tail_warned; /* the unterminated last line warned about */
+	off_t snap_end;	      /* where the leading snapshot records end */
+	bool snap_run;	      /* the lines read so far are all snapshot records */
+	bool compact_warned;
 	struct jcache *next;
 };
 
@@ -391,6 +420,7 @@ static struct jcache *cache_get(const char *path)
 	if (!c)
 		return NULL;
 	snprintf(c->path, sizeof(c->path), "%s", path);
+	c->snap_run = true;
 	c->next = caches;
 	caches = c;
 	return c;
@@ -406,6 +436,10 @@ static void cache_reset(struct jcache *c)
 	c->off = 0;
 	c->lines = 0;
 	c->tail_warned = 0;
+	c->snap_end = 0;
+	c->snap_run = true;
+	c->dev = 0;
+	c->ino = 0;
 }
 
 static int push_entry(struct jcache *c, const struct journal_entry *e)
@@ -477,24 +511,45 @@ static int push_bad(struct jcache *c, unsigned line, const char *text, size_t le
 	return 0;
 }
 
-/* One complete line: every record on it (old journals may hold two,
- * "}{", from appends that interleaved), or what is wrong with it. */
-static int parse_line_into(struct jcache *c, const char *line, size_t len, unsigned lineno)
+/* How journal_append begins every record. No JSON string holds it (its
+ * quotes would be escaped there), so where it appears in the middle of a
+ * line, a record torn short ends and the next one begins. */
+static const char rec_start[] = "{\"time\":\"";
+
+/* Is text the beginning of a JSON value, cut short? */
+static bool json_prefix(struct json_tokener *tok, const char *text, size_t len)
 {
-	struct json_tokener *tok;
+	json_object *o;
+
+	json_tokener_reset(tok);
+	o = json_tokener_parse_ex(tok, text, (int)len);
+	json_object_put(o);
+	return !o && json_tokener_get_error(tok) == json_tokener_continue;
+}
+
+/*
+ * One run of a line without NUL bytes: every record in it (old journals may
+ * hold two, "}{", from appends that interleaved), a record torn short (where
+ * the next begins on the same line, or at the end), or what is wrong with
+ * it. damaged: NUL bytes beside the run (a power loss lost what was written
+ * there, never fsynced): what cannot be read in it is torn too.
+ */
+static int parse_run(struct jcache *c, struct json_tokener *tok, const char *line, size_t len,
+		     unsigned lineno, bool damaged)
+{
 	size_t pos = 0;
 	int rc = 0;
 
 	if (len > LINE_MAX_BYTES)
-		return push_bad(c, lineno, line, len, false, NULL, "line too long");
-	tok = json_tokener_new();
-	if (!tok)
-		return -ENOMEM;
+		return push_bad(c, lineno, line, len, damaged, NULL, "line too long");
 	while (!rc) {
 		enum json_tokener_error jerr;
 		struct journal_entry e;
 		struct ss_error e2 = { 0 };
+		const char *next;
 		json_object *o;
+		size_t seg;
+		bool got;
 
 		while (pos < len && (line[pos] == ' ' || line[pos] == '\t' || line[pos] == '\r'))
 			pos++;
@@ -503,28 +558,62 @@ static int parse_line_into(struct jcache *c, const char *line, size_t len, unsig
 		json_tokener_reset(tok);
 		o = json_tokener_parse_ex(tok, line + pos, (int)(len - pos));
 		jerr = json_tokener_get_error(tok);
-		if (!o && jerr == json_tokener_continue) {
-			rc = push_bad(c, lineno, line + pos, len - pos, true, NULL,
-				      "an incomplete record");
-			break;
-		}
-		if (!o || jerr != json_tokener_success) {
-			rc = push_bad(c, lineno, line + pos, len - pos, false, NULL,
-				      o ? json_tokener_error_desc(jerr) : "not a JSON object");
+		if (o && jerr == json_tokener_success) {
+			if (entry_from_json(o, &e, &e2)) {
+				rc = push_bad(c, lineno, line + pos, len - pos, damaged, o, e2.msg);
+				json_object_put(o);
+				break;
+			}
 			json_object_put(o);
-			break;
+			e.line = lineno;
+			rc = push_entry(c, &e);
+			pos += json_tokener_get_parse_end(tok);
+			continue;
 		}
-		if (entry_from_json(o, &e, &e2)) {
-			rc = push_bad(c, lineno, line + pos, len - pos, false, o, e2.msg);
-			json_object_put(o);
-			break;
-		}
+		got = o != NULL;
 		json_object_put(o);
-		e.line = lineno;
-		rc = push_entry(c, &e);
-		pos += json_tokener_get_parse_end(tok);
+		/* where the next record begins, if one does on this line */
+		next = memmem(line + pos + 1, len - pos - 1, rec_start, sizeof(rec_start) - 1);
+		seg = next ? (size_t)(next - line) - pos : len - pos;
+		if (damaged ||
+		    (next ? json_prefix(tok, line + pos, seg) : jerr == json_tokener_continue)) {
+			rc = push_bad(c, lineno, line + pos, seg, true, NULL,
+				      "an incomplete record");
+			if (!next)
+				break;
+			pos += seg;
+			continue;
+		}
+		rc = push_bad(c, lineno, line + pos, len - pos, false, NULL,
+			      got ? json_tokener_error_desc(jerr) : "not a JSON object");
+		break;
+	}
+	return rc;
+}
+
+/* One complete line: its runs between NUL bytes. */
+static int parse_line_into(struct jcache *c, const char *line, size_t len, unsigned lineno)
+{
+	bool damaged = memchr(line, '\0', len) != NULL;
+	struct json_tokener *tok = json_tokener_new();
+	size_t pos = 0, nbad = c->nbad;
+	int rc = 0;
+
+	if (!tok)
+		return -ENOMEM;
+	while (pos < len && !rc) {
+		size_t end = pos;
+
+		while (end < len && line[end])
+			end++;
+		if (end > pos)
+			rc = parse_run(c, tok, line + pos, end - pos, lineno, damaged);
+		for (pos = end; pos < len && !line[pos]; pos++)
+			;
 	}
 	json_tokener_free(tok);
+	if (!rc && damaged && c->nbad == nbad) /* NUL bytes alone: what was lost is torn */
+		rc = push_bad(c, lineno, line, len, true, NULL, "NUL bytes");
 	return rc;
 }
 
@@ -540,6 +629,21 @@ static void warn_tail(struct jcache *c, unsigned lineno)
 		 "ignored: it was never complete, so the command it describes was never sent",
 		 c->path, lineno);
 	warn(msg);
+}
+
+/* After a line: do the lines read so far still hold snapshot records only? */
+static void snap_track(struct jcache *c, size_t before, off_t end)
+{
+	bool all = c->n > before;
+
+	for (size_t k = before; k < c->n; k++)
+		all = all && c->v[k].snapshot;
+	if (!c->snap_run)
+		return;
+	if (all)
+		c->snap_end = end;
+	else
+		c->snap_run = false;
 }
 
 /* Read what was appended since the last time. Called under cache_mu and
@@ -587,6 +691,7 @@ static int cache_update(struct jcache *c, struct ss_error *err)
 	buf[len] = '\0';
 	while (start < len && !rc) {
 		char *nl = memchr(buf + start, '\n', len - start);
+		size_t before = c->n;
 
 		if (!nl) {
 			warn_tail(c, c->lines + 1);
@@ -596,6 +701,7 @@ static int cache_update(struct jcache *c, struct ss_error *err)
 		if (nl > buf + start)
 			rc = parse_line_into(c, buf + start, (size_t)(nl - buf - start), c->lines);
 		start = (size_t)(nl - buf) + 1;
+		snap_track(c, before, c->off + (off_t)start);
 	}
 	c->off += (off_t)start;
 out:
@@ -621,6 +727,47 @@ static bool same_disk(const struct journal_entry *e, const char *serial, const c
 	return same_disk_ids(e->serial, e->wwn, serial, wwn);
 }
 
+/* The torn records not warned about yet: one warning for all of them. */
+static void warn_torn(struct jcache *c)
+{
+	char msg[700], lines[200] = "";
+	unsigned first = 0, count = 0, last = 0;
+	size_t l = 0;
+
+	for (size_t i = 0; i < c->nbad; i++) {
+		struct jbad *b = &c->bad[i];
+
+		if (!b->torn || b->warned)
+			continue;
+		b->warned = true;
+		if (b->line == last)
+			continue; /* one line, several pieces */
+		last = b->line;
+		if (!count++)
+			first = b->line;
+		if (count <= 8 && l < sizeof(lines))
+			l += (size_t)snprintf(lines + l, sizeof(lines) - l, "%s%u",
+					      count > 1 ? ", " : "", b->line);
+		else if (count == 9 && l < sizeof(lines))
+			l += (size_t)snprintf(lines + l, sizeof(lines) - l, ", ...");
+	}
+	if (!count)
+		return;
+	if (count == 1)
+		snprintf(msg, sizeof(msg),
+			 "%s:%u: an incomplete record (a write cut short by a crash or a power "
+			 "loss) is ignored: it was never complete, so the command it describes "
+			 "was never sent",
+			 c->path, first);
+	else
+		snprintf(msg, sizeof(msg),
+			 "%s: %u incomplete records (lines %s: writes cut short by a crash or a "
+			 "power loss) are ignored: none was ever complete, so the commands they "
+			 "describe were never sent",
+			 c->path, count, lines);
+	warn(msg);
+}
+
 /* The lines that gave no record, as they bear on this disk: torn records
  * and other disks' lines are warnings; a line of this disk, or of a disk
  * that cannot be told, is the error. */
@@ -642,23 +789,17 @@ static int check_bad(struct jcache *c, const char *serial, const char *wwn, size
 					    c->path, b->line, b->why,
 					    mine ? "concerns this disk" : "names no disk",
 					    b->excerpt);
-		if (b->warned)
+		if (b->warned || b->torn)
 			continue;
 		b->warned = true;
-		if (b->torn)
-			snprintf(msg, sizeof(msg),
-				 "%s:%u: an incomplete record (a write cut short by a crash) is "
-				 "ignored: it was never complete, so the command it describes "
-				 "was never sent",
-				 c->path, b->line);
-		else
-			snprintf(msg, sizeof(msg),
-				 "%s:%u: a line that cannot be read (%s) is ignored: it concerns "
-				 "another disk (serial %s%s%s)",
-				 c->path, b->line, b->why, b->serial[0] ? b->serial : "-",
-				 b->wwn[0] ? ", WWN " : "", b->wwn);
+		snprintf(msg, sizeof(msg),
+			 "%s:%u: a line that cannot be read (%s) is ignored: it concerns "
+			 "another disk (serial %s%s%s)",
+			 c->path, b->line, b->why, b->serial[0] ? b->serial : "-",
+			 b->wwn[0] ? ", WWN " : "", b->wwn);
 		warn(msg);
 	}
+	warn_torn(c);
 	return 0;
 }
 
@@ -766,6 +907,428 @@ int journal_last(const char *state_dir, const char *serial, const char *wwn,
 	return pick(state_dir, serial, wwn, last_cb, out, err);
 }
 
+/* ---- compaction ------------------------------------------------------------------ */
+
+/*
+ * Which records of the journal still decide something. Each reader of the
+ * history folds one disk's records (a query: the records a serial and WWN
+ * match), and reads from a compacted journal what it read from the whole:
+ *   - journal_last: the newest record;
+ *   - journal_original: the first "limit" after the last "restore-done";
+ *   - cap_hpa_changed_before (hpa.c): the last completed change that
+ *     changed the capacity;
+ *   - reapply_pending (reapply.c): the last restore by the user ("restore",
+ *     or a "restore-done" without a cause), the last "limit-done" after it,
+ *     the last "restore-done" of a failed limit after that, and the last
+ *     "limit" after all of them.
+ * Each fold reads the same from any subsequence that holds these records
+ * (what comes between them does not change its answer), so the records
+ * kept are their union, over every query that can match the records of a
+ * disk: see compact_keep.
+ */
+#define NONE SIZE_MAX
+
+enum qmode {
+	Q_ALL,	 /* every record of the group */
+	Q_EXACT, /* this serial and this WWN */
+	Q_IDS,	 /* as journal_for_disk matches (same_disk_ids) */
+};
+
+static bool q_match(const struct journal_entry *e, enum qmode m, const char *serial,
+		    const char *wwn)
+{
+	if (m == Q_ALL)
+		return true;
+	if (m == Q_EXACT)
+		return !strcmp(e->serial, serial) && !strcasecmp(e->wwn, wwn);
+	return same_disk_ids(e->serial, e->wwn, serial, wwn);
+}
+
+static bool is_event(const struct journal_entry *e, const char *name)
+{
+	return !strcmp(e->event, name);
+}
+
+/* Mark in keep what the readers need of the records idx[0..m) (one group, in
+ * journal order) that the query matches. */
+static void keep_for_query(const struct journal_entry *v, const size_t *idx, size_t m,
+			   enum qmode mode, const char *serial, const char *wwn, bool *keep)
+{
+	size_t last = NONE, rdone = NONE, orig = NONE, change = NONE;
+	size_t user = NONE, done = NONE, failed = NONE, limit = NONE;
+	size_t marks[8];
+
+	for (size_t k = 0; k < m; k++) {
+		size_t i = idx[k];
+		const struct journal_entry *e = &v[i];
+		bool rd = is_event(e, "restore-done");
+
+		if (!q_match(e, mode, serial, wwn))
+			continue;
+		last = i;
+		if (rd) {
+			rdone = i;
+			orig = NONE;
+		}
+		if ((rd && !e->cause[0]) || is_event(e, "restore")) {
+			user = i;
+			done = failed = limit = NONE;
+		} else if (rd && !strcmp(e->cause, JOURNAL_CAUSE_FAILED)) {
+			failed = i;
+			limit = NONE;
+		} else if (is_event(e, "limit-done")) {
+			done = i;
+			failed = limit = NONE;
+		} else if (is_event(e, "limit")) {
+			if (orig == NONE)
+				orig = i;
+			limit = i;
+		}
+		if ((rd || is_event(e, "limit-done")) && e->original_blocks != e->target_blocks)
+			change = i;
+	}
+	marks[0] = last;
+	marks[1] = rdone;
+	marks[2] = orig;
+	marks[3] = change;
+	marks[4] = user;
+	marks[5] = done;
+	marks[6] = failed;
+	marks[7] = limit;
+	for (size_t k = 0; k < sizeof(marks) / sizeof(marks[0]); k++)
+		if (marks[k] != NONE)
+			keep[marks[k]] = true;
+}
+
+/* A string of the group, once. */
+static void add_unique(const char **set, size_t *n, const char *s, bool fold_case)
+{
+	for (size_t k = 0; k < *n; k++)
+		if (fold_case ? !strcasecmp(set[k], s) : !strcmp(set[k], s))
+			return;
+	set[(*n)++] = s;
+}
+
+/*
+ * The queries of one group of records (the records whose serials and WWNs
+ * link them, so that no disk matches records of two groups): every record;
+ * each serial/WWN pair the records carry; and every serial (or none) with
+ * every WWN, no WWN, or a WWN no record carries, as journal_for_disk matches.
+ */
+static int keep_group(const struct journal_entry *v, const size_t *idx, size_t m, bool *keep)
+{
+	const char **ser = malloc((m + 1) * sizeof(*ser)), **wwn = malloc((m + 2) * sizeof(*wwn));
+	size_t ns = 0, nw = 0;
+
+	if (!ser || !wwn) {
+		free(ser);
+		free(wwn);
+		return -ENOMEM;
+	}
+	keep_for_query(v, idx, m, Q_ALL, "", "", keep);
+	for (size_t k = 0; k < m; k++) {
+		const struct journal_entry *e = &v[idx[k]];
+		bool seen = false;
+
+		for (size_t j = 0; j < k && !seen; j++)
+			seen = q_match(&v[idx[j]], Q_EXACT, e->serial, e->wwn);
+		if (!seen)
+			keep_for_query(v, idx, m, Q_EXACT, e->serial, e->wwn, keep);
+		if (e->serial[0])
+			add_unique(ser, &ns, e->serial, false);
+		if (e->wwn[0])
+			add_unique(wwn, &nw, e->wwn, true);
+	}
+	ser[ns++] = "";
+	wwn[nw++] = "";
+	wwn[nw++] = "\x01"; /* a WWN no record carries */
+	for (size_t a = 0; a < ns; a++)
+		for (size_t b = 0; b < nw; b++)
+			if (ser[a][0] ||
+			    (wwn[b][0] && wwn[b][0] != '\x01')) /* else: matches none */
+				keep_for_query(v, idx, m, Q_IDS, ser[a], wwn[b], keep);
+	free(ser);
+	free(wwn);
+	return 0;
+}
+
+/* A serial or WWN of a record, to link the records that share one. */
+struct idkey {
+	const char *key;
+	bool wwn;
+	size_t rec;
+};
+
+static int idkey_cmp(const void *pa, const void *pb)
+{
+	const struct idkey *a = pa, *b = pb;
+	int d = (int)a->wwn - (int)b->wwn;
+
+	if (!d)
+		d = a->wwn ? strcasecmp(a->key, b->key) : strcmp(a->key, b->key);
+	return d ? d : (a->rec > b->rec) - (a->rec < b->rec);
+}
+
+static size_t uf_root(size_t *parent, size_t x)
+{
+	while (parent[x] != x) {
+		parent[x] = parent[parent[x]];
+		x = parent[x];
+	}
+	return x;
+}
+
+/* For sorting the records by group, then by their place in the journal. */
+static size_t *sort_root;
+
+static int by_group(const void *pa, const void *pb)
+{
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	size_t ra = sort_root[a], rb = sort_root[b];
+
+	if (ra != rb)
+		return (ra > rb) - (ra < rb);
+	return (a > b) - (a < b);
+}
+
+/* keep[i]: record i of v[0..n) is kept by compaction. Called under cache_mu
+ * (sort_root is one, as qsort takes no argument). */
+static int compact_keep(const struct journal_entry *v, size_t n, bool *keep)
+{
+	struct idkey *keys = malloc((2 * n + 1) * sizeof(*keys));
+	size_t *parent = malloc((n + 1) * sizeof(*parent)),
+	       *order = malloc((n + 1) * sizeof(*order));
+	size_t nk = 0;
+	int rc = 0;
+
+	if (!keys || !parent || !order) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		parent[i] = i;
+		order[i] = i;
+		if (v[i].serial[0])
+			keys[nk++] = (struct idkey){ v[i].serial, false, i };
+		if (v[i].wwn[0])
+			keys[nk++] = (struct idkey){ v[i].wwn, true, i };
+	}
+	qsort(keys, nk, sizeof(*keys), idkey_cmp);
+	for (size_t k = 1; k < nk; k++) {
+		struct idkey a = keys[k - 1], b = keys[k];
+
+		a.rec = b.rec = 0;
+		if (!idkey_cmp(&a, &b))
+			parent[uf_root(parent, keys[k].rec)] = uf_root(parent, keys[k - 1].rec);
+	}
+	for (size_t i = 0; i < n; i++)
+		parent[i] = uf_root(parent, i);
+	sort_root = parent;
+	qsort(order, n, sizeof(*order), by_group);
+	for (size_t a = 0, b; a < n && !rc; a = b) {
+		for (b = a + 1; b < n && parent[order[b]] == parent[order[a]]; b++)
+			;
+		rc = keep_group(v, order + a, b - a, keep);
+	}
+out:
+	free(keys);
+	free(parent);
+	free(order);
+	return rc;
+}
+
+/* The kept records as the new journal's lines, each marked a snapshot. */
+static int compact_text(const struct journal_entry *v, size_t n, const bool *keep, char **out,
+			size_t *len)
+{
+	size_t cap = 4096, l = 0;
+	char *buf = malloc(cap);
+
+	for (size_t i = 0; buf && i < n; i++) {
+		struct journal_entry e = v[i];
+		json_object *o;
+		const char *t;
+		size_t tl;
+
+		if (!keep[i])
+			continue;
+		e.snapshot = true;
+		o = entry_to_json(&e);
+		t = o ? plain(o) : NULL;
+		tl = t ? strlen(t) : 0;
+		if (!t || l + tl + 2 > cap) {
+			char *nb = t ? realloc(buf, (cap = (l + tl + 2) * 2)) : NULL;
+
+			if (!nb) {
+				json_object_put(o);
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = nb;
+		}
+		memcpy(buf + l, t, tl);
+		l += tl;
+		buf[l++] = '\n';
+		json_object_put(o);
+	}
+	*out = buf;
+	*len = l;
+	return buf ? 0 : -ENOMEM;
+}
+
+/* The number of an archived journal's name, journal.NNNNNN.jsonl, or 0. */
+static unsigned archive_number(const char *name)
+{
+	unsigned n = 0;
+	int end = 0;
+
+	if (sscanf(name, "journal.%u.jsonl%n", &n, &end) != 1 || name[end])
+		return 0;
+	return n;
+}
+
+/*
+ * Link the journal as it is into journal.d, under the next number; fsync
+ * journal.d. When the newest archive is already this file (a compaction
+ * killed between this link and its rename), it is not linked twice.
+ */
+static int archive_live(const char *state_dir, const char *live, struct ss_error *err)
+{
+	char dir[4096], path[4200];
+	struct stat lst, ast;
+	unsigned top = 0;
+	struct dirent *d;
+	DIR *dh;
+	int rc;
+
+	journal_history_dir(state_dir, dir, sizeof(dir));
+	rc = file_mkdirs(dir, err);
+	if (rc)
+		return rc;
+	if (stat(live, &lst))
+		return ss_error_set(err, -errno, "cannot read the journal %s: %s", live,
+				    strerror(errno));
+	dh = opendir(dir);
+	if (!dh)
+		return ss_error_set(err, -errno, "cannot read %s: %s", dir, strerror(errno));
+	while ((d = readdir(dh)))
+		if (archive_number(d->d_name) > top)
+			top = archive_number(d->d_name);
+	closedir(dh);
+	snprintf(path, sizeof(path), "%s/journal.%06u.jsonl", dir, top);
+	if (top && !stat(path, &ast) && ast.st_dev == lst.st_dev && ast.st_ino == lst.st_ino)
+		return 0;
+	snprintf(path, sizeof(path), "%s/journal.%06u.jsonl", dir, top + 1);
+	if (link(live, path))
+		return ss_error_set(err, -errno, "cannot keep the journal's history as %s: %s",
+				    path, strerror(errno));
+	rc = file_sync_dir(dir);
+	if (rc)
+		return ss_error_set(err, rc, "cannot sync %s: %s", dir, strerror(-rc));
+	return 0;
+}
+
+/* Temporary files of a compaction killed before its rename (only a
+ * compaction, under the exclusive lock, makes them). */
+static void remove_stale_temps(const char *state_dir)
+{
+	static const char stem[] = "journal.jsonl.tmp.";
+	struct dirent *d;
+	DIR *dh = opendir(state_dir);
+
+	if (!dh)
+		return;
+	while ((d = readdir(dh))) {
+		char path[4400];
+
+		if (strncmp(d->d_name, stem, sizeof(stem) - 1))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", state_dir, d->d_name);
+		unlink(path);
+	}
+	closedir(dh);
+}
+
+/* Compact the journal c reads: called under the exclusive lock and cache_mu,
+ * with c up to date. */
+static int compact_locked(const char *state_dir, struct jcache *c, struct ss_error *err)
+{
+	bool *keep;
+	char *text = NULL;
+	size_t len = 0;
+	int rc;
+
+	for (size_t i = 0; i < c->nbad; i++)
+		if (!c->bad[i].torn)
+			return ss_error_set(err, -EBADMSG,
+					    "%s:%u: a line that cannot be read (%s): the journal "
+					    "is not compacted until it is repaired",
+					    c->path, c->bad[i].line, c->bad[i].why);
+	keep = calloc(c->n + 1, sizeof(*keep));
+	if (!keep)
+		return ss_error_set(err, -ENOMEM, "out of memory");
+	rc = compact_keep(c->v, c->n, keep);
+	if (!rc)
+		rc = compact_text(c->v, c->n, keep, &text, &len);
+	free(keep);
+	if (rc) {
+		free(text);
+		return ss_error_set(err, rc, "out of memory");
+	}
+	remove_stale_temps(state_dir);
+	rc = archive_live(state_dir, c->path, err);
+	if (!rc)
+		rc = file_write_atomic(c->path, text, len, 0644, "the journal", err);
+	free(text);
+	cache_reset(c); /* another file now: read again */
+	return rc;
+}
+
+/* From journal_append, under the exclusive lock: compact when the journal
+ * is past the size and more than twice its snapshot, or now. A failure is
+ * warned about once: the record was written. */
+static void maybe_compact(const char *state_dir, const char *path, bool now)
+{
+	struct ss_error e2 = { 0 };
+	struct jcache *c;
+
+	pthread_mutex_lock(&cache_mu);
+	c = cache_get(path);
+	if (c && !cache_update(c, &e2) &&
+	    (now || ((size_t)c->off > compact_bytes && c->off > 2 * c->snap_end)) &&
+	    compact_locked(state_dir, c, &e2) && !c->compact_warned) {
+		c->compact_warned = true;
+		warn(e2.msg);
+	}
+	pthread_mutex_unlock(&cache_mu);
+}
+
+int journal_compact(const char *state_dir, struct ss_error *err)
+{
+	char path[4096];
+	struct stat st;
+	struct jcache *c;
+	int lfd, rc;
+
+	journal_path(state_dir, path, sizeof(path));
+	if (stat(path, &st))
+		return errno == ENOENT ? 0
+				       : ss_error_set(err, -errno, "cannot read the journal %s: %s",
+						      path, strerror(errno));
+	lfd = lock_take(state_dir, true, err);
+	if (lfd < 0)
+		return lfd;
+	pthread_mutex_lock(&cache_mu);
+	c = cache_get(path);
+	rc = c ? cache_update(c, err) : ss_error_set(err, -ENOMEM, "out of memory");
+	if (!rc)
+		rc = compact_locked(state_dir, c, err);
+	pthread_mutex_unlock(&cache_mu);
+	lock_drop(lfd);
+	return rc;
+}
+
 /* ---- one process per disk ------------------------------------------------------ */
 
 int journal_lock_disk(const char *state_dir, const char *serial, const char *wwn, int *fd,
@@ -790,6 +1353,9 @@ int journal_lock_disk(const char *state_dir, const char *serial, const char *wwn
 	if (rc)
 		return ss_error_set(err, rc, "cannot create %s: %s", dir, strerror(-rc));
 	snprintf(path, sizeof(path), "%s/%s.lock", dir, name);
+	rc = file_open_or_create(path, O_RDWR | O_CLOEXEC, 0644); /* made durable when new */
+	if (rc >= 0)
+		close(rc);
 	rc = file_lock_try(path, fd, err);
 	if (rc == -EBUSY)
 		return ss_error_set(err, rc,

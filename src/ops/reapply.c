@@ -9,11 +9,23 @@
 
 #include "shortstroke/reapply.h"
 
-enum slot_state { SLOT_NONE, SLOT_STARTED, SLOT_DONE };
-
+/*
+ * One disk's records, folded (in journal order) into what it should carry:
+ *   done: its last completed limit ("limit-done") that the user did not
+ *         restore since ("restore", or a "restore-done" without a cause);
+ *   open: a later "limit" that is not the done one again (a new limit the
+ *         user started) and that neither completed nor failed cleanly (a
+ *         "restore-done" with cause "failed").
+ * A "restore-done" with cause "lapsed" (written when a limit found the drive
+ * back at its original: a power cycle undid the volatile limit) changes
+ * neither: it is what re-applying a limit writes first. So whatever a
+ * killed reapply left (a lapsed close, a "limit" of the same limit, no
+ * "limit-done"), the done limit is still wanted.
+ */
 struct slot {
-	struct journal_entry last; /* the last limit or limit-done */
-	enum slot_state state;
+	struct journal_entry key; /* the disk's first record: its serial/WWN */
+	struct journal_entry done, open;
+	bool has_done, has_open;
 };
 
 struct slots {
@@ -38,49 +50,67 @@ static struct slot *slot_for(struct slots *s, const struct journal_entry *e)
 	struct slot *v;
 
 	for (size_t i = 0; i < s->n; i++)
-		if (reapply_same_disk(&s->v[i].last, e->serial, e->wwn))
+		if (reapply_same_disk(&s->v[i].key, e->serial, e->wwn))
 			return &s->v[i];
 	v = realloc(s->v, (s->n + 1) * sizeof(*v));
 	if (!v)
 		return NULL;
 	s->v = v;
 	memset(&v[s->n], 0, sizeof(v[0]));
-	v[s->n].last = *e;
+	v[s->n].key = *e;
 	return &v[s->n++];
 }
 
-static int take(struct slots *s, enum slot_state want, struct journal_entry **out, size_t *n)
+/* The same limit: a re-apply of the done one (whoever ran it). */
+static bool same_limit(const struct journal_entry *a, const struct journal_entry *b)
+{
+	return !strcmp(a->method, b->method) && a->target_blocks == b->target_blocks &&
+	       a->block_len == b->block_len && a->volatile_ == b->volatile_;
+}
+
+static int take(struct slots *s, bool open, struct journal_entry **out, size_t *n)
 {
 	size_t k = 0;
 
 	*out = NULL;
 	*n = 0;
 	for (size_t i = 0; i < s->n; i++)
-		k += s->v[i].state == want;
+		k += open ? s->v[i].has_open : s->v[i].has_done && !s->v[i].has_open;
 	if (!k)
 		return 0;
 	*out = calloc(k, sizeof(**out));
 	if (!*out)
 		return -ENOMEM;
-	for (size_t i = 0; i < s->n; i++)
-		if (s->v[i].state == want)
-			(*out)[(*n)++] = s->v[i].last;
+	for (size_t i = 0; i < s->n; i++) {
+		if (open && s->v[i].has_open)
+			(*out)[(*n)++] = s->v[i].open;
+		else if (!open && s->v[i].has_done && !s->v[i].has_open)
+			(*out)[(*n)++] = s->v[i].done;
+	}
 	return 0;
 }
 
-/* One journal entry: the disk's last limit, or its restore. */
+/* One journal entry into its disk's slot (see struct slot). */
 static int scan_entry(void *arg, const struct journal_entry *e)
 {
 	struct slots *s = arg;
 	struct slot *sl = slot_for(s, e);
+	bool rdone = !strcmp(e->event, "restore-done");
 
 	if (!sl)
 		return -ENOMEM;
-	if (!strcmp(e->event, "limit") || !strcmp(e->event, "limit-done")) {
-		sl->last = *e;
-		sl->state = e->event[5] ? SLOT_DONE : SLOT_STARTED;
-	} else if (!strncmp(e->event, "restore", 7)) {
-		sl->state = SLOT_NONE;
+	if (!strcmp(e->event, "restore") || (rdone && !e->cause[0])) {
+		sl->has_done = sl->has_open = false; /* the user's restore */
+	} else if (rdone && !strcmp(e->cause, JOURNAL_CAUSE_FAILED)) {
+		sl->has_open = false; /* the limit failed; the drive did not take it */
+	} else if (!strcmp(e->event, "limit-done")) {
+		sl->done = *e;
+		sl->has_done = true;
+		sl->has_open = false;
+	} else if (!strcmp(e->event, "limit")) {
+		sl->has_open = !(sl->has_done && same_limit(e, &sl->done));
+		if (sl->has_open)
+			sl->open = *e;
 	}
 	return 0;
 }
@@ -99,9 +129,9 @@ int reapply_pending(const char *state_dir, struct journal_entry **out, size_t *n
 	}
 	rc = journal_for_each(state_dir, scan_entry, &s, err);
 	if (!rc)
-		rc = take(&s, SLOT_DONE, out, n);
+		rc = take(&s, false, out, n);
 	if (!rc && stale)
-		rc = take(&s, SLOT_STARTED, stale, n_stale);
+		rc = take(&s, true, stale, n_stale);
 	free(s.v);
 	if (rc == -ENOMEM)
 		ss_error_set(err, rc, "out of memory");

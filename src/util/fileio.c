@@ -11,10 +11,59 @@
 
 #include "shortstroke/fileio.h"
 
+int file_sync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int rc = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (fsync(fd) && errno != EINVAL) /* EINVAL: a file system that cannot */
+		rc = -errno;
+	close(fd);
+	return rc;
+}
+
+int file_sync_parent(const char *path)
+{
+	char buf[PATH_MAX];
+
+	if ((size_t)snprintf(buf, sizeof(buf), "%s", path) >= sizeof(buf))
+		return -ENAMETOOLONG;
+	return file_sync_dir(dirname(buf));
+}
+
+int file_open_or_create(const char *path, int flags, mode_t mode)
+{
+	int fd = open(path, flags);
+
+	if (fd >= 0 || errno != ENOENT)
+		return fd;
+	fd = open(path, flags | O_CREAT | O_EXCL, mode);
+	if (fd >= 0) {
+		file_sync_parent(path);
+		return fd;
+	}
+	return errno == EEXIST ? open(path, flags) : -1; /* another process made it */
+}
+
+/* mkdir of one directory; its parent fsynced when it was made. */
+static int mkdir_one(const char *dir, struct ss_error *err)
+{
+	if (mkdir(dir, 0755) == 0) {
+		file_sync_parent(dir);
+		return 0;
+	}
+	if (errno != EEXIST)
+		return ss_error_set(err, -errno, "cannot create %s: %s", dir, strerror(errno));
+	return 0;
+}
+
 int file_mkdirs(const char *path, struct ss_error *err)
 {
 	char buf[PATH_MAX];
 	size_t len = strlen(path);
+	int rc;
 
 	if (len == 0 || len >= sizeof(buf))
 		return ss_error_set(err, -ENAMETOOLONG, "cannot create %s: %s", path,
@@ -24,14 +73,12 @@ int file_mkdirs(const char *path, struct ss_error *err)
 		if (*p != '/')
 			continue;
 		*p = '\0';
-		if (mkdir(buf, 0755) && errno != EEXIST)
-			return ss_error_set(err, -errno, "cannot create %s: %s", buf,
-					    strerror(errno));
+		rc = mkdir_one(buf, err);
+		if (rc)
+			return rc;
 		*p = '/';
 	}
-	if (mkdir(buf, 0755) && errno != EEXIST)
-		return ss_error_set(err, -errno, "cannot create %s: %s", buf, strerror(errno));
-	return 0;
+	return mkdir_one(buf, err);
 }
 
 /* What is at path, for a message: "a character device". */
@@ -116,7 +163,7 @@ int file_check_writable(const char *path, const char *what, struct ss_error *err
 int file_write_atomic(const char *path, const void *data, size_t len, mode_t mode, const char *what,
 		      struct ss_error *err)
 {
-	char target[4096], tmp[4096], dir[4096];
+	char target[4096], tmp[4096];
 	const char *p = data;
 	size_t off = 0;
 	int fd, rc = 0;
@@ -154,12 +201,7 @@ int file_write_atomic(const char *path, const void *data, size_t len, mode_t mod
 		unlink(tmp);
 		return ss_error_set(err, rc, "cannot write %s %s: %s", what, path, strerror(-rc));
 	}
-	snprintf(dir, sizeof(dir), "%s", path);
-	fd = open(dirname(dir), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0) {
-		fsync(fd);
-		close(fd);
-	}
+	file_sync_parent(path);
 	return 0;
 }
 

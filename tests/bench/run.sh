@@ -1,7 +1,8 @@
 #!/bin/sh
 # run.sh PROG - make bench: shortstroke's I/O engine against fio (and zcav)
-# on the same file-backed loop devices, in one run, printing the ratios.
-# Measures only; asserts nothing. Needs root (losetup).
+# on the same file-backed loop devices, in one run, printing the ratios; then
+# the unattended paths (unattended.sh: the boot storm of reapply, a journal
+# of years). Measures only; asserts nothing. Needs root (losetup).
 #
 #   BENCH_GIB=2       size of the main loop device (GiB)
 #   BENCH_SECONDS=5   length of one timed run
@@ -297,3 +298,6 @@ EOF
 if [ "${BENCH_DEVBOUND:-1}" = 1 ]; then
 	BENCH_DIR=$BASE sh "$HERE/devbound.sh" "$PROG"
 fi
+
+# the unattended paths: the boot storm of reapply, a journal of years
+BENCH_DIR=$BASE sh "$HERE/unattended.sh" "$PROG"

@@ -3,6 +3,8 @@
 # restored, over and over; the same with kill -9 at random points of the
 # batches; and two processes on the two halves of one rig at once. Every
 # disk must get its own original back each time (not the native max).
+# Then the boot path: reapply killed at random points, each followed by a
+# reapply that must put every volatile limit back.
 # STRESS_SEED=N repeats a run's random kill points; STRESS_DRIVES and
 # STRESS_KILLS change the size of the run.
 #
@@ -181,4 +183,77 @@ echo "# stress (seed $seed): $ST_N disks; $ST_BATCH_RUNS batch runs, $k kill run
 [ "$tmps" = 0 ] && pass "stress: no temporary state files left after the kills" ||
 	fail "stress: no temporary state files left after the kills" \
 		"$(ls "$SHORTSTROKE_STATE_DIR"/sim/fleet | grep '\.json\.tmp\.')"
+
+# --- kill -9 at random points of reapply ---------------------------------------------------------
+# A rig of its own (RA_N disks, their state beside the fleet's): volatile limits, a power cycle,
+# a reapply killed at a random point of its run, then a reapply: every disk must be at its limit
+# again, and the reapply after the kill must exit 0 (whatever the killed one left in the journal:
+# a lapsed close, a "limit" without its "limit-done"). Half the kills at a random time of the
+# run, half right after a random one of the records it writes (most of the run reads the disks;
+# the records are where a kill can cut). STRESS_REAPPLY_KILLS changes the count.
+RA_N=12
+RA_KILLS_MIN=${STRESS_REAPPLY_KILLS:-50}
+RA_RIG="$ST_DIR/boot.json"
+python3 - "$RA_RIG" "$RA_N" <<'EOF2'
+import json, sys
+json.dump({"time_scale": 1000, "drives": [
+    {"id": "b%02d" % i, "personality": "sata", "model": "WDC WD1000AAKS", "serial": "WD-B%06d" % i,
+     "firmware": "01.03B01", "blocks": 195371568, "hpa": True} for i in range(int(sys.argv[2]))]},
+    open(sys.argv[1], "w"))
+EOF2
+BOOT="$PROG --rig $RA_RIG"
+RA_ALL=$(python3 -c "print(' '.join('sim:b%02d' % i for i in range($RA_N)))")
+ra_t0=$(ms)
+run $BOOT limit --volatile --percent 30 --yes $RA_ALL
+[ "$RC" = 0 ] || fail "stress: reapply: volatile limits of $RA_N disks" "$ERR"
+# ra_lost: how many disks do not have the size they had after the limit (list, no python: it
+# runs after every kill)
+$BOOT list -n -o DEVICE,SIZE >"$ST_DIR/ra-limits.txt"
+ra_lost() {
+	$BOOT list -n -o DEVICE,SIZE 2>/dev/null >"$ST_DIR/ra-now.txt"
+	diff "$ST_DIR/ra-limits.txt" "$ST_DIR/ra-now.txt" | grep -c '^<'
+}
+$BOOT sim power-cycle $RA_ALL >/dev/null
+t0=$(ms)
+run $BOOT reapply
+radur=$(($(ms) - t0))
+[ "$RC" = 0 ] && [ "$(ra_lost)" = 0 ] || fail "stress: reapply: a whole run first" "exit $RC: $ERR"
+ST_KILLS=0 # kill_at's counts, for these kills
+ST_MISSED=0
+RA_FAILED=0
+RA_LOST=0
+RA_BAD=""
+k=0
+while [ $ST_KILLS -lt $RA_KILLS_MIN ] && [ $k -lt $((RA_KILLS_MIN * 2)) ]; do
+	k=$((k + 1))
+	$BOOT sim power-cycle $RA_ALL >/dev/null
+	if [ $((k % 2)) = 1 ]; then
+		at="ms $(rand_ms $radur)"
+	else
+		at="records $((1 + $(rand_ms $((3 * RA_N)))))"
+		at="$at $SHORTSTROKE_STATE_DIR/journal.jsonl"
+	fi
+	case $(python3 "$HERE/killat.py" $at -- $BOOT reapply) in
+	killed) ST_KILLS=$((ST_KILLS + 1)) ;;
+	*) ST_MISSED=$((ST_MISSED + 1)) ;;
+	esac
+	run $BOOT reapply
+	if [ "$RC" != 0 ]; then
+		RA_FAILED=$((RA_FAILED + 1))
+		RA_BAD="$RA_BAD
+  kill $k: the reapply after it exited $RC: $(printf '%s\n' "$OUT" "$ERR" | grep -v ': re-applied: \|: limit in place: ' | head -3)"
+	fi
+	l=$(ra_lost)
+	RA_LOST=$((RA_LOST + l))
+	[ "$l" = 0 ] || RA_BAD="$RA_BAD
+  kill $k: $l disks not at their limit"
+done
+echo "# stress: reapply of $RA_N disks killed at random points (0-$radur ms, or after one of its" \
+	"records): $ST_KILLS kills tried" \
+	"($ST_MISSED came too late), $RA_FAILED reapplies after them failed, $RA_LOST limits lost;" \
+	"$(($(ms) - ra_t0)) ms"
+[ $ST_KILLS -ge $RA_KILLS_MIN ] && pass "stress: $ST_KILLS kill -9 landed in the middle of a reapply" ||
+	fail "stress: at least $RA_KILLS_MIN kill -9 in the middle of a reapply" "$ST_KILLS landed, $ST_MISSED came too late"
+[ $RA_FAILED = 0 ] && [ $RA_LOST = 0 ] && pass "stress: after every killed reapply, a reapply puts every limit back (exit 0)" ||
+	fail "stress: after every killed reapply, a reapply puts every limit back (failed=$RA_FAILED lost=$RA_LOST)" "$RA_BAD"
 rm -rf "$ST_DIR"

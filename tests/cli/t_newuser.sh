@@ -160,7 +160,7 @@ SHORTSTROKE_STATE_DIR=$TMP/nu-usb-state	# a journal of its own
 "$PROG" --rig "$NU_USB" sim power-cycle sim:u1 sim:u2 >/dev/null
 for a in "" "sim:u2"; do
 	run_traced "$PROG" --rig "$NU_USB" -v reapply $a
-	expect "reapply ${a:-(all)}: two disks with the journaled serial: failed, none touched" 1 "" \
+	expect "reapply ${a:-(all)}: two disks with the journaled serial: failed, none touched" 1 \
 		"more than one attached disk has serial 000000000001.*none is touched"
 	sent_nothing "reapply ${a:-(all)}: two disks with the journaled serial: nothing sent" "$TMP/trace"
 done

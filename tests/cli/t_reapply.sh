@@ -80,7 +80,16 @@ run "$PROG" --rig "$TMP/r2/rig.json" reapply -J
 expect "a changed disk fails, the others pass: exit 4" 4
 json_check "missing and changed are reported" '(x := {r["status"]: r for r in d["results"]}) and x["missing"]["device"] == "WD-G1" and x["missing"]["ok"] and x["changed"]["device"] == "sim:v2" and not x["changed"]["ok"] and "not touched" in x["changed"]["error"] and x["in-place"]["device"] == "sim:p"'
 run "$PROG" --rig "$TMP/r2/rig.json" reapply
-expect "missing: text" 4 "^WD-G1: missing: no attached disk has serial WD-G1" "sim:v2: .*not touched"
+expect "missing: text" 4 "^WD-G1: missing: no attached disk has serial WD-G1" \
+	"^shortstroke: reapply: 1 of the 3 disks failed \(see above\)$"
+expect "a changed disk: its line on stdout with the others (a report)" 4 "^sim:v2: .*not touched"
+# the lines in device order (the rig's, as list shows them), the journaled disks not attached
+# last; not in the order of the journal, where sim:gone came before sim:p
+order=$(printf "%s\n" "$OUT" | sed "s/: .*//" | tr "\n" " ")
+[ "$order" = "sim:v2 sim:p WD-G1 " ] && pass "reapply: one line per disk, in device order" ||
+	fail "reapply: one line per disk, in device order" "$order"
+run "$PROG" --rig "$TMP/r2/rig.json" reapply -J
+json_check "reapply -J: results in device order" '[r["device"] for r in d["results"]] == ["sim:v2", "sim:p", "WD-G1"]'
 run "$PROG" --rig "$TMP/r2/rig.json" info -J sim:v2
 json_check "the changed disk was not touched" 'd["capacity_blocks"] == 16777216'
 
@@ -88,3 +97,96 @@ run $R reapply --help
 expect "reapply --help" 0 "^Usage: shortstroke reapply"
 run $R reapply --bogus
 expect "reapply: unknown option" 2
+
+# --- reapply DEV talks to DEV only (the udev rule and shortstroke-reapply@.service) -------------
+# On a rig of 64 drives, one disk named: -v prints every command sent, and every one goes to
+# that disk (whether another disk carries its serial is read from the rig's records).
+mkdir -p "$TMP/r64"
+python3 - "$TMP/r64/rig.json" <<'PY'
+import json, sys
+json.dump({"time_scale": 0, "drives": [
+    {"id": "e%02d" % i, "personality": "sata", "model": "WDC WD1000AAKS", "serial": "WD-E%04d" % i,
+     "firmware": "01.03B01", "blocks": 8388608, "hpa": True} for i in range(64)]},
+    open(sys.argv[1], "w"))
+PY
+R64="$PROG --rig $TMP/r64/rig.json"
+SAVED_STATE=$SHORTSTROKE_STATE_DIR
+export SHORTSTROKE_STATE_DIR=$TMP/r64/state
+$R64 limit --blocks 4194304 --volatile --yes sim:e07 sim:e40 >/dev/null
+$R64 sim power-cycle sim:e07 sim:e40 >/dev/null
+run $R64 -v reapply sim:e07
+expect "reapply DEV on a 64-drive rig: re-applied" 0 "^sim:e07: re-applied: limited to 4194304 blocks"
+others=$(printf '%s\n' "$ERR" | grep ': cdb: ' | grep -v '^sim:e07: ' | cut -d: -f1-2 | sort -u | head -5)
+n=$(printf '%s\n' "$ERR" | grep -c '^sim:e07: cdb: ')
+[ -z "$others" ] && [ "$n" -gt 0 ] && pass "reapply DEV: every command went to DEV ($n commands)" ||
+	fail "reapply DEV: every command went to DEV" "to others: $others"
+e40=$($R64 info -J sim:e40 | python3 -c "import json,sys; print(json.load(sys.stdin)['capacity_blocks'])")
+[ "$e40" = 8388608 ] && pass "reapply DEV: the other journaled disk is left for its own run" ||
+	fail "reapply DEV: the other journaled disk is left for its own run"
+run $R64 -v reapply sim:e07 sim:e12
+expect "reapply DEV DEV: in place; nothing journaled" 0 "^sim:e07: limit in place" "^sim:e12: cdb"
+printf '%s\n' "$OUT" | grep -q "^sim:e12: nothing journaled for this disk" &&
+	pass "reapply DEV: a disk with nothing journaled says so" || fail "reapply DEV: a disk with nothing journaled says so" "$OUT"
+others=$(printf '%s\n' "$ERR" | grep ': cdb: ' | grep -v '^sim:e07: \|^sim:e12: ' | head -3)
+[ -z "$others" ] && pass "reapply DEV DEV: commands to those two only" ||
+	fail "reapply DEV DEV: commands to those two only" "$others"
+export SHORTSTROKE_STATE_DIR=$SAVED_STATE
+
+# --- a killed reapply never leaves a limit off while saying all is well --------------------------
+# A reapply writes a "restore-done" (cause "lapsed": the volatile limit was found undone), then
+# "limit", then "limit-done". Killed between them, the journal says so; the next reapply must put
+# the limit back all the same. The records a kill leaves are appended here as reapply writes them.
+# forge SERIAL EVENT [CAUSE] [TARGET]: a copy of the disk's last limit-done as EVENT
+forge() {
+	python3 - "$J" "$@" <<'PY'
+import json, sys
+j, serial, event = sys.argv[1:4]
+cause = sys.argv[4] if len(sys.argv) > 4 else ""
+target = int(sys.argv[5]) if len(sys.argv) > 5 else None
+last = [r for r in map(json.loads, open(j)) if r.get("serial") == serial and r["event"] == "limit-done"][-1]
+r = dict(last, event=event, time="2026-01-01T00:00:00Z")
+r.pop("cause", None)
+r.pop("snapshot", None)
+if cause:
+    r["cause"] = cause
+if event == "restore-done":
+    r["target_blocks"] = r["original_blocks"]
+if target is not None:
+    r["target_blocks"] = target
+open(j, "a").write(json.dumps(r, separators=(",", ":")) + "\n")
+PY
+}
+run $R limit --blocks 4194304 --volatile --yes sim:v sim:w
+expect "two volatile limits for the kill cases" 0
+"$PROG" --rig "$TMP/r1/rig.json" sim power-cycle sim:v sim:w >/dev/null
+forge WD-V1 restore-done lapsed	 # killed after its first record
+forge WD-W1 restore-done lapsed
+forge WD-W1 limit		 # killed after the limit record, before the SET MAX
+run $R reapply -J
+expect "after a killed reapply: exit 0" 0
+json_check "killed after the lapsed close / after the limit record: both re-applied" '(x := {r["device"]: r for r in d["results"]}) and x["sim:v"]["status"] == "reapplied" and x["sim:w"]["status"] == "reapplied"'
+[ "$(blk sim:v)" = 4194304 ] && [ "$(blk sim:w)" = 4194304 ] && pass "after a killed reapply: both disks at their limit" ||
+	fail "after a killed reapply: both disks at their limit" "v=$(blk sim:v) w=$(blk sim:w)"
+
+# a limit of another size the user started, killed before it completed: not decidable; named, exit 1
+forge WD-W1 limit "" 2097152
+run $R reapply
+expect "a limit that never completed, disk at the old limit: named, not 0" 4 \
+	"^sim:w: the last limit \(2097152 blocks .*\) never completed, and the disk has 4194304 blocks: whether it should carry that limit cannot be told"
+"$PROG" --rig "$TMP/r1/rig.json" sim power-cycle sim:w >/dev/null
+run $R reapply sim:w
+expect "... and at its original after a power cycle: named, exit 1" 1 \
+	"^sim:w: the last limit .* never completed, and the disk has 8388608 blocks \(its original\)"
+[ "$(blk sim:w)" = 8388608 ] && pass "an undecidable disk is not touched" || fail "an undecidable disk is not touched" "$(blk sim:w)"
+run $R limit --blocks 2097152 --volatile --yes sim:w
+run $R reapply sim:w
+expect "the limit run again settles it" 0 "^sim:w: limit in place: 2097152 blocks"
+
+# the user's restore after a kill left a lapsed close: restore journals it, reapply leaves the disk
+"$PROG" --rig "$TMP/r1/rig.json" sim power-cycle sim:v >/dev/null
+forge WD-V1 restore-done lapsed
+run $R restore --yes sim:v
+expect "restore after a lapsed close: nothing to send" 0 "^sim:v: already restored"
+run $R reapply -J
+json_check "a disk the user restored is not re-applied" '"sim:v" not in [r["device"] for r in d["results"]]'
+[ "$(blk sim:v)" = 8388608 ] && pass "the restored disk keeps its full size" || fail "the restored disk keeps its full size" "$(blk sim:v)"

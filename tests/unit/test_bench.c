@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -131,6 +133,52 @@ static void run_with(struct bench_run *r, const char *wl, uint32_t bs, double io
 	r->p[1] = (struct bench_point){ .qd = 32, .iops = 3 * iops1, .mbps = 4.5 };
 }
 
+/* What was fsynced, by path: this fsync stands in for the C library's in
+ * this program (the bench code is linked into it). */
+static char synced[16][512];
+static unsigned nsynced;
+
+int fsync(int fd)
+{
+	char link[64];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	if (nsynced < 16 && (n = readlink(link, synced[nsynced], sizeof(synced[0]) - 1)) > 0)
+		synced[nsynced++][n] = '\0';
+	return (int)syscall(SYS_fsync, fd);
+}
+
+static bool was_synced(const char *path)
+{
+	for (unsigned i = 0; i < nsynced; i++)
+		if (!strcmp(synced[i], path))
+			return true;
+	return false;
+}
+
+/* A run kept is durable: the history file fsynced, and when it (and the
+ * bench directory) was created, the directories that hold them. */
+static void test_history_durable(void **state)
+{
+	struct ss_error err = { 0 };
+	struct bench_run r;
+	char path[600];
+
+	(void)state;
+	run_with(&r, "random-access", 4096, 180);
+	nsynced = 0;
+	assert_int_equal(bench_history_append(fixture_dir, &r, &err), 0);
+	snprintf(path, sizeof(path), "%s/bench/S_N_1.jsonl", fixture_dir);
+	assert_true(was_synced(path));
+	snprintf(path, sizeof(path), "%s/bench", fixture_dir);
+	assert_true(was_synced(path));	      /* the file made in it */
+	assert_true(was_synced(fixture_dir)); /* bench/ made in it */
+	nsynced = 0;
+	assert_int_equal(bench_history_append(fixture_dir, &r, &err), 0);
+	assert_false(was_synced(path)); /* nothing new in it */
+}
+
 static void test_history(void **state)
 {
 	struct ss_error err = { 0 };
@@ -190,6 +238,8 @@ int main(void)
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_checks),
 		cmocka_unit_test(test_job_plan),
+		cmocka_unit_test_setup_teardown(test_history_durable, fixture_dir_setup,
+						fixture_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_history, fixture_dir_setup,
 						fixture_dir_teardown),
 	};

@@ -96,6 +96,72 @@ static void test_pending(void **state)
 	free(st);
 }
 
+static struct journal_entry closed(const char *serial, const char *cause)
+{
+	struct journal_entry e = rec("restore-done", serial, "", 1000000, true);
+
+	snprintf(e.cause, sizeof(e.cause), "%s", cause);
+	return e;
+}
+
+/* What a killed reapply leaves (it writes a lapsed close, then "limit", then
+ * "limit-done"): the done limit is still wanted, whatever the cut. What the
+ * user does is followed: a restore ends it, a new limit that never completed
+ * is reported (stale) with its own record. */
+static void test_pending_after_kills(void **state)
+{
+	struct journal_entry *p, *st;
+	struct ss_error err = { 0 };
+	size_t n, ns;
+
+	(void)state;
+	/* E: killed after the lapsed close */
+	put(rec("limit", "E", "", 500000, true));
+	put(rec("limit-done", "E", "", 500000, true));
+	put(closed("E", JOURNAL_CAUSE_LAPSED));
+	/* F: killed after the "limit" of the same limit */
+	put(rec("limit-done", "F", "", 500000, true));
+	put(closed("F", JOURNAL_CAUSE_LAPSED));
+	put(rec("limit", "F", "", 500000, true));
+	/* G: the re-apply failed and the drive did not take it */
+	put(rec("limit-done", "G", "", 500000, true));
+	put(closed("G", JOURNAL_CAUSE_LAPSED));
+	put(rec("limit", "G", "", 500000, true));
+	put(closed("G", JOURNAL_CAUSE_FAILED));
+	/* H: a new limit of the user's failed cleanly: the done one stays */
+	put(rec("limit-done", "H", "", 500000, true));
+	put(rec("limit", "H", "", 250000, true));
+	put(closed("H", JOURNAL_CAUSE_FAILED));
+	/* I: the user's restore, after a lapsed close: nothing wanted */
+	put(rec("limit-done", "I", "", 500000, true));
+	put(closed("I", JOURNAL_CAUSE_LAPSED));
+	put(closed("I", ""));
+	/* J: a new limit of the user's, killed: stale with it */
+	put(rec("limit-done", "J", "", 500000, true));
+	put(closed("J", JOURNAL_CAUSE_LAPSED));
+	put(rec("limit", "J", "", 250000, true));
+	/* K: the same limit re-applied after a new one was started: back to done */
+	put(rec("limit-done", "K", "", 500000, true));
+	put(rec("limit", "K", "", 250000, true));
+	put(rec("limit", "K", "", 500000, true));
+	assert_int_equal(reapply_pending(fixture_dir, &p, &n, &st, &ns, &err), 0);
+	assert_int_equal(n, 5);
+	assert_string_equal(p[0].serial, "E");
+	assert_string_equal(p[1].serial, "F");
+	assert_string_equal(p[2].serial, "G");
+	assert_string_equal(p[3].serial, "H");
+	assert_int_equal(p[3].target_blocks, 500000);
+	assert_string_equal(p[4].serial, "K");
+	for (size_t i = 0; i < n; i++)
+		assert_string_equal(p[i].event, "limit-done");
+	assert_int_equal(ns, 1);
+	assert_string_equal(st[0].serial, "J");
+	assert_string_equal(st[0].event, "limit");
+	assert_int_equal(st[0].target_blocks, 250000);
+	free(p);
+	free(st);
+}
+
 static void test_malformed_journal(void **state)
 {
 	struct journal_entry *p;
@@ -171,6 +237,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_same_disk),
 		cmocka_unit_test_setup_teardown(test_pending, fixture_dir_setup,
+						fixture_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_pending_after_kills, fixture_dir_setup,
 						fixture_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_malformed_journal, fixture_dir_setup,
 						fixture_dir_teardown),

@@ -462,8 +462,9 @@ int cap_send_ata(struct cap_ctx *c, const struct ata_tf *tf, bool ck_cond, void 
 	return drive_ata(c->d, tf, ck_cond, buf, regs, err);
 }
 
-static int journal_event(struct cap_ctx *c, const char *event, enum cap_method m, uint64_t native,
-			 uint64_t original, uint64_t target, bool vol, struct ss_error *err)
+static int journal_record(struct cap_ctx *c, const char *event, const char *cause,
+			  enum cap_method m, uint64_t native, uint64_t original, uint64_t target,
+			  bool vol, struct ss_error *err)
 {
 	struct journal_entry j;
 	const struct drive_info *i = &c->e->info;
@@ -472,6 +473,7 @@ static int journal_event(struct cap_ctx *c, const char *event, enum cap_method m
 		return 0;
 	memset(&j, 0, sizeof(j));
 	snprintf(j.event, sizeof(j.event), "%s", event);
+	snprintf(j.cause, sizeof(j.cause), "%s", cause);
 	snprintf(j.device, sizeof(j.device), "%s", c->e->spec);
 	snprintf(j.serial, sizeof(j.serial), "%s", i->serial);
 	snprintf(j.wwn, sizeof(j.wwn), "%s", i->wwn);
@@ -483,6 +485,21 @@ static int journal_event(struct cap_ctx *c, const char *event, enum cap_method m
 	j.target_blocks = target;
 	j.volatile_ = vol;
 	return journal_append(c->state_dir, &j, err);
+}
+
+static int journal_event(struct cap_ctx *c, const char *event, enum cap_method m, uint64_t native,
+			 uint64_t original, uint64_t target, bool vol, struct ss_error *err)
+{
+	return journal_record(c, event, "", m, native, original, target, vol, err);
+}
+
+/* The tool closes an open limit by itself (cause: JOURNAL_CAUSE_*): the
+ * drive has its original capacity, blocks; not the user's restore, which
+ * reapply reads apart. */
+static int journal_close(struct cap_ctx *c, const char *cause, enum cap_method m, uint64_t native,
+			 uint64_t blocks, bool vol, struct ss_error *err)
+{
+	return journal_record(c, "restore-done", cause, m, native, blocks, blocks, vol, err);
 }
 
 /*
@@ -506,8 +523,8 @@ static int journal_close_stale(struct cap_ctx *c, struct ss_error *err)
 		return 0;
 	if (cap_method_parse(orig.method, &m))
 		m = CAP_AUTO;
-	return journal_event(c, "restore-done", m, orig.native_blocks, orig.original_blocks,
-			     orig.original_blocks, orig.volatile_, err);
+	return journal_close(c, JOURNAL_CAUSE_LAPSED, m, orig.native_blocks, orig.original_blocks,
+			     orig.volatile_, err);
 }
 
 /* ---- verification ------------------------------------------------------------ */
@@ -625,7 +642,7 @@ static void limit_failed(struct cap_ctx *c, const struct cap_plan *p)
 		return;
 	if (o->undone && !o->undone(c))
 		return;
-	journal_event(c, "restore-done", p->method, p->native, p->current, p->current, p->volatile_,
+	journal_close(c, JOURNAL_CAUSE_FAILED, p->method, p->native, p->current, p->volatile_,
 		      NULL);
 }
 
@@ -1053,9 +1070,8 @@ static int restore_locked(struct cap_ctx *c, enum cap_method forced, bool vol,
 		snprintf(res->message, sizeof(res->message),
 			 "already at %" PRIu64 " blocks (%s); nothing sent", before,
 			 human(before * i->logical_block, h1, sizeof(h1)));
-		if (!c->dry_run)
-			journal_event(c, "restore-done", m, native, before, before, false, NULL);
-		return 0;
+		/* the user's restore, which reapply must see: a failure to say it is one */
+		return journal_event(c, "restore-done", m, native, before, before, false, err);
 	}
 	if (!o)
 		return ss_error_set(err, -EINVAL, "%s: no method to restore with", cap_dev(c));
@@ -1097,16 +1113,29 @@ static int restore_locked(struct cap_ctx *c, enum cap_method forced, bool vol,
 /*
  * A re-run of a restore (a batch run again after a kill): the journal's
  * newest record of the disk is the "restore-done" of the size it has now,
- * so there is nothing to bring back. True with the result filled in.
+ * so there is nothing to bring back. True with the result filled in. When
+ * the tool wrote that record itself (a limit found its volatile limit
+ * undone), the user's restore is journaled now, so reapply leaves the disk
+ * alone from then on; *rc says whether that failed.
  */
-static bool restored_already(struct cap_ctx *c, enum cap_method forced, struct cap_result *res)
+static bool restored_already(struct cap_ctx *c, enum cap_method forced, struct cap_result *res,
+			     int *rc, struct ss_error *err)
 {
 	const struct drive_info *i = &c->e->info;
 	struct journal_entry last;
 	char h1[32];
 
+	*rc = 0;
 	if (!last_restore_holds(c, forced, &last))
 		return false;
+	if (last.cause[0]) {
+		enum cap_method m;
+
+		if (cap_method_parse(last.method, &m))
+			m = CAP_AUTO;
+		*rc = journal_event(c, "restore-done", m, i->native_blocks, i->capacity_blocks,
+				    i->capacity_blocks, false, err);
+	}
 	res->noop = true;
 	res->before = res->after = i->capacity_blocks;
 	res->block_len = i->logical_block;
@@ -1137,7 +1166,7 @@ int cap_restore(struct cap_ctx *c, enum cap_method forced, bool vol, struct cap_
 		rc = settle_format(c, res, err);
 		watched = !rc;
 	}
-	if (!rc && !restored_already(c, forced, res))
+	if (!rc && !restored_already(c, forced, res, &rc, err))
 		rc = restore_locked(c, forced, vol, res, err);
 	journal_unlock_disk(fd);
 	res->watched_format = watched;

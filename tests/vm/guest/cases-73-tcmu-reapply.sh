@@ -1,7 +1,8 @@
 # reapply through the real kernel: a volatile HPA on a TCMU drive, a power
 # cycle of the simulated drive (the limit is gone: READ CAPACITY and, after a
 # rescan, the kernel see the full size), `reapply` finds the drive by its
-# serial/WWN and puts the limit back, and the kernel sees it again.
+# serial/WWN and puts the limit back, and the kernel sees it again; the
+# hot-add path (`reapply /dev/X`) sends commands to that disk alone.
 # Then libata.ignore_hpa=1 on the running kernel: list warns.
 
 ss_tcmu_reapply() {
@@ -33,6 +34,17 @@ ss_tcmu_reapply() {
 	ss_json tcmu-reapply-dev reapply -J /dev/$dv
 	expect_eq "reapply DEVICE: in place" "$(jget $F .results[0].status)" in-place
 	expect_eq "reapply DEVICE: one result" "$(jhas $F .results[1].status && echo 2 || echo 1)" 1
+	# ... and it sends nothing to another disk (the AHCI, scsi_debug and other TCMU disks of
+	# the guest): whether one carries the same serial is read from sysfs; -v shows every command
+	must tcmu_power_cycle tsata
+	echo 1 > /sys/block/$dv/device/rescan
+	must $SS -v reapply /dev/$dv
+	expect_grep "reapply DEVICE after a power cycle" $OUT "^/dev/$dv: re-applied: limited to 2097152 blocks"
+	n=$(grep -c ': cdb: ' $ERR)
+	others=$(grep ': cdb: ' $ERR | grep -v "^/dev/$dv: " | cut -d: -f1 | sort -u | tr '\n' ' ')
+	[ "$n" -gt 0 ] && [ -z "$others" ] || fail "reapply /dev/$dv: commands to other disks: $others"
+	echo "ok: reapply /dev/$dv: $n commands, every one to /dev/$dv"
+	size_check tsata 2097152
 	cap_run tsata restore --yes
 	size_check tsata 8388608
 }
