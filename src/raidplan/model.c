@@ -606,6 +606,15 @@ static void fj_tops(struct fj *f)
 	f->top = t->top;
 }
 
+/* ln |Gamma(x)|: lgamma_r, not lgamma, which writes the global signgam (a
+ * data race between two threads planning at once: tests/abi/threads.c) */
+static double lgam(double x)
+{
+	int sign;
+
+	return lgamma_r(x, &sign);
+}
+
 /* Operations per ms that the n disks complete while m (whole) operations
  * are outstanding, each at one of the disks at random: a disk holds
  * Binomial(m, 1/n) of them, idles with none and with j serves at the
@@ -627,7 +636,7 @@ static double fj_rate_whole(struct fj *f, double m, double *busy, double *mean)
 	/* the terms beyond 10 standard deviations are below 1e-22 */
 	lo = fmax(1.0, floor(mu - 10 * sd));
 	hi = fmin(m, ceil(mu + 10 * sd));
-	pj = exp(lgamma(m + 1) - lgamma(lo + 1) - lgamma(m - lo + 1) + lo * log(p) +
+	pj = exp(lgam(m + 1) - lgam(lo + 1) - lgam(m - lo + 1) + lo * log(p) +
 		 (m - lo) * log1p(-p));
 	for (j = lo; j <= hi; j++) {
 		sum += pj / fj_top(f, j);
@@ -1001,13 +1010,6 @@ void rp_numbers_mixed(const struct rp_geom *g, const struct rp_agg *a, const str
 }
 
 /* ln of a mirror set's MTTDL: D copies, serial repair: MTTF^D / (D! MTTR^(D-1)). */
-static double lgam(double x)
-{
-	int sign;
-
-	return lgamma_r(x, &sign);
-}
-
 static double ln_mirror(double mttf, double mttr, double d)
 {
 	return d * log(mttf) - lgam(d + 1.0) - (d - 1.0) * log(mttr);
