@@ -14,7 +14,8 @@
 #   make abi-baseline  record the built libraidplan's ABI as the new baseline
 #   V=1             print the full commands
 #   make bench      benchmarks against fio/zcav (not part of check)
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make install    PREFIX=/usr/local DESTDIR= (BINDIR SBINDIR LIBDIR MANDIR ...: see there)
+#   make uninstall  the same variables: removes what make install installed
 
 BUILD   ?= build
 SAN     ?= 0
@@ -96,7 +97,7 @@ SIMD     := $(if $(SIMD_SRC),$(BUILD)/shortstroke-simd)
 
 .PHONY: all deps deps-check demo unit check check-unit check-cli check-fuzz \
 	check-vm check-layers check-format format check-abi abi-baseline raidplan fuzz bench \
-	install install-man install-contrib clean tests
+	install install-man install-contrib uninstall clean tests
 .DEFAULT_GOAL := all
 
 all: $(PROG) $(SIMD) $(RP_SO) $(RP_A) $(BUILD)/raidplan.pc
@@ -136,7 +137,10 @@ $(RP_SO): $(RP_OBJ) $(RP_MAP)
 raidplan: $(RP_SO) $(RP_A) $(BUILD)/raidplan.pc
 
 # (make install writes it again, for the PREFIX it installs to)
-RP_PC_SED = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(RP_VERSION)|g' src/raidplan/raidplan.pc.in
+# (libdir and includedir relative to ${prefix} when they are under it)
+pc_rel = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
+RP_PC_SED = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(call pc_rel,$(LIBDIR))|g' \
+	-e 's|@INCLUDEDIR@|$(call pc_rel,$(INCLUDEDIR))|g' -e 's|@VERSION@|$(RP_VERSION)|g' src/raidplan/raidplan.pc.in
 $(BUILD)/raidplan.pc: src/raidplan/raidplan.pc.in include/raidplan.h
 	$(Q)$(call say,GEN,$@)$(RP_PC_SED) > $@
 
@@ -236,41 +240,92 @@ bench: all
 	@tests/deps.sh check
 	@tests/bench/run.sh $(PROG)
 
-install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \
-		$(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
-	install -m 755 $(PROG) $(DESTDIR)$(PREFIX)/bin/shortstroke
-	install -m 755 $(RP_SO) $(DESTDIR)$(PREFIX)/lib/
-	ln -sf libraidplan.so.$(RP_VERSION) $(DESTDIR)$(PREFIX)/lib/libraidplan.so.$(RP_MAJOR)
-	ln -sf libraidplan.so.$(RP_MAJOR) $(DESTDIR)$(PREFIX)/lib/libraidplan.so
-	install -m 644 $(RP_A) $(DESTDIR)$(PREFIX)/lib/
-	install -m 644 include/raidplan.h $(DESTDIR)$(PREFIX)/include/
-	$(RP_PC_SED) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/raidplan.pc
-	chmod 644 $(DESTDIR)$(PREFIX)/lib/pkgconfig/raidplan.pc
-	@$(MAKE) --no-print-directory install-man install-contrib
-
-# the man pages of docs/man/
-install-man:
-	install -d $(DESTDIR)$(PREFIX)/share/man/man8
-	install -m 644 docs/man/*.8 $(DESTDIR)$(PREFIX)/share/man/man8/
-
-# contrib/: the boot-time units (installed, not enabled), the udev rule (kept
-# aside until linked into /etc/udev/rules.d), shell completion, the Ansible role.
+# Where make install puts things (DESTDIR in front of each, for packaging).
+# LIBDIR is Debian's multiarch directory (lib/x86_64-linux-gnu) where the
+# compiler names one, which ld.so and pkg-config search under /usr and /usr/local.
+MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
+BINDIR  ?= $(PREFIX)/bin
+SBINDIR ?= $(PREFIX)/sbin
+LIBDIR  ?= $(PREFIX)/lib$(if $(MULTIARCH),/$(MULTIARCH))
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR  ?= $(PREFIX)/share/man
+SYSCONFDIR ?= /etc
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
 CONTRIBDIR ?= $(PREFIX)/share/shortstroke
+# the Ansible collection shortstroke.disks, where ansible looks (/usr/share/ansible/collections)
+COLLECTIONDIR ?= $(PREFIX)/share/ansible/collections/ansible_collections/shortstroke/disks
+
+# The library's man pages (docs/man/*.3): raidplan(3), and one page per
+# group of functions whose NAME line lists them; each function gets a link
+# page (.so) to its group's page, so that man rp_solve finds it.
+MAN3 := $(notdir $(wildcard docs/man/*.3))
+man3_names = sed -n '/^\.SH NAME/{n;s/ \\-.*//;s/\\//g;s/,/ /g;p;q;}' docs/man/$(1)
+MAN3_LINKS := $(foreach p,$(MAN3),$(foreach f,$(shell $(call man3_names,$(p))),\
+	$(if $(filter $(f).3,$(MAN3)),,$(f).3:$(p))))
+
+# shortstroke is run by users too (--demo, plan): BINDIR; the TCMU daemon,
+# root's alone, SBINDIR. Their pages are in section 8.
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \
+		$(DESTDIR)$(INCLUDEDIR)
+	install -m 755 $(PROG) $(DESTDIR)$(BINDIR)/shortstroke
+	$(if $(SIMD),install -m 755 $(SIMD) $(DESTDIR)$(SBINDIR)/shortstroke-simd)
+	install -m 644 $(RP_SO) $(DESTDIR)$(LIBDIR)/
+	ln -sf libraidplan.so.$(RP_VERSION) $(DESTDIR)$(LIBDIR)/libraidplan.so.$(RP_MAJOR)
+	ln -sf libraidplan.so.$(RP_MAJOR) $(DESTDIR)$(LIBDIR)/libraidplan.so
+	install -m 644 $(RP_A) $(DESTDIR)$(LIBDIR)/
+	install -m 644 include/raidplan.h $(DESTDIR)$(INCLUDEDIR)/
+	$(RP_PC_SED) > $(DESTDIR)$(LIBDIR)/pkgconfig/raidplan.pc
+	chmod 644 $(DESTDIR)$(LIBDIR)/pkgconfig/raidplan.pc
+	@$(MAKE) --no-print-directory install-man install-contrib
+
+# the man pages of docs/man/: the programs' (8), the library's (3: one page
+# per group of functions, and a link page per function)
+install-man:
+	install -d $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man3
+	install -m 644 docs/man/*.8 $(DESTDIR)$(MANDIR)/man8/
+	install -m 644 docs/man/*.3 $(DESTDIR)$(MANDIR)/man3/
+	@for l in $(MAN3_LINKS); do \
+		echo ".so man3/$${l#*:}" > $(DESTDIR)$(MANDIR)/man3/$${l%%:*} || exit 1; done
+
+# contrib/: the boot-time units (installed, not enabled), the udev rule (kept
+# aside until linked into /etc/udev/rules.d), shell completion, the Ansible
+# collection, the configuration file (kept when there is one).
 install-contrib:
 	install -d $(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(CONTRIBDIR)/udev \
-		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(COLLECTIONDIR) \
+		$(DESTDIR)$(SYSCONFDIR)/shortstroke
 	for u in contrib/systemd/*.service; do \
-		sed 's|@BINDIR@|$(PREFIX)/bin|g' "$$u" > $(DESTDIR)$(SYSTEMDUNITDIR)/$${u##*/} && \
+		sed 's|@BINDIR@|$(BINDIR)|g' "$$u" > $(DESTDIR)$(SYSTEMDUNITDIR)/$${u##*/} && \
 		chmod 644 $(DESTDIR)$(SYSTEMDUNITDIR)/$${u##*/} || exit 1; done
 	install -m 644 contrib/udev/*.rules $(DESTDIR)$(CONTRIBDIR)/udev/
 	install -m 644 contrib/completion/shortstroke.bash $(DESTDIR)$(BASHCOMPDIR)/shortstroke
 	install -m 644 contrib/completion/_shortstroke $(DESTDIR)$(ZSHCOMPDIR)/_shortstroke
-	cp -R contrib/ansible $(DESTDIR)$(CONTRIBDIR)/
-	install -m 644 contrib/README.md $(DESTDIR)$(CONTRIBDIR)/
+	cp -R contrib/ansible/. $(DESTDIR)$(COLLECTIONDIR)/
+	install -m 644 contrib/README.md contrib/shortstroke.conf $(DESTDIR)$(CONTRIBDIR)/
+	[ -e $(DESTDIR)$(SYSCONFDIR)/shortstroke/shortstroke.conf ] || \
+		install -m 644 contrib/shortstroke.conf $(DESTDIR)$(SYSCONFDIR)/shortstroke/
+
+# Removes what make install put there (with the same PREFIX, DESTDIR and
+# directories), and the directories it made that are left empty; the
+# configuration file in SYSCONFDIR stays, as a package's would.
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/shortstroke $(DESTDIR)$(SBINDIR)/shortstroke-simd \
+		$(DESTDIR)$(LIBDIR)/libraidplan.so.$(RP_VERSION) \
+		$(DESTDIR)$(LIBDIR)/libraidplan.so.$(RP_MAJOR) $(DESTDIR)$(LIBDIR)/libraidplan.so \
+		$(DESTDIR)$(LIBDIR)/libraidplan.a $(DESTDIR)$(LIBDIR)/pkgconfig/raidplan.pc \
+		$(DESTDIR)$(INCLUDEDIR)/raidplan.h \
+		$(addprefix $(DESTDIR)$(MANDIR)/man8/,$(notdir $(wildcard docs/man/*.8))) \
+		$(addprefix $(DESTDIR)$(MANDIR)/man3/,$(MAN3) $(foreach l,$(MAN3_LINKS),$(firstword $(subst :, ,$(l))))) \
+		$(addprefix $(DESTDIR)$(SYSTEMDUNITDIR)/,$(notdir $(wildcard contrib/systemd/*.service))) \
+		$(DESTDIR)$(BASHCOMPDIR)/shortstroke $(DESTDIR)$(ZSHCOMPDIR)/_shortstroke
+	rm -rf $(DESTDIR)$(CONTRIBDIR) $(DESTDIR)$(COLLECTIONDIR)
+	-for d in $(LIBDIR)/pkgconfig $(LIBDIR) $(BINDIR) $(SBINDIR) $(INCLUDEDIR) \
+		$(MANDIR)/man8 $(MANDIR)/man3 $(MANDIR) $(SYSTEMDUNITDIR) $(BASHCOMPDIR) \
+		$(ZSHCOMPDIR) $(dir $(COLLECTIONDIR)); do \
+		rmdir -p --ignore-fail-on-non-empty $(DESTDIR)$$d 2>/dev/null; done; true
 
 clean:
 	rm -rf build
