@@ -1,0 +1,33 @@
+/* config.h - /etc/shortstroke/shortstroke.conf: where shortstroke keeps its
+ * state and which protect file it reads, one file for the CLI, the boot-time
+ * units (through the CLI) and the Ansible role (which writes it). */
+#ifndef SHORTSTROKE_CONFIG_H
+#define SHORTSTROKE_CONFIG_H
+
+#include <stdbool.h>
+
+#include "shortstroke/error.h"
+
+#define CONFIG_DEFAULT_PATH "/etc/shortstroke/shortstroke.conf"
+#define CONFIG_PATH_MAX 4096
+
+/* What a configuration file sets; "" where it sets nothing. */
+struct ss_config {
+	char path[CONFIG_PATH_MAX]; /* the file read */
+	bool present;		    /* it exists (a missing default file sets nothing) */
+	char state_dir[CONFIG_PATH_MAX];
+	char protect_file[CONFIG_PATH_MAX];
+	char protect_origin[CONFIG_PATH_MAX + 32]; /* "PATH: protect_file", for messages */
+};
+
+/*
+ * Read the configuration file at path into *cfg (zeroed first). "KEY = VALUE"
+ * lines, '#' lines and blank lines; the keys are state_dir and protect_file,
+ * each an absolute path, each at most once. A file that does not exist is no
+ * error unless must_exist (a file the user named): -ENOENT. An unknown key, a
+ * line without '=', an empty or relative value, a key given twice: -EINVAL
+ * with the file and line, marked as the user's (ss_error_usage).
+ */
+int config_load(const char *path, bool must_exist, struct ss_config *cfg, struct ss_error *err);
+
+#endif
