@@ -1,47 +1,126 @@
 #!/usr/bin/python
 # -*- coding: utf-8 -*-
+# Copyright: shortstroke contributors
+# GNU General Public License v2.0 or later (see https://www.gnu.org/licenses/gpl-2.0.txt)
+
+from __future__ import absolute_import, division, print_function
+__metaclass__ = type
+
 DOCUMENTATION = r'''
-module: shortstroke_apply
+module: apply
 short_description: Create a short-stroked md array from a plan file, or undo it
 description:
-  - I(state=present) runs C(shortstroke apply PLAN --name NAME --yes -J
-    [--mkfs FS] [--conf FILE] [--method M] [--force] [--members ...]): every
-    member limited to the plan's limit, C(mdadm --create), mkfs, the ARRAY line,
-    as one transaction that rolls back on failure. The plan file is on the host
-    (C(shortstroke plan ... -O PLAN.json)).
-  - I(state=absent) runs C(shortstroke array undo NAME --yes -J): the array
-    stopped, its md metadata wiped, every member back to its journaled
-    original capacity. An array shortstroke never created is already absent.
-  - The journal makes both idempotent. C(changed) is the program's own
-    C(changed) - false when the array is already applied (or undone).
-  - Check mode runs C(--dry-run) - nothing is sent; C(changed) says whether a
-    real run would change anything, and a run that would stop fails with why.
-  - Protected and in-use members, and members that are not the disks the plan
-    recorded, are refused as on the command line (exit 3); the task fails
-    with the program's message.
+  - With I(state=present), runs C(shortstroke apply PLAN --name NAME --yes -J), with
+    C(--mkfs), C(--conf), C(--method), C(--force) and C(--members) as given. Every member
+    is limited to the plan's limit, then C(mdadm --create), mkfs and the ARRAY line follow,
+    as one transaction that rolls back on failure. The plan file is on the host, written by
+    C(shortstroke plan ... -O PLAN.json).
+  - With I(state=absent), runs C(shortstroke array undo NAME --yes -J). The array is stopped,
+    its md metadata wiped, every member brought back to its journaled original capacity.
+    An array shortstroke never created is already absent.
+  - The journal and the array record make both idempotent. C(changed) is the program's own,
+    false when the array is already applied (or undone).
+  - Protected and in-use members, and members that are not the disks the plan recorded, are
+    refused as on the command line (exit 3); the task fails with the program's message.
+version_added: 1.0.0
+author: shortstroke contributors (@shortstroke)
 options:
-  name: {type: str, required: true, description: the array, /dev/md/NAME}
-  plan: {type: path, description: the plan file on the host (state=present)}
-  members: {type: list, elements: str, default: [], description: --members}
-  mkfs: {type: str, choices: [ext4, xfs]}
-  conf: {type: path, description: an mdadm.conf to append the ARRAY line to}
-  method: {type: str, default: auto, choices: [auto, amac, hpa, dco, scsi-resize, scsi-format]}
-  force: {type: bool, default: false}
-  state: {type: str, default: present, choices: [present, absent]}
-  # and the global options of module_utils/shortstroke.py: bin, rig, demo,
-  # state_dir, protect_file, sysroot (the role sets them with module_defaults)
-'''
-RETURN = r'''
-array: {description: the array record as apply -J / array undo -J print it, type: dict}
-log: {description: what the run did (check mode - would do), type: str}
+  name:
+    description: The array's name, C(/dev/md/NAME).
+    type: str
+    required: true
+  plan:
+    description: The plan file on the host. Required with I(state=present).
+    type: path
+  members:
+    description: The member disks, in the plan's order (C(--members)); empty, the plan's own.
+    type: list
+    elements: str
+    default: []
+  mkfs:
+    description: Make this file system on the array.
+    type: str
+    choices: [ext4, xfs]
+  conf:
+    description: An mdadm.conf to append the array's ARRAY line to.
+    type: path
+  method:
+    description: How to limit the members.
+    type: str
+    default: auto
+    choices: [auto, amac, hpa, dco, scsi-resize, scsi-format]
+  force:
+    description: Use protected and in-use members too. Destroys what is on them.
+    type: bool
+    default: false
+  state:
+    description: C(present) applies the plan; C(absent) undoes the array.
+    type: str
+    default: present
+    choices: [present, absent]
+extends_documentation_fragment:
+  - shortstroke.disks.globals
+attributes:
+  check_mode:
+    support: full
+    description:
+      - C(--dry-run) - nothing is sent or run; C(changed) says whether a real run would change
+        anything, and a run that would stop (no md, mdadm missing) fails with why.
+seealso:
+  - module: shortstroke.disks.limit
 '''
 
-from ansible.module_utils.shortstroke import base_cmd, run_json, shortstroke_module
+EXAMPLES = r'''
+- name: A RAID 10 of four disks at 25 % stroke, from a plan made with shortstroke plan -O
+  shortstroke.disks.apply:
+    name: fast0
+    plan: /etc/shortstroke/r10.json
+    mkfs: xfs
+    conf: /etc/mdadm/mdadm.conf
+
+- name: The same plan on other disks of the same model
+  shortstroke.disks.apply:
+    name: fast1
+    plan: /etc/shortstroke/r10.json
+    members: [/dev/sdf, /dev/sdg, /dev/sdh, /dev/sdi]
+
+- name: Take it apart again - members back to full size
+  shortstroke.disks.apply:
+    name: fast1
+    state: absent
+'''
+
+RETURN = r'''
+rc:
+  description: The exit code of C(shortstroke apply) or C(shortstroke array undo) (0 done, 1 failed, 3 refused).
+  returned: when the program ran
+  type: int
+  sample: 0
+cmd:
+  description: The command run.
+  returned: when the program ran
+  type: list
+  elements: str
+  sample: [/usr/bin/shortstroke, apply, /etc/shortstroke/r10.json, --name, fast0, --yes, -J, --method, auto]
+array:
+  description: The array record, as C(apply -J) and C(array undo -J) print it (name, state, level, members, md device).
+  returned: always
+  type: dict
+  sample: {name: fast0, state: done, level: "10", md: /dev/md/fast0}
+log:
+  description: What the run did (in check mode, would do), one step a line.
+  returned: always
+  type: str
+  sample: "limit /dev/sdb to 976762584 blocks (amac)\nmdadm --create /dev/md/fast0 ..."
+'''
+
+from ansible_collections.shortstroke.disks.plugins.module_utils.shortstroke import (
+    base_cmd, run_json, shortstroke_module)
 
 
 def recorded(module, name):
     """The record of NAME from `array list -J`, or None."""
-    _, data, _ = run_json(module, base_cmd(module) + ['array', 'list', '-J'], (0,))
+    dummy, data, dummy2 = run_json(module, base_cmd(module) + ['array', 'list', '-J'], (0,))
     return next((a for a in data.get('arrays', []) if a.get('name') == name), None)
 
 
@@ -90,7 +169,7 @@ def main():
             'apply' if present else 'array undo', 'refused' if rc == 3 else 'failed',
             data.get('error') or err.strip()),
             rc=rc, changed=changed and rc != 3, array=array, log=data.get('log'), cmd=cmd)
-    module.exit_json(changed=changed, array=array, log=data.get('log'), cmd=cmd)
+    module.exit_json(changed=changed, array=array, log=data.get('log'), rc=rc, cmd=cmd)
 
 
 if __name__ == '__main__':
