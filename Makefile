@@ -3,8 +3,8 @@
 #   make            program in build/shortstroke, libraries beside it
 #   make demo       install build deps if missing, build, open the TUI on the demo rig
 #   make check      install test deps if missing, the formatter check, unit tests
-#                   (ASan+UBSan), CLI tests, fuzz smoke runs, libraidplan's ABI, real-kernel
-#                   suite in QEMU; every suite runs, and it ends with each suite's
+#                   (ASan+UBSan), CLI tests, fuzz smoke runs, libraidplan's ABI, the Debian
+#                   packages, real-kernel suite in QEMU; every suite runs, and it ends with each suite's
 #                   "N passed, N failed" line and the total
 #   make check-vm   the real-kernel suite alone
 #   make check-layers  the include rules of docs/architecture.md
@@ -16,6 +16,8 @@
 #   make bench      benchmarks against fio/zcav (not part of check)
 #   make install    PREFIX=/usr/local DESTDIR= (BINDIR SBINDIR LIBDIR MANDIR ...: see there)
 #   make uninstall  the same variables: removes what make install installed
+#   make deb        the Debian packages, in build/debian (contrib/debian/README.md)
+#   make check-deb  build them, lintian, install into a throwaway root, run, remove
 
 BUILD   ?= build
 SAN     ?= 0
@@ -97,7 +99,7 @@ SIMD     := $(if $(SIMD_SRC),$(BUILD)/shortstroke-simd)
 
 .PHONY: all deps deps-check demo unit check check-unit check-cli check-fuzz \
 	check-vm check-layers check-format format check-abi abi-baseline raidplan fuzz bench \
-	install install-man install-contrib uninstall clean tests
+	install install-man install-contrib uninstall deb check-deb clean tests
 .DEFAULT_GOAL := all
 
 all: $(PROG) $(SIMD) $(RP_SO) $(RP_A) $(BUILD)/raidplan.pc
@@ -213,11 +215,11 @@ check-vm:
 # lanes run at once once the program is built: the guest suite (one QEMU TCG
 # thread, the longest; it keeps its priority), the CLI suite (printed as it
 # runs; mostly waiting on the simulator's virtual time and on tmux), and the
-# others one after the other (format, unit, fuzz, abi: builds and CPU), the
+# others one after the other (format, unit, fuzz, abi, deb: builds and CPU), the
 # last two niced so that the guest's thread keeps a core. A lane's log is
 # printed when it ends.
-CHECK_SUITES := format unit cli fuzz abi vm
-CHECK_LANE := format unit fuzz abi
+CHECK_SUITES := format unit cli fuzz abi deb vm
+CHECK_LANE := format unit fuzz abi deb
 check: deps-check
 	@mkdir -p build/check && rm -f build/check/*.log build/check/*.rc
 	@$(MAKE) --no-print-directory -j$(JOBS) all
@@ -304,6 +306,7 @@ install-contrib:
 	install -m 644 contrib/completion/shortstroke.bash $(DESTDIR)$(BASHCOMPDIR)/shortstroke
 	install -m 644 contrib/completion/_shortstroke $(DESTDIR)$(ZSHCOMPDIR)/_shortstroke
 	cp -R contrib/ansible/. $(DESTDIR)$(COLLECTIONDIR)/
+	rm -rf $(DESTDIR)$(COLLECTIONDIR)/tests
 	install -m 644 contrib/README.md contrib/shortstroke.conf $(DESTDIR)$(CONTRIBDIR)/
 	[ -e $(DESTDIR)$(SYSCONFDIR)/shortstroke/shortstroke.conf ] || \
 		install -m 644 contrib/shortstroke.conf $(DESTDIR)$(SYSCONFDIR)/shortstroke/
@@ -326,6 +329,25 @@ uninstall:
 		$(MANDIR)/man8 $(MANDIR)/man3 $(MANDIR) $(SYSTEMDUNITDIR) $(BASHCOMPDIR) \
 		$(ZSHCOMPDIR) $(dir $(COLLECTIONDIR)); do \
 		rmdir -p --ignore-fail-on-non-empty $(DESTDIR)$$d 2>/dev/null; done; true
+
+# The Debian packages (contrib/debian/README.md): a copy of the source whose
+# contrib/debian is its debian/, built with dpkg-buildpackage in
+# build/debian/; the .debs land there. make check-deb builds them, runs
+# lintian, installs them into a throwaway root, runs the program from there
+# and removes them (tests/deb/run.sh).
+DEB_VERSION = $(shell dpkg-parsechangelog -l contrib/debian/changelog -S Version 2>/dev/null)
+DEB_TREE = build/debian/shortstroke-$(DEB_VERSION)
+deb:
+	@test -n "$(DEB_VERSION)" || { echo "deb: dpkg-parsechangelog is missing (dpkg-dev)"; exit 1; }
+	rm -rf build/debian && mkdir -p $(DEB_TREE)
+	tar -cf - --exclude=./build --exclude=./.git . | tar -xf - -C $(DEB_TREE)
+	cp -R contrib/debian $(DEB_TREE)/debian
+	cd $(DEB_TREE) && dpkg-buildpackage -us -uc -b -j$(JOBS) > ../build.log 2>&1 || \
+		{ tail -n 40 ../build.log; exit 1; }
+	@ls build/debian/*.deb
+
+check-deb: deps-check
+	@tests/deb/run.sh build/debian
 
 clean:
 	rm -rf build
