@@ -159,6 +159,18 @@ OUT=$(cat "$TMP/fleet2/fleet.json" 2>/dev/null)
 json_check "a shared report directory: the hosts whose report another host wrote are named, with why" \
 	'len([r for r in d["disks"] if r["verdict"] == "NO REPORT" and "share one report directory" in r["reasons"][0]]) == 2'
 
+# --- the configuration file: written from shortstroke_config, read by the program ----------
+printf -- '- hosts: h1\n  gather_facts: false\n  roles:\n    - role: shortstroke.disks.shortstroke\n      shortstroke_action: limit\n      shortstroke_limits: []\n      shortstroke_config_path: %s\n      shortstroke_config: {state_dir: %s}\n' \
+	"$TMP/h1/shortstroke.conf" "$TMP/h1/cstate" >"$TMP/config.yml"
+play "$TMP/config.yml"
+case "$RC $(recap h1)" in "0 "*changed=1*) pass "role: shortstroke_config written (changed)" ;;
+*) fail "role: shortstroke_config written (changed)" "$RC $(recap h1)" "$OUT" ;; esac
+OUT=$(env -u SHORTSTROKE_STATE_DIR SHORTSTROKE_CONFIG="$TMP/h1/shortstroke.conf" "$PROG" config -J 2>&1)
+json_check "the program reads the file the role wrote" "d['state_dir'] == '$TMP/h1/cstate' and d['state_dir_from'] == 'configuration file'"
+play "$TMP/config.yml"
+case "$RC $(recap h1)" in "0 "*changed=0*) pass "role: shortstroke_config again: changed=0" ;;
+*) fail "role: shortstroke_config again: changed=0" "$RC $(recap h1)" "$OUT" ;; esac
+
 # --- limit: check mode, the change, a re-run, the refusal ------------------------------------
 play "$TMP/limit.yml" --check
 expect "ansible limit --check: h3 refused" 2 "h3.*refused.*protected"
