@@ -2,6 +2,7 @@
  * the environment, /etc/shortstroke/shortstroke.conf or the default; and
  * the boot unit's condition (is there a journal to re-apply). */
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,8 +22,9 @@ static void usage(FILE *f)
 		   "(" CONFIG_DEFAULT_PATH ", or $SHORTSTROKE_CONFIG), the\n"
 		   "state directory and the protect file, each with where it comes from\n"
 		   "(an option, the environment, the configuration file, the default), and\n"
-		   "whether the journal and the protect file exist. An option or the\n"
-		   "environment wins over the file; the file over the default.\n"
+		   "whether the journal and the protect file exist, and the defaults the file\n"
+		   "gives limit's --method and --align. An option or the environment wins over\n"
+		   "the file; the file over the default.\n"
 		   "\n"
 		   "Options:\n"
 		   "      --has-journal     print nothing; exit 0 when the state directory holds\n"
@@ -119,6 +121,19 @@ static int run(struct ss_ctx *ctx, int argc, char **argv)
 	add_path(r, "Protect file", "protect_file", protect,
 		 origin(ctx, ctx->protect_file, cfg ? cfg->protect_file : NULL,
 			"SHORTSTROKE_PROTECT_FILE", "--protect-file"));
+	if (cfg && cfg->limit_method[0]) {
+		record_text(r, "Limit method", "%s (configuration file)", cfg->limit_method);
+		record_set_str(r, "limit_method", cfg->limit_method);
+	} else {
+		record_text(r, "Limit method", "auto (default)");
+		record_set_str(r, "limit_method", "auto");
+	}
+	if (cfg && cfg->limit_align)
+		record_text(r, "Limit alignment", "%" PRIu64 " bytes (configuration file)",
+			    cfg->limit_align);
+	else
+		record_text(r, "Limit alignment", "1048576 bytes (default)");
+	record_set_u64(r, "limit_align", cfg && cfg->limit_align ? cfg->limit_align : 1048576);
 	record_print(r, stdout, json ? TABLE_JSON : 0);
 	record_free(r);
 	return EXIT_DONE;

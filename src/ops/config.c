@@ -4,7 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "shortstroke/capacity.h"
 #include "shortstroke/config.h"
+#include "shortstroke/units.h"
 
 static char *trim(char *s)
 {
@@ -18,7 +20,9 @@ static char *trim(char *s)
 	return s;
 }
 
-/* The slot a key fills, or NULL for a key the file may not set. */
+#define KEYS "state_dir, protect_file, limit_method, limit_align"
+
+/* The slot a path key fills, or NULL for a key that is no path. */
 static char *slot_of(struct ss_config *cfg, const char *key)
 {
 	if (!strcmp(key, "state_dir"))
@@ -26,6 +30,44 @@ static char *slot_of(struct ss_config *cfg, const char *key)
 	if (!strcmp(key, "protect_file"))
 		return cfg->protect_file;
 	return NULL;
+}
+
+/* limit_method and limit_align: 1 taken, 0 not such a key, or -errno */
+static int parse_default(struct ss_config *cfg, const char *key, const char *val, unsigned n,
+			 struct ss_error *err)
+{
+	enum cap_method m;
+	struct size_spec sz;
+	struct ss_error e = { 0 };
+
+	if (!strcmp(key, "limit_method")) {
+		if (cfg->limit_method[0])
+			return ss_error_usage(err, -EINVAL, "%s line %u: %s is set twice",
+					      cfg->path, n, key);
+		if (cap_method_parse(val, &m) || strlen(val) >= sizeof(cfg->limit_method)) {
+			char names[128];
+
+			cap_method_names(names, sizeof(names), 0);
+			return ss_error_usage(err, -EINVAL,
+					      "%s line %u: unknown limit_method '%s' (%s)",
+					      cfg->path, n, val, names);
+		}
+		strcpy(cfg->limit_method, val);
+		return 1;
+	}
+	if (!strcmp(key, "limit_align")) {
+		if (cfg->limit_align)
+			return ss_error_usage(err, -EINVAL, "%s line %u: %s is set twice",
+					      cfg->path, n, key);
+		if (size_parse(val, &sz, &e) || sz.kind == SIZE_PERCENT ||
+		    (sz.kind == SIZE_BYTES && !sz.bytes) || (sz.kind == SIZE_BLOCKS && !sz.blocks))
+			return ss_error_usage(err, -EINVAL, "%s line %u: limit_align: %s",
+					      cfg->path, n,
+					      e.msg[0] ? e.msg : "give a size, as 1MiB");
+		cfg->limit_align = sz.kind == SIZE_BLOCKS ? sz.blocks * 512 : sz.bytes;
+		return 1;
+	}
+	return 0;
 }
 
 static int parse_line(struct ss_config *cfg, char *line, unsigned n, struct ss_error *err)
@@ -40,10 +82,14 @@ static int parse_line(struct ss_config *cfg, char *line, unsigned n, struct ss_e
 	*eq = '\0';
 	key = trim(s);
 	val = trim(eq + 1);
-	if (!(slot = slot_of(cfg, key)))
-		return ss_error_usage(err, -EINVAL,
-				      "%s line %u: unknown key '%s' (state_dir, protect_file)",
+	if (!(slot = slot_of(cfg, key))) {
+		int rc = parse_default(cfg, key, val, n, err);
+
+		if (rc)
+			return rc < 0 ? rc : 0;
+		return ss_error_usage(err, -EINVAL, "%s line %u: unknown key '%s' (" KEYS ")",
 				      cfg->path, n, key);
+	}
 	if (*slot)
 		return ss_error_usage(err, -EINVAL, "%s line %u: %s is set twice", cfg->path, n,
 				      key);

@@ -53,3 +53,26 @@ OUT=$(SHORTSTROKE_CONFIG=$TMP/bad.conf "$PROG" --version 2>&1); RC=$?; ERR=
 expect "--version works with a bad configuration file" 0 "^shortstroke "
 OUT=$("$PROG" config extra 2>&1); RC=$?; ERR=
 expect "config: an extra argument is a usage error" 2 "unexpected argument 'extra'"
+
+# the defaults of limit's --method and --align; the options win
+printf 'limit_method = hpa\nlimit_align = 4MiB\n' >"$TMP/defaults.conf"
+OUT=$(SHORTSTROKE_CONFIG=$TMP/defaults.conf "$PROG" config -J 2>&1)
+json_check "config -J: limit_method and limit_align from the file" "d['limit_method'] == 'hpa' and d['limit_align'] == 4194304"
+OUT=$("$PROG" config -J 2>&1)
+json_check "config -J: the built-in defaults (auto, 1 MiB)" "d['limit_method'] == 'auto' and d['limit_align'] == 1048576"
+blocks() { sed -n 's/.* -> \([0-9]*\) blocks .* by \([a-z-]*\).*/\1 \2/p' | head -n 1; }
+a=$(SHORTSTROKE_CONFIG=$TMP/defaults.conf "$PROG" --demo limit --dry-run --size 100GB sim:sata250 2>&1 | blocks)
+b=$("$PROG" --demo limit --dry-run --size 100GB sim:sata250 2>&1 | blocks)
+c=$(SHORTSTROKE_CONFIG=$TMP/defaults.conf "$PROG" --demo limit --dry-run --size 100GB --align 1MiB --method dco sim:sata250 2>&1 | blocks)
+[ "$a" = "195305472 hpa" ] && [ "$b" = "195311616 hpa" ] && [ "$c" = "195311616 dco" ] \
+	&& pass "limit: the file's limit_align (4 MiB) and limit_method; --align and --method win" \
+	|| fail "limit: the file's limit_align (4 MiB) and limit_method; --align and --method win" "$a / $b / $c"
+# the file's method is used: the demo's security-frozen SATA disk refuses hpa, as --method hpa
+OUT=$(SHORTSTROKE_CONFIG=$TMP/defaults.conf "$PROG" --demo limit --dry-run --size 100GB sim:sata320 2>&1); RC=$?; ERR=
+expect "limit: the file's limit_method hpa on a frozen disk: refused as --method hpa is" 1 "security-frozen"
+for bad in 'limit_method = foo|unknown limit_method .foo. \(auto, amac' 'limit_align = 10%|limit_align: give a size' \
+	'limit_align = 0|limit_align: invalid size'; do
+	printf '%s\n' "${bad%%|*}" >"$TMP/bad.conf"
+	OUT=$(SHORTSTROKE_CONFIG=$TMP/bad.conf "$PROG" --demo list 2>&1); RC=$?; ERR=
+	expect "a bad default: ${bad%%|*}" 2 "^shortstroke: SHORTSTROKE_CONFIG: $TMP/bad.conf line 1: ${bad#*|}"
+done
