@@ -5,6 +5,7 @@
 #define SHORTSTROKE_CONFIG_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "shortstroke/error.h"
@@ -35,5 +36,9 @@ struct ss_config {
  * with the file and line, marked as the user's (ss_error_usage).
  */
 int config_load(const char *path, bool must_exist, struct ss_config *cfg, struct ss_error *err);
+/* The same for the text of a file (len bytes, need not end in NUL or a
+ * newline), path naming it in messages. */
+int config_parse(const char *text, size_t len, const char *path, struct ss_config *cfg,
+		 struct ss_error *err);
 
 #endif

@@ -106,10 +106,38 @@ static int parse_line(struct ss_config *cfg, char *line, unsigned n, struct ss_e
 	return 0;
 }
 
-int config_load(const char *path, bool must_exist, struct ss_config *cfg, struct ss_error *err)
+int config_parse(const char *text, size_t len, const char *path, struct ss_config *cfg,
+		 struct ss_error *err)
 {
 	char line[CONFIG_PATH_MAX + 64];
 	unsigned n = 0;
+	size_t i = 0;
+	int rc = 0;
+
+	memset(cfg, 0, sizeof(*cfg));
+	snprintf(cfg->path, sizeof(cfg->path), "%s", path);
+	cfg->present = true;
+	while (!rc && i < len) {
+		const char *nl = memchr(text + i, '\n', len - i);
+		size_t l = nl ? (size_t)(nl - (text + i)) : len - i;
+
+		n++;
+		if (l >= sizeof(line))
+			return ss_error_usage(err, -EINVAL, "%s line %u: too long", path, n);
+		if (memchr(text + i, '\0', l))
+			return ss_error_usage(err, -EINVAL, "%s line %u: a NUL byte", path, n);
+		memcpy(line, text + i, l);
+		line[l] = '\0';
+		rc = parse_line(cfg, line, n, err);
+		i += l + 1;
+	}
+	return rc;
+}
+
+int config_load(const char *path, bool must_exist, struct ss_config *cfg, struct ss_error *err)
+{
+	char *buf, *more;
+	size_t len = 0, cap = 4096;
 	int rc = 0;
 	FILE *f;
 
@@ -121,16 +149,33 @@ int config_load(const char *path, bool must_exist, struct ss_config *cfg, struct
 			return 0;
 		return ss_error_usage(err, rc, "configuration file %s: %s", path, strerror(-rc));
 	}
-	cfg->present = true;
-	while (!rc && fgets(line, sizeof(line), f)) {
-		n++;
-		if (!strchr(line, '\n') && !feof(f))
-			rc = ss_error_usage(err, -EINVAL, "%s line %u: too long", path, n);
-		else
-			rc = parse_line(cfg, line, n, err);
+	if (!(buf = malloc(cap))) {
+		fclose(f);
+		return ss_error_set(err, -ENOMEM, "out of memory");
+	}
+	for (;;) {
+		size_t got = fread(buf + len, 1, cap - len, f);
+
+		len += got;
+		if (len < cap)
+			break;
+		if (cap >= (size_t)1 << 20) { /* a configuration file, not a disk image */
+			rc = ss_error_usage(err, -EFBIG, "configuration file %s: larger than 1 MiB",
+					    path);
+			break;
+		}
+		if (!(more = realloc(buf, cap * 2))) {
+			rc = ss_error_set(err, -ENOMEM, "out of memory");
+			break;
+		}
+		buf = more;
+		cap *= 2;
 	}
 	if (!rc && ferror(f))
 		rc = ss_error_set(err, -EIO, "configuration file %s: read error", path);
 	fclose(f);
+	if (!rc)
+		rc = config_parse(buf, len, path, cfg, err);
+	free(buf);
 	return rc;
 }
