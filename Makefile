@@ -312,7 +312,8 @@ install-contrib:
 		install -m 644 contrib/shortstroke.conf $(DESTDIR)$(SYSCONFDIR)/shortstroke/
 
 # Removes what make install put there (with the same PREFIX, DESTDIR and
-# directories), and the directories it made that are left empty; the
+# directories); under a DESTDIR also the directories left empty (on the
+# system itself only shortstroke's own: /usr/local/bin stays); the
 # configuration file in SYSCONFDIR stays, as a package's would.
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/shortstroke $(DESTDIR)$(SBINDIR)/shortstroke-simd \
@@ -325,10 +326,11 @@ uninstall:
 		$(addprefix $(DESTDIR)$(SYSTEMDUNITDIR)/,$(notdir $(wildcard contrib/systemd/*.service))) \
 		$(DESTDIR)$(BASHCOMPDIR)/shortstroke $(DESTDIR)$(ZSHCOMPDIR)/_shortstroke
 	rm -rf $(DESTDIR)$(CONTRIBDIR) $(DESTDIR)$(COLLECTIONDIR)
-	-for d in $(LIBDIR)/pkgconfig $(LIBDIR) $(BINDIR) $(SBINDIR) $(INCLUDEDIR) \
+	$(if $(DESTDIR),-for d in $(LIBDIR)/pkgconfig $(LIBDIR) $(BINDIR) $(SBINDIR) $(INCLUDEDIR) \
 		$(MANDIR)/man8 $(MANDIR)/man3 $(MANDIR) $(SYSTEMDUNITDIR) $(BASHCOMPDIR) \
 		$(ZSHCOMPDIR) $(dir $(COLLECTIONDIR)); do \
-		rmdir -p --ignore-fail-on-non-empty $(DESTDIR)$$d 2>/dev/null; done; true
+		rmdir -p --ignore-fail-on-non-empty $(DESTDIR)$$d 2>/dev/null; done; true)
+	-rmdir $(DESTDIR)$(dir $(COLLECTIONDIR)) 2>/dev/null; true
 
 # The Debian packages (contrib/debian/README.md): a copy of the source whose
 # contrib/debian is its debian/, built with dpkg-buildpackage in
