@@ -60,6 +60,9 @@ ss_tcmu_reapply_sandbox() {
 	# without CAP_SYS_RAWIO the kernel refuses ATA PASS-THROUGH: the sandbox holds it back
 	run sandbox -all $SS reapply -J /dev/$dv
 	[ $RC -ne 0 ] || fail "reapply without CAP_SYS_RAWIO succeeded: the sandbox did not hold"
+	cat $OUT $ERR > /tmp/sbx-no-cap.txt
+	expect_grep "no capability: the kernel's refusal, and what to do" /tmp/sbx-no-cap.txt \
+		"the kernel refused the command \\(Operation not permitted\\): sending it needs the CAP_SYS_RAWIO capability"
 	expect_eq "no capability: nothing re-applied" "$(cat /sys/block/$dv/size)" 8388608
 	run sandbox -all,+sys_rawio $SS reapply -J /dev/$dv
 	expect_eq "sandbox: reapply exit" $RC 0
