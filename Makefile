@@ -3,8 +3,8 @@
 #   make            program in build/shortstroke, libraries beside it
 #   make demo       install build deps if missing, build, open the TUI on the demo rig
 #   make check      install test deps if missing, the formatter check, unit tests
-#                   (ASan+UBSan), CLI tests, fuzz smoke runs, libraidplan's ABI, real-kernel
-#                   suite in QEMU; every suite runs, and it ends with each suite's
+#                   (ASan+UBSan), CLI tests, fuzz smoke runs, libraidplan's ABI, the Debian
+#                   packages, real-kernel suite in QEMU; every suite runs, and it ends with each suite's
 #                   "N passed, N failed" line and the total
 #   make check-vm   the real-kernel suite alone
 #   make check-layers  the include rules of docs/architecture.md
@@ -14,7 +14,10 @@
 #   make abi-baseline  record the built libraidplan's ABI as the new baseline
 #   V=1             print the full commands
 #   make bench      benchmarks against fio/zcav (not part of check)
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make install    PREFIX=/usr/local DESTDIR= (BINDIR SBINDIR LIBDIR MANDIR ...: see there)
+#   make uninstall  the same variables: removes what make install installed
+#   make deb        the Debian packages, in build/debian (contrib/debian/README.md)
+#   make check-deb  build them, lintian, install into a throwaway root, run, remove
 
 BUILD   ?= build
 SAN     ?= 0
@@ -96,7 +99,7 @@ SIMD     := $(if $(SIMD_SRC),$(BUILD)/shortstroke-simd)
 
 .PHONY: all deps deps-check demo unit check check-unit check-cli check-fuzz \
 	check-vm check-layers check-format format check-abi abi-baseline raidplan fuzz bench \
-	install install-man install-contrib clean tests
+	install install-man install-contrib uninstall deb check-deb clean tests
 .DEFAULT_GOAL := all
 
 all: $(PROG) $(SIMD) $(RP_SO) $(RP_A) $(BUILD)/raidplan.pc
@@ -136,7 +139,10 @@ $(RP_SO): $(RP_OBJ) $(RP_MAP)
 raidplan: $(RP_SO) $(RP_A) $(BUILD)/raidplan.pc
 
 # (make install writes it again, for the PREFIX it installs to)
-RP_PC_SED = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(RP_VERSION)|g' src/raidplan/raidplan.pc.in
+# (libdir and includedir relative to ${prefix} when they are under it)
+pc_rel = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
+RP_PC_SED = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(call pc_rel,$(LIBDIR))|g' \
+	-e 's|@INCLUDEDIR@|$(call pc_rel,$(INCLUDEDIR))|g' -e 's|@VERSION@|$(RP_VERSION)|g' src/raidplan/raidplan.pc.in
 $(BUILD)/raidplan.pc: src/raidplan/raidplan.pc.in include/raidplan.h
 	$(Q)$(call say,GEN,$@)$(RP_PC_SED) > $@
 
@@ -209,11 +215,11 @@ check-vm:
 # lanes run at once once the program is built: the guest suite (one QEMU TCG
 # thread, the longest; it keeps its priority), the CLI suite (printed as it
 # runs; mostly waiting on the simulator's virtual time and on tmux), and the
-# others one after the other (format, unit, fuzz, abi: builds and CPU), the
+# others one after the other (format, unit, fuzz, abi, deb: builds and CPU), the
 # last two niced so that the guest's thread keeps a core. A lane's log is
 # printed when it ends.
-CHECK_SUITES := format unit cli fuzz abi vm
-CHECK_LANE := format unit fuzz abi
+CHECK_SUITES := format unit cli fuzz abi deb vm
+CHECK_LANE := format unit fuzz abi deb
 check: deps-check
 	@mkdir -p build/check && rm -f build/check/*.log build/check/*.rc
 	@$(MAKE) --no-print-directory -j$(JOBS) all
@@ -236,41 +242,114 @@ bench: all
 	@tests/deps.sh check
 	@tests/bench/run.sh $(PROG)
 
-install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \
-		$(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
-	install -m 755 $(PROG) $(DESTDIR)$(PREFIX)/bin/shortstroke
-	install -m 755 $(RP_SO) $(DESTDIR)$(PREFIX)/lib/
-	ln -sf libraidplan.so.$(RP_VERSION) $(DESTDIR)$(PREFIX)/lib/libraidplan.so.$(RP_MAJOR)
-	ln -sf libraidplan.so.$(RP_MAJOR) $(DESTDIR)$(PREFIX)/lib/libraidplan.so
-	install -m 644 $(RP_A) $(DESTDIR)$(PREFIX)/lib/
-	install -m 644 include/raidplan.h $(DESTDIR)$(PREFIX)/include/
-	$(RP_PC_SED) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/raidplan.pc
-	chmod 644 $(DESTDIR)$(PREFIX)/lib/pkgconfig/raidplan.pc
-	@$(MAKE) --no-print-directory install-man install-contrib
-
-# the man pages of docs/man/
-install-man:
-	install -d $(DESTDIR)$(PREFIX)/share/man/man8
-	install -m 644 docs/man/*.8 $(DESTDIR)$(PREFIX)/share/man/man8/
-
-# contrib/: the boot-time units (installed, not enabled), the udev rule (kept
-# aside until linked into /etc/udev/rules.d), shell completion, the Ansible role.
+# Where make install puts things (DESTDIR in front of each, for packaging).
+# LIBDIR is Debian's multiarch directory (lib/x86_64-linux-gnu) where the
+# compiler names one, which ld.so and pkg-config search under /usr and /usr/local.
+MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
+BINDIR  ?= $(PREFIX)/bin
+SBINDIR ?= $(PREFIX)/sbin
+LIBDIR  ?= $(PREFIX)/lib$(if $(MULTIARCH),/$(MULTIARCH))
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR  ?= $(PREFIX)/share/man
+SYSCONFDIR ?= /etc
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
 CONTRIBDIR ?= $(PREFIX)/share/shortstroke
+# the Ansible collection shortstroke.disks, where ansible looks (/usr/share/ansible/collections)
+COLLECTIONDIR ?= $(PREFIX)/share/ansible/collections/ansible_collections/shortstroke/disks
+
+# The library's man pages (docs/man/*.3): raidplan(3), and one page per
+# group of functions whose NAME line lists them; each function gets a link
+# page (.so) to its group's page, so that man rp_solve finds it.
+MAN3 := $(notdir $(wildcard docs/man/*.3))
+man3_names = sed -n '/^\.SH NAME/{n;s/ \\-.*//;s/\\//g;s/,/ /g;p;q;}' docs/man/$(1)
+MAN3_LINKS := $(foreach p,$(MAN3),$(foreach f,$(shell $(call man3_names,$(p))),\
+	$(if $(filter $(f).3,$(MAN3)),,$(f).3:$(p))))
+
+# shortstroke is run by users too (--demo, plan): BINDIR; the TCMU daemon,
+# root's alone, SBINDIR. Their pages are in section 8.
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \
+		$(DESTDIR)$(INCLUDEDIR)
+	install -m 755 $(PROG) $(DESTDIR)$(BINDIR)/shortstroke
+	$(if $(SIMD),install -m 755 $(SIMD) $(DESTDIR)$(SBINDIR)/shortstroke-simd)
+	install -m 644 $(RP_SO) $(DESTDIR)$(LIBDIR)/
+	ln -sf libraidplan.so.$(RP_VERSION) $(DESTDIR)$(LIBDIR)/libraidplan.so.$(RP_MAJOR)
+	ln -sf libraidplan.so.$(RP_MAJOR) $(DESTDIR)$(LIBDIR)/libraidplan.so
+	install -m 644 $(RP_A) $(DESTDIR)$(LIBDIR)/
+	install -m 644 include/raidplan.h $(DESTDIR)$(INCLUDEDIR)/
+	$(RP_PC_SED) > $(DESTDIR)$(LIBDIR)/pkgconfig/raidplan.pc
+	chmod 644 $(DESTDIR)$(LIBDIR)/pkgconfig/raidplan.pc
+	@$(MAKE) --no-print-directory install-man install-contrib
+
+# the man pages of docs/man/: the programs' (8), the library's (3: one page
+# per group of functions, and a link page per function)
+install-man:
+	install -d $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man3
+	install -m 644 docs/man/*.8 $(DESTDIR)$(MANDIR)/man8/
+	install -m 644 docs/man/*.3 $(DESTDIR)$(MANDIR)/man3/
+	@for l in $(MAN3_LINKS); do \
+		echo ".so man3/$${l#*:}" > $(DESTDIR)$(MANDIR)/man3/$${l%%:*} || exit 1; done
+
+# contrib/: the boot-time units (installed, not enabled), the udev rule (kept
+# aside until linked into /etc/udev/rules.d), shell completion, the Ansible
+# collection, the configuration file (kept when there is one).
 install-contrib:
 	install -d $(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(CONTRIBDIR)/udev \
-		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(COLLECTIONDIR) \
+		$(DESTDIR)$(SYSCONFDIR)/shortstroke
 	for u in contrib/systemd/*.service; do \
-		sed 's|@BINDIR@|$(PREFIX)/bin|g' "$$u" > $(DESTDIR)$(SYSTEMDUNITDIR)/$${u##*/} && \
+		sed 's|@BINDIR@|$(BINDIR)|g' "$$u" > $(DESTDIR)$(SYSTEMDUNITDIR)/$${u##*/} && \
 		chmod 644 $(DESTDIR)$(SYSTEMDUNITDIR)/$${u##*/} || exit 1; done
 	install -m 644 contrib/udev/*.rules $(DESTDIR)$(CONTRIBDIR)/udev/
 	install -m 644 contrib/completion/shortstroke.bash $(DESTDIR)$(BASHCOMPDIR)/shortstroke
 	install -m 644 contrib/completion/_shortstroke $(DESTDIR)$(ZSHCOMPDIR)/_shortstroke
-	cp -R contrib/ansible $(DESTDIR)$(CONTRIBDIR)/
-	install -m 644 contrib/README.md $(DESTDIR)$(CONTRIBDIR)/
+	cp -R contrib/ansible/. $(DESTDIR)$(COLLECTIONDIR)/
+	rm -rf $(DESTDIR)$(COLLECTIONDIR)/tests
+	install -m 644 contrib/README.md contrib/shortstroke.conf $(DESTDIR)$(CONTRIBDIR)/
+	[ -e $(DESTDIR)$(SYSCONFDIR)/shortstroke/shortstroke.conf ] || \
+		install -m 644 contrib/shortstroke.conf $(DESTDIR)$(SYSCONFDIR)/shortstroke/
+
+# Removes what make install put there (with the same PREFIX, DESTDIR and
+# directories); under a DESTDIR also the directories left empty (on the
+# system itself only shortstroke's own: /usr/local/bin stays); the
+# configuration file in SYSCONFDIR stays, as a package's would.
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/shortstroke $(DESTDIR)$(SBINDIR)/shortstroke-simd \
+		$(DESTDIR)$(LIBDIR)/libraidplan.so.$(RP_VERSION) \
+		$(DESTDIR)$(LIBDIR)/libraidplan.so.$(RP_MAJOR) $(DESTDIR)$(LIBDIR)/libraidplan.so \
+		$(DESTDIR)$(LIBDIR)/libraidplan.a $(DESTDIR)$(LIBDIR)/pkgconfig/raidplan.pc \
+		$(DESTDIR)$(INCLUDEDIR)/raidplan.h \
+		$(addprefix $(DESTDIR)$(MANDIR)/man8/,$(notdir $(wildcard docs/man/*.8))) \
+		$(addprefix $(DESTDIR)$(MANDIR)/man3/,$(MAN3) $(foreach l,$(MAN3_LINKS),$(firstword $(subst :, ,$(l))))) \
+		$(addprefix $(DESTDIR)$(SYSTEMDUNITDIR)/,$(notdir $(wildcard contrib/systemd/*.service))) \
+		$(DESTDIR)$(BASHCOMPDIR)/shortstroke $(DESTDIR)$(ZSHCOMPDIR)/_shortstroke
+	rm -rf $(DESTDIR)$(CONTRIBDIR) $(DESTDIR)$(COLLECTIONDIR)
+	$(if $(DESTDIR),-for d in $(LIBDIR)/pkgconfig $(LIBDIR) $(BINDIR) $(SBINDIR) $(INCLUDEDIR) \
+		$(MANDIR)/man8 $(MANDIR)/man3 $(MANDIR) $(SYSTEMDUNITDIR) $(BASHCOMPDIR) \
+		$(ZSHCOMPDIR) $(dir $(COLLECTIONDIR)); do \
+		rmdir -p --ignore-fail-on-non-empty $(DESTDIR)$$d 2>/dev/null; done; true)
+	-rmdir $(DESTDIR)$(dir $(COLLECTIONDIR)) 2>/dev/null; true
+
+# The Debian packages (contrib/debian/README.md): a copy of the source whose
+# contrib/debian is its debian/, built with dpkg-buildpackage in
+# build/debian/; the .debs land there. make check-deb builds them, runs
+# lintian, installs them into a throwaway root, runs the program from there
+# and removes them (tests/deb/run.sh).
+DEB_VERSION = $(shell dpkg-parsechangelog -l contrib/debian/changelog -S Version 2>/dev/null)
+DEB_TREE = build/debian/shortstroke-$(DEB_VERSION)
+deb:
+	@test -n "$(DEB_VERSION)" || { echo "deb: dpkg-parsechangelog is missing (dpkg-dev)"; exit 1; }
+	rm -rf build/debian && mkdir -p $(DEB_TREE)
+	tar -cf - --exclude=./build --exclude=./.git . | tar -xf - -C $(DEB_TREE)
+	cp -R contrib/debian $(DEB_TREE)/debian
+	cd $(DEB_TREE) && dpkg-buildpackage -us -uc -b -j$(JOBS) > ../build.log 2>&1 || \
+		{ tail -n 40 ../build.log; exit 1; }
+	@ls build/debian/*.deb
+
+check-deb: deps-check
+	@tests/deb/run.sh build/debian
 
 clean:
 	rm -rf build

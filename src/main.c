@@ -34,6 +34,8 @@ static void usage(FILE *f)
 	    "  --sysroot DIR       read sysfs, /dev and /proc under DIR (for tests)\n"
 	    "  --protect-file FILE disks never to touch (default /etc/shortstroke/protect.conf);\n"
 	    "                      a FILE named here that cannot be read is an error\n"
+	    "                      (/etc/shortstroke/shortstroke.conf may set both: see\n"
+	    "                      'shortstroke config')\n"
 	    "  -v, --verbose       print every command sent to a drive (CDB, status,\n"
 	    "                      sense) on stderr\n"
 	    "  -h, --help          this help; 'shortstroke COMMAND --help' for a command\n"
@@ -41,7 +43,7 @@ static void usage(FILE *f)
 	    "\n"
 	    "Devices: /dev/sdX, /dev/disk/by-id/..., or sim:ID for a drive of the rig.\n"
 	    "Environment: SHORTSTROKE_RIG, SHORTSTROKE_STATE_DIR, SHORTSTROKE_SYSROOT,\n"
-	    "SHORTSTROKE_PROTECT_FILE.\n"
+	    "SHORTSTROKE_PROTECT_FILE, SHORTSTROKE_CONFIG (another configuration file).\n"
 	    "Exit status: 0 done, 1 failed, 2 usage error, 3 refused for safety,\n"
 	    "4 some disks of a batch failed.\n");
 }
@@ -158,6 +160,18 @@ static bool protect_file_ok(struct ss_ctx *ctx, const char *cmd)
 	return false;
 }
 
+/* The configuration file (/etc/shortstroke/shortstroke.conf): what neither
+ * an option nor the environment set; one that does not parse is exit 2. */
+static bool config_ok(struct ss_ctx *ctx)
+{
+	struct ss_error err = { 0 };
+
+	if (ctx_load_config(ctx, &err) == 0)
+		return true;
+	cli_error("%s", err.msg);
+	return false;
+}
+
 int main(int argc, char **argv)
 {
 	struct ss_ctx ctx;
@@ -179,6 +193,10 @@ int main(int argc, char **argv)
 		usage(stdout);
 		ctx_fini(&ctx);
 		return 0;
+	}
+	if (!config_ok(&ctx)) {
+		ctx_fini(&ctx);
+		return EXIT_USAGE;
 	}
 	if (argc < 2) {
 		if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {

@@ -4,7 +4,9 @@
 #   tests/deps.sh check   - build deps plus test tools (tmux, fio, clang for fuzzing,
 #                           abigail-tools for the ABI check, skdump for the SMART blob tests,
 #                           clang-format for make check-format, strace for what the
-#                           journal makes durable)
+#                           journal makes durable, ansible-lint and what
+#                           ansible-test sanity runs for the collection, dpkg-buildpackage,
+#                           debhelper and lintian for the Debian package)
 #   tests/deps.sh vm      - packages for the real-kernel suite (QEMU, kernel, busybox, peers)
 # As root, missing packages are installed with apt-get; otherwise the one
 # command needed is printed and the script fails.
@@ -13,7 +15,9 @@ set -eu
 build_pkgs="gcc make pkg-config libsgutils2-dev libatasmart-dev libjson-c-dev \
 libudev-dev libblkid-dev libmount-dev libfdisk-dev libncurses-dev liburing-dev"
 check_pkgs="libcmocka-dev tmux clang fio python3 e2fsprogs groff-base jq bash-completion zsh \
-ansible-core abigail-tools libatasmart-bin clang-format strace"
+ansible-core abigail-tools libatasmart-bin clang-format strace \
+ansible-lint pylint pycodestyle yamllint shellcheck python3-voluptuous python3-venv \
+dpkg-dev debhelper fakeroot lintian"
 vm_pkgs="qemu-system-x86 linux-image-amd64 busybox-static cpio mdadm sg3-utils \
 smartmontools hdparm e2fsprogs kmod"
 

@@ -12,10 +12,13 @@
 #include "shortstroke/progress.h"
 
 struct protect_list;
+struct ss_config;
 
 /* Where drives come from and where state lives. Filled from the
  * environment (SHORTSTROKE_RIG, SHORTSTROKE_STATE_DIR, SHORTSTROKE_SYSROOT,
- * SHORTSTROKE_PROTECT_FILE) by ctx_init, then from options. */
+ * SHORTSTROKE_PROTECT_FILE) by ctx_init, then from the configuration file
+ * (ctx_load_config: what neither the environment nor an option set), then
+ * from options. */
 struct ss_ctx {
 	const char *rig_file;	    /* a rig of simulated drives (JSON) */
 	bool demo;		    /* the built-in demo rig */
@@ -23,7 +26,8 @@ struct ss_ctx {
 	const char *sysroot;	    /* NULL: the running system */
 	const char *protect_file;   /* NULL: /etc/shortstroke/protect.conf */
 	const char *protect_origin; /* who named protect_file: "--protect-file",
-				       "SHORTSTROKE_PROTECT_FILE" */
+				       "SHORTSTROKE_PROTECT_FILE", "FILE: protect_file" */
+	struct ss_config *config;   /* the configuration file read (ctx_load_config) */
 	bool verbose;
 
 	/* loaded lazily */
@@ -37,6 +41,14 @@ struct ss_ctx {
 };
 
 void ctx_init(struct ss_ctx *ctx);
+/*
+ * Read the configuration file ($SHORTSTROKE_CONFIG, else
+ * /etc/shortstroke/shortstroke.conf, config.h) and take from it what the
+ * environment did not set; options set after this call win. A missing
+ * default file sets nothing; a file $SHORTSTROKE_CONFIG names must exist.
+ * -EINVAL (marked usage) for a file that does not parse.
+ */
+int ctx_load_config(struct ss_ctx *ctx, struct ss_error *err);
 /* A context with src's options (where drives come from, the state
  * directory, the protect file), nothing loaded yet: what a job thread works
  * with, so that no context serves two threads at once. ctx_fini it. */

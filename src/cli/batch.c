@@ -16,6 +16,7 @@
 #include "shortstroke/capacity.h"
 #include "shortstroke/io.h"
 #include "shortstroke/units.h"
+#include "tty.h"
 
 static struct batch_item *add_item(struct batch *b, const char *spec)
 {
@@ -358,8 +359,7 @@ static void draw(struct batch *b, struct job **jobs, unsigned lines_before)
 	bool eta_known = true, all = true;
 	char eta[32], bb[24];
 
-	if (lines_before)
-		fprintf(stderr, "\033[%uA", lines_before);
+	tty_up(lines_before);
 	for (unsigned i = 0; i < b->n; i++) {
 		struct job_status st;
 		double f;
@@ -382,7 +382,8 @@ static void draw(struct batch *b, struct job **jobs, unsigned lines_before)
 		if (!st.done && st.eta_s > eta_max)
 			eta_max = st.eta_s;
 		bar(bb, f);
-		fprintf(stderr, "\033[2K%-18.18s [%s] %3.0f%%  %-8s %s\n", b->items[i].e.spec, bb,
+		tty_clear_line();
+		fprintf(stderr, "%-18.18s [%s] %3.0f%%  %-8s %s\n", b->items[i].e.spec, bb,
 			f * 100.0, eta, st.phase);
 	}
 	if (b->overall) {
@@ -393,7 +394,8 @@ static void draw(struct batch *b, struct job **jobs, unsigned lines_before)
 			duration_human(eta_max, eta, sizeof(eta));
 		else
 			snprintf(eta, sizeof(eta), "--");
-		fprintf(stderr, "\033[2K%-18.18s [%s] %3.0f%%  %-8s %u disk%s\n", "overall", bb,
+		tty_clear_line();
+		fprintf(stderr, "%-18.18s [%s] %3.0f%%  %-8s %u disk%s\n", "overall", bb,
 			n ? 100.0 * sum / n : 0, eta, n, n == 1 ? "" : "s");
 	}
 	fflush(stderr);
@@ -403,7 +405,7 @@ void batch_run(struct batch *b, job_fn fn)
 {
 	struct job **jobs = xcalloc(b->n, sizeof(*jobs));
 	struct run *runs = xcalloc(b->n, sizeof(*runs));
-	bool tty = isatty(STDERR_FILENO) && !b->dry_run;
+	bool tty = !b->dry_run && tty_progress();
 	unsigned started = 0, lines = 0;
 
 	for (unsigned i = 0; i < b->n; i++) {

@@ -32,6 +32,7 @@ extern const struct cli_cmd cmd_bench;
 extern const struct cli_cmd cmd_profile;
 extern const struct cli_cmd cmd_qualify;
 extern const struct cli_cmd cmd_reapply;
+extern const struct cli_cmd cmd_config;
 /* Print "shortstroke: <msg>" to stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print a usage error plus "Try 'shortstroke CMD --help'." and return EXIT_USAGE. */

@@ -25,6 +25,7 @@
 #include "shortstroke/units.h"
 #include "front/table.h"
 #include "front/xalloc.h"
+#include "tty.h"
 
 struct apply_opts {
 	const char *plan_path;
@@ -274,7 +275,7 @@ static void apply_confirm(void *arg, struct array_apply_result *res)
 	}
 	free(b.items);
 	u->n = res->n;
-	u->tty = !o->dry_run && isatty(STDERR_FILENO);
+	u->tty = !o->dry_run && tty_progress();
 }
 
 /* A progress line per member on a terminal, redrawn in place. */
@@ -294,8 +295,11 @@ static void apply_member(void *arg, size_t i, double fraction, const char *phase
 	for (unsigned k = 0; k < 20; k++)
 		bar[k] = k < fill ? '#' : '.';
 	bar[20] = '\0';
-	fprintf(stderr, "\033[%zuA\r  member %zu [%s] %3.0f%% %s\033[K\033[%zuB\r", u->n - i, i + 1,
-		bar, 100.0 * fraction, phase ? phase : "", u->n - i);
+	tty_up((unsigned)(u->n - i));
+	tty_clear_line();
+	fprintf(stderr, "  member %zu [%s] %3.0f%% %s", i + 1, bar, 100.0 * fraction,
+		phase ? phase : "");
+	tty_down((unsigned)(u->n - i));
 	fflush(stderr);
 }
 

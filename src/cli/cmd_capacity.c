@@ -8,6 +8,7 @@
 
 #include "batch.h"
 #include "front/xalloc.h"
+#include "shortstroke/config.h"
 #include "shortstroke/capacity.h"
 #include "shortstroke/units.h"
 
@@ -45,6 +46,8 @@ static void limit_usage(FILE *f)
 		"                        outer part, for disks behind bridges blocking\n"
 		"                        pass-through; never chosen by auto)\n"
 		"      --align SIZE      round the limit down to a multiple (default 1MiB)\n"
+		"                        (limit_method and limit_align in shortstroke.conf\n"
+		"                        change both defaults: shortstroke config)\n"
 		"      --volatile        HPA only: a trial that a power cycle undoes\n"
 		"      --model PATTERN   every disk whose model matches (shell pattern)\n"
 		"      --serial SERIAL   the disk with this serial number\n"
@@ -333,6 +336,12 @@ static int capacity_main(struct ss_ctx *ctx, int argc, char **argv, bool restore
 	struct ss_error err = { 0 };
 	int c, rc, sizes = 0;
 
+	/* the configuration file's defaults (shortstroke.conf); the options win */
+	if (!restore && ctx->config && ctx->config->limit_method[0] &&
+	    !cap_method_parse(ctx->config->limit_method, &tmpl.req.method))
+		tmpl.method = tmpl.req.method;
+	if (!restore && ctx->config)
+		tmpl.req.align = ctx->config->limit_align;
 	while ((c = getopt_long(argc, argv, restore ? ":m:nyfJh" : ":s:p:m:nyfJh", opts, NULL)) !=
 	       -1) {
 		switch (c) {

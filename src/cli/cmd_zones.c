@@ -16,6 +16,7 @@
 #include "shortstroke/units.h"
 #include "shortstroke/zones.h"
 #include "shortstroke/zprofile.h"
+#include "tty.h"
 
 static void usage(FILE *f)
 {
@@ -59,7 +60,8 @@ static void measure_report(void *arg, double f, const char *phase, double eta)
 {
 	(void)arg;
 	(void)eta;
-	fprintf(stderr, "\r\033[2K%s: %3.0f%%", phase ? phase : "zone profile", f * 100);
+	tty_clear_line();
+	fprintf(stderr, "%s: %3.0f%%", phase ? phase : "zone profile", f * 100);
 	fflush(stderr);
 }
 
@@ -69,13 +71,13 @@ static int measure(struct ss_ctx *ctx, const struct dev_entry *e, unsigned point
 {
 	struct progress_sink sink = { measure_report, NULL, NULL };
 	struct zprofile_opts zo = { .points = points };
-	bool tty = isatty(STDERR_FILENO);
+	bool tty = tty_progress();
 	int rc;
 
 	zo.progress = tty ? &sink : NULL;
 	rc = zprofile_measure_node(e->node, e->spec, ctx_sources(ctx), &zo, out, err);
 	if (tty)
-		fprintf(stderr, "\r\033[2K");
+		tty_clear_line();
 	return rc;
 }
 

@@ -12,6 +12,7 @@ const struct cli_cmd *const cli_commands[] = {
 	&cmd_restore,
 	&cmd_reapply,
 	&cmd_protect,
+	&cmd_config,
 	&cmd_sim,
 	&cmd_plan,
 	&cmd_apply, &cmd_array,

@@ -8,6 +8,9 @@ bool out_opts_take(struct out_opts *o, int opt, const char *arg)
 	case 'J':
 		o->flags |= TABLE_JSON;
 		return true;
+	case 'P':
+		o->flags |= TABLE_PAIRS;
+		return true;
 	case 'o':
 		o->columns = arg;
 		return true;

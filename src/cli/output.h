@@ -12,11 +12,12 @@ struct out_opts {
 };
 
 #define OUT_OPT_LIST_COLUMNS 0x1001
-#define OUT_SHORT_OPTS "Jo:nrb"
+#define OUT_SHORT_OPTS "JPo:nrb"
 /* a list fragment as a macro body */
 /* clang-format off */
 #define OUT_LONG_OPTS                                                    \
 	{ "json", no_argument, NULL, 'J' },                              \
+	{ "pairs", no_argument, NULL, 'P' },                             \
 	{ "output", required_argument, NULL, 'o' },                      \
 	{ "noheadings", no_argument, NULL, 'n' },                        \
 	{ "raw", no_argument, NULL, 'r' },                               \
@@ -26,6 +27,7 @@ struct out_opts {
 
 #define OUT_HELP                                                                                   \
 	"  -J, --json            JSON output (numbers as numbers, sizes in bytes)\n"               \
+	"  -P, --pairs           KEY=\"value\" pairs, a line per row, for eval (as lsblk -P)\n"    \
 	"  -o, --output LIST     columns to print; +LIST appends to the default\n"                 \
 	"  -n, --noheadings      no header line\n"                                                 \
 	"  -r, --raw             raw output: one space between columns, no alignment\n"            \

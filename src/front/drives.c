@@ -16,7 +16,7 @@ const struct col_def drive_cols[DRV_COUNT] = {
 	[DRV_MODEL] = { "MODEL", COL_STR, false, 0, 22, "model" },
 	[DRV_SERIAL] = { "SERIAL", COL_STR, false, 0, 18, "serial number" },
 	[DRV_FIRMWARE] = { "FIRMWARE", COL_STR, false, 0, 8, "firmware revision" },
-	[DRV_WWN] = { "WWN", COL_STR, false, 0, 18, "world wide name" },
+	[DRV_WWN] = { "WWN", COL_STR, false, 0, 18, "world wide name, as lsblk prints it (0x...)" },
 	[DRV_SIZE] = { "SIZE", COL_SIZE, true, 0, 9, "current capacity (what the host can use)" },
 	[DRV_NATIVE] = { "NATIVE", COL_SIZE, true, 0, 9,
 			 "native max capacity, where the disk reports it" },
@@ -51,7 +51,14 @@ void drive_row(struct table *t, const struct dev_entry *e)
 	table_set_str(t, DRV_MODEL, or_null(i->model));
 	table_set_str(t, DRV_SERIAL, or_null(i->serial));
 	table_set_str(t, DRV_FIRMWARE, or_null(i->firmware));
-	table_set_str(t, DRV_WWN, or_null(i->wwn));
+	if (i->wwn[0]) { /* as lsblk prints it (udev's ID_WWN) */
+		char wwn[sizeof(i->wwn) + 2];
+
+		snprintf(wwn, sizeof(wwn), "%s%s", strncmp(i->wwn, "0x", 2) ? "0x" : "", i->wwn);
+		table_set_str(t, DRV_WWN, wwn);
+	} else {
+		table_set_str(t, DRV_WWN, NULL);
+	}
 	if (i->format != DRIVE_FORMAT_RUNNING) /* unknown until the format ends */
 		table_set_size(t, DRV_SIZE, i->capacity_blocks * i->logical_block);
 	if (i->native_blocks)

@@ -288,6 +288,37 @@ static int print_json(struct table *t, FILE *f, const char *root_key)
 	return 0;
 }
 
+/* lsblk -P: NAME="value" ..., a line per row. The name is the column's with
+ * what a shell variable name cannot hold made '_' (LOG-SEC: LOG_SEC); in the
+ * value, what double quotes do not keep literal (" $ ` \\) and what is not
+ * printable is \\xHH, as lsblk writes it. An unset cell is "". */
+static void print_pairs(const struct table *t, FILE *f, unsigned flags)
+{
+	char buf[256];
+
+	for (unsigned r = 0; r < t->nrows; r++) {
+		for (unsigned i = 0; i < t->ncols; i++) {
+			const struct col_def *def = &t->defs[t->cols[i]];
+
+			if (i)
+				fputc(' ', f);
+			for (const char *p = def->name; *p; p++)
+				fputc(isalnum((unsigned char)*p) ? *p : '_', f);
+			cell_text(def, &t->cells[(size_t)r * t->ncols + i], flags | TABLE_RAW, buf,
+				  sizeof(buf));
+			fputs("=\"", f);
+			for (const char *p = buf; *p; p++) {
+				if (strchr("\"$`\\", *p) || !isprint((unsigned char)*p))
+					fprintf(f, "\\x%02x", (unsigned char)*p);
+				else
+					fputc(*p, f);
+			}
+			fputc('"', f);
+		}
+		fputc('\n', f);
+	}
+}
+
 int table_print(struct table *t, FILE *f, unsigned flags, const char *root_key)
 {
 	size_t *w;
@@ -295,6 +326,10 @@ int table_print(struct table *t, FILE *f, unsigned flags, const char *root_key)
 
 	if (flags & TABLE_JSON)
 		return print_json(t, f, root_key);
+	if (flags & TABLE_PAIRS) {
+		print_pairs(t, f, flags);
+		return 0;
+	}
 
 	w = xcalloc(t->ncols, sizeof(*w));
 	for (unsigned i = 0; i < t->ncols; i++) {

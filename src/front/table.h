@@ -40,6 +40,7 @@ enum table_flags {
 	TABLE_RAW = 1 << 1,
 	TABLE_NOHEADINGS = 1 << 2,
 	TABLE_BYTES = 1 << 3, /* sizes as plain byte counts in text */
+	TABLE_PAIRS = 1 << 4, /* lsblk -P: KEY="value" pairs, a line per row, for eval */
 };
 
 /*

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "shortstroke/capacity.h"
+#include "shortstroke/config.h"
 #include "shortstroke/devices.h"
 #include "shortstroke/journal.h"
 #include "shortstroke/protect.h"
@@ -40,6 +41,31 @@ void ctx_init(struct ss_ctx *ctx)
 	}
 }
 
+int ctx_load_config(struct ss_ctx *ctx, struct ss_error *err)
+{
+	const char *v = getenv("SHORTSTROKE_CONFIG");
+	bool named = v && *v;
+	struct ss_config *cfg = calloc(1, sizeof(*cfg));
+	int rc;
+
+	if (!cfg)
+		return ss_error_set(err, -ENOMEM, "out of memory");
+	rc = config_load(named ? v : CONFIG_DEFAULT_PATH, named, cfg, err);
+	if (rc) {
+		free(cfg);
+		return named ? ss_error_prefix(err, "SHORTSTROKE_CONFIG: ") : rc;
+	}
+	free(ctx->config);
+	ctx->config = cfg;
+	if (!ctx->state_dir && cfg->state_dir[0])
+		ctx->state_dir = cfg->state_dir;
+	if (!ctx->protect_file && cfg->protect_file[0]) {
+		ctx->protect_file = cfg->protect_file;
+		ctx->protect_origin = cfg->protect_origin;
+	}
+	return 0;
+}
+
 void ctx_init_copy(struct ss_ctx *ctx, const struct ss_ctx *src)
 {
 	memset(ctx, 0, sizeof(*ctx));
@@ -57,6 +83,8 @@ void ctx_fini(struct ss_ctx *ctx)
 	dev_env_release(&ctx->sources);
 	protect_free(ctx->protect);
 	ctx->protect = NULL;
+	free(ctx->config);
+	ctx->config = NULL;
 }
 
 const char *ctx_state_dir(struct ss_ctx *ctx)

@@ -662,16 +662,25 @@ static void fj_tops(struct fj *f)
 	f->top = t->top;
 }
 
-/* lgamma(k) for a whole k, remembered in the memo (the same bits). */
+/* ln |Gamma(x)|: lgamma_r, not lgamma, which writes the global signgam (a
+ * data race between two threads planning at once: tests/abi/threads.c) */
+static double lgam(double x)
+{
+	int sign;
+
+	return lgamma_r(x, &sign);
+}
+
+/* lgam(k) for a whole k, remembered in the memo (the same bits). */
 static double lgam_whole(const struct fj *f, double k)
 {
 	struct rp_memo *memo = f->w->memo;
 	size_t i = (size_t)k;
 
 	if (!memo || k >= RP_LGAMMA_MEMO)
-		return lgamma(k);
+		return lgam(k);
 	if (memo->lgam[i] == 0 && k > 2)
-		memo->lgam[i] = lgamma(k);
+		memo->lgam[i] = lgam(k);
 	return memo->lgam[i];
 }
 
@@ -1144,13 +1153,6 @@ void rp_numbers_mixed(const struct rp_geom *g, const struct rp_agg *a, const str
 }
 
 /* ln of a mirror set's MTTDL: D copies, serial repair: MTTF^D / (D! MTTR^(D-1)). */
-static double lgam(double x)
-{
-	int sign;
-
-	return lgamma_r(x, &sign);
-}
-
 static double ln_mirror(double mttf, double mttr, double d)
 {
 	return d * log(mttf) - lgam(d + 1.0) - (d - 1.0) * log(mttr);

@@ -32,19 +32,30 @@ static int sgio_exec(struct transport *t, struct xcmd *c, struct ss_error *err)
 	else if (c->dir == XFER_TO_DEV)
 		set_scsi_pt_data_out(pt, c->data, (int)c->data_len);
 
+	/* do_scsi_pt: a negative errno when the system call failed, a positive
+	 * SCSI_PT_DO_* of the pass-through layer's own (sg_pt.h); -1 is EPERM,
+	 * not SCSI_PT_DO_BAD_PARAMS */
 	res = do_scsi_pt(pt, p->fd, (int)timeout_s, 0);
 	if (res < 0) {
-		rc = res == -SCSI_PT_DO_BAD_PARAMS ? -EINVAL : res;
-		if (res == -SCSI_PT_DO_TIMEOUT)
-			rc = -ETIMEDOUT;
-		ss_error_set(err, rc, "%s: SG_IO failed: %s", t->name,
-			     rc == -ETIMEDOUT ? "command timed out" : strerror(-rc));
+		rc = res;
+		if (rc == -EPERM || rc == -EACCES)
+			ss_error_set(err, rc,
+				     "%s: the kernel refused the command (%s): sending it needs "
+				     "the CAP_SYS_RAWIO capability (root; a systemd unit needs it "
+				     "in CapabilityBoundingSet=)",
+				     t->name, strerror(-rc));
+		else
+			ss_error_set(err, rc, "%s: SG_IO failed: %s", t->name, strerror(-rc));
 		goto out;
 	}
 	if (res > 0) {
-		/* OS error (errno) reported by the pass-through layer */
-		rc = -res;
-		ss_error_set(err, rc, "%s: SG_IO failed: %s", t->name, strerror(res));
+		rc = res == SCSI_PT_DO_TIMEOUT	       ? -ETIMEDOUT
+		     : res == SCSI_PT_DO_NOT_SUPPORTED ? -EOPNOTSUPP
+						       : -EINVAL;
+		ss_error_set(err, rc, "%s: SG_IO failed: %s", t->name,
+			     rc == -ETIMEDOUT	 ? "command timed out"
+			     : rc == -EOPNOTSUPP ? "pass-through not supported on this device"
+						 : "bad parameters for the pass-through layer");
 		goto out;
 	}
 	cat = get_scsi_pt_result_category(pt);

@@ -14,7 +14,9 @@
 #     removed, an enumerator's value changed fail; a function added is a compatible
 #     addition (make abi-baseline);
 #   - make install DESTDIR=...: the library, its links, raidplan.pc and raidplan.h, and a
-#     program built with pkg-config runs against the installed library.
+#     program built with pkg-config runs against the installed library; a static one with
+#     pkg-config --static; raidplan(3)'s example; a man page per exported function;
+#   - the library under ThreadSanitizer (threads.c), as raidplan(3) claims it thread-safe.
 # run.sh --baseline [BUILD]: record BUILD's library as the baseline (make abi-baseline).
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -262,16 +264,18 @@ expect_check "check: a function added is a compatible addition (make abi-baselin
 D=$WORK/root
 if make --no-print-directory -C "$ROOT" install BUILD="${BUILD#"$ROOT"/}" DESTDIR="$D" \
 	PREFIX=/usr >"$WORK/install.log" 2>&1; then
-	L=$D/usr/lib
+	L=$D/usr/lib/$(cc -print-multiarch)
 	if [ -f "$L/libraidplan.so.$VERSION" ] && [ ! -L "$L/libraidplan.so.$VERSION" ] &&
 		[ "$(readlink "$L/libraidplan.so.$MAJOR")" = "libraidplan.so.$VERSION" ] &&
 		[ "$(readlink "$L/libraidplan.so")" = "libraidplan.so.$MAJOR" ] &&
 		[ -f "$L/libraidplan.a" ] && cmp -s "$D/usr/include/raidplan.h" "$ROOT/include/raidplan.h" &&
 		grep -qx "Version: $VERSION" "$L/pkgconfig/raidplan.pc" &&
-		grep -qx "prefix=/usr" "$L/pkgconfig/raidplan.pc"; then
-		pass "make install: libraidplan.so.$VERSION, .so.$MAJOR and .so links, .a, raidplan.h, raidplan.pc (Version: $VERSION)"
+		grep -qx "prefix=/usr" "$L/pkgconfig/raidplan.pc" &&
+		[ "$(PKG_CONFIG_PATH=$L/pkgconfig pkg-config --static --libs raidplan | xargs)" = "-lraidplan -lm" ] &&
+		[ "$(PKG_CONFIG_PATH=$L/pkgconfig pkg-config --libs raidplan | xargs)" = "-lraidplan" ]; then
+		pass "make install: libraidplan.so.$VERSION, .so.$MAJOR and .so links, .a, raidplan.h in the multiarch libdir, raidplan.pc (Version: $VERSION, -lm private)"
 	else
-		fail "make install: libraidplan.so.$VERSION, .so.$MAJOR and .so links, .a, raidplan.h, raidplan.pc (Version: $VERSION)" \
+		fail "make install: libraidplan.so.$VERSION, .so.$MAJOR and .so links, .a, raidplan.h in the multiarch libdir, raidplan.pc (Version: $VERSION, -lm private)" \
 			"$(ls -lR "$D/usr/lib" "$D/usr/include" 2>&1 | head -n 30)" "$(cat "$L/pkgconfig/raidplan.pc" 2>&1)"
 	fi
 	flags=$(PKG_CONFIG_PATH=$L/pkgconfig pkg-config --define-variable=prefix="$D/usr" \
@@ -286,9 +290,65 @@ if make --no-print-directory -C "$ROOT" install BUILD="${BUILD#"$ROOT"/}" DESTDI
 		fail "a program built with pkg-config raidplan needs libraidplan.so.$MAJOR and runs on the installed one" \
 			"flags: $flags" "$(cat "$WORK/cc2.log" "$WORK/installed.txt" 2>&1 | head -n 10)"
 	fi
+	# the static library with pkg-config --static (-lm from Libs.private)
+	flags=$(PKG_CONFIG_PATH=$L/pkgconfig pkg-config --define-variable=prefix="$D/usr" \
+		--static --cflags --libs raidplan)
+	# shellcheck disable=SC2086 # the flags are words
+	if cc -std=gnu11 -static -o "$WORK/static_prog" "$HERE/caller.c" $flags 2>"$WORK/cc3.log" &&
+		! readelf -d "$WORK/static_prog" 2>/dev/null | grep -q NEEDED &&
+		"$WORK/static_prog" >/dev/null 2>&1; then
+		pass "a static program built with pkg-config --static raidplan links libraidplan.a and libm"
+	else
+		fail "a static program built with pkg-config --static raidplan links libraidplan.a and libm" \
+			"flags: $flags" "$(head -n 10 "$WORK/cc3.log")"
+	fi
+	# raidplan(3)'s example, as written, against the installed library
+	sed -n '/^\.EX$/,/^\.EE$/p' "$ROOT/docs/man/raidplan.3" | sed '1d;$d' | sed 's/\\e/\\/g' \
+		>"$WORK/example.c"
+	flags=$(PKG_CONFIG_PATH=$L/pkgconfig pkg-config --define-variable=prefix="$D/usr" \
+		--cflags --libs raidplan)
+	# shellcheck disable=SC2086 # the flags are words
+	if cc -std=gnu11 -Wall -Wextra -Werror -o "$WORK/example" "$WORK/example.c" $flags \
+		2>"$WORK/cc4.log" && out=$(LD_LIBRARY_PATH=$L "$WORK/example") &&
+		echo "$out" | grep -qE '^[0-9]+ IOPS$'; then
+		pass "raidplan(3)'s EXAMPLE builds without a warning and runs ($out)"
+	else
+		fail "raidplan(3)'s EXAMPLE builds without a warning and runs" \
+			"$(head -n 10 "$WORK/cc4.log")" "${out:-}"
+	fi
+	# every function has a man page (a link to its group's), every link a function
+	funcs=$(sed -n 's/^RP_EXPORT [^(]*[ *]\(rp_[a-z_0-9]*\)(.*/\1/p' "$ROOT/include/raidplan.h" | sort)
+	pages=$(cd "$D/usr/share/man/man3" && ls | grep '^rp_' | sed 's/\.3$//' | sort)
+	if [ -n "$funcs" ] && [ "$funcs" = "$pages" ] && [ -f "$D/usr/share/man/man3/raidplan.3" ]; then
+		pass "man3: raidplan(3) and a page for each of the $(echo "$funcs" | wc -l) exported functions, none other"
+	else
+		fail "man3: raidplan(3) and a page for each exported function, none other" \
+			"$(printf '%s\n' "$funcs" >"$WORK/f"; printf '%s\n' "$pages" | diff "$WORK/f" -)"
+	fi
 else
 	fail "make install DESTDIR=..." "$(tail -n 20 "$WORK/install.log")"
 fi
 
-echo "abi: $PASS passed, $FAIL failed"
+# ---- thread safety (raidplan(3), THREAD SAFETY) -----------------------------------------
+# the library's sources and tests/abi/threads.c under ThreadSanitizer: threads solving and
+# evaluating at once on shared inputs and reading one shared solution
+if command -v clang >/dev/null 2>&1; then
+	if clang -std=gnu11 -g -O1 -fsanitize=thread -D_GNU_SOURCE -DRP_STATIC -I"$ROOT/include" \
+		-I"$ROOT/src" "$ROOT"/src/raidplan/*.c "$HERE/threads.c" -o "$WORK/threads" -lm \
+		-lpthread 2>"$WORK/tsan-cc.log" &&
+		TSAN_OPTIONS=halt_on_error=1:exitcode=66 "$WORK/threads" >"$WORK/tsan.log" 2>&1; then
+		pass "thread-safe under ThreadSanitizer: $(tail -n 1 "$WORK/tsan.log")"
+	else
+		fail "thread-safe under ThreadSanitizer" "$(cat "$WORK/tsan-cc.log" "$WORK/tsan.log" | head -n 30)"
+	fi
+else
+	skip "thread-safe under ThreadSanitizer" "clang is not installed (tests/deps.sh check)"
+fi
+
+if [ "$SKIP" -gt 0 ]; then
+	echo "abi: $PASS passed, $FAIL failed, $SKIP skipped"
+	echo "skipped:$SKIPPED_NAMES"
+else
+	echo "abi: $PASS passed, $FAIL failed"
+fi
 [ "$FAIL" -eq 0 ] || { echo "failed:$FAILED_NAMES"; exit 1; }

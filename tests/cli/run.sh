@@ -17,6 +17,8 @@ for t in "$@"; do
 	# an empty protect file: one named in the environment must be readable
 	export SHORTSTROKE_PROTECT_FILE="$TMP/protect.conf"
 	: >"$SHORTSTROKE_PROTECT_FILE"
+	# never the machine's /etc/shortstroke/shortstroke.conf (an empty file)
+	export SHORTSTROKE_CONFIG=/dev/null
 	# the TUI's tui.conf: never the user's own
 	export XDG_CONFIG_HOME="$TMP/config"
 	unset SHORTSTROKE_RIG SHORTSTROKE_SYSROOT

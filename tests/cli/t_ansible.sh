@@ -10,8 +10,10 @@
 if ! command -v ansible-playbook >/dev/null 2>&1; then
 	fail "ansible-playbook is installed (tests/deps.sh check: ansible-core)"
 else
-ROLES=$(cd "$HERE/../../contrib/ansible/roles" && pwd)
-export ANSIBLE_ROLES_PATH="$ROLES" ANSIBLE_HOME="$TMP/ansible" ANSIBLE_LOCAL_TEMP="$TMP/ansible/tmp" \
+# the collection shortstroke.disks as ansible finds it: ansible_collections/NS/NAME
+mkdir -p "$TMP/collections/ansible_collections/shortstroke"
+ln -s "$(cd "$HERE/../../contrib/ansible" && pwd)" "$TMP/collections/ansible_collections/shortstroke/disks"
+export ANSIBLE_COLLECTIONS_PATH="$TMP/collections" ANSIBLE_HOME="$TMP/ansible" ANSIBLE_LOCAL_TEMP="$TMP/ansible/tmp" \
 	ANSIBLE_REMOTE_TEMP="$TMP/ansible/rtmp" ANSIBLE_NOCOLOR=1 ANSIBLE_FORCE_COLOR=0 \
 	ANSIBLE_RETRY_FILES_ENABLED=0 ANSIBLE_DEPRECATION_WARNINGS=0 ANSIBLE_STDOUT_CALLBACK=default \
 	ANSIBLE_LOCALHOST_WARNING=0 ANSIBLE_INVENTORY_UNPARSED_WARNING=0
@@ -57,7 +59,6 @@ def array(h):
 hosts = {h: dict(shortstroke_rig='%s/%s/rig.json' % (tmp, h),
                  shortstroke_state_dir='%s/%s/state' % (tmp, h),
                  shortstroke_protect_file='%s/%s/protect.conf' % (tmp, h),
-                 shortstroke_report_dir='%s/%s/reports' % (tmp, h),
                  shortstroke_bin='%s/%s/bin/shortstroke' % (tmp, h),
                  apply_rig='%s/%s/arig.json' % (tmp, h), apply_sysroot='%s/%s/root' % (tmp, h),
                  apply_arrays=[array(h)],
@@ -70,16 +71,18 @@ hosts = {h: dict(shortstroke_rig='%s/%s/rig.json' % (tmp, h),
 print(json.dumps({'fleet': {'hosts': hosts, 'vars': dict(
     ansible_connection='local', ansible_python_interpreter='/usr/bin/python3',
     shortstroke_install_src=prog, shortstroke_fetch_dir=tmp + '/fleet',
+    # the default shortstroke_report_dir, one directory per inventory host, under $TMP
+    shortstroke_report_base=tmp + '/reports',
     shortstroke_limits=[{'disks': ['sim:b'], 'percent': 50}])}}))
 PY
 for a in qualify limit; do
-	printf -- '- hosts: fleet\n  gather_facts: false\n  roles:\n    - role: shortstroke\n      shortstroke_action: %s\n' \
+	printf -- '- hosts: fleet\n  gather_facts: false\n  roles:\n    - role: shortstroke.disks.shortstroke\n      shortstroke_action: %s\n' \
 		$a >"$TMP/$a.yml"
 done
 # apply.yml / undo.yml: the role on the apply drives, each host's apply_arrays (undo: state absent)
 for a in apply undo; do
 	st=; [ $a = undo ] && st=" | map('combine', {'state': 'absent'}) | list"
-	printf -- '- hosts: fleet\n  gather_facts: false\n  roles:\n    - role: shortstroke\n      shortstroke_action: apply\n      shortstroke_rig: "{{ apply_rig }}"\n      shortstroke_sysroot: "{{ apply_sysroot }}"\n      shortstroke_arrays: "{{ apply_arrays%s }}"\n' \
+	printf -- '- hosts: fleet\n  gather_facts: false\n  roles:\n    - role: shortstroke.disks.shortstroke\n      shortstroke_action: apply\n      shortstroke_rig: "{{ apply_rig }}"\n      shortstroke_sysroot: "{{ apply_sysroot }}"\n      shortstroke_arrays: "{{ apply_arrays%s }}"\n' \
 		"$st" >"$TMP/$a.yml"
 done
 play() { OUT=$(ansible-playbook -i "$TMP/inventory.yml" "$@" 2>&1); RC=$?; ERR=; }
@@ -108,6 +111,65 @@ grep -q '<a href="h2/qualify.html">h2</a>' "$TMP/fleet/fleet.html" && grep -q 'h
 	&& ! grep -qE '(src|href)="https?:' "$TMP/fleet/fleet.html" \
 	&& pass "fleet.html: self-contained, links each host's report, names h2" \
 	|| fail "fleet.html: self-contained, links each host's report, names h2" "$(cat "$TMP/fleet/fleet.html")"
+for h in h1 h2 h3; do
+	[ "$(python3 -c "import json; print(json.load(open('$TMP/reports/$h/qualify.json'))['written_for_host'])")" = $h ] \
+		|| miss="$miss $h"
+done
+[ -z "${miss:-}" ] && pass "each host's report in its own default directory (shortstroke_report_dir per inventory host), marked with its name" \
+	|| fail "each host's report in its own default directory" "$miss" "$(ls -R "$TMP/reports" 2>&1 | head)"
+
+# check mode: nothing run on a disk, no report written on a host, nothing fetched, no
+# summary written (the reports on the hosts and the controller keep their content and time)
+files() { find "$TMP/reports" "$TMP/fleet" -type f | sort | xargs ls -l --time-style=+%s.%N | awk '{ print $6, $7 }' | xargs -n 2 sh -c 'echo "$0 $(md5sum <"$1")"'; }
+before=$(files)
+play "$TMP/qualify.yml" --check -v
+expect "ansible qualify --check: every host ok (a failed disk fails no host: nothing ran)" 0
+[ "$before" = "$(files)" ] && pass "qualify --check: no report written on a host, nothing fetched, no summary written" \
+	|| fail "qualify --check: no report written on a host, nothing fetched, no summary written" "$before" "$(files)"
+case "$OUT" in *"would qualify sim:a, sim:b"*) pass "qualify --check names the disks it would qualify" ;;
+*) fail "qualify --check names the disks it would qualify" "$OUT" ;; esac
+
+# the summary again in check mode, and for real: the same reports, nothing changes
+sum=$(md5sum "$TMP/fleet/fleet.json" "$TMP/fleet/fleet.html")
+printf -- '- hosts: localhost\n  gather_facts: false\n  tasks:\n    - name: summary\n      shortstroke.disks.fleet_summary:\n        dir: %s\n        hosts: [h1, h2, h3]\n' \
+	"$TMP/fleet" >"$TMP/summary.yml"
+for mode in --check ""; do
+	# shellcheck disable=SC2086 # mode is a word or none
+	play "$TMP/summary.yml" $mode
+	case "$RC $(recap localhost)" in "0 "*changed=0*) pass "fleet_summary ${mode:-again}: the same reports, changed=0" ;;
+	*) fail "fleet_summary ${mode:-again}: the same reports, changed=0" "$RC $(recap localhost)" "$OUT" ;; esac
+done
+[ "$sum" = "$(md5sum "$TMP/fleet/fleet.json" "$TMP/fleet/fleet.html")" ] && pass "fleet_summary: the files untouched" \
+	|| fail "fleet_summary: the files untouched"
+# a stale summary in check mode: changed, and nothing written
+echo '{}' >"$TMP/fleet/fleet.json"
+play "$TMP/summary.yml" --check
+case "$RC $(recap localhost)" in "0 "*changed=1*) pass "fleet_summary --check with a stale summary: changed=1" ;;
+*) fail "fleet_summary --check with a stale summary: changed=1" "$RC $(recap localhost)" "$OUT" ;; esac
+[ "$(cat "$TMP/fleet/fleet.json")" = '{}' ] && pass "fleet_summary --check wrote nothing" || fail "fleet_summary --check wrote nothing"
+play "$TMP/summary.yml"
+OUT=$(cat "$TMP/fleet/fleet.json")
+json_check "fleet_summary rewrites a stale summary" 'd["failed_hosts"] == ["h2"]'
+
+# hosts that share one report directory on one machine (a rehearsal with one report dir
+# for all): each host's fetched report names the host that wrote it, and the summary
+# does not take another host's report as this host's
+play "$TMP/qualify.yml" -e shortstroke_report_dir="$TMP/shared" -e shortstroke_fetch_dir="$TMP/fleet2"
+OUT=$(cat "$TMP/fleet2/fleet.json" 2>/dev/null)
+json_check "a shared report directory: the hosts whose report another host wrote are named, with why" \
+	'len([r for r in d["disks"] if r["verdict"] == "NO REPORT" and "share one report directory" in r["reasons"][0]]) == 2'
+
+# --- the configuration file: written from shortstroke_config, read by the program ----------
+printf -- '- hosts: h1\n  gather_facts: false\n  roles:\n    - role: shortstroke.disks.shortstroke\n      shortstroke_action: limit\n      shortstroke_limits: []\n      shortstroke_config_path: %s\n      shortstroke_config: {state_dir: %s}\n' \
+	"$TMP/h1/shortstroke.conf" "$TMP/h1/cstate" >"$TMP/config.yml"
+play "$TMP/config.yml"
+case "$RC $(recap h1)" in "0 "*changed=1*) pass "role: shortstroke_config written (changed)" ;;
+*) fail "role: shortstroke_config written (changed)" "$RC $(recap h1)" "$OUT" ;; esac
+OUT=$(env -u SHORTSTROKE_STATE_DIR SHORTSTROKE_CONFIG="$TMP/h1/shortstroke.conf" "$PROG" config -J 2>&1)
+json_check "the program reads the file the role wrote" "d['state_dir'] == '$TMP/h1/cstate' and d['state_dir_from'] == 'configuration file'"
+play "$TMP/config.yml"
+case "$RC $(recap h1)" in "0 "*changed=0*) pass "role: shortstroke_config again: changed=0" ;;
+*) fail "role: shortstroke_config again: changed=0" "$RC $(recap h1)" "$OUT" ;; esac
 
 # --- limit: check mode, the change, a re-run, the refusal ------------------------------------
 play "$TMP/limit.yml" --check

@@ -1,7 +1,13 @@
 # -*- coding: utf-8 -*-
-# Shared by the shortstroke modules: the global options every command takes
-# (bin, rig, demo, state_dir, protect_file, sysroot), the module made with
-# them, the command line they start, and running the program with -J.
+# Copyright: shortstroke contributors
+# GNU General Public License v2.0 or later (see https://www.gnu.org/licenses/gpl-2.0.txt)
+"""Shared by the shortstroke modules: the global options every command takes
+(documented by the doc fragment shortstroke.disks.globals), the module made
+with them, the command line they start, and running the program with -J."""
+
+from __future__ import absolute_import, division, print_function
+__metaclass__ = type
+
 import json
 
 from ansible.module_utils.basic import AnsibleModule
@@ -58,7 +64,7 @@ def run_json(module, cmd, ok_codes):
                          rc=rc, cmd=cmd, stderr=err, changed=False)
     if data is None:
         module.fail_json(msg='shortstroke printed no JSON', rc=rc, cmd=cmd, stdout=out,
-                         stderr=err)
+                         stderr=err, changed=False)
     return rc, data, err
 
 
@@ -70,3 +76,18 @@ def failed_checks(disk):
     if disk.get('error'):
         why.insert(0, disk['error'])
     return why
+
+
+def write_if_changed(path, text, check_mode):
+    """Write text to path unless it holds that already; in check mode write
+    nothing. Returns whether the file changed (would change)."""
+    try:
+        with open(path) as f:
+            if f.read() == text:
+                return False
+    except (IOError, OSError):
+        pass
+    if not check_mode:
+        with open(path, 'w') as f:
+            f.write(text)
+    return True
