@@ -377,7 +377,7 @@ enum tui_action tui_applying_key(struct tui_model *m, int key)
 	struct tui_applying *ap = m->applying;
 
 	if (key == TK_TICK)
-		return tui_tasks_poll(m) ? TUI_REDRAW : TUI_NONE;
+		return TUI_NONE; /* tui_handle_key took in the job's progress */
 	if (key == TK_RESIZE)
 		return TUI_REDRAW;
 	if (!ap->done) {
@@ -464,7 +464,7 @@ static void undo_finish(struct tui_model *m, struct tui_task *t, int rc, const s
 		tui_arrays_reload(m->arrays, m->ctx);
 	}
 	if (rc)
-		tui_alert(m, "Undo failed", "%s", err->msg);
+		tui_notice(m, "Undo failed", "%s", err->msg);
 	else
 		tui_status(m, "%s: undone: every member restored", u->r.md_dev);
 	ctx_fini(&u->ctx);
@@ -555,8 +555,6 @@ enum tui_action tui_arrays_key(struct tui_model *m, int key)
 	struct tui_arrays *a = m->arrays;
 
 	switch (key) {
-	case TK_TICK:
-		return tui_tasks_poll(m) ? TUI_REDRAW : TUI_NONE;
 	case TK_ESC:
 	case 'q':
 		if (a->busy[0]) {

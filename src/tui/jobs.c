@@ -229,11 +229,8 @@ void tui_model_swap(struct tui_model *m, struct dev_entry *devs, size_t n,
 		    char (*health)[TUI_HEALTH_LEN])
 {
 	bool *marked = calloc(n ? n : 1, sizeof(*marked));
+	bool *failmark = calloc(n ? n : 1, sizeof(*failmark));
 	size_t sel = m->sel < n ? m->sel : (n ? n - 1 : 0);
-	char count[32];
-
-	/* the status line's count of the list this one replaces */
-	snprintf(count, sizeof(count), "%zu drive%s", m->n, m->n == 1 ? "" : "s");
 
 	for (size_t k = 0; k < m->n; k++) {
 		bool is_sel = k == m->sel, is_marked = m->marked && m->marked[k];
@@ -247,20 +244,22 @@ void tui_model_swap(struct tui_model *m, struct dev_entry *devs, size_t n,
 				sel = i;
 			if (is_marked && marked)
 				marked[i] = true;
+			if (is_marked && failmark && m->failmark)
+				failmark[i] = m->failmark[k];
 			break;
 		}
 	}
 	free(m->devs);
 	free(m->marked);
+	free(m->failmark);
 	free(m->health);
 	m->devs = devs;
 	m->n = n;
 	m->marked = marked;
+	m->failmark = failmark;
 	m->health = health;
 	m->sel = sel;
 	tui_table_rebuild(m); /* the chosen columns, then the rows sorted and filtered */
-	if (!m->status[0] || !strcmp(m->status, count)) /* as the header counts them */
-		tui_status(m, "%zu drive%s", n, n == 1 ? "" : "s");
 }
 
 static void scan_done(struct tui_model *m, struct tui_bg *b, void *arg, int rc,

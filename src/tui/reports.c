@@ -140,7 +140,7 @@ static void report_done(struct tui_model *m, struct tui_bg *b, void *arg, int rc
 	if (rc) {
 		tui_pager_free(p);
 		m->pager = NULL;
-		tui_alert(m, r->kind == REPORT_SMART ? "SMART" : "Zones", "%s", err->msg);
+		tui_notice(m, r->kind == REPORT_SMART ? "SMART" : "Zones", "%s", err->msg);
 		report_free(r);
 		return;
 	}

@@ -85,6 +85,32 @@ void tui_put(int y, int x, const char *s, int cols)
 			  (int)glyphs_bytes(s, (size_t)(cols < COLS - x ? cols : COLS - x)));
 }
 
+int tui_put_cut(int y, int x, const char *s, int cols)
+{
+	char buf[1024];
+
+	if (cols > COLS - x)
+		cols = COLS - x;
+	if (cols <= 0)
+		return 0;
+	tui_cut(s, cols, buf, sizeof(buf));
+	tui_put(y, x, buf, cols);
+	return (int)glyphs_cols(buf);
+}
+
+const char *tui_cut(const char *s, int cols, char *buf, size_t len)
+{
+	size_t b;
+
+	if (cols < 1 || glyphs_cols(s) <= (size_t)cols) {
+		snprintf(buf, len, "%s", cols < 1 ? "" : s);
+		return buf;
+	}
+	b = glyphs_bytes(s, (size_t)cols - 1);
+	snprintf(buf, len, "%.*s%s", (int)b, s, glyphs()->cut);
+	return buf;
+}
+
 /* A frame's line of n cells from (y, x). */
 static void rule(int y, int x, int n)
 {
@@ -118,8 +144,11 @@ void tui_keybar(const struct tui_model *m, const struct tui_keylabel *k, size_t 
 								  k[i].code };
 		x += kl + 1 + ll + 1;
 	}
-	if (status && status[0] && x + 2 < COLS)
-		tui_put(y, x + 1, status, COLS - x - 1);
+	/* the status after the labels: whole, or cut (with its mark) where
+	 * enough of it shows to be read, else not at all (no fragment) */
+	if (status && status[0] && x + 2 < COLS &&
+	    ((int)glyphs_cols(status) <= COLS - x - 1 || COLS - x - 1 >= 24))
+		tui_put_cut(y, x + 1, status, COLS - x - 1);
 }
 
 /* The STATE cell of a drive a job is working on: a progress bar. */
@@ -138,9 +167,11 @@ static bool task_cell(const struct tui_model *m, const struct dev_entry *e, int 
 		duration_human(st.eta_s, eta, sizeof(eta));
 	else
 		snprintf(eta, sizeof(eta), "--");
-	if (width < 40) /* a narrow screen: the figures without the bar */
+	if (width < 40) { /* a narrow screen: the figures without the bar, what fits */
 		snprintf(buf, len, "%.0f%% %s %s", st.fraction * 100.0, t->what, eta);
-	else
+		if ((int)glyphs_cols(buf) > width)
+			snprintf(buf, len, "%.0f%% %s", st.fraction * 100.0, t->what);
+	} else
 		snprintf(buf, len, "%s [%s] %3.0f%% %s %s", t->what, bar, st.fraction * 100.0, eta,
 			 st.phase);
 	return true;
@@ -182,7 +213,10 @@ static void draw_row(int y, const struct tui_model *m, const struct dev_entry *e
 								      : "^");
 		if (e && state && !sel)
 			attron(attr_state(e->state));
-		tui_put(y, x, buf, w > 0 ? w : 0);
+		if (e) /* a value longer than its column: cut, and said so */
+			tui_put_cut(y, x, buf, w > 0 ? w : 0);
+		else
+			tui_put(y, x, buf, w > 0 ? w : 0);
 		if (e && state && !sel)
 			attroff(attr_state(e->state));
 		x += w + 1;
@@ -191,41 +225,68 @@ static void draw_row(int y, const struct tui_model *m, const struct dev_entry *e
 		attroff(A_REVERSE);
 }
 
+enum { DETAIL_FIELDS = 64 };
+
 /* The selected drive's fields, a value longer than its column wrapped under
- * itself; two columns of fields on a wide screen. */
+ * itself; two columns of fields from 120 columns on. A field that does not
+ * fit whole is left for the detail view (Enter), and the last row says so. */
 static void draw_detail(int y0, int h, const struct tui_model *m)
 {
 	const struct dev_entry *e = &m->devs[m->sel];
 	struct record *r = record_new();
-	unsigned n, rows, col_w;
+	int n, ncol = COLS >= 120 ? 2 : 1, col_w = COLS / ncol, vw = col_w - 19, total = 0;
+	int need[DETAIL_FIELDS], split, left = 0, room = h;
 	const char *label, *text;
 	char buf[512];
-	int y = y0;
 
 	if (m->health && m->health[m->sel][0])
 		record_text(r, "SMART health", "%s", m->health[m->sel]);
 	describe_drive(r, e);
-	n = record_count(r);
-	/* two columns of fields when the screen is wide enough */
-	rows = (COLS >= 120 && (int)n > h) ? (n + 1) / 2 : n;
-	col_w = rows < n ? (unsigned)COLS / 2 : (unsigned)COLS;
-	for (unsigned i = 0; i < n; i++) {
-		int x = 1 + (int)((i / rows) * col_w), vw = (int)col_w - 19;
-
-		if (i == rows)
-			y = y0; /* the second column */
-		if (y >= y0 + h)
-			continue;
+	n = (int)record_count(r);
+	if (n > DETAIL_FIELDS)
+		n = DETAIL_FIELDS;
+	for (int i = 0; i < n; i++) {
 		record_get_line(r, i, &label, &text);
-		snprintf(buf, sizeof(buf), "%s:", label);
-		attron(A_BOLD);
-		tui_put(y, x, buf, 16);
-		attroff(A_BOLD);
-		if (x + 17 < COLS && vw > 0 && text[0]) {
-			y += tui_wrap_draw(y, x + 17, text, vw, y0 + h - y);
-			continue;
+		need[i] = vw > 0 && text[0] ? tui_wrap_rows(text, vw) : 1;
+		total += need[i] ? need[i] : 1;
+	}
+	/* the second column starts at the field where the first has half */
+	split = n;
+	for (int i = 0, acc = 0; ncol == 2 && i < n; acc += need[i++])
+		if (acc >= (total + 1) / 2) {
+			split = i;
+			break;
 		}
-		y++;
+	for (int c = 0, want = 0; c < ncol; c++, want = 0) {
+		for (int i = c ? split : 0; i < (c ? n : split); i++)
+			want += need[i];
+		if (want > h)
+			room = h - 1; /* the last row says what is left out */
+	}
+	for (int c = 0; c < ncol; c++) {
+		int first = c ? split : 0, last = c ? n : split, x = 1 + c * col_w, y = y0;
+
+		for (int i = first; i < last; i++) {
+			if (y + need[i] > y0 + room) {
+				left += last - i;
+				break;
+			}
+			record_get_line(r, i, &label, &text);
+			snprintf(buf, sizeof(buf), "%s:", label);
+			attron(A_BOLD);
+			tui_put(y, x, buf, 16);
+			attroff(A_BOLD);
+			if (x + 17 < COLS && vw > 0 && text[0])
+				tui_wrap_draw(y, x + 17, text, vw, need[i]);
+			y += need[i];
+		}
+	}
+	if (left) {
+		snprintf(buf, sizeof(buf), "%s %d more field%s: Enter shows every detail",
+			 glyphs()->cut, left, left == 1 ? "" : "s");
+		attron(A_BOLD);
+		tui_put_cut(y0 + h - 1, 1, buf, COLS - 2);
+		attroff(A_BOLD);
 	}
 	record_free(r);
 }
@@ -249,13 +310,19 @@ size_t tui_wrap_cut(const char *p, int width)
 /* Rows that text needs at width (a paragraph per line of the dialog). */
 int tui_wrap_rows(const char *p, int width)
 {
-	int rows = 0;
+	return tui_wrap_rows_ind(p, width, 0);
+}
+
+int tui_wrap_rows_ind(const char *p, int width, int ind)
+{
+	int rows = 0, in = 0;
 
 	while (*p) {
-		p += tui_wrap_cut(p, width);
+		p += tui_wrap_cut(p, width - in);
 		while (*p == ' ')
 			p++;
 		rows++;
+		in = ind < width - 10 ? ind : 0;
 	}
 	return rows;
 }
@@ -284,16 +351,23 @@ int tui_wrap_into(const char *p, int width, int ind, char (*rows)[256], int max)
 /* Draw p wrapped at width from (y, x), at most max rows; the rows drawn. */
 int tui_wrap_draw(int y, int x, const char *p, int width, int max)
 {
-	int rows = 0;
+	return tui_wrap_draw_ind(y, x, p, width, 0, max);
+}
+
+int tui_wrap_draw_ind(int y, int x, const char *p, int width, int ind, int max)
+{
+	int rows = 0, in = 0;
 
 	while (*p && rows < max) {
-		size_t cut = tui_wrap_cut(p, width);
+		size_t cut = tui_wrap_cut(p, width - in);
 
-		mvaddnstr(y + rows, x, p, (int)cut);
+		if (y + rows >= 0 && y + rows < LINES && x + in < COLS)
+			mvaddnstr(y + rows, x + in, p, (int)cut);
 		p += cut;
 		while (*p == ' ')
 			p++;
 		rows++;
+		in = ind < width - 10 ? ind : 0;
 	}
 	return rows;
 }
@@ -306,12 +380,14 @@ static void draw_help(const struct tui_model *m)
 	static const char *const head[] = {
 		"  Up/Down, j/k   move the selection (the mouse: click a row)",
 		"  Home/End, g/G  first / last drive",
-		"  PgUp/PgDn      ten drives up / down (the mouse wheel: three)",
+		"  PgUp/PgDn      a page of drives up / down (the mouse wheel: three)",
+		"  Enter          every detail of the selected drive (what 'shortstroke info' "
+		"prints)",
 		"  Space          mark / unmark a drive (actions apply to marked)",
 		"  R, F5          rescan the drives",
 	};
 	static const char *const tail[] = {
-		"  ?, h           this help",
+		"  ?, h           this help (q, Esc or any other key closes it)",
 		"  ^L             redraw the screen",
 		"  q              quit (with jobs running: asks first; self-tests go on inside "
 		"the drives)",
@@ -329,8 +405,7 @@ static void draw_help(const struct tui_model *m)
 		{ "j/k", "scroll", 0 },
 		{ "PgUp", "page up", TK_PGUP },
 		{ "PgDn", "page down", TK_PGDN },
-		{ "Esc", "close", TK_ESC },
-		{ "q", "quit", 'q' },
+		{ "q", "close", 'q' },
 	};
 	enum { MAXL = 48, MAXR = 200, IND = 17 };
 	const char *lines[MAXL];
@@ -361,6 +436,7 @@ static void draw_help(const struct tui_model *m)
 	if (vis < 1)
 		vis = 1;
 	mm->help_max = (size_t)(nr - vis);
+	mm->help_page = (size_t)vis;
 	if (mm->help_top > mm->help_max)
 		mm->help_top = mm->help_max;
 	top = (int)mm->help_top;
@@ -401,7 +477,7 @@ void tui_box(int y0, int x0, int h, int w, attr_t a, const char *title)
 	}
 	if (title) {
 		snprintf(buf, sizeof(buf), " %s ", title);
-		tui_put(y0, x0 + 2, buf, w - 4);
+		tui_put_cut(y0, x0 + 2, buf, w - 4);
 	}
 	attroff(a);
 }
@@ -433,11 +509,10 @@ static void draw_dialog(const struct tui_model *m, const struct tui_dialog *d)
 		{ "PgUp", "up", TK_PGUP },
 		{ "PgDn", "down", TK_PGDN },
 	};
-	enum { MAXR = 200 };
-	static char rows[MAXR][256];
-	bool strong[MAXR];
+	char(*rows)[256];
+	bool *strong;
 	struct tui_dialog *md = (struct tui_dialog *)d;
-	int w = COLS - 4 < 78 ? COLS - 4 : 78, tw, nr = 0, vis, h, y0, x0, y, room;
+	int w = COLS - 4 < 78 ? COLS - 4 : 78, tw, nr = 0, maxr = 1, vis, h, y0, x0, y, room;
 	attr_t a = d->alert ? attr_state(DEV_PROTECTED) | A_REVERSE : attr_title();
 	char buf[256], foot[128];
 
@@ -449,15 +524,30 @@ static void draw_dialog(const struct tui_model *m, const struct tui_dialog *d)
 	if (w < 20)
 		w = COLS;
 	tw = w - 4 > 1 ? w - 4 : 1;
-	for (unsigned i = 0; i < d->nlines && nr < MAXR; i++) {
-		int k = tui_wrap_into(d->lines[i], tw, 0, rows + nr, MAXR - nr);
+	/* its rows wrapped (a summary of many drives: as many as it needs) */
+	for (size_t i = 0; i < d->lines.n; i++)
+		maxr += d->lines.v[i][0]
+			    ? tui_wrap_rows_ind(d->lines.v[i], tw, d->lines.v[i][0] == ' ' ? 4 : 0)
+			    : 1;
+	maxr += tui_wrap_rows(d->error, tw);
+	rows = malloc((size_t)maxr * sizeof(*rows));
+	strong = malloc((size_t)maxr * sizeof(*strong));
+	if (!rows || !strong) {
+		free(rows);
+		free(strong);
+		return;
+	}
+	for (size_t i = 0; i < d->lines.n && nr < maxr; i++) {
+		/* a line that is a list's item ("  spec: why") wraps under its text */
+		int ind = d->lines.v[i][0] == ' ' ? 4 : 0;
+		int k = tui_wrap_into(d->lines.v[i], tw, ind, rows + nr, maxr - nr);
 
 		for (int j = 0; j < k; j++)
 			strong[nr + j] = false;
 		nr += k;
 	}
-	if (d->error[0] && nr < MAXR) {
-		int k = tui_wrap_into(d->error, tw, 0, rows + nr, MAXR - nr);
+	if (d->error[0] && nr < maxr) {
+		int k = tui_wrap_into(d->error, tw, 0, rows + nr, maxr - nr);
 
 		for (int j = 0; j < k; j++)
 			strong[nr + j] = true;
@@ -469,6 +559,7 @@ static void draw_dialog(const struct tui_model *m, const struct tui_dialog *d)
 	if (vis < 1)
 		vis = 1;
 	md->top_max = nr > vis ? (size_t)(nr - vis) : 0;
+	md->page = (size_t)vis;
 	if (md->top > md->top_max)
 		md->top = md->top_max;
 	h = vis + 2 + (d->input ? 2 : 0);
@@ -520,10 +611,30 @@ static void draw_dialog(const struct tui_model *m, const struct tui_dialog *d)
 		tui_keybar(m, k_submit, md->top_max ? 4 : 2, NULL);
 	else
 		tui_keybar(m, k_close, md->top_max ? 4 : 2, NULL);
+	free(rows);
+	free(strong);
 }
 
-/* A full-screen text: its lines wrapped to the screen (nothing cut), from
- * p->top on. */
+/* Where a pager's line goes on when it wraps: under its second field (a
+ * run of two spaces then text) that starts in the left half, else under its
+ * own start. */
+static int hang_indent(const char *s, int width)
+{
+	int lead = (int)strspn(s, " "), ind = lead;
+
+	for (int i = lead; s[i] && i < width / 2; i++)
+		if (s[i] == ' ' && s[i + 1] == ' ' && s[i + 2] && s[i + 2] != ' ')
+			ind = i + 2;
+	return ind;
+}
+
+static int pager_rows(const char *s, int width)
+{
+	return s[0] ? tui_wrap_rows_ind(s, width, hang_indent(s, width)) : 1;
+}
+
+/* A full-screen text: its lines wrapped to the screen (nothing cut, a
+ * wrapped line's rest under its text), from p->top on. */
 static void draw_pager(const struct tui_model *m, const struct tui_pager *p)
 {
 	static const struct tui_keylabel keys[] = {
@@ -534,15 +645,22 @@ static void draw_pager(const struct tui_model *m, const struct tui_pager *p)
 		{ "q", "close", 'q' },
 	};
 	static const struct tui_keylabel k_load[] = { { "Esc", "stop it", TK_ESC } };
+	struct tui_pager *mp = (struct tui_pager *)p;
 	char buf[256];
-	size_t last = p->top;
-	int y = 1;
+	size_t last = p->top, full = p->top;
+	int y = 1, rows = 0;
 
 	erase();
 	attron(attr_title());
 	mvhline(0, 0, ' ', COLS);
-	tui_put(0, 1, p->title, COLS - 2);
+	tui_put_cut(0, 1, p->title, COLS - 2);
 	attroff(attr_title());
+	/* the last top that still fills the screen: the end's screenful */
+	mp->top_max = p->n;
+	while (mp->top_max > 0 && rows + pager_rows(p->lines[mp->top_max - 1], COLS) <= LINES - 2)
+		rows += pager_rows(p->lines[--mp->top_max], COLS);
+	if (mp->top > mp->top_max)
+		mp->top = mp->top_max;
 	if (p->loading) {
 		/* still being read: a spinner and what, until the text is there */
 		tui_bg_line(p->loading, buf, sizeof(buf));
@@ -551,11 +669,17 @@ static void draw_pager(const struct tui_model *m, const struct tui_pager *p)
 		return;
 	}
 	for (size_t i = p->top; i < p->n && y < LINES - 1; i++) {
-		int r = tui_wrap_draw(y, 0, p->lines[i], COLS, LINES - 1 - y);
+		int r = tui_wrap_draw_ind(y, 0, p->lines[i], COLS, hang_indent(p->lines[i], COLS),
+					  LINES - 1 - y);
 
 		y += r ? r : 1;
 		last = i + 1;
+		if (r < pager_rows(p->lines[i], COLS))
+			full = i; /* cut at the bottom: the next page starts with it */
+		else
+			full = i + 1;
 	}
+	mp->page = full > p->top ? full - p->top : 1;
 	snprintf(buf, sizeof(buf), "lines %zu-%zu of %zu%s%s", p->n ? p->top + 1 : 0, last, p->n,
 		 p->top ? glyphs()->more_up : "", last < p->n ? glyphs()->more_down : "");
 	tui_keybar(m, TUI_KEYS(keys), buf);
@@ -870,6 +994,29 @@ static const struct tui_keylabel main_keys[] = {
 	{ "R", "rescan", 'R' },
 };
 
+/* The title: the source, the count, the sort and the filter; on a narrow
+ * screen the source is said shorter (a rig file by its name), then left
+ * out, so that the sort and the filter always show. */
+static void main_title(const struct tui_model *m, char *buf, size_t len)
+{
+	char sel[160], src[128], count[32];
+	const char *slash = strrchr(m->source, '/');
+
+	tui_select_line(m, sel, sizeof(sel));
+	snprintf(count, sizeof(count), "%zu drive%s", m->n, m->n == 1 ? "" : "s");
+	snprintf(src, sizeof(src), "%s", m->source);
+	for (int pass = 0; pass < 4; pass++) {
+		if (pass == 1 && slash && !strncmp(m->source, "rig ", 4))
+			snprintf(src, sizeof(src), "rig %s", slash + 1);
+		snprintf(buf, len, " %s%s%s%s%s%s", pass < 3 ? "shortstroke - " : "", src,
+			 src[0] ? " - " : "", count, sel[0] ? " - " : "", sel);
+		if ((int)glyphs_cols(buf) <= COLS)
+			return;
+		if (pass == 2)
+			src[0] = '\0';
+	}
+}
+
 /* The main screen: title, the drive table (the columns the width allows),
  * the selected drive's details (d hides them), the status, the key bar. */
 static void draw_main(const struct tui_model *m)
@@ -881,15 +1028,11 @@ static void draw_main(const struct tui_model *m)
 	erase();
 	attron(attr_title());
 	mvhline(0, 0, ' ', COLS);
-	if (m->scanned) {
-		char sel[160];
-
-		tui_select_line(m, sel, sizeof(sel));
-		snprintf(buf, sizeof(buf), " shortstroke - %s - %zu drive%s%s%s", m->source, m->n,
-			 m->n == 1 ? "" : "s", sel[0] ? " - " : "", sel);
-	} else
+	if (m->scanned)
+		main_title(m, buf, sizeof(buf));
+	else
 		snprintf(buf, sizeof(buf), " shortstroke - reading the drives");
-	tui_put(0, 0, buf, COLS);
+	tui_put_cut(0, 0, buf, COLS);
 	attroff(attr_title());
 
 	/* the table: up to half the screen under the title and the heading,
@@ -911,6 +1054,7 @@ static void draw_main(const struct tui_model *m)
 		if (mm->top + (size_t)list_h > m->nview) /* a shorter list: its last page full */
 			mm->top = m->nview > (size_t)list_h ? m->nview - (size_t)list_h : 0;
 	}
+	mm->page = (size_t)list_h;
 	y = 2;
 	/* the rows shown: sorted and filtered (select.c) */
 	for (size_t k = m->top; k < m->nview && y < 2 + list_h; k++, y++)
@@ -942,14 +1086,21 @@ static void draw_main(const struct tui_model *m)
 		draw_detail(detail_y, LINES - 2 - detail_y, m);
 	}
 
-	/* the status row: a rescan's spinner first, then the last message */
+	/* the status row: a rescan's spinner first, then the last action's
+	 * message, else how many drives there are and are marked */
 	buf[0] = '\0';
 	if (m->scan)
 		tui_bg_line(m->scan, buf, sizeof(buf));
-	if (m->status[0]) {
+	{
 		size_t l = strlen(buf);
+		char count[200];
 
-		snprintf(buf + l, sizeof(buf) - l, "%s%s", l ? "  |  " : "", m->status);
+		if (!m->status[0] && m->scanned)
+			tui_count_line(m, count, sizeof(count));
+		snprintf(buf + l, sizeof(buf) - l, "%s%s", l ? "  |  " : "",
+			 m->status[0] ? m->status
+			 : m->scanned ? count
+				      : "");
 	}
 	if (m->filtering)
 		snprintf(buf, sizeof(buf),
@@ -958,7 +1109,7 @@ static void draw_main(const struct tui_model *m)
 	move(LINES - 2, 0);
 	clrtoeol();
 	attron(A_BOLD);
-	tui_put(LINES - 2, 1, buf, COLS - 2);
+	tui_put_cut(LINES - 2, 1, buf, COLS - 2);
 	attroff(A_BOLD);
 	tui_keybar(m, TUI_KEYS(main_keys), NULL);
 	if (m->setup)
@@ -974,6 +1125,8 @@ void tui_draw(const struct tui_model *m)
 	struct tui_model *mm = (struct tui_model *)m;
 
 	mm->rows_y = -1; /* the drive table is not on the screen */
+	mm->cols = COLS;
+	mm->lines = LINES;
 	if (m->logview)
 		tui_draw_log(m);
 	else if (m->applying)

@@ -98,16 +98,14 @@ void tui_draw_form(const struct tui_dialog *d)
 	int intro = 0, nhelp = 0, nhp = 0, nerr, npane = 0, nkeys, nfields, first = 0;
 	int r_intro, r_pane, r_help, r_err, r_keys, r_gap;
 	char help[HELP_PARAS][1400], keys[200], buf[512];
-	const char *lines[TUI_DIALOG_LINES], *hp[HELP_PARAS];
+	const char *const *lines = (const char *const *)d->lines.v, *hp[HELP_PARAS];
 	bool choices = false;
 
 	if (w < 30)
 		w = COLS;
 	tw = w - 4 > 1 ? w - 4 : 1;
-	for (unsigned i = 0; i < d->nlines; i++) {
-		lines[i] = d->lines[i];
-		intro += d->lines[i][0] ? tui_wrap_rows(d->lines[i], tw) : 1;
-	}
+	for (size_t i = 0; i < d->lines.n; i++)
+		intro += lines[i][0] ? tui_wrap_rows(lines[i], tw) : 1;
 	for (unsigned i = 0; i < f->n; i++) {
 		int l = (int)strlen(f->f[i].label);
 
@@ -163,7 +161,7 @@ void tui_draw_form(const struct tui_dialog *d)
 		tui_box(y0, x0, 1, w, tui_attr_alert() | A_REVERSE, d->title);
 	y = y0 + 1;
 	attron(a);
-	y += paras_draw(y, x0 + 2, lines, (int)d->nlines, tw, r_intro);
+	y += paras_draw(y, x0 + 2, lines, (int)d->lines.n, tw, r_intro);
 	attroff(a);
 	if (r_pane) {
 		int top = (int)f->pane_top;

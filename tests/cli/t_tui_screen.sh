@@ -31,13 +31,6 @@ label_x() {
 	pre=${last%%"$1"*}
 	echo $(($(printf '%s' "$pre" | wc -m) + 1))
 }
-# screen_has NAME PATTERN / screen_lacks NAME PATTERN: the last screen read
-screen_has() {
-	if printf '%s\n' "$SCREEN" | grep -qE -- "$2"; then pass "$1"; else fail "$1" "$SCREEN"; fi
-}
-screen_lacks() {
-	if printf '%s\n' "$SCREEN" | grep -qE -- "$2"; then fail "$1" "$SCREEN"; else pass "$1"; fi
-}
 
 if ! command -v tmux >/dev/null 2>&1; then
 	fail "t_tui_screen: tmux is installed (tests/deps.sh check installs it)"

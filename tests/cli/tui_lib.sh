@@ -10,6 +10,8 @@
 # tui_type TEXT               clear an input field, type TEXT, Enter
 # tui_put TEXT                clear a field however long, type TEXT (no Enter)
 # tui_stop                    end the tmux server (and the TUI with it)
+# screen_has NAME PATTERN     pass when the last screen read shows PATTERN
+# screen_lacks NAME PATTERN   pass when it does not
 
 tui_start() {
 	tui_sock="$TMP/tui-$1.sock"
@@ -36,6 +38,12 @@ tui_check() {
 	else
 		fail "$1" "$SCREEN"
 	fi
+}
+screen_has() {
+	if printf '%s\n' "$SCREEN" | grep -qE -- "$2"; then pass "$1"; else fail "$1" "$SCREEN"; fi
+}
+screen_lacks() {
+	if printf '%s\n' "$SCREEN" | grep -qE -- "$2"; then fail "$1" "$SCREEN"; else pass "$1"; fi
 }
 tui_type() {
 	tui_keys BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace
