@@ -637,6 +637,8 @@ static enum tui_action screen_key(struct tui_model *m, int key)
 		return tui_applying_key(m, key);
 	if (m->arrays)
 		return tui_arrays_key(m, key);
+	if (m->planner && key == 'N' - '@') /* ^N: its notes, whole */
+		return tui_planner_notes(m);
 	if (m->planner)
 		return tui_planner_key(m, key);
 	if (m->setup)

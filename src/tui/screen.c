@@ -42,6 +42,24 @@ enum tui_action tui_detail_open(struct tui_model *m)
 	return TUI_REDRAW;
 }
 
+enum tui_action tui_planner_notes(struct tui_model *m)
+{
+	const struct tui_planner *p = m->planner;
+	struct tui_lines l = { 0 };
+	char *text;
+
+	for (size_t i = 0; i < p->notes.n; i++)
+		tui_lines_add(&l, "note: %s", p->notes.text[i]);
+	if (!p->notes.n)
+		tui_lines_add(&l, "No notes.");
+	text = tui_lines_join(&l);
+	tui_lines_clear(&l);
+	tui_pager_open(m, "Planner: the notes on the drives planned with",
+		       text ? text : "out of memory");
+	free(text);
+	return TUI_REDRAW;
+}
+
 enum tui_action tui_detail_toggle(struct tui_model *m)
 {
 	m->detail_off = !m->detail_off;

@@ -522,6 +522,8 @@ enum tui_action tui_detail_toggle(struct tui_model *m);
 /* Enter: every field of the selected drive (what the detail pane has no
  * room for) in a pager, as `info` prints them. */
 enum tui_action tui_detail_open(struct tui_model *m);
+/* ^N in the planner: its notes, every one, in a pager over it. */
+enum tui_action tui_planner_notes(struct tui_model *m);
 /* select.c (no curses): many disks */
 /* Rebuild view from devs, the filter and the sort; the selection stays on
  * its drive while shown, else goes to the first shown. */

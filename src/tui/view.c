@@ -680,8 +680,9 @@ static void draw_pager(const struct tui_model *m, const struct tui_pager *p)
 			full = i + 1;
 	}
 	mp->page = full > p->top ? full - p->top : 1;
+	/* a line cut at the bottom counts as below */
 	snprintf(buf, sizeof(buf), "lines %zu-%zu of %zu%s%s", p->n ? p->top + 1 : 0, last, p->n,
-		 p->top ? glyphs()->more_up : "", last < p->n ? glyphs()->more_down : "");
+		 p->top ? glyphs()->more_up : "", full < p->n ? glyphs()->more_down : "");
 	tui_keybar(m, TUI_KEYS(keys), buf);
 }
 
@@ -718,20 +719,18 @@ static void mttdl_text(double h, char *buf, size_t len)
 		snprintf(buf, len, "%.0f", y);
 }
 
+/* the planner's keys, Esc among the first that an 80-column bar shows */
 static const struct tui_keylabel planner_keys[] = {
-	{ "Tab", "field", TK_TAB },
-	{ "Left/Right", "choose", 0 },
-	{ "PgUp", "layout up", TK_PGUP },
-	{ "PgDn", "layout down", TK_PGDN },
-	{ "s", "save", 's' },
-	{ "^A", "apply", 'A' - '@' },
-	{ "Esc", "close", TK_ESC },
+	{ "Tab", "field", TK_TAB },   { "Left/Right", "choose", 0 }, { "PgUp/PgDn", "layout", 0 },
+	{ "s", "save", 's' },	      { "^A", "apply", 'A' - '@' },  { "Esc", "close", TK_ESC },
+	{ "^N", "notes", 'N' - '@' },
 };
 
 static void draw_planner(const struct tui_model *m, const struct tui_planner *p)
 {
 	char buf[512], v[64], cap[32];
-	int y = 0, used;
+	int y = 0, used, lw;
+	bool mttdl;
 
 	erase();
 	attron(attr_title());
@@ -739,7 +738,7 @@ static void draw_planner(const struct tui_model *m, const struct tui_planner *p)
 	used = snprintf(buf, sizeof(buf), " Planner - %zu drive%s:", p->n, p->n == 1 ? "" : "s");
 	for (size_t i = 0; i < p->n && used < (int)sizeof(buf); i++)
 		used += snprintf(buf + used, sizeof(buf) - (size_t)used, " %s", p->pool[i].device);
-	tui_put(0, 0, buf, COLS);
+	tui_put_cut(0, 0, buf, COLS); /* the count first: a long list is cut, and says so */
 	attroff(attr_title());
 
 	y = 2;
@@ -789,43 +788,61 @@ static void draw_planner(const struct tui_model *m, const struct tui_planner *p)
 		attroff(attr_state(DEV_FREE));
 	}
 	y++;
+	/* the closest layouts' SHORT OF on an 80-column screen: without MTTDL-Y */
+	mttdl = p->met || COLS >= 100;
+	lw = COLS >= 100 ? 15 : 13; /* "10 (3 copies)", "50 (2 groups)" */
 	if (p->nrows) {
-		snprintf(buf, sizeof(buf), "  %-3s %-15s %5s %7s %9s %8s %7s %4s %9s  %s", "#",
+		snprintf(buf, sizeof(buf), "  %-3s %-*s %5s %7s %9s %8s %7s %4s%*s%s  %s", "#", lw,
 			 p->met ? "LEVEL" : "CLOSEST LEVEL", "DISKS", "STROKE", "CAPACITY", "IOPS",
-			 "ACC-MS", "TOL", "MTTDL-Y", p->met ? "" : "SHORT OF");
+			 "ACC-MS", "TOL", mttdl ? 10 : 0, mttdl ? "MTTDL-Y" : "", "",
+			 p->met ? "" : "SHORT OF");
 		attron(tui_attr_head());
-		tui_put(y++, 0, buf, COLS);
+		tui_put_cut(y++, 0, buf, COLS);
 		attroff(tui_attr_head());
 	}
-	for (size_t i = 0; i < p->nrows && y < LINES - 3; i++, y++) {
+	for (size_t i = 0; i < p->nrows && y < LINES - 4; i++, y++) {
 		const struct tui_plan_row *r = &p->rows[i];
 		attr_t a = A_NORMAL;
 
 		mttdl_text(r->mttdl_h, v, sizeof(v));
-		snprintf(buf, sizeof(buf), "%c %-3zu %-15s %5u %6.1f%% %9s %8.0f %7.2f %4u %9s  %s",
-			 i == p->chosen ? '>' : ' ', i + 1, r->level, r->disks, 100 * r->stroke,
+		snprintf(buf, sizeof(buf), "%c %-3zu %-*s %5u %6.1f%% %9s %8.0f %7.2f %4u%*s%s  %s",
+			 i == p->chosen ? '>' : ' ', i + 1, lw, r->level, r->disks, 100 * r->stroke,
 			 size_human(r->capacity, cap, sizeof(cap)), r->iops, r->access_ms,
-			 r->tolerates, v, r->shortfall);
+			 r->tolerates, mttdl ? (int)strlen(v) < 10 ? 10 - (int)strlen(v) : 1 : 0,
+			 "", mttdl ? v : "", r->shortfall);
 		if (i == 0 && p->met)
 			a |= (colour ? COLOR_PAIR(PAIR_FREE) : 0) | A_BOLD;
 		if (i == p->chosen)
 			a |= A_REVERSE;
 		attron(a);
 		mvhline(y, 0, ' ', COLS);
-		tui_put(y, 0, buf, COLS);
+		tui_put_cut(y, 0, buf, COLS);
 		attroff(a);
 	}
 	y++;
-	for (size_t i = 0; i < p->notes.n && y < LINES - 2; i++) {
+	/* the notes that fit whole above the status row; the last row says
+	 * how many are left for ^N */
+	for (size_t i = 0; i < p->notes.n; i++) {
+		int need;
+
 		snprintf(buf, sizeof(buf), "note: %s", p->notes.text[i]);
-		y += tui_wrap_draw(y, 2, buf, COLS - 3, LINES - 2 - y);
+		need = tui_wrap_rows_ind(buf, COLS - 3, 6);
+		if (y + need > LINES - 2 - (i + 1 < p->notes.n)) {
+			snprintf(buf, sizeof(buf), "%s %zu more note%s: ^N shows them all",
+				 glyphs()->cut, p->notes.n - i, p->notes.n - i == 1 ? "" : "s");
+			if (y < LINES - 2)
+				tui_put_cut(y, 2, buf, COLS - 3);
+			break;
+		}
+		y += tui_wrap_draw_ind(y, 2, buf, COLS - 3, 6, need);
 	}
-	if (p->saved[0]) {
-		attron(attr_state(DEV_FREE) | A_BOLD);
-		tui_put(LINES - 2, 2, p->saved, COLS - 3);
-		attroff(attr_state(DEV_FREE) | A_BOLD);
+	/* the status row: the last action's message ("plan written to ...") */
+	if (m->status[0]) {
+		attron(A_BOLD);
+		tui_put_cut(LINES - 2, 2, m->status, COLS - 3);
+		attroff(A_BOLD);
 	}
-	tui_keybar(m, TUI_KEYS(planner_keys), m->status);
+	tui_keybar(m, TUI_KEYS(planner_keys), NULL);
 }
 
 /* ---- arrays: an apply's progress, the arrays screen ---------------------------- */
@@ -886,34 +903,51 @@ static double rec_stroke(const struct array_member *m)
 	return m->before_blocks ? (double)m->limit_blocks / (double)m->before_blocks : 0;
 }
 
+/* The arrays screen: a row per record (the columns the width allows, the
+ * members cut with the cut mark), the selected one below: its device, level
+ * and step wrapped, a row per member (sizes in blocks on a wide screen);
+ * Enter shows every field of it. */
 static void draw_arrays(const struct tui_model *m, const struct tui_arrays *a)
 {
-	char buf[512], members[300], h[32];
-	int y = 1;
+	static const struct tui_keylabel keys[] = {
+		{ "j/k", "select", 0 }, { "Enter", "detail", TK_ENTER }, { "u", "undo", 'u' },
+		{ "q", "close", 'q' },	{ "R", "reload", 'R' },
+	};
+	char buf[512], members[300], h[32], h2[32];
+	int y = 1, nw = 4, sw = 5, list_end = LINES / 2, foot = LINES - 2; /* the status row */
+	bool wide = COLS >= 100;
 
 	erase();
 	attron(attr_title());
 	mvhline(0, 0, ' ', COLS);
 	snprintf(buf, sizeof(buf), " Arrays shortstroke created - %zu", a->n);
-	tui_put(0, 0, buf, COLS);
+	tui_put_cut(0, 0, buf, COLS);
 	attroff(attr_title());
+	for (size_t i = 0; i < a->n; i++) {
+		int l = (int)strlen(a->recs[i].name),
+		    s = (int)strlen(array_state_name(a->recs[i].state));
+
+		nw = l > nw ? l : nw;
+		sw = s > sw ? s : sw;
+	}
 	attron(tui_attr_head());
-	snprintf(buf, sizeof(buf), "  %-20s %-19s %-5s %-7s %-10s %s", "NAME", "STATE", "LEVEL",
+	snprintf(buf, sizeof(buf), "  %-*s %-*s %-5s %6s %9s %s", nw, "NAME", sw, "STATE", "LEVEL",
 		 "STROKE", "LIMIT", "MEMBERS");
-	tui_put(y++, 0, buf, COLS);
+	tui_put_cut(y++, 0, buf, COLS);
 	attroff(tui_attr_head());
 	if (!a->n)
-		tui_put(y++, 2,
-			a->error[0]
-			    ? a->error
-			    : "No arrays yet: in the planner (p), ^A applies the chosen layout.",
-			COLS - 3);
+		y += tui_wrap_draw(y, 2,
+				   a->error[0]
+				       ? a->error
+				       : "No arrays yet: in the planner (p), ^A applies the "
+					 "chosen layout.",
+				   COLS - 3, 3);
 	((struct tui_model *)m)->rows_y = y; /* for a click on a row */
-	((struct tui_model *)m)->rows_n =
-	    (unsigned)(a->n < (size_t)(LINES / 2 - y)
-			   ? a->n
-			   : (size_t)(LINES / 2 - y > 0 ? LINES / 2 - y : 0));
-	for (size_t i = 0; i < a->n && y < LINES / 2; i++, y++) {
+	((struct tui_model *)m)->rows_n = (unsigned)(a->n < (size_t)(list_end - y)
+							 ? a->n
+							 : (size_t)(list_end - y > 0 ? list_end - y
+										     : 0));
+	for (size_t i = 0; i < a->n && y < list_end; i++, y++) {
 		const struct array_rec *r = &a->recs[i];
 		size_t used = 0;
 
@@ -922,64 +956,78 @@ static void draw_arrays(const struct tui_model *m, const struct tui_arrays *a)
 			if (r->m[k].state != AM_REPLACED)
 				used += (size_t)snprintf(members + used, sizeof(members) - used,
 							 "%s%s", used ? "," : "", r->m[k].spec);
-		snprintf(buf, sizeof(buf), "%c %-20s %-19s %-5s %5.1f%%  %-10s %s",
-			 i == a->sel ? '>' : ' ', r->name, array_state_name(r->state), r->level,
-			 r->n ? 100.0 * rec_stroke(&r->m[0]) : 0,
+		snprintf(buf, sizeof(buf), "%c %-*s %-*s %-5s %5.1f%% %9s %s",
+			 i == a->sel ? '>' : ' ', nw, r->name, sw, array_state_name(r->state),
+			 r->level, r->n ? 100.0 * rec_stroke(&r->m[0]) : 0,
 			 r->n ? size_human(r->m[0].limit_blocks * r->m[0].block_len, h, sizeof(h))
 			      : "-",
 			 members);
 		if (i == a->sel)
 			attron(A_REVERSE);
 		mvhline(y, 0, ' ', COLS);
-		tui_put(y, 0, buf, COLS);
+		tui_put_cut(y, 0, buf, COLS);
 		if (i == a->sel)
 			attroff(A_REVERSE);
 	}
 	y++;
 	if (a->n) {
 		const struct array_rec *r = &a->recs[a->sel];
+		size_t k;
 
 		snprintf(buf, sizeof(buf),
-			 " %s: RAID %s, chunk %" PRIu64 " KiB%s%s, created %s; "
-			 "step: %s",
-			 r->md_dev, r->level, r->chunk_bytes / 1024, r->fs[0] ? ", " : "", r->fs,
-			 r->created, r->step);
+			 "%s: RAID %s, chunk %" PRIu64 " KiB%s%s, created %s; step: %s", r->md_dev,
+			 r->level, r->chunk_bytes / 1024, r->fs[0] ? ", " : "", r->fs, r->created,
+			 r->step);
 		attron(A_BOLD);
-		tui_put(y++, 0, buf, COLS);
+		y += tui_wrap_draw_ind(y, 1, buf, COLS - 2, 2, foot - y);
 		attroff(A_BOLD);
-		if (r->remains[0]) {
-			snprintf(buf, sizeof(buf), " remains: %s", r->remains);
+		if (r->remains[0] && y < foot) {
+			snprintf(buf, sizeof(buf), "remains: %s", r->remains);
 			attron(attr_state(DEV_PROTECTED));
-			y += tui_wrap_draw(y, 1, buf, COLS - 2, LINES - y - 2);
+			y += tui_wrap_draw_ind(y, 1, buf, COLS - 2, 2, foot - y);
 			attroff(attr_state(DEV_PROTECTED));
 		}
-		for (size_t k = 0; k < r->n && y < LINES - 2; k++, y++) {
+		for (k = 0; k < r->n && y < foot; k++, y++) {
 			const struct array_member *mb = &r->m[k];
 
+			if (y == foot - 1 && k + 1 < r->n)
+				break; /* the last row says what is left out */
+			if (wide)
+				snprintf(buf, sizeof(buf),
+					 "   %-14s %-18s %-9s %" PRIu64 " of %" PRIu64
+					 " blocks (%.1f%%) %s%s",
+					 mb->spec, mb->serial, array_mstate_name(mb->state),
+					 mb->limit_blocks, mb->before_blocks,
+					 100.0 * rec_stroke(mb), mb->method,
+					 mb->volatile_ ? ", volatile" : "");
+			else
+				snprintf(
+				    buf, sizeof(buf), "   %-12s %-14s %-8s %s of %s %s%s", mb->spec,
+				    mb->serial, array_mstate_name(mb->state),
+				    size_human(mb->limit_blocks * mb->block_len, h, sizeof(h)),
+				    size_human(mb->before_blocks * mb->block_len, h2, sizeof(h2)),
+				    mb->method, mb->volatile_ ? ", volatile" : "");
+			tui_put_cut(y, 0, buf, COLS);
+		}
+		if (k < r->n && y < LINES - 1) {
 			snprintf(buf, sizeof(buf),
-				 "   %-14s %-18s %-9s %" PRIu64 " of %" PRIu64
-				 " blocks (%.1f%%) %s%s",
-				 mb->spec, mb->serial, array_mstate_name(mb->state),
-				 mb->limit_blocks, mb->before_blocks, 100.0 * rec_stroke(mb),
-				 mb->method, mb->volatile_ ? ", volatile" : "");
-			tui_put(y, 0, buf, COLS);
+				 "   %s %zu more member%s: Enter shows every detail", glyphs()->cut,
+				 r->n - k, r->n - k == 1 ? "" : "s");
+			attron(A_BOLD);
+			tui_put_cut(y, 0, buf, COLS);
+			attroff(A_BOLD);
 		}
 	}
 	if (a->busy[0]) {
 		attron(attr_state(DEV_IN_USE) | A_BOLD);
-		tui_put(LINES - 2, 1, a->busy, COLS - 2);
+		tui_put_cut(LINES - 2, 1, a->busy, COLS - 2);
 		attroff(attr_state(DEV_IN_USE) | A_BOLD);
+	} else if (m->status[0]) {
+		attron(A_BOLD);
+		tui_put_cut(LINES - 2, 1, m->status, COLS - 2);
+		attroff(A_BOLD);
 	}
-	{
-		static const struct tui_keylabel keys[] = {
-			{ "j/k", "select", 0 },
-			{ "u", "undo", 'u' },
-			{ "R", "reload", 'R' },
-			{ "Esc", "close", TK_ESC },
-		};
-
-		tui_keybar(m, TUI_KEYS(keys), m->status);
-	}
+	tui_keybar(m, TUI_KEYS(keys), NULL);
 }
 
 /* the main screen's keys, the most used first: what does not fit is in the
@@ -1127,14 +1175,15 @@ void tui_draw(const struct tui_model *m)
 	mm->rows_y = -1; /* the drive table is not on the screen */
 	mm->cols = COLS;
 	mm->lines = LINES;
-	if (m->logview)
+	/* the screen on top, in the order the keys go to them (model.c) */
+	if (m->pager)
+		draw_pager(m, m->pager);
+	else if (m->logview)
 		tui_draw_log(m);
 	else if (m->applying)
 		draw_applying(m, m->applying);
 	else if (m->arrays)
 		draw_arrays(m, m->arrays);
-	else if (m->pager)
-		draw_pager(m, m->pager);
 	else if (m->planner)
 		draw_planner(m, m->planner);
 	else
