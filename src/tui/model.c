@@ -197,10 +197,10 @@ void tui_notice(struct tui_model *m, const char *title, const char *fmt, ...)
 	tui_notice_dialog(m, d);
 }
 
-/* PgUp/PgDn: a page of rows shown (page: the view's last count of them). */
+/* PgUp/PgDn: a page, the rows shown (page: the view's last count of them). */
 static long page_step(int key, size_t page)
 {
-	long p = page > 1 ? (long)page - 1 : 1; /* a row of the last page stays in sight */
+	long p = page ? (long)page : 1;
 
 	return key == TK_PGUP ? -p : p;
 }

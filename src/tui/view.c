@@ -122,14 +122,33 @@ void tui_keybar(const struct tui_model *m, const struct tui_keylabel *k, size_t 
 		const char *status)
 {
 	struct tui_model *mm = (struct tui_model *)m;
-	int y = LINES - 1, x = 0;
+	int y = LINES - 1, x = 0, need = 0, sw = status && status[0] ? (int)glyphs_cols(status) : 0;
+	bool skip[TUI_MAX_HITS] = { false };
 
 	mm->nhits = 0;
 	move(y, 0);
 	clrtoeol();
+	if (n > TUI_MAX_HITS)
+		n = TUI_MAX_HITS;
+	for (size_t i = 0; i < n; i++)
+		need += (int)(glyphs_cols(k[i].key) + glyphs_cols(k[i].label)) + 2;
+	/* a status that fits whole once labels before the last (close) are left
+	 * out, from the right: they go (the pager's place in its text) */
+	if (sw && need + sw > COLS) {
+		int drop = need;
+
+		for (size_t i = n - 1; n > 2 && i-- > 1 && drop + sw > COLS;)
+			drop -= (int)(glyphs_cols(k[i].key) + glyphs_cols(k[i].label)) + 2;
+		for (size_t i = n - 1; n > 2 && drop + sw <= COLS && i-- > 1 && need + sw > COLS;) {
+			skip[i] = true;
+			need -= (int)(glyphs_cols(k[i].key) + glyphs_cols(k[i].label)) + 2;
+		}
+	}
 	for (size_t i = 0; i < n && x < COLS; i++) {
 		int kl = (int)glyphs_cols(k[i].key), ll = (int)glyphs_cols(k[i].label);
 
+		if (skip[i])
+			continue;
 		if (x + kl + ll + 1 > COLS)
 			break;
 		attron(A_BOLD);
@@ -177,9 +196,55 @@ static bool task_cell(const struct tui_model *m, const struct dev_entry *e, int 
 	return true;
 }
 
+enum { TABLE_COLS = 32, LAST_MIN = 30 };
+
+/* The drive table's column widths at this screen width (-1: the column is
+ * left out): the registry's, the last one the rest of the line; on a wide
+ * screen a column whose values are longer (a model's name) grows to them
+ * while the last keeps LAST_MIN columns. */
+static void col_widths(const struct tui_model *m, int *w)
+{
+	const struct table *t = m->drives;
+	unsigned n = t ? table_cols(t) : 0;
+	int x = 1, last = -1;
+	char buf[256];
+
+	for (unsigned c = 0; c < n && c < TABLE_COLS; c++) {
+		const struct col_def *def = table_col(t, c);
+
+		w[c] = -1;
+		if (tui_col_min(table_col_id(t, c)) > COLS)
+			continue;
+		w[c] = def->width ? def->width : (int)strlen(def->name) + 12;
+		last = (int)c;
+	}
+	for (unsigned c = 0; c < n && c < TABLE_COLS; c++)
+		if (w[c] >= 0 && (int)c != last)
+			x += w[c] + 1;
+	for (unsigned c = 0; COLS >= 120 && c < n && c < TABLE_COLS; c++) {
+		int want = w[c];
+
+		if (w[c] < 0 || (int)c == last)
+			continue;
+		for (size_t r = 0; r < m->n && r < table_rows(t); r++) {
+			int l = (int)glyphs_cols(
+			    table_cell_text(t, (unsigned)r, c, 0, 0, buf, sizeof(buf)));
+
+			want = l > want ? l : want;
+		}
+		if (want > w[c] && COLS - x - 1 - (want - w[c]) >= LAST_MIN) {
+			x += want - w[c];
+			w[c] = want;
+		}
+	}
+	if (last >= 0)
+		w[last] = COLS - x - 1;
+}
+
 /* A row of the drive table (e NULL: the header), with the columns the
- * screen is wide enough for. */
-static void draw_row(int y, const struct tui_model *m, const struct dev_entry *e, bool sel)
+ * screen is wide enough for (col_widths). */
+static void draw_row(int y, const struct tui_model *m, const struct dev_entry *e, bool sel,
+		     const int *cw)
 {
 	const struct table *t = m->drives;
 	int x = 1;
@@ -192,15 +257,12 @@ static void draw_row(int y, const struct tui_model *m, const struct dev_entry *e
 	if (sel)
 		attron(A_REVERSE);
 	mvhline(y, 1, ' ', COLS - 1);
-	for (unsigned c = 0; t && c < table_cols(t) && x < COLS; c++) {
+	for (unsigned c = 0; t && c < table_cols(t) && c < TABLE_COLS && x < COLS; c++) {
 		const struct col_def *def = table_col(t, c);
-		/* the rest of the line; not the last column: as wide as its heading */
-		int w = def->width		? def->width
-			: c + 1 < table_cols(t) ? (int)strlen(def->name) + 12
-						: COLS - x - 1;
+		int w = cw[c];
 		bool state = table_col_id(t, c) == DRV_STATE;
 
-		if (tui_col_min(table_col_id(t, c)) > COLS)
+		if (w < 0)
 			continue;
 		if (e && state && task_cell(m, e, w, buf, sizeof(buf)))
 			;
@@ -729,7 +791,7 @@ static const struct tui_keylabel planner_keys[] = {
 static void draw_planner(const struct tui_model *m, const struct tui_planner *p)
 {
 	char buf[512], v[64], cap[32];
-	int y = 0, used, lw;
+	int y = 0, used, lw, nw, cw, iw, aw;
 	bool mttdl;
 
 	erase();
@@ -790,12 +852,17 @@ static void draw_planner(const struct tui_model *m, const struct tui_planner *p)
 	y++;
 	/* the closest layouts' SHORT OF on an 80-column screen: without MTTDL-Y */
 	mttdl = p->met || COLS >= 100;
-	lw = COLS >= 100 ? 15 : 13; /* "10 (3 copies)", "50 (2 groups)" */
+	/* narrower below 100 columns: "10 (3 copies)", "50 (2 groups)"; IOPS to 99999 */
+	lw = COLS >= 100 ? 15 : 13;
+	nw = COLS >= 100 ? 3 : 2;
+	cw = COLS >= 100 ? 9 : 8;
+	iw = COLS >= 100 ? 8 : 7;
+	aw = COLS >= 100 ? 7 : 6;
 	if (p->nrows) {
-		snprintf(buf, sizeof(buf), "  %-3s %-*s %5s %7s %9s %8s %7s %4s%*s%s  %s", "#", lw,
-			 p->met ? "LEVEL" : "CLOSEST LEVEL", "DISKS", "STROKE", "CAPACITY", "IOPS",
-			 "ACC-MS", "TOL", mttdl ? 10 : 0, mttdl ? "MTTDL-Y" : "", "",
-			 p->met ? "" : "SHORT OF");
+		snprintf(buf, sizeof(buf), "  %-*s %-*s %5s %7s %*s %*s %*s %4s%*s%s  %s", nw, "#",
+			 lw, p->met ? "LEVEL" : "CLOSEST LEVEL", "DISKS", "STROKE", cw, "CAPACITY",
+			 iw, "IOPS", aw, "ACC-MS", "TOL", mttdl ? 10 : 0, mttdl ? "MTTDL-Y" : "",
+			 "", p->met ? "" : "SHORT OF");
 		attron(tui_attr_head());
 		tui_put_cut(y++, 0, buf, COLS);
 		attroff(tui_attr_head());
@@ -805,11 +872,12 @@ static void draw_planner(const struct tui_model *m, const struct tui_planner *p)
 		attr_t a = A_NORMAL;
 
 		mttdl_text(r->mttdl_h, v, sizeof(v));
-		snprintf(buf, sizeof(buf), "%c %-3zu %-*s %5u %6.1f%% %9s %8.0f %7.2f %4u%*s%s  %s",
-			 i == p->chosen ? '>' : ' ', i + 1, lw, r->level, r->disks, 100 * r->stroke,
-			 size_human(r->capacity, cap, sizeof(cap)), r->iops, r->access_ms,
-			 r->tolerates, mttdl ? (int)strlen(v) < 10 ? 10 - (int)strlen(v) : 1 : 0,
-			 "", mttdl ? v : "", r->shortfall);
+		snprintf(buf, sizeof(buf), "%c %-*zu %-*s %5u %6.1f%% %*s %*.0f %*.2f %4u%*s%s  %s",
+			 i == p->chosen ? '>' : ' ', nw, i + 1, lw, r->level, r->disks,
+			 100 * r->stroke, cw, size_human(r->capacity, cap, sizeof(cap)), iw,
+			 r->iops, aw, r->access_ms, r->tolerates,
+			 mttdl ? (int)strlen(v) < 10 ? 10 - (int)strlen(v) : 1 : 0, "",
+			 mttdl ? v : "", r->shortfall);
 		if (i == 0 && p->met)
 			a |= (colour ? COLOR_PAIR(PAIR_FREE) : 0) | A_BOLD;
 		if (i == p->chosen)
@@ -849,7 +917,7 @@ static void draw_planner(const struct tui_model *m, const struct tui_planner *p)
 
 static void bar_text(double f, char *buf, size_t len)
 {
-	glyphs_bar(f, 1.0, 20, NULL, false, buf, len);
+	glyphs_bar(f, 1.0, COLS >= 100 ? 20 : 10, NULL, false, buf, len);
 }
 
 static void draw_applying(const struct tui_model *m, struct tui_applying *ap)
@@ -862,19 +930,19 @@ static void draw_applying(const struct tui_model *m, struct tui_applying *ap)
 	attron(attr_title());
 	mvhline(0, 0, ' ', COLS);
 	snprintf(buf, sizeof(buf), " Apply /dev/md/%s - %s", ap->name, ap->title);
-	tui_put(0, 0, buf, COLS);
+	tui_put_cut(0, 0, buf, COLS);
 	attroff(attr_title());
 	for (size_t i = 0; i < ap->n && y < LINES - 6; i++, y++) {
 		bar_text(ap->m[i].fraction, bar, sizeof(bar));
-		snprintf(buf, sizeof(buf), " member %-2zu %-14s %-18s [%s] %3.0f%% %s", i + 1,
-			 ap->m[i].spec, ap->m[i].serial, bar, 100.0 * ap->m[i].fraction,
-			 ap->m[i].phase);
-		tui_put(y, 0, buf, COLS);
+		snprintf(buf, sizeof(buf), " %s%-2zu %-14s %-*s [%s] %3.0f%% %s",
+			 COLS >= 100 ? "member " : "", i + 1, ap->m[i].spec, COLS >= 100 ? 18 : 14,
+			 ap->m[i].serial, bar, 100.0 * ap->m[i].fraction, ap->m[i].phase);
+		tui_put_cut(y, 0, buf, COLS);
 	}
 	y++;
 	attron(A_BOLD);
 	snprintf(buf, sizeof(buf), " Step: %s", ap->step);
-	tui_put(y++, 0, buf, COLS);
+	y += tui_wrap_draw_ind(y, 0, buf, COLS - 1, 7, 2);
 	attroff(A_BOLD);
 	if (ap->done) {
 		attr_t a = ap->rc ? attr_state(DEV_PROTECTED) | A_BOLD
@@ -1070,7 +1138,7 @@ static void main_title(const struct tui_model *m, char *buf, size_t len)
 static void draw_main(const struct tui_model *m)
 {
 	struct tui_model *mm = (struct tui_model *)m;
-	int list_h, shown, y, detail_y;
+	int list_h, shown, y, detail_y, cw[TABLE_COLS];
 	char buf[256];
 
 	erase();
@@ -1090,7 +1158,8 @@ static void draw_main(const struct tui_model *m)
 	if (list_h < 1)
 		list_h = 1;
 	attron(tui_attr_head());
-	draw_row(1, m, NULL, false);
+	col_widths(m, cw);
+	draw_row(1, m, NULL, false, cw);
 	attroff(tui_attr_head());
 	{
 		size_t pos = tui_view_pos(mm);
@@ -1106,7 +1175,7 @@ static void draw_main(const struct tui_model *m)
 	y = 2;
 	/* the rows shown: sorted and filtered (select.c) */
 	for (size_t k = m->top; k < m->nview && y < 2 + list_h; k++, y++)
-		draw_row(y, m, &m->devs[m->view[k]], m->view[k] == m->sel);
+		draw_row(y, m, &m->devs[m->view[k]], m->view[k] == m->sel, cw);
 	shown = y - 2;
 	mm->rows_y = 2;
 	mm->rows_n = (unsigned)shown;

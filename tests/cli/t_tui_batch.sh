@@ -59,6 +59,16 @@ $SCREEN"
 		printf '%s\n' "$all" | sed -n 's/^.*[│|] *\(.*[^ ]\) *[│|].*$/\1/p'
 	}
 	rows() { printf '%s\n' "$SCREEN" | grep -E "^[ *]sim:sata2t-"; }
+	# the rows after the 8: the done one limited and unmarked, the 7 marked
+	rows_after8() {
+		rows | grep -qE "^ sim:sata2t-0 .* 600 GB .* 30\.0% " &&
+			[ "$(rows | grep -cE '^\*sim:sata2t-[1-7] .* 2\.00 TB .* no ')" -eq 7 ]
+	}
+	# the rows after the 2: those two marked, no other
+	rows_after2() {
+		[ "$(rows | grep -c '^\*')" -eq 2 ] && rows | grep -q '^\*sim:sata2t-1 ' &&
+			rows | grep -q '^\*sim:sata2t-3 '
+	}
 
 	for case in "80 24 LANG=C.UTF-8 LC_ALL=C.UTF-8" "200 60 LANG=C LC_ALL=C"; do
 		set -- $case
@@ -103,14 +113,8 @@ $text"
 		tui_keys G
 		tui_check "tui batch $size: a key later: the status line counts the marks" \
 			"8 drives, 7 marked: actions apply to them"
-		tui_wait "sim:sata2t-0 .* 30\.0%" >/dev/null
-		if rows | grep -qE "^ sim:sata2t-0 .* 600 GB .* 30\.0% " &&
-			[ "$(rows | grep -cE '^\*sim:sata2t-[1-7] .* 2\.00 TB .* no ')" -eq 7 ]; then
-			pass "tui batch $size: the rows: the done one limited and unmarked, the 7 marked"
-		else
-			fail "tui batch $size: the rows: the done one limited and unmarked, the 7 marked" \
-				"$SCREEN"
-		fi
+		tui_holds "tui batch $size: the rows: the done one limited and unmarked, the 7 marked" \
+			rows_after8
 		# the retry is one key: l on the 7 failed alone
 		tui_keys l
 		tui_wait "Size +\[_\]" >/dev/null
@@ -135,9 +139,9 @@ $text"
 	tui_check "tui batch 2 drives: two marked" "8 drives, 2 marked"
 	bt_limit Z1E00001 Z1E00003
 	tui_check "tui batch 2 drives: the summary: 0 done, 2 failed" "Limit: 0 done, 2 failed"
-	screen_has "tui batch 2 drives: sim:sata2t-1 named with why" \
+	tui_check "tui batch 2 drives: sim:sata2t-1 named with why" \
 		"sim:sata2t-1: the drive refused SET MAX ADDRESS"
-	screen_has "tui batch 2 drives: sim:sata2t-3 named with why" \
+	tui_check "tui batch 2 drives: sim:sata2t-3 named with why" \
 		"sim:sata2t-3: the drive refused SET MAX ADDRESS"
 	tui_keys Enter
 	tui_check "tui batch 2 drives: the status line: both failed, both marked" \
@@ -145,12 +149,7 @@ $text"
 	tui_keys k
 	tui_check "tui batch 2 drives: a key later: 2 marked, as the table shows" \
 		"8 drives, 2 marked"
-	if [ "$(rows | grep -c '^\*')" -eq 2 ] && rows | grep -q '^\*sim:sata2t-1 ' &&
-		rows | grep -q '^\*sim:sata2t-3 '; then
-		pass "tui batch 2 drives: the two failed are the two marked"
-	else
-		fail "tui batch 2 drives: the two failed are the two marked" "$SCREEN"
-	fi
+	tui_holds "tui batch 2 drives: the two failed are the two marked" rows_after2
 	# a key makes a message stale: after a move the status line counts again
 	tui_keys U
 	tui_check "tui batch 2 drives: U: none marked, said" "8 drives, none marked"
@@ -181,11 +180,11 @@ RIG
 	# the test ends in about 6 s: the row goes back to free under the open form
 	tui_check "tui batch self-test: its end shows in the table under the open form" \
 		"^\*sim:a +sata .* free *$"
-	screen_has "tui batch self-test: the form keeps what was typed" "Size +\[20_"
+	tui_check "tui batch self-test: the form keeps what was typed" "Size +\[20_"
 	tui_keys Escape
 	tui_check "tui batch self-test: the summary once the form is closed" \
 		"Self-test: 0 done, 1 failed"
-	screen_has "tui batch self-test: ... with why" "sim:a: the short self-test ended in error"
+	tui_check "tui batch self-test: ... with why" "sim:a: the short self-test ended in error"
 	tui_keys Escape
 	tui_check "tui batch self-test: the failed drive is marked" "^\*sim:a "
 
@@ -198,15 +197,15 @@ RIG
 	tui_keys Tab Tab
 	tui_type 100ms
 	tui_check "tui batch bench: the summary: 1 done, 1 failed" "Benchmark: 1 done, 1 failed"
-	screen_has "tui batch bench: ... the failed one named with why" \
+	tui_check "tui batch bench: ... the failed one named with why" \
 		"sim:b: .*Unrecovered read error"
 	tui_keys Escape
 	tui_check "tui batch bench: the results' head says it too" \
 		"^bench: 1 done, 1 failed\.$"
-	screen_has "tui batch bench: ... and the results' title" "Benchmark: .*: 1 done, 1 failed"
+	tui_check "tui batch bench: ... and the results' title" "Benchmark: .*: 1 done, 1 failed"
 	tui_keys q
 	tui_check "tui batch bench: the failed one marked, the done one not" "^\*sim:b "
-	screen_has "tui batch bench: ... sim:a unmarked" "^ sim:a "
+	tui_check "tui batch bench: ... sim:a unmarked" "^ sim:a "
 	tui_stop
 else
 	fail "t_tui_batch: tmux is installed (tests/deps.sh check installs it)"

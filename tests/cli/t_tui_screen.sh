@@ -141,7 +141,7 @@ else
 	tui_keys Escape p
 	tui_check "tui screen 80x24: the planner's key bar" "^Tab field Left/Right choose"
 	tui_keys Escape A
-	tui_check "tui screen 80x24: the arrays screen's key bar" "^j/k select u undo R reload Esc close"
+	tui_check "tui screen 80x24: the arrays screen's key bar" "^j/k select Enter detail u undo q close R reload"
 	tui_keys Escape L
 	tui_check "tui screen 80x24: the log's key bar" "^j/k move PgUp page up PgDn page down / filter"
 	tui_keys /
