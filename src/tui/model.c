@@ -217,12 +217,13 @@ static enum tui_action dialog_key(struct tui_model *m, int key)
 		return TUI_REDRAW; /* redraw at the new size, the dialog stays */
 	if (!d->form && d->top_max &&
 	    (key == TK_UP || key == TK_DOWN || key == TK_PGUP || key == TK_PGDN || key == TK_HOME ||
-	     key == TK_END)) { /* its text does not fit: it scrolls */
-		long step = key == TK_UP     ? -1
-			    : key == TK_DOWN ? 1
-			    : key == TK_HOME ? -(long)d->top_max
-			    : key == TK_END  ? (long)d->top_max
-					     : page_step(key, d->page);
+	     key == TK_END || (!d->input && (key == 'j' || key == 'k')))) {
+		/* its text does not fit: it scrolls (j/k too where nothing is typed) */
+		long step = key == TK_UP || key == 'k'	   ? -1
+			    : key == TK_DOWN || key == 'j' ? 1
+			    : key == TK_HOME		   ? -(long)d->top_max
+			    : key == TK_END		   ? (long)d->top_max
+							   : page_step(key, d->page);
 		long top = (long)d->top + step;
 
 		d->top = top < 0 ? 0 : top > (long)d->top_max ? d->top_max : (size_t)top;
@@ -734,7 +735,7 @@ enum tui_action tui_handle_key(struct tui_model *m, int key)
 	/* the ticks take in what jobs did, whatever screen is open: a job's
 	 * end queues what it has to say (tui_notice) behind an open dialog */
 	bool bg = key == TK_TICK && tui_bg_poll(m);
-	bool tasks = key == TK_TICK && m->ntasks && tui_tasks_poll(m);
+	bool tasks = key == TK_TICK && (m->ntasks || m->rescan_pending) && tui_tasks_poll(m);
 	bool said = false;
 	enum tui_action a;
 

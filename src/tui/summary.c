@@ -240,7 +240,5 @@ void tui_batch_end(struct tui_model *m, struct tui_batch *b)
 			tui_notice_dialog(m, d);
 		}
 	}
-	if (!m->ntasks && m->rescan_pending)
-		tui_model_refresh(m);
-	tui_batch_free(b);
+	tui_batch_free(b); /* the rescan: once no job runs (tui_tasks_poll, the next tick) */
 }
