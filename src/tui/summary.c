@@ -207,6 +207,18 @@ static unsigned marks_update(struct tui_model *m, const struct tui_batch *b, uns
 	return marked;
 }
 
+static void rows_refresh(struct tui_model *m, const struct tui_batch *b)
+{
+	char(*specs)[256] = calloc(b->n ? b->n : 1, sizeof(*specs));
+
+	if (!specs)
+		return;
+	for (size_t i = 0; i < b->n; i++)
+		snprintf(specs[i], sizeof(specs[i]), "%s", b->items[i].spec);
+	tui_rows_refresh(m, (const char(*)[256])specs, b->n);
+	free(specs);
+}
+
 void tui_batch_end(struct tui_model *m, struct tui_batch *b)
 {
 	unsigned done, failed, halted, marked;
@@ -225,8 +237,13 @@ void tui_batch_end(struct tui_model *m, struct tui_batch *b)
 		tui_status(m, "%s", b->items[0].text);
 	else
 		tui_status(m, "%s: %s", b->what, head);
-	if (!b->reads_only)
-		m->rescan_pending = true; /* the rows show what the drives are now */
+	if (!b->reads_only) {
+		/* the rows show what the drives are now: the rescan once no job
+		 * runs, these drives' rows now when other jobs go on */
+		m->rescan_pending = true;
+		if (m->ntasks)
+			rows_refresh(m, b);
+	}
 	/* the summary: whenever one failed; for more than one drive when the
 	 * results are not shown elsewhere (bench and qualify open theirs) and
 	 * not all were stopped by the user */

@@ -345,6 +345,11 @@ void tui_bg_stop_all(struct tui_model *m, double timeout_s);
  * job or a scan runs is coalesced into one scan after it. 0, or why the
  * job could not start (also in the status line). */
 int tui_model_refresh(struct tui_model *m);
+/* The rows of those drives read again now (a job of its own), where the
+ * rescan waits for other jobs to end: a batch's drives show their new state
+ * while a long self-test runs on another. Drives a job works on are left
+ * out; nothing when a scan runs (it reads them all). */
+void tui_rows_refresh(struct tui_model *m, const char (*specs)[256], size_t n);
 /* Take a scan's drives into the model (UI thread): the table rebuilt, the
  * selection and the marks kept on the same disks (by serial, else WWN,
  * else name) wherever their rows moved; a disk that vanished loses its

@@ -168,6 +168,10 @@ $text"
 ] }
 RIG
 	export SHORTSTROKE_STATE_DIR="$TMP/bst"
+	rows_ab() {
+		printf '%s\n' "$SCREEN" | grep -qE "^ sim:b +sata .* 20\.0% " &&
+			printf '%s\n' "$SCREEN" | grep -qE "^ sim:a .*self-test"
+	}
 	tui_start bst 80 24 --rig "$TMP/strig.json"
 	tui_wait "rig .* 2 drives" >/dev/null
 	tui_keys t
@@ -187,6 +191,27 @@ RIG
 	tui_check "tui batch self-test: ... with why" "sim:a: the short self-test ended in error"
 	tui_keys Escape
 	tui_check "tui batch self-test: the failed drive is marked" "^\*sim:a "
+
+	# a limit while a long self-test runs on the other drive: the limited drive's row shows
+	# its new state at once (the rescan waits for the self-test; the row does not)
+	tui_keys U g t
+	tui_wait "Kind +< short >" >/dev/null
+	tui_keys Right Enter
+	tui_check "tui batch rows: a long self-test runs on sim:a" "^ sim:a .*self-test"
+	tui_keys j l
+	tui_wait "Size +\[_\]" >/dev/null
+	tui_keys -l 20%
+	tui_keys Enter
+	tui_wait "Type the serial \(STA0002\)" >/dev/null
+	tui_keys -l STA0002
+	tui_keys Enter
+	tui_check "tui batch rows: the limit's line on the status line" "sim:b: limited to "
+	tui_holds "tui batch rows: sim:b's row limited while sim:a's self-test runs" rows_ab
+	tui_keys g a
+	tui_wait "Abort it\? \[y/N\]" >/dev/null
+	tui_keys y Enter
+	tui_check "tui batch rows: the self-test stopped: counted so" \
+		"sim:a: the extended self-test was aborted"
 
 	# a benchmark of both: the one with medium errors fails; the summary over the results
 	tui_keys U g Space Space b
