@@ -23,6 +23,7 @@ static const struct glyphs ascii = {
 	.before = "=",
 	.more_up = "^",
 	.more_down = "v",
+	.cut = "~",
 };
 
 static const struct glyphs unicode = {
@@ -41,6 +42,7 @@ static const struct glyphs unicode = {
 	.before = "▒",
 	.more_up = "▲",
 	.more_down = "▼",
+	.cut = "…",
 };
 
 static const struct glyphs *chosen = &ascii;

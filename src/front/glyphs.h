@@ -21,6 +21,7 @@ struct glyphs {
 	const char *empty;		 /* a progress bar's empty cell: "." "░" */
 	const char *before;		 /* the earlier run's bar cell: "=" "▒" */
 	const char *more_up, *more_down; /* text above, below: "^" "v", "▲" "▼" */
+	const char *cut;		 /* the end of a text cut short: "~" (as mc), "…" */
 };
 
 /* The glyphs chosen (ASCII until glyphs_pick chose others). */

@@ -59,7 +59,8 @@ struct st_op {
 	struct drive *d;
 	struct dev_entry e;
 	enum selftest_kind kind;
-	atomic_bool abort; /* set by the abort key: stop it inside the drive too */
+	atomic_bool abort;	 /* set by the abort key: stop it inside the drive too */
+	struct tui_batch *batch; /* the summary it ends in */
 };
 
 static int st_job(void *arg, const struct progress_sink *sink, struct ss_error *err)
@@ -88,22 +89,19 @@ static void st_abort(struct tui_task *t)
 static void st_finish(struct tui_model *m, struct tui_task *t, int rc, const struct ss_error *err)
 {
 	struct st_op *op = t->arg;
+	char done[200];
 
-	if (rc == -ECANCELED && atomic_load(&op->abort))
-		tui_status(m, "%s", err->msg);
-	else if (rc)
-		tui_alert(m, "Self-test", "%s", err->msg);
-	else
-		tui_status(m, "%s: %s self-test completed without error", op->e.spec,
-			   selftest_kind_name(op->kind));
+	snprintf(done, sizeof(done), "%s self-test completed without error",
+		 selftest_kind_name(op->kind));
+	tui_batch_ended(m, op->batch, op->e.spec, rc, rc ? err->msg : done);
 	drive_free(op->d);
 	free(op);
 }
 
 /* Start the test on one drive (one command, on this thread, so that a
- * refusal shows in the dialog) and a job that watches it. */
+ * refusal shows in the dialog) and a job that watches it, in batch b. */
 static int st_start_one(struct tui_model *m, const char *spec, enum selftest_kind kind,
-			struct ss_error *err)
+			struct tui_batch *b, struct ss_error *err)
 {
 	struct st_op *op;
 	int rc;
@@ -114,6 +112,7 @@ static int st_start_one(struct tui_model *m, const char *spec, enum selftest_kin
 	if (!op)
 		return ss_error_set(err, -ENOMEM, "out of memory");
 	op->kind = kind;
+	op->batch = b;
 	atomic_init(&op->abort, false);
 	rc = device_open(m->ctx, spec, false, &op->d, &op->e, err);
 	if (!rc)
@@ -126,6 +125,7 @@ static int st_start_one(struct tui_model *m, const char *spec, enum selftest_kin
 		return rc;
 	}
 	tui_task_for(m, spec)->abort = st_abort;
+	tui_batch_add(b, spec);
 	return 0;
 }
 
@@ -146,37 +146,46 @@ static enum tui_action st_submit(struct tui_model *m, struct tui_dialog *d)
 	struct st_flow *f = d->arg;
 	const char *name = tui_field_choice(&d->form->f[0]);
 	enum selftest_kind kind = SELFTEST_SHORT;
-	char failed[sizeof(d->error)] = "";
+	char failed[sizeof(d->error)] = "", what[48];
 	size_t used = 0;
 	unsigned started = 0;
+	struct tui_batch *b;
 
 	for (size_t k = 0; k < 3; k++)
 		if (!strcmp(name, st_names[k]))
 			kind = st_kinds[k];
+	snprintf(what, sizeof(what), "%s self-test", selftest_kind_name(kind));
+	b = tui_batch_new(what, "Self-test", 't');
 	for (size_t i = 0; i < f->n; i++) {
 		struct ss_error err = { 0 };
 		const char *why = f->caps[i].why_not[kind];
 
 		if (!f->caps[i].has[kind])
 			ss_error_set(&err, -EOPNOTSUPP, "%s", why);
-		else if (!st_start_one(m, f->spec[i], kind, &err)) {
+		else if (!st_start_one(m, f->spec[i], kind, b, &err)) {
 			started++;
 			continue;
 		}
+		tui_batch_ended(m, b, f->spec[i], err.code ? err.code : -EIO, err.msg);
 		if (used < sizeof(failed))
 			used += (size_t)snprintf(failed + used, sizeof(failed) - used, "%s%s",
 						 used ? "; " : "", err.msg);
 	}
-	tui_status(m, "%s self-test started on %u drive%s", selftest_kind_name(kind), started,
-		   started == 1 ? "" : "s");
-	if (!failed[0]) {
-		m->dlg = NULL; /* the caller frees d */
-		return TUI_REDRAW;
+	if (!started) { /* nothing runs: the dialog stays, for another kind */
+		tui_batch_free(b);
+		return tui_dialog_error(d, "%s", failed);
 	}
-	if (started)
-		return tui_dialog_error(d, "Started on %u of %zu drives. %s", started, f->n,
-					failed);
-	return tui_dialog_error(d, "%s", failed);
+	m->dlg = NULL; /* the caller frees d */
+	if (failed[0])
+		tui_status(m, "%s started on %u of %zu drives (the others: see why)", what, started,
+			   f->n);
+	else
+		tui_status(m, "%s started on %u drive%s", what, started, started == 1 ? "" : "s");
+	if (failed[0]) /* said now too: the summary comes when the tests have run */
+		tui_notice(m, "Self-test", "Started on %u of %zu drives. Not started: %s", started,
+			   f->n, failed);
+	tui_batch_seal(m, b);
+	return TUI_REDRAW;
 }
 
 static enum tui_action act_selftest(struct tui_model *m)

@@ -377,7 +377,7 @@ enum tui_action tui_applying_key(struct tui_model *m, int key)
 	struct tui_applying *ap = m->applying;
 
 	if (key == TK_TICK)
-		return tui_tasks_poll(m) ? TUI_REDRAW : TUI_NONE;
+		return TUI_NONE; /* tui_handle_key took in the job's progress */
 	if (key == TK_RESIZE)
 		return TUI_REDRAW;
 	if (!ap->done) {
@@ -440,6 +440,58 @@ enum tui_action tui_arrays_open(struct tui_model *m)
 	return TUI_REDRAW;
 }
 
+/* Enter: every field of the selected record, a member a line, in a pager. */
+static enum tui_action arrays_detail(struct tui_model *m)
+{
+	const struct tui_arrays *a = m->arrays;
+	const struct array_rec *r;
+	struct tui_lines l = { 0 };
+	char title[160], h1[32], h2[32], *text;
+
+	if (!a->n)
+		return TUI_NONE;
+	r = &a->recs[a->sel];
+	tui_lines_add(&l, "Array:       %s (%s)", r->name, r->md_dev);
+	tui_lines_add(&l, "State:       %s", array_state_name(r->state));
+	if (r->copies > 1)
+		tui_lines_add(&l, "Level:       RAID %s, %u copies", r->level, r->copies);
+	else
+		tui_lines_add(&l, "Level:       RAID %s", r->level);
+	tui_lines_add(&l, "Chunk:       %" PRIu64 " KiB", r->chunk_bytes / 1024);
+	tui_lines_add(&l, "Filesystem:  %s", r->fs[0] ? r->fs : "none");
+	tui_lines_add(&l, "UUID:        %s", r->uuid[0] ? r->uuid : "-");
+	tui_lines_add(&l, "Created:     %s", r->created);
+	tui_lines_add(&l, "Step:        %s", r->step);
+	if (r->remains[0])
+		tui_lines_add(&l, "Remains:     %s", r->remains);
+	tui_lines_add(&l, "Plan:        %s", r->plan[0] ? r->plan : "-");
+	tui_lines_add(&l, "mdadm.conf:  %s", r->conf[0] ? r->conf : "none written");
+	tui_lines_add(&l, "Members:     %zu", r->n);
+	for (size_t k = 0; k < r->n; k++) {
+		const struct array_member *mb = &r->m[k];
+
+		tui_lines_add(
+		    &l,
+		    "  %-14s  %s: %" PRIu64 " of %" PRIu64 " blocks of %u bytes (%.1f%%, %s of %s)"
+		    "%s%s%s; serial %s, WWN %s, %s",
+		    mb->spec, array_mstate_name(mb->state), mb->limit_blocks, mb->before_blocks,
+		    mb->block_len,
+		    mb->before_blocks ? 100.0 * (double)mb->limit_blocks / (double)mb->before_blocks
+				      : 0,
+		    size_human(mb->limit_blocks * mb->block_len, h1, sizeof(h1)),
+		    size_human(mb->before_blocks * mb->block_len, h2, sizeof(h2)),
+		    mb->method[0] ? " by " : "", mb->method, mb->volatile_ ? ", volatile" : "",
+		    mb->serial[0] ? mb->serial : "-", mb->wwn[0] ? mb->wwn : "-",
+		    mb->model[0] ? mb->model : "-");
+	}
+	text = tui_lines_join(&l);
+	tui_lines_clear(&l);
+	snprintf(title, sizeof(title), "Array %s: every field of its record", r->name);
+	tui_pager_open(m, title, text ? text : "out of memory");
+	free(text);
+	return TUI_REDRAW;
+}
+
 struct undo_op {
 	struct ss_ctx ctx;
 	struct array_rec r;
@@ -464,7 +516,7 @@ static void undo_finish(struct tui_model *m, struct tui_task *t, int rc, const s
 		tui_arrays_reload(m->arrays, m->ctx);
 	}
 	if (rc)
-		tui_alert(m, "Undo failed", "%s", err->msg);
+		tui_notice(m, "Undo failed", "%s", err->msg);
 	else
 		tui_status(m, "%s: undone: every member restored", u->r.md_dev);
 	ctx_fini(&u->ctx);
@@ -555,8 +607,6 @@ enum tui_action tui_arrays_key(struct tui_model *m, int key)
 	struct tui_arrays *a = m->arrays;
 
 	switch (key) {
-	case TK_TICK:
-		return tui_tasks_poll(m) ? TUI_REDRAW : TUI_NONE;
 	case TK_ESC:
 	case 'q':
 		if (a->busy[0]) {
@@ -583,6 +633,8 @@ enum tui_action tui_arrays_key(struct tui_model *m, int key)
 		return TUI_REDRAW;
 	case 'u':
 		return arrays_undo(m);
+	case TK_ENTER:
+		return arrays_detail(m);
 	case TK_RESIZE:
 		return TUI_REDRAW;
 	default:

@@ -210,8 +210,10 @@ static void results_text(struct tui_lines *out, const struct bench_run *r,
 	tui_lines_add(out, "%s", "");
 }
 
-/* A drive's end: its run kept, compared with the one before. */
-static void tb_done(struct tui_model *m, void *flow, void *arg, int rc, const struct ss_error *err)
+/* A drive's end: its run kept, compared with the one before; its line for
+ * the summary (IOPS at the first and the last queue depth). */
+static void tb_done(struct tui_model *m, void *flow, void *arg, int rc, const struct ss_error *err,
+		    char *result, size_t len)
 {
 	struct tb_flow *f = flow;
 	struct tb_op *op = arg;
@@ -219,12 +221,12 @@ static void tb_done(struct tui_model *m, void *flow, void *arg, int rc, const st
 	struct ss_error e2 = { 0 };
 	bool have = false;
 
+	(void)m;
 	io_dev_close(op->d.io);
 	f->virtual_time |= op->virtual_time;
 	if (!op->done) {
 		tui_lines_add(&f->out, "%s: benchmark failed: %s", op->d.spec, err->msg);
 		tui_lines_add(&f->out, "%s", "");
-		tui_status(m, "%s: benchmark failed: %s", op->d.spec, err->msg);
 		return;
 	}
 	run_of(op, &r);
@@ -235,28 +237,43 @@ static void tb_done(struct tui_model *m, void *flow, void *arg, int rc, const st
 			      op->o.nqd, err->msg);
 	if (!rc && bench_history_append(f->state_dir, &r, &e2))
 		tui_lines_add(&f->out, "  not kept for a later comparison: %s", e2.msg);
-	tui_status(m, "%s: %s QD %u %.0f IOPS%s", op->d.spec, io_workload_name(op->o.wl), r.p[0].qd,
-		   r.p[0].iops, rc ? " (stopped)" : "");
+	if (r.n > 1)
+		snprintf(result, len, "%s QD %u %.0f IOPS ... QD %u %.0f IOPS",
+			 io_workload_name(op->o.wl), r.p[0].qd, r.p[0].iops, r.p[r.n - 1].qd,
+			 r.p[r.n - 1].iops);
+	else
+		snprintf(result, len, "%s QD %u %.0f IOPS", io_workload_name(op->o.wl), r.p[0].qd,
+			 r.p[0].iops);
 }
 
-static void tb_end(struct tui_model *m, void *flow, unsigned started)
+static void tb_end(struct tui_model *m, void *flow, unsigned started, const struct tui_batch *b)
 {
 	struct tb_flow *f = flow;
-	char title[200], t[32];
+	struct tui_lines out = { 0 };
+	char title[200], t[32], head[64] = "";
 	char *text;
 
 	for (size_t i = 0; i < f->n; i++)
 		io_dev_close(f->d[i].io); /* a drive whose job could not start */
 	if (started) {
-		text = tui_lines_join(&f->out);
+		if (b) { /* how each drive ended first: the failed ones with why */
+			tui_batch_headline(b, head, sizeof(head));
+			tui_batch_lines(b, &out, false);
+			tui_lines_add(&out, "%s", "");
+		}
+		for (size_t i = 0; i < f->out.n; i++)
+			tui_lines_add(&out, "%s", f->out.v[i]);
+		text = tui_lines_join(&out);
 		if (f->o.time_ns < 60000000000ull)
 			snprintf(t, sizeof(t), "%gs", (double)f->o.time_ns / 1e9);
 		else
 			duration_human((double)f->o.time_ns / 1e9, t, sizeof(t));
-		snprintf(title, sizeof(title), "Benchmark: %s, %s per queue depth%s  (q closes)",
-			 io_workload_name(f->o.wl), t, f->virtual_time ? " (virtual time)" : "");
+		snprintf(title, sizeof(title), "Benchmark: %s, %s per queue depth%s%s%s",
+			 io_workload_name(f->o.wl), t, f->virtual_time ? " (virtual time)" : "",
+			 head[0] ? ": " : "", head);
 		tui_pager_open(m, title, text ? text : "out of memory");
 		free(text);
+		tui_lines_clear(&out);
 	}
 	tui_lines_clear(&f->out);
 }
@@ -290,14 +307,24 @@ static int tb_prepare(struct tui_model *m, void *flow, const struct dev_entry *e
 	return ss_error_set(err, -ENODEV, "%s: not checked in the form", e->spec);
 }
 
+/* A workload that writes changes the drives (their signatures may go). */
+static bool tb_changes(const void *flow)
+{
+	const struct tb_flow *f = flow;
+
+	return io_workload_writes(f->o.wl);
+}
+
 static const struct tui_fanout_ops tb_ops = {
 	.what = "bench",
 	.title = "Benchmark",
+	.key = 'b',
 	.flow_size = sizeof(struct tb_flow),
 	.op_size = sizeof(struct tb_op),
 	.setup = tb_setup,
 	.prepare = tb_prepare,
 	.run = tb_job,
+	.changes = tb_changes,
 	.done = tb_done,
 	.end = tb_end,
 };

@@ -98,14 +98,20 @@ char *tui_lines_join(const struct tui_lines *l)
 
 void tui_lines_add(struct tui_lines *l, const char *fmt, ...)
 {
-	char **nv;
 	va_list ap;
-	char *line;
 
 	va_start(ap, fmt);
+	tui_lines_vadd(l, fmt, ap);
+	va_end(ap);
+}
+
+void tui_lines_vadd(struct tui_lines *l, const char *fmt, va_list ap)
+{
+	char **nv;
+	char *line;
+
 	if (vasprintf(&line, fmt, ap) < 0)
 		line = NULL;
-	va_end(ap);
 	if (!line)
 		return;
 	nv = realloc(l->v, (l->n + 1) * sizeof(*nv));

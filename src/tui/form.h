@@ -26,16 +26,6 @@
 
 #include "tui.h"
 
-/* Lines of text a screen owns (a preview, a report). */
-struct tui_lines {
-	char **v;
-	size_t n;
-};
-void tui_lines_add(struct tui_lines *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void tui_lines_clear(struct tui_lines *l);
-/* The lines as one text, a newline after each (free() it; NULL: out of memory). */
-char *tui_lines_join(const struct tui_lines *l);
-
 enum tui_field_kind {
 	TUI_FIELD_TEXT,
 	TUI_FIELD_CHOICE,

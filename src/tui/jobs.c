@@ -229,11 +229,8 @@ void tui_model_swap(struct tui_model *m, struct dev_entry *devs, size_t n,
 		    char (*health)[TUI_HEALTH_LEN])
 {
 	bool *marked = calloc(n ? n : 1, sizeof(*marked));
+	bool *failmark = calloc(n ? n : 1, sizeof(*failmark));
 	size_t sel = m->sel < n ? m->sel : (n ? n - 1 : 0);
-	char count[32];
-
-	/* the status line's count of the list this one replaces */
-	snprintf(count, sizeof(count), "%zu drive%s", m->n, m->n == 1 ? "" : "s");
 
 	for (size_t k = 0; k < m->n; k++) {
 		bool is_sel = k == m->sel, is_marked = m->marked && m->marked[k];
@@ -247,20 +244,22 @@ void tui_model_swap(struct tui_model *m, struct dev_entry *devs, size_t n,
 				sel = i;
 			if (is_marked && marked)
 				marked[i] = true;
+			if (is_marked && failmark && m->failmark)
+				failmark[i] = m->failmark[k];
 			break;
 		}
 	}
 	free(m->devs);
 	free(m->marked);
+	free(m->failmark);
 	free(m->health);
 	m->devs = devs;
 	m->n = n;
 	m->marked = marked;
+	m->failmark = failmark;
 	m->health = health;
 	m->sel = sel;
 	tui_table_rebuild(m); /* the chosen columns, then the rows sorted and filtered */
-	if (!m->status[0] || !strcmp(m->status, count)) /* as the header counts them */
-		tui_status(m, "%zu drive%s", n, n == 1 ? "" : "s");
 }
 
 static void scan_done(struct tui_model *m, struct tui_bg *b, void *arg, int rc,
@@ -295,6 +294,104 @@ static void scan_done(struct tui_model *m, struct tui_bg *b, void *arg, int rc,
 		 * did (sim power-cycle, limit) shows there too */
 		ctx_sources_release(m->ctx);
 	}
+}
+
+/* ---- the rows of a batch's drives, while other jobs run ------------------------ */
+
+struct rows {
+	struct ss_ctx ctx; /* the job's own */
+	size_t n;
+	char (*spec)[256];
+	struct dev_entry *devs;
+	bool *ok;
+	char (*health)[TUI_HEALTH_LEN];
+};
+
+static void rows_free(struct rows *r)
+{
+	if (!r)
+		return;
+	ctx_fini(&r->ctx);
+	free(r->spec);
+	free(r->devs);
+	free(r->ok);
+	free(r->health);
+	free(r);
+}
+
+/* Off the UI thread: each drive identified again (read-only), its SMART verdict. */
+static int rows_job(void *arg, const struct progress_sink *sink, struct ss_error *err)
+{
+	struct rows *r = arg;
+
+	(void)err;
+	for (size_t i = 0; i < r->n && !progress_cancelled(sink); i++) {
+		struct ss_error e = { 0 };
+		struct drive *d = NULL;
+
+		progress_report(sink, (double)i / (double)r->n, "reading the drives' new state",
+				-1);
+		r->ok[i] = !device_open(&r->ctx, r->spec[i], false, &d, &r->devs[i], &e);
+		drive_free(d);
+		if (r->ok[i])
+			health_line(&r->ctx, &r->devs[i], r->health[i], sizeof(r->health[i]));
+	}
+	return 0;
+}
+
+/* On the UI thread: each row that is still the same disk, with no job on it
+ * now, takes what was read. */
+static void rows_done(struct tui_model *m, struct tui_bg *b, void *arg, int rc,
+		      const struct ss_error *err)
+{
+	struct rows *r = arg;
+	bool any = false;
+
+	(void)b;
+	(void)err;
+	for (size_t i = 0; !rc && i < r->n; i++) {
+		if (!r->ok[i] || tui_task_for(m, r->spec[i]))
+			continue;
+		for (size_t k = 0; k < m->n; k++) {
+			if (strcmp(m->devs[k].spec, r->spec[i]) ||
+			    !same_disk(&m->devs[k], &r->devs[i]))
+				continue;
+			m->devs[k] = r->devs[i];
+			memcpy(m->health[k], r->health[i], sizeof(m->health[k]));
+			any = true;
+		}
+	}
+	if (any)
+		tui_table_rebuild(m);
+	rows_free(r);
+}
+
+void tui_rows_refresh(struct tui_model *m, const char (*specs)[256], size_t n)
+{
+	struct ss_error err = { 0 };
+	struct rows *r;
+	size_t k = 0;
+
+	if (!n || m->scan || !m->health)
+		return; /* a scan reads them all anyway */
+	r = calloc(1, sizeof(*r));
+	if (r) {
+		r->spec = calloc(n, sizeof(*r->spec));
+		r->devs = calloc(n, sizeof(*r->devs));
+		r->ok = calloc(n, sizeof(*r->ok));
+		r->health = calloc(n, sizeof(*r->health));
+	}
+	if (!r || !r->spec || !r->devs || !r->ok || !r->health) {
+		rows_free(r);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) /* never a drive a job works on */
+		if (!tui_task_for(m, specs[i]))
+			snprintf(r->spec[k++], sizeof(r->spec[0]), "%s", specs[i]);
+	r->n = k;
+	ctx_init_copy(&r->ctx, m->ctx);
+	if (!k || !tui_bg_start(m, "reading the drives' new state", rows_job, r, rows_done, &err))
+		rows_free(r);
 }
 
 int tui_model_refresh(struct tui_model *m)

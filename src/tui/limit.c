@@ -37,6 +37,8 @@ struct cap_op {
 	char refused[400];	  /* restore: why it would be refused (nothing to confirm) */
 	struct tui_lines preview; /* the plan and the commands, for its confirmation */
 	char state_dir[4096];
+	struct tui_batch *batch; /* the summary it ends in */
+	struct cap_result res;	 /* the job's */
 };
 
 struct cap_flow {
@@ -78,44 +80,53 @@ static void cap_ctx_of(struct cap_op *op, struct cap_ctx *c)
 static int cap_job(void *arg, const struct progress_sink *sink, struct ss_error *err)
 {
 	struct cap_op *op = arg;
-	struct cap_result res;
 	struct cap_ctx c;
 
 	cap_ctx_of(op, &c);
 	c.progress = sink;
 	if (op->restore)
-		return cap_restore(&c, op->method, op->plan.volatile_, &res, err);
-	return cap_limit(&c, &op->plan, &res, err);
+		return cap_restore(&c, op->method, op->plan.volatile_, &op->res, err);
+	return cap_limit(&c, &op->plan, &op->res, err);
 }
 
+/* A drive's end: into the batch's summary (the CLI's line for it). */
 static void cap_finish(struct tui_model *m, struct tui_task *t, int rc, const struct ss_error *err)
 {
 	struct cap_op *op = t->arg;
 
-	if (rc)
-		tui_alert(m, op->restore ? "Restore failed" : "Limit failed", "%s", err->msg);
-	else
-		tui_status(m, "%s: %s done", op->e.spec, op->restore ? "restore" : "limit");
+	tui_batch_ended(m, op->batch, op->e.spec, rc, rc ? err->msg : op->res.message);
 	cap_op_free(op);
 	m->rescan_pending = true;
 }
 
-/* Every drive confirmed: a job on each (the flow gives them up). */
+/* Every drive confirmed: a job on each (the flow gives them up); a drive
+ * with nothing to do, or refused, ends in the summary as it is. */
 static void start_jobs(struct tui_model *m, struct cap_flow *f)
 {
+	struct tui_batch *b = f->restore ? tui_batch_new("restore", "Restore", 'r')
+					 : tui_batch_new("limit", "Limit", 'l');
+
 	for (size_t i = 0; i < f->n; i++) {
 		struct cap_op *op = f->ops[i];
 		struct tui_task *t;
+		char text[sizeof(op->plan.note) + 64];
 
-		if (op->refused[0] || op->plan.noop)
+		if (op->refused[0] || op->plan.noop) {
+			snprintf(text, sizeof(text), "%s%s",
+				 op->refused[0] ? "" : "nothing to do: already at ",
+				 op->refused[0] ? op->refused : op->plan.note);
+			tui_batch_ended(m, b, op->e.spec, op->refused[0] ? -EPERM : 0, text);
 			continue;
+		}
 		f->ops[i] = NULL;
+		op->batch = b;
 		if (tui_task_start(m, op->e.spec, f->restore ? "restore" : "limit", cap_job, op,
 				   cap_finish)) {
-			tui_status(m, "%s: cannot start the job", op->e.spec);
+			tui_batch_ended(m, b, op->e.spec, -EBUSY, "cannot start the job");
 			cap_op_free(op);
 			continue;
 		}
+		tui_batch_add(b, op->e.spec);
 		t = tui_task_for(m, op->e.spec);
 		if (op->plan.method == CAP_SCSI_FORMAT)
 			snprintf(
@@ -127,6 +138,7 @@ static void start_jobs(struct tui_model *m, struct cap_flow *f)
 				 "a %s cannot be aborted halfway; it ends in a moment",
 				 f->restore ? "restore" : "limit");
 	}
+	tui_batch_seal(m, b);
 }
 
 static enum tui_action confirm_next(struct tui_model *m, struct cap_flow *f);

@@ -44,6 +44,12 @@ void tui_model_fini(struct tui_model *m)
 	tui_bg_stop_all(m, 2.0);
 	tui_dialog_free(m->dlg);
 	m->dlg = NULL;
+	while (m->queued) {
+		struct tui_dialog *d = m->queued;
+
+		m->queued = d->next;
+		tui_dialog_free(d);
+	}
 	tui_pager_free(m->pager);
 	m->pager = NULL;
 	tui_planner_free(m->planner);
@@ -61,11 +67,13 @@ void tui_model_fini(struct tui_model *m)
 	m->nview = 0;
 	free(m->devs);
 	free(m->marked);
+	free(m->failmark);
 	free(m->health);
 	table_free(m->drives);
 	m->drives = NULL;
 	m->devs = NULL;
 	m->marked = NULL;
+	m->failmark = NULL;
 	m->health = NULL;
 	m->n = 0;
 }
@@ -109,10 +117,10 @@ void tui_dialog_line(struct tui_dialog *d, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!d || d->nlines >= TUI_DIALOG_LINES)
+	if (!d)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(d->lines[d->nlines++], sizeof(d->lines[0]), fmt, ap);
+	tui_lines_vadd(&d->lines, fmt, ap);
 	va_end(ap);
 }
 
@@ -129,6 +137,7 @@ void tui_dialog_free(struct tui_dialog *d)
 	if (d->free_arg)
 		d->free_arg(d->arg);
 	tui_form_free(d->form);
+	tui_lines_clear(&d->lines);
 	free(d);
 }
 
@@ -159,6 +168,43 @@ enum tui_action tui_alert(struct tui_model *m, const char *title, const char *fm
 	return TUI_REDRAW;
 }
 
+void tui_notice_dialog(struct tui_model *m, struct tui_dialog *d)
+{
+	struct tui_dialog **at = &m->queued;
+
+	if (!d)
+		return;
+	if (!m->dlg) {
+		m->dlg = d;
+		return;
+	}
+	while (*at)
+		at = &(*at)->next;
+	*at = d;
+}
+
+void tui_notice(struct tui_model *m, const char *title, const char *fmt, ...)
+{
+	struct tui_dialog *d = tui_dialog_new(title);
+	va_list ap;
+
+	if (!d)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(d->error, sizeof(d->error), fmt, ap);
+	va_end(ap);
+	d->alert = true;
+	tui_notice_dialog(m, d);
+}
+
+/* PgUp/PgDn: a page, the rows shown (page: the view's last count of them). */
+static long page_step(int key, size_t page)
+{
+	long p = page ? (long)page : 1;
+
+	return key == TK_PGUP ? -p : p;
+}
+
 static enum tui_action dialog_key(struct tui_model *m, int key)
 {
 	struct tui_dialog *d = m->dlg;
@@ -170,9 +216,14 @@ static enum tui_action dialog_key(struct tui_model *m, int key)
 	if (key == TK_RESIZE)
 		return TUI_REDRAW; /* redraw at the new size, the dialog stays */
 	if (!d->form && d->top_max &&
-	    (key == TK_UP || key == TK_DOWN || key == TK_PGUP ||
-	     key == TK_PGDN)) { /* its text does not fit: it scrolls */
-		long step = key == TK_UP ? -1 : key == TK_DOWN ? 1 : key == TK_PGUP ? -10 : 10;
+	    (key == TK_UP || key == TK_DOWN || key == TK_PGUP || key == TK_PGDN || key == TK_HOME ||
+	     key == TK_END || (!d->input && (key == 'j' || key == 'k')))) {
+		/* its text does not fit: it scrolls (j/k too where nothing is typed) */
+		long step = key == TK_UP || key == 'k'	   ? -1
+			    : key == TK_DOWN || key == 'j' ? 1
+			    : key == TK_HOME		   ? -(long)d->top_max
+			    : key == TK_END		   ? (long)d->top_max
+							   : page_step(key, d->page);
 		long top = (long)d->top + step;
 
 		d->top = top < 0 ? 0 : top > (long)d->top_max ? d->top_max : (size_t)top;
@@ -325,11 +376,13 @@ struct fanout {
 	unsigned pending; /* jobs running, and one held while starting */
 	unsigned started;
 	void *flow;
+	struct tui_batch *batch; /* how each drive ended: the summary */
 };
 
 struct fanout_op {
 	struct fanout *f;
 	void *op;
+	char spec[256];
 };
 
 static int fanout_job(void *arg, const struct progress_sink *sink, struct ss_error *err)
@@ -339,12 +392,15 @@ static int fanout_job(void *arg, const struct progress_sink *sink, struct ss_err
 	return o->f->ops->run(o->op, sink, err);
 }
 
-/* One fewer pending; after the last, the run's end. */
+/* One fewer pending; after the last, the run's end, then the summary. */
 static void fanout_release(struct tui_model *m, struct fanout *f)
 {
 	if (--f->pending)
 		return;
-	f->ops->end(m, f->flow, f->started);
+	if (f->batch)
+		f->batch->results_shown = f->started != 0;
+	f->ops->end(m, f->flow, f->started, f->batch);
+	tui_batch_seal(m, f->batch);
 	free(f->flow);
 	free(f);
 }
@@ -354,8 +410,10 @@ static void fanout_done(struct tui_model *m, struct fanout_op *o, int rc,
 			const struct ss_error *err)
 {
 	struct fanout *f = o->f;
+	char result[640] = "";
 
-	f->ops->done(m, f->flow, o->op, rc, err);
+	f->ops->done(m, f->flow, o->op, rc, err, result, sizeof(result));
+	tui_batch_ended(m, f->batch, o->spec, rc, rc ? err->msg : result);
 	free(o->op);
 	free(o);
 	fanout_release(m, f);
@@ -386,8 +444,11 @@ enum tui_action tui_fanout_start(struct tui_model *m, const struct tui_fanout_op
 		return tui_alert(m, ops->title, "out of memory");
 	}
 	f->ops = ops;
+	f->batch = tui_batch_new(ops->what, ops->title, ops->key);
 	if (ops->setup)
 		ops->setup(f->flow, arg);
+	if (f->batch)
+		f->batch->reads_only = !ops->changes || !ops->changes(f->flow);
 	f->pending = 1; /* held while starting */
 	for (size_t i = 0; i < n; i++) {
 		const struct dev_entry *e = &m->devs[idx[i]];
@@ -398,19 +459,22 @@ enum tui_action tui_fanout_start(struct tui_model *m, const struct tui_fanout_op
 		if (o)
 			o->op = calloc(1, ops->op_size);
 		if (!o || !o->op || ops->prepare(m, f->flow, e, o->op, &err)) {
-			tui_status(m, "%s: %s", e->spec, err.msg[0] ? err.msg : "out of memory");
+			/* left out: the summary says why */
+			tui_batch_ended(m, f->batch, e->spec, err.code ? err.code : -ENOMEM,
+					err.msg[0] ? err.msg : "out of memory");
 			if (o)
 				free(o->op);
 			free(o);
 			continue;
 		}
 		o->f = f;
+		snprintf(o->spec, sizeof(o->spec), "%s", e->spec);
 		f->pending++;
+		tui_batch_add(f->batch, e->spec);
 		rc = tui_task_start(m, e->spec, ops->what, fanout_job, o, fanout_finish);
 		if (rc) {
 			ss_error_set(&err, rc, "%s: cannot start the %s job", e->spec, ops->what);
 			fanout_done(m, o, rc, &err);
-			tui_status(m, "%s", err.msg);
 			continue;
 		}
 		f->started++;
@@ -478,8 +542,6 @@ static enum tui_action pager_key(struct tui_model *m, int key)
 	struct tui_pager *p = m->pager;
 
 	switch (key) {
-	case TK_TICK:
-		return tui_tasks_poll(m) ? TUI_REDRAW : TUI_NONE;
 	case 'q':
 	case TK_ESC:
 	case TK_ENTER:
@@ -495,15 +557,16 @@ static enum tui_action pager_key(struct tui_model *m, int key)
 		return TUI_REDRAW;
 	case TK_DOWN:
 	case 'j':
-		if (p->top + 1 < p->n)
+		if (p->top < p->top_max)
 			p->top++;
 		return TUI_REDRAW;
 	case TK_PGUP:
-		p->top = p->top > 20 ? p->top - 20 : 0;
+		p->top = p->top > p->page ? p->top - p->page : 0;
 		return TUI_REDRAW;
 	case TK_PGDN:
 	case ' ':
-		p->top = p->top + 20 < p->n ? p->top + 20 : (p->n ? p->n - 1 : 0);
+		/* the lines the screen showed (wrapped lines take more rows) */
+		p->top = p->top + p->page < p->top_max ? p->top + p->page : p->top_max;
 		return TUI_REDRAW;
 	case TK_HOME:
 	case 'g':
@@ -511,8 +574,8 @@ static enum tui_action pager_key(struct tui_model *m, int key)
 		return TUI_REDRAW;
 	case TK_END:
 	case 'G':
-		/* the last screenful (about 20 lines), not the last line alone */
-		p->top = p->n > 20 ? p->n - 20 : 0;
+		/* the last screenful, not the last line alone */
+		p->top = p->top_max;
 		return TUI_REDRAW;
 	case TK_RESIZE:
 		return TUI_REDRAW;
@@ -521,8 +584,8 @@ static enum tui_action pager_key(struct tui_model *m, int key)
 	}
 }
 
-/* The help box: arrows, j/k and PgUp/PgDn scroll it; q quits; any other
- * key closes it. */
+/* The help box: arrows, j/k and PgUp/PgDn scroll it (a page: the rows it
+ * shows); any other key closes it, q and Esc as on every screen. */
 static enum tui_action help_key(struct tui_model *m, int key)
 {
 	switch (key) {
@@ -537,12 +600,13 @@ static enum tui_action help_key(struct tui_model *m, int key)
 			m->help_top++;
 		return TUI_REDRAW;
 	case TK_PGUP:
-		m->help_top = m->help_top > 10 ? m->help_top - 10 : 0;
-		return TUI_REDRAW;
 	case TK_PGDN:
-	case ' ':
-		m->help_top = m->help_top + 10 < m->help_max ? m->help_top + 10 : m->help_max;
+	case ' ': {
+		long top = (long)m->help_top + page_step(key == ' ' ? TK_PGDN : key, m->help_page);
+
+		m->help_top = top < 0 ? 0 : top > (long)m->help_max ? m->help_max : (size_t)top;
 		return TUI_REDRAW;
+	}
 	case TK_HOME:
 	case 'g':
 		m->help_top = 0;
@@ -553,9 +617,6 @@ static enum tui_action help_key(struct tui_model *m, int key)
 		return TUI_REDRAW;
 	case TK_RESIZE:
 		return TUI_REDRAW;
-	case 'q':
-		m->help = false;
-		return tui_quit(m);
 	default:
 		m->help = false;
 		return TUI_REDRAW;
@@ -571,16 +632,14 @@ static enum tui_action screen_key(struct tui_model *m, int key)
 		return dialog_key(m, key);
 	if (m->pager)
 		return pager_key(m, key);
-	if (m->logview) {
-		bool tasks = key == TK_TICK && tui_tasks_poll(m);
-		enum tui_action a = tui_log_key(m, key);
-
-		return a == TUI_NONE && tasks ? TUI_REDRAW : a;
-	}
+	if (m->logview)
+		return tui_log_key(m, key);
 	if (m->applying)
 		return tui_applying_key(m, key);
 	if (m->arrays)
 		return tui_arrays_key(m, key);
+	if (m->planner && key == 'N' - '@') /* ^N: its notes, whole */
+		return tui_planner_notes(m);
 	if (m->planner)
 		return tui_planner_key(m, key);
 	if (m->setup)
@@ -598,8 +657,6 @@ static enum tui_action screen_key(struct tui_model *m, int key)
 			return a;
 	}
 	switch (key) {
-	case TK_TICK:
-		return tui_tasks_poll(m) ? TUI_REDRAW : TUI_NONE;
 	case 'q':
 	case 'Q' - '@': /* ^Q */
 		return tui_quit(m);
@@ -620,14 +677,14 @@ static enum tui_action screen_key(struct tui_model *m, int key)
 		tui_model_move(m, (long)m->n);
 		return TUI_REDRAW;
 	case TK_PGUP:
-		tui_model_move(m, -10);
-		return TUI_REDRAW;
 	case TK_PGDN:
-		tui_model_move(m, 10);
+		tui_model_move(m, page_step(key, m->page));
 		return TUI_REDRAW;
 	case ' ':
 		if (m->n && m->marked && (m->nview || !m->view)) { /* never a hidden one */
 			m->marked[m->sel] = !m->marked[m->sel];
+			if (m->failmark) /* the user's mark now */
+				m->failmark[m->sel] = false;
 			tui_model_move(m, 1);
 		}
 		return TUI_REDRAW;
@@ -639,6 +696,8 @@ static enum tui_action screen_key(struct tui_model *m, int key)
 	case TK_F5:
 	case 'R':
 		return TUI_RESCAN;
+	case TK_ENTER:
+		return m->scanned ? tui_detail_open(m) : TUI_NONE;
 	case TK_RESIZE:
 	case 'L' - '@': /* ^L */
 		return TUI_REDRAW;
@@ -673,8 +732,25 @@ action:
 
 enum tui_action tui_handle_key(struct tui_model *m, int key)
 {
+	/* the ticks take in what jobs did, whatever screen is open: a job's
+	 * end queues what it has to say (tui_notice) behind an open dialog */
 	bool bg = key == TK_TICK && tui_bg_poll(m);
-	enum tui_action a = screen_key(m, key);
+	bool tasks = key == TK_TICK && (m->ntasks || m->rescan_pending) && tui_tasks_poll(m);
+	bool said = false;
+	enum tui_action a;
 
-	return a == TUI_NONE && bg ? TUI_REDRAW : a;
+	/* a message is about the last action: the next key makes it stale (a
+	 * key a dialog takes leaves it: it is what the dialog is about) */
+	if (key != TK_TICK && key != TK_RESIZE && !m->dlg && m->status[0]) {
+		m->status[0] = '\0';
+		said = true;
+	}
+	a = screen_key(m, key);
+	if (!m->dlg && m->queued && a != TUI_QUIT) {
+		m->dlg = m->queued;
+		m->queued = m->dlg->next;
+		m->dlg->next = NULL;
+		said = true;
+	}
+	return a == TUI_NONE && (bg || tasks || said) ? TUI_REDRAW : a;
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "form.h"
+#include "front/glyphs.h"
 #include "front/qualify.h"
 #include "front/table.h"
 #include "shortstroke/fileio.h"
@@ -83,23 +84,62 @@ static void checks_text(struct tq_flow *f, struct tui_lines *out)
 	}
 }
 
-/* The table qualify prints (the model is under it), an OUTLIER column
- * added, and the outliers said above it. */
-static void table_text(struct tq_flow *f, struct tui_lines *out)
+/* The table of columns cols (a comma list), as qualify prints it; NULL:
+ * out of memory. */
+static char *table_of(struct tq_flow *f, const char *cols)
 {
-	struct table *t = qualify_summary_new("DEVICE,SERIAL,IDENTITY,SMART,SELFTEST,SCAN,ZONES,"
-					      "ACCESS,SIBLINGS,RESULT,OUTLIER");
-	char *text = NULL, *line, *save = NULL;
+	struct table *t = qualify_summary_new(cols);
+	char *text = NULL;
 	size_t len = 0;
 	FILE *mem;
 
-	char outlier[96];
+	if (!t)
+		return NULL;
+	for (unsigned i = 0; i < f->n; i++)
+		qualify_summary_row(t, f->res[i]->device, &f->res[i]->info, f->res[i]);
+	mem = open_memstream(&text, &len);
+	if (mem) {
+		table_print(t, mem, 0, "qualify");
+		fclose(mem);
+	}
+	table_free(t);
+	return text;
+}
+
+/* Its widest line, in columns. */
+static size_t text_width(const char *text)
+{
+	size_t w = 0;
+
+	for (const char *p = text; *p;) {
+		size_t n = strcspn(p, "\n");
+		char *line = strndup(p, n);
+
+		if (line && glyphs_cols(line) > w)
+			w = glyphs_cols(line);
+		free(line);
+		p += n + (p[n] == '\n');
+	}
+	return w;
+}
+
+/* The columns, and the order they are left out in when the screen is too
+ * narrow for a row (each disk's checks below say them all). */
+static const char *const tq_cols[] = { "DEVICE", "SERIAL", "IDENTITY", "SMART",	 "SELFTEST", "SCAN",
+				       "ZONES",	 "ACCESS", "SIBLINGS", "RESULT", "OUTLIER" };
+static const char *const tq_drop[] = { "OUTLIER",  "SERIAL",   "SIBLINGS",
+				       "IDENTITY", "SELFTEST", "ZONES" };
+
+/* The table qualify prints (the model is under it), an OUTLIER column
+ * added, and the outliers said above it; a column left out for each that
+ * a row of width columns (0: any) has no room for. */
+static void table_text(struct tq_flow *f, struct tui_lines *out, int width)
+{
+	char *text = NULL, *line, *save = NULL, outlier[96], cols[160], left[96] = "";
+	size_t nd = 0;
 	unsigned k = 0;
 
-	if (!t)
-		return;
 	for (unsigned i = 0; i < f->n; i++) {
-		qualify_summary_row(t, f->res[i]->device, &f->res[i]->info, f->res[i]);
 		if (!qualify_outlier_text(f->res[i], outlier, sizeof(outlier)))
 			continue;
 		if (!k++)
@@ -108,47 +148,72 @@ static void table_text(struct tq_flow *f, struct tui_lines *out)
 	}
 	if (k)
 		tui_lines_add(out, "%s", "");
-	mem = open_memstream(&text, &len);
-	if (mem) {
-		table_print(t, mem, 0, "qualify");
-		fclose(mem);
+	for (;;) {
+		size_t used = 0;
+
+		cols[0] = '\0';
+		for (size_t c = 0; c < sizeof(tq_cols) / sizeof(tq_cols[0]); c++) {
+			bool out_ = false;
+
+			for (size_t d = 0; d < nd; d++)
+				out_ |= !strcmp(tq_cols[c], tq_drop[d]);
+			if (!out_)
+				used += (size_t)snprintf(cols + used, sizeof(cols) - used, "%s%s",
+							 used ? "," : "", tq_cols[c]);
+		}
+		free(text);
+		text = table_of(f, cols);
+		if (!text || width <= 0 || text_width(text) <= (size_t)width ||
+		    nd == sizeof(tq_drop) / sizeof(tq_drop[0]))
+			break;
+		nd++;
 	}
-	table_free(t);
+	for (size_t d = 0, used = 0; d < nd && used < sizeof(left); d++)
+		used += (size_t)snprintf(left + used, sizeof(left) - used, "%s%s",
+					 d ? (d + 1 == nd ? " and " : ", ") : "", tq_drop[d]);
 	for (line = text ? strtok_r(text, "\n", &save) : NULL; line;
 	     line = strtok_r(NULL, "\n", &save))
 		tui_lines_add(out, "%s", line);
+	if (left[0])
+		tui_lines_add(out, "(%s left out at this width: each disk's checks below)", left);
 	free(text);
 }
 
-static void tq_done(struct tui_model *m, void *flow, void *arg, int rc, const struct ss_error *err)
+static void tq_done(struct tui_model *m, void *flow, void *arg, int rc, const struct ss_error *err,
+		    char *result, size_t len)
 {
 	struct tq_op *op = arg;
 
 	(void)flow;
+	(void)m;
 	if (rc && !op->res->vanished)
 		snprintf(op->res->check[QC_IDENTITY].detail,
 			 sizeof(op->res->check[QC_IDENTITY].detail), "%s", err->msg);
-	tui_status(m, "%s: qualification %s", op->e.spec,
-		   rc ? "failed" : (op->res->pass ? "passed" : "found problems"));
+	snprintf(result, len, "qualified: %s", op->res->pass ? "PASS" : "FAIL (found problems)");
 	drive_free(op->d);
 }
 
 /* The siblings compared, the report written, the results in a pager. */
-static void tq_end(struct tui_model *m, void *flow, unsigned started)
+static void tq_end(struct tui_model *m, void *flow, unsigned started, const struct tui_batch *b)
 {
 	struct tq_flow *f = flow;
 	struct qualify_report_meta meta = { .profile = f->o.profile, .thr = &f->thr };
 	struct tui_lines out = { 0 };
 	struct ss_error err = { 0 };
 	unsigned passed = 0;
-	char title[160], when[64], host[256];
+	char title[160], when[64], host[256], head[64] = "";
 	char *text;
 
 	if (started) {
 		qualify_compare_siblings((struct qualify_result *const *)f->res, f->n, &f->thr);
 		for (unsigned i = 0; i < f->n; i++)
 			passed += qualify_result_verdict(f->res[i]);
-		table_text(f, &out);
+		if (b) { /* how each drive ended first: the failed ones with why */
+			tui_batch_headline(b, head, sizeof(head));
+			tui_batch_lines(b, &out, false);
+			tui_lines_add(&out, "%s", "");
+		}
+		table_text(f, &out, m->cols);
 		tui_lines_add(&out, "%s", "");
 		tui_lines_add(&out, "qualify (%s profile%s): %u of %u disk%s passed",
 			      qualify_profile_name(f->o.profile),
@@ -159,15 +224,15 @@ static void tq_end(struct tui_model *m, void *flow, unsigned started)
 			if (qualify_report_write(f->report, &meta,
 						 (const struct qualify_result *const *)f->res, f->n,
 						 &err))
-				tui_alert(m, "Qualification report", "%s", err.msg);
+				tui_notice(m, "Qualification report", "%s", err.msg);
 			else
 				tui_lines_add(&out, "report written to %s", f->report);
 		}
 		tui_lines_add(&out, "%s", "");
 		checks_text(f, &out);
 		text = tui_lines_join(&out);
-		snprintf(title, sizeof(title), "Qualification (%s profile, read-only)  (q closes)",
-			 qualify_profile_name(f->o.profile));
+		snprintf(title, sizeof(title), "Qualification (%s profile, read-only)%s%s",
+			 qualify_profile_name(f->o.profile), head[0] ? ": " : "", head);
 		tui_pager_open(m, title, text ? text : "out of memory");
 		free(text);
 		tui_lines_clear(&out);
@@ -216,6 +281,7 @@ static int tq_prepare(struct tui_model *m, void *flow, const struct dev_entry *e
 static const struct tui_fanout_ops tq_ops = {
 	.what = "qualify",
 	.title = "Qualify",
+	.key = 'Q',
 	.flow_size = sizeof(struct tq_flow),
 	.op_size = sizeof(struct tq_op),
 	.setup = tq_setup,

@@ -97,8 +97,13 @@ static int report_job(void *arg, const struct progress_sink *sink, struct ss_err
 	return rc;
 }
 
-/* What the command prints for it, as text (NULL: out of memory). */
-static char *report_text(const struct report *r)
+/* The attribute table's columns below 90 columns: RAW left out (PRETTY has
+ * it in a unit), so that a row is one line. */
+#define SMART_NARROW_COLS "ID,NAME,VALUE,WORST,THRESH,PRETTY,FLAGS,STATUS"
+
+/* What the command prints for it, as text, for a screen cols wide (NULL:
+ * out of memory). */
+static char *report_text(const struct report *r, int cols)
 {
 	char *text = NULL, eb[256];
 	size_t len = 0;
@@ -107,12 +112,20 @@ static char *report_text(const struct report *r)
 	if (!f)
 		return NULL;
 	if (r->kind == REPORT_SMART) {
-		const struct smart_view v = { .attrs = true, .log = true };
+		bool narrow = cols > 0 && cols < 90 && r->smart.nattrs;
+		const struct smart_view v = { .attrs = true,
+					      .log = true,
+					      .columns = narrow ? SMART_NARROW_COLS : NULL };
 		struct record *rec = record_new();
 
 		smart_disk_record(rec, &r->e, &r->smart, &v);
 		record_print(rec, f, 0);
 		record_free(rec);
+		if (narrow)
+			fprintf(f,
+				"\n(RAW left out at this width: 'shortstroke smart -a %s' "
+				"prints it)\n",
+				r->spec);
 	} else if (zones_print(f, &r->e, &r->zones, r->zp, NULL, 0, false, eb, sizeof(eb))) {
 		fprintf(f, "%s\n", eb);
 	}
@@ -140,11 +153,11 @@ static void report_done(struct tui_model *m, struct tui_bg *b, void *arg, int rc
 	if (rc) {
 		tui_pager_free(p);
 		m->pager = NULL;
-		tui_alert(m, r->kind == REPORT_SMART ? "SMART" : "Zones", "%s", err->msg);
+		tui_notice(m, r->kind == REPORT_SMART ? "SMART" : "Zones", "%s", err->msg);
 		report_free(r);
 		return;
 	}
-	text = report_text(r);
+	text = report_text(r, m->cols);
 	tui_pager_set_text(p, text ? text : "out of memory");
 	free(text);
 	tui_status(m, "%s: %s read", r->spec, r->kind == REPORT_SMART ? "SMART" : "zones");

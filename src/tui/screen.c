@@ -3,8 +3,62 @@
  * (the key bar's labels, the rows of the list on top: the drive table, the
  * log, the arrays). No curses here: tui.c
  * turns the terminal's mouse events into tui_mouse calls. */
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "form.h"
+#include "front/drives.h"
+#include "front/record.h"
 #include "tui.h"
+
+enum tui_action tui_detail_open(struct tui_model *m)
+{
+	struct record *r;
+	char *text = NULL, title[300];
+	size_t len = 0;
+	FILE *f;
+
+	if (!m->n || (m->view && !m->nview))
+		return TUI_NONE;
+	r = record_new();
+	f = open_memstream(&text, &len);
+	if (!r || !f) {
+		record_free(r);
+		if (f)
+			fclose(f);
+		free(text);
+		return tui_alert(m, "Details", "out of memory");
+	}
+	if (m->health && m->health[m->sel][0])
+		record_text(r, "SMART health", "%s", m->health[m->sel]);
+	describe_drive(r, &m->devs[m->sel]);
+	record_print(r, f, 0);
+	record_free(r);
+	fclose(f);
+	snprintf(title, sizeof(title), "Details of %s (as 'shortstroke info' prints them)",
+		 m->devs[m->sel].spec);
+	tui_pager_open(m, title, text ? text : "out of memory");
+	free(text);
+	return TUI_REDRAW;
+}
+
+enum tui_action tui_planner_notes(struct tui_model *m)
+{
+	const struct tui_planner *p = m->planner;
+	struct tui_lines l = { 0 };
+	char *text;
+
+	for (size_t i = 0; i < p->notes.n; i++)
+		tui_lines_add(&l, "note: %s", p->notes.text[i]);
+	if (!p->notes.n)
+		tui_lines_add(&l, "No notes.");
+	text = tui_lines_join(&l);
+	tui_lines_clear(&l);
+	tui_pager_open(m, "Planner: the notes on the drives planned with",
+		       text ? text : "out of memory");
+	free(text);
+	return TUI_REDRAW;
+}
 
 enum tui_action tui_detail_toggle(struct tui_model *m)
 {

@@ -407,7 +407,7 @@ enum tui_action tui_sort_invert(struct tui_model *m)
 	return TUI_REDRAW;
 }
 
-static void marks_status(struct tui_model *m)
+void tui_count_line(const struct tui_model *m, char *buf, size_t len)
 {
 	size_t marked = 0, hidden;
 
@@ -417,16 +417,37 @@ static void marks_status(struct tui_model *m)
 	for (size_t k = 0; m->marked && k < m->nview; k++)
 		hidden -= m->marked[m->view[k]];
 	if (hidden)
-		tui_status(m, "%zu marked (%zu hidden by the filter: actions leave them out)",
-			   marked, hidden);
+		snprintf(buf, len,
+			 "%zu drive%s, %zu marked (%zu hidden by the filter: actions leave "
+			 "them out)",
+			 m->n, m->n == 1 ? "" : "s", marked, hidden);
+	else if (marked)
+		snprintf(buf, len, "%zu drive%s, %zu marked: actions apply to %s", m->n,
+			 m->n == 1 ? "" : "s", marked, marked == 1 ? "it" : "them");
 	else
-		tui_status(m, "%zu marked", marked);
+		snprintf(buf, len, "%zu drive%s, none marked: actions apply to the selected one",
+			 m->n, m->n == 1 ? "" : "s");
+}
+
+/* The marks changed: the status line's default says how many (the next key
+ * would clear a message anyway). */
+static void marks_status(struct tui_model *m)
+{
+	m->status[0] = '\0';
+}
+
+/* The user's mark on drive i (no longer one a failed batch made). */
+static void mark_set(struct tui_model *m, size_t i, bool on)
+{
+	m->marked[i] = on;
+	if (m->failmark)
+		m->failmark[i] = false;
 }
 
 enum tui_action tui_mark_shown(struct tui_model *m)
 {
 	for (size_t k = 0; m->marked && k < m->nview; k++)
-		m->marked[m->view[k]] = true;
+		mark_set(m, m->view[k], true);
 	marks_status(m);
 	return TUI_REDRAW;
 }
@@ -434,7 +455,7 @@ enum tui_action tui_mark_shown(struct tui_model *m)
 enum tui_action tui_mark_invert(struct tui_model *m)
 {
 	for (size_t k = 0; m->marked && k < m->nview; k++)
-		m->marked[m->view[k]] = !m->marked[m->view[k]];
+		mark_set(m, m->view[k], !m->marked[m->view[k]]);
 	marks_status(m);
 	return TUI_REDRAW;
 }
@@ -442,7 +463,7 @@ enum tui_action tui_mark_invert(struct tui_model *m)
 enum tui_action tui_mark_none(struct tui_model *m)
 {
 	for (size_t i = 0; m->marked && i < m->n; i++)
-		m->marked[i] = false;
+		mark_set(m, i, false);
 	marks_status(m);
 	return TUI_REDRAW;
 }
@@ -602,8 +623,6 @@ enum tui_action tui_setup_key(struct tui_model *m, int key)
 	unsigned c = s->cur;
 
 	switch (key) {
-	case TK_TICK:
-		return tui_tasks_poll(m) ? TUI_REDRAW : TUI_NONE;
 	case TK_RESIZE:
 		return TUI_REDRAW;
 	case TK_ESC:

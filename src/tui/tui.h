@@ -6,6 +6,7 @@
 #define SHORTSTROKE_TUI_H
 
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -16,6 +17,7 @@
 #include "shortstroke/planning.h"
 
 struct tui_model;
+struct tui_batch;
 struct table;
 struct tui_form;
 struct tui_logview;
@@ -32,15 +34,27 @@ enum tui_action {
 	TUI_QUIT,
 };
 
+/* Lines of text a screen owns (a dialog's, a preview, a report). */
+struct tui_lines {
+	char **v;
+	size_t n;
+};
+void tui_lines_add(struct tui_lines *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void tui_lines_vadd(struct tui_lines *l, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
+void tui_lines_clear(struct tui_lines *l);
+/* The lines as one text, a newline after each (free() it; NULL: out of memory). */
+char *tui_lines_join(const struct tui_lines *l);
+
+/* The lines a dialog that lists jobs (abort, quit) shows of them at most. */
 #define TUI_DIALOG_LINES 12
 
 /* A dialog over the screen: text, an optional input field, and what
  * Enter does. Pure model: view.c draws it, model.c feeds it keys. */
 struct tui_dialog {
 	char title[96];
-	char lines[TUI_DIALOG_LINES][160];
-	unsigned nlines;
-	bool input; /* has an input field */
+	struct tui_lines lines; /* its text, a paragraph each (wrapped to the box) */
+	bool input;		/* has an input field */
 	char prompt[64];
 	char text[128];	 /* what was typed */
 	bool alert;	 /* an error or refusal: drawn in the alert colour */
@@ -58,9 +72,11 @@ struct tui_dialog {
 	/* typed fields and a preview pane instead of the one input (form.h);
 	 * freed with the dialog */
 	struct tui_form *form;
-	/* its text's first row shown, and the last that still fills the box
-	 * (the view sets it; arrows and PgUp/PgDn scroll when it is not 0) */
-	size_t top, top_max;
+	/* its text's first row shown, the last that still fills the box and
+	 * the rows shown (the view sets them; arrows and PgUp/PgDn scroll when
+	 * top_max is not 0, PgUp/PgDn by a page) */
+	size_t top, top_max, page;
+	struct tui_dialog *next; /* the one shown after it (tui_notice) */
 };
 
 /* One job running on a drive. */
@@ -110,6 +126,9 @@ struct tui_pager {
 	char **lines;
 	size_t n;
 	size_t top;
+	/* the view's: the lines the last draw showed (a page), and the last
+	 * top that still fills the screen */
+	size_t page, top_max;
 	struct tui_bg *loading; /* the job that reads what it shows; its spinner
 				 * shows until then, Esc cancels it */
 };
@@ -215,15 +234,23 @@ struct tui_model {
 	size_t n;
 	struct table *drives;		/* the drive table: a row per entry of devs */
 	bool *marked;			/* n entries: drives picked with Space */
+	bool *failmark;			/* n entries: marked because its last batch failed on it
+			 * (a batch that then goes well on it unmarks it) */
 	char (*health)[TUI_HEALTH_LEN]; /* n entries: SMART verdict and key figures */
 	size_t sel;			/* selected row */
 	size_t top;			/* first row shown */
+	size_t page;			/* the table's rows on the screen (view.c): PgDn */
 	bool help;			/* the help overlay is open */
 	size_t help_top;		/* its first row shown (it scrolls on a short screen) */
 	size_t help_max;		/* the last help_top that still fills the box (view.c) */
-	char status[256];		/* bottom line message */
-	char source[128];		/* "demo rig", "rig FILE", "this machine" */
+	size_t help_page;		/* its rows shown (view.c) */
+	int cols, lines;		/* the screen's size at the last draw (view.c) */
+	/* the last action's message (the next key clears it); empty: the main
+	 * screen's status line says how many drives there are and are marked */
+	char status[320];
+	char source[128]; /* "demo rig", "rig FILE", "this machine" */
 	struct tui_dialog *dlg;
+	struct tui_dialog *queued;     /* shown one after the other once dlg closes */
 	struct tui_pager *pager;       /* on top of everything while open */
 	struct tui_planner *planner;   /* the planner screen while open */
 	struct tui_arrays *arrays;     /* the arrays screen while open */
@@ -320,11 +347,15 @@ void tui_bg_stop_all(struct tui_model *m, double timeout_s);
  * job or a scan runs is coalesced into one scan after it. 0, or why the
  * job could not start (also in the status line). */
 int tui_model_refresh(struct tui_model *m);
+/* The rows of those drives read again now (a job of its own), where the
+ * rescan waits for other jobs to end: a batch's drives show their new state
+ * while a long self-test runs on another. Drives a job works on are left
+ * out; nothing when a scan runs (it reads them all). */
+void tui_rows_refresh(struct tui_model *m, const char (*specs)[256], size_t n);
 /* Take a scan's drives into the model (UI thread): the table rebuilt, the
  * selection and the marks kept on the same disks (by serial, else WWN,
  * else name) wherever their rows moved; a disk that vanished loses its
- * mark. A status line that is empty or the count of the list before ("6
- * drives") becomes the new count, as the header's; another message stays.
+ * mark (the status line, when it has no message, counts them).
  * Takes devs and health (n entries each). */
 void tui_model_swap(struct tui_model *m, struct dev_entry *devs, size_t n,
 		    char (*health)[TUI_HEALTH_LEN]);
@@ -355,7 +386,8 @@ bool tui_targets_busy(struct tui_model *m);
  */
 struct tui_fanout_ops {
 	const char *what;  /* the task's name in the table: "bench" */
-	const char *title; /* of the alert when it cannot start: "Benchmark" */
+	const char *title; /* of the alert when it cannot start, of the summary: "Benchmark" */
+	int key;	   /* the key that starts it (the summary's retry) */
 	size_t flow_size, op_size;
 	/* Optional: the run's state from what the caller passed (the options
 	 * of its form), before the first prepare. */
@@ -366,12 +398,65 @@ struct tui_fanout_ops {
 		       struct ss_error *err);
 	job_fn run; /* off the UI thread, with op */
 	/* On the UI thread when a drive's job has ended (or could not start):
-	 * its result into flow, the status line; releases what op holds. */
-	void (*done)(struct tui_model *m, void *flow, void *op, int rc, const struct ss_error *err);
+	 * its result into flow, a line of it into result (for the summary;
+	 * when rc is not 0, err says why); releases what op holds. */
+	void (*done)(struct tui_model *m, void *flow, void *op, int rc, const struct ss_error *err,
+		     char *result, size_t len);
+	/* Optional: whether the run changes drives (a rescan after it shows
+	 * them); NULL: it only reads. */
+	bool (*changes)(const void *flow);
 	/* When the last has ended (started: how many jobs ran; 0: none could
-	 * start): the results; releases what flow holds. */
-	void (*end)(struct tui_model *m, void *flow, unsigned started);
+	 * start): the results (b: how each drive ended, for their head);
+	 * releases what flow holds. Then the batch's summary. */
+	void (*end)(struct tui_model *m, void *flow, unsigned started, const struct tui_batch *b);
 };
+/*
+ * A batch (summary.c): the drives an action runs on, each reporting how it
+ * ended; after the last, the summary: "N done, M failed" in the status
+ * line, and a dialog (queued behind an open one) with each failed drive and
+ * its reason and each done one with its result, as the CLI prints them; the
+ * failed drives marked and the done ones unmarked (a retry is one key); a
+ * rescan, so that the rows show the drives' new state.
+ */
+struct tui_batch_item {
+	char spec[256];
+	bool running, ended;
+	int rc;
+	char text[640]; /* "spec: the result" or "spec: why it failed" */
+};
+struct tui_batch {
+	char what[32];	    /* "limit": the status line's */
+	char title[64];	    /* "Limit": the summary's */
+	int key;	    /* the key that retries it (0: none) */
+	bool results_shown; /* the results show elsewhere (a pager): the
+				     * dialog only when one failed */
+	bool reads_only;    /* it changed no drive: no rescan after it */
+	bool held;	    /* still starting: not ended with its last job */
+	size_t n, pending;
+	struct tui_batch_item *items;
+};
+/* NULL: out of memory (every tui_batch_* call takes NULL and does nothing). */
+struct tui_batch *tui_batch_new(const char *what, const char *title, int key);
+void tui_batch_free(struct tui_batch *b);
+/* A drive whose job started. */
+void tui_batch_add(struct tui_batch *b, const char *spec);
+/* How a drive ended (rc 0: done, with its result; -ECANCELED: stopped by
+ * the abort key; else why it failed; a drive that never started is added
+ * ended); after the last, the summary, and b is freed. */
+void tui_batch_ended(struct tui_model *m, struct tui_batch *b, const char *spec, int rc,
+		     const char *text);
+/* Every job started: if all have ended already, the summary now (b freed). */
+void tui_batch_seal(struct tui_model *m, struct tui_batch *b);
+/* The summary's lines into out: the failed drives and, with done_too, the
+ * done ones (the dialog's), else a head ("bench: 1 done, 2 failed.") and the
+ * failed ones (a report's); the counts; "1 done, 7 failed". */
+void tui_batch_lines(const struct tui_batch *b, struct tui_lines *out, bool done_too);
+void tui_batch_count(const struct tui_batch *b, unsigned *done, unsigned *failed,
+		     unsigned *stopped);
+void tui_batch_headline(const struct tui_batch *b, char *buf, size_t len);
+/* The summary now (tui_batch_ended calls it after the last); frees b. */
+void tui_batch_end(struct tui_model *m, struct tui_batch *b);
+
 /* Start it (arg goes to setup); *started says how many jobs run (the
  * status line is the caller's). */
 enum tui_action tui_fanout_start(struct tui_model *m, const struct tui_fanout_ops *ops, void *arg,
@@ -384,9 +469,15 @@ void tui_dialog_free(struct tui_dialog *d);
 /* A refusal shown inside d (wrapped, in the alert colour); d stays open. */
 enum tui_action tui_dialog_error(struct tui_dialog *d, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-/* Show a message box that any key closes. */
+/* Show a message box that any key closes (it replaces an open dialog: for
+ * what a key asked). */
 enum tui_action tui_alert(struct tui_model *m, const char *title, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* What a job that ended has to say: a message box shown now when no dialog
+ * is open, else once the open one (and those queued before) closed. */
+void tui_notice(struct tui_model *m, const char *title, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void tui_notice_dialog(struct tui_model *m, struct tui_dialog *d);
 void tui_status(struct tui_model *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Open a pager on text (split at newlines; the pager copies it). */
@@ -435,6 +526,11 @@ enum tui_action tui_qualify_start(struct tui_model *m);
 enum tui_mouse_kind { TUI_CLICK, TUI_WHEEL_UP, TUI_WHEEL_DOWN };
 enum tui_action tui_mouse(struct tui_model *m, enum tui_mouse_kind kind, int y, int x);
 enum tui_action tui_detail_toggle(struct tui_model *m);
+/* Enter: every field of the selected drive (what the detail pane has no
+ * room for) in a pager, as `info` prints them. */
+enum tui_action tui_detail_open(struct tui_model *m);
+/* ^N in the planner: its notes, every one, in a pager over it. */
+enum tui_action tui_planner_notes(struct tui_model *m);
 /* select.c (no curses): many disks */
 /* Rebuild view from devs, the filter and the sort; the selection stays on
  * its drive while shown, else goes to the first shown. */
@@ -454,6 +550,9 @@ struct table *tui_drive_table_of(const char *columns, struct ss_error *err);
 bool tui_col_required(unsigned id);
 /* The screen width a column of the registry needs to be shown. */
 int tui_col_min(unsigned id);
+/* The status line when it has no message: "24 drives, 3 marked: actions
+ * apply to them" (and how many marks the filter hides). */
+void tui_count_line(const struct tui_model *m, char *buf, size_t len);
 /* "sort SIZE desc, filter 'st4': 5 of 24" (empty: neither). */
 void tui_select_line(const struct tui_model *m, char *buf, size_t len);
 /* $XDG_CONFIG_HOME/shortstroke/tui.conf, else ~/.config/...; -ENOENT: neither. */

@@ -85,6 +85,32 @@ void tui_put(int y, int x, const char *s, int cols)
 			  (int)glyphs_bytes(s, (size_t)(cols < COLS - x ? cols : COLS - x)));
 }
 
+int tui_put_cut(int y, int x, const char *s, int cols)
+{
+	char buf[1024];
+
+	if (cols > COLS - x)
+		cols = COLS - x;
+	if (cols <= 0)
+		return 0;
+	tui_cut(s, cols, buf, sizeof(buf));
+	tui_put(y, x, buf, cols);
+	return (int)glyphs_cols(buf);
+}
+
+const char *tui_cut(const char *s, int cols, char *buf, size_t len)
+{
+	size_t b;
+
+	if (cols < 1 || glyphs_cols(s) <= (size_t)cols) {
+		snprintf(buf, len, "%s", cols < 1 ? "" : s);
+		return buf;
+	}
+	b = glyphs_bytes(s, (size_t)cols - 1);
+	snprintf(buf, len, "%.*s%s", (int)b, s, glyphs()->cut);
+	return buf;
+}
+
 /* A frame's line of n cells from (y, x). */
 static void rule(int y, int x, int n)
 {
@@ -96,14 +122,33 @@ void tui_keybar(const struct tui_model *m, const struct tui_keylabel *k, size_t 
 		const char *status)
 {
 	struct tui_model *mm = (struct tui_model *)m;
-	int y = LINES - 1, x = 0;
+	int y = LINES - 1, x = 0, need = 0, sw = status && status[0] ? (int)glyphs_cols(status) : 0;
+	bool skip[TUI_MAX_HITS] = { false };
 
 	mm->nhits = 0;
 	move(y, 0);
 	clrtoeol();
+	if (n > TUI_MAX_HITS)
+		n = TUI_MAX_HITS;
+	for (size_t i = 0; i < n; i++)
+		need += (int)(glyphs_cols(k[i].key) + glyphs_cols(k[i].label)) + 2;
+	/* a status that fits whole once labels before the last (close) are left
+	 * out, from the right: they go (the pager's place in its text) */
+	if (sw && need + sw > COLS) {
+		int drop = need;
+
+		for (size_t i = n - 1; n > 2 && i-- > 1 && drop + sw > COLS;)
+			drop -= (int)(glyphs_cols(k[i].key) + glyphs_cols(k[i].label)) + 2;
+		for (size_t i = n - 1; n > 2 && drop + sw <= COLS && i-- > 1 && need + sw > COLS;) {
+			skip[i] = true;
+			need -= (int)(glyphs_cols(k[i].key) + glyphs_cols(k[i].label)) + 2;
+		}
+	}
 	for (size_t i = 0; i < n && x < COLS; i++) {
 		int kl = (int)glyphs_cols(k[i].key), ll = (int)glyphs_cols(k[i].label);
 
+		if (skip[i])
+			continue;
 		if (x + kl + ll + 1 > COLS)
 			break;
 		attron(A_BOLD);
@@ -118,8 +163,11 @@ void tui_keybar(const struct tui_model *m, const struct tui_keylabel *k, size_t 
 								  k[i].code };
 		x += kl + 1 + ll + 1;
 	}
-	if (status && status[0] && x + 2 < COLS)
-		tui_put(y, x + 1, status, COLS - x - 1);
+	/* the status after the labels: whole, or cut (with its mark) where
+	 * enough of it shows to be read, else not at all (no fragment) */
+	if (status && status[0] && x + 2 < COLS &&
+	    ((int)glyphs_cols(status) <= COLS - x - 1 || COLS - x - 1 >= 24))
+		tui_put_cut(y, x + 1, status, COLS - x - 1);
 }
 
 /* The STATE cell of a drive a job is working on: a progress bar. */
@@ -138,17 +186,65 @@ static bool task_cell(const struct tui_model *m, const struct dev_entry *e, int 
 		duration_human(st.eta_s, eta, sizeof(eta));
 	else
 		snprintf(eta, sizeof(eta), "--");
-	if (width < 40) /* a narrow screen: the figures without the bar */
+	if (width < 40) { /* a narrow screen: the figures without the bar, what fits */
 		snprintf(buf, len, "%.0f%% %s %s", st.fraction * 100.0, t->what, eta);
-	else
+		if ((int)glyphs_cols(buf) > width)
+			snprintf(buf, len, "%.0f%% %s", st.fraction * 100.0, t->what);
+	} else
 		snprintf(buf, len, "%s [%s] %3.0f%% %s %s", t->what, bar, st.fraction * 100.0, eta,
 			 st.phase);
 	return true;
 }
 
+enum { TABLE_COLS = 32, LAST_MIN = 30 };
+
+/* The drive table's column widths at this screen width (-1: the column is
+ * left out): the registry's, the last one the rest of the line; on a wide
+ * screen a column whose values are longer (a model's name) grows to them
+ * while the last keeps LAST_MIN columns. */
+static void col_widths(const struct tui_model *m, int *w)
+{
+	const struct table *t = m->drives;
+	unsigned n = t ? table_cols(t) : 0;
+	int x = 1, last = -1;
+	char buf[256];
+
+	for (unsigned c = 0; c < n && c < TABLE_COLS; c++) {
+		const struct col_def *def = table_col(t, c);
+
+		w[c] = -1;
+		if (tui_col_min(table_col_id(t, c)) > COLS)
+			continue;
+		w[c] = def->width ? def->width : (int)strlen(def->name) + 12;
+		last = (int)c;
+	}
+	for (unsigned c = 0; c < n && c < TABLE_COLS; c++)
+		if (w[c] >= 0 && (int)c != last)
+			x += w[c] + 1;
+	for (unsigned c = 0; COLS >= 120 && c < n && c < TABLE_COLS; c++) {
+		int want = w[c];
+
+		if (w[c] < 0 || (int)c == last)
+			continue;
+		for (size_t r = 0; r < m->n && r < table_rows(t); r++) {
+			int l = (int)glyphs_cols(
+			    table_cell_text(t, (unsigned)r, c, 0, 0, buf, sizeof(buf)));
+
+			want = l > want ? l : want;
+		}
+		if (want > w[c] && COLS - x - 1 - (want - w[c]) >= LAST_MIN) {
+			x += want - w[c];
+			w[c] = want;
+		}
+	}
+	if (last >= 0)
+		w[last] = COLS - x - 1;
+}
+
 /* A row of the drive table (e NULL: the header), with the columns the
- * screen is wide enough for. */
-static void draw_row(int y, const struct tui_model *m, const struct dev_entry *e, bool sel)
+ * screen is wide enough for (col_widths). */
+static void draw_row(int y, const struct tui_model *m, const struct dev_entry *e, bool sel,
+		     const int *cw)
 {
 	const struct table *t = m->drives;
 	int x = 1;
@@ -161,15 +257,12 @@ static void draw_row(int y, const struct tui_model *m, const struct dev_entry *e
 	if (sel)
 		attron(A_REVERSE);
 	mvhline(y, 1, ' ', COLS - 1);
-	for (unsigned c = 0; t && c < table_cols(t) && x < COLS; c++) {
+	for (unsigned c = 0; t && c < table_cols(t) && c < TABLE_COLS && x < COLS; c++) {
 		const struct col_def *def = table_col(t, c);
-		/* the rest of the line; not the last column: as wide as its heading */
-		int w = def->width		? def->width
-			: c + 1 < table_cols(t) ? (int)strlen(def->name) + 12
-						: COLS - x - 1;
+		int w = cw[c];
 		bool state = table_col_id(t, c) == DRV_STATE;
 
-		if (tui_col_min(table_col_id(t, c)) > COLS)
+		if (w < 0)
 			continue;
 		if (e && state && task_cell(m, e, w, buf, sizeof(buf)))
 			;
@@ -182,7 +275,10 @@ static void draw_row(int y, const struct tui_model *m, const struct dev_entry *e
 								      : "^");
 		if (e && state && !sel)
 			attron(attr_state(e->state));
-		tui_put(y, x, buf, w > 0 ? w : 0);
+		if (e) /* a value longer than its column: cut, and said so */
+			tui_put_cut(y, x, buf, w > 0 ? w : 0);
+		else
+			tui_put(y, x, buf, w > 0 ? w : 0);
 		if (e && state && !sel)
 			attroff(attr_state(e->state));
 		x += w + 1;
@@ -191,41 +287,68 @@ static void draw_row(int y, const struct tui_model *m, const struct dev_entry *e
 		attroff(A_REVERSE);
 }
 
+enum { DETAIL_FIELDS = 64 };
+
 /* The selected drive's fields, a value longer than its column wrapped under
- * itself; two columns of fields on a wide screen. */
+ * itself; two columns of fields from 120 columns on. A field that does not
+ * fit whole is left for the detail view (Enter), and the last row says so. */
 static void draw_detail(int y0, int h, const struct tui_model *m)
 {
 	const struct dev_entry *e = &m->devs[m->sel];
 	struct record *r = record_new();
-	unsigned n, rows, col_w;
+	int n, ncol = COLS >= 120 ? 2 : 1, col_w = COLS / ncol, vw = col_w - 19, total = 0;
+	int need[DETAIL_FIELDS], split, left = 0, room = h;
 	const char *label, *text;
 	char buf[512];
-	int y = y0;
 
 	if (m->health && m->health[m->sel][0])
 		record_text(r, "SMART health", "%s", m->health[m->sel]);
 	describe_drive(r, e);
-	n = record_count(r);
-	/* two columns of fields when the screen is wide enough */
-	rows = (COLS >= 120 && (int)n > h) ? (n + 1) / 2 : n;
-	col_w = rows < n ? (unsigned)COLS / 2 : (unsigned)COLS;
-	for (unsigned i = 0; i < n; i++) {
-		int x = 1 + (int)((i / rows) * col_w), vw = (int)col_w - 19;
-
-		if (i == rows)
-			y = y0; /* the second column */
-		if (y >= y0 + h)
-			continue;
+	n = (int)record_count(r);
+	if (n > DETAIL_FIELDS)
+		n = DETAIL_FIELDS;
+	for (int i = 0; i < n; i++) {
 		record_get_line(r, i, &label, &text);
-		snprintf(buf, sizeof(buf), "%s:", label);
-		attron(A_BOLD);
-		tui_put(y, x, buf, 16);
-		attroff(A_BOLD);
-		if (x + 17 < COLS && vw > 0 && text[0]) {
-			y += tui_wrap_draw(y, x + 17, text, vw, y0 + h - y);
-			continue;
+		need[i] = vw > 0 && text[0] ? tui_wrap_rows(text, vw) : 1;
+		total += need[i] ? need[i] : 1;
+	}
+	/* the second column starts at the field where the first has half */
+	split = n;
+	for (int i = 0, acc = 0; ncol == 2 && i < n; acc += need[i++])
+		if (acc >= (total + 1) / 2) {
+			split = i;
+			break;
 		}
-		y++;
+	for (int c = 0, want = 0; c < ncol; c++, want = 0) {
+		for (int i = c ? split : 0; i < (c ? n : split); i++)
+			want += need[i];
+		if (want > h)
+			room = h - 1; /* the last row says what is left out */
+	}
+	for (int c = 0; c < ncol; c++) {
+		int first = c ? split : 0, last = c ? n : split, x = 1 + c * col_w, y = y0;
+
+		for (int i = first; i < last; i++) {
+			if (y + need[i] > y0 + room) {
+				left += last - i;
+				break;
+			}
+			record_get_line(r, i, &label, &text);
+			snprintf(buf, sizeof(buf), "%s:", label);
+			attron(A_BOLD);
+			tui_put(y, x, buf, 16);
+			attroff(A_BOLD);
+			if (x + 17 < COLS && vw > 0 && text[0])
+				tui_wrap_draw(y, x + 17, text, vw, need[i]);
+			y += need[i];
+		}
+	}
+	if (left) {
+		snprintf(buf, sizeof(buf), "%s %d more field%s: Enter shows every detail",
+			 glyphs()->cut, left, left == 1 ? "" : "s");
+		attron(A_BOLD);
+		tui_put_cut(y0 + h - 1, 1, buf, COLS - 2);
+		attroff(A_BOLD);
 	}
 	record_free(r);
 }
@@ -249,13 +372,19 @@ size_t tui_wrap_cut(const char *p, int width)
 /* Rows that text needs at width (a paragraph per line of the dialog). */
 int tui_wrap_rows(const char *p, int width)
 {
-	int rows = 0;
+	return tui_wrap_rows_ind(p, width, 0);
+}
+
+int tui_wrap_rows_ind(const char *p, int width, int ind)
+{
+	int rows = 0, in = 0;
 
 	while (*p) {
-		p += tui_wrap_cut(p, width);
+		p += tui_wrap_cut(p, width - in);
 		while (*p == ' ')
 			p++;
 		rows++;
+		in = ind < width - 10 ? ind : 0;
 	}
 	return rows;
 }
@@ -284,16 +413,23 @@ int tui_wrap_into(const char *p, int width, int ind, char (*rows)[256], int max)
 /* Draw p wrapped at width from (y, x), at most max rows; the rows drawn. */
 int tui_wrap_draw(int y, int x, const char *p, int width, int max)
 {
-	int rows = 0;
+	return tui_wrap_draw_ind(y, x, p, width, 0, max);
+}
+
+int tui_wrap_draw_ind(int y, int x, const char *p, int width, int ind, int max)
+{
+	int rows = 0, in = 0;
 
 	while (*p && rows < max) {
-		size_t cut = tui_wrap_cut(p, width);
+		size_t cut = tui_wrap_cut(p, width - in);
 
-		mvaddnstr(y + rows, x, p, (int)cut);
+		if (y + rows >= 0 && y + rows < LINES && x + in < COLS)
+			mvaddnstr(y + rows, x + in, p, (int)cut);
 		p += cut;
 		while (*p == ' ')
 			p++;
 		rows++;
+		in = ind < width - 10 ? ind : 0;
 	}
 	return rows;
 }
@@ -306,12 +442,14 @@ static void draw_help(const struct tui_model *m)
 	static const char *const head[] = {
 		"  Up/Down, j/k   move the selection (the mouse: click a row)",
 		"  Home/End, g/G  first / last drive",
-		"  PgUp/PgDn      ten drives up / down (the mouse wheel: three)",
+		"  PgUp/PgDn      a page of drives up / down (the mouse wheel: three)",
+		"  Enter          every detail of the selected drive (what 'shortstroke info' "
+		"prints)",
 		"  Space          mark / unmark a drive (actions apply to marked)",
 		"  R, F5          rescan the drives",
 	};
 	static const char *const tail[] = {
-		"  ?, h           this help",
+		"  ?, h           this help (q, Esc or any other key closes it)",
 		"  ^L             redraw the screen",
 		"  q              quit (with jobs running: asks first; self-tests go on inside "
 		"the drives)",
@@ -329,8 +467,7 @@ static void draw_help(const struct tui_model *m)
 		{ "j/k", "scroll", 0 },
 		{ "PgUp", "page up", TK_PGUP },
 		{ "PgDn", "page down", TK_PGDN },
-		{ "Esc", "close", TK_ESC },
-		{ "q", "quit", 'q' },
+		{ "q", "close", 'q' },
 	};
 	enum { MAXL = 48, MAXR = 200, IND = 17 };
 	const char *lines[MAXL];
@@ -361,6 +498,7 @@ static void draw_help(const struct tui_model *m)
 	if (vis < 1)
 		vis = 1;
 	mm->help_max = (size_t)(nr - vis);
+	mm->help_page = (size_t)vis;
 	if (mm->help_top > mm->help_max)
 		mm->help_top = mm->help_max;
 	top = (int)mm->help_top;
@@ -401,7 +539,7 @@ void tui_box(int y0, int x0, int h, int w, attr_t a, const char *title)
 	}
 	if (title) {
 		snprintf(buf, sizeof(buf), " %s ", title);
-		tui_put(y0, x0 + 2, buf, w - 4);
+		tui_put_cut(y0, x0 + 2, buf, w - 4);
 	}
 	attroff(a);
 }
@@ -433,11 +571,10 @@ static void draw_dialog(const struct tui_model *m, const struct tui_dialog *d)
 		{ "PgUp", "up", TK_PGUP },
 		{ "PgDn", "down", TK_PGDN },
 	};
-	enum { MAXR = 200 };
-	static char rows[MAXR][256];
-	bool strong[MAXR];
+	char(*rows)[256];
+	bool *strong;
 	struct tui_dialog *md = (struct tui_dialog *)d;
-	int w = COLS - 4 < 78 ? COLS - 4 : 78, tw, nr = 0, vis, h, y0, x0, y, room;
+	int w = COLS - 4 < 78 ? COLS - 4 : 78, tw, nr = 0, maxr = 1, vis, h, y0, x0, y, room;
 	attr_t a = d->alert ? attr_state(DEV_PROTECTED) | A_REVERSE : attr_title();
 	char buf[256], foot[128];
 
@@ -449,15 +586,30 @@ static void draw_dialog(const struct tui_model *m, const struct tui_dialog *d)
 	if (w < 20)
 		w = COLS;
 	tw = w - 4 > 1 ? w - 4 : 1;
-	for (unsigned i = 0; i < d->nlines && nr < MAXR; i++) {
-		int k = tui_wrap_into(d->lines[i], tw, 0, rows + nr, MAXR - nr);
+	/* its rows wrapped (a summary of many drives: as many as it needs) */
+	for (size_t i = 0; i < d->lines.n; i++)
+		maxr += d->lines.v[i][0]
+			    ? tui_wrap_rows_ind(d->lines.v[i], tw, d->lines.v[i][0] == ' ' ? 4 : 0)
+			    : 1;
+	maxr += tui_wrap_rows(d->error, tw);
+	rows = malloc((size_t)maxr * sizeof(*rows));
+	strong = malloc((size_t)maxr * sizeof(*strong));
+	if (!rows || !strong) {
+		free(rows);
+		free(strong);
+		return;
+	}
+	for (size_t i = 0; i < d->lines.n && nr < maxr; i++) {
+		/* a line that is a list's item ("  spec: why") wraps under its text */
+		int ind = d->lines.v[i][0] == ' ' ? 4 : 0;
+		int k = tui_wrap_into(d->lines.v[i], tw, ind, rows + nr, maxr - nr);
 
 		for (int j = 0; j < k; j++)
 			strong[nr + j] = false;
 		nr += k;
 	}
-	if (d->error[0] && nr < MAXR) {
-		int k = tui_wrap_into(d->error, tw, 0, rows + nr, MAXR - nr);
+	if (d->error[0] && nr < maxr) {
+		int k = tui_wrap_into(d->error, tw, 0, rows + nr, maxr - nr);
 
 		for (int j = 0; j < k; j++)
 			strong[nr + j] = true;
@@ -469,6 +621,7 @@ static void draw_dialog(const struct tui_model *m, const struct tui_dialog *d)
 	if (vis < 1)
 		vis = 1;
 	md->top_max = nr > vis ? (size_t)(nr - vis) : 0;
+	md->page = (size_t)vis;
 	if (md->top > md->top_max)
 		md->top = md->top_max;
 	h = vis + 2 + (d->input ? 2 : 0);
@@ -520,10 +673,30 @@ static void draw_dialog(const struct tui_model *m, const struct tui_dialog *d)
 		tui_keybar(m, k_submit, md->top_max ? 4 : 2, NULL);
 	else
 		tui_keybar(m, k_close, md->top_max ? 4 : 2, NULL);
+	free(rows);
+	free(strong);
 }
 
-/* A full-screen text: its lines wrapped to the screen (nothing cut), from
- * p->top on. */
+/* Where a pager's line goes on when it wraps: under its second field (a
+ * run of two spaces then text) that starts in the left half, else under its
+ * own start. */
+static int hang_indent(const char *s, int width)
+{
+	int lead = (int)strspn(s, " "), ind = lead;
+
+	for (int i = lead; s[i] && i < width / 2; i++)
+		if (s[i] == ' ' && s[i + 1] == ' ' && s[i + 2] && s[i + 2] != ' ')
+			ind = i + 2;
+	return ind;
+}
+
+static int pager_rows(const char *s, int width)
+{
+	return s[0] ? tui_wrap_rows_ind(s, width, hang_indent(s, width)) : 1;
+}
+
+/* A full-screen text: its lines wrapped to the screen (nothing cut, a
+ * wrapped line's rest under its text), from p->top on. */
 static void draw_pager(const struct tui_model *m, const struct tui_pager *p)
 {
 	static const struct tui_keylabel keys[] = {
@@ -534,15 +707,22 @@ static void draw_pager(const struct tui_model *m, const struct tui_pager *p)
 		{ "q", "close", 'q' },
 	};
 	static const struct tui_keylabel k_load[] = { { "Esc", "stop it", TK_ESC } };
+	struct tui_pager *mp = (struct tui_pager *)p;
 	char buf[256];
-	size_t last = p->top;
-	int y = 1;
+	size_t last = p->top, full = p->top;
+	int y = 1, rows = 0;
 
 	erase();
 	attron(attr_title());
 	mvhline(0, 0, ' ', COLS);
-	tui_put(0, 1, p->title, COLS - 2);
+	tui_put_cut(0, 1, p->title, COLS - 2);
 	attroff(attr_title());
+	/* the last top that still fills the screen: the end's screenful */
+	mp->top_max = p->n;
+	while (mp->top_max > 0 && rows + pager_rows(p->lines[mp->top_max - 1], COLS) <= LINES - 2)
+		rows += pager_rows(p->lines[--mp->top_max], COLS);
+	if (mp->top > mp->top_max)
+		mp->top = mp->top_max;
 	if (p->loading) {
 		/* still being read: a spinner and what, until the text is there */
 		tui_bg_line(p->loading, buf, sizeof(buf));
@@ -551,13 +731,20 @@ static void draw_pager(const struct tui_model *m, const struct tui_pager *p)
 		return;
 	}
 	for (size_t i = p->top; i < p->n && y < LINES - 1; i++) {
-		int r = tui_wrap_draw(y, 0, p->lines[i], COLS, LINES - 1 - y);
+		int r = tui_wrap_draw_ind(y, 0, p->lines[i], COLS, hang_indent(p->lines[i], COLS),
+					  LINES - 1 - y);
 
 		y += r ? r : 1;
 		last = i + 1;
+		if (r < pager_rows(p->lines[i], COLS))
+			full = i; /* cut at the bottom: the next page starts with it */
+		else
+			full = i + 1;
 	}
+	mp->page = full > p->top ? full - p->top : 1;
+	/* a line cut at the bottom counts as below */
 	snprintf(buf, sizeof(buf), "lines %zu-%zu of %zu%s%s", p->n ? p->top + 1 : 0, last, p->n,
-		 p->top ? glyphs()->more_up : "", last < p->n ? glyphs()->more_down : "");
+		 p->top ? glyphs()->more_up : "", full < p->n ? glyphs()->more_down : "");
 	tui_keybar(m, TUI_KEYS(keys), buf);
 }
 
@@ -597,20 +784,18 @@ static void mttdl_text(double h, char *buf, size_t len)
 		snprintf(buf, len, "%.0f", y);
 }
 
+/* the planner's keys, Esc among the first that an 80-column bar shows */
 static const struct tui_keylabel planner_keys[] = {
-	{ "Tab", "field", TK_TAB },
-	{ "Left/Right", "choose", 0 },
-	{ "PgUp", "layout up", TK_PGUP },
-	{ "PgDn", "layout down", TK_PGDN },
-	{ "s", "save", 's' },
-	{ "^A", "apply", 'A' - '@' },
-	{ "Esc", "close", TK_ESC },
+	{ "Tab", "field", TK_TAB },   { "Left/Right", "choose", 0 }, { "PgUp/PgDn", "layout", 0 },
+	{ "s", "save", 's' },	      { "^A", "apply", 'A' - '@' },  { "Esc", "close", TK_ESC },
+	{ "^N", "notes", 'N' - '@' },
 };
 
 static void draw_planner(const struct tui_model *m, const struct tui_planner *p)
 {
 	char buf[512], v[64], cap[32];
-	int y = 0, used;
+	int y = 0, used, lw, nw, cw, iw, aw;
+	bool mttdl;
 
 	erase();
 	attron(attr_title());
@@ -618,7 +803,7 @@ static void draw_planner(const struct tui_model *m, const struct tui_planner *p)
 	used = snprintf(buf, sizeof(buf), " Planner - %zu drive%s:", p->n, p->n == 1 ? "" : "s");
 	for (size_t i = 0; i < p->n && used < (int)sizeof(buf); i++)
 		used += snprintf(buf + used, sizeof(buf) - (size_t)used, " %s", p->pool[i].device);
-	tui_put(0, 0, buf, COLS);
+	tui_put_cut(0, 0, buf, COLS); /* the count first: a long list is cut, and says so */
 	attroff(attr_title());
 
 	y = 2;
@@ -668,50 +853,74 @@ static void draw_planner(const struct tui_model *m, const struct tui_planner *p)
 		attroff(attr_state(DEV_FREE));
 	}
 	y++;
+	/* the closest layouts' SHORT OF on an 80-column screen: without MTTDL-Y */
+	mttdl = p->met || COLS >= 100;
+	/* narrower below 100 columns: "10 (3 copies)", "50 (2 groups)"; IOPS to 99999 */
+	lw = COLS >= 100 ? 15 : 13;
+	nw = COLS >= 100 ? 3 : 2;
+	cw = COLS >= 100 ? 9 : 8;
+	iw = COLS >= 100 ? 8 : 7;
+	aw = COLS >= 100 ? 7 : 6;
 	if (p->nrows) {
-		snprintf(buf, sizeof(buf), "  %-3s %-15s %5s %7s %9s %8s %7s %4s %9s  %s", "#",
-			 p->met ? "LEVEL" : "CLOSEST LEVEL", "DISKS", "STROKE", "CAPACITY", "IOPS",
-			 "ACC-MS", "TOL", "MTTDL-Y", p->met ? "" : "SHORT OF");
+		snprintf(buf, sizeof(buf), "  %-*s %-*s %5s %7s %*s %*s %*s %4s%*s%s  %s", nw, "#",
+			 lw, p->met ? "LEVEL" : "CLOSEST LEVEL", "DISKS", "STROKE", cw, "CAPACITY",
+			 iw, "IOPS", aw, "ACC-MS", "TOL", mttdl ? 10 : 0, mttdl ? "MTTDL-Y" : "",
+			 "", p->met ? "" : "SHORT OF");
 		attron(tui_attr_head());
-		tui_put(y++, 0, buf, COLS);
+		tui_put_cut(y++, 0, buf, COLS);
 		attroff(tui_attr_head());
 	}
-	for (size_t i = 0; i < p->nrows && y < LINES - 3; i++, y++) {
+	for (size_t i = 0; i < p->nrows && y < LINES - 4; i++, y++) {
 		const struct tui_plan_row *r = &p->rows[i];
 		attr_t a = A_NORMAL;
 
 		mttdl_text(r->mttdl_h, v, sizeof(v));
-		snprintf(buf, sizeof(buf), "%c %-3zu %-15s %5u %6.1f%% %9s %8.0f %7.2f %4u %9s  %s",
-			 i == p->chosen ? '>' : ' ', i + 1, r->level, r->disks, 100 * r->stroke,
-			 size_human(r->capacity, cap, sizeof(cap)), r->iops, r->access_ms,
-			 r->tolerates, v, r->shortfall);
+		snprintf(buf, sizeof(buf), "%c %-*zu %-*s %5u %6.1f%% %*s %*.0f %*.2f %4u%*s%s  %s",
+			 i == p->chosen ? '>' : ' ', nw, i + 1, lw, r->level, r->disks,
+			 100 * r->stroke, cw, size_human(r->capacity, cap, sizeof(cap)), iw,
+			 r->iops, aw, r->access_ms, r->tolerates,
+			 mttdl ? (int)strlen(v) < 10 ? 10 - (int)strlen(v) : 1 : 0, "",
+			 mttdl ? v : "", r->shortfall);
 		if (i == 0 && p->met)
 			a |= (colour ? COLOR_PAIR(PAIR_FREE) : 0) | A_BOLD;
 		if (i == p->chosen)
 			a |= A_REVERSE;
 		attron(a);
 		mvhline(y, 0, ' ', COLS);
-		tui_put(y, 0, buf, COLS);
+		tui_put_cut(y, 0, buf, COLS);
 		attroff(a);
 	}
 	y++;
-	for (size_t i = 0; i < p->notes.n && y < LINES - 2; i++) {
+	/* the notes that fit whole above the status row; the last row says
+	 * how many are left for ^N */
+	for (size_t i = 0; i < p->notes.n; i++) {
+		int need;
+
 		snprintf(buf, sizeof(buf), "note: %s", p->notes.text[i]);
-		y += tui_wrap_draw(y, 2, buf, COLS - 3, LINES - 2 - y);
+		need = tui_wrap_rows_ind(buf, COLS - 3, 6);
+		if (y + need > LINES - 2 - (i + 1 < p->notes.n)) {
+			snprintf(buf, sizeof(buf), "%s %zu more note%s: ^N shows them all",
+				 glyphs()->cut, p->notes.n - i, p->notes.n - i == 1 ? "" : "s");
+			if (y < LINES - 2)
+				tui_put_cut(y, 2, buf, COLS - 3);
+			break;
+		}
+		y += tui_wrap_draw_ind(y, 2, buf, COLS - 3, 6, need);
 	}
-	if (p->saved[0]) {
-		attron(attr_state(DEV_FREE) | A_BOLD);
-		tui_put(LINES - 2, 2, p->saved, COLS - 3);
-		attroff(attr_state(DEV_FREE) | A_BOLD);
+	/* the status row: the last action's message ("plan written to ...") */
+	if (m->status[0]) {
+		attron(A_BOLD);
+		tui_put_cut(LINES - 2, 2, m->status, COLS - 3);
+		attroff(A_BOLD);
 	}
-	tui_keybar(m, TUI_KEYS(planner_keys), m->status);
+	tui_keybar(m, TUI_KEYS(planner_keys), NULL);
 }
 
 /* ---- arrays: an apply's progress, the arrays screen ---------------------------- */
 
 static void bar_text(double f, char *buf, size_t len)
 {
-	glyphs_bar(f, 1.0, 20, NULL, false, buf, len);
+	glyphs_bar(f, 1.0, COLS >= 100 ? 20 : 10, NULL, false, buf, len);
 }
 
 static void draw_applying(const struct tui_model *m, struct tui_applying *ap)
@@ -724,19 +933,19 @@ static void draw_applying(const struct tui_model *m, struct tui_applying *ap)
 	attron(attr_title());
 	mvhline(0, 0, ' ', COLS);
 	snprintf(buf, sizeof(buf), " Apply /dev/md/%s - %s", ap->name, ap->title);
-	tui_put(0, 0, buf, COLS);
+	tui_put_cut(0, 0, buf, COLS);
 	attroff(attr_title());
 	for (size_t i = 0; i < ap->n && y < LINES - 6; i++, y++) {
 		bar_text(ap->m[i].fraction, bar, sizeof(bar));
-		snprintf(buf, sizeof(buf), " member %-2zu %-14s %-18s [%s] %3.0f%% %s", i + 1,
-			 ap->m[i].spec, ap->m[i].serial, bar, 100.0 * ap->m[i].fraction,
-			 ap->m[i].phase);
-		tui_put(y, 0, buf, COLS);
+		snprintf(buf, sizeof(buf), " %s%-2zu %-14s %-*s [%s] %3.0f%% %s",
+			 COLS >= 100 ? "member " : "", i + 1, ap->m[i].spec, COLS >= 100 ? 18 : 14,
+			 ap->m[i].serial, bar, 100.0 * ap->m[i].fraction, ap->m[i].phase);
+		tui_put_cut(y, 0, buf, COLS);
 	}
 	y++;
 	attron(A_BOLD);
 	snprintf(buf, sizeof(buf), " Step: %s", ap->step);
-	tui_put(y++, 0, buf, COLS);
+	y += tui_wrap_draw_ind(y, 0, buf, COLS - 1, 7, 2);
 	attroff(A_BOLD);
 	if (ap->done) {
 		attr_t a = ap->rc ? attr_state(DEV_PROTECTED) | A_BOLD
@@ -765,34 +974,51 @@ static double rec_stroke(const struct array_member *m)
 	return m->before_blocks ? (double)m->limit_blocks / (double)m->before_blocks : 0;
 }
 
+/* The arrays screen: a row per record (the columns the width allows, the
+ * members cut with the cut mark), the selected one below: its device, level
+ * and step wrapped, a row per member (sizes in blocks on a wide screen);
+ * Enter shows every field of it. */
 static void draw_arrays(const struct tui_model *m, const struct tui_arrays *a)
 {
-	char buf[512], members[300], h[32];
-	int y = 1;
+	static const struct tui_keylabel keys[] = {
+		{ "j/k", "select", 0 }, { "Enter", "detail", TK_ENTER }, { "u", "undo", 'u' },
+		{ "q", "close", 'q' },	{ "R", "reload", 'R' },
+	};
+	char buf[512], members[300], h[32], h2[32];
+	int y = 1, nw = 4, sw = 5, list_end = LINES / 2, foot = LINES - 2; /* the status row */
+	bool wide = COLS >= 100;
 
 	erase();
 	attron(attr_title());
 	mvhline(0, 0, ' ', COLS);
 	snprintf(buf, sizeof(buf), " Arrays shortstroke created - %zu", a->n);
-	tui_put(0, 0, buf, COLS);
+	tui_put_cut(0, 0, buf, COLS);
 	attroff(attr_title());
+	for (size_t i = 0; i < a->n; i++) {
+		int l = (int)strlen(a->recs[i].name),
+		    s = (int)strlen(array_state_name(a->recs[i].state));
+
+		nw = l > nw ? l : nw;
+		sw = s > sw ? s : sw;
+	}
 	attron(tui_attr_head());
-	snprintf(buf, sizeof(buf), "  %-20s %-19s %-5s %-7s %-10s %s", "NAME", "STATE", "LEVEL",
+	snprintf(buf, sizeof(buf), "  %-*s %-*s %-5s %6s %9s %s", nw, "NAME", sw, "STATE", "LEVEL",
 		 "STROKE", "LIMIT", "MEMBERS");
-	tui_put(y++, 0, buf, COLS);
+	tui_put_cut(y++, 0, buf, COLS);
 	attroff(tui_attr_head());
 	if (!a->n)
-		tui_put(y++, 2,
-			a->error[0]
-			    ? a->error
-			    : "No arrays yet: in the planner (p), ^A applies the chosen layout.",
-			COLS - 3);
+		y += tui_wrap_draw(y, 2,
+				   a->error[0]
+				       ? a->error
+				       : "No arrays yet: in the planner (p), ^A applies the "
+					 "chosen layout.",
+				   COLS - 3, 3);
 	((struct tui_model *)m)->rows_y = y; /* for a click on a row */
-	((struct tui_model *)m)->rows_n =
-	    (unsigned)(a->n < (size_t)(LINES / 2 - y)
-			   ? a->n
-			   : (size_t)(LINES / 2 - y > 0 ? LINES / 2 - y : 0));
-	for (size_t i = 0; i < a->n && y < LINES / 2; i++, y++) {
+	((struct tui_model *)m)->rows_n = (unsigned)(a->n < (size_t)(list_end - y)
+							 ? a->n
+							 : (size_t)(list_end - y > 0 ? list_end - y
+										     : 0));
+	for (size_t i = 0; i < a->n && y < list_end; i++, y++) {
 		const struct array_rec *r = &a->recs[i];
 		size_t used = 0;
 
@@ -801,64 +1027,78 @@ static void draw_arrays(const struct tui_model *m, const struct tui_arrays *a)
 			if (r->m[k].state != AM_REPLACED)
 				used += (size_t)snprintf(members + used, sizeof(members) - used,
 							 "%s%s", used ? "," : "", r->m[k].spec);
-		snprintf(buf, sizeof(buf), "%c %-20s %-19s %-5s %5.1f%%  %-10s %s",
-			 i == a->sel ? '>' : ' ', r->name, array_state_name(r->state), r->level,
-			 r->n ? 100.0 * rec_stroke(&r->m[0]) : 0,
+		snprintf(buf, sizeof(buf), "%c %-*s %-*s %-5s %5.1f%% %9s %s",
+			 i == a->sel ? '>' : ' ', nw, r->name, sw, array_state_name(r->state),
+			 r->level, r->n ? 100.0 * rec_stroke(&r->m[0]) : 0,
 			 r->n ? size_human(r->m[0].limit_blocks * r->m[0].block_len, h, sizeof(h))
 			      : "-",
 			 members);
 		if (i == a->sel)
 			attron(A_REVERSE);
 		mvhline(y, 0, ' ', COLS);
-		tui_put(y, 0, buf, COLS);
+		tui_put_cut(y, 0, buf, COLS);
 		if (i == a->sel)
 			attroff(A_REVERSE);
 	}
 	y++;
 	if (a->n) {
 		const struct array_rec *r = &a->recs[a->sel];
+		size_t k;
 
 		snprintf(buf, sizeof(buf),
-			 " %s: RAID %s, chunk %" PRIu64 " KiB%s%s, created %s; "
-			 "step: %s",
-			 r->md_dev, r->level, r->chunk_bytes / 1024, r->fs[0] ? ", " : "", r->fs,
-			 r->created, r->step);
+			 "%s: RAID %s, chunk %" PRIu64 " KiB%s%s, created %s; step: %s", r->md_dev,
+			 r->level, r->chunk_bytes / 1024, r->fs[0] ? ", " : "", r->fs, r->created,
+			 r->step);
 		attron(A_BOLD);
-		tui_put(y++, 0, buf, COLS);
+		y += tui_wrap_draw_ind(y, 1, buf, COLS - 2, 2, foot - y);
 		attroff(A_BOLD);
-		if (r->remains[0]) {
-			snprintf(buf, sizeof(buf), " remains: %s", r->remains);
+		if (r->remains[0] && y < foot) {
+			snprintf(buf, sizeof(buf), "remains: %s", r->remains);
 			attron(attr_state(DEV_PROTECTED));
-			y += tui_wrap_draw(y, 1, buf, COLS - 2, LINES - y - 2);
+			y += tui_wrap_draw_ind(y, 1, buf, COLS - 2, 2, foot - y);
 			attroff(attr_state(DEV_PROTECTED));
 		}
-		for (size_t k = 0; k < r->n && y < LINES - 2; k++, y++) {
+		for (k = 0; k < r->n && y < foot; k++, y++) {
 			const struct array_member *mb = &r->m[k];
 
+			if (y == foot - 1 && k + 1 < r->n)
+				break; /* the last row says what is left out */
+			if (wide)
+				snprintf(buf, sizeof(buf),
+					 "   %-14s %-18s %-9s %" PRIu64 " of %" PRIu64
+					 " blocks (%.1f%%) %s%s",
+					 mb->spec, mb->serial, array_mstate_name(mb->state),
+					 mb->limit_blocks, mb->before_blocks,
+					 100.0 * rec_stroke(mb), mb->method,
+					 mb->volatile_ ? ", volatile" : "");
+			else
+				snprintf(
+				    buf, sizeof(buf), "   %-12s %-14s %-8s %s of %s %s%s", mb->spec,
+				    mb->serial, array_mstate_name(mb->state),
+				    size_human(mb->limit_blocks * mb->block_len, h, sizeof(h)),
+				    size_human(mb->before_blocks * mb->block_len, h2, sizeof(h2)),
+				    mb->method, mb->volatile_ ? ", volatile" : "");
+			tui_put_cut(y, 0, buf, COLS);
+		}
+		if (k < r->n && y < LINES - 1) {
 			snprintf(buf, sizeof(buf),
-				 "   %-14s %-18s %-9s %" PRIu64 " of %" PRIu64
-				 " blocks (%.1f%%) %s%s",
-				 mb->spec, mb->serial, array_mstate_name(mb->state),
-				 mb->limit_blocks, mb->before_blocks, 100.0 * rec_stroke(mb),
-				 mb->method, mb->volatile_ ? ", volatile" : "");
-			tui_put(y, 0, buf, COLS);
+				 "   %s %zu more member%s: Enter shows every detail", glyphs()->cut,
+				 r->n - k, r->n - k == 1 ? "" : "s");
+			attron(A_BOLD);
+			tui_put_cut(y, 0, buf, COLS);
+			attroff(A_BOLD);
 		}
 	}
 	if (a->busy[0]) {
 		attron(attr_state(DEV_IN_USE) | A_BOLD);
-		tui_put(LINES - 2, 1, a->busy, COLS - 2);
+		tui_put_cut(LINES - 2, 1, a->busy, COLS - 2);
 		attroff(attr_state(DEV_IN_USE) | A_BOLD);
+	} else if (m->status[0]) {
+		attron(A_BOLD);
+		tui_put_cut(LINES - 2, 1, m->status, COLS - 2);
+		attroff(A_BOLD);
 	}
-	{
-		static const struct tui_keylabel keys[] = {
-			{ "j/k", "select", 0 },
-			{ "u", "undo", 'u' },
-			{ "R", "reload", 'R' },
-			{ "Esc", "close", TK_ESC },
-		};
-
-		tui_keybar(m, TUI_KEYS(keys), m->status);
-	}
+	tui_keybar(m, TUI_KEYS(keys), NULL);
 }
 
 /* the main screen's keys, the most used first: what does not fit is in the
@@ -873,26 +1113,45 @@ static const struct tui_keylabel main_keys[] = {
 	{ "R", "rescan", 'R' },
 };
 
+/* The title: the source, the count, the sort and the filter; on a narrow
+ * screen the source is said shorter (a rig file by its name), then left
+ * out, so that the sort and the filter always show. */
+static void main_title(const struct tui_model *m, char *buf, size_t len)
+{
+	char sel[160], src[128], count[32];
+	const char *slash = strrchr(m->source, '/');
+
+	tui_select_line(m, sel, sizeof(sel));
+	snprintf(count, sizeof(count), "%zu drive%s", m->n, m->n == 1 ? "" : "s");
+	snprintf(src, sizeof(src), "%s", m->source);
+	for (int pass = 0; pass < 4; pass++) {
+		if (pass == 1 && slash && !strncmp(m->source, "rig ", 4))
+			snprintf(src, sizeof(src), "rig %s", slash + 1);
+		snprintf(buf, len, " %s%s%s%s%s%s", pass < 3 ? "shortstroke - " : "", src,
+			 src[0] ? " - " : "", count, sel[0] ? " - " : "", sel);
+		if ((int)glyphs_cols(buf) <= COLS)
+			return;
+		if (pass == 2)
+			src[0] = '\0';
+	}
+}
+
 /* The main screen: title, the drive table (the columns the width allows),
  * the selected drive's details (d hides them), the status, the key bar. */
 static void draw_main(const struct tui_model *m)
 {
 	struct tui_model *mm = (struct tui_model *)m;
-	int list_h, shown, y, detail_y;
+	int list_h, shown, y, detail_y, cw[TABLE_COLS];
 	char buf[256];
 
 	erase();
 	attron(attr_title());
 	mvhline(0, 0, ' ', COLS);
-	if (m->scanned) {
-		char sel[160];
-
-		tui_select_line(m, sel, sizeof(sel));
-		snprintf(buf, sizeof(buf), " shortstroke - %s - %zu drive%s%s%s", m->source, m->n,
-			 m->n == 1 ? "" : "s", sel[0] ? " - " : "", sel);
-	} else
+	if (m->scanned)
+		main_title(m, buf, sizeof(buf));
+	else
 		snprintf(buf, sizeof(buf), " shortstroke - reading the drives");
-	tui_put(0, 0, buf, COLS);
+	tui_put_cut(0, 0, buf, COLS);
 	attroff(attr_title());
 
 	/* the table: up to half the screen under the title and the heading,
@@ -902,7 +1161,8 @@ static void draw_main(const struct tui_model *m)
 	if (list_h < 1)
 		list_h = 1;
 	attron(tui_attr_head());
-	draw_row(1, m, NULL, false);
+	col_widths(m, cw);
+	draw_row(1, m, NULL, false, cw);
 	attroff(tui_attr_head());
 	{
 		size_t pos = tui_view_pos(mm);
@@ -914,10 +1174,11 @@ static void draw_main(const struct tui_model *m)
 		if (mm->top + (size_t)list_h > m->nview) /* a shorter list: its last page full */
 			mm->top = m->nview > (size_t)list_h ? m->nview - (size_t)list_h : 0;
 	}
+	mm->page = (size_t)list_h;
 	y = 2;
 	/* the rows shown: sorted and filtered (select.c) */
 	for (size_t k = m->top; k < m->nview && y < 2 + list_h; k++, y++)
-		draw_row(y, m, &m->devs[m->view[k]], m->view[k] == m->sel);
+		draw_row(y, m, &m->devs[m->view[k]], m->view[k] == m->sel, cw);
 	shown = y - 2;
 	mm->rows_y = 2;
 	mm->rows_n = (unsigned)shown;
@@ -945,14 +1206,21 @@ static void draw_main(const struct tui_model *m)
 		draw_detail(detail_y, LINES - 2 - detail_y, m);
 	}
 
-	/* the status row: a rescan's spinner first, then the last message */
+	/* the status row: a rescan's spinner first, then the last action's
+	 * message, else how many drives there are and are marked */
 	buf[0] = '\0';
 	if (m->scan)
 		tui_bg_line(m->scan, buf, sizeof(buf));
-	if (m->status[0]) {
+	{
 		size_t l = strlen(buf);
+		char count[200];
 
-		snprintf(buf + l, sizeof(buf) - l, "%s%s", l ? "  |  " : "", m->status);
+		if (!m->status[0] && m->scanned)
+			tui_count_line(m, count, sizeof(count));
+		snprintf(buf + l, sizeof(buf) - l, "%s%s", l ? "  |  " : "",
+			 m->status[0] ? m->status
+			 : m->scanned ? count
+				      : "");
 	}
 	if (m->filtering)
 		snprintf(buf, sizeof(buf),
@@ -961,7 +1229,7 @@ static void draw_main(const struct tui_model *m)
 	move(LINES - 2, 0);
 	clrtoeol();
 	attron(A_BOLD);
-	tui_put(LINES - 2, 1, buf, COLS - 2);
+	tui_put_cut(LINES - 2, 1, buf, COLS - 2);
 	attroff(A_BOLD);
 	tui_keybar(m, TUI_KEYS(main_keys), NULL);
 	if (m->setup)
@@ -977,14 +1245,17 @@ void tui_draw(const struct tui_model *m)
 	struct tui_model *mm = (struct tui_model *)m;
 
 	mm->rows_y = -1; /* the drive table is not on the screen */
-	if (m->logview)
+	mm->cols = COLS;
+	mm->lines = LINES;
+	/* the screen on top, in the order the keys go to them (model.c) */
+	if (m->pager)
+		draw_pager(m, m->pager);
+	else if (m->logview)
 		tui_draw_log(m);
 	else if (m->applying)
 		draw_applying(m, m->applying);
 	else if (m->arrays)
 		draw_arrays(m, m->arrays);
-	else if (m->pager)
-		draw_pager(m, m->pager);
 	else if (m->planner)
 		draw_planner(m, m->planner);
 	else

@@ -31,6 +31,14 @@ int tui_wrap_draw(int y, int x, const char *p, int width, int max);
 /* s from (y, x), at most cols columns of the screen (UTF-8 glyphs are one
  * column each; a character is never cut). */
 void tui_put(int y, int x, const char *s, int cols);
+/* s from (y, x) in at most cols columns; a longer s is cut, its last column
+ * glyphs()->cut ("…", "~" in ASCII). The columns drawn. */
+int tui_put_cut(int y, int x, const char *s, int cols);
+/* s cut so (as tui_put_cut draws it) into buf; returns buf. */
+const char *tui_cut(const char *s, int cols, char *buf, size_t len);
+/* tui_wrap_draw with the rows after the first indented by ind columns. */
+int tui_wrap_draw_ind(int y, int x, const char *p, int width, int ind, int max);
+int tui_wrap_rows_ind(const char *p, int width, int ind);
 /* foot on the bottom row of the box tui_box drew. */
 void tui_box_foot(int y0, int x0, int h, int w, attr_t a, const char *foot);
 

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "form.h"
+#include "front/glyphs.h"
 #include "shortstroke/cmdlog.h"
 #include "tui.h"
 #include "view.h"
@@ -98,16 +99,14 @@ void tui_draw_form(const struct tui_dialog *d)
 	int intro = 0, nhelp = 0, nhp = 0, nerr, npane = 0, nkeys, nfields, first = 0;
 	int r_intro, r_pane, r_help, r_err, r_keys, r_gap;
 	char help[HELP_PARAS][1400], keys[200], buf[512];
-	const char *lines[TUI_DIALOG_LINES], *hp[HELP_PARAS];
+	const char *const *lines = (const char *const *)d->lines.v, *hp[HELP_PARAS];
 	bool choices = false;
 
 	if (w < 30)
 		w = COLS;
 	tw = w - 4 > 1 ? w - 4 : 1;
-	for (unsigned i = 0; i < d->nlines; i++) {
-		lines[i] = d->lines[i];
-		intro += d->lines[i][0] ? tui_wrap_rows(d->lines[i], tw) : 1;
-	}
+	for (size_t i = 0; i < d->lines.n; i++)
+		intro += lines[i][0] ? tui_wrap_rows(lines[i], tw) : 1;
 	for (unsigned i = 0; i < f->n; i++) {
 		int l = (int)strlen(f->f[i].label);
 
@@ -163,7 +162,7 @@ void tui_draw_form(const struct tui_dialog *d)
 		tui_box(y0, x0, 1, w, tui_attr_alert() | A_REVERSE, d->title);
 	y = y0 + 1;
 	attron(a);
-	y += paras_draw(y, x0 + 2, lines, (int)d->nlines, tw, r_intro);
+	y += paras_draw(y, x0 + 2, lines, (int)d->lines.n, tw, r_intro);
 	attroff(a);
 	if (r_pane) {
 		int top = (int)f->pane_top;
@@ -226,10 +225,15 @@ static void when_text(const struct timespec *t, char *buf, size_t len)
 	snprintf(buf, len, "%s.%03ld", hms, t->tv_nsec / 1000000);
 }
 
+/* q close among those an 80-column bar shows */
 static const struct tui_keylabel log_keys[] = {
-	{ "j/k", "move", 0 },	{ "PgUp", "page up", TK_PGUP }, { "PgDn", "page down", TK_PGDN },
-	{ "/", "filter", '/' }, { "d", "this drive", 'd' },	{ "m", "reads/writes", 'm' },
+	{ "j/k", "move", 0 },
+	{ "PgUp", "page up", TK_PGUP },
+	{ "PgDn", "page down", TK_PGDN },
+	{ "/", "filter", '/' },
+	{ "d", "this drive", 'd' },
 	{ "q", "close", 'q' },
+	{ "m", "reads/writes", 'm' },
 };
 static const struct tui_keylabel log_edit_keys[] = {
 	{ "Enter", "keep it", TK_ENTER },
@@ -241,7 +245,7 @@ void tui_draw_log(const struct tui_model *m)
 	const struct tui_logview *v = m->logview;
 	struct tui_logview *mv = m->logview;
 	int detail_h = COLS >= 120 ? 3 : 4, list_h, y = 1, devw = 14, timew;
-	char buf[1200], when[24];
+	char buf[1200], when[24], name[160], dev[300];
 	struct cmdlog_text t;
 
 	erase();
@@ -260,7 +264,7 @@ void tui_draw_log(const struct tui_model *m)
 	snprintf(buf, sizeof(buf), " Device or command: %s%s   Reads/writes of the medium: %s",
 		 v->filter[0] ? v->filter : (v->editing ? "" : "all"), v->editing ? "_" : "",
 		 v->media ? "shown" : "hidden (m shows them)");
-	tui_put(y++, 0, buf, COLS);
+	tui_put_cut(y++, 0, buf, COLS);
 	for (size_t i = 0; i < v->nrows; i++) {
 		int l = (int)strlen(v->e[v->rows[i]].dev);
 
@@ -300,8 +304,12 @@ void tui_draw_log(const struct tui_model *m)
 
 		cmdlog_entry_text(e, &t);
 		when_text(&e->when, when, sizeof(when));
-		snprintf(buf, sizeof(buf), " %-*.*s%-*.*s %-34.34s ", timew, timew, when, devw,
-			 devw, e->dev, t.name);
+		/* a name longer than its column: cut with the mark (the detail
+		 * below has it whole) */
+		tui_cut(e->dev, devw, dev, sizeof(dev));
+		tui_cut(t.name, 34, name, sizeof(name));
+		snprintf(buf, sizeof(buf), " %-*.*s%s%*s %s%*s ", timew, timew, when, dev,
+			 devw - (int)glyphs_cols(dev), "", name, 34 - (int)glyphs_cols(name), "");
 		if (sel)
 			attron(A_REVERSE);
 		mvhline(y, 0, ' ', COLS);

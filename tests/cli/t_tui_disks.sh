@@ -131,7 +131,7 @@ $SCREEN"; fi
 	tui_check "tui disks: i again: the 8 shown unmarked, the others kept" \
 		"16 marked \(16 hidden by the filter"
 	tui_keys U
-	tui_check "tui disks: U unmarks all" "0 marked"
+	tui_check "tui disks: U unmarks all" "24 drives, none marked"
 	tui_keys Escape
 
 	# Setup: WWN shown

@@ -17,7 +17,7 @@ if command -v tmux >/dev/null 2>&1; then
 	tui_check "tui jobs: a with no job says so" "No job is running on sim:sas15k"
 	tui_keys Escape j t l Enter
 	tui_check "tui jobs: a long self-test runs, its progress shown at 80 columns" \
-		"sim:sata250 .* [0-9]+% self-test [0-9]"
+		"sim:sata250 .* [0-9]+% self-test *$"
 	tui_keys a
 	tui_check "tui jobs: a asks before aborting the self-test" "sim:sata250: self-test"
 	tui_keys n Enter

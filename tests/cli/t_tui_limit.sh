@@ -98,7 +98,8 @@ if command -v tmux >/dev/null 2>&1; then
 			tui_check "tui limit $size: the preview's command is limit --dry-run's CDB" "$dryhex"
 		fi
 		tui_type STF607MS2A4K7P
-		tui_check "tui limit $size: the job ran" "sim:sata250: limit done"
+		tui_check "tui limit $size: the job ran: the status line says what limit prints" \
+			"sim:sata250: limited to 97679360 blocks \(50.0 GB\) by hpa"
 		run "$PROG" --demo info sim:sata250
 		expect "tui limit $size: info shows a volatile HPA" 0 \
 			"^Limited: +yes, 20.0% of 250 GB .* by hpa \(volatile: a power cycle undoes it\)"
@@ -133,7 +134,8 @@ if command -v tmux >/dev/null 2>&1; then
 		tui_keys r Enter
 		tui_wait "Confirm restore" >/dev/null
 		tui_type JWV2S8KC
-		tui_check "tui restore $size: the job ran" "sim:sas15k: restore done"
+		tui_check "tui restore $size: the job ran: the status line says what restore prints" \
+			"sim:sas15k: restored to 879097968 blocks"
 		run "$PROG" --demo info -J sim:sas15k
 		json_check "tui restore $size: back to the original" "d['capacity_blocks'] == 879097968"
 
@@ -149,7 +151,7 @@ if command -v tmux >/dev/null 2>&1; then
 		tui_check "tui restore $size: --to-native says what comes back" \
 			"what a vendor's HPA or DCO, or another tool, hid"
 		tui_type WD-WCAWF1939275
-		tui_check "tui restore $size: --to-native ran" "sim:sata-hpa: restore done"
+		tui_check "tui restore $size: --to-native ran" "sim:sata-hpa: restored to 976773168 blocks"
 		run "$PROG" --demo info -J sim:sata-hpa
 		json_check "tui restore $size: the vendor's HPA is gone" "d['capacity_blocks'] == 976773168"
 		# two marked drives: every serial is asked before any job; Esc at the second

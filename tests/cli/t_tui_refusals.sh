@@ -116,8 +116,11 @@ if command -v tmux >/dev/null 2>&1; then
 		tui_keys j j j b
 		tui_wait "Workload +< random-access >" >/dev/null
 		tui_keys Enter
-		tui_check "tui $size: bench on a drive with medium errors: says why" \
-			"sim:sas4kn: benchmark failed|sim:sas4kn .*failed"
+		tui_check "tui $size: bench on a drive with medium errors: the summary says why" \
+			"Benchmark: 0 done, 1 failed"
+		screen_has "tui $size: ... naming the drive" "sim:sas4kn: .*(medium|read)"
+		tui_keys Escape
+		tui_check "tui $size: ... and the results say it too" "sim:sas4kn: benchmark failed"
 		tui_keys q Q
 		tui_wait "Profile +< quick >" >/dev/null
 		tui_keys Enter

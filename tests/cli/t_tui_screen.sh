@@ -31,13 +31,6 @@ label_x() {
 	pre=${last%%"$1"*}
 	echo $(($(printf '%s' "$pre" | wc -m) + 1))
 }
-# screen_has NAME PATTERN / screen_lacks NAME PATTERN: the last screen read
-screen_has() {
-	if printf '%s\n' "$SCREEN" | grep -qE -- "$2"; then pass "$1"; else fail "$1" "$SCREEN"; fi
-}
-screen_lacks() {
-	if printf '%s\n' "$SCREEN" | grep -qE -- "$2"; then fail "$1" "$SCREEN"; else pass "$1"; fi
-}
 
 if ! command -v tmux >/dev/null 2>&1; then
 	fail "t_tui_screen: tmux is installed (tests/deps.sh check installs it)"
@@ -148,7 +141,7 @@ else
 	tui_keys Escape p
 	tui_check "tui screen 80x24: the planner's key bar" "^Tab field Left/Right choose"
 	tui_keys Escape A
-	tui_check "tui screen 80x24: the arrays screen's key bar" "^j/k select u undo R reload Esc close"
+	tui_check "tui screen 80x24: the arrays screen's key bar" "^j/k select Enter detail u undo q close R reload"
 	tui_keys Escape L
 	tui_check "tui screen 80x24: the log's key bar" "^j/k move PgUp page up PgDn page down / filter"
 	tui_keys /

@@ -10,6 +10,10 @@
 # tui_type TEXT               clear an input field, type TEXT, Enter
 # tui_put TEXT                clear a field however long, type TEXT (no Enter)
 # tui_stop                    end the tmux server (and the TUI with it)
+# tui_holds NAME FN           pass when FN (a test of $SCREEN) holds, the screen read
+#                             again for up to 10 s (a capture can land mid-redraw)
+# screen_has NAME PATTERN     pass when the last screen read shows PATTERN
+# screen_lacks NAME PATTERN   pass when it does not
 
 tui_start() {
 	tui_sock="$TMP/tui-$1.sock"
@@ -36,6 +40,22 @@ tui_check() {
 	else
 		fail "$1" "$SCREEN"
 	fi
+}
+tui_holds() {
+	i=0
+	while [ $i -lt 100 ]; do
+		SCREEN=$(tmux -S "$tui_sock" capture-pane -p -t tui 2>/dev/null)
+		"$2" && { pass "$1"; return 0; }
+		sleep 0.1
+		i=$((i + 1))
+	done
+	fail "$1" "$SCREEN"
+}
+screen_has() {
+	if printf '%s\n' "$SCREEN" | grep -qE -- "$2"; then pass "$1"; else fail "$1" "$SCREEN"; fi
+}
+screen_lacks() {
+	if printf '%s\n' "$SCREEN" | grep -qE -- "$2"; then fail "$1" "$SCREEN"; else pass "$1"; fi
 }
 tui_type() {
 	tui_keys BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace

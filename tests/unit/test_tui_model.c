@@ -3,6 +3,7 @@
  * table from list's column registry, the rescan job (the UI answers keys
  * while it runs; the selection and the marks follow the disks across it),
  * the SMART and zone reports read by a job into a pager. */
+#include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -121,16 +122,28 @@ static void test_help_scrolls(void **state)
 
 	(void)state;
 	m.help = true;
-	m.help_max = 5; /* set by the view from the screen's height */
-	for (int i = 0; i < 9; i++)
+	m.help_max = 12; /* set by the view from the screen's height */
+	m.help_page = 5; /* the rows it shows */
+	for (int i = 0; i < 15; i++)
 		tui_handle_key(&m, TK_DOWN);
-	assert_int_equal(m.help_top, 5);
+	assert_int_equal(m.help_top, 12);
+	/* PgUp/PgDn: a page, the rows shown, within the text */
+	tui_handle_key(&m, TK_PGUP);
+	assert_int_equal(m.help_top, 7);
+	tui_handle_key(&m, TK_PGUP);
 	tui_handle_key(&m, TK_PGUP);
 	assert_int_equal(m.help_top, 0);
 	tui_handle_key(&m, TK_PGDN);
 	assert_int_equal(m.help_top, 5);
+	tui_handle_key(&m, TK_PGDN);
+	tui_handle_key(&m, TK_PGDN);
+	assert_int_equal(m.help_top, 12);
 	assert_true(m.help);
 	assert_int_equal(tui_handle_key(&m, 'x'), TUI_REDRAW);
+	assert_false(m.help);
+	/* q closes it, as it closes every other screen: no quitting */
+	m.help = true;
+	assert_int_equal(tui_handle_key(&m, 'q'), TUI_REDRAW);
 	assert_false(m.help);
 }
 
@@ -238,6 +251,156 @@ static void entry(struct dev_entry *e, const char *spec, const char *serial, con
 	snprintf(e->info.wwn, sizeof(e->info.wwn), "%s", wwn);
 }
 
+/* A model of n drives sim:dK (serial SK), none of them scanned from a rig. */
+static void drives(struct tui_model *m, size_t n)
+{
+	struct dev_entry *devs = calloc(n, sizeof(*devs));
+	char(*health)[TUI_HEALTH_LEN] = calloc(n, sizeof(*health));
+	char spec[16], serial[16];
+
+	assert_non_null(devs);
+	assert_non_null(health);
+	for (size_t i = 0; i < n; i++) {
+		snprintf(spec, sizeof(spec), "sim:d%zu", i);
+		snprintf(serial, sizeof(serial), "S%zu", i);
+		entry(&devs[i], spec, serial, "");
+	}
+	tui_model_swap(m, devs, n, health);
+}
+
+/* The dialog's text, its lines one after the other. */
+static const char *dialog_text(const struct tui_dialog *d, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < d->lines.n && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s\n", d->lines.v[i]);
+	return buf;
+}
+
+/* A batch of 8 of which 7 fail: every one named in the summary, the status
+ * line counts them and says they are marked; the failed ones marked, the
+ * done one not; a dialog open meanwhile keeps its place and the summary
+ * comes after it; a retry that goes well unmarks what the failure marked,
+ * and a batch that goes well leaves the user's marks; a job stopped with
+ * the abort key is neither done nor failed. */
+static void test_batch_summary(void **state)
+{
+	struct tui_model m = { 0 };
+	struct tui_batch *b;
+	struct tui_dialog *form;
+	char text[4096], why[64], spec[16];
+
+	(void)state;
+	drives(&m, 8);
+	for (size_t i = 0; i < 8; i++)
+		m.marked[i] = true;
+	form = tui_dialog_new("A form the user types in");
+	assert_non_null(form);
+	form->input = true;
+	m.dlg = form;
+	b = tui_batch_new("limit", "Limit", 'l');
+	assert_non_null(b);
+	for (size_t i = 0; i < 8; i++) {
+		snprintf(spec, sizeof(spec), "sim:d%zu", i);
+		tui_batch_add(b, spec);
+	}
+	tui_batch_seal(&m, b); /* started: nothing ended yet */
+	for (size_t i = 8; i-- > 0;) {
+		snprintf(spec, sizeof(spec), "sim:d%zu", i);
+		snprintf(why, sizeof(why), "sim:d%zu: the drive refused SET MAX", i);
+		tui_batch_ended(&m, b, spec, i ? -EIO : 0, i ? why : "limited to 10 blocks");
+	}
+	/* the form is still the one shown; the summary waits behind it */
+	assert_ptr_equal(m.dlg, form);
+	assert_non_null(m.queued);
+	assert_string_equal(m.status,
+			    "limit: 1 done, 7 failed; the 7 failed are marked: l retries them");
+	assert_false(m.marked[0]);
+	for (size_t i = 1; i < 8; i++)
+		assert_true(m.marked[i]);
+	assert_true(m.rescan_pending);
+	m.rescan_pending = false;   /* no rig: no rescan here */
+	tui_handle_key(&m, TK_ESC); /* the form closes: the summary shows */
+	assert_non_null(m.dlg);
+	assert_null(m.queued);
+	assert_string_equal(m.dlg->title, "Limit: 1 done, 7 failed");
+	assert_true(m.dlg->alert);
+	dialog_text(m.dlg, text, sizeof(text));
+	for (size_t i = 1; i < 8; i++) {
+		snprintf(why, sizeof(why), "  sim:d%zu: the drive refused SET MAX\n", i);
+		assert_non_null(strstr(text, why));
+	}
+	assert_non_null(strstr(text, "Done:\n  sim:d0: limited to 10 blocks\n"));
+	/* a key in the summary leaves the status line's message */
+	tui_handle_key(&m, TK_ENTER);
+	assert_null(m.dlg);
+	assert_non_null(strstr(m.status, "7 failed"));
+
+	/* the retry on the 7: 5 go well, 2 fail again: those 2 marked */
+	b = tui_batch_new("limit", "Limit", 'l');
+	for (size_t i = 1; i < 8; i++) {
+		snprintf(spec, sizeof(spec), "sim:d%zu", i);
+		tui_batch_add(b, spec);
+	}
+	for (size_t i = 1; i < 8; i++) {
+		snprintf(spec, sizeof(spec), "sim:d%zu", i);
+		tui_batch_ended(&m, b, spec, i <= 2 ? -EIO : 0, i <= 2 ? "refused" : "limited");
+	}
+	tui_batch_seal(&m, b);
+	for (size_t i = 0; i < 8; i++)
+		assert_int_equal(m.marked[i], i == 1 || i == 2);
+	assert_string_equal(m.dlg->title, "Limit: 5 done, 2 failed");
+	tui_handle_key(&m, TK_ESC);
+	/* the last 2 go well: unmarked (the failure had marked them) */
+	b = tui_batch_new("limit", "Limit", 'l');
+	tui_batch_add(b, "sim:d1");
+	tui_batch_add(b, "sim:d2");
+	tui_batch_seal(&m, b);
+	tui_batch_ended(&m, b, "sim:d1", 0, "limited");
+	tui_batch_ended(&m, b, "sim:d2", 0, "limited");
+	for (size_t i = 0; i < 8; i++)
+		assert_false(m.marked[i]);
+	assert_string_equal(m.status, "limit: 2 done");
+	assert_string_equal(m.dlg->title, "Limit: 2 done");
+	assert_false(m.dlg->alert);
+	tui_handle_key(&m, TK_ESC);
+
+	/* marks the user made stay when a batch goes well; one drive: the status
+	 * line alone says its result */
+	m.marked[5] = true;
+	b = tui_batch_new("bench", "Benchmark", 'b');
+	tui_batch_add(b, "sim:d5");
+	tui_batch_seal(&m, b);
+	tui_batch_ended(&m, b, "sim:d5", 0, "random-access QD 1 80 IOPS");
+	assert_true(m.marked[5]);
+	assert_null(m.dlg);
+	assert_string_equal(m.status, "sim:d5: random-access QD 1 80 IOPS");
+
+	/* stopped by the abort key: counted apart, no dialog, the mark stays */
+	b = tui_batch_new("short self-test", "Self-test", 't');
+	tui_batch_add(b, "sim:d5");
+	tui_batch_add(b, "sim:d6");
+	tui_batch_seal(&m, b);
+	tui_batch_ended(&m, b, "sim:d5", -ECANCELED, "aborted on the drive");
+	tui_batch_ended(&m, b, "sim:d6", -ECANCELED, "aborted on the drive");
+	assert_null(m.dlg);
+	assert_true(m.marked[5]);
+	assert_string_equal(m.status, "short self-test: 0 done, 2 stopped");
+
+	/* none could start: the summary names each, with why */
+	b = tui_batch_new("qualify", "Qualify", 'Q');
+	tui_batch_ended(&m, b, "sim:d3", -ENODEV, "sim:d3: the drive does not answer");
+	tui_batch_seal(&m, b);
+	assert_non_null(m.dlg);
+	assert_string_equal(m.dlg->title, "Qualify: 0 done, 1 failed");
+	assert_non_null(strstr(dialog_text(m.dlg, text, sizeof(text)),
+			       "  sim:d3: the drive does not answer\n"));
+	assert_true(m.marked[3]);
+	tui_model_fini(&m);
+}
+
 /* The swap alone: rows reorder, one disk vanishes, one is new, names
  * change; the selection and the marks follow the disks by serial, else
  * WWN, else name; the status line's count follows the list's, another
@@ -247,6 +410,7 @@ static void test_swap_keeps_disks(void **state)
 	struct tui_model m = { 0 };
 	struct dev_entry *devs = calloc(5, sizeof(*devs));
 	char(*health)[TUI_HEALTH_LEN] = calloc(5, sizeof(*health));
+	char line[200];
 
 	(void)state;
 	assert_non_null(devs);
@@ -259,7 +423,10 @@ static void test_swap_keeps_disks(void **state)
 	tui_model_swap(&m, devs, 5, health);
 	assert_int_equal(m.n, 5);
 	assert_int_equal(table_rows(m.drives), 5);
-	assert_string_equal(m.status, "5 drives");
+	/* no message: the status line counts the drives and the marks */
+	assert_string_equal(m.status, "");
+	tui_count_line(&m, line, sizeof(line));
+	assert_string_equal(line, "5 drives, none marked: actions apply to the selected one");
 	m.sel = 2;	    /* SC */
 	m.marked[0] = true; /* SA */
 	m.marked[1] = true; /* SB: vanishes */
@@ -297,8 +464,9 @@ static void test_swap_keeps_disks(void **state)
 	tui_model_swap(&m, devs, 1, health);
 	assert_int_equal(m.sel, 0);
 	assert_false(m.marked[0]);
-	/* the count of the list before (5) became the header's (1) */
-	assert_string_equal(m.status, "1 drive");
+	/* the count is the new list's */
+	tui_count_line(&m, line, sizeof(line));
+	assert_string_equal(line, "1 drive, none marked: actions apply to the selected one");
 
 	/* a message in the status line is not a count: it stays */
 	tui_status(&m, "sim:sdf: limited to 10G");
@@ -540,6 +708,7 @@ int main(void)
 		cmocka_unit_test(test_drive_table),	  cmocka_unit_test(test_swap_keeps_disks),
 		cmocka_unit_test(test_rescan_job_swap),	  cmocka_unit_test(test_scan_keeps_ui),
 		cmocka_unit_test(test_report_pager),	  cmocka_unit_test(test_report_error),
+		cmocka_unit_test(test_batch_summary),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

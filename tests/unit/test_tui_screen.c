@@ -155,6 +155,7 @@ static void test_dialog_scrolls(void **state)
 	/* it does not fit: arrows and pages scroll it, within its rows */
 	tui_alert(&m, "Long", "%s", "text");
 	m.dlg->top_max = 12;
+	m.dlg->page = 10; /* the rows it shows (the view's): PgUp/PgDn's step */
 	tui_handle_key(&m, TK_DOWN);
 	tui_handle_key(&m, TK_DOWN);
 	assert_int_equal(m.dlg->top, 2);
