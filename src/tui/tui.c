@@ -132,7 +132,11 @@ int tui_main(struct ss_ctx *ctx, struct ss_error *err)
 	noecho();
 	keypad(stdscr, TRUE);
 	curs_set(0);
-	set_escdelay(25);
+	/* Esc alone after 25 ms, unless ESCDELAY says otherwise (as ncurses
+	 * reads it: over a slow link, or a terminal driven by another program,
+	 * the bytes of one key can arrive further apart) */
+	if (!getenv("ESCDELAY"))
+		set_escdelay(25);
 	timeout(250); /* wake up to draw job progress */
 	tui_colors_init();
 	/* clicks and the wheel; presses and releases as they come (no click

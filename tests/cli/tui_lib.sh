@@ -2,7 +2,11 @@
 # tui_start NAME W H ARGS...  a TUI ("$PROG ARGS") in a fresh tmux server of
 #                             that size; "TUI-EXITED <status>" shows when it ends
 #                             (ASAN_OPTIONS and UBSAN_OPTIONS are passed on, and
-#                             the VAR=VALUE words of TUI_ENV: LC_ALL=C, NO_COLOR=1)
+#                             the VAR=VALUE words of TUI_ENV: LC_ALL=C, NO_COLOR=1;
+#                             ESCDELAY 300 ms, TUI_ESCDELAY to change it: a mouse
+#                             report or an arrow key that tmux writes while the
+#                             machine is busy can reach the TUI in pieces, and
+#                             ncurses's 25 ms then reads its Esc as the Esc key)
 # tui_keys KEYS...            tmux send-keys to it
 # tui_wait PATTERN            poll the screen for up to 10 s; SCREEN holds it
 # tui_check NAME PATTERN      pass when the screen shows PATTERN and the TUI
@@ -20,7 +24,7 @@ tui_start() {
 	tui_w=$2 tui_h=$3
 	shift 3
 	tmux -S "$tui_sock" -f /dev/null new-session -d -s tui -x "$tui_w" -y "$tui_h" \
-		"env SHORTSTROKE_STATE_DIR=$SHORTSTROKE_STATE_DIR SHORTSTROKE_PROTECT_FILE=$SHORTSTROKE_PROTECT_FILE ${ASAN_OPTIONS:+ASAN_OPTIONS=$ASAN_OPTIONS} ${UBSAN_OPTIONS:+UBSAN_OPTIONS=$UBSAN_OPTIONS} TERM=xterm-256color ${TUI_ENV:-} $PROG $*; echo TUI-EXITED \$?; sleep 20"
+		"env SHORTSTROKE_STATE_DIR=$SHORTSTROKE_STATE_DIR SHORTSTROKE_PROTECT_FILE=$SHORTSTROKE_PROTECT_FILE ${ASAN_OPTIONS:+ASAN_OPTIONS=$ASAN_OPTIONS} ${UBSAN_OPTIONS:+UBSAN_OPTIONS=$UBSAN_OPTIONS} TERM=xterm-256color ESCDELAY=${TUI_ESCDELAY:-300} ${TUI_ENV:-} $PROG $*; echo TUI-EXITED \$?; sleep 20"
 }
 tui_keys() { tmux -S "$tui_sock" send-keys -t tui "$@"; }
 tui_stop() { [ -z "${tui_sock:-}" ] || tmux -S "$tui_sock" kill-server 2>/dev/null; }
