@@ -79,7 +79,9 @@ static void restore_usage(FILE *f)
 		   "                        scsi-format reformats to the journaled block count,\n"
 		   "                        partition wipes the GPT; with nothing journaled these\n"
 		   "                        need --to-native)\n"
-		   "      --volatile        HPA only: undone by a power cycle\n"
+		   "      --volatile        HPA only: undone by a power cycle (a trial limit\n"
+		   "                        is restored volatile without it: its permanent\n"
+		   "                        maximum was never changed)\n"
 		   "      --to-native       with nothing journaled, go to the native maximum\n"
 		   "      --model PATTERN, --serial SERIAL   select disks as 'list' shows them\n"
 		   "  -n, --dry-run         print every command that would be sent; send none\n"
@@ -151,9 +153,15 @@ static void plan_restore(struct batch *b, struct batch_item *it, struct cap_job 
 		plan_failed(it);
 		return;
 	}
-	snprintf(it->plan, sizeof(it->plan), "%s %s: restore to %s by %s", it->e.info.model,
-		 it->e.info.serial, p.note, cap_method_name(p.method));
-	hpa_note(b, it, p.method, j->volatile_);
+	if (p.noop && p.trial)
+		snprintf(it->plan, sizeof(it->plan), "%s %s: %s", it->e.info.model,
+			 it->e.info.serial, p.note);
+	else
+		snprintf(it->plan, sizeof(it->plan), "%s %s: restore to %s by %s%s",
+			 it->e.info.model, it->e.info.serial, p.note, cap_method_name(p.method),
+			 p.trial ? " (volatile, as the trial limit was)" : "");
+	if (!p.noop)
+		hpa_note(b, it, p.method, p.volatile_);
 }
 
 static void plan_all(struct batch *b, const struct cap_job *tmpl)
