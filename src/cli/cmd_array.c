@@ -562,8 +562,9 @@ static void status_md(struct ss_ctx *ctx, const char *md_dev, bool inner, bool j
 			printf("%s: %s is not active (mdadm --detail finds no array)\n", tag,
 			       md_dev);
 		if (have_sysfs) {
-			printf("%s: %s state %s, sync %s", tag, kname, s.array_state,
-			       s.sync_action);
+			printf("%s: %s state %s", tag, kname, s.array_state);
+			if (s.sync_action[0]) /* (RAID 0 has none) */
+				printf(", sync %s", s.sync_action);
 			if (s.sync_fraction >= 0)
 				printf(" %.1f%%", 100 * s.sync_fraction);
 			if (s.degraded >= 0)
