@@ -4,8 +4,42 @@ run "$PROG" --demo plan sim:sas15k --disks 4 --model-of sim:sas15k --level 10 --
 expect "plan: RAID 10 of four 15K450s for 200 GiB" 0 \
 	"^ +1 10 +4 +2 +[0-9]+ +23\.9 +215 GB" "1 layout meets the goals"
 expect "plan: a simulated drive's mechanics come from the rig, the rest by class" 0 "" \
-	"note: sim:sas15k: capacity and rpm \(15000\) from the drive, its seek times, transfer rates, command overhead, queue depth and write cache from the rig"
+	"note: capacity and rpm from the drive, its seek times, transfer rates, command overhead, queue depth and write cache from the rig; MTTF and URE rate are defaults for its class: sim:sas15k$"
 expect "plan: says the extra disks are copies" 0 "" "3 of the 4 disks are copies of sim:sas15k"
+
+# a plan never holds a disk apply would refuse: left out, saying which and why (issue 25.3);
+# the demo rig's sim:sata320 is security-frozen
+run "$PROG" --demo plan sim:sas15k sim:sata250 sim:sata320 sim:sata-hpa --tolerate 1 -O frozen.json
+expect "plan: a security-frozen disk is left out, saying why" 0 "" \
+	"^note: left out, 'apply' would refuse it \(the drive is security-frozen.*\): sim:sata320$"
+python3 -c "import json; d=[x['device'] for x in json.load(open('frozen.json'))['disks']]; assert 'sim:sata320' not in d, d" \
+	&& pass "plan -O: the frozen disk is not in the plan file" || fail "plan -O: the frozen disk is not in the plan file" "$(cat frozen.json)"
+# notes: once per distinct note, with the disks they concern (not two lines per disk)
+[ "$(printf '%s\n' "$ERR" | grep -c '^note: capacity and rpm from the drive')" = 1 ] &&
+	printf '%s\n' "$ERR" | grep -q "from the rig; MTTF and URE rate are defaults for its class: sim:sas15k, sim:sata250, sim:sata-hpa$" \
+	&& pass "plan: one note for the disks whose mechanics come from the rig, naming them" \
+	|| fail "plan: one note for the disks whose mechanics come from the rig" "$ERR"
+[ "$(printf '%s\n' "$ERR" | grep -c '^note:')" -le 5 ] && pass "plan: 5 notes at most for 4 disks" \
+	|| fail "plan: 5 notes at most for 4 disks" "$ERR"
+# (sim:sata-hpa carries a vendor's HPA: planned on what it has now, which apply can use)
+expect "plan: a disk limited by another tool is planned on what it has now" 0 "" \
+	"^note: limited by another than shortstroke \(nothing journaled\): the plan uses what it has now.*: sim:sata-hpa \(488386584 of 976773168 blocks\)$"
+run "$PROG" --demo apply frozen.json --name fz --dry-run
+printf '%s\n%s\n' "$OUT" "$ERR" | grep -q "sata320\|frozen\|fewer than the plan" && fail "apply --dry-run of that plan: no member refused" "$OUT" "$ERR" \
+	|| pass "apply --dry-run of that plan: no member refused"
+run "$PROG" --demo plan sim:sata320 --level 0 --stroke 50%
+expect "plan: every disk named left out: refused (exit 3), the note says why" 3 "" \
+	"every disk named is one 'apply' would refuse now"
+# protected, in use, another rpm class than asked (--rpm with DEVICEs: the class asked)
+printf 'serial:STF607MS2A4K7P\n' >"$SHORTSTROKE_PROTECT_FILE"
+run "$PROG" --demo plan sim:sas15k sim:sata250 sim:sata-hpa --level 1 --stroke 50%
+expect "plan: a protected disk is left out" 0 "" "^note: left out, 'apply' would refuse it \(refused, the disk is protected.*: sim:sata250$"
+: >"$SHORTSTROKE_PROTECT_FILE"
+run "$PROG" --demo plan --rpm 7200 sim:sas15k sim:sata250 sim:sata-hpa --level 1 --stroke 50%
+expect "plan --rpm with DEVICEs: a disk of another class is left out" 0 "^ +1 1 +2 " \
+	"^note: left out, 'apply' would refuse it \(a 15000 rpm disk, not of the 7200 rpm class asked\): sim:sas15k$"
+run "$PROG" --demo plan --rpm 7200 --model-of sim:sas15k --disks 4 --level 10 --stroke 50%
+expect "plan --rpm with --model-of: one or the other" 2 "" "--rpm with --model-of"
 
 run "$PROG" --demo plan sim:sas15k --disks 4 --model-of sim:sas15k --level 10 --capacity 200G -J
 expect "plan -J" 0
