@@ -65,7 +65,7 @@ static void apply_usage(FILE *f)
 	    "                        else auto: AMAC, HPA or a SCSI resize as 'limit' picks;\n"
 	    "                        a disk with none of them, such as one behind a\n"
 	    "                        controller that blocks them, gets the partition method)\n"
-	    "  -n, --dry-run         print every CDB per member and the mdadm and mkfs\n"
+	    "      --dry-run         print every CDB per member and the mdadm and mkfs\n"
 	    "                        steps, with the reason a real run would stop; change\n"
 	    "                        nothing\n"
 	    "  -y, --yes             do not ask (scripts)\n"
@@ -117,7 +117,7 @@ static void array_usage(FILE *f)
 		"\n"
 		"Options:\n"
 		"  -y, --yes             do not ask (scripts)\n"
-		"  -n, --dry-run         undo, replace: say what would be done; change nothing\n"
+		"      --dry-run         undo, replace: say what would be done; change nothing\n"
 		"  -w, --wait            replace: wait for the rebuild, with its progress\n"
 		"  -f, --force           replace: take a NEW of another rpm class or transport,\n"
 		"                        or one in use or protected (the serial still asked)\n"
@@ -401,7 +401,7 @@ static int apply_run(struct ss_ctx *ctx, int argc, char **argv)
 		{ "mkfs", required_argument, NULL, 'F' },
 		{ "conf", required_argument, NULL, 'C' },
 		{ "method", required_argument, NULL, 'm' },
-		{ "dry-run", no_argument, NULL, 'n' },
+		{ "dry-run", no_argument, NULL, CLI_OPT_DRY_RUN },
 		{ "yes", no_argument, NULL, 'y' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, 'J' },
@@ -439,9 +439,12 @@ static int apply_run(struct ss_ctx *ctx, int argc, char **argv)
 				goto out;
 			}
 			break;
-		case 'n':
+		case CLI_OPT_DRY_RUN:
 			o.dry_run = true;
 			break;
+		case 'n':
+			code = cli_dash_n("apply");
+			goto out;
 		case 'y':
 			o.yes = true;
 			break;
@@ -908,7 +911,7 @@ static int array_run(struct ss_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "yes", no_argument, NULL, 'y' },
-		{ "dry-run", no_argument, NULL, 'n' },
+		{ "dry-run", no_argument, NULL, CLI_OPT_DRY_RUN },
 		{ "wait", no_argument, NULL, 'w' },
 		{ "json", no_argument, NULL, 'J' },
 		{ "force", no_argument, NULL, 'f' },
@@ -927,9 +930,11 @@ static int array_run(struct ss_ctx *ctx, int argc, char **argv)
 		case 'f':
 			force = true;
 			break;
-		case 'n':
+		case CLI_OPT_DRY_RUN:
 			dry = true;
 			break;
+		case 'n':
+			return cli_dash_n("array");
 		case 'w':
 			wait = true;
 			break;

@@ -48,7 +48,7 @@ static void limit_usage(FILE *f)
 		"      --volatile        HPA only: a trial that a power cycle undoes\n"
 		"      --model PATTERN   every disk whose model matches (shell pattern)\n"
 		"      --serial SERIAL   the disk with this serial number\n"
-		"  -n, --dry-run         print every command that would be sent; send none\n"
+		"      --dry-run         print every command that would be sent; send none\n"
 		"  -y, --yes             do not ask (scripts); without it a terminal asks for\n"
 		"                        each disk's serial number\n"
 		"  -f, --force           allow a limit under 1 GiB, and a disk that is in use,\n"
@@ -84,7 +84,7 @@ static void restore_usage(FILE *f)
 		   "                        maximum was never changed)\n"
 		   "      --to-native       with nothing journaled, go to the native maximum\n"
 		   "      --model PATTERN, --serial SERIAL   select disks as 'list' shows them\n"
-		   "  -n, --dry-run         print every command that would be sent; send none\n"
+		   "      --dry-run         print every command that would be sent; send none\n"
 		   "  -y, --yes             do not ask; -f, --force  override in-use/protected\n"
 		   "                        (and a serial another attached disk has)\n"
 		   "  -J, --json            one result object per disk\n"
@@ -328,7 +328,7 @@ static int capacity_main(struct ss_ctx *ctx, int argc, char **argv, bool restore
 		{ "to-native", no_argument, NULL, 'T' },
 		{ "model", required_argument, NULL, 'M' },
 		{ "serial", required_argument, NULL, 'S' },
-		{ "dry-run", no_argument, NULL, 'n' },
+		{ "dry-run", no_argument, NULL, CLI_OPT_DRY_RUN },
 		{ "yes", no_argument, NULL, 'y' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, 'J' },
@@ -390,9 +390,11 @@ static int capacity_main(struct ss_ctx *ctx, int argc, char **argv, bool restore
 			if (batch_filter(&b, &b.serial_filter, "--serial", optarg))
 				return EXIT_USAGE;
 			break;
-		case 'n':
+		case CLI_OPT_DRY_RUN:
 			b.dry_run = true;
 			break;
+		case 'n':
+			return cli_dash_n(cmd);
 		case 'y':
 			b.yes = true;
 			break;

@@ -40,7 +40,7 @@ static void usage(FILE *f)
 		   "disk whose only use is a partition table or signature is not in use.\n"
 		   "\n"
 		   "Options:\n"
-		   "  -n, --dry-run         print every command that would be sent; send none\n"
+		   "      --dry-run         print every command that would be sent; send none\n"
 		   "  -J, --json            one result object per journaled disk\n"
 		   "  -h, --help            this help\n"
 		   "\n"
@@ -289,7 +289,7 @@ static void add_record(struct batch *b, const struct journal_entry *r, bool inco
 static int reapply_run(struct ss_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "dry-run", no_argument, NULL, 'n' },
+		{ "dry-run", no_argument, NULL, CLI_OPT_DRY_RUN },
 		{ "json", no_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -304,9 +304,11 @@ static int reapply_run(struct ss_ctx *ctx, int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, ":nJh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'n':
+		case CLI_OPT_DRY_RUN:
 			b.dry_run = true;
 			break;
+		case 'n':
+			return cli_dash_n("reapply");
 		case 'J':
 			b.json = true;
 			break;

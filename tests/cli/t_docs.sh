@@ -71,7 +71,7 @@ def one(cmd):
     if not any(w in ("--demo", "--rig") for w in words):
         words.insert(0, "--demo")
     sub = next((w for w in words if not w.startswith("-") and w != "--demo"), "")
-    if sub in ("limit", "restore") and not set(words) & {"--yes", "-y", "--dry-run", "-n"}:
+    if sub in ("limit", "restore") and not set(words) & {"--yes", "-y", "--dry-run"}:
         words.append("--yes")
     return '"$PROG" ' + " ".join(shlex.quote(w) for w in words) + rest
 

@@ -9,11 +9,11 @@ expect "plan: says the extra disks are copies" 0 "" "3 of the 4 disks are copies
 
 # a plan never holds a disk apply would refuse: left out, saying which and why (issue 25.3);
 # the demo rig's sim:sata320 is security-frozen
-run "$PROG" --demo plan sim:sas15k sim:sata250 sim:sata320 sim:sata-hpa --tolerate 1 -O frozen.json
+run "$PROG" --demo plan sim:sas15k sim:sata250 sim:sata320 sim:sata-hpa --tolerate 1 -O "$TMP/frozen.json"
 expect "plan: a security-frozen disk is left out, saying why" 0 "" \
 	"^note: left out, 'apply' would refuse it \(the drive is security-frozen.*\): sim:sata320$"
-python3 -c "import json; d=[x['device'] for x in json.load(open('frozen.json'))['disks']]; assert 'sim:sata320' not in d, d" \
-	&& pass "plan -O: the frozen disk is not in the plan file" || fail "plan -O: the frozen disk is not in the plan file" "$(cat frozen.json)"
+python3 -c "import json,sys; d=[x['device'] for x in json.load(open(sys.argv[1]))['disks']]; assert 'sim:sata320' not in d, d" "$TMP/frozen.json" \
+	&& pass "plan -O: the frozen disk is not in the plan file" || fail "plan -O: the frozen disk is not in the plan file" "$(cat "$TMP/frozen.json")"
 # notes: once per distinct note, with the disks they concern (not two lines per disk)
 [ "$(printf '%s\n' "$ERR" | grep -c '^note: capacity and rpm from the drive')" = 1 ] &&
 	printf '%s\n' "$ERR" | grep -q "from the rig; MTTF and URE rate are defaults for its class: sim:sas15k, sim:sata250, sim:sata-hpa$" \
@@ -24,7 +24,7 @@ python3 -c "import json; d=[x['device'] for x in json.load(open('frozen.json'))[
 # (sim:sata-hpa carries a vendor's HPA: planned on what it has now, which apply can use)
 expect "plan: a disk limited by another tool is planned on what it has now" 0 "" \
 	"^note: limited by another than shortstroke \(nothing journaled\): the plan uses what it has now.*: sim:sata-hpa \(488386584 of 976773168 blocks\)$"
-run "$PROG" --demo apply frozen.json --name fz --dry-run
+run "$PROG" --demo apply "$TMP/frozen.json" --name fz --dry-run
 printf '%s\n%s\n' "$OUT" "$ERR" | grep -q "sata320\|frozen\|fewer than the plan" && fail "apply --dry-run of that plan: no member refused" "$OUT" "$ERR" \
 	|| pass "apply --dry-run of that plan: no member refused"
 run "$PROG" --demo plan sim:sata320 --level 0 --stroke 50%
