@@ -85,8 +85,9 @@ static void restore_usage(FILE *f)
 		   "      --to-native       with nothing journaled, go to the native maximum\n"
 		   "      --model PATTERN, --serial SERIAL   select disks as 'list' shows them\n"
 		   "      --dry-run         print every command that would be sent; send none\n"
-		   "  -y, --yes             do not ask; -f, --force  override in-use/protected\n"
-		   "                        (and a serial another attached disk has)\n"
+		   "  -y, --yes             do not ask (scripts)\n"
+		   "  -f, --force           override in-use and protected (and a serial another\n"
+		   "                        attached disk has)\n"
 		   "  -J, --json            one result object per disk\n"
 		   "  -h, --help            this help\n");
 }

@@ -162,6 +162,7 @@ struct popts {
 	unsigned level_mask;
 	int level; /* the only level of the mask, -1 for none or several */
 	double capacity, iops, access_ms;
+	const char *capacity_text; /* --capacity as typed (its unit: decimal or binary) */
 	unsigned tolerate, max_disks;
 	bool tolerate_set;
 	int profile;
@@ -417,6 +418,7 @@ static int take_opt(struct popts *o, int c, const char *arg)
 		if (parse_bytes("--capacity", arg, &b))
 			return EXIT_USAGE;
 		o->capacity = (double)b;
+		o->capacity_text = arg;
 		return 0;
 	}
 	case OPT_IOPS:
@@ -1243,11 +1245,14 @@ static int run_check(struct popts *o)
 	if (o->explain)
 		explain_record(r, &s, ev, "Layout", NULL);
 	record_print(r, stdout, o->out.flags);
+	/* the verdict is the check's answer: on stdout, after what it judged
+	 * (the JSON holds it in valid, differences and unmet) */
 	if (!(o->out.flags & TABLE_JSON)) {
 		for (unsigned i = 0; i < nd; i++)
-			fprintf(stderr, "note: %s\n", diffs[i]);
-		fprintf(stderr, "%s: valid; %s\n", o->check,
-			nd ? "the model's figures changed since" : "the figures match the plan's");
+			printf("changed: %s\n", diffs[i]);
+		printf("%s: valid; %s%s\n", o->check,
+		       nd ? "the model's figures changed since" : "the figures match the plan's",
+		       missed ? "; it no longer meets its goals" : "");
 		if (missed) {
 			missed_text(missed, buf, sizeof(buf));
 			cli_error("the plan no longer meets its goal(s): %s", buf);
@@ -1296,6 +1301,30 @@ static int check_level_fits(const struct pstate *s)
 			       need, avail, avail == 1 ? "is given" : "are given", left);
 }
 
+/* --capacity in a binary unit (1.5T, 1.5TiB: 2^40 bytes) while sizes are
+ * printed in decimal ones (TB, 10^12, as disk makers count): said, with the
+ * goal in both, so that 1.5T shown as 1.65 TB does not read as a mistake. */
+static void capacity_note(struct pstate *s)
+{
+	const char *t = s->o->capacity_text;
+	size_t n = t ? strlen(t) : 0;
+	static const char *const bin[] = { "KiB", "MiB", "GiB", "TiB", "PiB" };
+	double v = s->o->capacity;
+	int k = 0;
+	char dec[32];
+
+	if (!n || (t[n - 1] == 'B' && (n < 3 || t[n - 2] != 'i')))
+		return; /* decimal (TB) or bytes: printed as given */
+	while (k < 4 && v >= 1024.0 * 1024.0) {
+		v /= 1024.0;
+		k++;
+	}
+	note(s,
+	     "--capacity %s is %.4g %s, %s as sizes are printed here (decimal units, as disk "
+	     "makers count: 1 TB = 10^12 bytes)",
+	     t, v / 1024.0, bin[k], size_human((uint64_t)s->o->capacity, dec, sizeof(dec)));
+}
+
 /* The workload, the path and the disks' mechanics from the options; the
  * default tolerance (one failure unless --tolerate or a RAID 0 is asked). */
 static int model_inputs(struct pstate *s)
@@ -1335,6 +1364,7 @@ static int model_inputs(struct pstate *s)
 	}
 	if (o->mech)
 		note(s, "mechanics from --mech %s", o->mech);
+	capacity_note(s);
 	return 0;
 }
 

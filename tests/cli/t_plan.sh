@@ -111,7 +111,10 @@ json_check "plan file: format, disks, layout, limit 1 MiB aligned" \
 	 d['predicted']['access_time'] > 0"
 if ls "$TMP" | grep -q 'plan.json.tmp'; then fail "plan file: no temp file left" "$(ls "$TMP")"; else pass "plan file: no temp file left"; fi
 run "$PROG" plan --check "$TMP/plan.json"
-expect "plan --check: valid, re-evaluated" 0 "^Layout: +RAID 10 on 4 disks" "valid; the figures match"
+expect "plan --check: valid, re-evaluated" 0 "^Layout: +RAID 10 on 4 disks"
+printf '%s\n' "$OUT" | tail -n 1 | grep -q "valid; the figures match the plan's$" &&
+	! printf '%s\n' "$ERR" | grep -q "valid;" && pass "plan --check: the verdict on stdout, last (issue 25.6)" ||
+	fail "plan --check: the verdict on stdout, last" "stdout: $OUT" "stderr: $ERR"
 expect "plan --check: the table" 0 "^ +1 10 +4 "
 run "$PROG" plan --check "$TMP/plan.json" -J --explain
 json_check "plan --check -J" \
@@ -294,7 +297,7 @@ json_check "plan file: the new inputs written" \
 	 d['path']['controller_write_mbps'] == 400 and d['path']['latency_per_disk_ms'] == 0.01 and \
 	 d['workload']['profile'] is None and d['workload']['request_bytes'] == 16384"
 run "$PROG" plan --check "$TMP/new.json"
-expect "plan --check: the new inputs read back, the figures match" 0 "" "valid; the figures match"
+expect "plan --check: the new inputs read back, the figures match" 0 "valid; the figures match"
 sed 's/"write_cache": "on"/"write_cache": "maybe"/' "$TMP/new.json" >"$TMP/bad5.json"
 run "$PROG" plan --check "$TMP/bad5.json"
 expect "plan --check: a bad write_cache" 2 "" "disks\[0\].write_cache: expected \"on\" or \"off\""
@@ -310,3 +313,12 @@ run "$PROG" plan --list-columns
 expect "plan --list-columns" 0 "MTTDL +mean time to data loss, years"
 run "$PROG" plan --disks 4 --level 5 --capacity 1T -o +LIMIT,RADIAL,SEEK
 expect "plan -o +COLUMNS" 0 "WARNINGS +LIMIT +RADIAL +SEEK"
+
+# README's example runs on --demo as written; a capacity in a binary unit is said in both
+# (1.5 TiB is 1.65 TB as sizes are printed) (issue 25.6)
+run "$PROG" --demo plan --disks 8 --model-of sim:sas15k --level 10 --capacity 1.5TiB --iops 1200
+expect "plan: README's example on the demo rig" 0 "^ +1 10 +8 " \
+	"^note: --capacity 1.5TiB is 1.5 TiB, 1.65 TB as sizes are printed here"
+run "$PROG" --demo plan --disks 8 --model-of sim:sas15k --level 10 --capacity 1.5TB
+printf '%s\n' "$ERR" | grep -q "^note: --capacity" && fail "plan: a decimal --capacity needs no note" "$ERR" ||
+	pass "plan: a decimal --capacity needs no note"
