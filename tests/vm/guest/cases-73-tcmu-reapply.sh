@@ -33,6 +33,18 @@ ss_tcmu_reapply() {
 	ss_json tcmu-reapply-dev reapply -J /dev/$dv
 	expect_eq "reapply DEVICE: in place" "$(jget $F .results[0].status)" in-place
 	expect_eq "reapply DEVICE: one result" "$(jhas $F .results[1].status && echo 2 || echo 1)" 1
+	# a trial is undone as a trial (a volatile SET MAX: the drive's permanent maximum was
+	# never changed), so the permanent limit that follows it still has the one permanent
+	# SET MAX of this power cycle
+	cap_run tsata restore --yes
+	expect_grep "the trial restored as a trial" $OUT "by hpa \\(volatile, as the trial limit was"
+	size_check tsata 8388608
+	cap_run tsata limit --yes --blocks 2097152
+	expect_grep "the permanent limit after the trial" $OUT "limited to 2097152 blocks .*by hpa\$"
+	size_check tsata 2097152
+	must tcmu_power_cycle tsata
+	echo 1 > /sys/block/$dv/device/rescan
+	size_check tsata 2097152
 	cap_run tsata restore --yes
 	size_check tsata 8388608
 }
