@@ -557,7 +557,8 @@ static int replace_locked(struct rx *x, struct ss_error *err)
 	res->stage = AAS_DONE;
 	if (o->dry_run) {
 		dry_run(x, r, (size_t)idx);
-		return res->m.rc;
+		/* the dry run of its limit failed: so would a real one */
+		return res->m.rc ? ss_error_set(err, res->m.rc, "%s", res->m.err.msg) : 0;
 	}
 	res->stage = AAS_RUN;
 	if (transact(x, r, (size_t)idx, err))
