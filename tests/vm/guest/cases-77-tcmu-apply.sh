@@ -2,7 +2,7 @@
 # SATA, MODE SELECT resize on SAS), the real mdadm and md, mkfs.ext4, a checksummed file
 # written and read back, array undo back to the original capacities (sysfs, hdparm -N,
 # sg_readcap), a kill -9 in the middle of apply, array replace of a failed member.
-# The drives: tap1 tap2 (SATA), tbp1..tbp4 (SAS), 512 MiB each; stroke 12.5% = 64 MiB per member
+# The drives: tap1 tap2 (SATA), tbp1..tbp7 (SAS), 512 MiB each; stroke 12.5% = 64 MiB per member
 # (small: md resyncs them in seconds).
 
 AP_FULL=1048576
