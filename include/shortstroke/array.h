@@ -60,26 +60,60 @@ struct array_member {
 	uint64_t limit_blocks;	/* the plan's limit */
 	char method[24];	/* the limit method used ("" before) */
 	bool volatile_;
+	unsigned rpm;	/* its rotation rate when it joined (0 unknown, 1 solid state) */
+	char tran[8];	/* its transport when it joined ("sata", "sas"; "" unknown) */
+	char todo[256]; /* what remains to do for it ("" nothing): a member replaced while
+			   md still held it, or whose restore failed */
 	enum array_mstate state;
+};
+
+/* One inner array of a nested level (RAID 50, 60: a RAID 5/6 per group; RAID
+ * 0+1: a RAID 0 per stripe set), /dev/md/NAME.K: a name no array can take
+ * (array_name_check refuses the dot). */
+#define ARRAY_MAX_INNER 32
+struct array_inner {
+	char md_dev[64]; /* /dev/md/NAME.K */
+	char uuid[64];	 /* MD_UUID once created */
 };
 
 struct array_rec {
 	char name[ARRAY_NAME_MAX + 1];
 	char plan[1024]; /* the plan file applied (absolute path) */
-	char level[8];	 /* "0", "1", "10", "5", "6" */
-	unsigned copies; /* RAID 10 */
+	char level[8];	 /* "0", "1", "10", "5", "6"; nested: "50", "60", "0+1" */
+	unsigned copies; /* RAID 10, 0+1 */
 	uint64_t chunk_bytes;
 	char md_dev[64]; /* /dev/md/NAME */
 	char uuid[64];	 /* MD_UUID once created */
 	char fs[8];	 /* "", "ext4", "xfs" */
 	char conf[1024]; /* the file the ARRAY line was appended to (--conf), "" none */
 	enum array_state state;
-	char step[256];	   /* the step started last, for the user */
-	char remains[512]; /* after a failed rollback: what is left to do */
-	char created[32];  /* ISO 8601 UTC */
-	size_t n;
+	char step[256];	    /* the step started last, for the user */
+	char remains[2048]; /* after a failed rollback: what is left to do */
+	char created[32];   /* ISO 8601 UTC */
+	size_t n;	    /* members: the layout's slots first, then those replaced */
 	struct array_member m[ARRAY_MAX_MEMBERS];
+	size_t n_inner; /* nested levels: the inner arrays, in order; 0 for one md device */
+	struct array_inner inner[ARRAY_MAX_INNER];
 };
+
+/* The layout's slots: the members not replaced (they come first). */
+size_t array_slots(const struct array_rec *r);
+/* A nested level (RAID 50, 60, 0+1): inner arrays under the array. */
+bool array_nested(const struct array_rec *r);
+/* md's level of the array itself (nested: the outer RAID 0 or 1) and of
+ * its inner arrays (nested: RAID 5, 6 or 0; else the array's). */
+const char *array_outer_level(const struct array_rec *r);
+const char *array_inner_level(const struct array_rec *r);
+/* The md device slot i is a member of: its inner array, or the array. */
+const char *array_slot_md(const struct array_rec *r, size_t i);
+/* The inner array of slot i (0 for a flat array). */
+size_t array_slot_inner(const struct array_rec *r, size_t i);
+/* "RAID 10 over 4 members"; nested: "RAID 50 over 6 members: RAID 0 over 2
+ * RAID 5 arrays of 3" (the slots, not the members replaced). */
+void array_shape_text(const struct array_rec *r, char *buf, size_t len);
+/* Fill r->n_inner and the inner arrays' names of a nested level (r->name,
+ * r->level, r->copies or groups, r->n set). */
+void array_set_inner(struct array_rec *r, unsigned groups);
 
 /* A name md and this program accept: 1..32 of [A-Za-z0-9_-]. */
 int array_name_check(const char *name, struct ss_error *err);
@@ -127,6 +161,10 @@ void array_unlock(int fd);
  */
 uint64_t array_full_blocks(struct ss_ctx *ctx, const struct drive_info *i);
 
+/* The rpm class of a rotation rate: 5400, 7200, 10000 or 15000; 1 for a
+ * solid-state disk, 0 unknown. */
+unsigned array_rpm_class(double rpm);
+
 /*
  * Whether the records show disk i as a member of an array other than except
  * (NULL: any): one not undone, where the member was not replaced or
@@ -149,15 +187,16 @@ enum cap_method array_auto_method(const struct drive_info *i);
  * the member's partition (cap_partition_node), not the whole disk. */
 bool array_by_partition(enum cap_method m);
 
-/* Can md build this plan's level? RAID 50/60 and 0+1 are nested arrays,
- * which apply does not build (-EOPNOTSUPP with the reason); a host-managed
- * SMR member cannot hold an md array (-EOPNOTSUPP). infos may be NULL. */
+/* Can md build this plan's level? Every level the planner offers: RAID 50
+ * and 60 as a RAID 0 over RAID 5/6 arrays, 0+1 as a RAID 1 over RAID 0
+ * arrays; a host-managed SMR member cannot hold an md array (-EOPNOTSUPP).
+ * infos may be NULL. */
 int array_level_check(const struct plan *p, const struct drive_info *const *infos,
 		      struct ss_error *err);
-/* The md level for a plan level ("10" for RAID 10), NULL for none. */
+/* The record's level for a plan level ("10", "50", "0+1"), NULL for none. */
 const char *array_md_level(int rp_level);
 /* Data-bearing members of the stripe (for the filesystem's alignment). */
-unsigned array_data_disks(const char *level, size_t n, unsigned copies);
+unsigned array_data_disks(const struct array_rec *r);
 
 /* The programs run: $SHORTSTROKE_MDADM or "mdadm", $SHORTSTROKE_MODPROBE or
  * "modprobe" (tests point them at fakes). */
@@ -167,8 +206,9 @@ bool array_prog_found(const char *prog);
 
 /*
  * md on this machine: mdadm present, the md driver (sysroot/proc/mdstat,
- * else `modprobe -n md_mod`) and the level's personality (listed in
- * /proc/mdstat, else `modprobe -n raidN`). -EOPNOTSUPP with the reason.
+ * else `modprobe -n md_mod`) and the level's personalities (listed in
+ * /proc/mdstat, else `modprobe -n raidN`; a nested level needs two).
+ * -EOPNOTSUPP with the reason.
  */
 int array_md_check(const char *sysroot, const char *level, struct ss_error *err);
 
@@ -186,14 +226,16 @@ bool array_md_exists(const char *sysroot, const char *name);
 int array_exec(char *const argv[], char *out, size_t len, struct ss_error *err);
 
 /* argv for mdadm --create (pointers into r and nodes; argv has room for
- * 16 + n entries; bufs holds the option strings). */
+ * 16 + n entries; bufs holds the option strings): of the array itself
+ * (k < 0: its members, or a nested level's inner arrays) or of inner array
+ * k of a nested level (its slots). */
 #define ARRAY_ARGV_MAX (16 + ARRAY_MAX_MEMBERS)
 struct array_argv {
 	char *argv[ARRAY_ARGV_MAX + 1];
 	char buf[16][96];
 	size_t n;
 };
-void array_create_argv(const struct array_rec *r, struct array_argv *a);
+void array_create_argv(const struct array_rec *r, int k, struct array_argv *a);
 /* mkfs.ext4 (-E stride=,stripe_width=) or mkfs.xfs (-d su=,sw=) on the array. */
 int array_mkfs_argv(const struct array_rec *r, struct array_argv *a, struct ss_error *err);
 /* argv as one line for the user ("mdadm --create /dev/md/fast0 ..."). */
@@ -222,17 +264,18 @@ struct array_sysfs {
 	char holders[256];    /* what holds the array (LVM, another md), "" none */
 };
 int array_sysfs_read(const char *sysroot, const char *kname, struct array_sysfs *out);
-/* Is the array (by any of its names) mounted (sysroot/proc/self/mounts)? */
+/* Is the array (by any of its names, or its device number) mounted
+ * (sysroot's mountinfo, libmount)? Its mount point into where. */
 bool array_mounted(const char *sysroot, const char *md_dev, const char *kname, char *where,
 		   size_t len);
 /*
- * What the array's first 8 KiB say it holds for another layer, when no
- * holder shows in sysfs (a volume group not active, an outer md array
- * stopped): "an LVM physical volume" (the LABELONE label in one of the
- * first four sectors) or "an md member" (an md 1.1 or 1.2 superblock);
- * NULL for anything else or when path cannot be read.
+ * What the array says it holds for another layer, when no holder shows in
+ * sysfs (a volume group not active, an outer md array stopped): "an LVM
+ * physical volume" or "an md member (superblock V)" of any version (0.90
+ * and 1.0 at its end, 1.1 and 1.2 at its start), by libblkid's probes; 1
+ * with the text in buf, 0 for anything else or when path cannot be read.
  */
-const char *array_signature(const char *path);
+int array_signature(const char *path, char *buf, size_t len);
 
 /* ---- the transaction (apply.c) ------------------------------------------------ */
 
@@ -361,5 +404,72 @@ int array_undo_check(struct ss_ctx *ctx, const char *name, struct array_rec *r,
  */
 int array_undo_run(struct ss_ctx *ctx, struct array_rec *r, bool dry_run, char **log, bool *changed,
 		   struct ss_error *err);
+
+/* ---- replace (replace.c) ---------------------------------------------------- */
+
+struct array_replace_opts {
+	const char *name;     /* the array */
+	const char *old_spec; /* the member taken out: its device or md's node of it */
+	const char *new_spec; /* the disk put in its place */
+	bool dry_run;	      /* every step into the log, nothing sent */
+	bool yes;	      /* confirmed by the caller (no confirm callback needed) */
+	bool force;	      /* a new disk in use or protected, or of another rpm class or
+				 transport than the array's members */
+	bool wait;	      /* follow md's rebuild to its end, then let the old member go */
+};
+
+struct array_replace_result {
+	enum array_apply_stage stage; /* where it stopped (AAS_MEMBERS: the new disk refused) */
+	bool changed;		      /* a disk, md or the record was changed */
+	size_t slot;		      /* the old member's place in the layout */
+	char md_dev[64];	      /* the md device the slot belongs to (an inner array) */
+	char class_note[256];	      /* --force took a disk of another class: what differs */
+	struct array_apply_member m;  /* the new disk: checks, plan, limit */
+	struct array_rec rec;	      /* the record (as saved at the end) */
+	char *log;		      /* what was run and done (or would be), a line each */
+};
+
+struct array_replace_cb {
+	/* the new disk's limit: progress while it runs */
+	void (*member)(void *arg, size_t i, double fraction, const char *phase);
+	/* every check passed, nothing changed yet: show res->m.plan_text and get
+	 * the go-ahead (res->m.ready false with its err when not); NULL: yes */
+	void (*confirm)(void *arg, struct array_replace_result *res);
+	/* --wait: md's state while it rebuilds */
+	void (*rebuild)(void *arg, const char *md_dev, const struct array_sysfs *s);
+	void *arg;
+};
+
+/*
+ * Replace member OLD of an array by the disk NEW, as one journaled
+ * transaction under the array's lock: NEW is checked as apply checks a
+ * member (open, safe, not in another array, block size, room for exactly
+ * the members' limit, the same rpm class and transport as the members
+ * unless force), limited to the members' limit (OLD's method where NEW has
+ * it), then md is given it in OLD's place (mdadm --remove OLD and --add NEW
+ * when OLD has failed; --add-spare NEW and --replace OLD --with NEW while
+ * it is active), in the inner array OLD belongs to for a nested level. The
+ * member taken out is then let go: its md metadata wiped and its capacity
+ * restored from the journal; where that cannot be done now (md keeps it as
+ * the source of the copy until the rebuild ends, without wait; the drive
+ * refuses or is gone) the record keeps it with its todo, which `array
+ * status` shows and `array undo` finishes. res is the caller's.
+ */
+int array_replace(struct ss_ctx *ctx, const struct array_replace_opts *o,
+		  const struct array_replace_cb *cb, struct array_replace_result *res,
+		  struct ss_error *err);
+void array_replace_result_fini(struct array_replace_result *res);
+
+/*
+ * Follow md's rebuild of md_dev in sysfs until it is over, tick each half
+ * second: right after mdadm --add md may still say "idle" (the recovery is
+ * queued), so a degraded array is waited for until md started and ended
+ * it, a --replace (not degraded) for up to 3 s before it starts. -EIO with
+ * err when it ends still degraded or never starts (10 s); -ENOENT when md's
+ * state cannot be read. end (may be NULL): md's state at the end.
+ */
+int array_rebuild_wait(struct ss_ctx *ctx, const char *md_dev,
+		       void (*tick)(void *arg, const char *md_dev, const struct array_sysfs *s),
+		       void *arg, struct array_sysfs *end, struct ss_error *err);
 
 #endif

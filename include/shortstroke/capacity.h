@@ -57,6 +57,9 @@ struct cap_plan {
 	uint64_t native;  /* blocks at full capacity (0: unknown) */
 	uint64_t target;  /* blocks after the change */
 	bool volatile_;
+	bool trial;	  /* restore: every open limit was a trial (volatile) and the
+			   * drive still has it: restored by a volatile SET MAX, or
+			   * (noop) a power cycle already undid it */
 	bool noop;	  /* the drive already has this capacity: nothing to send */
 	bool wait_format; /* a format runs: cap_limit watches it to its end, then
 				   plans again from req (target unknown until then) */

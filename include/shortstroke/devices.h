@@ -67,6 +67,10 @@ int ctx_protect_check(struct ss_ctx *ctx, struct ss_error *err);
 /* The protect file in force, or NULL when there is none (the default file
  * does not exist). Loads it if needed. */
 const char *ctx_protect_in_force(struct ss_ctx *ctx);
+/* Whether to say that no protect file is in force: with --verbose always,
+ * else once per boot (the kernel's boot id, kept in STATE/protect-note;
+ * a state directory that cannot be written: every time). */
+bool ctx_protect_note_due(struct ss_ctx *ctx);
 /*
  * The device sources (devsrc.h) with the context's options: a rig of
  * simulated drives (src/sim, its state under <state>/sim/<name>), then the

@@ -53,4 +53,29 @@ int plan_share_parse(const char *spec, double *share, struct ss_error *err);
 /* "SIZE" or "SIZE@MBPS": a controller cache (MB) and its rate (0: none given). */
 int plan_cache_parse(const char *spec, double *mb, double *mbps, struct ss_error *err);
 
+/*
+ * The planner's goals as a user types them (plan's options, the TUI
+ * planner's fields): one parser and one sentence for each refusal, so
+ * that every front end takes and refuses alike. what names the option or
+ * the field ("--capacity", "Capacity") at the start of the message; each
+ * returns 0 or -EINVAL (a usage error, err->usage set).
+ */
+/* A size with a unit (500G, 2TB, 1.5TiB): bytes. */
+int plan_size_parse(const char *what, const char *text, uint64_t *bytes, struct ss_error *err);
+/* A number above 0 (IOPS, ms, rpm). */
+int plan_positive_parse(const char *what, const char *text, double *out, struct ss_error *err);
+/* A whole number min .. max (disks, failures tolerated). */
+int plan_count_parse(const char *what, const char *text, unsigned min, unsigned max, unsigned *out,
+		     struct ss_error *err);
+/* A stroke: a percent (25%) or a fraction (0.25), above 0 and at most 1. */
+int plan_stroke_parse(const char *what, const char *text, double *out, struct ss_error *err);
+
+/*
+ * The failures a search asks layouts to survive when none is given: one,
+ * unless a level asked for includes RAID 0 (level_mask, 0 for any); note
+ * gets the sentence that says so ("" when the default is 0). what: how the
+ * user gives one ("--tolerate", "Tolerates").
+ */
+unsigned plan_tolerate_default(unsigned level_mask, const char *what, char *note, size_t len);
+
 #endif

@@ -142,6 +142,25 @@ void sysdisk_usage_sum(struct sysdisk_usage *u);
  * its partitions hold. */
 void sysdisk_usage_verdict(const struct sysdisk_usage *u, struct dev_usage *out);
 
+/*
+ * What a block device (or an image file) holds for another layer of the
+ * block stack, by a read-only libblkid probe of path: an md superblock of
+ * any version (0.90 and 1.0 at its end, 1.1 and 1.2 at its start: "an md
+ * member (superblock 1.0)") or an LVM physical volume label ("an LVM
+ * physical volume"). 1 with what in buf, 0 for neither, a negative errno
+ * when path cannot be opened.
+ */
+int sysdisk_stack_label(const char *path, char *buf, size_t len);
+
+/*
+ * Is one of names (block device paths, NULL-terminated) or the device
+ * numbered devno (0: none) mounted? By <sysroot>/proc/self/mountinfo,
+ * else <sysroot>/proc/self/mounts, parsed by libmount (escapes such as
+ * \040 in a mount point undone). The first mount point into where.
+ */
+bool sysdisk_mounted(const char *sysroot, const char *const *names, unsigned long devno,
+		     char *where, size_t len);
+
 /* The kernel-disk device source (devsrc.h, src/sys/kernel_source.c): the
  * disks of sysroot that SG_IO can talk to, by path; every name no other
  * source claims is its to resolve (sysdisk_lookup) or refuse. */

@@ -41,6 +41,13 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
  * (unknown) or ':' (missing value; the option string starts with ':').
  * getopt's own message is off (opterr = 0 in main). Returns EXIT_USAGE. */
 int cli_bad_option(const char *cmd, int c, char **argv);
+/* -n given to a command that changes disks: it is --noheadings everywhere
+ * (lsblk's), a dry run is --dry-run spelled out. A usage error that says
+ * so, nothing done: a script that passed -n for a dry run is never run for
+ * real. */
+int cli_dash_n(const char *cmd);
+/* The getopt value of --dry-run (no short letter). */
+#define CLI_OPT_DRY_RUN 0x2100
 /* Every device name of names[0..n) checked before any disk is read or
  * changed (device_lookup, which sends nothing): each bad one printed as
  * "CMD: why"; EXIT_USAGE when one was bad, else EXIT_DONE. */

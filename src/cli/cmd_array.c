@@ -38,12 +38,6 @@ struct apply_opts {
 	bool dry_run, yes, force, json;
 };
 
-struct mjob {
-	struct cap_plan plan;
-	struct cap_result res;
-	struct batch *b;
-};
-
 static void apply_usage(FILE *f)
 {
 	fprintf(
@@ -72,7 +66,7 @@ static void apply_usage(FILE *f)
 	    "                        else auto: AMAC, HPA or a SCSI resize as 'limit' picks;\n"
 	    "                        a disk with none of them, such as one behind a\n"
 	    "                        controller that blocks them, gets the partition method)\n"
-	    "  -n, --dry-run         print every CDB per member and the mdadm and mkfs\n"
+	    "      --dry-run         print every CDB per member and the mdadm and mkfs\n"
 	    "                        steps, with the reason a real run would stop; change\n"
 	    "                        nothing\n"
 	    "  -y, --yes             do not ask (scripts)\n"
@@ -80,10 +74,14 @@ static void apply_usage(FILE *f)
 	    "  -J, --json            the result as JSON\n"
 	    "  -h, --help            this help\n"
 	    "\n"
+	    "RAID 50 and 60 are a RAID 5 or 6 array per group (/dev/md/NAME.0, .1, ...)\n"
+	    "with a RAID 0 over them; RAID 0+1 a RAID 1 over a RAID 0 per stripe set: one\n"
+	    "record, created, undone and replaced as one.\n"
+	    "\n"
 	    "Exit status: 0 done (or already applied), 1 failed (rolled back), or a\n"
-	    "later step cannot succeed here (no md, the personality, the name, mkfs, a\n"
-	    "level md cannot build: RAID 50, 60, 0+1), 2 usage error, 3 refused (a member\n"
-	    "in use, protected, not the disk the plan recorded, not confirmed).\n"
+	    "later step cannot succeed here (no md, the personality, the name, mkfs),\n"
+	    "2 usage error, 3 refused (a member in use, protected, not the disk the plan\n"
+	    "recorded, not confirmed).\n"
 	    "\n"
 	    "Examples:\n"
 	    "  shortstroke plan --level 1 --stroke 25%% /dev/sdb /dev/sdc -O r1.json\n"
@@ -94,39 +92,48 @@ static void apply_usage(FILE *f)
 
 static void array_usage(FILE *f)
 {
-	fprintf(f, "Usage: shortstroke array list [-J]\n"
-		   "       shortstroke array status NAME [-J]\n"
-		   "       shortstroke array undo NAME [--yes] [--dry-run]\n"
-		   "       shortstroke array replace NAME OLD NEW [--yes] [--wait]\n"
-		   "\n"
-		   "The md arrays 'shortstroke apply' created.\n"
-		   "  list      each array: state, level, members, the stroke\n"
-		   "  status    md's state (sysfs md/, mdadm --detail --export), sync or rebuild\n"
-		   "            progress, each member's limit as the drive reports it\n"
-		   "  undo      stop the array, wipe its md metadata (mdadm --zero-superblock),\n"
-		   "            restore every member to its journaled original capacity; also\n"
-		   "            finishes an apply that was interrupted or whose rollback failed.\n"
-		   "            Refused when the array is mounted, held (LVM, another md), or\n"
-		   "            holds an LVM label or md superblock of a layer not active.\n"
-		   "  replace   limit NEW to exactly the members' limit, then mdadm --add it in\n"
-		   "            the place of OLD (--replace when OLD is still active)\n"
-		   "\n"
-		   "Options:\n"
-		   "  -y, --yes             do not ask (scripts)\n"
-		   "  -n, --dry-run         undo, replace: say what would be done; change nothing\n"
-		   "  -w, --wait            replace: wait for the rebuild, with its progress\n"
-		   "  -J, --json            JSON output\n"
-		   "  -h, --help            this help\n"
-		   "\n"
-		   "Exit status: 0 done (or nothing to do), 1 failed (status: a member is not at\n"
-		   "its limit), 2 usage error (no such array), 3 refused (mounted, held, a new\n"
-		   "disk unlike the members, protected or in use, not confirmed).\n"
-		   "\n"
-		   "Examples:\n"
-		   "  shortstroke array list\n"
-		   "  shortstroke array status fast0\n"
-		   "  shortstroke array replace fast0 /dev/sdc /dev/sdj --wait\n"
-		   "  shortstroke array undo fast0\n");
+	fprintf(f,
+		"Usage: shortstroke array list [-J]\n"
+		"       shortstroke array status NAME [-J]\n"
+		"       shortstroke array undo NAME [--yes] [--dry-run]\n"
+		"       shortstroke array replace NAME OLD NEW [--yes] [--wait] [--force]\n"
+		"\n"
+		"The md arrays 'shortstroke apply' created.\n"
+		"  list      each array: state, level, members, the stroke\n"
+		"  status    md's state (sysfs md/, mdadm --detail --export), sync or rebuild\n"
+		"            progress, each member's limit as the drive reports it\n"
+		"  undo      stop the array, wipe its md metadata (mdadm --zero-superblock),\n"
+		"            restore every member to its journaled original capacity; also\n"
+		"            finishes an apply that was interrupted or whose rollback failed.\n"
+		"            Refused when the array is mounted, held (LVM, another md), or\n"
+		"            holds an LVM label or md superblock of a layer not active. A\n"
+		"            member that refuses (HPA before its power cycle) is listed with\n"
+		"            why; the others are restored all the same (exit 1).\n"
+		"  replace   check NEW as apply checks a member (and its rpm class and\n"
+		"            transport against OLD's), limit it to exactly the members' limit,\n"
+		"            then mdadm --add it in the place of OLD (--replace when OLD is\n"
+		"            still active); OLD is then let go: md metadata wiped, capacity\n"
+		"            restored (after the copy from it, with --wait), or kept in the\n"
+		"            record with what remains, which status shows and undo finishes\n"
+		"\n"
+		"Options:\n"
+		"  -y, --yes             do not ask (scripts)\n"
+		"      --dry-run         undo, replace: say what would be done; change nothing\n"
+		"  -w, --wait            replace: wait for the rebuild, with its progress\n"
+		"  -f, --force           replace: take a NEW of another rpm class or transport,\n"
+		"                        or one in use or protected (the serial still asked)\n"
+		"  -J, --json            JSON output\n"
+		"  -h, --help            this help\n"
+		"\n"
+		"Exit status: 0 done (or nothing to do), 1 failed (status: a member is not at\n"
+		"its limit), 2 usage error (no such array), 3 refused (mounted, held, a new\n"
+		"disk unlike the members, protected or in use, not confirmed).\n"
+		"\n"
+		"Examples:\n"
+		"  shortstroke array list\n"
+		"  shortstroke array status fast0\n"
+		"  shortstroke array replace fast0 /dev/sdc /dev/sdj --wait\n"
+		"  shortstroke array undo fast0\n");
 }
 
 /* ---- apply ------------------------------------------------------------------- */
@@ -151,62 +158,6 @@ static int split_members(int argc, char **argv, struct apply_opts *o, char **res
 	}
 	rest[n] = NULL;
 	return n;
-}
-
-static int member_job(void *arg, const struct progress_sink *sink, struct ss_error *err)
-{
-	struct batch_item *it = arg;
-	struct mjob *j = it->op;
-	struct cap_ctx c;
-	int rc;
-
-	batch_cap_ctx(&c, j->b, it, sink);
-	rc = cap_limit(&c, &j->plan, &j->res, err);
-	if (rc)
-		return rc;
-	snprintf(it->result, sizeof(it->result), "%s", j->res.message);
-	return 0;
-}
-
-static void close_drives(struct batch *b)
-{
-	for (unsigned i = 0; i < b->n; i++) {
-		drive_free(b->items[i].d);
-		b->items[i].d = NULL;
-	}
-}
-
-static void free_batch(struct batch *b)
-{
-	for (unsigned i = 0; i < b->n; i++) {
-		drive_free(b->items[i].d);
-		record_free(b->items[i].rec);
-		free(b->items[i].log);
-		free(b->items[i].op);
-	}
-	free(b->items);
-	b->items = NULL;
-}
-
-/* Every member's failure before the first change; the exit code. */
-static int report_unready(struct batch *b)
-{
-	int code = EXIT_DONE;
-
-	for (unsigned i = 0; i < b->n; i++) {
-		struct batch_item *it = &b->items[i];
-		int c;
-
-		if (it->ready)
-			continue;
-		cli_error("%s: %s", b->cmd, it->err.msg[0] ? it->err.msg : "failed");
-		c = it->exit_hint ? it->exit_hint : cli_exit_code(it->rc, &it->err);
-		if (c == EXIT_DONE)
-			c = EXIT_FAILED;
-		if (code == EXIT_DONE || c == EXIT_REFUSED)
-			code = c;
-	}
-	return code;
 }
 
 /* changed: this run sent a change to a disk or md, or rewrote the record
@@ -253,10 +204,12 @@ static void apply_confirm(void *arg, struct array_apply_result *res)
 			   .force = o->force,
 			   .json = o->json };
 
+	char shape[256];
+
+	array_shape_text(r, shape, sizeof(shape));
 	if (!o->dry_run && !o->json)
-		printf("array %s: RAID %s over %zu members, chunk %" PRIu64 " KiB%s%s\n", r->md_dev,
-		       r->level, r->n, r->chunk_bytes / 1024, o->mkfs ? ", mkfs " : "",
-		       o->mkfs ? o->mkfs : "");
+		printf("array %s: %s, chunk %" PRIu64 " KiB%s%s\n", r->md_dev, shape,
+		       r->chunk_bytes / 1024, o->mkfs ? ", mkfs " : "", o->mkfs ? o->mkfs : "");
 	b.items = xcalloc(res->n, sizeof(*b.items));
 	b.n = (unsigned)res->n;
 	for (size_t i = 0; i < res->n; i++) {
@@ -452,7 +405,7 @@ static int apply_run(struct ss_ctx *ctx, int argc, char **argv)
 		{ "mkfs", required_argument, NULL, 'F' },
 		{ "conf", required_argument, NULL, 'C' },
 		{ "method", required_argument, NULL, 'm' },
-		{ "dry-run", no_argument, NULL, 'n' },
+		{ "dry-run", no_argument, NULL, CLI_OPT_DRY_RUN },
 		{ "yes", no_argument, NULL, 'y' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, 'J' },
@@ -490,9 +443,12 @@ static int apply_run(struct ss_ctx *ctx, int argc, char **argv)
 				goto out;
 			}
 			break;
-		case 'n':
+		case CLI_OPT_DRY_RUN:
 			o.dry_run = true;
 			break;
+		case 'n':
+			code = cli_dash_n("apply");
+			goto out;
 		case 'y':
 			o.yes = true;
 			break;
@@ -603,40 +559,32 @@ static int arr_list(struct ss_ctx *ctx, bool json)
 	return code;
 }
 
-static int arr_status(struct ss_ctx *ctx, const char *name, bool json)
+/* One md device of the array (the array itself, or an inner array): what
+ * mdadm --detail and sysfs say; into o for -J. */
+static void status_md(struct ss_ctx *ctx, const char *md_dev, bool inner, bool json,
+		      struct record *o)
 {
-	struct array_rec *r = xcalloc(1, sizeof(*r));
-	struct ss_error err = { 0 };
 	struct array_detail d;
 	struct array_sysfs s;
-	char kname[64] = "", mdpath[4096];
-	struct record *o = record_new(), *ms;
-	bool have_detail, have_sysfs = false;
-	int code = EXIT_DONE;
+	char kname[64] = "", mdpath[4096], tag[96] = "md";
+	bool have_detail = array_detail_read(md_dev, &d, NULL) == 0, have_sysfs = false;
 
-	if (array_rec_load(ctx_state_dir(ctx), name, r, &err)) {
-		cli_error("array status: %s", err.msg);
-		free(r);
-		record_free(o);
-		return err.code == -ENOENT ? EXIT_USAGE : EXIT_FAILED;
-	}
-	have_detail = array_detail_read(r->md_dev, &d, NULL) == 0;
-	snprintf(mdpath, sizeof(mdpath), "%s%s", ctx->sysroot ? ctx->sysroot : "", r->md_dev);
+	snprintf(mdpath, sizeof(mdpath), "%s%s", ctx->sysroot ? ctx->sysroot : "", md_dev);
 	if (array_md_kname(mdpath, kname, sizeof(kname)) == 0)
 		have_sysfs = array_sysfs_read(ctx->sysroot, kname, &s) == 0;
+	if (inner)
+		snprintf(tag, sizeof(tag), "md %s", md_dev);
 	if (!json) {
-		printf("%s: RAID %s, %zu members, chunk %" PRIu64 " KiB; %s (step: %s)\n",
-		       r->md_dev, r->level, r->n, r->chunk_bytes / 1024, array_state_name(r->state),
-		       r->step);
-		if (r->remains[0])
-			printf("remains: %s\n", r->remains);
 		if (have_detail)
-			printf("md: %s over %u devices, UUID %s, name %s\n", d.level, d.devices,
-			       d.uuid, d.name);
+			printf("%s: %s over %u devices, UUID %s, name %s\n", tag, d.level,
+			       d.devices, d.uuid, d.name);
 		else
-			printf("md: %s is not active (mdadm --detail finds no array)\n", r->md_dev);
+			printf("%s: %s is not active (mdadm --detail finds no array)\n", tag,
+			       md_dev);
 		if (have_sysfs) {
-			printf("md: %s state %s, sync %s", kname, s.array_state, s.sync_action);
+			printf("%s: %s state %s", tag, kname, s.array_state);
+			if (s.sync_action[0]) /* (RAID 0 has none) */
+				printf(", sync %s", s.sync_action);
 			if (s.sync_fraction >= 0)
 				printf(" %.1f%%", 100 * s.sync_fraction);
 			if (s.degraded >= 0)
@@ -644,8 +592,8 @@ static int arr_status(struct ss_ctx *ctx, const char *name, bool json)
 			printf("\n");
 		}
 	}
-	record_set_str(o, "name", r->name);
-	record_set_str(o, "state", array_state_name(r->state));
+	if (inner)
+		record_set_str(o, "md_dev", md_dev);
 	record_set_bool(o, "md_active", have_detail);
 	record_set_str(o, "md_level", have_detail ? d.level : NULL);
 	record_set_str(o, "array_state", have_sysfs ? s.array_state : NULL);
@@ -654,70 +602,133 @@ static int arr_status(struct ss_ctx *ctx, const char *name, bool json)
 		record_set_double(o, "sync_fraction", s.sync_fraction);
 	else
 		record_set_null(o, "sync_fraction");
+}
+
+/* One member as the drive has it now against its limit; false when the
+ * array is complete and an active member is not at its limit. */
+static bool status_member(struct ss_ctx *ctx, const struct array_rec *r, size_t i, bool json,
+			  struct record *ms)
+{
+	const struct array_member *m = &r->m[i];
+	struct ss_error err = { 0 };
+	struct dev_entry e;
+	struct drive *dr = NULL;
+	struct record *j = record_set_object(ms, NULL);
+	/* a partition member: the limit is where its partition ends */
+	bool part = cap_method_flags(m->method) & CAPM_KEEPS_SIZE, gone = m->state == AM_REPLACED;
+	uint64_t now = 0, end = 0;
+	char where[320] = "", in[96] = "";
+	bool ok = device_open(ctx, m->spec, false, &dr, &e, &err) == 0;
+
+	if (ok) {
+		now = e.info.capacity_blocks;
+		if (part && cap_partition_end(dr, &e, &end, NULL) == 0) {
+			now = end;
+			snprintf(where, sizeof(where), ", its partition %s ends at block %" PRIu64,
+				 m->node, end);
+		} else if (part && !gone) {
+			snprintf(where, sizeof(where), ", no partition %s", m->node);
+		}
+	}
+	drive_free(dr);
+	if (r->n_inner && !gone)
+		snprintf(in, sizeof(in), ", in %s", array_slot_md(r, i));
+	record_set_str(j, "device", m->spec);
+	record_set_str(j, "node", m->node);
+	record_set_str(j, "method", m->method);
+	record_set_str(j, "state", array_mstate_name(m->state));
+	record_set_str(j, "md_dev", gone ? NULL : array_slot_md(r, i));
+	record_set_u64(j, "limit_blocks", m->limit_blocks);
+	record_set_str(j, "todo", m->todo[0] ? m->todo : NULL);
+	if (ok) {
+		record_set_u64(j, "capacity_blocks", e.info.capacity_blocks);
+		if (part && end)
+			record_set_u64(j, "partition_end_blocks", end);
+		else
+			record_set_null(j, "partition_end_blocks");
+		record_set_bool(j, "limited", now == m->limit_blocks);
+	} else {
+		record_set_null(j, "capacity_blocks");
+		record_set_null(j, "partition_end_blocks");
+		record_set_null(j, "limited");
+	}
+	if (json) {
+		/* nothing printed */
+	} else if (gone) {
+		if (ok)
+			printf("%s: replaced, left the array: %" PRIu64 " blocks%s (%s)%s%s\n",
+			       m->spec, e.info.capacity_blocks, where,
+			       m->todo[0]		? "still to do"
+			       : now == m->limit_blocks ? "still limited"
+							: "restored",
+			       m->todo[0] ? ": " : "", m->todo);
+		else
+			printf("%s: replaced, left the array: cannot be read: %s%s%s\n", m->spec,
+			       err.msg, m->todo[0] ? "; still to do: " : "", m->todo);
+	} else if (ok && !strcmp(m->method, ARRAY_METHOD_WHOLE)) {
+		printf("%s: %" PRIu64 " blocks: used whole (a full-stroke plan: no limit)%s%s\n",
+		       m->spec, e.info.capacity_blocks, in,
+		       now == m->limit_blocks ? "" : ", NOT its size when applied");
+	} else if (ok) {
+		printf("%s: %" PRIu64 " blocks%s (the limit is %" PRIu64 ": %s)%s%s%s%s\n", m->spec,
+		       e.info.capacity_blocks, where, m->limit_blocks,
+		       now == m->limit_blocks	 ? "limited"
+		       : m->state == AM_RESTORED ? "restored"
+						 : "NOT limited",
+		       m->method[0] ? ", by " : "", m->method, m->volatile_ ? "; volatile" : "",
+		       in);
+	} else {
+		printf("%s: cannot be read: %s%s\n", m->spec, err.msg, in);
+	}
+	return gone || !ok || now == m->limit_blocks || r->state != AS_DONE;
+}
+
+static int arr_status(struct ss_ctx *ctx, const char *name, bool json)
+{
+	struct array_rec *r = xcalloc(1, sizeof(*r));
+	struct ss_error err = { 0 };
+	struct record *o = record_new(), *ms, *gone = NULL;
+	char shape[256];
+	size_t replaced;
+	int code = EXIT_DONE;
+
+	if (array_rec_load(ctx_state_dir(ctx), name, r, &err)) {
+		cli_error("array status: %s", err.msg);
+		free(r);
+		record_free(o);
+		return err.code == -ENOENT ? EXIT_USAGE : EXIT_FAILED;
+	}
+	replaced = r->n - array_slots(r);
+	array_shape_text(r, shape, sizeof(shape));
+	if (!json) {
+		printf("%s: %s, chunk %" PRIu64 " KiB; %s (step: %s)", r->md_dev, shape,
+		       r->chunk_bytes / 1024, array_state_name(r->state), r->step);
+		if (replaced)
+			printf("; %zu member%s replaced since, listed last", replaced,
+			       replaced == 1 ? "" : "s");
+		printf("\n");
+		if (r->remains[0])
+			printf("remains: %s\n", r->remains);
+	}
+	record_set_str(o, "name", r->name);
+	record_set_str(o, "state", array_state_name(r->state));
+	record_set_str(o, "level", r->level);
+	status_md(ctx, r->md_dev, false, json, o);
+	if (r->n_inner) {
+		struct record *in = record_set_list(o, "inner");
+
+		for (size_t k = 0; k < r->n_inner; k++)
+			status_md(ctx, r->inner[k].md_dev, true, json, record_set_object(in, NULL));
+	}
 	ms = record_set_list(o, "members");
 	for (size_t i = 0; i < r->n; i++) {
-		struct array_member *m = &r->m[i];
-		struct dev_entry e;
-		struct drive *dr = NULL;
-		struct record *j;
-		/* a partition member: the limit is where its partition ends */
-		bool part = cap_method_flags(m->method) & CAPM_KEEPS_SIZE;
-		uint64_t now = 0, end = 0;
-		char where[320] = "";
-		bool ok;
-
-		if (m->state == AM_REPLACED)
-			continue;
-		j = record_set_object(ms, NULL);
-		ok = device_open(ctx, m->spec, false, &dr, &e, &err) == 0;
-		if (ok) {
-			now = e.info.capacity_blocks;
-			if (part && cap_partition_end(dr, &e, &end, NULL) == 0) {
-				now = end;
-				snprintf(where, sizeof(where),
-					 ", its partition %s ends at block %" PRIu64, m->node, end);
-			} else if (part) {
-				snprintf(where, sizeof(where), ", no partition %s", m->node);
-			}
-		}
-		record_set_str(j, "device", m->spec);
-		record_set_str(j, "node", m->node);
-		record_set_str(j, "method", m->method);
-		record_set_u64(j, "limit_blocks", m->limit_blocks);
-		if (ok) {
-			record_set_u64(j, "capacity_blocks", e.info.capacity_blocks);
-			if (part && end)
-				record_set_u64(j, "partition_end_blocks", end);
-			else
-				record_set_null(j, "partition_end_blocks");
-			record_set_bool(j, "limited", now == m->limit_blocks);
-		} else {
-			record_set_null(j, "capacity_blocks");
-			record_set_null(j, "partition_end_blocks");
-			record_set_null(j, "limited");
-		}
-		if (!json && ok && !strcmp(m->method, ARRAY_METHOD_WHOLE)) {
-			printf("%s: %" PRIu64
-			       " blocks: used whole (a full-stroke plan: no limit)%s\n",
-			       m->spec, e.info.capacity_blocks,
-			       now == m->limit_blocks ? "" : ", NOT its size when applied");
-		} else if (!json) {
-			if (ok)
-				printf("%s: %" PRIu64 " blocks%s (the limit is %" PRIu64
-				       ": %s)%s%s%s\n",
-				       m->spec, e.info.capacity_blocks, where, m->limit_blocks,
-				       now == m->limit_blocks	 ? "limited"
-				       : m->state == AM_RESTORED ? "restored"
-								 : "NOT limited",
-				       m->method[0] ? ", by " : "", m->method,
-				       m->volatile_ ? "; volatile" : "");
-			else
-				printf("%s: cannot be read: %s\n", m->spec, err.msg);
-		}
-		if (ok && now != m->limit_blocks && r->state == AS_DONE)
+		if (r->m[i].state == AM_REPLACED && !gone)
+			gone = record_set_list(o, "replaced");
+		if (!status_member(ctx, r, i, json, r->m[i].state == AM_REPLACED ? gone : ms))
 			code = EXIT_FAILED;
-		drive_free(dr);
 	}
+	if (!gone)
+		record_set_list(o, "replaced");
 	if (json)
 		record_print(o, stdout, TABLE_JSON);
 	record_free(o);
@@ -798,361 +809,136 @@ static int arr_undo(struct ss_ctx *ctx, const char *name, bool yes, bool dry_run
 
 /* ---- replace ---------------------------------------------------------------------- */
 
-static int find_member(const struct array_rec *r, const char *spec)
+struct replace_ui {
+	struct ss_ctx *ctx;
+	const struct array_replace_opts *o;
+	bool tty, drawn;
+};
+
+/* The plan shown, then the go-ahead as every command that changes disks
+ * asks it (batch_confirm: the serial typed on a terminal, or --yes). */
+static void replace_confirm(void *arg, struct array_replace_result *res)
 {
-	for (size_t i = 0; i < r->n; i++)
-		if (r->m[i].state != AM_REPLACED &&
-		    (!strcmp(r->m[i].spec, spec) || !strcmp(r->m[i].node, spec)))
-			return (int)i;
-	return -1;
-}
-
-/* --wait: md's progress until the rebuild is over. Right after mdadm --add
- * md may still say "idle" (the recovery is queued, not running): a degraded
- * array is waited for until md starts and ends it; a --replace (not
- * degraded) for a few seconds at most before it starts. */
-static void wait_rebuild(struct ss_ctx *ctx, const char *md_dev)
-{
-	char kname[64], mdpath[4096];
-	struct array_sysfs s;
-	bool seen = false;
-	unsigned waited_ms = 0;
-
-	snprintf(mdpath, sizeof(mdpath), "%s%s", ctx->sysroot ? ctx->sysroot : "", md_dev);
-	if (array_md_kname(mdpath, kname, sizeof(kname))) {
-		fprintf(stderr,
-			"%s: cannot follow the rebuild (no md device behind it); "
-			"'shortstroke array status' shows it\n",
-			md_dev);
-		return;
-	}
-	for (;; waited_ms += 500) {
-		struct timespec ts = { 0, 500000000L };
-		bool idle;
-
-		if (array_sysfs_read(ctx->sysroot, kname, &s)) {
-			fprintf(stderr, "%s: md's state cannot be read any more\n", md_dev);
-			return;
-		}
-		idle = !strcmp(s.sync_action, "idle") || !s.sync_action[0];
-		seen = seen || !idle;
-		if (idle && s.degraded <= 0 && (seen || waited_ms >= 3000))
-			break;
-		if (idle && seen && s.degraded > 0) {
-			fprintf(stderr,
-				"%s: the rebuild ended, but the array is still degraded "
-				"(%d); see 'shortstroke array status'\n",
-				md_dev, s.degraded);
-			return;
-		}
-		if (idle && !seen && waited_ms >= 10000) {
-			fprintf(stderr,
-				"%s: md has not started the rebuild (degraded %d); see "
-				"'shortstroke array status'\n",
-				md_dev, s.degraded);
-			return;
-		}
-		if (!idle && s.sync_fraction >= 0)
-			fprintf(stderr, "%s: %s %.1f%%\n", md_dev, s.sync_action,
-				100 * s.sync_fraction);
-		nanosleep(&ts, NULL);
-	}
-	fprintf(stderr, "%s: rebuild done (%s)\n", md_dev, s.array_state);
-}
-
-/* What md gets of a member limited to limit blocks: the whole limit, or its
- * partition (from the first MiB). */
-static uint64_t md_blocks(bool part, uint32_t block_len, uint64_t limit)
-{
-	return part ? limit - cap_partition_start(block_len) : limit;
-}
-
-/* A new member limited by the partition method: the same partition as the
- * others, with room for it, and never smaller than the member it replaces
- * gave md (a whole disk gives it the first MiB too). */
-static void replace_fits(const struct array_member *om, const struct mjob *j, struct batch_item *it,
-			 const char *new_spec)
-{
-	bool was = cap_method_flags(om->method) & CAPM_KEEPS_SIZE;
-	uint64_t need = md_blocks(was, om->block_len, om->limit_blocks);
-	uint64_t got = md_blocks(array_by_partition(j->plan.method), it->e.info.logical_block,
-				 om->limit_blocks);
-
-	if (!array_by_partition(j->plan.method))
-		return;
-	if (cap_partition_fits(&it->e.info, om->limit_blocks, &it->err)) {
-		ss_error_prefix(&it->err, "%s: the partition method: ", new_spec);
-		it->ready = false;
-	} else if (got < need) {
-		ss_error_set(&it->err, -EINVAL,
-			     "%s: only a partition can limit it, which would give md %" PRIu64
-			     " blocks, fewer than the %" PRIu64 " of the member it replaces (%s, "
-			     "the whole disk limited by %s)",
-			     new_spec, got, need, om->spec, om->method);
-		it->ready = false;
-		it->exit_hint = EXIT_REFUSED;
-	}
-}
-
-static int replace_locked(struct ss_ctx *ctx, const char *name, const char *old_spec,
-			  const char *new_spec, bool yes, bool dry_run, bool wait)
-{
+	struct replace_ui *u = arg;
 	struct batch b = { .cmd = "array replace",
-			   .ctx = ctx,
-			   .yes = yes,
-			   .dry_run = dry_run,
-			   .journaled = true };
-	struct array_rec *r = xcalloc(1, sizeof(*r));
-	struct ss_error err = { 0 };
-	struct plan_disk pd = { 0 };
-	struct batch_item *it;
-	struct mjob *j;
-	struct array_member *om, nm;
-	struct journal_entry orig;
-	struct cap_request req = { .by = CAP_BY_BLOCKS, .force = true };
-	char out[4096], why[1024];
-	int idx, code = EXIT_FAILED;
-	bool whole;
+			   .ctx = u->ctx,
+			   .dry_run = u->o->dry_run,
+			   .yes = u->o->yes,
+			   .force = u->o->force };
 
-	if (array_rec_load(ctx_state_dir(ctx), name, r, &err)) {
-		cli_error("array replace: %s", err.msg);
-		free(r);
-		return err.code == -ENOENT ? EXIT_USAGE : EXIT_FAILED;
+	b.items = xcalloc(1, sizeof(*b.items));
+	b.n = 1;
+	b.items[0].e = res->m.e;
+	b.items[0].ready = true;
+	snprintf(b.items[0].plan, sizeof(b.items[0].plan), "%s", res->m.plan_text);
+	batch_confirm(&b, u->o->dry_run ? "limit" : "limit and add to the md array");
+	if (!b.items[0].ready) {
+		res->m.ready = false;
+		res->m.rc = b.items[0].rc;
+		res->m.err = b.items[0].err;
+		res->m.refusal = AR_REFUSED;
 	}
-	idx = find_member(r, old_spec);
-	if (idx < 0 || r->state != AS_DONE || r->n >= ARRAY_MAX_MEMBERS) {
-		if (idx < 0)
-			code = cli_usage_error("array", "%s is not a member of %s", old_spec, name);
-		else
-			cli_error("array replace: %s is %s, not a complete array", r->md_dev,
-				  array_state_name(r->state));
-		free(r);
-		return code;
-	}
-	om = &r->m[idx];
-	/* a full-stroke array's members are used whole: so is the new disk */
-	whole = !strcmp(om->method, ARRAY_METHOD_WHOLE);
-	if (array_md_check(ctx->sysroot, r->level, &err) && !dry_run) {
-		cli_error("array replace: %s; nothing was changed", err.msg);
-		free(r);
-		return EXIT_FAILED;
-	}
-	it = batch_add(&b, new_spec);
-	batch_open(&b);
-	/* the new disk must be like the member it replaces */
-	pd.placeholder = true;
-	pd.block_size = om->block_len;
-	pd.limit_blocks = om->limit_blocks;
-	pd.capacity_blocks = om->limit_blocks;
-	/* md uses the smallest whole member's size of each */
-	for (size_t k = 0; whole && k < r->n; k++)
-		if (r->m[k].state != AM_REPLACED && r->m[k].limit_blocks < pd.capacity_blocks)
-			pd.capacity_blocks = r->m[k].limit_blocks;
-	snprintf(pd.model_of, sizeof(pd.model_of), "%s", om->spec);
-	if (it->ready &&
-	    array_member_check(&pd, &it->e.info, array_full_blocks(ctx, &it->e.info), &it->err)) {
-		ss_error_prefix(&it->err, "%s: ", new_spec);
-		it->ready = false;
-		it->exit_hint = EXIT_REFUSED;
-	}
-	if (it->ready && find_member(r, it->e.spec) >= 0) {
-		ss_error_set(&it->err, -EINVAL, "%s is already a member of %s", new_spec, name);
-		it->ready = false;
-		it->exit_hint = EXIT_USAGE;
-	}
-	if (it->ready && array_member_elsewhere(ctx_state_dir(ctx), name, &it->e.info, &it->err)) {
-		ss_error_prefix(&it->err, "%s: ", new_spec);
-		it->ready = false;
-		it->exit_hint = EXIT_REFUSED;
-	}
-	j = xcalloc(1, sizeof(*j));
-	j->b = &b;
-	it->op = j;
-	if (it->ready && whole) {
-		snprintf(it->plan, sizeof(it->plan),
-			 "replaces %s in %s: used whole (a full-stroke array): no limit", old_spec,
-			 r->md_dev);
-	} else if (it->ready) {
-		bool have = journal_original(ctx_state_dir(ctx), it->e.info.serial, it->e.info.wwn,
-					     &orig, NULL) == 0;
-
-		req.blocks = om->limit_blocks;
-		/* the members' method where the new disk has it, else its best */
-		if (cap_method_parse(om->method, &req.method) ||
-		    cap_plan_limit(&it->e.info, have ? &orig : NULL, &req, &j->plan, NULL)) {
-			req.method = array_auto_method(&it->e.info);
-			if (cap_plan_limit(&it->e.info, have ? &orig : NULL, &req, &j->plan,
-					   &it->err)) {
-				ss_error_prefix(&it->err, "%s: ", new_spec);
-				it->ready = false;
-			}
-		}
-		if (it->ready && j->plan.target != om->limit_blocks) {
-			ss_error_set(&it->err, -EINVAL,
-				     "%s: its limit would be %" PRIu64
-				     " blocks, not the members' %" PRIu64,
-				     new_spec, j->plan.target, om->limit_blocks);
-			it->ready = false;
-		}
-		if (it->ready)
-			replace_fits(om, j, it, new_spec);
-		snprintf(it->plan, sizeof(it->plan), "replaces %s in %s: %s by %s", old_spec,
-			 r->md_dev, j->plan.noop ? "already limited" : j->plan.note,
-			 cap_method_name(j->plan.method));
-	}
-	code = report_unready(&b);
-	if (code != EXIT_DONE)
-		goto out;
-	code = EXIT_FAILED;
-	batch_confirm(&b, "limit and add to the md array");
-	if (!it->ready) {
-		code = report_unready(&b);
-		goto out;
-	}
-	memset(&nm, 0, sizeof(nm));
-	snprintf(nm.spec, sizeof(nm.spec), "%s", it->e.spec);
-	if (array_by_partition(j->plan.method))
-		cap_partition_node(&it->e, nm.node, sizeof(nm.node));
-	else
-		snprintf(nm.node, sizeof(nm.node), "%s", it->e.sim ? it->e.spec : it->e.node);
-	snprintf(nm.serial, sizeof(nm.serial), "%s", it->e.info.serial);
-	snprintf(nm.wwn, sizeof(nm.wwn), "%s", it->e.info.wwn);
-	snprintf(nm.model, sizeof(nm.model), "%s", it->e.info.model);
-	snprintf(nm.method, sizeof(nm.method), "%s",
-		 whole ? ARRAY_METHOD_WHOLE : cap_method_name(j->plan.method));
-	nm.block_len = it->e.info.logical_block;
-	nm.before_blocks = it->e.info.capacity_blocks;
-	nm.limit_blocks = whole ? nm.before_blocks : om->limit_blocks;
-	nm.state = AM_LIMITING;
-	if (dry_run) {
-		if (whole)
-			printf("%s: used whole (a full-stroke array): no limit sent\n", new_spec);
-		else
-			it->rc = member_job(it, NULL, &it->err);
-		fputs(it->log ? it->log : "", stdout);
-		if (array_by_partition(j->plan.method))
-			printf("would wait for %s: partition 1, blocks %" PRIu64 "..%" PRIu64 "\n",
-			       nm.node, cap_partition_start(nm.block_len), nm.limit_blocks - 1);
-		printf("would run: %s %s --remove %s (or, while it is active, --add-spare %s "
-		       "and --replace %s --with %s)\nwould run: %s %s --add %s\n",
-		       array_mdadm_prog(), r->md_dev, om->node, nm.node, om->node, nm.node,
-		       array_mdadm_prog(), r->md_dev, nm.node);
-		code = it->rc ? EXIT_FAILED : EXIT_DONE;
-		goto out;
-	}
-	/* the new member is recorded before its limit, at the old one's place */
-	r->m[r->n] = *om;
-	r->m[r->n].state = AM_REPLACED;
-	r->m[idx] = nm;
-	om = &r->m[r->n];
-	r->n++;
-	array_rec_step(ctx_state_dir(ctx), r, AS_DONE, "replace: limiting the new member", NULL);
-	array_journal(ctx_state_dir(ctx), r, "array-replace");
-	if (whole)
-		snprintf(it->result, sizeof(it->result),
-			 "used whole (a full-stroke array): no limit sent");
-	else
-		batch_run(&b, member_job);
-	if (it->rc) {
-		cli_error("array replace: %s; %s is unchanged", it->err.msg, r->md_dev);
-		r->m[idx] = *om;
-		r->n--;
-		array_rec_step(ctx_state_dir(ctx), r, AS_DONE, "done", NULL);
-		goto out;
-	}
-	printf("%s: %s\n", new_spec, it->result);
-	r->m[idx].state = AM_LIMITED;
-	close_drives(&b);
-	{
-		char *rm[] = { (char *)array_mdadm_prog(), r->md_dev, "--remove", om->node, NULL };
-		char *add[] = { (char *)array_mdadm_prog(), r->md_dev, "--add", r->m[idx].node,
-				NULL };
-		char *spare[] = { (char *)array_mdadm_prog(), r->md_dev, "--add-spare",
-				  r->m[idx].node, NULL };
-		char *repl[] = { (char *)array_mdadm_prog(),
-				 r->md_dev,
-				 "--replace",
-				 om->node,
-				 "--with",
-				 r->m[idx].node,
-				 NULL };
-		int rc = 0;
-
-		/* a partition: md gets its node once the kernel shows it */
-		if (array_by_partition(j->plan.method))
-			rc = cap_partition_wait(&it->e, nm.limit_blocks, ARRAY_PART_WAIT_MS,
-						r->m[idx].node, sizeof(r->m[idx].node), &err);
-		if (rc == 0)
-			array_rec_step(ctx_state_dir(ctx), r, AS_DONE, "replace: mdadm --add",
-				       NULL);
-		if (rc == 0 && array_exec(rm, out, sizeof(out), NULL) == 0) {
-			printf("%s: %s removed\n", r->md_dev, om->node);
-			rc = array_exec(add, out, sizeof(out), &err);
-		} else if (rc == 0) {
-			rc = array_exec(spare, out, sizeof(out), &err);
-			if (rc == 0)
-				rc = array_exec(repl, out, sizeof(out), &err);
-		}
-		if (rc) {
-			snprintf(why, sizeof(why), "%s", err.msg);
-			cli_error("array replace: %s; %s stays limited (restore it with "
-				  "'shortstroke restore %s')",
-				  why, new_spec, new_spec);
-			r->m[idx] = *om;
-			r->m[idx].state = AM_LIMITED;
-			r->n--;
-			array_rec_step(ctx_state_dir(ctx), r, AS_DONE, "done", NULL);
-			goto out;
-		}
-	}
-	array_rec_step(ctx_state_dir(ctx), r, AS_DONE, "done", NULL);
-	printf("%s: %s added in the place of %s; md rebuilds it%s\n", r->md_dev, new_spec, old_spec,
-	       wait ? "" : " ('shortstroke array status' shows its progress)");
-	if (wait)
-		wait_rebuild(ctx, r->md_dev);
-	code = EXIT_DONE;
-out:
-	free_batch(&b);
-	free(r);
-	return code;
+	free(b.items);
+	u->tty = !u->o->dry_run && isatty(STDERR_FILENO);
 }
 
-/* One replace (or apply, or undo) of an array at a time (array_lock). */
-static int arr_replace(struct ss_ctx *ctx, const char *name, const char *old_spec,
-		       const char *new_spec, bool yes, bool dry_run, bool wait)
+/* The new disk's limit: a progress line on a terminal. */
+static void replace_member(void *arg, size_t i, double fraction, const char *phase)
 {
-	struct ss_error err = { 0 };
-	int fd = -1, code;
+	struct replace_ui *u = arg;
 
-	if (!dry_run && array_name_check(name, &err) == 0 &&
-	    array_lock(ctx_state_dir(ctx), name, &fd, &err)) {
+	(void)i;
+	if (!u->tty)
+		return;
+	fprintf(stderr, "\r  %s %3.0f%% %s\033[K", u->o->new_spec, 100.0 * fraction,
+		phase ? phase : "");
+	u->drawn = true;
+}
+
+static void replace_rebuild(void *arg, const char *md_dev, const struct array_sysfs *s)
+{
+	(void)arg;
+	if (s->sync_fraction >= 0)
+		fprintf(stderr, "%s: %s %.1f%%\n", md_dev, s->sync_action, 100 * s->sync_fraction);
+}
+
+static int arr_replace(struct ss_ctx *ctx, const struct array_replace_opts *o)
+{
+	struct array_replace_result *res = xcalloc(1, sizeof(*res));
+	struct replace_ui ui = { .ctx = ctx, .o = o };
+	struct array_replace_cb cb = { .member = replace_member,
+				       .confirm = replace_confirm,
+				       .rebuild = replace_rebuild,
+				       .arg = &ui };
+	struct ss_error err = { 0 };
+	int rc, code;
+
+	rc = array_replace(ctx, o, &cb, res, &err);
+	if (ui.drawn)
+		fputc('\n', stderr);
+	fputs(res->log ? res->log : "", stdout);
+	switch (res->stage) {
+	case AAS_INPUT:
+		code = cli_usage_error("array", "%s", err.msg);
+		break;
+	case AAS_MEMBERS:
 		cli_error("array replace: %s", err.msg);
-		return EXIT_FAILED;
+		code = res->m.refusal == AR_REFUSED  ? EXIT_REFUSED
+		       : res->m.refusal == AR_FAILED ? EXIT_FAILED
+						     : cli_exit_code(res->m.rc, &res->m.err);
+		break;
+	default:
+		code = rc ? EXIT_FAILED : EXIT_DONE;
+		if (rc)
+			cli_error("array replace: %s", err.msg);
+		break;
 	}
-	code = replace_locked(ctx, name, old_spec, new_spec, yes, dry_run, wait);
-	array_unlock(fd);
+	if (rc == 0 && !o->dry_run) {
+		const struct array_member *om = &res->rec.m[res->rec.n - 1];
+
+		if (om->todo[0])
+			fprintf(stderr, "shortstroke: array replace: %s: %s\n", om->spec, om->todo);
+		else
+			printf("%s: left the array, back to its original capacity\n", om->spec);
+		if (!o->wait)
+			printf("%s: 'shortstroke array status %s' shows the rebuild\n", res->md_dev,
+			       o->name);
+	} else if (rc == 0) {
+		printf("dry run: nothing was sent\n");
+	}
+	array_replace_result_fini(res);
+	free(res);
 	return code;
 }
 
 static int array_run(struct ss_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "yes", no_argument, NULL, 'y' },  { "dry-run", no_argument, NULL, 'n' },
-		{ "wait", no_argument, NULL, 'w' }, { "json", no_argument, NULL, 'J' },
-		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+		{ "yes", no_argument, NULL, 'y' },
+		{ "dry-run", no_argument, NULL, CLI_OPT_DRY_RUN },
+		{ "wait", no_argument, NULL, 'w' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
-	bool yes = false, dry = false, wait = false, json = false;
+	bool yes = false, dry = false, wait = false, json = false, force = false;
 	const char *sub;
 	int c, nargs;
 
-	while ((c = getopt_long(argc, argv, ":ynwJh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":ynwfJh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'y':
 			yes = true;
 			break;
-		case 'n':
+		case 'f':
+			force = true;
+			break;
+		case CLI_OPT_DRY_RUN:
 			dry = true;
 			break;
+		case 'n':
+			return cli_dash_n("array");
 		case 'w':
 			wait = true;
 			break;
@@ -1176,9 +962,19 @@ static int array_run(struct ss_ctx *ctx, int argc, char **argv)
 		return arr_status(ctx, argv[optind], json);
 	if (!strcmp(sub, "undo") && nargs == 1)
 		return arr_undo(ctx, argv[optind], yes, dry, json);
-	if (!strcmp(sub, "replace") && nargs == 3)
-		return arr_replace(ctx, argv[optind], argv[optind + 1], argv[optind + 2], yes, dry,
-				   wait);
+	if (!strcmp(sub, "replace") && nargs == 3) {
+		struct array_replace_opts ro = { .name = argv[optind],
+						 .old_spec = argv[optind + 1],
+						 .new_spec = argv[optind + 2],
+						 .dry_run = dry,
+						 .yes = yes,
+						 .force = force,
+						 .wait = wait };
+
+		return arr_replace(ctx, &ro);
+	}
+	if (force && strcmp(sub, "replace"))
+		return cli_usage_error("array", "--force goes with replace");
 	if (strcmp(sub, "list") && strcmp(sub, "status") && strcmp(sub, "undo") &&
 	    strcmp(sub, "replace"))
 		return cli_usage_error("array",

@@ -51,7 +51,7 @@ static void limit_usage(FILE *f)
 		"      --volatile        HPA only: a trial that a power cycle undoes\n"
 		"      --model PATTERN   every disk whose model matches (shell pattern)\n"
 		"      --serial SERIAL   the disk with this serial number\n"
-		"  -n, --dry-run         print every command that would be sent; send none\n"
+		"      --dry-run         print every command that would be sent; send none\n"
 		"  -y, --yes             do not ask (scripts); without it a terminal asks for\n"
 		"                        each disk's serial number\n"
 		"  -f, --force           allow a limit under 1 GiB, and a disk that is in use,\n"
@@ -82,12 +82,15 @@ static void restore_usage(FILE *f)
 		   "                        scsi-format reformats to the journaled block count,\n"
 		   "                        partition wipes the GPT; with nothing journaled these\n"
 		   "                        need --to-native)\n"
-		   "      --volatile        HPA only: undone by a power cycle\n"
+		   "      --volatile        HPA only: undone by a power cycle (a trial limit\n"
+		   "                        is restored volatile without it: its permanent\n"
+		   "                        maximum was never changed)\n"
 		   "      --to-native       with nothing journaled, go to the native maximum\n"
 		   "      --model PATTERN, --serial SERIAL   select disks as 'list' shows them\n"
-		   "  -n, --dry-run         print every command that would be sent; send none\n"
-		   "  -y, --yes             do not ask; -f, --force  override in-use/protected\n"
-		   "                        (and a serial another attached disk has)\n"
+		   "      --dry-run         print every command that would be sent; send none\n"
+		   "  -y, --yes             do not ask (scripts)\n"
+		   "  -f, --force           override in-use and protected (and a serial another\n"
+		   "                        attached disk has)\n"
 		   "  -J, --json            one result object per disk\n"
 		   "  -h, --help            this help\n");
 }
@@ -154,9 +157,15 @@ static void plan_restore(struct batch *b, struct batch_item *it, struct cap_job 
 		plan_failed(it);
 		return;
 	}
-	snprintf(it->plan, sizeof(it->plan), "%s %s: restore to %s by %s", it->e.info.model,
-		 it->e.info.serial, p.note, cap_method_name(p.method));
-	hpa_note(b, it, p.method, j->volatile_);
+	if (p.noop && p.trial)
+		snprintf(it->plan, sizeof(it->plan), "%s %s: %s", it->e.info.model,
+			 it->e.info.serial, p.note);
+	else
+		snprintf(it->plan, sizeof(it->plan), "%s %s: restore to %s by %s%s",
+			 it->e.info.model, it->e.info.serial, p.note, cap_method_name(p.method),
+			 p.trial ? " (volatile, as the trial limit was)" : "");
+	if (!p.noop)
+		hpa_note(b, it, p.method, p.volatile_);
 }
 
 static void plan_all(struct batch *b, const struct cap_job *tmpl)
@@ -323,7 +332,7 @@ static int capacity_main(struct ss_ctx *ctx, int argc, char **argv, bool restore
 		{ "to-native", no_argument, NULL, 'T' },
 		{ "model", required_argument, NULL, 'M' },
 		{ "serial", required_argument, NULL, 'S' },
-		{ "dry-run", no_argument, NULL, 'n' },
+		{ "dry-run", no_argument, NULL, CLI_OPT_DRY_RUN },
 		{ "yes", no_argument, NULL, 'y' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, 'J' },
@@ -391,9 +400,11 @@ static int capacity_main(struct ss_ctx *ctx, int argc, char **argv, bool restore
 			if (batch_filter(&b, &b.serial_filter, "--serial", optarg))
 				return EXIT_USAGE;
 			break;
-		case 'n':
+		case CLI_OPT_DRY_RUN:
 			b.dry_run = true;
 			break;
+		case 'n':
+			return cli_dash_n(cmd);
 		case 'y':
 			b.yes = true;
 			break;

@@ -15,7 +15,9 @@ static void usage(FILE *f)
 	fprintf(f, "Usage: shortstroke list [options]\n"
 		   "\n"
 		   "List the disks shortstroke can talk to (SCSI/SAS and ATA/SATA disks behind\n"
-		   "SG_IO), or the simulated drives of a rig with --demo / --rig FILE.\n"
+		   "SG_IO), or the simulated drives of a rig with --demo / --rig FILE. With\n"
+		   "none, the header (or an empty JSON list) alone and a line on stderr saying\n"
+		   "so; the exit is still 0 (the machine was read: it has none).\n"
 		   "\n"
 		   "Options:\n" OUT_HELP "  -h, --help            this help\n"
 		   "\n"
@@ -69,10 +71,15 @@ static int list_run(struct ss_ctx *ctx, int argc, char **argv)
 		}
 	table_free(t);
 	free(devs);
-	if (!ctx_protect_in_force(ctx))
+	/* nothing to list: said on stderr; the exit stays 0 (the machine was
+	 * read, and has none), the header or an empty JSON list on stdout */
+	if (!n)
+		cli_error("list: no SCSI/SAS or ATA/SATA disk found (NVMe, virtio, loop, md and dm "
+			  "devices are not listed: shortstroke cannot limit them)");
+	if (!ctx_protect_in_force(ctx) && ctx_protect_note_due(ctx))
 		fprintf(stderr,
 			"note: no protect file in force (%s does not exist): no disk is "
-			"protected\n",
+			"protected (said once per boot; -v says it every time)\n",
 			protect_default_path());
 	return EXIT_DONE;
 }

@@ -164,6 +164,7 @@ struct popts {
 	unsigned level_mask;
 	int level; /* the only level of the mask, -1 for none or several */
 	double capacity, iops, access_ms;
+	const char *capacity_text; /* --capacity as typed (its unit: decimal or binary) */
 	unsigned tolerate, max_disks;
 	bool tolerate_set;
 	int profile;
@@ -196,6 +197,7 @@ struct pstate {
 	struct rp_path path;
 	struct rp_goals goals;
 	struct plan_notes notes;
+	size_t left_out; /* disks named that apply would refuse: not in the pool */
 };
 
 static void usage(FILE *f)
@@ -211,7 +213,10 @@ static void usage(FILE *f)
 	    "stroke (the share of each disk's capacity, from the fast outer edge) and\n"
 	    "which chunk size give the capacity, speed and safety you ask for. The\n"
 	    "figures come from libraidplan's model (docs/planning-model.md). Disks named\n"
-	    "are only identified (read-only commands); nothing is changed.\n"
+	    "are only identified (read-only commands); nothing is changed. A disk named\n"
+	    "that 'apply' would refuse now (protected, in use, in another array,\n"
+	    "security-frozen, another rpm class than --rpm) is left out, and a note\n"
+	    "says which and why.\n"
 	    "\n"
 	    "Disks:\n"
 	    "  DEVICE...             the disks to plan with (/dev/sdX, sim:ID with --demo)\n"
@@ -219,7 +224,8 @@ static void usage(FILE *f)
 	    "                        --model-of DEVICE (default: the first DEVICE); with\n"
 	    "                        no DEVICE, datasheet-style disks of --rpm and --disk-size\n"
 	    "      --model-of DEV    the disk the extra (still to be bought) disks copy\n"
-	    "      --rpm R           rpm of --disks without devices (default 7200)\n"
+	    "      --rpm R           rpm of --disks without devices (default 7200); with\n"
+	    "                        DEVICEs, the rpm class asked: others are left out\n"
 	    "      --disk-size SIZE  size of --disks without devices (default 1TB)\n"
 	    "      --mech KEY=V,...  the disks' mechanics instead of the defaults by class\n"
 	    "                        (simulated disks: the rig's): t2t, avg, full (seek ms),\n"
@@ -305,61 +311,39 @@ static void note(struct pstate *s, const char *fmt, ...)
 
 /* ---- option parsing ---------------------------------------------------- */
 
+/* The goals' parsers and their sentences are the TUI planner's too
+ * (planspec.h): a refusal here is a usage error. */
 static int parse_uint(const char *opt, const char *arg, unsigned min, unsigned max, unsigned *out)
 {
-	uint64_t v;
+	struct ss_error err = { 0 };
 
-	if (u64_parse(arg, &v) || v < min || v > max)
-		return cli_usage_error("plan", "%s: expected a whole number %u .. %u, got '%s'",
-				       opt, min, max, arg);
-	*out = (unsigned)v;
-	return 0;
+	return plan_count_parse(opt, arg, min, max, out, &err)
+		   ? cli_usage_error("plan", "%s", err.msg)
+		   : 0;
 }
 
 static int parse_pos(const char *opt, const char *arg, double *out)
 {
-	double v;
+	struct ss_error err = { 0 };
 
-	if (decimal_parse(arg, &v, NULL) || v <= 0)
-		return cli_usage_error("plan", "%s: expected a number greater than 0, got '%s'",
-				       opt, arg);
-	*out = v;
-	return 0;
+	return plan_positive_parse(opt, arg, out, &err) ? cli_usage_error("plan", "%s", err.msg)
+							: 0;
 }
 
 static int parse_bytes(const char *opt, const char *arg, uint64_t *out)
 {
 	struct ss_error err = { 0 };
-	struct size_spec sp;
 
-	if (size_parse(arg, &sp, &err))
-		return cli_usage_error("plan", "%s: %s", opt, err.msg);
-	if (sp.kind != SIZE_BYTES)
-		return cli_usage_error("plan", "%s: give a size with a unit (500G, 2TB), got '%s'",
-				       opt, arg);
-	*out = sp.bytes;
-	return 0;
+	return plan_size_parse(opt, arg, out, &err) ? cli_usage_error("plan", "%s", err.msg) : 0;
 }
 
 static int parse_stroke(const char *arg, double *out)
 {
-	const char *end;
-	double v;
+	struct ss_error err = { 0 };
 
-	if (!decimal_parse(arg, &v, &end) && v > 0) {
-		if (!strcmp(end, "%") && v <= 100) {
-			*out = v / 100;
-			return 0;
-		}
-		if (!*end && v <= 1) {
-			*out = v;
-			return 0;
-		}
-	}
-	return cli_usage_error("plan",
-			       "--stroke: expected a percent (25%%) or a fraction (0.25) above 0 "
-			       "and at most 100%%, got '%s'",
-			       arg);
+	return plan_stroke_parse("--stroke", arg, out, &err)
+		   ? cli_usage_error("plan", "%s", err.msg)
+		   : 0;
 }
 
 static int parse_levels(const char *arg, struct popts *o)
@@ -456,6 +440,7 @@ static int take_opt(struct popts *o, int c, const char *arg)
 		if (parse_bytes("--capacity", arg, &b))
 			return EXIT_USAGE;
 		o->capacity = (double)b;
+		o->capacity_text = arg;
 		return 0;
 	}
 	case OPT_IOPS:
@@ -525,22 +510,31 @@ static int take_opt(struct popts *o, int c, const char *arg)
 
 /* ---- the disks --------------------------------------------------------- */
 
-/* Identify one device (read-only) into a pool entry. */
+/* Identify one device (read-only) into a pool entry: as a member (pick),
+ * or as the model the placeholders copy (NULL). -EBUSY: a member apply
+ * would refuse now, left out (a note says why); another error: the exit. */
 static int disk_from_device(struct ss_ctx *ctx, struct pstate *s, const char *spec,
-			    struct plan_disk *pd)
+			    const struct plan_pick *pick, struct plan_disk *pd)
 {
 	struct ss_error err = { 0 };
-	int rc = plan_disk_from_device(ctx, spec, pd, &s->notes, &err);
+	int rc = plan_disk_from_device(ctx, spec, pick, pd, &s->notes, &err);
 
+	if (rc == -EBUSY) {
+		plan_note_left_out(&s->notes, spec, &err);
+		return -EBUSY;
+	}
 	if (rc)
 		cli_error("%s", err.msg);
 	return rc ? cli_exit_code(rc, &err) : 0;
 }
 
+static void print_notes(const struct pstate *s);
+
 static int build_pool(struct ss_ctx *ctx, struct pstate *s, char **devs, size_t ndev)
 {
 	struct popts *o = s->o;
 	size_t total = o->n_disks ? o->n_disks : ndev;
+	struct plan_pick pick = { .member = true, .rpm = (unsigned)o->rpm };
 	struct plan_disk model;
 	int rc;
 
@@ -551,27 +545,48 @@ static int build_pool(struct ss_ctx *ctx, struct pstate *s, char **devs, size_t 
 				       ndev);
 	if (o->model_of && !o->n_disks)
 		return cli_usage_error("plan", "--model-of needs --disks N (how many disks)");
-	if ((o->rpm || o->disk_size) && (ndev || o->model_of))
-		return cli_usage_error("plan", "--rpm and --disk-size describe disks that are not "
-					       "named; with DEVICE or --model-of the drive says");
+	if (o->disk_size && (ndev || o->model_of))
+		return cli_usage_error("plan", "--disk-size describes disks that are not named; "
+					       "with DEVICE or --model-of the drive says");
+	if (o->rpm && o->model_of)
+		return cli_usage_error("plan", "--rpm with --model-of: the disk copied has its own "
+					       "rpm; give one of them");
 	s->pool = xcalloc(total, sizeof(*s->pool));
-	s->n = total;
 	for (size_t i = 0; i < ndev; i++) {
-		if ((rc = disk_from_device(ctx, s, devs[i], &s->pool[i])))
+		struct plan_disk *pd = &s->pool[s->n];
+
+		rc = disk_from_device(ctx, s, devs[i], &pick, pd);
+		if (rc == -EBUSY) { /* left out: the plan never holds a disk apply refuses */
+			s->left_out++;
+			continue;
+		}
+		if (rc)
 			return rc;
-		for (size_t j = 0; j < i; j++)
-			if (!strcmp(s->pool[j].device, s->pool[i].device) ||
-			    (s->pool[i].serial[0] && !strcmp(s->pool[j].serial, s->pool[i].serial)))
+		for (size_t j = 0; j < s->n; j++)
+			if (!strcmp(s->pool[j].device, pd->device) ||
+			    (pd->serial[0] && !strcmp(s->pool[j].serial, pd->serial)))
 				return cli_usage_error("plan", "%s is named twice", devs[i]);
+		s->n++;
 	}
-	if (total == ndev)
+	if (s->left_out && !s->n && !o->n_disks) {
+		print_notes(s);
+		cli_error("plan: every disk named is one 'apply' would refuse now (the notes "
+			  "above say why); nothing to plan with");
+		return EXIT_REFUSED;
+	}
+	if (!o->n_disks) {
+		total = s->n;
 		return 0;
+	}
 	if (o->model_of) {
-		if ((rc = disk_from_device(ctx, s, o->model_of, &model)))
+		if ((rc = disk_from_device(ctx, s, o->model_of, NULL, &model)))
 			return rc;
-	} else if (ndev) {
+	} else if (s->n) {
 		model = s->pool[0];
-		snprintf(model.device, sizeof(model.device), "%s", devs[0]);
+	} else if (ndev) {
+		/* every disk named was left out: the placeholders still copy the first */
+		if ((rc = disk_from_device(ctx, s, devs[0], NULL, &model)))
+			return rc;
 	} else {
 		memset(&model, 0, sizeof(model));
 		rp_disk_init(&model.rp);
@@ -587,7 +602,7 @@ static int build_pool(struct ss_ctx *ctx, struct pstate *s, char **devs, size_t 
 		if (!o->rpm)
 			note(s, "no --rpm: 7200 rpm assumed");
 	}
-	for (size_t i = ndev; i < total; i++) {
+	for (size_t i = s->n; i < total; i++) {
 		struct plan_disk *pd = &s->pool[i];
 
 		*pd = model;
@@ -599,7 +614,8 @@ static int build_pool(struct ss_ctx *ctx, struct pstate *s, char **devs, size_t 
 		note(s,
 		     "%zu of the %zu disks are copies of %s (to be named when the plan is "
 		     "applied)",
-		     total - ndev, total, model.device);
+		     total - s->n, total, model.device);
+	s->n = total;
 	return 0;
 }
 
@@ -980,21 +996,7 @@ static struct table *new_table(const struct pstate *s, bool closest)
 /* Goals checked against one evaluated layout; returns RP_GOAL_BIT()s missed. */
 static unsigned goals_missed(const struct pstate *s, const struct rp_eval *ev)
 {
-	const struct rp_goals *g = &s->goals;
-	unsigned m = 0;
-	bool v;
-
-	if (g->min_capacity > 0 &&
-	    fig_value(ev, RP_FIG_USABLE_CAPACITY, &v) < g->min_capacity * (1 - 1e-9))
-		m |= RP_GOAL_BIT(RP_GOAL_CAPACITY);
-	if (g->min_iops > 0 && fig_value(ev, RP_FIG_MIXED_IOPS, &v) < g->min_iops * (1 - 1e-9))
-		m |= RP_GOAL_BIT(RP_GOAL_IOPS);
-	if (g->max_access_ms > 0 &&
-	    fig_value(ev, RP_FIG_ACCESS_TIME, &v) > g->max_access_ms * (1 + 1e-9))
-		m |= RP_GOAL_BIT(RP_GOAL_ACCESS);
-	if (fig_value(ev, RP_FIG_FAILURES_TOLERATED, &v) < g->min_failures)
-		m |= RP_GOAL_BIT(RP_GOAL_FAILURES);
-	return m;
+	return layout_goals_missed(&s->goals, ev);
 }
 
 static void missed_text(unsigned m, char *buf, size_t len)
@@ -1267,11 +1269,14 @@ static int run_check(struct popts *o)
 	if (o->explain)
 		explain_record(r, &s, ev, "Layout", NULL);
 	record_print(r, stdout, o->out.flags);
+	/* the verdict is the check's answer: on stdout, after what it judged
+	 * (the JSON holds it in valid, differences and unmet) */
 	if (!(o->out.flags & TABLE_JSON)) {
 		for (unsigned i = 0; i < nd; i++)
-			fprintf(stderr, "note: %s\n", diffs[i]);
-		fprintf(stderr, "%s: valid; %s\n", o->check,
-			nd ? "the model's figures changed since" : "the figures match the plan's");
+			printf("changed: %s\n", diffs[i]);
+		printf("%s: valid; %s%s\n", o->check,
+		       nd ? "the model's figures changed since" : "the figures match the plan's",
+		       missed ? "; it no longer meets its goals" : "");
 		if (missed) {
 			missed_text(missed, buf, sizeof(buf));
 			cli_error("the plan no longer meets its goal(s): %s", buf);
@@ -1294,6 +1299,7 @@ static int check_level_fits(const struct pstate *s)
 	const struct popts *o = s->o;
 	unsigned avail = (unsigned)(o->max_disks && o->max_disks < s->n ? o->max_disks : s->n);
 	unsigned fits = 0, need = UINT32_MAX;
+	char left[80] = "";
 
 	if (!o->level_mask)
 		return 0;
@@ -1307,12 +1313,40 @@ static int check_level_fits(const struct pstate *s)
 	}
 	if (fits)
 		return 0;
+	if (s->left_out) { /* why fewer than named: said first */
+		print_notes(s);
+		snprintf(left, sizeof(left), " (and %zu left out: the notes say why)", s->left_out);
+	}
 	if (o->level >= 0)
-		return cli_usage_error("plan", "RAID %s needs at least %u disks; %u %s",
+		return cli_usage_error("plan", "RAID %s needs at least %u disks; %u %s%s",
 				       rp_level_name(o->level), need, avail,
-				       avail == 1 ? "is given" : "are given");
-	return cli_usage_error("plan", "each level asked for needs at least %u disks; %u %s", need,
-			       avail, avail == 1 ? "is given" : "are given");
+				       avail == 1 ? "is given" : "are given", left);
+	return cli_usage_error("plan", "each level asked for needs at least %u disks; %u %s%s",
+			       need, avail, avail == 1 ? "is given" : "are given", left);
+}
+
+/* --capacity in a binary unit (1.5T, 1.5TiB: 2^40 bytes) while sizes are
+ * printed in decimal ones (TB, 10^12, as disk makers count): said, with the
+ * goal in both, so that 1.5T shown as 1.65 TB does not read as a mistake. */
+static void capacity_note(struct pstate *s)
+{
+	const char *t = s->o->capacity_text;
+	size_t n = t ? strlen(t) : 0;
+	static const char *const bin[] = { "KiB", "MiB", "GiB", "TiB", "PiB" };
+	double v = s->o->capacity;
+	int k = 0;
+	char dec[32];
+
+	if (!n || (t[n - 1] == 'B' && (n < 3 || t[n - 2] != 'i')))
+		return; /* decimal (TB) or bytes: printed as given */
+	while (k < 4 && v >= 1024.0 * 1024.0) {
+		v /= 1024.0;
+		k++;
+	}
+	note(s,
+	     "--capacity %s is %.4g %s, %s as sizes are printed here (decimal units, as disk "
+	     "makers count: 1 TB = 10^12 bytes)",
+	     t, v / 1024.0, bin[k], size_human((uint64_t)s->o->capacity, dec, sizeof(dec)));
 }
 
 /* The workload, the path and the disks' mechanics from the options; the
@@ -1340,10 +1374,12 @@ static int model_inputs(struct pstate *s)
 	s->path.controller = o->controller;
 	s->path.member_efficiency = o->member_efficiency;
 	rp_goals_init(&s->goals);
-	if (!o->tolerate_set && !(o->level_mask & RP_LEVEL_BIT(RP_LEVEL_0))) {
-		o->tolerate = 1;
-		note(s, "no --tolerate: layouts survive one failed disk (--tolerate 0 or --level "
-			"0 for none)");
+	if (!o->tolerate_set) {
+		char why[200];
+
+		o->tolerate = plan_tolerate_default(o->level_mask, "--tolerate", why, sizeof(why));
+		if (why[0])
+			note(s, "%s", why);
 	}
 	for (size_t i = 0; o->mech && i < s->n; i++) {
 		probe = s->pool[i].rp;
@@ -1354,6 +1390,7 @@ static int model_inputs(struct pstate *s)
 	}
 	if (o->mech)
 		note(s, "mechanics from --mech %s", o->mech);
+	capacity_note(s);
 	return 0;
 }
 

@@ -47,7 +47,7 @@ static void usage(FILE *f)
 		   "when some failed, a count on stderr.\n"
 		   "\n"
 		   "Options:\n"
-		   "  -n, --dry-run         print every command that would be sent; send none\n"
+		   "      --dry-run         print every command that would be sent; send none\n"
 		   "  -J, --json            one result object per journaled disk\n"
 		   "  -h, --help            this help\n"
 		   "\n"
@@ -391,7 +391,7 @@ static void sort_items(struct batch *b, const struct dev_entry *devs, size_t nd)
 static int reapply_run(struct ss_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "dry-run", no_argument, NULL, 'n' },
+		{ "dry-run", no_argument, NULL, CLI_OPT_DRY_RUN },
 		{ "json", no_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -407,9 +407,11 @@ static int reapply_run(struct ss_ctx *ctx, int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, ":nJh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'n':
+		case CLI_OPT_DRY_RUN:
 			b.dry_run = true;
 			break;
+		case 'n':
+			return cli_dash_n("reapply");
 		case 'J':
 			b.json = true;
 			break;

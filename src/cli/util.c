@@ -64,6 +64,14 @@ int cli_bad_option(const char *cmd, int c, char **argv)
 	return cli_usage_error(cmd, "%s", err.msg);
 }
 
+int cli_dash_n(const char *cmd)
+{
+	return cli_usage_error(cmd,
+			       "-n is --noheadings (as in lsblk), which %s has none of; a dry "
+			       "run is --dry-run, spelled out. Nothing was done",
+			       cmd);
+}
+
 int cli_exit_code(int rc, const struct ss_error *err)
 {
 	if (rc == 0)

@@ -1,4 +1,5 @@
 /* layouts.c - an array layout as both front ends show it (layouts.h). */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -28,4 +29,28 @@ bool layout_same_but_chunk(const struct rp_layout *a, const struct rp_layout *b)
 	return a->level == b->level && a->n_disks == b->n_disks && a->groups == b->groups &&
 	       a->copies == b->copies && a->stroke == b->stroke &&
 	       !memcmp(a->members, b->members, a->n_disks * sizeof(*a->members));
+}
+
+static double fig_of(const struct rp_eval *ev, int id)
+{
+	const struct rp_figure *f = rp_eval_figure(ev, id);
+
+	return f && f->valid ? f->value : NAN;
+}
+
+unsigned layout_goals_missed(const struct rp_goals *g, const struct rp_eval *ev)
+{
+	unsigned m = 0;
+
+	if (g->min_capacity > 0 &&
+	    !(fig_of(ev, RP_FIG_USABLE_CAPACITY) >= g->min_capacity * (1 - 1e-9)))
+		m |= RP_GOAL_BIT(RP_GOAL_CAPACITY);
+	if (g->min_iops > 0 && !(fig_of(ev, RP_FIG_MIXED_IOPS) >= g->min_iops * (1 - 1e-9)))
+		m |= RP_GOAL_BIT(RP_GOAL_IOPS);
+	if (g->max_access_ms > 0 &&
+	    !(fig_of(ev, RP_FIG_ACCESS_TIME) <= g->max_access_ms * (1 + 1e-9)))
+		m |= RP_GOAL_BIT(RP_GOAL_ACCESS);
+	if (fig_of(ev, RP_FIG_FAILURES_TOLERATED) < g->min_failures)
+		m |= RP_GOAL_BIT(RP_GOAL_FAILURES);
+	return m;
 }

@@ -19,6 +19,7 @@
 #include "shortstroke/fileio.h"
 #include "shortstroke/job.h"
 #include "shortstroke/journal.h"
+#include "array_priv.h"
 
 /* ---- the record and the journal ------------------------------------------------ */
 
@@ -97,12 +98,12 @@ static bool is_blockdev(const char *p)
 	return p[0] == '/' && stat(p, &st) == 0 && S_ISBLK(st.st_mode);
 }
 
-static bool md_present(struct ss_ctx *ctx, const struct array_rec *r)
+bool array_md_present(struct ss_ctx *ctx, const char *md_dev)
 {
 	struct array_detail d;
 
-	return array_md_exists(ctx->sysroot, r->name) ||
-	       array_detail_read(r->md_dev, &d, NULL) == 0;
+	return array_md_exists(ctx->sysroot, md_dev + strlen("/dev/md/")) ||
+	       array_detail_read(md_dev, &d, NULL) == 0;
 }
 
 /* The disk found under name is still the member the record describes
@@ -120,7 +121,7 @@ static int member_identity(const struct array_member *m, const char *name,
 
 /* Before mdadm --zero-superblock of a member's node: is the disk there the
  * member? One that cannot be identified is left to mdadm as before. */
-static int member_at_node(struct ss_ctx *ctx, const struct array_member *m, struct ss_error *err)
+int array_member_at_node(struct ss_ctx *ctx, const struct array_member *m, struct ss_error *err)
 {
 	struct ss_error ignored = { 0 };
 	struct dev_entry e;
@@ -133,14 +134,15 @@ static int member_at_node(struct ss_ctx *ctx, const struct array_member *m, stru
 }
 
 /* Restore one member to its journaled original; 0 done (or untouched). */
-static int restore_member(struct ss_ctx *ctx, struct array_member *m, bool dry_run, FILE *log,
-			  struct ss_error *err)
+int array_member_restore(struct ss_ctx *ctx, const char *array, struct array_member *m,
+			 bool dry_run, FILE *log, struct ss_error *err)
 {
 	struct journal_entry orig;
 	struct dev_entry e;
 	struct drive *d = NULL;
 	struct cap_result res;
 	struct cap_ctx c;
+	size_t n = strlen(m->spec);
 	int rc;
 
 	if (!strcmp(m->method, ARRAY_METHOD_WHOLE)) {
@@ -149,11 +151,15 @@ static int restore_member(struct ss_ctx *ctx, struct array_member *m, bool dry_r
 	}
 	rc = device_open(ctx, m->spec, !dry_run, &d, &e, err);
 	if (rc)
-		return rc;
+		goto out;
 	rc = member_identity(m, m->spec, &e.info, err);
 	if (rc)
 		goto out;
 	rc = -EPERM;
+	/* a member that left (replaced) may be in another array by now */
+	if (m->state == AM_REPLACED &&
+	    array_member_elsewhere(ctx_state_dir(ctx), array, &e.info, err))
+		goto out;
 	/* a partition member's disk holds the GPT the limit wrote, and its
 	 * partition md's superblock (if md did not wipe it): its only use */
 	if (!cap_label_is_ours(ctx_state_dir(ctx), &e, true) && device_check_safe(&e, false, err))
@@ -169,83 +175,166 @@ static int restore_member(struct ss_ctx *ctx, struct array_member *m, bool dry_r
 	rc = cap_restore(&c, CAP_AUTO, false, &res, err);
 	if (rc == 0)
 		fprintf(log, "%s: %s\n", m->spec, res.message);
-	else
-		ss_error_prefix(err, "%s: ", m->spec);
 out:
+	/* every reason names the member once */
+	if (rc && (strncmp(err->msg, m->spec, n) || err->msg[n] != ':'))
+		ss_error_prefix(err, "%s: ", m->spec);
 	drive_free(d);
 	return rc;
 }
 
+/* mdadm --stop of one md device of r, when it is there: 0, or -EIO with
+ * what remains added to r. */
+static int stop_md(struct ss_ctx *ctx, struct array_rec *r, const char *md, bool dry_run, FILE *log)
+{
+	char *argv[] = { (char *)array_mdadm_prog(), "--stop", (char *)md, NULL };
+	struct ss_error err = { 0 };
+	char out[4096];
+
+	if (!array_md_present(ctx, md))
+		return 0;
+	if (dry_run) {
+		fprintf(log, "would run: %s --stop %s\n", argv[0], md);
+		return 0;
+	}
+	if (array_exec(argv, out, sizeof(out), &err)) {
+		add_remains(r, md, err.msg);
+		return -EIO;
+	}
+	fprintf(log, "%s: stopped\n", md);
+	return 0;
+}
+
+int array_zero_superblock(const char *node, bool dry_run, FILE *log, struct ss_error *err)
+{
+	char *argv[] = { (char *)array_mdadm_prog(), "--zero-superblock", (char *)node, NULL };
+	char out[4096];
+	int rc;
+
+	if (dry_run) {
+		fprintf(log, "would run: %s --zero-superblock %s\n", argv[0], node);
+		return 0;
+	}
+	rc = array_exec(argv, out, sizeof(out), err);
+	/* nothing md wrote can be on what is not a block device; and mdadm says
+	 * "Unrecognised md component" where no superblock is */
+	if (rc && is_blockdev(node) && !strstr(out, "Unrecognised"))
+		return -EIO;
+	if (rc == 0)
+		fprintf(log, "%s: md metadata wiped\n", node);
+	ss_error_clear(err);
+	return 0;
+}
+
+/* The same, with what remains added to r. */
+static int zero_node(struct array_rec *r, const char *node, bool dry_run, FILE *log)
+{
+	struct ss_error err = { 0 };
+
+	if (array_zero_superblock(node, dry_run, log, &err) == 0)
+		return 0;
+	add_remains(r, node, err.msg);
+	return -EIO;
+}
+
+/* Stop the array and its inner arrays (the array first, its superblocks on
+ * the inner arrays wiped before they stop), then wipe every member's md
+ * metadata; wiped[i] says which members md let go. Returns 0 when md no
+ * longer holds any member. */
+static int teardown_md(const struct tx *t, struct array_rec *r, bool dry_run, FILE *log,
+		       bool *wiped)
+{
+	struct ss_ctx *ctx = t->ctx;
+	int rc = stop_md(ctx, r, r->md_dev, dry_run, log);
+
+	for (size_t k = 0; rc == 0 && k < r->n_inner; k++)
+		if (array_md_present(ctx, r->inner[k].md_dev))
+			zero_node(r, r->inner[k].md_dev, dry_run, log);
+	for (size_t k = 0; rc == 0 && k < r->n_inner; k++)
+		rc |= stop_md(ctx, r, r->inner[k].md_dev, dry_run, log);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < r->n; i++) {
+		struct ss_error err = { 0 };
+
+		wiped[i] = true;
+		if (r->m[i].state == AM_REPLACED && !is_blockdev(r->m[i].node))
+			continue;
+		if (array_member_at_node(ctx, &r->m[i], &err)) {
+			add_remains(r, "", err.msg);
+			wiped[i] = false;
+			continue;
+		}
+		wiped[i] = zero_node(r, r->m[i].node, dry_run, log) == 0;
+	}
+	return 0;
+}
+
+/* A member teardown restores: one this run (or apply) limited, or one
+ * replaced that is still to be restored (its todo says so). */
+static bool to_restore(const struct array_member *m)
+{
+	if (m->state == AM_REPLACED)
+		return m->todo[0] != '\0';
+	return m->state == AM_LIMITING || m->state == AM_LIMITED;
+}
+
 /*
  * Stop the array (when it exists), wipe the md metadata this program's
- * mdadm wrote, restore every member it limited. What could not be done
- * goes into r->remains and the record stays "rollback-incomplete".
- * Returns 0 when everything was undone.
+ * mdadm wrote, restore every member it limited: every one that can be,
+ * going on past one that refuses (an HPA member before its power cycle).
+ * What could not be done goes into r->remains (and each such member's
+ * todo), and the record stays "rollback-incomplete". Returns 0 when
+ * everything was undone.
  */
 static int teardown(const struct tx *t, struct array_rec *r, bool dry_run, FILE *log)
 {
 	struct ss_ctx *ctx = t->ctx;
-	char out[4096];
 	bool md_touched = r->state == AS_CREATING || r->state == AS_MKFS || r->state == AS_DONE ||
 			  r->uuid[0] || strstr(r->step, "mdadm");
+	bool wiped[ARRAY_MAX_MEMBERS];
+	int md_rc = 0;
 
 	r->remains[0] = '\0';
+	for (size_t i = 0; i < r->n; i++)
+		wiped[i] = true;
 	if (!dry_run) {
 		save_step(t, r, AS_ROLLING_BACK, "rolling back", NULL);
 		array_journal(ctx_state_dir(ctx), r, "array-undo");
 	}
-	if (md_touched && md_present(ctx, r)) {
-		char *argv[] = { (char *)array_mdadm_prog(), "--stop", r->md_dev, NULL };
-		struct ss_error err = { 0 };
-
-		if (dry_run)
-			fprintf(log, "would run: %s --stop %s\n", argv[0], r->md_dev);
-		else if (array_exec(argv, out, sizeof(out), &err))
-			add_remains(r, r->md_dev, err.msg);
-		else
-			fprintf(log, "%s: stopped\n", r->md_dev);
-	}
-	for (size_t i = 0; md_touched && !r->remains[0] && i < r->n; i++) {
-		char *argv[] = { (char *)array_mdadm_prog(), "--zero-superblock", r->m[i].node,
-				 NULL };
-		struct ss_error err = { 0 };
-		int rc;
-
-		if (r->m[i].state == AM_REPLACED && !is_blockdev(r->m[i].node))
-			continue;
-		if (member_at_node(ctx, &r->m[i], &err)) {
-			add_remains(r, "", err.msg);
-			continue;
-		}
-		if (dry_run) {
-			fprintf(log, "would run: %s --zero-superblock %s\n", argv[0], r->m[i].node);
-			continue;
-		}
-		rc = array_exec(argv, out, sizeof(out), &err);
-		/* nothing md wrote can be on what is not a block device; and mdadm
-		 * says "Unrecognised md component" where no superblock is */
-		if (rc && is_blockdev(r->m[i].node) && !strstr(out, "Unrecognised"))
-			add_remains(r, r->m[i].node, err.msg);
-		else if (rc == 0)
-			fprintf(log, "%s: md metadata wiped\n", r->m[i].node);
-	}
-	for (size_t i = 0; !r->remains[0] && i < r->n; i++) {
+	if (md_touched)
+		md_rc = teardown_md(t, r, dry_run, log, wiped);
+	for (size_t i = 0; i < r->n; i++) {
 		struct array_member *m = &r->m[i];
 		struct ss_error err = { 0 };
 
-		if (m->state == AM_PENDING || m->state == AM_RESTORED || m->state == AM_REPLACED)
+		if (!to_restore(m))
 			continue;
+		if (md_rc || !wiped[i]) { /* md may still hold it: its restore waits */
+			add_remains(r, m->spec,
+				    md_rc ? "still to restore (md holds it)"
+					  : "still to restore (its md metadata first)");
+			continue;
+		}
 		if (!dry_run)
 			tell_step(t, m->spec);
-		if (restore_member(ctx, m, dry_run, log, &err))
+		if (array_member_restore(ctx, r->name, m, dry_run, log, &err)) {
+			size_t n = strlen(m->spec);
+
 			add_remains(r, "", err.msg);
-		else if (!dry_run)
-			m->state = AM_RESTORED;
+			/* (the reason names the member: once is enough) */
+			fprintf(log, "%s: NOT restored: %s\n", m->spec,
+				strncmp(err.msg, m->spec, n) || strncmp(err.msg + n, ": ", 2)
+				    ? err.msg
+				    : err.msg + n + 2);
+			if (!dry_run)
+				snprintf(m->todo, sizeof(m->todo), "restore: %s", err.msg);
+		} else if (!dry_run) {
+			m->todo[0] = '\0';
+			if (m->state != AM_REPLACED)
+				m->state = AM_RESTORED;
+		}
 	}
-	/* members not reached stay as they were: the record says what remains */
-	for (size_t i = 0; r->remains[0] && i < r->n; i++)
-		if (r->m[i].state == AM_LIMITING || r->m[i].state == AM_LIMITED)
-			add_remains(r, r->m[i].spec, "still to restore");
 	if (dry_run)
 		return r->remains[0] ? -EIO : 0;
 	if (r->remains[0]) {
@@ -287,12 +376,36 @@ static int member_partition_check(struct ss_ctx *ctx, const struct array_member 
 			    m->spec, i + 1, state);
 }
 
+/* Inner array k of a nested level: mounted (someone mounted it alone), or
+ * held by anything but the array over it (outer, its kernel name). */
+static int inner_check(struct ss_ctx *ctx, const struct array_rec *r, size_t k, const char *outer,
+		       struct ss_error *err)
+{
+	const char *md = r->inner[k].md_dev;
+	char kname[64] = "", path[4096], where[1024];
+	struct array_sysfs s;
+
+	snprintf(path, sizeof(path), "%s%s", ctx->sysroot ? ctx->sysroot : "", md);
+	array_md_kname(path, kname, sizeof(kname));
+	if (array_mounted(ctx->sysroot, md, kname, where, sizeof(where)))
+		return ss_error_set(err, -EPERM,
+				    "refused: %s (an inner array of %s) is mounted on %s; "
+				    "unmount it first",
+				    md, r->md_dev, where);
+	if (kname[0] && array_sysfs_read(ctx->sysroot, kname, &s) == 0 && s.holders[0] &&
+	    strcmp(s.holders, outer))
+		return ss_error_set(err, -EPERM,
+				    "refused: %s (an inner array of %s) is held by %s; take it out "
+				    "of there first",
+				    md, r->md_dev, s.holders);
+	return 0;
+}
+
 int array_undo_check(struct ss_ctx *ctx, const char *name, struct array_rec *r,
 		     struct ss_error *err)
 {
 	struct array_sysfs s;
-	char kname[64] = "", mdpath[4096], where[1024];
-	const char *sig;
+	char kname[64] = "", mdpath[4096], where[1024], sig[200];
 	int rc;
 
 	rc = array_rec_load(ctx_state_dir(ctx), name, r, err);
@@ -310,8 +423,12 @@ int array_undo_check(struct ss_ctx *ctx, const char *name, struct array_rec *r,
 				    "refused: %s (%s) is held by %s (LVM, dm or another md "
 				    "array); take it out of there first",
 				    r->md_dev, kname, s.holders);
-	sig = array_signature(mdpath);
-	if (sig)
+	for (size_t k = 0; k < r->n_inner; k++) {
+		rc = inner_check(ctx, r, k, kname, err);
+		if (rc)
+			return rc;
+	}
+	if (array_signature(mdpath, sig, sizeof(sig)))
 		return ss_error_set(err, -EPERM,
 				    "refused: %s holds %s (its label is on the array; the volume "
 				    "group or the outer array is not active); take it out of there "
@@ -329,9 +446,26 @@ int array_undo_check(struct ss_ctx *ctx, const char *name, struct array_rec *r,
  * line of its UUID taken out again (rewritten beside it, then renamed), so
  * that mdadm and the initramfs do not look for an array that is gone. A file
  * that cannot be rewritten is said, not fatal: the members are restored. */
+/* An ARRAY line of r (the array's, or an inner array's): by its UUID. */
+static bool line_of(const struct array_rec *r, const char *line)
+{
+	char key[sizeof(r->uuid) + 8];
+
+	if (strncmp(line, "ARRAY ", 6))
+		return false;
+	for (size_t k = 0; k <= r->n_inner; k++) {
+		const char *uuid = k < r->n_inner ? r->inner[k].uuid : r->uuid;
+
+		snprintf(key, sizeof(key), "UUID=%s", uuid);
+		if (uuid[0] && strstr(line, key))
+			return true;
+	}
+	return false;
+}
+
 static void conf_remove(const struct array_rec *r, bool dry_run, FILE *log)
 {
-	char tmp[sizeof(r->conf) + 16], key[sizeof(r->uuid) + 8], *line = NULL;
+	char tmp[sizeof(r->conf) + 16], *line = NULL;
 	size_t cap = 0;
 	unsigned removed = 0;
 	struct stat st;
@@ -341,10 +475,10 @@ static void conf_remove(const struct array_rec *r, bool dry_run, FILE *log)
 
 	if (!r->conf[0] || !r->uuid[0])
 		return;
-	snprintf(key, sizeof(key), "UUID=%s", r->uuid);
 	if (dry_run) {
-		fprintf(log, "would remove the ARRAY line of %s (%s) from %s\n", r->md_dev, key,
-			r->conf);
+		fprintf(log, "would remove the ARRAY line%s of %s (UUID=%s%s) from %s\n",
+			r->n_inner ? "s" : "", r->md_dev, r->uuid,
+			r->n_inner ? " and its inner arrays'" : "", r->conf);
 		return;
 	}
 	in = fopen(r->conf, "r");
@@ -369,7 +503,7 @@ static void conf_remove(const struct array_rec *r, bool dry_run, FILE *log)
 		return;
 	}
 	while (getline(&line, &cap, in) > 0) {
-		if (!strncmp(line, "ARRAY ", 6) && strstr(line, key)) {
+		if (line_of(r, line)) {
 			removed++;
 			continue;
 		}
@@ -421,8 +555,20 @@ int array_undo_run(struct ss_ctx *ctx, struct array_rec *r, bool dry_run, char *
 	fclose(f);
 	if (changed)
 		*changed = !dry_run;
-	if (rc)
-		return ss_error_set(err, -EIO, "%s: undo incomplete: %s", r->md_dev, r->remains);
+	if (rc) {
+		size_t left = 0, all = 0;
+
+		for (size_t i = 0; i < r->n; i++) {
+			all += r->m[i].state != AM_PENDING &&
+			       strcmp(r->m[i].method, ARRAY_METHOD_WHOLE);
+			left += to_restore(&r->m[i]);
+		}
+		return ss_error_set(
+		    err, -EIO,
+		    "%s: undo incomplete, %zu of %zu members still to restore: %.300s; "
+		    "'shortstroke array undo %s' again finishes it",
+		    r->md_dev, left, all, r->remains, r->name);
+	}
 	return 0;
 }
 
@@ -540,24 +686,32 @@ static void nap_ms(unsigned ms)
 	nanosleep(&ts, NULL);
 }
 
-/* Limit every ready member in parallel, reporting each one's progress. */
-static void limit_all(const struct tx *t, struct array_apply_result *res)
+void array_limit_all(const char *state_dir, struct array_apply_member *ms, size_t n, bool dry_run,
+		     const struct array_apply_cb *cb)
 {
 	struct job *jobs[ARRAY_MAX_MEMBERS] = { 0 };
 	struct mrun runs[ARRAY_MAX_MEMBERS];
 	unsigned started = 0;
 
-	for (size_t i = 0; i < res->n; i++) {
-		struct array_apply_member *am = &res->m[i];
+	for (size_t i = 0; i < n; i++) {
+		struct array_apply_member *am = &ms[i];
 
-		if (!am->ready)
-			continue;
 		if (am->whole) {
 			snprintf(am->result, sizeof(am->result),
 				 "used whole (a full-stroke plan): no limit sent");
 			continue;
 		}
-		runs[i] = (struct mrun){ am, ctx_state_dir(t->ctx), false, NULL };
+		if (dry_run) { /* in order: each member's commands into its log */
+			runs[i] = (struct mrun){ am, state_dir, true, NULL };
+			runs[i].log = open_memstream(&am->log, &am->log_len);
+			am->rc = member_limit(&runs[i], NULL, &am->err);
+			if (runs[i].log)
+				fclose(runs[i].log);
+			continue;
+		}
+		if (!am->ready)
+			continue;
+		runs[i] = (struct mrun){ am, state_dir, false, NULL };
 		if (job_start(am->e.spec, member_limit, &runs[i], &jobs[i], &am->err)) {
 			am->rc = am->err.code ? am->err.code : -EIO;
 			continue;
@@ -567,25 +721,25 @@ static void limit_all(const struct tx *t, struct array_apply_result *res)
 	while (started) {
 		bool all = true;
 
-		for (size_t i = 0; i < res->n; i++) {
+		for (size_t i = 0; i < n; i++) {
 			struct job_status st;
 
 			if (!jobs[i])
 				continue;
 			job_status(jobs[i], &st);
 			all &= st.done;
-			if (t->cb && t->cb->member)
-				t->cb->member(t->cb->arg, i,
-					      st.done && !st.result ? 1.0 : st.fraction, st.phase);
+			if (cb && cb->member)
+				cb->member(cb->arg, i, st.done && !st.result ? 1.0 : st.fraction,
+					   st.phase);
 		}
 		if (all)
 			break;
 		nap_ms(100);
 	}
-	for (size_t i = 0; i < res->n; i++) {
+	for (size_t i = 0; i < n; i++) {
 		if (!jobs[i])
 			continue;
-		res->m[i].rc = job_wait(jobs[i], &res->m[i].err);
+		ms[i].rc = job_wait(jobs[i], &ms[i].err);
 		job_free(jobs[i]);
 	}
 }
@@ -611,34 +765,92 @@ void array_apply_result_fini(struct array_apply_result *res)
 	res->log = NULL;
 }
 
-/* mdadm --create, check what md built, mkfs, the ARRAY line. */
-static int create_array(const struct tx *t, struct array_rec *r, const struct array_apply_opts *o,
-			FILE *log, struct ss_error *err)
+/* mdadm --create of one md device of r (k < 0: the array itself, else inner
+ * array k), then what md built checked, its UUID kept and its ARRAY line
+ * added to lines. */
+static int create_md(const struct tx *t, struct array_rec *r, int k, char *lines, size_t len,
+		     FILE *log, struct ss_error *err)
 {
+	bool inner = k >= 0;
+	const char *md = inner ? r->inner[k].md_dev : r->md_dev;
+	char *uuid = inner ? r->inner[k].uuid : r->uuid;
+	size_t slots = array_slots(r), used = strlen(lines);
+	size_t devs = inner ? slots / r->n_inner : r->n_inner ? r->n_inner : slots;
 	struct array_argv a;
 	struct array_detail d;
 	char out[8192], line[2048], want[16];
 	int rc;
 
-	array_create_argv(r, &a);
+	array_create_argv(r, k, &a);
 	array_argv_text(&a, line, sizeof(line));
+	fprintf(log, "running: %s\n", line);
+	rc = array_exec(a.argv, out, sizeof(out), err);
+	if (rc)
+		return ss_error_prefix(err, "creating %s: ", md), -EIO;
+	rc = array_detail_read(md, &d, err);
+	if (rc)
+		return ss_error_prefix(err, "%s was created but: ", md), rc ? rc : -EIO;
+	snprintf(want, sizeof(want), "raid%s", inner ? array_inner_level(r) : array_outer_level(r));
+	if (strcmp(d.level, want) || d.devices != devs)
+		return ss_error_set(err, -EIO,
+				    "mdadm --detail %s says %s over %u devices, not %s over %zu",
+				    md, d.level, d.devices, want, devs);
+	snprintf(uuid, 64, "%s", d.uuid);
+	snprintf(lines + used, len - used, "ARRAY %s metadata=1.2 UUID=%s name=%s\n", md, d.uuid,
+		 d.name[0] ? d.name : md + strlen("/dev/md/"));
+	/* an inner array is saved with its UUID before the next is made */
+	if (inner)
+		array_rec_save(ctx_state_dir(t->ctx), r, NULL);
+	return 0;
+}
+
+/* The ARRAY lines (inner arrays first: mdadm assembles in file order),
+ * appended to --conf or into the log. */
+static int conf_lines(struct array_rec *r, const struct array_apply_opts *o, const char *lines,
+		      FILE *log, struct ss_error *err)
+{
+	int fd, rc;
+
+	if (!o->conf) {
+		fputs(lines, log);
+		return 0;
+	}
+	fd = open(o->conf, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0 || write(fd, lines, strlen(lines)) != (ssize_t)strlen(lines) || fsync(fd)) {
+		rc = ss_error_set(err, -errno, "%s: cannot append the ARRAY line%s: %s", o->conf,
+				  r->n_inner ? "s" : "", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return rc;
+	}
+	close(fd);
+	if (!realpath(o->conf, r->conf))
+		snprintf(r->conf, sizeof(r->conf), "%s", o->conf);
+	fprintf(log, "ARRAY line%s appended to %s\n", r->n_inner ? "s" : "", o->conf);
+	return 0;
+}
+
+/* mdadm --create (a nested level: each inner array, then the array over
+ * them), check what md built, mkfs, the ARRAY lines. */
+static int create_array(const struct tx *t, struct array_rec *r, const struct array_apply_opts *o,
+			FILE *log, struct ss_error *err)
+{
+	struct array_argv a;
+	char out[8192], line[2048], lines[(ARRAY_MAX_INNER + 1) * 200] = "";
+	int rc;
+
 	rc = save_step(t, r, AS_CREATING, "mdadm --create", err);
 	if (rc)
 		return rc;
 	array_journal(ctx_state_dir(t->ctx), r, "array-create");
-	fprintf(log, "running: %s\n", line);
-	rc = array_exec(a.argv, out, sizeof(out), err);
+	for (size_t k = 0; k < r->n_inner; k++) {
+		rc = create_md(t, r, (int)k, lines, sizeof(lines), log, err);
+		if (rc)
+			return rc;
+	}
+	rc = create_md(t, r, -1, lines, sizeof(lines), log, err);
 	if (rc)
-		return ss_error_prefix(err, "creating the array: "), -EIO;
-	rc = array_detail_read(r->md_dev, &d, err);
-	if (rc)
-		return ss_error_prefix(err, "the array was created but: "), rc ? rc : -EIO;
-	snprintf(want, sizeof(want), "raid%s", r->level);
-	if (strcmp(d.level, want) || d.devices != r->n)
-		return ss_error_set(err, -EIO,
-				    "mdadm --detail %s says %s over %u devices, not %s over %zu",
-				    r->md_dev, d.level, d.devices, want, r->n);
-	snprintf(r->uuid, sizeof(r->uuid), "%s", d.uuid);
+		return rc;
 	if (o->mkfs) {
 		rc = save_step(t, r, AS_MKFS, "mkfs", err);
 		if (rc)
@@ -652,26 +864,22 @@ static int create_array(const struct tx *t, struct array_rec *r, const struct ar
 		if (rc)
 			return ss_error_prefix(err, "making the filesystem: "), -EIO;
 	}
-	snprintf(line, sizeof(line), "ARRAY %s metadata=1.2 UUID=%s name=%s\n", r->md_dev, d.uuid,
-		 d.name[0] ? d.name : r->name);
-	if (o->conf) {
-		int fd = open(o->conf, O_WRONLY | O_APPEND | O_CREAT, 0644);
+	return conf_lines(r, o, lines, log, err);
+}
 
-		if (fd < 0 || write(fd, line, strlen(line)) != (ssize_t)strlen(line) || fsync(fd)) {
-			rc = ss_error_set(err, -errno, "%s: cannot append the ARRAY line: %s",
-					  o->conf, strerror(errno));
-			if (fd >= 0)
-				close(fd);
-			return rc;
+/* An inner array's name in use (a stopped array of an earlier run whose
+ * link is left, or someone's md device of that name). */
+static bool inner_taken(struct ss_ctx *ctx, const struct array_rec *r, char *why, size_t len)
+{
+	for (size_t k = 0; k < r->n_inner; k++)
+		if (array_md_exists(ctx->sysroot, r->inner[k].md_dev + strlen("/dev/md/"))) {
+			snprintf(why, len,
+				 "%s (an inner array of RAID %s) already exists: the name "
+				 "is taken",
+				 r->inner[k].md_dev, r->level);
+			return true;
 		}
-		close(fd);
-		if (!realpath(o->conf, r->conf))
-			snprintf(r->conf, sizeof(r->conf), "%s", o->conf);
-		fprintf(log, "ARRAY line appended to %s\n", o->conf);
-	} else {
-		fputs(line, log);
-	}
-	return 0;
+	return false;
 }
 
 /* The checks of every later step (md, name, mkfs, --conf); "" when all pass. */
@@ -686,6 +894,8 @@ static void later_steps_check(struct ss_ctx *ctx, const struct array_rec *r,
 		snprintf(why, len, "%s", err.msg);
 	else if (array_md_exists(ctx->sysroot, r->name))
 		snprintf(why, len, "%s already exists: the name is taken", r->md_dev);
+	else if (inner_taken(ctx, r, why, len))
+		;
 	else if (fsprog && !array_prog_found(fsprog))
 		snprintf(why, len, "--mkfs %s: %s is not installed", o->mkfs, fsprog);
 	else if (o->conf && file_check_writable(o->conf, "--conf", &err))
@@ -966,6 +1176,7 @@ static void fill_record(const struct array_apply_opts *o, struct array_apply_res
 	r->chunk_bytes = p->layout.chunk_bytes;
 	now_iso(r->created, sizeof(r->created));
 	r->n = res->n;
+	array_set_inner(r, p->layout.groups);
 	for (size_t i = 0; i < res->n; i++) {
 		const struct array_apply_member *am = &res->m[i];
 		struct array_member *m = &r->m[i];
@@ -981,6 +1192,8 @@ static void fill_record(const struct array_apply_opts *o, struct array_apply_res
 		snprintf(m->model, sizeof(m->model), "%s", am->e.info.model);
 		snprintf(m->method, sizeof(m->method), "%s", cap_method_name(am->plan.method));
 		m->block_len = am->e.info.logical_block;
+		m->rpm = am->e.info.rpm;
+		snprintf(m->tran, sizeof(m->tran), "%s", drive_tran_name(am->e.info.tran));
 		m->before_blocks = am->e.info.capacity_blocks;
 		m->limit_blocks = am->whole ? m->before_blocks : p->disks[i].limit_blocks;
 		if (am->whole)
@@ -997,17 +1210,7 @@ static void dry_run(const struct array_apply_opts *o, struct array_apply_result 
 	struct ss_error err = { 0 };
 	char line[2048];
 
-	for (size_t i = 0; i < res->n; i++) {
-		struct array_apply_member *am = &res->m[i];
-		struct mrun run = { am, state_dir, true, NULL };
-
-		if (am->whole)
-			continue;
-		run.log = open_memstream(&am->log, &am->log_len);
-		am->rc = member_limit(&run, NULL, &am->err);
-		if (run.log)
-			fclose(run.log);
-	}
+	array_limit_all(state_dir, res->m, res->n, true, NULL);
 	for (size_t i = 0; i < res->n; i++) {
 		struct array_apply_member *am = &res->m[i];
 		const struct array_member *m = &r->m[i];
@@ -1026,17 +1229,26 @@ static void dry_run(const struct array_apply_opts *o, struct array_apply_result 
 				m->limit_blocks - 1,
 				m->limit_blocks - cap_partition_start(m->block_len));
 	}
-	array_create_argv(r, &a);
-	array_argv_text(&a, line, sizeof(line));
-	fprintf(log, "would run: %s\n", line);
-	fprintf(log, "would check: %s --detail --export %s (level raid%s, %zu devices)\n",
-		array_mdadm_prog(), r->md_dev, r->level, r->n);
+	for (size_t k = 0; k <= r->n_inner; k++) {
+		int which = k < r->n_inner ? (int)k : -1; /* the inner arrays, then the array */
+		size_t slots = array_slots(r);
+
+		array_create_argv(r, which, &a);
+		array_argv_text(&a, line, sizeof(line));
+		fprintf(log, "would run: %s\n", line);
+		fprintf(log, "would check: %s --detail --export %s (level raid%s, %zu devices)\n",
+			array_mdadm_prog(), which >= 0 ? r->inner[k].md_dev : r->md_dev,
+			which >= 0 ? array_inner_level(r) : array_outer_level(r),
+			which >= 0   ? slots / r->n_inner
+			: r->n_inner ? r->n_inner
+				     : slots);
+	}
 	if (o->mkfs && array_mkfs_argv(r, &a, &err) == 0) {
 		array_argv_text(&a, line, sizeof(line));
 		fprintf(log, "would run: %s\n", line);
 	}
-	fprintf(log, "would %s the ARRAY line%s%s\n", o->conf ? "append" : "print",
-		o->conf ? " to " : "", o->conf ? o->conf : "");
+	fprintf(log, "would %s the ARRAY line%s%s%s\n", o->conf ? "append" : "print",
+		r->n_inner ? "s" : "", o->conf ? " to " : "", o->conf ? o->conf : "");
 	if (res->why[0]) {
 		fprintf(log, "a real run would stop before the first change: %s\n", res->why);
 		return;
@@ -1056,7 +1268,7 @@ static int transact(const struct tx *t, const struct array_apply_opts *o,
 		    struct array_apply_result *res, FILE *log, struct ss_error *err)
 {
 	struct array_rec *r = &res->rec;
-	char failed[512];
+	char failed[512], shape[256];
 	int rc;
 
 	for (size_t i = 0; i < r->n; i++)
@@ -1069,7 +1281,7 @@ static int transact(const struct tx *t, const struct array_apply_opts *o,
 		return err->code;
 	}
 	array_journal(ctx_state_dir(t->ctx), r, "array-apply");
-	limit_all(t, res);
+	array_limit_all(ctx_state_dir(t->ctx), res->m, res->n, false, t->cb);
 	ss_error_clear(err);
 	for (size_t i = 0; i < res->n; i++) {
 		struct array_apply_member *am = &res->m[i];
@@ -1103,8 +1315,9 @@ static int transact(const struct tx *t, const struct array_apply_opts *o,
 	if (rc == 0) {
 		save_step(t, r, AS_DONE, "done", NULL);
 		array_journal(ctx_state_dir(t->ctx), r, "array-created");
-		fprintf(log, "%s: created: RAID %s over %zu members%s%s\n", r->md_dev, r->level,
-			r->n, r->fs[0] ? ", " : "", r->fs);
+		array_shape_text(r, shape, sizeof(shape));
+		fprintf(log, "%s: created: %s%s%s\n", r->md_dev, shape, r->fs[0] ? ", " : "",
+			r->fs);
 		res->changed = true;
 		return 0;
 	}

@@ -19,6 +19,7 @@
 
 #include "shortstroke/array.h"
 #include "shortstroke/fileio.h"
+#include "shortstroke/sysdisk.h"
 #include "json_priv.h"
 
 static const char *const mstate_names[AM_MSTATE_COUNT] = {
@@ -92,11 +93,27 @@ static json_object *rec_to_json(const struct array_rec *r)
 		json_object_object_add(j, "limit_blocks", json_object_new_uint64(m->limit_blocks));
 		json_object_object_add(j, "method", json_object_new_string(m->method));
 		json_object_object_add(j, "volatile", json_object_new_boolean(m->volatile_));
+		json_object_object_add(j, "rpm", json_object_new_uint64(m->rpm));
+		json_object_object_add(j, "tran", json_object_new_string(m->tran));
+		json_object_object_add(j, "todo", json_object_new_string(m->todo));
 		json_object_object_add(j, "state",
 				       json_object_new_string(array_mstate_name(m->state)));
 		json_object_array_add(ms, j);
 	}
 	json_object_object_add(o, "members", ms);
+	if (r->n_inner) {
+		json_object *in = json_object_new_array();
+
+		for (size_t k = 0; k < r->n_inner; k++) {
+			json_object *j = json_object_new_object();
+
+			json_object_object_add(j, "md_dev",
+					       json_object_new_string(r->inner[k].md_dev));
+			json_object_object_add(j, "uuid", json_object_new_string(r->inner[k].uuid));
+			json_object_array_add(in, j);
+		}
+		json_object_object_add(o, "inner", in);
+	}
 	return o;
 }
 
@@ -228,6 +245,9 @@ int array_rec_load(const char *state_dir, const char *name, struct array_rec *r,
 		m->limit_blocks = get_u64(j, "limit_blocks");
 		m->volatile_ = json_object_object_get_ex(j, "volatile", &v) &&
 			       json_object_get_boolean(v);
+		m->rpm = (unsigned)get_u64(j, "rpm");
+		ops_json_str(j, "tran", m->tran, sizeof(m->tran));
+		ops_json_str(j, "todo", m->todo, sizeof(m->todo));
 		ops_json_str(j, "state", buf, sizeof(buf));
 		ms_i = name_index(mstate_names, AM_MSTATE_COUNT, buf);
 		if (ms_i < 0 || !m->spec[0]) {
@@ -235,6 +255,27 @@ int array_rec_load(const char *state_dir, const char *name, struct array_rec *r,
 			return ss_error_set(err, -EINVAL, "%s: members[%zu]: malformed", path, i);
 		}
 		m->state = (enum array_mstate)ms_i;
+	}
+	if (json_object_object_get_ex(o, "inner", &ms) &&
+	    json_object_is_type(ms, json_type_array)) {
+		if (json_object_array_length(ms) > ARRAY_MAX_INNER) {
+			json_object_put(o);
+			return ss_error_set(err, -EINVAL, "%s: inner: more than %d arrays", path,
+					    ARRAY_MAX_INNER);
+		}
+		r->n_inner = json_object_array_length(ms);
+		for (size_t k = 0; k < r->n_inner; k++) {
+			json_object *j = json_object_array_get_idx(ms, k);
+
+			ops_json_str(j, "md_dev", r->inner[k].md_dev, sizeof(r->inner[k].md_dev));
+			ops_json_str(j, "uuid", r->inner[k].uuid, sizeof(r->inner[k].uuid));
+		}
+	}
+	if (r->n_inner && (array_slots(r) % r->n_inner || !array_slots(r))) {
+		json_object_put(o);
+		return ss_error_set(err, -EINVAL,
+				    "%s: %zu inner arrays do not divide its %zu members", path,
+				    r->n_inner, array_slots(r));
 	}
 	json_object_put(o);
 	return 0;
@@ -340,8 +381,7 @@ int array_member_elsewhere(const char *state_dir, const char *except, const stru
 	return rc;
 }
 
-/* 5400, 7200, 10000, 15000 classes; 1 non-rotating; 0 unknown */
-static unsigned rpm_class(double rpm)
+unsigned array_rpm_class(double rpm)
 {
 	if (rpm <= 0)
 		return 0;
@@ -389,8 +429,8 @@ int array_member_check(const struct plan_disk *pd, const struct drive_info *i, u
 		return ss_error_set(err, -EPERM,
 				    "%" PRIu64 " blocks, fewer than the plan's limit of %" PRIu64,
 				    cap, pd->limit_blocks);
-	if (pd->placeholder && rpm_class(pd->rp.rpm) && rpm_class(i->rpm) &&
-	    rpm_class(pd->rp.rpm) != rpm_class(i->rpm))
+	if (pd->placeholder && array_rpm_class(pd->rp.rpm) && array_rpm_class(i->rpm) &&
+	    array_rpm_class(pd->rp.rpm) != array_rpm_class(i->rpm))
 		return ss_error_set(
 		    err, -EPERM, "a %u rpm disk; the plan's disk it copies (%s) spins at %.0f rpm",
 		    i->rpm, pd->model_of, pd->rp.rpm);
@@ -410,8 +450,92 @@ const char *array_md_level(int l)
 		return "5";
 	case RP_LEVEL_6:
 		return "6";
+	case RP_LEVEL_50:
+		return "50";
+	case RP_LEVEL_60:
+		return "60";
+	case RP_LEVEL_01:
+		return "0+1";
 	default:
 		return NULL;
+	}
+}
+
+size_t array_slots(const struct array_rec *r)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->n; i++)
+		n += r->m[i].state != AM_REPLACED;
+	return n;
+}
+
+bool array_nested(const struct array_rec *r)
+{
+	return r->n_inner > 0;
+}
+
+const char *array_outer_level(const struct array_rec *r)
+{
+	if (!strcmp(r->level, "50") || !strcmp(r->level, "60"))
+		return "0";
+	if (!strcmp(r->level, "0+1"))
+		return "1";
+	return r->level;
+}
+
+const char *array_inner_level(const struct array_rec *r)
+{
+	if (!strcmp(r->level, "50"))
+		return "5";
+	if (!strcmp(r->level, "60"))
+		return "6";
+	if (!strcmp(r->level, "0+1"))
+		return "0";
+	return r->level;
+}
+
+size_t array_slot_inner(const struct array_rec *r, size_t i)
+{
+	size_t slots = array_slots(r);
+
+	if (!r->n_inner || !slots || slots % r->n_inner)
+		return 0;
+	return i / (slots / r->n_inner);
+}
+
+const char *array_slot_md(const struct array_rec *r, size_t i)
+{
+	return r->n_inner ? r->inner[array_slot_inner(r, i)].md_dev : r->md_dev;
+}
+
+void array_shape_text(const struct array_rec *r, char *buf, size_t len)
+{
+	size_t slots = array_slots(r);
+
+	if (!r->n_inner)
+		snprintf(buf, len, "RAID %s over %zu members", r->level, slots);
+	else
+		snprintf(buf, len,
+			 "RAID %s over %zu members: RAID %s over %zu RAID %s arrays of %zu",
+			 r->level, slots, array_outer_level(r), r->n_inner, array_inner_level(r),
+			 slots / r->n_inner);
+}
+
+void array_set_inner(struct array_rec *r, unsigned groups)
+{
+	bool nested = !strcmp(r->level, "50") || !strcmp(r->level, "60") ||
+		      !strcmp(r->level, "0+1");
+	unsigned k = !strcmp(r->level, "0+1") ? (r->copies ? r->copies : 2) : (groups ? groups : 2);
+
+	r->n_inner = 0;
+	if (!nested || k > ARRAY_MAX_INNER)
+		return;
+	r->n_inner = k;
+	for (unsigned i = 0; i < k; i++) {
+		snprintf(r->inner[i].md_dev, sizeof(r->inner[i].md_dev), "/dev/md/%s.%u", r->name,
+			 i);
+		r->inner[i].uuid[0] = '\0';
 	}
 }
 
@@ -419,22 +543,17 @@ int array_level_check(const struct plan *p, const struct drive_info *const *info
 		      struct ss_error *err)
 {
 	int l = p->layout.level;
+	unsigned inner = l == RP_LEVEL_01 ? (p->layout.copies ? p->layout.copies : 2)
+					  : (p->layout.groups ? p->layout.groups : 2);
 
-	if (l == RP_LEVEL_50 || l == RP_LEVEL_60 || l == RP_LEVEL_01)
-		return ss_error_set(err, -EOPNOTSUPP,
-				    "md has no RAID %s level: it is a %s over RAID %s arrays, and "
-				    "apply does not build nested arrays; plan RAID %s instead, or "
-				    "build the nested arrays with mdadm over disks limited with "
-				    "'shortstroke limit'",
-				    rp_level_name(l), l == RP_LEVEL_01 ? "RAID 1" : "RAID 0",
-				    l == RP_LEVEL_01   ? "0"
-				    : l == RP_LEVEL_50 ? "5"
-						       : "6",
-				    l == RP_LEVEL_01   ? "10"
-				    : l == RP_LEVEL_50 ? "5 or 10"
-						       : "6");
 	if (!array_md_level(l))
 		return ss_error_set(err, -EOPNOTSUPP, "md cannot build RAID %s", rp_level_name(l));
+	if ((l == RP_LEVEL_50 || l == RP_LEVEL_60 || l == RP_LEVEL_01) &&
+	    (inner > ARRAY_MAX_INNER || p->n_disks % inner))
+		return ss_error_set(err, -EOPNOTSUPP,
+				    "RAID %s in %u inner arrays over %zu members: apply builds at "
+				    "most %d inner arrays, each of an equal share of the members",
+				    rp_level_name(l), inner, p->n_disks, ARRAY_MAX_INNER);
 	for (size_t i = 0; infos && i < p->n_disks; i++)
 		if (infos[i] && infos[i]->zoned == ZONED_HOST_MANAGED)
 			return ss_error_set(
@@ -446,7 +565,8 @@ int array_level_check(const struct plan *p, const struct drive_info *const *info
 	return 0;
 }
 
-unsigned array_data_disks(const char *level, size_t n, unsigned copies)
+/* Data-bearing members of one md level over n devices. */
+static unsigned data_of(const char *level, size_t n, unsigned copies)
 {
 	if (!strcmp(level, "0"))
 		return (unsigned)n;
@@ -457,6 +577,18 @@ unsigned array_data_disks(const char *level, size_t n, unsigned copies)
 	if (!strcmp(level, "6"))
 		return (unsigned)n - 2;
 	return 1;
+}
+
+unsigned array_data_disks(const struct array_rec *r)
+{
+	size_t slots = array_slots(r);
+
+	if (!r->n_inner)
+		return data_of(r->level, slots, r->copies);
+	if (!strcmp(r->level, "0+1")) /* a mirror of stripe sets: one set's members */
+		return (unsigned)(slots / r->n_inner);
+	/* RAID 0 over groups: each group's data members */
+	return (unsigned)r->n_inner * data_of(array_inner_level(r), slots / r->n_inner, 0);
 }
 
 /* ---- programs ---------------------------------------------------------------- */
@@ -579,7 +711,21 @@ static const char *personality(const char *level)
 	return "raid10";
 }
 
+static int md_check_one(const char *sysroot, const char *level, struct ss_error *err);
+
 int array_md_check(const char *sysroot, const char *level, struct ss_error *err)
+{
+	/* a nested level: its inner arrays' personality and the outer one's */
+	if (!strcmp(level, "50"))
+		return md_check_one(sysroot, "5", err) ?: md_check_one(sysroot, "0", err);
+	if (!strcmp(level, "60"))
+		return md_check_one(sysroot, "6", err) ?: md_check_one(sysroot, "0", err);
+	if (!strcmp(level, "0+1"))
+		return md_check_one(sysroot, "0", err) ?: md_check_one(sysroot, "1", err);
+	return md_check_one(sysroot, level, err);
+}
+
+static int md_check_one(const char *sysroot, const char *level, struct ss_error *err)
 {
 	const char *prog = array_mdadm_prog(), *pers = personality(level);
 	char path[4096], line[1024] = "", want[40];
@@ -658,32 +804,48 @@ static void push(struct array_argv *a, char *s)
 	a->argv[a->n] = NULL;
 }
 
-void array_create_argv(const struct array_rec *r, struct array_argv *a)
+void array_create_argv(const struct array_rec *r, int k, struct array_argv *a)
 {
-	bool redundant = strcmp(r->level, "0") != 0;
+	bool inner = k >= 0 && (size_t)k < r->n_inner;
+	const char *level = inner ? array_inner_level(r) : array_outer_level(r);
+	const char *md = inner ? r->inner[k].md_dev : r->md_dev;
+	size_t slots = array_slots(r), per = r->n_inner ? slots / r->n_inner : slots;
+	size_t devs = inner ? per : r->n_inner ? r->n_inner : slots;
 
 	memset(a, 0, sizeof(*a));
 	push(a, (char *)array_mdadm_prog());
 	push(a, "--create");
-	push(a, (char *)r->md_dev);
+	push(a, (char *)md);
 	push(a, "--run");
 	push(a, "--metadata=1.2");
-	push(a, abuf(a, 0, "--level=%s", r->level));
-	push(a, abuf(a, 1, "--raid-devices=%zu", r->n));
-	if (strcmp(r->level, "1"))
+	push(a, abuf(a, 0, "--level=%s", level));
+	push(a, abuf(a, 1, "--raid-devices=%zu", devs));
+	if (strcmp(level, "1"))
 		push(a, abuf(a, 2, "--chunk=%" PRIu64 "K", r->chunk_bytes / 1024));
-	if (!strcmp(r->level, "10"))
+	if (!strcmp(level, "10"))
 		push(a, abuf(a, 3, "--layout=n%u", r->copies ? r->copies : 2));
-	if (redundant)
+	if (strcmp(level, "0")) /* redundant: md has no bitmap for RAID 0 */
 		push(a, "--bitmap=internal");
-	push(a, abuf(a, 4, "--name=%s", r->name));
-	for (size_t i = 0; i < r->n; i++)
-		push(a, (char *)r->m[i].node);
+	if (inner)
+		push(a, abuf(a, 4, "--name=%s.%d", r->name, k));
+	else
+		push(a, abuf(a, 4, "--name=%s", r->name));
+	if (inner) {
+		for (size_t i = (size_t)k * per; i < ((size_t)k + 1) * per; i++)
+			push(a, (char *)r->m[i].node);
+	} else if (r->n_inner) {
+		for (size_t g = 0; g < r->n_inner; g++)
+			push(a, (char *)r->inner[g].md_dev);
+	} else {
+		for (size_t i = 0; i < slots; i++)
+			push(a, (char *)r->m[i].node);
+	}
 }
 
 int array_mkfs_argv(const struct array_rec *r, struct array_argv *a, struct ss_error *err)
 {
-	unsigned data = array_data_disks(r->level, r->n, r->copies);
+	unsigned data = array_data_disks(r);
+	bool mirror = !strcmp(r->level, "1");
 	uint64_t chunk = r->chunk_bytes ? r->chunk_bytes : 512 * 1024;
 
 	memset(a, 0, sizeof(*a));
@@ -695,7 +857,7 @@ int array_mkfs_argv(const struct array_rec *r, struct array_argv *a, struct ss_e
 		push(a, "-q");
 		push(a, "-b");
 		push(a, "4096");
-		if (strcmp(r->level, "1")) {
+		if (!mirror) {
 			push(a, "-E");
 			push(a, abuf(a, 0, "stride=%u,stripe_width=%u", stride, stride * data));
 		}
@@ -703,7 +865,7 @@ int array_mkfs_argv(const struct array_rec *r, struct array_argv *a, struct ss_e
 		push(a, "mkfs.xfs");
 		push(a, "-f");
 		push(a, "-q");
-		if (strcmp(r->level, "1")) {
+		if (!mirror) {
 			push(a, "-d");
 			push(a, abuf(a, 0, "su=%" PRIu64 "k,sw=%u", chunk / 1024, data));
 		}
@@ -857,48 +1019,23 @@ int array_sysfs_read(const char *sysroot, const char *kname, struct array_sysfs 
 	return 0;
 }
 
-const char *array_signature(const char *path)
+int array_signature(const char *path, char *buf, size_t len)
 {
-	static const unsigned char md_magic[4] = { 0xfc, 0x4e, 0x2b, 0xa9 }; /* 0xa92b4efc LE */
-	unsigned char buf[8192];
-	ssize_t got;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return NULL;
-	got = pread(fd, buf, sizeof(buf), 0);
-	close(fd);
-	for (ssize_t off = 0; off + 32 <= got && off < 4 * 512; off += 512)
-		if (!memcmp(buf + off, "LABELONE", 8) && !memcmp(buf + off + 24, "LVM2 001", 8))
-			return "an LVM physical volume";
-	if ((got >= 4 && !memcmp(buf, md_magic, 4)) ||
-	    (got >= 4096 + 4 && !memcmp(buf + 4096, md_magic, 4)))
-		return "an md member";
-	return NULL;
+	return sysdisk_stack_label(path, buf, len) > 0;
 }
 
 bool array_mounted(const char *sysroot, const char *md_dev, const char *kname, char *where,
 		   size_t len)
 {
-	char path[4096], line[4096], kdev[80];
-	bool found = false;
-	FILE *f;
+	char kdev[80], path[4096];
+	const char *names[] = { md_dev, kdev, NULL };
+	struct stat st;
+	unsigned long devno = 0;
 
-	snprintf(path, sizeof(path), "%s/proc/self/mounts", sysroot && *sysroot ? sysroot : "");
-	f = fopen(path, "r");
-	if (!f)
-		return false;
-	snprintf(kdev, sizeof(kdev), "/dev/%s", kname ? kname : "");
-	while (!found && fgets(line, sizeof(line), f)) {
-		char dev[1024], mnt[1024];
-
-		if (sscanf(line, "%1023s %1023s", dev, mnt) != 2)
-			continue;
-		if (!strcmp(dev, md_dev) || (kname && *kname && !strcmp(dev, kdev))) {
-			found = true;
-			snprintf(where, len, "%s", mnt);
-		}
-	}
-	fclose(f);
-	return found;
+	snprintf(kdev, sizeof(kdev), "%s%s", kname && *kname ? "/dev/" : "",
+		 kname && *kname ? kname : "");
+	snprintf(path, sizeof(path), "%s%s", sysroot && *sysroot ? sysroot : "", md_dev);
+	if (stat(path, &st) == 0 && S_ISBLK(st.st_mode))
+		devno = (unsigned long)st.st_rdev;
+	return sysdisk_mounted(sysroot, names, devno, where, len);
 }

@@ -11,6 +11,7 @@
 #include "shortstroke/capacity.h"
 #include "shortstroke/config.h"
 #include "shortstroke/devices.h"
+#include "shortstroke/fileio.h"
 #include "shortstroke/journal.h"
 #include "shortstroke/protect.h"
 #include "shortstroke/scsi.h"
@@ -188,6 +189,35 @@ const char *ctx_protect_in_force(struct ss_ctx *ctx)
 	if (ctx_protect(ctx, &err) || ctx->protect_missing)
 		return NULL;
 	return protect_path(ctx);
+}
+
+bool ctx_protect_note_due(struct ss_ctx *ctx)
+{
+	char id[64] = "", seen[64] = "", path[4200];
+	FILE *f;
+
+	if (ctx->verbose)
+		return true;
+	f = fopen("/proc/sys/kernel/random/boot_id", "re");
+	if (!f)
+		return true;
+	if (!fgets(id, sizeof(id), f))
+		id[0] = '\0';
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/protect-note", ctx_state_dir(ctx));
+	f = fopen(path, "re");
+	if (f) {
+		if (!fgets(seen, sizeof(seen), f))
+			seen[0] = '\0';
+		fclose(f);
+	}
+	if (id[0] && !strcmp(id, seen))
+		return false;
+	/* said now: not again this boot (a state directory that cannot be
+	 * written says it every time) */
+	if (id[0] && file_mkdirs(ctx_state_dir(ctx), NULL) == 0)
+		file_write_atomic(path, id, strlen(id), 0644, "the protect note's mark", NULL);
+	return true;
 }
 
 void dev_state_text(const struct dev_entry *e, char *buf, size_t len)

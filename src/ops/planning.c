@@ -7,10 +7,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "shortstroke/array.h"
 #include "shortstroke/capacity.h"
 #include "shortstroke/journal.h"
 #include "shortstroke/planning.h"
 #include "shortstroke/zones.h"
+
+/* The note of text base (a new one when there is none): its index, or -1
+ * when the notes are full. */
+static int note_of(struct plan_notes *notes, const char *base)
+{
+	for (size_t i = 0; i < notes->n; i++)
+		if (!strcmp(notes->base[i], base))
+			return (int)i;
+	if (notes->n >= PLAN_MAX_NOTES)
+		return -1;
+	snprintf(notes->base[notes->n], sizeof(notes->base[0]), "%s", base);
+	snprintf(notes->text[notes->n], sizeof(notes->text[0]), "%s", base);
+	return (int)notes->n++;
+}
 
 void plan_note(struct plan_notes *notes, const char *fmt, ...)
 {
@@ -20,17 +35,55 @@ void plan_note(struct plan_notes *notes, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	for (size_t i = 0; i < notes->n; i++)
-		if (!strcmp(notes->text[i], buf))
+	note_of(notes, buf);
+}
+
+void plan_note_for(struct plan_notes *notes, const char *disk, const char *fmt, ...)
+{
+	char buf[256];
+	char *t;
+	size_t used;
+	va_list ap;
+	int i;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	i = note_of(notes, buf);
+	if (i < 0)
+		return;
+	t = notes->text[i];
+	used = strlen(t);
+	/* (a disk planned with and copied by the placeholders is read twice) */
+	for (const char *at = t + strlen(notes->base[i]); (at = strstr(at, disk)); at++)
+		if ((at[-1] == ' ') && (!at[strlen(disk)] || at[strlen(disk)] == ','))
 			return;
-	if (notes->n < PLAN_MAX_NOTES)
-		memcpy(notes->text[notes->n++], buf, sizeof(buf));
+	/* "TEXT: a, b, c"; a list longer than the note ends in "..." once */
+	if (used + strlen(disk) + 8 < sizeof(notes->text[0]))
+		snprintf(t + used, sizeof(notes->text[0]) - used, "%s%s",
+			 strcmp(t, notes->base[i]) ? ", " : ": ", disk);
+	else if (strcmp(t + used - 3, "..."))
+		snprintf(t + used, sizeof(notes->text[0]) - used, ", ...");
+}
+
+void plan_note_left_out(struct plan_notes *notes, const char *spec, const struct ss_error *why)
+{
+	const char *m = why->msg;
+	size_t n = strlen(spec);
+
+	/* the reason without the disk's name: one note per reason */
+	if (!strncmp(m, spec, n) && !strncmp(m + n, ": ", 2))
+		m += n + 2;
+	plan_note_for(notes, spec, "left out, 'apply' would refuse it (%s)", m);
 }
 
 /* Plan on the whole disk: the stroke is a share of it. The native max
  * where the drive reports one, else the journaled original (a SCSI disk
  * limited by resize or format reports only its current size), else the
- * current capacity; a note says which. */
+ * current capacity; a note says which. A disk limited by someone else (a
+ * vendor's HPA, another tool: nothing journaled) is planned on what it has
+ * now: apply never raises a disk above that (only restore --to-native
+ * does), and a full-stroke plan uses it whole. */
 static uint64_t full_capacity(struct ss_ctx *ctx, const struct dev_entry *e,
 			      struct plan_notes *notes)
 {
@@ -40,17 +93,28 @@ static uint64_t full_capacity(struct ss_ctx *ctx, const struct dev_entry *e,
 	uint64_t full;
 	enum cap_full_source src = cap_full_capacity(i, have ? &orig : NULL, &full);
 
-	if (src == CAP_FULL_CURRENT)
-		plan_note(notes,
-			  "%s does not report a native max and the journal holds no limit of it; "
-			  "the plan uses its current capacity (%llu blocks)",
-			  e->spec, (unsigned long long)i->capacity_blocks);
-	else if (full != i->capacity_blocks)
-		plan_note(notes,
-			  "%s is limited to %llu of %llu blocks now; the plan uses %s (%llu "
-			  "blocks)",
-			  e->spec, (unsigned long long)i->capacity_blocks, (unsigned long long)full,
-			  cap_full_source_name(src), (unsigned long long)full);
+	char item[320];
+
+	if (src == CAP_FULL_CURRENT) {
+		snprintf(item, sizeof(item), "%s (%llu blocks)", e->spec,
+			 (unsigned long long)i->capacity_blocks);
+		plan_note_for(notes, item,
+			      "no native max reported and no limit journaled: the plan uses the "
+			      "current capacity");
+	} else if (full > i->capacity_blocks && !have) {
+		snprintf(item, sizeof(item), "%s (%llu of %llu blocks)", e->spec,
+			 (unsigned long long)i->capacity_blocks, (unsigned long long)full);
+		plan_note_for(notes, item,
+			      "limited by another than shortstroke (nothing journaled): the plan "
+			      "uses what it has now, as apply can ('restore --to-native' first to "
+			      "plan on all of it)");
+		full = i->capacity_blocks;
+	} else if (full != i->capacity_blocks) {
+		snprintf(item, sizeof(item), "%s (%llu of %llu blocks)", e->spec,
+			 (unsigned long long)i->capacity_blocks, (unsigned long long)full);
+		plan_note_for(notes, item, "limited now: the plan uses %s",
+			      cap_full_source_name(src));
+	}
 	return full;
 }
 
@@ -84,8 +148,48 @@ void plan_disk_mechanics(const struct dev_mechanics *m, struct rp_disk *rp)
 	rp->link_mbps = m->link_mbps;
 }
 
-int plan_disk_from_device(struct ss_ctx *ctx, const char *spec, struct plan_disk *pd,
-			  struct plan_notes *notes, struct ss_error *err)
+/* Would apply take the drive as a member now? 0, or -EBUSY with why: the
+ * checks apply makes before it changes anything (check_members), and the
+ * rpm class asked. */
+static int member_refusal(struct ss_ctx *ctx, const struct dev_entry *e,
+			  const struct plan_pick *pick, struct ss_error *err)
+{
+	const struct drive_info *i = &e->info;
+	struct journal_entry orig;
+	bool have = journal_original(ctx_state_dir(ctx), i->serial, i->wwn, &orig, NULL) == 0;
+	struct cap_request req = { .method = array_auto_method(i),
+				   .by = CAP_BY_BLOCKS,
+				   .blocks = i->capacity_blocks / 2,
+				   .force = true };
+	struct cap_plan cp;
+
+	if (device_check_safe(e, false, err) ||
+	    array_member_elsewhere(ctx_state_dir(ctx), NULL, i, err))
+		return err->code = -EBUSY;
+	if (pick->rpm && array_rpm_class(i->rpm) &&
+	    array_rpm_class(i->rpm) != array_rpm_class(pick->rpm))
+		return ss_error_set(err, -EBUSY, "a %u rpm disk, not of the %u rpm class asked",
+				    i->rpm, array_rpm_class(pick->rpm));
+	/* a limit of the method apply would take (a security freeze, a locked
+	 * drive, a DCO or SET MAX freeze refuse every one) */
+	if (i->capacity_blocks > 1 && cap_plan_limit(i, have ? &orig : NULL, &req, &cp, err) &&
+	    !err->usage) {
+		size_t n = strlen(i->model);
+		char why[sizeof(err->msg)];
+
+		/* (the limit code names the drive by its model: the note names it) */
+		snprintf(why, sizeof(why), "%s",
+			 n && !strncmp(err->msg, i->model, n) && !strncmp(err->msg + n, ": ", 2)
+			     ? err->msg + n + 2
+			     : err->msg);
+		return ss_error_set(err, -EBUSY, "%s", why);
+	}
+	ss_error_clear(err);
+	return 0;
+}
+
+int plan_disk_from_device(struct ss_ctx *ctx, const char *spec, const struct plan_pick *pick,
+			  struct plan_disk *pd, struct plan_notes *notes, struct ss_error *err)
 {
 	struct dev_entry e;
 	struct drive *d = NULL;
@@ -101,6 +205,9 @@ int plan_disk_from_device(struct ss_ctx *ctx, const char *spec, struct plan_disk
 	drive_free(d);
 	if (rc)
 		return rc;
+	if (pick && pick->member && i->rpm != 1 && i->zoned != ZONED_HOST_MANAGED &&
+	    member_refusal(ctx, &e, pick, err))
+		return -EBUSY;
 	if (i->rpm == 1)
 		return ss_error_usage(
 		    err, -ENOTSUP,
@@ -132,27 +239,25 @@ int plan_disk_from_device(struct ss_ctx *ctx, const char *spec, struct plan_disk
 	}
 	if (device_mechanics(ctx, spec, &mech)) { /* the source models it: a simulated drive */
 		plan_disk_mechanics(&mech, &pd->rp);
-		plan_note(notes,
-			  "%s: capacity and rpm (%u) from the drive, its seek times, transfer "
-			  "rates, command overhead, queue depth and write cache from the rig; MTTF "
-			  "and URE rate are defaults for its class",
-			  spec, i->rpm);
+		plan_note_for(
+		    notes, spec,
+		    "capacity and rpm from the drive, its seek times, transfer rates, "
+		    "command overhead, queue depth and write cache from the rig; MTTF and "
+		    "URE rate are defaults for its class");
 	} else if (i->rpm) {
-		plan_note(notes,
-			  "%s: capacity and rpm (%u) from the drive; seek times, transfer rates, "
-			  "MTTF and URE rate are datasheet-style defaults for its class",
-			  spec, i->rpm);
+		plan_note_for(notes, spec,
+			      "capacity and rpm from the drive; seek times, transfer rates, MTTF "
+			      "and URE rate are datasheet-style defaults for its class");
 	} else {
-		plan_note(notes,
-			  "%s reports no rotation rate: 7200 rpm and datasheet-style seek times, "
-			  "rates, MTTF and URE rate assumed",
-			  spec);
+		plan_note_for(notes, spec,
+			      "no rotation rate reported: 7200 rpm and datasheet-style seek times, "
+			      "rates, MTTF and URE rate assumed");
 	}
 	if (i->zoned == ZONED_HOST_MANAGED || i->zoned == ZONED_HOST_AWARE)
-		plan_note(notes,
-			  "%s is a %s SMR disk: the model does not cover SMR; its figures are "
-			  "indicative only",
-			  spec, zoned_model_name(i->zoned));
+		plan_note_for(notes, spec,
+			      "a %s SMR disk: the model does not cover SMR; its figures are "
+			      "indicative only",
+			      zoned_model_name(i->zoned));
 	return 0;
 }
 
@@ -194,8 +299,14 @@ struct plan *plan_from_eval(const struct plan_source *src, const struct rp_eval 
 		p->predicted[id] = f ? f->value : NAN;
 		p->predicted_set[id] = f && f->valid && isfinite(f->value);
 	}
-	for (size_t i = 0; src->notes && i < src->notes->n && i < PLAN_MAX_NOTES; i++)
-		snprintf(p->notes[p->n_notes++], sizeof(p->notes[0]), "%s", src->notes->text[i]);
+	for (size_t i = 0; src->notes && i < src->notes->n && i < PLAN_MAX_NOTES; i++) {
+		char *n = p->notes[p->n_notes++];
+		size_t cap = sizeof(p->notes[0]);
+
+		/* a note longer than the plan file keeps ends in "..." */
+		if ((size_t)snprintf(n, cap, "%s", src->notes->text[i]) >= cap)
+			memcpy(n + cap - 4, "...", 4);
+	}
 	if (plan_set_limits(p, err)) {
 		plan_free(p);
 		return NULL;

@@ -347,3 +347,76 @@ bad:
 			    "rate: 2G@1500)",
 			    spec ? spec : "");
 }
+
+/* ---- goals ----------------------------------------------------------------------- */
+
+int plan_size_parse(const char *what, const char *text, uint64_t *bytes, struct ss_error *err)
+{
+	struct ss_error e = { 0 };
+	struct size_spec sp;
+
+	if (size_parse(text, &sp, &e))
+		return ss_error_usage(err, -EINVAL, "%s: %s", what, e.msg);
+	if (sp.kind != SIZE_BYTES)
+		return ss_error_usage(err, -EINVAL,
+				      "%s: give a size with a unit (500G, 2TB, 1.5TiB), got '%s'",
+				      what, text);
+	*bytes = sp.bytes;
+	return 0;
+}
+
+int plan_positive_parse(const char *what, const char *text, double *out, struct ss_error *err)
+{
+	double v;
+
+	if (decimal_parse(text, &v, NULL) || !(v > 0) || !isfinite(v))
+		return ss_error_usage(err, -EINVAL,
+				      "%s: expected a number greater than 0, got '%s'", what, text);
+	*out = v;
+	return 0;
+}
+
+int plan_count_parse(const char *what, const char *text, unsigned min, unsigned max, unsigned *out,
+		     struct ss_error *err)
+{
+	uint64_t v;
+
+	if (u64_parse(text, &v) || v < min || v > max)
+		return ss_error_usage(err, -EINVAL,
+				      "%s: expected a whole number %u .. %u, got '%s'", what, min,
+				      max, text);
+	*out = (unsigned)v;
+	return 0;
+}
+
+int plan_stroke_parse(const char *what, const char *text, double *out, struct ss_error *err)
+{
+	const char *end;
+	double v;
+
+	if (!decimal_parse(text, &v, &end) && v > 0) {
+		if (!strcmp(end, "%") && v <= 100) {
+			*out = v / 100;
+			return 0;
+		}
+		if (!*end && v <= 1) {
+			*out = v;
+			return 0;
+		}
+	}
+	return ss_error_usage(err, -EINVAL,
+			      "%s: expected a percent (25%%) or a fraction (0.25) above 0 and at "
+			      "most 100%%, got '%s'",
+			      what, text);
+}
+
+unsigned plan_tolerate_default(unsigned level_mask, const char *what, char *note, size_t len)
+{
+	if (level_mask & RP_LEVEL_BIT(RP_LEVEL_0)) {
+		snprintf(note, len, "%s", "");
+		return 0;
+	}
+	snprintf(note, len, "no %s: layouts survive one failed disk; %s 0, or RAID 0, for none",
+		 what, what);
+	return 1;
+}

@@ -530,3 +530,73 @@ out:
 	free(c);
 	return r;
 }
+
+int sysdisk_stack_label(const char *path, char *buf, size_t len)
+{
+	static const char *const types[] = { "linux_raid_member", "LVM2_member", NULL };
+	const char *type = NULL, *ver = NULL;
+	blkid_probe pr;
+	int fd, r, found = 0;
+
+	buf[0] = '\0';
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+	pr = probe_new(fd, 0, 0, 0);
+	if (!pr) {
+		close(fd);
+		return -EIO;
+	}
+	blkid_probe_enable_superblocks(pr, 1);
+	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_VERSION);
+	blkid_probe_filter_superblocks_type(pr, BLKID_FLTR_ONLYIN, (char **)types);
+	r = blkid_do_safeprobe(pr);
+	if (r == 0 && blkid_probe_lookup_value(pr, "TYPE", &type, NULL) == 0 && type) {
+		blkid_probe_lookup_value(pr, "VERSION", &ver, NULL);
+		found = 1;
+		if (!strcmp(type, "LVM2_member"))
+			snprintf(buf, len, "an LVM physical volume");
+		else
+			snprintf(buf, len, "an md member (superblock %s)", ver ? ver : "?");
+	} else if (r == -2) {
+		found = 1;
+		snprintf(buf, len,
+			 "an md superblock and an LVM label both (libblkid cannot tell "
+			 "which is in use)");
+	}
+	blkid_free_probe(pr);
+	close(fd);
+	return found;
+}
+
+bool sysdisk_mounted(const char *sysroot, const char *const *names, unsigned long devno,
+		     char *where, size_t len)
+{
+	char rootbuf[PATH_MAX], path[PATH_MAX];
+	const char *root = sys_root(sysroot, rootbuf);
+	struct libmnt_table *tb = NULL;
+	struct libmnt_iter *it;
+	struct libmnt_fs *fs;
+	bool found = false;
+
+	if (!sys_join(path, sizeof(path), root, "/proc/self/mountinfo") && access(path, R_OK) == 0)
+		tb = mnt_new_table_from_file(path);
+	if (!tb && !sys_join(path, sizeof(path), root, "/proc/self/mounts") &&
+	    access(path, R_OK) == 0)
+		tb = mnt_new_table_from_file(path);
+	if (!tb)
+		return false;
+	it = mnt_new_iter(MNT_ITER_FORWARD);
+	while (it && !found && mnt_table_next_fs(tb, it, &fs) == 0) {
+		const char *src = mnt_fs_get_srcpath(fs), *target = mnt_fs_get_target(fs);
+
+		found = devno && mnt_fs_get_devno(fs) == (dev_t)devno;
+		for (size_t i = 0; !found && src && names && names[i]; i++)
+			found = names[i][0] && !strcmp(src, names[i]);
+		if (found)
+			snprintf(where, len, "%s", target ? target : "?");
+	}
+	mnt_free_iter(it);
+	mnt_unref_table(tb);
+	return found;
+}

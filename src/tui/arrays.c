@@ -116,9 +116,11 @@ static void apply_finish(struct tui_model *m, struct tui_task *t, int rc,
 	if (rc == 0) {
 		for (size_t i = 0; i < ap->n; i++)
 			ap->m[i].fraction = 1;
-		snprintf(ap->result, sizeof(ap->result),
-			 "%s: created: RAID %s over %zu members%s%s; state %s.", r->md_dev,
-			 r->level, r->n, r->fs[0] ? ", " : "", r->fs, array_state_name(r->state));
+		char shape[256];
+
+		array_shape_text(r, shape, sizeof(shape));
+		snprintf(ap->result, sizeof(ap->result), "%s: created: %s%s%s; state %s.",
+			 r->md_dev, shape, r->fs[0] ? ", " : "", r->fs, array_state_name(r->state));
 		snprintf(ap->step, sizeof(ap->step), "done");
 	} else if (ap->res->stage == AAS_MEMBERS) {
 		member_reasons(ap->res, ap->result, sizeof(ap->result));
@@ -574,7 +576,7 @@ static enum tui_action arrays_undo(struct tui_model *m)
 	struct tui_arrays *a = m->arrays;
 	const struct array_rec *r;
 	struct tui_dialog *d;
-	char *name;
+	char *name, shape[256];
 
 	if (!a->n)
 		return tui_alert(m, "Undo", "No array to undo.");
@@ -587,8 +589,8 @@ static enum tui_action arrays_undo(struct tui_model *m)
 	if (!name)
 		return tui_alert(m, "Undo", "out of memory");
 	d = tui_dialog_new("Undo array");
-	tui_dialog_line(d, "%s: RAID %s over %zu members, %s.", r->md_dev, r->level, r->n,
-			array_state_name(r->state));
+	array_shape_text(r, shape, sizeof(shape));
+	tui_dialog_line(d, "%s: %s, %s.", r->md_dev, shape, array_state_name(r->state));
 	tui_dialog_line(d, "Stops the array, wipes its md metadata (mdadm --zero-superblock) and");
 	tui_dialog_line(d, "restores every member to its journaled original capacity.");
 	tui_dialog_line(d, "Everything on the array is lost. Esc cancels.");

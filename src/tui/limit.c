@@ -323,9 +323,14 @@ static void preview_restore(struct cap_op *op)
 	}
 	tui_lines_add(&op->preview, "  Now:      %s",
 		      blocks_text(p->current, p->block_len, b, sizeof(b)));
-	tui_lines_add(&op->preview, "  After:    gets back %s by %s%s", p->note,
-		      cap_method_name(p->method),
-		      p->volatile_ ? " (volatile: a power cycle undoes it)" : "");
+	if (p->noop && p->trial)
+		tui_lines_add(&op->preview, "  After:    %s", p->note);
+	else
+		tui_lines_add(&op->preview, "  After:    gets back %s by %s%s", p->note,
+			      cap_method_name(p->method),
+			      p->trial	     ? " (volatile, as the trial limit was)"
+			      : p->volatile_ ? " (volatile: a power cycle undoes it)"
+					     : "");
 	if (op->to_native)
 		tui_lines_add(&op->preview,
 			      "  --to-native: what a vendor's HPA or DCO, or another tool, hid "

@@ -11,15 +11,16 @@
 
 #include "front/layouts.h"
 #include "shortstroke/planfile.h"
+#include "shortstroke/planspec.h"
 #include "shortstroke/units.h"
 #include "tui.h"
 
 #define MAX_TARGETS PLAN_MAX_DISKS
 
 const char *const tui_plan_field_names[TPF_COUNT] = {
-	[TPF_LEVEL] = "RAID level",	 [TPF_CAPACITY] = "Capacity",  [TPF_IOPS] = "IOPS",
-	[TPF_ACCESS] = "Access ms",	 [TPF_TOLERATE] = "Tolerates", [TPF_WORKLOAD] = "Workload",
-	[TPF_CONTROLLER] = "Controller",
+	[TPF_LEVEL] = "RAID level",  [TPF_CAPACITY] = "Capacity",     [TPF_IOPS] = "IOPS",
+	[TPF_ACCESS] = "Access ms",  [TPF_TOLERATE] = "Tolerates",    [TPF_STROKE] = "Stroke",
+	[TPF_WORKLOAD] = "Workload", [TPF_CONTROLLER] = "Controller",
 };
 
 static bool is_choice(unsigned f)
@@ -32,6 +33,7 @@ void tui_planner_free(struct tui_planner *p)
 	if (!p)
 		return;
 	rp_solution_free(p->sol);
+	rp_eval_free(p->one);
 	free(p->pool);
 	free(p->rd);
 	free(p);
@@ -87,64 +89,56 @@ static void clear_result(struct tui_planner *p)
 {
 	rp_solution_free(p->sol);
 	p->sol = NULL;
+	rp_eval_free(p->one);
+	p->one = NULL;
 	p->nrows = 0;
 	p->met = false;
 	p->message[0] = p->unmet[0] = p->error[0] = '\0';
 	p->evaluated = 0;
 }
 
-/* A text field as a number; false (and p->error) when it does not parse. */
-static bool field_number(struct tui_planner *p, unsigned f, double max, double *out)
+/* Goals from the form, with the refusals and defaults of `plan` (one
+ * parser, planspec.h); false with p->error when a field is wrong. */
+static bool goals_of(struct tui_planner *p, struct rp_goals *g, double *stroke, char *note,
+		     size_t len)
 {
-	const char *t = p->text[f];
-	double v;
-
-	*out = 0;
-	if (!t[0])
-		return true;
-	if (decimal_parse(t, &v, NULL) || v <= 0 || v > max) {
-		snprintf(p->error, sizeof(p->error), "%s: '%s' is not a number above 0%s",
-			 tui_plan_field_names[f], t, max < 1e300 ? " (or too large)" : "");
-		return false;
-	}
-	*out = v;
-	return true;
-}
-
-/* Goals from the form; false with p->error when a field is wrong. */
-static bool goals_of(struct tui_planner *p, struct rp_goals *g)
-{
+	const char *const *name = tui_plan_field_names;
 	struct ss_error err = { 0 };
-	struct size_spec sp;
-	double v;
+	uint64_t bytes;
+	bool bad;
 
 	rp_goals_init(g);
 	g->max_results = 100;
+	*stroke = 0;
+	note[0] = '\0';
 	if (p->level >= 0)
 		g->level_mask = RP_LEVEL_BIT(p->level);
-	if (p->text[TPF_CAPACITY][0]) {
-		if (size_parse(p->text[TPF_CAPACITY], &sp, &err)) {
-			snprintf(p->error, sizeof(p->error), "Capacity: %s", err.msg);
-			return false;
-		}
-		if (sp.kind != SIZE_BYTES) {
-			snprintf(p->error, sizeof(p->error),
-				 "Capacity: give a size with a unit (500G, 2TB), not '%s'",
-				 p->text[TPF_CAPACITY]);
-			return false;
-		}
-		g->min_capacity = (double)sp.bytes;
-	}
-	if (!field_number(p, TPF_IOPS, 1e300, &g->min_iops) ||
-	    !field_number(p, TPF_ACCESS, 1e300, &g->max_access_ms) ||
-	    !field_number(p, TPF_TOLERATE, PLAN_MAX_DISKS, &v))
-		return false;
-	if (v != floor(v)) {
-		snprintf(p->error, sizeof(p->error), "Tolerates: a whole number of disks, not '%s'",
-			 p->text[TPF_TOLERATE]);
+	bad = (p->text[TPF_CAPACITY][0] &&
+	       plan_size_parse(name[TPF_CAPACITY], p->text[TPF_CAPACITY], &bytes, &err)) ||
+	      (p->text[TPF_IOPS][0] &&
+	       plan_positive_parse(name[TPF_IOPS], p->text[TPF_IOPS], &g->min_iops, &err)) ||
+	      (p->text[TPF_ACCESS][0] && plan_positive_parse(name[TPF_ACCESS], p->text[TPF_ACCESS],
+							     &g->max_access_ms, &err)) ||
+	      (p->text[TPF_TOLERATE][0] &&
+	       plan_count_parse(name[TPF_TOLERATE], p->text[TPF_TOLERATE], 0, PLAN_MAX_DISKS,
+				&g->min_failures, &err)) ||
+	      (p->text[TPF_STROKE][0] &&
+	       plan_stroke_parse(name[TPF_STROKE], p->text[TPF_STROKE], stroke, &err));
+	if (bad) {
+		snprintf(p->error, sizeof(p->error), "%s", err.msg);
 		return false;
 	}
-	g->min_failures = (unsigned)v;
+	if (p->text[TPF_CAPACITY][0])
+		g->min_capacity = (double)bytes;
+	if (!p->text[TPF_TOLERATE][0])
+		g->min_failures = plan_tolerate_default(g->level_mask, name[TPF_TOLERATE], note,
+							len);
+	if (*stroke && p->level < 0) {
+		snprintf(p->error, sizeof(p->error),
+			 "%s evaluates one layout: choose a RAID level (Left/Right on it)",
+			 name[TPF_STROKE]);
+		return false;
+	}
 	return true;
 }
 
@@ -155,17 +149,50 @@ static void path_of(const struct tui_planner *p, struct rp_path *path)
 	path->controller = p->controller;
 }
 
+/* The one layout a Stroke asks for: the level chosen over every drive. */
+static void evaluate_one(struct tui_planner *p, const struct rp_path *path,
+			 const struct rp_workload *wl, const struct rp_goals *g, double stroke)
+{
+	struct rp_error rerr = { 0 };
+	struct rp_layout l;
+	unsigned missed;
+	size_t used = 0;
+
+	rp_layout_init(&l);
+	l.level = p->level;
+	l.n_disks = (unsigned)p->n;
+	l.stroke = stroke;
+	if (rp_evaluate(p->rd, p->n, path, &l, wl, &p->one, &rerr)) {
+		snprintf(p->error, sizeof(p->error), "RAID %s on %zu disks: %s",
+			 rp_level_name(p->level), p->n, rerr.msg);
+		return;
+	}
+	p->evaluated = 1;
+	missed = layout_goals_missed(g, p->one);
+	p->met = !missed;
+	add_row(p, p->one, false, 0);
+	for (int k = 0; k < rp_goal_count(); k++)
+		if ((missed & RP_GOAL_BIT(k)) && used < sizeof(p->unmet))
+			used += (size_t)snprintf(p->unmet + used, sizeof(p->unmet) - used, "%s%s",
+						 used ? ", " : "", rp_goal_name(k));
+	snprintf(p->message, sizeof(p->message), "%s",
+		 missed ? "the layout does not meet the goals"
+			: "one layout, at the stroke given (no search)");
+}
+
 void tui_planner_update(struct tui_planner *p)
 {
 	struct rp_error rerr = { 0 };
 	struct rp_workload wl;
 	struct rp_path path;
 	struct rp_goals g;
+	char note[200];
+	double stroke;
 	size_t n;
 
 	clear_result(p);
 	p->saved[0] = '\0';
-	if (!goals_of(p, &g))
+	if (!goals_of(p, &g, &stroke, note, sizeof(note)))
 		return;
 	if (p->level >= 0 && rp_level_min_disks(p->level) > p->n) {
 		snprintf(
@@ -178,13 +205,22 @@ void tui_planner_update(struct tui_planner *p)
 	}
 	rp_workload_init(&wl);
 	path_of(p, &path);
-	if (rp_workload_profile(p->profile, TUI_PLAN_QD, &wl, &rerr) ||
-	    rp_solve(p->rd, p->n, &path, &wl, &g, &p->sol, &rerr)) {
+	if (rp_workload_profile(p->profile, TUI_PLAN_QD, &wl, &rerr)) {
+		snprintf(p->error, sizeof(p->error), "%s", rerr.msg);
+		return;
+	}
+	if (stroke) {
+		evaluate_one(p, &path, &wl, &g, stroke);
+		return;
+	}
+	if (rp_solve(p->rd, p->n, &path, &wl, &g, &p->sol, &rerr)) {
 		snprintf(p->error, sizeof(p->error), "%s", rerr.msg);
 		return;
 	}
 	p->evaluated = rp_solution_evaluated(p->sol);
-	snprintf(p->message, sizeof(p->message), "%s", rp_solution_message(p->sol));
+	/* the default said, as plan says it */
+	snprintf(p->message, sizeof(p->message), "%s%s%s%s", rp_solution_message(p->sol),
+		 note[0] ? " (" : "", note, note[0] ? ")" : "");
 	n = rp_solution_count(p->sol);
 	p->met = n > 0;
 	if (p->met) {
@@ -207,7 +243,7 @@ void tui_planner_update(struct tui_planner *p)
 
 enum tui_action tui_planner_open(struct tui_model *m)
 {
-	size_t *idx, k;
+	size_t *idx, k, left = 0;
 	struct tui_planner *p;
 	struct ss_error err = { 0 };
 
@@ -224,16 +260,35 @@ enum tui_action tui_planner_open(struct tui_model *m)
 		goto nomem;
 	for (size_t i = 0; i < k; i++) {
 		const char *spec = m->devs[idx[i]].spec;
+		struct plan_pick pick = { .member = true };
+		int rc = plan_disk_from_device(m->ctx, spec, &pick, &p->pool[p->n], &p->notes,
+					       &err);
 
-		if (plan_disk_from_device(m->ctx, spec, &p->pool[i], &p->notes, &err)) {
+		if (rc == -EBUSY) { /* left out, as plan leaves it out: a note says why */
+			plan_note_left_out(&p->notes, spec, &err);
+			left++;
+			continue;
+		}
+		if (rc) {
 			free(idx);
 			tui_planner_free(p);
 			return tui_alert(m, "Planner", "%s", err.msg);
 		}
-		p->rd[i] = p->pool[i].rp;
+		p->rd[p->n] = p->pool[p->n].rp;
+		p->n++;
 	}
 	free(idx);
-	p->n = k;
+	if (!p->n) {
+		enum tui_action a = tui_alert(
+		    m, "Planner",
+		    "Every drive marked is one 'apply' would refuse now; nothing to plan "
+		    "with. %s",
+		    p->notes.n ? p->notes.text[0] : "");
+
+		tui_planner_free(p);
+		return a;
+	}
+	(void)left;
 	p->level = -1;
 	p->profile = RP_PROFILE_DATABASE;
 	p->field = TPF_CAPACITY;
@@ -256,9 +311,11 @@ struct plan *tui_planner_plan(const struct tui_planner *p, struct ss_error *err)
 	struct rp_path path;
 	struct rp_goals g;
 	struct plan_source src;
+	char note[200];
+	double stroke;
 
 	rp_workload_init(&wl);
-	if (!p || p->chosen >= p->nrows || !goals_of(pp, &g) ||
+	if (!p || p->chosen >= p->nrows || !goals_of(pp, &g, &stroke, note, sizeof(note)) ||
 	    rp_workload_profile(p->profile, TUI_PLAN_QD, &wl, NULL)) {
 		ss_error_set(err, -EINVAL, "The layouts changed; Esc, then choose one again.");
 		return NULL;

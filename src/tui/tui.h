@@ -142,6 +142,7 @@ enum tui_plan_field {
 	TPF_IOPS,
 	TPF_ACCESS,
 	TPF_TOLERATE,
+	TPF_STROKE,	/* one layout at this share of each disk (a level chosen) */
 	TPF_WORKLOAD,	/* a choice: database, fileserver, ... */
 	TPF_CONTROLLER, /* a choice: md, hba, hw-raid */
 	TPF_COUNT
@@ -174,9 +175,10 @@ struct tui_planner {
 	char text[TPF_COUNT][24]; /* what was typed in the text fields */
 	char error[200];	  /* a field that does not parse */
 	struct rp_solution *sol;
-	bool met;	   /* rows meet every goal (else: closest) */
-	char message[320]; /* the solver's sentence */
-	char unmet[96];	   /* goals no layout meets, by name */
+	struct rp_eval *one; /* the one layout a Stroke asks for (no search) */
+	bool met;	     /* rows meet every goal (else: closest) */
+	char message[320];   /* the solver's sentence */
+	char unmet[96];	     /* goals no layout meets, by name */
 	const struct rp_eval *evs[TUI_PLAN_ROWS];
 	struct tui_plan_row rows[TUI_PLAN_ROWS];
 	size_t nrows;

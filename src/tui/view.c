@@ -767,7 +767,8 @@ static const char *const planner_hints[TPF_COUNT] = {
 	[TPF_CAPACITY] = "usable capacity at least (500G, 2T); empty: no goal",
 	[TPF_IOPS] = "the workload's IOPS at least, at queue depth 16",
 	[TPF_ACCESS] = "average random access time at most, ms (QD 1)",
-	[TPF_TOLERATE] = "disks that may fail without loss, at least",
+	[TPF_TOLERATE] = "disks that may fail without loss (empty: 1)",
+	[TPF_STROKE] = "one layout's stroke (25%, 0.25); empty: search",
 	[TPF_WORKLOAD] = "Left/Right: database, fileserver, webserver, ...",
 	[TPF_CONTROLLER] = "Left/Right: md (Linux software RAID), hba, hw-raid",
 };

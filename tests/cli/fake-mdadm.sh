@@ -18,7 +18,20 @@ esac
 case " ${FAKE_MDADM_FAIL:-} " in
 *" $mode "*) echo "mdadm: fake failure of $mode" >&2; exit 1 ;;
 esac
+# $FAKE_MDADM_STATE holds "DEVICE KEY=VALUE" lines of every array created and not stopped
+# (a nested level's inner arrays and the array over them)
 st=${FAKE_MDADM_STATE:-/nonexistent}
+# the md device a mode names: the word after --create, --detail --export, --stop, or the
+# first word (mdadm MD --add ...)
+md_of() {
+	_prev=
+	for a in "$@"; do
+		case $_prev in --create | --export | --stop) echo "$a"; return ;; esac
+		_prev=$a
+	done
+	echo "$1"
+}
+md=$(md_of "$@")
 case $mode in
 create)
 	level= n=0 name=
@@ -29,11 +42,25 @@ create)
 		--name=*) name=${a#--name=} ;;
 		esac
 	done
-	printf 'MD_LEVEL=raid%s\nMD_DEVICES=%s\nMD_METADATA=1.2\nMD_UUID=01234567:89abcdef:01234567:89abcdef\nMD_NAME=fakehost:%s\n' \
-		"$level" "$n" "$name" >"$st"
+	# a UUID of its own per array: an inner array's (/dev/md/NAME.K) ends in K
+	case $md in
+	*.*) u=$(printf '%08x' "${md##*.}") ;;
+	*) u=89abcdef ;;
+	esac
+	printf '%s MD_LEVEL=raid%s\n%s MD_DEVICES=%s\n%s MD_METADATA=1.2\n%s MD_UUID=01234567:89abcdef:01234567:%s\n%s MD_NAME=fakehost:%s\n' \
+		"$md" "$level" "$md" "$n" "$md" "$md" "$u" "$md" "$name" >>"$st"
 	;;
-detail) [ -f "$st" ] || { echo "mdadm: cannot open $4: No such file or directory" >&2; exit 1; }; cat "$st" ;;
-stop) rm -f "$st" ;;
+detail)
+	grep -q "^$md " "$st" 2>/dev/null || { echo "mdadm: cannot open $md: No such file or directory" >&2; exit 1; }
+	grep "^$md " "$st" | cut -d' ' -f2-
+	;;
+stop)
+	if [ -f "$st" ]; then
+		grep -v "^$md " "$st" >"$st.tmp"
+		mv "$st.tmp" "$st"
+		[ -s "$st" ] || rm -f "$st"
+	fi
+	;;
 remove) [ -n "${FAKE_MDADM_REMOVE_OK:-}" ] || { echo "mdadm: hot remove failed: Device or resource busy" >&2; exit 1; } ;;
 esac
 exit 0

@@ -136,13 +136,66 @@ json.dump(p, open("smr.json", "w"), indent=2)
 '
 run ss apply smr.json --name z --yes
 expect "apply: a host-managed SMR member: refused with the reason" 1 "" "sim:smr|host-managed SMR disk.*cannot be an md member"
+
+# --- nested levels: RAID 50 as a RAID 0 over RAID 5 arrays, 0+1 as a RAID 1 over RAID 0s --------
 ss plan --level 50 --stroke 25% sim:a1 sim:a2 sim:a3 sim:s1 sim:s2 sim:s3 -O r50.json >/dev/null 2>&1
-run ss apply r50.json --name r50 --yes
-expect "apply: RAID 50 is refused with the reason" 1 "" "md has no RAID 50 level: it is a RAID 0 over RAID 5 arrays"
-all_full sim:a1 sim:a2 sim:a3 sim:s1 sim:s2 sim:s3 >/dev/null && pass "apply: refused levels changed nothing" \
-	|| fail "apply: refused levels changed nothing"
+ss plan --level 0+1 --stroke 25% sim:a1 sim:a2 sim:s1 sim:s2 -O r01.json >/dev/null 2>&1
+run ss apply r50.json --name r50 --mkfs ext4 --dry-run
+expect "apply --dry-run RAID 50: the first RAID 5, of the first group" 0 \
+	"would run: .*--create /dev/md/r50.0 --run --metadata=1.2 --level=5 --raid-devices=3 --chunk=512K --bitmap=internal --name=r50.0 sim:a1 sim:a2 sim:a3$"
+expect "apply --dry-run RAID 50: the second RAID 5" 0 \
+	"would run: .*--create /dev/md/r50.1 .*--level=5 --raid-devices=3 .*--name=r50.1 sim:s1 sim:s2 sim:s3$"
+expect "apply --dry-run RAID 50: the RAID 0 over them, no bitmap" 0 \
+	"would run: .*--create /dev/md/r50 --run --metadata=1.2 --level=0 --raid-devices=2 --chunk=512K --name=r50 /dev/md/r50.0 /dev/md/r50.1$"
+expect "apply --dry-run RAID 50: ext4 over 4 data disks" 0 "mkfs.ext4 .*stride=128,stripe_width=512 /dev/md/r50$"
+run ss apply r01.json --name r01 --dry-run
+expect "apply --dry-run RAID 0+1: two RAID 0, no bitmap" 0 \
+	"--create /dev/md/r01.1 --run --metadata=1.2 --level=0 --raid-devices=2 --chunk=512K --name=r01.1 sim:s1 sim:s2$"
+expect "apply --dry-run RAID 0+1: a RAID 1 over them" 0 \
+	"--create /dev/md/r01 --run --metadata=1.2 --level=1 --raid-devices=2 --bitmap=internal --name=r01 /dev/md/r01.0 /dev/md/r01.1$"
+run ss apply r50.json --name r50 --conf "$AR/r50.conf" --yes
+expect "apply RAID 50: created" 0 "^/dev/md/r50: created: RAID 50 over 6 members: RAID 0 over 2 RAID 5 arrays of 3$"
+[ "$(grep -c '^ARRAY /dev/md/r50' "$AR/r50.conf")" = 3 ] && head -1 "$AR/r50.conf" | grep -q "^ARRAY /dev/md/r50.0 " \
+	&& pass "apply RAID 50: three ARRAY lines, the inner arrays first" || fail "apply RAID 50: ARRAY lines" "$(cat "$AR/r50.conf")"
+python3 -c "
+import json; r = json.load(open('$SHORTSTROKE_STATE_DIR/arrays/r50.json'))
+assert r['level'] == '50' and [i['md_dev'] for i in r['inner']] == ['/dev/md/r50.0', '/dev/md/r50.1'], r
+assert all(i['uuid'] for i in r['inner']) and r['uuid'] and r['members'][0]['rpm'] == 7200 and r['members'][3]['tran'] == 'sas', r
+" && pass "apply RAID 50: one record holds the array and its inner arrays" || fail "apply RAID 50: the record"
+run ss array status r50
+expect "array status RAID 50: the shape" 0 "^/dev/md/r50: RAID 50 over 6 members: RAID 0 over 2 RAID 5 arrays of 3, chunk 512 KiB; done"
+expect "array status RAID 50: each inner array" 0 "^md /dev/md/r50.1: raid5 over 3 devices"
+expect "array status RAID 50: a member's inner array" 0 "^sim:s2: 48826368 blocks .*limited\\), by scsi-resize, in /dev/md/r50.1$"
+# replace a failed member of the second group: mdadm on its inner array; the member taken out
+# is let go at once (md metadata wiped, capacity restored)
+: >"$AR/log"
+run env FAKE_MDADM_REMOVE_OK=1 SHORTSTROKE_RIG="$AR_RIG" SHORTSTROKE_SYSROOT="$AR/root" \
+	SHORTSTROKE_MDADM="$AR_FAKE" FAKE_MDADM_LOG="$AR/log" FAKE_MDADM_STATE="$AR/md.state" \
+	"$PROG" array replace r50 sim:s2 sim:s4 --yes
+expect "array replace RAID 50: done" 0 "^/dev/md/r50.1: sim:s4 added in the place of sim:s2"
+grep -q "^mdadm /dev/md/r50.1 --remove sim:s2$" "$AR/log" && grep -q "^mdadm /dev/md/r50.1 --add sim:s4$" "$AR/log" \
+	&& pass "array replace RAID 50: --remove and --add on the inner array of the member" \
+	|| fail "array replace RAID 50: mdadm on the inner array" "$(cat "$AR/log")"
+expect "array replace of a failed member: it is let go at once" 0 "^sim:s2: left the array, back to its original capacity$"
+grep -q "^mdadm --zero-superblock sim:s2$" "$AR/log" && [ "$(cap sim:s2)" = $full ] && [ "$(cap sim:s4)" = 48826368 ] \
+	&& pass "array replace: the failed member wiped and restored, the new one limited" \
+	|| fail "array replace: failed member restored" "s2 $(cap sim:s2) s4 $(cap sim:s4)" "$(cat "$AR/log")"
+run ss array status r50
+expect "array status after replace: the new member in its group's array" 0 "^sim:s4: 48826368 blocks .*, in /dev/md/r50.1$"
+expect "array status after replace: the member taken out, restored" 0 "^sim:s2: replaced, left the array: $full blocks \\(restored\\)$"
+: >"$AR/log"
+run ss array undo r50 --yes
+expect "array undo RAID 50" 0 "undone: every member restored"
+tr '\n' '|' <"$AR/log" | grep -q -- "--stop /dev/md/r50|.*--zero-superblock /dev/md/r50.0|.*--zero-superblock /dev/md/r50.1|.*--stop /dev/md/r50.0|.*--stop /dev/md/r50.1|.*--zero-superblock sim:a1" \
+	&& pass "array undo RAID 50: the array stopped, its superblocks on the inner arrays wiped, they stopped, then the members" \
+	|| fail "array undo RAID 50: order of mdadm calls" "$(cat "$AR/log")"
+all_full sim:a1 sim:a2 sim:a3 sim:s1 sim:s2 sim:s3 sim:s4 && pass "array undo RAID 50: every member back" \
+	|| fail "array undo RAID 50: every member back"
+[ ! -s "$AR/r50.conf" ] && pass "array undo RAID 50: the three ARRAY lines removed" || fail "array undo RAID 50: conf" "$(cat "$AR/r50.conf")"
+rm -f "$AR/md.state"
 
 # --- the later steps, checked first --------------------------------------------------------------
+j0=$(jlines)
 mkdir -p "$AR/root/dev/md" && : >"$AR/root/dev/md/taken"
 run ss apply r10.json --name taken --yes
 expect "apply: the name is taken (/dev/md/NAME exists)" 1 "" "/dev/md/taken already exists"
@@ -152,7 +205,7 @@ run env SHORTSTROKE_RIG="$AR_RIG" SHORTSTROKE_SYSROOT="$AR/root" SHORTSTROKE_MDA
 expect "apply --mkfs: mkfs missing is refused first" 1 "" "mkfs.ext4 is not installed"
 run ss apply r10.json --name fast0 --conf /nonexistent/mdadm.conf --yes
 expect "apply --conf: an unwritable file is refused first" 1 "" "nonexistent"
-all_full sim:a1 sim:a2 sim:s1 sim:s2 >/dev/null && [ "$(jlines)" = 0 ] \
+all_full sim:a1 sim:a2 sim:s1 sim:s2 >/dev/null && [ "$(jlines)" = "$j0" ] \
 	&& pass "apply: the pre-checks changed nothing" || fail "apply: the pre-checks changed nothing"
 run ss apply r10.json --name fast0
 expect "apply: not confirmed without --yes in a script" 3 "" "not confirmed"
@@ -204,7 +257,15 @@ mkdir -p "$AR/root/proc/self"
 echo "/dev/md/fast0 /srv ext4 rw 0 0" >"$AR/root/proc/self/mounts"
 run ss array undo fast0 --yes
 expect "array undo: a mounted array is refused" 3 "" "mounted on /srv"
-rm -f "$AR/root/proc/self/mounts"
+# a mount point with a space (\040 in the table: libmount undoes it), by the kernel name, in
+# mountinfo (what Linux has)
+printf '%s\n' "36 25 9:127 / /srv/my\\040data rw,relatime shared:1 - ext4 /dev/md127 rw" \
+	>"$AR/root/proc/self/mountinfo"
+ln -sf ../md127 "$AR/root/dev/md/fast0"
+run ss array undo fast0 --yes
+expect "array undo: mounted by its kernel name on a path with a space: refused" 3 "" \
+	"/dev/md/fast0 is mounted on /srv/my data; unmount it first"
+rm -f "$AR/root/proc/self/mounts" "$AR/root/proc/self/mountinfo" "$AR/root/dev/md/fast0"
 ln -sf ../md127 "$AR/root/dev/md/fast0"
 mkdir -p "$AR/root/sys/block/md127/md" "$AR/root/sys/block/md127/holders/dm-0"
 echo clean >"$AR/root/sys/block/md127/md/array_state"
@@ -218,9 +279,19 @@ run ss array replace fast0 sim:s2 sim:k4 --yes
 expect "array replace: a disk unlike the members is refused" 3 "" "sim:k4: 4096-byte blocks"
 run ss array replace fast0 sim:s2 sim:a1 --yes
 expect "array replace: a member cannot replace another" 2 "" "already a member"
+# the class of the member it replaces: rpm and transport, --force overrides
+run ss array replace fast0 sim:a2 sim:slow --yes
+expect "array replace: a disk of another rpm class is refused" 3 "" \
+	"sim:slow: a 5400 rpm disk in the place of a 7200 rpm member: .*--force takes it"
+run ss array replace fast0 sim:a2 sim:slow --dry-run --force
+expect "array replace --force: another class taken, and said" 0 \
+	"sim:slow: replaces sim:a2 in /dev/md/fast0: .* by amac; a 5400 rpm disk in the place of a 7200 rpm member \\(--force\\)"
+[ "$(cap sim:slow)" = $full ] && pass "array replace --dry-run: nothing sent" || fail "array replace --dry-run: nothing sent"
 : >"$AR/log"
 run ss array replace fast0 sim:s2 sim:s3 --yes
 expect "array replace: done" 0 "sim:s3 added in the place of sim:s2"
+expect "array replace: the member taken out stays in md as the copy's source, said with what to do" 0 "" \
+	"sim:s2: in /dev/md/fast0 as the source of the copy onto sim:s3 until the rebuild ends; then 'mdadm /dev/md/fast0 --remove sim:s2' and 'shortstroke restore sim:s2'"
 [ "$(cap sim:s3)" = "$lim" ] && pass "array replace: the new disk gets exactly the members' limit" \
 	|| fail "array replace: the new disk gets the members' limit" "$(cap sim:s3)"
 grep -q "^mdadm /dev/md/fast0 --add-spare sim:s3$" "$AR/log" && grep -q "^mdadm /dev/md/fast0 --replace sim:s2 --with sim:s3$" "$AR/log" \
@@ -228,17 +299,26 @@ grep -q "^mdadm /dev/md/fast0 --add-spare sim:s3$" "$AR/log" && grep -q "^mdadm 
 grep -q '"event":"array-replace"' "$J" && pass "journal: array-replace" || fail "journal: array-replace"
 run ss array list
 expect "array list after replace" 0 "sim:a1,sim:a2,sim:s1,sim:s3$"
+run ss array status fast0
+expect "array status after replace: the slots counted, the one replaced said" 0 \
+	"^/dev/md/fast0: RAID 10 over 4 members, chunk 512 KiB; done \\(step: done\\); 1 member replaced since, listed last$"
+expect "array status after replace: the member taken out, still limited, with what remains" 0 \
+	"^sim:s2: replaced, left the array: $lim blocks \\(still to do\\): in /dev/md/fast0 as the source of the copy"
+run ss array status fast0 -J
+json_check "array status -J after replace: 4 members, 1 replaced with its todo" \
+	'len(d["members"]) == 4 and [m["device"] for m in d["replaced"]] == ["sim:s2"] and d["replaced"][0]["todo"].startswith("in /dev/md/fast0")'
 
 : >"$AR/log"
 run ss array undo fast0 --yes
 expect "array undo" 0 "undone: every member restored"
-all_full sim:a1 sim:a2 sim:s1 sim:s3 && pass "array undo: every member back to its original capacity" \
+all_full sim:a1 sim:a2 sim:s1 sim:s3 sim:s2 && pass "array undo: every member back to its original capacity, the one replaced too" \
 	|| fail "array undo: members back"
 grep -q "^mdadm --stop /dev/md/fast0$" "$AR/log" && [ "$(grep -c -- "--zero-superblock" "$AR/log")" = 4 ] \
 	&& pass "array undo: stop, zero-superblock each member" || fail "array undo: mdadm calls" "$(cat "$AR/log")"
 [ "$(recstate fast0)" = undone ] && pass "array undo: the record says undone" || fail "array undo: record"
-run ss restore --yes sim:s2
-expect "the replaced member is restored by restore" 0 "restored to $full"
+expect "array undo: the member replaced, still limited, restored too" 0 "^sim:s2: restored to $full blocks"
+run ss array replace fast0 sim:s1 sim:s4 --yes
+expect "array replace of an undone array: refused" 1 "" "/dev/md/fast0 is undone, not a complete array"
 run ss array undo fast0 --yes
 expect "array undo again: nothing to do" 0 "already undone"
 
@@ -289,6 +369,8 @@ run env FAKE_MDADM_FAIL=create SHORTSTROKE_RIG="$AR_RIG" SHORTSTROKE_SYSROOT="$A
 expect "apply: a failed rollback says what remains" 1 "" "the rollback is incomplete: .*sim:h1.*array undo h"
 [ "$(recstate h)" = rollback-incomplete ] && pass "apply: failed rollback: record rollback-incomplete" \
 	|| fail "apply: failed rollback: record" "$(recstate h)"
+[ "$(cap sim:s4)" = $full ] && pass "apply: the failed rollback went on past the HPA member: sim:s4 restored" \
+	|| fail "apply: the failed rollback went on past the HPA member" "sim:s4: $(cap sim:s4)"
 run ss array status h
 expect "array status: shows what remains" 0 "remains: .*sim:h1"
 run ss array undo h --yes
@@ -297,6 +379,30 @@ ss sim power-cycle sim:h1 >/dev/null
 run ss array undo h --yes
 expect "array undo after the power cycle finishes the rollback" 0 "undone"
 all_full sim:h1 sim:s4 && pass "array undo: the failed rollback finished" || fail "array undo: failed rollback finished"
+
+# array undo goes on past a member that refuses (the HPA member before its power cycle),
+# restores the others and lists what remains and why (issue 24, item 6)
+ss sim power-cycle sim:h1 >/dev/null
+ss plan --level 10 --stroke 25% sim:h1 sim:s4 sim:s3 sim:a4 -O hu.json >/dev/null 2>&1
+run ss apply hu.json --name hu --yes
+expect "apply with an HPA member: done" 0 "created"
+run ss array undo hu --yes
+expect "array undo, HPA member in the same power cycle: incomplete (exit 1), naming it and why" 1 \
+	"^sim:h1: NOT restored: the drive refused SET MAX ADDRESS twice" \
+	"undo incomplete, 1 of 4 members still to restore: sim:h1: the drive refused SET MAX ADDRESS twice.*power-cycle the drive and retry; 'shortstroke array undo hu' again finishes it"
+all_full sim:s4 sim:s3 sim:a4 && pass "array undo: every other member restored past the one that refused" \
+	|| fail "array undo: the others restored past the one that refused"
+[ "$(cap sim:h1)" = "$lim" ] && [ "$(recstate hu)" = rollback-incomplete ] \
+	&& pass "array undo: the refusing member kept limited, the record rollback-incomplete" \
+	|| fail "array undo: the refusing member" "$(cap sim:h1) $(recstate hu)"
+run ss array status hu
+expect "array status: what remains, and why" 0 "^remains: sim:h1: the drive refused SET MAX ADDRESS twice"
+expect "array status: the others restored" 0 "^sim:s4: $full blocks \\(the limit is $lim: restored\\)"
+ss sim power-cycle sim:h1 >/dev/null
+run ss array undo hu --yes
+expect "array undo after the power cycle: the rest" 0 "^sim:h1: restored to $full"
+all_full sim:h1 sim:s4 sim:s3 sim:a4 && [ "$(recstate hu)" = undone ] \
+	&& pass "array undo: finished after the power cycle" || fail "array undo: finished after the power cycle"
 
 # --- kill -9 in the middle, then a re-run finishes; or array undo ---------------------------------------
 ss sim power-cycle sim:h1 >/dev/null
@@ -537,8 +643,11 @@ expect "apply over partitions again: a no-op" 0 "already applied"
 [ ! -s "$AR/log" ] && pass "apply over partitions again: mdadm not run" || fail "apply again: mdadm not run" "$(cat "$AR/log")"
 
 # replace: the new disk gets the same partition, md --add of its partition node
-: >"$AR/log"
 run sp array replace qr sim:r1-part1 sim:p3 --yes
+expect "array replace: a disk of another transport is refused" 3 "" \
+	"sim:p3: a sata disk in the place of a sas member: .*--force takes it"
+: >"$AR/log"
+run sp array replace qr sim:r1-part1 sim:p3 --yes --force
 expect "array replace of a partition member (named by its node)" 0 "sim:p3 added in the place of sim:r1-part1"
 grep -q -- "--add-spare sim:p3-part1$" "$AR/log" && grep -q -- "--replace sim:r1-part1 --with sim:p3-part1$" "$AR/log" \
 	&& pass "array replace: mdadm --add-spare and --replace with the partition nodes" \

@@ -25,7 +25,7 @@ expect "bash: commands from --help" 0 "^reapply restore $"
 comp "$PROG --demo limit --me"
 expect "bash: a command's options" 0 "^--method $"
 comp "$PROG reapply -"
-expect "bash: only the options the command has" 0 "^--dry-run --help --json -J -h -n $"
+expect "bash: only the options the command has" 0 "^--dry-run --help --json -J -h $"
 comp "$PROG --demo limit -m scsi-"
 expect "bash: methods" 0 "^scsi-format scsi-resize $"
 comp "$PROG --demo info sim:sata"
@@ -52,7 +52,7 @@ EOF2
 	zcomp "$PROG" --demo limit sim:
 	expect "zsh: devices" 0 "^sim:sas15k sim:sas4kn sim:sata-hpa sim:sata250 sim:sata320 sim:smr$"
 	zcomp "$PROG" reapply -
-	expect "zsh: a command's options" 0 "^--dry-run --help --json -J -h -n$"
+	expect "zsh: a command's options" 0 "^--dry-run --help --json -J -h$"
 	zcomp "$PROG" --demo limit -m ""
 	expect "zsh: methods" 0 "^amac auto dco hpa partition scsi-format scsi-resize$"
 fi

@@ -247,3 +247,25 @@ RIG
 else
 	skip "a batch on a terminal: progress lines" "tmux not found"
 fi
+
+# -n is --noheadings everywhere (lsblk's); a dry run is --dry-run spelled out. A command that
+# changes disks refuses -n (exit 2) and changes nothing: a script that used -n for a dry run
+# never runs for real (issue 25.6)
+j0=$(wc -l <"$SHORTSTROKE_STATE_DIR/journal.jsonl" 2>/dev/null || echo 0)
+b0=$("$PROG" --demo info -J sim:sas15k | python3 -c "import json,sys; print(json.load(sys.stdin)['capacity_blocks'])")
+for c in "limit --percent 20 --yes" "restore --yes" "reapply" "array undo fast0 --yes"; do
+	run "$PROG" --demo $c -n sim:sas15k
+	expect "$c -n: a usage error that says -n is --noheadings, --dry-run spelled out" 2 "" \
+		"-n is --noheadings \(as in lsblk\), which ${c%% *} has none of; a dry run is --dry-run, spelled out. Nothing was done"
+done
+run "$PROG" --demo limit --percent 20 -yn sim:sas15k
+expect "limit -yn (bundled): refused too" 2 "" "-n is --noheadings"
+b1=$("$PROG" --demo info -J sim:sas15k | python3 -c "import json,sys; print(json.load(sys.stdin)['capacity_blocks'])")
+[ "$b0" = "$b1" ] && [ "$(wc -l <"$SHORTSTROKE_STATE_DIR/journal.jsonl" 2>/dev/null || echo 0)" = "$j0" ] \
+	&& pass "-n: nothing sent, nothing journaled" || fail "-n: nothing sent, nothing journaled" "$b0 $b1"
+run "$PROG" apply plan.json --name x -n
+expect "apply -n: refused" 2 "" "-n is --noheadings"
+for c in limit restore reapply apply array; do
+	"$PROG" $c --help | grep -q -- "-n, --dry-run" && fail "$c --help: no -n for --dry-run" ||
+		pass "$c --help: no -n for --dry-run"
+done

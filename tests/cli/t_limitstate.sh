@@ -39,14 +39,14 @@ run "$PROG" --demo info -J sim:sata320
 json_check "info -J: not limited is null, not false" "d['limited'] is None"
 
 # what a percentage and the planner take as the full disk
-run "$PROG" --demo limit -n --percent 50 sim:sas15k
+run "$PROG" --demo limit --dry-run --percent 50 sim:sas15k
 expect "limit --percent on a resized SAS disk: of the journaled original" 0 \
 	"-> 439547904 blocks \\(225 GB, 50.0% of 450 GB, the journaled original\\)"
-run "$PROG" --demo limit -n --percent 40 sim:sata-hpa
+run "$PROG" --demo limit --dry-run --percent 40 sim:sata-hpa
 expect "limit --percent on an ATA disk: of the native maximum" 0 "40.0% of 500 GB\\) by hpa"
 run "$PROG" --demo plan --disks 2 --level 0 --stroke 20% -o LEVEL,DISKS,STROKE,CAPACITY -n sim:sas15k
 expect "plan: a resized SAS disk is planned on its journaled original" 0 "180 GB" \
-	"sim:sas15k is limited to 175779840 of 879097968 blocks now; the plan uses the journaled original"
+	"limited now: the plan uses the journaled original: sim:sas15k \(175779840 of 879097968 blocks\)"
 if printf '%s' "$ERR" | grep -q "uses its current capacity"; then
 	fail "plan: not on the current 90 GB" "$ERR"
 else
@@ -65,7 +65,7 @@ limcheck "list: a SCSI format shows, from the journal" sim:sas15k "22.2% of 450 
 
 # neither a native max nor a journal: the current capacity, said so
 SHORTSTROKE_STATE_DIR="$TMP/limitstate-fresh"
-run "$PROG" --demo limit -n --percent 50 sim:sas15k
+run "$PROG" --demo limit --dry-run --percent 50 sim:sas15k
 expect "limit --percent with nothing to go by: of the current capacity, said so" 0 \
 	"50.0% of 450 GB, the current capacity\\)"
 SHORTSTROKE_STATE_DIR="$TMP/state"
@@ -76,7 +76,7 @@ SHORTSTROKE_STATE_DIR="$TMP/limitstate-dco"
 "$PROG" --demo limit -m dco --size 200GB --yes sim:sata250 >/dev/null
 run "$PROG" --demo limit -m dco --size 200GB --yes sim:sata250
 expect "limit -m dco run twice: the second is a no-op" 0 "already limited to 390623232 blocks" ""
-run "$PROG" --demo limit -n -m dco --percent 90 sim:sata250
+run "$PROG" --demo limit --dry-run -m dco --percent 90 sim:sata250
 expect "limit -m dco --percent: of the DCO maximum, said so" 0 \
 	"90.0% of 250 GB, the DCO maximum\\) by dco"
 SHORTSTROKE_STATE_DIR="$TMP/state"

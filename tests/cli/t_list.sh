@@ -83,3 +83,29 @@ run "$PROG" protect add --serial 'bad value with spaces'
 expect "protect add: invalid value" 2
 run "$PROG" protect add
 expect "protect add: nothing named" 2 "" "name one DEVICE"
+
+# a machine with no SCSI/ATA disk: the header alone on stdout, why on stderr, exit 0 (the
+# machine was read: it has none; documented in list --help and the man page) (issue 25.6)
+mkdir -p "$TMP/noroot/sys/block" "$TMP/noroot/proc/self"
+: >"$TMP/noroot/proc/self/mountinfo"
+run "$PROG" --sysroot "$TMP/noroot" list
+expect "list with no disk: the header, exit 0, and why on stderr" 0 "^DEVICE +TRAN" \
+	"^shortstroke: list: no SCSI/SAS or ATA/SATA disk found"
+run "$PROG" --sysroot "$TMP/noroot" list -J
+json_check "list -J with no disk: an empty list" "d['drives'] == []"
+
+# the "no protect file in force" note: once per boot (per state directory), every time with -v
+np_state=$TMP/np-state
+for k in 1 2; do
+	OUT=$(env -u SHORTSTROKE_PROTECT_FILE SHORTSTROKE_STATE_DIR="$np_state" "$PROG" --demo list 2>&1 >/dev/null)
+	eval "np_$k=\$(printf '%s\n' \"\$OUT\" | grep -c 'no protect file in force')"
+done
+OUT=$(env -u SHORTSTROKE_PROTECT_FILE SHORTSTROKE_STATE_DIR="$np_state" "$PROG" -v --demo list 2>&1 >/dev/null)
+np_v=$(printf '%s\n' "$OUT" | grep -c 'no protect file in force')
+if [ -e /etc/shortstroke/protect.conf ]; then
+	skip "list: the protect note once per boot" "/etc/shortstroke/protect.conf exists on this machine"
+elif [ "$np_1" = 1 ] && [ "$np_2" = 0 ] && [ "$np_v" = 1 ]; then
+	pass "list: the protect note once per boot, and with -v"
+else
+	fail "list: the protect note once per boot, and with -v" "first $np_1, second $np_2, -v $np_v"
+fi

@@ -105,7 +105,7 @@ done
 # "plan -O /dev/null" as root renamed the plan over /dev/null: a regular file from then on.
 # A character device of our own (1,3 is what /dev/null is) stands in for it.
 if [ "$(id -u)" = 0 ] && mknod "$TMP/nu-null" c 1 3 2>/dev/null; then
-	run "$PROG" --demo plan --level 1 --stroke 25% sim:sata250 sim:sata320 -O "$TMP/nu-null"
+	run "$PROG" --demo plan --level 1 --stroke 25% sim:sata250 sim:sata-hpa -O "$TMP/nu-null"
 	expect "plan -O a character device: a usage error" 2 "" \
 		"--output-plan $TMP/nu-null: is a character device, not a file to write"
 	run "$PROG" --demo qualify --report "$TMP/nu-null" sim:sata250
@@ -121,7 +121,7 @@ fi
 # a symbolic link to the plan file is written through: the link stays
 : >"$TMP/nu-plan.json"
 ln -s "$TMP/nu-plan.json" "$TMP/nu-link.json"
-run "$PROG" --demo plan --level 1 --stroke 25% sim:sata250 sim:sata320 -O "$TMP/nu-link.json"
+run "$PROG" --demo plan --level 1 --stroke 25% sim:sata250 sim:sata-hpa -O "$TMP/nu-link.json"
 expect "plan -O a symbolic link" 0
 [ -L "$TMP/nu-link.json" ] && grep -q shortstroke-plan "$TMP/nu-plan.json" &&
 	pass "plan -O a symbolic link: the link stays, its file has the plan" ||
@@ -541,7 +541,7 @@ if command -v tmux >/dev/null 2>&1; then
 	# a long Tolerates value drew over its field's closing bracket (and into the hint)
 	tui_start nu-planner 80 24 --demo
 	tui_wait "demo rig - 6 drives" >/dev/null
-	tui_keys j j p
+	tui_keys j p
 	tui_wait "Planner - 1 drive" >/dev/null
 	tui_keys Tab Tab Tab
 	tui_keys -l 12345678901234567890

@@ -4,8 +4,42 @@ run "$PROG" --demo plan sim:sas15k --disks 4 --model-of sim:sas15k --level 10 --
 expect "plan: RAID 10 of four 15K450s for 200 GiB" 0 \
 	"^ +1 10 +4 +2 +[0-9]+ +23\.9 +215 GB" "1 layout meets the goals"
 expect "plan: a simulated drive's mechanics come from the rig, the rest by class" 0 "" \
-	"note: sim:sas15k: capacity and rpm \(15000\) from the drive, its seek times, transfer rates, command overhead, queue depth and write cache from the rig"
+	"note: capacity and rpm from the drive, its seek times, transfer rates, command overhead, queue depth and write cache from the rig; MTTF and URE rate are defaults for its class: sim:sas15k$"
 expect "plan: says the extra disks are copies" 0 "" "3 of the 4 disks are copies of sim:sas15k"
+
+# a plan never holds a disk apply would refuse: left out, saying which and why (issue 25.3);
+# the demo rig's sim:sata320 is security-frozen
+run "$PROG" --demo plan sim:sas15k sim:sata250 sim:sata320 sim:sata-hpa --tolerate 1 -O "$TMP/frozen.json"
+expect "plan: a security-frozen disk is left out, saying why" 0 "" \
+	"^note: left out, 'apply' would refuse it \(the drive is security-frozen.*\): sim:sata320$"
+python3 -c "import json,sys; d=[x['device'] for x in json.load(open(sys.argv[1]))['disks']]; assert 'sim:sata320' not in d, d" "$TMP/frozen.json" \
+	&& pass "plan -O: the frozen disk is not in the plan file" || fail "plan -O: the frozen disk is not in the plan file" "$(cat "$TMP/frozen.json")"
+# notes: once per distinct note, with the disks they concern (not two lines per disk)
+[ "$(printf '%s\n' "$ERR" | grep -c '^note: capacity and rpm from the drive')" = 1 ] &&
+	printf '%s\n' "$ERR" | grep -q "from the rig; MTTF and URE rate are defaults for its class: sim:sas15k, sim:sata250, sim:sata-hpa$" \
+	&& pass "plan: one note for the disks whose mechanics come from the rig, naming them" \
+	|| fail "plan: one note for the disks whose mechanics come from the rig" "$ERR"
+[ "$(printf '%s\n' "$ERR" | grep -c '^note:')" -le 5 ] && pass "plan: 5 notes at most for 4 disks" \
+	|| fail "plan: 5 notes at most for 4 disks" "$ERR"
+# (sim:sata-hpa carries a vendor's HPA: planned on what it has now, which apply can use)
+expect "plan: a disk limited by another tool is planned on what it has now" 0 "" \
+	"^note: limited by another than shortstroke \(nothing journaled\): the plan uses what it has now.*: sim:sata-hpa \(488386584 of 976773168 blocks\)$"
+run "$PROG" --demo apply "$TMP/frozen.json" --name fz --dry-run
+printf '%s\n%s\n' "$OUT" "$ERR" | grep -q "sata320\|frozen\|fewer than the plan" && fail "apply --dry-run of that plan: no member refused" "$OUT" "$ERR" \
+	|| pass "apply --dry-run of that plan: no member refused"
+run "$PROG" --demo plan sim:sata320 --level 0 --stroke 50%
+expect "plan: every disk named left out: refused (exit 3), the note says why" 3 "" \
+	"every disk named is one 'apply' would refuse now"
+# protected, in use, another rpm class than asked (--rpm with DEVICEs: the class asked)
+printf 'serial:STF607MS2A4K7P\n' >"$SHORTSTROKE_PROTECT_FILE"
+run "$PROG" --demo plan sim:sas15k sim:sata250 sim:sata-hpa --level 1 --stroke 50%
+expect "plan: a protected disk is left out" 0 "" "^note: left out, 'apply' would refuse it \(refused, the disk is protected.*: sim:sata250$"
+: >"$SHORTSTROKE_PROTECT_FILE"
+run "$PROG" --demo plan --rpm 7200 sim:sas15k sim:sata250 sim:sata-hpa --level 1 --stroke 50%
+expect "plan --rpm with DEVICEs: a disk of another class is left out" 0 "^ +1 1 +2 " \
+	"^note: left out, 'apply' would refuse it \(a 15000 rpm disk, not of the 7200 rpm class asked\): sim:sas15k$"
+run "$PROG" --demo plan --rpm 7200 --model-of sim:sas15k --disks 4 --level 10 --stroke 50%
+expect "plan --rpm with --model-of: one or the other" 2 "" "--rpm with --model-of"
 
 run "$PROG" --demo plan sim:sas15k --disks 4 --model-of sim:sas15k --level 10 --capacity 200G -J
 expect "plan -J" 0
@@ -77,7 +111,10 @@ json_check "plan file: format, disks, layout, limit 1 MiB aligned" \
 	 d['predicted']['access_time'] > 0"
 if ls "$TMP" | grep -q 'plan.json.tmp'; then fail "plan file: no temp file left" "$(ls "$TMP")"; else pass "plan file: no temp file left"; fi
 run "$PROG" plan --check "$TMP/plan.json"
-expect "plan --check: valid, re-evaluated" 0 "^Layout: +RAID 10 on 4 disks" "valid; the figures match"
+expect "plan --check: valid, re-evaluated" 0 "^Layout: +RAID 10 on 4 disks"
+printf '%s\n' "$OUT" | tail -n 1 | grep -q "valid; the figures match the plan's$" &&
+	! printf '%s\n' "$ERR" | grep -q "valid;" && pass "plan --check: the verdict on stdout, last (issue 25.6)" ||
+	fail "plan --check: the verdict on stdout, last" "stdout: $OUT" "stderr: $ERR"
 expect "plan --check: the table" 0 "^ +1 10 +4 "
 run "$PROG" plan --check "$TMP/plan.json" -J --explain
 json_check "plan --check -J" \
@@ -260,7 +297,7 @@ json_check "plan file: the new inputs written" \
 	 d['path']['controller_write_mbps'] == 400 and d['path']['latency_per_disk_ms'] == 0.01 and \
 	 d['workload']['profile'] is None and d['workload']['request_bytes'] == 16384"
 run "$PROG" plan --check "$TMP/new.json"
-expect "plan --check: the new inputs read back, the figures match" 0 "" "valid; the figures match"
+expect "plan --check: the new inputs read back, the figures match" 0 "valid; the figures match"
 sed 's/"write_cache": "on"/"write_cache": "maybe"/' "$TMP/new.json" >"$TMP/bad5.json"
 run "$PROG" plan --check "$TMP/bad5.json"
 expect "plan --check: a bad write_cache" 2 "" "disks\[0\].write_cache: expected \"on\" or \"off\""
@@ -314,3 +351,11 @@ run "$PROG" plan --disks 15 --rpm 15000 --disk-size 100G --level 5 --stroke 100%
 expect "plan: RAID 5 of 15 is medium risk (HPE: more than 14)" 0 "^medium .*raid5-wide"
 run "$PROG" plan --disks 14 --rpm 15000 --disk-size 100G --level 5 --stroke 100% -o RISK,WARNINGS -r -n
 if printf '%s\n' "$OUT" | grep -q raid5-wide; then fail "plan: RAID 5 of 14 has no width warning" "$OUT"; else pass "plan: RAID 5 of 14 has no width warning"; fi
+# README's example runs on --demo as written; a capacity in a binary unit is said in both
+# (1.5 TiB is 1.65 TB as sizes are printed) (issue 25.6)
+run "$PROG" --demo plan --disks 8 --model-of sim:sas15k --level 10 --capacity 1.5TiB --iops 1200
+expect "plan: README's example on the demo rig" 0 "^ +1 10 +8 " \
+	"^note: --capacity 1.5TiB is 1.5 TiB, 1.65 TB as sizes are printed here"
+run "$PROG" --demo plan --disks 8 --model-of sim:sas15k --level 10 --capacity 1.5TB
+printf '%s\n' "$ERR" | grep -q "^note: --capacity" && fail "plan: a decimal --capacity needs no note" "$ERR" ||
+	pass "plan: a decimal --capacity needs no note"

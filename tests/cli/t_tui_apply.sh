@@ -35,6 +35,8 @@ if command -v tmux >/dev/null 2>&1; then
 		tui_wait "rig .* 14 drives" >/dev/null
 		tui_keys Space Space p
 		tui_wait "Planner - 2 drives" >/dev/null
+		# (a third argument: what happens once the planner holds the drives)
+		[ -z "${3:-}" ] || eval "$3"
 		# RAID 1 with an access time of 7 ms at most: a short stroke (8.6 ms at
 		# full stroke, the drives' write caches taking the database's writes)
 		tui_keys Up Right Right Down Down Down
@@ -65,8 +67,8 @@ if command -v tmux >/dev/null 2>&1; then
 		&& pass "tui apply: no md: no member touched, nothing journaled or recorded" \
 		|| fail "tui apply: no md: nothing changed" "$(cat "$J" 2>&1)"
 
-	printf 'serial:AMAC-0002\n' >"$SHORTSTROKE_PROTECT_FILE"
-	ta_open root prot
+	# a drive protected once the planner holds it: apply checks again, in the dialog
+	ta_open root prot "printf 'serial:AMAC-0002\\n' >\"\$SHORTSTROKE_PROTECT_FILE\""
 	tui_type fast0
 	tui_wait "Filesystem" >/dev/null
 	tui_type ext4

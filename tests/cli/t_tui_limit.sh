@@ -20,7 +20,7 @@ if command -v tmux >/dev/null 2>&1; then
 		tui_wait "j/k move" >/dev/null
 	}
 	# the CLI's dry run: the SET MAX line limit --dry-run prints
-	dry=$("$PROG" --demo --state-dir "$TMP/dry" limit -n -p 20 -m hpa --volatile sim:sata250 |
+	dry=$("$PROG" --demo --state-dir "$TMP/dry" limit --dry-run -p 20 -m hpa --volatile sim:sata250 |
 		grep "ATA SET MAX ADDRESS EXT (volatile)" | sed 's/^ *//; s/[()]/\\&/g')
 	dryhex=${dry%%  ATA*}
 	for size in 80x24 200x60; do

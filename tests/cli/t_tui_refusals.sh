@@ -92,17 +92,20 @@ if command -v tmux >/dev/null 2>&1; then
 
 		# planner: fields that do not parse, a file that cannot be written
 		rf_fresh planner
-		tui_keys j j p
+		tui_keys j p
 		tui_wait "Planner - 1 drive" >/dev/null
 		tui_keys -l 'abc'
 		tui_check "tui $size: planner: a capacity that is not a size" "Capacity: "
 		tui_keys BSpace BSpace BSpace Tab
 		tui_keys -l -- '-5'
-		tui_check "tui $size: planner: a negative IOPS goal" "IOPS: '-5' is not a number"
+		tui_check "tui $size: planner: a negative IOPS goal" "IOPS: expected a number greater than 0, got '-5'"
 		tui_keys BSpace BSpace Tab Tab
 		tui_keys -l '1.5'
-		tui_check "tui $size: planner: half a disk to tolerate" "Tolerates: a whole number"
-		tui_keys BSpace BSpace BSpace BTab BTab BTab s
+		tui_check "tui $size: planner: half a disk to tolerate" "Tolerates: expected a whole number 0 .. [0-9]+, got '1.5'"
+		# (one drive: a layout to save tolerates no failure)
+		tui_keys BSpace BSpace BSpace
+		tui_keys -l 0
+		tui_keys BTab BTab BTab s
 		tui_wait "Save plan" >/dev/null
 		tui_keys Enter
 		tui_check "tui $size: planner: save without a name: inline" "A file name, please"

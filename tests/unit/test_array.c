@@ -41,26 +41,26 @@ static void test_create_argv(void **state)
 	(void)state;
 	unsetenv("SHORTSTROKE_MDADM");
 	rec_fill(&r, "10", 4);
-	array_create_argv(&r, &a);
+	array_create_argv(&r, -1, &a);
 	array_argv_text(&a, line, sizeof(line));
 	assert_string_equal(line, "mdadm --create /dev/md/fast0 --run --metadata=1.2 --level=10 "
 				  "--raid-devices=4 --chunk=256K --layout=n2 --bitmap=internal "
 				  "--name=fast0 /dev/sdb /dev/sdc /dev/sdd /dev/sde");
 	assert_null(a.argv[a.n]);
 	rec_fill(&r, "0", 2);
-	array_create_argv(&r, &a);
+	array_create_argv(&r, -1, &a);
 	array_argv_text(&a, line, sizeof(line));
 	/* RAID 0 has no bitmap and no layout */
 	assert_string_equal(line, "mdadm --create /dev/md/fast0 --run --metadata=1.2 --level=0 "
 				  "--raid-devices=2 --chunk=256K --name=fast0 /dev/sdb /dev/sdc");
 	rec_fill(&r, "1", 2);
-	array_create_argv(&r, &a);
+	array_create_argv(&r, -1, &a);
 	array_argv_text(&a, line, sizeof(line));
 	/* RAID 1 has no chunk */
 	assert_null(strstr(line, "--chunk"));
 	assert_non_null(strstr(line, "--bitmap=internal"));
 	setenv("SHORTSTROKE_MDADM", "/opt/mdadm", 1);
-	array_create_argv(&r, &a);
+	array_create_argv(&r, -1, &a);
 	assert_string_equal(a.argv[0], "/opt/mdadm");
 	unsetenv("SHORTSTROKE_MDADM");
 }
@@ -87,9 +87,72 @@ static void test_mkfs_argv(void **state)
 	assert_string_equal(line, "mkfs.xfs -f -q -d su=256k,sw=3 /dev/md/fast0");
 	snprintf(r.fs, sizeof(r.fs), "btrfs");
 	assert_int_equal(array_mkfs_argv(&r, &a, &err), -EINVAL);
-	assert_int_equal(array_data_disks("6", 6, 0), 4);
-	assert_int_equal(array_data_disks("0", 3, 0), 3);
-	assert_int_equal(array_data_disks("10", 6, 3), 2);
+	rec_fill(&r, "6", 6);
+	assert_int_equal(array_data_disks(&r), 4);
+	rec_fill(&r, "0", 3);
+	assert_int_equal(array_data_disks(&r), 3);
+	rec_fill(&r, "10", 6);
+	r.copies = 3;
+	assert_int_equal(array_data_disks(&r), 2);
+	/* nested: RAID 0 over the groups' data members; 0+1: one stripe set */
+	rec_fill(&r, "60", 8);
+	array_set_inner(&r, 2);
+	assert_int_equal(array_data_disks(&r), 4);
+	rec_fill(&r, "0+1", 6);
+	r.copies = 2;
+	array_set_inner(&r, 0);
+	assert_int_equal(array_data_disks(&r), 3);
+}
+
+/* RAID 50: a RAID 5 per group of consecutive members (the plan's layout),
+ * then a RAID 0 over them; 0+1: a RAID 0 per stripe set, a RAID 1 over
+ * them. A member replaced (after the slots) moves nothing. */
+static void test_nested_argv(void **state)
+{
+	struct array_rec r;
+	struct array_argv a;
+	char line[1024];
+
+	(void)state;
+	unsetenv("SHORTSTROKE_MDADM");
+	rec_fill(&r, "50", 6);
+	array_set_inner(&r, 2);
+	assert_int_equal(r.n_inner, 2);
+	assert_string_equal(r.inner[1].md_dev, "/dev/md/fast0.1");
+	assert_true(array_nested(&r));
+	array_create_argv(&r, 1, &a);
+	array_argv_text(&a, line, sizeof(line));
+	assert_string_equal(line, "mdadm --create /dev/md/fast0.1 --run --metadata=1.2 --level=5 "
+				  "--raid-devices=3 --chunk=256K --bitmap=internal --name=fast0.1 "
+				  "/dev/sde /dev/sdf /dev/sdg");
+	array_create_argv(&r, -1, &a);
+	array_argv_text(&a, line, sizeof(line));
+	assert_string_equal(line, "mdadm --create /dev/md/fast0 --run --metadata=1.2 --level=0 "
+				  "--raid-devices=2 --chunk=256K --name=fast0 /dev/md/fast0.0 "
+				  "/dev/md/fast0.1");
+	/* a replaced member listed after the slots: the groups stay */
+	r.m[6] = r.m[1];
+	r.m[6].state = AM_REPLACED;
+	r.n = 7;
+	assert_int_equal(array_slots(&r), 6);
+	assert_string_equal(array_slot_md(&r, 4), "/dev/md/fast0.1");
+	assert_string_equal(array_slot_md(&r, 2), "/dev/md/fast0.0");
+	rec_fill(&r, "0+1", 4);
+	array_set_inner(&r, 0);
+	array_create_argv(&r, 0, &a);
+	array_argv_text(&a, line, sizeof(line));
+	assert_string_equal(line, "mdadm --create /dev/md/fast0.0 --run --metadata=1.2 --level=0 "
+				  "--raid-devices=2 --chunk=256K --name=fast0.0 /dev/sdb /dev/sdc");
+	array_create_argv(&r, -1, &a);
+	array_argv_text(&a, line, sizeof(line));
+	assert_string_equal(line, "mdadm --create /dev/md/fast0 --run --metadata=1.2 --level=1 "
+				  "--raid-devices=2 --bitmap=internal --name=fast0 /dev/md/fast0.0 "
+				  "/dev/md/fast0.1");
+	/* a flat level has no inner arrays */
+	rec_fill(&r, "10", 4);
+	array_set_inner(&r, 2);
+	assert_int_equal(r.n_inner, 0);
+	assert_string_equal(array_slot_md(&r, 3), "/dev/md/fast0");
 }
 
 static void test_detail_parse(void **state)
@@ -163,19 +226,24 @@ static void test_level_check(void **state)
 	struct ss_error err = { 0 };
 
 	(void)state;
-	p.n_disks = 2;
+	/* every level the planner offers is built: nested ones over inner arrays */
+	p.n_disks = 6;
 	p.layout.level = RP_LEVEL_50;
+	assert_int_equal(array_level_check(&p, NULL, &err), 0);
+	p.layout.groups = 4; /* 6 members in 4 groups: no equal share */
 	assert_int_equal(array_level_check(&p, NULL, &err), -EOPNOTSUPP);
-	assert_non_null(strstr(err.msg, "RAID 0 over RAID 5 arrays"));
+	p.n_disks = 4;
 	p.layout.level = RP_LEVEL_01;
-	assert_int_equal(array_level_check(&p, NULL, &err), -EOPNOTSUPP);
+	assert_int_equal(array_level_check(&p, NULL, &err), 0);
+	p.n_disks = 2;
 	p.layout.level = RP_LEVEL_1;
 	assert_int_equal(array_level_check(&p, infos, &err), 0);
 	smr.zoned = ZONED_HOST_MANAGED;
 	assert_int_equal(array_level_check(&p, infos, &err), -EOPNOTSUPP);
 	assert_non_null(strstr(err.msg, "member 2"));
 	assert_string_equal(array_md_level(RP_LEVEL_10), "10");
-	assert_null(array_md_level(RP_LEVEL_60));
+	assert_string_equal(array_md_level(RP_LEVEL_60), "60");
+	assert_string_equal(array_md_level(RP_LEVEL_01), "0+1");
 }
 
 /* A member with no method that changes its capacity gets the partition
@@ -263,6 +331,22 @@ static void test_record_round_trip(void **state)
 	assert_int_equal(back.m[2].before_blocks, 12345);
 	assert_string_equal(back.remains, r.remains);
 	assert_string_equal(back.m[3].node, "/dev/sde");
+	assert_int_equal(back.n_inner, 0);
+	/* a nested array: its inner arrays; a member's class and what remains for it */
+	rec_fill(&r, "60", 8);
+	array_set_inner(&r, 2);
+	snprintf(r.inner[1].uuid, sizeof(r.inner[1].uuid), "aa:bb:cc:dd");
+	r.m[1].rpm = 15000;
+	snprintf(r.m[1].tran, sizeof(r.m[1].tran), "sas");
+	snprintf(r.m[1].todo, sizeof(r.m[1].todo), "restore: power-cycle it");
+	assert_int_equal(array_rec_save(dir, &r, &err), 0);
+	assert_int_equal(array_rec_load(dir, "fast0", &back, &err), 0);
+	assert_int_equal(back.n_inner, 2);
+	assert_string_equal(back.inner[0].md_dev, "/dev/md/fast0.0");
+	assert_string_equal(back.inner[1].uuid, "aa:bb:cc:dd");
+	assert_int_equal(back.m[1].rpm, 15000);
+	assert_string_equal(back.m[1].tran, "sas");
+	assert_string_equal(back.m[1].todo, r.m[1].todo);
 	assert_int_equal(array_rec_load(dir, "nosuch", &back, &err), -ENOENT);
 	assert_int_equal(array_rec_names(dir, &names, &n, &err), 0);
 	assert_int_equal(n, 1);
@@ -397,15 +481,11 @@ static void test_md_check(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_create_argv),
-		cmocka_unit_test(test_mkfs_argv),
-		cmocka_unit_test(test_detail_parse),
-		cmocka_unit_test(test_member_check),
-		cmocka_unit_test(test_level_check),
-		cmocka_unit_test(test_record_round_trip),
-		cmocka_unit_test(test_partition_member),
-		cmocka_unit_test(test_member_elsewhere),
-		cmocka_unit_test(test_exec),
+		cmocka_unit_test(test_create_argv),	  cmocka_unit_test(test_mkfs_argv),
+		cmocka_unit_test(test_nested_argv),	  cmocka_unit_test(test_detail_parse),
+		cmocka_unit_test(test_member_check),	  cmocka_unit_test(test_level_check),
+		cmocka_unit_test(test_record_round_trip), cmocka_unit_test(test_partition_member),
+		cmocka_unit_test(test_member_elsewhere),  cmocka_unit_test(test_exec),
 		cmocka_unit_test(test_md_check),
 	};
 

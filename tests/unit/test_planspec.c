@@ -144,13 +144,51 @@ static void test_path_specs(void **state)
 	assert_int_equal(plan_cache_parse("20TB", &mb, &mbps, &err), -EINVAL);
 }
 
+/* The goals as both front ends take them: the same values, the same
+ * sentence naming the option or field, a usage error. */
+static void test_goals(void **state)
+{
+	struct ss_error err = { 0 };
+	uint64_t bytes = 0;
+	unsigned k = 9;
+	double v = 0;
+	char note[200];
+
+	(void)state;
+	assert_int_equal(plan_size_parse("Capacity", "1.5TiB", &bytes, &err), 0);
+	assert_true(bytes == 1649267441664ull);
+	assert_int_equal(plan_size_parse("--capacity", "50%", &bytes, &err), -EINVAL);
+	assert_true(err.usage);
+	assert_string_equal(err.msg,
+			    "--capacity: give a size with a unit (500G, 2TB, 1.5TiB), got '50%'");
+	assert_int_equal(plan_positive_parse("IOPS", "-5", &v, &err), -EINVAL);
+	assert_string_equal(err.msg, "IOPS: expected a number greater than 0, got '-5'");
+	assert_int_equal(plan_count_parse("Tolerates", "0", 0, 4096, &k, &err), 0);
+	assert_int_equal(k, 0);
+	assert_int_equal(plan_count_parse("Tolerates", "1.5", 0, 4096, &k, &err), -EINVAL);
+	assert_string_equal(err.msg, "Tolerates: expected a whole number 0 .. 4096, got '1.5'");
+	assert_int_equal(plan_stroke_parse("Stroke", "50%", &v, &err), 0);
+	assert_true(v == 0.5);
+	assert_int_equal(plan_stroke_parse("Stroke", "0.25", &v, &err), 0);
+	assert_true(v == 0.25);
+	assert_int_equal(plan_stroke_parse("--stroke", "150%", &v, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "--stroke: expected a percent (25%) or a fraction"));
+	/* one failure by default, none when RAID 0 is asked for */
+	assert_int_equal(plan_tolerate_default(0, "--tolerate", note, sizeof(note)), 1);
+	assert_string_equal(note, "no --tolerate: layouts survive one failed disk; --tolerate 0, "
+				  "or RAID 0, for none");
+	assert_int_equal(plan_tolerate_default(RP_LEVEL_BIT(RP_LEVEL_0) | RP_LEVEL_BIT(RP_LEVEL_5),
+					       "Tolerates", note, sizeof(note)),
+			 0);
+	assert_string_equal(note, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_profiles),
-		cmocka_unit_test(test_custom),
-		cmocka_unit_test(test_mech),
-		cmocka_unit_test(test_path_specs),
+		cmocka_unit_test(test_profiles), cmocka_unit_test(test_custom),
+		cmocka_unit_test(test_mech),	 cmocka_unit_test(test_path_specs),
+		cmocka_unit_test(test_goals),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -994,6 +994,52 @@ static bool last_restore_holds(struct cap_ctx *c, enum cap_method forced,
 	       last->block_len == i->logical_block;
 }
 
+/* The limits journaled since the disk's last restore-done: whether every
+ * one was a trial (volatile), and the newest one's size. */
+struct trial_scan {
+	bool open, all_volatile;
+	uint64_t target;
+};
+
+static int trial_cb(void *arg, const struct journal_entry *e)
+{
+	struct trial_scan *s = arg;
+
+	if (!strcmp(e->event, "restore-done")) {
+		s->open = false;
+	} else if (!strcmp(e->event, "limit")) {
+		s->all_volatile = (s->open ? s->all_volatile : true) && e->volatile_;
+		s->open = true;
+		s->target = e->target_blocks;
+	}
+	return 0;
+}
+
+/*
+ * Is what restore undoes a trial? Every limit journaled since the last
+ * restore was volatile, so the drive's permanent maximum is still the
+ * original. Then, by the drive's current and native max: 1 when it still
+ * has the newest trial's size (not power-cycled since, or reapply put it
+ * back): the restore is a trial too, a volatile SET MAX that leaves the one
+ * permanent change a drive takes per power cycle to the limit that usually
+ * follows; 2 when it is back at the original (a power cycle undid it):
+ * nothing to send; 0 otherwise (not a trial, or a size nobody journaled:
+ * the permanent restore).
+ */
+static int trial_state(struct cap_ctx *c, enum cap_method m, uint64_t original)
+{
+	const struct drive_info *i = &c->e->info;
+	struct trial_scan s = { 0 };
+
+	if (!(flags_of(m) & CAPM_VOLATILE) ||
+	    journal_for_disk(c->state_dir, i->serial, i->wwn, trial_cb, &s, NULL) || !s.open ||
+	    !s.all_volatile || (i->native_blocks && original > i->native_blocks))
+		return 0;
+	if (i->capacity_blocks == original)
+		return 2;
+	return i->capacity_blocks == s.target ? 1 : 0;
+}
+
 int cap_plan_restore(struct cap_ctx *c, enum cap_method forced, bool vol, struct cap_plan *p,
 		     struct ss_error *err)
 {
@@ -1002,7 +1048,7 @@ int cap_plan_restore(struct cap_ctx *c, enum cap_method forced, bool vol, struct
 	struct journal_entry orig;
 	bool journaled;
 	char h1[32];
-	int rc;
+	int rc, trial;
 
 	memset(p, 0, sizeof(*p));
 	p->block_len = i->logical_block;
@@ -1021,14 +1067,24 @@ int cap_plan_restore(struct cap_ctx *c, enum cap_method forced, bool vol, struct
 		return 0;
 	}
 	rc = restore_plan(c, forced, &p->method, &p->target, err);
-	if (rc == 0)
-		rc = restore_rules(c, p->method, vol, err);
+	if (rc)
+		return rc;
+	journaled = journal_original(c->state_dir, i->serial, i->wwn, &orig, NULL) == 0;
+	trial = journaled ? trial_state(c, p->method, p->target) : 0;
+	p->trial = trial != 0;
+	if (trial == 1)
+		p->volatile_ = vol = true;
+	rc = restore_rules(c, p->method, vol, err);
 	if (rc)
 		return rc;
 	o = ops_of(p->method);
 	p->noop = at_target(c, o, p->target);
-	journaled = journal_original(c->state_dir, i->serial, i->wwn, &orig, NULL) == 0;
-	if (p->target == UINT64_MAX || (o->flags & CAPM_SETS_NATIVE))
+	if (p->noop && trial == 2)
+		snprintf(p->note, sizeof(p->note),
+			 "already at %" PRIu64 " blocks (%s, the journaled original): a power "
+			 "cycle undid the trial (volatile) limit; nothing to send",
+			 p->target, human(p->target * i->logical_block, h1, sizeof(h1)));
+	else if (p->target == UINT64_MAX || (o->flags & CAPM_SETS_NATIVE))
 		snprintf(p->note, sizeof(p->note), "the drive's %s maximum",
 			 (o->flags & CAPM_SETS_NATIVE) ? "factory" : "native");
 	else
@@ -1061,6 +1117,7 @@ static int restore_locked(struct cap_ctx *c, enum cap_method forced, bool vol,
 	m = res->method = plan.method;
 	o = ops_of(m);
 	target = plan.target;
+	vol = plan.volatile_; /* a trial's restore is a trial (cap_plan_restore) */
 	rc = scsi_settle(c, o, &corrupt, err);
 	if (rc)
 		return rc;
@@ -1068,8 +1125,10 @@ static int restore_locked(struct cap_ctx *c, enum cap_method forced, bool vol,
 		res->noop = true;
 		res->after = before;
 		snprintf(res->message, sizeof(res->message),
-			 "already at %" PRIu64 " blocks (%s); nothing sent", before,
-			 human(before * i->logical_block, h1, sizeof(h1)));
+			 "already at %" PRIu64 " blocks (%s)%s; nothing sent", before,
+			 human(before * i->logical_block, h1, sizeof(h1)),
+			 plan.trial ? ": a power cycle already undid the trial (volatile) limit"
+				    : "");
 		/* the user's restore, which reapply must see: a failure to say it is one */
 		return journal_event(c, "restore-done", m, native, before, before, false, err);
 	}
@@ -1084,8 +1143,9 @@ static int restore_locked(struct cap_ctx *c, enum cap_method forced, bool vol,
 	if (c->dry_run) {
 		res->after = target == UINT64_MAX ? 0 : target;
 		snprintf(res->message, sizeof(res->message),
-			 "dry run: would restore to %s by %s; nothing was sent", plan.note,
-			 cap_method_name(m));
+			 "dry run: would restore to %s by %s%s; nothing was sent", plan.note,
+			 cap_method_name(m),
+			 plan.trial ? " (volatile, as the trial limit was)" : "");
 		return 0;
 	}
 	if (target == UINT64_MAX || (o->flags & (CAPM_SETS_NATIVE | CAPM_KEEPS_SIZE))) {
@@ -1104,9 +1164,13 @@ static int restore_locked(struct cap_ctx *c, enum cap_method forced, bool vol,
 	rc = journal_event(c, "restore-done", m, native, before, res->after, vol, err);
 	if (rc)
 		return rc;
-	snprintf(res->message, sizeof(res->message), "restored to %" PRIu64 " blocks (%s) by %s",
+	snprintf(res->message, sizeof(res->message), "restored to %" PRIu64 " blocks (%s) by %s%s",
 		 res->after, human(res->after * i->logical_block, h1, sizeof(h1)),
-		 cap_method_name(m));
+		 cap_method_name(m),
+		 plan.trial ? " (volatile, as the trial limit was: the drive's permanent maximum "
+			      "was never changed)"
+		 : vol	    ? " (volatile: a power cycle undoes it)"
+			    : "");
 	return 0;
 }
 

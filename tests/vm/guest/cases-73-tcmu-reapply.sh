@@ -45,6 +45,18 @@ ss_tcmu_reapply() {
 	[ "$n" -gt 0 ] && [ -z "$others" ] || fail "reapply /dev/$dv: commands to other disks: $others"
 	echo "ok: reapply /dev/$dv: $n commands, every one to /dev/$dv"
 	size_check tsata 2097152
+	# a trial is undone as a trial (a volatile SET MAX: the drive's permanent maximum was
+	# never changed), so the permanent limit that follows it still has the one permanent
+	# SET MAX of this power cycle
+	cap_run tsata restore --yes
+	expect_grep "the trial restored as a trial" $OUT "by hpa \\(volatile, as the trial limit was"
+	size_check tsata 8388608
+	cap_run tsata limit --yes --blocks 2097152
+	expect_grep "the permanent limit after the trial" $OUT "limited to 2097152 blocks .*by hpa\$"
+	size_check tsata 2097152
+	must tcmu_power_cycle tsata
+	echo 1 > /sys/block/$dv/device/rescan
+	size_check tsata 2097152
 	cap_run tsata restore --yes
 	size_check tsata 8388608
 }

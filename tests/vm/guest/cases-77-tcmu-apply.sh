@@ -2,7 +2,7 @@
 # SATA, MODE SELECT resize on SAS), the real mdadm and md, mkfs.ext4, a checksummed file
 # written and read back, array undo back to the original capacities (sysfs, hdparm -N,
 # sg_readcap), a kill -9 in the middle of apply, array replace of a failed member.
-# The drives: tap1 tap2 (SATA), tbp1..tbp4 (SAS), 512 MiB each; stroke 12.5% = 64 MiB per member
+# The drives: tap1 tap2 (SATA), tbp1..tbp7 (SAS), 512 MiB each; stroke 12.5% = 64 MiB per member
 # (small: md resyncs them in seconds).
 
 AP_FULL=1048576
@@ -143,19 +143,78 @@ ss_tcmu_apply_raid5_replace() {
 	must mdadm /dev/md/ap5 --fail $old
 	must $SS array replace ap5 $old $new --yes --wait
 	expect_grep "replace: added" $OUT "added in the place of $old"
+	# the failed member taken out is let go at once: its superblock wiped, its capacity back
+	expect_grep "replace: the failed member let go" $OUT "left the array, back to its original capacity"
 	expect_eq "the new member's bytes: the members' limit" $(sys_bytes ${new#/dev/}) $((AP_LIM * 512))
 	ap_sync_wait ap5
 	run mdadm --detail /dev/md/ap5
 	expect_grep "ap5 clean after the rebuild" $OUT "State : clean *\$"
 	grep -q "$new" $OUT || fail "$new is not in the array"
+	ap_sizes $AP_FULL tbp2
+	run mdadm --examine $old
+	[ $RC -ne 0 ] || fail "tbp2: md superblock left after it was replaced"
 	ap_readback ap5
 	ap_undo ap5 tbp1 tbp4 tbp3
-	# the failed member left the array limited (undo wiped its stale superblock): restore it
-	run mdadm --zero-superblock $old
-	must $SS restore --yes $old
-	ap_sizes $AP_FULL tbp2
 }
 t ss-tcmu-apply-raid5-replace-undo ss_tcmu_apply_raid5_replace
+
+# RAID 50 as md builds it (members of 32 MiB): a RAID 5 per group (/dev/md/ap50.0 over tbp1-3, ap50.1 over
+# tbp4-6), a RAID 0 over them, one record; a failed member of the second group replaced by
+# tbp7 in its inner array (the member taken out wiped and restored at once), the file read
+# back; undo stops the three arrays and restores every member.
+ss_tcmu_apply_raid50() {
+	need_tcmu
+	# (a stroke of 32 MiB: md resyncs two RAID 5 and rebuilds one within the case's time)
+	AP50_LIM=65536
+	must $SS plan --level 50 --stroke 6.25% $(ap_devs tbp1 tbp2 tbp3 tbp4 tbp5 tbp6) -O /tmp/ap50.json
+	rm -f /tmp/ap50.conf
+	must $SS apply /tmp/ap50.json --name ap50 --mkfs ext4 --conf /tmp/ap50.conf --yes
+	expect_grep "ap50 created" $OUT \
+		"/dev/md/ap50: created: RAID 50 over 6 members: RAID 0 over 2 RAID 5 arrays of 3, ext4"
+	run mdadm --detail --export /dev/md/ap50
+	expect_grep "ap50: md RAID 0" $OUT "^MD_LEVEL=raid0\$"
+	expect_grep "ap50: over 2 devices" $OUT "^MD_DEVICES=2\$"
+	for _k in 0 1; do
+		run mdadm --detail --export /dev/md/ap50.$_k
+		expect_grep "ap50.$_k: md RAID 5" $OUT "^MD_LEVEL=raid5\$"
+		expect_grep "ap50.$_k: over 3 devices" $OUT "^MD_DEVICES=3\$"
+	done
+	run mdadm --detail /dev/md/ap50.1
+	for _id in tbp4 tbp5 tbp6; do
+		grep -q "/dev/$(tcmu_dev $_id)\$" $OUT || fail "$_id is not in /dev/md/ap50.1"
+	done
+	expect_eq "ap50: ARRAY lines (two inner, one outer)" "$(grep -c '^ARRAY /dev/md/ap50' /tmp/ap50.conf)" 3
+	ap_sizes $AP50_LIM tbp1 tbp2 tbp3 tbp4 tbp5 tbp6
+	ap_write ap50
+	must umount /mnt/ap50
+	ap_sync_wait ap50.0
+	ap_sync_wait ap50.1
+	old=/dev/$(tcmu_dev tbp5)
+	new=/dev/$(tcmu_dev tbp7)
+	must mdadm /dev/md/ap50.1 --fail $old
+	must $SS array replace ap50 $old $new --yes --wait
+	expect_grep "ap50 replace: in the inner array" $OUT "^/dev/md/ap50.1: .* added in the place of $old"
+	expect_grep "ap50 replace: rebuilt" $OUT "^/dev/md/ap50.1: rebuild done"
+	expect_grep "ap50 replace: the member taken out let go" $OUT "left the array, back to its original capacity"
+	ap_sizes $AP50_LIM tbp7
+	ap_sizes $AP_FULL tbp5
+	run mdadm --examine $old
+	[ $RC -ne 0 ] || fail "tbp5: md superblock left after it was replaced"
+	run mdadm --detail /dev/md/ap50.1
+	expect_grep "ap50.1 clean after the rebuild" $OUT "State : clean *\$"
+	grep -q "$new\$" $OUT || fail "$new is not in /dev/md/ap50.1"
+	run $SS array status ap50
+	expect_grep "ap50 status: the new member in its inner array" $OUT ", in /dev/md/ap50.1\$"
+	expect_grep "ap50 status: the one replaced" $OUT "replaced, left the array: $AP_FULL blocks \\(restored\\)\$"
+	ap_readback ap50
+	ap_undo ap50 tbp1 tbp2 tbp3 tbp4 tbp6 tbp7
+	for _k in 0 1; do
+		[ -e /dev/md/ap50.$_k ] && [ -e /sys/block/$(readlink /dev/md/ap50.$_k | sed 's|.*/||')/md ] &&
+			fail "/dev/md/ap50.$_k still there after undo"
+	done
+	expect_eq "ap50 undo: the ARRAY lines taken out" "$(grep -c '^ARRAY' /tmp/ap50.conf)" 0
+}
+t ss-tcmu-apply-raid50-replace-undo ss_tcmu_apply_raid50
 
 # kill -9 right after mdadm --create (a wrapper around the real mdadm does it): the next
 # apply finds the record, rolls the unfinished run back (stops the real array, wipes its
