@@ -23,6 +23,7 @@
 #include "shortstroke/error.h"
 #include "shortstroke/job.h"
 #include "shortstroke/logpage.h"
+#include "shortstroke/scsi.h"
 
 enum smart_verdict {
 	SMART_UNKNOWN = 0,
@@ -134,17 +135,25 @@ struct smart_scsi_pages {
 	struct log_selftest selftest;
 	struct log_bgscan bg_scan;
 	struct log_ie ie;
+	/* READ DEFECT DATA (12), else (10): the grown defect list's header
+	 * (its count is the drive's reallocated blocks) */
+	enum smart_page_state defects_st;
+	struct scsi_defect_list defects;
 };
 
 struct smart_report {
 	bool ata;
 	enum smart_verdict verdict;
 	char reason[256]; /* one line; "" for PASSED */
+	/* what raised a WARNING: sector or defect counts (reallocated,
+	 * pending, offline uncorrectable, grown defects: a caller with its
+	 * own limits for them may judge those itself), anything else */
+	bool warn_counts, warn_other;
 
 	/* key figures; known false when the drive does not report them */
 	struct smart_num temperature_c;
 	struct smart_num power_on_hours;
-	struct smart_num reallocated;
+	struct smart_num reallocated; /* ATA attribute 5; SCSI the grown defect list */
 	struct smart_num pending;
 	struct smart_num offline_uncorrectable;
 	struct smart_num crc_errors;
@@ -250,6 +259,10 @@ int selftest_wait(struct drive *d, const struct drive_info *info, enum selftest_
  * reason of the worst finding wins, the first one among equals. */
 void smart_report_verdict(struct smart_report *r, enum smart_verdict v, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* The same for a WARNING raised by a sector or defect count (warn_counts). */
+void smart_report_count_warning(struct smart_report *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /* The self-test rule of both verdicts: the newest finished test in
  * r->selftests failed -> FAILED; an older one failed -> WARNING. */

@@ -137,21 +137,28 @@ static struct table *st_table(const struct smart_report *r, unsigned flags)
 	return t;
 }
 
+/* The three error counter pages of a SCSI report, by name. */
+struct err_log {
+	const char *name;
+	enum smart_page_state st;
+	const struct log_errors *e;
+};
+
+static void err_logs(const struct smart_scsi_pages *p, struct err_log logs[3])
+{
+	logs[0] = (struct err_log){ "read", p->read_st, &p->read_err };
+	logs[1] = (struct err_log){ "write", p->write_st, &p->write_err };
+	logs[2] = (struct err_log){ "verify", p->verify_st, &p->verify_err };
+}
+
 static struct table *err_table(const struct smart_report *r, const char *sel, char *eb, size_t el)
 {
 	const struct smart_scsi_pages *p = &r->scsi;
-	const struct {
-		const char *name;
-		enum smart_page_state st;
-		const struct log_errors *e;
-	} logs[] = {
-		{ "read", p->read_st, &p->read_err },
-		{ "write", p->write_st, &p->write_err },
-		{ "verify", p->verify_st, &p->verify_err },
-	};
+	struct err_log logs[3];
 	struct table *t = table_new(err_cols, EC_COUNT, ERR_DEFAULT, sel, eb, el);
 
-	for (size_t i = 0; t && i < sizeof(logs) / sizeof(logs[0]); i++) {
+	err_logs(p, logs);
+	for (size_t i = 0; t && i < 3; i++) {
 		const struct log_errors *e = logs[i].e;
 
 		if (logs[i].st != SMART_PAGE_OK)
@@ -188,7 +195,9 @@ static unsigned figures(const struct smart_report *r, struct figure *f)
 				  r->temperature_c.known && r->temperature_c.value >= HOT_C };
 	f[n++] = (struct figure){ "Power-on hours", "power_on_hours", NULL, &r->power_on_hours,
 				  false };
-	f[n++] = (struct figure){ "Reallocated", "reallocated", "sectors", &r->reallocated,
+	/* on SCSI the grown defect list: the blocks the drive reassigned */
+	f[n++] = (struct figure){ r->ata ? "Reallocated" : "Grown defects", "reallocated",
+				  r->ata ? "sectors" : "blocks", &r->reallocated,
 				  r->reallocated.known && r->reallocated.value > 0 };
 	f[n++] = (struct figure){ "Pending", "pending", "sectors", &r->pending,
 				  r->pending.known && r->pending.value > 0 };
@@ -201,12 +210,68 @@ static unsigned figures(const struct smart_report *r, struct figure *f)
 	return n;
 }
 
-static uint64_t uncorrected(const struct smart_report *r, const struct log_errors *e,
-			    enum smart_page_state st)
+/* A counter of an error counter page, 0 when the page or counter is not there. */
+static uint64_t err_count(const struct log_errors *e, enum smart_page_state st,
+			  enum log_err_counter c)
 {
-	(void)r;
-	return st == SMART_PAGE_OK && e->has[LOG_ERR_UNCORRECTED] ? e->count[LOG_ERR_UNCORRECTED]
-								  : 0;
+	return st == SMART_PAGE_OK && e->has[c] ? e->count[c] : 0;
+}
+
+/* {"read": N, "write": N, "verify": N} of one counter, null for a page the
+ * drive does not keep; returns the sum. */
+static uint64_t err_object(struct record *d, const char *key, const struct smart_scsi_pages *p,
+			   enum log_err_counter c)
+{
+	struct err_log logs[3];
+	struct record *o = record_set_object(d, key);
+	uint64_t sum = 0;
+
+	err_logs(p, logs);
+	for (size_t i = 0; i < 3; i++) {
+		if (logs[i].st == SMART_PAGE_OK && logs[i].e->has[c]) {
+			record_set_u64(o, logs[i].name, logs[i].e->count[c]);
+			sum += logs[i].e->count[c];
+		} else {
+			record_set_null(o, logs[i].name);
+		}
+	}
+	return sum;
+}
+
+/* The background scan page: status, scans, what they found (a text line
+ * on text when not NULL, JSON "background_scan" on d). */
+static void bg_scan_fields(struct record *text, struct record *d, const struct smart_scsi_pages *p)
+{
+	static const char *const status[] = {
+		"no scan active",
+		"background medium scan active",
+		"pre-scan active",
+		"halted: fatal error",
+		"halted: vendor pattern",
+		"halted: PLIST errors",
+		"halted: vendor reason",
+		"halted: temperature",
+		"waiting for the scan time",
+		"halted: waiting for the scan interval",
+	};
+	const struct log_bgscan *b = &p->bg_scan;
+	const char *st;
+	struct record *o;
+
+	if (p->bg_scan_st != SMART_PAGE_OK || !b->has_status) {
+		record_set_null(d, "background_scan");
+		return;
+	}
+	st = b->status < sizeof(status) / sizeof(status[0]) ? status[b->status] : "reserved";
+	if (text)
+		record_text(text, "Background scans", "%u performed, %u medium error%s logged (%s)",
+			    b->scans_performed, b->total, b->total == 1 ? "" : "s", st);
+	o = record_set_object(d, "background_scan");
+	record_set_str(o, "status", st);
+	record_set_u64(o, "scans_performed", b->scans_performed);
+	record_set_u64(o, "medium_scans_performed", b->medium_scans_performed);
+	record_set_double(o, "progress_percent", b->progress * 100.0 / 65536.0);
+	record_set_u64(o, "medium_errors", b->total);
 }
 
 static const char *ie_text(const struct smart_scsi_pages *p, char *buf, size_t len)
@@ -215,6 +280,28 @@ static const char *ie_text(const struct smart_scsi_pages *p, char *buf, size_t l
 	if (p->ie.asc)
 		log_asc_text(p->ie.asc, p->ie.ascq, buf, len);
 	return buf;
+}
+
+/* Non-medium errors and start-stop cycles: text lines on text (smart's
+ * labels, or info's shorter ones), JSON on d. */
+static void counts_fields(struct record *text, struct record *d, const struct smart_scsi_pages *p,
+			  bool brief)
+{
+	if (p->non_medium_st == SMART_PAGE_OK && p->non_medium.has_count) {
+		if (!brief)
+			record_text(text, "Non-medium errors", "%" PRIu64, p->non_medium.count);
+		record_set_u64(d, "non_medium_errors", p->non_medium.count);
+	} else {
+		record_set_null(d, "non_medium_errors");
+	}
+	if (p->start_stop_st == SMART_PAGE_OK && p->start_stop.has_cycles) {
+		record_text(text, brief ? "Start-stop" : "Start-stop cycles",
+			    "%" PRIu32 "%s of %" PRIu32 " specified", p->start_stop.cycles,
+			    brief ? " cycles" : "", p->start_stop.specified_cycles);
+		record_set_u64(d, "start_stop_cycles", p->start_stop.cycles);
+	} else {
+		record_set_null(d, "start_stop_cycles");
+	}
 }
 
 /* -a: the attribute table (ATA) or the error counters (SCSI) in text; d
@@ -234,32 +321,33 @@ static void attrs_text(struct record *d, struct table *t, const struct smart_vie
 static void scsi_fields(struct record *d, const struct smart_report *r, const struct smart_view *o)
 {
 	const struct smart_scsi_pages *p = &r->scsi;
-	uint64_t ur = uncorrected(r, &p->read_err, p->read_st),
-		 uw = uncorrected(r, &p->write_err, p->write_st),
-		 uv = uncorrected(r, &p->verify_err, p->verify_st);
+	uint64_t ur = err_count(&p->read_err, p->read_st, LOG_ERR_UNCORRECTED),
+		 uw = err_count(&p->write_err, p->write_st, LOG_ERR_UNCORRECTED),
+		 uv = err_count(&p->verify_err, p->verify_st, LOG_ERR_UNCORRECTED);
 	struct table *t = err_table(r, NULL, NULL, 0);
 	bool ie = p->ie_st == SMART_PAGE_OK && p->ie.has;
 	struct record *pages;
 	char asc[96];
 
+	if (p->defects_st == SMART_PAGE_OK && p->defects.count_known)
+		record_set_u64(d, "grown_defects", p->defects.count);
+	else
+		record_set_null(d, "grown_defects");
+	record_text(d, "Corrected errors", "read %" PRIu64 ", write %" PRIu64 ", verify %" PRIu64,
+		    err_count(&p->read_err, p->read_st, LOG_ERR_TOTAL_CORRECTED),
+		    err_count(&p->write_err, p->write_st, LOG_ERR_TOTAL_CORRECTED),
+		    err_count(&p->verify_err, p->verify_st, LOG_ERR_TOTAL_CORRECTED));
+	err_object(d, "corrected_errors", p, LOG_ERR_TOTAL_CORRECTED);
 	record_text(d, "Uncorrected errors",
 		    "read %" PRIu64 ", write %" PRIu64 ", verify %" PRIu64 "%s", ur, uw, uv,
 		    ur + uw + uv ? "  (!)" : "");
+	err_object(d, "uncorrected_errors", p, LOG_ERR_UNCORRECTED);
 	if (t)
 		record_set_table(d, "error_counters", t);
 	else
 		record_set_null(d, "error_counters");
-	if (p->non_medium_st == SMART_PAGE_OK && p->non_medium.has_count)
-		record_u64(d, "Non-medium errors", "non_medium_errors", p->non_medium.count, NULL);
-	else
-		record_set_null(d, "non_medium_errors");
-	if (p->start_stop_st == SMART_PAGE_OK && p->start_stop.has_cycles) {
-		record_text(d, "Start-stop cycles", "%" PRIu32 " of %" PRIu32 " specified",
-			    p->start_stop.cycles, p->start_stop.specified_cycles);
-		record_set_u64(d, "start_stop_cycles", p->start_stop.cycles);
-	} else {
-		record_set_null(d, "start_stop_cycles");
-	}
+	counts_fields(d, d, p, false);
+	bg_scan_fields(d, d, p);
 	if (ie)
 		record_text(d, "Informational exc.", "%s%s", ie_text(p, asc, sizeof(asc)),
 			    p->ie.asc ? "  (!)" : "");
@@ -273,6 +361,9 @@ static void scsi_fields(struct record *d, const struct smart_report *r, const st
 	record_set_str(pages, "selftest", smart_page_state_name(p->selftest_st));
 	record_set_str(pages, "background_scan", smart_page_state_name(p->bg_scan_st));
 	record_set_str(pages, "informational_exceptions", smart_page_state_name(p->ie_st));
+	record_set_str(pages, "non_medium_errors", smart_page_state_name(p->non_medium_st));
+	record_set_str(pages, "start_stop", smart_page_state_name(p->start_stop_st));
+	record_set_str(pages, "grown_defect_list", smart_page_state_name(p->defects_st));
 	attrs_text(d, t, o);
 }
 
@@ -366,4 +457,59 @@ void smart_disk_record(struct record *d, const struct dev_entry *e, const struct
 		record_line(d, "  ATA error log: %u error%s%s", r->errlog.error_count,
 			    r->errlog.error_count == 1 ? "" : "s", newest);
 	}
+}
+
+void smart_health_record(struct record *r, const struct smart_report *rep, const char *why)
+{
+	const struct smart_scsi_pages *p;
+	struct record *h;
+
+	if (!rep) {
+		record_text(r, "Health", "not read: %s", why ? why : "no SMART");
+		record_set_null(r, "health");
+		return;
+	}
+	h = record_set_object(r, "health");
+	p = &rep->scsi;
+	if (rep->verdict == SMART_PASSED)
+		record_text(r, "Health", "PASSED");
+	else
+		record_text(r, "Health", "%s: %s", smart_verdict_name(rep->verdict), rep->reason);
+	record_set_str(h, "verdict", smart_verdict_name(rep->verdict));
+	record_set_str(h, "reason", rep->reason[0] ? rep->reason : NULL);
+	if (rep->reallocated.known) {
+		record_text(r, rep->ata ? "Reallocated" : "Grown defects", "%" PRId64 " %s%s",
+			    rep->reallocated.value, rep->ata ? "sectors" : "blocks",
+			    rep->reallocated.value > 0 ? "  (!)" : "");
+		record_set_i64(h, "reallocated", rep->reallocated.value);
+	} else {
+		record_set_null(h, "reallocated");
+	}
+	if (rep->ata) {
+		if (rep->pending.known) {
+			record_text(r, "Pending", "%" PRId64 " sectors%s", rep->pending.value,
+				    rep->pending.value > 0 ? "  (!)" : "");
+			record_set_i64(h, "pending", rep->pending.value);
+		} else {
+			record_set_null(h, "pending");
+		}
+		return;
+	}
+	if (p->defects_st == SMART_PAGE_OK && p->defects.count_known)
+		record_set_u64(h, "grown_defects", p->defects.count);
+	else
+		record_set_null(h, "grown_defects");
+	{
+		uint64_t c = err_object(h, "corrected_errors", p, LOG_ERR_TOTAL_CORRECTED);
+		uint64_t u = err_object(h, "uncorrected_errors", p, LOG_ERR_UNCORRECTED);
+
+		record_text(r, "Error counters", "%" PRIu64 " corrected, %" PRIu64 " uncorrected%s",
+			    c, u, u ? "  (!)" : "");
+	}
+	counts_fields(r, h, p, true);
+	if (p->bg_scan_st == SMART_PAGE_OK && p->bg_scan.has_status)
+		record_text(r, "Medium scans", "%u in the background, %u medium error%s logged",
+			    p->bg_scan.scans_performed, p->bg_scan.total,
+			    p->bg_scan.total == 1 ? "" : "s");
+	bg_scan_fields(NULL, h, p);
 }

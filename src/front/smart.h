@@ -42,4 +42,10 @@ struct smart_view {
 void smart_disk_record(struct record *d, const struct dev_entry *e, const struct smart_report *r,
 		       const struct smart_view *v);
 
+/* The short health summary `info` shows after a drive's identity (text on
+ * r, JSON under "health"): the verdict, and on SCSI the grown defect list,
+ * the error counters, start-stop cycles and background scans; on ATA the
+ * reallocated and pending sectors. rep NULL: why not in why (null). */
+void smart_health_record(struct record *r, const struct smart_report *rep, const char *why);
+
 #endif

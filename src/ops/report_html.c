@@ -77,7 +77,10 @@ static const char css[] =
     "svg .line{fill:none;stroke:#2563eb;stroke-width:2}"
     "svg .bars{fill:#60a5fa;stroke:#2563eb;stroke-width:0.5}"
     "svg .dot{fill:#2563eb}svg .bad{fill:#dc2626}"
-    "td.num{text-align:right;font-variant-numeric:tabular-nums}";
+    "td.num{text-align:right;font-variant-numeric:tabular-nums}"
+    "td.warn{background:#fff6e0;color:#7a4b00;font-weight:600}"
+    ".swatch{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:4px;"
+    "vertical-align:-1px}";
 
 /* ---- charts ---- */
 
@@ -300,6 +303,167 @@ static void chart_iops(FILE *f, const struct qualify_result *r)
 	svg_close(f);
 }
 
+/* The scan map, as MHDD's and Victoria's grids: the position across the
+ * disk (x) against the latency class (y, fastest at the top, failed reads
+ * at the bottom), each cell shaded by how many blocks fell there (log
+ * scale), in those tools' colours. */
+static const char *const class_fill[QUALIFY_CLASSES + 1] = {
+	"#d1d5db", "#9ca3af", "#4b5563", "#16a34a", "#f97316", "#dc2626", "#7c3aed",
+};
+
+static void class_label(const struct qualify_result *r, unsigned c, char *buf, size_t len)
+{
+	if (c == QUALIFY_CLASSES)
+		snprintf(buf, len, "failed");
+	else if (c < QUALIFY_CLASS_EDGES)
+		snprintf(buf, len, "< %g ms", r->scan_classes_ms[c]);
+	else
+		snprintf(buf, len, "\u2265 %g ms", r->scan_classes_ms[c - 1]);
+}
+
+static void chart_scan_map(FILE *f, const struct qualify_result *r)
+{
+	const unsigned rows = QUALIFY_CLASSES + 1;
+	double cw = (double)PW / QUALIFY_MAP_BINS, rh = (double)PH / rows;
+	uint32_t max = 0;
+
+	for (unsigned b = 0; b < QUALIFY_MAP_BINS; b++)
+		for (unsigned c = 0; c < rows; c++)
+			if (r->scan_map[b][c] > max)
+				max = r->scan_map[b][c];
+	svg_open(f, "Surface scan map: blocks by latency class across the disk",
+		 "surface scan map chart");
+	for (unsigned c = 0; c < rows; c++) {
+		char label[32];
+		double y = MT + rh * c;
+
+		class_label(r, c, label, sizeof(label));
+		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">", ML - 5,
+			y + rh / 2 + 4);
+		esc(f, label);
+		fputs("</text>\n", f);
+		fprintf(f, "<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>", ML,
+			y, ML + PW, y);
+	}
+	for (int p = 0; p <= 100; p += 20)
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%d%%</text>",
+			ML + PW * p / 100.0, MT + PH + 15, p);
+	x_label(f, "position on the disk (0 % = outer edge, LBA 0)");
+	/* one path per class and shade: cells with blocks, darker for more */
+	for (unsigned c = 0; c < rows; c++) {
+		for (int shade = 1; shade <= 4; shade++) {
+			bool any = false;
+
+			for (unsigned b = 0; b < QUALIFY_MAP_BINS; b++) {
+				uint32_t n = r->scan_map[b][c];
+				int sh;
+
+				if (!n)
+					continue;
+				sh = 1 + (int)(3.0 * log1p((double)n) / log1p((double)max) + 0.5);
+				if (sh > 4)
+					sh = 4;
+				if (sh != shade)
+					continue;
+				if (!any)
+					fprintf(f, "<path fill=\"%s\" fill-opacity=\"%.2f\" d=\"",
+						class_fill[c], 0.25 * shade);
+				any = true;
+				fprintf(f, "M%.1f %.1fh%.2fv%.1fh%.2fZ", ML + cw * b,
+					MT + rh * c + 1, cw, rh - 2, -cw);
+			}
+			if (any)
+				fputs("\"/>\n", f);
+		}
+	}
+	fprintf(f, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n", ML, MT + PH,
+		ML + PW, MT + PH);
+	svg_close(f);
+}
+
+/* The class counts, the slowest blocks, what --remap did. */
+static void scan_tables(FILE *f, const struct qualify_result *r)
+{
+	char label[32];
+
+	if (!r->scan_block_bytes)
+		return;
+	fprintf(f,
+		"<h3>Surface scan: %u KiB blocks by latency</h3>\n<table class=\"classes\"><thead>"
+		"<tr>",
+		r->scan_block_bytes >> 10);
+	for (unsigned c = 0; c <= QUALIFY_CLASSES; c++) {
+		class_label(r, c, label, sizeof(label));
+		fprintf(f, "<th><span class=\"swatch\" style=\"background:%s\"></span>",
+			class_fill[c]);
+		esc(f, label);
+		fputs("</th>", f);
+	}
+	fputs("</tr></thead><tbody><tr>", f);
+	for (unsigned c = 0; c <= QUALIFY_CLASSES; c++) {
+		uint64_t n = 0;
+
+		if (c < QUALIFY_CLASSES)
+			n = r->scan_class[c];
+		else
+			for (unsigned k = 0; k < QE_KINDS; k++)
+				n += r->scan_err[k];
+		fprintf(f, "<td class=\"num%s\">%" PRIu64 "</td>",
+			n && c >= QUALIFY_CLASS_EDGES - 1 ? " warn" : "", n);
+	}
+	fputs("</tr></tbody></table>\n<div class=\"meta\">Failed reads by kind:", f);
+	for (unsigned k = 0; k < QE_KINDS; k++)
+		fprintf(f, "%s %s %" PRIu64, k ? "," : "",
+			qualify_err_kind_name((enum qualify_err_kind)k), r->scan_err[k]);
+	fputs("</div>\n", f);
+	if (r->nslowest) {
+		fputs("<h3>Slowest blocks</h3>\n<table><thead><tr><th>LBA</th><th>Blocks</th>"
+		      "<th>ms</th></tr></thead><tbody>\n",
+		      f);
+		for (unsigned i = 0; i < r->nslowest; i++)
+			fprintf(f,
+				"<tr><td class=\"num\">%" PRIu64 "</td><td class=\"num\">%u</td>"
+				"<td class=\"num%s\">%.1f</td></tr>\n",
+				r->slowest[i].lba, r->slowest[i].blocks,
+				r->slowest[i].ms >= 150 ? " warn" : "", r->slowest[i].ms);
+		fputs("</tbody></table>\n", f);
+	}
+	if (!r->remap_ran)
+		return;
+	fputs("<h3>Remap (--remap)</h3>\n", f);
+	if (!r->nremap) {
+		fputs("<div class=\"meta\">Nothing to remap.</div>\n", f);
+		return;
+	}
+	fputs("<table><thead><tr><th>LBA</th><th>Blocks</th><th>Before</th><th>Sent</th>"
+	      "<th>After</th></tr></thead><tbody>\n",
+	      f);
+	for (unsigned i = 0; i < r->nremap; i++) {
+		const struct qualify_remap *m = &r->remap[i];
+
+		fprintf(f, "<tr><td class=\"num\">%" PRIu64 "</td><td class=\"num\">%u</td><td>",
+			m->lba, m->blocks);
+		if (m->why == QR_UNREADABLE)
+			fprintf(f, "unreadable (%s)",
+				qualify_err_kind_name((enum qualify_err_kind)m->before_kind));
+		else
+			fprintf(f, "%.1f ms", m->before_ms);
+		fputs("</td><td>", f);
+		esc(f, m->action);
+		if (m->rc) {
+			fputs(": failed, ", f);
+			esc(f, m->error);
+		}
+		if (m->after_ok)
+			fprintf(f, "</td><td class=\"num%s\">%.1f ms</td></tr>\n",
+				m->after_ms >= 150 ? " warn" : "", m->after_ms);
+		else
+			fprintf(f, "</td><td class=\"fail\">unreadable (%s)</td></tr>\n",
+				qualify_err_kind_name((enum qualify_err_kind)m->after_kind));
+	}
+	fputs("</tbody></table>\n", f);
+}
+
 /* ---- the page ---- */
 
 static void summary(FILE *f, const struct qualify_result *const *r, unsigned n)
@@ -325,6 +489,59 @@ static void summary(FILE *f, const struct qualify_result *const *r, unsigned n)
 				qualify_status_name(r[i]->check[c].status));
 		fprintf(f, "<td class=\"%s\">%s</td></tr>\n", r[i]->pass ? "pass" : "fail",
 			r[i]->pass ? "PASS" : "FAIL");
+	}
+	fputs("</tbody></table>\n", f);
+}
+
+static void health_num(FILE *f, const char *label, const struct smart_num *n, const char *unit,
+		       bool bad_above_zero)
+{
+	if (!n->known)
+		return;
+	fputs("<tr><td>", f);
+	esc(f, label);
+	fprintf(f, "</td><td class=\"num%s\">%" PRId64 "%s%s</td></tr>\n",
+		bad_above_zero && n->value > 0 ? " warn" : "", n->value, unit ? " " : "",
+		unit ? unit : "");
+}
+
+/* What SMART and the SCSI log pages said: the figures behind the verdict. */
+static void health_table(FILE *f, const struct qualify_result *r)
+{
+	static const char *const what[3] = { "read", "write", "verify" };
+	const struct qualify_scsi_health *h = &r->scsi;
+
+	if (!r->smart_read)
+		return;
+	fputs("<h3>Health</h3>\n<table class=\"health\"><tbody>\n", f);
+	fprintf(f, "<tr><td>Verdict</td><td>%s</td></tr>\n", smart_verdict_name(r->smart_verdict));
+	health_num(f, "Temperature", &r->temperature_c, "C", false);
+	health_num(f, "Power-on hours", &r->power_on_hours, NULL, false);
+	health_num(f, h->read ? "Grown defects (READ DEFECT DATA)" : "Reallocated sectors",
+		   &r->reallocated, NULL, true);
+	health_num(f, "Pending sectors", &r->pending, NULL, true);
+	health_num(f, "Offline uncorrectable", &r->offline_uncorrectable, NULL, true);
+	for (unsigned i = 0; h->read && i < 3; i++) {
+		if (!h->has_counters[i])
+			continue;
+		fprintf(f,
+			"<tr><td>%s errors (log page %02Xh): corrected / uncorrected</td>"
+			"<td class=\"num%s\">%" PRIu64 " / %" PRIu64 "</td></tr>\n",
+			what[i],
+			i == 0	 ? 3
+			: i == 1 ? 2
+				 : 5,
+			h->uncorrected[i] ? " warn" : "", h->corrected[i], h->uncorrected[i]);
+	}
+	if (h->read) {
+		health_num(f, "Non-medium errors (06h)", &h->non_medium, NULL, false);
+		health_num(f, "Start-stop cycles (0Eh)", &h->start_stop_cycles, NULL, false);
+		if (h->bg_scan)
+			fprintf(f,
+				"<tr><td>Background scans (15h): scans / medium errors</td>"
+				"<td class=\"num%s\">%u / %u</td></tr>\n",
+				h->bg_medium_errors ? " warn" : "", h->bg_scans,
+				h->bg_medium_errors);
 	}
 	fputs("</tbody></table>\n", f);
 }
@@ -365,6 +582,7 @@ static void disk_section(FILE *f, const struct qualify_result *r, unsigned idx)
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</tbody></table>\n", f);
+	health_table(f, r);
 	if (r->nbad) {
 		fputs("<h3>Unreadable blocks</h3>\n<table><thead><tr><th>First LBA</th><th>Last LBA"
 		      "</th><th>Blocks</th></tr></thead><tbody>\n",
@@ -379,6 +597,7 @@ static void disk_section(FILE *f, const struct qualify_result *r, unsigned idx)
 		if (r->bad_truncated)
 			fputs("<div class=\"note\">More ranges than the list holds.</div>\n", f);
 	}
+	scan_tables(f, r);
 	if (r->nqd) {
 		fputs("<h3>Random 4 KiB reads</h3>\n<table><thead><tr><th>QD</th><th>IOPS</th>"
 		      "<th>Mean ms</th><th>P99 ms</th></tr></thead><tbody>\n",
@@ -390,8 +609,10 @@ static void disk_section(FILE *f, const struct qualify_result *r, unsigned idx)
 				r->qd[k], r->iops[k], r->lat_avg_ms[k], r->lat_p99_ms[k]);
 		fputs("</tbody></table>\n", f);
 	}
-	if ((r->zp && r->zp->npoints) || r->hist.count || r->nqd) {
+	if ((r->zp && r->zp->npoints) || r->hist.count || r->nqd || r->scan_block_bytes) {
 		fputs("<div class=\"charts\">\n", f);
+		if (r->scan_block_bytes)
+			chart_scan_map(f, r);
 		if (r->zp && r->zp->npoints)
 			chart_profile(f, r);
 		if (r->hist.count)

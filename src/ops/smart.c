@@ -301,10 +301,9 @@ static void ata_verdict(struct smart_report *r, uint64_t bad)
 		return;
 	}
 	if (bad > 0)
-		smart_report_verdict(
-		    r, SMART_WARNING,
-		    "%" PRIu64 " bad sector%s (reallocated %" PRId64 ", pending %" PRId64 ")", bad,
-		    bad == 1 ? "" : "s", r->reallocated.known ? r->reallocated.value : 0,
+		smart_report_count_warning(
+		    r, "%" PRIu64 " bad sector%s (reallocated %" PRId64 ", pending %" PRId64 ")",
+		    bad, bad == 1 ? "" : "s", r->reallocated.known ? r->reallocated.value : 0,
 		    r->pending.known ? r->pending.value : 0);
 	a = find_bad_attr(r, false);
 	if (a)
@@ -313,8 +312,8 @@ static void ata_verdict(struct smart_report *r, uint64_t bad)
 				     "in the past: worst %u, threshold %u",
 				     a->name, a->id, a->worst, a->threshold);
 	if (r->offline_uncorrectable.known && r->offline_uncorrectable.value > 0)
-		smart_report_verdict(r, SMART_WARNING, "%" PRId64 " offline-uncorrectable sectors",
-				     r->offline_uncorrectable.value);
+		smart_report_count_warning(r, "%" PRId64 " offline-uncorrectable sectors",
+					   r->offline_uncorrectable.value);
 	if (r->overall == OVERALL_NONE)
 		smart_report_verdict(r, SMART_UNKNOWN,
 				     "the drive did not return its SMART health status");

@@ -183,14 +183,44 @@ int sim_fault_parse(const char *spec, struct sim_fault *f, char *msg, size_t msg
 		f->lba_first = a;
 		return 0;
 	}
+	if (n == 10 && strncmp(spec, "slow-block", 10) == 0) {
+		const char *c2 = arg ? strrchr(arg, ':') : NULL;
+		char *end = NULL;
+		double ms;
+
+		f->kind = SIM_FAULT_SLOW_BLOCK;
+		if (!arg || !c2)
+			return fail(msg, msglen,
+				    "fault \"%s\": expected slow-block:<lba>[-<lba>]:<ms>", spec);
+		dash = memchr(arg, '-', (size_t)(c2 - arg));
+		n = dash ? (size_t)(dash - arg) : (size_t)(c2 - arg);
+		if (parse_u64(arg, n, false, &a) ||
+		    (dash && parse_u64(dash + 1, (size_t)(c2 - dash - 1), false, &b)))
+			return fail(msg, msglen, "fault \"%s\": LBA must be a decimal number",
+				    spec);
+		if (!dash)
+			b = a;
+		if (b < a)
+			return fail(msg, msglen, "fault \"%s\": range ends before it starts", spec);
+		ms = strtod(c2 + 1, &end);
+		if (!c2[1] || !end || *end || !isfinite(ms) || ms <= 0 || ms > 600000)
+			return fail(msg, msglen,
+				    "fault \"%s\": the delay must be a number of ms above 0 and "
+				    "at most 600000",
+				    spec);
+		f->lba_first = a;
+		f->lba_last = b;
+		f->extra_ms = ms;
+		return 0;
+	}
 	if (n == 8 && strncmp(spec, "no-smart", 8) == 0 && !arg) {
 		f->kind = SIM_FAULT_NO_SMART;
 		return 0;
 	}
 	return fail(msg, msglen,
 		    "unknown fault \"%s\" (abort, ignore-mode-select, medium-error, vanish-after, "
-		    "format-power-loss, frozen, slow, smart-degrade, smart-fail, selftest-fail, "
-		    "no-smart)",
+		    "format-power-loss, frozen, slow, slow-block, smart-degrade, smart-fail, "
+		    "selftest-fail, no-smart)",
 		    spec);
 }
 
@@ -237,6 +267,14 @@ void sim_fault_format(const struct sim_fault *f, char *buf, size_t len)
 		break;
 	case SIM_FAULT_NO_SMART:
 		snprintf(buf, len, "no-smart");
+		break;
+	case SIM_FAULT_SLOW_BLOCK:
+		if (f->lba_first == f->lba_last)
+			snprintf(buf, len, "slow-block:%" PRIu64 ":%.17g", f->lba_first,
+				 f->extra_ms);
+		else
+			snprintf(buf, len, "slow-block:%" PRIu64 "-%" PRIu64 ":%.17g", f->lba_first,
+				 f->lba_last, f->extra_ms);
 		break;
 	default:
 		snprintf(buf, len, "?");

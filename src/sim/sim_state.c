@@ -115,6 +115,8 @@ static void health_to_json(const struct sim_drive *d, struct json_object *o)
 	put_u64(x, "verify_bytes", s->ctr.verify_bytes);
 	put_u64(x, "read_unc", s->ctr.read_unc);
 	put_u64(x, "verify_unc", s->ctr.verify_unc);
+	put_u64(x, "read_delayed", s->ctr.read_delayed);
+	put_u64(x, "non_medium", s->ctr.non_medium);
 	json_object_object_add(o, "counters", x);
 	put_u64(o, "active_notch", s->active_notch);
 
@@ -431,6 +433,8 @@ static void health_from_json(struct loader *l, struct json_object *o, struct sim
 		get_u64_into(l, x, "verify_bytes", &s->ctr.verify_bytes);
 		get_u64_into(l, x, "read_unc", &s->ctr.read_unc);
 		get_u64_into(l, x, "verify_unc", &s->ctr.verify_unc);
+		get_u64_into(l, x, "read_delayed", &s->ctr.read_delayed);
+		get_u64_into(l, x, "non_medium", &s->ctr.non_medium);
 	}
 	if (get_u64(l, o, "active_notch", &v)) {
 		if (v > sim_notch_count(d))
@@ -692,6 +696,8 @@ static void ctr_merge(struct sim_counters *now, const struct sim_counters *mine,
 	now->verify_bytes += mine->verify_bytes - base->verify_bytes;
 	now->read_unc += mine->read_unc - base->read_unc;
 	now->verify_unc += mine->verify_unc - base->verify_unc;
+	now->read_delayed += mine->read_delayed - base->read_delayed;
+	now->non_medium += mine->non_medium - base->non_medium;
 }
 
 /* What another process saved, with this process's counts and clock kept. */

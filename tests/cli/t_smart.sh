@@ -68,6 +68,24 @@ run "$PROG" --demo smart -a sim:sas15k
 expect "SAS degrade: too many block reassigns" 1 "too many block reassigns \(5d/14\)"
 expect "SAS degrade: uncorrected read errors counted" 1 "^read +2000 +2000 .* 3$"
 clear sim:sas15k
+# the grown defect list (READ DEFECT DATA) is a SAS disk's reallocated count
+fault sim:sas15k smart-degrade:5
+run "$PROG" --demo smart sim:sas15k
+expect "SAS grown defects: WARNING that names them" 4 "^sim:sas15k: WARNING: 5 grown defects \(blocks the drive reassigned\)$"
+expect "SAS grown defects: marked" 4 "^  Grown defects: +5 blocks  \(!\)$"
+run "$PROG" --demo smart -J sim:sas15k
+json_check "SAS grown defects in JSON: reallocated, grown_defects, the counters" \
+	"(x := d['disks'][0]) and x['reallocated'] == 5 and x['grown_defects'] == 5 and x['log_pages']['grown_defect_list'] == 'ok' and x['corrected_errors']['read'] == 5 and x['uncorrected_errors'] == {'read': 0, 'write': 0, 'verify': 0} and x['background_scan']['medium_errors'] == 0 and x['start_stop_cycles'] > 0"
+run "$PROG" --demo info -J sim:sas15k
+json_check "info: the health summary of a SAS disk" \
+	"d['health']['verdict'] == 'WARNING' and d['health']['grown_defects'] == 5 and d['health']['non_medium_errors'] == 0"
+clear sim:sas15k
+fault sim:sas15k abort:b7
+run "$PROG" --demo smart -J sim:sas15k
+expect "READ DEFECT DATA refused: the rest is still read" 0
+json_check "READ DEFECT DATA refused: the list's state says so" \
+	"d['disks'][0]['log_pages']['grown_defect_list'] == 'error' and d['disks'][0]['reallocated'] is None"
+clear sim:sas15k
 fault sim:smr no-smart
 run "$PROG" --demo smart sim:smr
 expect "no-smart: a clear message, exit 1" 1 "" "^shortstroke: sim:smr: SMART is not supported by this drive$"

@@ -1,0 +1,76 @@
+# SCSI health as smartctl and sg3_utils read it, on a simulated SAS disk the
+# kernel sees as an sd disk: `smart -J` and `info -J` agree with
+# `smartctl -x` (grown defect list, error counter log, start-stop cycles,
+# non-medium errors), `sg_logs` (non-medium errors, background scans) and
+# `sg_reassign --grown` on the same drive, after faults grew its defects
+# and errors.
+
+# health_json NAME ARGS...: shortstroke ARGS (exit 0 PASSED or 4 WARNING:
+# both are answers), JSON flattened into $F.
+health_json() {
+	_n=$1
+	shift
+	need_ss
+	run $SS "$@"
+	case $RC in
+	0 | 4) ;;
+	*) fail "$* exited $RC: $(cat $ERR)" ;;
+	esac
+	cp $OUT /tmp/$_n.json
+	jflat /tmp/$_n.json
+	F=/tmp/$_n.json.flat
+}
+
+# num_after FILE ERE: the first number after the match of ERE on a line.
+num_after() {
+	awk -v re="$2" 'match($0, re) { s = substr($0, RSTART + RLENGTH); if (match(s, /[0-9]+/)) { print substr(s, RSTART, RLENGTH); exit } }' "$1"
+}
+
+ss_tcmu_health() {
+	need_tcmu
+	need_ss
+	dv=$(tcmu_dev tsas)
+	sg=/dev/$(tcmu_sg $dv)
+	must tcmu_fault tsas smart-degrade:4:2
+	must tcmu_fault tsas medium-error:12345
+	# two commands the drive fails for no medium reason: non-medium errors
+	must tcmu_fault tsas abort:00:2
+	run sg_turs $sg
+	run sg_turs $sg
+	# a read of the bad block: an uncorrected read error (the kernel may retry)
+	run dd if=/dev/$dv of=/dev/null bs=512 skip=12345 count=1 iflag=direct
+	health_json tcmu-health smart -J /dev/$dv
+	expect_eq verdict "$(jget $F .disks[0].verdict)" WARNING
+	expect_eq "grown defects" "$(jget $F .disks[0].grown_defects)" 4
+	expect_eq "reallocated is the grown list" "$(jget $F .disks[0].reallocated)" 4
+	run smartctl -x $sg
+	cp $OUT /tmp/smartctl-x.txt
+	expect_grep "smartctl: the grown list" /tmp/smartctl-x.txt "Elements in grown defect list: 4"
+	_rd=$(awk '$1 == "read:" { print $5, $8; exit }' /tmp/smartctl-x.txt)
+	[ -n "$_rd" ] || fail "smartctl -x printed no error counter log"
+	expect_eq "read errors corrected, uncorrected (smartctl -x)" \
+		"$(jget $F .disks[0].corrected_errors.read) $(jget $F .disks[0].uncorrected_errors.read)" "$_rd"
+	_unc=$(jget $F .disks[0].uncorrected_errors.read)
+	[ "$_unc" -ge 3 ] || fail "uncorrected read errors $_unc: expected the 2 pending + the read of LBA 12345"
+	expect_eq "start-stop cycles (smartctl -x)" "$(jget $F .disks[0].start_stop_cycles)" \
+		"$(num_after /tmp/smartctl-x.txt 'Accumulated start-stop cycles:')"
+	expect_eq "non-medium errors" "$(jget $F .disks[0].non_medium_errors)" 2
+	expect_eq "non-medium errors (smartctl -x)" "$(jget $F .disks[0].non_medium_errors)" \
+		"$(num_after /tmp/smartctl-x.txt 'Non-medium error count:')"
+	must sg_logs -p 0x6 $sg
+	expect_eq "non-medium errors (sg_logs -p 0x6)" "$(jget $F .disks[0].non_medium_errors)" \
+		"$(num_after $OUT '[Nn]on-medium error count')"
+	must sg_logs -p 0x15 $sg
+	cp $OUT /tmp/sglogs15.txt
+	expect_eq "background scans (sg_logs -p 0x15)" "$(jget $F .disks[0].background_scan.scans_performed)" \
+		"$(num_after /tmp/sglogs15.txt '[Bb]ackground scans performed')"
+	if command -v sg_reassign > /dev/null; then
+		must sg_reassign --grown $sg
+		expect_grep "sg_reassign --grown" $OUT "[^0-9]4[^0-9]*$"
+	fi
+	health_json tcmu-health-info info -J /dev/$dv
+	expect_eq "info: health" "$(jget $F .health.verdict)" WARNING
+	expect_eq "info: grown defects" "$(jget $F .health.grown_defects)" 4
+	must tcmu_fault --clear tsas
+}
+t ss-tcmu-health-vs-smartctl ss_tcmu_health
