@@ -86,6 +86,8 @@ struct qualify_thresholds {
 	double max_access_ms;			     /* mean random 4 KiB read at QD 1 */
 	double min_iops_qd32;			     /* 0: not checked */
 	double sibling_slowdown_pct;		     /* slower than the model's median by more */
+	double profile_dip_pct;	     /* a profile sample this much below its neighbours */
+	double max_profile_dips_pct; /* dips allowed, % of the samples (2 at least) */
 };
 
 void qualify_thresholds_default(struct qualify_thresholds *t);
@@ -206,6 +208,10 @@ struct qualify_result {
 	/* zone profile (owned) */
 	struct zprofile *zp;
 	double mean_mbps; /* capacity-weighted mean of the profile */
+	/* its shape: samples more than profile_dip_pct below the median of
+	 * their neighbours (3 on each side), and the deepest, % */
+	unsigned profile_dips;
+	double profile_dip_worst_pct;
 
 	/* access time and IOPS: random 4 KiB reads */
 	unsigned nqd;
@@ -220,7 +226,11 @@ struct qualify_result {
 	/* siblings */
 	unsigned siblings;	  /* disks of the same model, this one included */
 	double slowdown_pct;	  /* worst, against the model's median; < 0 faster */
-	char slowdown_metric[32]; /* "sequential read", "IOPS at QD 1", ... */
+	char slowdown_metric[48]; /* "sequential read", "IOPS at QD 1", ... */
+	/* the zone profile sample by sample against the model's median
+	 * profile: the slowdown a tenth of the samples reach, % */
+	double profile_slowdown_pct;
+	bool profile_compared;
 };
 
 /* One block or run of blocks --remap rewrote: what the scan saw, what was

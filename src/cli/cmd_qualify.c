@@ -410,6 +410,8 @@ static void speed_records(struct record *d, const struct qualify_result *r)
 		record_set_double(x, "mean_mbps", r->mean_mbps);
 		record_set_i64(x, "zones", r->zp->nzones);
 		record_set_i64(x, "failed_samples", r->zp->errors);
+		record_set_u64(x, "dips", r->profile_dips);
+		record_set_double(x, "dip_worst_percent", r->profile_dip_worst_pct);
 		profile_samples(x, r->zp);
 	} else {
 		record_set_null(d, "zone_profile");
@@ -432,6 +434,7 @@ static void speed_records(struct record *d, const struct qualify_result *r)
 	record_set_i64(x, "count", r->siblings);
 	double_or_null(x, "slowdown_percent", r->slowdown_metric[0], r->slowdown_pct);
 	record_set_str(x, "metric", r->slowdown_metric[0] ? r->slowdown_metric : NULL);
+	double_or_null(x, "profile_slowdown_percent", r->profile_compared, r->profile_slowdown_pct);
 }
 
 /* One disk: its heading and every check in text; in JSON every check,

@@ -154,6 +154,10 @@ static const struct thr_key thr_keys[] = {
 	   "random 4 KiB read IOPS at queue depth 32; 0: not checked"),
 	TK(sibling_slowdown_pct, false, 0, 100,
 	   "flag a disk slower than the median of its model by more than this %"),
+	TK(profile_dip_pct, false, 1, 100,
+	   "a zone profile sample this % below the median of its neighbours is a dip"),
+	TK(max_profile_dips_pct, false, 0, 100,
+	   "dips a zone profile may have, % of its samples (2 are always allowed)"),
 };
 #define NKEYS (sizeof(thr_keys) / sizeof(thr_keys[0]))
 
@@ -178,6 +182,8 @@ void qualify_thresholds_default(struct qualify_thresholds *t)
 		.max_access_ms = 15,
 		.min_iops_qd32 = 0,
 		.sibling_slowdown_pct = 15,
+		.profile_dip_pct = 10,
+		.max_profile_dips_pct = 5,
 	};
 }
 
@@ -833,6 +839,46 @@ static int check_selftest(struct qrun *q, struct drive *d, struct ss_error *err)
 	return 0;
 }
 
+static double dips_allowed(const struct qualify_thresholds *t, unsigned npoints)
+{
+	double n = floor(t->max_profile_dips_pct / 100 * npoints);
+
+	return n < 2 ? 2 : n;
+}
+
+/* The profile's shape: a healthy disk's rate falls smoothly from the outer
+ * edge in; a sample far below the median of its neighbours (3 on each side)
+ * is a dip. Many dips: one surface reads slower in every band it serves.
+ * Returns true when there are more than the thresholds allow. */
+static bool profile_shape(struct qualify_result *r, const struct qualify_thresholds *t)
+{
+	const struct zprofile *z = r->zp;
+	double near[6];
+
+	r->profile_dips = 0;
+	r->profile_dip_worst_pct = 0;
+	for (unsigned i = 0; i < z->npoints; i++) {
+		unsigned n = 0;
+		double med, drop;
+
+		if (z->points[i].error)
+			continue;
+		for (unsigned j = i >= 3 ? i - 3 : 0; j <= i + 3 && j < z->npoints; j++)
+			if (j != i && !z->points[j].error)
+				near[n++] = z->points[j].mbps;
+		if (n < 2)
+			continue;
+		med = qualify_median(near, n);
+		drop = med > 0 ? 100.0 * (med - z->points[i].mbps) / med : 0;
+		if (drop <= t->profile_dip_pct)
+			continue;
+		r->profile_dips++;
+		if (drop > r->profile_dip_worst_pct)
+			r->profile_dip_worst_pct = drop;
+	}
+	return r->profile_dips > dips_allowed(t, z->npoints);
+}
+
 static int check_zones(struct qrun *q, struct ss_error *err)
 {
 	struct qualify_result *r = q->r;
@@ -885,6 +931,15 @@ static int check_zones(struct qrun *q, struct ss_error *err)
 	if (r->zp->errors)
 		qualify_add_detail(d, len, "%u sample%s failed to read", r->zp->errors,
 				   r->zp->errors == 1 ? "" : "s");
+	if (profile_shape(r, t)) {
+		fail = true;
+		qualify_add_detail(d, len,
+				   "%u of %u samples read up to %.0f%% slower than their "
+				   "neighbours (at most %.0f allowed): one surface slower in every "
+				   "band it serves (a weak head?)",
+				   r->profile_dips, r->zp->npoints, r->profile_dip_worst_pct,
+				   dips_allowed(t, r->zp->npoints));
+	}
 	r->check[QC_ZONES].status = fail ? QUALIFY_FAIL : QUALIFY_PASS;
 	return 0;
 }
@@ -1117,6 +1172,80 @@ static bool metric(const struct qualify_result *r, int m, double *out, unsigned 
 	}
 }
 
+/* Zone profiles measured at the same LBAs */
+static bool same_samples(const struct zprofile *a, const struct zprofile *b)
+{
+	if (!a || !b || a->npoints != b->npoints || !a->npoints)
+		return false;
+	for (unsigned i = 0; i < a->npoints; i++)
+		if (a->points[i].lba != b->points[i].lba)
+			return false;
+	return true;
+}
+
+static int cmp_desc(const void *a, const void *b)
+{
+	return cmp_double(b, a);
+}
+
+/* A model's zone profiles sample by sample: the median of each sample over
+ * the disks, and each disk's slowdown against it that a tenth of its
+ * samples reach (one slow surface slows a share of the samples in every
+ * band; a single slow sample does not count). Disks whose profiles were
+ * sampled elsewhere are left out. */
+static void profile_siblings(struct qualify_result *const *r, const unsigned *group, unsigned ng)
+{
+	const struct zprofile *ref = NULL;
+	unsigned np, nd = 0;
+	double *med, *v, *sl;
+
+	for (unsigned k = 0; k < ng && !ref; k++)
+		if (r[group[k]]->zp && !r[group[k]]->vanished)
+			ref = r[group[k]]->zp;
+	if (!ref)
+		return;
+	np = ref->npoints;
+	for (unsigned k = 0; k < ng; k++)
+		nd += !r[group[k]]->vanished && same_samples(ref, r[group[k]]->zp);
+	if (nd < 2)
+		return;
+	med = calloc(np, sizeof(*med));
+	v = calloc(ng, sizeof(*v));
+	sl = calloc(np, sizeof(*sl));
+	if (!med || !v || !sl)
+		goto out;
+	for (unsigned i = 0; i < np; i++) {
+		unsigned m = 0;
+
+		for (unsigned k = 0; k < ng; k++) {
+			const struct qualify_result *x = r[group[k]];
+
+			if (!x->vanished && same_samples(ref, x->zp) && !x->zp->points[i].error)
+				v[m++] = x->zp->points[i].mbps;
+		}
+		med[i] = m >= 2 ? qualify_median(v, m) : 0;
+	}
+	for (unsigned k = 0; k < ng; k++) {
+		struct qualify_result *x = r[group[k]];
+		unsigned m = 0;
+
+		if (x->vanished || !same_samples(ref, x->zp))
+			continue;
+		for (unsigned i = 0; i < np; i++)
+			if (med[i] > 0 && !x->zp->points[i].error)
+				sl[m++] = 100.0 * (med[i] - x->zp->points[i].mbps) / med[i];
+		if (!m)
+			continue;
+		qsort(sl, m, sizeof(*sl), cmp_desc);
+		x->profile_slowdown_pct = sl[m / 10];
+		x->profile_compared = true;
+	}
+out:
+	free(med);
+	free(v);
+	free(sl);
+}
+
 void qualify_compare_siblings(struct qualify_result *const *r, unsigned n,
 			      const struct qualify_thresholds *thr)
 {
@@ -1172,6 +1301,7 @@ void qualify_compare_siblings(struct qualify_result *const *r, unsigned n,
 			have[m] = nv >= 2;
 			median[m] = have[m] ? qualify_median(vals, nv) : 0;
 		}
+		profile_siblings(r, group, ng);
 		for (unsigned k = 0; k < ng; k++) {
 			struct qualify_result *x = r[group[k]];
 			double worst = -1e300;
@@ -1197,6 +1327,10 @@ void qualify_compare_siblings(struct qualify_result *const *r, unsigned n,
 					worst_m = m;
 				}
 			}
+			if (x->profile_compared && x->profile_slowdown_pct > worst) {
+				worst = x->profile_slowdown_pct;
+				worst_m = M_COUNT;
+			}
 			if (worst_m < 0) {
 				qualify_set_check(
 				    x, QC_SIBLINGS, QUALIFY_SKIP,
@@ -1209,6 +1343,9 @@ void qualify_compare_siblings(struct qualify_result *const *r, unsigned n,
 			if (worst_m == M_SEQ)
 				snprintf(x->slowdown_metric, sizeof(x->slowdown_metric),
 					 "sequential read");
+			else if (worst_m == M_COUNT)
+				snprintf(x->slowdown_metric, sizeof(x->slowdown_metric),
+					 "a tenth of the zone profile");
 			else
 				snprintf(x->slowdown_metric, sizeof(x->slowdown_metric),
 					 "IOPS at QD %u", worst_m == M_IOPS1 ? 1 : deep_qd);

@@ -213,14 +213,36 @@ int sim_fault_parse(const char *spec, struct sim_fault *f, char *msg, size_t msg
 		f->extra_ms = ms;
 		return 0;
 	}
+	if (n == 9 && strncmp(spec, "weak-head", 9) == 0) {
+		f->kind = SIM_FAULT_WEAK_HEAD;
+		f->percent = 60;
+		if (!arg)
+			return fail(msg, msglen,
+				    "fault \"%s\": expected weak-head:<head>[:<rate %%>]", spec);
+		colon = strchr(arg, ':');
+		n = colon ? (size_t)(colon - arg) : strlen(arg);
+		if (parse_u64(arg, n, false, &a) || a > 31)
+			return fail(msg, msglen, "fault \"%s\": the head is a number from 0 to 31",
+				    spec);
+		if (colon &&
+		    (parse_u64(colon + 1, strlen(colon + 1), false, &b) || b < 5 || b > 99))
+			return fail(msg, msglen,
+				    "fault \"%s\": the weak surface's rate is a percent of the "
+				    "others' from 5 to 99",
+				    spec);
+		f->head = (unsigned)a;
+		if (colon)
+			f->percent = (unsigned)b;
+		return 0;
+	}
 	if (n == 8 && strncmp(spec, "no-smart", 8) == 0 && !arg) {
 		f->kind = SIM_FAULT_NO_SMART;
 		return 0;
 	}
 	return fail(msg, msglen,
 		    "unknown fault \"%s\" (abort, ignore-mode-select, medium-error, vanish-after, "
-		    "format-power-loss, frozen, slow, slow-block, smart-degrade, smart-fail, "
-		    "selftest-fail, no-smart)",
+		    "format-power-loss, frozen, slow, slow-block, weak-head, smart-degrade, "
+		    "smart-fail, selftest-fail, no-smart)",
 		    spec);
 }
 
@@ -267,6 +289,9 @@ void sim_fault_format(const struct sim_fault *f, char *buf, size_t len)
 		break;
 	case SIM_FAULT_NO_SMART:
 		snprintf(buf, len, "no-smart");
+		break;
+	case SIM_FAULT_WEAK_HEAD:
+		snprintf(buf, len, "weak-head:%u:%u", f->head, f->percent);
 		break;
 	case SIM_FAULT_SLOW_BLOCK:
 		if (f->lba_first == f->lba_last)

@@ -69,6 +69,7 @@ enum sim_fault_kind {
 	SIM_FAULT_SELFTEST_FAIL,
 	SIM_FAULT_NO_SMART,
 	SIM_FAULT_SLOW_BLOCK,
+	SIM_FAULT_WEAK_HEAD,
 };
 
 struct sim_fault {
@@ -81,6 +82,7 @@ struct sim_fault {
 	unsigned percent;	       /* format-power-loss: where the power goes */
 	double factor;		       /* slow */
 	double extra_ms;	       /* slow-block: added to a read of the range */
+	unsigned head;		       /* weak-head: which surface (its rate: percent) */
 };
 
 /* How one unit differs from its model's nominal figures (sim_unit.c,
@@ -91,7 +93,12 @@ struct sim_unit {
 	uint64_t seed;		/* the serial hashed with the rig's "seed" */
 	double retry_ppm_outer; /* "retries": 64 KiB granules of the medium that read */
 	double retry_ppm_inner; /* only after re-reads, per million, at the outer and the
-				  * inner edge (linear between: the zones in between) */
+				 * inner edge (linear between: the zones in between) */
+	/* "spread": the model's spread, each a standard deviation in % */
+	double seek_pct, rate_pct, rpm_pct, overhead_pct;
+	/* what this unit drew from it: its figures over the model's */
+	double seek_f, rate_f, rpm_f, overhead_f;
+	unsigned heads; /* "heads": the surfaces the LBAs are laid across */
 };
 
 /* What the rig file says about a drive; never changes after loading. */
@@ -432,6 +439,8 @@ void sim_media_head(const struct sim_drive *d, struct sim_head *h);
  * transfer); more than limit_ns when the seek alone is */
 double sim_media_position(const struct sim_drive *d, const struct sim_head *h, uint64_t lba,
 			  double before_ns, double limit_ns);
+/* The media rate at an LBA, MB/s (10^6 B/s) */
+double sim_media_rate_mbps(const struct sim_drive *d, uint64_t lba);
 /* Stroke fraction of an LBA, and the seek time over a stroke distance */
 double sim_media_stroke(const struct sim_drive *d, uint64_t lba);
 double sim_media_seek(const struct sim_drive *d, double dx);
@@ -617,8 +626,12 @@ uint64_t sim_slow_block_ns(const struct sim_drive *d, uint64_t lba, uint64_t n);
 
 /* --- a unit's own figures (sim_unit.c) --- */
 
-/* The unit's seed from its serial and the rig's seed. */
-void sim_unit_seed(struct sim_config *c, uint64_t rig_seed);
+/* The unit's seed from its serial and the rig's seed, and what it drew
+ * from the model's spread applied to its figures (after the media were
+ * fitted); heads defaulted. */
+void sim_unit_setup(struct sim_config *c, uint64_t rig_seed);
+/* The surface (head) that holds an LBA */
+unsigned sim_unit_head(const struct sim_drive *d, uint64_t lba);
 /* What a read of [lba, lba+n) takes beyond the media model's time: the
  * re-reads of granules that need them (counted as errors corrected with
  * delay), slow-block faults. Deterministic. */

@@ -520,6 +520,18 @@ static int rd_numbers(struct rp *p, struct json_object *v, const struct jpos *po
 		      const char *field, const char *const *keys, double *const *dst,
 		      const double *min, const double *max);
 
+/* "spread": {"seek_pct", "rate_pct", "rpm_pct", "overhead_pct"} into u */
+static int rd_spread(struct rp *p, struct json_object *v, const struct jpos *pos,
+		     struct sim_unit *u)
+{
+	static const char *const keys[] = { "seek_pct", "rate_pct", "rpm_pct", "overhead_pct",
+					    NULL };
+	static const double min[] = { 0, 0, 0, 0 }, max[] = { 20, 20, 5, 50 };
+	double *const dst[] = { &u->seek_pct, &u->rate_pct, &u->rpm_pct, &u->overhead_pct };
+
+	return rd_numbers(p, v, pos, "spread", keys, dst, min, max);
+}
+
 /* "retries": {"outer_ppm", "inner_ppm"} into u */
 static int rd_retries(struct rp *p, struct json_object *v, const struct jpos *pos,
 		      struct sim_unit *u)
@@ -659,6 +671,14 @@ static int parse_member(struct rp *p, struct sim_config *c, const char *k, struc
 		return rd_faults(p, c, v, pos);
 	if (!strcmp(k, "retries"))
 		return rd_retries(p, v, pos, &c->unit);
+	if (!strcmp(k, "spread"))
+		return rd_spread(p, v, pos, &c->unit);
+	if (!strcmp(k, "heads")) {
+		if (rd_u64(p, v, pos, k, 1, 32, &n))
+			return p->rc;
+		c->unit.heads = (unsigned)n;
+		return 0;
+	}
 	return rp_fail(p, pos, NULL, "unknown field \"%s\"", k);
 }
 
@@ -813,7 +833,7 @@ static int parse_drive(struct rp *p, struct json_object *o, const struct jpos *p
 	if (isnan(c->cache_mib))
 		c->cache_mib = c->media.cache_mb;
 	c->media.cache_mb = c->cache_mib;
-	sim_unit_seed(c, p->seed);
+	sim_unit_setup(c, p->seed);
 	p->label[0] = '\0';
 	return 0;
 }
@@ -1159,8 +1179,8 @@ static int open_state_dir(const char *dir, struct ss_error *err)
 static int rig_build(struct rp *p, struct json_object *root, const struct jpos *rpos,
 		     const char *state_dir, struct sim_rig **out)
 {
-	static const char *const top_keys[] = { "drives", "time_scale", "arrays",
-						"seed",	  "retries",	NULL };
+	static const char *const top_keys[] = { "drives",  "time_scale", "arrays", "seed",
+						"retries", "spread",	 NULL };
 	unsigned(*members)[SIM_ARRAY_MAX_MEMBERS] = NULL;
 	struct json_object *drives, *arrays, *x;
 	const struct jpos *dpos;
@@ -1185,6 +1205,9 @@ static int rig_build(struct rp *p, struct json_object *root, const struct jpos *
 		goto fail;
 	if (json_object_object_get_ex(root, "retries", &x) &&
 	    rd_retries(p, x, jpos_member(rpos, "retries"), &p->unit))
+		goto fail;
+	if (json_object_object_get_ex(root, "spread", &x) &&
+	    rd_spread(p, x, jpos_member(rpos, "spread"), &p->unit))
 		goto fail;
 	if (!json_object_object_get_ex(root, "drives", &drives)) {
 		rp_fail(p, rpos, NULL, "missing field \"drives\"");

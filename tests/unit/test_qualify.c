@@ -56,7 +56,7 @@ static void test_defaults_roundtrip(void **state)
 	free(text);
 	while (qualify_thresholds_key(n, &d, &v))
 		n++;
-	assert_int_equal(n, 13);
+	assert_int_equal(n, 15);
 	{
 		const double *cls;
 		unsigned i = 0;

@@ -74,3 +74,40 @@ ss_tcmu_health() {
 	must tcmu_fault --clear tsas
 }
 t ss-tcmu-health-vs-smartctl ss_tcmu_health
+
+# The surface scan through the kernel (io_uring on the sd disk) finds the
+# slow blocks of a simulated drive served in real time (--pace: each
+# command answered after the media model's time, a slow block's 700 ms
+# included), grades them into the right classes, and tells an unreadable
+# block (MEDIUM ERROR, which the kernel reports as -ENODATA) as UNC.
+ss_tcmu_scan_slow() {
+	need_tcmu
+	need_ss
+	dv=$(tcmu_dev tsas)
+	tcmu_simd_stop TERM || fail "the handler did not stop"
+	tcmu_simd_start --pace || fail "cannot restart the handler with --pace"
+	must tcmu_fault tsas slow-block:4096-4103:700
+	must tcmu_fault tsas slow-block:1100:250
+	must tcmu_fault tsas medium-error:2600
+	run $SS qualify -J /dev/$dv
+	_rc=$RC
+	cp $OUT /tmp/scan-slow.json
+	tcmu_simd_stop TERM
+	tcmu_simd_start || fail "cannot restart the handler"
+	must tcmu_fault --clear tsas
+	expect_eq "qualify exit (the scan fails)" $_rc 1
+	jflat /tmp/scan-slow.json
+	F=/tmp/scan-slow.json.flat
+	expect_eq "blocks of 500 ms or more" "$(jget $F .disks[0].scan.slow_500ms)" 1
+	expect_eq "blocks of 150 ms or more" "$(jget $F .disks[0].scan.slow_150ms)" 2
+	expect_eq "the class >= 500 ms" "$(jget $F .disks[0].scan.classes[5].blocks)" 1
+	expect_eq "the class 150-500 ms" "$(jget $F .disks[0].scan.classes[4].blocks)" 1
+	expect_eq "the slowest block" "$(jget $F .disks[0].scan.slowest[0].lba)" 4096
+	expect_match "its latency" "$(jget $F .disks[0].scan.slowest[0].ms)" '^(7[0-9][0-9]|8[0-9][0-9])(\.|$)'
+	expect_eq "the second slowest" "$(jget $F .disks[0].scan.slowest[1].lba)" 1024
+	expect_eq "the unreadable block" "$(jget $F .disks[0].scan.bad_ranges[0].first_lba)" 2600
+	expect_eq "an unreadable block is UNC (the kernel's -ENODATA)" \
+		"$(jget $F .disks[0].scan.bad_blocks_by_kind.UNC)" 1
+	expect_eq "scan verdict" "$(jget $F .disks[0].checks.scan.result)" FAIL
+}
+t ss-tcmu-scan-slow ss_tcmu_scan_slow
