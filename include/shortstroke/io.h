@@ -105,6 +105,11 @@ struct io_job {
 	io_error_fn on_error;	/* may be NULL; called for each failed request */
 	void *on_error_arg;
 	io_done_fn on_done; /* may be NULL; called for every completed request */
+	/* a butterfly seek pattern instead of sequential or random offsets:
+	 * alternately one request at the outer and one at the inner end of the
+	 * span, each pair a step closer to the middle (500 pairs a pass), then
+	 * again from the ends (openSeaChest's butterfly test) */
+	bool butterfly;
 	void *on_done_arg;
 	const struct progress_sink *progress;
 	const char *phase; /* progress text, "" when NULL */

@@ -24,6 +24,8 @@ enum qualify_profile {
 	QUALIFY_QUICK = 0, /* sampled scan, short sweeps, no self-test */
 	QUALIFY_STANDARD,  /* short self-test, 10 % of the disk scanned */
 	QUALIFY_FULL,	   /* short self-test, the whole disk scanned */
+	QUALIFY_BURNIN,	   /* full, a selective self-test of the accessible span, then a
+			    * butterfly seek test and a random-read soak */
 };
 const char *qualify_profile_name(enum qualify_profile p);	     /* "quick", ... */
 int qualify_profile_parse(const char *s, enum qualify_profile *out); /* -EINVAL */
@@ -41,7 +43,12 @@ struct qualify_plan {
 	uint64_t zone_sample;	     /* bytes read per sample */
 	unsigned qd[QUALIFY_QD_MAX]; /* random 4 KiB reads at these depths */
 	unsigned nqd;
-	uint64_t access_ns; /* per queue depth */
+	uint64_t access_ns;    /* per queue depth */
+	bool selective;	       /* the self-test: selective over the accessible span (ATA),
+			     * extended (SCSI), not short */
+	uint64_t butterfly_ns; /* burnin: the butterfly seek test, 0 none */
+	uint64_t soak_ns;      /* burnin: random 4 KiB reads at soak_qd, 0 none */
+	unsigned soak_qd;
 };
 void qualify_plan_for(enum qualify_profile p, uint64_t capacity_bytes, struct qualify_plan *out);
 
@@ -223,6 +230,16 @@ struct qualify_result {
 	uint64_t access_errors;
 	struct io_hist hist; /* latency at QD 1 */
 
+	/* burnin: the butterfly seek test and the random-read soak */
+	struct qualify_stress {
+		bool ran;
+		unsigned qd;
+		uint64_t time_ns, ios, errors;
+		double iops, avg_ms, p99_ms, max_ms;
+		struct io_hist hist;
+	} butterfly, soak;
+	char selftest_scope[128]; /* what the self-test covered */
+
 	/* siblings */
 	unsigned siblings;	  /* disks of the same model, this one included */
 	double slowdown_pct;	  /* worst, against the model's median; < 0 faster */
@@ -268,7 +285,8 @@ struct qualify_opts {
 	 * slow one), then read them again. Writes: the caller opened d for
 	 * writing, checked it and had it confirmed. */
 	bool remap;
-	double remap_above_ms; /* 0: 150 */
+	double remap_above_ms;		/* 0: 150 */
+	uint64_t butterfly_ns, soak_ns; /* burnin: other durations than the plan's, 0 keeps */
 };
 
 /*

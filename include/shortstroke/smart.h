@@ -63,6 +63,7 @@ enum selftest_kind {
 	SELFTEST_SHORT,
 	SELFTEST_EXTENDED,
 	SELFTEST_CONVEYANCE, /* ATA only */
+	SELFTEST_SELECTIVE,  /* ATA only: the spans of the selective self-test log */
 };
 const char *selftest_kind_name(enum selftest_kind k); /* "short", "extended", ... */
 
@@ -220,6 +221,18 @@ struct selftest_caps {
 };
 int selftest_caps(struct drive *d, const struct drive_info *info, struct selftest_caps *out,
 		  struct ss_error *err);
+
+/*
+ * A self-test of [first, last] only, where the drive can: ATA writes the
+ * span into the selective self-test log (SMART WRITE LOG 09h, one span)
+ * and starts the selective test (EXECUTE OFF-LINE IMMEDIATE 04h); *kind is
+ * SELFTEST_SELECTIVE. SCSI has no selective self-test: the extended
+ * background test runs, over the whole disk, and *kind says
+ * SELFTEST_EXTENDED. -EOPNOTSUPP when an ATA drive has no selective test,
+ * -EINVAL for a span beyond the disk.
+ */
+int selftest_start_span(struct drive *d, const struct drive_info *info, uint64_t first,
+			uint64_t last, enum selftest_kind *kind, struct ss_error *err);
 
 /* Abort a running self-test. */
 int selftest_abort(struct drive *d, const struct drive_info *info, struct ss_error *err);

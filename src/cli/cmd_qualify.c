@@ -19,6 +19,7 @@
 #include "front/record.h"
 #include "front/table.h"
 #include "front/xalloc.h"
+#include "shortstroke/bench.h"
 #include "shortstroke/fileio.h"
 #include "shortstroke/io.h"
 #include "shortstroke/qualify.h"
@@ -56,7 +57,13 @@ static void usage(FILE *f)
 	    "                        profile, QD 1 and 32 for 2 s, no self-test;\n"
 	    "                        standard: short self-test, 10%% of the disk scanned,\n"
 	    "                        QD 1, 4, 16, 32 for 3 s; full: short self-test, the\n"
-	    "                        whole disk scanned, 200-point profile, 5 s per QD\n"
+	    "                        whole disk scanned, 200-point profile, 5 s per QD;\n"
+	    "                        burnin: full, with a selective self-test of the\n"
+	    "                        accessible span instead of the short one (after\n"
+	    "                        'limit': the kept region; SCSI: the extended test,\n"
+	    "                        over the whole disk), then a butterfly seek test\n"
+	    "                        (1 min) and a random-read soak at QD 32 (10 min)\n"
+	    "      --butterfly T, --soak T   burnin: their durations (30s, 2m, 1h)\n"
 	    "  -t, --thresholds FILE thresholds ('key = value' lines) over the defaults\n"
 	    "      --print-thresholds  print the thresholds in effect as a file to copy\n"
 	    "      --report FILE     also write a self-contained HTML report with charts\n"
@@ -399,6 +406,39 @@ static void smart_scan_records(struct record *d, const struct qualify_result *r)
 	remap_records(x, r);
 }
 
+static void stress_record(struct record *b, const char *key, const struct qualify_stress *st)
+{
+	struct record *x;
+
+	if (!st->ran) {
+		record_set_null(b, key);
+		return;
+	}
+	x = record_set_object(b, key);
+	record_set_u64(x, "qd", st->qd);
+	record_set_double(x, "seconds", (double)st->time_ns / 1e9);
+	record_set_u64(x, "reads", st->ios);
+	record_set_u64(x, "failed_reads", st->errors);
+	record_set_double(x, "iops", st->iops);
+	record_set_double(x, "lat_avg_ms", st->avg_ms);
+	record_set_double(x, "lat_p99_ms", st->p99_ms);
+	record_set_double(x, "lat_max_ms", st->max_ms);
+}
+
+/* burnin: the butterfly and the soak; null outside the burnin profile */
+static void stress_records(struct record *d, const struct qualify_result *r)
+{
+	struct record *b;
+
+	if (!r->butterfly.ran && !r->soak.ran) {
+		record_set_null(d, "burnin");
+		return;
+	}
+	b = record_set_object(d, "burnin");
+	stress_record(b, "butterfly", &r->butterfly);
+	stress_record(b, "soak", &r->soak);
+}
+
 static void speed_records(struct record *d, const struct qualify_result *r)
 {
 	struct record *x, *a;
@@ -430,6 +470,7 @@ static void speed_records(struct record *d, const struct qualify_result *r)
 		record_set_double(p, "lat_p99_ms", r->lat_p99_ms[k]);
 	}
 
+	stress_records(d, r);
 	x = record_set_object(d, "siblings");
 	record_set_i64(x, "count", r->siblings);
 	double_or_null(x, "slowdown_percent", r->slowdown_metric[0], r->slowdown_pct);
@@ -470,6 +511,7 @@ static void disk_record(struct record *d, const struct batch_item *it)
 	}
 	record_set_bool(d, "vanished", r->vanished);
 	record_set_bool(d, "virtual_time", r->virtual_time);
+	record_set_str(d, "selftest_scope", r->selftest_scope[0] ? r->selftest_scope : NULL);
 	checks_record(d, r);
 	smart_scan_records(d, r);
 	speed_records(d, r);
@@ -573,7 +615,9 @@ static int qualify_run(struct ss_ctx *ctx, int argc, char **argv)
 		OPT_MODEL,
 		OPT_SERIAL,
 		OPT_REMAP,
-		OPT_REMAP_ABOVE
+		OPT_REMAP_ABOVE,
+		OPT_BUTTERFLY,
+		OPT_SOAK
 	};
 	static const struct option opts[] = {
 		{ "profile", required_argument, NULL, 'p' },
@@ -584,6 +628,8 @@ static int qualify_run(struct ss_ctx *ctx, int argc, char **argv)
 		{ "model", required_argument, NULL, OPT_MODEL },
 		{ "serial", required_argument, NULL, OPT_SERIAL },
 		{ "remap", no_argument, NULL, OPT_REMAP },
+		{ "butterfly", required_argument, NULL, OPT_BUTTERFLY },
+		{ "soak", required_argument, NULL, OPT_SOAK },
 		{ "remap-above", required_argument, NULL, OPT_REMAP_ABOVE },
 		{ "yes", no_argument, NULL, 'y' },
 		{ "force", no_argument, NULL, 'f' },
@@ -596,7 +642,7 @@ static int qualify_run(struct ss_ctx *ctx, int argc, char **argv)
 	struct qualify_opts o = {
 		.profile = QUALIFY_QUICK, .thr = &thr, .seed = 1, .remap_above_ms = 150
 	};
-	bool remap_above = false;
+	bool remap_above = false, stress_opt = false;
 	struct ss_error err = { 0 };
 	const char *thr_file = NULL, *report = NULL;
 	bool print_thr = false, report_failed = false;
@@ -610,7 +656,7 @@ static int qualify_run(struct ss_ctx *ctx, int argc, char **argv)
 			if (qualify_profile_parse(optarg, &o.profile))
 				return cli_usage_error("qualify",
 						       "unknown profile '%s' (quick, "
-						       "standard, full)",
+						       "standard, full, burnin)",
 						       optarg);
 			break;
 		case 't':
@@ -637,6 +683,16 @@ static int qualify_run(struct ss_ctx *ctx, int argc, char **argv)
 			break;
 		case OPT_REMAP:
 			o.remap = true;
+			break;
+		case OPT_BUTTERFLY:
+		case OPT_SOAK:
+			if (bench_parse_time(optarg, c == OPT_SOAK ? &o.soak_ns : &o.butterfly_ns))
+				return cli_usage_error("qualify",
+						       "%s '%s': give a duration such as 30s, 10m "
+						       "or 1h",
+						       c == OPT_SOAK ? "--soak" : "--butterfly",
+						       optarg);
+			stress_opt = true;
 			break;
 		case OPT_REMAP_ABOVE:
 			if (decimal_parse(optarg, &o.remap_above_ms, NULL) ||
@@ -686,6 +742,9 @@ static int qualify_run(struct ss_ctx *ctx, int argc, char **argv)
 	}
 	if (report && !report[0])
 		return cli_usage_error("qualify", "--report: give a file name");
+	if (stress_opt && o.profile != QUALIFY_BURNIN)
+		return cli_usage_error("qualify",
+				       "--butterfly and --soak go with --profile burnin");
 	if (!o.remap && (remap_above || b.yes || b.force))
 		return cli_usage_error("qualify", "%s goes with --remap (qualify alone only reads)",
 				       remap_above ? "--remap-above"

@@ -185,12 +185,12 @@ static bool failed(struct sdev *s, const struct io_job *job, const struct sreq *
 		*err = *cerr;
 		return true;
 	}
-	rc = block_errno(sense, rc);
 	if (job->on_error)
 		cb = job->on_error(job->on_error_arg, first, (uint32_t)(r->lba + r->blocks - first),
-				   r->write, rc);
+				   r->write, block_errno(sense, rc));
 	if (job->on_done)
-		job->on_done(job->on_done_arg, r->lba, r->blocks, r->write, rc, lat);
+		job->on_done(job->on_done_arg, r->lba, r->blocks, r->write, block_errno(sense, rc),
+			     lat);
 	if (!cb && job->continue_on_error)
 		return false;
 	*run_rc = cb ? cb : rc;

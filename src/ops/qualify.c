@@ -20,16 +20,17 @@
 
 /* ---- names ---------------------------------------------------------------------- */
 
-static const char *const profile_names[] = { "quick", "standard", "full" };
+static const char *const profile_names[] = { "quick", "standard", "full", "burnin" };
+#define NPROFILES (sizeof(profile_names) / sizeof(profile_names[0]))
 
 const char *qualify_profile_name(enum qualify_profile p)
 {
-	return (unsigned)p < 3 ? profile_names[p] : "?";
+	return (unsigned)p < NPROFILES ? profile_names[p] : "?";
 }
 
 int qualify_profile_parse(const char *s, enum qualify_profile *out)
 {
-	for (unsigned i = 0; i < 3; i++) {
+	for (unsigned i = 0; i < NPROFILES; i++) {
 		if (!strcmp(s, profile_names[i])) {
 			*out = (enum qualify_profile)i;
 			return 0;
@@ -88,10 +89,16 @@ void qualify_plan_for(enum qualify_profile p, uint64_t capacity_bytes, struct qu
 		o->nqd = 4;
 		o->access_ns = 3000000000ull;
 		break;
-	default:
+	default: /* full, burnin */
 		o->selftest = true;
 		o->scan_stripes = 1;
 		o->scan_stripe_bytes = capacity_bytes;
+		if (p == QUALIFY_BURNIN) {
+			o->selective = true;
+			o->butterfly_ns = 60000000000ull;
+			o->soak_ns = 600000000000ull;
+			o->soak_qd = 32;
+		}
 		o->zone_points = 200;
 		o->zone_sample = 4 * MIB;
 		o->qd[1] = 4;
@@ -796,10 +803,41 @@ static int check_smart(struct qrun *q, struct drive *d, struct ss_error *err)
 	return 0;
 }
 
+/* Start the profile's self-test: short, or (burnin) the accessible span's
+ * selective self-test (after a limit, the kept region; SCSI: the extended
+ * one over the whole disk). Says in r->selftest_scope what it covers. */
+static int selftest_begin(struct qrun *q, struct drive *d, enum selftest_kind *kind,
+			  struct ss_error *err)
+{
+	struct qualify_result *r = q->r;
+	uint64_t last = r->info.capacity_blocks ? r->info.capacity_blocks - 1 : 0;
+	int rc;
+
+	if (!q->plan.selective) {
+		*kind = SELFTEST_SHORT;
+		qualify_report(q, 0, "short self-test");
+		snprintf(r->selftest_scope, sizeof(r->selftest_scope), "short self-test");
+		return selftest_start(d, &r->info, SELFTEST_SHORT, err);
+	}
+	qualify_report(q, 0, "self-test");
+	rc = selftest_start_span(d, &r->info, 0, last, kind, err);
+	if (*kind == SELFTEST_SELECTIVE)
+		snprintf(r->selftest_scope, sizeof(r->selftest_scope),
+			 "selective self-test of LBA 0-%" PRIu64 ", the accessible span%s", last,
+			 r->info.native_blocks > r->info.capacity_blocks ? " (the kept region)"
+									 : "");
+	else
+		snprintf(r->selftest_scope, sizeof(r->selftest_scope),
+			 "extended self-test: it covered the whole disk (SCSI has no selective "
+			 "self-test)");
+	return rc;
+}
+
 static int check_selftest(struct qrun *q, struct drive *d, struct ss_error *err)
 {
 	struct qualify_result *r = q->r;
 	struct progress_sink sub = { qualify_sub_report, qualify_sub_cancelled, q };
+	enum selftest_kind kind = SELFTEST_SHORT;
 	int rc;
 
 	if (!q->plan.selftest) {
@@ -807,8 +845,7 @@ static int check_selftest(struct qrun *q, struct drive *d, struct ss_error *err)
 				  qualify_profile_name(q->o->profile));
 		return 0;
 	}
-	qualify_report(q, 0, "short self-test");
-	rc = selftest_start(d, &r->info, SELFTEST_SHORT, err);
+	rc = selftest_begin(q, d, &kind, err);
 	if (rc == -ENODEV)
 		return rc;
 	if (rc == -EOPNOTSUPP) {
@@ -819,7 +856,7 @@ static int check_selftest(struct qrun *q, struct drive *d, struct ss_error *err)
 		qualify_set_check(r, QC_SELFTEST, QUALIFY_FAIL, "could not start: %s", err->msg);
 		return 0;
 	}
-	rc = selftest_wait(d, &r->info, SELFTEST_SHORT, &sub, err);
+	rc = selftest_wait(d, &r->info, kind, &sub, err);
 	if (rc == -ENODEV)
 		return rc;
 	if (rc == -ECANCELED && progress_cancelled(q->o->progress)) {
@@ -832,10 +869,15 @@ static int check_selftest(struct qrun *q, struct drive *d, struct ss_error *err)
 
 		if (l && !strncmp(m, dev, l) && !strncmp(m + l, ": ", 2))
 			m += l + 2; /* the table says which disk */
-		qualify_set_check(r, QC_SELFTEST, QUALIFY_FAIL, "%s", m);
+		if (q->plan.selective)
+			qualify_set_check(r, QC_SELFTEST, QUALIFY_FAIL, "%s: %s", r->selftest_scope,
+					  m);
+		else
+			qualify_set_check(r, QC_SELFTEST, QUALIFY_FAIL, "%s", m);
 		return 0;
 	}
-	qualify_set_check(r, QC_SELFTEST, QUALIFY_PASS, "short self-test completed without error");
+	qualify_set_check(r, QC_SELFTEST, QUALIFY_PASS, "%s%s completed without error",
+			  r->selftest_scope, q->plan.selective ? ":" : "");
 	return 0;
 }
 
@@ -1029,6 +1071,88 @@ static int check_access(struct qrun *q, struct ss_error *err)
 	return 0;
 }
 
+/* One burnin stress run: a butterfly at QD 1 or random reads at qd, for
+ * ns; its figures and histogram into st. */
+static int stress(struct qrun *q, bool butterfly, unsigned qd, uint64_t ns,
+		  struct qualify_stress *st, struct ss_error *err)
+{
+	struct progress_sink sub = { qualify_sub_report, qualify_sub_cancelled, q };
+	struct io_result res;
+	struct io_job job;
+	int rc;
+
+	io_job_init(&job);
+	io_job_set_workload(&job, IO_WL_RANDOM_ACCESS);
+	job.butterfly = butterfly;
+	job.qd = qd;
+	job.time_ns = ns;
+	job.seed = q->o->seed ? q->o->seed : 1;
+	job.continue_on_error = true;
+	job.on_error = access_error;
+	job.progress = &sub;
+	snprintf(q->text, sizeof(q->text), "%s",
+		 butterfly ? "butterfly seek test" : "random-read soak");
+	memset(&res, 0, sizeof(res));
+	rc = io_dev_run(q->io, &job, &res, err);
+	if (rc)
+		return rc;
+	if (res.virtual_time)
+		q->r->virtual_time = true;
+	st->ran = true;
+	st->qd = qd;
+	st->time_ns = res.elapsed_ns;
+	st->ios = res.ios;
+	st->errors = res.errors;
+	st->iops = res.iops;
+	st->avg_ms = res.lat_avg_ns / 1e6;
+	st->p99_ms = (double)res.lat_p99_ns / 1e6;
+	st->max_ms = (double)res.lat_max_ns / 1e6;
+	st->hist = res.hist;
+	return 0;
+}
+
+/* burnin: the butterfly seek test and the soak, judged with the access
+ * check: a read that fails in either fails it. */
+static int check_burnin(struct qrun *q, struct ss_error *err)
+{
+	struct qualify_result *r = q->r;
+	uint64_t bf = q->o->butterfly_ns ? q->o->butterfly_ns : q->plan.butterfly_ns;
+	uint64_t soak = q->o->soak_ns ? q->o->soak_ns : q->plan.soak_ns;
+	char *d = r->check[QC_ACCESS].detail, t[32];
+	size_t len = sizeof(r->check[QC_ACCESS].detail);
+	int rc;
+
+	q->cur = 0;
+	rc = bf ? stress(q, true, 1, bf, &r->butterfly, err) : 0;
+	q->cur = 1;
+	if (!rc && soak)
+		rc = stress(q, false, q->plan.soak_qd, soak, &r->soak, err);
+	q->text[0] = '\0';
+	if (rc == -ENODEV)
+		ss_error_set(err, rc,
+			     "the disk stopped answering during the burn-in stress: it vanished or "
+			     "its link went down");
+	if (rc)
+		return rc;
+	if (r->butterfly.ran)
+		qualify_add_detail(d, len,
+				   "butterfly seek test %s: %" PRIu64 " reads, mean %.1f ms, max "
+				   "%.1f ms",
+				   duration_human((double)r->butterfly.time_ns / 1e9, t, sizeof(t)),
+				   r->butterfly.ios, r->butterfly.avg_ms, r->butterfly.max_ms);
+	if (r->soak.ran)
+		qualify_add_detail(d, len,
+				   "soak %s at QD %u: %" PRIu64 " reads, %.0f IOPS, p99 %.1f ms",
+				   duration_human((double)r->soak.time_ns / 1e9, t, sizeof(t)),
+				   r->soak.qd, r->soak.ios, r->soak.iops, r->soak.p99_ms);
+	if (r->butterfly.errors + r->soak.errors) {
+		qualify_add_detail(d, len, "%" PRIu64 " stress reads failed",
+				   r->butterfly.errors + r->soak.errors);
+		r->check[QC_ACCESS].status = QUALIFY_FAIL;
+	}
+	return 0;
+}
+
 int qualify_disk(struct drive *d, struct io_dev *io, const struct qualify_opts *o,
 		 struct qualify_result *r, struct ss_error *err)
 {
@@ -1058,6 +1182,9 @@ int qualify_disk(struct drive *d, struct io_dev *io, const struct qualify_opts *
 	q.weight[PH_REMAP] = o->remap && d ? 1 : 0;
 	q.weight[PH_ZONES] = q.plan.zone_points * ((double)q.plan.zone_sample / 100e6 + 0.03);
 	q.weight[PH_ACCESS] = q.plan.nqd * (double)q.plan.access_ns / 1e9;
+	q.weight[PH_BURNIN] = (double)((o->butterfly_ns ? o->butterfly_ns : q.plan.butterfly_ns) +
+				       (o->soak_ns ? o->soak_ns : q.plan.soak_ns)) /
+			      1e9;
 	for (int i = 0; i < PH_COUNT; i++) {
 		q.before[i] = q.total;
 		q.total += q.weight[i];
@@ -1099,12 +1226,18 @@ int qualify_disk(struct drive *d, struct io_dev *io, const struct qualify_opts *
 		q.phase = PH_ACCESS;
 		rc = check_access(&q, err);
 	}
+	if (!rc && q.weight[PH_BURNIN] > 0 && !progress_cancelled(o->progress)) {
+		q.phase = PH_BURNIN;
+		rc = check_burnin(&q, err);
+	}
 	if (!rc && progress_cancelled(o->progress))
 		rc = ss_error_set(err, -ECANCELED, "%s: qualification cancelled", r->device);
 	if (rc == -ENODEV) {
 		static const enum qualify_check at[PH_COUNT] = {
-			[PH_SMART] = QC_SMART, [PH_SELFTEST] = QC_SELFTEST, [PH_SCAN] = QC_SCAN,
-			[PH_REMAP] = QC_SCAN,  [PH_ZONES] = QC_ZONES,	    [PH_ACCESS] = QC_ACCESS,
+			[PH_SMART] = QC_SMART,	 [PH_SELFTEST] = QC_SELFTEST,
+			[PH_SCAN] = QC_SCAN,	 [PH_REMAP] = QC_SCAN,
+			[PH_ZONES] = QC_ZONES,	 [PH_ACCESS] = QC_ACCESS,
+			[PH_BURNIN] = QC_ACCESS,
 		};
 		enum qualify_check c = at[q.phase];
 

@@ -10,7 +10,7 @@
 
 #define MIB (1024ull * 1024)
 
-enum { PH_SMART, PH_SELFTEST, PH_SCAN, PH_REMAP, PH_ZONES, PH_ACCESS, PH_COUNT };
+enum { PH_SMART, PH_SELFTEST, PH_SCAN, PH_REMAP, PH_ZONES, PH_ACCESS, PH_BURNIN, PH_COUNT };
 
 /* A block the scan found slower than the remap threshold. */
 struct qrun_slow {

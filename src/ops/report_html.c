@@ -200,9 +200,8 @@ static void chart_profile(FILE *f, const struct qualify_result *r)
 
 #define HBINS 40
 
-static void chart_latency(FILE *f, const struct qualify_result *r)
+static void chart_latency(FILE *f, const struct io_hist *h, const char *title)
 {
-	const struct io_hist *h = &r->hist;
 	double lo = log10((double)(h->min_ns ? h->min_ns : 1) / 1e6);
 	double hi = log10((double)(h->max_ns ? h->max_ns : 1) / 1e6), top, bins[HBINS] = { 0 };
 	double ymax = 0;
@@ -234,7 +233,7 @@ static void chart_latency(FILE *f, const struct qualify_result *r)
 	for (int k = 0; k < HBINS; k++)
 		if (bins[k] > ymax)
 			ymax = bins[k];
-	svg_open(f, "Latency of random 4 KiB reads at QD 1", "latency histogram chart");
+	svg_open(f, title, "latency histogram chart");
 	top = y_axis(f, ymax * 1.05, "% of requests");
 	/* decade and half-decade ticks on the log axis */
 	for (double d = floor(lo); d <= hi; d += 1) {
@@ -616,9 +615,19 @@ static void disk_section(FILE *f, const struct qualify_result *r, unsigned idx)
 		if (r->zp && r->zp->npoints)
 			chart_profile(f, r);
 		if (r->hist.count)
-			chart_latency(f, r);
+			chart_latency(f, &r->hist, "Latency of random 4 KiB reads at QD 1");
 		if (r->nqd)
 			chart_iops(f, r);
+		if (r->butterfly.ran && r->butterfly.hist.count)
+			chart_latency(f, &r->butterfly.hist,
+				      "Burn-in: butterfly seek test, latency at QD 1");
+		if (r->soak.ran && r->soak.hist.count) {
+			char t[96];
+
+			snprintf(t, sizeof(t), "Burn-in: random-read soak, latency at QD %u",
+				 r->soak.qd);
+			chart_latency(f, &r->soak.hist, t);
+		}
 		fputs("</div>\n", f);
 	}
 }

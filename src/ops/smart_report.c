@@ -38,6 +38,8 @@ const char *selftest_kind_name(enum selftest_kind k)
 		return "extended";
 	case SELFTEST_CONVEYANCE:
 		return "conveyance";
+	case SELFTEST_SELECTIVE:
+		return "selective";
 	default:
 		return "other";
 	}

@@ -359,6 +359,11 @@ static bool data_out_ok(struct sim_ata *a, size_t need)
 	return a->sc->out && a->sc->out_len >= need;
 }
 
+bool sim_ata_data_out_ok(struct sim_ata *a, size_t need)
+{
+	return data_out_ok(a, need);
+}
+
 /* The protocol does not fit the command: the SATL refuses the CDB. */
 static void bad_protocol(struct sim_ata *a)
 {

@@ -155,6 +155,7 @@ enum sim_st_kind {
 	SIM_ST_SHORT = 1,
 	SIM_ST_EXTENDED = 2,
 	SIM_ST_CONVEYANCE = 3, /* ATA only */
+	SIM_ST_SELECTIVE = 4,  /* ATA only: the spans of the selective log */
 };
 
 enum sim_st_outcome {
@@ -183,6 +184,9 @@ struct sim_selftest {
 	uint64_t fail_lba, fail_ns;
 	struct sim_st_entry log[SIM_ST_LOG]; /* ring: the newest at (total - 1) % SIM_ST_LOG */
 	uint32_t total;
+	/* the selective self-test log (SMART log 09h): its spans */
+	uint64_t sel_first[5], sel_last[5];
+	unsigned sel_n;
 };
 
 /* ATA summary error log: the last 5 errors */
@@ -572,6 +576,8 @@ struct sim_ata {
 void sim_ata_abrt(struct sim_ata *a, uint8_t error);
 /* the pass-through's protocol and buffer fit a data-in command of need bytes */
 bool sim_ata_data_in_ok(struct sim_ata *a, size_t need);
+/* ... a data-out command */
+bool sim_ata_data_out_ok(struct sim_ata *a, size_t need);
 
 /* --- SMART (sim_smart.c) --- */
 

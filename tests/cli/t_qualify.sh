@@ -137,7 +137,7 @@ cat >"$TMP/slow.json" <<'RIG'
       "firmware": "82.00A82", "blocks": 4194304, "smart": true,
       "faults": ["medium-error:5000-5003", "slow-block:6000-6007:700"] },
     { "id": "ok", "personality": "sata", "model": "WDC WD20EFRX-68EUZN0", "serial": "WD-WCC4M0000012",
-      "firmware": "82.00A82", "blocks": 4194304, "smart": true }
+      "firmware": "82.00A82", "blocks": 4194304, "smart": true, "hpa": {"supported": true} }
   ]
 }
 RIG
@@ -183,6 +183,24 @@ grep -q "<h3>Remap (--remap)</h3>" "$TMP/remap.html" && grep -q "REASSIGN BLOCKS
 run $QS qualify -J sim:s sim:t
 json_check "qualify after --remap: the blocks read fine, the drives count them as reallocated" 'all(x["checks"]["scan"]["result"] == "PASS" and x["scan"]["bad_blocks"] == 0 for x in d["disks"]) and d["disks"][0]["smart"]["grown_defects"] == 13 and d["disks"][1]["smart"]["reallocated"] == 12'
 
+# --- burnin: the selective self-test of the kept region, the butterfly, the soak ---------------------
+"$PROG" --rig "$TMP/slow.json" limit --percent 50 --yes sim:ok >/dev/null
+run $QS qualify --profile burnin --butterfly 5s --soak 10s -J --report "$TMP/burnin.html" sim:ok sim:s
+json_check "qualify burnin: ATA runs the selective self-test of the kept region" '(x := d["disks"][0]) and x["checks"]["selftest"]["result"] == "PASS" and "selective self-test of LBA 0-2097151, the accessible span (the kept region)" in x["checks"]["selftest"]["detail"] and x["selftest_scope"].startswith("selective")'
+json_check "qualify burnin: SCSI runs the extended one and says it covered the whole disk" '"it covered the whole disk (SCSI has no selective self-test)" in d["disks"][1]["checks"]["selftest"]["detail"]'
+json_check "qualify burnin: the butterfly and the soak, with their figures" '(b := d["disks"][0]["burnin"]) and b["butterfly"]["qd"] == 1 and 4.9 < b["butterfly"]["seconds"] < 5.2 and b["butterfly"]["reads"] > 100 and b["soak"]["qd"] == 32 and b["soak"]["reads"] > 500 and b["soak"]["failed_reads"] == 0 and "butterfly seek test 5s" in d["disks"][0]["checks"]["access"]["detail"]'
+json_check "qualify burnin: the soak meets the unreadable block of the other disk" 'd["disks"][1]["burnin"]["soak"]["failed_reads"] >= 0 and d["profile"] == "burnin"'
+if python3 "$TMP/html_check.py" "$TMP/burnin.html" 12 >"$TMP/hc" 2>&1; then
+	pass "qualify --report burnin: two more latency histograms per disk"
+else
+	fail "qualify --report burnin: two more latency histograms per disk" "$(cat "$TMP/hc")"
+fi
+run $QS qualify --soak 10s sim:ok
+expect "qualify --soak without burnin: usage error" 2 "" "--butterfly and --soak go with --profile burnin"
+run $QS qualify --profile burnin --soak forever sim:ok
+expect "qualify --soak nonsense: usage error" 2 "" "--soak 'forever': give a duration"
+"$PROG" --rig "$TMP/slow.json" restore --yes sim:ok >/dev/null
+
 # --- SAS health: the grown defect list is the reallocated count, and its threshold applies ----------
 "$PROG" --demo sim fault sim:sas4kn smart-degrade:3 >/dev/null
 run "$PROG" --demo qualify -J sim:sas4kn --report "$TMP/sas.html"
@@ -219,7 +237,7 @@ expect "qualify: missing thresholds file, exit 2" 2 "" "missing.conf: No such fi
 
 # --- bad input, read-only on protected disks ------------------------------------------------------------
 run "$PROG" --demo qualify --profile thorough sim:sas15k
-expect "qualify: unknown profile" 2 "" "unknown profile 'thorough' \\(quick, standard, full\\)"
+expect "qualify: unknown profile" 2 "" "unknown profile 'thorough' \\(quick, standard, full, burnin\\)"
 run "$PROG" --demo qualify
 expect "qualify without a device" 2 "" "name at least one device"
 run "$PROG" --demo qualify sim:nope
