@@ -408,7 +408,7 @@ void smart_disk_record(struct record *d, const struct dev_entry *e, const struct
 		if (f[i].alarm)
 			record_set_str(alarms, NULL, f[i].key);
 	if (r->ata) {
-		record_set_str(d, "smart_status",
+		record_set_str(d, "return_status",
 			       r->ata_status < 0 ? NULL
 			       : r->ata_status	 ? "good"
 						 : "threshold-exceeded");
@@ -512,4 +512,145 @@ void smart_health_record(struct record *r, const struct smart_report *rep, const
 			    p->bg_scan.scans_performed, p->bg_scan.total,
 			    p->bg_scan.total == 1 ? "" : "s");
 	bg_scan_fields(NULL, h, p);
+}
+
+/* smartctl's default attribute names (its drivedb's "DEFAULT" entry), by id */
+static const struct {
+	uint8_t id;
+	const char *name;
+} smartctl_names[] = {
+	{ 1, "Raw_Read_Error_Rate" },
+	{ 2, "Throughput_Performance" },
+	{ 3, "Spin_Up_Time" },
+	{ 4, "Start_Stop_Count" },
+	{ 5, "Reallocated_Sector_Ct" },
+	{ 7, "Seek_Error_Rate" },
+	{ 8, "Seek_Time_Performance" },
+	{ 9, "Power_On_Hours" },
+	{ 10, "Spin_Retry_Count" },
+	{ 11, "Calibration_Retry_Count" },
+	{ 12, "Power_Cycle_Count" },
+	{ 183, "Runtime_Bad_Block" },
+	{ 184, "End-to-End_Error" },
+	{ 187, "Reported_Uncorrect" },
+	{ 188, "Command_Timeout" },
+	{ 189, "High_Fly_Writes" },
+	{ 190, "Airflow_Temperature_Cel" },
+	{ 191, "G-Sense_Error_Rate" },
+	{ 192, "Power-Off_Retract_Count" },
+	{ 193, "Load_Cycle_Count" },
+	{ 194, "Temperature_Celsius" },
+	{ 195, "Hardware_ECC_Recovered" },
+	{ 196, "Reallocated_Event_Count" },
+	{ 197, "Current_Pending_Sector" },
+	{ 198, "Offline_Uncorrectable" },
+	{ 199, "UDMA_CRC_Error_Count" },
+	{ 200, "Multi_Zone_Error_Rate" },
+	{ 220, "Disk_Shift" },
+	{ 222, "Loaded_Hours" },
+	{ 240, "Head_Flying_Hours" },
+	{ 241, "Total_LBAs_Written" },
+	{ 242, "Total_LBAs_Read" },
+};
+
+const char *smart_smartctl_attr_name(uint8_t id)
+{
+	for (size_t i = 0; i < sizeof(smartctl_names) / sizeof(smartctl_names[0]); i++)
+		if (smartctl_names[i].id == id)
+			return smartctl_names[i].name;
+	return NULL;
+}
+
+/* smartctl's attribute flags string: "POSRCK" with '-' for a flag not set,
+ * and its flag object */
+static void smartctl_flags(struct record *o, const struct smart_attr *a)
+{
+	struct record *f = record_set_object(o, "flags");
+	char s[8];
+
+	attr_flags(a, s);
+	record_set_u64(f, "value", a->flags);
+	record_set_str(f, "string", s);
+	record_set_bool(f, "prefailure", a->flags & 0x01);
+	record_set_bool(f, "updated_online", a->flags & 0x02);
+	record_set_bool(f, "performance", a->flags & 0x04);
+	record_set_bool(f, "error_rate", a->flags & 0x08);
+	record_set_bool(f, "event_count", a->flags & 0x10);
+	record_set_bool(f, "auto_keep", a->flags & 0x20);
+}
+
+void smart_smartctl_keys(struct record *d, const struct dev_entry *e, const struct smart_report *r)
+{
+	const struct drive_info *i = &e->info;
+	struct record *o, *t;
+	char buf[32];
+
+	record_set_str(d, "model_name", i->model[0] ? i->model : NULL);
+	record_set_str(d, "serial_number", i->serial[0] ? i->serial : NULL);
+	record_set_str(d, "firmware_version", i->firmware[0] ? i->firmware : NULL);
+	o = record_set_object(d, "user_capacity");
+	record_set_u64(o, "blocks", i->capacity_blocks);
+	record_set_u64(o, "bytes", i->capacity_blocks * i->logical_block);
+	record_set_u64(d, "logical_block_size", i->logical_block);
+	/* smartctl's verdict is the drive's own health status: ATA RETURN
+	 * STATUS, SCSI the informational exceptions page (ours, "verdict",
+	 * also weighs the attributes, counts and the self-test log) */
+	o = record_set_object(d, "smart_status");
+	if (r->ata && r->ata_status >= 0)
+		record_set_bool(o, "passed", r->ata_status == 1);
+	else if (!r->ata && r->scsi.ie_st == SMART_PAGE_OK && r->scsi.ie.has)
+		record_set_bool(o, "passed", r->scsi.ie.asc == 0);
+	else
+		record_set_null(o, "passed");
+	o = record_set_object(d, "temperature");
+	if (r->temperature_c.known)
+		record_set_i64(o, "current", r->temperature_c.value);
+	else
+		record_set_null(o, "current");
+	o = record_set_object(d, "power_on_time");
+	if (r->power_on_hours.known)
+		record_set_i64(o, "hours", r->power_on_hours.value);
+	else
+		record_set_null(o, "hours");
+	if (!r->ata) {
+		if (r->scsi.defects_st == SMART_PAGE_OK && r->scsi.defects.count_known)
+			record_set_u64(d, "scsi_grown_defect_list", r->scsi.defects.count);
+		else
+			record_set_null(d, "scsi_grown_defect_list");
+		return;
+	}
+	o = record_set_object(d, "ata_smart_attributes");
+	t = record_set_list(o, "table");
+	for (size_t k = 0; k < r->nattrs; k++) {
+		const struct smart_attr *a = &r->attrs[k];
+		const char *name = smart_smartctl_attr_name(a->id);
+		struct record *x = record_set_object(t, NULL), *raw;
+		uint64_t v = sg_get_unaligned_le48(a->raw);
+
+		record_set_u64(x, "id", a->id);
+		if (name) {
+			record_set_str(x, "name", name);
+		} else {
+			snprintf(buf, sizeof(buf), "Unknown_Attribute");
+			record_set_str(x, "name", buf);
+		}
+		record_set_str(x, "libatasmart_name", a->name);
+		record_set_u64(x, "value", a->current);
+		record_set_u64(x, "worst", a->worst);
+		record_set_u64(x, "thresh", a->threshold);
+		record_set_str(x, "when_failed",
+			       a->good_now_valid && !a->good_now     ? "now"
+			       : a->good_past_valid && !a->good_past ? "past"
+								     : "");
+		smartctl_flags(x, a);
+		raw = record_set_object(x, "raw");
+		record_set_u64(raw, "value", v);
+		/* smartctl prints the temperature's low byte (and min/max
+		 * when the drive keeps them), the rest as one number */
+		if (a->id == 194 || a->id == 190)
+			snprintf(buf, sizeof(buf), "%u", a->raw[0]);
+		else
+			snprintf(buf, sizeof(buf), "%" PRIu64, v);
+		record_set_str(raw, "string", buf);
+	}
 }

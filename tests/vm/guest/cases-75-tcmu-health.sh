@@ -5,7 +5,7 @@
 # `sg_reassign --grown` on the same drive, after faults grew its defects
 # and errors.
 
-# health_json NAME ARGS...: shortstroke ARGS (exit 0 PASSED or 4 WARNING:
+# health_json NAME ARGS...: shortstroke ARGS (exit 0 PASSED or 5 WARNING:
 # both are answers), JSON flattened into $F.
 health_json() {
 	_n=$1
@@ -13,7 +13,7 @@ health_json() {
 	need_ss
 	run $SS "$@"
 	case $RC in
-	0 | 4) ;;
+	0 | 5) ;;
 	*) fail "$* exited $RC: $(cat $ERR)" ;;
 	esac
 	cp $OUT /tmp/$_n.json
