@@ -73,14 +73,26 @@ static const char css[] =
     "svg text{font-family:system-ui,sans-serif;font-size:11px;fill:#374151}"
     "svg .title{font-size:13px;font-weight:600;fill:#1d2330}"
     "svg .grid{stroke:#e5e7eb;stroke-width:1}"
-    "svg .axis{stroke:#6b7280;stroke-width:1}"
+    "svg .axis{stroke:#6b7280;stroke-width:1;fill:none}"
     "svg .line{fill:none;stroke:#2563eb;stroke-width:2}"
     "svg .bars{fill:#60a5fa;stroke:#2563eb;stroke-width:0.5}"
     "svg .dot{fill:#2563eb}svg .bad{fill:#dc2626}"
     "td.num{text-align:right;font-variant-numeric:tabular-nums}"
     "td.warn{background:#fff6e0;color:#7a4b00;font-weight:600}"
     ".swatch{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:4px;"
-    "vertical-align:-1px}";
+    "vertical-align:-1px}"
+    "td.reason{font-size:12px;color:#4a5468;max-width:420px}"
+    ".chart.wide{margin:10px 0;display:inline-block}"
+    "svg .band{fill:#dcfce7}svg .median{stroke:#16a34a;stroke-dasharray:4 3;fill:none}"
+    "svg .out{stroke:#dc2626;stroke-width:2}svg .slow{fill:#f97316}"
+    /* printed: no chart or table split across pages, the disks one after
+     * another without the screen's width limit */
+    "@media print{body{margin:0;max-width:none;font-size:11px}"
+    ".chart,table,.charts>div,h3{break-inside:avoid;page-break-inside:avoid}"
+    "h2,h3{break-after:avoid;page-break-after:avoid}"
+    ".charts{display:block}.chart{margin:6px 0}"
+    "h2[id^=disk]{break-before:page;page-break-before:always}"
+    "a{color:inherit;text-decoration:none}}";
 
 /* ---- charts ---- */
 
@@ -465,6 +477,170 @@ static void scan_tables(FILE *f, const struct qualify_result *r)
 
 /* ---- the page ---- */
 
+/* Why a disk failed, in a line: each failed check and its detail (cut),
+ * or that it passed. */
+static void reason(FILE *f, const struct qualify_result *r)
+{
+	unsigned shown = 0;
+
+	if (r->pass) {
+		fputs("all checks passed", f);
+		return;
+	}
+	if (r->vanished)
+		fputs("the disk stopped answering; ", f);
+	for (unsigned c = 0; c < QC_COUNT; c++) {
+		char d[132];
+
+		if (r->check[c].status != QUALIFY_FAIL)
+			continue;
+		snprintf(d, sizeof(d), "%s", r->check[c].detail);
+		if (strlen(r->check[c].detail) >= sizeof(d))
+			memcpy(d + sizeof(d) - 4, "...", 4);
+		fprintf(f, "%s<b>", shown++ ? "<br>" : "");
+		esc(f, qualify_check_name((enum qualify_check)c));
+		fputs("</b>: ", f);
+		esc(f, d);
+	}
+}
+
+/* The model's median of a figure over the disks of r's model that have it
+ * (at least two), 0 when there are not two. */
+static double model_median(const struct qualify_result *const *r, unsigned n, unsigned i,
+			   double (*fig)(const struct qualify_result *))
+{
+	double v[256];
+	unsigned m = 0;
+
+	for (unsigned k = 0; k < n && m < 256; k++)
+		if (!strcmp(r[k]->info.model, r[i]->info.model) && fig(r[k]) > 0)
+			v[m++] = fig(r[k]);
+	return m >= 2 ? qualify_median(v, m) : 0;
+}
+
+static double fig_rate(const struct qualify_result *x)
+{
+	return x->zp && !x->vanished ? x->zp->outer_mbps : 0;
+}
+
+static double fig_iops1(const struct qualify_result *x)
+{
+	return x->nqd && x->qd[0] == 1 ? x->iops[0] : 0;
+}
+
+static double fig_iops_deep(const struct qualify_result *x)
+{
+	return x->nqd > 1 ? x->iops[x->nqd - 1] : 0;
+}
+
+/* One chart comparing the disks: outer rate, IOPS at QD 1 and at the
+ * deepest queue depth, each as a percent of its model's median, against
+ * the sibling band (the slowdown allowed, sibling_slowdown_pct); below,
+ * each disk's slow blocks (50 ms or more) and failed reads, log scale. */
+static void chart_compare(FILE *f, const struct qualify_result *const *r, unsigned n,
+			  const struct qualify_thresholds *thr)
+{
+	double (*figs[3])(const struct qualify_result *) = { fig_rate, fig_iops1, fig_iops_deep };
+	static const char *const fig_name[4] = { "outer rate", "IOPS QD 1", "IOPS deepest QD",
+						 "zone profile" };
+	static const char *const fig_fill[4] = { "#2563eb", "#0d9488", "#a855f7", "#f59e0b" };
+	double band = thr ? thr->sibling_slowdown_pct : 15, lo = 40, hi = 130;
+	int w = 100 + (int)n * 46, h = 340, top = 44, ph = 170, sy = top + ph + 24, sh = 50;
+	double slot = (double)(w - 80) / n;
+	uint64_t maxslow = 1;
+	bool any = false;
+
+	if (w < 540)
+		w = 540, slot = (double)(w - 80) / n;
+	if (w > 1150)
+		w = 1150, slot = (double)(w - 80) / n;
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t s = r[i]->scan_class[3] + r[i]->scan_class[4] + r[i]->scan_class[5];
+
+		for (unsigned k = 0; k < QE_KINDS; k++)
+			s += r[i]->scan_err[k];
+		if (s > maxslow)
+			maxslow = s;
+		for (unsigned m = 0; m < 3; m++)
+			any = any || model_median(r, n, i, figs[m]) > 0;
+	}
+	fprintf(f,
+		"<div class=\"chart wide\"><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+		"height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"disks compared "
+		"with their siblings\"><text class=\"title\" x=\"60\" y=\"16\">The disks "
+		"against the median of their model (the band: within %g%%)</text>\n",
+		w, h, w, h, band);
+	/* the band and the axis, percent of the median */
+	fprintf(f,
+		"<rect class=\"band\" x=\"60\" y=\"%.1f\" width=\"%d\" height=\"%.1f\"/>"
+		"<path class=\"median\" d=\"M60 %.1fH%d\"/>\n",
+		top + ph * (hi - 100 - band) / (hi - lo), w - 80, ph * 2 * band / (hi - lo),
+		top + ph * (hi - 100) / (hi - lo), w - 20);
+	for (int p = 40; p <= 120; p += 20)
+		fprintf(f, "<text x=\"55\" y=\"%.1f\" text-anchor=\"end\">%d%%</text>",
+			top + ph * (hi - p) / (hi - lo) + 4, p);
+	for (unsigned i = 0; i < n; i++) {
+		double x0 = 60 + slot * i + slot * 0.15, bw = slot * 0.7 / 4;
+		uint64_t s = r[i]->scan_class[3] + r[i]->scan_class[4] + r[i]->scan_class[5];
+
+		for (unsigned k = 0; k < QE_KINDS; k++)
+			s += r[i]->scan_err[k];
+		for (unsigned m = 0; m < 4; m++) {
+			double med = m < 3 ? model_median(r, n, i, figs[m]) : 100, pct, y, v;
+
+			/* the zone profile: what a tenth of its samples reach against the
+			 * model's median profile */
+			v = m < 3		     ? figs[m](r[i])
+			    : r[i]->profile_compared ? 100 - r[i]->profile_slowdown_pct
+						     : 0;
+			if (med <= 0 || v <= 0)
+				continue;
+			pct = 100.0 * v / med;
+			if (pct < lo)
+				pct = lo;
+			if (pct > hi)
+				pct = hi;
+			y = top + ph * (hi - pct) / (hi - lo);
+			fprintf(f, "<path fill=\"%s\"%s d=\"M%.1f %dV%.1fH%.1fV%dZ\"><title>",
+				fig_fill[m], pct < 100 - band ? " class=\"out\"" : "", x0 + bw * m,
+				top + ph, y, x0 + bw * (m + 1) - 1, top + ph);
+			esc(f, r[i]->device);
+			fprintf(f, ": %s %.0f%% of the median</title></path>", fig_name[m],
+				100.0 * v / med);
+		}
+		/* slow blocks and failed reads, log scale */
+		if (s)
+			fprintf(f, "<path class=\"slow\" d=\"M%.1f %dV%.1fH%.1fV%dZ\"/>", x0,
+				sy + sh, sy + sh - sh * log1p((double)s) / log1p((double)maxslow),
+				x0 + slot * 0.7, sy + sh);
+		fprintf(f,
+			"<text x=\"%.1f\" y=\"%d\" text-anchor=\"end\" "
+			"transform=\"rotate(-35 %.1f %d)\">",
+			x0 + slot * 0.35, sy + sh + 14, x0 + slot * 0.35, sy + sh + 14);
+		esc(f, r[i]->device);
+		fputs("</text>\n", f);
+	}
+	fprintf(f,
+		"<path class=\"axis\" d=\"M60 %dV%dH%d\"/><path class=\"axis\" d=\"M60 %dH%d\"/>"
+		"<text x=\"55\" y=\"%d\" text-anchor=\"end\">slow</text>\n",
+		top, top + ph, w - 20, sy + sh, w - 20, sy + sh / 2 + 4);
+	for (unsigned m = 0; m < 4; m++)
+		fprintf(f,
+			"<rect x=\"%d\" y=\"22\" width=\"10\" height=\"10\" fill=\"%s\"/>"
+			"<text x=\"%d\" y=\"31\">%s</text>",
+			60 + 125 * (int)m, fig_fill[m], 74 + 125 * (int)m, fig_name[m]);
+	if (!any)
+		fprintf(f,
+			"<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">no model with two disks "
+			"to compare</text>",
+			w / 2, top + ph / 2);
+	fputs("</svg><div class=\"meta\">Bars: a disk's figure as a percent of its model's "
+	      "median (the zone profile: what a tenth of its samples reach against the model's "
+	      "median profile); below the band it is an outlier (red outline). Bottom row: blocks "
+	      "the scan read in 50 ms or more, and failed reads (log scale).</div></div>\n",
+	      f);
+}
+
 static void summary(FILE *f, const struct qualify_result *const *r, unsigned n)
 {
 	fputs("<h2>Summary</h2>\n<table><thead><tr><th>Disk</th><th>Model</th><th>Serial</th>", f);
@@ -473,7 +649,7 @@ static void summary(FILE *f, const struct qualify_result *const *r, unsigned n)
 		esc(f, qualify_check_name((enum qualify_check)c));
 		fputs("</th>", f);
 	}
-	fputs("<th>Overall</th></tr></thead>\n<tbody>\n", f);
+	fputs("<th>Overall</th><th>Reason</th></tr></thead>\n<tbody>\n", f);
 	for (unsigned i = 0; i < n; i++) {
 		fputs("<tr><td><a href=\"#disk", f);
 		fprintf(f, "%u\">", i);
@@ -486,8 +662,10 @@ static void summary(FILE *f, const struct qualify_result *const *r, unsigned n)
 		for (unsigned c = 0; c < QC_COUNT; c++)
 			fprintf(f, "<td class=\"%s\">%s</td>", status_class(r[i]->check[c].status),
 				qualify_status_name(r[i]->check[c].status));
-		fprintf(f, "<td class=\"%s\">%s</td></tr>\n", r[i]->pass ? "pass" : "fail",
-			r[i]->pass ? "PASS" : "FAIL");
+		fprintf(f, "<td class=\"%s\">%s</td><td class=\"reason\">",
+			r[i]->pass ? "pass" : "fail", r[i]->pass ? "PASS" : "FAIL");
+		reason(f, r[i]);
+		fputs("</td></tr>\n", f);
 	}
 	fputs("</tbody></table>\n", f);
 }
@@ -666,6 +844,8 @@ int qualify_report_html(const struct qualify_report_meta *m, const struct qualif
 	}
 	fputs("</div>\n", f);
 	summary(f, r, n);
+	if (n > 1)
+		chart_compare(f, r, n, m ? m->thr : NULL);
 	for (unsigned i = 0; i < n; i++)
 		disk_section(f, r[i], i);
 	if (m && m->thr) {

@@ -113,12 +113,21 @@ if any(s["shapes"] == 0 for s in p.svgs): p.errors.append("an svg without a path
 for e in p.errors: print(e)
 sys.exit(1 if p.errors else 0)
 PY
-if python3 "$TMP/html_check.py" "$TMP/r.html" 12 >"$TMP/hc" 2>&1; then
-	pass "qualify --report: well-formed, no scripts or external resources, 4 charts per disk"
+if python3 "$TMP/html_check.py" "$TMP/r.html" 13 >"$TMP/hc" 2>&1; then
+	pass "qualify --report: well-formed, no scripts or external resources, 4 charts per disk and the comparison"
 else
-	fail "qualify --report: well-formed, no scripts or external resources, 4 charts per disk" "$(cat "$TMP/hc")"
+	fail "qualify --report: well-formed, no scripts or external resources, 4 charts per disk and the comparison" "$(cat "$TMP/hc")"
 fi
-grep -q '<td class="fail">FAIL</td></tr>' "$TMP/r.html" && grep -q '<title>Disk qualification</title>' "$TMP/r.html" &&
+grep -q '<th>Reason</th>' "$TMP/r.html" && grep -q '<td class="reason">.*<b>siblings</b>: [0-9]*% slower than the median' "$TMP/r.html" &&
+	grep -q '<td class="reason">all checks passed</td>' "$TMP/r.html" &&
+	pass "qualify --report: the summary says why each disk failed" || fail "qualify --report: the summary says why each disk failed"
+grep -q 'The disks against the median of their model (the band: within 15%)' "$TMP/r.html" &&
+	grep -q '<rect class="band"' "$TMP/r.html" && grep -q 'class="out"' "$TMP/r.html" &&
+	pass "qualify --report: one chart compares the disks with the sibling band, the slow one outside it" ||
+	fail "qualify --report: one chart compares the disks with the sibling band, the slow one outside it"
+grep -q '@media print{' "$TMP/r.html" && grep -q 'break-inside:avoid' "$TMP/r.html" &&
+	pass "qualify --report: print CSS keeps charts and tables whole" || fail "qualify --report: print CSS keeps charts and tables whole"
+grep -q '<td class="fail">FAIL</td><td class="reason">' "$TMP/r.html" && grep -q '<title>Disk qualification</title>' "$TMP/r.html" &&
 	pass "qualify --report: the summary says which failed" || fail "qualify --report: the summary says which failed"
 ls "$TMP"/r.html.tmp.* >/dev/null 2>&1 && fail "qualify --report: no temporary file left" || pass "qualify --report: no temporary file left"
 run $Q qualify --report /nonexistent-dir/r.html sim:a
@@ -190,7 +199,7 @@ json_check "qualify burnin: ATA runs the selective self-test of the kept region"
 json_check "qualify burnin: SCSI runs the extended one and says it covered the whole disk" '"it covered the whole disk (SCSI has no selective self-test)" in d["disks"][1]["checks"]["selftest"]["detail"]'
 json_check "qualify burnin: the butterfly and the soak, with their figures" '(b := d["disks"][0]["burnin"]) and b["butterfly"]["qd"] == 1 and 4.9 < b["butterfly"]["seconds"] < 5.2 and b["butterfly"]["reads"] > 100 and b["soak"]["qd"] == 32 and b["soak"]["reads"] > 500 and b["soak"]["failed_reads"] == 0 and "butterfly seek test 5s" in d["disks"][0]["checks"]["access"]["detail"]'
 json_check "qualify burnin: the soak meets the unreadable block of the other disk" 'd["disks"][1]["burnin"]["soak"]["failed_reads"] >= 0 and d["profile"] == "burnin"'
-if python3 "$TMP/html_check.py" "$TMP/burnin.html" 12 >"$TMP/hc" 2>&1; then
+if python3 "$TMP/html_check.py" "$TMP/burnin.html" 13 >"$TMP/hc" 2>&1; then
 	pass "qualify --report burnin: two more latency histograms per disk"
 else
 	fail "qualify --report burnin: two more latency histograms per disk" "$(cat "$TMP/hc")"
