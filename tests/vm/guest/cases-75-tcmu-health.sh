@@ -3,7 +3,9 @@
 # `smartctl -x` (grown defect list, error counter log, start-stop cycles,
 # non-medium errors), `sg_logs` (non-medium errors, background scans) and
 # `sg_reassign --grown` on the same drive, after faults grew its defects
-# and errors.
+# and errors; `smart -j`'s smartctl keys agree with `smartctl -j` on a
+# simulated SATA disk; the surface scan finds slow blocks through the
+# kernel on a paced drive.
 
 # health_json NAME ARGS...: shortstroke ARGS (exit 0 PASSED or 5 WARNING:
 # both are answers), JSON flattened into $F.
@@ -75,6 +77,45 @@ ss_tcmu_health() {
 }
 t ss-tcmu-health-vs-smartctl ss_tcmu_health
 
+# smart -j gives the keys a script written for smartctl's JSON reads, with
+# the values smartctl -j gives for the same simulated SATA disk (SAT ATA
+# PASS-THROUGH through the kernel): identity, capacity, the health status,
+# temperature, power-on hours, the attribute table's names and raw values.
+ss_tcmu_smartctl_json() {
+	need_tcmu
+	need_ss
+	dv=$(tcmu_dev tsata)
+	run smartctl -j -i -H -A /dev/$dv
+	cp $OUT /tmp/smartctl.json
+	jflat /tmp/smartctl.json
+	C=/tmp/smartctl.json.flat
+	health_json tcmu-smart-j smart -j /dev/$dv
+	for k in model_name serial_number firmware_version user_capacity.bytes \
+		smart_status.passed temperature.current; do
+		expect_eq "$k (smartctl -j)" "$(jget $F .disks[0].$k)" "$(jget $C .$k)"
+	done
+	_h=$(jget $F .disks[0].power_on_time.hours)
+	_c=$(jget $C .power_on_time.hours)
+	[ -n "$_c" ] && [ $((_h - _c)) -ge -1 ] && [ $((_h - _c)) -le 1 ] ||
+		fail "power_on_time.hours: ours $_h, smartctl $_c"
+	_n=0
+	for _id in 1 3 4 5 9 12 194 197 198 199; do
+		_ci=$(jindex $C .ata_smart_attributes.table id $_id)
+		_oi=$(jindex $F .disks[0].ata_smart_attributes.table id $_id)
+		[ -n "$_ci" ] || continue
+		[ -n "$_oi" ] || fail "attribute $_id: smartctl lists it, smart -j does not"
+		expect_eq "attribute $_id name" "$(jget $F .disks[0].ata_smart_attributes.table[$_oi].name)" \
+			"$(jget $C .ata_smart_attributes.table[$_ci].name)"
+		expect_eq "attribute $_id raw.value" \
+			"$(jget $F .disks[0].ata_smart_attributes.table[$_oi].raw.value)" \
+			"$(jget $C .ata_smart_attributes.table[$_ci].raw.value)"
+		_n=$((_n + 1))
+	done
+	[ $_n -ge 6 ] || fail "only $_n attributes to compare"
+	expect_eq "json_format_version" "$(jget $F .json_format_version[0])" "$(jget $C .json_format_version[0])"
+}
+t ss-tcmu-smartctl-json ss_tcmu_smartctl_json
+
 # The surface scan through the kernel (io_uring on the sd disk) finds the
 # slow blocks of a simulated drive served in real time (--pace: each
 # command answered after the media model's time, a slow block's 700 ms
@@ -110,4 +151,8 @@ ss_tcmu_scan_slow() {
 		"$(jget $F .disks[0].scan.bad_blocks_by_kind.UNC)" 1
 	expect_eq "scan verdict" "$(jget $F .disks[0].checks.scan.result)" FAIL
 }
+# a paced quick qualify takes most of a minute under TCG: room for a loaded host
+_ct=$CASE_TIMEOUT
+[ "$CASE_TIMEOUT" -ge 150 ] || CASE_TIMEOUT=150
 t ss-tcmu-scan-slow ss_tcmu_scan_slow
+CASE_TIMEOUT=$_ct
