@@ -57,7 +57,9 @@ const char *smart_page_state_name(enum smart_page_state s)
 	}
 }
 
-static void verdict_v(struct smart_report *r, enum smart_verdict v, const char *fmt, va_list ap)
+__attribute__((format(printf, 3, 0))) static void verdict_v(struct smart_report *r,
+							    enum smart_verdict v, const char *fmt,
+							    va_list ap)
 {
 	if (v < r->verdict || (v == r->verdict && r->reason[0]))
 		return;
