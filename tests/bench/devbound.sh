@@ -248,9 +248,13 @@ done
 # alone here (the IOPS cap models seeks, which a sequential scan does not pay)
 throttle "$bps" "$bps" 0 0 "$D1"
 [ "$SMOKE" = 1 ] || for r in $(seq "$REPS"); do
-	s=$(cg_exec "$PROG" qualify --profile quick -J "$D1" 2>/dev/null |
-		python3 -c 'import json, sys; print(json.load(sys.stdin)["disks"][0]["scan"]["mbps"])') &&
+	cg_exec "$PROG" qualify --profile quick -J "$D1" >"$WORK/scan.json" 2>"$WORK/scan.err" || true
+	if s=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["disks"][0]["scan"]["mbps"])' \
+		"$WORK/scan.json" 2>&1); then
 		record scan_ours "$s"
+	else
+		say "devbound: qualify's scan gave no figure: $s $(head -c 300 "$WORK/scan.err")"
+	fi
 	# shellcheck disable=SC2046
 	record scan_fio "$(pick 1 $(fio_rate read 128k 1 "$D1"))"
 done
