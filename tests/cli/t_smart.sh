@@ -178,9 +178,12 @@ expect "conveyance on SATA" 0 "conveyance self-test completed without error"
 
 # --selective: the accessible span (sata-hpa: the HPA the demo set, the kept region), and SCSI
 # runs the extended test over the whole disk
-run "$PROG" --demo selftest --selective --wait -J sim:sata-hpa
+run "$PROG" --demo selftest --selective -J sim:sata-hpa
 expect "selftest --selective" 0
-json_check "selftest --selective: ATA tests the accessible span" '(a := d["results"][0]) and a["test"] == "selective" and a["first_lba"] == 0 and a["last_lba"] == 488386583 and a["whole_disk"] is False and a["passed"] and a["log"][0]["test"] == "selective"'
+json_check "selftest --selective: ATA tests the accessible span" '(a := d["results"][0]) and a["test"] == "selective" and a["first_lba"] == 0 and a["last_lba"] == 488386583 and a["whole_disk"] is False and a["started"]'
+run "$PROG" --demo selftest --status sim:sata-hpa
+expect "selftest --selective: it runs" 0 "self-test: [0-9]+% done"
+"$PROG" --demo selftest --abort sim:sata-hpa >/dev/null
 run "$PROG" --demo selftest --selective -J sim:sas15k
 json_check "selftest --selective on SCSI: the extended test, the whole disk" '(a := d["results"][0]) and a["test"] == "extended" and a["whole_disk"] is True and a["started"]'
 "$PROG" --demo selftest --abort sim:sas15k >/dev/null
@@ -190,8 +193,10 @@ expect "selftest --selective on SCSI says the whole disk" 0 "^sim:sas15k: extend
 fault sim:sata-hpa medium-error:5000
 run "$PROG" --demo selftest --selective --span 4000-6000 --wait sim:sata-hpa
 expect "selftest --selective: a bad block in the span fails it, with its LBA" 1 "" "the selective self-test ended in error: .*first failing LBA 5000"
+run "$PROG" --demo selftest --selective --span 6000-7000 --wait -J sim:sata-hpa
+json_check "selftest --selective: a bad block outside the span does not; the log names it" '(a := d["results"][0]) and a["passed"] and a["log"][0]["test"] == "selective" and a["log"][0]["result"] == "completed without error"'
 run "$PROG" --demo selftest --selective --span 6000-7000 --wait sim:sata-hpa
-expect "selftest --selective: a bad block outside the span does not" 0 "selective self-test of LBA 6000-7000 completed without error"
+expect "selftest --selective: the result names the span" 0 "selective self-test of LBA 6000-7000 completed without error"
 clear sim:sata-hpa
 run "$PROG" --demo selftest --selective --span 7000-6000 sim:sata-hpa
 expect "selftest --span backwards: usage error" 2 "" "FIRST <= LAST"
