@@ -10,7 +10,11 @@
 #include "cli/cli.h"
 #include "shortstroke/journal.h"
 
-#define VERSION "0.1.0"
+#define STR_(x) #x
+#define STR(x) STR_(x)
+#define VERSION                                                                                    \
+	STR(SHORTSTROKE_VERSION_MAJOR)                                                             \
+	"." STR(SHORTSTROKE_VERSION_MINOR) "." STR(SHORTSTROKE_VERSION_PATCH)
 
 static void usage(FILE *f)
 {

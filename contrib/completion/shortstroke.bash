@@ -86,7 +86,7 @@ _shortstroke()
 		;;
 	-p | --profile)
 		if [ "$cmd" = qualify ]; then
-			COMPREPLY=($(compgen -W "quick standard full" -- "$cur"))
+			COMPREPLY=($(compgen -W "quick standard full burnin" -- "$cur"))
 			return
 		fi
 		;;

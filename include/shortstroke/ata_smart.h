@@ -80,4 +80,11 @@ int ata_smart_parse_error_log(const uint8_t *buf, size_t len, struct ata_smart_e
  * 0 threshold exceeded (F4h/2Ch), -EPROTO for anything else. */
 int ata_smart_status_from_regs(const struct ata_regs *r);
 
+/* The selective self-test log (ACS-3 A.19, SMART log 09h): revision 1, up
+ * to ATA_SELECTIVE_SPANS spans of [first, last] LBAs (little-endian, from
+ * byte 2), the checksum. Pure; n larger than the log holds: -EINVAL. */
+#define ATA_SELECTIVE_SPANS 5
+int ata_smart_build_selective_log(uint8_t buf[ATA_SMART_SECTOR], const uint64_t *first,
+				  const uint64_t *last, unsigned n);
+
 #endif

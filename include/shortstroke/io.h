@@ -74,6 +74,12 @@ void io_hist_bucket_range(unsigned i, uint64_t *low, uint64_t *high);
  * on, a negative errno to stop the run with it. */
 typedef int (*io_error_fn)(void *arg, uint64_t first_lba, uint32_t blocks, bool write, int error);
 
+/* A request completed (failed ones too, error the negative errno, after
+ * on_error was called): its first block, size, and latency from when it
+ * was handed to the device to its completion. */
+typedef void (*io_done_fn)(void *arg, uint64_t lba, uint32_t blocks, bool write, int error,
+			   uint64_t lat_ns);
+
 struct io_size_weight {
 	uint32_t bytes;
 	uint32_t weight;
@@ -98,6 +104,13 @@ struct io_job {
 	bool continue_on_error; /* report failed requests and go on */
 	io_error_fn on_error;	/* may be NULL; called for each failed request */
 	void *on_error_arg;
+	io_done_fn on_done; /* may be NULL; called for every completed request */
+	/* a butterfly seek pattern instead of sequential or random offsets:
+	 * alternately one request at the outer and one at the inner end of the
+	 * span, each pair a step closer to the middle (500 pairs a pass), then
+	 * again from the ends (openSeaChest's butterfly test) */
+	bool butterfly;
+	void *on_done_arg;
 	const struct progress_sink *progress;
 	const char *phase; /* progress text, "" when NULL */
 };

@@ -28,6 +28,9 @@
 #define SCSI_SYNC_CACHE10 0x35
 #define SCSI_ZBC_IN 0x95
 #define SCSI_ZBC_OUT 0x94
+#define SCSI_REASSIGN_BLOCKS 0x07
+#define SCSI_READ_DEFECT10 0x37
+#define SCSI_READ_DEFECT12 0xb7
 
 /* VPD pages */
 #define VPD_SUPPORTED 0x00
@@ -81,6 +84,45 @@ unsigned scsi_build_write10(uint8_t cdb[10], uint32_t lba, uint16_t blocks, bool
 unsigned scsi_build_read16(uint8_t cdb[16], uint64_t lba, uint32_t blocks, bool fua);
 unsigned scsi_build_write16(uint8_t cdb[16], uint64_t lba, uint32_t blocks, bool fua);
 unsigned scsi_build_sync_cache10(uint8_t cdb[10]);
+
+/* READ DEFECT DATA (10) and (12) (SBC-3 5.13, 5.14): the primary (plist)
+ * and/or grown (glist) defect list in a DEFECT LIST FORMAT (bits 2:0). */
+#define SCSI_DEFECT_SHORT_BLOCK 0      /* 4-byte LBAs */
+#define SCSI_DEFECT_EXT_BYTES_INDEX 1  /* 8 bytes */
+#define SCSI_DEFECT_EXT_PHYS_SECTOR 2  /* 8 bytes */
+#define SCSI_DEFECT_LONG_BLOCK 3       /* 8-byte LBAs */
+#define SCSI_DEFECT_BYTES_FROM_INDEX 4 /* 8 bytes: cylinder, head, bytes */
+#define SCSI_DEFECT_PHYS_SECTOR 5      /* 8 bytes: cylinder, head, sector */
+#define SCSI_DEFECT_VENDOR 6
+unsigned scsi_build_read_defect10(uint8_t cdb[10], bool plist, bool glist, uint8_t format,
+				  uint16_t alloc);
+unsigned scsi_build_read_defect12(uint8_t cdb[12], bool plist, bool glist, uint8_t format,
+				  uint32_t index, uint32_t alloc);
+
+/* The header of a READ DEFECT DATA answer (4 bytes for the (10), 8 for
+ * the (12)): which lists it holds, their format and length. count is the
+ * number of descriptors the length says (count_known false for a vendor
+ * or reserved format, whose descriptor size is not standard). -EPROTO
+ * when the header is short. */
+struct scsi_defect_list {
+	bool plist, glist;   /* PLISTV, GLISTV */
+	uint8_t format;	     /* DEFECT LIST FORMAT */
+	uint16_t generation; /* (12): GENERATION CODE, 0 for the (10) */
+	uint32_t length;     /* DEFECT LIST LENGTH, bytes */
+	unsigned desc_len;   /* bytes per descriptor, 0 unknown */
+	bool count_known;
+	uint32_t count; /* length / desc_len */
+};
+int scsi_parse_defect_header(const uint8_t *buf, size_t len, bool twelve,
+			     struct scsi_defect_list *out);
+/* Bytes per descriptor of a defect list format, 0 for vendor/reserved. */
+unsigned scsi_defect_desc_len(uint8_t format);
+
+/* REASSIGN BLOCKS (SBC-3 5.20) with 8-byte LBAs and a 4-byte list length
+ * (LONGLBA and LONGLIST set); the parameter list for n LBAs is built by
+ * scsi_build_reassign_list into out (4 + 8 n bytes). */
+unsigned scsi_build_reassign_blocks(uint8_t cdb[6]);
+size_t scsi_build_reassign_list(const uint64_t *lba, unsigned n, uint8_t *out, size_t out_max);
 /* ZBC IN / REPORT ZONES: options = REPORTING OPTIONS (0 all zones). */
 #define SCSI_ZBC_IN_REPORT_ZONES 0x00
 unsigned scsi_build_report_zones(uint8_t cdb[16], uint64_t start_lba, uint32_t alloc,

@@ -23,6 +23,7 @@
 #include "shortstroke/error.h"
 #include "shortstroke/job.h"
 #include "shortstroke/logpage.h"
+#include "shortstroke/scsi.h"
 
 enum smart_verdict {
 	SMART_UNKNOWN = 0,
@@ -62,6 +63,7 @@ enum selftest_kind {
 	SELFTEST_SHORT,
 	SELFTEST_EXTENDED,
 	SELFTEST_CONVEYANCE, /* ATA only */
+	SELFTEST_SELECTIVE,  /* ATA only: the spans of the selective self-test log */
 };
 const char *selftest_kind_name(enum selftest_kind k); /* "short", "extended", ... */
 
@@ -134,17 +136,25 @@ struct smart_scsi_pages {
 	struct log_selftest selftest;
 	struct log_bgscan bg_scan;
 	struct log_ie ie;
+	/* READ DEFECT DATA (12), else (10): the grown defect list's header
+	 * (its count is the drive's reallocated blocks) */
+	enum smart_page_state defects_st;
+	struct scsi_defect_list defects;
 };
 
 struct smart_report {
 	bool ata;
 	enum smart_verdict verdict;
 	char reason[256]; /* one line; "" for PASSED */
+	/* what raised a WARNING: sector or defect counts (reallocated,
+	 * pending, offline uncorrectable, grown defects: a caller with its
+	 * own limits for them may judge those itself), anything else */
+	bool warn_counts, warn_other;
 
 	/* key figures; known false when the drive does not report them */
 	struct smart_num temperature_c;
 	struct smart_num power_on_hours;
-	struct smart_num reallocated;
+	struct smart_num reallocated; /* ATA attribute 5; SCSI the grown defect list */
 	struct smart_num pending;
 	struct smart_num offline_uncorrectable;
 	struct smart_num crc_errors;
@@ -212,6 +222,18 @@ struct selftest_caps {
 int selftest_caps(struct drive *d, const struct drive_info *info, struct selftest_caps *out,
 		  struct ss_error *err);
 
+/*
+ * A self-test of [first, last] only, where the drive can: ATA writes the
+ * span into the selective self-test log (SMART WRITE LOG 09h, one span)
+ * and starts the selective test (EXECUTE OFF-LINE IMMEDIATE 04h); *kind is
+ * SELFTEST_SELECTIVE. SCSI has no selective self-test: the extended
+ * background test runs, over the whole disk, and *kind says
+ * SELFTEST_EXTENDED. -EOPNOTSUPP when an ATA drive has no selective test,
+ * -EINVAL for a span beyond the disk.
+ */
+int selftest_start_span(struct drive *d, const struct drive_info *info, uint64_t first,
+			uint64_t last, enum selftest_kind *kind, struct ss_error *err);
+
 /* Abort a running self-test. */
 int selftest_abort(struct drive *d, const struct drive_info *info, struct ss_error *err);
 
@@ -250,6 +272,10 @@ int selftest_wait(struct drive *d, const struct drive_info *info, enum selftest_
  * reason of the worst finding wins, the first one among equals. */
 void smart_report_verdict(struct smart_report *r, enum smart_verdict v, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* The same for a WARNING raised by a sector or defect count (warn_counts). */
+void smart_report_count_warning(struct smart_report *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /* The self-test rule of both verdicts: the newest finished test in
  * r->selftests failed -> FAILED; an older one failed -> WARNING. */

@@ -7,6 +7,11 @@
 
 #include "shortstroke/devices.h"
 
+/* the program's version (--version, smart -J's "shortstroke" object) */
+#define SHORTSTROKE_VERSION_MAJOR 0
+#define SHORTSTROKE_VERSION_MINOR 1
+#define SHORTSTROKE_VERSION_PATCH 0
+
 /* Exit codes (docs/architecture.md, "Exit codes") */
 enum {
 	EXIT_DONE = 0,

@@ -6,7 +6,9 @@
 #include "cli.h"
 #include "front/drives.h"
 #include "front/record.h"
+#include "front/smart.h"
 #include "shortstroke/protect.h"
+#include "shortstroke/smart.h"
 
 static void usage(FILE *f)
 {
@@ -15,7 +17,9 @@ static void usage(FILE *f)
 		   "Print what is known about one drive: identity, transport, block sizes,\n"
 		   "current and native capacity, rotation rate, the capacity-limiting methods\n"
 		   "it supports (hpa, amac, dco, scsi-resize, scsi-format, partition), security\n"
-		   "state, SMART support, zoned model and whether it is free to change.\n"
+		   "state, SMART support and a health summary (the verdict `smart` gives;\n"
+		   "on SCSI/SAS the grown defect list, error counters, start-stop cycles and\n"
+		   "background scans), zoned model and whether it is free to change.\n"
 		   "Only read-only identification commands are sent.\n"
 		   "\n"
 		   "Options:\n"
@@ -67,13 +71,28 @@ static int info_run(struct ss_ctx *ctx, int argc, char **argv)
 	if (optind + 1 < argc)
 		return cli_usage_error("info", "one device at a time");
 	rc = device_open(ctx, argv[optind], false, &d, &e, &err);
-	drive_free(d);
 	if (rc) {
+		drive_free(d);
 		cli_error("%s", err.msg);
 		return cli_exit_code(rc, &err);
 	}
 	r = record_new();
 	describe_drive(r, &e);
+	if (e.info.smart_supported && e.info.smart_enabled) {
+		struct ss_error herr = { 0 };
+		struct smart_report rep;
+
+		if (smart_read(d, &e.info, &rep, &herr) == 0) {
+			smart_health_record(r, &rep, NULL);
+			smart_report_fini(&rep);
+		} else {
+			smart_health_record(r, NULL, herr.msg);
+		}
+	} else {
+		smart_health_record(r, NULL,
+				    e.info.smart_supported ? "SMART is disabled" : "no SMART");
+	}
+	drive_free(d);
 	protect_field(r, ctx);
 	record_print(r, stdout, json ? TABLE_JSON : 0);
 	record_free(r);

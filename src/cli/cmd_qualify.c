@@ -19,6 +19,7 @@
 #include "front/record.h"
 #include "front/table.h"
 #include "front/xalloc.h"
+#include "shortstroke/bench.h"
 #include "shortstroke/fileio.h"
 #include "shortstroke/io.h"
 #include "shortstroke/qualify.h"
@@ -41,25 +42,43 @@ static void usage(FILE *f)
 	    "       shortstroke qualify --print-thresholds\n"
 	    "\n"
 	    "Qualify disks before they go into service, all named disks in parallel:\n"
-	    "identity, SMART verdict (temperature, reallocated and pending sectors), a\n"
-	    "short self-test, a surface read scan with a list of unreadable blocks, the\n"
+	    "identity, SMART verdict (temperature, reallocated and pending sectors, SCSI\n"
+	    "grown defects), a short self-test, a surface read scan that grades every\n"
+	    "128 KiB block by latency (classes, slowest blocks) and lists unreadable ones, the\n"
 	    "zone profile (sequential read across the disk), access time and IOPS (random\n"
 	    "4 KiB reads), each PASS or FAIL against thresholds; then disks of the same\n"
 	    "model are compared and one clearly slower than its siblings is flagged.\n"
-	    "Reads only: nothing is written, so disks in use or protected are qualified\n"
-	    "too (and the output says so). On simulated drives it runs in virtual time.\n"
+	    "Reads only (unless --remap): nothing is written, so disks in use or protected\n"
+	    "are qualified too (and the output says so). On simulated drives it runs in\n"
+	    "virtual time.\n"
 	    "\n"
 	    "Options:\n"
 	    "  -p, --profile P       quick (default): sampled scan (256 MiB), 40-point\n"
 	    "                        profile, QD 1 and 32 for 2 s, no self-test;\n"
 	    "                        standard: short self-test, 10%% of the disk scanned,\n"
 	    "                        QD 1, 4, 16, 32 for 3 s; full: short self-test, the\n"
-	    "                        whole disk scanned, 200-point profile, 5 s per QD\n"
+	    "                        whole disk scanned, 200-point profile, 5 s per QD;\n"
+	    "                        burnin: full, with a selective self-test of the\n"
+	    "                        accessible span instead of the short one (after\n"
+	    "                        'limit': the kept region; SCSI: the extended test,\n"
+	    "                        over the whole disk), then a butterfly seek test\n"
+	    "                        (1 min) and a random-read soak at QD 32 (10 min)\n"
+	    "      --butterfly T, --soak T   burnin: their durations (30s, 2m, 1h)\n"
 	    "  -t, --thresholds FILE thresholds ('key = value' lines) over the defaults\n"
 	    "      --print-thresholds  print the thresholds in effect as a file to copy\n"
 	    "      --report FILE     also write a self-contained HTML report with charts\n"
 	    "      --seed N          seed of the random reads (default 1)\n"
 	    "      --model PATTERN, --serial SERIAL   select disks as 'list' shows them\n"
+	    "      --remap           DESTRUCTIVE: after the scan, rewrite the blocks it found\n"
+	    "                        unreadable or slow, so that the drive reassigns them\n"
+	    "                        (ATA: a WRITE of the block, zeros where unreadable;\n"
+	    "                        SCSI: REASSIGN BLOCKS, or a WRITE of its own data for a\n"
+	    "                        slow one), then read them again: before and after per\n"
+	    "                        block. Confirmed as 'limit' is (the serial typed,\n"
+	    "                        or -y); a disk in use or protected needs -f\n"
+	    "      --remap-above MS  slow means read in MS or more (default 150)\n"
+	    "  -y, --yes             with --remap: do not ask (scripts)\n"
+	    "  -f, --force           with --remap: also a disk in use or protected\n"
 	    "  -J, --json            JSON: every check, figure and bad block per disk\n"
 	    "  -h, --help            this help\n"
 	    "\n"
@@ -106,6 +125,38 @@ static void open_item(struct batch *b, struct batch_item *it)
 	}
 	qualify_result_init(&qi->res, it->e.spec, &it->e.info, qi->o->profile);
 	it->ready = true;
+}
+
+/* --remap: the disk opened read-write and checked as `limit` checks it
+ * (batch_open), the scan's I/O engine read-only beside it. */
+static void open_item_remap(struct batch *b, struct batch_item *it)
+{
+	struct q_item *qi = it->op;
+
+	if (!it->ready)
+		return;
+	if (it->e.info.zoned == ZONED_HOST_MANAGED) {
+		ss_error_usage(&it->err, -EOPNOTSUPP,
+			       "%s: --remap cannot rewrite blocks of a host-managed zoned disk "
+			       "(its sequential zones take writes only at the write pointer)",
+			       it->e.spec);
+		it->ready = false;
+		it->rc = -EOPNOTSUPP;
+		it->exit_hint = EXIT_USAGE;
+		return;
+	}
+	if (io_dev_open_name(it->e.node, ctx_sources(b->ctx), false, &qi->io, &it->err)) {
+		ss_error_prefix(&it->err, "%s: ", it->e.spec);
+		it->ready = false;
+		it->rc = it->err.code ? it->err.code : -EIO;
+		it->exit_hint = cli_exit_code(it->rc, &it->err);
+		return;
+	}
+	snprintf(it->plan, sizeof(it->plan),
+		 "qualify, then rewrite the blocks the scan finds unreadable or read in %g ms "
+		 "or more (--remap: their data is lost where unreadable)",
+		 qi->o->remap_above_ms);
+	qualify_result_init(&qi->res, it->e.spec, &it->e.info, qi->o->profile);
 }
 
 static int q_job(void *arg, const struct progress_sink *sink, struct ss_error *err)
@@ -169,6 +220,153 @@ static void checks_record(struct record *d, const struct qualify_result *r)
 	}
 }
 
+/* A SCSI drive's log pages beside the verdict, null on ATA. */
+static void scsi_health_record(struct record *x, const struct qualify_result *r)
+{
+	static const char *const what[3] = { "read", "write", "verify" };
+	const struct qualify_scsi_health *h = &r->scsi;
+	struct record *c, *u;
+
+	if (!h->read) {
+		record_set_null(x, "grown_defects");
+		record_set_null(x, "scsi");
+		return;
+	}
+	num_or_null(x, "grown_defects", &r->reallocated);
+	x = record_set_object(x, "scsi");
+	c = record_set_object(x, "corrected_errors");
+	u = record_set_object(x, "uncorrected_errors");
+	for (unsigned i = 0; i < 3; i++) {
+		if (h->has_counters[i]) {
+			record_set_u64(c, what[i], h->corrected[i]);
+			record_set_u64(u, what[i], h->uncorrected[i]);
+		} else {
+			record_set_null(c, what[i]);
+			record_set_null(u, what[i]);
+		}
+	}
+	num_or_null(x, "non_medium_errors", &h->non_medium);
+	num_or_null(x, "start_stop_cycles", &h->start_stop_cycles);
+	if (h->bg_scan) {
+		record_set_u64(x, "background_scans", h->bg_scans);
+		record_set_u64(x, "background_medium_errors", h->bg_medium_errors);
+	} else {
+		record_set_null(x, "background_scans");
+		record_set_null(x, "background_medium_errors");
+	}
+}
+
+/* The scan's latency classes, error kinds, slowest blocks and map. */
+static void scan_class_records(struct record *x, const struct qualify_result *r)
+{
+	struct record *a, *o;
+	char line[512];
+	size_t l = 0;
+
+	record_set_u64(x, "block_bytes", r->scan_block_bytes);
+	a = record_set_list(x, "classes");
+	for (unsigned c = 0; c < QUALIFY_CLASSES; c++) {
+		o = record_set_object(a, NULL);
+		record_set_double(o, "from_ms", c ? r->scan_classes_ms[c - 1] : 0);
+		if (c < QUALIFY_CLASS_EDGES)
+			record_set_double(o, "below_ms", r->scan_classes_ms[c]);
+		else
+			record_set_null(o, "below_ms");
+		record_set_u64(o, "blocks", r->scan_class[c]);
+		l += (size_t)snprintf(line + l, sizeof(line) - l, "%s%s%g ms %" PRIu64,
+				      c ? ", " : "", c < QUALIFY_CLASS_EDGES ? "<" : ">=",
+				      c < QUALIFY_CLASS_EDGES ? r->scan_classes_ms[c]
+							      : r->scan_classes_ms[c - 1],
+				      r->scan_class[c]);
+	}
+	o = record_set_object(x, "errors");
+	for (unsigned k = 0; k < QE_KINDS; k++) {
+		record_set_u64(o, qualify_err_kind_name((enum qualify_err_kind)k), r->scan_err[k]);
+		if (l < sizeof(line))
+			l += (size_t)snprintf(line + l, sizeof(line) - l, "%s%s %" PRIu64,
+					      k ? ", " : "; failed reads: ",
+					      qualify_err_kind_name((enum qualify_err_kind)k),
+					      r->scan_err[k]);
+	}
+	if (r->scan_block_bytes)
+		record_line(x, "  scan blocks (%u KiB) by latency: %s", r->scan_block_bytes >> 10,
+			    line);
+	o = record_set_object(x, "bad_blocks_by_kind");
+	for (unsigned k = 0; k < QE_KINDS; k++)
+		record_set_u64(o, qualify_err_kind_name((enum qualify_err_kind)k), r->bad_kind[k]);
+	record_set_u64(x, "slow_150ms", r->slow_150ms);
+	record_set_u64(x, "slow_500ms", r->slow_500ms);
+	a = record_set_list(x, "slowest");
+	l = 0;
+	line[0] = '\0';
+	for (unsigned i = 0; i < r->nslowest; i++) {
+		o = record_set_object(a, NULL);
+		record_set_u64(o, "lba", r->slowest[i].lba);
+		record_set_u64(o, "blocks", r->slowest[i].blocks);
+		record_set_double(o, "ms", r->slowest[i].ms);
+		if (i < 5 && l < sizeof(line))
+			l += (size_t)snprintf(line + l, sizeof(line) - l,
+					      "%sLBA %" PRIu64 " %.1f ms", i ? ", " : "",
+					      r->slowest[i].lba, r->slowest[i].ms);
+	}
+	if (r->nslowest)
+		record_line(x, "  slowest blocks: %s", line);
+	o = record_set_object(x, "map");
+	record_set_u64(o, "bins", QUALIFY_MAP_BINS);
+	a = record_set_list(o, "cells");
+	for (unsigned b = 0; b < QUALIFY_MAP_BINS; b++) {
+		struct record *cell = record_set_list(a, NULL);
+
+		for (unsigned c = 0; c <= QUALIFY_CLASSES; c++)
+			record_set_u64(cell, NULL, r->scan_map[b][c]);
+	}
+}
+
+/* --remap: each run of blocks, before and after. */
+static void remap_records(struct record *x, const struct qualify_result *r)
+{
+	struct record *a;
+
+	if (!r->remap_ran) {
+		record_set_null(x, "remap");
+		return;
+	}
+	a = record_set_list(x, "remap");
+	for (unsigned i = 0; i < r->nremap; i++) {
+		const struct qualify_remap *m = &r->remap[i];
+		struct record *o = record_set_object(a, NULL);
+		char before[48], after[48];
+
+		if (m->why == QR_UNREADABLE)
+			snprintf(before, sizeof(before), "unreadable (%s)",
+				 qualify_err_kind_name((enum qualify_err_kind)m->before_kind));
+		else
+			snprintf(before, sizeof(before), "%.1f ms", m->before_ms);
+		if (m->after_ok)
+			snprintf(after, sizeof(after), "%.1f ms", m->after_ms);
+		else
+			snprintf(after, sizeof(after), "unreadable (%s)",
+				 qualify_err_kind_name((enum qualify_err_kind)m->after_kind));
+		record_set_u64(o, "lba", m->lba);
+		record_set_u64(o, "blocks", m->blocks);
+		record_set_str(o, "before", before);
+		record_set_str(o, "action", m->action);
+		record_set_str(o, "error", m->rc ? m->error : NULL);
+		record_set_bool(o, "after_ok", m->after_ok);
+		if (m->after_ok)
+			record_set_double(o, "after_ms", m->after_ms);
+		else
+			record_set_null(o, "after_ms");
+		record_set_str(o, "after", after);
+		if (i < 20)
+			record_line(o,
+				    "  remap: LBA %" PRIu64 " (%u block%s): %s; %s%s%s; after: %s",
+				    m->lba, m->blocks, m->blocks == 1 ? "" : "s", before, m->action,
+				    m->rc ? " failed: " : "", m->rc ? m->error : "", after);
+	}
+	record_set_bool(x, "remap_truncated", r->remap_truncated);
+}
+
 static void smart_scan_records(struct record *d, const struct qualify_result *r)
 {
 	struct record *x = record_set_object(d, "smart"), *a;
@@ -180,6 +378,7 @@ static void smart_scan_records(struct record *d, const struct qualify_result *r)
 	num_or_null(x, "pending", &r->pending);
 	num_or_null(x, "offline_uncorrectable", &r->offline_uncorrectable);
 	num_or_null(x, "power_on_hours", &r->power_on_hours);
+	scsi_health_record(x, r);
 
 	x = record_set_object(d, "scan");
 	record_set_u64(x, "bytes_read", r->scan_bytes);
@@ -203,6 +402,41 @@ static void smart_scan_records(struct record *d, const struct qualify_result *r)
 	if (r->nbad > 20)
 		record_line(x, "  bad blocks: %u more ranges (-J lists them all)", r->nbad - 20);
 	record_set_bool(x, "bad_ranges_truncated", r->bad_truncated);
+	scan_class_records(x, r);
+	remap_records(x, r);
+}
+
+static void stress_record(struct record *b, const char *key, const struct qualify_stress *st)
+{
+	struct record *x;
+
+	if (!st->ran) {
+		record_set_null(b, key);
+		return;
+	}
+	x = record_set_object(b, key);
+	record_set_u64(x, "qd", st->qd);
+	record_set_double(x, "seconds", (double)st->time_ns / 1e9);
+	record_set_u64(x, "reads", st->ios);
+	record_set_u64(x, "failed_reads", st->errors);
+	record_set_double(x, "iops", st->iops);
+	record_set_double(x, "lat_avg_ms", st->avg_ms);
+	record_set_double(x, "lat_p99_ms", st->p99_ms);
+	record_set_double(x, "lat_max_ms", st->max_ms);
+}
+
+/* burnin: the butterfly and the soak; null outside the burnin profile */
+static void stress_records(struct record *d, const struct qualify_result *r)
+{
+	struct record *b;
+
+	if (!r->butterfly.ran && !r->soak.ran) {
+		record_set_null(d, "burnin");
+		return;
+	}
+	b = record_set_object(d, "burnin");
+	stress_record(b, "butterfly", &r->butterfly);
+	stress_record(b, "soak", &r->soak);
 }
 
 static void speed_records(struct record *d, const struct qualify_result *r)
@@ -216,6 +450,8 @@ static void speed_records(struct record *d, const struct qualify_result *r)
 		record_set_double(x, "mean_mbps", r->mean_mbps);
 		record_set_i64(x, "zones", r->zp->nzones);
 		record_set_i64(x, "failed_samples", r->zp->errors);
+		record_set_u64(x, "dips", r->profile_dips);
+		record_set_double(x, "dip_worst_percent", r->profile_dip_worst_pct);
 		profile_samples(x, r->zp);
 	} else {
 		record_set_null(d, "zone_profile");
@@ -234,10 +470,12 @@ static void speed_records(struct record *d, const struct qualify_result *r)
 		record_set_double(p, "lat_p99_ms", r->lat_p99_ms[k]);
 	}
 
+	stress_records(d, r);
 	x = record_set_object(d, "siblings");
 	record_set_i64(x, "count", r->siblings);
 	double_or_null(x, "slowdown_percent", r->slowdown_metric[0], r->slowdown_pct);
 	record_set_str(x, "metric", r->slowdown_metric[0] ? r->slowdown_metric : NULL);
+	double_or_null(x, "profile_slowdown_percent", r->profile_compared, r->profile_slowdown_pct);
 }
 
 /* One disk: its heading and every check in text; in JSON every check,
@@ -273,6 +511,7 @@ static void disk_record(struct record *d, const struct batch_item *it)
 	}
 	record_set_bool(d, "vanished", r->vanished);
 	record_set_bool(d, "virtual_time", r->virtual_time);
+	record_set_str(d, "selftest_scope", r->selftest_scope[0] ? r->selftest_scope : NULL);
 	checks_record(d, r);
 	smart_scan_records(d, r);
 	speed_records(d, r);
@@ -305,8 +544,19 @@ static void print_results(struct batch *b, const struct qualify_opts *o, unsigne
 		record_table(root, t);
 	record_set_str(root, "profile", qualify_profile_name(o->profile));
 	thr = record_set_object(root, "thresholds");
-	for (unsigned i = 0; (k = qualify_thresholds_key(i, o->thr, &v)); i++)
-		record_set_double(thr, k, v);
+	for (unsigned i = 0; (k = qualify_thresholds_key(i, o->thr, &v)); i++) {
+		const double *vals;
+		unsigned nv = qualify_thresholds_values(i, o->thr, &vals);
+		struct record *l;
+
+		if (nv == 1) {
+			record_set_double(thr, k, v);
+			continue;
+		}
+		l = record_set_list(thr, k);
+		for (unsigned j = 0; j < nv; j++)
+			record_set_double(l, NULL, vals[j]);
+	}
 	disks = record_set_list(root, "disks");
 	for (unsigned i = 0; i < b->n; i++)
 		disk_record(record_set_object(disks, NULL), &b->items[i]);
@@ -358,7 +608,17 @@ static int write_report(struct batch *b, const struct qualify_opts *o, const cha
 
 static int qualify_run(struct ss_ctx *ctx, int argc, char **argv)
 {
-	enum { OPT_PRINT = 0x2201, OPT_REPORT, OPT_SEED, OPT_MODEL, OPT_SERIAL };
+	enum {
+		OPT_PRINT = 0x2201,
+		OPT_REPORT,
+		OPT_SEED,
+		OPT_MODEL,
+		OPT_SERIAL,
+		OPT_REMAP,
+		OPT_REMAP_ABOVE,
+		OPT_BUTTERFLY,
+		OPT_SOAK
+	};
 	static const struct option opts[] = {
 		{ "profile", required_argument, NULL, 'p' },
 		{ "thresholds", required_argument, NULL, 't' },
@@ -367,13 +627,22 @@ static int qualify_run(struct ss_ctx *ctx, int argc, char **argv)
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "model", required_argument, NULL, OPT_MODEL },
 		{ "serial", required_argument, NULL, OPT_SERIAL },
+		{ "remap", no_argument, NULL, OPT_REMAP },
+		{ "butterfly", required_argument, NULL, OPT_BUTTERFLY },
+		{ "soak", required_argument, NULL, OPT_SOAK },
+		{ "remap-above", required_argument, NULL, OPT_REMAP_ABOVE },
+		{ "yes", no_argument, NULL, 'y' },
+		{ "force", no_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct batch b = { .cmd = "qualify", .ctx = ctx, .verbose = ctx->verbose };
 	struct qualify_thresholds thr;
-	struct qualify_opts o = { .profile = QUALIFY_QUICK, .thr = &thr, .seed = 1 };
+	struct qualify_opts o = {
+		.profile = QUALIFY_QUICK, .thr = &thr, .seed = 1, .remap_above_ms = 150
+	};
+	bool remap_above = false, stress_opt = false;
 	struct ss_error err = { 0 };
 	const char *thr_file = NULL, *report = NULL;
 	bool print_thr = false, report_failed = false;
@@ -381,13 +650,13 @@ static int qualify_run(struct ss_ctx *ctx, int argc, char **argv)
 	int c, rc, worst = EXIT_DONE;
 
 	qualify_thresholds_default(&thr);
-	while ((c = getopt_long(argc, argv, ":p:t:Jh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":p:t:yfJh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			if (qualify_profile_parse(optarg, &o.profile))
 				return cli_usage_error("qualify",
 						       "unknown profile '%s' (quick, "
-						       "standard, full)",
+						       "standard, full, burnin)",
 						       optarg);
 			break;
 		case 't':
@@ -411,6 +680,34 @@ static int qualify_run(struct ss_ctx *ctx, int argc, char **argv)
 		case OPT_SERIAL:
 			if (batch_filter(&b, &b.serial_filter, "--serial", optarg))
 				return EXIT_USAGE;
+			break;
+		case OPT_REMAP:
+			o.remap = true;
+			break;
+		case OPT_BUTTERFLY:
+		case OPT_SOAK:
+			if (bench_parse_time(optarg, c == OPT_SOAK ? &o.soak_ns : &o.butterfly_ns))
+				return cli_usage_error("qualify",
+						       "%s '%s': give a duration such as 30s, 10m "
+						       "or 1h",
+						       c == OPT_SOAK ? "--soak" : "--butterfly",
+						       optarg);
+			stress_opt = true;
+			break;
+		case OPT_REMAP_ABOVE:
+			if (decimal_parse(optarg, &o.remap_above_ms, NULL) ||
+			    o.remap_above_ms <= 0 || o.remap_above_ms > 600000)
+				return cli_usage_error("qualify",
+						       "--remap-above '%s': give a latency in ms "
+						       "above 0 (such as 150 or 500)",
+						       optarg);
+			remap_above = true;
+			break;
+		case 'y':
+			b.yes = true;
+			break;
+		case 'f':
+			b.force = true;
 			break;
 		case 'J':
 			b.json = true;
@@ -445,6 +742,14 @@ static int qualify_run(struct ss_ctx *ctx, int argc, char **argv)
 	}
 	if (report && !report[0])
 		return cli_usage_error("qualify", "--report: give a file name");
+	if (stress_opt && o.profile != QUALIFY_BURNIN)
+		return cli_usage_error("qualify",
+				       "--butterfly and --soak go with --profile burnin");
+	if (!o.remap && (remap_above || b.yes || b.force))
+		return cli_usage_error("qualify", "%s goes with --remap (qualify alone only reads)",
+				       remap_above ? "--remap-above"
+				       : b.yes	   ? "--yes"
+						   : "--force");
 	/* where the report goes, before a disk is read: not after an hour's scan */
 	if (report && file_check_writable(report, "--report", &err)) {
 		cli_error("qualify: %s", err.msg);
@@ -460,7 +765,23 @@ static int qualify_run(struct ss_ctx *ctx, int argc, char **argv)
 
 		qi->o = &o;
 		b.items[i].op = qi;
-		open_item(&b, &b.items[i]);
+	}
+	if (o.remap) {
+		/* writes: every disk opened for writing and checked before any is
+		 * read, then the go-ahead */
+		batch_open(&b);
+		for (unsigned i = 0; i < b.n; i++)
+			open_item_remap(&b, &b.items[i]);
+		if (!batch_check_all(&b) || batch_confirm(&b, "remap") != EXIT_DONE) {
+			for (unsigned i = 0; i < b.n; i++)
+				if (b.items[i].rc)
+					cli_error("%s", b.items[i].err.msg);
+			rc = b.exit_code ? b.exit_code : EXIT_REFUSED;
+			goto out;
+		}
+	} else {
+		for (unsigned i = 0; i < b.n; i++)
+			open_item(&b, &b.items[i]);
 	}
 	b.overall = true;
 	batch_run(&b, q_job);
@@ -494,6 +815,8 @@ static int qualify_run(struct ss_ctx *ctx, int argc, char **argv)
 	print_results(&b, &o, passed);
 	if (report && write_report(&b, &o, report))
 		report_failed = true;
+	rc = EXIT_DONE;
+out:
 	for (unsigned i = 0; i < b.n; i++) {
 		struct q_item *qi = b.items[i].op;
 
@@ -505,6 +828,8 @@ static int qualify_run(struct ss_ctx *ctx, int argc, char **argv)
 		free(qi);
 	}
 	free(b.items);
+	if (rc)
+		return rc;
 	if (report_failed)
 		return EXIT_FAILED;
 	if (!ran)

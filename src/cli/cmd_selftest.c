@@ -19,12 +19,15 @@ struct st_opts {
 	enum selftest_kind kind;
 	bool wait;
 	bool json;
+	bool span;	      /* --span given */
+	uint64_t first, last; /* --selective's span */
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: shortstroke selftest (--short | --long | --conveyance) [--wait] DEVICE...\n"
+		"       shortstroke selftest --selective [--span FIRST-LAST] [--wait] DEVICE...\n"
 		"       shortstroke selftest --abort DEVICE...\n"
 		"       shortstroke selftest --status DEVICE...\n"
 		"\n"
@@ -38,6 +41,12 @@ static void usage(FILE *f)
 		"      --long            extended: reads the whole surface (an hour or more; the\n"
 		"                        drive says how long)\n"
 		"      --conveyance      ATA only: damage from transport, a few minutes\n"
+		"      --selective       ATA: the selective self-test of one span (SMART log\n"
+		"                        09h), by default the disk's accessible capacity: after\n"
+		"                        'limit', just the kept region, where the disk will be\n"
+		"                        used. SCSI has none: the extended test runs instead and\n"
+		"                        covers the whole disk (the result says so)\n"
+		"      --span FIRST-LAST with --selective: the LBAs to test\n"
 		"      --abort           stop the running self-test\n"
 		"      --status          the running test's progress, or the last result\n"
 		"\n"
@@ -180,35 +189,58 @@ static int do_start(struct batch_item *it, const struct st_opts *o,
 		    const struct progress_sink *sink, struct ss_error *err)
 {
 	struct selftest_status st = { .kind = o->kind };
+	enum selftest_kind k = o->kind;
 	const char *kind = selftest_kind_name(o->kind);
-	char eta[32];
+	char eta[32], scope[160] = "";
 	int rc;
 
-	rc = selftest_start(it->d, &it->e.info, o->kind, err);
-	if (rc)
-		return rc;
+	if (o->kind == SELFTEST_SELECTIVE) {
+		uint64_t first = o->span ? o->first : 0;
+		uint64_t last = o->span ? o->last : it->e.info.capacity_blocks - 1;
+
+		rc = selftest_start_span(it->d, &it->e.info, first, last, &k, err);
+		if (rc)
+			return rc;
+		st.kind = k;
+		kind = selftest_kind_name(k);
+		if (k == SELFTEST_SELECTIVE)
+			snprintf(scope, sizeof(scope), " of LBA %" PRIu64 "-%" PRIu64 "%s", first,
+				 last, o->span ? "" : " (the accessible capacity)");
+		else
+			snprintf(scope, sizeof(scope),
+				 " (SCSI has no selective self-test: it covers the whole disk)");
+		record_set_u64(it->rec, "first_lba", first);
+		record_set_u64(it->rec, "last_lba", last);
+		record_set_bool(it->rec, "whole_disk", k != SELFTEST_SELECTIVE);
+	} else {
+		rc = selftest_start(it->d, &it->e.info, o->kind, err);
+		if (rc)
+			return rc;
+	}
 	record_set_str(it->rec, "test", kind);
 	record_set_bool(it->rec, "started", true);
 	if (!o->wait) {
 		if (selftest_poll(it->d, &it->e.info, &st, NULL) == 0 && st.expected_s)
 			snprintf(it->result, sizeof(it->result),
-				 "%s self-test started, about %s ('selftest --status' to follow)",
-				 kind, duration_human(st.expected_s, eta, sizeof(eta)));
+				 "%s self-test%s started, about %s ('selftest --status' to follow)",
+				 kind, scope, duration_human(st.expected_s, eta, sizeof(eta)));
 		else
 			snprintf(it->result, sizeof(it->result),
-				 "%s self-test started ('selftest --status' to follow)", kind);
+				 "%s self-test%s started ('selftest --status' to follow)", kind,
+				 scope);
 		if (st.expected_s)
 			record_set_i64(it->rec, "expected_s", st.expected_s);
 		else
 			record_set_null(it->rec, "expected_s");
 		return 0;
 	}
-	rc = selftest_wait(it->d, &it->e.info, o->kind, sink, err);
+	rc = selftest_wait(it->d, &it->e.info, k, sink, err);
 	record_set_bool(it->rec, "passed", rc == 0);
 	add_log(it, o);
 	if (rc)
 		return rc;
-	snprintf(it->result, sizeof(it->result), "%s self-test completed without error", kind);
+	snprintf(it->result, sizeof(it->result), "%s self-test%s completed without error", kind,
+		 scope);
 	return 0;
 }
 
@@ -251,6 +283,8 @@ static int selftest_run(struct ss_ctx *ctx, int argc, char **argv)
 		{ "long", no_argument, NULL, 'L' },
 		{ "extended", no_argument, NULL, 'L' },
 		{ "conveyance", no_argument, NULL, 'C' },
+		{ "selective", no_argument, NULL, 'V' },
+		{ "span", required_argument, NULL, 'P' },
 		{ "abort", no_argument, NULL, 'A' },
 		{ "status", no_argument, NULL, 'T' },
 		{ "wait", no_argument, NULL, 'w' },
@@ -275,6 +309,28 @@ static int selftest_run(struct ss_ctx *ctx, int argc, char **argv)
 		case 'L':
 			rc = set_action(&o, ACT_START, SELFTEST_EXTENDED);
 			break;
+		case 'V':
+			rc = set_action(&o, ACT_START, SELFTEST_SELECTIVE);
+			break;
+		case 'P': {
+			const char *dash = strchr(optarg, '-');
+			char first[32];
+
+			if (!dash || (size_t)(dash - optarg) >= sizeof(first))
+				return cli_usage_error(
+				    "selftest", "--span '%s': give FIRST-LAST, two LBAs", optarg);
+			memcpy(first, optarg, (size_t)(dash - optarg));
+			first[dash - optarg] = '\0';
+			if (u64_parse(first, &o.first) || u64_parse(dash + 1, &o.last) ||
+			    o.last < o.first)
+				return cli_usage_error(
+				    "selftest",
+				    "--span '%s': give FIRST-LAST, two LBAs with "
+				    "FIRST <= LAST",
+				    optarg);
+			o.span = true;
+			break;
+		}
 		case 'C':
 			rc = set_action(&o, ACT_START, SELFTEST_CONVEYANCE);
 			break;
@@ -310,6 +366,8 @@ static int selftest_run(struct ss_ctx *ctx, int argc, char **argv)
 	if (o.action == ACT_NONE)
 		return cli_usage_error("selftest", "which test? --short, --long, --conveyance "
 						   "(or --abort, --status)");
+	if (o.span && o.kind != SELFTEST_SELECTIVE)
+		return cli_usage_error("selftest", "--span goes with --selective");
 	if (o.wait && o.action != ACT_START)
 		return cli_usage_error("selftest", "--wait goes with --short, --long or "
 						   "--conveyance");

@@ -20,6 +20,14 @@ struct opts {
 	struct smart_view view;
 };
 
+/* smart's own exit codes (docs/man/shortstroke.8): one meaning each, apart
+ * from the batch code 4 */
+enum {
+	SMART_EXIT_WARNING = 5,	   /* none FAILED, one or more WARNING */
+	SMART_EXIT_UNREADABLE = 6, /* none FAILED, a disk gave no verdict: its SMART
+				    * could not be read, or it reports no status */
+};
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -42,18 +50,21 @@ static void usage(FILE *f)
 		"Options:\n"
 		"  -a, --attributes      the attribute table (ATA) or the error counters (SCSI)\n"
 		"  -l, --log             the self-test log (and the ATA error log)\n"
-		"  -J, --json            JSON: every disk with everything (attributes and logs\n"
-		"                        included)\n"
+		"  -J, -j, --json        JSON: every disk with everything (attributes and logs\n"
+		"                        included), and the keys a script written for\n"
+		"                        smartctl's JSON finds (smart_status.passed,\n"
+		"                        model_name, ata_smart_attributes.table[], ...)\n"
 		"  -o, --output LIST     attribute table columns; +LIST appends to the default\n"
 		"  -n, --noheadings, -r, --raw, -b, --bytes    as for 'list'\n"
 		"      --list-columns    the attribute table's columns\n"
 		"  -h, --help            this help\n"
 		"\n"
-		"Exit status: 0 every disk PASSED; 1 a disk FAILED or its health could not be\n"
-		"read (no SMART, disabled, an error); 4 none failed but some are WARNING or\n"
-		"UNKNOWN; 2 usage error (also a device name that is not a disk: every name is\n"
-		"checked first, and then no disk is read). Every named disk is read whatever\n"
-		"the others gave.\n"
+		"Exit status, the worst disk's: 0 every disk PASSED; 1 a disk FAILED; 6 no\n"
+		"verdict for a disk (its SMART could not be read: no SMART, disabled, an\n"
+		"error; or the drive gave no health status, UNKNOWN); 5 none of that, but a\n"
+		"disk is WARNING; 2 usage error (also a device name that is not a disk: every\n"
+		"name is checked first, and then no disk is read). Every named disk is read\n"
+		"whatever the others gave.\n"
 		"Example:\n"
 		"  shortstroke smart -a -l /dev/sdb\n"
 		"  shortstroke smart -J /dev/sd[b-e] | jq '.disks[] | [.device, .verdict]'\n");
@@ -79,15 +90,16 @@ static int smart_run(struct ss_ctx *ctx, int argc, char **argv)
 					       { "help", no_argument, NULL, 'h' },
 					       { NULL, 0, NULL, 0 } };
 	struct opts o = { 0 };
-	struct record *root, *disks;
-	unsigned passed = 0, failed = 0, other = 0;
+	struct record *root, *disks, *tool;
+	int code;
+	unsigned passed = 0, failed = 0, warning = 0, noverdict = 0;
 	bool bad_name = false;
 	char eb[256];
 	int c;
 
-	while ((c = getopt_long(argc, argv, ":" OUT_SHORT_OPTS "alh", lopts, NULL)) != -1) {
-		if (out_opts_take(&o.out, c, optarg))
-			continue;
+	while ((c = getopt_long(argc, argv, ":" OUT_SHORT_OPTS "jalh", lopts, NULL)) != -1) {
+		if (out_opts_take(&o.out, c == 'j' ? 'J' : c, optarg))
+			continue; /* -j: smartctl's spelling of -J */
 		switch (c) {
 		case 'a':
 			o.view.attrs = true;
@@ -119,6 +131,18 @@ static int smart_run(struct ss_ctx *ctx, int argc, char **argv)
 		return EXIT_USAGE;
 	/* every disk goes under "disks"; text prints each as soon as it is read */
 	root = record_new();
+	/* as smartctl's JSON opens: the format's version and the tool's */
+	{
+		struct record *v = record_set_list(root, "json_format_version");
+
+		record_set_u64(v, NULL, 1);
+		record_set_u64(v, NULL, 0);
+		tool = record_set_object(root, "shortstroke");
+		v = record_set_list(tool, "version");
+		record_set_u64(v, NULL, SHORTSTROKE_VERSION_MAJOR);
+		record_set_u64(v, NULL, SHORTSTROKE_VERSION_MINOR);
+		record_set_u64(v, NULL, SHORTSTROKE_VERSION_PATCH);
+	}
 	disks = record_set_list(root, "disks");
 	for (int i = optind; i < argc; i++) {
 		struct ss_error err = { 0 };
@@ -139,7 +163,7 @@ static int smart_run(struct ss_ctx *ctx, int argc, char **argv)
 			drive_free(d);
 		}
 		if (rc) {
-			failed++;
+			noverdict++;
 			fail_record(dr, &e, argv[i], err.msg);
 			if (!(o.out.flags & TABLE_JSON))
 				cli_error("%s", err.msg);
@@ -149,24 +173,27 @@ static int smart_run(struct ss_ctx *ctx, int argc, char **argv)
 			passed++;
 		else if (r.verdict == SMART_FAILED)
 			failed++;
+		else if (r.verdict == SMART_WARNING)
+			warning++;
 		else
-			other++;
+			noverdict++;
 		smart_disk_record(dr, &e, &r, &o.view);
+		smart_smartctl_keys(dr, &e, &r);
 		if (!(o.out.flags & TABLE_JSON))
 			record_print(dr, stdout, o.out.flags);
 		smart_report_fini(&r);
 	}
+	code = bad_name	   ? EXIT_USAGE
+	       : failed	   ? EXIT_FAILED
+	       : noverdict ? SMART_EXIT_UNREADABLE
+	       : warning   ? SMART_EXIT_WARNING
+			   : EXIT_DONE;
+	record_set_i64(tool, "exit_status", code);
 	if (o.out.flags & TABLE_JSON)
 		record_print(root, stdout, o.out.flags);
 	record_free(root);
-	if (bad_name)
-		return EXIT_USAGE;
-	if (failed)
-		return EXIT_FAILED;
-	if (other)
-		return EXIT_PARTIAL;
 	(void)passed;
-	return EXIT_DONE;
+	return code;
 }
 
 const struct cli_cmd cmd_smart = {

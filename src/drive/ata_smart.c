@@ -170,3 +170,18 @@ int ata_smart_status_from_regs(const struct ata_regs *r)
 		return 0;
 	return -EPROTO;
 }
+
+int ata_smart_build_selective_log(uint8_t buf[ATA_SMART_SECTOR], const uint64_t *first,
+				  const uint64_t *last, unsigned n)
+{
+	if (n > ATA_SELECTIVE_SPANS)
+		return -EINVAL;
+	memset(buf, 0, ATA_SMART_SECTOR);
+	sg_put_unaligned_le16(1, buf); /* data structure revision */
+	for (unsigned i = 0; i < n; i++) {
+		sg_put_unaligned_le64(first[i], buf + 2 + 16 * i);
+		sg_put_unaligned_le64(last[i], buf + 10 + 16 * i);
+	}
+	ata_checksum_set(buf);
+	return 0;
+}

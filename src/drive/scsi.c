@@ -14,6 +14,84 @@ static void text_copy(const uint8_t *src, size_t n, char *out, size_t outlen);
 static void hex_copy(const uint8_t *src, size_t n, char *out, size_t outlen);
 static int vpd_header(const uint8_t *buf, size_t len, uint8_t page, size_t *plen);
 static int devid_rank(uint8_t code_set, uint8_t type, const uint8_t *d, size_t dlen);
+unsigned scsi_build_read_defect10(uint8_t cdb[10], bool plist, bool glist, uint8_t format,
+				  uint16_t alloc)
+{
+	memset(cdb, 0, 10);
+	cdb[0] = SCSI_READ_DEFECT10;
+	cdb[2] = (uint8_t)((plist ? 0x10 : 0) | (glist ? 0x08 : 0) | (format & 0x07));
+	sg_put_unaligned_be16(alloc, cdb + 7);
+	return 10;
+}
+
+unsigned scsi_build_read_defect12(uint8_t cdb[12], bool plist, bool glist, uint8_t format,
+				  uint32_t index, uint32_t alloc)
+{
+	memset(cdb, 0, 12);
+	cdb[0] = SCSI_READ_DEFECT12;
+	cdb[1] = (uint8_t)((plist ? 0x10 : 0) | (glist ? 0x08 : 0) | (format & 0x07));
+	sg_put_unaligned_be32(index, cdb + 2);
+	sg_put_unaligned_be32(alloc, cdb + 6);
+	return 12;
+}
+
+unsigned scsi_defect_desc_len(uint8_t format)
+{
+	switch (format) {
+	case SCSI_DEFECT_SHORT_BLOCK:
+		return 4;
+	case SCSI_DEFECT_EXT_BYTES_INDEX:
+	case SCSI_DEFECT_EXT_PHYS_SECTOR:
+	case SCSI_DEFECT_LONG_BLOCK:
+	case SCSI_DEFECT_BYTES_FROM_INDEX:
+	case SCSI_DEFECT_PHYS_SECTOR:
+		return 8;
+	default:
+		return 0;
+	}
+}
+
+int scsi_parse_defect_header(const uint8_t *buf, size_t len, bool twelve,
+			     struct scsi_defect_list *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!buf || len < (twelve ? 8u : 4u))
+		return -EPROTO;
+	out->plist = buf[1] & 0x10;
+	out->glist = buf[1] & 0x08;
+	out->format = buf[1] & 0x07;
+	if (twelve) {
+		out->generation = sg_get_unaligned_be16(buf + 2);
+		out->length = sg_get_unaligned_be32(buf + 4);
+	} else {
+		out->length = sg_get_unaligned_be16(buf + 2);
+	}
+	out->desc_len = scsi_defect_desc_len(out->format);
+	out->count_known = out->desc_len != 0;
+	out->count = out->desc_len ? out->length / out->desc_len : 0;
+	return 0;
+}
+
+unsigned scsi_build_reassign_blocks(uint8_t cdb[6])
+{
+	memset(cdb, 0, 6);
+	cdb[0] = SCSI_REASSIGN_BLOCKS;
+	cdb[1] = 0x03; /* LONGLBA, LONGLIST */
+	return 6;
+}
+
+size_t scsi_build_reassign_list(const uint64_t *lba, unsigned n, uint8_t *out, size_t out_max)
+{
+	size_t need = 4 + 8 * (size_t)n;
+
+	if (need > out_max || 8 * (uint64_t)n > UINT32_MAX)
+		return 0;
+	sg_put_unaligned_be32((uint32_t)(8 * n), out);
+	for (unsigned i = 0; i < n; i++)
+		sg_put_unaligned_be64(lba[i], out + 4 + 8 * (size_t)i);
+	return need;
+}
+
 static unsigned build_rw10(uint8_t cdb[10], uint8_t op, uint32_t lba, uint16_t blocks, bool fua);
 static unsigned build_rw16(uint8_t cdb[16], uint8_t op, uint64_t lba, uint32_t blocks, bool fua);
 

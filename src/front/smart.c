@@ -137,21 +137,28 @@ static struct table *st_table(const struct smart_report *r, unsigned flags)
 	return t;
 }
 
+/* The three error counter pages of a SCSI report, by name. */
+struct err_log {
+	const char *name;
+	enum smart_page_state st;
+	const struct log_errors *e;
+};
+
+static void err_logs(const struct smart_scsi_pages *p, struct err_log logs[3])
+{
+	logs[0] = (struct err_log){ "read", p->read_st, &p->read_err };
+	logs[1] = (struct err_log){ "write", p->write_st, &p->write_err };
+	logs[2] = (struct err_log){ "verify", p->verify_st, &p->verify_err };
+}
+
 static struct table *err_table(const struct smart_report *r, const char *sel, char *eb, size_t el)
 {
 	const struct smart_scsi_pages *p = &r->scsi;
-	const struct {
-		const char *name;
-		enum smart_page_state st;
-		const struct log_errors *e;
-	} logs[] = {
-		{ "read", p->read_st, &p->read_err },
-		{ "write", p->write_st, &p->write_err },
-		{ "verify", p->verify_st, &p->verify_err },
-	};
+	struct err_log logs[3];
 	struct table *t = table_new(err_cols, EC_COUNT, ERR_DEFAULT, sel, eb, el);
 
-	for (size_t i = 0; t && i < sizeof(logs) / sizeof(logs[0]); i++) {
+	err_logs(p, logs);
+	for (size_t i = 0; t && i < 3; i++) {
 		const struct log_errors *e = logs[i].e;
 
 		if (logs[i].st != SMART_PAGE_OK)
@@ -188,7 +195,9 @@ static unsigned figures(const struct smart_report *r, struct figure *f)
 				  r->temperature_c.known && r->temperature_c.value >= HOT_C };
 	f[n++] = (struct figure){ "Power-on hours", "power_on_hours", NULL, &r->power_on_hours,
 				  false };
-	f[n++] = (struct figure){ "Reallocated", "reallocated", "sectors", &r->reallocated,
+	/* on SCSI the grown defect list: the blocks the drive reassigned */
+	f[n++] = (struct figure){ r->ata ? "Reallocated" : "Grown defects", "reallocated",
+				  r->ata ? "sectors" : "blocks", &r->reallocated,
 				  r->reallocated.known && r->reallocated.value > 0 };
 	f[n++] = (struct figure){ "Pending", "pending", "sectors", &r->pending,
 				  r->pending.known && r->pending.value > 0 };
@@ -201,12 +210,68 @@ static unsigned figures(const struct smart_report *r, struct figure *f)
 	return n;
 }
 
-static uint64_t uncorrected(const struct smart_report *r, const struct log_errors *e,
-			    enum smart_page_state st)
+/* A counter of an error counter page, 0 when the page or counter is not there. */
+static uint64_t err_count(const struct log_errors *e, enum smart_page_state st,
+			  enum log_err_counter c)
 {
-	(void)r;
-	return st == SMART_PAGE_OK && e->has[LOG_ERR_UNCORRECTED] ? e->count[LOG_ERR_UNCORRECTED]
-								  : 0;
+	return st == SMART_PAGE_OK && e->has[c] ? e->count[c] : 0;
+}
+
+/* {"read": N, "write": N, "verify": N} of one counter, null for a page the
+ * drive does not keep; returns the sum. */
+static uint64_t err_object(struct record *d, const char *key, const struct smart_scsi_pages *p,
+			   enum log_err_counter c)
+{
+	struct err_log logs[3];
+	struct record *o = record_set_object(d, key);
+	uint64_t sum = 0;
+
+	err_logs(p, logs);
+	for (size_t i = 0; i < 3; i++) {
+		if (logs[i].st == SMART_PAGE_OK && logs[i].e->has[c]) {
+			record_set_u64(o, logs[i].name, logs[i].e->count[c]);
+			sum += logs[i].e->count[c];
+		} else {
+			record_set_null(o, logs[i].name);
+		}
+	}
+	return sum;
+}
+
+/* The background scan page: status, scans, what they found (a text line
+ * on text when not NULL, JSON "background_scan" on d). */
+static void bg_scan_fields(struct record *text, struct record *d, const struct smart_scsi_pages *p)
+{
+	static const char *const status[] = {
+		"no scan active",
+		"background medium scan active",
+		"pre-scan active",
+		"halted: fatal error",
+		"halted: vendor pattern",
+		"halted: PLIST errors",
+		"halted: vendor reason",
+		"halted: temperature",
+		"waiting for the scan time",
+		"halted: waiting for the scan interval",
+	};
+	const struct log_bgscan *b = &p->bg_scan;
+	const char *st;
+	struct record *o;
+
+	if (p->bg_scan_st != SMART_PAGE_OK || !b->has_status) {
+		record_set_null(d, "background_scan");
+		return;
+	}
+	st = b->status < sizeof(status) / sizeof(status[0]) ? status[b->status] : "reserved";
+	if (text)
+		record_text(text, "Background scans", "%u performed, %u medium error%s logged (%s)",
+			    b->scans_performed, b->total, b->total == 1 ? "" : "s", st);
+	o = record_set_object(d, "background_scan");
+	record_set_str(o, "status", st);
+	record_set_u64(o, "scans_performed", b->scans_performed);
+	record_set_u64(o, "medium_scans_performed", b->medium_scans_performed);
+	record_set_double(o, "progress_percent", b->progress * 100.0 / 65536.0);
+	record_set_u64(o, "medium_errors", b->total);
 }
 
 static const char *ie_text(const struct smart_scsi_pages *p, char *buf, size_t len)
@@ -215,6 +280,28 @@ static const char *ie_text(const struct smart_scsi_pages *p, char *buf, size_t l
 	if (p->ie.asc)
 		log_asc_text(p->ie.asc, p->ie.ascq, buf, len);
 	return buf;
+}
+
+/* Non-medium errors and start-stop cycles: text lines on text (smart's
+ * labels, or info's shorter ones), JSON on d. */
+static void counts_fields(struct record *text, struct record *d, const struct smart_scsi_pages *p,
+			  bool brief)
+{
+	if (p->non_medium_st == SMART_PAGE_OK && p->non_medium.has_count) {
+		if (!brief)
+			record_text(text, "Non-medium errors", "%" PRIu64, p->non_medium.count);
+		record_set_u64(d, "non_medium_errors", p->non_medium.count);
+	} else {
+		record_set_null(d, "non_medium_errors");
+	}
+	if (p->start_stop_st == SMART_PAGE_OK && p->start_stop.has_cycles) {
+		record_text(text, brief ? "Start-stop" : "Start-stop cycles",
+			    "%" PRIu32 "%s of %" PRIu32 " specified", p->start_stop.cycles,
+			    brief ? " cycles" : "", p->start_stop.specified_cycles);
+		record_set_u64(d, "start_stop_cycles", p->start_stop.cycles);
+	} else {
+		record_set_null(d, "start_stop_cycles");
+	}
 }
 
 /* -a: the attribute table (ATA) or the error counters (SCSI) in text; d
@@ -234,32 +321,33 @@ static void attrs_text(struct record *d, struct table *t, const struct smart_vie
 static void scsi_fields(struct record *d, const struct smart_report *r, const struct smart_view *o)
 {
 	const struct smart_scsi_pages *p = &r->scsi;
-	uint64_t ur = uncorrected(r, &p->read_err, p->read_st),
-		 uw = uncorrected(r, &p->write_err, p->write_st),
-		 uv = uncorrected(r, &p->verify_err, p->verify_st);
+	uint64_t ur = err_count(&p->read_err, p->read_st, LOG_ERR_UNCORRECTED),
+		 uw = err_count(&p->write_err, p->write_st, LOG_ERR_UNCORRECTED),
+		 uv = err_count(&p->verify_err, p->verify_st, LOG_ERR_UNCORRECTED);
 	struct table *t = err_table(r, NULL, NULL, 0);
 	bool ie = p->ie_st == SMART_PAGE_OK && p->ie.has;
 	struct record *pages;
 	char asc[96];
 
+	if (p->defects_st == SMART_PAGE_OK && p->defects.count_known)
+		record_set_u64(d, "grown_defects", p->defects.count);
+	else
+		record_set_null(d, "grown_defects");
+	record_text(d, "Corrected errors", "read %" PRIu64 ", write %" PRIu64 ", verify %" PRIu64,
+		    err_count(&p->read_err, p->read_st, LOG_ERR_TOTAL_CORRECTED),
+		    err_count(&p->write_err, p->write_st, LOG_ERR_TOTAL_CORRECTED),
+		    err_count(&p->verify_err, p->verify_st, LOG_ERR_TOTAL_CORRECTED));
+	err_object(d, "corrected_errors", p, LOG_ERR_TOTAL_CORRECTED);
 	record_text(d, "Uncorrected errors",
 		    "read %" PRIu64 ", write %" PRIu64 ", verify %" PRIu64 "%s", ur, uw, uv,
 		    ur + uw + uv ? "  (!)" : "");
+	err_object(d, "uncorrected_errors", p, LOG_ERR_UNCORRECTED);
 	if (t)
 		record_set_table(d, "error_counters", t);
 	else
 		record_set_null(d, "error_counters");
-	if (p->non_medium_st == SMART_PAGE_OK && p->non_medium.has_count)
-		record_u64(d, "Non-medium errors", "non_medium_errors", p->non_medium.count, NULL);
-	else
-		record_set_null(d, "non_medium_errors");
-	if (p->start_stop_st == SMART_PAGE_OK && p->start_stop.has_cycles) {
-		record_text(d, "Start-stop cycles", "%" PRIu32 " of %" PRIu32 " specified",
-			    p->start_stop.cycles, p->start_stop.specified_cycles);
-		record_set_u64(d, "start_stop_cycles", p->start_stop.cycles);
-	} else {
-		record_set_null(d, "start_stop_cycles");
-	}
+	counts_fields(d, d, p, false);
+	bg_scan_fields(d, d, p);
 	if (ie)
 		record_text(d, "Informational exc.", "%s%s", ie_text(p, asc, sizeof(asc)),
 			    p->ie.asc ? "  (!)" : "");
@@ -273,6 +361,9 @@ static void scsi_fields(struct record *d, const struct smart_report *r, const st
 	record_set_str(pages, "selftest", smart_page_state_name(p->selftest_st));
 	record_set_str(pages, "background_scan", smart_page_state_name(p->bg_scan_st));
 	record_set_str(pages, "informational_exceptions", smart_page_state_name(p->ie_st));
+	record_set_str(pages, "non_medium_errors", smart_page_state_name(p->non_medium_st));
+	record_set_str(pages, "start_stop", smart_page_state_name(p->start_stop_st));
+	record_set_str(pages, "grown_defect_list", smart_page_state_name(p->defects_st));
 	attrs_text(d, t, o);
 }
 
@@ -317,7 +408,7 @@ void smart_disk_record(struct record *d, const struct dev_entry *e, const struct
 		if (f[i].alarm)
 			record_set_str(alarms, NULL, f[i].key);
 	if (r->ata) {
-		record_set_str(d, "smart_status",
+		record_set_str(d, "return_status",
 			       r->ata_status < 0 ? NULL
 			       : r->ata_status	 ? "good"
 						 : "threshold-exceeded");
@@ -365,5 +456,201 @@ void smart_disk_record(struct record *d, const struct dev_entry *e, const struct
 		record_line(d, "%s", "");
 		record_line(d, "  ATA error log: %u error%s%s", r->errlog.error_count,
 			    r->errlog.error_count == 1 ? "" : "s", newest);
+	}
+}
+
+void smart_health_record(struct record *r, const struct smart_report *rep, const char *why)
+{
+	const struct smart_scsi_pages *p;
+	struct record *h;
+
+	if (!rep) {
+		record_text(r, "Health", "not read: %s", why ? why : "no SMART");
+		record_set_null(r, "health");
+		return;
+	}
+	h = record_set_object(r, "health");
+	p = &rep->scsi;
+	if (rep->verdict == SMART_PASSED)
+		record_text(r, "Health", "PASSED");
+	else
+		record_text(r, "Health", "%s: %s", smart_verdict_name(rep->verdict), rep->reason);
+	record_set_str(h, "verdict", smart_verdict_name(rep->verdict));
+	record_set_str(h, "reason", rep->reason[0] ? rep->reason : NULL);
+	if (rep->reallocated.known) {
+		record_text(r, rep->ata ? "Reallocated" : "Grown defects", "%" PRId64 " %s%s",
+			    rep->reallocated.value, rep->ata ? "sectors" : "blocks",
+			    rep->reallocated.value > 0 ? "  (!)" : "");
+		record_set_i64(h, "reallocated", rep->reallocated.value);
+	} else {
+		record_set_null(h, "reallocated");
+	}
+	if (rep->ata) {
+		if (rep->pending.known) {
+			record_text(r, "Pending", "%" PRId64 " sectors%s", rep->pending.value,
+				    rep->pending.value > 0 ? "  (!)" : "");
+			record_set_i64(h, "pending", rep->pending.value);
+		} else {
+			record_set_null(h, "pending");
+		}
+		return;
+	}
+	if (p->defects_st == SMART_PAGE_OK && p->defects.count_known)
+		record_set_u64(h, "grown_defects", p->defects.count);
+	else
+		record_set_null(h, "grown_defects");
+	{
+		uint64_t c = err_object(h, "corrected_errors", p, LOG_ERR_TOTAL_CORRECTED);
+		uint64_t u = err_object(h, "uncorrected_errors", p, LOG_ERR_UNCORRECTED);
+
+		record_text(r, "Error counters", "%" PRIu64 " corrected, %" PRIu64 " uncorrected%s",
+			    c, u, u ? "  (!)" : "");
+	}
+	counts_fields(r, h, p, true);
+	if (p->bg_scan_st == SMART_PAGE_OK && p->bg_scan.has_status)
+		record_text(r, "Medium scans", "%u in the background, %u medium error%s logged",
+			    p->bg_scan.scans_performed, p->bg_scan.total,
+			    p->bg_scan.total == 1 ? "" : "s");
+	bg_scan_fields(NULL, h, p);
+}
+
+/* smartctl's default attribute names (its drivedb's "DEFAULT" entry), by id */
+static const struct {
+	uint8_t id;
+	const char *name;
+} smartctl_names[] = {
+	{ 1, "Raw_Read_Error_Rate" },
+	{ 2, "Throughput_Performance" },
+	{ 3, "Spin_Up_Time" },
+	{ 4, "Start_Stop_Count" },
+	{ 5, "Reallocated_Sector_Ct" },
+	{ 7, "Seek_Error_Rate" },
+	{ 8, "Seek_Time_Performance" },
+	{ 9, "Power_On_Hours" },
+	{ 10, "Spin_Retry_Count" },
+	{ 11, "Calibration_Retry_Count" },
+	{ 12, "Power_Cycle_Count" },
+	{ 183, "Runtime_Bad_Block" },
+	{ 184, "End-to-End_Error" },
+	{ 187, "Reported_Uncorrect" },
+	{ 188, "Command_Timeout" },
+	{ 189, "High_Fly_Writes" },
+	{ 190, "Airflow_Temperature_Cel" },
+	{ 191, "G-Sense_Error_Rate" },
+	{ 192, "Power-Off_Retract_Count" },
+	{ 193, "Load_Cycle_Count" },
+	{ 194, "Temperature_Celsius" },
+	{ 195, "Hardware_ECC_Recovered" },
+	{ 196, "Reallocated_Event_Count" },
+	{ 197, "Current_Pending_Sector" },
+	{ 198, "Offline_Uncorrectable" },
+	{ 199, "UDMA_CRC_Error_Count" },
+	{ 200, "Multi_Zone_Error_Rate" },
+	{ 220, "Disk_Shift" },
+	{ 222, "Loaded_Hours" },
+	{ 240, "Head_Flying_Hours" },
+	{ 241, "Total_LBAs_Written" },
+	{ 242, "Total_LBAs_Read" },
+};
+
+const char *smart_smartctl_attr_name(uint8_t id)
+{
+	for (size_t i = 0; i < sizeof(smartctl_names) / sizeof(smartctl_names[0]); i++)
+		if (smartctl_names[i].id == id)
+			return smartctl_names[i].name;
+	return NULL;
+}
+
+/* smartctl's attribute flags string: "POSRCK" with '-' for a flag not set,
+ * and its flag object */
+static void smartctl_flags(struct record *o, const struct smart_attr *a)
+{
+	struct record *f = record_set_object(o, "flags");
+	char s[8];
+
+	attr_flags(a, s);
+	record_set_u64(f, "value", a->flags);
+	record_set_str(f, "string", s);
+	record_set_bool(f, "prefailure", a->flags & 0x01);
+	record_set_bool(f, "updated_online", a->flags & 0x02);
+	record_set_bool(f, "performance", a->flags & 0x04);
+	record_set_bool(f, "error_rate", a->flags & 0x08);
+	record_set_bool(f, "event_count", a->flags & 0x10);
+	record_set_bool(f, "auto_keep", a->flags & 0x20);
+}
+
+void smart_smartctl_keys(struct record *d, const struct dev_entry *e, const struct smart_report *r)
+{
+	const struct drive_info *i = &e->info;
+	struct record *o, *t;
+	char buf[32];
+
+	record_set_str(d, "model_name", i->model[0] ? i->model : NULL);
+	record_set_str(d, "serial_number", i->serial[0] ? i->serial : NULL);
+	record_set_str(d, "firmware_version", i->firmware[0] ? i->firmware : NULL);
+	o = record_set_object(d, "user_capacity");
+	record_set_u64(o, "blocks", i->capacity_blocks);
+	record_set_u64(o, "bytes", i->capacity_blocks * i->logical_block);
+	record_set_u64(d, "logical_block_size", i->logical_block);
+	/* smartctl's verdict is the drive's own health status: ATA RETURN
+	 * STATUS, SCSI the informational exceptions page (ours, "verdict",
+	 * also weighs the attributes, counts and the self-test log) */
+	o = record_set_object(d, "smart_status");
+	if (r->ata && r->ata_status >= 0)
+		record_set_bool(o, "passed", r->ata_status == 1);
+	else if (!r->ata && r->scsi.ie_st == SMART_PAGE_OK && r->scsi.ie.has)
+		record_set_bool(o, "passed", r->scsi.ie.asc == 0);
+	else
+		record_set_null(o, "passed");
+	o = record_set_object(d, "temperature");
+	if (r->temperature_c.known)
+		record_set_i64(o, "current", r->temperature_c.value);
+	else
+		record_set_null(o, "current");
+	o = record_set_object(d, "power_on_time");
+	if (r->power_on_hours.known)
+		record_set_i64(o, "hours", r->power_on_hours.value);
+	else
+		record_set_null(o, "hours");
+	if (!r->ata) {
+		if (r->scsi.defects_st == SMART_PAGE_OK && r->scsi.defects.count_known)
+			record_set_u64(d, "scsi_grown_defect_list", r->scsi.defects.count);
+		else
+			record_set_null(d, "scsi_grown_defect_list");
+		return;
+	}
+	o = record_set_object(d, "ata_smart_attributes");
+	t = record_set_list(o, "table");
+	for (size_t k = 0; k < r->nattrs; k++) {
+		const struct smart_attr *a = &r->attrs[k];
+		const char *name = smart_smartctl_attr_name(a->id);
+		struct record *x = record_set_object(t, NULL), *raw;
+		uint64_t v = sg_get_unaligned_le48(a->raw);
+
+		record_set_u64(x, "id", a->id);
+		if (name) {
+			record_set_str(x, "name", name);
+		} else {
+			snprintf(buf, sizeof(buf), "Unknown_Attribute");
+			record_set_str(x, "name", buf);
+		}
+		record_set_str(x, "libatasmart_name", a->name);
+		record_set_u64(x, "value", a->current);
+		record_set_u64(x, "worst", a->worst);
+		record_set_u64(x, "thresh", a->threshold);
+		record_set_str(x, "when_failed",
+			       a->good_now_valid && !a->good_now     ? "now"
+			       : a->good_past_valid && !a->good_past ? "past"
+								     : "");
+		smartctl_flags(x, a);
+		raw = record_set_object(x, "raw");
+		record_set_u64(raw, "value", v);
+		/* smartctl prints the temperature's low byte (and min/max
+		 * when the drive keeps them), the rest as one number */
+		if (a->id == 194 || a->id == 190)
+			snprintf(buf, sizeof(buf), "%u", a->raw[0]);
+		else
+			snprintf(buf, sizeof(buf), "%" PRIu64, v);
+		record_set_str(raw, "string", buf);
 	}
 }

@@ -4,6 +4,7 @@
 #define SHORTSTROKE_FRONT_SMART_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "table.h"
 
@@ -41,5 +42,22 @@ struct smart_view {
  * table (ATA) or the log pages (SCSI), the self-test log. */
 void smart_disk_record(struct record *d, const struct dev_entry *e, const struct smart_report *r,
 		       const struct smart_view *v);
+
+/* The keys a script written for smartctl's JSON (json_format_version 1)
+ * finds, beside ours, into a disk's record d: model_name, serial_number,
+ * firmware_version, user_capacity {blocks, bytes}, logical_block_size,
+ * smart_status.passed, temperature.current, power_on_time.hours,
+ * ata_smart_attributes {table: [{id, name (smartctl's), value, worst,
+ * thresh, flags {value, string, prefailure, ...}, raw {value, string}}]},
+ * scsi_grown_defect_list. */
+void smart_smartctl_keys(struct record *d, const struct dev_entry *e, const struct smart_report *r);
+/* smartctl's name of an ATA attribute (its drivedb's defaults), or NULL */
+const char *smart_smartctl_attr_name(uint8_t id);
+
+/* The short health summary `info` shows after a drive's identity (text on
+ * r, JSON under "health"): the verdict, and on SCSI the grown defect list,
+ * the error counters, start-stop cycles and background scans; on ATA the
+ * reallocated and pending sectors. rep NULL: why not in why (null). */
+void smart_health_record(struct record *r, const struct smart_report *rep, const char *why);
 
 #endif

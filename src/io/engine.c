@@ -405,6 +405,29 @@ static uint64_t random_lba(struct io_gen *g, uint32_t blocks)
 	return first + io_rng_below(&g->rng, (last - first) / a + 1) * a;
 }
 
+#define BUTTERFLY_PAIRS 500
+
+/* Request k of a butterfly pass: pair k/2, the outer end for an even k, the
+ * inner end for an odd one, both a step nearer the middle each pair. */
+static void butterfly_lba(struct io_gen *g, uint32_t blocks, struct io_req *r)
+{
+	uint64_t a = g->align_blocks ? g->align_blocks : blocks, span, step, i;
+
+	span = g->end - g->start > blocks ? g->end - g->start - blocks : 0;
+	step = span / 2 / BUTTERFLY_PAIRS;
+	i = g->nreq / 2 % BUTTERFLY_PAIRS;
+	if (g->nreq % 2 == 0)
+		r->lba = g->start + i * step;
+	else
+		r->lba = g->start + span - i * step;
+	r->lba -= (r->lba - g->start) % a;
+	r->blocks = blocks;
+	r->write = g->job->read_pct < 100 && io_rng_below(&g->rng, 100) >= g->job->read_pct;
+	g->next_seq = r->lba + blocks;
+	g->issued += (uint64_t)blocks * g->lblock;
+	g->nreq++;
+}
+
 bool io_gen_next(struct io_gen *g, struct io_req *r)
 {
 	const struct io_job *job = g->job;
@@ -419,6 +442,10 @@ bool io_gen_next(struct io_gen *g, struct io_req *r)
 		bytes = g->limit - g->issued;
 		if ((uint64_t)blocks * g->lblock > bytes)
 			blocks = (uint32_t)((bytes + g->lblock - 1) / g->lblock);
+	}
+	if (job->butterfly) {
+		butterfly_lba(g, blocks, r);
+		return true;
 	}
 	rnd = job->random_pct >= 100 ? true
 	      : job->random_pct == 0 ? false

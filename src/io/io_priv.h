@@ -23,6 +23,7 @@ struct io_gen {
 	uint64_t start, end;   /* the span, blocks */
 	uint64_t next_seq;     /* where the sequential stream goes on */
 	uint64_t issued;       /* bytes handed out */
+	uint64_t nreq;	       /* requests handed out (the butterfly's step) */
 	uint64_t limit;	       /* byte limit, 0 none */
 	uint32_t align_blocks; /* 0: per request, its own size */
 	uint32_t size_blocks[IO_SIZES_MAX];

@@ -810,6 +810,9 @@ static void req_failed(struct aeng *e, struct areq *r)
 	e->res->errors++;
 	if (job->on_error)
 		cb = job->on_error(job->on_error_arg, r->lba, r->blocks, r->write, r->rc);
+	if (job->on_done)
+		job->on_done(job->on_done_arg, r->lba, r->blocks, r->write, r->rc,
+			     e->now - r->t_queued);
 	if (!cb && job->continue_on_error)
 		return;
 	if (cb)
@@ -831,6 +834,9 @@ static void req_done(struct aeng *e, struct areq *r)
 		req_failed(e, r);
 	} else {
 		io_hist_add(&res->hist, e->now - r->t_queued);
+		if (job->on_done)
+			job->on_done(job->on_done_arg, r->lba, r->blocks, r->write, 0,
+				     e->now - r->t_queued);
 		res->bytes += (uint64_t)r->blocks * e->geom.lblock;
 		res->ios++;
 		if (r->write)

@@ -27,6 +27,7 @@
 #include "io/io_priv.h"
 #include "shortstroke/drive.h"
 #include "shortstroke/scsi.h"
+#include "shortstroke/sense.h"
 #include "shortstroke/sim.h"
 
 #define REPORT_EVERY 512u
@@ -147,9 +148,23 @@ static unsigned pick(const struct sdev *s, struct sreq *q, struct sim_queued *v,
 }
 
 /* A request the drive failed. Returns true to stop the run. */
+/* The error the kernel's block layer gives for what the drive said, so
+ * that a job's callbacks see the same on a simulated and a real disk: a
+ * medium error is -ENODATA (BLK_STS_MEDIUM), a record not found or an LBA
+ * out of range stays -ERANGE, an aborted command -ECANCELED, the rest -EIO. */
+static int block_errno(const struct scsi_sense *sense, int rc)
+{
+	if (rc == -ENODEV || !sense->valid)
+		return rc;
+	if (sense->key == SK_MEDIUM_ERROR)
+		return sense->asc == 0x14 ? -ERANGE : -ENODATA;
+	return rc;
+}
+
 static bool failed(struct sdev *s, const struct io_job *job, const struct sreq *r,
 		   const struct xcmd *c, const struct scsi_sense *sense, int rc,
-		   struct io_result *res, int *run_rc, struct ss_error *cerr, struct ss_error *err)
+		   struct io_result *res, int *run_rc, struct ss_error *cerr, struct ss_error *err,
+		   uint64_t lat)
 {
 	uint64_t first = r->lba;
 	uint32_t lb = s->g.lblock;
@@ -172,7 +187,10 @@ static bool failed(struct sdev *s, const struct io_job *job, const struct sreq *
 	}
 	if (job->on_error)
 		cb = job->on_error(job->on_error_arg, first, (uint32_t)(r->lba + r->blocks - first),
-				   r->write, rc);
+				   r->write, block_errno(sense, rc));
+	if (job->on_done)
+		job->on_done(job->on_done_arg, r->lba, r->blocks, r->write, block_errno(sense, rc),
+			     lat);
 	if (!cb && job->continue_on_error)
 		return false;
 	*run_rc = cb ? cb : rc;
@@ -237,10 +255,14 @@ static int s_run(void *priv, const struct io_job *job, struct io_result *res, st
 		memmove(q + i, q + i + 1, (n - i - 1) * sizeof(*q));
 		n--;
 		if (crc) {
-			if (failed(s, job, &r, &c, &sense, crc, res, &rc, &cerr, err))
+			if (failed(s, job, &r, &c, &sense, crc, res, &rc, &cerr, err,
+				   vt - r.t_queued))
 				break;
 		} else {
 			io_hist_add(&res->hist, vt - r.t_queued);
+			if (job->on_done)
+				job->on_done(job->on_done_arg, r.lba, r.blocks, r.write, 0,
+					     vt - r.t_queued);
 			res->bytes += c.data_len;
 			res->ios++;
 			if (r.write)

@@ -252,7 +252,8 @@ static bool queue_one(struct urun *r, uint64_t now)
 	return true;
 }
 
-static void failed(struct urun *r, const struct slot *s, int res, struct ss_error *err)
+static void failed(struct urun *r, const struct slot *s, int res, uint64_t now,
+		   struct ss_error *err)
 {
 	const struct io_job *job = r->job;
 	uint32_t lb = r->u->g.lblock;
@@ -270,6 +271,8 @@ static void failed(struct urun *r, const struct slot *s, int res, struct ss_erro
 	if (job->on_error)
 		cb = job->on_error(job->on_error_arg, first, (uint32_t)(s->lba + s->blocks - first),
 				   s->write, e);
+	if (job->on_done)
+		job->on_done(job->on_done_arg, s->lba, s->blocks, s->write, e, now - s->t_submit);
 	if (cb || !job->continue_on_error) {
 		if (!r->rc) {
 			r->rc = cb ? cb : e;
@@ -295,10 +298,13 @@ static void complete(struct urun *r, struct io_uring_cqe *cqe, uint64_t now, str
 	r->inflight--;
 	r->free_slots[r->nfree++] = idx;
 	if (cqe->res != (int)len) {
-		failed(r, s, cqe->res, err);
+		failed(r, s, cqe->res, now, err);
 		return;
 	}
 	io_hist_add(&r->res->hist, now - s->t_submit);
+	if (r->job->on_done)
+		r->job->on_done(r->job->on_done_arg, s->lba, s->blocks, s->write, 0,
+				now - s->t_submit);
 	r->res->bytes += len;
 	r->res->ios++;
 	if (s->write)

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "qualify_priv.h"
 #include "shortstroke/qualify.h"
 #include "shortstroke/units.h"
 
@@ -19,16 +20,17 @@
 
 /* ---- names ---------------------------------------------------------------------- */
 
-static const char *const profile_names[] = { "quick", "standard", "full" };
+static const char *const profile_names[] = { "quick", "standard", "full", "burnin" };
+#define NPROFILES (sizeof(profile_names) / sizeof(profile_names[0]))
 
 const char *qualify_profile_name(enum qualify_profile p)
 {
-	return (unsigned)p < 3 ? profile_names[p] : "?";
+	return (unsigned)p < NPROFILES ? profile_names[p] : "?";
 }
 
 int qualify_profile_parse(const char *s, enum qualify_profile *out)
 {
-	for (unsigned i = 0; i < 3; i++) {
+	for (unsigned i = 0; i < NPROFILES; i++) {
 		if (!strcmp(s, profile_names[i])) {
 			*out = (enum qualify_profile)i;
 			return 0;
@@ -63,7 +65,7 @@ const char *qualify_check_name(enum qualify_check c)
 void qualify_plan_for(enum qualify_profile p, uint64_t capacity_bytes, struct qualify_plan *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->scan_bs = 1u << 20;
+	o->scan_bs = QUALIFY_SCAN_BLOCK;
 	o->qd[0] = 1;
 	switch (p) {
 	case QUALIFY_QUICK:
@@ -87,10 +89,16 @@ void qualify_plan_for(enum qualify_profile p, uint64_t capacity_bytes, struct qu
 		o->nqd = 4;
 		o->access_ns = 3000000000ull;
 		break;
-	default:
+	default: /* full, burnin */
 		o->selftest = true;
 		o->scan_stripes = 1;
 		o->scan_stripe_bytes = capacity_bytes;
+		if (p == QUALIFY_BURNIN) {
+			o->selective = true;
+			o->butterfly_ns = 60000000000ull;
+			o->soak_ns = 600000000000ull;
+			o->soak_qd = 32;
+		}
 		o->zone_points = 200;
 		o->zone_sample = 4 * MIB;
 		o->qd[1] = 4;
@@ -123,10 +131,12 @@ struct thr_key {
 	bool integer;
 	double min, max;
 	const char *help;
+	unsigned n; /* values: 1, or a list of n increasing ones */
 };
 
 /* clang-format off */
-#define TK(k, i, lo, hi, h) { #k, offsetof(struct qualify_thresholds, k), i, lo, hi, h }
+#define TK(k, i, lo, hi, h) { #k, offsetof(struct qualify_thresholds, k), i, lo, hi, h, 1 }
+#define TKL(k, n, lo, hi, h) { #k, offsetof(struct qualify_thresholds, k), false, lo, hi, h, n }
 /* clang-format on */
 static const struct thr_key thr_keys[] = {
 	TK(max_temperature_c, true, 0, 150, "hottest the drive may report, degrees C"),
@@ -134,6 +144,13 @@ static const struct thr_key thr_keys[] = {
 	TK(max_pending, true, 0, 1e12, "sectors pending reallocation (SMART 197)"),
 	TK(max_offline_uncorrectable, true, 0, 1e12, "offline uncorrectable sectors (SMART 198)"),
 	TK(max_bad_blocks, true, 0, 1e15, "unreadable blocks the surface scan may find"),
+	TK(max_slow_500ms, true, 0, 1e15,
+	   "scan blocks (128 KiB) read in 500 ms or more (MHDD: none on a healthy drive)"),
+	TK(max_slow_150ms_per_gib, false, 0, 1e6,
+	   "scan blocks read in 150 ms or more, per GiB scanned"),
+	TKL(scan_classes_ms, QUALIFY_CLASS_EDGES, 0.001, 1e6,
+	    "the scan's latency classes: 5 increasing edges, ms (MHDD, whdd: 3, 10, 50, 150, "
+	    "500; Victoria: 5, 20, 50, 200, 600)"),
 	TK(min_seq_read_mbps, false, 0, 1e6,
 	   "sequential read in the outer zone, MB/s (10^6 B/s); 0: not checked"),
 	TK(min_inner_read_mbps, false, 0, 1e6,
@@ -144,6 +161,10 @@ static const struct thr_key thr_keys[] = {
 	   "random 4 KiB read IOPS at queue depth 32; 0: not checked"),
 	TK(sibling_slowdown_pct, false, 0, 100,
 	   "flag a disk slower than the median of its model by more than this %"),
+	TK(profile_dip_pct, false, 1, 100,
+	   "a zone profile sample this % below the median of its neighbours is a dip"),
+	TK(max_profile_dips_pct, false, 0, 100,
+	   "dips a zone profile may have, % of its samples (2 are always allowed)"),
 };
 #define NKEYS (sizeof(thr_keys) / sizeof(thr_keys[0]))
 
@@ -160,11 +181,16 @@ void qualify_thresholds_default(struct qualify_thresholds *t)
 		.max_pending = 0,
 		.max_offline_uncorrectable = 0,
 		.max_bad_blocks = 0,
+		.max_slow_500ms = 0,
+		.max_slow_150ms_per_gib = 0.01,
+		.scan_classes_ms = { 3, 10, 50, 150, 500 },
 		.min_seq_read_mbps = 80,
 		.min_inner_read_mbps = 0,
 		.max_access_ms = 15,
 		.min_iops_qd32 = 0,
 		.sibling_slowdown_pct = 15,
+		.profile_dip_pct = 10,
+		.max_profile_dips_pct = 5,
 	};
 }
 
@@ -175,6 +201,50 @@ const char *qualify_thresholds_key(unsigned i, const struct qualify_thresholds *
 	if (value)
 		*value = *thr_field((struct qualify_thresholds *)t, &thr_keys[i]);
 	return thr_keys[i].key;
+}
+
+unsigned qualify_thresholds_values(unsigned i, const struct qualify_thresholds *t,
+				   const double **values)
+{
+	if (i >= NKEYS)
+		return 0;
+	*values = thr_field((struct qualify_thresholds *)t, &thr_keys[i]);
+	return thr_keys[i].n;
+}
+
+static int parse_value(const char *v, bool integer, double *out);
+
+/* A list value: k->n numbers separated by commas and/or blanks, each in
+ * range, increasing. */
+static int parse_list(const struct thr_key *k, char *val, double *out, const char *name,
+		      unsigned line, struct ss_error *err)
+{
+	unsigned n = 0;
+	char *save = NULL;
+
+	for (char *tok = strtok_r(val, ", \t", &save); tok; tok = strtok_r(NULL, ", \t", &save)) {
+		double d;
+
+		if (n == k->n)
+			return ss_error_set(err, -EINVAL, "%s:%u: %s: more than %u values", name,
+					    line, k->key, k->n);
+		if (parse_value(tok, false, &d))
+			return ss_error_set(err, -EINVAL, "%s:%u: %s: '%s' is not a number", name,
+					    line, k->key, tok);
+		if (d < k->min || d > k->max)
+			return ss_error_set(err, -EINVAL,
+					    "%s:%u: %s: %s is out of range (%g to %g)", name, line,
+					    k->key, tok, k->min, k->max);
+		if (n && d <= out[n - 1])
+			return ss_error_set(err, -EINVAL,
+					    "%s:%u: %s: the values must increase (%s after %g)",
+					    name, line, k->key, tok, out[n - 1]);
+		out[n++] = d;
+	}
+	if (n != k->n)
+		return ss_error_set(err, -EINVAL, "%s:%u: %s: %u values expected, %u given", name,
+				    line, k->key, k->n, n);
+	return 0;
 }
 
 static bool is_blank(char c)
@@ -282,6 +352,16 @@ int qualify_thresholds_parse(const char *text, size_t len, const char *name,
 		if (!trimmed(eq + 1, le, val, sizeof(val)))
 			return ss_error_set(err, -EINVAL, "%s:%u: %s: the value is too long", name,
 					    line, k->key);
+		if (k->n > 1) {
+			double v[QUALIFY_CLASS_EDGES];
+
+			rc = parse_list(k, val, v, name, line, err);
+			if (rc)
+				return rc;
+			memcpy(thr_field(&tmp, k), v, k->n * sizeof(v[0]));
+			p = nl ? nl + 1 : end;
+			continue;
+		}
 		rc = parse_value(val, k->integer, &d);
 		if (rc == -EDOM)
 			return ss_error_set(err, -EINVAL, "%s:%u: %s: '%s' is not a whole number",
@@ -363,10 +443,16 @@ int qualify_thresholds_format(const struct qualify_thresholds *t, char **out, st
 	fprintf(f, "# shortstroke qualify thresholds: 'key = value', '#' starts a comment.\n"
 		   "# Copy this file, edit it, and pass it with --thresholds FILE.\n");
 	for (unsigned i = 0; i < NKEYS; i++) {
-		double v = *thr_field((struct qualify_thresholds *)t, &thr_keys[i]);
+		const double *vals = thr_field((struct qualify_thresholds *)t, &thr_keys[i]);
+		double v = vals[0];
 
 		fprintf(f, "\n# %s\n", thr_keys[i].help);
-		if (thr_keys[i].integer)
+		if (thr_keys[i].n > 1) {
+			fprintf(f, "%s =", thr_keys[i].key);
+			for (unsigned j = 0; j < thr_keys[i].n; j++)
+				fprintf(f, "%s %.17g", j ? "," : "", vals[j]);
+			fputc('\n', f);
+		} else if (thr_keys[i].integer)
 			fprintf(f, "%s = %.0f\n", thr_keys[i].key, v);
 		else
 			fprintf(f, "%s = %.17g\n", thr_keys[i].key, v);
@@ -401,6 +487,9 @@ void qualify_result_fini(struct qualify_result *r)
 	free(r->bad);
 	r->bad = NULL;
 	r->nbad = 0;
+	free(r->remap);
+	r->remap = NULL;
+	r->nremap = 0;
 	zprofile_free(r->zp);
 	r->zp = NULL;
 }
@@ -455,10 +544,8 @@ void qualify_result_add_bad(struct qualify_result *r, uint64_t lba, uint64_t blo
 		r->bad_blocks += r->bad[k].blocks;
 }
 
-static void set_check(struct qualify_result *r, enum qualify_check c, enum qualify_status s,
-		      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static void set_check(struct qualify_result *r, enum qualify_check c, enum qualify_status s,
-		      const char *fmt, ...)
+void qualify_set_check(struct qualify_result *r, enum qualify_check c, enum qualify_status s,
+		       const char *fmt, ...)
 {
 	va_list ap;
 
@@ -469,9 +556,7 @@ static void set_check(struct qualify_result *r, enum qualify_check c, enum quali
 }
 
 /* Append "; text" to a detail line (or set it when it is empty). */
-static void add_detail(char *buf, size_t len, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void add_detail(char *buf, size_t len, const char *fmt, ...)
+void qualify_add_detail(char *buf, size_t len, const char *fmt, ...)
 {
 	size_t l = strlen(buf);
 	va_list ap;
@@ -498,35 +583,14 @@ bool qualify_result_verdict(struct qualify_result *r)
 
 /* ---- running: progress over the phases ------------------------------------------------- */
 
-enum { PH_SMART, PH_SELFTEST, PH_SCAN, PH_ZONES, PH_ACCESS, PH_COUNT };
-
-struct qrun {
-	const struct qualify_opts *o;
-	const struct qualify_thresholds *thr;
-	struct qualify_plan plan;
-	struct qualify_result *r;
-	struct io_dev *io;
-	double weight[PH_COUNT], before[PH_COUNT], total;
-	int phase;
-	char text[96]; /* phase text of the sub-step */
-	/* scan */
-	unsigned stripe;
-	uint64_t suspects_lba[256];
-	uint64_t suspects_blocks[256];
-	unsigned nsuspects;
-	bool suspects_lost;
-	uint64_t refine_budget;
-	unsigned cur; /* access: the queue depth running */
-};
-
-static void report(struct qrun *q, double f, const char *text)
+void qualify_report(struct qrun *q, double f, const char *text)
 {
 	double done = q->before[q->phase] + f * q->weight[q->phase];
 
 	progress_report(q->o->progress, q->total > 0 ? done / q->total : 0, text, -1);
 }
 
-static void sub_report(void *arg, double f, const char *phase, double eta)
+void qualify_sub_report(void *arg, double f, const char *phase, double eta)
 {
 	struct qrun *q = arg;
 	char text[96];
@@ -546,10 +610,10 @@ static void sub_report(void *arg, double f, const char *phase, double eta)
 			f = (q->cur + f) / q->plan.nqd;
 		snprintf(text, sizeof(text), "%s", q->text[0] ? q->text : phase ? phase : "");
 	}
-	report(q, f, text);
+	qualify_report(q, f, text);
 }
 
-static bool sub_cancelled(void *arg)
+bool qualify_sub_cancelled(void *arg)
 {
 	struct qrun *q = arg;
 
@@ -565,22 +629,25 @@ static void check_identity(struct qrun *q)
 	char cap[32], nat[32];
 
 	if (!i->model[0] || !i->capacity_blocks) {
-		set_check(r, QC_IDENTITY, QUALIFY_FAIL, "the drive did not identify itself");
+		qualify_set_check(r, QC_IDENTITY, QUALIFY_FAIL,
+				  "the drive did not identify itself");
 		return;
 	}
-	set_check(r, QC_IDENTITY, i->serial[0] ? QUALIFY_PASS : QUALIFY_FAIL,
-		  "%s%s%s, serial %s, firmware %s, %s, %s%s",
-		  i->vendor[0] && !i->ata ? i->vendor : "", i->vendor[0] && !i->ata ? " " : "",
-		  i->model, i->serial[0] ? i->serial : "none", i->firmware[0] ? i->firmware : "?",
-		  size_human(i->capacity_blocks * i->logical_block, cap, sizeof(cap)),
-		  i->ata		? "ATA"
-		  : i->tran == TRAN_SAS ? "SAS"
-					: drive_tran_name(i->tran),
-		  i->serial[0] ? "" : " (no serial number)");
+	qualify_set_check(r, QC_IDENTITY, i->serial[0] ? QUALIFY_PASS : QUALIFY_FAIL,
+			  "%s%s%s, serial %s, firmware %s, %s, %s%s",
+			  i->vendor[0] && !i->ata ? i->vendor : "",
+			  i->vendor[0] && !i->ata ? " " : "", i->model,
+			  i->serial[0] ? i->serial : "none", i->firmware[0] ? i->firmware : "?",
+			  size_human(i->capacity_blocks * i->logical_block, cap, sizeof(cap)),
+			  i->ata		? "ATA"
+			  : i->tran == TRAN_SAS ? "SAS"
+						: drive_tran_name(i->tran),
+			  i->serial[0] ? "" : " (no serial number)");
 	if (i->native_blocks > i->capacity_blocks)
-		add_detail(r->check[QC_IDENTITY].detail, sizeof(r->check[QC_IDENTITY].detail),
-			   "capacity limited (native %s): only the accessible part is qualified",
-			   size_human(i->native_blocks * i->logical_block, nat, sizeof(nat)));
+		qualify_add_detail(
+		    r->check[QC_IDENTITY].detail, sizeof(r->check[QC_IDENTITY].detail),
+		    "capacity limited (native %s): only the accessible part is qualified",
+		    size_human(i->native_blocks * i->logical_block, nat, sizeof(nat)));
 }
 
 static void num_check(struct qualify_result *r, const struct smart_num *v, double max,
@@ -593,7 +660,7 @@ static void num_check(struct qualify_result *r, const struct smart_num *v, doubl
 		return;
 	if ((double)v->value > max) {
 		*fail = true;
-		add_detail(d, len, "%s %" PRId64 " (at most %.0f)", what, v->value, max);
+		qualify_add_detail(d, len, "%s %" PRId64 " (at most %.0f)", what, v->value, max);
 	}
 }
 
@@ -606,10 +673,10 @@ static void set_refused(struct qualify_result *r, enum qualify_check c, bool cla
 	const char *m = err && err->msg[0] ? err->msg : "refused by the drive";
 
 	if (claimed)
-		set_check(r, c, QUALIFY_FAIL, "the drive reports %s but could not do it: %s", claim,
-			  m);
+		qualify_set_check(r, c, QUALIFY_FAIL,
+				  "the drive reports %s but could not do it: %s", claim, m);
 	else
-		set_check(r, c, QUALIFY_SKIP, "%s", m);
+		qualify_set_check(r, c, QUALIFY_SKIP, "%s", m);
 }
 
 /* Does the drive claim self-tests? ATA: SMART and IDENTIFY word 84 bit 1;
@@ -623,6 +690,41 @@ static bool claims_selftest(struct drive *d, const struct drive_info *i)
 	return i->smart_supported;
 }
 
+/* What a SCSI drive's log pages say beside the verdict. */
+static void scsi_health(const struct smart_report *rep, struct qualify_scsi_health *h)
+{
+	const struct smart_scsi_pages *p = &rep->scsi;
+	const enum smart_page_state st[3] = { p->read_st, p->write_st, p->verify_st };
+	const struct log_errors *e[3] = { &p->read_err, &p->write_err, &p->verify_err };
+
+	memset(h, 0, sizeof(*h));
+	h->read = true;
+	for (unsigned i = 0; i < 3; i++) {
+		if (st[i] != SMART_PAGE_OK)
+			continue;
+		h->has_counters[i] = true;
+		h->corrected[i] = e[i]->has[LOG_ERR_TOTAL_CORRECTED]
+				      ? e[i]->count[LOG_ERR_TOTAL_CORRECTED]
+				      : 0;
+		h->uncorrected[i] = e[i]->has[LOG_ERR_UNCORRECTED]
+					? e[i]->count[LOG_ERR_UNCORRECTED]
+					: 0;
+	}
+	if (p->non_medium_st == SMART_PAGE_OK && p->non_medium.has_count) {
+		h->non_medium.known = true;
+		h->non_medium.value = (int64_t)p->non_medium.count;
+	}
+	if (p->start_stop_st == SMART_PAGE_OK && p->start_stop.has_cycles) {
+		h->start_stop_cycles.known = true;
+		h->start_stop_cycles.value = p->start_stop.cycles;
+	}
+	if (p->bg_scan_st == SMART_PAGE_OK && p->bg_scan.has_status) {
+		h->bg_scan = true;
+		h->bg_scans = p->bg_scan.scans_performed;
+		h->bg_medium_errors = p->bg_scan.total;
+	}
+}
+
 static int check_smart(struct qrun *q, struct drive *d, struct ss_error *err)
 {
 	struct qualify_result *r = q->r;
@@ -634,7 +736,7 @@ static int check_smart(struct qrun *q, struct drive *d, struct ss_error *err)
 	int rc;
 
 	memset(&rep, 0, sizeof(rep));
-	report(q, 0, "SMART");
+	qualify_report(q, 0, "SMART");
 	rc = smart_read(d, &r->info, &rep, err);
 	if (rc == -ENODEV)
 		return rc;
@@ -644,8 +746,8 @@ static int check_smart(struct qrun *q, struct drive *d, struct ss_error *err)
 		return 0;
 	}
 	if (rc) {
-		set_check(r, QC_SMART, QUALIFY_FAIL, "could not read SMART: %s",
-			  err ? err->msg : "error");
+		qualify_set_check(r, QC_SMART, QUALIFY_FAIL, "could not read SMART: %s",
+				  err ? err->msg : "error");
 		smart_report_fini(&rep);
 		return 0;
 	}
@@ -656,48 +758,94 @@ static int check_smart(struct qrun *q, struct drive *d, struct ss_error *err)
 	r->pending = rep.pending;
 	r->offline_uncorrectable = rep.offline_uncorrectable;
 	r->power_on_hours = rep.power_on_hours;
+	if (!rep.ata)
+		scsi_health(&rep, &r->scsi);
 	det[0] = '\0';
-	if (rep.verdict == SMART_FAILED || rep.verdict == SMART_WARNING) {
+	/* a WARNING that only counts sectors or defects is judged by the
+	 * thresholds of those counts below */
+	if (rep.verdict == SMART_FAILED || (rep.verdict == SMART_WARNING && rep.warn_other)) {
 		fail = true;
-		add_detail(det, len, "%s: %s", smart_verdict_name(rep.verdict), rep.reason);
+		qualify_add_detail(det, len, "%s: %s", smart_verdict_name(rep.verdict), rep.reason);
 	}
 	num_check(r, &rep.temperature_c, t->max_temperature_c, "temperature", &fail);
-	num_check(r, &rep.reallocated, t->max_reallocated, "reallocated", &fail);
+	num_check(r, &rep.reallocated, t->max_reallocated,
+		  rep.ata ? "reallocated" : "grown defects", &fail);
 	num_check(r, &rep.pending, t->max_pending, "pending", &fail);
 	num_check(r, &rep.offline_uncorrectable, t->max_offline_uncorrectable,
 		  "offline uncorrectable", &fail);
 	if (!fail) {
 		size_t l;
 
-		snprintf(det, len, "%s", smart_verdict_name(rep.verdict));
+		if (rep.verdict == SMART_WARNING)
+			snprintf(det, len, "WARNING (%s: within the thresholds)", rep.reason);
+		else
+			snprintf(det, len, "%s", smart_verdict_name(rep.verdict));
 		l = strlen(det);
 		if (rep.temperature_c.known)
 			l += (size_t)snprintf(det + l, len - l, ", %" PRId64 " C",
 					      rep.temperature_c.value);
 		if (rep.reallocated.known && l < len)
-			l += (size_t)snprintf(det + l, len - l, ", %" PRId64 " reallocated",
-					      rep.reallocated.value);
+			l += (size_t)snprintf(det + l, len - l, ", %" PRId64 " %s",
+					      rep.reallocated.value,
+					      rep.ata ? "reallocated" : "grown defects");
 		if (rep.pending.known && l < len)
-			snprintf(det + l, len - l, ", %" PRId64 " pending", rep.pending.value);
+			l += (size_t)snprintf(det + l, len - l, ", %" PRId64 " pending",
+					      rep.pending.value);
+		if (r->scsi.read && l < len)
+			snprintf(det + l, len - l,
+				 ", errors corrected %" PRIu64 ", uncorrected %" PRIu64,
+				 r->scsi.corrected[0] + r->scsi.corrected[1] + r->scsi.corrected[2],
+				 r->scsi.uncorrected[0] + r->scsi.uncorrected[1] +
+				     r->scsi.uncorrected[2]);
 	}
 	r->check[QC_SMART].status = fail ? QUALIFY_FAIL : QUALIFY_PASS;
 	smart_report_fini(&rep);
 	return 0;
 }
 
+/* Start the profile's self-test: short, or (burnin) the accessible span's
+ * selective self-test (after a limit, the kept region; SCSI: the extended
+ * one over the whole disk). Says in r->selftest_scope what it covers. */
+static int selftest_begin(struct qrun *q, struct drive *d, enum selftest_kind *kind,
+			  struct ss_error *err)
+{
+	struct qualify_result *r = q->r;
+	uint64_t last = r->info.capacity_blocks ? r->info.capacity_blocks - 1 : 0;
+	int rc;
+
+	if (!q->plan.selective) {
+		*kind = SELFTEST_SHORT;
+		qualify_report(q, 0, "short self-test");
+		snprintf(r->selftest_scope, sizeof(r->selftest_scope), "short self-test");
+		return selftest_start(d, &r->info, SELFTEST_SHORT, err);
+	}
+	qualify_report(q, 0, "self-test");
+	rc = selftest_start_span(d, &r->info, 0, last, kind, err);
+	if (*kind == SELFTEST_SELECTIVE)
+		snprintf(r->selftest_scope, sizeof(r->selftest_scope),
+			 "selective self-test of LBA 0-%" PRIu64 ", the accessible span%s", last,
+			 r->info.native_blocks > r->info.capacity_blocks ? " (the kept region)"
+									 : "");
+	else
+		snprintf(r->selftest_scope, sizeof(r->selftest_scope),
+			 "extended self-test: it covered the whole disk (SCSI has no selective "
+			 "self-test)");
+	return rc;
+}
+
 static int check_selftest(struct qrun *q, struct drive *d, struct ss_error *err)
 {
 	struct qualify_result *r = q->r;
-	struct progress_sink sub = { sub_report, sub_cancelled, q };
+	struct progress_sink sub = { qualify_sub_report, qualify_sub_cancelled, q };
+	enum selftest_kind kind = SELFTEST_SHORT;
 	int rc;
 
 	if (!q->plan.selftest) {
-		set_check(r, QC_SELFTEST, QUALIFY_SKIP, "not in the %s profile",
-			  qualify_profile_name(q->o->profile));
+		qualify_set_check(r, QC_SELFTEST, QUALIFY_SKIP, "not in the %s profile",
+				  qualify_profile_name(q->o->profile));
 		return 0;
 	}
-	report(q, 0, "short self-test");
-	rc = selftest_start(d, &r->info, SELFTEST_SHORT, err);
+	rc = selftest_begin(q, d, &kind, err);
 	if (rc == -ENODEV)
 		return rc;
 	if (rc == -EOPNOTSUPP) {
@@ -705,10 +853,10 @@ static int check_selftest(struct qrun *q, struct drive *d, struct ss_error *err)
 		return 0;
 	}
 	if (rc) {
-		set_check(r, QC_SELFTEST, QUALIFY_FAIL, "could not start: %s", err->msg);
+		qualify_set_check(r, QC_SELFTEST, QUALIFY_FAIL, "could not start: %s", err->msg);
 		return 0;
 	}
-	rc = selftest_wait(d, &r->info, SELFTEST_SHORT, &sub, err);
+	rc = selftest_wait(d, &r->info, kind, &sub, err);
 	if (rc == -ENODEV)
 		return rc;
 	if (rc == -ECANCELED && progress_cancelled(q->o->progress)) {
@@ -721,196 +869,63 @@ static int check_selftest(struct qrun *q, struct drive *d, struct ss_error *err)
 
 		if (l && !strncmp(m, dev, l) && !strncmp(m + l, ": ", 2))
 			m += l + 2; /* the table says which disk */
-		set_check(r, QC_SELFTEST, QUALIFY_FAIL, "%s", m);
-		return 0;
-	}
-	set_check(r, QC_SELFTEST, QUALIFY_PASS, "short self-test completed without error");
-	return 0;
-}
-
-static int scan_error(void *arg, uint64_t first, uint32_t blocks, bool write, int error)
-{
-	struct qrun *q = arg;
-
-	(void)write;
-	(void)error;
-	if (q->nsuspects < sizeof(q->suspects_lba) / sizeof(q->suspects_lba[0])) {
-		q->suspects_lba[q->nsuspects] = first;
-		q->suspects_blocks[q->nsuspects] = blocks;
-		q->nsuspects++;
-	} else {
-		/* too many to look at block by block: keep them as they came */
-		qualify_result_add_bad(q->r, first, blocks);
-		q->suspects_lost = true;
-	}
-	return 0;
-}
-
-static int refine_error(void *arg, uint64_t first, uint32_t blocks, bool write, int error)
-{
-	struct qrun *q = arg;
-
-	(void)write;
-	(void)error;
-	(void)blocks;
-	qualify_result_add_bad(q->r, first, 1);
-	return 0;
-}
-
-/* Read a failed stretch block by block: which blocks are unreadable. */
-static int refine(struct qrun *q, uint64_t lba, uint64_t blocks, struct ss_error *err)
-{
-	const struct io_geom *g = io_dev_geom(q->io);
-	struct io_result res;
-	struct io_job job;
-	int rc;
-
-	if (blocks > q->refine_budget) {
-		qualify_result_add_bad(q->r, lba, blocks);
-		return 0;
-	}
-	q->refine_budget -= blocks;
-	io_job_init(&job);
-	job.bs = g->lblock;
-	job.qd = 1;
-	job.start_lba = lba;
-	job.end_lba = lba + blocks;
-	job.bytes = blocks * g->lblock;
-	job.continue_on_error = true;
-	job.on_error = refine_error;
-	job.on_error_arg = q;
-	rc = io_dev_run(q->io, &job, &res, err);
-	if (rc && rc != -ENODEV && rc != -ECANCELED) {
-		/* could not look closer: keep the stretch */
-		qualify_result_add_bad(q->r, lba, blocks);
-		return 0;
-	}
-	return rc;
-}
-
-/* Read [start, start + blocks) sequentially in requests of bs_blocks. */
-static int scan_span(struct qrun *q, uint64_t start, uint64_t blocks, uint64_t bs_blocks,
-		     double *elapsed, struct ss_error *err)
-{
-	struct qualify_result *r = q->r;
-	const struct io_geom *g = io_dev_geom(q->io);
-	struct progress_sink sub = { sub_report, sub_cancelled, q };
-	struct io_result res;
-	struct io_job job;
-	int rc;
-
-	io_job_init(&job);
-	job.bs = (uint32_t)(bs_blocks * g->lblock);
-	job.qd = 2;
-	job.start_lba = start;
-	job.end_lba = start + blocks;
-	job.bytes = blocks * g->lblock;
-	job.continue_on_error = true;
-	job.on_error = scan_error;
-	job.on_error_arg = q;
-	job.progress = &sub;
-	memset(&res, 0, sizeof(res));
-	rc = io_dev_run(q->io, &job, &res, err);
-	r->scan_bytes += res.bytes;
-	r->scan_errors += res.errors;
-	*elapsed += (double)res.elapsed_ns / 1e9;
-	if (res.virtual_time)
-		r->virtual_time = true;
-	if (rc == -ENODEV)
-		ss_error_set(err, rc,
-			     "the disk stopped answering during the surface scan (near LBA "
-			     "%" PRIu64 "): it vanished or its link went down",
-			     res.errors ? res.first_error_lba : start);
-	return rc;
-}
-
-static int check_scan(struct qrun *q, struct ss_error *err)
-{
-	struct qualify_result *r = q->r;
-	const struct qualify_plan *p = &q->plan;
-	const struct io_geom *g = io_dev_geom(q->io);
-	uint64_t stripe_blocks = p->scan_stripe_bytes / g->lblock;
-	double elapsed = 0;
-	char h[32];
-	int rc = 0;
-
-	r->scan_target_bytes = (uint64_t)p->scan_stripes * stripe_blocks * g->lblock;
-	r->scan_share_pct = p->scan_share_pct;
-	q->refine_budget = 65536;
-	for (q->stripe = 0; q->stripe < p->scan_stripes; q->stripe++) {
-		uint64_t start, bs_blocks, main_blocks;
-
-		if (p->scan_stripes == 1)
-			start = 0;
+		if (q->plan.selective)
+			qualify_set_check(r, QC_SELFTEST, QUALIFY_FAIL, "%s: %s", r->selftest_scope,
+					  m);
 		else
-			start = (g->blocks - stripe_blocks) * q->stripe / (p->scan_stripes - 1);
-		start -= start % (MIB / g->lblock ? MIB / g->lblock : 1);
-		bs_blocks = p->scan_bs / g->lblock;
-		if (bs_blocks > stripe_blocks)
-			bs_blocks = stripe_blocks;
-		/* whole requests, then the rest in one (a sequential stream
-		 * would wrap to the start of the span rather than read it) */
-		main_blocks = stripe_blocks / bs_blocks * bs_blocks;
-		rc = scan_span(q, start, main_blocks, bs_blocks, &elapsed, err);
-		if (!rc && stripe_blocks > main_blocks)
-			rc = scan_span(q, start + main_blocks, stripe_blocks - main_blocks,
-				       stripe_blocks - main_blocks, &elapsed, err);
-		if (rc)
-			return rc;
+			qualify_set_check(r, QC_SELFTEST, QUALIFY_FAIL, "%s", m);
+		return 0;
 	}
-	snprintf(q->text, sizeof(q->text), "surface scan: checking bad blocks");
-	for (unsigned i = 0; i < q->nsuspects; i++) {
-		rc = refine(q, q->suspects_lba[i], q->suspects_blocks[i], err);
-		if (rc == -ENODEV) {
-			ss_error_set(err, rc,
-				     "the disk stopped answering during the surface scan "
-				     "(re-reading bad blocks): it vanished or its link went down");
-			return rc;
-		}
-		if (rc)
-			return rc;
-	}
-	q->text[0] = '\0';
-	r->scan_mbps = elapsed > 0 ? (double)r->scan_bytes / elapsed / 1e6 : 0;
-	if (r->nbad == 0 && r->scan_errors)
-		/* errors without a block to show: count the requests */
-		r->bad_blocks = r->scan_errors;
-	set_check(r, QC_SCAN,
-		  (double)r->bad_blocks > q->thr->max_bad_blocks ? QUALIFY_FAIL : QUALIFY_PASS,
-		  "%s read (%.3g%% of the disk%s), %.1f MB/s, %" PRIu64 " bad block%s",
-		  size_human(r->scan_bytes, h, sizeof(h)), r->scan_share_pct,
-		  p->scan_stripes > 1 ? ", sampled" : "", r->scan_mbps, r->bad_blocks,
-		  r->bad_blocks == 1 ? "" : "s");
-	if (r->nbad) {
-		char *d = r->check[QC_SCAN].detail;
-		size_t len = sizeof(r->check[QC_SCAN].detail), l;
-
-		add_detail(d, len, "at LBA ");
-		for (unsigned i = 0; i < r->nbad && i < 4; i++) {
-			l = strlen(d);
-			if (r->bad[i].blocks == 1)
-				snprintf(d + l, len - l, "%s%" PRIu64, i ? ", " : "",
-					 r->bad[i].lba);
-			else
-				snprintf(d + l, len - l, "%s%" PRIu64 "-%" PRIu64, i ? ", " : "",
-					 r->bad[i].lba, r->bad[i].lba + r->bad[i].blocks - 1);
-		}
-		if (r->nbad > 4) {
-			l = strlen(d);
-			snprintf(d + l, len - l, " and %u more ranges", r->nbad - 4);
-		}
-	}
-	if ((double)r->bad_blocks > q->thr->max_bad_blocks)
-		add_detail(r->check[QC_SCAN].detail, sizeof(r->check[QC_SCAN].detail),
-			   "at most %.0f allowed", q->thr->max_bad_blocks);
+	qualify_set_check(r, QC_SELFTEST, QUALIFY_PASS, "%s%s completed without error",
+			  r->selftest_scope, q->plan.selective ? ":" : "");
 	return 0;
+}
+
+static double dips_allowed(const struct qualify_thresholds *t, unsigned npoints)
+{
+	double n = floor(t->max_profile_dips_pct / 100 * npoints);
+
+	return n < 2 ? 2 : n;
+}
+
+/* The profile's shape: a healthy disk's rate falls smoothly from the outer
+ * edge in; a sample far below the median of its neighbours (3 on each side)
+ * is a dip. Many dips: one surface reads slower in every band it serves.
+ * Returns true when there are more than the thresholds allow. */
+static bool profile_shape(struct qualify_result *r, const struct qualify_thresholds *t)
+{
+	const struct zprofile *z = r->zp;
+	double near[6];
+
+	r->profile_dips = 0;
+	r->profile_dip_worst_pct = 0;
+	for (unsigned i = 0; i < z->npoints; i++) {
+		unsigned n = 0;
+		double med, drop;
+
+		if (z->points[i].error)
+			continue;
+		for (unsigned j = i >= 3 ? i - 3 : 0; j <= i + 3 && j < z->npoints; j++)
+			if (j != i && !z->points[j].error)
+				near[n++] = z->points[j].mbps;
+		if (n < 2)
+			continue;
+		med = qualify_median(near, n);
+		drop = med > 0 ? 100.0 * (med - z->points[i].mbps) / med : 0;
+		if (drop <= t->profile_dip_pct)
+			continue;
+		r->profile_dips++;
+		if (drop > r->profile_dip_worst_pct)
+			r->profile_dip_worst_pct = drop;
+	}
+	return r->profile_dips > dips_allowed(t, z->npoints);
 }
 
 static int check_zones(struct qrun *q, struct ss_error *err)
 {
 	struct qualify_result *r = q->r;
 	const struct qualify_thresholds *t = q->thr;
-	struct progress_sink sub = { sub_report, sub_cancelled, q };
+	struct progress_sink sub = { qualify_sub_report, qualify_sub_cancelled, q };
 	struct zprofile_opts zo = { .points = q->plan.zone_points,
 				    .sample_bytes = q->plan.zone_sample,
 				    .progress = &sub };
@@ -933,7 +948,7 @@ static int check_zones(struct qrun *q, struct ss_error *err)
 	if (rc == -ECANCELED)
 		return rc;
 	if (rc) {
-		set_check(r, QC_ZONES, QUALIFY_FAIL, "%s", err->msg);
+		qualify_set_check(r, QC_ZONES, QUALIFY_FAIL, "%s", err->msg);
 		return 0;
 	}
 	if (r->zp->virtual_time)
@@ -949,15 +964,24 @@ static int check_zones(struct qrun *q, struct ss_error *err)
 		 r->zp->outer_mbps, r->zp->inner_mbps, r->mean_mbps, r->zp->nzones);
 	if (t->min_seq_read_mbps > 0 && r->zp->outer_mbps < t->min_seq_read_mbps) {
 		fail = true;
-		add_detail(d, len, "outer rate below %.1f MB/s", t->min_seq_read_mbps);
+		qualify_add_detail(d, len, "outer rate below %.1f MB/s", t->min_seq_read_mbps);
 	}
 	if (t->min_inner_read_mbps > 0 && r->zp->inner_mbps < t->min_inner_read_mbps) {
 		fail = true;
-		add_detail(d, len, "inner rate below %.1f MB/s", t->min_inner_read_mbps);
+		qualify_add_detail(d, len, "inner rate below %.1f MB/s", t->min_inner_read_mbps);
 	}
 	if (r->zp->errors)
-		add_detail(d, len, "%u sample%s failed to read", r->zp->errors,
-			   r->zp->errors == 1 ? "" : "s");
+		qualify_add_detail(d, len, "%u sample%s failed to read", r->zp->errors,
+				   r->zp->errors == 1 ? "" : "s");
+	if (profile_shape(r, t)) {
+		fail = true;
+		qualify_add_detail(d, len,
+				   "%u of %u samples read up to %.0f%% slower than their "
+				   "neighbours (at most %.0f allowed): one surface slower in every "
+				   "band it serves (a weak head?)",
+				   r->profile_dips, r->zp->npoints, r->profile_dip_worst_pct,
+				   dips_allowed(t, r->zp->npoints));
+	}
 	r->check[QC_ZONES].status = fail ? QUALIFY_FAIL : QUALIFY_PASS;
 	return 0;
 }
@@ -976,7 +1000,7 @@ static int check_access(struct qrun *q, struct ss_error *err)
 {
 	struct qualify_result *r = q->r;
 	const struct qualify_thresholds *t = q->thr;
-	struct progress_sink sub = { sub_report, sub_cancelled, q };
+	struct progress_sink sub = { qualify_sub_report, qualify_sub_cancelled, q };
 	char *d = r->check[QC_ACCESS].detail;
 	size_t len = sizeof(r->check[QC_ACCESS].detail);
 	double iops32 = -1;
@@ -1008,7 +1032,7 @@ static int check_access(struct qrun *q, struct ss_error *err)
 		if (rc == -ECANCELED)
 			return rc;
 		if (rc) {
-			set_check(r, QC_ACCESS, QUALIFY_FAIL, "%s", err->msg);
+			qualify_set_check(r, QC_ACCESS, QUALIFY_FAIL, "%s", err->msg);
 			return 0;
 		}
 		if (res.virtual_time)
@@ -1025,25 +1049,107 @@ static int check_access(struct qrun *q, struct ss_error *err)
 		}
 		if (job.qd == 32)
 			iops32 = res.iops;
-		report(q, (double)(k + 1) / q->plan.nqd, q->text);
+		qualify_report(q, (double)(k + 1) / q->plan.nqd, q->text);
 	}
 	q->text[0] = '\0';
 	snprintf(d, len, "access %.2f ms (QD 1, %.0f IOPS)", r->access_ms,
 		 r->nqd ? r->iops[0] : 0.0);
 	if (iops32 >= 0)
-		add_detail(d, len, "%.0f IOPS at QD 32", iops32);
+		qualify_add_detail(d, len, "%.0f IOPS at QD 32", iops32);
 	if (t->max_access_ms > 0 && r->access_ms > t->max_access_ms) {
 		fail = true;
-		add_detail(d, len, "access time above %.2f ms", t->max_access_ms);
+		qualify_add_detail(d, len, "access time above %.2f ms", t->max_access_ms);
 	}
 	if (t->min_iops_qd32 > 0 && iops32 >= 0 && iops32 < t->min_iops_qd32) {
 		fail = true;
-		add_detail(d, len, "below %.0f IOPS at QD 32", t->min_iops_qd32);
+		qualify_add_detail(d, len, "below %.0f IOPS at QD 32", t->min_iops_qd32);
 	}
 	if (r->access_errors)
-		add_detail(d, len, "%" PRIu64 " read%s failed", r->access_errors,
-			   r->access_errors == 1 ? "" : "s");
+		qualify_add_detail(d, len, "%" PRIu64 " read%s failed", r->access_errors,
+				   r->access_errors == 1 ? "" : "s");
 	r->check[QC_ACCESS].status = fail ? QUALIFY_FAIL : QUALIFY_PASS;
+	return 0;
+}
+
+/* One burnin stress run: a butterfly at QD 1 or random reads at qd, for
+ * ns; its figures and histogram into st. */
+static int stress(struct qrun *q, bool butterfly, unsigned qd, uint64_t ns,
+		  struct qualify_stress *st, struct ss_error *err)
+{
+	struct progress_sink sub = { qualify_sub_report, qualify_sub_cancelled, q };
+	struct io_result res;
+	struct io_job job;
+	int rc;
+
+	io_job_init(&job);
+	io_job_set_workload(&job, IO_WL_RANDOM_ACCESS);
+	job.butterfly = butterfly;
+	job.qd = qd;
+	job.time_ns = ns;
+	job.seed = q->o->seed ? q->o->seed : 1;
+	job.continue_on_error = true;
+	job.on_error = access_error;
+	job.progress = &sub;
+	snprintf(q->text, sizeof(q->text), "%s",
+		 butterfly ? "butterfly seek test" : "random-read soak");
+	memset(&res, 0, sizeof(res));
+	rc = io_dev_run(q->io, &job, &res, err);
+	if (rc)
+		return rc;
+	if (res.virtual_time)
+		q->r->virtual_time = true;
+	st->ran = true;
+	st->qd = qd;
+	st->time_ns = res.elapsed_ns;
+	st->ios = res.ios;
+	st->errors = res.errors;
+	st->iops = res.iops;
+	st->avg_ms = res.lat_avg_ns / 1e6;
+	st->p99_ms = (double)res.lat_p99_ns / 1e6;
+	st->max_ms = (double)res.lat_max_ns / 1e6;
+	st->hist = res.hist;
+	return 0;
+}
+
+/* burnin: the butterfly seek test and the soak, judged with the access
+ * check: a read that fails in either fails it. */
+static int check_burnin(struct qrun *q, struct ss_error *err)
+{
+	struct qualify_result *r = q->r;
+	uint64_t bf = q->o->butterfly_ns ? q->o->butterfly_ns : q->plan.butterfly_ns;
+	uint64_t soak = q->o->soak_ns ? q->o->soak_ns : q->plan.soak_ns;
+	char *d = r->check[QC_ACCESS].detail, t[32];
+	size_t len = sizeof(r->check[QC_ACCESS].detail);
+	int rc;
+
+	q->cur = 0;
+	rc = bf ? stress(q, true, 1, bf, &r->butterfly, err) : 0;
+	q->cur = 1;
+	if (!rc && soak)
+		rc = stress(q, false, q->plan.soak_qd, soak, &r->soak, err);
+	q->text[0] = '\0';
+	if (rc == -ENODEV)
+		ss_error_set(err, rc,
+			     "the disk stopped answering during the burn-in stress: it vanished or "
+			     "its link went down");
+	if (rc)
+		return rc;
+	if (r->butterfly.ran)
+		qualify_add_detail(d, len,
+				   "butterfly seek test %s: %" PRIu64 " reads, mean %.1f ms, max "
+				   "%.1f ms",
+				   duration_human((double)r->butterfly.time_ns / 1e9, t, sizeof(t)),
+				   r->butterfly.ios, r->butterfly.avg_ms, r->butterfly.max_ms);
+	if (r->soak.ran)
+		qualify_add_detail(d, len,
+				   "soak %s at QD %u: %" PRIu64 " reads, %.0f IOPS, p99 %.1f ms",
+				   duration_human((double)r->soak.time_ns / 1e9, t, sizeof(t)),
+				   r->soak.qd, r->soak.ios, r->soak.iops, r->soak.p99_ms);
+	if (r->butterfly.errors + r->soak.errors) {
+		qualify_add_detail(d, len, "%" PRIu64 " stress reads failed",
+				   r->butterfly.errors + r->soak.errors);
+		r->check[QC_ACCESS].status = QUALIFY_FAIL;
+	}
 	return 0;
 }
 
@@ -1060,6 +1166,7 @@ int qualify_disk(struct drive *d, struct io_dev *io, const struct qualify_opts *
 	q.o = o;
 	q.r = r;
 	q.io = io;
+	q.d = d;
 	if (o->thr) {
 		q.thr = o->thr;
 	} else {
@@ -1072,35 +1179,44 @@ int qualify_disk(struct drive *d, struct io_dev *io, const struct qualify_opts *
 	q.weight[PH_SELFTEST] = q.plan.selftest ? 120 : 0;
 	q.weight[PH_SCAN] = (double)q.plan.scan_stripes * (double)q.plan.scan_stripe_bytes / 100e6 +
 			    q.plan.scan_stripes * 0.01;
+	q.weight[PH_REMAP] = o->remap && d ? 1 : 0;
 	q.weight[PH_ZONES] = q.plan.zone_points * ((double)q.plan.zone_sample / 100e6 + 0.03);
 	q.weight[PH_ACCESS] = q.plan.nqd * (double)q.plan.access_ns / 1e9;
+	q.weight[PH_BURNIN] = (double)((o->butterfly_ns ? o->butterfly_ns : q.plan.butterfly_ns) +
+				       (o->soak_ns ? o->soak_ns : q.plan.soak_ns)) /
+			      1e9;
 	for (int i = 0; i < PH_COUNT; i++) {
 		q.before[i] = q.total;
 		q.total += q.weight[i];
 	}
 	r->profile = o->profile;
 	for (unsigned i = 0; i < QC_COUNT; i++)
-		set_check(r, (enum qualify_check)i, QUALIFY_SKIP, "not run");
-	set_check(r, QC_SIBLINGS, QUALIFY_SKIP, "not compared");
+		qualify_set_check(r, (enum qualify_check)i, QUALIFY_SKIP, "not run");
+	qualify_set_check(r, QC_SIBLINGS, QUALIFY_SKIP, "not compared");
 
 	q.phase = PH_SMART;
 	if (d)
 		check_identity(&q);
 	else
-		set_check(r, QC_IDENTITY, QUALIFY_SKIP, "not a SCSI/ATA disk: read as it is");
+		qualify_set_check(r, QC_IDENTITY, QUALIFY_SKIP,
+				  "not a SCSI/ATA disk: read as it is");
 	rc = d ? check_smart(&q, d, err) : 0;
 	if (!d)
-		set_check(r, QC_SMART, QUALIFY_SKIP, "not a SCSI/ATA disk");
+		qualify_set_check(r, QC_SMART, QUALIFY_SKIP, "not a SCSI/ATA disk");
 	if (!rc && !progress_cancelled(o->progress)) {
 		q.phase = PH_SELFTEST;
 		if (d)
 			rc = check_selftest(&q, d, err);
 		else
-			set_check(r, QC_SELFTEST, QUALIFY_SKIP, "not a SCSI/ATA disk");
+			qualify_set_check(r, QC_SELFTEST, QUALIFY_SKIP, "not a SCSI/ATA disk");
 	}
 	if (!rc && !progress_cancelled(o->progress)) {
 		q.phase = PH_SCAN;
-		rc = check_scan(&q, err);
+		rc = qualify_check_scan(&q, err);
+	}
+	if (!rc && o->remap && d && !progress_cancelled(o->progress)) {
+		q.phase = PH_REMAP;
+		rc = qualify_remap_blocks(&q, err);
 	}
 	if (!rc && !progress_cancelled(o->progress)) {
 		q.phase = PH_ZONES;
@@ -1110,11 +1226,19 @@ int qualify_disk(struct drive *d, struct io_dev *io, const struct qualify_opts *
 		q.phase = PH_ACCESS;
 		rc = check_access(&q, err);
 	}
+	if (!rc && q.weight[PH_BURNIN] > 0 && !progress_cancelled(o->progress)) {
+		q.phase = PH_BURNIN;
+		rc = check_burnin(&q, err);
+	}
 	if (!rc && progress_cancelled(o->progress))
 		rc = ss_error_set(err, -ECANCELED, "%s: qualification cancelled", r->device);
 	if (rc == -ENODEV) {
-		static const enum qualify_check at[PH_COUNT] = { QC_SMART, QC_SELFTEST, QC_SCAN,
-								 QC_ZONES, QC_ACCESS };
+		static const enum qualify_check at[PH_COUNT] = {
+			[PH_SMART] = QC_SMART,	 [PH_SELFTEST] = QC_SELFTEST,
+			[PH_SCAN] = QC_SCAN,	 [PH_REMAP] = QC_SCAN,
+			[PH_ZONES] = QC_ZONES,	 [PH_ACCESS] = QC_ACCESS,
+			[PH_BURNIN] = QC_ACCESS,
+		};
 		enum qualify_check c = at[q.phase];
 
 		r->vanished = true;
@@ -1123,15 +1247,15 @@ int qualify_disk(struct drive *d, struct io_dev *io, const struct qualify_opts *
 				     "the disk stopped answering during the %s check: it "
 				     "vanished or its link went down",
 				     qualify_check_name(c));
-		set_check(r, c, QUALIFY_FAIL, "%s", err ? err->msg : "the disk vanished");
+		qualify_set_check(r, c, QUALIFY_FAIL, "%s", err ? err->msg : "the disk vanished");
 		for (unsigned i = c + 1; i < QC_COUNT; i++)
-			set_check(r, (enum qualify_check)i, QUALIFY_SKIP,
-				  "not run: the disk vanished");
+			qualify_set_check(r, (enum qualify_check)i, QUALIFY_SKIP,
+					  "not run: the disk vanished");
 		ss_error_prefix(err, "%s: ", r->device);
 	} else if (rc) {
 		ss_error_prefix(err, "%s: ", r->device);
 	} else {
-		report(&q, 1.0, "done");
+		qualify_report(&q, 1.0, "done");
 	}
 	qualify_result_verdict(r);
 	return rc;
@@ -1179,6 +1303,80 @@ static bool metric(const struct qualify_result *r, int m, double *out, unsigned 
 		*qd = r->qd[r->nqd - 1];
 		return true;
 	}
+}
+
+/* Zone profiles measured at the same LBAs */
+static bool same_samples(const struct zprofile *a, const struct zprofile *b)
+{
+	if (!a || !b || a->npoints != b->npoints || !a->npoints)
+		return false;
+	for (unsigned i = 0; i < a->npoints; i++)
+		if (a->points[i].lba != b->points[i].lba)
+			return false;
+	return true;
+}
+
+static int cmp_desc(const void *a, const void *b)
+{
+	return cmp_double(b, a);
+}
+
+/* A model's zone profiles sample by sample: the median of each sample over
+ * the disks, and each disk's slowdown against it that a tenth of its
+ * samples reach (one slow surface slows a share of the samples in every
+ * band; a single slow sample does not count). Disks whose profiles were
+ * sampled elsewhere are left out. */
+static void profile_siblings(struct qualify_result *const *r, const unsigned *group, unsigned ng)
+{
+	const struct zprofile *ref = NULL;
+	unsigned np, nd = 0;
+	double *med, *v, *sl;
+
+	for (unsigned k = 0; k < ng && !ref; k++)
+		if (r[group[k]]->zp && !r[group[k]]->vanished)
+			ref = r[group[k]]->zp;
+	if (!ref)
+		return;
+	np = ref->npoints;
+	for (unsigned k = 0; k < ng; k++)
+		nd += !r[group[k]]->vanished && same_samples(ref, r[group[k]]->zp);
+	if (nd < 2)
+		return;
+	med = calloc(np, sizeof(*med));
+	v = calloc(ng, sizeof(*v));
+	sl = calloc(np, sizeof(*sl));
+	if (!med || !v || !sl)
+		goto out;
+	for (unsigned i = 0; i < np; i++) {
+		unsigned m = 0;
+
+		for (unsigned k = 0; k < ng; k++) {
+			const struct qualify_result *x = r[group[k]];
+
+			if (!x->vanished && same_samples(ref, x->zp) && !x->zp->points[i].error)
+				v[m++] = x->zp->points[i].mbps;
+		}
+		med[i] = m >= 2 ? qualify_median(v, m) : 0;
+	}
+	for (unsigned k = 0; k < ng; k++) {
+		struct qualify_result *x = r[group[k]];
+		unsigned m = 0;
+
+		if (x->vanished || !same_samples(ref, x->zp))
+			continue;
+		for (unsigned i = 0; i < np; i++)
+			if (med[i] > 0 && !x->zp->points[i].error)
+				sl[m++] = 100.0 * (med[i] - x->zp->points[i].mbps) / med[i];
+		if (!m)
+			continue;
+		qsort(sl, m, sizeof(*sl), cmp_desc);
+		x->profile_slowdown_pct = sl[m / 10];
+		x->profile_compared = true;
+	}
+out:
+	free(med);
+	free(v);
+	free(sl);
 }
 
 void qualify_compare_siblings(struct qualify_result *const *r, unsigned n,
@@ -1236,6 +1434,7 @@ void qualify_compare_siblings(struct qualify_result *const *r, unsigned n,
 			have[m] = nv >= 2;
 			median[m] = have[m] ? qualify_median(vals, nv) : 0;
 		}
+		profile_siblings(r, group, ng);
 		for (unsigned k = 0; k < ng; k++) {
 			struct qualify_result *x = r[group[k]];
 			double worst = -1e300;
@@ -1243,8 +1442,8 @@ void qualify_compare_siblings(struct qualify_result *const *r, unsigned n,
 
 			x->siblings = ng;
 			if (ng < 2) {
-				set_check(x, QC_SIBLINGS, QUALIFY_SKIP,
-					  "no other disk of this model");
+				qualify_set_check(x, QC_SIBLINGS, QUALIFY_SKIP,
+						  "no other disk of this model");
 				continue;
 			}
 			for (int m = 0; m < M_COUNT; m++) {
@@ -1261,27 +1460,36 @@ void qualify_compare_siblings(struct qualify_result *const *r, unsigned n,
 					worst_m = m;
 				}
 			}
+			if (x->profile_compared && x->profile_slowdown_pct > worst) {
+				worst = x->profile_slowdown_pct;
+				worst_m = M_COUNT;
+			}
 			if (worst_m < 0) {
-				set_check(x, QC_SIBLINGS, QUALIFY_SKIP,
-					  "no other disk of this model (%u in all) has the figures "
-					  "to compare with",
-					  ng);
+				qualify_set_check(
+				    x, QC_SIBLINGS, QUALIFY_SKIP,
+				    "no other disk of this model (%u in all) has the figures "
+				    "to compare with",
+				    ng);
 				continue;
 			}
 			x->slowdown_pct = worst;
 			if (worst_m == M_SEQ)
 				snprintf(x->slowdown_metric, sizeof(x->slowdown_metric),
 					 "sequential read");
+			else if (worst_m == M_COUNT)
+				snprintf(x->slowdown_metric, sizeof(x->slowdown_metric),
+					 "a tenth of the zone profile");
 			else
 				snprintf(x->slowdown_metric, sizeof(x->slowdown_metric),
 					 "IOPS at QD %u", worst_m == M_IOPS1 ? 1 : deep_qd);
 			if (worst > thr->sibling_slowdown_pct)
-				set_check(x, QC_SIBLINGS, QUALIFY_FAIL,
-					  "%.0f%% slower than the median of the %u disks of this "
-					  "model in %s (more than %.0f%%)",
-					  worst, ng, x->slowdown_metric, thr->sibling_slowdown_pct);
+				qualify_set_check(
+				    x, QC_SIBLINGS, QUALIFY_FAIL,
+				    "%.0f%% slower than the median of the %u disks of this "
+				    "model in %s (more than %.0f%%)",
+				    worst, ng, x->slowdown_metric, thr->sibling_slowdown_pct);
 			else
-				set_check(
+				qualify_set_check(
 				    x, QC_SIBLINGS, QUALIFY_PASS,
 				    "within %.0f%% of the median of the %u disks of this model "
 				    "(worst: %s, %+.1f%%)",

@@ -73,11 +73,26 @@ static const char css[] =
     "svg text{font-family:system-ui,sans-serif;font-size:11px;fill:#374151}"
     "svg .title{font-size:13px;font-weight:600;fill:#1d2330}"
     "svg .grid{stroke:#e5e7eb;stroke-width:1}"
-    "svg .axis{stroke:#6b7280;stroke-width:1}"
+    "svg .axis{stroke:#6b7280;stroke-width:1;fill:none}"
     "svg .line{fill:none;stroke:#2563eb;stroke-width:2}"
     "svg .bars{fill:#60a5fa;stroke:#2563eb;stroke-width:0.5}"
     "svg .dot{fill:#2563eb}svg .bad{fill:#dc2626}"
-    "td.num{text-align:right;font-variant-numeric:tabular-nums}";
+    "td.num{text-align:right;font-variant-numeric:tabular-nums}"
+    "td.warn{background:#fff6e0;color:#7a4b00;font-weight:600}"
+    ".swatch{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:4px;"
+    "vertical-align:-1px}"
+    "td.reason{font-size:12px;color:#4a5468;max-width:420px}"
+    ".chart.wide{margin:10px 0;display:inline-block}"
+    "svg .band{fill:#dcfce7}svg .median{stroke:#16a34a;stroke-dasharray:4 3;fill:none}"
+    "svg .out{stroke:#dc2626;stroke-width:2}svg .slow{fill:#f97316}"
+    /* printed: no chart or table split across pages, the disks one after
+     * another without the screen's width limit */
+    "@media print{body{margin:0;max-width:none;font-size:11px}"
+    ".chart,table,.charts>div,h3{break-inside:avoid;page-break-inside:avoid}"
+    "h2,h3{break-after:avoid;page-break-after:avoid}"
+    ".charts{display:block}.chart{margin:6px 0}"
+    "h2[id^=disk]{break-before:page;page-break-before:always}"
+    "a{color:inherit;text-decoration:none}}";
 
 /* ---- charts ---- */
 
@@ -197,9 +212,8 @@ static void chart_profile(FILE *f, const struct qualify_result *r)
 
 #define HBINS 40
 
-static void chart_latency(FILE *f, const struct qualify_result *r)
+static void chart_latency(FILE *f, const struct io_hist *h, const char *title)
 {
-	const struct io_hist *h = &r->hist;
 	double lo = log10((double)(h->min_ns ? h->min_ns : 1) / 1e6);
 	double hi = log10((double)(h->max_ns ? h->max_ns : 1) / 1e6), top, bins[HBINS] = { 0 };
 	double ymax = 0;
@@ -231,7 +245,7 @@ static void chart_latency(FILE *f, const struct qualify_result *r)
 	for (int k = 0; k < HBINS; k++)
 		if (bins[k] > ymax)
 			ymax = bins[k];
-	svg_open(f, "Latency of random 4 KiB reads at QD 1", "latency histogram chart");
+	svg_open(f, title, "latency histogram chart");
 	top = y_axis(f, ymax * 1.05, "% of requests");
 	/* decade and half-decade ticks on the log axis */
 	for (double d = floor(lo); d <= hi; d += 1) {
@@ -300,7 +314,332 @@ static void chart_iops(FILE *f, const struct qualify_result *r)
 	svg_close(f);
 }
 
+/* The scan map, as MHDD's and Victoria's grids: the position across the
+ * disk (x) against the latency class (y, fastest at the top, failed reads
+ * at the bottom), each cell shaded by how many blocks fell there (log
+ * scale), in those tools' colours. */
+static const char *const class_fill[QUALIFY_CLASSES + 1] = {
+	"#d1d5db", "#9ca3af", "#4b5563", "#16a34a", "#f97316", "#dc2626", "#7c3aed",
+};
+
+static void class_label(const struct qualify_result *r, unsigned c, char *buf, size_t len)
+{
+	if (c == QUALIFY_CLASSES)
+		snprintf(buf, len, "failed");
+	else if (c < QUALIFY_CLASS_EDGES)
+		snprintf(buf, len, "< %g ms", r->scan_classes_ms[c]);
+	else
+		snprintf(buf, len, "\u2265 %g ms", r->scan_classes_ms[c - 1]);
+}
+
+static void chart_scan_map(FILE *f, const struct qualify_result *r)
+{
+	const unsigned rows = QUALIFY_CLASSES + 1;
+	double cw = (double)PW / QUALIFY_MAP_BINS, rh = (double)PH / rows;
+	uint32_t max = 0;
+
+	for (unsigned b = 0; b < QUALIFY_MAP_BINS; b++)
+		for (unsigned c = 0; c < rows; c++)
+			if (r->scan_map[b][c] > max)
+				max = r->scan_map[b][c];
+	svg_open(f, "Surface scan map: blocks by latency class across the disk",
+		 "surface scan map chart");
+	for (unsigned c = 0; c < rows; c++) {
+		char label[32];
+		double y = MT + rh * c;
+
+		class_label(r, c, label, sizeof(label));
+		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">", ML - 5,
+			y + rh / 2 + 4);
+		esc(f, label);
+		fputs("</text>\n", f);
+		fprintf(f, "<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>", ML,
+			y, ML + PW, y);
+	}
+	for (int p = 0; p <= 100; p += 20)
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%d%%</text>",
+			ML + PW * p / 100.0, MT + PH + 15, p);
+	x_label(f, "position on the disk (0 % = outer edge, LBA 0)");
+	/* one path per class and shade: cells with blocks, darker for more */
+	for (unsigned c = 0; c < rows; c++) {
+		for (int shade = 1; shade <= 4; shade++) {
+			bool any = false;
+
+			for (unsigned b = 0; b < QUALIFY_MAP_BINS; b++) {
+				uint32_t n = r->scan_map[b][c];
+				int sh;
+
+				if (!n)
+					continue;
+				sh = 1 + (int)(3.0 * log1p((double)n) / log1p((double)max) + 0.5);
+				if (sh > 4)
+					sh = 4;
+				if (sh != shade)
+					continue;
+				if (!any)
+					fprintf(f, "<path fill=\"%s\" fill-opacity=\"%.2f\" d=\"",
+						class_fill[c], 0.25 * shade);
+				any = true;
+				fprintf(f, "M%.1f %.1fh%.2fv%.1fh%.2fZ", ML + cw * b,
+					MT + rh * c + 1, cw, rh - 2, -cw);
+			}
+			if (any)
+				fputs("\"/>\n", f);
+		}
+	}
+	fprintf(f, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n", ML, MT + PH,
+		ML + PW, MT + PH);
+	svg_close(f);
+}
+
+/* The class counts, the slowest blocks, what --remap did. */
+static void scan_tables(FILE *f, const struct qualify_result *r)
+{
+	char label[32];
+
+	if (!r->scan_block_bytes)
+		return;
+	fprintf(f,
+		"<h3>Surface scan: %u KiB blocks by latency</h3>\n<table class=\"classes\"><thead>"
+		"<tr>",
+		r->scan_block_bytes >> 10);
+	for (unsigned c = 0; c <= QUALIFY_CLASSES; c++) {
+		class_label(r, c, label, sizeof(label));
+		fprintf(f, "<th><span class=\"swatch\" style=\"background:%s\"></span>",
+			class_fill[c]);
+		esc(f, label);
+		fputs("</th>", f);
+	}
+	fputs("</tr></thead><tbody><tr>", f);
+	for (unsigned c = 0; c <= QUALIFY_CLASSES; c++) {
+		uint64_t n = 0;
+
+		if (c < QUALIFY_CLASSES)
+			n = r->scan_class[c];
+		else
+			for (unsigned k = 0; k < QE_KINDS; k++)
+				n += r->scan_err[k];
+		fprintf(f, "<td class=\"num%s\">%" PRIu64 "</td>",
+			n && c >= QUALIFY_CLASS_EDGES - 1 ? " warn" : "", n);
+	}
+	fputs("</tr></tbody></table>\n<div class=\"meta\">Failed reads by kind:", f);
+	for (unsigned k = 0; k < QE_KINDS; k++)
+		fprintf(f, "%s %s %" PRIu64, k ? "," : "",
+			qualify_err_kind_name((enum qualify_err_kind)k), r->scan_err[k]);
+	fputs("</div>\n", f);
+	if (r->nslowest) {
+		fputs("<h3>Slowest blocks</h3>\n<table><thead><tr><th>LBA</th><th>Blocks</th>"
+		      "<th>ms</th></tr></thead><tbody>\n",
+		      f);
+		for (unsigned i = 0; i < r->nslowest; i++)
+			fprintf(f,
+				"<tr><td class=\"num\">%" PRIu64 "</td><td class=\"num\">%u</td>"
+				"<td class=\"num%s\">%.1f</td></tr>\n",
+				r->slowest[i].lba, r->slowest[i].blocks,
+				r->slowest[i].ms >= 150 ? " warn" : "", r->slowest[i].ms);
+		fputs("</tbody></table>\n", f);
+	}
+	if (!r->remap_ran)
+		return;
+	fputs("<h3>Remap (--remap)</h3>\n", f);
+	if (!r->nremap) {
+		fputs("<div class=\"meta\">Nothing to remap.</div>\n", f);
+		return;
+	}
+	fputs("<table><thead><tr><th>LBA</th><th>Blocks</th><th>Before</th><th>Sent</th>"
+	      "<th>After</th></tr></thead><tbody>\n",
+	      f);
+	for (unsigned i = 0; i < r->nremap; i++) {
+		const struct qualify_remap *m = &r->remap[i];
+
+		fprintf(f, "<tr><td class=\"num\">%" PRIu64 "</td><td class=\"num\">%u</td><td>",
+			m->lba, m->blocks);
+		if (m->why == QR_UNREADABLE)
+			fprintf(f, "unreadable (%s)",
+				qualify_err_kind_name((enum qualify_err_kind)m->before_kind));
+		else
+			fprintf(f, "%.1f ms", m->before_ms);
+		fputs("</td><td>", f);
+		esc(f, m->action);
+		if (m->rc) {
+			fputs(": failed, ", f);
+			esc(f, m->error);
+		}
+		if (m->after_ok)
+			fprintf(f, "</td><td class=\"num%s\">%.1f ms</td></tr>\n",
+				m->after_ms >= 150 ? " warn" : "", m->after_ms);
+		else
+			fprintf(f, "</td><td class=\"fail\">unreadable (%s)</td></tr>\n",
+				qualify_err_kind_name((enum qualify_err_kind)m->after_kind));
+	}
+	fputs("</tbody></table>\n", f);
+}
+
 /* ---- the page ---- */
+
+/* Why a disk failed, in a line: each failed check and its detail (cut),
+ * or that it passed. */
+static void reason(FILE *f, const struct qualify_result *r)
+{
+	unsigned shown = 0;
+
+	if (r->pass) {
+		fputs("all checks passed", f);
+		return;
+	}
+	if (r->vanished)
+		fputs("the disk stopped answering; ", f);
+	for (unsigned c = 0; c < QC_COUNT; c++) {
+		char d[132];
+
+		if (r->check[c].status != QUALIFY_FAIL)
+			continue;
+		snprintf(d, sizeof(d), "%s", r->check[c].detail);
+		if (strlen(r->check[c].detail) >= sizeof(d))
+			memcpy(d + sizeof(d) - 4, "...", 4);
+		fprintf(f, "%s<b>", shown++ ? "<br>" : "");
+		esc(f, qualify_check_name((enum qualify_check)c));
+		fputs("</b>: ", f);
+		esc(f, d);
+	}
+}
+
+/* The model's median of a figure over the disks of r's model that have it
+ * (at least two), 0 when there are not two. */
+static double model_median(const struct qualify_result *const *r, unsigned n, unsigned i,
+			   double (*fig)(const struct qualify_result *))
+{
+	double v[256];
+	unsigned m = 0;
+
+	for (unsigned k = 0; k < n && m < 256; k++)
+		if (!strcmp(r[k]->info.model, r[i]->info.model) && fig(r[k]) > 0)
+			v[m++] = fig(r[k]);
+	return m >= 2 ? qualify_median(v, m) : 0;
+}
+
+static double fig_rate(const struct qualify_result *x)
+{
+	return x->zp && !x->vanished ? x->zp->outer_mbps : 0;
+}
+
+static double fig_iops1(const struct qualify_result *x)
+{
+	return x->nqd && x->qd[0] == 1 ? x->iops[0] : 0;
+}
+
+static double fig_iops_deep(const struct qualify_result *x)
+{
+	return x->nqd > 1 ? x->iops[x->nqd - 1] : 0;
+}
+
+/* One chart comparing the disks: outer rate, IOPS at QD 1 and at the
+ * deepest queue depth, each as a percent of its model's median, against
+ * the sibling band (the slowdown allowed, sibling_slowdown_pct); below,
+ * each disk's slow blocks (50 ms or more) and failed reads, log scale. */
+static void chart_compare(FILE *f, const struct qualify_result *const *r, unsigned n,
+			  const struct qualify_thresholds *thr)
+{
+	double (*figs[3])(const struct qualify_result *) = { fig_rate, fig_iops1, fig_iops_deep };
+	static const char *const fig_name[4] = { "outer rate", "IOPS QD 1", "IOPS deepest QD",
+						 "zone profile" };
+	static const char *const fig_fill[4] = { "#2563eb", "#0d9488", "#a855f7", "#f59e0b" };
+	double band = thr ? thr->sibling_slowdown_pct : 15, lo = 40, hi = 130;
+	int w = 100 + (int)n * 46, h = 340, top = 44, ph = 170, sy = top + ph + 24, sh = 50;
+	double slot = (double)(w - 80) / n;
+	uint64_t maxslow = 1;
+	bool any = false;
+
+	if (w < 540)
+		w = 540, slot = (double)(w - 80) / n;
+	if (w > 1150)
+		w = 1150, slot = (double)(w - 80) / n;
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t s = r[i]->scan_class[3] + r[i]->scan_class[4] + r[i]->scan_class[5];
+
+		for (unsigned k = 0; k < QE_KINDS; k++)
+			s += r[i]->scan_err[k];
+		if (s > maxslow)
+			maxslow = s;
+		for (unsigned m = 0; m < 3; m++)
+			any = any || model_median(r, n, i, figs[m]) > 0;
+	}
+	fprintf(f,
+		"<div class=\"chart wide\"><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+		"height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"disks compared "
+		"with their siblings\"><text class=\"title\" x=\"60\" y=\"16\">The disks "
+		"against the median of their model (the band: within %g%%)</text>\n",
+		w, h, w, h, band);
+	/* the band and the axis, percent of the median */
+	fprintf(f,
+		"<rect class=\"band\" x=\"60\" y=\"%.1f\" width=\"%d\" height=\"%.1f\"/>"
+		"<path class=\"median\" d=\"M60 %.1fH%d\"/>\n",
+		top + ph * (hi - 100 - band) / (hi - lo), w - 80, ph * 2 * band / (hi - lo),
+		top + ph * (hi - 100) / (hi - lo), w - 20);
+	for (int p = 40; p <= 120; p += 20)
+		fprintf(f, "<text x=\"55\" y=\"%.1f\" text-anchor=\"end\">%d%%</text>",
+			top + ph * (hi - p) / (hi - lo) + 4, p);
+	for (unsigned i = 0; i < n; i++) {
+		double x0 = 60 + slot * i + slot * 0.15, bw = slot * 0.7 / 4;
+		uint64_t s = r[i]->scan_class[3] + r[i]->scan_class[4] + r[i]->scan_class[5];
+
+		for (unsigned k = 0; k < QE_KINDS; k++)
+			s += r[i]->scan_err[k];
+		for (unsigned m = 0; m < 4; m++) {
+			double med = m < 3 ? model_median(r, n, i, figs[m]) : 100, pct, y, v;
+
+			/* the zone profile: what a tenth of its samples reach against the
+			 * model's median profile */
+			v = m < 3		     ? figs[m](r[i])
+			    : r[i]->profile_compared ? 100 - r[i]->profile_slowdown_pct
+						     : 0;
+			if (med <= 0 || v <= 0)
+				continue;
+			pct = 100.0 * v / med;
+			if (pct < lo)
+				pct = lo;
+			if (pct > hi)
+				pct = hi;
+			y = top + ph * (hi - pct) / (hi - lo);
+			fprintf(f, "<path fill=\"%s\"%s d=\"M%.1f %dV%.1fH%.1fV%dZ\"><title>",
+				fig_fill[m], pct < 100 - band ? " class=\"out\"" : "", x0 + bw * m,
+				top + ph, y, x0 + bw * (m + 1) - 1, top + ph);
+			esc(f, r[i]->device);
+			fprintf(f, ": %s %.0f%% of the median</title></path>", fig_name[m],
+				100.0 * v / med);
+		}
+		/* slow blocks and failed reads, log scale */
+		if (s)
+			fprintf(f, "<path class=\"slow\" d=\"M%.1f %dV%.1fH%.1fV%dZ\"/>", x0,
+				sy + sh, sy + sh - sh * log1p((double)s) / log1p((double)maxslow),
+				x0 + slot * 0.7, sy + sh);
+		fprintf(f,
+			"<text x=\"%.1f\" y=\"%d\" text-anchor=\"end\" "
+			"transform=\"rotate(-35 %.1f %d)\">",
+			x0 + slot * 0.35, sy + sh + 14, x0 + slot * 0.35, sy + sh + 14);
+		esc(f, r[i]->device);
+		fputs("</text>\n", f);
+	}
+	fprintf(f,
+		"<path class=\"axis\" d=\"M60 %dV%dH%d\"/><path class=\"axis\" d=\"M60 %dH%d\"/>"
+		"<text x=\"55\" y=\"%d\" text-anchor=\"end\">slow</text>\n",
+		top, top + ph, w - 20, sy + sh, w - 20, sy + sh / 2 + 4);
+	for (unsigned m = 0; m < 4; m++)
+		fprintf(f,
+			"<rect x=\"%d\" y=\"22\" width=\"10\" height=\"10\" fill=\"%s\"/>"
+			"<text x=\"%d\" y=\"31\">%s</text>",
+			60 + 125 * (int)m, fig_fill[m], 74 + 125 * (int)m, fig_name[m]);
+	if (!any)
+		fprintf(f,
+			"<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">no model with two disks "
+			"to compare</text>",
+			w / 2, top + ph / 2);
+	fputs("</svg><div class=\"meta\">Bars: a disk's figure as a percent of its model's "
+	      "median (the zone profile: what a tenth of its samples reach against the model's "
+	      "median profile); below the band it is an outlier (red outline). Bottom row: blocks "
+	      "the scan read in 50 ms or more, and failed reads (log scale).</div></div>\n",
+	      f);
+}
 
 static void summary(FILE *f, const struct qualify_result *const *r, unsigned n)
 {
@@ -310,7 +649,7 @@ static void summary(FILE *f, const struct qualify_result *const *r, unsigned n)
 		esc(f, qualify_check_name((enum qualify_check)c));
 		fputs("</th>", f);
 	}
-	fputs("<th>Overall</th></tr></thead>\n<tbody>\n", f);
+	fputs("<th>Overall</th><th>Reason</th></tr></thead>\n<tbody>\n", f);
 	for (unsigned i = 0; i < n; i++) {
 		fputs("<tr><td><a href=\"#disk", f);
 		fprintf(f, "%u\">", i);
@@ -323,8 +662,63 @@ static void summary(FILE *f, const struct qualify_result *const *r, unsigned n)
 		for (unsigned c = 0; c < QC_COUNT; c++)
 			fprintf(f, "<td class=\"%s\">%s</td>", status_class(r[i]->check[c].status),
 				qualify_status_name(r[i]->check[c].status));
-		fprintf(f, "<td class=\"%s\">%s</td></tr>\n", r[i]->pass ? "pass" : "fail",
-			r[i]->pass ? "PASS" : "FAIL");
+		fprintf(f, "<td class=\"%s\">%s</td><td class=\"reason\">",
+			r[i]->pass ? "pass" : "fail", r[i]->pass ? "PASS" : "FAIL");
+		reason(f, r[i]);
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</tbody></table>\n", f);
+}
+
+static void health_num(FILE *f, const char *label, const struct smart_num *n, const char *unit,
+		       bool bad_above_zero)
+{
+	if (!n->known)
+		return;
+	fputs("<tr><td>", f);
+	esc(f, label);
+	fprintf(f, "</td><td class=\"num%s\">%" PRId64 "%s%s</td></tr>\n",
+		bad_above_zero && n->value > 0 ? " warn" : "", n->value, unit ? " " : "",
+		unit ? unit : "");
+}
+
+/* What SMART and the SCSI log pages said: the figures behind the verdict. */
+static void health_table(FILE *f, const struct qualify_result *r)
+{
+	static const char *const what[3] = { "read", "write", "verify" };
+	const struct qualify_scsi_health *h = &r->scsi;
+
+	if (!r->smart_read)
+		return;
+	fputs("<h3>Health</h3>\n<table class=\"health\"><tbody>\n", f);
+	fprintf(f, "<tr><td>Verdict</td><td>%s</td></tr>\n", smart_verdict_name(r->smart_verdict));
+	health_num(f, "Temperature", &r->temperature_c, "C", false);
+	health_num(f, "Power-on hours", &r->power_on_hours, NULL, false);
+	health_num(f, h->read ? "Grown defects (READ DEFECT DATA)" : "Reallocated sectors",
+		   &r->reallocated, NULL, true);
+	health_num(f, "Pending sectors", &r->pending, NULL, true);
+	health_num(f, "Offline uncorrectable", &r->offline_uncorrectable, NULL, true);
+	for (unsigned i = 0; h->read && i < 3; i++) {
+		if (!h->has_counters[i])
+			continue;
+		fprintf(f,
+			"<tr><td>%s errors (log page %02Xh): corrected / uncorrected</td>"
+			"<td class=\"num%s\">%" PRIu64 " / %" PRIu64 "</td></tr>\n",
+			what[i],
+			i == 0	 ? 3
+			: i == 1 ? 2
+				 : 5,
+			h->uncorrected[i] ? " warn" : "", h->corrected[i], h->uncorrected[i]);
+	}
+	if (h->read) {
+		health_num(f, "Non-medium errors (06h)", &h->non_medium, NULL, false);
+		health_num(f, "Start-stop cycles (0Eh)", &h->start_stop_cycles, NULL, false);
+		if (h->bg_scan)
+			fprintf(f,
+				"<tr><td>Background scans (15h): scans / medium errors</td>"
+				"<td class=\"num%s\">%u / %u</td></tr>\n",
+				h->bg_medium_errors ? " warn" : "", h->bg_scans,
+				h->bg_medium_errors);
 	}
 	fputs("</tbody></table>\n", f);
 }
@@ -365,6 +759,7 @@ static void disk_section(FILE *f, const struct qualify_result *r, unsigned idx)
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</tbody></table>\n", f);
+	health_table(f, r);
 	if (r->nbad) {
 		fputs("<h3>Unreadable blocks</h3>\n<table><thead><tr><th>First LBA</th><th>Last LBA"
 		      "</th><th>Blocks</th></tr></thead><tbody>\n",
@@ -379,6 +774,7 @@ static void disk_section(FILE *f, const struct qualify_result *r, unsigned idx)
 		if (r->bad_truncated)
 			fputs("<div class=\"note\">More ranges than the list holds.</div>\n", f);
 	}
+	scan_tables(f, r);
 	if (r->nqd) {
 		fputs("<h3>Random 4 KiB reads</h3>\n<table><thead><tr><th>QD</th><th>IOPS</th>"
 		      "<th>Mean ms</th><th>P99 ms</th></tr></thead><tbody>\n",
@@ -390,14 +786,26 @@ static void disk_section(FILE *f, const struct qualify_result *r, unsigned idx)
 				r->qd[k], r->iops[k], r->lat_avg_ms[k], r->lat_p99_ms[k]);
 		fputs("</tbody></table>\n", f);
 	}
-	if ((r->zp && r->zp->npoints) || r->hist.count || r->nqd) {
+	if ((r->zp && r->zp->npoints) || r->hist.count || r->nqd || r->scan_block_bytes) {
 		fputs("<div class=\"charts\">\n", f);
+		if (r->scan_block_bytes)
+			chart_scan_map(f, r);
 		if (r->zp && r->zp->npoints)
 			chart_profile(f, r);
 		if (r->hist.count)
-			chart_latency(f, r);
+			chart_latency(f, &r->hist, "Latency of random 4 KiB reads at QD 1");
 		if (r->nqd)
 			chart_iops(f, r);
+		if (r->butterfly.ran && r->butterfly.hist.count)
+			chart_latency(f, &r->butterfly.hist,
+				      "Burn-in: butterfly seek test, latency at QD 1");
+		if (r->soak.ran && r->soak.hist.count) {
+			char t[96];
+
+			snprintf(t, sizeof(t), "Burn-in: random-read soak, latency at QD %u",
+				 r->soak.qd);
+			chart_latency(f, &r->soak.hist, t);
+		}
 		fputs("</div>\n", f);
 	}
 }
@@ -436,6 +844,8 @@ int qualify_report_html(const struct qualify_report_meta *m, const struct qualif
 	}
 	fputs("</div>\n", f);
 	summary(f, r, n);
+	if (n > 1)
+		chart_compare(f, r, n, m ? m->thr : NULL);
 	for (unsigned i = 0; i < n; i++)
 		disk_section(f, r[i], i);
 	if (m && m->thr) {

@@ -36,6 +36,9 @@
 #define OFFLINE_SHORT 0x01
 #define OFFLINE_EXTENDED 0x02
 #define OFFLINE_CONVEYANCE 0x03
+#define OFFLINE_SELECTIVE 0x04
+#define SMART_WRITE_LOG 0xd6
+#define LOG_SELECTIVE 0x09
 #define OFFLINE_ABORT 0x7f
 
 /* SkSmartOverall values, kept as ints in the report */
@@ -81,6 +84,9 @@ static void fill_entry(struct selftest_entry *e, uint8_t code, uint8_t status, u
 		break;
 	case OFFLINE_CONVEYANCE:
 		e->kind = SELFTEST_CONVEYANCE;
+		break;
+	case OFFLINE_SELECTIVE:
+		e->kind = SELFTEST_SELECTIVE;
 		break;
 	default:
 		e->kind = SELFTEST_NONE;
@@ -301,10 +307,9 @@ static void ata_verdict(struct smart_report *r, uint64_t bad)
 		return;
 	}
 	if (bad > 0)
-		smart_report_verdict(
-		    r, SMART_WARNING,
-		    "%" PRIu64 " bad sector%s (reallocated %" PRId64 ", pending %" PRId64 ")", bad,
-		    bad == 1 ? "" : "s", r->reallocated.known ? r->reallocated.value : 0,
+		smart_report_count_warning(
+		    r, "%" PRIu64 " bad sector%s (reallocated %" PRId64 ", pending %" PRId64 ")",
+		    bad, bad == 1 ? "" : "s", r->reallocated.known ? r->reallocated.value : 0,
 		    r->pending.known ? r->pending.value : 0);
 	a = find_bad_attr(r, false);
 	if (a)
@@ -313,8 +318,8 @@ static void ata_verdict(struct smart_report *r, uint64_t bad)
 				     "in the past: worst %u, threshold %u",
 				     a->name, a->id, a->worst, a->threshold);
 	if (r->offline_uncorrectable.known && r->offline_uncorrectable.value > 0)
-		smart_report_verdict(r, SMART_WARNING, "%" PRId64 " offline-uncorrectable sectors",
-				     r->offline_uncorrectable.value);
+		smart_report_count_warning(r, "%" PRId64 " offline-uncorrectable sectors",
+					   r->offline_uncorrectable.value);
 	if (r->overall == OVERALL_NONE)
 		smart_report_verdict(r, SMART_UNKNOWN,
 				     "the drive did not return its SMART health status");
@@ -722,6 +727,62 @@ int selftest_start(struct drive *d, const struct drive_info *info, enum selftest
 	if (info->ata)
 		return ata_selftest_start(d, info, kind, err);
 	return smart_scsi_selftest_start(d, kind, err);
+}
+
+int selftest_start_span(struct drive *d, const struct drive_info *info, uint64_t first,
+			uint64_t last, enum selftest_kind *kind, struct ss_error *err)
+{
+	const char *name = drive_name(d);
+	uint8_t buf[ATA_SMART_SECTOR];
+	struct selftest_caps caps;
+	struct ata_smart_data sd;
+	struct ata_tf tf;
+	int rc;
+
+	if (first > last || (info->capacity_blocks && last >= info->capacity_blocks))
+		return ss_error_set(err, -EINVAL,
+				    "%s: the span %" PRIu64 "-%" PRIu64
+				    " is not within the disk's %" PRIu64 " blocks",
+				    name, first, last, info->capacity_blocks);
+	if (!info->ata) {
+		/* SCSI has no selective self-test: the extended one, whole disk */
+		*kind = SELFTEST_EXTENDED;
+		return smart_scsi_selftest_start(d, SELFTEST_EXTENDED, err);
+	}
+	*kind = SELFTEST_SELECTIVE;
+	rc = ata_selftest_caps(d, info, &sd, &caps, err);
+	if (rc)
+		return rc;
+	if (!caps.has[SELFTEST_SHORT])
+		return ss_error_set(err, -EOPNOTSUPP, "%s", caps.why_not[SELFTEST_SHORT]);
+	if (!(sd.offline_caps & 0x40))
+		return ss_error_set(err, -EOPNOTSUPP,
+				    "%s: the drive has no selective self-test (SMART data byte "
+				    "367 bit 6)",
+				    name);
+	if ((sd.selftest_byte >> 4) == ATA_SELFTEST_IN_PROGRESS)
+		return ss_error_set(err, -EBUSY,
+				    "%s: a self-test is already running (%u%% remaining); abort "
+				    "it first",
+				    name, (sd.selftest_byte & 0x0f) * 10u);
+	ata_smart_build_selective_log(buf, &first, &last, 1);
+	ata_tf_smart(&tf, SMART_WRITE_LOG, LOG_SELECTIVE, 1);
+	rc = drive_ata(d, &tf, false, buf, NULL, err);
+	if (rc == -EOPNOTSUPP)
+		return ss_error_set(err, rc,
+				    "%s: the drive refused the selective self-test log (SMART "
+				    "WRITE LOG 09h)",
+				    name);
+	if (rc)
+		return rc;
+	ata_tf_smart(&tf, SMART_EXEC_OFFLINE, OFFLINE_SELECTIVE, 0);
+	rc = drive_ata(d, &tf, false, NULL, NULL, err);
+	if (rc == -EOPNOTSUPP)
+		return ss_error_set(err, -EIO,
+				    "%s: the drive reports a selective self-test but aborted "
+				    "SMART EXECUTE OFF-LINE IMMEDIATE for it (ATA ABRT)",
+				    name);
+	return rc;
 }
 
 int selftest_abort(struct drive *d, const struct drive_info *info, struct ss_error *err)

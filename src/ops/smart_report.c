@@ -38,6 +38,8 @@ const char *selftest_kind_name(enum selftest_kind k)
 		return "extended";
 	case SELFTEST_CONVEYANCE:
 		return "conveyance";
+	case SELFTEST_SELECTIVE:
+		return "selective";
 	default:
 		return "other";
 	}
@@ -55,15 +57,34 @@ const char *smart_page_state_name(enum smart_page_state s)
 	}
 }
 
+__attribute__((format(printf, 3, 0))) static void verdict_v(struct smart_report *r,
+							    enum smart_verdict v, const char *fmt,
+							    va_list ap)
+{
+	if (v < r->verdict || (v == r->verdict && r->reason[0]))
+		return;
+	r->verdict = v;
+	vsnprintf(r->reason, sizeof(r->reason), fmt, ap);
+}
+
 void smart_report_verdict(struct smart_report *r, enum smart_verdict v, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (v < r->verdict || (v == r->verdict && r->reason[0]))
-		return;
-	r->verdict = v;
+	if (v == SMART_WARNING)
+		r->warn_other = true;
 	va_start(ap, fmt);
-	vsnprintf(r->reason, sizeof(r->reason), fmt, ap);
+	verdict_v(r, v, fmt, ap);
+	va_end(ap);
+}
+
+void smart_report_count_warning(struct smart_report *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	r->warn_counts = true;
+	va_start(ap, fmt);
+	verdict_v(r, SMART_WARNING, fmt, ap);
 	va_end(ap);
 }
 

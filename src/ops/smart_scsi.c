@@ -26,6 +26,7 @@ static int read_selftest_page(struct drive *d, struct log_selftest *st, struct s
 static int selftest_time(struct drive *d, unsigned *seconds);
 static int request_sense_progress(struct drive *d, struct scsi_sense *s);
 static int send_diag(struct drive *d, uint8_t code, struct ss_error *err);
+static void read_grown_defects(struct drive *d, struct smart_scsi_pages *p);
 
 int smart_scsi_log_sense(struct drive *d, uint8_t page, uint8_t *buf, size_t max, size_t *got,
 			 struct ss_error *err)
@@ -99,7 +100,8 @@ static void entry_from_log(const struct log_selftest_entry *in, struct selftest_
 	}
 }
 
-/* Temperature (0x0D, else 0x2F) and power-on hours (0x15). */
+/* Temperature (0x0D, else 0x2F), power-on hours (0x15) and the grown
+ * defect list as the reallocated count. */
 static void scsi_figures(struct smart_report *r)
 {
 	const struct smart_scsi_pages *p = &r->scsi;
@@ -114,6 +116,10 @@ static void scsi_figures(struct smart_report *r)
 	if (p->bg_scan_st == SMART_PAGE_OK && p->bg_scan.has_status) {
 		r->power_on_hours.known = true;
 		r->power_on_hours.value = p->bg_scan.power_on_minutes / 60;
+	}
+	if (p->defects_st == SMART_PAGE_OK && p->defects.count_known) {
+		r->reallocated.known = true;
+		r->reallocated.value = p->defects.count;
 	}
 }
 
@@ -142,6 +148,8 @@ void smart_scsi_evaluate(struct smart_report *r)
 	}
 	if (p->ie_st == SMART_PAGE_OK && p->ie.has)
 		sources = true;
+	if (p->defects_st == SMART_PAGE_OK)
+		sources = true;
 	for (size_t i = 0; i < sizeof(errs) / sizeof(errs[0]); i++)
 		if (errs[i].st == SMART_PAGE_OK)
 			sources = true;
@@ -151,7 +159,7 @@ void smart_scsi_evaluate(struct smart_report *r)
 		smart_report_verdict(r, SMART_UNKNOWN,
 				     "the drive reports no health log pages (informational "
 				     "exceptions 0x2F, error counters 0x02/0x03/0x05, self-tests "
-				     "0x10)");
+				     "0x10) and no grown defect list");
 
 	if (p->ie_st == SMART_PAGE_OK && p->ie.has && p->ie.asc) {
 		char asc[128];
@@ -169,6 +177,42 @@ void smart_scsi_evaluate(struct smart_report *r)
 			smart_report_verdict(r, SMART_WARNING, "%" PRIu64 " uncorrected %s errors",
 					     e->count[LOG_ERR_UNCORRECTED], errs[i].what);
 	}
+	if (r->reallocated.known && r->reallocated.value > 0)
+		smart_report_count_warning(
+		    r, "%" PRId64 " grown defect%s (blocks the drive reassigned)",
+		    r->reallocated.value, r->reallocated.value == 1 ? "" : "s");
+}
+
+/* The grown defect list's length (READ DEFECT DATA (12), else (10), as
+ * smartctl reads it: the header only, in the bytes-from-index format the
+ * drive may answer in another). A drive that has neither command: not
+ * supported. */
+static void read_grown_defects(struct drive *d, struct smart_scsi_pages *p)
+{
+	uint8_t cdb[12], buf[8];
+	size_t got = 0;
+	unsigned n;
+	int rc;
+
+	p->defects_st = SMART_PAGE_NOT_SUPPORTED;
+	n = scsi_build_read_defect12(cdb, false, true, SCSI_DEFECT_BYTES_FROM_INDEX, 0, 8);
+	rc = drive_scsi_in(d, cdb, n, buf, 8, &got, NULL, NULL);
+	if (rc == 0 && scsi_parse_defect_header(buf, got, true, &p->defects) == 0) {
+		p->defects_st = p->defects.glist ? SMART_PAGE_OK : SMART_PAGE_ERROR;
+		return;
+	}
+	if (rc == -ENODEV || (rc && rc != -EOPNOTSUPP)) {
+		p->defects_st = SMART_PAGE_ERROR;
+		return;
+	}
+	n = scsi_build_read_defect10(cdb, false, true, SCSI_DEFECT_BYTES_FROM_INDEX, 4);
+	rc = drive_scsi_in(d, cdb, n, buf, 4, &got, NULL, NULL);
+	if (rc == -EOPNOTSUPP)
+		return;
+	if (rc || scsi_parse_defect_header(buf, got, false, &p->defects))
+		p->defects_st = SMART_PAGE_ERROR;
+	else
+		p->defects_st = p->defects.glist ? SMART_PAGE_OK : SMART_PAGE_ERROR;
 }
 
 /* Read one listed page into buf; the state says what became of it. */
@@ -232,6 +276,7 @@ int smart_scsi_read(struct drive *d, const struct drive_info *info, struct smart
 	READ_PAGE(LOG_PAGE_IE, ie_st, logpage_parse_ie, ie);
 #undef READ_PAGE
 	free(buf);
+	read_grown_defects(d, p);
 	(void)info;
 	smart_scsi_evaluate(out);
 	return 0;

@@ -359,6 +359,11 @@ static bool data_out_ok(struct sim_ata *a, size_t need)
 	return a->sc->out && a->sc->out_len >= need;
 }
 
+bool sim_ata_data_out_ok(struct sim_ata *a, size_t need)
+{
+	return data_out_ok(a, need);
+}
+
 /* The protocol does not fit the command: the SATL refuses the CDB. */
 static void bad_protocol(struct sim_ata *a)
 {
@@ -592,6 +597,8 @@ static void cmd_rw(struct sim_ata *a, bool write, bool verify)
 		return;
 	}
 	sc->media_ns = sim_media_io_ns(d, lba, n, write, false);
+	if (!write)
+		sc->media_ns += sim_unit_read_ns(d, lba, n);
 	if (!write && sim_medium_error(d, lba, n, &bad)) {
 		if (!verify && bad > lba && !sim_media_read(sc, lba, bad - lba, sc->in))
 			sc->moved = (size_t)((bad - lba) * d->cfg.lblock);
@@ -608,8 +615,10 @@ static void cmd_rw(struct sim_ata *a, bool write, bool verify)
 		abrt(a, ATA_ERR_ABRT);
 		return;
 	}
-	if (write)
+	if (write) {
 		sim_zone_written(d, lba, n);
+		sim_remap(d, lba, n, false);
+	}
 	sc->moved = bytes;
 }
 

@@ -304,6 +304,7 @@ static bool fault_abort(struct sim_cmd *sc)
 		ata = pt && f->opcode == ata_op;
 		if (!ata && f->opcode != cdb[0])
 			continue;
+		d->st.ctr.non_medium++;
 		if (f->count > 0 && --f->count == 0)
 			fault_remove(d, i);
 		else if (f->count > 0)

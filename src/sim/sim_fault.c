@@ -183,14 +183,66 @@ int sim_fault_parse(const char *spec, struct sim_fault *f, char *msg, size_t msg
 		f->lba_first = a;
 		return 0;
 	}
+	if (n == 10 && strncmp(spec, "slow-block", 10) == 0) {
+		const char *c2 = arg ? strrchr(arg, ':') : NULL;
+		char *end = NULL;
+		double ms;
+
+		f->kind = SIM_FAULT_SLOW_BLOCK;
+		if (!arg || !c2)
+			return fail(msg, msglen,
+				    "fault \"%s\": expected slow-block:<lba>[-<lba>]:<ms>", spec);
+		dash = memchr(arg, '-', (size_t)(c2 - arg));
+		n = dash ? (size_t)(dash - arg) : (size_t)(c2 - arg);
+		if (parse_u64(arg, n, false, &a) ||
+		    (dash && parse_u64(dash + 1, (size_t)(c2 - dash - 1), false, &b)))
+			return fail(msg, msglen, "fault \"%s\": LBA must be a decimal number",
+				    spec);
+		if (!dash)
+			b = a;
+		if (b < a)
+			return fail(msg, msglen, "fault \"%s\": range ends before it starts", spec);
+		ms = strtod(c2 + 1, &end);
+		if (!c2[1] || !end || *end || !isfinite(ms) || ms <= 0 || ms > 600000)
+			return fail(msg, msglen,
+				    "fault \"%s\": the delay must be a number of ms above 0 and "
+				    "at most 600000",
+				    spec);
+		f->lba_first = a;
+		f->lba_last = b;
+		f->extra_ms = ms;
+		return 0;
+	}
+	if (n == 9 && strncmp(spec, "weak-head", 9) == 0) {
+		f->kind = SIM_FAULT_WEAK_HEAD;
+		f->percent = 60;
+		if (!arg)
+			return fail(msg, msglen,
+				    "fault \"%s\": expected weak-head:<head>[:<rate %%>]", spec);
+		colon = strchr(arg, ':');
+		n = colon ? (size_t)(colon - arg) : strlen(arg);
+		if (parse_u64(arg, n, false, &a) || a > 31)
+			return fail(msg, msglen, "fault \"%s\": the head is a number from 0 to 31",
+				    spec);
+		if (colon &&
+		    (parse_u64(colon + 1, strlen(colon + 1), false, &b) || b < 5 || b > 99))
+			return fail(msg, msglen,
+				    "fault \"%s\": the weak surface's rate is a percent of the "
+				    "others' from 5 to 99",
+				    spec);
+		f->head = (unsigned)a;
+		if (colon)
+			f->percent = (unsigned)b;
+		return 0;
+	}
 	if (n == 8 && strncmp(spec, "no-smart", 8) == 0 && !arg) {
 		f->kind = SIM_FAULT_NO_SMART;
 		return 0;
 	}
 	return fail(msg, msglen,
 		    "unknown fault \"%s\" (abort, ignore-mode-select, medium-error, vanish-after, "
-		    "format-power-loss, frozen, slow, smart-degrade, smart-fail, selftest-fail, "
-		    "no-smart)",
+		    "format-power-loss, frozen, slow, slow-block, weak-head, smart-degrade, "
+		    "smart-fail, selftest-fail, no-smart)",
 		    spec);
 }
 
@@ -237,6 +289,17 @@ void sim_fault_format(const struct sim_fault *f, char *buf, size_t len)
 		break;
 	case SIM_FAULT_NO_SMART:
 		snprintf(buf, len, "no-smart");
+		break;
+	case SIM_FAULT_WEAK_HEAD:
+		snprintf(buf, len, "weak-head:%u:%u", f->head, f->percent);
+		break;
+	case SIM_FAULT_SLOW_BLOCK:
+		if (f->lba_first == f->lba_last)
+			snprintf(buf, len, "slow-block:%" PRIu64 ":%.17g", f->lba_first,
+				 f->extra_ms);
+		else
+			snprintf(buf, len, "slow-block:%" PRIu64 "-%" PRIu64 ":%.17g", f->lba_first,
+				 f->lba_last, f->extra_ms);
 		break;
 	default:
 		snprintf(buf, len, "?");

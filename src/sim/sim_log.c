@@ -6,8 +6,10 @@
  * temperature, 0Eh start-stop cycles, 10h self-test results, 15h
  * background scan results, 2Fh informational exceptions. The counters
  * come from the SMART seeds, the faults and the traffic the drive saw:
- * reallocated sectors count as errors corrected with delay, pending ones
- * (and reads that hit a medium-error fault) as uncorrected errors.
+ * reallocated sectors and reads the drive recovered by re-reading count
+ * as errors corrected with delay, pending ones (and reads that hit a
+ * medium-error fault) as uncorrected errors; commands an abort fault
+ * failed as non-medium errors.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -65,7 +67,7 @@ static void error_page(const struct sim_drive *d, uint8_t page, struct pagebuf *
 		break;
 	case 0x03:
 		bytes = c->read_bytes;
-		delayed = s.reallocated;
+		delayed = s.reallocated + c->read_delayed;
 		unc = c->read_unc + s.pending;
 		break;
 	default:
@@ -207,7 +209,7 @@ static int build(const struct sim_drive *d, uint8_t page, bool subpages, uint64_
 		error_page(d, page, pb);
 		return 0;
 	case 0x06:
-		counter(pb, 0x0000, 0);
+		counter(pb, 0x0000, d->st.ctr.non_medium);
 		return 0;
 	case 0x0d:
 		p = param(pb, 0x0000, 0x03, 2);
@@ -216,7 +218,9 @@ static int build(const struct sim_drive *d, uint8_t page, bool subpages, uint64_
 		p[1] = REF_TEMP_C;
 		return 0;
 	case 0x0e: {
-		uint32_t cycles = (uint32_t)(d->st.power_cycles + s.power_on_hours / 50 + 12);
+		/* a spin-up per power cycle, and the ones before the rig seeded the drive */
+		uint32_t cycles = (uint32_t)(d->st.power_cycles + d->cfg.smart.power_on_hours / 50 +
+					     12);
 
 		p = param(pb, 0x0001, 0x01, 6);
 		memcpy(p, "200923", 6); /* manufactured: 2009, week 23 */

@@ -206,6 +206,11 @@ double sim_media_position(const struct sim_drive *d, const struct sim_head *h, u
 	return seek + a * m->rev_ns;
 }
 
+double sim_media_rate_mbps(const struct sim_drive *d, uint64_t lba)
+{
+	return rate_at(&d->cfg.media, sim_media_stroke(d, lba)) * 1e3;
+}
+
 double sim_media_stroke(const struct sim_drive *d, uint64_t lba)
 {
 	return stroke_of(&d->cfg.media, (double)lba / (double)span_blocks(d));

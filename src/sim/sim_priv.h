@@ -68,6 +68,8 @@ enum sim_fault_kind {
 	SIM_FAULT_SMART_FAIL,
 	SIM_FAULT_SELFTEST_FAIL,
 	SIM_FAULT_NO_SMART,
+	SIM_FAULT_SLOW_BLOCK,
+	SIM_FAULT_WEAK_HEAD,
 };
 
 struct sim_fault {
@@ -79,6 +81,24 @@ struct sim_fault {
 	uint64_t reallocated, pending; /* smart-degrade: added to the counters */
 	unsigned percent;	       /* format-power-loss: where the power goes */
 	double factor;		       /* slow */
+	double extra_ms;	       /* slow-block: added to a read of the range */
+	unsigned head;		       /* weak-head: which surface (its rate: percent) */
+};
+
+/* How one unit differs from its model's nominal figures (sim_unit.c,
+ * docs/simulator.md "Units"): a media latency distribution per zone (reads
+ * that need re-reads), each seeded by the unit's serial so that a drive
+ * behaves the same on every run. */
+struct sim_unit {
+	uint64_t seed;		/* the serial hashed with the rig's "seed" */
+	double retry_ppm_outer; /* "retries": 64 KiB granules of the medium that read */
+	double retry_ppm_inner; /* only after re-reads, per million, at the outer and the
+				 * inner edge (linear between: the zones in between) */
+	/* "spread": the model's spread, each a standard deviation in % */
+	double seek_pct, rate_pct, rpm_pct, overhead_pct;
+	/* what this unit drew from it: its figures over the model's */
+	double seek_f, rate_f, rpm_f, overhead_f;
+	unsigned heads; /* "heads": the surfaces the LBAs are laid across */
 };
 
 /* What the rig file says about a drive; never changes after loading. */
@@ -109,6 +129,7 @@ struct sim_config {
 	uint32_t conv_zones;
 	bool d_sense;
 	struct sim_media media;
+	struct sim_unit unit;
 	struct sim_fault faults[SIM_MAX_FAULTS];
 	unsigned nfaults;
 	/* queuing and caching (docs/simulator.md, "Queue, overhead, write
@@ -134,6 +155,7 @@ enum sim_st_kind {
 	SIM_ST_SHORT = 1,
 	SIM_ST_EXTENDED = 2,
 	SIM_ST_CONVEYANCE = 3, /* ATA only */
+	SIM_ST_SELECTIVE = 4,  /* ATA only: the spans of the selective log */
 };
 
 enum sim_st_outcome {
@@ -162,6 +184,9 @@ struct sim_selftest {
 	uint64_t fail_lba, fail_ns;
 	struct sim_st_entry log[SIM_ST_LOG]; /* ring: the newest at (total - 1) % SIM_ST_LOG */
 	uint32_t total;
+	/* the selective self-test log (SMART log 09h): its spans */
+	uint64_t sel_first[5], sel_last[5];
+	unsigned sel_n;
 };
 
 /* ATA summary error log: the last 5 errors */
@@ -182,6 +207,8 @@ struct sim_errlog {
 struct sim_counters {
 	uint64_t read_bytes, write_bytes, verify_bytes;
 	uint64_t read_unc, verify_unc;
+	uint64_t read_delayed; /* reads the drive recovered by re-reading (retries) */
+	uint64_t non_medium;   /* commands failed for another reason than the medium */
 };
 
 enum sim_rnm {
@@ -416,6 +443,8 @@ void sim_media_head(const struct sim_drive *d, struct sim_head *h);
  * transfer); more than limit_ns when the seek alone is */
 double sim_media_position(const struct sim_drive *d, const struct sim_head *h, uint64_t lba,
 			  double before_ns, double limit_ns);
+/* The media rate at an LBA, MB/s (10^6 B/s) */
+double sim_media_rate_mbps(const struct sim_drive *d, uint64_t lba);
 /* Stroke fraction of an LBA, and the seek time over a stroke distance */
 double sim_media_stroke(const struct sim_drive *d, uint64_t lba);
 double sim_media_seek(const struct sim_drive *d, double dx);
@@ -547,6 +576,8 @@ struct sim_ata {
 void sim_ata_abrt(struct sim_ata *a, uint8_t error);
 /* the pass-through's protocol and buffer fit a data-in command of need bytes */
 bool sim_ata_data_in_ok(struct sim_ata *a, size_t need);
+/* ... a data-out command */
+bool sim_ata_data_out_ok(struct sim_ata *a, size_t need);
 
 /* --- SMART (sim_smart.c) --- */
 
@@ -584,6 +615,33 @@ uint32_t sim_selftest_progress(const struct sim_drive *d, uint64_t now);
 /* The newest finished self-test, or NULL */
 const struct sim_st_entry *sim_selftest_last(const struct sim_drive *d, unsigned back);
 uint32_t sim_power_on_hours(const struct sim_drive *d, uint64_t now);
+
+/* --- defects (sim_defects.c): the grown defect list, reassigning blocks,
+ * and what a write does to a block that reads badly --- */
+
+/* READ DEFECT DATA (10) / (12), REASSIGN BLOCKS */
+void sim_scsi_read_defect(struct sim_cmd *sc, bool twelve);
+void sim_scsi_reassign(struct sim_cmd *sc);
+/* Blocks of [lba, lba+n) that a medium-error or slow-block fault covers are
+ * reassigned (the fault no longer covers them, the grown defect list and
+ * the reallocated count grow by as many): what a write of them does.
+ * Returns how many. force: every block of the range (REASSIGN BLOCKS). */
+uint64_t sim_remap(struct sim_drive *d, uint64_t lba, uint64_t n, bool force);
+/* The time slow-block faults add to a read of [lba, lba+n) */
+uint64_t sim_slow_block_ns(const struct sim_drive *d, uint64_t lba, uint64_t n);
+
+/* --- a unit's own figures (sim_unit.c) --- */
+
+/* The unit's seed from its serial and the rig's seed, and what it drew
+ * from the model's spread applied to its figures (after the media were
+ * fitted); heads defaulted. */
+void sim_unit_setup(struct sim_config *c, uint64_t rig_seed);
+/* The surface (head) that holds an LBA */
+unsigned sim_unit_head(const struct sim_drive *d, uint64_t lba);
+/* What a read of [lba, lba+n) takes beyond the media model's time: the
+ * re-reads of granules that need them (counted as errors corrected with
+ * delay), slow-block faults. Deterministic. */
+uint64_t sim_unit_read_ns(struct sim_drive *d, uint64_t lba, uint64_t n);
 
 /* --- SCSI log pages and diagnostics (sim_log.c) --- */
 void sim_scsi_log_sense(struct sim_cmd *sc);

@@ -39,6 +39,9 @@ struct rp {
 	struct ss_error *err;
 	char label[64]; /* drive "sas0" */
 	int rc;
+	/* the rig's defaults for every drive (docs/simulator.md, "Units") */
+	uint64_t seed;
+	struct sim_unit unit;
 };
 
 __attribute__((format(printf, 4, 5))) static int rp_fail(struct rp *p, const struct jpos *pos,
@@ -513,6 +516,33 @@ static bool valid_id(const char *s)
 	return true;
 }
 
+static int rd_numbers(struct rp *p, struct json_object *v, const struct jpos *pos,
+		      const char *field, const char *const *keys, double *const *dst,
+		      const double *min, const double *max);
+
+/* "spread": {"seek_pct", "rate_pct", "rpm_pct", "overhead_pct"} into u */
+static int rd_spread(struct rp *p, struct json_object *v, const struct jpos *pos,
+		     struct sim_unit *u)
+{
+	static const char *const keys[] = { "seek_pct", "rate_pct", "rpm_pct", "overhead_pct",
+					    NULL };
+	static const double min[] = { 0, 0, 0, 0 }, max[] = { 20, 20, 5, 50 };
+	double *const dst[] = { &u->seek_pct, &u->rate_pct, &u->rpm_pct, &u->overhead_pct };
+
+	return rd_numbers(p, v, pos, "spread", keys, dst, min, max);
+}
+
+/* "retries": {"outer_ppm", "inner_ppm"} into u */
+static int rd_retries(struct rp *p, struct json_object *v, const struct jpos *pos,
+		      struct sim_unit *u)
+{
+	static const char *const keys[] = { "outer_ppm", "inner_ppm", NULL };
+	static const double min[] = { 0, 0 }, max[] = { 1e6, 1e6 };
+	double *const dst[] = { &u->retry_ppm_outer, &u->retry_ppm_inner };
+
+	return rd_numbers(p, v, pos, "retries", keys, dst, min, max);
+}
+
 static int parse_member(struct rp *p, struct sim_config *c, const char *k, struct json_object *v,
 			const struct jpos *pos, bool *seen_lblock)
 {
@@ -639,6 +669,16 @@ static int parse_member(struct rp *p, struct sim_config *c, const char *k, struc
 		return rd_media(p, c, v, pos);
 	if (!strcmp(k, "faults"))
 		return rd_faults(p, c, v, pos);
+	if (!strcmp(k, "retries"))
+		return rd_retries(p, v, pos, &c->unit);
+	if (!strcmp(k, "spread"))
+		return rd_spread(p, v, pos, &c->unit);
+	if (!strcmp(k, "heads")) {
+		if (rd_u64(p, v, pos, k, 1, 32, &n))
+			return p->rc;
+		c->unit.heads = (unsigned)n;
+		return 0;
+	}
 	return rp_fail(p, pos, NULL, "unknown field \"%s\"", k);
 }
 
@@ -674,6 +714,7 @@ static int parse_drive(struct rp *p, struct json_object *o, const struct jpos *p
 	c->sata = !strcmp(json_object_get_string(x), "sata");
 
 	/* defaults */
+	c->unit = p->unit; /* the rig's, which the drive's own members override */
 	c->lblock = 512;
 	c->rpm = 7200;
 	c->form_factor = 2;
@@ -792,6 +833,7 @@ static int parse_drive(struct rp *p, struct json_object *o, const struct jpos *p
 	if (isnan(c->cache_mib))
 		c->cache_mib = c->media.cache_mb;
 	c->media.cache_mb = c->cache_mib;
+	sim_unit_setup(c, p->seed);
 	p->label[0] = '\0';
 	return 0;
 }
@@ -1137,7 +1179,8 @@ static int open_state_dir(const char *dir, struct ss_error *err)
 static int rig_build(struct rp *p, struct json_object *root, const struct jpos *rpos,
 		     const char *state_dir, struct sim_rig **out)
 {
-	static const char *const top_keys[] = { "drives", "time_scale", "arrays", NULL };
+	static const char *const top_keys[] = { "drives",  "time_scale", "arrays", "seed",
+						"retries", "spread",	 NULL };
 	unsigned(*members)[SIM_ARRAY_MAX_MEMBERS] = NULL;
 	struct json_object *drives, *arrays, *x;
 	const struct jpos *dpos;
@@ -1156,6 +1199,15 @@ static int rig_build(struct rp *p, struct json_object *root, const struct jpos *
 	rig->time_scale = 1000;
 	if (json_object_object_get_ex(root, "time_scale", &x) &&
 	    rd_num(p, x, jpos_member(rpos, "time_scale"), "time_scale", 0, 1e9, &rig->time_scale))
+		goto fail;
+	if (json_object_object_get_ex(root, "seed", &x) &&
+	    rd_u64(p, x, jpos_member(rpos, "seed"), "seed", 0, INT64_MAX, &p->seed))
+		goto fail;
+	if (json_object_object_get_ex(root, "retries", &x) &&
+	    rd_retries(p, x, jpos_member(rpos, "retries"), &p->unit))
+		goto fail;
+	if (json_object_object_get_ex(root, "spread", &x) &&
+	    rd_spread(p, x, jpos_member(rpos, "spread"), &p->unit))
 		goto fail;
 	if (!json_object_object_get_ex(root, "drives", &drives)) {
 		rp_fail(p, rpos, NULL, "missing field \"drives\"");

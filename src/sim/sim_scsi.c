@@ -10,6 +10,9 @@
 #include "sim/sim_priv.h"
 
 #define OP_TUR 0x00
+#define OP_REASSIGN 0x07
+#define OP_READ_DEFECT10 0x37
+#define OP_READ_DEFECT12 0xb7
 #define OP_REQ_SENSE 0x03
 #define OP_FORMAT 0x04
 #define OP_SEND_DIAG 0x1d
@@ -95,6 +98,9 @@ static bool supported(const struct sim_drive *d, uint8_t op)
 		return true;
 	case OP_FORMAT:
 	case OP_SEND_DIAG:
+	case OP_REASSIGN:
+	case OP_READ_DEFECT10:
+	case OP_READ_DEFECT12:
 		return !d->cfg.sata;
 	case OP_LOG_SENSE:
 		return !d->cfg.sata && sim_smart_supported(d);
@@ -965,6 +971,8 @@ static void cmd_rw(struct sim_cmd *sc, enum rw_kind kind, bool sixteen)
 	}
 	/* FUA (byte 1 bit 3) writes through the cache */
 	sc->media_ns = sim_media_io_ns(d, lba, n, kind == RW_WRITE, cdb[1] & 0x08);
+	if (kind != RW_WRITE)
+		sc->media_ns += sim_unit_read_ns(d, lba, n);
 	if (kind != RW_WRITE && sim_medium_error(d, lba, n, &bad)) {
 		struct sim_sense_x x = { .info_valid = true, .info = bad };
 
@@ -997,6 +1005,7 @@ static void cmd_rw(struct sim_cmd *sc, enum rw_kind kind, bool sixteen)
 			sc->moved = (size_t)bytes;
 			d->st.ctr.write_bytes += bytes;
 			sim_zone_written(d, lba, n);
+			sim_remap(d, lba, n, false);
 		}
 	} else {
 		d->st.ctr.verify_bytes += bytes;
@@ -1122,6 +1131,15 @@ void sim_scsi_exec(struct sim_cmd *sc)
 		break;
 	case OP_SEND_DIAG:
 		sim_scsi_send_diag(sc);
+		break;
+	case OP_REASSIGN:
+		sim_scsi_reassign(sc);
+		break;
+	case OP_READ_DEFECT10:
+		sim_scsi_read_defect(sc, false);
+		break;
+	case OP_READ_DEFECT12:
+		sim_scsi_read_defect(sc, true);
 		break;
 	case OP_ZBC_IN:
 		sim_scsi_zbc_in(sc);

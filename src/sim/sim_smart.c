@@ -25,6 +25,7 @@
 #define SMART_AUTOSAVE 0xd2
 #define SMART_EXEC_OFFLINE 0xd4
 #define SMART_READ_LOG 0xd5
+#define SMART_WRITE_LOG 0xd6
 #define SMART_ENABLE 0xd8
 #define SMART_DISABLE 0xd9
 #define SMART_RETURN_STATUS 0xda
@@ -219,11 +220,20 @@ uint64_t sim_selftest_seconds(const struct sim_drive *d, uint8_t kind)
 	default:
 		break;
 	}
-	/* the whole surface at the average rate, in whole minutes */
+	/* the whole surface (a selective test: its spans) at the average
+	 * rate, in whole minutes */
 	rate = (m->outer_mbps + m->inner_mbps) / 2 * 1e6;
 	if (!(rate > 0))
 		rate = 100e6;
 	s = (double)d->cfg.blocks * d->cfg.lblock / rate;
+	if (kind == SIM_ST_SELECTIVE) {
+		const struct sim_selftest *t = &d->st.test;
+		double blocks = 0;
+
+		for (unsigned i = 0; i < t->sel_n; i++)
+			blocks += (double)(t->sel_last[i] - t->sel_first[i] + 1);
+		s = blocks * d->cfg.lblock / rate;
+	}
 	min = (uint64_t)(s / 60) + 1;
 	return min * 60;
 }
@@ -381,6 +391,22 @@ static bool will_fail(const struct sim_drive *d, uint8_t kind, uint64_t *lba)
 		*lba = f->lba_first < cap ? f->lba_first : cap - 1;
 		found = true;
 	}
+	if (kind == SIM_ST_SELECTIVE) {
+		const struct sim_selftest *t = &d->st.test;
+
+		for (unsigned i = 0; i < t->sel_n; i++) {
+			uint64_t last = t->sel_last[i] < cap ? t->sel_last[i] : cap - 1;
+
+			if (cap && t->sel_first[i] <= last &&
+			    sim_medium_error(d, t->sel_first[i], last - t->sel_first[i] + 1,
+					     &bad) &&
+			    (!found || bad < *lba)) {
+				*lba = bad;
+				found = true;
+			}
+		}
+		return found;
+	}
 	if (kind != SIM_ST_CONVEYANCE && cap && sim_medium_error(d, 0, cap, &bad) &&
 	    (!found || bad < *lba)) {
 		*lba = bad;
@@ -397,7 +423,8 @@ int sim_selftest_start(struct sim_drive *d, uint8_t kind, bool captive, uint64_t
 	bool fails;
 
 	*dur_ns = 0;
-	if (kind < SIM_ST_SHORT || kind > SIM_ST_CONVEYANCE)
+	if (kind < SIM_ST_SHORT || kind > SIM_ST_SELECTIVE ||
+	    (kind == SIM_ST_SELECTIVE && !t->sel_n))
 		return -EINVAL;
 	sim_selftest_tick(d, now);
 	if (t->active)
@@ -582,9 +609,11 @@ static void exec_offline(struct sim_ata *a)
 	case 0x01:
 	case 0x02:
 	case 0x03:
+	case 0x04:
 	case 0x81:
 	case 0x82:
 	case 0x83:
+	case 0x84:
 		rc = sim_selftest_start(d, sub & 0x7f, sub & 0x80, sc->now_ns, &dur);
 		if (rc) {
 			sim_ata_abrt(a, ATA_ERR_ABRT);
@@ -600,10 +629,66 @@ static void exec_offline(struct sim_ata *a)
 			}
 		}
 		return;
-	default: /* selective self-tests and the rest: not emulated */
+	default: /* the rest: not emulated */
 		sim_ata_abrt(a, ATA_ERR_ABRT);
 		return;
 	}
+}
+
+/* SMART log 09h, the selective self-test log: revision 1, the spans from
+ * byte 2, the checksum. */
+static void selective_log(const struct sim_drive *d, uint8_t *b)
+{
+	const struct sim_selftest *t = &d->st.test;
+
+	memset(b, 0, 512);
+	sg_put_unaligned_le16(1, b);
+	for (unsigned i = 0; i < t->sel_n; i++) {
+		sg_put_unaligned_le64(t->sel_first[i], b + 2 + 16 * i);
+		sg_put_unaligned_le64(t->sel_last[i], b + 10 + 16 * i);
+	}
+	ata_checksum_set(b);
+}
+
+/* SMART WRITE LOG: only the selective self-test log takes writes. */
+static void write_log(struct sim_ata *a)
+{
+	struct sim_cmd *sc = a->sc;
+	struct sim_selftest *t = &sc->d->st.test;
+	const uint8_t *b = sc->out;
+
+	if ((uint8_t)a->tf.lba != 0x09 || (uint8_t)a->tf.count != 1) {
+		sim_ata_abrt(a, ATA_ERR_ABRT);
+		return;
+	}
+	if (!sim_ata_data_out_ok(a, 512)) {
+		sim_bad_cdb(sc, 1, 4);
+		return;
+	}
+	/* a bad checksum or revision, a span that ends before it starts:
+	 * the drive aborts (ACS-3 A.19) */
+	if (!ata_checksum_ok(b) || sg_get_unaligned_le16(b) != 1) {
+		sim_ata_abrt(a, ATA_ERR_ABRT);
+		return;
+	}
+	t->sel_n = 0;
+	for (unsigned i = 0; i < 5; i++) {
+		uint64_t f = sg_get_unaligned_le64(b + 2 + 16 * i);
+		uint64_t l = sg_get_unaligned_le64(b + 10 + 16 * i);
+
+		if (!f && !l)
+			continue;
+		if (l < f) {
+			sim_ata_abrt(a, ATA_ERR_ABRT);
+			t->sel_n = 0;
+			return;
+		}
+		t->sel_first[t->sel_n] = f;
+		t->sel_last[t->sel_n] = l;
+		t->sel_n++;
+	}
+	sc->moved = 512;
+	sc->d->dirty = true;
 }
 
 static void read_log(struct sim_ata *a)
@@ -623,6 +708,7 @@ static void read_log(struct sim_ata *a)
 		sg_put_unaligned_le16(0x0001, b);
 		sg_put_unaligned_le16(1, b + 2 * 0x01);
 		sg_put_unaligned_le16(1, b + 2 * 0x06);
+		sg_put_unaligned_le16(1, b + 2 * 0x09);
 		break;
 	case 0x01:
 		if (n != 1)
@@ -633,6 +719,11 @@ static void read_log(struct sim_ata *a)
 		if (n != 1)
 			goto abort;
 		selftest_log(d, b);
+		break;
+	case 0x09:
+		if (n != 1)
+			goto abort;
+		selective_log(d, b);
 		break;
 	default:
 		goto abort;
@@ -681,6 +772,9 @@ void sim_ata_smart(struct sim_ata *a)
 		break;
 	case SMART_EXEC_OFFLINE:
 		exec_offline(a);
+		break;
+	case SMART_WRITE_LOG:
+		write_log(a);
 		break;
 	case SMART_ENABLE:
 	case SMART_DISABLE:

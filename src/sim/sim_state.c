@@ -91,6 +91,14 @@ static void health_to_json(const struct sim_drive *d, struct json_object *o)
 		json_object_array_add(arr, e);
 	}
 	json_object_object_add(x, "log", arr);
+	arr = json_object_new_array();
+	for (i = 0; i < t->sel_n; i++) {
+		e = json_object_new_object();
+		put_u64(e, "first", t->sel_first[i]);
+		put_u64(e, "last", t->sel_last[i]);
+		json_object_array_add(arr, e);
+	}
+	json_object_object_add(x, "selective", arr);
 	json_object_object_add(o, "selftest", x);
 
 	x = json_object_new_object();
@@ -115,6 +123,8 @@ static void health_to_json(const struct sim_drive *d, struct json_object *o)
 	put_u64(x, "verify_bytes", s->ctr.verify_bytes);
 	put_u64(x, "read_unc", s->ctr.read_unc);
 	put_u64(x, "verify_unc", s->ctr.verify_unc);
+	put_u64(x, "read_delayed", s->ctr.read_delayed);
+	put_u64(x, "non_medium", s->ctr.non_medium);
 	json_object_object_add(o, "counters", x);
 	put_u64(o, "active_notch", s->active_notch);
 
@@ -365,7 +375,7 @@ static void health_from_json(struct loader *l, struct json_object *o, struct sim
 		struct sim_selftest *t = &s->test;
 
 		get_bool(l, x, "active", &t->active);
-		get_u8_into(l, x, "kind", &t->kind, SIM_ST_CONVEYANCE);
+		get_u8_into(l, x, "kind", &t->kind, SIM_ST_SELECTIVE);
 		get_u64_into(l, x, "start_ns", &t->start_ns);
 		get_u64_into(l, x, "end_ns", &t->end_ns);
 		get_bool(l, x, "fails", &t->fails);
@@ -389,12 +399,22 @@ static void health_from_json(struct loader *l, struct json_object *o, struct sim
 						     l->path);
 				break;
 			}
-			get_u8_into(l, e, "kind", &se->kind, SIM_ST_CONVEYANCE);
+			get_u8_into(l, e, "kind", &se->kind, SIM_ST_SELECTIVE);
 			get_bool(l, e, "captive", &se->captive);
 			get_u8_into(l, e, "outcome", &se->outcome, SIM_ST_READ_FAIL);
 			get_u32_into(l, e, "hours", &se->hours);
 			get_bool(l, e, "lba_valid", &se->lba_valid);
 			get_u64_into(l, e, "lba", &se->lba);
+		}
+		arr = l->rc ? NULL : get_array(l, x, "selective", 5);
+		n = arr ? json_object_array_length(arr) : 0;
+		for (i = 0, t->sel_n = 0; i < n && !l->rc; i++) {
+			e = json_object_array_get_idx(arr, i);
+			if (!json_object_is_type(e, json_type_object))
+				continue;
+			get_u64_into(l, e, "first", &t->sel_first[t->sel_n]);
+			get_u64_into(l, e, "last", &t->sel_last[t->sel_n]);
+			t->sel_n++;
 		}
 		if (t->active && (t->kind < SIM_ST_SHORT || t->end_ns < t->start_ns))
 			l->rc = ss_error_set(l->err, -EINVAL,
@@ -431,6 +451,8 @@ static void health_from_json(struct loader *l, struct json_object *o, struct sim
 		get_u64_into(l, x, "verify_bytes", &s->ctr.verify_bytes);
 		get_u64_into(l, x, "read_unc", &s->ctr.read_unc);
 		get_u64_into(l, x, "verify_unc", &s->ctr.verify_unc);
+		get_u64_into(l, x, "read_delayed", &s->ctr.read_delayed);
+		get_u64_into(l, x, "non_medium", &s->ctr.non_medium);
 	}
 	if (get_u64(l, o, "active_notch", &v)) {
 		if (v > sim_notch_count(d))
@@ -692,6 +714,8 @@ static void ctr_merge(struct sim_counters *now, const struct sim_counters *mine,
 	now->verify_bytes += mine->verify_bytes - base->verify_bytes;
 	now->read_unc += mine->read_unc - base->read_unc;
 	now->verify_unc += mine->verify_unc - base->verify_unc;
+	now->read_delayed += mine->read_delayed - base->read_delayed;
+	now->non_medium += mine->non_medium - base->non_medium;
 }
 
 /* What another process saved, with this process's counts and clock kept. */

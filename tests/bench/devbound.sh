@@ -241,6 +241,24 @@ for dev in $FIRST4; do
 done
 # shellcheck disable=SC2086
 [ "$SMOKE" = 1 ] || record qual_par "$(wall "$PROG" qualify --profile quick $FIRST4)"
+# the surface scan alone (128 KiB blocks, QD 1, as MHDD reads): qualify's
+# scan rate on one device against fio reading the same way, and the
+# throttle: the scan must keep the disk busy. A disk streams sequential
+# reads at its media rate whatever the request size: the bytes throttle
+# alone here (the IOPS cap models seeks, which a sequential scan does not pay)
+throttle "$bps" "$bps" 0 0 "$D1"
+[ "$SMOKE" = 1 ] || for r in $(seq "$REPS"); do
+	cg_exec "$PROG" qualify --profile quick -J "$D1" >"$WORK/scan.json" 2>"$WORK/scan.err" || true
+	if s=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["disks"][0]["scan"]["mbps"])' \
+		"$WORK/scan.json" 2>&1); then
+		record scan_ours "$s"
+	else
+		say "devbound: qualify's scan gave no figure: $s $(head -c 300 "$WORK/scan.err")"
+	fi
+	# shellcheck disable=SC2046
+	record scan_fio "$(pick 1 $(fio_rate read 128k 1 "$D1"))"
+done
+throttle "$bps" "$bps" "$iops" "$iops" "$D1"
 t0=$(date +%s.%N)
 for dev in $FIRST4; do
 	cg_exec "$PROG" profile --points "$QUAL_POINTS" "$dev" >/dev/null &
@@ -307,6 +325,12 @@ for key, label in (("seqr", "seq read 512 KiB QD 8, MB/s"),
                   f"{s:.1f}: parallel / sum of singles {p / s:.3f}")
 print("  target: >= 0.9 with 8 devices")
 print()
+if "scan_ours" in med and "scan_fio" in med:
+    lim = med["limit_7200_bps"] / 1e6
+    o, f = med["scan_ours"], med["scan_fio"]
+    print(f"  surface scan, 128 KiB at QD 1, MB/s: throttle {lim:.0f}, qualify's scan {o:.1f} "
+          f"({o / lim:.3f} of it), fio {f:.1f} ({f / lim:.3f}): scan / fio {o / f:.3f} "
+          f"(target >= 0.95)")
 for key, label in (("qual", "qualify --profile quick"), ("prof", "profile (4 processes)")):
     singles = [v for k, v in med.items() if k.startswith(key + "_single")]
     p = med.get(key + "_par")

@@ -111,6 +111,12 @@ grep -q '<a href="h2/qualify.html">h2</a>' "$TMP/fleet/fleet.html" && grep -q 'h
 	&& ! grep -qE '(src|href)="https?:' "$TMP/fleet/fleet.html" \
 	&& pass "fleet.html: self-contained, links each host's report, names h2" \
 	|| fail "fleet.html: self-contained, links each host's report, names h2" "$(cat "$TMP/fleet/fleet.html")"
+# the page in the report's style: its table and PASS/FAIL classes, a row per host, print CSS
+grep -q '<td class="fail">FAIL</td>' "$TMP/fleet/fleet.html" && grep -q '<h2>Hosts</h2>' "$TMP/fleet/fleet.html" &&
+	grep -q 'td.pass,span.pass{background:#dff3e3' "$TMP/fleet/fleet.html" && grep -q '@media print{' "$TMP/fleet/fleet.html" &&
+	[ "$(grep -c '<tr><td><a href="h[123]/qualify.html">h[123]</a></td><td class="num">' "$TMP/fleet/fleet.html")" = 3 ] &&
+	pass "fleet.html: in the qualify report's style, a row per host" ||
+	fail "fleet.html: in the qualify report's style, a row per host" "$(cat "$TMP/fleet/fleet.html")"
 for h in h1 h2 h3; do
 	[ "$(python3 -c "import json; print(json.load(open('$TMP/reports/$h/qualify.json'))['written_for_host'])")" = $h ] \
 		|| miss="$miss $h"

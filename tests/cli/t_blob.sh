@@ -141,8 +141,8 @@ elif what == "verdict":
     good = skfield("SMART Disk Health Good") or re.search(
         r"^SMART Disk Health Good: (\S+)", sk, re.M).group(1)
     want = "good" if good == "yes" else "bad"
-    if smart["smart_status"] != want:
-        bad.append("health: smart %r, skdump 'Good: %s'" % (smart["smart_status"], good))
+    if smart["return_status"] != want:
+        bad.append("health: smart %r, skdump 'Good: %s'" % (smart["return_status"], good))
     overall = re.search(r"^Overall Status: (\S+)", sk, re.M).group(1)
     verdict = {"GOOD": "PASSED", "BAD_ATTRIBUTE_IN_THE_PAST": "WARNING",
                "BAD_SECTOR": "WARNING", "BAD_ATTRIBUTE_NOW": "FAILED",

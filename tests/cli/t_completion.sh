@@ -37,7 +37,7 @@ expect "bash: columns after a comma" 0 "^DEVICE,SERIAL $"
 comp "$PROG bench --workload d"
 expect "bash: workloads" 0 "^database $"
 comp "$PROG qualify --profile "
-expect "bash: qualify profiles" 0 "^full quick standard $"
+expect "bash: qualify profiles" 0 "^burnin full quick standard $"
 
 if command -v zsh >/dev/null 2>&1; then
 	cat >"$TMP/c.zsh" <<'EOF2'

@@ -5,7 +5,7 @@
 run "$PROG" --demo info sim:sata250
 expect "qualify refused: the drive claims SMART" 0 "^SMART: +supported, enabled"
 run "$PROG" --demo smart sim:sata250
-expect "qualify refused: smart says the drive aborted what it claims" 1 "" \
+expect "qualify refused: smart says the drive aborted what it claims: no verdict, exit 6" 6 "" \
 	"reports SMART supported and enabled \\(IDENTIFY\\) but aborted SMART READ DATA"
 if printf '%s' "$ERR" | grep -q "SMART is not supported"; then
 	fail "qualify refused: smart does not call it unsupported" "$ERR"

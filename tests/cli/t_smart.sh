@@ -24,11 +24,11 @@ golden smart_sas15k.txt
 run "$PROG" --demo smart sim:sata250 sim:smr sim:sas15k sim:sas4kn
 expect "all healthy: exit 0" 0
 run "$PROG" --demo smart sim:sata320
-expect "reallocated sectors: WARNING with the reason, exit 4" 4 \
+expect "reallocated sectors: WARNING with the reason, exit 5" 5 \
 	"^sim:sata320: WARNING: 3 bad sectors \(reallocated 3, pending 0\)$"
-expect "the reallocated count is marked" 4 "Reallocated: +3 sectors  \(!\)"
+expect "the reallocated count is marked" 5 "Reallocated: +3 sectors  \(!\)"
 run "$PROG" --demo smart sim:sata-hpa sim:sata250
-expect "a pending sector: WARNING; mixed with PASSED exits 4" 4 "^sim:sata-hpa: WARNING: .*pending 1"
+expect "a pending sector: WARNING; mixed with PASSED exits 5" 5 "^sim:sata-hpa: WARNING: .*pending 1"
 
 # --- JSON ------------------------------------------------------------------------------------
 run "$PROG" --demo smart -J sim:sata250 sim:sas15k
@@ -36,14 +36,14 @@ expect "smart -J" 0
 json_check "JSON: one object per disk, verdicts and figures" \
 	"[(x['device'], x['verdict'], x['type']) for x in d['disks']] == [('sim:sata250', 'PASSED', 'ata'), ('sim:sas15k', 'PASSED', 'scsi')] and d['disks'][0]['temperature_c'] == 38 and d['disks'][0]['crc_errors'] == 2 and d['disks'][0]['alarms'] == ['crc_errors'] and d['disks'][0]['reason'] is None"
 json_check "JSON: the ATA attribute table (14 attributes, lsblk keys)" \
-	"[a['id'] for a in d['disks'][0]['attributes']] == [1, 3, 4, 5, 7, 9, 10, 12, 193, 194, 196, 197, 198, 199] and d['disks'][0]['attributes'][3] == {'id': 5, 'name': 'reallocated-sector-count', 'value': 100, 'worst': 100, 'thresh': 36, 'raw': 0, 'pretty': '0 sectors', 'flags': 'PO--CK', 'status': 'ok'} and d['disks'][0]['smart_status'] == 'good'"
+	"[a['id'] for a in d['disks'][0]['attributes']] == [1, 3, 4, 5, 7, 9, 10, 12, 193, 194, 196, 197, 198, 199] and d['disks'][0]['attributes'][3] == {'id': 5, 'name': 'reallocated-sector-count', 'value': 100, 'worst': 100, 'thresh': 36, 'raw': 0, 'pretty': '0 sectors', 'flags': 'PO--CK', 'status': 'ok'} and d['disks'][0]['return_status'] == 'good' and d['disks'][0]['smart_status'] == {'passed': True}"
 json_check "JSON: SCSI error counters and log page states" \
 	"[c['log'] for c in d['disks'][1]['error_counters']] == ['read', 'write', 'verify'] and d['disks'][1]['log_pages']['informational_exceptions'] == 'ok' and d['disks'][1]['temperature_c'] == 34 and d['disks'][1]['selftests'] == []"
 
 # --- faults ------------------------------------------------------------------------------------
 fault sim:sata250 smart-degrade:10:2
 run "$PROG" --demo smart sim:sata250
-expect "smart-degrade under the threshold: WARNING" 4 "^sim:sata250: WARNING: 12 bad sectors \(reallocated 10, pending 2\)$"
+expect "smart-degrade under the threshold: WARNING" 5 "^sim:sata250: WARNING: 12 bad sectors \(reallocated 10, pending 2\)$"
 clear sim:sata250
 fault sim:sata250 smart-degrade:2000:5
 run "$PROG" --demo smart -a sim:sata250
@@ -57,7 +57,7 @@ fault sim:sata250 smart-fail
 run "$PROG" --demo smart -J sim:sata250
 expect "smart-fail: exit 1" 1
 json_check "smart-fail: FAILED with the reason, status threshold-exceeded" \
-	"d['disks'][0]['verdict'] == 'FAILED' and 'FAILING' in d['disks'][0]['reason'] and d['disks'][0]['smart_status'] == 'threshold-exceeded'"
+	"d['disks'][0]['verdict'] == 'FAILED' and 'FAILING' in d['disks'][0]['reason'] and d['disks'][0]['return_status'] == 'threshold-exceeded' and d['disks'][0]['smart_status'] == {'passed': False}"
 clear sim:sata250
 fault sim:sas15k smart-fail
 run "$PROG" --demo smart sim:sas15k
@@ -68,18 +68,59 @@ run "$PROG" --demo smart -a sim:sas15k
 expect "SAS degrade: too many block reassigns" 1 "too many block reassigns \(5d/14\)"
 expect "SAS degrade: uncorrected read errors counted" 1 "^read +2000 +2000 .* 3$"
 clear sim:sas15k
+# the grown defect list (READ DEFECT DATA) is a SAS disk's reallocated count
+fault sim:sas15k smart-degrade:5
+run "$PROG" --demo smart sim:sas15k
+expect "SAS grown defects: WARNING that names them" 5 "^sim:sas15k: WARNING: 5 grown defects \(blocks the drive reassigned\)$"
+expect "SAS grown defects: marked" 5 "^  Grown defects: +5 blocks  \(!\)$"
+run "$PROG" --demo smart -J sim:sas15k
+json_check "SAS grown defects in JSON: reallocated, grown_defects, the counters" \
+	"(x := d['disks'][0]) and x['reallocated'] == 5 and x['grown_defects'] == 5 and x['log_pages']['grown_defect_list'] == 'ok' and x['corrected_errors']['read'] == 5 and x['uncorrected_errors'] == {'read': 0, 'write': 0, 'verify': 0} and x['background_scan']['medium_errors'] == 0 and x['start_stop_cycles'] > 0"
+run "$PROG" --demo info -J sim:sas15k
+json_check "info: the health summary of a SAS disk" \
+	"d['health']['verdict'] == 'WARNING' and d['health']['grown_defects'] == 5 and d['health']['non_medium_errors'] == 0"
+clear sim:sas15k
+fault sim:sas15k abort:b7
+run "$PROG" --demo smart -J sim:sas15k
+expect "READ DEFECT DATA refused: the rest is still read" 0
+json_check "READ DEFECT DATA refused: the list's state says so" \
+	"d['disks'][0]['log_pages']['grown_defect_list'] == 'error' and d['disks'][0]['reallocated'] is None"
+clear sim:sas15k
 fault sim:smr no-smart
 run "$PROG" --demo smart sim:smr
-expect "no-smart: a clear message, exit 1" 1 "" "^shortstroke: sim:smr: SMART is not supported by this drive$"
+expect "no-smart: could not be read, its own exit 6" 6 "" "^shortstroke: sim:smr: SMART is not supported by this drive$"
 run "$PROG" --demo smart -J sim:smr sim:sata250
-expect "no-smart in a batch: exit 1" 1
+expect "no-smart in a batch: exit 6" 6
 json_check "no-smart in JSON: UNKNOWN with the error; the other disk still read" \
 	"d['disks'][0]['verdict'] == 'UNKNOWN' and 'not supported' in d['disks'][0]['error'] and d['disks'][1]['verdict'] == 'PASSED'"
 clear sim:smr
 fault sim:sas4kn no-smart
 run "$PROG" --demo smart sim:sas4kn
-expect "SAS without SMART: no log pages" 1 "" "sim:sas4kn: .*not supported"
+expect "SAS without SMART: no log pages" 6 "" "sim:sas4kn: .*not supported"
 clear sim:sas4kn
+# exit codes apart: FAILED beats no verdict beats WARNING; the JSON says which
+fault sim:smr no-smart
+fault sim:sata250 smart-fail
+run "$PROG" --demo smart -J sim:smr sim:sata250 sim:sata320
+expect "FAILED with a no-verdict and a WARNING disk: exit 1" 1
+json_check "smart -J: the exit status in the tool's object" "d['shortstroke']['exit_status'] == 1 and d['json_format_version'] == [1, 0]"
+clear sim:sata250
+run "$PROG" --demo smart sim:smr sim:sata320
+expect "no verdict with a WARNING disk: exit 6" 6
+clear sim:smr
+
+# the keys a script written for smartctl's JSON finds; -j is -J
+run "$PROG" --demo smart -j sim:sata250 sim:sas15k
+expect "smart -j" 0
+json_check "smartctl keys: identity, status, temperature, power-on time" \
+	"(x := d['disks'][0]) and x['model_name'] == 'Hitachi HDT721025SLA380' and x['serial_number'] == 'STF607MS2A4K7P' and x['firmware_version'] == 'ST6OA3AB' and x['user_capacity'] == {'blocks': 488397168, 'bytes': 250059350016} and x['smart_status'] == {'passed': True} and x['temperature'] == {'current': 38} and x['power_on_time']['hours'] >= 31877 and d['shortstroke']['version'][0] >= 0"
+json_check "smartctl keys: the attribute table with smartctl's names, raw value and string" \
+	"(t := {a['id']: a for a in d['disks'][0]['ata_smart_attributes']['table']}) and t[5]['name'] == 'Reallocated_Sector_Ct' and t[5]['libatasmart_name'] == 'reallocated-sector-count' and t[199]['raw'] == {'value': 2, 'string': '2'} and t[194]['name'] == 'Temperature_Celsius' and t[194]['raw']['string'] == '38' and t[5]['flags']['prefailure'] is True and t[9]['flags']['string'] == '-O--C-'"
+json_check "smartctl keys: a SAS disk's grown defect list" "d['disks'][1]['scsi_grown_defect_list'] == 0 and d['disks'][1]['smart_status'] == {'passed': True} and 'ata_smart_attributes' not in d['disks'][1]"
+fault sim:sata250 smart-fail
+run "$PROG" --demo smart -j sim:sata250
+json_check "smartctl keys: a failing drive does not pass" "d['disks'][0]['smart_status'] == {'passed': False}"
+clear sim:sata250
 
 # --- self-tests ---------------------------------------------------------------------------------
 run "$PROG" --demo selftest --short --wait sim:sata250 sim:sas15k
@@ -134,6 +175,33 @@ run "$PROG" --demo selftest --conveyance sim:sas15k
 expect "conveyance on SAS: rejected with the reason" 1 "" "no conveyance self-test"
 run "$PROG" --demo selftest --conveyance --wait sim:smr
 expect "conveyance on SATA" 0 "conveyance self-test completed without error"
+
+# --selective: the accessible span (sata-hpa: the HPA the demo set, the kept region), and SCSI
+# runs the extended test over the whole disk
+run "$PROG" --demo selftest --selective -J sim:sata-hpa
+expect "selftest --selective" 0
+json_check "selftest --selective: ATA tests the accessible span" '(a := d["results"][0]) and a["test"] == "selective" and a["first_lba"] == 0 and a["last_lba"] == 488386583 and a["whole_disk"] is False and a["started"]'
+run "$PROG" --demo selftest --status sim:sata-hpa
+expect "selftest --selective: it runs" 0 "self-test: [0-9]+% done"
+"$PROG" --demo selftest --abort sim:sata-hpa >/dev/null
+run "$PROG" --demo selftest --selective -J sim:sas15k
+json_check "selftest --selective on SCSI: the extended test, the whole disk" '(a := d["results"][0]) and a["test"] == "extended" and a["whole_disk"] is True and a["started"]'
+"$PROG" --demo selftest --abort sim:sas15k >/dev/null
+run "$PROG" --demo selftest --selective sim:sas15k
+expect "selftest --selective on SCSI says the whole disk" 0 "^sim:sas15k: extended self-test \\(SCSI has no selective self-test: it covers the whole disk\\) started"
+"$PROG" --demo selftest --abort sim:sas15k >/dev/null
+fault sim:sata-hpa medium-error:5000
+run "$PROG" --demo selftest --selective --span 4000-6000 --wait sim:sata-hpa
+expect "selftest --selective: a bad block in the span fails it, with its LBA" 1 "" "the selective self-test ended in error: .*first failing LBA 5000"
+run "$PROG" --demo selftest --selective --span 6000-7000 --wait -J sim:sata-hpa
+json_check "selftest --selective: a bad block outside the span does not; the log names it" '(a := d["results"][0]) and a["passed"] and a["log"][0]["test"] == "selective" and a["log"][0]["result"] == "completed without error"'
+run "$PROG" --demo selftest --selective --span 6000-7000 --wait sim:sata-hpa
+expect "selftest --selective: the result names the span" 0 "selective self-test of LBA 6000-7000 completed without error"
+clear sim:sata-hpa
+run "$PROG" --demo selftest --selective --span 7000-6000 sim:sata-hpa
+expect "selftest --span backwards: usage error" 2 "" "FIRST <= LAST"
+run "$PROG" --demo selftest --short --span 0-5 sim:sata-hpa
+expect "selftest --span without --selective: usage error" 2 "" "--span goes with --selective"
 
 # --- bad input -----------------------------------------------------------------------------------
 run "$PROG" --demo selftest sim:sata250

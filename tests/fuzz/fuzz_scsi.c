@@ -1,5 +1,6 @@
 /*
- * fuzz_scsi.c - every SCSI answer parser, fed from one input. The first
+ * fuzz_scsi.c - every SCSI answer parser (INQUIRY, VPD, READ CAPACITY, MODE
+ * SENSE, READ DEFECT DATA), fed from one input. The first
  * byte selects the parser, the rest is the device's answer.
  */
 #include <stddef.h>
@@ -40,6 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct scsi_devid id;
 	struct scsi_bdc bdc;
 	struct scsi_capacity cap;
+	struct scsi_defect_list dl;
 	uint8_t pages[64];
 	unsigned count;
 	char serial[64];
@@ -57,7 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(copy, data + 1, len);
 	buf = copy;
 
-	switch (data[0] % 8) {
+	switch (data[0] % 10) {
 	case 0:
 		scsi_parse_inquiry(buf, len, &inq);
 		break;
@@ -84,6 +86,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	case 6:
 		scsi_parse_read_capacity16(buf, len, &cap);
+		break;
+	case 8:
+	case 9:
+		/* READ DEFECT DATA (10) / (12): the count never exceeds what the
+		 * length says */
+		if (scsi_parse_defect_header(buf, len, data[0] % 10 == 9, &dl) == 0 &&
+		    dl.count_known && (uint64_t)dl.count * dl.desc_len > dl.length)
+			abort();
 		break;
 	default:
 		fuzz_mode(buf, len);

@@ -308,12 +308,33 @@ static void test_status_regs(void **state)
 	assert_int_equal(ata_smart_status_from_regs(&r), -EPROTO);
 }
 
+/* the selective self-test log (ACS-3 A.19) */
+static void test_selective_log(void **state)
+{
+	uint8_t b[512];
+	uint64_t first[2] = { 0, 0x123456789aULL }, last[2] = { 1000, 0x123456789bULL };
+
+	(void)state;
+	assert_int_equal(ata_smart_build_selective_log(b, first, last, 2), 0);
+	assert_int_equal(b[0] | b[1] << 8, 1);
+	assert_int_equal(b[2 + 8], 0xe8); /* span 1 end 1000, little-endian */
+	assert_int_equal(b[2 + 9], 0x03);
+	assert_int_equal(b[18], 0x9a); /* span 2 start */
+	assert_int_equal(b[22], 0x12);
+	assert_int_equal(b[26], 0x9b); /* span 2 end */
+	for (unsigned i = 34; i < 511; i++)
+		assert_int_equal(b[i], 0);
+	assert_true(ata_checksum_ok(b));
+	assert_int_equal(ata_smart_build_selective_log(b, first, last, 6), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_data),     cmocka_unit_test(test_status_text),
-		cmocka_unit_test(test_selftest_log06), cmocka_unit_test(test_selftest_log07),
-		cmocka_unit_test(test_error_log),      cmocka_unit_test(test_status_regs),
+		cmocka_unit_test(test_selective_log),  cmocka_unit_test(test_parse_data),
+		cmocka_unit_test(test_status_text),    cmocka_unit_test(test_selftest_log06),
+		cmocka_unit_test(test_selftest_log07), cmocka_unit_test(test_error_log),
+		cmocka_unit_test(test_status_regs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -372,6 +372,42 @@ static void test_rng(void **state)
 	assert_int_equal(io_rng_below(&a, 1), 0);
 }
 
+/* the butterfly: outer and inner ends alternately, converging on the middle */
+static void test_butterfly(void **state)
+{
+	struct io_geom g = { .lblock = 512, .blocks = 1000000 };
+	struct io_gen gen;
+	struct io_req r;
+	struct io_job j;
+	uint64_t prev_out = 0, prev_in = UINT64_MAX;
+
+	(void)state;
+	io_job_init(&j);
+	io_job_set_workload(&j, IO_WL_RANDOM_ACCESS);
+	j.butterfly = true;
+	j.start_lba = 0;
+	j.end_lba = 1000000;
+	j.time_ns = 1;
+	io_gen_init(&gen, &j, &g);
+	for (unsigned i = 0; i < 1000; i++) {
+		assert_true(io_gen_next(&gen, &r));
+		assert_false(r.write);
+		assert_int_equal(r.blocks, 8);
+		assert_true(r.lba % 8 == 0 && r.lba + 8 <= 1000000);
+		if (i % 2 == 0) {
+			assert_true(r.lba < 500000 && (i == 0 || r.lba > prev_out));
+			prev_out = r.lba;
+		} else {
+			assert_true(r.lba >= 500000 - 8 && r.lba < prev_in);
+			prev_in = r.lba;
+		}
+	}
+	assert_true(prev_in - prev_out < 4000); /* met in the middle: a few steps apart */
+	/* then again from the ends */
+	assert_true(io_gen_next(&gen, &r));
+	assert_int_equal(r.lba, 0);
+}
+
 static void test_generator(void **state)
 {
 	struct io_geom g = { .lblock = 512, .blocks = 1000000 };
@@ -550,7 +586,7 @@ static int on_err(void *arg, uint64_t lba, uint32_t blocks, bool write, int erro
 
 	(void)blocks;
 	(void)write;
-	assert_int_equal(error, -EIO);
+	assert_int_equal(error, -ENODATA); /* a medium error, as the kernel reports it */
 	if (l->n < 8)
 		l->lba[l->n++] = lba;
 	return 0;
@@ -722,6 +758,7 @@ int main(void)
 		cmocka_unit_test(test_hist_percentiles),
 		cmocka_unit_test(test_rng),
 		cmocka_unit_test(test_generator),
+		cmocka_unit_test(test_butterfly),
 		cmocka_unit_test(test_sim_model),
 		cmocka_unit_test(test_sim_sequential),
 		cmocka_unit_test(test_sim_errors),

@@ -56,7 +56,19 @@ static void test_defaults_roundtrip(void **state)
 	free(text);
 	while (qualify_thresholds_key(n, &d, &v))
 		n++;
-	assert_int_equal(n, 10);
+	assert_int_equal(n, 15);
+	{
+		const double *cls;
+		unsigned i = 0;
+
+		while (strcmp(qualify_thresholds_key(i, &d, &v), "scan_classes_ms"))
+			i++;
+		assert_int_equal(qualify_thresholds_values(i, &d, &cls), 5);
+		assert_true(cls[0] == 3 && cls[1] == 10 && cls[2] == 50 && cls[3] == 150 &&
+			    cls[4] == 500);
+		assert_int_equal(qualify_thresholds_values(0, &d, &cls), 1);
+	}
+	assert_true(d.max_slow_500ms == 0 && d.max_slow_150ms_per_gib == 0.01);
 	assert_string_equal(qualify_thresholds_key(0, &d, &v), "max_temperature_c");
 	assert_true(v == 55);
 	assert_null(qualify_thresholds_key(n, &d, &v));
@@ -82,6 +94,12 @@ static void test_parse_ok(void **state)
 	assert_true(t.max_bad_blocks == 8);
 	assert_true(t.max_access_ms == 10);
 	assert_true(t.max_reallocated == 0); /* not given: kept */
+	assert_int_equal(
+	    parse("scan_classes_ms = 5,20 50, 200 ,600\nmax_slow_150ms_per_gib=0.5\n", &t, &err),
+	    0);
+	assert_true(t.scan_classes_ms[0] == 5 && t.scan_classes_ms[1] == 20 &&
+		    t.scan_classes_ms[2] == 50 && t.scan_classes_ms[3] == 200 &&
+		    t.scan_classes_ms[4] == 600 && t.max_slow_150ms_per_gib == 0.5);
 	/* empty file: nothing changes */
 	assert_int_equal(qualify_thresholds_parse("", 0, "e", &t, &err), 0);
 	/* no NUL after len */
@@ -122,6 +140,14 @@ static void test_parse_errors(void **state)
 	expect_error("max_access_ms = 1 2\n", "is not a number");
 	expect_error("just some words\n", "thr.conf:1: expected 'key = value'");
 	expect_error("= 5\n", "thr.conf:1: no key before '='");
+	expect_error("scan_classes_ms = 3, 10, 50\n",
+		     "thr.conf:1: scan_classes_ms: 5 values expected, 3 given");
+	expect_error("scan_classes_ms = 3 10 50 150 500 900\n", "more than 5 values");
+	expect_error("scan_classes_ms = 3, 10, 10, 150, 500\n",
+		     "the values must increase (10 after 10)");
+	expect_error("scan_classes_ms = 3, x, 50, 150, 500\n", "'x' is not a number");
+	expect_error("scan_classes_ms = 0, 10, 50, 150, 500\n", "0 is out of range");
+	expect_error("max_slow_500ms = 0.5\n", "'0.5' is not a whole number");
 	expect_error("max_pending = 1\nmax_pending = 2\n",
 		     "thr.conf:2: max_pending given twice (first on line 1)");
 	{
@@ -390,11 +416,35 @@ static void test_run(void **state)
 	sim_rig_free(rig);
 }
 
+/* The scan's classes and error kinds */
+static void test_classes(void **state)
+{
+	static const double mhdd[5] = { 3, 10, 50, 150, 500 };
+
+	(void)state;
+	assert_int_equal(qualify_class_of(0.8, mhdd), 0);
+	assert_int_equal(qualify_class_of(3.0, mhdd), 1); /* an edge belongs above it */
+	assert_int_equal(qualify_class_of(9.99, mhdd), 1);
+	assert_int_equal(qualify_class_of(49, mhdd), 2);
+	assert_int_equal(qualify_class_of(151, mhdd), 4);
+	assert_int_equal(qualify_class_of(500, mhdd), 5);
+	assert_int_equal(qualify_class_of(30000, mhdd), 5);
+	assert_int_equal(qualify_err_kind_of(-ENODATA), QE_UNC);
+	assert_int_equal(qualify_err_kind_of(-ERANGE), QE_IDNF);
+	assert_int_equal(qualify_err_kind_of(-ETIMEDOUT), QE_TIMEOUT);
+	assert_int_equal(qualify_err_kind_of(-EIO), QE_ABRT);
+	assert_int_equal(qualify_err_kind_of(-ECANCELED), QE_ABRT);
+	assert_string_equal(qualify_err_kind_name(QE_UNC), "UNC");
+	assert_string_equal(qualify_err_kind_name(QE_TIMEOUT), "TIMEOUT");
+	assert_string_equal(qualify_err_kind_name(QE_KINDS), "?");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults_roundtrip),
 		cmocka_unit_test(test_parse_ok),
+		cmocka_unit_test(test_classes),
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_load),
 		cmocka_unit_test(test_profiles),

@@ -191,6 +191,56 @@ static const uint8_t inq_sas[36] = {
 	'7',  'S',  'S',  ' ',	' ',  ' ',  ' ',  ' ',	'0', '0', '0', '8',
 };
 
+/* READ DEFECT DATA (10)/(12) and REASSIGN BLOCKS (SBC-3 5.13, 5.14, 5.20) */
+static void test_defects(void **state)
+{
+	uint8_t cdb[12], list[4 + 16];
+	static const uint8_t rd10[10] = { 0x37, 0, 0x0c, 0, 0, 0, 0, 0, 0x04, 0 };
+	static const uint8_t rd12[12] = { 0xb7, 0x1b, 0, 0, 0, 2, 0, 0, 0x01, 0, 0, 0 };
+	static const uint8_t ra[6] = { 0x07, 0x03, 0, 0, 0, 0 };
+	static const uint8_t hdr10[4] = { 0, 0x0c, 0x00, 0x18 };
+	static const uint8_t hdr12[8] = { 0, 0x1b, 0x00, 0x02, 0, 0, 0x01, 0x00 };
+	static const uint8_t vendor[4] = { 0, 0x0e, 0x00, 0x30 };
+	static const uint64_t lbas[2] = { 0x1234, 0x100000000ULL };
+	static const uint8_t want_list[20] = { 0,    0,	   0, 16, 0, 0, 0, 0, 0, 0,
+					       0x12, 0x34, 0, 0,  0, 1, 0, 0, 0, 0 };
+	struct scsi_defect_list dl;
+
+	(void)state;
+	memset(cdb, 0xee, sizeof(cdb));
+	assert_int_equal(
+	    scsi_build_read_defect10(cdb, false, true, SCSI_DEFECT_BYTES_FROM_INDEX, 4), 10);
+	assert_memory_equal(cdb, rd10, 10);
+	assert_int_equal(scsi_build_read_defect12(cdb, true, true, SCSI_DEFECT_LONG_BLOCK, 2, 256),
+			 12);
+	assert_memory_equal(cdb, rd12, 12);
+	assert_int_equal(scsi_build_reassign_blocks(cdb), 6);
+	assert_memory_equal(cdb, ra, 6);
+	assert_int_equal(scsi_build_reassign_list(lbas, 2, list, sizeof(list)), 20);
+	assert_memory_equal(list, want_list, 20);
+	assert_int_equal(scsi_build_reassign_list(lbas, 2, list, 19), 0);
+
+	/* (10): the grown list, bytes from index, 24 bytes: 3 entries */
+	assert_int_equal(scsi_parse_defect_header(hdr10, sizeof(hdr10), false, &dl), 0);
+	assert_true(dl.glist && !dl.plist);
+	assert_int_equal(dl.format, SCSI_DEFECT_BYTES_FROM_INDEX);
+	assert_int_equal(dl.length, 24);
+	assert_true(dl.count_known);
+	assert_int_equal(dl.count, 3);
+	/* (12): both lists, long block, generation 2, 256 bytes: 32 entries */
+	assert_int_equal(scsi_parse_defect_header(hdr12, sizeof(hdr12), true, &dl), 0);
+	assert_true(dl.glist && dl.plist);
+	assert_int_equal(dl.generation, 2);
+	assert_int_equal(dl.count, 32);
+	/* a vendor format has no standard descriptor size; short headers */
+	assert_int_equal(scsi_parse_defect_header(vendor, sizeof(vendor), false, &dl), 0);
+	assert_false(dl.count_known);
+	assert_int_equal(dl.length, 48);
+	assert_int_equal(scsi_parse_defect_header(hdr10, 3, false, &dl), -EPROTO);
+	assert_int_equal(scsi_parse_defect_header(hdr12, 7, true, &dl), -EPROTO);
+	assert_int_equal(scsi_parse_defect_header(NULL, 8, true, &dl), -EPROTO);
+}
+
 static void test_parse_inquiry(void **state)
 {
 	struct scsi_inquiry inq;
@@ -806,6 +856,7 @@ int main(void)
 		cmocka_unit_test(test_build_log_diag),
 		cmocka_unit_test(test_build_rw),
 		cmocka_unit_test(test_build_report_zones),
+		cmocka_unit_test(test_defects),
 		cmocka_unit_test(test_parse_inquiry),
 		cmocka_unit_test(test_parse_inquiry_truncated),
 		cmocka_unit_test(test_parse_vpd_supported),

@@ -493,20 +493,148 @@ static void test_scsi_pages(void **state)
 	drive_free(d);
 }
 
-/* ---- zones ---- */
+/* ---- defects: the grown defect list, reassigning, slow blocks ---- */
 
-static int write16(struct drive *d, uint64_t lba, uint32_t n, struct scsi_sense *s)
+/* READ(16) or WRITE(16) of n blocks: the result, and its time in *ns */
+static int rw16(struct drive *d, bool write, uint64_t lba, uint32_t n, struct scsi_sense *s,
+		uint64_t *ns)
 {
 	static uint8_t buf[64 * 512];
 	struct xcmd c;
+	int rc;
 
 	memset(&c, 0, sizeof(c));
-	c.cdb_len = scsi_build_write16(c.cdb, lba, n, false);
-	c.dir = XFER_TO_DEV;
+	c.cdb_len = write ? scsi_build_write16(c.cdb, lba, n, false)
+			  : scsi_build_read16(c.cdb, lba, n, false);
+	c.dir = write ? XFER_TO_DEV : XFER_FROM_DEV;
 	c.data = buf;
 	c.data_len = (size_t)n * 512;
+	rc = drive_scsi(d, &c, s, &err);
+	if (ns)
+		*ns = c.duration_ns;
+	return rc;
+}
+
+static int write16(struct drive *d, uint64_t lba, uint32_t n, struct scsi_sense *s)
+{
+	return rw16(d, true, lba, n, s, NULL);
+}
+
+static uint64_t read_ns(struct drive *d, uint64_t lba, uint32_t n, int *rc)
+{
+	uint64_t ns = 0;
+
+	*rc = rw16(d, false, lba, n, NULL, &ns);
+	return ns;
+}
+
+/* REASSIGN BLOCKS of one LBA */
+static int reassign(struct drive *d, uint64_t lba, struct scsi_sense *s)
+{
+	uint8_t list[16];
+	struct xcmd c;
+
+	memset(&c, 0, sizeof(c));
+	c.cdb_len = scsi_build_reassign_blocks(c.cdb);
+	c.dir = XFER_TO_DEV;
+	c.data = list;
+	c.data_len = scsi_build_reassign_list(&lba, 1, list, sizeof(list));
 	return drive_scsi(d, &c, s, &err);
 }
+
+static int64_t grown(struct drive *d, const struct drive_info *info, enum smart_verdict *v)
+{
+	struct smart_report r;
+	int64_t n;
+
+	assert_int_equal(smart_read(d, info, &r, &err), 0);
+	assert_int_equal(r.scsi.defects_st, SMART_PAGE_OK);
+	assert_true(r.scsi.defects.glist && r.scsi.defects.count_known);
+	assert_true(r.reallocated.known);
+	assert_int_equal(r.reallocated.value, (int64_t)r.scsi.defects.count);
+	n = r.reallocated.value;
+	if (v)
+		*v = r.verdict;
+	smart_report_fini(&r);
+	return n;
+}
+
+static void test_scsi_defects(void **state)
+{
+	struct fx *f = *state;
+	struct sim_drive *sd = sim_rig_find(f->rig, "sas0");
+	struct drive_info info;
+	struct drive *d = open_drive(f->rig, "sas0", &info);
+	enum smart_verdict v;
+	struct scsi_defect_list dl;
+	struct scsi_sense sense;
+	uint8_t buf[512];
+	int64_t base;
+	size_t got;
+	unsigned n;
+	int rc;
+
+	sim_drive_clear_faults(sd);
+	base = grown(d, &info, NULL);
+	/* smart-degrade grows the list: a WARNING that names it */
+	assert_int_equal(sim_drive_inject(sd, "smart-degrade:7", &err), 0);
+	assert_int_equal(grown(d, &info, &v), base + 7);
+	assert_int_equal(v, SMART_WARNING);
+	sim_drive_clear_faults(sd);
+
+	/* a slow block reads, late; an unreadable one fails */
+	assert_int_equal(sim_drive_inject(sd, "slow-block:6000-6003:250", &err), 0);
+	assert_int_equal(sim_drive_inject(sd, "medium-error:5000-5003", &err), 0);
+	assert_true(read_ns(d, 6002, 1, &rc) >= 250000000ULL);
+	assert_int_equal(rc, 0);
+	assert_true(read_ns(d, 6100, 1, &rc) < 50000000ULL);
+	read_ns(d, 5000, 8, &rc);
+	assert_int_equal(rc, -EIO);
+	/* writing them reassigns what the faults covered: 4 + 2 blocks */
+	assert_int_equal(write16(d, 4998, 8, NULL), 0);
+	assert_int_equal(write16(d, 6000, 2, NULL), 0);
+	assert_int_equal(grown(d, &info, NULL), base + 6);
+	read_ns(d, 5000, 8, &rc);
+	assert_int_equal(rc, 0);
+	assert_true(read_ns(d, 6000, 2, &rc) < 50000000ULL);
+	assert_true(read_ns(d, 6002, 2, &rc) >= 250000000ULL); /* not written: still slow */
+	/* a write of a good block reassigns nothing */
+	assert_int_equal(write16(d, 100, 8, NULL), 0);
+	assert_int_equal(grown(d, &info, NULL), base + 6);
+
+	/* REASSIGN BLOCKS: any listed block, a good one too; one beyond the
+	 * disk is refused and nothing is reassigned */
+	memset(&sense, 0, sizeof(sense));
+	assert_int_equal(reassign(d, 7000, NULL), 0);
+	assert_int_equal(grown(d, &info, NULL), base + 7);
+	assert_int_equal(reassign(d, 1ULL << 40, &sense), -ERANGE);
+	assert_int_equal(sense.asc, 0x21);
+	assert_int_equal(grown(d, &info, NULL), base + 7);
+
+	/* READ DEFECT DATA (10), short block format: 4 bytes an entry; an
+	 * unknown format comes back in bytes from index, recovered */
+	{
+		uint8_t cdb[12];
+
+		n = scsi_build_read_defect10(cdb, false, true, SCSI_DEFECT_SHORT_BLOCK, 512);
+		assert_int_equal(drive_scsi_in(d, cdb, n, buf, 512, &got, NULL, &err), 0);
+		assert_int_equal(scsi_parse_defect_header(buf, got, false, &dl), 0);
+		assert_int_equal(dl.format, SCSI_DEFECT_SHORT_BLOCK);
+		assert_int_equal(dl.count, base + 7);
+		assert_int_equal(got, 4 + 4 * (base + 7));
+		n = scsi_build_read_defect12(cdb, false, true, SCSI_DEFECT_EXT_PHYS_SECTOR, 0, 8);
+		assert_int_equal(drive_scsi_in(d, cdb, n, buf, 8, &got, &sense, &err), 0);
+		assert_int_equal(sense.key, 0x01);
+		assert_int_equal(sense.asc, 0x1c);
+		assert_int_equal(scsi_parse_defect_header(buf, got, true, &dl), 0);
+		assert_int_equal(dl.format, SCSI_DEFECT_BYTES_FROM_INDEX);
+		assert_int_equal(dl.count, base + 7);
+	}
+	sim_drive_clear_faults(sd);
+	drive_free(d);
+}
+
+/* ---- zones ---- */
 
 static const struct zone_desc *zone_at(const struct zone_report *r, size_t i)
 {
@@ -800,6 +928,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_ata_smart_raw, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_selftest_ata, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_selftest_scsi, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_scsi_defects, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_scsi_pages, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_zones_zac, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_zones_zbc, setup, teardown),

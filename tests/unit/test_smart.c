@@ -463,6 +463,24 @@ static void test_scsi_verdict(void **state)
 	assert_false(r.power_on_hours.known);
 	assert_false(r.reallocated.known);
 
+	/* a grown defect list: the reallocated count, and a warning */
+	r.scsi.defects_st = SMART_PAGE_OK;
+	r.scsi.defects.glist = true;
+	r.scsi.defects.count_known = true;
+	r.scsi.defects.count = 2;
+	r.verdict = SMART_UNKNOWN;
+	smart_scsi_evaluate(&r);
+	assert_true(r.reallocated.known && r.reallocated.value == 2);
+	assert_int_equal(r.verdict, SMART_WARNING);
+	assert_string_equal(r.reason, "2 grown defects (blocks the drive reassigned)");
+	r.scsi.defects.count = 0;
+	r.reallocated.known = false;
+	r.verdict = SMART_UNKNOWN;
+	r.reason[0] = '\0';
+	smart_scsi_evaluate(&r);
+	assert_int_equal(r.verdict, SMART_PASSED);
+	assert_true(r.reallocated.known && r.reallocated.value == 0);
+
 	/* uncorrected read errors warn */
 	r.scsi.read_st = SMART_PAGE_OK;
 	logpage_parse_errors(rd_err, sizeof(rd_err), &r.scsi.read_err);

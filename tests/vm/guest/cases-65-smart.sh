@@ -5,14 +5,14 @@
 # path of `smart` on scsi_debug gives a verdict, not a crash.
 # scsi_debug is reloaded zoned here and put back as cases-60 left it at the end.
 
-# smart -J exits 0 (PASSED), 4 (WARNING/UNKNOWN) or 1 (FAILED): all are answers.
+# smart -J exits 0 (PASSED), 5 (WARNING), 6 (no verdict) or 1 (FAILED): all are answers.
 ss_smart_json() {
 	_n=$1
 	shift
 	need_ss
 	run $SS smart -J "$@"
 	case $RC in
-	0 | 1 | 4) ;;
+	0 | 1 | 5 | 6) ;;
 	*) fail "smart -J $* exited $RC" ;;
 	esac
 	cp $OUT /tmp/$_n.json

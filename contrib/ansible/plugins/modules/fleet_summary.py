@@ -118,25 +118,58 @@ def host_rows(d, host):
     return rows, mtime
 
 
-PAGE = '''<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>shortstroke fleet qualification</title>
-<style>
-body { font-family: sans-serif; margin: 2em; }
-table { border-collapse: collapse; }
-th, td { border: 1px solid #ccc; padding: 4px 8px; text-align: left; vertical-align: top; }
-th { background: #eee; }
-.PASS { color: #060; font-weight: bold; }
-.FAIL, .NO { color: #b00; font-weight: bold; }
-</style></head><body>
+# The page in the style of qualify's own report (src/ops/report_html.c): the
+# same palette, tables and PASS/FAIL marks, one self-contained file with no
+# scripts, and print CSS that keeps tables whole.
+CSS = (
+    "body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:24px;"
+    "color:#1d2330;background:#fff;max-width:1180px}"
+    "h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 8px;"
+    "border-bottom:1px solid #d5d9e0;padding-bottom:4px}"
+    ".meta{color:#5b6577;font-size:13px;margin-bottom:16px}"
+    "table{border-collapse:collapse;font-size:13px;margin:6px 0}"
+    "th,td{border:1px solid #d5d9e0;padding:4px 8px;text-align:left;vertical-align:top}"
+    "th{background:#f1f3f7}"
+    "td.pass,span.pass{background:#dff3e3;color:#17612b;font-weight:600}"
+    "td.fail,span.fail{background:#fbe0e0;color:#9b1c1c;font-weight:600}"
+    "span.pass,span.fail{padding:2px 8px;border-radius:4px;font-size:13px}"
+    "td.num{text-align:right;font-variant-numeric:tabular-nums}"
+    "td.reason{font-size:12px;color:#4a5468;max-width:520px}"
+    ".bar{display:inline-block;height:10px;background:#fbe0e0;border-radius:2px;"
+    "vertical-align:-1px}"
+    ".bar span{display:block;height:10px;background:#86d39a;border-radius:2px}"
+    "@media print{body{margin:0;max-width:none;font-size:11px}"
+    "table,tr{break-inside:avoid;page-break-inside:avoid}"
+    "h2{break-after:avoid;page-break-after:avoid}a{color:inherit;text-decoration:none}}"
+)
+
+PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Fleet qualification</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>%(css)s</style>
+</head>
+<body>
 <h1>Fleet qualification</h1>
-<p>%(summary)s</p>
-<table>
-<tr><th>host</th><th>disk</th><th>model</th><th>serial</th><th>verdict</th><th>reasons</th></tr>
+<div class="meta">shortstroke qualify on %(nhosts)d host%(hs)s; %(summary)s; reports of %(time)s,
+summed up by shortstroke.disks.fleet_summary</div>
+<h2>Hosts</h2>
+<table><thead><tr><th>Host</th><th>Disks</th><th>Passed</th><th>Failed</th><th></th>
+<th>Result</th></tr></thead>
+<tbody>
+%(hosts)s
+</tbody></table>
+<h2>Disks</h2>
+<table><thead><tr><th>Host</th><th>Disk</th><th>Model</th><th>Serial</th><th>Verdict</th>
+<th>Reason</th></tr></thead>
+<tbody>
 %(rows)s
-</table>
-<p>Reports of %(time)s, summed up by shortstroke.disks.fleet_summary.</p>
-</body></html>
-'''
+</tbody></table>
+</body>
+</html>
+"""
 
 
 def page(rows, hosts, failed_hosts, when):
@@ -146,16 +179,39 @@ def page(rows, hosts, failed_hosts, when):
         host = e(r['host'])
         if r['report']:
             host = '<a href="%s">%s</a>' % (e(r['report']), host)
+        verdict = r['verdict'] or ''
+        cls = 'pass' if verdict == 'PASS' else 'fail'
+        reasons = '<br>'.join(e(x) for x in r['reasons']) or \
+            ('all checks passed' if verdict == 'PASS' else '')
         out.append('<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td>'
-                   '<td class="%s">%s</td><td>%s</td></tr>' % (
+                   '<td class="%s">%s</td><td class="reason">%s</td></tr>' % (
                        host, e(r['device'] or ''), e(r['model'] or ''), e(r['serial'] or ''),
-                       e((r['verdict'] or '').split()[0]), e(r['verdict'] or ''),
-                       '<br>'.join(e(x) for x in r['reasons'])))
-    summary = '%d hosts, %d disks, %d failed; hosts with a failure: %s' % (
-        len(hosts), len([r for r in rows if r['device']]),
-        len([r for r in rows if r['verdict'] != 'PASS']),
+                       cls, e(verdict), reasons))
+    per_host = []
+    for h in hosts:
+        mine = [r for r in rows if r['host'] == h]
+        disks = [r for r in mine if r['device']]
+        ok = len([r for r in disks if r['verdict'] == 'PASS'])
+        bad = len(mine) - ok
+        link = next((r['report'] for r in mine if r['report']), None)
+        name = '<a href="%s">%s</a>' % (e(link), e(h)) if link else e(h)
+        width = 120 if disks else 0
+        fill = 120 * ok // len(disks) if disks else 0
+        per_host.append('<tr><td>%s</td><td class="num">%d</td><td class="num">%d</td>'
+                        '<td class="num">%d</td><td><span class="bar" style="width:%dpx">'
+                        '<span style="width:%dpx"></span></span></td>'
+                        '<td class="%s">%s</td></tr>' % (
+                            name, len(disks), ok, bad, width, fill,
+                            'fail' if h in failed_hosts else 'pass',
+                            'FAIL' if h in failed_hosts else 'PASS'))
+    ndisks = len([r for r in rows if r['device']])
+    nfailed = len([r for r in rows if r['verdict'] != 'PASS'])
+    summary = '%d disk%s, <span class="%s">%d failed</span>; hosts with a failure: %s' % (
+        ndisks, '' if ndisks == 1 else 's', 'fail' if nfailed else 'pass', nfailed,
         e(', '.join(failed_hosts)) or 'none')
-    return PAGE % dict(summary=summary, rows='\n'.join(out), time=e(when))
+    return PAGE % dict(css=CSS, nhosts=len(hosts), hs='' if len(hosts) == 1 else 's',
+                       summary=summary, hosts='\n'.join(per_host), rows='\n'.join(out),
+                       time=e(when))
 
 
 def main():
