@@ -548,6 +548,12 @@ int array_level_check(const struct plan *p, const struct drive_info *const *info
 
 	if (!array_md_level(l))
 		return ss_error_set(err, -EOPNOTSUPP, "md cannot build RAID %s", rp_level_name(l));
+	if (p->path.controller == RP_CTRL_HW_RAID)
+		return ss_error_set(err, -EOPNOTSUPP,
+				    "the plan was made for a hardware RAID controller (controller "
+				    "hw-raid), and apply builds Linux md arrays, whose figures "
+				    "differ: plan again with --controller md or hba, or build the "
+				    "array with the controller's own tool");
 	if ((l == RP_LEVEL_50 || l == RP_LEVEL_60 || l == RP_LEVEL_01) &&
 	    (inner > ARRAY_MAX_INNER || p->n_disks % inner))
 		return ss_error_set(err, -EOPNOTSUPP,

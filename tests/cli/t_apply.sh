@@ -137,6 +137,14 @@ json.dump(p, open("smr.json", "w"), indent=2)
 run ss apply smr.json --name z --yes
 expect "apply: a host-managed SMR member: refused with the reason" 1 "" "sim:smr|host-managed SMR disk.*cannot be an md member"
 
+# a plan made for a hardware RAID controller: apply builds md, whose figures differ (issue 28.2)
+ss plan --level 1 --stroke 25% sim:a1 sim:a2 --controller hw-raid -O hw.json >/dev/null 2>&1
+run ss apply hw.json --name hw --dry-run
+expect "apply: a plan made for hw-raid is refused, with what to do" 1 "" \
+	"refused: the plan was made for a hardware RAID controller .*plan again with --controller md or hba"
+[ ! -e "$SHORTSTROKE_STATE_DIR/arrays/hw.json" ] && pass "apply of a hw-raid plan: no record written" ||
+	fail "apply of a hw-raid plan: no record written"
+
 # --- nested levels: RAID 50 as a RAID 0 over RAID 5 arrays, 0+1 as a RAID 1 over RAID 0s --------
 ss plan --level 50 --stroke 25% sim:a1 sim:a2 sim:a3 sim:s1 sim:s2 sim:s3 -O r50.json >/dev/null 2>&1
 ss plan --level 0+1 --stroke 25% sim:a1 sim:a2 sim:s1 sim:s2 -O r01.json >/dev/null 2>&1
