@@ -15,6 +15,7 @@
 #include "front/xalloc.h"
 #include "shortstroke/capacity.h"
 #include "shortstroke/io.h"
+#include "shortstroke/journal.h"
 #include "shortstroke/units.h"
 
 static struct batch_item *add_item(struct batch *b, const char *spec)
@@ -96,8 +97,27 @@ static void item_fail(struct batch_item *it, int rc, int exit_hint)
 	it->d = NULL;
 }
 
+/* A journaled change reads the journal first: one that cannot be read
+ * safely (a planted link, a FIFO, a state directory others can write)
+ * stops every disk before anything is opened. */
+static bool journal_usable(struct batch *b)
+{
+	struct ss_error err = { 0 };
+	int rc = journal_check(ctx_state_dir(b->ctx), &err);
+
+	for (unsigned i = 0; rc && i < b->n; i++) {
+		struct batch_item *it = &b->items[i];
+
+		ss_error_set(&it->err, rc, "%s: %s", it->e.spec, err.msg);
+		item_fail(it, rc, cli_exit_code(rc, &err));
+	}
+	return rc == 0;
+}
+
 void batch_open(struct batch *b)
 {
+	if (b->journaled && !journal_usable(b))
+		return;
 	for (unsigned i = 0; i < b->n; i++) {
 		struct batch_item *it = &b->items[i];
 		char spec[sizeof(it->e.spec)];

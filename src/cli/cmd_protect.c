@@ -98,7 +98,11 @@ static int edit_one(struct ss_ctx *ctx, bool add, enum protect_kind kind, const 
 		return EXIT_DONE;
 	}
 	cli_error("%s", err.msg);
-	return rc == -EINVAL || rc == -ENOENT ? EXIT_USAGE : EXIT_FAILED;
+	/* a protect file that cannot be written is an output path that cannot be */
+	return rc == -EINVAL || rc == -ENOENT || err.usage || rc == -EACCES || rc == -EROFS ||
+		       rc == -EPERM
+		   ? EXIT_USAGE
+		   : EXIT_FAILED;
 }
 
 static int edit_device(struct ss_ctx *ctx, bool add, const char *spec)

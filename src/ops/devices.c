@@ -714,6 +714,8 @@ int devices_list_progress(struct ss_ctx *ctx, const struct progress_sink *sink,
 	*n = 0;
 	protect_forget(ctx); /* a listing shows the file as it is now */
 	rc = ctx_protect(ctx, err);
+	if (!rc) /* what is limited is read from it: not from a planted file */
+		rc = journal_check(ctx_state_dir(ctx), err);
 	if (rc)
 		return rc;
 	if (!src)

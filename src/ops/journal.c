@@ -225,15 +225,12 @@ static int lock_take(const char *state_dir, bool exclusive, struct ss_error *err
 	int fd, rc;
 
 	lock_path(state_dir, path, sizeof(path));
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	fd = file_open_private(path, O_RDWR | O_CREAT, 0644, "the journal's lock",
+			       exclusive ? err : NULL);
 	if (fd < 0 && !exclusive)
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		if (!exclusive)
-			return -1;
-		return ss_error_set(err, -errno, "cannot open the journal's lock %s: %s", path,
-				    strerror(errno));
-	}
+		fd = file_open_private(path, O_RDONLY, 0, "the journal's lock", NULL);
+	if (fd < 0)
+		return exclusive ? fd : -1; /* a reader goes on: the journal's open says why not */
 	rc = flock_retry(fd, exclusive ? LOCK_EX : LOCK_SH);
 	if (rc) {
 		close(fd);
@@ -298,10 +295,9 @@ int journal_append(const char *state_dir, struct journal_entry *e, struct ss_err
 	size_t len;
 	int fd, lfd, rc;
 
-	rc = file_mkdirs(state_dir, NULL);
+	rc = file_state_dir(state_dir, NULL, err);
 	if (rc)
-		return ss_error_set(err, rc, "cannot create the state directory %s: %s", state_dir,
-				    strerror(-rc));
+		return rc;
 	gmtime_r(&now, &tm);
 	strftime(e->time, sizeof(e->time), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	journal_path(state_dir, path, sizeof(path));
@@ -323,12 +319,11 @@ int journal_append(const char *state_dir, struct journal_entry *e, struct ss_err
 		free(buf);
 		return lfd;
 	}
-	fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	fd = file_open_private(path, O_RDWR | O_APPEND | O_CREAT, 0644, "the journal", err);
 	if (fd < 0) {
-		rc = -errno;
 		lock_drop(lfd);
 		free(buf);
-		return ss_error_set(err, rc, "cannot open the journal %s: %s", path, strerror(-rc));
+		return fd;
 	}
 	rc = fstat(fd, &st) ? -errno : 0;
 	if (!rc) {
@@ -552,15 +547,14 @@ static int cache_update(struct jcache *c, struct ss_error *err)
 	ssize_t r;
 	int fd, rc = 0;
 
-	fd = open(c->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		if (errno == ENOENT) {
-			cache_reset(c);
-			return 0;
-		}
-		return ss_error_set(err, -errno, "cannot read the journal %s: %s", c->path,
-				    strerror(errno));
+	fd = file_open_private(c->path, O_RDONLY, 0, "the journal", err);
+	if (fd == -ENOENT) {
+		ss_error_clear(err);
+		cache_reset(c);
+		return 0;
 	}
+	if (fd < 0)
+		return fd;
 	if (fstat(fd, &st)) {
 		rc = -errno;
 		goto out;
@@ -709,6 +703,28 @@ int journal_for_each(const char *state_dir, int (*fn)(void *arg, const struct jo
 	return for_entries(state_dir, NULL, NULL, true, fn, arg, err);
 }
 
+int journal_check(const char *state_dir, struct ss_error *err)
+{
+	char path[4096];
+	int fd;
+
+	snprintf(path, sizeof(path), "the state directory %s", state_dir);
+	fd = file_dir_check(state_dir, true, path, err);
+	lock_path(state_dir, path, sizeof(path));
+	if (!fd)
+		fd = file_open_private(path, O_RDONLY, 0, "the journal's lock", err);
+	if (fd >= 0)
+		close(fd);
+	journal_path(state_dir, path, sizeof(path));
+	if (fd >= 0 || fd == -ENOENT)
+		fd = file_open_private(path, O_RDONLY, 0, "the journal", err);
+	if (fd >= 0)
+		close(fd);
+	if (fd == -ENOENT)
+		ss_error_clear(err);
+	return fd < 0 && fd != -ENOENT ? fd : 0;
+}
+
 struct original_scan {
 	struct journal_entry first;
 	bool open;
@@ -785,10 +801,10 @@ int journal_lock_disk(const char *state_dir, const char *serial, const char *wwn
 				? *p
 				: '_';
 	name[k] = '\0';
-	snprintf(dir, sizeof(dir), "%s/locks", state_dir);
-	rc = file_mkdirs(dir, NULL);
+	rc = file_state_dir(state_dir, "locks", err);
 	if (rc)
-		return ss_error_set(err, rc, "cannot create %s: %s", dir, strerror(-rc));
+		return rc;
+	snprintf(dir, sizeof(dir), "%s/locks", state_dir);
 	snprintf(path, sizeof(path), "%s/%s.lock", dir, name);
 	rc = file_lock_try(path, fd, err);
 	if (rc == -EBUSY)

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "shortstroke/fileio.h"
 #include "shortstroke/qualify.h"
 #include "shortstroke/units.h"
 
@@ -305,12 +306,10 @@ int qualify_thresholds_load(const char *path, struct qualify_thresholds *t, stru
 {
 	char *buf = NULL;
 	size_t len = 0, cap = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
+	int fd = file_open_input(path, "the thresholds file", err), rc;
 
-	if (fd < 0) {
-		rc = -errno;
-		return ss_error_set(err, rc, "%s: %s", path, strerror(-rc));
-	}
+	if (fd < 0)
+		return fd;
 	for (;;) {
 		ssize_t n;
 

@@ -388,6 +388,9 @@ void sim_state_clean_tmp(struct sim_rig *rig);
 /* Write the state file (under the lock). */
 int sim_state_save(struct sim_drive *d, struct ss_error *err);
 void sim_store_init(struct sim_store *s);
+/* An image already at the drive's image path must be one this program
+ * made (fileio.h, file_open_private): 0, or why not in err. */
+int sim_store_check(struct sim_drive *d, struct ss_error *err);
 void sim_store_fini(struct sim_store *s);
 int sim_store_read(struct sim_drive *d, uint64_t off, void *buf, size_t len);
 int sim_store_write(struct sim_drive *d, uint64_t off, const void *buf, size_t len);

@@ -42,10 +42,11 @@ int sim_rig_open(const char *rig_file, bool demo, const char *state_dir, struct 
 		base = base ? base + 1 : rig_file;
 		snprintf(name, sizeof(name), "%.*s", (int)strcspn(base, "."), base);
 	}
-	snprintf(dir, sizeof(dir), "%s/sim/%s", state_dir, name);
-	rc = file_mkdirs(dir, err);
+	snprintf(dir, sizeof(dir), "sim/%s", name);
+	rc = file_state_dir(state_dir, dir, err);
 	if (rc)
 		return rc;
+	snprintf(dir, sizeof(dir), "%s/sim/%s", state_dir, name);
 	if (demo)
 		return sim_rig_demo(dir, out, err);
 	rc = sim_rig_load_file(rig_file, dir, out, err);

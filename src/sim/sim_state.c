@@ -213,8 +213,8 @@ int sim_state_save(struct sim_drive *d, struct ss_error *err)
 		return ss_error_set(err, -ENOMEM, "out of memory");
 	}
 	json_object_put(o);
-	rc = file_write_atomic(d->state_path, txt, strlen(txt), 0644, "the simulated drive's state",
-			       err);
+	rc = file_write_private(d->state_path, txt, strlen(txt), 0644,
+				"the simulated drive's state", err);
 	free(txt);
 	if (rc)
 		return rc;
@@ -278,14 +278,19 @@ static void get_u32_into(struct loader *l, struct json_object *o, const char *k,
 		*v = t > UINT32_MAX ? UINT32_MAX : (uint32_t)t;
 }
 
-static int read_file(const char *path, char **out, size_t *outlen)
+static int read_file(const char *path, char **out, size_t *outlen, struct ss_error *err)
 {
-	FILE *f = fopen(path, "re");
+	int fd = file_open_private(path, O_RDONLY, 0, "the simulated drive's state", err);
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
 	char *buf = NULL;
 	size_t len = 0, cap = 0, n;
 
-	if (!f)
-		return -errno;
+	if (fd < 0)
+		return fd;
+	if (!f) {
+		close(fd);
+		return ss_error_set(err, -ENOMEM, "out of memory");
+	}
 	for (;;) {
 		if (cap - len < 4096) {
 			char *nb;
@@ -504,9 +509,13 @@ static int file_load(struct sim_drive *d, struct ss_error *err)
 	char *txt = NULL;
 	int rc;
 
-	rc = read_file(d->state_path, &txt, &len);
-	if (rc == -ENOENT)
+	rc = read_file(d->state_path, &txt, &len, err);
+	if (rc == -ENOENT) {
+		ss_error_clear(err);
 		return rc;
+	}
+	if (rc == -EPERM || rc == -EISDIR)
+		return rc; /* refused, and said why */
 	if (rc)
 		return ss_error_set(err, rc, "%s: cannot read: %s", d->state_path, strerror(-rc));
 	o = json_tokener_parse(txt);
@@ -667,16 +676,19 @@ static int lock_open(struct sim_drive *d, struct ss_error *err)
 		return 0;
 	if (asprintf(&path, "%s/%s.lock", d->rig->state_dir, d->cfg.id) < 0)
 		return ss_error_set(err, -ENOMEM, "out of memory");
-	d->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (d->lock_fd < 0 && (errno == EACCES || errno == EROFS)) {
+	d->lock_fd = file_open_private(path, O_RDWR | O_CREAT, 0644, "the simulated drive's lock",
+				       err);
+	if (d->lock_fd == -EACCES || d->lock_fd == -EROFS) {
+		d->lock_fd = -1;
 		d->lock_ro = true; /* a state directory we may only read */
+		ss_error_clear(err);
 		free(path);
 		return 0;
 	}
 	if (d->lock_fd < 0) {
-		int rc = -errno;
+		int rc = d->lock_fd;
 
-		ss_error_set(err, rc, "%s: cannot open: %s", path, strerror(-rc));
+		d->lock_fd = -1;
 		free(path);
 		return rc;
 	}
@@ -913,10 +925,14 @@ static int store_open(struct sim_drive *d, bool create)
 		return 0;
 	if (s->absent && !create)
 		return -ENOENT;
-	s->fd = open(s->path, O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0), 0644);
+	s->fd = file_open_private(s->path, O_RDWR | (create ? O_CREAT : 0), 0644,
+				  "the simulated drive's image", NULL);
 	if (s->fd < 0) {
-		s->absent = errno == ENOENT;
-		return -errno;
+		int rc = s->fd;
+
+		s->fd = -1;
+		s->absent = rc == -ENOENT;
+		return rc;
 	}
 	s->absent = false;
 	if (fstat(s->fd, &sb) == 0 && (uint64_t)sb.st_size < s->size &&
@@ -927,6 +943,25 @@ static int store_open(struct sim_drive *d, bool create)
 		s->fd = -1;
 		return e;
 	}
+	return 0;
+}
+
+int sim_store_check(struct sim_drive *d, struct ss_error *err)
+{
+	struct sim_store *s = &d->store;
+	struct stat sb;
+	int fd;
+
+	if (!s->path || s->fd >= 0 || lstat(s->path, &sb))
+		return 0; /* none yet: made with O_EXCL on the first write */
+	fd = file_open_private(s->path, O_RDONLY, 0, "the simulated drive's image", err);
+	if (fd == -EACCES) {
+		ss_error_clear(err);
+		return 0;
+	}
+	if (fd < 0)
+		return fd;
+	close(fd);
 	return 0;
 }
 

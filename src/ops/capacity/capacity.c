@@ -402,10 +402,13 @@ int cap_plan_limit_drive(struct cap_ctx *c, const struct cap_request *r, struct 
 {
 	const struct drive_info *i = &c->e->info;
 	struct journal_entry orig;
-	bool have = journal_original(c->state_dir, i->serial, i->wwn, &orig, NULL) == 0;
-	int rc;
+	int rc = journal_original(c->state_dir, i->serial, i->wwn, &orig, err);
 
-	rc = cap_plan_limit(i, have ? &orig : NULL, r, p, err);
+	/* a journal that cannot be read is no "nothing journaled" */
+	if (rc && rc != -ENOENT)
+		return rc;
+	ss_error_clear(err);
+	rc = cap_plan_limit(i, rc == 0 ? &orig : NULL, r, p, err);
 	return rc ? rc : cap_plan_zones(c->d, i, p, err);
 }
 
