@@ -1,8 +1,10 @@
 /* sim_source.c - the simulated-rig device source (devsrc.h): the drives of the rig a
  * context names (--demo or --rig FILE), named sim:ID, their state kept under
- * <state>/sim/<rig name>; and the rig's arrays, sim:md:NAME, volumes the I/O engine
- * runs on (bench, profile) but no drive. */
+ * <state>/sim/<rig name>-<hash of the rig file's path> (<state>/sim/demo); and the
+ * rig's arrays, sim:md:NAME, volumes the I/O engine runs on (bench, profile) but no
+ * drive. */
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,24 +26,40 @@ static bool is_array_name(const char *name)
 	return !strncmp(name, array_prefix, ARRAY_PREFIX_LEN);
 }
 
+/*
+ * The name of a rig's state under <state>/sim: the rig file's name up to its
+ * first dot and a hash of where it is (its real path), so that rA/fleet.json,
+ * rB/fleet.json and fleet.v2.json keep states of their own. (FNV-1a, 64 bits,
+ * 48 of them shown: a name, not a secret.)
+ */
+static void rig_state_name(const char *rig_file, char *name, size_t len)
+{
+	char real[PATH_MAX];
+	const char *base = strrchr(rig_file, '/'), *p;
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	base = base ? base + 1 : rig_file;
+	p = realpath(rig_file, real) ? real : rig_file;
+	for (; *p; p++)
+		h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
+	snprintf(name, len, "%.*s-%012" PRIx64, (int)strcspn(base, "."), base,
+		 (uint64_t)(h & 0xffffffffffffULL));
+}
+
 int sim_rig_open(const char *rig_file, bool demo, const char *state_dir, struct sim_rig **out,
 		 struct ss_error *err)
 {
 	char dir[PATH_MAX], name[128];
-	const char *base;
 	int rc;
 
 	*out = NULL;
 	if (!demo && !rig_file)
 		return ss_error_usage(err, -ENODEV,
 				      "no rig of simulated drives: give --demo or --rig FILE");
-	if (demo) {
+	if (demo)
 		snprintf(name, sizeof(name), "demo");
-	} else {
-		base = strrchr(rig_file, '/');
-		base = base ? base + 1 : rig_file;
-		snprintf(name, sizeof(name), "%.*s", (int)strcspn(base, "."), base);
-	}
+	else
+		rig_state_name(rig_file, name, sizeof(name));
 	snprintf(dir, sizeof(dir), "sim/%s", name);
 	rc = file_state_dir(state_dir, dir, err);
 	if (rc)

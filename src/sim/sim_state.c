@@ -142,6 +142,7 @@ static struct json_object *state_to_json(const struct sim_drive *d)
 		return NULL;
 	put_u64(o, "version", STATE_VERSION);
 	json_object_object_add(o, "id", json_object_new_string(d->cfg.id));
+	json_object_object_add(o, "serial", json_object_new_string(d->cfg.serial));
 	put_u64(o, "blocks", d->cfg.blocks);
 	put_u64(o, "logical_block", d->cfg.lblock);
 	put_u64(o, "clock_ns", sim_clock_now(d));
@@ -543,6 +544,23 @@ static int file_load(struct sim_drive *d, struct ss_error *err)
 				    "%s: the state was saved for a drive with another id or "
 				    "capacity than the rig describes; remove it to start afresh",
 				    d->state_path);
+	}
+	/* another drive under the same id (a rig file edited, or another rig's
+	 * state): its limits are not this drive's (a file of before the serial
+	 * was kept names none) */
+	if (json_object_object_get_ex(o, "serial", &x) &&
+	    (!json_object_is_type(x, json_type_string) ||
+	     strcmp(json_object_get_string(x), d->cfg.serial) != 0)) {
+		rc = ss_error_set(
+		    err, -EINVAL,
+		    "%s: the state was saved for the drive with serial %.24s, but the "
+		    "rig gives sim:%s serial %s: it is another drive's; remove it to "
+		    "start afresh",
+		    d->state_path,
+		    json_object_is_type(x, json_type_string) ? json_object_get_string(x) : "?",
+		    d->cfg.id, d->cfg.serial);
+		json_object_put(o);
+		return rc;
 	}
 	get_u64_into(&l, o, "clock_ns", &clock);
 	get_u64_into(&l, o, "saved_at_realtime_ns", &saved_at);

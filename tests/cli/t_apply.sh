@@ -442,7 +442,7 @@ pcap() { sp info -J "$1" | python3 -c "import json,sys; print(json.load(sys.stdi
 pstate() { sp list -J | python3 -c "import json,sys; print([d['state'] for d in json.load(sys.stdin)['drives'] if d['device']=='$1'][0])"; }
 # gpt_end ID: where partition 1 of the GPT on the simulated drive's image ends, or "none"
 gpt_end() {
-	python3 - "$SHORTSTROKE_STATE_DIR/sim/part-rig/$1.img" <<'PY'
+	python3 - "$(echo "$SHORTSTROKE_STATE_DIR"/sim/part-rig-*)/$1.img" <<'PY'
 import struct, sys
 try:
     f = open(sys.argv[1], 'rb')

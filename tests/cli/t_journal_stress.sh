@@ -169,7 +169,7 @@ done
 J="$SHORTSTROKE_STATE_DIR/journal.jsonl"
 two=$(grep -c '}{' "$J")
 lines=$(wc -l <"$J")
-tmps=$(ls "$SHORTSTROKE_STATE_DIR"/sim/fleet | grep -c '\.json\.tmp\.')
+tmps=$(ls "$SHORTSTROKE_STATE_DIR"/sim/fleet-* | grep -c '\.json\.tmp\.')
 echo "# stress (seed $seed): $ST_N disks; $ST_BATCH_RUNS batch runs, $k kill runs" \
 	"($ST_KILLS kills mid-batch, $ST_MISSED too late), $ST_TWO_RUNS two-process runs;" \
 	"$ST_LIMITS limits checked, $lines journal lines, $two with two records;" \
@@ -180,5 +180,5 @@ echo "# stress (seed $seed): $ST_N disks; $ST_BATCH_RUNS batch runs, $k kill run
 	fail "stress: one record per journal line" "$two lines hold two records"
 [ "$tmps" = 0 ] && pass "stress: no temporary state files left after the kills" ||
 	fail "stress: no temporary state files left after the kills" \
-		"$(ls "$SHORTSTROKE_STATE_DIR"/sim/fleet | grep '\.json\.tmp\.')"
+		"$(ls "$SHORTSTROKE_STATE_DIR"/sim/fleet-* | grep '\.json\.tmp\.')"
 rm -rf "$ST_DIR"

@@ -337,7 +337,7 @@ fi
 # array undo and apply's rollback take the partitions' GPTs back too: md's superblock on a
 # member's partition is expected (md's stop and --zero-superblock deal with it; the fake mdadm
 # writes none, so one is put there), anything else there is refused
-nu_img() { printf '%s/state/sim/array-rig/%s.img' "$NU_AR" "$1"; }
+nu_img() { printf '%s/%s.img' "$(echo "$NU_AR"/state/sim/array-rig-*)" "$1"; }
 nu_ss plan --level 1 --stroke 25% sim:s1 sim:s2 --method partition -O "$NU_AR/s12.json" >/dev/null 2>&1
 nu_ss apply "$NU_AR/s12.json" --name parts --yes >/dev/null 2>&1
 nu_md_at "$(nu_img s1)" 1048576

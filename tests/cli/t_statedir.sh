@@ -38,9 +38,11 @@ refused() {
 		pass "$1"
 	fi
 }
-# unchanged NAME FILE SUM: FILE still has SUM (and is still a regular file of root's)
+# unchanged NAME FILE SUM OWNER: FILE still has SUM and OWNER (its size first: a file
+# truncated up to a drive's size is not read through)
 unchanged() {
-	if [ "$(sum_of "$2")" = "$3" ] && [ "$(stat -c %U "$2")" = "$4" ]; then
+	if [ "$(stat -c %s "$2")" = 33 ] && [ "$(sum_of "$2")" = "$3" ] &&
+		[ "$(stat -c %U "$2")" = "$4" ]; then
 		pass "$1"
 	else
 		fail "$1" "$(ls -l "$2")"
