@@ -40,6 +40,11 @@ struct batch_item *batch_add(struct batch *b, const char *spec)
 
 int batch_filter(struct batch *b, const char **slot, const char *opt, const char *value)
 {
+	if (ss_text_control(value))
+		return cli_usage_error(b->cmd,
+				       "%s '%s' holds a control character; give it "
+				       "without one",
+				       opt, value); /* printed escaped */
 	if (*slot)
 		return cli_usage_error(b->cmd,
 				       "%s given twice (it takes one value); name several "
@@ -504,7 +509,7 @@ int batch_finish(struct batch *b)
 			if (good)
 				printf("%s: %s\n", it->e.spec, it->result);
 			else
-				cli_error("%s", it->err.msg);
+				cli_error_named(it->e.spec, it->err.msg);
 			if (it->log && b->log_after)
 				fputs(it->log, stdout);
 		}

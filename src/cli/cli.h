@@ -34,6 +34,9 @@ extern const struct cli_cmd cmd_qualify;
 extern const struct cli_cmd cmd_reapply;
 /* Print "shortstroke: <msg>" to stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* cli_error of a disk's error: "DEV: msg", unless msg names DEV first. Every
+ * error line of a batch names its disk. */
+void cli_error_named(const char *dev, const char *msg);
 /* Print a usage error plus "Try 'shortstroke CMD --help'." and return EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The one line for what getopt_long() returned on a bad option: c is '?'

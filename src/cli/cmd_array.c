@@ -81,8 +81,9 @@ static void apply_usage(FILE *f)
 	    "\n"
 	    "Exit status: 0 done (or already applied), 1 failed (rolled back), or a\n"
 	    "later step cannot succeed here (no md, the personality, the name, mkfs, a\n"
-	    "level md cannot build: RAID 50, 60, 0+1), 2 usage error, 3 refused (a member\n"
-	    "in use, protected, not the disk the plan recorded, not confirmed).\n"
+	    "level md cannot build: RAID 50, 60, 0+1), 2 usage error (also a --conf\n"
+	    "that cannot be written), 3 refused (a member in use, protected, not the\n"
+	    "disk the plan recorded, not confirmed).\n"
 	    "\n"
 	    "Examples:\n"
 	    "  shortstroke plan --level 1 --stroke 25%% /dev/sdb /dev/sdc -O r1.json\n"
@@ -526,6 +527,12 @@ static int apply_run(struct ss_ctx *ctx, int argc, char **argv)
 	}
 	if (o.mkfs && strcmp(o.mkfs, "ext4") && strcmp(o.mkfs, "xfs")) {
 		code = cli_usage_error("apply", "--mkfs: '%s': ext4 or xfs", o.mkfs);
+		goto out;
+	}
+	/* an output path that cannot be written is a usage error, as for every command */
+	if (o.conf && file_check_writable(o.conf, "--conf", &err)) {
+		cli_error("apply: %s", err.msg);
+		code = EXIT_USAGE;
 		goto out;
 	}
 	code = apply_main(ctx, &o);

@@ -339,8 +339,8 @@ int journal_append(const char *state_dir, struct journal_entry *e, struct ss_err
 	close(fd);
 	free(buf);
 	if (rc)
-		return ss_error_set(err, rc, "cannot write the journal %s: %s; nothing was changed",
-				    path, strerror(-rc));
+		return ss_error_set(err, rc, "cannot write the journal %s: %s", path,
+				    strerror(-rc));
 	if (st.st_size == 0)
 		fsync_dir(state_dir);
 	return 0;

@@ -13,6 +13,7 @@
 #include "shortstroke/devsrc.h"
 #include "shortstroke/fileio.h"
 #include "shortstroke/sim.h"
+#include "sim/sim_priv.h"
 
 static const char prefix[] = "sim:";
 #define PREFIX_LEN (sizeof(prefix) - 1)
@@ -168,6 +169,26 @@ static void s_unload(void *state)
 	sim_rig_free(state);
 }
 
+/* The drive as a system describes a disk it has seen, without a command:
+ * vendor, model, serial, firmware and WWN as the rig gives them, SATA or
+ * SAS, the block sizes, and the capacity its state last held. A listing
+ * shows a drive that does not answer by it, as it shows a kernel disk. */
+static void describe(const struct sim_drive *d, struct drive_info *out)
+{
+	memset(out, 0, sizeof(*out));
+	snprintf(out->vendor, sizeof(out->vendor), "%s", d->cfg.sata ? "ATA" : d->cfg.vendor);
+	snprintf(out->model, sizeof(out->model), "%s", d->cfg.model);
+	snprintf(out->firmware, sizeof(out->firmware), "%s", d->cfg.firmware);
+	sim_drive_ids(d, out->serial, sizeof(out->serial), out->wwn, sizeof(out->wwn));
+	out->tran = d->cfg.sata ? TRAN_SATA : TRAN_SAS;
+	out->ata = d->cfg.sata;
+	out->logical_block = d->cfg.lblock;
+	out->physical_block = d->cfg.pblock;
+	out->capacity_blocks = sim_drive_capacity(d);
+	out->rpm = d->cfg.rpm;
+	out->form_factor = d->cfg.form_factor;
+}
+
 static int s_list(struct dev_env *env, struct dev_found **out, size_t *n, struct ss_error *err)
 {
 	struct sim_rig *rig;
@@ -190,6 +211,9 @@ static int s_list(struct dev_env *env, struct dev_found **out, size_t *n, struct
 
 		snprintf(name, sizeof(name), "%s%s", prefix, sim_drive_id(sim_rig_drive(rig, i)));
 		found_init(&(*out)[i], name);
+		/* described as the rig has it: listed with its error when it does not answer */
+		(*out)[i].described = true;
+		describe(sim_rig_drive(rig, i), &(*out)[i].info);
 	}
 	*n = count;
 	return 0;

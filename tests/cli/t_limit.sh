@@ -64,7 +64,7 @@ expect "DCO restore" 0 "restored to 488397168 blocks .* by dco$"
 
 # --- security frozen ------------------------------------------------------------
 run "$PROG" --demo limit --percent 50 --yes sim:sata320
-expect "security-frozen drive: clear message, failure" 1 "" "security-frozen.*power-cycle"
+expect "security-frozen drive: clear message, failure" 1 "" "security-frozen.*a power cycle or reboot does not help.*hot-plug it"
 
 # --- SCSI resize and format ---------------------------------------------------------
 want=$(pct_blocks 879097968 10)

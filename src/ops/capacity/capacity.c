@@ -409,7 +409,7 @@ int cap_plan_limit_drive(struct cap_ctx *c, const struct cap_request *r, struct 
 		return rc;
 	ss_error_clear(err);
 	rc = cap_plan_limit(i, rc == 0 ? &orig : NULL, r, p, err);
-	return rc ? rc : cap_plan_zones(c->d, i, p, err);
+	return rc ? cap_frozen_advice(c, rc, err) : cap_plan_zones(c->d, i, p, err);
 }
 
 /* ---- sending the change -------------------------------------------------- */
@@ -486,6 +486,34 @@ static int journal_event(struct cap_ctx *c, const char *event, enum cap_method m
 	j.target_blocks = target;
 	j.volatile_ = vol;
 	return journal_append(c->state_dir, &j, err);
+}
+
+/*
+ * The change is on the drive, but the record that it is done could not be
+ * appended (the journal's file system full, say): what the user is told is
+ * that the disk was changed, and how it is undone or recorded, not that
+ * nothing happened. The record written before the change (its original, or
+ * the restore begun) stays, so restore knows what to bring back.
+ */
+static int done_unrecorded(struct cap_ctx *c, const char *done, uint64_t blocks, uint32_t bl,
+			   enum cap_method m, struct ss_error *err)
+{
+	char why[sizeof(err->msg)], h[32];
+	int rc = err && err->code ? err->code : -EIO;
+	bool limit = done[0] == 'l';
+
+	snprintf(why, sizeof(why), "%s", err ? err->msg : "");
+	return ss_error_set(err, rc,
+			    "%s: the disk WAS changed: %s %" PRIu64 " blocks (%s) by %s, but the "
+			    "journal's record that the %s is done could not be written (%s). %s",
+			    cap_dev(c), done, blocks, human(blocks * bl, h, sizeof(h)),
+			    cap_method_name(m), limit ? "limit" : "restore", why,
+			    limit
+				? "Its original capacity is journaled: once the journal's file "
+				  "system has room, 'shortstroke restore' undoes the limit"
+				: "The journal still shows the disk limited: once its file system "
+				  "has room, 'shortstroke restore' finds the disk at its original "
+				  "and records it");
 }
 
 /*
@@ -693,7 +721,7 @@ static int limit_locked(struct cap_ctx *c, const struct cap_plan *p, struct cap_
 	rc = journal_event(c, "limit", p->method, p->native, p->current, p->target, p->volatile_,
 			   err);
 	if (rc)
-		return rc;
+		return ss_error_prefix(err, "%s: nothing sent: ", cap_dev(c));
 	progress_report(c->progress, 0, cap_method_name(p->method), -1);
 	rc = o->set(c, p->target, p->volatile_, err);
 	if (rc) {
@@ -714,7 +742,7 @@ static int limit_locked(struct cap_ctx *c, const struct cap_plan *p, struct cap_
 	rc = journal_event(c, "limit-done", p->method, p->native, p->current, p->target,
 			   p->volatile_, err);
 	if (rc)
-		return rc;
+		return done_unrecorded(c, "limited to", res->after, p->block_len, p->method, err);
 	snprintf(res->message, sizeof(res->message), "limited to %" PRIu64 " blocks (%s) by %s%s",
 		 res->after, human(res->after * p->block_len, h1, sizeof(h1)),
 		 cap_method_name(p->method),
@@ -962,7 +990,7 @@ static int restore_rules(struct cap_ctx *c, enum cap_method m, bool vol, struct 
 		return ss_error_set(err, -EOPNOTSUPP,
 				    "%s: the drive does not support the %s method", cap_dev(c),
 				    cap_method_name(m));
-	return o->plan ? o->plan(i, true, cap_dev(c), err) : 0;
+	return o->plan ? cap_frozen_advice(c, o->plan(i, true, cap_dev(c), err), err) : 0;
 }
 
 /* The journal's newest record of the disk is the "restore-done" of the
@@ -1064,7 +1092,7 @@ static int restore_locked(struct cap_ctx *c, enum cap_method forced, bool vol,
 		return ss_error_set(err, -EINVAL, "%s: no method to restore with", cap_dev(c));
 	rc = journal_event(c, "restore", m, native, before, target, vol, err);
 	if (rc)
-		return rc;
+		return ss_error_prefix(err, "%s: nothing sent: ", cap_dev(c));
 	rc = o->restore(c, target, vol, err);
 	if (rc)
 		return rc;
@@ -1090,7 +1118,7 @@ static int restore_locked(struct cap_ctx *c, enum cap_method forced, bool vol,
 		return rc;
 	rc = journal_event(c, "restore-done", m, native, before, res->after, vol, err);
 	if (rc)
-		return rc;
+		return done_unrecorded(c, "restored to", res->after, i->logical_block, m, err);
 	snprintf(res->message, sizeof(res->message), "restored to %" PRIu64 " blocks (%s) by %s",
 		 res->after, human(res->after * i->logical_block, h1, sizeof(h1)),
 		 cap_method_name(m));
