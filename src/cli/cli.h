@@ -55,6 +55,16 @@ int cli_option_once(const char *cmd, const char **slot, const char *opt, const c
  * else EXIT_FAILED, whatever the errno. */
 int cli_exit_code(int rc, const struct ss_error *err);
 
+/* SIGINT and SIGTERM while a batch runs (stop.c): cli_stop_catch installs
+ * the handler (the first signal asks the batch to stop, a second Ctrl-C
+ * within 2 s stops at once), cli_stop_release puts the old ones back;
+ * cli_stop_signal is the signal that came (0: none), cli_stop_name its
+ * name. A stopped batch exits 128 + the signal (130, 143). */
+void cli_stop_catch(void);
+void cli_stop_release(void);
+int cli_stop_signal(void);
+const char *cli_stop_name(void);
+
 /* The kernel will undo an HPA limit on this disk (libata.ignore_hpa=1, now
  * or at the next boot; e NULL: on any libata disk): the warning, and what to
  * do, in buf (cli_hpa_warning) or as a line on stderr (cli_hpa_warn). */

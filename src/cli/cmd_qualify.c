@@ -507,6 +507,8 @@ static int qualify_run(struct ss_ctx *ctx, int argc, char **argv)
 		free(qi);
 	}
 	free(b.items);
+	if (cli_stop_signal()) /* each disk's line says where it stands */
+		return 128 + cli_stop_signal();
 	if (report_failed)
 		return EXIT_USAGE; /* an output path that cannot be written, as --report checked first */
 	if (!ran)

@@ -68,6 +68,7 @@ enum sim_fault_kind {
 	SIM_FAULT_SMART_FAIL,
 	SIM_FAULT_SELFTEST_FAIL,
 	SIM_FAULT_NO_SMART,
+	SIM_FAULT_DELAY,
 };
 
 struct sim_fault {
@@ -78,6 +79,8 @@ struct sim_fault {
 	uint64_t lba_last;
 	uint64_t reallocated, pending; /* smart-degrade: added to the counters */
 	unsigned percent;	       /* format-power-loss: where the power goes */
+	unsigned delay_ms;	       /* delay: real time before the answer */
+	bool any_op;		       /* delay: every command, not only opcode's */
 	double factor;		       /* slow */
 };
 

@@ -151,7 +151,7 @@ run env SHORTSTROKE_RIG="$AR_RIG" SHORTSTROKE_SYSROOT="$AR/root" SHORTSTROKE_MDA
 	PATH=/nonexistent "$PROG" apply r10.json --name fast0 --mkfs ext4 --yes
 expect "apply --mkfs: mkfs missing is refused first" 1 "" "mkfs.ext4 is not installed"
 run ss apply r10.json --name fast0 --conf /nonexistent/mdadm.conf --yes
-expect "apply --conf: an unwritable file is refused first" 1 "" "nonexistent"
+expect "apply --conf: an unwritable file is refused first (exit 2, an output path)" 2 "" "nonexistent"
 all_full sim:a1 sim:a2 sim:s1 sim:s2 >/dev/null && [ "$(jlines)" = 0 ] \
 	&& pass "apply: the pre-checks changed nothing" || fail "apply: the pre-checks changed nothing"
 run ss apply r10.json --name fast0

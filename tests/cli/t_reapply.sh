@@ -66,8 +66,9 @@ run $R restore --yes sim:w
 run $R reapply -J
 json_check "a restored disk is no longer re-applied" '"sim:w" not in [r["device"] for r in d["results"]]'
 
-# the same rig name elsewhere: "gone" unplugged, "v" swapped for a disk of
-# another size that carries the same serial and WWN
+# the rig's drives changed: "gone" unplugged, "v" swapped for a disk of
+# another size that carries the same serial and WWN (the rig file edited in
+# place: a rig's state is its own; r2/rig.json is a link to it)
 python3 -c '
 import json, sys
 r = json.load(sys.stdin)
@@ -76,6 +77,7 @@ for d in r["drives"]:
     if d["id"] == "v":
         d["id"] = "v2"; d["blocks"] = 16777216
 json.dump(r, sys.stdout)' <"$TMP/r1/rig.json" >"$TMP/r2/rig.json"
+mv "$TMP/r2/rig.json" "$TMP/r1/rig.json" && ln -s "$TMP/r1/rig.json" "$TMP/r2/rig.json"
 run "$PROG" --rig "$TMP/r2/rig.json" reapply -J
 expect "a changed disk fails, the others pass: exit 4" 4
 json_check "missing and changed are reported" '(x := {r["status"]: r for r in d["results"]}) and x["missing"]["device"] == "WD-G1" and x["missing"]["ok"] and x["changed"]["device"] == "sim:v2" and not x["changed"]["ok"] and "not touched" in x["changed"]["error"] and x["in-place"]["device"] == "sim:p"'

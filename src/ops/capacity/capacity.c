@@ -488,6 +488,13 @@ static int journal_event(struct cap_ctx *c, const char *event, enum cap_method m
 	return journal_append(c->state_dir, &j, err);
 }
 
+/* Asked to stop (a signal, the TUI's abort) before the change was sent. */
+static int stopped(struct cap_ctx *c, struct ss_error *err)
+{
+	return ss_error_set(err, -ECANCELED,
+			    "%s: stopped before anything was sent to it; not changed", cap_dev(c));
+}
+
 /*
  * The change is on the drive, but the record that it is done could not be
  * appended (the journal's file system full, say): what the user is told is
@@ -701,6 +708,8 @@ static int limit_locked(struct cap_ctx *c, const struct cap_plan *p, struct cap_
 	res->dry_run = c->dry_run;
 	if (!o)
 		return ss_error_set(err, -EINVAL, "%s: the plan names no method", cap_dev(c));
+	if (progress_cancelled(c->progress))
+		return stopped(c, err);
 	rc = zone_guard(c, p, err);
 	if (rc)
 		return rc;
@@ -713,6 +722,8 @@ static int limit_locked(struct cap_ctx *c, const struct cap_plan *p, struct cap_
 		snprintf(res->message, sizeof(res->message), "%s", p->note);
 		return 0;
 	}
+	if (progress_cancelled(c->progress))
+		return stopped(c, err);
 	rc = journal_close_stale(c, err);
 	if (rc)
 		return rc;
@@ -722,10 +733,20 @@ static int limit_locked(struct cap_ctx *c, const struct cap_plan *p, struct cap_
 			   err);
 	if (rc)
 		return ss_error_prefix(err, "%s: nothing sent: ", cap_dev(c));
+	if (progress_cancelled(c->progress)) {
+		/* journaled, not sent: the record is closed (the disk has what it had;
+		 * on a disk limited before, the open record still holds its original) */
+		if (!was_open)
+			journal_event(c, "restore-done", p->method, p->native, p->current,
+				      p->current, p->volatile_, NULL);
+		return stopped(c, err);
+	}
 	progress_report(c->progress, 0, cap_method_name(p->method), -1);
 	rc = o->set(c, p->target, p->volatile_, err);
 	if (rc) {
-		if (!was_open)
+		/* stopped while a format runs on: the record stays open, and no
+		 * command is sent to look */
+		if (!was_open && rc != -ECANCELED)
 			limit_failed(c, p);
 		return rc;
 	}
@@ -1075,6 +1096,8 @@ static int restore_locked(struct cap_ctx *c, enum cap_method forced, bool vol,
 	m = res->method = plan.method;
 	o = ops_of(m);
 	target = plan.target;
+	if (progress_cancelled(c->progress))
+		return stopped(c, err);
 	rc = scsi_settle(c, o, &corrupt, err);
 	if (rc)
 		return rc;
@@ -1090,9 +1113,13 @@ static int restore_locked(struct cap_ctx *c, enum cap_method forced, bool vol,
 	}
 	if (!o)
 		return ss_error_set(err, -EINVAL, "%s: no method to restore with", cap_dev(c));
+	if (progress_cancelled(c->progress))
+		return stopped(c, err);
 	rc = journal_event(c, "restore", m, native, before, target, vol, err);
 	if (rc)
 		return ss_error_prefix(err, "%s: nothing sent: ", cap_dev(c));
+	if (progress_cancelled(c->progress)) /* a restore begun and not sent closes nothing */
+		return stopped(c, err);
 	rc = o->restore(c, target, vol, err);
 	if (rc)
 		return rc;
