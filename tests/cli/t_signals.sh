@@ -57,7 +57,7 @@ sg_sent() {
 }
 
 # --- SIGINT with the commands in flight: they finish, their records are closed -------------------
-sg_fault delay:1500:37 "a b c" # SET MAX ADDRESS EXT answers 1.5 s late
+sg_fault delay:1000:37 "a b c" # SET MAX ADDRESS EXT answers 1 s late
 sg_start limit --blocks 29999104 --yes sim:a sim:b sim:c
 sg_until sg_sent nv_setmax_done "a b c" # every drive took SET MAX, its answer on its way
 kill -INT "$SG_PID"
@@ -75,7 +75,7 @@ run $SG restore --yes sim:a sim:b sim:c
 expect "after the stop: restore brings all back" 0 "^sim:a: restored to 67108864 blocks"
 
 # --- SIGTERM (systemctl stop) before the change was sent: nothing sent, nothing journaled --------
-# The SAS drives answer TEST UNIT READY 1.5 s late: the job's first command (after the
+# The SAS drives answer TEST UNIT READY 2 s late: the job's first command (after the
 # identification, which does not count), sent before anything is journaled.
 sg_fault delay:2000:00 "s1 s2"
 rm -f "$SHORTSTROKE_STATE_DIR"/locks/5000c5000000510*.lock
@@ -138,7 +138,7 @@ expect "restore waits for the format and brings the original back" 0 \
 # --- reapply, as systemd stops its unit (SIGTERM): the same clean end -----------------------------
 run $SG limit --blocks 29999104 --volatile --yes sim:a sim:b
 $SG sim power-cycle sim:a sim:b >/dev/null
-sg_fault delay:1500:37 "a b"
+sg_fault delay:1000:37 "a b"
 n0=$(sg_count limit)
 sg_start reapply
 sg_until sg_sent vol_active "a b"
