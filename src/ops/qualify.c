@@ -308,6 +308,8 @@ int qualify_thresholds_load(const char *path, struct qualify_thresholds *t, stru
 	size_t len = 0, cap = 0;
 	int fd = file_open_input(path, "the thresholds file", err), rc;
 
+	if (fd == -ENOENT || fd == -EACCES) /* "FILE: why", as a missing file is said */
+		return ss_error_set(err, fd, "%s: %s", path, strerror(-fd));
 	if (fd < 0)
 		return fd;
 	for (;;) {

@@ -746,7 +746,7 @@ static int limit_locked(struct cap_ctx *c, const struct cap_plan *p, struct cap_
 	if (rc) {
 		/* stopped while a format runs on: the record stays open, and no
 		 * command is sent to look */
-		if (!was_open && rc != -ECANCELED)
+		if (!was_open && !progress_cancelled(c->progress))
 			limit_failed(c, p);
 		return rc;
 	}
