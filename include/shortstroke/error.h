@@ -41,6 +41,13 @@ int ss_error_prefix(struct ss_error *err, const char *fmt, ...)
 
 void ss_error_clear(struct ss_error *err);
 
+/* Control characters (bytes below 0x20, and 0x7f) in text a user typed: a
+ * name holding a newline printed in a message could forge a line of output.
+ * ss_text_control: the first one in s, or NULL. ss_text_escape: s with each
+ * written as \n, \r, \t or \xHH into buf (cut to len); returns buf. */
+const char *ss_text_control(const char *s);
+const char *ss_text_escape(const char *s, char *buf, size_t len);
+
 /* The sentence for what getopt_long() returned on a bad option, for a
  * program that turned getopt's own message off (opterr = 0) and starts its
  * option string with ':'. c is '?' (unknown option) or ':' (missing value),

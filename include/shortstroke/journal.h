@@ -111,6 +111,12 @@ int journal_for_disk(const char *state_dir, const char *serial, const char *wwn,
 int journal_for_each(const char *state_dir, int (*fn)(void *arg, const struct journal_entry *e),
 		     void *arg, struct ss_error *err);
 
+/* Can the journal be read, safely? The state directory checked (fileio.h,
+ * file_dir_check) and the journal, when there is one, opened as a private
+ * file: 0, or the refusal in err (a listing says it rather than show disks
+ * as if nothing were journaled). Nothing is parsed. */
+int journal_check(const char *state_dir, struct ss_error *err);
+
 /*
  * The disk's original state: the first "limit" entry after its last
  * "restore-done" (or ever). -ENOENT when the journal holds no open limit.

@@ -1,6 +1,8 @@
 /* batch.c - the machinery shared by the commands that change disks. */
 #include <errno.h>
 #include <fnmatch.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +17,7 @@
 #include "front/xalloc.h"
 #include "shortstroke/capacity.h"
 #include "shortstroke/io.h"
+#include "shortstroke/journal.h"
 #include "shortstroke/units.h"
 #include "tty.h"
 
@@ -40,6 +43,11 @@ struct batch_item *batch_add(struct batch *b, const char *spec)
 
 int batch_filter(struct batch *b, const char **slot, const char *opt, const char *value)
 {
+	if (ss_text_control(value))
+		return cli_usage_error(b->cmd,
+				       "%s '%s' holds a control character; give it "
+				       "without one",
+				       opt, value); /* printed escaped */
 	if (*slot)
 		return cli_usage_error(b->cmd,
 				       "%s given twice (it takes one value); name several "
@@ -97,8 +105,27 @@ static void item_fail(struct batch_item *it, int rc, int exit_hint)
 	it->d = NULL;
 }
 
+/* A journaled change reads the journal first: one that cannot be read
+ * safely (a planted link, a FIFO, a state directory others can write)
+ * stops every disk before anything is opened. */
+static bool journal_usable(struct batch *b)
+{
+	struct ss_error err = { 0 };
+	int rc = journal_check(ctx_state_dir(b->ctx), &err);
+
+	for (unsigned i = 0; rc && i < b->n; i++) {
+		struct batch_item *it = &b->items[i];
+
+		ss_error_set(&it->err, rc, "%s: %s", it->e.spec, err.msg);
+		item_fail(it, rc, cli_exit_code(rc, &err));
+	}
+	return rc == 0;
+}
+
 void batch_open(struct batch *b)
 {
+	if (b->journaled && !journal_usable(b))
+		return;
 	for (unsigned i = 0; i < b->n; i++) {
 		struct batch_item *it = &b->items[i];
 		char spec[sizeof(it->e.spec)];
@@ -401,19 +428,51 @@ static void draw(struct batch *b, struct job **jobs, unsigned lines_before)
 	fflush(stderr);
 }
 
+/* A disk the batch did not start on: a signal came first. */
+static void not_started(struct batch_item *it)
+{
+	it->rc = ss_error_set(&it->err, -ECANCELED,
+			      "%s: not started: stopped by %s before anything was sent to it; "
+			      "not changed",
+			      it->e.spec, cli_stop_name());
+}
+
+/* SIGINT and SIGTERM go to this thread, not to the jobs': theirs are blocked
+ * (a thread inherits the mask), so no command of theirs is interrupted. */
+static void signals_to_jobs(bool block, sigset_t *old)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	if (block)
+		pthread_sigmask(SIG_BLOCK, &set, old);
+	else
+		pthread_sigmask(SIG_SETMASK, old, NULL);
+}
+
 void batch_run(struct batch *b, job_fn fn)
 {
 	struct job **jobs = xcalloc(b->n, sizeof(*jobs));
 	struct run *runs = xcalloc(b->n, sizeof(*runs));
-	bool tty = !b->dry_run && tty_progress();
+	bool tty = !b->dry_run && tty_progress(), cancelled = false;
 	unsigned started = 0, lines = 0;
+	sigset_t old;
 
+	/* from here, a signal stops the batch cleanly (batch_finish says how) */
+	cli_stop_catch();
+	signals_to_jobs(true, &old);
 	for (unsigned i = 0; i < b->n; i++) {
 		struct batch_item *it = &b->items[i];
 
 		if (!it->ready)
 			continue;
 		runs[i] = (struct run){ b, it, fn };
+		if (cli_stop_signal()) {
+			not_started(it);
+			continue;
+		}
 		if (b->dry_run) {
 			/* sequential: the command log reads in order */
 			it->rc = fn(it, NULL, &it->err);
@@ -425,9 +484,17 @@ void batch_run(struct batch *b, job_fn fn)
 		}
 		started++;
 	}
-	while (started && tty) {
+	signals_to_jobs(false, &old);
+	while (started) {
 		bool all = true;
 
+		if (cli_stop_signal() && !cancelled) {
+			/* each job sends no new command: it stops at its next step */
+			for (unsigned i = 0; i < b->n; i++)
+				if (jobs[i])
+					job_cancel(jobs[i]);
+			cancelled = true;
+		}
 		for (unsigned i = 0; i < b->n; i++) {
 			struct job_status st;
 
@@ -436,12 +503,17 @@ void batch_run(struct batch *b, job_fn fn)
 			job_status(jobs[i], &st);
 			all &= st.done;
 		}
-		draw(b, jobs, lines);
-		lines = started + (b->overall ? 1 : 0);
+		if (tty) {
+			draw(b, jobs, lines);
+			lines = started + (b->overall ? 1 : 0);
+		}
 		if (all)
 			break;
-		nap_ms(200);
+		nap_ms(tty ? 200 : 50);
 	}
+	/* the jobs are over: a signal now has its default effect again (what
+	 * came meanwhile is kept for batch_finish) */
+	cli_stop_release();
 	for (unsigned i = 0; i < b->n; i++) {
 		if (!jobs[i])
 			continue;
@@ -488,7 +560,7 @@ int batch_finish(struct batch *b)
 			else if (b->report_stdout)
 				printf("%s\n", it->err.msg);
 			else
-				cli_error("%s", it->err.msg);
+				cli_error_named(it->e.spec, it->err.msg);
 			if (it->log && b->log_after)
 				fputs(it->log, stdout);
 		}
@@ -506,6 +578,12 @@ int batch_finish(struct batch *b)
 	}
 	free(b->items);
 	b->items = NULL;
+	if (cli_stop_signal()) {
+		/* each disk's line above says where it stands */
+		cli_error("%s: stopped by %s: %u disk%s done, %u not (see each above)", b->cmd,
+			  cli_stop_name(), ok, ok == 1 ? "" : "s", failed);
+		return 128 + cli_stop_signal();
+	}
 	if (b->exit_code)
 		return b->exit_code;
 	if (failed == 0)

@@ -40,6 +40,9 @@ extern const struct cli_cmd cmd_reapply;
 extern const struct cli_cmd cmd_config;
 /* Print "shortstroke: <msg>" to stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* cli_error of a disk's error: "DEV: msg", unless msg names DEV first. Every
+ * error line of a batch names its disk. */
+void cli_error_named(const char *dev, const char *msg);
 /* Print a usage error plus "Try 'shortstroke CMD --help'." and return EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The one line for what getopt_long() returned on a bad option: c is '?'
@@ -64,6 +67,16 @@ int cli_option_once(const char *cmd, const char **slot, const char *opt, const c
  * refusal, EXIT_USAGE when err is marked as the user's input (ss_error_usage),
  * else EXIT_FAILED, whatever the errno. */
 int cli_exit_code(int rc, const struct ss_error *err);
+
+/* SIGINT and SIGTERM while a batch runs (stop.c): cli_stop_catch installs
+ * the handler (the first signal asks the batch to stop, a second Ctrl-C
+ * within 2 s stops at once), cli_stop_release puts the old ones back;
+ * cli_stop_signal is the signal that came (0: none), cli_stop_name its
+ * name. A stopped batch exits 128 + the signal (130, 143). */
+void cli_stop_catch(void);
+void cli_stop_release(void);
+int cli_stop_signal(void);
+const char *cli_stop_name(void);
 
 /* The kernel will undo an HPA limit on this disk (libata.ignore_hpa=1, now
  * or at the next boot; e NULL: on any libata disk): the warning, and what to

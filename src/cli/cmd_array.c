@@ -80,8 +80,8 @@ static void apply_usage(FILE *f)
 	    "\n"
 	    "Exit status: 0 done (or already applied), 1 failed (rolled back), or a\n"
 	    "later step cannot succeed here (no md, the personality, the name, mkfs),\n"
-	    "2 usage error, 3 refused (a member in use, protected, not the disk the plan\n"
-	    "recorded, not confirmed).\n"
+	    "2 usage error (also a --conf that cannot be written), 3 refused (a member\n"
+	    "in use, protected, not the disk the plan recorded, not confirmed).\n"
 	    "\n"
 	    "Examples:\n"
 	    "  shortstroke plan --level 1 --stroke 25%% /dev/sdb /dev/sdc -O r1.json\n"
@@ -486,6 +486,12 @@ static int apply_run(struct ss_ctx *ctx, int argc, char **argv)
 	}
 	if (o.mkfs && strcmp(o.mkfs, "ext4") && strcmp(o.mkfs, "xfs")) {
 		code = cli_usage_error("apply", "--mkfs: '%s': ext4 or xfs", o.mkfs);
+		goto out;
+	}
+	/* an output path that cannot be written is a usage error, as for every command */
+	if (o.conf && file_check_writable(o.conf, "--conf", &err)) {
+		cli_error("apply: %s", err.msg);
+		code = EXIT_USAGE;
 		goto out;
 	}
 	code = apply_main(ctx, &o);

@@ -18,10 +18,15 @@ static void usage(FILE *f)
 		   "SG_IO), or the simulated drives of a rig with --demo / --rig FILE. With\n"
 		   "none, the header (or an empty JSON list) alone and a line on stderr saying\n"
 		   "so; the exit is still 0 (the machine was read: it has none).\n"
+		   "A disk that does not answer is listed as the system (or the rig)\n"
+		   "describes it, its STATE saying why, and named on stderr.\n"
 		   "\n"
 		   "Options:\n" OUT_HELP "  -h, --help            this help\n"
 		   "\n"
-		   "Default columns: " DRIVE_COLS_DEFAULT "\n");
+		   "Default columns: " DRIVE_COLS_DEFAULT "\n"
+		   "\n"
+		   "Exit status: 0 every disk listed answered, 1 none did (or the listing\n"
+		   "failed), 2 usage error, 4 some disks did not answer.\n");
 }
 
 static int list_run(struct ss_ctx *ctx, int argc, char **argv)
@@ -34,7 +39,7 @@ static int list_run(struct ss_ctx *ctx, int argc, char **argv)
 	struct dev_entry *devs = NULL;
 	struct table *t;
 	char msg[256];
-	size_t n = 0;
+	size_t n = 0, mute = 0;
 	int c, rc;
 
 	while ((c = getopt_long(argc, argv, ":" OUT_SHORT_OPTS "h", opts, NULL)) != -1) {
@@ -70,6 +75,14 @@ static int list_run(struct ss_ctx *ctx, int argc, char **argv)
 			break;
 		}
 	table_free(t);
+	/* a disk that was asked and did not answer (not one of a captured
+	 * tree, which nothing is sent to) */
+	for (size_t i = 0; i < n; i++)
+		if (!devs[i].identified && devs[i].error[0]) {
+			cli_error("list: %s: %s", devs[i].spec, devs[i].error);
+			mute++;
+		}
+	rc = !mute ? EXIT_DONE : mute == n ? EXIT_FAILED : EXIT_PARTIAL;
 	free(devs);
 	/* nothing to list: said on stderr; the exit stays 0 (the machine was
 	 * read, and has none), the header or an empty JSON list on stdout */
@@ -81,7 +94,7 @@ static int list_run(struct ss_ctx *ctx, int argc, char **argv)
 			"note: no protect file in force (%s does not exist): no disk is "
 			"protected (said once per boot; -v says it every time)\n",
 			protect_default_path());
-	return EXIT_DONE;
+	return rc;
 }
 
 const struct cli_cmd cmd_list = {

@@ -283,7 +283,8 @@ static void usage(FILE *f)
 	    "access, most failures tolerated, longest MTTDL, most capacity.\n"
 	    "\n"
 	    "Exit status: 0 a layout meets the goals; 1 none does (the closest are\n"
-	    "listed and the goal that cannot be met is named); 2 bad input.\n"
+	    "listed and the goal that cannot be met is named); 2 bad input (also an\n"
+	    "--output-plan that cannot be written).\n"
 	    "\n"
 	    "Examples:\n"
 	    "  shortstroke --demo plan sim:sas15k --disks 4 --level 10 --capacity 200G\n"
@@ -962,7 +963,7 @@ static int write_plan(const struct pstate *s, const struct rp_eval *ev)
 	else if (!(s->o->out.flags & TABLE_JSON))
 		fprintf(stderr, "plan written to %s\n", s->o->output_plan);
 	plan_free(p);
-	return rc ? EXIT_FAILED : EXIT_DONE;
+	return rc ? EXIT_USAGE : EXIT_DONE; /* an output path that cannot be written */
 }
 
 /* ---- output ----------------------------------------------------------- */

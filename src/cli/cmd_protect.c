@@ -98,7 +98,9 @@ static int edit_one(struct ss_ctx *ctx, bool add, enum protect_kind kind, const 
 		return EXIT_DONE;
 	}
 	cli_error("%s", err.msg);
-	return rc == -EINVAL || rc == -ENOENT ? EXIT_USAGE : EXIT_FAILED;
+	/* a malformed protect file, or one that cannot be written (an output path
+	 * that cannot be): the user's to fix */
+	return rc == -ENOMEM ? EXIT_FAILED : EXIT_USAGE;
 }
 
 static int edit_device(struct ss_ctx *ctx, bool add, const char *spec)

@@ -83,7 +83,9 @@ static void usage(FILE *f)
 	    "  -h, --help            this help\n"
 	    "\n"
 	    "Exit status: 0 every disk passed, 1 every disk failed, 2 usage error (a bad\n"
-	    "thresholds file is reported before any I/O), 4 some passed and some failed.\n"
+	    "thresholds file or a --report that cannot be written is reported before\n"
+	    "any I/O; a report that fails to be written at the end is 2 as well), 4\n"
+	    "some passed and some failed.\n"
 	    "Examples:\n"
 	    "  shortstroke qualify --profile full --report burnin.html /dev/sd[b-e]\n"
 	    "  shortstroke qualify --print-thresholds > thr.conf; shortstroke qualify -t thr.conf "
@@ -810,7 +812,7 @@ static int qualify_run(struct ss_ctx *ctx, int argc, char **argv)
 			worst = it->exit_hint;
 		}
 		if (it->rc)
-			cli_error("%s", it->err.msg);
+			cli_error_named(it->e.spec, it->err.msg);
 	}
 	print_results(&b, &o, passed);
 	if (report && write_report(&b, &o, report))
@@ -830,8 +832,10 @@ out:
 	free(b.items);
 	if (rc)
 		return rc;
+	if (cli_stop_signal()) /* each disk's line says where it stands */
+		return 128 + cli_stop_signal();
 	if (report_failed)
-		return EXIT_FAILED;
+		return EXIT_USAGE; /* an output path that cannot be written, as --report checked first */
 	if (!ran)
 		return worst == EXIT_DONE ? EXIT_FAILED : worst;
 	if (passed == b.n)

@@ -95,11 +95,13 @@ static int save_blob(struct ss_ctx *ctx, const char *spec, const char *path)
 	if (!rc)
 		rc = smart_ata_read_blob(dr, &e.info, blob, sizeof(blob), &len, &err);
 	drive_free(dr);
-	if (!rc)
-		rc = file_write_atomic(path, blob, len, 0644, "the blob", &err);
 	if (rc) {
 		cli_error("%s", err.msg);
 		return cli_exit_code(rc, &err);
+	}
+	if (file_write_atomic(path, blob, len, 0644, "the blob", &err)) {
+		cli_error("%s", err.msg);
+		return EXIT_USAGE; /* an output path that cannot be written */
 	}
 	printf("%s: %zu bytes of IDENTIFY and SMART data saved to %s\n", spec, len, path);
 	return EXIT_DONE;

@@ -3,9 +3,21 @@
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 #include "shortstroke/error.h"
+
+/* One message on one line: what a user typed into it (a device name, a
+ * serial) cannot start a line of its own with a newline, nor move the
+ * cursor or recolour the terminal. */
+__attribute__((format(printf, 1, 0))) static void put_escaped(const char *fmt, va_list ap)
+{
+	char text[2048], esc[4096];
+
+	vsnprintf(text, sizeof(text), fmt, ap);
+	fputs(ss_text_escape(text, esc, sizeof(esc)), stderr);
+}
 
 void cli_error(const char *fmt, ...)
 {
@@ -13,9 +25,19 @@ void cli_error(const char *fmt, ...)
 
 	fputs("shortstroke: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	put_escaped(fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+void cli_error_named(const char *dev, const char *msg)
+{
+	size_t n = strlen(dev);
+
+	if (!strncmp(msg, dev, n) && msg[n] == ':')
+		cli_error("%s", msg);
+	else
+		cli_error("%s: %s", dev, msg);
 }
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
@@ -26,7 +48,7 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	if (cmd)
 		fprintf(stderr, "%s: ", cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	put_escaped(fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "\nTry 'shortstroke %s%s--help'.\n", cmd ? cmd : "", cmd ? " " : "");
 	return EXIT_USAGE;

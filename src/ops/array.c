@@ -133,8 +133,7 @@ int array_lock(const char *state_dir, const char *name, int *fd, struct ss_error
 	int rc;
 
 	*fd = -1;
-	snprintf(path, sizeof(path), "%s/arrays", state_dir);
-	rc = file_mkdirs(path, err);
+	rc = file_state_dir(state_dir, "arrays", err);
 	if (rc)
 		return rc;
 	snprintf(path, sizeof(path), "%s/arrays/%s.lock", state_dir, name);
@@ -161,15 +160,14 @@ int array_rec_save(const char *state_dir, const struct array_rec *r, struct ss_e
 	const char *text;
 	int rc;
 
-	snprintf(path, sizeof(path), "%s/arrays", state_dir);
-	rc = file_mkdirs(path, err);
+	rc = file_state_dir(state_dir, "arrays", err);
 	if (rc)
 		return rc;
 	array_rec_path(state_dir, r->name, path, sizeof(path));
 	o = rec_to_json(r);
 	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
 						     JSON_C_TO_STRING_NOSLASHESCAPE);
-	rc = file_write_atomic(path, text, strlen(text), 0644, "the array record", err);
+	rc = file_write_private(path, text, strlen(text), 0644, "the array record", err);
 	json_object_put(o);
 	return rc;
 }
@@ -199,9 +197,13 @@ int array_rec_load(const char *state_dir, const char *name, struct array_rec *r,
 	int st;
 
 	array_rec_path(state_dir, name, path, sizeof(path));
-	if (access(path, F_OK))
+	st = file_open_private(path, O_RDONLY, 0, "the array record", err);
+	if (st == -ENOENT)
 		return ss_error_set(err, -ENOENT, "no array '%s' was created by shortstroke", name);
-	o = json_object_from_file(path);
+	if (st < 0)
+		return st;
+	o = json_object_from_fd(st);
+	close(st);
 	if (!o || !json_object_is_type(o, json_type_object)) {
 		json_object_put(o);
 		return ss_error_set(err, -EINVAL, "%s: not an array record", path);

@@ -297,7 +297,7 @@ static int run_from_json(json_object *o, struct bench_run *r)
 
 int bench_history_append(const char *state_dir, struct bench_run *r, struct ss_error *err)
 {
-	char path[4096], dir[4200];
+	char path[4096];
 	time_t now = time(NULL);
 	json_object *o;
 	const char *text;
@@ -312,8 +312,7 @@ int bench_history_append(const char *state_dir, struct bench_run *r, struct ss_e
 		return ss_error_set(err, -ENOENT,
 				    "%s: no serial number or WWN to keep its benchmark runs by",
 				    r->device);
-	snprintf(dir, sizeof(dir), "%s/bench", state_dir);
-	rc = file_mkdirs(dir, err);
+	rc = file_state_dir(state_dir, "bench", err);
 	if (rc)
 		return rc;
 	gmtime_r(&now, &tm);
@@ -326,12 +325,12 @@ int bench_history_append(const char *state_dir, struct bench_run *r, struct ss_e
 		json_object_put(o);
 		return ss_error_set(err, -ENOMEM, "out of memory");
 	}
-	fd = file_open_or_create(path, O_RDWR | O_APPEND | O_CLOEXEC, 0644); /* durable when new */
+	/* made durable when new (file_open_private fsyncs the directory) */
+	fd = file_open_private(path, O_RDWR | O_APPEND | O_CREAT, 0644, "the bench history", err);
 	if (fd < 0) {
-		rc = -errno;
 		free(line);
 		json_object_put(o);
-		return ss_error_set(err, rc, "cannot open %s: %s", path, strerror(-rc));
+		return fd;
 	}
 	/* a line cut short by a crash: the new one starts on a line of its own */
 	if (!fstat(fd, &st) && st.st_size > 0 && pread(fd, &last, 1, st.st_size - 1) != 1)
@@ -357,16 +356,19 @@ int bench_history_last(const char *state_dir, const char *serial, const char *ww
 	size_t cap = 0;
 	bool found = false;
 	FILE *f;
+	int fd;
 
 	if (bench_history_path(state_dir, serial, wwn, path, sizeof(path)))
 		return -ENOENT;
-	f = fopen(path, "re");
+	fd = file_open_private(path, O_RDONLY, 0, "the bench history", err);
+	if (fd == -ENOENT)
+		ss_error_clear(err);
+	if (fd < 0)
+		return fd;
+	f = fdopen(fd, "r");
 	if (!f) {
-		int rc = -errno;
-
-		if (rc == -ENOENT)
-			return rc;
-		return ss_error_set(err, rc, "cannot read %s: %s", path, strerror(-rc));
+		close(fd);
+		return ss_error_set(err, -ENOMEM, "out of memory");
 	}
 	while (getline(&text, &cap, f) > 0) {
 		json_object *o = json_tokener_parse(text);

@@ -497,13 +497,28 @@ static int sandboxed(const struct ss_ctx *ctx, const struct dev_env *env,
 			      spec, ctx->demo ? "--demo" : "--rig (or SHORTSTROKE_RIG)");
 }
 
+/* A name holding a control character (a newline, an escape) is refused:
+ * printed in a message it could forge a line of output. */
+static int name_printable(const char *what, const char *name, struct ss_error *err)
+{
+	char esc[300];
+
+	if (!ss_text_control(name))
+		return 0;
+	return ss_error_usage(err, -EINVAL,
+			      "%s '%s' holds a control character; give it without one", what,
+			      ss_text_escape(name, esc, sizeof(esc)));
+}
+
 /* The source of a name and what it knows of it, sending nothing. */
 static int find_spec(struct ss_ctx *ctx, const char *spec, const struct dev_source_ops **src,
 		     struct dev_found *f, struct ss_error *err)
 {
 	struct dev_env *env = ctx_sources(ctx);
-	int rc = ctx_protect(ctx, err);
+	int rc = name_printable("the device name", spec, err);
 
+	if (!rc)
+		rc = ctx_protect(ctx, err);
 	if (!rc)
 		rc = dev_env_source(env, spec, src, err);
 	if (!rc)
@@ -800,6 +815,8 @@ int devices_list_progress(struct ss_ctx *ctx, const struct progress_sink *sink,
 	*n = 0;
 	protect_forget(ctx); /* a listing shows the file as it is now */
 	rc = ctx_protect(ctx, err);
+	if (!rc) /* what is limited is read from it: not from a planted file */
+		rc = journal_check(ctx_state_dir(ctx), err);
 	if (rc)
 		return rc;
 	if (!src)

@@ -58,6 +58,9 @@ void journal_history_dir(const char *state_dir, char *buf, size_t len)
 	snprintf(buf, len, "%s/journal.d", state_dir);
 }
 
+static void journal_twin(const char *state_dir, char *out, size_t len);
+static void journal_twin_of(const char *journal, char *out, size_t len);
+
 /* ---- warnings ------------------------------------------------------------ */
 
 static pthread_mutex_t warn_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -249,15 +252,12 @@ static int lock_take(const char *state_dir, bool exclusive, struct ss_error *err
 	int fd, rc;
 
 	lock_path(state_dir, path, sizeof(path));
-	fd = file_open_or_create(path, O_RDWR | O_CLOEXEC, 0644);
+	fd = file_open_private(path, O_RDWR | O_CREAT, 0644, "the journal's lock",
+			       exclusive ? err : NULL);
 	if (fd < 0 && !exclusive)
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		if (!exclusive)
-			return -1;
-		return ss_error_set(err, -errno, "cannot open the journal's lock %s: %s", path,
-				    strerror(errno));
-	}
+		fd = file_open_private(path, O_RDONLY, 0, "the journal's lock", NULL);
+	if (fd < 0)
+		return exclusive ? fd : -1; /* a reader goes on: the journal's open says why not */
 	rc = flock_retry(fd, exclusive ? LOCK_EX : LOCK_SH);
 	if (rc) {
 		close(fd);
@@ -312,7 +312,7 @@ static int append_once(int fd, const char *buf, size_t len, off_t size)
 
 int journal_append(const char *state_dir, struct journal_entry *e, struct ss_error *err)
 {
-	char path[4096], *buf;
+	char path[4096], twin[4200], *buf;
 	json_object *o;
 	const char *text;
 	struct stat st;
@@ -321,10 +321,9 @@ int journal_append(const char *state_dir, struct journal_entry *e, struct ss_err
 	size_t len;
 	int fd, lfd, rc;
 
-	rc = file_mkdirs(state_dir, NULL);
+	rc = file_state_dir(state_dir, NULL, err);
 	if (rc)
-		return ss_error_set(err, rc, "cannot create the state directory %s: %s", state_dir,
-				    strerror(-rc));
+		return rc;
 	gmtime_r(&now, &tm);
 	strftime(e->time, sizeof(e->time), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	journal_path(state_dir, path, sizeof(path));
@@ -346,12 +345,13 @@ int journal_append(const char *state_dir, struct journal_entry *e, struct ss_err
 		free(buf);
 		return lfd;
 	}
-	fd = file_open_or_create(path, O_RDWR | O_APPEND | O_CLOEXEC, 0644);
+	journal_twin(state_dir, twin, sizeof(twin));
+	fd = file_open_private_twin(path, O_RDWR | O_APPEND | O_CREAT, 0644, twin, "the journal",
+				    err);
 	if (fd < 0) {
-		rc = -errno;
 		lock_drop(lfd);
 		free(buf);
-		return ss_error_set(err, rc, "cannot open the journal %s: %s", path, strerror(-rc));
+		return fd;
 	}
 	rc = fstat(fd, &st) ? -errno : 0;
 	if (!rc) {
@@ -372,8 +372,8 @@ int journal_append(const char *state_dir, struct journal_entry *e, struct ss_err
 	close(fd);
 	free(buf);
 	if (rc)
-		return ss_error_set(err, rc, "cannot write the journal %s: %s; nothing was changed",
-				    path, strerror(-rc));
+		return ss_error_set(err, rc, "cannot write the journal %s: %s", path,
+				    strerror(-rc));
 	return 0;
 }
 
@@ -650,21 +650,21 @@ static void snap_track(struct jcache *c, size_t before, off_t end)
  * the journal's shared lock. */
 static int cache_update(struct jcache *c, struct ss_error *err)
 {
-	char *buf = NULL;
+	char *buf = NULL, twin[4200];
 	struct stat st;
 	size_t len, start = 0;
 	ssize_t r;
 	int fd, rc = 0;
 
-	fd = open(c->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		if (errno == ENOENT) {
-			cache_reset(c);
-			return 0;
-		}
-		return ss_error_set(err, -errno, "cannot read the journal %s: %s", c->path,
-				    strerror(errno));
+	journal_twin_of(c->path, twin, sizeof(twin));
+	fd = file_open_private_twin(c->path, O_RDONLY, 0, twin, "the journal", err);
+	if (fd == -ENOENT) {
+		ss_error_clear(err);
+		cache_reset(c);
+		return 0;
 	}
+	if (fd < 0)
+		return fd;
 	if (fstat(fd, &st)) {
 		rc = -errno;
 		goto out;
@@ -848,6 +848,29 @@ int journal_for_each(const char *state_dir, int (*fn)(void *arg, const struct jo
 		     void *arg, struct ss_error *err)
 {
 	return for_entries(state_dir, NULL, NULL, true, fn, arg, err);
+}
+
+int journal_check(const char *state_dir, struct ss_error *err)
+{
+	char path[4096], twin[4200];
+	int fd;
+
+	snprintf(path, sizeof(path), "the state directory %s", state_dir);
+	fd = file_dir_check(state_dir, true, path, err);
+	lock_path(state_dir, path, sizeof(path));
+	if (!fd)
+		fd = file_open_private(path, O_RDONLY, 0, "the journal's lock", err);
+	if (fd >= 0)
+		close(fd);
+	journal_path(state_dir, path, sizeof(path));
+	journal_twin(state_dir, twin, sizeof(twin));
+	if (fd >= 0 || fd == -ENOENT)
+		fd = file_open_private_twin(path, O_RDONLY, 0, twin, "the journal", err);
+	if (fd >= 0)
+		close(fd);
+	if (fd == -ENOENT)
+		ss_error_clear(err);
+	return fd < 0 && fd != -ENOENT ? fd : 0;
 }
 
 struct original_scan {
@@ -1188,6 +1211,40 @@ static unsigned archive_number(const char *name)
 	return n;
 }
 
+/* The newest archive of journal.d, the one name besides its own that the
+ * journal may have (a compaction stopped between its link and its rename:
+ * file_open_private_twin); "" when there is none. */
+static void journal_twin(const char *state_dir, char *out, size_t len)
+{
+	char dir[4096];
+	unsigned top = 0;
+	struct dirent *d;
+	DIR *dh;
+
+	out[0] = '\0';
+	journal_history_dir(state_dir, dir, sizeof(dir));
+	dh = opendir(dir);
+	if (!dh)
+		return;
+	while ((d = readdir(dh)))
+		if (archive_number(d->d_name) > top)
+			top = archive_number(d->d_name);
+	closedir(dh);
+	if (top)
+		snprintf(out, len, "%s/journal.%06u.jsonl", dir, top);
+}
+
+/* The same, for the journal's own path (STATE/journal.jsonl). */
+static void journal_twin_of(const char *journal, char *out, size_t len)
+{
+	char dir[4096];
+	const char *slash = strrchr(journal, '/');
+	size_t n = slash ? (size_t)(slash - journal) : 1;
+
+	snprintf(dir, sizeof(dir), "%.*s", (int)n, slash ? journal : ".");
+	journal_twin(dir, out, len);
+}
+
 /*
  * Link the journal as it is into journal.d, under the next number; fsync
  * journal.d. When the newest archive is already this file (a compaction
@@ -1279,7 +1336,7 @@ static int compact_locked(const char *state_dir, struct jcache *c, struct ss_err
 	remove_stale_temps(state_dir);
 	rc = archive_live(state_dir, c->path, err);
 	if (!rc)
-		rc = file_write_atomic(c->path, text, len, 0644, "the journal", err);
+		rc = file_write_private(c->path, text, len, 0644, "the journal", err);
 	free(text);
 	cache_reset(c); /* another file now: read again */
 	return rc;
@@ -1348,15 +1405,12 @@ int journal_lock_disk(const char *state_dir, const char *serial, const char *wwn
 				? *p
 				: '_';
 	name[k] = '\0';
-	snprintf(dir, sizeof(dir), "%s/locks", state_dir);
-	rc = file_mkdirs(dir, NULL);
+	rc = file_state_dir(state_dir, "locks", err);
 	if (rc)
-		return ss_error_set(err, rc, "cannot create %s: %s", dir, strerror(-rc));
+		return rc;
+	snprintf(dir, sizeof(dir), "%s/locks", state_dir);
 	snprintf(path, sizeof(path), "%s/%s.lock", dir, name);
-	rc = file_open_or_create(path, O_RDWR | O_CLOEXEC, 0644); /* made durable when new */
-	if (rc >= 0)
-		close(rc);
-	rc = file_lock_try(path, fd, err);
+	rc = file_lock_try(path, fd, err); /* made durable when new */
 	if (rc == -EBUSY)
 		return ss_error_set(err, rc,
 				    "another shortstroke process is changing this disk (serial "

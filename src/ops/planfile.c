@@ -1021,10 +1021,9 @@ int planfile_load(const char *path, struct plan **out, struct ss_error *err)
 	bool is_stdin = !strcmp(path, "-");
 
 	*out = NULL;
-	fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+	fd = is_stdin ? STDIN_FILENO : file_open_input(path, "the plan", err);
 	if (fd < 0)
-		return ss_error_set(err, -errno, "cannot open the plan %s: %s", path,
-				    strerror(errno));
+		return fd;
 	buf = malloc(cap);
 	for (rc = 0; buf;) {
 		ssize_t n;

@@ -359,9 +359,13 @@ static int read_all(const char *path, char **buf, size_t *len, mode_t *mode, str
 
 	*buf = NULL;
 	*len = 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* a FIFO or a device is refused before it is opened (an open would wait) */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return ss_error_set(err, S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL,
+				    "%s: not a regular file", path);
+	fd = file_open_config(path, "the protect file", err);
 	if (fd < 0)
-		return ss_error_set(err, -errno, "%s: %s", path, strerror(errno));
+		return fd;
 	if (fstat(fd, &st) < 0) {
 		r = ss_error_set(err, -errno, "%s: %s", path, strerror(errno));
 		close(fd);
@@ -483,20 +487,19 @@ static void dir_of(const char *path, char *buf, size_t len)
 static int write_atomic(const char *path, const char *buf, size_t len, mode_t mode,
 			struct ss_error *err)
 {
-	char target[PATH_MAX], dir[PATH_MAX];
-	struct stat st;
+	char dir[PATH_MAX], what[PATH_MAX + 32];
+	int rc;
 
-	/* a symlinked protect file: replace what it points to */
-	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
-		if (!realpath(path, target))
-			return ss_error_set(err, -errno, "%s: %s", path, strerror(errno));
-	} else if (snprintf(target, sizeof(target), "%s", path) >= (int)sizeof(target)) {
-		return ss_error_set(err, -ENAMETOOLONG, "%s: path too long", path);
-	}
-	dir_of(target, dir, sizeof(dir));
+	/* no other user may control where it is (a symbolic link of root's to
+	 * a safe place is written through: file_write_atomic) */
+	dir_of(path, dir, sizeof(dir));
+	snprintf(what, sizeof(what), "the protect file %s", path);
+	rc = file_dir_check(dir, false, what, err);
+	if (rc)
+		return rc;
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
 		return ss_error_set(err, -errno, "cannot create %s: %s", dir, strerror(errno));
-	return file_write_atomic(target, buf, len, mode, "the protect file", err);
+	return file_write_atomic(path, buf, len, mode, "the protect file", err);
 }
 
 int protect_add(const char *path, enum protect_kind kind, const char *value, struct ss_error *err)

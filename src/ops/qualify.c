@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "qualify_priv.h"
+#include "shortstroke/fileio.h"
 #include "shortstroke/qualify.h"
 #include "shortstroke/units.h"
 
@@ -385,12 +386,12 @@ int qualify_thresholds_load(const char *path, struct qualify_thresholds *t, stru
 {
 	char *buf = NULL;
 	size_t len = 0, cap = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
+	int fd = file_open_input(path, "the thresholds file", err), rc;
 
-	if (fd < 0) {
-		rc = -errno;
-		return ss_error_set(err, rc, "%s: %s", path, strerror(-rc));
-	}
+	if (fd == -ENOENT || fd == -EACCES) /* "FILE: why", as a missing file is said */
+		return ss_error_set(err, fd, "%s: %s", path, strerror(-fd));
+	if (fd < 0)
+		return fd;
 	for (;;) {
 		ssize_t n;
 

@@ -284,25 +284,57 @@ static int gone(struct sim_drive *d, struct ss_error *err)
 			    d->cfg.id);
 }
 
-/* abort:<op> faults. For a pass-through CDB the ATA command is matched
- * first, then the SCSI opcode. Returns true when the command was answered. */
+/* Does fault f's opcode name the command? For a pass-through CDB the ATA
+ * command is matched first (*ata set), then the SCSI opcode. */
+static bool fault_op_matches(const struct sim_cmd *sc, const struct sim_fault *f, bool *ata)
+{
+	const uint8_t *cdb = sc->c->cdb;
+	bool pt = sc->d->cfg.sata && ((cdb[0] == 0x85 && sc->c->cdb_len >= 15) ||
+				      (cdb[0] == 0xa1 && sc->c->cdb_len >= 10));
+	uint8_t ata_op = pt ? (cdb[0] == 0x85 ? cdb[14] : cdb[9]) : 0;
+
+	*ata = pt && f->opcode == ata_op;
+	return *ata || f->opcode == cdb[0];
+}
+
+/* The real time a delay fault holds the command's answer back (0: none). */
+static unsigned fault_delay_ms(const struct sim_cmd *sc)
+{
+	unsigned ms = 0;
+	bool ata;
+
+	for (unsigned i = 0; i < sc->d->st.nfaults; i++) {
+		const struct sim_fault *f = &sc->d->st.faults[i];
+
+		if (f->kind == SIM_FAULT_DELAY && (f->any_op || fault_op_matches(sc, f, &ata)))
+			ms += f->delay_ms;
+	}
+	return ms;
+}
+
+/* The answer held back, in real time, the drive's lock not held (a signal
+ * does not cut the wait short: the command is still in flight). */
+static void hold_answer(unsigned ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	while (ms && nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+/* abort:<op> faults (fault_op_matches). Returns true when the command was
+ * answered. */
 static bool fault_abort(struct sim_cmd *sc)
 {
 	struct sim_drive *d = sc->d;
 	const uint8_t *cdb = sc->c->cdb;
-	bool pt = d->cfg.sata && ((cdb[0] == 0x85 && sc->c->cdb_len >= 15) ||
-				  (cdb[0] == 0xa1 && sc->c->cdb_len >= 10));
-	uint8_t ata_op = pt ? (cdb[0] == 0x85 ? cdb[14] : cdb[9]) : 0;
 	unsigned i;
 
 	for (i = 0; i < d->st.nfaults; i++) {
 		struct sim_fault *f = &d->st.faults[i];
 		bool ata;
 
-		if (f->kind != SIM_FAULT_ABORT)
-			continue;
-		ata = pt && f->opcode == ata_op;
-		if (!ata && f->opcode != cdb[0])
+		if (f->kind != SIM_FAULT_ABORT || !fault_op_matches(sc, f, &ata))
 			continue;
 		d->st.ctr.non_medium++;
 		if (f->count > 0 && --f->count == 0)
@@ -332,7 +364,7 @@ int sim_drive_exec(struct sim_drive *d, struct xcmd *c, struct ss_error *err)
 	struct sim_cmd sc;
 	struct sim_fault *f;
 	uint64_t dur;
-	unsigned idx;
+	unsigned idx, hold = 0;
 	int rc;
 
 	if (!d || !c)
@@ -382,6 +414,8 @@ int sim_drive_exec(struct sim_drive *d, struct xcmd *c, struct ss_error *err)
 		sim_bad_opcode(&sc);
 	else if (!fault_abort(&sc))
 		sim_scsi_exec(&sc);
+	if (c->cdb_len)
+		hold = fault_delay_ms(&sc);
 
 	dur = CONTROL_CMD_NS + sc.media_ns;
 	f = fault_find(d, SIM_FAULT_SLOW, NULL);
@@ -406,6 +440,7 @@ out : {
 	if (src && !rc)
 		rc = src;
 }
+	hold_answer(hold);
 	return rc;
 }
 

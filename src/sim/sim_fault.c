@@ -52,6 +52,33 @@ __attribute__((format(printf, 3, 4))) static int fail(char *msg, size_t msglen, 
 	return -EINVAL;
 }
 
+/* delay:<ms>[:<opcode-hex>]: the answer comes ms of real time later (to every
+ * command, or to those of the opcode, matched as abort matches it) */
+static int parse_delay(const char *spec, const char *arg, struct sim_fault *f, char *msg,
+		       size_t msglen)
+{
+	const char *colon = arg ? strchr(arg, ':') : NULL;
+	size_t n = colon ? (size_t)(colon - arg) : arg ? strlen(arg) : 0;
+	uint64_t a, op;
+
+	f->kind = SIM_FAULT_DELAY;
+	if (!arg || parse_u64(arg, n, false, &a) || a == 0 || a > 600000)
+		return fail(msg, msglen,
+			    "fault \"%s\": expected delay:<ms 1-600000>[:<opcode-hex>]", spec);
+	f->delay_ms = (unsigned)a;
+	f->any_op = !colon;
+	if (colon) {
+		const char *o = colon + 1;
+
+		if (!strncmp(o, "0x", 2) || !strncmp(o, "0X", 2))
+			o += 2;
+		if (strlen(o) > 2 || parse_u64(o, strlen(o), true, &op))
+			return fail(msg, msglen, "fault \"%s\": opcode must be one hex byte", spec);
+		f->opcode = (uint8_t)op;
+	}
+	return 0;
+}
+
 int sim_fault_parse(const char *spec, struct sim_fault *f, char *msg, size_t msglen)
 {
 	const char *arg, *colon, *dash;
@@ -239,10 +266,12 @@ int sim_fault_parse(const char *spec, struct sim_fault *f, char *msg, size_t msg
 		f->kind = SIM_FAULT_NO_SMART;
 		return 0;
 	}
+	if (n == 5 && strncmp(spec, "delay", 5) == 0)
+		return parse_delay(spec, arg, f, msg, msglen);
 	return fail(msg, msglen,
 		    "unknown fault \"%s\" (abort, ignore-mode-select, medium-error, vanish-after, "
 		    "format-power-loss, frozen, slow, slow-block, weak-head, smart-degrade, "
-		    "smart-fail, selftest-fail, no-smart)",
+		    "smart-fail, selftest-fail, no-smart, delay)",
 		    spec);
 }
 
@@ -300,6 +329,12 @@ void sim_fault_format(const struct sim_fault *f, char *buf, size_t len)
 		else
 			snprintf(buf, len, "slow-block:%" PRIu64 "-%" PRIu64 ":%.17g", f->lba_first,
 				 f->lba_last, f->extra_ms);
+		break;
+	case SIM_FAULT_DELAY:
+		if (f->any_op)
+			snprintf(buf, len, "delay:%u", f->delay_ms);
+		else
+			snprintf(buf, len, "delay:%u:%02x", f->delay_ms, f->opcode);
 		break;
 	default:
 		snprintf(buf, len, "?");

@@ -70,6 +70,7 @@ enum sim_fault_kind {
 	SIM_FAULT_NO_SMART,
 	SIM_FAULT_SLOW_BLOCK,
 	SIM_FAULT_WEAK_HEAD,
+	SIM_FAULT_DELAY,
 };
 
 struct sim_fault {
@@ -80,6 +81,8 @@ struct sim_fault {
 	uint64_t lba_last;
 	uint64_t reallocated, pending; /* smart-degrade: added to the counters */
 	unsigned percent;	       /* format-power-loss: where the power goes */
+	unsigned delay_ms;	       /* delay: real time before the answer */
+	bool any_op;		       /* delay: every command, not only opcode's */
 	double factor;		       /* slow */
 	double extra_ms;	       /* slow-block: added to a read of the range */
 	unsigned head;		       /* weak-head: which surface (its rate: percent) */
@@ -415,6 +418,9 @@ void sim_state_clean_tmp(struct sim_rig *rig);
 /* Write the state file (under the lock). */
 int sim_state_save(struct sim_drive *d, struct ss_error *err);
 void sim_store_init(struct sim_store *s);
+/* An image already at the drive's image path must be one this program
+ * made (fileio.h, file_open_private): 0, or why not in err. */
+int sim_store_check(struct sim_drive *d, struct ss_error *err);
 void sim_store_fini(struct sim_store *s);
 int sim_store_read(struct sim_drive *d, uint64_t off, void *buf, size_t len);
 int sim_store_write(struct sim_drive *d, uint64_t off, const void *buf, size_t len);

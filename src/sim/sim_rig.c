@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,6 +21,7 @@
 
 #include <json-c/json.h>
 
+#include "shortstroke/fileio.h"
 #include "sim/sim_priv.h"
 
 #define RIG_MAX_BYTES (16u << 20)
@@ -1158,7 +1160,7 @@ void sim_rig_free(struct sim_rig *rig)
 	free(rig);
 }
 
-static int open_state_dir(const char *dir, struct ss_error *err)
+static int make_state_dir(const char *dir, struct ss_error *err)
 {
 	struct stat sb;
 
@@ -1174,6 +1176,16 @@ static int open_state_dir(const char *dir, struct ss_error *err)
 		return ss_error_set(err, -errno, "%s: cannot create the state directory: %s", dir,
 				    strerror(errno));
 	return 0;
+}
+
+/* The drives' state directory: there, and no other user's to plant links in. */
+static int open_state_dir(const char *dir, struct ss_error *err)
+{
+	char what[PATH_MAX + 64];
+	int rc = make_state_dir(dir, err);
+
+	snprintf(what, sizeof(what), "the simulated drives' state directory %s", dir);
+	return rc ? rc : file_dir_check(dir, true, what, err);
 }
 
 static int rig_build(struct rp *p, struct json_object *root, const struct jpos *rpos,
@@ -1291,7 +1303,12 @@ static int rig_build(struct rp *p, struct json_object *root, const struct jpos *
 				p->rc = rc;
 				goto fail;
 			}
+			rc = sim_store_check(d, p->err);
 			sim_state_unlock(d, false, NULL);
+			if (rc) {
+				p->rc = rc;
+				goto fail;
+			}
 		}
 	}
 	for (i = 0; i < rig->narrays; i++)
@@ -1380,10 +1397,14 @@ int sim_rig_load_file(const char *path, const char *state_dir, struct sim_rig **
 	if (!out || !path)
 		return ss_error_set(err, -EINVAL, "no rig file given");
 	*out = NULL;
-	f = fopen(path, "re");
-	if (!f)
-		return ss_error_set(err, -errno, "%s: cannot open the rig file: %s", path,
-				    strerror(errno));
+	rc = file_open_input(path, "the rig file", err);
+	if (rc < 0)
+		return rc;
+	f = fdopen(rc, "r");
+	if (!f) {
+		close(rc);
+		return ss_error_set(err, -ENOMEM, "out of memory");
+	}
 	buf = malloc(RIG_MAX_BYTES + 2);
 	if (!buf) {
 		fclose(f);

@@ -1,8 +1,10 @@
 /* sim_source.c - the simulated-rig device source (devsrc.h): the drives of the rig a
  * context names (--demo or --rig FILE), named sim:ID, their state kept under
- * <state>/sim/<rig name>; and the rig's arrays, sim:md:NAME, volumes the I/O engine
- * runs on (bench, profile) but no drive. */
+ * <state>/sim/<rig name>-<hash of the rig file's path> (<state>/sim/demo); and the
+ * rig's arrays, sim:md:NAME, volumes the I/O engine runs on (bench, profile) but no
+ * drive. */
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +13,7 @@
 #include "shortstroke/devsrc.h"
 #include "shortstroke/fileio.h"
 #include "shortstroke/sim.h"
+#include "sim/sim_priv.h"
 
 static const char prefix[] = "sim:";
 #define PREFIX_LEN (sizeof(prefix) - 1)
@@ -24,28 +27,45 @@ static bool is_array_name(const char *name)
 	return !strncmp(name, array_prefix, ARRAY_PREFIX_LEN);
 }
 
+/*
+ * The name of a rig's state under <state>/sim: the rig file's name up to its
+ * first dot and a hash of where it is (its real path), so that rA/fleet.json,
+ * rB/fleet.json and fleet.v2.json keep states of their own. (FNV-1a, 64 bits,
+ * 48 of them shown: a name, not a secret.)
+ */
+static void rig_state_name(const char *rig_file, char *name, size_t len)
+{
+	char real[PATH_MAX];
+	const char *base = strrchr(rig_file, '/'), *p;
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	base = base ? base + 1 : rig_file;
+	p = realpath(rig_file, real) ? real : rig_file;
+	for (; *p; p++)
+		h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
+	snprintf(name, len, "%.*s-%012" PRIx64, (int)strcspn(base, "."), base,
+		 (uint64_t)(h & 0xffffffffffffULL));
+}
+
 int sim_rig_open(const char *rig_file, bool demo, const char *state_dir, struct sim_rig **out,
 		 struct ss_error *err)
 {
 	char dir[PATH_MAX], name[128];
-	const char *base;
 	int rc;
 
 	*out = NULL;
 	if (!demo && !rig_file)
 		return ss_error_usage(err, -ENODEV,
 				      "no rig of simulated drives: give --demo or --rig FILE");
-	if (demo) {
+	if (demo)
 		snprintf(name, sizeof(name), "demo");
-	} else {
-		base = strrchr(rig_file, '/');
-		base = base ? base + 1 : rig_file;
-		snprintf(name, sizeof(name), "%.*s", (int)strcspn(base, "."), base);
-	}
-	snprintf(dir, sizeof(dir), "%s/sim/%s", state_dir, name);
-	rc = file_mkdirs(dir, err);
+	else
+		rig_state_name(rig_file, name, sizeof(name));
+	snprintf(dir, sizeof(dir), "sim/%s", name);
+	rc = file_state_dir(state_dir, dir, err);
 	if (rc)
 		return rc;
+	snprintf(dir, sizeof(dir), "%s/sim/%s", state_dir, name);
 	if (demo)
 		return sim_rig_demo(dir, out, err);
 	rc = sim_rig_load_file(rig_file, dir, out, err);
@@ -149,6 +169,26 @@ static void s_unload(void *state)
 	sim_rig_free(state);
 }
 
+/* The drive as a system describes a disk it has seen, without a command:
+ * vendor, model, serial, firmware and WWN as the rig gives them, SATA or
+ * SAS, the block sizes, and the capacity its state last held. A listing
+ * shows a drive that does not answer by it, as it shows a kernel disk. */
+static void describe(const struct sim_drive *d, struct drive_info *out)
+{
+	memset(out, 0, sizeof(*out));
+	snprintf(out->vendor, sizeof(out->vendor), "%s", d->cfg.sata ? "ATA" : d->cfg.vendor);
+	snprintf(out->model, sizeof(out->model), "%s", d->cfg.model);
+	snprintf(out->firmware, sizeof(out->firmware), "%s", d->cfg.firmware);
+	sim_drive_ids(d, out->serial, sizeof(out->serial), out->wwn, sizeof(out->wwn));
+	out->tran = d->cfg.sata ? TRAN_SATA : TRAN_SAS;
+	out->ata = d->cfg.sata;
+	out->logical_block = d->cfg.lblock;
+	out->physical_block = d->cfg.pblock;
+	out->capacity_blocks = sim_drive_capacity(d);
+	out->rpm = d->cfg.rpm;
+	out->form_factor = d->cfg.form_factor;
+}
+
 static int s_list(struct dev_env *env, struct dev_found **out, size_t *n, struct ss_error *err)
 {
 	struct sim_rig *rig;
@@ -171,6 +211,9 @@ static int s_list(struct dev_env *env, struct dev_found **out, size_t *n, struct
 
 		snprintf(name, sizeof(name), "%s%s", prefix, sim_drive_id(sim_rig_drive(rig, i)));
 		found_init(&(*out)[i], name);
+		/* described as the rig has it: listed with its error when it does not answer */
+		(*out)[i].described = true;
+		describe(sim_rig_drive(rig, i), &(*out)[i].info);
 	}
 	*n = count;
 	return 0;

@@ -152,6 +152,7 @@ static struct json_object *state_to_json(const struct sim_drive *d)
 		return NULL;
 	put_u64(o, "version", STATE_VERSION);
 	json_object_object_add(o, "id", json_object_new_string(d->cfg.id));
+	json_object_object_add(o, "serial", json_object_new_string(d->cfg.serial));
 	put_u64(o, "blocks", d->cfg.blocks);
 	put_u64(o, "logical_block", d->cfg.lblock);
 	put_u64(o, "clock_ns", sim_clock_now(d));
@@ -223,8 +224,8 @@ int sim_state_save(struct sim_drive *d, struct ss_error *err)
 		return ss_error_set(err, -ENOMEM, "out of memory");
 	}
 	json_object_put(o);
-	rc = file_write_atomic(d->state_path, txt, strlen(txt), 0644, "the simulated drive's state",
-			       err);
+	rc = file_write_private(d->state_path, txt, strlen(txt), 0644,
+				"the simulated drive's state", err);
 	free(txt);
 	if (rc)
 		return rc;
@@ -288,14 +289,19 @@ static void get_u32_into(struct loader *l, struct json_object *o, const char *k,
 		*v = t > UINT32_MAX ? UINT32_MAX : (uint32_t)t;
 }
 
-static int read_file(const char *path, char **out, size_t *outlen)
+static int read_file(const char *path, char **out, size_t *outlen, struct ss_error *err)
 {
-	FILE *f = fopen(path, "re");
+	int fd = file_open_private(path, O_RDONLY, 0, "the simulated drive's state", err);
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
 	char *buf = NULL;
 	size_t len = 0, cap = 0, n;
 
-	if (!f)
-		return -errno;
+	if (fd < 0)
+		return fd;
+	if (!f) {
+		close(fd);
+		return ss_error_set(err, -ENOMEM, "out of memory");
+	}
 	for (;;) {
 		if (cap - len < 4096) {
 			char *nb;
@@ -526,9 +532,13 @@ static int file_load(struct sim_drive *d, struct ss_error *err)
 	char *txt = NULL;
 	int rc;
 
-	rc = read_file(d->state_path, &txt, &len);
-	if (rc == -ENOENT)
+	rc = read_file(d->state_path, &txt, &len, err);
+	if (rc == -ENOENT) {
+		ss_error_clear(err);
 		return rc;
+	}
+	if (rc == -EPERM || rc == -EISDIR)
+		return rc; /* refused, and said why */
 	if (rc)
 		return ss_error_set(err, rc, "%s: cannot read: %s", d->state_path, strerror(-rc));
 	o = json_tokener_parse(txt);
@@ -556,6 +566,23 @@ static int file_load(struct sim_drive *d, struct ss_error *err)
 				    "%s: the state was saved for a drive with another id or "
 				    "capacity than the rig describes; remove it to start afresh",
 				    d->state_path);
+	}
+	/* another drive under the same id (a rig file edited, or another rig's
+	 * state): its limits are not this drive's (a file of before the serial
+	 * was kept names none) */
+	if (json_object_object_get_ex(o, "serial", &x) &&
+	    (!json_object_is_type(x, json_type_string) ||
+	     strcmp(json_object_get_string(x), d->cfg.serial) != 0)) {
+		rc = ss_error_set(
+		    err, -EINVAL,
+		    "%s: the state was saved for the drive with serial %.24s, but the "
+		    "rig gives sim:%s serial %s: it is another drive's; remove it to "
+		    "start afresh",
+		    d->state_path,
+		    json_object_is_type(x, json_type_string) ? json_object_get_string(x) : "?",
+		    d->cfg.id, d->cfg.serial);
+		json_object_put(o);
+		return rc;
 	}
 	get_u64_into(&l, o, "clock_ns", &clock);
 	get_u64_into(&l, o, "saved_at_realtime_ns", &saved_at);
@@ -689,16 +716,19 @@ static int lock_open(struct sim_drive *d, struct ss_error *err)
 		return 0;
 	if (asprintf(&path, "%s/%s.lock", d->rig->state_dir, d->cfg.id) < 0)
 		return ss_error_set(err, -ENOMEM, "out of memory");
-	d->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (d->lock_fd < 0 && (errno == EACCES || errno == EROFS)) {
+	d->lock_fd = file_open_private(path, O_RDWR | O_CREAT, 0644, "the simulated drive's lock",
+				       err);
+	if (d->lock_fd == -EACCES || d->lock_fd == -EROFS) {
+		d->lock_fd = -1;
 		d->lock_ro = true; /* a state directory we may only read */
+		ss_error_clear(err);
 		free(path);
 		return 0;
 	}
 	if (d->lock_fd < 0) {
-		int rc = -errno;
+		int rc = d->lock_fd;
 
-		ss_error_set(err, rc, "%s: cannot open: %s", path, strerror(-rc));
+		d->lock_fd = -1;
 		free(path);
 		return rc;
 	}
@@ -937,10 +967,14 @@ static int store_open(struct sim_drive *d, bool create)
 		return 0;
 	if (s->absent && !create)
 		return -ENOENT;
-	s->fd = open(s->path, O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0), 0644);
+	s->fd = file_open_private(s->path, O_RDWR | (create ? O_CREAT : 0), 0644,
+				  "the simulated drive's image", NULL);
 	if (s->fd < 0) {
-		s->absent = errno == ENOENT;
-		return -errno;
+		int rc = s->fd;
+
+		s->fd = -1;
+		s->absent = rc == -ENOENT;
+		return rc;
 	}
 	s->absent = false;
 	if (fstat(s->fd, &sb) == 0 && (uint64_t)sb.st_size < s->size &&
@@ -951,6 +985,25 @@ static int store_open(struct sim_drive *d, bool create)
 		s->fd = -1;
 		return e;
 	}
+	return 0;
+}
+
+int sim_store_check(struct sim_drive *d, struct ss_error *err)
+{
+	struct sim_store *s = &d->store;
+	struct stat sb;
+	int fd;
+
+	if (!s->path || s->fd >= 0 || lstat(s->path, &sb))
+		return 0; /* none yet: made with O_EXCL on the first write */
+	fd = file_open_private(s->path, O_RDONLY, 0, "the simulated drive's image", err);
+	if (fd == -EACCES) {
+		ss_error_clear(err);
+		return 0;
+	}
+	if (fd < 0)
+		return fd;
+	close(fd);
 	return 0;
 }
 

@@ -74,26 +74,27 @@ static void on_signal(int sig)
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: shortstroke-simd [--demo | --rig FILE] [--state-dir DIR] [--pace]\n"
-		"                        [--verbose] [--uio /dev/uioN[=sim:ID]]...\n"
-		"\n"
-		"Serve simulated drives to the kernel through TCMU (target_core_user).\n"
-		"Each user backstore's dev_config names a rig drive as shortstroke/ID\n"
-		"(or sim:ID); without --uio every such /dev/uioN is served.\n"
-		"\n"
-		"  --demo            the built-in demo rig\n"
-		"  --rig FILE        a rig file (also SHORTSTROKE_RIG)\n"
-		"  --state-dir DIR   shortstroke's state directory (also SHORTSTROKE_STATE_DIR):\n"
-		"                    the drives' state persists in DIR/sim/<rig name>, where\n"
-		"                    'shortstroke --rig FILE --state-dir DIR sim ...' finds it\n"
-		"  --pace            answer after the media model's service time (real time)\n"
-		"  --uio DEV[=sim:ID]  serve only DEV, as drive ID (default: from its dev_config)\n"
-		"  -v, --verbose     one line per command on stderr (twice: sense too)\n"
-		"\n"
-		"SIGTERM/SIGINT: answer what is queued with an error and exit 0.\n"
-		"SIGHUP: reload the rig and its state directory.\n"
-		"See docs/tcmu.md for setting up the backstores and a tcm_loop target.\n");
+	fprintf(
+	    f,
+	    "Usage: shortstroke-simd [--demo | --rig FILE] [--state-dir DIR] [--pace]\n"
+	    "                        [--verbose] [--uio /dev/uioN[=sim:ID]]...\n"
+	    "\n"
+	    "Serve simulated drives to the kernel through TCMU (target_core_user).\n"
+	    "Each user backstore's dev_config names a rig drive as shortstroke/ID\n"
+	    "(or sim:ID); without --uio every such /dev/uioN is served.\n"
+	    "\n"
+	    "  --demo            the built-in demo rig\n"
+	    "  --rig FILE        a rig file (also SHORTSTROKE_RIG)\n"
+	    "  --state-dir DIR   shortstroke's state directory (also SHORTSTROKE_STATE_DIR):\n"
+	    "                    the drives' state persists in DIR/sim/<rig name>-<hash>, where\n"
+	    "                    'shortstroke --rig FILE --state-dir DIR sim ...' finds it\n"
+	    "  --pace            answer after the media model's service time (real time)\n"
+	    "  --uio DEV[=sim:ID]  serve only DEV, as drive ID (default: from its dev_config)\n"
+	    "  -v, --verbose     one line per command on stderr (twice: sense too)\n"
+	    "\n"
+	    "SIGTERM/SIGINT: answer what is queued with an error and exit 0.\n"
+	    "SIGHUP: reload the rig and its state directory.\n"
+	    "See docs/tcmu.md for setting up the backstores and a tcm_loop target.\n");
 }
 
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -387,7 +388,7 @@ static void serve(struct dev *d)
 }
 
 /* Load the rig with its state where `shortstroke --rig FILE --state-dir DIR`
- * keeps it (DIR/sim/<rig name>), so `shortstroke sim fault|power-cycle`
+ * keeps it (DIR/sim/<rig name>-<hash of its path>), so `shortstroke sim fault|power-cycle`
  * act on the drives served here (after a SIGHUP). */
 static int load_rig(struct sim_rig **out)
 {

@@ -151,7 +151,7 @@ static enum tui_action start_apply(struct tui_model *m, struct apply_flow *f)
 {
 	struct tui_applying *ap = calloc(1, sizeof(*ap));
 	struct ss_error err = { 0 };
-	char dir[4096], spec[300];
+	char spec[300];
 
 	if (!ap || !(ap->res = calloc(1, sizeof(*ap->res)))) {
 		free(ap);
@@ -174,9 +174,9 @@ static enum tui_action start_apply(struct tui_model *m, struct apply_flow *f)
 	f->plan = NULL;
 	/* the drives the check opened are closed before the job opens them */
 	array_apply_result_fini(f->chk);
-	snprintf(dir, sizeof(dir), "%s", f->plan_path);
-	*strrchr(dir, '/') = '\0';
-	if (file_mkdirs(dir, &err) || planfile_write(ap->plan_path, ap->plan, &err)) {
+	/* <state>/plans: made and checked as the state directory's own */
+	if (file_state_dir(ctx_state_dir(m->ctx), "plans", &err) ||
+	    planfile_write(ap->plan_path, ap->plan, &err)) {
 		tui_applying_free(ap);
 		return tui_alert(m, "Apply", "%s; nothing was changed", err.msg);
 	}

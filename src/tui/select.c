@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "front/drives.h"
 #include "shortstroke/fileio.h"
@@ -236,6 +237,25 @@ static void conf_bad(char *msg, size_t len, unsigned *nbad, const char *fmt, ...
 	va_end(ap);
 }
 
+/* tui.conf opened to read (a FIFO or a device there is refused, not waited
+ * on); NULL with *e set, and msg filled unless there is no file. */
+static FILE *conf_open(const char *path, int *e, char *msg, size_t len)
+{
+	struct ss_error ferr = { 0 };
+	int fd = file_open_input(path, "tui.conf", &ferr);
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+
+	if (f)
+		return f;
+	*e = fd < 0 ? -fd : ENOMEM;
+	if (fd >= 0)
+		close(fd);
+	if (*e != ENOENT)
+		snprintf(msg, len, "%s; the defaults are used",
+			 ferr.msg[0] ? ferr.msg : strerror(*e));
+	return NULL;
+}
+
 int tui_conf_load(struct tui_model *m, char *msg, size_t len)
 {
 	char path[4096], line[512], why[200], sort[40] = "";
@@ -246,12 +266,10 @@ int tui_conf_load(struct tui_model *m, char *msg, size_t len)
 	msg[0] = '\0';
 	if (tui_conf_path(path, sizeof(path)))
 		return 0;
-	f = fopen(path, "r");
+	f = conf_open(path, &e, msg, len);
 	if (!f) {
-		e = errno;
 		if (e == ENOENT)
 			return 0;
-		snprintf(msg, len, "%s: %s; the defaults are used", path, strerror(e));
 		m->conf_bad = true;
 		return -e;
 	}

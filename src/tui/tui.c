@@ -30,6 +30,16 @@ static void on_fatal_signal(int sig)
 	raise(sig);
 }
 
+/* Ctrl-C is a key like q: it asks first when jobs run (tui_quit), and the
+ * terminal is given back as it was. */
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
 static int map_key(int ch)
 {
 	switch (ch) {
@@ -122,6 +132,7 @@ int tui_main(struct ss_ctx *ctx, struct ss_error *err)
 
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		signal(sigs[i], on_fatal_signal);
+	signal(SIGINT, on_interrupt);
 	atexit(tui_stop);
 	if (!initscr()) {
 		tui_model_fini(&m);
@@ -150,10 +161,14 @@ int tui_main(struct ss_ctx *ctx, struct ss_error *err)
 
 		int ch = getch();
 
-		if (ch == KEY_MOUSE)
+		if (interrupted) { /* getch woke up (EINTR) or timed out */
+			interrupted = 0;
+			a = tui_quit(&m);
+		} else if (ch == KEY_MOUSE) {
 			a = mouse_event(&m);
-		else
+		} else {
 			a = tui_handle_key(&m, map_key(ch));
+		}
 		if (a == TUI_QUIT)
 			break;
 		if (a == TUI_RESCAN)

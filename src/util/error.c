@@ -73,6 +73,45 @@ int ss_error_getopt(struct ss_error *err, int c, int opt, const char *word)
 	return ss_error_set(err, -EINVAL, "unknown option '%s'", word);
 }
 
+const char *ss_text_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return s;
+	return NULL;
+}
+
+const char *ss_text_escape(const char *s, char *buf, size_t len)
+{
+	size_t at = 0;
+
+	if (!len)
+		return buf;
+	for (; *s && at + 1 < len; s++) {
+		unsigned char c = (unsigned char)*s;
+		char esc[8];
+		size_t n;
+
+		if (c >= 0x20 && c != 0x7f) {
+			buf[at++] = (char)c;
+			continue;
+		}
+		n = (size_t)snprintf(esc, sizeof(esc), "%s",
+				     c == '\n'	 ? "\\n"
+				     : c == '\r' ? "\\r"
+				     : c == '\t' ? "\\t"
+						 : "");
+		if (!n)
+			n = (size_t)snprintf(esc, sizeof(esc), "\\x%02x", c);
+		if (at + n >= len)
+			break;
+		memcpy(buf + at, esc, n);
+		at += n;
+	}
+	buf[at] = '\0';
+	return buf;
+}
+
 void ss_error_clear(struct ss_error *err)
 {
 	if (!err)

@@ -212,7 +212,7 @@ run env SHORTSTROKE_RIG="$AR_RIG" SHORTSTROKE_SYSROOT="$AR/root" SHORTSTROKE_MDA
 	PATH=/nonexistent "$PROG" apply r10.json --name fast0 --mkfs ext4 --yes
 expect "apply --mkfs: mkfs missing is refused first" 1 "" "mkfs.ext4 is not installed"
 run ss apply r10.json --name fast0 --conf /nonexistent/mdadm.conf --yes
-expect "apply --conf: an unwritable file is refused first" 1 "" "nonexistent"
+expect "apply --conf: an unwritable file is refused first (exit 2, an output path)" 2 "" "nonexistent"
 all_full sim:a1 sim:a2 sim:s1 sim:s2 >/dev/null && [ "$(jlines)" = "$j0" ] \
 	&& pass "apply: the pre-checks changed nothing" || fail "apply: the pre-checks changed nothing"
 run ss apply r10.json --name fast0
@@ -556,7 +556,7 @@ pcap() { sp info -J "$1" | python3 -c "import json,sys; print(json.load(sys.stdi
 pstate() { sp list -J | python3 -c "import json,sys; print([d['state'] for d in json.load(sys.stdin)['drives'] if d['device']=='$1'][0])"; }
 # gpt_end ID: where partition 1 of the GPT on the simulated drive's image ends, or "none"
 gpt_end() {
-	python3 - "$SHORTSTROKE_STATE_DIR/sim/part-rig/$1.img" <<'PY'
+	python3 - "$(echo "$SHORTSTROKE_STATE_DIR"/sim/part-rig-*)/$1.img" <<'PY'
 import struct, sys
 try:
     f = open(sys.argv[1], 'rb')

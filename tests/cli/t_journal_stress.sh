@@ -171,7 +171,7 @@ done
 J="$SHORTSTROKE_STATE_DIR/journal.jsonl"
 two=$(grep -c '}{' "$J")
 lines=$(wc -l <"$J")
-tmps=$(ls "$SHORTSTROKE_STATE_DIR"/sim/fleet | grep -c '\.json\.tmp\.')
+tmps=$(ls "$SHORTSTROKE_STATE_DIR"/sim/fleet-* | grep -c '\.json\.tmp\.')
 echo "# stress (seed $seed): $ST_N disks; $ST_BATCH_RUNS batch runs, $k kill runs" \
 	"($ST_KILLS kills mid-batch, $ST_MISSED too late), $ST_TWO_RUNS two-process runs;" \
 	"$ST_LIMITS limits checked, $lines journal lines, $two with two records;" \
@@ -182,7 +182,7 @@ echo "# stress (seed $seed): $ST_N disks; $ST_BATCH_RUNS batch runs, $k kill run
 	fail "stress: one record per journal line" "$two lines hold two records"
 [ "$tmps" = 0 ] && pass "stress: no temporary state files left after the kills" ||
 	fail "stress: no temporary state files left after the kills" \
-		"$(ls "$SHORTSTROKE_STATE_DIR"/sim/fleet | grep '\.json\.tmp\.')"
+		"$(ls "$SHORTSTROKE_STATE_DIR"/sim/fleet-* | grep '\.json\.tmp\.')"
 
 # --- kill -9 at random points of reapply ---------------------------------------------------------
 # A rig of its own (RA_N disks, their state beside the fleet's): volatile limits, a power cycle,

@@ -64,7 +64,7 @@ expect "DCO restore" 0 "restored to 488397168 blocks .* by dco$"
 
 # --- security frozen ------------------------------------------------------------
 run "$PROG" --demo limit --percent 50 --yes sim:sata320
-expect "security-frozen drive: clear message, failure" 1 "" "security-frozen.*power-cycle"
+expect "security-frozen drive: clear message, failure" 1 "" "security-frozen.*a power cycle or reboot does not help.*hot-plug it"
 
 # --- SCSI resize and format ---------------------------------------------------------
 want=$(pct_blocks 879097968 10)
@@ -212,7 +212,7 @@ run "$PROG" --rig "$TMP/fixed.json" limit --percent 50 --yes sim:fixed
 expect "fixed-format sense: limit reads the native max with D_SENSE on" 0 "limited to 488386560 blocks"
 grep -q '"serial":"9VM1ABCD".*"native_blocks":976773168' "$J" && pass "journal has the true native max" || fail "journal has the true native max"
 python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d['dsense'] is False else 1)" \
-	"$SHORTSTROKE_STATE_DIR/sim/fixed/fixed.json" && pass "D_SENSE switched back off" || fail "D_SENSE switched back off"
+	"$(echo "$SHORTSTROKE_STATE_DIR"/sim/fixed-*)/fixed.json" && pass "D_SENSE switched back off" || fail "D_SENSE switched back off"
 
 # --- a batch on a terminal: one progress line per disk, with an ETA ---------------------
 if command -v tmux >/dev/null 2>&1; then

@@ -16,6 +16,7 @@ cat >"$TMP/r1/rig.json" <<'RIG'
 ] }
 RIG
 R="$PROG --rig $TMP/r1/rig.json"
+cp "$TMP/r1/rig.json" "$TMP/rig-first.json" # the rig as it was, for the kill cases below
 J="$SHORTSTROKE_STATE_DIR/journal.jsonl"
 blk() { $R info -J "$1" | python3 -c "import json,sys; print(json.load(sys.stdin)['capacity_blocks'])"; }
 
@@ -66,8 +67,9 @@ run $R restore --yes sim:w
 run $R reapply -J
 json_check "a restored disk is no longer re-applied" '"sim:w" not in [r["device"] for r in d["results"]]'
 
-# the same rig name elsewhere: "gone" unplugged, "v" swapped for a disk of
-# another size that carries the same serial and WWN
+# the rig's drives changed: "gone" unplugged, "v" swapped for a disk of
+# another size that carries the same serial and WWN (the rig file edited in
+# place: a rig's state is its own; r2/rig.json is a link to it)
 python3 -c '
 import json, sys
 r = json.load(sys.stdin)
@@ -76,6 +78,7 @@ for d in r["drives"]:
     if d["id"] == "v":
         d["id"] = "v2"; d["blocks"] = 16777216
 json.dump(r, sys.stdout)' <"$TMP/r1/rig.json" >"$TMP/r2/rig.json"
+mv "$TMP/r2/rig.json" "$TMP/r1/rig.json" && ln -s "$TMP/r1/rig.json" "$TMP/r2/rig.json"
 run "$PROG" --rig "$TMP/r2/rig.json" reapply -J
 expect "a changed disk fails, the others pass: exit 4" 4
 json_check "missing and changed are reported" '(x := {r["status"]: r for r in d["results"]}) and x["missing"]["device"] == "WD-G1" and x["missing"]["ok"] and x["changed"]["device"] == "sim:v2" and not x["changed"]["ok"] and "not touched" in x["changed"]["error"] and x["in-place"]["device"] == "sim:p"'
@@ -156,6 +159,8 @@ if target is not None:
 open(j, "a").write(json.dumps(r, separators=(",", ":")) + "\n")
 PY
 }
+# the rig's first drives again (the swap above edited the file; their state is the rig's own)
+cp "$TMP/rig-first.json" "$TMP/r1/rig.json"
 run $R limit --blocks 4194304 --volatile --yes sim:v sim:w
 expect "two volatile limits for the kill cases" 0
 "$PROG" --rig "$TMP/r1/rig.json" sim power-cycle sim:v sim:w >/dev/null

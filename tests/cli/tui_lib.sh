@@ -79,8 +79,13 @@ tui_put() {
 #                         zeros stay holes, so a write shows as the image, its blocks as data);
 #                         not its clock, its head or its traffic counters (saved lazily)
 # journal_lines           the journal's lines (0 when there is none)
+# rig_state_dir [RIG]      where the drives of the demo rig (or of the rig file named RIG.json)
+#                         keep their state: <state>/sim/demo, <state>/sim/RIG-<hash of its path>
+rig_state_dir() {
+	if [ -z "$1" ]; then echo "$SHORTSTROKE_STATE_DIR/sim/demo"; else echo "$SHORTSTROKE_STATE_DIR"/sim/"$1"-*; fi
+}
 drive_state() {
-	python3 - "$SHORTSTROKE_STATE_DIR/sim/${2:-demo}/$1" <<'PY'
+	python3 - "$(rig_state_dir "${2:-}")/$1" <<'PY'
 import json, os, sys
 d = json.load(open(sys.argv[1] + ".json"))
 for k in ("clock_ns", "saved_at_realtime_ns", "head_lba", "next_lba", "counters"):

@@ -1,5 +1,6 @@
 /* test_fileio.c - the output-path check (file_check_writable) and the atomic writer. */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -192,12 +193,118 @@ static void test_not_a_file(void **state)
 	assert_non_null(strstr(err.msg, "a symbolic link to nothing"));
 }
 
+/* The state directory's files: a directory others can write in is refused
+ * (with the chmod that fixes it), a parent with the sticky bit is not; no
+ * symbolic link, FIFO, device or hard-linked file is opened, a FIFO
+ * without waiting; files are created with O_EXCL. */
+static void test_private(void **state)
+{
+	struct ss_error err = { 0 };
+	char d[300], p[340], q[340];
+	struct stat st;
+	int fd;
+
+	(void)state;
+	snprintf(d, sizeof(d), "%s/state", fixture_dir);
+	assert_int_equal(file_state_dir(d, "locks", &err), 0);
+	assert_int_equal(stat(d, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0755);
+	/* writable by others: refused, and how to fix it said */
+	assert_int_equal(chmod(d, 0777), 0);
+	snprintf(p, sizeof(p), "%s/journal.jsonl", d);
+	assert_int_equal(file_open_private(p, O_RDWR | O_CREAT, 0644, "the journal", &err), -EPERM);
+	assert_non_null(strstr(err.msg, "is writable by group and others (mode 0777)"));
+	assert_non_null(strstr(err.msg, "chmod go-w "));
+	assert_int_equal(access(p, F_OK), -1); /* nothing made */
+	assert_int_equal(file_state_dir(d, NULL, &err), -EPERM);
+	assert_non_null(strstr(err.msg, "the state directory "));
+	/* with the sticky bit: still refused for the directory itself ... */
+	assert_int_equal(chmod(d, 01777), 0);
+	assert_int_equal(file_dir_check(d, true, "x", &err), -EPERM);
+	/* ... but fine above it (as /tmp) */
+	snprintf(q, sizeof(q), "%s/locks", d);
+	assert_int_equal(file_dir_check(q, true, "x", &err), 0);
+	assert_int_equal(chmod(d, 0775), 0); /* a group's, without it: refused above too */
+	assert_int_equal(file_dir_check(q, true, "x", &err), -EPERM);
+	assert_non_null(strstr(err.msg, "writable by its group (mode 0775)"));
+	assert_non_null(strstr(err.msg, "(or chmod +t"));
+	assert_int_equal(chmod(d, 0755), 0);
+
+	/* created with O_EXCL, opened again, regular and ours */
+	fd = file_open_private(p, O_RDWR | O_CREAT, 0644, "the journal", &err);
+	assert_true(fd >= 0);
+	close(fd);
+	fd = file_open_private(p, O_RDONLY, 0, "the journal", &err);
+	assert_true(fd >= 0);
+	close(fd);
+	/* none: -ENOENT without O_CREAT */
+	snprintf(q, sizeof(q), "%s/none", d);
+	assert_int_equal(file_open_private(q, O_RDONLY, 0, "the journal", &err), -ENOENT);
+	/* a symbolic link: refused, to a file or to nothing */
+	assert_int_equal(unlink(p), 0);
+	assert_int_equal(symlink(q, p), 0);
+	assert_int_equal(file_open_private(p, O_RDWR | O_CREAT, 0644, "the journal", &err), -EPERM);
+	assert_non_null(strstr(err.msg, "refused: it is a symbolic link"));
+	assert_int_equal(access(q, F_OK), -1); /* not created through it */
+	assert_int_equal(file_write_private(p, "x", 1, 0644, "the state", &err), -EPERM);
+	assert_int_equal(lstat(p, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	/* a FIFO: refused at once (an open would wait for a writer) */
+	assert_int_equal(unlink(p), 0);
+	assert_int_equal(mkfifo(p, 0644), 0);
+	assert_int_equal(file_open_private(p, O_RDONLY, 0, "the journal", &err), -EPERM);
+	assert_non_null(strstr(err.msg, "it is a FIFO, not a regular file"));
+	assert_int_equal(file_open_input(p, "the rig file", &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "is a FIFO, not a file to read"));
+	/* a hard link: may be any file planted under the name */
+	assert_int_equal(unlink(p), 0);
+	fd = file_open_private(q, O_RDWR | O_CREAT, 0644, "x", &err);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(link(q, p), 0);
+	assert_int_equal(file_open_private(p, O_RDONLY, 0, "the journal", &err), -EPERM);
+	assert_non_null(strstr(err.msg, "has 2 hard links"));
+	/* a file of another user's (root may make one): refused, not truncated */
+	if (geteuid() == 0) {
+		assert_int_equal(unlink(p), 0);
+		assert_int_equal(file_write_private(p, "theirs\n", 7, 0644, "x", &err), 0);
+		assert_int_equal(chown(p, 65534, 65534), 0);
+		assert_int_equal(file_open_private(p, O_RDWR | O_TRUNC, 0, "the journal", &err),
+				 -EPERM);
+		assert_non_null(strstr(err.msg, "belongs to "));
+		assert_int_equal(stat(p, &st), 0);
+		assert_int_equal(st.st_size, 7);
+		/* and a directory of another user's */
+		assert_int_equal(chown(d, 65534, 65534), 0);
+		assert_int_equal(file_dir_check(d, true, "x", &err), -EPERM);
+		assert_non_null(strstr(err.msg, "not to root or you"));
+		assert_int_equal(chown(d, 0, 0), 0);
+		/* an output through a link of another user's, or into a directory of
+		 * theirs: refused, the file it points to unchanged */
+		snprintf(q, sizeof(q), "%s/out.json", fixture_dir);
+		assert_int_equal(file_write_atomic(q, "mine\n", 5, 0644, "the plan", &err), 0);
+		snprintf(p, sizeof(p), "%s/their-link.json", fixture_dir);
+		assert_int_equal(symlink(q, p), 0);
+		assert_int_equal(lchown(p, 65534, 65534), 0);
+		assert_int_equal(file_check_writable(p, "--output-plan", &err), -EACCES);
+		assert_int_equal(file_write_atomic(p, "x", 1, 0644, "the plan", &err), -EACCES);
+		assert_non_null(strstr(err.msg, "a symbolic link that belongs to "));
+		read_back(q, "mine\n");
+		assert_int_equal(lchown(p, 0, 0), 0);
+		assert_int_equal(chown(fixture_dir, 65534, 65534), 0);
+		assert_int_equal(file_write_atomic(p, "x", 1, 0644, "the plan", &err), -EACCES);
+		assert_non_null(strstr(err.msg, "not written through: refused: directory "));
+		assert_int_equal(chown(fixture_dir, 0, 0), 0);
+		read_back(q, "mine\n");
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_check),	   cmocka_unit_test(test_check_then_write),
 		cmocka_unit_test(test_mkdirs),	   cmocka_unit_test(test_lock_try),
-		cmocka_unit_test(test_not_a_file),
+		cmocka_unit_test(test_not_a_file), cmocka_unit_test(test_private),
 	};
 
 	return cmocka_run_group_tests_name("fileio", tests, fixture_dir_setup,

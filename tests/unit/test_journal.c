@@ -826,6 +826,18 @@ int rename(const char *from, const char *to)
 	return rc;
 }
 
+/* fileio's atomic writes rename with renameat, in the directory they hold */
+int renameat(int fromfd, const char *from, int tofd, const char *to)
+{
+	int rc;
+
+	die_calls++;
+	die_point("rename", false);
+	rc = (int)syscall(SYS_renameat, fromfd, from, tofd, to);
+	die_point("rename", true);
+	return rc;
+}
+
 int unlink(const char *path)
 {
 	int rc;

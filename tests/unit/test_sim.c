@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -1506,6 +1507,23 @@ static void test_fault_frozen_and_slow(void **state)
 	tur(t, &c);
 	assert_true(c.duration_ns == 4 * base);
 	assert_int_equal(sim_drive_inject(d, "slow:0.5", &err), -EINVAL);
+
+	/* delay: the answer comes late in real time (never earlier than asked:
+	 * a lower bound, which load cannot break), only to the opcode named */
+	sim_drive_clear_faults(d);
+	assert_int_equal(sim_drive_inject(d, "delay:0", &err), -EINVAL);
+	assert_int_equal(sim_drive_inject(d, "delay:40:zz", &err), -EINVAL);
+	assert_int_equal(sim_drive_inject(d, "delay:40:00", &err), 0);
+	{
+		struct timespec a, b;
+
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		tur(t, &c);
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		expect_ok(&c);
+		assert_true((b.tv_sec - a.tv_sec) * 1000000000LL + (b.tv_nsec - a.tv_nsec) >=
+			    40000000LL);
+	}
 }
 
 static char *mkstate(void)

@@ -402,11 +402,14 @@ int cap_plan_limit_drive(struct cap_ctx *c, const struct cap_request *r, struct 
 {
 	const struct drive_info *i = &c->e->info;
 	struct journal_entry orig;
-	bool have = journal_original(c->state_dir, i->serial, i->wwn, &orig, NULL) == 0;
-	int rc;
+	int rc = journal_original(c->state_dir, i->serial, i->wwn, &orig, err);
 
-	rc = cap_plan_limit(i, have ? &orig : NULL, r, p, err);
-	return rc ? rc : cap_plan_zones(c->d, i, p, err);
+	/* a journal that cannot be read is no "nothing journaled" */
+	if (rc && rc != -ENOENT)
+		return rc;
+	ss_error_clear(err);
+	rc = cap_plan_limit(i, rc == 0 ? &orig : NULL, r, p, err);
+	return rc ? cap_frozen_advice(c, rc, err) : cap_plan_zones(c->d, i, p, err);
 }
 
 /* ---- sending the change -------------------------------------------------- */
@@ -500,6 +503,41 @@ static int journal_close(struct cap_ctx *c, const char *cause, enum cap_method m
 			 uint64_t blocks, bool vol, struct ss_error *err)
 {
 	return journal_record(c, "restore-done", cause, m, native, blocks, blocks, vol, err);
+}
+
+/* Asked to stop (a signal, the TUI's abort) before the change was sent. */
+static int stopped(struct cap_ctx *c, struct ss_error *err)
+{
+	return ss_error_set(err, -ECANCELED,
+			    "%s: stopped before anything was sent to it; not changed", cap_dev(c));
+}
+
+/*
+ * The change is on the drive, but the record that it is done could not be
+ * appended (the journal's file system full, say): what the user is told is
+ * that the disk was changed, and how it is undone or recorded, not that
+ * nothing happened. The record written before the change (its original, or
+ * the restore begun) stays, so restore knows what to bring back.
+ */
+static int done_unrecorded(struct cap_ctx *c, const char *done, uint64_t blocks, uint32_t bl,
+			   enum cap_method m, struct ss_error *err)
+{
+	char why[sizeof(err->msg)], h[32];
+	int rc = err && err->code ? err->code : -EIO;
+	bool limit = done[0] == 'l';
+
+	snprintf(why, sizeof(why), "%s", err ? err->msg : "");
+	return ss_error_set(err, rc,
+			    "%s: the disk WAS changed: %s %" PRIu64 " blocks (%s) by %s, but the "
+			    "journal's record that the %s is done could not be written (%s). %s",
+			    cap_dev(c), done, blocks, human(blocks * bl, h, sizeof(h)),
+			    cap_method_name(m), limit ? "limit" : "restore", why,
+			    limit
+				? "Its original capacity is journaled: once the journal's file "
+				  "system has room, 'shortstroke restore' undoes the limit"
+				: "The journal still shows the disk limited: once its file system "
+				  "has room, 'shortstroke restore' finds the disk at its original "
+				  "and records it");
 }
 
 /*
@@ -687,6 +725,8 @@ static int limit_locked(struct cap_ctx *c, const struct cap_plan *p, struct cap_
 	res->dry_run = c->dry_run;
 	if (!o)
 		return ss_error_set(err, -EINVAL, "%s: the plan names no method", cap_dev(c));
+	if (progress_cancelled(c->progress))
+		return stopped(c, err);
 	rc = zone_guard(c, p, err);
 	if (rc)
 		return rc;
@@ -699,6 +739,8 @@ static int limit_locked(struct cap_ctx *c, const struct cap_plan *p, struct cap_
 		snprintf(res->message, sizeof(res->message), "%s", p->note);
 		return 0;
 	}
+	if (progress_cancelled(c->progress))
+		return stopped(c, err);
 	rc = journal_close_stale(c, err);
 	if (rc)
 		return rc;
@@ -707,11 +749,21 @@ static int limit_locked(struct cap_ctx *c, const struct cap_plan *p, struct cap_
 	rc = journal_event(c, "limit", p->method, p->native, p->current, p->target, p->volatile_,
 			   err);
 	if (rc)
-		return rc;
+		return ss_error_prefix(err, "%s: nothing sent: ", cap_dev(c));
+	if (progress_cancelled(c->progress)) {
+		/* journaled, not sent: the record is closed (the disk has what it had;
+		 * on a disk limited before, the open record still holds its original) */
+		if (!was_open)
+			journal_event(c, "restore-done", p->method, p->native, p->current,
+				      p->current, p->volatile_, NULL);
+		return stopped(c, err);
+	}
 	progress_report(c->progress, 0, cap_method_name(p->method), -1);
 	rc = o->set(c, p->target, p->volatile_, err);
 	if (rc) {
-		if (!was_open)
+		/* stopped while a format runs on: the record stays open, and no
+		 * command is sent to look */
+		if (!was_open && !progress_cancelled(c->progress))
 			limit_failed(c, p);
 		return rc;
 	}
@@ -728,7 +780,7 @@ static int limit_locked(struct cap_ctx *c, const struct cap_plan *p, struct cap_
 	rc = journal_event(c, "limit-done", p->method, p->native, p->current, p->target,
 			   p->volatile_, err);
 	if (rc)
-		return rc;
+		return done_unrecorded(c, "limited to", res->after, p->block_len, p->method, err);
 	snprintf(res->message, sizeof(res->message), "limited to %" PRIu64 " blocks (%s) by %s%s",
 		 res->after, human(res->after * p->block_len, h1, sizeof(h1)),
 		 cap_method_name(p->method),
@@ -976,7 +1028,7 @@ static int restore_rules(struct cap_ctx *c, enum cap_method m, bool vol, struct 
 		return ss_error_set(err, -EOPNOTSUPP,
 				    "%s: the drive does not support the %s method", cap_dev(c),
 				    cap_method_name(m));
-	return o->plan ? o->plan(i, true, cap_dev(c), err) : 0;
+	return o->plan ? cap_frozen_advice(c, o->plan(i, true, cap_dev(c), err), err) : 0;
 }
 
 /* The journal's newest record of the disk is the "restore-done" of the
@@ -1118,6 +1170,8 @@ static int restore_locked(struct cap_ctx *c, enum cap_method forced, bool vol,
 	o = ops_of(m);
 	target = plan.target;
 	vol = plan.volatile_; /* a trial's restore is a trial (cap_plan_restore) */
+	if (progress_cancelled(c->progress))
+		return stopped(c, err);
 	rc = scsi_settle(c, o, &corrupt, err);
 	if (rc)
 		return rc;
@@ -1134,9 +1188,13 @@ static int restore_locked(struct cap_ctx *c, enum cap_method forced, bool vol,
 	}
 	if (!o)
 		return ss_error_set(err, -EINVAL, "%s: no method to restore with", cap_dev(c));
+	if (progress_cancelled(c->progress))
+		return stopped(c, err);
 	rc = journal_event(c, "restore", m, native, before, target, vol, err);
 	if (rc)
-		return rc;
+		return ss_error_prefix(err, "%s: nothing sent: ", cap_dev(c));
+	if (progress_cancelled(c->progress)) /* a restore begun and not sent closes nothing */
+		return stopped(c, err);
 	rc = o->restore(c, target, vol, err);
 	if (rc)
 		return rc;
@@ -1163,7 +1221,7 @@ static int restore_locked(struct cap_ctx *c, enum cap_method forced, bool vol,
 		return rc;
 	rc = journal_event(c, "restore-done", m, native, before, res->after, vol, err);
 	if (rc)
-		return rc;
+		return done_unrecorded(c, "restored to", res->after, i->logical_block, m, err);
 	snprintf(res->message, sizeof(res->message), "restored to %" PRIu64 " blocks (%s) by %s%s",
 		 res->after, human(res->after * i->logical_block, h1, sizeof(h1)),
 		 cap_method_name(m),

@@ -26,6 +26,9 @@ int cap_send_ata(struct cap_ctx *c, const struct ata_tf *tf, bool ck_cond, void 
 		 struct ata_regs *regs, const char *what, struct ss_error *err);
 /* A security-locked drive refuses every change. */
 int cap_locked_error(const char *dev, struct ss_error *err);
+/* A plan refused (rc) for a security-frozen drive: the advice made to fit
+ * the drive's state (hpa.c). Returns rc. */
+int cap_frozen_advice(struct cap_ctx *c, int rc, struct ss_error *err);
 /* Re-read the drive and, for a real disk, make the kernel see want blocks;
  * res->after is what the drive has. */
 int cap_verify(struct cap_ctx *c, uint64_t want, struct cap_result *res, struct ss_error *err);

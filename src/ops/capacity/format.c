@@ -40,9 +40,27 @@ static void nap_ms(unsigned ms)
 	nanosleep(&ts, NULL);
 }
 
+/* Stopped (a signal, the TUI) while a format runs: it cannot be stopped,
+ * and what finishes it is said. */
+static int stopped_watching(struct cap_ctx *c, double done, struct ss_error *err)
+{
+	char pct[32] = "";
+
+	if (done >= 0)
+		snprintf(pct, sizeof(pct), " at %.0f %%", 100.0 * done);
+	return ss_error_set(err, -ECANCELED,
+			    "%s: stopped watching the format%s: a FORMAT UNIT cannot be stopped, "
+			    "it goes on inside the drive (which reads nothing until it ends); its "
+			    "journal record stays open: 'shortstroke restore %s' waits for it to "
+			    "end and brings back the journaled original capacity (the same "
+			    "command again watches it to its end)",
+			    cap_dev(c), pct, c->e->spec);
+}
+
 int cap_format_wait(struct cap_ctx *c, struct ss_error *err)
 {
 	unsigned delay = 50;
+	double done = -1;
 	int rc;
 
 	for (;;) {
@@ -52,11 +70,7 @@ int cap_format_wait(struct cap_ctx *c, struct ss_error *err)
 		unsigned n;
 
 		if (progress_cancelled(c->progress))
-			return ss_error_set(
-			    err, -ECANCELED,
-			    "%s: stopped watching; the format goes on inside the "
-			    "drive. Run the same command again to watch it to the end",
-			    cap_dev(c));
+			return stopped_watching(c, done, err);
 		n = scsi_build_request_sense(cdb, false, sizeof(buf));
 		rc = drive_scsi_in(c->d, cdb, n, buf, sizeof(buf), &got, NULL, err);
 		if (rc)
@@ -65,8 +79,9 @@ int cap_format_wait(struct cap_ctx *c, struct ss_error *err)
 		if (!(format_in_progress(&s) ||
 		      (s.valid && s.key == SK_NO_SENSE && s.progress_valid)))
 			break;
-		progress_report(c->progress, s.progress_valid ? s.progress / 65536.0 : 0,
-				"formatting", -1);
+		if (s.progress_valid)
+			done = s.progress / 65536.0;
+		progress_report(c->progress, done >= 0 ? done : 0, "formatting", -1);
 		nap_ms(delay);
 		if (delay < 1000)
 			delay *= 2;

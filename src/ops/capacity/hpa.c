@@ -111,11 +111,50 @@ static int hpa_plan(const struct drive_info *i, bool restore, const char *dev, s
 {
 	if (i->sec_frozen)
 		return ss_error_set(err, -EACCES,
-				    "%s: the drive is security-frozen (the BIOS froze it at "
-				    "boot), so it will refuse SET MAX ADDRESS; power-cycle it or "
-				    "suspend and resume the machine, then retry",
+				    "%s: the drive is security-frozen, so it will refuse SET MAX "
+				    "ADDRESS until it is powered up without the BIOS freezing it",
 				    dev);
 	return 0;
+}
+
+/*
+ * A BIOS freezes a drive's security at every power-on, so a power cycle or
+ * a reboot freezes it again. What brings it up unfrozen is power that the
+ * BIOS does not follow: a hot-plug (the controller brings the drive up) or
+ * suspend to RAM and resume (the firmware does not run again). Which one
+ * the drive's state allows: a disk in use (the system's, mounted, held, an
+ * array's member) is not unplugged; a USB disk is unplugged at its bridge; a
+ * SATA disk behind a SAS HBA sits in a bay made for it; on a SATA port,
+ * hot-plug needs the port to allow it.
+ */
+int cap_frozen_advice(struct cap_ctx *c, int rc, struct ss_error *err)
+{
+	const struct dev_entry *e = c->e;
+	enum drive_tran t = e->tran_hint != TRAN_UNKNOWN ? e->tran_hint : e->info.tran;
+	const char *how;
+
+	if (rc != -EACCES || !e->info.sec_frozen)
+		return rc;
+	if (e->state == DEV_PROTECTED)
+		how = "it is protected, so not one to unplug: suspend the machine to RAM and "
+		      "resume it (systemctl suspend)";
+	else if (e->state != DEV_FREE && !e->label_only)
+		how = "it is in use, so not one to unplug: suspend the machine to RAM and "
+		      "resume it (systemctl suspend)";
+	else if (t == TRAN_USB)
+		how = "unplug its USB bridge and plug it back in";
+	else if (t == TRAN_SAS)
+		how = "pull it from its bay and put it back (the SAS controller brings it up), "
+		      "or suspend the machine to RAM and resume it";
+	else
+		how = "hot-plug it (out of its bay, or its power cable, and back; the SATA port "
+		      "must allow hot-plug), or suspend the machine to RAM and resume it";
+	return ss_error_set(
+	    err, rc,
+	    "%s: the drive is security-frozen, by a BIOS that freezes it at every "
+	    "power-on (a power cycle or reboot does not help): %s, then retry%s",
+	    cap_dev(c), how,
+	    e->sim ? " (a simulated drive: 'shortstroke sim power-cycle' does that for it)" : "");
 }
 
 const struct cap_method_ops cap_hpa_ops = {

@@ -158,11 +158,11 @@ static int image_path(struct cap_ctx *c, char *path, size_t len, struct ss_error
 	int fd;
 
 	snprintf(path, len, "%s/.gpt-XXXXXX", c->state_dir);
-	fd = mkstemp(path);
+	fd = mkostemp(path, O_CLOEXEC);
 	if (fd < 0 && errno == ENOENT && c->dry_run) {
 		/* a dry run creates no state directory: the image is scratch */
 		snprintf(path, len, "%s/.gpt-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-		fd = mkstemp(path);
+		fd = mkostemp(path, O_CLOEXEC);
 	}
 	if (fd < 0)
 		return ss_error_set(err, -errno, "cannot create a scratch file in %s: %s",

@@ -10,7 +10,7 @@ TCMU_OK=""
 SIMD_LOG=/tmp/simd.log
 # Only set up when a TCMU case is selected (VM_ONLY).
 if want tcmu || want ss-tcmu || want peer-tcmu || want ss-tcmu-reapply || want ss-tcmu-apply ||
-	want ss-tcmu-replace || want ss-tcmu-undo; then
+	want ss-tcmu-replace || want ss-tcmu-undo || want ss-tcmu-sigterm; then
 	_t0=$(cut -d' ' -f1 /proc/uptime)
 	if tcmu_setup /vmtest/tcmu-rig.json /var/lib/shortstroke-sim $SIMD_LOG \
 		> /tmp/tcmu-setup.out 2>&1; then
