@@ -187,9 +187,9 @@ static enum tui_action start_apply(struct tui_model *m, struct apply_flow *f)
 	}
 	snprintf(tui_task_for(m, spec)->no_abort, sizeof(tui_task_for(m, spec)->no_abort),
 		 "an apply runs to its end (a failed step is rolled back)");
-	tui_applying_free(m->applying);
-	m->applying = ap;
-	return TUI_REDRAW;
+	/* the job has ap: the screen frees it only once the job has ended
+	 * (it stays until then, and the TUI waits for jobs before quitting) */
+	return tui_screen_open(m, &tui_applying_screen, ap);
 }
 
 static enum tui_action serial_dialog(struct tui_model *m, struct apply_flow *f);
@@ -331,7 +331,7 @@ static enum tui_action name_submit(struct tui_model *m, struct tui_dialog *d)
 
 enum tui_action tui_apply_open(struct tui_model *m)
 {
-	struct tui_planner *p = m->planner;
+	struct tui_planner *p = tui_screen_find(m, &tui_planner_screen);
 	struct ss_error err = { 0 };
 	struct apply_flow *f;
 	struct tui_dialog *d;
@@ -372,24 +372,32 @@ enum tui_action tui_apply_open(struct tui_model *m)
 
 /* The progress screen: it stays until the job has ended, then any key
  * goes to the arrays screen. */
-enum tui_action tui_applying_key(struct tui_model *m, int key)
+static enum tui_action applying_key(struct tui_model *m, void *data, int key)
 {
-	struct tui_applying *ap = m->applying;
+	struct tui_applying *ap = data;
 
-	if (key == TK_TICK)
-		return TUI_NONE; /* tui_handle_key took in the job's progress */
-	if (key == TK_RESIZE)
-		return TUI_REDRAW;
+	(void)key;
 	if (!ap->done) {
 		tui_status(m, "the apply runs to its end (a failed step is rolled back)");
 		return TUI_REDRAW;
 	}
-	tui_applying_free(ap);
-	m->applying = NULL;
-	tui_planner_free(m->planner);
-	m->planner = NULL;
+	/* the planner it was applied from goes too */
+	tui_screen_close(m, ap);
+	tui_screen_close(m, tui_screen_find(m, &tui_planner_screen));
 	return tui_arrays_open(m);
 }
+
+static void applying_close(void *data)
+{
+	tui_applying_free(data);
+}
+
+const struct tui_screen_ops tui_applying_screen = {
+	.title = "an apply",
+	.key = applying_key,
+	.draw = tui_draw_applying,
+	.close = applying_close,
+};
 
 /* ---- the arrays screen ------------------------------------------------------ */
 
@@ -435,15 +443,12 @@ enum tui_action tui_arrays_open(struct tui_model *m)
 	if (!a)
 		return tui_alert(m, "Arrays", "out of memory");
 	tui_arrays_reload(a, m->ctx);
-	tui_arrays_free(m->arrays);
-	m->arrays = a;
-	return TUI_REDRAW;
+	return tui_screen_open(m, &tui_arrays_screen, a);
 }
 
 /* Enter: every field of the selected record, a member a line, in a pager. */
-static enum tui_action arrays_detail(struct tui_model *m)
+static enum tui_action arrays_detail(struct tui_model *m, const struct tui_arrays *a)
 {
-	const struct tui_arrays *a = m->arrays;
 	const struct array_rec *r;
 	struct tui_lines l = { 0 };
 	char title[160], h1[32], h2[32], *text;
@@ -510,10 +515,11 @@ static int undo_job(void *arg, const struct progress_sink *sink, struct ss_error
 static void undo_finish(struct tui_model *m, struct tui_task *t, int rc, const struct ss_error *err)
 {
 	struct undo_op *u = t->arg;
+	struct tui_arrays *a = tui_screen_find(m, &tui_arrays_screen);
 
-	if (m->arrays) {
-		m->arrays->busy[0] = '\0';
-		tui_arrays_reload(m->arrays, m->ctx);
+	if (a) {
+		a->busy[0] = '\0';
+		tui_arrays_reload(a, m->ctx);
 	}
 	if (rc)
 		tui_notice(m, "Undo failed", "%s", err->msg);
@@ -527,7 +533,7 @@ static void undo_finish(struct tui_model *m, struct tui_task *t, int rc, const s
 
 static enum tui_action undo_submit(struct tui_model *m, struct tui_dialog *d)
 {
-	struct tui_arrays *a = m->arrays;
+	struct tui_arrays *a = tui_screen_find(m, &tui_arrays_screen);
 	const char *name = d->arg;
 	struct ss_error err = { 0 };
 	struct undo_op *u;
@@ -569,9 +575,8 @@ static enum tui_action undo_submit(struct tui_model *m, struct tui_dialog *d)
 	return TUI_REDRAW;
 }
 
-static enum tui_action arrays_undo(struct tui_model *m)
+static enum tui_action arrays_undo(struct tui_model *m, struct tui_arrays *a)
 {
-	struct tui_arrays *a = m->arrays;
 	const struct array_rec *r;
 	struct tui_dialog *d;
 	char *name;
@@ -602,9 +607,9 @@ static enum tui_action arrays_undo(struct tui_model *m)
 	return TUI_REDRAW;
 }
 
-enum tui_action tui_arrays_key(struct tui_model *m, int key)
+static enum tui_action arrays_key(struct tui_model *m, void *data, int key)
 {
-	struct tui_arrays *a = m->arrays;
+	struct tui_arrays *a = data;
 
 	switch (key) {
 	case TK_ESC:
@@ -613,8 +618,7 @@ enum tui_action tui_arrays_key(struct tui_model *m, int key)
 			tui_status(m, "%s: wait for it to end", a->busy);
 			return TUI_REDRAW;
 		}
-		tui_arrays_free(a);
-		m->arrays = NULL;
+		tui_screen_close(m, a);
 		return TUI_RESCAN;
 	case TK_UP:
 	case 'k':
@@ -632,12 +636,35 @@ enum tui_action tui_arrays_key(struct tui_model *m, int key)
 			tui_arrays_reload(a, m->ctx);
 		return TUI_REDRAW;
 	case 'u':
-		return arrays_undo(m);
+		return arrays_undo(m, a);
 	case TK_ENTER:
-		return arrays_detail(m);
-	case TK_RESIZE:
-		return TUI_REDRAW;
+		return arrays_detail(m, a);
 	default:
 		return TUI_NONE;
 	}
 }
+
+/* A click on an array's row selects it. */
+static enum tui_action arrays_click(struct tui_model *m, void *data, size_t row)
+{
+	struct tui_arrays *a = data;
+
+	(void)m;
+	if (row >= a->n)
+		return TUI_NONE;
+	a->sel = row;
+	return TUI_REDRAW;
+}
+
+static void arrays_close(void *data)
+{
+	tui_arrays_free(data);
+}
+
+const struct tui_screen_ops tui_arrays_screen = {
+	.title = "the arrays screen",
+	.key = arrays_key,
+	.draw = tui_draw_arrays,
+	.click = arrays_click,
+	.close = arrays_close,
+};

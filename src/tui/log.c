@@ -70,14 +70,14 @@ static void log_filter(struct tui_logview *v)
 			}
 }
 
-void tui_log_refresh(struct tui_model *m, bool force)
+/* Copy the log again (when it has new entries) and filter it. */
+static void log_refresh(struct tui_model *m, struct tui_logview *v, bool force)
 {
-	struct tui_logview *v = m->logview;
 	uint64_t last = cmdlog_last(m->cmdlog);
 	struct cmdlog_entry *e;
 	size_t n;
 
-	if (!v || (!force && last == v->last))
+	if (!force && last == v->last)
 		return;
 	if (last != v->last || !v->e) {
 		if (cmdlog_copy(m->cmdlog, &e, &n, &v->dropped))
@@ -100,10 +100,8 @@ enum tui_action tui_log_open(struct tui_model *m)
 	if (!v)
 		return tui_alert(m, "Command log", "out of memory");
 	v->follow = true;
-	tui_log_free(m->logview);
-	m->logview = v;
-	tui_log_refresh(m, true);
-	return TUI_REDRAW;
+	log_refresh(m, v, true);
+	return tui_screen_open(m, &tui_log_screen, v);
 }
 
 static void log_move(struct tui_logview *v, long delta)
@@ -122,15 +120,10 @@ static void log_move(struct tui_logview *v, long delta)
 
 /* Typing the filter (a device, or a command's name): live, Enter keeps it,
  * Esc drops it. */
-static enum tui_action filter_key(struct tui_model *m, int key)
+static enum tui_action filter_key(struct tui_model *m, struct tui_logview *v, int key)
 {
-	struct tui_logview *v = m->logview;
 	size_t len = strlen(v->filter);
 
-	if (key == TK_TICK) {
-		tui_log_refresh(m, false);
-		return TUI_REDRAW;
-	}
 	if (key == TK_ENTER) {
 		v->editing = false;
 		return TUI_REDRAW;
@@ -147,25 +140,30 @@ static enum tui_action filter_key(struct tui_model *m, int key)
 	} else {
 		return TUI_NONE;
 	}
-	tui_log_refresh(m, true);
+	log_refresh(m, v, true);
 	return TUI_REDRAW;
 }
 
-enum tui_action tui_log_key(struct tui_model *m, int key)
+/* The commands sent since the last tick: shown as they come. */
+static enum tui_action log_tick(struct tui_model *m, void *data)
 {
-	struct tui_logview *v = m->logview;
+	struct tui_logview *v = data;
 	uint64_t last = v->last;
 
+	log_refresh(m, v, false);
+	return v->last != last ? TUI_REDRAW : TUI_NONE;
+}
+
+static enum tui_action log_key(struct tui_model *m, void *data, int key)
+{
+	struct tui_logview *v = data;
+
 	if (v->editing)
-		return filter_key(m, key);
+		return filter_key(m, v, key);
 	switch (key) {
-	case TK_TICK:
-		tui_log_refresh(m, false);
-		return v->last != last ? TUI_REDRAW : TUI_NONE;
 	case 'q':
 	case TK_ESC:
-		tui_log_free(v);
-		m->logview = NULL;
+		tui_screen_close(m, v);
 		return TUI_REDRAW;
 	case TK_UP:
 	case 'k':
@@ -199,15 +197,39 @@ enum tui_action tui_log_key(struct tui_model *m, int key)
 			v->filter[0] = '\0';
 		else
 			snprintf(v->filter, sizeof(v->filter), "%s", m->devs[m->sel].spec);
-		tui_log_refresh(m, true);
+		log_refresh(m, v, true);
 		return TUI_REDRAW;
 	case 'm':
 		v->media = !v->media;
-		tui_log_refresh(m, true);
-		return TUI_REDRAW;
-	case TK_RESIZE:
+		log_refresh(m, v, true);
 		return TUI_REDRAW;
 	default:
 		return TUI_NONE;
 	}
 }
+
+/* A click on a command's row selects it (not while the filter is typed). */
+static enum tui_action log_click(struct tui_model *m, void *data, size_t row)
+{
+	struct tui_logview *v = data;
+
+	(void)m;
+	if (v->editing || v->top + row >= v->nrows)
+		return TUI_NONE;
+	v->sel = v->top + row;
+	return TUI_REDRAW;
+}
+
+static void log_close(void *data)
+{
+	tui_log_free(data);
+}
+
+const struct tui_screen_ops tui_log_screen = {
+	.title = "the log",
+	.key = log_key,
+	.tick = log_tick,
+	.draw = tui_draw_log,
+	.click = log_click,
+	.close = log_close,
+};

@@ -50,18 +50,7 @@ void tui_model_fini(struct tui_model *m)
 		m->queued = d->next;
 		tui_dialog_free(d);
 	}
-	tui_pager_free(m->pager);
-	m->pager = NULL;
-	tui_planner_free(m->planner);
-	m->planner = NULL;
-	tui_arrays_free(m->arrays);
-	m->arrays = NULL;
-	tui_applying_free(m->applying);
-	m->applying = NULL;
-	tui_log_free(m->logview);
-	m->logview = NULL;
-	free(m->setup);
-	m->setup = NULL;
+	tui_screen_close_all(m);
 	free(m->view);
 	m->view = NULL;
 	m->nview = 0;
@@ -205,16 +194,13 @@ static long page_step(int key, size_t page)
 	return key == TK_PGUP ? -p : p;
 }
 
-static enum tui_action dialog_key(struct tui_model *m, int key)
+/* A key to the dialog (m->dlg is data): a resize redraws it where it is. */
+static enum tui_action dialog_key(struct tui_model *m, void *data, int key)
 {
-	struct tui_dialog *d = m->dlg;
+	struct tui_dialog *d = data;
 	size_t len = strlen(d->text);
 	enum tui_action a;
 
-	if (key == TK_TICK)
-		return TUI_NONE;
-	if (key == TK_RESIZE)
-		return TUI_REDRAW; /* redraw at the new size, the dialog stays */
 	if (!d->form && d->top_max &&
 	    (key == TK_UP || key == TK_DOWN || key == TK_PGUP || key == TK_PGDN || key == TK_HOME ||
 	     key == TK_END || (!d->input && (key == 'j' || key == 'k')))) {
@@ -270,6 +256,20 @@ static enum tui_action dialog_key(struct tui_model *m, int key)
 	}
 	return TUI_NONE;
 }
+
+const struct tui_screen_ops tui_dialog_screen = {
+	.title = "a dialog",
+	.flags = TUI_SCREEN_OVERLAY,
+	.key = dialog_key,
+	.draw = tui_draw_dialog,
+};
+
+const struct tui_screen_ops tui_form_screen = {
+	.title = "a form",
+	.flags = TUI_SCREEN_OVERLAY,
+	.key = dialog_key,
+	.draw = tui_draw_dialog,
+};
 
 /* ---- jobs ------------------------------------------------------------------- */
 
@@ -484,8 +484,6 @@ enum tui_action tui_fanout_start(struct tui_model *m, const struct tui_fanout_op
 	return TUI_REDRAW;
 }
 
-/* ---- keys ---------------------------------------------------------------------- */
-
 /* ---- pager ------------------------------------------------------------------- */
 
 void tui_pager_free(struct tui_pager *p)
@@ -525,6 +523,19 @@ void tui_pager_set_text(struct tui_pager *p, const char *text)
 	}
 }
 
+enum tui_action tui_pager_show(struct tui_model *m, struct tui_pager *p)
+{
+	struct tui_screen top = tui_screen_top(m);
+
+	if (top.ops != &tui_pager_screen)
+		return tui_screen_open(m, &tui_pager_screen, p);
+	/* a report replaces the one on top: closing it goes back to what
+	 * was under both */
+	m->screens[m->nscreens - 1].data = p;
+	tui_pager_free(top.data);
+	return TUI_REDRAW;
+}
+
 void tui_pager_open(struct tui_model *m, const char *title, const char *text)
 {
 	struct tui_pager *p = calloc(1, sizeof(*p));
@@ -533,13 +544,12 @@ void tui_pager_open(struct tui_model *m, const char *title, const char *text)
 		return;
 	snprintf(p->title, sizeof(p->title), "%s", title);
 	tui_pager_set_text(p, text);
-	tui_pager_free(m->pager);
-	m->pager = p;
+	tui_pager_show(m, p);
 }
 
-static enum tui_action pager_key(struct tui_model *m, int key)
+static enum tui_action pager_key(struct tui_model *m, void *data, int key)
 {
-	struct tui_pager *p = m->pager;
+	struct tui_pager *p = data;
 
 	switch (key) {
 	case 'q':
@@ -547,8 +557,7 @@ static enum tui_action pager_key(struct tui_model *m, int key)
 	case TK_ENTER:
 		/* a report still being read is stopped; its result is dropped */
 		tui_bg_cancel(p->loading);
-		tui_pager_free(p);
-		m->pager = NULL;
+		tui_screen_close(m, p);
 		return TUI_REDRAW;
 	case TK_UP:
 	case 'k':
@@ -577,78 +586,84 @@ static enum tui_action pager_key(struct tui_model *m, int key)
 		/* the last screenful, not the last line alone */
 		p->top = p->top_max;
 		return TUI_REDRAW;
-	case TK_RESIZE:
-		return TUI_REDRAW;
 	default:
 		return TUI_NONE;
 	}
 }
 
+static void pager_close(void *data)
+{
+	tui_pager_free(data);
+}
+
+const struct tui_screen_ops tui_pager_screen = {
+	.title = "a report",
+	.key = pager_key,
+	.draw = tui_draw_pager,
+	.close = pager_close,
+};
+
+enum tui_action tui_help_open(struct tui_model *m, const struct tui_screen_ops *of)
+{
+	struct tui_help *h = calloc(1, sizeof(*h));
+
+	if (!h)
+		return tui_alert(m, "Help", "out of memory");
+	h->of = of;
+	return tui_screen_open(m, &tui_help_screen, h);
+}
+
 /* The help box: arrows, j/k and PgUp/PgDn scroll it (a page: the rows it
  * shows); any other key closes it, q and Esc as on every screen. */
-static enum tui_action help_key(struct tui_model *m, int key)
+static enum tui_action help_key(struct tui_model *m, void *data, int key)
 {
+	struct tui_help *h = data;
+
 	switch (key) {
 	case TK_UP:
 	case 'k':
-		if (m->help_top)
-			m->help_top--;
+		if (h->top)
+			h->top--;
 		return TUI_REDRAW;
 	case TK_DOWN:
 	case 'j':
-		if (m->help_top < m->help_max)
-			m->help_top++;
+		if (h->top < h->max)
+			h->top++;
 		return TUI_REDRAW;
 	case TK_PGUP:
 	case TK_PGDN:
 	case ' ': {
-		long top = (long)m->help_top + page_step(key == ' ' ? TK_PGDN : key, m->help_page);
+		long top = (long)h->top + page_step(key == ' ' ? TK_PGDN : key, h->page);
 
-		m->help_top = top < 0 ? 0 : top > (long)m->help_max ? m->help_max : (size_t)top;
+		h->top = top < 0 ? 0 : top > (long)h->max ? h->max : (size_t)top;
 		return TUI_REDRAW;
 	}
 	case TK_HOME:
 	case 'g':
-		m->help_top = 0;
+		h->top = 0;
 		return TUI_REDRAW;
 	case TK_END:
 	case 'G':
-		m->help_top = m->help_max;
-		return TUI_REDRAW;
-	case TK_RESIZE:
+		h->top = h->max;
 		return TUI_REDRAW;
 	default:
-		m->help = false;
+		tui_screen_close(m, h);
 		return TUI_REDRAW;
 	}
 }
 
-/* A key to the screen on top; the ticks also take in what background jobs
- * read, whatever is open (their done only swaps data in, it opens no
- * dialog). */
-static enum tui_action screen_key(struct tui_model *m, int key)
+const struct tui_screen_ops tui_help_screen = {
+	.title = "the help",
+	.flags = TUI_SCREEN_OVERLAY,
+	.key = help_key,
+	.draw = tui_draw_help,
+	.close = free,
+};
+
+/* A key to the drive table. */
+static enum tui_action main_key(struct tui_model *m, void *data, int key)
 {
-	if (m->dlg)
-		return dialog_key(m, key);
-	if (m->pager)
-		return pager_key(m, key);
-	if (m->logview)
-		return tui_log_key(m, key);
-	if (m->applying)
-		return tui_applying_key(m, key);
-	if (m->arrays)
-		return tui_arrays_key(m, key);
-	if (m->planner && key == 'N' - '@') /* ^N: its notes, whole */
-		return tui_planner_notes(m);
-	if (m->planner)
-		return tui_planner_key(m, key);
-	if (m->setup)
-		return tui_setup_key(m, key);
-	if (m->help) {
-		if (key == TK_TICK)
-			return TUI_NONE;
-		return help_key(m, key);
-	}
+	(void)data;
 	if (m->filtering) {
 		enum tui_action a = tui_filter_key(m, key);
 
@@ -690,15 +705,12 @@ static enum tui_action screen_key(struct tui_model *m, int key)
 		return TUI_REDRAW;
 	case '?':
 	case 'h':
-		m->help = true;
-		m->help_top = 0;
-		return TUI_REDRAW;
+		return tui_help_open(m, &tui_main_screen);
 	case TK_F5:
 	case 'R':
 		return TUI_RESCAN;
 	case TK_ENTER:
 		return m->scanned ? tui_detail_open(m) : TUI_NONE;
-	case TK_RESIZE:
 	case 'L' - '@': /* ^L */
 		return TUI_REDRAW;
 	case TK_ESC: /* a filter kept with Enter goes */
@@ -711,24 +723,16 @@ static enum tui_action screen_key(struct tui_model *m, int key)
 		goto action;
 	default:
 action:
-		for (const struct tui_key_action *a = tui_actions; a->run; a++) {
-			if (a->key != key)
-				continue;
-			if (a->drives && !m->scanned) {
-				tui_status(m, "scanning, wait: the drive list is not read yet");
-				return TUI_REDRAW;
-			}
-			if (a->drives && m->n && !m->nview && m->view) {
-				tui_status(
-				    m,
-				    "no drive is shown: the filter matches none (Esc clears it)");
-				return TUI_REDRAW;
-			}
-			return a->run(m);
-		}
-		return TUI_NONE;
+		return tui_keys_run(m, tui_actions, NULL, key);
 	}
 }
+
+const struct tui_screen_ops tui_main_screen = {
+	.title = "the drive table",
+	.key = main_key,
+	.draw = tui_draw_main,
+	.click = tui_main_click,
+};
 
 enum tui_action tui_handle_key(struct tui_model *m, int key)
 {
@@ -745,7 +749,7 @@ enum tui_action tui_handle_key(struct tui_model *m, int key)
 		m->status[0] = '\0';
 		said = true;
 	}
-	a = screen_key(m, key);
+	a = tui_screen_key(m, key);
 	if (!m->dlg && m->queued && a != TUI_QUIT) {
 		m->dlg = m->queued;
 		m->queued = m->dlg->next;

@@ -238,9 +238,7 @@ enum tui_action tui_planner_open(struct tui_model *m)
 	p->profile = RP_PROFILE_DATABASE;
 	p->field = TPF_CAPACITY;
 	tui_planner_update(p);
-	tui_planner_free(m->planner);
-	m->planner = p;
-	return TUI_REDRAW;
+	return tui_screen_open(m, &tui_planner_screen, p);
 nomem:
 	free(idx);
 	tui_planner_free(p);
@@ -277,10 +275,12 @@ struct plan *tui_planner_plan(const struct tui_planner *p, struct ss_error *err)
 
 static enum tui_action save_submit(struct tui_model *m, struct tui_dialog *d)
 {
-	struct tui_planner *p = m->planner;
+	struct tui_planner *p = tui_screen_find(m, &tui_planner_screen);
 	struct ss_error err = { 0 };
 	struct plan *plan;
 
+	if (!p)
+		return tui_dialog_error(d, "The planner is closed: nothing to save.");
 	if (!d->text[0])
 		return tui_dialog_error(d, "A file name, please.");
 	plan = tui_planner_plan(p, &err);
@@ -296,9 +296,8 @@ static enum tui_action save_submit(struct tui_model *m, struct tui_dialog *d)
 	return TUI_REDRAW;
 }
 
-static enum tui_action planner_save(struct tui_model *m)
+static enum tui_action planner_save(struct tui_model *m, struct tui_planner *p)
 {
-	struct tui_planner *p = m->planner;
 	struct tui_dialog *d;
 
 	if (!p->met || !p->nrows)
@@ -343,19 +342,16 @@ static void choice_step(struct tui_planner *p, int delta)
 	}
 }
 
-enum tui_action tui_planner_key(struct tui_model *m, int key)
+static enum tui_action planner_key(struct tui_model *m, void *data, int key)
 {
-	struct tui_planner *p = m->planner;
+	struct tui_planner *p = data;
 	char *t = p->text[p->field];
 	size_t len = strlen(t);
 
 	switch (key) {
-	case TK_TICK:
-		return tui_tasks_poll(m) ? TUI_REDRAW : TUI_NONE;
 	case TK_ESC:
 	case 'q':
-		tui_planner_free(p);
-		m->planner = NULL;
+		tui_screen_close(m, p);
 		return TUI_REDRAW;
 	case TK_TAB:
 	case TK_DOWN:
@@ -375,15 +371,15 @@ enum tui_action tui_planner_key(struct tui_model *m, int key)
 		return TUI_REDRAW;
 	case TK_ENTER:
 	case 's':
-		return planner_save(m);
+		return planner_save(m, p);
 	case 'A' - '@': /* ^A; a on a choice field (a text field takes the letter) */
 		return tui_apply_open(m);
 	case 'a':
 		if (is_choice(p->field))
 			return tui_apply_open(m);
 		break;
-	case TK_RESIZE:
-		return TUI_REDRAW;
+	case 'N' - '@': /* ^N: its notes, whole */
+		return tui_planner_notes(m);
 	case TK_LEFT:
 	case TK_RIGHT:
 	case ' ':
@@ -411,3 +407,15 @@ enum tui_action tui_planner_key(struct tui_model *m, int key)
 	tui_planner_update(p);
 	return TUI_REDRAW;
 }
+
+static void planner_close(void *data)
+{
+	tui_planner_free(data);
+}
+
+const struct tui_screen_ops tui_planner_screen = {
+	.title = "the planner",
+	.key = planner_key,
+	.draw = tui_draw_planner,
+	.close = planner_close,
+};

@@ -564,9 +564,7 @@ enum tui_action tui_setup_open(struct tui_model *m)
 	}
 	setup_fill(s, m->drives ? m->drives : own);
 	table_free(own);
-	free(m->setup);
-	m->setup = s;
-	return TUI_REDRAW;
+	return tui_screen_open(m, &tui_setup_screen, s);
 }
 
 static void setup_swap(struct tui_setup *s, unsigned a, unsigned b)
@@ -592,9 +590,8 @@ void tui_setup_columns(const struct tui_setup *s, char *buf, size_t len)
 }
 
 /* Enter: the table takes the columns, tui.conf keeps them. */
-static enum tui_action setup_save(struct tui_model *m)
+static enum tui_action setup_save(struct tui_model *m, struct tui_setup *s)
 {
-	struct tui_setup *s = m->setup;
 	struct ss_error err = { 0 };
 	char cols[256], path[4096];
 
@@ -602,8 +599,7 @@ static enum tui_action setup_save(struct tui_model *m)
 	if (columns_check(cols, s->msg, sizeof(s->msg)))
 		return TUI_REDRAW;
 	snprintf(m->columns, sizeof(m->columns), "%s", cols);
-	free(m->setup);
-	m->setup = NULL;
+	tui_screen_close(m, s);
 	tui_table_rebuild(m);
 	if (conf_save(m, cols, path, sizeof(path), &err))
 		return tui_alert(m, "Setup",
@@ -617,22 +613,19 @@ static enum tui_action setup_save(struct tui_model *m)
 	return TUI_REDRAW;
 }
 
-enum tui_action tui_setup_key(struct tui_model *m, int key)
+static enum tui_action setup_key(struct tui_model *m, void *data, int key)
 {
-	struct tui_setup *s = m->setup;
+	struct tui_setup *s = data;
 	unsigned c = s->cur;
 
 	switch (key) {
-	case TK_RESIZE:
-		return TUI_REDRAW;
 	case TK_ESC:
 	case 'q':
-		free(m->setup);
-		m->setup = NULL;
+		tui_screen_close(m, s);
 		return TUI_REDRAW;
 	case TK_ENTER:
 	case TK_F2:
-		return setup_save(m);
+		return setup_save(m, s);
 	case TK_UP:
 	case 'k':
 		s->cur = c ? c - 1 : 0;
@@ -698,3 +691,11 @@ enum tui_action tui_setup_key(struct tui_model *m, int key)
 	s->msg[0] = '\0';
 	return TUI_REDRAW;
 }
+
+const struct tui_screen_ops tui_setup_screen = {
+	.title = "Setup",
+	.flags = TUI_SCREEN_OVERLAY,
+	.key = setup_key,
+	.draw = tui_draw_setup,
+	.close = free,
+};

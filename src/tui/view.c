@@ -437,7 +437,7 @@ int tui_wrap_draw_ind(int y, int x, const char *p, int width, int ind, int max)
 /* The help box: as wide as the longest line needs (up to the screen), framed,
  * its lines wrapped to that width, scrolled by m->help_top when the screen
  * is too short; the key bar stays under it. */
-static void draw_help(const struct tui_model *m)
+void tui_draw_help(const struct tui_model *m, void *data)
 {
 	static const char *const head[] = {
 		"  Up/Down, j/k   move the selection (the mouse: click a row)",
@@ -474,12 +474,12 @@ static void draw_help(const struct tui_model *m)
 	static char acts[32][200], rows[MAXR][256];
 	char foot[128];
 	int n = 0, nr = 0, k = 0, longest = 0, w, tw, vis, top, y0, x0;
-	struct tui_model *mm = (struct tui_model *)m;
+	struct tui_help *h = data;
 
 	for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++)
 		lines[n++] = head[i];
-	for (const struct tui_key_action *a = tui_actions; a->run && k < 32; a++, k++) {
-		snprintf(acts[k], sizeof(acts[k]), "  %-14s %s", a->keyname, a->help);
+	for (const struct tui_key *a = tui_actions; a->name && k < 32; a++, k++) {
+		snprintf(acts[k], sizeof(acts[k]), "  %-14s %s", a->name, a->help);
 		lines[n++] = acts[k];
 	}
 	for (size_t i = 0; i < sizeof(tail) / sizeof(tail[0]) && n < MAXL; i++)
@@ -497,11 +497,11 @@ static void draw_help(const struct tui_model *m)
 	vis = LINES - 3 < nr ? LINES - 3 : nr; /* the frame's two rows, the key bar */
 	if (vis < 1)
 		vis = 1;
-	mm->help_max = (size_t)(nr - vis);
-	mm->help_page = (size_t)vis;
-	if (mm->help_top > mm->help_max)
-		mm->help_top = mm->help_max;
-	top = (int)mm->help_top;
+	h->max = (size_t)(nr - vis);
+	h->page = (size_t)vis;
+	if (h->top > h->max)
+		h->top = h->max;
+	top = (int)h->top;
 	if (nr > vis)
 		snprintf(foot, sizeof(foot), "lines %d-%d of %d %s%s", top + 1, top + vis, nr,
 			 top ? glyphs()->more_up : "", top + vis < nr ? glyphs()->more_down : "");
@@ -557,8 +557,9 @@ void tui_box_foot(int y0, int x0, int h, int w, attr_t a, const char *foot)
 /* A dialog: framed, its lines and its refusal wrapped to the box, scrolled
  * (d->top) when they do not fit over the input line; the keys on the
  * bottom frame and in the key bar. */
-static void draw_dialog(const struct tui_model *m, const struct tui_dialog *d)
+void tui_draw_dialog(const struct tui_model *m, void *data)
 {
+	const struct tui_dialog *d = data;
 	static const struct tui_keylabel k_submit[] = {
 		{ "Enter", "go on", TK_ENTER },
 		{ "Esc", "cancel", TK_ESC },
@@ -697,8 +698,9 @@ static int pager_rows(const char *s, int width)
 
 /* A full-screen text: its lines wrapped to the screen (nothing cut, a
  * wrapped line's rest under its text), from p->top on. */
-static void draw_pager(const struct tui_model *m, const struct tui_pager *p)
+void tui_draw_pager(const struct tui_model *m, void *data)
 {
+	const struct tui_pager *p = data;
 	static const struct tui_keylabel keys[] = {
 		{ "j/k", "scroll", 0 },
 		{ "PgUp", "page up", TK_PGUP },
@@ -791,8 +793,9 @@ static const struct tui_keylabel planner_keys[] = {
 	{ "^N", "notes", 'N' - '@' },
 };
 
-static void draw_planner(const struct tui_model *m, const struct tui_planner *p)
+void tui_draw_planner(const struct tui_model *m, void *data)
 {
+	const struct tui_planner *p = data;
 	char buf[512], v[64], cap[32];
 	int y = 0, used, lw, nw, cw, iw, aw;
 	bool mttdl;
@@ -923,8 +926,9 @@ static void bar_text(double f, char *buf, size_t len)
 	glyphs_bar(f, 1.0, COLS >= 100 ? 20 : 10, NULL, false, buf, len);
 }
 
-static void draw_applying(const struct tui_model *m, struct tui_applying *ap)
+void tui_draw_applying(const struct tui_model *m, void *data)
 {
+	struct tui_applying *ap = data;
 	char buf[512], bar[4 * 20 + 1];
 	int y = 2;
 
@@ -978,8 +982,9 @@ static double rec_stroke(const struct array_member *m)
  * members cut with the cut mark), the selected one below: its device, level
  * and step wrapped, a row per member (sizes in blocks on a wide screen);
  * Enter shows every field of it. */
-static void draw_arrays(const struct tui_model *m, const struct tui_arrays *a)
+void tui_draw_arrays(const struct tui_model *m, void *data)
 {
+	const struct tui_arrays *a = data;
 	static const struct tui_keylabel keys[] = {
 		{ "j/k", "select", 0 }, { "Enter", "detail", TK_ENTER }, { "u", "undo", 'u' },
 		{ "q", "close", 'q' },	{ "R", "reload", 'R' },
@@ -1138,11 +1143,13 @@ static void main_title(const struct tui_model *m, char *buf, size_t len)
 
 /* The main screen: title, the drive table (the columns the width allows),
  * the selected drive's details (d hides them), the status, the key bar. */
-static void draw_main(const struct tui_model *m)
+void tui_draw_main(const struct tui_model *m, void *data)
 {
 	struct tui_model *mm = (struct tui_model *)m;
 	int list_h, shown, y, detail_y, cw[TABLE_COLS];
 	char buf[256];
+
+	(void)data;
 
 	erase();
 	attron(attr_title());
@@ -1232,35 +1239,15 @@ static void draw_main(const struct tui_model *m)
 	tui_put_cut(LINES - 2, 1, buf, COLS - 2);
 	attroff(A_BOLD);
 	tui_keybar(m, TUI_KEYS(main_keys), NULL);
-	if (m->setup)
-		tui_draw_setup(m);
-	if (m->help)
-		draw_help(m);
-	if (m->dlg)
-		draw_dialog(m, m->dlg);
 }
 
 void tui_draw(const struct tui_model *m)
 {
 	struct tui_model *mm = (struct tui_model *)m;
 
-	mm->rows_y = -1; /* the drive table is not on the screen */
+	mm->rows_y = -1; /* no list on the screen until one is drawn */
 	mm->cols = COLS;
 	mm->lines = LINES;
-	/* the screen on top, in the order the keys go to them (model.c) */
-	if (m->pager)
-		draw_pager(m, m->pager);
-	else if (m->logview)
-		tui_draw_log(m);
-	else if (m->applying)
-		draw_applying(m, m->applying);
-	else if (m->arrays)
-		draw_arrays(m, m->arrays);
-	else if (m->planner)
-		draw_planner(m, m->planner);
-	else
-		draw_main(m);
-	if (m->dlg && (m->logview || m->applying || m->arrays || m->pager || m->planner))
-		draw_dialog(m, m->dlg);
+	tui_screens_draw(m);
 	refresh();
 }

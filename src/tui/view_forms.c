@@ -240,10 +240,10 @@ static const struct tui_keylabel log_edit_keys[] = {
 	{ "Esc", "drop it", TK_ESC },
 };
 
-void tui_draw_log(const struct tui_model *m)
+void tui_draw_log(const struct tui_model *m, void *data)
 {
-	const struct tui_logview *v = m->logview;
-	struct tui_logview *mv = m->logview;
+	const struct tui_logview *v = data;
+	struct tui_logview *mv = data;
 	int detail_h = COLS >= 120 ? 3 : 4, list_h, y = 1, devw = 14, timew;
 	char buf[1200], when[24], name[160], dev[300];
 	struct cmdlog_text t;

@@ -92,24 +92,26 @@ static void test_mouse(void **state)
 	m.hits[1] = (struct tui_hit){ 23, 7, 15, 0 }; /* "j/k move": no one key */
 	m.nhits = 2;
 	assert_int_equal(tui_mouse(&m, TUI_CLICK, 23, 8), TUI_NONE);
-	assert_false(m.help);
+	assert_null(tui_screen_find(&m, &tui_help_screen));
 	assert_int_equal(tui_mouse(&m, TUI_CLICK, 23, 3), TUI_REDRAW);
-	assert_true(m.help);
+	assert_non_null(tui_screen_find(&m, &tui_help_screen));
 	/* with the help over it, a click on the table selects nothing */
 	assert_int_equal(tui_mouse(&m, TUI_CLICK, 3, 10), TUI_NONE);
 	assert_int_equal(m.sel, 8);
 	/* the arrays screen on top: a click selects an array, not a drive */
-	m.help = false;
-	struct tui_arrays arr = { .n = 3 };
+	tui_screen_close(&m, tui_screen_find(&m, &tui_help_screen));
+	struct tui_arrays *arr = calloc(1, sizeof(*arr));
 
-	m.arrays = &arr;
+	assert_non_null(arr);
+	arr->n = 3;
+	tui_screen_open(&m, &tui_arrays_screen, arr);
 	m.rows_y = 2;
 	m.rows_n = 3;
 	assert_int_equal(tui_mouse(&m, TUI_CLICK, 4, 1), TUI_REDRAW);
-	assert_int_equal(arr.sel, 2);
+	assert_int_equal(arr->sel, 2);
 	assert_int_equal(m.sel, 8);
 	assert_int_equal(tui_mouse(&m, TUI_CLICK, 5, 1), TUI_NONE);
-	m.arrays = NULL;
+	tui_screen_close(&m, arr);
 	m.devs = NULL;
 	m.n = 0;
 }
