@@ -392,8 +392,17 @@ static void applying_close(void *data)
 	tui_applying_free(data);
 }
 
+/* clang-format off */
+static const struct tui_key applying_keys[] = {
+	{ .name = "any key", .help = "once the apply has ended: the arrays screen (until then it "
+				     "runs to its end; a failed step is rolled back)" },
+	{ .name = NULL },
+};
+/* clang-format on */
+
 const struct tui_screen_ops tui_applying_screen = {
-	.title = "an apply",
+	.title = "An apply (^A in the planner)",
+	.keys = applying_keys,
 	.key = applying_key,
 	.draw = tui_draw_applying,
 	.close = applying_close,
@@ -447,12 +456,14 @@ enum tui_action tui_arrays_open(struct tui_model *m)
 }
 
 /* Enter: every field of the selected record, a member a line, in a pager. */
-static enum tui_action arrays_detail(struct tui_model *m, const struct tui_arrays *a)
+static enum tui_action arrays_detail(struct tui_model *m, void *data, int key)
 {
+	const struct tui_arrays *a = data;
 	const struct array_rec *r;
 	struct tui_lines l = { 0 };
 	char title[160], h1[32], h2[32], *text;
 
+	(void)key;
 	if (!a->n)
 		return TUI_NONE;
 	r = &a->recs[a->sel];
@@ -575,12 +586,14 @@ static enum tui_action undo_submit(struct tui_model *m, struct tui_dialog *d)
 	return TUI_REDRAW;
 }
 
-static enum tui_action arrays_undo(struct tui_model *m, struct tui_arrays *a)
+static enum tui_action arrays_undo(struct tui_model *m, void *data, int key)
 {
+	const struct tui_arrays *a = data;
 	const struct array_rec *r;
 	struct tui_dialog *d;
 	char *name;
 
+	(void)key;
 	if (!a->n)
 		return tui_alert(m, "Undo", "No array to undo.");
 	if (a->busy[0])
@@ -607,41 +620,39 @@ static enum tui_action arrays_undo(struct tui_model *m, struct tui_arrays *a)
 	return TUI_REDRAW;
 }
 
-static enum tui_action arrays_key(struct tui_model *m, void *data, int key)
+static enum tui_action arrays_move(struct tui_model *m, void *data, int key)
 {
 	struct tui_arrays *a = data;
 
-	switch (key) {
-	case TK_ESC:
-	case 'q':
-		if (a->busy[0]) {
-			tui_status(m, "%s: wait for it to end", a->busy);
-			return TUI_REDRAW;
-		}
-		tui_screen_close(m, a);
-		return TUI_RESCAN;
-	case TK_UP:
-	case 'k':
-		if (a->sel)
-			a->sel--;
+	(void)m;
+	if ((key == TK_UP || key == 'k') && a->sel)
+		a->sel--;
+	if ((key == TK_DOWN || key == 'j') && a->sel + 1 < a->n)
+		a->sel++;
+	return TUI_REDRAW;
+}
+
+static enum tui_action arrays_reload_key(struct tui_model *m, void *data, int key)
+{
+	struct tui_arrays *a = data;
+
+	(void)key;
+	if (!a->busy[0])
+		tui_arrays_reload(a, m->ctx);
+	return TUI_REDRAW;
+}
+
+static enum tui_action arrays_done(struct tui_model *m, void *data, int key)
+{
+	struct tui_arrays *a = data;
+
+	(void)key;
+	if (a->busy[0]) {
+		tui_status(m, "%s: wait for it to end", a->busy);
 		return TUI_REDRAW;
-	case TK_DOWN:
-	case 'j':
-		if (a->sel + 1 < a->n)
-			a->sel++;
-		return TUI_REDRAW;
-	case 'R':
-	case TK_F5:
-		if (!a->busy[0])
-			tui_arrays_reload(a, m->ctx);
-		return TUI_REDRAW;
-	case 'u':
-		return arrays_undo(m, a);
-	case TK_ENTER:
-		return arrays_detail(m, a);
-	default:
-		return TUI_NONE;
 	}
+	tui_screen_close(m, a);
+	return TUI_RESCAN;
 }
 
 /* A click on an array's row selects it. */
@@ -661,9 +672,33 @@ static void arrays_close(void *data)
 	tui_arrays_free(data);
 }
 
+/* clang-format off */
+static const struct tui_key arrays_keys[] = {
+	{ .key = TK_UP, .more = { 'k', TK_DOWN, 'j' }, .name = "Up/Down, j/k", .run = arrays_move,
+	  .help = "select an array" },
+	{ .key = TK_ENTER, .name = "Enter", .run = arrays_detail,
+	  .help = "every field of the selected array's record, in a report" },
+	{ .key = 'u', .name = "u", .run = arrays_undo,
+	  .help = "undo the selected array: stop it, wipe its md metadata, restore every "
+		  "member (its name typed to confirm)" },
+	{ .key = 'R', .more = { TK_F5 }, .name = "R, F5", .run = arrays_reload_key,
+	  .help = "read the records again" },
+	{ .key = 'q', .more = { TK_ESC }, .name = "q, Esc", .run = arrays_done,
+	  .help = "close it (the drives are read again)" },
+	{ .name = NULL },
+};
+
+static const struct tui_keylabel arrays_bar[] = {
+	{ "j/k", "select", 0 }, { "Enter", "detail", TK_ENTER }, { "u", "undo", 'u' },
+	{ "q", "close", 'q' },	{ "R", "reload", 'R' },
+};
+/* clang-format on */
+
 const struct tui_screen_ops tui_arrays_screen = {
-	.title = "the arrays screen",
-	.key = arrays_key,
+	.title = "The arrays screen (A)",
+	.keys = arrays_keys,
+	.bar = arrays_bar,
+	.nbar = sizeof(arrays_bar) / sizeof(arrays_bar[0]),
 	.draw = tui_draw_arrays,
 	.click = arrays_click,
 	.close = arrays_close,

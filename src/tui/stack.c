@@ -7,9 +7,25 @@
  * what the help box, `tui --help` and the man page list. No curses here: the
  * draw hooks are the views'. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "tui.h"
+
+/* in the order tui --help lists them */
+const struct tui_screen_ops *const tui_screen_list[] = {
+	&tui_main_screen,
+	&tui_help_screen,
+	&tui_dialog_screen,
+	&tui_form_screen,
+	&tui_pager_screen,
+	&tui_planner_screen,
+	&tui_arrays_screen,
+	&tui_applying_screen,
+	&tui_log_screen,
+	&tui_setup_screen,
+	NULL,
+};
 
 enum tui_action tui_screen_open(struct tui_model *m, const struct tui_screen_ops *ops, void *data)
 {
@@ -128,4 +144,25 @@ void tui_screens_draw(const struct tui_model *m)
 		m->screens[i].ops->draw(m, m->screens[i].data);
 	if (m->dlg)
 		tui_screen_focus(m).ops->draw(m, m->dlg);
+}
+
+void tui_keys_lines(const struct tui_screen_ops *ops, int width, struct tui_lines *out)
+{
+	for (const struct tui_key *k = ops->keys; k && k->name; k++)
+		if (k->help)
+			tui_lines_add(out, "  %-*s %s", width, k->name, k->help);
+}
+
+void tui_help_text(const struct tui_screen_ops *of, struct tui_lines *out)
+{
+	tui_keys_lines(of, 14, out);
+	tui_lines_add(out, "%s", "");
+	tui_lines_add(out, "%s",
+		      "The key bar at the bottom shows the keys of the screen on top; a click on "
+		      "a label acts as its key. In a dialog, Up/Down and PgUp/PgDn scroll a text "
+		      "that does not fit; in a form, Tab moves between fields.");
+	if (of->about) {
+		tui_lines_add(out, "%s", "");
+		tui_lines_add(out, "%s", of->about);
+	}
 }

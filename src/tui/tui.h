@@ -357,8 +357,6 @@ struct tui_setup {
 	char msg[200]; /* a refusal ("STATE stays: ..."), a hint */
 };
 
-/* The keys of the drive table that start something (actions.c). */
-extern const struct tui_key tui_actions[];
 /* q: quit at once, or with jobs running ask first (self-tests go on in the
  * drives); refused while a job that cannot be left (a format) runs. */
 enum tui_action tui_quit(struct tui_model *m);
@@ -416,6 +414,12 @@ void tui_model_swap(struct tui_model *m, struct dev_entry *devs, size_t n,
 /* model.c (no curses) */
 void tui_model_fini(struct tui_model *m);
 void tui_model_move(struct tui_model *m, long delta);
+/* PgUp/PgDn: a page back or on, the rows shown (page: the view's last
+ * count of them; at least one). */
+long tui_page_step(int key, size_t page);
+/* A text's first row shown after a key (Up/k, Down/j a row, PgUp/PgDn and
+ * Space a page, Home/g, End/G the ends), within 0..max; other keys leave it. */
+void tui_scroll(size_t *top, size_t max, size_t page, int key);
 enum tui_action tui_handle_key(struct tui_model *m, int key);
 /* Reap ended jobs; true when something changed on screen. */
 bool tui_tasks_poll(struct tui_model *m);
@@ -633,7 +637,7 @@ enum tui_action tui_setup_open(struct tui_model *m); /* C, F2 */
 void tui_setup_columns(const struct tui_setup *s, char *buf, size_t len);
 
 /* ---- screens (stack.c, no curses) ---- */
-extern const struct tui_screen_ops tui_main_screen; /* the drive table (model.c) */
+extern const struct tui_screen_ops tui_main_screen; /* the drive table (actions.c) */
 extern const struct tui_screen_ops tui_help_screen; /* the help box (model.c) */
 /* a dialog, and a dialog with a form (m->dlg; model.c) */
 extern const struct tui_screen_ops tui_dialog_screen, tui_form_screen;
@@ -643,6 +647,8 @@ extern const struct tui_screen_ops tui_arrays_screen;	/* arrays.c */
 extern const struct tui_screen_ops tui_applying_screen; /* an apply's progress, arrays.c */
 extern const struct tui_screen_ops tui_log_screen;	/* log.c */
 extern const struct tui_screen_ops tui_setup_screen;	/* the column chooser, select.c */
+/* Every screen, in the order tui --help lists their keys; NULL ends it. */
+extern const struct tui_screen_ops *const tui_screen_list[];
 
 /* Push a screen with its state over the one on top: TUI_REDRAW; when the
  * stack is full, data is closed and an alert says so. */
@@ -667,6 +673,12 @@ void tui_screens_draw(const struct tui_model *m);
 const struct tui_key *tui_key_find(const struct tui_key *keys, int key);
 /* Run the line of the table that takes key: TUI_NONE when none does. */
 enum tui_action tui_keys_run(struct tui_model *m, const struct tui_key *keys, void *data, int key);
+
+/* A line a key of the screen's table ("  NAME  what they do", the name in
+ * width columns), as the help box and tui --help show them. */
+void tui_keys_lines(const struct tui_screen_ops *ops, int width, struct tui_lines *out);
+/* What the help box over a screen says: its keys, then what they are about. */
+void tui_help_text(const struct tui_screen_ops *of, struct tui_lines *out);
 
 /* The help box over a screen: its keys (model.c). */
 struct tui_help {

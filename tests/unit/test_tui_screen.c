@@ -1,7 +1,8 @@
 /* The TUI's screen without curses: the glyph sets (column counts of UTF-8,
  * bars in eighths or ASCII cells), the mouse mapped to the model (a click on
  * a key bar label is its key, on a table row selects it, the wheel is three
- * keys), a dialog whose text does not fit scrolls instead of closing, d. */
+ * keys), a dialog whose text does not fit scrolls instead of closing, d;
+ * the screens' key tables. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 #include <cmocka.h>
 
 #include "front/glyphs.h"
+#include "tui/form.h"
 #include "tui/tui.h"
 
 static void test_glyph_columns(void **state)
@@ -185,12 +187,130 @@ static void test_detail_toggle(void **state)
 	assert_false(m.detail_off);
 }
 
+/* Every screen's key table: each line says its keys and what they do (the
+ * help, tui --help and the man page list them), no key is taken by two
+ * lines of one table (the second would never run), each line that takes
+ * a key runs something unless the screen's key hook answers for the table,
+ * and each label of its key bar that a click turns into a key is a key of
+ * the table. */
+static void test_key_tables(void **state)
+{
+	size_t n = 0;
+
+	(void)state;
+	for (const struct tui_screen_ops *const *s = tui_screen_list; *s; s++, n++) {
+		const struct tui_screen_ops *o = *s;
+
+		assert_non_null(o->title);
+		assert_non_null(o->keys);
+		assert_non_null(o->draw);
+		assert_true(o->keys[0].name != NULL);
+		for (const struct tui_key *k = o->keys; k->name; k++) {
+			int codes[4] = { k->key, k->more[0], k->more[1], k->more[2] };
+
+			if (!k->help)
+				fail_msg("%s: '%s' says nothing", o->title, k->name);
+			if (k->key && !k->act && !k->run && !o->key)
+				fail_msg("%s: '%s' runs nothing", o->title, k->name);
+			for (int c = 0; c < 4; c++)
+				if (codes[c] && tui_key_find(o->keys, codes[c]) != k)
+					fail_msg("%s: key %#x of '%s' is another line's", o->title,
+						 (unsigned)codes[c], k->name);
+		}
+		for (size_t i = 0; i < o->nbar; i++)
+			if (o->bar[i].code && !tui_key_find(o->keys, o->bar[i].code))
+				fail_msg("%s: the bar's '%s %s' is no key of its table", o->title,
+					 o->bar[i].key, o->bar[i].label);
+	}
+	assert_int_equal(n, 10);
+	/* the drive table's first key and its last: the list's ends are read */
+	assert_string_equal(tui_key_find(tui_main_screen.keys, 'k')->name, "Up/Down, j/k");
+	assert_string_equal(tui_key_find(tui_main_screen.keys, 'Q' - '@')->name, "q, ^Q");
+	assert_null(tui_key_find(tui_main_screen.keys, 0));
+}
+
+static enum tui_action stay_submit(struct tui_model *m, struct tui_dialog *d)
+{
+	(void)m;
+	return tui_dialog_error(d, "stays");
+}
+
+/* A dialog (and a form) answer from their key hook: each key their tables
+ * list is taken, in a dialog that asks (and scrolls) and in a form of a
+ * text field, a choice and a box. */
+static void test_dialog_keys(void **state)
+{
+	struct tui_model m = { 0 };
+
+	(void)state;
+	for (const struct tui_key *k = tui_dialog_screen.keys; k->name; k++) {
+		int codes[4] = { k->key, k->more[0], k->more[1], k->more[2] };
+
+		for (int c = 0; c < 4; c++) {
+			struct tui_dialog *d;
+
+			if (!codes[c])
+				continue;
+			d = tui_dialog_new("Ask");
+			assert_non_null(d);
+			d->input = true;
+			d->submit = stay_submit;
+			d->top_max = 4; /* longer than the box */
+			d->page = 2;
+			snprintf(d->text, sizeof(d->text), "ab");
+			m.dlg = d;
+			if (tui_handle_key(&m, codes[c]) == TUI_NONE)
+				fail_msg("a dialog does not take '%s' (%#x)", k->name,
+					 (unsigned)codes[c]);
+			tui_dialog_free(m.dlg);
+			m.dlg = NULL;
+		}
+	}
+	/* the line without a key: a message closes on any other */
+	tui_alert(&m, "Note", "%s", "read");
+	assert_int_equal(tui_handle_key(&m, 'x'), TUI_REDRAW);
+	assert_null(m.dlg);
+	for (const struct tui_key *k = tui_form_screen.keys; k->name; k++) {
+		int codes[4] = { k->key, k->more[0], k->more[1], k->more[2] };
+
+		for (int c = 0; c < 4; c++) {
+			struct tui_dialog *d;
+			struct tui_form *f;
+			struct tui_field *x;
+
+			if (!codes[c])
+				continue;
+			d = tui_dialog_new("Form");
+			f = tui_dialog_form(d);
+			assert_non_null(f);
+			tui_form_text(f, "Size", "1MiB", "a size");
+			x = tui_form_choice(f, "Kind", "a kind");
+			tui_field_option(x, "alpha", NULL);
+			tui_field_option(x, "gamma", NULL);
+			tui_form_check(f, "Volatile", false, "a box");
+			d->submit = stay_submit;
+			/* Left/Right/Space on the choice, y/n/x on the box */
+			f->focus = codes[c] == TK_LEFT || codes[c] == TK_RIGHT || codes[c] == ' '
+				       ? 1
+				   : codes[c] == 'y' || codes[c] == 'n' || codes[c] == 'x' ? 2
+											   : 0;
+			m.dlg = d;
+			if (tui_handle_key(&m, codes[c]) == TUI_NONE)
+				fail_msg("a form does not take '%s' (%#x)", k->name,
+					 (unsigned)codes[c]);
+			tui_dialog_free(m.dlg);
+			m.dlg = NULL;
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_glyph_columns),  cmocka_unit_test(test_glyph_bars),
 		cmocka_unit_test(test_mouse),	       cmocka_unit_test(test_mouse_sorted),
 		cmocka_unit_test(test_dialog_scrolls), cmocka_unit_test(test_detail_toggle),
+		cmocka_unit_test(test_key_tables),     cmocka_unit_test(test_dialog_keys),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
