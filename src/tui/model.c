@@ -1,6 +1,7 @@
 /* model.c - what the TUI shows, refreshed without curses: the marks, the
- * dialog, the jobs on drives, the pager, the keys (the drive list comes
- * from the rescan job, jobs.c). */
+ * dialogs, the jobs on drives, the pager and the help box (screens of the
+ * stack, stack.c), the key that goes to the screen in focus (the drive list
+ * comes from the rescan job, jobs.c). */
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>

@@ -1,7 +1,9 @@
 /* tui.h - the interactive front end. The model is filled by code that never
  * touches curses; views only draw from the model; key handlers return what
- * happened. tui.c alone starts and stops curses. Work that takes time runs
- * as a job (job.h) and reports progress into the model. */
+ * happened. The screens are a stack of hook tables over the drive table
+ * (struct tui_screen_ops, stack.c), each answering from its key table.
+ * tui.c alone starts and stops curses. Work that takes time runs as a job
+ * (job.h) and reports progress into the model. */
 #ifndef SHORTSTROKE_TUI_H
 #define SHORTSTROKE_TUI_H
 

@@ -434,9 +434,10 @@ int tui_wrap_draw_ind(int y, int x, const char *p, int width, int ind, int max)
 	return rows;
 }
 
-/* The help box: as wide as the longest line needs (up to the screen), framed,
- * its lines wrapped to that width, scrolled by m->help_top when the screen
- * is too short; the key bar stays under it. */
+/* The help box: the keys of the screen it was opened over (its table), as
+ * wide as the longest line needs (up to the screen), framed, its lines
+ * wrapped to that width, scrolled by its top when the screen is too short;
+ * its key bar under it. */
 void tui_draw_help(const struct tui_model *m, void *data)
 {
 	enum { MAXR = 200, IND = 17 };

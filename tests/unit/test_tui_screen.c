@@ -2,7 +2,7 @@
  * bars in eighths or ASCII cells), the mouse mapped to the model (a click on
  * a key bar label is its key, on a table row selects it, the wheel is three
  * keys), a dialog whose text does not fit scrolls instead of closing, d;
- * the screens' key tables. */
+ * the stack of screens and their key tables. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -187,6 +187,132 @@ static void test_detail_toggle(void **state)
 	assert_false(m.detail_off);
 }
 
+/* ---- the stack: screens of the test's own, which note what they are asked */
+
+static char trail[64]; /* what the hooks did, in order: "dA" drew A, "kB" a key to B */
+static int closed;
+
+static void note(char what, const char *name)
+{
+	size_t n = strlen(trail);
+
+	if (n + 2 < sizeof(trail)) {
+		trail[n] = what;
+		trail[n + 1] = name[0];
+		trail[n + 2] = '\0';
+	}
+}
+
+static void fake_draw(const struct tui_model *m, void *data)
+{
+	(void)m;
+	note('d', data);
+}
+
+static enum tui_action fake_key(struct tui_model *m, void *data, int key)
+{
+	(void)m;
+	(void)key;
+	note('k', data);
+	return TUI_REDRAW;
+}
+
+static void fake_close(void *data)
+{
+	note('c', data);
+	closed++;
+}
+
+static const struct tui_key fake_keys[] = { { .name = "any key", .help = "noted" },
+					    { .name = NULL } };
+static const struct tui_screen_ops fake_full = {
+	.title = "full",
+	.keys = fake_keys,
+	.key = fake_key,
+	.draw = fake_draw,
+	.close = fake_close,
+};
+static const struct tui_screen_ops fake_box = {
+	.title = "box",
+	.flags = TUI_SCREEN_OVERLAY,
+	.keys = fake_keys,
+	.key = fake_key,
+	.draw = fake_draw,
+	.close = fake_close,
+};
+
+/* Keys go to the screen pushed last, the screens are drawn from the last one
+ * that fills the terminal up: one order, the stack's. A screen closed from
+ * the middle leaves the others in order; a dialog takes the keys over
+ * whatever is on top; a report replaces the report on top; a full stack
+ * refuses a screen and frees it. */
+static void test_screen_stack(void **state)
+{
+	static char names[TUI_MAX_SCREENS + 1][2], A[] = "A", B[] = "B", C[] = "C", D[] = "D";
+	struct tui_model m = { 0 };
+
+	(void)state;
+	trail[0] = '\0';
+	closed = 0;
+	tui_screen_open(&m, &fake_full, A);
+	tui_screen_open(&m, &fake_box, B);
+	tui_screen_open(&m, &fake_box, C);
+	tui_screens_draw(&m);
+	tui_handle_key(&m, 'x');
+	assert_string_equal(trail, "dAdBdCkC");
+	/* a screen that fills the terminal hides what is under it */
+	trail[0] = '\0';
+	tui_screen_open(&m, &fake_full, D);
+	tui_screens_draw(&m);
+	assert_string_equal(trail, "dD");
+	/* B closed from the middle: D on top, then C, A under both */
+	trail[0] = '\0';
+	tui_screen_close(&m, B);
+	tui_screen_close(&m, D);
+	tui_screens_draw(&m);
+	tui_handle_key(&m, 'x');
+	assert_string_equal(trail, "cBcDdAdCkC");
+	assert_ptr_equal(tui_screen_find(&m, &fake_full), A);
+	assert_ptr_equal(tui_screen_find(&m, &fake_box), C);
+	assert_null(tui_screen_find(&m, &tui_pager_screen));
+	/* a dialog takes the keys; a report a job opens goes under it */
+	tui_alert(&m, "Note", "%s", "read it");
+	assert_ptr_equal(tui_screen_focus(&m).ops, &tui_dialog_screen);
+	tui_pager_open(&m, "Report 1", "one");
+	assert_ptr_equal(tui_screen_top(&m).ops, &tui_pager_screen);
+	assert_ptr_equal(tui_screen_focus(&m).ops, &tui_dialog_screen);
+	assert_int_equal(m.nscreens, 3);
+	/* the next report takes its place (one report at a time) */
+	tui_pager_open(&m, "Report 2", "two");
+	assert_int_equal(m.nscreens, 3);
+	assert_string_equal(((struct tui_pager *)tui_screen_find(&m, &tui_pager_screen))->title,
+			    "Report 2");
+	tui_handle_key(&m, 'x'); /* the alert */
+	assert_null(m.dlg);
+	tui_handle_key(&m, 'q'); /* the report */
+	assert_null(tui_screen_find(&m, &tui_pager_screen));
+	trail[0] = '\0';
+	tui_handle_key(&m, 'x');
+	assert_string_equal(trail, "kC");
+	/* full: the screen is refused, freed, and an alert says why */
+	for (unsigned i = m.nscreens; i < TUI_MAX_SCREENS; i++) {
+		snprintf(names[i], sizeof(names[i]), "%c", 'a' + i);
+		assert_int_equal(tui_screen_open(&m, &fake_box, names[i]), TUI_REDRAW);
+	}
+	closed = 0;
+	snprintf(names[TUI_MAX_SCREENS], sizeof(names[0]), "z");
+	tui_screen_open(&m, &fake_box, names[TUI_MAX_SCREENS]);
+	assert_int_equal(closed, 1);
+	assert_int_equal(m.nscreens, TUI_MAX_SCREENS);
+	assert_non_null(m.dlg);
+	assert_non_null(strstr(m.dlg->error, "close one"));
+	/* quitting closes every screen, the top first */
+	closed = 0;
+	tui_model_fini(&m);
+	assert_int_equal(closed, TUI_MAX_SCREENS);
+	assert_int_equal(m.nscreens, 0);
+}
+
 /* Every screen's key table: each line says its keys and what they do (the
  * help, tui --help and the man page list them), no key is taken by two
  * lines of one table (the second would never run), each line that takes
@@ -311,6 +437,7 @@ int main(void)
 		cmocka_unit_test(test_mouse),	       cmocka_unit_test(test_mouse_sorted),
 		cmocka_unit_test(test_dialog_scrolls), cmocka_unit_test(test_detail_toggle),
 		cmocka_unit_test(test_key_tables),     cmocka_unit_test(test_dialog_keys),
+		cmocka_unit_test(test_screen_stack),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
