@@ -29,8 +29,10 @@ const struct tui_screen_ops *const tui_screen_list[] = {
 
 enum tui_action tui_screen_open(struct tui_model *m, const struct tui_screen_ops *ops, void *data)
 {
-	if (!data || m->nscreens >= TUI_MAX_SCREENS) {
-		if (data && ops->close)
+	if (!data)
+		return tui_alert(m, "Screens", "out of memory");
+	if (m->nscreens >= TUI_MAX_SCREENS) {
+		if (ops->close)
 			ops->close(data);
 		return tui_alert(
 		    m, "Screens",
