@@ -1,9 +1,65 @@
-/* tui - the interactive screen (src/tui), as a command. */
+/* tui - the interactive screen (src/tui), as a command. Its help lists every
+ * screen's keys from the screens' key tables, which the TUI answers from. */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 #include "tui/tui.h"
+
+enum { HELP_COLS = 79 };
+
+/* s in rows of at most width columns, cut at spaces, the rows after the
+ * first indented by ind (the key tables' text is ASCII). */
+static void print_wrapped(const char *s, int width, int ind)
+{
+	int in = 0;
+
+	while (*s) {
+		int room = width - in > 10 ? width - in : 10;
+		int cut = (int)strlen(s);
+
+		if (cut > room) {
+			for (cut = room; cut > 0 && s[cut] != ' '; cut--)
+				;
+			if (!cut)
+				cut = room;
+		}
+		printf("%*s%.*s\n", in, "", cut, s);
+		s += cut;
+		while (*s == ' ')
+			s++;
+		in = ind;
+	}
+}
+
+/* Each screen's keys under its title, the names in a column as wide as
+ * its longest. */
+static void print_keys(void)
+{
+	for (const struct tui_screen_ops *const *s = tui_screen_list; *s; s++) {
+		struct tui_lines l = { 0 };
+		int w = 0;
+
+		for (const struct tui_key *k = (*s)->keys; k && k->name; k++)
+			if (k->help && (int)strlen(k->name) > w)
+				w = (int)strlen(k->name);
+		tui_keys_lines(*s, w + 1, &l); /* two spaces before what they do */
+		printf("\n%s:\n", (*s)->title);
+		for (size_t i = 0; i < l.n; i++)
+			print_wrapped(l.v[i], HELP_COLS, w + 4);
+		tui_lines_clear(&l);
+	}
+}
+
+/* --list-keys: a line a key of every screen, SCREEN<tab>KEYS<tab>WHAT, in
+ * the order of the help (what t_man.sh holds the man page to). */
+static void list_keys(void)
+{
+	for (const struct tui_screen_ops *const *s = tui_screen_list; *s; s++)
+		for (const struct tui_key *k = (*s)->keys; k && k->name; k++)
+			if (k->help)
+				printf("%s\t%s\t%s\n", (*s)->title, k->name, k->help);
+}
 
 static int tui_run(struct ss_ctx *ctx, int argc, char **argv)
 {
@@ -11,18 +67,26 @@ static int tui_run(struct ss_ctx *ctx, int argc, char **argv)
 	int rc;
 
 	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		printf("Usage: shortstroke tui\n"
-		       "\n"
-		       "Open the interactive screen: a table of the drives and a detail pane for\n"
-		       "the selected one. Keys: arrows or j/k move, Space marks drives, l limits\n"
-		       "and r restores the selected or marked drives (with the serial typed to\n"
-		       "confirm, progress shown in the table), p plans an array of them\n"
-		       "(goals, ranked layouts, the plan saved to a file), b benchmarks them\n"
-		       "(random reads at QD 1 and 16), a aborts their job (a self-test stops\n"
-		       "inside the drive; a format cannot be aborted), ? help, R rescan, q quit\n"
-		       "(with self-tests running it asks first; they go on inside the drives).\n"
-		       "'shortstroke' with no command on a terminal does the same.\n"
-		       "With --demo it opens on the built-in rig of simulated drives.\n");
+		printf(
+		    "Usage: shortstroke tui [--list-keys]\n"
+		    "\n"
+		    "Open the interactive screen: a table of the drives and a detail pane for\n"
+		    "the selected one. What a key opens (a form, a report, the planner, the log)\n"
+		    "goes over the table, and q or Esc closes it again. 'shortstroke' with no\n"
+		    "command on a terminal does the same. With --demo it opens on the built-in\n"
+		    "rig of simulated drives.\n"
+		    "\n"
+		    "Options:\n"
+		    "  --list-keys  the keys below, one a line: SCREEN, KEYS and WHAT they do,\n"
+		    "               separated by tabs\n"
+		    "\n"
+		    "Keys, screen by screen (? shows those of the drive table, and the bar at\n"
+		    "the bottom those of the screen on top):\n");
+		print_keys();
+		return EXIT_DONE;
+	}
+	if (argc == 2 && !strcmp(argv[1], "--list-keys")) {
+		list_keys();
 		return EXIT_DONE;
 	}
 	if (argc > 1)

@@ -1,5 +1,6 @@
-/* actions.c - what the keys of the main screen start. Each action builds
- * dialogs and jobs on the model; none of it touches curses. */
+/* actions.c - the drive table's screen: its keys (the table the help lists)
+ * and what they start. Each action builds dialogs and jobs on the model;
+ * none of it touches curses (view.c draws the table). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdatomic.h>
@@ -403,47 +404,168 @@ enum tui_action tui_quit(struct tui_model *m)
 	return TUI_REDRAW;
 }
 
-const struct tui_key_action tui_actions[] = {
-	{ 'l', "l", "limit the selected (or marked) drives (a preview, then the serial)",
-	  tui_limit_open, true },
-	{ 'r', "r", "restore the selected (or marked) drives (a preview, then the serial)",
-	  tui_restore_open, true },
-	{ 's', "s", "SMART report of the selected drive", tui_report_smart, true },
-	{ 't', "t", "start a self-test on the selected (or marked) drives", act_selftest, true },
-	{ 'z', "z", "zones of the selected drive (ZBC/ZAC zones, recording zones)",
-	  tui_report_zones, true },
-	{ 'p', "p", "plan an array of the selected (or marked) drives: goals, layouts, save",
-	  tui_planner_open, true },
-	{ 'A', "A",
-	  "the arrays shortstroke created (planner a applies a layout): members, "
-	  "state, stroke; u undoes one",
-	  tui_arrays_open, false },
-	{ 'b', "b", "benchmark the selected (or marked) drives, against their last run",
-	  tui_bench_start, true },
-	{ 'Q', "Q", "qualify the selected (or marked) drives (read-only checks)", tui_qualify_start,
-	  true },
-	{ 'P', "P", "power-cycle simulated drives (volatile limits go)", act_power_cycle, true },
-	{ 'a', "a",
-	  "abort the job on the selected (or marked) drives (a self-test stops "
-	  "inside the drive; a format cannot be aborted)",
-	  act_abort, true },
-	{ 'L', "L", "every command sent to a drive this session, as -v prints it", tui_log_open,
-	  false },
-	{ 'd', "d", "hide / show the detail pane (the table takes the screen)", tui_detail_toggle,
-	  false },
+/* ---- the keys of the drive table ------------------------------------------------ */
+
+static enum tui_action key_move(struct tui_model *m, void *data, int key)
+{
+	(void)data;
+	if (key == TK_UP || key == 'k' || key == TK_DOWN || key == 'j')
+		tui_model_move(m, key == TK_UP || key == 'k' ? -1 : 1);
+	else if (key == TK_HOME || key == 'g' || key == TK_END || key == 'G')
+		tui_model_move(m, key == TK_HOME || key == 'g' ? -(long)m->n : (long)m->n);
+	else
+		tui_model_move(m, tui_page_step(key, m->page));
+	return TUI_REDRAW;
+}
+
+static enum tui_action key_mark(struct tui_model *m)
+{
+	if (m->n && m->marked && (m->nview || !m->view)) { /* never a hidden one */
+		m->marked[m->sel] = !m->marked[m->sel];
+		if (m->failmark) /* the user's mark now */
+			m->failmark[m->sel] = false;
+		tui_model_move(m, 1);
+	}
+	return TUI_REDRAW;
+}
+
+static enum tui_action key_detail(struct tui_model *m)
+{
+	return m->scanned ? tui_detail_open(m) : TUI_NONE;
+}
+
+static enum tui_action key_rescan(struct tui_model *m)
+{
+	(void)m;
+	return TUI_RESCAN;
+}
+
+static enum tui_action key_redraw(struct tui_model *m)
+{
+	(void)m;
+	return TUI_REDRAW;
+}
+
+static enum tui_action key_help(struct tui_model *m)
+{
+	return tui_help_open(m, &tui_main_screen);
+}
+
+/* Esc: a filter kept with Enter goes. */
+static enum tui_action key_unfilter(struct tui_model *m)
+{
+	return m->filter[0] ? tui_filter_clear(m) : TUI_NONE;
+}
+
+/* A key table reads a key a line or two (clang-format would put each field
+ * of a designated initializer on a line of its own). */
+/* clang-format off */
+static const struct tui_key main_keys[] = {
+	{ .key = TK_UP, .more = { 'k', TK_DOWN, 'j' }, .name = "Up/Down, j/k", .run = key_move,
+	  .help = "move the selection (the mouse: click a row)" },
+	{ .key = TK_HOME, .more = { 'g', TK_END, 'G' }, .name = "Home/End, g/G", .run = key_move,
+	  .help = "first / last drive" },
+	{ .key = TK_PGUP, .more = { TK_PGDN }, .name = "PgUp/PgDn", .run = key_move,
+	  .help = "a page of drives up / down (the mouse wheel: three)" },
+	{ .key = TK_ENTER, .name = "Enter", .act = key_detail,
+	  .help = "every detail of the selected drive (what 'shortstroke info' prints)" },
+	{ .key = ' ', .name = "Space", .act = key_mark,
+	  .help = "mark / unmark a drive (actions apply to marked)" },
+	{ .key = 'R', .more = { TK_F5 }, .name = "R, F5", .act = key_rescan,
+	  .help = "rescan the drives" },
+	{ .key = 'l', .name = "l", .act = tui_limit_open, .drives = true,
+	  .help = "limit the selected (or marked) drives (a preview, then the serial)" },
+	{ .key = 'r', .name = "r", .act = tui_restore_open, .drives = true,
+	  .help = "restore the selected (or marked) drives (a preview, then the serial)" },
+	{ .key = 's', .name = "s", .act = tui_report_smart, .drives = true,
+	  .help = "SMART report of the selected drive (what 'smart -a -l' prints)" },
+	{ .key = 't', .name = "t", .act = act_selftest, .drives = true,
+	  .help = "start a self-test on the selected (or marked) drives" },
+	{ .key = 'z', .name = "z", .act = tui_report_zones, .drives = true,
+	  .help = "zones of the selected drive (ZBC/ZAC zones, recording zones): what "
+		  "'zones --measure' prints, no notch list of a disk in use or protected" },
+	{ .key = 'p', .name = "p", .act = tui_planner_open, .drives = true,
+	  .help = "plan an array of the selected (or marked) drives: goals, layouts, save" },
+	{ .key = 'A', .name = "A", .act = tui_arrays_open,
+	  .help = "the arrays shortstroke created (planner a applies a layout): members, "
+		  "state, stroke; u undoes one" },
+	{ .key = 'b', .name = "b", .act = tui_bench_start, .drives = true,
+	  .help = "benchmark the selected (or marked) drives, against their last run" },
+	{ .key = 'Q', .name = "Q", .act = tui_qualify_start, .drives = true,
+	  .help = "qualify the selected (or marked) drives (read-only checks)" },
+	{ .key = 'P', .name = "P", .act = act_power_cycle, .drives = true,
+	  .help = "power-cycle simulated drives (volatile limits go)" },
+	{ .key = 'a', .name = "a", .act = act_abort, .drives = true,
+	  .help = "abort the job on the selected (or marked) drives (a self-test stops "
+		  "inside the drive; a format cannot be aborted)" },
+	{ .key = 'L', .name = "L", .act = tui_log_open,
+	  .help = "every command sent to a drive this session, as -v prints it" },
+	{ .key = 'd', .name = "d", .act = tui_detail_toggle,
+	  .help = "hide / show the detail pane (the table takes the screen)" },
 	/* many disks (select.c) */
-	{ '>', ">", "sort by the next column to the right (after the last: as scanned)",
-	  tui_sort_next, false },
-	{ '<', "<", "sort by the next column to the left", tui_sort_prev, false },
-	{ 'I', "I", "invert the sort order", tui_sort_invert, false },
-	{ '/', "/, F4",
-	  "filter as you type (model, serial, WWN, state, transport, device); "
-	  "Enter keeps it, Esc clears it",
-	  tui_filter_start, false },
-	{ '*', "*", "mark every drive the filter shows", tui_mark_shown, false },
-	{ 'i', "i", "invert the marks of the drives shown", tui_mark_invert, false },
-	{ 'U', "U", "unmark every drive", tui_mark_none, false },
-	{ 'C', "C, F2", "Setup: the table's columns (shown, order), kept in tui.conf",
-	  tui_setup_open, false },
-	{ 0, NULL, NULL, NULL, false },
+	{ .key = '>', .name = ">", .act = tui_sort_next,
+	  .help = "sort by the next column to the right (after the last: as scanned)" },
+	{ .key = '<', .name = "<", .act = tui_sort_prev,
+	  .help = "sort by the next column to the left" },
+	{ .key = 'I', .name = "I", .act = tui_sort_invert,
+	  .help = "invert the sort order" },
+	{ .key = '/', .more = { TK_F4 }, .name = "/, F4", .act = tui_filter_start,
+	  .help = "filter as you type (model, serial, WWN, state, transport, device); "
+		  "Enter keeps it, Esc clears it" },
+	{ .key = TK_ESC, .name = "Esc", .act = key_unfilter,
+	  .help = "clear the filter kept with Enter" },
+	{ .key = '*', .name = "*", .act = tui_mark_shown,
+	  .help = "mark every drive the filter shows" },
+	{ .key = 'i', .name = "i", .act = tui_mark_invert,
+	  .help = "invert the marks of the drives shown" },
+	{ .key = 'U', .name = "U", .act = tui_mark_none,
+	  .help = "unmark every drive" },
+	{ .key = 'C', .more = { TK_F2 }, .name = "C, F2", .act = tui_setup_open,
+	  .help = "Setup: the table's columns (shown, order), kept in tui.conf" },
+	{ .key = '?', .more = { 'h' }, .name = "?, h", .act = key_help,
+	  .help = "this help (q, Esc or any other key closes it)" },
+	{ .key = 'L' - '@', .name = "^L", .act = key_redraw,
+	  .help = "redraw the screen" },
+	{ .key = 'q', .more = { 'Q' - '@' }, .name = "q, ^Q, ^C", .act = tui_quit,
+	  .help = "quit (with jobs running: asks first; self-tests go on inside the drives)" },
+	{ .name = NULL },
+};
+
+/* the key bar, the most used first: what does not fit is in the help */
+static const struct tui_keylabel main_bar[] = {
+	{ "?", "help", '?' },	   { "j/k", "move", 0 },    { "Space", "mark", ' ' },
+	{ "l", "limit", 'l' },	   { "r", "restore", 'r' }, { "b", "bench", 'b' },
+	{ "s", "SMART", 's' },	   { "q", "quit", 'q' },    { "Q", "qualify", 'Q' },
+	{ "t", "self-test", 't' }, { "z", "zones", 'z' },   { "p", "plan", 'p' },
+	{ "/", "filter", '/' },	   { ">", "sort", '>' },    { "*", "mark shown", '*' },
+	{ "L", "log", 'L' },	   { "d", "detail", 'd' },  { "C", "columns", 'C' },
+	{ "R", "rescan", 'R' },
+};
+/* clang-format on */
+
+/* A key to the drive table: to the filter first while it is typed. */
+static enum tui_action main_key(struct tui_model *m, void *data, int key)
+{
+	if (m->filtering) {
+		enum tui_action a = tui_filter_key(m, key);
+
+		/* what it does not take (moves, ^Q) goes to the table's keys */
+		if (a != TUI_NONE)
+			return a;
+	}
+	return tui_keys_run(m, main_keys, data, key);
+}
+
+const struct tui_screen_ops tui_main_screen = {
+	.title = "The drive table",
+	.keys = main_keys,
+	.bar = main_bar,
+	.nbar = sizeof(main_bar) / sizeof(main_bar[0]),
+	.about = "The detail pane shows what 'shortstroke info' prints for the selected drive. "
+		 "STATE tells whether a drive is free to change, in use (mounted, a RAID/LVM "
+		 "member, has partitions) or protected (listed in the protect file); a running "
+		 "job shows its progress.",
+	.key = main_key,
+	.draw = tui_draw_main,
+	.click = tui_main_click,
 };

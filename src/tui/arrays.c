@@ -189,9 +189,9 @@ static enum tui_action start_apply(struct tui_model *m, struct apply_flow *f)
 	}
 	snprintf(tui_task_for(m, spec)->no_abort, sizeof(tui_task_for(m, spec)->no_abort),
 		 "an apply runs to its end (a failed step is rolled back)");
-	tui_applying_free(m->applying);
-	m->applying = ap;
-	return TUI_REDRAW;
+	/* the job has ap: the screen frees it only once the job has ended
+	 * (it stays until then, and the TUI waits for jobs before quitting) */
+	return tui_screen_open(m, &tui_applying_screen, ap);
 }
 
 static enum tui_action serial_dialog(struct tui_model *m, struct apply_flow *f);
@@ -333,7 +333,7 @@ static enum tui_action name_submit(struct tui_model *m, struct tui_dialog *d)
 
 enum tui_action tui_apply_open(struct tui_model *m)
 {
-	struct tui_planner *p = m->planner;
+	struct tui_planner *p = tui_screen_find(m, &tui_planner_screen);
 	struct ss_error err = { 0 };
 	struct apply_flow *f;
 	struct tui_dialog *d;
@@ -374,24 +374,41 @@ enum tui_action tui_apply_open(struct tui_model *m)
 
 /* The progress screen: it stays until the job has ended, then any key
  * goes to the arrays screen. */
-enum tui_action tui_applying_key(struct tui_model *m, int key)
+static enum tui_action applying_key(struct tui_model *m, void *data, int key)
 {
-	struct tui_applying *ap = m->applying;
+	struct tui_applying *ap = data;
 
-	if (key == TK_TICK)
-		return TUI_NONE; /* tui_handle_key took in the job's progress */
-	if (key == TK_RESIZE)
-		return TUI_REDRAW;
+	(void)key;
 	if (!ap->done) {
 		tui_status(m, "the apply runs to its end (a failed step is rolled back)");
 		return TUI_REDRAW;
 	}
-	tui_applying_free(ap);
-	m->applying = NULL;
-	tui_planner_free(m->planner);
-	m->planner = NULL;
+	/* the planner it was applied from goes too */
+	tui_screen_close(m, ap);
+	tui_screen_close(m, tui_screen_find(m, &tui_planner_screen));
 	return tui_arrays_open(m);
 }
+
+static void applying_close(void *data)
+{
+	tui_applying_free(data);
+}
+
+/* clang-format off */
+static const struct tui_key applying_keys[] = {
+	{ .name = "any key", .help = "once the apply has ended: the arrays screen (until then it "
+				     "runs to its end; a failed step is rolled back)" },
+	{ .name = NULL },
+};
+/* clang-format on */
+
+const struct tui_screen_ops tui_applying_screen = {
+	.title = "An apply (^A in the planner)",
+	.keys = applying_keys,
+	.key = applying_key,
+	.draw = tui_draw_applying,
+	.close = applying_close,
+};
 
 /* ---- the arrays screen ------------------------------------------------------ */
 
@@ -437,19 +454,18 @@ enum tui_action tui_arrays_open(struct tui_model *m)
 	if (!a)
 		return tui_alert(m, "Arrays", "out of memory");
 	tui_arrays_reload(a, m->ctx);
-	tui_arrays_free(m->arrays);
-	m->arrays = a;
-	return TUI_REDRAW;
+	return tui_screen_open(m, &tui_arrays_screen, a);
 }
 
 /* Enter: every field of the selected record, a member a line, in a pager. */
-static enum tui_action arrays_detail(struct tui_model *m)
+static enum tui_action arrays_detail(struct tui_model *m, void *data, int key)
 {
-	const struct tui_arrays *a = m->arrays;
+	const struct tui_arrays *a = data;
 	const struct array_rec *r;
 	struct tui_lines l = { 0 };
 	char title[160], h1[32], h2[32], *text;
 
+	(void)key;
 	if (!a->n)
 		return TUI_NONE;
 	r = &a->recs[a->sel];
@@ -512,10 +528,11 @@ static int undo_job(void *arg, const struct progress_sink *sink, struct ss_error
 static void undo_finish(struct tui_model *m, struct tui_task *t, int rc, const struct ss_error *err)
 {
 	struct undo_op *u = t->arg;
+	struct tui_arrays *a = tui_screen_find(m, &tui_arrays_screen);
 
-	if (m->arrays) {
-		m->arrays->busy[0] = '\0';
-		tui_arrays_reload(m->arrays, m->ctx);
+	if (a) {
+		a->busy[0] = '\0';
+		tui_arrays_reload(a, m->ctx);
 	}
 	if (rc)
 		tui_notice(m, "Undo failed", "%s", err->msg);
@@ -529,7 +546,7 @@ static void undo_finish(struct tui_model *m, struct tui_task *t, int rc, const s
 
 static enum tui_action undo_submit(struct tui_model *m, struct tui_dialog *d)
 {
-	struct tui_arrays *a = m->arrays;
+	struct tui_arrays *a = tui_screen_find(m, &tui_arrays_screen);
 	const char *name = d->arg;
 	struct ss_error err = { 0 };
 	struct undo_op *u;
@@ -571,13 +588,14 @@ static enum tui_action undo_submit(struct tui_model *m, struct tui_dialog *d)
 	return TUI_REDRAW;
 }
 
-static enum tui_action arrays_undo(struct tui_model *m)
+static enum tui_action arrays_undo(struct tui_model *m, void *data, int key)
 {
-	struct tui_arrays *a = m->arrays;
+	const struct tui_arrays *a = data;
 	const struct array_rec *r;
 	struct tui_dialog *d;
 	char *name, shape[256];
 
+	(void)key;
 	if (!a->n)
 		return tui_alert(m, "Undo", "No array to undo.");
 	if (a->busy[0])
@@ -604,42 +622,86 @@ static enum tui_action arrays_undo(struct tui_model *m)
 	return TUI_REDRAW;
 }
 
-enum tui_action tui_arrays_key(struct tui_model *m, int key)
+static enum tui_action arrays_move(struct tui_model *m, void *data, int key)
 {
-	struct tui_arrays *a = m->arrays;
+	struct tui_arrays *a = data;
 
-	switch (key) {
-	case TK_ESC:
-	case 'q':
-		if (a->busy[0]) {
-			tui_status(m, "%s: wait for it to end", a->busy);
-			return TUI_REDRAW;
-		}
-		tui_arrays_free(a);
-		m->arrays = NULL;
-		return TUI_RESCAN;
-	case TK_UP:
-	case 'k':
-		if (a->sel)
-			a->sel--;
-		return TUI_REDRAW;
-	case TK_DOWN:
-	case 'j':
-		if (a->sel + 1 < a->n)
-			a->sel++;
-		return TUI_REDRAW;
-	case 'R':
-	case TK_F5:
-		if (!a->busy[0])
-			tui_arrays_reload(a, m->ctx);
-		return TUI_REDRAW;
-	case 'u':
-		return arrays_undo(m);
-	case TK_ENTER:
-		return arrays_detail(m);
-	case TK_RESIZE:
-		return TUI_REDRAW;
-	default:
-		return TUI_NONE;
-	}
+	(void)m;
+	if ((key == TK_UP || key == 'k') && a->sel)
+		a->sel--;
+	if ((key == TK_DOWN || key == 'j') && a->sel + 1 < a->n)
+		a->sel++;
+	return TUI_REDRAW;
 }
+
+static enum tui_action arrays_reload_key(struct tui_model *m, void *data, int key)
+{
+	struct tui_arrays *a = data;
+
+	(void)key;
+	if (!a->busy[0])
+		tui_arrays_reload(a, m->ctx);
+	return TUI_REDRAW;
+}
+
+static enum tui_action arrays_done(struct tui_model *m, void *data, int key)
+{
+	struct tui_arrays *a = data;
+
+	(void)key;
+	if (a->busy[0]) {
+		tui_status(m, "%s: wait for it to end", a->busy);
+		return TUI_REDRAW;
+	}
+	tui_screen_close(m, a);
+	return TUI_RESCAN;
+}
+
+/* A click on an array's row selects it. */
+static enum tui_action arrays_click(struct tui_model *m, void *data, size_t row)
+{
+	struct tui_arrays *a = data;
+
+	(void)m;
+	if (row >= a->n)
+		return TUI_NONE;
+	a->sel = row;
+	return TUI_REDRAW;
+}
+
+static void arrays_close(void *data)
+{
+	tui_arrays_free(data);
+}
+
+/* clang-format off */
+static const struct tui_key arrays_keys[] = {
+	{ .key = TK_UP, .more = { 'k', TK_DOWN, 'j' }, .name = "Up/Down, j/k", .run = arrays_move,
+	  .help = "select an array" },
+	{ .key = TK_ENTER, .name = "Enter", .run = arrays_detail,
+	  .help = "every field of the selected array's record, in a report" },
+	{ .key = 'u', .name = "u", .run = arrays_undo,
+	  .help = "undo the selected array: stop it, wipe its md metadata, restore every "
+		  "member (its name typed to confirm)" },
+	{ .key = 'R', .more = { TK_F5 }, .name = "R, F5", .run = arrays_reload_key,
+	  .help = "read the records again" },
+	{ .key = 'q', .more = { TK_ESC }, .name = "q, Esc", .run = arrays_done,
+	  .help = "close it (the drives are read again)" },
+	{ .name = NULL },
+};
+
+static const struct tui_keylabel arrays_bar[] = {
+	{ "j/k", "select", 0 }, { "Enter", "detail", TK_ENTER }, { "u", "undo", 'u' },
+	{ "q", "close", 'q' },	{ "R", "reload", 'R' },
+};
+/* clang-format on */
+
+const struct tui_screen_ops tui_arrays_screen = {
+	.title = "The arrays screen (A)",
+	.keys = arrays_keys,
+	.bar = arrays_bar,
+	.nbar = sizeof(arrays_bar) / sizeof(arrays_bar[0]),
+	.draw = tui_draw_arrays,
+	.click = arrays_click,
+	.close = arrays_close,
+};

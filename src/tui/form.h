@@ -145,11 +145,6 @@ struct tui_logview {
 struct cmdlog *tui_cmdlog_start(void);
 /* L: open it on the model's log (m->cmdlog). */
 enum tui_action tui_log_open(struct tui_model *m);
-enum tui_action tui_log_key(struct tui_model *m, int key);
 void tui_log_free(struct tui_logview *v);
-/* Copy the log again (when it has new entries) and filter it. */
-void tui_log_refresh(struct tui_model *m, bool force);
-/* view_forms.c */
-void tui_draw_log(const struct tui_model *m);
 
 #endif

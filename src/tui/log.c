@@ -70,14 +70,14 @@ static void log_filter(struct tui_logview *v)
 			}
 }
 
-void tui_log_refresh(struct tui_model *m, bool force)
+/* Copy the log again (when it has new entries) and filter it. */
+static void log_refresh(struct tui_model *m, struct tui_logview *v, bool force)
 {
-	struct tui_logview *v = m->logview;
 	uint64_t last = cmdlog_last(m->cmdlog);
 	struct cmdlog_entry *e;
 	size_t n;
 
-	if (!v || (!force && last == v->last))
+	if (!force && last == v->last)
 		return;
 	if (last != v->last || !v->e) {
 		if (cmdlog_copy(m->cmdlog, &e, &n, &v->dropped))
@@ -100,10 +100,8 @@ enum tui_action tui_log_open(struct tui_model *m)
 	if (!v)
 		return tui_alert(m, "Command log", "out of memory");
 	v->follow = true;
-	tui_log_free(m->logview);
-	m->logview = v;
-	tui_log_refresh(m, true);
-	return TUI_REDRAW;
+	log_refresh(m, v, true);
+	return tui_screen_open(m, &tui_log_screen, v);
 }
 
 static void log_move(struct tui_logview *v, long delta)
@@ -122,15 +120,10 @@ static void log_move(struct tui_logview *v, long delta)
 
 /* Typing the filter (a device, or a command's name): live, Enter keeps it,
  * Esc drops it. */
-static enum tui_action filter_key(struct tui_model *m, int key)
+static enum tui_action filter_key(struct tui_model *m, struct tui_logview *v, int key)
 {
-	struct tui_logview *v = m->logview;
 	size_t len = strlen(v->filter);
 
-	if (key == TK_TICK) {
-		tui_log_refresh(m, false);
-		return TUI_REDRAW;
-	}
 	if (key == TK_ENTER) {
 		v->editing = false;
 		return TUI_REDRAW;
@@ -147,67 +140,138 @@ static enum tui_action filter_key(struct tui_model *m, int key)
 	} else {
 		return TUI_NONE;
 	}
-	tui_log_refresh(m, true);
+	log_refresh(m, v, true);
 	return TUI_REDRAW;
 }
 
-enum tui_action tui_log_key(struct tui_model *m, int key)
+/* The commands sent since the last tick: shown as they come. */
+static enum tui_action log_tick(struct tui_model *m, void *data)
 {
-	struct tui_logview *v = m->logview;
+	struct tui_logview *v = data;
 	uint64_t last = v->last;
 
-	if (v->editing)
-		return filter_key(m, key);
-	switch (key) {
-	case TK_TICK:
-		tui_log_refresh(m, false);
-		return v->last != last ? TUI_REDRAW : TUI_NONE;
-	case 'q':
-	case TK_ESC:
-		tui_log_free(v);
-		m->logview = NULL;
-		return TUI_REDRAW;
-	case TK_UP:
-	case 'k':
-		log_move(v, -1);
-		return TUI_REDRAW;
-	case TK_DOWN:
-	case 'j':
-		log_move(v, 1);
-		return TUI_REDRAW;
-	case TK_PGUP:
-		log_move(v, -10);
-		return TUI_REDRAW;
-	case TK_PGDN:
-	case ' ':
-		log_move(v, 10);
-		return TUI_REDRAW;
-	case TK_HOME:
-	case 'g':
-		log_move(v, -(long)v->nrows);
-		return TUI_REDRAW;
-	case TK_END:
-	case 'G':
-		log_move(v, (long)v->nrows);
-		return TUI_REDRAW;
-	case '/':
-		v->editing = true;
-		return TUI_REDRAW;
-	case 'd':
-		/* the drive selected in the table, or all of them again */
-		if (v->filter[0] || !m->n)
-			v->filter[0] = '\0';
-		else
-			snprintf(v->filter, sizeof(v->filter), "%s", m->devs[m->sel].spec);
-		tui_log_refresh(m, true);
-		return TUI_REDRAW;
-	case 'm':
-		v->media = !v->media;
-		tui_log_refresh(m, true);
-		return TUI_REDRAW;
-	case TK_RESIZE:
-		return TUI_REDRAW;
-	default:
-		return TUI_NONE;
-	}
+	log_refresh(m, v, false);
+	return v->last != last ? TUI_REDRAW : TUI_NONE;
 }
+
+static enum tui_action log_step(struct tui_model *m, void *data, int key)
+{
+	struct tui_logview *v = data;
+	long all = (long)v->nrows;
+
+	(void)m;
+	log_move(v, key == TK_UP || key == 'k'	   ? -1
+		    : key == TK_DOWN || key == 'j' ? 1
+		    : key == TK_PGUP		   ? -10
+		    : key == TK_HOME || key == 'g' ? -all
+		    : key == TK_END || key == 'G'  ? all
+						   : 10);
+	return TUI_REDRAW;
+}
+
+static enum tui_action log_filter_start(struct tui_model *m, void *data, int key)
+{
+	struct tui_logview *v = data;
+
+	(void)m;
+	(void)key;
+	v->editing = true;
+	return TUI_REDRAW;
+}
+
+/* the drive selected in the table, or all of them again */
+static enum tui_action log_this_drive(struct tui_model *m, void *data, int key)
+{
+	struct tui_logview *v = data;
+
+	(void)key;
+	if (v->filter[0] || !m->n)
+		v->filter[0] = '\0';
+	else
+		snprintf(v->filter, sizeof(v->filter), "%s", m->devs[m->sel].spec);
+	log_refresh(m, v, true);
+	return TUI_REDRAW;
+}
+
+static enum tui_action log_media(struct tui_model *m, void *data, int key)
+{
+	struct tui_logview *v = data;
+
+	(void)key;
+	v->media = !v->media;
+	log_refresh(m, v, true);
+	return TUI_REDRAW;
+}
+
+static enum tui_action log_done(struct tui_model *m, void *data, int key)
+{
+	(void)key;
+	tui_screen_close(m, data);
+	return TUI_REDRAW;
+}
+
+/* clang-format off */
+static const struct tui_key log_keys[] = {
+	{ .key = TK_UP, .more = { 'k', TK_DOWN, 'j' }, .name = "Up/Down, j/k", .run = log_step,
+	  .help = "select a command (on the newest, the newest as they come)" },
+	{ .key = TK_PGUP, .more = { TK_PGDN, ' ' }, .name = "PgUp/PgDn, Space", .run = log_step,
+	  .help = "ten commands up / down" },
+	{ .key = TK_HOME, .more = { 'g', TK_END, 'G' }, .name = "Home/End, g/G", .run = log_step,
+	  .help = "the oldest command kept, the newest" },
+	{ .key = '/', .name = "/", .run = log_filter_start,
+	  .help = "filter by a device's or a command's name as it is typed (Enter keeps it, "
+		  "Esc drops it)" },
+	{ .key = 'd', .name = "d", .run = log_this_drive,
+	  .help = "the drive selected in the table alone (again: all)" },
+	{ .key = 'm', .name = "m", .run = log_media,
+	  .help = "show / hide the reads and writes of the medium (a benchmark's, a scan's)" },
+	{ .key = 'q', .more = { TK_ESC }, .name = "q, Esc", .run = log_done, .help = "close it" },
+	{ .name = NULL },
+};
+
+/* q close among those an 80-column bar shows */
+static const struct tui_keylabel log_bar[] = {
+	{ "j/k", "move", 0 },	{ "PgUp", "page up", TK_PGUP }, { "PgDn", "page down", TK_PGDN },
+	{ "/", "filter", '/' }, { "d", "this drive", 'd' },	{ "q", "close", 'q' },
+	{ "m", "reads/writes", 'm' },
+};
+/* clang-format on */
+
+/* A key to the log: to its filter while that is typed, else its table's. */
+static enum tui_action log_key(struct tui_model *m, void *data, int key)
+{
+	struct tui_logview *v = data;
+
+	if (v->editing)
+		return filter_key(m, v, key);
+	return tui_keys_run(m, log_keys, data, key);
+}
+
+/* A click on a command's row selects it (not while the filter is typed). */
+static enum tui_action log_click(struct tui_model *m, void *data, size_t row)
+{
+	struct tui_logview *v = data;
+
+	(void)m;
+	if (v->editing || v->top + row >= v->nrows)
+		return TUI_NONE;
+	v->sel = v->top + row;
+	return TUI_REDRAW;
+}
+
+static void log_close(void *data)
+{
+	tui_log_free(data);
+}
+
+const struct tui_screen_ops tui_log_screen = {
+	.title = "The log (L)",
+	.keys = log_keys,
+	.bar = log_bar,
+	.nbar = sizeof(log_bar) / sizeof(log_bar[0]),
+	.key = log_key,
+	.tick = log_tick,
+	.draw = tui_draw_log,
+	.click = log_click,
+	.close = log_close,
+};

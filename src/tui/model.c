@@ -1,6 +1,7 @@
 /* model.c - what the TUI shows, refreshed without curses: the marks, the
- * dialog, the jobs on drives, the pager, the keys (the drive list comes
- * from the rescan job, jobs.c). */
+ * dialogs, the jobs on drives, the pager and the help box (screens of the
+ * stack, stack.c), the key that goes to the screen in focus (the drive list
+ * comes from the rescan job, jobs.c). */
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -50,18 +51,7 @@ void tui_model_fini(struct tui_model *m)
 		m->queued = d->next;
 		tui_dialog_free(d);
 	}
-	tui_pager_free(m->pager);
-	m->pager = NULL;
-	tui_planner_free(m->planner);
-	m->planner = NULL;
-	tui_arrays_free(m->arrays);
-	m->arrays = NULL;
-	tui_applying_free(m->applying);
-	m->applying = NULL;
-	tui_log_free(m->logview);
-	m->logview = NULL;
-	free(m->setup);
-	m->setup = NULL;
+	tui_screen_close_all(m);
 	free(m->view);
 	m->view = NULL;
 	m->nview = 0;
@@ -197,36 +187,57 @@ void tui_notice(struct tui_model *m, const char *title, const char *fmt, ...)
 	tui_notice_dialog(m, d);
 }
 
-/* PgUp/PgDn: a page, the rows shown (page: the view's last count of them). */
-static long page_step(int key, size_t page)
+long tui_page_step(int key, size_t page)
 {
 	long p = page ? (long)page : 1;
 
 	return key == TK_PGUP ? -p : p;
 }
 
-static enum tui_action dialog_key(struct tui_model *m, int key)
+void tui_scroll(size_t *top, size_t max, size_t page, int key)
 {
-	struct tui_dialog *d = m->dlg;
+	long t = (long)*top;
+
+	switch (key) {
+	case TK_UP:
+	case 'k':
+		t--;
+		break;
+	case TK_DOWN:
+	case 'j':
+		t++;
+		break;
+	case TK_HOME:
+	case 'g':
+		t = 0;
+		break;
+	case TK_END:
+	case 'G':
+		t = (long)max;
+		break;
+	case TK_PGUP:
+	case TK_PGDN:
+	case ' ':
+		t += tui_page_step(key == ' ' ? TK_PGDN : key, page);
+		break;
+	default:
+		return;
+	}
+	*top = t < 0 ? 0 : t > (long)max ? max : (size_t)t;
+}
+
+/* A key to the dialog (m->dlg is data): a resize redraws it where it is. */
+static enum tui_action dialog_key(struct tui_model *m, void *data, int key)
+{
+	struct tui_dialog *d = data;
 	size_t len = strlen(d->text);
 	enum tui_action a;
 
-	if (key == TK_TICK)
-		return TUI_NONE;
-	if (key == TK_RESIZE)
-		return TUI_REDRAW; /* redraw at the new size, the dialog stays */
 	if (!d->form && d->top_max &&
 	    (key == TK_UP || key == TK_DOWN || key == TK_PGUP || key == TK_PGDN || key == TK_HOME ||
 	     key == TK_END || (!d->input && (key == 'j' || key == 'k')))) {
 		/* its text does not fit: it scrolls (j/k too where nothing is typed) */
-		long step = key == TK_UP || key == 'k'	   ? -1
-			    : key == TK_DOWN || key == 'j' ? 1
-			    : key == TK_HOME		   ? -(long)d->top_max
-			    : key == TK_END		   ? (long)d->top_max
-							   : page_step(key, d->page);
-		long top = (long)d->top + step;
-
-		d->top = top < 0 ? 0 : top > (long)d->top_max ? d->top_max : (size_t)top;
+		tui_scroll(&d->top, d->top_max, d->page, key);
 		return TUI_REDRAW;
 	}
 	if (key == TK_ESC || (!d->input && !d->submit)) {
@@ -270,6 +281,57 @@ static enum tui_action dialog_key(struct tui_model *m, int key)
 	}
 	return TUI_NONE;
 }
+
+/* What dialog_key does with the keys (a dialog and a form answer from it
+ * rather than from their tables, which the help and the man page list;
+ * test_tui_screen checks that each key listed is taken). */
+/* clang-format off */
+static const struct tui_key dialog_keys[] = {
+	{ .key = TK_ENTER, .name = "Enter", .help = "go on (a message: close it)" },
+	{ .key = TK_ESC, .name = "Esc", .help = "cancel: nothing has been sent" },
+	{ .key = TK_BACKSPACE, .name = "Backspace", .help = "erase what was typed" },
+	{ .key = TK_UP, .more = { TK_DOWN, TK_PGUP, TK_PGDN }, .name = "Up/Down, PgUp/PgDn",
+	  .help = "scroll a text longer than the screen, a line or a page (j/k too where "
+		  "nothing is typed; its frame says which lines show)" },
+	{ .key = TK_HOME, .more = { TK_END }, .name = "Home/End",
+	  .help = "its first lines, its last" },
+	{ .name = "any other key", .help = "close a message that asks nothing" },
+	{ .name = NULL },
+};
+
+static const struct tui_key form_keys[] = {
+	{ .key = TK_TAB, .more = { TK_DOWN, TK_BTAB, TK_UP }, .name = "Tab/Down, Shift-Tab/Up",
+	  .help = "the next field, the one before" },
+	{ .key = TK_LEFT, .more = { TK_RIGHT, ' ' }, .name = "Left/Right, Space",
+	  .help = "change a choice or a box" },
+	{ .key = 'y', .more = { 'n', 'x' }, .name = "y/n, x",
+	  .help = "tick a box, clear it, turn it over" },
+	{ .name = "typing", .help = "replaces a field's default; a choice's name picks it" },
+	{ .key = TK_BACKSPACE, .name = "Backspace", .help = "erase what was typed" },
+	{ .key = TK_PGUP, .more = { TK_PGDN }, .name = "PgUp/PgDn", .help = "scroll the preview" },
+	{ .key = TK_ENTER, .name = "Enter",
+	  .help = "go on (an option that is not offered, or a value that does not parse, is "
+		  "refused in the form, which stays open)" },
+	{ .key = TK_ESC, .name = "Esc", .help = "cancel: nothing has been sent" },
+	{ .name = NULL },
+};
+/* clang-format on */
+
+const struct tui_screen_ops tui_dialog_screen = {
+	.title = "A dialog",
+	.flags = TUI_SCREEN_OVERLAY,
+	.keys = dialog_keys,
+	.key = dialog_key,
+	.draw = tui_draw_dialog,
+};
+
+const struct tui_screen_ops tui_form_screen = {
+	.title = "A form (l, r, t, b, Q)",
+	.flags = TUI_SCREEN_OVERLAY,
+	.keys = form_keys,
+	.key = dialog_key,
+	.draw = tui_draw_dialog,
+};
 
 /* ---- jobs ------------------------------------------------------------------- */
 
@@ -484,8 +546,6 @@ enum tui_action tui_fanout_start(struct tui_model *m, const struct tui_fanout_op
 	return TUI_REDRAW;
 }
 
-/* ---- keys ---------------------------------------------------------------------- */
-
 /* ---- pager ------------------------------------------------------------------- */
 
 void tui_pager_free(struct tui_pager *p)
@@ -525,6 +585,19 @@ void tui_pager_set_text(struct tui_pager *p, const char *text)
 	}
 }
 
+enum tui_action tui_pager_show(struct tui_model *m, struct tui_pager *p)
+{
+	struct tui_screen top = tui_screen_top(m);
+
+	if (top.ops != &tui_pager_screen)
+		return tui_screen_open(m, &tui_pager_screen, p);
+	/* a report replaces the one on top: closing it goes back to what
+	 * was under both */
+	m->screens[m->nscreens - 1].data = p;
+	tui_pager_free(top.data);
+	return TUI_REDRAW;
+}
+
 void tui_pager_open(struct tui_model *m, const char *title, const char *text)
 {
 	struct tui_pager *p = calloc(1, sizeof(*p));
@@ -533,202 +606,128 @@ void tui_pager_open(struct tui_model *m, const char *title, const char *text)
 		return;
 	snprintf(p->title, sizeof(p->title), "%s", title);
 	tui_pager_set_text(p, text);
-	tui_pager_free(m->pager);
-	m->pager = p;
+	tui_pager_show(m, p);
 }
 
-static enum tui_action pager_key(struct tui_model *m, int key)
+static enum tui_action pager_scroll(struct tui_model *m, void *data, int key)
 {
-	struct tui_pager *p = m->pager;
+	struct tui_pager *p = data;
 
-	switch (key) {
-	case 'q':
-	case TK_ESC:
-	case TK_ENTER:
-		/* a report still being read is stopped; its result is dropped */
-		tui_bg_cancel(p->loading);
-		tui_pager_free(p);
-		m->pager = NULL;
-		return TUI_REDRAW;
-	case TK_UP:
-	case 'k':
-		if (p->top)
-			p->top--;
-		return TUI_REDRAW;
-	case TK_DOWN:
-	case 'j':
-		if (p->top < p->top_max)
-			p->top++;
-		return TUI_REDRAW;
-	case TK_PGUP:
-		p->top = p->top > p->page ? p->top - p->page : 0;
-		return TUI_REDRAW;
-	case TK_PGDN:
-	case ' ':
-		/* the lines the screen showed (wrapped lines take more rows) */
-		p->top = p->top + p->page < p->top_max ? p->top + p->page : p->top_max;
-		return TUI_REDRAW;
-	case TK_HOME:
-	case 'g':
-		p->top = 0;
-		return TUI_REDRAW;
-	case TK_END:
-	case 'G':
-		/* the last screenful, not the last line alone */
-		p->top = p->top_max;
-		return TUI_REDRAW;
-	case TK_RESIZE:
-		return TUI_REDRAW;
-	default:
-		return TUI_NONE;
-	}
+	(void)m;
+	/* a page: the lines the screen showed (wrapped lines take more rows);
+	 * the end: the last screenful, not the last line alone */
+	tui_scroll(&p->top, p->top_max, p->page, key);
+	return TUI_REDRAW;
 }
 
-/* The help box: arrows, j/k and PgUp/PgDn scroll it (a page: the rows it
- * shows); any other key closes it, q and Esc as on every screen. */
-static enum tui_action help_key(struct tui_model *m, int key)
+static enum tui_action pager_done(struct tui_model *m, void *data, int key)
 {
-	switch (key) {
-	case TK_UP:
-	case 'k':
-		if (m->help_top)
-			m->help_top--;
-		return TUI_REDRAW;
-	case TK_DOWN:
-	case 'j':
-		if (m->help_top < m->help_max)
-			m->help_top++;
-		return TUI_REDRAW;
-	case TK_PGUP:
-	case TK_PGDN:
-	case ' ': {
-		long top = (long)m->help_top + page_step(key == ' ' ? TK_PGDN : key, m->help_page);
+	struct tui_pager *p = data;
 
-		m->help_top = top < 0 ? 0 : top > (long)m->help_max ? m->help_max : (size_t)top;
-		return TUI_REDRAW;
-	}
-	case TK_HOME:
-	case 'g':
-		m->help_top = 0;
-		return TUI_REDRAW;
-	case TK_END:
-	case 'G':
-		m->help_top = m->help_max;
-		return TUI_REDRAW;
-	case TK_RESIZE:
-		return TUI_REDRAW;
-	default:
-		m->help = false;
-		return TUI_REDRAW;
-	}
+	(void)key;
+	/* a report still being read is stopped; its result is dropped */
+	tui_bg_cancel(p->loading);
+	tui_screen_close(m, p);
+	return TUI_REDRAW;
 }
 
-/* A key to the screen on top; the ticks also take in what background jobs
- * read, whatever is open (their done only swaps data in, it opens no
- * dialog). */
-static enum tui_action screen_key(struct tui_model *m, int key)
+static void pager_close(void *data)
 {
-	if (m->dlg)
-		return dialog_key(m, key);
-	if (m->pager)
-		return pager_key(m, key);
-	if (m->logview)
-		return tui_log_key(m, key);
-	if (m->applying)
-		return tui_applying_key(m, key);
-	if (m->arrays)
-		return tui_arrays_key(m, key);
-	if (m->planner && key == 'N' - '@') /* ^N: its notes, whole */
-		return tui_planner_notes(m);
-	if (m->planner)
-		return tui_planner_key(m, key);
-	if (m->setup)
-		return tui_setup_key(m, key);
-	if (m->help) {
-		if (key == TK_TICK)
-			return TUI_NONE;
-		return help_key(m, key);
-	}
-	if (m->filtering) {
-		enum tui_action a = tui_filter_key(m, key);
-
-		/* what it does not take (ticks, moves, resize, ^Q) goes on below */
-		if (a != TUI_NONE)
-			return a;
-	}
-	switch (key) {
-	case 'q':
-	case 'Q' - '@': /* ^Q */
-		return tui_quit(m);
-	case TK_UP:
-	case 'k':
-		tui_model_move(m, -1);
-		return TUI_REDRAW;
-	case TK_DOWN:
-	case 'j':
-		tui_model_move(m, 1);
-		return TUI_REDRAW;
-	case TK_HOME:
-	case 'g':
-		tui_model_move(m, -(long)m->n);
-		return TUI_REDRAW;
-	case TK_END:
-	case 'G':
-		tui_model_move(m, (long)m->n);
-		return TUI_REDRAW;
-	case TK_PGUP:
-	case TK_PGDN:
-		tui_model_move(m, page_step(key, m->page));
-		return TUI_REDRAW;
-	case ' ':
-		if (m->n && m->marked && (m->nview || !m->view)) { /* never a hidden one */
-			m->marked[m->sel] = !m->marked[m->sel];
-			if (m->failmark) /* the user's mark now */
-				m->failmark[m->sel] = false;
-			tui_model_move(m, 1);
-		}
-		return TUI_REDRAW;
-	case '?':
-	case 'h':
-		m->help = true;
-		m->help_top = 0;
-		return TUI_REDRAW;
-	case TK_F5:
-	case 'R':
-		return TUI_RESCAN;
-	case TK_ENTER:
-		return m->scanned ? tui_detail_open(m) : TUI_NONE;
-	case TK_RESIZE:
-	case 'L' - '@': /* ^L */
-		return TUI_REDRAW;
-	case TK_ESC: /* a filter kept with Enter goes */
-		return m->filter[0] ? tui_filter_clear(m) : TUI_NONE;
-	case TK_F2:
-		key = 'C';
-		goto action;
-	case TK_F4:
-		key = '/';
-		goto action;
-	default:
-action:
-		for (const struct tui_key_action *a = tui_actions; a->run; a++) {
-			if (a->key != key)
-				continue;
-			if (a->drives && !m->scanned) {
-				tui_status(m, "scanning, wait: the drive list is not read yet");
-				return TUI_REDRAW;
-			}
-			if (a->drives && m->n && !m->nview && m->view) {
-				tui_status(
-				    m,
-				    "no drive is shown: the filter matches none (Esc clears it)");
-				return TUI_REDRAW;
-			}
-			return a->run(m);
-		}
-		return TUI_NONE;
-	}
+	tui_pager_free(data);
 }
+
+/* clang-format off */
+static const struct tui_key pager_keys[] = {
+	{ .key = TK_UP, .more = { 'k', TK_DOWN, 'j' }, .name = "Up/Down, j/k", .run = pager_scroll,
+	  .help = "scroll a line" },
+	{ .key = TK_PGUP, .more = { TK_PGDN, ' ' }, .name = "PgUp/PgDn, Space", .run = pager_scroll,
+	  .help = "scroll a page (Space: down)" },
+	{ .key = TK_HOME, .more = { 'g', TK_END, 'G' }, .name = "Home/End, g/G",
+	  .run = pager_scroll, .help = "the first page, the last" },
+	{ .key = 'q', .more = { TK_ESC, TK_ENTER }, .name = "q, Esc, Enter", .run = pager_done,
+	  .help = "close it (a report still being read is stopped)" },
+	{ .name = NULL },
+};
+
+static const struct tui_keylabel pager_bar[] = {
+	{ "j/k", "scroll", 0 },	    { "PgUp", "page up", TK_PGUP }, { "PgDn", "page down", TK_PGDN },
+	{ "g/G", "top/end", 0 },    { "q", "close", 'q' },
+};
+/* clang-format on */
+
+const struct tui_screen_ops tui_pager_screen = {
+	.title = "A report (s, z, Enter, the results of b and Q)",
+	.keys = pager_keys,
+	.bar = pager_bar,
+	.nbar = sizeof(pager_bar) / sizeof(pager_bar[0]),
+	.draw = tui_draw_pager,
+	.close = pager_close,
+};
+
+enum tui_action tui_help_open(struct tui_model *m, const struct tui_screen_ops *of)
+{
+	struct tui_help *h = calloc(1, sizeof(*h));
+
+	if (!h)
+		return tui_alert(m, "Help", "out of memory");
+	h->of = of;
+	return tui_screen_open(m, &tui_help_screen, h);
+}
+
+static enum tui_action help_scroll(struct tui_model *m, void *data, int key)
+{
+	struct tui_help *h = data;
+
+	(void)m;
+	tui_scroll(&h->top, h->max, h->page, key);
+	return TUI_REDRAW;
+}
+
+static enum tui_action help_done(struct tui_model *m, void *data, int key)
+{
+	(void)key;
+	tui_screen_close(m, data);
+	return TUI_REDRAW;
+}
+
+/* clang-format off */
+static const struct tui_key help_keys[] = {
+	{ .key = TK_UP, .more = { 'k', TK_DOWN, 'j' }, .name = "Up/Down, j/k", .run = help_scroll,
+	  .help = "scroll a line" },
+	{ .key = TK_PGUP, .more = { TK_PGDN, ' ' }, .name = "PgUp/PgDn, Space", .run = help_scroll,
+	  .help = "scroll a page (Space: down)" },
+	{ .key = TK_HOME, .more = { 'g', TK_END, 'G' }, .name = "Home/End, g/G",
+	  .run = help_scroll, .help = "the first page, the last" },
+	{ .key = 'q', .more = { TK_ESC }, .name = "q, Esc, any other key", .run = help_done,
+	  .help = "close it" },
+	{ .name = NULL },
+};
+
+static const struct tui_keylabel help_bar[] = {
+	{ "j/k", "scroll", 0 },		{ "PgUp", "page up", TK_PGUP },
+	{ "PgDn", "page down", TK_PGDN }, { "q", "close", 'q' },
+};
+/* clang-format on */
+
+/* The help box: scrolled by the keys of its table; any other key closes it,
+ * q and Esc as on every screen. */
+static enum tui_action help_key(struct tui_model *m, void *data, int key)
+{
+	enum tui_action a = tui_keys_run(m, help_keys, data, key);
+
+	return a != TUI_NONE ? a : help_done(m, data, key);
+}
+
+const struct tui_screen_ops tui_help_screen = {
+	.title = "The help (?)",
+	.flags = TUI_SCREEN_OVERLAY,
+	.keys = help_keys,
+	.bar = help_bar,
+	.nbar = sizeof(help_bar) / sizeof(help_bar[0]),
+	.key = help_key,
+	.draw = tui_draw_help,
+	.close = free,
+};
 
 enum tui_action tui_handle_key(struct tui_model *m, int key)
 {
@@ -745,7 +744,7 @@ enum tui_action tui_handle_key(struct tui_model *m, int key)
 		m->status[0] = '\0';
 		said = true;
 	}
-	a = screen_key(m, key);
+	a = tui_screen_key(m, key);
 	if (!m->dlg && m->queued && a != TUI_QUIT) {
 		m->dlg = m->queued;
 		m->queued = m->dlg->next;

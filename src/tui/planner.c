@@ -293,9 +293,7 @@ enum tui_action tui_planner_open(struct tui_model *m)
 	p->profile = RP_PROFILE_DATABASE;
 	p->field = TPF_CAPACITY;
 	tui_planner_update(p);
-	tui_planner_free(m->planner);
-	m->planner = p;
-	return TUI_REDRAW;
+	return tui_screen_open(m, &tui_planner_screen, p);
 nomem:
 	free(idx);
 	tui_planner_free(p);
@@ -334,10 +332,12 @@ struct plan *tui_planner_plan(const struct tui_planner *p, struct ss_error *err)
 
 static enum tui_action save_submit(struct tui_model *m, struct tui_dialog *d)
 {
-	struct tui_planner *p = m->planner;
+	struct tui_planner *p = tui_screen_find(m, &tui_planner_screen);
 	struct ss_error err = { 0 };
 	struct plan *plan;
 
+	if (!p)
+		return tui_dialog_error(d, "The planner is closed: nothing to save.");
 	if (!d->text[0])
 		return tui_dialog_error(d, "A file name, please.");
 	plan = tui_planner_plan(p, &err);
@@ -353,9 +353,8 @@ static enum tui_action save_submit(struct tui_model *m, struct tui_dialog *d)
 	return TUI_REDRAW;
 }
 
-static enum tui_action planner_save(struct tui_model *m)
+static enum tui_action planner_save(struct tui_model *m, struct tui_planner *p)
 {
-	struct tui_planner *p = m->planner;
 	struct tui_dialog *d;
 
 	if (!p->met || !p->nrows)
@@ -400,66 +399,127 @@ static void choice_step(struct tui_planner *p, int delta)
 	}
 }
 
-enum tui_action tui_planner_key(struct tui_model *m, int key)
+static enum tui_action planner_field(struct tui_model *m, void *data, int key)
 {
-	struct tui_planner *p = m->planner;
+	struct tui_planner *p = data;
+
+	(void)m;
+	if (key == TK_TAB || key == TK_DOWN)
+		p->field = (p->field + 1) % TPF_COUNT;
+	else
+		p->field = (p->field + TPF_COUNT - 1) % TPF_COUNT;
+	return TUI_REDRAW;
+}
+
+static enum tui_action planner_layout(struct tui_model *m, void *data, int key)
+{
+	struct tui_planner *p = data;
+
+	(void)m;
+	if (key == TK_PGDN && p->chosen + 1 < p->nrows)
+		p->chosen++;
+	if (key == TK_PGUP && p->chosen)
+		p->chosen--;
+	return TUI_REDRAW;
+}
+
+static enum tui_action planner_choose(struct tui_model *m, void *data, int key)
+{
+	struct tui_planner *p = data;
+
+	(void)m;
+	if (!is_choice(p->field))
+		return TUI_NONE;
+	choice_step(p, key == TK_LEFT ? -1 : 1);
+	p->chosen = 0;
+	tui_planner_update(p);
+	return TUI_REDRAW;
+}
+
+static enum tui_action planner_erase(struct tui_model *m, void *data, int key)
+{
+	struct tui_planner *p = data;
 	char *t = p->text[p->field];
 	size_t len = strlen(t);
 
-	switch (key) {
-	case TK_TICK:
-		return tui_tasks_poll(m) ? TUI_REDRAW : TUI_NONE;
-	case TK_ESC:
-	case 'q':
-		tui_planner_free(p);
-		m->planner = NULL;
-		return TUI_REDRAW;
-	case TK_TAB:
-	case TK_DOWN:
-		p->field = (p->field + 1) % TPF_COUNT;
-		return TUI_REDRAW;
-	case TK_BTAB:
-	case TK_UP:
-		p->field = (p->field + TPF_COUNT - 1) % TPF_COUNT;
-		return TUI_REDRAW;
-	case TK_PGDN:
-		if (p->chosen + 1 < p->nrows)
-			p->chosen++;
-		return TUI_REDRAW;
-	case TK_PGUP:
-		if (p->chosen)
-			p->chosen--;
-		return TUI_REDRAW;
-	case TK_ENTER:
-	case 's':
-		return planner_save(m);
-	case 'A' - '@': /* ^A; a on a choice field (a text field takes the letter) */
-		return tui_apply_open(m);
-	case 'a':
-		if (is_choice(p->field))
-			return tui_apply_open(m);
-		break;
-	case TK_RESIZE:
-		return TUI_REDRAW;
-	case TK_LEFT:
-	case TK_RIGHT:
-	case ' ':
-		if (!is_choice(p->field))
-			return TUI_NONE;
-		choice_step(p, key == TK_LEFT ? -1 : 1);
-		p->chosen = 0;
-		tui_planner_update(p);
-		return TUI_REDRAW;
-	case TK_BACKSPACE:
-		if (is_choice(p->field) || !len)
-			return TUI_NONE;
-		t[len - 1] = '\0';
-		p->chosen = 0;
-		tui_planner_update(p);
-		return TUI_REDRAW;
-	default:
-		break;
-	}
+	(void)m;
+	(void)key;
+	if (is_choice(p->field) || !len)
+		return TUI_NONE;
+	t[len - 1] = '\0';
+	p->chosen = 0;
+	tui_planner_update(p);
+	return TUI_REDRAW;
+}
+
+static enum tui_action planner_save_key(struct tui_model *m, void *data, int key)
+{
+	(void)key;
+	return planner_save(m, data);
+}
+
+/* ^A; a on a choice field (a text field takes the letter) */
+static enum tui_action planner_apply(struct tui_model *m, void *data, int key)
+{
+	const struct tui_planner *p = data;
+
+	if (key == 'a' && !is_choice(p->field))
+		return TUI_NONE;
+	return tui_apply_open(m);
+}
+
+static enum tui_action planner_done(struct tui_model *m, void *data, int key)
+{
+	(void)key;
+	tui_screen_close(m, data);
+	return TUI_REDRAW;
+}
+
+/* clang-format off */
+static const struct tui_key planner_keys[] = {
+	{ .key = TK_TAB, .more = { TK_DOWN, TK_BTAB, TK_UP }, .name = "Tab/Down, Shift-Tab/Up",
+	  .run = planner_field, .help = "the next goal, the one before" },
+	{ .key = TK_LEFT, .more = { TK_RIGHT, ' ' }, .name = "Left/Right, Space",
+	  .run = planner_choose, .help = "change a choice (the level, the workload, the controller)" },
+	{ .name = "typing",
+	  .help = "fills a goal (500G, 2T; empty: no goal), taken and refused as 'plan' takes its "
+		  "options, with its sentences: Tolerates empty is one failure, 0 none; a Stroke "
+		  "(25% or 0.25) evaluates the one layout of the level chosen" },
+	{ .key = TK_BACKSPACE, .name = "Backspace", .run = planner_erase,
+	  .help = "erase what was typed in a goal" },
+	{ .key = TK_PGUP, .more = { TK_PGDN }, .name = "PgUp/PgDn", .run = planner_layout,
+	  .help = "pick a layout" },
+	{ .key = 's', .more = { TK_ENTER }, .name = "s, Enter", .run = planner_save_key,
+	  .help = "save the chosen layout as a plan file" },
+	{ .key = 'A' - '@', .more = { 'a' }, .name = "^A, a", .run = planner_apply,
+	  .help = "apply it: the array's name, a filesystem, every member's serial typed, then "
+		  "the apply with a bar per member (a: on a choice field)" },
+	{ .key = 'N' - '@', .name = "^N", .act = tui_planner_notes,
+	  .help = "every note on the drives, in a report (the screen shows those that fit)" },
+	{ .key = 'q', .more = { TK_ESC }, .name = "q, Esc", .run = planner_done,
+	  .help = "close the planner" },
+	{ .name = NULL },
+};
+
+/* Esc among the first that an 80-column bar shows */
+static const struct tui_keylabel planner_bar[] = {
+	{ "Tab", "field", TK_TAB },   { "Left/Right", "choose", 0 }, { "PgUp/PgDn", "layout", 0 },
+	{ "s", "save", 's' },	      { "^A", "apply", 'A' - '@' },  { "Esc", "close", TK_ESC },
+	{ "^N", "notes", 'N' - '@' },
+};
+/* clang-format on */
+
+/* A key to the planner: its table's, else typed into the goal (a text
+ * field; a choice changes by Left/Right or Space). */
+static enum tui_action planner_key(struct tui_model *m, void *data, int key)
+{
+	struct tui_planner *p = data;
+	char *t = p->text[p->field];
+	size_t len = strlen(t);
+	enum tui_action a = tui_keys_run(m, planner_keys, data, key);
+
+	if (a != TUI_NONE)
+		return a; /* a key its line leaves (a on a text field) is typed */
 	if (is_choice(p->field) || key < 0x21 || key >= 0x7f || len + 1 >= sizeof(p->text[0]))
 		return TUI_NONE;
 	t[len] = (char)key;
@@ -468,3 +528,18 @@ enum tui_action tui_planner_key(struct tui_model *m, int key)
 	tui_planner_update(p);
 	return TUI_REDRAW;
 }
+
+static void planner_close(void *data)
+{
+	tui_planner_free(data);
+}
+
+const struct tui_screen_ops tui_planner_screen = {
+	.title = "The planner (p)",
+	.keys = planner_keys,
+	.bar = planner_bar,
+	.nbar = sizeof(planner_bar) / sizeof(planner_bar[0]),
+	.key = planner_key,
+	.draw = tui_draw_planner,
+	.close = planner_close,
+};

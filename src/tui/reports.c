@@ -142,7 +142,7 @@ static void report_done(struct tui_model *m, struct tui_bg *b, void *arg, int rc
 			const struct ss_error *err)
 {
 	struct report *r = arg;
-	struct tui_pager *p = m->pager;
+	struct tui_pager *p = tui_screen_find(m, &tui_pager_screen);
 	char *text;
 
 	if (!p || p->loading != b) {
@@ -151,8 +151,7 @@ static void report_done(struct tui_model *m, struct tui_bg *b, void *arg, int rc
 	}
 	p->loading = NULL;
 	if (rc) {
-		tui_pager_free(p);
-		m->pager = NULL;
+		tui_screen_close(m, p);
 		tui_notice(m, r->kind == REPORT_SMART ? "SMART" : "Zones", "%s", err->msg);
 		report_free(r);
 		return;
@@ -197,9 +196,7 @@ static enum tui_action report_open(struct tui_model *m, enum report_kind kind)
 		free(p);
 		return tui_alert(m, name, "%s: cannot start: %s", spec, err.msg);
 	}
-	tui_pager_free(m->pager);
-	m->pager = p;
-	return TUI_REDRAW;
+	return tui_pager_show(m, p);
 }
 
 enum tui_action tui_report_smart(struct tui_model *m)

@@ -44,9 +44,12 @@ enum tui_action tui_detail_open(struct tui_model *m)
 
 enum tui_action tui_planner_notes(struct tui_model *m)
 {
-	const struct tui_planner *p = m->planner;
+	const struct tui_planner *p = tui_screen_find(m, &tui_planner_screen);
 	struct tui_lines l = { 0 };
 	char *text;
+
+	if (!p)
+		return TUI_NONE;
 
 	for (size_t i = 0; i < p->notes.n; i++)
 		tui_lines_add(&l, "note: %s", p->notes.text[i]);
@@ -67,17 +70,16 @@ enum tui_action tui_detail_toggle(struct tui_model *m)
 	return TUI_REDRAW;
 }
 
-/* Nothing over the drive table: no dialog, screen or help. */
-static bool main_screen(const struct tui_model *m)
+enum tui_action tui_main_click(struct tui_model *m, void *data, size_t row)
 {
-	return !m->dlg && !m->pager && !m->planner && !m->arrays && !m->applying && !m->logview &&
-	       !m->help && !m->setup;
+	(void)data;
+	return tui_view_select(m, m->top + row) ? TUI_REDRAW : TUI_NONE;
 }
 
 enum tui_action tui_mouse(struct tui_model *m, enum tui_mouse_kind kind, int y, int x)
 {
 	enum tui_action a = TUI_NONE;
-	size_t row;
+	struct tui_screen s;
 
 	if (kind != TUI_CLICK) {
 		if (m->dlg && !m->dlg->form && !m->dlg->top_max)
@@ -98,19 +100,10 @@ enum tui_action tui_mouse(struct tui_model *m, enum tui_mouse_kind kind, int y, 
 		if (y == h->y && x >= h->x0 && x < h->x1)
 			return h->key ? tui_handle_key(m, h->key) : TUI_NONE;
 	}
-	if (m->rows_y < 0 || y < m->rows_y || y >= m->rows_y + (int)m->rows_n || m->dlg)
+	if (m->rows_y < 0 || y < m->rows_y || y >= m->rows_y + (int)m->rows_n)
 		return TUI_NONE;
-	row = (size_t)(y - m->rows_y);
-	/* the list on top whose rows the view drew there */
-	if (m->logview && !m->logview->editing && m->logview->top + row < m->logview->nrows) {
-		m->logview->sel = m->logview->top + row;
-		return TUI_REDRAW;
-	}
-	if (m->arrays && !m->applying && !m->logview && row < m->arrays->n) {
-		m->arrays->sel = row;
-		return TUI_REDRAW;
-	}
-	if (main_screen(m) && tui_view_select(m, m->top + row))
-		return TUI_REDRAW;
-	return TUI_NONE;
+	/* the list the screen on top drew there (a dialog or a box over
+	 * it has none) */
+	s = tui_screen_focus(m);
+	return s.ops->click ? s.ops->click(m, s.data, (size_t)(y - m->rows_y)) : TUI_NONE;
 }

@@ -582,9 +582,7 @@ enum tui_action tui_setup_open(struct tui_model *m)
 	}
 	setup_fill(s, m->drives ? m->drives : own);
 	table_free(own);
-	free(m->setup);
-	m->setup = s;
-	return TUI_REDRAW;
+	return tui_screen_open(m, &tui_setup_screen, s);
 }
 
 static void setup_swap(struct tui_setup *s, unsigned a, unsigned b)
@@ -610,9 +608,8 @@ void tui_setup_columns(const struct tui_setup *s, char *buf, size_t len)
 }
 
 /* Enter: the table takes the columns, tui.conf keeps them. */
-static enum tui_action setup_save(struct tui_model *m)
+static enum tui_action setup_save(struct tui_model *m, struct tui_setup *s)
 {
-	struct tui_setup *s = m->setup;
 	struct ss_error err = { 0 };
 	char cols[256], path[4096];
 
@@ -620,8 +617,7 @@ static enum tui_action setup_save(struct tui_model *m)
 	if (columns_check(cols, s->msg, sizeof(s->msg)))
 		return TUI_REDRAW;
 	snprintf(m->columns, sizeof(m->columns), "%s", cols);
-	free(m->setup);
-	m->setup = NULL;
+	tui_screen_close(m, s);
 	tui_table_rebuild(m);
 	if (conf_save(m, cols, path, sizeof(path), &err))
 		return tui_alert(m, "Setup",
@@ -635,84 +631,122 @@ static enum tui_action setup_save(struct tui_model *m)
 	return TUI_REDRAW;
 }
 
-enum tui_action tui_setup_key(struct tui_model *m, int key)
+static enum tui_action setup_cursor(struct tui_model *m, void *data, int key)
 {
-	struct tui_setup *s = m->setup;
+	struct tui_setup *s = data;
 	unsigned c = s->cur;
 
-	switch (key) {
-	case TK_RESIZE:
-		return TUI_REDRAW;
-	case TK_ESC:
-	case 'q':
-		free(m->setup);
-		m->setup = NULL;
-		return TUI_REDRAW;
-	case TK_ENTER:
-	case TK_F2:
-		return setup_save(m);
-	case TK_UP:
-	case 'k':
+	(void)m;
+	if (key == TK_UP || key == 'k')
 		s->cur = c ? c - 1 : 0;
-		break;
-	case TK_DOWN:
-	case 'j':
+	else if (key == TK_DOWN || key == 'j')
 		s->cur = c + 1 < s->n ? c + 1 : c;
-		break;
-	case TK_HOME:
-	case 'g':
+	else if (key == TK_HOME || key == 'g')
 		s->cur = 0;
-		break;
-	case TK_END:
-	case 'G':
+	else
 		s->cur = s->n ? s->n - 1 : 0;
-		break;
-	case ' ':
-		if (s->on[c] && tui_col_required(s->ids[c])) {
-			snprintf(s->msg, sizeof(s->msg),
-				 "%s stays: DEVICE, SIZE, LIMITED and STATE "
-				 "are always shown",
-				 drive_cols[s->ids[c]].name);
-			return TUI_REDRAW;
-		}
-		s->on[c] = !s->on[c];
-		/* shown: before STATE, which takes the rest of the line */
-		for (unsigned k = 0; s->on[c] && k < c; k++) {
-			if (!s->on[k] || drive_cols[s->ids[k]].width)
-				continue;
-			for (unsigned j = c; j > k; j--)
-				setup_swap(s, j, j - 1);
-			s->cur = k;
-			break;
-		}
-		break;
-	case '[':
-	case '-':
-		if (c) {
-			setup_swap(s, c, c - 1);
-			s->cur = c - 1;
-		}
-		break;
-	case ']':
-	case '+':
-		if (c + 1 < s->n) {
-			setup_swap(s, c, c + 1);
-			s->cur = c + 1;
-		}
-		break;
-	case 'd': { /* the defaults, in their order */
-		struct ss_error err = { 0 };
-		struct table *t = tui_drive_table(&err);
+	s->msg[0] = '\0';
+	return TUI_REDRAW;
+}
 
-		setup_fill(s, t);
-		table_free(t);
-		s->cur = 0;
-		snprintf(s->msg, sizeof(s->msg), "the default columns: Enter keeps them");
+static enum tui_action setup_toggle(struct tui_model *m, void *data, int key)
+{
+	struct tui_setup *s = data;
+	unsigned c = s->cur;
+
+	(void)m;
+	(void)key;
+	if (s->on[c] && tui_col_required(s->ids[c])) {
+		snprintf(s->msg, sizeof(s->msg),
+			 "%s stays: DEVICE, SIZE, LIMITED and STATE "
+			 "are always shown",
+			 drive_cols[s->ids[c]].name);
 		return TUI_REDRAW;
 	}
-	default:
-		return TUI_NONE;
+	s->on[c] = !s->on[c];
+	/* shown: before STATE, which takes the rest of the line */
+	for (unsigned k = 0; s->on[c] && k < c; k++) {
+		if (!s->on[k] || drive_cols[s->ids[k]].width)
+			continue;
+		for (unsigned j = c; j > k; j--)
+			setup_swap(s, j, j - 1);
+		s->cur = k;
+		break;
 	}
 	s->msg[0] = '\0';
 	return TUI_REDRAW;
 }
+
+static enum tui_action setup_move(struct tui_model *m, void *data, int key)
+{
+	struct tui_setup *s = data;
+	unsigned c = s->cur;
+
+	(void)m;
+	if ((key == '[' || key == '-') && c) {
+		setup_swap(s, c, c - 1);
+		s->cur = c - 1;
+	}
+	if ((key == ']' || key == '+') && c + 1 < s->n) {
+		setup_swap(s, c, c + 1);
+		s->cur = c + 1;
+	}
+	s->msg[0] = '\0';
+	return TUI_REDRAW;
+}
+
+/* the defaults, in their order */
+static enum tui_action setup_defaults(struct tui_model *m, void *data, int key)
+{
+	struct tui_setup *s = data;
+	struct ss_error err = { 0 };
+	struct table *t = tui_drive_table(&err);
+
+	(void)m;
+	(void)key;
+	setup_fill(s, t);
+	table_free(t);
+	s->cur = 0;
+	snprintf(s->msg, sizeof(s->msg), "the default columns: Enter keeps them");
+	return TUI_REDRAW;
+}
+
+static enum tui_action setup_keep(struct tui_model *m, void *data, int key)
+{
+	(void)key;
+	return setup_save(m, data);
+}
+
+static enum tui_action setup_cancel(struct tui_model *m, void *data, int key)
+{
+	(void)key;
+	tui_screen_close(m, data);
+	return TUI_REDRAW;
+}
+
+/* clang-format off */
+static const struct tui_key setup_keys[] = {
+	{ .key = TK_UP, .more = { 'k', TK_DOWN, 'j' }, .name = "Up/Down, j/k", .run = setup_cursor,
+	  .help = "move to a column" },
+	{ .key = TK_HOME, .more = { 'g', TK_END, 'G' }, .name = "Home/End, g/G",
+	  .run = setup_cursor, .help = "the first column, the last" },
+	{ .key = ' ', .name = "Space", .run = setup_toggle,
+	  .help = "show or hide it (DEVICE, SIZE, LIMITED and STATE are always shown)" },
+	{ .key = '[', .more = { ']', '-', '+' }, .name = "[ ], - +", .run = setup_move,
+	  .help = "move it up / down the order" },
+	{ .key = 'd', .name = "d", .run = setup_defaults, .help = "the default columns" },
+	{ .key = TK_ENTER, .more = { TK_F2 }, .name = "Enter, F2", .run = setup_keep,
+	  .help = "keep the choice (in tui.conf)" },
+	{ .key = TK_ESC, .more = { 'q' }, .name = "Esc, q", .run = setup_cancel,
+	  .help = "leave the table as it was" },
+	{ .name = NULL },
+};
+/* clang-format on */
+
+const struct tui_screen_ops tui_setup_screen = {
+	.title = "Setup (C)",
+	.flags = TUI_SCREEN_OVERLAY,
+	.keys = setup_keys,
+	.draw = tui_draw_setup,
+	.close = free,
+};

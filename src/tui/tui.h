@@ -1,7 +1,9 @@
 /* tui.h - the interactive front end. The model is filled by code that never
  * touches curses; views only draw from the model; key handlers return what
- * happened. tui.c alone starts and stops curses. Work that takes time runs
- * as a job (job.h) and reports progress into the model. */
+ * happened. The screens are a stack of hook tables over the drive table
+ * (struct tui_screen_ops, stack.c), each answering from its key table.
+ * tui.c alone starts and stops curses. Work that takes time runs as a job
+ * (job.h) and reports progress into the model. */
 #ifndef SHORTSTROKE_TUI_H
 #define SHORTSTROKE_TUI_H
 
@@ -230,6 +232,74 @@ struct tui_hit {
 };
 #define TUI_MAX_HITS 24
 
+/*
+ * A line of a screen's key table: the keys it takes, what they do as the
+ * help box, `tui --help` and the man page say it, and what runs. A line
+ * whose key is 0 takes no key of its own and only says what the screen's
+ * key hook does with the rest ("any other key").
+ */
+struct tui_key {
+	int key;	  /* TK_* or a character; 0: none (said only) */
+	const char *name; /* the keys as the help shows them: "R, F5" */
+	const char *help; /* what they do */
+	enum tui_action (*act)(struct tui_model *m);
+	bool drives; /* acts on the drive list: "scanning, wait" until the
+		       * first scan has ended, refused while the filter shows none */
+	int more[3]; /* other keys that do the same (F5 for R); 0 ends */
+	/* instead of act: given the screen's state and the key pressed */
+	enum tui_action (*run)(struct tui_model *m, void *data, int key);
+};
+
+/* A label of the bottom key bar: the key as shown, what it does, and the
+ * key a click on it sends (0: none). */
+struct tui_keylabel {
+	const char *key, *label;
+	int code;
+};
+
+/*
+ * A screen (stack.c): a table of hooks and the state it owns (data), pushed
+ * over the drive table (tui_main_screen, at the bottom, never closed). Keys
+ * go to the one on top, ticks too; the view draws from the last screen that
+ * fills the terminal up; a click on a row of the list the top one drew is
+ * its click. A dialog (m->dlg) is not pushed: it sits over whatever is on
+ * top and takes the keys first, so that a screen a job opens when it ends
+ * (a benchmark's results) goes under the question being asked.
+ */
+enum {
+	TUI_SCREEN_OVERLAY = 1, /* a box drawn over the screen below it */
+};
+
+struct tui_screen_ops {
+	const char *title; /* "the planner": the heading of its keys in tui --help */
+	unsigned flags;
+	const struct tui_key *keys; /* its key table, ended by a NULL name */
+	/* the key bar it draws (the labels that fit, from the first) */
+	const struct tui_keylabel *bar;
+	size_t nbar;
+	/* what the help says after its keys (NULL: nothing) */
+	const char *about;
+	/* A key (not a tick, not a resize: every screen redraws at the new
+	 * size). NULL: its key table alone; else the hook decides, and gives
+	 * the keys it does not take itself to tui_keys_run. */
+	enum tui_action (*key)(struct tui_model *m, void *data, int key);
+	/* Four times a second while it is on top; TUI_REDRAW when it changed. */
+	enum tui_action (*tick)(struct tui_model *m, void *data);
+	/* Draw it (a view: curses); an overlay draws over the one below. */
+	void (*draw)(const struct tui_model *m, void *data);
+	/* A click on the row-th row of the list it drew (m->rows_y, rows_n). */
+	enum tui_action (*click)(struct tui_model *m, void *data, size_t row);
+	/* Free data: it was closed, or the TUI quits. */
+	void (*close)(void *data);
+};
+
+struct tui_screen {
+	const struct tui_screen_ops *ops;
+	void *data;
+};
+
+#define TUI_MAX_SCREENS 12
+
 struct tui_model {
 	struct ss_ctx *ctx;
 	struct dev_entry *devs;
@@ -242,21 +312,16 @@ struct tui_model {
 	size_t sel;			/* selected row */
 	size_t top;			/* first row shown */
 	size_t page;			/* the table's rows on the screen (view.c): PgDn */
-	bool help;			/* the help overlay is open */
-	size_t help_top;		/* its first row shown (it scrolls on a short screen) */
-	size_t help_max;		/* the last help_top that still fills the box (view.c) */
-	size_t help_page;		/* its rows shown (view.c) */
 	int cols, lines;		/* the screen's size at the last draw (view.c) */
 	/* the last action's message (the next key clears it); empty: the main
 	 * screen's status line says how many drives there are and are marked */
 	char status[320];
-	char source[128]; /* "demo rig", "rig FILE", "this machine" */
-	struct tui_dialog *dlg;
-	struct tui_dialog *queued;     /* shown one after the other once dlg closes */
-	struct tui_pager *pager;       /* on top of everything while open */
-	struct tui_planner *planner;   /* the planner screen while open */
-	struct tui_arrays *arrays;     /* the arrays screen while open */
-	struct tui_applying *applying; /* an apply's progress, over everything */
+	char source[128];	   /* "demo rig", "rig FILE", "this machine" */
+	struct tui_dialog *dlg;	   /* over whatever screen is on top */
+	struct tui_dialog *queued; /* shown one after the other once dlg closes */
+	/* the screens over the drive table, the last on top (stack.c) */
+	struct tui_screen screens[TUI_MAX_SCREENS];
+	unsigned nscreens;
 	struct tui_task tasks[TUI_MAX_TASKS];
 	unsigned ntasks;
 	struct tui_bg bg[TUI_MAX_BG]; /* jobs whose results the UI thread swaps in */
@@ -264,7 +329,6 @@ struct tui_model {
 	bool scanned;		      /* the first scan has ended: devs is the drive list */
 	bool rescan_pending;	      /* rescan once no job (and no scan) is running */
 	struct cmdlog *cmdlog;	      /* every command sent this session (tui_main's) */
-	struct tui_logview *logview;  /* the log screen while open (form.h) */
 	/* what the view drew where, for the mouse (screen.c): the key bar's
 	 * labels and the drive table's rows on the screen */
 	struct tui_hit hits[TUI_MAX_HITS];
@@ -280,11 +344,10 @@ struct tui_model {
 	unsigned sort_by; /* 0: scan order, else the registry's column (enum
 				 * drive_col) + 1 */
 	bool sort_desc;
-	char filter[64];	 /* a drive shows when any of its names has it */
-	bool filtering;		 /* the filter is being typed (/): keys go to it */
-	char columns[256];	 /* the table's columns ("": tui_cols), from tui.conf */
-	struct tui_setup *setup; /* the column chooser while open */
-	unsigned conf_sort_by;	 /* the sort tui.conf holds: saved on quitting when changed */
+	char filter[64];       /* a drive shows when any of its names has it */
+	bool filtering;	       /* the filter is being typed (/): keys go to it */
+	char columns[256];     /* the table's columns ("": tui_cols), from tui.conf */
+	unsigned conf_sort_by; /* the sort tui.conf holds: saved on quitting when changed */
 	bool conf_sort_desc;
 	bool conf_bad; /* tui.conf has a mistake: not written over on quitting */
 };
@@ -298,16 +361,6 @@ struct tui_setup {
 	char msg[200]; /* a refusal ("STATE stays: ..."), a hint */
 };
 
-/* A key on the main screen that starts something (actions.c). */
-struct tui_key_action {
-	int key;
-	const char *keyname; /* as the help shows it */
-	const char *help;
-	enum tui_action (*run)(struct tui_model *m);
-	bool drives; /* acts on the drive list: "scanning, wait" until the
-				 * first scan has ended */
-};
-extern const struct tui_key_action tui_actions[];
 /* q: quit at once, or with jobs running ask first (self-tests go on in the
  * drives); refused while a job that cannot be left (a format) runs. */
 enum tui_action tui_quit(struct tui_model *m);
@@ -365,6 +418,12 @@ void tui_model_swap(struct tui_model *m, struct dev_entry *devs, size_t n,
 /* model.c (no curses) */
 void tui_model_fini(struct tui_model *m);
 void tui_model_move(struct tui_model *m, long delta);
+/* PgUp/PgDn: a page back or on, the rows shown (page: the view's last
+ * count of them; at least one). */
+long tui_page_step(int key, size_t page);
+/* A text's first row shown after a key (Up/k, Down/j a row, PgUp/PgDn and
+ * Space a page, Home/g, End/G the ends), within 0..max; other keys leave it. */
+void tui_scroll(size_t *top, size_t max, size_t page, int key);
 enum tui_action tui_handle_key(struct tui_model *m, int key);
 /* Reap ended jobs; true when something changed on screen. */
 bool tui_tasks_poll(struct tui_model *m);
@@ -484,6 +543,9 @@ void tui_status(struct tui_model *m, const char *fmt, ...) __attribute__((format
 
 /* Open a pager on text (split at newlines; the pager copies it). */
 void tui_pager_open(struct tui_model *m, const char *title, const char *text);
+/* Show p (the caller's until then): over the screen on top, or in the
+ * place of the pager on top (one report at a time). */
+enum tui_action tui_pager_show(struct tui_model *m, struct tui_pager *p);
 /* Its text (replacing what it had). */
 void tui_pager_set_text(struct tui_pager *p, const char *text);
 void tui_pager_free(struct tui_pager *p);
@@ -499,7 +561,6 @@ enum tui_action tui_report_zones(struct tui_model *m);
 enum tui_action tui_planner_open(struct tui_model *m);
 /* Parse the fields and solve again; fills rows, message, error. */
 void tui_planner_update(struct tui_planner *p);
-enum tui_action tui_planner_key(struct tui_model *m, int key);
 void tui_planner_free(struct tui_planner *p);
 extern const char *const tui_plan_field_names[TPF_COUNT];
 
@@ -510,11 +571,9 @@ struct plan *tui_planner_plan(const struct tui_planner *p, struct ss_error *err)
  * filesystem, every member's serial typed, then a job); A opens the
  * arrays screen, where u undoes the selected array */
 enum tui_action tui_apply_open(struct tui_model *m);
-enum tui_action tui_applying_key(struct tui_model *m, int key);
 void tui_applying_free(struct tui_applying *a);
 enum tui_action tui_arrays_open(struct tui_model *m);
 void tui_arrays_reload(struct tui_arrays *a, struct ss_ctx *ctx);
-enum tui_action tui_arrays_key(struct tui_model *m, int key);
 void tui_arrays_free(struct tui_arrays *a);
 
 /* bench.c: b benchmarks the selected or marked drives (random reads) */
@@ -527,6 +586,8 @@ enum tui_action tui_qualify_start(struct tui_model *m);
  * wheel is three Up or Down keys to whatever is on top. */
 enum tui_mouse_kind { TUI_CLICK, TUI_WHEEL_UP, TUI_WHEEL_DOWN };
 enum tui_action tui_mouse(struct tui_model *m, enum tui_mouse_kind kind, int y, int x);
+/* The drive table's click: the row shown there selected. */
+enum tui_action tui_main_click(struct tui_model *m, void *data, size_t row);
 enum tui_action tui_detail_toggle(struct tui_model *m);
 /* Enter: every field of the selected drive (what the detail pane has no
  * room for) in a pager, as `info` prints them. */
@@ -577,12 +638,74 @@ enum tui_action tui_filter_clear(struct tui_model *m);
 /* A key while the filter is typed: TUI_NONE for what it does not take. */
 enum tui_action tui_filter_key(struct tui_model *m, int key);
 enum tui_action tui_setup_open(struct tui_model *m); /* C, F2 */
-enum tui_action tui_setup_key(struct tui_model *m, int key);
 void tui_setup_columns(const struct tui_setup *s, char *buf, size_t len);
+
+/* ---- screens (stack.c, no curses) ---- */
+extern const struct tui_screen_ops tui_main_screen; /* the drive table (actions.c) */
+extern const struct tui_screen_ops tui_help_screen; /* the help box (model.c) */
+/* a dialog, and a dialog with a form (m->dlg; model.c) */
+extern const struct tui_screen_ops tui_dialog_screen, tui_form_screen;
+extern const struct tui_screen_ops tui_pager_screen;	/* a report (model.c) */
+extern const struct tui_screen_ops tui_planner_screen;	/* planner.c */
+extern const struct tui_screen_ops tui_arrays_screen;	/* arrays.c */
+extern const struct tui_screen_ops tui_applying_screen; /* an apply's progress, arrays.c */
+extern const struct tui_screen_ops tui_log_screen;	/* log.c */
+extern const struct tui_screen_ops tui_setup_screen;	/* the column chooser, select.c */
+/* Every screen, in the order tui --help lists their keys; NULL ends it. */
+extern const struct tui_screen_ops *const tui_screen_list[];
+
+/* Push a screen with its state over the one on top: TUI_REDRAW; when the
+ * stack is full, data is closed and an alert says so. */
+enum tui_action tui_screen_open(struct tui_model *m, const struct tui_screen_ops *ops, void *data);
+/* Close the screen whose state is data (its close hook frees it), wherever
+ * it is on the stack; NULL or a state no screen has: nothing. */
+void tui_screen_close(struct tui_model *m, void *data);
+/* Close every screen, the top first (on the way out). */
+void tui_screen_close_all(struct tui_model *m);
+/* The state of the topmost screen of that kind, or NULL. */
+void *tui_screen_find(const struct tui_model *m, const struct tui_screen_ops *ops);
+/* The screen on top of the stack (the drive table when none is pushed). */
+struct tui_screen tui_screen_top(const struct tui_model *m);
+/* What keys and clicks go to: the dialog when one is open, else the top. */
+struct tui_screen tui_screen_focus(const struct tui_model *m);
+/* A key to the screen in focus (a resize redraws, a tick goes to its tick). */
+enum tui_action tui_screen_key(struct tui_model *m, int key);
+/* Draw the screens: from the last that fills the terminal up, then the
+ * dialog (the hooks draw; no curses here). */
+void tui_screens_draw(const struct tui_model *m);
+/* The line of a key table that takes key, or NULL. */
+const struct tui_key *tui_key_find(const struct tui_key *keys, int key);
+/* Run the line of the table that takes key: TUI_NONE when none does. */
+enum tui_action tui_keys_run(struct tui_model *m, const struct tui_key *keys, void *data, int key);
+
+/* A line a key of the screen's table ("  NAME  what they do", the name in
+ * width columns), as the help box and tui --help show them. */
+void tui_keys_lines(const struct tui_screen_ops *ops, int width, struct tui_lines *out);
+/* What the help box over a screen says: its keys, then what they are about. */
+void tui_help_text(const struct tui_screen_ops *of, struct tui_lines *out);
+
+/* The help box over a screen: its keys (model.c). */
+struct tui_help {
+	const struct tui_screen_ops *of; /* the screen whose keys it lists */
+	size_t top;			 /* its first row shown (it scrolls on a short screen) */
+	size_t max;			 /* the last top that still fills the box (view.c) */
+	size_t page;			 /* its rows shown (view.c) */
+};
+enum tui_action tui_help_open(struct tui_model *m, const struct tui_screen_ops *of);
 
 /* view.c */
 void tui_colors_init(void);
 void tui_draw(const struct tui_model *m);
+/* the screens' draw hooks (view.c, view_forms.c, view_setup.c) */
+void tui_draw_main(const struct tui_model *m, void *data);
+void tui_draw_help(const struct tui_model *m, void *data);
+void tui_draw_dialog(const struct tui_model *m, void *data);
+void tui_draw_pager(const struct tui_model *m, void *data);
+void tui_draw_planner(const struct tui_model *m, void *data);
+void tui_draw_arrays(const struct tui_model *m, void *data);
+void tui_draw_applying(const struct tui_model *m, void *data);
+void tui_draw_log(const struct tui_model *m, void *data);
+void tui_draw_setup(const struct tui_model *m, void *data);
 
 /* keys the model understands (curses KEY_* are mapped to these in tui.c) */
 enum {

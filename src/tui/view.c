@@ -434,74 +434,40 @@ int tui_wrap_draw_ind(int y, int x, const char *p, int width, int ind, int max)
 	return rows;
 }
 
-/* The help box: as wide as the longest line needs (up to the screen), framed,
- * its lines wrapped to that width, scrolled by m->help_top when the screen
- * is too short; the key bar stays under it. */
-static void draw_help(const struct tui_model *m)
+/* The help box: the keys of the screen it was opened over (its table), as
+ * wide as the longest line needs (up to the screen), framed, its lines
+ * wrapped to that width, scrolled by its top when the screen is too short;
+ * its key bar under it. */
+void tui_draw_help(const struct tui_model *m, void *data)
 {
-	static const char *const head[] = {
-		"  Up/Down, j/k   move the selection (the mouse: click a row)",
-		"  Home/End, g/G  first / last drive",
-		"  PgUp/PgDn      a page of drives up / down (the mouse wheel: three)",
-		"  Enter          every detail of the selected drive (what 'shortstroke info' "
-		"prints)",
-		"  Space          mark / unmark a drive (actions apply to marked)",
-		"  R, F5          rescan the drives",
-	};
-	static const char *const tail[] = {
-		"  ?, h           this help (q, Esc or any other key closes it)",
-		"  ^L             redraw the screen",
-		"  q              quit (with jobs running: asks first; self-tests go on inside "
-		"the drives)",
-		"",
-		"The key bar at the bottom shows the keys of the screen on top; a click on a "
-		"label acts as its key. In a dialog, Up/Down and PgUp/PgDn scroll a text that "
-		"does not fit; in a form, Tab moves between fields.",
-		"",
-		"The detail pane shows what 'shortstroke info' prints for the selected drive. "
-		"STATE tells whether a drive is free to change, in use (mounted, a RAID/LVM "
-		"member, has partitions) or protected (listed in the protect file); a running "
-		"job shows its progress.",
-	};
-	static const struct tui_keylabel keys[] = {
-		{ "j/k", "scroll", 0 },
-		{ "PgUp", "page up", TK_PGUP },
-		{ "PgDn", "page down", TK_PGDN },
-		{ "q", "close", 'q' },
-	};
-	enum { MAXL = 48, MAXR = 200, IND = 17 };
-	const char *lines[MAXL];
-	static char acts[32][200], rows[MAXR][256];
+	enum { MAXR = 200, IND = 17 };
+	static char rows[MAXR][256];
+	struct tui_help *h = data;
+	struct tui_lines text = { 0 };
 	char foot[128];
-	int n = 0, nr = 0, k = 0, longest = 0, w, tw, vis, top, y0, x0;
-	struct tui_model *mm = (struct tui_model *)m;
+	int nr = 0, longest = 0, w, tw, vis, top, y0, x0;
 
-	for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++)
-		lines[n++] = head[i];
-	for (const struct tui_key_action *a = tui_actions; a->run && k < 32; a++, k++) {
-		snprintf(acts[k], sizeof(acts[k]), "  %-14s %s", a->keyname, a->help);
-		lines[n++] = acts[k];
-	}
-	for (size_t i = 0; i < sizeof(tail) / sizeof(tail[0]) && n < MAXL; i++)
-		lines[n++] = tail[i];
-	for (int i = 0; i < n; i++)
-		if ((int)strlen(lines[i]) > longest && strncmp(lines[i], "The ", 4))
-			longest = (int)strlen(lines[i]);
+	/* the keys of the screen it was opened over, then what they are about */
+	tui_help_text(h->of, &text);
+	for (size_t i = 0; i < text.n; i++)
+		if ((int)strlen(text.v[i]) > longest && text.v[i][0] == ' ')
+			longest = (int)strlen(text.v[i]);
 	w = COLS < longest + 4 ? COLS : longest + 4;
 	tw = w - 4 > 1 ? w - 4 : 1;
 	/* wrap: a key line's continuation goes under its text */
-	for (int i = 0; i < n && nr < MAXR; i++)
-		nr += tui_wrap_into(lines[i], tw,
-				    lines[i][0] == ' ' && lines[i][1] == ' ' ? IND : 0, rows + nr,
+	for (size_t i = 0; i < text.n && nr < MAXR; i++)
+		nr += tui_wrap_into(text.v[i], tw,
+				    text.v[i][0] == ' ' && text.v[i][1] == ' ' ? IND : 0, rows + nr,
 				    MAXR - nr);
+	tui_lines_clear(&text);
 	vis = LINES - 3 < nr ? LINES - 3 : nr; /* the frame's two rows, the key bar */
 	if (vis < 1)
 		vis = 1;
-	mm->help_max = (size_t)(nr - vis);
-	mm->help_page = (size_t)vis;
-	if (mm->help_top > mm->help_max)
-		mm->help_top = mm->help_max;
-	top = (int)mm->help_top;
+	h->max = (size_t)(nr - vis);
+	h->page = (size_t)vis;
+	if (h->top > h->max)
+		h->top = h->max;
+	top = (int)h->top;
 	if (nr > vis)
 		snprintf(foot, sizeof(foot), "lines %d-%d of %d %s%s", top + 1, top + vis, nr,
 			 top ? glyphs()->more_up : "", top + vis < nr ? glyphs()->more_down : "");
@@ -519,7 +485,7 @@ static void draw_help(const struct tui_model *m)
 		tui_put(y0 + 1 + i, x0 + 2, rows[top + i], tw);
 	attroff(attr_title());
 	tui_box_foot(y0, x0, vis + 2, w, attr_title(), foot);
-	tui_keybar(m, TUI_KEYS(keys), "any other key closes");
+	tui_keybar(m, tui_help_screen.bar, tui_help_screen.nbar, "any other key closes");
 }
 
 void tui_box(int y0, int x0, int h, int w, attr_t a, const char *title)
@@ -557,8 +523,9 @@ void tui_box_foot(int y0, int x0, int h, int w, attr_t a, const char *foot)
 /* A dialog: framed, its lines and its refusal wrapped to the box, scrolled
  * (d->top) when they do not fit over the input line; the keys on the
  * bottom frame and in the key bar. */
-static void draw_dialog(const struct tui_model *m, const struct tui_dialog *d)
+void tui_draw_dialog(const struct tui_model *m, void *data)
 {
+	const struct tui_dialog *d = data;
 	static const struct tui_keylabel k_submit[] = {
 		{ "Enter", "go on", TK_ENTER },
 		{ "Esc", "cancel", TK_ESC },
@@ -697,15 +664,9 @@ static int pager_rows(const char *s, int width)
 
 /* A full-screen text: its lines wrapped to the screen (nothing cut, a
  * wrapped line's rest under its text), from p->top on. */
-static void draw_pager(const struct tui_model *m, const struct tui_pager *p)
+void tui_draw_pager(const struct tui_model *m, void *data)
 {
-	static const struct tui_keylabel keys[] = {
-		{ "j/k", "scroll", 0 },
-		{ "PgUp", "page up", TK_PGUP },
-		{ "PgDn", "page down", TK_PGDN },
-		{ "g/G", "top/end", 0 },
-		{ "q", "close", 'q' },
-	};
+	const struct tui_pager *p = data;
 	static const struct tui_keylabel k_load[] = { { "Esc", "stop it", TK_ESC } };
 	struct tui_pager *mp = (struct tui_pager *)p;
 	char buf[256];
@@ -745,7 +706,7 @@ static void draw_pager(const struct tui_model *m, const struct tui_pager *p)
 	/* a line cut at the bottom counts as below */
 	snprintf(buf, sizeof(buf), "lines %zu-%zu of %zu%s%s", p->n ? p->top + 1 : 0, last, p->n,
 		 p->top ? glyphs()->more_up : "", full < p->n ? glyphs()->more_down : "");
-	tui_keybar(m, TUI_KEYS(keys), buf);
+	tui_keybar(m, tui_pager_screen.bar, tui_pager_screen.nbar, buf);
 }
 
 /* ---- the planner screen ------------------------------------------------------- */
@@ -785,15 +746,9 @@ static void mttdl_text(double h, char *buf, size_t len)
 		snprintf(buf, len, "%.0f", y);
 }
 
-/* the planner's keys, Esc among the first that an 80-column bar shows */
-static const struct tui_keylabel planner_keys[] = {
-	{ "Tab", "field", TK_TAB },   { "Left/Right", "choose", 0 }, { "PgUp/PgDn", "layout", 0 },
-	{ "s", "save", 's' },	      { "^A", "apply", 'A' - '@' },  { "Esc", "close", TK_ESC },
-	{ "^N", "notes", 'N' - '@' },
-};
-
-static void draw_planner(const struct tui_model *m, const struct tui_planner *p)
+void tui_draw_planner(const struct tui_model *m, void *data)
 {
+	const struct tui_planner *p = data;
 	char buf[512], v[64], cap[32];
 	int y = 0, used, lw, nw, cw, iw, aw;
 	bool mttdl;
@@ -914,7 +869,7 @@ static void draw_planner(const struct tui_model *m, const struct tui_planner *p)
 		tui_put_cut(LINES - 2, 2, m->status, COLS - 3);
 		attroff(A_BOLD);
 	}
-	tui_keybar(m, TUI_KEYS(planner_keys), NULL);
+	tui_keybar(m, tui_planner_screen.bar, tui_planner_screen.nbar, NULL);
 }
 
 /* ---- arrays: an apply's progress, the arrays screen ---------------------------- */
@@ -924,8 +879,9 @@ static void bar_text(double f, char *buf, size_t len)
 	glyphs_bar(f, 1.0, COLS >= 100 ? 20 : 10, NULL, false, buf, len);
 }
 
-static void draw_applying(const struct tui_model *m, struct tui_applying *ap)
+void tui_draw_applying(const struct tui_model *m, void *data)
 {
+	struct tui_applying *ap = data;
 	char buf[512], bar[4 * 20 + 1];
 	int y = 2;
 
@@ -979,12 +935,9 @@ static double rec_stroke(const struct array_member *m)
  * members cut with the cut mark), the selected one below: its device, level
  * and step wrapped, a row per member (sizes in blocks on a wide screen);
  * Enter shows every field of it. */
-static void draw_arrays(const struct tui_model *m, const struct tui_arrays *a)
+void tui_draw_arrays(const struct tui_model *m, void *data)
 {
-	static const struct tui_keylabel keys[] = {
-		{ "j/k", "select", 0 }, { "Enter", "detail", TK_ENTER }, { "u", "undo", 'u' },
-		{ "q", "close", 'q' },	{ "R", "reload", 'R' },
-	};
+	const struct tui_arrays *a = data;
 	char buf[512], members[300], h[32], h2[32];
 	int y = 1, nw = 4, sw = 5, list_end = LINES / 2, foot = LINES - 2; /* the status row */
 	bool wide = COLS >= 100;
@@ -1099,20 +1052,8 @@ static void draw_arrays(const struct tui_model *m, const struct tui_arrays *a)
 		tui_put_cut(LINES - 2, 1, m->status, COLS - 2);
 		attroff(A_BOLD);
 	}
-	tui_keybar(m, TUI_KEYS(keys), NULL);
+	tui_keybar(m, tui_arrays_screen.bar, tui_arrays_screen.nbar, NULL);
 }
-
-/* the main screen's keys, the most used first: what does not fit is in the
- * help */
-static const struct tui_keylabel main_keys[] = {
-	{ "?", "help", '?' },	   { "j/k", "move", 0 },    { "Space", "mark", ' ' },
-	{ "l", "limit", 'l' },	   { "r", "restore", 'r' }, { "b", "bench", 'b' },
-	{ "s", "SMART", 's' },	   { "q", "quit", 'q' },    { "Q", "qualify", 'Q' },
-	{ "t", "self-test", 't' }, { "z", "zones", 'z' },   { "p", "plan", 'p' },
-	{ "/", "filter", '/' },	   { ">", "sort", '>' },    { "*", "mark shown", '*' },
-	{ "L", "log", 'L' },	   { "d", "detail", 'd' },  { "C", "columns", 'C' },
-	{ "R", "rescan", 'R' },
-};
 
 /* The title: the source, the count, the sort and the filter; on a narrow
  * screen the source is said shorter (a rig file by its name), then left
@@ -1139,11 +1080,13 @@ static void main_title(const struct tui_model *m, char *buf, size_t len)
 
 /* The main screen: title, the drive table (the columns the width allows),
  * the selected drive's details (d hides them), the status, the key bar. */
-static void draw_main(const struct tui_model *m)
+void tui_draw_main(const struct tui_model *m, void *data)
 {
 	struct tui_model *mm = (struct tui_model *)m;
 	int list_h, shown, y, detail_y, cw[TABLE_COLS];
 	char buf[256];
+
+	(void)data;
 
 	erase();
 	attron(attr_title());
@@ -1232,36 +1175,16 @@ static void draw_main(const struct tui_model *m)
 	attron(A_BOLD);
 	tui_put_cut(LINES - 2, 1, buf, COLS - 2);
 	attroff(A_BOLD);
-	tui_keybar(m, TUI_KEYS(main_keys), NULL);
-	if (m->setup)
-		tui_draw_setup(m);
-	if (m->help)
-		draw_help(m);
-	if (m->dlg)
-		draw_dialog(m, m->dlg);
+	tui_keybar(m, tui_main_screen.bar, tui_main_screen.nbar, NULL);
 }
 
 void tui_draw(const struct tui_model *m)
 {
 	struct tui_model *mm = (struct tui_model *)m;
 
-	mm->rows_y = -1; /* the drive table is not on the screen */
+	mm->rows_y = -1; /* no list on the screen until one is drawn */
 	mm->cols = COLS;
 	mm->lines = LINES;
-	/* the screen on top, in the order the keys go to them (model.c) */
-	if (m->pager)
-		draw_pager(m, m->pager);
-	else if (m->logview)
-		tui_draw_log(m);
-	else if (m->applying)
-		draw_applying(m, m->applying);
-	else if (m->arrays)
-		draw_arrays(m, m->arrays);
-	else if (m->planner)
-		draw_planner(m, m->planner);
-	else
-		draw_main(m);
-	if (m->dlg && (m->logview || m->applying || m->arrays || m->pager || m->planner))
-		draw_dialog(m, m->dlg);
+	tui_screens_draw(m);
 	refresh();
 }

@@ -5,7 +5,7 @@
 
 #include <curses.h>
 
-struct tui_model;
+#include "tui.h"
 
 attr_t tui_attr_title(void); /* a box, the title bar */
 attr_t tui_attr_alert(void); /* a refusal, an error */
@@ -42,19 +42,10 @@ int tui_wrap_rows_ind(const char *p, int width, int ind);
 /* foot on the bottom row of the box tui_box drew. */
 void tui_box_foot(int y0, int x0, int h, int w, attr_t a, const char *foot);
 
-/* A label of the bottom key bar: the key as shown, what it does, and the
- * key a click on it sends (0: none). */
-struct tui_keylabel {
-	const char *key, *label;
-	int code;
-};
 /* The key bar on the bottom row, the labels that fit, then status; the
  * labels' places go into the model for the mouse. */
 void tui_keybar(const struct tui_model *m, const struct tui_keylabel *k, size_t n,
 		const char *status);
 #define TUI_KEYS(k) (k), sizeof(k) / sizeof((k)[0])
-/* view_setup.c: the column chooser (Setup) over the screen */
-struct tui_model;
-void tui_draw_setup(const struct tui_model *m);
 
 #endif

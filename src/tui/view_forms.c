@@ -225,25 +225,15 @@ static void when_text(const struct timespec *t, char *buf, size_t len)
 	snprintf(buf, len, "%s.%03ld", hms, t->tv_nsec / 1000000);
 }
 
-/* q close among those an 80-column bar shows */
-static const struct tui_keylabel log_keys[] = {
-	{ "j/k", "move", 0 },
-	{ "PgUp", "page up", TK_PGUP },
-	{ "PgDn", "page down", TK_PGDN },
-	{ "/", "filter", '/' },
-	{ "d", "this drive", 'd' },
-	{ "q", "close", 'q' },
-	{ "m", "reads/writes", 'm' },
-};
 static const struct tui_keylabel log_edit_keys[] = {
 	{ "Enter", "keep it", TK_ENTER },
 	{ "Esc", "drop it", TK_ESC },
 };
 
-void tui_draw_log(const struct tui_model *m)
+void tui_draw_log(const struct tui_model *m, void *data)
 {
-	const struct tui_logview *v = m->logview;
-	struct tui_logview *mv = m->logview;
+	const struct tui_logview *v = data;
+	struct tui_logview *mv = data;
 	int detail_h = COLS >= 120 ? 3 : 4, list_h, y = 1, devw = 14, timew;
 	char buf[1200], when[24], name[160], dev[300];
 	struct cmdlog_text t;
@@ -344,5 +334,5 @@ void tui_draw_log(const struct tui_model *m)
 	if (v->editing)
 		tui_keybar(m, TUI_KEYS(log_edit_keys), "type a device or a command's name (live)");
 	else
-		tui_keybar(m, TUI_KEYS(log_keys), m->status);
+		tui_keybar(m, tui_log_screen.bar, tui_log_screen.nbar, m->status);
 }

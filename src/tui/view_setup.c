@@ -9,9 +9,9 @@
 #include "tui.h"
 #include "view.h"
 
-void tui_draw_setup(const struct tui_model *m)
+void tui_draw_setup(const struct tui_model *m, void *data)
 {
-	const struct tui_setup *s = m->setup;
+	const struct tui_setup *s = data;
 	int w = COLS - 2 < 76 ? COLS - 2 : 76, tw = w - 4;
 	int vis = (int)s->n, h, y0, x0, top = 0, y;
 	char buf[256];

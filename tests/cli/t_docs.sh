@@ -1,5 +1,6 @@
 # Every command answers --help; the examples of README, the man page and --help run as
-# written; nothing points outside the repository. (The man pages' rendering: t_man.sh.)
+# written; the man page's TUI keys are the TUI's key tables; nothing points outside the
+# repository. (The man pages' rendering: t_man.sh.)
 
 for c in $("$PROG" --help | awk '/^Commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { exit }'); do
 	run "$PROG" "$c" --help
@@ -313,3 +314,41 @@ PY
 )
 [ -z "$man_syn" ] && pass "man page: each command's synopsis names the options of its --help, and only those" ||
 	fail "man page: each command's synopsis names the options of its --help, and only those" "$man_syn"
+
+# The man page's TUI keys (tui's "Keys." list) are the screens' key tables, as
+# "tui --list-keys" prints them: the same screens, keys and words, in the same order.
+keys_diff=$(python3 - "$DOCS_ROOT/docs/man/shortstroke.8" "$PROG" <<'PY'
+import re, subprocess, sys
+man, prog = sys.argv[1:3]
+want = [l.split("\t") for l in subprocess.run([prog, "tui", "--list-keys"], capture_output=True,
+                                              text=True).stdout.splitlines()]
+got, on, title = [], False, None
+for n, line in enumerate(open(man), 1):
+    line = line.rstrip("\n")
+    if line.startswith('.\\" tui-keys begin'):
+        on = True
+    elif line.startswith('.\\" tui-keys end'):
+        on = False
+    elif on and line.startswith(".B "):
+        title = line[3:].rstrip(":")
+    elif on and not line.startswith("."):
+        m = re.fullmatch(r"\\fB(.+?)\\fR (.+)[;.]", line)
+        if not m:
+            print("shortstroke.8:%d: not a key line (\\fBKEYS\\fR what;): %s" % (n, line))
+            sys.exit(0)
+        got.append([title] + [g.replace("\\-", "-") for g in m.groups()])
+if not want:
+    print("tui --list-keys printed nothing")
+for i in range(max(len(want), len(got))):
+    w = want[i] if i < len(want) else "(nothing more)"
+    g = got[i] if i < len(got) else "(nothing more)"
+    if w != g:
+        print("key %d: the tables say %s, the man page %s" % (i + 1, w, g))
+        break
+PY
+)
+if [ -z "$keys_diff" ]; then
+	pass "man page: the TUI's keys are its key tables' (tui --list-keys, $("$PROG" tui --list-keys | wc -l) keys)"
+else
+	fail "man page: the TUI's keys are its key tables'" "$keys_diff"
+fi

@@ -342,9 +342,9 @@ static void test_limit_form(void **state)
 
 	/* the log: the SET MAX sent, as -v prints it, filtered by device */
 	tui_handle_key(&m, 'L');
-	assert_non_null(m.logview);
+	assert_non_null(tui_screen_find(&m, &tui_log_screen));
 	{
-		struct tui_logview *v = m.logview;
+		struct tui_logview *v = tui_screen_find(&m, &tui_log_screen);
 		bool seen = false;
 		char line[1200];
 
@@ -366,7 +366,7 @@ static void test_limit_form(void **state)
 		tui_handle_key(&m, 'd'); /* the selected drive's */
 		assert_string_equal(v->filter, "sim:sata250");
 		tui_handle_key(&m, 'q');
-		assert_null(m.logview);
+		assert_null(tui_screen_find(&m, &tui_log_screen));
 	}
 
 	/* restore: the form, the preview, the serial */
@@ -465,8 +465,8 @@ static void test_bench_form(void **state)
 	if (m.dlg)
 		fail_msg("refused: %s", m.dlg->error);
 	settle_jobs(&m, true);
-	assert_non_null(m.pager);
-	assert_non_null(strstr(m.pager->title, "Benchmark: webserver"));
+	assert_non_null(pager_of(&m));
+	assert_non_null(strstr(pager_of(&m)->title, "Benchmark: webserver"));
 	/* the run kept with what the form chose */
 	assert_int_equal(bench_history_last(t.dir, "JWV2S8KC", "", "webserver", 0, &r, NULL), 0);
 	assert_int_equal(r.n, 2);
@@ -475,8 +475,7 @@ static void test_bench_form(void **state)
 	assert_true(r.span_blocks * 2 <= r.capacity_blocks + 1 &&
 		    r.span_blocks * 2 >= r.capacity_blocks - 1);
 	assert_int_equal(r.time_ns, 200000000ull);
-	tui_pager_free(m.pager);
-	m.pager = NULL;
+	tui_screen_close(&m, pager_of(&m));
 	/* again: beside the first run, with the change */
 	tui_handle_key(&m, 'b');
 	m.dlg->form->focus = 0;
@@ -489,14 +488,16 @@ static void test_bench_form(void **state)
 	field_type(&m, "200ms");
 	tui_handle_key(&m, TK_ENTER);
 	settle_jobs(&m, true);
-	assert_non_null(m.pager);
+	assert_non_null(pager_of(&m));
 	{
 		bool before = false, change = false;
 
-		for (size_t i = 0; i < m.pager->n; i++) {
-			before |= strstr(m.pager->lines[i], "before: the run of ") != NULL;
-			change |= strstr(m.pager->lines[i], "%") && m.pager->lines[i][0] == ' ' &&
-				  strstr(m.pager->lines[i], "+0.0%") != NULL; /* the same seed */
+		for (size_t i = 0; i < pager_of(&m)->n; i++) {
+			before |= strstr(pager_of(&m)->lines[i], "before: the run of ") != NULL;
+			change |= strstr(pager_of(&m)->lines[i], "%") &&
+				  pager_of(&m)->lines[i][0] == ' ' &&
+				  strstr(pager_of(&m)->lines[i], "+0.0%") !=
+				      NULL; /* the same seed */
 		}
 		assert_true(before);
 		assert_true(change);

@@ -119,32 +119,35 @@ static void test_refusal_inline(void **state)
 static void test_help_scrolls(void **state)
 {
 	struct tui_model m = { 0 };
+	struct tui_help *h;
 
 	(void)state;
-	m.help = true;
-	m.help_max = 12; /* set by the view from the screen's height */
-	m.help_page = 5; /* the rows it shows */
+	tui_help_open(&m, &tui_main_screen);
+	h = help_of(&m);
+	assert_non_null(h);
+	h->max = 12; /* set by the view from the screen's height */
+	h->page = 5; /* the rows it shows */
 	for (int i = 0; i < 15; i++)
 		tui_handle_key(&m, TK_DOWN);
-	assert_int_equal(m.help_top, 12);
+	assert_int_equal(h->top, 12);
 	/* PgUp/PgDn: a page, the rows shown, within the text */
 	tui_handle_key(&m, TK_PGUP);
-	assert_int_equal(m.help_top, 7);
+	assert_int_equal(h->top, 7);
 	tui_handle_key(&m, TK_PGUP);
 	tui_handle_key(&m, TK_PGUP);
-	assert_int_equal(m.help_top, 0);
+	assert_int_equal(h->top, 0);
 	tui_handle_key(&m, TK_PGDN);
-	assert_int_equal(m.help_top, 5);
+	assert_int_equal(h->top, 5);
 	tui_handle_key(&m, TK_PGDN);
 	tui_handle_key(&m, TK_PGDN);
-	assert_int_equal(m.help_top, 12);
-	assert_true(m.help);
+	assert_int_equal(h->top, 12);
+	assert_non_null(help_of(&m));
 	assert_int_equal(tui_handle_key(&m, 'x'), TUI_REDRAW);
-	assert_false(m.help);
+	assert_null(help_of(&m));
 	/* q closes it, as it closes every other screen: no quitting */
-	m.help = true;
+	tui_help_open(&m, &tui_main_screen);
 	assert_int_equal(tui_handle_key(&m, 'q'), TUI_REDRAW);
-	assert_false(m.help);
+	assert_null(help_of(&m));
 }
 
 static int wait_cancel(void *arg, const struct progress_sink *sink, struct ss_error *err)
@@ -576,10 +579,10 @@ static void test_scan_keeps_ui(void **state)
 	assert_null(m.dlg);
 	assert_string_equal(m.status, "scanning, wait: the drive list is not read yet");
 	assert_int_equal(tui_handle_key(&m, '?'), TUI_REDRAW);
-	assert_true(m.help);
+	assert_non_null(help_of(&m));
 	assert_int_equal(tui_handle_key(&m, TK_TICK), TUI_REDRAW);
 	tui_handle_key(&m, 'x');
-	assert_false(m.help);
+	assert_null(help_of(&m));
 	assert_int_equal(tui_handle_key(&m, 'q'), TUI_QUIT);
 	assert_non_null(m.scan);
 	assert_int_equal(flock(fd, LOCK_UN), 0);
@@ -632,47 +635,49 @@ static void test_report_pager(void **state)
 
 	m.sel = row_of(&m, "sim:sata250");
 	assert_int_equal(tui_handle_key(&m, 's'), TUI_REDRAW);
-	assert_non_null(m.pager);
-	assert_non_null(m.pager->loading);
-	assert_string_equal(m.pager->title, "SMART of sim:sata250  (q closes, arrows scroll)");
+	assert_non_null(pager_of(&m));
+	assert_non_null(pager_of(&m)->loading);
+	assert_string_equal(pager_of(&m)->title, "SMART of sim:sata250  (q closes, arrows scroll)");
 	settle(&m);
-	assert_null(m.pager->loading);
-	assert_string_equal(m.pager->lines[0], "sim:sata250: PASSED");
-	assert_has_line(m.pager,
+	assert_null(pager_of(&m)->loading);
+	assert_string_equal(pager_of(&m)->lines[0], "sim:sata250: PASSED");
+	assert_has_line(pager_of(&m),
 			"  Drive:                 Hitachi HDT721025SLA380 (STF607MS2A4K7P)");
-	assert_has_line(m.pager, "  CRC errors:            2  (!)");
-	assert_has_line(m.pager, " ID NAME                     VALUE WORST THRESH          RAW "
-				 "PRETTY    FLAGS  STATUS");
-	assert_has_line(m.pager, "  1 raw-read-error-rate        100   100     16            0 0"
-				 "         PO-R-- ok");
-	assert_has_line(m.pager, "  ATA error log: 0 errors");
+	assert_has_line(pager_of(&m), "  CRC errors:            2  (!)");
+	assert_has_line(pager_of(&m),
+			" ID NAME                     VALUE WORST THRESH          RAW "
+			"PRETTY    FLAGS  STATUS");
+	assert_has_line(pager_of(&m),
+			"  1 raw-read-error-rate        100   100     16            0 0"
+			"         PO-R-- ok");
+	assert_has_line(pager_of(&m), "  ATA error log: 0 errors");
 	tui_handle_key(&m, 'q');
-	assert_null(m.pager);
+	assert_null(pager_of(&m));
 
 	m.sel = row_of(&m, "sim:smr");
 	tui_handle_key(&m, 'z');
-	assert_non_null(m.pager);
+	assert_non_null(pager_of(&m));
 	settle(&m);
-	assert_string_equal(m.pager->title, "Zones of sim:smr  (q closes, arrows scroll)");
-	assert_string_equal(m.pager->lines[0], "Device:       sim:smr");
-	assert_has_line(m.pager, "Zones:        52156 (268 MB each)");
-	assert_has_line(m.pager, "Read rate across the disk, MB/s (200 samples):");
+	assert_string_equal(pager_of(&m)->title, "Zones of sim:smr  (q closes, arrows scroll)");
+	assert_string_equal(pager_of(&m)->lines[0], "Device:       sim:smr");
+	assert_has_line(pager_of(&m), "Zones:        52156 (268 MB each)");
+	assert_has_line(pager_of(&m), "Read rate across the disk, MB/s (200 samples):");
 	tui_handle_key(&m, TK_ESC);
-	assert_null(m.pager);
+	assert_null(pager_of(&m));
 
 	/* Esc while the drive keeps it waiting: the pager closes at once, the
 	 * job's result is dropped when it ends */
 	m.sel = row_of(&m, "sim:sas15k");
 	fd = hold_drive(t.dir, "sas15k");
 	tui_handle_key(&m, 's');
-	assert_non_null(m.pager->loading);
+	assert_non_null(pager_of(&m)->loading);
 	assert_int_equal(tui_handle_key(&m, TK_TICK), TUI_REDRAW);
 	assert_int_equal(tui_handle_key(&m, TK_ESC), TUI_REDRAW);
-	assert_null(m.pager);
+	assert_null(pager_of(&m));
 	assert_int_equal(flock(fd, LOCK_UN), 0);
 	close(fd);
 	settle(&m);
-	assert_null(m.pager);
+	assert_null(pager_of(&m));
 	assert_null(m.dlg);
 	env_down(&m, &t);
 }
@@ -693,7 +698,7 @@ static void test_report_error(void **state)
 	assert_int_equal(m.n, 1);
 	tui_handle_key(&m, 's');
 	settle(&m);
-	assert_null(m.pager);
+	assert_null(pager_of(&m));
 	assert_non_null(m.dlg);
 	assert_string_equal(m.dlg->title, "SMART");
 	assert_non_null(strstr(m.dlg->error, "sim:n1"));

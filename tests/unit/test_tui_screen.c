@@ -1,7 +1,8 @@
 /* The TUI's screen without curses: the glyph sets (column counts of UTF-8,
  * bars in eighths or ASCII cells), the mouse mapped to the model (a click on
  * a key bar label is its key, on a table row selects it, the wheel is three
- * keys), a dialog whose text does not fit scrolls instead of closing, d. */
+ * keys), a dialog whose text does not fit scrolls instead of closing, d;
+ * the stack of screens and their key tables. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 #include <cmocka.h>
 
 #include "front/glyphs.h"
+#include "tui/form.h"
 #include "tui/tui.h"
 
 static void test_glyph_columns(void **state)
@@ -92,24 +94,26 @@ static void test_mouse(void **state)
 	m.hits[1] = (struct tui_hit){ 23, 7, 15, 0 }; /* "j/k move": no one key */
 	m.nhits = 2;
 	assert_int_equal(tui_mouse(&m, TUI_CLICK, 23, 8), TUI_NONE);
-	assert_false(m.help);
+	assert_null(tui_screen_find(&m, &tui_help_screen));
 	assert_int_equal(tui_mouse(&m, TUI_CLICK, 23, 3), TUI_REDRAW);
-	assert_true(m.help);
+	assert_non_null(tui_screen_find(&m, &tui_help_screen));
 	/* with the help over it, a click on the table selects nothing */
 	assert_int_equal(tui_mouse(&m, TUI_CLICK, 3, 10), TUI_NONE);
 	assert_int_equal(m.sel, 8);
 	/* the arrays screen on top: a click selects an array, not a drive */
-	m.help = false;
-	struct tui_arrays arr = { .n = 3 };
+	tui_screen_close(&m, tui_screen_find(&m, &tui_help_screen));
+	struct tui_arrays *arr = calloc(1, sizeof(*arr));
 
-	m.arrays = &arr;
+	assert_non_null(arr);
+	arr->n = 3;
+	tui_screen_open(&m, &tui_arrays_screen, arr);
 	m.rows_y = 2;
 	m.rows_n = 3;
 	assert_int_equal(tui_mouse(&m, TUI_CLICK, 4, 1), TUI_REDRAW);
-	assert_int_equal(arr.sel, 2);
+	assert_int_equal(arr->sel, 2);
 	assert_int_equal(m.sel, 8);
 	assert_int_equal(tui_mouse(&m, TUI_CLICK, 5, 1), TUI_NONE);
-	m.arrays = NULL;
+	tui_screen_close(&m, arr);
 	m.devs = NULL;
 	m.n = 0;
 }
@@ -183,12 +187,257 @@ static void test_detail_toggle(void **state)
 	assert_false(m.detail_off);
 }
 
+/* ---- the stack: screens of the test's own, which note what they are asked */
+
+static char trail[64]; /* what the hooks did, in order: "dA" drew A, "kB" a key to B */
+static int closed;
+
+static void note(char what, const char *name)
+{
+	size_t n = strlen(trail);
+
+	if (n + 2 < sizeof(trail)) {
+		trail[n] = what;
+		trail[n + 1] = name[0];
+		trail[n + 2] = '\0';
+	}
+}
+
+static void fake_draw(const struct tui_model *m, void *data)
+{
+	(void)m;
+	note('d', data);
+}
+
+static enum tui_action fake_key(struct tui_model *m, void *data, int key)
+{
+	(void)m;
+	(void)key;
+	note('k', data);
+	return TUI_REDRAW;
+}
+
+static void fake_close(void *data)
+{
+	note('c', data);
+	closed++;
+}
+
+static const struct tui_key fake_keys[] = { { .name = "any key", .help = "noted" },
+					    { .name = NULL } };
+static const struct tui_screen_ops fake_full = {
+	.title = "full",
+	.keys = fake_keys,
+	.key = fake_key,
+	.draw = fake_draw,
+	.close = fake_close,
+};
+static const struct tui_screen_ops fake_box = {
+	.title = "box",
+	.flags = TUI_SCREEN_OVERLAY,
+	.keys = fake_keys,
+	.key = fake_key,
+	.draw = fake_draw,
+	.close = fake_close,
+};
+
+/* Keys go to the screen pushed last, the screens are drawn from the last one
+ * that fills the terminal up: one order, the stack's. A screen closed from
+ * the middle leaves the others in order; a dialog takes the keys over
+ * whatever is on top; a report replaces the report on top; a full stack
+ * refuses a screen and frees it. */
+static void test_screen_stack(void **state)
+{
+	static char names[TUI_MAX_SCREENS + 1][2], A[] = "A", B[] = "B", C[] = "C", D[] = "D";
+	struct tui_model m = { 0 };
+
+	(void)state;
+	trail[0] = '\0';
+	closed = 0;
+	tui_screen_open(&m, &fake_full, A);
+	tui_screen_open(&m, &fake_box, B);
+	tui_screen_open(&m, &fake_box, C);
+	tui_screens_draw(&m);
+	tui_handle_key(&m, 'x');
+	assert_string_equal(trail, "dAdBdCkC");
+	/* a screen that fills the terminal hides what is under it */
+	trail[0] = '\0';
+	tui_screen_open(&m, &fake_full, D);
+	tui_screens_draw(&m);
+	assert_string_equal(trail, "dD");
+	/* B closed from the middle: D on top, then C, A under both */
+	trail[0] = '\0';
+	tui_screen_close(&m, B);
+	tui_screen_close(&m, D);
+	tui_screens_draw(&m);
+	tui_handle_key(&m, 'x');
+	assert_string_equal(trail, "cBcDdAdCkC");
+	assert_ptr_equal(tui_screen_find(&m, &fake_full), A);
+	assert_ptr_equal(tui_screen_find(&m, &fake_box), C);
+	assert_null(tui_screen_find(&m, &tui_pager_screen));
+	/* a dialog takes the keys; a report a job opens goes under it */
+	tui_alert(&m, "Note", "%s", "read it");
+	assert_ptr_equal(tui_screen_focus(&m).ops, &tui_dialog_screen);
+	tui_pager_open(&m, "Report 1", "one");
+	assert_ptr_equal(tui_screen_top(&m).ops, &tui_pager_screen);
+	assert_ptr_equal(tui_screen_focus(&m).ops, &tui_dialog_screen);
+	assert_int_equal(m.nscreens, 3);
+	/* the next report takes its place (one report at a time) */
+	tui_pager_open(&m, "Report 2", "two");
+	assert_int_equal(m.nscreens, 3);
+	assert_string_equal(((struct tui_pager *)tui_screen_find(&m, &tui_pager_screen))->title,
+			    "Report 2");
+	tui_handle_key(&m, 'x'); /* the alert */
+	assert_null(m.dlg);
+	tui_handle_key(&m, 'q'); /* the report */
+	assert_null(tui_screen_find(&m, &tui_pager_screen));
+	trail[0] = '\0';
+	tui_handle_key(&m, 'x');
+	assert_string_equal(trail, "kC");
+	/* full: the screen is refused, freed, and an alert says why */
+	for (unsigned i = m.nscreens; i < TUI_MAX_SCREENS; i++) {
+		snprintf(names[i], sizeof(names[i]), "%c", 'a' + i);
+		assert_int_equal(tui_screen_open(&m, &fake_box, names[i]), TUI_REDRAW);
+	}
+	closed = 0;
+	snprintf(names[TUI_MAX_SCREENS], sizeof(names[0]), "z");
+	tui_screen_open(&m, &fake_box, names[TUI_MAX_SCREENS]);
+	assert_int_equal(closed, 1);
+	assert_int_equal(m.nscreens, TUI_MAX_SCREENS);
+	assert_non_null(m.dlg);
+	assert_non_null(strstr(m.dlg->error, "close one"));
+	/* quitting closes every screen, the top first */
+	closed = 0;
+	tui_model_fini(&m);
+	assert_int_equal(closed, TUI_MAX_SCREENS);
+	assert_int_equal(m.nscreens, 0);
+}
+
+/* Every screen's key table: each line says its keys and what they do (the
+ * help, tui --help and the man page list them), no key is taken by two
+ * lines of one table (the second would never run), each line that takes
+ * a key runs something unless the screen's key hook answers for the table,
+ * and each label of its key bar that a click turns into a key is a key of
+ * the table. */
+static void test_key_tables(void **state)
+{
+	size_t n = 0;
+
+	(void)state;
+	for (const struct tui_screen_ops *const *s = tui_screen_list; *s; s++, n++) {
+		const struct tui_screen_ops *o = *s;
+
+		assert_non_null(o->title);
+		assert_non_null(o->keys);
+		assert_non_null(o->draw);
+		assert_true(o->keys[0].name != NULL);
+		for (const struct tui_key *k = o->keys; k->name; k++) {
+			int codes[4] = { k->key, k->more[0], k->more[1], k->more[2] };
+
+			if (!k->help)
+				fail_msg("%s: '%s' says nothing", o->title, k->name);
+			if (k->key && !k->act && !k->run && !o->key)
+				fail_msg("%s: '%s' runs nothing", o->title, k->name);
+			for (int c = 0; c < 4; c++)
+				if (codes[c] && tui_key_find(o->keys, codes[c]) != k)
+					fail_msg("%s: key %#x of '%s' is another line's", o->title,
+						 (unsigned)codes[c], k->name);
+		}
+		for (size_t i = 0; i < o->nbar; i++)
+			if (o->bar[i].code && !tui_key_find(o->keys, o->bar[i].code))
+				fail_msg("%s: the bar's '%s %s' is no key of its table", o->title,
+					 o->bar[i].key, o->bar[i].label);
+	}
+	assert_int_equal(n, 10);
+	/* the drive table's first key and its last: the list's ends are read */
+	assert_string_equal(tui_key_find(tui_main_screen.keys, 'k')->name, "Up/Down, j/k");
+	assert_string_equal(tui_key_find(tui_main_screen.keys, 'Q' - '@')->name, "q, ^Q");
+	assert_null(tui_key_find(tui_main_screen.keys, 0));
+}
+
+static enum tui_action stay_submit(struct tui_model *m, struct tui_dialog *d)
+{
+	(void)m;
+	return tui_dialog_error(d, "stays");
+}
+
+/* A dialog (and a form) answer from their key hook: each key their tables
+ * list is taken, in a dialog that asks (and scrolls) and in a form of a
+ * text field, a choice and a box. */
+static void test_dialog_keys(void **state)
+{
+	struct tui_model m = { 0 };
+
+	(void)state;
+	for (const struct tui_key *k = tui_dialog_screen.keys; k->name; k++) {
+		int codes[4] = { k->key, k->more[0], k->more[1], k->more[2] };
+
+		for (int c = 0; c < 4; c++) {
+			struct tui_dialog *d;
+
+			if (!codes[c])
+				continue;
+			d = tui_dialog_new("Ask");
+			assert_non_null(d);
+			d->input = true;
+			d->submit = stay_submit;
+			d->top_max = 4; /* longer than the box */
+			d->page = 2;
+			snprintf(d->text, sizeof(d->text), "ab");
+			m.dlg = d;
+			if (tui_handle_key(&m, codes[c]) == TUI_NONE)
+				fail_msg("a dialog does not take '%s' (%#x)", k->name,
+					 (unsigned)codes[c]);
+			tui_dialog_free(m.dlg);
+			m.dlg = NULL;
+		}
+	}
+	/* the line without a key: a message closes on any other */
+	tui_alert(&m, "Note", "%s", "read");
+	assert_int_equal(tui_handle_key(&m, 'x'), TUI_REDRAW);
+	assert_null(m.dlg);
+	for (const struct tui_key *k = tui_form_screen.keys; k->name; k++) {
+		int codes[4] = { k->key, k->more[0], k->more[1], k->more[2] };
+
+		for (int c = 0; c < 4; c++) {
+			struct tui_dialog *d;
+			struct tui_form *f;
+			struct tui_field *x;
+
+			if (!codes[c])
+				continue;
+			d = tui_dialog_new("Form");
+			f = tui_dialog_form(d);
+			assert_non_null(f);
+			tui_form_text(f, "Size", "1MiB", "a size");
+			x = tui_form_choice(f, "Kind", "a kind");
+			tui_field_option(x, "alpha", NULL);
+			tui_field_option(x, "gamma", NULL);
+			tui_form_check(f, "Volatile", false, "a box");
+			d->submit = stay_submit;
+			/* Left/Right/Space on the choice, y/n/x on the box */
+			f->focus = codes[c] == TK_LEFT || codes[c] == TK_RIGHT || codes[c] == ' '
+				       ? 1
+				   : codes[c] == 'y' || codes[c] == 'n' || codes[c] == 'x' ? 2
+											   : 0;
+			m.dlg = d;
+			if (tui_handle_key(&m, codes[c]) == TUI_NONE)
+				fail_msg("a form does not take '%s' (%#x)", k->name,
+					 (unsigned)codes[c]);
+			tui_dialog_free(m.dlg);
+			m.dlg = NULL;
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_glyph_columns),  cmocka_unit_test(test_glyph_bars),
 		cmocka_unit_test(test_mouse),	       cmocka_unit_test(test_mouse_sorted),
 		cmocka_unit_test(test_dialog_scrolls), cmocka_unit_test(test_detail_toggle),
+		cmocka_unit_test(test_key_tables),     cmocka_unit_test(test_dialog_keys),
+		cmocka_unit_test(test_screen_stack),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -328,34 +328,34 @@ static void test_setup_conf(void **state)
 	assert_string_equal(m.columns, "");
 	/* before the first scan: the columns the table will have */
 	tui_handle_key(&m, 'C');
-	assert_non_null(m.setup);
-	tui_setup_columns(m.setup, text, sizeof(text));
+	assert_non_null(setup_of(&m));
+	tui_setup_columns(setup_of(&m), text, sizeof(text));
 	assert_string_equal(text, "DEVICE,TRAN,MODEL,SERIAL,SIZE,NATIVE,LIMITED,RPM,STATE");
 	tui_handle_key(&m, TK_ESC);
-	assert_null(m.setup);
+	assert_null(setup_of(&m));
 	assert_int_equal(tui_model_refresh(&m), 0);
 	settle(&m);
 
 	tui_handle_key(&m, 'C');
-	assert_non_null(m.setup);
+	assert_non_null(setup_of(&m));
 	/* STATE cannot go */
-	for (k = 0; m.setup->ids[k] != DRV_STATE; k++)
+	for (k = 0; setup_of(&m)->ids[k] != DRV_STATE; k++)
 		tui_handle_key(&m, 'j');
 	tui_handle_key(&m, ' ');
-	assert_true(m.setup->on[k]);
-	assert_non_null(strstr(m.setup->msg, "STATE stays"));
+	assert_true(setup_of(&m)->on[k]);
+	assert_non_null(strstr(setup_of(&m)->msg, "STATE stays"));
 	/* WWN on: it goes before STATE */
-	while (m.setup->ids[m.setup->cur] != DRV_WWN)
+	while (setup_of(&m)->ids[setup_of(&m)->cur] != DRV_WWN)
 		tui_handle_key(&m, 'j');
 	tui_handle_key(&m, ' ');
-	assert_int_equal(m.setup->ids[k], DRV_WWN);
-	assert_int_equal(m.setup->ids[k + 1], DRV_STATE);
+	assert_int_equal(setup_of(&m)->ids[k], DRV_WWN);
+	assert_int_equal(setup_of(&m)->ids[k + 1], DRV_STATE);
 	/* moved up once, past RPM */
 	tui_handle_key(&m, '[');
-	tui_setup_columns(m.setup, text, sizeof(text));
+	tui_setup_columns(setup_of(&m), text, sizeof(text));
 	assert_string_equal(text, "DEVICE,TRAN,MODEL,SERIAL,SIZE,NATIVE,LIMITED,WWN,RPM,STATE");
 	tui_handle_key(&m, TK_ENTER);
-	assert_null(m.setup);
+	assert_null(setup_of(&m));
 	assert_non_null(strstr(m.status, "columns saved to"));
 	for (unsigned c = 0; c < table_cols(m.drives); c++)
 		if (table_col_id(m.drives, c) == DRV_WWN)
@@ -428,12 +428,12 @@ static void test_setup_conf(void **state)
 
 	/* d: the defaults again; Esc leaves the table as it is */
 	tui_handle_key(&m, TK_F2);
-	assert_non_null(m.setup);
+	assert_non_null(setup_of(&m));
 	tui_handle_key(&m, 'd');
-	tui_setup_columns(m.setup, text, sizeof(text));
+	tui_setup_columns(setup_of(&m), text, sizeof(text));
 	assert_string_equal(text, "DEVICE,TRAN,MODEL,SERIAL,SIZE,NATIVE,LIMITED,RPM,STATE");
 	tui_handle_key(&m, TK_ESC);
-	assert_null(m.setup);
+	assert_null(setup_of(&m));
 	assert_int_equal(table_cols(m.drives), 10);
 	unsetenv("XDG_CONFIG_HOME");
 	env_down(&m, &env);

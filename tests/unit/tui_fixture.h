@@ -75,4 +75,20 @@ static inline void env_down(struct tui_model *m, struct tui_env *t)
 	fixture_rmtree(t->dir);
 }
 
+/* The screens open over the drive table, by kind (NULL: none open). */
+static inline struct tui_pager *pager_of(const struct tui_model *m)
+{
+	return tui_screen_find(m, &tui_pager_screen);
+}
+
+static inline struct tui_help *help_of(const struct tui_model *m)
+{
+	return tui_screen_find(m, &tui_help_screen);
+}
+
+static inline struct tui_setup *setup_of(const struct tui_model *m)
+{
+	return tui_screen_find(m, &tui_setup_screen);
+}
+
 #endif
