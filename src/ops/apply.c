@@ -489,8 +489,13 @@ static void conf_remove(const struct array_rec *r, bool dry_run, FILE *log)
 			fclose(in);
 		return;
 	}
+	/* A new file of our own: a stale one (a crash here) is removed first, and
+	 * O_EXCL | O_NOFOLLOW refuse whatever appears in its place (a link planted
+	 * there is never followed, nor a file of someone else's truncated). */
 	snprintf(tmp, sizeof(tmp), "%s.ss-tmp", r->conf);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, st.st_mode & 07777);
+	if (unlink(tmp) && errno != ENOENT)
+		fprintf(log, "%s: cannot remove a stale copy: %s\n", tmp, strerror(errno));
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, st.st_mode & 07777);
 	if (fd >= 0 && fchown(fd, st.st_uid, st.st_gid))
 		fprintf(log, "%s: its owner not kept: %s\n", r->conf, strerror(errno));
 	out = fd >= 0 ? fdopen(fd, "w") : NULL;
