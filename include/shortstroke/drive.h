@@ -91,7 +91,6 @@ struct drive;
 int drive_new(struct transport *t, enum drive_tran tran_hint, struct drive **out,
 	      struct ss_error *err);
 void drive_free(struct drive *d);
-struct transport *drive_transport(struct drive *d);
 const char *drive_name(const struct drive *d);
 
 /* INQUIRY + VPD, READ CAPACITY (16, falling back to 10), and for ATA

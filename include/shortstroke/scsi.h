@@ -115,8 +115,6 @@ struct scsi_defect_list {
 };
 int scsi_parse_defect_header(const uint8_t *buf, size_t len, bool twelve,
 			     struct scsi_defect_list *out);
-/* Bytes per descriptor of a defect list format, 0 for vendor/reserved. */
-unsigned scsi_defect_desc_len(uint8_t format);
 
 /* REASSIGN BLOCKS (SBC-3 5.20) with 8-byte LBAs and a 4-byte list length
  * (LONGLBA and LONGLIST set); the parameter list for n LBAs is built by

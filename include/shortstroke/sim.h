@@ -76,10 +76,6 @@ void sim_drive_advance_clock(struct sim_drive *d, uint64_t ns);
  * command queuing compares to pick the next queued command (shortest
  * positioning time first); the simulated I/O engine uses it. */
 uint64_t sim_drive_position_ns(const struct sim_drive *d, uint64_t lba);
-/* Of n queued commands starting at lba[0..n), the index of the one with
- * the shortest positioning time (the first on a tie): plain SPTF, without
- * the ageing and the write cache of sim_drive_schedule. */
-unsigned sim_drive_queue_pick(const struct sim_drive *d, const uint64_t *lba, unsigned n);
 
 /* A command a drive holds, as its scheduler sees it: where, how much, and
  * how long it has waited in the drive's queue (virtual ns). */

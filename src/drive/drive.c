@@ -99,11 +99,6 @@ void drive_free(struct drive *d)
 	free(d);
 }
 
-struct transport *drive_transport(struct drive *d)
-{
-	return d->t;
-}
-
 const char *drive_name(const struct drive *d)
 {
 	return d->t->name;

@@ -35,7 +35,8 @@ unsigned scsi_build_read_defect12(uint8_t cdb[12], bool plist, bool glist, uint8
 	return 12;
 }
 
-unsigned scsi_defect_desc_len(uint8_t format)
+/* Bytes per descriptor of a defect list format, 0 for vendor/reserved. */
+static unsigned scsi_defect_desc_len(uint8_t format)
 {
 	switch (format) {
 	case SCSI_DEFECT_SHORT_BLOCK:

@@ -98,7 +98,8 @@ static bool is_blockdev(const char *p)
 	return p[0] == '/' && stat(p, &st) == 0 && S_ISBLK(st.st_mode);
 }
 
-bool array_md_present(struct ss_ctx *ctx, const char *md_dev)
+/* Is the md device /dev/md/NAME there (by its link, or mdadm knows it)? */
+static bool array_md_present(struct ss_ctx *ctx, const char *md_dev)
 {
 	struct array_detail d;
 
@@ -579,8 +580,13 @@ int array_undo_run(struct ss_ctx *ctx, struct array_rec *r, bool dry_run, char *
 
 /* ---- apply ------------------------------------------------------------------- */
 
-int array_bind_members(const struct plan *p, const char *const *given, size_t n_given,
-		       const char **specs, struct ss_error *err)
+/*
+ * The devices of a plan's members, in layout order: given names every
+ * member, or only the placeholders (plan --disks N), or none (the plan's
+ * own devices). -EINVAL with err->usage set when the count does not fit.
+ */
+static int array_bind_members(const struct plan *p, const char *const *given, size_t n_given,
+			      const char **specs, struct ss_error *err)
 {
 	size_t ph = 0, k = 0;
 

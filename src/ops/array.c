@@ -56,7 +56,8 @@ int array_name_check(const char *name, struct ss_error *err)
 
 /* ---- the record -------------------------------------------------------------- */
 
-void array_rec_path(const char *state_dir, const char *name, char *buf, size_t len)
+/* <state_dir>/arrays/NAME.json */
+static void array_rec_path(const char *state_dir, const char *name, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s/arrays/%s.json", state_dir, name);
 }
@@ -539,7 +540,8 @@ const char *array_inner_level(const struct array_rec *r)
 	return r->level;
 }
 
-size_t array_slot_inner(const struct array_rec *r, size_t i)
+/* The inner array of slot i (0 for a flat array). */
+static size_t array_slot_inner(const struct array_rec *r, size_t i)
 {
 	size_t slots = array_slots(r);
 

@@ -17,6 +17,9 @@
 #include "shortstroke/qualify.h"
 #include "shortstroke/units.h"
 
+static void qualify_set_check(struct qualify_result *r, enum qualify_check c, enum qualify_status s,
+			      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
 #define MIB (1024ull * 1024)
 
 /* ---- names ---------------------------------------------------------------------- */
@@ -545,8 +548,8 @@ void qualify_result_add_bad(struct qualify_result *r, uint64_t lba, uint64_t blo
 		r->bad_blocks += r->bad[k].blocks;
 }
 
-void qualify_set_check(struct qualify_result *r, enum qualify_check c, enum qualify_status s,
-		       const char *fmt, ...)
+static void qualify_set_check(struct qualify_result *r, enum qualify_check c, enum qualify_status s,
+			      const char *fmt, ...)
 {
 	va_list ap;
 

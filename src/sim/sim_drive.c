@@ -43,11 +43,6 @@ bool sim_dsense(const struct sim_drive *d)
 	return d->st.dsense;
 }
 
-void sim_mark_dirty(struct sim_drive *d)
-{
-	d->dirty = true;
-}
-
 uint64_t sim_ata_accessible_max(const struct sim_drive *d)
 {
 	uint64_t m = d->st.vol_active ? d->st.vol_max : d->st.nv_max;

@@ -415,8 +415,6 @@ int sim_state_unlock(struct sim_drive *d, bool with_counters, struct ss_error *e
 bool sim_state_unsaved(const struct sim_drive *d);
 /* Remove <id>.json.tmp.* left by a process killed in the middle of a save. */
 void sim_state_clean_tmp(struct sim_rig *rig);
-/* Write the state file (under the lock). */
-int sim_state_save(struct sim_drive *d, struct ss_error *err);
 void sim_store_init(struct sim_store *s);
 /* An image already at the drive's image path must be one this program
  * made (fileio.h, file_open_private): 0, or why not in err. */
@@ -542,7 +540,6 @@ unsigned sim_sense_build(uint8_t *buf, unsigned max, bool desc, uint8_t key, uin
 			 uint8_t ascq, const struct sim_sense_x *x);
 void sim_data_in(struct sim_cmd *sc, const void *src, size_t n);
 bool sim_dsense(const struct sim_drive *d);
-void sim_mark_dirty(struct sim_drive *d);
 
 /* Current capacity in logical blocks as READ CAPACITY reports it */
 uint64_t sim_capacity(const struct sim_drive *d);
@@ -642,8 +639,6 @@ uint64_t sim_slow_block_ns(const struct sim_drive *d, uint64_t lba, uint64_t n);
  * from the model's spread applied to its figures (after the media were
  * fitted); heads defaulted. */
 void sim_unit_setup(struct sim_config *c, uint64_t rig_seed);
-/* The surface (head) that holds an LBA */
-unsigned sim_unit_head(const struct sim_drive *d, uint64_t lba);
 /* What a read of [lba, lba+n) takes beyond the media model's time: the
  * re-reads of granules that need them (counted as errors corrected with
  * delay), slow-block faults. Deterministic. */
@@ -679,8 +674,5 @@ unsigned sim_notch_count(const struct sim_drive *d);
 /* Notch n (1..count): first and last LBA, sectors per track */
 void sim_notch_bounds(const struct sim_drive *d, unsigned n, uint64_t *first, uint64_t *last,
 		      unsigned *spt);
-
-/* Parse a drive config from a rig entry (sim_rig.c) */
-const char *sim_form_factor_text(uint8_t ff);
 
 #endif

@@ -230,22 +230,6 @@ static int rd_form_factor(struct rp *p, struct json_object *v, const struct jpos
 	return 0;
 }
 
-const char *sim_form_factor_text(uint8_t ff)
-{
-	switch (ff) {
-	case 1:
-		return "5.25";
-	case 2:
-		return "3.5";
-	case 3:
-		return "2.5";
-	case 4:
-		return "1.8";
-	default:
-		return "";
-	}
-}
-
 /* hpa: true/false or {"supported":bool,"max":blocks} */
 static int rd_hpa(struct rp *p, struct sim_config *c, struct json_object *v, const struct jpos *pos)
 {

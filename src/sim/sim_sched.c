@@ -115,27 +115,6 @@ unsigned sim_drive_schedule(struct sim_drive *d, const struct sim_queued *q, uns
 	return td <= f * best ? SIM_SCHED_DESTAGE : b;
 }
 
-unsigned sim_drive_queue_pick(const struct sim_drive *d, const uint64_t *lba, unsigned n)
-{
-	struct sim_head h;
-	double best = 1e300, t;
-	unsigned b = 0, i;
-
-	if (!d || n <= 1)
-		return 0;
-	sim_media_head(d, &h);
-	for (i = 0; i < n; i++) {
-		t = sim_media_position(d, &h, lba[i], (double)d->cfg.overhead_ns, best);
-		if (t < best) {
-			best = t;
-			b = i;
-			if (t <= 0)
-				break;
-		}
-	}
-	return b;
-}
-
 uint64_t sim_drive_destage(struct sim_drive *d)
 {
 	uint64_t t;

@@ -206,7 +206,8 @@ static struct json_object *state_to_json(const struct sim_drive *d)
 }
 
 /* Under the drive's lock (sim_state_unlock). */
-int sim_state_save(struct sim_drive *d, struct ss_error *err)
+/* Write the state file (under the lock). */
+static int sim_state_save(struct sim_drive *d, struct ss_error *err)
 {
 	struct json_object *o;
 	char *txt = NULL;

@@ -122,7 +122,7 @@ int sys_attr_read(const char *dir, const char *attr, char *buf, size_t len)
 	return (int)strlen(buf);
 }
 
-int sys_attr_u64(const char *dir, const char *attr, uint64_t *val)
+static int sys_attr_u64(const char *dir, const char *attr, uint64_t *val)
 {
 	char buf[64], *end;
 	unsigned long long v;

@@ -39,17 +39,9 @@ int transport_exec(struct transport *t, struct xcmd *c, struct ss_error *err)
 	c->resid = 0;
 	c->duration_ns = 0;
 	rc = t->ops->exec(t, c, err);
-	if (t->trace)
-		t->trace(t->trace_arg, c, rc);
 	if (watch_fn)
 		watch_fn(watch_arg, t, c, rc);
 	return rc;
-}
-
-void transport_set_trace(struct transport *t, transport_trace_fn fn, void *arg)
-{
-	t->trace = fn;
-	t->trace_arg = arg;
 }
 
 void transport_close(struct transport *t)
