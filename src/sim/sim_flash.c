@@ -555,10 +555,14 @@ uint64_t sim_flash_io_ns(struct sim_drive *d, uint64_t lba, uint64_t n, bool wri
 	struct sim_flash *fl = &d->fl;
 	uint64_t lb = d->cfg.lblock, bytes = n * lb;
 	uint64_t u0 = lba * lb / UNIT, u1 = ((lba + n) * lb + UNIT - 1) / UNIT, u;
-	uint64_t now = fl->t_ns, start, accept, dur;
+	uint64_t now, start, accept, dur;
 	double ovh = (double)d->cfg.overhead_ns;
 	struct sim_ftl *f;
 
+	/* the command's control time (sim_drive_exec's) passed first: the dies
+	 * worked meanwhile */
+	fl->t_ns += CONTROL_CMD_NS;
+	now = fl->t_ns;
 	if (ftl_build(d))
 		return to_ns(ovh + link_ns(d, bytes)); /* no memory for the model */
 	f = fl->ftl;
