@@ -248,6 +248,10 @@ bench: all
 	@tests/deps.sh check
 	@tests/bench/run.sh $(PROG)
 
+# a simulated SSD's random writes at 0, 7, 28, 50 % spare: simulated and planned (docs/flash.md)
+bench-flash: all
+	@tests/bench/flash.sh $(PROG)
+
 # Where make install puts things (DESTDIR in front of each, for packaging).
 # LIBDIR is Debian's multiarch directory (lib/x86_64-linux-gnu) where the
 # compiler names one, which ld.so and pkg-config search under /usr and /usr/local.

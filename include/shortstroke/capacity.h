@@ -65,6 +65,11 @@ struct cap_plan {
 				   plans again from req (target unknown until then) */
 	struct cap_request req;
 	char note[256]; /* how target was derived, or why noop */
+	/* a flash drive (docs/flash.md): the range the limit hides is TRIMmed /
+	 * UNMAPped first; what that does to its data, or why not (any drive that
+	 * does not rotate: "" for a disk) */
+	bool discard;
+	char discard_note[320];
 };
 
 /*

@@ -56,6 +56,21 @@ enum drive_format {
 				   interrupted; only a new format cures it */
 };
 
+/* How a drive is told that blocks hold nothing any more (docs/flash.md) */
+enum drive_discard {
+	DISCARD_NONE,
+	DISCARD_ATA_TRIM,   /* DATA SET MANAGEMENT, TRIM (IDENTIFY word 169 bit 0) */
+	DISCARD_SCSI_UNMAP, /* UNMAP (VPD B2h LBPU) */
+	DISCARD_SCSI_WS16,  /* WRITE SAME (16) with UNMAP (VPD B2h LBPWS) */
+};
+
+/* What a read of discarded blocks returns */
+enum drive_discard_read {
+	DISCARD_READ_UNDEFINED,	    /* not deterministic: old data, zeros, anything */
+	DISCARD_READ_DETERMINISTIC, /* the same each time, not said what */
+	DISCARD_READ_ZEROS,	    /* zeros */
+};
+
 struct drive_info {
 	char vendor[9];
 	char model[41];
@@ -80,7 +95,18 @@ struct drive_info {
 	enum zoned_model zoned;
 	enum drive_format format;
 	double format_progress; /* 0..1 while RUNNING (-1: not reported) */
+	/* TRIM / UNMAP: how, what reads return after it, and the most a command
+	 * takes: blocks (0: no limit said), DSM pages or UNMAP descriptors */
+	enum drive_discard discard;
+	enum drive_discard_read discard_read;
+	uint64_t discard_max_blocks;
+	uint32_t discard_max_descs;
 };
+
+/* "TRIM", "UNMAP", "WRITE SAME (16) with UNMAP", "" */
+const char *drive_discard_name(enum drive_discard d);
+/* A sentence on what reads of discarded blocks give, and what that means */
+const char *drive_discard_read_text(enum drive_discard_read r);
 
 /* "3.5\"", "2.5\"", ... or "" */
 const char *drive_form_factor_name(uint8_t ff);

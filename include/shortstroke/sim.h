@@ -121,6 +121,23 @@ void sim_drive_turn(struct sim_drive *d, uint64_t ns);
 /* One revolution of the platters (ns; 0 for a drive that does not rotate). */
 double sim_drive_rev_ns(const struct sim_drive *d);
 
+/* A flash drive (the rig's "flash", docs/flash.md): what its FTL did since
+ * it was built in this process: host pages (4 KiB) written, pages
+ * programmed (the host's and garbage collection's), pages garbage
+ * collection moved, blocks erased; its logical pages, of them mapped, and
+ * the spare factor that leaves (physical pages over mapped ones, less 1).
+ * The write amplification is programs / host_pages. */
+struct sim_flash_stats {
+	uint64_t host_pages, programs, gc_moves, erases;
+	uint64_t pages, mapped;
+	double spare;
+};
+/* 0, or -EOPNOTSUPP for a drive that is no flash drive. Builds the FTL
+ * when it is not yet. */
+int sim_drive_flash_stats(struct sim_drive *d, struct sim_flash_stats *out);
+/* Forget the counts (the start of a measurement) */
+void sim_drive_flash_stats_reset(struct sim_drive *d);
+
 /* Current capacity in logical blocks (what READ CAPACITY answers). */
 uint64_t sim_drive_capacity(const struct sim_drive *d);
 

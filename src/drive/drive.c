@@ -444,6 +444,14 @@ static int identify_ata(struct drive *d, struct drive_info *out, struct ss_error
 	out->smart_supported = d->id.smart_supported;
 	out->smart_enabled = d->id.smart_enabled;
 	out->ncq = d->id.ncq;
+	if (d->id.trim) {
+		out->discard = DISCARD_ATA_TRIM;
+		out->discard_read = d->id.trim_rzat   ? DISCARD_READ_ZEROS
+				    : d->id.trim_drat ? DISCARD_READ_DETERMINISTIC
+						      : DISCARD_READ_UNDEFINED;
+		out->discard_max_descs = d->id.dsm_max_pages ? d->id.dsm_max_pages : 1;
+		out->discard_max_blocks = 0;
+	}
 	if (d->id.zoned == 1)
 		out->zoned = ZONED_HOST_AWARE;
 	else if (d->id.zoned == 2)
@@ -507,6 +515,63 @@ static void scsi_tran(struct drive *d, const struct scsi_devid *id, struct drive
 	 * drive's own answers */
 	if (d->tran_hint != TRAN_UNKNOWN && d->tran_hint != TRAN_SCSI)
 		out->tran = d->tran_hint;
+}
+
+const char *drive_discard_name(enum drive_discard d)
+{
+	switch (d) {
+	case DISCARD_ATA_TRIM:
+		return "TRIM";
+	case DISCARD_SCSI_UNMAP:
+		return "UNMAP";
+	case DISCARD_SCSI_WS16:
+		return "WRITE SAME (16) with UNMAP";
+	default:
+		return "";
+	}
+}
+
+const char *drive_discard_read_text(enum drive_discard_read r)
+{
+	switch (r) {
+	case DISCARD_READ_ZEROS:
+		return "it reads back as zeros";
+	case DISCARD_READ_DETERMINISTIC:
+		return "it reads back the same each time, not necessarily zeros";
+	default:
+		return "the drive does not say what it reads back (not deterministic): old data "
+		       "may still read there until the drive reuses the flash";
+	}
+}
+
+/* Logical block provisioning (VPD B2h) and its limits (B0h) */
+static void identify_lbp(struct drive *d, const uint8_t *pages, unsigned npages,
+			 struct drive_info *out)
+{
+	struct scsi_block_limits bl;
+	struct scsi_lbp lbp;
+	uint8_t buf[64];
+	size_t got;
+
+	if (!page_listed(pages, npages, 0xb2) || get_vpd(d, 0xb2, buf, 64, &got, NULL) ||
+	    scsi_parse_vpd_lbp(buf, got, &lbp) || (!lbp.lbpu && !lbp.lbpws))
+		return;
+	memset(&bl, 0, sizeof(bl));
+	if (page_listed(pages, npages, 0xb0) && get_vpd(d, 0xb0, buf, 64, &got, NULL) == 0)
+		scsi_parse_vpd_block_limits(buf, got, &bl);
+	/* UNMAP when the limits allow it, else WRITE SAME (16) with UNMAP */
+	if (lbp.lbpu && bl.max_unmap_lba && bl.max_unmap_descs) {
+		out->discard = DISCARD_SCSI_UNMAP;
+		out->discard_max_blocks = bl.max_unmap_lba;
+	} else if (lbp.lbpws) {
+		out->discard = DISCARD_SCSI_WS16;
+		out->discard_max_blocks = bl.max_write_same;
+	} else {
+		return;
+	}
+	out->discard_max_descs = 1;
+	/* SBC-4: LBPRZ 0 leaves what an unmapped block reads unspecified */
+	out->discard_read = lbp.lbprz ? DISCARD_READ_ZEROS : DISCARD_READ_UNDEFINED;
 }
 
 int drive_identify(struct drive *d, struct drive_info *out, struct ss_error *err)
@@ -595,6 +660,7 @@ int drive_identify(struct drive *d, struct drive_info *out, struct ss_error *err
 	} else {
 		scsi_tran(d, &id, out);
 		identify_scsi_smart(d, out);
+		identify_lbp(d, pages, npages, out);
 	}
 	/* a GPT ends in the last blocks: a sequential-write-required zone on a
 	 * host-managed disk, where it cannot be written in place */

@@ -104,6 +104,27 @@ struct sim_unit {
 	unsigned heads; /* "heads": the surfaces the LBAs are laid across */
 };
 
+/* A flash drive (the rig's "flash", docs/flash.md): its NAND and how TRIM
+ * and UNMAP leave what they free. */
+enum sim_trim {
+	SIM_TRIM_NONE = 0, /* no TRIM / UNMAP */
+	SIM_TRIM_NONDET,   /* supported, reads after it not deterministic */
+	SIM_TRIM_DRAT,	   /* deterministic read after TRIM (some fixed data) */
+	SIM_TRIM_RZAT,	   /* deterministic, reads zeros */
+};
+
+struct sim_flash_cfg {
+	bool on;
+	unsigned page_kib;    /* a NAND page of one plane */
+	unsigned planes;      /* programmed together (multi-plane) */
+	unsigned block_pages; /* pages of an erase block (one plane's) */
+	unsigned dies;	      /* working in parallel */
+	double read_us, program_us, erase_ms;
+	double spare_pct; /* raw flash beyond the native capacity, % of it */
+	bool fresh;	  /* "state": "new": nothing mapped at first */
+	enum sim_trim trim;
+};
+
 /* What the rig file says about a drive; never changes after loading. */
 struct sim_config {
 	char id[SIM_ID_MAX + 1];
@@ -150,6 +171,7 @@ struct sim_config {
 	 * at power-on: where the drive's answer still says the same, the
 	 * blob's words are kept as the real drive sent them */
 	uint8_t blob_base[512];
+	struct sim_flash_cfg flash;
 };
 
 /* --- self-tests (sim_smart.c): one engine for both personalities --- */
@@ -313,6 +335,28 @@ struct sim_wcache {
 	uint64_t destaged; /* bytes written to the medium from the cache */
 };
 
+/* A flash drive at run time (sim_flash.c): the FTL, built on first use,
+ * the host pages it does not map (persisted, in the FTL's pages), and the
+ * back end's timing. */
+struct sim_ftl;
+struct sim_flash_ext {
+	uint32_t first, last; /* FTL pages, inclusive */
+};
+struct sim_flash_io {
+	uint64_t done_ns;
+	uint64_t bytes;
+};
+struct sim_flash {
+	struct sim_ftl *ftl;	   /* NULL until built */
+	struct sim_flash_ext *ext; /* unmapped pages while ftl is NULL */
+	uint32_t next, next_cap;   /* extents */
+	uint64_t t_ns;		   /* the model's clock: command times and idle time */
+	uint64_t backend_ns;	   /* the dies are busy until */
+	struct sim_flash_io *fifo; /* buffered writes until programmed */
+	uint32_t fhead, fn, fcap;  /* ring */
+	uint64_t buffered;	   /* bytes in the write buffer */
+};
+
 struct sim_rig;
 
 struct sim_drive {
@@ -346,6 +390,7 @@ struct sim_drive {
 	/* its scheduler last saw commands that need the mechanics waiting
 	 * (sim_sched.c): the destager then leaves them the mechanics */
 	bool mech_waiting;
+	struct sim_flash fl;
 };
 
 /* A simulated md array (the rig's "arrays"): members in md's order and the
@@ -423,6 +468,8 @@ void sim_store_fini(struct sim_store *s);
 int sim_store_read(struct sim_drive *d, uint64_t off, void *buf, size_t len);
 int sim_store_write(struct sim_drive *d, uint64_t off, const void *buf, size_t len);
 int sim_store_wipe(struct sim_drive *d);
+/* Zeros over [off, off+len): stored pieces cleared, holes in the image */
+int sim_store_discard(struct sim_drive *d, uint64_t off, uint64_t len);
 
 /* Every command's own time, media or not (sim_drive.c); a read or write
  * adds the drive's overhead_ns and the media time. */
@@ -491,6 +538,45 @@ uint64_t sim_cache_destage_ns(struct sim_drive *d);
 uint64_t sim_cache_idle_ns(struct sim_drive *d, uint64_t ns);
 /* A write of this many blocks goes to the write cache */
 bool sim_media_cacheable(const struct sim_drive *d, uint64_t blocks);
+
+/* --- flash (sim_flash.c, docs/flash.md) --- */
+
+struct sim_cmd;
+struct sim_ata;
+
+/* The drive is a flash drive (the rig's "flash") */
+bool sim_flash_on(const struct sim_drive *d);
+/* Defaults of a flash drive's NAND (Micron MT29F64G08CBAAA's figures) */
+void sim_flash_defaults(struct sim_flash_cfg *f);
+/* Its state before the first load: everything mapped ("used") or nothing */
+int sim_flash_init(struct sim_drive *d);
+void sim_flash_fini(struct sim_drive *d);
+/* A read or write of [lba, lba+n): the FTL's work, its time (command
+ * overhead, transfer, the write buffer, the dies) */
+uint64_t sim_flash_io_ns(struct sim_drive *d, uint64_t lba, uint64_t n, bool write, bool fua);
+/* TRIM / UNMAP of [lba, lba+n): its pages unmapped; zeros in the store when
+ * the drive reads zeros after it. Returns its time. */
+uint64_t sim_flash_trim(struct sim_drive *d, uint64_t lba, uint64_t n);
+/* Everything buffered programmed: the wait */
+uint64_t sim_flash_flush_ns(struct sim_drive *d);
+/* The drive idled for ns */
+void sim_flash_idle(struct sim_drive *d, uint64_t ns);
+/* Persisted: the unmapped pages, as a JSON array of [first, last] */
+struct json_object;
+struct json_object *sim_flash_to_json(const struct sim_drive *d);
+/* ... loaded (NULL: as saved by a version without it: nothing changes);
+ * an FTL built from another state is dropped */
+int sim_flash_from_json(struct sim_drive *d, struct json_object *arr);
+/* SCSI: UNMAP, WRITE SAME (10/16) with UNMAP, and the VPD pages B0h
+ * (Block Limits) and B2h (Logical Block Provisioning) */
+void sim_scsi_unmap(struct sim_cmd *sc);
+void sim_scsi_write_same(struct sim_cmd *sc, bool sixteen);
+unsigned sim_flash_vpd_b0(const struct sim_drive *d, uint8_t *b);
+unsigned sim_flash_vpd_b2(const struct sim_drive *d, uint8_t *b);
+/* ATA DATA SET MANAGEMENT (06h) TRIM */
+void sim_ata_dsm(struct sim_ata *a);
+/* READ CAPACITY (16) byte 14: LBPME, LBPRZ */
+uint8_t sim_flash_rc16_bits(const struct sim_drive *d);
 
 /* --- saved IDENTIFY + SMART blobs (sim_blob.c) --- */
 

@@ -33,6 +33,7 @@
 #define SATA_QUEUE 32u		   /* NCQ: 32 tags */
 #define SAS_QUEUE 64u		   /* issue 16's figure: SAS itself sets no limit */
 #define SATA_OVERHEAD_NS 500000ULL /* 0.5 ms: HGST Deskstar 7K3000, read miss */
+#define FLASH_OVERHEAD_NS 0ULL	   /* the 20 us every command takes suffices: docs/flash.md */
 #define SAS_OVERHEAD_NS 200000ULL  /* 0.2 ms: Seagate Constellation.2 SAS */
 
 struct rp {
@@ -426,6 +427,85 @@ static int media_finish(struct rp *p, struct sim_config *c, const struct jpos *p
 
 /* smart_blob: a saved IDENTIFY + SMART blob, relative to the rig file's
  * directory; seeds the drive before the other members (which override) */
+/* "flash": true, or its NAND and TRIM (docs/flash.md) */
+static int rd_flash(struct rp *p, struct sim_config *c, struct json_object *v,
+		    const struct jpos *pos)
+{
+	static const char *const keys[] = { "page_kib", "planes",     "block_pages", "dies",
+					    "read_us",	"program_us", "erase_ms",    "spare_pct",
+					    "state",	"trim",	      NULL };
+	static const double min[] = { 1, 1, 2, 1, 1, 1, 0.01, 0.1 };
+	static const double max[] = { 64, 8, 4096, 1024, 10000, 100000, 1000, 400 };
+	struct sim_flash_cfg *f = &c->flash;
+	double x[8];
+	struct json_object *m;
+	char name[40];
+	unsigned i;
+
+	sim_flash_defaults(f);
+	f->on = true;
+	if (json_object_is_type(v, json_type_boolean)) {
+		f->on = json_object_get_boolean(v);
+		return 0;
+	}
+	if (!json_object_is_type(v, json_type_object))
+		return rp_fail(p, pos, "flash", "expected true or an object");
+	if (check_keys(p, v, pos, "flash.", keys))
+		return p->rc;
+	x[0] = f->page_kib;
+	x[1] = f->planes;
+	x[2] = f->block_pages;
+	x[3] = f->dies;
+	x[4] = f->read_us;
+	x[5] = f->program_us;
+	x[6] = f->erase_ms;
+	x[7] = f->spare_pct;
+	for (i = 0; i < 8; i++) {
+		if (!json_object_object_get_ex(v, keys[i], &m))
+			continue;
+		snprintf(name, sizeof(name), "flash.%s", keys[i]);
+		if (rd_num(p, m, jpos_member(pos, keys[i]), name, min[i], max[i], &x[i]))
+			return p->rc;
+		if (i < 4 && x[i] != (double)(unsigned)x[i])
+			return rp_fail(p, jpos_member(pos, keys[i]), name,
+				       "expected a whole number");
+	}
+	f->page_kib = (unsigned)x[0];
+	f->planes = (unsigned)x[1];
+	f->block_pages = (unsigned)x[2];
+	f->dies = (unsigned)x[3];
+	f->read_us = x[4];
+	f->program_us = x[5];
+	f->erase_ms = x[6];
+	f->spare_pct = x[7];
+	if (f->page_kib & (f->page_kib - 1) || f->page_kib < 4)
+		return rp_fail(p, jpos_member(pos, "page_kib"), "flash.page_kib",
+			       "expected a power of two from 4 to 64");
+	if (json_object_object_get_ex(v, "state", &m)) {
+		const char *s = json_object_is_type(m, json_type_string) ? json_object_get_string(m)
+									 : "";
+
+		if (strcmp(s, "used") && strcmp(s, "new"))
+			return rp_fail(p, jpos_member(pos, "state"), "flash.state",
+				       "expected \"used\" or \"new\"");
+		f->fresh = !strcmp(s, "new");
+	}
+	if (json_object_object_get_ex(v, "trim", &m)) {
+		static const char *const names[] = { "none", "nondeterministic", "drat", "rzat" };
+		const char *s = json_object_is_type(m, json_type_string) ? json_object_get_string(m)
+									 : "";
+
+		for (i = 0; i < 4 && strcmp(s, names[i]); i++)
+			;
+		if (i == 4)
+			return rp_fail(p, jpos_member(pos, "trim"), "flash.trim",
+				       "expected \"none\", \"nondeterministic\", \"drat\" or "
+				       "\"rzat\"");
+		f->trim = (enum sim_trim)i;
+	}
+	return 0;
+}
+
 static int rd_blob(struct rp *p, struct sim_config *c, struct json_object *v,
 		   const struct jpos *pos)
 {
@@ -653,6 +733,8 @@ static int parse_member(struct rp *p, struct sim_config *c, const char *k, struc
 	}
 	if (!strcmp(k, "media"))
 		return rd_media(p, c, v, pos);
+	if (!strcmp(k, "flash"))
+		return 0; /* done first: it sets defaults */
 	if (!strcmp(k, "faults"))
 		return rd_faults(p, c, v, pos);
 	if (!strcmp(k, "retries"))
@@ -714,6 +796,15 @@ static int parse_drive(struct rp *p, struct json_object *o, const struct jpos *p
 	c->write_cache = c->sata;
 	c->cache_mib = NAN;
 	json_object_object_get_ex(o, "media", &media);
+	/* a flash drive: its defaults before the members that override them */
+	if (json_object_object_get_ex(o, "flash", &x)) {
+		if (rd_flash(p, c, x, jpos_member(pos, "flash")))
+			return p->rc;
+		if (c->flash.on) {
+			c->rpm = 1;
+			c->overhead_ns = FLASH_OVERHEAD_NS;
+		}
+	}
 	/* a drive seeded from a saved blob: the other members override it */
 	if (json_object_object_get_ex(o, "smart_blob", &x) &&
 	    rd_blob(p, c, x, jpos_member(pos, "smart_blob")))
@@ -808,6 +899,12 @@ static int parse_drive(struct rp *p, struct json_object *o, const struct jpos *p
 				       "too small: more than 16777216 zones");
 	}
 
+	if (c->flash.on && c->rpm != 1)
+		return rp_fail(p, jpos_member(pos, "rpm"), "rpm",
+			       "a flash drive does not rotate: 1");
+	if (c->flash.on && c->zoned != SIM_ZONED_NONE)
+		return rp_fail(p, jpos_member(pos, "zoned"), "zoned",
+			       "a zoned flash drive is not modelled");
 	/* media: the rig's figures, the rest from the rpm table */
 	mp = media ? jpos_member(pos, "media") : NULL;
 	if (!isnan(c->cache_mib) && !isnan(c->media.cache_mb))
@@ -1101,7 +1198,8 @@ static struct sim_drive *drive_new(struct sim_rig *rig, const struct sim_config 
 	d->store.size = c->dco_factory * c->lblock;
 	sim_state_init(d);
 	d->mono_base_ns = sim_mono_ns();
-	if (sim_zones_init(d)) {
+	if (sim_zones_init(d) || sim_flash_init(d)) {
+		sim_zones_fini(d);
 		free(d);
 		return NULL;
 	}
@@ -1116,6 +1214,7 @@ static void drive_free(struct sim_drive *d)
 	sim_store_fini(&d->store);
 	sim_zones_fini(d);
 	sim_cache_fini(d);
+	sim_flash_fini(d);
 	free(d->state_path);
 	if (d->lock_fd >= 0)
 		close(d->lock_fd);

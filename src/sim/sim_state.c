@@ -202,6 +202,8 @@ static struct json_object *state_to_json(const struct sim_drive *d)
 	put_u64(o, "head_lba", s->head_lba);
 	put_u64(o, "next_lba", s->next_lba);
 	health_to_json(d, o);
+	if (sim_flash_on(d))
+		json_object_object_add(o, "flash_unmapped", sim_flash_to_json(d));
 	return o;
 }
 
@@ -648,8 +650,11 @@ static int file_load(struct sim_drive *d, struct ss_error *err)
 	get_u64_into(&l, o, "head_lba", &s.head_lba);
 	get_u64_into(&l, o, "next_lba", &s.next_lba);
 	health_from_json(&l, o, d, &s);
-	if (!l.rc)
+	if (!l.rc) {
 		zones_apply(o, d);
+		if (json_object_object_get_ex(o, "flash_unmapped", &x) && sim_flash_from_json(d, x))
+			l.rc = ss_error_set(err, -ENOMEM, "out of memory");
+	}
 	json_object_put(o);
 	if (l.rc)
 		return l.rc;
@@ -1222,6 +1227,29 @@ int sim_store_write(struct sim_drive *d, uint64_t off, const void *buf, size_t l
 		off += n;
 		len -= n;
 	}
+	return 0;
+}
+
+int sim_store_discard(struct sim_drive *d, uint64_t off, uint64_t len)
+{
+	struct sim_store *s = &d->store;
+	uint64_t end = off + len;
+	size_t i;
+
+	for (i = 0; i < s->cap; i++) {
+		uint64_t a = s->tab[i].key << CHUNK_SHIFT, b = a + CHUNK_SIZE;
+
+		if (!s->tab[i].data || b <= off || a >= end)
+			continue;
+		a = a < off ? off : a;
+		b = b > end ? end : b;
+		memset(s->tab[i].data + (a - (s->tab[i].key << CHUNK_SHIFT)), 0, (size_t)(b - a));
+	}
+	if (!s->path || store_open(d, false))
+		return 0; /* no image: nothing stored there */
+	hole_forget(s);
+	if (fallocate(s->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)len))
+		return -errno;
 	return 0;
 }
 

@@ -394,6 +394,7 @@ int cap_plan_limit(const struct drive_info *i, const struct journal_entry *orig,
 	snprintf(p->note, sizeof(p->note), "%" PRIu64 " blocks (%s, %.1f%% of %s%s)", target,
 		 human(target * p->block_len, h1, sizeof(h1)), 100.0 * (double)target / (double)ref,
 		 human(ref * p->block_len, h2, sizeof(h2)), ref_source(full, dco_ref));
+	cap_plan_discard(i, p);
 	return 0;
 }
 
@@ -758,8 +759,19 @@ static int limit_locked(struct cap_ctx *c, const struct cap_plan *p, struct cap_
 				      p->current, p->volatile_, NULL);
 		return stopped(c, err);
 	}
-	progress_report(c->progress, 0, cap_method_name(p->method), -1);
-	rc = o->set(c, p->target, p->volatile_, err);
+	/* a flash drive: told the range is free while it can still be reached */
+	rc = cap_discard(c, p, err);
+	if (!rc && p->discard && progress_cancelled(c->progress)) {
+		/* stopped between the two: the size is what it was */
+		if (!was_open)
+			journal_event(c, "restore-done", p->method, p->native, p->current,
+				      p->current, p->volatile_, NULL);
+		return stopped(c, err);
+	}
+	if (!rc) {
+		progress_report(c->progress, 0, cap_method_name(p->method), -1);
+		rc = o->set(c, p->target, p->volatile_, err);
+	}
 	if (rc) {
 		/* stopped while a format runs on: the record stays open, and no
 		 * command is sent to look */

@@ -33,6 +33,14 @@ int cap_frozen_advice(struct cap_ctx *c, int rc, struct ss_error *err);
  * res->after is what the drive has. */
 int cap_verify(struct cap_ctx *c, uint64_t want, struct cap_result *res, struct ss_error *err);
 
+/* ---- discard.c: a flash drive's hidden range handed back first ---- */
+
+/* p->discard and p->discard_note: whether limit TRIMs / UNMAPs the range it
+ * hides, and what that does to the data there (pure) */
+void cap_plan_discard(const struct drive_info *i, struct cap_plan *p);
+/* TRIM / UNMAP [p->target, p->current) when p->discard */
+int cap_discard(struct cap_ctx *c, const struct cap_plan *p, struct ss_error *err);
+
 /* ---- resize.c, format.c: shared by the SCSI methods and the engine ---- */
 
 /* MODE SELECT the block count (UINT64_MAX: the drive's maximum). */
