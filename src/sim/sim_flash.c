@@ -608,7 +608,9 @@ uint64_t sim_flash_io_ns(struct sim_drive *d, uint64_t lba, uint64_t n, bool wri
 	return dur;
 }
 
-uint64_t sim_flash_trim(struct sim_drive *d, uint64_t lba, uint64_t n)
+/* TRIM / UNMAP of [lba, lba+n): its pages unmapped; zeros in the store when
+ * the drive reads zeros after it. Returns its time. */
+static uint64_t sim_flash_trim(struct sim_drive *d, uint64_t lba, uint64_t n)
 {
 	struct sim_flash *fl = &d->fl;
 	uint64_t lb = d->cfg.lblock;

@@ -554,9 +554,6 @@ void sim_flash_fini(struct sim_drive *d);
 /* A read or write of [lba, lba+n): the FTL's work, its time (command
  * overhead, transfer, the write buffer, the dies) */
 uint64_t sim_flash_io_ns(struct sim_drive *d, uint64_t lba, uint64_t n, bool write, bool fua);
-/* TRIM / UNMAP of [lba, lba+n): its pages unmapped; zeros in the store when
- * the drive reads zeros after it. Returns its time. */
-uint64_t sim_flash_trim(struct sim_drive *d, uint64_t lba, uint64_t n);
 /* Everything buffered programmed: the wait */
 uint64_t sim_flash_flush_ns(struct sim_drive *d);
 /* The drive idled for ns */
