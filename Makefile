@@ -8,6 +8,7 @@
 #                   "N passed, N failed" line and the total
 #   make check-vm   the real-kernel suite alone
 #   make check-layers  the include rules of docs/architecture.md
+#   make check-methods no limit method named by its id above src/ops/capacity/
 #   make format     clang-format every C file of src, include and tests (.clang-format)
 #   make check-format  fail listing the files make format would change (part of check)
 #   make check-abi  libraidplan's ABI against tests/abi/ (abidiff, part of check)
@@ -98,7 +99,7 @@ PROG     := $(BUILD)/shortstroke
 SIMD     := $(if $(SIMD_SRC),$(BUILD)/shortstroke-simd)
 
 .PHONY: all deps deps-check demo unit check check-unit check-cli check-fuzz \
-	check-vm check-layers check-format format check-abi abi-baseline raidplan fuzz bench \
+	check-vm check-layers check-methods check-format format check-abi abi-baseline raidplan fuzz bench \
 	install install-man install-contrib uninstall deb check-deb clean tests
 .DEFAULT_GOAL := all
 
@@ -187,6 +188,10 @@ check-fuzz: deps-check fuzz
 # the include rules of docs/architecture.md (also run by the CLI suite, tests/cli/t_docs.sh)
 check-layers:
 	@tests/check-layers.sh
+
+# no limit method named by its id above the capacity engine (also run by tests/cli/t_docs.sh)
+check-methods:
+	@tests/check-methods.sh
 
 # the code style of .clang-format (docs/style.md); make format rewrites what differs
 check-format: deps-check
