@@ -63,6 +63,25 @@ unsigned cap_method_flags(const char *name)
 	return cap_method_parse(name, &m) || m == CAP_AUTO ? 0 : cap_method_get(m)->flags;
 }
 
+unsigned cap_flags(enum cap_method m)
+{
+	const struct cap_method_ops *o = cap_method_get(m);
+
+	return o ? o->flags : 0;
+}
+
+void cap_method_list(char *buf, size_t len, unsigned with, unsigned without, const char *sep)
+{
+	size_t off = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (size_t k = 0; k < N_METHODS && off < len; k++)
+		if ((methods[k]->flags & with) == with && !(methods[k]->flags & without))
+			off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? sep : "",
+						methods[k]->name);
+}
+
 void cap_method_names(char *buf, size_t len, unsigned without)
 {
 	size_t off = (size_t)snprintf(buf, len, "auto");
@@ -100,13 +119,6 @@ const struct cap_method_ops *cap_method_pick(const struct drive_info *i, bool pr
 static const struct cap_method_ops *ops_of(enum cap_method m)
 {
 	return cap_method_get(m);
-}
-
-static unsigned flags_of(enum cap_method m)
-{
-	const struct cap_method_ops *o = ops_of(m);
-
-	return o ? o->flags : 0;
 }
 
 static const char *human(uint64_t bytes, char *buf, size_t len)
@@ -975,7 +987,7 @@ static int restore_plan(struct cap_ctx *c, enum cap_method forced, enum cap_meth
 		rc = record_check(c, &orig, *m, err);
 		if (rc)
 			return rc;
-		if (orig.block_len != i->logical_block && !(flags_of(*m) & CAPM_FORMATS))
+		if (orig.block_len != i->logical_block && !(cap_flags(*m) & CAPM_FORMATS))
 			return ss_error_set(
 			    err, -EINVAL,
 			    "%s: the journal recorded %u-byte blocks, the drive now "
@@ -1002,9 +1014,9 @@ static int restore_plan(struct cap_ctx *c, enum cap_method forced, enum cap_meth
 	 * another tool did (DCO RESTORE: the factory maximum; the partition
 	 * method: wipe the GPT there, whoever wrote it; a format): only with
 	 * --to-native */
-	if (!c->to_native && (flags_of(*m) & (CAPM_SETS_NATIVE | CAPM_KEEPS_SIZE | CAPM_FORMATS)))
+	if (!c->to_native && (cap_flags(*m) & (CAPM_SETS_NATIVE | CAPM_KEEPS_SIZE | CAPM_FORMATS)))
 		return restore_unjournaled(c, err);
-	if (i->ata && !(flags_of(*m) & CAPM_SETS_NATIVE)) {
+	if (i->ata && !(cap_flags(*m) & CAPM_SETS_NATIVE)) {
 		if (!i->native_blocks)
 			return ss_error_set(err, -EOPNOTSUPP,
 					    "%s: nothing journaled and the drive does not report "
@@ -1033,7 +1045,7 @@ static int restore_rules(struct cap_ctx *c, enum cap_method m, bool vol, struct 
 
 	const struct cap_method_ops *o = ops_of(m);
 
-	if (vol && !(flags_of(m) & CAPM_VOLATILE))
+	if (vol && !(cap_flags(m) & CAPM_VOLATILE))
 		return ss_error_usage(err, -EINVAL, "%s: --volatile needs the HPA method",
 				      cap_dev(c));
 	if (!o || !supports(i, o))
@@ -1095,7 +1107,7 @@ static int trial_state(struct cap_ctx *c, enum cap_method m, uint64_t original)
 	const struct drive_info *i = &c->e->info;
 	struct trial_scan s = { 0 };
 
-	if (!(flags_of(m) & CAPM_VOLATILE) ||
+	if (!(cap_flags(m) & CAPM_VOLATILE) ||
 	    journal_for_disk(c->state_dir, i->serial, i->wwn, trial_cb, &s, NULL) || !s.open ||
 	    !s.all_volatile || (i->native_blocks && original > i->native_blocks))
 		return 0;
