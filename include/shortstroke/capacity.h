@@ -24,6 +24,7 @@ enum cap_method {
 	CAP_SCSI_RESIZE,
 	CAP_SCSI_FORMAT,
 	CAP_PARTITION,
+	CAP_NVME_NS, /* NVMe: the namespace deleted and created smaller */
 };
 const char *cap_method_name(enum cap_method m); /* "amac", "hpa", ... "auto" */
 int cap_method_parse(const char *s, enum cap_method *out);
