@@ -581,6 +581,19 @@ static void nvme_wwn(const struct nvme_ns_info *ns, char *buf, size_t len)
 		off += (size_t)snprintf(buf + off, len - off, "%02x", id[i]);
 }
 
+/* The LBA formats and the one in use (its block size) */
+static void nvme_formats(const struct nvme_ns_info *ns, struct drive_info *out)
+{
+	out->nvme.lbaf = ns->flbas;
+	out->nvme.nlbaf = ns->nlbaf;
+	for (unsigned i = 0; i < ns->nlbaf && i < 16; i++) {
+		out->nvme.lbaf_bytes[i] = ns->lbaf[i].bytes;
+		out->nvme.lbaf_meta[i] = ns->lbaf[i].meta;
+	}
+	out->logical_block = ns->flbas < ns->nlbaf ? ns->lbaf[ns->flbas].bytes : 0;
+	out->physical_block = out->logical_block;
+}
+
 /* Identify Controller, then the namespace the node names (the first active
  * one when the transport does not know). */
 static int identify_nvme(struct drive *d, struct drive_info *out, struct ss_error *err)
@@ -625,9 +638,17 @@ static int identify_nvme(struct drive *d, struct drive_info *out, struct ss_erro
 			return rc;
 		if (!nvme_parse_ns_list(buf, sizeof(buf), list, 1)) {
 			/* a controller without a namespace (one deleted): what
-			 * the controller says, no capacity */
+			 * the controller says, the formats every namespace can
+			 * take (NSID FFFFFFFFh), no capacity */
 			d->nsid = 0;
 			out->nvme.nsid = 0;
+			nvme_build_identify(&c, 0x00, NVME_NSID_ALL_NS, buf);
+			if (drive_nvme(d, &c, NULL) == 0 &&
+			    nvme_parse_id_ns(buf, sizeof(buf), &ns) == 0)
+				nvme_formats(&ns, out);
+			if (ci.can_ns_mgmt && out->logical_block)
+				out->native_blocks = ci.tnvmcap / out->logical_block;
+			out->methods |= ci.can_ns_mgmt ? METHOD_NVME_NS : 0;
 			return 0;
 		}
 		nsid = list[0];
@@ -639,14 +660,8 @@ static int identify_nvme(struct drive *d, struct drive_info *out, struct ss_erro
 	nvme_parse_id_ns(buf, sizeof(buf), &ns);
 	d->nsid = nsid;
 	out->nvme.nsid = nsid;
-	out->nvme.lbaf = ns.flbas;
-	out->nvme.nlbaf = ns.nlbaf;
-	for (unsigned i = 0; i < ns.nlbaf && i < 16; i++) {
-		out->nvme.lbaf_bytes[i] = ns.lbaf[i].bytes;
-		out->nvme.lbaf_meta[i] = ns.lbaf[i].meta;
-	}
+	nvme_formats(&ns, out);
 	out->capacity_blocks = ns.nsze;
-	out->logical_block = ns.flbas < ns.nlbaf ? ns.lbaf[ns.flbas].bytes : 0;
 	if (!out->logical_block)
 		return ss_error_set(err, -EPROTO,
 				    "%s: the namespace's LBA format %u is not one it "

@@ -55,9 +55,9 @@ static bool drive_limit(const struct drive_info *i, struct dev_limit *out)
 	} else if (i->native_blocks && i->capacity_blocks < i->native_blocks) {
 		/* NVMe: a namespace smaller than the NVM capacity */
 		snprintf(out->method, sizeof(out->method), "%s",
-			 i->tran == TRAN_NVME					 ? "nvme-ns"
+			 i->tran == TRAN_NVME					    ? "nvme-ns"
 			 : (i->methods & METHOD_HPA) || !(i->methods & METHOD_AMAC) ? "hpa"
-										      : "amac");
+										    : "amac");
 		out->original_blocks = i->native_blocks;
 	} else {
 		return false;

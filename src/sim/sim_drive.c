@@ -295,6 +295,10 @@ static bool fault_op_matches(const struct sim_cmd *sc, const struct sim_fault *f
 				      (cdb[0] == 0xa1 && sc->c->cdb_len >= 10));
 	uint8_t ata_op = pt ? (cdb[0] == 0x85 ? cdb[14] : cdb[9]) : 0;
 
+	if (sc->c->kind != XCMD_CDB) { /* an NVMe command: its opcode */
+		*ata = false;
+		return f->opcode == sc->c->nvme.opcode;
+	}
 	*ata = pt && f->opcode == ata_op;
 	return *ata || f->opcode == cdb[0];
 }
@@ -425,7 +429,7 @@ int sim_drive_exec(struct sim_drive *d, struct xcmd *c, struct ss_error *err)
 		sim_bad_opcode(&sc);
 	else if (!fault_abort(&sc))
 		sim_scsi_exec(&sc);
-	if (c->cdb_len && !d->cfg.nvme)
+	if (c->cdb_len || d->cfg.nvme)
 		hold = fault_delay_ms(&sc);
 
 	dur = CONTROL_CMD_NS + sc.media_ns;

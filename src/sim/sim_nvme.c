@@ -127,6 +127,18 @@ static void id_ctrl(const struct sim_drive *d, uint8_t *b)
 		b[i] = 0;
 }
 
+static void id_formats(const struct sim_drive *d, uint8_t *b)
+{
+	const struct sim_config *c = &d->cfg;
+
+	b[25] = (uint8_t)(c->nv.nlbaf - 1);
+	b[26] = c->nv.lbaf_init & 0xfu;
+	for (unsigned i = 0; i < c->nv.nlbaf; i++) {
+		b[128 + 4 * i + 2] = (uint8_t)__builtin_ctz(c->nv.lbaf[i]);
+		b[128 + 4 * i + 3] = c->nv.lbaf[i] >= 4096 ? 0 : 2;
+	}
+}
+
 static void id_ns(const struct sim_drive *d, uint8_t *b)
 {
 	const struct sim_config *c = &d->cfg;
@@ -137,17 +149,12 @@ static void id_ns(const struct sim_drive *d, uint8_t *b)
 	put_le64(b + 8, n->nsze);
 	put_le64(b + 16, n->nsze);
 	b[25] = (uint8_t)(c->nv.nlbaf - 1); /* NLBAF, 0's based */
-	b[26] = n->lbaf & 0xfu;		    /* FLBAS */
 	put_le64(b + 48, n->nsze * bytes);  /* NVMCAP */
 	if (c->has_wwn)
 		for (unsigned i = 0; i < 8; i++)
 			b[120 + i] = (uint8_t)(c->wwn >> (56 - 8 * i)); /* EUI64 */
-	for (unsigned i = 0; i < c->nv.nlbaf; i++) {
-		uint8_t *f = b + 128 + 4 * i;
-
-		f[2] = (uint8_t)__builtin_ctz(c->nv.lbaf[i]); /* LBADS: sizes are powers of 2 */
-		f[3] = c->nv.lbaf[i] >= 4096 ? 0 : 2;	      /* RP: 4 KiB best, 512 good */
-	}
+	id_formats(d, b);
+	b[26] = n->lbaf & 0xfu; /* FLBAS */
 }
 
 static bool nsid_is(const struct sim_drive *d, uint32_t nsid, bool attached)
@@ -170,6 +177,8 @@ static void cmd_identify(struct sim_cmd *sc)
 		}
 		if (nsid_is(d, n->nsid, true))
 			id_ns(d, b);
+		else if (n->nsid == NVME_NSID_ALL_NS) /* what every namespace has: the formats */
+			id_formats(d, b);
 		break;
 	case 0x01:
 		id_ctrl(d, b);

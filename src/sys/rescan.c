@@ -175,8 +175,9 @@ int sysdisk_nvme_rescan(const char *sysroot, const char *name, uint64_t expected
 	if (fd >= 0)
 		close(fd);
 	if (rc)
-		return ss_error_set(err, rc, "%s: cannot ask the kernel to rescan its namespaces: %s",
-				    ctrl, strerror(-rc));
+		return ss_error_set(err, rc,
+				    "%s: cannot ask the kernel to rescan its namespaces: %s", ctrl,
+				    strerror(-rc));
 	for (unsigned waited = 0;; waited += 100) {
 		rc = read_size(root, name, size_bytes);
 		if ((rc == 0 && *size_bytes == expected_bytes) || waited >= timeout_ms)

@@ -16,8 +16,8 @@
 
 /* The methods in the order auto prefers them. */
 static const struct cap_method_ops *const methods[] = {
-	&cap_amac_ops,	 &cap_hpa_ops,	  &cap_dco_ops,
-	&cap_resize_ops, &cap_format_ops, &cap_nvme_ns_ops, &cap_partition_ops,
+	&cap_amac_ops,	 &cap_hpa_ops,	   &cap_dco_ops,       &cap_resize_ops,
+	&cap_format_ops, &cap_nvme_ns_ops, &cap_partition_ops,
 };
 #define N_METHODS (sizeof(methods) / sizeof(methods[0]))
 
@@ -182,11 +182,12 @@ static int check_method_rules(const struct drive_info *i, const struct cap_metho
 static int nvme_no_auto(const struct drive_info *i, const char *dev, struct ss_error *err)
 {
 	if (i->methods & METHOD_NVME_NS)
-		return ss_error_set(err, -EOPNOTSUPP,
-				    "%s: an NVMe drive has no Host Protected Area; --method nvme-ns "
-				    "deletes the namespace and creates a smaller one (destroys all "
-				    "data), --method partition limits it with a partition instead",
-				    dev);
+		return ss_error_set(
+		    err, -EOPNOTSUPP,
+		    "%s: an NVMe drive has no Host Protected Area; --method nvme-ns "
+		    "deletes the namespace and creates a smaller one (destroys all "
+		    "data), --method partition limits it with a partition instead",
+		    dev);
 	return ss_error_set(err, -EOPNOTSUPP,
 			    "%s: an NVMe drive has no Host Protected Area, and this controller "
 			    "does not offer namespace management (OACS bit 3): its capacity "
@@ -210,16 +211,17 @@ static int method_fits(const struct drive_info *i, const struct cap_method_ops *
 				    "%s: the %s method is not for NVMe drives (NVMe has no Host "
 				    "Protected Area nor mode pages): --method %s",
 				    dev, o->name,
-				    i->methods & METHOD_NVME_NS ? "nvme-ns or partition" : "partition");
+				    i->methods & METHOD_NVME_NS ? "nvme-ns or partition"
+								: "partition");
 	if (!supports(i, o) && o->id == CAP_NVME_NS)
-		return ss_error_set(err, -EOPNOTSUPP,
-				    "%s: %s", dev,
-				    i->tran == TRAN_NVME
-					? "the controller does not offer namespace management (OACS "
-					  "bit 3): no namespace can be made smaller, and NVMe has no "
-					  "Host Protected Area; --method partition limits it with a "
-					  "partition instead"
-					: "the nvme-ns method is for NVMe drives only");
+		return ss_error_set(
+		    err, -EOPNOTSUPP, "%s: %s", dev,
+		    i->tran == TRAN_NVME
+			? "the controller does not offer namespace management (OACS "
+			  "bit 3): no namespace can be made smaller, and NVMe has no "
+			  "Host Protected Area; --method partition limits it with a "
+			  "partition instead"
+			: "the nvme-ns method is for NVMe drives only");
 	if (!supports(i, o)) {
 		drive_methods_text(i->methods, h1, sizeof(h1));
 		return ss_error_set(
@@ -662,8 +664,8 @@ int cap_verify(struct cap_ctx *c, uint64_t want, struct cap_result *res, struct 
 		name = name ? name + 1 : c->e->node;
 		snprintf(node, sizeof(node), "%s", c->e->node);
 		if (now.tran == TRAN_NVME)
-			rc = sysdisk_nvme_rescan(NULL, name, want * now.logical_block, 30000, &kbytes,
-						 err);
+			rc = sysdisk_nvme_rescan(NULL, name, want * now.logical_block, 30000,
+						 &kbytes, err);
 		else
 			rc = sysdisk_reread_capacity(NULL, name, libata, want * now.logical_block,
 						     30000, node, sizeof(node), &kbytes, err);
