@@ -44,7 +44,7 @@ endif
 RP_VERSION := $(shell sed -n 's/^\#define RP_VERSION_STRING "\(.*\)"/\1/p' include/raidplan.h)
 RP_MAJOR := $(shell sed -n 's/^\#define RP_API_VERSION \([0-9]*\)$$/\1/p' include/raidplan.h)
 
-PKGS := libatasmart json-c libudev blkid mount fdisk ncursesw liburing
+PKGS := libatasmart json-c libudev blkid mount fdisk ncursesw liburing libnvme
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wstrict-prototypes \
 	-Wmissing-prototypes -Wno-unused-parameter -Wno-format-truncation

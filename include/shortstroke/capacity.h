@@ -24,6 +24,7 @@ enum cap_method {
 	CAP_SCSI_RESIZE,
 	CAP_SCSI_FORMAT,
 	CAP_PARTITION,
+	CAP_NVME_NS, /* NVMe: the namespace deleted and created smaller */
 };
 const char *cap_method_name(enum cap_method m); /* "amac", "hpa", ... "auto" */
 int cap_method_parse(const char *s, enum cap_method *out);
@@ -316,6 +317,17 @@ int cap_partition_wait(const struct dev_entry *e, uint64_t limit, unsigned timeo
  * (registers in fixed-format sense), read it with descriptor sense switched
  * on for the command, into c->e->info.native_blocks. No-op otherwise. */
 int cap_refresh_native(struct cap_ctx *c, struct ss_error *err);
+
+/*
+ * An NVMe namespace formatted to another LBA format (Format NVM): lbaf its
+ * index, or, with lbaf < 0, the one of block_len bytes (no metadata) the
+ * controller offers. Checked first (an NVMe drive with Format NVM, OACS bit 1;
+ * a format it offers; not the one in use: a no-op said so in res), then sent
+ * (shown, and only shown in a dry run), the drive re-read, the kernel's
+ * namespaces rescanned, the new block size verified. Destroys every byte.
+ */
+int cap_nvme_format(struct cap_ctx *c, int lbaf, uint32_t block_len, struct cap_result *res,
+		    struct ss_error *err);
 
 /* Apply a plan: journal the original state, send the change, make the
  * kernel see the new size, verify it. */

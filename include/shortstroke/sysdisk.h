@@ -178,6 +178,15 @@ int sysdisk_reread_capacity(const char *sysroot, const char *name, bool reprobe,
 			    size_t new_node_len, uint64_t *size_bytes, struct ss_error *err);
 
 /*
+ * The same for an NVMe namespace (name "nvme0n1") deleted and created
+ * again: the controller's namespaces rescanned (libnvme's nvme_ns_rescan on
+ * /dev/nvme0), then up to timeout_ms for the block device to come back with
+ * expected_bytes; its size in *size_bytes.
+ */
+int sysdisk_nvme_rescan(const char *sysroot, const char *name, uint64_t expected_bytes,
+			unsigned timeout_ms, uint64_t *size_bytes, struct ss_error *err);
+
+/*
  * Whether the kernel undoes HPA limits (libata.ignore_hpa=1: libata lifts
  * every HPA of a disk it probes, at boot, a reset or a hot-add). now: the
  * running kernel does (<root>/sys/module/libata/parameters/ignore_hpa, or

@@ -762,8 +762,12 @@ static int check_smart(struct qrun *q, struct drive *d, struct ss_error *err)
 	r->pending = rep.pending;
 	r->offline_uncorrectable = rep.offline_uncorrectable;
 	r->power_on_hours = rep.power_on_hours;
-	if (!rep.ata)
+	if (rep.nvme) {
+		r->nvme_read = true;
+		r->nvme = rep.nv;
+	} else if (!rep.ata) {
 		scsi_health(&rep, &r->scsi);
+	}
 	det[0] = '\0';
 	/* a WARNING that only counts sectors or defects is judged by the
 	 * thresholds of those counts below */
@@ -795,6 +799,12 @@ static int check_smart(struct qrun *q, struct drive *d, struct ss_error *err)
 		if (rep.pending.known && l < len)
 			l += (size_t)snprintf(det + l, len - l, ", %" PRId64 " pending",
 					      rep.pending.value);
+		if (r->nvme_read && l < len)
+			snprintf(det + l, len - l,
+				 ", spare %u%% (threshold %u%%), %u%% used, %" PRIu64
+				 " media errors",
+				 r->nvme.available_spare, r->nvme.available_spare_threshold,
+				 r->nvme.percentage_used, r->nvme.media_errors);
 		if (r->scsi.read && l < len)
 			snprintf(det + l, len - l,
 				 ", errors corrected %" PRIu64 ", uncorrected %" PRIu64,

@@ -125,10 +125,24 @@ struct sim_flash_cfg {
 	enum sim_trim trim;
 };
 
+/* The NVMe personality's own figures (the rig's "nvme" member, sim_nvme.c) */
+#define SIM_NVME_LBAF_MAX 16
+struct sim_nvme_cfg {
+	uint32_t lbaf[SIM_NVME_LBAF_MAX]; /* the LBA formats offered: block bytes */
+	unsigned nlbaf;
+	uint8_t lbaf_init; /* the format at manufacture */
+	bool ns_mgmt;	   /* OACS bit 3: namespace management */
+	uint8_t spare, spare_threshold, percentage_used;
+	uint64_t media_errors;
+};
+
 /* What the rig file says about a drive; never changes after loading. */
 struct sim_config {
 	char id[SIM_ID_MAX + 1];
 	bool sata;
+	bool nvme; /* the NVMe personality: NVMe commands, no CDBs; lblock is the
+		      smallest LBA format's size and blocks count those */
+	struct sim_nvme_cfg nv;
 	char vendor[9];
 	char model[41];
 	char serial[21];
@@ -272,6 +286,15 @@ struct sim_state {
 	uint16_t active_notch; /* SAS notch page; 0 = all notches */
 	struct sim_fault faults[SIM_MAX_FAULTS];
 	unsigned nfaults;
+	/* NVMe: the namespace (one: NN is 1) */
+	struct sim_nvme_state {
+		uint32_t nsid;		/* 0: none allocated */
+		bool attached;		/* to the controller: active */
+		uint64_t nsze;		/* blocks of its format */
+		uint8_t lbaf;		/* its LBA format */
+		uint64_t reads, writes; /* host read and write commands */
+		uint64_t media_errors;	/* unrecovered reads since manufacture */
+	} nv;
 	uint64_t head_lba; /* media model: where the heads are */
 	uint64_t next_lba; /* first LBA after the last transfer */
 };
@@ -635,6 +658,16 @@ uint32_t sim_format_progress(const struct sim_drive *d, uint64_t now);
 bool sim_medium_error(const struct sim_drive *d, uint64_t lba, uint64_t n, uint64_t *bad);
 
 void sim_scsi_exec(struct sim_cmd *sc);
+/* An NVMe admin or I/O command (sim_nvme.c) */
+void sim_nvme_exec(struct sim_cmd *sc);
+/* The namespace's block size (0: none) */
+uint32_t sim_nvme_block(const struct sim_drive *d);
+/* Parse the rig's "nvme" member into c->nv (sim_rig.c hands it over); the
+ * formats checked against c->lblock afterwards by sim_nvme_finish. 0, or -EINVAL
+ * with why in msg. */
+struct json_object;
+int sim_nvme_parse(struct sim_config *c, struct json_object *o, char *msg, size_t len);
+int sim_nvme_finish(struct sim_config *c, char *msg, size_t len);
 void sim_ata_exec(struct sim_cmd *sc);
 /* Build the 512-byte IDENTIFY DEVICE data (a blob drive's, with what the
  * rig overrides and the current state written into it) */

@@ -14,6 +14,7 @@ extern const struct cap_method_ops cap_dco_ops;	      /* dco.c */
 extern const struct cap_method_ops cap_resize_ops;    /* resize.c */
 extern const struct cap_method_ops cap_format_ops;    /* format.c */
 extern const struct cap_method_ops cap_partition_ops; /* partition.c */
+extern const struct cap_method_ops cap_nvme_ns_ops;   /* nvme_ns.c */
 
 /* ---- the engine (capacity.c) ---- */
 
@@ -22,6 +23,7 @@ const char *cap_dev(const struct cap_ctx *c);
 /* A command of a change: shown (dry run, --verbose), and sent unless dry run. */
 int cap_send_scsi(struct cap_ctx *c, struct xcmd *x, const char *what, struct scsi_sense *sense,
 		  struct ss_error *err);
+int cap_send_nvme(struct cap_ctx *c, struct xcmd *x, const char *what, struct ss_error *err);
 int cap_send_ata(struct cap_ctx *c, const struct ata_tf *tf, bool ck_cond, void *buf,
 		 struct ata_regs *regs, const char *what, struct ss_error *err);
 /* A security-locked drive refuses every change. */
