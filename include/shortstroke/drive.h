@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "shortstroke/ata.h"
+#include "shortstroke/cpr.h"
 #include "shortstroke/error.h"
 #include "shortstroke/sense.h"
 #include "shortstroke/transport.h"
@@ -80,6 +81,10 @@ struct drive_info {
 	enum zoned_model zoned;
 	enum drive_format format;
 	double format_progress; /* 0..1 while RUNNING (-1: not reported) */
+	/* the LBA ranges of its actuators (ATA log 47h, VPD B9h; a kernel disk's
+	 * queue/independent_access_ranges when the drive does not tell):
+	 * n > 1 on a multi-actuator drive, 0 when none is reported */
+	struct cpr_ranges ranges;
 };
 
 /* "3.5\"", "2.5\"", ... or "" */
