@@ -675,6 +675,12 @@ static int parse_member(struct rp *p, struct sim_config *c, const char *k, struc
 		return rd_retries(p, v, pos, &c->unit);
 	if (!strcmp(k, "spread"))
 		return rd_spread(p, v, pos, &c->unit);
+	if (!strcmp(k, "actuators")) {
+		if (rd_u64(p, v, pos, k, 1, 4, &n))
+			return p->rc;
+		c->actuators = (unsigned)n;
+		return 0;
+	}
 	if (!strcmp(k, "heads")) {
 		if (rd_u64(p, v, pos, k, 1, 32, &n))
 			return p->rc;
@@ -729,6 +735,7 @@ static int parse_drive(struct rp *p, struct json_object *o, const struct jpos *p
 	c->overhead_ns = c->sata ? SATA_OVERHEAD_NS : SAS_OVERHEAD_NS;
 	c->write_cache = c->sata;
 	c->cache_mib = NAN;
+	c->actuators = 1;
 	json_object_object_get_ex(o, "media", &media);
 	/* a drive seeded from a saved blob: the other members override it */
 	if (json_object_object_get_ex(o, "smart_blob", &x) &&
@@ -824,6 +831,14 @@ static int parse_drive(struct rp *p, struct json_object *o, const struct jpos *p
 				       "too small: more than 16777216 zones");
 	}
 
+	if (c->actuators > 1 && c->zoned != SIM_ZONED_NONE)
+		return rp_fail(p, jpos_member(pos, "actuators"), "actuators",
+			       "a zoned drive with several actuators is not simulated");
+	if (c->actuators > 1 && c->dco_factory != c->blocks)
+		return rp_fail(p, jpos_member(pos, "actuators"), "actuators",
+			       "a drive with several actuators and a DCO below its factory "
+			       "capacity is not simulated");
+
 	/* media: the rig's figures, the rest from the rpm table */
 	mp = media ? jpos_member(pos, "media") : NULL;
 	if (!isnan(c->cache_mib) && !isnan(c->media.cache_mb))
@@ -836,6 +851,10 @@ static int parse_drive(struct rp *p, struct json_object *o, const struct jpos *p
 		c->cache_mib = c->media.cache_mb;
 	c->media.cache_mb = c->cache_mib;
 	sim_unit_setup(c, p->seed);
+	if (c->actuators > 1) /* the surfaces shared out among the head stacks */
+		cpr_split(
+		    &c->ranges, c->actuators, c->blocks,
+		    (uint8_t)(c->unit.heads / c->actuators ? c->unit.heads / c->actuators : 1));
 	p->label[0] = '\0';
 	return 0;
 }

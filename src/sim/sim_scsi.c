@@ -188,6 +188,8 @@ static unsigned vpd_list(const struct sim_drive *d, uint8_t *pages)
 	if (d->cfg.sata)
 		pages[n++] = 0x89;
 	pages[n++] = 0xb1;
+	if (d->cfg.ranges.n > 1) /* a SAS drive's, or libata's from the ATA log */
+		pages[n++] = VPD_CPR;
 	return n;
 }
 
@@ -298,6 +300,12 @@ static void inquiry_vpd(struct sim_cmd *sc, uint8_t page, unsigned alloc)
 		if (d->cfg.zoned == SIM_ZONED_HOST_AWARE)
 			b[8] = 0x10;
 		n = 64;
+		break;
+	case VPD_CPR:
+		n = d->cfg.ranges.n > 1 ? (unsigned)cpr_build_vpd(&d->cfg.ranges, b, sizeof(b)) : 0;
+		if (!n)
+			goto bad;
+		b[0] = pdt(d);
 		break;
 	default:
 		goto bad;
