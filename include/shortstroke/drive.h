@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "shortstroke/ata.h"
+#include "shortstroke/cpr.h"
 #include "shortstroke/error.h"
 #include "shortstroke/sense.h"
 #include "shortstroke/transport.h"
@@ -116,6 +117,10 @@ struct drive_info {
 		uint16_t edstt;			/* extended self-test minutes */
 		char version[12];		/* "1.4" */
 	} nvme;
+	/* the LBA ranges of its actuators (ATA log 47h, VPD B9h; a kernel disk's
+	 * queue/independent_access_ranges when the drive does not tell):
+	 * n > 1 on a multi-actuator drive, 0 when none is reported */
+	struct cpr_ranges ranges;
 };
 
 /* "TRIM", "UNMAP", "WRITE SAME (16) with UNMAP", "" */

@@ -101,6 +101,13 @@ unsigned sim_drive_schedule(struct sim_drive *d, const struct sim_queued *q, uns
  * (virtual ns, also added to its clock; 0 with nothing cached). */
 uint64_t sim_drive_destage(struct sim_drive *d);
 
+/* A multi-actuator drive's head stacks (the rig's "actuators"; 1 for
+ * others), and which one serves lba: commands of different actuators are
+ * served at the same time (each takes the time the drive says, on its
+ * actuator's own clock). */
+unsigned sim_drive_actuators(const struct sim_drive *d);
+unsigned sim_drive_actuator_of(const struct sim_drive *d, uint64_t lba);
+
 /* How many commands the drive holds at once (its NCQ or TCQ depth, the
  * rig's "queue_depth"); more wait in the host's queue. */
 unsigned sim_drive_queue_depth(const struct sim_drive *d);

@@ -489,6 +489,7 @@ void sim_drive_power_cycle(struct sim_drive *d)
 		s->dco_frozen = d->cfg.dco;
 	}
 	s->next_lba = UINT64_MAX;
+	sim_media_actuators_reset(d);
 	sim_cache_drop(d); /* timing only: the data is already in the store */
 	sim_clock_advance(d, d->cfg.rpm > 1 ? SPIN_UP_NS : 100000000ULL);
 	d->dirty = true;

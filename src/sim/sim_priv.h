@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "shortstroke/ata.h"
+#include "shortstroke/cpr.h"
 #include "shortstroke/error.h"
 #include "shortstroke/sat.h"
 #include "shortstroke/sim.h"
@@ -186,6 +187,12 @@ struct sim_config {
 	 * blob's words are kept as the real drive sent them */
 	uint8_t blob_base[512];
 	struct sim_flash_cfg flash;
+	/* "actuators": head stacks that position independently, each serving
+	 * its range of the LBAs (equal shares of blocks, in order), as the
+	 * Concurrent Positioning Ranges log and VPD page B9h report them;
+	 * 1: an ordinary drive, and ranges.n 0 */
+	unsigned actuators;
+	struct cpr_ranges ranges;
 };
 
 /* --- self-tests (sim_smart.c): one engine for both personalities --- */
@@ -414,6 +421,15 @@ struct sim_drive {
 	 * (sim_sched.c): the destager then leaves them the mechanics */
 	bool mech_waiting;
 	struct sim_flash fl;
+	/* a multi-actuator drive (cfg.actuators > 1): where each head stack
+	 * is (sim_media.c). st.head_lba, st.next_lba and spin are those of
+	 * actuator cur_act; the others wait here. Runtime only */
+	struct sim_act {
+		uint64_t head_lba, next_lba;
+		double spin;
+		bool valid; /* else at its range's outer edge, nothing read ahead */
+	} act[CPR_MAX];
+	unsigned cur_act;
 };
 
 /* A simulated md array (the rig's "arrays"): members in md's order and the
@@ -511,7 +527,13 @@ uint64_t sim_media_destage_ns(struct sim_drive *d, uint64_t lba, uint64_t blocks
 /* Where the heads are, for a positioning search */
 struct sim_head {
 	double s, angle, span;
+	unsigned act; /* whose head stack (multi-actuator drives) */
 };
+/* A multi-actuator drive: the head stack of lba's range becomes the
+ * current one (st.head_lba, st.next_lba, spin); the others keep theirs.
+ * _reset: after a power cycle, every other one at its range's outer edge */
+void sim_media_select(struct sim_drive *d, uint64_t lba);
+void sim_media_actuators_reset(struct sim_drive *d);
 void sim_media_head(const struct sim_drive *d, struct sim_head *h);
 /* Seek + rotational wait from h to lba (0 when lba continues the last
  * transfer); more than limit_ns when the seek alone is */

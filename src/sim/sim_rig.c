@@ -743,6 +743,12 @@ static int parse_member(struct rp *p, struct sim_config *c, const char *k, struc
 		return rd_retries(p, v, pos, &c->unit);
 	if (!strcmp(k, "spread"))
 		return rd_spread(p, v, pos, &c->unit);
+	if (!strcmp(k, "actuators")) {
+		if (rd_u64(p, v, pos, k, 1, 4, &n))
+			return p->rc;
+		c->actuators = (unsigned)n;
+		return 0;
+	}
 	if (!strcmp(k, "heads")) {
 		if (rd_u64(p, v, pos, k, 1, 32, &n))
 			return p->rc;
@@ -815,6 +821,8 @@ static int parse_drive(struct rp *p, struct json_object *o, const struct jpos *p
 		c->media.avg_seek_ms = c->media.t2t_ms = c->media.full_ms = 0.08;
 		c->media.outer_mbps = c->media.inner_mbps = 3000;
 	}
+
+	c->actuators = 1;
 	json_object_object_get_ex(o, "media", &media);
 	/* a flash drive: its defaults before the members that override them */
 	if (json_object_object_get_ex(o, "flash", &x)) {
@@ -940,6 +948,15 @@ static int parse_drive(struct rp *p, struct json_object *o, const struct jpos *p
 	if (c->flash.on && c->zoned != SIM_ZONED_NONE)
 		return rp_fail(p, jpos_member(pos, "zoned"), "zoned",
 			       "a zoned flash drive is not modelled");
+
+	if (c->actuators > 1 && c->zoned != SIM_ZONED_NONE)
+		return rp_fail(p, jpos_member(pos, "actuators"), "actuators",
+			       "a zoned drive with several actuators is not simulated");
+	if (c->actuators > 1 && c->dco_factory != c->blocks)
+		return rp_fail(p, jpos_member(pos, "actuators"), "actuators",
+			       "a drive with several actuators and a DCO below its factory "
+			       "capacity is not simulated");
+
 	/* media: the rig's figures, the rest from the rpm table */
 	mp = media ? jpos_member(pos, "media") : NULL;
 	if (!isnan(c->cache_mib) && !isnan(c->media.cache_mb))
@@ -952,6 +969,10 @@ static int parse_drive(struct rp *p, struct json_object *o, const struct jpos *p
 		c->cache_mib = c->media.cache_mb;
 	c->media.cache_mb = c->cache_mib;
 	sim_unit_setup(c, p->seed);
+	if (c->actuators > 1) /* the surfaces shared out among the head stacks */
+		cpr_split(
+		    &c->ranges, c->actuators, c->blocks,
+		    (uint8_t)(c->unit.heads / c->actuators ? c->unit.heads / c->actuators : 1));
 	p->label[0] = '\0';
 	return 0;
 }

@@ -201,6 +201,8 @@ static unsigned vpd_list(const struct sim_drive *d, uint8_t *pages)
 	pages[n++] = 0xb1;
 	if (sim_flash_on(d))
 		pages[n++] = 0xb2;
+	if (d->cfg.ranges.n > 1) /* a SAS drive's, or libata's from the ATA log */
+		pages[n++] = VPD_CPR;
 	return n;
 }
 
@@ -317,6 +319,12 @@ static void inquiry_vpd(struct sim_cmd *sc, uint8_t page, unsigned alloc)
 		if (d->cfg.zoned == SIM_ZONED_HOST_AWARE)
 			b[8] = 0x10;
 		n = 64;
+		break;
+	case VPD_CPR:
+		n = d->cfg.ranges.n > 1 ? (unsigned)cpr_build_vpd(&d->cfg.ranges, b, sizeof(b)) : 0;
+		if (!n)
+			goto bad;
+		b[0] = pdt(d);
 		break;
 	default:
 		goto bad;

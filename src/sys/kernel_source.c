@@ -38,6 +38,7 @@ static void info_from_sysfs(const struct sysdisk *sd, struct drive_info *i)
 	i->logical_block = sd->logical_block ? sd->logical_block : 512;
 	i->physical_block = sd->physical_block ? sd->physical_block : i->logical_block;
 	i->capacity_blocks = sd->size_bytes / i->logical_block;
+	i->ranges = sd->ranges;
 	i->rpm = sd->rotational ? 0 : 1;
 }
 
