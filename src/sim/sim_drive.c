@@ -382,6 +382,7 @@ int sim_drive_exec(struct sim_drive *d, struct xcmd *c, struct ss_error *err)
 	sc.c = c;
 	sc.now_ns = sim_clock_now(d);
 	format_tick(d, sc.now_ns);
+	sim_elem_tick(d, sc.now_ns);
 	sim_selftest_tick(d, sc.now_ns);
 
 	if (d->st.vanished || d->st.lost_power) {

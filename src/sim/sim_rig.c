@@ -675,6 +675,8 @@ static int parse_member(struct rp *p, struct sim_config *c, const char *k, struc
 		return rd_retries(p, v, pos, &c->unit);
 	if (!strcmp(k, "spread"))
 		return rd_spread(p, v, pos, &c->unit);
+	if (!strcmp(k, "depop"))
+		return rd_bool(p, v, pos, k, &c->depop);
 	if (!strcmp(k, "heads")) {
 		if (rd_u64(p, v, pos, k, 1, 32, &n))
 			return p->rc;

@@ -7,6 +7,7 @@
 #include <scsi/sg_unaligned.h>
 
 #include "shortstroke/sense.h"
+#include "shortstroke/elem.h"
 #include "sim/sim_priv.h"
 
 #define OP_TUR 0x00
@@ -338,7 +339,9 @@ static void cmd_request_sense(struct sim_cmd *sc)
 	uint8_t b[40];
 	unsigned n;
 
-	if (sc->d->st.fmt_active) {
+	if (sim_elem_busy(sc->d)) {
+		n = sim_elem_request_sense(sc->d, sc->now_ns, b, sizeof(b), desc);
+	} else if (sc->d->st.fmt_active) {
 		uint32_t p = sim_format_progress(sc->d, sc->now_ns);
 
 		x.sks_valid = true;
@@ -412,7 +415,7 @@ static void cmd_sai16(struct sim_cmd *sc)
 	uint8_t b[32];
 
 	if ((cdb[1] & 0x1f) != 0x10) {
-		sim_bad_cdb(sc, 1, 4);
+		sim_scsi_elem(sc); /* the storage element service actions */
 		return;
 	}
 	memset(b, 0, sizeof(b));
@@ -630,7 +633,7 @@ static void cmd_mode_sense(struct sim_cmd *sc, bool ten)
 			blocks = d->cfg.sata ? 0 : UINT64_MAX;
 			break;
 		case PC_DEF:
-			blocks = d->cfg.sata ? sim_capacity(d) : d->cfg.blocks;
+			blocks = d->cfg.sata ? sim_capacity(d) : sim_native_blocks(d);
 			break;
 		default:
 			blocks = sim_capacity(d);
@@ -749,8 +752,8 @@ static void cmd_mode_select(struct sim_cmd *sc, bool ten)
 		 * resizes: 0 keeps, all ones restores the native capacity. */
 		if (!d->cfg.sata) {
 			if (ones) {
-				new_blocks = d->cfg.blocks;
-			} else if (nb > d->cfg.blocks) {
+				new_blocks = sim_native_blocks(d);
+			} else if (nb > sim_native_blocks(d)) {
 				sim_bad_param(sc, hdr);
 				return;
 			} else {
@@ -1040,6 +1043,34 @@ static bool reaches_ata(uint8_t op)
 	}
 }
 
+/* What a drive removing or restoring elements still answers: what tells
+ * who it is, its capacity and its state (the ATA commands of the same). */
+static bool answers_while_depop(const struct sim_cmd *sc)
+{
+	const uint8_t *cdb = sc->c->cdb;
+
+	switch (cdb[0]) {
+	case OP_INQUIRY:
+	case OP_REQ_SENSE:
+	case OP_REPORT_LUNS:
+	case OP_RC10:
+	case OP_SAI16:
+	case OP_MSENSE6:
+	case OP_MSENSE10:
+	case OP_LOG_SENSE:
+		return (cdb[0] != OP_SAI16 || (cdb[1] & 0x1f) == 0x10 ||
+			(cdb[1] & 0x1f) == SCSI_SAI_GET_ELEM_STATUS);
+	case OP_ATA16:
+		return sc->c->cdb_len >= 15 &&
+		       (cdb[14] == ATA_IDENTIFY || cdb[14] == ATA_READ_LOG_EXT ||
+			cdb[14] == ATA_READ_LOG_DMA_EXT || cdb[14] == ATA_GET_PHYS_ELEM_STATUS ||
+			cdb[14] == ATA_READ_NATIVE_MAX_EXT || cdb[14] == ATA_AMAC ||
+			cdb[14] == ATA_SMART || cdb[14] == ATA_CHECK_POWER_MODE);
+	default:
+		return false;
+	}
+}
+
 void sim_scsi_exec(struct sim_cmd *sc)
 {
 	struct sim_drive *d = sc->d;
@@ -1055,6 +1086,10 @@ void sim_scsi_exec(struct sim_cmd *sc)
 	}
 	if (d->st.fmt_active && op != OP_INQUIRY && op != OP_REQ_SENSE && op != OP_REPORT_LUNS) {
 		not_ready_formatting(sc);
+		return;
+	}
+	if (sim_elem_busy(d) && !answers_while_depop(sc)) {
+		sim_elem_not_ready(sc);
 		return;
 	}
 	/* a translated command reaches the ATA device: the READ NATIVE MAX /

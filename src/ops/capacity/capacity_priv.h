@@ -39,6 +39,12 @@ int cap_verify(struct cap_ctx *c, uint64_t want, struct cap_result *res, struct 
 int cap_scsi_select_blocks(struct cap_ctx *c, uint64_t blocks, struct ss_error *err);
 /* TEST UNIT READY: 0 ready; 1 formatting; 2 medium format corrupted. */
 int cap_unit_state(struct cap_ctx *c, struct scsi_sense *s, struct ss_error *err);
+/* Poll REQUEST SENSE (naps growing to 1 s) while busy says the drive works,
+ * reporting its progress as phase; *done is the last fraction it said (-1
+ * none). 0 when it ends; -ECANCELED, err untouched, when c->progress asks
+ * to stop. */
+int cap_watch_sense(struct cap_ctx *c, bool (*busy)(const struct scsi_sense *s), const char *phase,
+		    double *done, struct ss_error *err);
 /* Poll REQUEST SENSE for the progress of a format until it ends. */
 int cap_format_wait(struct cap_ctx *c, struct ss_error *err);
 
