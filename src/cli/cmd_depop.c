@@ -52,8 +52,9 @@ static void depop_usage(FILE *f)
 		"Exit status: 0 done, 1 failed, 2 usage error, 3 refused (protected, in use,\n"
 		"limited, not confirmed), 4 some disks failed.\n"
 		"Examples:\n"
-		"  shortstroke depop --element 3 /dev/sdb\n"
-		"  shortstroke depop --restore --yes /dev/sdb\n");
+		"  shortstroke --demo info sim:exos-sas\n"
+		"  shortstroke --demo depop --element 6 --dry-run sim:exos-sas\n"
+		"  shortstroke --demo depop --restore --yes sim:exos-sata\n");
 }
 
 static void plan_all(struct batch *b, const struct depop_job *tmpl)
