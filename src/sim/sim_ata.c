@@ -16,6 +16,7 @@
 #include "shortstroke/sat.h"
 #include "shortstroke/sense.h"
 #include "shortstroke/elem.h"
+#include "shortstroke/sector.h"
 #include "sim/sim_priv.h"
 
 #define ST_OK (ATA_STAT_DRDY | 0x10)		     /* 0x50 */
@@ -723,6 +724,9 @@ void sim_ata_exec(struct sim_cmd *sc)
 		break;
 	case ATA_SET_FEATURES:
 		set_features(&a);
+		break;
+	case ATA_SET_SECTOR_CONFIG_EXT:
+		sim_ata_set_sector_config(&a);
 		break;
 	case ATA_GET_PHYS_ELEM_STATUS:
 	case ATA_REMOVE_ELEM_TRUNCATE:

@@ -243,6 +243,8 @@ static void format_complete(struct sim_drive *d)
 	s->fmt_corrupt = false;
 	sim_store_wipe(d);
 	sim_zones_reset_all(d);
+	if (s->pending_lblock)
+		sim_sector_apply(d, s->pending_lblock); /* a new block length */
 	d->dirty = true;
 }
 

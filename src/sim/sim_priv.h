@@ -139,6 +139,12 @@ struct sim_config {
 	uint32_t conv_zones;
 	bool d_sense;
 	bool depop; /* "depop": storage element depopulation (sim_elem.c) */
+	/* "sector_sizes": the logical sector sizes it may be formatted to
+	 * (sim_sector.c); the rig's own figures, kept when one is applied */
+	uint32_t sizes[4];
+	unsigned nsizes;
+	uint32_t rig_lblock, rig_pblock; /* 0 until a size is applied */
+	uint64_t rig_blocks, rig_dco;
 	struct sim_media media;
 	struct sim_unit unit;
 	struct sim_fault faults[SIM_MAX_FAULTS];
@@ -254,6 +260,9 @@ struct sim_state {
 	enum sim_elem_op elem_op;
 	uint32_t elem_id; /* the element being removed (head + 1) */
 	uint64_t elem_blocks, elem_start_ns, elem_end_ns;
+	/* the logical sector size a change set (0: the rig's), and one a
+	 * MODE SELECT made pending for the next FORMAT UNIT (0: none) */
+	uint32_t lblock, pending_lblock;
 	bool vanished;
 	uint64_t power_cycles;
 	struct sim_smart smart;
@@ -684,6 +693,20 @@ unsigned sim_elem_request_sense(const struct sim_drive *d, uint64_t now, uint8_t
 void sim_scsi_elem(struct sim_cmd *sc);
 struct sim_ata;
 void sim_ata_elem(struct sim_ata *a);
+
+/* --- logical sector size (sim_sector.c) --- */
+
+/* The rig's "sector_sizes" lists bytes */
+bool sim_sector_offered(const struct sim_drive *d, uint32_t bytes);
+/* The configuration for a logical sector of bytes (capacity in bytes kept) */
+void sim_sector_config(struct sim_drive *d, uint32_t bytes);
+/* Format to it: configuration, capacity, limits gone, erased */
+void sim_sector_apply(struct sim_drive *d, uint32_t bytes);
+/* VPD B7h (b zeroed, 4 + 8 per size; returns the length), log 2Fh */
+unsigned sim_sector_vpd_b7(const struct sim_drive *d, uint8_t *b);
+void sim_sector_log(const struct sim_drive *d, uint8_t b[512]);
+/* SET SECTOR CONFIGURATION EXT */
+void sim_ata_set_sector_config(struct sim_ata *a);
 
 /* --- SCSI log pages and diagnostics (sim_log.c) --- */
 void sim_scsi_log_sense(struct sim_cmd *sc);

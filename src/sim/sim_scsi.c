@@ -8,6 +8,7 @@
 
 #include "shortstroke/sense.h"
 #include "shortstroke/elem.h"
+#include "shortstroke/sector.h"
 #include "sim/sim_priv.h"
 
 #define OP_TUR 0x00
@@ -189,6 +190,8 @@ static unsigned vpd_list(const struct sim_drive *d, uint8_t *pages)
 	if (d->cfg.sata)
 		pages[n++] = 0x89;
 	pages[n++] = 0xb1;
+	if (d->cfg.nsizes && !d->cfg.sata)
+		pages[n++] = VPD_BLOCK_LENGTHS;
 	return n;
 }
 
@@ -299,6 +302,11 @@ static void inquiry_vpd(struct sim_cmd *sc, uint8_t page, unsigned alloc)
 		if (d->cfg.zoned == SIM_ZONED_HOST_AWARE)
 			b[8] = 0x10;
 		n = 64;
+		break;
+	case VPD_BLOCK_LENGTHS:
+		if (!d->cfg.nsizes || d->cfg.sata)
+			goto bad;
+		n = sim_sector_vpd_b7(d, b);
 		break;
 	default:
 		goto bad;
@@ -705,7 +713,7 @@ static void cmd_mode_select(struct sim_cmd *sc, bool ten)
 	bool longlba, wce = d->st.wce, dsense = d->st.dsense, smart_on = d->st.smart.enabled;
 	uint16_t notch = d->st.active_notch;
 	uint64_t nb, new_blocks = 0;
-	uint32_t bl;
+	uint32_t bl, pending = 0;
 	uint8_t cur[64], chg[64];
 
 	if (d->cfg.sata && (!pf || sp)) {
@@ -744,13 +752,16 @@ static void cmd_mode_select(struct sim_cmd *sc, bool ten)
 			bl = sg_get_unaligned_be24(b + 5);
 			ones = nb == 0xffffffffULL;
 		}
-		if (bl != d->cfg.lblock) {
+		if (bl != d->cfg.lblock && (d->cfg.sata || !sim_sector_offered(d, bl))) {
 			sim_bad_param(sc, hdr + (longlba ? 12 : 5));
 			return;
 		}
 		/* A SATL ignores the block count (libata does); a SAS drive
-		 * resizes: 0 keeps, all ones restores the native capacity. */
-		if (!d->cfg.sata) {
+		 * resizes: 0 keeps, all ones restores the native capacity. A new
+		 * block length waits for the next FORMAT UNIT (sim_sector.c). */
+		if (bl != d->cfg.lblock) {
+			pending = bl;
+		} else if (!d->cfg.sata) {
 			if (ones) {
 				new_blocks = sim_native_blocks(d);
 			} else if (nb > sim_native_blocks(d)) {
@@ -825,6 +836,10 @@ static void cmd_mode_select(struct sim_cmd *sc, bool ten)
 		d->st.saved_dsense = dsense;
 		d->dirty = true;
 	}
+	if (pending != d->st.pending_lblock && !has_fault(d, SIM_FAULT_IGNORE_MODE_SELECT)) {
+		d->st.pending_lblock = pending;
+		d->dirty = true;
+	}
 	if (new_blocks && new_blocks != d->st.scsi_blocks &&
 	    !has_fault(d, SIM_FAULT_IGNORE_MODE_SELECT)) {
 		d->st.scsi_blocks = new_blocks;
@@ -876,6 +891,8 @@ static void cmd_format(struct sim_cmd *sc)
 	s->fmt_blocks = s->scsi_blocks;
 	sim_cache_drop(d); /* what was cached is formatted away */
 	dur = sim_media_format_ns(d, s->fmt_blocks);
+	if (cdb[4] & 0x03)
+		dur = 2000000000ULL; /* FFMT: a fast format writes no medium */
 	s->fmt_start_ns = sc->now_ns;
 	s->fmt_end_ns = sc->now_ns + dur;
 	s->fmt_active = true;
@@ -901,6 +918,8 @@ static void cmd_format(struct sim_cmd *sc)
 	s->scsi_blocks = s->fmt_blocks;
 	sim_store_wipe(d);
 	sim_zones_reset_all(d);
+	if (s->pending_lblock)
+		sim_sector_apply(d, s->pending_lblock);
 }
 
 /* ---- media access ---- */

@@ -18,6 +18,7 @@
 
 #include <scsi/sg_unaligned.h>
 
+#include "shortstroke/sector.h"
 #include "sim/sim_priv.h"
 
 #define SMART_READ_DATA 0xd0
@@ -821,6 +822,15 @@ void sim_ata_read_log_ext(struct sim_ata *a)
 		sg_put_unaligned_le16(0x0001, b);
 		if (sim_smart_supported(d))
 			sg_put_unaligned_le16(1, b + 2 * 0x07);
+		if (d->cfg.nsizes)
+			sg_put_unaligned_le16(1, b + 2 * ATA_LOG_SECTOR_CONFIG);
+		break;
+	case ATA_LOG_SECTOR_CONFIG:
+		if (!d->cfg.nsizes) {
+			sim_ata_abrt(a, ATA_ERR_ABRT);
+			return;
+		}
+		sim_sector_log(d, b);
 		break;
 	case 0x07:
 		if (!sim_smart_supported(d) || !d->st.smart.enabled) {

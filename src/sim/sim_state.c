@@ -190,6 +190,8 @@ static struct json_object *state_to_json(const struct sim_drive *d)
 	put_u64(f, "start_ns", s->elem_start_ns);
 	put_u64(f, "end_ns", s->elem_end_ns);
 	json_object_object_add(o, "elements", f);
+	put_u64(o, "sector_size", s->lblock);
+	put_u64(o, "pending_sector_size", s->pending_lblock);
 	put_bool(o, "lost_power", s->lost_power);
 	put_bool(o, "vanished", s->vanished);
 	sm = json_object_new_object();
@@ -564,6 +566,10 @@ static int file_load(struct sim_drive *d, struct ss_error *err)
 		return ss_error_set(err, -EINVAL, "%s: unknown state version (expected %d)",
 				    d->state_path, STATE_VERSION);
 	}
+	/* a sector size set by a format: the configuration follows it first */
+	if (json_object_object_get_ex(o, "sector_size", &x) && get_u64(&l, o, "sector_size", &v) &&
+	    v && v != d->cfg.lblock && sim_sector_offered(d, (uint32_t)v))
+		sim_sector_config(d, (uint32_t)v);
 	if (!json_object_object_get_ex(o, "id", &x) ||
 	    strcmp(json_object_get_string(x), d->cfg.id) != 0 || !get_u64(&l, o, "blocks", &v) ||
 	    v != d->cfg.blocks || !get_u64(&l, o, "logical_block", &v) || v != d->cfg.lblock) {
@@ -637,6 +643,11 @@ static int file_load(struct sim_drive *d, struct ss_error *err)
 		s.elem_op = (enum sim_elem_op)op;
 		s.elem_id = (uint32_t)id;
 	}
+	get_u64_into(&l, o, "sector_size", &v);
+	s.lblock = (uint32_t)(v == d->cfg.lblock ? v : 0);
+	v = 0;
+	get_u64_into(&l, o, "pending_sector_size", &v);
+	s.pending_lblock = sim_sector_offered(d, (uint32_t)v) ? (uint32_t)v : 0;
 	get_bool(&l, o, "lost_power", &s.lost_power);
 	get_bool(&l, o, "vanished", &s.vanished);
 	if (!l.rc && json_object_object_get_ex(o, "smart", &f)) {
