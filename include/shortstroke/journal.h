@@ -52,6 +52,9 @@ struct journal_entry {
 	/* "depop", "depop-done": the storage element removed; 0 (not written)
 	 * for every other record */
 	uint32_t element;
+	/* "sector-size", "sector-size-done": the new logical block length
+	 * (block_len is the old one); 0 (not written) for every other record */
+	uint32_t to_block_len;
 	bool snapshot; /* a copy kept by compaction (its history is in journal.d) */
 	unsigned line; /* where the reader found it (1-based), 0 when not read */
 };

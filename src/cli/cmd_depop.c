@@ -7,8 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "batch.h"
-#include "front/xalloc.h"
+#include "change.h"
 #include "shortstroke/depop.h"
 #include "shortstroke/units.h"
 
@@ -57,33 +56,15 @@ static void depop_usage(FILE *f)
 		"  shortstroke --demo depop --restore --yes sim:exos-sata\n");
 }
 
-static void plan_all(struct batch *b, const struct depop_job *tmpl)
+static int depop_plan_one(struct batch *b, struct batch_item *it, void *job, struct cap_ctx *c,
+			  const char **note)
 {
-	for (unsigned i = 0; i < b->n; i++) {
-		struct batch_item *it = &b->items[i];
-		struct cap_ctx c = { 0 };
-		struct depop_job *j;
-		int rc;
+	struct depop_job *j = job;
 
-		if (!it->ready)
-			continue;
-		j = xcalloc(1, sizeof(*j));
-		*j = *tmpl;
-		it->op = j;
-		c.d = it->d;
-		c.e = &it->e;
-		c.state_dir = ctx_state_dir(b->ctx);
-		rc = j->restore ? depop_plan_restore(&c, &j->plan, &it->err)
-				: depop_plan_remove(&c, j->element, &j->plan, &it->err);
-		if (rc) {
-			it->ready = false;
-			it->rc = rc;
-			it->exit_hint = cli_exit_code(rc, &it->err);
-			continue;
-		}
-		snprintf(it->plan, sizeof(it->plan), "%s %s (%s): %s", it->e.info.model,
-			 it->e.info.serial, drive_tran_name(it->e.info.tran), j->plan.note);
-	}
+	(void)b;
+	*note = j->plan.note;
+	return j->restore ? depop_plan_restore(c, &j->plan, &it->err)
+			  : depop_plan_remove(c, j->element, &j->plan, &it->err);
 }
 
 static int depop_job_run(void *arg, const struct progress_sink *sink, struct ss_error *err)
@@ -113,88 +94,57 @@ static int depop_job_run(void *arg, const struct progress_sink *sink, struct ss_
 	return 0;
 }
 
+static int depop_option(void *tmpl, int c, const char *arg)
+{
+	struct depop_job *t = tmpl;
+	uint64_t v;
+
+	if (c == 'R') {
+		t->restore = true;
+		return 0;
+	}
+	if (u64_parse(arg, &v) || v == 0 || v > UINT32_MAX)
+		return cli_usage_error("depop",
+				       "--element: '%s' is not an element identifier (1 and up, as "
+				       "'shortstroke info' lists them)",
+				       arg);
+	t->element = (uint32_t)v;
+	return 0;
+}
+
+static int depop_ready(const void *tmpl)
+{
+	const struct depop_job *t = tmpl;
+
+	if (!t->element == !t->restore)
+		return cli_usage_error("depop", t->element
+						    ? "give --element N or --restore, not both"
+						    : "which element? --element N (or --restore)");
+	return 0;
+}
+
 static int depop_main(struct ss_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "element", required_argument, NULL, 'e' },
 		{ "restore", no_argument, NULL, 'R' },
-		{ "model", required_argument, NULL, 'M' },
-		{ "serial", required_argument, NULL, 'S' },
-		{ "dry-run", no_argument, NULL, CLI_OPT_DRY_RUN },
-		{ "yes", no_argument, NULL, 'y' },
-		{ "force", no_argument, NULL, 'f' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *cmd = "depop";
-	struct batch b = { .cmd = cmd, .ctx = ctx, .verbose = ctx->verbose, .journaled = true };
-	struct depop_job tmpl = { .b = &b };
-	bool have_elem = false;
-	uint64_t v;
-	int c, rc;
+	static const struct change_cmd k = {
+		.name = "depop",
+		.action = "depopulate",
+		.shortopts = "e:",
+		.opts = opts,
+		.usage = depop_usage,
+		.option = depop_option,
+		.ready = depop_ready,
+		.job_size = sizeof(struct depop_job),
+		.plan = depop_plan_one,
+		.run = depop_job_run,
+	};
+	struct depop_job tmpl = { 0 };
 
-	while ((c = getopt_long(argc, argv, ":e:nyfJh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'e':
-			if (u64_parse(optarg, &v) || v == 0 || v > UINT32_MAX)
-				return cli_usage_error(
-				    cmd,
-				    "--element: '%s' is not an element identifier "
-				    "(1 and up, as 'shortstroke info' lists them)",
-				    optarg);
-			tmpl.element = (uint32_t)v;
-			have_elem = true;
-			break;
-		case 'R':
-			tmpl.restore = true;
-			break;
-		case 'M':
-			if (batch_filter(&b, &b.model_glob, "--model", optarg))
-				return EXIT_USAGE;
-			break;
-		case 'S':
-			if (batch_filter(&b, &b.serial_filter, "--serial", optarg))
-				return EXIT_USAGE;
-			break;
-		case CLI_OPT_DRY_RUN:
-			b.dry_run = true;
-			break;
-		case 'n':
-			return cli_dash_n(cmd);
-		case 'y':
-			b.yes = true;
-			break;
-		case 'f':
-			b.force = true;
-			break;
-		case 'J':
-			b.json = true;
-			break;
-		case 'h':
-			depop_usage(stdout);
-			return EXIT_DONE;
-		default:
-			return cli_bad_option(cmd, c, argv);
-		}
-	}
-	if (have_elem == tmpl.restore)
-		return cli_usage_error(cmd, have_elem
-						? "give --element N or --restore, not both"
-						: "which element? --element N (or --restore)");
-	rc = batch_collect(&b, argc - optind, argv + optind);
-	if (rc) {
-		free(b.items);
-		return rc;
-	}
-	batch_open(&b);
-	plan_all(&b, &tmpl);
-	if (!batch_check_all(&b))
-		return batch_finish(&b);
-	rc = batch_confirm(&b, tmpl.restore ? "restore the elements of" : "depopulate");
-	if (rc == EXIT_DONE)
-		batch_run(&b, depop_job_run);
-	return batch_finish(&b);
+	return change_main(ctx, argc, argv, &k, &tmpl);
 }
 
 const struct cli_cmd cmd_depop = {

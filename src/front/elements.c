@@ -58,3 +58,21 @@ void elements_record(struct record *r, const struct depop_status *s, uint32_t bl
 			record_set_null(x, "capacity_blocks");
 	}
 }
+
+void sector_sizes_record(struct record *r, const struct sector_sizes *s, uint32_t now)
+{
+	struct record *list;
+	char buf[128];
+	size_t l = 0;
+
+	if (!s->n)
+		return;
+	buf[0] = '\0';
+	for (unsigned k = 0; k < s->n && l < sizeof(buf); k++)
+		l += (size_t)snprintf(buf + l, sizeof(buf) - l, "%s%" PRIu32 "%s", k ? ", " : "",
+				      s->s[k].bytes, s->s[k].bytes == now ? " (now)" : "");
+	record_text(r, "Sector sizes", "%s", buf);
+	list = record_set_list(r, "sector_sizes");
+	for (unsigned k = 0; k < s->n; k++)
+		record_set_u64(list, NULL, s->s[k].bytes);
+}

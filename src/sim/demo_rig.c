@@ -128,7 +128,8 @@ static const char demo_json[] =
     "    },\n"
     /* storage element depopulation (issue 29.2): drives that report each
      * element's (head's) health; the SAS one has a weak head (element 6 at
-     * its limit), which 'depop --element 6' retires */
+     * its limit), which 'depop --element 6' retires; the SATA one changes
+     * its sector size too (512e <-> 4Kn, issue 29.4) */
     "    {\n"
     "      \"id\": \"exos-sas\",\n"
     "      \"personality\": \"sas\",\n"
@@ -165,7 +166,9 @@ static const char demo_json[] =
     "                \"full_stroke_ms\": 16.0, \"outer_mbps\": 200, \"inner_mbps\": 96},\n"
     "      \"cache_mib\": 128,\n"
     "      \"heads\": 4,\n"
-    "      \"depop\": true\n"
+    "      \"depop\": true,\n"
+    "      \"physical_block\": 4096,\n"
+    "      \"sector_sizes\": [512, 4096]\n"
     "    }\n"
     "  ]\n"
     "}\n";

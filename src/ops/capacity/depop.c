@@ -283,19 +283,11 @@ static int watch(struct cap_ctx *c, bool restore, struct ss_error *err)
 static int record(struct cap_ctx *c, const char *event, const struct depop_plan *p, uint64_t native,
 		  uint64_t before, uint64_t after, struct ss_error *err)
 {
-	const struct drive_info *i = &c->e->info;
 	struct journal_entry j;
 
 	if (c->dry_run)
 		return 0;
-	memset(&j, 0, sizeof(j));
-	snprintf(j.event, sizeof(j.event), "%s", event);
-	snprintf(j.device, sizeof(j.device), "%s", c->e->spec);
-	snprintf(j.serial, sizeof(j.serial), "%s", i->serial);
-	snprintf(j.wwn, sizeof(j.wwn), "%s", i->wwn);
-	snprintf(j.model, sizeof(j.model), "%s", i->model);
-	snprintf(j.method, sizeof(j.method), "depop");
-	j.block_len = i->logical_block;
+	cap_journal_entry(c, event, "depop", &j);
 	j.native_blocks = native;
 	j.original_blocks = before;
 	j.target_blocks = after;
