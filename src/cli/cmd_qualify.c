@@ -393,6 +393,21 @@ static void smart_scan_records(struct record *d, const struct qualify_result *r)
 	num_or_null(x, "offline_uncorrectable", &r->offline_uncorrectable);
 	num_or_null(x, "power_on_hours", &r->power_on_hours);
 	scsi_health_record(x, r);
+	if (r->elements.supported) {
+		struct record *el = record_set_list(x, "elements");
+
+		for (size_t k = 0; k < r->elements.n; k++) {
+			struct record *e = record_set_object(el, NULL);
+
+			record_set_u64(e, "id", r->elements.e[k].id);
+			record_set_u64(e, "health", r->elements.e[k].health);
+			record_set_str(e, "state", elem_health_name(r->elements.e[k].health));
+			record_set_bool(e, "near_limit",
+					elem_health_near_limit(r->elements.e[k].health));
+		}
+	} else {
+		record_set_null(x, "elements");
+	}
 
 	x = record_set_object(d, "scan");
 	record_set_u64(x, "bytes_read", r->scan_bytes);

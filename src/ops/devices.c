@@ -390,6 +390,12 @@ static int probe_partitions(struct probe *p)
 	return rc;
 }
 
+/* NOT READY, DEPOPULATION (RESTORATION) IN PROGRESS: the drive erases itself */
+static bool erasing(const struct scsi_sense *s)
+{
+	return s->key == SK_NOT_READY && s->asc == 0x04 && (s->ascq == 0x24 || s->ascq == 0x25);
+}
+
 /* What the probe found, into u; a drive that stopped answering is no
  * verdict but a failure: its error, with err filled. */
 static int probe_through_drive(struct drive *d, const struct drive_info *i, struct sysdisk_usage *u,
@@ -415,10 +421,11 @@ static int probe_through_drive(struct drive *d, const struct drive_info *i, stru
 	else if (p.lost)
 		ss_error_set(err, rc, "%s (reading its labels, to check whether it is in use)",
 			     p.err.msg);
-	else if (!(p.sense.valid && p.sense.asc == 0x31))
+	else if (!(p.sense.valid && (p.sense.asc == 0x31 || erasing(&p.sense))))
 		sysdisk_usage_note_unprobed(u, p.err.msg);
 	/* MEDIUM FORMAT CORRUPTED: no block can be read, so none holds data
-	 * to lose; only a new format brings the disk back */
+	 * to lose; only a new format brings the disk back. A depopulation or a
+	 * restoration of elements under way erases the disk itself. */
 	close(p.fd);
 	return p.lost ? rc : 0;
 }

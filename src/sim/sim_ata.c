@@ -15,6 +15,8 @@
 
 #include "shortstroke/sat.h"
 #include "shortstroke/sense.h"
+#include "shortstroke/elem.h"
+#include "shortstroke/sector.h"
 #include "sim/sim_priv.h"
 
 #define ST_OK (ATA_STAT_DRDY | 0x10)		     /* 0x50 */
@@ -734,6 +736,15 @@ void sim_ata_exec(struct sim_cmd *sc)
 		break;
 	case ATA_DSM:
 		sim_ata_dsm(&a);
+		break;
+	case ATA_SET_SECTOR_CONFIG_EXT:
+		sim_ata_set_sector_config(&a);
+		break;
+	case ATA_GET_PHYS_ELEM_STATUS:
+	case ATA_REMOVE_ELEM_TRUNCATE:
+	case ATA_RESTORE_ELEMS_REBUILD:
+	case ATA_REMOVE_ELEM_ZONES:
+		sim_ata_elem(&a);
 		break;
 	default:
 		abrt(&a, ATA_ERR_ABRT);

@@ -240,6 +240,8 @@ static void format_complete(struct sim_drive *d)
 	s->fmt_corrupt = false;
 	sim_store_wipe(d);
 	sim_zones_reset_all(d);
+	if (s->pending_lblock)
+		sim_sector_apply(d, s->pending_lblock); /* a new block length */
 	d->dirty = true;
 }
 
@@ -383,6 +385,7 @@ int sim_drive_exec(struct sim_drive *d, struct xcmd *c, struct ss_error *err)
 	sc.c = c;
 	sc.now_ns = sim_clock_now(d);
 	format_tick(d, sc.now_ns);
+	sim_elem_tick(d, sc.now_ns);
 	sim_selftest_tick(d, sc.now_ns);
 
 	if (d->st.vanished || d->st.lost_power) {

@@ -137,7 +137,11 @@ static double seek_ns(const struct sim_media *m, double x)
 static uint64_t span_blocks(const struct sim_drive *d)
 {
 	uint64_t n = d->cfg.dco_factory > d->cfg.blocks ? d->cfg.dco_factory : d->cfg.blocks;
+	unsigned heads = d->cfg.unit.heads;
 
+	/* removed elements (sim_elem.c) take their share of every band */
+	if (d->st.depop_mask && heads)
+		n = n / heads * sim_elem_live(d);
 	return n ? n : 1;
 }
 

@@ -137,6 +137,13 @@ struct sim_nvme_cfg {
 	uint64_t media_errors;
 };
 
+/* Storage element depopulation (sim_elem.c): what runs */
+enum sim_elem_op {
+	SIM_ELEM_IDLE = 0,
+	SIM_ELEM_REMOVING,  /* REMOVE ELEMENT AND TRUNCATE */
+	SIM_ELEM_RESTORING, /* RESTORE ELEMENTS AND REBUILD */
+};
+
 /* What the rig file says about a drive; never changes after loading. */
 struct sim_config {
 	char id[SIM_ID_MAX + 1];
@@ -167,6 +174,13 @@ struct sim_config {
 	uint32_t zone_mb;
 	uint32_t conv_zones;
 	bool d_sense;
+	bool depop; /* "depop": storage element depopulation (sim_elem.c) */
+	/* "sector_sizes": the logical sector sizes it may be formatted to
+	 * (sim_sector.c); the rig's own figures, kept when one is applied */
+	uint32_t sizes[4];
+	unsigned nsizes;
+	uint32_t rig_lblock, rig_pblock; /* 0 until a size is applied */
+	uint64_t rig_blocks, rig_dco;
 	struct sim_media media;
 	struct sim_unit unit;
 	struct sim_fault faults[SIM_MAX_FAULTS];
@@ -284,6 +298,14 @@ struct sim_state {
 	uint64_t fmt_start_ns, fmt_end_ns, fmt_blocks;
 	bool fmt_corrupt;
 	bool lost_power; /* format-power-loss fired: gone until power cycle */
+	/* storage elements (sim_elem.c): bit h, head h removed; what runs */
+	uint32_t depop_mask;
+	enum sim_elem_op elem_op;
+	uint32_t elem_id; /* the element being removed (head + 1) */
+	uint64_t elem_blocks, elem_start_ns, elem_end_ns;
+	/* the logical sector size a change set (0: the rig's), and one a
+	 * MODE SELECT made pending for the next FORMAT UNIT (0: none) */
+	uint32_t lblock, pending_lblock;
 	bool vanished;
 	uint64_t power_cycles;
 	struct sim_smart smart;
@@ -781,6 +803,43 @@ void sim_unit_setup(struct sim_config *c, uint64_t rig_seed);
  * re-reads of granules that need them (counted as errors corrected with
  * delay), slow-block faults. Deterministic. */
 uint64_t sim_unit_read_ns(struct sim_drive *d, uint64_t lba, uint64_t n);
+
+/* --- storage elements (sim_elem.c) --- */
+
+/* The rig says "depop": the element commands are answered */
+bool sim_elem_supported(const struct sim_drive *d);
+/* Surfaces that serve data, and the k-th of them (0-based) */
+unsigned sim_elem_live(const struct sim_drive *d);
+unsigned sim_elem_head(const struct sim_drive *d, unsigned k);
+/* The native capacity with the removed elements gone */
+uint64_t sim_native_blocks(const struct sim_drive *d);
+/* An element is being removed or restored; its progress 0..65535 */
+bool sim_elem_busy(const struct sim_drive *d);
+uint32_t sim_elem_progress(const struct sim_drive *d, uint64_t now);
+/* Let time pass: the removal or restoration ends when its time comes */
+void sim_elem_tick(struct sim_drive *d, uint64_t now);
+/* NOT READY, 04h/24h (removing) or 04h/25h (restoring), with progress */
+void sim_elem_not_ready(struct sim_cmd *sc);
+unsigned sim_elem_request_sense(const struct sim_drive *d, uint64_t now, uint8_t *buf, unsigned max,
+				bool desc);
+/* SERVICE ACTION IN (16) 17h-1Ah; ATA 12h, 7Ch-7Eh */
+void sim_scsi_elem(struct sim_cmd *sc);
+struct sim_ata;
+void sim_ata_elem(struct sim_ata *a);
+
+/* --- logical sector size (sim_sector.c) --- */
+
+/* The rig's "sector_sizes" lists bytes */
+bool sim_sector_offered(const struct sim_drive *d, uint32_t bytes);
+/* The configuration for a logical sector of bytes (capacity in bytes kept) */
+void sim_sector_config(struct sim_drive *d, uint32_t bytes);
+/* Format to it: configuration, capacity, limits gone, erased */
+void sim_sector_apply(struct sim_drive *d, uint32_t bytes);
+/* VPD B7h (b zeroed, 4 + 8 per size; returns the length), log 2Fh */
+unsigned sim_sector_vpd_b7(const struct sim_drive *d, uint8_t *b);
+void sim_sector_log(const struct sim_drive *d, uint8_t b[512]);
+/* SET SECTOR CONFIGURATION EXT */
+void sim_ata_set_sector_config(struct sim_ata *a);
 
 /* --- SCSI log pages and diagnostics (sim_log.c) --- */
 void sim_scsi_log_sense(struct sim_cmd *sc);

@@ -749,6 +749,24 @@ static int parse_member(struct rp *p, struct sim_config *c, const char *k, struc
 		c->actuators = (unsigned)n;
 		return 0;
 	}
+	if (!strcmp(k, "depop"))
+		return rd_bool(p, v, pos, k, &c->depop);
+	if (!strcmp(k, "sector_sizes")) {
+		size_t m;
+
+		if (!json_object_is_type(v, json_type_array) ||
+		    (m = json_object_array_length(v)) < 1 || m > 4)
+			return rp_fail(p, pos, k, "expected a list of 1 to 4 sizes (512, 4096)");
+		c->nsizes = 0;
+		for (size_t i = 0; i < m; i++) {
+			if (rd_u64(p, json_object_array_get_idx(v, i), pos, k, 512, 4096, &n))
+				return p->rc;
+			if (n != 512 && n != 4096)
+				return rp_fail(p, pos, k, "expected 512 or 4096");
+			c->sizes[c->nsizes++] = (uint32_t)n;
+		}
+		return 0;
+	}
 	if (!strcmp(k, "heads")) {
 		if (rd_u64(p, v, pos, k, 1, 32, &n))
 			return p->rc;
@@ -929,6 +947,17 @@ static int parse_drive(struct rp *p, struct json_object *o, const struct jpos *p
 		return rp_fail(p, jpos_member(pos, "dco"), "dco.factory_blocks", "too large");
 	if (!c->sata && c->dco_factory != c->blocks)
 		c->dco_factory = c->blocks;
+	if (c->nsizes) {
+		bool own = false;
+
+		for (unsigned i = 0; i < c->nsizes; i++)
+			own |= c->sizes[i] == c->lblock;
+		if (!own || c->zoned != SIM_ZONED_NONE || c->dco_factory != c->blocks)
+			return rp_fail(
+			    p, jpos_member(pos, "sector_sizes"), "sector_sizes",
+			    "must list the drive's own logical_block, on a drive that is "
+			    "not zoned and has no DCO factory size");
+	}
 	if (c->zoned != SIM_ZONED_NONE) {
 		uint64_t zb = (uint64_t)c->zone_mb * 1048576 / c->lblock;
 		uint64_t zones = (c->blocks + zb - 1) / zb;

@@ -529,24 +529,31 @@ int cap_send_ata(struct cap_ctx *c, const struct ata_tf *tf, bool ck_cond, void 
 	return drive_ata(c->d, tf, ck_cond, buf, regs, err);
 }
 
+void cap_journal_entry(const struct cap_ctx *c, const char *event, const char *method,
+		       struct journal_entry *j)
+{
+	const struct drive_info *i = &c->e->info;
+
+	memset(j, 0, sizeof(*j));
+	snprintf(j->event, sizeof(j->event), "%s", event);
+	snprintf(j->device, sizeof(j->device), "%s", c->e->spec);
+	snprintf(j->serial, sizeof(j->serial), "%s", i->serial);
+	snprintf(j->wwn, sizeof(j->wwn), "%s", i->wwn);
+	snprintf(j->model, sizeof(j->model), "%s", i->model);
+	snprintf(j->method, sizeof(j->method), "%s", method);
+	j->block_len = i->logical_block;
+}
+
 static int journal_record(struct cap_ctx *c, const char *event, const char *cause,
 			  enum cap_method m, uint64_t native, uint64_t original, uint64_t target,
 			  bool vol, struct ss_error *err)
 {
 	struct journal_entry j;
-	const struct drive_info *i = &c->e->info;
 
 	if (c->dry_run)
 		return 0;
-	memset(&j, 0, sizeof(j));
-	snprintf(j.event, sizeof(j.event), "%s", event);
+	cap_journal_entry(c, event, cap_method_name(m), &j);
 	snprintf(j.cause, sizeof(j.cause), "%s", cause);
-	snprintf(j.device, sizeof(j.device), "%s", c->e->spec);
-	snprintf(j.serial, sizeof(j.serial), "%s", i->serial);
-	snprintf(j.wwn, sizeof(j.wwn), "%s", i->wwn);
-	snprintf(j.model, sizeof(j.model), "%s", i->model);
-	snprintf(j.method, sizeof(j.method), "%s", cap_method_name(m));
-	j.block_len = i->logical_block;
 	j.native_blocks = native;
 	j.original_blocks = original;
 	j.target_blocks = target;
