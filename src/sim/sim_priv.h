@@ -71,6 +71,10 @@ enum sim_fault_kind {
 	SIM_FAULT_SLOW_BLOCK,
 	SIM_FAULT_WEAK_HEAD,
 	SIM_FAULT_DELAY,
+	/* a bridge in the path (probe): */
+	SIM_FAULT_REJECT,	    /* reject:<op>: ILLEGAL REQUEST, INVALID COMMAND OPCODE */
+	SIM_FAULT_DROP_REGISTERS,   /* CK_COND ignored: GOOD, no registers */
+	SIM_FAULT_DROP_MODE_SELECT, /* MODE SELECT: GOOD, nothing taken or applied */
 };
 
 struct sim_fault {
