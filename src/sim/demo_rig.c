@@ -126,6 +126,13 @@ static const char demo_json[] =
     "                \"full_stroke_ms\": 21.0, \"outer_mbps\": 126, \"inner_mbps\": 60},\n"
     "      \"cache_mib\": 16\n"
     "    }\n"
+    "  ],\n"
+    /* enclosure (issue 29.3): a SES JBOD holding the demo drives, slots 6 and 7 empty */
+    "  \"enclosures\": [\n"
+    "    {\"id\": \"jbod0\", \"vendor\": \"SIMENCL\", \"product\": \"SAS JBOD 8\",\n"
+    "     \"wwn\": \"5000ccab0c7e5000\",\n"
+    "     \"slots\": [\"sas15k\", \"sata250\", \"sata320\", \"sas4kn\", \"smr\", \"sata-hpa\",\n"
+    "               null, null]}\n"
     "  ]\n"
     "}\n";
 
