@@ -53,3 +53,17 @@ run "$PROG" --demo locate
 expect "locate without a disk: usage" 2 "" "name a disk"
 run "$PROG" --demo fault sim:nope
 expect "fault of an unknown disk: usage" 2 "" "sim:nope"
+
+# qualify --locate-failed: the failed disk's slot lit, the one that passed left dark
+"$PROG" --demo locate --off sim:smr >/dev/null
+run "$PROG" --demo qualify --locate-failed -J sim:sas15k sim:sata320
+expect "qualify --locate-failed: one passed, one failed" 4
+json_check "qualify --locate-failed -J: the failed disk's slot is named and lit, the other untouched" \
+	"(x := {r['device']: r for r in d['disks']}) and x['sim:sata320']['verdict'] == 'FAIL' and x['sim:sata320']['located']['slot'] == 2 and x['sim:sata320']['located']['locate'] is True and 'located' not in x['sim:sas15k']"
+[ "$(encl_state)" = "ident=00100000 fault=00000000 " ] && pass "qualify --locate-failed: only slot 2's locate LED on" ||
+	fail "qualify --locate-failed: LEDs" "$(encl_state)"
+run "$PROG" --demo qualify --locate-failed sim:sata320
+expect "qualify --locate-failed: text" 1 "^  locate LED: on at sim:jbod0 slot 2 \\(Slot 02\\)$"
+run "$PROG" --rig "$RIG" qualify --locate-failed sim:sata320
+expect "qualify --locate-failed with the disk in no slot: said, the verdict unchanged" 1 \
+	"^  locate LED: not lit: in no slot of the SES enclosures attached \\(sim:jbod0\\)$"
