@@ -78,7 +78,8 @@ struct drive_info {
 	char model[41];
 	char serial[41];
 	char firmware[9];
-	char wwn[40]; /* hex, "" when unknown */
+	char wwn[40];	   /* hex, "" when unknown */
+	uint64_t sas_addr; /* the SAS target port (VPD 83h), 0 none: an enclosure's key */
 	enum drive_tran tran;
 	bool ata; /* answers ATA PASS-THROUGH (a SATA disk behind SAT) */
 	uint32_t logical_block;

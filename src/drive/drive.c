@@ -852,6 +852,7 @@ int drive_identify(struct drive *d, struct drive_info *out, struct ss_error *err
 	    get_vpd(d, VPD_DEVICE_ID, buf, sizeof(buf), &got, NULL) == 0 &&
 	    scsi_parse_vpd_devid(buf, got, &id) == 0)
 		copy_str(out->wwn, sizeof(out->wwn), id.lu_id);
+	out->sas_addr = id.sas_port;
 	if (page_listed(pages, npages, VPD_BLOCK_CHARS) &&
 	    get_vpd(d, VPD_BLOCK_CHARS, buf, 64, &got, NULL) == 0 &&
 	    scsi_parse_vpd_bdc(buf, got, &bdc) == 0) {

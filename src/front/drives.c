@@ -5,6 +5,7 @@
 
 #include "drives.h"
 #include "record.h"
+#include "shortstroke/enclosure.h"
 #include "shortstroke/units.h"
 
 const struct col_def drive_cols[DRV_COUNT] = {
@@ -315,4 +316,22 @@ void describe_drive(struct record *r, const struct dev_entry *e)
 	record_str(r, "Zoned", "zoned", zoned_model_name(i->zoned));
 	dev_state_text(e, buf, sizeof(buf));
 	record_str(r, "State", "state", buf);
+}
+
+void encl_slot_record(struct record *r, const char *key, const struct encl_slot *s)
+{
+	struct record *o = record_set_object(r, key);
+
+	record_set_str(o, "name", s->encl);
+	record_set_str(o, "id", s->encl_id);
+	record_set_str(o, "vendor", s->vendor);
+	record_set_str(o, "product", s->product);
+	if (s->slot >= 0)
+		record_set_u64(o, "slot", (uint64_t)s->slot);
+	else
+		record_set_null(o, "slot");
+	record_set_str(o, "element", s->desc);
+	record_set_str(o, "status", ses_status_code_name(s->st.code));
+	record_set_bool(o, "locate", s->st.ident);
+	record_set_bool(o, "fault", s->st.fault_reqstd);
 }

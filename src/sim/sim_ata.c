@@ -752,6 +752,10 @@ void sim_ata_exec(struct sim_cmd *sc)
 	}
 	if (sc->c->status != SCSI_STATUS_GOOD)
 		return; /* the SATL itself refused the CDB */
+	/* a bridge that ignores CK_COND: a command that went well comes back
+	 * GOOD, its registers lost */
+	if (!(a.r.status & ATA_STAT_ERR) && sim_fault_active(d, SIM_FAULT_DROP_REGISTERS))
+		return;
 	if ((a.r.status & ATA_STAT_ERR) || a.f.ck_cond) {
 		sc->c->status = SCSI_STATUS_CHECK_CONDITION;
 		memset(sc->c->sense, 0, sizeof(sc->c->sense));

@@ -337,6 +337,11 @@ static bool fault_abort(struct sim_cmd *sc)
 		struct sim_fault *f = &d->st.faults[i];
 		bool ata;
 
+		if (f->kind == SIM_FAULT_REJECT && f->opcode == cdb[0]) {
+			/* a bridge that does not pass the opcode at all */
+			sim_sense(sc, SK_ILLEGAL_REQUEST, 0x20, 0x00);
+			return true;
+		}
 		if (f->kind != SIM_FAULT_ABORT || !fault_op_matches(sc, f, &ata))
 			continue;
 		d->st.ctr.non_medium++;

@@ -72,6 +72,10 @@ enum sim_fault_kind {
 	SIM_FAULT_SLOW_BLOCK,
 	SIM_FAULT_WEAK_HEAD,
 	SIM_FAULT_DELAY,
+	/* a bridge in the path (probe): */
+	SIM_FAULT_REJECT,	    /* reject:<op>: ILLEGAL REQUEST, INVALID COMMAND OPCODE */
+	SIM_FAULT_DROP_REGISTERS,   /* CK_COND ignored: GOOD, no registers */
+	SIM_FAULT_DROP_MODE_SELECT, /* MODE SELECT: GOOD, nothing taken or applied */
 };
 
 struct sim_fault {
@@ -474,7 +478,26 @@ struct sim_array {
 	unsigned stripe_cache; /* RAID 5, 6, 50, 60: md's stripe_cache_size */
 };
 
+/* A simulated SES enclosure (the rig's "enclosures", sim_ses.c): slots
+ * holding drives of the rig, their locate and fault LEDs kept in
+ * <state>/<id>.encl.json. */
+#define SIM_ENCL_MAX_SLOTS 64
+#define SIM_MAX_ENCLS 8
+struct sim_encl {
+	char id[SIM_ID_MAX + 1];
+	char vendor[9], product[17], serial[21];
+	uint64_t wwn; /* the enclosure's logical identifier */
+	unsigned nslots;
+	struct sim_drive *slot[SIM_ENCL_MAX_SLOTS]; /* NULL: empty */
+	int slot_idx[SIM_ENCL_MAX_SLOTS];	    /* while the rig is built: drive index, -1 */
+	bool ident[SIM_ENCL_MAX_SLOTS], fault[SIM_ENCL_MAX_SLOTS];
+	char *state_path;
+	pthread_mutex_t lock;
+};
+
 struct sim_rig {
+	struct sim_encl *encls;
+	unsigned nencls;
 	struct sim_drive **drives;
 	unsigned count;
 	double time_scale;
@@ -482,6 +505,16 @@ struct sim_rig {
 	struct sim_array *arrays;
 	unsigned narrays;
 };
+
+/* --- enclosures (sim_ses.c) --- */
+struct json_object;
+/* The rig's "enclosures" (v) over the drives cfgs[0..n): into rig->encls,
+ * slot_idx set; origin names the file in err. */
+int sim_encl_parse(struct json_object *v, const struct sim_config *cfgs, size_t n,
+		   struct sim_rig *rig, const char *origin, struct ss_error *err);
+/* After the drives exist: slots point at them, the state file named. */
+int sim_encl_bind(struct sim_rig *rig, const char *state_dir, struct ss_error *err);
+void sim_encl_free_all(struct sim_rig *rig);
 
 /* --- rig parsing (sim_rig.c, sim_jpos.c) --- */
 

@@ -1322,6 +1322,7 @@ void sim_rig_free(struct sim_rig *rig)
 			sim_state_unlock(d, true, NULL);
 		drive_free(d);
 	}
+	sim_encl_free_all(rig);
 	free(rig->drives);
 	free(rig->arrays);
 	free(rig->state_dir);
@@ -1359,8 +1360,8 @@ static int open_state_dir(const char *dir, struct ss_error *err)
 static int rig_build(struct rp *p, struct json_object *root, const struct jpos *rpos,
 		     const char *state_dir, struct sim_rig **out)
 {
-	static const char *const top_keys[] = { "drives",  "time_scale", "arrays", "seed",
-						"retries", "spread",	 NULL };
+	static const char *const top_keys[] = { "drives",  "time_scale", "arrays",     "seed",
+						"retries", "spread",	 "enclosures", NULL };
 	unsigned(*members)[SIM_ARRAY_MAX_MEMBERS] = NULL;
 	struct json_object *drives, *arrays, *x;
 	const struct jpos *dpos;
@@ -1438,6 +1439,13 @@ static int rig_build(struct rp *p, struct json_object *root, const struct jpos *
 		if (parse_arrays(p, arrays, jpos_member(rpos, "arrays"), cfgs, n, rig, members))
 			goto fail;
 	}
+	if (json_object_object_get_ex(root, "enclosures", &x)) {
+		rc = sim_encl_parse(x, cfgs, n, rig, p->origin, p->err);
+		if (rc) {
+			p->rc = rc;
+			goto fail;
+		}
+	}
 	if (state_dir) {
 		rc = open_state_dir(state_dir, p->err);
 		if (rc) {
@@ -1482,6 +1490,11 @@ static int rig_build(struct rp *p, struct json_object *root, const struct jpos *
 	for (i = 0; i < rig->narrays; i++)
 		for (j = 0; j < rig->arrays[i].n; j++)
 			rig->arrays[i].member[j] = rig->drives[members[i][j]];
+	rc = sim_encl_bind(rig, state_dir, p->err);
+	if (rc) {
+		p->rc = rc;
+		goto fail;
+	}
 	if (state_dir)
 		sim_state_clean_tmp(rig);
 	free(members);

@@ -749,8 +749,8 @@ static void cmd_mode_select(struct sim_cmd *sc, bool ten)
 		sim_bad_cdb(sc, 1, sp ? 0 : 4);
 		return;
 	}
-	if (plen == 0)
-		return;
+	if (plen == 0 || has_fault(d, SIM_FAULT_DROP_MODE_SELECT))
+		return; /* (a bridge that drops it takes no data: resid is all of it) */
 	if (!sc->out || sc->out_len < plen || plen < hdr) {
 		param_len_error(sc);
 		return;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "shortstroke/capacity.h"
+#include "shortstroke/probe.h"
 #include "shortstroke/sat.h"
 #include "shortstroke/sysdisk.h"
 #include "shortstroke/units.h"
@@ -458,7 +459,31 @@ int cap_plan_limit_drive(struct cap_ctx *c, const struct cap_request *r, struct 
 		return rc;
 	ss_error_clear(err);
 	rc = cap_plan_limit(i, rc == 0 ? &orig : NULL, r, p, err);
-	return rc ? cap_frozen_advice(c, rc, err) : cap_plan_zones(c->d, i, p, err);
+	if (rc)
+		return cap_frozen_advice(c, rc, err);
+	rc = cap_plan_path(c, p, err);
+	return rc ? rc : cap_plan_zones(c->d, i, p, err);
+}
+
+/* Will the path carry the method's commands? The harmless steps of
+ * `probe` the method needs (probe.h), before anything is changed; a dry
+ * run sends no MODE SELECT, not even one that changes nothing. */
+int cap_plan_path(struct cap_ctx *c, const struct cap_plan *p, struct ss_error *err)
+{
+	const struct cap_method_ops *o = cap_method_get(p->method);
+	struct probe_report pr;
+	unsigned steps;
+	int rc;
+
+	if (!o || p->noop || p->wait_format)
+		return 0;
+	steps = probe_steps_for(o->need);
+	if (c->dry_run)
+		steps &= ~PROBE_STEP_BIT(PROBE_MODE_SELECT);
+	if (!steps)
+		return 0;
+	rc = probe_path(c->d, &c->e->info, steps, &pr, err);
+	return rc ? rc : probe_method_check(&pr, o->need, cap_dev(c), err);
 }
 
 /* ---- sending the change -------------------------------------------------- */
