@@ -492,3 +492,20 @@ int depop_run(struct cap_ctx *c, const struct depop_plan *p, struct depop_result
 	}
 	return rc;
 }
+
+void cap_depop_hint(struct cap_ctx *c, char *buf, size_t len)
+{
+	struct depop_status s;
+	unsigned back = 0;
+	size_t l = strlen(buf);
+
+	if (depop_read(c->d, &c->e->info, &s, NULL) || !s.supported)
+		return;
+	for (size_t k = 0; k < s.n; k++)
+		back += !elem_health_in_service(s.e[k].health) && s.e[k].restore_ok;
+	if (back && l < len)
+		snprintf(buf + l, len - l,
+			 "; %u storage element%s retired: 'shortstroke depop --restore %s' "
+			 "brings %s back (RESTORE ELEMENTS AND REBUILD, erases the disk)",
+			 back, back == 1 ? "" : "s", c->e->spec, back == 1 ? "it" : "them");
+}
