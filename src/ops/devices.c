@@ -328,12 +328,10 @@ static int probe_copy(struct probe *p, uint64_t lba, uint32_t n)
 		uint32_t k = n - done < per ? n - done : per;
 		struct xcmd x;
 
-		memset(&x, 0, sizeof(x));
-		x.cdb_len = scsi_build_read16(x.cdb, lba + done, k, false);
-		x.dir = XFER_FROM_DEV;
+		drive_build_rw(p->d, &x, false, lba + done, k, false);
 		x.data = buf;
 		x.data_len = (size_t)k * p->bs;
-		rc = drive_scsi(p->d, &x, &p->sense, &p->err);
+		rc = drive_rw(p->d, &x, &p->sense, &p->err);
 		/* no status and no sense: the transport could not deliver it */
 		p->lost = rc && x.status == SCSI_STATUS_GOOD && !p->sense.valid;
 		/* blocks of zeros are the memfd's holes already: not written (a blank
@@ -543,6 +541,14 @@ int device_lookup(struct ss_ctx *ctx, const char *spec, struct ss_error *err)
 	return find_spec(ctx, spec, &src, &f, err);
 }
 
+/* A drive that does not tell its actuators' ranges through this path: what
+ * the system read of them (a kernel disk's independent_access_ranges). */
+static void ranges_from_found(struct dev_entry *e, const struct dev_found *f)
+{
+	if (!e->info.ranges.n && f->described && f->info.logical_block == e->info.logical_block)
+		e->info.ranges = f->info.ranges;
+}
+
 int device_open(struct ss_ctx *ctx, const char *spec, bool for_write, struct drive **out,
 		struct dev_entry *e, struct ss_error *err)
 {
@@ -579,6 +585,7 @@ int device_open(struct ss_ctx *ctx, const char *spec, bool for_write, struct dri
 		return rc;
 	}
 	e->identified = true;
+	ranges_from_found(e, &f);
 	rc = probe_verdict(*out, e, err);
 	if (rc) { /* it stopped answering: a failure, not a verdict */
 		drive_free(*out);
@@ -785,6 +792,7 @@ static bool list_one(struct ss_ctx *ctx, struct dev_env *env, const struct dev_s
 	if (!f->mute && open_found(env, src, f, false, &d, &e2) == 0) {
 		if (drive_identify(d, &e->info, &e2) == 0) {
 			e->identified = true;
+			ranges_from_found(e, f);
 			if (probe_verdict(d, e, &e2)) /* listed, as one not checked */
 				unprobed_verdict(e, e2.msg);
 		} else if (f->described) {

@@ -170,6 +170,13 @@ static const char demo_json[] =
     "      \"physical_block\": 4096,\n"
     "      \"sector_sizes\": [512, 4096]\n"
     "    }\n"
+    "  ],\n"
+    /* enclosure (issue 29.3): a SES JBOD holding the demo drives, slots 6 and 7 empty */
+    "  \"enclosures\": [\n"
+    "    {\"id\": \"jbod0\", \"vendor\": \"SIMENCL\", \"product\": \"SAS JBOD 8\",\n"
+    "     \"wwn\": \"5000ccab0c7e5000\",\n"
+    "     \"slots\": [\"sas15k\", \"sata250\", \"sata320\", \"sas4kn\", \"smr\", \"sata-hpa\",\n"
+    "               null, null]}\n"
     "  ]\n"
     "}\n";
 

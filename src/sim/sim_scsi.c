@@ -39,6 +39,9 @@
 #define OP_SAI16 0x9e
 #define OP_REPORT_LUNS 0xa0
 #define OP_ATA12 0xa1
+#define OP_WRITE_SAME10 0x41
+#define OP_UNMAP 0x42
+#define OP_WRITE_SAME16 0x93
 
 /* Space-padded, not terminated */
 static void put_text(uint8_t *p, const char *s, size_t n)
@@ -112,6 +115,12 @@ static bool supported(const struct sim_drive *d, uint8_t op)
 	case OP_ATA16:
 	case OP_ATA12:
 		return d->cfg.sata;
+	case OP_WRITE_SAME16:
+		return true;
+	case OP_WRITE_SAME10:
+		return !d->cfg.sata; /* libata translates the 16-byte one only */
+	case OP_UNMAP:
+		return !d->cfg.sata && sim_flash_on(d) && d->cfg.flash.trim != SIM_TRIM_NONE;
 	default:
 		return false;
 	}
@@ -189,9 +198,15 @@ static unsigned vpd_list(const struct sim_drive *d, uint8_t *pages)
 	pages[n++] = 0x83;
 	if (d->cfg.sata)
 		pages[n++] = 0x89;
+	if (sim_flash_on(d))
+		pages[n++] = 0xb0;
 	pages[n++] = 0xb1;
+	if (sim_flash_on(d))
+		pages[n++] = 0xb2;
 	if (d->cfg.nsizes && !d->cfg.sata)
 		pages[n++] = VPD_BLOCK_LENGTHS;
+	if (d->cfg.ranges.n > 1) /* a SAS drive's, or libata's from the ATA log */
+		pages[n++] = VPD_CPR;
 	return n;
 }
 
@@ -295,6 +310,12 @@ static void inquiry_vpd(struct sim_cmd *sc, uint8_t page, unsigned alloc)
 		sim_ata_identify(d, b + 60);
 		n = 572;
 		break;
+	case 0xb0:
+	case 0xb2:
+		if (!sim_flash_on(d))
+			goto bad;
+		n = page == 0xb0 ? sim_flash_vpd_b0(d, b) : sim_flash_vpd_b2(d, b);
+		break;
 	case 0xb1:
 		sg_put_unaligned_be16(0x3c, b + 2);
 		sg_put_unaligned_be16(d->cfg.rpm, b + 4);
@@ -302,6 +323,12 @@ static void inquiry_vpd(struct sim_cmd *sc, uint8_t page, unsigned alloc)
 		if (d->cfg.zoned == SIM_ZONED_HOST_AWARE)
 			b[8] = 0x10;
 		n = 64;
+		break;
+	case VPD_CPR:
+		n = d->cfg.ranges.n > 1 ? (unsigned)cpr_build_vpd(&d->cfg.ranges, b, sizeof(b)) : 0;
+		if (!n)
+			goto bad;
+		b[0] = pdt(d);
 		break;
 	case VPD_BLOCK_LENGTHS:
 		if (!d->cfg.nsizes || d->cfg.sata)
@@ -431,6 +458,7 @@ static void cmd_sai16(struct sim_cmd *sc)
 	sg_put_unaligned_be32(d->cfg.lblock, b + 8);
 	b[12] = 0x10; /* RC BASIS 01b: the capacity of the logical unit */
 	b[13] = (uint8_t)(log2u(d->cfg.pblock / d->cfg.lblock) & 0x0f);
+	b[14] = sim_flash_rc16_bits(d); /* LBPME, LBPRZ */
 	sim_data_in(sc, b, alloc < sizeof(b) ? alloc : sizeof(b));
 }
 
@@ -721,8 +749,8 @@ static void cmd_mode_select(struct sim_cmd *sc, bool ten)
 		sim_bad_cdb(sc, 1, sp ? 0 : 4);
 		return;
 	}
-	if (plen == 0)
-		return;
+	if (plen == 0 || has_fault(d, SIM_FAULT_DROP_MODE_SELECT))
+		return; /* (a bridge that drops it takes no data: resid is all of it) */
 	if (!sc->out || sc->out_len < plen || plen < hdr) {
 		param_len_error(sc);
 		return;
@@ -1056,6 +1084,7 @@ static bool reaches_ata(uint8_t op)
 	case OP_WRITE16:
 	case OP_VERIFY16:
 	case OP_SYNC16:
+	case OP_WRITE_SAME16:
 		return true;
 	default:
 		return false;
@@ -1200,6 +1229,15 @@ void sim_scsi_exec(struct sim_cmd *sc)
 		break;
 	case OP_ZBC_OUT:
 		sim_scsi_zbc_out(sc);
+		break;
+	case OP_UNMAP:
+		sim_scsi_unmap(sc);
+		break;
+	case OP_WRITE_SAME10:
+		sim_scsi_write_same(sc, false);
+		break;
+	case OP_WRITE_SAME16:
+		sim_scsi_write_same(sc, true);
 		break;
 	default:
 		sim_bad_opcode(sc);

@@ -154,6 +154,9 @@ static int scsi_format(struct cap_ctx *c, uint64_t blocks, bool vol, struct ss_e
 const struct cap_method_ops cap_format_ops = {
 	.id = CAP_SCSI_FORMAT,
 	.name = "scsi-format",
+	.command = "FORMAT UNIT",
+	.help =
+	    "SCSI FORMAT UNIT to the block count: destroys data (restore reformats to the journaled count)",
 	.need = METHOD_SCSI_FORMAT,
 	.flags = CAPM_SCSI | CAPM_DESTROYS | CAPM_FORMATS,
 	.set = scsi_format,

@@ -94,6 +94,8 @@ static int resize_set(struct cap_ctx *c, uint64_t blocks, bool vol, struct ss_er
 const struct cap_method_ops cap_resize_ops = {
 	.id = CAP_SCSI_RESIZE,
 	.name = "scsi-resize",
+	.command = "MODE SELECT",
+	.help = "SCSI MODE SELECT of the block count in the block descriptor",
 	.need = METHOD_SCSI_RESIZE,
 	.flags = CAPM_AUTO | CAPM_SCSI,
 	.set = resize_set,
