@@ -152,11 +152,12 @@ int depop_plan_remove(struct cap_ctx *c, uint32_t element, struct depop_plan *p,
 	if (rc)
 		return rc;
 	if (c->e->info.zoned == ZONED_HOST_MANAGED || c->e->info.zoned == ZONED_HOST_AWARE)
-		return ss_error_set(err, -EOPNOTSUPP,
-				    "%s: a zoned disk loses an element's zones by REMOVE ELEMENT "
-				    "AND MODIFY ZONES, which shortstroke does not send yet; nothing "
-				    "sent",
-				    cap_dev(c));
+		return ss_error_set(
+		    err, -EOPNOTSUPP,
+		    "%s: a zoned disk loses an element's zones by REMOVE ELEMENT "
+		    "AND MODIFY ZONES, which shortstroke does not send yet; nothing "
+		    "sent",
+		    cap_dev(c));
 	plan_base(c, p, &s);
 	p->element = element;
 	e = depop_find(&s, element);
