@@ -140,10 +140,7 @@ if command -v tmux >/dev/null 2>&1; then
 		json_check "tui restore $size: back to the original" "d['capacity_blocks'] == 879097968"
 
 		# a vendor's HPA: refused without --to-native, given back with it
-		# (the drive found by the filter: the demo rig grows)
-		tui_keys /
-		tui_keys -l sata-hpa
-		tui_keys Enter r Enter
+		tui_keys g j j j j j r Enter
 		tui_check "tui restore $size: a vendor's HPA: refused without --to-native" \
 			"Refused: sim:sata-hpa: refused: nothing journaled"
 		tui_keys Escape
@@ -158,8 +155,8 @@ if command -v tmux >/dev/null 2>&1; then
 		run "$PROG" --demo info -J sim:sata-hpa
 		json_check "tui restore $size: the vendor's HPA is gone" "d['capacity_blocks'] == 976773168"
 		# two marked drives: every serial is asked before any job; Esc at the second
-		# leaves the first, confirmed, as it was (the filter cleared first)
-		tui_keys Escape R
+		# leaves the first, confirmed, as it was
+		tui_keys R
 		tui_wait "sim:sata-hpa .* (no|500 GB)" >/dev/null
 		sas=$(drive_state sas15k)
 		sata=$(drive_state sata250)
