@@ -140,37 +140,36 @@ static void pages_inside(const struct sim_drive *d, uint64_t u0, uint64_t u1, ui
 static int ext_add(struct sim_flash *fl, uint32_t first, uint32_t last)
 {
 	struct sim_flash_ext *e = fl->ext;
-	uint32_t i, j, n = fl->next;
+	uint32_t i = 0, j, n = fl->next;
 
-	/* merge with every extent it touches */
-	for (i = 0; i < n;) {
-		if (e[i].last + 1 >= first && (uint64_t)last + 1 >= e[i].first) {
-			if (e[i].first < first)
-				first = e[i].first;
-			if (e[i].last > last)
-				last = e[i].last;
-			e[i] = e[--n];
-			continue;
-		}
+	/* sorted and apart: [i, j) are the extents it touches, merged into it */
+	while (i < n && (uint64_t)e[i].last + 1 < first)
 		i++;
+	for (j = i; j < n && e[j].first <= (uint64_t)last + 1; j++) {
+		if (e[j].first < first)
+			first = e[j].first;
+		if (e[j].last > last)
+			last = e[j].last;
 	}
-	if (n == fl->next_cap) {
-		uint32_t cap = fl->next_cap ? 2 * fl->next_cap : 8;
-		struct sim_flash_ext *x = realloc(fl->ext, cap * sizeof(*x));
+	if (j == i) { /* none: room for one more */
+		if (n == fl->next_cap) {
+			uint32_t cap = fl->next_cap ? 2 * fl->next_cap : 8;
+			struct sim_flash_ext *x = realloc(fl->ext, cap * sizeof(*x));
 
-		if (!x) {
-			fl->next = n;
-			return -ENOMEM;
+			if (!x)
+				return -ENOMEM;
+			fl->ext = e = x;
+			fl->next_cap = cap;
 		}
-		fl->ext = e = x;
-		fl->next_cap = cap;
+		memmove(e + i + 1, e + i, (n - i) * sizeof(*e));
+		n++;
+	} else if (j > i + 1) {
+		memmove(e + i + 1, e + j, (n - j) * sizeof(*e));
+		n -= j - i - 1;
 	}
-	/* sorted by first */
-	for (j = n; j > 0 && e[j - 1].first > first; j--)
-		e[j] = e[j - 1];
-	e[j].first = first;
-	e[j].last = last;
-	fl->next = n + 1;
+	e[i].first = first;
+	e[i].last = last;
+	fl->next = n;
 	return 0;
 }
 
@@ -400,6 +399,25 @@ static int ftl_build(struct sim_drive *d)
 	return 0;
 }
 
+/* Whether FTL page m is mapped, the FTL built or not */
+static bool is_mapped(const struct sim_drive *d, uint32_t m)
+{
+	const struct sim_flash *fl = &d->fl;
+	uint32_t lo = 0, hi = fl->next;
+
+	if (fl->ftl)
+		return fl->ftl->map[m] != NONE;
+	while (lo < hi) { /* the extents are sorted and apart */
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (fl->ext[mid].last < m)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return !(lo < fl->next && fl->ext[lo].first <= m);
+}
+
 /* ---- persistence ---- */
 
 struct json_object *sim_flash_to_json(const struct sim_drive *d)
@@ -563,16 +581,12 @@ uint64_t sim_flash_io_ns(struct sim_drive *d, uint64_t lba, uint64_t n, bool wri
 	 * worked meanwhile */
 	fl->t_ns += CONTROL_CMD_NS;
 	now = fl->t_ns;
-	if (ftl_build(d))
-		return to_ns(ovh + link_ns(d, bytes)); /* no memory for the model */
-	f = fl->ftl;
 	if (!write) {
+		/* a read needs no FTL built: what is unmapped is known without it */
 		uint64_t pages = 0, per = c->page_kib * 1024 / UNIT, last = UINT64_MAX;
 
 		for (u = u0; u < u1; u++) {
-			uint32_t m = page_of(d, u);
-
-			if (f->map[m] != NONE && u / per != last) {
+			if (is_mapped(d, page_of(d, u)) && u / per != last) {
 				pages++;
 				last = u / per;
 			}
@@ -582,6 +596,9 @@ uint64_t sim_flash_io_ns(struct sim_drive *d, uint64_t lba, uint64_t n, bool wri
 		fl->t_ns += dur;
 		return dur;
 	}
+	if (ftl_build(d))
+		return to_ns(ovh + link_ns(d, bytes)); /* no memory for the model */
+	f = fl->ftl;
 	drain(fl, now);
 	start = now;
 	if (fl->buffered && fl->buffered + bytes > (uint64_t)(d->cfg.cache_mib * 1048576.0)) {
@@ -724,11 +741,20 @@ void sim_scsi_unmap(struct sim_cmd *sc)
 		sim_bad_param(sc, 2);
 		return;
 	}
+	sc->moved = len;
+	for (i = 0; i < bdl / 16; i++) {
+		const uint8_t *e = p + 8 + 16 * i;
+		uint64_t lba = sg_get_unaligned_be64(e), n = sg_get_unaligned_be32(e + 8);
+
+		if (lba > sim_capacity(sc->d) || n > sim_capacity(sc->d) - lba) {
+			sim_sense(sc, SK_ILLEGAL_REQUEST, 0x21, 0x00); /* nothing unmapped */
+			return;
+		}
+	}
 	for (i = 0; i < bdl / 16; i++) {
 		const uint8_t *e = p + 8 + 16 * i;
 
-		if (!unmap_range(sc, sg_get_unaligned_be64(e), sg_get_unaligned_be32(e + 8)))
-			return;
+		unmap_range(sc, sg_get_unaligned_be64(e), sg_get_unaligned_be32(e + 8));
 	}
 }
 
@@ -839,16 +865,20 @@ void sim_ata_dsm(struct sim_ata *a)
 		sim_bad_cdb(a->sc, 1, 4);
 		return;
 	}
-	for (i = 0; i < pages * 64; i++) {
-		uint64_t e = sg_get_unaligned_le64(a->sc->out + 8 * i);
-		uint64_t lba = e & 0xffffffffffffULL, n = e >> 48;
+	/* every entry checked before any is carried out */
+	for (unsigned pass = 0; pass < 2; pass++)
+		for (i = 0; i < pages * 64; i++) {
+			uint64_t e = sg_get_unaligned_le64(a->sc->out + 8 * i);
+			uint64_t lba = e & 0xffffffffffffULL, n = e >> 48;
 
-		if (!n)
-			continue;
-		if (lba > max || n - 1 > max - lba) {
-			sim_ata_abrt(a, ATA_ERR_IDNF | ATA_ERR_ABRT);
-			return;
+			if (!n)
+				continue;
+			if (lba > max || n - 1 > max - lba) {
+				sim_ata_abrt(a, ATA_ERR_IDNF | ATA_ERR_ABRT);
+				return;
+			}
+			if (pass)
+				a->sc->media_ns += sim_flash_trim(d, lba, n);
 		}
-		a->sc->media_ns += sim_flash_trim(d, lba, n);
-	}
+	a->sc->moved = pages * 512;
 }

@@ -245,6 +245,16 @@ static void test_persist(void **state)
 	assert_int_equal(sim_drive_flash_stats(sim_rig_find(rig, "p"), &st), 0);
 	assert_int_equal(st.mapped, 131072);
 	sim_rig_free(rig);
+	/* ranges unmapped before the FTL is built merge: two apart, then the
+	 * one between them */
+	rig = load(SSD("m", "sas", ""), NULL);
+	unmap_tail(sim_rig_find(rig, "m"), 0, 8192);
+	unmap_tail(sim_rig_find(rig, "m"), 16384, 24576);
+	unmap_tail(sim_rig_find(rig, "m"), 8192, 16384);
+	unmap_tail(sim_rig_find(rig, "m"), 4096, 12288);
+	assert_int_equal(sim_drive_flash_stats(sim_rig_find(rig, "m"), &st), 0);
+	assert_int_equal(st.mapped, 262144 - 3072);
+	sim_rig_free(rig);
 	rig = load(SSD("q", "sas", "\"state\": \"new\""), NULL);
 	assert_int_equal(sim_drive_flash_stats(sim_rig_find(rig, "q"), &st), 0);
 	assert_int_equal(st.mapped, 0);
