@@ -394,6 +394,7 @@ static int ftl_build(struct sim_drive *d)
 		n++;
 	}
 	memset(&f->st, 0, sizeof(f->st));
+	fl->saved_mapped = f->mapped;
 	fl->ftl = f;
 	fl->next = 0; /* the map says it now */
 	return 0;
@@ -612,6 +613,12 @@ uint64_t sim_flash_io_ns(struct sim_drive *d, uint64_t lba, uint64_t n, bool wri
 
 		for (u = u0; u < u1; u++)
 			ftl_write(f, page_of(d, u));
+		/* pages mapped anew persist once they add up to a 1/1024 of the
+		 * drive (a save per write would cost a benchmark dearly) */
+		if (f->mapped > fl->saved_mapped + f->L / 1024) {
+			fl->saved_mapped = f->mapped;
+			d->dirty = true;
+		}
 		w = work_ns(c, &before, &f->st);
 		if (fl->backend_ns < accept)
 			fl->backend_ns = accept;

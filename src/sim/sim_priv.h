@@ -355,6 +355,7 @@ struct sim_flash {
 	struct sim_flash_io *fifo; /* buffered writes until programmed */
 	uint32_t fhead, fn, fcap;  /* ring */
 	uint64_t buffered;	   /* bytes in the write buffer */
+	uint64_t saved_mapped;	   /* mapped pages when the state was last marked to save */
 };
 
 struct sim_rig;
