@@ -307,6 +307,8 @@ static void preview_limit(struct cap_op *op)
 			      "take one per power cycle, so unless it was power-cycled since it "
 			      "will refuse this one",
 			      when);
+	if (p->discard_note[0]) /* a flash drive: what happens to the range hidden */
+		tui_lines_add(&op->preview, "  Flash:    %s", p->discard_note);
 	preview_commands(op);
 }
 

@@ -359,6 +359,7 @@ static void test_demo_rig(void **state)
 		{ "sas15k", 879097968ULL, 512 },  { "sata250", 488397168ULL, 512 },
 		{ "sata320", 625142448ULL, 512 }, { "sas4kn", 488378646ULL, 4096 },
 		{ "smr", 3418095616ULL, 4096 },	  { "sata-hpa", 488386584ULL, 512 },
+		{ "ssd", 500118192ULL, 512 },
 	};
 	struct fx f = { 0 };
 	uint8_t rc10[10] = { 0x25 }, b[8];
@@ -368,8 +369,8 @@ static void test_demo_rig(void **state)
 
 	(void)state;
 	assert_int_equal(sim_rig_demo(NULL, &f.rig, &err), 0);
-	assert_int_equal(sim_rig_count(f.rig), 6);
-	for (i = 0; i < 6; i++) {
+	assert_int_equal(sim_rig_count(f.rig), 7);
+	for (i = 0; i < 7; i++) {
 		struct transport *t = open_t(&f, want[i].id);
 
 		assert_true(rc16(t, &blen, NULL) == want[i].blocks);
@@ -1895,9 +1896,10 @@ static void test_rig_file(void **state)
 	fputs(sim_rig_demo_json(), fp);
 	fclose(fp);
 	assert_int_equal(sim_rig_load_file(path, NULL, &rig, &err), 0);
-	assert_int_equal(sim_rig_count(rig), 6);
+	assert_int_equal(sim_rig_count(rig), 7);
 	assert_string_equal(sim_drive_id(sim_rig_drive(rig, 5)), "sata-hpa");
-	assert_null(sim_rig_drive(rig, 6));
+	assert_string_equal(sim_drive_id(sim_rig_drive(rig, 6)), "ssd");
+	assert_null(sim_rig_drive(rig, 7));
 	assert_null(sim_rig_find(rig, "nope"));
 	sim_rig_free(rig);
 	assert_int_equal(sim_rig_load_file("/nonexistent/rig.json", NULL, &rig, &err), -ENOENT);
