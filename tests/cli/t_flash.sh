@@ -84,3 +84,25 @@ $FL sim fault --clear sim:ssd >/dev/null
 $FL sim power-cycle sim:ssd >/dev/null
 run $FL restore --yes sim:ssd
 expect "killed in flight: restore takes the disk back from the journal" 0 "restored to 4194304 blocks"
+
+# --- the TUI's limit dialog on the demo rig's SSD: the preview says what happens ----------------
+if command -v tmux >/dev/null 2>&1; then
+	. "$HERE/tui_lib.sh"
+	for size in 80x24 200x60; do
+		w=${size%x*} h=${size#*x}
+		export SHORTSTROKE_STATE_DIR="$TMP/fl-tui-$size"
+		tui_start fl$size "$w" "$h" --demo
+		tui_wait "demo rig - 7 drives" >/dev/null
+		tui_keys G l # sim:ssd, the last drive
+		tui_type 72%
+		tui_check "tui $size: the limit preview on an SSD: TRIM first, zeros after a restore" \
+			"Flash: +the data in LBA 360083456-500118191 .*discarded"
+		tui_keys Escape
+		tui_wait "j/k move" >/dev/null
+		[ ! -s "$SHORTSTROKE_STATE_DIR/journal.jsonl" ] &&
+			pass "tui $size: Esc: nothing journaled" || fail "tui $size: Esc: nothing journaled"
+		tui_stop
+	done
+else
+	skip "tui: the limit preview on an SSD" "tmux is not installed"
+fi
