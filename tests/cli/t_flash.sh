@@ -106,3 +106,22 @@ if command -v tmux >/dev/null 2>&1; then
 else
 	skip "tui: the limit preview on an SSD" "tmux is not installed"
 fi
+
+# --- plan: SSD members, a stroke that is spare; the plan file keeps them ----------------------
+P="$PROG --demo --state-dir $TMP/fl-plan"
+W="--workload custom:bs=4K,read=0,random=1 --qd 32"
+run $P plan --disks 2 --model-of sim:ssd $W --level 1 --stroke 100% -n -r -o IOPS
+full=$OUT
+run $P plan --disks 2 --model-of sim:ssd $W --level 1 --stroke 72% -n -r -o IOPS -O "$TMP/fl-plan.json"
+expect "plan: SSD members: a flash drive's stroke is its share used" 0 "" "a flash drive: its stroke is the share"
+[ "${OUT%%.*}" -gt $((${full%%.*} * 3)) ] &&
+	pass "plan: 28 % spare: RAID 1 of two SSDs sustains over 3x the random writes ($full -> $OUT)" ||
+	fail "plan: 28 % spare: RAID 1 of two SSDs sustains over 3x the random writes ($full -> $OUT)"
+grep -q '"flash": true' "$TMP/fl-plan.json" && pass "plan -O: the members are flash drives" ||
+	fail "plan -O: the members are flash drives" "$(cat "$TMP/fl-plan.json")"
+run $P plan --check "$TMP/fl-plan.json"
+expect "plan --check: the figures match" 0 "valid; the figures match the plan's"
+run $P plan --disks 4 --model-of sim:ssd $W --level 10 --iops 20000 --top 1 -n -r -o STROKE
+expect "plan: an IOPS goal on SSDs gives a stroke under 100 % (spare with the level)" 0 "^(8|7|6|5)[0-9]\\."
+run $P plan sim:ssd sim:sata250
+expect "plan: SSDs and disks together: refused" 2 "" "flash drives and disks are not planned together"
