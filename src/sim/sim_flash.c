@@ -92,6 +92,7 @@ void sim_flash_defaults(struct sim_flash_cfg *f)
 	f->spare_pct = 7.37;
 	f->fresh = false;
 	f->trim = SIM_TRIM_RZAT;
+	f->unmap = true;
 }
 
 static uint64_t host_units(const struct sim_drive *d)
@@ -725,7 +726,8 @@ void sim_scsi_unmap(struct sim_cmd *sc)
 	const uint8_t *cdb = sc->c->cdb, *p = sc->out;
 	uint32_t len = sg_get_unaligned_be16(cdb + 7), bdl, i;
 
-	if (!sim_flash_on(sc->d) || sc->d->cfg.flash.trim == SIM_TRIM_NONE || sc->d->cfg.sata) {
+	if (!sim_flash_on(sc->d) || sc->d->cfg.flash.trim == SIM_TRIM_NONE || sc->d->cfg.sata ||
+	    !sc->d->cfg.flash.unmap) {
 		sim_bad_opcode(sc);
 		return;
 	}
@@ -785,6 +787,8 @@ void sim_scsi_write_same(struct sim_cmd *sc, bool sixteen)
 		sim_bad_cdb(sc, sixteen ? 10 : 7, -1);
 		return;
 	}
+	if (!ndob)
+		sc->moved = lb; /* the one block it repeats */
 	if (unmap && sim_flash_on(d) && d->cfg.flash.trim != SIM_TRIM_NONE) {
 		bool zero = ndob;
 
@@ -814,7 +818,8 @@ void sim_scsi_write_same(struct sim_cmd *sc, bool sixteen)
 /* Block Limits (SBC-4 6.6.4): unmap limits, and WRITE SAME's length */
 unsigned sim_flash_vpd_b0(const struct sim_drive *d, uint8_t *b)
 {
-	bool lbp = sim_flash_on(d) && d->cfg.flash.trim != SIM_TRIM_NONE;
+	bool lbp = sim_flash_on(d) && d->cfg.flash.trim != SIM_TRIM_NONE &&
+		   (d->cfg.sata || d->cfg.flash.unmap);
 
 	sg_put_unaligned_be16(0x3c, b + 2);
 	sg_put_unaligned_be32(0xffff, b + 8); /* MAXIMUM TRANSFER LENGTH */
@@ -836,7 +841,8 @@ unsigned sim_flash_vpd_b2(const struct sim_drive *d, uint8_t *b)
 	sg_put_unaligned_be16(4, b + 2);
 	if (t != SIM_TRIM_NONE) {
 		/* a SATL (libata) translates WRITE SAME (16) with UNMAP only */
-		b[5] = (uint8_t)((d->cfg.sata ? 0 : 0x80) | 0x40 | (d->cfg.sata ? 0 : 0x20));
+		b[5] = (uint8_t)((d->cfg.sata || !d->cfg.flash.unmap ? 0 : 0x80) | 0x40 |
+				 (d->cfg.sata ? 0 : 0x20));
 		if (t == SIM_TRIM_RZAT)
 			b[5] |= 0x04; /* LBPRZ: 001b, unmapped blocks read zeros */
 		if (t != SIM_TRIM_NONDET)

@@ -123,6 +123,7 @@ struct sim_flash_cfg {
 	double spare_pct; /* raw flash beyond the native capacity, % of it */
 	bool fresh;	  /* "state": "new": nothing mapped at first */
 	enum sim_trim trim;
+	bool unmap; /* SAS: UNMAP too, not only WRITE SAME with UNMAP */
 };
 
 /* What the rig file says about a drive; never changes after loading. */

@@ -14,6 +14,9 @@ cat >"$TMP/fl-rig.json" <<'RIG'
     "flash": {"trim": "nondeterministic"} },
   { "id": "notrim", "personality": "sata", "model": "OLD SSD", "serial": "FL-OLD",
     "firmware": "1.0", "blocks": 4194304, "hpa": true, "flash": {"trim": "none"} },
+  { "id": "ws", "personality": "sas", "vendor": "HGST", "model": "HUSMM1620ASS200",
+    "serial": "FL-WS", "firmware": "A204", "wwn": "5000cca04e000003", "blocks": 4194304,
+    "flash": {"unmap": false} },
   { "id": "hdd", "personality": "sata", "model": "WDC WD20EFRX-68EUZN0", "serial": "FL-HDD",
     "firmware": "82.00A82", "blocks": 4194304, "hpa": true }
 ] }
@@ -58,6 +61,12 @@ after=$(fl_iops)
 [ "$after" -gt $((before * 3 / 2)) ] &&
 	pass "28 % spare handed back: sustained random writes $before -> $after IOPS" ||
 	fail "28 % spare handed back: sustained random writes $before -> $after IOPS"
+
+# --- SAS without UNMAP: WRITE SAME (16) with UNMAP and a block of zeros, as Linux's sd ----------
+run $FL limit --yes -v --percent 72 sim:ws
+expect "no UNMAP (VPD B2h LBPU 0): WRITE SAME (16) with UNMAP, a block of zeros" 0 \
+	"discarded first \\(WRITE SAME \\(16\\) with UNMAP\\): it reads back as zeros" \
+	"cdb: 93 08 00 00 00 00 00 2e 10 00 .*out 512 bytes -> GOOD"
 
 # --- restore (a permanent SET MAX takes a power cycle first) ---------------------------------
 $FL sim power-cycle sim:ssd >/dev/null
