@@ -59,34 +59,40 @@ ss_tcmu_flash_lbp() {
 }
 t ss-tcmu-flash-lbp ss_tcmu_flash_lbp
 
-# limit through SG_IO: TRIM / UNMAP, then the max; the kernel sees the new size
-ss_tcmu_flash_limit() {
+# limit through SG_IO: TRIM / UNMAP, then the max; the kernel sees the new size; restore
+# fl_limit ID PATTERN: the command PATTERN names is sent before the max
+fl_limit() {
+	dv=$(tcmu_dev $1)
+	must $SS limit --yes --percent 50 -v /dev/$dv
+	expect_grep "$1: $3 sent" $ERR "$2"
+	expect_grep "$1: the preview" $OUT "flash: the data in LBA 4194304-8388607 .* is discarded first"
+	expect_eq "$1 ($dv) /sys/block/$dv/size" "$(cat /sys/block/$dv/size)" 4194304
+}
+ss_tcmu_flash_limit_sata() {
 	need_flash
 	need_ss
-	# 4 MiB written into the half the limit hides
+	fl_limit fsata "cdb: 85 0d 06 " TRIM
+	must tcmu_power_cycle fsata
+	must $SS restore --yes /dev/$(tcmu_dev fsata)
+	expect_eq "fsata restored" "$(cat /sys/block/$(tcmu_dev fsata)/size)" 8388608
+}
+t ss-tcmu-flash-limit-sata ss_tcmu_flash_limit_sata
+
+ss_tcmu_flash_limit_sas() {
+	need_flash
+	need_ss
+	# 8 MiB written into the half the limit hides
 	must dd if=/dev/zero of=/dev/$(tcmu_dev fsas) bs=1M count=8 seek=3072 oflag=direct
 	u1=$(fl_unmapped fsas)
-	for id in fsata fsas; do
-		dv=$(tcmu_dev $id)
-		must $SS limit --yes --percent 50 -v /dev/$dv
-		case $id in
-		fsata) expect_grep "$id: TRIM sent" $ERR "cdb: 85 0d 06 " ;;
-		fsas) expect_grep "$id: UNMAP sent" $ERR "cdb: 42 00 " ;;
-		esac
-		expect_grep "$id: the preview" $OUT "flash: the data in LBA 4194304-8388607 .* is discarded first"
-		expect_eq "$id ($dv) /sys/block/$dv/size" "$(cat /sys/block/$dv/size)" 4194304
-	done
+	fl_limit fsas "cdb: 42 00 " UNMAP
 	# what was written there is unmapped again
 	u2=$(fl_unmapped fsas)
 	echo "fsas: unmapped FTL pages $u1 -> $u2"
 	[ "$u2" -gt "$u1" ] || fail "fsas: the hidden half is not unmapped ($u1 -> $u2)"
-	must tcmu_power_cycle fsata
-	for id in fsata fsas; do
-		must $SS restore --yes /dev/$(tcmu_dev $id)
-		expect_eq "$id restored" "$(cat /sys/block/$(tcmu_dev $id)/size)" 8388608
-	done
+	must $SS restore --yes /dev/$(tcmu_dev fsas)
+	expect_eq "fsas restored" "$(cat /sys/block/$(tcmu_dev fsas)/size)" 8388608
 }
-t ss-tcmu-flash-limit ss_tcmu_flash_limit
+t ss-tcmu-flash-limit-sas ss_tcmu_flash_limit_sas
 
 if [ -n "$FL_OK" ]; then
 	fl_end() {
