@@ -24,6 +24,7 @@ enum cap_method {
 	CAP_SCSI_RESIZE,
 	CAP_SCSI_FORMAT,
 	CAP_PARTITION,
+	CAP_NVME_NS, /* NVMe: the namespace deleted and created smaller */
 };
 const char *cap_method_name(enum cap_method m); /* "amac", "hpa", ... "auto" */
 int cap_method_parse(const char *s, enum cap_method *out);
@@ -65,6 +66,11 @@ struct cap_plan {
 				   plans again from req (target unknown until then) */
 	struct cap_request req;
 	char note[256]; /* how target was derived, or why noop */
+	/* a flash drive (docs/flash.md): the range the limit hides is TRIMmed /
+	 * UNMAPped first; what that does to its data, or why not (any drive that
+	 * does not rotate: "" for a disk) */
+	bool discard;
+	char discard_note[320];
 };
 
 /*
@@ -209,6 +215,7 @@ enum {
 					   (libata.ignore_hpa=1 lifts an HPA) */
 	CAPM_ACCESSIBLE = 1u << 10, /* lowers the accessible max under the native max: the
 					   drive's registers show the limit, not which method */
+	CAPM_NVME = 1u << 11,	    /* NVMe admin commands: NVMe drives only */
 };
 /* A restore by a method with any of these undoes what another tool may have
  * done (the factory maximum, a GPT, a format): with nothing journaled, only
@@ -318,6 +325,17 @@ int cap_partition_wait(const struct dev_entry *e, uint64_t limit, unsigned timeo
  * (registers in fixed-format sense), read it with descriptor sense switched
  * on for the command, into c->e->info.native_blocks. No-op otherwise. */
 int cap_refresh_native(struct cap_ctx *c, struct ss_error *err);
+
+/*
+ * An NVMe namespace formatted to another LBA format (Format NVM): lbaf its
+ * index, or, with lbaf < 0, the one of block_len bytes (no metadata) the
+ * controller offers. Checked first (an NVMe drive with Format NVM, OACS bit 1;
+ * a format it offers; not the one in use: a no-op said so in res), then sent
+ * (shown, and only shown in a dry run), the drive re-read, the kernel's
+ * namespaces rescanned, the new block size verified. Destroys every byte.
+ */
+int cap_nvme_format(struct cap_ctx *c, int lbaf, uint32_t block_len, struct cap_result *res,
+		    struct ss_error *err);
 
 /* Apply a plan: journal the original state, send the change, make the
  * kernel see the new size, verify it. */

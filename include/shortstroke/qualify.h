@@ -179,6 +179,9 @@ struct qualify_result {
 		bool bg_scan;
 		unsigned bg_scans, bg_medium_errors;
 	} scsi;
+	/* NVMe: the SMART / Health log beside the verdict */
+	bool nvme_read;
+	struct nvme_health nvme;
 
 	/* surface scan */
 	uint64_t scan_bytes;	    /* read */

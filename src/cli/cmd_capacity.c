@@ -158,6 +158,11 @@ static void plan_line(struct batch_item *it, const struct cap_plan *p)
 			 it->e.info.model, it->e.info.serial, drive_tran_name(it->e.info.tran),
 			 size_human(p->current * p->block_len, h1, sizeof(h1)), p->note,
 			 cap_method_name(p->method), p->volatile_ ? " (volatile)" : "");
+	if (p->discard_note[0] && !p->noop) { /* a flash drive (docs/flash.md) */
+		size_t l = strlen(it->plan);
+
+		snprintf(it->plan + l, sizeof(it->plan) - l, "\n  flash: %s", p->discard_note);
+	}
 }
 
 /* The kernel will undo this HPA: said on stderr and in the JSON. */

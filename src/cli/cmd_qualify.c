@@ -229,6 +229,18 @@ static void scsi_health_record(struct record *x, const struct qualify_result *r)
 	const struct qualify_scsi_health *h = &r->scsi;
 	struct record *c, *u;
 
+	if (r->nvme_read) { /* smartctl's names */
+		struct record *o = record_set_object(x, "nvme");
+
+		record_set_u64(o, "critical_warning", r->nvme.critical_warning);
+		record_set_u64(o, "available_spare", r->nvme.available_spare);
+		record_set_u64(o, "available_spare_threshold", r->nvme.available_spare_threshold);
+		record_set_u64(o, "percentage_used", r->nvme.percentage_used);
+		record_set_u64(o, "media_errors", r->nvme.media_errors);
+		record_set_u64(o, "data_units_written", r->nvme.data_units_written);
+	} else {
+		record_set_null(x, "nvme");
+	}
 	if (!h->read) {
 		record_set_null(x, "grown_defects");
 		record_set_null(x, "scsi");

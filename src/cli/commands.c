@@ -10,6 +10,7 @@ const struct cli_cmd *const cli_commands[] = {
 	&cmd_info,
 	&cmd_limit,
 	&cmd_restore,
+	&cmd_format,
 	&cmd_reapply,
 	&cmd_protect,
 	&cmd_config,

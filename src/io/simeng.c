@@ -243,14 +243,11 @@ static int s_run(void *priv, const struct io_job *job, struct io_result *res, st
 			i = 0; /* nothing to destage after all */
 		}
 		r = q[i];
-		memset(&c, 0, sizeof(c));
-		c.cdb_len = r.write ? scsi_build_write16(c.cdb, r.lba, r.blocks, false)
-				    : scsi_build_read16(c.cdb, r.lba, r.blocks, false);
-		c.dir = r.write ? XFER_TO_DEV : XFER_FROM_DEV;
+		drive_build_rw(s->d, &c, r.write, r.lba, r.blocks, false);
 		c.data = s->buf;
 		c.data_len = (size_t)r.blocks * s->g.lblock;
 		c.discard = !r.write; /* nothing here looks at what was read */
-		crc = drive_scsi(s->d, &c, &sense, &cerr);
+		crc = drive_rw(s->d, &c, &sense, &cerr);
 		vt += c.duration_ns;
 		memmove(q + i, q + i + 1, (n - i - 1) * sizeof(*q));
 		n--;

@@ -328,12 +328,10 @@ static int probe_copy(struct probe *p, uint64_t lba, uint32_t n)
 		uint32_t k = n - done < per ? n - done : per;
 		struct xcmd x;
 
-		memset(&x, 0, sizeof(x));
-		x.cdb_len = scsi_build_read16(x.cdb, lba + done, k, false);
-		x.dir = XFER_FROM_DEV;
+		drive_build_rw(p->d, &x, false, lba + done, k, false);
 		x.data = buf;
 		x.data_len = (size_t)k * p->bs;
-		rc = drive_scsi(p->d, &x, &p->sense, &p->err);
+		rc = drive_rw(p->d, &x, &p->sense, &p->err);
 		/* no status and no sense: the transport could not deliver it */
 		p->lost = rc && x.status == SCSI_STATUS_GOOD && !p->sense.valid;
 		/* blocks of zeros are the memfd's holes already: not written (a blank

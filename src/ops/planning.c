@@ -13,6 +13,9 @@
 #include "shortstroke/planning.h"
 #include "shortstroke/zones.h"
 
+static void plan_note_for(struct plan_notes *notes, const char *disk, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* The note of text base (a new one when there is none): its index, or -1
  * when the notes are full. */
 static int note_of(struct plan_notes *notes, const char *base)
@@ -38,7 +41,9 @@ void plan_note(struct plan_notes *notes, const char *fmt, ...)
 	note_of(notes, buf);
 }
 
-void plan_note_for(struct plan_notes *notes, const char *disk, const char *fmt, ...)
+/* A note about disk (a name, or a name with its figures: "sim:a (1048576
+ * blocks)"): added to the note of the same text, or a new one. */
+static void plan_note_for(struct plan_notes *notes, const char *disk, const char *fmt, ...)
 {
 	char buf[256];
 	char *t;

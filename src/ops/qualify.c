@@ -17,6 +17,9 @@
 #include "shortstroke/qualify.h"
 #include "shortstroke/units.h"
 
+static void qualify_set_check(struct qualify_result *r, enum qualify_check c, enum qualify_status s,
+			      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
 #define MIB (1024ull * 1024)
 
 /* ---- names ---------------------------------------------------------------------- */
@@ -545,8 +548,8 @@ void qualify_result_add_bad(struct qualify_result *r, uint64_t lba, uint64_t blo
 		r->bad_blocks += r->bad[k].blocks;
 }
 
-void qualify_set_check(struct qualify_result *r, enum qualify_check c, enum qualify_status s,
-		       const char *fmt, ...)
+static void qualify_set_check(struct qualify_result *r, enum qualify_check c, enum qualify_status s,
+			      const char *fmt, ...)
 {
 	va_list ap;
 
@@ -759,8 +762,12 @@ static int check_smart(struct qrun *q, struct drive *d, struct ss_error *err)
 	r->pending = rep.pending;
 	r->offline_uncorrectable = rep.offline_uncorrectable;
 	r->power_on_hours = rep.power_on_hours;
-	if (!rep.ata)
+	if (rep.nvme) {
+		r->nvme_read = true;
+		r->nvme = rep.nv;
+	} else if (!rep.ata) {
 		scsi_health(&rep, &r->scsi);
+	}
 	det[0] = '\0';
 	/* a WARNING that only counts sectors or defects is judged by the
 	 * thresholds of those counts below */
@@ -792,6 +799,12 @@ static int check_smart(struct qrun *q, struct drive *d, struct ss_error *err)
 		if (rep.pending.known && l < len)
 			l += (size_t)snprintf(det + l, len - l, ", %" PRId64 " pending",
 					      rep.pending.value);
+		if (r->nvme_read && l < len)
+			snprintf(det + l, len - l,
+				 ", spare %u%% (threshold %u%%), %u%% used, %" PRIu64
+				 " media errors",
+				 r->nvme.available_spare, r->nvme.available_spare_threshold,
+				 r->nvme.percentage_used, r->nvme.media_errors);
 		if (r->scsi.read && l < len)
 			snprintf(det + l, len - l,
 				 ", errors corrected %" PRIu64 ", uncorrected %" PRIu64,

@@ -37,6 +37,9 @@
 #define OP_SAI16 0x9e
 #define OP_REPORT_LUNS 0xa0
 #define OP_ATA12 0xa1
+#define OP_WRITE_SAME10 0x41
+#define OP_UNMAP 0x42
+#define OP_WRITE_SAME16 0x93
 
 /* Space-padded, not terminated */
 static void put_text(uint8_t *p, const char *s, size_t n)
@@ -110,6 +113,12 @@ static bool supported(const struct sim_drive *d, uint8_t op)
 	case OP_ATA16:
 	case OP_ATA12:
 		return d->cfg.sata;
+	case OP_WRITE_SAME16:
+		return true;
+	case OP_WRITE_SAME10:
+		return !d->cfg.sata; /* libata translates the 16-byte one only */
+	case OP_UNMAP:
+		return !d->cfg.sata && sim_flash_on(d) && d->cfg.flash.trim != SIM_TRIM_NONE;
 	default:
 		return false;
 	}
@@ -187,7 +196,11 @@ static unsigned vpd_list(const struct sim_drive *d, uint8_t *pages)
 	pages[n++] = 0x83;
 	if (d->cfg.sata)
 		pages[n++] = 0x89;
+	if (sim_flash_on(d))
+		pages[n++] = 0xb0;
 	pages[n++] = 0xb1;
+	if (sim_flash_on(d))
+		pages[n++] = 0xb2;
 	return n;
 }
 
@@ -290,6 +303,12 @@ static void inquiry_vpd(struct sim_cmd *sc, uint8_t page, unsigned alloc)
 		b[56] = 0xec; /* IDENTIFY DEVICE */
 		sim_ata_identify(d, b + 60);
 		n = 572;
+		break;
+	case 0xb0:
+	case 0xb2:
+		if (!sim_flash_on(d))
+			goto bad;
+		n = page == 0xb0 ? sim_flash_vpd_b0(d, b) : sim_flash_vpd_b2(d, b);
 		break;
 	case 0xb1:
 		sg_put_unaligned_be16(0x3c, b + 2);
@@ -420,6 +439,7 @@ static void cmd_sai16(struct sim_cmd *sc)
 	sg_put_unaligned_be32(d->cfg.lblock, b + 8);
 	b[12] = 0x10; /* RC BASIS 01b: the capacity of the logical unit */
 	b[13] = (uint8_t)(log2u(d->cfg.pblock / d->cfg.lblock) & 0x0f);
+	b[14] = sim_flash_rc16_bits(d); /* LBPME, LBPRZ */
 	sim_data_in(sc, b, alloc < sizeof(b) ? alloc : sizeof(b));
 }
 
@@ -1034,6 +1054,7 @@ static bool reaches_ata(uint8_t op)
 	case OP_WRITE16:
 	case OP_VERIFY16:
 	case OP_SYNC16:
+	case OP_WRITE_SAME16:
 		return true;
 	default:
 		return false;
@@ -1146,6 +1167,15 @@ void sim_scsi_exec(struct sim_cmd *sc)
 		break;
 	case OP_ZBC_OUT:
 		sim_scsi_zbc_out(sc);
+		break;
+	case OP_UNMAP:
+		sim_scsi_unmap(sc);
+		break;
+	case OP_WRITE_SAME10:
+		sim_scsi_write_same(sc, false);
+		break;
+	case OP_WRITE_SAME16:
+		sim_scsi_write_same(sc, true);
 		break;
 	default:
 		sim_bad_opcode(sc);

@@ -100,7 +100,8 @@ static uint64_t chunk_blocks(const struct sim_drive *d)
 	return chunk ? chunk : 1;
 }
 
-unsigned sim_unit_head(const struct sim_drive *d, uint64_t lba)
+/* The surface (head) that holds an LBA */
+static unsigned sim_unit_head(const struct sim_drive *d, uint64_t lba)
 {
 	return (unsigned)(lba / chunk_blocks(d) % d->cfg.unit.heads);
 }

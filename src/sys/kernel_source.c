@@ -83,7 +83,8 @@ static int k_list(struct dev_env *env, struct dev_found **out, size_t *n, struct
 		return ss_error_set(err, -ENOMEM, "out of memory");
 	}
 	for (size_t i = 0; i < count; i++)
-		if (disks[i].sgio) /* virtio, NVMe: not ours to talk to */
+		/* SG_IO, or an NVMe namespace (libnvme); virtio: not ours to talk to */
+		if (disks[i].sgio || disks[i].tran_id == TRAN_NVME)
 			found_from_sysfs(env->sysroot, disks[i].devnode, &disks[i],
 					 &(*out)[(*n)++]);
 	sysdisk_free_list(disks);
@@ -111,6 +112,8 @@ static int k_open(struct dev_env *env, const struct dev_found *f, bool for_write
 				      "%s: is part of the captured tree %s; no commands can be "
 				      "sent to it",
 				      f->name, env->sysroot);
+	if (f->tran == TRAN_NVME)
+		return transport_open_nvme(f->node, !for_write, out, err);
 	return transport_open_sgio(f->node, !for_write, out, err);
 }
 

@@ -54,5 +54,5 @@ EOF2
 	zcomp "$PROG" reapply -
 	expect "zsh: a command's options" 0 "^--dry-run --help --json -J -h$"
 	zcomp "$PROG" --demo limit -m ""
-	expect "zsh: methods" 0 "^amac auto dco hpa partition scsi-format scsi-resize$"
+	expect "zsh: methods" 0 "^amac auto dco hpa nvme-ns partition scsi-format scsi-resize$"
 fi

@@ -16,8 +16,8 @@
 
 /* The methods in the order auto prefers them. */
 static const struct cap_method_ops *const methods[] = {
-	&cap_amac_ops,	 &cap_hpa_ops,	  &cap_dco_ops,
-	&cap_resize_ops, &cap_format_ops, &cap_partition_ops,
+	&cap_amac_ops,	 &cap_hpa_ops,	   &cap_dco_ops,       &cap_resize_ops,
+	&cap_format_ops, &cap_nvme_ns_ops, &cap_partition_ops,
 };
 #define N_METHODS (sizeof(methods) / sizeof(methods[0]))
 
@@ -210,6 +210,24 @@ static int check_method_rules(const struct drive_info *i, const struct cap_metho
 	return method_rules(i, o, dev, err);
 }
 
+/* NVMe has no HPA nor any limit that keeps the data: what it offers instead */
+static int nvme_no_auto(const struct drive_info *i, const char *dev, struct ss_error *err)
+{
+	if (i->methods & METHOD_NVME_NS)
+		return ss_error_set(
+		    err, -EOPNOTSUPP,
+		    "%s: an NVMe drive has no Host Protected Area; --method nvme-ns "
+		    "deletes the namespace and creates a smaller one (destroys all "
+		    "data), --method partition limits it with a partition instead",
+		    dev);
+	return ss_error_set(err, -EOPNOTSUPP,
+			    "%s: an NVMe drive has no Host Protected Area, and this controller "
+			    "does not offer namespace management (OACS bit 3): its capacity "
+			    "cannot be made smaller; --method partition limits it with a "
+			    "partition instead",
+			    dev);
+}
+
 /* A drive that can never take the method, or does not report it. */
 static int method_fits(const struct drive_info *i, const struct cap_method_ops *o, const char *dev,
 		       struct ss_error *err)
@@ -220,6 +238,22 @@ static int method_fits(const struct drive_info *i, const struct cap_method_ops *
 	rc = o->fits ? o->fits(i, dev, err) : 0;
 	if (rc)
 		return rc;
+	if (!supports(i, o) && i->tran == TRAN_NVME && o->id != CAP_NVME_NS)
+		return ss_error_set(err, -EOPNOTSUPP,
+				    "%s: the %s method is not for NVMe drives (NVMe has no Host "
+				    "Protected Area nor mode pages): --method %s",
+				    dev, o->name,
+				    i->methods & METHOD_NVME_NS ? "nvme-ns or partition"
+								: "partition");
+	if (!supports(i, o) && o->id == CAP_NVME_NS)
+		return ss_error_set(
+		    err, -EOPNOTSUPP, "%s: %s", dev,
+		    i->tran == TRAN_NVME
+			? "the controller does not offer namespace management (OACS "
+			  "bit 3): no namespace can be made smaller, and NVMe has no "
+			  "Host Protected Area; --method partition limits it with a "
+			  "partition instead"
+			: "the nvme-ns method is for NVMe drives only");
 	if (!supports(i, o)) {
 		cap_methods_text(i->methods, h1, sizeof(h1));
 		return ss_error_set(
@@ -323,6 +357,8 @@ int cap_plan_limit(const struct drive_info *i, const struct journal_entry *orig,
 	p->current = i->capacity_blocks;
 	p->volatile_ = r->volatile_;
 	p->method = pick_method(i, r);
+	if (p->method == CAP_AUTO && i->tran == TRAN_NVME)
+		return nvme_no_auto(i, dev, err);
 	if (p->method == CAP_AUTO)
 		return ss_error_set(err, -EOPNOTSUPP,
 				    "%s: supports none of AMAC, HPA or a SCSI resize; "
@@ -426,6 +462,7 @@ int cap_plan_limit(const struct drive_info *i, const struct journal_entry *orig,
 	snprintf(p->note, sizeof(p->note), "%" PRIu64 " blocks (%s, %.1f%% of %s%s)", target,
 		 human(target * p->block_len, h1, sizeof(h1)), 100.0 * (double)target / (double)ref,
 		 human(ref * p->block_len, h2, sizeof(h2)), ref_source(full, dco_ref));
+	cap_plan_discard(i, p);
 	return 0;
 }
 
@@ -451,6 +488,12 @@ void cap_cmd_text(const struct xcmd *x, const char *what, char *buf, size_t len)
 	size_t at = 0;
 
 	buf[0] = '\0';
+	if (x->kind != XCMD_CDB) { /* NVMe: opcode, namespace, CDW10, CDW11 */
+		snprintf(buf, len, "nvme %s opc %02x nsid %x cdw10 %08x cdw11 %08x  %s",
+			 x->kind == XCMD_NVME_ADMIN ? "admin" : "io", x->nvme.opcode, x->nvme.nsid,
+			 x->nvme.cdw10, x->nvme.cdw11, what ? what : "");
+		return;
+	}
 	for (unsigned k = 0; k < x->cdb_len && k < sizeof(x->cdb) && at + 4 <= len; k++)
 		at += (size_t)snprintf(buf + at, len - at, k ? " %02x" : "%02x", x->cdb[k]);
 	if (at < len)
@@ -476,6 +519,15 @@ int cap_send_scsi(struct cap_ctx *c, struct xcmd *x, const char *what, struct sc
 	if (c->dry_run)
 		return 0;
 	return drive_scsi(c->d, x, sense, err);
+}
+
+/* An NVMe command of a change: shown, and sent unless dry-run. */
+int cap_send_nvme(struct cap_ctx *c, struct xcmd *x, const char *what, struct ss_error *err)
+{
+	show(c, x, what);
+	if (c->dry_run)
+		return 0;
+	return drive_nvme(c->d, x, err);
 }
 
 /* An ATA command of a change, through SAT. */
@@ -643,8 +695,13 @@ int cap_verify(struct cap_ctx *c, uint64_t want, struct cap_result *res, struct 
 		bool libata = c->e->tran_hint == TRAN_SATA || c->e->tran_hint == TRAN_ATA;
 
 		name = name ? name + 1 : c->e->node;
-		rc = sysdisk_reread_capacity(NULL, name, libata, want * now.logical_block, 30000,
-					     node, sizeof(node), &kbytes, err);
+		snprintf(node, sizeof(node), "%s", c->e->node);
+		if (now.tran == TRAN_NVME)
+			rc = sysdisk_nvme_rescan(NULL, name, want * now.logical_block, 30000,
+						 &kbytes, err);
+		else
+			rc = sysdisk_reread_capacity(NULL, name, libata, want * now.logical_block,
+						     30000, node, sizeof(node), &kbytes, err);
 		if (rc)
 			return rc;
 		if (kbytes != want * now.logical_block)
@@ -671,7 +728,7 @@ static int scsi_settle(struct cap_ctx *c, const struct cap_method_ops *o, bool *
 	int st;
 
 	*corrupt = false;
-	if (c->e->info.ata)
+	if (c->e->info.ata || c->e->info.tran == TRAN_NVME) /* no FORMAT UNIT to watch */
 		return 0;
 	st = cap_unit_state(c, &s, err);
 	*corrupt = st == 2;
@@ -790,8 +847,19 @@ static int limit_locked(struct cap_ctx *c, const struct cap_plan *p, struct cap_
 				      p->current, p->volatile_, NULL);
 		return stopped(c, err);
 	}
-	progress_report(c->progress, 0, cap_method_name(p->method), -1);
-	rc = o->set(c, p->target, p->volatile_, err);
+	/* a flash drive: told the range is free while it can still be reached */
+	rc = cap_discard(c, p, err);
+	if (!rc && p->discard && progress_cancelled(c->progress)) {
+		/* stopped between the two: the size is what it was */
+		if (!was_open)
+			journal_event(c, "restore-done", p->method, p->native, p->current,
+				      p->current, p->volatile_, NULL);
+		return stopped(c, err);
+	}
+	if (!rc) {
+		progress_report(c->progress, 0, cap_method_name(p->method), -1);
+		rc = o->set(c, p->target, p->volatile_, err);
+	}
 	if (rc) {
 		/* stopped while a format runs on: the record stays open, and no
 		 * command is sent to look */

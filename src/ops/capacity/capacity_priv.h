@@ -14,6 +14,7 @@ extern const struct cap_method_ops cap_dco_ops;	      /* dco.c */
 extern const struct cap_method_ops cap_resize_ops;    /* resize.c */
 extern const struct cap_method_ops cap_format_ops;    /* format.c */
 extern const struct cap_method_ops cap_partition_ops; /* partition.c */
+extern const struct cap_method_ops cap_nvme_ns_ops;   /* nvme_ns.c */
 
 /* ---- the engine (capacity.c) ---- */
 
@@ -22,6 +23,7 @@ const char *cap_dev(const struct cap_ctx *c);
 /* A command of a change: shown (dry run, --verbose), and sent unless dry run. */
 int cap_send_scsi(struct cap_ctx *c, struct xcmd *x, const char *what, struct scsi_sense *sense,
 		  struct ss_error *err);
+int cap_send_nvme(struct cap_ctx *c, struct xcmd *x, const char *what, struct ss_error *err);
 int cap_send_ata(struct cap_ctx *c, const struct ata_tf *tf, bool ck_cond, void *buf,
 		 struct ata_regs *regs, const char *what, struct ss_error *err);
 /* A security-locked drive refuses every change. */
@@ -32,6 +34,14 @@ int cap_frozen_advice(struct cap_ctx *c, int rc, struct ss_error *err);
 /* Re-read the drive and, for a real disk, make the kernel see want blocks;
  * res->after is what the drive has. */
 int cap_verify(struct cap_ctx *c, uint64_t want, struct cap_result *res, struct ss_error *err);
+
+/* ---- discard.c: a flash drive's hidden range handed back first ---- */
+
+/* p->discard and p->discard_note: whether limit TRIMs / UNMAPs the range it
+ * hides, and what that does to the data there (pure) */
+void cap_plan_discard(const struct drive_info *i, struct cap_plan *p);
+/* TRIM / UNMAP [p->target, p->current) when p->discard */
+int cap_discard(struct cap_ctx *c, const struct cap_plan *p, struct ss_error *err);
 
 /* ---- resize.c, format.c: shared by the SCSI methods and the engine ---- */
 
