@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "shortstroke/ata.h"
+#include "shortstroke/cpr.h"
 #include "shortstroke/error.h"
 #include "shortstroke/sense.h"
 #include "shortstroke/transport.h"
@@ -74,7 +75,8 @@ struct drive_info {
 	char model[41];
 	char serial[41];
 	char firmware[9];
-	char wwn[40]; /* hex, "" when unknown */
+	char wwn[40];	   /* hex, "" when unknown */
+	uint64_t sas_addr; /* the SAS target port (VPD 83h), 0 none: an enclosure's key */
 	enum drive_tran tran;
 	bool ata; /* answers ATA PASS-THROUGH (a SATA disk behind SAT) */
 	uint32_t logical_block;
@@ -113,6 +115,10 @@ struct drive_info {
 		uint16_t edstt;			/* extended self-test minutes */
 		char version[12];		/* "1.4" */
 	} nvme;
+	/* the LBA ranges of its actuators (ATA log 47h, VPD B9h; a kernel disk's
+	 * queue/independent_access_ranges when the drive does not tell):
+	 * n > 1 on a multi-actuator drive, 0 when none is reported */
+	struct cpr_ranges ranges;
 };
 
 /* "TRIM", "UNMAP", "WRITE SAME (16) with UNMAP", "" */

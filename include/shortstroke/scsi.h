@@ -165,6 +165,7 @@ struct scsi_devid {
 	char lu_id[80];	    /* "" when none */
 	uint8_t lu_id_type; /* designator type: 3 NAA, 2 EUI-64, 8 name */
 	bool has_sas_port;  /* protocol identifier 6 (SAS) seen */
+	uint64_t sas_port;  /* that target port's SAS address (NAA), 0 none */
 	bool has_ata_info;  /* T10 vendor id "ATA" designator seen */
 };
 int scsi_parse_vpd_devid(const uint8_t *buf, size_t len, struct scsi_devid *out);

@@ -48,6 +48,9 @@ struct sysdisk {
 	char rev[17];
 	char serial[65];
 	char wwn[65]; /* "0x5000c500a1b2c3d4" (naa), "eui.…", "" */
+	/* queue/independent_access_ranges/N/{sector,nr_sectors}, in logical
+	 * blocks: the actuators' ranges as the kernel read them (n 0: none) */
+	struct cpr_ranges ranges;
 };
 
 /*

@@ -236,6 +236,7 @@ static void plan_all(struct batch *b, const struct cap_job *tmpl)
 		c.d = it->d;
 		c.e = &it->e;
 		c.state_dir = ctx_state_dir(b->ctx);
+		c.dry_run = b->dry_run;
 		if (j->restore) {
 			plan_restore(b, it, j, &c);
 			continue;

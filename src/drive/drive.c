@@ -461,6 +461,37 @@ static int identify_ata(struct drive *d, struct drive_info *out, struct ss_error
 	return identify_ata_native(d, out, err);
 }
 
+/* The actuators' LBA ranges: an ATA disk's own log 47h when its GPL
+ * directory lists it, else VPD page B9h where the device lists it (a SCSI
+ * disk, or a SAT layer that translates the log, as libata does). Read-only;
+ * a drive that reports none, or an answer that does not hold together,
+ * leaves out->ranges empty. */
+static void identify_cpr(struct drive *d, const uint8_t *pages, unsigned npages,
+			 struct drive_info *out)
+{
+	struct cpr_ranges r;
+	uint8_t buf[CPR_HDR + CPR_MAX * CPR_DESC + 512];
+	struct ata_tf tf;
+	size_t got;
+
+	memset(&out->ranges, 0, sizeof(out->ranges));
+	if (out->ata && d->have_id && d->id.gpl) {
+		ata_tf_read_log_ext(&tf, 0x00, 0, 1); /* the GPL directory */
+		if (drive_ata(d, &tf, false, buf, NULL, NULL) == 0 &&
+		    sg_get_unaligned_le16(buf + 2 * CPR_LOG) > 0) {
+			ata_tf_read_log_ext(&tf, CPR_LOG, 0, 1);
+			if (drive_ata(d, &tf, false, buf, NULL, NULL) == 0 &&
+			    cpr_parse_ata_log(buf, 512, &r) == 0 && cpr_valid(&r, 0))
+				out->ranges = r;
+			return;
+		}
+	}
+	if (page_listed(pages, npages, VPD_CPR) &&
+	    get_vpd(d, VPD_CPR, buf, sizeof(buf), &got, NULL) == 0 &&
+	    cpr_parse_vpd(buf, got, &r) == 0 && cpr_valid(&r, 0))
+		out->ranges = r;
+}
+
 static void identify_scsi_smart(struct drive *d, struct drive_info *out)
 {
 	uint8_t cdb[10], buf[64];
@@ -795,6 +826,7 @@ int drive_identify(struct drive *d, struct drive_info *out, struct ss_error *err
 	    get_vpd(d, VPD_DEVICE_ID, buf, sizeof(buf), &got, NULL) == 0 &&
 	    scsi_parse_vpd_devid(buf, got, &id) == 0)
 		copy_str(out->wwn, sizeof(out->wwn), id.lu_id);
+	out->sas_addr = id.sas_port;
 	if (page_listed(pages, npages, VPD_BLOCK_CHARS) &&
 	    get_vpd(d, VPD_BLOCK_CHARS, buf, 64, &got, NULL) == 0 &&
 	    scsi_parse_vpd_bdc(buf, got, &bdc) == 0) {
@@ -844,6 +876,7 @@ int drive_identify(struct drive *d, struct drive_info *out, struct ss_error *err
 		identify_scsi_smart(d, out);
 		identify_lbp(d, pages, npages, out);
 	}
+	identify_cpr(d, pages, npages, out);
 	/* a GPT ends in the last blocks: a sequential-write-required zone on a
 	 * host-managed disk, where it cannot be written in place */
 	if (out->zoned != ZONED_HOST_MANAGED)

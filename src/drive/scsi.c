@@ -394,8 +394,11 @@ int scsi_parse_vpd_devid(const uint8_t *buf, size_t len, struct scsi_devid *out)
 		assoc = (h[1] >> 4) & 0x3;
 		type = h[1] & 0x0f;
 
-		if (piv && assoc == 1 && proto == 6)
+		if (piv && assoc == 1 && proto == 6) {
 			out->has_sas_port = true;
+			if (type == 3 && dlen == 8 && !out->sas_port)
+				out->sas_port = sg_get_unaligned_be64(d);
+		}
 		if (assoc == 0 && type == 1 && dlen >= 3 && !memcmp(d, "ATA", 3) &&
 		    (dlen == 3 || d[3] == ' '))
 			out->has_ata_info = true;

@@ -15,6 +15,8 @@
 
 #include "shortstroke/sat.h"
 #include "shortstroke/sense.h"
+#include "shortstroke/elem.h"
+#include "shortstroke/sector.h"
 #include "sim/sim_priv.h"
 
 #define ST_OK (ATA_STAT_DRDY | 0x10)		     /* 0x50 */
@@ -735,12 +737,25 @@ void sim_ata_exec(struct sim_cmd *sc)
 	case ATA_DSM:
 		sim_ata_dsm(&a);
 		break;
+	case ATA_SET_SECTOR_CONFIG_EXT:
+		sim_ata_set_sector_config(&a);
+		break;
+	case ATA_GET_PHYS_ELEM_STATUS:
+	case ATA_REMOVE_ELEM_TRUNCATE:
+	case ATA_RESTORE_ELEMS_REBUILD:
+	case ATA_REMOVE_ELEM_ZONES:
+		sim_ata_elem(&a);
+		break;
 	default:
 		abrt(&a, ATA_ERR_ABRT);
 		break;
 	}
 	if (sc->c->status != SCSI_STATUS_GOOD)
 		return; /* the SATL itself refused the CDB */
+	/* a bridge that ignores CK_COND: a command that went well comes back
+	 * GOOD, its registers lost */
+	if (!(a.r.status & ATA_STAT_ERR) && sim_fault_active(d, SIM_FAULT_DROP_REGISTERS))
+		return;
 	if ((a.r.status & ATA_STAT_ERR) || a.f.ck_cond) {
 		sc->c->status = SCSI_STATUS_CHECK_CONDITION;
 		memset(sc->c->sense, 0, sizeof(sc->c->sense));

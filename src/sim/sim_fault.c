@@ -273,6 +273,19 @@ static int parse_weak_head(const char *spec, const char *arg, struct sim_fault *
 	return 0;
 }
 
+static int parse_reject(const char *spec, const char *arg, struct sim_fault *f, char *msg,
+			size_t msglen)
+{
+	uint64_t a;
+
+	if (arg && (!strncmp(arg, "0x", 2) || !strncmp(arg, "0X", 2)))
+		arg += 2;
+	if (!arg || strlen(arg) > 2 || parse_u64(arg, strlen(arg), true, &a))
+		return fail(msg, msglen, "fault \"%s\": expected reject:<opcode-hex>", spec);
+	f->opcode = (uint8_t)a;
+	return 0;
+}
+
 /* The faults by name, in the order the unknown-fault message lists them;
  * parse NULL: the fault takes no argument (a spec with one is unknown). */
 static const struct {
@@ -294,6 +307,9 @@ static const struct {
 	{ "selftest-fail", SIM_FAULT_SELFTEST_FAIL, parse_selftest_fail },
 	{ "no-smart", SIM_FAULT_NO_SMART, NULL },
 	{ "delay", SIM_FAULT_DELAY, parse_delay },
+	{ "reject", SIM_FAULT_REJECT, parse_reject },
+	{ "drop-registers", SIM_FAULT_DROP_REGISTERS, NULL },
+	{ "drop-mode-select", SIM_FAULT_DROP_MODE_SELECT, NULL },
 };
 #define N_FAULTS (sizeof(faults) / sizeof(faults[0]))
 
@@ -391,6 +407,15 @@ void sim_fault_format(const struct sim_fault *f, char *buf, size_t len)
 			snprintf(buf, len, "delay:%u", f->delay_ms);
 		else
 			snprintf(buf, len, "delay:%u:%02x", f->delay_ms, f->opcode);
+		break;
+	case SIM_FAULT_REJECT:
+		snprintf(buf, len, "reject:%02x", f->opcode);
+		break;
+	case SIM_FAULT_DROP_REGISTERS:
+		snprintf(buf, len, "drop-registers");
+		break;
+	case SIM_FAULT_DROP_MODE_SELECT:
+		snprintf(buf, len, "drop-mode-select");
 		break;
 	default:
 		snprintf(buf, len, "?");

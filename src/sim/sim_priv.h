@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "shortstroke/ata.h"
+#include "shortstroke/cpr.h"
 #include "shortstroke/error.h"
 #include "shortstroke/sat.h"
 #include "shortstroke/sim.h"
@@ -71,6 +72,10 @@ enum sim_fault_kind {
 	SIM_FAULT_SLOW_BLOCK,
 	SIM_FAULT_WEAK_HEAD,
 	SIM_FAULT_DELAY,
+	/* a bridge in the path (probe): */
+	SIM_FAULT_REJECT,	    /* reject:<op>: ILLEGAL REQUEST, INVALID COMMAND OPCODE */
+	SIM_FAULT_DROP_REGISTERS,   /* CK_COND ignored: GOOD, no registers */
+	SIM_FAULT_DROP_MODE_SELECT, /* MODE SELECT: GOOD, nothing taken or applied */
 };
 
 struct sim_fault {
@@ -136,6 +141,13 @@ struct sim_nvme_cfg {
 	uint64_t media_errors;
 };
 
+/* Storage element depopulation (sim_elem.c): what runs */
+enum sim_elem_op {
+	SIM_ELEM_IDLE = 0,
+	SIM_ELEM_REMOVING,  /* REMOVE ELEMENT AND TRUNCATE */
+	SIM_ELEM_RESTORING, /* RESTORE ELEMENTS AND REBUILD */
+};
+
 /* What the rig file says about a drive; never changes after loading. */
 struct sim_config {
 	char id[SIM_ID_MAX + 1];
@@ -166,6 +178,13 @@ struct sim_config {
 	uint32_t zone_mb;
 	uint32_t conv_zones;
 	bool d_sense;
+	bool depop; /* "depop": storage element depopulation (sim_elem.c) */
+	/* "sector_sizes": the logical sector sizes it may be formatted to
+	 * (sim_sector.c); the rig's own figures, kept when one is applied */
+	uint32_t sizes[4];
+	unsigned nsizes;
+	uint32_t rig_lblock, rig_pblock; /* 0 until a size is applied */
+	uint64_t rig_blocks, rig_dco;
 	struct sim_media media;
 	struct sim_unit unit;
 	struct sim_fault faults[SIM_MAX_FAULTS];
@@ -186,6 +205,12 @@ struct sim_config {
 	 * blob's words are kept as the real drive sent them */
 	uint8_t blob_base[512];
 	struct sim_flash_cfg flash;
+	/* "actuators": head stacks that position independently, each serving
+	 * its range of the LBAs (equal shares of blocks, in order), as the
+	 * Concurrent Positioning Ranges log and VPD page B9h report them;
+	 * 1: an ordinary drive, and ranges.n 0 */
+	unsigned actuators;
+	struct cpr_ranges ranges;
 };
 
 /* --- self-tests (sim_smart.c): one engine for both personalities --- */
@@ -277,6 +302,14 @@ struct sim_state {
 	uint64_t fmt_start_ns, fmt_end_ns, fmt_blocks;
 	bool fmt_corrupt;
 	bool lost_power; /* format-power-loss fired: gone until power cycle */
+	/* storage elements (sim_elem.c): bit h, head h removed; what runs */
+	uint32_t depop_mask;
+	enum sim_elem_op elem_op;
+	uint32_t elem_id; /* the element being removed (head + 1) */
+	uint64_t elem_blocks, elem_start_ns, elem_end_ns;
+	/* the logical sector size a change set (0: the rig's), and one a
+	 * MODE SELECT made pending for the next FORMAT UNIT (0: none) */
+	uint32_t lblock, pending_lblock;
 	bool vanished;
 	uint64_t power_cycles;
 	struct sim_smart smart;
@@ -414,6 +447,15 @@ struct sim_drive {
 	 * (sim_sched.c): the destager then leaves them the mechanics */
 	bool mech_waiting;
 	struct sim_flash fl;
+	/* a multi-actuator drive (cfg.actuators > 1): where each head stack
+	 * is (sim_media.c). st.head_lba, st.next_lba and spin are those of
+	 * actuator cur_act; the others wait here. Runtime only */
+	struct sim_act {
+		uint64_t head_lba, next_lba;
+		double spin;
+		bool valid; /* else at its range's outer edge, nothing read ahead */
+	} act[CPR_MAX];
+	unsigned cur_act;
 };
 
 /* A simulated md array (the rig's "arrays"): members in md's order and the
@@ -436,7 +478,26 @@ struct sim_array {
 	unsigned stripe_cache; /* RAID 5, 6, 50, 60: md's stripe_cache_size */
 };
 
+/* A simulated SES enclosure (the rig's "enclosures", sim_ses.c): slots
+ * holding drives of the rig, their locate and fault LEDs kept in
+ * <state>/<id>.encl.json. */
+#define SIM_ENCL_MAX_SLOTS 64
+#define SIM_MAX_ENCLS 8
+struct sim_encl {
+	char id[SIM_ID_MAX + 1];
+	char vendor[9], product[17], serial[21];
+	uint64_t wwn; /* the enclosure's logical identifier */
+	unsigned nslots;
+	struct sim_drive *slot[SIM_ENCL_MAX_SLOTS]; /* NULL: empty */
+	int slot_idx[SIM_ENCL_MAX_SLOTS];	    /* while the rig is built: drive index, -1 */
+	bool ident[SIM_ENCL_MAX_SLOTS], fault[SIM_ENCL_MAX_SLOTS];
+	char *state_path;
+	pthread_mutex_t lock;
+};
+
 struct sim_rig {
+	struct sim_encl *encls;
+	unsigned nencls;
 	struct sim_drive **drives;
 	unsigned count;
 	double time_scale;
@@ -444,6 +505,16 @@ struct sim_rig {
 	struct sim_array *arrays;
 	unsigned narrays;
 };
+
+/* --- enclosures (sim_ses.c) --- */
+struct json_object;
+/* The rig's "enclosures" (v) over the drives cfgs[0..n): into rig->encls,
+ * slot_idx set; origin names the file in err. */
+int sim_encl_parse(struct json_object *v, const struct sim_config *cfgs, size_t n,
+		   struct sim_rig *rig, const char *origin, struct ss_error *err);
+/* After the drives exist: slots point at them, the state file named. */
+int sim_encl_bind(struct sim_rig *rig, const char *state_dir, struct ss_error *err);
+void sim_encl_free_all(struct sim_rig *rig);
 
 /* --- rig parsing (sim_rig.c, sim_jpos.c) --- */
 
@@ -511,7 +582,13 @@ uint64_t sim_media_destage_ns(struct sim_drive *d, uint64_t lba, uint64_t blocks
 /* Where the heads are, for a positioning search */
 struct sim_head {
 	double s, angle, span;
+	unsigned act; /* whose head stack (multi-actuator drives) */
 };
+/* A multi-actuator drive: the head stack of lba's range becomes the
+ * current one (st.head_lba, st.next_lba, spin); the others keep theirs.
+ * _reset: after a power cycle, every other one at its range's outer edge */
+void sim_media_select(struct sim_drive *d, uint64_t lba);
+void sim_media_actuators_reset(struct sim_drive *d);
 void sim_media_head(const struct sim_drive *d, struct sim_head *h);
 /* Seek + rotational wait from h to lba (0 when lba continues the last
  * transfer); more than limit_ns when the seek alone is */
@@ -759,6 +836,43 @@ void sim_unit_setup(struct sim_config *c, uint64_t rig_seed);
  * re-reads of granules that need them (counted as errors corrected with
  * delay), slow-block faults. Deterministic. */
 uint64_t sim_unit_read_ns(struct sim_drive *d, uint64_t lba, uint64_t n);
+
+/* --- storage elements (sim_elem.c) --- */
+
+/* The rig says "depop": the element commands are answered */
+bool sim_elem_supported(const struct sim_drive *d);
+/* Surfaces that serve data, and the k-th of them (0-based) */
+unsigned sim_elem_live(const struct sim_drive *d);
+unsigned sim_elem_head(const struct sim_drive *d, unsigned k);
+/* The native capacity with the removed elements gone */
+uint64_t sim_native_blocks(const struct sim_drive *d);
+/* An element is being removed or restored; its progress 0..65535 */
+bool sim_elem_busy(const struct sim_drive *d);
+uint32_t sim_elem_progress(const struct sim_drive *d, uint64_t now);
+/* Let time pass: the removal or restoration ends when its time comes */
+void sim_elem_tick(struct sim_drive *d, uint64_t now);
+/* NOT READY, 04h/24h (removing) or 04h/25h (restoring), with progress */
+void sim_elem_not_ready(struct sim_cmd *sc);
+unsigned sim_elem_request_sense(const struct sim_drive *d, uint64_t now, uint8_t *buf, unsigned max,
+				bool desc);
+/* SERVICE ACTION IN (16) 17h-1Ah; ATA 12h, 7Ch-7Eh */
+void sim_scsi_elem(struct sim_cmd *sc);
+struct sim_ata;
+void sim_ata_elem(struct sim_ata *a);
+
+/* --- logical sector size (sim_sector.c) --- */
+
+/* The rig's "sector_sizes" lists bytes */
+bool sim_sector_offered(const struct sim_drive *d, uint32_t bytes);
+/* The configuration for a logical sector of bytes (capacity in bytes kept) */
+void sim_sector_config(struct sim_drive *d, uint32_t bytes);
+/* Format to it: configuration, capacity, limits gone, erased */
+void sim_sector_apply(struct sim_drive *d, uint32_t bytes);
+/* VPD B7h (b zeroed, 4 + 8 per size; returns the length), log 2Fh */
+unsigned sim_sector_vpd_b7(const struct sim_drive *d, uint8_t *b);
+void sim_sector_log(const struct sim_drive *d, uint8_t b[512]);
+/* SET SECTOR CONFIGURATION EXT */
+void sim_ata_set_sector_config(struct sim_ata *a);
 
 /* --- SCSI log pages and diagnostics (sim_log.c) --- */
 void sim_scsi_log_sense(struct sim_cmd *sc);

@@ -743,6 +743,30 @@ static int parse_member(struct rp *p, struct sim_config *c, const char *k, struc
 		return rd_retries(p, v, pos, &c->unit);
 	if (!strcmp(k, "spread"))
 		return rd_spread(p, v, pos, &c->unit);
+	if (!strcmp(k, "actuators")) {
+		if (rd_u64(p, v, pos, k, 1, 4, &n))
+			return p->rc;
+		c->actuators = (unsigned)n;
+		return 0;
+	}
+	if (!strcmp(k, "depop"))
+		return rd_bool(p, v, pos, k, &c->depop);
+	if (!strcmp(k, "sector_sizes")) {
+		size_t m;
+
+		if (!json_object_is_type(v, json_type_array) ||
+		    (m = json_object_array_length(v)) < 1 || m > 4)
+			return rp_fail(p, pos, k, "expected a list of 1 to 4 sizes (512, 4096)");
+		c->nsizes = 0;
+		for (size_t i = 0; i < m; i++) {
+			if (rd_u64(p, json_object_array_get_idx(v, i), pos, k, 512, 4096, &n))
+				return p->rc;
+			if (n != 512 && n != 4096)
+				return rp_fail(p, pos, k, "expected 512 or 4096");
+			c->sizes[c->nsizes++] = (uint32_t)n;
+		}
+		return 0;
+	}
 	if (!strcmp(k, "heads")) {
 		if (rd_u64(p, v, pos, k, 1, 32, &n))
 			return p->rc;
@@ -815,6 +839,8 @@ static int parse_drive(struct rp *p, struct json_object *o, const struct jpos *p
 		c->media.avg_seek_ms = c->media.t2t_ms = c->media.full_ms = 0.08;
 		c->media.outer_mbps = c->media.inner_mbps = 3000;
 	}
+
+	c->actuators = 1;
 	json_object_object_get_ex(o, "media", &media);
 	/* a flash drive: its defaults before the members that override them */
 	if (json_object_object_get_ex(o, "flash", &x)) {
@@ -921,6 +947,17 @@ static int parse_drive(struct rp *p, struct json_object *o, const struct jpos *p
 		return rp_fail(p, jpos_member(pos, "dco"), "dco.factory_blocks", "too large");
 	if (!c->sata && c->dco_factory != c->blocks)
 		c->dco_factory = c->blocks;
+	if (c->nsizes) {
+		bool own = false;
+
+		for (unsigned i = 0; i < c->nsizes; i++)
+			own |= c->sizes[i] == c->lblock;
+		if (!own || c->zoned != SIM_ZONED_NONE || c->dco_factory != c->blocks)
+			return rp_fail(
+			    p, jpos_member(pos, "sector_sizes"), "sector_sizes",
+			    "must list the drive's own logical_block, on a drive that is "
+			    "not zoned and has no DCO factory size");
+	}
 	if (c->zoned != SIM_ZONED_NONE) {
 		uint64_t zb = (uint64_t)c->zone_mb * 1048576 / c->lblock;
 		uint64_t zones = (c->blocks + zb - 1) / zb;
@@ -940,6 +977,15 @@ static int parse_drive(struct rp *p, struct json_object *o, const struct jpos *p
 	if (c->flash.on && c->zoned != SIM_ZONED_NONE)
 		return rp_fail(p, jpos_member(pos, "zoned"), "zoned",
 			       "a zoned flash drive is not modelled");
+
+	if (c->actuators > 1 && c->zoned != SIM_ZONED_NONE)
+		return rp_fail(p, jpos_member(pos, "actuators"), "actuators",
+			       "a zoned drive with several actuators is not simulated");
+	if (c->actuators > 1 && c->dco_factory != c->blocks)
+		return rp_fail(p, jpos_member(pos, "actuators"), "actuators",
+			       "a drive with several actuators and a DCO below its factory "
+			       "capacity is not simulated");
+
 	/* media: the rig's figures, the rest from the rpm table */
 	mp = media ? jpos_member(pos, "media") : NULL;
 	if (!isnan(c->cache_mib) && !isnan(c->media.cache_mb))
@@ -952,6 +998,10 @@ static int parse_drive(struct rp *p, struct json_object *o, const struct jpos *p
 		c->cache_mib = c->media.cache_mb;
 	c->media.cache_mb = c->cache_mib;
 	sim_unit_setup(c, p->seed);
+	if (c->actuators > 1) /* the surfaces shared out among the head stacks */
+		cpr_split(
+		    &c->ranges, c->actuators, c->blocks,
+		    (uint8_t)(c->unit.heads / c->actuators ? c->unit.heads / c->actuators : 1));
 	p->label[0] = '\0';
 	return 0;
 }
@@ -1272,6 +1322,7 @@ void sim_rig_free(struct sim_rig *rig)
 			sim_state_unlock(d, true, NULL);
 		drive_free(d);
 	}
+	sim_encl_free_all(rig);
 	free(rig->drives);
 	free(rig->arrays);
 	free(rig->state_dir);
@@ -1309,8 +1360,8 @@ static int open_state_dir(const char *dir, struct ss_error *err)
 static int rig_build(struct rp *p, struct json_object *root, const struct jpos *rpos,
 		     const char *state_dir, struct sim_rig **out)
 {
-	static const char *const top_keys[] = { "drives",  "time_scale", "arrays", "seed",
-						"retries", "spread",	 NULL };
+	static const char *const top_keys[] = { "drives",  "time_scale", "arrays",     "seed",
+						"retries", "spread",	 "enclosures", NULL };
 	unsigned(*members)[SIM_ARRAY_MAX_MEMBERS] = NULL;
 	struct json_object *drives, *arrays, *x;
 	const struct jpos *dpos;
@@ -1388,6 +1439,13 @@ static int rig_build(struct rp *p, struct json_object *root, const struct jpos *
 		if (parse_arrays(p, arrays, jpos_member(rpos, "arrays"), cfgs, n, rig, members))
 			goto fail;
 	}
+	if (json_object_object_get_ex(root, "enclosures", &x)) {
+		rc = sim_encl_parse(x, cfgs, n, rig, p->origin, p->err);
+		if (rc) {
+			p->rc = rc;
+			goto fail;
+		}
+	}
 	if (state_dir) {
 		rc = open_state_dir(state_dir, p->err);
 		if (rc) {
@@ -1432,6 +1490,11 @@ static int rig_build(struct rp *p, struct json_object *root, const struct jpos *
 	for (i = 0; i < rig->narrays; i++)
 		for (j = 0; j < rig->arrays[i].n; j++)
 			rig->arrays[i].member[j] = rig->drives[members[i][j]];
+	rc = sim_encl_bind(rig, state_dir, p->err);
+	if (rc) {
+		p->rc = rc;
+		goto fail;
+	}
 	if (state_dir)
 		sim_state_clean_tmp(rig);
 	free(members);

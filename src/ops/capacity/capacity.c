@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "shortstroke/capacity.h"
+#include "shortstroke/probe.h"
 #include "shortstroke/sat.h"
 #include "shortstroke/sysdisk.h"
 #include "shortstroke/units.h"
@@ -478,7 +479,31 @@ int cap_plan_limit_drive(struct cap_ctx *c, const struct cap_request *r, struct 
 		return rc;
 	ss_error_clear(err);
 	rc = cap_plan_limit(i, rc == 0 ? &orig : NULL, r, p, err);
-	return rc ? cap_frozen_advice(c, rc, err) : cap_plan_zones(c->d, i, p, err);
+	if (rc)
+		return cap_frozen_advice(c, rc, err);
+	rc = cap_plan_path(c, p, err);
+	return rc ? rc : cap_plan_zones(c->d, i, p, err);
+}
+
+/* Will the path carry the method's commands? The harmless steps of
+ * `probe` the method needs (probe.h), before anything is changed; a dry
+ * run sends no MODE SELECT, not even one that changes nothing. */
+int cap_plan_path(struct cap_ctx *c, const struct cap_plan *p, struct ss_error *err)
+{
+	const struct cap_method_ops *o = cap_method_get(p->method);
+	struct probe_report pr;
+	unsigned steps;
+	int rc;
+
+	if (!o || p->noop || p->wait_format)
+		return 0;
+	steps = probe_steps_for(o->need);
+	if (c->dry_run)
+		steps &= ~PROBE_STEP_BIT(PROBE_MODE_SELECT);
+	if (!steps)
+		return 0;
+	rc = probe_path(c->d, &c->e->info, steps, &pr, err);
+	return rc ? rc : probe_method_check(&pr, o->need, cap_dev(c), err);
 }
 
 /* ---- sending the change -------------------------------------------------- */
@@ -549,24 +574,31 @@ int cap_send_ata(struct cap_ctx *c, const struct ata_tf *tf, bool ck_cond, void 
 	return drive_ata(c->d, tf, ck_cond, buf, regs, err);
 }
 
+void cap_journal_entry(const struct cap_ctx *c, const char *event, const char *method,
+		       struct journal_entry *j)
+{
+	const struct drive_info *i = &c->e->info;
+
+	memset(j, 0, sizeof(*j));
+	snprintf(j->event, sizeof(j->event), "%s", event);
+	snprintf(j->device, sizeof(j->device), "%s", c->e->spec);
+	snprintf(j->serial, sizeof(j->serial), "%s", i->serial);
+	snprintf(j->wwn, sizeof(j->wwn), "%s", i->wwn);
+	snprintf(j->model, sizeof(j->model), "%s", i->model);
+	snprintf(j->method, sizeof(j->method), "%s", method);
+	j->block_len = i->logical_block;
+}
+
 static int journal_record(struct cap_ctx *c, const char *event, const char *cause,
 			  enum cap_method m, uint64_t native, uint64_t original, uint64_t target,
 			  bool vol, struct ss_error *err)
 {
 	struct journal_entry j;
-	const struct drive_info *i = &c->e->info;
 
 	if (c->dry_run)
 		return 0;
-	memset(&j, 0, sizeof(j));
-	snprintf(j.event, sizeof(j.event), "%s", event);
+	cap_journal_entry(c, event, cap_method_name(m), &j);
 	snprintf(j.cause, sizeof(j.cause), "%s", cause);
-	snprintf(j.device, sizeof(j.device), "%s", c->e->spec);
-	snprintf(j.serial, sizeof(j.serial), "%s", i->serial);
-	snprintf(j.wwn, sizeof(j.wwn), "%s", i->wwn);
-	snprintf(j.model, sizeof(j.model), "%s", i->model);
-	snprintf(j.method, sizeof(j.method), "%s", cap_method_name(m));
-	j.block_len = i->logical_block;
 	j.native_blocks = native;
 	j.original_blocks = original;
 	j.target_blocks = target;

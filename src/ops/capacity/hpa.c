@@ -60,6 +60,13 @@ int cap_refresh_native(struct cap_ctx *c, struct ss_error *err)
 	if (!i->ata || i->native_blocks || !(i->methods & (METHOD_HPA | METHOD_AMAC)))
 		return 0;
 	rc = ata_read_native(c, &native, err);
+	if (rc == -EPROTO) {
+		/* a path that drops the registers: the native max stays unknown,
+		 * and limit's path check (cap_plan_path) refuses the methods that
+		 * need them, leaving the partition method */
+		ss_error_clear(err);
+		return 0;
+	}
 	if (rc)
 		return rc;
 	i->native_blocks = native;
