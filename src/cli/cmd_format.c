@@ -48,8 +48,7 @@ static void format_usage(FILE *f)
 		"Exit status: 0 done, 1 failed, 2 usage error, 3 refused (protected, in use,\n"
 		"limited, an unsafe path, not confirmed), 4 some disks failed.\n"
 		"Examples:\n"
-		"  shortstroke --demo format --sector-size 4096 --dry-run sim:exos-sata\n"
-		"  shortstroke format --lba-format 1 --yes /dev/nvme0n1\n");
+		"  shortstroke --demo format --sector-size 4096 --dry-run sim:exos-sata\n");
 }
 
 static int fmt_plan_one(struct batch *b, struct batch_item *it, void *job, struct cap_ctx *c,
