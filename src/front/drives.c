@@ -37,6 +37,9 @@ const struct col_def drive_cols[DRV_COUNT] = {
 	[DRV_ACTUATORS] = { "ACTUATORS", COL_U64, true, 0, 9,
 			    "actuators: the LBA ranges a multi-actuator drive serves "
 			    "independently (1 when it reports none)" },
+	[DRV_HEALTH] = { "HEALTH", COL_STR, false, 0, 8,
+			 "SMART verdict: PASSED, WARNING, FAILED or UNKNOWN (SMART is read "
+			 "only when this column is asked for)" },
 };
 
 static const char *or_null(const char *s)
@@ -44,7 +47,7 @@ static const char *or_null(const char *s)
 	return s && *s ? s : NULL;
 }
 
-void drive_row(struct table *t, const struct dev_entry *e)
+void drive_row(struct table *t, const struct dev_entry *e, const char *health)
 {
 	const struct drive_info *i = &e->info;
 	char buf[256];
@@ -81,6 +84,7 @@ void drive_row(struct table *t, const struct dev_entry *e)
 	dev_state_text(e, buf, sizeof(buf));
 	table_set_str(t, DRV_STATE, buf);
 	table_set_u64(t, DRV_ACTUATORS, i->ranges.n > 1 ? i->ranges.n : 1);
+	table_set_str(t, DRV_HEALTH, health);
 }
 
 void actuators_text(const struct drive_info *i, char *buf, size_t len)
