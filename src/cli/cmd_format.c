@@ -21,34 +21,35 @@ struct fmt_job {
 
 static void format_usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: shortstroke format (--sector-size BYTES | --lba-format N) [options] DEVICE...\n"
-		"\n"
-		"Change the logical sector size of disks that offer another one (512e <-> 4Kn):\n"
-		"ATA SET SECTOR CONFIGURATION EXT; SCSI a MODE SELECT of the block length and a\n"
-		"fast FORMAT UNIT (FFMT); NVMe a Format NVM to another LBA format of the\n"
-		"controller. 'shortstroke info' lists the sizes a disk offers. The change is\n"
-		"read back (READ CAPACITY, IDENTIFY) and the kernel made to see it; later\n"
-		"limits and plans start from the new block count. DESTROYS ALL DATA.\n"
-		"\n"
-		"Options:\n"
-		"  -b, --sector-size BYTES   the new logical sector size (512, 4096, 4K)\n"
-		"      --lba-format N    NVMe: the controller's LBA format N (0, 1, ...)\n"
-		"      --model PATTERN, --serial SERIAL   select disks as 'list' shows them\n"
-		"      --dry-run         print every command that would be sent; send none\n"
-		"  -y, --yes             do not ask (scripts); without it a terminal asks for\n"
-		"                        each disk's serial number\n"
-		"  -f, --force           a disk that is in use or protected, or behind a path\n"
-		"                        whose pass-through check failed (the serial is still\n"
-		"                        asked on a terminal)\n"
-		"  -J, --json            one result object per disk\n"
-		"  -h, --help            this help\n"
-		"\n"
-		"A disk with a limit journaled is refused: restore it first.\n"
-		"Exit status: 0 done, 1 failed, 2 usage error, 3 refused (protected, in use,\n"
-		"limited, an unsafe path, not confirmed), 4 some disks failed.\n"
-		"Examples:\n"
-		"  shortstroke --demo format --sector-size 4096 --dry-run sim:exos-sata\n");
+	fprintf(
+	    f,
+	    "Usage: shortstroke format (--sector-size BYTES | --lba-format N) [options] DEVICE...\n"
+	    "\n"
+	    "Change the logical sector size of disks that offer another one (512e <-> 4Kn):\n"
+	    "ATA SET SECTOR CONFIGURATION EXT; SCSI a MODE SELECT of the block length and a\n"
+	    "fast FORMAT UNIT (FFMT); NVMe a Format NVM to another LBA format of the\n"
+	    "controller. 'shortstroke info' lists the sizes a disk offers. The change is\n"
+	    "read back (READ CAPACITY, IDENTIFY) and the kernel made to see it; later\n"
+	    "limits and plans start from the new block count. DESTROYS ALL DATA.\n"
+	    "\n"
+	    "Options:\n"
+	    "  -b, --sector-size BYTES   the new logical sector size (512, 4096, 4K)\n"
+	    "      --lba-format N    NVMe: the controller's LBA format N (0, 1, ...)\n"
+	    "      --model PATTERN, --serial SERIAL   select disks as 'list' shows them\n"
+	    "      --dry-run         print every command that would be sent; send none\n"
+	    "  -y, --yes             do not ask (scripts); without it a terminal asks for\n"
+	    "                        each disk's serial number\n"
+	    "  -f, --force           a disk that is in use or protected, or behind a path\n"
+	    "                        whose pass-through check failed (the serial is still\n"
+	    "                        asked on a terminal)\n"
+	    "  -J, --json            one result object per disk\n"
+	    "  -h, --help            this help\n"
+	    "\n"
+	    "A disk with a limit journaled is refused: restore it first.\n"
+	    "Exit status: 0 done, 1 failed, 2 usage error, 3 refused (protected, in use,\n"
+	    "limited, an unsafe path, not confirmed), 4 some disks failed.\n"
+	    "Examples:\n"
+	    "  shortstroke --demo format --sector-size 4096 --dry-run sim:exos-sata\n");
 }
 
 static int fmt_plan_one(struct batch *b, struct batch_item *it, void *job, struct cap_ctx *c,
