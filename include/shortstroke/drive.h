@@ -81,6 +81,12 @@ struct drive_info {
 	enum zoned_model zoned;
 	enum drive_format format;
 	double format_progress; /* 0..1 while RUNNING (-1: not reported) */
+	/* Flash wear as the drive reports it (NVMe: the SMART / Health log):
+	 * the spare left and the share of its rated endurance used, percent */
+	struct drive_wear {
+		bool known;
+		uint8_t spare, spare_threshold, used;
+	} wear;
 	/* NVMe (tran TRAN_NVME): the namespace and what the controller offers */
 	struct drive_nvme {
 		uint32_t nsid;

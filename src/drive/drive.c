@@ -631,6 +631,18 @@ static int identify_nvme(struct drive *d, struct drive_info *out, struct ss_erro
 	out->nvme.edstt = ci.edstt;
 	snprintf(out->nvme.version, sizeof(out->nvme.version), "%u.%u", ci.ver >> 16,
 		 ci.ver >> 8 & 0xffu);
+	{ /* the wear the table shows: the SMART / Health log, when it answers */
+		struct nvme_health h;
+
+		nvme_build_get_log(&c, 0x02, NVME_NSID_ALL_NS, buf, NVME_SMART_LOG_LEN);
+		if (drive_nvme(d, &c, NULL) == 0 &&
+		    nvme_parse_smart_log(buf, NVME_SMART_LOG_LEN, &h) == 0) {
+			out->wear.known = true;
+			out->wear.spare = h.available_spare;
+			out->wear.spare_threshold = h.available_spare_threshold;
+			out->wear.used = h.percentage_used;
+		}
+	}
 	if (!nsid) {
 		nvme_build_identify(&c, 0x02, 0, buf);
 		rc = drive_nvme(d, &c, err);

@@ -29,6 +29,12 @@ const struct col_def drive_cols[DRV_COUNT] = {
 	[DRV_METHODS] = { "METHODS", COL_STR, false, 0, 20,
 			  "capacity-limiting methods the drive supports" },
 	[DRV_ZONED] = { "ZONED", COL_STR, false, 0, 12, "zoned model" },
+	[DRV_SPARE] = { "SPARE", COL_U64, true, 0, 5,
+			"flash spare area left, % (NVMe: available spare); null when not "
+			"reported" },
+	[DRV_USED] = { "USED", COL_U64, true, 0, 4,
+		       "share of the rated endurance used, % (NVMe: percentage used; over 100 "
+		       "past it)" },
 	[DRV_STATE] = { "STATE", COL_STR, false, 0, 0,
 			"free, in-use: why, or protected; formatting N %, medium format "
 			"corrupted" },
@@ -54,7 +60,9 @@ void drive_row(struct table *t, const struct dev_entry *e)
 	if (i->wwn[0]) { /* as lsblk prints it (udev's ID_WWN) */
 		char wwn[sizeof(i->wwn) + 2];
 
-		snprintf(wwn, sizeof(wwn), "%s%s", strncmp(i->wwn, "0x", 2) ? "0x" : "", i->wwn);
+		snprintf(wwn, sizeof(wwn), "%s%s",
+			 strncmp(i->wwn, "0x", 2) && strncmp(i->wwn, "eui.", 4) ? "0x" : "",
+			 i->wwn);
 		table_set_str(t, DRV_WWN, wwn);
 	} else {
 		table_set_str(t, DRV_WWN, NULL);
@@ -73,6 +81,10 @@ void drive_row(struct table *t, const struct dev_entry *e)
 	drive_methods_text(i->methods, buf, sizeof(buf));
 	table_set_str(t, DRV_METHODS, buf);
 	table_set_str(t, DRV_ZONED, zoned_model_name(i->zoned));
+	if (i->wear.known) {
+		table_set_u64(t, DRV_SPARE, i->wear.spare);
+		table_set_u64(t, DRV_USED, i->wear.used);
+	}
 	dev_state_text(e, buf, sizeof(buf));
 	table_set_str(t, DRV_STATE, buf);
 }

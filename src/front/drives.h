@@ -29,6 +29,8 @@ enum drive_col {
 	DRV_PHY_SEC,
 	DRV_METHODS,
 	DRV_ZONED,
+	DRV_SPARE,
+	DRV_USED,
 	DRV_STATE,
 	DRV_COUNT
 };
