@@ -214,11 +214,14 @@ static void test_method_names(void **state)
 
 	(void)state;
 	cap_method_names(buf, sizeof(buf), 0);
-	assert_string_equal(buf, "auto, amac, hpa, dco, scsi-resize, scsi-format, partition");
+	assert_string_equal(buf,
+			    "auto, amac, hpa, dco, scsi-resize, scsi-format, nvme-ns, partition");
 	cap_method_names(buf, sizeof(buf), CAPM_KEEPS_SIZE);
-	assert_string_equal(buf, "auto, amac, hpa, dco, scsi-resize, scsi-format");
+	assert_string_equal(buf, "auto, amac, hpa, dco, scsi-resize, scsi-format, nvme-ns");
 	cap_method_names(buf, sizeof(buf), CAPM_ATA | CAPM_KEEPS_SIZE);
-	assert_string_equal(buf, "auto, scsi-resize, scsi-format");
+	assert_string_equal(buf, "auto, scsi-resize, scsi-format, nvme-ns");
+	cap_method_names(buf, sizeof(buf), CAPM_DESTROYS);
+	assert_string_equal(buf, "auto, amac, hpa, dco, scsi-resize, partition");
 	cap_method_names(small, sizeof(small), 0); /* cut, still a string */
 	assert_string_equal(small, "auto, amac,");
 }

@@ -368,7 +368,7 @@ static void test_demo_rig(void **state)
 
 	(void)state;
 	assert_int_equal(sim_rig_demo(NULL, &f.rig, &err), 0);
-	assert_int_equal(sim_rig_count(f.rig), 6);
+	assert_int_equal(sim_rig_count(f.rig), 7); /* the last, an NVMe drive, takes no CDB */
 	for (i = 0; i < 6; i++) {
 		struct transport *t = open_t(&f, want[i].id);
 
@@ -1895,9 +1895,11 @@ static void test_rig_file(void **state)
 	fputs(sim_rig_demo_json(), fp);
 	fclose(fp);
 	assert_int_equal(sim_rig_load_file(path, NULL, &rig, &err), 0);
-	assert_int_equal(sim_rig_count(rig), 6);
+	assert_int_equal(sim_rig_count(rig), 7);
 	assert_string_equal(sim_drive_id(sim_rig_drive(rig, 5)), "sata-hpa");
-	assert_null(sim_rig_drive(rig, 6));
+	assert_string_equal(sim_drive_id(sim_rig_drive(rig, 6)), "nvme");
+	assert_string_equal(sim_drive_personality(sim_rig_drive(rig, 6)), "nvme");
+	assert_null(sim_rig_drive(rig, 7));
 	assert_null(sim_rig_find(rig, "nope"));
 	sim_rig_free(rig);
 	assert_int_equal(sim_rig_load_file("/nonexistent/rig.json", NULL, &rig, &err), -ENOENT);
