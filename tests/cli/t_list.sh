@@ -90,7 +90,7 @@ mkdir -p "$TMP/noroot/sys/block" "$TMP/noroot/proc/self"
 : >"$TMP/noroot/proc/self/mountinfo"
 run "$PROG" --sysroot "$TMP/noroot" list
 expect "list with no disk: the header, exit 0, and why on stderr" 0 "^DEVICE +TRAN" \
-	"^shortstroke: list: no SCSI/SAS or ATA/SATA disk found"
+	"^shortstroke: list: no SCSI/SAS, ATA/SATA or NVMe disk found"
 run "$PROG" --sysroot "$TMP/noroot" list -J
 json_check "list -J with no disk: an empty list" "d['drives'] == []"
 
