@@ -1,8 +1,9 @@
 /* simeng.c - the simulated engine: the same jobs over a simulated drive,
  * in virtual time.
  *
- * Every request goes to the drive as a READ(16) or WRITE(16) CDB through
- * the sim transport and the drive layer, as any command does. The run's
+ * Every request goes to the drive as a READ(16) or WRITE(16) CDB (an NVMe
+ * drive: an NVMe Read or Write, drive_build_rw) through the sim transport
+ * and the drive layer, as any command does. The run's
  * clock is the sum of the drive's service times (xcmd.duration_ns) and
  * of the destages its scheduler chose to do first (sim_drive_destage): a
  * closed loop, so the drive is never idle while the run lasts (it
