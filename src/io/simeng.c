@@ -203,6 +203,137 @@ static bool failed(struct sdev *s, const struct io_job *job, const struct sreq *
 	return true;
 }
 
+/* A request ended at lat after it was queued: counted, or failed (true:
+ * stop the run). */
+static bool finish(struct sdev *s, const struct io_job *job, const struct sreq *r,
+		   const struct xcmd *c, const struct scsi_sense *sense, int crc,
+		   struct io_result *res, int *rc, struct ss_error *cerr, struct ss_error *err,
+		   uint64_t lat)
+{
+	if (crc)
+		return failed(s, job, r, c, sense, crc, res, rc, cerr, err, lat);
+	io_hist_add(&res->hist, lat);
+	if (job->on_done)
+		job->on_done(job->on_done_arg, r->lba, r->blocks, r->write, 0, lat);
+	res->bytes += c->data_len;
+	res->ios++;
+	if (r->write)
+		res->writes++;
+	else
+		res->reads++;
+	return false;
+}
+
+/* Every REPORT_EVERY requests the progress; true when the run is cancelled. */
+static bool report(const struct io_job *job, const struct io_gen *gen, uint64_t vt, unsigned done,
+		   int *rc, struct ss_error *err)
+{
+	double f = job->time_ns ? (double)vt / (double)job->time_ns : 0;
+
+	if (done % REPORT_EVERY)
+		return false;
+	if (job->bytes && (double)gen->issued / (double)job->bytes > f)
+		f = (double)gen->issued / (double)job->bytes;
+	progress_report(job->progress, f > 1 ? 1 : f, job->phase ? job->phase : "", -1);
+	if (!progress_cancelled(job->progress))
+		return false;
+	*rc = ss_error_set(err, -ECANCELED, "cancelled");
+	return true;
+}
+
+/* Send one request to the drive (its data and state), the command's
+ * answer in c, sense, cerr; its return. */
+static int send(struct sdev *s, const struct sreq *r, struct xcmd *c, struct scsi_sense *sense,
+		struct ss_error *cerr)
+{
+	drive_build_rw(s->d, c, r->write, r->lba, r->blocks, false);
+	c->data = s->buf;
+	c->data_len = (size_t)r->blocks * s->g.lblock;
+	c->discard = !r->write; /* nothing here looks at what was read */
+	return drive_rw(s->d, c, sense, cerr);
+}
+
+/*
+ * A flash drive (sim_drive_flash): the requests outstanding proceed in
+ * parallel, each on the die its LBA falls on (128 KiB stripes across the
+ * dies), a die serving one at a time for the time the drive says the
+ * command took; the transfers share the host link, so a request ends when
+ * both its die and its turn of the link are done. The run's clock is the
+ * time the next request ends (an event loop); a new one is issued then.
+ */
+struct fout {
+	struct sreq r;
+	uint64_t end;
+	struct xcmd c;
+	struct scsi_sense sense;
+	struct ss_error cerr;
+	int crc;
+};
+
+static void flash_issue(struct sdev *s, struct fout *o, uint64_t now, uint64_t *die_free,
+			unsigned dies, uint64_t *link_free, double link_mbps)
+{
+	uint64_t stripe = (128u << 10) / s->g.lblock, start, done, x;
+	unsigned die;
+
+	memset(&o->cerr, 0, sizeof(o->cerr));
+	o->crc = send(s, &o->r, &o->c, &o->sense, &o->cerr);
+	die = (unsigned)((o->r.lba / (stripe ? stripe : 1)) % dies);
+	start = die_free[die] > now ? die_free[die] : now;
+	die_free[die] = start + o->c.duration_ns;
+	x = (uint64_t)((double)o->c.data_len * 1000.0 / link_mbps); /* ns on the link */
+	done = *link_free + x;
+	if (done < die_free[die])
+		done = die_free[die];
+	*link_free = done;
+	o->end = done;
+}
+
+static int s_run_flash(struct sdev *s, const struct io_job *job, unsigned dies, double link_mbps,
+		       struct io_result *res, struct ss_error *err)
+{
+	uint64_t *die_free = calloc(dies, sizeof(*die_free)), link_free = 0, vt = 0;
+	struct fout *o = calloc(job->qd, sizeof(*o));
+	struct io_gen gen;
+	struct io_req nr;
+	unsigned n = 0, done = 0;
+	int rc = 0;
+
+	if (!die_free || !o) {
+		rc = ss_error_set(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	io_gen_init(&gen, job, &s->g);
+	while (n < job->qd && io_gen_next(&gen, &nr)) {
+		o[n].r = (struct sreq){ nr.lba, 0, 0, nr.blocks, nr.write };
+		flash_issue(s, &o[n++], 0, die_free, dies, &link_free, link_mbps);
+	}
+	while (n) {
+		unsigned i = 0;
+
+		for (unsigned k = 1; k < n; k++)
+			if (o[k].end < o[i].end)
+				i = k;
+		vt = o[i].end;
+		if (finish(s, job, &o[i].r, &o[i].c, &o[i].sense, o[i].crc, res, &rc, &o[i].cerr,
+			   err, vt - o[i].r.t_queued))
+			break;
+		if ((job->time_ns && vt >= job->time_ns) || report(job, &gen, vt, ++done, &rc, err))
+			break;
+		if (io_gen_next(&gen, &nr)) {
+			o[i].r = (struct sreq){ nr.lba, vt, vt, nr.blocks, nr.write };
+			flash_issue(s, &o[i], vt, die_free, dies, &link_free, link_mbps);
+		} else {
+			o[i] = o[--n];
+		}
+	}
+	res->elapsed_ns = vt;
+out:
+	free(die_free);
+	free(o);
+	return rc;
+}
+
 static int s_run(void *priv, const struct io_job *job, struct io_result *res, struct ss_error *err)
 {
 	struct sdev *s = priv;
@@ -215,8 +346,13 @@ static int s_run(void *priv, const struct io_job *job, struct io_result *res, st
 	bool stop = false;
 	int rc = 0;
 
+	unsigned dies;
+	double link;
+
 	if (need_buffer(s, io_job_max_bytes(job, s->g.lblock)))
 		return ss_error_set(err, -ENOMEM, "out of memory");
+	if (sim_drive_flash(s->sd, &dies, &link) && link > 0)
+		return s_run_flash(s, job, dies, link, res, err);
 	q = calloc(job->qd, sizeof(*q));
 	v = calloc(job->qd, sizeof(*v));
 	if (!q || !v) {
@@ -244,44 +380,16 @@ static int s_run(void *priv, const struct io_job *job, struct io_result *res, st
 			i = 0; /* nothing to destage after all */
 		}
 		r = q[i];
-		drive_build_rw(s->d, &c, r.write, r.lba, r.blocks, false);
-		c.data = s->buf;
-		c.data_len = (size_t)r.blocks * s->g.lblock;
-		c.discard = !r.write; /* nothing here looks at what was read */
-		crc = drive_rw(s->d, &c, &sense, &cerr);
+		crc = send(s, &r, &c, &sense, &cerr);
 		vt += c.duration_ns;
 		memmove(q + i, q + i + 1, (n - i - 1) * sizeof(*q));
 		n--;
-		if (crc) {
-			if (failed(s, job, &r, &c, &sense, crc, res, &rc, &cerr, err,
-				   vt - r.t_queued))
-				break;
-		} else {
-			io_hist_add(&res->hist, vt - r.t_queued);
-			if (job->on_done)
-				job->on_done(job->on_done_arg, r.lba, r.blocks, r.write, 0,
-					     vt - r.t_queued);
-			res->bytes += c.data_len;
-			res->ios++;
-			if (r.write)
-				res->writes++;
-			else
-				res->reads++;
-		}
+		if (finish(s, job, &r, &c, &sense, crc, res, &rc, &cerr, err, vt - r.t_queued))
+			break;
 		if (job->time_ns && vt >= job->time_ns)
 			break; /* time is up: what is still queued is not counted */
-		if (++done % REPORT_EVERY == 0) {
-			double f = job->time_ns ? (double)vt / (double)job->time_ns : 0;
-
-			if (job->bytes && (double)gen.issued / (double)job->bytes > f)
-				f = (double)gen.issued / (double)job->bytes;
-			progress_report(job->progress, f > 1 ? 1 : f, job->phase ? job->phase : "",
-					-1);
-			if (progress_cancelled(job->progress)) {
-				rc = ss_error_set(err, -ECANCELED, "cancelled");
-				break;
-			}
-		}
+		if (report(job, &gen, vt, ++done, &rc, err))
+			break;
 		if (!stop && io_gen_next(&gen, &nr))
 			q[n++] = (struct sreq){ nr.lba, vt, UINT64_MAX, nr.blocks, nr.write };
 		else
