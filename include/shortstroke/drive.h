@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "shortstroke/ata.h"
+#include "shortstroke/cpr.h"
 #include "shortstroke/error.h"
 #include "shortstroke/sense.h"
 #include "shortstroke/transport.h"
@@ -57,12 +58,28 @@ enum drive_format {
 				   interrupted; only a new format cures it */
 };
 
+/* How a drive is told that blocks hold nothing any more (docs/flash.md) */
+enum drive_discard {
+	DISCARD_NONE,
+	DISCARD_ATA_TRIM,   /* DATA SET MANAGEMENT, TRIM (IDENTIFY word 169 bit 0) */
+	DISCARD_SCSI_UNMAP, /* UNMAP (VPD B2h LBPU) */
+	DISCARD_SCSI_WS16,  /* WRITE SAME (16) with UNMAP (VPD B2h LBPWS) */
+};
+
+/* What a read of discarded blocks returns */
+enum drive_discard_read {
+	DISCARD_READ_UNDEFINED,	    /* not deterministic: old data, zeros, anything */
+	DISCARD_READ_DETERMINISTIC, /* the same each time, not said what */
+	DISCARD_READ_ZEROS,	    /* zeros */
+};
+
 struct drive_info {
 	char vendor[9];
 	char model[41];
 	char serial[41];
 	char firmware[9];
-	char wwn[40]; /* hex, "" when unknown */
+	char wwn[40];	   /* hex, "" when unknown */
+	uint64_t sas_addr; /* the SAS target port (VPD 83h), 0 none: an enclosure's key */
 	enum drive_tran tran;
 	bool ata; /* answers ATA PASS-THROUGH (a SATA disk behind SAT) */
 	uint32_t logical_block;
@@ -87,6 +104,12 @@ struct drive_info {
 		bool known;
 		uint8_t spare, spare_threshold, used;
 	} wear;
+	/* TRIM / UNMAP: how, what reads return after it, and the most a command
+	 * takes: blocks (0: no limit said), DSM pages or UNMAP descriptors */
+	enum drive_discard discard;
+	enum drive_discard_read discard_read;
+	uint64_t discard_max_blocks;
+	uint32_t discard_max_descs;
 	/* NVMe (tran TRAN_NVME): the namespace and what the controller offers */
 	struct drive_nvme {
 		uint32_t nsid;
@@ -101,7 +124,16 @@ struct drive_info {
 		uint16_t edstt;			/* extended self-test minutes */
 		char version[12];		/* "1.4" */
 	} nvme;
+	/* the LBA ranges of its actuators (ATA log 47h, VPD B9h; a kernel disk's
+	 * queue/independent_access_ranges when the drive does not tell):
+	 * n > 1 on a multi-actuator drive, 0 when none is reported */
+	struct cpr_ranges ranges;
 };
+
+/* "TRIM", "UNMAP", "WRITE SAME (16) with UNMAP", "" */
+const char *drive_discard_name(enum drive_discard d);
+/* A sentence on what reads of discarded blocks give, and what that means */
+const char *drive_discard_read_text(enum drive_discard_read r);
 
 /* "3.5\"", "2.5\"", ... or "" */
 const char *drive_form_factor_name(uint8_t ff);
@@ -112,7 +144,6 @@ struct drive;
 int drive_new(struct transport *t, enum drive_tran tran_hint, struct drive **out,
 	      struct ss_error *err);
 void drive_free(struct drive *d);
-struct transport *drive_transport(struct drive *d);
 const char *drive_name(const struct drive *d);
 
 /* INQUIRY + VPD, READ CAPACITY (16, falling back to 10), and for ATA
@@ -178,11 +209,8 @@ void drive_build_rw(const struct drive *d, struct xcmd *c, bool write, uint64_t 
  */
 int drive_rw(struct drive *d, struct xcmd *c, struct scsi_sense *sense, struct ss_error *err);
 
-/* An NVMe drive: its transport carries NVMe commands. */
-bool drive_is_nvme(const struct drive *d);
-/* The namespace drive_identify found (0: none), and the one a namespace
- * created anew got. */
-uint32_t drive_nvme_nsid(const struct drive *d);
+/* The namespace a namespace created anew got (drive_identify finds the
+ * first active one otherwise). */
 void drive_nvme_set_nsid(struct drive *d, uint32_t nsid);
 
 /* The Control mode page's D_SENSE bit: descriptor-format sense when set.

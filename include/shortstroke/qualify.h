@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "shortstroke/depop.h"
 #include "shortstroke/drive.h"
 #include "shortstroke/error.h"
 #include "shortstroke/io.h"
@@ -163,6 +164,11 @@ struct qualify_result {
 	bool pass;	   /* qualify_result_verdict */
 	bool vanished;	   /* the disk stopped answering */
 	bool virtual_time; /* measured on the simulator's clock */
+
+	/* storage elements (heads) and their health, read beside SMART:
+	 * one near its limit is named in the SMART check, one at or beyond
+	 * it fails it (elements.supported false: the drive reports none) */
+	struct depop_status elements;
 
 	/* SMART */
 	bool smart_read;

@@ -48,6 +48,9 @@ struct sysdisk {
 	char rev[17];
 	char serial[65];
 	char wwn[65]; /* "0x5000c500a1b2c3d4" (naa), "eui.…", "" */
+	/* queue/independent_access_ranges/N/{sector,nr_sectors}, in logical
+	 * blocks: the actuators' ranges as the kernel read them (n 0: none) */
+	struct cpr_ranges ranges;
 };
 
 /*
@@ -135,8 +138,6 @@ struct sysdisk_part {
 size_t sysdisk_probe_partitions(int fd, unsigned block_len, struct sysdisk_part *out, size_t max);
 /* Record that the disk could not be probed ("could not be probed: why"). */
 void sysdisk_usage_note_unprobed(struct sysdisk_usage *u, const char *why);
-/* u->in_use from the other fields. */
-void sysdisk_usage_sum(struct sysdisk_usage *u);
 /* The same as a device source's verdict (devsrc.h): in use, whether only
  * for a label (nothing mounted, system, swap, held or unprobed), and what
  * its partitions hold. */

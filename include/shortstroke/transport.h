@@ -89,32 +89,23 @@ struct transport_ops {
 	unsigned kinds;
 };
 
-/* Called after every command the transport delivered (or, in dry-run,
- * would have delivered). Used by --verbose, --dry-run and the tests that
- * check what a drive was sent. */
-typedef void (*transport_trace_fn)(void *arg, const struct xcmd *c, int rc);
-
 struct transport {
 	const struct transport_ops *ops;
 	void *priv;
 	char name[128]; /* the device as the user named it */
 	uint32_t nsid;	/* NVMe: the namespace the node names (0: none or not known) */
-	transport_trace_fn trace;
-	void *trace_arg;
 };
 
 /* Validate ops (name, exec and close are required) and fill t. */
 int transport_init(struct transport *t, const struct transport_ops *ops, void *priv,
 		   const char *name, struct ss_error *err);
 
-/* Send through t->ops->exec, then call the trace hook. */
+/* Send through t->ops->exec, then call the watch hook (transport_set_watch). */
 int transport_exec(struct transport *t, struct xcmd *c, struct ss_error *err);
-
-void transport_set_trace(struct transport *t, transport_trace_fn fn, void *arg);
 
 /*
  * A hook every transport calls after every command it delivered (or
- * failed to deliver), after its own trace: --verbose installs one, so
+ * failed to deliver): --verbose installs one, so
  * that nothing above the transport has to remember to log. Set it once,
  * before any command is sent or thread started; NULL removes it. fn may
  * be called from several threads at once (a batch): it serialises itself.

@@ -13,6 +13,7 @@
 #include "shortstroke/scsi.h"
 
 static int identify_nvme(struct drive *d, struct drive_info *out, struct ss_error *err);
+static bool drive_is_nvme(const struct drive *d);
 
 struct drive {
 	struct transport *t;
@@ -102,11 +103,6 @@ void drive_free(struct drive *d)
 		return;
 	transport_close(d->t);
 	free(d);
-}
-
-struct transport *drive_transport(struct drive *d)
-{
-	return d->t;
 }
 
 const char *drive_name(const struct drive *d)
@@ -470,6 +466,14 @@ static int identify_ata(struct drive *d, struct drive_info *out, struct ss_error
 	out->smart_supported = d->id.smart_supported;
 	out->smart_enabled = d->id.smart_enabled;
 	out->ncq = d->id.ncq;
+	if (d->id.trim) {
+		out->discard = DISCARD_ATA_TRIM;
+		out->discard_read = d->id.trim_rzat   ? DISCARD_READ_ZEROS
+				    : d->id.trim_drat ? DISCARD_READ_DETERMINISTIC
+						      : DISCARD_READ_UNDEFINED;
+		out->discard_max_descs = d->id.dsm_max_pages ? d->id.dsm_max_pages : 1;
+		out->discard_max_blocks = 0;
+	}
 	if (d->id.zoned == 1)
 		out->zoned = ZONED_HOST_AWARE;
 	else if (d->id.zoned == 2)
@@ -482,6 +486,37 @@ static int identify_ata(struct drive *d, struct drive_info *out, struct ss_error
 		out->methods |= METHOD_DCO;
 	identify_ata_dco(d, out);
 	return identify_ata_native(d, out, err);
+}
+
+/* The actuators' LBA ranges: an ATA disk's own log 47h when its GPL
+ * directory lists it, else VPD page B9h where the device lists it (a SCSI
+ * disk, or a SAT layer that translates the log, as libata does). Read-only;
+ * a drive that reports none, or an answer that does not hold together,
+ * leaves out->ranges empty. */
+static void identify_cpr(struct drive *d, const uint8_t *pages, unsigned npages,
+			 struct drive_info *out)
+{
+	struct cpr_ranges r;
+	uint8_t buf[CPR_HDR + CPR_MAX * CPR_DESC + 512];
+	struct ata_tf tf;
+	size_t got;
+
+	memset(&out->ranges, 0, sizeof(out->ranges));
+	if (out->ata && d->have_id && d->id.gpl) {
+		ata_tf_read_log_ext(&tf, 0x00, 0, 1); /* the GPL directory */
+		if (drive_ata(d, &tf, false, buf, NULL, NULL) == 0 &&
+		    sg_get_unaligned_le16(buf + 2 * CPR_LOG) > 0) {
+			ata_tf_read_log_ext(&tf, CPR_LOG, 0, 1);
+			if (drive_ata(d, &tf, false, buf, NULL, NULL) == 0 &&
+			    cpr_parse_ata_log(buf, 512, &r) == 0 && cpr_valid(&r, 0))
+				out->ranges = r;
+			return;
+		}
+	}
+	if (page_listed(pages, npages, VPD_CPR) &&
+	    get_vpd(d, VPD_CPR, buf, sizeof(buf), &got, NULL) == 0 &&
+	    cpr_parse_vpd(buf, got, &r) == 0 && cpr_valid(&r, 0))
+		out->ranges = r;
 }
 
 static void identify_scsi_smart(struct drive *d, struct drive_info *out)
@@ -535,7 +570,65 @@ static void scsi_tran(struct drive *d, const struct scsi_devid *id, struct drive
 		out->tran = d->tran_hint;
 }
 
-bool drive_is_nvme(const struct drive *d)
+const char *drive_discard_name(enum drive_discard d)
+{
+	switch (d) {
+	case DISCARD_ATA_TRIM:
+		return "TRIM";
+	case DISCARD_SCSI_UNMAP:
+		return "UNMAP";
+	case DISCARD_SCSI_WS16:
+		return "WRITE SAME (16) with UNMAP";
+	default:
+		return "";
+	}
+}
+
+const char *drive_discard_read_text(enum drive_discard_read r)
+{
+	switch (r) {
+	case DISCARD_READ_ZEROS:
+		return "it reads back as zeros";
+	case DISCARD_READ_DETERMINISTIC:
+		return "it reads back the same each time, not necessarily zeros";
+	default:
+		return "the drive does not say what it reads back (not deterministic): old data "
+		       "may still read there until the drive reuses the flash";
+	}
+}
+
+/* Logical block provisioning (VPD B2h) and its limits (B0h) */
+static void identify_lbp(struct drive *d, const uint8_t *pages, unsigned npages,
+			 struct drive_info *out)
+{
+	struct scsi_block_limits bl;
+	struct scsi_lbp lbp;
+	uint8_t buf[64];
+	size_t got;
+
+	if (!page_listed(pages, npages, 0xb2) || get_vpd(d, 0xb2, buf, 64, &got, NULL) ||
+	    scsi_parse_vpd_lbp(buf, got, &lbp) || (!lbp.lbpu && !lbp.lbpws))
+		return;
+	memset(&bl, 0, sizeof(bl));
+	if (page_listed(pages, npages, 0xb0) && get_vpd(d, 0xb0, buf, 64, &got, NULL) == 0)
+		scsi_parse_vpd_block_limits(buf, got, &bl);
+	/* UNMAP when the limits allow it, else WRITE SAME (16) with UNMAP */
+	if (lbp.lbpu && bl.max_unmap_lba && bl.max_unmap_descs) {
+		out->discard = DISCARD_SCSI_UNMAP;
+		out->discard_max_blocks = bl.max_unmap_lba;
+	} else if (lbp.lbpws) {
+		out->discard = DISCARD_SCSI_WS16;
+		out->discard_max_blocks = bl.max_write_same;
+	} else {
+		return;
+	}
+	out->discard_max_descs = 1;
+	/* SBC-4: LBPRZ 0 leaves what an unmapped block reads unspecified */
+	out->discard_read = lbp.lbprz ? DISCARD_READ_ZEROS : DISCARD_READ_UNDEFINED;
+}
+
+/* An NVMe drive: its transport carries NVMe commands. */
+static bool drive_is_nvme(const struct drive *d)
 {
 	return transport_carries(d->t, TRANSPORT_NVME);
 }
@@ -721,11 +814,6 @@ int drive_rw(struct drive *d, struct xcmd *c, struct scsi_sense *sense, struct s
 	return rc;
 }
 
-uint32_t drive_nvme_nsid(const struct drive *d)
-{
-	return d->nsid;
-}
-
 void drive_nvme_set_nsid(struct drive *d, uint32_t nsid)
 {
 	d->nsid = nsid;
@@ -773,6 +861,7 @@ int drive_identify(struct drive *d, struct drive_info *out, struct ss_error *err
 	    get_vpd(d, VPD_DEVICE_ID, buf, sizeof(buf), &got, NULL) == 0 &&
 	    scsi_parse_vpd_devid(buf, got, &id) == 0)
 		copy_str(out->wwn, sizeof(out->wwn), id.lu_id);
+	out->sas_addr = id.sas_port;
 	if (page_listed(pages, npages, VPD_BLOCK_CHARS) &&
 	    get_vpd(d, VPD_BLOCK_CHARS, buf, 64, &got, NULL) == 0 &&
 	    scsi_parse_vpd_bdc(buf, got, &bdc) == 0) {
@@ -820,7 +909,9 @@ int drive_identify(struct drive *d, struct drive_info *out, struct ss_error *err
 	} else {
 		scsi_tran(d, &id, out);
 		identify_scsi_smart(d, out);
+		identify_lbp(d, pages, npages, out);
 	}
+	identify_cpr(d, pages, npages, out);
 	/* a GPT ends in the last blocks: a sequential-write-required zone on a
 	 * host-managed disk, where it cannot be written in place */
 	if (out->zoned != ZONED_HOST_MANAGED)

@@ -614,7 +614,8 @@ static const struct {
 	{ 242, "Total_LBAs_Read" },
 };
 
-const char *smart_smartctl_attr_name(uint8_t id)
+/* smartctl's name of an ATA attribute (its drivedb's defaults), or NULL */
+static const char *smart_smartctl_attr_name(uint8_t id)
 {
 	for (size_t i = 0; i < sizeof(smartctl_names) / sizeof(smartctl_names[0]); i++)
 		if (smartctl_names[i].id == id)

@@ -18,7 +18,10 @@
  * completion time minus the time it was queued. Reads are sent with
  * xcmd.discard (no job looks at the data, so the drive need not copy it);
  * writes send zeros from one reusable buffer (the payload of a benchmark
- * does not matter to the model).
+ * does not matter to the model). A drive with several actuators serves
+ * one request per actuator at a time, each on a clock of its own
+ * (run_multi); an NVMe drive's flash dies serve theirs in parallel, the
+ * transfers sharing the host link (run_flash).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -203,18 +206,30 @@ static bool failed(struct sdev *s, const struct io_job *job, const struct sreq *
 	return true;
 }
 
-/* A request ended at lat after it was queued: counted, or failed (true:
- * stop the run). */
+/* Send r to the drive: 0 or the drive's error, with what it said and
+ * the time it took (c->duration_ns). */
+static int serve(struct sdev *s, const struct sreq *r, struct xcmd *c, struct scsi_sense *sense,
+		 struct ss_error *cerr)
+{
+	drive_build_rw(s->d, c, r->write, r->lba, r->blocks, false);
+	c->data = s->buf;
+	c->data_len = (size_t)r->blocks * s->g.lblock;
+	c->discard = !r->write; /* nothing here looks at what was read */
+	return drive_rw(s->d, c, sense, cerr);
+}
+
+/* A request that ended at done: counted, or its failure handled. Returns
+ * true to stop the run. */
 static bool finish(struct sdev *s, const struct io_job *job, const struct sreq *r,
 		   const struct xcmd *c, const struct scsi_sense *sense, int crc,
-		   struct io_result *res, int *rc, struct ss_error *cerr, struct ss_error *err,
-		   uint64_t lat)
+		   struct ss_error *cerr, uint64_t done, struct io_result *res, int *rc,
+		   struct ss_error *err)
 {
 	if (crc)
-		return failed(s, job, r, c, sense, crc, res, rc, cerr, err, lat);
-	io_hist_add(&res->hist, lat);
+		return failed(s, job, r, c, sense, crc, res, rc, cerr, err, done - r->t_queued);
+	io_hist_add(&res->hist, done - r->t_queued);
 	if (job->on_done)
-		job->on_done(job->on_done_arg, r->lba, r->blocks, r->write, 0, lat);
+		job->on_done(job->on_done_arg, r->lba, r->blocks, r->write, 0, done - r->t_queued);
 	res->bytes += c->data_len;
 	res->ios++;
 	if (r->write)
@@ -224,33 +239,158 @@ static bool finish(struct sdev *s, const struct io_job *job, const struct sreq *
 	return false;
 }
 
-/* Every REPORT_EVERY requests the progress; true when the run is cancelled. */
-static bool report(const struct io_job *job, const struct io_gen *gen, uint64_t vt, unsigned done,
+/* Every REPORT_EVERY requests: progress, and whether the user stopped it. */
+static bool report(const struct io_job *job, const struct io_gen *gen, unsigned done, uint64_t vt,
 		   int *rc, struct ss_error *err)
 {
-	double f = job->time_ns ? (double)vt / (double)job->time_ns : 0;
+	double f;
 
 	if (done % REPORT_EVERY)
 		return false;
+	f = job->time_ns ? (double)vt / (double)job->time_ns : 0;
 	if (job->bytes && (double)gen->issued / (double)job->bytes > f)
 		f = (double)gen->issued / (double)job->bytes;
 	progress_report(job->progress, f > 1 ? 1 : f, job->phase ? job->phase : "", -1);
-	if (!progress_cancelled(job->progress))
-		return false;
-	*rc = ss_error_set(err, -ECANCELED, "cancelled");
-	return true;
+	if (progress_cancelled(job->progress)) {
+		*rc = ss_error_set(err, -ECANCELED, "cancelled");
+		return true;
+	}
+	return false;
 }
 
-/* Send one request to the drive (its data and state), the command's
- * answer in c, sense, cerr; its return. */
-static int send(struct sdev *s, const struct sreq *r, struct xcmd *c, struct scsi_sense *sense,
-		struct ss_error *cerr)
+/* One actuator: a closed loop on one clock. */
+static int run_one(struct sdev *s, const struct io_job *job, struct io_gen *gen, struct sreq *q,
+		   struct sim_queued *v, unsigned n, struct io_result *res, struct ss_error *err)
 {
-	drive_build_rw(s->d, c, r->write, r->lba, r->blocks, false);
-	c->data = s->buf;
-	c->data_len = (size_t)r->blocks * s->g.lblock;
-	c->discard = !r->write; /* nothing here looks at what was read */
-	return drive_rw(s->d, c, sense, cerr);
+	struct io_req nr;
+	uint64_t vt = 0;
+	unsigned done = 0;
+	bool stop = false;
+	int rc = 0;
+
+	while (n) {
+		struct ss_error cerr = { 0 };
+		struct scsi_sense sense;
+		struct xcmd c;
+		unsigned i = pick(s, q, v, n, vt);
+		struct sreq r;
+		int crc;
+
+		if (i == SIM_SCHED_DESTAGE) {
+			uint64_t t = sim_drive_destage(s->sd);
+
+			vt += t;
+			if (t)
+				continue;
+			i = 0; /* nothing to destage after all */
+		}
+		r = q[i];
+		crc = serve(s, &r, &c, &sense, &cerr);
+		vt += c.duration_ns;
+		memmove(q + i, q + i + 1, (n - i - 1) * sizeof(*q));
+		n--;
+		if (finish(s, job, &r, &c, &sense, crc, &cerr, vt, res, &rc, err))
+			break;
+		if (job->time_ns && vt >= job->time_ns)
+			break; /* time is up: what is still queued is not counted */
+		if (report(job, gen, ++done, vt, &rc, err))
+			break;
+		if (!stop && io_gen_next(gen, &nr))
+			q[n++] = (struct sreq){ nr.lba, vt, UINT64_MAX, nr.blocks, nr.write };
+		else
+			stop = true;
+	}
+	res->elapsed_ns = vt;
+	return rc;
+}
+
+/* Several actuators (sim_drive_actuators): each serves the requests of its
+ * range on a clock of its own, so two of them position and transfer at
+ * the same time. A discrete-event loop: the actuator that can start first
+ * (free, with a request of its range that has arrived) picks among those
+ * by the drive's scheduler; a request ends at its start plus the time the
+ * drive says, and the next one of the closed loop arrives then. A run of
+ * time_ns counts what ended by then. */
+static int run_multi(struct sdev *s, const struct io_job *job, struct io_gen *gen, struct sreq *q,
+		     struct sim_queued *v, unsigned n, struct io_result *res, struct ss_error *err)
+{
+	unsigned nact = sim_drive_actuators(s->sd), done = 0, *map;
+	uint64_t free_at[CPR_MAX] = { 0 }, end = 0;
+	struct io_req nr;
+	bool stop = false;
+	int rc = 0;
+
+	map = calloc(job->qd, sizeof(*map));
+	if (!map)
+		return ss_error_set(err, -ENOMEM, "out of memory");
+	while (n) {
+		struct ss_error cerr = { 0 };
+		struct scsi_sense sense;
+		struct xcmd c;
+		unsigned win = n < s->drive_queue ? n : s->drive_queue, a, best = nact, m, i;
+		uint64_t start[CPR_MAX], now, fin;
+		struct sreq r;
+		int crc;
+
+		for (a = 0; a < CPR_MAX; a++)
+			start[a] = UINT64_MAX;
+		for (i = 0; i < win; i++) {
+			a = sim_drive_actuator_of(s->sd, q[i].lba);
+			uint64_t t = q[i].t_queued > free_at[a] ? q[i].t_queued : free_at[a];
+
+			if (t < start[a])
+				start[a] = t;
+		}
+		for (a = 0; a < nact; a++)
+			if (start[a] != UINT64_MAX && (best == nact || start[a] < start[best]))
+				best = a;
+		if (best == nact)
+			break; /* cannot be: every request is some actuator's */
+		now = start[best];
+		if (job->time_ns && now >= job->time_ns)
+			break; /* time is up */
+		/* the requests of its range that have arrived, as the drive holds them */
+		for (i = m = 0; i < win; i++) {
+			if (sim_drive_actuator_of(s->sd, q[i].lba) != best || q[i].t_queued > now)
+				continue;
+			if (q[i].t_drive == UINT64_MAX)
+				q[i].t_drive = now;
+			v[m] = (struct sim_queued){ q[i].lba, q[i].blocks, q[i].write,
+						    now - q[i].t_drive };
+			map[m++] = i;
+		}
+		i = sim_drive_schedule(s->sd, v, m);
+		if (i == SIM_SCHED_DESTAGE) {
+			uint64_t t = sim_drive_destage(s->sd);
+
+			free_at[best] = now + t;
+			if (t)
+				continue;
+			i = 0;
+		}
+		i = map[i];
+		r = q[i];
+		crc = serve(s, &r, &c, &sense, &cerr);
+		fin = now + c.duration_ns;
+		free_at[best] = fin;
+		memmove(q + i, q + i + 1, (n - i - 1) * sizeof(*q));
+		n--;
+		if (!job->time_ns || fin <= job->time_ns) {
+			if (fin > end)
+				end = fin;
+			if (finish(s, job, &r, &c, &sense, crc, &cerr, fin, res, &rc, err))
+				break;
+		}
+		if (report(job, gen, ++done, now, &rc, err))
+			break;
+		if (!stop && io_gen_next(gen, &nr))
+			q[n++] = (struct sreq){ nr.lba, fin, UINT64_MAX, nr.blocks, nr.write };
+		else
+			stop = true;
+	}
+	res->elapsed_ns = job->time_ns && end < job->time_ns && n ? job->time_ns : end;
+	free(map);
+	return rc;
 }
 
 /*
@@ -258,8 +398,9 @@ static int send(struct sdev *s, const struct sreq *r, struct xcmd *c, struct scs
  * parallel, each on the die its LBA falls on (128 KiB stripes across the
  * dies), a die serving one at a time for the time the drive says the
  * command took; the transfers share the host link, so a request ends when
- * both its die and its turn of the link are done. The run's clock is the
- * time the next request ends (an event loop); a new one is issued then.
+ * both its die and its turn of the link are done. An event loop: the clock
+ * is the time the next request ends, and the closed loop's next one is
+ * issued then. A run of time_ns counts what ended by then.
  */
 struct fout {
 	struct sreq r;
@@ -277,7 +418,7 @@ static void flash_issue(struct sdev *s, struct fout *o, uint64_t now, uint64_t *
 	unsigned die;
 
 	memset(&o->cerr, 0, sizeof(o->cerr));
-	o->crc = send(s, &o->r, &o->c, &o->sense, &o->cerr);
+	o->crc = serve(s, &o->r, &o->c, &o->sense, &o->cerr);
 	die = (unsigned)((o->r.lba / (stripe ? stripe : 1)) % dies);
 	start = die_free[die] > now ? die_free[die] : now;
 	die_free[die] = start + o->c.duration_ns;
@@ -289,24 +430,23 @@ static void flash_issue(struct sdev *s, struct fout *o, uint64_t now, uint64_t *
 	o->end = done;
 }
 
-static int s_run_flash(struct sdev *s, const struct io_job *job, unsigned dies, double link_mbps,
-		       struct io_result *res, struct ss_error *err)
+static int run_flash(struct sdev *s, const struct io_job *job, struct io_gen *gen,
+		     const struct sreq *q, unsigned n, unsigned dies, double link_mbps,
+		     struct io_result *res, struct ss_error *err)
 {
 	uint64_t *die_free = calloc(dies, sizeof(*die_free)), link_free = 0, vt = 0;
-	struct fout *o = calloc(job->qd, sizeof(*o));
-	struct io_gen gen;
+	struct fout *o = calloc(n ? n : 1, sizeof(*o));
 	struct io_req nr;
-	unsigned n = 0, done = 0;
+	unsigned done = 0;
 	int rc = 0;
 
 	if (!die_free || !o) {
 		rc = ss_error_set(err, -ENOMEM, "out of memory");
 		goto out;
 	}
-	io_gen_init(&gen, job, &s->g);
-	while (n < job->qd && io_gen_next(&gen, &nr)) {
-		o[n].r = (struct sreq){ nr.lba, 0, 0, nr.blocks, nr.write };
-		flash_issue(s, &o[n++], 0, die_free, dies, &link_free, link_mbps);
+	for (unsigned i = 0; i < n; i++) {
+		o[i].r = q[i];
+		flash_issue(s, &o[i], 0, die_free, dies, &link_free, link_mbps);
 	}
 	while (n) {
 		unsigned i = 0;
@@ -315,12 +455,12 @@ static int s_run_flash(struct sdev *s, const struct io_job *job, unsigned dies, 
 			if (o[k].end < o[i].end)
 				i = k;
 		vt = o[i].end;
-		if (finish(s, job, &o[i].r, &o[i].c, &o[i].sense, o[i].crc, res, &rc, &o[i].cerr,
-			   err, vt - o[i].r.t_queued))
+		if (finish(s, job, &o[i].r, &o[i].c, &o[i].sense, o[i].crc, &o[i].cerr, vt, res,
+			   &rc, err))
 			break;
-		if ((job->time_ns && vt >= job->time_ns) || report(job, &gen, vt, ++done, &rc, err))
+		if ((job->time_ns && vt >= job->time_ns) || report(job, gen, ++done, vt, &rc, err))
 			break;
-		if (io_gen_next(&gen, &nr)) {
+		if (io_gen_next(gen, &nr)) {
 			o[i].r = (struct sreq){ nr.lba, vt, vt, nr.blocks, nr.write };
 			flash_issue(s, &o[i], vt, die_free, dies, &link_free, link_mbps);
 		} else {
@@ -341,18 +481,12 @@ static int s_run(void *priv, const struct io_job *job, struct io_result *res, st
 	struct sreq *q;
 	struct sim_queued *v;
 	struct io_req nr;
-	uint64_t vt = 0;
-	unsigned n = 0, done = 0;
-	bool stop = false;
-	int rc = 0;
-
-	unsigned dies;
+	unsigned n = 0, dies;
 	double link;
+	int rc;
 
 	if (need_buffer(s, io_job_max_bytes(job, s->g.lblock)))
 		return ss_error_set(err, -ENOMEM, "out of memory");
-	if (sim_drive_flash(s->sd, &dies, &link) && link > 0)
-		return s_run_flash(s, job, dies, link, res, err);
 	q = calloc(job->qd, sizeof(*q));
 	v = calloc(job->qd, sizeof(*v));
 	if (!q || !v) {
@@ -362,40 +496,12 @@ static int s_run(void *priv, const struct io_job *job, struct io_result *res, st
 	io_gen_init(&gen, job, &s->g);
 	while (n < job->qd && io_gen_next(&gen, &nr))
 		q[n++] = (struct sreq){ nr.lba, 0, UINT64_MAX, nr.blocks, nr.write };
-
-	while (n) {
-		struct ss_error cerr = { 0 };
-		struct scsi_sense sense;
-		struct xcmd c;
-		unsigned i = pick(s, q, v, n, vt);
-		struct sreq r;
-		int crc;
-
-		if (i == SIM_SCHED_DESTAGE) {
-			uint64_t t = sim_drive_destage(s->sd);
-
-			vt += t;
-			if (t)
-				continue;
-			i = 0; /* nothing to destage after all */
-		}
-		r = q[i];
-		crc = send(s, &r, &c, &sense, &cerr);
-		vt += c.duration_ns;
-		memmove(q + i, q + i + 1, (n - i - 1) * sizeof(*q));
-		n--;
-		if (finish(s, job, &r, &c, &sense, crc, res, &rc, &cerr, err, vt - r.t_queued))
-			break;
-		if (job->time_ns && vt >= job->time_ns)
-			break; /* time is up: what is still queued is not counted */
-		if (report(job, &gen, vt, ++done, &rc, err))
-			break;
-		if (!stop && io_gen_next(&gen, &nr))
-			q[n++] = (struct sreq){ nr.lba, vt, UINT64_MAX, nr.blocks, nr.write };
-		else
-			stop = true;
-	}
-	res->elapsed_ns = vt;
+	if (sim_drive_flash(s->sd, &dies, &link) && link > 0)
+		rc = run_flash(s, job, &gen, q, n, dies, link, res, err);
+	else if (sim_drive_actuators(s->sd) > 1)
+		rc = run_multi(s, job, &gen, q, v, n, res, err);
+	else
+		rc = run_one(s, job, &gen, q, v, n, res, err);
 out:
 	free(q);
 	free(v);

@@ -43,11 +43,6 @@ bool sim_dsense(const struct sim_drive *d)
 	return d->st.dsense;
 }
 
-void sim_mark_dirty(struct sim_drive *d)
-{
-	d->dirty = true;
-}
-
 uint64_t sim_ata_accessible_max(const struct sim_drive *d)
 {
 	uint64_t m = d->st.vol_active ? d->st.vol_max : d->st.nv_max;
@@ -245,6 +240,8 @@ static void format_complete(struct sim_drive *d)
 	s->fmt_corrupt = false;
 	sim_store_wipe(d);
 	sim_zones_reset_all(d);
+	if (s->pending_lblock)
+		sim_sector_apply(d, s->pending_lblock); /* a new block length */
 	d->dirty = true;
 }
 
@@ -340,6 +337,11 @@ static bool fault_abort(struct sim_cmd *sc)
 		struct sim_fault *f = &d->st.faults[i];
 		bool ata;
 
+		if (f->kind == SIM_FAULT_REJECT && f->opcode == cdb[0]) {
+			/* a bridge that does not pass the opcode at all */
+			sim_sense(sc, SK_ILLEGAL_REQUEST, 0x20, 0x00);
+			return true;
+		}
 		if (f->kind != SIM_FAULT_ABORT || !fault_op_matches(sc, f, &ata))
 			continue;
 		d->st.ctr.non_medium++;
@@ -388,6 +390,7 @@ int sim_drive_exec(struct sim_drive *d, struct xcmd *c, struct ss_error *err)
 	sc.c = c;
 	sc.now_ns = sim_clock_now(d);
 	format_tick(d, sc.now_ns);
+	sim_elem_tick(d, sc.now_ns);
 	sim_selftest_tick(d, sc.now_ns);
 
 	if (d->st.vanished || d->st.lost_power) {
@@ -494,6 +497,7 @@ void sim_drive_power_cycle(struct sim_drive *d)
 		s->dco_frozen = d->cfg.dco;
 	}
 	s->next_lba = UINT64_MAX;
+	sim_media_actuators_reset(d);
 	sim_cache_drop(d); /* timing only: the data is already in the store */
 	sim_clock_advance(d, d->cfg.rpm > 1 ? SPIN_UP_NS : 100000000ULL);
 	d->dirty = true;

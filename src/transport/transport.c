@@ -50,8 +50,6 @@ int transport_exec(struct transport *t, struct xcmd *c, struct ss_error *err)
 	c->nvme.result = 0;
 	c->nvme.status = 0;
 	rc = t->ops->exec(t, c, err);
-	if (t->trace)
-		t->trace(t->trace_arg, c, rc);
 	if (watch_fn)
 		watch_fn(watch_arg, t, c, rc);
 	return rc;
@@ -62,12 +60,6 @@ bool transport_carries(const struct transport *t, unsigned kind)
 	unsigned k = t->ops->kinds ? t->ops->kinds : TRANSPORT_CDB;
 
 	return (k & kind) != 0;
-}
-
-void transport_set_trace(struct transport *t, transport_trace_fn fn, void *arg)
-{
-	t->trace = fn;
-	t->trace_arg = arg;
 }
 
 void transport_close(struct transport *t)

@@ -356,9 +356,10 @@ static void test_demo_rig(void **state)
 		uint64_t blocks;
 		uint32_t blen;
 	} want[] = {
-		{ "sas15k", 879097968ULL, 512 },  { "sata250", 488397168ULL, 512 },
-		{ "sata320", 625142448ULL, 512 }, { "sas4kn", 488378646ULL, 4096 },
-		{ "smr", 3418095616ULL, 4096 },	  { "sata-hpa", 488386584ULL, 512 },
+		{ "sas15k", 879097968ULL, 512 },    { "sata250", 488397168ULL, 512 },
+		{ "sata320", 625142448ULL, 512 },   { "sas4kn", 488378646ULL, 4096 },
+		{ "smr", 3418095616ULL, 4096 },	    { "sata-hpa", 488386584ULL, 512 },
+		{ "exos-sas", 7814037168ULL, 512 }, { "exos-sata", 3907029168ULL, 512 },
 	};
 	struct fx f = { 0 };
 	uint8_t rc10[10] = { 0x25 }, b[8];
@@ -368,15 +369,17 @@ static void test_demo_rig(void **state)
 
 	(void)state;
 	assert_int_equal(sim_rig_demo(NULL, &f.rig, &err), 0);
-	assert_int_equal(sim_rig_count(f.rig), 7); /* the last, an NVMe drive, takes no CDB */
-	for (i = 0; i < 6; i++) {
+	/* and last an NVMe drive, which takes no CDB */
+	assert_int_equal(sim_rig_count(f.rig), sizeof(want) / sizeof(want[0]) + 1);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		struct transport *t = open_t(&f, want[i].id);
 
 		assert_true(rc16(t, &blen, NULL) == want[i].blocks);
 		assert_int_equal(blen, want[i].blen);
 		assert_int_equal(cmd(t, &c, rc10, 10, XFER_FROM_DEV, b, 8), 0);
 		expect_ok(&c);
-		assert_true(be(b, 4) + 1 == want[i].blocks);
+		assert_true(be(b, 4) + 1 ==
+			    (want[i].blocks > 0xffffffffULL ? 0x100000000ULL : want[i].blocks));
 	}
 	/* the HPA of sata-hpa: native is twice the current */
 	assert_true(read_native_max_ext(open_t(&f, "sata-hpa")) == 976773167ULL);
@@ -1895,11 +1898,12 @@ static void test_rig_file(void **state)
 	fputs(sim_rig_demo_json(), fp);
 	fclose(fp);
 	assert_int_equal(sim_rig_load_file(path, NULL, &rig, &err), 0);
-	assert_int_equal(sim_rig_count(rig), 7);
+	assert_int_equal(sim_rig_count(rig), 9);
 	assert_string_equal(sim_drive_id(sim_rig_drive(rig, 5)), "sata-hpa");
-	assert_string_equal(sim_drive_id(sim_rig_drive(rig, 6)), "nvme");
-	assert_string_equal(sim_drive_personality(sim_rig_drive(rig, 6)), "nvme");
-	assert_null(sim_rig_drive(rig, 7));
+	assert_string_equal(sim_drive_id(sim_rig_drive(rig, 7)), "exos-sata");
+	assert_string_equal(sim_drive_id(sim_rig_drive(rig, 8)), "nvme");
+	assert_string_equal(sim_drive_personality(sim_rig_drive(rig, 8)), "nvme");
+	assert_null(sim_rig_drive(rig, 9));
 	assert_null(sim_rig_find(rig, "nope"));
 	sim_rig_free(rig);
 	assert_int_equal(sim_rig_load_file("/nonexistent/rig.json", NULL, &rig, &err), -ENOENT);

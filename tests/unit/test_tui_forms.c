@@ -256,7 +256,7 @@ static void test_limit_form(void **state)
 
 	(void)state;
 	env_up(&m, &t, NULL);
-	m.cmdlog = cmdlog_new(256, 16);
+	m.cmdlog = cmdlog_new(1024, 16); /* the scans of the nine demo drives outgrow 256 */
 	cmdlog_install(m.cmdlog);
 	assert_int_equal(tui_model_refresh(&m), 0);
 	settle(&m);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "shortstroke/capacity.h"
+#include "shortstroke/probe.h"
 #include "shortstroke/sat.h"
 #include "shortstroke/sysdisk.h"
 #include "shortstroke/units.h"
@@ -63,6 +64,25 @@ unsigned cap_method_flags(const char *name)
 	return cap_method_parse(name, &m) || m == CAP_AUTO ? 0 : cap_method_get(m)->flags;
 }
 
+unsigned cap_flags(enum cap_method m)
+{
+	const struct cap_method_ops *o = cap_method_get(m);
+
+	return o ? o->flags : 0;
+}
+
+void cap_method_list(char *buf, size_t len, unsigned with, unsigned without, const char *sep)
+{
+	size_t off = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (size_t k = 0; k < N_METHODS && off < len; k++)
+		if ((methods[k]->flags & with) == with && !(methods[k]->flags & without))
+			off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? sep : "",
+						methods[k]->name);
+}
+
 void cap_method_names(char *buf, size_t len, unsigned without)
 {
 	size_t off = (size_t)snprintf(buf, len, "auto");
@@ -100,13 +120,6 @@ const struct cap_method_ops *cap_method_pick(const struct drive_info *i, bool pr
 static const struct cap_method_ops *ops_of(enum cap_method m)
 {
 	return cap_method_get(m);
-}
-
-static unsigned flags_of(enum cap_method m)
-{
-	const struct cap_method_ops *o = ops_of(m);
-
-	return o ? o->flags : 0;
 }
 
 static const char *human(uint64_t bytes, char *buf, size_t len)
@@ -430,6 +443,7 @@ int cap_plan_limit(const struct drive_info *i, const struct journal_entry *orig,
 	snprintf(p->note, sizeof(p->note), "%" PRIu64 " blocks (%s, %.1f%% of %s%s)", target,
 		 human(target * p->block_len, h1, sizeof(h1)), 100.0 * (double)target / (double)ref,
 		 human(ref * p->block_len, h2, sizeof(h2)), ref_source(full, dco_ref));
+	cap_plan_discard(i, p);
 	return 0;
 }
 
@@ -445,7 +459,31 @@ int cap_plan_limit_drive(struct cap_ctx *c, const struct cap_request *r, struct 
 		return rc;
 	ss_error_clear(err);
 	rc = cap_plan_limit(i, rc == 0 ? &orig : NULL, r, p, err);
-	return rc ? cap_frozen_advice(c, rc, err) : cap_plan_zones(c->d, i, p, err);
+	if (rc)
+		return cap_frozen_advice(c, rc, err);
+	rc = cap_plan_path(c, p, err);
+	return rc ? rc : cap_plan_zones(c->d, i, p, err);
+}
+
+/* Will the path carry the method's commands? The harmless steps of
+ * `probe` the method needs (probe.h), before anything is changed; a dry
+ * run sends no MODE SELECT, not even one that changes nothing. */
+int cap_plan_path(struct cap_ctx *c, const struct cap_plan *p, struct ss_error *err)
+{
+	const struct cap_method_ops *o = cap_method_get(p->method);
+	struct probe_report pr;
+	unsigned steps;
+	int rc;
+
+	if (!o || p->noop || p->wait_format)
+		return 0;
+	steps = probe_steps_for(o->need);
+	if (c->dry_run)
+		steps &= ~PROBE_STEP_BIT(PROBE_MODE_SELECT);
+	if (!steps)
+		return 0;
+	rc = probe_path(c->d, &c->e->info, steps, &pr, err);
+	return rc ? rc : probe_method_check(&pr, o->need, cap_dev(c), err);
 }
 
 /* ---- sending the change -------------------------------------------------- */
@@ -516,24 +554,31 @@ int cap_send_ata(struct cap_ctx *c, const struct ata_tf *tf, bool ck_cond, void 
 	return drive_ata(c->d, tf, ck_cond, buf, regs, err);
 }
 
+void cap_journal_entry(const struct cap_ctx *c, const char *event, const char *method,
+		       struct journal_entry *j)
+{
+	const struct drive_info *i = &c->e->info;
+
+	memset(j, 0, sizeof(*j));
+	snprintf(j->event, sizeof(j->event), "%s", event);
+	snprintf(j->device, sizeof(j->device), "%s", c->e->spec);
+	snprintf(j->serial, sizeof(j->serial), "%s", i->serial);
+	snprintf(j->wwn, sizeof(j->wwn), "%s", i->wwn);
+	snprintf(j->model, sizeof(j->model), "%s", i->model);
+	snprintf(j->method, sizeof(j->method), "%s", method);
+	j->block_len = i->logical_block;
+}
+
 static int journal_record(struct cap_ctx *c, const char *event, const char *cause,
 			  enum cap_method m, uint64_t native, uint64_t original, uint64_t target,
 			  bool vol, struct ss_error *err)
 {
 	struct journal_entry j;
-	const struct drive_info *i = &c->e->info;
 
 	if (c->dry_run)
 		return 0;
-	memset(&j, 0, sizeof(j));
-	snprintf(j.event, sizeof(j.event), "%s", event);
+	cap_journal_entry(c, event, cap_method_name(m), &j);
 	snprintf(j.cause, sizeof(j.cause), "%s", cause);
-	snprintf(j.device, sizeof(j.device), "%s", c->e->spec);
-	snprintf(j.serial, sizeof(j.serial), "%s", i->serial);
-	snprintf(j.wwn, sizeof(j.wwn), "%s", i->wwn);
-	snprintf(j.model, sizeof(j.model), "%s", i->model);
-	snprintf(j.method, sizeof(j.method), "%s", cap_method_name(m));
-	j.block_len = i->logical_block;
 	j.native_blocks = native;
 	j.original_blocks = original;
 	j.target_blocks = target;
@@ -814,8 +859,19 @@ static int limit_locked(struct cap_ctx *c, const struct cap_plan *p, struct cap_
 				      p->current, p->volatile_, NULL);
 		return stopped(c, err);
 	}
-	progress_report(c->progress, 0, cap_method_name(p->method), -1);
-	rc = o->set(c, p->target, p->volatile_, err);
+	/* a flash drive: told the range is free while it can still be reached */
+	rc = cap_discard(c, p, err);
+	if (!rc && p->discard && progress_cancelled(c->progress)) {
+		/* stopped between the two: the size is what it was */
+		if (!was_open)
+			journal_event(c, "restore-done", p->method, p->native, p->current,
+				      p->current, p->volatile_, NULL);
+		return stopped(c, err);
+	}
+	if (!rc) {
+		progress_report(c->progress, 0, cap_method_name(p->method), -1);
+		rc = o->set(c, p->target, p->volatile_, err);
+	}
 	if (rc) {
 		/* stopped while a format runs on: the record stays open, and no
 		 * command is sent to look */
@@ -1019,7 +1075,7 @@ static int restore_plan(struct cap_ctx *c, enum cap_method forced, enum cap_meth
 		rc = record_check(c, &orig, *m, err);
 		if (rc)
 			return rc;
-		if (orig.block_len != i->logical_block && !(flags_of(*m) & CAPM_FORMATS))
+		if (orig.block_len != i->logical_block && !(cap_flags(*m) & CAPM_FORMATS))
 			return ss_error_set(
 			    err, -EINVAL,
 			    "%s: the journal recorded %u-byte blocks, the drive now "
@@ -1046,9 +1102,9 @@ static int restore_plan(struct cap_ctx *c, enum cap_method forced, enum cap_meth
 	 * another tool did (DCO RESTORE: the factory maximum; the partition
 	 * method: wipe the GPT there, whoever wrote it; a format): only with
 	 * --to-native */
-	if (!c->to_native && (flags_of(*m) & (CAPM_SETS_NATIVE | CAPM_KEEPS_SIZE | CAPM_FORMATS)))
+	if (!c->to_native && (cap_flags(*m) & (CAPM_SETS_NATIVE | CAPM_KEEPS_SIZE | CAPM_FORMATS)))
 		return restore_unjournaled(c, err);
-	if (i->ata && !(flags_of(*m) & CAPM_SETS_NATIVE)) {
+	if (i->ata && !(cap_flags(*m) & CAPM_SETS_NATIVE)) {
 		if (!i->native_blocks)
 			return ss_error_set(err, -EOPNOTSUPP,
 					    "%s: nothing journaled and the drive does not report "
@@ -1077,7 +1133,7 @@ static int restore_rules(struct cap_ctx *c, enum cap_method m, bool vol, struct 
 
 	const struct cap_method_ops *o = ops_of(m);
 
-	if (vol && !(flags_of(m) & CAPM_VOLATILE))
+	if (vol && !(cap_flags(m) & CAPM_VOLATILE))
 		return ss_error_usage(err, -EINVAL, "%s: --volatile needs the HPA method",
 				      cap_dev(c));
 	if (!o || !supports(i, o))
@@ -1139,7 +1195,7 @@ static int trial_state(struct cap_ctx *c, enum cap_method m, uint64_t original)
 	const struct drive_info *i = &c->e->info;
 	struct trial_scan s = { 0 };
 
-	if (!(flags_of(m) & CAPM_VOLATILE) ||
+	if (!(cap_flags(m) & CAPM_VOLATILE) ||
 	    journal_for_disk(c->state_dir, i->serial, i->wwn, trial_cb, &s, NULL) || !s.open ||
 	    !s.all_volatile || (i->native_blocks && original > i->native_blocks))
 		return 0;

@@ -269,8 +269,11 @@ int cap_nvme_format(struct cap_ctx *c, int lbaf, uint32_t block_len, struct cap_
 const struct cap_method_ops cap_nvme_ns_ops = {
 	.id = CAP_NVME_NS,
 	.name = "nvme-ns",
+	.command = "Namespace Management",
+	.help = "NVMe: the namespace deleted and created smaller, attached again (namespace "
+		"management, OACS bit 3; destroys data)",
 	.need = METHOD_NVME_NS,
-	.flags = CAPM_DESTROYS,
+	.flags = CAPM_DESTROYS | CAPM_ACCESSIBLE,
 	.plan = ns_plan,
 	.set = ns_set,
 	.restore = ns_set, /* the journaled size, or the whole NVM capacity */

@@ -426,6 +426,9 @@ int cap_partition_wait(const struct dev_entry *e, uint64_t limit, unsigned timeo
 const struct cap_method_ops cap_partition_ops = {
 	.id = CAP_PARTITION,
 	.name = "partition",
+	.command = "WRITE (a GPT)",
+	.help =
+	    "a GPT partition on the outer part, for disks behind bridges blocking pass-through; never chosen by auto",
 	.need = METHOD_PARTITION,
 	.flags = CAPM_KEEPS_SIZE,
 	.fits = part_fits,
