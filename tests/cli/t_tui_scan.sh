@@ -122,7 +122,7 @@ if command -v tmux >/dev/null 2>&1 && command -v flock >/dev/null 2>&1; then
 	fi
 	tui_keys q
 	tui_wait "demo rig - [0-9]+ drives" >/dev/null
-	tui_keys G
+	tui_keys g j j j j j
 	tui_wait "Device: +sim:sata-hpa" >/dev/null
 	tui_keys k
 	tui_wait "Device: +sim:smr" >/dev/null
