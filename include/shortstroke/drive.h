@@ -95,6 +95,12 @@ struct drive_info {
 	enum zoned_model zoned;
 	enum drive_format format;
 	double format_progress; /* 0..1 while RUNNING (-1: not reported) */
+	/* Flash wear as the drive reports it (NVMe: the SMART / Health log):
+	 * the spare left and the share of its rated endurance used, percent */
+	struct drive_wear {
+		bool known;
+		uint8_t spare, spare_threshold, used;
+	} wear;
 	/* TRIM / UNMAP: how, what reads return after it, and the most a command
 	 * takes: blocks (0: no limit said), DSM pages or UNMAP descriptors */
 	enum drive_discard discard;
@@ -200,11 +206,8 @@ void drive_build_rw(const struct drive *d, struct xcmd *c, bool write, uint64_t 
  */
 int drive_rw(struct drive *d, struct xcmd *c, struct scsi_sense *sense, struct ss_error *err);
 
-/* An NVMe drive: its transport carries NVMe commands. */
-bool drive_is_nvme(const struct drive *d);
-/* The namespace drive_identify found (0: none), and the one a namespace
- * created anew got. */
-uint32_t drive_nvme_nsid(const struct drive *d);
+/* The namespace a namespace created anew got (drive_identify finds the
+ * first active one otherwise). */
 void drive_nvme_set_nsid(struct drive *d, uint32_t nsid);
 
 /* The Control mode page's D_SENSE bit: descriptor-format sense when set.

@@ -131,6 +131,13 @@ void sim_drive_turn(struct sim_drive *d, uint64_t ns);
 /* One revolution of the platters (ns; 0 for a drive that does not rotate). */
 double sim_drive_rev_ns(const struct sim_drive *d);
 
+/* A flash drive whose commands proceed in parallel (the NVMe personality):
+ * true with its flash dies (each serves one command at a time, for the
+ * time the drive answers it took) and its host link (MB/s, which every
+ * transfer shares); false for a disk, whose one actuator serves them in
+ * turn (docs/simulator.md, "NVMe personality"). */
+bool sim_drive_flash(const struct sim_drive *d, unsigned *dies, double *link_mbps);
+
 /* A flash drive (the rig's "flash", docs/flash.md): what its FTL did since
  * it was built in this process: host pages (4 KiB) written, pages
  * programmed (the host's and garbage collection's), pages garbage

@@ -106,7 +106,7 @@ static int list_run(struct ss_ctx *ctx, int argc, char **argv)
 	/* nothing to list: said on stderr; the exit stays 0 (the machine was
 	 * read, and has none), the header or an empty JSON list on stdout */
 	if (!n)
-		cli_error("list: no SCSI/SAS or ATA/SATA disk found (NVMe, virtio, loop, md and dm "
+		cli_error("list: no SCSI/SAS, ATA/SATA or NVMe disk found (virtio, loop, md and dm "
 			  "devices are not listed: shortstroke cannot limit them)");
 	if (!ctx_protect_in_force(ctx) && ctx_protect_note_due(ctx))
 		fprintf(stderr,

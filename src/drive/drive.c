@@ -13,6 +13,7 @@
 #include "shortstroke/scsi.h"
 
 static int identify_nvme(struct drive *d, struct drive_info *out, struct ss_error *err);
+static bool drive_is_nvme(const struct drive *d);
 
 struct drive {
 	struct transport *t;
@@ -600,7 +601,8 @@ static void identify_lbp(struct drive *d, const uint8_t *pages, unsigned npages,
 	out->discard_read = lbp.lbprz ? DISCARD_READ_ZEROS : DISCARD_READ_UNDEFINED;
 }
 
-bool drive_is_nvme(const struct drive *d)
+/* An NVMe drive: its transport carries NVMe commands. */
+static bool drive_is_nvme(const struct drive *d)
 {
 	return transport_carries(d->t, TRANSPORT_NVME);
 }
@@ -696,6 +698,18 @@ static int identify_nvme(struct drive *d, struct drive_info *out, struct ss_erro
 	out->nvme.edstt = ci.edstt;
 	snprintf(out->nvme.version, sizeof(out->nvme.version), "%u.%u", ci.ver >> 16,
 		 ci.ver >> 8 & 0xffu);
+	{ /* the wear the table shows: the SMART / Health log, when it answers */
+		struct nvme_health h;
+
+		nvme_build_get_log(&c, 0x02, NVME_NSID_ALL_NS, buf, NVME_SMART_LOG_LEN);
+		if (drive_nvme(d, &c, NULL) == 0 &&
+		    nvme_parse_smart_log(buf, NVME_SMART_LOG_LEN, &h) == 0) {
+			out->wear.known = true;
+			out->wear.spare = h.available_spare;
+			out->wear.spare_threshold = h.available_spare_threshold;
+			out->wear.used = h.percentage_used;
+		}
+	}
 	if (!nsid) {
 		nvme_build_identify(&c, 0x02, 0, buf);
 		rc = drive_nvme(d, &c, err);
@@ -772,11 +786,6 @@ int drive_rw(struct drive *d, struct xcmd *c, struct scsi_sense *sense, struct s
 		sense->asc = (c->nvme.status & 0xffu) == 0x81 ? 0x11 : 0x00;
 	}
 	return rc;
-}
-
-uint32_t drive_nvme_nsid(const struct drive *d)
-{
-	return d->nsid;
 }
 
 void drive_nvme_set_nsid(struct drive *d, uint32_t nsid)

@@ -31,14 +31,20 @@ const struct col_def drive_cols[DRV_COUNT] = {
 	[DRV_METHODS] = { "METHODS", COL_STR, false, 0, 20,
 			  "capacity-limiting methods the drive supports" },
 	[DRV_ZONED] = { "ZONED", COL_STR, false, 0, 12, "zoned model" },
+	[DRV_SPARE] = { "SPARE", COL_U64, true, 0, 5,
+			"flash spare area left, % (NVMe: available spare); null when not "
+			"reported" },
+	[DRV_USED] = { "USED", COL_U64, true, 0, 4,
+		       "share of the rated endurance used, % (NVMe: percentage used; over 100 "
+		       "past it)" },
 	[DRV_STATE] = { "STATE", COL_STR, false, 0, 0,
 			"free, in-use: why, or protected; formatting N %, medium format "
 			"corrupted" },
 	[DRV_ACTUATORS] = { "ACTUATORS", COL_U64, true, 0, 9,
 			    "actuators: the LBA ranges a multi-actuator drive serves "
 			    "independently (1 when it reports none)" },
-	[DRV_SPARE] = { "SPARE", COL_STR, true, 0, 6,
-			"a drive that does not rotate: the share of its capacity a limit hides "
+	[DRV_OP] = { "OP", COL_STR, true, 0, 4,
+		     "over-provisioning: on a drive that does not rotate, the share of its capacity a limit hides "
 			"(TRIMmed: spare area beyond its own, docs/flash.md); - for a disk" },
 	[DRV_HEALTH] = { "HEALTH", COL_STR, false, 0, 8,
 			 "SMART verdict: PASSED, WARNING, FAILED or UNKNOWN (SMART is read "
@@ -65,7 +71,9 @@ void drive_row(struct table *t, const struct dev_entry *e, const char *health)
 	if (i->wwn[0]) { /* as lsblk prints it (udev's ID_WWN) */
 		char wwn[sizeof(i->wwn) + 2];
 
-		snprintf(wwn, sizeof(wwn), "%s%s", strncmp(i->wwn, "0x", 2) ? "0x" : "", i->wwn);
+		snprintf(wwn, sizeof(wwn), "%s%s",
+			 strncmp(i->wwn, "0x", 2) && strncmp(i->wwn, "eui.", 4) ? "0x" : "",
+			 i->wwn);
 		table_set_str(t, DRV_WWN, wwn);
 	} else {
 		table_set_str(t, DRV_WWN, NULL);
@@ -84,6 +92,10 @@ void drive_row(struct table *t, const struct dev_entry *e, const char *health)
 	cap_methods_text(i->methods, buf, sizeof(buf));
 	table_set_str(t, DRV_METHODS, buf);
 	table_set_str(t, DRV_ZONED, zoned_model_name(i->zoned));
+	if (i->wear.known) {
+		table_set_u64(t, DRV_SPARE, i->wear.spare);
+		table_set_u64(t, DRV_USED, i->wear.used);
+	}
 	dev_state_text(e, buf, sizeof(buf));
 	table_set_str(t, DRV_STATE, buf);
 	if (i->rpm == 1) { /* flash: what a limit hides is spare area */
@@ -93,9 +105,9 @@ void drive_row(struct table *t, const struct dev_entry *e, const char *health)
 			 l->limited && l->original_blocks
 			     ? 100.0 * (1 - (double)l->limit_blocks / (double)l->original_blocks)
 			     : 0.0);
-		table_set_str(t, DRV_SPARE, buf);
+		table_set_str(t, DRV_OP, buf);
 	} else {
-		table_set_str(t, DRV_SPARE, NULL);
+		table_set_str(t, DRV_OP, NULL);
 	}
 	table_set_u64(t, DRV_ACTUATORS, i->ranges.n > 1 ? i->ranges.n : 1);
 	table_set_str(t, DRV_HEALTH, health);

@@ -29,9 +29,11 @@ enum drive_col {
 	DRV_PHY_SEC,
 	DRV_METHODS,
 	DRV_ZONED,
+	DRV_SPARE,
+	DRV_USED,
 	DRV_STATE,
 	DRV_ACTUATORS,
-	DRV_SPARE, /* flash drives (docs/flash.md) */
+	DRV_OP, /* flash drives: over-provisioning (docs/flash.md) */
 	DRV_HEALTH,
 	DRV_COUNT
 };

@@ -1,8 +1,9 @@
 /* simeng.c - the simulated engine: the same jobs over a simulated drive,
  * in virtual time.
  *
- * Every request goes to the drive as a READ(16) or WRITE(16) CDB through
- * the sim transport and the drive layer, as any command does. The run's
+ * Every request goes to the drive as a READ(16) or WRITE(16) CDB (an NVMe
+ * drive: an NVMe Read or Write, drive_build_rw) through the sim transport
+ * and the drive layer, as any command does. The run's
  * clock is the sum of the drive's service times (xcmd.duration_ns) and
  * of the destages its scheduler chose to do first (sim_drive_destage): a
  * closed loop, so the drive is never idle while the run lasts (it
@@ -19,7 +20,8 @@
  * writes send zeros from one reusable buffer (the payload of a benchmark
  * does not matter to the model). A drive with several actuators serves
  * one request per actuator at a time, each on a clock of its own
- * (run_multi).
+ * (run_multi); an NVMe drive's flash dies serve theirs in parallel, the
+ * transfers sharing the host link (run_flash).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -391,6 +393,87 @@ static int run_multi(struct sdev *s, const struct io_job *job, struct io_gen *ge
 	return rc;
 }
 
+/*
+ * A flash drive (sim_drive_flash): the requests outstanding proceed in
+ * parallel, each on the die its LBA falls on (128 KiB stripes across the
+ * dies), a die serving one at a time for the time the drive says the
+ * command took; the transfers share the host link, so a request ends when
+ * both its die and its turn of the link are done. An event loop: the clock
+ * is the time the next request ends, and the closed loop's next one is
+ * issued then. A run of time_ns counts what ended by then.
+ */
+struct fout {
+	struct sreq r;
+	uint64_t end;
+	struct xcmd c;
+	struct scsi_sense sense;
+	struct ss_error cerr;
+	int crc;
+};
+
+static void flash_issue(struct sdev *s, struct fout *o, uint64_t now, uint64_t *die_free,
+			unsigned dies, uint64_t *link_free, double link_mbps)
+{
+	uint64_t stripe = (128u << 10) / s->g.lblock, start, done, x;
+	unsigned die;
+
+	memset(&o->cerr, 0, sizeof(o->cerr));
+	o->crc = serve(s, &o->r, &o->c, &o->sense, &o->cerr);
+	die = (unsigned)((o->r.lba / (stripe ? stripe : 1)) % dies);
+	start = die_free[die] > now ? die_free[die] : now;
+	die_free[die] = start + o->c.duration_ns;
+	x = (uint64_t)((double)o->c.data_len * 1000.0 / link_mbps); /* ns on the link */
+	done = *link_free + x;
+	if (done < die_free[die])
+		done = die_free[die];
+	*link_free = done;
+	o->end = done;
+}
+
+static int run_flash(struct sdev *s, const struct io_job *job, struct io_gen *gen,
+		     const struct sreq *q, unsigned n, unsigned dies, double link_mbps,
+		     struct io_result *res, struct ss_error *err)
+{
+	uint64_t *die_free = calloc(dies, sizeof(*die_free)), link_free = 0, vt = 0;
+	struct fout *o = calloc(n ? n : 1, sizeof(*o));
+	struct io_req nr;
+	unsigned done = 0;
+	int rc = 0;
+
+	if (!die_free || !o) {
+		rc = ss_error_set(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		o[i].r = q[i];
+		flash_issue(s, &o[i], 0, die_free, dies, &link_free, link_mbps);
+	}
+	while (n) {
+		unsigned i = 0;
+
+		for (unsigned k = 1; k < n; k++)
+			if (o[k].end < o[i].end)
+				i = k;
+		vt = o[i].end;
+		if (finish(s, job, &o[i].r, &o[i].c, &o[i].sense, o[i].crc, &o[i].cerr, vt, res,
+			   &rc, err))
+			break;
+		if ((job->time_ns && vt >= job->time_ns) || report(job, gen, ++done, vt, &rc, err))
+			break;
+		if (io_gen_next(gen, &nr)) {
+			o[i].r = (struct sreq){ nr.lba, vt, vt, nr.blocks, nr.write };
+			flash_issue(s, &o[i], vt, die_free, dies, &link_free, link_mbps);
+		} else {
+			o[i] = o[--n];
+		}
+	}
+	res->elapsed_ns = vt;
+out:
+	free(die_free);
+	free(o);
+	return rc;
+}
+
 static int s_run(void *priv, const struct io_job *job, struct io_result *res, struct ss_error *err)
 {
 	struct sdev *s = priv;
@@ -398,7 +481,8 @@ static int s_run(void *priv, const struct io_job *job, struct io_result *res, st
 	struct sreq *q;
 	struct sim_queued *v;
 	struct io_req nr;
-	unsigned n = 0;
+	unsigned n = 0, dies;
+	double link;
 	int rc;
 
 	if (need_buffer(s, io_job_max_bytes(job, s->g.lblock)))
@@ -412,8 +496,12 @@ static int s_run(void *priv, const struct io_job *job, struct io_result *res, st
 	io_gen_init(&gen, job, &s->g);
 	while (n < job->qd && io_gen_next(&gen, &nr))
 		q[n++] = (struct sreq){ nr.lba, 0, UINT64_MAX, nr.blocks, nr.write };
-	rc = sim_drive_actuators(s->sd) > 1 ? run_multi(s, job, &gen, q, v, n, res, err)
-					    : run_one(s, job, &gen, q, v, n, res, err);
+	if (sim_drive_flash(s->sd, &dies, &link) && link > 0)
+		rc = run_flash(s, job, &gen, q, n, dies, link, res, err);
+	else if (sim_drive_actuators(s->sd) > 1)
+		rc = run_multi(s, job, &gen, q, v, n, res, err);
+	else
+		rc = run_one(s, job, &gen, q, v, n, res, err);
 out:
 	free(q);
 	free(v);

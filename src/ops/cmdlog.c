@@ -145,8 +145,11 @@ bool cmdlog_entry_ok(const struct cmdlog_entry *e)
 
 bool cmdlog_entry_media(const struct cmdlog_entry *e)
 {
-	if (e->kind != XCMD_CDB)
-		return e->nvme.opcode <= 0x02 && e->kind == XCMD_NVME_IO && e->nvme.opcode;
+	if (e->kind != XCMD_CDB) {
+		struct xcmd x = { .kind = e->kind, .nvme = e->nvme };
+
+		return nvme_cmd_is_media(&x);
+	}
 	return sat_cdb_is_media(e->cdb, e->cdb_len);
 }
 

@@ -731,8 +731,14 @@ int selftest_start(struct drive *d, const struct drive_info *info, enum selftest
 		return ss_error_set(err, -EINVAL, "%s: unknown self-test kind", drive_name(d));
 	if (info->ata)
 		return ata_selftest_start(d, info, kind, err);
-	if (info->tran == TRAN_NVME)
+	if (info->tran == TRAN_NVME) {
+		struct selftest_caps caps;
+
+		smart_nvme_selftest_caps(info, drive_name(d), &caps);
+		if (!caps.has[kind])
+			return ss_error_set(err, -EOPNOTSUPP, "%s", caps.why_not[kind]);
 		return smart_nvme_selftest_start(d, kind, err);
+	}
 	return smart_scsi_selftest_start(d, kind, err);
 }
 
@@ -754,7 +760,7 @@ int selftest_start_span(struct drive *d, const struct drive_info *info, uint64_t
 	if (info->tran == TRAN_NVME) {
 		/* nor has NVMe: the extended one, whole namespace */
 		*kind = SELFTEST_EXTENDED;
-		return smart_nvme_selftest_start(d, SELFTEST_EXTENDED, err);
+		return selftest_start(d, info, SELFTEST_EXTENDED, err);
 	}
 	if (!info->ata) {
 		/* SCSI has no selective self-test: the extended one, whole disk */

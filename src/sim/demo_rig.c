@@ -184,6 +184,22 @@ static const char demo_json[] =
     "      \"hpa\": {\"supported\": true},\n"
     "      \"smart\": {\"temperature\": 31, \"power_on_hours\": 8230},\n"
     "      \"flash\": {\"dies\": 8, \"trim\": \"rzat\"}\n"
+    "    },\n"
+    /* NVMe (issue 30.2): a 960 GB TLC drive on PCIe 3.0 x4 whose controller offers
+     * namespace management (limit --method nvme-ns) and 512 and 4096-byte LBA
+     * formats (format --sector-size) */
+    "    {\n"
+    "      \"id\": \"nvme\",\n"
+    "      \"personality\": \"nvme\",\n"
+    "      \"model\": \"SAMSUNG MZVLB960HBJR-000L2\",\n"
+    "      \"serial\": \"S4EMNX0R512345\",\n"
+    "      \"firmware\": \"4L1QEXA7\",\n"
+    "      \"wwn\": \"5002538b81b2c3d4\",\n"
+    "      \"blocks\": 1875385008,\n"
+    "      \"logical_block\": 512,\n"
+    "      \"smart\": {\"temperature\": 38, \"power_on_hours\": 4210},\n"
+    "      \"nvme\": {\"lba_formats\": [512, 4096], \"percentage_used\": 2,\n"
+    "               \"available_spare\": 100, \"available_spare_threshold\": 10}\n"
     "    }\n"
     "  ],\n"
     /* enclosure (issue 29.3): a SES JBOD holding the demo drives, slots 6 and 7 empty */

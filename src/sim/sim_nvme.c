@@ -625,6 +625,15 @@ void sim_nvme_exec(struct sim_cmd *sc)
 	}
 }
 
+bool sim_drive_flash(const struct sim_drive *d, unsigned *dies, double *link_mbps)
+{
+	if (!d || !d->cfg.nvme)
+		return false;
+	*dies = d->cfg.nv.dies ? d->cfg.nv.dies : 1;
+	*link_mbps = d->cfg.media.outer_mbps;
+	return true;
+}
+
 /* ---- the rig's "nvme" member ---- */
 
 static int rd_u8(struct json_object *o, const char *k, unsigned max, uint8_t *out, char *msg,
@@ -646,9 +655,13 @@ static int rd_u8(struct json_object *o, const char *k, unsigned max, uint8_t *ou
 
 int sim_nvme_parse(struct sim_config *c, struct json_object *o, char *msg, size_t len)
 {
-	static const char *const keys[] = { "lba_formats",     "namespace_management",
-					    "available_spare", "available_spare_threshold",
-					    "percentage_used", "media_errors" };
+	static const char *const keys[] = { "lba_formats",
+					    "namespace_management",
+					    "available_spare",
+					    "available_spare_threshold",
+					    "percentage_used",
+					    "media_errors",
+					    "dies" };
 	struct json_object *v;
 	int rc;
 
@@ -704,6 +717,15 @@ int sim_nvme_parse(struct sim_config *c, struct json_object *o, char *msg, size_
 	    (rc = rd_u8(o, "available_spare_threshold", 100, &c->nv.spare_threshold, msg, len)) ||
 	    (rc = rd_u8(o, "percentage_used", 255, &c->nv.percentage_used, msg, len)))
 		return rc;
+	if (json_object_object_get_ex(o, "dies", &v)) {
+		int64_t m = json_object_is_type(v, json_type_int) ? json_object_get_int64(v) : -1;
+
+		if (m < 1 || m > 1024) {
+			snprintf(msg, len, "\"dies\": expected a whole number from 1 to 1024");
+			return -EINVAL;
+		}
+		c->nv.dies = (unsigned)m;
+	}
 	if (json_object_object_get_ex(o, "media_errors", &v)) {
 		int64_t m = json_object_is_type(v, json_type_int) ? json_object_get_int64(v) : -1;
 

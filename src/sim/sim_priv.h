@@ -140,6 +140,7 @@ struct sim_nvme_cfg {
 	bool ns_mgmt;	   /* OACS bit 3: namespace management */
 	uint8_t spare, spare_threshold, percentage_used;
 	uint64_t media_errors;
+	unsigned dies; /* flash dies that serve commands in parallel */
 };
 
 /* Storage element depopulation (sim_elem.c): what runs */

@@ -838,6 +838,7 @@ static int parse_drive(struct rp *p, struct json_object *o, const struct jpos *p
 		c->nv.ns_mgmt = true;
 		c->nv.spare = 100;
 		c->nv.spare_threshold = 10;
+		c->nv.dies = 32; /* 4 channels of 8 dies: a 1 TB TLC drive */
 		/* a TLC drive on PCIe 3.0 x4: 3 GB/s, 80 us to the first byte */
 		c->media.avg_seek_ms = c->media.t2t_ms = c->media.full_ms = 0.08;
 		c->media.outer_mbps = c->media.inner_mbps = 3000;

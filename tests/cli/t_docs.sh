@@ -17,7 +17,7 @@ DOCS_ROOT=$HERE/../..
 # sdb is SAS so that limit and then restore both work without the power cycle an HPA disk
 # needs between two changes; the 2 TB and 14 TB disks stay out of the globs (a qualification
 # of them takes minutes).
-DOCS_DISKS="sda=sim:sata320 sdb=sim:sas15k sdc=sim:sata250 sdd=sim:sata-hpa"
+DOCS_DISKS="sda=sim:sata320 sdb=sim:sas15k sdc=sim:sata250 sdd=sim:sata-hpa nvme0n1=sim:nvme"
 # one line per example: WHERE <tab> AS WRITTEN <tab> AS RUN (a sh -c command line)
 docs_examples() {
 	python3 - "$DOCS_ROOT/README.md" "$DOCS_ROOT/docs/man/shortstroke.8" "$PROG" "$DOCS_DISKS" <<'PY'
@@ -57,7 +57,7 @@ for c in cmds:
             on = False
 
 def disk(w):
-    if not w.startswith("/dev/sd"):
+    if not re.match(r"/dev/(sd|nvme)", w):
         return [w]
     m = [sim for name, sim in disks if fnmatch.fnmatchcase(name, w[5:])]
     return m or [w]

@@ -102,7 +102,9 @@ if command -v tmux >/dev/null 2>&1; then
 		export SHORTSTROKE_STATE_DIR="$TMP/fl-tui-$size"
 		tui_start fl$size "$w" "$h" --demo
 		tui_wait "demo rig - 7 drives" >/dev/null
-		tui_keys G l # sim:ssd, the last drive
+		tui_keys / # sim:ssd, found by the filter
+		tui_keys -l 12390912A4F1
+		tui_keys Enter l
 		tui_type 72%
 		tui_check "tui $size: the limit preview on an SSD: TRIM first, zeros after a restore" \
 			"Flash: +the data in LBA 360083456-500118191 .*discarded"

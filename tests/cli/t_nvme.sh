@@ -50,6 +50,11 @@ json_check "the self-test log read back" '(t := d["disks"][0]["selftests"]) and 
 
 run $S bench -w random-access -q 1 -t 1s -J sim:nv
 json_check "bench on NVMe (virtual time)" 'd["results"][0]["virtual_time"] and d["results"][0]["runs"][0]["iops"] > 5000 and d["results"][0]["runs"][0]["errors"] == 0'
+# the dies serve queued commands in parallel; the host link caps the transfers
+run $S bench -w random-access -q 1,32 -t 1s -J sim:nv
+json_check "bench: random reads at QD 32 on the dies in parallel" '(r := d["results"][0]["runs"]) and r[1]["iops"] > 8 * r[0]["iops"] and r[1]["lat_avg_ms"] < 4 * r[0]["lat_avg_ms"]'
+run $S bench -q 1,16 -t 1s -J sim:nv
+json_check "bench: sequential reads held to the host link (3000 MB/s)" '(r := d["results"][0]["runs"]) and 2500 < r[0]["mbps"] <= 3000.5 and 2900 < r[1]["mbps"] <= 3000.5'
 run $S qualify sim:nv
 expect "qualify: the NVMe health fields" 0 "smart +PASS +PASSED, 35 C, spare 100% \\(threshold 10%\\), 3% used, 0 media errors"
 run $S qualify sim:worn

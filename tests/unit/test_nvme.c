@@ -72,6 +72,12 @@ static void test_builders(void **state)
 	assert_int_equal(c.nvme.cdw10, 0x23456789u);
 	assert_int_equal(c.nvme.cdw11, 0x1u);
 	assert_int_equal(c.nvme.cdw12, 7);
+	assert_true(nvme_cmd_is_media(&c));
+	nvme_build_flush(&c, 1);
+	assert_int_equal(c.kind, XCMD_NVME_IO);
+	assert_int_equal(c.nvme.opcode, 0x00);
+	assert_int_equal(c.dir, XFER_NONE);
+	assert_false(nvme_cmd_is_media(&c));
 }
 
 static void test_parsers(void **state)

@@ -370,7 +370,8 @@ static void test_demo_rig(void **state)
 
 	(void)state;
 	assert_int_equal(sim_rig_demo(NULL, &f.rig, &err), 0);
-	assert_int_equal(sim_rig_count(f.rig), sizeof(want) / sizeof(want[0]));
+	/* and last an NVMe drive, which takes no CDB */
+	assert_int_equal(sim_rig_count(f.rig), sizeof(want) / sizeof(want[0]) + 1);
 	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		struct transport *t = open_t(&f, want[i].id);
 
@@ -1899,11 +1900,13 @@ static void test_rig_file(void **state)
 	fputs(sim_rig_demo_json(), fp);
 	fclose(fp);
 	assert_int_equal(sim_rig_load_file(path, NULL, &rig, &err), 0);
-	assert_int_equal(sim_rig_count(rig), 9);
+	assert_int_equal(sim_rig_count(rig), 10);
 	assert_string_equal(sim_drive_id(sim_rig_drive(rig, 5)), "sata-hpa");
 	assert_string_equal(sim_drive_id(sim_rig_drive(rig, 7)), "exos-sata");
 	assert_string_equal(sim_drive_id(sim_rig_drive(rig, 8)), "ssd");
-	assert_null(sim_rig_drive(rig, 9));
+	assert_string_equal(sim_drive_id(sim_rig_drive(rig, 9)), "nvme");
+	assert_string_equal(sim_drive_personality(sim_rig_drive(rig, 9)), "nvme");
+	assert_null(sim_rig_drive(rig, 10));
 	assert_null(sim_rig_find(rig, "nope"));
 	sim_rig_free(rig);
 	assert_int_equal(sim_rig_load_file("/nonexistent/rig.json", NULL, &rig, &err), -ENOENT);

@@ -72,6 +72,9 @@ F_FW="SSFW0006"; F_RPM=7200; F_WWN=0x5000c500a1b2c3d7; F_MB=256
 G_MODEL="SSTEST GOLF 256M";       G_SERIAL="SSG-0007-GOLF"
 G_FW="SSFW0007"; G_RPM=7200; G_WWN=0x5000c500a1b2c3d8; G_MB=256
 AHCI_DISKS="A B C F G"
+# N: QEMU's NVMe controller (in an NVMe subsystem, for namespace attachment) with one
+# namespace on a 256 MiB image (cases-81).
+N_SERIAL="SSN-0008-NVME"; N_MB=256
 
 tstage=$out/tests-stage
 rm -rf "$tstage"
@@ -82,6 +85,7 @@ cp tests/vm/guest/* "$tstage/vmtest/"
 {
 	echo "KVER='$kver'"
 	echo "AHCI_DISKS='$AHCI_DISKS'"
+	echo "N_SERIAL='$N_SERIAL' N_BYTES=$((N_MB * 1048576))"
 	for d in $AHCI_DISKS; do
 		eval "echo \"${d}_MODEL='\$${d}_MODEL' ${d}_SERIAL='\$${d}_SERIAL'\""
 		eval "echo \"${d}_FW='\$${d}_FW' ${d}_RPM=\$${d}_RPM ${d}_WWN=\$${d}_WWN\""
@@ -98,6 +102,7 @@ for d in $AHCI_DISKS; do
 	eval "mb=\$${d}_MB"
 	truncate -s "${mb}M" "$out/disk-$d.img"
 done
+truncate -s "${N_MB}M" "$out/disk-N.img"
 # Disk A: an MBR with two 512 MiB Linux partitions (sda1 at 1 MiB, sda2).
 mbr_entry() { # start-LBA size-in-sectors, both < 2^32, as little-endian
 	printf '\000\000\002\000\203\376\377\377'
@@ -140,6 +145,10 @@ for d in $AHCI_DISKS; do
 		-device "ide-hd,bus=ahci.$port,drive=disk$d,model=$m,serial=$s,ver=$f,rotation_rate=$r,wwn=$w"
 	port=$((port + 1))
 done
+set -- "$@" -drive "if=none,id=diskN,file=$out/disk-N.img,format=raw,cache=unsafe" \
+	-device nvme-subsys,id=nvsub,nqn=sstest-nvme \
+	-device "nvme,id=nvme0,serial=$N_SERIAL,subsys=nvsub" \
+	-device nvme-ns,drive=diskN,bus=nvme0,nsid=1
 # A copy of the command line, to boot the same guest by hand.
 {
 	printf "qemu-system-x86_64"

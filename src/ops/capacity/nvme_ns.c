@@ -109,6 +109,12 @@ static int ns_make(struct cap_ctx *c, uint64_t blocks, struct ss_error *err)
 		block = orig.block_len;
 	if (blocks == UINT64_MAX)
 		blocks = block ? i->nvme.tnvmcap / block : 0;
+	if (!blocks) /* nothing sent yet */
+		return ss_error_set(
+		    err, -EOPNOTSUPP,
+		    "%s: the controller does not report its NVM capacity (TNVMCAP): "
+		    "the size of a new namespace is known only from the journal",
+		    cap_dev(c));
 	lbaf = format_of(i, block);
 	if (!nsid) {
 		rc = ns_recover(c, blocks, lbaf, &nsid, err);
