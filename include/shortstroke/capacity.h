@@ -259,6 +259,21 @@ void cap_method_names(char *buf, size_t len, unsigned without);
  * to the limit, so md gets (limit - start) blocks of the outer band.
  */
 uint64_t cap_partition_start(uint32_t block_len);
+/*
+ * The partitions the method writes for a limit of target blocks: one from
+ * cap_partition_start to target; on a drive with several actuators
+ * (cpr_multi of i->ranges) one at the outer edge of each actuator's range,
+ * each the same share of its range as target is of all the ranges (N % of
+ * each), from the range's first MiB boundary, its end rounded down to a
+ * MiB. Partition k is out[k] (blocks, end exclusive). Returns how many
+ * (1 to CPR_MAX), or -EINVAL with why in err (a range's share too small
+ * for a partition, no room for the backup GPT).
+ */
+struct cap_part {
+	uint64_t start, end;
+};
+int cap_partition_layout(const struct drive_info *i, uint64_t target, struct cap_part *out,
+			 struct ss_error *err);
 /* Room for it: past the first MiB, and the backup GPT after it (-EINVAL). */
 int cap_partition_fits(const struct drive_info *i, uint64_t limit, struct ss_error *err);
 /* Its node: /dev/sdb1 (/dev/nvme0n1p1 where the disk's name ends in a

@@ -1131,6 +1131,18 @@ static void check_members(struct ss_ctx *ctx, const struct array_apply_opts *o,
 		}
 		part[0] = '\0';
 		if (array_by_partition(am->plan.method)) {
+			if (cpr_multi(&am->e.info.ranges)) {
+				/* the method writes a partition per actuator; md here
+				 * would get the first alone, half the stroke */
+				ss_error_set(&am->err, -EOPNOTSUPP,
+					     "%s: has %u actuators: apply does not yet build an md "
+					     "RAID 0 over each drive's partitions under the array; "
+					     "limit it with 'limit --method partition' and build "
+					     "the arrays with mdadm",
+					     am->e.spec, am->e.info.ranges.n);
+				member_fail(am, am->err.code, AR_FAILED);
+				continue;
+			}
 			if (cap_partition_fits(&am->e.info, pd->limit_blocks, &am->err)) {
 				ss_error_prefix(&am->err, "%s: the partition method: ", am->e.spec);
 				member_fail(am, am->err.code, AR_FAILED);
