@@ -42,7 +42,7 @@ extern "C" {
  * sized struct, a function or an enumerator added is a compatible change:
  * the version string's minor number grows. */
 #define RP_API_VERSION 2
-#define RP_VERSION_STRING "2.2.0"
+#define RP_VERSION_STRING "2.3.0"
 
 /* The API version the library was built with (compare with RP_API_VERSION). */
 RP_EXPORT int rp_api_version(void);
@@ -154,6 +154,11 @@ struct rp_disk {
 	uint64_t zone_bytes;  /* a zoned disk's zone size (strokes are whole zones); 0: none */
 	int zoned;	      /* RP_ZONED_*; host-managed disks cannot be md members */
 	uint32_t reserved;    /* 0 */
+	/* 2.3 */
+	unsigned actuators; /* head stacks that position independently, each serving an equal
+			     * share of the LBAs (concurrent positioning ranges); 0 or 1: one.
+			     * Planned in RAID 0 (md RAID 0 over a partition per actuator) */
+	uint32_t reserved3; /* 0 */
 };
 
 /* rp_disk.write_cache: the disk's volatile write cache (0: by class) */

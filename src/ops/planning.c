@@ -143,6 +143,7 @@ void plan_disk_mechanics(const struct dev_mechanics *m, struct rp_disk *rp)
 	rp->inner_mbps = m->inner_mbps;
 	rp->overhead_ms = m->overhead_ms;
 	rp->queue_depth = m->queue_depth;
+	rp->actuators = m->actuators > 1 ? m->actuators : 0;
 	rp->write_cache = m->write_cache ? RP_WCACHE_ON : RP_WCACHE_OFF;
 	rp->cache_mb = m->cache_mb;
 	rp->link_mbps = m->link_mbps;
