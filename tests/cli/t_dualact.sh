@@ -71,3 +71,7 @@ json_check "restore: free again" "d['state'] == 'free' and d['limited'] is None"
 # a share too small for a partition in a range is refused before anything is written
 run "$PROG" --demo limit --blocks 4096 --method partition --force --yes sim:dual
 expect "a share too small for each range: refused" 1 "" "leaves no room for a partition"
+
+# the zone profile falls from the outer edge in each range again: no "weak head" for that
+run "$PROG" --demo qualify --profile quick sim:dual
+expect "qualify: the profile of two ranges is no weak head" 0 "zones +PASS +outer 275.5 MB/s"
