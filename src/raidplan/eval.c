@@ -801,6 +801,15 @@ int rp_eval_run(const struct rp_disk *disks, size_t n_disks, const struct rp_pat
 	if (act > 1)
 		l.n_disks *= act;
 	rc = rp_eval_models(dm, n_disks * act, path, &l, &wc, out, err);
+	if (rc == 0 && act > 1) {
+		/* the layout as the caller gave it: over its disks, not their
+		 * actuators (disk i's are members i x act ...) */
+		struct rp_eval *ev = *out;
+
+		ev->layout.n_disks = l.n_disks / act;
+		for (i = 0; i < ev->layout.n_disks; i++)
+			ev->members[i] = ev->members[i * act] / act;
+	}
 out:
 	free(dm);
 	free(links);

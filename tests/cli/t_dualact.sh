@@ -75,3 +75,53 @@ expect "a share too small for each range: refused" 1 "" "leaves no room for a pa
 # the zone profile falls from the outer edge in each range again: no "weak head" for that
 run "$PROG" --demo qualify --profile quick sim:dual
 expect "qualify: the profile of two ranges is no weak head" 0 "zones +PASS +outer 275.5 MB/s"
+
+# --- apply: md RAID 0 over each disk's partitions (one per actuator), the plan's level over
+# those; undo takes it all back. mdadm is tests/cli/fake-mdadm.sh (as in t_apply.sh); the
+# guest runs the real one (cases-83).
+DA=$TMP/dualapply
+mkdir -p "$DA/root/proc"
+echo "Personalities : [raid0] [raid1] [raid10] [raid6] [raid5] [raid4]" >"$DA/root/proc/mdstat"
+cat >"$DA/rig.json" <<'RIG'
+{"drives": [
+ {"id": "m1", "personality": "sata", "model": "DUAL TEST 100G", "serial": "DA-0001", "firmware": "F1",
+  "wwn": "5000c500d0000001", "blocks": 195312500, "actuators": 2, "amac": true, "hpa": true},
+ {"id": "m2", "personality": "sata", "model": "DUAL TEST 100G", "serial": "DA-0002", "firmware": "F1",
+  "wwn": "5000c500d0000002", "blocks": 195312500, "actuators": 2, "amac": true, "hpa": true}
+]}
+RIG
+dss() {
+	env SHORTSTROKE_RIG="$DA/rig.json" SHORTSTROKE_SYSROOT="$DA/root" \
+		SHORTSTROKE_MDADM="$HERE/fake-mdadm.sh" SHORTSTROKE_MODPROBE=false \
+		FAKE_MDADM_LOG="$DA/log" FAKE_MDADM_STATE="$DA/md.state" "$PROG" "$@"
+}
+: >"$DA/log"
+run dss plan --level 0 --stroke 25% sim:m1 sim:m2 -O "$DA/r0.json"
+expect "plan RAID 0 of two dual-actuator disks" 0
+run dss apply "$DA/r0.json" --name dual0 --yes
+expect "apply: a RAID 0 per disk over its actuators' partitions" 0 \
+	"RAID 0 over 2 disks of 2 actuators: RAID 0 over 2 RAID 0 arrays, each of a disk's 2 partitions"
+creates=$(grep -- "--create" "$DA/log" | sed 's/.*--create //')
+want="/dev/md/dual0.0 --run --metadata=1.2 --level=0 --raid-devices=2 --chunk=512K --name=dual0.0 sim:m1-part1 sim:m1-part2
+/dev/md/dual0.1 --run --metadata=1.2 --level=0 --raid-devices=2 --chunk=512K --name=dual0.1 sim:m2-part1 sim:m2-part2
+/dev/md/dual0 --run --metadata=1.2 --level=0 --raid-devices=2 --chunk=512K --name=dual0 /dev/md/dual0.0 /dev/md/dual0.1"
+[ "$creates" = "$want" ] && pass "apply: mdadm --create of each disk's stripe, then the array over them" ||
+	fail "apply: mdadm --create of each disk's stripe, then the array over them" "$creates"
+run dss info -J sim:m2
+json_check "apply: the member is limited by partition" "d['limited']['method'] == 'partition'"
+run dss array undo dual0 --yes
+expect "array undo: every partition's superblock wiped, each disk restored once" 0
+zeros=$(grep -c -- "--zero-superblock" "$DA/log")
+[ "$zeros" -ge 4 ] && grep -q -- "--zero-superblock.*sim:m1-part2" "$DA/log" &&
+	pass "undo: the md superblocks of both partitions of each disk wiped" ||
+	fail "undo: the md superblocks of both partitions of each disk wiped" "$(grep -- --zero "$DA/log")"
+run dss info -J sim:m1
+json_check "undo: the disk is whole again" "d['limited'] is None and d['state'] == 'free'"
+run dss apply "$DA/r0.json" --name dual1 --yes
+expect "apply again (for status and replace)" 0
+run dss array status dual1
+expect "array status: each disk's partitions, under its RAID 0" 0 "sim:m1-part2"
+run dss array replace dual1 sim:m1 sim:m2 --yes
+expect "array replace of a disk of several actuators: not done, said" 1 "" "not done by shortstroke yet; use mdadm"
+run dss array undo dual1 --yes
+expect "array undo (again)" 0

@@ -289,7 +289,7 @@ static int multi_actuator_refusal(const struct drive_info *i, const struct cap_m
 	    "LBA %" PRIu64 "); %s cuts the end of the LBAs off, so the outer band kept would be "
 	    "actuator 0's alone and actuator 1's range cut away: random IOPS halved. "
 	    "--method partition puts a partition at the outer edge of each actuator's range "
-	    "(the same share of each), to stripe with md RAID 0; --force cuts the "
+	    "(the same share of each), which 'apply' stripes with md RAID 0; --force cuts the "
 	    "end all the same",
 	    dev, c->n, c->r[1].lba, o->name);
 }

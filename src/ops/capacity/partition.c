@@ -449,15 +449,37 @@ int cap_partition_fits(const struct drive_info *i, uint64_t limit, struct ss_err
 	return 0;
 }
 
-void cap_partition_node(const struct dev_entry *e, char *buf, size_t len)
+void cap_partition_node_k(const struct dev_entry *e, unsigned k, char *buf, size_t len)
 {
 	size_t n = strlen(e->node);
 
 	if (e->sim)
-		snprintf(buf, len, "%s-part1", e->spec);
+		snprintf(buf, len, "%s-part%u", e->spec, k);
 	else /* the kernel's names: sdb1, but nvme0n1p1, loop0p1 */
-		snprintf(buf, len, "%s%s1", e->node,
-			 n && e->node[n - 1] >= '0' && e->node[n - 1] <= '9' ? "p" : "");
+		snprintf(buf, len, "%s%s%u", e->node,
+			 n && e->node[n - 1] >= '0' && e->node[n - 1] <= '9' ? "p" : "", k);
+}
+
+void cap_partition_node(const struct dev_entry *e, char *buf, size_t len)
+{
+	cap_partition_node_k(e, 1, buf, len);
+}
+
+int cap_partition_end_k(struct drive *d, struct dev_entry *e, unsigned k, uint64_t *end,
+			struct ss_error *err)
+{
+	struct cap_ctx c = { .d = d, .e = e };
+	struct cap_part p[CPR_MAX];
+	int n = k >= 1 && k <= CPR_MAX ? part_read(&c, p, k, err) : -ENOENT;
+
+	if (n >= 0 && (unsigned)n < k)
+		n = -ENOENT;
+	if (n < 0)
+		return n == -ENOENT
+			   ? ss_error_set(err, -ENOENT, "%s holds no partition %u", e->spec, k)
+			   : n;
+	*end = p[k - 1].end;
+	return 0;
 }
 
 int cap_partition_end(struct drive *d, struct dev_entry *e, uint64_t *end, struct ss_error *err)
@@ -490,20 +512,30 @@ int cap_partition_wait(const struct dev_entry *e, uint64_t limit, unsigned timeo
 		       size_t len, struct ss_error *err)
 {
 	uint32_t bs = e->info.logical_block;
-	uint64_t want, got = 0;
+	uint64_t want = 0, got = 0;
+	struct cap_part parts[CPR_MAX];
 	unsigned waited = 0;
-	int rc;
+	int rc = -ENOENT, np;
 
 	cap_partition_node(e, node, len);
 	if (e->sim)
 		return 0;
 	if (!bs)
 		return ss_error_set(err, -EPROTO, "%s: unknown block size", e->spec);
-	want = (limit - cap_partition_start(bs)) * bs;
+	np = cap_partition_layout(&e->info, limit, parts, err);
+	if (np < 0)
+		return np;
 	for (;;) {
 		struct timespec ts = { 0, 100 * 1000000L };
 
-		rc = node_bytes(node, &got);
+		/* each partition of the table, the first last (node names it) */
+		for (int k = np - 1; k >= 0; k--) {
+			cap_partition_node_k(e, (unsigned)k + 1, node, len);
+			want = (parts[k].end - parts[k].start) * bs;
+			rc = node_bytes(node, &got);
+			if (rc || got != want)
+				break;
+		}
 		if (rc == 0 && got == want)
 			return 0;
 		if (waited >= timeout_ms)
