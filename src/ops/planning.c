@@ -234,6 +234,7 @@ int plan_disk_from_device(struct ss_ctx *ctx, const char *spec, const struct pla
 	rp_disk_init(&pd->rp);
 	pd->rp.capacity = pd->capacity_blocks * pd->block_size;
 	pd->rp.rpm = i->rpm;
+	pd->rp.actuators = i->ranges.n > 1 ? i->ranges.n : 0; /* the drive's own ranges */
 	if (i->zoned == ZONED_HOST_AWARE) {
 		pd->rp.zoned = RP_ZONED_HOST_AWARE;
 		pd->rp.zone_bytes = zone_blocks * pd->block_size;

@@ -3,8 +3,8 @@
 # B9h (sd, since Linux 5.19) and shows them in
 # queue/independent_access_ranges; shortstroke reads them through SG_IO
 # (the ATA log 47h through SAT), refuses an end cut, and the partition
-# method puts a partition at the outer edge of each range, which md RAID 0
-# stripes; undone (array stopped, superblocks zeroed, restore).
+# method puts a partition at the outer edge of each range; apply builds an
+# md RAID 0 per disk over them and a RAID 0 over those; undone.
 # Its own TCMU rig (cases-79 tore the shared one down).
 DUAL_OK=""
 if want ss-tcmu-dualact; then
@@ -42,34 +42,34 @@ ss_dualact() {
 	run $SS limit --percent 25 --yes /dev/$dv
 	expect_eq "an end cut: refused" "$RC" 3
 	expect_grep "... saying why" $ERR "actuator 1.s range cut away"
-	must $SS limit --percent 25 --method partition --yes /dev/$dv
+	# apply: a RAID 0 of the two disks, each an md RAID 0 over its actuators'
+	# partitions (real mdadm, real md), then undone
+	dv2=$(tcmu_dev tdual2)
+	[ -n "$dv2" ] || fail "no sd disk for sim:tdual2"
+	must $SS plan --level 0 --stroke 25% /dev/$dv /dev/$dv2 -O /tmp/dual-plan.json
+	must $SS apply /tmp/dual-plan.json --name dualact --yes
+	expect_grep "md: each disk's partitions striped" /proc/mdstat "raid0 ${dv}2\[1\] ${dv}1\[0\]|raid0 ${dv}1\[0\] ${dv}2\[1\]"
+	expect_grep "md: the array over them" /proc/mdstat "raid0 md[0-9]+\[1\] md[0-9]+\[0\]|raid0 md[0-9]+\[0\] md[0-9]+\[1\]"
 	# 25 % of each 4194304-block range, at its outer edge, on MiB boundaries
-	i=0
-	while [ ! -b /dev/${dv}2 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 	expect_eq "partition 1" "$(cat /sys/block/$dv/${dv}1/start)+$(cat /sys/block/$dv/${dv}1/size)" \
 		"2048+1046528"
 	expect_eq "partition 2" "$(cat /sys/block/$dv/${dv}2/start)+$(cat /sys/block/$dv/${dv}2/size)" \
 		"4194304+1048576"
-	# striped: md RAID 0 over the two actuators' partitions
-	must mdadm --create /dev/md/dualact --run --level=0 --raid-devices=2 --chunk=512 \
-		/dev/${dv}1 /dev/${dv}2
-	expect_grep "md raid0 over both partitions" /proc/mdstat "raid0 ${dv}2\[1\] ${dv}1\[0\]|raid0 ${dv}1\[0\] ${dv}2\[1\]"
-	must dd if=/dev/md/dualact of=/dev/null bs=1M count=16 iflag=direct
-	# undone
-	must mdadm --stop /dev/md/dualact
-	must mdadm --zero-superblock /dev/${dv}1 /dev/${dv}2
-	must $SS restore --yes /dev/$dv
+	expect_eq "partition 2 of the second disk" \
+		"$(cat /sys/block/$dv2/${dv2}2/start)+$(cat /sys/block/$dv2/${dv2}2/size)" "4194304+1048576"
+	must $SS array undo dualact --yes
+	grep -q "${dv}1\|${dv2}2" /proc/mdstat && fail "md still holds a partition after undo"
 	i=0
 	while [ -b /dev/${dv}1 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-	[ -b /dev/${dv}1 ] && fail "partition 1 still there after restore"
-	ss_json dual-after info -J /dev/$dv
-	expect_eq "restored: free" "$(jget $F .state)" free
+	[ -b /dev/${dv}1 ] && fail "partition 1 still there after undo"
 	return 0
 }
 t ss-tcmu-dualact ss_dualact
 
 if [ -n "$DUAL_OK" ]; then
-	mdadm --stop /dev/md/dualact > /dev/null 2>&1
+	for md in /dev/md/dualact /dev/md/dualact.0 /dev/md/dualact.1; do
+		mdadm --stop $md > /dev/null 2>&1
+	done
 	tcmu_teardown > /dev/null 2>&1 || echo "VMTEST INFO tcmu-dualact: teardown reported an error"
 	DUAL_OK=""
 fi
