@@ -368,8 +368,8 @@ static void test_demo_rig(void **state)
 
 	(void)state;
 	assert_int_equal(sim_rig_demo(NULL, &f.rig, &err), 0);
-	assert_int_equal(sim_rig_count(f.rig), 6);
-	for (i = 0; i < 6; i++) {
+	assert_int_equal(sim_rig_count(f.rig), FIXTURE_DEMO_DRIVES);
+	for (i = 0; i < 6; i++) { /* the first six: the dual-actuator one is test_sim_dualact's */
 		struct transport *t = open_t(&f, want[i].id);
 
 		assert_true(rc16(t, &blen, NULL) == want[i].blocks);
@@ -1895,9 +1895,9 @@ static void test_rig_file(void **state)
 	fputs(sim_rig_demo_json(), fp);
 	fclose(fp);
 	assert_int_equal(sim_rig_load_file(path, NULL, &rig, &err), 0);
-	assert_int_equal(sim_rig_count(rig), 6);
+	assert_int_equal(sim_rig_count(rig), FIXTURE_DEMO_DRIVES);
 	assert_string_equal(sim_drive_id(sim_rig_drive(rig, 5)), "sata-hpa");
-	assert_null(sim_rig_drive(rig, 6));
+	assert_null(sim_rig_drive(rig, FIXTURE_DEMO_DRIVES));
 	assert_null(sim_rig_find(rig, "nope"));
 	sim_rig_free(rig);
 	assert_int_equal(sim_rig_load_file("/nonexistent/rig.json", NULL, &rig, &err), -ENOENT);
