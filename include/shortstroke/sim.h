@@ -76,10 +76,6 @@ void sim_drive_advance_clock(struct sim_drive *d, uint64_t ns);
  * command queuing compares to pick the next queued command (shortest
  * positioning time first); the simulated I/O engine uses it. */
 uint64_t sim_drive_position_ns(const struct sim_drive *d, uint64_t lba);
-/* Of n queued commands starting at lba[0..n), the index of the one with
- * the shortest positioning time (the first on a tie): plain SPTF, without
- * the ageing and the write cache of sim_drive_schedule. */
-unsigned sim_drive_queue_pick(const struct sim_drive *d, const uint64_t *lba, unsigned n);
 
 /* A command a drive holds, as its scheduler sees it: where, how much, and
  * how long it has waited in the drive's queue (virtual ns). */
@@ -132,6 +128,23 @@ void sim_drive_turn(struct sim_drive *d, uint64_t ns);
 /* One revolution of the platters (ns; 0 for a drive that does not rotate). */
 double sim_drive_rev_ns(const struct sim_drive *d);
 
+/* A flash drive (the rig's "flash", docs/flash.md): what its FTL did since
+ * it was built in this process: host pages (4 KiB) written, pages
+ * programmed (the host's and garbage collection's), pages garbage
+ * collection moved, blocks erased; its logical pages, of them mapped, and
+ * the spare factor that leaves (physical pages over mapped ones, less 1).
+ * The write amplification is programs / host_pages. */
+struct sim_flash_stats {
+	uint64_t host_pages, programs, gc_moves, erases;
+	uint64_t pages, mapped;
+	double spare;
+};
+/* 0, or -EOPNOTSUPP for a drive that is no flash drive. Builds the FTL
+ * when it is not yet. */
+int sim_drive_flash_stats(struct sim_drive *d, struct sim_flash_stats *out);
+/* Forget the counts (the start of a measurement) */
+void sim_drive_flash_stats_reset(struct sim_drive *d);
+
 /* Current capacity in logical blocks (what READ CAPACITY answers). */
 uint64_t sim_drive_capacity(const struct sim_drive *d);
 
@@ -149,6 +162,28 @@ int transport_open_sim(struct sim_drive *d, struct transport **out, struct ss_er
  */
 int sim_rig_open(const char *rig_file, bool demo, const char *state_dir, struct sim_rig **out,
 		 struct ss_error *err);
+
+/* ---- simulated SES enclosures (the rig's "enclosures", docs/simulator.md) --
+ *
+ * An enclosure is a SES device (peripheral device type 0Dh) whose slots hold
+ * drives of the rig: it answers INQUIRY, RECEIVE DIAGNOSTIC RESULTS (pages
+ * 00h, 01h, 02h, 07h, 0Ah) and SEND DIAGNOSTIC (the Enclosure Control page:
+ * each slot's locate and fault LEDs, kept in the state directory). */
+struct sim_encl;
+unsigned sim_rig_encl_count(const struct sim_rig *rig);
+struct sim_encl *sim_rig_encl(struct sim_rig *rig, unsigned i);
+struct sim_encl *sim_rig_find_encl(struct sim_rig *rig, const char *id);
+const char *sim_encl_id(const struct sim_encl *e);
+unsigned sim_encl_slots(const struct sim_encl *e);
+/* The drive in slot (NULL: empty or no such slot). */
+struct sim_drive *sim_encl_slot_drive(const struct sim_encl *e, unsigned slot);
+/* The SAS address the enclosure reports for the drive (a SAS drive's target
+ * port, WWN + 1; a SATA drive's WWN; 0 without a WWN). */
+uint64_t sim_drive_sas_addr(const struct sim_drive *d);
+/* One command, as sim_drive_exec. */
+int sim_encl_exec(struct sim_encl *e, struct xcmd *c, struct ss_error *err);
+/* The transport over one simulated enclosure (does not own it). */
+int transport_open_sim_encl(struct sim_encl *e, struct transport **out, struct ss_error *err);
 
 /* A simulated drive's mechanics as its rig sets them, for the planner
  * (`plan sim:ID` plans with the rig's drive, not defaults by class). */

@@ -5,6 +5,7 @@
 
 #include "drives.h"
 #include "record.h"
+#include "shortstroke/enclosure.h"
 #include "shortstroke/units.h"
 
 const struct col_def drive_cols[DRV_COUNT] = {
@@ -156,12 +157,55 @@ static void limited_field(struct record *r, const struct dev_entry *e)
 	limit_record(r, "limited", e);
 }
 
+/* An NVMe drive's namespace, LBA formats and what its controller offers */
+static void nvme_fields(struct record *r, const struct drive_info *i)
+{
+	const struct drive_nvme *n = &i->nvme;
+	struct record *o = record_set_object(r, "nvme"), *f;
+	char buf[256];
+	size_t off = 0;
+
+	record_text(r, "NVMe", "version %s, namespace %u, controller %u%s%s%s", n->version, n->nsid,
+		    n->cntlid, n->ns_mgmt ? ", namespace management" : "",
+		    n->format ? ", Format NVM" : "", n->selftest ? ", self-test" : "");
+	record_set_str(o, "version", n->version);
+	record_set_u64(o, "nsid", n->nsid);
+	record_set_u64(o, "cntlid", n->cntlid);
+	record_set_u64(o, "oacs", n->oacs);
+	record_set_bool(o, "namespace_management", n->ns_mgmt);
+	record_set_bool(o, "format", n->format);
+	record_set_bool(o, "self_test", n->selftest);
+	if (n->tnvmcap) {
+		record_set_u64(o, "tnvmcap", n->tnvmcap);
+		record_set_u64(o, "unvmcap", n->unvmcap);
+	} else {
+		record_set_null(o, "tnvmcap");
+		record_set_null(o, "unvmcap");
+	}
+	f = record_set_list(o, "lba_formats");
+	buf[0] = '\0';
+	for (unsigned k = 0; k < n->nlbaf && k < 16; k++) {
+		struct record *x = record_set_object(f, NULL);
+
+		record_set_u64(x, "index", k);
+		record_set_u64(x, "bytes", n->lbaf_bytes[k]);
+		record_set_u64(x, "metadata", n->lbaf_meta[k]);
+		record_set_bool(x, "in_use", k == n->lbaf);
+		if (off < sizeof(buf))
+			off += (size_t)snprintf(buf + off, sizeof(buf) - off, "%s%u: %u%s%s",
+						off ? ", " : "", k, n->lbaf_bytes[k],
+						n->lbaf_meta[k] ? "+md" : "",
+						k == n->lbaf ? " (in use)" : "");
+	}
+	record_text(r, "LBA formats", "%s", buf);
+}
+
 static void security_field(struct record *r, const struct drive_info *i)
 {
 	struct record *o;
 
 	if (!i->ata)
-		record_text(r, "Security", "n/a (SCSI)");
+		record_text(r, "Security", "n/a (%s)", i->tran == TRAN_NVME ? "NVMe" : "SCSI");
 	else if (!i->sec_supported)
 		record_text(r, "Security", "not supported");
 	else
@@ -260,6 +304,8 @@ void describe_drive(struct record *r, const struct dev_entry *e)
 			    set ? "set (max address below the native max)" : "supported, not set");
 		record_set_bool(r, "hpa_set", set);
 	}
+	if (i->tran == TRAN_NVME)
+		nvme_fields(r, i);
 	security_field(r, i);
 	record_text(r, "SMART", "%s%s", i->smart_supported ? "supported" : "not supported",
 		    i->smart_supported ? (i->smart_enabled ? ", enabled" : ", disabled") : "");
@@ -270,4 +316,22 @@ void describe_drive(struct record *r, const struct dev_entry *e)
 	record_str(r, "Zoned", "zoned", zoned_model_name(i->zoned));
 	dev_state_text(e, buf, sizeof(buf));
 	record_str(r, "State", "state", buf);
+}
+
+void encl_slot_record(struct record *r, const char *key, const struct encl_slot *s)
+{
+	struct record *o = record_set_object(r, key);
+
+	record_set_str(o, "name", s->encl);
+	record_set_str(o, "id", s->encl_id);
+	record_set_str(o, "vendor", s->vendor);
+	record_set_str(o, "product", s->product);
+	if (s->slot >= 0)
+		record_set_u64(o, "slot", (uint64_t)s->slot);
+	else
+		record_set_null(o, "slot");
+	record_set_str(o, "element", s->desc);
+	record_set_str(o, "status", ses_status_code_name(s->st.code));
+	record_set_bool(o, "locate", s->st.ident);
+	record_set_bool(o, "fault", s->st.fault_reqstd);
 }

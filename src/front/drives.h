@@ -56,4 +56,9 @@ void limit_text(const struct dev_entry *e, char *buf, size_t len);
 /* The same as JSON under key: an object, or null when the disk is not limited. */
 void limit_record(struct record *r, const char *key, const struct dev_entry *e);
 
+struct encl_slot;
+/* The enclosure slot of a disk as JSON, under key of r: its enclosure's name, id,
+ * vendor and product, the slot, its element descriptor, status and LEDs. */
+void encl_slot_record(struct record *r, const char *key, const struct encl_slot *s);
+
 #endif

@@ -209,14 +209,11 @@ static bool failed(struct sdev *s, const struct io_job *job, const struct sreq *
 static int serve(struct sdev *s, const struct sreq *r, struct xcmd *c, struct scsi_sense *sense,
 		 struct ss_error *cerr)
 {
-	memset(c, 0, sizeof(*c));
-	c->cdb_len = r->write ? scsi_build_write16(c->cdb, r->lba, r->blocks, false)
-			      : scsi_build_read16(c->cdb, r->lba, r->blocks, false);
-	c->dir = r->write ? XFER_TO_DEV : XFER_FROM_DEV;
+	drive_build_rw(s->d, c, r->write, r->lba, r->blocks, false);
 	c->data = s->buf;
 	c->data_len = (size_t)r->blocks * s->g.lblock;
 	c->discard = !r->write; /* nothing here looks at what was read */
-	return drive_scsi(s->d, c, sense, cerr);
+	return drive_rw(s->d, c, sense, cerr);
 }
 
 /* A request that ended at done: counted, or its failure handled. Returns

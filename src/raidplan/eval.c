@@ -739,9 +739,9 @@ static int actuators_of(const struct rp_disk *disks, size_t n, const struct rp_l
 	return 0;
 }
 
-int rp_eval_run(const struct rp_disk *disks, size_t n_disks, const struct rp_path *path,
-		const struct rp_layout *layout, const struct rp_workload *wl, struct rp_eval **out,
-		struct rp_error *err)
+static int rp_eval_run(const struct rp_disk *disks, size_t n_disks, const struct rp_path *path,
+		       const struct rp_layout *layout, const struct rp_workload *wl,
+		       struct rp_eval **out, struct rp_error *err)
 {
 	unsigned act = 1;
 	struct rp_size_share sizes[RP_MAX_SIZES];

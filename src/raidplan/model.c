@@ -137,11 +137,6 @@ bool rp_speed_same_groups(const struct rp_geom *g, const struct rp_wl *w)
 	return true;
 }
 
-unsigned rp_geom_data_members(const struct rp_geom *g)
-{
-	return g->ndata;
-}
-
 int rp_wl_build(const struct rp_workload *w, struct rp_wl *o, struct rp_error *err)
 {
 	double sum = 0;

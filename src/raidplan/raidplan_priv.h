@@ -395,7 +395,6 @@ RP_HIDDEN double rp_level_tolerated(const struct rp_geom *g);
 /* The stroke as whole zones of zone bytes (up or down, at least one) of a
  * member of cmin bytes; the stroke itself when zone is 0. */
 RP_HIDDEN double rp_zone_stroke(double stroke, double cmin, double zone, bool up);
-RP_HIDDEN unsigned rp_geom_data_members(const struct rp_geom *g);
 /* A RAID 50/60 geometry whose figures rp_numbers_mixed gives are those of
  * every other group count of its members and chunk that this is true of:
  * all random requests (the streams do not count), each touching at most one
@@ -418,9 +417,6 @@ struct rp_eval {
 	struct rp_numbers num;
 };
 
-RP_HIDDEN int rp_eval_run(const struct rp_disk *disks, size_t n_disks, const struct rp_path *path,
-			  const struct rp_layout *layout, const struct rp_workload *wl,
-			  struct rp_eval **out, struct rp_error *err);
 /* The same with the disks' models built (rp_dmodel_build) by the caller. */
 RP_HIDDEN int rp_eval_models(const struct rp_dmodel *dm, size_t n_disks, const struct rp_path *path,
 			     const struct rp_layout *layout, const struct rp_workload *wl,

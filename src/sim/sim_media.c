@@ -137,7 +137,11 @@ static double seek_ns(const struct sim_media *m, double x)
 static uint64_t span_blocks(const struct sim_drive *d)
 {
 	uint64_t n = d->cfg.dco_factory > d->cfg.blocks ? d->cfg.dco_factory : d->cfg.blocks;
+	unsigned heads = d->cfg.unit.heads;
 
+	/* removed elements (sim_elem.c) take their share of every band */
+	if (d->st.depop_mask && heads)
+		n = n / heads * sim_elem_live(d);
 	return n ? n : 1;
 }
 
@@ -312,7 +316,8 @@ uint64_t sim_media_span(const struct sim_drive *d)
 
 bool sim_media_cacheable(const struct sim_drive *d, uint64_t blocks)
 {
-	return d->st.wce && (double)blocks * d->cfg.lblock <= d->cfg.cache_mib * 1048576.0;
+	return d->st.wce && !sim_flash_on(d) &&
+	       (double)blocks * d->cfg.lblock <= d->cfg.cache_mib * 1048576.0;
 }
 
 uint64_t sim_drive_position_ns(const struct sim_drive *d, uint64_t lba)
@@ -368,6 +373,8 @@ uint64_t sim_media_io_ns(struct sim_drive *d, uint64_t lba, uint64_t blocks, boo
 	uint64_t wait;
 	double ovh = (double)d->cfg.overhead_ns;
 
+	if (sim_flash_on(d))
+		return sim_flash_io_ns(d, lba, blocks, write, fua);
 	if (write && !fua && sim_media_cacheable(d, blocks))
 		return sim_cache_write_ns(d, lba, blocks);
 	/* the mechanics: a destage under way gives way or ends first */

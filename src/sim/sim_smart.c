@@ -18,6 +18,7 @@
 
 #include <scsi/sg_unaligned.h>
 
+#include "shortstroke/sector.h"
 #include "sim/sim_priv.h"
 
 #define SMART_READ_DATA 0xd0
@@ -824,12 +825,21 @@ void sim_ata_read_log_ext(struct sim_ata *a)
 			sg_put_unaligned_le16(1, b + 2 * 0x07);
 		if (d->cfg.ranges.n > 1)
 			sg_put_unaligned_le16(1, b + 2 * CPR_LOG);
+		if (d->cfg.nsizes)
+			sg_put_unaligned_le16(1, b + 2 * ATA_LOG_SECTOR_CONFIG);
 		break;
 	case CPR_LOG:
 		if (d->cfg.ranges.n < 2 || !cpr_build_ata_log(&d->cfg.ranges, b, sizeof(b))) {
 			sim_ata_abrt(a, ATA_ERR_ABRT);
 			return;
 		}
+		break;
+	case ATA_LOG_SECTOR_CONFIG:
+		if (!d->cfg.nsizes) {
+			sim_ata_abrt(a, ATA_ERR_ABRT);
+			return;
+		}
+		sim_sector_log(d, b);
 		break;
 	case 0x07:
 		if (!sim_smart_supported(d) || !d->st.smart.enabled) {

@@ -122,7 +122,7 @@ int sys_attr_read(const char *dir, const char *attr, char *buf, size_t len)
 	return (int)strlen(buf);
 }
 
-int sys_attr_u64(const char *dir, const char *attr, uint64_t *val)
+static int sys_attr_u64(const char *dir, const char *attr, uint64_t *val)
 {
 	char buf[64], *end;
 	unsigned long long v;
@@ -705,11 +705,9 @@ int sysdisk_lookup(const char *sysroot, const char *path, struct sysdisk *out, s
 		if (r)
 			return ss_error_set(err, r, "%s: cannot read sysfs %s: %s", path, dir,
 					    strerror(-r));
-		if (!out->sgio) {
+		if (!out->sgio && out->tran_id != TRAN_NVME) { /* NVMe: its own commands */
 			if (out->tran_id == TRAN_VIRTIO)
 				kind = "a virtio disk";
-			else if (out->tran_id == TRAN_NVME)
-				kind = "an NVMe namespace";
 			else
 				kind = "a block device without a SCSI interface";
 		}

@@ -28,7 +28,7 @@ static bool is_choice(unsigned f)
 	return f == TPF_LEVEL || f == TPF_WORKLOAD || f == TPF_CONTROLLER;
 }
 
-void tui_planner_free(struct tui_planner *p)
+static void tui_planner_free(struct tui_planner *p)
 {
 	if (!p)
 		return;
@@ -180,7 +180,8 @@ static void evaluate_one(struct tui_planner *p, const struct rp_path *path,
 			: "one layout, at the stroke given (no search)");
 }
 
-void tui_planner_update(struct tui_planner *p)
+/* Parse the fields and solve again; fills rows, message, error. */
+static void tui_planner_update(struct tui_planner *p)
 {
 	struct rp_error rerr = { 0 };
 	struct rp_workload wl;

@@ -23,7 +23,7 @@
 
 /* The directory of the running test, made by fixture_dir_setup() */
 /* Drives of the built-in demo rig (sim_rig_demo) */
-#define FIXTURE_DEMO_DRIVES 7
+#define FIXTURE_DEMO_DRIVES 9
 
 static char fixture_dir[256] __attribute__((unused));
 
