@@ -163,6 +163,11 @@ struct rp_disk {
 	 * The seek, rate and rpm fields are then not read; a layout does not
 	 * mix flash drives and disks. */
 	const struct rp_flash *flash;
+	/* 2.3 */
+	unsigned actuators; /* head stacks that position independently, each serving an equal
+			     * share of the LBAs (concurrent positioning ranges); 0 or 1: one.
+			     * Planned in RAID 0 (md RAID 0 over a partition per actuator) */
+	uint32_t reserved3; /* 0 */
 };
 
 /* rp_disk.write_cache: the disk's volatile write cache (0: by class) */

@@ -94,6 +94,11 @@ struct array_rec {
 	struct array_member m[ARRAY_MAX_MEMBERS];
 	size_t n_inner; /* nested levels: the inner arrays, in order; 0 for one md device */
 	struct array_inner inner[ARRAY_MAX_INNER];
+	/* members that are the partitions of disks of several actuators, one
+	 * per actuator's range (limit --method partition), each disk's in
+	 * order: an inner md RAID 0 per disk over them, the array's level over
+	 * those; 0 or 1: members are whole disks or their one partition */
+	unsigned actuators;
 };
 
 /* The layout's slots: the members not replaced (they come first). */

@@ -309,17 +309,39 @@ bool cap_power_cycle_note(const char *state_dir, const struct drive_info *info, 
  * to the limit, so md gets (limit - start) blocks of the outer band.
  */
 uint64_t cap_partition_start(uint32_t block_len);
+/*
+ * The partitions the method writes for a limit of target blocks: one from
+ * cap_partition_start to target; on a drive with several actuators
+ * (cpr_multi of i->ranges) one at the outer edge of each actuator's range,
+ * each the same share of its range as target is of all the ranges (N % of
+ * each), from the range's first MiB boundary, its end rounded down to a
+ * MiB. Partition k is out[k] (blocks, end exclusive). Returns how many
+ * (1 to CPR_MAX), or -EINVAL with why in err (a range's share too small
+ * for a partition, no room for the backup GPT).
+ */
+struct cap_part {
+	uint64_t start, end;
+};
+int cap_partition_layout(const struct drive_info *i, uint64_t target, struct cap_part *out,
+			 struct ss_error *err);
 /* Room for it: past the first MiB, and the backup GPT after it (-EINVAL). */
 int cap_partition_fits(const struct drive_info *i, uint64_t limit, struct ss_error *err);
 /* Its node: /dev/sdb1 (/dev/nvme0n1p1 where the disk's name ends in a
  * digit, as the kernel names them); sim:ID-part1 for a simulated disk. */
 void cap_partition_node(const struct dev_entry *e, char *buf, size_t len);
+/* The same of partition k (1-based): a disk of several actuators has one
+ * per actuator (cap_partition_layout). */
+void cap_partition_node_k(const struct dev_entry *e, unsigned k, char *buf, size_t len);
 /* Where the partition of the GPT on the drive ends (exclusive, blocks),
  * read through the drive; -ENOENT when it holds no GPT. */
 int cap_partition_end(struct drive *d, struct dev_entry *e, uint64_t *end, struct ss_error *err);
+/* The same of partition k (1-based); -ENOENT without a GPT or partition k. */
+int cap_partition_end_k(struct drive *d, struct dev_entry *e, unsigned k, uint64_t *end,
+			struct ss_error *err);
 /*
  * After a limit by the partition method: wait (up to timeout_ms) until the
- * kernel shows the partition as a block device of the size written, asking
+ * kernel shows the partition (every one, on a disk of several actuators)
+ * as a block device of the size written, asking
  * it to re-read the table (BLKRRPART) each second; node gets its name. A
  * simulated disk has nothing to wait for. -ETIMEDOUT when it does not
  * appear, -EIO when its size is not the partition's, with the reason.

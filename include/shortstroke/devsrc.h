@@ -74,9 +74,10 @@ struct dev_mechanics {
 	double outer_mbps, inner_mbps;
 	double overhead_ms; /* a read's or write's own time: overhead + every command's */
 	unsigned queue_depth;
-	bool write_cache; /* on now */
-	double cache_mb;  /* 10^6 bytes */
-	double link_mbps; /* the host link */
+	bool write_cache;   /* on now */
+	double cache_mb;    /* 10^6 bytes */
+	double link_mbps;   /* the host link */
+	unsigned actuators; /* head stacks, each over its range of the LBAs; 0 or 1: one */
 };
 
 /* A SES enclosure a source offers, as it knows it before anything is sent. */

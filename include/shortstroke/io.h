@@ -110,6 +110,12 @@ struct io_job {
 	 * span, each pair a step closer to the middle (500 pairs a pass), then
 	 * again from the ends (openSeaChest's butterfly test) */
 	bool butterfly;
+	/* the span repeated: random offsets fall in the span moved on by k x
+	 * band_blocks, k one of 0 .. bands - 1 picked at random (the same
+	 * stroke of each actuator's range of a multi-actuator drive, as the
+	 * partition method cuts it); 0 or 1: the span alone */
+	unsigned bands;
+	uint64_t band_blocks;
 	void *on_done_arg;
 	const struct progress_sink *progress;
 	const char *phase; /* progress text, "" when NULL */

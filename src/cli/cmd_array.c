@@ -627,9 +627,20 @@ static bool status_member(struct ss_ctx *ctx, const struct array_rec *r, size_t 
 	bool ok = device_open(ctx, m->spec, false, &dr, &e, &err) == 0;
 
 	if (ok) {
+		/* a disk of several actuators: slot i is its partition k, whose end
+		 * is its share of the disk's limit */
+		unsigned k = r->actuators > 1 ? (unsigned)(i % r->actuators) + 1 : 1;
+		struct cap_part want[CPR_MAX];
+
 		now = e.info.capacity_blocks;
-		if (part && cap_partition_end(dr, &e, &end, NULL) == 0) {
+		if (part && cap_partition_end_k(dr, &e, k, &end, NULL) == 0) {
 			now = end;
+			if (k > 1 || r->actuators > 1)
+				now = cap_partition_layout(&e.info, m->limit_blocks, want, NULL) >=
+						  (int)k &&
+					      want[k - 1].end == end
+					  ? m->limit_blocks
+					  : end;
 			snprintf(where, sizeof(where), ", its partition %s ends at block %" PRIu64,
 				 m->node, end);
 		} else if (part && !gone) {

@@ -387,6 +387,11 @@ int io_job_check(const struct io_job *job, const struct io_geom *g, bool writabl
 				    "give a time or a byte limit (a time of 0 "
 				    "runs nothing)");
 	end = job->end_lba ? job->end_lba : g->blocks;
+	if (job->bands > 1 && (job->band_blocks < end - job->start_lba ||
+			       (uint64_t)(job->bands - 1) * job->band_blocks > g->blocks - end))
+		return ss_error_set(err, -ERANGE,
+				    "%u bands of %llu blocks do not fit the span or the disk",
+				    job->bands, (unsigned long long)job->band_blocks);
 	if (end > g->blocks)
 		return ss_error_set(err, -ERANGE,
 				    "span [%llu, %llu) goes beyond the disk's %llu blocks",
@@ -457,11 +462,14 @@ static uint64_t random_lba(struct io_gen *g, uint32_t blocks)
 {
 	uint64_t a = g->align_blocks ? g->align_blocks : blocks, first, last;
 
+	uint64_t band = g->job->bands > 1 ? io_rng_below(&g->rng, g->job->bands) : 0;
+
 	first = (g->start + a - 1) / a * a;
 	last = g->end - blocks;
 	if (first > last)
-		return g->start;
-	return first + io_rng_below(&g->rng, (last - first) / a + 1) * a;
+		return g->start + band * g->job->band_blocks;
+	return first + io_rng_below(&g->rng, (last - first) / a + 1) * a +
+	       band * g->job->band_blocks;
 }
 
 #define BUTTERFLY_PAIRS 500

@@ -309,8 +309,20 @@ static int teardown(const struct tx *t, struct array_rec *r, bool dry_run, FILE 
 		struct array_member *m = &r->m[i];
 		struct ss_error err = { 0 };
 
+		if (r->actuators > 1 && i % r->actuators) {
+			/* the same disk as the slot before: restored with it */
+			const struct array_member *first = &r->m[i - i % r->actuators];
+
+			if (!dry_run && to_restore(m) && first->state == AM_RESTORED) {
+				m->todo[0] = '\0';
+				m->state = AM_RESTORED;
+			}
+			continue;
+		}
 		if (!to_restore(m))
 			continue;
+		for (size_t j = 1; r->actuators > 1 && j < r->actuators && i + j < r->n; j++)
+			wiped[i] = wiped[i] && wiped[i + j]; /* every partition of the disk */
 		if (md_rc || !wiped[i]) { /* md may still hold it: its restore waits */
 			add_remains(r, m->spec,
 				    md_rc ? "still to restore (md holds it)"
@@ -1009,7 +1021,9 @@ enum cap_method array_auto_method(const struct drive_info *i)
 {
 	const struct cap_method_ops *o;
 
-	if (cap_method_pick(i, false))
+	/* a disk of several actuators: an end cut would take the last ones'
+	 * ranges away; a partition per actuator, striped, serves it */
+	if (cap_method_pick(i, false) && !cpr_multi(&i->ranges))
 		return CAP_AUTO;
 	/* none auto takes: the one that keeps the size (a label) where the
 	 * drive can take it */
@@ -1155,7 +1169,13 @@ static void check_members(struct ss_ctx *ctx, const struct array_apply_opts *o,
 				continue;
 			}
 			cap_partition_node(&am->e, node, sizeof(node));
-			snprintf(part, sizeof(part), "; md gets its partition %s", node);
+			if (cpr_multi(&am->e.info.ranges))
+				snprintf(part, sizeof(part),
+					 "; md gets its %u partitions, one per actuator, from %s, "
+					 "striped (RAID 0)",
+					 am->e.info.ranges.n, node);
+			else
+				snprintf(part, sizeof(part), "; md gets its partition %s", node);
 		}
 		am->ready = true;
 		snprintf(am->plan_text, sizeof(am->plan_text), "member %zu, %s %s: %s by %s%s",
@@ -1180,6 +1200,20 @@ static int members_ready(struct array_apply_result *res, struct ss_error *err)
 	return 0;
 }
 
+/* The record's slots per member: a disk of several actuators limited by
+ * the partition method gives md a partition per actuator (array_level_check
+ * made sure every member has as many); 1 otherwise. */
+static unsigned slots_per_member(const struct array_apply_result *res)
+{
+	const struct array_apply_member *am = &res->m[0];
+	unsigned a = am->e.info.ranges.n;
+
+	if (!res->n || am->whole || !array_by_partition(am->plan.method) || a < 2 ||
+	    res->n * a > ARRAY_MAX_MEMBERS)
+		return 1;
+	return a;
+}
+
 static void fill_record(const struct array_apply_opts *o, struct array_apply_result *res)
 {
 	const struct plan *p = o->plan;
@@ -1193,15 +1227,18 @@ static void fill_record(const struct array_apply_opts *o, struct array_apply_res
 	r->copies = p->layout.copies ? p->layout.copies : 2;
 	r->chunk_bytes = p->layout.chunk_bytes;
 	now_iso(r->created, sizeof(r->created));
-	r->n = res->n;
+	r->actuators = slots_per_member(res);
+	r->n = res->n * r->actuators;
 	array_set_inner(r, p->layout.groups);
-	for (size_t i = 0; i < res->n; i++) {
+	for (size_t s = 0; s < r->n; s++) {
+		size_t i = s / r->actuators;
 		const struct array_apply_member *am = &res->m[i];
-		struct array_member *m = &r->m[i];
+		struct array_member *m = &r->m[s];
 
 		snprintf(m->spec, sizeof(m->spec), "%s", am->e.spec);
 		if (array_by_partition(am->plan.method))
-			cap_partition_node(&am->e, m->node, sizeof(m->node));
+			cap_partition_node_k(&am->e, (unsigned)(s % r->actuators) + 1, m->node,
+					     sizeof(m->node));
 		else
 			snprintf(m->node, sizeof(m->node), "%s",
 				 am->e.sim ? am->e.spec : am->e.node);
@@ -1231,7 +1268,7 @@ static void dry_run(const struct array_apply_opts *o, struct array_apply_result 
 	array_limit_all(state_dir, res->m, res->n, true, NULL);
 	for (size_t i = 0; i < res->n; i++) {
 		struct array_apply_member *am = &res->m[i];
-		const struct array_member *m = &r->m[i];
+		const struct array_member *m = &r->m[i * (r->actuators > 1 ? r->actuators : 1)];
 
 		fputs(am->log ? am->log : "", log);
 		if (am->whole)
@@ -1246,6 +1283,12 @@ static void dry_run(const struct array_apply_opts *o, struct array_apply_result 
 				am->e.spec, m->node, cap_partition_start(m->block_len),
 				m->limit_blocks - 1,
 				m->limit_blocks - cap_partition_start(m->block_len));
+		if (!am->rc && !am->whole && r->actuators > 1)
+			fprintf(
+			    log,
+			    "%s: and for each of its %u actuators a partition at the outer edge "
+			    "of its range, the same share of each, striped by md RAID 0\n",
+			    am->e.spec, r->actuators);
 	}
 	for (size_t k = 0; k <= r->n_inner; k++) {
 		int which = k < r->n_inner ? (int)k : -1; /* the inner arrays, then the array */
@@ -1303,21 +1346,28 @@ static int transact(const struct tx *t, const struct array_apply_opts *o,
 	ss_error_clear(err);
 	for (size_t i = 0; i < res->n; i++) {
 		struct array_apply_member *am = &res->m[i];
+		size_t per = r->actuators > 1 ? r->actuators : 1;
+		struct array_member *m = &r->m[i * per];
 
 		if (am->rc == 0) {
-			r->m[i].state = AM_LIMITED;
+			for (size_t j = 0; j < per; j++)
+				m[j].state = AM_LIMITED;
 			/* the kernel may have given the disk a new node on the re-read */
 			if (!am->e.sim && !array_by_partition(am->plan.method))
-				snprintf(r->m[i].node, sizeof(r->m[i].node), "%s", am->e.node);
-			r->m[i].volatile_ = (cap_flags(am->res.method) & CAPM_VOLATILE) &&
-					    am->plan.volatile_;
+				snprintf(m->node, sizeof(m->node), "%s", am->e.node);
+			m->volatile_ = (cap_flags(am->res.method) & CAPM_VOLATILE) &&
+				       am->plan.volatile_;
 			fprintf(log, "%s: %s\n", am->e.spec, am->result);
 			if (array_by_partition(am->plan.method))
-				am->rc = cap_partition_wait(&am->e, r->m[i].limit_blocks,
-							    ARRAY_PART_WAIT_MS, r->m[i].node,
-							    sizeof(r->m[i].node), &am->err);
-			if (am->rc == 0 && array_by_partition(am->plan.method))
-				fprintf(log, "%s: md gets %s\n", am->e.spec, r->m[i].node);
+				am->rc = cap_partition_wait(&am->e, m->limit_blocks,
+							    ARRAY_PART_WAIT_MS, m->node,
+							    sizeof(m->node), &am->err);
+			for (size_t j = 1; am->rc == 0 && j < per; j++)
+				cap_partition_node_k(&am->e, (unsigned)j + 1, m[j].node,
+						     sizeof(m[j].node));
+			for (size_t j = 0;
+			     am->rc == 0 && j < per && array_by_partition(am->plan.method); j++)
+				fprintf(log, "%s: md gets %s\n", am->e.spec, m[j].node);
 		}
 		if (am->rc == 0) {
 			continue;

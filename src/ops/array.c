@@ -115,6 +115,8 @@ static json_object *rec_to_json(const struct array_rec *r)
 		}
 		json_object_object_add(o, "inner", in);
 	}
+	if (r->actuators > 1)
+		json_object_object_add(o, "actuators", json_object_new_uint64(r->actuators));
 	return o;
 }
 
@@ -317,6 +319,17 @@ static int rec_from_json(json_object *o, const char *path, struct array_rec *r,
 			ops_json_str(j, "md_dev", r->inner[k].md_dev, sizeof(r->inner[k].md_dev));
 			ops_json_str(j, "uuid", r->inner[k].uuid, sizeof(r->inner[k].uuid));
 		}
+	}
+	if (json_object_object_get_ex(o, "actuators", &ms) &&
+	    json_object_is_type(ms, json_type_int)) {
+		int64_t a = json_object_get_int64(ms);
+
+		if (a < 0 || a > CPR_MAX) {
+			json_object_put(o);
+			return ss_error_set(err, -EINVAL, "%s: actuators: %lld", path,
+					    (long long)a);
+		}
+		r->actuators = (unsigned)a;
 	}
 	if (r->n_inner && (array_slots(r) % r->n_inner || !array_slots(r))) {
 		return ss_error_set(err, -EINVAL,
@@ -522,6 +535,8 @@ bool array_nested(const struct array_rec *r)
 
 const char *array_outer_level(const struct array_rec *r)
 {
+	if (r->actuators > 1)
+		return r->level;
 	if (!strcmp(r->level, "50") || !strcmp(r->level, "60"))
 		return "0";
 	if (!strcmp(r->level, "0+1"))
@@ -531,6 +546,8 @@ const char *array_outer_level(const struct array_rec *r)
 
 const char *array_inner_level(const struct array_rec *r)
 {
+	if (r->actuators > 1)
+		return "0"; /* a disk's actuators striped */
 	if (!strcmp(r->level, "50"))
 		return "5";
 	if (!strcmp(r->level, "60"))
@@ -561,6 +578,11 @@ void array_shape_text(const struct array_rec *r, char *buf, size_t len)
 
 	if (!r->n_inner)
 		snprintf(buf, len, "RAID %s over %zu members", r->level, slots);
+	else if (r->actuators > 1)
+		snprintf(buf, len,
+			 "RAID %s over %zu disks of %u actuators: RAID %s over %zu RAID 0 arrays, "
+			 "each of a disk's %u partitions (one per actuator)",
+			 r->level, r->n_inner, r->actuators, r->level, r->n_inner, r->actuators);
 	else
 		snprintf(buf, len,
 			 "RAID %s over %zu members: RAID %s over %zu RAID %s arrays of %zu",
@@ -571,8 +593,10 @@ void array_shape_text(const struct array_rec *r, char *buf, size_t len)
 void array_set_inner(struct array_rec *r, unsigned groups)
 {
 	bool nested = !strcmp(r->level, "50") || !strcmp(r->level, "60") ||
-		      !strcmp(r->level, "0+1");
-	unsigned k = !strcmp(r->level, "0+1") ? (r->copies ? r->copies : 2) : (groups ? groups : 2);
+		      !strcmp(r->level, "0+1") || r->actuators > 1;
+	unsigned k = r->actuators > 1		? (unsigned)(r->n / r->actuators)
+		     : !strcmp(r->level, "0+1") ? (r->copies ? r->copies : 2)
+						: (groups ? groups : 2);
 
 	r->n_inner = 0;
 	if (!nested || k > ARRAY_MAX_INNER)
@@ -606,6 +630,28 @@ int array_level_check(const struct plan *p, const struct drive_info *const *info
 				    "RAID %s in %u inner arrays over %zu members: apply builds at "
 				    "most %d inner arrays, each of an equal share of the members",
 				    rp_level_name(l), inner, p->n_disks, ARRAY_MAX_INNER);
+	for (size_t i = 0; infos && i < p->n_disks; i++) {
+		unsigned a = infos[i] ? infos[i]->ranges.n : 0,
+			 a0 = infos[0] ? infos[0]->ranges.n : 0;
+
+		if (a < 2 && a0 < 2)
+			continue;
+		if (a != a0)
+			return ss_error_set(
+			    err, -EOPNOTSUPP,
+			    "member %zu (%s) has %u actuators and member 1 %u: apply "
+			    "stripes the actuators of disks of one kind",
+			    i + 1, infos[i] ? infos[i]->model : "?", a > 1 ? a : 1,
+			    a0 > 1 ? a0 : 1);
+		if (l == RP_LEVEL_50 || l == RP_LEVEL_60 || l == RP_LEVEL_01 ||
+		    p->n_disks > ARRAY_MAX_INNER)
+			return ss_error_set(
+			    err, -EOPNOTSUPP,
+			    "RAID %s over disks of %u actuators: apply builds one md "
+			    "level over the disks (each a RAID 0 of its actuators), "
+			    "of at most %d disks",
+			    rp_level_name(l), a, ARRAY_MAX_INNER);
+	}
 	for (size_t i = 0; infos && i < p->n_disks; i++)
 		if (infos[i] && infos[i]->zoned == ZONED_HOST_MANAGED)
 			return ss_error_set(
@@ -637,6 +683,8 @@ unsigned array_data_disks(const struct array_rec *r)
 
 	if (!r->n_inner)
 		return data_of(r->level, slots, r->copies);
+	if (r->actuators > 1) /* the level over the disks, each striped */
+		return data_of(r->level, r->n_inner, r->copies) * r->actuators;
 	if (!strcmp(r->level, "0+1")) /* a mirror of stripe sets: one set's members */
 		return (unsigned)(slots / r->n_inner);
 	/* RAID 0 over groups: each group's data members */

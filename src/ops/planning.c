@@ -183,6 +183,7 @@ void plan_disk_mechanics(const struct dev_mechanics *m, struct rp_disk *rp)
 	rp->inner_mbps = m->inner_mbps;
 	rp->overhead_ms = m->overhead_ms;
 	rp->queue_depth = m->queue_depth;
+	rp->actuators = m->actuators > 1 ? m->actuators : 0;
 	rp->write_cache = m->write_cache ? RP_WCACHE_ON : RP_WCACHE_OFF;
 	rp->cache_mb = m->cache_mb;
 	rp->link_mbps = m->link_mbps;
@@ -270,6 +271,7 @@ int plan_disk_from_device(struct ss_ctx *ctx, const char *spec, const struct pla
 	rp_disk_init(&pd->rp);
 	pd->rp.capacity = pd->capacity_blocks * pd->block_size;
 	pd->rp.rpm = i->rpm;
+	pd->rp.actuators = i->ranges.n > 1 ? i->ranges.n : 0; /* the drive's own ranges */
 	if (i->zoned == ZONED_HOST_AWARE) {
 		pd->rp.zoned = RP_ZONED_HOST_AWARE;
 		pd->rp.zone_bytes = zone_blocks * pd->block_size;

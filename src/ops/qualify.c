@@ -940,6 +940,8 @@ static double dips_allowed(const struct qualify_thresholds *t, unsigned npoints)
 /* The profile's shape: a healthy disk's rate falls smoothly from the outer
  * edge in; a sample far below the median of its neighbours (3 on each side)
  * is a dip. Many dips: one surface reads slower in every band it serves.
+ * On a disk of several actuators the rate falls from the outer edge in
+ * each actuator's range again: neighbours are those of the same range.
  * Returns true when there are more than the thresholds allow. */
 static bool profile_shape(struct qualify_result *r, const struct qualify_thresholds *t)
 {
@@ -955,7 +957,9 @@ static bool profile_shape(struct qualify_result *r, const struct qualify_thresho
 		if (z->points[i].error)
 			continue;
 		for (unsigned j = i >= 3 ? i - 3 : 0; j <= i + 3 && j < z->npoints; j++)
-			if (j != i && !z->points[j].error)
+			if (j != i && !z->points[j].error &&
+			    cpr_range_of(&r->info.ranges, z->points[j].lba) ==
+				cpr_range_of(&r->info.ranges, z->points[i].lba))
 				near[n++] = z->points[j].mbps;
 		if (n < 2)
 			continue;

@@ -531,6 +531,13 @@ static int replace_locked(struct rx *x, struct ss_error *err)
 		return ss_error_usage(err, -EINVAL, "%s is not a member of %s", o->old_spec,
 				      o->name);
 	res->stage = AAS_CHECKS;
+	if (r->actuators > 1)
+		return ss_error_set(
+		    err, -EOPNOTSUPP,
+		    "%s: its members are the actuators' partitions of disks of %u "
+		    "actuators: replacing one such disk (its RAID 0 under the array) "
+		    "is not done by shortstroke yet; use mdadm",
+		    r->md_dev, r->actuators);
 	if (r->state != AS_DONE)
 		return ss_error_set(err, -EINVAL, "%s is %s, not a complete array", r->md_dev,
 				    array_state_name(r->state));

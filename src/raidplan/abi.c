@@ -44,7 +44,7 @@ struct sized {
 		       "struct " #type ": its last field is not " #last " or it ends in padding")
 
 SIZED(rp_point, "rp_point_init()", y, y);
-SIZED(rp_disk, "rp_disk_init()", ure_per_bit, flash);
+SIZED(rp_disk, "rp_disk_init()", ure_per_bit, reserved3);
 SIZED(rp_flash, "rp_flash_init()", link_mbps, link_mbps);
 SIZED(rp_link, "rp_link_init()", mbps, mbps);
 SIZED(rp_path, "rp_path_init()", n_links, reserved2);

@@ -692,10 +692,58 @@ static int member_caps(const struct rp_path *path, const struct rp_dmodel *dm,
 	return 0;
 }
 
+/*
+ * Disks with several actuators (rp_disk.actuators, docs/planning-model.md
+ * 2.9): each actuator serves an equal share of the LBAs with its own head
+ * stack over the whole stroke, so it is a disk of that share with the
+ * disk's mechanics, and md RAID 0 over a partition per actuator stripes
+ * them: a RAID 0 over the disks is a RAID 0 over their actuators (random
+ * requests spread over them, each positioning on its own; a sequential
+ * stream on each). The disk's MTTF is its actuators' together (one fails,
+ * the disk is lost). Every disk must have the same number; other levels
+ * over such disks (a level over RAID 0 pairs) are not modelled. *act: how
+ * many (1 for ordinary disks).
+ */
+static int actuators_of(const struct rp_disk *disks, size_t n, const struct rp_layout *l,
+			unsigned *act, struct rp_error *err)
+{
+	struct rp_disk d;
+	int rc;
+
+	*act = 1;
+	for (size_t i = 0; i < n; i++) {
+		unsigned a;
+
+		if ((rc = rp_in_disk(disks, i, &d, err)))
+			return rc;
+		a = d.actuators ? d.actuators : 1;
+		if (a > 16)
+			return rp_err(err, -EINVAL, "disk %zu: %u actuators: 1 .. 16 are modelled",
+				      i, a);
+		if (i && a != *act)
+			return rp_err(
+			    err, -EINVAL,
+			    "disk %zu has %u actuators, disk 0 %u: plan disks of one kind", i, a,
+			    *act);
+		*act = a;
+	}
+	if (*act > 1 && l->level != RP_LEVEL_0)
+		return rp_err(err, -EINVAL,
+			      "disks of %u actuators are planned in RAID 0 (md RAID 0 over a "
+			      "partition per actuator); a level over such pairs is not modelled",
+			      *act);
+	if (*act > 1 && l->members)
+		return rp_err(err, -EINVAL,
+			      "disks of %u actuators: a layout's own member list is not taken",
+			      *act);
+	return 0;
+}
+
 static int rp_eval_run(const struct rp_disk *disks, size_t n_disks, const struct rp_path *path,
 		       const struct rp_layout *layout, const struct rp_workload *wl,
 		       struct rp_eval **out, struct rp_error *err)
 {
+	unsigned act = 1;
 	struct rp_size_share sizes[RP_MAX_SIZES];
 	struct rp_link *links = NULL;
 	struct rp_dmodel *dm = NULL;
@@ -729,16 +777,39 @@ static int rp_eval_run(const struct rp_disk *disks, size_t n_disks, const struct
 	if ((rc = rp_path_check(path, err)) || (rc = rp_wl_build(&wc, &w, err)) ||
 	    (rc = rp_geom_build(&l, n_disks, &g, err)))
 		goto out;
-	dm = calloc(n_disks, sizeof(*dm));
+	if ((rc = actuators_of(disks, n_disks, &l, &act, err)))
+		goto out;
+	dm = calloc(n_disks * act, sizeof(*dm));
 	if (!dm) {
 		rc = rp_err(err, -ENOMEM, "out of memory");
 		goto out;
 	}
-	for (i = 0; i < n_disks; i++)
-		if ((rc = rp_in_disk(disks, i, &d, err)) ||
-		    (rc = rp_dmodel_build(&d, i, path, &dm[i], err)))
+	for (i = 0; i < n_disks; i++) {
+		if ((rc = rp_in_disk(disks, i, &d, err)))
 			goto out;
-	rc = rp_eval_models(dm, n_disks, path, &l, &wc, out, err);
+		if (act > 1) { /* each actuator a disk of its share, of a's MTTF */
+			d.capacity /= act;
+			d.mttf_hours = (d.mttf_hours > 0 ? d.mttf_hours : 0) * act;
+		}
+		for (unsigned k = 0; k < act; k++)
+			if ((rc = rp_dmodel_build(&d, i, path, &dm[i * act + k], err)))
+				goto out;
+		if (act > 1 && !(d.mttf_hours > 0))
+			for (unsigned k = 0; k < act; k++)
+				dm[i * act + k].mttf *= act;
+	}
+	if (act > 1)
+		l.n_disks *= act;
+	rc = rp_eval_models(dm, n_disks * act, path, &l, &wc, out, err);
+	if (rc == 0 && act > 1) {
+		/* the layout as the caller gave it: over its disks, not their
+		 * actuators (disk i's are members i x act ...) */
+		struct rp_eval *ev = *out;
+
+		ev->layout.n_disks = l.n_disks / act;
+		for (i = 0; i < ev->layout.n_disks; i++)
+			ev->members[i] = ev->members[i * act] / act;
+	}
 out:
 	free(dm);
 	free(links);

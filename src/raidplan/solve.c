@@ -261,6 +261,9 @@ static int prepare(struct search *s, const struct rp_disk *disks, size_t n_disks
 	for (i = 0; i < n_disks; i++) {
 		struct rp_disk d;
 
+		/* a disk of several actuators is searched as a disk of one (the
+		 * solver's levels are over whole disks); rp_evaluate of a RAID 0
+		 * models its actuators */
 		if ((rc = rp_in_disk(disks, i, &d, err)) ||
 		    (rc = rp_dmodel_build(&d, i, s->path, &s->dm[i], err))) {
 			free(key);

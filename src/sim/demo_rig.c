@@ -200,6 +200,35 @@ static const char demo_json[] =
     "      \"smart\": {\"temperature\": 38, \"power_on_hours\": 4210},\n"
     "      \"nvme\": {\"lba_formats\": [512, 4096], \"percentage_used\": 2,\n"
     "               \"available_spare\": 100, \"available_spare_threshold\": 10}\n"
+    "    },\n"
+    /* dual actuators (issue 29.1): a SATA drive of two head stacks, each
+     * with its half of the LBAs, reported in the Concurrent Positioning
+     * Ranges log, as Seagate's Exos 2X18 (MACH.2) SATA, 16 TB: 554 MB/s
+     * sustained over both actuators (277 each), 7200 rpm, 4.16 ms average
+     * latency, 256 MB cache. The model string names the family: its part
+     * number is not in our sources. */
+    "    {\n"
+    "      \"id\": \"dual\",\n"
+    "      \"personality\": \"sata\",\n"
+    "      \"vendor\": \"Seagate\",\n"
+    "      \"model\": \"Seagate Exos 2X18 16TB\",\n"
+    "      \"serial\": \"ZR70D2A1\",\n"
+    "      \"firmware\": \"SN02\",\n"
+    "      \"wwn\": \"5000c500e4a7b2c1\",\n"
+    "      \"blocks\": 31251759104,\n"
+    "      \"logical_block\": 512,\n"
+    "      \"physical_block\": 4096,\n"
+    "      \"rpm\": 7200,\n"
+    "      \"form_factor\": \"3.5\",\n"
+    "      \"actuators\": 2,\n"
+    "      \"heads\": 16,\n"
+    "      \"amac\": true,\n"
+    "      \"hpa\": {\"supported\": true},\n"
+    "      \"security\": {\"supported\": true, \"frozen\": false},\n"
+    "      \"smart\": {\"temperature\": 35, \"power_on_hours\": 2210},\n"
+    "      \"media\": {\"avg_seek_ms\": 8.5, \"track_to_track_ms\": 0.8,\n"
+    "                \"full_stroke_ms\": 16.0, \"outer_mbps\": 277, \"inner_mbps\": 135},\n"
+    "      \"cache_mib\": 256\n"
     "    }\n"
     "  ],\n"
     /* enclosure (issue 29.3): a SES JBOD holding the demo drives, slots 6 and 7 empty */

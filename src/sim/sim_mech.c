@@ -21,4 +21,5 @@ void sim_drive_mechanics(const struct sim_drive *d, struct dev_mechanics *m)
 	m->write_cache = d->st.wce;
 	m->cache_mb = c->cache_mib * 1.048576;
 	m->link_mbps = sim_link_mbps(d);
+	m->actuators = sim_drive_actuators(d);
 }

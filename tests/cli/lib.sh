@@ -1,5 +1,7 @@
 # lib.sh - helpers for the CLI tests. Sourced by run.sh and the case files.
 # Each check prints "ok - NAME" or "not ok - NAME" with what differed.
+# Drives of the demo rig (--demo): what listings and the TUI header count
+DEMO_DRIVES=11
 
 PASS=0
 FAIL=0

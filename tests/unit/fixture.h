@@ -22,6 +22,9 @@
 #include "shortstroke/sim.h"
 
 /* The directory of the running test, made by fixture_dir_setup() */
+/* Drives of the built-in demo rig (sim_rig_demo) */
+#define FIXTURE_DEMO_DRIVES 11
+
 static char fixture_dir[256] __attribute__((unused));
 
 /* Make a fresh directory /tmp/ss-<test program>-XXXXXX in buf. Returns 0 or -errno. */

@@ -32,4 +32,21 @@ static inline void fixture_plan_disk(const struct sim_drive *d, struct rp_disk *
 	plan_disk_mechanics(&m, rd);
 }
 
+/* The planner's figures for one disk alone (RAID 0 of 1) at a stroke, under
+ * a profile at a queue depth; freed with rp_eval_free. */
+static inline struct rp_eval *fixture_plan_one(const struct rp_disk *rd, int profile, double stroke,
+					       unsigned qd)
+{
+	struct rp_layout l = { RP_SIZED(struct rp_layout), .level = RP_LEVEL_0, .n_disks = 1,
+			       .stroke = stroke };
+	struct rp_workload wl;
+	struct rp_error err = { 0 };
+	struct rp_eval *ev = NULL;
+
+	rp_workload_init(&wl);
+	assert_int_equal(rp_workload_profile(profile, qd, &wl, &err), 0);
+	assert_int_equal(rp_evaluate(rd, 1, NULL, &l, &wl, &ev, &err), 0);
+	return ev;
+}
+
 #endif

@@ -2,7 +2,8 @@
  * test_cpr.c - the concurrent positioning ranges codec: the ATA log 47h
  * (little-endian) and VPD page B9h (big-endian) parsed from answers written
  * byte by byte from ACS-5 and SBC-5, the builders the simulator answers
- * with read back, what is refused, and the checks of a range set.
+ * with read back, what is refused, the checks of a range set, and the
+ * partition method's layout of a partition per actuator's range.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -14,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "shortstroke/capacity.h"
 #include "shortstroke/cpr.h"
 
 /* Two actuators of an 18 TB drive: 17579202560 blocks (0x4_17cd_5800)
@@ -176,13 +178,50 @@ static void test_checks(void **state)
 	assert_false(cpr_valid(&r, 0));
 }
 
+/* The partition method's layout on a disk of two actuators: the same
+ * share of each range at its outer edge, on MiB boundaries; all of it
+ * leaves the backup GPT its room; a share too small is refused. */
+static void test_partition_layout(void **state)
+{
+	struct drive_info i;
+	struct cap_part p[CPR_MAX];
+	struct ss_error err = { 0 };
+
+	(void)state;
+	memset(&i, 0, sizeof(i));
+	i.logical_block = 512;
+	i.capacity_blocks = 8388608;
+	assert_int_equal(cap_partition_layout(&i, 1048576, p, &err), 1); /* one actuator */
+	assert_int_equal(p[0].start, 2048);
+	assert_int_equal(p[0].end, 1048576);
+	cpr_split(&i.ranges, 2, i.capacity_blocks, 4);
+	assert_int_equal(cap_partition_layout(&i, 2097152, p, &err), 2); /* 25 % */
+	assert_int_equal(p[0].start, 2048);
+	assert_int_equal(p[0].end, 1048576);
+	assert_int_equal(p[1].start, 4194304);
+	assert_int_equal(p[1].end, 4194304 + 1048576);
+	/* 100 %: the last partition stops before the backup GPT, on a MiB */
+	assert_int_equal(cap_partition_layout(&i, 8388608, p, &err), 2);
+	assert_int_equal(p[0].end, 4194304);
+	assert_int_equal(p[1].end, 8388608 - 2048);
+	/* 4Kn: MiB boundaries are 256 blocks */
+	i.logical_block = 4096;
+	assert_int_equal(cap_partition_layout(&i, 1000000, p, &err), 2);
+	assert_int_equal(p[0].start, 256);
+	assert_int_equal(p[1].end % 256, 0);
+	assert_int_equal(p[1].end - p[1].start, p[0].end);
+	/* nothing left of a range */
+	i.logical_block = 512;
+	assert_int_equal(cap_partition_layout(&i, 4096, p, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "no room for a partition"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_ata_log),
-		cmocka_unit_test(test_vpd),
-		cmocka_unit_test(test_build_roundtrip),
-		cmocka_unit_test(test_checks),
+		cmocka_unit_test(test_ata_log),		 cmocka_unit_test(test_vpd),
+		cmocka_unit_test(test_build_roundtrip),	 cmocka_unit_test(test_checks),
+		cmocka_unit_test(test_partition_layout),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -277,7 +277,7 @@ static void test_sim_name(void **state)
 	assert_string_equal(err.msg, "sim:nope: no such simulated drive");
 
 	assert_int_equal(devices_list(&ctx, &v, &n, &err), 0);
-	assert_int_equal(n, 10);
+	assert_int_equal(n, FIXTURE_DEMO_DRIVES);
 	for (size_t i = 0; i < n; i++) {
 		assert_true(v[i].sim && v[i].identified);
 		assert_int_equal(strncmp(v[i].spec, "sim:", 4), 0);
@@ -628,10 +628,10 @@ static void test_list_progress(void **state)
 	ctx.protect_file = NULL;
 	ctx.demo = true;
 	assert_int_equal(devices_list_progress(&ctx, &sink, &v, &n, &err), 0);
-	assert_int_equal(n, 10);
-	assert_int_equal(s.n, 10);
-	assert_string_equal(s.phase[0], "scanning 1/10 drives");
-	assert_string_equal(s.phase[9], "scanning 10/10 drives");
+	assert_int_equal(n, FIXTURE_DEMO_DRIVES);
+	assert_int_equal(s.n, FIXTURE_DEMO_DRIVES);
+	assert_string_equal(s.phase[0], "scanning 1/11 drives");
+	assert_string_equal(s.phase[FIXTURE_DEMO_DRIVES - 1], "scanning 11/11 drives");
 	free(v);
 	memset(&s, 0, sizeof(s));
 	s.stop_after = 2;

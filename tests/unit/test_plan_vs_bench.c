@@ -49,15 +49,8 @@ struct predicted {
 
 static void predict(const struct rp_disk *rd, double stroke, struct predicted *p)
 {
-	struct rp_layout l = { RP_SIZED(struct rp_layout), .level = RP_LEVEL_0, .n_disks = 1,
-			       .stroke = stroke };
-	struct rp_workload wl;
-	struct rp_error err = { 0 };
-	struct rp_eval *ev = NULL;
+	struct rp_eval *ev = fixture_plan_one(rd, RP_PROFILE_RANDOM_ACCESS, stroke, 1);
 
-	rp_workload_init(&wl);
-	assert_int_equal(rp_workload_profile(RP_PROFILE_RANDOM_ACCESS, 1, &wl, &err), 0);
-	assert_int_equal(rp_evaluate(rd, 1, NULL, &l, &wl, &ev, &err), 0);
 	p->access_ms = rp_eval_value(ev, RP_FIG_ACCESS_TIME);
 	p->iops = rp_eval_value(ev, RP_FIG_RAND_READ_QD1);
 	rp_eval_free(ev);
@@ -205,17 +198,9 @@ static double measure_wl(const char *id, enum io_workload w, double stroke, unsi
 /* The planner's workload IOPS for one disk at a stroke and queue depth. */
 static double predict_wl(const struct rp_disk *rd, int profile, double stroke, unsigned qd)
 {
-	struct rp_layout l = { RP_SIZED(struct rp_layout), .level = RP_LEVEL_0, .n_disks = 1,
-			       .stroke = stroke };
-	struct rp_workload wl;
-	struct rp_error err = { 0 };
-	struct rp_eval *ev = NULL;
-	double v;
+	struct rp_eval *ev = fixture_plan_one(rd, profile, stroke, qd);
+	double v = rp_eval_value(ev, RP_FIG_MIXED_IOPS);
 
-	rp_workload_init(&wl);
-	assert_int_equal(rp_workload_profile(profile, qd, &wl, &err), 0);
-	assert_int_equal(rp_evaluate(rd, 1, NULL, &l, &wl, &ev, &err), 0);
-	v = rp_eval_value(ev, RP_FIG_MIXED_IOPS);
 	rp_eval_free(ev);
 	return v;
 }

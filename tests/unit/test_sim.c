@@ -361,6 +361,7 @@ static void test_demo_rig(void **state)
 		{ "smr", 3418095616ULL, 4096 },	    { "sata-hpa", 488386584ULL, 512 },
 		{ "exos-sas", 7814037168ULL, 512 }, { "exos-sata", 3907029168ULL, 512 },
 		{ "ssd", 500118192ULL, 512 },
+		{ "dual", 31251759104ULL, 512 },
 	};
 	struct fx f = { 0 };
 	uint8_t rc10[10] = { 0x25 }, b[8];
@@ -1900,13 +1901,14 @@ static void test_rig_file(void **state)
 	fputs(sim_rig_demo_json(), fp);
 	fclose(fp);
 	assert_int_equal(sim_rig_load_file(path, NULL, &rig, &err), 0);
-	assert_int_equal(sim_rig_count(rig), 10);
+	assert_int_equal(sim_rig_count(rig), FIXTURE_DEMO_DRIVES);
 	assert_string_equal(sim_drive_id(sim_rig_drive(rig, 5)), "sata-hpa");
 	assert_string_equal(sim_drive_id(sim_rig_drive(rig, 7)), "exos-sata");
 	assert_string_equal(sim_drive_id(sim_rig_drive(rig, 8)), "ssd");
 	assert_string_equal(sim_drive_id(sim_rig_drive(rig, 9)), "nvme");
 	assert_string_equal(sim_drive_personality(sim_rig_drive(rig, 9)), "nvme");
-	assert_null(sim_rig_drive(rig, 10));
+	assert_string_equal(sim_drive_id(sim_rig_drive(rig, 10)), "dual");
+	assert_null(sim_rig_drive(rig, FIXTURE_DEMO_DRIVES));
 	assert_null(sim_rig_find(rig, "nope"));
 	sim_rig_free(rig);
 	assert_int_equal(sim_rig_load_file("/nonexistent/rig.json", NULL, &rig, &err), -ENOENT);

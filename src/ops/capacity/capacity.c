@@ -338,6 +338,29 @@ static int above_own(const struct drive_info *i, const struct journal_entry *ori
 			      journaled ? "had before shortstroke limited it" : "has now");
 }
 
+/* A drive with several actuators serves each range of its LBAs with a head
+ * stack of its own (cpr.h): a method that cuts the end of the LBAs off
+ * takes the last actuators' ranges away, and their share of the random
+ * IOPS with them. Refused unless forced, offering the partition method. */
+static int multi_actuator_refusal(const struct drive_info *i, const struct cap_method_ops *o,
+				  const struct cap_request *r, const char *dev,
+				  struct ss_error *err)
+{
+	const struct cpr_ranges *c = &i->ranges;
+
+	if (!cpr_multi(c) || (o->flags & CAPM_KEEPS_SIZE) || r->force)
+		return 0;
+	return ss_error_set(
+	    err, -EPERM,
+	    "%s: has %u actuators, each serving its own range of the LBAs (actuator 1's from "
+	    "LBA %" PRIu64 "); %s cuts the end of the LBAs off, so the outer band kept would be "
+	    "actuator 0's alone and actuator 1's range cut away: random IOPS halved. "
+	    "--method partition puts a partition at the outer edge of each actuator's range "
+	    "(the same share of each), which 'apply' stripes with md RAID 0; --force cuts the "
+	    "end all the same",
+	    dev, c->n, c->r[1].lba, o->name);
+}
+
 int cap_plan_limit(const struct drive_info *i, const struct journal_entry *orig,
 		   const struct cap_request *r, struct cap_plan *p, struct ss_error *err)
 {
@@ -372,6 +395,9 @@ int cap_plan_limit(const struct drive_info *i, const struct journal_entry *orig,
 	if (rc)
 		return rc;
 	rc = check_method_rules(i, o, r->volatile_, dev, err);
+	if (rc)
+		return rc;
+	rc = multi_actuator_refusal(i, o, r, dev, err);
 	if (rc)
 		return rc;
 	if (i->format == DRIVE_FORMAT_RUNNING)
@@ -460,9 +486,12 @@ int cap_plan_limit(const struct drive_info *i, const struct journal_entry *orig,
 			 human(target * p->block_len, h1, sizeof(h1)));
 		return 0;
 	}
-	snprintf(p->note, sizeof(p->note), "%" PRIu64 " blocks (%s, %.1f%% of %s%s)", target,
+	snprintf(p->note, sizeof(p->note), "%" PRIu64 " blocks (%s, %.1f%% of %s%s%s)", target,
 		 human(target * p->block_len, h1, sizeof(h1)), 100.0 * (double)target / (double)ref,
-		 human(ref * p->block_len, h2, sizeof(h2)), ref_source(full, dco_ref));
+		 human(ref * p->block_len, h2, sizeof(h2)), ref_source(full, dco_ref),
+		 cpr_multi(&i->ranges) && (o->flags & CAPM_KEEPS_SIZE)
+		     ? "; the same share of each actuator's range, at its outer edge"
+		     : "");
 	cap_plan_discard(i, p);
 	return 0;
 }
