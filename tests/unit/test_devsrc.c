@@ -121,6 +121,12 @@ static void test_add_refuses(void **state)
 	o = good;
 	o.load = t_load;
 	refused(&env, &o, -EINVAL, "load and unload");
+	o = good;
+	o.enclosures = kernel_dev_source.enclosures;
+	refused(&env, &o, -EINVAL, "one of enclosures and open_encl without the other");
+	o = good;
+	o.open_encl = kernel_dev_source.open_encl;
+	refused(&env, &o, -EINVAL, "one of enclosures and open_encl without the other");
 
 	/* the well-formed one goes in, once */
 	assert_int_equal(dev_env_add(&env, &good, &err), 0);
