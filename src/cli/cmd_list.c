@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "front/drives.h"
 #include "output.h"
+#include "shortstroke/enclosure.h"
 #include "shortstroke/protect.h"
 #include "shortstroke/sysdisk.h"
 
@@ -66,6 +67,10 @@ static int list_run(struct ss_ctx *ctx, int argc, char **argv)
 		table_free(t);
 		return cli_exit_code(rc, &err);
 	}
+	/* the slots only when asked for: the enclosures are read for them */
+	for (unsigned c2 = 0; c2 < table_cols(t); c2++)
+		if (table_col_id(t, c2) == DRV_SLOT)
+			encl_fill_slots(ctx, devs, n, NULL);
 	for (size_t i = 0; i < n; i++)
 		drive_row(t, &devs[i]);
 	table_print(t, stdout, out.flags, "drives");

@@ -33,6 +33,8 @@ const struct col_def drive_cols[DRV_COUNT] = {
 	[DRV_STATE] = { "STATE", COL_STR, false, 0, 0,
 			"free, in-use: why, or protected; formatting N %, medium format "
 			"corrupted" },
+	[DRV_SLOT] = { "SLOT", COL_STR, false, 0, 18,
+		       "the enclosure slot that holds it (SES), read when the column is shown" },
 };
 
 static const char *or_null(const char *s)
@@ -76,6 +78,7 @@ void drive_row(struct table *t, const struct dev_entry *e)
 	table_set_str(t, DRV_ZONED, zoned_model_name(i->zoned));
 	dev_state_text(e, buf, sizeof(buf));
 	table_set_str(t, DRV_STATE, buf);
+	table_set_str(t, DRV_SLOT, or_null(e->slot));
 }
 
 /* ---- info ---------------------------------------------------------------------- */

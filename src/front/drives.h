@@ -30,6 +30,7 @@ enum drive_col {
 	DRV_METHODS,
 	DRV_ZONED,
 	DRV_STATE,
+	DRV_SLOT,
 	DRV_COUNT
 };
 extern const struct col_def drive_cols[DRV_COUNT];

@@ -67,3 +67,14 @@ expect "qualify --locate-failed: text" 1 "^  locate LED: on at sim:jbod0 slot 2 
 run "$PROG" --rig "$RIG" qualify --locate-failed sim:sata320
 expect "qualify --locate-failed with the disk in no slot: said, the verdict unchanged" 1 \
 	"^  locate LED: not lit: in no slot of the SES enclosures attached \\(sim:jbod0\\)$"
+
+# list -o +SLOT: each disk's slot, read only when the column is asked for
+run "$PROG" --demo list -o DEVICE,SLOT -J
+json_check "list -o DEVICE,SLOT -J: every demo disk's slot" \
+	"[(x['device'], x['slot']) for x in d['drives']] == [('sim:sas15k', 'sim:jbod0 slot 0 (Slot 00)'), ('sim:sata250', 'sim:jbod0 slot 1 (Slot 01)'), ('sim:sata320', 'sim:jbod0 slot 2 (Slot 02)'), ('sim:sas4kn', 'sim:jbod0 slot 3 (Slot 03)'), ('sim:smr', 'sim:jbod0 slot 4 (Slot 04)'), ('sim:sata-hpa', 'sim:jbod0 slot 5 (Slot 05)')]"
+run "$PROG" --demo -v list
+[ "$(printf '%s\n' "$ERR" | grep -c '^sim:jbod0: cdb:')" = 0 ] &&
+	pass "list without SLOT sends nothing to the enclosure" || fail "list without SLOT" "$ERR"
+run "$PROG" --rig "$RIG" list -o DEVICE,SLOT -J
+json_check "list -o SLOT: a disk in no slot is null" \
+	"[x['slot'] for x in d['drives'] if x['device'] == 'sim:sata320'] == [None]"
