@@ -119,6 +119,39 @@ ss_ses_leds() {
 }
 t ss-ses-leds ss_ses_leds
 
+# probe through the real path (SG_IO -> sd -> tcm_loop -> TCMU -> the handler): the SATA
+# drive's returned registers and IDENTIFY, both drives' MODE SENSE / no-change MODE SELECT;
+# then the handler plays a bridge that drops the registers: probe says so, limit refuses hpa
+# before anything is changed, and the size stays.
+ss_ses_probe() {
+	need_ses
+	d1=$(tcmu_dev tses1)
+	d2=$(tcmu_dev tses2)
+	must $SS probe -J /dev/$d2
+	jflat $OUT
+	expect_eq "sata native-max" "$(jget $OUT.flat '.steps[0].verdict')" passed
+	expect_match "sata native-max detail" "$(jget $OUT.flat '.steps[0].detail')" \
+		"native maximum 1048576 blocks"
+	expect_eq "sata carries hpa" "$(jget $OUT.flat '.carries[0]')" hpa
+	expect_eq "sata identify" "$(jget $OUT.flat '.steps[1].verdict')" passed
+	expect_eq "sata mode-select" "$(jget $OUT.flat '.steps[3].verdict')" passed
+	must $SS probe -J /dev/$d1
+	jflat $OUT
+	expect_eq "sas mode-sense" "$(jget $OUT.flat '.steps[2].verdict')" passed
+	expect_eq "sas mode-select" "$(jget $OUT.flat '.steps[3].verdict')" passed
+	tcmu_fault tses2 drop-registers || fail "fault not injected"
+	run $SS probe /dev/$d2
+	[ $RC -eq 1 ] || fail "probe behind a path that drops registers exited $RC, expected 1"
+	expect_grep stdout $OUT "native-max: *failed: CK_COND was ignored"
+	before=$(sys_bytes $d2)
+	run $SS limit --method hpa --percent 50 --force --yes /dev/$d2
+	[ $RC -eq 1 ] || fail "limit by hpa exited $RC, expected 1"
+	expect_grep stderr $ERR "this path cannot carry the hpa method"
+	expect_eq size-unchanged "$(sys_bytes $d2)" "$before"
+	tcmu_fault --clear tses2 || fail "fault not cleared"
+}
+t ss-ses-probe ss_ses_probe
+
 if [ -n "$SES_OK" ]; then
 	tcmu_teardown > /tmp/ses-teardown.out 2>&1 ||
 		{ echo "VMTEST FAIL ses-teardown: see below"; sed 's/^/    | /' /tmp/ses-teardown.out;
