@@ -230,6 +230,8 @@ void describe_drive(struct record *r, const struct dev_entry *e)
 	record_str(r, "Zoned", "zoned", zoned_model_name(i->zoned));
 	dev_state_text(e, buf, sizeof(buf));
 	record_str(r, "State", "state", buf);
+	if (e->slot[0]) /* a listing filled it (the TUI's scan): its enclosure slot */
+		record_str(r, "Slot", "slot", e->slot);
 }
 
 void encl_slot_record(struct record *r, const char *key, const struct encl_slot *s)
