@@ -42,11 +42,11 @@ extern "C" {
  * sized struct, a function or an enumerator added is a compatible change:
  * the version string's minor number grows. */
 #define RP_API_VERSION 2
-#define RP_VERSION_STRING "2.2.0"
+#define RP_VERSION_STRING "2.3.0"
 
 /* The API version the library was built with (compare with RP_API_VERSION). */
 RP_EXPORT int rp_api_version(void);
-/* "2.2.0" */
+/* "2.3.0" */
 RP_EXPORT const char *rp_version(void);
 
 /* ---- sized structs ----------------------------------------------------- */
@@ -118,6 +118,8 @@ static inline void rp_point_init(struct rp_point *p)
 
 #define RP_CURVE_MAX 64 /* most points of a measured curve */
 
+struct rp_flash; /* a flash drive's NAND, below ("flash drives") */
+
 /*
  * One disk as the caller knows it. A field left 0 takes a datasheet-style
  * default by rpm and size (see docs/planning-model.md); the evaluation
@@ -154,6 +156,13 @@ struct rp_disk {
 	uint64_t zone_bytes;  /* a zoned disk's zone size (strokes are whole zones); 0: none */
 	int zoned;	      /* RP_ZONED_*; host-managed disks cannot be md members */
 	uint32_t reserved;    /* 0 */
+	/* 2.3: a flash drive (an SSD; docs/flash.md): no stroke, no seek, no
+	 * rotation; the layout's stroke is the share of it the host uses, the
+	 * rest (TRIMmed and hidden) spare area, and random writes cost the
+	 * write amplification of that spare (rp_flash_write_amp). NULL: a disk.
+	 * The seek, rate and rpm fields are then not read; a layout does not
+	 * mix flash drives and disks. */
+	const struct rp_flash *flash;
 };
 
 /* rp_disk.write_cache: the disk's volatile write cache (0: by class) */
@@ -560,6 +569,51 @@ RP_EXPORT int rp_solution_truncated(const struct rp_solution *sol);
  * with fewer disks risks, what puts it before the second); "" when no
  * layout meets the goals. Since 2.1. */
 RP_EXPORT const char *rp_solution_reason(const struct rp_solution *sol);
+
+/* ---- flash drives (docs/flash.md) --------------------------------------- */
+
+/*
+ * What a flash drive gains from spare area: the write amplification of
+ * greedy garbage collection under uniform random writes at a spare factor
+ * (physical flash over the user's pages, less 1; > 0): alpha / (alpha +
+ * W0(-alpha e^-alpha)), alpha = 1 + spare (Hu et al. 2009; Desnoyers 2012;
+ * Xiang and Kurkoski 2012). NaN for a spare of 0 or less. Since 2.3.
+ */
+RP_EXPORT double rp_flash_write_amp(double spare);
+
+/* A flash drive's NAND and host side; a field left 0 takes the default in
+ * brackets (Micron MT29F64G08CBAAA's figures, docs/flash.md). */
+struct rp_flash {
+	uint32_t size;	    /* rp_flash_init() */
+	uint32_t reserved;  /* 0 */
+	double spare;	    /* its own spare: raw flash beyond its capacity, a fraction (0.0737) */
+	double dies;	    /* dies working in parallel (8) */
+	double planes;	    /* planes programmed together (2) */
+	double page_kib;    /* a plane's NAND page (8) */
+	double block_pages; /* pages of an erase block (256) */
+	double read_us;	    /* page read (75) */
+	double program_us;  /* page program (1300) */
+	double erase_ms;    /* block erase (3.8) */
+	double command_us;  /* the controller's time per command (20) */
+	double link_mbps;   /* the host link (600: SATA 6 Gb/s) */
+};
+
+static inline void rp_flash_init(struct rp_flash *f)
+{
+	RP_INIT_SIZED(f);
+}
+
+/*
+ * Steady-state random writes of bs bytes (0: 4 KiB) a flash drive sustains
+ * when the host uses the share `used` of its capacity (0 < used <= 1: the
+ * rest, TRIMmed and hidden, is spare area; the stroke of a disk): the dies'
+ * time for each request (its programs, and garbage collection's reads,
+ * programs and erases at the write amplification above) against the
+ * command's own time and transfer, whichever is longer. f NULL: the
+ * defaults. 0, or -EINVAL / -ERANGE with why. Since 2.3.
+ */
+RP_EXPORT int rp_flash_random_write_iops(const struct rp_flash *f, double used, uint64_t bs,
+					 double *iops, struct rp_error *err);
 
 #ifdef __cplusplus
 }

@@ -106,8 +106,6 @@ const char *array_outer_level(const struct array_rec *r);
 const char *array_inner_level(const struct array_rec *r);
 /* The md device slot i is a member of: its inner array, or the array. */
 const char *array_slot_md(const struct array_rec *r, size_t i);
-/* The inner array of slot i (0 for a flat array). */
-size_t array_slot_inner(const struct array_rec *r, size_t i);
 /* "RAID 10 over 4 members"; nested: "RAID 50 over 6 members: RAID 0 over 2
  * RAID 5 arrays of 3" (the slots, not the members replaced). */
 void array_shape_text(const struct array_rec *r, char *buf, size_t len);
@@ -118,11 +116,15 @@ void array_set_inner(struct array_rec *r, unsigned groups);
 /* A name md and this program accept: 1..32 of [A-Za-z0-9_-]. */
 int array_name_check(const char *name, struct ss_error *err);
 
-/* <state_dir>/arrays/NAME.json */
-void array_rec_path(const char *state_dir, const char *name, char *buf, size_t len);
 /* Load a record; -ENOENT when there is none. */
 int array_rec_load(const char *state_dir, const char *name, struct array_rec *out,
 		   struct ss_error *err);
+/* A record from its text (len bytes; what names it in errors) with the checks
+ * array_rec_load makes but the file's name; its text as array_rec_save writes
+ * it (malloc'd; NULL: out of memory). */
+int array_rec_parse(const char *text, size_t len, const char *what, struct array_rec *out,
+		    struct ss_error *err);
+char *array_rec_text(const struct array_rec *r);
 /* Write a record atomically (temporary file, fsync, rename, fsync of the directory). */
 int array_rec_save(const char *state_dir, const struct array_rec *r, struct ss_error *err);
 /* The names of every record, sorted; *names freed with free() (one block). */
@@ -285,14 +287,6 @@ void array_journal(const char *state_dir, const struct array_rec *r, const char 
 /* Set the state and step and save the record. */
 int array_rec_step(const char *state_dir, struct array_rec *r, enum array_state st,
 		   const char *step, struct ss_error *err);
-
-/*
- * The devices of a plan's members, in layout order: given names every
- * member, or only the placeholders (plan --disks N), or none (the plan's
- * own devices). -EINVAL with err->usage set when the count does not fit.
- */
-int array_bind_members(const struct plan *p, const char *const *given, size_t n_given,
-		       const char **specs, struct ss_error *err);
 
 struct array_apply_opts {
 	const struct plan *plan;
@@ -459,17 +453,5 @@ int array_replace(struct ss_ctx *ctx, const struct array_replace_opts *o,
 		  const struct array_replace_cb *cb, struct array_replace_result *res,
 		  struct ss_error *err);
 void array_replace_result_fini(struct array_replace_result *res);
-
-/*
- * Follow md's rebuild of md_dev in sysfs until it is over, tick each half
- * second: right after mdadm --add md may still say "idle" (the recovery is
- * queued), so a degraded array is waited for until md started and ended
- * it, a --replace (not degraded) for up to 3 s before it starts. -EIO with
- * err when it ends still degraded or never starts (10 s); -ENOENT when md's
- * state cannot be read. end (may be NULL): md's state at the end.
- */
-int array_rebuild_wait(struct ss_ctx *ctx, const char *md_dev,
-		       void (*tick)(void *arg, const char *md_dev, const struct array_sysfs *s),
-		       void *arg, struct array_sysfs *end, struct ss_error *err);
 
 #endif

@@ -62,15 +62,11 @@ int file_mkdirs(const char *path, struct ss_error *err);
  * the file or directory the check is for ("the state directory /x"). */
 int file_dir_check(const char *dir, bool strict, const char *what, struct ss_error *err);
 
-/* file_dir_check (strict) of a directory this program keeps, made (mkdir
- * -p, 0755) when missing: the check of what exists comes first, so that
- * nothing is made in a directory another user controls. */
-int file_mkdirs_private(const char *dir, const char *what, struct ss_error *err);
-
 /* The state directory (state_dir), and its subdirectory sub when sub is
- * not NULL ("locks", "sim/demo"), made and checked as
- * file_mkdirs_private() does; state_dir is named "the state directory" in
- * a refusal. */
+ * not NULL ("locks", "sim/demo"): file_dir_check (strict) of what exists
+ * first, so that nothing is made in a directory another user controls,
+ * then made (mkdir -p, 0755) when missing; state_dir is named "the state
+ * directory" in a refusal. */
 int file_state_dir(const char *state_dir, const char *sub, struct ss_error *err);
 
 /* Open a file this program keeps (see above): flags as open(2) takes them
@@ -121,8 +117,5 @@ int file_lock_try(const char *path, int *fd, struct ss_error *err);
 /* fsync the directory dir: what was created, renamed or linked in it is
  * durable. 0 or a negative errno. */
 int file_sync_dir(const char *dir);
-
-/* The same for the directory that holds path. */
-int file_sync_parent(const char *path);
 
 #endif

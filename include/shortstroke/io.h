@@ -214,7 +214,6 @@ int io_dev_open_name(const char *name, struct dev_env *env, bool write, struct i
 void io_dev_close(struct io_dev *dev);
 const struct io_geom *io_dev_geom(const struct io_dev *dev);
 const struct io_engine_ops *io_dev_engine(const struct io_dev *dev);
-bool io_dev_writable(const struct io_dev *dev);
 
 /*
  * Check every field of a job against a device's geometry before any I/O:

@@ -25,10 +25,6 @@ struct plan_notes {
 
 void plan_note(struct plan_notes *notes, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-/* A note about disk (a name, or a name with its figures: "sim:a (1048576
- * blocks)"): added to the note of the same text, or a new one. */
-void plan_note_for(struct plan_notes *notes, const char *disk, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
 
 /* What the planner is to take a drive for. */
 struct plan_pick {

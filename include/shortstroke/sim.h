@@ -76,10 +76,6 @@ void sim_drive_advance_clock(struct sim_drive *d, uint64_t ns);
  * command queuing compares to pick the next queued command (shortest
  * positioning time first); the simulated I/O engine uses it. */
 uint64_t sim_drive_position_ns(const struct sim_drive *d, uint64_t lba);
-/* Of n queued commands starting at lba[0..n), the index of the one with
- * the shortest positioning time (the first on a tie): plain SPTF, without
- * the ageing and the write cache of sim_drive_schedule. */
-unsigned sim_drive_queue_pick(const struct sim_drive *d, const uint64_t *lba, unsigned n);
 
 /* A command a drive holds, as its scheduler sees it: where, how much, and
  * how long it has waited in the drive's queue (virtual ns). */
@@ -105,6 +101,13 @@ unsigned sim_drive_schedule(struct sim_drive *d, const struct sim_queued *q, uns
  * (virtual ns, also added to its clock; 0 with nothing cached). */
 uint64_t sim_drive_destage(struct sim_drive *d);
 
+/* A multi-actuator drive's head stacks (the rig's "actuators"; 1 for
+ * others), and which one serves lba: commands of different actuators are
+ * served at the same time (each takes the time the drive says, on its
+ * actuator's own clock). */
+unsigned sim_drive_actuators(const struct sim_drive *d);
+unsigned sim_drive_actuator_of(const struct sim_drive *d, uint64_t lba);
+
 /* How many commands the drive holds at once (its NCQ or TCQ depth, the
  * rig's "queue_depth"); more wait in the host's queue. */
 unsigned sim_drive_queue_depth(const struct sim_drive *d);
@@ -124,6 +127,23 @@ void sim_drive_idle(struct sim_drive *d, uint64_t ns);
 void sim_drive_turn(struct sim_drive *d, uint64_t ns);
 /* One revolution of the platters (ns; 0 for a drive that does not rotate). */
 double sim_drive_rev_ns(const struct sim_drive *d);
+
+/* A flash drive (the rig's "flash", docs/flash.md): what its FTL did since
+ * it was built in this process: host pages (4 KiB) written, pages
+ * programmed (the host's and garbage collection's), pages garbage
+ * collection moved, blocks erased; its logical pages, of them mapped, and
+ * the spare factor that leaves (physical pages over mapped ones, less 1).
+ * The write amplification is programs / host_pages. */
+struct sim_flash_stats {
+	uint64_t host_pages, programs, gc_moves, erases;
+	uint64_t pages, mapped;
+	double spare;
+};
+/* 0, or -EOPNOTSUPP for a drive that is no flash drive. Builds the FTL
+ * when it is not yet. */
+int sim_drive_flash_stats(struct sim_drive *d, struct sim_flash_stats *out);
+/* Forget the counts (the start of a measurement) */
+void sim_drive_flash_stats_reset(struct sim_drive *d);
 
 /* Current capacity in logical blocks (what READ CAPACITY answers). */
 uint64_t sim_drive_capacity(const struct sim_drive *d);

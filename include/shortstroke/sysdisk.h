@@ -48,6 +48,9 @@ struct sysdisk {
 	char rev[17];
 	char serial[65];
 	char wwn[65]; /* "0x5000c500a1b2c3d4" (naa), "eui.…", "" */
+	/* queue/independent_access_ranges/N/{sector,nr_sectors}, in logical
+	 * blocks: the actuators' ranges as the kernel read them (n 0: none) */
+	struct cpr_ranges ranges;
 };
 
 /*
@@ -135,8 +138,6 @@ struct sysdisk_part {
 size_t sysdisk_probe_partitions(int fd, unsigned block_len, struct sysdisk_part *out, size_t max);
 /* Record that the disk could not be probed ("could not be probed: why"). */
 void sysdisk_usage_note_unprobed(struct sysdisk_usage *u, const char *why);
-/* u->in_use from the other fields. */
-void sysdisk_usage_sum(struct sysdisk_usage *u);
 /* The same as a device source's verdict (devsrc.h): in use, whether only
  * for a label (nothing mounted, system, swap, held or unprobed), and what
  * its partitions hold. */
@@ -178,6 +179,15 @@ extern const struct dev_source_ops kernel_dev_source;
 int sysdisk_reread_capacity(const char *sysroot, const char *name, bool reprobe,
 			    uint64_t expected_bytes, unsigned timeout_ms, char *new_node,
 			    size_t new_node_len, uint64_t *size_bytes, struct ss_error *err);
+
+/*
+ * The same for an NVMe namespace (name "nvme0n1") deleted and created
+ * again: the controller's namespaces rescanned (libnvme's nvme_ns_rescan on
+ * /dev/nvme0), then up to timeout_ms for the block device to come back with
+ * expected_bytes; its size in *size_bytes.
+ */
+int sysdisk_nvme_rescan(const char *sysroot, const char *name, uint64_t expected_bytes,
+			unsigned timeout_ms, uint64_t *size_bytes, struct ss_error *err);
 
 /*
  * Whether the kernel undoes HPA limits (libata.ignore_hpa=1: libata lifts

@@ -237,6 +237,18 @@ static void scsi_health_record(struct record *x, const struct qualify_result *r)
 	const struct qualify_scsi_health *h = &r->scsi;
 	struct record *c, *u;
 
+	if (r->nvme_read) { /* smartctl's names */
+		struct record *o = record_set_object(x, "nvme");
+
+		record_set_u64(o, "critical_warning", r->nvme.critical_warning);
+		record_set_u64(o, "available_spare", r->nvme.available_spare);
+		record_set_u64(o, "available_spare_threshold", r->nvme.available_spare_threshold);
+		record_set_u64(o, "percentage_used", r->nvme.percentage_used);
+		record_set_u64(o, "media_errors", r->nvme.media_errors);
+		record_set_u64(o, "data_units_written", r->nvme.data_units_written);
+	} else {
+		record_set_null(x, "nvme");
+	}
 	if (!h->read) {
 		record_set_null(x, "grown_defects");
 		record_set_null(x, "scsi");
@@ -389,6 +401,21 @@ static void smart_scan_records(struct record *d, const struct qualify_result *r)
 	num_or_null(x, "offline_uncorrectable", &r->offline_uncorrectable);
 	num_or_null(x, "power_on_hours", &r->power_on_hours);
 	scsi_health_record(x, r);
+	if (r->elements.supported) {
+		struct record *el = record_set_list(x, "elements");
+
+		for (size_t k = 0; k < r->elements.n; k++) {
+			struct record *e = record_set_object(el, NULL);
+
+			record_set_u64(e, "id", r->elements.e[k].id);
+			record_set_u64(e, "health", r->elements.e[k].health);
+			record_set_str(e, "state", elem_health_name(r->elements.e[k].health));
+			record_set_bool(e, "near_limit",
+					elem_health_near_limit(r->elements.e[k].health));
+		}
+	} else {
+		record_set_null(x, "elements");
+	}
 
 	x = record_set_object(d, "scan");
 	record_set_u64(x, "bytes_read", r->scan_bytes);

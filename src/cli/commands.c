@@ -12,6 +12,8 @@ const struct cli_cmd *const cli_commands[] = {
 	&cmd_locate, &cmd_fault,
 	&cmd_limit,
 	&cmd_restore,
+	&cmd_depop,
+	&cmd_format,
 	&cmd_reapply,
 	&cmd_protect,
 	&cmd_config,

@@ -70,10 +70,3 @@ void tty_clear_line(void)
 	tputs(cap_cr, 1, out);
 	tputs(cap_el, 1, out);
 }
-
-void tty_clear_eol(void)
-{
-	if (state <= 0)
-		return;
-	tputs(cap_el, 1, out);
-}

@@ -16,7 +16,5 @@ void tty_up(unsigned n);
 void tty_down(unsigned n);
 /* To the start of the line, which is cleared. */
 void tty_clear_line(void);
-/* The rest of the line cleared. */
-void tty_clear_eol(void);
 
 #endif

@@ -87,16 +87,6 @@ size_t glyphs_bytes(const char *s, size_t cols)
 	return b;
 }
 
-void glyphs_repeat(const char *cell, unsigned n, char *buf, size_t len)
-{
-	size_t l = strlen(cell), used = 0;
-
-	for (unsigned i = 0; i < n && used + l < len; i++, used += l)
-		memcpy(buf + used, cell, l);
-	if (len)
-		buf[used < len ? used : len - 1] = '\0';
-}
-
 void glyphs_bar(double v, double max, unsigned w, const char *fill, bool pad, char *buf, size_t len)
 {
 	const struct glyphs *g = chosen;

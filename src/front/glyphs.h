@@ -42,7 +42,5 @@ size_t glyphs_bytes(const char *s, size_t cols);
  * cells (!pad: a progress bar). */
 void glyphs_bar(double v, double max, unsigned w, const char *fill, bool pad, char *buf,
 		size_t len);
-/* A run of n cells of cell into buf. */
-void glyphs_repeat(const char *cell, unsigned n, char *buf, size_t len);
 
 #endif

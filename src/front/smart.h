@@ -51,8 +51,6 @@ void smart_disk_record(struct record *d, const struct dev_entry *e, const struct
  * thresh, flags {value, string, prefailure, ...}, raw {value, string}}]},
  * scsi_grown_defect_list. */
 void smart_smartctl_keys(struct record *d, const struct dev_entry *e, const struct smart_report *r);
-/* smartctl's name of an ATA attribute (its drivedb's defaults), or NULL */
-const char *smart_smartctl_attr_name(uint8_t id);
 
 /* The short health summary `info` shows after a drive's identity (text on
  * r, JSON under "health"): the verdict, and on SCSI the grown defect list,

@@ -39,7 +39,8 @@ static void cell_clear(struct cell *c)
 	memset(c, 0, sizeof(*c));
 }
 
-void col_json_key(const char *name, char *buf, size_t len)
+/* JSON key of a column name: "LOG-SEC" -> "log-sec" (lsblk's rule). */
+static void col_json_key(const char *name, char *buf, size_t len)
 {
 	size_t i;
 

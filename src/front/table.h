@@ -89,7 +89,4 @@ int table_cell_cmp(const struct table *t, unsigned ra, unsigned rb, unsigned i);
 /* --list-columns */
 void table_list_columns(const struct col_def *defs, unsigned ndefs, FILE *f);
 
-/* JSON key of a column name: "LOG-SEC" -> "log-sec" (lsblk's rule). */
-void col_json_key(const char *name, char *buf, size_t len);
-
 #endif

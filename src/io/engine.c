@@ -468,7 +468,8 @@ bool io_gen_next(struct io_gen *g, struct io_req *r)
 
 /* ---- results ------------------------------------------------------------------------------ */
 
-void io_result_finish(struct io_result *res)
+/* Rates, percentiles and averages of res from its counters and histogram. */
+static void io_result_finish(struct io_result *res)
 {
 	double s = (double)res->elapsed_ns / 1e9;
 	const struct io_hist *h = &res->hist;
@@ -484,7 +485,8 @@ void io_result_finish(struct io_result *res)
 	res->lat_max_ns = h->max_ns;
 }
 
-double io_thread_cpu_s(void)
+/* User + system CPU seconds of the calling thread. */
+static double io_thread_cpu_s(void)
 {
 	struct rusage ru;
 
@@ -636,11 +638,6 @@ const struct io_geom *io_dev_geom(const struct io_dev *dev)
 const struct io_engine_ops *io_dev_engine(const struct io_dev *dev)
 {
 	return dev->ops;
-}
-
-bool io_dev_writable(const struct io_dev *dev)
-{
-	return dev->write;
 }
 
 int io_dev_run(struct io_dev *dev, const struct io_job *job, struct io_result *res,

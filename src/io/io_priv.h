@@ -38,10 +38,6 @@ bool io_gen_next(struct io_gen *g, struct io_req *r);
 /* The largest request, bytes. */
 uint32_t io_job_max_bytes(const struct io_job *job, uint32_t lblock);
 
-/* Rates, percentiles and averages of res from its counters and histogram. */
-void io_result_finish(struct io_result *res);
-/* User + system CPU seconds of the calling thread. */
-double io_thread_cpu_s(void);
 uint64_t io_mono_ns(void);
 
 /* The simulated engines (simeng.c, simarray.c): a drive holds at most

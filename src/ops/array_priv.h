@@ -8,9 +8,6 @@
 
 #include "shortstroke/array.h"
 
-/* Is the md device /dev/md/NAME there (by its link, or mdadm knows it)? */
-bool array_md_present(struct ss_ctx *ctx, const char *md_dev);
-
 /* mdadm --zero-superblock of node (a line into log; a dry run only says
  * it): 0 when wiped or when there is nothing md wrote there (mdadm says
  * "Unrecognised md component"; what is not a block device holds none),

@@ -48,8 +48,6 @@ void qualify_report(struct qrun *q, double f, const char *text);
 void qualify_sub_report(void *arg, double f, const char *phase, double eta);
 bool qualify_sub_cancelled(void *arg);
 
-void qualify_set_check(struct qualify_result *r, enum qualify_check c, enum qualify_status s,
-		       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* Append "; text" to a detail line (or set it when it is empty). */
 void qualify_add_detail(char *buf, size_t len, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -19,6 +19,11 @@
 #include "shortstroke/journal.h"
 #include "array_priv.h"
 
+static int array_rebuild_wait(struct ss_ctx *ctx, const char *md_dev,
+			      void (*tick)(void *arg, const char *md_dev,
+					   const struct array_sysfs *s),
+			      void *arg, struct array_sysfs *end, struct ss_error *err);
+
 /* The run: its options, callbacks, record and log. */
 struct rx {
 	struct ss_ctx *ctx;
@@ -610,9 +615,18 @@ void array_replace_result_fini(struct array_replace_result *res)
 
 /* ---- the rebuild ----------------------------------------------------------------- */
 
-int array_rebuild_wait(struct ss_ctx *ctx, const char *md_dev,
-		       void (*tickfn)(void *arg, const char *md_dev, const struct array_sysfs *s),
-		       void *arg, struct array_sysfs *end, struct ss_error *err)
+/*
+ * Follow md's rebuild of md_dev in sysfs until it is over, tick each half
+ * second: right after mdadm --add md may still say "idle" (the recovery is
+ * queued), so a degraded array is waited for until md started and ended
+ * it, a --replace (not degraded) for up to 3 s before it starts. -EIO with
+ * err when it ends still degraded or never starts (10 s); -ENOENT when md's
+ * state cannot be read. end (may be NULL): md's state at the end.
+ */
+static int array_rebuild_wait(struct ss_ctx *ctx, const char *md_dev,
+			      void (*tickfn)(void *arg, const char *md_dev,
+					     const struct array_sysfs *s),
+			      void *arg, struct array_sysfs *end, struct ss_error *err)
 {
 	char kname[64], mdpath[4096];
 	struct array_sysfs s;

@@ -692,9 +692,9 @@ static int member_caps(const struct rp_path *path, const struct rp_dmodel *dm,
 	return 0;
 }
 
-int rp_eval_run(const struct rp_disk *disks, size_t n_disks, const struct rp_path *path,
-		const struct rp_layout *layout, const struct rp_workload *wl, struct rp_eval **out,
-		struct rp_error *err)
+static int rp_eval_run(const struct rp_disk *disks, size_t n_disks, const struct rp_path *path,
+		       const struct rp_layout *layout, const struct rp_workload *wl,
+		       struct rp_eval **out, struct rp_error *err)
 {
 	struct rp_size_share sizes[RP_MAX_SIZES];
 	struct rp_link *links = NULL;
@@ -823,6 +823,12 @@ int rp_eval_models(const struct rp_dmodel *dm, size_t n_disks, const struct rp_p
 	for (i = 0; i < g.n; i++)
 		rp_agg_add(&a, &dm[ev->members[i]], 1, cmin, g.stroke);
 	rp_agg_finish(&a, g.stroke);
+	if (a.n_flash && a.n_flash != a.n) {
+		rc = rp_err(err, -EINVAL,
+			    "the layout mixes flash drives and disks: not modelled (plan them "
+			    "apart)");
+		goto fail;
+	}
 	if ((rc = member_caps(path, dm, ev->members, g.n, &c, err)))
 		goto fail;
 	rp_numbers(&g, &a, &c, &w, &ev->num);

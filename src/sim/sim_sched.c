@@ -64,8 +64,8 @@ unsigned sim_drive_schedule(struct sim_drive *d, const struct sim_queued *q, uns
 	long room = -1, blocked = -1;
 	bool mech = false;
 
-	if (!d || !n)
-		return 0;
+	if (!d || !n || sim_flash_on(d))
+		return 0; /* a flash drive serves in order (docs/flash.md) */
 	for (i = 0; i < n; i++) {
 		if (!q[i].write || !sim_media_cacheable(d, q[i].blocks))
 			mech = true;
@@ -113,27 +113,6 @@ unsigned sim_drive_schedule(struct sim_drive *d, const struct sim_queued *q, uns
 	f = u >= WC_HIGH ? 1.0 : (u - WC_LOW) / (WC_HIGH - WC_LOW);
 	td = sim_cache_next_position(d);
 	return td <= f * best ? SIM_SCHED_DESTAGE : b;
-}
-
-unsigned sim_drive_queue_pick(const struct sim_drive *d, const uint64_t *lba, unsigned n)
-{
-	struct sim_head h;
-	double best = 1e300, t;
-	unsigned b = 0, i;
-
-	if (!d || n <= 1)
-		return 0;
-	sim_media_head(d, &h);
-	for (i = 0; i < n; i++) {
-		t = sim_media_position(d, &h, lba[i], (double)d->cfg.overhead_ns, best);
-		if (t < best) {
-			best = t;
-			b = i;
-			if (t <= 0)
-				break;
-		}
-	}
-	return b;
 }
 
 uint64_t sim_drive_destage(struct sim_drive *d)

@@ -180,10 +180,10 @@ static void describe(const struct sim_drive *d, struct drive_info *out)
 	snprintf(out->model, sizeof(out->model), "%s", d->cfg.model);
 	snprintf(out->firmware, sizeof(out->firmware), "%s", d->cfg.firmware);
 	sim_drive_ids(d, out->serial, sizeof(out->serial), out->wwn, sizeof(out->wwn));
-	out->tran = d->cfg.sata ? TRAN_SATA : TRAN_SAS;
+	out->tran = d->cfg.sata ? TRAN_SATA : d->cfg.nvme ? TRAN_NVME : TRAN_SAS;
 	out->ata = d->cfg.sata;
-	out->logical_block = d->cfg.lblock;
-	out->physical_block = d->cfg.pblock;
+	out->logical_block = d->cfg.nvme ? sim_nvme_block(d) : d->cfg.lblock;
+	out->physical_block = d->cfg.nvme ? out->logical_block : d->cfg.pblock;
 	out->capacity_blocks = sim_drive_capacity(d);
 	out->rpm = d->cfg.rpm;
 	out->form_factor = d->cfg.form_factor;

@@ -87,7 +87,4 @@ unsigned simd_cdb_len(const uint8_t *cdb);
 /* Which way data flows for a CDB that moves data (TCMU does not say). */
 enum xfer_dir simd_cdb_dir(const uint8_t *cdb, unsigned cdb_len);
 
-/* Fill fixed-format sense (18 bytes) into buf; returns its length. */
-unsigned simd_sense_fixed(uint8_t *buf, uint8_t key, uint8_t asc, uint8_t ascq);
-
 #endif

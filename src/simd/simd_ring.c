@@ -126,7 +126,8 @@ enum xfer_dir simd_cdb_dir(const uint8_t *cdb, unsigned cdb_len)
 	}
 }
 
-unsigned simd_sense_fixed(uint8_t *buf, uint8_t key, uint8_t asc, uint8_t ascq)
+/* Fill fixed-format sense (18 bytes) into buf; returns its length. */
+static unsigned simd_sense_fixed(uint8_t *buf, uint8_t key, uint8_t asc, uint8_t ascq)
 {
 	memset(buf, 0, 18);
 	buf[0] = 0x70;

@@ -21,6 +21,8 @@
 #include "shortstroke/sysdisk.h"
 #include "sys/sysdisk_priv.h"
 
+static void sysdisk_usage_sum(struct sysdisk_usage *u);
+
 #define MAX_PARTS 128
 #define SLAVE_DEPTH 8
 
@@ -451,7 +453,8 @@ void sysdisk_usage_note_unprobed(struct sysdisk_usage *u, const char *why)
 	sysdisk_usage_sum(u);
 }
 
-void sysdisk_usage_sum(struct sysdisk_usage *u)
+/* u->in_use from the other fields. */
+static void sysdisk_usage_sum(struct sysdisk_usage *u)
 {
 	u->in_use = u->mounted || u->system || u->swap || u->held || u->partitions ||
 		    u->signature || u->unprobed || u->part_data;

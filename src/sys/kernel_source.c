@@ -41,6 +41,7 @@ static void info_from_sysfs(const struct sysdisk *sd, struct drive_info *i)
 	i->logical_block = sd->logical_block ? sd->logical_block : 512;
 	i->physical_block = sd->physical_block ? sd->physical_block : i->logical_block;
 	i->capacity_blocks = sd->size_bytes / i->logical_block;
+	i->ranges = sd->ranges;
 	i->rpm = sd->rotational ? 0 : 1;
 }
 
@@ -86,7 +87,8 @@ static int k_list(struct dev_env *env, struct dev_found **out, size_t *n, struct
 		return ss_error_set(err, -ENOMEM, "out of memory");
 	}
 	for (size_t i = 0; i < count; i++)
-		if (disks[i].sgio) /* virtio, NVMe: not ours to talk to */
+		/* SG_IO, or an NVMe namespace (libnvme); virtio: not ours to talk to */
+		if (disks[i].sgio || disks[i].tran_id == TRAN_NVME)
 			found_from_sysfs(env->sysroot, disks[i].devnode, &disks[i],
 					 &(*out)[(*n)++]);
 	sysdisk_free_list(disks);
@@ -114,6 +116,8 @@ static int k_open(struct dev_env *env, const struct dev_found *f, bool for_write
 				      "%s: is part of the captured tree %s; no commands can be "
 				      "sent to it",
 				      f->name, env->sysroot);
+	if (f->tran == TRAN_NVME)
+		return transport_open_nvme(f->node, !for_write, out, err);
 	return transport_open_sgio(f->node, !for_write, out, err);
 }
 

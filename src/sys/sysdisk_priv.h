@@ -19,7 +19,6 @@ int sys_join(char *buf, size_t len, const char *root, const char *path);
 /* Read dir/attr (one line of text), trailing whitespace trimmed. Returns
  * the length or a negative errno. */
 int sys_attr_read(const char *dir, const char *attr, char *buf, size_t len);
-int sys_attr_u64(const char *dir, const char *attr, uint64_t *val);
 bool sys_attr_exists(const char *dir, const char *attr);
 
 /* The real sysfs directory of block device major:minor, through

@@ -136,7 +136,7 @@ static void apply_finish(struct tui_model *m, struct tui_task *t, int rc,
 	m->rescan_pending = true;
 }
 
-void tui_applying_free(struct tui_applying *a)
+static void tui_applying_free(struct tui_applying *a)
 {
 	if (!a)
 		return;
@@ -412,7 +412,7 @@ const struct tui_screen_ops tui_applying_screen = {
 
 /* ---- the arrays screen ------------------------------------------------------ */
 
-void tui_arrays_free(struct tui_arrays *a)
+static void tui_arrays_free(struct tui_arrays *a)
 {
 	if (!a)
 		return;
@@ -420,7 +420,7 @@ void tui_arrays_free(struct tui_arrays *a)
 	free(a);
 }
 
-void tui_arrays_reload(struct tui_arrays *a, struct ss_ctx *ctx)
+static void tui_arrays_reload(struct tui_arrays *a, struct ss_ctx *ctx)
 {
 	char(*names)[ARRAY_NAME_MAX + 1] = NULL;
 	struct ss_error err = { 0 };

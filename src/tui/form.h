@@ -145,6 +145,5 @@ struct tui_logview {
 struct cmdlog *tui_cmdlog_start(void);
 /* L: open it on the model's log (m->cmdlog). */
 enum tui_action tui_log_open(struct tui_model *m);
-void tui_log_free(struct tui_logview *v);
 
 #endif

@@ -26,7 +26,7 @@ struct cmdlog *tui_cmdlog_start(void)
 	return log;
 }
 
-void tui_log_free(struct tui_logview *v)
+static void tui_log_free(struct tui_logview *v)
 {
 	if (!v)
 		return;

@@ -13,6 +13,8 @@
 #include "front/drives.h"
 #include "tui.h"
 
+static bool tui_tasks_poll(struct tui_model *m);
+
 const struct tui_col tui_cols[] = {
 	{ "DEVICE", 0 },  { "TRAN", 0 },     { "MODEL", 0 }, { "SERIAL", 118 }, { "SIZE", 0 },
 	{ "NATIVE", 90 }, { "LIMITED", 60 }, { "RPM", 100 }, { "STATE", 0 },	{ NULL, 0 },
@@ -194,7 +196,9 @@ long tui_page_step(int key, size_t page)
 	return key == TK_PGUP ? -p : p;
 }
 
-void tui_scroll(size_t *top, size_t max, size_t page, int key)
+/* A text's first row shown after a key (Up/k, Down/j a row, PgUp/PgDn and
+ * Space a page, Home/g, End/G the ends), within 0..max; other keys leave it. */
+static void tui_scroll(size_t *top, size_t max, size_t page, int key)
 {
 	long t = (long)*top;
 
@@ -366,7 +370,8 @@ int tui_task_start(struct tui_model *m, const char *spec, const char *what, job_
 	return 0;
 }
 
-bool tui_tasks_poll(struct tui_model *m)
+/* Reap ended jobs; true when something changed on screen. */
+static bool tui_tasks_poll(struct tui_model *m)
 {
 	bool changed = false;
 
@@ -548,7 +553,7 @@ enum tui_action tui_fanout_start(struct tui_model *m, const struct tui_fanout_op
 
 /* ---- pager ------------------------------------------------------------------- */
 
-void tui_pager_free(struct tui_pager *p)
+static void tui_pager_free(struct tui_pager *p)
 {
 	if (!p)
 		return;

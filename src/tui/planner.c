@@ -28,7 +28,7 @@ static bool is_choice(unsigned f)
 	return f == TPF_LEVEL || f == TPF_WORKLOAD || f == TPF_CONTROLLER;
 }
 
-void tui_planner_free(struct tui_planner *p)
+static void tui_planner_free(struct tui_planner *p)
 {
 	if (!p)
 		return;
@@ -180,7 +180,8 @@ static void evaluate_one(struct tui_planner *p, const struct rp_path *path,
 			: "one layout, at the stroke given (no search)");
 }
 
-void tui_planner_update(struct tui_planner *p)
+/* Parse the fields and solve again; fills rows, message, error. */
+static void tui_planner_update(struct tui_planner *p)
 {
 	struct rp_error rerr = { 0 };
 	struct rp_workload wl;
@@ -274,7 +275,7 @@ enum tui_action tui_planner_open(struct tui_model *m)
 			tui_planner_free(p);
 			return tui_alert(m, "Planner", "%s", err.msg);
 		}
-		p->rd[p->n] = p->pool[p->n].rp;
+		plan_disk_rp(&p->pool[p->n], &p->rd[p->n]);
 		p->n++;
 	}
 	free(idx);

@@ -80,7 +80,9 @@ static int view_cmp(const void *pa, const void *pb, void *arg)
 	return c ? c : (a > b) - (a < b); /* equal: in scan order */
 }
 
-void tui_view_update(struct tui_model *m)
+/* Rebuild view from devs, the filter and the sort; the selection stays on
+ * its drive while shown, else goes to the first shown. */
+static void tui_view_update(struct tui_model *m)
 {
 	size_t *v = realloc(m->view, (m->n ? m->n : 1) * sizeof(*v));
 	bool sel_shown = false;
@@ -122,7 +124,9 @@ bool tui_view_select(struct tui_model *m, size_t pos)
 
 /* ---- the drive table's columns ------------------------------------------------ */
 
-struct table *tui_drive_table_of(const char *columns, struct ss_error *err)
+/* A drive table of the columns (a comma list of the registry's names, ""
+ * or NULL: tui_cols); NULL with err for a name the registry has not. */
+static struct table *tui_drive_table_of(const char *columns, struct ss_error *err)
 {
 	char msg[160];
 	struct table *t;

@@ -12,6 +12,8 @@
 
 #include "tui.h"
 
+static void tui_batch_end(struct tui_model *m, struct tui_batch *b);
+
 struct tui_batch *tui_batch_new(const char *what, const char *title, int key)
 {
 	struct tui_batch *b = calloc(1, sizeof(*b));
@@ -116,7 +118,8 @@ static bool stopped(const struct tui_batch_item *it)
 	return it->rc == -ECANCELED;
 }
 
-void tui_batch_count(const struct tui_batch *b, unsigned *done, unsigned *failed, unsigned *halted)
+static void tui_batch_count(const struct tui_batch *b, unsigned *done, unsigned *failed,
+			    unsigned *halted)
 {
 	*done = *failed = *halted = 0;
 	for (size_t i = 0; i < b->n; i++) {
@@ -219,7 +222,8 @@ static void rows_refresh(struct tui_model *m, const struct tui_batch *b)
 	free(specs);
 }
 
-void tui_batch_end(struct tui_model *m, struct tui_batch *b)
+/* The summary now (tui_batch_ended calls it after the last); frees b. */
+static void tui_batch_end(struct tui_model *m, struct tui_batch *b)
 {
 	unsigned done, failed, halted, marked;
 	struct tui_dialog *d;

@@ -421,12 +421,7 @@ void tui_model_move(struct tui_model *m, long delta);
 /* PgUp/PgDn: a page back or on, the rows shown (page: the view's last
  * count of them; at least one). */
 long tui_page_step(int key, size_t page);
-/* A text's first row shown after a key (Up/k, Down/j a row, PgUp/PgDn and
- * Space a page, Home/g, End/G the ends), within 0..max; other keys leave it. */
-void tui_scroll(size_t *top, size_t max, size_t page, int key);
 enum tui_action tui_handle_key(struct tui_model *m, int key);
-/* Reap ended jobs; true when something changed on screen. */
-bool tui_tasks_poll(struct tui_model *m);
 /* The running task on a drive, or NULL. */
 struct tui_task *tui_task_for(struct tui_model *m, const char *spec);
 int tui_task_start(struct tui_model *m, const char *spec, const char *what, job_fn fn, void *arg,
@@ -512,11 +507,7 @@ void tui_batch_seal(struct tui_model *m, struct tui_batch *b);
  * done ones (the dialog's), else a head ("bench: 1 done, 2 failed.") and the
  * failed ones (a report's); the counts; "1 done, 7 failed". */
 void tui_batch_lines(const struct tui_batch *b, struct tui_lines *out, bool done_too);
-void tui_batch_count(const struct tui_batch *b, unsigned *done, unsigned *failed,
-		     unsigned *stopped);
 void tui_batch_headline(const struct tui_batch *b, char *buf, size_t len);
-/* The summary now (tui_batch_ended calls it after the last); frees b. */
-void tui_batch_end(struct tui_model *m, struct tui_batch *b);
 
 /* Start it (arg goes to setup); *started says how many jobs run (the
  * status line is the caller's). */
@@ -548,7 +539,6 @@ void tui_pager_open(struct tui_model *m, const char *title, const char *text);
 enum tui_action tui_pager_show(struct tui_model *m, struct tui_pager *p);
 /* Its text (replacing what it had). */
 void tui_pager_set_text(struct tui_pager *p, const char *text);
-void tui_pager_free(struct tui_pager *p);
 
 /* reports.c (no curses): s and z, the selected drive's SMART report and its
  * zones (with the measured profile), read by a job (tui_bg) into a pager
@@ -559,9 +549,6 @@ enum tui_action tui_report_zones(struct tui_model *m);
 
 /* planner.c (no curses): p opens it over the selected or marked drives */
 enum tui_action tui_planner_open(struct tui_model *m);
-/* Parse the fields and solve again; fills rows, message, error. */
-void tui_planner_update(struct tui_planner *p);
-void tui_planner_free(struct tui_planner *p);
 extern const char *const tui_plan_field_names[TPF_COUNT];
 
 /* The plan of the chosen layout (for saving or applying); NULL with err. */
@@ -571,10 +558,7 @@ struct plan *tui_planner_plan(const struct tui_planner *p, struct ss_error *err)
  * filesystem, every member's serial typed, then a job); A opens the
  * arrays screen, where u undoes the selected array */
 enum tui_action tui_apply_open(struct tui_model *m);
-void tui_applying_free(struct tui_applying *a);
 enum tui_action tui_arrays_open(struct tui_model *m);
-void tui_arrays_reload(struct tui_arrays *a, struct ss_ctx *ctx);
-void tui_arrays_free(struct tui_arrays *a);
 
 /* bench.c: b benchmarks the selected or marked drives (random reads) */
 enum tui_action tui_bench_start(struct tui_model *m);
@@ -595,9 +579,6 @@ enum tui_action tui_detail_open(struct tui_model *m);
 /* ^N in the planner: its notes, every one, in a pager over it. */
 enum tui_action tui_planner_notes(struct tui_model *m);
 /* select.c (no curses): many disks */
-/* Rebuild view from devs, the filter and the sort; the selection stays on
- * its drive while shown, else goes to the first shown. */
-void tui_view_update(struct tui_model *m);
 /* The position of sel in view (0 when not shown). */
 size_t tui_view_pos(const struct tui_model *m);
 /* Select the pos-th row shown (a click on the table: pos = top + its row);
@@ -606,9 +587,6 @@ bool tui_view_select(struct tui_model *m, size_t pos);
 bool tui_filter_match(const struct dev_entry *e, const char *filter);
 /* The drive table on m->columns again (rows from devs), then the view. */
 void tui_table_rebuild(struct tui_model *m);
-/* A drive table of the columns (a comma list of the registry's names, ""
- * or NULL: tui_cols); NULL with err for a name the registry has not. */
-struct table *tui_drive_table_of(const char *columns, struct ss_error *err);
 /* DEVICE, SIZE, LIMITED, STATE: the table always shows them. */
 bool tui_col_required(unsigned id);
 /* The screen width a column of the registry needs to be shown. */

@@ -15,6 +15,10 @@
 #include "tui.h"
 #include "view.h"
 
+static int tui_wrap_rows_ind(const char *p, int width, int ind);
+static int tui_wrap_draw_ind(int y, int x, const char *p, int width, int ind, int max);
+static void tui_box_foot(int y0, int x0, int h, int w, attr_t a, const char *foot);
+
 enum { PAIR_TITLE = 1, PAIR_FREE, PAIR_INUSE, PAIR_PROTECTED };
 
 static bool colour;
@@ -53,11 +57,6 @@ static attr_t attr_state(enum dev_state s);
 attr_t tui_attr_alert(void)
 {
 	return attr_state(DEV_PROTECTED);
-}
-
-attr_t tui_attr_good(void)
-{
-	return attr_state(DEV_FREE);
 }
 
 attr_t tui_attr_head(void)
@@ -355,7 +354,9 @@ static void draw_detail(int y0, int h, const struct tui_model *m)
 
 /* The length of the next row of p at most width wide: cut at the last
  * space that fits, else in the middle of a word. */
-size_t tui_wrap_cut(const char *p, int width)
+/* The length of p's next row at most width wide: cut at the last space that
+ * fits, else in the middle of a word. */
+static size_t tui_wrap_cut(const char *p, int width)
 {
 	size_t n = strlen(p), cut, fit;
 
@@ -375,7 +376,7 @@ int tui_wrap_rows(const char *p, int width)
 	return tui_wrap_rows_ind(p, width, 0);
 }
 
-int tui_wrap_rows_ind(const char *p, int width, int ind)
+static int tui_wrap_rows_ind(const char *p, int width, int ind)
 {
 	int rows = 0, in = 0;
 
@@ -416,7 +417,8 @@ int tui_wrap_draw(int y, int x, const char *p, int width, int max)
 	return tui_wrap_draw_ind(y, x, p, width, 0, max);
 }
 
-int tui_wrap_draw_ind(int y, int x, const char *p, int width, int ind, int max)
+/* tui_wrap_draw with the rows after the first indented by ind columns. */
+static int tui_wrap_draw_ind(int y, int x, const char *p, int width, int ind, int max)
 {
 	int rows = 0, in = 0;
 
@@ -510,7 +512,8 @@ void tui_box(int y0, int x0, int h, int w, attr_t a, const char *title)
 	attroff(a);
 }
 
-void tui_box_foot(int y0, int x0, int h, int w, attr_t a, const char *foot)
+/* foot on the bottom row of the box tui_box drew. */
+static void tui_box_foot(int y0, int x0, int h, int w, attr_t a, const char *foot)
 {
 	char buf[256];
 

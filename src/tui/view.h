@@ -9,16 +9,12 @@
 
 attr_t tui_attr_title(void); /* a box, the title bar */
 attr_t tui_attr_alert(void); /* a refusal, an error */
-attr_t tui_attr_good(void);  /* done, passed */
 attr_t tui_attr_head(void);  /* a table's heading */
 
 /* A framed box of h rows and w columns at (y0, x0) in a, its title on the
  * top row (NULL: none); the text goes inside, from (y0 + 1, x0 + 2). */
 void tui_box(int y0, int x0, int h, int w, attr_t a, const char *title);
 
-/* The length of p's next row at most width wide: cut at the last space that
- * fits, else in the middle of a word. */
-size_t tui_wrap_cut(const char *p, int width);
 /* Rows text needs wrapped at width; draw it wrapped from (y, x), at most
  * max rows, the rows drawn. */
 int tui_wrap_rows(const char *p, int width);
@@ -36,11 +32,6 @@ void tui_put(int y, int x, const char *s, int cols);
 int tui_put_cut(int y, int x, const char *s, int cols);
 /* s cut so (as tui_put_cut draws it) into buf; returns buf. */
 const char *tui_cut(const char *s, int cols, char *buf, size_t len);
-/* tui_wrap_draw with the rows after the first indented by ind columns. */
-int tui_wrap_draw_ind(int y, int x, const char *p, int width, int ind, int max);
-int tui_wrap_rows_ind(const char *p, int width, int ind);
-/* foot on the bottom row of the box tui_box drew. */
-void tui_box_foot(int y0, int x0, int h, int w, attr_t a, const char *foot);
 
 /* The key bar on the bottom row, the labels that fit, then status; the
  * labels' places go into the model for the mouse. */

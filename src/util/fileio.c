@@ -29,7 +29,8 @@ int file_sync_dir(const char *dir)
 	return rc;
 }
 
-int file_sync_parent(const char *path)
+/* The same for the directory that holds path. */
+static int file_sync_parent(const char *path)
 {
 	char buf[PATH_MAX];
 
@@ -264,7 +265,10 @@ int file_dir_check(const char *dir, bool strict, const char *what, struct ss_err
 	return chain_ok(dir, strict, what ? what : dir, 0, err);
 }
 
-int file_mkdirs_private(const char *dir, const char *what, struct ss_error *err)
+/* file_dir_check (strict) of a directory this program keeps, made (mkdir
+ * -p, 0755) when missing: the check of what exists comes first, so that
+ * nothing is made in a directory another user controls. */
+static int file_mkdirs_private(const char *dir, const char *what, struct ss_error *err)
 {
 	int rc = file_dir_check(dir, true, what, err);
 

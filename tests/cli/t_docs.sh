@@ -99,6 +99,8 @@ docs_want() {
 	"shortstroke apply "* | "shortstroke array "[rsu]*)
 		echo "skip: needs md and disks of one model (the demo rig has one of each); t_apply_review.sh runs apply and array as docs/arrays.md writes them, the guest on md" ;;
 	*"| jq "*) command -v jq >/dev/null 2>&1 && echo 0 || echo "skip: jq is not installed" ;;
+	# an NVMe namespace: the demo rig has no NVMe drive (t_nvme's rig runs it)
+	"shortstroke format --lba-format "*"/dev/nvme"*) echo "skip: the demo rig holds no NVMe drive" ;;
 	*) echo 0 ;;
 	esac
 }
@@ -271,6 +273,26 @@ if top=$(git -C "$DOCS_ROOT" ls-files 2>/dev/null) && [ -n "$top" ]; then
 	fi
 else
 	skip "top level: Makefile README.md contrib docs include src tests" "not a git checkout"
+fi
+
+# No limit method is named by its id above the capacity engine (tests/check-methods.sh): the
+# front ends and operations decide by its CAPM_* flags (issue 27.1) ...
+out=$(sh "$DOCS_ROOT/tests/check-methods.sh" "$DOCS_ROOT" 2>&1); rc=$?
+if [ $rc = 0 ] && printf '%s\n' "$out" |
+	grep -q '^methods: [1-9][0-9]* method ids, [0-9]* files checked, 0 uses outside src/ops/capacity/$'; then
+	pass "methods: no CAP_<METHOD> id outside src/ops/capacity/"
+else
+	fail "methods: no CAP_<METHOD> id outside src/ops/capacity/" "$out"
+fi
+# ... and the check fails on a copy of the tree where a front end tests one
+rm -rf "$TMP/methods" && mkdir -p "$TMP/methods" && cp -R "$DOCS_ROOT/src" "$DOCS_ROOT/include" "$TMP/methods/"
+printf 'static int f(enum cap_method m) { return m == CAP_HPA; }\n' >>"$TMP/methods/src/tui/limit.c"
+out=$(sh "$DOCS_ROOT/tests/check-methods.sh" "$TMP/methods" 2>&1); rc=$?
+if [ $rc = 1 ] && printf '%s\n' "$out" | grep -q "^src/tui/limit.c:[0-9]*: a limit method by its id" &&
+	printf '%s\n' "$out" | grep -q ", 1 uses outside src/ops/capacity/$"; then
+	pass "methods: the check fails on a method id in the TUI"
+else
+	fail "methods: the check fails on a method id in the TUI" "exit $rc: $out"
 fi
 
 # The man page's synopsis of each command and its --help name the same options (issue 25.6):
