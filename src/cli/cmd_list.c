@@ -9,6 +9,7 @@
 #include "output.h"
 #include "shortstroke/enclosure.h"
 #include "shortstroke/protect.h"
+#include "shortstroke/smart.h"
 #include "shortstroke/sysdisk.h"
 
 static void usage(FILE *f)
@@ -30,6 +31,22 @@ static void usage(FILE *f)
 		   "failed), 2 usage error, 4 some disks did not answer.\n");
 }
 
+/* The SMART verdict of a listed drive, for the HEALTH column only: its
+ * commands are read-only but not free, so list sends them only when asked
+ * (NULL: no verdict, the drive did not answer or has no SMART). */
+static const char *health_of(struct ss_ctx *ctx, const struct dev_entry *e)
+{
+	struct smart_report r;
+	struct ss_error err = { 0 };
+	const char *v;
+
+	if (!e->identified || smart_read_named(ctx, e->spec, &r, &err))
+		return NULL;
+	v = smart_verdict_name(r.verdict);
+	smart_report_fini(&r);
+	return v;
+}
+
 static int list_run(struct ss_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = { OUT_LONG_OPTS,
@@ -41,6 +58,7 @@ static int list_run(struct ss_ctx *ctx, int argc, char **argv)
 	struct table *t;
 	char msg[256];
 	size_t n = 0, mute = 0;
+	bool want_health;
 	int c, rc;
 
 	while ((c = getopt_long(argc, argv, ":" OUT_SHORT_OPTS "h", opts, NULL)) != -1) {
@@ -61,6 +79,7 @@ static int list_run(struct ss_ctx *ctx, int argc, char **argv)
 	t = table_new(drive_cols, DRV_COUNT, DRIVE_COLS_DEFAULT, out.columns, msg, sizeof(msg));
 	if (!t)
 		return cli_usage_error("list", "%s", msg);
+	want_health = table_has_col(t, DRV_HEALTH);
 	rc = devices_list(ctx, &devs, &n, &err);
 	if (rc) {
 		cli_error("%s", err.msg);
@@ -68,11 +87,10 @@ static int list_run(struct ss_ctx *ctx, int argc, char **argv)
 		return cli_exit_code(rc, &err);
 	}
 	/* the slots only when asked for: the enclosures are read for them */
-	for (unsigned c2 = 0; c2 < table_cols(t); c2++)
-		if (table_col_id(t, c2) == DRV_SLOT)
-			encl_fill_slots(ctx, devs, n, NULL);
+	if (table_has_col(t, DRV_SLOT))
+		encl_fill_slots(ctx, devs, n, NULL);
 	for (size_t i = 0; i < n; i++)
-		drive_row(t, &devs[i]);
+		drive_row(t, &devs[i], want_health ? health_of(ctx, &devs[i]) : NULL);
 	table_print(t, stdout, out.flags, "drives");
 	for (size_t i = 0; i < n; i++)
 		if (!devs[i].sim && sysdisk_tran_libata(devs[i].tran_hint)) {

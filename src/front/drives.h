@@ -32,6 +32,7 @@ enum drive_col {
 	DRV_STATE,
 	DRV_ACTUATORS,
 	DRV_SPARE, /* flash drives (docs/flash.md) */
+	DRV_HEALTH,
 	DRV_SLOT,
 	DRV_COUNT
 };
@@ -43,8 +44,10 @@ extern const struct col_def drive_cols[DRV_COUNT];
  * "1" when the drive reports no more than one range. */
 void actuators_text(const struct drive_info *i, char *buf, size_t len);
 
-/* A row of the drive table for e: every selected column set. */
-void drive_row(struct table *t, const struct dev_entry *e);
+/* A row of the drive table for e: every selected column set; health is the
+ * SMART verdict ("PASSED", ...; NULL: not read), which costs commands of its
+ * own: read only when the HEALTH column is selected (table_has_col). */
+void drive_row(struct table *t, const struct dev_entry *e, const char *health);
 
 /* All of `info` about one drive into a record. */
 void describe_drive(struct record *r, const struct dev_entry *e);
