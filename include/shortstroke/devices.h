@@ -126,6 +126,8 @@ struct dev_entry {
 	char error[512];	/* why it could not be identified */
 	bool volume;		/* no drive but a volume of drives (a simulated array):
 				   device_open refused it, the I/O engine runs on it */
+	char slot[96];		/* the enclosure slot that holds it ("sim:jbod0 slot 1"), filled on
+			  request (encl_fill_slots, enclosure.h); "" none or not asked */
 };
 
 /* "free", "in-use: mounted at /srv", "protected: serial in protect.conf";

@@ -38,6 +38,14 @@ int encl_find(struct ss_ctx *ctx, const struct dev_entry *e, struct encl_slot *o
 	      struct ss_error *err);
 
 /*
+ * The slot of each identified disk of e[0..n) into its slot field
+ * (encl_slot_text), reading each enclosure of their sources once: what a
+ * listing shows. Disks in no slot keep "". Reads only; an enclosure that
+ * cannot be read is passed over (0 all the same; its error in err).
+ */
+int encl_fill_slots(struct ss_ctx *ctx, struct dev_entry *e, size_t n, struct ss_error *err);
+
+/*
  * Turn the slot's locate (ident) and fault LEDs on (1), off (0) or leave
  * them (-1): SEND DIAGNOSTIC of the Enclosure Control page, then the status
  * read back into s->st; -EIO when the enclosure did not take it.

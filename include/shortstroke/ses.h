@@ -109,7 +109,7 @@ int ses_parse_addl(const uint8_t *buf, size_t len, const struct ses_config *c, s
  * fault (FAULT) requests as asked and changes nothing else: from the status
  * page as read (its generation code, the expected one), every other element
  * not selected, e's control element SELECT with DO NOT REMOVE and DEVICE OFF
- * as the status says. ident/fault: -1 keep, 0 off, 1 on. out_len: the
+ * as the status says (and an array device slot's byte 1, its RQST OK ... bits). ident/fault: -1 keep, 0 off, 1 on. out_len: the
  * parameter list's length.
  */
 int ses_build_slot_control(const uint8_t *status, size_t len, const struct ses_config *c,

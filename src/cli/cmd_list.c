@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "front/drives.h"
 #include "output.h"
+#include "shortstroke/enclosure.h"
 #include "shortstroke/protect.h"
 #include "shortstroke/smart.h"
 #include "shortstroke/sysdisk.h"
@@ -85,6 +86,9 @@ static int list_run(struct ss_ctx *ctx, int argc, char **argv)
 		table_free(t);
 		return cli_exit_code(rc, &err);
 	}
+	/* the slots only when asked for: the enclosures are read for them */
+	if (table_has_col(t, DRV_SLOT))
+		encl_fill_slots(ctx, devs, n, NULL);
 	for (size_t i = 0; i < n; i++)
 		drive_row(t, &devs[i], want_health ? health_of(ctx, &devs[i]) : NULL);
 	table_print(t, stdout, out.flags, "drives");

@@ -334,6 +334,10 @@ int ses_build_slot_control(const uint8_t *status, size_t len, const struct ses_c
 	memcpy(out + 4, status + 4, 4); /* EXPECTED GENERATION CODE */
 	p = out + off;
 	p[0] = 0x80; /* SELECT */
+	/* an array device slot's byte 1 (RQST OK, RQST HOT SPARE ...) sits where its status
+	 * says them: kept; a device slot's byte 1 is reserved in control */
+	if (c->types[e.type_index].type == SES_TYPE_ARRAY_DEVICE_SLOT)
+		p[1] = st.raw[1];
 	p[2] = (uint8_t)((st.do_not_remove ? 0x40 : 0) |
 			 ((ident < 0 ? st.ident : ident) ? 0x02 : 0));	      /* RQST IDENT */
 	p[3] = (uint8_t)(((fault < 0 ? st.fault_reqstd : fault) ? 0x20 : 0) | /* RQST FAULT */

@@ -45,10 +45,12 @@ const struct col_def drive_cols[DRV_COUNT] = {
 			    "independently (1 when it reports none)" },
 	[DRV_OP] = { "OP", COL_STR, true, 0, 4,
 		     "over-provisioning: on a drive that does not rotate, the share of its capacity a limit hides "
-			"(TRIMmed: spare area beyond its own, docs/flash.md); - for a disk" },
+		     "(TRIMmed: spare area beyond its own, docs/flash.md); - for a disk" },
 	[DRV_HEALTH] = { "HEALTH", COL_STR, false, 0, 8,
 			 "SMART verdict: PASSED, WARNING, FAILED or UNKNOWN (SMART is read "
 			 "only when this column is asked for)" },
+	[DRV_SLOT] = { "SLOT", COL_STR, false, 0, 18,
+		       "the enclosure slot that holds it (SES), read when the column is shown" },
 };
 
 static const char *or_null(const char *s)
@@ -111,6 +113,7 @@ void drive_row(struct table *t, const struct dev_entry *e, const char *health)
 	}
 	table_set_u64(t, DRV_ACTUATORS, i->ranges.n > 1 ? i->ranges.n : 1);
 	table_set_str(t, DRV_HEALTH, health);
+	table_set_str(t, DRV_SLOT, or_null(e->slot));
 }
 
 void actuators_text(const struct drive_info *i, char *buf, size_t len)
@@ -372,6 +375,8 @@ void describe_drive(struct record *r, const struct dev_entry *e)
 	record_str(r, "Zoned", "zoned", zoned_model_name(i->zoned));
 	dev_state_text(e, buf, sizeof(buf));
 	record_str(r, "State", "state", buf);
+	if (e->slot[0]) /* a listing filled it (the TUI's scan): its enclosure slot */
+		record_str(r, "Slot", "slot", e->slot);
 }
 
 void encl_slot_record(struct record *r, const char *key, const struct encl_slot *s)

@@ -35,6 +35,7 @@ enum drive_col {
 	DRV_ACTUATORS,
 	DRV_OP, /* flash drives: over-provisioning (docs/flash.md) */
 	DRV_HEALTH,
+	DRV_SLOT,
 	DRV_COUNT
 };
 extern const struct col_def drive_cols[DRV_COUNT];

@@ -1161,6 +1161,12 @@ static void check_members(struct ss_ctx *ctx, const struct array_apply_opts *o,
 				    am->err.code == -EPERM ? AR_REFUSED : AR_FAILED);
 			continue;
 		}
+		/* will the path carry the method? (probe.h; no MODE SELECT in a dry run) */
+		c.dry_run = o->dry_run;
+		if (cap_plan_path(&c, &am->plan, &am->err)) {
+			member_fail(am, am->err.code, AR_FAILED);
+			continue;
+		}
 		part[0] = '\0';
 		if (array_by_partition(am->plan.method)) {
 			if (cap_partition_fits(&am->e.info, pd->limit_blocks, &am->err)) {

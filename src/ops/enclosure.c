@@ -123,37 +123,120 @@ static int slot_fill(struct encl *x, const struct dev_encl *de, struct ses_elem 
 	return 0;
 }
 
-/* Look for the disk in one enclosure: 1 found, 0 not there, or an error. */
-static int search(struct encl *x, const struct dev_encl *de, const struct dev_entry *e,
-		  struct encl_slot *out, struct ss_error *err)
+/* The enclosure's Additional Element Status descriptors into a (SES_MAX_ADDL). */
+static int read_addl(struct encl *x, const struct dev_encl *de, struct ses_addl *a, unsigned *n,
+		     struct ss_error *err)
 {
-	struct ses_addl *a = calloc(SES_MAX_ADDL, sizeof(*a));
-	uint64_t want[2];
-	unsigned n = 0, nw = disk_addrs(e, want);
-	int link = kernel_link(de, e), rc;
 	size_t got;
+	int rc = read_page(x, de->name, SES_PAGE_ADDL_STATUS, &got, err);
 
-	if (!a)
-		return ss_error_set(err, -ENOMEM, "out of memory");
-	rc = read_page(x, de->name, SES_PAGE_ADDL_STATUS, &got, err);
-	if (!rc && ses_parse_addl(x->buf, got, &x->cfg, a, SES_MAX_ADDL, &n))
+	*n = 0;
+	if (!rc && ses_parse_addl(x->buf, got, &x->cfg, a, SES_MAX_ADDL, n))
 		rc = ss_error_set(err, -EPROTO, "%s: malformed SES additional element status page",
 				  de->name);
-	for (unsigned i = 0; !rc && i < n; i++) {
+	return rc;
+}
+
+/* The descriptor of a[0..n) that holds the disk, or -1. */
+static int match(const struct dev_encl *de, const struct ses_addl *a, unsigned n,
+		 const struct dev_entry *e)
+{
+	uint64_t want[2];
+	unsigned nw = disk_addrs(e, want);
+	int link = kernel_link(de, e);
+
+	for (unsigned i = 0; i < n; i++) {
 		bool hit = link >= 0 && a[i].slot == link;
 
 		for (unsigned k = 0; k < nw && !hit; k++)
 			hit = want[k] &&
 			      (want[k] == a[i].sas_addr[0] || want[k] == a[i].sas_addr[1]);
-		if (!hit)
-			continue;
+		if (hit)
+			return (int)i;
+	}
+	return -1;
+}
+
+/* Look for the disk in one enclosure: 1 found, 0 not there, or an error. */
+static int search(struct encl *x, const struct dev_encl *de, const struct dev_entry *e,
+		  struct encl_slot *out, struct ss_error *err)
+{
+	struct ses_addl *a = calloc(SES_MAX_ADDL, sizeof(*a));
+	unsigned n = 0;
+	int i, rc;
+
+	if (!a)
+		return ss_error_set(err, -ENOMEM, "out of memory");
+	rc = read_addl(x, de, a, &n, err);
+	i = rc ? -1 : match(de, a, n, e);
+	if (i >= 0) {
 		rc = slot_fill(x, de, a[i].elem, a[i].slot, out, err);
-		out->by_kernel = link >= 0 && a[i].slot == link;
-		free(a);
-		return rc ? rc : 1;
+		out->by_kernel = kernel_link(de, e) >= 0;
 	}
 	free(a);
-	return rc;
+	return rc ? rc : i >= 0;
+}
+
+/* One enclosure's slots into the entries of e[0..n) of source src. */
+static void fill_from(struct encl *x, const struct dev_encl *de, const struct dev_source_ops *src,
+		      struct dev_env *env, struct dev_entry *e, size_t n, struct ses_addl *a,
+		      struct ss_error *err)
+{
+	const struct dev_source_ops *s;
+	struct encl_slot sl;
+	unsigned na = 0;
+	size_t got;
+
+	if (read_addl(x, de, a, &na, err))
+		return;
+	for (size_t k = 0; k < n; k++) {
+		int i;
+
+		if (!e[k].identified || e[k].slot[0] || dev_env_source(env, e[k].spec, &s, NULL) ||
+		    s != src || (i = match(de, a, na, &e[k])) < 0)
+			continue;
+		memset(&sl, 0, sizeof(sl));
+		snprintf(sl.encl, sizeof(sl.encl), "%s", de->name);
+		sl.slot = a[i].slot;
+		if (read_page(x, de->name, SES_PAGE_ELEMENT_DESC, &got, NULL) == 0)
+			ses_parse_element_desc(x->buf, got, &x->cfg, a[i].elem, sl.desc,
+					       sizeof(sl.desc));
+		encl_slot_text(&sl, e[k].slot, sizeof(e[k].slot));
+	}
+}
+
+int encl_fill_slots(struct ss_ctx *ctx, struct dev_entry *e, size_t n, struct ss_error *err)
+{
+	struct dev_env *env = ctx_sources(ctx);
+	struct ses_addl *a = calloc(SES_MAX_ADDL, sizeof(*a));
+
+	if (!a)
+		return ss_error_set(err, -ENOMEM, "out of memory");
+	for (unsigned s = 0; s < env->n; s++) {
+		const struct dev_source_ops *src = env->src[s];
+		struct dev_encl *list = NULL;
+		size_t ne = 0;
+		bool mine = false;
+
+		for (size_t k = 0; k < n && !mine; k++) {
+			const struct dev_source_ops *o;
+
+			mine = !dev_env_source(env, e[k].spec, &o, NULL) && o == src;
+		}
+		if (!mine || !src->enclosures || src->enclosures(env, &list, &ne, err))
+			continue;
+		for (size_t i = 0; i < ne; i++) {
+			struct encl x;
+
+			if (encl_open(env, src, &list[i], &x, err))
+				continue;
+			fill_from(&x, &list[i], src, env, e, n, a, err);
+			encl_close(&x);
+		}
+		free(list);
+	}
+	free(a);
+	return 0;
 }
 
 /* The enclosures of the disk's source. */

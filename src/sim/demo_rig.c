@@ -231,12 +231,12 @@ static const char demo_json[] =
     "      \"cache_mib\": 256\n"
     "    }\n"
     "  ],\n"
-    /* enclosure (issue 29.3): a SES JBOD holding the demo drives, slots 6 and 7 empty */
+    /* enclosure (issue 29.3): a SES JBOD holding the demo drives, slots 10 and 11 empty; the NVMe drive sits on PCIe, in no SES slot */
     "  \"enclosures\": [\n"
-    "    {\"id\": \"jbod0\", \"vendor\": \"SIMENCL\", \"product\": \"SAS JBOD 8\",\n"
+    "    {\"id\": \"jbod0\", \"vendor\": \"SIMENCL\", \"product\": \"SAS JBOD 12\",\n"
     "     \"wwn\": \"5000ccab0c7e5000\",\n"
     "     \"slots\": [\"sas15k\", \"sata250\", \"sata320\", \"sas4kn\", \"smr\", \"sata-hpa\",\n"
-    "               null, null]}\n"
+    "               \"exos-sas\", \"exos-sata\", \"ssd\", \"dual\", null, null]}\n"
     "  ]\n"
     "}\n";
 

@@ -44,9 +44,10 @@
 struct dev {
 	char path[64]; /* /dev/uioN */
 	char uio[32];  /* uioN */
-	char id[64];   /* rig drive id */
+	char id[64];   /* rig drive (or enclosure) id */
 	int fd;
 	struct sim_drive *drive;
+	struct sim_encl *encl; /* a SES enclosure of the rig instead of a drive */
 	struct simd_ring ring;
 	bool broken;
 };
@@ -213,7 +214,7 @@ static int discover(void)
 			continue;
 		if (!id_from_uio_name(name, id, sizeof(id)))
 			continue;
-		if (!sim_rig_find(g.rig, id)) {
+		if (!sim_rig_find(g.rig, id) && !sim_rig_find_encl(g.rig, id)) {
 			say("%s: drive '%s' is not in the rig; not served", de->d_name, id);
 			continue;
 		}
@@ -255,7 +256,8 @@ static int open_dev(struct dev *d)
 	int rc;
 
 	d->drive = sim_rig_find(g.rig, d->id);
-	if (!d->drive) {
+	d->encl = d->drive ? NULL : sim_rig_find_encl(g.rig, d->id);
+	if (!d->drive && !d->encl) {
 		say("%s: no drive '%s' in the rig", d->path, d->id);
 		return -1;
 	}
@@ -345,7 +347,7 @@ static int exec_cb(void *arg, struct xcmd *c)
 	struct ss_error err = { 0 };
 	int rc;
 
-	rc = sim_drive_exec(d->drive, c, &err);
+	rc = d->encl ? sim_encl_exec(d->encl, c, &err) : sim_drive_exec(d->drive, c, &err);
 	if (rc < 0 && g.verbose)
 		say("%s: sim:%s: %s", d->path, d->id, err.msg);
 	if (rc == 0 && g.pace && c->duration_ns && pace_sleep(c->duration_ns) < 0)
@@ -413,17 +415,20 @@ static void reload(void)
 		return;
 	}
 	for (i = 0; i < g.ndevs; i++) {
-		struct sim_drive *nd = sim_rig_find(rig, g.devs[i].id);
+		bool there = g.devs[i].encl ? sim_rig_find_encl(rig, g.devs[i].id) != NULL
+					    : sim_rig_find(rig, g.devs[i].id) != NULL;
 
-		if (!nd) {
+		if (!there) {
 			say("SIGHUP: drive '%s' gone from the rig; keeping the old rig",
 			    g.devs[i].id);
 			sim_rig_free(rig);
 			return;
 		}
 	}
-	for (i = 0; i < g.ndevs; i++)
+	for (i = 0; i < g.ndevs; i++) {
 		g.devs[i].drive = sim_rig_find(rig, g.devs[i].id);
+		g.devs[i].encl = g.devs[i].drive ? NULL : sim_rig_find_encl(rig, g.devs[i].id);
+	}
 	sim_rig_free(g.rig);
 	g.rig = rig;
 	say("SIGHUP: rig and state reloaded");

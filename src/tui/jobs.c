@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "front/drives.h"
+#include "shortstroke/enclosure.h"
 #include "shortstroke/smart.h"
 #include "tui.h"
 
@@ -190,6 +191,8 @@ static int scan_job(void *arg, const struct progress_sink *sink, struct ss_error
 	rc = devices_list_progress(&s->ctx, sink, &s->devs, &s->n, err);
 	if (rc)
 		return rc;
+	/* the SLOT column: each enclosure read once (nothing when there is none) */
+	encl_fill_slots(&s->ctx, s->devs, s->n, NULL);
 	s->health = calloc(s->n ? s->n : 1, sizeof(*s->health));
 	if (!s->health)
 		return ss_error_set(err, -ENOMEM, "out of memory");

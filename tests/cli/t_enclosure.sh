@@ -1,5 +1,5 @@
 # locate / fault DEV: a disk's enclosure slot LEDs through SES, on the demo rig's enclosure
-# (sim:jbod0, the six demo drives in slots 0-5) and on a rig without one; info shows the slot.
+# (sim:jbod0, the demo drives in slots 0-8) and on a rig without one; info shows the slot.
 
 encl_state() { cat "$SHORTSTROKE_STATE_DIR"/sim/demo/jbod0.encl 2>/dev/null | tr '\n' ' '; }
 
@@ -13,19 +13,19 @@ s=$(printf '%s\n' "$ERR" | grep -c '^sim:jbod0: cdb: 1d ')
 [ "$s" = 1 ] && ! printf '%s\n' "$ERR" | grep -E '^sim:sata250: cdb: (1d|55|85 .* (f9|37|c0))' >/dev/null &&
 	pass "locate: one SEND DIAGNOSTIC to the enclosure, only identification to the disk ($n commands)" ||
 	fail "locate: what was sent" "$ERR"
-[ "$(encl_state)" = "ident=01000000 fault=00000000 " ] && pass "the enclosure keeps the LED (slot 1 only)" ||
+[ "$(encl_state)" = "ident=010000000000 fault=000000000000 " ] && pass "the enclosure keeps the LED (slot 1 only)" ||
 	fail "enclosure state" "$(encl_state)"
 run "$PROG" --demo fault -J sim:sas15k sim:sata250
 json_check "fault -J: both slots' fault LEDs on, the locate LED of slot 1 kept" \
 	"[(r['device'], r['enclosure']['slot'], r['enclosure']['element'], r['enclosure']['fault'], r['enclosure']['locate']) for r in d['results']] == [('sim:sas15k', 0, 'Slot 00', True, False), ('sim:sata250', 1, 'Slot 01', True, True)] and all(r['ok'] and r['enclosure']['name'] == 'sim:jbod0' for r in d['results'])"
 run "$PROG" --demo info -J sim:sata250
 json_check "info -J: enclosure object" \
-	"d['enclosure'] == {'name': 'sim:jbod0', 'id': '5000ccab0c7e5000', 'vendor': 'SIMENCL', 'product': 'SAS JBOD 8', 'slot': 1, 'element': 'Slot 01', 'status': 'OK', 'locate': True, 'fault': True}"
+	"d['enclosure'] == {'name': 'sim:jbod0', 'id': '5000ccab0c7e5000', 'vendor': 'SIMENCL', 'product': 'SAS JBOD 12', 'slot': 1, 'element': 'Slot 01', 'status': 'OK', 'locate': True, 'fault': True}"
 run "$PROG" --demo locate --off sim:sata250
 expect "locate --off: the locate LED off, the fault LED kept" 0 "locate off, fault on$"
 run "$PROG" --demo fault --off sim:sas15k sim:sata250
 expect "fault --off" 0
-[ "$(encl_state)" = "ident=00000000 fault=00000000 " ] && pass "every LED off again" || fail "LEDs off" "$(encl_state)"
+[ "$(encl_state)" = "ident=000000000000 fault=000000000000 " ] && pass "every LED off again" || fail "LEDs off" "$(encl_state)"
 
 # the LEDs as a second tool sees them: the Enclosure Status page read through the simulator
 run "$PROG" --demo locate sim:smr
@@ -60,10 +60,21 @@ run "$PROG" --demo qualify --locate-failed -J sim:sas15k sim:sata320
 expect "qualify --locate-failed: one passed, one failed" 4
 json_check "qualify --locate-failed -J: the failed disk's slot is named and lit, the other untouched" \
 	"(x := {r['device']: r for r in d['disks']}) and x['sim:sata320']['verdict'] == 'FAIL' and x['sim:sata320']['located']['slot'] == 2 and x['sim:sata320']['located']['locate'] is True and 'located' not in x['sim:sas15k']"
-[ "$(encl_state)" = "ident=00100000 fault=00000000 " ] && pass "qualify --locate-failed: only slot 2's locate LED on" ||
+[ "$(encl_state)" = "ident=001000000000 fault=000000000000 " ] && pass "qualify --locate-failed: only slot 2's locate LED on" ||
 	fail "qualify --locate-failed: LEDs" "$(encl_state)"
 run "$PROG" --demo qualify --locate-failed sim:sata320
 expect "qualify --locate-failed: text" 1 "^  locate LED: on at sim:jbod0 slot 2 \\(Slot 02\\)$"
 run "$PROG" --rig "$RIG" qualify --locate-failed sim:sata320
 expect "qualify --locate-failed with the disk in no slot: said, the verdict unchanged" 1 \
 	"^  locate LED: not lit: in no slot of the SES enclosures attached \\(sim:jbod0\\)$"
+
+# list -o +SLOT: each disk's slot, read only when the column is asked for
+run "$PROG" --demo list -o DEVICE,SLOT -J
+json_check "list -o DEVICE,SLOT -J: every demo disk's slot" \
+	"[(x['device'], x['slot']) for x in d['drives']] == [('sim:sas15k', 'sim:jbod0 slot 0 (Slot 00)'), ('sim:sata250', 'sim:jbod0 slot 1 (Slot 01)'), ('sim:sata320', 'sim:jbod0 slot 2 (Slot 02)'), ('sim:sas4kn', 'sim:jbod0 slot 3 (Slot 03)'), ('sim:smr', 'sim:jbod0 slot 4 (Slot 04)'), ('sim:sata-hpa', 'sim:jbod0 slot 5 (Slot 05)'), ('sim:exos-sas', 'sim:jbod0 slot 6 (Slot 06)'), ('sim:exos-sata', 'sim:jbod0 slot 7 (Slot 07)'), ('sim:ssd', 'sim:jbod0 slot 8 (Slot 08)'), ('sim:nvme', None), ('sim:dual', 'sim:jbod0 slot 9 (Slot 09)')]"
+run "$PROG" --demo -v list
+[ "$(printf '%s\n' "$ERR" | grep -c '^sim:jbod0: cdb:')" = 0 ] &&
+	pass "list without SLOT sends nothing to the enclosure" || fail "list without SLOT" "$ERR"
+run "$PROG" --rig "$RIG" list -o DEVICE,SLOT -J
+json_check "list -o SLOT: a disk in no slot is null" \
+	"[x['slot'] for x in d['drives'] if x['device'] == 'sim:sata320'] == [None]"

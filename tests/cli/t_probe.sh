@@ -88,3 +88,23 @@ run "$PROG" --demo probe
 expect "probe without a device: usage" 2 "" "name a device"
 run "$PROG" --demo probe sim:nonexistent
 expect "probe of an unknown device: usage" 2 "" "nonexistent"
+
+# apply checks each member's path before the first change (the array rig, a fake mdadm as
+# t_apply.sh has them): a SAS member behind a bridge that drops MODE SELECT stops it
+AR=$TMP/ar
+mkdir -p "$AR/root/proc"
+echo "Personalities : [raid0] [raid1] [raid10] [raid6] [raid5] [raid4]" >"$AR/root/proc/mdstat"
+ssa() {
+	env SHORTSTROKE_RIG="$HERE/../data/array-rig.json" SHORTSTROKE_SYSROOT="$AR/root" \
+		SHORTSTROKE_MDADM="$HERE/fake-mdadm.sh" SHORTSTROKE_MODPROBE=false \
+		FAKE_MDADM_LOG="$AR/log" FAKE_MDADM_STATE="$AR/md.state" "$PROG" "$@"
+}
+ssa plan --level 1 --stroke 25% sim:a1 sim:s1 -O "$AR/r1.json" >/dev/null 2>&1
+ssa sim fault sim:s1 drop-mode-select >/dev/null
+before=$(lines)
+run ssa apply "$AR/r1.json" --name r1 --yes
+expect "apply with a member behind a path that drops MODE SELECT: refused before any change" 1 "" \
+	"sim:s1: this path cannot carry the scsi-resize method"
+[ "$(lines)" = "$before" ] && [ ! -s "$AR/log" ] && pass "apply refused: nothing journaled, mdadm not run" ||
+	fail "apply refused: journal or mdadm" "$(tail -2 "$J")" "$(cat "$AR/log" 2>/dev/null)"
+ssa sim fault --clear sim:s1 >/dev/null

@@ -21,6 +21,7 @@
 
 #include "shortstroke/devices.h"
 #include "shortstroke/devsrc.h"
+#include "shortstroke/fileio.h"
 #include "shortstroke/io.h"
 #include "shortstroke/sim.h"
 #include "shortstroke/sysdisk.h"
@@ -121,6 +122,12 @@ static void test_add_refuses(void **state)
 	o = good;
 	o.load = t_load;
 	refused(&env, &o, -EINVAL, "load and unload");
+	o = good;
+	o.enclosures = kernel_dev_source.enclosures;
+	refused(&env, &o, -EINVAL, "one of enclosures and open_encl without the other");
+	o = good;
+	o.open_encl = kernel_dev_source.open_encl;
+	refused(&env, &o, -EINVAL, "one of enclosures and open_encl without the other");
 
 	/* the well-formed one goes in, once */
 	assert_int_equal(dev_env_add(&env, &good, &err), 0);
@@ -726,9 +733,68 @@ static void test_slow_load(void **state)
 	assert_int_equal(atomic_load(&unloads), 2);
 }
 
+/* mkdir -p of fixture_dir/rel, and a file in it */
+static void tree_dir(const char *rel)
+{
+	char path[PATH_MAX];
+	struct ss_error err = { 0 };
+
+	snprintf(path, sizeof(path), "%s/%s", fixture_dir, rel);
+	assert_int_equal(file_mkdirs(path, &err), 0);
+}
+
+static void tree_file(const char *rel, const char *text)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", fixture_dir, rel);
+	assert_int_equal(fixture_write_file(path, text), 0);
+}
+
+/* The machine's enclosures from a captured tree: the kernel's enclosure class (its sg
+ * node, the slots it linked to a disk), then the SCSI generic devices of type 0Dh it does
+ * not cover; none opened in a captured tree. */
+static void test_kernel_enclosures(void **state)
+{
+	struct dev_env env = { 0 };
+	struct ss_error err = { 0 };
+	struct transport *t = NULL;
+	struct dev_encl *l = NULL;
+	size_t n = 0;
+
+	(void)state;
+	tree_dir("sys/class/enclosure/0:0:9:0/device/scsi_generic/sg7");
+	tree_dir("sys/class/enclosure/0:0:9:0/Slot 01/device/block/sdc");
+	tree_file("sys/class/enclosure/0:0:9:0/Slot 01/slot", "1\n");
+	tree_dir("sys/class/enclosure/0:0:9:0/Slot 02");
+	tree_file("sys/class/enclosure/0:0:9:0/Slot 02/slot", "2\n");
+	tree_dir("sys/class/scsi_generic/sg7/device");
+	tree_file("sys/class/scsi_generic/sg7/device/type", "13\n");
+	tree_dir("sys/class/scsi_generic/sg3/device");
+	tree_file("sys/class/scsi_generic/sg3/device/type", "0\n");
+	tree_dir("sys/class/scsi_generic/sg9/device");
+	tree_file("sys/class/scsi_generic/sg9/device/type", "13\n");
+	env.sysroot = fixture_dir;
+	assert_int_equal(kernel_dev_source.enclosures(&env, &l, &n, &err), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(l[0].name, "/dev/sg7");
+	assert_string_equal(l[0].sys, "/sys/class/enclosure/0:0:9:0");
+	assert_int_equal(l[0].nlinks, 1);
+	assert_string_equal(l[0].links[0].node, "/dev/sdc");
+	assert_int_equal(l[0].links[0].slot, 1);
+	assert_string_equal(l[1].name, "/dev/sg9");
+	assert_string_equal(l[1].sys, "");
+	assert_int_equal(l[1].nlinks, 0);
+	assert_int_equal(kernel_dev_source.open_encl(&env, &l[0], &t, &err), -ENODEV);
+	assert_null(t);
+	free(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_kernel_enclosures, fixture_dir_setup,
+						fixture_dir_teardown),
 		cmocka_unit_test(test_add_refuses),
 		cmocka_unit_test_setup_teardown(test_builtin, fixture_dir_setup,
 						fixture_dir_teardown),

@@ -465,9 +465,11 @@ static void test_parse_vpd_devid(void **state)
 	assert_string_equal(id.lu_id, "5000c50012345678");
 	assert_int_equal(id.lu_id_type, 3);
 	assert_true(id.has_sas_port);
+	assert_true(id.sas_port == 0x5000c50012345679ULL); /* the target port's SAS address */
 	assert_false(id.has_ata_info);
 
 	assert_int_equal(scsi_parse_vpd_devid(vpd83_sata, sizeof(vpd83_sata), &id), 0);
+	assert_true(id.sas_port == 0);
 	assert_string_equal(id.lu_id, "50014ee20abcdef0");
 	assert_int_equal(id.lu_id_type, 3);
 	assert_false(id.has_sas_port);
@@ -507,6 +509,7 @@ static void test_parse_vpd_devid_eui_name_naa6(void **state)
 	assert_string_equal(id.lu_id, "");
 	assert_int_equal(id.lu_id_type, 0);
 	assert_true(id.has_sas_port);
+	assert_true(id.sas_port == 0); /* a relative port number is no address */
 }
 
 static void test_parse_vpd_devid_bad(void **state)

@@ -67,6 +67,7 @@ static size_t status_page(uint8_t *b, uint32_t gen)
 	b[32] = 0x05;		 /* slot 2: not installed */
 	b[32 + 3] = 0x20 | 0x10; /* FAULT REQSTD, DEVICE OFF */
 	b[32 + 2] = 0x40;	 /* DO NOT REMOVE */
+	b[32 + 1] = 0x80;	 /* array device slot: OK (RQST OK in control) */
 	put16(b + 2, (unsigned)(n - 4));
 	return n;
 }
@@ -160,7 +161,7 @@ static void test_status_and_control(void **state)
 	for (size_t k = 8; k < n; k += 4)
 		if (k != 32)
 			assert_int_equal(out[k], 0); /* not selected */
-	assert_memory_equal(out + 32, ((uint8_t[]){ 0x80, 0x00, 0x42, 0x30 }), 4);
+	assert_memory_equal(out + 32, ((uint8_t[]){ 0x80, 0x80, 0x42, 0x30 }), 4);
 	/* slot 1: ident off, fault on */
 	assert_int_equal(ses_build_slot_control(b, n, &c, (struct ses_elem){ 1, 1 }, 0, 1, out,
 						sizeof(out), &olen),

@@ -721,6 +721,8 @@ static void test_locate_key(void **state)
 	assert_int_equal(tui_model_refresh(&m), 0);
 	settle(&m);
 	r = row_of(&m, "sim:sata320");
+	/* the scan filled each disk's slot (the SLOT column, the detail pane) */
+	assert_string_equal(m.devs[r].slot, "sim:jbod0 slot 2 (Slot 02)");
 	while (m.sel != r)
 		tui_handle_key(&m, m.sel < r ? TK_DOWN : TK_UP);
 	assert_int_equal(tui_handle_key(&m, 'e'), TUI_REDRAW);

@@ -17,14 +17,15 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
 # Modules loaded in the guest; their dependencies are resolved below.
-# configfs, target_core_*, tcm_loop and uio are for the TCMU cases (cases-70).
+# configfs, target_core_*, tcm_loop and uio are for the TCMU cases (cases-70);
+# ses (and enclosure) for the TCMU enclosure (cases-82).
 MODULES="ahci libata sd_mod sg scsi_debug md_mod raid0 raid1 raid10 raid456 \
-ext4 loop configfs target_core_mod target_core_user tcm_loop uio nvme"
+ext4 loop configfs target_core_mod target_core_user tcm_loop uio nvme ses"
 
 # Peer tools copied with their libraries (whatever is missing on the host is
 # skipped with a warning: the cases that need it then fail in the guest).
 TOOLS="sg_inq sg_readcap sg_vpd sg_modes sg_logs sg_rep_zones sg_turs \
-sg_sat_identify sg_dd sg_raw sg_format sg_requests sg_reassign sg_get_elem_status smartctl hdparm mdadm mke2fs wipefs \
+sg_sat_identify sg_dd sg_raw sg_format sg_requests sg_reassign sg_get_elem_status sg_ses smartctl hdparm mdadm mke2fs wipefs \
 blkid setpriv unshare blkdiscard nvme"
 
 die() { echo "mkinitramfs: $*" >&2; exit 1; }
