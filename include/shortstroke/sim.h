@@ -273,10 +273,16 @@ unsigned sim_md_cached_rows(const struct sim_md *g, const struct sim_md_cached *
  * reads have after set); how (may be NULL) gets the rows by way. cache (may
  * be NULL: nothing cached) is what the stripe cache holds of the stripe, and
  * afterwards what it holds then: what was read and what was written.
- * 0 or -ENOMEM.
+ * 0 or -ENOMEM (-EINVAL: no parity array, or no group of it).
  */
-int sim_md_stripe_write(const struct sim_md *g, unsigned group, uint64_t stripe,
-			const struct sim_md_part *r, unsigned nr, struct sim_md_cached *cache,
+struct sim_md_write {
+	unsigned group;
+	uint64_t stripe;
+	const struct sim_md_part *parts; /* the r[] above */
+	unsigned nparts;
+	struct sim_md_cached *cache;
+};
+int sim_md_stripe_write(const struct sim_md *g, const struct sim_md_write *w,
 			struct sim_md_ops *ops, struct sim_md_how *how);
 
 /* Where data chunk i (0 .. dg-1) and the parity chunks of a stripe of a

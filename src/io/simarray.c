@@ -712,8 +712,10 @@ static int stripes_settle(struct aeng *e)
 		s->waiting = NULL;
 		if (!s->cache && !(s->cache = calloc(1, sizeof(*s->cache))))
 			return -ENOMEM;
-		if (sim_md_stripe_write(&e->g, j->group, j->key, j->parts, j->nparts, s->cache,
-					&j->ops, NULL) ||
+		if (sim_md_stripe_write(
+			&e->g,
+			&(struct sim_md_write){ j->group, j->key, j->parts, j->nparts, s->cache },
+			&j->ops, NULL) ||
 		    job_start(e, j))
 			return -ENOMEM;
 	}

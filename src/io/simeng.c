@@ -161,11 +161,23 @@ static int block_errno(const struct scsi_sense *sense, int rc)
 	return rc;
 }
 
-static bool failed(struct sdev *s, const struct io_job *job, const struct sreq *r,
-		   const struct xcmd *c, const struct scsi_sense *sense, int rc,
-		   struct io_result *res, int *run_rc, struct ss_error *cerr, struct ss_error *err,
-		   uint64_t lat)
+/* A command that failed: the request, what was sent, the drive's answer */
+struct failure {
+	const struct sreq *r;
+	const struct xcmd *c;
+	const struct scsi_sense *sense;
+	int rc;
+	const struct ss_error *cerr;
+	uint64_t lat;
+};
+
+static bool failed(struct sdev *s, const struct io_job *job, const struct failure *fl,
+		   struct io_result *res, int *run_rc, struct ss_error *err)
 {
+	const struct sreq *r = fl->r;
+	const struct xcmd *c = fl->c;
+	const struct scsi_sense *sense = fl->sense;
+	int rc = fl->rc;
 	uint64_t first = r->lba;
 	uint32_t lb = s->g.lblock;
 	int cb = 0;
@@ -182,7 +194,7 @@ static bool failed(struct sdev *s, const struct io_job *job, const struct sreq *
 	/* a drive that no longer answers ends the run whatever was asked */
 	if (rc == -ENODEV) {
 		*run_rc = rc;
-		*err = *cerr;
+		*err = *fl->cerr;
 		return true;
 	}
 	if (job->on_error)
@@ -190,7 +202,7 @@ static bool failed(struct sdev *s, const struct io_job *job, const struct sreq *
 				   r->write, block_errno(sense, rc));
 	if (job->on_done)
 		job->on_done(job->on_done_arg, r->lba, r->blocks, r->write, block_errno(sense, rc),
-			     lat);
+			     fl->lat);
 	if (!cb && job->continue_on_error)
 		return false;
 	*run_rc = cb ? cb : rc;
@@ -198,7 +210,7 @@ static bool failed(struct sdev *s, const struct io_job *job, const struct sreq *
 		ss_error_set(err, cb, "%s: stopped at LBA %llu", drive_name(s->d),
 			     (unsigned long long)first);
 	else
-		ss_error_set(err, rc, "%s (LBA %llu)", cerr->msg, (unsigned long long)first);
+		ss_error_set(err, rc, "%s (LBA %llu)", fl->cerr->msg, (unsigned long long)first);
 	return true;
 }
 
@@ -255,8 +267,9 @@ static int s_run(void *priv, const struct io_job *job, struct io_result *res, st
 		memmove(q + i, q + i + 1, (n - i - 1) * sizeof(*q));
 		n--;
 		if (crc) {
-			if (failed(s, job, &r, &c, &sense, crc, res, &rc, &cerr, err,
-				   vt - r.t_queued))
+			struct failure fl = { &r, &c, &sense, crc, &cerr, vt - r.t_queued };
+
+			if (failed(s, job, &fl, res, &rc, err))
 				break;
 		} else {
 			io_hist_add(&res->hist, vt - r.t_queued);

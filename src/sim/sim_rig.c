@@ -502,31 +502,39 @@ static bool valid_id(const char *s)
 	return true;
 }
 
+/* A number of an object of numbers: its key, where it goes, its range */
+struct num_field {
+	const char *key; /* NULL ends a list */
+	double *dst;
+	double min, max;
+};
+#define NUM_FIELDS_MAX 8
+
 static int rd_numbers(struct rp *p, struct json_object *v, const struct jpos *pos,
-		      const char *field, const char *const *keys, double *const *dst,
-		      const double *min, const double *max);
+		      const char *field, const struct num_field *f);
 
 /* "spread": {"seek_pct", "rate_pct", "rpm_pct", "overhead_pct"} into u */
 static int rd_spread(struct rp *p, struct json_object *v, const struct jpos *pos,
 		     struct sim_unit *u)
 {
-	static const char *const keys[] = { "seek_pct", "rate_pct", "rpm_pct", "overhead_pct",
-					    NULL };
-	static const double min[] = { 0, 0, 0, 0 }, max[] = { 20, 20, 5, 50 };
-	double *const dst[] = { &u->seek_pct, &u->rate_pct, &u->rpm_pct, &u->overhead_pct };
+	const struct num_field f[] = { { "seek_pct", &u->seek_pct, 0, 20 },
+				       { "rate_pct", &u->rate_pct, 0, 20 },
+				       { "rpm_pct", &u->rpm_pct, 0, 5 },
+				       { "overhead_pct", &u->overhead_pct, 0, 50 },
+				       { NULL, NULL, 0, 0 } };
 
-	return rd_numbers(p, v, pos, "spread", keys, dst, min, max);
+	return rd_numbers(p, v, pos, "spread", f);
 }
 
 /* "retries": {"outer_ppm", "inner_ppm"} into u */
 static int rd_retries(struct rp *p, struct json_object *v, const struct jpos *pos,
 		      struct sim_unit *u)
 {
-	static const char *const keys[] = { "outer_ppm", "inner_ppm", NULL };
-	static const double min[] = { 0, 0 }, max[] = { 1e6, 1e6 };
-	double *const dst[] = { &u->retry_ppm_outer, &u->retry_ppm_inner };
+	const struct num_field f[] = { { "outer_ppm", &u->retry_ppm_outer, 0, 1e6 },
+				       { "inner_ppm", &u->retry_ppm_inner, 0, 1e6 },
+				       { NULL, NULL, 0, 0 } };
 
-	return rd_numbers(p, v, pos, "retries", keys, dst, min, max);
+	return rd_numbers(p, v, pos, "retries", f);
 }
 
 static int parse_member(struct rp *p, struct sim_config *c, const char *k, struct json_object *v,
@@ -899,41 +907,56 @@ static int rd_members(struct rp *p, struct json_object *v, const struct jpos *po
 	return 0;
 }
 
-/* An object of numbers: keys[i] into *dst[i], each from min[i] to max[i]. */
+/* An object of numbers: each f[i].key into *f[i].dst, from f[i].min to f[i].max. */
 static int rd_numbers(struct rp *p, struct json_object *v, const struct jpos *pos,
-		      const char *field, const char *const *keys, double *const *dst,
-		      const double *min, const double *max)
+		      const char *field, const struct num_field *f)
 {
+	const char *keys[NUM_FIELDS_MAX + 1];
 	char prefix[40], name[80];
 	struct json_object *x;
+	unsigned n = 0;
 
+	while (n < NUM_FIELDS_MAX && f[n].key) {
+		keys[n] = f[n].key;
+		n++;
+	}
+	keys[n] = NULL;
 	if (!json_object_is_type(v, json_type_object))
 		return rp_fail(p, pos, field, "expected an object");
 	snprintf(prefix, sizeof(prefix), "%s.", field);
 	if (check_keys(p, v, pos, prefix, keys))
 		return p->rc;
-	for (unsigned i = 0; keys[i]; i++) {
+	for (unsigned i = 0; i < n; i++) {
 		if (!json_object_object_get_ex(v, keys[i], &x))
 			continue;
 		snprintf(name, sizeof(name), "%s.%s", field, keys[i]);
-		if (rd_num(p, x, jpos_member(pos, keys[i]), name, min[i], max[i], dst[i]))
+		if (rd_num(p, x, jpos_member(pos, keys[i]), name, f[i].min, f[i].max, f[i].dst))
 			return p->rc;
 	}
 	return 0;
 }
 
+/* An array being read: where it goes, the drive indices of its members, its
+ * "layout", and the rig's drives they are taken from. */
+struct array_in {
+	struct sim_array *a;
+	unsigned *members;
+	char layout[32];
+	const struct sim_config *cfgs;
+	size_t ncfg;
+};
+
 /* One field of an array, checked for its type and range only. */
-static int parse_array_member(struct rp *p, struct sim_array *a, const char *k,
-			      struct json_object *v, const struct jpos *kp,
-			      const struct sim_config *cfgs, size_t ncfg, unsigned *idx,
-			      char *layout)
+static int parse_array_member(struct rp *p, struct array_in *ai, const char *k,
+			      struct json_object *v, const struct jpos *kp)
 {
-	static const char *const path_keys[] = { "read_mbps", "write_mbps", NULL };
-	static const char *const ctl_keys[] = { "latency_us", "per_member_us", NULL };
-	static const double path_min[] = { 0.001, 0.001 }, path_max[] = { 1e6, 1e6 };
-	static const double ctl_min[] = { 0, 0 }, ctl_max[] = { 1e6, 1e6 };
-	double *const path_dst[] = { &a->read_mbps, &a->write_mbps };
-	double *const ctl_dst[] = { &a->latency_us, &a->per_member_us };
+	struct sim_array *a = ai->a;
+	const struct num_field path[] = { { "read_mbps", &a->read_mbps, 0.001, 1e6 },
+					  { "write_mbps", &a->write_mbps, 0.001, 1e6 },
+					  { NULL, NULL, 0, 0 } };
+	const struct num_field ctl[] = { { "latency_us", &a->latency_us, 0, 1e6 },
+					 { "per_member_us", &a->per_member_us, 0, 1e6 },
+					 { NULL, NULL, 0, 0 } };
 	uint64_t n;
 
 	if (!strcmp(k, "name"))
@@ -941,7 +964,7 @@ static int parse_array_member(struct rp *p, struct sim_array *a, const char *k,
 	if (!strcmp(k, "level"))
 		return rd_level(p, v, kp, &a->level);
 	if (!strcmp(k, "members"))
-		return rd_members(p, v, kp, cfgs, ncfg, idx, &a->n);
+		return rd_members(p, v, kp, ai->cfgs, ai->ncfg, ai->members, &a->n);
 	if (!strcmp(k, "chunk_kib")) {
 		if (rd_u64(p, v, kp, k, 4, 4096, &n))
 			return p->rc;
@@ -957,7 +980,7 @@ static int parse_array_member(struct rp *p, struct sim_array *a, const char *k,
 		return 0;
 	}
 	if (!strcmp(k, "layout"))
-		return rd_str(p, v, kp, k, 31, layout);
+		return rd_str(p, v, kp, k, sizeof(ai->layout) - 1, ai->layout);
 	if (!strcmp(k, "stripe_cache")) {
 		/* md's stripe_cache_size and its limits (md.rst) */
 		if (rd_u64(p, v, kp, k, 17, 32768, &n))
@@ -966,9 +989,9 @@ static int parse_array_member(struct rp *p, struct sim_array *a, const char *k,
 		return 0;
 	}
 	if (!strcmp(k, "path"))
-		return rd_numbers(p, v, kp, k, path_keys, path_dst, path_min, path_max);
+		return rd_numbers(p, v, kp, k, path);
 	if (!strcmp(k, "controller"))
-		return rd_numbers(p, v, kp, k, ctl_keys, ctl_dst, ctl_min, ctl_max);
+		return rd_numbers(p, v, kp, k, ctl);
 	return rp_fail(p, kp, NULL, "unknown field \"%s\"", k);
 }
 
@@ -980,11 +1003,12 @@ static int not_for_level(struct rp *p, const struct jpos *pos, const char *field
 }
 
 static int parse_array(struct rp *p, struct json_object *o, const struct jpos *pos, unsigned idx,
-		       const struct sim_config *cfgs, size_t ncfg, struct sim_array *a,
-		       unsigned *members)
+		       struct array_in *ai)
 {
+	struct sim_array *a = ai->a;
+	const char *layout = ai->layout;
 	struct json_object *x;
-	char layout[32] = "", msg[200];
+	char msg[200];
 	const char *field;
 	bool mirror, parity;
 
@@ -1009,8 +1033,8 @@ static int parse_array(struct rp *p, struct json_object *o, const struct jpos *p
 		for (; !json_object_iter_equal(&it, &end); json_object_iter_next(&it)) {
 			const char *k = json_object_iter_peek_name(&it);
 
-			if (parse_array_member(p, a, k, json_object_iter_peek_value(&it),
-					       jpos_member(pos, k), cfgs, ncfg, members, layout))
+			if (parse_array_member(p, ai, k, json_object_iter_peek_value(&it),
+					       jpos_member(pos, k)))
 				return p->rc;
 		}
 	}
@@ -1072,9 +1096,9 @@ static int parse_arrays(struct rp *p, struct json_object *v, const struct jpos *
 	for (size_t i = 0; i < n; i++) {
 		const struct jpos *ep = jpos_index(pos, (unsigned)i);
 		struct sim_array *a = &rig->arrays[i];
+		struct array_in ai = { a, members[i], "", cfgs, ncfg };
 
-		if (parse_array(p, json_object_array_get_idx(v, i), ep, (unsigned)i, cfgs, ncfg, a,
-				members[i]))
+		if (parse_array(p, json_object_array_get_idx(v, i), ep, (unsigned)i, &ai))
 			return p->rc;
 		for (size_t j = 0; j < i; j++) {
 			if (!strcmp(rig->arrays[j].name, a->name)) {

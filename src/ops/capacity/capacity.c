@@ -605,25 +605,25 @@ int cap_verify(struct cap_ctx *c, uint64_t want, struct cap_result *res, struct 
 		    human(now.capacity_blocks * now.logical_block, h1, sizeof(h1)), want,
 		    human(want * now.logical_block, h2, sizeof(h2)));
 	if (!c->e->sim) {
-		uint64_t kbytes = 0;
-		char node[64];
 		const char *name = strrchr(c->e->node, '/');
-		bool libata = c->e->tran_hint == TRAN_SATA || c->e->tran_hint == TRAN_ATA;
+		struct sysdisk_reread rr = { 0 };
 
-		name = name ? name + 1 : c->e->node;
-		rc = sysdisk_reread_capacity(NULL, name, libata, want * now.logical_block, 30000,
-					     node, sizeof(node), &kbytes, err);
+		rr.name = name ? name + 1 : c->e->node;
+		rr.reprobe = c->e->tran_hint == TRAN_SATA || c->e->tran_hint == TRAN_ATA;
+		rr.expected_bytes = want * now.logical_block;
+		rr.timeout_ms = 30000;
+		rc = sysdisk_reread_capacity(&rr, err);
 		if (rc)
 			return rc;
-		if (kbytes != want * now.logical_block)
+		if (rr.size_bytes != want * now.logical_block)
 			return ss_error_set(
 			    err, -EIO,
 			    "%s: the drive took the new capacity (%s) but the kernel "
 			    "still sees %s; reboot or power-cycle before using it",
 			    cap_dev(c), human(want * now.logical_block, h1, sizeof(h1)),
-			    human(kbytes, h2, sizeof(h2)));
-		if (strcmp(node, c->e->node))
-			snprintf(c->e->node, sizeof(c->e->node), "%s", node);
+			    human(rr.size_bytes, h2, sizeof(h2)));
+		if (strcmp(rr.node, c->e->node))
+			snprintf(c->e->node, sizeof(c->e->node), "%s", rr.node);
 	}
 	return 0;
 }
