@@ -147,8 +147,9 @@ enum io_workload {
 };
 
 const char *io_workload_name(enum io_workload w);
-/* -EINVAL for an unknown name. */
-int io_workload_parse(const char *name, enum io_workload *out);
+/* -EINVAL for an unknown name, with err (usage): "unknown workload 'NAME'
+ * (the names)". */
+int io_workload_parse(const char *name, enum io_workload *out, struct ss_error *err);
 /* Fill the job's mix and sizes (keeps qd, span, limits, seed). */
 void io_job_set_workload(struct io_job *job, enum io_workload w);
 /* True when the workload's size is one block size (--bs may change it). */

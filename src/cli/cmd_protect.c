@@ -188,4 +188,5 @@ const struct cli_cmd cmd_protect = {
 	.name = "protect",
 	.summary = "show or edit the list of disks never to touch",
 	.run = protect_run,
+	.flags = CLI_CMD_NO_PROTECT_CHECK,
 };

@@ -166,7 +166,7 @@ static int smart_run(struct ss_ctx *ctx, int argc, char **argv)
 			noverdict++;
 			fail_record(dr, &e, argv[i], err.msg);
 			if (!(o.out.flags & TABLE_JSON))
-				cli_error_named(argv[i], err.msg);
+				cli_error_named(argv[i], &err);
 			continue;
 		}
 		if (r.verdict == SMART_PASSED)

@@ -84,7 +84,7 @@ int drive_new(struct transport *t, enum drive_tran tran_hint, struct drive **out
 
 	*out = NULL;
 	if (!d)
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	d->t = t;
 	d->tran_hint = tran_hint;
 	*out = d;

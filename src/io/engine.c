@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -196,15 +197,21 @@ const char *io_workload_name(enum io_workload w)
 	return wl_profile[w].name ? wl_profile[w].name : rp_profile_name(wl_profile[w].profile);
 }
 
-int io_workload_parse(const char *name, enum io_workload *out)
+int io_workload_parse(const char *name, enum io_workload *out, struct ss_error *err)
 {
+	char names[256] = "";
+	size_t at = 0;
+
 	for (unsigned i = 0; i < IO_WL_COUNT; i++) {
 		if (!strcmp(name, io_workload_name((enum io_workload)i))) {
 			*out = (enum io_workload)i;
 			return 0;
 		}
 	}
-	return -EINVAL;
+	for (unsigned i = 0; i < IO_WL_COUNT && at < sizeof(names); i++)
+		at += (size_t)snprintf(names + at, sizeof(names) - at, "%s%s", i ? ", " : "",
+				       io_workload_name((enum io_workload)i));
+	return ss_error_usage(err, -EINVAL, "unknown workload '%s' (%s)", name, names);
 }
 
 bool io_workload_fixed_size(enum io_workload w)
@@ -590,7 +597,7 @@ int io_dev_open(const char *engine, const struct io_target *t, struct io_dev **o
 		return ss_error_set(err, -EOPNOTSUPP, "the %s engine cannot write", ops->name);
 	dev = calloc(1, sizeof(*dev));
 	if (!dev)
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	dev->ops = ops;
 	dev->write = t->write;
 	rc = ops->open(t, &dev->priv, &dev->geom, err);

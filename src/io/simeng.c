@@ -89,7 +89,7 @@ static int s_open(const struct io_target *t, void **priv, struct io_geom *g, str
 		return ss_error_set(err, -EINVAL, "sim engine: no simulated drive");
 	s = calloc(1, sizeof(*s));
 	if (!s)
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	s->sd = t->sim;
 	s->write = t->write;
 	rc = io_sim_drive_open(t->sim, &s->d, &s->g, err);
@@ -227,11 +227,11 @@ static int s_run(void *priv, const struct io_job *job, struct io_result *res, st
 	int rc = 0;
 
 	if (need_buffer(s, io_job_max_bytes(job, s->g.lblock)))
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	q = calloc(job->qd, sizeof(*q));
 	v = calloc(job->qd, sizeof(*v));
 	if (!q || !v) {
-		rc = ss_error_set(err, -ENOMEM, "out of memory");
+		rc = ss_error_nomem(err);
 		goto out;
 	}
 	io_gen_init(&gen, job, &s->g);

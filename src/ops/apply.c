@@ -547,7 +547,7 @@ int array_undo_run(struct ss_ctx *ctx, struct array_rec *r, bool dry_run, char *
 	f = open_memstream(log, &len);
 	if (!f) {
 		array_unlock(lock);
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	}
 	rc = teardown(&t, r, dry_run, f);
 	if (rc == 0)
@@ -937,7 +937,7 @@ static int check_old(const struct tx *t, const struct array_apply_opts *o,
 	int rc;
 
 	if (!old)
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	rc = array_rec_load(ctx_state_dir(t->ctx), o->name, old, err);
 	if (rc == -ENOENT || (rc == 0 && old->state == AS_UNDONE)) {
 		ss_error_clear(err);
@@ -981,7 +981,7 @@ static int check_old(const struct tx *t, const struct array_apply_opts *o,
 		int trc;
 
 		if (!f) {
-			rc = ss_error_set(err, -ENOMEM, "out of memory");
+			rc = ss_error_nomem(err);
 			goto out;
 		}
 		trc = teardown(t, old, false, f);
@@ -1419,7 +1419,7 @@ static int apply_locked(struct ss_ctx *ctx, const struct array_apply_opts *o,
 		}
 	log = open_memstream(&res->log, &loglen);
 	if (!log)
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	if (o->dry_run) {
 		dry_run(o, res, ctx_state_dir(ctx), log);
 		fclose(log);

@@ -275,7 +275,7 @@ struct plan *plan_from_eval(const struct plan_source *src, const struct rp_eval 
 
 	if (!p || !(p->disks = calloc(l->n_disks ? l->n_disks : 1, sizeof(*p->disks)))) {
 		plan_free(p);
-		ss_error_set(err, -ENOMEM, "out of memory");
+		ss_error_nomem(err);
 		return NULL;
 	}
 	p->n_disks = l->n_disks;

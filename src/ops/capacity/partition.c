@@ -69,7 +69,7 @@ static int copy_extents(struct cap_ctx *c, int fd, uint64_t size, struct ss_erro
 	int rc = 0;
 
 	if (!buf)
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	while ((uint64_t)pos < size) {
 		off_t data = lseek(fd, pos, SEEK_DATA), hole;
 
@@ -111,7 +111,7 @@ static int build_label(const char *path, uint32_t bs, uint32_t pbs, uint64_t blo
 	int rc;
 
 	if (!cxt)
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	fdisk_save_user_sector_size(cxt, pbs, bs);
 	rc = fdisk_assign_device(cxt, path, 0);
 	if (rc == 0)
@@ -226,7 +226,7 @@ static int part_read_end(struct cap_ctx *c, uint64_t *end, struct ss_error *err)
 	int rc;
 
 	if (!buf)
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	rc = read_blocks(c, 1, buf, 1, err);
 	if (rc)
 		goto out;
@@ -261,7 +261,7 @@ static int part_restore(struct cap_ctx *c, uint64_t blocks, bool vol, struct ss_
 	int rc;
 
 	if (!zero)
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	rc = part_read_end(c, &end, err);
 	if (rc == -ENOENT) {
 		rc = ss_error_set(err, -ENOENT, "%s: holds no GPT; nothing to restore", c->e->spec);
