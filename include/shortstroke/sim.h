@@ -189,9 +189,9 @@ struct sim_md {
 };
 
 /* Whether a level takes n members with these copies (RAID 10; 0: 2) and
- * groups (RAID 50/60; 0: 2): 0, or -EINVAL with why in msg ("RAID 6 needs
+ * groups (RAID 50/60; 0: 2): 0, or -EINVAL with why in err ("RAID 6 needs
  * at least 4 members, it has 3"). */
-int sim_md_check(int level, unsigned n, unsigned copies, unsigned groups, char *msg, size_t msglen);
+int sim_md_check(int level, unsigned n, unsigned copies, unsigned groups, struct ss_error *err);
 /* The layout of an array (the rig's settings) over members of member_blocks
  * (the smallest member's capacity) blocks of lblock bytes: -EINVAL when
  * that holds no chunk. */

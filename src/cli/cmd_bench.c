@@ -314,14 +314,14 @@ static int bench_job_run(void *arg, const struct progress_sink *sink, struct ss_
 
 static int print_table(struct batch *b, const struct out_opts *oo)
 {
-	char errbuf[256], bsb[16];
+	struct ss_error terr = { 0 };
+	char bsb[16];
 	struct table *t;
 	unsigned rows = 0;
 
-	t = table_new(bench_cols, BC_COUNT, BENCH_DEFAULT_COLS, oo->columns, errbuf,
-		      sizeof(errbuf));
+	t = table_new(bench_cols, BC_COUNT, BENCH_DEFAULT_COLS, oo->columns, &terr);
 	if (!t)
-		return cli_usage_error("bench", "%s", errbuf);
+		return cli_usage_error("bench", "%s", terr.msg);
 	for (unsigned i = 0; i < b->n; i++) {
 		struct bench_item *bi = b->items[i].op;
 
@@ -377,7 +377,7 @@ static int bench_run(struct ss_ctx *ctx, int argc, char **argv)
 	struct batch b = { .cmd = "bench", .ctx = ctx, .verbose = ctx->verbose };
 	struct out_opts oo = { 0 };
 	struct ss_error err = { 0 };
-	char errbuf[256];
+	struct ss_error terr = { 0 };
 	bool write;
 	int c, rc;
 
@@ -432,9 +432,8 @@ static int bench_run(struct ss_ctx *ctx, int argc, char **argv)
 		return EXIT_DONE;
 	}
 	/* the columns before any I/O: a typo must not cost a benchmark */
-	if (table_check_columns(bench_cols, BC_COUNT, BENCH_DEFAULT_COLS, oo.columns, errbuf,
-				sizeof(errbuf)))
-		return cli_usage_error("bench", "%s", errbuf);
+	if (table_check_columns(bench_cols, BC_COUNT, BENCH_DEFAULT_COLS, oo.columns, &terr))
+		return cli_usage_error("bench", "%s", terr.msg);
 	b.json = oo.flags & TABLE_JSON;
 	write = io_workload_writes(o.wl);
 	if (bench_opts_check(&o, &err))

@@ -252,26 +252,20 @@ static struct record *geometry_record(const struct dev_entry *e, const struct zo
 
 int zones_check_columns(const char *sel, struct ss_error *err)
 {
-	char name[64], eb[256];
+	char name[64];
 
 	if (!sel)
 		return 0;
 	if (!sel[0]) { /* "no columns selected" */
-		if (table_check_columns(zone_table_cols, ZN_COUNT, ZONE_DEFAULT, sel, eb,
-					sizeof(eb)))
-			return ss_error_usage(err, -EINVAL, "%s", eb);
-		return 0;
+		return table_check_columns(zone_table_cols, ZN_COUNT, ZONE_DEFAULT, sel, err);
 	}
 	for (const char *p = sel[0] == '+' ? sel + 1 : sel; *p;) {
 		size_t n = strcspn(p, ",");
 
 		snprintf(name, sizeof(name), "%.*s", (int)n, p);
-		if (n &&
-		    table_check_columns(zone_table_cols, ZN_COUNT, ZONE_DEFAULT, name, eb,
-					sizeof(eb)) &&
-		    table_check_columns(notch_table_cols, NC_COUNT, NOTCH_DEFAULT, name, eb,
-					sizeof(eb)))
-			return ss_error_usage(err, -EINVAL, "%s", eb);
+		if (n && table_check_columns(zone_table_cols, ZN_COUNT, ZONE_DEFAULT, name, err) &&
+		    table_check_columns(notch_table_cols, NC_COUNT, NOTCH_DEFAULT, name, err))
+			return -EINVAL;
 		p += n + (p[n] == ',');
 	}
 	return 0;
@@ -283,15 +277,12 @@ int zones_print(FILE *f, const struct zones_show *z, struct ss_error *err)
 	bool listed = zi->zoned ? z->all : zi->geometry.nnotches > 0;
 	struct table *t = NULL;
 	struct record *r;
-	char eb[256];
 
 	if (listed) {
-		t = zi->zoned
-			? table_new(zone_table_cols, ZN_COUNT, ZONE_DEFAULT, z->sel, eb, sizeof(eb))
-			: table_new(notch_table_cols, NC_COUNT, NOTCH_DEFAULT, z->sel, eb,
-				    sizeof(eb));
+		t = zi->zoned ? table_new(zone_table_cols, ZN_COUNT, ZONE_DEFAULT, z->sel, err)
+			      : table_new(notch_table_cols, NC_COUNT, NOTCH_DEFAULT, z->sel, err);
 		if (!t)
-			return ss_error_usage(err, -EINVAL, "%s", eb);
+			return -EINVAL;
 	}
 	if (zi->zoned)
 		r = zbc_record(z->e, &zi->report, t, z->zp);

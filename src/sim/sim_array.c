@@ -103,62 +103,51 @@ static bool is_parity(int level)
 	return level == 5 || level == 6 || level == 50 || level == 60;
 }
 
-int sim_md_check(int level, unsigned n, unsigned copies, unsigned groups, char *msg, size_t msglen)
+int sim_md_check(int level, unsigned n, unsigned copies, unsigned groups, struct ss_error *err)
 {
 	unsigned k, g, per;
 
-	msg[0] = '\0';
-	if (level != 0 && level != 1 && level != 10 && !is_parity(level)) {
-		snprintf(msg, msglen, "RAID %d is not modelled: give 0, 1, 10, 5, 6, 50 or 60",
-			 level);
-		return -EINVAL;
-	}
-	if (n > SIM_ARRAY_MAX_MEMBERS) {
-		snprintf(msg, msglen, "at most %d members, it has %u", SIM_ARRAY_MAX_MEMBERS, n);
-		return -EINVAL;
-	}
+	if (level != 0 && level != 1 && level != 10 && !is_parity(level))
+		return ss_error_set(
+		    err, -EINVAL, "RAID %d is not modelled: give 0, 1, 10, 5, 6, 50 or 60", level);
+	if (n > SIM_ARRAY_MAX_MEMBERS)
+		return ss_error_set(err, -EINVAL, "at most %d members, it has %u",
+				    SIM_ARRAY_MAX_MEMBERS, n);
 	switch (level) {
 	case 0:
 	case 1:
-		if (n < 2) {
-			snprintf(msg, msglen, "RAID %d needs at least 2 members, it has %u", level,
-				 n);
-			return -EINVAL;
-		}
-		if (level == 1 && copies && copies != n) {
-			snprintf(msg, msglen,
-				 "RAID 1 keeps a copy on every member: copies must be %u", n);
-			return -EINVAL;
-		}
+		if (n < 2)
+			return ss_error_set(
+			    err, -EINVAL, "RAID %d needs at least 2 members, it has %u", level, n);
+		if (level == 1 && copies && copies != n)
+			return ss_error_set(
+			    err, -EINVAL, "RAID 1 keeps a copy on every member: copies must be %u",
+			    n);
 		return 0;
 	case 10:
 		k = copies ? copies : 2;
-		if (k < 2 || n < k) {
-			snprintf(msg, msglen,
-				 "RAID 10 with %u near copies needs at least %u members, it has %u",
-				 k, k < 2 ? 2 : k, n);
-			return -EINVAL;
-		}
+		if (k < 2 || n < k)
+			return ss_error_set(
+			    err, -EINVAL,
+			    "RAID 10 with %u near copies needs at least %u members, it has %u", k,
+			    k < 2 ? 2 : k, n);
 		return 0;
 	case 5:
 	case 6:
-		if (n < (level == 5 ? 3u : 4u)) {
-			snprintf(msg, msglen, "RAID %d needs at least %u members, it has %u", level,
-				 level == 5 ? 3u : 4u, n);
-			return -EINVAL;
-		}
+		if (n < (level == 5 ? 3u : 4u))
+			return ss_error_set(err, -EINVAL,
+					    "RAID %d needs at least %u members, it has %u", level,
+					    level == 5 ? 3u : 4u, n);
 		return 0;
 	default:
 		g = groups ? groups : 2;
 		per = level == 50 ? 3 : 4;
-		if (g < 2 || n % g || n / g < per) {
-			snprintf(
-			    msg, msglen,
+		if (g < 2 || n % g || n / g < per)
+			return ss_error_set(
+			    err, -EINVAL,
 			    "RAID %d in %u groups needs a multiple of %u members with at least "
 			    "%u in each group, it has %u",
 			    level, g, g, per, n);
-			return -EINVAL;
-		}
 		return 0;
 	}
 }
@@ -166,12 +155,13 @@ int sim_md_check(int level, unsigned n, unsigned copies, unsigned groups, char *
 int sim_array_md(const struct sim_array *a, uint64_t member_blocks, uint32_t lblock,
 		 struct sim_md *g, struct ss_error *err)
 {
-	char msg[160];
 	uint64_t rows;
 
 	memset(g, 0, sizeof(*g));
-	if (sim_md_check(a->level, a->n, a->copies, a->groups, msg, sizeof(msg)))
-		return ss_error_set(err, -EINVAL, "array %s: %s", a->name, msg);
+	if (sim_md_check(a->level, a->n, a->copies, a->groups, err)) {
+		ss_error_prefix(err, "array %s: ", a->name);
+		return -EINVAL;
+	}
 	if (!lblock || ((uint64_t)a->chunk_kib * 1024) % lblock)
 		return ss_error_set(err, -EINVAL,
 				    "array %s: a chunk of %u KiB is no multiple of the members' "

@@ -494,15 +494,15 @@ bool sim_media_cacheable(const struct sim_drive *d, uint64_t blocks);
 
 /* --- saved IDENTIFY + SMART blobs (sim_blob.c) --- */
 
-/* Parse a blob. 0, or -EINVAL with the reason in why. */
-int sim_blob_parse(const uint8_t *buf, size_t len, struct sim_blob *out, char *why, size_t whylen);
+/* Parse a blob. 0, or -EINVAL with the reason in err. */
+int sim_blob_parse(const uint8_t *buf, size_t len, struct sim_blob *out, struct ss_error *err);
 /* Seed a SATA drive's configuration from a parsed blob: identity,
  * capacity, sector sizes, rpm, form factor, features, queue depth, write
- * cache, SMART. 0, or -EINVAL with the reason in why (a sector size the
+ * cache, SMART. 0, or -EINVAL with the reason in err (a sector size the
  * simulator does not model, no capacity). */
-int sim_blob_apply(struct sim_config *c, const struct sim_blob *b, char *why, size_t whylen);
-/* Read and parse a blob file. 0, or a negative errno with the reason. */
-int sim_blob_load(const char *path, struct sim_blob *out, char *why, size_t whylen);
+int sim_blob_apply(struct sim_config *c, const struct sim_blob *b, struct ss_error *err);
+/* Read and parse a blob file. 0, or a negative errno with the reason in err. */
+int sim_blob_load(const char *path, struct sim_blob *out, struct ss_error *err);
 
 /* --- command execution (sim_drive.c, sim_scsi.c, sim_ata.c) --- */
 

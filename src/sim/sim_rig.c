@@ -430,7 +430,8 @@ static int rd_blob(struct rp *p, struct sim_config *c, struct json_object *v,
 		   const struct jpos *pos)
 {
 	const char *f = "smart_blob", *name, *slash;
-	char path[4096], why[256];
+	struct ss_error berr = { 0 };
+	char path[4096];
 	struct sim_blob *b;
 	int rc;
 
@@ -452,12 +453,12 @@ static int rd_blob(struct rp *p, struct sim_config *c, struct json_object *v,
 	b = malloc(sizeof(*b));
 	if (!b)
 		return rp_fail(p, pos, f, "out of memory");
-	rc = sim_blob_load(path, b, why, sizeof(why));
+	rc = sim_blob_load(path, b, &berr);
 	if (!rc)
-		rc = sim_blob_apply(c, b, why, sizeof(why));
+		rc = sim_blob_apply(c, b, &berr);
 	free(b);
 	if (rc)
-		return rp_fail(p, pos, f, "%s: %s", path, why);
+		return rp_fail(p, pos, f, "%s: %s", path, berr.msg);
 	return 0;
 }
 
@@ -1007,8 +1008,8 @@ static int parse_array(struct rp *p, struct json_object *o, const struct jpos *p
 {
 	struct sim_array *a = ai->a;
 	const char *layout = ai->layout;
+	struct ss_error merr = { 0 };
 	struct json_object *x;
-	char msg[200];
 	const char *field;
 	bool mirror, parity;
 
@@ -1062,9 +1063,9 @@ static int parse_array(struct rp *p, struct json_object *o, const struct jpos *p
 			       : parity	      ? "RAID 5 and 6 are modelled \"left-symmetric\" "
 						"(md's default) only"
 					      : "RAID 0 and 1 have no layout to choose");
-	if (sim_md_check(a->level, a->n, a->copies, a->groups, msg, sizeof(msg))) {
+	if (sim_md_check(a->level, a->n, a->copies, a->groups, &merr)) {
 		field = a->copies ? "copies" : a->groups ? "groups" : "members";
-		return rp_fail(p, jpos_member(pos, field), field, "%s", msg);
+		return rp_fail(p, jpos_member(pos, field), field, "%s", merr.msg);
 	}
 	if (a->level == 1)
 		a->copies = a->n;
@@ -1215,7 +1216,7 @@ static int rig_build(struct rp *p, struct json_object *root, const struct jpos *
 		return p->rc;
 	rig = calloc(1, sizeof(*rig));
 	if (!rig)
-		return ss_error_set(p->err, -ENOMEM, "out of memory");
+		return ss_error_nomem(p->err);
 	rig->time_scale = 1000;
 	if (json_object_object_get_ex(root, "time_scale", &x) &&
 	    rd_num(p, x, jpos_member(rpos, "time_scale"), "time_scale", 0, 1e9, &rig->time_scale))
@@ -1246,7 +1247,7 @@ static int rig_build(struct rp *p, struct json_object *root, const struct jpos *
 	cfgs = calloc(n, sizeof(*cfgs));
 	rig->drives = calloc(n, sizeof(*rig->drives));
 	if (!cfgs || !rig->drives) {
-		rc = ss_error_set(p->err, -ENOMEM, "out of memory");
+		rc = ss_error_nomem(p->err);
 		p->rc = rc;
 		goto fail;
 	}
@@ -1272,7 +1273,7 @@ static int rig_build(struct rp *p, struct json_object *root, const struct jpos *
 		rig->arrays = calloc(na ? na : 1, sizeof(*rig->arrays));
 		members = calloc(na ? na : 1, sizeof(*members));
 		if (!rig->arrays || !members) {
-			p->rc = ss_error_set(p->err, -ENOMEM, "out of memory");
+			p->rc = ss_error_nomem(p->err);
 			goto fail;
 		}
 		if (parse_arrays(p, arrays, jpos_member(rpos, "arrays"), cfgs, n, rig, members))
@@ -1286,7 +1287,7 @@ static int rig_build(struct rp *p, struct json_object *root, const struct jpos *
 		}
 		rig->state_dir = strdup(state_dir);
 		if (!rig->state_dir) {
-			p->rc = ss_error_set(p->err, -ENOMEM, "out of memory");
+			p->rc = ss_error_nomem(p->err);
 			goto fail;
 		}
 	}
@@ -1294,7 +1295,7 @@ static int rig_build(struct rp *p, struct json_object *root, const struct jpos *
 		struct sim_drive *d = drive_new(rig, &cfgs[i]);
 
 		if (!d) {
-			p->rc = ss_error_set(p->err, -ENOMEM, "out of memory");
+			p->rc = ss_error_nomem(p->err);
 			goto fail;
 		}
 		rig->drives[rig->count++] = d;
@@ -1303,7 +1304,7 @@ static int rig_build(struct rp *p, struct json_object *root, const struct jpos *
 			    asprintf(&d->store.path, "%s/%s.img", state_dir, d->cfg.id) < 0) {
 				d->state_path = NULL;
 				d->store.path = NULL;
-				p->rc = ss_error_set(p->err, -ENOMEM, "out of memory");
+				p->rc = ss_error_nomem(p->err);
 				goto fail;
 			}
 			rc = sim_state_lock(d, p->err);
@@ -1362,7 +1363,7 @@ int sim_rig_load_string(const char *json, const char *origin, const char *state_
 				    RIG_MAX_BYTES >> 20);
 	tok = json_tokener_new_ex(32);
 	if (!tok)
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	/* trailing text is checked below, for a clearer message */
 	json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_ALLOW_TRAILING_CHARS);
 	root = json_tokener_parse_ex(tok, json, (int)len);
@@ -1411,12 +1412,12 @@ int sim_rig_load_file(const char *path, const char *state_dir, struct sim_rig **
 	f = fdopen(rc, "r");
 	if (!f) {
 		close(rc);
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	}
 	buf = malloc(RIG_MAX_BYTES + 2);
 	if (!buf) {
 		fclose(f);
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	}
 	while ((n = fread(buf + len, 1, RIG_MAX_BYTES + 1 - len, f)) > 0) {
 		len += n;

@@ -706,18 +706,18 @@ static void test_stripe_cache(void **state)
 
 static void test_check(void **state)
 {
-	char msg[160];
+	struct ss_error err = { 0 };
 
 	(void)state;
-	assert_int_equal(sim_md_check(4, 3, 0, 0, msg, sizeof(msg)), -EINVAL);
-	assert_string_equal(msg, "RAID 4 is not modelled: give 0, 1, 10, 5, 6, 50 or 60");
-	assert_int_equal(sim_md_check(5, 65, 0, 0, msg, sizeof(msg)), -EINVAL);
-	assert_string_equal(msg, "at most 64 members, it has 65");
-	assert_int_equal(sim_md_check(1, 3, 2, 0, msg, sizeof(msg)), -EINVAL);
-	assert_int_equal(sim_md_check(10, 3, 0, 0, msg, sizeof(msg)), 0); /* md allows odd */
-	assert_int_equal(sim_md_check(60, 8, 0, 0, msg, sizeof(msg)), 0);
-	assert_int_equal(sim_md_check(60, 6, 0, 0, msg, sizeof(msg)), -EINVAL);
-	assert_int_equal(sim_md_check(50, 9, 0, 3, msg, sizeof(msg)), 0);
+	assert_int_equal(sim_md_check(4, 3, 0, 0, &err), -EINVAL);
+	assert_string_equal(err.msg, "RAID 4 is not modelled: give 0, 1, 10, 5, 6, 50 or 60");
+	assert_int_equal(sim_md_check(5, 65, 0, 0, &err), -EINVAL);
+	assert_string_equal(err.msg, "at most 64 members, it has 65");
+	assert_int_equal(sim_md_check(1, 3, 2, 0, &err), -EINVAL);
+	assert_int_equal(sim_md_check(10, 3, 0, 0, &err), 0); /* md allows odd */
+	assert_int_equal(sim_md_check(60, 8, 0, 0, &err), 0);
+	assert_int_equal(sim_md_check(60, 6, 0, 0, &err), -EINVAL);
+	assert_int_equal(sim_md_check(50, 9, 0, 3, &err), 0);
 }
 
 /* ---- the engine on an array -------------------------------------------------------- */
