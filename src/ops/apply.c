@@ -143,7 +143,6 @@ int array_member_restore(struct ss_ctx *ctx, const char *array, struct array_mem
 	struct drive *d = NULL;
 	struct cap_result res;
 	struct cap_ctx c;
-	size_t n = strlen(m->spec);
 	int rc;
 
 	if (!strcmp(m->method, ARRAY_METHOD_WHOLE)) {
@@ -178,8 +177,8 @@ int array_member_restore(struct ss_ctx *ctx, const char *array, struct array_mem
 		fprintf(log, "%s: %s\n", m->spec, res.message);
 out:
 	/* every reason names the member once */
-	if (rc && (strncmp(err->msg, m->spec, n) || err->msg[n] != ':'))
-		ss_error_prefix(err, "%s: ", m->spec);
+	if (rc)
+		ss_error_subject(err, m->spec);
 	drive_free(d);
 	return rc;
 }
@@ -320,14 +319,9 @@ static int teardown(const struct tx *t, struct array_rec *r, bool dry_run, FILE 
 		if (!dry_run)
 			tell_step(t, m->spec);
 		if (array_member_restore(ctx, r->name, m, dry_run, log, &err)) {
-			size_t n = strlen(m->spec);
-
 			add_remains(r, "", err.msg);
 			/* (the reason names the member: once is enough) */
-			fprintf(log, "%s: NOT restored: %s\n", m->spec,
-				strncmp(err.msg, m->spec, n) || strncmp(err.msg + n, ": ", 2)
-				    ? err.msg
-				    : err.msg + n + 2);
+			fprintf(log, "%s: NOT restored: %s\n", m->spec, ss_error_bare(&err));
 			if (!dry_run)
 				snprintf(m->todo, sizeof(m->todo), "restore: %s", err.msg);
 		} else if (!dry_run) {

@@ -179,14 +179,11 @@ static int member_refusal(struct ss_ctx *ctx, const struct dev_entry *e,
 	 * drive, a DCO or SET MAX freeze refuse every one) */
 	if (i->capacity_blocks > 1 && cap_plan_limit(i, have ? &orig : NULL, &req, &cp, err) &&
 	    !err->usage) {
-		size_t n = strlen(i->model);
 		char why[sizeof(err->msg)];
 
 		/* (the limit code names the drive by its model: the note names it) */
-		snprintf(why, sizeof(why), "%s",
-			 n && !strncmp(err->msg, i->model, n) && !strncmp(err->msg + n, ": ", 2)
-			     ? err->msg + n + 2
-			     : err->msg);
+		ss_error_subject(err, i->model);
+		snprintf(why, sizeof(why), "%s", ss_error_bare(err));
 		return ss_error_set(err, -EBUSY, "%s", why);
 	}
 	ss_error_clear(err);
