@@ -9,6 +9,7 @@
 #   make check-vm   the real-kernel suite alone
 #   make check-layers  the include rules of docs/architecture.md
 #   make check-symbols nothing extern without a user in another file (tests/check-symbols.sh)
+#   make check-methods no limit method named by its id above src/ops/capacity/
 #   make format     clang-format every C file of src, include and tests (.clang-format)
 #   make check-format  fail listing the files make format would change (part of check)
 #   make check-abi  libraidplan's ABI against tests/abi/ (abidiff, part of check)
@@ -43,7 +44,7 @@ endif
 RP_VERSION := $(shell sed -n 's/^\#define RP_VERSION_STRING "\(.*\)"/\1/p' include/raidplan.h)
 RP_MAJOR := $(shell sed -n 's/^\#define RP_API_VERSION \([0-9]*\)$$/\1/p' include/raidplan.h)
 
-PKGS := libatasmart json-c libudev blkid mount fdisk ncursesw liburing
+PKGS := libatasmart json-c libudev blkid mount fdisk ncursesw liburing libnvme
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wstrict-prototypes \
 	-Wmissing-prototypes -Wno-unused-parameter -Wno-format-truncation
@@ -99,7 +100,7 @@ PROG     := $(BUILD)/shortstroke
 SIMD     := $(if $(SIMD_SRC),$(BUILD)/shortstroke-simd)
 
 .PHONY: all deps deps-check demo unit check check-unit check-cli check-fuzz \
-	check-vm check-layers check-symbols check-format format check-abi abi-baseline raidplan fuzz bench \
+	check-vm check-layers check-symbols check-methods check-format format check-abi abi-baseline raidplan fuzz bench \
 	install install-man install-contrib uninstall deb check-deb clean tests
 .DEFAULT_GOAL := all
 
@@ -194,6 +195,10 @@ check-layers:
 check-symbols: all
 	@tests/check-symbols.sh $(BUILD)/obj
 
+# no limit method named by its id above the capacity engine (also run by tests/cli/t_docs.sh)
+check-methods:
+	@tests/check-methods.sh
+
 # the code style of .clang-format (docs/style.md); make format rewrites what differs
 check-format: deps-check
 	@tests/check-format.sh
@@ -247,6 +252,10 @@ demo: deps all
 bench: all
 	@tests/deps.sh check
 	@tests/bench/run.sh $(PROG)
+
+# a simulated SSD's random writes at 0, 7, 28, 50 % spare: simulated and planned (docs/flash.md)
+bench-flash: all
+	@tests/bench/flash.sh $(PROG)
 
 # Where make install puts things (DESTDIR in front of each, for packaging).
 # LIBDIR is Debian's multiarch directory (lib/x86_64-linux-gnu) where the

@@ -42,11 +42,11 @@ extern "C" {
  * sized struct, a function or an enumerator added is a compatible change:
  * the version string's minor number grows. */
 #define RP_API_VERSION 2
-#define RP_VERSION_STRING "2.2.0"
+#define RP_VERSION_STRING "2.3.0"
 
 /* The API version the library was built with (compare with RP_API_VERSION). */
 RP_EXPORT int rp_api_version(void);
-/* "2.2.0" */
+/* "2.3.0" */
 RP_EXPORT const char *rp_version(void);
 
 /* ---- sized structs ----------------------------------------------------- */
@@ -560,6 +560,51 @@ RP_EXPORT int rp_solution_truncated(const struct rp_solution *sol);
  * with fewer disks risks, what puts it before the second); "" when no
  * layout meets the goals. Since 2.1. */
 RP_EXPORT const char *rp_solution_reason(const struct rp_solution *sol);
+
+/* ---- flash drives (docs/flash.md) --------------------------------------- */
+
+/*
+ * What a flash drive gains from spare area: the write amplification of
+ * greedy garbage collection under uniform random writes at a spare factor
+ * (physical flash over the user's pages, less 1; > 0): alpha / (alpha +
+ * W0(-alpha e^-alpha)), alpha = 1 + spare (Hu et al. 2009; Desnoyers 2012;
+ * Xiang and Kurkoski 2012). NaN for a spare of 0 or less. Since 2.3.
+ */
+RP_EXPORT double rp_flash_write_amp(double spare);
+
+/* A flash drive's NAND and host side; a field left 0 takes the default in
+ * brackets (Micron MT29F64G08CBAAA's figures, docs/flash.md). */
+struct rp_flash {
+	uint32_t size;	    /* rp_flash_init() */
+	uint32_t reserved;  /* 0 */
+	double spare;	    /* its own spare: raw flash beyond its capacity, a fraction (0.0737) */
+	double dies;	    /* dies working in parallel (8) */
+	double planes;	    /* planes programmed together (2) */
+	double page_kib;    /* a plane's NAND page (8) */
+	double block_pages; /* pages of an erase block (256) */
+	double read_us;	    /* page read (75) */
+	double program_us;  /* page program (1300) */
+	double erase_ms;    /* block erase (3.8) */
+	double command_us;  /* the controller's time per command (20) */
+	double link_mbps;   /* the host link (600: SATA 6 Gb/s) */
+};
+
+static inline void rp_flash_init(struct rp_flash *f)
+{
+	RP_INIT_SIZED(f);
+}
+
+/*
+ * Steady-state random writes of bs bytes (0: 4 KiB) a flash drive sustains
+ * when the host uses the share `used` of its capacity (0 < used <= 1: the
+ * rest, TRIMmed and hidden, is spare area; the stroke of a disk): the dies'
+ * time for each request (its programs, and garbage collection's reads,
+ * programs and erases at the write amplification above) against the
+ * command's own time and transfer, whichever is longer. f NULL: the
+ * defaults. 0, or -EINVAL / -ERANGE with why. Since 2.3.
+ */
+RP_EXPORT int rp_flash_random_write_iops(const struct rp_flash *f, double used, uint64_t bs,
+					 double *iops, struct rp_error *err);
 
 #ifdef __cplusplus
 }

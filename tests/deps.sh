@@ -13,7 +13,7 @@
 set -eu
 
 build_pkgs="gcc make pkg-config libsgutils2-dev libatasmart-dev libjson-c-dev \
-libudev-dev libblkid-dev libmount-dev libfdisk-dev libncurses-dev liburing-dev"
+libudev-dev libblkid-dev libmount-dev libfdisk-dev libncurses-dev liburing-dev libnvme-dev"
 check_pkgs="libcmocka-dev tmux clang fio python3 e2fsprogs groff-base jq bash-completion zsh \
 ansible-core abigail-tools libatasmart-bin clang-format strace \
 ansible-lint pylint pycodestyle yamllint shellcheck python3-voluptuous python3-venv \

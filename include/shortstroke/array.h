@@ -119,6 +119,12 @@ int array_name_check(const char *name, struct ss_error *err);
 /* Load a record; -ENOENT when there is none. */
 int array_rec_load(const char *state_dir, const char *name, struct array_rec *out,
 		   struct ss_error *err);
+/* A record from its text (len bytes; what names it in errors) with the checks
+ * array_rec_load makes but the file's name; its text as array_rec_save writes
+ * it (malloc'd; NULL: out of memory). */
+int array_rec_parse(const char *text, size_t len, const char *what, struct array_rec *out,
+		    struct ss_error *err);
+char *array_rec_text(const struct array_rec *r);
 /* Write a record atomically (temporary file, fsync, rename, fsync of the directory). */
 int array_rec_save(const char *state_dir, const struct array_rec *r, struct ss_error *err);
 /* The names of every record, sorted; *names freed with free() (one block). */

@@ -28,6 +28,7 @@
 #define ATA_WRITE_DMA_EXT 0x35
 #define ATA_READ_VERIFY_EXT 0x42
 #define ATA_FLUSH_CACHE_EXT 0xea
+#define ATA_DSM 0x06 /* DATA SET MANAGEMENT: feature bit 0 TRIM */
 
 /* Status / error register bits */
 #define ATA_STAT_ERR 0x01
@@ -97,6 +98,14 @@ void ata_tf_report_zones_ext(struct ata_tf *tf, uint64_t start_lba, uint16_t pag
 /* Max LBA out of the registers a READ NATIVE MAX / GET NATIVE MAX returned. */
 uint64_t ata_regs_lba(const struct ata_regs *r, bool ext);
 
+/* DATA SET MANAGEMENT with TRIM, pages 512-byte pages of range entries
+ * (DMA out) */
+void ata_tf_dsm_trim(struct ata_tf *tf, uint16_t pages);
+/* Range entries for TRIM of [lba, lba+blocks) into buf (len bytes, a
+ * multiple of 512, zeroed first): at most 65535 blocks an entry. Returns the
+ * blocks covered (less than asked when buf is full). */
+uint64_t ata_dsm_trim_ranges(uint8_t *buf, size_t len, uint64_t lba, uint64_t blocks);
+
 /* IDENTIFY DEVICE, parsed. */
 struct ata_identify {
 	char model[41]; /* byte-swapped and trimmed */
@@ -120,14 +129,18 @@ struct ata_identify {
 	bool amac_supported;		 /* word 119 bit 8 (ACS-3) */
 	bool dco_supported;		 /* word 83 bit 11 */
 	bool sec_supported, sec_enabled, sec_locked, sec_frozen, sec_count_expired;
-	bool ncq;	       /* word 76 bit 8 */
-	uint8_t ncq_depth;     /* word 75 + 1 */
-	uint8_t zoned;	       /* word 69 bits 1:0: 0 none, 1 host aware, 2 drive managed */
-	bool zac_host_managed; /* host-managed: major device type / signature not in IDENTIFY;
+	bool ncq;		/* word 76 bit 8 */
+	uint8_t ncq_depth;	/* word 75 + 1 */
+	uint8_t zoned;		/* word 69 bits 1:0: 0 none, 1 host aware, 2 drive managed */
+	bool zac_host_managed;	/* host-managed: major device type / signature not in IDENTIFY;
 				   set by the caller from the signature, kept here */
-	bool smart_selftest;   /* word 84 bit 1 */
-	bool gpl;	       /* word 84 bit 5: general purpose logging */
-	bool checksum_valid;   /* word 255: signature 0xa5 and checksum good, or no signature */
+	bool smart_selftest;	/* word 84 bit 1 */
+	bool gpl;		/* word 84 bit 5: general purpose logging */
+	bool checksum_valid;	/* word 255: signature 0xa5 and checksum good, or no signature */
+	bool trim;		/* word 169 bit 0: DATA SET MANAGEMENT TRIM */
+	bool trim_drat;		/* word 69 bit 14: deterministic read after TRIM */
+	bool trim_rzat;		/* word 69 bit 5: reads zeros after TRIM */
+	uint16_t dsm_max_pages; /* word 105: 512-byte pages of ranges a command (0: 1) */
 };
 /* buf: 512 bytes of IDENTIFY data as the device sent it (little-endian
  * words). Returns 0; -EPROTO when len < 512, when word 255 carries the

@@ -24,6 +24,7 @@ enum cap_method {
 	CAP_SCSI_RESIZE,
 	CAP_SCSI_FORMAT,
 	CAP_PARTITION,
+	CAP_NVME_NS, /* NVMe: the namespace deleted and created smaller */
 };
 const char *cap_method_name(enum cap_method m); /* "amac", "hpa", ... "auto" */
 int cap_method_parse(const char *s, enum cap_method *out);
@@ -65,6 +66,11 @@ struct cap_plan {
 				   plans again from req (target unknown until then) */
 	struct cap_request req;
 	char note[256]; /* how target was derived, or why noop */
+	/* a flash drive (docs/flash.md): the range the limit hides is TRIMmed /
+	 * UNMAPped first; what that does to its data, or why not (any drive that
+	 * does not rotate: "" for a disk) */
+	bool discard;
+	char discard_note[320];
 };
 
 /*
@@ -169,10 +175,16 @@ struct cap_ctx {
  * What `limit` plans for a drive opened through c (c->d, c->e, c->state_dir),
  * as every front end does: cap_plan_limit with the journal's open limit of
  * the disk as its original state, then cap_plan_zones (a zoned disk's limit
- * on a zone boundary; reads the zones). Sends nothing that changes it.
+ * on a zone boundary; reads the zones), and cap_plan_path. Sends nothing
+ * that changes it.
  */
 int cap_plan_limit_drive(struct cap_ctx *c, const struct cap_request *req, struct cap_plan *plan,
 			 struct ss_error *err);
+/* The step of limit's checks that asks whether the path (HBA, bridge)
+ * carries plan's method: the harmless commands of `probe` it needs, sent
+ * to c->d (no MODE SELECT in a dry run). -EOPNOTSUPP saying why and what
+ * to do when a step failed; an inconclusive one is not held against it. */
+int cap_plan_path(struct cap_ctx *c, const struct cap_plan *plan, struct ss_error *err);
 
 struct cap_result {
 	enum cap_method method;
@@ -205,13 +217,20 @@ enum {
 					   which restore goes back to */
 	CAPM_KEEPS_SIZE = 1u << 8,  /* the drive keeps its capacity: the kernel sees the
 					   limit through a label on the disk */
+	CAPM_PROBE_UNDO = 1u << 9,  /* the kernel may undo it when it probes the disk
+					   (libata.ignore_hpa=1 lifts an HPA) */
+	CAPM_ACCESSIBLE = 1u << 10, /* lowers the accessible max under the native max: the
+					   drive's registers show the limit, not which method */
 };
 
 struct cap_method_ops {
 	enum cap_method id;
-	const char *name; /* as --method and the journal spell it */
-	unsigned need;	  /* the METHOD_* bit the drive must report */
-	unsigned flags;	  /* CAPM_* */
+	const char *name;    /* as --method and the journal spell it */
+	const char *command; /* the command that makes the change, as warnings name
+				it: "SET MAX ADDRESS" */
+	const char *help;    /* what it is, one line of limit --list-methods */
+	unsigned need;	     /* the METHOD_* bit the drive must report */
+	unsigned flags;	     /* CAPM_* */
 	/* Optional: why this drive can never take the method, checked before
 	 * the METHOD_* bit when a limit is planned. */
 	int (*fits)(const struct drive_info *i, const char *dev, struct ss_error *err);
@@ -247,11 +266,34 @@ const struct cap_method_ops *cap_method_pick(const struct drive_info *i, bool pr
  */
 int cap_method_usable(const struct drive_info *i, const struct cap_method_ops *o, const char *dev,
 		      struct ss_error *err);
-/* The method's flags; 0 for an unknown name. */
+/* The method's flags; 0 for an unknown name (cap_flags: for CAP_AUTO). */
 unsigned cap_method_flags(const char *name);
+unsigned cap_flags(enum cap_method m);
 /* "auto, amac, hpa, ...": the names --method takes, but those with any of
  * the flags without (0: every one). */
 void cap_method_names(char *buf, size_t len, unsigned without);
+/* The names of the methods, in the table's order, that have every flag of
+ * with and none of without, joined by sep ("amac, else hpa, else
+ * scsi-resize"; "" when none). */
+void cap_method_list(char *buf, size_t len, unsigned with, unsigned without, const char *sep);
+
+/*
+ * What front ends say about a change of the capacity, written once
+ * (src/ops/capacity/warnings.c), from the method's flags:
+ * - cap_change_warning: before the change is confirmed: that it destroys
+ *   every byte (CAPM_DESTROYS), that data beyond the new end becomes
+ *   unreachable (a limit), what a restore removes, or that it loses
+ *   nothing.
+ * - cap_no_abort_text: why a running change cannot be aborted (a format
+ *   runs inside the drive to its end, CAPM_FORMATS).
+ * - cap_power_cycle_note: for a permanent change by a method a drive takes
+ *   once per power cycle (CAPM_POWER_CYCLE), the note when the journal says
+ *   one was sent already (cap_hpa_changed_before); false otherwise.
+ */
+void cap_change_warning(enum cap_method m, bool restore, char *buf, size_t len);
+void cap_no_abort_text(enum cap_method m, bool restore, char *buf, size_t len);
+bool cap_power_cycle_note(const char *state_dir, const struct drive_info *info, enum cap_method m,
+			  bool vol, char *buf, size_t len);
 
 /*
  * The partition method's partition as an md member (src/ops/capacity/
@@ -281,6 +323,17 @@ int cap_partition_wait(const struct dev_entry *e, uint64_t limit, unsigned timeo
  * (registers in fixed-format sense), read it with descriptor sense switched
  * on for the command, into c->e->info.native_blocks. No-op otherwise. */
 int cap_refresh_native(struct cap_ctx *c, struct ss_error *err);
+
+/*
+ * An NVMe namespace formatted to another LBA format (Format NVM): lbaf its
+ * index, or, with lbaf < 0, the one of block_len bytes (no metadata) the
+ * controller offers. Checked first (an NVMe drive with Format NVM, OACS bit 1;
+ * a format it offers; not the one in use: a no-op said so in res), then sent
+ * (shown, and only shown in a dry run), the drive re-read, the kernel's
+ * namespaces rescanned, the new block size verified. Destroys every byte.
+ */
+int cap_nvme_format(struct cap_ctx *c, int lbaf, uint32_t block_len, struct cap_result *res,
+		    struct ss_error *err);
 
 /* Apply a plan: journal the original state, send the change, make the
  * kernel see the new size, verify it. */

@@ -26,6 +26,8 @@ struct cmdlog_entry {
 	char dev[128];	      /* the transport's name: the device as the user named it */
 	uint8_t cdb[32];
 	unsigned cdb_len;
+	enum xcmd_kind kind;   /* an NVMe command: nvme instead of cdb */
+	struct xcmd_nvme nvme; /* its fields and its completion */
 	enum xfer_dir dir;
 	size_t data_len;
 	size_t resid;

@@ -79,6 +79,20 @@ struct dev_mechanics {
 	double link_mbps; /* the host link */
 };
 
+/* A SES enclosure a source offers, as it knows it before anything is sent. */
+#define DEV_ENCL_LINKS 64
+struct dev_encl {
+	char name[256]; /* "sim:encl0", "/dev/sg3" */
+	char sys[256];	/* its entry in /sys/class/enclosure, "" */
+	/* the slots the kernel's enclosure class linked to a disk: the disk's node and the
+	 * slot's number (what the kernel matched by SAS address; none in a rig) */
+	unsigned nlinks;
+	struct {
+		char node[64];
+		int slot;
+	} links[DEV_ENCL_LINKS];
+};
+
 struct dev_env;
 
 /*
@@ -126,6 +140,12 @@ struct dev_source_ops {
 	 * With check, only whether it could: 0, or -ENOENT for no such drive. With name
 	 * NULL (and check), whether the source has drives it can power-cycle in env. */
 	int (*power_cycle)(struct dev_env *env, const char *name, bool check, struct ss_error *err);
+	/* Optional, both or neither: the SES enclosures it offers (*out malloc'ed, NULL
+	 * when n is 0), and a transport to one of them. */
+	int (*enclosures)(struct dev_env *env, struct dev_encl **out, size_t *n,
+			  struct ss_error *err);
+	int (*open_encl)(struct dev_env *env, const struct dev_encl *e, struct transport **out,
+			 struct ss_error *err);
 };
 
 struct dev_env {

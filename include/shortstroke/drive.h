@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "shortstroke/ata.h"
+#include "shortstroke/cpr.h"
 #include "shortstroke/error.h"
 #include "shortstroke/sense.h"
 #include "shortstroke/transport.h"
@@ -34,6 +35,7 @@ enum {
 	METHOD_SCSI_RESIZE = 1u << 3,
 	METHOD_SCSI_FORMAT = 1u << 4,
 	METHOD_PARTITION = 1u << 5,
+	METHOD_NVME_NS = 1u << 6, /* NVMe namespace management (OACS bit 3) */
 };
 
 enum zoned_model {
@@ -56,12 +58,28 @@ enum drive_format {
 				   interrupted; only a new format cures it */
 };
 
+/* How a drive is told that blocks hold nothing any more (docs/flash.md) */
+enum drive_discard {
+	DISCARD_NONE,
+	DISCARD_ATA_TRIM,   /* DATA SET MANAGEMENT, TRIM (IDENTIFY word 169 bit 0) */
+	DISCARD_SCSI_UNMAP, /* UNMAP (VPD B2h LBPU) */
+	DISCARD_SCSI_WS16,  /* WRITE SAME (16) with UNMAP (VPD B2h LBPWS) */
+};
+
+/* What a read of discarded blocks returns */
+enum drive_discard_read {
+	DISCARD_READ_UNDEFINED,	    /* not deterministic: old data, zeros, anything */
+	DISCARD_READ_DETERMINISTIC, /* the same each time, not said what */
+	DISCARD_READ_ZEROS,	    /* zeros */
+};
+
 struct drive_info {
 	char vendor[9];
 	char model[41];
 	char serial[41];
 	char firmware[9];
-	char wwn[40]; /* hex, "" when unknown */
+	char wwn[40];	   /* hex, "" when unknown */
+	uint64_t sas_addr; /* the SAS target port (VPD 83h), 0 none: an enclosure's key */
 	enum drive_tran tran;
 	bool ata; /* answers ATA PASS-THROUGH (a SATA disk behind SAT) */
 	uint32_t logical_block;
@@ -80,7 +98,36 @@ struct drive_info {
 	enum zoned_model zoned;
 	enum drive_format format;
 	double format_progress; /* 0..1 while RUNNING (-1: not reported) */
+	/* TRIM / UNMAP: how, what reads return after it, and the most a command
+	 * takes: blocks (0: no limit said), DSM pages or UNMAP descriptors */
+	enum drive_discard discard;
+	enum drive_discard_read discard_read;
+	uint64_t discard_max_blocks;
+	uint32_t discard_max_descs;
+	/* NVMe (tran TRAN_NVME): the namespace and what the controller offers */
+	struct drive_nvme {
+		uint32_t nsid;
+		uint16_t cntlid;
+		uint16_t oacs;
+		bool ns_mgmt, format, selftest; /* OACS bits 3, 1, 4 */
+		uint8_t lbaf;			/* the LBA format in use */
+		unsigned nlbaf;			/* formats offered */
+		uint32_t lbaf_bytes[16];	/* each one's block size (0: not offered) */
+		uint16_t lbaf_meta[16];		/* its metadata bytes */
+		uint64_t tnvmcap, unvmcap;	/* bytes, 0 when not reported */
+		uint16_t edstt;			/* extended self-test minutes */
+		char version[12];		/* "1.4" */
+	} nvme;
+	/* the LBA ranges of its actuators (ATA log 47h, VPD B9h; a kernel disk's
+	 * queue/independent_access_ranges when the drive does not tell):
+	 * n > 1 on a multi-actuator drive, 0 when none is reported */
+	struct cpr_ranges ranges;
 };
+
+/* "TRIM", "UNMAP", "WRITE SAME (16) with UNMAP", "" */
+const char *drive_discard_name(enum drive_discard d);
+/* A sentence on what reads of discarded blocks give, and what that means */
+const char *drive_discard_read_text(enum drive_discard_read r);
 
 /* "3.5\"", "2.5\"", ... or "" */
 const char *drive_form_factor_name(uint8_t ff);
@@ -131,6 +178,37 @@ int drive_scsi_in(struct drive *d, const uint8_t *cdb, unsigned cdb_len, void *b
  */
 int drive_ata(struct drive *d, const struct ata_tf *tf, bool ck_cond, void *buf,
 	      struct ata_regs *regs, struct ss_error *err);
+
+/*
+ * Send an NVMe admin or I/O command (nvme.h builds them). Returns 0 when
+ * its status is 0; otherwise -EOPNOTSUPP (invalid opcode or field,
+ * invalid format), -EBUSY (a self-test in progress), -ENOSPC (namespace
+ * capacity), or -EIO, with the command and the status in err. c->nvme.status
+ * and result stay for the caller.
+ */
+int drive_nvme(struct drive *d, struct xcmd *c, struct ss_error *err);
+
+/*
+ * A read or write of n blocks at lba in the drive's own command set:
+ * READ (16) / WRITE (16) (FUA when asked), or an NVMe Read / Write of its
+ * namespace. c is zeroed first; the caller sets data and data_len.
+ */
+void drive_build_rw(const struct drive *d, struct xcmd *c, bool write, uint64_t lba, uint32_t n,
+		    bool fua);
+/*
+ * Send what drive_build_rw built: drive_scsi for a CDB; drive_nvme for an
+ * NVMe command, whose media errors (status type 2) come back in *sense (may
+ * be NULL) as the MEDIUM ERROR the kernel's translation gives (11h/00h
+ * unrecovered read error), so one caller serves both.
+ */
+int drive_rw(struct drive *d, struct xcmd *c, struct scsi_sense *sense, struct ss_error *err);
+
+/* An NVMe drive: its transport carries NVMe commands. */
+bool drive_is_nvme(const struct drive *d);
+/* The namespace drive_identify found (0: none), and the one a namespace
+ * created anew got. */
+uint32_t drive_nvme_nsid(const struct drive *d);
+void drive_nvme_set_nsid(struct drive *d, uint32_t nsid);
 
 /* The Control mode page's D_SENSE bit: descriptor-format sense when set.
  * Needed where ATA registers come back in sense (fixed format loses LBA

@@ -32,7 +32,8 @@
 
 struct journal_entry {
 	char time[32];	  /* ISO 8601 UTC, filled by journal_append */
-	char event[24];	  /* "limit", "limit-done", "restore", "restore-done", "format-start" */
+	char event[24];	  /* "limit", "limit-done", "restore", "restore-done", "format-start",
+			     "depop", "depop-done", "elements-restore", "elements-restore-done" */
 	char device[256]; /* as the user named it */
 	char node[256];	  /* array events: what md was given ("/dev/sdb1" for a
 				   partition member); "" (not written) otherwise */
@@ -48,6 +49,12 @@ struct journal_entry {
 	/* a "restore-done" the tool wrote itself, not the user's restore
 	 * (JOURNAL_CAUSE_*); "" (not written) for every other record */
 	char cause[16];
+	/* "depop", "depop-done": the storage element removed; 0 (not written)
+	 * for every other record */
+	uint32_t element;
+	/* "sector-size", "sector-size-done": the new logical block length
+	 * (block_len is the old one); 0 (not written) for every other record */
+	uint32_t to_block_len;
 	bool snapshot; /* a copy kept by compaction (its history is in journal.d) */
 	unsigned line; /* where the reader found it (1-based), 0 when not read */
 };

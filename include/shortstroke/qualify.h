@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "shortstroke/depop.h"
 #include "shortstroke/drive.h"
 #include "shortstroke/error.h"
 #include "shortstroke/io.h"
@@ -164,6 +165,11 @@ struct qualify_result {
 	bool vanished;	   /* the disk stopped answering */
 	bool virtual_time; /* measured on the simulator's clock */
 
+	/* storage elements (heads) and their health, read beside SMART:
+	 * one near its limit is named in the SMART check, one at or beyond
+	 * it fails it (elements.supported false: the drive reports none) */
+	struct depop_status elements;
+
 	/* SMART */
 	bool smart_read;
 	enum smart_verdict smart_verdict;
@@ -179,6 +185,9 @@ struct qualify_result {
 		bool bg_scan;
 		unsigned bg_scans, bg_medium_errors;
 	} scsi;
+	/* NVMe: the SMART / Health log beside the verdict */
+	bool nvme_read;
+	struct nvme_health nvme;
 
 	/* surface scan */
 	uint64_t scan_bytes;	    /* read */

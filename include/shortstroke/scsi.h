@@ -26,6 +26,8 @@
 #define SCSI_READ16 0x88
 #define SCSI_WRITE16 0x8a
 #define SCSI_SYNC_CACHE10 0x35
+#define SCSI_UNMAP 0x42
+#define SCSI_WRITE_SAME16 0x93
 #define SCSI_ZBC_IN 0x95
 #define SCSI_ZBC_OUT 0x94
 #define SCSI_REASSIGN_BLOCKS 0x07
@@ -163,6 +165,7 @@ struct scsi_devid {
 	char lu_id[80];	    /* "" when none */
 	uint8_t lu_id_type; /* designator type: 3 NAA, 2 EUI-64, 8 name */
 	bool has_sas_port;  /* protocol identifier 6 (SAS) seen */
+	uint64_t sas_port;  /* that target port's SAS address (NAA), 0 none */
 	bool has_ata_info;  /* T10 vendor id "ATA" designator seen */
 };
 int scsi_parse_vpd_devid(const uint8_t *buf, size_t len, struct scsi_devid *out);
@@ -175,6 +178,35 @@ struct scsi_bdc {
 };
 int scsi_parse_vpd_bdc(const uint8_t *buf, size_t len, struct scsi_bdc *out);
 
+/* VPD 0xB0: Block Limits (SBC-4), what concerns unmapping */
+struct scsi_block_limits {
+	uint32_t max_unmap_lba;	  /* MAXIMUM UNMAP LBA COUNT (0: UNMAP not supported) */
+	uint32_t max_unmap_descs; /* MAXIMUM UNMAP BLOCK DESCRIPTOR COUNT */
+	uint32_t unmap_granularity;
+	uint64_t max_write_same; /* MAXIMUM WRITE SAME LENGTH (0: no limit reported) */
+};
+int scsi_parse_vpd_block_limits(const uint8_t *buf, size_t len, struct scsi_block_limits *out);
+
+/* VPD 0xB2: Logical Block Provisioning (SBC-4) */
+struct scsi_lbp {
+	bool lbpu;     /* UNMAP supported */
+	bool lbpws;    /* WRITE SAME (16) with UNMAP */
+	bool lbpws10;  /* WRITE SAME (10) with UNMAP */
+	uint8_t lbprz; /* 0: reads of unmapped blocks not defined; 1: zeros */
+	bool anc_sup;  /* anchored */
+	uint8_t ptype; /* provisioning type: 0 full, 1 resource, 2 thin */
+};
+int scsi_parse_vpd_lbp(const uint8_t *buf, size_t len, struct scsi_lbp *out);
+
+/* UNMAP (10) with a parameter list of param_len bytes */
+unsigned scsi_build_unmap(uint8_t cdb[10], uint16_t param_len);
+/* The UNMAP parameter list of one range [lba, lba+blocks) into buf (24
+ * bytes): its length */
+unsigned scsi_build_unmap_param(uint8_t buf[24], uint64_t lba, uint32_t blocks);
+/* WRITE SAME (16): unmap (the UNMAP bit), ndob (no data-out buffer) */
+unsigned scsi_build_write_same16(uint8_t cdb[16], uint64_t lba, uint32_t blocks, bool unmap,
+				 bool ndob);
+
 struct scsi_capacity {
 	uint64_t last_lba;
 	uint64_t blocks; /* last_lba + 1 */
@@ -183,8 +215,10 @@ struct scsi_capacity {
 	bool prot_en;
 	uint8_t rc_basis; /* RC BASIS (RC16) */
 	uint16_t lowest_aligned;
+	bool lbpme, lbprz; /* RC16: logical block provisioning on, unmapped reads zeros */
 };
 int scsi_parse_read_capacity10(const uint8_t *buf, size_t len, struct scsi_capacity *out);
+/* RC16 also fills lbpme and lbprz (byte 14 bits 7 and 6) */
 int scsi_parse_read_capacity16(const uint8_t *buf, size_t len, struct scsi_capacity *out);
 
 /* MODE SENSE (10) header and first block descriptor. */

@@ -101,6 +101,13 @@ unsigned sim_drive_schedule(struct sim_drive *d, const struct sim_queued *q, uns
  * (virtual ns, also added to its clock; 0 with nothing cached). */
 uint64_t sim_drive_destage(struct sim_drive *d);
 
+/* A multi-actuator drive's head stacks (the rig's "actuators"; 1 for
+ * others), and which one serves lba: commands of different actuators are
+ * served at the same time (each takes the time the drive says, on its
+ * actuator's own clock). */
+unsigned sim_drive_actuators(const struct sim_drive *d);
+unsigned sim_drive_actuator_of(const struct sim_drive *d, uint64_t lba);
+
 /* How many commands the drive holds at once (its NCQ or TCQ depth, the
  * rig's "queue_depth"); more wait in the host's queue. */
 unsigned sim_drive_queue_depth(const struct sim_drive *d);
@@ -121,6 +128,23 @@ void sim_drive_turn(struct sim_drive *d, uint64_t ns);
 /* One revolution of the platters (ns; 0 for a drive that does not rotate). */
 double sim_drive_rev_ns(const struct sim_drive *d);
 
+/* A flash drive (the rig's "flash", docs/flash.md): what its FTL did since
+ * it was built in this process: host pages (4 KiB) written, pages
+ * programmed (the host's and garbage collection's), pages garbage
+ * collection moved, blocks erased; its logical pages, of them mapped, and
+ * the spare factor that leaves (physical pages over mapped ones, less 1).
+ * The write amplification is programs / host_pages. */
+struct sim_flash_stats {
+	uint64_t host_pages, programs, gc_moves, erases;
+	uint64_t pages, mapped;
+	double spare;
+};
+/* 0, or -EOPNOTSUPP for a drive that is no flash drive. Builds the FTL
+ * when it is not yet. */
+int sim_drive_flash_stats(struct sim_drive *d, struct sim_flash_stats *out);
+/* Forget the counts (the start of a measurement) */
+void sim_drive_flash_stats_reset(struct sim_drive *d);
+
 /* Current capacity in logical blocks (what READ CAPACITY answers). */
 uint64_t sim_drive_capacity(const struct sim_drive *d);
 
@@ -138,6 +162,28 @@ int transport_open_sim(struct sim_drive *d, struct transport **out, struct ss_er
  */
 int sim_rig_open(const char *rig_file, bool demo, const char *state_dir, struct sim_rig **out,
 		 struct ss_error *err);
+
+/* ---- simulated SES enclosures (the rig's "enclosures", docs/simulator.md) --
+ *
+ * An enclosure is a SES device (peripheral device type 0Dh) whose slots hold
+ * drives of the rig: it answers INQUIRY, RECEIVE DIAGNOSTIC RESULTS (pages
+ * 00h, 01h, 02h, 07h, 0Ah) and SEND DIAGNOSTIC (the Enclosure Control page:
+ * each slot's locate and fault LEDs, kept in the state directory). */
+struct sim_encl;
+unsigned sim_rig_encl_count(const struct sim_rig *rig);
+struct sim_encl *sim_rig_encl(struct sim_rig *rig, unsigned i);
+struct sim_encl *sim_rig_find_encl(struct sim_rig *rig, const char *id);
+const char *sim_encl_id(const struct sim_encl *e);
+unsigned sim_encl_slots(const struct sim_encl *e);
+/* The drive in slot (NULL: empty or no such slot). */
+struct sim_drive *sim_encl_slot_drive(const struct sim_encl *e, unsigned slot);
+/* The SAS address the enclosure reports for the drive (a SAS drive's target
+ * port, WWN + 1; a SATA drive's WWN; 0 without a WWN). */
+uint64_t sim_drive_sas_addr(const struct sim_drive *d);
+/* One command, as sim_drive_exec. */
+int sim_encl_exec(struct sim_encl *e, struct xcmd *c, struct ss_error *err);
+/* The transport over one simulated enclosure (does not own it). */
+int transport_open_sim_encl(struct sim_encl *e, struct transport **out, struct ss_error *err);
 
 /* A simulated drive's mechanics as its rig sets them, for the planner
  * (`plan sim:ID` plans with the rig's drive, not defaults by class). */

@@ -23,6 +23,7 @@
 #include "shortstroke/error.h"
 #include "shortstroke/job.h"
 #include "shortstroke/logpage.h"
+#include "shortstroke/nvme.h"
 #include "shortstroke/scsi.h"
 
 enum smart_verdict {
@@ -175,7 +176,19 @@ struct smart_report {
 
 	/* SCSI */
 	struct smart_scsi_pages scsi;
+
+	/* NVMe: the SMART / Health Information log */
+	bool nvme;
+	struct nvme_health nv;
 };
+
+/* NVMe: verdict, reason and key figures from out->nv (and the self-test
+ * entries): a critical warning of spare, reliability or read-only media
+ * FAILED; temperature, percentage used at 100 or more, media errors a
+ * WARNING. Pure. */
+void smart_nvme_evaluate(struct smart_report *out);
+/* An NVMe self-test log entry as a report's entry. Pure. */
+void smart_nvme_entry(const struct nvme_st_entry *in, struct selftest_entry *out);
 
 void smart_report_fini(struct smart_report *r);
 

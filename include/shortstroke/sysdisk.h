@@ -48,6 +48,9 @@ struct sysdisk {
 	char rev[17];
 	char serial[65];
 	char wwn[65]; /* "0x5000c500a1b2c3d4" (naa), "eui.…", "" */
+	/* queue/independent_access_ranges/N/{sector,nr_sectors}, in logical
+	 * blocks: the actuators' ranges as the kernel read them (n 0: none) */
+	struct cpr_ranges ranges;
 };
 
 /*
@@ -183,6 +186,15 @@ struct sysdisk_reread {
 	uint64_t size_bytes; /* out */
 };
 int sysdisk_reread_capacity(struct sysdisk_reread *r, struct ss_error *err);
+
+/*
+ * The same for an NVMe namespace (name "nvme0n1") deleted and created
+ * again: the controller's namespaces rescanned (libnvme's nvme_ns_rescan on
+ * /dev/nvme0), then up to timeout_ms for the block device to come back with
+ * expected_bytes; its size in *size_bytes.
+ */
+int sysdisk_nvme_rescan(const char *sysroot, const char *name, uint64_t expected_bytes,
+			unsigned timeout_ms, uint64_t *size_bytes, struct ss_error *err);
 
 /*
  * Whether the kernel undoes HPA limits (libata.ignore_hpa=1: libata lifts

@@ -327,11 +327,13 @@ int batch_confirm(struct batch *b, const char *action)
 			continue;
 		}
 		fprintf(stderr,
-			"%s%s will %s %s (%s%s%s). All data on it may be lost.\n"
+			"%s%s will %s %s (%s%s%s). %s\n"
 			"Type its serial number (%s) to go ahead, anything else to skip: ",
 			override ? "WARNING: overriding the safety check: " : "", it->e.spec,
 			action, it->e.info.model, it->e.info.serial, override ? "; " : "",
-			override ? it->e.why : "", it->e.info.serial);
+			override ? it->e.why : "",
+			it->warning[0] ? it->warning : "All data on it may be lost.",
+			it->e.info.serial);
 		fflush(stderr);
 		if (!read_line(line, sizeof(line)) || strcmp(line, it->e.info.serial) ||
 		    !it->e.info.serial[0]) {

@@ -21,6 +21,8 @@ struct batch_item {
 	int exit_hint; /* EXIT_* for a failure before running */
 	struct ss_error err;
 	char plan[512];	    /* one line shown before confirmation */
+	char warning[160];  /* what the change costs, said when the serial is asked
+			       ("" : "All data on it may be lost.") */
 	char result[512];   /* one line after */
 	struct record *rec; /* per-disk result fields (owned) */
 	char *log;	    /* dry-run / verbose command lines (owned) */

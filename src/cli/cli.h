@@ -47,6 +47,10 @@ extern const struct cli_cmd cmd_profile;
 extern const struct cli_cmd cmd_qualify;
 extern const struct cli_cmd cmd_reapply;
 extern const struct cli_cmd cmd_config;
+extern const struct cli_cmd cmd_depop;
+extern const struct cli_cmd cmd_format;
+extern const struct cli_cmd cmd_probe;
+extern const struct cli_cmd cmd_locate, cmd_fault;
 /* Print "shortstroke: <msg>" to stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* cli_error of a disk's error, its subject named (ss_error_subject: "DEV:

@@ -44,7 +44,10 @@ static void limit_usage(FILE *f)
 		"                        amac, hpa, dco, scsi-resize, scsi-format (FORMAT UNIT,\n"
 		"                        destroys data), partition (a GPT partition on the\n"
 		"                        outer part, for disks behind bridges blocking\n"
-		"                        pass-through; never chosen by auto)\n"
+		"                        pass-through; never chosen by auto), nvme-ns (NVMe:\n"
+		"                        the namespace deleted and created smaller, where the\n"
+		"                        controller offers namespace management; destroys\n"
+		"                        data; NVMe has no HPA)\n"
 		"      --align SIZE      round the limit down to a multiple (default 1MiB)\n"
 		"                        (limit_method and limit_align in shortstroke.conf\n"
 		"                        change both defaults: shortstroke config)\n"
@@ -106,6 +109,11 @@ static void plan_line(struct batch_item *it, const struct cap_plan *p)
 			 it->e.info.model, it->e.info.serial, drive_tran_name(it->e.info.tran),
 			 size_human(p->current * p->block_len, h1, sizeof(h1)), p->note,
 			 cap_method_name(p->method), p->volatile_ ? " (volatile)" : "");
+	if (p->discard_note[0] && !p->noop) { /* a flash drive (docs/flash.md) */
+		size_t l = strlen(it->plan);
+
+		snprintf(it->plan + l, sizeof(it->plan) - l, "\n  flash: %s", p->discard_note);
+	}
 }
 
 /* The kernel will undo this HPA: said on stderr and in the JSON. */
@@ -119,21 +127,18 @@ static void hpa_warn_item(struct batch *b, struct batch_item *it)
 	record_set_str(it->rec, "warning", w);
 }
 
-/* Said before the confirmation: the drive may refuse a second permanent
- * SET MAX in one power cycle, which only the journal can hint at. */
-static void hpa_note(struct batch *b, struct batch_item *it, enum cap_method m, bool vol)
+/* Said before the confirmation: the note of a drive that may refuse a
+ * second permanent change in one power cycle, and what the change costs. */
+static void warn_item(struct batch *b, struct batch_item *it, const struct cap_plan *p,
+		      bool restore)
 {
-	const struct cap_method_ops *o = cap_method_get(m);
 	size_t l = strlen(it->plan);
-	char when[32];
+	char note[256];
 
-	if (!o || !(o->flags & CAPM_POWER_CYCLE) || vol ||
-	    !cap_hpa_changed_before(ctx_state_dir(b->ctx), &it->e.info, when, sizeof(when)))
-		return;
-	snprintf(it->plan + l, sizeof(it->plan) - l,
-		 "\n  note: a permanent SET MAX ADDRESS was sent to it at %s; drives take one "
-		 "per power cycle, so unless it was power-cycled since it will refuse this one",
-		 when);
+	cap_change_warning(p->method, restore, it->warning, sizeof(it->warning));
+	if (!p->noop && cap_power_cycle_note(ctx_state_dir(b->ctx), &it->e.info, p->method,
+					     p->volatile_, note, sizeof(note)))
+		snprintf(it->plan + l, sizeof(it->plan) - l, "\n  %s", note);
 }
 
 /* An item whose plan was refused: not run, with the right exit code. */
@@ -164,8 +169,7 @@ static void plan_restore(struct batch *b, struct batch_item *it, struct cap_job 
 		snprintf(it->plan, sizeof(it->plan), "%s %s: restore to %s by %s%s",
 			 it->e.info.model, it->e.info.serial, p.note, cap_method_name(p.method),
 			 p.trial ? " (volatile, as the trial limit was)" : "");
-	if (!p.noop)
-		hpa_note(b, it, p.method, p.volatile_);
+	warn_item(b, it, &p, true);
 }
 
 static void plan_all(struct batch *b, const struct cap_job *tmpl)
@@ -183,6 +187,7 @@ static void plan_all(struct batch *b, const struct cap_job *tmpl)
 		c.d = it->d;
 		c.e = &it->e;
 		c.state_dir = ctx_state_dir(b->ctx);
+		c.dry_run = b->dry_run;
 		if (j->restore) {
 			plan_restore(b, it, j, &c);
 			continue;
@@ -201,10 +206,9 @@ static void plan_all(struct batch *b, const struct cap_job *tmpl)
 			continue;
 		}
 		plan_line(it, &j->plan);
-		if (j->plan.method == CAP_HPA)
+		if (cap_flags(j->plan.method) & CAPM_PROBE_UNDO)
 			hpa_warn_item(b, it);
-		if (!j->plan.noop)
-			hpa_note(b, it, j->plan.method, j->plan.volatile_);
+		warn_item(b, it, &j->plan, false);
 	}
 }
 

@@ -5,8 +5,11 @@
 
 #include "cli.h"
 #include "front/drives.h"
+#include "front/elements.h"
+#include "shortstroke/secfmt.h"
 #include "front/record.h"
 #include "front/smart.h"
+#include "shortstroke/enclosure.h"
 #include "shortstroke/protect.h"
 #include "shortstroke/smart.h"
 
@@ -27,6 +30,29 @@ static void usage(FILE *f)
 		   "  -h, --help     this help\n"
 		   "\n"
 		   "DEVICE: /dev/sdX, /dev/disk/by-id/..., or sim:ID with --demo or --rig FILE.\n");
+}
+
+/* The enclosure slot that holds the disk (SES), with its LEDs; null with
+ * why not ("no SES enclosure is attached"). */
+static void enclosure_field(struct record *r, struct ss_ctx *ctx, const struct dev_entry *e)
+{
+	struct ss_error err = { 0 };
+	struct encl_slot s;
+	char where[400];
+	const char *why;
+
+	if (encl_find(ctx, e, &s, &err)) {
+		why = err.msg;
+		if (!strncmp(why, e->spec, strlen(e->spec)) &&
+		    !strncmp(why + strlen(e->spec), ": ", 2))
+			why += strlen(e->spec) + 2;
+		record_null(r, "Enclosure", "enclosure", why);
+		return;
+	}
+	encl_slot_text(&s, where, sizeof(where));
+	record_text(r, "Enclosure", "%s, locate %s, fault %s", where, s.st.ident ? "on" : "off",
+		    s.st.fault_reqstd ? "on" : "off");
+	encl_slot_record(r, "enclosure", &s);
 }
 
 /* Which protect file the state above was checked against, if any. */
@@ -92,7 +118,18 @@ static int info_run(struct ss_ctx *ctx, int argc, char **argv)
 		smart_health_record(r, NULL,
 				    e.info.smart_supported ? "SMART is disabled" : "no SMART");
 	}
+	{
+		struct depop_status es;
+
+		struct sector_sizes ss;
+
+		if (depop_read(d, &e.info, &es, NULL) == 0)
+			elements_record(r, &es, e.info.logical_block);
+		if (secfmt_read(d, &e.info, &ss, NULL) == 0)
+			sector_sizes_record(r, &ss, e.info.logical_block);
+	}
 	drive_free(d);
+	enclosure_field(r, ctx, &e);
 	protect_field(r, ctx);
 	record_print(r, stdout, json ? TABLE_JSON : 0);
 	record_free(r);

@@ -14,12 +14,14 @@
 #include <unistd.h>
 
 #include "batch.h"
+#include "front/drives.h"
 #include "front/profile.h"
 #include "front/qualify.h"
 #include "front/record.h"
 #include "front/table.h"
 #include "front/xalloc.h"
 #include "shortstroke/bench.h"
+#include "shortstroke/enclosure.h"
 #include "shortstroke/fileio.h"
 #include "shortstroke/io.h"
 #include "shortstroke/qualify.h"
@@ -32,6 +34,10 @@ struct q_item {
 	bool ran;
 	char note[320]; /* in use / protected: said so */
 	struct qualify_result res;
+	/* --locate-failed: the failed disk's slot, its locate LED lit, or why not */
+	bool locate_tried, located;
+	struct encl_slot slot;
+	char locate_err[400];
 };
 
 static void usage(FILE *f)
@@ -77,6 +83,8 @@ static void usage(FILE *f)
 	    "                        block. Confirmed as 'limit' is (the serial typed,\n"
 	    "                        or -y); a disk in use or protected needs -f\n"
 	    "      --remap-above MS  slow means read in MS or more (default 150)\n"
+	    "      --locate-failed   light the locate LED of each failed disk's enclosure\n"
+	    "                        slot (SES, as 'shortstroke locate' does)\n"
 	    "  -y, --yes             with --remap: do not ask (scripts)\n"
 	    "  -f, --force           with --remap: also a disk in use or protected\n"
 	    "  -J, --json            JSON: every check, figure and bad block per disk\n"
@@ -227,6 +235,18 @@ static void scsi_health_record(struct record *x, const struct qualify_result *r)
 	const struct qualify_scsi_health *h = &r->scsi;
 	struct record *c, *u;
 
+	if (r->nvme_read) { /* smartctl's names */
+		struct record *o = record_set_object(x, "nvme");
+
+		record_set_u64(o, "critical_warning", r->nvme.critical_warning);
+		record_set_u64(o, "available_spare", r->nvme.available_spare);
+		record_set_u64(o, "available_spare_threshold", r->nvme.available_spare_threshold);
+		record_set_u64(o, "percentage_used", r->nvme.percentage_used);
+		record_set_u64(o, "media_errors", r->nvme.media_errors);
+		record_set_u64(o, "data_units_written", r->nvme.data_units_written);
+	} else {
+		record_set_null(x, "nvme");
+	}
 	if (!h->read) {
 		record_set_null(x, "grown_defects");
 		record_set_null(x, "scsi");
@@ -379,6 +399,21 @@ static void smart_scan_records(struct record *d, const struct qualify_result *r)
 	num_or_null(x, "offline_uncorrectable", &r->offline_uncorrectable);
 	num_or_null(x, "power_on_hours", &r->power_on_hours);
 	scsi_health_record(x, r);
+	if (r->elements.supported) {
+		struct record *el = record_set_list(x, "elements");
+
+		for (size_t k = 0; k < r->elements.n; k++) {
+			struct record *e = record_set_object(el, NULL);
+
+			record_set_u64(e, "id", r->elements.e[k].id);
+			record_set_u64(e, "health", r->elements.e[k].health);
+			record_set_str(e, "state", elem_health_name(r->elements.e[k].health));
+			record_set_bool(e, "near_limit",
+					elem_health_near_limit(r->elements.e[k].health));
+		}
+	} else {
+		record_set_null(x, "elements");
+	}
 
 	x = record_set_object(d, "scan");
 	record_set_u64(x, "bytes_read", r->scan_bytes);
@@ -478,6 +513,45 @@ static void speed_records(struct record *d, const struct qualify_result *r)
 	double_or_null(x, "profile_slowdown_percent", r->profile_compared, r->profile_slowdown_pct);
 }
 
+/* --locate-failed: each failed disk's slot found and its locate LED lit. */
+static void locate_failed_disks(struct ss_ctx *ctx, struct batch *b)
+{
+	for (unsigned i = 0; i < b->n; i++) {
+		struct batch_item *it = &b->items[i];
+		struct q_item *qi = it->op;
+		struct ss_error err = { 0 };
+
+		if (qi->ran && qi->res.pass)
+			continue;
+		qi->locate_tried = true;
+		if (encl_find(ctx, &it->e, &qi->slot, &err) == 0 &&
+		    encl_set_leds(ctx, &qi->slot, 1, -1, &err) == 0) {
+			qi->located = true;
+			continue;
+		}
+		ss_error_subject(&err, it->e.spec);
+		snprintf(qi->locate_err, sizeof(qi->locate_err), "%s", ss_error_bare(&err));
+	}
+}
+
+/* What --locate-failed did for the disk. */
+static void locate_record(struct record *d, const struct q_item *qi)
+{
+	char where[400];
+
+	if (!qi->locate_tried)
+		return;
+	if (!qi->located) {
+		record_set_null(d, "located");
+		record_set_str(d, "locate_error", qi->locate_err);
+		record_line(d, "  locate LED: not lit: %s", qi->locate_err);
+		return;
+	}
+	encl_slot_record(d, "located", &qi->slot);
+	encl_slot_text(&qi->slot, where, sizeof(where));
+	record_line(d, "  locate LED: on at %s", where);
+}
+
 /* One disk: its heading and every check in text; in JSON every check,
  * figure and bad block. */
 static void disk_record(struct record *d, const struct batch_item *it)
@@ -506,6 +580,7 @@ static void disk_record(struct record *d, const struct batch_item *it)
 	record_set_str(d, "verdict", pass ? "PASS" : "FAIL");
 	record_set_bool(d, "pass", pass);
 	record_set_str(d, "error", it->rc ? it->err.msg : NULL);
+	locate_record(d, qi);
 	if (!qi->ran) {
 		record_line(d, "  not qualified: %s", item_error(it, &tmp));
 		return;
@@ -617,7 +692,8 @@ static int qualify_run(struct ss_ctx *ctx, int argc, char **argv)
 		OPT_REMAP,
 		OPT_REMAP_ABOVE,
 		OPT_BUTTERFLY,
-		OPT_SOAK
+		OPT_SOAK,
+		OPT_LOCATE_FAILED
 	};
 	static const struct option opts[] = {
 		{ "profile", required_argument, NULL, 'p' },
@@ -630,6 +706,7 @@ static int qualify_run(struct ss_ctx *ctx, int argc, char **argv)
 		{ "butterfly", required_argument, NULL, OPT_BUTTERFLY },
 		{ "soak", required_argument, NULL, OPT_SOAK },
 		{ "remap-above", required_argument, NULL, OPT_REMAP_ABOVE },
+		{ "locate-failed", no_argument, NULL, OPT_LOCATE_FAILED },
 		BATCH_LONG_CONFIRM,
 		{ "json", no_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
@@ -643,7 +720,7 @@ static int qualify_run(struct ss_ctx *ctx, int argc, char **argv)
 	bool remap_above = false, stress_opt = false;
 	struct ss_error err = { 0 };
 	const char *thr_file = NULL, *report = NULL;
-	bool print_thr = false, report_failed = false;
+	bool print_thr = false, report_failed = false, locate_failed = false;
 	unsigned passed = 0, ran = 0;
 	int c, rc, worst = EXIT_DONE;
 
@@ -678,6 +755,9 @@ static int qualify_run(struct ss_ctx *ctx, int argc, char **argv)
 			break;
 		case OPT_REMAP:
 			o.remap = true;
+			break;
+		case OPT_LOCATE_FAILED:
+			locate_failed = true;
 			break;
 		case OPT_BUTTERFLY:
 		case OPT_SOAK:
@@ -799,6 +879,8 @@ static int qualify_run(struct ss_ctx *ctx, int argc, char **argv)
 		if (it->rc)
 			cli_error_named(it->e.spec, &it->err);
 	}
+	if (locate_failed)
+		locate_failed_disks(ctx, &b);
 	print_results(&b, &o, passed);
 	if (report && write_report(&b, &o, report))
 		report_failed = true;

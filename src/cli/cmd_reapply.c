@@ -118,7 +118,7 @@ static void open_needed(struct batch *b, struct batch_item *it)
 {
 	struct ra_job *j = it->op;
 	struct cap_request req = {
-		.method = CAP_HPA,
+		.method = CAP_AUTO, /* the journaled one, below */
 		.by = CAP_BY_BLOCKS,
 		.blocks = j->rec.target_blocks,
 		.align = j->rec.block_len,
@@ -129,6 +129,9 @@ static void open_needed(struct batch *b, struct batch_item *it)
 	char spec[sizeof(it->e.spec)], why[400];
 	int rc;
 
+	/* the journal's method (a volatile one: reapply_check needs it); a name
+	 * it does not know leaves auto, which picks the volatile method */
+	(void)cap_method_parse(j->rec.method, &req.method);
 	snprintf(spec, sizeof(spec), "%s", it->e.spec);
 	rc = it->d ? 0 : device_open(b->ctx, spec, true, &it->d, &it->e, &it->err);
 	if (rc) {

@@ -8,8 +8,12 @@
 const struct cli_cmd *const cli_commands[] = {
 	&cmd_list,
 	&cmd_info,
+	&cmd_probe,
+	&cmd_locate, &cmd_fault,
 	&cmd_limit,
 	&cmd_restore,
+	&cmd_depop,
+	&cmd_format,
 	&cmd_reapply,
 	&cmd_protect,
 	&cmd_config,

@@ -189,6 +189,33 @@ void ata_tf_report_zones_ext(struct ata_tf *tf, uint64_t start_lba, uint16_t pag
 	tf->xfer_blocks = pages ? pages : 65536;
 }
 
+void ata_tf_dsm_trim(struct ata_tf *tf, uint16_t pages)
+{
+	tf_init(tf, ATA_DSM, ATA_PROTO_DMA, true);
+	tf->feature = 0x0001; /* TRIM */
+	tf->count = pages;
+	tf->device = ATA_DEV_LBA;
+	tf->write = true;
+	tf->xfer_blocks = pages;
+}
+
+uint64_t ata_dsm_trim_ranges(uint8_t *buf, size_t len, uint64_t lba, uint64_t blocks)
+{
+	uint64_t done = 0;
+	size_t i;
+
+	memset(buf, 0, len);
+	for (i = 0; i + 8 <= len && done < blocks; i += 8) {
+		uint64_t n = blocks - done > 0xffff ? 0xffff : blocks - done;
+		uint64_t e = ((lba + done) & 0xffffffffffffULL) | (n << 48);
+
+		for (unsigned b = 0; b < 8; b++)
+			buf[i + b] = (uint8_t)(e >> (8 * b));
+		done += n;
+	}
+	return done;
+}
+
 uint64_t ata_regs_lba(const struct ata_regs *r, bool ext)
 {
 	if (ext)
@@ -362,6 +389,10 @@ int ata_parse_identify(const uint8_t *buf, size_t len, struct ata_identify *out)
 
 	out->form_factor = id_word(buf, 168) & 0x0f;
 	out->rotation_rate = id_word(buf, 217);
+	out->trim = id_word(buf, 169) & 0x0001;
+	out->trim_drat = out->trim && (id_word(buf, 69) & 0x4000);
+	out->trim_rzat = out->trim && (id_word(buf, 69) & 0x0020);
+	out->dsm_max_pages = id_word(buf, 105) == 0xffff ? 0 : id_word(buf, 105);
 
 	/* word 255: signature 0xa5 in 7:0, then all 512 bytes sum to 0 */
 	out->checksum_valid = true;

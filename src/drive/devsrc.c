@@ -32,6 +32,11 @@ int dev_env_add(struct dev_env *env, const struct dev_source_ops *ops, struct ss
 				    "device source %s claims no name (a claims hook, or "
 				    "DEVSRC_ANY_NAME)",
 				    ops->name);
+	if (!ops->enclosures != !ops->open_encl)
+		return ss_error_set(err, -EINVAL,
+				    "device source %s has one of enclosures and open_encl "
+				    "without the other",
+				    ops->name);
 	if (!ops->load != !ops->unload)
 		return ss_error_set(err, -EINVAL,
 				    "device source %s has one of load and unload without the other",

@@ -8,14 +8,18 @@
 #include <scsi/sg_unaligned.h>
 
 #include "shortstroke/drive.h"
+#include "shortstroke/nvme.h"
 #include "shortstroke/sat.h"
 #include "shortstroke/scsi.h"
+
+static int identify_nvme(struct drive *d, struct drive_info *out, struct ss_error *err);
 
 struct drive {
 	struct transport *t;
 	enum drive_tran tran_hint;
 	bool have_id;
 	struct ata_identify id;
+	uint32_t nsid; /* NVMe: the namespace identify found */
 };
 
 static const char *const tran_names[] = {
@@ -64,6 +68,7 @@ void drive_methods_text(unsigned methods, char *buf, size_t len)
 		{ METHOD_SCSI_RESIZE, "scsi-resize" },
 		{ METHOD_SCSI_FORMAT, "scsi-format" },
 		{ METHOD_PARTITION, "partition" },
+		{ METHOD_NVME_NS, "nvme-ns" },
 	};
 	size_t off = 0;
 
@@ -348,6 +353,22 @@ int drive_read_capacity(struct drive *d, uint64_t *blocks, uint32_t *block_len,
 	unsigned n;
 	int rc;
 
+	if (drive_is_nvme(d)) {
+		/* the namespace's size and block, from Identify */
+		struct drive_info info;
+
+		rc = identify_nvme(d, &info, err);
+		if (rc)
+			return rc;
+		if (!d->nsid)
+			return ss_error_set(
+			    err, -ENODEV, "%s: the controller has no active namespace", d->t->name);
+		*blocks = info.capacity_blocks;
+		*block_len = info.logical_block;
+		if (phys_block)
+			*phys_block = info.physical_block;
+		return 0;
+	}
 	n = scsi_build_read_capacity16(cdb, sizeof(buf));
 	rc = drive_scsi_in(d, cdb, n, buf, sizeof(buf), &got, NULL, err);
 	if (rc == 0)
@@ -444,6 +465,14 @@ static int identify_ata(struct drive *d, struct drive_info *out, struct ss_error
 	out->smart_supported = d->id.smart_supported;
 	out->smart_enabled = d->id.smart_enabled;
 	out->ncq = d->id.ncq;
+	if (d->id.trim) {
+		out->discard = DISCARD_ATA_TRIM;
+		out->discard_read = d->id.trim_rzat   ? DISCARD_READ_ZEROS
+				    : d->id.trim_drat ? DISCARD_READ_DETERMINISTIC
+						      : DISCARD_READ_UNDEFINED;
+		out->discard_max_descs = d->id.dsm_max_pages ? d->id.dsm_max_pages : 1;
+		out->discard_max_blocks = 0;
+	}
 	if (d->id.zoned == 1)
 		out->zoned = ZONED_HOST_AWARE;
 	else if (d->id.zoned == 2)
@@ -456,6 +485,37 @@ static int identify_ata(struct drive *d, struct drive_info *out, struct ss_error
 		out->methods |= METHOD_DCO;
 	identify_ata_dco(d, out);
 	return identify_ata_native(d, out, err);
+}
+
+/* The actuators' LBA ranges: an ATA disk's own log 47h when its GPL
+ * directory lists it, else VPD page B9h where the device lists it (a SCSI
+ * disk, or a SAT layer that translates the log, as libata does). Read-only;
+ * a drive that reports none, or an answer that does not hold together,
+ * leaves out->ranges empty. */
+static void identify_cpr(struct drive *d, const uint8_t *pages, unsigned npages,
+			 struct drive_info *out)
+{
+	struct cpr_ranges r;
+	uint8_t buf[CPR_HDR + CPR_MAX * CPR_DESC + 512];
+	struct ata_tf tf;
+	size_t got;
+
+	memset(&out->ranges, 0, sizeof(out->ranges));
+	if (out->ata && d->have_id && d->id.gpl) {
+		ata_tf_read_log_ext(&tf, 0x00, 0, 1); /* the GPL directory */
+		if (drive_ata(d, &tf, false, buf, NULL, NULL) == 0 &&
+		    sg_get_unaligned_le16(buf + 2 * CPR_LOG) > 0) {
+			ata_tf_read_log_ext(&tf, CPR_LOG, 0, 1);
+			if (drive_ata(d, &tf, false, buf, NULL, NULL) == 0 &&
+			    cpr_parse_ata_log(buf, 512, &r) == 0 && cpr_valid(&r, 0))
+				out->ranges = r;
+			return;
+		}
+	}
+	if (page_listed(pages, npages, VPD_CPR) &&
+	    get_vpd(d, VPD_CPR, buf, sizeof(buf), &got, NULL) == 0 &&
+	    cpr_parse_vpd(buf, got, &r) == 0 && cpr_valid(&r, 0))
+		out->ranges = r;
 }
 
 static void identify_scsi_smart(struct drive *d, struct drive_info *out)
@@ -509,6 +569,248 @@ static void scsi_tran(struct drive *d, const struct scsi_devid *id, struct drive
 		out->tran = d->tran_hint;
 }
 
+const char *drive_discard_name(enum drive_discard d)
+{
+	switch (d) {
+	case DISCARD_ATA_TRIM:
+		return "TRIM";
+	case DISCARD_SCSI_UNMAP:
+		return "UNMAP";
+	case DISCARD_SCSI_WS16:
+		return "WRITE SAME (16) with UNMAP";
+	default:
+		return "";
+	}
+}
+
+const char *drive_discard_read_text(enum drive_discard_read r)
+{
+	switch (r) {
+	case DISCARD_READ_ZEROS:
+		return "it reads back as zeros";
+	case DISCARD_READ_DETERMINISTIC:
+		return "it reads back the same each time, not necessarily zeros";
+	default:
+		return "the drive does not say what it reads back (not deterministic): old data "
+		       "may still read there until the drive reuses the flash";
+	}
+}
+
+/* Logical block provisioning (VPD B2h) and its limits (B0h) */
+static void identify_lbp(struct drive *d, const uint8_t *pages, unsigned npages,
+			 struct drive_info *out)
+{
+	struct scsi_block_limits bl;
+	struct scsi_lbp lbp;
+	uint8_t buf[64];
+	size_t got;
+
+	if (!page_listed(pages, npages, 0xb2) || get_vpd(d, 0xb2, buf, 64, &got, NULL) ||
+	    scsi_parse_vpd_lbp(buf, got, &lbp) || (!lbp.lbpu && !lbp.lbpws))
+		return;
+	memset(&bl, 0, sizeof(bl));
+	if (page_listed(pages, npages, 0xb0) && get_vpd(d, 0xb0, buf, 64, &got, NULL) == 0)
+		scsi_parse_vpd_block_limits(buf, got, &bl);
+	/* UNMAP when the limits allow it, else WRITE SAME (16) with UNMAP */
+	if (lbp.lbpu && bl.max_unmap_lba && bl.max_unmap_descs) {
+		out->discard = DISCARD_SCSI_UNMAP;
+		out->discard_max_blocks = bl.max_unmap_lba;
+	} else if (lbp.lbpws) {
+		out->discard = DISCARD_SCSI_WS16;
+		out->discard_max_blocks = bl.max_write_same;
+	} else {
+		return;
+	}
+	out->discard_max_descs = 1;
+	/* SBC-4: LBPRZ 0 leaves what an unmapped block reads unspecified */
+	out->discard_read = lbp.lbprz ? DISCARD_READ_ZEROS : DISCARD_READ_UNDEFINED;
+}
+
+bool drive_is_nvme(const struct drive *d)
+{
+	return transport_carries(d->t, TRANSPORT_NVME);
+}
+
+int drive_nvme(struct drive *d, struct xcmd *c, struct ss_error *err)
+{
+	char what[96];
+	uint16_t st, sct, sc;
+	int rc = transport_exec(d->t, c, err);
+
+	if (rc)
+		return rc;
+	st = c->nvme.status;
+	if (!st)
+		return 0;
+	sct = st >> 8 & 0x7u;
+	sc = st & 0xffu;
+	nvme_cmd_describe(c, what, sizeof(what));
+	rc = -EIO;
+	if (sct == 0 && (sc == 0x01 || sc == 0x02 || sc == 0x0b))
+		rc = -EOPNOTSUPP;
+	else if (sct == 1 && sc == 0x1d)
+		rc = -EBUSY;
+	else if (sct == 1 && (sc == 0x15 || sc == 0x16))
+		rc = -ENOSPC;
+	else if (sct == 1 && sc == 0x0a)
+		rc = -EOPNOTSUPP;
+	return ss_error_set(err, rc, "%s: %s failed: %s (status 0x%03x)", d->t->name, what,
+			    nvme_status_text(st), st & 0x7ffu);
+}
+
+static void nvme_wwn(const struct nvme_ns_info *ns, char *buf, size_t len)
+{
+	static const uint8_t zero[16];
+	const uint8_t *id = memcmp(ns->nguid, zero, 16) ? ns->nguid : ns->eui64;
+	size_t n = id == ns->nguid ? 16 : 8, off;
+
+	buf[0] = '\0';
+	if (!memcmp(id, zero, n))
+		return;
+	off = (size_t)snprintf(buf, len, "eui.");
+	for (size_t i = 0; i < n && off + 3 <= len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%02x", id[i]);
+}
+
+/* The LBA formats and the one in use (its block size) */
+static void nvme_formats(const struct nvme_ns_info *ns, struct drive_info *out)
+{
+	out->nvme.lbaf = ns->flbas;
+	out->nvme.nlbaf = ns->nlbaf;
+	for (unsigned i = 0; i < ns->nlbaf && i < 16; i++) {
+		out->nvme.lbaf_bytes[i] = ns->lbaf[i].bytes;
+		out->nvme.lbaf_meta[i] = ns->lbaf[i].meta;
+	}
+	out->logical_block = ns->flbas < ns->nlbaf ? ns->lbaf[ns->flbas].bytes : 0;
+	out->physical_block = out->logical_block;
+}
+
+/* Identify Controller, then the namespace the node names (the first active
+ * one when the transport does not know). */
+static int identify_nvme(struct drive *d, struct drive_info *out, struct ss_error *err)
+{
+	struct nvme_ctrl_info ci;
+	struct nvme_ns_info ns;
+	uint8_t buf[NVME_ID_LEN];
+	uint32_t nsid = d->t->nsid, list[1];
+	struct xcmd c;
+	char *sp;
+	int rc;
+
+	nvme_build_identify(&c, 0x01, 0, buf);
+	rc = drive_nvme(d, &c, err);
+	if (rc)
+		return rc;
+	nvme_parse_id_ctrl(buf, sizeof(buf), &ci);
+	out->tran = TRAN_NVME;
+	copy_str(out->model, sizeof(out->model), ci.model);
+	copy_str(out->serial, sizeof(out->serial), ci.serial);
+	copy_str(out->firmware, sizeof(out->firmware), ci.firmware);
+	sp = strchr(out->model, ' ');
+	if (sp && sp - out->model < (long)sizeof(out->vendor))
+		snprintf(out->vendor, sizeof(out->vendor), "%.*s", (int)(sp - out->model),
+			 out->model);
+	out->rpm = 1;
+	out->smart_supported = out->smart_enabled = true;
+	out->nvme.cntlid = ci.cntlid;
+	out->nvme.oacs = ci.oacs;
+	out->nvme.ns_mgmt = ci.can_ns_mgmt;
+	out->nvme.format = ci.can_format;
+	out->nvme.selftest = ci.can_selftest;
+	out->nvme.tnvmcap = ci.tnvmcap;
+	out->nvme.unvmcap = ci.unvmcap;
+	out->nvme.edstt = ci.edstt;
+	snprintf(out->nvme.version, sizeof(out->nvme.version), "%u.%u", ci.ver >> 16,
+		 ci.ver >> 8 & 0xffu);
+	if (!nsid) {
+		nvme_build_identify(&c, 0x02, 0, buf);
+		rc = drive_nvme(d, &c, err);
+		if (rc)
+			return rc;
+		if (!nvme_parse_ns_list(buf, sizeof(buf), list, 1)) {
+			/* a controller without a namespace (one deleted): what
+			 * the controller says, the formats every namespace can
+			 * take (NSID FFFFFFFFh), no capacity */
+			d->nsid = 0;
+			out->nvme.nsid = 0;
+			nvme_build_identify(&c, 0x00, NVME_NSID_ALL_NS, buf);
+			if (drive_nvme(d, &c, NULL) == 0 &&
+			    nvme_parse_id_ns(buf, sizeof(buf), &ns) == 0)
+				nvme_formats(&ns, out);
+			if (ci.can_ns_mgmt && out->logical_block)
+				out->native_blocks = ci.tnvmcap / out->logical_block;
+			out->methods |= ci.can_ns_mgmt ? METHOD_NVME_NS : 0;
+			return 0;
+		}
+		nsid = list[0];
+	}
+	nvme_build_identify(&c, 0x00, nsid, buf);
+	rc = drive_nvme(d, &c, err);
+	if (rc)
+		return rc;
+	nvme_parse_id_ns(buf, sizeof(buf), &ns);
+	d->nsid = nsid;
+	out->nvme.nsid = nsid;
+	nvme_formats(&ns, out);
+	out->capacity_blocks = ns.nsze;
+	if (!out->logical_block)
+		return ss_error_set(err, -EPROTO,
+				    "%s: the namespace's LBA format %u is not one it "
+				    "lists",
+				    d->t->name, ns.flbas);
+	out->physical_block = out->logical_block;
+	if (ci.can_ns_mgmt && ci.tnvmcap)
+		out->native_blocks = ci.tnvmcap / out->logical_block;
+	nvme_wwn(&ns, out->wwn, sizeof(out->wwn));
+	if (ci.can_ns_mgmt)
+		out->methods |= METHOD_NVME_NS;
+	out->methods |= METHOD_PARTITION;
+	return 0;
+}
+
+void drive_build_rw(const struct drive *d, struct xcmd *c, bool write, uint64_t lba, uint32_t n,
+		    bool fua)
+{
+	if (transport_carries(d->t, TRANSPORT_NVME)) {
+		nvme_build_rw(c, write, d->nsid, lba, n, NULL, 0);
+		if (fua)
+			c->nvme.cdw12 |= 1u << 30;
+		return;
+	}
+	memset(c, 0, sizeof(*c));
+	c->cdb_len = write ? scsi_build_write16(c->cdb, lba, n, fua)
+			   : scsi_build_read16(c->cdb, lba, n, false);
+	c->dir = write ? XFER_TO_DEV : XFER_FROM_DEV;
+}
+
+int drive_rw(struct drive *d, struct xcmd *c, struct scsi_sense *sense, struct ss_error *err)
+{
+	int rc;
+
+	if (c->kind == XCMD_CDB)
+		return drive_scsi(d, c, sense, err);
+	if (sense)
+		memset(sense, 0, sizeof(*sense));
+	rc = drive_nvme(d, c, err);
+	if (rc && sense && (c->nvme.status >> 8 & 0x7u) == 0x2) {
+		sense->valid = true;
+		sense->key = 0x03;
+		sense->asc = (c->nvme.status & 0xffu) == 0x81 ? 0x11 : 0x00;
+	}
+	return rc;
+}
+
+uint32_t drive_nvme_nsid(const struct drive *d)
+{
+	return d->nsid;
+}
+
+void drive_nvme_set_nsid(struct drive *d, uint32_t nsid)
+{
+	d->nsid = nsid;
+	d->t->nsid = nsid;
+}
+
 int drive_identify(struct drive *d, struct drive_info *out, struct ss_error *err)
 {
 	struct scsi_inquiry inq;
@@ -521,6 +823,8 @@ int drive_identify(struct drive *d, struct drive_info *out, struct ss_error *err
 	int rc;
 
 	memset(out, 0, sizeof(*out));
+	if (drive_is_nvme(d))
+		return identify_nvme(d, out, err);
 	n = scsi_build_inquiry(cdb, false, 0, 96);
 	rc = drive_scsi_in(d, cdb, n, buf, 96, &got, NULL, err);
 	if (rc)
@@ -548,6 +852,7 @@ int drive_identify(struct drive *d, struct drive_info *out, struct ss_error *err
 	    get_vpd(d, VPD_DEVICE_ID, buf, sizeof(buf), &got, NULL) == 0 &&
 	    scsi_parse_vpd_devid(buf, got, &id) == 0)
 		copy_str(out->wwn, sizeof(out->wwn), id.lu_id);
+	out->sas_addr = id.sas_port;
 	if (page_listed(pages, npages, VPD_BLOCK_CHARS) &&
 	    get_vpd(d, VPD_BLOCK_CHARS, buf, 64, &got, NULL) == 0 &&
 	    scsi_parse_vpd_bdc(buf, got, &bdc) == 0) {
@@ -595,7 +900,9 @@ int drive_identify(struct drive *d, struct drive_info *out, struct ss_error *err
 	} else {
 		scsi_tran(d, &id, out);
 		identify_scsi_smart(d, out);
+		identify_lbp(d, pages, npages, out);
 	}
+	identify_cpr(d, pages, npages, out);
 	/* a GPT ends in the last blocks: a sequential-write-required zone on a
 	 * host-managed disk, where it cannot be written in place */
 	if (out->zoned != ZONED_HOST_MANAGED)

@@ -394,8 +394,11 @@ int scsi_parse_vpd_devid(const uint8_t *buf, size_t len, struct scsi_devid *out)
 		assoc = (h[1] >> 4) & 0x3;
 		type = h[1] & 0x0f;
 
-		if (piv && assoc == 1 && proto == 6)
+		if (piv && assoc == 1 && proto == 6) {
 			out->has_sas_port = true;
+			if (type == 3 && dlen == 8 && !out->sas_port)
+				out->sas_port = sg_get_unaligned_be64(d);
+		}
 		if (assoc == 0 && type == 1 && dlen >= 3 && !memcmp(d, "ATA", 3) &&
 		    (dlen == 3 || d[3] == ' '))
 			out->has_ata_info = true;
@@ -460,7 +463,69 @@ int scsi_parse_read_capacity16(const uint8_t *buf, size_t len, struct scsi_capac
 	out->prot_en = buf[12] & 0x01;
 	out->phys_exp = buf[13] & 0x0f;
 	out->lowest_aligned = sg_get_unaligned_be16(buf + 14) & 0x3fff;
+	out->lbpme = buf[14] & 0x80;
+	out->lbprz = buf[14] & 0x40;
 	return 0;
+}
+
+int scsi_parse_vpd_block_limits(const uint8_t *buf, size_t len, struct scsi_block_limits *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!buf || len < 4 || buf[1] != 0xb0)
+		return -EPROTO;
+	if (len > 4 + (size_t)sg_get_unaligned_be16(buf + 2))
+		len = 4 + (size_t)sg_get_unaligned_be16(buf + 2);
+	if (len >= 32) {
+		out->max_unmap_lba = sg_get_unaligned_be32(buf + 20);
+		out->max_unmap_descs = sg_get_unaligned_be32(buf + 24);
+		out->unmap_granularity = sg_get_unaligned_be32(buf + 28);
+	}
+	if (len >= 44)
+		out->max_write_same = sg_get_unaligned_be64(buf + 36);
+	return 0;
+}
+
+int scsi_parse_vpd_lbp(const uint8_t *buf, size_t len, struct scsi_lbp *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!buf || len < 8 || buf[1] != 0xb2)
+		return -EPROTO;
+	out->lbpu = buf[5] & 0x80;
+	out->lbpws = buf[5] & 0x40;
+	out->lbpws10 = buf[5] & 0x20;
+	out->lbprz = (buf[5] >> 2) & 0x07;
+	out->anc_sup = buf[5] & 0x02;
+	out->ptype = buf[6] & 0x07;
+	return 0;
+}
+
+unsigned scsi_build_unmap(uint8_t cdb[10], uint16_t param_len)
+{
+	memset(cdb, 0, 10);
+	cdb[0] = SCSI_UNMAP;
+	sg_put_unaligned_be16(param_len, cdb + 7);
+	return 10;
+}
+
+unsigned scsi_build_unmap_param(uint8_t buf[24], uint64_t lba, uint32_t blocks)
+{
+	memset(buf, 0, 24);
+	sg_put_unaligned_be16(22, buf);	    /* UNMAP DATA LENGTH: what follows it */
+	sg_put_unaligned_be16(16, buf + 2); /* one block descriptor */
+	sg_put_unaligned_be64(lba, buf + 8);
+	sg_put_unaligned_be32(blocks, buf + 16);
+	return 24;
+}
+
+unsigned scsi_build_write_same16(uint8_t cdb[16], uint64_t lba, uint32_t blocks, bool unmap,
+				 bool ndob)
+{
+	memset(cdb, 0, 16);
+	cdb[0] = SCSI_WRITE_SAME16;
+	cdb[1] = (uint8_t)((unmap ? 0x08 : 0) | (ndob ? 0x01 : 0));
+	sg_put_unaligned_be64(lba, cdb + 2);
+	sg_put_unaligned_be32(blocks, cdb + 10);
+	return 16;
 }
 
 int scsi_parse_mode_sense10(const uint8_t *buf, size_t len, struct scsi_mode10 *out)

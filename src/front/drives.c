@@ -5,6 +5,7 @@
 
 #include "drives.h"
 #include "record.h"
+#include "shortstroke/enclosure.h"
 #include "shortstroke/units.h"
 
 const struct col_def drive_cols[DRV_COUNT] = {
@@ -32,6 +33,9 @@ const struct col_def drive_cols[DRV_COUNT] = {
 	[DRV_STATE] = { "STATE", COL_STR, false, 0, 0,
 			"free, in-use: why, or protected; formatting N %, medium format "
 			"corrupted" },
+	[DRV_ACTUATORS] = { "ACTUATORS", COL_U64, true, 0, 9,
+			    "actuators: the LBA ranges a multi-actuator drive serves "
+			    "independently (1 when it reports none)" },
 };
 
 static const char *or_null(const char *s)
@@ -75,6 +79,46 @@ void drive_row(struct table *t, const struct dev_entry *e)
 	table_set_str(t, DRV_ZONED, zoned_model_name(i->zoned));
 	dev_state_text(e, buf, sizeof(buf));
 	table_set_str(t, DRV_STATE, buf);
+	table_set_u64(t, DRV_ACTUATORS, i->ranges.n > 1 ? i->ranges.n : 1);
+}
+
+void actuators_text(const struct drive_info *i, char *buf, size_t len)
+{
+	const struct cpr_ranges *r = &i->ranges;
+	size_t o;
+
+	if (!len)
+		return;
+	o = (size_t)snprintf(buf, len, "%u", r->n > 1 ? r->n : 1);
+	for (unsigned k = 0; r->n > 1 && k < r->n && o < len; k++) {
+		char h[32];
+
+		o += (size_t)snprintf(buf + o, len - o, "%s LBA %llu-%llu (%s)", k ? "," : ":",
+				      (unsigned long long)r->r[k].lba,
+				      (unsigned long long)(r->r[k].lba + r->r[k].blocks - 1),
+				      size_human(r->r[k].blocks * i->logical_block, h, sizeof(h)));
+	}
+}
+
+/* "Actuators: 2: LBA 0-... (9.0 TB), ..." and, in JSON, "actuators" (how
+ * many) and "actuator_ranges" (each range's first LBA, LBAs and heads) */
+static void actuators_field(struct record *r, const struct drive_info *i)
+{
+	struct record *arr;
+	char buf[512];
+
+	actuators_text(i, buf, sizeof(buf));
+	record_text(r, "Actuators", "%s%s", buf,
+		    i->ranges.n > 1 ? "" : " (no concurrent positioning ranges reported)");
+	record_set_u64(r, "actuators", i->ranges.n > 1 ? i->ranges.n : 1);
+	arr = record_set_list(r, "actuator_ranges");
+	for (unsigned k = 0; k < i->ranges.n; k++) {
+		struct record *o = record_set_object(arr, NULL);
+
+		record_set_u64(o, "lba", i->ranges.r[k].lba);
+		record_set_u64(o, "blocks", i->ranges.r[k].blocks);
+		record_set_u64(o, "elements", i->ranges.r[k].elements);
+	}
 }
 
 /* ---- info ---------------------------------------------------------------------- */
@@ -113,12 +157,55 @@ static void limited_field(struct record *r, const struct dev_entry *e)
 	limit_record(r, "limited", e);
 }
 
+/* An NVMe drive's namespace, LBA formats and what its controller offers */
+static void nvme_fields(struct record *r, const struct drive_info *i)
+{
+	const struct drive_nvme *n = &i->nvme;
+	struct record *o = record_set_object(r, "nvme"), *f;
+	char buf[256];
+	size_t off = 0;
+
+	record_text(r, "NVMe", "version %s, namespace %u, controller %u%s%s%s", n->version, n->nsid,
+		    n->cntlid, n->ns_mgmt ? ", namespace management" : "",
+		    n->format ? ", Format NVM" : "", n->selftest ? ", self-test" : "");
+	record_set_str(o, "version", n->version);
+	record_set_u64(o, "nsid", n->nsid);
+	record_set_u64(o, "cntlid", n->cntlid);
+	record_set_u64(o, "oacs", n->oacs);
+	record_set_bool(o, "namespace_management", n->ns_mgmt);
+	record_set_bool(o, "format", n->format);
+	record_set_bool(o, "self_test", n->selftest);
+	if (n->tnvmcap) {
+		record_set_u64(o, "tnvmcap", n->tnvmcap);
+		record_set_u64(o, "unvmcap", n->unvmcap);
+	} else {
+		record_set_null(o, "tnvmcap");
+		record_set_null(o, "unvmcap");
+	}
+	f = record_set_list(o, "lba_formats");
+	buf[0] = '\0';
+	for (unsigned k = 0; k < n->nlbaf && k < 16; k++) {
+		struct record *x = record_set_object(f, NULL);
+
+		record_set_u64(x, "index", k);
+		record_set_u64(x, "bytes", n->lbaf_bytes[k]);
+		record_set_u64(x, "metadata", n->lbaf_meta[k]);
+		record_set_bool(x, "in_use", k == n->lbaf);
+		if (off < sizeof(buf))
+			off += (size_t)snprintf(buf + off, sizeof(buf) - off, "%s%u: %u%s%s",
+						off ? ", " : "", k, n->lbaf_bytes[k],
+						n->lbaf_meta[k] ? "+md" : "",
+						k == n->lbaf ? " (in use)" : "");
+	}
+	record_text(r, "LBA formats", "%s", buf);
+}
+
 static void security_field(struct record *r, const struct drive_info *i)
 {
 	struct record *o;
 
 	if (!i->ata)
-		record_text(r, "Security", "n/a (SCSI)");
+		record_text(r, "Security", "n/a (%s)", i->tran == TRAN_NVME ? "NVMe" : "SCSI");
 	else if (!i->sec_supported)
 		record_text(r, "Security", "not supported");
 	else
@@ -199,6 +286,7 @@ void describe_drive(struct record *r, const struct dev_entry *e)
 		record_null(r, "Rotation rate", "rpm", "not reported");
 	}
 	record_str(r, "Form factor", "form_factor", drive_form_factor_name(i->form_factor));
+	actuators_field(r, i);
 
 	drive_methods_text(i->methods, buf, sizeof(buf));
 	record_text(r, "Methods", "%s", buf);
@@ -216,6 +304,8 @@ void describe_drive(struct record *r, const struct dev_entry *e)
 			    set ? "set (max address below the native max)" : "supported, not set");
 		record_set_bool(r, "hpa_set", set);
 	}
+	if (i->tran == TRAN_NVME)
+		nvme_fields(r, i);
 	security_field(r, i);
 	record_text(r, "SMART", "%s%s", i->smart_supported ? "supported" : "not supported",
 		    i->smart_supported ? (i->smart_enabled ? ", enabled" : ", disabled") : "");
@@ -226,4 +316,22 @@ void describe_drive(struct record *r, const struct dev_entry *e)
 	record_str(r, "Zoned", "zoned", zoned_model_name(i->zoned));
 	dev_state_text(e, buf, sizeof(buf));
 	record_str(r, "State", "state", buf);
+}
+
+void encl_slot_record(struct record *r, const char *key, const struct encl_slot *s)
+{
+	struct record *o = record_set_object(r, key);
+
+	record_set_str(o, "name", s->encl);
+	record_set_str(o, "id", s->encl_id);
+	record_set_str(o, "vendor", s->vendor);
+	record_set_str(o, "product", s->product);
+	if (s->slot >= 0)
+		record_set_u64(o, "slot", (uint64_t)s->slot);
+	else
+		record_set_null(o, "slot");
+	record_set_str(o, "element", s->desc);
+	record_set_str(o, "status", ses_status_code_name(s->st.code));
+	record_set_bool(o, "locate", s->st.ident);
+	record_set_bool(o, "fault", s->st.fault_reqstd);
 }

@@ -30,10 +30,16 @@ enum drive_col {
 	DRV_METHODS,
 	DRV_ZONED,
 	DRV_STATE,
+	DRV_ACTUATORS,
 	DRV_COUNT
 };
 extern const struct col_def drive_cols[DRV_COUNT];
 #define DRIVE_COLS_DEFAULT "DEVICE,TRAN,MODEL,SERIAL,FIRMWARE,SIZE,NATIVE,LIMITED,RPM,STATE"
+
+/* The actuators' LBA ranges of a multi-actuator drive, for a person:
+ * "2: LBA 0-17578328063 (9.0 TB), LBA 17578328064-35156656127 (9.0 TB)";
+ * "1" when the drive reports no more than one range. */
+void actuators_text(const struct drive_info *i, char *buf, size_t len);
 
 /* A row of the drive table for e: every selected column set. */
 void drive_row(struct table *t, const struct dev_entry *e);
@@ -49,5 +55,10 @@ bool limit_known(const struct dev_entry *e);
 void limit_text(const struct dev_entry *e, char *buf, size_t len);
 /* The same as JSON under key: an object, or null when the disk is not limited. */
 void limit_record(struct record *r, const char *key, const struct dev_entry *e);
+
+struct encl_slot;
+/* The enclosure slot of a disk as JSON, under key of r: its enclosure's name, id,
+ * vendor and product, the slot, its element descriptor, status and LEDs. */
+void encl_slot_record(struct record *r, const char *key, const struct encl_slot *s);
 
 #endif

@@ -1,6 +1,7 @@
 /* smart.c - a disk's health as `smart` and the TUI's SMART view show it
  * (smart.h). */
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -187,6 +188,58 @@ struct figure {
 	bool alarm;
 };
 
+/* An NVMe drive's health log: text lines and JSON keys (smartctl's names) */
+static void nvme_fields(struct record *text, struct record *d, const struct nvme_health *h)
+{
+	char cw[200];
+
+	nvme_critical_warning_text(h->critical_warning, cw, sizeof(cw));
+	if (text) {
+		record_text(text, "Critical warning", "0x%02x%s%s%s", h->critical_warning,
+			    cw[0] ? " (" : "", cw, cw[0] ? ")  (!)" : "");
+		record_text(text, "Available spare", "%u%% (threshold %u%%)%s", h->available_spare,
+			    h->available_spare_threshold,
+			    h->available_spare < h->available_spare_threshold ? "  (!)" : "");
+		record_text(text, "Percentage used", "%u%%%s", h->percentage_used,
+			    h->percentage_used >= 100 ? "  (!)" : "");
+		record_text(text, "Media errors", "%" PRIu64 "%s", h->media_errors,
+			    h->media_errors ? "  (!)" : "");
+	}
+	record_set_u64(d, "critical_warning", h->critical_warning);
+	record_set_u64(d, "available_spare", h->available_spare);
+	record_set_u64(d, "available_spare_threshold", h->available_spare_threshold);
+	record_set_u64(d, "percentage_used", h->percentage_used);
+	record_set_u64(d, "media_errors", h->media_errors);
+}
+
+/* smartctl's nvme_smart_health_information_log */
+static void nvme_smartctl_log(struct record *d, const struct nvme_health *h)
+{
+	struct record *o = record_set_object(d, "nvme_smart_health_information_log"), *t;
+
+	record_set_u64(o, "critical_warning", h->critical_warning);
+	record_set_i64(o, "temperature", h->temperature_c);
+	record_set_u64(o, "available_spare", h->available_spare);
+	record_set_u64(o, "available_spare_threshold", h->available_spare_threshold);
+	record_set_u64(o, "percentage_used", h->percentage_used);
+	record_set_u64(o, "data_units_read", h->data_units_read);
+	record_set_u64(o, "data_units_written", h->data_units_written);
+	record_set_u64(o, "host_reads", h->host_reads);
+	record_set_u64(o, "host_writes", h->host_writes);
+	record_set_u64(o, "controller_busy_time", h->controller_busy_time);
+	record_set_u64(o, "power_cycles", h->power_cycles);
+	record_set_u64(o, "power_on_hours", h->power_on_hours);
+	record_set_u64(o, "unsafe_shutdowns", h->unsafe_shutdowns);
+	record_set_u64(o, "media_errors", h->media_errors);
+	record_set_u64(o, "num_err_log_entries", h->num_err_log_entries);
+	record_set_u64(o, "warning_temp_time", h->warning_temp_time);
+	record_set_u64(o, "critical_comp_time", h->critical_comp_time);
+	t = record_set_list(o, "temperature_sensors");
+	for (unsigned i = 0; i < 8; i++)
+		if (h->temperature_sensors[i] != INT32_MIN)
+			record_set_i64(t, NULL, h->temperature_sensors[i]);
+}
+
 static unsigned figures(const struct smart_report *r, struct figure *f)
 {
 	unsigned n = 0;
@@ -195,6 +248,8 @@ static unsigned figures(const struct smart_report *r, struct figure *f)
 				  r->temperature_c.known && r->temperature_c.value >= HOT_C };
 	f[n++] = (struct figure){ "Power-on hours", "power_on_hours", NULL, &r->power_on_hours,
 				  false };
+	if (r->nvme) /* the rest are ATA's and SCSI's */
+		return n;
 	/* on SCSI the grown defect list: the blocks the drive reassigned */
 	f[n++] = (struct figure){ r->ata ? "Reallocated" : "Grown defects", "reallocated",
 				  r->ata ? "sectors" : "blocks", &r->reallocated,
@@ -385,7 +440,7 @@ void smart_disk_record(struct record *d, const struct dev_entry *e, const struct
 	record_set_str(d, "device", e->spec);
 	record_set_str(d, "model", e->info.model);
 	record_set_str(d, "serial", e->info.serial);
-	record_set_str(d, "type", r->ata ? "ata" : "scsi");
+	record_set_str(d, "type", r->ata ? "ata" : r->nvme ? "nvme" : "scsi");
 	record_set_str(d, "verdict", smart_verdict_name(r->verdict));
 	record_set_str(d, "reason", r->reason[0] ? r->reason : NULL);
 	record_text(d, "Drive", "%s (%s)", e->info.model, e->info.serial);
@@ -424,6 +479,8 @@ void smart_disk_record(struct record *d, const struct dev_entry *e, const struct
 			record_set_u64(d, "error_count", r->errlog.error_count);
 		else
 			record_set_null(d, "error_count");
+	} else if (r->nvme) {
+		nvme_fields(d, d, &r->nv);
 	} else {
 		scsi_fields(d, r, o);
 	}
@@ -477,6 +534,10 @@ void smart_health_record(struct record *r, const struct smart_report *rep, const
 		record_text(r, "Health", "%s: %s", smart_verdict_name(rep->verdict), rep->reason);
 	record_set_str(h, "verdict", smart_verdict_name(rep->verdict));
 	record_set_str(h, "reason", rep->reason[0] ? rep->reason : NULL);
+	if (rep->nvme) {
+		nvme_fields(r, h, &rep->nv);
+		return;
+	}
 	if (rep->reallocated.known) {
 		record_text(r, rep->ata ? "Reallocated" : "Grown defects", "%" PRId64 " %s%s",
 			    rep->reallocated.value, rep->ata ? "sectors" : "blocks",
@@ -599,6 +660,8 @@ void smart_smartctl_keys(struct record *d, const struct dev_entry *e, const stru
 	o = record_set_object(d, "smart_status");
 	if (r->ata && r->ata_status >= 0)
 		record_set_bool(o, "passed", r->ata_status == 1);
+	else if (r->nvme) /* smartctl: passed while no critical warning is set */
+		record_set_bool(o, "passed", r->nv.critical_warning == 0);
 	else if (!r->ata && r->scsi.ie_st == SMART_PAGE_OK && r->scsi.ie.has)
 		record_set_bool(o, "passed", r->scsi.ie.asc == 0);
 	else
@@ -613,6 +676,10 @@ void smart_smartctl_keys(struct record *d, const struct dev_entry *e, const stru
 		record_set_i64(o, "hours", r->power_on_hours.value);
 	else
 		record_set_null(o, "hours");
+	if (r->nvme) {
+		nvme_smartctl_log(d, &r->nv);
+		return;
+	}
 	if (!r->ata) {
 		if (r->scsi.defects_st == SMART_PAGE_OK && r->scsi.defects.count_known)
 			record_set_u64(d, "scsi_grown_defect_list", r->scsi.defects.count);

@@ -17,7 +17,9 @@
  * completion time minus the time it was queued. Reads are sent with
  * xcmd.discard (no job looks at the data, so the drive need not copy it);
  * writes send zeros from one reusable buffer (the payload of a benchmark
- * does not matter to the model).
+ * does not matter to the model). A drive with several actuators serves
+ * one request per actuator at a time, each on a clock of its own
+ * (run_multi).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -161,24 +163,25 @@ static int block_errno(const struct scsi_sense *sense, int rc)
 	return rc;
 }
 
-/* A command that failed: the request, what was sent, the drive's answer */
-struct failure {
+/* How a request ended: the request, what was sent, the drive's answer
+ * (crc, sense, cerr) and when (done, on the run's clock) */
+struct outcome {
 	const struct sreq *r;
 	const struct xcmd *c;
 	const struct scsi_sense *sense;
-	int rc;
+	int crc;
 	const struct ss_error *cerr;
-	uint64_t lat;
+	uint64_t done;
 };
 
-static bool failed(struct sdev *s, const struct io_job *job, const struct failure *fl,
+static bool failed(struct sdev *s, const struct io_job *job, const struct outcome *o,
 		   struct io_result *res, int *run_rc, struct ss_error *err)
 {
-	const struct sreq *r = fl->r;
-	const struct xcmd *c = fl->c;
-	const struct scsi_sense *sense = fl->sense;
-	int rc = fl->rc;
-	uint64_t first = r->lba;
+	const struct sreq *r = o->r;
+	const struct xcmd *c = o->c;
+	const struct scsi_sense *sense = o->sense;
+	int rc = o->crc;
+	uint64_t first = r->lba, lat = o->done - r->t_queued;
 	uint32_t lb = s->g.lblock;
 	int cb = 0;
 
@@ -194,7 +197,7 @@ static bool failed(struct sdev *s, const struct io_job *job, const struct failur
 	/* a drive that no longer answers ends the run whatever was asked */
 	if (rc == -ENODEV) {
 		*run_rc = rc;
-		*err = *fl->cerr;
+		*err = *o->cerr;
 		return true;
 	}
 	if (job->on_error)
@@ -202,7 +205,7 @@ static bool failed(struct sdev *s, const struct io_job *job, const struct failur
 				   r->write, block_errno(sense, rc));
 	if (job->on_done)
 		job->on_done(job->on_done_arg, r->lba, r->blocks, r->write, block_errno(sense, rc),
-			     fl->lat);
+			     lat);
 	if (!cb && job->continue_on_error)
 		return false;
 	*run_rc = cb ? cb : rc;
@@ -210,33 +213,73 @@ static bool failed(struct sdev *s, const struct io_job *job, const struct failur
 		ss_error_set(err, cb, "%s: stopped at LBA %llu", drive_name(s->d),
 			     (unsigned long long)first);
 	else
-		ss_error_set(err, rc, "%s (LBA %llu)", fl->cerr->msg, (unsigned long long)first);
+		ss_error_set(err, rc, "%s (LBA %llu)", o->cerr->msg, (unsigned long long)first);
 	return true;
 }
 
-static int s_run(void *priv, const struct io_job *job, struct io_result *res, struct ss_error *err)
+/* Send r to the drive: 0 or the drive's error, with what it said and
+ * the time it took (c->duration_ns). */
+static int serve(struct sdev *s, const struct sreq *r, struct xcmd *c, struct scsi_sense *sense,
+		 struct ss_error *cerr)
 {
-	struct sdev *s = priv;
-	struct io_gen gen;
-	struct sreq *q;
-	struct sim_queued *v;
+	drive_build_rw(s->d, c, r->write, r->lba, r->blocks, false);
+	c->data = s->buf;
+	c->data_len = (size_t)r->blocks * s->g.lblock;
+	c->discard = !r->write; /* nothing here looks at what was read */
+	return drive_rw(s->d, c, sense, cerr);
+}
+
+/* A request that ended at done: counted, or its failure handled. Returns
+ * true to stop the run. */
+static bool finish(struct sdev *s, const struct io_job *job, const struct outcome *o,
+		   struct io_result *res, int *rc, struct ss_error *err)
+{
+	const struct sreq *r = o->r;
+	const struct xcmd *c = o->c;
+	uint64_t done = o->done;
+
+	if (o->crc)
+		return failed(s, job, o, res, rc, err);
+	io_hist_add(&res->hist, done - r->t_queued);
+	if (job->on_done)
+		job->on_done(job->on_done_arg, r->lba, r->blocks, r->write, 0, done - r->t_queued);
+	res->bytes += c->data_len;
+	res->ios++;
+	if (r->write)
+		res->writes++;
+	else
+		res->reads++;
+	return false;
+}
+
+/* Every REPORT_EVERY requests: progress, and whether the user stopped it. */
+static bool report(const struct io_job *job, const struct io_gen *gen, unsigned done, uint64_t vt,
+		   int *rc, struct ss_error *err)
+{
+	double f;
+
+	if (done % REPORT_EVERY)
+		return false;
+	f = job->time_ns ? (double)vt / (double)job->time_ns : 0;
+	if (job->bytes && (double)gen->issued / (double)job->bytes > f)
+		f = (double)gen->issued / (double)job->bytes;
+	progress_report(job->progress, f > 1 ? 1 : f, job->phase ? job->phase : "", -1);
+	if (progress_cancelled(job->progress)) {
+		*rc = ss_error_set(err, -ECANCELED, "cancelled");
+		return true;
+	}
+	return false;
+}
+
+/* One actuator: a closed loop on one clock. */
+static int run_one(struct sdev *s, const struct io_job *job, struct io_gen *gen, struct sreq *q,
+		   struct sim_queued *v, unsigned n, struct io_result *res, struct ss_error *err)
+{
 	struct io_req nr;
 	uint64_t vt = 0;
-	unsigned n = 0, done = 0;
+	unsigned done = 0;
 	bool stop = false;
 	int rc = 0;
-
-	if (need_buffer(s, io_job_max_bytes(job, s->g.lblock)))
-		return ss_error_nomem(err);
-	q = calloc(job->qd, sizeof(*q));
-	v = calloc(job->qd, sizeof(*v));
-	if (!q || !v) {
-		rc = ss_error_nomem(err);
-		goto out;
-	}
-	io_gen_init(&gen, job, &s->g);
-	while (n < job->qd && io_gen_next(&gen, &nr))
-		q[n++] = (struct sreq){ nr.lba, 0, UINT64_MAX, nr.blocks, nr.write };
 
 	while (n) {
 		struct ss_error cerr = { 0 };
@@ -255,54 +298,139 @@ static int s_run(void *priv, const struct io_job *job, struct io_result *res, st
 			i = 0; /* nothing to destage after all */
 		}
 		r = q[i];
-		memset(&c, 0, sizeof(c));
-		c.cdb_len = r.write ? scsi_build_write16(c.cdb, r.lba, r.blocks, false)
-				    : scsi_build_read16(c.cdb, r.lba, r.blocks, false);
-		c.dir = r.write ? XFER_TO_DEV : XFER_FROM_DEV;
-		c.data = s->buf;
-		c.data_len = (size_t)r.blocks * s->g.lblock;
-		c.discard = !r.write; /* nothing here looks at what was read */
-		crc = drive_scsi(s->d, &c, &sense, &cerr);
+		crc = serve(s, &r, &c, &sense, &cerr);
 		vt += c.duration_ns;
 		memmove(q + i, q + i + 1, (n - i - 1) * sizeof(*q));
 		n--;
-		if (crc) {
-			struct failure fl = { &r, &c, &sense, crc, &cerr, vt - r.t_queued };
-
-			if (failed(s, job, &fl, res, &rc, err))
-				break;
-		} else {
-			io_hist_add(&res->hist, vt - r.t_queued);
-			if (job->on_done)
-				job->on_done(job->on_done_arg, r.lba, r.blocks, r.write, 0,
-					     vt - r.t_queued);
-			res->bytes += c.data_len;
-			res->ios++;
-			if (r.write)
-				res->writes++;
-			else
-				res->reads++;
-		}
+		if (finish(s, job, &(struct outcome){ &r, &c, &sense, crc, &cerr, vt }, res, &rc,
+			   err))
+			break;
 		if (job->time_ns && vt >= job->time_ns)
 			break; /* time is up: what is still queued is not counted */
-		if (++done % REPORT_EVERY == 0) {
-			double f = job->time_ns ? (double)vt / (double)job->time_ns : 0;
-
-			if (job->bytes && (double)gen.issued / (double)job->bytes > f)
-				f = (double)gen.issued / (double)job->bytes;
-			progress_report(job->progress, f > 1 ? 1 : f, job->phase ? job->phase : "",
-					-1);
-			if (progress_cancelled(job->progress)) {
-				rc = ss_error_set(err, -ECANCELED, "cancelled");
-				break;
-			}
-		}
-		if (!stop && io_gen_next(&gen, &nr))
+		if (report(job, gen, ++done, vt, &rc, err))
+			break;
+		if (!stop && io_gen_next(gen, &nr))
 			q[n++] = (struct sreq){ nr.lba, vt, UINT64_MAX, nr.blocks, nr.write };
 		else
 			stop = true;
 	}
 	res->elapsed_ns = vt;
+	return rc;
+}
+
+/* Several actuators (sim_drive_actuators): each serves the requests of its
+ * range on a clock of its own, so two of them position and transfer at
+ * the same time. A discrete-event loop: the actuator that can start first
+ * (free, with a request of its range that has arrived) picks among those
+ * by the drive's scheduler; a request ends at its start plus the time the
+ * drive says, and the next one of the closed loop arrives then. A run of
+ * time_ns counts what ended by then. */
+static int run_multi(struct sdev *s, const struct io_job *job, struct io_gen *gen, struct sreq *q,
+		     struct sim_queued *v, unsigned n, struct io_result *res, struct ss_error *err)
+{
+	unsigned nact = sim_drive_actuators(s->sd), done = 0, *map;
+	uint64_t free_at[CPR_MAX] = { 0 }, end = 0;
+	struct io_req nr;
+	bool stop = false;
+	int rc = 0;
+
+	map = calloc(job->qd, sizeof(*map));
+	if (!map)
+		return ss_error_nomem(err);
+	while (n) {
+		struct ss_error cerr = { 0 };
+		struct scsi_sense sense;
+		struct xcmd c;
+		unsigned win = n < s->drive_queue ? n : s->drive_queue, a, best = nact, m, i;
+		uint64_t start[CPR_MAX], now, fin;
+		struct sreq r;
+		int crc;
+
+		for (a = 0; a < CPR_MAX; a++)
+			start[a] = UINT64_MAX;
+		for (i = 0; i < win; i++) {
+			a = sim_drive_actuator_of(s->sd, q[i].lba);
+			uint64_t t = q[i].t_queued > free_at[a] ? q[i].t_queued : free_at[a];
+
+			if (t < start[a])
+				start[a] = t;
+		}
+		for (a = 0; a < nact; a++)
+			if (start[a] != UINT64_MAX && (best == nact || start[a] < start[best]))
+				best = a;
+		if (best == nact)
+			break; /* cannot be: every request is some actuator's */
+		now = start[best];
+		if (job->time_ns && now >= job->time_ns)
+			break; /* time is up */
+		/* the requests of its range that have arrived, as the drive holds them */
+		for (i = m = 0; i < win; i++) {
+			if (sim_drive_actuator_of(s->sd, q[i].lba) != best || q[i].t_queued > now)
+				continue;
+			if (q[i].t_drive == UINT64_MAX)
+				q[i].t_drive = now;
+			v[m] = (struct sim_queued){ q[i].lba, q[i].blocks, q[i].write,
+						    now - q[i].t_drive };
+			map[m++] = i;
+		}
+		i = sim_drive_schedule(s->sd, v, m);
+		if (i == SIM_SCHED_DESTAGE) {
+			uint64_t t = sim_drive_destage(s->sd);
+
+			free_at[best] = now + t;
+			if (t)
+				continue;
+			i = 0;
+		}
+		i = map[i];
+		r = q[i];
+		crc = serve(s, &r, &c, &sense, &cerr);
+		fin = now + c.duration_ns;
+		free_at[best] = fin;
+		memmove(q + i, q + i + 1, (n - i - 1) * sizeof(*q));
+		n--;
+		if (!job->time_ns || fin <= job->time_ns) {
+			if (fin > end)
+				end = fin;
+			if (finish(s, job, &(struct outcome){ &r, &c, &sense, crc, &cerr, fin },
+				   res, &rc, err))
+				break;
+		}
+		if (report(job, gen, ++done, now, &rc, err))
+			break;
+		if (!stop && io_gen_next(gen, &nr))
+			q[n++] = (struct sreq){ nr.lba, fin, UINT64_MAX, nr.blocks, nr.write };
+		else
+			stop = true;
+	}
+	res->elapsed_ns = job->time_ns && end < job->time_ns && n ? job->time_ns : end;
+	free(map);
+	return rc;
+}
+
+static int s_run(void *priv, const struct io_job *job, struct io_result *res, struct ss_error *err)
+{
+	struct sdev *s = priv;
+	struct io_gen gen;
+	struct sreq *q;
+	struct sim_queued *v;
+	struct io_req nr;
+	unsigned n = 0;
+	int rc;
+
+	if (need_buffer(s, io_job_max_bytes(job, s->g.lblock)))
+		return ss_error_nomem(err);
+	q = calloc(job->qd, sizeof(*q));
+	v = calloc(job->qd, sizeof(*v));
+	if (!q || !v) {
+		rc = ss_error_nomem(err);
+		goto out;
+	}
+	io_gen_init(&gen, job, &s->g);
+	while (n < job->qd && io_gen_next(&gen, &nr))
+		q[n++] = (struct sreq){ nr.lba, 0, UINT64_MAX, nr.blocks, nr.write };
+	rc = sim_drive_actuators(s->sd) > 1 ? run_multi(s, job, &gen, q, v, n, res, err)
+					    : run_one(s, job, &gen, q, v, n, res, err);
 out:
 	free(q);
 	free(v);

@@ -484,8 +484,13 @@ static void conf_remove(const struct array_rec *r, bool dry_run, FILE *log)
 			fclose(in);
 		return;
 	}
+	/* A new file of our own: a stale one (a crash here) is removed first, and
+	 * O_EXCL | O_NOFOLLOW refuse whatever appears in its place (a link planted
+	 * there is never followed, nor a file of someone else's truncated). */
 	snprintf(tmp, sizeof(tmp), "%s.ss-tmp", r->conf);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, st.st_mode & 07777);
+	if (unlink(tmp) && errno != ENOENT)
+		fprintf(log, "%s: cannot remove a stale copy: %s\n", tmp, strerror(errno));
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, st.st_mode & 07777);
 	if (fd >= 0 && fchown(fd, st.st_uid, st.st_gid))
 		fprintf(log, "%s: its owner not kept: %s\n", r->conf, strerror(errno));
 	out = fd >= 0 ? fdopen(fd, "w") : NULL;
@@ -996,8 +1001,15 @@ out:
 
 enum cap_method array_auto_method(const struct drive_info *i)
 {
-	if (!cap_method_pick(i, false) && (i->methods & METHOD_PARTITION))
-		return CAP_PARTITION;
+	const struct cap_method_ops *o;
+
+	if (cap_method_pick(i, false))
+		return CAP_AUTO;
+	/* none auto takes: the one that keeps the size (a label) where the
+	 * drive can take it */
+	for (size_t k = 0; (o = cap_method_at(k)); k++)
+		if ((o->flags & CAPM_KEEPS_SIZE) && (i->methods & o->need))
+			return o->id;
 	return CAP_AUTO;
 }
 
@@ -1291,7 +1303,8 @@ static int transact(const struct tx *t, const struct array_apply_opts *o,
 			/* the kernel may have given the disk a new node on the re-read */
 			if (!am->e.sim && !array_by_partition(am->plan.method))
 				snprintf(r->m[i].node, sizeof(r->m[i].node), "%s", am->e.node);
-			r->m[i].volatile_ = am->res.method == CAP_HPA && am->plan.volatile_;
+			r->m[i].volatile_ = (cap_flags(am->res.method) & CAPM_VOLATILE) &&
+					    am->plan.volatile_;
 			fprintf(log, "%s: %s\n", am->e.spec, am->result);
 			if (array_by_partition(am->plan.method))
 				am->rc = cap_partition_wait(&am->e, r->m[i].limit_blocks,

@@ -156,21 +156,30 @@ void array_unlock(int fd)
 
 int array_rec_save(const char *state_dir, const struct array_rec *r, struct ss_error *err)
 {
-	char path[4096];
-	json_object *o;
-	const char *text;
+	char path[4096], *text;
 	int rc;
 
 	rc = file_state_dir(state_dir, "arrays", err);
 	if (rc)
 		return rc;
 	array_rec_path(state_dir, r->name, path, sizeof(path));
-	o = rec_to_json(r);
-	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-						     JSON_C_TO_STRING_NOSLASHESCAPE);
+	text = array_rec_text(r);
+	if (!text)
+		return ss_error_set(err, -ENOMEM, "out of memory");
 	rc = file_write_private(path, text, strlen(text), 0644, "the array record", err);
-	json_object_put(o);
+	free(text);
 	return rc;
+}
+
+char *array_rec_text(const struct array_rec *r)
+{
+	json_object *o = rec_to_json(r);
+	const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+								 JSON_C_TO_STRING_NOSLASHESCAPE);
+	char *copy = text ? strdup(text) : NULL;
+
+	json_object_put(o);
+	return copy;
 }
 
 static uint64_t get_u64(json_object *o, const char *key)
@@ -190,11 +199,14 @@ static int name_index(const char *const *names, unsigned count, const char *s)
 	return -1;
 }
 
+static int rec_from_json(json_object *o, const char *path, struct array_rec *r,
+			 struct ss_error *err);
+
 int array_rec_load(const char *state_dir, const char *name, struct array_rec *r,
 		   struct ss_error *err)
 {
-	char path[4096], buf[64];
-	json_object *o, *ms, *v;
+	char path[4096];
+	json_object *o;
 	int st;
 
 	array_rec_path(state_dir, name, path, sizeof(path));
@@ -205,10 +217,45 @@ int array_rec_load(const char *state_dir, const char *name, struct array_rec *r,
 		return st;
 	o = json_object_from_fd(st);
 	close(st);
-	if (!o || !json_object_is_type(o, json_type_object)) {
+	st = rec_from_json(o, path, r, err);
+	json_object_put(o);
+	if (!st && strcmp(r->name, name))
+		st = ss_error_set(err, -EINVAL, "%s: a malformed array record", path);
+	return st;
+}
+
+int array_rec_parse(const char *text, size_t len, const char *what, struct array_rec *r,
+		    struct ss_error *err)
+{
+	struct json_tokener *tok = json_tokener_new();
+	json_object *o;
+	int rc;
+
+	if (!tok)
+		return ss_error_set(err, -ENOMEM, "out of memory");
+	o = len <= INT_MAX ? json_tokener_parse_ex(tok, text, (int)len) : NULL;
+	if (o && tok->char_offset < (int)len) { /* something after the record */
 		json_object_put(o);
-		return ss_error_set(err, -EINVAL, "%s: not an array record", path);
+		o = NULL;
 	}
+	json_tokener_free(tok);
+	rc = rec_from_json(o, what, r, err);
+	json_object_put(o);
+	return rc;
+}
+
+/* A record's fields from its JSON (o may be NULL: not JSON); path names it in
+ * errors. The record's own checks: known states, members and inner arrays
+ * within their bounds, the inner arrays dividing the members. */
+static int rec_from_json(json_object *o, const char *path, struct array_rec *r,
+			 struct ss_error *err)
+{
+	char buf[64];
+	json_object *ms, *v;
+	int st;
+
+	if (!o || !json_object_is_type(o, json_type_object))
+		return ss_error_set(err, -EINVAL, "%s: not an array record", path);
 	memset(r, 0, sizeof(*r));
 	ops_json_str(o, "name", r->name, sizeof(r->name));
 	ops_json_str(o, "md_dev", r->md_dev, sizeof(r->md_dev));
@@ -224,10 +271,9 @@ int array_rec_load(const char *state_dir, const char *name, struct array_rec *r,
 	r->chunk_bytes = get_u64(o, "chunk_bytes");
 	ops_json_str(o, "state", buf, sizeof(buf));
 	st = name_index(state_names, AS_STATE_COUNT, buf);
-	if (st < 0 || strcmp(r->name, name) || !json_object_object_get_ex(o, "members", &ms) ||
+	if (st < 0 || !r->name[0] || !json_object_object_get_ex(o, "members", &ms) ||
 	    !json_object_is_type(ms, json_type_array) ||
 	    json_object_array_length(ms) > ARRAY_MAX_MEMBERS) {
-		json_object_put(o);
 		return ss_error_set(err, -EINVAL, "%s: a malformed array record", path);
 	}
 	r->state = (enum array_state)st;
@@ -254,7 +300,6 @@ int array_rec_load(const char *state_dir, const char *name, struct array_rec *r,
 		ops_json_str(j, "state", buf, sizeof(buf));
 		ms_i = name_index(mstate_names, AM_MSTATE_COUNT, buf);
 		if (ms_i < 0 || !m->spec[0]) {
-			json_object_put(o);
 			return ss_error_set(err, -EINVAL, "%s: members[%zu]: malformed", path, i);
 		}
 		m->state = (enum array_mstate)ms_i;
@@ -262,7 +307,6 @@ int array_rec_load(const char *state_dir, const char *name, struct array_rec *r,
 	if (json_object_object_get_ex(o, "inner", &ms) &&
 	    json_object_is_type(ms, json_type_array)) {
 		if (json_object_array_length(ms) > ARRAY_MAX_INNER) {
-			json_object_put(o);
 			return ss_error_set(err, -EINVAL, "%s: inner: more than %d arrays", path,
 					    ARRAY_MAX_INNER);
 		}
@@ -275,12 +319,10 @@ int array_rec_load(const char *state_dir, const char *name, struct array_rec *r,
 		}
 	}
 	if (r->n_inner && (array_slots(r) % r->n_inner || !array_slots(r))) {
-		json_object_put(o);
 		return ss_error_set(err, -EINVAL,
 				    "%s: %zu inner arrays do not divide its %zu members", path,
 				    r->n_inner, array_slots(r));
 	}
-	json_object_put(o);
 	return 0;
 }
 

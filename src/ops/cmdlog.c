@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "shortstroke/cmdlog.h"
+#include "shortstroke/nvme.h"
 #include "shortstroke/sat.h"
 #include "shortstroke/sense.h"
 
@@ -19,6 +20,8 @@ void cmdlog_entry_set(struct cmdlog_entry *e, const struct transport *t, const s
 	snprintf(e->dev, sizeof(e->dev), "%s", t ? t->name : "");
 	e->cdb_len = c->cdb_len < sizeof(e->cdb) ? c->cdb_len : sizeof(e->cdb);
 	memcpy(e->cdb, c->cdb, e->cdb_len);
+	e->kind = c->kind;
+	e->nvme = c->nvme;
 	e->dir = c->dir;
 	e->data_len = c->data_len;
 	e->resid = c->resid;
@@ -63,8 +66,18 @@ void cmdlog_entry_text(const struct cmdlog_entry *e, struct cmdlog_text *out)
 	char desc[200], hex[3 * XCMD_SENSE_MAX + 1];
 	struct scsi_sense s;
 
-	hex_bytes(e->cdb, e->cdb_len, out->cdb, sizeof(out->cdb));
-	sat_cdb_describe(e->cdb, e->cdb_len, out->name, sizeof(out->name));
+	if (e->kind != XCMD_CDB) {
+		struct xcmd x = { .kind = e->kind, .nvme = e->nvme };
+
+		/* opcode, namespace and the command dwords 10 to 15 */
+		snprintf(out->cdb, sizeof(out->cdb), "%02x %x %x %x %x %x %x %x", e->nvme.opcode,
+			 e->nvme.nsid, e->nvme.cdw10, e->nvme.cdw11, e->nvme.cdw12, e->nvme.cdw13,
+			 e->nvme.cdw14, e->nvme.cdw15);
+		nvme_cmd_describe(&x, out->name, sizeof(out->name));
+	} else {
+		hex_bytes(e->cdb, e->cdb_len, out->cdb, sizeof(out->cdb));
+		sat_cdb_describe(e->cdb, e->cdb_len, out->name, sizeof(out->name));
+	}
 	if (e->dir == XFER_NONE)
 		snprintf(out->data, sizeof(out->data), "no data");
 	else if (e->resid)
@@ -78,6 +91,17 @@ void cmdlog_entry_text(const struct cmdlog_entry *e, struct cmdlog_text *out)
 	if (e->rc < 0) {
 		snprintf(out->status, sizeof(out->status), "not delivered");
 		snprintf(out->answer, sizeof(out->answer), "not delivered: %s", strerror(-e->rc));
+		return;
+	}
+	if (e->kind != XCMD_CDB) {
+		snprintf(out->status, sizeof(out->status), "%s",
+			 e->nvme.status ? "NVMe error" : "GOOD");
+		if (e->nvme.status)
+			snprintf(out->answer, sizeof(out->answer), "status 0x%03x: %s",
+				 e->nvme.status & 0x7ffu, nvme_status_text(e->nvme.status));
+		else
+			snprintf(out->answer, sizeof(out->answer), "GOOD (result 0x%x)",
+				 e->nvme.result);
 		return;
 	}
 	snprintf(out->status, sizeof(out->status), "%s%s", status_name(e->status),
@@ -100,7 +124,8 @@ void cmdlog_entry_line(const struct cmdlog_entry *e, char *buf, size_t len)
 	struct cmdlog_text t;
 
 	cmdlog_entry_text(e, &t);
-	snprintf(buf, len, "%s: cdb: %s  [%s] %s -> %s", e->dev, t.cdb, t.name, t.data, t.answer);
+	snprintf(buf, len, "%s: %s: %s  [%s] %s -> %s", e->dev,
+		 e->kind != XCMD_CDB ? "nvme" : "cdb", t.cdb, t.name, t.data, t.answer);
 }
 
 bool cmdlog_entry_ok(const struct cmdlog_entry *e)
@@ -109,6 +134,8 @@ bool cmdlog_entry_ok(const struct cmdlog_entry *e)
 
 	if (e->rc || (e->status != SCSI_STATUS_GOOD && e->status != SCSI_STATUS_CHECK_CONDITION))
 		return false;
+	if (e->kind != XCMD_CDB)
+		return e->nvme.status == 0;
 	if (e->status == SCSI_STATUS_GOOD)
 		return true;
 	/* RECOVERED ERROR: done (an ATA PASS-THROUGH returning its registers) */
@@ -118,6 +145,8 @@ bool cmdlog_entry_ok(const struct cmdlog_entry *e)
 
 bool cmdlog_entry_media(const struct cmdlog_entry *e)
 {
+	if (e->kind != XCMD_CDB)
+		return e->nvme.opcode <= 0x02 && e->kind == XCMD_NVME_IO && e->nvme.opcode;
 	return sat_cdb_is_media(e->cdb, e->cdb_len);
 }
 

@@ -328,12 +328,10 @@ static int probe_copy(struct probe *p, uint64_t lba, uint32_t n)
 		uint32_t k = n - done < per ? n - done : per;
 		struct xcmd x;
 
-		memset(&x, 0, sizeof(x));
-		x.cdb_len = scsi_build_read16(x.cdb, lba + done, k, false);
-		x.dir = XFER_FROM_DEV;
+		drive_build_rw(p->d, &x, false, lba + done, k, false);
 		x.data = buf;
 		x.data_len = (size_t)k * p->bs;
-		rc = drive_scsi(p->d, &x, &p->sense, &p->err);
+		rc = drive_rw(p->d, &x, &p->sense, &p->err);
 		/* no status and no sense: the transport could not deliver it */
 		p->lost = rc && x.status == SCSI_STATUS_GOOD && !p->sense.valid;
 		/* blocks of zeros are the memfd's holes already: not written (a blank
@@ -392,6 +390,12 @@ static int probe_partitions(struct probe *p)
 	return rc;
 }
 
+/* NOT READY, DEPOPULATION (RESTORATION) IN PROGRESS: the drive erases itself */
+static bool erasing(const struct scsi_sense *s)
+{
+	return s->key == SK_NOT_READY && s->asc == 0x04 && (s->ascq == 0x24 || s->ascq == 0x25);
+}
+
 /* What the probe found, into u; a drive that stopped answering is no
  * verdict but a failure: its error, with err filled. */
 static int probe_through_drive(struct drive *d, const struct drive_info *i, struct sysdisk_usage *u,
@@ -417,10 +421,11 @@ static int probe_through_drive(struct drive *d, const struct drive_info *i, stru
 	else if (p.lost)
 		ss_error_set(err, rc, "%s (reading its labels, to check whether it is in use)",
 			     p.err.msg);
-	else if (!(p.sense.valid && p.sense.asc == 0x31))
+	else if (!(p.sense.valid && (p.sense.asc == 0x31 || erasing(&p.sense))))
 		sysdisk_usage_note_unprobed(u, p.err.msg);
 	/* MEDIUM FORMAT CORRUPTED: no block can be read, so none holds data
-	 * to lose; only a new format brings the disk back */
+	 * to lose; only a new format brings the disk back. A depopulation or a
+	 * restoration of elements under way erases the disk itself. */
 	close(p.fd);
 	return p.lost ? rc : 0;
 }
@@ -536,6 +541,14 @@ int device_lookup(struct ss_ctx *ctx, const char *spec, struct ss_error *err)
 	return find_spec(ctx, spec, &src, &f, err);
 }
 
+/* A drive that does not tell its actuators' ranges through this path: what
+ * the system read of them (a kernel disk's independent_access_ranges). */
+static void ranges_from_found(struct dev_entry *e, const struct dev_found *f)
+{
+	if (!e->info.ranges.n && f->described && f->info.logical_block == e->info.logical_block)
+		e->info.ranges = f->info.ranges;
+}
+
 int device_open(struct ss_ctx *ctx, const char *spec, bool for_write, struct drive **out,
 		struct dev_entry *e, struct ss_error *err)
 {
@@ -572,6 +585,7 @@ int device_open(struct ss_ctx *ctx, const char *spec, bool for_write, struct dri
 		return rc;
 	}
 	e->identified = true;
+	ranges_from_found(e, &f);
 	rc = probe_verdict(*out, e, err);
 	if (rc) { /* it stopped answering: a failure, not a verdict */
 		drive_free(*out);
@@ -778,6 +792,7 @@ static bool list_one(struct ss_ctx *ctx, struct dev_env *env, const struct dev_s
 	if (!f->mute && open_found(env, src, f, false, &d, &e2) == 0) {
 		if (drive_identify(d, &e->info, &e2) == 0) {
 			e->identified = true;
+			ranges_from_found(e, f);
 			if (probe_verdict(d, e, &e2)) /* listed, as one not checked */
 				unprobed_verdict(e, e2.msg);
 		} else if (f->described) {

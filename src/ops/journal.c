@@ -105,6 +105,10 @@ static json_object *entry_to_json(const struct journal_entry *e)
 	json_object_object_add(o, "volatile", json_object_new_boolean(e->volatile_));
 	if (e->cause[0])
 		json_object_object_add(o, "cause", json_object_new_string(e->cause));
+	if (e->element)
+		json_object_object_add(o, "element", json_object_new_uint64(e->element));
+	if (e->to_block_len)
+		json_object_object_add(o, "to_block_len", json_object_new_uint64(e->to_block_len));
 	if (e->snapshot)
 		json_object_object_add(o, "snapshot", json_object_new_boolean(true));
 	return o;
@@ -156,7 +160,7 @@ static int get_u64(json_object *o, const char *key, uint64_t *dst, struct ss_err
 static int entry_from_json(json_object *o, struct journal_entry *out, struct ss_error *err)
 {
 	json_object *v;
-	uint64_t bl;
+	uint64_t bl, el, tbl;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
@@ -174,8 +178,15 @@ static int entry_from_json(json_object *o, struct journal_entry *out, struct ss_
 	    (rc = get_u64(o, "block_len", &bl, err)) ||
 	    (rc = get_u64(o, "native_blocks", &out->native_blocks, err)) ||
 	    (rc = get_u64(o, "original_blocks", &out->original_blocks, err)) ||
-	    (rc = get_u64(o, "target_blocks", &out->target_blocks, err)))
+	    (rc = get_u64(o, "target_blocks", &out->target_blocks, err)) ||
+	    (rc = get_u64(o, "element", &el, err)) || (rc = get_u64(o, "to_block_len", &tbl, err)))
 		return rc;
+	if (tbl > UINT32_MAX)
+		return ss_error_set(err, -EINVAL, "field \"to_block_len\": out of range");
+	out->to_block_len = (uint32_t)tbl;
+	if (el > UINT32_MAX)
+		return ss_error_set(err, -EINVAL, "field \"element\": out of range");
+	out->element = (uint32_t)el;
 	if (bl > UINT32_MAX)
 		return ss_error_set(err, -EINVAL, "field \"block_len\": out of range");
 	out->block_len = (uint32_t)bl;

@@ -45,16 +45,36 @@ enum cap_full_source cap_full_capacity(const struct drive_info *i, const struct 
 	return CAP_FULL_CURRENT;
 }
 
+/* The method of a kind of limit the drive shows in its registers, which do
+ * not say which method made it: of the methods with every flag of want, the
+ * one the drive supports (the first with a volatile form: others' tools set
+ * an HPA), else the first with a volatile form, else the first. */
+static const char *shown_by(const struct drive_info *i, unsigned want)
+{
+	const struct cap_method_ops *o, *best = NULL;
+	int best_rank = -1;
+
+	for (size_t k = 0; (o = cap_method_at(k)); k++) {
+		int rank = ((i->methods & o->need) ? 2 : 0) + ((o->flags & CAPM_VOLATILE) ? 1 : 0);
+
+		if ((o->flags & want) == want && rank > best_rank) {
+			best = o;
+			best_rank = rank;
+		}
+	}
+	return best ? best->name : "?";
+}
+
 /* What the drive itself says: an accessible max under the native max
- * (HPA or AMAC), a native max under the DCO maximum (DCO). */
+ * (CAPM_ACCESSIBLE: HPA or AMAC), a native max under the factory maximum
+ * (CAPM_SETS_NATIVE: DCO). */
 static bool drive_limit(const struct drive_info *i, struct dev_limit *out)
 {
 	if (i->native_blocks && i->dco_max_blocks > i->native_blocks) {
-		snprintf(out->method, sizeof(out->method), "dco");
+		snprintf(out->method, sizeof(out->method), "%s", shown_by(i, CAPM_SETS_NATIVE));
 		out->original_blocks = i->dco_max_blocks;
 	} else if (i->native_blocks && i->capacity_blocks < i->native_blocks) {
-		snprintf(out->method, sizeof(out->method), "%s",
-			 (i->methods & METHOD_HPA) || !(i->methods & METHOD_AMAC) ? "hpa" : "amac");
+		snprintf(out->method, sizeof(out->method), "%s", shown_by(i, CAPM_ACCESSIBLE));
 		out->original_blocks = i->native_blocks;
 	} else {
 		return false;
@@ -72,8 +92,8 @@ void cap_limit_state(const struct drive_info *i, const struct journal_entry *ori
 	memset(out, 0, sizeof(*out));
 	if (drive_limit(i, out)) {
 		/* the journal knows AMAC from HPA, which the registers do not */
-		if (match && (!strcmp(orig->method, "amac") || !strcmp(orig->method, "hpa")) &&
-		    strcmp(out->method, "dco"))
+		if (match && (cap_method_flags(orig->method) & CAPM_ACCESSIBLE) &&
+		    (cap_method_flags(out->method) & CAPM_ACCESSIBLE))
 			snprintf(out->method, sizeof(out->method), "%s", orig->method);
 		return;
 	}
@@ -90,9 +110,10 @@ void cap_limit_state(const struct drive_info *i, const struct journal_entry *ori
 bool cap_limit_volatile(const struct drive_info *i, const struct dev_limit *l,
 			const struct journal_entry *last)
 {
-	return l->limited && !strcmp(l->method, "hpa") && last && last->volatile_ &&
-	       !strcmp(last->event, "limit-done") && !strcmp(last->method, "hpa") &&
-	       last->block_len == i->logical_block && last->target_blocks == i->capacity_blocks;
+	return l->limited && (cap_method_flags(l->method) & CAPM_VOLATILE) && last &&
+	       last->volatile_ && !strcmp(last->event, "limit-done") &&
+	       !strcmp(last->method, l->method) && last->block_len == i->logical_block &&
+	       last->target_blocks == i->capacity_blocks;
 }
 
 bool cap_label_is_ours(const char *state_dir, const struct dev_entry *e, bool md_member)

@@ -9,6 +9,7 @@
 
 #include "shortstroke/array.h"
 #include "shortstroke/capacity.h"
+#include "shortstroke/depop.h"
 #include "shortstroke/journal.h"
 #include "shortstroke/planning.h"
 #include "shortstroke/zones.h"
@@ -89,6 +90,40 @@ void plan_note_left_out(struct plan_notes *notes, const char *spec, const struct
  * vendor's HPA, another tool: nothing journaled) is planned on what it has
  * now: apply never raises a disk above that (only restore --to-native
  * does), and a full-stroke plan uses it whole. */
+/*
+ * A drive with storage elements: each element (a head and its surface)
+ * holds its share of every band across the stroke, so a retired one takes
+ * that share of the capacity and leaves the stroke whole, at the same rates:
+ * the plan takes the native capacity the drive reports now (a stroke of N %
+ * of it spans N % of the platters), and says so; an element near its limit
+ * is named with the share retiring it would take.
+ */
+static void elements_notes(struct plan_notes *notes, const char *spec, const struct depop_status *s,
+			   uint64_t native)
+{
+	if (!s->supported)
+		return;
+	if (s->depopulated)
+		plan_note_for(notes, spec,
+			      "%u of %u storage elements retired: the plan takes the native "
+			      "capacity it has now; each took its share of every band, so a "
+			      "stroke of N %% of it still spans N %% of the platters at the same "
+			      "rates",
+			      s->depopulated, s->total);
+	for (size_t k = 0; k < s->n; k++) {
+		const struct elem_desc *e = &s->e[k];
+		double share = depop_share(e, native);
+
+		if (!elem_health_in_service(e->health) || !elem_health_near_limit(e->health))
+			continue;
+		plan_note_for(notes, spec,
+			      "storage element %u is near its limit (health %u): retiring it "
+			      "('depop --element %u') would take %.1f %% of the capacity from "
+			      "every band",
+			      e->id, e->health, e->id, share * 100);
+	}
+}
+
 static uint64_t full_capacity(struct ss_ctx *ctx, const struct dev_entry *e,
 			      struct plan_notes *notes)
 {
@@ -200,10 +235,13 @@ int plan_disk_from_device(struct ss_ctx *ctx, const char *spec, const struct pla
 	int rc;
 
 	uint64_t zone_blocks = 0;
+	struct depop_status els = { 0 };
 
 	rc = device_open(ctx, spec, false, &d, &e, err);
 	if (!rc && i->zoned == ZONED_HOST_AWARE)
 		zone_blocks = zone_size(d, i); /* a stroke of whole zones */
+	if (!rc && depop_read(d, i, &els, NULL))
+		els.supported = false;
 	drive_free(d);
 	if (rc)
 		return rc;
@@ -260,6 +298,7 @@ int plan_disk_from_device(struct ss_ctx *ctx, const char *spec, const struct pla
 			      "a %s SMR disk: the model does not cover SMR; its figures are "
 			      "indicative only",
 			      zoned_model_name(i->zoned));
+	elements_notes(notes, spec, &els, pd->capacity_blocks);
 	return 0;
 }
 

@@ -729,6 +729,40 @@ static void scsi_health(const struct smart_report *rep, struct qualify_scsi_heal
 	}
 }
 
+/*
+ * The drive's storage elements (GET PHYSICAL ELEMENT STATUS, read-only):
+ * one at or beyond the manufacturer's limit fails the SMART check (a head
+ * the drive itself gives up on; depop can retire it), one near it
+ * (ELEM_HEALTH_NEAR) is named; a weak head shows here as the drive rates
+ * it, beside what the zone profile's shape says.
+ */
+static void elements_check(struct qualify_result *r, struct drive *d, bool *fail)
+{
+	char *det = r->check[QC_SMART].detail;
+	size_t len = sizeof(r->check[QC_SMART].detail);
+
+	if (depop_read(d, &r->info, &r->elements, NULL) || !r->elements.supported)
+		return;
+	for (size_t k = 0; k < r->elements.n; k++) {
+		const struct elem_desc *e = &r->elements.e[k];
+		enum elem_health_class hc = elem_health_class(e->health);
+
+		if (!elem_health_in_service(e->health) || !elem_health_near_limit(e->health))
+			continue;
+		if (hc == ELEM_AT_LIMIT || hc == ELEM_OVER_LIMIT) {
+			if (!*fail)
+				det[0] = '\0';
+			*fail = true;
+		}
+		qualify_add_detail(
+		    det, len,
+		    "storage element %u %s (health %u): 'shortstroke depop --element "
+		    "%u' retires it",
+		    e->id, hc == ELEM_OK ? "near its limit" : elem_health_name(e->health),
+		    e->health, e->id);
+	}
+}
+
 static int check_smart(struct qrun *q, struct drive *d, struct ss_error *err)
 {
 	struct qualify_result *r = q->r;
@@ -762,8 +796,12 @@ static int check_smart(struct qrun *q, struct drive *d, struct ss_error *err)
 	r->pending = rep.pending;
 	r->offline_uncorrectable = rep.offline_uncorrectable;
 	r->power_on_hours = rep.power_on_hours;
-	if (!rep.ata)
+	if (rep.nvme) {
+		r->nvme_read = true;
+		r->nvme = rep.nv;
+	} else if (!rep.ata) {
 		scsi_health(&rep, &r->scsi);
+	}
 	det[0] = '\0';
 	/* a WARNING that only counts sectors or defects is judged by the
 	 * thresholds of those counts below */
@@ -795,6 +833,12 @@ static int check_smart(struct qrun *q, struct drive *d, struct ss_error *err)
 		if (rep.pending.known && l < len)
 			l += (size_t)snprintf(det + l, len - l, ", %" PRId64 " pending",
 					      rep.pending.value);
+		if (r->nvme_read && l < len)
+			snprintf(det + l, len - l,
+				 ", spare %u%% (threshold %u%%), %u%% used, %" PRIu64
+				 " media errors",
+				 r->nvme.available_spare, r->nvme.available_spare_threshold,
+				 r->nvme.percentage_used, r->nvme.media_errors);
 		if (r->scsi.read && l < len)
 			snprintf(det + l, len - l,
 				 ", errors corrected %" PRIu64 ", uncorrected %" PRIu64,
@@ -802,6 +846,7 @@ static int check_smart(struct qrun *q, struct drive *d, struct ss_error *err)
 				 r->scsi.uncorrected[0] + r->scsi.uncorrected[1] +
 				     r->scsi.uncorrected[2]);
 	}
+	elements_check(r, d, &fail);
 	r->check[QC_SMART].status = fail ? QUALIFY_FAIL : QUALIFY_PASS;
 	smart_report_fini(&rep);
 	return 0;

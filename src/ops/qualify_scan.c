@@ -341,14 +341,11 @@ static int rw(struct qrun *q, bool write, uint64_t lba, uint32_t n, uint8_t *buf
 	struct xcmd c;
 	int rc;
 
-	memset(&c, 0, sizeof(c));
-	c.cdb_len = write ? scsi_build_write16(c.cdb, lba, n, false)
-			  : scsi_build_read16(c.cdb, lba, n, false);
-	c.dir = write ? XFER_TO_DEV : XFER_FROM_DEV;
+	drive_build_rw(q->d, &c, write, lba, n, false);
 	c.data = buf;
 	c.data_len = (size_t)n * q->r->info.logical_block;
 	memset(&sense, 0, sizeof(sense));
-	rc = drive_scsi(q->d, &c, &sense, err);
+	rc = drive_rw(q->d, &c, &sense, err);
 	if (ms)
 		*ms = (double)c.duration_ns / 1e6;
 	if (rc && kind)

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "shortstroke/capacity.h"
 #include "shortstroke/reapply.h"
 
 /*
@@ -176,7 +177,7 @@ enum reapply_state reapply_check(const struct journal_entry *e, const struct dri
 				 char *why, size_t len)
 {
 	snprintf(why, len, "%s", "");
-	if (!strcmp(e->method, "partition")) {
+	if (cap_method_flags(e->method) & CAPM_KEEPS_SIZE) {
 		/* the limit is a GPT partition: the capacity never changed */
 		snprintf(why, len, "a partition limit: nothing a power cycle undoes");
 		return REAPPLY_IN_PLACE;
@@ -193,7 +194,7 @@ enum reapply_state reapply_check(const struct journal_entry *e, const struct dri
 	}
 	/* DCO lowers the native max itself */
 	if (e->native_blocks && i->native_blocks && e->native_blocks != i->native_blocks &&
-	    strcmp(e->method, "dco")) {
+	    !(cap_method_flags(e->method) & CAPM_SETS_NATIVE)) {
 		snprintf(why, len,
 			 "the native capacity is now %" PRIu64
 			 " blocks, the journal recorded %" PRIu64 " (a DCO change?)",
@@ -203,7 +204,7 @@ enum reapply_state reapply_check(const struct journal_entry *e, const struct dri
 	if (i->capacity_blocks == e->target_blocks)
 		return REAPPLY_IN_PLACE;
 	if (i->capacity_blocks == e->original_blocks) {
-		if (e->volatile_ && !strcmp(e->method, "hpa"))
+		if (e->volatile_ && (cap_method_flags(e->method) & CAPM_VOLATILE))
 			return REAPPLY_NEEDED;
 		snprintf(why, len,
 			 "the permanent %s limit of %" PRIu64 " blocks is gone: the disk reports "

@@ -694,6 +694,21 @@ static void health_table(FILE *f, const struct qualify_result *r)
 	fprintf(f, "<tr><td>Verdict</td><td>%s</td></tr>\n", smart_verdict_name(r->smart_verdict));
 	health_num(f, "Temperature", &r->temperature_c, "C", false);
 	health_num(f, "Power-on hours", &r->power_on_hours, NULL, false);
+	if (r->nvme_read) {
+		const struct nvme_health *n = &r->nvme;
+
+		fprintf(f, "<tr><td>Critical warning</td><td class=\"num%s\">0x%02x</td></tr>\n",
+			n->critical_warning ? " warn" : "", n->critical_warning);
+		fprintf(f,
+			"<tr><td>Available spare (threshold)</td><td class=\"num%s\">%u %% (%u "
+			"%%)</td></tr>\n",
+			n->available_spare < n->available_spare_threshold ? " warn" : "",
+			n->available_spare, n->available_spare_threshold);
+		fprintf(f, "<tr><td>Percentage used</td><td class=\"num%s\">%u %%</td></tr>\n",
+			n->percentage_used >= 100 ? " warn" : "", n->percentage_used);
+		fprintf(f, "<tr><td>Media errors</td><td class=\"num%s\">%" PRIu64 "</td></tr>\n",
+			n->media_errors ? " warn" : "", n->media_errors);
+	}
 	health_num(f, h->read ? "Grown defects (READ DEFECT DATA)" : "Reallocated sectors",
 		   &r->reallocated, NULL, true);
 	health_num(f, "Pending sectors", &r->pending, NULL, true);

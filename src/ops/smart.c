@@ -544,6 +544,8 @@ int smart_read(struct drive *d, const struct drive_info *info, struct smart_repo
 	out->overall = OVERALL_NONE;
 	if (info->ata)
 		rc = smart_read_ata(d, info, out, err);
+	else if (info->tran == TRAN_NVME)
+		rc = smart_nvme_read(d, info, out, err);
 	else
 		rc = smart_scsi_read(d, info, out, err);
 	if (rc)
@@ -606,6 +608,8 @@ int selftest_caps(struct drive *d, const struct drive_info *info, struct selftes
 
 	if (info->ata)
 		return ata_selftest_caps(d, info, &sd, out, err);
+	if (info->tran == TRAN_NVME)
+		return smart_nvme_selftest_caps(info, drive_name(d), out);
 	memset(out, 0, sizeof(*out));
 	out->has[SELFTEST_SHORT] = out->has[SELFTEST_EXTENDED] = true;
 	snprintf(out->why_not[SELFTEST_CONVEYANCE], sizeof(out->why_not[0]),
@@ -726,6 +730,8 @@ int selftest_start(struct drive *d, const struct drive_info *info, enum selftest
 		return ss_error_set(err, -EINVAL, "%s: unknown self-test kind", drive_name(d));
 	if (info->ata)
 		return ata_selftest_start(d, info, kind, err);
+	if (info->tran == TRAN_NVME)
+		return smart_nvme_selftest_start(d, kind, err);
 	return smart_scsi_selftest_start(d, kind, err);
 }
 
@@ -744,6 +750,11 @@ int selftest_start_span(struct drive *d, const struct drive_info *info, uint64_t
 				    "%s: the span %" PRIu64 "-%" PRIu64
 				    " is not within the disk's %" PRIu64 " blocks",
 				    name, first, last, info->capacity_blocks);
+	if (info->tran == TRAN_NVME) {
+		/* nor has NVMe: the extended one, whole namespace */
+		*kind = SELFTEST_EXTENDED;
+		return smart_nvme_selftest_start(d, SELFTEST_EXTENDED, err);
+	}
 	if (!info->ata) {
 		/* SCSI has no selective self-test: the extended one, whole disk */
 		*kind = SELFTEST_EXTENDED;
@@ -790,6 +801,8 @@ int selftest_abort(struct drive *d, const struct drive_info *info, struct ss_err
 	struct ata_tf tf;
 	int rc;
 
+	if (info->tran == TRAN_NVME)
+		return smart_nvme_selftest_abort(d, err);
 	if (!info->ata)
 		return smart_scsi_selftest_abort(d, err);
 	rc = ata_check_smart(d, info, err);
@@ -813,6 +826,8 @@ int selftest_poll(struct drive *d, const struct drive_info *info, struct selftes
 	st->eta_s = -1;
 	if (info->ata)
 		return ata_selftest_poll(d, info, st, err);
+	if (info->tran == TRAN_NVME)
+		return smart_nvme_selftest_poll(d, info, st, err);
 	return smart_scsi_selftest_poll(d, st, err);
 }
 
@@ -822,6 +837,8 @@ int selftest_log(struct drive *d, const struct drive_info *info, struct selftest
 	int rc;
 
 	*count = 0;
+	if (info->tran == TRAN_NVME)
+		return smart_nvme_selftest_log(d, out, max, count, err);
 	if (!info->ata)
 		return smart_scsi_selftest_log(d, out, max, count, err);
 	rc = ata_check_smart(d, info, err);

@@ -15,6 +15,8 @@
 
 #include "shortstroke/sat.h"
 #include "shortstroke/sense.h"
+#include "shortstroke/elem.h"
+#include "shortstroke/sector.h"
 #include "sim/sim_priv.h"
 
 #define ST_OK (ATA_STAT_DRDY | 0x10)		     /* 0x50 */
@@ -267,6 +269,15 @@ void sim_ata_identify(const struct sim_drive *d, uint8_t b[512])
 	w16(b, 168, c->form_factor & 0x0f);
 	w16(b, 209, 0x4000); /* logical sector 0 is aligned */
 	w16(b, 217, c->rpm);
+	if (c->flash.on && c->flash.trim != SIM_TRIM_NONE) {
+		/* DSM TRIM (169 bit 0), 8 pages of ranges a command (105), and
+		 * deterministic read after TRIM (69 bit 14), zeros (bit 5) */
+		w16(b, 169, 0x0001);
+		w16(b, 105, 8);
+		w16(b, 69,
+		    (uint16_t)(r16(b, 69) | (c->flash.trim >= SIM_TRIM_DRAT ? 0x4000 : 0) |
+			       (c->flash.trim == SIM_TRIM_RZAT ? 0x0020 : 0)));
+	}
 	w16(b, 222, 0x103f); /* SATA: ATA8-AST, SATA 1.0a .. 3.0 */
 	if (c->amac || c->blob_ext_cap)
 		w64(b, 230, cap);
@@ -723,12 +734,28 @@ void sim_ata_exec(struct sim_cmd *sc)
 	case ATA_SET_FEATURES:
 		set_features(&a);
 		break;
+	case ATA_DSM:
+		sim_ata_dsm(&a);
+		break;
+	case ATA_SET_SECTOR_CONFIG_EXT:
+		sim_ata_set_sector_config(&a);
+		break;
+	case ATA_GET_PHYS_ELEM_STATUS:
+	case ATA_REMOVE_ELEM_TRUNCATE:
+	case ATA_RESTORE_ELEMS_REBUILD:
+	case ATA_REMOVE_ELEM_ZONES:
+		sim_ata_elem(&a);
+		break;
 	default:
 		abrt(&a, ATA_ERR_ABRT);
 		break;
 	}
 	if (sc->c->status != SCSI_STATUS_GOOD)
 		return; /* the SATL itself refused the CDB */
+	/* a bridge that ignores CK_COND: a command that went well comes back
+	 * GOOD, its registers lost */
+	if (!(a.r.status & ATA_STAT_ERR) && sim_fault_active(d, SIM_FAULT_DROP_REGISTERS))
+		return;
 	if ((a.r.status & ATA_STAT_ERR) || a.f.ck_cond) {
 		sc->c->status = SCSI_STATUS_CHECK_CONDITION;
 		memset(sc->c->sense, 0, sizeof(sc->c->sense));

@@ -365,6 +365,10 @@ uint64_t sim_cache_idle_ns(struct sim_drive *d, uint64_t ns)
 	struct sim_wcache *w = &d->wc;
 	uint64_t left;
 
+	if (sim_flash_on(d)) {
+		sim_flash_idle(d, ns);
+		return ns;
+	}
 	if (!w->b || (!w->dirty && !w->credit_ns))
 		return ns;
 	w->credit_ns += ns;
@@ -375,8 +379,11 @@ uint64_t sim_cache_idle_ns(struct sim_drive *d, uint64_t ns)
 uint64_t sim_cache_flush_ns(struct sim_drive *d)
 {
 	struct sim_wcache *w = &d->wc;
-	uint64_t t = settle(d);
+	uint64_t t;
 
+	if (sim_flash_on(d))
+		return sim_flash_flush_ns(d);
+	t = settle(d);
 	while (w->b && start_next(d)) {
 		t += w->busy_ns;
 		finish(w);

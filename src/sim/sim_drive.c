@@ -35,7 +35,7 @@ void sim_drive_ids(const struct sim_drive *d, char *serial, size_t slen, char *w
 
 const char *sim_drive_personality(const struct sim_drive *d)
 {
-	return d && d->cfg.sata ? "sata" : "sas";
+	return !d ? "sas" : d->cfg.sata ? "sata" : d->cfg.nvme ? "nvme" : "sas";
 }
 
 bool sim_dsense(const struct sim_drive *d)
@@ -52,6 +52,8 @@ uint64_t sim_ata_accessible_max(const struct sim_drive *d)
 
 uint64_t sim_capacity(const struct sim_drive *d)
 {
+	if (d->cfg.nvme) /* the namespace, in the drive's units */
+		return sim_nvme_block(d) ? d->st.nv.nsze * (sim_nvme_block(d) / d->cfg.lblock) : 0;
 	return d->cfg.sata ? sim_ata_accessible_max(d) + 1 : d->st.scsi_blocks;
 }
 
@@ -238,6 +240,8 @@ static void format_complete(struct sim_drive *d)
 	s->fmt_corrupt = false;
 	sim_store_wipe(d);
 	sim_zones_reset_all(d);
+	if (s->pending_lblock)
+		sim_sector_apply(d, s->pending_lblock); /* a new block length */
 	d->dirty = true;
 }
 
@@ -288,6 +292,10 @@ static bool fault_op_matches(const struct sim_cmd *sc, const struct sim_fault *f
 				      (cdb[0] == 0xa1 && sc->c->cdb_len >= 10));
 	uint8_t ata_op = pt ? (cdb[0] == 0x85 ? cdb[14] : cdb[9]) : 0;
 
+	if (sc->c->kind != XCMD_CDB) { /* an NVMe command: its opcode */
+		*ata = false;
+		return f->opcode == sc->c->nvme.opcode;
+	}
 	*ata = pt && f->opcode == ata_op;
 	return *ata || f->opcode == cdb[0];
 }
@@ -329,6 +337,11 @@ static bool fault_abort(struct sim_cmd *sc)
 		struct sim_fault *f = &d->st.faults[i];
 		bool ata;
 
+		if (f->kind == SIM_FAULT_REJECT && f->opcode == cdb[0]) {
+			/* a bridge that does not pass the opcode at all */
+			sim_sense(sc, SK_ILLEGAL_REQUEST, 0x20, 0x00);
+			return true;
+		}
 		if (f->kind != SIM_FAULT_ABORT || !fault_op_matches(sc, f, &ata))
 			continue;
 		d->st.ctr.non_medium++;
@@ -377,6 +390,7 @@ int sim_drive_exec(struct sim_drive *d, struct xcmd *c, struct ss_error *err)
 	sc.c = c;
 	sc.now_ns = sim_clock_now(d);
 	format_tick(d, sc.now_ns);
+	sim_elem_tick(d, sc.now_ns);
 	sim_selftest_tick(d, sc.now_ns);
 
 	if (d->st.vanished || d->st.lost_power) {
@@ -405,11 +419,20 @@ int sim_drive_exec(struct sim_drive *d, struct xcmd *c, struct ss_error *err)
 	if (c->cdb_len > sizeof(c->cdb))
 		c->cdb_len = sizeof(c->cdb);
 
-	if (c->cdb_len == 0)
+	if (d->cfg.nvme != (c->kind != XCMD_CDB)) {
+		/* the wrong command set: the host's driver would never send it */
+		rc = ss_error_set(err, -EOPNOTSUPP, "sim:%s: %s", d->cfg.id,
+				  d->cfg.nvme ? "an NVMe drive takes no SCSI or ATA commands"
+					      : "not an NVMe drive: it takes no NVMe commands");
+		goto out;
+	}
+	if (d->cfg.nvme)
+		sim_nvme_exec(&sc);
+	else if (c->cdb_len == 0)
 		sim_bad_opcode(&sc);
 	else if (!fault_abort(&sc))
 		sim_scsi_exec(&sc);
-	if (c->cdb_len)
+	if (c->cdb_len || d->cfg.nvme)
 		hold = fault_delay_ms(&sc);
 
 	dur = CONTROL_CMD_NS + sc.media_ns;
@@ -474,6 +497,7 @@ void sim_drive_power_cycle(struct sim_drive *d)
 		s->dco_frozen = d->cfg.dco;
 	}
 	s->next_lba = UINT64_MAX;
+	sim_media_actuators_reset(d);
 	sim_cache_drop(d); /* timing only: the data is already in the store */
 	sim_clock_advance(d, d->cfg.rpm > 1 ? SPIN_UP_NS : 100000000ULL);
 	d->dirty = true;
@@ -550,5 +574,7 @@ void sim_drive_advance_clock(struct sim_drive *d, uint64_t ns)
 
 uint64_t sim_drive_capacity(const struct sim_drive *d)
 {
+	if (d && d->cfg.nvme)
+		return d->st.nv.nsid ? d->st.nv.nsze : 0;
 	return d ? sim_capacity(d) : 0;
 }

@@ -268,10 +268,29 @@ int sim_fault_parse(const char *spec, struct sim_fault *f, char *msg, size_t msg
 	}
 	if (n == 5 && strncmp(spec, "delay", 5) == 0)
 		return parse_delay(spec, arg, f, msg, msglen);
+	if (n == 6 && strncmp(spec, "reject", 6) == 0) {
+		f->kind = SIM_FAULT_REJECT;
+		if (arg && (!strncmp(arg, "0x", 2) || !strncmp(arg, "0X", 2)))
+			arg += 2;
+		if (!arg || strlen(arg) > 2 || parse_u64(arg, strlen(arg), true, &a))
+			return fail(msg, msglen, "fault \"%s\": expected reject:<opcode-hex>",
+				    spec);
+		f->opcode = (uint8_t)a;
+		return 0;
+	}
+	if (n == 14 && strncmp(spec, "drop-registers", 14) == 0 && !arg) {
+		f->kind = SIM_FAULT_DROP_REGISTERS;
+		return 0;
+	}
+	if (n == 16 && strncmp(spec, "drop-mode-select", 16) == 0 && !arg) {
+		f->kind = SIM_FAULT_DROP_MODE_SELECT;
+		return 0;
+	}
 	return fail(msg, msglen,
 		    "unknown fault \"%s\" (abort, ignore-mode-select, medium-error, vanish-after, "
 		    "format-power-loss, frozen, slow, slow-block, weak-head, smart-degrade, "
-		    "smart-fail, selftest-fail, no-smart, delay)",
+		    "smart-fail, selftest-fail, no-smart, delay, reject, drop-registers, "
+		    "drop-mode-select)",
 		    spec);
 }
 
@@ -335,6 +354,15 @@ void sim_fault_format(const struct sim_fault *f, char *buf, size_t len)
 			snprintf(buf, len, "delay:%u", f->delay_ms);
 		else
 			snprintf(buf, len, "delay:%u:%02x", f->delay_ms, f->opcode);
+		break;
+	case SIM_FAULT_REJECT:
+		snprintf(buf, len, "reject:%02x", f->opcode);
+		break;
+	case SIM_FAULT_DROP_REGISTERS:
+		snprintf(buf, len, "drop-registers");
+		break;
+	case SIM_FAULT_DROP_MODE_SELECT:
+		snprintf(buf, len, "drop-mode-select");
 		break;
 	default:
 		snprintf(buf, len, "?");

@@ -22,6 +22,12 @@
  * by the seek + wait (sim_media_position). The command overhead is the
  * drive's (cfg.overhead_ns, "overhead_ms" in the rig); a write the write
  * cache takes is timed by sim_cache.c.
+ * A drive with several actuators ("actuators" in the rig) has as many
+ * head stacks, each with its own range of the LBAs (cfg.ranges) laid
+ * across the whole stroke of its own surfaces, its own position, rotation
+ * angle and read-ahead; a command moves only the stack of its range
+ * (sim_media_select makes it the current one), so the engine may keep one
+ * command under way per actuator (src/io/simeng.c).
  */
 #include <math.h>
 #include <time.h>
@@ -131,8 +137,73 @@ static double seek_ns(const struct sim_media *m, double x)
 static uint64_t span_blocks(const struct sim_drive *d)
 {
 	uint64_t n = d->cfg.dco_factory > d->cfg.blocks ? d->cfg.dco_factory : d->cfg.blocks;
+	unsigned heads = d->cfg.unit.heads;
 
+	/* removed elements (sim_elem.c) take their share of every band */
+	if (d->st.depop_mask && heads)
+		n = n / heads * sim_elem_live(d);
 	return n ? n : 1;
+}
+
+/* The actuator whose range holds lba (0 on a drive with one; past the
+ * last range, the last) */
+static unsigned act_of(const struct sim_drive *d, uint64_t lba)
+{
+	int a;
+
+	if (d->cfg.ranges.n < 2)
+		return 0;
+	a = cpr_range_of(&d->cfg.ranges, lba);
+	return a < 0 ? d->cfg.ranges.n - 1 : (unsigned)a;
+}
+
+unsigned sim_drive_actuator_of(const struct sim_drive *d, uint64_t lba)
+{
+	return d ? act_of(d, lba) : 0;
+}
+
+unsigned sim_drive_actuators(const struct sim_drive *d)
+{
+	return d && d->cfg.ranges.n > 1 ? d->cfg.ranges.n : 1;
+}
+
+/* lba as a fraction of the LBAs its head stack serves: of the drive's,
+ * or of its actuator's range */
+static double lba_frac(const struct sim_drive *d, uint64_t lba, unsigned a)
+{
+	const struct cpr_range *r;
+
+	if (d->cfg.ranges.n < 2)
+		return (double)lba / (double)span_blocks(d);
+	r = &d->cfg.ranges.r[a];
+	if (lba <= r->lba)
+		return 0;
+	return (double)(lba - r->lba) / (double)r->blocks;
+}
+
+void sim_media_select(struct sim_drive *d, uint64_t lba)
+{
+	unsigned a = act_of(d, lba);
+	struct sim_act *o, *n;
+
+	if (a == d->cur_act)
+		return;
+	o = &d->act[d->cur_act];
+	n = &d->act[a];
+	*o = (struct sim_act){ d->st.head_lba, d->st.next_lba, d->spin, true };
+	if (!n->valid)
+		*n = (struct sim_act){ d->cfg.ranges.r[a].lba, UINT64_MAX, 0, true };
+	d->st.head_lba = n->head_lba;
+	d->st.next_lba = n->next_lba;
+	d->spin = n->spin;
+	d->cur_act = a;
+}
+
+void sim_media_actuators_reset(struct sim_drive *d)
+{
+	for (unsigned a = 0; a < CPR_MAX; a++)
+		d->act[a].valid = false;
+	d->act[d->cur_act].valid = true; /* its state is st's */
 }
 
 /* Angle of an LBA at stroke fraction s, as a fraction of a revolution */
@@ -151,7 +222,8 @@ static double angle_at(const struct sim_drive *d, uint64_t lba, double s)
 void sim_media_head(const struct sim_drive *d, struct sim_head *h)
 {
 	h->span = (double)span_blocks(d);
-	h->s = stroke_of(&d->cfg.media, (double)d->st.head_lba / h->span);
+	h->act = d->cur_act;
+	h->s = stroke_of(&d->cfg.media, lba_frac(d, d->st.head_lba, d->cur_act));
 	h->angle = d->cfg.media.rev_ns > 0 ? fmod(angle_at(d, d->st.head_lba, h->s) + d->spin, 1.0)
 					   : 0;
 }
@@ -193,11 +265,27 @@ double sim_media_position(const struct sim_drive *d, const struct sim_head *h, u
 			  double before_ns, double limit_ns)
 {
 	const struct sim_media *m = &d->cfg.media;
+	unsigned act = act_of(d, lba);
+	struct sim_head other;
 	double s_to, seek, a;
 
-	if (lba == d->st.next_lba)
+	if (act != h->act) { /* another head stack: from where it is */
+		const struct sim_act *x = &d->act[act];
+		uint64_t at = x->valid ? x->head_lba : d->cfg.ranges.r[act].lba;
+
+		if (x->valid && lba == x->next_lba)
+			return 0;
+		other.span = h->span;
+		other.act = act;
+		other.s = stroke_of(m, lba_frac(d, at, act));
+		other.angle = m->rev_ns > 0
+				  ? fmod(angle_at(d, at, other.s) + (x->valid ? x->spin : 0), 1.0)
+				  : 0;
+		h = &other;
+	} else if (lba == d->st.next_lba) {
 		return 0;
-	s_to = stroke_of(m, (double)lba / h->span);
+	}
+	s_to = stroke_of(m, lba_frac(d, lba, act));
 	seek = seek_ns(m, fabs(s_to - h->s));
 	if (m->rev_ns <= 0 || seek > limit_ns)
 		return seek;
@@ -213,7 +301,7 @@ double sim_media_rate_mbps(const struct sim_drive *d, uint64_t lba)
 
 double sim_media_stroke(const struct sim_drive *d, uint64_t lba)
 {
-	return stroke_of(&d->cfg.media, (double)lba / (double)span_blocks(d));
+	return stroke_of(&d->cfg.media, lba_frac(d, lba, act_of(d, lba)));
 }
 
 double sim_media_seek(const struct sim_drive *d, double dx)
@@ -228,7 +316,8 @@ uint64_t sim_media_span(const struct sim_drive *d)
 
 bool sim_media_cacheable(const struct sim_drive *d, uint64_t blocks)
 {
-	return d->st.wce && (double)blocks * d->cfg.lblock <= d->cfg.cache_mib * 1048576.0;
+	return d->st.wce && !sim_flash_on(d) &&
+	       (double)blocks * d->cfg.lblock <= d->cfg.cache_mib * 1048576.0;
 }
 
 uint64_t sim_drive_position_ns(const struct sim_drive *d, uint64_t lba)
@@ -254,13 +343,13 @@ static uint64_t access_ns(struct sim_drive *d, uint64_t lba, uint64_t blocks, do
 			  uint64_t *pos_ns)
 {
 	const struct sim_media *m = &d->cfg.media;
-	double span = (double)span_blocks(d);
 	double s_to, t = before_ns, pos;
 	double bytes = (double)blocks * d->cfg.lblock;
 	struct sim_head h;
 
+	sim_media_select(d, lba);
 	sim_media_head(d, &h);
-	s_to = stroke_of(m, (double)lba / span);
+	s_to = stroke_of(m, lba_frac(d, lba, d->cur_act));
 	pos = sim_media_position(d, &h, lba, before_ns, 1e300);
 	if (pos_ns)
 		*pos_ns = pos > 1e15 ? (uint64_t)1e15 : (uint64_t)pos;
@@ -284,6 +373,8 @@ uint64_t sim_media_io_ns(struct sim_drive *d, uint64_t lba, uint64_t blocks, boo
 	uint64_t wait;
 	double ovh = (double)d->cfg.overhead_ns;
 
+	if (sim_flash_on(d))
+		return sim_flash_io_ns(d, lba, blocks, write, fua);
 	if (write && !fua && sim_media_cacheable(d, blocks))
 		return sim_cache_write_ns(d, lba, blocks);
 	/* the mechanics: a destage under way gives way or ends first */
@@ -304,7 +395,9 @@ uint64_t sim_media_format_ns(const struct sim_drive *d, uint64_t blocks)
 
 	per = (double)blocks / slices;
 	for (i = 0; i < slices; i++) {
-		c = per * (i + 0.5) / span;
+		uint64_t l = (uint64_t)(per * (i + 0.5));
+
+		c = d->cfg.ranges.n > 1 ? lba_frac(d, l, act_of(d, l)) : per * (i + 0.5) / span;
 		t += per * d->cfg.lblock / rate_at(m, stroke_of(m, c));
 	}
 	/* one revolution per track switch is folded into a 10 % margin */

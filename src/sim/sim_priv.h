@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "shortstroke/ata.h"
+#include "shortstroke/cpr.h"
 #include "shortstroke/error.h"
 #include "shortstroke/sat.h"
 #include "shortstroke/sim.h"
@@ -71,6 +72,10 @@ enum sim_fault_kind {
 	SIM_FAULT_SLOW_BLOCK,
 	SIM_FAULT_WEAK_HEAD,
 	SIM_FAULT_DELAY,
+	/* a bridge in the path (probe): */
+	SIM_FAULT_REJECT,	    /* reject:<op>: ILLEGAL REQUEST, INVALID COMMAND OPCODE */
+	SIM_FAULT_DROP_REGISTERS,   /* CK_COND ignored: GOOD, no registers */
+	SIM_FAULT_DROP_MODE_SELECT, /* MODE SELECT: GOOD, nothing taken or applied */
 };
 
 struct sim_fault {
@@ -104,10 +109,52 @@ struct sim_unit {
 	unsigned heads; /* "heads": the surfaces the LBAs are laid across */
 };
 
+/* A flash drive (the rig's "flash", docs/flash.md): its NAND and how TRIM
+ * and UNMAP leave what they free. */
+enum sim_trim {
+	SIM_TRIM_NONE = 0, /* no TRIM / UNMAP */
+	SIM_TRIM_NONDET,   /* supported, reads after it not deterministic */
+	SIM_TRIM_DRAT,	   /* deterministic read after TRIM (some fixed data) */
+	SIM_TRIM_RZAT,	   /* deterministic, reads zeros */
+};
+
+struct sim_flash_cfg {
+	bool on;
+	unsigned page_kib;    /* a NAND page of one plane */
+	unsigned planes;      /* programmed together (multi-plane) */
+	unsigned block_pages; /* pages of an erase block (one plane's) */
+	unsigned dies;	      /* working in parallel */
+	double read_us, program_us, erase_ms;
+	double spare_pct; /* raw flash beyond the native capacity, % of it */
+	bool fresh;	  /* "state": "new": nothing mapped at first */
+	enum sim_trim trim;
+};
+
+/* The NVMe personality's own figures (the rig's "nvme" member, sim_nvme.c) */
+#define SIM_NVME_LBAF_MAX 16
+struct sim_nvme_cfg {
+	uint32_t lbaf[SIM_NVME_LBAF_MAX]; /* the LBA formats offered: block bytes */
+	unsigned nlbaf;
+	uint8_t lbaf_init; /* the format at manufacture */
+	bool ns_mgmt;	   /* OACS bit 3: namespace management */
+	uint8_t spare, spare_threshold, percentage_used;
+	uint64_t media_errors;
+};
+
+/* Storage element depopulation (sim_elem.c): what runs */
+enum sim_elem_op {
+	SIM_ELEM_IDLE = 0,
+	SIM_ELEM_REMOVING,  /* REMOVE ELEMENT AND TRUNCATE */
+	SIM_ELEM_RESTORING, /* RESTORE ELEMENTS AND REBUILD */
+};
+
 /* What the rig file says about a drive; never changes after loading. */
 struct sim_config {
 	char id[SIM_ID_MAX + 1];
 	bool sata;
+	bool nvme; /* the NVMe personality: NVMe commands, no CDBs; lblock is the
+		      smallest LBA format's size and blocks count those */
+	struct sim_nvme_cfg nv;
 	char vendor[9];
 	char model[41];
 	char serial[21];
@@ -131,6 +178,13 @@ struct sim_config {
 	uint32_t zone_mb;
 	uint32_t conv_zones;
 	bool d_sense;
+	bool depop; /* "depop": storage element depopulation (sim_elem.c) */
+	/* "sector_sizes": the logical sector sizes it may be formatted to
+	 * (sim_sector.c); the rig's own figures, kept when one is applied */
+	uint32_t sizes[4];
+	unsigned nsizes;
+	uint32_t rig_lblock, rig_pblock; /* 0 until a size is applied */
+	uint64_t rig_blocks, rig_dco;
 	struct sim_media media;
 	struct sim_unit unit;
 	struct sim_fault faults[SIM_MAX_FAULTS];
@@ -150,6 +204,13 @@ struct sim_config {
 	 * at power-on: where the drive's answer still says the same, the
 	 * blob's words are kept as the real drive sent them */
 	uint8_t blob_base[512];
+	struct sim_flash_cfg flash;
+	/* "actuators": head stacks that position independently, each serving
+	 * its range of the LBAs (equal shares of blocks, in order), as the
+	 * Concurrent Positioning Ranges log and VPD page B9h report them;
+	 * 1: an ordinary drive, and ranges.n 0 */
+	unsigned actuators;
+	struct cpr_ranges ranges;
 };
 
 /* --- self-tests (sim_smart.c): one engine for both personalities --- */
@@ -241,6 +302,14 @@ struct sim_state {
 	uint64_t fmt_start_ns, fmt_end_ns, fmt_blocks;
 	bool fmt_corrupt;
 	bool lost_power; /* format-power-loss fired: gone until power cycle */
+	/* storage elements (sim_elem.c): bit h, head h removed; what runs */
+	uint32_t depop_mask;
+	enum sim_elem_op elem_op;
+	uint32_t elem_id; /* the element being removed (head + 1) */
+	uint64_t elem_blocks, elem_start_ns, elem_end_ns;
+	/* the logical sector size a change set (0: the rig's), and one a
+	 * MODE SELECT made pending for the next FORMAT UNIT (0: none) */
+	uint32_t lblock, pending_lblock;
 	bool vanished;
 	uint64_t power_cycles;
 	struct sim_smart smart;
@@ -250,6 +319,15 @@ struct sim_state {
 	uint16_t active_notch; /* SAS notch page; 0 = all notches */
 	struct sim_fault faults[SIM_MAX_FAULTS];
 	unsigned nfaults;
+	/* NVMe: the namespace (one: NN is 1) */
+	struct sim_nvme_state {
+		uint32_t nsid;		/* 0: none allocated */
+		bool attached;		/* to the controller: active */
+		uint64_t nsze;		/* blocks of its format */
+		uint8_t lbaf;		/* its LBA format */
+		uint64_t reads, writes; /* host read and write commands */
+		uint64_t media_errors;	/* unrecovered reads since manufacture */
+	} nv;
 	uint64_t head_lba; /* media model: where the heads are */
 	uint64_t next_lba; /* first LBA after the last transfer */
 };
@@ -313,6 +391,28 @@ struct sim_wcache {
 	uint64_t destaged; /* bytes written to the medium from the cache */
 };
 
+/* A flash drive at run time (sim_flash.c): the FTL, built on first use,
+ * the host pages it does not map (persisted, in the FTL's pages), and the
+ * back end's timing. */
+struct sim_ftl;
+struct sim_flash_ext {
+	uint32_t first, last; /* FTL pages, inclusive */
+};
+struct sim_flash_io {
+	uint64_t done_ns;
+	uint64_t bytes;
+};
+struct sim_flash {
+	struct sim_ftl *ftl;	   /* NULL until built */
+	struct sim_flash_ext *ext; /* unmapped pages while ftl is NULL */
+	uint32_t next, next_cap;   /* extents */
+	uint64_t t_ns;		   /* the model's clock: command times and idle time */
+	uint64_t backend_ns;	   /* the dies are busy until */
+	struct sim_flash_io *fifo; /* buffered writes until programmed */
+	uint32_t fhead, fn, fcap;  /* ring */
+	uint64_t buffered;	   /* bytes in the write buffer */
+};
+
 struct sim_rig;
 
 struct sim_drive {
@@ -346,6 +446,16 @@ struct sim_drive {
 	/* its scheduler last saw commands that need the mechanics waiting
 	 * (sim_sched.c): the destager then leaves them the mechanics */
 	bool mech_waiting;
+	struct sim_flash fl;
+	/* a multi-actuator drive (cfg.actuators > 1): where each head stack
+	 * is (sim_media.c). st.head_lba, st.next_lba and spin are those of
+	 * actuator cur_act; the others wait here. Runtime only */
+	struct sim_act {
+		uint64_t head_lba, next_lba;
+		double spin;
+		bool valid; /* else at its range's outer edge, nothing read ahead */
+	} act[CPR_MAX];
+	unsigned cur_act;
 };
 
 /* A simulated md array (the rig's "arrays"): members in md's order and the
@@ -368,7 +478,26 @@ struct sim_array {
 	unsigned stripe_cache; /* RAID 5, 6, 50, 60: md's stripe_cache_size */
 };
 
+/* A simulated SES enclosure (the rig's "enclosures", sim_ses.c): slots
+ * holding drives of the rig, their locate and fault LEDs kept in
+ * <state>/<id>.encl.json. */
+#define SIM_ENCL_MAX_SLOTS 64
+#define SIM_MAX_ENCLS 8
+struct sim_encl {
+	char id[SIM_ID_MAX + 1];
+	char vendor[9], product[17], serial[21];
+	uint64_t wwn; /* the enclosure's logical identifier */
+	unsigned nslots;
+	struct sim_drive *slot[SIM_ENCL_MAX_SLOTS]; /* NULL: empty */
+	int slot_idx[SIM_ENCL_MAX_SLOTS];	    /* while the rig is built: drive index, -1 */
+	bool ident[SIM_ENCL_MAX_SLOTS], fault[SIM_ENCL_MAX_SLOTS];
+	char *state_path;
+	pthread_mutex_t lock;
+};
+
 struct sim_rig {
+	struct sim_encl *encls;
+	unsigned nencls;
 	struct sim_drive **drives;
 	unsigned count;
 	double time_scale;
@@ -376,6 +505,16 @@ struct sim_rig {
 	struct sim_array *arrays;
 	unsigned narrays;
 };
+
+/* --- enclosures (sim_ses.c) --- */
+struct json_object;
+/* The rig's "enclosures" (v) over the drives cfgs[0..n): into rig->encls,
+ * slot_idx set; origin names the file in err. */
+int sim_encl_parse(struct json_object *v, const struct sim_config *cfgs, size_t n,
+		   struct sim_rig *rig, const char *origin, struct ss_error *err);
+/* After the drives exist: slots point at them, the state file named. */
+int sim_encl_bind(struct sim_rig *rig, const char *state_dir, struct ss_error *err);
+void sim_encl_free_all(struct sim_rig *rig);
 
 /* --- rig parsing (sim_rig.c, sim_jpos.c) --- */
 
@@ -423,6 +562,8 @@ void sim_store_fini(struct sim_store *s);
 int sim_store_read(struct sim_drive *d, uint64_t off, void *buf, size_t len);
 int sim_store_write(struct sim_drive *d, uint64_t off, const void *buf, size_t len);
 int sim_store_wipe(struct sim_drive *d);
+/* Zeros over [off, off+len): stored pieces cleared, holes in the image */
+int sim_store_discard(struct sim_drive *d, uint64_t off, uint64_t len);
 
 /* Every command's own time, media or not (sim_drive.c); a read or write
  * adds the drive's overhead_ns and the media time. */
@@ -441,7 +582,13 @@ uint64_t sim_media_destage_ns(struct sim_drive *d, uint64_t lba, uint64_t blocks
 /* Where the heads are, for a positioning search */
 struct sim_head {
 	double s, angle, span;
+	unsigned act; /* whose head stack (multi-actuator drives) */
 };
+/* A multi-actuator drive: the head stack of lba's range becomes the
+ * current one (st.head_lba, st.next_lba, spin); the others keep theirs.
+ * _reset: after a power cycle, every other one at its range's outer edge */
+void sim_media_select(struct sim_drive *d, uint64_t lba);
+void sim_media_actuators_reset(struct sim_drive *d);
 void sim_media_head(const struct sim_drive *d, struct sim_head *h);
 /* Seek + rotational wait from h to lba (0 when lba continues the last
  * transfer); more than limit_ns when the seek alone is */
@@ -491,6 +638,42 @@ uint64_t sim_cache_destage_ns(struct sim_drive *d);
 uint64_t sim_cache_idle_ns(struct sim_drive *d, uint64_t ns);
 /* A write of this many blocks goes to the write cache */
 bool sim_media_cacheable(const struct sim_drive *d, uint64_t blocks);
+
+/* --- flash (sim_flash.c, docs/flash.md) --- */
+
+struct sim_cmd;
+struct sim_ata;
+
+/* The drive is a flash drive (the rig's "flash") */
+bool sim_flash_on(const struct sim_drive *d);
+/* Defaults of a flash drive's NAND (Micron MT29F64G08CBAAA's figures) */
+void sim_flash_defaults(struct sim_flash_cfg *f);
+/* Its state before the first load: everything mapped ("used") or nothing */
+int sim_flash_init(struct sim_drive *d);
+void sim_flash_fini(struct sim_drive *d);
+/* A read or write of [lba, lba+n): the FTL's work, its time (command
+ * overhead, transfer, the write buffer, the dies) */
+uint64_t sim_flash_io_ns(struct sim_drive *d, uint64_t lba, uint64_t n, bool write, bool fua);
+/* Everything buffered programmed: the wait */
+uint64_t sim_flash_flush_ns(struct sim_drive *d);
+/* The drive idled for ns */
+void sim_flash_idle(struct sim_drive *d, uint64_t ns);
+/* Persisted: the unmapped pages, as a JSON array of [first, last] */
+struct json_object;
+struct json_object *sim_flash_to_json(const struct sim_drive *d);
+/* ... loaded (NULL: as saved by a version without it: nothing changes);
+ * an FTL built from another state is dropped */
+int sim_flash_from_json(struct sim_drive *d, struct json_object *arr);
+/* SCSI: UNMAP, WRITE SAME (10/16) with UNMAP, and the VPD pages B0h
+ * (Block Limits) and B2h (Logical Block Provisioning) */
+void sim_scsi_unmap(struct sim_cmd *sc);
+void sim_scsi_write_same(struct sim_cmd *sc, bool sixteen);
+unsigned sim_flash_vpd_b0(const struct sim_drive *d, uint8_t *b);
+unsigned sim_flash_vpd_b2(const struct sim_drive *d, uint8_t *b);
+/* ATA DATA SET MANAGEMENT (06h) TRIM */
+void sim_ata_dsm(struct sim_ata *a);
+/* READ CAPACITY (16) byte 14: LBPME, LBPRZ */
+uint8_t sim_flash_rc16_bits(const struct sim_drive *d);
 
 /* --- saved IDENTIFY + SMART blobs (sim_blob.c) --- */
 
@@ -552,6 +735,16 @@ uint32_t sim_format_progress(const struct sim_drive *d, uint64_t now);
 bool sim_medium_error(const struct sim_drive *d, uint64_t lba, uint64_t n, uint64_t *bad);
 
 void sim_scsi_exec(struct sim_cmd *sc);
+/* An NVMe admin or I/O command (sim_nvme.c) */
+void sim_nvme_exec(struct sim_cmd *sc);
+/* The namespace's block size (0: none) */
+uint32_t sim_nvme_block(const struct sim_drive *d);
+/* Parse the rig's "nvme" member into c->nv (sim_rig.c hands it over); the
+ * formats checked against c->lblock afterwards by sim_nvme_finish. 0, or -EINVAL
+ * with why in msg. */
+struct json_object;
+int sim_nvme_parse(struct sim_config *c, struct json_object *o, char *msg, size_t len);
+int sim_nvme_finish(struct sim_config *c, char *msg, size_t len);
 void sim_ata_exec(struct sim_cmd *sc);
 /* Build the 512-byte IDENTIFY DEVICE data (a blob drive's, with what the
  * rig overrides and the current state written into it) */
@@ -643,6 +836,43 @@ void sim_unit_setup(struct sim_config *c, uint64_t rig_seed);
  * re-reads of granules that need them (counted as errors corrected with
  * delay), slow-block faults. Deterministic. */
 uint64_t sim_unit_read_ns(struct sim_drive *d, uint64_t lba, uint64_t n);
+
+/* --- storage elements (sim_elem.c) --- */
+
+/* The rig says "depop": the element commands are answered */
+bool sim_elem_supported(const struct sim_drive *d);
+/* Surfaces that serve data, and the k-th of them (0-based) */
+unsigned sim_elem_live(const struct sim_drive *d);
+unsigned sim_elem_head(const struct sim_drive *d, unsigned k);
+/* The native capacity with the removed elements gone */
+uint64_t sim_native_blocks(const struct sim_drive *d);
+/* An element is being removed or restored; its progress 0..65535 */
+bool sim_elem_busy(const struct sim_drive *d);
+uint32_t sim_elem_progress(const struct sim_drive *d, uint64_t now);
+/* Let time pass: the removal or restoration ends when its time comes */
+void sim_elem_tick(struct sim_drive *d, uint64_t now);
+/* NOT READY, 04h/24h (removing) or 04h/25h (restoring), with progress */
+void sim_elem_not_ready(struct sim_cmd *sc);
+unsigned sim_elem_request_sense(const struct sim_drive *d, uint64_t now, uint8_t *buf, unsigned max,
+				bool desc);
+/* SERVICE ACTION IN (16) 17h-1Ah; ATA 12h, 7Ch-7Eh */
+void sim_scsi_elem(struct sim_cmd *sc);
+struct sim_ata;
+void sim_ata_elem(struct sim_ata *a);
+
+/* --- logical sector size (sim_sector.c) --- */
+
+/* The rig's "sector_sizes" lists bytes */
+bool sim_sector_offered(const struct sim_drive *d, uint32_t bytes);
+/* The configuration for a logical sector of bytes (capacity in bytes kept) */
+void sim_sector_config(struct sim_drive *d, uint32_t bytes);
+/* Format to it: configuration, capacity, limits gone, erased */
+void sim_sector_apply(struct sim_drive *d, uint32_t bytes);
+/* VPD B7h (b zeroed, 4 + 8 per size; returns the length), log 2Fh */
+unsigned sim_sector_vpd_b7(const struct sim_drive *d, uint8_t *b);
+void sim_sector_log(const struct sim_drive *d, uint8_t b[512]);
+/* SET SECTOR CONFIGURATION EXT */
+void sim_ata_set_sector_config(struct sim_ata *a);
 
 /* --- SCSI log pages and diagnostics (sim_log.c) --- */
 void sim_scsi_log_sense(struct sim_cmd *sc);

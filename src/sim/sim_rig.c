@@ -33,7 +33,10 @@
 #define SATA_QUEUE 32u		   /* NCQ: 32 tags */
 #define SAS_QUEUE 64u		   /* issue 16's figure: SAS itself sets no limit */
 #define SATA_OVERHEAD_NS 500000ULL /* 0.5 ms: HGST Deskstar 7K3000, read miss */
+#define FLASH_OVERHEAD_NS 0ULL	   /* the 20 us every command takes suffices: docs/flash.md */
 #define SAS_OVERHEAD_NS 200000ULL  /* 0.2 ms: Seagate Constellation.2 SAS */
+#define NVME_QUEUE 64u		   /* of the 64K an NVMe queue may hold: the scheduler's cost */
+#define NVME_OVERHEAD_NS 10000ULL  /* 10 us: a 4 KiB read of a TLC NVMe drive, ~90 us in all */
 
 struct rp {
 	const char *origin;
@@ -426,6 +429,85 @@ static int media_finish(struct rp *p, struct sim_config *c, const struct jpos *p
 
 /* smart_blob: a saved IDENTIFY + SMART blob, relative to the rig file's
  * directory; seeds the drive before the other members (which override) */
+/* "flash": true, or its NAND and TRIM (docs/flash.md) */
+static int rd_flash(struct rp *p, struct sim_config *c, struct json_object *v,
+		    const struct jpos *pos)
+{
+	static const char *const keys[] = { "page_kib", "planes",     "block_pages", "dies",
+					    "read_us",	"program_us", "erase_ms",    "spare_pct",
+					    "state",	"trim",	      NULL };
+	static const double min[] = { 1, 1, 2, 1, 1, 1, 0.01, 0.1 };
+	static const double max[] = { 64, 8, 4096, 1024, 10000, 100000, 1000, 400 };
+	struct sim_flash_cfg *f = &c->flash;
+	double x[8];
+	struct json_object *m;
+	char name[40];
+	unsigned i;
+
+	sim_flash_defaults(f);
+	f->on = true;
+	if (json_object_is_type(v, json_type_boolean)) {
+		f->on = json_object_get_boolean(v);
+		return 0;
+	}
+	if (!json_object_is_type(v, json_type_object))
+		return rp_fail(p, pos, "flash", "expected true or an object");
+	if (check_keys(p, v, pos, "flash.", keys))
+		return p->rc;
+	x[0] = f->page_kib;
+	x[1] = f->planes;
+	x[2] = f->block_pages;
+	x[3] = f->dies;
+	x[4] = f->read_us;
+	x[5] = f->program_us;
+	x[6] = f->erase_ms;
+	x[7] = f->spare_pct;
+	for (i = 0; i < 8; i++) {
+		if (!json_object_object_get_ex(v, keys[i], &m))
+			continue;
+		snprintf(name, sizeof(name), "flash.%s", keys[i]);
+		if (rd_num(p, m, jpos_member(pos, keys[i]), name, min[i], max[i], &x[i]))
+			return p->rc;
+		if (i < 4 && x[i] != (double)(unsigned)x[i])
+			return rp_fail(p, jpos_member(pos, keys[i]), name,
+				       "expected a whole number");
+	}
+	f->page_kib = (unsigned)x[0];
+	f->planes = (unsigned)x[1];
+	f->block_pages = (unsigned)x[2];
+	f->dies = (unsigned)x[3];
+	f->read_us = x[4];
+	f->program_us = x[5];
+	f->erase_ms = x[6];
+	f->spare_pct = x[7];
+	if (f->page_kib & (f->page_kib - 1) || f->page_kib < 4)
+		return rp_fail(p, jpos_member(pos, "page_kib"), "flash.page_kib",
+			       "expected a power of two from 4 to 64");
+	if (json_object_object_get_ex(v, "state", &m)) {
+		const char *s = json_object_is_type(m, json_type_string) ? json_object_get_string(m)
+									 : "";
+
+		if (strcmp(s, "used") && strcmp(s, "new"))
+			return rp_fail(p, jpos_member(pos, "state"), "flash.state",
+				       "expected \"used\" or \"new\"");
+		f->fresh = !strcmp(s, "new");
+	}
+	if (json_object_object_get_ex(v, "trim", &m)) {
+		static const char *const names[] = { "none", "nondeterministic", "drat", "rzat" };
+		const char *s = json_object_is_type(m, json_type_string) ? json_object_get_string(m)
+									 : "";
+
+		for (i = 0; i < 4 && strcmp(s, names[i]); i++)
+			;
+		if (i == 4)
+			return rp_fail(p, jpos_member(pos, "trim"), "flash.trim",
+				       "expected \"none\", \"nondeterministic\", \"drat\" or "
+				       "\"rzat\"");
+		f->trim = (enum sim_trim)i;
+	}
+	return 0;
+}
+
 static int rd_blob(struct rp *p, struct sim_config *c, struct json_object *v,
 		   const struct jpos *pos)
 {
@@ -565,11 +647,11 @@ static int parse_member(struct rp *p, struct sim_config *c, const char *k, struc
 	if (!strcmp(k, "cache_mib"))
 		return rd_num(p, v, pos, k, 0, 65536, &c->cache_mib);
 	if (!strcmp(k, "model"))
-		return rd_str(p, v, pos, k, c->sata ? 40 : 16, c->model);
+		return rd_str(p, v, pos, k, c->sata || c->nvme ? 40 : 16, c->model);
 	if (!strcmp(k, "serial"))
 		return rd_str(p, v, pos, k, 20, c->serial);
 	if (!strcmp(k, "firmware"))
-		return rd_str(p, v, pos, k, c->sata ? 8 : 4, c->firmware);
+		return rd_str(p, v, pos, k, c->sata || c->nvme ? 8 : 4, c->firmware);
 	if (!strcmp(k, "wwn")) {
 		if (rd_wwn(p, v, pos, &c->wwn))
 			return p->rc;
@@ -662,12 +744,38 @@ static int parse_member(struct rp *p, struct sim_config *c, const char *k, struc
 	}
 	if (!strcmp(k, "media"))
 		return rd_media(p, c, v, pos);
+	if (!strcmp(k, "flash"))
+		return 0; /* done first: it sets defaults */
 	if (!strcmp(k, "faults"))
 		return rd_faults(p, c, v, pos);
 	if (!strcmp(k, "retries"))
 		return rd_retries(p, v, pos, &c->unit);
 	if (!strcmp(k, "spread"))
 		return rd_spread(p, v, pos, &c->unit);
+	if (!strcmp(k, "actuators")) {
+		if (rd_u64(p, v, pos, k, 1, 4, &n))
+			return p->rc;
+		c->actuators = (unsigned)n;
+		return 0;
+	}
+	if (!strcmp(k, "depop"))
+		return rd_bool(p, v, pos, k, &c->depop);
+	if (!strcmp(k, "sector_sizes")) {
+		size_t m;
+
+		if (!json_object_is_type(v, json_type_array) ||
+		    (m = json_object_array_length(v)) < 1 || m > 4)
+			return rp_fail(p, pos, k, "expected a list of 1 to 4 sizes (512, 4096)");
+		c->nsizes = 0;
+		for (size_t i = 0; i < m; i++) {
+			if (rd_u64(p, json_object_array_get_idx(v, i), pos, k, 512, 4096, &n))
+				return p->rc;
+			if (n != 512 && n != 4096)
+				return rp_fail(p, pos, k, "expected 512 or 4096");
+			c->sizes[c->nsizes++] = (uint32_t)n;
+		}
+		return 0;
+	}
 	if (!strcmp(k, "heads")) {
 		if (rd_u64(p, v, pos, k, 1, 32, &n))
 			return p->rc;
@@ -703,10 +811,12 @@ static int parse_drive(struct rp *p, struct json_object *o, const struct jpos *p
 	if (!json_object_object_get_ex(o, "personality", &x))
 		return rp_fail(p, pos, NULL, "missing field \"personality\"");
 	if (!json_object_is_type(x, json_type_string) ||
-	    (strcmp(json_object_get_string(x), "sata") && strcmp(json_object_get_string(x), "sas")))
+	    (strcmp(json_object_get_string(x), "sata") &&
+	     strcmp(json_object_get_string(x), "sas") && strcmp(json_object_get_string(x), "nvme")))
 		return rp_fail(p, jpos_member(pos, "personality"), "personality",
-			       "expected \"sata\" or \"sas\"");
+			       "expected \"sata\", \"sas\" or \"nvme\"");
 	c->sata = !strcmp(json_object_get_string(x), "sata");
+	c->nvme = !strcmp(json_object_get_string(x), "nvme");
 
 	/* defaults */
 	c->unit = p->unit; /* the rig's, which the drive's own members override */
@@ -722,7 +832,34 @@ static int parse_drive(struct rp *p, struct json_object *o, const struct jpos *p
 	c->overhead_ns = c->sata ? SATA_OVERHEAD_NS : SAS_OVERHEAD_NS;
 	c->write_cache = c->sata;
 	c->cache_mib = NAN;
+	if (c->nvme) { /* sim_nvme.c: figures of a flash drive */
+		c->rpm = 1;
+		c->form_factor = 0;
+		c->queue_depth = NVME_QUEUE;
+		c->overhead_ns = NVME_OVERHEAD_NS;
+		c->write_cache = true;
+		c->nv.lbaf[0] = 512;
+		c->nv.lbaf[1] = 4096;
+		c->nv.nlbaf = 2;
+		c->nv.ns_mgmt = true;
+		c->nv.spare = 100;
+		c->nv.spare_threshold = 10;
+		/* a TLC drive on PCIe 3.0 x4: 3 GB/s, 80 us to the first byte */
+		c->media.avg_seek_ms = c->media.t2t_ms = c->media.full_ms = 0.08;
+		c->media.outer_mbps = c->media.inner_mbps = 3000;
+	}
+
+	c->actuators = 1;
 	json_object_object_get_ex(o, "media", &media);
+	/* a flash drive: its defaults before the members that override them */
+	if (json_object_object_get_ex(o, "flash", &x)) {
+		if (rd_flash(p, c, x, jpos_member(pos, "flash")))
+			return p->rc;
+		if (c->flash.on) {
+			c->rpm = 1;
+			c->overhead_ns = FLASH_OVERHEAD_NS;
+		}
+	}
 	/* a drive seeded from a saved blob: the other members override it */
 	if (json_object_object_get_ex(o, "smart_blob", &x) &&
 	    rd_blob(p, c, x, jpos_member(pos, "smart_blob")))
@@ -743,6 +880,12 @@ static int parse_drive(struct rp *p, struct json_object *o, const struct jpos *p
 					    c->sata ? vendor_tmp : c->vendor);
 			} else if (!strcmp(k, "media")) {
 				rc = rd_media(p, c, v, kp);
+			} else if (!strcmp(k, "nvme") && c->nvme) {
+				char msg[200];
+
+				rc = sim_nvme_parse(c, v, msg, sizeof(msg))
+					 ? rp_fail(p, kp, k, "%s", msg)
+					 : 0;
 			} else {
 				rc = parse_member(p, c, k, v, kp, &seen_lblock);
 			}
@@ -762,9 +905,18 @@ static int parse_drive(struct rp *p, struct json_object *o, const struct jpos *p
 		return rp_fail(p, pos, NULL, "missing field \"firmware\"");
 	if (!c->blocks)
 		return rp_fail(p, pos, NULL, "missing field \"blocks\"");
-	if (!c->sata && !c->vendor[0])
+	if (c->nvme) {
+		char msg[200];
+
+		if (c->zoned != SIM_ZONED_NONE)
+			return rp_fail(p, jpos_member(pos, "zoned"), "zoned",
+				       "the NVMe personality has no zones");
+		if (sim_nvme_finish(c, msg, sizeof(msg)))
+			return rp_fail(p, jpos_member(pos, "nvme"), "nvme", "%s", msg);
+	}
+	if (!c->sata && !c->nvme && !c->vendor[0])
 		return rp_fail(p, pos, NULL, "missing field \"vendor\"");
-	if (!c->sata && !c->has_wwn)
+	if (!c->sata && !c->nvme && !c->has_wwn)
 		return rp_fail(p, pos, NULL, "missing field \"wwn\" (a SAS drive has a name)");
 
 	/* consistency */
@@ -804,6 +956,17 @@ static int parse_drive(struct rp *p, struct json_object *o, const struct jpos *p
 		return rp_fail(p, jpos_member(pos, "dco"), "dco.factory_blocks", "too large");
 	if (!c->sata && c->dco_factory != c->blocks)
 		c->dco_factory = c->blocks;
+	if (c->nsizes) {
+		bool own = false;
+
+		for (unsigned i = 0; i < c->nsizes; i++)
+			own |= c->sizes[i] == c->lblock;
+		if (!own || c->zoned != SIM_ZONED_NONE || c->dco_factory != c->blocks)
+			return rp_fail(
+			    p, jpos_member(pos, "sector_sizes"), "sector_sizes",
+			    "must list the drive's own logical_block, on a drive that is "
+			    "not zoned and has no DCO factory size");
+	}
 	if (c->zoned != SIM_ZONED_NONE) {
 		uint64_t zb = (uint64_t)c->zone_mb * 1048576 / c->lblock;
 		uint64_t zones = (c->blocks + zb - 1) / zb;
@@ -817,6 +980,21 @@ static int parse_drive(struct rp *p, struct json_object *o, const struct jpos *p
 				       "too small: more than 16777216 zones");
 	}
 
+	if (c->flash.on && c->rpm != 1)
+		return rp_fail(p, jpos_member(pos, "rpm"), "rpm",
+			       "a flash drive does not rotate: 1");
+	if (c->flash.on && c->zoned != SIM_ZONED_NONE)
+		return rp_fail(p, jpos_member(pos, "zoned"), "zoned",
+			       "a zoned flash drive is not modelled");
+
+	if (c->actuators > 1 && c->zoned != SIM_ZONED_NONE)
+		return rp_fail(p, jpos_member(pos, "actuators"), "actuators",
+			       "a zoned drive with several actuators is not simulated");
+	if (c->actuators > 1 && c->dco_factory != c->blocks)
+		return rp_fail(p, jpos_member(pos, "actuators"), "actuators",
+			       "a drive with several actuators and a DCO below its factory "
+			       "capacity is not simulated");
+
 	/* media: the rig's figures, the rest from the rpm table */
 	mp = media ? jpos_member(pos, "media") : NULL;
 	if (!isnan(c->cache_mib) && !isnan(c->media.cache_mb))
@@ -829,6 +1007,10 @@ static int parse_drive(struct rp *p, struct json_object *o, const struct jpos *p
 		c->cache_mib = c->media.cache_mb;
 	c->media.cache_mb = c->cache_mib;
 	sim_unit_setup(c, p->seed);
+	if (c->actuators > 1) /* the surfaces shared out among the head stacks */
+		cpr_split(
+		    &c->ranges, c->actuators, c->blocks,
+		    (uint8_t)(c->unit.heads / c->actuators ? c->unit.heads / c->actuators : 1));
 	p->label[0] = '\0';
 	return 0;
 }
@@ -1126,7 +1308,8 @@ static struct sim_drive *drive_new(struct sim_rig *rig, const struct sim_config 
 	d->store.size = c->dco_factory * c->lblock;
 	sim_state_init(d);
 	d->mono_base_ns = sim_mono_ns();
-	if (sim_zones_init(d)) {
+	if (sim_zones_init(d) || sim_flash_init(d)) {
+		sim_zones_fini(d);
 		free(d);
 		return NULL;
 	}
@@ -1141,6 +1324,7 @@ static void drive_free(struct sim_drive *d)
 	sim_store_fini(&d->store);
 	sim_zones_fini(d);
 	sim_cache_fini(d);
+	sim_flash_fini(d);
 	free(d->state_path);
 	if (d->lock_fd >= 0)
 		close(d->lock_fd);
@@ -1163,6 +1347,7 @@ void sim_rig_free(struct sim_rig *rig)
 			sim_state_unlock(d, true, NULL);
 		drive_free(d);
 	}
+	sim_encl_free_all(rig);
 	free(rig->drives);
 	free(rig->arrays);
 	free(rig->state_dir);
@@ -1200,8 +1385,8 @@ static int open_state_dir(const char *dir, struct ss_error *err)
 static int rig_build(struct rp *p, struct json_object *root, const struct jpos *rpos,
 		     const char *state_dir, struct sim_rig **out)
 {
-	static const char *const top_keys[] = { "drives",  "time_scale", "arrays", "seed",
-						"retries", "spread",	 NULL };
+	static const char *const top_keys[] = { "drives",  "time_scale", "arrays",     "seed",
+						"retries", "spread",	 "enclosures", NULL };
 	unsigned(*members)[SIM_ARRAY_MAX_MEMBERS] = NULL;
 	struct json_object *drives, *arrays, *x;
 	const struct jpos *dpos;
@@ -1279,6 +1464,13 @@ static int rig_build(struct rp *p, struct json_object *root, const struct jpos *
 		if (parse_arrays(p, arrays, jpos_member(rpos, "arrays"), cfgs, n, rig, members))
 			goto fail;
 	}
+	if (json_object_object_get_ex(root, "enclosures", &x)) {
+		rc = sim_encl_parse(x, cfgs, n, rig, p->origin, p->err);
+		if (rc) {
+			p->rc = rc;
+			goto fail;
+		}
+	}
 	if (state_dir) {
 		rc = open_state_dir(state_dir, p->err);
 		if (rc) {
@@ -1323,6 +1515,11 @@ static int rig_build(struct rp *p, struct json_object *root, const struct jpos *
 	for (i = 0; i < rig->narrays; i++)
 		for (j = 0; j < rig->arrays[i].n; j++)
 			rig->arrays[i].member[j] = rig->drives[members[i][j]];
+	rc = sim_encl_bind(rig, state_dir, p->err);
+	if (rc) {
+		p->rc = rc;
+		goto fail;
+	}
 	if (state_dir)
 		sim_state_clean_tmp(rig);
 	free(members);

@@ -64,8 +64,8 @@ unsigned sim_drive_schedule(struct sim_drive *d, const struct sim_queued *q, uns
 	long room = -1, blocked = -1;
 	bool mech = false;
 
-	if (!d || !n)
-		return 0;
+	if (!d || !n || sim_flash_on(d))
+		return 0; /* a flash drive serves in order (docs/flash.md) */
 	for (i = 0; i < n; i++) {
 		if (!q[i].write || !sim_media_cacheable(d, q[i].blocks))
 			mech = true;

@@ -7,6 +7,8 @@
 #include <scsi/sg_unaligned.h>
 
 #include "shortstroke/sense.h"
+#include "shortstroke/elem.h"
+#include "shortstroke/sector.h"
 #include "sim/sim_priv.h"
 
 #define OP_TUR 0x00
@@ -37,6 +39,9 @@
 #define OP_SAI16 0x9e
 #define OP_REPORT_LUNS 0xa0
 #define OP_ATA12 0xa1
+#define OP_WRITE_SAME10 0x41
+#define OP_UNMAP 0x42
+#define OP_WRITE_SAME16 0x93
 
 /* Space-padded, not terminated */
 static void put_text(uint8_t *p, const char *s, size_t n)
@@ -110,6 +115,12 @@ static bool supported(const struct sim_drive *d, uint8_t op)
 	case OP_ATA16:
 	case OP_ATA12:
 		return d->cfg.sata;
+	case OP_WRITE_SAME16:
+		return true;
+	case OP_WRITE_SAME10:
+		return !d->cfg.sata; /* libata translates the 16-byte one only */
+	case OP_UNMAP:
+		return !d->cfg.sata && sim_flash_on(d) && d->cfg.flash.trim != SIM_TRIM_NONE;
 	default:
 		return false;
 	}
@@ -187,7 +198,15 @@ static unsigned vpd_list(const struct sim_drive *d, uint8_t *pages)
 	pages[n++] = 0x83;
 	if (d->cfg.sata)
 		pages[n++] = 0x89;
+	if (sim_flash_on(d))
+		pages[n++] = 0xb0;
 	pages[n++] = 0xb1;
+	if (sim_flash_on(d))
+		pages[n++] = 0xb2;
+	if (d->cfg.nsizes && !d->cfg.sata)
+		pages[n++] = VPD_BLOCK_LENGTHS;
+	if (d->cfg.ranges.n > 1) /* a SAS drive's, or libata's from the ATA log */
+		pages[n++] = VPD_CPR;
 	return n;
 }
 
@@ -291,6 +310,12 @@ static void inquiry_vpd(struct sim_cmd *sc, uint8_t page, unsigned alloc)
 		sim_ata_identify(d, b + 60);
 		n = 572;
 		break;
+	case 0xb0:
+	case 0xb2:
+		if (!sim_flash_on(d))
+			goto bad;
+		n = page == 0xb0 ? sim_flash_vpd_b0(d, b) : sim_flash_vpd_b2(d, b);
+		break;
 	case 0xb1:
 		sg_put_unaligned_be16(0x3c, b + 2);
 		sg_put_unaligned_be16(d->cfg.rpm, b + 4);
@@ -298,6 +323,17 @@ static void inquiry_vpd(struct sim_cmd *sc, uint8_t page, unsigned alloc)
 		if (d->cfg.zoned == SIM_ZONED_HOST_AWARE)
 			b[8] = 0x10;
 		n = 64;
+		break;
+	case VPD_CPR:
+		n = d->cfg.ranges.n > 1 ? (unsigned)cpr_build_vpd(&d->cfg.ranges, b, sizeof(b)) : 0;
+		if (!n)
+			goto bad;
+		b[0] = pdt(d);
+		break;
+	case VPD_BLOCK_LENGTHS:
+		if (!d->cfg.nsizes || d->cfg.sata)
+			goto bad;
+		n = sim_sector_vpd_b7(d, b);
 		break;
 	default:
 		goto bad;
@@ -338,7 +374,9 @@ static void cmd_request_sense(struct sim_cmd *sc)
 	uint8_t b[40];
 	unsigned n;
 
-	if (sc->d->st.fmt_active) {
+	if (sim_elem_busy(sc->d)) {
+		n = sim_elem_request_sense(sc->d, sc->now_ns, b, sizeof(b), desc);
+	} else if (sc->d->st.fmt_active) {
 		uint32_t p = sim_format_progress(sc->d, sc->now_ns);
 
 		x.sks_valid = true;
@@ -412,7 +450,7 @@ static void cmd_sai16(struct sim_cmd *sc)
 	uint8_t b[32];
 
 	if ((cdb[1] & 0x1f) != 0x10) {
-		sim_bad_cdb(sc, 1, 4);
+		sim_scsi_elem(sc); /* the storage element service actions */
 		return;
 	}
 	memset(b, 0, sizeof(b));
@@ -420,6 +458,7 @@ static void cmd_sai16(struct sim_cmd *sc)
 	sg_put_unaligned_be32(d->cfg.lblock, b + 8);
 	b[12] = 0x10; /* RC BASIS 01b: the capacity of the logical unit */
 	b[13] = (uint8_t)(log2u(d->cfg.pblock / d->cfg.lblock) & 0x0f);
+	b[14] = sim_flash_rc16_bits(d); /* LBPME, LBPRZ */
 	sim_data_in(sc, b, alloc < sizeof(b) ? alloc : sizeof(b));
 }
 
@@ -630,7 +669,7 @@ static void cmd_mode_sense(struct sim_cmd *sc, bool ten)
 			blocks = d->cfg.sata ? 0 : UINT64_MAX;
 			break;
 		case PC_DEF:
-			blocks = d->cfg.sata ? sim_capacity(d) : d->cfg.blocks;
+			blocks = d->cfg.sata ? sim_capacity(d) : sim_native_blocks(d);
 			break;
 		default:
 			blocks = sim_capacity(d);
@@ -702,7 +741,7 @@ static void cmd_mode_select(struct sim_cmd *sc, bool ten)
 	bool longlba, wce = d->st.wce, dsense = d->st.dsense, smart_on = d->st.smart.enabled;
 	uint16_t notch = d->st.active_notch;
 	uint64_t nb, new_blocks = 0;
-	uint32_t bl;
+	uint32_t bl, pending = 0;
 	uint8_t cur[64], chg[64];
 
 	if (d->cfg.sata && (!pf || sp)) {
@@ -710,8 +749,8 @@ static void cmd_mode_select(struct sim_cmd *sc, bool ten)
 		sim_bad_cdb(sc, 1, sp ? 0 : 4);
 		return;
 	}
-	if (plen == 0)
-		return;
+	if (plen == 0 || has_fault(d, SIM_FAULT_DROP_MODE_SELECT))
+		return; /* (a bridge that drops it takes no data: resid is all of it) */
 	if (!sc->out || sc->out_len < plen || plen < hdr) {
 		param_len_error(sc);
 		return;
@@ -741,16 +780,19 @@ static void cmd_mode_select(struct sim_cmd *sc, bool ten)
 			bl = sg_get_unaligned_be24(b + 5);
 			ones = nb == 0xffffffffULL;
 		}
-		if (bl != d->cfg.lblock) {
+		if (bl != d->cfg.lblock && (d->cfg.sata || !sim_sector_offered(d, bl))) {
 			sim_bad_param(sc, hdr + (longlba ? 12 : 5));
 			return;
 		}
 		/* A SATL ignores the block count (libata does); a SAS drive
-		 * resizes: 0 keeps, all ones restores the native capacity. */
-		if (!d->cfg.sata) {
+		 * resizes: 0 keeps, all ones restores the native capacity. A new
+		 * block length waits for the next FORMAT UNIT (sim_sector.c). */
+		if (bl != d->cfg.lblock) {
+			pending = bl;
+		} else if (!d->cfg.sata) {
 			if (ones) {
-				new_blocks = d->cfg.blocks;
-			} else if (nb > d->cfg.blocks) {
+				new_blocks = sim_native_blocks(d);
+			} else if (nb > sim_native_blocks(d)) {
 				sim_bad_param(sc, hdr);
 				return;
 			} else {
@@ -822,6 +864,10 @@ static void cmd_mode_select(struct sim_cmd *sc, bool ten)
 		d->st.saved_dsense = dsense;
 		d->dirty = true;
 	}
+	if (pending != d->st.pending_lblock && !has_fault(d, SIM_FAULT_IGNORE_MODE_SELECT)) {
+		d->st.pending_lblock = pending;
+		d->dirty = true;
+	}
 	if (new_blocks && new_blocks != d->st.scsi_blocks &&
 	    !has_fault(d, SIM_FAULT_IGNORE_MODE_SELECT)) {
 		d->st.scsi_blocks = new_blocks;
@@ -873,6 +919,8 @@ static void cmd_format(struct sim_cmd *sc)
 	s->fmt_blocks = s->scsi_blocks;
 	sim_cache_drop(d); /* what was cached is formatted away */
 	dur = sim_media_format_ns(d, s->fmt_blocks);
+	if (cdb[4] & 0x03)
+		dur = 2000000000ULL; /* FFMT: a fast format writes no medium */
 	s->fmt_start_ns = sc->now_ns;
 	s->fmt_end_ns = sc->now_ns + dur;
 	s->fmt_active = true;
@@ -898,6 +946,8 @@ static void cmd_format(struct sim_cmd *sc)
 	s->scsi_blocks = s->fmt_blocks;
 	sim_store_wipe(d);
 	sim_zones_reset_all(d);
+	if (s->pending_lblock)
+		sim_sector_apply(d, s->pending_lblock);
 }
 
 /* ---- media access ---- */
@@ -1034,7 +1084,36 @@ static bool reaches_ata(uint8_t op)
 	case OP_WRITE16:
 	case OP_VERIFY16:
 	case OP_SYNC16:
+	case OP_WRITE_SAME16:
 		return true;
+	default:
+		return false;
+	}
+}
+
+/* What a drive removing or restoring elements still answers: what tells
+ * who it is, its capacity and its state (the ATA commands of the same). */
+static bool answers_while_depop(const struct sim_cmd *sc)
+{
+	const uint8_t *cdb = sc->c->cdb;
+
+	switch (cdb[0]) {
+	case OP_INQUIRY:
+	case OP_REQ_SENSE:
+	case OP_REPORT_LUNS:
+	case OP_RC10:
+	case OP_SAI16:
+	case OP_MSENSE6:
+	case OP_MSENSE10:
+	case OP_LOG_SENSE:
+		return (cdb[0] != OP_SAI16 || (cdb[1] & 0x1f) == 0x10 ||
+			(cdb[1] & 0x1f) == SCSI_SAI_GET_ELEM_STATUS);
+	case OP_ATA16:
+		return sc->c->cdb_len >= 15 &&
+		       (cdb[14] == ATA_IDENTIFY || cdb[14] == ATA_READ_LOG_EXT ||
+			cdb[14] == ATA_READ_LOG_DMA_EXT || cdb[14] == ATA_GET_PHYS_ELEM_STATUS ||
+			cdb[14] == ATA_READ_NATIVE_MAX_EXT || cdb[14] == ATA_AMAC ||
+			cdb[14] == ATA_SMART || cdb[14] == ATA_CHECK_POWER_MODE);
 	default:
 		return false;
 	}
@@ -1055,6 +1134,10 @@ void sim_scsi_exec(struct sim_cmd *sc)
 	}
 	if (d->st.fmt_active && op != OP_INQUIRY && op != OP_REQ_SENSE && op != OP_REPORT_LUNS) {
 		not_ready_formatting(sc);
+		return;
+	}
+	if (sim_elem_busy(d) && !answers_while_depop(sc)) {
+		sim_elem_not_ready(sc);
 		return;
 	}
 	/* a translated command reaches the ATA device: the READ NATIVE MAX /
@@ -1146,6 +1229,15 @@ void sim_scsi_exec(struct sim_cmd *sc)
 		break;
 	case OP_ZBC_OUT:
 		sim_scsi_zbc_out(sc);
+		break;
+	case OP_UNMAP:
+		sim_scsi_unmap(sc);
+		break;
+	case OP_WRITE_SAME10:
+		sim_scsi_write_same(sc, false);
+		break;
+	case OP_WRITE_SAME16:
+		sim_scsi_write_same(sc, true);
 		break;
 	default:
 		sim_bad_opcode(sc);

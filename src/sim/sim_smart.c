@@ -18,6 +18,7 @@
 
 #include <scsi/sg_unaligned.h>
 
+#include "shortstroke/sector.h"
 #include "sim/sim_priv.h"
 
 #define SMART_READ_DATA 0xd0
@@ -797,7 +798,8 @@ void sim_ata_smart(struct sim_ata *a)
 }
 
 /* READ LOG EXT: LBA 7:0 the log, 15:8 and 39:32 the page, count pages.
- * The GPL directory and the extended self-test log (one page). */
+ * The GPL directory, the extended self-test log (one page) and, on a
+ * drive with several actuators, the Concurrent Positioning Ranges log. */
 void sim_ata_read_log_ext(struct sim_ata *a)
 {
 	struct sim_cmd *sc = a->sc;
@@ -821,6 +823,23 @@ void sim_ata_read_log_ext(struct sim_ata *a)
 		sg_put_unaligned_le16(0x0001, b);
 		if (sim_smart_supported(d))
 			sg_put_unaligned_le16(1, b + 2 * 0x07);
+		if (d->cfg.ranges.n > 1)
+			sg_put_unaligned_le16(1, b + 2 * CPR_LOG);
+		if (d->cfg.nsizes)
+			sg_put_unaligned_le16(1, b + 2 * ATA_LOG_SECTOR_CONFIG);
+		break;
+	case CPR_LOG:
+		if (d->cfg.ranges.n < 2 || !cpr_build_ata_log(&d->cfg.ranges, b, sizeof(b))) {
+			sim_ata_abrt(a, ATA_ERR_ABRT);
+			return;
+		}
+		break;
+	case ATA_LOG_SECTOR_CONFIG:
+		if (!d->cfg.nsizes) {
+			sim_ata_abrt(a, ATA_ERR_ABRT);
+			return;
+		}
+		sim_sector_log(d, b);
 		break;
 	case 0x07:
 		if (!sim_smart_supported(d) || !d->st.smart.enabled) {

@@ -180,10 +180,10 @@ static void describe(const struct sim_drive *d, struct drive_info *out)
 	snprintf(out->model, sizeof(out->model), "%s", d->cfg.model);
 	snprintf(out->firmware, sizeof(out->firmware), "%s", d->cfg.firmware);
 	sim_drive_ids(d, out->serial, sizeof(out->serial), out->wwn, sizeof(out->wwn));
-	out->tran = d->cfg.sata ? TRAN_SATA : TRAN_SAS;
+	out->tran = d->cfg.sata ? TRAN_SATA : d->cfg.nvme ? TRAN_NVME : TRAN_SAS;
 	out->ata = d->cfg.sata;
-	out->logical_block = d->cfg.lblock;
-	out->physical_block = d->cfg.pblock;
+	out->logical_block = d->cfg.nvme ? sim_nvme_block(d) : d->cfg.lblock;
+	out->physical_block = d->cfg.nvme ? out->logical_block : d->cfg.pblock;
 	out->capacity_blocks = sim_drive_capacity(d);
 	out->rpm = d->cfg.rpm;
 	out->form_factor = d->cfg.form_factor;
@@ -241,6 +241,11 @@ static int s_find(struct dev_env *env, const char *name, struct dev_found *out,
 		    err, -ENODEV, "%s names a simulated drive; give --demo or --rig FILE", name);
 	if (rc)
 		return rc;
+	if (!sim_rig_find(rig, name + PREFIX_LEN) && sim_rig_find_encl(rig, name + PREFIX_LEN))
+		return ss_error_usage(err, -EOPNOTSUPP,
+				      "%s is a simulated enclosure, not a drive: 'locate' and "
+				      "'fault' take the disks in its slots",
+				      name);
 	if (!sim_rig_find(rig, name + PREFIX_LEN))
 		return ss_error_usage(
 		    err, -ENOENT, "%s: no such drive in the rig (see 'shortstroke list')", name);
@@ -348,6 +353,42 @@ static int s_power_cycle(struct dev_env *env, const char *name, bool check, stru
 	return sim_drive_save(d, err);
 }
 
+static int s_enclosures(struct dev_env *env, struct dev_encl **out, size_t *n, struct ss_error *err)
+{
+	struct sim_rig *rig;
+	int rc = sim_source_rig(env, &rig, err);
+	unsigned k = rc ? 0 : sim_rig_encl_count(rig);
+
+	*out = NULL;
+	*n = 0;
+	if (rc || !k)
+		return rc;
+	*out = calloc(k, sizeof(**out));
+	if (!*out)
+		return ss_error_set(err, -ENOMEM, "out of memory");
+	for (unsigned i = 0; i < k; i++)
+		snprintf((*out)[i].name, sizeof((*out)[i].name), "%s%s", prefix,
+			 sim_encl_id(sim_rig_encl(rig, i)));
+	*n = k;
+	return 0;
+}
+
+static int s_open_encl(struct dev_env *env, const struct dev_encl *e, struct transport **out,
+		       struct ss_error *err)
+{
+	struct sim_rig *rig;
+	struct sim_encl *se;
+	int rc = sim_source_rig(env, &rig, err);
+
+	if (rc)
+		return rc;
+	se = strncmp(e->name, prefix, PREFIX_LEN) ? NULL
+						  : sim_rig_find_encl(rig, e->name + PREFIX_LEN);
+	if (!se)
+		return ss_error_usage(err, -ENOENT, "%s: no such enclosure in the rig", e->name);
+	return transport_open_sim_encl(se, out, err);
+}
+
 const struct dev_source_ops sim_dev_source = {
 	.name = "sim",
 	.caps = DEVSRC_SIMULATED,
@@ -363,4 +404,6 @@ const struct dev_source_ops sim_dev_source = {
 	.io = s_io,
 	.members = s_members,
 	.power_cycle = s_power_cycle,
+	.enclosures = s_enclosures,
+	.open_encl = s_open_encl,
 };

@@ -37,6 +37,12 @@ void sim_state_init(struct sim_drive *d)
 	s->sec_locked = c->sec_locked;
 	s->sec_frozen = c->sec_frozen;
 	s->scsi_blocks = c->blocks;
+	if (c->nvme) {
+		s->nv.nsid = 1;
+		s->nv.attached = true;
+		s->nv.lbaf = c->nv.lbaf_init;
+		s->nv.nsze = c->blocks * c->lblock / c->nv.lbaf[c->nv.lbaf_init];
+	}
 	s->wce = s->saved_wce = c->write_cache;
 	s->dsense = s->saved_dsense = c->d_sense;
 	s->smart = c->smart;
@@ -171,6 +177,18 @@ static struct json_object *state_to_json(const struct sim_drive *d)
 	put_bool(o, "sec_frozen", s->sec_frozen);
 	put_bool(o, "sec_locked", s->sec_locked);
 	put_u64(o, "scsi_blocks", s->scsi_blocks);
+	if (d->cfg.nvme) {
+		struct json_object *nv = json_object_new_object();
+
+		put_u64(nv, "nsid", s->nv.nsid);
+		put_bool(nv, "attached", s->nv.attached);
+		put_u64(nv, "nsze", s->nv.nsze);
+		put_u64(nv, "lbaf", s->nv.lbaf);
+		put_u64(nv, "reads", s->nv.reads);
+		put_u64(nv, "writes", s->nv.writes);
+		put_u64(nv, "media_errors", s->nv.media_errors);
+		json_object_object_add(o, "nvme", nv);
+	}
 	put_bool(o, "wce", s->wce);
 	put_bool(o, "saved_wce", s->saved_wce);
 	put_bool(o, "dsense", s->dsense);
@@ -182,6 +200,16 @@ static struct json_object *state_to_json(const struct sim_drive *d)
 	put_u64(f, "blocks", s->fmt_blocks);
 	put_bool(f, "corrupt", s->fmt_corrupt);
 	json_object_object_add(o, "format", f);
+	f = json_object_new_object();
+	put_u64(f, "removed", s->depop_mask);
+	put_u64(f, "op", s->elem_op);
+	put_u64(f, "id", s->elem_id);
+	put_u64(f, "blocks", s->elem_blocks);
+	put_u64(f, "start_ns", s->elem_start_ns);
+	put_u64(f, "end_ns", s->elem_end_ns);
+	json_object_object_add(o, "elements", f);
+	put_u64(o, "sector_size", s->lblock);
+	put_u64(o, "pending_sector_size", s->pending_lblock);
 	put_bool(o, "lost_power", s->lost_power);
 	put_bool(o, "vanished", s->vanished);
 	sm = json_object_new_object();
@@ -202,6 +230,8 @@ static struct json_object *state_to_json(const struct sim_drive *d)
 	put_u64(o, "head_lba", s->head_lba);
 	put_u64(o, "next_lba", s->next_lba);
 	health_to_json(d, o);
+	if (sim_flash_on(d))
+		json_object_object_add(o, "flash_unmapped", sim_flash_to_json(d));
 	return o;
 }
 
@@ -557,6 +587,10 @@ static int file_load(struct sim_drive *d, struct ss_error *err)
 		return ss_error_set(err, -EINVAL, "%s: unknown state version (expected %d)",
 				    d->state_path, STATE_VERSION);
 	}
+	/* a sector size set by a format: the configuration follows it first */
+	if (json_object_object_get_ex(o, "sector_size", &x) && get_u64(&l, o, "sector_size", &v) &&
+	    v && v != d->cfg.lblock && sim_sector_offered(d, (uint32_t)v))
+		sim_sector_config(d, (uint32_t)v);
 	if (!json_object_object_get_ex(o, "id", &x) ||
 	    strcmp(json_object_get_string(x), d->cfg.id) != 0 || !get_u64(&l, o, "blocks", &v) ||
 	    v != d->cfg.blocks || !get_u64(&l, o, "logical_block", &v) || v != d->cfg.lblock) {
@@ -601,6 +635,25 @@ static int file_load(struct sim_drive *d, struct ss_error *err)
 	get_bool(&l, o, "sec_frozen", &s.sec_frozen);
 	get_bool(&l, o, "sec_locked", &s.sec_locked);
 	get_u64_into(&l, o, "scsi_blocks", &s.scsi_blocks);
+	if (!l.rc && d->cfg.nvme && json_object_object_get_ex(o, "nvme", &f)) {
+		uint64_t nsid = 0, lbaf = 0;
+
+		get_u64_into(&l, f, "nsid", &nsid);
+		get_bool(&l, f, "attached", &s.nv.attached);
+		get_u64_into(&l, f, "nsze", &s.nv.nsze);
+		get_u64_into(&l, f, "lbaf", &lbaf);
+		get_u64_into(&l, f, "reads", &s.nv.reads);
+		get_u64_into(&l, f, "writes", &s.nv.writes);
+		get_u64_into(&l, f, "media_errors", &s.nv.media_errors);
+		if (nsid > 1 || lbaf >= d->cfg.nv.nlbaf ||
+		    (nsid && s.nv.nsze > d->cfg.blocks * d->cfg.lblock / d->cfg.nv.lbaf[lbaf]))
+			l.rc = ss_error_set(err, -EINVAL,
+					    "%s: field \"nvme\": a namespace beyond the drive; "
+					    "remove it to start afresh",
+					    d->state_path);
+		s.nv.nsid = (uint32_t)nsid;
+		s.nv.lbaf = (uint8_t)lbaf;
+	}
 	get_bool(&l, o, "wce", &s.wce);
 	get_bool(&l, o, "saved_wce", &s.saved_wce);
 	get_bool(&l, o, "dsense", &s.dsense);
@@ -612,6 +665,29 @@ static int file_load(struct sim_drive *d, struct ss_error *err)
 		get_u64_into(&l, f, "blocks", &s.fmt_blocks);
 		get_bool(&l, f, "corrupt", &s.fmt_corrupt);
 	}
+	if (!l.rc && json_object_object_get_ex(o, "elements", &f)) {
+		uint64_t mask = 0, op = 0, id = 0;
+
+		get_u64_into(&l, f, "removed", &mask);
+		get_u64_into(&l, f, "op", &op);
+		get_u64_into(&l, f, "id", &id);
+		get_u64_into(&l, f, "blocks", &s.elem_blocks);
+		get_u64_into(&l, f, "start_ns", &s.elem_start_ns);
+		get_u64_into(&l, f, "end_ns", &s.elem_end_ns);
+		if (mask >> (d->cfg.unit.heads ? d->cfg.unit.heads : 1) ||
+		    op > SIM_ELEM_RESTORING || id > 32 ||
+		    (op && (s.elem_blocks == 0 || s.elem_blocks > d->cfg.blocks)))
+			l.rc = ss_error_set(err, -EINVAL, "%s: field \"elements\": inconsistent",
+					    d->state_path);
+		s.depop_mask = (uint32_t)mask;
+		s.elem_op = (enum sim_elem_op)op;
+		s.elem_id = (uint32_t)id;
+	}
+	get_u64_into(&l, o, "sector_size", &v);
+	s.lblock = (uint32_t)(v == d->cfg.lblock ? v : 0);
+	v = 0;
+	get_u64_into(&l, o, "pending_sector_size", &v);
+	s.pending_lblock = sim_sector_offered(d, (uint32_t)v) ? (uint32_t)v : 0;
 	get_bool(&l, o, "lost_power", &s.lost_power);
 	get_bool(&l, o, "vanished", &s.vanished);
 	if (!l.rc && json_object_object_get_ex(o, "smart", &f)) {
@@ -648,8 +724,11 @@ static int file_load(struct sim_drive *d, struct ss_error *err)
 	get_u64_into(&l, o, "head_lba", &s.head_lba);
 	get_u64_into(&l, o, "next_lba", &s.next_lba);
 	health_from_json(&l, o, d, &s);
-	if (!l.rc)
+	if (!l.rc) {
 		zones_apply(o, d);
+		if (json_object_object_get_ex(o, "flash_unmapped", &x) && sim_flash_from_json(d, x))
+			l.rc = ss_error_set(err, -ENOMEM, "out of memory");
+	}
 	json_object_put(o);
 	if (l.rc)
 		return l.rc;
@@ -1222,6 +1301,29 @@ int sim_store_write(struct sim_drive *d, uint64_t off, const void *buf, size_t l
 		off += n;
 		len -= n;
 	}
+	return 0;
+}
+
+int sim_store_discard(struct sim_drive *d, uint64_t off, uint64_t len)
+{
+	struct sim_store *s = &d->store;
+	uint64_t end = off + len;
+	size_t i;
+
+	for (i = 0; i < s->cap; i++) {
+		uint64_t a = s->tab[i].key << CHUNK_SHIFT, b = a + CHUNK_SIZE;
+
+		if (!s->tab[i].data || b <= off || a >= end)
+			continue;
+		a = a < off ? off : a;
+		b = b > end ? end : b;
+		memset(s->tab[i].data + (a - (s->tab[i].key << CHUNK_SHIFT)), 0, (size_t)(b - a));
+	}
+	if (!s->path || store_open(d, false))
+		return 0; /* no image: nothing stored there */
+	hole_forget(s);
+	if (fallocate(s->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)len))
+		return -errno;
 	return 0;
 }
 

@@ -30,6 +30,14 @@ static const struct transport_ops sim_ops = {
 	.close = sim_close,
 };
 
+/* an NVMe drive's: NVMe commands, no CDBs */
+static const struct transport_ops sim_nvme_ops = {
+	.name = "sim",
+	.exec = sim_exec,
+	.close = sim_close,
+	.kinds = TRANSPORT_NVME,
+};
+
 int transport_open_sim(struct sim_drive *d, struct transport **out, struct ss_error *err)
 {
 	struct transport *t;
@@ -45,7 +53,7 @@ int transport_open_sim(struct sim_drive *d, struct transport **out, struct ss_er
 	if (!t)
 		return ss_error_nomem(err);
 	snprintf(name, sizeof(name), "sim:%s", sim_drive_id(d));
-	rc = transport_init(t, &sim_ops, d, name, err);
+	rc = transport_init(t, d->cfg.nvme ? &sim_nvme_ops : &sim_ops, d, name, err);
 	if (rc) {
 		free(t);
 		return rc;

@@ -95,7 +95,7 @@ void sim_unit_setup(struct sim_config *c, uint64_t rig_seed)
 
 static uint64_t chunk_blocks(const struct sim_drive *d)
 {
-	uint64_t chunk = sim_media_span(d) / ((uint64_t)BANDS * d->cfg.unit.heads);
+	uint64_t chunk = sim_media_span(d) / ((uint64_t)BANDS * sim_elem_live(d));
 
 	return chunk ? chunk : 1;
 }
@@ -103,7 +103,7 @@ static uint64_t chunk_blocks(const struct sim_drive *d)
 /* The surface (head) that holds an LBA */
 static unsigned sim_unit_head(const struct sim_drive *d, uint64_t lba)
 {
-	return (unsigned)(lba / chunk_blocks(d) % d->cfg.unit.heads);
+	return sim_elem_head(d, (unsigned)(lba / chunk_blocks(d) % sim_elem_live(d)));
 }
 
 /* The weak-head fault, or NULL */

@@ -10,6 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <libnvme.h>
+
 #include "shortstroke/sysdisk.h"
 
 static const char *root_of(const char *sysroot)
@@ -151,5 +153,38 @@ int sysdisk_reread_capacity(struct sysdisk_reread *r, struct ss_error *err)
 					    strerror(-rc));
 	}
 	snprintf(r->node, sizeof(r->node), "/dev/%s", cur);
+	return 0;
+}
+
+int sysdisk_nvme_rescan(const char *sysroot, const char *name, uint64_t expected_bytes,
+			unsigned timeout_ms, uint64_t *size_bytes, struct ss_error *err)
+{
+	const char *root = root_of(sysroot);
+	char ctrl[PATH_MAX];
+	unsigned c, n;
+	int fd, rc = 0;
+
+	*size_bytes = 0;
+	if (sscanf(name, "nvme%un%u", &c, &n) != 2)
+		return ss_error_set(err, -EINVAL, "/dev/%s: not an NVMe namespace", name);
+	snprintf(ctrl, sizeof(ctrl), "%s/dev/nvme%u", root, c);
+	fd = open(ctrl, O_RDWR | O_CLOEXEC);
+	if (fd < 0 || nvme_ns_rescan(fd) < 0)
+		rc = -errno;
+	if (fd >= 0)
+		close(fd);
+	if (rc)
+		return ss_error_set(err, rc,
+				    "%s: cannot ask the kernel to rescan its namespaces: %s", ctrl,
+				    strerror(-rc));
+	for (unsigned waited = 0;; waited += 100) {
+		rc = read_size(root, name, size_bytes);
+		if ((rc == 0 && *size_bytes == expected_bytes) || waited >= timeout_ms)
+			break;
+		nap_ms(100);
+	}
+	if (rc)
+		return ss_error_set(err, rc, "/dev/%s: the namespace did not come back: %s", name,
+				    strerror(-rc));
 	return 0;
 }

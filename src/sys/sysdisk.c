@@ -411,6 +411,31 @@ static void disk_fill_sg(const char *devdir, struct sysdisk *d)
 	closedir(dp);
 }
 
+/* queue/independent_access_ranges/0, 1, ... (512-byte sectors) into d's
+ * logical blocks; left empty unless they hold together. */
+static void disk_fill_ranges(const char *dir, struct sysdisk *d)
+{
+	uint32_t lb = d->logical_block ? d->logical_block : 512;
+	struct cpr_ranges r;
+	char attr[96];
+	uint64_t sec, nr;
+
+	memset(&r, 0, sizeof(r));
+	for (unsigned i = 0; i < CPR_MAX; i++) {
+		snprintf(attr, sizeof(attr), "queue/independent_access_ranges/%u/sector", i);
+		if (sys_attr_u64(dir, attr, &sec))
+			break;
+		snprintf(attr, sizeof(attr), "queue/independent_access_ranges/%u/nr_sectors", i);
+		if (sys_attr_u64(dir, attr, &nr) || sec > UINT64_MAX / 512 || nr > UINT64_MAX / 512)
+			return;
+		r.r[i].lba = sec * 512 / lb;
+		r.r[i].blocks = nr * 512 / lb;
+		r.n = i + 1;
+	}
+	if (r.n && cpr_valid(&r, d->size_bytes / lb))
+		d->ranges = r;
+}
+
 /* Fill d from the disk's real sysfs directory dir (root prefix included). */
 static int disk_fill(const char *root, const char *dir, struct sysdisk *d)
 {
@@ -441,6 +466,7 @@ static int disk_fill(const char *root, const char *dir, struct sysdisk *d)
 		d->rotational = v != 0;
 	if (sys_attr_u64(dir, "removable", &v) == 0)
 		d->removable = v != 0;
+	disk_fill_ranges(dir, d);
 
 	if (snprintf(link, sizeof(link), "%s/device", dir) >= (int)sizeof(link))
 		return -ENAMETOOLONG;
@@ -679,11 +705,9 @@ int sysdisk_lookup(const char *sysroot, const char *path, struct sysdisk *out, s
 		if (r)
 			return ss_error_set(err, r, "%s: cannot read sysfs %s: %s", path, dir,
 					    strerror(-r));
-		if (!out->sgio) {
+		if (!out->sgio && out->tran_id != TRAN_NVME) { /* NVMe: its own commands */
 			if (out->tran_id == TRAN_VIRTIO)
 				kind = "a virtio disk";
-			else if (out->tran_id == TRAN_NVME)
-				kind = "an NVMe namespace";
 			else
 				kind = "a block device without a SCSI interface";
 		}

@@ -30,18 +30,36 @@ int transport_exec(struct transport *t, struct xcmd *c, struct ss_error *err)
 {
 	int rc;
 
-	if (!t || !c || c->cdb_len == 0 || c->cdb_len > sizeof(c->cdb))
+	if (!t || !c)
 		return ss_error_set(err, -EINVAL, "malformed command");
+	if (c->kind == XCMD_CDB && (c->cdb_len == 0 || c->cdb_len > sizeof(c->cdb)))
+		return ss_error_set(err, -EINVAL, "malformed command");
+	if (c->kind != XCMD_CDB && c->kind != XCMD_NVME_ADMIN && c->kind != XCMD_NVME_IO)
+		return ss_error_set(err, -EINVAL, "malformed command");
+	if (!transport_carries(t, c->kind == XCMD_CDB ? TRANSPORT_CDB : TRANSPORT_NVME))
+		return ss_error_set(err, -EOPNOTSUPP, "%s: %s", t->name,
+				    c->kind == XCMD_CDB
+					? "an NVMe drive takes no SCSI or ATA commands"
+					: "not an NVMe drive: it takes no NVMe commands");
 	if (c->dir != XFER_NONE && (!c->data || c->data_len == 0))
 		return ss_error_set(err, -EINVAL, "data transfer without a buffer");
 	c->status = 0;
 	c->sense_len = 0;
 	c->resid = 0;
 	c->duration_ns = 0;
+	c->nvme.result = 0;
+	c->nvme.status = 0;
 	rc = t->ops->exec(t, c, err);
 	if (watch_fn)
 		watch_fn(watch_arg, t, c, rc);
 	return rc;
+}
+
+bool transport_carries(const struct transport *t, unsigned kind)
+{
+	unsigned k = t->ops->kinds ? t->ops->kinds : TRANSPORT_CDB;
+
+	return (k & kind) != 0;
 }
 
 void transport_close(struct transport *t)

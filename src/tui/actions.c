@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "shortstroke/enclosure.h"
 #include "shortstroke/smart.h"
 #include "shortstroke/units.h"
 #include "form.h"
@@ -52,6 +53,33 @@ static enum tui_action act_power_cycle(struct tui_model *m)
 	if (skipped[0])
 		tui_alert(m, "Power cycle", "%u power-cycled. Not power-cycled: %s", done, skipped);
 	return TUI_RESCAN;
+}
+
+/* The locate LED of the selected (or marked) drives' enclosure slots, each
+ * turned over (on where it was off), as 'shortstroke locate' sets it. */
+static enum tui_action act_locate(struct tui_model *m)
+{
+	size_t idx[MAX_TARGETS], n = tui_targets(m, idx, MAX_TARGETS);
+	char said[400] = "", where[300];
+	size_t used = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct dev_entry *e = &m->devs[idx[i]];
+		struct ss_error err = { 0 };
+		struct encl_slot s;
+
+		if (encl_find(m->ctx, e, &s, &err) ||
+		    encl_set_leds(m->ctx, &s, !s.st.ident, -1, &err))
+			return tui_alert(m, "Locate", "%s", err.msg);
+		encl_slot_text(&s, where, sizeof(where));
+		if (used < sizeof(said))
+			used += (size_t)snprintf(said + used, sizeof(said) - used, "%s%s %s",
+						 used ? "; " : "", where,
+						 s.st.ident ? "on" : "off");
+	}
+	if (n)
+		tui_status(m, "locate LED: %s", said);
+	return TUI_REDRAW;
 }
 
 /* ---- self-test: a job on the drive with a progress bar --------------------------- */
@@ -495,6 +523,9 @@ static const struct tui_key main_keys[] = {
 	  .help = "qualify the selected (or marked) drives (read-only checks)" },
 	{ .key = 'P', .name = "P", .act = act_power_cycle, .drives = true,
 	  .help = "power-cycle simulated drives (volatile limits go)" },
+	{ .key = 'e', .name = "e", .act = act_locate, .drives = true,
+	  .help = "the locate LED of the selected (or marked) drives' enclosure slots: on, or "
+		  "off where it is on (SES, as 'shortstroke locate')" },
 	{ .key = 'a', .name = "a", .act = act_abort, .drives = true,
 	  .help = "abort the job on the selected (or marked) drives (a self-test stops "
 		  "inside the drive; a format cannot be aborted)" },

@@ -128,15 +128,7 @@ static void start_jobs(struct tui_model *m, struct cap_flow *f)
 		}
 		tui_batch_add(b, op->e.spec);
 		t = tui_task_for(m, op->e.spec);
-		if (op->plan.method == CAP_SCSI_FORMAT)
-			snprintf(
-			    t->no_abort, sizeof(t->no_abort),
-			    "a format in progress cannot be aborted: FORMAT UNIT runs inside "
-			    "the drive to the end (a power cycle leaves the medium unreadable)");
-		else
-			snprintf(t->no_abort, sizeof(t->no_abort),
-				 "a %s cannot be aborted halfway; it ends in a moment",
-				 f->restore ? "restore" : "limit");
+		cap_no_abort_text(op->plan.method, f->restore, t->no_abort, sizeof(t->no_abort));
 	}
 	tui_batch_seal(m, b);
 }
@@ -184,7 +176,7 @@ static enum tui_action confirm_next(struct tui_model *m, struct cap_flow *f)
 	struct tui_dialog *d;
 	struct tui_form *fm;
 	struct cap_op *op;
-	char title[96], label[96];
+	char title[96], label[96], warn[160];
 
 	if (f->next >= f->n) {
 		start_jobs(m, f);
@@ -220,10 +212,8 @@ static enum tui_action confirm_next(struct tui_model *m, struct cap_flow *f)
 				f->n > 1 ? " them all" : "");
 		return TUI_REDRAW;
 	}
-	if (op->plan.method == CAP_SCSI_FORMAT)
-		tui_dialog_line(d, "FORMAT UNIT destroys every byte on the drive.");
-	else if (!f->restore)
-		tui_dialog_line(d, "Data beyond the new end becomes unreachable.");
+	cap_change_warning(op->plan.method, f->restore, warn, sizeof(warn));
+	tui_dialog_line(d, "%s", warn);
 	tui_dialog_line(d,
 			"Esc cancels%s: nothing has been sent. Enter with the serial number "
 			"goes ahead%s.",
@@ -277,13 +267,25 @@ static void preview_commands(struct cap_op *op)
 		tui_lines_add(&op->preview, "    (none: %s)", res.message);
 }
 
+/* The note of a drive that takes one permanent change per power cycle, as
+ * the CLI says it before its confirmation. */
+static void preview_note(struct cap_op *op)
+{
+	const struct cap_plan *p = &op->plan;
+	char note[256];
+
+	if (!p->noop && cap_power_cycle_note(op->state_dir, &op->e.info, p->method, p->volatile_,
+					     note, sizeof(note)))
+		tui_lines_add(&op->preview, "  %s", note);
+}
+
 static void preview_limit(struct cap_op *op)
 {
 	const struct cap_plan *p = &op->plan;
 	struct journal_entry orig;
 	uint64_t back = p->current;
 	bool journaled;
-	char b[96], when[32];
+	char b[96];
 
 	journaled = journal_original(op->state_dir, op->e.info.serial, op->e.info.wwn, &orig,
 				     NULL) == 0 &&
@@ -300,13 +302,7 @@ static void preview_limit(struct cap_op *op)
 		      blocks_text(back, p->block_len, b, sizeof(b)),
 		      journaled ? "the journaled original (the disk was limited before)"
 				: "the capacity it has now");
-	if (!p->volatile_ && p->method == CAP_HPA &&
-	    cap_hpa_changed_before(op->state_dir, &op->e.info, when, sizeof(when)))
-		tui_lines_add(&op->preview,
-			      "  note: a permanent SET MAX ADDRESS was sent to it at %s; drives "
-			      "take one per power cycle, so unless it was power-cycled since it "
-			      "will refuse this one",
-			      when);
+	preview_note(op);
 	preview_commands(op);
 }
 
@@ -337,6 +333,7 @@ static void preview_restore(struct cap_op *op)
 			      "comes back too");
 	if (p->noop)
 		return;
+	preview_note(op);
 	preview_commands(op);
 }
 

@@ -342,10 +342,11 @@ enum tui_action tui_qualify_start(struct tui_model *m)
 			n == 1 ? "" : "s");
 	x = tui_form_choice(fm, "Profile",
 			    "quick: a sampled scan, QD 1 and 32, no self-test; standard: a short "
-			    "self-test, 10% of the disk scanned; full: the whole disk scanned");
-	tui_field_option(x, "quick", NULL);
-	tui_field_option(x, "standard", NULL);
-	tui_field_option(x, "full", NULL);
+			    "self-test, 10% of the disk scanned; full: the whole disk scanned; "
+			    "burnin: full, a selective self-test of the kept span, a butterfly "
+			    "seek test (1 min) and a random-read soak (10 min)");
+	for (int p = QUALIFY_QUICK; p <= QUALIFY_BURNIN; p++)
+		tui_field_option(x, qualify_profile_name((enum qualify_profile)p), NULL);
 	tui_form_text(fm, "Thresholds", NULL,
 		      "a file of 'key = value' lines over the defaults (qualify "
 		      "--print-thresholds writes one); empty: the defaults");

@@ -185,8 +185,13 @@ expect "review: array undo --dry-run: would remove the ARRAY line" 0 \
 	"would remove the ARRAY line of /dev/md/t1 \(UUID=01234567:89abcdef:01234567:89abcdef\) from $RV/mdadm.conf"
 grep -q "md/t1" mdadm.conf && pass "review: array undo --dry-run: the file unchanged" \
 	|| fail "review: array undo --dry-run: the file unchanged" "$(cat mdadm.conf)"
+# a link planted where the rewrite's temporary file goes is removed, never followed
+printf 'keep me\n' >victim && ln -sf "$RV/victim" mdadm.conf.ss-tmp
 run rv array undo t1 --yes
 expect "review: array undo: the ARRAY line removed from the --conf file" 0 "$RV/mdadm.conf: the ARRAY line removed"
+[ "$(cat victim)" = "keep me" ] && [ ! -e mdadm.conf.ss-tmp ] && [ ! -L mdadm.conf.ss-tmp ] \
+	&& pass "review: array undo: a link at mdadm.conf.ss-tmp not followed" \
+	|| fail "review: array undo: a link at mdadm.conf.ss-tmp not followed" "$(cat victim; ls -l)"
 [ "$(cat mdadm.conf)" = "$(printf 'DEVICE partitions\nARRAY /dev/md/other metadata=1.2 UUID=aaaa:bbbb name=h:other')" ] \
 	&& pass "review: array undo: the rest of the file kept" || fail "review: array undo: the rest kept" "$(cat mdadm.conf)"
 

@@ -175,7 +175,7 @@ sys.stdout.write(buf.decode(errors="replace").replace("\r", ""))
 print("EXIT %d" % os.WEXITSTATUS(st))
 PY
 )
-if printf '%s\n' "$prompt" | grep -q "HUS154545VLS300 (JWV2S8KC)\. All data" &&
+if printf '%s\n' "$prompt" | grep -q "HUS154545VLS300 (JWV2S8KC)\. Data beyond the new end becomes unreachable\." &&
 	printf '%s\n' "$prompt" | grep -q "^EXIT 3$"; then
 	pass "serial prompt: (SERIAL) without a stray space; a wrong serial is refused"
 else

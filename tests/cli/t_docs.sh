@@ -273,6 +273,26 @@ else
 	skip "top level: Makefile README.md contrib docs include src tests" "not a git checkout"
 fi
 
+# No limit method is named by its id above the capacity engine (tests/check-methods.sh): the
+# front ends and operations decide by its CAPM_* flags (issue 27.1) ...
+out=$(sh "$DOCS_ROOT/tests/check-methods.sh" "$DOCS_ROOT" 2>&1); rc=$?
+if [ $rc = 0 ] && printf '%s\n' "$out" |
+	grep -q '^methods: [1-9][0-9]* method ids, [0-9]* files checked, 0 uses outside src/ops/capacity/$'; then
+	pass "methods: no CAP_<METHOD> id outside src/ops/capacity/"
+else
+	fail "methods: no CAP_<METHOD> id outside src/ops/capacity/" "$out"
+fi
+# ... and the check fails on a copy of the tree where a front end tests one
+rm -rf "$TMP/methods" && mkdir -p "$TMP/methods" && cp -R "$DOCS_ROOT/src" "$DOCS_ROOT/include" "$TMP/methods/"
+printf 'static int f(enum cap_method m) { return m == CAP_HPA; }\n' >>"$TMP/methods/src/tui/limit.c"
+out=$(sh "$DOCS_ROOT/tests/check-methods.sh" "$TMP/methods" 2>&1); rc=$?
+if [ $rc = 1 ] && printf '%s\n' "$out" | grep -q "^src/tui/limit.c:[0-9]*: a limit method by its id" &&
+	printf '%s\n' "$out" | grep -q ", 1 uses outside src/ops/capacity/$"; then
+	pass "methods: the check fails on a method id in the TUI"
+else
+	fail "methods: the check fails on a method id in the TUI" "exit $rc: $out"
+fi
+
 # The man page's synopsis of each command and its --help name the same options (issue 25.6):
 # every option --help lists is in the synopsis (its long or its short form), and every long
 # option of the synopsis is in --help.

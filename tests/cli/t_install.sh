@@ -41,8 +41,10 @@ for n in shortstroke-reapply.service shortstroke-reapply@.service; do
 		fail "$n: no option that needs the local file systems" "$(grep -E '^(PrivateTmp|StateDirectory|WorkingDirectory)' "$f")"
 done
 # both units carry the same sandbox
-h1=$(sed -n '/^# The sandbox/,$p' "$D/usr/lib/systemd/system/shortstroke-reapply.service")
-h2=$(sed -n '/^# The sandbox/,$p' "$D/usr/lib/systemd/system/shortstroke-reapply@.service")
+# (from its comment to the end of [Service]: the boot unit alone has an [Install])
+sandbox() { sed -n '/^# The sandbox/,/^\[/{/^\[/d;/^$/d;p}' "$D/usr/lib/systemd/system/$1"; }
+h1=$(sandbox shortstroke-reapply.service)
+h2=$(sandbox shortstroke-reapply@.service)
 [ -n "$h1" ] && [ "$h1" = "$h2" ] && pass "both units carry the same sandbox" || fail "both units carry the same sandbox" "$h1" "$h2"
 if command -v systemd-analyze >/dev/null 2>&1; then
 	mkdir -p "$D/usr/bin" && cp "$PROG" "$D/usr/bin/shortstroke"

@@ -27,7 +27,7 @@ if command -v tmux >/dev/null 2>&1; then
 		w=${size%x*} h=${size#*x}
 		export SHORTSTROKE_STATE_DIR="$TMP/lim-$size"
 		tui_start lim$size "$w" "$h" --demo
-		tui_wait "demo rig - 6 drives" >/dev/null
+		tui_wait "demo rig - [0-9]+ drives" >/dev/null
 		before=$(drive_state sata250)
 		j0=$(journal_lines)
 		tui_keys j l

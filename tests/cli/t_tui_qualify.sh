@@ -31,6 +31,10 @@ RIG
 		tui_wait "rig .* 3 drives" >/dev/null
 		tui_keys Space Space Space Q
 		tui_check "tui qualify $size: Q opens the form, quick by default" "Profile +< quick >"
+		tui_keys Right Right Right
+		tui_check "tui qualify $size: every profile offered, burnin the last" "Profile +< burnin >"
+		tui_keys Left Left Left
+		tui_check "tui qualify $size: ... and back to quick" "Profile +< quick >"
 		tui_keys Tab
 		tui_put "$TMP/no-such.conf"
 		tui_keys Enter

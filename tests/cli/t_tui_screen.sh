@@ -11,7 +11,7 @@ scr_start() {
 	TUI_ENV="$*"
 	tui_start "$n" "$w" "$h" --demo
 	TUI_ENV=
-	tui_wait "demo rig - 6 drives" >/dev/null
+	tui_wait "demo rig - [0-9]+ drives" >/dev/null
 }
 # click X Y: button 1 pressed and released at column X, row Y (1-based)
 click() {

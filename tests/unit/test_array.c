@@ -347,6 +347,32 @@ static void test_record_round_trip(void **state)
 	assert_int_equal(back.m[1].rpm, 15000);
 	assert_string_equal(back.m[1].tran, "sas");
 	assert_string_equal(back.m[1].todo, r.m[1].todo);
+	{
+		/* from text: what is written reads back the same; what is not a
+		 * record, or more than one, or a record whose inner arrays do not
+		 * divide its members, is refused with the name given */
+		char *text = array_rec_text(&r), *text2, *bad;
+
+		assert_non_null(text);
+		assert_int_equal(array_rec_parse(text, strlen(text), "t", &back, &err), 0);
+		assert_non_null(text2 = array_rec_text(&back));
+		assert_string_equal(text, text2);
+		free(text2);
+		assert_int_equal(array_rec_parse(text, strlen(text) - 2, "cut", &back, &err),
+				 -EINVAL);
+		assert_non_null(strstr(err.msg, "cut: not an array record"));
+		assert_non_null(bad = malloc(2 * strlen(text) + 1));
+		strcpy(bad, text);
+		strcat(bad, text);
+		assert_int_equal(array_rec_parse(bad, strlen(bad), "two", &back, &err), -EINVAL);
+		free(bad);
+		back.n = 7;
+		assert_non_null(bad = array_rec_text(&back));
+		assert_int_equal(array_rec_parse(bad, strlen(bad), "seven", &back, &err), -EINVAL);
+		assert_non_null(strstr(err.msg, "do not divide its 7 members"));
+		free(bad);
+		free(text);
+	}
 	assert_int_equal(array_rec_load(dir, "nosuch", &back, &err), -ENOENT);
 	assert_int_equal(array_rec_names(dir, &names, &n, &err), 0);
 	assert_int_equal(n, 1);

@@ -173,6 +173,11 @@ static void test_method_table(void **state)
 	for (k = 0; (o = cap_method_at(k)); k++) {
 		assert_non_null(o->name);
 		assert_true(o->name[0] != '\0');
+		/* the warnings name its command; --list-methods says what it is */
+		assert_non_null(o->command);
+		assert_non_null(o->help);
+		assert_true(o->help[0] != '\0' && !strchr(o->help, '\n'));
+		assert_int_equal(cap_flags(o->id), o->flags);
 		assert_non_null(o->set);
 		assert_non_null(o->restore);
 		assert_true(o->need != 0);
@@ -221,6 +226,44 @@ static void test_method_names(void **state)
 	assert_string_equal(buf, "auto, scsi-resize, scsi-format");
 	cap_method_names(small, sizeof(small), 0); /* cut, still a string */
 	assert_string_equal(small, "auto, amac,");
+	cap_method_list(buf, sizeof(buf), CAPM_AUTO, 0, ", else ");
+	assert_string_equal(buf, "amac, else hpa, else scsi-resize");
+	cap_method_list(buf, sizeof(buf), 0, CAPM_AUTO | CAPM_SCSI | CAPM_PROBE_UNDO, " or ");
+	assert_string_equal(buf, "dco or partition");
+	cap_method_list(buf, sizeof(buf), CAPM_ACCESSIBLE | CAPM_SETS_NATIVE, 0, ", ");
+	assert_string_equal(buf, "");
+}
+
+/* What the front ends say about a change comes from the method's flags:
+ * the same sentence in the CLI's prompt and the TUI's dialog. */
+static void test_warnings(void **state)
+{
+	char buf[256];
+
+	(void)state;
+	cap_change_warning(CAP_SCSI_FORMAT, false, buf, sizeof(buf));
+	assert_string_equal(buf, "FORMAT UNIT destroys every byte on the drive.");
+	cap_change_warning(CAP_SCSI_FORMAT, true, buf, sizeof(buf));
+	assert_string_equal(buf, "FORMAT UNIT destroys every byte on the drive.");
+	cap_change_warning(CAP_HPA, false, buf, sizeof(buf));
+	assert_string_equal(buf, "Data beyond the new end becomes unreachable.");
+	cap_change_warning(CAP_SCSI_RESIZE, true, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "Nothing on it is lost"));
+	cap_change_warning(CAP_PARTITION, true, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "partition table it wrote is wiped"));
+	cap_no_abort_text(CAP_SCSI_FORMAT, false, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "a format in progress cannot be aborted: FORMAT UNIT runs"));
+	cap_no_abort_text(CAP_AMAC, true, buf, sizeof(buf));
+	assert_string_equal(buf, "a restore cannot be aborted halfway; it ends in a moment");
+	/* no journal: no note; a volatile change or a method without the rule: none */
+	{
+		struct drive_info i = { .serial = "S1" };
+
+		assert_false(
+		    cap_power_cycle_note("/nonexistent", &i, CAP_HPA, false, buf, sizeof(buf)));
+		assert_false(
+		    cap_power_cycle_note("/nonexistent", &i, CAP_AMAC, false, buf, sizeof(buf)));
+	}
 }
 
 static const char *picked(unsigned methods, bool ata, bool vol)
@@ -324,7 +367,8 @@ int main(void)
 		cmocka_unit_test(test_zones_rounded), cmocka_unit_test(test_zone_guard),
 		cmocka_unit_test(test_not_zoned),     cmocka_unit_test(test_restore_unjournaled),
 		cmocka_unit_test(test_method_table),  cmocka_unit_test(test_method_names),
-		cmocka_unit_test(test_method_pick),   cmocka_unit_test(test_method_usable),
+		cmocka_unit_test(test_warnings),      cmocka_unit_test(test_method_pick),
+		cmocka_unit_test(test_method_usable),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

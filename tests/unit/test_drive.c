@@ -52,7 +52,7 @@ static void loop_close(struct transport *t)
 	(void)t;
 }
 
-static const struct transport_ops loop_ops = { "loop", loop_exec, loop_close };
+static const struct transport_ops loop_ops = { "loop", loop_exec, loop_close, 0 };
 
 static void test_scsi_in(void **state)
 {

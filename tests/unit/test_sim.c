@@ -1841,7 +1841,7 @@ static void test_rig_errors(void **state)
 		  " \"wwn\": \"3000000000000001\"}]}",
 		  "rig.json:3: drive \"a\": field \"wwn\": expected an NAA 5*" },
 		{ "{\"drives\": [{\"id\": \"a\", \"personality\": \"ide\"}]}",
-		  "rig.json:1: drive \"a\": field \"personality\": expected \"sata\" or \"sas\"" },
+		  "rig.json:1: drive \"a\": field \"personality\": expected \"sata\", \"sas\" or \"nvme\"" },
 		{ "{\"drives\": [{\"personality\": \"sata\"}]}",
 		  "rig.json:1: drive #1: missing field \"id\"" },
 		{ "{\"drives\": [],\n \"time_scale\": 1}",

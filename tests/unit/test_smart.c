@@ -636,7 +636,7 @@ static void fake_close(struct transport *t)
 	(void)t;
 }
 
-static const struct transport_ops sata_ops = { "fake-sata", sata_exec, fake_close };
+static const struct transport_ops sata_ops = { "fake-sata", sata_exec, fake_close, 0 };
 
 static struct drive *sata_drive(struct transport *t, struct fake_sata *f)
 {
@@ -892,7 +892,7 @@ static int sas_exec(struct transport *t, struct xcmd *c, struct ss_error *err)
 	}
 }
 
-static const struct transport_ops sas_ops = { "fake-sas", sas_exec, fake_close };
+static const struct transport_ops sas_ops = { "fake-sas", sas_exec, fake_close, 0 };
 
 static void test_scsi_ops(void **state)
 {

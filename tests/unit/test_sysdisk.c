@@ -242,6 +242,10 @@ static void test_enumerate_sysroot(void **state)
 	assert_string_equal(d->serial, "S0M1ABCD0000K1234567");
 	assert_string_equal(d->wwn, "0x5000c5008e1f2a3b");
 	assert_true(d->size_bytes == 1172123568ull * 512);
+	/* two actuators: queue/independent_access_ranges */
+	assert_int_equal(d->ranges.n, 2);
+	assert_int_equal(d->ranges.r[1].lba, 586061784);
+	assert_int_equal(d->ranges.r[1].blocks, 586061784);
 
 	d = find(v, n, "sdc");
 	assert_string_equal(d->tran, "usb");
@@ -254,6 +258,7 @@ static void test_enumerate_sysroot(void **state)
 	d = find(v, n, "sdd");
 	assert_string_equal(d->tran, "sata");
 	assert_string_equal(d->serial, "WD-WCC7K1234567");
+	assert_int_equal(d->ranges.n, 0); /* ranges with a gap: not taken */
 	assert_string_equal(d->sg, "/dev/sg3");
 
 	d = find(v, n, "sde");

@@ -21,6 +21,7 @@
 
 #include "fixture.h"
 #include "front/table.h"
+#include "shortstroke/enclosure.h"
 #include "tui/tui.h"
 #include "tui_fixture.h"
 
@@ -705,15 +706,43 @@ static void test_report_error(void **state)
 	env_down(&m, &t);
 }
 
+/* e: the locate LED of the selected drive's enclosure slot, on, then off again; the
+ * enclosure's own status says so */
+static void test_locate_key(void **state)
+{
+	struct ss_error err = { 0 };
+	struct encl_slot s;
+	struct tui_model m = { 0 };
+	struct tui_env env;
+	size_t r;
+
+	(void)state;
+	env_up(&m, &env, NULL);
+	assert_int_equal(tui_model_refresh(&m), 0);
+	settle(&m);
+	r = row_of(&m, "sim:sata320");
+	while (m.sel != r)
+		tui_handle_key(&m, m.sel < r ? TK_DOWN : TK_UP);
+	assert_int_equal(tui_handle_key(&m, 'e'), TUI_REDRAW);
+	assert_non_null(strstr(m.status, "locate LED: sim:jbod0 slot 2 (Slot 02) on"));
+	assert_int_equal(encl_find(m.ctx, &m.devs[r], &s, &err), 0);
+	assert_true(s.st.ident);
+	assert_int_equal(tui_handle_key(&m, 'e'), TUI_REDRAW);
+	assert_non_null(strstr(m.status, "slot 2 (Slot 02) off"));
+	assert_int_equal(encl_find(m.ctx, &m.devs[r], &s, &err), 0);
+	assert_false(s.st.ident);
+	env_down(&m, &env);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_alert_from_submit), cmocka_unit_test(test_refusal_inline),
-		cmocka_unit_test(test_help_scrolls),	  cmocka_unit_test(test_quit_with_jobs),
-		cmocka_unit_test(test_drive_table),	  cmocka_unit_test(test_swap_keeps_disks),
-		cmocka_unit_test(test_rescan_job_swap),	  cmocka_unit_test(test_scan_keeps_ui),
-		cmocka_unit_test(test_report_pager),	  cmocka_unit_test(test_report_error),
-		cmocka_unit_test(test_batch_summary),
+		cmocka_unit_test(test_locate_key),	 cmocka_unit_test(test_alert_from_submit),
+		cmocka_unit_test(test_refusal_inline),	 cmocka_unit_test(test_help_scrolls),
+		cmocka_unit_test(test_quit_with_jobs),	 cmocka_unit_test(test_drive_table),
+		cmocka_unit_test(test_swap_keeps_disks), cmocka_unit_test(test_rescan_job_swap),
+		cmocka_unit_test(test_scan_keeps_ui),	 cmocka_unit_test(test_report_pager),
+		cmocka_unit_test(test_report_error),	 cmocka_unit_test(test_batch_summary),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -351,7 +351,7 @@ static void test_key_tables(void **state)
 	assert_int_equal(n, 10);
 	/* the drive table's first key and its last: the list's ends are read */
 	assert_string_equal(tui_key_find(tui_main_screen.keys, 'k')->name, "Up/Down, j/k");
-	assert_string_equal(tui_key_find(tui_main_screen.keys, 'Q' - '@')->name, "q, ^Q");
+	assert_string_equal(tui_key_find(tui_main_screen.keys, 'Q' - '@')->name, "q, ^Q, ^C");
 	assert_null(tui_key_find(tui_main_screen.keys, 0));
 }
 

@@ -290,7 +290,7 @@ static void fake_close(struct transport *t)
 	(void)t;
 }
 
-static const struct transport_ops fake_ops = { "fake", fake_exec, fake_close };
+static const struct transport_ops fake_ops = { "fake", fake_exec, fake_close, 0 };
 
 static struct drive *fake_drive(struct transport *t, struct fake_zdisk *f)
 {

@@ -24,7 +24,7 @@ ext4 loop configfs target_core_mod target_core_user tcm_loop uio"
 # Peer tools copied with their libraries (whatever is missing on the host is
 # skipped with a warning: the cases that need it then fail in the guest).
 TOOLS="sg_inq sg_readcap sg_vpd sg_modes sg_logs sg_rep_zones sg_turs \
-sg_sat_identify sg_dd sg_raw sg_format sg_requests sg_reassign smartctl hdparm mdadm mke2fs wipefs \
+sg_sat_identify sg_dd sg_raw sg_format sg_requests sg_reassign sg_get_elem_status smartctl hdparm mdadm mke2fs wipefs \
 blkid setpriv unshare"
 
 die() { echo "mkinitramfs: $*" >&2; exit 1; }

@@ -29,8 +29,10 @@ static int amac_set(struct cap_ctx *c, uint64_t blocks, bool vol, struct ss_erro
 const struct cap_method_ops cap_amac_ops = {
 	.id = CAP_AMAC,
 	.name = "amac",
+	.command = "SET ACCESSIBLE MAX ADDRESS",
+	.help = "ATA SET ACCESSIBLE MAX ADDRESS (ACS-3 and later)",
 	.need = METHOD_AMAC,
-	.flags = CAPM_AUTO | CAPM_ATA,
+	.flags = CAPM_AUTO | CAPM_ATA | CAPM_ACCESSIBLE,
 	.set = amac_set,
 	.restore = amac_set, /* to the native max */
 };

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "shortstroke/capacity.h"
+#include "shortstroke/probe.h"
 #include "shortstroke/sat.h"
 #include "shortstroke/sysdisk.h"
 #include "shortstroke/units.h"
@@ -16,8 +17,8 @@
 
 /* The methods in the order auto prefers them. */
 static const struct cap_method_ops *const methods[] = {
-	&cap_amac_ops,	 &cap_hpa_ops,	  &cap_dco_ops,
-	&cap_resize_ops, &cap_format_ops, &cap_partition_ops,
+	&cap_amac_ops,	 &cap_hpa_ops,	   &cap_dco_ops,       &cap_resize_ops,
+	&cap_format_ops, &cap_nvme_ns_ops, &cap_partition_ops,
 };
 #define N_METHODS (sizeof(methods) / sizeof(methods[0]))
 
@@ -63,6 +64,25 @@ unsigned cap_method_flags(const char *name)
 	return cap_method_parse(name, &m) || m == CAP_AUTO ? 0 : cap_method_get(m)->flags;
 }
 
+unsigned cap_flags(enum cap_method m)
+{
+	const struct cap_method_ops *o = cap_method_get(m);
+
+	return o ? o->flags : 0;
+}
+
+void cap_method_list(char *buf, size_t len, unsigned with, unsigned without, const char *sep)
+{
+	size_t off = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (size_t k = 0; k < N_METHODS && off < len; k++)
+		if ((methods[k]->flags & with) == with && !(methods[k]->flags & without))
+			off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? sep : "",
+						methods[k]->name);
+}
+
 void cap_method_names(char *buf, size_t len, unsigned without)
 {
 	size_t off = (size_t)snprintf(buf, len, "auto");
@@ -100,13 +120,6 @@ const struct cap_method_ops *cap_method_pick(const struct drive_info *i, bool pr
 static const struct cap_method_ops *ops_of(enum cap_method m)
 {
 	return cap_method_get(m);
-}
-
-static unsigned flags_of(enum cap_method m)
-{
-	const struct cap_method_ops *o = ops_of(m);
-
-	return o ? o->flags : 0;
 }
 
 static const char *human(uint64_t bytes, char *buf, size_t len)
@@ -178,6 +191,24 @@ static int check_method_rules(const struct drive_info *i, const struct cap_metho
 	return method_rules(i, o, dev, err);
 }
 
+/* NVMe has no HPA nor any limit that keeps the data: what it offers instead */
+static int nvme_no_auto(const struct drive_info *i, const char *dev, struct ss_error *err)
+{
+	if (i->methods & METHOD_NVME_NS)
+		return ss_error_set(
+		    err, -EOPNOTSUPP,
+		    "%s: an NVMe drive has no Host Protected Area; --method nvme-ns "
+		    "deletes the namespace and creates a smaller one (destroys all "
+		    "data), --method partition limits it with a partition instead",
+		    dev);
+	return ss_error_set(err, -EOPNOTSUPP,
+			    "%s: an NVMe drive has no Host Protected Area, and this controller "
+			    "does not offer namespace management (OACS bit 3): its capacity "
+			    "cannot be made smaller; --method partition limits it with a "
+			    "partition instead",
+			    dev);
+}
+
 /* A drive that can never take the method, or does not report it. */
 static int method_fits(const struct drive_info *i, const struct cap_method_ops *o, const char *dev,
 		       struct ss_error *err)
@@ -188,6 +219,22 @@ static int method_fits(const struct drive_info *i, const struct cap_method_ops *
 	rc = o->fits ? o->fits(i, dev, err) : 0;
 	if (rc)
 		return rc;
+	if (!supports(i, o) && i->tran == TRAN_NVME && o->id != CAP_NVME_NS)
+		return ss_error_set(err, -EOPNOTSUPP,
+				    "%s: the %s method is not for NVMe drives (NVMe has no Host "
+				    "Protected Area nor mode pages): --method %s",
+				    dev, o->name,
+				    i->methods & METHOD_NVME_NS ? "nvme-ns or partition"
+								: "partition");
+	if (!supports(i, o) && o->id == CAP_NVME_NS)
+		return ss_error_set(
+		    err, -EOPNOTSUPP, "%s: %s", dev,
+		    i->tran == TRAN_NVME
+			? "the controller does not offer namespace management (OACS "
+			  "bit 3): no namespace can be made smaller, and NVMe has no "
+			  "Host Protected Area; --method partition limits it with a "
+			  "partition instead"
+			: "the nvme-ns method is for NVMe drives only");
 	if (!supports(i, o)) {
 		drive_methods_text(i->methods, h1, sizeof(h1));
 		return ss_error_set(
@@ -291,6 +338,8 @@ int cap_plan_limit(const struct drive_info *i, const struct journal_entry *orig,
 	p->current = i->capacity_blocks;
 	p->volatile_ = r->volatile_;
 	p->method = pick_method(i, r);
+	if (p->method == CAP_AUTO && i->tran == TRAN_NVME)
+		return nvme_no_auto(i, dev, err);
 	if (p->method == CAP_AUTO)
 		return ss_error_set(err, -EOPNOTSUPP,
 				    "%s: supports none of AMAC, HPA or a SCSI resize; "
@@ -394,6 +443,7 @@ int cap_plan_limit(const struct drive_info *i, const struct journal_entry *orig,
 	snprintf(p->note, sizeof(p->note), "%" PRIu64 " blocks (%s, %.1f%% of %s%s)", target,
 		 human(target * p->block_len, h1, sizeof(h1)), 100.0 * (double)target / (double)ref,
 		 human(ref * p->block_len, h2, sizeof(h2)), ref_source(full, dco_ref));
+	cap_plan_discard(i, p);
 	return 0;
 }
 
@@ -409,7 +459,31 @@ int cap_plan_limit_drive(struct cap_ctx *c, const struct cap_request *r, struct 
 		return rc;
 	ss_error_clear(err);
 	rc = cap_plan_limit(i, rc == 0 ? &orig : NULL, r, p, err);
-	return rc ? cap_frozen_advice(c, rc, err) : cap_plan_zones(c->d, i, p, err);
+	if (rc)
+		return cap_frozen_advice(c, rc, err);
+	rc = cap_plan_path(c, p, err);
+	return rc ? rc : cap_plan_zones(c->d, i, p, err);
+}
+
+/* Will the path carry the method's commands? The harmless steps of
+ * `probe` the method needs (probe.h), before anything is changed; a dry
+ * run sends no MODE SELECT, not even one that changes nothing. */
+int cap_plan_path(struct cap_ctx *c, const struct cap_plan *p, struct ss_error *err)
+{
+	const struct cap_method_ops *o = cap_method_get(p->method);
+	struct probe_report pr;
+	unsigned steps;
+	int rc;
+
+	if (!o || p->noop || p->wait_format)
+		return 0;
+	steps = probe_steps_for(o->need);
+	if (c->dry_run)
+		steps &= ~PROBE_STEP_BIT(PROBE_MODE_SELECT);
+	if (!steps)
+		return 0;
+	rc = probe_path(c->d, &c->e->info, steps, &pr, err);
+	return rc ? rc : probe_method_check(&pr, o->need, cap_dev(c), err);
 }
 
 /* ---- sending the change -------------------------------------------------- */
@@ -419,6 +493,12 @@ void cap_cmd_text(const struct xcmd *x, const char *what, char *buf, size_t len)
 	size_t at = 0;
 
 	buf[0] = '\0';
+	if (x->kind != XCMD_CDB) { /* NVMe: opcode, namespace, CDW10, CDW11 */
+		snprintf(buf, len, "nvme %s opc %02x nsid %x cdw10 %08x cdw11 %08x  %s",
+			 x->kind == XCMD_NVME_ADMIN ? "admin" : "io", x->nvme.opcode, x->nvme.nsid,
+			 x->nvme.cdw10, x->nvme.cdw11, what ? what : "");
+		return;
+	}
 	for (unsigned k = 0; k < x->cdb_len && k < sizeof(x->cdb) && at + 4 <= len; k++)
 		at += (size_t)snprintf(buf + at, len - at, k ? " %02x" : "%02x", x->cdb[k]);
 	if (at < len)
@@ -446,6 +526,15 @@ int cap_send_scsi(struct cap_ctx *c, struct xcmd *x, const char *what, struct sc
 	return drive_scsi(c->d, x, sense, err);
 }
 
+/* An NVMe command of a change: shown, and sent unless dry-run. */
+int cap_send_nvme(struct cap_ctx *c, struct xcmd *x, const char *what, struct ss_error *err)
+{
+	show(c, x, what);
+	if (c->dry_run)
+		return 0;
+	return drive_nvme(c->d, x, err);
+}
+
 /* An ATA command of a change, through SAT. */
 int cap_send_ata(struct cap_ctx *c, const struct ata_tf *tf, bool ck_cond, void *buf,
 		 struct ata_regs *regs, const char *what, struct ss_error *err)
@@ -465,24 +554,31 @@ int cap_send_ata(struct cap_ctx *c, const struct ata_tf *tf, bool ck_cond, void 
 	return drive_ata(c->d, tf, ck_cond, buf, regs, err);
 }
 
+void cap_journal_entry(const struct cap_ctx *c, const char *event, const char *method,
+		       struct journal_entry *j)
+{
+	const struct drive_info *i = &c->e->info;
+
+	memset(j, 0, sizeof(*j));
+	snprintf(j->event, sizeof(j->event), "%s", event);
+	snprintf(j->device, sizeof(j->device), "%s", c->e->spec);
+	snprintf(j->serial, sizeof(j->serial), "%s", i->serial);
+	snprintf(j->wwn, sizeof(j->wwn), "%s", i->wwn);
+	snprintf(j->model, sizeof(j->model), "%s", i->model);
+	snprintf(j->method, sizeof(j->method), "%s", method);
+	j->block_len = i->logical_block;
+}
+
 static int journal_record(struct cap_ctx *c, const char *event, const char *cause,
 			  enum cap_method m, uint64_t native, uint64_t original, uint64_t target,
 			  bool vol, struct ss_error *err)
 {
 	struct journal_entry j;
-	const struct drive_info *i = &c->e->info;
 
 	if (c->dry_run)
 		return 0;
-	memset(&j, 0, sizeof(j));
-	snprintf(j.event, sizeof(j.event), "%s", event);
+	cap_journal_entry(c, event, cap_method_name(m), &j);
 	snprintf(j.cause, sizeof(j.cause), "%s", cause);
-	snprintf(j.device, sizeof(j.device), "%s", c->e->spec);
-	snprintf(j.serial, sizeof(j.serial), "%s", i->serial);
-	snprintf(j.wwn, sizeof(j.wwn), "%s", i->wwn);
-	snprintf(j.model, sizeof(j.model), "%s", i->model);
-	snprintf(j.method, sizeof(j.method), "%s", cap_method_name(m));
-	j.block_len = i->logical_block;
 	j.native_blocks = native;
 	j.original_blocks = original;
 	j.target_blocks = target;
@@ -609,10 +705,15 @@ int cap_verify(struct cap_ctx *c, uint64_t want, struct cap_result *res, struct 
 		struct sysdisk_reread rr = { 0 };
 
 		rr.name = name ? name + 1 : c->e->node;
+		snprintf(rr.node, sizeof(rr.node), "%s", c->e->node);
 		rr.reprobe = c->e->tran_hint == TRAN_SATA || c->e->tran_hint == TRAN_ATA;
 		rr.expected_bytes = want * now.logical_block;
 		rr.timeout_ms = 30000;
-		rc = sysdisk_reread_capacity(&rr, err);
+		if (now.tran == TRAN_NVME)
+			rc = sysdisk_nvme_rescan(NULL, rr.name, rr.expected_bytes, rr.timeout_ms,
+						 &rr.size_bytes, err);
+		else
+			rc = sysdisk_reread_capacity(&rr, err);
 		if (rc)
 			return rc;
 		if (rr.size_bytes != want * now.logical_block)
@@ -639,7 +740,7 @@ static int scsi_settle(struct cap_ctx *c, const struct cap_method_ops *o, bool *
 	int st;
 
 	*corrupt = false;
-	if (c->e->info.ata)
+	if (c->e->info.ata || c->e->info.tran == TRAN_NVME) /* no FORMAT UNIT to watch */
 		return 0;
 	st = cap_unit_state(c, &s, err);
 	*corrupt = st == 2;
@@ -758,8 +859,19 @@ static int limit_locked(struct cap_ctx *c, const struct cap_plan *p, struct cap_
 				      p->current, p->volatile_, NULL);
 		return stopped(c, err);
 	}
-	progress_report(c->progress, 0, cap_method_name(p->method), -1);
-	rc = o->set(c, p->target, p->volatile_, err);
+	/* a flash drive: told the range is free while it can still be reached */
+	rc = cap_discard(c, p, err);
+	if (!rc && p->discard && progress_cancelled(c->progress)) {
+		/* stopped between the two: the size is what it was */
+		if (!was_open)
+			journal_event(c, "restore-done", p->method, p->native, p->current,
+				      p->current, p->volatile_, NULL);
+		return stopped(c, err);
+	}
+	if (!rc) {
+		progress_report(c->progress, 0, cap_method_name(p->method), -1);
+		rc = o->set(c, p->target, p->volatile_, err);
+	}
 	if (rc) {
 		/* stopped while a format runs on: the record stays open, and no
 		 * command is sent to look */
@@ -963,7 +1075,7 @@ static int restore_plan(struct cap_ctx *c, enum cap_method forced, enum cap_meth
 		rc = record_check(c, &orig, *m, err);
 		if (rc)
 			return rc;
-		if (orig.block_len != i->logical_block && !(flags_of(*m) & CAPM_FORMATS))
+		if (orig.block_len != i->logical_block && !(cap_flags(*m) & CAPM_FORMATS))
 			return ss_error_set(
 			    err, -EINVAL,
 			    "%s: the journal recorded %u-byte blocks, the drive now "
@@ -990,9 +1102,9 @@ static int restore_plan(struct cap_ctx *c, enum cap_method forced, enum cap_meth
 	 * another tool did (DCO RESTORE: the factory maximum; the partition
 	 * method: wipe the GPT there, whoever wrote it; a format): only with
 	 * --to-native */
-	if (!c->to_native && (flags_of(*m) & (CAPM_SETS_NATIVE | CAPM_KEEPS_SIZE | CAPM_FORMATS)))
+	if (!c->to_native && (cap_flags(*m) & (CAPM_SETS_NATIVE | CAPM_KEEPS_SIZE | CAPM_FORMATS)))
 		return restore_unjournaled(c, err);
-	if (i->ata && !(flags_of(*m) & CAPM_SETS_NATIVE)) {
+	if (i->ata && !(cap_flags(*m) & CAPM_SETS_NATIVE)) {
 		if (!i->native_blocks)
 			return ss_error_set(err, -EOPNOTSUPP,
 					    "%s: nothing journaled and the drive does not report "
@@ -1021,7 +1133,7 @@ static int restore_rules(struct cap_ctx *c, enum cap_method m, bool vol, struct 
 
 	const struct cap_method_ops *o = ops_of(m);
 
-	if (vol && !(flags_of(m) & CAPM_VOLATILE))
+	if (vol && !(cap_flags(m) & CAPM_VOLATILE))
 		return ss_error_usage(err, -EINVAL, "%s: --volatile needs the HPA method",
 				      cap_dev(c));
 	if (!o || !supports(i, o))
@@ -1083,7 +1195,7 @@ static int trial_state(struct cap_ctx *c, enum cap_method m, uint64_t original)
 	const struct drive_info *i = &c->e->info;
 	struct trial_scan s = { 0 };
 
-	if (!(flags_of(m) & CAPM_VOLATILE) ||
+	if (!(cap_flags(m) & CAPM_VOLATILE) ||
 	    journal_for_disk(c->state_dir, i->serial, i->wwn, trial_cb, &s, NULL) || !s.open ||
 	    !s.all_volatile || (i->native_blocks && original > i->native_blocks))
 		return 0;

@@ -89,6 +89,9 @@ static int dco_plan(const struct drive_info *i, bool restore, const char *dev, s
 const struct cap_method_ops cap_dco_ops = {
 	.id = CAP_DCO,
 	.name = "dco",
+	.command = "DEVICE CONFIGURATION SET",
+	.help =
+	    "ATA Device Configuration Overlay: lowers the native maximum itself (restore: the factory maximum)",
 	.need = METHOD_DCO,
 	.flags = CAPM_ATA | CAPM_SETS_NATIVE,
 	.plan = dco_plan,

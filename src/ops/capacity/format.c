@@ -57,12 +57,13 @@ static int stopped_watching(struct cap_ctx *c, double done, struct ss_error *err
 			    cap_dev(c), pct, c->e->spec);
 }
 
-int cap_format_wait(struct cap_ctx *c, struct ss_error *err)
+int cap_watch_sense(struct cap_ctx *c, bool (*busy)(const struct scsi_sense *s), const char *phase,
+		    double *done, struct ss_error *err)
 {
 	unsigned delay = 50;
-	double done = -1;
 	int rc;
 
+	*done = -1;
 	for (;;) {
 		uint8_t cdb[6], buf[252];
 		struct scsi_sense s;
@@ -70,22 +71,37 @@ int cap_format_wait(struct cap_ctx *c, struct ss_error *err)
 		unsigned n;
 
 		if (progress_cancelled(c->progress))
-			return stopped_watching(c, done, err);
+			return -ECANCELED;
 		n = scsi_build_request_sense(cdb, false, sizeof(buf));
 		rc = drive_scsi_in(c->d, cdb, n, buf, sizeof(buf), &got, NULL, err);
 		if (rc)
 			return rc;
 		scsi_sense_decode(buf, got, &s);
-		if (!(format_in_progress(&s) ||
-		      (s.valid && s.key == SK_NO_SENSE && s.progress_valid)))
-			break;
+		if (!busy(&s))
+			return 0;
 		if (s.progress_valid)
-			done = s.progress / 65536.0;
-		progress_report(c->progress, done >= 0 ? done : 0, "formatting", -1);
+			*done = s.progress / 65536.0;
+		progress_report(c->progress, *done >= 0 ? *done : 0, phase, -1);
 		nap_ms(delay);
 		if (delay < 1000)
 			delay *= 2;
 	}
+}
+
+static bool formatting(const struct scsi_sense *s)
+{
+	return format_in_progress(s) || (s->valid && s->key == SK_NO_SENSE && s->progress_valid);
+}
+
+int cap_format_wait(struct cap_ctx *c, struct ss_error *err)
+{
+	double done;
+	int rc = cap_watch_sense(c, formatting, "formatting", &done, err);
+
+	if (rc == -ECANCELED)
+		return stopped_watching(c, done, err);
+	if (rc)
+		return rc;
 	progress_report(c->progress, 1.0, "format complete", 0);
 	return 0;
 }
@@ -138,6 +154,9 @@ static int scsi_format(struct cap_ctx *c, uint64_t blocks, bool vol, struct ss_e
 const struct cap_method_ops cap_format_ops = {
 	.id = CAP_SCSI_FORMAT,
 	.name = "scsi-format",
+	.command = "FORMAT UNIT",
+	.help =
+	    "SCSI FORMAT UNIT to the block count: destroys data (restore reformats to the journaled count)",
 	.need = METHOD_SCSI_FORMAT,
 	.flags = CAPM_SCSI | CAPM_DESTROYS | CAPM_FORMATS,
 	.set = scsi_format,

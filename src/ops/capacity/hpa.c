@@ -60,6 +60,13 @@ int cap_refresh_native(struct cap_ctx *c, struct ss_error *err)
 	if (!i->ata || i->native_blocks || !(i->methods & (METHOD_HPA | METHOD_AMAC)))
 		return 0;
 	rc = ata_read_native(c, &native, err);
+	if (rc == -EPROTO) {
+		/* a path that drops the registers: the native max stays unknown,
+		 * and limit's path check (cap_plan_path) refuses the methods that
+		 * need them, leaving the partition method */
+		ss_error_clear(err);
+		return 0;
+	}
 	if (rc)
 		return rc;
 	i->native_blocks = native;
@@ -160,8 +167,12 @@ int cap_frozen_advice(struct cap_ctx *c, int rc, struct ss_error *err)
 const struct cap_method_ops cap_hpa_ops = {
 	.id = CAP_HPA,
 	.name = "hpa",
+	.command = "SET MAX ADDRESS",
+	.help =
+	    "ATA SET MAX ADDRESS, the Host Protected Area (--volatile: a trial a power cycle undoes)",
 	.need = METHOD_HPA,
-	.flags = CAPM_AUTO | CAPM_ATA | CAPM_VOLATILE | CAPM_POWER_CYCLE,
+	.flags = CAPM_AUTO | CAPM_ATA | CAPM_VOLATILE | CAPM_POWER_CYCLE | CAPM_PROBE_UNDO |
+		 CAPM_ACCESSIBLE,
 	.plan = hpa_plan,
 	.set = hpa_set,
 	.restore = hpa_set, /* to the native max */
@@ -181,7 +192,7 @@ static int see(void *arg, const struct journal_entry *e)
 
 	if (!done || e->original_blocks == e->target_blocks)
 		return 0; /* a record of intent, or a no-op: nothing was set */
-	l->hpa_nv = !strcmp(e->method, "hpa") && !e->volatile_;
+	l->hpa_nv = (cap_method_flags(e->method) & CAPM_POWER_CYCLE) && !e->volatile_;
 	snprintf(l->when, sizeof(l->when), "%s", e->time);
 	return 0;
 }

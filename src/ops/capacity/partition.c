@@ -33,9 +33,7 @@ static int write_blocks(struct cap_ctx *c, uint64_t lba, void *buf, uint32_t blo
 {
 	struct xcmd x;
 
-	memset(&x, 0, sizeof(x));
-	x.cdb_len = scsi_build_write16(x.cdb, lba, blocks, true);
-	x.dir = XFER_TO_DEV;
+	drive_build_rw(c->d, &x, true, lba, blocks, true);
 	x.data = buf;
 	x.data_len = (size_t)blocks * c->e->info.logical_block;
 	if (c->show) {
@@ -47,17 +45,19 @@ static int write_blocks(struct cap_ctx *c, uint64_t lba, void *buf, uint32_t blo
 	}
 	if (c->dry_run)
 		return 0;
-	return drive_scsi(c->d, &x, NULL, err);
+	return drive_rw(c->d, &x, NULL, err);
 }
 
 static int read_blocks(struct cap_ctx *c, uint64_t lba, void *buf, uint32_t blocks,
 		       struct ss_error *err)
 {
-	uint8_t cdb[16];
-	unsigned n = scsi_build_read16(cdb, lba, blocks, false);
+	struct xcmd x;
 
-	return drive_scsi_in(c->d, cdb, n, buf, (size_t)blocks * c->e->info.logical_block, NULL,
-			     NULL, err);
+	drive_build_rw(c->d, &x, false, lba, blocks, false);
+	x.data = buf;
+	x.data_len = (size_t)blocks * c->e->info.logical_block;
+	memset(buf, 0, x.data_len);
+	return drive_rw(c->d, &x, NULL, err);
 }
 
 /* Copy every data extent of the image (SEEK_DATA/SEEK_HOLE) to the disk. */
@@ -426,6 +426,9 @@ int cap_partition_wait(const struct dev_entry *e, uint64_t limit, unsigned timeo
 const struct cap_method_ops cap_partition_ops = {
 	.id = CAP_PARTITION,
 	.name = "partition",
+	.command = "WRITE (a GPT)",
+	.help =
+	    "a GPT partition on the outer part, for disks behind bridges blocking pass-through; never chosen by auto",
 	.need = METHOD_PARTITION,
 	.flags = CAPM_KEEPS_SIZE,
 	.fits = part_fits,

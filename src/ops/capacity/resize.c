@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "capacity_priv.h"
+#include "shortstroke/sector.h"
 
 #define MODE_BUF 256
 
@@ -29,8 +30,9 @@ static int mode_sense_bd(struct cap_ctx *c, uint8_t *buf, size_t *len, struct sc
 	return 0;
 }
 
-/* MODE SELECT the block count (UINT64_MAX: the drive's maximum). */
-int cap_scsi_select_blocks(struct cap_ctx *c, uint64_t blocks, struct ss_error *err)
+/* MODE SELECT the block count (UINT64_MAX: the drive's maximum) and, when
+ * block_len is not 0, a new block length (for the next FORMAT UNIT). */
+static int select_bd(struct cap_ctx *c, uint64_t blocks, uint32_t block_len, struct ss_error *err)
 {
 	uint8_t buf[MODE_BUF], out[MODE_BUF];
 	struct scsi_mode10 m;
@@ -50,6 +52,8 @@ int cap_scsi_select_blocks(struct cap_ctx *c, uint64_t blocks, struct ss_error *
 				    "%s: %" PRIu64 " blocks do not fit the drive's short block "
 				    "descriptor and it refuses long LBA descriptors",
 				    cap_dev(c), blocks);
+	if (!rc && block_len)
+		rc = sector_mode_set_length(out, out_len, block_len);
 	if (rc)
 		return ss_error_set(err, rc, "%s: malformed MODE SENSE answer", cap_dev(c));
 	for (int sp = 1; sp >= 0; sp--) {
@@ -59,14 +63,27 @@ int cap_scsi_select_blocks(struct cap_ctx *c, uint64_t blocks, struct ss_error *
 		x.data = out;
 		x.data_len = out_len;
 		rc = cap_send_scsi(c, &x,
-				   sp ? "MODE SELECT(10) PF=1 SP=1: block descriptor count"
-				      : "MODE SELECT(10) PF=1 SP=0: block descriptor count",
+				   block_len
+				       ? (sp ? "MODE SELECT(10) PF=1 SP=1: block descriptor length"
+					     : "MODE SELECT(10) PF=1 SP=0: block descriptor length")
+				   : sp ? "MODE SELECT(10) PF=1 SP=1: block descriptor count"
+					: "MODE SELECT(10) PF=1 SP=0: block descriptor count",
 				   &sense, err);
 		/* a drive that cannot save pages says ILLEGAL REQUEST: retry SP=0 */
 		if (!(rc && sp && sense.valid && sense.key == SK_ILLEGAL_REQUEST))
 			break;
 	}
 	return rc;
+}
+
+int cap_scsi_select_blocks(struct cap_ctx *c, uint64_t blocks, struct ss_error *err)
+{
+	return select_bd(c, blocks, 0, err);
+}
+
+int cap_scsi_select_length(struct cap_ctx *c, uint32_t block_len, struct ss_error *err)
+{
+	return select_bd(c, UINT64_MAX, block_len, err);
 }
 
 static int resize_set(struct cap_ctx *c, uint64_t blocks, bool vol, struct ss_error *err)
@@ -77,6 +94,8 @@ static int resize_set(struct cap_ctx *c, uint64_t blocks, bool vol, struct ss_er
 const struct cap_method_ops cap_resize_ops = {
 	.id = CAP_SCSI_RESIZE,
 	.name = "scsi-resize",
+	.command = "MODE SELECT",
+	.help = "SCSI MODE SELECT of the block count in the block descriptor",
 	.need = METHOD_SCSI_RESIZE,
 	.flags = CAPM_AUTO | CAPM_SCSI,
 	.set = resize_set,
