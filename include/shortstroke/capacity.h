@@ -180,11 +180,6 @@ struct cap_ctx {
  */
 int cap_plan_limit_drive(struct cap_ctx *c, const struct cap_request *req, struct cap_plan *plan,
 			 struct ss_error *err);
-/* The step of limit's checks that asks whether the path (HBA, bridge)
- * carries plan's method: the harmless commands of `probe` it needs, sent
- * to c->d (no MODE SELECT in a dry run). -EOPNOTSUPP saying why and what
- * to do when a step failed; an inconclusive one is not held against it. */
-int cap_plan_path(struct cap_ctx *c, const struct cap_plan *plan, struct ss_error *err);
 
 struct cap_result {
 	enum cap_method method;

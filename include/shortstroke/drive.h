@@ -203,11 +203,8 @@ void drive_build_rw(const struct drive *d, struct xcmd *c, bool write, uint64_t 
  */
 int drive_rw(struct drive *d, struct xcmd *c, struct scsi_sense *sense, struct ss_error *err);
 
-/* An NVMe drive: its transport carries NVMe commands. */
-bool drive_is_nvme(const struct drive *d);
-/* The namespace drive_identify found (0: none), and the one a namespace
- * created anew got. */
-uint32_t drive_nvme_nsid(const struct drive *d);
+/* The namespace a namespace created anew got (drive_identify finds it
+ * otherwise). */
 void drive_nvme_set_nsid(struct drive *d, uint32_t nsid);
 
 /* The Control mode page's D_SENSE bit: descriptor-format sense when set.

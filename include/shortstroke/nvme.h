@@ -49,7 +49,6 @@ void nvme_build_ns_attach(struct xcmd *c, uint32_t nsid, bool attach, uint16_t c
 /* Read or Write of nlb blocks (1..65536) at slba; buf of len bytes. */
 void nvme_build_rw(struct xcmd *c, bool write, uint32_t nsid, uint64_t slba, uint32_t nlb,
 		   void *buf, size_t len);
-void nvme_build_flush(struct xcmd *c, uint32_t nsid);
 
 /* ---- what the controller answers ---- */
 
@@ -148,7 +147,5 @@ const char *nvme_st_result_text(uint8_t result);
 void nvme_cmd_describe(const struct xcmd *c, char *buf, size_t len);
 /* The completion status as words (libnvme's text) */
 const char *nvme_status_text(uint16_t status);
-/* An I/O command that reads or writes the medium */
-bool nvme_cmd_is_media(const struct xcmd *c);
 
 #endif

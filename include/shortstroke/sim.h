@@ -177,9 +177,6 @@ const char *sim_encl_id(const struct sim_encl *e);
 unsigned sim_encl_slots(const struct sim_encl *e);
 /* The drive in slot (NULL: empty or no such slot). */
 struct sim_drive *sim_encl_slot_drive(const struct sim_encl *e, unsigned slot);
-/* The SAS address the enclosure reports for the drive (a SAS drive's target
- * port, WWN + 1; a SATA drive's WWN; 0 without a WWN). */
-uint64_t sim_drive_sas_addr(const struct sim_drive *d);
 /* One command, as sim_drive_exec. */
 int sim_encl_exec(struct sim_encl *e, struct xcmd *c, struct ss_error *err);
 /* The transport over one simulated enclosure (does not own it). */

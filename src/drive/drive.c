@@ -12,6 +12,8 @@
 #include "shortstroke/sat.h"
 #include "shortstroke/scsi.h"
 
+static bool drive_is_nvme(const struct drive *d);
+
 static int identify_nvme(struct drive *d, struct drive_info *out, struct ss_error *err);
 
 struct drive {
@@ -626,7 +628,8 @@ static void identify_lbp(struct drive *d, const uint8_t *pages, unsigned npages,
 	out->discard_read = lbp.lbprz ? DISCARD_READ_ZEROS : DISCARD_READ_UNDEFINED;
 }
 
-bool drive_is_nvme(const struct drive *d)
+/* An NVMe drive: its transport carries NVMe commands. */
+static bool drive_is_nvme(const struct drive *d)
 {
 	return transport_carries(d->t, TRANSPORT_NVME);
 }
@@ -798,11 +801,6 @@ int drive_rw(struct drive *d, struct xcmd *c, struct scsi_sense *sense, struct s
 		sense->asc = (c->nvme.status & 0xffu) == 0x81 ? 0x11 : 0x00;
 	}
 	return rc;
-}
-
-uint32_t drive_nvme_nsid(const struct drive *d)
-{
-	return d->nsid;
 }
 
 void drive_nvme_set_nsid(struct drive *d, uint32_t nsid)

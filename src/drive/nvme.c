@@ -106,11 +106,6 @@ void nvme_build_rw(struct xcmd *c, bool write, uint32_t nsid, uint64_t slba, uin
 	data(c, write ? XFER_TO_DEV : XFER_FROM_DEV, buf, len);
 }
 
-void nvme_build_flush(struct xcmd *c, uint32_t nsid)
-{
-	start(c, XCMD_NVME_IO, nvme_cmd_flush, nsid);
-}
-
 /* ---- parsers ---- */
 
 static void copy_trim(char *dst, size_t max, const char *src, size_t n)
@@ -448,10 +443,4 @@ void nvme_cmd_describe(const struct xcmd *c, char *buf, size_t len)
 const char *nvme_status_text(uint16_t status)
 {
 	return nvme_status_to_string(status & 0x7ff, false);
-}
-
-bool nvme_cmd_is_media(const struct xcmd *c)
-{
-	return c->kind == XCMD_NVME_IO &&
-	       (c->nvme.opcode == nvme_cmd_read || c->nvme.opcode == nvme_cmd_write);
 }

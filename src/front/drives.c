@@ -82,7 +82,10 @@ void drive_row(struct table *t, const struct dev_entry *e)
 	table_set_u64(t, DRV_ACTUATORS, i->ranges.n > 1 ? i->ranges.n : 1);
 }
 
-void actuators_text(const struct drive_info *i, char *buf, size_t len)
+/* The actuators' LBA ranges of a multi-actuator drive, for a person:
+ * "2: LBA 0-17578328063 (9.0 TB), LBA 17578328064-35156656127 (9.0 TB)";
+ * "1" when the drive reports no more than one range. */
+static void actuators_text(const struct drive_info *i, char *buf, size_t len)
 {
 	const struct cpr_ranges *r = &i->ranges;
 	size_t o;

@@ -15,6 +15,8 @@
 #include "shortstroke/units.h"
 #include "capacity_priv.h"
 
+static int cap_plan_path(struct cap_ctx *c, const struct cap_plan *plan, struct ss_error *err);
+
 /* The methods in the order auto prefers them. */
 static const struct cap_method_ops *const methods[] = {
 	&cap_amac_ops,	 &cap_hpa_ops,	   &cap_dco_ops,       &cap_resize_ops,
@@ -468,7 +470,11 @@ int cap_plan_limit_drive(struct cap_ctx *c, const struct cap_request *r, struct 
 /* Will the path carry the method's commands? The harmless steps of
  * `probe` the method needs (probe.h), before anything is changed; a dry
  * run sends no MODE SELECT, not even one that changes nothing. */
-int cap_plan_path(struct cap_ctx *c, const struct cap_plan *p, struct ss_error *err)
+/* The step of limit's checks that asks whether the path (HBA, bridge)
+ * carries plan's method: the harmless commands of `probe` it needs, sent
+ * to c->d (no MODE SELECT in a dry run). -EOPNOTSUPP saying why and what
+ * to do when a step failed; an inconclusive one is not held against it. */
+static int cap_plan_path(struct cap_ctx *c, const struct cap_plan *p, struct ss_error *err)
 {
 	const struct cap_method_ops *o = cap_method_get(p->method);
 	struct probe_report pr;
