@@ -118,6 +118,8 @@ static inline void rp_point_init(struct rp_point *p)
 
 #define RP_CURVE_MAX 64 /* most points of a measured curve */
 
+struct rp_flash; /* a flash drive's NAND, below ("flash drives") */
+
 /*
  * One disk as the caller knows it. A field left 0 takes a datasheet-style
  * default by rpm and size (see docs/planning-model.md); the evaluation
@@ -154,6 +156,13 @@ struct rp_disk {
 	uint64_t zone_bytes;  /* a zoned disk's zone size (strokes are whole zones); 0: none */
 	int zoned;	      /* RP_ZONED_*; host-managed disks cannot be md members */
 	uint32_t reserved;    /* 0 */
+	/* 2.3: a flash drive (an SSD; docs/flash.md): no stroke, no seek, no
+	 * rotation; the layout's stroke is the share of it the host uses, the
+	 * rest (TRIMmed and hidden) spare area, and random writes cost the
+	 * write amplification of that spare (rp_flash_write_amp). NULL: a disk.
+	 * The seek, rate and rpm fields are then not read; a layout does not
+	 * mix flash drives and disks. */
+	const struct rp_flash *flash;
 };
 
 /* rp_disk.write_cache: the disk's volatile write cache (0: by class) */

@@ -39,7 +39,12 @@ struct plan_disk {
 	/* The model figures of the disk (0: library default). capacity is
 	 * capacity_blocks * block_size; pointer members stay NULL. */
 	struct rp_disk rp;
+	bool flash; /* a flash drive (docs/flash.md): its NAND the library's defaults */
 };
+
+/* The rp_disk the library takes for a plan's disk: pd->rp, with a flash
+ * drive's rp_flash (pd->rp's pointers stay NULL) */
+void plan_disk_rp(const struct plan_disk *pd, struct rp_disk *out);
 
 struct plan {
 	unsigned version;   /* PLAN_VERSION */

@@ -1198,7 +1198,7 @@ static int run_check(struct popts *o)
 	s.pool = p->disks;
 	s.rd = xcalloc(p->n_disks, sizeof(*s.rd));
 	for (size_t i = 0; i < p->n_disks; i++)
-		s.rd[i] = p->disks[i].rp;
+		plan_disk_rp(&p->disks[i], &s.rd[i]);
 	s.wl = p->workload;
 	s.path = p->path;
 	s.goals = p->goals;
@@ -1387,7 +1387,7 @@ static int model_inputs(struct pstate *s)
 		if (plan_mech_parse(o->mech, &probe, &err))
 			return cli_usage_error("plan", "%s", err.msg);
 		s->pool[i].rp = probe;
-		s->rd[i] = probe;
+		plan_disk_rp(&s->pool[i], &s->rd[i]);
 	}
 	if (o->mech)
 		note(s, "mechanics from --mech %s", o->mech);
@@ -1481,7 +1481,7 @@ static int plan_run(struct ss_ctx *ctx, int argc, char **argv)
 		goto out;
 	s.rd = xcalloc(s.n, sizeof(*s.rd));
 	for (size_t i = 0; i < s.n; i++)
-		s.rd[i] = s.pool[i].rp;
+		plan_disk_rp(&s.pool[i], &s.rd[i]);
 	if ((rc = model_inputs(&s)))
 		goto out;
 	s.goals.min_capacity = o.capacity;

@@ -36,6 +36,9 @@ const struct col_def drive_cols[DRV_COUNT] = {
 	[DRV_ACTUATORS] = { "ACTUATORS", COL_U64, true, 0, 9,
 			    "actuators: the LBA ranges a multi-actuator drive serves "
 			    "independently (1 when it reports none)" },
+	[DRV_SPARE] = { "SPARE", COL_STR, true, 0, 6,
+			"a drive that does not rotate: the share of its capacity a limit hides "
+			"(TRIMmed: spare area beyond its own, docs/flash.md); - for a disk" },
 };
 
 static const char *or_null(const char *s)
@@ -79,6 +82,17 @@ void drive_row(struct table *t, const struct dev_entry *e)
 	table_set_str(t, DRV_ZONED, zoned_model_name(i->zoned));
 	dev_state_text(e, buf, sizeof(buf));
 	table_set_str(t, DRV_STATE, buf);
+	if (i->rpm == 1) { /* flash: what a limit hides is spare area */
+		const struct dev_limit *l = &e->limit;
+
+		snprintf(buf, sizeof(buf), "%.0f%%",
+			 l->limited && l->original_blocks
+			     ? 100.0 * (1 - (double)l->limit_blocks / (double)l->original_blocks)
+			     : 0.0);
+		table_set_str(t, DRV_SPARE, buf);
+	} else {
+		table_set_str(t, DRV_SPARE, NULL);
+	}
 	table_set_u64(t, DRV_ACTUATORS, i->ranges.n > 1 ? i->ranges.n : 1);
 }
 
@@ -281,8 +295,28 @@ void describe_drive(struct record *r, const struct dev_entry *e)
 	if (i->dco_max_blocks)
 		blocks_field(r, "DCO max", "dco_max_blocks", i->dco_max_blocks, i->logical_block);
 	if (i->rpm == 1) {
+		struct record *o;
+
 		record_text(r, "Rotation rate", "non-rotating (solid state)");
 		record_set_u64(r, "rpm", 0);
+		/* how a limit hands its range back (docs/flash.md) */
+		if (i->discard == DISCARD_NONE)
+			record_text(r, "TRIM/UNMAP",
+				    "not supported: a limit gives it no spare area");
+		else
+			record_text(r, "TRIM/UNMAP", "%s, %s", drive_discard_name(i->discard),
+				    i->discard_read == DISCARD_READ_ZEROS
+					? "deterministic: reads zeros"
+				    : i->discard_read == DISCARD_READ_DETERMINISTIC
+					? "deterministic: reads the same each time, not said what"
+					: "not deterministic: discarded blocks may read old data");
+		o = record_set_object(r, "discard");
+		record_set_str(o, "command",
+			       i->discard == DISCARD_NONE ? NULL : drive_discard_name(i->discard));
+		record_set_str(o, "reads",
+			       i->discard_read == DISCARD_READ_ZEROS	       ? "zeros"
+			       : i->discard_read == DISCARD_READ_DETERMINISTIC ? "deterministic"
+									       : "undefined");
 	} else if (i->rpm) {
 		record_u64(r, "Rotation rate", "rpm", i->rpm, "rpm");
 	} else {

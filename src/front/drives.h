@@ -31,6 +31,7 @@ enum drive_col {
 	DRV_ZONED,
 	DRV_STATE,
 	DRV_ACTUATORS,
+	DRV_SPARE, /* flash drives (docs/flash.md) */
 	DRV_COUNT
 };
 extern const struct col_def drive_cols[DRV_COUNT];

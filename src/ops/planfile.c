@@ -224,7 +224,17 @@ static json_object *disk_json(const struct plan_disk *d)
 									      : "host-managed"));
 	if (d->rp.zone_bytes)
 		add(o, "zone_bytes", json_object_new_uint64(d->rp.zone_bytes));
+	if (d->flash) /* only when set: older plans read as before */
+		add(o, "flash", json_object_new_boolean(true));
 	return o;
+}
+
+void plan_disk_rp(const struct plan_disk *pd, struct rp_disk *out)
+{
+	static const struct rp_flash nand = { RP_SIZED(struct rp_flash) };
+
+	*out = pd->rp;
+	out->flash = pd->flash ? &nand : NULL;
 }
 
 static json_object *layout_json(const struct plan *p)
@@ -590,11 +600,32 @@ static int parse_disk_2_1(struct pctx *c, const struct obj *ob, struct plan_disk
 static int parse_disk(struct pctx *c, json_object *v, size_t i, struct plan_disk *d)
 {
 	static const char *const keys[] = {
-		"device",      "placeholder",	  "model_of",	  "serial",	  "wwn",
-		"model",       "capacity_blocks", "block_size",	  "limit_blocks", "rpm",
-		"seek_t2t_ms", "seek_avg_ms",	  "seek_full_ms", "outer_mbps",	  "inner_mbps",
-		"cache_mb",    "link_mbps",	  "overhead_ms",  "mttf_hours",	  "ure_per_bit",
-		"method",      "queue_depth",	  "write_cache",  "zoned",	  "zone_bytes",
+		"device",
+		"placeholder",
+		"model_of",
+		"serial",
+		"wwn",
+		"model",
+		"capacity_blocks",
+		"block_size",
+		"limit_blocks",
+		"rpm",
+		"seek_t2t_ms",
+		"seek_avg_ms",
+		"seek_full_ms",
+		"outer_mbps",
+		"inner_mbps",
+		"cache_mb",
+		"link_mbps",
+		"overhead_ms",
+		"mttf_hours",
+		"ure_per_bit",
+		"method",
+		"queue_depth",
+		"write_cache",
+		"zoned",
+		"zone_bytes",
+		"flash",
 		NULL,
 	};
 	enum cap_method m;
@@ -627,7 +658,7 @@ static int parse_disk(struct pctx *c, json_object *v, size_t i, struct plan_disk
 		if ((rc = get_num(c, &ob, disk_figs[k].key, false, 0, false, disk_figs[k].max,
 				  disk_fig(&d->rp, k))))
 			return rc;
-	if ((rc = parse_disk_2_1(c, &ob, d)))
+	if ((rc = parse_disk_2_1(c, &ob, d)) || (rc = get_bool(c, &ob, "flash", &d->flash)))
 		return rc;
 	if (d->placeholder && d->device[0])
 		return bad(c, &ob, "device",
@@ -885,7 +916,7 @@ static int cross_check(struct pctx *c, struct plan *p)
 	if (!rd)
 		return ss_error_nomem(c->err);
 	for (size_t i = 0; i < p->n_disks; i++)
-		rd[i] = p->disks[i].rp;
+		plan_disk_rp(&p->disks[i], &rd[i]);
 	rc = rp_evaluate(rd, p->n_disks, &p->path, &p->layout, &p->workload, &ev, &rerr);
 	rp_eval_free(ev);
 	free(rd);

@@ -245,15 +245,9 @@ int plan_disk_from_device(struct ss_ctx *ctx, const char *spec, const struct pla
 	drive_free(d);
 	if (rc)
 		return rc;
-	if (pick && pick->member && i->rpm != 1 && i->zoned != ZONED_HOST_MANAGED &&
+	if (pick && pick->member && i->zoned != ZONED_HOST_MANAGED &&
 	    member_refusal(ctx, &e, pick, err))
 		return -EBUSY;
-	if (i->rpm == 1)
-		return ss_error_usage(
-		    err, -ENOTSUP,
-		    "%s is solid state: the planner models spinning disks (seek, "
-		    "rotation, zones) and short-stroking does not speed up an SSD",
-		    spec);
 	if (i->zoned == ZONED_HOST_MANAGED)
 		return ss_error_usage(
 		    err, -ENOTSUP,
@@ -277,7 +271,14 @@ int plan_disk_from_device(struct ss_ctx *ctx, const char *spec, const struct pla
 		pd->rp.zoned = RP_ZONED_HOST_AWARE;
 		pd->rp.zone_bytes = zone_blocks * pd->block_size;
 	}
-	if (device_mechanics(ctx, spec, &mech)) { /* the source models it: a simulated drive */
+	if (i->rpm == 1) { /* a flash drive: the stroke is the share used (docs/flash.md) */
+		pd->flash = true;
+		plan_note_for(notes, spec,
+			      "a flash drive: its stroke is the share the host uses, the rest "
+			      "TRIMmed spare area; its NAND figures (dies, page, program, read and "
+			      "erase times, its own spare) are libraidplan's defaults");
+	} else if (device_mechanics(ctx, spec,
+				    &mech)) { /* the source models it: a simulated drive */
 		plan_disk_mechanics(&mech, &pd->rp);
 		plan_note_for(
 		    notes, spec,

@@ -44,7 +44,8 @@ struct sized {
 		       "struct " #type ": its last field is not " #last " or it ends in padding")
 
 SIZED(rp_point, "rp_point_init()", y, y);
-SIZED(rp_disk, "rp_disk_init()", ure_per_bit, reserved);
+SIZED(rp_disk, "rp_disk_init()", ure_per_bit, flash);
+SIZED(rp_flash, "rp_flash_init()", link_mbps, link_mbps);
 SIZED(rp_link, "rp_link_init()", mbps, mbps);
 SIZED(rp_path, "rp_path_init()", n_links, reserved2);
 SIZED(rp_layout, "rp_layout_init()", replace_hours, replace_hours);
@@ -203,6 +204,11 @@ int rp_in_path(const struct rp_path *src, struct rp_path *dst, struct rp_link **
 int rp_in_disk(const struct rp_disk *disks, size_t i, struct rp_disk *dst, struct rp_error *err)
 {
 	return elem_in(disks, i, dst, &s_rp_disk, "", "disk", 0, err);
+}
+
+int rp_in_flash(const struct rp_flash *src, struct rp_flash *dst, struct rp_error *err)
+{
+	return one_in(src, dst, &s_rp_flash, err);
 }
 
 int rp_in_points(const struct rp_point *src, size_t n, struct rp_xy *dst, const char *what,

@@ -424,6 +424,54 @@ static int build_queue(const struct rp_disk *d, size_t idx, const struct rpm_cla
 	return 0;
 }
 
+/* A flash drive (docs/flash.md): no seek, no rotation; its sequential rate
+ * the dies' reads (a multi-plane page each) up to its link; a page read for
+ * each random read; its writes priced by rp_flash_write_unit_ms. */
+static int build_flash(const struct rp_disk *d, size_t idx, struct rp_dmodel *m,
+		       struct rp_error *err)
+{
+	struct rp_flash *f = &m->fl;
+	int rc;
+
+	rp_flash_init(f);
+	if ((rc = rp_in_flash(d->flash, f, err)))
+		return rp_err(err, rc, "disk %zu: %s", idx, err ? err->msg : "");
+	if (f->reserved)
+		return rp_err(err, -EINVAL, "disk %zu: flash: reserved field is %u: it must be 0",
+			      idx, f->reserved);
+	if (!(f->spare >= 0 && f->spare <= 4 && f->dies >= 0 && f->dies <= 1024 && f->planes >= 0 &&
+	      f->planes <= 8 && f->page_kib >= 0 && f->page_kib <= 64 && f->block_pages >= 0 &&
+	      f->block_pages <= 65536 && f->read_us >= 0 && f->read_us <= 1e4 &&
+	      f->program_us >= 0 && f->program_us <= 1e5 && f->erase_ms >= 0 &&
+	      f->erase_ms <= 1e3 && f->command_us >= 0 && f->command_us <= 1e5 &&
+	      f->link_mbps >= 0 && f->link_mbps <= 1e6))
+		return rp_err(err, -EINVAL,
+			      "disk %zu: flash: a figure out of range (spare 0..4, dies 0..1024, "
+			      "planes 0..8, page 0..64 KiB, block 0..65536 pages, read 0..10000 "
+			      "us, program 0..100000 us, erase 0..1000 ms; 0: the default)",
+			      idx);
+	rp_flash_defaults(f);
+	m->flash = true;
+	m->fl_spare = f->spare;
+	m->fl_read_ms = f->read_us / 1e3;
+	m->rpm = 0;
+	m->trev = 0;
+	m->t2t = m->seek_a = m->seek_b = m->seek_avg = m->seek_full = 0;
+	m->k = 1;
+	m->iface = d->link_mbps ? d->link_mbps : f->link_mbps;
+	m->ro = fmin(f->dies * f->page_kib * f->planes * 1.024 / f->read_us * 1e3, m->iface);
+	m->ovh = d->overhead_ms ? d->overhead_ms : f->command_us / 1e3;
+	/* a client SSD's figures (assumptions: docs/flash.md) */
+	m->mttf = d->mttf_hours ? d->mttf_hours : 1.5e6;
+	m->ure = d->ure_per_bit ? d->ure_per_bit : 1e-15;
+	m->qdepth = d->queue_depth ? d->queue_depth : RP_QUEUE_DESKTOP;
+	m->wcache = d->write_cache != RP_WCACHE_OFF;
+	m->cache_mb = d->cache_mb ? d->cache_mb : RP_DEF_DISK_CACHE_MB;
+	if (d->zoned != RP_ZONED_NONE || d->zone_bytes)
+		return rp_err(err, -EINVAL, "disk %zu: a zoned flash drive is not modelled", idx);
+	return 0;
+}
+
 int rp_dmodel_build(const struct rp_disk *d, size_t idx, const struct rp_path *path,
 		    struct rp_dmodel *m, struct rp_error *err)
 {
@@ -437,6 +485,11 @@ int rp_dmodel_build(const struct rp_disk *d, size_t idx, const struct rp_path *p
 			      "disk %zu: capacity %llu bytes is outside 64 KiB .. 1 EiB", idx,
 			      (unsigned long long)d->capacity);
 	m->cap = cap;
+	if (d->flash) {
+		if ((rc = build_flash(d, idx, m, err)))
+			return rc;
+		goto link;
+	}
 	if (d->rpm != 0 && !rp_in(d->rpm, 3600, 20000))
 		return rp_err(err, -EINVAL,
 			      "disk %zu: %g rpm is not a spinning disk's speed (0: 7200 assumed, "
@@ -473,6 +526,7 @@ int rp_dmodel_build(const struct rp_disk *d, size_t idx, const struct rp_path *p
 		m->defaults |= RP_DEF_URE;
 	if ((rc = build_queue(d, idx, cl, m, err)))
 		return rc;
+link:
 	if (d->shared_link) {
 		size_t nl = path ? path->n_links : 0;
 

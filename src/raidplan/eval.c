@@ -823,6 +823,12 @@ int rp_eval_models(const struct rp_dmodel *dm, size_t n_disks, const struct rp_p
 	for (i = 0; i < g.n; i++)
 		rp_agg_add(&a, &dm[ev->members[i]], 1, cmin, g.stroke);
 	rp_agg_finish(&a, g.stroke);
+	if (a.n_flash && a.n_flash != a.n) {
+		rc = rp_err(err, -EINVAL,
+			    "the layout mixes flash drives and disks: not modelled (plan them "
+			    "apart)");
+		goto fail;
+	}
 	if ((rc = member_caps(path, dm, ev->members, g.n, &c, err)))
 		goto fail;
 	rp_numbers(&g, &a, &c, &w, &ev->num);

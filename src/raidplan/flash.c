@@ -52,48 +52,60 @@ static double or_default(double v, double d)
 	return v > 0 ? v : d;
 }
 
+void rp_flash_defaults(struct rp_flash *f)
+{
+	f->spare = or_default(f->spare, 0.0737);
+	f->dies = or_default(f->dies, 8);
+	f->planes = or_default(f->planes, 2);
+	f->page_kib = or_default(f->page_kib, 8);
+	f->block_pages = or_default(f->block_pages, 256);
+	f->read_us = or_default(f->read_us, 75);
+	f->program_us = or_default(f->program_us, 1300);
+	f->erase_ms = or_default(f->erase_ms, 3.8);
+	f->command_us = or_default(f->command_us, 20);
+	f->link_mbps = or_default(f->link_mbps, 600);
+}
+
+/* the dies' time for a 4 KiB page written at write amplification wa: its
+ * programs (a multi-plane program takes page x planes), garbage
+ * collection's reads of the pages it moves and its erases (a block of
+ * block_pages x page 4 KiB pages), over the dies */
+double rp_flash_write_unit_ms(const struct rp_flash *f, double spare)
+{
+	double wa = rp_flash_write_amp(spare);
+	double per_prog = f->page_kib * f->planes / 4, per_read = f->page_kib / 4;
+	double per_block = f->block_pages * f->page_kib / 4;
+
+	if (!isfinite(wa))
+		return INFINITY;
+	return (wa * f->program_us / per_prog + (wa - 1) * f->read_us / per_read) / 1e3 / f->dies +
+	       wa * f->erase_ms / per_block / f->dies;
+}
+
 int rp_flash_random_write_iops(const struct rp_flash *f, double used, uint64_t bs, double *iops,
 			       struct rp_error *err)
 {
-	struct rp_flash z = { 0 };
-	double page, planes, np, dies, tr, tp, te, spare, alpha, wa, units, back, front, link;
+	struct rp_flash z;
+	double back, front;
+	int rc;
 
-	if (!f) {
-		rp_flash_init(&z);
-		f = &z;
-	}
 	if (!iops)
 		return rp_err(err, -EINVAL, "no place for the result");
 	*iops = NAN;
-	if (f->size < sizeof(uint32_t))
-		return rp_err(err, -EINVAL, "struct rp_flash: size not set (rp_flash_init)");
-	if (f->size > sizeof(*f))
-		return rp_err(err, -E2BIG, "struct rp_flash is newer than this library");
+	rp_flash_init(&z);
+	if (f && (rc = rp_in_flash(f, &z, err)))
+		return rc;
+	rp_flash_defaults(&z);
 	if (!(used > 0 && used <= 1))
 		return rp_err(err, -EINVAL, "the share of the drive used must be in (0, 1], not %g",
 			      used);
 	if (!bs)
 		bs = 4096;
-	page = or_default(f->page_kib, 8);
-	planes = or_default(f->planes, 2);
-	np = or_default(f->block_pages, 256) * page / 4; /* 4 KiB pages a block */
-	dies = or_default(f->dies, 8);
-	tr = or_default(f->read_us, 75) * 1e3;
-	tp = or_default(f->program_us, 1300) * 1e3;
-	te = or_default(f->erase_ms, 3.8) * 1e6;
-	spare = or_default(f->spare, 0.0737);
-	link = or_default(f->link_mbps, 600);
-	alpha = (1 + spare) / used;
-	wa = rp_flash_write_amp(alpha - 1);
-	if (!isfinite(wa))
+	back = ceil((double)bs / 4096) * rp_flash_write_unit_ms(&z, (1 + z.spare) / used - 1);
+	if (!isfinite(back))
 		return rp_err(err, -ERANGE, "no spare area: garbage collection cannot work");
-	units = ceil((double)bs / 4096);
-	/* the dies' time for a request: its programs, and garbage collection's
-	 * reads, programs and erases, over the dies working in parallel */
-	back = units * (wa * tp / (page * planes / 4) + (wa - 1) * tr / (page / 4) + wa * te / np) /
-	       dies;
 	/* the host side: the command's own time and the transfer */
-	front = or_default(f->command_us, 20) * 1e3 + (double)bs / (link * 1e6 / 1e9);
-	*iops = 1e9 / (back > front ? back : front);
+	front = z.command_us / 1e3 + (double)bs / (z.link_mbps * 1e3);
+	*iops = 1e3 / (back > front ? back : front);
 	return 0;
 }

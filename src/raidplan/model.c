@@ -367,6 +367,14 @@ void rp_agg_add(struct rp_agg *g, const struct rp_dmodel *m, unsigned count, dou
 	g->host_managed |= m->zoned == RP_ZONED_HOST_MANAGED;
 	g->defaults |= m->defaults;
 	g->seek_fallback |= m->seek_fallback;
+	if (m->flash) {
+		/* the share used is the stroke: the rest is spare (docs/flash.md) */
+		double used = fmin(1, stroke * cmin / m->cap);
+
+		g->n_flash += count;
+		g->fl_w_unit += w * rp_flash_write_unit_ms(&m->fl, (1 + m->fl_spare) / used - 1);
+		g->fl_read += w * m->fl_read_ms;
+	}
 }
 
 void rp_agg_finish(struct rp_agg *g, double stroke)
@@ -384,6 +392,10 @@ void rp_agg_finish(struct rp_agg *g, double stroke)
 	g->k /= n;
 	g->inv_mttf /= n;
 	g->used = stroke * g->cmin;
+	if (g->n_flash) {
+		g->fl_w_unit /= g->n_flash;
+		g->fl_read /= g->n_flash;
+	}
 }
 
 double rp_zone_stroke(double stroke, double cmin, double zone, bool up)
@@ -445,6 +457,20 @@ static double cached_write_ms(const struct rp_agg *a, const struct rp_wl *w, dou
 
 	if (!(a->wcache_mb > 0))
 		return 0;
+	if (a->n_flash) {
+		/* a flash drive: its dies' time for the pages written, at the
+		 * write amplification of its spare (docs/flash.md) */
+		destage = ceil(x / 4096) * a->fl_w_unit;
+		host = a->ovh + x / (a->link_min * 1e3);
+		if (ci) {
+			memset(ci, 0, sizeof(*ci));
+			ci->bytes = x;
+			ci->destage = destage;
+			ci->host = host;
+			ci->t_w = fmax(host, destage);
+		}
+		return fmax(host, destage);
+	}
 	n = fmax(1.0, a->wcache_mb * 1e6 / x);
 	ratio = rp_sptf_ratio(w->memo, a->alpha, a->beta, a->trev, n);
 	destage = a->t2t + (pos1 - a->t2t) * ratio + x * a->inv_rate * 1e-3;
@@ -482,7 +508,7 @@ static void req_read(const struct rp_geom *g, const struct rp_agg *a, const stru
 	r->wops = r->k2 = 0;
 	r->write = r->cached = false;
 	r->lat1 = c->lat + a->ovh + a->seek + a->trev * rp_rot_wait(w->memo, r->m, copies) +
-		  r->x * a->inv_rate * 1e-3;
+		  r->x * a->inv_rate * 1e-3 + a->fl_read;
 }
 
 static void req_write(const struct rp_geom *g, const struct rp_agg *a, const struct rp_caps *c,
@@ -558,6 +584,18 @@ static double op_ms(const struct rp_agg *a, const struct rp_wl *w, double x, dou
 {
 	double pos1 = a->seek + a->trev / 2.0, pos = pos1, ratio = 1, age = 0, top;
 
+	if (a->n_flash) {
+		/* a flash drive: a page read and the transfer; nothing to order */
+		top = a->ovh + a->fl_read + x * a->inv_rate * 1e-3;
+		if (qi) {
+			memset(qi, 0, sizeof(*qi));
+			qi->qd = qd;
+			qi->qeff = 1;
+			qi->ratio = 1;
+			qi->top = top;
+		}
+		return top;
+	}
 	if (qd > 1) {
 		ratio = rp_sptf_ratio(w->memo, a->alpha, a->beta, a->trev, qd);
 		pos = a->t2t + (pos1 - a->t2t) * ratio;
@@ -900,7 +938,7 @@ static double req_iops(const struct rp_geom *g, const struct rp_agg *a, const st
 	little = q * 1000.0 / r->lat1;
 	/* writes the disks' caches take cost them the destage instead */
 	cw = r->wops > 0 ? cached_write_ms(a, w, r->x, NULL) : 0;
-	if (q > 1 && !r->cached && !(cw > 0)) {
+	if (q > 1 && !r->cached && !(cw > 0) && !a->n_flash) {
 		thru = 1000.0 / r->ops *
 		       (w->bound ? fork_join_bound(g, a, w, r, q, share)
 				 : fork_join_rate(g, a, c, w, r, q, share, qi));

@@ -87,15 +87,20 @@ struct rp_dmodel {
 	double t2t;	       /* ms, shortest seek */
 	double seek_a, seek_b; /* fit t(x) = t2t + a x + b sqrt(x) */
 	double seek_avg, seek_full;
-	double ro, k;	   /* outer rate MB/s, inner/outer ratio */
-	double iface;	   /* MB/s, 0: none */
-	double mttf;	   /* hours */
-	double ure;	   /* per bit */
-	double cache_mb;   /* the write cache's size */
-	double zone_b;	   /* zone size, bytes; 0: not zoned */
-	unsigned qdepth;   /* commands queued at the disk */
-	int zoned;	   /* RP_ZONED_* */
-	bool wcache;	   /* volatile write cache on */
+	double ro, k;	 /* outer rate MB/s, inner/outer ratio */
+	double iface;	 /* MB/s, 0: none */
+	double mttf;	 /* hours */
+	double ure;	 /* per bit */
+	double cache_mb; /* the write cache's size */
+	double zone_b;	 /* zone size, bytes; 0: not zoned */
+	unsigned qdepth; /* commands queued at the disk */
+	int zoned;	 /* RP_ZONED_* */
+	bool wcache;	 /* volatile write cache on */
+	/* a flash drive (docs/flash.md): its NAND, every field filled */
+	bool flash;
+	double fl_spare;   /* its own spare factor */
+	double fl_read_ms; /* a page read */
+	struct rp_flash fl;
 	unsigned link;	   /* 0: none, else 1-based shared link (same_class skips it) */
 	unsigned defaults; /* RP_DEF_* */
 	bool seek_fallback;
@@ -137,6 +142,10 @@ struct rp_agg {
 	unsigned defaults;
 	bool seek_fallback;
 	bool iface_bound; /* some member's link caps its media rate */
+	/* flash members (docs/flash.md): how many, and the means of their die
+	 * time per 4 KiB written at the stroke's spare and of a page read (ms) */
+	unsigned n_flash;
+	double fl_w_unit, fl_read;
 };
 
 /* Caps of the path on the total member traffic (MB/s, 0: none). */
@@ -338,6 +347,13 @@ RP_HIDDEN int rp_in_workload(const struct rp_workload *src, struct rp_workload *
 RP_HIDDEN int rp_in_path(const struct rp_path *src, struct rp_path *dst, struct rp_link **links,
 			 struct rp_error *err);
 /* Disk i of an array of n (the stride is disks[0].size, checked with i = 0). */
+RP_HIDDEN int rp_in_flash(const struct rp_flash *src, struct rp_flash *dst, struct rp_error *err);
+/* A flash drive's die time per 4 KiB page written at a spare factor, ms
+ * (flash.c): its programs and garbage collection's reads, programs and
+ * erases, over the dies */
+RP_HIDDEN double rp_flash_write_unit_ms(const struct rp_flash *f, double spare);
+/* The defaults of a flash drive's fields left 0 */
+RP_HIDDEN void rp_flash_defaults(struct rp_flash *f);
 RP_HIDDEN int rp_in_disk(const struct rp_disk *disks, size_t i, struct rp_disk *dst,
 			 struct rp_error *err);
 /* n points of a disk's curve (n <= RP_CURVE_MAX) as rp_xy. */

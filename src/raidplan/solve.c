@@ -270,6 +270,14 @@ static int prepare(struct search *s, const struct rp_disk *disks, size_t n_disks
 		s->order[i] = i;
 		if (s->dm[i].zoned != RP_ZONED_HOST_MANAGED)
 			s->n_usable++;
+		if (i && s->dm[i].flash != s->dm[0].flash) {
+			free(key);
+			return rp_err(err, -EINVAL,
+				      "disk %u is %s and disk 0 %s: flash drives and disks are "
+				      "not planned together (plan them apart)",
+				      i, s->dm[i].flash ? "a flash drive" : "a disk",
+				      s->dm[0].flash ? "a flash drive" : "a disk");
+		}
 	}
 	qsort_r(s->order, n_disks, sizeof(*s->order), order_cmp,
 		&(struct order_ctx){ .dm = s->dm, .key = key });
@@ -1339,7 +1347,7 @@ int rp_solve(const struct rp_disk *disks, size_t n_disks, const struct rp_path *
 		rc = rp_err(err, -ENOMEM, "out of memory");
 		goto out;
 	}
-	if (s->n_cls > MAX_EXACT_CLASSES) {
+	if (s->n_cls > MAX_EXACT_CLASSES && !s->dm[0].flash) {
 		s->approx = true;
 		if (build_prefix(s)) {
 			rc = rp_err(err, -ENOMEM, "out of memory");

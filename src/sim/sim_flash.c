@@ -92,6 +92,7 @@ void sim_flash_defaults(struct sim_flash_cfg *f)
 	f->spare_pct = 7.37;
 	f->fresh = false;
 	f->trim = SIM_TRIM_RZAT;
+	f->unmap = true;
 }
 
 static uint64_t host_units(const struct sim_drive *d)
@@ -140,37 +141,36 @@ static void pages_inside(const struct sim_drive *d, uint64_t u0, uint64_t u1, ui
 static int ext_add(struct sim_flash *fl, uint32_t first, uint32_t last)
 {
 	struct sim_flash_ext *e = fl->ext;
-	uint32_t i, j, n = fl->next;
+	uint32_t i = 0, j, n = fl->next;
 
-	/* merge with every extent it touches */
-	for (i = 0; i < n;) {
-		if (e[i].last + 1 >= first && (uint64_t)last + 1 >= e[i].first) {
-			if (e[i].first < first)
-				first = e[i].first;
-			if (e[i].last > last)
-				last = e[i].last;
-			e[i] = e[--n];
-			continue;
-		}
+	/* sorted and apart: [i, j) are the extents it touches, merged into it */
+	while (i < n && (uint64_t)e[i].last + 1 < first)
 		i++;
+	for (j = i; j < n && e[j].first <= (uint64_t)last + 1; j++) {
+		if (e[j].first < first)
+			first = e[j].first;
+		if (e[j].last > last)
+			last = e[j].last;
 	}
-	if (n == fl->next_cap) {
-		uint32_t cap = fl->next_cap ? 2 * fl->next_cap : 8;
-		struct sim_flash_ext *x = realloc(fl->ext, cap * sizeof(*x));
+	if (j == i) { /* none: room for one more */
+		if (n == fl->next_cap) {
+			uint32_t cap = fl->next_cap ? 2 * fl->next_cap : 8;
+			struct sim_flash_ext *x = realloc(fl->ext, cap * sizeof(*x));
 
-		if (!x) {
-			fl->next = n;
-			return -ENOMEM;
+			if (!x)
+				return -ENOMEM;
+			fl->ext = e = x;
+			fl->next_cap = cap;
 		}
-		fl->ext = e = x;
-		fl->next_cap = cap;
+		memmove(e + i + 1, e + i, (n - i) * sizeof(*e));
+		n++;
+	} else if (j > i + 1) {
+		memmove(e + i + 1, e + j, (n - j) * sizeof(*e));
+		n -= j - i - 1;
 	}
-	/* sorted by first */
-	for (j = n; j > 0 && e[j - 1].first > first; j--)
-		e[j] = e[j - 1];
-	e[j].first = first;
-	e[j].last = last;
-	fl->next = n + 1;
+	e[i].first = first;
+	e[i].last = last;
+	fl->next = n;
 	return 0;
 }
 
@@ -395,9 +395,29 @@ static int ftl_build(struct sim_drive *d)
 		n++;
 	}
 	memset(&f->st, 0, sizeof(f->st));
+	fl->saved_mapped = f->mapped;
 	fl->ftl = f;
 	fl->next = 0; /* the map says it now */
 	return 0;
+}
+
+/* Whether FTL page m is mapped, the FTL built or not */
+static bool is_mapped(const struct sim_drive *d, uint32_t m)
+{
+	const struct sim_flash *fl = &d->fl;
+	uint32_t lo = 0, hi = fl->next;
+
+	if (fl->ftl)
+		return fl->ftl->map[m] != NONE;
+	while (lo < hi) { /* the extents are sorted and apart */
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (fl->ext[mid].last < m)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return !(lo < fl->next && fl->ext[lo].first <= m);
 }
 
 /* ---- persistence ---- */
@@ -563,16 +583,12 @@ uint64_t sim_flash_io_ns(struct sim_drive *d, uint64_t lba, uint64_t n, bool wri
 	 * worked meanwhile */
 	fl->t_ns += CONTROL_CMD_NS;
 	now = fl->t_ns;
-	if (ftl_build(d))
-		return to_ns(ovh + link_ns(d, bytes)); /* no memory for the model */
-	f = fl->ftl;
 	if (!write) {
+		/* a read needs no FTL built: what is unmapped is known without it */
 		uint64_t pages = 0, per = c->page_kib * 1024 / UNIT, last = UINT64_MAX;
 
 		for (u = u0; u < u1; u++) {
-			uint32_t m = page_of(d, u);
-
-			if (f->map[m] != NONE && u / per != last) {
+			if (is_mapped(d, page_of(d, u)) && u / per != last) {
 				pages++;
 				last = u / per;
 			}
@@ -582,6 +598,9 @@ uint64_t sim_flash_io_ns(struct sim_drive *d, uint64_t lba, uint64_t n, bool wri
 		fl->t_ns += dur;
 		return dur;
 	}
+	if (ftl_build(d))
+		return to_ns(ovh + link_ns(d, bytes)); /* no memory for the model */
+	f = fl->ftl;
 	drain(fl, now);
 	start = now;
 	if (fl->buffered && fl->buffered + bytes > (uint64_t)(d->cfg.cache_mib * 1048576.0)) {
@@ -595,6 +614,12 @@ uint64_t sim_flash_io_ns(struct sim_drive *d, uint64_t lba, uint64_t n, bool wri
 
 		for (u = u0; u < u1; u++)
 			ftl_write(f, page_of(d, u));
+		/* pages mapped anew persist once they add up to a 1/1024 of the
+		 * drive (a save per write would cost a benchmark dearly) */
+		if (f->mapped > fl->saved_mapped + f->L / 1024) {
+			fl->saved_mapped = f->mapped;
+			d->dirty = true;
+		}
 		w = work_ns(c, &before, &f->st);
 		if (fl->backend_ns < accept)
 			fl->backend_ns = accept;
@@ -703,7 +728,8 @@ void sim_scsi_unmap(struct sim_cmd *sc)
 	const uint8_t *cdb = sc->c->cdb, *p = sc->out;
 	uint32_t len = sg_get_unaligned_be16(cdb + 7), bdl, i;
 
-	if (!sim_flash_on(sc->d) || sc->d->cfg.flash.trim == SIM_TRIM_NONE || sc->d->cfg.sata) {
+	if (!sim_flash_on(sc->d) || sc->d->cfg.flash.trim == SIM_TRIM_NONE || sc->d->cfg.sata ||
+	    !sc->d->cfg.flash.unmap) {
 		sim_bad_opcode(sc);
 		return;
 	}
@@ -726,11 +752,20 @@ void sim_scsi_unmap(struct sim_cmd *sc)
 		sim_bad_param(sc, 2);
 		return;
 	}
+	sc->moved = len;
+	for (i = 0; i < bdl / 16; i++) {
+		const uint8_t *e = p + 8 + 16 * i;
+		uint64_t lba = sg_get_unaligned_be64(e), n = sg_get_unaligned_be32(e + 8);
+
+		if (lba > sim_capacity(sc->d) || n > sim_capacity(sc->d) - lba) {
+			sim_sense(sc, SK_ILLEGAL_REQUEST, 0x21, 0x00); /* nothing unmapped */
+			return;
+		}
+	}
 	for (i = 0; i < bdl / 16; i++) {
 		const uint8_t *e = p + 8 + 16 * i;
 
-		if (!unmap_range(sc, sg_get_unaligned_be64(e), sg_get_unaligned_be32(e + 8)))
-			return;
+		unmap_range(sc, sg_get_unaligned_be64(e), sg_get_unaligned_be32(e + 8));
 	}
 }
 
@@ -754,6 +789,8 @@ void sim_scsi_write_same(struct sim_cmd *sc, bool sixteen)
 		sim_bad_cdb(sc, sixteen ? 10 : 7, -1);
 		return;
 	}
+	if (!ndob)
+		sc->moved = lb; /* the one block it repeats */
 	if (unmap && sim_flash_on(d) && d->cfg.flash.trim != SIM_TRIM_NONE) {
 		bool zero = ndob;
 
@@ -783,7 +820,8 @@ void sim_scsi_write_same(struct sim_cmd *sc, bool sixteen)
 /* Block Limits (SBC-4 6.6.4): unmap limits, and WRITE SAME's length */
 unsigned sim_flash_vpd_b0(const struct sim_drive *d, uint8_t *b)
 {
-	bool lbp = sim_flash_on(d) && d->cfg.flash.trim != SIM_TRIM_NONE;
+	bool lbp = sim_flash_on(d) && d->cfg.flash.trim != SIM_TRIM_NONE &&
+		   (d->cfg.sata || d->cfg.flash.unmap);
 
 	sg_put_unaligned_be16(0x3c, b + 2);
 	sg_put_unaligned_be32(0xffff, b + 8); /* MAXIMUM TRANSFER LENGTH */
@@ -805,7 +843,8 @@ unsigned sim_flash_vpd_b2(const struct sim_drive *d, uint8_t *b)
 	sg_put_unaligned_be16(4, b + 2);
 	if (t != SIM_TRIM_NONE) {
 		/* a SATL (libata) translates WRITE SAME (16) with UNMAP only */
-		b[5] = (uint8_t)((d->cfg.sata ? 0 : 0x80) | 0x40 | (d->cfg.sata ? 0 : 0x20));
+		b[5] = (uint8_t)((d->cfg.sata || !d->cfg.flash.unmap ? 0 : 0x80) | 0x40 |
+				 (d->cfg.sata ? 0 : 0x20));
 		if (t == SIM_TRIM_RZAT)
 			b[5] |= 0x04; /* LBPRZ: 001b, unmapped blocks read zeros */
 		if (t != SIM_TRIM_NONDET)
@@ -841,16 +880,20 @@ void sim_ata_dsm(struct sim_ata *a)
 		sim_bad_cdb(a->sc, 1, 4);
 		return;
 	}
-	for (i = 0; i < pages * 64; i++) {
-		uint64_t e = sg_get_unaligned_le64(a->sc->out + 8 * i);
-		uint64_t lba = e & 0xffffffffffffULL, n = e >> 48;
+	/* every entry checked before any is carried out */
+	for (unsigned pass = 0; pass < 2; pass++)
+		for (i = 0; i < pages * 64; i++) {
+			uint64_t e = sg_get_unaligned_le64(a->sc->out + 8 * i);
+			uint64_t lba = e & 0xffffffffffffULL, n = e >> 48;
 
-		if (!n)
-			continue;
-		if (lba > max || n - 1 > max - lba) {
-			sim_ata_abrt(a, ATA_ERR_IDNF | ATA_ERR_ABRT);
-			return;
+			if (!n)
+				continue;
+			if (lba > max || n - 1 > max - lba) {
+				sim_ata_abrt(a, ATA_ERR_IDNF | ATA_ERR_ABRT);
+				return;
+			}
+			if (pass)
+				a->sc->media_ns += sim_flash_trim(d, lba, n);
 		}
-		a->sc->media_ns += sim_flash_trim(d, lba, n);
-	}
+	a->sc->moved = pages * 512;
 }

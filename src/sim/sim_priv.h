@@ -128,6 +128,7 @@ struct sim_flash_cfg {
 	double spare_pct; /* raw flash beyond the native capacity, % of it */
 	bool fresh;	  /* "state": "new": nothing mapped at first */
 	enum sim_trim trim;
+	bool unmap; /* SAS: UNMAP too, not only WRITE SAME with UNMAP */
 };
 
 /* The NVMe personality's own figures (the rig's "nvme" member, sim_nvme.c) */
@@ -411,6 +412,7 @@ struct sim_flash {
 	struct sim_flash_io *fifo; /* buffered writes until programmed */
 	uint32_t fhead, fn, fcap;  /* ring */
 	uint64_t buffered;	   /* bytes in the write buffer */
+	uint64_t saved_mapped;	   /* mapped pages when the state was last marked to save */
 };
 
 struct sim_rig;

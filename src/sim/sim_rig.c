@@ -435,7 +435,7 @@ static int rd_flash(struct rp *p, struct sim_config *c, struct json_object *v,
 {
 	static const char *const keys[] = { "page_kib", "planes",     "block_pages", "dies",
 					    "read_us",	"program_us", "erase_ms",    "spare_pct",
-					    "state",	"trim",	      NULL };
+					    "state",	"trim",	      "unmap",	     NULL };
 	static const double min[] = { 1, 1, 2, 1, 1, 1, 0.01, 0.1 };
 	static const double max[] = { 64, 8, 4096, 1024, 10000, 100000, 1000, 400 };
 	struct sim_flash_cfg *f = &c->flash;
@@ -492,6 +492,9 @@ static int rd_flash(struct rp *p, struct sim_config *c, struct json_object *v,
 				       "expected \"used\" or \"new\"");
 		f->fresh = !strcmp(s, "new");
 	}
+	if (json_object_object_get_ex(v, "unmap", &m) &&
+	    rd_bool(p, m, jpos_member(pos, "unmap"), "flash.unmap", &f->unmap))
+		return p->rc;
 	if (json_object_object_get_ex(v, "trim", &m)) {
 		static const char *const names[] = { "none", "nondeterministic", "drat", "rzat" };
 		const char *s = json_object_is_type(m, json_type_string) ? json_object_get_string(m)

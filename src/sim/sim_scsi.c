@@ -120,7 +120,8 @@ static bool supported(const struct sim_drive *d, uint8_t op)
 	case OP_WRITE_SAME10:
 		return !d->cfg.sata; /* libata translates the 16-byte one only */
 	case OP_UNMAP:
-		return !d->cfg.sata && sim_flash_on(d) && d->cfg.flash.trim != SIM_TRIM_NONE;
+		return !d->cfg.sata && sim_flash_on(d) && d->cfg.flash.trim != SIM_TRIM_NONE &&
+		       d->cfg.flash.unmap;
 	default:
 		return false;
 	}

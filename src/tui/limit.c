@@ -303,6 +303,8 @@ static void preview_limit(struct cap_op *op)
 		      journaled ? "the journaled original (the disk was limited before)"
 				: "the capacity it has now");
 	preview_note(op);
+	if (p->discard_note[0]) /* a flash drive: what happens to the range hidden */
+		tui_lines_add(&op->preview, "  Flash:    %s", p->discard_note);
 	preview_commands(op);
 }
 

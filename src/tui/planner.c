@@ -275,7 +275,7 @@ enum tui_action tui_planner_open(struct tui_model *m)
 			tui_planner_free(p);
 			return tui_alert(m, "Planner", "%s", err.msg);
 		}
-		p->rd[p->n] = p->pool[p->n].rp;
+		plan_disk_rp(&p->pool[p->n], &p->rd[p->n]);
 		p->n++;
 	}
 	free(idx);

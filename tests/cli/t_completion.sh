@@ -50,7 +50,7 @@ EOF2
 	zcomp "$PROG" ""
 	expect "zsh: commands" 0 "^.*limit.*reapply.*restore.*$"
 	zcomp "$PROG" --demo limit sim:
-	expect "zsh: devices" 0 "^sim:exos-sas sim:exos-sata sim:sas15k sim:sas4kn sim:sata-hpa sim:sata250 sim:sata320 sim:smr$"
+	expect "zsh: devices" 0 "^sim:exos-sas sim:exos-sata sim:sas15k sim:sas4kn sim:sata-hpa sim:sata250 sim:sata320 sim:smr sim:ssd$"
 	zcomp "$PROG" reapply -
 	expect "zsh: a command's options" 0 "^--dry-run --help --json -J -h$"
 	zcomp "$PROG" --demo limit -m ""

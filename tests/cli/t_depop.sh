@@ -75,6 +75,8 @@ expect "qualify after retiring the weak head: it passes" 0 "^sim:sas .* PASS +PA
 grep -q '"event":"depop","device":"sim:sas".*"native_blocks":195312500,"original_blocks":195312500,"target_blocks":146484375.*"element":3' "$J" &&
 	grep -q '"event":"depop-done","device":"sim:sas".*"native_blocks":146484375.*"element":3' "$J" &&
 	pass "journal: depop and depop-done with the element" || fail "journal: depop and depop-done with the element" "$(cat "$J")"
+run $D restore --yes sim:sas
+expect "restore offers RESTORE ELEMENTS AND REBUILD" 3 "" "1 storage element retired: 'shortstroke depop --restore sim:sas' brings it back"
 n=$(lines)
 run $D depop --element 3 --yes sim:sas
 expect "again: nothing to send" 0 "element 3 is depopulated already; nothing to send"

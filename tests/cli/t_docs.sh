@@ -99,6 +99,8 @@ docs_want() {
 	"shortstroke apply "* | "shortstroke array "[rsu]*)
 		echo "skip: needs md and disks of one model (the demo rig has one of each); t_apply_review.sh runs apply and array as docs/arrays.md writes them, the guest on md" ;;
 	*"| jq "*) command -v jq >/dev/null 2>&1 && echo 0 || echo "skip: jq is not installed" ;;
+	# an NVMe namespace: the demo rig has no NVMe drive (t_nvme's rig runs it)
+	"shortstroke format --lba-format "*"/dev/nvme"*) echo "skip: the demo rig holds no NVMe drive" ;;
 	*) echo 0 ;;
 	esac
 }

@@ -14,6 +14,9 @@ cat >"$TMP/fl-rig.json" <<'RIG'
     "flash": {"trim": "nondeterministic"} },
   { "id": "notrim", "personality": "sata", "model": "OLD SSD", "serial": "FL-OLD",
     "firmware": "1.0", "blocks": 4194304, "hpa": true, "flash": {"trim": "none"} },
+  { "id": "ws", "personality": "sas", "vendor": "HGST", "model": "HUSMM1620ASS200",
+    "serial": "FL-WS", "firmware": "A204", "wwn": "5000cca04e000003", "blocks": 4194304,
+    "flash": {"unmap": false} },
   { "id": "hdd", "personality": "sata", "model": "WDC WD20EFRX-68EUZN0", "serial": "FL-HDD",
     "firmware": "82.00A82", "blocks": 4194304, "hpa": true }
 ] }
@@ -59,6 +62,12 @@ after=$(fl_iops)
 	pass "28 % spare handed back: sustained random writes $before -> $after IOPS" ||
 	fail "28 % spare handed back: sustained random writes $before -> $after IOPS"
 
+# --- SAS without UNMAP: WRITE SAME (16) with UNMAP and a block of zeros, as Linux's sd ----------
+run $FL limit --yes -v --percent 72 sim:ws
+expect "no UNMAP (VPD B2h LBPU 0): WRITE SAME (16) with UNMAP, a block of zeros" 0 \
+	"discarded first \\(WRITE SAME \\(16\\) with UNMAP\\): it reads back as zeros" \
+	"cdb: 93 08 00 00 00 00 00 2e 10 00 .*out 512 bytes -> GOOD"
+
 # --- restore (a permanent SET MAX takes a power cycle first) ---------------------------------
 $FL sim power-cycle sim:ssd >/dev/null
 run $FL restore --yes sim:ssd
@@ -84,3 +93,44 @@ $FL sim fault --clear sim:ssd >/dev/null
 $FL sim power-cycle sim:ssd >/dev/null
 run $FL restore --yes sim:ssd
 expect "killed in flight: restore takes the disk back from the journal" 0 "restored to 4194304 blocks"
+
+# --- the TUI's limit dialog on the demo rig's SSD: the preview says what happens ----------------
+if command -v tmux >/dev/null 2>&1; then
+	. "$HERE/tui_lib.sh"
+	for size in 80x24 200x60; do
+		w=${size%x*} h=${size#*x}
+		export SHORTSTROKE_STATE_DIR="$TMP/fl-tui-$size"
+		tui_start fl$size "$w" "$h" --demo
+		tui_wait "demo rig - 7 drives" >/dev/null
+		tui_keys G l # sim:ssd, the last drive
+		tui_type 72%
+		tui_check "tui $size: the limit preview on an SSD: TRIM first, zeros after a restore" \
+			"Flash: +the data in LBA 360083456-500118191 .*discarded"
+		tui_keys Escape
+		tui_wait "j/k move" >/dev/null
+		[ ! -s "$SHORTSTROKE_STATE_DIR/journal.jsonl" ] &&
+			pass "tui $size: Esc: nothing journaled" || fail "tui $size: Esc: nothing journaled"
+		tui_stop
+	done
+else
+	skip "tui: the limit preview on an SSD" "tmux is not installed"
+fi
+
+# --- plan: SSD members, a stroke that is spare; the plan file keeps them ----------------------
+P="$PROG --demo --state-dir $TMP/fl-plan"
+W="--workload custom:bs=4K,read=0,random=1 --qd 32"
+run $P plan --disks 2 --model-of sim:ssd $W --level 1 --stroke 100% -n -r -o IOPS
+full=$OUT
+run $P plan --disks 2 --model-of sim:ssd $W --level 1 --stroke 72% -n -r -o IOPS -O "$TMP/fl-plan.json"
+expect "plan: SSD members: a flash drive's stroke is its share used" 0 "" "a flash drive: its stroke is the share"
+[ "${OUT%%.*}" -gt $((${full%%.*} * 3)) ] &&
+	pass "plan: 28 % spare: RAID 1 of two SSDs sustains over 3x the random writes ($full -> $OUT)" ||
+	fail "plan: 28 % spare: RAID 1 of two SSDs sustains over 3x the random writes ($full -> $OUT)"
+grep -q '"flash": true' "$TMP/fl-plan.json" && pass "plan -O: the members are flash drives" ||
+	fail "plan -O: the members are flash drives" "$(cat "$TMP/fl-plan.json")"
+run $P plan --check "$TMP/fl-plan.json"
+expect "plan --check: the figures match" 0 "valid; the figures match the plan's"
+run $P plan --disks 4 --model-of sim:ssd $W --level 10 --iops 20000 --top 1 -n -r -o STROKE
+expect "plan: an IOPS goal on SSDs gives a stroke under 100 % (spare with the level)" 0 "^(8|7|6|5)[0-9]\\."
+run $P plan sim:ssd sim:sata250
+expect "plan: SSDs and disks together: refused" 2 "" "flash drives and disks are not planned together"

@@ -16,6 +16,12 @@ cat >"$TMP/frig.json" <<'RIG'
     { "id": "bridge", "personality": "sas", "vendor": "SEAGATE", "model": "ST4000NM0025", "serial": "SZBRG001",
       "firmware": "E001", "wwn": "5000c500a1b2c3e6", "blocks": 195312500, "physical_block": 4096,
       "rpm": 7200, "sector_sizes": [512, 4096], "faults": ["ignore-mode-select"] },
+    { "id": "dropms", "personality": "sas", "vendor": "SEAGATE", "model": "ST4000NM0025", "serial": "SZDMS001",
+      "firmware": "E001", "wwn": "5000c500a1b2c3e7", "blocks": 195312500, "physical_block": 4096,
+      "rpm": 7200, "sector_sizes": [512, 4096], "faults": ["drop-mode-select"] },
+    { "id": "dropreg", "personality": "sata", "model": "ST4000NM0035", "serial": "SZDRG001", "firmware": "SN01",
+      "blocks": 195312500, "physical_block": 4096, "rpm": 7200, "sector_sizes": [512, 4096],
+      "amac": true, "faults": ["drop-registers"] },
     { "id": "plain", "personality": "sata", "model": "ST1000DM003", "serial": "PLAIN002", "firmware": "CC45",
       "blocks": 195312500, "rpm": 7200 }
   ]
@@ -79,3 +85,12 @@ json_check "IDENTIFY: 4096-byte logical sectors, native and accessible maximum i
 # a bridge that drops MODE SELECT: the path check refuses before anything is sent
 run $F format --sector-size 4096 --yes sim:bridge
 expect "a path that drops MODE SELECT is found out after the fact: the size is read back" 1 "" "reports 512-byte sectors after the change, not 4096"
+
+# paths that fail probe's pass-through check: refused before anything is sent (--force overrides)
+n=$(lines)
+run $F format --sector-size 4096 --yes sim:dropms
+expect "a bridge that drops MODE SELECT: refused by the probe" 3 "" "failed the pass-through check \(mode-select: .*nothing sent \(--force overrides\)"
+run $F format --sector-size 4096 --yes sim:dropreg
+expect "a bridge that drops the ATA registers: refused by the probe" 3 "" "failed the pass-through check \(native-max: "
+[ "$(lines)" = "$n" ] && [ "$(field sim:dropms logical_block)" = 512 ] && pass "probe refusals send and journal nothing" ||
+	fail "probe refusals send and journal nothing" "$(cat "$J")"

@@ -7,8 +7,8 @@ golden list_demo.txt
 run "$PROG" list --demo -J
 expect "list -J (global option after the command)" 0
 golden list_demo.json
-json_check "list -J: eight drives, numbers as numbers" \
-	"len(d['drives']) == 8 and all(isinstance(x['size'], int) for x in d['drives'])"
+json_check "list -J: nine drives, numbers as numbers" \
+	"len(d['drives']) == 9 and all(isinstance(x['size'], int) for x in d['drives'])"
 json_check "list -J: the 15K450 holds 879,097,968 blocks of 512" \
 	"[x['size'] for x in d['drives'] if x['device'] == 'sim:sas15k'] == [879097968 * 512]"
 json_check "list -J: the disk with an HPA is limited, by hpa, from its native max" \

@@ -140,7 +140,7 @@ if command -v tmux >/dev/null 2>&1; then
 		json_check "tui restore $size: back to the original" "d['capacity_blocks'] == 879097968"
 
 		# a vendor's HPA: refused without --to-native, given back with it
-		tui_keys G r Enter
+		tui_keys g j j j j j r Enter
 		tui_check "tui restore $size: a vendor's HPA: refused without --to-native" \
 			"Refused: sim:sata-hpa: refused: nothing journaled"
 		tui_keys Escape

@@ -65,7 +65,7 @@ if command -v tmux >/dev/null 2>&1; then
 			"gets back 488378646 blocks \(2.00 TB, the journaled original\)"
 		tui_type WRONG
 		tui_check "tui $size: restore: a wrong serial is refused inline" "Not the serial"
-		tui_keys Escape G r
+		tui_keys Escape g j j j j j r
 		tui_wait "To +< original >" >/dev/null
 		tui_keys Enter
 		# a drive that came with an HPA and has no journal entry: either the

@@ -92,7 +92,7 @@ if command -v tmux >/dev/null 2>&1 && command -v flock >/dev/null 2>&1; then
 	# waiting, "scanning the drives"; a disk that answers slowly to IDENTIFY
 	# shows "scanning N/M drives")
 	tui_check "tui scan: R: a spinner and scanning in the status line" \
-		"^ [|/\\-] scanning (the drives|[0-9]+/6 drives)"
+		"^ [|/\\-] scanning (the drives|[0-9]+/7 drives)"
 	spinner_turns "tui scan: the spinner turns while the scan waits"
 	tui_keys j
 	tui_check "tui scan: j moves on the old list during the rescan" "Device: +sim:sata250"
@@ -122,7 +122,7 @@ if command -v tmux >/dev/null 2>&1 && command -v flock >/dev/null 2>&1; then
 	fi
 	tui_keys q
 	tui_wait "demo rig - [0-9]+ drives" >/dev/null
-	tui_keys G
+	tui_keys g j j j j j
 	tui_wait "Device: +sim:sata-hpa" >/dev/null
 	tui_keys k
 	tui_wait "Device: +sim:smr" >/dev/null

@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	max = (data[0] >> 1) % 33;
 	if (elem_parse_status(data + 1, size - 1, ata, &h, d, max, &n) == 0) {
 		if (n > max || n > h.here || h.here > h.returned ||
-		    32 + (size_t)h.here * 32 > size - 1)
+		    (h.here && 32 + (size_t)h.here * 32 > size - 1))
 			abort();
 		for (size_t i = 0; i < n; i++) {
 			if (!elem_health_name(d[i].health))

@@ -1,6 +1,7 @@
 /*
  * fuzz_scsi.c - every SCSI answer parser (INQUIRY, VPD, READ CAPACITY, MODE
- * SENSE, READ DEFECT DATA), fed from one input. The first
+ * SENSE, READ DEFECT DATA, Block Limits and Logical Block Provisioning),
+ * fed from one input. The first
  * byte selects the parser, the rest is the device's answer.
  */
 #include <stddef.h>
@@ -42,6 +43,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct scsi_bdc bdc;
 	struct scsi_capacity cap;
 	struct scsi_defect_list dl;
+	struct scsi_block_limits bl;
+	struct scsi_lbp lbp;
 	uint8_t pages[64];
 	unsigned count;
 	char serial[64];
@@ -59,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(copy, data + 1, len);
 	buf = copy;
 
-	switch (data[0] % 10) {
+	switch (data[0] % 12) {
 	case 0:
 		scsi_parse_inquiry(buf, len, &inq);
 		break;
@@ -91,8 +94,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 9:
 		/* READ DEFECT DATA (10) / (12): the count never exceeds what the
 		 * length says */
-		if (scsi_parse_defect_header(buf, len, data[0] % 10 == 9, &dl) == 0 &&
+		if (scsi_parse_defect_header(buf, len, data[0] % 12 == 9, &dl) == 0 &&
 		    dl.count_known && (uint64_t)dl.count * dl.desc_len > dl.length)
+			abort();
+		break;
+	case 10:
+		scsi_parse_vpd_block_limits(buf, len, &bl);
+		break;
+	case 11:
+		/* LBPRZ is a 3-bit field */
+		if (scsi_parse_vpd_lbp(buf, len, &lbp) == 0 && (lbp.lbprz > 7 || lbp.ptype > 7))
 			abort();
 		break;
 	default:

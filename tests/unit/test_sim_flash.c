@@ -245,6 +245,16 @@ static void test_persist(void **state)
 	assert_int_equal(sim_drive_flash_stats(sim_rig_find(rig, "p"), &st), 0);
 	assert_int_equal(st.mapped, 131072);
 	sim_rig_free(rig);
+	/* ranges unmapped before the FTL is built merge: two apart, then the
+	 * one between them */
+	rig = load(SSD("m", "sas", ""), NULL);
+	unmap_tail(sim_rig_find(rig, "m"), 0, 8192);
+	unmap_tail(sim_rig_find(rig, "m"), 16384, 24576);
+	unmap_tail(sim_rig_find(rig, "m"), 8192, 16384);
+	unmap_tail(sim_rig_find(rig, "m"), 4096, 12288);
+	assert_int_equal(sim_drive_flash_stats(sim_rig_find(rig, "m"), &st), 0);
+	assert_int_equal(st.mapped, 262144 - 3072);
+	sim_rig_free(rig);
 	rig = load(SSD("q", "sas", "\"state\": \"new\""), NULL);
 	assert_int_equal(sim_drive_flash_stats(sim_rig_find(rig, "q"), &st), 0);
 	assert_int_equal(st.mapped, 0);
@@ -252,9 +262,67 @@ static void test_persist(void **state)
 	sim_rig_free(rig);
 }
 
+/* libraidplan's flash members: a layout's stroke is the share used, the
+ * rest spare; RAID 0 of two sustains twice one drive's random writes, a
+ * mirror as much as one (each write goes to both), and less spare costs
+ * IOPS; flash drives and disks are not planned together */
+static double plan_rw(int level, unsigned n, double stroke, const struct rp_flash *f, bool mixed)
+{
+	struct rp_disk d[4];
+	struct rp_layout l;
+	struct rp_workload w;
+	struct rp_error err;
+	struct rp_eval *ev = NULL;
+	double v;
+
+	for (unsigned i = 0; i < n; i++) {
+		rp_disk_init(&d[i]);
+		d[i].capacity = 256060514304ULL;
+		d[i].flash = mixed && i ? NULL : f;
+	}
+	rp_layout_init(&l);
+	l.level = level;
+	l.n_disks = n;
+	l.stroke = stroke;
+	rp_workload_init(&w);
+	assert_int_equal(rp_workload_profile(RP_PROFILE_RANDOM_ACCESS, 32, &w, NULL), 0);
+	if (rp_evaluate(d, n, NULL, &l, &w, &ev, &err)) {
+		assert_true(mixed);
+		assert_non_null(strstr(err.msg, "mixes flash drives and disks"));
+		return NAN;
+	}
+	v = rp_eval_value(ev, RP_FIG_RAND_WRITE_QD);
+	rp_eval_free(ev);
+	return v;
+}
+
+static void test_planner_members(void **state)
+{
+	static const double strokes[] = { 1.0, 0.93, 0.72, 0.5 };
+	struct rp_flash f;
+	double last = 0;
+
+	(void)state;
+	rp_flash_init(&f);
+	for (unsigned k = 0; k < 4; k++) {
+		double one, r0 = plan_rw(RP_LEVEL_0, 2, strokes[k], &f, false);
+		double r1 = plan_rw(RP_LEVEL_1, 2, strokes[k], &f, false);
+
+		assert_int_equal(rp_flash_random_write_iops(&f, strokes[k], 4096, &one, NULL), 0);
+		printf("stroke %.2f: one %.0f, RAID 0 x2 %.0f, RAID 1 x2 %.0f\n", strokes[k], one,
+		       r0, r1);
+		assert_true(fabs(r0 / (2 * one) - 1) < 0.05);
+		assert_true(fabs(r1 / one - 1) < 0.05);
+		assert_true(r0 > last);
+		last = r0;
+	}
+	assert_true(isnan(plan_rw(RP_LEVEL_0, 2, 1.0, &f, true)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_planner_members),
 		cmocka_unit_test(test_write_amplification),
 		cmocka_unit_test(test_ata_trim),
 		cmocka_unit_test(test_scsi_unmap),

@@ -588,7 +588,7 @@ static void test_scan_keeps_ui(void **state)
 	assert_non_null(m.scan);
 	assert_int_equal(flock(fd, LOCK_UN), 0);
 	settle(&m);
-	assert_int_equal(m.n, 6);
+	assert_int_equal(m.n, 9);
 	assert_string_equal(m.source, "demo rig");
 
 	/* a rescan: the old list stays usable while it waits */

@@ -25,7 +25,7 @@ ext4 loop configfs target_core_mod target_core_user tcm_loop uio"
 # skipped with a warning: the cases that need it then fail in the guest).
 TOOLS="sg_inq sg_readcap sg_vpd sg_modes sg_logs sg_rep_zones sg_turs \
 sg_sat_identify sg_dd sg_raw sg_format sg_requests sg_reassign sg_get_elem_status smartctl hdparm mdadm mke2fs wipefs \
-blkid setpriv unshare"
+blkid setpriv unshare blkdiscard"
 
 die() { echo "mkinitramfs: $*" >&2; exit 1; }
 

@@ -1036,7 +1036,7 @@ static int restore_unjournaled(struct cap_ctx *c, struct ss_error *err)
 {
 	const struct drive_info *i = &c->e->info;
 	bool dco = i->native_blocks && i->dco_max_blocks > i->native_blocks;
-	char h1[32], h2[32], native[128];
+	char h1[32], h2[32], native[128], hint[160];
 
 	if (dco)
 		snprintf(native, sizeof(native),
@@ -1051,14 +1051,17 @@ static int restore_unjournaled(struct cap_ctx *c, struct ss_error *err)
 			 human(i->native_blocks * i->logical_block, h2, sizeof(h2)));
 	else
 		snprintf(native, sizeof(native), "no native maximum reported by the drive");
+	hint[0] = '\0';
+	cap_depop_hint(c, hint, sizeof(hint));
 	return ss_error_set(err, -EPERM,
 			    "%s: refused: nothing journaled, so shortstroke did not limit this "
 			    "disk (a vendor's recovery area or another tool may have). It has "
 			    "%" PRIu64 " blocks (%s) and %s; --to-native takes it to its native "
-			    "maximum%s",
+			    "maximum%s%s",
 			    cap_dev(c), i->capacity_blocks,
 			    human(i->capacity_blocks * i->logical_block, h1, sizeof(h1)), native,
-			    dco ? ", --to-native --method dco to the DCO's factory maximum" : "");
+			    dco ? ", --to-native --method dco to the DCO's factory maximum" : "",
+			    hint);
 }
 
 /* What restore will aim for and how, from the journal or from the drive. */
@@ -1261,6 +1264,8 @@ int cap_plan_restore(struct cap_ctx *c, enum cap_method forced, bool vol, struct
 		snprintf(p->note, sizeof(p->note), "%" PRIu64 " blocks (%s, the %s)", p->target,
 			 human(p->target * i->logical_block, h1, sizeof(h1)),
 			 journaled ? "journaled original" : "native maximum");
+	if (p->noop)
+		cap_depop_hint(c, p->note, sizeof(p->note));
 	return 0;
 }
 

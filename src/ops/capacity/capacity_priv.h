@@ -31,6 +31,10 @@ int cap_send_ata(struct cap_ctx *c, const struct ata_tf *tf, bool ck_cond, void 
 struct journal_entry;
 void cap_journal_entry(const struct cap_ctx *c, const char *event, const char *method,
 		       struct journal_entry *j);
+/* Appended to buf (depop.c): "; N storage elements retired: 'shortstroke
+ * depop --restore DEV' ..." when the drive has depopulated elements it may
+ * bring back; nothing otherwise (a read-only GET PHYSICAL ELEMENT STATUS). */
+void cap_depop_hint(struct cap_ctx *c, char *buf, size_t len);
 /* A security-locked drive refuses every change. */
 int cap_locked_error(const char *dev, struct ss_error *err);
 /* A plan refused (rc) for a security-frozen drive: the advice made to fit

@@ -153,6 +153,13 @@ int depop_plan_remove(struct cap_ctx *c, uint32_t element, struct depop_plan *p,
 	rc = read_status(c, &s, err);
 	if (rc)
 		return rc;
+	if (c->e->info.zoned == ZONED_HOST_MANAGED || c->e->info.zoned == ZONED_HOST_AWARE)
+		return ss_error_set(
+		    err, -EOPNOTSUPP,
+		    "%s: a zoned disk loses an element's zones by REMOVE ELEMENT "
+		    "AND MODIFY ZONES, which shortstroke does not send yet; nothing "
+		    "sent",
+		    cap_dev(c));
 	plan_base(c, p, &s);
 	p->element = element;
 	e = depop_find(&s, element);
@@ -493,4 +500,21 @@ int depop_run(struct cap_ctx *c, const struct depop_plan *p, struct depop_result
 			 "watched the element operation in progress to its end; %s", msg);
 	}
 	return rc;
+}
+
+void cap_depop_hint(struct cap_ctx *c, char *buf, size_t len)
+{
+	struct depop_status s;
+	unsigned back = 0;
+	size_t l = strlen(buf);
+
+	if (depop_read(c->d, &c->e->info, &s, NULL) || !s.supported)
+		return;
+	for (size_t k = 0; k < s.n; k++)
+		back += !elem_health_in_service(s.e[k].health) && s.e[k].restore_ok;
+	if (back && l < len)
+		snprintf(buf + l, len - l,
+			 "; %u storage element%s retired: 'shortstroke depop --restore %s' "
+			 "brings %s back (RESTORE ELEMENTS AND REBUILD, erases the disk)",
+			 back, back == 1 ? "" : "s", c->e->spec, back == 1 ? "it" : "them");
 }

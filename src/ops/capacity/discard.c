@@ -78,11 +78,14 @@ static int unmap_scsi(struct cap_ctx *c, uint64_t from, uint64_t to, struct ss_e
 {
 	const struct drive_info *i = &c->e->info;
 	uint64_t max = i->discard_max_blocks ? i->discard_max_blocks : WS16_BLOCKS_MAX, at = from;
-	uint8_t param[24];
+	uint8_t param[24], *zero = NULL;
 	int rc = 0;
 
 	if (max > WS16_BLOCKS_MAX)
 		max = WS16_BLOCKS_MAX;
+	if (i->discard == DISCARD_SCSI_WS16 &&
+	    !(zero = calloc(1, i->logical_block ? i->logical_block : 512)))
+		return ss_error_set(err, -ENOMEM, "out of memory");
 	while (at < to && !rc) {
 		uint64_t n = to - at > max ? max : to - at;
 		struct scsi_sense sense;
@@ -96,15 +99,19 @@ static int unmap_scsi(struct cap_ctx *c, uint64_t from, uint64_t to, struct ss_e
 			x.data_len = scsi_build_unmap_param(param, at, (uint32_t)n);
 			rc = cap_send_scsi(c, &x, "UNMAP", &sense, err);
 		} else {
-			/* no data-out buffer: the blocks become what unmapped ones read */
-			x.cdb_len = scsi_build_write_same16(x.cdb, at, (uint32_t)n, true, true);
-			x.dir = XFER_NONE;
+			/* one block of zeros, as Linux's sd sends it (NDOB is younger
+			 * than many drives): what an unmapped block reads */
+			x.cdb_len = scsi_build_write_same16(x.cdb, at, (uint32_t)n, true, false);
+			x.dir = XFER_TO_DEV;
+			x.data = zero;
+			x.data_len = i->logical_block;
 			rc = cap_send_scsi(c, &x, "WRITE SAME (16) with UNMAP", &sense, err);
 		}
 		at += n;
 		progress_report(c->progress, (double)(at - from) / (double)(to - from),
 				drive_discard_name(i->discard), -1);
 	}
+	free(zero);
 	return rc;
 }
 

@@ -14,6 +14,7 @@
 
 #include "capacity_priv.h"
 #include "shortstroke/journal.h"
+#include "shortstroke/probe.h"
 #include "shortstroke/secfmt.h"
 #include "shortstroke/units.h"
 
@@ -47,34 +48,34 @@ int secfmt_read(struct drive *d, const struct drive_info *i, struct sector_sizes
 	return 0;
 }
 
-/* Did this path carry what the change needs, and say the truth back? */
+/* Will the path carry the change, and say the truth back? The harmless
+ * steps of `probe` (probe.h) it needs: ATA the returned registers and the
+ * IDENTIFY data through SAT, SCSI MODE SENSE and (not in a dry run) a MODE
+ * SELECT that changes nothing. A step that failed refuses the change. */
 static int path_check(struct cap_ctx *c, struct ss_error *err)
 {
 	const struct drive_info *i = &c->e->info;
-	uint8_t cdb[10], buf[256];
-	struct scsi_mode10 m;
-	size_t got;
-	unsigned n;
+	struct probe_report pr;
+	unsigned steps;
+	int rc;
 
-	if (i->ata) {
-		if (!drive_ata_identify(c->d) || !i->native_blocks)
-			return ss_error_set(err, -EPERM,
-					    "%s: this path did not return the ATA registers "
-					    "(READ NATIVE MAX through SAT); a sector size change "
-					    "behind it may not be applied or may leave the drive "
-					    "unusable; nothing sent (--force overrides)",
-					    cap_dev(c));
-		return 0;
-	}
-	n = scsi_build_mode_sense10(cdb, true, false, 0, 0x01, 0, sizeof(buf));
-	if (drive_scsi_in(c->d, cdb, n, buf, sizeof(buf), &got, NULL, NULL) ||
-	    scsi_parse_mode_sense10(buf, got, &m) || !m.has_bd ||
-	    m.bd_block_len != i->logical_block)
-		return ss_error_set(err, -EPERM,
-				    "%s: this path's MODE SENSE block descriptor does not say the "
-				    "block length READ CAPACITY says (%" PRIu32 "); a MODE SELECT "
-				    "through it may be dropped; nothing sent (--force overrides)",
-				    cap_dev(c), i->logical_block);
+	if (i->ata)
+		steps = PROBE_STEP_BIT(PROBE_NATIVE_MAX) | PROBE_STEP_BIT(PROBE_IDENTIFY);
+	else
+		steps = PROBE_STEP_BIT(PROBE_MODE_SENSE) |
+			(c->dry_run ? 0 : PROBE_STEP_BIT(PROBE_MODE_SELECT));
+	rc = probe_path(c->d, i, steps, &pr, err);
+	if (rc)
+		return rc;
+	for (unsigned s = 0; s < PROBE_NSTEPS; s++)
+		if ((steps & PROBE_STEP_BIT(s)) && pr.verdict[s] == PROBE_FAILED)
+			return ss_error_set(
+			    err, -EPERM,
+			    "%s: this path failed the pass-through check (%s: %s); a "
+			    "sector size change behind it may not be applied or may "
+			    "leave the drive unusable; nothing sent (--force "
+			    "overrides)",
+			    cap_dev(c), probe_step_name((enum probe_step)s), pr.detail[s]);
 	return 0;
 }
 
