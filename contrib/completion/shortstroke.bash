@@ -2,7 +2,8 @@
 # Commands and each command's options come from the program's own --help, so
 # they never drift; devices from `shortstroke list -n -o DEVICE` (with the
 # --demo / --rig / --state-dir / --sysroot given on the line); columns from
-# `shortstroke CMD --list-columns`.
+# `shortstroke CMD --list-columns`, limit methods from `shortstroke limit
+# --list-methods`, workloads from `shortstroke bench --list-workloads`.
 
 # The global options already typed, to pass on to the program.
 _shortstroke_globals()
@@ -77,11 +78,11 @@ _shortstroke()
 		return
 		;;
 	-m | --method)
-		COMPREPLY=($(compgen -W "auto amac hpa dco scsi-resize scsi-format partition" -- "$cur"))
+		COMPREPLY=($(compgen -W "$(_shortstroke_run limit --list-methods | awk '{ print $1 }')" -- "$cur"))
 		return
 		;;
 	-w | --workload)
-		COMPREPLY=($(compgen -W "seq-read seq-write random-access random-write database fileserver webserver workstation" -- "$cur"))
+		COMPREPLY=($(compgen -W "$(_shortstroke_run bench --list-workloads | awk '{ print $1 }')" -- "$cur"))
 		return
 		;;
 	-p | --profile)

@@ -216,7 +216,12 @@ enum {
 					   (libata.ignore_hpa=1 lifts an HPA) */
 	CAPM_ACCESSIBLE = 1u << 10, /* lowers the accessible max under the native max: the
 					   drive's registers show the limit, not which method */
+	CAPM_NVME = 1u << 11,	    /* NVMe admin commands: NVMe drives only */
 };
+/* A restore by a method with any of these undoes what another tool may have
+ * done (the factory maximum, a GPT, a format): with nothing journaled, only
+ * with --to-native. */
+#define CAPM_RESTORE_NEEDS_NATIVE (CAPM_SETS_NATIVE | CAPM_KEEPS_SIZE | CAPM_FORMATS)
 
 struct cap_method_ops {
 	enum cap_method id;
@@ -267,6 +272,9 @@ unsigned cap_flags(enum cap_method m);
 /* "auto, amac, hpa, ...": the names --method takes, but those with any of
  * the flags without (0: every one). */
 void cap_method_names(char *buf, size_t len, unsigned without);
+/* The names of the methods whose METHOD_* bit is in methods (what a drive
+ * reports it supports), in the table's order: "amac,hpa,dco". */
+void cap_methods_text(unsigned methods, char *buf, size_t len);
 /* The names of the methods, in the table's order, that have every flag of
  * with and none of without, joined by sep ("amac, else hpa, else
  * scsi-resize"; "" when none). */

@@ -91,8 +91,8 @@ void ctx_sources_release(struct ss_ctx *ctx);
  */
 struct dev_limit {
 	bool limited;
-	bool from_journal; /* the drive cannot tell: the journal's record */
-	char method[24];   /* "hpa", "amac", "dco", "scsi-resize", "scsi-format", "partition" */
+	bool from_journal;	  /* the drive cannot tell: the journal's record */
+	char method[24];	  /* the method's name (struct cap_method_ops), "" none */
 	uint64_t original_blocks; /* the full capacity, before any limit */
 	uint64_t limit_blocks;	  /* what is in use now (the partition, for "partition") */
 	bool volatile_;		  /* a volatile HPA (the journal's newest record says so):

@@ -46,9 +46,6 @@ enum zoned_model {
 };
 const char *zoned_model_name(enum zoned_model z); /* "none", "host-aware", ... */
 
-/* "amac,hpa,dco" ... into buf */
-void drive_methods_text(unsigned methods, char *buf, size_t len);
-
 /* A SCSI disk's medium, as TEST UNIT READY tells it */
 enum drive_format {
 	DRIVE_FORMAT_NONE = 0,

@@ -150,6 +150,11 @@ const char *io_workload_name(enum io_workload w);
 /* -EINVAL for an unknown name, with err (usage): "unknown workload 'NAME'
  * (the names)". */
 int io_workload_parse(const char *name, enum io_workload *out, struct ss_error *err);
+/* "seq-read, seq-write, ...": every name io_workload_parse takes. */
+void io_workload_names(char *buf, size_t len);
+/* What the workload is, one line of bench --list-workloads, from its profile:
+ * "IOMeter: 8 KiB, 67 % reads, 100 % random; writes: --destructive". */
+void io_workload_text(enum io_workload w, char *buf, size_t len);
 /* Fill the job's mix and sizes (keeps qd, span, limits, seed). */
 void io_job_set_workload(struct io_job *job, enum io_workload w);
 /* True when the workload's size is one block size (--bs may change it). */

@@ -40,7 +40,7 @@ struct journal_entry {
 	char serial[48];
 	char wwn[48];
 	char model[48];
-	char method[24]; /* "amac", "hpa", "dco", "scsi-resize", "scsi-format", "partition" */
+	char method[24]; /* the method's name (struct cap_method_ops: limit --list-methods) */
 	uint32_t block_len;
 	uint64_t native_blocks;	  /* 0: unknown */
 	uint64_t original_blocks; /* capacity before this change */

@@ -59,6 +59,9 @@ void sim_drive_power_cycle(struct sim_drive *d);
 
 /* Inject a fault by its spec text (see docs/simulator.md). */
 int sim_drive_inject(struct sim_drive *d, const char *spec, struct ss_error *err);
+/* The name of the k-th fault a spec may start with (NULL past the last):
+ * "abort", "medium-error", ... (sim fault --list). */
+const char *sim_fault_name_at(size_t k);
 /* Remove every injected fault (and those the rig listed). */
 void sim_drive_clear_faults(struct sim_drive *d);
 

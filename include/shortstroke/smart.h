@@ -216,6 +216,11 @@ void smart_scsi_evaluate(struct smart_report *out);
  */
 int smart_read(struct drive *d, const struct drive_info *info, struct smart_report *out,
 	       struct ss_error *err);
+/* The same of the drive spec names, opened for reading only (read-only
+ * commands): what list's HEALTH column reads. */
+struct ss_ctx;
+int smart_read_named(struct ss_ctx *ctx, const char *spec, struct smart_report *out,
+		     struct ss_error *err);
 
 /* Start a self-test in the background (ATA off-line mode, SCSI
  * background). -EOPNOTSUPP when the drive has no such test or rejects

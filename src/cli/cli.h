@@ -80,6 +80,10 @@ int cli_option_once(const char *cmd, const char **slot, const char *opt, const c
  * refusal, EXIT_USAGE when err is marked as the user's input (ss_error_usage),
  * else EXIT_FAILED, whatever the errno. */
 int cli_exit_code(int rc, const struct ss_error *err);
+/* s in rows of at most width columns, cut at spaces (ASCII text): the first
+ * row goes on from column at (printed already), the rows after it are
+ * indented by ind. */
+void cli_print_wrapped(FILE *f, const char *s, int width, int at, int ind);
 
 /* SIGINT and SIGTERM while a batch runs (stop.c): cli_stop_catch installs
  * the handler (the first signal asks the batch to stop, a second Ctrl-C

@@ -75,23 +75,46 @@ static const struct col_def bench_cols[BC_COUNT] = {
 };
 #define BENCH_DEFAULT_COLS "DEVICE,WORKLOAD,QD,BS,MB/S,IOPS,AVG-MS,P50-MS,P99-MS"
 
+/* -w and --list-workloads in the help, from the engine's table */
+static void workload_help(FILE *f)
+{
+	struct bench_opts d;
+	char names[256], text[384];
+
+	bench_opts_default(&d);
+	io_workload_names(names, sizeof(names));
+	snprintf(text, sizeof(text), "%s (default %s)", names, io_workload_name(d.wl));
+	fprintf(f, "  -w, --workload W      ");
+	cli_print_wrapped(f, text, 79, 24, 24);
+	fprintf(f, "      --list-workloads  each workload: its request sizes, reads and random\n"
+		   "                        share\n");
+}
+
+/* --list-workloads: "NAME  what it is" (as --list-columns) */
+static void list_workloads(void)
+{
+	char text[160];
+
+	for (unsigned i = 0; i < IO_WL_COUNT; i++) {
+		io_workload_text((enum io_workload)i, text, sizeof(text));
+		printf("%13s  %s\n", io_workload_name((enum io_workload)i), text);
+	}
+}
+
 static void bench_usage(FILE *f)
 {
+	fprintf(f, "Usage: shortstroke bench [options] DEVICE...\n"
+		   "\n"
+		   "Measure throughput, IOPS and latency under a workload, at each queue depth.\n"
+		   "On a simulated drive (sim:ID) the run takes virtual time: a 30 s test costs\n"
+		   "milliseconds. DEVICE may also be any block device (loop, md, NVMe); one\n"
+		   "written to must not be mounted, the system's, swap or held by md/dm, and\n"
+		   "without --force must have no partitions or signature; it takes --yes.\n"
+		   "\n"
+		   "Options:\n");
+	workload_help(f);
 	fprintf(
 	    f,
-	    "Usage: shortstroke bench [options] DEVICE...\n"
-	    "\n"
-	    "Measure throughput, IOPS and latency under a workload, at each queue depth.\n"
-	    "On a simulated drive (sim:ID) the run takes virtual time: a 30 s test costs\n"
-	    "milliseconds. DEVICE may also be any block device (loop, md, NVMe); one\n"
-	    "written to must not be mounted, the system's, swap or held by md/dm, and\n"
-	    "without --force must have no partitions or signature; it takes --yes.\n"
-	    "\n"
-	    "Options:\n"
-	    "  -w, --workload W      seq-read (default), seq-write, random-access (4 KiB\n"
-	    "                        random reads), random-write (4 KiB random writes),\n"
-	    "                        database (8 KiB, 67%% reads), fileserver, webserver,\n"
-	    "                        workstation (IOMeter access specifications)\n"
 	    "  -q, --qd LIST         queue depths, 1 to 256 (default 1,4,16,64)\n"
 	    "  -t, --time T          per queue depth: 30s, 500ms, 2m (default 30s)\n"
 	    "  -s, --span SIZE       only the outer SIZE of the disk: 10%%, 100GB, or a block\n"
@@ -358,7 +381,7 @@ static int print_table(struct batch *b, const struct out_opts *oo)
 
 static int bench_run(struct ss_ctx *ctx, int argc, char **argv)
 {
-	enum { OPT_BS = 0x2001, OPT_SEED, OPT_DESTRUCTIVE };
+	enum { OPT_BS = 0x2001, OPT_SEED, OPT_DESTRUCTIVE, OPT_LIST_WL };
 	static const struct option opts[] = {
 		{ "workload", required_argument, NULL, 'w' },
 		{ "qd", required_argument, NULL, 'q' },
@@ -367,6 +390,7 @@ static int bench_run(struct ss_ctx *ctx, int argc, char **argv)
 		{ "bs", required_argument, NULL, OPT_BS },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "destructive", no_argument, NULL, OPT_DESTRUCTIVE },
+		{ "list-workloads", no_argument, NULL, OPT_LIST_WL },
 		BATCH_LONG_SELECT,
 		BATCH_LONG_CONFIRM,
 		{ "help", no_argument, NULL, 'h' },
@@ -422,6 +446,9 @@ static int bench_run(struct ss_ctx *ctx, int argc, char **argv)
 			break;
 		case 'h':
 			bench_usage(stdout);
+			return EXIT_DONE;
+		case OPT_LIST_WL:
+			list_workloads();
 			return EXIT_DONE;
 		default:
 			return cli_bad_option("bench", c, argv);

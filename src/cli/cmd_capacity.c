@@ -22,55 +22,108 @@ struct cap_job {
 	bool to_native; /* restore: nothing journaled, go to the native max */
 };
 
+enum { HELP_COLS = 79, HELP_IND = 24 };
+
+/* -m and --list-methods in a help, from the method table: the names, what
+ * auto picks, which destroy data and (restore) which need --to-native. */
+static void method_help(FILE *f, bool restore)
+{
+	char text[768], autos[128], names[256], native[128];
+	size_t off = 0;
+
+	cap_method_list(autos, sizeof(autos), CAPM_AUTO, 0, ", else ");
+	for (size_t k = 0; cap_method_at(k) && off < sizeof(names); k++) {
+		const struct cap_method_ops *o = cap_method_at(k);
+
+		off += (size_t)snprintf(names + off, sizeof(names) - off, ", %s%s", o->name,
+					o->flags & CAPM_DESTROYS ? " (destroys data)" : "");
+	}
+	if (restore) {
+		native[0] = '\0';
+		off = 0;
+		for (size_t k = 0; cap_method_at(k) && off < sizeof(native); k++) {
+			const struct cap_method_ops *o = cap_method_at(k);
+
+			if (o->flags & CAPM_RESTORE_NEEDS_NATIVE)
+				off += (size_t)snprintf(native + off, sizeof(native) - off, "%s%s",
+							off ? ", " : "", o->name);
+		}
+		snprintf(text, sizeof(text),
+			 "force a method: auto (the journal's)%s; with nothing journaled %s need "
+			 "--to-native",
+			 names, native);
+	} else {
+		snprintf(text, sizeof(text), "auto (default: %s)%s", autos, names);
+	}
+	fprintf(f, "  -m, --method M        ");
+	cli_print_wrapped(f, text, HELP_COLS, HELP_IND, HELP_IND);
+	fprintf(f, "      --list-methods    each method and what it does (restore: what it gets\n"
+		   "                        back)\n");
+}
+
+/* --volatile: the methods with a volatile form */
+static void volatile_help(FILE *f, const char *what)
+{
+	char text[256], vol[64];
+
+	cap_method_list(vol, sizeof(vol), CAPM_VOLATILE, 0, ", ");
+	snprintf(text, sizeof(text), "%s only: %s", vol, what);
+	fprintf(f, "      --volatile        ");
+	cli_print_wrapped(f, text, HELP_COLS, HELP_IND, HELP_IND);
+}
+
+/* --list-methods: "NAME  what it is", auto first (as --list-columns). */
+static void list_methods(void)
+{
+	char autos[128];
+
+	cap_method_list(autos, sizeof(autos), CAPM_AUTO, 0, ", else ");
+	printf("%11s  %s: the first the drive supports (the default)\n", "auto", autos);
+	for (size_t k = 0; cap_method_at(k); k++)
+		printf("%11s  %s\n", cap_method_at(k)->name, cap_method_at(k)->help);
+}
+
 static void limit_usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: shortstroke limit [options] DEVICE...\n"
-		"       shortstroke limit [options] --model PATTERN | --serial SERIAL\n"
-		"\n"
-		"Limit disks to the outer part of their capacity (short-stroke them): the\n"
-		"disk then reports the smaller size, and only its fast outer zones are used.\n"
-		"The original state is journaled first; 'shortstroke restore' undoes it.\n"
-		"\n"
-		"Size (one of):\n"
-		"  -s, --size SIZE       44GB (10^9), 41G or 41GiB (2^30), ...\n"
-		"  -p, --percent P       P %% of the native capacity\n"
-		"      --blocks N        N logical blocks (decimal)\n"
-		"      --lba LBA         the new maximum LBA, decimal (N = LBA + 1)\n"
-		"The limit is rounded down to the physical block and to --align.\n"
-		"On a drive that does not rotate (an SSD) the range hidden is TRIMmed or\n"
-		"UNMAPped first, so it becomes spare area: its data is discarded, and the\n"
-		"plan says what it reads back after a restore (docs/flash.md).\n"
-		"\n"
-		"Options:\n"
-		"  -m, --method M        auto (default: amac, else hpa, else scsi-resize),\n"
-		"                        amac, hpa, dco, scsi-resize, scsi-format (FORMAT UNIT,\n"
-		"                        destroys data), partition (a GPT partition on the\n"
-		"                        outer part, for disks behind bridges blocking\n"
-		"                        pass-through; never chosen by auto), nvme-ns (NVMe:\n"
-		"                        the namespace deleted and created smaller, where the\n"
-		"                        controller offers namespace management; destroys\n"
-		"                        data; NVMe has no HPA)\n"
-		"      --align SIZE      round the limit down to a multiple (default 1MiB)\n"
-		"                        (limit_method and limit_align in shortstroke.conf\n"
-		"                        change both defaults: shortstroke config)\n"
-		"      --volatile        HPA only: a trial that a power cycle undoes\n"
-		"      --model PATTERN   every disk whose model matches (shell pattern)\n"
-		"      --serial SERIAL   the disk with this serial number\n"
-		"      --dry-run         print every command that would be sent; send none\n"
-		"  -y, --yes             do not ask (scripts); without it a terminal asks for\n"
-		"                        each disk's serial number\n"
-		"  -f, --force           allow a limit under 1 GiB, and a disk that is in use,\n"
-		"                        protected, or has the serial of another attached disk\n"
-		"                        (the serial is still asked on a terminal)\n"
-		"  -J, --json            one result object per disk\n"
-		"  -h, --help            this help\n"
-		"\n"
-		"Exit status: 0 done, 1 failed, 2 usage error, 3 refused (protected, in use,\n"
-		"not confirmed), 4 some disks failed.\n"
-		"Examples:\n"
-		"  shortstroke limit --percent 20 /dev/sdb\n"
-		"  shortstroke limit --size 100GB --yes --model 'HUS154545*' -J\n");
+	fprintf(f, "Usage: shortstroke limit [options] DEVICE...\n"
+		   "       shortstroke limit [options] --model PATTERN | --serial SERIAL\n"
+		   "\n"
+		   "Limit disks to the outer part of their capacity (short-stroke them): the\n"
+		   "disk then reports the smaller size, and only its fast outer zones are used.\n"
+		   "The original state is journaled first; 'shortstroke restore' undoes it.\n"
+		   "\n"
+		   "Size (one of):\n"
+		   "  -s, --size SIZE       44GB (10^9), 41G or 41GiB (2^30), ...\n"
+		   "  -p, --percent P       P %% of the native capacity\n"
+		   "      --blocks N        N logical blocks (decimal)\n"
+		   "      --lba LBA         the new maximum LBA, decimal (N = LBA + 1)\n"
+		   "The limit is rounded down to the physical block and to --align.\n"
+		   "On a drive that does not rotate (an SSD) the range hidden is TRIMmed or\n"
+		   "UNMAPped first, so it becomes spare area: its data is discarded, and the\n"
+		   "plan says what it reads back after a restore (docs/flash.md).\n"
+		   "\n"
+		   "Options:\n");
+	method_help(f, false);
+	fprintf(f, "      --align SIZE      round the limit down to a multiple (default 1MiB)\n"
+		   "                        (limit_method and limit_align in shortstroke.conf\n"
+		   "                        change both defaults: shortstroke config)\n");
+	volatile_help(f, "a trial that a power cycle undoes");
+	fprintf(f, "      --model PATTERN   every disk whose model matches (shell pattern)\n"
+		   "      --serial SERIAL   the disk with this serial number\n"
+		   "      --dry-run         print every command that would be sent; send none\n"
+		   "  -y, --yes             do not ask (scripts); without it a terminal asks for\n"
+		   "                        each disk's serial number\n"
+		   "  -f, --force           allow a limit under 1 GiB, and a disk that is in use,\n"
+		   "                        protected, or has the serial of another attached disk\n"
+		   "                        (the serial is still asked on a terminal)\n"
+		   "  -J, --json            one result object per disk\n"
+		   "  -h, --help            this help\n"
+		   "\n"
+		   "Exit status: 0 done, 1 failed, 2 usage error, 3 refused (protected, in use,\n"
+		   "not confirmed), 4 some disks failed.\n"
+		   "Examples:\n"
+		   "  shortstroke limit --percent 20 /dev/sdb\n"
+		   "  shortstroke limit --size 100GB --yes --model 'HUS154545*' -J\n");
 }
 
 static void restore_usage(FILE *f)
@@ -83,15 +136,11 @@ static void restore_usage(FILE *f)
 		   "and native sizes; --to-native takes it to its native maximum (ATA: AMAC or\n"
 		   "HPA; SCSI: MODE SELECT to the maximum block count).\n"
 		   "\n"
-		   "Options:\n"
-		   "  -m, --method M        force a method (dco restores the factory maximum,\n"
-		   "                        scsi-format reformats to the journaled block count,\n"
-		   "                        partition wipes the GPT; with nothing journaled these\n"
-		   "                        need --to-native)\n"
-		   "      --volatile        HPA only: undone by a power cycle (a trial limit\n"
-		   "                        is restored volatile without it: its permanent\n"
-		   "                        maximum was never changed)\n"
-		   "      --to-native       with nothing journaled, go to the native maximum\n"
+		   "Options:\n");
+	method_help(f, true);
+	volatile_help(f, "undone by a power cycle (a trial limit is restored volatile "
+			 "without it: its permanent maximum was never changed)");
+	fprintf(f, "      --to-native       with nothing journaled, go to the native maximum\n"
 		   "      --model PATTERN, --serial SERIAL   select disks as 'list' shows them\n"
 		   "      --dry-run         print every command that would be sent; send none\n"
 		   "  -y, --yes             do not ask (scripts)\n"
@@ -337,6 +386,7 @@ static int capacity_main(struct ss_ctx *ctx, int argc, char **argv, bool restore
 		{ "dry-run", no_argument, NULL, CLI_OPT_DRY_RUN },
 		BATCH_LONG_CONFIRM,
 		{ "json", no_argument, NULL, 'J' },
+		{ "list-methods", no_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -405,6 +455,9 @@ static int capacity_main(struct ss_ctx *ctx, int argc, char **argv, bool restore
 			return cli_dash_n(cmd);
 		case 'h':
 			(restore ? restore_usage : limit_usage)(stdout);
+			return EXIT_DONE;
+		case 'l':
+			list_methods();
 			return EXIT_DONE;
 		default:
 			return cli_bad_option(cmd, c, argv);

@@ -19,7 +19,7 @@ static void usage(FILE *f)
 		   "\n"
 		   "Print what is known about one drive: identity, transport, block sizes,\n"
 		   "current and native capacity, rotation rate, the capacity-limiting methods\n"
-		   "it supports (hpa, amac, dco, scsi-resize, scsi-format, partition), security\n"
+		   "it supports (those of 'shortstroke limit --list-methods'), security\n"
 		   "state, SMART support and a health summary (the verdict `smart` gives;\n"
 		   "on SCSI/SAS the grown defect list, error counters, start-stop cycles and\n"
 		   "background scans), zoned model and whether it is free to change.\n"

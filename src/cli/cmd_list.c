@@ -8,6 +8,7 @@
 #include "front/drives.h"
 #include "output.h"
 #include "shortstroke/protect.h"
+#include "shortstroke/smart.h"
 #include "shortstroke/sysdisk.h"
 
 static void usage(FILE *f)
@@ -29,6 +30,22 @@ static void usage(FILE *f)
 		   "failed), 2 usage error, 4 some disks did not answer.\n");
 }
 
+/* The SMART verdict of a listed drive, for the HEALTH column only: its
+ * commands are read-only but not free, so list sends them only when asked
+ * (NULL: no verdict, the drive did not answer or has no SMART). */
+static const char *health_of(struct ss_ctx *ctx, const struct dev_entry *e)
+{
+	struct smart_report r;
+	struct ss_error err = { 0 };
+	const char *v;
+
+	if (!e->identified || smart_read_named(ctx, e->spec, &r, &err))
+		return NULL;
+	v = smart_verdict_name(r.verdict);
+	smart_report_fini(&r);
+	return v;
+}
+
 static int list_run(struct ss_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = { OUT_LONG_OPTS,
@@ -40,6 +57,7 @@ static int list_run(struct ss_ctx *ctx, int argc, char **argv)
 	struct table *t;
 	struct ss_error terr = { 0 };
 	size_t n = 0, mute = 0;
+	bool want_health;
 	int c, rc;
 
 	while ((c = getopt_long(argc, argv, ":" OUT_SHORT_OPTS "h", opts, NULL)) != -1) {
@@ -60,6 +78,7 @@ static int list_run(struct ss_ctx *ctx, int argc, char **argv)
 	t = table_new(drive_cols, DRV_COUNT, DRIVE_COLS_DEFAULT, out.columns, &terr);
 	if (!t)
 		return cli_usage_error("list", "%s", terr.msg);
+	want_health = table_has_col(t, DRV_HEALTH);
 	rc = devices_list(ctx, &devs, &n, &err);
 	if (rc) {
 		cli_error("%s", err.msg);
@@ -67,7 +86,7 @@ static int list_run(struct ss_ctx *ctx, int argc, char **argv)
 		return cli_exit_code(rc, &err);
 	}
 	for (size_t i = 0; i < n; i++)
-		drive_row(t, &devs[i]);
+		drive_row(t, &devs[i], want_health ? health_of(ctx, &devs[i]) : NULL);
 	table_print(t, stdout, out.flags, "drives");
 	for (size_t i = 0; i < n; i++)
 		if (!devs[i].sim && sysdisk_tran_libata(devs[i].tran_hint)) {

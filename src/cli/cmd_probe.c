@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "front/record.h"
 #include "front/table.h"
+#include "shortstroke/capacity.h"
 #include "shortstroke/probe.h"
 
 static void usage(FILE *f)
@@ -44,10 +45,10 @@ static void methods_field(struct record *r, const char *label, const char *key, 
 	for (unsigned bit = 1; bit && bit <= METHOD_PARTITION; bit <<= 1) {
 		if (!(m & bit))
 			continue;
-		drive_methods_text(bit, buf, sizeof(buf));
+		cap_methods_text(bit, buf, sizeof(buf));
 		record_set_str(l, NULL, buf);
 	}
-	drive_methods_text(m, buf, sizeof(buf));
+	cap_methods_text(m, buf, sizeof(buf));
 	record_text(r, label, "%s", m ? buf : "none");
 }
 

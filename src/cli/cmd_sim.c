@@ -22,6 +22,7 @@ static void usage(FILE *f)
 		"                                medium-error:1000-1999, ignore-mode-select,\n"
 		"                                abort:f9, vanish-after:3, format-power-loss\n"
 		"  sim fault --clear sim:ID      remove every injected fault\n"
+		"  sim fault --list              the faults' names, one a line\n"
 		"  sim save-blob sim:ID FILE     save the drive's IDENTIFY + SMART data as\n"
 		"                                libatasmart's skdump --save does (SATA);\n"
 		"                                a rig's \"smart_blob\" seeds a drive from it\n"
@@ -143,6 +144,12 @@ static int sim_run(struct ss_ctx *ctx, int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "fault")) {
 		bool clear = argc == 4 && !strcmp(argv[2], "--clear");
+
+		if (argc == 3 && !strcmp(argv[2], "--list")) {
+			for (size_t k = 0; sim_fault_name_at(k); k++)
+				printf("%s\n", sim_fault_name_at(k));
+			return EXIT_DONE;
+		}
 
 		if (argc != 4)
 			return cli_usage_error("sim", "fault: sim:ID SPEC, or --clear sim:ID");

@@ -8,30 +8,6 @@
 
 enum { HELP_COLS = 79 };
 
-/* s in rows of at most width columns, cut at spaces, the rows after the
- * first indented by ind (the key tables' text is ASCII). */
-static void print_wrapped(const char *s, int width, int ind)
-{
-	int in = 0;
-
-	while (*s) {
-		int room = width - in > 10 ? width - in : 10;
-		int cut = (int)strlen(s);
-
-		if (cut > room) {
-			for (cut = room; cut > 0 && s[cut] != ' '; cut--)
-				;
-			if (!cut)
-				cut = room;
-		}
-		printf("%*s%.*s\n", in, "", cut, s);
-		s += cut;
-		while (*s == ' ')
-			s++;
-		in = ind;
-	}
-}
-
 /* Each screen's keys under its title, the names in a column as wide as
  * its longest. */
 static void print_keys(void)
@@ -46,7 +22,7 @@ static void print_keys(void)
 		tui_keys_lines(*s, w + 1, &l); /* two spaces before what they do */
 		printf("\n%s:\n", (*s)->title);
 		for (size_t i = 0; i < l.n; i++)
-			print_wrapped(l.v[i], HELP_COLS, w + 4);
+			cli_print_wrapped(stdout, l.v[i], HELP_COLS, 0, w + 4);
 		tui_lines_clear(&l);
 	}
 }

@@ -18,7 +18,8 @@ bool cli_hpa_warning(struct ss_ctx *ctx, const struct dev_entry *e, char *buf, s
 		return false;
 	/* what holds: the ATA methods the kernel leaves, but those auto would
 	 * have taken */
-	cap_method_list(others, sizeof(others), 0, CAPM_AUTO | CAPM_SCSI | CAPM_PROBE_UNDO, " or ");
+	cap_method_list(others, sizeof(others), 0,
+			CAPM_AUTO | CAPM_SCSI | CAPM_NVME | CAPM_PROBE_UNDO, " or ");
 	snprintf(buf, len,
 		 "warning: %s libata.ignore_hpa=1 (%s): libata lifts the HPA of every SATA "
 		 "disk it probes, so an HPA limit is undone %s. Remove the option (kernel "

@@ -103,3 +103,27 @@ int cli_exit_code(int rc, const struct ss_error *err)
 		return EXIT_USAGE;
 	return EXIT_FAILED;
 }
+
+void cli_print_wrapped(FILE *f, const char *s, int width, int at, int ind)
+{
+	int in = at;
+	bool first = true;
+
+	while (*s) {
+		int room = width - in > 10 ? width - in : 10;
+		int cut = (int)strlen(s);
+
+		if (cut > room) {
+			for (cut = room; cut > 0 && s[cut] != ' '; cut--)
+				;
+			if (!cut)
+				cut = room;
+		}
+		fprintf(f, "%*s%.*s\n", first ? 0 : in, "", cut, s);
+		s += cut;
+		while (*s == ' ')
+			s++;
+		in = ind;
+		first = false;
+	}
+}

@@ -58,32 +58,6 @@ const char *drive_form_factor_name(uint8_t ff)
 	return ff < sizeof(names) / sizeof(names[0]) ? names[ff] : "";
 }
 
-void drive_methods_text(unsigned methods, char *buf, size_t len)
-{
-	static const struct {
-		unsigned bit;
-		const char *name;
-	} names[] = {
-		{ METHOD_AMAC, "amac" },
-		{ METHOD_HPA, "hpa" },
-		{ METHOD_DCO, "dco" },
-		{ METHOD_SCSI_RESIZE, "scsi-resize" },
-		{ METHOD_SCSI_FORMAT, "scsi-format" },
-		{ METHOD_PARTITION, "partition" },
-		{ METHOD_NVME_NS, "nvme-ns" },
-	};
-	size_t off = 0;
-
-	if (len)
-		buf[0] = '\0';
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (!(methods & names[i].bit) || off >= len)
-			continue;
-		off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? "," : "",
-					names[i].name);
-	}
-}
-
 int drive_new(struct transport *t, enum drive_tran tran_hint, struct drive **out,
 	      struct ss_error *err)
 {

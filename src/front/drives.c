@@ -5,6 +5,7 @@
 
 #include "drives.h"
 #include "record.h"
+#include "shortstroke/capacity.h"
 #include "shortstroke/enclosure.h"
 #include "shortstroke/units.h"
 
@@ -39,6 +40,9 @@ const struct col_def drive_cols[DRV_COUNT] = {
 	[DRV_SPARE] = { "SPARE", COL_STR, true, 0, 6,
 			"a drive that does not rotate: the share of its capacity a limit hides "
 			"(TRIMmed: spare area beyond its own, docs/flash.md); - for a disk" },
+	[DRV_HEALTH] = { "HEALTH", COL_STR, false, 0, 8,
+			 "SMART verdict: PASSED, WARNING, FAILED or UNKNOWN (SMART is read "
+			 "only when this column is asked for)" },
 };
 
 static const char *or_null(const char *s)
@@ -46,7 +50,7 @@ static const char *or_null(const char *s)
 	return s && *s ? s : NULL;
 }
 
-void drive_row(struct table *t, const struct dev_entry *e)
+void drive_row(struct table *t, const struct dev_entry *e, const char *health)
 {
 	const struct drive_info *i = &e->info;
 	char buf[256];
@@ -77,7 +81,7 @@ void drive_row(struct table *t, const struct dev_entry *e)
 		table_set_u64(t, DRV_LOG_SEC, i->logical_block);
 	if (i->physical_block)
 		table_set_u64(t, DRV_PHY_SEC, i->physical_block);
-	drive_methods_text(i->methods, buf, sizeof(buf));
+	cap_methods_text(i->methods, buf, sizeof(buf));
 	table_set_str(t, DRV_METHODS, buf);
 	table_set_str(t, DRV_ZONED, zoned_model_name(i->zoned));
 	dev_state_text(e, buf, sizeof(buf));
@@ -94,6 +98,7 @@ void drive_row(struct table *t, const struct dev_entry *e)
 		table_set_str(t, DRV_SPARE, NULL);
 	}
 	table_set_u64(t, DRV_ACTUATORS, i->ranges.n > 1 ? i->ranges.n : 1);
+	table_set_str(t, DRV_HEALTH, health);
 }
 
 /* The actuators' LBA ranges of a multi-actuator drive, for a person:
@@ -250,10 +255,15 @@ static void format_field(struct record *r, const struct drive_info *i)
 	else if (running)
 		record_text(r, "Format",
 			    "in progress (capacity and block size are known when it ends)");
-	else
+	else {
+		char fmt[64];
+
+		cap_method_list(fmt, sizeof(fmt), CAPM_FORMATS, 0, " or ");
 		record_text(r, "Format",
 			    "MEDIUM FORMAT CORRUPTED: a format was interrupted; every read fails "
-			    "until a new one ('limit' or 'restore' with --method scsi-format)");
+			    "until a new one ('limit' or 'restore' with --method %s)",
+			    fmt);
+	}
 	o = record_set_object(r, "format");
 	record_set_str(o, "state", running ? "in-progress" : "corrupted");
 	if (running && i->format_progress >= 0)
@@ -325,7 +335,7 @@ void describe_drive(struct record *r, const struct dev_entry *e)
 	record_str(r, "Form factor", "form_factor", drive_form_factor_name(i->form_factor));
 	actuators_field(r, i);
 
-	drive_methods_text(i->methods, buf, sizeof(buf));
+	cap_methods_text(i->methods, buf, sizeof(buf));
 	record_text(r, "Methods", "%s", buf);
 	arr = record_set_list(r, "methods");
 	for (char *tok = strtok(strdupa(buf), ","); tok; tok = strtok(NULL, ","))

@@ -32,13 +32,16 @@ enum drive_col {
 	DRV_STATE,
 	DRV_ACTUATORS,
 	DRV_SPARE, /* flash drives (docs/flash.md) */
+	DRV_HEALTH,
 	DRV_COUNT
 };
 extern const struct col_def drive_cols[DRV_COUNT];
 #define DRIVE_COLS_DEFAULT "DEVICE,TRAN,MODEL,SERIAL,FIRMWARE,SIZE,NATIVE,LIMITED,RPM,STATE"
 
-/* A row of the drive table for e: every selected column set. */
-void drive_row(struct table *t, const struct dev_entry *e);
+/* A row of the drive table for e: every selected column set; health is the
+ * SMART verdict ("PASSED", ...; NULL: not read), which costs commands of its
+ * own: read only when the HEALTH column is selected (table_has_col). */
+void drive_row(struct table *t, const struct dev_entry *e, const char *health);
 
 /* All of `info` about one drive into a record. */
 void describe_drive(struct record *r, const struct dev_entry *e);

@@ -393,6 +393,14 @@ unsigned table_col_id(const struct table *t, unsigned i)
 	return t->cols[i];
 }
 
+bool table_has_col(const struct table *t, unsigned col)
+{
+	for (unsigned i = 0; i < t->ncols; i++)
+		if (t->cols[i] == col)
+			return true;
+	return false;
+}
+
 const char *table_cell_text(const struct table *t, unsigned row, unsigned i, unsigned flags,
 			    int width, char *buf, size_t len)
 {

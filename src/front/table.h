@@ -78,6 +78,10 @@ unsigned table_cols(const struct table *t);
 unsigned table_rows(const struct table *t);
 const struct col_def *table_col(const struct table *t, unsigned i);
 unsigned table_col_id(const struct table *t, unsigned i);
+/* Whether the registry's column col is among the selected ones: what costs
+ * commands of its own is read only for a column that asks for it (as lsblk
+ * does). */
+bool table_has_col(const struct table *t, unsigned col);
 const char *table_cell_text(const struct table *t, unsigned row, unsigned i, unsigned flags,
 			    int width, char *buf, size_t len);
 

@@ -1,6 +1,7 @@
 /* engine.c - the engine registry, job validation, the request generator,
  * the latency histogram, the PRNG and the IOMeter workloads. */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -197,10 +198,66 @@ const char *io_workload_name(enum io_workload w)
 	return wl_profile[w].name ? wl_profile[w].name : rp_profile_name(wl_profile[w].profile);
 }
 
+/* 512 B, 8 KiB, 1 MiB: a request size as the workloads are defined */
+static void req_size(uint64_t bytes, char *buf, size_t len)
+{
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB" };
+	unsigned u = 0;
+
+	while (u + 1 < sizeof(unit) / sizeof(unit[0]) && bytes >= 1024 && bytes % 1024 == 0) {
+		bytes /= 1024;
+		u++;
+	}
+	snprintf(buf, len, "%" PRIu64 " %s", bytes, unit[u]);
+}
+
+void io_workload_text(enum io_workload w, char *buf, size_t len)
+{
+	struct rp_workload p;
+	char lo[24], hi[24];
+	int rd, rnd;
+
+	if (!wl_get(w, &p)) {
+		snprintf(buf, len, "?");
+		return;
+	}
+	if (p.n_sizes) {
+		uint64_t min = UINT64_MAX, max = 0;
+
+		for (size_t i = 0; i < p.n_sizes; i++) {
+			uint64_t b = RP_ELEM(struct rp_size_share, p.sizes, i)->bytes;
+
+			min = b < min ? b : min;
+			max = b > max ? b : max;
+		}
+		req_size(min, lo, sizeof(lo));
+		req_size(max, hi, sizeof(hi));
+	} else {
+		req_size(p.request_bytes, lo, sizeof(lo));
+		hi[0] = '\0';
+	}
+	rd = (int)lround(p.read_share * 100);
+	rnd = (int)lround(p.random_share * 100);
+	snprintf(buf, len, "%s%s%s%s, %d %% reads, %d %% random%s%s",
+		 wl_profile[w].iometer ? "IOMeter: " : "", lo, hi[0] ? " to " : "", hi, rd, rnd,
+		 wl_profile[w].iometer ? "" : " (--bs changes the size)",
+		 rd < 100 ? "; it writes: --destructive" : "");
+}
+
+void io_workload_names(char *buf, size_t len)
+{
+	size_t off = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (unsigned i = 0; i < IO_WL_COUNT && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? ", " : "",
+					io_workload_name((enum io_workload)i));
+}
+
 int io_workload_parse(const char *name, enum io_workload *out, struct ss_error *err)
 {
-	char names[256] = "";
-	size_t at = 0;
+	char names[256];
 
 	for (unsigned i = 0; i < IO_WL_COUNT; i++) {
 		if (!strcmp(name, io_workload_name((enum io_workload)i))) {
@@ -208,9 +265,7 @@ int io_workload_parse(const char *name, enum io_workload *out, struct ss_error *
 			return 0;
 		}
 	}
-	for (unsigned i = 0; i < IO_WL_COUNT && at < sizeof(names); i++)
-		at += (size_t)snprintf(names + at, sizeof(names) - at, "%s%s", i ? ", " : "",
-				       io_workload_name((enum io_workload)i));
+	io_workload_names(names, sizeof(names));
 	return ss_error_usage(err, -EINVAL, "unknown workload '%s' (%s)", name, names);
 }
 

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "shortstroke/capacity.h"
 #include "shortstroke/probe.h"
 #include "shortstroke/scsi.h"
 
@@ -351,7 +352,7 @@ int probe_method_check(const struct probe_report *r, unsigned method, const char
 	unsigned need = probe_steps_for(method);
 	char name[32];
 
-	drive_methods_text(method, name, sizeof(name));
+	cap_methods_text(method, name, sizeof(name));
 	for (unsigned s = 0; s < PROBE_NSTEPS; s++) {
 		if (!(need & PROBE_STEP_BIT(s)) || r->verdict[s] != PROBE_FAILED)
 			continue;

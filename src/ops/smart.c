@@ -19,6 +19,7 @@
 
 #include "shortstroke/ata.h"
 #include "shortstroke/ata_smart.h"
+#include "shortstroke/devices.h"
 #include "shortstroke/smart.h"
 #include "smart_priv.h"
 
@@ -901,4 +902,17 @@ int selftest_wait(struct drive *d, const struct drive_info *info, enum selftest_
 				    st.last.result);
 	}
 	return 0;
+}
+
+int smart_read_named(struct ss_ctx *ctx, const char *spec, struct smart_report *out,
+		     struct ss_error *err)
+{
+	struct dev_entry e;
+	struct drive *d = NULL;
+	int rc = device_open(ctx, spec, false, &d, &e, err);
+
+	if (!rc)
+		rc = smart_read(d, &e.info, out, err);
+	drive_free(d);
+	return rc;
 }

@@ -10,6 +10,7 @@
  * serial typed to confirm; once every drive is confirmed, a job on each.
  * Esc at any step cancels all of them: nothing has been sent. No curses
  * here. */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -382,7 +383,7 @@ static void drive_lines(struct tui_dialog *d, const struct cap_flow *f)
 	for (size_t i = 0; i < f->n && i < 6; i++) {
 		const struct drive_info *in = &f->ops[i]->e.info;
 
-		drive_methods_text(in->methods, methods, sizeof(methods));
+		cap_methods_text(in->methods, methods, sizeof(methods));
 		tui_dialog_line(d, "%s  %s  %s  (%s)", f->ops[i]->e.spec, in->model,
 				size_human(in->capacity_blocks * in->logical_block, h1, sizeof(h1)),
 				methods);
@@ -409,6 +410,26 @@ static void method_options(struct tui_field *x, const struct cap_flow *f)
 	}
 }
 
+/* The methods with a volatile form, from the table: "HPA", or with their
+ * commands "HPA (SET MAX ADDRESS)". */
+static void volatile_names(char *buf, size_t len, bool commands)
+{
+	const struct cap_method_ops *o;
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (size_t k = 0; (o = cap_method_at(k)) && off < len; k++) {
+		if (!(o->flags & CAPM_VOLATILE))
+			continue;
+		off += (size_t)snprintf(buf + off, len - off, "%s", off ? " or " : "");
+		for (const char *c = o->name; *c && off + 1 < len; c++)
+			buf[off++] = (char)toupper((unsigned char)*c);
+		buf[off < len ? off : len - 1] = '\0';
+		if (commands)
+			off += (size_t)snprintf(buf + off, len - off, " (%s)", o->command);
+	}
+}
+
 /* Volatile: only where the method has a volatile form (auto: every drive's
  * pick for a volatile limit has one). */
 static void volatile_fits(struct tui_dialog *d, unsigned method_field, unsigned vol_field)
@@ -418,23 +439,25 @@ static void volatile_fits(struct tui_dialog *d, unsigned method_field, unsigned 
 	const char *name = tui_field_choice(&fm->f[method_field]);
 	struct tui_field *v = &fm->f[vol_field];
 	unsigned flags = cap_method_flags(name);
+	char vol[96];
 
 	v->why_off[0] = '\0';
+	volatile_names(vol, sizeof(vol), strcmp(name, "auto") != 0);
 	if (!strcmp(name, "auto")) {
 		for (size_t i = 0; f && i < f->n; i++) {
 			const struct cap_method_ops *o = cap_method_pick(&f->ops[i]->e.info, true);
 
 			if (!o || !(o->flags & CAPM_VOLATILE)) {
 				snprintf(v->why_off, sizeof(v->why_off),
-					 "%s has no method with a volatile form (HPA): its changes "
+					 "%s has no method with a volatile form (%s): its changes "
 					 "are permanent",
-					 f->ops[i]->e.spec);
+					 f->ops[i]->e.spec, vol);
 				break;
 			}
 		}
 	} else if (!(flags & CAPM_VOLATILE)) {
 		snprintf(v->why_off, sizeof(v->why_off),
-			 "only HPA (SET MAX ADDRESS) has a volatile form; %s changes are permanent",
+			 "only %s has a volatile form; %s changes are permanent", vol,
 			 name[0] ? name : "these");
 	}
 	if (v->why_off[0])
@@ -539,6 +562,7 @@ static enum tui_action act_limit(struct tui_model *m)
 {
 	struct tui_form *fm;
 	struct tui_field *x;
+	char names[160], hint[240];
 
 	fm = cap_form(m, false, "Limit (short-stroke)", limit_submit,
 		      "Keep the outer part of the disk: it then reports the smaller size. Enter "
@@ -548,12 +572,14 @@ static enum tui_action act_limit(struct tui_model *m)
 	tui_form_text(fm, "Size", NULL,
 		      "how much to keep: a size (100GB is 10^9, 93GiB 2^30), a percent of native "
 		      "(20%) or a block count");
-	x = tui_form_choice(fm, "Method",
-			    "auto: AMAC, else HPA, else a SCSI resize (as 'limit --method auto'); "
-			    "Left/Right or a name picks another");
+	cap_method_list(names, sizeof(names), CAPM_AUTO, 0, ", else ");
+	snprintf(hint, sizeof(hint),
+		 "auto: %s (as 'limit --method auto'); Left/Right or a name picks another", names);
+	x = tui_form_choice(fm, "Method", hint);
 	method_options(x, m->dlg->arg);
-	tui_form_check(fm, "Volatile", false,
-		       "a trial that a power cycle undoes (HPA's volatile SET MAX ADDRESS)");
+	volatile_names(names, sizeof(names), true);
+	snprintf(hint, sizeof(hint), "a trial that a power cycle undoes (volatile: %s)", names);
+	tui_form_check(fm, "Volatile", false, hint);
 	tui_form_text(fm, "Align", "1MiB", "the limit is rounded down to a multiple of it");
 	fm->changed = limit_changed;
 	limit_changed(m->dlg);
@@ -593,6 +619,7 @@ static enum tui_action act_restore(struct tui_model *m)
 {
 	struct tui_form *fm;
 	struct tui_field *x;
+	char names[160], hint[240];
 
 	fm = cap_form(m, true, "Restore", restore_submit,
 		      "Bring the drives back to their capacity before shortstroke limited them. "
@@ -605,12 +632,21 @@ static enum tui_action act_restore(struct tui_model *m)
 			    "or DCO, or another tool's limit, goes too");
 	tui_field_option(x, "original", NULL);
 	tui_field_option(x, "native", NULL);
-	x = tui_form_choice(fm, "Method",
-			    "auto: the method that limited it (the journal's); a method forced "
-			    "(dco: the factory maximum, scsi-format: a format, partition: wipe the "
-			    "GPT)");
+	names[0] = '\0';
+	for (size_t k = 0, off = 0; cap_method_at(k) && off < sizeof(names); k++)
+		if (cap_method_at(k)->flags & CAPM_RESTORE_NEEDS_NATIVE)
+			off += (size_t)snprintf(names + off, sizeof(names) - off, "%s%s",
+						off ? ", " : "", cap_method_at(k)->name);
+	snprintf(hint, sizeof(hint),
+		 "auto: the method that limited it (the journal's); or one forced: %s undo what "
+		 "another tool did too (the factory maximum, a format, a GPT), so with nothing "
+		 "journaled they need To: native",
+		 names);
+	x = tui_form_choice(fm, "Method", hint);
 	method_options(x, m->dlg->arg);
-	tui_form_check(fm, "Volatile", false, "HPA only: a power cycle undoes the restore");
+	volatile_names(names, sizeof(names), false);
+	snprintf(hint, sizeof(hint), "%s only: a power cycle undoes the restore", names);
+	tui_form_check(fm, "Volatile", false, hint);
 	fm->changed = restore_changed;
 	restore_changed(m->dlg);
 	return TUI_REDRAW;

@@ -13,6 +13,7 @@
 
 #include "front/drives.h"
 #include "shortstroke/fileio.h"
+#include "shortstroke/smart.h"
 #include "tui.h"
 
 _Static_assert(DRV_COUNT <= sizeof(((struct tui_setup *)0)->ids) / sizeof(unsigned),
@@ -138,6 +139,22 @@ static struct table *tui_drive_table_of(const char *columns, struct ss_error *er
 	return t;
 }
 
+/* The verdict that starts the rescan's SMART line ("PASSED: ...; 38 C"),
+ * for the HEALTH column; NULL when the line is empty or an error. */
+static const char *health_verdict(const struct tui_model *m, size_t i)
+{
+	if (!m->health || !m->health[i][0])
+		return NULL;
+	for (int v = SMART_UNKNOWN; v <= SMART_FAILED; v++) {
+		const char *name = smart_verdict_name((enum smart_verdict)v);
+		size_t l = strlen(name);
+
+		if (!strncmp(m->health[i], name, l) && strchr(":;", m->health[i][l]))
+			return name;
+	}
+	return NULL;
+}
+
 void tui_table_rebuild(struct tui_model *m)
 {
 	struct ss_error err = { 0 };
@@ -149,7 +166,7 @@ void tui_table_rebuild(struct tui_model *m)
 		m->drives = tui_drive_table(&err);
 	}
 	for (size_t i = 0; m->drives && i < m->n; i++)
-		drive_row(m->drives, &m->devs[i]);
+		drive_row(m->drives, &m->devs[i], health_verdict(m, i));
 	tui_view_update(m);
 }
 

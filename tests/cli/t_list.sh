@@ -109,3 +109,22 @@ elif [ "$np_1" = 1 ] && [ "$np_2" = 0 ] && [ "$np_v" = 1 ]; then
 else
 	fail "list: the protect note once per boot, and with -v" "first $np_1, second $np_2, -v $np_v"
 fi
+
+# HEALTH: the SMART verdict, whose commands are read only when the column is asked for (as
+# lsblk reads what only some columns need)
+run "$PROG" --demo list -o DEVICE,HEALTH
+expect "list -o HEALTH: each drive's SMART verdict" 0 "^sim:sata320 +WARNING$"
+expect "list -o HEALTH: a healthy drive PASSED" 0 "^sim:sas15k +PASSED$"
+run "$PROG" --demo -v list -o DEVICE,SIZE
+if [ "$RC" = 0 ] && ! printf '%s\n%s\n' "$OUT" "$ERR" | grep -qiE "SMART|Log sense"; then
+	pass "list without HEALTH: no SMART command and no LOG SENSE sent (-v)"
+else
+	fail "list without HEALTH: no SMART command and no LOG SENSE sent (-v)" "$ERR"
+fi
+run "$PROG" --demo -v list -o DEVICE,HEALTH
+if printf '%s\n' "$ERR" | grep -q "sim:sata250: cdb: .*SMART READ DATA" &&
+	printf '%s\n' "$ERR" | grep -q "sim:sas15k: cdb: 4d .*\[Log sense\]"; then
+	pass "list -o +HEALTH: SMART READ DATA (ATA) and LOG SENSE (SCSI) sent for it"
+else
+	fail "list -o +HEALTH: SMART READ DATA (ATA) and LOG SENSE (SCSI) sent for it" "$ERR"
+fi

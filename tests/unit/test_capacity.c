@@ -219,18 +219,24 @@ static void test_method_names(void **state)
 
 	(void)state;
 	cap_method_names(buf, sizeof(buf), 0);
-	assert_string_equal(buf, "auto, amac, hpa, dco, scsi-resize, scsi-format, partition");
+	assert_string_equal(buf,
+			    "auto, amac, hpa, dco, scsi-resize, scsi-format, nvme-ns, partition");
 	cap_method_names(buf, sizeof(buf), CAPM_KEEPS_SIZE);
-	assert_string_equal(buf, "auto, amac, hpa, dco, scsi-resize, scsi-format");
-	cap_method_names(buf, sizeof(buf), CAPM_ATA | CAPM_KEEPS_SIZE);
+	assert_string_equal(buf, "auto, amac, hpa, dco, scsi-resize, scsi-format, nvme-ns");
+	cap_method_names(buf, sizeof(buf), CAPM_ATA | CAPM_NVME | CAPM_KEEPS_SIZE);
 	assert_string_equal(buf, "auto, scsi-resize, scsi-format");
 	cap_method_names(small, sizeof(small), 0); /* cut, still a string */
 	assert_string_equal(small, "auto, amac,");
 	cap_method_list(buf, sizeof(buf), CAPM_AUTO, 0, ", else ");
 	assert_string_equal(buf, "amac, else hpa, else scsi-resize");
-	cap_method_list(buf, sizeof(buf), 0, CAPM_AUTO | CAPM_SCSI | CAPM_PROBE_UNDO, " or ");
+	cap_method_list(buf, sizeof(buf), 0, CAPM_AUTO | CAPM_SCSI | CAPM_NVME | CAPM_PROBE_UNDO,
+			" or ");
 	assert_string_equal(buf, "dco or partition");
 	cap_method_list(buf, sizeof(buf), CAPM_ACCESSIBLE | CAPM_SETS_NATIVE, 0, ", ");
+	assert_string_equal(buf, "");
+	cap_methods_text(METHOD_HPA | METHOD_PARTITION | METHOD_AMAC, buf, sizeof(buf));
+	assert_string_equal(buf, "amac,hpa,partition");
+	cap_methods_text(0, buf, sizeof(buf));
 	assert_string_equal(buf, "");
 }
 

@@ -359,7 +359,8 @@ static void test_demo_rig(void **state)
 		{ "sas15k", 879097968ULL, 512 },    { "sata250", 488397168ULL, 512 },
 		{ "sata320", 625142448ULL, 512 },   { "sas4kn", 488378646ULL, 4096 },
 		{ "smr", 3418095616ULL, 4096 },	    { "sata-hpa", 488386584ULL, 512 },
-		{ "exos-sas", 7814037168ULL, 512 }, { "exos-sata", 3907029168ULL, 512 }, { "ssd", 500118192ULL, 512 },
+		{ "exos-sas", 7814037168ULL, 512 }, { "exos-sata", 3907029168ULL, 512 },
+		{ "ssd", 500118192ULL, 512 },
 	};
 	struct fx f = { 0 };
 	uint8_t rc10[10] = { 0x25 }, b[8];

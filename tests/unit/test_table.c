@@ -288,10 +288,12 @@ static void test_drive_row(void **state)
 	snprintf(e.spec, sizeof(e.spec), "sim:ssd");
 	e.info.rpm = 1; /* non-rotating */
 	e.info.capacity_blocks = 500;
-	drive_row(t, &e);
+	drive_row(t, &e, "PASSED"); /* HEALTH not selected: left out */
 	assert_int_equal(table_rows(t), 1);
 	assert_int_equal(table_cols(t), 6);
 	assert_int_equal(table_col_id(t, 4), DRV_RPM);
+	assert_true(table_has_col(t, DRV_RPM));
+	assert_false(table_has_col(t, DRV_HEALTH));
 	assert_string_equal(table_col(t, 3)->name, "LIMITED");
 	assert_string_equal(table_cell_text(t, 0, 0, 0, 0, buf, sizeof(buf)), "sim:ssd");
 	assert_string_equal(table_cell_text(t, 0, 1, 0, 0, buf, sizeof(buf)),
@@ -308,6 +310,15 @@ static void test_drive_row(void **state)
 	s = render(t, 0);
 	assert_non_null(strstr(s, "50.0% of 512 kB, hpa   0"));
 	free(s);
+	table_free(t);
+	/* HEALTH: set from what the front end read for it, "-" when it read nothing */
+	t = table_new(drive_cols, DRV_COUNT, DRIVE_COLS_DEFAULT, "DEVICE,HEALTH", msg, sizeof(msg));
+	assert_non_null(t);
+	assert_true(table_has_col(t, DRV_HEALTH));
+	drive_row(t, &e, "WARNING");
+	drive_row(t, &e, NULL);
+	assert_string_equal(table_cell_text(t, 0, 1, 0, 0, buf, sizeof(buf)), "WARNING");
+	assert_string_equal(table_cell_text(t, 1, 1, 0, 0, buf, sizeof(buf)), "-");
 	table_free(t);
 	/* every column of the registry has a name, a help and a width hint but the last */
 	for (unsigned i = 0; i < DRV_COUNT; i++) {

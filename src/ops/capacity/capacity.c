@@ -73,16 +73,36 @@ unsigned cap_flags(enum cap_method m)
 	return o ? o->flags : 0;
 }
 
-void cap_method_list(char *buf, size_t len, unsigned with, unsigned without, const char *sep)
+/* The names of the methods whose need is in bits (0: any), with every flag
+ * of with and none of without, joined by sep. */
+static void join(char *buf, size_t len, unsigned bits, unsigned with, unsigned without,
+		 const char *sep)
 {
 	size_t off = 0;
 
 	if (len)
 		buf[0] = '\0';
-	for (size_t k = 0; k < N_METHODS && off < len; k++)
-		if ((methods[k]->flags & with) == with && !(methods[k]->flags & without))
+	for (size_t k = 0; k < N_METHODS && off < len; k++) {
+		const struct cap_method_ops *o = methods[k];
+
+		if ((!bits || (bits & o->need)) && (o->flags & with) == with &&
+		    !(o->flags & without))
 			off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? sep : "",
-						methods[k]->name);
+						o->name);
+	}
+}
+
+void cap_method_list(char *buf, size_t len, unsigned with, unsigned without, const char *sep)
+{
+	join(buf, len, 0, with, without, sep);
+}
+
+void cap_methods_text(unsigned bits, char *buf, size_t len)
+{
+	if (!bits && len)
+		buf[0] = '\0';
+	else
+		join(buf, len, bits, 0, 0, ",");
 }
 
 void cap_method_names(char *buf, size_t len, unsigned without)
@@ -238,7 +258,7 @@ static int method_fits(const struct drive_info *i, const struct cap_method_ops *
 			  "partition instead"
 			: "the nvme-ns method is for NVMe drives only");
 	if (!supports(i, o)) {
-		drive_methods_text(i->methods, h1, sizeof(h1));
+		cap_methods_text(i->methods, h1, sizeof(h1));
 		return ss_error_set(
 		    err, -EOPNOTSUPP,
 		    "%s: the drive does not support the %s method (it supports: %s)", dev, o->name,
@@ -1111,7 +1131,7 @@ static int restore_plan(struct cap_ctx *c, enum cap_method forced, enum cap_meth
 	 * another tool did (DCO RESTORE: the factory maximum; the partition
 	 * method: wipe the GPT there, whoever wrote it; a format): only with
 	 * --to-native */
-	if (!c->to_native && (cap_flags(*m) & (CAPM_SETS_NATIVE | CAPM_KEEPS_SIZE | CAPM_FORMATS)))
+	if (!c->to_native && (cap_flags(*m) & CAPM_RESTORE_NEEDS_NATIVE))
 		return restore_unjournaled(c, err);
 	if (i->ata && !(cap_flags(*m) & CAPM_SETS_NATIVE)) {
 		if (!i->native_blocks)

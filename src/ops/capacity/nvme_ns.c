@@ -263,8 +263,11 @@ int cap_nvme_format(struct cap_ctx *c, int lbaf, uint32_t block_len, struct cap_
 const struct cap_method_ops cap_nvme_ns_ops = {
 	.id = CAP_NVME_NS,
 	.name = "nvme-ns",
+	.command = "NAMESPACE MANAGEMENT",
+	.help = "NVMe: the namespace deleted and created smaller, where the controller offers "
+		"namespace management; destroys data (NVMe has no HPA)",
 	.need = METHOD_NVME_NS,
-	.flags = CAPM_DESTROYS | CAPM_ACCESSIBLE,
+	.flags = CAPM_NVME | CAPM_DESTROYS | CAPM_ACCESSIBLE,
 	.plan = ns_plan,
 	.set = ns_set,
 	.restore = ns_set, /* the journaled size, or the whole NVM capacity */

@@ -428,7 +428,7 @@ const struct cap_method_ops cap_partition_ops = {
 	.name = "partition",
 	.command = "WRITE (a GPT)",
 	.help =
-	    "a GPT partition on the outer part, for disks behind bridges blocking pass-through; never chosen by auto",
+	    "a GPT partition on the outer part, for disks behind bridges blocking pass-through; never chosen by auto (restore wipes the GPT)",
 	.need = METHOD_PARTITION,
 	.flags = CAPM_KEEPS_SIZE,
 	.fits = part_fits,

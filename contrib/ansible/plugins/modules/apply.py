@@ -48,7 +48,7 @@ options:
     description: How to limit the members.
     type: str
     default: auto
-    choices: [auto, amac, hpa, dco, scsi-resize, scsi-format]
+    choices: [auto, amac, hpa, dco, scsi-resize, scsi-format, nvme-ns, partition]
   force:
     description: Use protected and in-use members too. Destroys what is on them.
     type: bool
@@ -132,7 +132,8 @@ def main():
         mkfs=dict(type='str', choices=['ext4', 'xfs']),
         conf=dict(type='path'),
         method=dict(type='str', default='auto',
-                    choices=['auto', 'amac', 'hpa', 'dco', 'scsi-resize', 'scsi-format']),
+                    choices=['auto', 'amac', 'hpa', 'dco', 'scsi-resize', 'scsi-format',
+                             'nvme-ns', 'partition']),
         force=dict(type='bool', default=False),
         state=dict(type='str', default='present', choices=['present', 'absent']),
     ), required_if=[('state', 'present', ('plan',))])

@@ -38,7 +38,7 @@ options:
     description: How to limit (C(auto) picks AMAC, else HPA, else a SCSI resize).
     type: str
     default: auto
-    choices: [auto, amac, hpa, dco, scsi-resize, scsi-format, partition]
+    choices: [auto, amac, hpa, dco, scsi-resize, scsi-format, nvme-ns, partition]
   align:
     description: Round the limit down to a multiple of this size (C(1MiB)).
     type: str
@@ -121,7 +121,7 @@ def main():
         blocks=dict(type='int'),
         method=dict(type='str', default='auto',
                     choices=['auto', 'amac', 'hpa', 'dco', 'scsi-resize', 'scsi-format',
-                             'partition']),
+                             'nvme-ns', 'partition']),
         align=dict(type='str'),
         volatile=dict(type='bool', default=False),
         force=dict(type='bool', default=False),
