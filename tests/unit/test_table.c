@@ -312,7 +312,7 @@ static void test_drive_row(void **state)
 	free(s);
 	table_free(t);
 	/* HEALTH: set from what the front end read for it, "-" when it read nothing */
-	t = table_new(drive_cols, DRV_COUNT, DRIVE_COLS_DEFAULT, "DEVICE,HEALTH", msg, sizeof(msg));
+	t = table_new(drive_cols, DRV_COUNT, DRIVE_COLS_DEFAULT, "DEVICE,HEALTH", &msg);
 	assert_non_null(t);
 	assert_true(table_has_col(t, DRV_HEALTH));
 	drive_row(t, &e, "WARNING");
