@@ -432,7 +432,7 @@ static void test_bad_fields(void **state)
 	expect_bad("disks[1].model_of", "\"sim:d0\"", "disks[1].model_of: only a placeholder");
 	expect_bad("disks[1].method", "\"gpt\"",
 		   "disks[1].method: unknown method 'gpt' (auto, amac, hpa, dco, scsi-resize, "
-		   "scsi-format, partition)");
+		   "scsi-format, nvme-ns, partition)");
 	expect_bad("disks[1].method", "7", "disks[1].method: expected a string, got a number");
 	expect_bad("disks[1].device", "\"sim:d0\"", "disks[1].device: the same disk as disks[0]");
 	expect_bad("disks[3].serial", "\"SER1\"", "disks[3].serial: the same disk as disks[1]");

@@ -77,7 +77,7 @@ static void close_all(struct fx *f)
 {
 	unsigned i;
 
-	for (i = 0; i < 8; i++) {
+	for (i = 0; i < 16; i++) {
 		transport_close(f->t[i]);
 		f->t[i] = NULL;
 	}
