@@ -8,7 +8,7 @@
 #                   "N passed, N failed" line and the total
 #   make check-vm   the real-kernel suite alone
 #   make check-layers  the include rules of docs/architecture.md
-#   make check-symbols no function extern without a caller in another file (tests/check-symbols.sh)
+#   make check-symbols nothing extern without a user in another file (tests/check-symbols.sh)
 #   make check-methods no limit method named by its id above src/ops/capacity/
 #   make format     clang-format every C file of src, include and tests (.clang-format)
 #   make check-format  fail listing the files make format would change (part of check)

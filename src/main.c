@@ -152,12 +152,13 @@ static void journal_warning(void *arg, const char *msg)
 
 /* A protect file that was named but cannot be read (a typo protects
  * nothing), or one that does not parse: exit 2 before anything is sent.
- * 'protect' itself edits the file (and creates it), so it is let through. */
-static bool protect_file_ok(struct ss_ctx *ctx, const char *cmd)
+ * A command that edits the file (and creates it: protect) is let through
+ * (CLI_CMD_NO_PROTECT_CHECK). */
+static bool protect_file_ok(struct ss_ctx *ctx, const struct cli_cmd *cmd)
 {
 	struct ss_error err = { 0 };
 
-	if (cmd && !strcmp(cmd, "protect"))
+	if (cmd && (cmd->flags & CLI_CMD_NO_PROTECT_CHECK))
 		return true;
 	if (ctx_protect_check(ctx, &err) == 0)
 		return true;
@@ -226,9 +227,9 @@ int main(int argc, char **argv)
 	for (const struct cli_cmd *const *c = cli_commands; *c; c++) {
 		if (strcmp((*c)->name, argv[1]))
 			continue;
-		if (ctx.verbose && *c != &cmd_tui)
+		if (ctx.verbose && !((*c)->flags & CLI_CMD_NO_TRACE))
 			cli_trace_install(); /* not under curses: it owns the terminal */
-		if (!protect_file_ok(&ctx, (*c)->name)) {
+		if (!protect_file_ok(&ctx, *c)) {
 			ctx_fini(&ctx);
 			return EXIT_USAGE;
 		}

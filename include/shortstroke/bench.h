@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "shortstroke/devices.h"
 #include "shortstroke/drive.h"
 #include "shortstroke/error.h"
 #include "shortstroke/io.h"
@@ -35,15 +36,18 @@ struct bench_opts {
 /* seq-read, QD 1, 4, 16, 64, 30 s each, the whole disk, seed 1. */
 void bench_opts_default(struct bench_opts *o);
 
+/* The parsers of what a user types; err (usage) gets "'S': what to give",
+ * for the front end to put after the option's or the field's name
+ * ("--qd '0': give queue depths ..."). */
 /* "1,4,16": queue depths of 1 to IO_QD_MAX, comma separated, at most
  * BENCH_QD_MAX. -EINVAL. */
-int bench_parse_qd(const char *s, struct bench_opts *o);
+int bench_parse_qd(const char *s, struct bench_opts *o, struct ss_error *err);
 /* "30s", "500ms", "2m", "1h", "1.5s"; a bare number is seconds; 1 ms to
  * 24 h. -EINVAL (not a duration), -ERANGE. */
-int bench_parse_time(const char *s, uint64_t *ns);
+int bench_parse_time(const char *s, uint64_t *ns, struct ss_error *err);
 /* A request size: 512 B to 4 MiB in multiples of 512; a bare number is
  * bytes. -EINVAL, -ERANGE. */
-int bench_parse_bs(const char *s, uint32_t *bs);
+int bench_parse_bs(const char *s, uint32_t *bs, struct ss_error *err);
 /* "4K", "1M", "mixed" (the profile's sizes: job->bs 0). */
 const char *bench_bs_text(const struct io_job *job, char *buf, size_t len);
 
@@ -65,6 +69,45 @@ int bench_write_fits(const struct drive_info *info, const char *spec, struct ss_
  */
 int bench_job_plan(const struct bench_opts *o, struct io_dev *dev, bool write, const char *spec,
 		   struct io_job *job, struct ss_error *err);
+
+/* The steps of bench_prepare, in order: the one that failed says the front
+ * end what to do (an exit code, a form field). */
+enum bench_step {
+	BENCH_STEP_OPEN,  /* device_open */
+	BENCH_STEP_SAFE,  /* device_check_safe: protected or in use (writes) */
+	BENCH_STEP_FITS,  /* bench_write_fits */
+	BENCH_STEP_IO,	  /* io_dev_open_name: the I/O engine */
+	BENCH_STEP_PLAN,  /* bench_job_plan */
+	BENCH_STEP_READY, /* nothing failed */
+};
+
+/* One disk readied for a benchmark. */
+struct bench_target {
+	/* in */
+	const char *spec;    /* as the user named it; errors name it */
+	bool write;	     /* the workload writes */
+	bool opened;	     /* e is opened and checked already (the CLI's batch did,
+			     with its --force and confirmation): start at FITS */
+	bool raw;	     /* a block device without a drive's checks (a loop
+			     device, a simulated array): no FITS */
+	struct dev_entry *e; /* read when opened, else filled */
+	/* out */
+	struct io_dev *io; /* the engine, open (the caller closes it) */
+	struct io_job job; /* at the last queue depth */
+	enum bench_step step;
+};
+
+/*
+ * The checks and the opening a benchmark needs before any I/O, for every
+ * front end: the disk opened (device_open) and, for a workload that writes,
+ * checked (device_check_safe, no force: the CLI checks in its batch, with
+ * --force, and sets opened); a write the drive cannot take refused
+ * (bench_write_fits); the I/O engine opened; the job planned at every queue
+ * depth (bench_job_plan). 0 with t->io open, or a negative errno with err
+ * naming t->spec, t->step the step that failed and t->io NULL.
+ */
+int bench_prepare(struct ss_ctx *ctx, const struct bench_opts *o, struct bench_target *t,
+		  struct ss_error *err);
 
 /* What a planned job does: "WHO: random-access, 4K requests, over 450 GB
  * (100% of 450 GB)", and with write ": the data there is overwritten". */

@@ -180,10 +180,12 @@ struct cap_ctx {
  */
 int cap_plan_limit_drive(struct cap_ctx *c, const struct cap_request *req, struct cap_plan *plan,
 			 struct ss_error *err);
+
 /* The step of limit's checks that asks whether the path (HBA, bridge)
  * carries plan's method: the harmless commands of `probe` it needs, sent
  * to c->d (no MODE SELECT in a dry run). -EOPNOTSUPP saying why and what
- * to do when a step failed; an inconclusive one is not held against it. */
+ * to do when a step failed; an inconclusive one is not held against it.
+ * apply runs it for each member before the first change. */
 int cap_plan_path(struct cap_ctx *c, const struct cap_plan *plan, struct ss_error *err);
 
 struct cap_result {
@@ -332,10 +334,8 @@ void cap_partition_node(const struct dev_entry *e, char *buf, size_t len);
 /* The same of partition k (1-based): a disk of several actuators has one
  * per actuator (cap_partition_layout). */
 void cap_partition_node_k(const struct dev_entry *e, unsigned k, char *buf, size_t len);
-/* Where the partition of the GPT on the drive ends (exclusive, blocks),
- * read through the drive; -ENOENT when it holds no GPT. */
-int cap_partition_end(struct drive *d, struct dev_entry *e, uint64_t *end, struct ss_error *err);
-/* The same of partition k (1-based); -ENOENT without a GPT or partition k. */
+/* Where partition k (1-based) of the GPT on the drive ends (exclusive,
+ * blocks), read through the drive; -ENOENT without a GPT or partition k. */
 int cap_partition_end_k(struct drive *d, struct dev_entry *e, unsigned k, uint64_t *end,
 			struct ss_error *err);
 /*

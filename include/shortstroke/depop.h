@@ -38,10 +38,6 @@ struct depop_status {
 int depop_read(struct drive *d, const struct drive_info *i, struct depop_status *out,
 	       struct ss_error *err);
 
-/* The element with this identifier, or NULL */
-const struct elem_desc *depop_find(const struct depop_status *s, uint32_t id);
-/* Elements that serve data */
-unsigned depop_in_service(const struct depop_status *s);
 /* The share of the capacity an element holds (0..1; 0 when the drive does
  * not say) of a drive of native blocks */
 double depop_share(const struct elem_desc *e, uint64_t native);

@@ -15,6 +15,9 @@ struct ss_error {
 	int code;   /* negative errno, 0 when no error */
 	bool usage; /* about what the user typed (a name, a size, a
 				   file named), not about what a drive did */
+	/* What the error is about, a device as the user named it ("sim:h1"),
+	 * once ss_error_subject named it; msg then starts with "subject: ". */
+	char subject[128];
 	char msg[512];
 };
 
@@ -30,6 +33,24 @@ int ss_error_set(struct ss_error *err, int code, const char *fmt, ...)
  * checked, never inferred from the errno later. */
 int ss_error_usage(struct ss_error *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* -ENOMEM and "out of memory". */
+int ss_error_nomem(struct ss_error *err);
+
+/*
+ * Name the error's subject (the device it is about) once: msg becomes
+ * "subject: msg" and subject is kept, unless the error has its subject
+ * already (a layer below named it: the innermost layer that knew the device
+ * wins) or its sentence starts with "subject: " (set so by a layer that
+ * writes the device into its sentences: then only recorded). A front end
+ * calls it for every error of a device it prints, and never prints
+ * "sim:h1: sim:h1: ...". Returns err->code (0 for NULL).
+ */
+int ss_error_subject(struct ss_error *err, const char *subject);
+
+/* The sentence without its "subject: " (for a line under the subject's own
+ * heading): msg itself when no subject was named. */
+const char *ss_error_bare(const struct ss_error *err);
 
 /* Mark an error already set as the user's (a parser of a file they named
  * reports through ss_error_set). Returns err->code (or 0 for NULL). */

@@ -153,8 +153,9 @@ enum io_workload {
 };
 
 const char *io_workload_name(enum io_workload w);
-/* -EINVAL for an unknown name. */
-int io_workload_parse(const char *name, enum io_workload *out);
+/* -EINVAL for an unknown name, with err (usage): "unknown workload 'NAME'
+ * (the names)". */
+int io_workload_parse(const char *name, enum io_workload *out, struct ss_error *err);
 /* "seq-read, seq-write, ...": every name io_workload_parse takes. */
 void io_workload_names(char *buf, size_t len);
 /* What the workload is, one line of bench --list-workloads, from its profile:

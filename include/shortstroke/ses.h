@@ -33,10 +33,6 @@
 unsigned ses_build_receive_diag(uint8_t cdb[6], uint8_t page, uint16_t alloc);
 unsigned ses_build_send_diag(uint8_t cdb[6], uint16_t param_len);
 
-/* A page's length as its header says (4 + PAGE LENGTH), 0 when len < 4:
- * how much to ask for when the first answer was cut. */
-size_t ses_page_full_len(const uint8_t *buf, size_t len);
-
 struct ses_type {
 	uint8_t type;	/* element type: 01h device slot, 17h array device slot ... */
 	uint8_t count;	/* number of possible elements */

@@ -187,9 +187,6 @@ const char *sim_encl_id(const struct sim_encl *e);
 unsigned sim_encl_slots(const struct sim_encl *e);
 /* The drive in slot (NULL: empty or no such slot). */
 struct sim_drive *sim_encl_slot_drive(const struct sim_encl *e, unsigned slot);
-/* The SAS address the enclosure reports for the drive (a SAS drive's target
- * port, WWN + 1; a SATA drive's WWN; 0 without a WWN). */
-uint64_t sim_drive_sas_addr(const struct sim_drive *d);
 /* One command, as sim_drive_exec. */
 int sim_encl_exec(struct sim_encl *e, struct xcmd *c, struct ss_error *err);
 /* The transport over one simulated enclosure (does not own it). */
@@ -245,9 +242,9 @@ struct sim_md {
 };
 
 /* Whether a level takes n members with these copies (RAID 10; 0: 2) and
- * groups (RAID 50/60; 0: 2): 0, or -EINVAL with why in msg ("RAID 6 needs
+ * groups (RAID 50/60; 0: 2): 0, or -EINVAL with why in err ("RAID 6 needs
  * at least 4 members, it has 3"). */
-int sim_md_check(int level, unsigned n, unsigned copies, unsigned groups, char *msg, size_t msglen);
+int sim_md_check(int level, unsigned n, unsigned copies, unsigned groups, struct ss_error *err);
 /* The layout of an array (the rig's settings) over members of member_blocks
  * (the smallest member's capacity) blocks of lblock bytes: -EINVAL when
  * that holds no chunk. */
@@ -329,10 +326,16 @@ unsigned sim_md_cached_rows(const struct sim_md *g, const struct sim_md_cached *
  * reads have after set); how (may be NULL) gets the rows by way. cache (may
  * be NULL: nothing cached) is what the stripe cache holds of the stripe, and
  * afterwards what it holds then: what was read and what was written.
- * 0 or -ENOMEM.
+ * 0 or -ENOMEM (-EINVAL: no parity array, or no group of it).
  */
-int sim_md_stripe_write(const struct sim_md *g, unsigned group, uint64_t stripe,
-			const struct sim_md_part *r, unsigned nr, struct sim_md_cached *cache,
+struct sim_md_write {
+	unsigned group;
+	uint64_t stripe;
+	const struct sim_md_part *parts; /* the r[] above */
+	unsigned nparts;
+	struct sim_md_cached *cache;
+};
+int sim_md_stripe_write(const struct sim_md *g, const struct sim_md_write *w,
 			struct sim_md_ops *ops, struct sim_md_how *how);
 
 /* Where data chunk i (0 .. dg-1) and the parity chunks of a stripe of a

@@ -169,16 +169,23 @@ extern const struct dev_source_ops kernel_dev_source;
 
 /*
  * Make the kernel see a disk's new capacity after a change made through
- * pass-through, and report the size it now sees. First a SCSI rescan
- * (device/rescan). When the size is still not expected_bytes and reprobe
- * is set (libata disks: a SAT resize is not picked up by a rescan), the
- * device is deleted and its host re-scanned at the same H:C:T:L; the disk
- * may come back under another name, given in new_node. Waits up to
- * timeout_ms for the disk to reappear.
+ * pass-through, and report the size it now sees (r->size_bytes). First a
+ * SCSI rescan (device/rescan). When the size is still not expected_bytes
+ * and reprobe is set (libata disks: a SAT resize is not picked up by a
+ * rescan), the device is deleted and its host re-scanned at the same
+ * H:C:T:L; the disk may come back under another name, given in r->node.
+ * Waits up to timeout_ms for the disk to reappear.
  */
-int sysdisk_reread_capacity(const char *sysroot, const char *name, bool reprobe,
-			    uint64_t expected_bytes, unsigned timeout_ms, char *new_node,
-			    size_t new_node_len, uint64_t *size_bytes, struct ss_error *err);
+struct sysdisk_reread {
+	const char *sysroot; /* NULL: / */
+	const char *name;    /* "sdb" */
+	bool reprobe;
+	uint64_t expected_bytes;
+	unsigned timeout_ms;
+	char node[64];	     /* out: "/dev/sdc" */
+	uint64_t size_bytes; /* out */
+};
+int sysdisk_reread_capacity(struct sysdisk_reread *r, struct ss_error *err);
 
 /*
  * The same for an NVMe namespace (name "nvme0n1") deleted and created

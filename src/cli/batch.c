@@ -41,7 +41,9 @@ struct batch_item *batch_add(struct batch *b, const char *spec)
 	return add_item(b, spec);
 }
 
-int batch_filter(struct batch *b, const char **slot, const char *opt, const char *value)
+/* Set --model or --serial (opt) to value: a usage error (the exit code) when
+ * it was given already, else EXIT_DONE. */
+static int batch_filter(struct batch *b, const char **slot, const char *opt, const char *value)
 {
 	if (ss_text_control(value))
 		return cli_usage_error(b->cmd,
@@ -55,6 +57,30 @@ int batch_filter(struct batch *b, const char **slot, const char *opt, const char
 				       opt);
 	*slot = value;
 	return EXIT_DONE;
+}
+
+bool batch_opts_take(struct batch *b, int opt, const char *arg, int *rc)
+{
+	*rc = EXIT_DONE;
+	switch (opt) {
+	case BATCH_OPT_MODEL:
+		*rc = batch_filter(b, &b->model_glob, "--model", arg);
+		return true;
+	case BATCH_OPT_SERIAL:
+		*rc = batch_filter(b, &b->serial_filter, "--serial", arg);
+		return true;
+	case 'y':
+		b->yes = true;
+		return true;
+	case 'f':
+		b->force = true;
+		return true;
+	case 'J':
+		b->json = true;
+		return true;
+	default:
+		return false;
+	}
 }
 
 int batch_collect(struct batch *b, int argc, char **argv)
@@ -245,7 +271,7 @@ int batch_open_reading(struct batch *b, struct batch_item *it, bool *raw, struct
 	if (!rc && io) {
 		rc = io_dev_open_name(it->e.node, ctx_sources(b->ctx), false, io, &it->err);
 		if (rc)
-			ss_error_prefix(&it->err, "%s: ", it->e.spec);
+			ss_error_subject(&it->err, it->e.spec);
 	}
 	if (rc) {
 		it->ready = false;
@@ -562,7 +588,7 @@ int batch_finish(struct batch *b)
 			else if (b->report_stdout)
 				printf("%s\n", it->err.msg);
 			else
-				cli_error_named(it->e.spec, it->err.msg);
+				cli_error_named(it->e.spec, &it->err);
 			if (it->log && b->log_after)
 				fputs(it->log, stdout);
 		}

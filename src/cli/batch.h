@@ -52,9 +52,23 @@ struct batch {
 	bool report_stdout;
 };
 
-/* Set --model or --serial (opt) to value: a usage error (the exit code) when
- * it was given already, else EXIT_DONE. */
-int batch_filter(struct batch *b, const char **slot, const char *opt, const char *value);
+/* The options every batch command takes the same way, parsed once (as
+ * out_opts_take does the output options): --model and --serial (the
+ * selection: BATCH_LONG_SELECT), -y/--yes and -f/--force (BATCH_LONG_CONFIRM,
+ * "yf" in the short options) and -J/--json (into b->json). */
+#define BATCH_OPT_MODEL 0x1201
+#define BATCH_OPT_SERIAL 0x1202
+/* clang-format off */
+#define BATCH_LONG_SELECT                                                \
+	{ "model", required_argument, NULL, BATCH_OPT_MODEL },           \
+	{ "serial", required_argument, NULL, BATCH_OPT_SERIAL }
+#define BATCH_LONG_CONFIRM                                               \
+	{ "yes", no_argument, NULL, 'y' },                               \
+	{ "force", no_argument, NULL, 'f' }
+/* clang-format on */
+/* True when opt was one of them; *rc is then EXIT_DONE, or the exit code of
+ * a usage error printed (batch_filter). */
+bool batch_opts_take(struct batch *b, int opt, const char *arg, int *rc);
 /* Add the named devices and those matching --model/--serial. Returns an
  * exit code (EXIT_DONE when at least one disk was named). */
 int batch_collect(struct batch *b, int argc, char **argv);

@@ -39,11 +39,9 @@ static void plan_all(struct batch *b, const struct change_cmd *k, const void *tm
 int change_main(struct ss_ctx *ctx, int argc, char **argv, const struct change_cmd *k, void *tmpl)
 {
 	static const struct option common[] = {
-		{ "model", required_argument, NULL, 'M' },
-		{ "serial", required_argument, NULL, 'S' },
+		BATCH_LONG_SELECT,
 		{ "dry-run", no_argument, NULL, CLI_OPT_DRY_RUN },
-		{ "yes", no_argument, NULL, 'y' },
-		{ "force", no_argument, NULL, 'f' },
+		BATCH_LONG_CONFIRM,
 		{ "json", no_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
 	};
@@ -60,29 +58,17 @@ int change_main(struct ss_ctx *ctx, int argc, char **argv, const struct change_c
 	snprintf(shortopts, sizeof(shortopts), ":%snyfJh", k->shortopts);
 	*(struct batch **)tmpl = &b;
 	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
+		if (batch_opts_take(&b, c, optarg, &rc)) {
+			if (rc)
+				return rc;
+			continue;
+		}
 		switch (c) {
-		case 'M':
-			if (batch_filter(&b, &b.model_glob, "--model", optarg))
-				return EXIT_USAGE;
-			break;
-		case 'S':
-			if (batch_filter(&b, &b.serial_filter, "--serial", optarg))
-				return EXIT_USAGE;
-			break;
 		case CLI_OPT_DRY_RUN:
 			b.dry_run = true;
 			break;
 		case 'n':
 			return cli_dash_n(k->name);
-		case 'y':
-			b.yes = true;
-			break;
-		case 'f':
-			b.force = true;
-			break;
-		case 'J':
-			b.json = true;
-			break;
 		case 'h':
 			k->usage(stdout);
 			return EXIT_DONE;

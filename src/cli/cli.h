@@ -21,10 +21,19 @@ enum {
 	EXIT_PARTIAL = 4,
 };
 
+/* What main does around a command, by its flags (cli_cmd.flags) */
+enum {
+	/* no protect-file check first: the command edits the file (protect) */
+	CLI_CMD_NO_PROTECT_CHECK = 1u << 0,
+	/* --verbose installs no command trace: the command owns the terminal (tui) */
+	CLI_CMD_NO_TRACE = 1u << 1,
+};
+
 struct cli_cmd {
 	const char *name;
 	const char *summary; /* one line for `shortstroke --help` */
 	int (*run)(struct ss_ctx *ctx, int argc, char **argv);
+	unsigned flags; /* CLI_CMD_* */
 };
 
 extern const struct cli_cmd *const cli_commands[];
@@ -44,9 +53,9 @@ extern const struct cli_cmd cmd_probe;
 extern const struct cli_cmd cmd_locate, cmd_fault;
 /* Print "shortstroke: <msg>" to stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* cli_error of a disk's error: "DEV: msg", unless msg names DEV first. Every
- * error line of a batch names its disk. */
-void cli_error_named(const char *dev, const char *msg);
+/* cli_error of a disk's error, its subject named (ss_error_subject: "DEV:
+ * msg", the name once). Every error line of a batch names its disk. */
+void cli_error_named(const char *dev, struct ss_error *err);
 /* Print a usage error plus "Try 'shortstroke CMD --help'." and return EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The one line for what getopt_long() returned on a bad option: c is '?'

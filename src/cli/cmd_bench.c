@@ -223,22 +223,23 @@ static void plan_item(struct batch *b, struct batch_item *it, bool write)
 {
 	struct bench_item *bi = it->op;
 	const struct bench_opts *o = bi->o;
+	struct bench_target t = {
+		.spec = it->e.spec, .write = write, .opened = true, .raw = bi->raw, .e = &it->e
+	};
 	char who[sizeof(it->e.info.model) + sizeof(it->e.info.serial) + 2];
 	int rc;
 
-	if (write && !bi->raw && bench_write_fits(&it->e.info, it->e.spec, &it->err)) {
-		item_refuse(it, -EOPNOTSUPP, EXIT_FAILED);
-		return;
-	}
-	rc = io_dev_open_name(it->e.node, ctx_sources(b->ctx), write, &bi->io, &it->err);
+	rc = bench_prepare(b->ctx, o, &t, &it->err);
+	bi->io = t.io;
+	bi->job = t.job;
 	if (rc) {
-		ss_error_prefix(&it->err, "%s: ", it->e.spec);
-		item_refuse(it, rc, rc == -EBUSY ? EXIT_REFUSED : cli_exit_code(rc, &it->err));
-		return;
-	}
-	rc = bench_job_plan(o, bi->io, write, it->e.spec, &bi->job, &it->err);
-	if (rc) {
-		item_refuse(it, rc, rc == -EPERM ? EXIT_REFUSED : EXIT_USAGE);
+		if (t.step == BENCH_STEP_FITS)
+			item_refuse(it, -EOPNOTSUPP, EXIT_FAILED);
+		else if (t.step == BENCH_STEP_IO)
+			item_refuse(it, rc,
+				    rc == -EBUSY ? EXIT_REFUSED : cli_exit_code(rc, &it->err));
+		else
+			item_refuse(it, rc, rc == -EPERM ? EXIT_REFUSED : EXIT_USAGE);
 		return;
 	}
 	snprintf(who, sizeof(who), "%s %s",
@@ -336,14 +337,14 @@ static int bench_job_run(void *arg, const struct progress_sink *sink, struct ss_
 
 static int print_table(struct batch *b, const struct out_opts *oo)
 {
-	char errbuf[256], bsb[16];
+	struct ss_error terr = { 0 };
+	char bsb[16];
 	struct table *t;
 	unsigned rows = 0;
 
-	t = table_new(bench_cols, BC_COUNT, BENCH_DEFAULT_COLS, oo->columns, errbuf,
-		      sizeof(errbuf));
+	t = table_new(bench_cols, BC_COUNT, BENCH_DEFAULT_COLS, oo->columns, &terr);
 	if (!t)
-		return cli_usage_error("bench", "%s", errbuf);
+		return cli_usage_error("bench", "%s", terr.msg);
 	for (unsigned i = 0; i < b->n; i++) {
 		struct bench_item *bi = b->items[i].op;
 
@@ -380,7 +381,7 @@ static int print_table(struct batch *b, const struct out_opts *oo)
 
 static int bench_run(struct ss_ctx *ctx, int argc, char **argv)
 {
-	enum { OPT_BS = 0x2001, OPT_SEED, OPT_DESTRUCTIVE, OPT_MODEL, OPT_SERIAL, OPT_LIST_WL };
+	enum { OPT_BS = 0x2001, OPT_SEED, OPT_DESTRUCTIVE, OPT_LIST_WL };
 	static const struct option opts[] = {
 		{ "workload", required_argument, NULL, 'w' },
 		{ "qd", required_argument, NULL, 'q' },
@@ -390,10 +391,8 @@ static int bench_run(struct ss_ctx *ctx, int argc, char **argv)
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "destructive", no_argument, NULL, OPT_DESTRUCTIVE },
 		{ "list-workloads", no_argument, NULL, OPT_LIST_WL },
-		{ "model", required_argument, NULL, OPT_MODEL },
-		{ "serial", required_argument, NULL, OPT_SERIAL },
-		{ "yes", no_argument, NULL, 'y' },
-		{ "force", no_argument, NULL, 'f' },
+		BATCH_LONG_SELECT,
+		BATCH_LONG_CONFIRM,
 		{ "help", no_argument, NULL, 'h' },
 		OUT_LONG_OPTS,
 		{ NULL, 0, NULL, 0 },
@@ -402,7 +401,7 @@ static int bench_run(struct ss_ctx *ctx, int argc, char **argv)
 	struct batch b = { .cmd = "bench", .ctx = ctx, .verbose = ctx->verbose };
 	struct out_opts oo = { 0 };
 	struct ss_error err = { 0 };
-	char errbuf[256];
+	struct ss_error terr = { 0 };
 	bool write;
 	int c, rc;
 
@@ -410,29 +409,23 @@ static int bench_run(struct ss_ctx *ctx, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":w:q:t:s:yfh" OUT_SHORT_OPTS, opts, NULL)) != -1) {
 		if (out_opts_take(&oo, c, optarg))
 			continue;
+		if (batch_opts_take(&b, c, optarg, &rc)) {
+			if (rc)
+				return rc;
+			continue;
+		}
 		switch (c) {
 		case 'w':
-			if (io_workload_parse(optarg, &o.wl)) {
-				char names[256];
-
-				io_workload_names(names, sizeof(names));
-				return cli_usage_error("bench", "unknown workload '%s' (%s)",
-						       optarg, names);
-			}
+			if (io_workload_parse(optarg, &o.wl, &err))
+				return cli_usage_error("bench", "%s", err.msg);
 			break;
 		case 'q':
-			if (bench_parse_qd(optarg, &o))
-				return cli_usage_error("bench",
-						       "--qd '%s': give queue depths of 1 to "
-						       "%u, comma separated (at most %u)",
-						       optarg, IO_QD_MAX, BENCH_QD_MAX);
+			if (bench_parse_qd(optarg, &o, &err))
+				return cli_usage_error("bench", "--qd %s", err.msg);
 			break;
 		case 't':
-			if (bench_parse_time(optarg, &o.time_ns))
-				return cli_usage_error("bench",
-						       "--time '%s': give a duration of 1ms "
-						       "to 24h, such as 30s, 500ms or 2m",
-						       optarg);
+			if (bench_parse_time(optarg, &o.time_ns, &err))
+				return cli_usage_error("bench", "--time %s", err.msg);
 			break;
 		case 's':
 			if (size_parse(optarg, &o.span, &err))
@@ -440,11 +433,8 @@ static int bench_run(struct ss_ctx *ctx, int argc, char **argv)
 			o.span_given = true;
 			break;
 		case OPT_BS:
-			if (bench_parse_bs(optarg, &o.bs))
-				return cli_usage_error("bench",
-						       "--bs '%s': block sizes of 512 B to "
-						       "4 MiB in multiples of 512 are supported",
-						       optarg);
+			if (bench_parse_bs(optarg, &o.bs, &err))
+				return cli_usage_error("bench", "--bs %s", err.msg);
 			break;
 		case OPT_SEED:
 			if (u64_parse(optarg, &o.seed))
@@ -453,20 +443,6 @@ static int bench_run(struct ss_ctx *ctx, int argc, char **argv)
 			break;
 		case OPT_DESTRUCTIVE:
 			o.destructive = true;
-			break;
-		case OPT_MODEL:
-			if (batch_filter(&b, &b.model_glob, "--model", optarg))
-				return EXIT_USAGE;
-			break;
-		case OPT_SERIAL:
-			if (batch_filter(&b, &b.serial_filter, "--serial", optarg))
-				return EXIT_USAGE;
-			break;
-		case 'y':
-			b.yes = true;
-			break;
-		case 'f':
-			b.force = true;
 			break;
 		case 'h':
 			bench_usage(stdout);
@@ -483,9 +459,8 @@ static int bench_run(struct ss_ctx *ctx, int argc, char **argv)
 		return EXIT_DONE;
 	}
 	/* the columns before any I/O: a typo must not cost a benchmark */
-	if (table_check_columns(bench_cols, BC_COUNT, BENCH_DEFAULT_COLS, oo.columns, errbuf,
-				sizeof(errbuf)))
-		return cli_usage_error("bench", "%s", errbuf);
+	if (table_check_columns(bench_cols, BC_COUNT, BENCH_DEFAULT_COLS, oo.columns, &terr))
+		return cli_usage_error("bench", "%s", terr.msg);
 	b.json = oo.flags & TABLE_JSON;
 	write = io_workload_writes(o.wl);
 	if (bench_opts_check(&o, &err))

@@ -254,12 +254,8 @@ static void plan_all(struct batch *b, const struct cap_job *tmpl)
 			continue;
 		}
 		if (cap_plan_limit_drive(&c, &j->req, &j->plan, &it->err)) {
-			size_t n = strlen(it->e.spec);
-
 			plan_failed(it);
-			/* (the zone report's errors name the device already) */
-			if (strncmp(it->err.msg, it->e.spec, n) || it->err.msg[n] != ':')
-				ss_error_prefix(&it->err, "%s: ", it->e.spec);
+			ss_error_subject(&it->err, it->e.spec);
 			continue;
 		}
 		plan_line(it, &j->plan);
@@ -387,11 +383,9 @@ static int capacity_main(struct ss_ctx *ctx, int argc, char **argv, bool restore
 		{ "align", required_argument, NULL, 'A' },
 		{ "volatile", no_argument, NULL, 'V' },
 		{ "to-native", no_argument, NULL, 'T' },
-		{ "model", required_argument, NULL, 'M' },
-		{ "serial", required_argument, NULL, 'S' },
+		BATCH_LONG_SELECT,
 		{ "dry-run", no_argument, NULL, CLI_OPT_DRY_RUN },
-		{ "yes", no_argument, NULL, 'y' },
-		{ "force", no_argument, NULL, 'f' },
+		BATCH_LONG_CONFIRM,
 		{ "json", no_argument, NULL, 'J' },
 		{ "list-methods", no_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
@@ -411,6 +405,11 @@ static int capacity_main(struct ss_ctx *ctx, int argc, char **argv, bool restore
 		tmpl.req.align = ctx->config->limit_align;
 	while ((c = getopt_long(argc, argv, restore ? ":m:nyfJh" : ":s:p:m:nyfJh", opts, NULL)) !=
 	       -1) {
+		if (batch_opts_take(&b, c, optarg, &rc)) {
+			if (rc)
+				return rc;
+			continue;
+		}
 		switch (c) {
 		case 's':
 		case 'p':
@@ -450,28 +449,11 @@ static int capacity_main(struct ss_ctx *ctx, int argc, char **argv, bool restore
 				return cli_usage_error(cmd, "--to-native goes with restore");
 			tmpl.to_native = true;
 			break;
-		case 'M':
-			if (batch_filter(&b, &b.model_glob, "--model", optarg))
-				return EXIT_USAGE;
-			break;
-		case 'S':
-			if (batch_filter(&b, &b.serial_filter, "--serial", optarg))
-				return EXIT_USAGE;
-			break;
 		case CLI_OPT_DRY_RUN:
 			b.dry_run = true;
 			break;
 		case 'n':
 			return cli_dash_n(cmd);
-		case 'y':
-			b.yes = true;
-			break;
-		case 'f':
-			b.force = tmpl.req.force = true;
-			break;
-		case 'J':
-			b.json = true;
-			break;
 		case 'h':
 			(restore ? restore_usage : limit_usage)(stdout);
 			return EXIT_DONE;
@@ -482,6 +464,7 @@ static int capacity_main(struct ss_ctx *ctx, int argc, char **argv, bool restore
 			return cli_bad_option(cmd, c, argv);
 		}
 	}
+	tmpl.req.force = b.force;
 	if (!restore && sizes != 1)
 		return cli_usage_error(cmd, sizes ? "give only one of --size, --percent, "
 						    "--blocks, --lba"

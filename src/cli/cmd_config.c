@@ -140,7 +140,7 @@ static int run(struct ss_ctx *ctx, int argc, char **argv)
 }
 
 const struct cli_cmd cmd_config = {
-	"config",
-	"the configuration in force (state directory, protect file) and its origin",
-	run,
+	.name = "config",
+	.summary = "the configuration in force (state directory, protect file) and its origin",
+	.run = run,
 };

@@ -56,7 +56,7 @@ static int list_run(struct ss_ctx *ctx, int argc, char **argv)
 	struct ss_error err = { 0 };
 	struct dev_entry *devs = NULL;
 	struct table *t;
-	char msg[256];
+	struct ss_error terr = { 0 };
 	size_t n = 0, mute = 0;
 	bool want_health;
 	int c, rc;
@@ -76,9 +76,9 @@ static int list_run(struct ss_ctx *ctx, int argc, char **argv)
 		table_list_columns(drive_cols, DRV_COUNT, stdout);
 		return EXIT_DONE;
 	}
-	t = table_new(drive_cols, DRV_COUNT, DRIVE_COLS_DEFAULT, out.columns, msg, sizeof(msg));
+	t = table_new(drive_cols, DRV_COUNT, DRIVE_COLS_DEFAULT, out.columns, &terr);
 	if (!t)
-		return cli_usage_error("list", "%s", msg);
+		return cli_usage_error("list", "%s", terr.msg);
 	want_health = table_has_col(t, DRV_HEALTH);
 	rc = devices_list(ctx, &devs, &n, &err);
 	if (rc) {

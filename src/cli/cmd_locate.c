@@ -53,7 +53,7 @@ static int one(struct ss_ctx *ctx, const char *spec, bool loc, bool on, struct r
 	if (!rc)
 		rc = encl_set_leds(ctx, &s, loc ? on : -1, loc ? -1 : on, &err);
 	if (rc) {
-		cli_error_named(spec, err.msg);
+		cli_error_named(spec, &err);
 		record_set_bool(o, "ok", false);
 		record_set_str(o, "error", err.msg);
 		return cli_exit_code(rc, &err);

@@ -984,13 +984,13 @@ static void notes_list(struct record *r, const struct pstate *s)
 
 static struct table *new_table(const struct pstate *s, bool closest)
 {
-	char msg[256];
+	struct ss_error terr = { 0 };
 	struct table *t = table_new(plan_cols, PC_COUNT,
 				    closest ? PLAN_DEFAULT ",SHORTFALL" : PLAN_DEFAULT,
-				    s->o->out.columns, msg, sizeof(msg));
+				    s->o->out.columns, &terr);
 
 	if (!t)
-		cli_usage_error("plan", "%s", msg);
+		cli_usage_error("plan", "%s", terr.msg);
 	return t;
 }
 
@@ -1434,7 +1434,7 @@ static int plan_run(struct ss_ctx *ctx, int argc, char **argv)
 	struct pstate s = { .o = &o };
 	bool planning = false;
 	struct ss_error serr = { 0 };
-	char msg[256];
+	struct ss_error terr = { 0 };
 	int c, rc;
 
 	while ((c = getopt_long(argc, argv, ":" OUT_SHORT_OPTS "hO:", opts, NULL)) != -1) {
@@ -1456,9 +1456,9 @@ static int plan_run(struct ss_ctx *ctx, int argc, char **argv)
 		return EXIT_DONE;
 	}
 	/* the columns before a disk or a file is read */
-	if (table_check_columns(plan_cols, PC_COUNT, PLAN_DEFAULT ",SHORTFALL", o.out.columns, msg,
-				sizeof(msg)))
-		return cli_usage_error("plan", "%s", msg);
+	if (table_check_columns(plan_cols, PC_COUNT, PLAN_DEFAULT ",SHORTFALL", o.out.columns,
+				&terr))
+		return cli_usage_error("plan", "%s", terr.msg);
 	if (o.output_plan && file_check_writable(o.output_plan, "--output-plan", &serr)) {
 		cli_error("plan: %s", serr.msg);
 		return EXIT_USAGE;

@@ -118,7 +118,7 @@ static int probe_run(struct ss_ctx *ctx, int argc, char **argv)
 	rc = probe_path(d, &e.info, mask, &p, &err);
 	drive_free(d);
 	if (rc) {
-		cli_error_named(e.spec, err.msg);
+		cli_error_named(e.spec, &err);
 		return cli_exit_code(rc, &err);
 	}
 	if (!(mask & PROBE_STEP_BIT(PROBE_MODE_SELECT)))

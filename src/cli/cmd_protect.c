@@ -47,16 +47,16 @@ static int show(struct ss_ctx *ctx, const struct out_opts *out)
 	struct protect_list *l = NULL;
 	struct ss_error err = { 0 };
 	struct table *t;
-	char msg[256];
+	struct ss_error terr = { 0 };
 	int rc;
 
 	if (out->list_columns) {
 		table_list_columns(protect_cols, PR_COUNT, stdout);
 		return EXIT_DONE;
 	}
-	t = table_new(protect_cols, PR_COUNT, PROTECT_DEFAULT, out->columns, msg, sizeof(msg));
+	t = table_new(protect_cols, PR_COUNT, PROTECT_DEFAULT, out->columns, &terr);
 	if (!t)
-		return cli_usage_error("protect", "%s", msg);
+		return cli_usage_error("protect", "%s", terr.msg);
 	rc = protect_load(path_of(ctx), &l, &err);
 	if (rc) {
 		table_free(t);
@@ -140,7 +140,7 @@ static int protect_run(struct ss_ctx *ctx, int argc, char **argv)
 					      { NULL, 0, NULL, 0 } };
 	struct out_opts out = { 0 };
 	const char *serial = NULL, *wwn = NULL, *verb = "list";
-	char msg[256];
+	struct ss_error terr = { 0 };
 	int c;
 
 	ctx->protect_editing = true; /* add creates a file named but missing */
@@ -162,9 +162,8 @@ static int protect_run(struct ss_ctx *ctx, int argc, char **argv)
 		}
 	}
 	/* the columns whatever the action: a typo is refused before the file changes */
-	if (table_check_columns(protect_cols, PR_COUNT, PROTECT_DEFAULT, out.columns, msg,
-				sizeof(msg)))
-		return cli_usage_error("protect", "%s", msg);
+	if (table_check_columns(protect_cols, PR_COUNT, PROTECT_DEFAULT, out.columns, &terr))
+		return cli_usage_error("protect", "%s", terr.msg);
 	if (optind < argc)
 		verb = argv[optind++];
 	if (!strcmp(verb, "list")) {
@@ -188,4 +187,5 @@ const struct cli_cmd cmd_protect = {
 	.name = "protect",
 	.summary = "show or edit the list of disks never to touch",
 	.run = protect_run,
+	.flags = CLI_CMD_NO_PROTECT_CHECK,
 };

@@ -147,16 +147,16 @@ static void open_item_remap(struct batch *b, struct batch_item *it)
 		return;
 	if (it->e.info.zoned == ZONED_HOST_MANAGED) {
 		ss_error_usage(&it->err, -EOPNOTSUPP,
-			       "%s: --remap cannot rewrite blocks of a host-managed zoned disk "
-			       "(its sequential zones take writes only at the write pointer)",
-			       it->e.spec);
+			       "--remap cannot rewrite blocks of a host-managed zoned disk "
+			       "(its sequential zones take writes only at the write pointer)");
+		ss_error_subject(&it->err, it->e.spec);
 		it->ready = false;
 		it->rc = -EOPNOTSUPP;
 		it->exit_hint = EXIT_USAGE;
 		return;
 	}
 	if (io_dev_open_name(it->e.node, ctx_sources(b->ctx), false, &qi->io, &it->err)) {
-		ss_error_prefix(&it->err, "%s: ", it->e.spec);
+		ss_error_subject(&it->err, it->e.spec);
 		it->ready = false;
 		it->rc = it->err.code ? it->err.code : -EIO;
 		it->exit_hint = cli_exit_code(it->rc, &it->err);
@@ -202,15 +202,13 @@ static void double_or_null(struct record *r, const char *key, bool known, double
 		record_set_null(r, key);
 }
 
-/* An error message without its leading "DEVICE: ", for a line printed
- * under the device's own heading (the name once, not twice). */
-static const char *unnamed(const char *msg, const char *spec)
+/* An item's error for a line under its disk's own heading: the subject
+ * named (ss_error_subject), then left out (the name once, not twice). */
+static const char *item_error(const struct batch_item *it, struct ss_error *tmp)
 {
-	size_t n = strlen(spec);
-
-	if (n && !strncmp(msg, spec, n) && msg[n] == ':' && msg[n + 1] == ' ')
-		return msg + n + 2;
-	return msg;
+	*tmp = it->err;
+	ss_error_subject(tmp, it->e.spec);
+	return ss_error_bare(tmp);
 }
 
 /* Every check: "  identity  PASS  detail" lines, {"result", "detail"} objects. */
@@ -531,8 +529,8 @@ static void locate_failed_disks(struct ss_ctx *ctx, struct batch *b)
 			qi->located = true;
 			continue;
 		}
-		snprintf(qi->locate_err, sizeof(qi->locate_err), "%s",
-			 unnamed(err.msg, it->e.spec));
+		ss_error_subject(&err, it->e.spec);
+		snprintf(qi->locate_err, sizeof(qi->locate_err), "%s", ss_error_bare(&err));
 	}
 }
 
@@ -562,6 +560,7 @@ static void disk_record(struct record *d, const struct batch_item *it)
 	const struct qualify_result *r = &qi->res;
 	const struct drive_info *i = &it->e.info;
 	bool pass = qi->ran && r->pass;
+	struct ss_error tmp;
 	char who[320] = "";
 
 	if (i->model[0])
@@ -583,7 +582,7 @@ static void disk_record(struct record *d, const struct batch_item *it)
 	record_set_str(d, "error", it->rc ? it->err.msg : NULL);
 	locate_record(d, qi);
 	if (!qi->ran) {
-		record_line(d, "  not qualified: %s", unnamed(it->err.msg, it->e.spec));
+		record_line(d, "  not qualified: %s", item_error(it, &tmp));
 		return;
 	}
 	record_set_bool(d, "vanished", r->vanished);
@@ -593,7 +592,7 @@ static void disk_record(struct record *d, const struct batch_item *it)
 	smart_scan_records(d, r);
 	speed_records(d, r);
 	if (it->rc && it->rc != -ENODEV)
-		record_line(d, "  stopped: %s", unnamed(it->err.msg, it->e.spec));
+		record_line(d, "  stopped: %s", item_error(it, &tmp));
 }
 
 /* The one-line-per-disk table text opens with. */
@@ -655,6 +654,7 @@ static int write_report(struct batch *b, const struct qualify_opts *o, const cha
 	struct qualify_report_meta m = { .profile = o->profile, .thr = o->thr };
 	struct qualify_result *unopened = xcalloc(b->n ? b->n : 1, sizeof(*unopened));
 	struct ss_error err = { 0 };
+	struct ss_error tmp;
 	char when[64], host[256];
 	int rc;
 
@@ -670,7 +670,7 @@ static int write_report(struct batch *b, const struct qualify_opts *o, const cha
 		qualify_result_init(&unopened[i], b->items[i].e.spec, &b->items[i].e.info,
 				    o->profile);
 		snprintf(unopened[i].check[QC_IDENTITY].detail, sizeof(unopened[i].check[0].detail),
-			 "%s", unnamed(b->items[i].err.msg, b->items[i].e.spec));
+			 "%s", item_error(&b->items[i], &tmp));
 		unopened[i].check[QC_IDENTITY].status = QUALIFY_FAIL;
 		qualify_result_verdict(&unopened[i]);
 		r[i] = &unopened[i];
@@ -689,8 +689,6 @@ static int qualify_run(struct ss_ctx *ctx, int argc, char **argv)
 		OPT_PRINT = 0x2201,
 		OPT_REPORT,
 		OPT_SEED,
-		OPT_MODEL,
-		OPT_SERIAL,
 		OPT_REMAP,
 		OPT_REMAP_ABOVE,
 		OPT_BUTTERFLY,
@@ -703,15 +701,13 @@ static int qualify_run(struct ss_ctx *ctx, int argc, char **argv)
 		{ "print-thresholds", no_argument, NULL, OPT_PRINT },
 		{ "report", required_argument, NULL, OPT_REPORT },
 		{ "seed", required_argument, NULL, OPT_SEED },
-		{ "model", required_argument, NULL, OPT_MODEL },
-		{ "serial", required_argument, NULL, OPT_SERIAL },
+		BATCH_LONG_SELECT,
 		{ "remap", no_argument, NULL, OPT_REMAP },
 		{ "butterfly", required_argument, NULL, OPT_BUTTERFLY },
 		{ "soak", required_argument, NULL, OPT_SOAK },
 		{ "remap-above", required_argument, NULL, OPT_REMAP_ABOVE },
 		{ "locate-failed", no_argument, NULL, OPT_LOCATE_FAILED },
-		{ "yes", no_argument, NULL, 'y' },
-		{ "force", no_argument, NULL, 'f' },
+		BATCH_LONG_CONFIRM,
 		{ "json", no_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -730,6 +726,11 @@ static int qualify_run(struct ss_ctx *ctx, int argc, char **argv)
 
 	qualify_thresholds_default(&thr);
 	while ((c = getopt_long(argc, argv, ":p:t:yfJh", opts, NULL)) != -1) {
+		if (batch_opts_take(&b, c, optarg, &rc)) {
+			if (rc)
+				return rc;
+			continue;
+		}
 		switch (c) {
 		case 'p':
 			if (qualify_profile_parse(optarg, &o.profile))
@@ -752,14 +753,6 @@ static int qualify_run(struct ss_ctx *ctx, int argc, char **argv)
 				return cli_usage_error("qualify", "--seed '%s' is not a number",
 						       optarg);
 			break;
-		case OPT_MODEL:
-			if (batch_filter(&b, &b.model_glob, "--model", optarg))
-				return EXIT_USAGE;
-			break;
-		case OPT_SERIAL:
-			if (batch_filter(&b, &b.serial_filter, "--serial", optarg))
-				return EXIT_USAGE;
-			break;
 		case OPT_REMAP:
 			o.remap = true;
 			break;
@@ -768,7 +761,8 @@ static int qualify_run(struct ss_ctx *ctx, int argc, char **argv)
 			break;
 		case OPT_BUTTERFLY:
 		case OPT_SOAK:
-			if (bench_parse_time(optarg, c == OPT_SOAK ? &o.soak_ns : &o.butterfly_ns))
+			if (bench_parse_time(optarg, c == OPT_SOAK ? &o.soak_ns : &o.butterfly_ns,
+					     NULL))
 				return cli_usage_error("qualify",
 						       "%s '%s': give a duration such as 30s, 10m "
 						       "or 1h",
@@ -784,15 +778,6 @@ static int qualify_run(struct ss_ctx *ctx, int argc, char **argv)
 						       "above 0 (such as 150 or 500)",
 						       optarg);
 			remap_above = true;
-			break;
-		case 'y':
-			b.yes = true;
-			break;
-		case 'f':
-			b.force = true;
-			break;
-		case 'J':
-			b.json = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -892,7 +877,7 @@ static int qualify_run(struct ss_ctx *ctx, int argc, char **argv)
 			worst = it->exit_hint;
 		}
 		if (it->rc)
-			cli_error_named(it->e.spec, it->err.msg);
+			cli_error_named(it->e.spec, &it->err);
 	}
 	if (locate_failed)
 		locate_failed_disks(ctx, &b);

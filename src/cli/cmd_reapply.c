@@ -164,7 +164,7 @@ static void open_needed(struct batch *b, struct batch_item *it)
 	    cap_plan_limit(&it->e.info, NULL, &req, &j->plan, &it->err)) {
 		it->rc = it->err.code ? it->err.code : -EIO;
 		it->exit_hint = cli_exit_code(it->rc, &it->err);
-		ss_error_prefix(&it->err, "%s: ", it->e.spec);
+		ss_error_subject(&it->err, it->e.spec);
 		record_set_str(it->rec, "status", "failed");
 		return;
 	}
@@ -409,15 +409,17 @@ static int reapply_run(struct ss_ctx *ctx, int argc, char **argv)
 	int c, rc;
 
 	while ((c = getopt_long(argc, argv, ":nJh", opts, NULL)) != -1) {
+		if (batch_opts_take(&b, c, optarg, &rc)) {
+			if (rc)
+				return rc;
+			continue;
+		}
 		switch (c) {
 		case CLI_OPT_DRY_RUN:
 			b.dry_run = true;
 			break;
 		case 'n':
 			return cli_dash_n("reapply");
-		case 'J':
-			b.json = true;
-			break;
 		case 'h':
 			usage(stdout);
 			return EXIT_DONE;

@@ -288,8 +288,7 @@ static int selftest_run(struct ss_ctx *ctx, int argc, char **argv)
 		{ "abort", no_argument, NULL, 'A' },
 		{ "status", no_argument, NULL, 'T' },
 		{ "wait", no_argument, NULL, 'w' },
-		{ "model", required_argument, NULL, 'M' },
-		{ "serial", required_argument, NULL, 's' },
+		BATCH_LONG_SELECT,
 		{ "json", no_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -301,6 +300,11 @@ static int selftest_run(struct ss_ctx *ctx, int argc, char **argv)
 	int c, rc;
 
 	while ((c = getopt_long(argc, argv, ":wJh", lopts, NULL)) != -1) {
+		if (batch_opts_take(&b, c, optarg, &rc)) {
+			if (rc)
+				return rc;
+			continue;
+		}
 		rc = 0;
 		switch (c) {
 		case 'S':
@@ -343,17 +347,6 @@ static int selftest_run(struct ss_ctx *ctx, int argc, char **argv)
 		case 'w':
 			o.wait = true;
 			break;
-		case 'M':
-			if (batch_filter(&b, &b.model_glob, "--model", optarg))
-				return EXIT_USAGE;
-			break;
-		case 's':
-			if (batch_filter(&b, &b.serial_filter, "--serial", optarg))
-				return EXIT_USAGE;
-			break;
-		case 'J':
-			b.json = o.json = true;
-			break;
 		case 'h':
 			usage(stdout);
 			return EXIT_DONE;
@@ -363,6 +356,7 @@ static int selftest_run(struct ss_ctx *ctx, int argc, char **argv)
 		if (rc)
 			return rc;
 	}
+	o.json = b.json;
 	if (o.action == ACT_NONE)
 		return cli_usage_error("selftest", "which test? --short, --long, --conveyance "
 						   "(or --abort, --status)");

@@ -97,7 +97,7 @@ static int smart_run(struct ss_ctx *ctx, int argc, char **argv)
 	int code;
 	unsigned passed = 0, failed = 0, warning = 0, noverdict = 0;
 	bool bad_name = false;
-	char eb[256];
+	struct ss_error terr = { 0 };
 	int c;
 
 	while ((c = getopt_long(argc, argv, ":" OUT_SHORT_OPTS "jalh", lopts, NULL)) != -1) {
@@ -124,9 +124,9 @@ static int smart_run(struct ss_ctx *ctx, int argc, char **argv)
 	if (optind >= argc)
 		return cli_usage_error("smart",
 				       "name at least one device (see 'shortstroke list')");
-	if (table_check_columns(smart_attr_cols, AC_COUNT, SMART_ATTR_DEFAULT, o.out.columns, eb,
-				sizeof(eb)))
-		return cli_usage_error("smart", "%s", eb);
+	if (table_check_columns(smart_attr_cols, AC_COUNT, SMART_ATTR_DEFAULT, o.out.columns,
+				&terr))
+		return cli_usage_error("smart", "%s", terr.msg);
 	o.view.columns = o.out.columns;
 	/* every name first: a typo is a usage error before any disk is read,
 	 * not an exit 2 that hides a FAILED disk read before it */
@@ -169,7 +169,7 @@ static int smart_run(struct ss_ctx *ctx, int argc, char **argv)
 			noverdict++;
 			fail_record(dr, &e, argv[i], err.msg);
 			if (!(o.out.flags & TABLE_JSON))
-				cli_error_named(argv[i], err.msg);
+				cli_error_named(argv[i], &err);
 			continue;
 		}
 		if (r.verdict == SMART_PASSED)

@@ -77,4 +77,5 @@ const struct cli_cmd cmd_tui = {
 	.name = "tui",
 	.summary = "the interactive screen (also: no command on a terminal)",
 	.run = tui_run,
+	.flags = CLI_CMD_NO_TRACE,
 };

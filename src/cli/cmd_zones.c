@@ -98,7 +98,6 @@ static int zones_run(struct ss_ctx *ctx, int argc, char **argv)
 	struct zones_info zi;
 	bool all = false, measuring = false, force = false;
 	unsigned points = 0;
-	char eb[256];
 	uint64_t v;
 	int c, rc;
 
@@ -132,8 +131,8 @@ static int zones_run(struct ss_ctx *ctx, int argc, char **argv)
 		table_list_columns(notch_table_cols, NC_COUNT, stdout);
 		return EXIT_DONE;
 	}
-	if (zones_check_columns(out.columns, eb, sizeof(eb)))
-		return cli_usage_error("zones", "%s", eb);
+	if (zones_check_columns(out.columns, &err))
+		return cli_usage_error("zones", "%s", err.msg);
 	if (optind >= argc)
 		return cli_usage_error("zones", "name a device (see 'shortstroke list')");
 	if (optind + 1 < argc)
@@ -159,9 +158,13 @@ static int zones_run(struct ss_ctx *ctx, int argc, char **argv)
 	 * SELECT: not on a disk we may not change */
 	rc = zones_read(d, e.spec, &e.info, e.state == DEV_FREE || force, zp != NULL, &zi, &err);
 	drive_free(d);
-	if (rc == 0 &&
-	    zones_print(stdout, &e, &zi, zp, out.columns, out.flags, all, eb, sizeof(eb)))
-		rc = cli_usage_error("zones", "%s", eb);
+	if (rc == 0) {
+		const struct zones_show z = { &e, &zi, zp, out.columns, out.flags, all };
+		struct ss_error perr = { 0 };
+
+		if (zones_print(stdout, &z, &perr))
+			rc = cli_usage_error("zones", "%s", perr.msg);
+	}
 	zones_info_fini(&zi);
 	zprofile_free(zp);
 	if (rc < 0) {

@@ -30,14 +30,10 @@ void cli_error(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-void cli_error_named(const char *dev, const char *msg)
+void cli_error_named(const char *dev, struct ss_error *err)
 {
-	size_t n = strlen(dev);
-
-	if (!strncmp(msg, dev, n) && msg[n] == ':')
-		cli_error("%s", msg);
-	else
-		cli_error("%s: %s", dev, msg);
+	ss_error_subject(err, dev);
+	cli_error("%s", err->msg);
 }
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)

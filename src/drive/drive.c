@@ -12,6 +12,8 @@
 #include "shortstroke/sat.h"
 #include "shortstroke/scsi.h"
 
+static bool drive_is_nvme(const struct drive *d);
+
 static int identify_nvme(struct drive *d, struct drive_info *out, struct ss_error *err);
 static bool drive_is_nvme(const struct drive *d);
 
@@ -64,7 +66,7 @@ int drive_new(struct transport *t, enum drive_tran tran_hint, struct drive **out
 
 	*out = NULL;
 	if (!d)
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	d->t = t;
 	d->tran_hint = tran_hint;
 	*out = d;

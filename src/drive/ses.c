@@ -29,7 +29,9 @@ unsigned ses_build_send_diag(uint8_t cdb[6], uint16_t param_len)
 	return 6;
 }
 
-size_t ses_page_full_len(const uint8_t *buf, size_t len)
+/* A page's length as its header says (4 + PAGE LENGTH), 0 when len < 4:
+ * how much to ask for when the first answer was cut. */
+static size_t ses_page_full_len(const uint8_t *buf, size_t len)
 {
 	return len < 4 ? 0 : 4 + (size_t)sg_get_unaligned_be16(buf + 2);
 }

@@ -116,7 +116,10 @@ void drive_row(struct table *t, const struct dev_entry *e, const char *health)
 	table_set_str(t, DRV_SLOT, or_null(e->slot));
 }
 
-void actuators_text(const struct drive_info *i, char *buf, size_t len)
+/* The actuators' LBA ranges of a multi-actuator drive, for a person:
+ * "2: LBA 0-17578328063 (9.0 TB), LBA 17578328064-35156656127 (9.0 TB)";
+ * "1" when the drive reports no more than one range. */
+static void actuators_text(const struct drive_info *i, char *buf, size_t len)
 {
 	const struct cpr_ranges *r = &i->ranges;
 	size_t o;

@@ -41,11 +41,6 @@ enum drive_col {
 extern const struct col_def drive_cols[DRV_COUNT];
 #define DRIVE_COLS_DEFAULT "DEVICE,TRAN,MODEL,SERIAL,FIRMWARE,SIZE,NATIVE,LIMITED,RPM,STATE"
 
-/* The actuators' LBA ranges of a multi-actuator drive, for a person:
- * "2: LBA 0-17578328063 (9.0 TB), LBA 17578328064-35156656127 (9.0 TB)";
- * "1" when the drive reports no more than one range. */
-void actuators_text(const struct drive_info *i, char *buf, size_t len);
-
 /* A row of the drive table for e: every selected column set; health is the
  * SMART verdict ("PASSED", ...; NULL: not read), which costs commands of its
  * own: read only when the HEALTH column is selected (table_has_col). */

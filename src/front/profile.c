@@ -179,7 +179,7 @@ void profile_print(FILE *f, const char *spec, const struct zprofile *z, double k
 		   unsigned flags)
 {
 	double keep = keep_pct > 0 ? keep_pct : ZPROFILE_KEEP_DEFAULT;
-	char errbuf[128], name[32];
+	char name[32];
 	struct table *t;
 
 	fprintf(f, "%s: outer %.1f MB/s, inner %.1f MB/s (%.0f%%)%s\n", spec, z->outer_mbps,
@@ -188,7 +188,7 @@ void profile_print(FILE *f, const char *spec, const struct zprofile *z, double k
 	print_chart(f, z);
 	fputc('\n', f);
 	t = table_new(zone_cols, ZC_COUNT, "ZONE,START,END,SAMPLES,AVG-MB/S,MIN-MB/S,MAX-MB/S",
-		      NULL, errbuf, sizeof(errbuf));
+		      NULL, NULL);
 	for (unsigned k = 0; t && k < z->nzones; k++) {
 		const struct zprofile_zone *zn = &z->zones[k];
 
@@ -206,7 +206,7 @@ void profile_print(FILE *f, const char *spec, const struct zprofile *z, double k
 	table_free(t);
 	fputc('\n', f);
 	t = table_new(cut_cols, CC_COUNT, "CUT,KEEP,KEEP-%,WORST-MB/S,WORST-%,AVG-MB/S,BLOCKS,NOTE",
-		      NULL, errbuf, sizeof(errbuf));
+		      NULL, NULL);
 	for (unsigned k = 0; t && k < z->ncuts; k++) {
 		const struct zprofile_cut *c = &z->cuts[k];
 

@@ -31,9 +31,7 @@ static const struct col_def sum_cols[QS_COUNT] = {
 
 struct table *qualify_summary_new(const char *selection)
 {
-	char eb[128];
-
-	return table_new(sum_cols, QS_COUNT, QUALIFY_SUM_COLS, selection, eb, sizeof(eb));
+	return table_new(sum_cols, QS_COUNT, QUALIFY_SUM_COLS, selection, NULL);
 }
 
 bool qualify_outlier_text(const struct qualify_result *r, char *buf, size_t len)

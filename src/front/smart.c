@@ -85,9 +85,9 @@ static const char *attr_status(const struct smart_attr *a)
 	return "ok";
 }
 
-static struct table *attr_table(const struct smart_report *r, const char *sel, char *eb, size_t el)
+static struct table *attr_table(const struct smart_report *r, const char *sel)
 {
-	struct table *t = table_new(smart_attr_cols, AC_COUNT, SMART_ATTR_DEFAULT, sel, eb, el);
+	struct table *t = table_new(smart_attr_cols, AC_COUNT, SMART_ATTR_DEFAULT, sel, NULL);
 	char buf[64];
 
 	if (!t)
@@ -119,7 +119,7 @@ static struct table *st_table(const struct smart_report *r, unsigned flags)
 {
 	struct table *t = table_new(
 	    st_cols, SC_COUNT, (flags & TABLE_JSON) ? "NUM,TEST,MODE,RESULT,HOURS,LBA" : ST_DEFAULT,
-	    NULL, NULL, 0);
+	    NULL, NULL);
 
 	for (size_t i = 0; t && i < r->nselftests; i++) {
 		const struct selftest_entry *e = &r->selftests[i];
@@ -152,11 +152,11 @@ static void err_logs(const struct smart_scsi_pages *p, struct err_log logs[3])
 	logs[2] = (struct err_log){ "verify", p->verify_st, &p->verify_err };
 }
 
-static struct table *err_table(const struct smart_report *r, const char *sel, char *eb, size_t el)
+static struct table *err_table(const struct smart_report *r, const char *sel)
 {
 	const struct smart_scsi_pages *p = &r->scsi;
 	struct err_log logs[3];
-	struct table *t = table_new(err_cols, EC_COUNT, ERR_DEFAULT, sel, eb, el);
+	struct table *t = table_new(err_cols, EC_COUNT, ERR_DEFAULT, sel, NULL);
 
 	err_logs(p, logs);
 	for (size_t i = 0; t && i < 3; i++) {
@@ -379,7 +379,7 @@ static void scsi_fields(struct record *d, const struct smart_report *r, const st
 	uint64_t ur = err_count(&p->read_err, p->read_st, LOG_ERR_UNCORRECTED),
 		 uw = err_count(&p->write_err, p->write_st, LOG_ERR_UNCORRECTED),
 		 uv = err_count(&p->verify_err, p->verify_st, LOG_ERR_UNCORRECTED);
-	struct table *t = err_table(r, NULL, NULL, 0);
+	struct table *t = err_table(r, NULL);
 	bool ie = p->ie_st == SMART_PAGE_OK && p->ie.has;
 	struct record *pages;
 	char asc[96];
@@ -467,9 +467,9 @@ void smart_disk_record(struct record *d, const struct dev_entry *e, const struct
 			       r->ata_status < 0 ? NULL
 			       : r->ata_status	 ? "good"
 						 : "threshold-exceeded");
-		t = attr_table(r, o->columns, NULL, 0);
+		t = attr_table(r, o->columns);
 		if (!t)
-			t = attr_table(r, NULL, NULL, 0);
+			t = attr_table(r, NULL);
 		if (t)
 			record_set_table(d, "attributes", t);
 		else

@@ -8,6 +8,7 @@
 
 #include "drives.h"
 #include "front_priv.h"
+#include "shortstroke/error.h"
 #include "shortstroke/units.h"
 #include "table.h"
 #include "xalloc.h"
@@ -60,7 +61,7 @@ static int find_def(const struct col_def *defs, unsigned ndefs, const char *name
 /* The columns of list (a comma list) after those selected; ours: the
  * caller's own list (its defaults), where a name the registry does not have
  * is a programming error, not the user's. */
-static int add_cols(struct table *t, const char *list, bool ours, char *errbuf, size_t errlen)
+static int add_cols(struct table *t, const char *list, bool ours, struct ss_error *err)
 {
 	const char *p = list;
 
@@ -74,9 +75,8 @@ static int add_cols(struct table *t, const char *list, bool ours, char *errbuf, 
 		}
 		if (idx < 0) {
 			assert(!ours && "a default column names no column of the registry");
-			snprintf(errbuf, errlen, "unknown column: %.*s (see --list-columns)",
-				 (int)n, p);
-			return -EINVAL;
+			return ss_error_usage(
+			    err, -EINVAL, "unknown column: %.*s (see --list-columns)", (int)n, p);
 		}
 		t->cols = xrealloc(t->cols, (t->ncols + 1) * sizeof(*t->cols));
 		t->cols[t->ncols++] = (unsigned)idx;
@@ -88,22 +88,22 @@ static int add_cols(struct table *t, const char *list, bool ours, char *errbuf, 
 }
 
 struct table *table_new(const struct col_def *defs, unsigned ndefs, const char *defaults,
-			const char *selection, char *errbuf, size_t errlen)
+			const char *selection, struct ss_error *err)
 {
 	struct table *t = xcalloc(1, sizeof(*t));
 
 	t->defs = defs;
 	t->ndefs = ndefs;
 	if (!selection || selection[0] == '+') {
-		if (add_cols(t, defaults, true, errbuf, errlen))
+		if (add_cols(t, defaults, true, err))
 			goto fail;
-		if (selection && add_cols(t, selection + 1, false, errbuf, errlen))
+		if (selection && add_cols(t, selection + 1, false, err))
 			goto fail;
-	} else if (add_cols(t, selection, false, errbuf, errlen)) {
+	} else if (add_cols(t, selection, false, err)) {
 		goto fail;
 	}
 	if (t->ncols == 0) {
-		snprintf(errbuf, errlen, "no columns selected");
+		ss_error_usage(err, -EINVAL, "no columns selected");
 		goto fail;
 	}
 	return t;
@@ -113,9 +113,9 @@ fail:
 }
 
 int table_check_columns(const struct col_def *defs, unsigned ndefs, const char *defaults,
-			const char *selection, char *errbuf, size_t errlen)
+			const char *selection, struct ss_error *err)
 {
-	struct table *t = table_new(defs, ndefs, defaults, selection, errbuf, errlen);
+	struct table *t = table_new(defs, ndefs, defaults, selection, err);
 
 	if (!t)
 		return -EINVAL;

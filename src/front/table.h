@@ -34,6 +34,7 @@ struct col_def {
 
 struct table;
 struct dev_entry;
+struct ss_error;
 
 enum table_flags {
 	TABLE_JSON = 1 << 0,
@@ -46,15 +47,15 @@ enum table_flags {
 /*
  * Column selection the lsblk way: "A,B,C" replaces the defaults, "+A,B"
  * appends to them. defaults is a comma list. On an unknown column name in
- * the selection returns NULL and puts a message in errbuf (errbuf may be
- * NULL); one in defaults is the caller's bug (assert).
+ * the selection returns NULL with err (usage; err may be NULL); one in
+ * defaults is the caller's bug (assert).
  */
 struct table *table_new(const struct col_def *defs, unsigned ndefs, const char *defaults,
-			const char *selection, char *errbuf, size_t errlen);
+			const char *selection, struct ss_error *err);
 /* The same check of a selection without keeping the table: a command calls
  * it before any I/O, so that a mistyped column costs nothing. 0 or -EINVAL. */
 int table_check_columns(const struct col_def *defs, unsigned ndefs, const char *defaults,
-			const char *selection, char *errbuf, size_t errlen);
+			const char *selection, struct ss_error *err);
 void table_free(struct table *t);
 void table_add_row(struct table *t);
 /* Set a cell of the current row by the registry's index (its enum); a

@@ -250,49 +250,48 @@ static struct record *geometry_record(const struct dev_entry *e, const struct zo
 	return r;
 }
 
-int zones_check_columns(const char *sel, char *eb, size_t el)
+int zones_check_columns(const char *sel, struct ss_error *err)
 {
 	char name[64];
 
 	if (!sel)
 		return 0;
-	if (!sel[0]) /* "no columns selected" */
-		return table_check_columns(zone_table_cols, ZN_COUNT, ZONE_DEFAULT, sel, eb, el);
+	if (!sel[0]) { /* "no columns selected" */
+		return table_check_columns(zone_table_cols, ZN_COUNT, ZONE_DEFAULT, sel, err);
+	}
 	for (const char *p = sel[0] == '+' ? sel + 1 : sel; *p;) {
 		size_t n = strcspn(p, ",");
 
 		snprintf(name, sizeof(name), "%.*s", (int)n, p);
-		if (n &&
-		    table_check_columns(zone_table_cols, ZN_COUNT, ZONE_DEFAULT, name, eb, el) &&
-		    table_check_columns(notch_table_cols, NC_COUNT, NOTCH_DEFAULT, name, eb, el))
+		if (n && table_check_columns(zone_table_cols, ZN_COUNT, ZONE_DEFAULT, name, err) &&
+		    table_check_columns(notch_table_cols, NC_COUNT, NOTCH_DEFAULT, name, err))
 			return -EINVAL;
 		p += n + (p[n] == ',');
 	}
 	return 0;
 }
 
-int zones_print(FILE *f, const struct dev_entry *e, const struct zones_info *zi,
-		const struct zprofile *zp, const char *sel, unsigned flags, bool all, char *eb,
-		size_t el)
+int zones_print(FILE *f, const struct zones_show *z, struct ss_error *err)
 {
-	bool listed = zi->zoned ? all : zi->geometry.nnotches > 0;
+	const struct zones_info *zi = z->zi;
+	bool listed = zi->zoned ? z->all : zi->geometry.nnotches > 0;
 	struct table *t = NULL;
 	struct record *r;
 
 	if (listed) {
-		t = zi->zoned ? table_new(zone_table_cols, ZN_COUNT, ZONE_DEFAULT, sel, eb, el)
-			      : table_new(notch_table_cols, NC_COUNT, NOTCH_DEFAULT, sel, eb, el);
+		t = zi->zoned ? table_new(zone_table_cols, ZN_COUNT, ZONE_DEFAULT, z->sel, err)
+			      : table_new(notch_table_cols, NC_COUNT, NOTCH_DEFAULT, z->sel, err);
 		if (!t)
 			return -EINVAL;
 	}
 	if (zi->zoned)
-		r = zbc_record(e, &zi->report, t, zp);
+		r = zbc_record(z->e, &zi->report, t, z->zp);
 	else
-		r = geometry_record(e, &zi->geometry, t, zp);
-	record_print(r, f, flags);
-	if (zp && !(flags & TABLE_JSON)) {
+		r = geometry_record(z->e, &zi->geometry, t, z->zp);
+	record_print(r, f, z->flags);
+	if (z->zp && !(z->flags & TABLE_JSON)) {
 		fputc('\n', f);
-		profile_print(f, e->spec, zp, 0, flags & TABLE_BYTES);
+		profile_print(f, z->e->spec, z->zp, 0, z->flags & TABLE_BYTES);
 	}
 	record_free(r);
 	return 0;

@@ -11,6 +11,7 @@
 #include "table.h"
 
 struct dev_entry;
+struct ss_error;
 struct zones_info;
 struct zprofile;
 
@@ -25,19 +26,25 @@ extern const struct col_def notch_table_cols[NC_COUNT];
 #define NOTCH_DEFAULT "ZONE,FIRST-LBA,LAST-LBA,SIZE,SPT"
 
 /* -o names columns of the zone table or of the notch table (which one
- * prints depends on the drive): 0, or -EINVAL with the message in eb for a
- * name in neither (checked before the drive is opened). */
-int zones_check_columns(const char *sel, char *eb, size_t el);
+ * prints depends on the drive): 0, or -EINVAL with err (usage) for a name
+ * in neither (checked before the drive is opened). */
+int zones_check_columns(const char *sel, struct ss_error *err);
 
-/*
- * The zones of e as read by zones_read, and the profile zp measured on it
- * (NULL: none), into f as text or JSON (flags, as a table's): sel the
- * columns of the zone or notch table, all the table of every zone of a
- * zoned drive. 0, or -EINVAL with the message in eb when sel names a
- * column that table has not (nothing printed).
- */
-int zones_print(FILE *f, const struct dev_entry *e, const struct zones_info *zi,
-		const struct zprofile *zp, const char *sel, unsigned flags, bool all, char *eb,
-		size_t el);
+/* What zones_print prints: the zones of e as read by zones_read, and the
+ * profile zp measured on it (NULL: none), as text or JSON (flags, as a
+ * table's): sel the columns of the zone or notch table, all the table of
+ * every zone of a zoned drive. */
+struct zones_show {
+	const struct dev_entry *e;
+	const struct zones_info *zi;
+	const struct zprofile *zp;
+	const char *sel;
+	unsigned flags;
+	bool all;
+};
+
+/* z into f. 0, or -EINVAL with err (usage) when sel names a column that
+ * table has not (nothing printed). */
+int zones_print(FILE *f, const struct zones_show *z, struct ss_error *err);
 
 #endif

@@ -255,15 +255,18 @@ void io_workload_names(char *buf, size_t len)
 					io_workload_name((enum io_workload)i));
 }
 
-int io_workload_parse(const char *name, enum io_workload *out)
+int io_workload_parse(const char *name, enum io_workload *out, struct ss_error *err)
 {
+	char names[256];
+
 	for (unsigned i = 0; i < IO_WL_COUNT; i++) {
 		if (!strcmp(name, io_workload_name((enum io_workload)i))) {
 			*out = (enum io_workload)i;
 			return 0;
 		}
 	}
-	return -EINVAL;
+	io_workload_names(names, sizeof(names));
+	return ss_error_usage(err, -EINVAL, "unknown workload '%s' (%s)", name, names);
 }
 
 bool io_workload_fixed_size(enum io_workload w)
@@ -657,7 +660,7 @@ int io_dev_open(const char *engine, const struct io_target *t, struct io_dev **o
 		return ss_error_set(err, -EOPNOTSUPP, "the %s engine cannot write", ops->name);
 	dev = calloc(1, sizeof(*dev));
 	if (!dev)
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	dev->ops = ops;
 	dev->write = t->write;
 	rc = ops->open(t, &dev->priv, &dev->geom, err);

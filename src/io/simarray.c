@@ -227,7 +227,7 @@ static int a_open(const struct io_target *t, void **priv, struct io_geom *g, str
 		return ss_error_set(err, -EINVAL, "sim-array engine: no simulated array");
 	e = calloc(1, sizeof(*e));
 	if (!e)
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	e->a = t->array;
 	for (unsigned i = 0; i < sim_array_members(e->a) && !rc; i++) {
 		struct amember *m = &e->m[i];
@@ -334,7 +334,7 @@ static void fail_run(struct aeng *e, int rc)
 static void no_memory(struct aeng *e)
 {
 	if (!e->rc)
-		ss_error_set(e->err, -ENOMEM, "out of memory");
+		ss_error_nomem(e->err);
 	fail_run(e, -ENOMEM);
 }
 
@@ -712,8 +712,10 @@ static int stripes_settle(struct aeng *e)
 		s->waiting = NULL;
 		if (!s->cache && !(s->cache = calloc(1, sizeof(*s->cache))))
 			return -ENOMEM;
-		if (sim_md_stripe_write(&e->g, j->group, j->key, j->parts, j->nparts, s->cache,
-					&j->ops, NULL) ||
+		if (sim_md_stripe_write(
+			&e->g,
+			&(struct sim_md_write){ j->group, j->key, j->parts, j->nparts, s->cache },
+			&j->ops, NULL) ||
 		    job_start(e, j))
 			return -ENOMEM;
 	}
@@ -999,7 +1001,7 @@ static int a_run(void *priv, const struct io_job *job, struct io_result *res, st
 		void *p;
 
 		if (posix_memalign(&p, 4096, need))
-			return ss_error_set(err, -ENOMEM, "out of memory");
+			return ss_error_nomem(err);
 		memset(p, 0, need);
 		free(e->buf);
 		e->buf = p;

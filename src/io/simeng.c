@@ -93,7 +93,7 @@ static int s_open(const struct io_target *t, void **priv, struct io_geom *g, str
 		return ss_error_set(err, -EINVAL, "sim engine: no simulated drive");
 	s = calloc(1, sizeof(*s));
 	if (!s)
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	s->sd = t->sim;
 	s->write = t->write;
 	rc = io_sim_drive_open(t->sim, &s->d, &s->g, err);
@@ -165,12 +165,25 @@ static int block_errno(const struct scsi_sense *sense, int rc)
 	return rc;
 }
 
-static bool failed(struct sdev *s, const struct io_job *job, const struct sreq *r,
-		   const struct xcmd *c, const struct scsi_sense *sense, int rc,
-		   struct io_result *res, int *run_rc, struct ss_error *cerr, struct ss_error *err,
-		   uint64_t lat)
+/* How a request ended: the request, what was sent, the drive's answer
+ * (crc, sense, cerr) and when (done, on the run's clock) */
+struct outcome {
+	const struct sreq *r;
+	const struct xcmd *c;
+	const struct scsi_sense *sense;
+	int crc;
+	const struct ss_error *cerr;
+	uint64_t done;
+};
+
+static bool failed(struct sdev *s, const struct io_job *job, const struct outcome *o,
+		   struct io_result *res, int *run_rc, struct ss_error *err)
 {
-	uint64_t first = r->lba;
+	const struct sreq *r = o->r;
+	const struct xcmd *c = o->c;
+	const struct scsi_sense *sense = o->sense;
+	int rc = o->crc;
+	uint64_t first = r->lba, lat = o->done - r->t_queued;
 	uint32_t lb = s->g.lblock;
 	int cb = 0;
 
@@ -186,7 +199,7 @@ static bool failed(struct sdev *s, const struct io_job *job, const struct sreq *
 	/* a drive that no longer answers ends the run whatever was asked */
 	if (rc == -ENODEV) {
 		*run_rc = rc;
-		*err = *cerr;
+		*err = *o->cerr;
 		return true;
 	}
 	if (job->on_error)
@@ -202,7 +215,7 @@ static bool failed(struct sdev *s, const struct io_job *job, const struct sreq *
 		ss_error_set(err, cb, "%s: stopped at LBA %llu", drive_name(s->d),
 			     (unsigned long long)first);
 	else
-		ss_error_set(err, rc, "%s (LBA %llu)", cerr->msg, (unsigned long long)first);
+		ss_error_set(err, rc, "%s (LBA %llu)", o->cerr->msg, (unsigned long long)first);
 	return true;
 }
 
@@ -220,13 +233,15 @@ static int serve(struct sdev *s, const struct sreq *r, struct xcmd *c, struct sc
 
 /* A request that ended at done: counted, or its failure handled. Returns
  * true to stop the run. */
-static bool finish(struct sdev *s, const struct io_job *job, const struct sreq *r,
-		   const struct xcmd *c, const struct scsi_sense *sense, int crc,
-		   struct ss_error *cerr, uint64_t done, struct io_result *res, int *rc,
-		   struct ss_error *err)
+static bool finish(struct sdev *s, const struct io_job *job, const struct outcome *o,
+		   struct io_result *res, int *rc, struct ss_error *err)
 {
-	if (crc)
-		return failed(s, job, r, c, sense, crc, res, rc, cerr, err, done - r->t_queued);
+	const struct sreq *r = o->r;
+	const struct xcmd *c = o->c;
+	uint64_t done = o->done;
+
+	if (o->crc)
+		return failed(s, job, o, res, rc, err);
 	io_hist_add(&res->hist, done - r->t_queued);
 	if (job->on_done)
 		job->on_done(job->on_done_arg, r->lba, r->blocks, r->write, 0, done - r->t_queued);
@@ -289,7 +304,8 @@ static int run_one(struct sdev *s, const struct io_job *job, struct io_gen *gen,
 		vt += c.duration_ns;
 		memmove(q + i, q + i + 1, (n - i - 1) * sizeof(*q));
 		n--;
-		if (finish(s, job, &r, &c, &sense, crc, &cerr, vt, res, &rc, err))
+		if (finish(s, job, &(struct outcome){ &r, &c, &sense, crc, &cerr, vt }, res, &rc,
+			   err))
 			break;
 		if (job->time_ns && vt >= job->time_ns)
 			break; /* time is up: what is still queued is not counted */
@@ -322,7 +338,7 @@ static int run_multi(struct sdev *s, const struct io_job *job, struct io_gen *ge
 
 	map = calloc(job->qd, sizeof(*map));
 	if (!map)
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	while (n) {
 		struct ss_error cerr = { 0 };
 		struct scsi_sense sense;
@@ -378,7 +394,8 @@ static int run_multi(struct sdev *s, const struct io_job *job, struct io_gen *ge
 		if (!job->time_ns || fin <= job->time_ns) {
 			if (fin > end)
 				end = fin;
-			if (finish(s, job, &r, &c, &sense, crc, &cerr, fin, res, &rc, err))
+			if (finish(s, job, &(struct outcome){ &r, &c, &sense, crc, &cerr, fin },
+				   res, &rc, err))
 				break;
 		}
 		if (report(job, gen, ++done, now, &rc, err))
@@ -455,8 +472,10 @@ static int run_flash(struct sdev *s, const struct io_job *job, struct io_gen *ge
 			if (o[k].end < o[i].end)
 				i = k;
 		vt = o[i].end;
-		if (finish(s, job, &o[i].r, &o[i].c, &o[i].sense, o[i].crc, &o[i].cerr, vt, res,
-			   &rc, err))
+		if (finish(s, job,
+			   &(struct outcome){ &o[i].r, &o[i].c, &o[i].sense, o[i].crc, &o[i].cerr,
+					      vt },
+			   res, &rc, err))
 			break;
 		if ((job->time_ns && vt >= job->time_ns) || report(job, gen, ++done, vt, &rc, err))
 			break;
@@ -486,11 +505,11 @@ static int s_run(void *priv, const struct io_job *job, struct io_result *res, st
 	int rc;
 
 	if (need_buffer(s, io_job_max_bytes(job, s->g.lblock)))
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	q = calloc(job->qd, sizeof(*q));
 	v = calloc(job->qd, sizeof(*v));
 	if (!q || !v) {
-		rc = ss_error_set(err, -ENOMEM, "out of memory");
+		rc = ss_error_nomem(err);
 		goto out;
 	}
 	io_gen_init(&gen, job, &s->g);

@@ -79,7 +79,7 @@ static int u_open(const struct io_target *t, void **priv, struct io_geom *g, str
 		flags |= O_EXCL;
 	u = calloc(1, sizeof(*u));
 	if (!u)
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	u->fd = open(t->path, flags);
 	if (u->fd < 0) {
 		int e = errno;

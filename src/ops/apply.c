@@ -143,7 +143,6 @@ int array_member_restore(struct ss_ctx *ctx, const char *array, struct array_mem
 	struct drive *d = NULL;
 	struct cap_result res;
 	struct cap_ctx c;
-	size_t n = strlen(m->spec);
 	int rc;
 
 	if (!strcmp(m->method, ARRAY_METHOD_WHOLE)) {
@@ -178,8 +177,8 @@ int array_member_restore(struct ss_ctx *ctx, const char *array, struct array_mem
 		fprintf(log, "%s: %s\n", m->spec, res.message);
 out:
 	/* every reason names the member once */
-	if (rc && (strncmp(err->msg, m->spec, n) || err->msg[n] != ':'))
-		ss_error_prefix(err, "%s: ", m->spec);
+	if (rc)
+		ss_error_subject(err, m->spec);
 	drive_free(d);
 	return rc;
 }
@@ -332,14 +331,9 @@ static int teardown(const struct tx *t, struct array_rec *r, bool dry_run, FILE 
 		if (!dry_run)
 			tell_step(t, m->spec);
 		if (array_member_restore(ctx, r->name, m, dry_run, log, &err)) {
-			size_t n = strlen(m->spec);
-
 			add_remains(r, "", err.msg);
 			/* (the reason names the member: once is enough) */
-			fprintf(log, "%s: NOT restored: %s\n", m->spec,
-				strncmp(err.msg, m->spec, n) || strncmp(err.msg + n, ": ", 2)
-				    ? err.msg
-				    : err.msg + n + 2);
+			fprintf(log, "%s: NOT restored: %s\n", m->spec, ss_error_bare(&err));
 			if (!dry_run)
 				snprintf(m->todo, sizeof(m->todo), "restore: %s", err.msg);
 		} else if (!dry_run) {
@@ -564,7 +558,7 @@ int array_undo_run(struct ss_ctx *ctx, struct array_rec *r, bool dry_run, char *
 	f = open_memstream(log, &len);
 	if (!f) {
 		array_unlock(lock);
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	}
 	rc = teardown(&t, r, dry_run, f);
 	if (rc == 0)
@@ -954,7 +948,7 @@ static int check_old(const struct tx *t, const struct array_apply_opts *o,
 	int rc;
 
 	if (!old)
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	rc = array_rec_load(ctx_state_dir(t->ctx), o->name, old, err);
 	if (rc == -ENOENT || (rc == 0 && old->state == AS_UNDONE)) {
 		ss_error_clear(err);
@@ -998,7 +992,7 @@ static int check_old(const struct tx *t, const struct array_apply_opts *o,
 		int trc;
 
 		if (!f) {
-			rc = ss_error_set(err, -ENOMEM, "out of memory");
+			rc = ss_error_nomem(err);
 			goto out;
 		}
 		trc = teardown(t, old, false, f);
@@ -1488,7 +1482,7 @@ static int apply_locked(struct ss_ctx *ctx, const struct array_apply_opts *o,
 		}
 	log = open_memstream(&res->log, &loglen);
 	if (!log)
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	if (o->dry_run) {
 		dry_run(o, res, ctx_state_dir(ctx), log);
 		fclose(log);

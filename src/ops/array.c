@@ -375,7 +375,7 @@ int array_rec_names(const char *state_dir, char (**names)[ARRAY_NAME_MAX + 1], s
 				closedir(d);
 				free(*names);
 				*names = NULL;
-				return ss_error_set(err, -ENOMEM, "out of memory");
+				return ss_error_nomem(err);
 			}
 			*names = p;
 		}
@@ -415,8 +415,7 @@ int array_member_elsewhere(const char *state_dir, const char *except, const stru
 	char(*names)[ARRAY_NAME_MAX + 1] = NULL;
 	struct array_rec *r = malloc(sizeof(*r));
 	size_t n = 0;
-	int rc = r ? array_rec_names(state_dir, &names, &n, err)
-		   : ss_error_set(err, -ENOMEM, "out of memory");
+	int rc = r ? array_rec_names(state_dir, &names, &n, err) : ss_error_nomem(err);
 
 	for (size_t k = 0; rc == 0 && k < n; k++) {
 		if ((except && !strcmp(names[k], except)) ||

@@ -29,13 +29,19 @@ void bench_opts_default(struct bench_opts *o)
 	o->seed = 1;
 }
 
-int bench_parse_time(const char *s, uint64_t *ns)
+static int time_refused(const char *s, int rc, struct ss_error *err)
+{
+	return ss_error_usage(err, rc,
+			      "'%s': give a duration of 1ms to 24h, such as 30s, 500ms or 2m", s);
+}
+
+int bench_parse_time(const char *s, uint64_t *ns, struct ss_error *err)
 {
 	const char *end;
 	double v, mul = 1e9;
 
 	if (decimal_parse(s, &v, &end) || !(v > 0))
-		return -EINVAL;
+		return time_refused(s, -EINVAL, err);
 	if (!strcmp(end, "ms"))
 		mul = 1e6;
 	else if (!strcmp(end, "s") || !*end)
@@ -45,14 +51,21 @@ int bench_parse_time(const char *s, uint64_t *ns)
 	else if (!strcmp(end, "h"))
 		mul = 3600e9;
 	else
-		return -EINVAL;
+		return time_refused(s, -EINVAL, err);
 	if (v * mul > (double)BENCH_TIME_MAX_NS || v * mul < 1e6)
-		return -ERANGE;
+		return time_refused(s, -ERANGE, err);
 	*ns = (uint64_t)(v * mul);
 	return 0;
 }
 
-int bench_parse_qd(const char *s, struct bench_opts *o)
+static int qd_refused(const char *s, struct ss_error *err)
+{
+	return ss_error_usage(err, -EINVAL,
+			      "'%s': give queue depths of 1 to %u, comma separated (at most %u)", s,
+			      IO_QD_MAX, BENCH_QD_MAX);
+}
+
+int bench_parse_qd(const char *s, struct bench_opts *o, struct ss_error *err)
 {
 	const char *p = s;
 
@@ -62,29 +75,37 @@ int bench_parse_qd(const char *s, struct bench_opts *o)
 		unsigned long v;
 
 		if (o->nqd >= BENCH_QD_MAX || *p < '0' || *p > '9')
-			return -EINVAL;
+			return qd_refused(s, err);
 		errno = 0;
 		v = strtoul(p, &end, 10);
 		if (errno || v < 1 || v > IO_QD_MAX || (*end && *end != ','))
-			return -EINVAL;
+			return qd_refused(s, err);
 		o->qd[o->nqd++] = (unsigned)v;
 		p = *end ? end + 1 : end;
 		if (*end && !*p)
-			return -EINVAL;
+			return qd_refused(s, err);
 	}
-	return o->nqd ? 0 : -EINVAL;
+	return o->nqd ? 0 : qd_refused(s, err);
 }
 
-int bench_parse_bs(const char *s, uint32_t *bs)
+static int bs_refused(const char *s, int rc, struct ss_error *err)
+{
+	return ss_error_usage(err, rc,
+			      "'%s': block sizes of 512 B to 4 MiB in multiples of 512 are "
+			      "supported",
+			      s);
+}
+
+int bench_parse_bs(const char *s, uint32_t *bs, struct ss_error *err)
 {
 	struct size_spec sp;
 	uint64_t v;
 
 	if (size_parse(s, &sp, NULL) || sp.kind == SIZE_PERCENT)
-		return -EINVAL;
+		return bs_refused(s, -EINVAL, err);
 	v = sp.kind == SIZE_BLOCKS ? sp.blocks : sp.bytes; /* a bare number: bytes */
 	if (v < IO_BS_MIN || v > IO_BS_MAX || v % 512)
-		return -ERANGE;
+		return bs_refused(s, -ERANGE, err);
 	*bs = (uint32_t)v;
 	return 0;
 }
@@ -161,10 +182,49 @@ int bench_job_plan(const struct bench_opts *o, struct io_dev *dev, bool write, c
 		job->qd = o->qd[k];
 		rc = io_job_check(job, g, write, err);
 		if (rc) {
-			ss_error_prefix(err, "%s: ", spec);
+			ss_error_subject(err, spec);
 			return rc;
 		}
 	}
+	return 0;
+}
+
+int bench_prepare(struct ss_ctx *ctx, const struct bench_opts *o, struct bench_target *t,
+		  struct ss_error *err)
+{
+	int rc = 0;
+
+	t->io = NULL;
+	t->step = BENCH_STEP_OPEN;
+	if (!t->opened) {
+		struct drive *d = NULL;
+
+		rc = device_open(ctx, t->spec, t->write, &d, t->e, err);
+		drive_free(d);
+		if (!rc && t->write) {
+			t->step = BENCH_STEP_SAFE;
+			rc = device_check_safe(t->e, false, err);
+		}
+		if (rc)
+			return rc;
+	}
+	t->step = BENCH_STEP_FITS;
+	if (t->write && !t->raw && (rc = bench_write_fits(&t->e->info, t->spec, err)))
+		return rc;
+	t->step = BENCH_STEP_IO;
+	rc = io_dev_open_name(t->e->node, ctx_sources(ctx), t->write, &t->io, err);
+	if (rc) {
+		ss_error_subject(err, t->spec);
+		return rc;
+	}
+	t->step = BENCH_STEP_PLAN;
+	rc = bench_job_plan(o, t->io, t->write, t->spec, &t->job, err);
+	if (rc) {
+		io_dev_close(t->io);
+		t->io = NULL;
+		return rc;
+	}
+	t->step = BENCH_STEP_READY;
 	return 0;
 }
 
@@ -323,7 +383,7 @@ int bench_history_append(const char *state_dir, struct bench_run *r, struct ss_e
 	line = malloc(len + 3);
 	if (!line) {
 		json_object_put(o);
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	}
 	/* made durable when new (file_open_private fsyncs the directory) */
 	fd = file_open_private(path, O_RDWR | O_APPEND | O_CREAT, 0644, "the bench history", err);
@@ -368,7 +428,7 @@ int bench_history_last(const char *state_dir, const char *serial, const char *ww
 	f = fdopen(fd, "r");
 	if (!f) {
 		close(fd);
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	}
 	while (getline(&text, &cap, f) > 0) {
 		json_object *o = json_tokener_parse(text);

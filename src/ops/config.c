@@ -151,7 +151,7 @@ int config_load(const char *path, bool must_exist, struct ss_config *cfg, struct
 	}
 	if (!(buf = malloc(cap))) {
 		fclose(f);
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	}
 	for (;;) {
 		size_t got = fread(buf + len, 1, cap - len, f);
@@ -165,7 +165,7 @@ int config_load(const char *path, bool must_exist, struct ss_config *cfg, struct
 			break;
 		}
 		if (!(more = realloc(buf, cap * 2))) {
-			rc = ss_error_set(err, -ENOMEM, "out of memory");
+			rc = ss_error_nomem(err);
 			break;
 		}
 		buf = more;

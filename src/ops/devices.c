@@ -50,7 +50,7 @@ int ctx_load_config(struct ss_ctx *ctx, struct ss_error *err)
 	int rc;
 
 	if (!cfg)
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	rc = config_load(named ? v : CONFIG_DEFAULT_PATH, named, cfg, err);
 	if (rc) {
 		free(cfg);
@@ -323,7 +323,7 @@ static int probe_copy(struct probe *p, uint64_t lba, uint32_t n)
 	int rc = 0;
 
 	if (!buf)
-		return ss_error_set(&p->err, -ENOMEM, "out of memory");
+		return ss_error_nomem(&p->err);
 	for (uint32_t done = 0; done < n && rc == 0; done += per) {
 		uint32_t k = n - done < per ? n - done : per;
 		struct xcmd x;
@@ -842,7 +842,7 @@ int devices_list_progress(struct ss_ctx *ctx, const struct progress_sink *sink,
 	v = calloc(count ? count : 1, sizeof(*v));
 	if (!v) {
 		free(found);
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	}
 	for (size_t i = 0; i < count; i++) {
 		char phase[64];

@@ -80,7 +80,7 @@ int job_start(const char *name, job_fn fn, void *arg, struct job **out, struct s
 	*out = NULL;
 	j = calloc(1, sizeof(*j));
 	if (!j)
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	snprintf(j->name, sizeof(j->name), "%s", name ? name : "");
 	j->fn = fn;
 	j->arg = arg;

@@ -211,7 +211,7 @@ int journal_parse_line(const char *line, size_t len, struct journal_entry *out,
 		return ss_error_set(err, -EINVAL, "line too long");
 	tok = json_tokener_new();
 	if (!tok)
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	o = json_tokener_parse_ex(tok, line, (int)len);
 	if (!o || json_tokener_get_error(tok) != json_tokener_success ||
 	    !json_object_is_type(o, json_type_object)) {
@@ -344,7 +344,7 @@ int journal_append(const char *state_dir, struct journal_entry *e, struct ss_err
 	buf = text ? malloc(len + 3) : NULL;
 	if (!buf) {
 		json_object_put(o);
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	}
 	buf[0] = '\n';
 	memcpy(buf + 1, text, len);
@@ -828,14 +828,14 @@ static int for_entries(const char *state_dir, const char *serial, const char *ww
 	lfd = lock_take(state_dir, false, NULL);
 	pthread_mutex_lock(&cache_mu);
 	c = cache_get(path);
-	rc = c ? cache_update(c, err) : ss_error_set(err, -ENOMEM, "out of memory");
+	rc = c ? cache_update(c, err) : ss_error_nomem(err);
 	lock_drop(lfd);
 	if (!rc)
 		rc = check_bad(c, serial, wwn, c->nbad, err);
 	if (!rc && c->n) {
 		mine = malloc(c->n * sizeof(*mine));
 		if (!mine)
-			rc = ss_error_set(err, -ENOMEM, "out of memory");
+			rc = ss_error_nomem(err);
 		for (size_t i = 0; mine && i < c->n; i++)
 			if (all || same_disk(&c->v[i], serial, wwn))
 				mine[n++] = c->v[i];
@@ -1335,7 +1335,7 @@ static int compact_locked(const char *state_dir, struct jcache *c, struct ss_err
 					    c->path, c->bad[i].line, c->bad[i].why);
 	keep = calloc(c->n + 1, sizeof(*keep));
 	if (!keep)
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	rc = compact_keep(c->v, c->n, keep);
 	if (!rc)
 		rc = compact_text(c->v, c->n, keep, &text, &len);
@@ -1389,7 +1389,7 @@ int journal_compact(const char *state_dir, struct ss_error *err)
 		return lfd;
 	pthread_mutex_lock(&cache_mu);
 	c = cache_get(path);
-	rc = c ? cache_update(c, err) : ss_error_set(err, -ENOMEM, "out of memory");
+	rc = c ? cache_update(c, err) : ss_error_nomem(err);
 	if (!rc)
 		rc = compact_locked(state_dir, c, err);
 	pthread_mutex_unlock(&cache_mu);

@@ -338,7 +338,7 @@ int planfile_format(const struct plan *p, char **text, struct ss_error *err)
 	*text = s ? malloc(strlen(s) + 2) : NULL;
 	if (!*text) {
 		json_object_put(o);
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	}
 	sprintf(*text, "%s\n", s);
 	json_object_put(o);
@@ -695,7 +695,7 @@ static int parse_disks(struct pctx *c, const struct obj *root, struct plan *p)
 		return bad(c, root, "disks", "empty: a plan needs at least one disk");
 	p->disks = calloc(n, sizeof(*p->disks));
 	if (!p->disks)
-		return ss_error_set(c->err, -ENOMEM, "out of memory");
+		return ss_error_nomem(c->err);
 	p->n_disks = n;
 	for (size_t i = 0; i < n; i++) {
 		if ((rc = parse_disk(c, json_object_array_get_idx(arr, i), i, &p->disks[i])))
@@ -914,7 +914,7 @@ static int cross_check(struct pctx *c, struct plan *p)
 	}
 	rd = calloc(p->n_disks, sizeof(*rd));
 	if (!rd)
-		return ss_error_set(c->err, -ENOMEM, "out of memory");
+		return ss_error_nomem(c->err);
 	for (size_t i = 0; i < p->n_disks; i++)
 		plan_disk_rp(&p->disks[i], &rd[i]);
 	rc = rp_evaluate(rd, p->n_disks, &p->path, &p->layout, &p->workload, &ev, &rerr);
@@ -958,7 +958,7 @@ static int parse_json(struct pctx *c, const char *text, size_t len, json_object 
 		return bad(c, NULL, NULL, "contains a NUL byte: not a plan file");
 	tok = json_tokener_new_ex(16);
 	if (!tok)
-		return ss_error_set(c->err, -ENOMEM, "out of memory");
+		return ss_error_nomem(c->err);
 	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
 	o = json_tokener_parse_ex(tok, text, (int)len);
 	jerr = json_tokener_get_error(tok);
@@ -1011,7 +1011,7 @@ int planfile_parse(const char *text, size_t len, const char *origin, struct plan
 	p = plan_new();
 	if (!p) {
 		json_object_put(root.o);
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	}
 	if ((rc = get_str(&c, &root, "format", false, format, sizeof(format))))
 		goto out;
@@ -1067,7 +1067,7 @@ int planfile_load(const char *path, struct plan **out, struct ss_error *err)
 					 ? ss_error_set(err, -EINVAL,
 							"%s: larger than %u MiB: not a plan file",
 							path, PLAN_MAX_BYTES >> 20)
-					 : ss_error_set(err, -ENOMEM, "out of memory");
+					 : ss_error_nomem(err);
 				break;
 			}
 			buf = nb;
@@ -1088,7 +1088,7 @@ int planfile_load(const char *path, struct plan **out, struct ss_error *err)
 	if (!is_stdin)
 		close(fd);
 	if (!buf)
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	if (!rc)
 		rc = planfile_parse(buf, len, is_stdin ? "<stdin>" : path, out, err);
 	free(buf);

@@ -215,14 +215,11 @@ static int member_refusal(struct ss_ctx *ctx, const struct dev_entry *e,
 	 * drive, a DCO or SET MAX freeze refuse every one) */
 	if (i->capacity_blocks > 1 && cap_plan_limit(i, have ? &orig : NULL, &req, &cp, err) &&
 	    !err->usage) {
-		size_t n = strlen(i->model);
 		char why[sizeof(err->msg)];
 
 		/* (the limit code names the drive by its model: the note names it) */
-		snprintf(why, sizeof(why), "%s",
-			 n && !strncmp(err->msg, i->model, n) && !strncmp(err->msg + n, ": ", 2)
-			     ? err->msg + n + 2
-			     : err->msg);
+		ss_error_subject(err, i->model);
+		snprintf(why, sizeof(why), "%s", ss_error_bare(err));
 		return ss_error_set(err, -EBUSY, "%s", why);
 	}
 	ss_error_clear(err);
@@ -317,7 +314,7 @@ struct plan *plan_from_eval(const struct plan_source *src, const struct rp_eval 
 
 	if (!p || !(p->disks = calloc(l->n_disks ? l->n_disks : 1, sizeof(*p->disks)))) {
 		plan_free(p);
-		ss_error_set(err, -ENOMEM, "out of memory");
+		ss_error_nomem(err);
 		return NULL;
 	}
 	p->n_disks = l->n_disks;

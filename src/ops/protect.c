@@ -238,7 +238,7 @@ int protect_parse(const char *text, size_t len, const char *origin, struct prote
 		origin = "protect file";
 	l = calloc(1, sizeof(*l));
 	if (!l)
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	while (pos < len) {
 		const char *nl = memchr(text + pos, '\n', len - pos);
 		size_t n = nl ? (size_t)(nl - (text + pos)) : len - pos;
@@ -384,7 +384,7 @@ static int read_all(const char *path, char **buf, size_t *len, mode_t *mode, str
 	b = malloc((size_t)st.st_size + 1);
 	if (!b) {
 		close(fd);
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	}
 	while (have <= (size_t)st.st_size) {
 		ssize_t got = read(fd, b + have, (size_t)st.st_size + 1 - have);
@@ -529,7 +529,7 @@ int protect_add(const char *path, enum protect_kind kind, const char *value, str
 	nlen = t.len + 1 + strlen("serial:") + strlen(e.value) + 1;
 	nbuf = malloc(nlen + 1);
 	if (!nbuf) {
-		r = ss_error_set(err, -ENOMEM, "out of memory");
+		r = ss_error_nomem(err);
 		goto out;
 	}
 	at = t.len;
@@ -567,7 +567,7 @@ int protect_remove(const char *path, enum protect_kind kind, const char *value,
 		return r;
 	nbuf = malloc(t.len + 1);
 	if (!nbuf) {
-		r = ss_error_set(err, -ENOMEM, "out of memory");
+		r = ss_error_nomem(err);
 		goto out;
 	}
 	/* entries are in line order: walk lines and entries together */

@@ -413,7 +413,7 @@ int qualify_thresholds_load(const char *path, struct qualify_thresholds *t, stru
 			if (!nb) {
 				close(fd);
 				free(buf);
-				return ss_error_set(err, -ENOMEM, "out of memory");
+				return ss_error_nomem(err);
 			}
 			buf = nb;
 		}
@@ -443,7 +443,7 @@ int qualify_thresholds_format(const struct qualify_thresholds *t, char **out, st
 	FILE *f = open_memstream(&buf, &len);
 
 	if (!f)
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	fprintf(f, "# shortstroke qualify thresholds: 'key = value', '#' starts a comment.\n"
 		   "# Copy this file, edit it, and pass it with --thresholds FILE.\n");
 	for (unsigned i = 0; i < NKEYS; i++) {
@@ -463,7 +463,7 @@ int qualify_thresholds_format(const struct qualify_thresholds *t, char **out, st
 	}
 	if (fclose(f)) {
 		free(buf);
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	}
 	*out = buf;
 	return 0;
@@ -1304,9 +1304,9 @@ int qualify_disk(struct drive *d, struct io_dev *io, const struct qualify_opts *
 		for (unsigned i = c + 1; i < QC_COUNT; i++)
 			qualify_set_check(r, (enum qualify_check)i, QUALIFY_SKIP,
 					  "not run: the disk vanished");
-		ss_error_prefix(err, "%s: ", r->device);
+		ss_error_subject(err, r->device);
 	} else if (rc) {
-		ss_error_prefix(err, "%s: ", r->device);
+		ss_error_subject(err, r->device);
 	} else {
 		qualify_report(&q, 1.0, "done");
 	}

@@ -445,7 +445,7 @@ int qualify_remap_blocks(struct qrun *q, struct ss_error *err)
 								    : QUALIFY_SCAN_BLOCK);
 	if (!r->remap || !buf) {
 		free(buf);
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	}
 	/* the unreadable blocks, in runs of at most REMAP_IO_MAX */
 	for (unsigned i = 0; i < r->nbad; i++) {

@@ -600,7 +600,7 @@ int array_replace(struct ss_ctx *ctx, const struct array_replace_opts *o,
 	x.log = open_memstream(&res->log, &len);
 	if (!x.log) {
 		array_unlock(fd);
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	}
 	rc = replace_locked(&x, err);
 	fclose(x.log);

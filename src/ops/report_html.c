@@ -835,7 +835,7 @@ int qualify_report_html(const struct qualify_report_meta *m, const struct qualif
 	FILE *f = open_memstream(&buf, &l);
 
 	if (!f)
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	for (unsigned i = 0; i < n; i++)
 		passed += r[i]->pass;
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", f);
@@ -890,7 +890,7 @@ int qualify_report_html(const struct qualify_report_meta *m, const struct qualif
 	fputs("</body>\n</html>\n", f);
 	if (fclose(f)) {
 		free(buf);
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	}
 	*out = buf;
 	if (len)

@@ -531,7 +531,7 @@ static int smart_read_ata(struct drive *d, const struct drive_info *info, struct
 		return ss_error_set(err, rc, "%s: cannot build the SMART blob", name);
 	rc = smart_ata_evaluate(blob, blen, out, err);
 	if (rc)
-		ss_error_prefix(err, "%s: ", name);
+		ss_error_subject(err, name);
 	return rc;
 }
 

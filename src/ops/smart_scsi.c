@@ -242,7 +242,7 @@ int smart_scsi_read(struct drive *d, const struct drive_info *info, struct smart
 
 	buf = malloc(LOG_BUF_MAX);
 	if (!buf)
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	rc = smart_scsi_log_sense(d, LOG_PAGE_SUPPORTED, buf, LOG_BUF_MAX, &got, err);
 	if (rc == -EOPNOTSUPP) {
 		free(buf);
@@ -291,7 +291,7 @@ static int read_selftest_page(struct drive *d, struct log_selftest *st, struct s
 	int rc;
 
 	if (!buf)
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	rc = smart_scsi_log_sense(d, LOG_PAGE_SELFTEST, buf, LOG_BUF_MAX, &got, err);
 	if (rc == -EOPNOTSUPP)
 		ss_error_set(err, rc,

@@ -91,7 +91,7 @@ int zones_report(struct drive *d, const struct drive_info *info, struct zone_rep
 	out->zac = info->ata;
 	buf = malloc(ZONES_BUF_LEN);
 	if (!buf)
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	for (;;) {
 		struct zone_desc *last;
 		uint64_t next;
@@ -236,7 +236,7 @@ static int list_notches(struct drive *d, struct zone_geometry *g, const uint8_t 
 	}
 	g->notches = calloc(max, sizeof(*g->notches));
 	if (!g->notches)
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	for (unsigned n = 1; n <= max; n++) {
 		struct scsi_notch_page np;
 		struct scsi_format_page fp;

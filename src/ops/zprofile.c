@@ -200,11 +200,11 @@ int zprofile_from_points(const struct zprofile_point *points, unsigned n, uint64
 					    "the disk");
 	z = calloc(1, sizeof(*z));
 	if (!z)
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	z->points = calloc(n, sizeof(*z->points));
 	if (!z->points) {
 		zprofile_free(z);
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	}
 	memcpy(z->points, points, n * sizeof(*points));
 	z->npoints = n;
@@ -237,7 +237,7 @@ int zprofile_from_points(const struct zprofile_point *points, unsigned n, uint64
 	}
 	if (find_zones(z, step) || make_cuts(z, keep)) {
 		zprofile_free(z);
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	}
 	*out = z;
 	return 0;
@@ -294,7 +294,7 @@ int zprofile_measure(struct io_dev *dev, const struct zprofile_opts *o, struct z
 	if (!pts || !res) {
 		free(pts);
 		free(res);
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	}
 	for (unsigned i = 0; i < n; i++) {
 		uint64_t lba = (uint64_t)((double)room * i / (n - 1));
@@ -354,6 +354,6 @@ int zprofile_measure_node(const char *node, const char *spec, struct dev_env *en
 		io_dev_close(io);
 	}
 	if (rc)
-		ss_error_prefix(err, "%s: ", spec);
+		ss_error_subject(err, spec);
 	return rc;
 }

@@ -103,62 +103,51 @@ static bool is_parity(int level)
 	return level == 5 || level == 6 || level == 50 || level == 60;
 }
 
-int sim_md_check(int level, unsigned n, unsigned copies, unsigned groups, char *msg, size_t msglen)
+int sim_md_check(int level, unsigned n, unsigned copies, unsigned groups, struct ss_error *err)
 {
 	unsigned k, g, per;
 
-	msg[0] = '\0';
-	if (level != 0 && level != 1 && level != 10 && !is_parity(level)) {
-		snprintf(msg, msglen, "RAID %d is not modelled: give 0, 1, 10, 5, 6, 50 or 60",
-			 level);
-		return -EINVAL;
-	}
-	if (n > SIM_ARRAY_MAX_MEMBERS) {
-		snprintf(msg, msglen, "at most %d members, it has %u", SIM_ARRAY_MAX_MEMBERS, n);
-		return -EINVAL;
-	}
+	if (level != 0 && level != 1 && level != 10 && !is_parity(level))
+		return ss_error_set(
+		    err, -EINVAL, "RAID %d is not modelled: give 0, 1, 10, 5, 6, 50 or 60", level);
+	if (n > SIM_ARRAY_MAX_MEMBERS)
+		return ss_error_set(err, -EINVAL, "at most %d members, it has %u",
+				    SIM_ARRAY_MAX_MEMBERS, n);
 	switch (level) {
 	case 0:
 	case 1:
-		if (n < 2) {
-			snprintf(msg, msglen, "RAID %d needs at least 2 members, it has %u", level,
-				 n);
-			return -EINVAL;
-		}
-		if (level == 1 && copies && copies != n) {
-			snprintf(msg, msglen,
-				 "RAID 1 keeps a copy on every member: copies must be %u", n);
-			return -EINVAL;
-		}
+		if (n < 2)
+			return ss_error_set(
+			    err, -EINVAL, "RAID %d needs at least 2 members, it has %u", level, n);
+		if (level == 1 && copies && copies != n)
+			return ss_error_set(
+			    err, -EINVAL, "RAID 1 keeps a copy on every member: copies must be %u",
+			    n);
 		return 0;
 	case 10:
 		k = copies ? copies : 2;
-		if (k < 2 || n < k) {
-			snprintf(msg, msglen,
-				 "RAID 10 with %u near copies needs at least %u members, it has %u",
-				 k, k < 2 ? 2 : k, n);
-			return -EINVAL;
-		}
+		if (k < 2 || n < k)
+			return ss_error_set(
+			    err, -EINVAL,
+			    "RAID 10 with %u near copies needs at least %u members, it has %u", k,
+			    k < 2 ? 2 : k, n);
 		return 0;
 	case 5:
 	case 6:
-		if (n < (level == 5 ? 3u : 4u)) {
-			snprintf(msg, msglen, "RAID %d needs at least %u members, it has %u", level,
-				 level == 5 ? 3u : 4u, n);
-			return -EINVAL;
-		}
+		if (n < (level == 5 ? 3u : 4u))
+			return ss_error_set(err, -EINVAL,
+					    "RAID %d needs at least %u members, it has %u", level,
+					    level == 5 ? 3u : 4u, n);
 		return 0;
 	default:
 		g = groups ? groups : 2;
 		per = level == 50 ? 3 : 4;
-		if (g < 2 || n % g || n / g < per) {
-			snprintf(
-			    msg, msglen,
+		if (g < 2 || n % g || n / g < per)
+			return ss_error_set(
+			    err, -EINVAL,
 			    "RAID %d in %u groups needs a multiple of %u members with at least "
 			    "%u in each group, it has %u",
 			    level, g, g, per, n);
-			return -EINVAL;
-		}
 		return 0;
 	}
 }
@@ -166,12 +155,13 @@ int sim_md_check(int level, unsigned n, unsigned copies, unsigned groups, char *
 int sim_array_md(const struct sim_array *a, uint64_t member_blocks, uint32_t lblock,
 		 struct sim_md *g, struct ss_error *err)
 {
-	char msg[160];
 	uint64_t rows;
 
 	memset(g, 0, sizeof(*g));
-	if (sim_md_check(a->level, a->n, a->copies, a->groups, msg, sizeof(msg)))
-		return ss_error_set(err, -EINVAL, "array %s: %s", a->name, msg);
+	if (sim_md_check(a->level, a->n, a->copies, a->groups, err)) {
+		ss_error_prefix(err, "array %s: ", a->name);
+		return -EINVAL;
+	}
 	if (!lblock || ((uint64_t)a->chunk_kib * 1024) % lblock)
 		return ss_error_set(err, -EINVAL,
 				    "array %s: a chunk of %u KiB is no multiple of the members' "
@@ -265,13 +255,22 @@ static void parity_chunk(const struct sim_md *g, uint64_t c, unsigned *group, ui
 	*i = (unsigned)(gc % g->dg);
 }
 
+/* What sim_md_map was asked: the direction, how to choose a copy, where the commands go */
+struct map_to {
+	bool write;
+	sim_md_choose_fn choose;
+	void *arg;
+	struct sim_md_ops *ops;
+};
+
 /* Read one copy of (or write every copy of) a piece held on several members. */
-static int put_copies(const unsigned *member, const uint64_t *lba, unsigned k, uint32_t blocks,
-		      bool write, sim_md_choose_fn choose, void *arg, struct sim_md_ops *ops)
+static int put_copies(const struct map_to *m, const unsigned *member, const uint64_t *lba,
+		      unsigned k, uint32_t blocks)
 {
+	struct sim_md_ops *ops = m->ops;
 	unsigned pick;
 
-	if (write) {
+	if (m->write) {
 		for (unsigned j = 0; j < k; j++) {
 			struct sim_md_op op = { member[j], lba[j], blocks, true, false };
 
@@ -280,7 +279,7 @@ static int put_copies(const unsigned *member, const uint64_t *lba, unsigned k, u
 		}
 		return 0;
 	}
-	pick = choose ? choose(arg, member, lba, k, blocks) : 0;
+	pick = m->choose ? m->choose(m->arg, member, lba, k, blocks) : 0;
 	if (pick >= k)
 		pick = 0;
 	{
@@ -296,6 +295,7 @@ int sim_md_map(const struct sim_md *g, uint64_t lba, uint32_t blocks, bool write
 	unsigned member[SIM_ARRAY_MAX_MEMBERS];
 	uint64_t at[SIM_ARRAY_MAX_MEMBERS];
 	uint64_t end = lba + blocks;
+	const struct map_to m = { write, choose, arg, ops };
 
 	if (write && is_parity(g->level))
 		return -EINVAL; /* by stripe: sim_md_parts, sim_md_stripe_write */
@@ -304,7 +304,7 @@ int sim_md_map(const struct sim_md *g, uint64_t lba, uint32_t blocks, bool write
 			member[j] = j;
 			at[j] = lba;
 		}
-		return put_copies(member, at, g->n, blocks, write, choose, arg, ops);
+		return put_copies(&m, member, at, g->n, blocks);
 	}
 	while (lba < end) {
 		uint64_t c = lba / g->chunk, off = lba % g->chunk;
@@ -323,7 +323,7 @@ int sim_md_map(const struct sim_md *g, uint64_t lba, uint32_t blocks, bool write
 				member[j] = (unsigned)(p % g->n);
 				at[j] = p / g->n * g->chunk + off;
 			}
-			rc = put_copies(member, at, g->copies, len, write, choose, arg, ops);
+			rc = put_copies(&m, member, at, g->copies, len);
 		} else {
 			unsigned data[SIM_ARRAY_MAX_MEMBERS], group, i;
 			uint64_t stripe;
@@ -439,12 +439,29 @@ unsigned sim_md_cached_rows(const struct sim_md *g, const struct sim_md_cached *
 	return n;
 }
 
+/* A stripe being written: where its chunks are (members data[], parity p
+ * and q), its cache entry, where the commands go and the rows by way. */
+struct stripe_put {
+	const struct sim_md *g;
+	uint64_t stripe;
+	unsigned data[SIM_ARRAY_MAX_MEMBERS];
+	int p, q;
+	struct sim_md_cached *cache;
+	struct sim_md_ops *ops;
+	struct sim_md_how *how;
+};
+
 /* The commands of the rows [x, y) of a stripe whose data chunks in mask are
- * written (members data[], parity p and q). */
-static int put_rows(const struct sim_md *g, uint64_t stripe, const unsigned *data, int p, int q,
-		    uint64_t mask, uint64_t x, uint64_t y, struct sim_md_cached *cache,
-		    struct sim_md_ops *ops, struct sim_md_how *how)
+ * written. */
+static int put_rows(const struct stripe_put *sp, uint64_t mask, uint64_t x, uint64_t y)
 {
+	const struct sim_md *g = sp->g;
+	const unsigned *data = sp->data;
+	int p = sp->p, q = sp->q;
+	struct sim_md_cached *cache = sp->cache;
+	struct sim_md_ops *ops = sp->ops;
+	struct sim_md_how *how = sp->how;
+	uint64_t stripe = sp->stripe;
 	unsigned blocks = g->dg + g->parity, member[SIM_ARRAY_MAX_MEMBERS];
 	unsigned rmw = 0, rcw = 0, way; /* way: 0 no reads, 1 rmw, 2 rcw */
 	bool up[SIM_ARRAY_MAX_MEMBERS], written_b[SIM_ARRAY_MAX_MEMBERS];
@@ -488,13 +505,15 @@ static int put_rows(const struct sim_md *g, uint64_t stripe, const unsigned *dat
 	return rc;
 }
 
-int sim_md_stripe_write(const struct sim_md *g, unsigned group, uint64_t stripe,
-			const struct sim_md_part *r, unsigned nr, struct sim_md_cached *cache,
+int sim_md_stripe_write(const struct sim_md *g, const struct sim_md_write *w,
 			struct sim_md_ops *ops, struct sim_md_how *how)
 {
-	unsigned data[SIM_ARRAY_MAX_MEMBERS], nb = 0, blocks = g->dg + g->parity;
+	struct stripe_put sp = { g, w->stripe, { 0 }, 0, 0, w->cache, ops, how };
+	const struct sim_md_part *r = w->parts;
+	struct sim_md_cached *cache = w->cache;
+	unsigned nb = 0, blocks = g->dg + g->parity, nr = w->nparts, group = w->group;
 	uint64_t rows = (g->chunk + g->row_blocks - 1) / g->row_blocks, *bp;
-	int p, q, rc = 0;
+	int rc = 0;
 
 	if (how)
 		memset(how, 0, sizeof(*how));
@@ -528,7 +547,7 @@ int sim_md_stripe_write(const struct sim_md *g, unsigned group, uint64_t stripe,
 				break;
 			}
 	nb = sort_unique(bp, nb);
-	sim_md_stripe_members(g, group, stripe, data, &p, &q);
+	sim_md_stripe_members(g, group, w->stripe, sp.data, &sp.p, &sp.q);
 	/* the row ranges are disjoint: what one adds to the cache does not change
 	 * what the next finds (but for writes of less than a 4 KiB row) */
 	for (unsigned e = 0; e + 1 < nb && !rc; e++) {
@@ -538,8 +557,7 @@ int sim_md_stripe_write(const struct sim_md *g, unsigned group, uint64_t stripe,
 			if (written(g, r, nr, i, bp[e]))
 				mask |= 1ULL << i;
 		if (mask)
-			rc = put_rows(g, stripe, data, p, q, mask, bp[e], bp[e + 1], cache, ops,
-				      how);
+			rc = put_rows(&sp, mask, bp[e], bp[e + 1]);
 	}
 	free(bp);
 	return rc;

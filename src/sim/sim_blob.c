@@ -34,16 +34,14 @@ static void tag_text(const uint8_t *p, char out[5])
 	out[4] = '\0';
 }
 
-int sim_blob_parse(const uint8_t *buf, size_t len, struct sim_blob *out, char *why, size_t whylen)
+int sim_blob_parse(const uint8_t *buf, size_t len, struct sim_blob *out, struct ss_error *err)
 {
 	bool idfy = false;
 	size_t off = 0;
 
 	memset(out, 0, sizeof(*out));
-	if (!buf || len == 0) {
-		snprintf(why, whylen, "empty: not a saved IDENTIFY + SMART blob");
-		return -EINVAL;
-	}
+	if (!buf || len == 0)
+		return ss_error_set(err, -EINVAL, "empty: not a saved IDENTIFY + SMART blob");
 	while (off < len) {
 		const uint8_t *p = buf + off;
 		uint8_t *dst = NULL;
@@ -51,22 +49,20 @@ int sim_blob_parse(const uint8_t *buf, size_t len, struct sim_blob *out, char *w
 		uint32_t n, want = 0;
 		char tag[5];
 
-		if (len - off < 8) {
-			snprintf(why, whylen,
-				 "%zu bytes: the record at byte %zu is cut short (a record "
-				 "header is 8 bytes)",
-				 len, off);
-			return -EINVAL;
-		}
+		if (len - off < 8)
+			return ss_error_set(
+			    err, -EINVAL,
+			    "%zu bytes: the record at byte %zu is cut short (a record "
+			    "header is 8 bytes)",
+			    len, off);
 		tag_text(p, tag);
 		n = sg_get_unaligned_be32(p + 4);
-		if (n > len - off - 8) {
-			snprintf(why, whylen,
-				 "%zu bytes: record \"%s\" at byte %zu says %u bytes, only %zu "
-				 "follow",
-				 len, tag, off, n, len - off - 8);
-			return -EINVAL;
-		}
+		if (n > len - off - 8)
+			return ss_error_set(
+			    err, -EINVAL,
+			    "%zu bytes: record \"%s\" at byte %zu says %u bytes, only %zu "
+			    "follow",
+			    len, tag, off, n, len - off - 8);
 		if (!memcmp(p, "IDFY", 4)) {
 			dst = out->identify;
 			seen = &idfy;
@@ -84,17 +80,15 @@ int sim_blob_parse(const uint8_t *buf, size_t len, struct sim_blob *out, char *w
 			want = 4;
 		}
 		if (seen) {
-			if (n != want) {
-				snprintf(why, whylen,
-					 "record \"%s\" at byte %zu is %u bytes, expected %u", tag,
-					 off, n, want);
-				return -EINVAL;
-			}
-			if (*seen) {
-				snprintf(why, whylen, "record \"%s\" at byte %zu is a second one",
-					 tag, off);
-				return -EINVAL;
-			}
+			if (n != want)
+				return ss_error_set(
+				    err, -EINVAL,
+				    "record \"%s\" at byte %zu is %u bytes, expected %u", tag, off,
+				    n, want);
+			if (*seen)
+				return ss_error_set(err, -EINVAL,
+						    "record \"%s\" at byte %zu is a second one",
+						    tag, off);
 			*seen = true;
 			if (dst)
 				memcpy(dst, p + 8, n);
@@ -103,15 +97,14 @@ int sim_blob_parse(const uint8_t *buf, size_t len, struct sim_blob *out, char *w
 		}
 		off += 8 + (size_t)n;
 	}
-	if (!idfy) {
-		snprintf(why, whylen,
-			 "no IDENTIFY record (\"IDFY\"): not a saved IDENTIFY + SMART blob");
-		return -EINVAL;
-	}
+	if (!idfy)
+		return ss_error_set(
+		    err, -EINVAL,
+		    "no IDENTIFY record (\"IDFY\"): not a saved IDENTIFY + SMART blob");
 	return 0;
 }
 
-int sim_blob_apply(struct sim_config *c, const struct sim_blob *b, char *why, size_t whylen)
+int sim_blob_apply(struct sim_config *c, const struct sim_blob *b, struct ss_error *err)
 {
 	struct ata_identify id;
 	const uint8_t *w = b->identify;
@@ -119,20 +112,17 @@ int sim_blob_apply(struct sim_config *c, const struct sim_blob *b, char *why, si
 	uint16_t rpm = word(w, 217), ff = word(w, 168) & 0x0f;
 	int rc = ata_parse_identify(w, 512, &id);
 
-	if (rc && !id.checksum_valid) {
-		snprintf(why, whylen, "the IDENTIFY data's checksum (word 255) is wrong");
-		return -EINVAL;
-	}
-	if (rc || (id.logical_size != 512 && id.logical_size != 4096)) {
-		snprintf(why, whylen,
-			 "IDENTIFY (words 106, 117-118) gives a logical sector size other than "
-			 "512 or 4096 bytes, the ones the simulator models");
-		return -EINVAL;
-	}
-	if (!id.capacity) {
-		snprintf(why, whylen, "IDENTIFY gives no capacity (words 60-61, 100-103)");
-		return -EINVAL;
-	}
+	if (rc && !id.checksum_valid)
+		return ss_error_set(err, -EINVAL,
+				    "the IDENTIFY data's checksum (word 255) is wrong");
+	if (rc || (id.logical_size != 512 && id.logical_size != 4096))
+		return ss_error_set(
+		    err, -EINVAL,
+		    "IDENTIFY (words 106, 117-118) gives a logical sector size other than "
+		    "512 or 4096 bytes, the ones the simulator models");
+	if (!id.capacity)
+		return ss_error_set(err, -EINVAL,
+				    "IDENTIFY gives no capacity (words 60-61, 100-103)");
 	c->blob = true;
 	c->bl = *b;
 	snprintf(c->model, sizeof(c->model), "%s", id.model);
@@ -159,10 +149,8 @@ int sim_blob_apply(struct sim_config *c, const struct sim_blob *b, char *why, si
 	c->smart.enabled = id.smart_supported && id.smart_enabled;
 	c->blob_smart = id.smart_supported && b->has_data;
 	c->blob_ext_cap = word(w, 69) & 0x0008;
-	if (sim_ata_identify_cfg(c, c->blob_base)) {
-		snprintf(why, whylen, "out of memory");
-		return -ENOMEM;
-	}
+	if (sim_ata_identify_cfg(c, c->blob_base))
+		return ss_error_nomem(err);
 	/* power-on hours for the self-test log: attribute 9's raw value */
 	if (c->blob_smart)
 		for (unsigned i = 0; i < 30; i++) {
@@ -174,7 +162,7 @@ int sim_blob_apply(struct sim_config *c, const struct sim_blob *b, char *why, si
 	return 0;
 }
 
-int sim_blob_load(const char *path, struct sim_blob *out, char *why, size_t whylen)
+int sim_blob_load(const char *path, struct sim_blob *out, struct ss_error *err)
 {
 	uint8_t buf[SIM_BLOB_MAX + 1];
 	struct stat sb;
@@ -185,30 +173,28 @@ int sim_blob_load(const char *path, struct sim_blob *out, char *why, size_t whyl
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0) {
 		rc = -errno;
-		snprintf(why, whylen, "cannot open it: %s", strerror(errno));
+		ss_error_set(err, rc, "cannot open it: %s", strerror(errno));
 		return rc;
 	}
 	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
 		close(fd);
-		snprintf(why, whylen, "not a regular file");
-		return -EINVAL;
+		return ss_error_set(err, -EINVAL, "not a regular file");
 	}
 	while (len < sizeof(buf) && (n = read(fd, buf + len, sizeof(buf) - len)) != 0) {
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
 			rc = -errno;
-			snprintf(why, whylen, "cannot read it: %s", strerror(errno));
+			ss_error_set(err, rc, "cannot read it: %s", strerror(errno));
 			close(fd);
 			return rc;
 		}
 		len += (size_t)n;
 	}
 	close(fd);
-	if (len > SIM_BLOB_MAX) {
-		snprintf(why, whylen, "larger than %u KiB: not a saved IDENTIFY + SMART blob",
-			 SIM_BLOB_MAX >> 10);
-		return -EFBIG;
-	}
-	return sim_blob_parse(buf, len, out, why, whylen);
+	if (len > SIM_BLOB_MAX)
+		return ss_error_set(err, -EFBIG,
+				    "larger than %u KiB: not a saved IDENTIFY + SMART blob",
+				    SIM_BLOB_MAX >> 10);
+	return sim_blob_parse(buf, len, out, err);
 }

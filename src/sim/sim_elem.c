@@ -42,7 +42,8 @@
 
 #define ELEM_LIMIT_PPM 30000.0
 
-bool sim_elem_supported(const struct sim_drive *d)
+/* The rig says "depop": the element commands are answered */
+static bool sim_elem_supported(const struct sim_drive *d)
 {
 	return d->cfg.depop;
 }
@@ -111,7 +112,7 @@ static uint8_t health_of(const struct sim_drive *d, unsigned head)
 	return (uint8_t)h;
 }
 
-uint32_t sim_elem_progress(const struct sim_drive *d, uint64_t now)
+static uint32_t sim_elem_progress(const struct sim_drive *d, uint64_t now)
 {
 	const struct sim_state *s = &d->st;
 	double f;

@@ -181,7 +181,9 @@ static double lba_frac(const struct sim_drive *d, uint64_t lba, unsigned a)
 	return (double)(lba - r->lba) / (double)r->blocks;
 }
 
-void sim_media_select(struct sim_drive *d, uint64_t lba)
+/* A multi-actuator drive: the head stack of lba's range becomes the
+ * current one (st.head_lba, st.next_lba, spin); the others keep theirs. */
+static void sim_media_select(struct sim_drive *d, uint64_t lba)
 {
 	unsigned a = act_of(d, lba);
 	struct sim_act *o, *n;

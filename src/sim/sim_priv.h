@@ -587,10 +587,6 @@ struct sim_head {
 	double s, angle, span;
 	unsigned act; /* whose head stack (multi-actuator drives) */
 };
-/* A multi-actuator drive: the head stack of lba's range becomes the
- * current one (st.head_lba, st.next_lba, spin); the others keep theirs.
- * _reset: after a power cycle, every other one at its range's outer edge */
-void sim_media_select(struct sim_drive *d, uint64_t lba);
 void sim_media_actuators_reset(struct sim_drive *d);
 void sim_media_head(const struct sim_drive *d, struct sim_head *h);
 /* Seek + rotational wait from h to lba (0 when lba continues the last
@@ -680,15 +676,15 @@ uint8_t sim_flash_rc16_bits(const struct sim_drive *d);
 
 /* --- saved IDENTIFY + SMART blobs (sim_blob.c) --- */
 
-/* Parse a blob. 0, or -EINVAL with the reason in why. */
-int sim_blob_parse(const uint8_t *buf, size_t len, struct sim_blob *out, char *why, size_t whylen);
+/* Parse a blob. 0, or -EINVAL with the reason in err. */
+int sim_blob_parse(const uint8_t *buf, size_t len, struct sim_blob *out, struct ss_error *err);
 /* Seed a SATA drive's configuration from a parsed blob: identity,
  * capacity, sector sizes, rpm, form factor, features, queue depth, write
- * cache, SMART. 0, or -EINVAL with the reason in why (a sector size the
+ * cache, SMART. 0, or -EINVAL with the reason in err (a sector size the
  * simulator does not model, no capacity). */
-int sim_blob_apply(struct sim_config *c, const struct sim_blob *b, char *why, size_t whylen);
-/* Read and parse a blob file. 0, or a negative errno with the reason. */
-int sim_blob_load(const char *path, struct sim_blob *out, char *why, size_t whylen);
+int sim_blob_apply(struct sim_config *c, const struct sim_blob *b, struct ss_error *err);
+/* Read and parse a blob file. 0, or a negative errno with the reason in err. */
+int sim_blob_load(const char *path, struct sim_blob *out, struct ss_error *err);
 
 /* --- command execution (sim_drive.c, sim_scsi.c, sim_ata.c) --- */
 
@@ -842,8 +838,6 @@ uint64_t sim_unit_read_ns(struct sim_drive *d, uint64_t lba, uint64_t n);
 
 /* --- storage elements (sim_elem.c) --- */
 
-/* The rig says "depop": the element commands are answered */
-bool sim_elem_supported(const struct sim_drive *d);
 /* Surfaces that serve data, and the k-th of them (0-based) */
 unsigned sim_elem_live(const struct sim_drive *d);
 unsigned sim_elem_head(const struct sim_drive *d, unsigned k);
@@ -851,7 +845,6 @@ unsigned sim_elem_head(const struct sim_drive *d, unsigned k);
 uint64_t sim_native_blocks(const struct sim_drive *d);
 /* An element is being removed or restored; its progress 0..65535 */
 bool sim_elem_busy(const struct sim_drive *d);
-uint32_t sim_elem_progress(const struct sim_drive *d, uint64_t now);
 /* Let time pass: the removal or restoration ends when its time comes */
 void sim_elem_tick(struct sim_drive *d, uint64_t now);
 /* NOT READY, 04h/24h (removing) or 04h/25h (restoring), with progress */

@@ -515,7 +515,8 @@ static int rd_blob(struct rp *p, struct sim_config *c, struct json_object *v,
 		   const struct jpos *pos)
 {
 	const char *f = "smart_blob", *name, *slash;
-	char path[4096], why[256];
+	struct ss_error berr = { 0 };
+	char path[4096];
 	struct sim_blob *b;
 	int rc;
 
@@ -537,12 +538,12 @@ static int rd_blob(struct rp *p, struct sim_config *c, struct json_object *v,
 	b = malloc(sizeof(*b));
 	if (!b)
 		return rp_fail(p, pos, f, "out of memory");
-	rc = sim_blob_load(path, b, why, sizeof(why));
+	rc = sim_blob_load(path, b, &berr);
 	if (!rc)
-		rc = sim_blob_apply(c, b, why, sizeof(why));
+		rc = sim_blob_apply(c, b, &berr);
 	free(b);
 	if (rc)
-		return rp_fail(p, pos, f, "%s: %s", path, why);
+		return rp_fail(p, pos, f, "%s: %s", path, berr.msg);
 	return 0;
 }
 
@@ -587,31 +588,39 @@ static bool valid_id(const char *s)
 	return true;
 }
 
+/* A number of an object of numbers: its key, where it goes, its range */
+struct num_field {
+	const char *key; /* NULL ends a list */
+	double *dst;
+	double min, max;
+};
+#define NUM_FIELDS_MAX 8
+
 static int rd_numbers(struct rp *p, struct json_object *v, const struct jpos *pos,
-		      const char *field, const char *const *keys, double *const *dst,
-		      const double *min, const double *max);
+		      const char *field, const struct num_field *f);
 
 /* "spread": {"seek_pct", "rate_pct", "rpm_pct", "overhead_pct"} into u */
 static int rd_spread(struct rp *p, struct json_object *v, const struct jpos *pos,
 		     struct sim_unit *u)
 {
-	static const char *const keys[] = { "seek_pct", "rate_pct", "rpm_pct", "overhead_pct",
-					    NULL };
-	static const double min[] = { 0, 0, 0, 0 }, max[] = { 20, 20, 5, 50 };
-	double *const dst[] = { &u->seek_pct, &u->rate_pct, &u->rpm_pct, &u->overhead_pct };
+	const struct num_field f[] = { { "seek_pct", &u->seek_pct, 0, 20 },
+				       { "rate_pct", &u->rate_pct, 0, 20 },
+				       { "rpm_pct", &u->rpm_pct, 0, 5 },
+				       { "overhead_pct", &u->overhead_pct, 0, 50 },
+				       { NULL, NULL, 0, 0 } };
 
-	return rd_numbers(p, v, pos, "spread", keys, dst, min, max);
+	return rd_numbers(p, v, pos, "spread", f);
 }
 
 /* "retries": {"outer_ppm", "inner_ppm"} into u */
 static int rd_retries(struct rp *p, struct json_object *v, const struct jpos *pos,
 		      struct sim_unit *u)
 {
-	static const char *const keys[] = { "outer_ppm", "inner_ppm", NULL };
-	static const double min[] = { 0, 0 }, max[] = { 1e6, 1e6 };
-	double *const dst[] = { &u->retry_ppm_outer, &u->retry_ppm_inner };
+	const struct num_field f[] = { { "outer_ppm", &u->retry_ppm_outer, 0, 1e6 },
+				       { "inner_ppm", &u->retry_ppm_inner, 0, 1e6 },
+				       { NULL, NULL, 0, 0 } };
 
-	return rd_numbers(p, v, pos, "retries", keys, dst, min, max);
+	return rd_numbers(p, v, pos, "retries", f);
 }
 
 static int parse_member(struct rp *p, struct sim_config *c, const char *k, struct json_object *v,
@@ -1085,41 +1094,56 @@ static int rd_members(struct rp *p, struct json_object *v, const struct jpos *po
 	return 0;
 }
 
-/* An object of numbers: keys[i] into *dst[i], each from min[i] to max[i]. */
+/* An object of numbers: each f[i].key into *f[i].dst, from f[i].min to f[i].max. */
 static int rd_numbers(struct rp *p, struct json_object *v, const struct jpos *pos,
-		      const char *field, const char *const *keys, double *const *dst,
-		      const double *min, const double *max)
+		      const char *field, const struct num_field *f)
 {
+	const char *keys[NUM_FIELDS_MAX + 1];
 	char prefix[40], name[80];
 	struct json_object *x;
+	unsigned n = 0;
 
+	while (n < NUM_FIELDS_MAX && f[n].key) {
+		keys[n] = f[n].key;
+		n++;
+	}
+	keys[n] = NULL;
 	if (!json_object_is_type(v, json_type_object))
 		return rp_fail(p, pos, field, "expected an object");
 	snprintf(prefix, sizeof(prefix), "%s.", field);
 	if (check_keys(p, v, pos, prefix, keys))
 		return p->rc;
-	for (unsigned i = 0; keys[i]; i++) {
+	for (unsigned i = 0; i < n; i++) {
 		if (!json_object_object_get_ex(v, keys[i], &x))
 			continue;
 		snprintf(name, sizeof(name), "%s.%s", field, keys[i]);
-		if (rd_num(p, x, jpos_member(pos, keys[i]), name, min[i], max[i], dst[i]))
+		if (rd_num(p, x, jpos_member(pos, keys[i]), name, f[i].min, f[i].max, f[i].dst))
 			return p->rc;
 	}
 	return 0;
 }
 
+/* An array being read: where it goes, the drive indices of its members, its
+ * "layout", and the rig's drives they are taken from. */
+struct array_in {
+	struct sim_array *a;
+	unsigned *members;
+	char layout[32];
+	const struct sim_config *cfgs;
+	size_t ncfg;
+};
+
 /* One field of an array, checked for its type and range only. */
-static int parse_array_member(struct rp *p, struct sim_array *a, const char *k,
-			      struct json_object *v, const struct jpos *kp,
-			      const struct sim_config *cfgs, size_t ncfg, unsigned *idx,
-			      char *layout)
+static int parse_array_member(struct rp *p, struct array_in *ai, const char *k,
+			      struct json_object *v, const struct jpos *kp)
 {
-	static const char *const path_keys[] = { "read_mbps", "write_mbps", NULL };
-	static const char *const ctl_keys[] = { "latency_us", "per_member_us", NULL };
-	static const double path_min[] = { 0.001, 0.001 }, path_max[] = { 1e6, 1e6 };
-	static const double ctl_min[] = { 0, 0 }, ctl_max[] = { 1e6, 1e6 };
-	double *const path_dst[] = { &a->read_mbps, &a->write_mbps };
-	double *const ctl_dst[] = { &a->latency_us, &a->per_member_us };
+	struct sim_array *a = ai->a;
+	const struct num_field path[] = { { "read_mbps", &a->read_mbps, 0.001, 1e6 },
+					  { "write_mbps", &a->write_mbps, 0.001, 1e6 },
+					  { NULL, NULL, 0, 0 } };
+	const struct num_field ctl[] = { { "latency_us", &a->latency_us, 0, 1e6 },
+					 { "per_member_us", &a->per_member_us, 0, 1e6 },
+					 { NULL, NULL, 0, 0 } };
 	uint64_t n;
 
 	if (!strcmp(k, "name"))
@@ -1127,7 +1151,7 @@ static int parse_array_member(struct rp *p, struct sim_array *a, const char *k,
 	if (!strcmp(k, "level"))
 		return rd_level(p, v, kp, &a->level);
 	if (!strcmp(k, "members"))
-		return rd_members(p, v, kp, cfgs, ncfg, idx, &a->n);
+		return rd_members(p, v, kp, ai->cfgs, ai->ncfg, ai->members, &a->n);
 	if (!strcmp(k, "chunk_kib")) {
 		if (rd_u64(p, v, kp, k, 4, 4096, &n))
 			return p->rc;
@@ -1143,7 +1167,7 @@ static int parse_array_member(struct rp *p, struct sim_array *a, const char *k,
 		return 0;
 	}
 	if (!strcmp(k, "layout"))
-		return rd_str(p, v, kp, k, 31, layout);
+		return rd_str(p, v, kp, k, sizeof(ai->layout) - 1, ai->layout);
 	if (!strcmp(k, "stripe_cache")) {
 		/* md's stripe_cache_size and its limits (md.rst) */
 		if (rd_u64(p, v, kp, k, 17, 32768, &n))
@@ -1152,9 +1176,9 @@ static int parse_array_member(struct rp *p, struct sim_array *a, const char *k,
 		return 0;
 	}
 	if (!strcmp(k, "path"))
-		return rd_numbers(p, v, kp, k, path_keys, path_dst, path_min, path_max);
+		return rd_numbers(p, v, kp, k, path);
 	if (!strcmp(k, "controller"))
-		return rd_numbers(p, v, kp, k, ctl_keys, ctl_dst, ctl_min, ctl_max);
+		return rd_numbers(p, v, kp, k, ctl);
 	return rp_fail(p, kp, NULL, "unknown field \"%s\"", k);
 }
 
@@ -1166,11 +1190,12 @@ static int not_for_level(struct rp *p, const struct jpos *pos, const char *field
 }
 
 static int parse_array(struct rp *p, struct json_object *o, const struct jpos *pos, unsigned idx,
-		       const struct sim_config *cfgs, size_t ncfg, struct sim_array *a,
-		       unsigned *members)
+		       struct array_in *ai)
 {
+	struct sim_array *a = ai->a;
+	const char *layout = ai->layout;
+	struct ss_error merr = { 0 };
 	struct json_object *x;
-	char layout[32] = "", msg[200];
 	const char *field;
 	bool mirror, parity;
 
@@ -1195,8 +1220,8 @@ static int parse_array(struct rp *p, struct json_object *o, const struct jpos *p
 		for (; !json_object_iter_equal(&it, &end); json_object_iter_next(&it)) {
 			const char *k = json_object_iter_peek_name(&it);
 
-			if (parse_array_member(p, a, k, json_object_iter_peek_value(&it),
-					       jpos_member(pos, k), cfgs, ncfg, members, layout))
+			if (parse_array_member(p, ai, k, json_object_iter_peek_value(&it),
+					       jpos_member(pos, k)))
 				return p->rc;
 		}
 	}
@@ -1224,9 +1249,9 @@ static int parse_array(struct rp *p, struct json_object *o, const struct jpos *p
 			       : parity	      ? "RAID 5 and 6 are modelled \"left-symmetric\" "
 						"(md's default) only"
 					      : "RAID 0 and 1 have no layout to choose");
-	if (sim_md_check(a->level, a->n, a->copies, a->groups, msg, sizeof(msg))) {
+	if (sim_md_check(a->level, a->n, a->copies, a->groups, &merr)) {
 		field = a->copies ? "copies" : a->groups ? "groups" : "members";
-		return rp_fail(p, jpos_member(pos, field), field, "%s", msg);
+		return rp_fail(p, jpos_member(pos, field), field, "%s", merr.msg);
 	}
 	if (a->level == 1)
 		a->copies = a->n;
@@ -1258,9 +1283,9 @@ static int parse_arrays(struct rp *p, struct json_object *v, const struct jpos *
 	for (size_t i = 0; i < n; i++) {
 		const struct jpos *ep = jpos_index(pos, (unsigned)i);
 		struct sim_array *a = &rig->arrays[i];
+		struct array_in ai = { a, members[i], "", cfgs, ncfg };
 
-		if (parse_array(p, json_object_array_get_idx(v, i), ep, (unsigned)i, cfgs, ncfg, a,
-				members[i]))
+		if (parse_array(p, json_object_array_get_idx(v, i), ep, (unsigned)i, &ai))
 			return p->rc;
 		for (size_t j = 0; j < i; j++) {
 			if (!strcmp(rig->arrays[j].name, a->name)) {
@@ -1380,7 +1405,7 @@ static int rig_build(struct rp *p, struct json_object *root, const struct jpos *
 		return p->rc;
 	rig = calloc(1, sizeof(*rig));
 	if (!rig)
-		return ss_error_set(p->err, -ENOMEM, "out of memory");
+		return ss_error_nomem(p->err);
 	rig->time_scale = 1000;
 	if (json_object_object_get_ex(root, "time_scale", &x) &&
 	    rd_num(p, x, jpos_member(rpos, "time_scale"), "time_scale", 0, 1e9, &rig->time_scale))
@@ -1411,7 +1436,7 @@ static int rig_build(struct rp *p, struct json_object *root, const struct jpos *
 	cfgs = calloc(n, sizeof(*cfgs));
 	rig->drives = calloc(n, sizeof(*rig->drives));
 	if (!cfgs || !rig->drives) {
-		rc = ss_error_set(p->err, -ENOMEM, "out of memory");
+		rc = ss_error_nomem(p->err);
 		p->rc = rc;
 		goto fail;
 	}
@@ -1437,7 +1462,7 @@ static int rig_build(struct rp *p, struct json_object *root, const struct jpos *
 		rig->arrays = calloc(na ? na : 1, sizeof(*rig->arrays));
 		members = calloc(na ? na : 1, sizeof(*members));
 		if (!rig->arrays || !members) {
-			p->rc = ss_error_set(p->err, -ENOMEM, "out of memory");
+			p->rc = ss_error_nomem(p->err);
 			goto fail;
 		}
 		if (parse_arrays(p, arrays, jpos_member(rpos, "arrays"), cfgs, n, rig, members))
@@ -1458,7 +1483,7 @@ static int rig_build(struct rp *p, struct json_object *root, const struct jpos *
 		}
 		rig->state_dir = strdup(state_dir);
 		if (!rig->state_dir) {
-			p->rc = ss_error_set(p->err, -ENOMEM, "out of memory");
+			p->rc = ss_error_nomem(p->err);
 			goto fail;
 		}
 	}
@@ -1466,7 +1491,7 @@ static int rig_build(struct rp *p, struct json_object *root, const struct jpos *
 		struct sim_drive *d = drive_new(rig, &cfgs[i]);
 
 		if (!d) {
-			p->rc = ss_error_set(p->err, -ENOMEM, "out of memory");
+			p->rc = ss_error_nomem(p->err);
 			goto fail;
 		}
 		rig->drives[rig->count++] = d;
@@ -1475,7 +1500,7 @@ static int rig_build(struct rp *p, struct json_object *root, const struct jpos *
 			    asprintf(&d->store.path, "%s/%s.img", state_dir, d->cfg.id) < 0) {
 				d->state_path = NULL;
 				d->store.path = NULL;
-				p->rc = ss_error_set(p->err, -ENOMEM, "out of memory");
+				p->rc = ss_error_nomem(p->err);
 				goto fail;
 			}
 			rc = sim_state_lock(d, p->err);
@@ -1539,7 +1564,7 @@ int sim_rig_load_string(const char *json, const char *origin, const char *state_
 				    RIG_MAX_BYTES >> 20);
 	tok = json_tokener_new_ex(32);
 	if (!tok)
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	/* trailing text is checked below, for a clearer message */
 	json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_ALLOW_TRAILING_CHARS);
 	root = json_tokener_parse_ex(tok, json, (int)len);
@@ -1588,12 +1613,12 @@ int sim_rig_load_file(const char *path, const char *state_dir, struct sim_rig **
 	f = fdopen(rc, "r");
 	if (!f) {
 		close(rc);
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	}
 	buf = malloc(RIG_MAX_BYTES + 2);
 	if (!buf) {
 		fclose(f);
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	}
 	while ((n = fread(buf + len, 1, RIG_MAX_BYTES + 1 - len, f)) > 0) {
 		len += n;

@@ -254,7 +254,9 @@ struct sim_drive *sim_encl_slot_drive(const struct sim_encl *e, unsigned slot)
 	return slot < e->nslots ? e->slot[slot] : NULL;
 }
 
-uint64_t sim_drive_sas_addr(const struct sim_drive *d)
+/* The SAS address the enclosure reports for the drive (a SAS drive's target
+ * port, WWN + 1; a SATA drive's WWN; 0 without a WWN). */
+static uint64_t sim_drive_sas_addr(const struct sim_drive *d)
 {
 	if (!d->cfg.has_wwn)
 		return 0;

@@ -205,7 +205,7 @@ static int s_list(struct dev_env *env, struct dev_found **out, size_t *n, struct
 		return 0;
 	*out = calloc(count, sizeof(**out));
 	if (!*out)
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	for (unsigned i = 0; i < count; i++) {
 		char name[sizeof((*out)->name)];
 
@@ -327,7 +327,7 @@ static int s_members(struct dev_env *env, const char *name, struct dev_found **o
 		return rc;
 	*out = calloc(sim_array_members(a), sizeof(**out));
 	if (!*out)
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	for (unsigned i = 0; i < sim_array_members(a); i++) {
 		char m[sizeof((*out)->name)];
 

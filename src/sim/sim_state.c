@@ -252,7 +252,7 @@ static int sim_state_save(struct sim_drive *d, struct ss_error *err)
 			   json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
 								 JSON_C_TO_STRING_SPACED)) < 0) {
 		json_object_put(o);
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	}
 	json_object_put(o);
 	rc = file_write_private(d->state_path, txt, strlen(txt), 0644,
@@ -331,7 +331,7 @@ static int read_file(const char *path, char **out, size_t *outlen, struct ss_err
 		return fd;
 	if (!f) {
 		close(fd);
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	}
 	for (;;) {
 		if (cap - len < 4096) {
@@ -795,7 +795,7 @@ static int lock_open(struct sim_drive *d, struct ss_error *err)
 	if (d->lock_fd >= 0 || d->lock_ro)
 		return 0;
 	if (asprintf(&path, "%s/%s.lock", d->rig->state_dir, d->cfg.id) < 0)
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	d->lock_fd = file_open_private(path, O_RDWR | O_CREAT, 0644, "the simulated drive's lock",
 				       err);
 	if (d->lock_fd == -EACCES || d->lock_fd == -EROFS) {

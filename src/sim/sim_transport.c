@@ -51,7 +51,7 @@ int transport_open_sim(struct sim_drive *d, struct transport **out, struct ss_er
 		return ss_error_set(err, -EINVAL, "no simulated drive");
 	t = calloc(1, sizeof(*t));
 	if (!t)
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	snprintf(name, sizeof(name), "sim:%s", sim_drive_id(d));
 	rc = transport_init(t, d->cfg.nvme ? &sim_nvme_ops : &sim_ops, d, name, err);
 	if (rc) {

@@ -231,7 +231,7 @@ static int check_mounts(const struct disk_ctx *c, struct sysdisk_usage *u, struc
 	it = mnt_new_iter(MNT_ITER_FORWARD);
 	if (!it) {
 		mnt_unref_table(tb);
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	}
 	while (mnt_table_next_fs(tb, it, &fs) == 0) {
 		const char *target = mnt_fs_get_target(fs);
@@ -488,7 +488,7 @@ int sysdisk_in_use(const char *sysroot, const struct sysdisk *d, bool probe_node
 	memset(out, 0, sizeof(*out));
 	c = calloc(1, sizeof(*c));
 	if (!c)
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	c->root = sys_root(sysroot, c->rootbuf);
 	c->d = d;
 	r = sys_devno_dir(c->root, d->major, d->minor, c->dir, sizeof(c->dir));

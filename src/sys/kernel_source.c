@@ -84,7 +84,7 @@ static int k_list(struct dev_env *env, struct dev_found **out, size_t *n, struct
 		return rc;
 	if (count && !(*out = calloc(count, sizeof(**out)))) {
 		sysdisk_free_list(disks);
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	}
 	for (size_t i = 0; i < count; i++)
 		/* SG_IO, or an NVMe namespace (libnvme); virtio: not ours to talk to */

@@ -121,11 +121,10 @@ static int reprobe(const char *root, const char *name, unsigned timeout_ms, char
 			    name, hctl, timeout_ms / 1000);
 }
 
-int sysdisk_reread_capacity(const char *sysroot, const char *name, bool do_reprobe,
-			    uint64_t expected_bytes, unsigned timeout_ms, char *new_node,
-			    size_t new_node_len, uint64_t *size_bytes, struct ss_error *err)
+int sysdisk_reread_capacity(struct sysdisk_reread *r, struct ss_error *err)
 {
-	const char *root = root_of(sysroot);
+	const char *root = root_of(r->sysroot), *name = r->name;
+	uint64_t expected_bytes = r->expected_bytes, *size_bytes = &r->size_bytes;
 	char path[PATH_MAX], cur[64];
 	int rc;
 
@@ -144,8 +143,8 @@ int sysdisk_reread_capacity(const char *sysroot, const char *name, bool do_repro
 			break;
 		nap_ms(100);
 	}
-	if (*size_bytes != expected_bytes && do_reprobe) {
-		rc = reprobe(root, name, timeout_ms, cur, sizeof(cur), err);
+	if (*size_bytes != expected_bytes && r->reprobe) {
+		rc = reprobe(root, name, r->timeout_ms, cur, sizeof(cur), err);
 		if (rc)
 			return rc;
 		rc = read_size(root, cur, size_bytes);
@@ -153,7 +152,7 @@ int sysdisk_reread_capacity(const char *sysroot, const char *name, bool do_repro
 			return ss_error_set(err, rc, "/dev/%s: cannot read its size: %s", cur,
 					    strerror(-rc));
 	}
-	snprintf(new_node, new_node_len, "/dev/%s", cur);
+	snprintf(r->node, sizeof(r->node), "/dev/%s", cur);
 	return 0;
 }
 

@@ -119,7 +119,7 @@ int transport_open_sgio(const char *path, bool read_only, struct transport **out
 		free(t);
 		free(p);
 		scsi_pt_close_device(fd);
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	}
 	p->fd = fd;
 	rc = transport_init(t, &sgio_ops, p, path, err);

@@ -139,7 +139,7 @@ static int st_start_one(struct tui_model *m, const char *spec, enum selftest_kin
 		return ss_error_set(err, -EBUSY, "%s: a job is running on it", spec);
 	op = calloc(1, sizeof(*op));
 	if (!op)
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	op->kind = kind;
 	op->batch = b;
 	atomic_init(&op->abort, false);

@@ -412,14 +412,11 @@ static enum tui_action form_submit(struct tui_model *m, struct tui_dialog *d)
 	const char *s;
 
 	bench_opts_default(o);
-	if (io_workload_parse(tui_field_choice(&fm->f[BF_WORKLOAD]), &o->wl))
+	if (io_workload_parse(tui_field_choice(&fm->f[BF_WORKLOAD]), &o->wl, NULL))
 		return tui_form_refuse(d, BF_WORKLOAD, "Pick a workload.");
 	s = fm->f[BF_QD].text;
-	if (bench_parse_qd(s, o))
-		return tui_form_refuse(d, BF_QD,
-				       "Queue depths '%s': give queue depths of 1 to %u, "
-				       "comma separated (at most %u)",
-				       s, IO_QD_MAX, BENCH_QD_MAX);
+	if (bench_parse_qd(s, o, &err))
+		return tui_form_refuse(d, BF_QD, "Queue depths %s", err.msg);
 	s = fm->f[BF_SPAN].text;
 	if (s[0] && strcmp(s, "100%")) {
 		if (size_parse(s, &o->span, &err))
@@ -427,17 +424,11 @@ static enum tui_action form_submit(struct tui_model *m, struct tui_dialog *d)
 		o->span_given = true;
 	}
 	s = fm->f[BF_TIME].text;
-	if (bench_parse_time(s, &o->time_ns))
-		return tui_form_refuse(d, BF_TIME,
-				       "Time '%s': give a duration of 1ms to 24h, such "
-				       "as 30s, 500ms or 2m",
-				       s);
+	if (bench_parse_time(s, &o->time_ns, &err))
+		return tui_form_refuse(d, BF_TIME, "Time %s", err.msg);
 	s = fm->f[BF_BS].text;
-	if (s[0] && bench_parse_bs(s, &o->bs))
-		return tui_form_refuse(d, BF_BS,
-				       "Request size '%s': block sizes of 512 B to 4 MiB "
-				       "in multiples of 512 are supported",
-				       s);
+	if (s[0] && bench_parse_bs(s, &o->bs, &err))
+		return tui_form_refuse(d, BF_BS, "Request size %s", err.msg);
 	s = fm->f[BF_SEED].text;
 	if (u64_parse(s, &o->seed))
 		return tui_form_refuse(d, BF_SEED, "Seed '%s' is not a number", s);
@@ -460,7 +451,7 @@ static enum tui_action form_submit(struct tui_model *m, struct tui_dialog *d)
 	n = tui_targets(m, idx, MAX_TARGETS);
 	for (size_t i = 0; i < n; i++) {
 		struct tb_drive *x = &f->d[f->n];
-		struct drive *dr = NULL;
+		struct bench_target t = { .write = f->write };
 		char who[200];
 		int rc;
 
@@ -469,25 +460,15 @@ static enum tui_action form_submit(struct tui_model *m, struct tui_dialog *d)
 		if (tui_task_for(m, x->spec))
 			return tui_dialog_error(
 			    d, "%s: a job is running on it; wait for it to end.", x->spec);
-		rc = device_open(m->ctx, x->spec, f->write, &dr, &x->e, &err);
-		drive_free(dr);
-		if (!rc && f->write)
-			rc = device_check_safe(&x->e, false, &err);
-		if (!rc && f->write)
-			rc = bench_write_fits(&x->e.info, x->spec, &err);
-		if (!rc) {
-			rc = io_dev_open_name(x->e.node, ctx_sources(m->ctx), f->write, &x->io,
-					      &err);
-			if (rc)
-				ss_error_prefix(&err, "%s: ", x->spec);
-		}
-		if (!rc) {
-			f->n++;
-			rc = bench_job_plan(o, x->io, f->write, x->spec, &x->job, &err);
-		}
+		t.spec = x->spec;
+		t.e = &x->e;
+		rc = bench_prepare(m->ctx, o, &t, &err);
 		if (rc)
 			return tui_form_refuse(d, rc == -ERANGE ? BF_SPAN : BF_WORKLOAD, "%s",
 					       err.msg);
+		x->io = t.io;
+		x->job = t.job;
+		f->n++;
 		snprintf(who, sizeof(who), "%s  %s %s", x->spec, x->e.info.model, x->e.info.serial);
 		bench_plan_text(o, &x->job, io_dev_geom(x->io), who, f->write, x->plan,
 				sizeof(x->plan));

@@ -195,7 +195,7 @@ static int scan_job(void *arg, const struct progress_sink *sink, struct ss_error
 	encl_fill_slots(&s->ctx, s->devs, s->n, NULL);
 	s->health = calloc(s->n ? s->n : 1, sizeof(*s->health));
 	if (!s->health)
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	for (size_t i = 0; i < s->n; i++) {
 		char phase[64];
 

@@ -375,15 +375,6 @@ fail:
 	return NULL;
 }
 
-/* "spec: msg", unless msg already starts with the drive's name */
-static const char *named(const char *spec, const char *msg, char *buf, size_t len)
-{
-	if (!strncmp(msg, spec, strlen(spec)))
-		return msg;
-	snprintf(buf, len, "%s: %s", spec, msg);
-	return buf;
-}
-
 /* The drives of the flow, a line each (the first six). */
 static void drive_lines(struct tui_dialog *d, const struct cap_flow *f)
 {
@@ -487,7 +478,6 @@ static void restore_changed(struct tui_dialog *d)
 
 static enum tui_action limit_submit(struct tui_model *m, struct tui_dialog *d)
 {
-	char buf[sizeof(d->error)];
 	struct cap_flow *f = d->arg;
 	struct tui_form *fm = d->form;
 	struct cap_request req = { 0 };
@@ -528,10 +518,12 @@ static enum tui_action limit_submit(struct tui_model *m, struct tui_dialog *d)
 		rc = cap_refresh_native(&c, &err);
 		if (!rc)
 			rc = cap_plan_limit_drive(&c, &req, &op->plan, &err);
-		if (rc)
+		if (rc) {
+			ss_error_subject(&err, op->e.spec);
 			return tui_form_refuse(
 			    d, rc == -EOPNOTSUPP || rc == -EACCES ? LF_METHOD : LF_SIZE, "%s",
-			    named(op->e.spec, err.msg, buf, sizeof(buf)));
+			    err.msg);
+		}
 		if (op->plan.noop)
 			return tui_form_refuse(d, LF_SIZE, "Nothing to do: %s: %s", op->e.spec,
 					       op->plan.note);

@@ -22,7 +22,7 @@ const struct tui_col tui_cols[] = {
 
 struct table *tui_drive_table(struct ss_error *err)
 {
-	char names[256], msg[128];
+	char names[256];
 	size_t used = 0;
 	struct table *t;
 
@@ -30,9 +30,9 @@ struct table *tui_drive_table(struct ss_error *err)
 	for (const struct tui_col *c = tui_cols; c->name && used < sizeof(names); c++)
 		used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s",
 					 used ? "," : "", c->name);
-	t = table_new(drive_cols, DRV_COUNT, names, NULL, msg, sizeof(msg));
+	t = table_new(drive_cols, DRV_COUNT, names, NULL, err);
 	if (!t)
-		ss_error_set(err, -EINVAL, "the drive table: %s", msg);
+		ss_error_prefix(err, "the drive table: ");
 	return t;
 }
 

@@ -263,7 +263,7 @@ static int tq_prepare(struct tui_model *m, void *flow, const struct dev_entry *e
 	int rc;
 
 	if (!r)
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	rc = device_open(m->ctx, e->spec, false, &op->d, &op->e, err);
 	if (rc) {
 		drive_free(op->d);

@@ -105,7 +105,7 @@ static int report_job(void *arg, const struct progress_sink *sink, struct ss_err
  * out of memory). */
 static char *report_text(const struct report *r, int cols)
 {
-	char *text = NULL, eb[256];
+	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 
@@ -126,8 +126,12 @@ static char *report_text(const struct report *r, int cols)
 				"\n(RAW left out at this width: 'shortstroke smart -a %s' "
 				"prints it)\n",
 				r->spec);
-	} else if (zones_print(f, &r->e, &r->zones, r->zp, NULL, 0, false, eb, sizeof(eb))) {
-		fprintf(f, "%s\n", eb);
+	} else {
+		const struct zones_show z = { &r->e, &r->zones, r->zp, NULL, 0, false };
+		struct ss_error err = { 0 };
+
+		if (zones_print(f, &z, &err))
+			fprintf(f, "%s\n", err.msg);
 	}
 	if (fclose(f)) {
 		free(text);

@@ -129,14 +129,13 @@ bool tui_view_select(struct tui_model *m, size_t pos)
  * or NULL: tui_cols); NULL with err for a name the registry has not. */
 static struct table *tui_drive_table_of(const char *columns, struct ss_error *err)
 {
-	char msg[160];
 	struct table *t;
 
 	if (!columns || !columns[0])
 		return tui_drive_table(err);
-	t = table_new(drive_cols, DRV_COUNT, DRIVE_COLS_DEFAULT, columns, msg, sizeof(msg));
+	t = table_new(drive_cols, DRV_COUNT, DRIVE_COLS_DEFAULT, columns, err);
 	if (!t)
-		ss_error_set(err, -EINVAL, "the drive table: %s", msg);
+		ss_error_prefix(err, "the drive table: ");
 	return t;
 }
 
@@ -175,12 +174,15 @@ void tui_table_rebuild(struct tui_model *m)
  * LIMITED and STATE among them. 0, or -EINVAL with why in msg. */
 static int columns_check(const char *list, char *msg, size_t len)
 {
+	struct ss_error terr = { 0 };
 	struct table *t;
 	bool seen[DRV_COUNT] = { false };
 
-	t = table_new(drive_cols, DRV_COUNT, DRIVE_COLS_DEFAULT, list, msg, len);
-	if (!t)
+	t = table_new(drive_cols, DRV_COUNT, DRIVE_COLS_DEFAULT, list, &terr);
+	if (!t) {
+		snprintf(msg, len, "%s", terr.msg);
 		return -EINVAL;
+	}
 	for (unsigned c = 0; c < table_cols(t); c++)
 		seen[table_col_id(t, c)] = true;
 	table_free(t);
@@ -277,7 +279,8 @@ static FILE *conf_open(const char *path, int *e, char *msg, size_t len)
 	return NULL;
 }
 
-int tui_conf_load(struct tui_model *m, char *msg, size_t len)
+/* tui_conf_load, what is wrong into msg */
+static int conf_load(struct tui_model *m, char *msg, size_t len)
 {
 	char path[4096], line[512], why[200], sort[40] = "";
 	unsigned no = 0, sort_no = 0, nbad = 0;
@@ -348,6 +351,18 @@ int tui_conf_load(struct tui_model *m, char *msg, size_t len)
 	return nbad ? -EINVAL : 0;
 }
 
+int tui_conf_load(struct tui_model *m, struct ss_error *err)
+{
+	char msg[512];
+	int rc;
+
+	ss_error_clear(err);
+	rc = conf_load(m, msg, sizeof(msg));
+	if (rc)
+		ss_error_set(err, rc, "%s", msg);
+	return rc;
+}
+
 /* Write tui.conf: columns (a comma list; "": none, the defaults) and m's
  * sort. */
 static int conf_save(const struct tui_model *m, const char *columns, char *path, size_t plen,
@@ -380,17 +395,16 @@ static int conf_save(const struct tui_model *m, const char *columns, char *path,
 	return file_write_atomic(path, text, strlen(text), 0644, "tui.conf", err);
 }
 
-int tui_conf_quit(struct tui_model *m, char *msg, size_t len)
+int tui_conf_quit(struct tui_model *m, struct ss_error *err)
 {
-	struct ss_error err = { 0 };
 	char path[4096];
 
-	msg[0] = '\0';
+	ss_error_clear(err);
 	if (m->conf_bad || (m->sort_by == m->conf_sort_by && m->sort_desc == m->conf_sort_desc))
 		return 0; /* a file with a mistake is the user's to mend, not overwritten */
-	if (conf_save(m, m->columns, path, sizeof(path), &err)) {
-		snprintf(msg, len, "the sort is not kept: %s", err.msg);
-		return err.code;
+	if (conf_save(m, m->columns, path, sizeof(path), err)) {
+		ss_error_prefix(err, "the sort is not kept: ");
+		return err ? err->code : -EIO;
 	}
 	m->conf_sort_by = m->sort_by;
 	m->conf_sort_desc = m->sort_desc;

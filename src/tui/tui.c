@@ -127,7 +127,12 @@ int tui_main(struct ss_ctx *ctx, struct ss_error *err)
 	m.ctx = ctx;
 	m.cmdlog = tui_cmdlog_start(); /* before the first command: the log screen's */
 	/* the columns chosen in Setup; what is wrong in the file is said */
-	tui_conf_load(&m, m.status, sizeof(m.status));
+	{
+		struct ss_error cerr = { 0 };
+
+		if (tui_conf_load(&m, &cerr))
+			snprintf(m.status, sizeof(m.status), "%s", cerr.msg);
+	}
 	tui_model_refresh(&m);
 
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
@@ -178,10 +183,10 @@ int tui_main(struct ss_ctx *ctx, struct ss_error *err)
 	}
 	tui_stop();
 	{
-		char msg[300];
+		struct ss_error cerr = { 0 };
 
-		if (tui_conf_quit(&m, msg, sizeof(msg))) /* the sort, for the next start */
-			fprintf(stderr, "shortstroke: %s\n", msg);
+		if (tui_conf_quit(&m, &cerr)) /* the sort, for the next start */
+			fprintf(stderr, "shortstroke: %s\n", cerr.msg);
 	}
 	tui_model_fini(&m);
 	return 0;

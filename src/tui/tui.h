@@ -598,13 +598,13 @@ void tui_count_line(const struct tui_model *m, char *buf, size_t len);
 void tui_select_line(const struct tui_model *m, char *buf, size_t len);
 /* $XDG_CONFIG_HOME/shortstroke/tui.conf, else ~/.config/...; -ENOENT: neither. */
 int tui_conf_path(char *buf, size_t len);
-/* Read tui.conf into m (columns, sort); 0, or an error with what is wrong in msg
+/* Read tui.conf into m (columns, sort); 0, or an error with what is wrong in err
  * (a misspelt column: the defaults are used). No file: 0. */
-int tui_conf_load(struct tui_model *m, char *msg, size_t len);
+int tui_conf_load(struct tui_model *m, struct ss_error *err);
 /* On quitting: a sort changed since tui.conf was read (or written) is
  * written there with the columns, unless the file had a mistake. 0, or an
- * error with why in msg. */
-int tui_conf_quit(struct tui_model *m, char *msg, size_t len);
+ * error with why in err. */
+int tui_conf_quit(struct tui_model *m, struct ss_error *err);
 enum tui_action tui_sort_next(struct tui_model *m);    /* > */
 enum tui_action tui_sort_prev(struct tui_model *m);    /* < */
 enum tui_action tui_sort_invert(struct tui_model *m);  /* I */

@@ -12,8 +12,40 @@ __attribute__((format(printf, 4, 0))) static int error_vset(struct ss_error *err
 		return code;
 	err->code = code;
 	err->usage = usage;
+	err->subject[0] = '\0';
 	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	return code;
+}
+
+int ss_error_nomem(struct ss_error *err)
+{
+	return ss_error_set(err, -ENOMEM, "out of memory");
+}
+
+static bool starts_with_subject(const char *msg, const char *subject)
+{
+	size_t n = strlen(subject);
+
+	return !strncmp(msg, subject, n) && msg[n] == ':' && msg[n + 1] == ' ';
+}
+
+int ss_error_subject(struct ss_error *err, const char *subject)
+{
+	if (!err)
+		return 0;
+	if (err->subject[0] || !subject || !subject[0])
+		return err->code;
+	snprintf(err->subject, sizeof(err->subject), "%s", subject);
+	if (!starts_with_subject(err->msg, err->subject))
+		ss_error_prefix(err, "%s: ", err->subject);
+	return err->code;
+}
+
+const char *ss_error_bare(const struct ss_error *err)
+{
+	if (err->subject[0] && starts_with_subject(err->msg, err->subject))
+		return err->msg + strlen(err->subject) + 2;
+	return err->msg;
 }
 
 int ss_error_set(struct ss_error *err, int code, const char *fmt, ...)
@@ -118,5 +150,6 @@ void ss_error_clear(struct ss_error *err)
 		return;
 	err->code = 0;
 	err->usage = false;
+	err->subject[0] = '\0';
 	err->msg[0] = '\0';
 }

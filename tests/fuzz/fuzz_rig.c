@@ -57,8 +57,11 @@ static void check_array(struct sim_rig *rig, struct sim_array *a)
 			abort();
 		np = g.parity ? sim_md_parts(&g, lba, blocks, parts, 8) : 0;
 		for (unsigned k = 0; k < np && k < 8; k++)
-			if (sim_md_stripe_write(&g, parts[k].group, parts[k].stripe, &parts[k], 1,
-						NULL, &ops, NULL))
+			if (sim_md_stripe_write(&g,
+						&(struct sim_md_write){ parts[k].group,
+									parts[k].stripe, &parts[k],
+									1, NULL },
+						&ops, NULL))
 				abort();
 		check_ops(&g, &ops);
 		free(ops.v);

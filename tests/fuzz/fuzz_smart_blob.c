@@ -70,20 +70,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct sim_blob b;
 	static struct sim_config c;
 	struct sim_rig *rig = NULL;
-	struct ss_error err;
-	char why[256] = "", json[256];
+	struct ss_error err, why = { 0 };
+	char json[256];
 
 	if (size > SIM_BLOB_MAX)
 		return 0;
-	if (sim_blob_parse(data, size, &b, why, sizeof(why))) {
-		if (!why[0])
+	if (sim_blob_parse(data, size, &b, &why)) {
+		if (!why.msg[0])
 			abort();
 		return 0;
 	}
 	memset(&c, 0, sizeof(c));
 	c.sata = true;
-	if (sim_blob_apply(&c, &b, why, sizeof(why))) {
-		if (!why[0])
+	if (sim_blob_apply(&c, &b, &why)) {
+		if (!why.msg[0])
 			abort();
 		return 0;
 	}

@@ -29,29 +29,45 @@ static void test_parse(void **state)
 	bench_opts_default(&o);
 	assert_int_equal(o.nqd, 4);
 	assert_int_equal(o.qd[3], 64);
-	assert_int_equal(bench_parse_qd("1,32", &o), 0);
+	assert_int_equal(bench_parse_qd("1,32", &o, NULL), 0);
 	assert_int_equal(o.nqd, 2);
 	assert_int_equal(o.qd[1], 32);
-	assert_int_equal(bench_parse_qd("0", &o), -EINVAL);
-	assert_int_equal(bench_parse_qd("257", &o), -EINVAL);
-	assert_int_equal(bench_parse_qd("1,", &o), -EINVAL);
-	assert_int_equal(bench_parse_qd("a", &o), -EINVAL);
-	assert_int_equal(bench_parse_qd("", &o), -EINVAL);
-	assert_int_equal(bench_parse_qd("1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17", &o), -EINVAL);
-	assert_int_equal(bench_parse_time("500ms", &ns), 0);
+	assert_int_equal(bench_parse_qd("0", &o, NULL), -EINVAL);
+	assert_int_equal(bench_parse_qd("257", &o, NULL), -EINVAL);
+	assert_int_equal(bench_parse_qd("1,", &o, NULL), -EINVAL);
+	assert_int_equal(bench_parse_qd("a", &o, NULL), -EINVAL);
+	assert_int_equal(bench_parse_qd("", &o, NULL), -EINVAL);
+	assert_int_equal(bench_parse_qd("1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17", &o, NULL),
+			 -EINVAL);
+	assert_int_equal(bench_parse_time("500ms", &ns, NULL), 0);
 	assert_int_equal(ns, 500000000ull);
-	assert_int_equal(bench_parse_time("2m", &ns), 0);
+	assert_int_equal(bench_parse_time("2m", &ns, NULL), 0);
 	assert_int_equal(ns, 120000000000ull);
-	assert_int_equal(bench_parse_time("3", &ns), 0);
+	assert_int_equal(bench_parse_time("3", &ns, NULL), 0);
 	assert_int_equal(ns, 3000000000ull);
-	assert_int_equal(bench_parse_time("0s", &ns), -EINVAL);
-	assert_int_equal(bench_parse_time("25h", &ns), -ERANGE);
-	assert_int_equal(bench_parse_time("3 weeks", &ns), -EINVAL);
-	assert_int_equal(bench_parse_bs("4K", &bs), 0);
+	assert_int_equal(bench_parse_time("0s", &ns, NULL), -EINVAL);
+	assert_int_equal(bench_parse_time("25h", &ns, NULL), -ERANGE);
+	assert_int_equal(bench_parse_time("3 weeks", &ns, NULL), -EINVAL);
+	assert_int_equal(bench_parse_bs("4K", &bs, NULL), 0);
 	assert_int_equal(bs, 4096);
-	assert_int_equal(bench_parse_bs("100", &bs), -ERANGE);
-	assert_int_equal(bench_parse_bs("8M", &bs), -ERANGE);
-	assert_int_equal(bench_parse_bs("10%", &bs), -EINVAL);
+	assert_int_equal(bench_parse_bs("100", &bs, NULL), -ERANGE);
+	assert_int_equal(bench_parse_bs("8M", &bs, NULL), -ERANGE);
+	assert_int_equal(bench_parse_bs("10%", &bs, NULL), -EINVAL);
+	/* what the user typed, and what to give, for the front end's "--qd " or "Queue depths " */
+	{
+		struct ss_error err = { 0 };
+
+		assert_int_equal(bench_parse_qd("0", &o, &err), -EINVAL);
+		assert_string_equal(err.msg, "'0': give queue depths of 1 to 256, comma separated "
+					     "(at most 16)");
+		assert_true(err.usage);
+		assert_int_equal(bench_parse_time("25h", &ns, &err), -ERANGE);
+		assert_string_equal(err.msg, "'25h': give a duration of 1ms to 24h, such as 30s, "
+					     "500ms or 2m");
+		assert_int_equal(bench_parse_bs("8M", &bs, &err), -ERANGE);
+		assert_string_equal(err.msg, "'8M': block sizes of 512 B to 4 MiB in multiples of "
+					     "512 are supported");
+	}
 }
 
 static void test_checks(void **state)

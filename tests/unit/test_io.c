@@ -211,10 +211,18 @@ static void test_workloads(void **state)
 
 	(void)state;
 	for (unsigned i = 0; i < IO_WL_COUNT; i++) {
-		assert_int_equal(io_workload_parse(io_workload_name((enum io_workload)i), &w), 0);
+		assert_int_equal(io_workload_parse(io_workload_name((enum io_workload)i), &w, NULL),
+				 0);
 		assert_int_equal(w, i);
 	}
-	assert_int_equal(io_workload_parse("oltp", &w), -EINVAL);
+	{
+		struct ss_error err = { 0 };
+
+		assert_int_equal(io_workload_parse("oltp", &w, &err), -EINVAL);
+		assert_true(err.usage);
+		assert_non_null(strstr(err.msg, "unknown workload 'oltp' (seq-read, "));
+		assert_non_null(strstr(err.msg, "random-write"));
+	}
 	io_job_init(&j);
 	io_job_set_workload(&j, IO_WL_FILESERVER);
 	for (unsigned i = 0; i < j.nsizes; i++)

@@ -493,7 +493,9 @@ static void stripe_write(const struct sim_md *g, uint64_t stripe, uint64_t start
 	struct sim_md_ops ops = { 0 };
 
 	memset(t, 0, sizeof(*t));
-	assert_int_equal(sim_md_stripe_write(g, 0, stripe, &part, 1, NULL, &ops, how), 0);
+	assert_int_equal(
+	    sim_md_stripe_write(g, &(struct sim_md_write){ 0, stripe, &part, 1, NULL }, &ops, how),
+	    0);
 	for (unsigned i = 0; i < ops.n; i++) {
 		const struct sim_md_op *o = &ops.v[i];
 
@@ -607,14 +609,17 @@ static void test_partial_rows(void **state)
 	/* two parts of one stripe that together fill it: no reads */
 	parts[0] = (struct sim_md_part){ 0, 4, 0, C + 3 };
 	parts[1] = (struct sim_md_part){ 0, 4, C + 3, 3 * C };
-	assert_int_equal(sim_md_stripe_write(&g, 0, 4, parts, 2, NULL, &ops, &how), 0);
+	assert_int_equal(
+	    sim_md_stripe_write(&g, &(struct sim_md_write){ 0, 4, parts, 2, NULL }, &ops, &how), 0);
 	assert_int_equal(how.full, C);
 	for (unsigned i = 0; i < ops.n; i++)
 		assert_true(ops.v[i].write && !ops.v[i].after);
 	assert_int_equal(ops.n, 4); /* merged: one command per member */
 	free(ops.v);
 	ops = (struct sim_md_ops){ 0 };
-	assert_int_equal(sim_md_stripe_write(&g, 1, 0, parts, 1, NULL, &ops, NULL), -EINVAL);
+	assert_int_equal(
+	    sim_md_stripe_write(&g, &(struct sim_md_write){ 1, 0, parts, 1, NULL }, &ops, NULL),
+	    -EINVAL);
 	assert_int_equal(sim_md_map(&g, 0, 1, true, NULL, NULL, &ops), -EINVAL);
 	free(ops.v);
 }
@@ -638,13 +643,15 @@ static void test_stripe_cache(void **state)
 	md_of(&g, 5, 4, 0, 0, 100);
 	assert_int_equal(g.row_blocks, 8);
 	part = (struct sim_md_part){ 0, 0, 0, C };
-	assert_int_equal(sim_md_stripe_write(&g, 0, 0, &part, 1, c, &ops, &how), 0);
+	assert_int_equal(
+	    sim_md_stripe_write(&g, &(struct sim_md_write){ 0, 0, &part, 1, c }, &ops, &how), 0);
 	assert_int_equal(how.rcw, C);
 	assert_int_equal(ops.n, 4); /* two reads, two writes */
 	assert_int_equal(sim_md_cached_rows(&g, c), 1);
 	ops.n = 0;
 	part = (struct sim_md_part){ 0, 0, C, 2 * C };
-	assert_int_equal(sim_md_stripe_write(&g, 0, 0, &part, 1, c, &ops, &how), 0);
+	assert_int_equal(
+	    sim_md_stripe_write(&g, &(struct sim_md_write){ 0, 0, &part, 1, c }, &ops, &how), 0);
 	assert_int_equal(how.cached, C);
 	assert_int_equal(ops.n, 2); /* no reads: the new data and the parity */
 	assert_true(ops.v[0].write && !ops.v[0].after && ops.v[1].write);
@@ -656,11 +663,13 @@ static void test_stripe_cache(void **state)
 	sim_md_stripe_members(&g, 0, 0, data, &p, &q);
 	ops.n = 0;
 	part = (struct sim_md_part){ 0, 0, 0, C };
-	assert_int_equal(sim_md_stripe_write(&g, 0, 0, &part, 1, c, &ops, &how), 0);
+	assert_int_equal(
+	    sim_md_stripe_write(&g, &(struct sim_md_write){ 0, 0, &part, 1, c }, &ops, &how), 0);
 	assert_int_equal(how.rmw, C);
 	ops.n = 0;
 	part = (struct sim_md_part){ 0, 0, C, 2 * C };
-	assert_int_equal(sim_md_stripe_write(&g, 0, 0, &part, 1, c, &ops, &how), 0);
+	assert_int_equal(
+	    sim_md_stripe_write(&g, &(struct sim_md_write){ 0, 0, &part, 1, c }, &ops, &how), 0);
 	assert_int_equal(how.rmw, C);
 	assert_int_equal(ops.n, 3);
 	assert_false(ops.v[0].write);
@@ -681,11 +690,13 @@ static void test_stripe_cache(void **state)
 	}
 	ops.n = 0;
 	part = (struct sim_md_part){ 0, 2, 0, 64 };
-	assert_int_equal(sim_md_stripe_write(&g, 0, 2, &part, 1, c, &ops, &how), 0);
+	assert_int_equal(
+	    sim_md_stripe_write(&g, &(struct sim_md_write){ 0, 2, &part, 1, c }, &ops, &how), 0);
 	assert_int_equal(sim_md_cached_rows(&g, c), 8);
 	ops.n = 0;
 	part = (struct sim_md_part){ 0, 2, 128, 256 };
-	assert_int_equal(sim_md_stripe_write(&g, 0, 2, &part, 1, c, &ops, &how), 0);
+	assert_int_equal(
+	    sim_md_stripe_write(&g, &(struct sim_md_write){ 0, 2, &part, 1, c }, &ops, &how), 0);
 	assert_int_equal(how.cached, 64);
 	assert_int_equal(how.rcw, 64);
 	assert_int_equal(sim_md_cached_rows(&g, c), 16);
@@ -695,18 +706,18 @@ static void test_stripe_cache(void **state)
 
 static void test_check(void **state)
 {
-	char msg[160];
+	struct ss_error err = { 0 };
 
 	(void)state;
-	assert_int_equal(sim_md_check(4, 3, 0, 0, msg, sizeof(msg)), -EINVAL);
-	assert_string_equal(msg, "RAID 4 is not modelled: give 0, 1, 10, 5, 6, 50 or 60");
-	assert_int_equal(sim_md_check(5, 65, 0, 0, msg, sizeof(msg)), -EINVAL);
-	assert_string_equal(msg, "at most 64 members, it has 65");
-	assert_int_equal(sim_md_check(1, 3, 2, 0, msg, sizeof(msg)), -EINVAL);
-	assert_int_equal(sim_md_check(10, 3, 0, 0, msg, sizeof(msg)), 0); /* md allows odd */
-	assert_int_equal(sim_md_check(60, 8, 0, 0, msg, sizeof(msg)), 0);
-	assert_int_equal(sim_md_check(60, 6, 0, 0, msg, sizeof(msg)), -EINVAL);
-	assert_int_equal(sim_md_check(50, 9, 0, 3, msg, sizeof(msg)), 0);
+	assert_int_equal(sim_md_check(4, 3, 0, 0, &err), -EINVAL);
+	assert_string_equal(err.msg, "RAID 4 is not modelled: give 0, 1, 10, 5, 6, 50 or 60");
+	assert_int_equal(sim_md_check(5, 65, 0, 0, &err), -EINVAL);
+	assert_string_equal(err.msg, "at most 64 members, it has 65");
+	assert_int_equal(sim_md_check(1, 3, 2, 0, &err), -EINVAL);
+	assert_int_equal(sim_md_check(10, 3, 0, 0, &err), 0); /* md allows odd */
+	assert_int_equal(sim_md_check(60, 8, 0, 0, &err), 0);
+	assert_int_equal(sim_md_check(60, 6, 0, 0, &err), -EINVAL);
+	assert_int_equal(sim_md_check(50, 9, 0, 3, &err), 0);
 }
 
 /* ---- the engine on an array -------------------------------------------------------- */

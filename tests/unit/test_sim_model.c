@@ -542,67 +542,67 @@ static void test_blob_parse(void **state)
 	uint8_t id[512], b[4096], four[4] = { 0, 0, 0, 1 };
 	struct sim_blob out;
 	struct sim_config c;
-	char why[256];
+	struct ss_error why = { 0 };
 	size_t n = 0;
 
 	identify(drv(state, "sata"), id);
 	/* IDENTIFY only, an unknown record skipped */
 	put_rec(b, &n, "IDFY", id, 512);
 	put_rec(b, &n, "XTRA", four, 4);
-	assert_int_equal(sim_blob_parse(b, n, &out, why, sizeof(why)), 0);
+	assert_int_equal(sim_blob_parse(b, n, &out, &why), 0);
 	assert_false(out.has_data || out.has_thr || out.has_status);
 	assert_memory_equal(out.identify, id, 512);
 	put_rec(b, &n, "SMST", four, 4);
-	assert_int_equal(sim_blob_parse(b, n, &out, why, sizeof(why)), 0);
+	assert_int_equal(sim_blob_parse(b, n, &out, &why), 0);
 	assert_true(out.has_status && out.status_good);
 
 	/* short: a header cut, a payload cut */
-	assert_int_equal(sim_blob_parse(b, 5, &out, why, sizeof(why)), -EINVAL);
-	assert_non_null(strstr(why, "cut short"));
-	assert_int_equal(sim_blob_parse(b, 300, &out, why, sizeof(why)), -EINVAL);
-	assert_non_null(strstr(why, "\"IDFY\" at byte 0 says 512 bytes, only 292 follow"));
-	assert_int_equal(sim_blob_parse(b, 0, &out, why, sizeof(why)), -EINVAL);
+	assert_int_equal(sim_blob_parse(b, 5, &out, &why), -EINVAL);
+	assert_non_null(strstr(why.msg, "cut short"));
+	assert_int_equal(sim_blob_parse(b, 300, &out, &why), -EINVAL);
+	assert_non_null(strstr(why.msg, "\"IDFY\" at byte 0 says 512 bytes, only 292 follow"));
+	assert_int_equal(sim_blob_parse(b, 0, &out, &why), -EINVAL);
 	/* a second IDENTIFY, a wrong length, none at all */
 	n = 0;
 	put_rec(b, &n, "IDFY", id, 512);
 	put_rec(b, &n, "IDFY", id, 512);
-	assert_int_equal(sim_blob_parse(b, n, &out, why, sizeof(why)), -EINVAL);
-	assert_non_null(strstr(why, "second"));
+	assert_int_equal(sim_blob_parse(b, n, &out, &why), -EINVAL);
+	assert_non_null(strstr(why.msg, "second"));
 	n = 0;
 	put_rec(b, &n, "SMDT", id, 500);
-	assert_int_equal(sim_blob_parse(b, n, &out, why, sizeof(why)), -EINVAL);
-	assert_non_null(strstr(why, "expected 512"));
+	assert_int_equal(sim_blob_parse(b, n, &out, &why), -EINVAL);
+	assert_non_null(strstr(why.msg, "expected 512"));
 	n = 0;
 	put_rec(b, &n, "SMDT", id, 512);
-	assert_int_equal(sim_blob_parse(b, n, &out, why, sizeof(why)), -EINVAL);
-	assert_non_null(strstr(why, "no IDENTIFY record"));
+	assert_int_equal(sim_blob_parse(b, n, &out, &why), -EINVAL);
+	assert_non_null(strstr(why.msg, "no IDENTIFY record"));
 
 	/* applying: a bad checksum, no capacity, a 520-byte sector */
 	memset(&c, 0, sizeof(c));
 	n = 0;
 	put_rec(b, &n, "IDFY", id, 512);
-	assert_int_equal(sim_blob_parse(b, n, &out, why, sizeof(why)), 0);
-	assert_int_equal(sim_blob_apply(&c, &out, why, sizeof(why)), 0);
+	assert_int_equal(sim_blob_parse(b, n, &out, &why), 0);
+	assert_int_equal(sim_blob_apply(&c, &out, &why), 0);
 	assert_string_equal(c.model, "M");
 	assert_int_equal(c.blocks, 488397168);
 	assert_int_equal(c.queue_depth, 32);
 	assert_true(c.write_cache && c.lba48);
 	out.identify[100]++;
-	assert_int_equal(sim_blob_apply(&c, &out, why, sizeof(why)), -EINVAL);
-	assert_non_null(strstr(why, "checksum"));
+	assert_int_equal(sim_blob_apply(&c, &out, &why), -EINVAL);
+	assert_non_null(strstr(why.msg, "checksum"));
 	memcpy(out.identify, id, 512);
 	memset(out.identify + 120, 0, 8); /* words 60-63 */
 	memset(out.identify + 200, 0, 8); /* words 100-103 */
 	out.identify[510] = 0;		  /* no signature: no checksum */
-	assert_int_equal(sim_blob_apply(&c, &out, why, sizeof(why)), -EINVAL);
-	assert_non_null(strstr(why, "no capacity"));
+	assert_int_equal(sim_blob_apply(&c, &out, &why), -EINVAL);
+	assert_non_null(strstr(why.msg, "no capacity"));
 	memcpy(out.identify, id, 512);
 	out.identify[510] = 0;
 	out.identify[2 * 106 + 1] = 0x50; /* words 117-118 valid */
 	out.identify[2 * 117] = 4;	  /* 260 words = 520 bytes */
 	out.identify[2 * 117 + 1] = 1;
-	assert_int_equal(sim_blob_apply(&c, &out, why, sizeof(why)), -EINVAL);
-	assert_non_null(strstr(why, "512 or 4096"));
+	assert_int_equal(sim_blob_apply(&c, &out, &why), -EINVAL);
+	assert_non_null(strstr(why.msg, "512 or 4096"));
 }
 
 /* The blob of one of the demo's drives, as skdump --save would write it */

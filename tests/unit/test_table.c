@@ -49,8 +49,8 @@ static void half_limited(struct dev_entry *e)
 
 static struct table *two_rows(const char *sel)
 {
-	char msg[128];
-	struct table *t = table_new(cols, NCOLS, "NAME,SIZE,RPM,LIMITED", sel, msg, sizeof(msg));
+	struct ss_error msg = { 0 };
+	struct table *t = table_new(cols, NCOLS, "NAME,SIZE,RPM,LIMITED", sel, &msg);
 	struct dev_entry e;
 
 	assert_non_null(t);
@@ -111,12 +111,12 @@ static void test_json(void **state)
 
 static void test_selection(void **state)
 {
-	char msg[128];
+	struct ss_error msg = { 0 };
 	struct table *t;
 	char *s;
 
 	(void)state;
-	t = table_new(cols, NCOLS, "NAME,SIZE", "rpm,name", msg, sizeof(msg));
+	t = table_new(cols, NCOLS, "NAME,SIZE", "rpm,name", &msg);
 	assert_non_null(t);
 	table_add_row(t);
 	table_set_str(t, C_NAME, "x");
@@ -127,27 +127,25 @@ static void test_selection(void **state)
 	free(s);
 	table_free(t);
 
-	assert_null(table_new(cols, NCOLS, "NAME", "NAME,NOPE", msg, sizeof(msg)));
-	assert_string_equal(msg, "unknown column: NOPE (see --list-columns)");
-	assert_null(table_new(cols, NCOLS, "NAME", ",", msg, sizeof(msg)));
+	assert_null(table_new(cols, NCOLS, "NAME", "NAME,NOPE", &msg));
+	assert_string_equal(msg.msg, "unknown column: NOPE (see --list-columns)");
+	assert_true(msg.usage);
+	assert_null(table_new(cols, NCOLS, "NAME", ",", &msg));
 }
 
 /* The check a command makes before any I/O agrees with table_new. */
 static void test_check_columns(void **state)
 {
-	char msg[128];
+	struct ss_error msg = { 0 };
 
 	(void)state;
-	assert_int_equal(table_check_columns(cols, NCOLS, "NAME", NULL, msg, sizeof(msg)), 0);
-	assert_int_equal(table_check_columns(cols, NCOLS, "NAME", "+rpm,LOG-SEC", msg, sizeof(msg)),
-			 0);
-	assert_int_equal(table_check_columns(cols, NCOLS, "NAME", "SIZE,BAR", msg, sizeof(msg)),
-			 -EINVAL);
-	assert_string_equal(msg, "unknown column: BAR (see --list-columns)");
-	assert_int_equal(table_check_columns(cols, NCOLS, "NAME", "+BAR", msg, sizeof(msg)),
-			 -EINVAL);
-	assert_int_equal(table_check_columns(cols, NCOLS, "NAME", "", msg, sizeof(msg)), -EINVAL);
-	assert_string_equal(msg, "no columns selected");
+	assert_int_equal(table_check_columns(cols, NCOLS, "NAME", NULL, &msg), 0);
+	assert_int_equal(table_check_columns(cols, NCOLS, "NAME", "+rpm,LOG-SEC", &msg), 0);
+	assert_int_equal(table_check_columns(cols, NCOLS, "NAME", "SIZE,BAR", &msg), -EINVAL);
+	assert_string_equal(msg.msg, "unknown column: BAR (see --list-columns)");
+	assert_int_equal(table_check_columns(cols, NCOLS, "NAME", "+BAR", &msg), -EINVAL);
+	assert_int_equal(table_check_columns(cols, NCOLS, "NAME", "", &msg), -EINVAL);
+	assert_string_equal(msg.msg, "no columns selected");
 }
 
 static char *render_record(const struct record *r, unsigned flags)
@@ -278,9 +276,9 @@ static void test_record_style(void **state)
  * text, whoever reads it. */
 static void test_drive_row(void **state)
 {
-	char msg[128];
+	struct ss_error msg = { 0 };
 	struct table *t = table_new(drive_cols, DRV_COUNT, "DEVICE,TRAN,SIZE,LIMITED,RPM,STATE",
-				    NULL, msg, sizeof(msg));
+				    NULL, &msg);
 	struct dev_entry e;
 	char buf[64], *s;
 
@@ -314,7 +312,7 @@ static void test_drive_row(void **state)
 	free(s);
 	table_free(t);
 	/* HEALTH: set from what the front end read for it, "-" when it read nothing */
-	t = table_new(drive_cols, DRV_COUNT, DRIVE_COLS_DEFAULT, "DEVICE,HEALTH", msg, sizeof(msg));
+	t = table_new(drive_cols, DRV_COUNT, DRIVE_COLS_DEFAULT, "DEVICE,HEALTH", &msg);
 	assert_non_null(t);
 	assert_true(table_has_col(t, DRV_HEALTH));
 	drive_row(t, &e, "WARNING");
@@ -328,9 +326,8 @@ static void test_drive_row(void **state)
 		assert_non_null(drive_cols[i].help);
 		assert_true(drive_cols[i].width > 0 || i == DRV_STATE);
 	}
-	assert_null(
-	    table_new(drive_cols, DRV_COUNT, DRIVE_COLS_DEFAULT, "+MODLE", msg, sizeof(msg)));
-	assert_string_equal(msg, "unknown column: MODLE (see --list-columns)");
+	assert_null(table_new(drive_cols, DRV_COUNT, DRIVE_COLS_DEFAULT, "+MODLE", &msg));
+	assert_string_equal(msg.msg, "unknown column: MODLE (see --list-columns)");
 }
 
 int main(void)

@@ -107,7 +107,7 @@ static void test_sort(void **state)
  * a limit by its share, unset first. */
 static void test_cell_cmp(void **state)
 {
-	struct table *t = table_new(drive_cols, DRV_COUNT, "DEVICE,SIZE,RPM", NULL, NULL, 0);
+	struct table *t = table_new(drive_cols, DRV_COUNT, "DEVICE,SIZE,RPM", NULL, NULL);
 
 	(void)state;
 	assert_non_null(t);
@@ -315,7 +315,8 @@ static void test_setup_conf(void **state)
 {
 	struct tui_model m = { 0 }, m2 = { 0 };
 	struct tui_env env;
-	char cfg[300], path[400], text[1024], msg[256];
+	struct ss_error msg = { 0 };
+	char cfg[300], path[400], text[1024];
 	unsigned wwn = 0, k;
 
 	(void)state;
@@ -324,7 +325,7 @@ static void test_setup_conf(void **state)
 	setenv("XDG_CONFIG_HOME", cfg, 1);
 	assert_int_equal(tui_conf_path(path, sizeof(path)), 0);
 	assert_non_null(strstr(path, "/config/shortstroke/tui.conf"));
-	assert_int_equal(tui_conf_load(&m, msg, sizeof(msg)), 0); /* none: the defaults */
+	assert_int_equal(tui_conf_load(&m, &msg), 0); /* none: the defaults */
 	assert_string_equal(m.columns, "");
 	/* before the first scan: the columns the table will have */
 	tui_handle_key(&m, 'C');
@@ -367,8 +368,8 @@ static void test_setup_conf(void **state)
 				     "RPM,STATE\n"));
 
 	/* the next start */
-	assert_int_equal(tui_conf_load(&m2, msg, sizeof(msg)), 0);
-	assert_string_equal(msg, "");
+	assert_int_equal(tui_conf_load(&m2, &msg), 0);
+	assert_string_equal(msg.msg, "");
 	assert_string_equal(m2.columns,
 			    "DEVICE,TRAN,MODEL,SERIAL,SIZE,NATIVE,LIMITED,WWN,RPM,STATE");
 
@@ -376,27 +377,28 @@ static void test_setup_conf(void **state)
 	assert_int_equal(
 	    fixture_write_file(path, "# mine\ncolumns=DEVICE,SIZE,WWNN,LIMITED,STATE\n"), 0);
 	memset(&m2, 0, sizeof(m2));
-	assert_int_not_equal(tui_conf_load(&m2, msg, sizeof(msg)), 0);
-	assert_non_null(strstr(msg, "tui.conf line 2: unknown column: WWNN"));
-	assert_non_null(strstr(msg, "the default columns are used"));
+	assert_int_not_equal(tui_conf_load(&m2, &msg), 0);
+	assert_non_null(strstr(msg.msg, "tui.conf line 2: unknown column: WWNN"));
+	assert_non_null(strstr(msg.msg, "the default columns are used"));
 	assert_string_equal(m2.columns, "");
 	/* STATE left out */
 	assert_int_equal(fixture_write_file(path, "columns=DEVICE,SIZE,LIMITED\n"), 0);
-	assert_int_not_equal(tui_conf_load(&m2, msg, sizeof(msg)), 0);
-	assert_non_null(strstr(msg, "STATE is left out"));
+	assert_int_not_equal(tui_conf_load(&m2, &msg), 0);
+	assert_non_null(strstr(msg.msg, "STATE is left out"));
 	assert_string_equal(m2.columns, "");
 	/* an unknown setting */
 	assert_int_equal(fixture_write_file(path, "colums=DEVICE\n"), 0);
-	assert_int_not_equal(tui_conf_load(&m2, msg, sizeof(msg)), 0);
-	assert_non_null(strstr(msg, "no setting 'colums'"));
+	assert_int_not_equal(tui_conf_load(&m2, &msg), 0);
+	assert_non_null(strstr(msg.msg, "no setting 'colums'"));
 	/* several wrong lines: the first is said, the others counted */
 	assert_int_equal(fixture_write_file(path, "columns=DEVICE,NOSUCH,SIZE\nsort=%n%s\n"
 						  "garbage\n"),
 			 0);
 	memset(&m2, 0, sizeof(m2));
-	assert_int_not_equal(tui_conf_load(&m2, msg, sizeof(msg)), 0);
-	assert_non_null(strstr(msg, "3 lines of tui.conf are wrong; the first: tui.conf line 1: "
-				    "unknown column: NOSUCH"));
+	assert_int_not_equal(tui_conf_load(&m2, &msg), 0);
+	assert_non_null(strstr(msg.msg,
+			       "3 lines of tui.conf are wrong; the first: tui.conf line 1: "
+			       "unknown column: NOSUCH"));
 	assert_true(m2.conf_bad);
 
 	/* the sort: read, checked against the table's columns, written on
@@ -405,24 +407,24 @@ static void test_setup_conf(void **state)
 						  "sort=-size\n"),
 			 0);
 	memset(&m2, 0, sizeof(m2));
-	assert_int_equal(tui_conf_load(&m2, msg, sizeof(msg)), 0);
+	assert_int_equal(tui_conf_load(&m2, &msg), 0);
 	assert_int_equal(m2.sort_by, DRV_SIZE + 1);
 	assert_true(m2.sort_desc);
-	assert_int_equal(tui_conf_quit(&m2, msg, sizeof(msg)), 0); /* unchanged: not written */
+	assert_int_equal(tui_conf_quit(&m2, &msg), 0); /* unchanged: not written */
 	m2.sort_by = DRV_DEVICE + 1;
 	m2.sort_desc = false;
-	assert_int_equal(tui_conf_quit(&m2, msg, sizeof(msg)), 0);
+	assert_int_equal(tui_conf_quit(&m2, &msg), 0);
 	read_file(path, text, sizeof(text));
 	assert_non_null(strstr(text, "\ncolumns=DEVICE,SIZE,LIMITED,STATE\nsort=DEVICE\n"));
 	assert_int_equal(fixture_write_file(path, "columns=DEVICE,SIZE,LIMITED,STATE\n"
 						  "sort=RPM\n"),
 			 0);
 	memset(&m2, 0, sizeof(m2));
-	assert_int_not_equal(tui_conf_load(&m2, msg, sizeof(msg)), 0);
-	assert_non_null(strstr(msg, "line 2: sort=RPM is no column of the table"));
+	assert_int_not_equal(tui_conf_load(&m2, &msg), 0);
+	assert_non_null(strstr(msg.msg, "line 2: sort=RPM is no column of the table"));
 	assert_int_equal(m2.sort_by, 0);
 	m2.sort_by = DRV_SIZE + 1;
-	assert_int_equal(tui_conf_quit(&m2, msg, sizeof(msg)), 0);
+	assert_int_equal(tui_conf_quit(&m2, &msg), 0);
 	read_file(path, text, sizeof(text));
 	assert_non_null(strstr(text, "sort=RPM")); /* the user's to mend */
 

@@ -517,6 +517,10 @@ int cap_plan_limit_drive(struct cap_ctx *c, const struct cap_request *r, struct 
 /* Will the path carry the method's commands? The harmless steps of
  * `probe` the method needs (probe.h), before anything is changed; a dry
  * run sends no MODE SELECT, not even one that changes nothing. */
+/* The step of limit's checks that asks whether the path (HBA, bridge)
+ * carries plan's method: the harmless commands of `probe` it needs, sent
+ * to c->d (no MODE SELECT in a dry run). -EOPNOTSUPP saying why and what
+ * to do when a step failed; an inconclusive one is not held against it. */
 int cap_plan_path(struct cap_ctx *c, const struct cap_plan *p, struct ss_error *err)
 {
 	const struct cap_method_ops *o = cap_method_get(p->method);
@@ -750,30 +754,30 @@ int cap_verify(struct cap_ctx *c, uint64_t want, struct cap_result *res, struct 
 		    human(now.capacity_blocks * now.logical_block, h1, sizeof(h1)), want,
 		    human(want * now.logical_block, h2, sizeof(h2)));
 	if (!c->e->sim) {
-		uint64_t kbytes = 0;
-		char node[64];
 		const char *name = strrchr(c->e->node, '/');
-		bool libata = c->e->tran_hint == TRAN_SATA || c->e->tran_hint == TRAN_ATA;
+		struct sysdisk_reread rr = { 0 };
 
-		name = name ? name + 1 : c->e->node;
-		snprintf(node, sizeof(node), "%s", c->e->node);
+		rr.name = name ? name + 1 : c->e->node;
+		snprintf(rr.node, sizeof(rr.node), "%s", c->e->node);
+		rr.reprobe = c->e->tran_hint == TRAN_SATA || c->e->tran_hint == TRAN_ATA;
+		rr.expected_bytes = want * now.logical_block;
+		rr.timeout_ms = 30000;
 		if (now.tran == TRAN_NVME)
-			rc = sysdisk_nvme_rescan(NULL, name, want * now.logical_block, 30000,
-						 &kbytes, err);
+			rc = sysdisk_nvme_rescan(NULL, rr.name, rr.expected_bytes, rr.timeout_ms,
+						 &rr.size_bytes, err);
 		else
-			rc = sysdisk_reread_capacity(NULL, name, libata, want * now.logical_block,
-						     30000, node, sizeof(node), &kbytes, err);
+			rc = sysdisk_reread_capacity(&rr, err);
 		if (rc)
 			return rc;
-		if (kbytes != want * now.logical_block)
+		if (rr.size_bytes != want * now.logical_block)
 			return ss_error_set(
 			    err, -EIO,
 			    "%s: the drive took the new capacity (%s) but the kernel "
 			    "still sees %s; reboot or power-cycle before using it",
 			    cap_dev(c), human(want * now.logical_block, h1, sizeof(h1)),
-			    human(kbytes, h2, sizeof(h2)));
-		if (strcmp(node, c->e->node))
-			snprintf(c->e->node, sizeof(c->e->node), "%s", node);
+			    human(rr.size_bytes, h2, sizeof(h2)));
+		if (strcmp(rr.node, c->e->node))
+			snprintf(c->e->node, sizeof(c->e->node), "%s", rr.node);
 	}
 	return 0;
 }

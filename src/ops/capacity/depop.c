@@ -71,7 +71,8 @@ int depop_read(struct drive *d, const struct drive_info *i, struct depop_status 
 	return 0;
 }
 
-const struct elem_desc *depop_find(const struct depop_status *s, uint32_t id)
+/* The element with this identifier, or NULL */
+static const struct elem_desc *depop_find(const struct depop_status *s, uint32_t id)
 {
 	for (size_t k = 0; k < s->n; k++)
 		if (s->e[k].id == id)
@@ -79,7 +80,8 @@ const struct elem_desc *depop_find(const struct depop_status *s, uint32_t id)
 	return NULL;
 }
 
-unsigned depop_in_service(const struct depop_status *s)
+/* Elements that serve data */
+static unsigned depop_in_service(const struct depop_status *s)
 {
 	unsigned n = 0;
 

@@ -70,7 +70,7 @@ static int copy_extents(struct cap_ctx *c, int fd, uint64_t size, struct ss_erro
 	int rc = 0;
 
 	if (!buf)
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	while ((uint64_t)pos < size) {
 		off_t data = lseek(fd, pos, SEEK_DATA), hole;
 
@@ -153,7 +153,7 @@ static int build_label(const char *path, uint32_t bs, uint32_t pbs, const struct
 	int rc;
 
 	if (!cxt)
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	fdisk_save_user_sector_size(cxt, pbs, bs);
 	rc = fdisk_assign_device(cxt, path, 0);
 	if (rc == 0)
@@ -294,7 +294,7 @@ static int part_read(struct cap_ctx *c, struct cap_part *out, unsigned max, stru
 	int rc;
 
 	if (!buf)
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	rc = read_blocks(c, 1, buf, 1, err);
 	if (rc)
 		goto out;
@@ -351,7 +351,7 @@ static int part_restore(struct cap_ctx *c, uint64_t blocks, bool vol, struct ss_
 	int rc;
 
 	if (!zero)
-		return ss_error_set(err, -ENOMEM, "out of memory");
+		return ss_error_nomem(err);
 	rc = part_read_end(c, &end, err);
 	if (rc == -ENOENT) {
 		rc = ss_error_set(err, -ENOENT, "%s: holds no GPT; nothing to restore", c->e->spec);
@@ -480,16 +480,6 @@ int cap_partition_end_k(struct drive *d, struct dev_entry *e, unsigned k, uint64
 			   : n;
 	*end = p[k - 1].end;
 	return 0;
-}
-
-int cap_partition_end(struct drive *d, struct dev_entry *e, uint64_t *end, struct ss_error *err)
-{
-	struct cap_ctx c = { .d = d, .e = e };
-	int rc = part_read_end(&c, end, err);
-
-	if (rc == -ENOENT)
-		return ss_error_set(err, -ENOENT, "%s holds no GPT", e->spec);
-	return rc;
 }
 
 /* The size of a block device node in bytes; -errno when it is none. */
