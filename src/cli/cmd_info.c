@@ -120,16 +120,7 @@ static int info_run(struct ss_ctx *ctx, int argc, char **argv)
 		smart_health_record(r, NULL,
 				    e.info.smart_supported ? "SMART is disabled" : "no SMART");
 	}
-	{
-		struct depop_status es;
-
-		struct sector_sizes ss;
-
-		if (depop_read(d, &e.info, &es, NULL) == 0)
-			elements_record(r, &es, e.info.logical_block);
-		if (secfmt_read(d, &e.info, &ss, NULL) == 0)
-			sector_sizes_record(r, &ss, e.info.logical_block);
-	}
+	drive_elements_record(r, d, &e.info);
 	drive_free(d);
 	enclosure_field(r, ctx, &e);
 	protect_field(r, ctx);

@@ -5,7 +5,7 @@
 #include "front/elements.h"
 #include "shortstroke/units.h"
 
-void elements_record(struct record *r, const struct depop_status *s, uint32_t block_len)
+static void elements_record(struct record *r, const struct depop_status *s, uint32_t block_len)
 {
 	struct record *o, *list;
 	unsigned near = 0;
@@ -59,7 +59,7 @@ void elements_record(struct record *r, const struct depop_status *s, uint32_t bl
 	}
 }
 
-void sector_sizes_record(struct record *r, const struct sector_sizes *s, uint32_t now)
+static void sector_sizes_record(struct record *r, const struct sector_sizes *s, uint32_t now)
 {
 	struct record *list;
 	char buf[128];
@@ -75,4 +75,15 @@ void sector_sizes_record(struct record *r, const struct sector_sizes *s, uint32_
 	list = record_set_list(r, "sector_sizes");
 	for (unsigned k = 0; k < s->n; k++)
 		record_set_u64(list, NULL, s->s[k].bytes);
+}
+
+void drive_elements_record(struct record *r, struct drive *d, const struct drive_info *i)
+{
+	struct depop_status es;
+	struct sector_sizes ss;
+
+	if (depop_read(d, i, &es, NULL) == 0)
+		elements_record(r, &es, i->logical_block);
+	if (secfmt_read(d, i, &ss, NULL) == 0)
+		sector_sizes_record(r, &ss, i->logical_block);
 }

@@ -7,11 +7,12 @@
 #include "shortstroke/depop.h"
 #include "shortstroke/secfmt.h"
 
-/* "Elements:" and a line per element (text), "elements" (JSON); nothing
- * for a drive without the feature. block_len sizes each one's share. */
-void elements_record(struct record *r, const struct depop_status *s, uint32_t block_len);
-/* "Sector sizes:" the logical sizes a drive offers, the current one
- * marked (text), "sector_sizes" (JSON); nothing when it offers none. */
-void sector_sizes_record(struct record *r, const struct sector_sizes *s, uint32_t now);
+/* A drive's storage elements ("Elements:" and a line per element with its
+ * health and share; JSON "elements") and the logical sector sizes it offers
+ * ("Sector sizes:", the current one marked; "sector_sizes"), read from it
+ * (harmless reads: GET PHYSICAL ELEMENT STATUS, the sector sizes VPD page or
+ * log), as info and the TUI's details show them; nothing for what the
+ * drive does not report. */
+void drive_elements_record(struct record *r, struct drive *d, const struct drive_info *i);
 
 #endif

@@ -8,6 +8,7 @@
 
 #include "form.h"
 #include "front/drives.h"
+#include "front/elements.h"
 #include "front/record.h"
 #include "tui.h"
 
@@ -32,6 +33,17 @@ enum tui_action tui_detail_open(struct tui_model *m)
 	if (m->health && m->health[m->sel][0])
 		record_text(r, "SMART health", "%s", m->health[m->sel]);
 	describe_drive(r, &m->devs[m->sel]);
+	/* the storage elements and sector sizes, read now as info reads them
+	 * (harmless reads), unless a job is at work on the drive */
+	if (!tui_task_for(m, m->devs[m->sel].spec)) {
+		struct ss_error err = { 0 };
+		struct dev_entry e;
+		struct drive *d = NULL;
+
+		if (device_open(m->ctx, m->devs[m->sel].spec, false, &d, &e, &err) == 0)
+			drive_elements_record(r, d, &e.info);
+		drive_free(d);
+	}
 	record_print(r, f, 0);
 	record_free(r);
 	fclose(f);

@@ -149,3 +149,24 @@ case $RC in
 esac
 grep '"serial":"DPSLOW01"' "$J" | tail -1 | grep -q '"event":"depop-done".*"element":2' &&
 	pass "after kill -9: the record closed" || fail "after kill -9: the record closed" "$(grep DPSLOW01 "$J")"
+
+# the TUI: Enter on a drive shows its elements and sector sizes, as info prints them
+if command -v tmux >/dev/null 2>&1; then
+	. "$HERE/tui_lib.sh"
+	export SHORTSTROKE_STATE_DIR="$TMP/tui-state"
+	tui_start dp 100 40 --demo
+	tui_wait "demo rig - [0-9]+ drives" >/dev/null
+	tui_keys / # sim:exos-sas, found by the filter
+	tui_keys -l ZC1D5Q7T
+	tui_keys Enter Enter
+	tui_check "tui: Enter on a drive with elements: each element's health" \
+		"element 6: +at limit \(health 100\)"
+	tui_keys q Escape / 
+	tui_keys -l ZC20HX4M
+	tui_keys Enter Enter
+	tui_check "tui: Enter: the sector sizes the drive offers" "Sector sizes: +512 \(now\), 4096"
+	tui_keys q
+	tui_stop
+else
+	fail "t_depop: tmux is installed (tests/deps.sh check installs it)"
+fi
