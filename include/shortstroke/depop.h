@@ -49,7 +49,8 @@ struct depop_result {
 	uint64_t after;	 /* blocks, verified */
 	bool noop;
 	bool dry_run;
-	bool watched; /* an operation in progress was watched to its end first */
+	bool watched;		/* an operation in progress was watched to its end first */
+	uint64_t offline_zones; /* MODIFY ZONES: zones that read offline after */
 	char message[512];
 };
 
@@ -66,7 +67,8 @@ struct depop_plan {
 	uint32_t element;
 	bool restore;
 	bool noop;
-	bool busy; /* a removal or restoration already runs: watched first */
+	bool busy;  /* a removal or restoration already runs: watched first */
+	bool zones; /* a zoned (ATA) disk: REMOVE ELEMENT AND MODIFY ZONES */
 	uint32_t block_len;
 	uint64_t current;
 	uint64_t expected; /* blocks after, as the drive's figures say (0 unknown) */

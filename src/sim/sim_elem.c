@@ -29,8 +29,14 @@
  * gone). RESTORE ELEMENTS AND REBUILD (9Eh/19h, 7Dh) brings every removed
  * element back the same way (04h/25h while it runs), to the factory
  * capacity, erased. A drive without the feature answers INVALID COMMAND
- * OPERATION CODE (SCSI) or ABORT (ATA); REMOVE ELEMENT AND MODIFY ZONES is
- * not emulated (refused as unsupported).
+ * OPERATION CODE (SCSI) or ABORT (ATA).
+ *
+ * REMOVE ELEMENT AND MODIFY ZONES (ATA 7Eh) on a zoned drive: the same
+ * checks, then the element is gone at once: its zones (zone z lies on
+ * element z % heads + 1, sim_zones.c) report OFFLINE, the capacity and the
+ * other zones stay as they are; RESTORE ELEMENTS AND REBUILD brings them
+ * back with the rest. The SCSI form (ZBC-2) is not emulated (refused as
+ * unsupported), nor is the ATA one on a drive that is not zoned.
  */
 #include <string.h>
 
@@ -57,7 +63,7 @@ unsigned sim_elem_live(const struct sim_drive *d)
 {
 	unsigned heads = d->cfg.unit.heads ? d->cfg.unit.heads : 1;
 
-	return heads - removed_count(d->st.depop_mask);
+	return heads - removed_count(d->st.depop_mask | d->st.zones_mask);
 }
 
 /* The native capacity with mask's elements removed */
@@ -96,11 +102,13 @@ static uint8_t health_of(const struct sim_drive *d, unsigned head)
 	const struct sim_fault *f = sim_fault_active(d, SIM_FAULT_WEAK_HEAD);
 	double ppm = (u->retry_ppm_outer + u->retry_ppm_inner) / 2, h;
 
-	if (d->st.elem_op == SIM_ELEM_RESTORING && (d->st.depop_mask & (1u << head)))
+	uint32_t removed = d->st.depop_mask | d->st.zones_mask;
+
+	if (d->st.elem_op == SIM_ELEM_RESTORING && (removed & (1u << head)))
 		return ELEM_HEALTH_RESTORING;
 	if (d->st.elem_op == SIM_ELEM_REMOVING && d->st.elem_id == head + 1)
 		return ELEM_HEALTH_DEPOPULATING;
-	if (d->st.depop_mask & (1u << head))
+	if (removed & (1u << head))
 		return ELEM_HEALTH_DEPOPULATED;
 	if (f && f->head == head)
 		ppm += 30000.0; /* sim_unit.c's weak surface */
@@ -132,7 +140,7 @@ static void finish(struct sim_drive *d)
 	if (s->elem_op == SIM_ELEM_REMOVING)
 		s->depop_mask |= 1u << (s->elem_id - 1);
 	else
-		s->depop_mask = 0;
+		s->depop_mask = s->zones_mask = 0;
 	s->elem_op = SIM_ELEM_IDLE;
 	s->elem_id = 0;
 	s->native_max = s->elem_blocks - 1;
@@ -229,14 +237,16 @@ static size_t status_answer(const struct sim_drive *d, uint32_t start, uint8_t f
 		sg_put_unaligned_le32(d->st.elem_op == SIM_ELEM_REMOVING ? d->st.elem_id : 0,
 				      b + 8);
 		sg_put_unaligned_le16((uint16_t)(heads - 1), b + 12);
-		sg_put_unaligned_le16((uint16_t)removed_count(d->st.depop_mask), b + 14);
+		sg_put_unaligned_le16((uint16_t)removed_count(d->st.depop_mask | d->st.zones_mask),
+				      b + 14);
 	} else {
 		sg_put_unaligned_be32(total, b);
 		sg_put_unaligned_be32(n, b + 4);
 		sg_put_unaligned_be32(d->st.elem_op == SIM_ELEM_REMOVING ? d->st.elem_id : 0,
 				      b + 8);
 		sg_put_unaligned_be16((uint16_t)(heads - 1), b + 12);
-		sg_put_unaligned_be16((uint16_t)removed_count(d->st.depop_mask), b + 14);
+		sg_put_unaligned_be16((uint16_t)removed_count(d->st.depop_mask | d->st.zones_mask),
+				      b + 14);
 	}
 	return off;
 }
@@ -268,11 +278,11 @@ static void start(struct sim_drive *d, enum sim_elem_op op, uint32_t id, uint64_
 	d->dirty = true;
 }
 
-static enum elem_verdict remove_elem(struct sim_drive *d, uint32_t id, uint64_t requested,
-				     uint64_t now)
+/* Either removal: the drive idle, the element there and serving data, not
+ * the last one */
+static enum elem_verdict may_remove(const struct sim_drive *d, uint32_t id)
 {
 	unsigned heads = d->cfg.unit.heads ? d->cfg.unit.heads : 1;
-	uint64_t left;
 
 	if (sim_elem_busy(d))
 		return ELEM_BUSY;
@@ -280,6 +290,17 @@ static enum elem_verdict remove_elem(struct sim_drive *d, uint32_t id, uint64_t 
 		return ELEM_BAD_ELEMENT;
 	if (sim_elem_live(d) <= 1)
 		return ELEM_LAST;
+	return ELEM_GO;
+}
+
+static enum elem_verdict remove_elem(struct sim_drive *d, uint32_t id, uint64_t requested,
+				     uint64_t now)
+{
+	enum elem_verdict v = may_remove(d, id);
+	uint64_t left;
+
+	if (v != ELEM_GO)
+		return v;
 	left = blocks_without(d, d->st.depop_mask | 1u << (id - 1));
 	if (requested > left)
 		return ELEM_BAD_CAPACITY;
@@ -287,11 +308,23 @@ static enum elem_verdict remove_elem(struct sim_drive *d, uint32_t id, uint64_t 
 	return ELEM_GO;
 }
 
+/* REMOVE ELEMENT AND MODIFY ZONES: the element's zones go offline now */
+static enum elem_verdict remove_zones(struct sim_drive *d, uint32_t id)
+{
+	enum elem_verdict v = may_remove(d, id);
+
+	if (v != ELEM_GO)
+		return v;
+	d->st.zones_mask |= 1u << (id - 1);
+	d->dirty = true;
+	return ELEM_GO;
+}
+
 static enum elem_verdict restore_elems(struct sim_drive *d, uint64_t now)
 {
 	if (sim_elem_busy(d))
 		return ELEM_BUSY;
-	if (!d->st.depop_mask)
+	if (!d->st.depop_mask && !d->st.zones_mask)
 		return ELEM_NOTHING;
 	start(d, SIM_ELEM_RESTORING, 0, d->cfg.blocks, now);
 	return ELEM_GO;
@@ -356,7 +389,8 @@ void sim_ata_elem(struct sim_ata *a)
 	uint8_t b[512];
 	size_t n;
 
-	if (!sim_elem_supported(d) || a->tf.command == ATA_REMOVE_ELEM_ZONES || !a->tf.ext) {
+	if (!sim_elem_supported(d) || !a->tf.ext ||
+	    (a->tf.command == ATA_REMOVE_ELEM_ZONES && !d->nzones)) {
 		sim_ata_abrt(a, ATA_ERR_ABRT);
 		return;
 	}
@@ -380,6 +414,10 @@ void sim_ata_elem(struct sim_ata *a)
 	case ATA_REMOVE_ELEM_TRUNCATE:
 		if (remove_elem(d, elem_tf_element(&a->tf), a->tf.lba ? a->tf.lba + 1 : 0,
 				a->sc->now_ns) != ELEM_GO)
+			sim_ata_abrt(a, ATA_ERR_ABRT);
+		break;
+	case ATA_REMOVE_ELEM_ZONES:
+		if (remove_zones(d, elem_tf_element(&a->tf)) != ELEM_GO)
 			sim_ata_abrt(a, ATA_ERR_ABRT);
 		break;
 	case ATA_RESTORE_ELEMS_REBUILD:

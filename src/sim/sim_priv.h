@@ -306,6 +306,9 @@ struct sim_state {
 	bool lost_power; /* format-power-loss fired: gone until power cycle */
 	/* storage elements (sim_elem.c): bit h, head h removed; what runs */
 	uint32_t depop_mask;
+	/* bit h: head h removed by REMOVE ELEMENT AND MODIFY ZONES (a zoned
+	 * drive): its zones read offline, the capacity stays */
+	uint32_t zones_mask;
 	enum sim_elem_op elem_op;
 	uint32_t elem_id; /* the element being removed (head + 1) */
 	uint64_t elem_blocks, elem_start_ns, elem_end_ns;

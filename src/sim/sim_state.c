@@ -202,6 +202,7 @@ static struct json_object *state_to_json(const struct sim_drive *d)
 	json_object_object_add(o, "format", f);
 	f = json_object_new_object();
 	put_u64(f, "removed", s->depop_mask);
+	put_u64(f, "removed_zones", s->zones_mask);
 	put_u64(f, "op", s->elem_op);
 	put_u64(f, "id", s->elem_id);
 	put_u64(f, "blocks", s->elem_blocks);
@@ -666,20 +667,22 @@ static int file_load(struct sim_drive *d, struct ss_error *err)
 		get_bool(&l, f, "corrupt", &s.fmt_corrupt);
 	}
 	if (!l.rc && json_object_object_get_ex(o, "elements", &f)) {
-		uint64_t mask = 0, op = 0, id = 0;
+		uint64_t mask = 0, zmask = 0, op = 0, id = 0;
 
 		get_u64_into(&l, f, "removed", &mask);
+		get_u64_into(&l, f, "removed_zones", &zmask);
 		get_u64_into(&l, f, "op", &op);
 		get_u64_into(&l, f, "id", &id);
 		get_u64_into(&l, f, "blocks", &s.elem_blocks);
 		get_u64_into(&l, f, "start_ns", &s.elem_start_ns);
 		get_u64_into(&l, f, "end_ns", &s.elem_end_ns);
-		if (mask >> (d->cfg.unit.heads ? d->cfg.unit.heads : 1) ||
-		    op > SIM_ELEM_RESTORING || id > 32 ||
+		if ((mask | zmask) >> (d->cfg.unit.heads ? d->cfg.unit.heads : 1) ||
+		    (zmask && !d->nzones) || op > SIM_ELEM_RESTORING || id > 32 ||
 		    (op && (s.elem_blocks == 0 || s.elem_blocks > d->cfg.blocks)))
 			l.rc = ss_error_set(err, -EINVAL, "%s: field \"elements\": inconsistent",
 					    d->state_path);
 		s.depop_mask = (uint32_t)mask;
+		s.zones_mask = (uint32_t)zmask;
 		s.elem_op = (enum sim_elem_op)op;
 		s.elem_id = (uint32_t)id;
 	}

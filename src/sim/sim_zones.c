@@ -30,6 +30,7 @@
 #define COND_EMPTY 0x1
 #define COND_IMP_OPEN 0x2
 #define COND_FULL 0xe
+#define COND_OFFLINE 0xf
 
 #define ZBC_REPORT_ZONES 0x00
 #define ZONE_CLOSE 0x01
@@ -97,10 +98,20 @@ static uint8_t zone_type(const struct sim_drive *d, uint32_t z)
 	return d->cfg.zoned == SIM_ZONED_HOST_MANAGED ? ZONE_SWR : ZONE_SWP;
 }
 
+/* The element (head + 1) a zone lies on: zones go round the surfaces */
+static uint32_t sim_zone_element(const struct sim_drive *d, uint32_t z)
+{
+	unsigned heads = d->cfg.unit.heads ? d->cfg.unit.heads : 1;
+
+	return z % heads + 1;
+}
+
 static uint8_t zone_cond(const struct sim_drive *d, uint32_t z)
 {
 	uint64_t s = zone_start(d, z);
 
+	if (d->st.zones_mask & (1u << (sim_zone_element(d, z) - 1)))
+		return COND_OFFLINE;
 	if (zone_conv(d, z))
 		return COND_NOT_WP;
 	if (d->zone_wp[z] <= s)
@@ -175,7 +186,9 @@ static bool matches(const struct sim_drive *d, uint32_t z, uint8_t opt)
 		return c == COND_FULL;
 	case 0x3f:
 		return c == COND_NOT_WP;
-	default: /* explicitly open, closed, read only, offline, RWP, non-seq */
+	case 0x07:
+		return c == COND_OFFLINE;
+	default: /* explicitly open, closed, read only, RWP, non-seq */
 		return false;
 	}
 }
@@ -237,7 +250,11 @@ static size_t build_report(const struct sim_drive *d, uint64_t start, uint8_t op
 		p[1] = (uint8_t)(zone_cond(d, z) << 4);
 		set_field64(p + 8, zone_len(d, z), le);
 		set_field64(p + 16, zone_start(d, z), le);
-		set_field64(p + 24, zone_conv(d, z) ? UINT64_MAX : d->zone_wp[z], le);
+		/* an offline zone's write pointer is invalid */
+		set_field64(p + 24,
+			    zone_conv(d, z) || zone_cond(d, z) == COND_OFFLINE ? UINT64_MAX
+									       : d->zone_wp[z],
+			    le);
 		n += 64;
 		here++;
 	}

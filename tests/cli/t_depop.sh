@@ -3,7 +3,9 @@
 # without the feature, not confirmed, a limited disk, the last element), a dry run that sends
 # nothing, the removal (erased, smaller, journaled with the element, idempotent), a limit
 # that starts from the new native capacity, the restore, and kill -9 / SIGTERM while the
-# drive works (the next run watches it to its end and closes the record).
+# drive works (the next run watches it to its end and closes the record); a zoned SATA disk
+# retires an element by REMOVE ELEMENT AND MODIFY ZONES (its zones go offline), a zoned SAS
+# disk is refused.
 
 cat >"$TMP/drig.json" <<'RIG'
 {
@@ -113,6 +115,49 @@ json_check "every element back" "d['capacity_blocks'] == 195312500 and d['elemen
 grep -q '"event":"elements-restore-done","device":"sim:sata"' "$J" && pass "journal: elements-restore-done" || fail "journal: elements-restore-done"
 run $D depop --restore --yes sim:sata
 expect "restore again: nothing to send" 0 "no element is depopulated; nothing to send"
+
+# --- a zoned disk: REMOVE ELEMENT AND MODIFY ZONES (ATA 7Eh): the element's zones go offline -----
+cat >"$TMP/zrig.json" <<'RIG'
+{ "time_scale": 100000,
+  "drives": [
+    { "id": "zsata", "personality": "sata", "model": "ST14000NM0428", "serial": "DPZSATA1",
+      "firmware": "SN02", "blocks": 195312500, "rpm": 7200, "heads": 4, "depop": true,
+      "zoned": "host-managed", "zone_size_mb": 256, "conventional_zones": 4 },
+    { "id": "zsas", "personality": "sas", "vendor": "SEAGATE", "model": "ST14000NM0448",
+      "serial": "DPZSAS01", "firmware": "E002", "wwn": "5000c500a1b2c3e1", "blocks": 195312500,
+      "rpm": 7200, "heads": 4, "depop": true, "zoned": "host-managed" } ] }
+RIG
+Z="$PROG --rig $TMP/zrig.json"
+zcond() { $Z zones -J "$1" | python3 -c "import json,sys; print(json.load(sys.stdin)['conditions'].get('$2', 0))"; }
+n=$(lines)
+run $Z depop --element 2 --dry-run sim:zsata
+expect "zoned dry run: ATA 7Eh through SAT, element in COUNT" 0 \
+	"85 07 00 00 00 00 02 00 00 00 00 00 00 40 7e 00  REMOVE ELEMENT AND MODIFY ZONES"
+expect "zoned dry run: the plan says the capacity stays" 0 "by REMOVE ELEMENT AND MODIFY ZONES: its zones go offline.*the capacity stays 100 GB"
+[ "$(zcond sim:zsata offline)" = 0 ] && [ "$(lines)" = "$n" ] && pass "zoned dry run sends nothing" ||
+	fail "zoned dry run sends nothing" "$(zcond sim:zsata offline)" "$(lines)"
+run $Z depop --element 2 --yes sim:zsata
+expect "zoned: element 2 retired, its zones offline, the capacity kept" 0 \
+	"^sim:zsata: element 2 depopulated: 93 zones read offline \('shortstroke zones sim:zsata'\), the capacity stays 195312500 blocks \(100 GB\)$"
+run $Z zones sim:zsata
+expect "zones after: every 4th zone (element 2's) offline" 0 "^By condition: 3 not-write-pointer, 277 empty, 93 offline$"
+zb=$($Z info -J sim:zsata | python3 -c "import json,sys; print(json.load(sys.stdin)['capacity_blocks'])")
+[ "$zb" = 195312500 ] && pass "zoned: the capacity stays" || fail "zoned: the capacity stays" "$zb"
+run $Z info sim:zsata
+expect "zoned: info says element 2 is depopulated" 0 "^  element 2: +depopulated \(health 255\)"
+grep -q '"event":"depop-done","device":"sim:zsata".*"native_blocks":195312500.*"element":2' "$J" &&
+	pass "zoned: journal depop-done with the element" || fail "zoned: journal depop-done with the element" "$(cat "$J")"
+run $Z depop --element 3 --yes sim:zsata
+expect "zoned: a second element" 0 "element 3 depopulated: 186 zones read offline"
+run $Z depop --restore --yes sim:zsata
+expect "zoned: restore brings the zones back" 0 "elements restored: 195312500 blocks"
+[ "$(zcond sim:zsata offline)" = 0 ] && pass "zoned: no zone offline after the restore" ||
+	fail "zoned: no zone offline after the restore" "$(zcond sim:zsata offline)"
+n=$(lines)
+run $Z depop --element 2 --yes sim:zsas
+expect "zoned SAS: refused, the ZBC command is not sent" 1 "" \
+	"REMOVE ELEMENT AND MODIFY ZONES, which shortstroke sends to ATA \(ZAC\) disks only.*nothing sent"
+[ "$(lines)" = "$n" ] && pass "zoned SAS refusal journals nothing" || fail "zoned SAS refusal journals nothing"
 
 # --- stopped while the drive works: it goes on, the next run watches it and records it ---------
 cat >"$TMP/slow.json" <<'RIG'

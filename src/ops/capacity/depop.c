@@ -1,6 +1,7 @@
 /* depop.c - storage element depopulation: read a drive's elements and
- * their health, retire one (REMOVE ELEMENT AND TRUNCATE: erased, smaller),
- * bring them all back (RESTORE ELEMENTS AND REBUILD). Journaled before the
+ * their health, retire one (REMOVE ELEMENT AND TRUNCATE: erased, smaller;
+ * on a zoned ATA disk REMOVE ELEMENT AND MODIFY ZONES: the element's zones
+ * go offline, the capacity stays, verified with a zone report), bring them all back (RESTORE ELEMENTS AND REBUILD). Journaled before the
  * command is sent ("depop" / "elements-restore", the element, the native
  * and current capacity before and the capacity the drive's figures say it
  * ends with), locked per disk, watched to its end through REQUEST SENSE,
@@ -19,6 +20,7 @@
 #include "shortstroke/journal.h"
 #include "shortstroke/sense.h"
 #include "shortstroke/units.h"
+#include "shortstroke/zones.h"
 
 #define STATUS_PAGES 4 /* 2 KiB: the header and 63 elements */
 
@@ -148,20 +150,23 @@ int depop_plan_remove(struct cap_ctx *c, uint32_t element, struct depop_plan *p,
 	const struct elem_desc *e;
 	char ids[160] = "", h1[32], h2[32];
 	size_t l = 0;
+	bool zoned;
 	int rc;
 
 	rc = read_status(c, &s, err);
 	if (rc)
 		return rc;
-	if (c->e->info.zoned == ZONED_HOST_MANAGED || c->e->info.zoned == ZONED_HOST_AWARE)
+	zoned = c->e->info.zoned == ZONED_HOST_MANAGED || c->e->info.zoned == ZONED_HOST_AWARE;
+	if (zoned && !c->e->info.ata)
 		return ss_error_set(
 		    err, -EOPNOTSUPP,
 		    "%s: a zoned disk loses an element's zones by REMOVE ELEMENT "
-		    "AND MODIFY ZONES, which shortstroke does not send yet; nothing "
-		    "sent",
+		    "AND MODIFY ZONES, which shortstroke sends to ATA (ZAC) disks only, "
+		    "not yet as the SCSI (ZBC) command; nothing sent",
 		    cap_dev(c));
 	plan_base(c, p, &s);
 	p->element = element;
+	p->zones = zoned;
 	e = depop_find(&s, element);
 	if (!e) {
 		for (size_t k = 0; k < s.n && l < sizeof(ids) - 12; k++)
@@ -197,6 +202,17 @@ int depop_plan_remove(struct cap_ctx *c, uint32_t element, struct depop_plan *p,
 	rc = open_limit(c, err);
 	if (rc)
 		return rc;
+	if (p->zones) {
+		p->expected = p->current;
+		snprintf(p->note, sizeof(p->note),
+			 "retire element %" PRIu32 " (health %s, %u) by REMOVE ELEMENT AND MODIFY "
+			 "ZONES: its zones go offline and their data is lost, the capacity stays "
+			 "%s%s",
+			 element, elem_health_name(e->health), e->health,
+			 size_human(p->current * p->block_len, h1, sizeof(h1)),
+			 s.busy ? " (after the operation in progress ends)" : "");
+		return 0;
+	}
 	if (e->capacity != ELEM_CAPACITY_UNSPECIFIED && e->capacity < native_of(&c->e->info))
 		p->expected = native_of(&c->e->info) - e->capacity;
 	snprintf(p->note, sizeof(p->note),
@@ -321,6 +337,34 @@ static bool record_open(struct cap_ctx *c, const struct depop_plan *p, uint64_t 
 	return true;
 }
 
+/* After REMOVE ELEMENT AND MODIFY ZONES: the capacity as it was, and zones
+ * that read offline now (the element's) in the drive's zone report. */
+static int check_zones(struct cap_ctx *c, const struct depop_plan *p, uint64_t before,
+		       struct depop_result *res, struct ss_error *err)
+{
+	struct zone_report r;
+	int rc;
+
+	if (res->after != before)
+		return ss_error_set(err, -EIO,
+				    "%s: the drive reports %" PRIu64 " blocks after REMOVE ELEMENT "
+				    "AND MODIFY ZONES, %" PRIu64 " before; it should keep its "
+				    "capacity",
+				    cap_dev(c), res->after, before);
+	rc = zones_report(c->d, &c->e->info, &r, err);
+	if (rc)
+		return ss_error_prefix(
+		    err, "%s: reading its zones after the depopulation: ", cap_dev(c));
+	res->offline_zones = r.summary.offline;
+	zone_report_fini(&r);
+	if (!res->offline_zones)
+		return ss_error_set(err, -EIO,
+				    "%s: element %" PRIu32 " reads depopulated, but no zone "
+				    "reads offline; check with 'shortstroke zones %s'",
+				    cap_dev(c), p->element, c->e->spec);
+	return 0;
+}
+
 /* After the drive ends: the element's state and the capacity, which the
  * kernel is made to see. */
 static int check_end(struct cap_ctx *c, const struct depop_plan *p, uint64_t before,
@@ -354,6 +398,8 @@ static int check_end(struct cap_ctx *c, const struct depop_plan *p, uint64_t bef
 	if (rc)
 		return rc;
 	res->after = cr.after;
+	if (p->zones)
+		return check_zones(c, p, before, res, err);
 	if (p->restore ? res->after < before : res->after >= before)
 		return ss_error_set(err, -EIO,
 				    "%s: the drive reports %" PRIu64 " blocks after the %s, "
@@ -419,13 +465,22 @@ static int run_locked(struct cap_ctx *c, const struct depop_plan *p, struct depo
 
 			if (p->restore)
 				elem_tf_restore(&tf);
+			else if (p->zones)
+				elem_tf_remove_zones(&tf, p->element);
 			else
 				elem_tf_remove(&tf, p->element, 0);
-			rc = cap_send_ata(c, &tf, false, NULL, &regs,
-					  p->restore
-					      ? "RESTORE ELEMENTS AND REBUILD (destroys all data)"
-					      : "REMOVE ELEMENT AND TRUNCATE (destroys all data)",
-					  err);
+			rc = cap_send_ata(
+			    c, &tf, false, NULL, &regs,
+			    p->restore ? "RESTORE ELEMENTS AND REBUILD (destroys all data)"
+			    : p->zones ? "REMOVE ELEMENT AND MODIFY ZONES (the element's zones go "
+					 "offline, their data is lost)"
+				       : "REMOVE ELEMENT AND TRUNCATE (destroys all data)",
+			    err);
+			if (rc && p->zones && !c->dry_run)
+				ss_error_prefix(err,
+						"%s: the drive did not take REMOVE ELEMENT AND "
+						"MODIFY ZONES (it may not support it): ",
+						cap_dev(c));
 		} else {
 			struct xcmd x;
 
@@ -465,6 +520,12 @@ static int run_locked(struct cap_ctx *c, const struct depop_plan *p, struct depo
 	if (p->restore)
 		snprintf(res->message, sizeof(res->message),
 			 "elements restored: %" PRIu64 " blocks (%s), erased", res->after,
+			 size_human(res->after * p->block_len, h1, sizeof(h1)));
+	else if (p->zones)
+		snprintf(res->message, sizeof(res->message),
+			 "element %" PRIu32 " depopulated: %" PRIu64 " zones read offline "
+			 "('shortstroke zones %s'), the capacity stays %" PRIu64 " blocks (%s)",
+			 p->element, res->offline_zones, c->e->spec, res->after,
 			 size_human(res->after * p->block_len, h1, sizeof(h1)));
 	else
 		snprintf(res->message, sizeof(res->message),
